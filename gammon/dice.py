@@ -1,0 +1,74 @@
+"""Dice: validation of a roll, and the dice sources games draw from.
+
+Every random number in gammon comes from a :class:`DiceSource`, so a game can be replayed from a
+seed or scripted roll by roll in tests.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Iterable, Sequence
+from typing import Protocol
+
+from gammon.errors import IllegalActionError, IllegalMoveError, InvalidNotationError
+
+Dice = tuple[int, int]
+
+ALL_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
+"""The 21 distinct rolls, non-doubles written low die first."""
+
+
+def check_dice(dice: Sequence[int]) -> Dice:
+    """Return ``dice`` as a pair of ints 1-6, or raise :class:`IllegalMoveError` quoting it."""
+    try:
+        d1, d2 = dice
+        ok = all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2))
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise IllegalMoveError(f"dice must be two numbers from 1 to 6, got {dice!r}")
+    return (int(d1), int(d2))
+
+
+def parse_dice(text: str) -> Dice:
+    """Read dice written as ``31``, ``3-1``, ``3 1`` or ``3,1``."""
+    digits = [c for c in str(text) if not c.isspace() and c not in ",-/"]
+    if len(digits) != 2 or not all(c in "123456" for c in digits):
+        raise InvalidNotationError(f"dice {text!r} must be two digits from 1 to 6, e.g. '31'")
+    return (int(digits[0]), int(digits[1]))
+
+
+class DiceSource(Protocol):
+    """Where rolls come from: ``roll()`` returns two dice."""
+
+    def roll(self) -> Dice: ...
+
+
+class RandomDice:
+    """Random dice: reproducible with a ``seed``, from the OS's cryptographic source without one."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng: random.Random = random.Random(seed) if seed is not None else secrets.SystemRandom()
+
+    def roll(self) -> Dice:
+        return (self._rng.randint(1, 6), self._rng.randint(1, 6))
+
+
+class ScriptedDice:
+    """Dice that follow a script, for tests and for replaying recorded games."""
+
+    def __init__(self, rolls: Iterable[Sequence[int]]) -> None:
+        self._rolls = [check_dice(tuple(r)) for r in rolls]
+        self._next = 0
+
+    def roll(self) -> Dice:
+        if self._next >= len(self._rolls):
+            raise IllegalActionError(f"the dice script is used up after {len(self._rolls)} rolls")
+        r = self._rolls[self._next]
+        self._next += 1
+        return r
+
+    @property
+    def remaining(self) -> int:
+        return len(self._rolls) - self._next

@@ -1,0 +1,31 @@
+"""Every public exception of gammon.
+
+The value errors also subclass :class:`ValueError`, so callers that only know
+the standard library can still catch bad input.
+"""
+
+from __future__ import annotations
+
+
+class GammonError(Exception):
+    """Base class of every error gammon raises on purpose."""
+
+
+class InvalidPositionError(GammonError, ValueError):
+    """A position breaks an invariant (15 checkers a side, one colour a point, ...)."""
+
+
+class InvalidNotationError(GammonError, ValueError):
+    """Text (an ID, a move, a file) could not be read; the message quotes it."""
+
+
+class IllegalMoveError(GammonError, ValueError):
+    """A play that is well formed but not legal for the position and dice."""
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """A play whose text fits more than one legal play."""
+
+
+class IllegalActionError(GammonError, ValueError):
+    """A game action (roll, play, double, take, ...) that the game state does not allow."""

@@ -1,0 +1,286 @@
+"""Legal plays with the full rules, one per distinct resulting position.
+
+The search runs in a numba kernel over the 26-slot board of :mod:`gammon.position`. The cases are
+named so that the "use both dice, else the larger die" rule is visible:
+
+* doubles: up to four steps of the same die; only plays with the most steps count;
+* both dice: two steps, in either order;
+* one die: only when no play uses both, with the larger die where it can be played.
+
+Plays are deduplicated by a 128-bit key of the result: the mover's 25 counts (4 bits each) and the
+mask of points where an opponent blot was hit (the only way the opponent's side changes).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from numba import njit
+
+from gammon.dice import check_dice
+from gammon.play import Play
+from gammon.position import Position
+
+@njit(cache=True, inline="always")
+def _target(b, src, die):
+    """Where one checker from ``src`` lands with ``die``: 1-24, 0 for off, -1 if it cannot move."""
+    if b[src] <= 0:
+        return -1
+    if b[25] > 0 and src != 25:
+        return -1
+    dst = src - die
+    if dst >= 1:
+        if b[dst] <= -2:
+            return -1
+        return dst
+    for i in range(7, 26):
+        if b[i] > 0:
+            return -1
+    if dst == 0:
+        return 0
+    for i in range(src + 1, 7):
+        if b[i] > 0:
+            return -1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _apply(b, src, dst):
+    """Move one checker; returns 1 when it hits a blot."""
+    b[src] -= 1
+    if dst == 0:
+        return 0
+    if b[dst] == -1:
+        b[dst] = 1
+        b[0] -= 1
+        return 1
+    b[dst] += 1
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _undo(b, src, dst, hit):
+    b[src] += 1
+    if dst == 0:
+        return
+    if hit:
+        b[dst] = -1
+        b[0] += 1
+    else:
+        b[dst] -= 1
+
+
+@njit(cache=True)
+def _record(b, hitmask, path, nsteps, table, keys, out_boards, out_steps, count):
+    """Store the play that led to ``b`` unless its result is known; returns the new count,
+    or -1 when the output arrays are full."""
+    hi = np.uint64(0)
+    for i in range(1, 16):
+        v = b[i] if b[i] > 0 else 0
+        hi |= np.uint64(v) << np.uint64(4 * (i - 1))
+    lo = np.uint64(hitmask >> 1) << np.uint64(40)  # points 1-24 -> bits 40-63
+    for i in range(16, 26):
+        v = b[i] if b[i] > 0 else 0
+        lo |= np.uint64(v) << np.uint64(4 * (i - 16))
+    mask = table.shape[0] - 1
+    h = (hi * np.uint64(0x9E3779B97F4A7C15)) ^ (lo * np.uint64(0xC2B2AE3D27D4EB4F))
+    slot = np.int64(h >> np.uint64(33)) & mask
+    while True:
+        j = table[slot]
+        if j == 0:
+            break
+        if keys[j - 1, 0] == hi and keys[j - 1, 1] == lo:
+            return count
+        slot = (slot + 1) & mask
+    if count >= out_boards.shape[0]:
+        return -1
+    table[slot] = count + 1
+    keys[count, 0] = hi
+    keys[count, 1] = lo
+    for i in range(26):
+        out_boards[count, i] = -b[25 - i]
+    for s in range(nsteps):
+        out_steps[count, s, 0] = path[s, 0]
+        out_steps[count, s, 1] = path[s, 1]
+    return count + 1
+
+
+@njit(cache=True)
+def _doubles(b, die, table, keys, out_boards, out_steps):
+    """Up to four steps of ``die``; sources never increase, which finds every result once or more."""
+    path = np.zeros((4, 2), dtype=np.int8)
+    best = 0
+    count = 0
+    hits = np.zeros(4, dtype=np.int64)
+    for s1 in range(25, 0, -1):
+        t1 = _target(b, s1, die)
+        if t1 < 0:
+            continue
+        h1 = _apply(b, s1, t1)
+        path[0, 0] = s1
+        path[0, 1] = t1
+        m1 = h1 << t1
+        deeper1 = False
+        for s2 in range(s1, 0, -1):
+            t2 = _target(b, s2, die)
+            if t2 < 0:
+                continue
+            deeper1 = True
+            h2 = _apply(b, s2, t2)
+            path[1, 0] = s2
+            path[1, 1] = t2
+            m2 = m1 | (h2 << t2)
+            deeper2 = False
+            for s3 in range(s2, 0, -1):
+                t3 = _target(b, s3, die)
+                if t3 < 0:
+                    continue
+                deeper2 = True
+                h3 = _apply(b, s3, t3)
+                path[2, 0] = s3
+                path[2, 1] = t3
+                m3 = m2 | (h3 << t3)
+                deeper3 = False
+                for s4 in range(s3, 0, -1):
+                    t4 = _target(b, s4, die)
+                    if t4 < 0:
+                        continue
+                    deeper3 = True
+                    h4 = _apply(b, s4, t4)
+                    path[3, 0] = s4
+                    path[3, 1] = t4
+                    if best < 4:
+                        best = 4
+                        count = 0
+                        table[:] = 0
+                    count = _record(b, m3 | (h4 << t4), path, 4, table, keys, out_boards, out_steps,
+                                    count)
+                    _undo(b, s4, t4, h4)
+                    if count < 0:
+                        return -1, 0
+                if not deeper3 and best <= 3:
+                    if best < 3:
+                        best = 3
+                        count = 0
+                        table[:] = 0
+                    count = _record(b, m3, path, 3, table, keys, out_boards, out_steps, count)
+                _undo(b, s3, t3, h3)
+                if count < 0:
+                    return -1, 0
+            if not deeper2 and best <= 2:
+                if best < 2:
+                    best = 2
+                    count = 0
+                    table[:] = 0
+                count = _record(b, m2, path, 2, table, keys, out_boards, out_steps, count)
+            _undo(b, s2, t2, h2)
+            if count < 0:
+                return -1, 0
+        if not deeper1 and best <= 1:
+            best = 1
+            count = _record(b, m1, path, 1, table, keys, out_boards, out_steps, count)
+        _undo(b, s1, t1, h1)
+        if count < 0:
+            return -1, 0
+    return count, best
+
+
+@njit(cache=True)
+def _both_dice(b, first, second, count, table, keys, out_boards, out_steps):
+    """Every two-step play that uses ``first`` and then ``second``."""
+    path = np.zeros((4, 2), dtype=np.int8)
+    for s1 in range(25, 0, -1):
+        t1 = _target(b, s1, first)
+        if t1 < 0:
+            continue
+        h1 = _apply(b, s1, t1)
+        path[0, 0] = s1
+        path[0, 1] = t1
+        for s2 in range(25, 0, -1):
+            t2 = _target(b, s2, second)
+            if t2 < 0:
+                continue
+            h2 = _apply(b, s2, t2)
+            path[1, 0] = s2
+            path[1, 1] = t2
+            count = _record(b, (h1 << t1) | (h2 << t2), path, 2, table, keys, out_boards,
+                            out_steps, count)
+            _undo(b, s2, t2, h2)
+            if count < 0:
+                return -1
+        _undo(b, s1, t1, h1)
+    return count
+
+
+@njit(cache=True)
+def _one_die(b, die, count, table, keys, out_boards, out_steps):
+    """Every one-step play with ``die``."""
+    path = np.zeros((4, 2), dtype=np.int8)
+    for s1 in range(25, 0, -1):
+        t1 = _target(b, s1, die)
+        if t1 < 0:
+            continue
+        h1 = _apply(b, s1, t1)
+        path[0, 0] = s1
+        path[0, 1] = t1
+        count = _record(b, h1 << t1, path, 1, table, keys, out_boards, out_steps, count)
+        _undo(b, s1, t1, h1)
+        if count < 0:
+            return -1
+    return count
+
+
+@njit(cache=True)
+def generate(board, d1, d2, capacity):
+    """All distinct legal plays of ``board`` (int8[26]) for the dice.
+
+    Returns ``(count, nsteps, boards, steps)``: the results seen from the opponent (int8[count, 26])
+    and the (from, to) steps of one way to reach each (int8[count, 4, 2], 0 = off). ``count`` is
+    -1 when ``capacity`` was too small.
+    """
+    b = board.copy()
+    table_size = 64
+    while table_size < 2 * capacity:
+        table_size *= 2
+    table = np.zeros(table_size, dtype=np.int32)
+    keys = np.empty((capacity, 2), dtype=np.uint64)
+    out_boards = np.empty((capacity, 26), dtype=np.int8)
+    out_steps = np.zeros((capacity, 4, 2), dtype=np.int8)
+    if d1 == d2:
+        count, nsteps = _doubles(b, d1, table, keys, out_boards, out_steps)
+        return count, nsteps, out_boards, out_steps
+    high = max(d1, d2)
+    low = min(d1, d2)
+    count = _both_dice(b, high, low, 0, table, keys, out_boards, out_steps)
+    if count != 0:
+        if count > 0:
+            count = _both_dice(b, low, high, count, table, keys, out_boards, out_steps)
+        return count, 2, out_boards, out_steps
+    count = _both_dice(b, low, high, 0, table, keys, out_boards, out_steps)
+    if count != 0:
+        return count, 2, out_boards, out_steps
+    count = _one_die(b, high, 0, table, keys, out_boards, out_steps)
+    if count != 0:
+        return count, 1, out_boards, out_steps
+    count = _one_die(b, low, 0, table, keys, out_boards, out_steps)
+    return count, (1 if count else 0), out_boards, out_steps
+
+
+def generate_arrays(board: np.ndarray, dice: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray]:
+    """Run the kernel, growing its buffers when a position has more plays than they hold."""
+    d1, d2 = dice
+    capacity = 256 if d1 != d2 else 1024
+    while True:
+        count, nsteps, boards, steps = generate(board, d1, d2, capacity)
+        if count >= 0:
+            return nsteps, boards[:count], steps[:count, :nsteps]
+        capacity *= 4
+
+
+def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
+    """Every legal play of ``position`` for ``dice``, one per distinct resulting position."""
+    d1, d2 = check_dice(dice)
+    _, boards, steps = generate_arrays(position.as_array(), (d1, d2))
+    make = Play._from_kernel
+    return [make(position, (d1, d2), s, a) for s, a in zip(steps.tolist(), boards.tolist())]

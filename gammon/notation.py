@@ -1,0 +1,179 @@
+"""Standard play notation: ``24/18*/12 13/11``, ``bar/22``, ``6/off``, ``13/7(2)``.
+
+:func:`parse_moves` checks syntax only; :func:`parse_play` matches the text against the legal plays
+of a position, so every spelling that describes a legal play's result is accepted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gammon.errors import AmbiguousMoveError, IllegalMoveError, InvalidNotationError
+from gammon.play import Play, Step
+from gammon.position import BAR, Position
+
+
+@dataclass(frozen=True)
+class Move:
+    """One checker path as written: points from start to end, the landings marked as hits, and a
+    repeat count (``13/7(2)`` is ``Move((13, 7), (False,), 2)``)."""
+
+    points: tuple[int, ...]
+    hits: tuple[bool, ...]
+    count: int = 1
+
+
+def format_point(point: int) -> str:
+    return "bar" if point == BAR else "off" if point == 0 else str(point)
+
+
+def format_play(position: Position, steps: Sequence[Step]) -> str:
+    """Canonical notation of ``steps`` played from ``position``: paths of one checker joined
+    (``24/18*/12``, landing points shown only where it hits), equal paths counted (``13/7(2)``)."""
+    board = list(position.board)
+    paths: list[list[int]] = []
+    marks: list[list[bool]] = []
+    for src, dst in steps:
+        hit = dst != 0 and board[dst] == -1
+        board[src] -= 1
+        if dst:
+            board[dst] = 1 if hit else board[dst] + 1
+        for path, mark in zip(paths, marks):
+            if path[-1] == src:
+                path.append(dst)
+                mark.append(hit)
+                break
+        else:
+            paths.append([src, dst])
+            marks.append([hit])
+    texts = []
+    for path, mark in zip(paths, marks):
+        parts = [format_point(path[0])]
+        for point, hit in zip(path[1:-1], mark[:-1]):
+            if hit:
+                parts.append(format_point(point) + "*")
+        parts.append(format_point(path[-1]) + ("*" if mark[-1] else ""))
+        texts.append(((path[0], path[-1]), "/".join(parts)))
+    texts.sort(key=lambda t: (-t[0][0], -t[0][1], t[1]))
+    out: list[str] = []
+    i = 0
+    while i < len(texts):
+        j = i
+        while j < len(texts) and texts[j][1] == texts[i][1]:
+            j += 1
+        out.append(texts[i][1] + (f"({j - i})" if j - i > 1 else ""))
+        i = j
+    return " ".join(out)
+
+
+def hit_points(before: Position, after: Position) -> tuple[int, ...]:
+    """Points (mover's numbering) where a play from ``before`` to ``after`` hit a blot."""
+    b = before.board
+    a = after.board
+    return tuple(p for p in range(24, 0, -1) if b[p] == -1 and -a[25 - p] >= 0)
+
+
+_POINT = r"(?:bar|b|off|o|\d{1,2})"
+_MOVE = re.compile(rf"({_POINT}\*?(?:[/-]{_POINT}\*?)+)(?:\((\d)\))?\Z")
+_COUNT = re.compile(r"\((\d)\)\Z")
+
+
+def _read_point(token: str, text: str) -> int:
+    if token in ("bar", "b"):
+        return BAR
+    if token in ("off", "o"):
+        return 0
+    value = int(token)
+    if not 0 <= value <= 25:
+        raise InvalidNotationError(f"point {token!r} in {text!r} is not 0-25, 'bar' or 'off'")
+    return value
+
+
+def parse_moves(text: str) -> tuple[Move, ...]:
+    """Read the syntax of a play: checker paths separated by spaces or commas."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"a play must be text, not {text!r}")
+    tokens = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", text.strip().lower()).replace(",", " ").split()
+    if not tokens:
+        raise InvalidNotationError(f"the play {text!r} is empty")
+    moves: list[Move] = []
+    for token in tokens:
+        match = _MOVE.match(token)
+        if not match:
+            raise InvalidNotationError(
+                f"cannot read {token!r} in the play {text!r}: write moves like '24/18*/12 13/11', "
+                "'bar/22', '6/off' or '13/7(2)'")
+        pieces = re.split(r"[/-]", match.group(1))
+        points = tuple(_read_point(p.rstrip("*"), text) for p in pieces)
+        hits = tuple(p.endswith("*") for p in pieces[1:])
+        if pieces[0].endswith("*"):
+            raise InvalidNotationError(f"{token!r} in {text!r} marks a hit on its starting point")
+        if any(a <= b for a, b in zip(points, points[1:])):
+            raise InvalidNotationError(
+                f"{token!r} in {text!r} does not move towards home (points must go down)")
+        if points[0] == 0:
+            raise InvalidNotationError(f"{token!r} in {text!r} starts from 'off'")
+        if 0 in points[1:-1] or BAR in points[1:]:
+            raise InvalidNotationError(f"{token!r} in {text!r} passes through 'off' or the bar")
+        if points[-1] == 0 and hits[-1]:
+            raise InvalidNotationError(f"{token!r} in {text!r} marks a hit on 'off'")
+        count = int(match.group(2) or 1)
+        if not 1 <= count <= 4:
+            raise InvalidNotationError(f"repeat count in {token!r} of {text!r} must be 1-4")
+        moves.append(Move(points, hits, count))
+    return tuple(moves)
+
+
+def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
+    """The legal play of ``position`` with ``dice`` that ``text`` describes.
+
+    Raises :class:`InvalidNotationError` for bad syntax, :class:`IllegalMoveError` when no legal
+    play matches and :class:`AmbiguousMoveError` when several do.
+    """
+    moves = parse_moves(text)
+    plays = position.legal_plays(dice)
+    where = f"in position {position.id} with {dice[0]}{dice[1]}"
+    if not plays:
+        raise IllegalMoveError(f"there is no legal play {where}: the turn passes (got {text!r})")
+    mover = [max(c, 0) for c in position.board]
+    marked: set[int] = set()
+    for move in moves:
+        for _ in range(move.count):
+            src, dst = move.points[0], move.points[-1]
+            if mover[src] <= 0:
+                raise IllegalMoveError(
+                    f"{text!r}: no checker of yours left on {format_point(src)} {where}")
+            mover[src] -= 1
+            mover[dst] += 1
+        marked.update(p for p, hit in zip(move.points[1:], move.hits) if hit)
+    mover[0] = 0
+    candidates = [p for p in plays if _mover_side(p.after) == mover]
+    if not candidates:
+        raise IllegalMoveError(f"{text!r} is not a legal play {where}; legal plays include "
+                               + ", ".join(str(p) for p in plays[:6]))
+    if len(candidates) == 1:
+        return candidates[0]
+    # Same checkers moved, different hits on the way: the marks decide.
+    exact = [p for p in candidates if set(p.hits) == marked | _final_hits(p, mover)]
+    if len(exact) == 1:
+        return exact[0]
+    fitting = [p for p in candidates if marked <= set(p.hits)]
+    if len(fitting) == 1:
+        return fitting[0]
+    raise AmbiguousMoveError(
+        f"{text!r} {where} fits several plays: " + ", ".join(str(p) for p in candidates))
+
+
+def _mover_side(after: Position) -> list[int]:
+    """The previous mover's checkers, in its own numbering, from the position after its play."""
+    a = after.board
+    side = [max(-a[25 - i], 0) for i in range(26)]
+    side[0] = 0
+    return side
+
+
+def _final_hits(play: Play, mover: list[int]) -> set[int]:
+    """Hits on points where the mover now stands: those hits are implied, marked or not."""
+    return {p for p in play.hits if mover[p] > 0}

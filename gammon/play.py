@@ -1,0 +1,73 @@
+"""Play: one legal play (the whole turn) from a position."""
+
+from __future__ import annotations
+
+from gammon.position import Position
+
+Step = tuple[int, int]
+"""One checker moving by one die: (from, to); 25 is the bar, 0 is off."""
+
+
+class Play:
+    """A legal play. ``after`` is the resulting position seen by the opponent, now on roll."""
+
+    __slots__ = ("position", "dice", "_steps", "_after_board", "_after")
+
+    position: Position
+    dice: tuple[int, int]
+
+    def __init__(self, position: Position, dice: tuple[int, int], steps: tuple[Step, ...],
+                 after: Position) -> None:
+        self.position = position
+        self.dice = dice
+        self._steps = tuple(steps)
+        self._after_board = None
+        self._after = after
+
+    @classmethod
+    def _from_kernel(cls, position: Position, dice: tuple[int, int], steps: list,
+                     after_board: list) -> Play:
+        p = object.__new__(cls)
+        p.position = position
+        p.dice = dice
+        p._steps = steps
+        p._after_board = after_board
+        p._after = None
+        return p
+
+    @property
+    def steps(self) -> tuple[Step, ...]:
+        """One sequence of steps that makes this play, in playing order."""
+        if not isinstance(self._steps, tuple):
+            self._steps = tuple((int(a), int(b)) for a, b in self._steps)
+        return self._steps
+
+    @property
+    def after(self) -> Position:
+        """The position after the play, from the view of the opponent (now on roll)."""
+        if self._after is None:
+            self._after = Position._trusted(tuple(self._after_board))
+        return self._after
+
+    @property
+    def hits(self) -> tuple[int, ...]:
+        """The points (mover's numbering) where an opponent blot was hit, highest first."""
+        from gammon.notation import hit_points
+
+        return hit_points(self.position, self.after)
+
+    def __str__(self) -> str:
+        from gammon.notation import format_play
+
+        return format_play(self.position, self.steps)
+
+    def __repr__(self) -> str:
+        return f"<Play {self} from {self.position.id} with {self.dice[0]}{self.dice[1]}>"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.position == other.position and self.after == other.after
+
+    def __hash__(self) -> int:
+        return hash((self.position, self.after))

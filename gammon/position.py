@@ -1,0 +1,266 @@
+"""Position: a frozen backgammon position seen from the player on roll (the mover).
+
+Layout of ``Position.board`` (26 slots, as in DESIGN.md):
+
+* ``board[1]`` .. ``board[24]``: the points, numbered from the mover's view (24 farthest, 1 the
+  last point before bearing off); positive counts are the mover's checkers, negative the
+  opponent's.
+* ``board[25]``: the mover's checkers on the bar (>= 0).
+* ``board[0]``: the opponent's checkers on the bar (<= 0).
+
+Checkers that are not on the board are borne off.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import numbers
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from gammon.errors import InvalidNotationError, InvalidPositionError
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from gammon.play import Play
+
+CHECKERS = 15
+BAR = 25
+OPPONENT_BAR = 0
+
+# A gnubg board: (player not on roll, player on roll), each 25 counts from that player's own view
+# (index 0 = its 1-point, index 24 = its bar).
+GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+class Position:
+    """An immutable, hashable backgammon position from the view of the player on roll."""
+
+    __slots__ = ("_board", "_array", "_hash")
+
+    _board: tuple[int, ...]
+
+    def __init__(self, board: Iterable[int]) -> None:
+        cells = tuple(board)
+        _check_board(cells)
+        self._board = tuple(int(c) for c in cells)
+        self._array = None
+        self._hash = None
+
+    @classmethod
+    def _trusted(cls, board: tuple[int, ...]) -> Position:
+        """Build without validation: for boards made by gammon's own kernels."""
+        p = object.__new__(cls)
+        p._board = board
+        p._array = None
+        p._hash = None
+        return p
+
+    # --- construction ------------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls) -> Position:
+        """The standard starting position."""
+        return _INITIAL
+
+    @classmethod
+    def from_points(cls, mover: Mapping[int, int], opponent: Mapping[int, int]) -> Position:
+        """Build from ``{point: count}`` maps, each side numbering points from its own view.
+
+        Point 25 is that side's bar; checkers not placed are borne off.
+        ``Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})`` is the start.
+        """
+        board = [0] * 26
+        for side, points in ((1, mover), (-1, opponent)):
+            for point, count in points.items():
+                if not isinstance(point, int) or not 1 <= point <= 25:
+                    raise InvalidPositionError(f"point {point!r} is not 1-24 or 25 (the bar)")
+                if not isinstance(count, int) or count < 0:
+                    raise InvalidPositionError(f"checker count {count!r} on point {point} is not >= 0")
+                slot = point if side == 1 else (OPPONENT_BAR if point == BAR else 25 - point)
+                if board[slot] != 0 and count:
+                    raise InvalidPositionError(
+                        f"point {point} holds checkers of both players")
+                board[slot] = side * count
+        return cls(board)
+
+    @classmethod
+    def from_id(cls, text: str) -> Position:
+        """Read a GNU Backgammon Position ID (14 characters of base64), e.g. ``4HPwATDgc/ABMA``."""
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"a Position ID must be a string, not {text!r}")
+        stripped = text.strip()
+        if len(stripped) != 14:
+            raise InvalidNotationError(f"Position ID {text!r} must have 14 characters")
+        try:
+            raw = base64.b64decode(stripped + "==", validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidNotationError(f"Position ID {text!r} is not valid base64") from None
+        bits = int.from_bytes(raw, "little")
+        sides: list[list[int]] = []
+        pos = 0
+        for _ in range(2):
+            counts = []
+            for _ in range(25):
+                n = 0
+                while pos < 80 and bits >> pos & 1:
+                    n += 1
+                    pos += 1
+                if pos >= 80:
+                    raise InvalidNotationError(f"Position ID {text!r} has too many checkers")
+                pos += 1
+                counts.append(n)
+            if sum(counts) > CHECKERS:
+                raise InvalidNotationError(f"Position ID {text!r} has more than 15 checkers a side")
+            sides.append(counts)
+        if bits >> pos:
+            raise InvalidNotationError(f"Position ID {text!r} has bits set after the last point")
+        try:
+            return cls.from_gnubg_board((tuple(sides[0]), tuple(sides[1])))
+        except InvalidPositionError as e:
+            raise InvalidNotationError(f"Position ID {text!r} is not a valid position: {e}") from None
+
+    @classmethod
+    def from_gnubg_board(cls, board: Sequence[Sequence[int]]) -> Position:
+        """Build from GNU Backgammon's board tuple ``(player not on roll, player on roll)``."""
+        opponent, mover = board
+        if len(opponent) != 25 or len(mover) != 25:
+            raise InvalidPositionError(f"a gnubg board needs two rows of 25 counts, got {board!r}")
+        cells = [0] * 26
+        for i in range(25):
+            cells[i + 1] += mover[i]
+            cells[24 - i] -= opponent[i]
+        if any(mover[i] and opponent[23 - i] for i in range(24)):
+            raise InvalidPositionError(f"a point holds checkers of both players in {board!r}")
+        return cls(cells)
+
+    # --- views -------------------------------------------------------------------------------
+
+    @property
+    def board(self) -> tuple[int, ...]:
+        """The 26 slots described in the module docstring."""
+        return self._board
+
+    @property
+    def id(self) -> str:
+        """The GNU Backgammon Position ID."""
+        bits = 0
+        pos = 0
+        for row in self.to_gnubg_board():
+            for n in row:
+                bits |= ((1 << n) - 1) << pos
+                pos += n + 1
+        return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+
+    def to_gnubg_board(self) -> GnubgBoard:
+        """GNU Backgammon's board tuple ``(player not on roll, player on roll)``."""
+        b = self._board
+        mover = tuple(max(b[i], 0) for i in range(1, 25)) + (b[BAR],)
+        opponent = tuple(max(-b[25 - i], 0) for i in range(1, 25)) + (-b[OPPONENT_BAR],)
+        return (opponent, mover)
+
+    def flip(self) -> Position:
+        """The same position seen from the opponent."""
+        b = self._board
+        return Position._trusted(tuple(-b[25 - i] for i in range(26)))
+
+    @property
+    def off(self) -> tuple[int, int]:
+        """Checkers borne off: (mover, opponent)."""
+        b = self._board
+        return (CHECKERS - sum(c for c in b if c > 0), CHECKERS + sum(c for c in b if c < 0))
+
+    @property
+    def bar(self) -> tuple[int, int]:
+        """Checkers on the bar: (mover, opponent)."""
+        return (self._board[BAR], -self._board[OPPONENT_BAR])
+
+    @property
+    def pip_counts(self) -> tuple[int, int]:
+        """Pip counts: (mover, opponent)."""
+        b = self._board
+        mover = sum(i * b[i] for i in range(1, 26) if b[i] > 0)
+        opponent = sum((25 - i) * -b[i] for i in range(25) if b[i] < 0)
+        return (mover, opponent)
+
+    def is_race(self) -> bool:
+        """True when contact is over: every mover checker has passed every opponent checker."""
+        b = self._board
+        mover_back = max((i for i in range(1, 26) if b[i] > 0), default=0)
+        opponent_back = min((i for i in range(0, 25) if b[i] < 0), default=25)
+        return mover_back < opponent_back
+
+    def can_bear_off(self) -> bool:
+        """True when all the mover's checkers are in its home board (or off)."""
+        return all(c <= 0 for c in self._board[7:26])
+
+    def is_game_over(self) -> bool:
+        """True when either side has borne off all 15 checkers."""
+        return CHECKERS in self.off
+
+    # --- plays -------------------------------------------------------------------------------
+
+    def legal_plays(self, dice: Sequence[int]) -> list[Play]:
+        """Every legal play for the dice, one per distinct resulting position; ``[]`` if none."""
+        from gammon.movegen import legal_plays
+
+        return legal_plays(self, dice)
+
+    def parse_play(self, text: str, dice: Sequence[int]) -> Play:
+        """Read a play in standard notation (``"24/18*/12 13/11"``) and check it is legal."""
+        from gammon.notation import parse_play
+
+        return parse_play(self, text, dice)
+
+    def as_array(self) -> np.ndarray:
+        """The board as a read-only ``int8`` numpy array (cached)."""
+        if self._array is None:
+            import numpy as np
+
+            arr = np.array(self._board, dtype=np.int8)
+            arr.flags.writeable = False
+            self._array = arr
+        return self._array
+
+    # --- value semantics ---------------------------------------------------------------------
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._board == other._board
+
+    def __hash__(self) -> int:
+        if self._hash is None:
+            self._hash = hash(self._board)
+        return self._hash
+
+    def __repr__(self) -> str:
+        return f"Position.from_id({self.id!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[tuple[int, ...]]]:
+        return (Position, (self._board,))
+
+
+def _check_board(cells: tuple[int, ...]) -> None:
+    if len(cells) != 26:
+        raise InvalidPositionError(f"a board has 26 slots, got {len(cells)}: {cells!r}")
+    for c in cells:
+        if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+            raise InvalidPositionError(f"board slots must be integers, got {c!r} in {cells!r}")
+    if cells[BAR] < 0:
+        raise InvalidPositionError(f"the mover's bar (slot 25) must be >= 0, got {cells[BAR]} in {cells!r}")
+    if cells[OPPONENT_BAR] > 0:
+        raise InvalidPositionError(
+            f"the opponent's bar (slot 0) must be <= 0, got {cells[OPPONENT_BAR]} in {cells!r}")
+    mover = sum(c for c in cells if c > 0)
+    opponent = -sum(c for c in cells if c < 0)
+    if mover > CHECKERS or opponent > CHECKERS:
+        raise InvalidPositionError(
+            f"at most 15 checkers a side, got {mover} and {opponent} in {cells!r}")
+    if mover == 0 and opponent == 0:
+        raise InvalidPositionError(f"a position needs checkers on the board: {cells!r}")
+
+
+_INITIAL = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})
