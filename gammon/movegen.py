@@ -22,6 +22,7 @@ from gammon.dice import check_dice
 from gammon.play import Play
 from gammon.position import Position
 
+
 @njit(cache=True, inline="always")
 def _target(b, src, die):
     """Where one checker from ``src`` lands with ``die``: 1-24, 0 for off, -1 if it cannot move."""
@@ -112,7 +113,6 @@ def _doubles(b, die, table, keys, out_boards, out_steps):
     path = np.zeros((4, 2), dtype=np.int8)
     best = 0
     count = 0
-    hits = np.zeros(4, dtype=np.int64)
     for s1 in range(25, 0, -1):
         t1 = _target(b, s1, die)
         if t1 < 0:

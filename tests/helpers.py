@@ -1,0 +1,43 @@
+"""Small helpers shared by the tests."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from gammon import Position
+
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+WILDBG = SHARED / "wildbg-benchmark-positions"
+
+
+def pos(text: str) -> Position:
+    """``pos("x 24:2 13:5 8:3 6:5; o 24:2 13:5 8:3 6:5")``: x is the mover, o the opponent, each
+    side numbering points from its own view; ``bar:N`` (or ``25:N``) puts checkers on the bar."""
+    sides: dict[str, dict[int, int]] = {}
+    for part in text.split(";"):
+        words = part.split()
+        points: dict[int, int] = {}
+        for word in words[1:]:
+            point, count = word.split(":")
+            points[25 if point == "bar" else int(point)] = int(count)
+        sides[words[0]] = points
+    return Position.from_points(sides.get("x", {}), sides.get("o", {}))
+
+
+def random_game_positions(seed: int, games: int) -> list[Position]:
+    """Every position (player on roll's view) of ``games`` random games, with random legal plays."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(games):
+        p = Position.initial()
+        while not p.is_game_over():
+            out.append(p)
+            dice = (rng.randint(1, 6), rng.randint(1, 6))
+            plays = p.legal_plays(dice)
+            p = rng.choice(plays).after if plays else p.flip()
+    return out
+
+
+def wildbg_ids(name: str) -> list[str]:
+    return [line.strip() for line in (WILDBG / f"{name}.csv").read_text().splitlines() if line.strip()]

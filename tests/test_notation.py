@@ -1,0 +1,116 @@
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gammon import (
+    ALL_ROLLS,
+    AmbiguousMoveError,
+    IllegalMoveError,
+    InvalidNotationError,
+    Position,
+)
+from gammon.notation import Move, parse_moves
+from tests.helpers import pos, random_game_positions
+
+START = Position.initial()
+
+
+@pytest.mark.parametrize("text, dice, canonical", [
+    ("24/13", (6, 5), "24/13"),
+    ("24/18/13", (6, 5), "24/13"),
+    ("24/18 18/13", (6, 5), "24/13"),
+    ("24-18 13-8", (6, 5), "24/18 13/8"),
+    ("13/8, 24/18", (6, 5), "24/18 13/8"),
+    ("13/7(2) 8/2(2)", (6, 6), "13/7(2) 8/2(2)"),
+    ("13/7 (2) 8/2 8/2", (6, 6), "13/7(2) 8/2(2)"),
+    ("13/7 13/7 8/2 8/2", (6, 6), "13/7(2) 8/2(2)"),
+    ("8/5 6/5", (3, 1), "8/5 6/5"),
+    ("  8/5   6/5 ", (3, 1), "8/5 6/5"),
+])
+def test_spellings_of_the_same_play(text, dice, canonical):
+    assert str(START.parse_play(text, dice)) == canonical
+
+
+def test_bar_off_and_hits():
+    p = pos("x bar:1 6:3 3:2; o 1:13 20:1")  # o blot on x's 5
+    for text in ("bar/20 6/5*", "b/20 6/5*", "25/20 6/5", "BAR/20 6/5*"):
+        assert str(p.parse_play(text, (5, 1))) == "bar/20 6/5*"
+    q = pos("x 6:2 5:1; o 1:13")
+    for text in ("6/off 5/off", "6/0 5/0", "6/o 5/off"):
+        assert str(q.parse_play(text, (6, 5))) == "6/off 5/off"
+
+
+def test_intermediate_hit_marks_choose_between_plays():
+    p = pos("x 24:1; o 6:1 2:14")  # o blot on x's 19: 24/15 can pass 20 or hit on 19
+    assert p.parse_play("24/15", (5, 4)).hits == ()
+    assert p.parse_play("24/19*/15", (5, 4)).hits == (19,)
+    assert p.parse_play("24/20/15", (5, 4)).hits == ()
+
+
+def test_illegal_plays_say_why():
+    with pytest.raises(IllegalMoveError, match="'24/18'") as e:
+        START.parse_play("24/18", (6, 5))  # the 5 must be played too
+    assert "4HPwATDgc/ABMA" in str(e.value)
+    with pytest.raises(IllegalMoveError, match="no checker"):
+        START.parse_play("23/17 13/8", (6, 5))
+    with pytest.raises(IllegalMoveError, match="no legal play"):
+        pos("x bar:1 13:5; o 6:2 5:2").parse_play("bar/19", (6, 5))
+    with pytest.raises(IllegalMoveError):
+        START.parse_play("6/off 6/off", (6, 6))
+
+
+def test_ambiguous_when_the_marks_do_not_decide():
+    # two blots on x's 19 and 20: 24/15 with 5-4 hits one or the other, the text does not say which
+    p = pos("x 24:1; o 6:1 5:1 2:13")
+    with pytest.raises(AmbiguousMoveError, match="fits several"):
+        p.parse_play("24/15*", (5, 4))
+    assert p.parse_play("24/19*/15", (5, 4)).hits == (19,)
+
+
+@pytest.mark.parametrize("text", [
+    "", "   ", "24/", "/18", "24/18/", "24//18", "18/24", "24/24", "x/1", "24/18(0)", "24/18(5)",
+    "26/20", "24/18**", "off/3", "3/off*", "bar*/20", "24/18(2", "24/bar", "13/off/7", "pass",
+])
+def test_syntax_errors_quote_the_text(text):
+    with pytest.raises(InvalidNotationError) as e:
+        parse_moves(text)
+    assert repr(text) in str(e.value) or repr(text.strip().lower().split()[0]) in str(e.value)
+
+
+def test_parse_moves_structure():
+    assert parse_moves("24/18*/12 13/7(2)") == (
+        Move((24, 18, 12), (True, False)), Move((13, 7), (False,), 2))
+
+
+def test_every_play_round_trips_through_its_notation():
+    rng = random.Random(3)
+    positions = random_game_positions(seed=3, games=15)
+    count = 0
+    for p in rng.sample(positions, 60):
+        for dice in ALL_ROLLS:
+            for play in p.legal_plays(dice):
+                assert p.parse_play(str(play), dice) == play, (p.id, dice, str(play))
+                count += 1
+    assert count > 4_000
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet="0123456789/*-() ,barofBOFx\t", max_size=30))
+def test_parse_moves_fuzz_raises_only_notation_errors(text):
+    try:
+        moves = parse_moves(text)
+    except InvalidNotationError:
+        return
+    assert all(m.points[0] > m.points[-1] for m in moves)
+
+
+@settings(max_examples=300)
+@given(st.text(max_size=30), st.sampled_from(ALL_ROLLS))
+def test_parse_play_fuzz(text, dice):
+    try:
+        play = START.parse_play(text, dice)
+    except (InvalidNotationError, IllegalMoveError):
+        return
+    assert play in START.legal_plays(dice)

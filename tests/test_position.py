@@ -1,0 +1,128 @@
+import pickle
+
+import gnubg
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from gammon import InvalidNotationError, InvalidPositionError, Position
+from tests.helpers import pos, random_game_positions, wildbg_ids
+
+START = "4HPwATDgc/ABMA"
+
+
+def test_initial_position_id_and_counts():
+    p = Position.initial()
+    assert p.id == START
+    assert Position.from_id(START) == p
+    assert p.pip_counts == (167, 167)
+    assert p.off == (0, 0)
+    assert p.bar == (0, 0)
+    assert not p.is_race()
+    assert not p.can_bear_off()
+    assert p.board[24] == 2 and p.board[1] == -2 and p.board[6] == 5 and p.board[19] == -5
+
+
+def test_repr_is_evaluable_and_pickles():
+    p = pos("x 24:1 13:5 8:3 6:5 bar:1; o 24:2 13:4 8:3 6:5")
+    assert eval(repr(p), {"Position": Position}) == p
+    assert pickle.loads(pickle.dumps(p)) == p
+    assert hash(p) == hash(Position(p.board))
+
+
+def test_flip_swaps_sides():
+    p = pos("x 24:2 13:5 8:3 6:4 bar:1; o 24:2 13:5 8:3 6:3 3:1")
+    q = p.flip()
+    assert q.pip_counts == p.pip_counts[::-1]
+    assert q.bar == p.bar[::-1]
+    assert q.off == p.off[::-1]
+    assert q.flip() == p
+
+
+def test_bar_and_off_counts():
+    p = pos("x 6:3 bar:2; o 1:4")
+    assert p.bar == (2, 0)
+    assert p.off == (10, 11)
+    assert p.pip_counts == (18 + 50, 4)
+
+
+def test_race_detection():
+    assert pos("x 6:5 12:2; o 6:3 12:2").is_race()
+    assert not pos("x 6:5 14:2; o 6:3 12:2").is_race()
+    assert not pos("x 6:5 bar:1; o 6:3").is_race()
+
+
+@pytest.mark.parametrize("text", wildbg_ids("contact")[:200] + wildbg_ids("race")[:200])
+def test_ids_agree_with_gnubg(text):
+    p = Position.from_id(text)
+    assert p.id == text
+    assert p.to_gnubg_board() == tuple(tuple(row) for row in gnubg.positionfromid(text))
+    assert gnubg.positionid(p.to_gnubg_board()) == text
+
+
+def test_ids_of_game_positions_agree_with_gnubg():
+    for p in random_game_positions(seed=7, games=20):
+        assert gnubg.positionid(p.to_gnubg_board()) == p.id
+        assert Position.from_gnubg_board(p.to_gnubg_board()) == p
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["", "4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB!A", "//////////////", "AAAAAAAAAAAAAA",
+     "4HPw ATDgc/ABM", 12345],
+)
+def test_bad_ids_are_rejected_with_the_text(text):
+    with pytest.raises(InvalidNotationError) as e:
+        Position.from_id(text)
+    assert repr(text) in str(e.value)
+
+
+@pytest.mark.parametrize(
+    "board, why",
+    [
+        ([0] * 25, "26 slots"),
+        ([0] + [1] * 16 + [0] * 9, "15 checkers"),
+        ([1] + [0] * 25, "opponent's bar"),
+        ([0] * 25 + [-1], "mover's bar"),
+        ([0] * 26, "needs checkers"),
+        ([0, 1.5] + [0] * 24, "integers"),
+    ],
+)
+def test_bad_boards_are_rejected(board, why):
+    with pytest.raises(InvalidPositionError, match=why):
+        Position(board)
+
+
+def test_both_colours_on_one_point_is_rejected():
+    with pytest.raises(InvalidPositionError, match="both"):
+        Position.from_points({1: 1}, {24: 1})
+
+
+@st.composite
+def boards(draw):
+    """Any legal arrangement: up to 15 checkers a side, never two colours on a point."""
+    board = [0] * 26
+    for sign, slots in ((1, range(1, 26)), (-1, range(0, 25))):
+        for _ in range(draw(st.integers(0 if sign < 0 else 1, 15))):
+            free = [s for s in slots if board[s] * sign >= 0 and (s in (0, 25) or board[s] * sign >= 0)]
+            s = draw(st.sampled_from(free))
+            board[s] += sign
+    return board
+
+
+@given(boards())
+def test_id_round_trip_and_flip(board):
+    p = Position(board)
+    assert Position.from_id(p.id) == p
+    assert p.flip().flip() == p
+    assert Position.from_id(p.flip().id) == p.flip()
+    assert gnubg.positionid(p.to_gnubg_board()) == p.id
+
+
+@given(st.text(max_size=20))
+def test_from_id_fuzz(text):
+    try:
+        p = Position.from_id(text)
+    except InvalidNotationError:
+        return
+    assert Position.from_id(p.id) == p
