@@ -2,12 +2,16 @@
 
 import random
 from collections import Counter
+from itertools import permutations
 
 import gnubg
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gammon import ALL_ROLLS, IllegalMoveError, Position
 from tests.helpers import pos, random_game_positions, wildbg_ids
+from tests.test_position import boards
 
 
 def results(p, dice):
@@ -193,3 +197,24 @@ def test_checker_conservation_on_random_games():
                 assert 15 - a.off[1] == mover_before - borne
                 assert a.off[0] == p.off[1]  # the opponent's checkers never leave the game
                 assert a.bar[0] == p.bar[1] + len(play.hits)
+
+
+@settings(max_examples=200, deadline=None)
+@given(boards(), st.sampled_from(ALL_ROLLS))
+def test_properties_on_any_position(board, dice):
+    """Checkers are conserved, every play uses the same number of steps (the most possible),
+    each step moves by a die, and no two plays reach the same position."""
+    p = Position(board)
+    plays = p.legal_plays(dice)
+    afters = [play.after for play in plays]
+    assert len(set(afters)) == len(afters)
+    assert len({len(play.steps) for play in plays}) <= 1
+    for play in plays:
+        a = play.after
+        assert a.off[0] == p.off[1] and 15 - a.off[0] == 15 - p.off[1]
+        assert a.bar[0] == p.bar[1] + len(play.hits)
+        dice_all = list(dice) * (2 if dice[0] == dice[1] else 1)
+        assert any(all(src - dst == die or (dst == 0 and die > src)
+                       for (src, dst), die in zip(play.steps, order))
+                   for order in permutations(dice_all, len(play.steps))), (p.id, dice, str(play))
+        assert len(play.steps) <= (4 if dice[0] == dice[1] else 2)
