@@ -1,0 +1,196 @@
+"""Computer players for the terminal and the web: checker play plus a simple, documented cube policy.
+
+A :class:`ComputerPlayer` answers for the player whose turn it is in a :class:`gammon.game.Game`
+(``game.turn``; ``game.position`` is seen from that player). Levels:
+
+* ``random``: a uniformly random legal play (seeded);
+* ``pubeval``: Tesauro's pubeval (:mod:`gammon.engine.pubeval`);
+* ``engine-0ply`` / ``engine``: the neural engine, when ``gammon.Engine`` exists.
+
+Cube and resignation policy (every level; a heuristic, not an evaluation): the mover's chance to win
+is estimated from the pip counts with a normal approximation of the race,
+``p = Phi((opponent pips - mover pips + 4) / (2.13 * sqrt(mean pips)))`` (4 pips for being on roll;
+2.13 * sqrt(pips) is the spread of the difference of two players' dice totals over a race), so that
+the 8%-lead doubling point of race theory gives p ~ 0.7 and a 12% deficit p ~ 0.23. Then:
+
+* double when p >= 0.70 in a race, p >= 0.75 in contact (gammons make contact volatile), unless the
+  cube already wins the match;
+* take when the taker's p >= 0.25 in a race, >= 0.30 in contact; beaver (when allowed) at p >= 0.60;
+* accept a resignation when the points offered are at least the expected winnings
+  ``cube * (2p - 1 + g)``, g being a rough gammon chance (0 once the resigner has borne off or
+  gammons do not count; 0.3 if it still has checkers outside its home board, else 0.1), with points
+  beyond what wins a match worth nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, Protocol
+
+from gammon.engine.pubeval import pubeval_best_play
+from gammon.position import Position
+
+if TYPE_CHECKING:
+    from gammon.game import Game
+    from gammon.play import Play
+
+CubeAnswer = Literal["take", "drop", "beaver"]
+
+DOUBLE_RACE = 0.70
+DOUBLE_CONTACT = 0.75
+TAKE_RACE = 0.25
+TAKE_CONTACT = 0.30
+BEAVER = 0.60
+
+
+class ComputerPlayer(Protocol):
+    """What a computer opponent does when it is its turn to act in ``game``."""
+
+    level: str
+
+    def choose_play(self, game: Game) -> Play | None: ...
+
+    def wants_to_double(self, game: Game) -> bool: ...
+
+    def answer_double(self, game: Game) -> CubeAnswer: ...
+
+    def accepts_resignation(self, game: Game) -> bool: ...
+
+
+def win_chance(position: Position) -> float:
+    """Rough chance that the player on roll in ``position`` wins (see the module docstring)."""
+    mine, theirs = position.pip_counts
+    spread = 2.13 * math.sqrt(max((mine + theirs) / 2, 1.0))
+    z = (theirs - mine + 4) / spread
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def _gammon_counts(game: Game) -> bool:
+    rules = game.rules
+    if rules.match_length == 0 and rules.jacoby and game.cube_owner is None:
+        return False
+    return True
+
+
+class HeuristicCube:
+    """The cube and resignation policy of the module docstring, shared by every level."""
+
+    def wants_to_double(self, game: Game) -> bool:
+        if not game.can_double():
+            return False
+        rules = game.rules
+        me = game.turn
+        if rules.match_length and game.score[me] + game.cube_value >= rules.match_length:
+            return False  # the cube already wins the match: doubling only risks more
+        p = win_chance(game.position)
+        return p >= (DOUBLE_RACE if game.position.is_race() else DOUBLE_CONTACT)
+
+    def answer_double(self, game: Game) -> CubeAnswer:
+        # game.position is the taker's view; the doubler is on roll.
+        doubler_view = game.position.flip()
+        p = 1.0 - win_chance(doubler_view)
+        rules = game.rules
+        if rules.beavers and rules.match_length == 0 and p >= BEAVER:
+            return "beaver"
+        return "take" if p >= (TAKE_RACE if doubler_view.is_race() else TAKE_CONTACT) else "drop"
+
+    def accepts_resignation(self, game: Game) -> bool:
+        kind = game.offered_resignation
+        if kind is None:
+            return False
+        # game.position is the view of the player asked to accept; the resigner is its opponent.
+        resigner_view = game.position.flip()
+        p = 1.0 - win_chance(resigner_view)
+        if resigner_view.off[0] > 0 or not _gammon_counts(game):
+            g = 0.0
+        elif any(c > 0 for c in resigner_view.board[7:26]):
+            g = 0.3
+        else:
+            g = 0.1
+        cube = game.cube_value
+        offered = int(kind) * cube
+        expected = cube * (2 * p - 1 + g)
+        rules = game.rules
+        if rules.match_length:
+            needed = rules.match_length - game.score[game.turn]
+            offered = min(offered, needed)
+            expected = min(expected, needed)
+        return offered >= expected
+
+
+class RandomPlayer(HeuristicCube):
+    """A uniformly random legal play; reproducible with ``seed``."""
+
+    level = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = random.Random(seed)
+
+    def choose_play(self, game: Game) -> Play | None:
+        plays = game.legal_plays()
+        return self._rng.choice(plays) if plays else None
+
+
+class PubevalPlayer(HeuristicCube):
+    """Tesauro's pubeval: the reference opponent of the strength benchmarks."""
+
+    level = "pubeval"
+
+    def choose_play(self, game: Game) -> Play | None:
+        if game.dice is None:
+            return None
+        return pubeval_best_play(game.position, game.dice)
+
+
+class EnginePlayer(HeuristicCube):
+    """The neural engine's best play (``gammon.Engine``); cube decisions from the engine when it
+    offers them, the heuristic otherwise."""
+
+    def __init__(self, engine: object, level: str) -> None:
+        self.engine = engine
+        self.level = level
+
+    def choose_play(self, game: Game) -> Play | None:
+        if game.dice is None or not game.legal_plays():
+            return None
+        return self.engine.best_play(game.position, game.dice)  # type: ignore[attr-defined]
+
+
+def _engine_factory(level: str) -> Callable[[int | None], ComputerPlayer] | None:
+    try:
+        import gammon
+
+        engine_class = gammon.Engine  # type: ignore[attr-defined]
+    except (ImportError, AttributeError):
+        return None
+
+    def make(seed: int | None) -> ComputerPlayer:
+        engine = engine_class(plies=0) if level == "engine-0ply" else engine_class()
+        return EnginePlayer(engine, level)
+
+    return make
+
+
+BASIC_LEVELS = ("random", "pubeval")
+ENGINE_LEVELS = ("engine-0ply", "engine")
+
+
+def available_levels() -> tuple[str, ...]:
+    """The levels :func:`computer_player` can build here (engine levels need ``gammon.Engine``)."""
+    return BASIC_LEVELS + (ENGINE_LEVELS if _engine_factory("engine") else ())
+
+
+def computer_player(level: str, seed: int | None = None) -> ComputerPlayer:
+    """A computer player of ``level`` ("random", "pubeval", "engine-0ply", "engine")."""
+    if level == "random":
+        return RandomPlayer(seed)
+    if level == "pubeval":
+        return PubevalPlayer()
+    if level in ENGINE_LEVELS:
+        make = _engine_factory(level)
+        if make is None:
+            raise ValueError(f"level {level!r} needs the neural engine (gammon.Engine), not installed yet")
+        return make(seed)
+    raise ValueError(f"unknown computer level {level!r}; choose from {', '.join(available_levels())}")

@@ -1,0 +1,100 @@
+"""Computer players against a stand-in with the Game contract's attributes (docs/game-api.md)."""
+
+from dataclasses import dataclass, field
+
+import pytest
+
+from gammon import Position
+from gammon.players import available_levels, computer_player, win_chance
+from tests.helpers import pos
+
+
+@dataclass
+class FakeRules:
+    match_length: int = 0
+    jacoby: bool = True
+    beavers: bool = False
+
+
+@dataclass
+class FakeGame:
+    position: Position
+    dice: tuple[int, int] | None = None
+    turn: int = 0
+    score: tuple[int, int] = (0, 0)
+    cube_value: int = 1
+    cube_owner: int | None = None
+    offered_resignation: int | None = None
+    rules: FakeRules = field(default_factory=FakeRules)
+    doubling_allowed: bool = True
+
+    def legal_plays(self):
+        return self.position.legal_plays(self.dice) if self.dice else []
+
+    def can_double(self):
+        return self.doubling_allowed
+
+
+START = Position.initial()
+
+
+def test_win_chance_is_fair_at_the_start_and_grows_with_the_lead():
+    assert 0.55 < win_chance(START) < 0.7
+    race = pos("x 6:5 5:5 4:5; o 10:5 9:5 8:5")
+    assert win_chance(race) > 0.9
+    assert win_chance(race.flip()) < 0.1
+
+
+def test_levels_and_unknown_level():
+    assert {"random", "pubeval"} <= set(available_levels())
+    with pytest.raises(ValueError, match="'strong'"):
+        computer_player("strong")
+
+
+def test_pubeval_player_plays_the_pubeval_move_and_passes_without_dice():
+    player = computer_player("pubeval")
+    assert str(player.choose_play(FakeGame(START, dice=(3, 1)))) == "8/5 6/5"
+    assert player.choose_play(FakeGame(START)) is None
+
+
+def test_random_player_is_reproducible_and_legal():
+    game = FakeGame(START, dice=(6, 4))
+    a = [computer_player("random", seed=5).choose_play(game) for _ in range(3)]
+    assert a[0] == a[1] == a[2]
+    assert a[0] in game.legal_plays()
+
+
+def test_cube_policy_in_a_race():
+    player = computer_player("pubeval")
+    ahead = pos("x 6:5 5:5 4:3; o 6:3 5:3 4:3 10:6")  # 57 vs 108 pips: double, and a pass
+    assert player.wants_to_double(FakeGame(ahead))
+    assert not player.wants_to_double(FakeGame(ahead, doubling_allowed=False))
+    assert not player.wants_to_double(FakeGame(START))
+    # The doubled player sees the position from its side; the doubler is on roll.
+    assert player.answer_double(FakeGame(ahead.flip(), turn=1)) == "drop"
+    close = pos("x 6:5 5:5 4:5; o 6:5 5:5 4:5")
+    assert player.answer_double(FakeGame(close.flip(), turn=1)) == "take"
+    beaver_rules = FakeRules(beavers=True)
+    behind = pos("x 6:5 5:5 4:5; o 3:5 2:5 1:5")  # the doubler is far behind
+    assert player.answer_double(FakeGame(behind.flip(), turn=1, rules=beaver_rules)) == "beaver"
+
+
+def test_no_double_when_the_cube_already_wins_the_match():
+    player = computer_player("pubeval")
+    ahead = pos("x 6:5 5:5 4:3; o 6:3 5:3 4:3 10:6")
+    game = FakeGame(ahead, score=(4, 0), rules=FakeRules(match_length=5))
+    assert not player.wants_to_double(game)
+
+
+def test_resignations():
+    player = computer_player("pubeval")
+    # The resigner (opponent of turn) is far behind and still has checkers outside home: a single
+    # resignation is not enough, a gammon is.
+    crushed = pos("x 6:5 5:5 4:5; o 17:5 16:5 15:5")  # from the accepting player's view
+    assert not player.accepts_resignation(FakeGame(crushed, turn=1, cube_owner=0, offered_resignation=1))
+    assert player.accepts_resignation(FakeGame(crushed, turn=1, cube_owner=0, offered_resignation=2))
+    # With Jacoby and a centred cube gammons do not count: a single resignation is fine.
+    assert player.accepts_resignation(FakeGame(crushed, turn=1, offered_resignation=1))
+    # An even game: a single resignation is a gift; with no offer there is nothing to accept.
+    assert player.accepts_resignation(FakeGame(START, turn=1, offered_resignation=1))
+    assert not player.accepts_resignation(FakeGame(START, turn=1))
