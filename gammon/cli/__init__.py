@@ -1,0 +1,1 @@
+"""Command-line entry points: argument parsing and terminal play; no game logic."""

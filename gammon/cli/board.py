@@ -1,0 +1,179 @@
+"""Drawing the board for the terminal: rich text, plain when colours are off.
+
+The viewer sits at the bottom: its home board is bottom right, points numbered from its side
+(1-6 bottom right, 19-24 top right). Each side's checkers on the bar are drawn in the bar on the
+half where they must enter; borne-off checkers stand in the tray on the right, each side at its own
+home board. Stacks taller than five show their count in the fifth cell.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from gammon.dice import Dice
+from gammon.position import Position
+
+ROWS = 5  # checkers drawn per point before the count replaces the fifth
+CELL = 3
+
+PLAIN_GLYPHS = ("X", "O")
+COLOR_GLYPHS = ("●", "○")
+CHECKER_STYLES = ("bold bright_red", "bold bright_white")
+FRAME = "grey50"
+NUMBER_STYLES = ("bright_black", "cyan")  # alternate points, as the triangles of a real board
+CUBE_STYLE = "bold black on bright_cyan"
+DICE_STYLE = "bold black on bright_yellow"
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What the board shows; every pair is (viewer, opponent), ``position`` is the viewer's view.
+
+    ``on_turn``/``cube_owner``: 0 = viewer, 1 = opponent, None = nobody / centred.
+    ``position_id`` is shown as given (the ID of the position of the player on roll, as gnubg).
+    """
+
+    position: Position
+    names: tuple[str, str] = ("X", "O")
+    glyphs: tuple[str, str] = PLAIN_GLYPHS
+    on_turn: int | None = None
+    dice: Dice | None = None
+    cube_value: int = 1
+    cube_owner: int | None = None
+    cube_in_use: bool = True
+    score: tuple[int, int] = (0, 0)
+    match_length: int = 0
+    crawford: bool = False
+    position_id: str | None = None
+
+
+def _stack_cell(count: int, row: int, glyph: str, style: str) -> Text:
+    """The cell ``row`` (0 = at the board's edge) of a stack of ``count`` checkers."""
+    if count > ROWS and row == ROWS - 1:
+        return Text(f"{count:^{CELL}}", style=style)
+    if row < count:
+        return Text(f" {glyph} ", style=style)
+    return Text(" " * CELL)
+
+
+def _point_cell(view: BoardView, slot: int, row: int, color: bool) -> Text:
+    n = view.position.board[slot]
+    side = 0 if n > 0 else 1
+    return _stack_cell(abs(n), row, _glyph(view, side, color), _style(side, color))
+
+
+def _glyph(view: BoardView, side: int, color: bool) -> str:
+    return (COLOR_GLYPHS if color else view.glyphs)[side]
+
+
+def _style(side: int, color: bool) -> str:
+    return CHECKER_STYLES[side] if color else ""
+
+
+TOP_LEFT = tuple(range(13, 19))
+TOP_RIGHT = tuple(range(19, 25))
+BOTTOM_LEFT = tuple(range(12, 6, -1))
+BOTTOM_RIGHT = tuple(range(6, 0, -1))
+
+
+def _numbers(left: tuple[int, ...], right: tuple[int, ...], color: bool) -> Text:
+    line = Text("   ")
+    for points in (left, right):
+        for p in points:
+            line.append(f"{p:>2} ", style=NUMBER_STYLES[p % 2] if color else "")
+        if points is left:
+            line.append(" " * 6)
+    return line
+
+
+def _frame(text: str, color: bool) -> Text:
+    return Text(text, style=FRAME if color else "")
+
+
+def _side_panel(view: BoardView, color: bool) -> list[Text]:
+    """Eleven lines of text beside the board rows: opponent at the top, viewer at the bottom."""
+    panel = [Text() for _ in range(2 * ROWS + 1)]
+    pips = view.position.pip_counts
+    off = view.position.off
+    for side, (name_row, info_row) in ((1, (0, 1)), (0, (10, 9))):
+        name = Text(_glyph(view, side, color), style=_style(side, color))
+        name.append(f" {view.names[side]}", style="bold")
+        if view.on_turn == side:
+            name.append("  ◀ on turn" if view.dice is None else "  ◀ to play", style="bold")
+        panel[name_row] = name
+        score = f"   score {view.score[side]}"
+        panel[info_row] = Text(f"  pips {pips[side]:<3}  off {off[side]:<2}{score}")
+    if view.cube_in_use:
+        cube = Text(f" {view.cube_value} ", style=CUBE_STYLE) if color else Text(f"[{view.cube_value}]")
+        label = {None: "  cube centred", 0: f"  cube owned by {view.names[0]}",
+                 1: f"  cube owned by {view.names[1]}"}
+        row = {None: ROWS, 0: 8, 1: 2}[view.cube_owner]
+        panel[row] = Text("  ").append(cube).append(label[view.cube_owner])
+    if view.dice is not None and view.on_turn is not None:
+        row = 6 if view.on_turn == 0 else 4
+        d1, d2 = view.dice
+        if color:
+            panel[row] = Text("  ").append(f" {d1} ", style=DICE_STYLE).append(" ").append(
+                f" {d2} ", style=DICE_STYLE)
+        else:
+            panel[row] = Text(f"  rolled {d1}-{d2}")
+    return panel
+
+
+def render_board(view: BoardView, color: bool = False) -> list[Text]:
+    """The board as lines of rich text; ``color=False`` gives plain text (letters for checkers)."""
+    b = view.position.board
+    lines: list[Text] = []
+    header = "money game" if not view.match_length else f"match to {view.match_length}"
+    if view.crawford:
+        header += ", Crawford game"
+    lines.append(Text(f"  {header}", style="bold" if color else ""))
+    lines.append(_numbers(TOP_LEFT, TOP_RIGHT, color))
+    half = "─" * (6 * CELL + 1)
+    lines.append(_frame(f" ┌{half}┬───┬{half}┬───┐", color))
+    panel = _side_panel(view, color)
+    bar = (b[25], -b[0])  # viewer's bar (entering top), opponent's bar (entering bottom)
+    off = view.position.off
+    for r in range(2 * ROWS + 1):
+        line = _frame(" │", color)
+        if r == ROWS:
+            line.append(" " * (6 * CELL + 1))
+            line.append_text(_frame("│BAR│", color))
+            line.append(" " * (6 * CELL + 1))
+            line.append_text(_frame("│   │", color))
+        else:
+            top = r < ROWS
+            row = r if top else 2 * ROWS - r
+            left, right = (TOP_LEFT, TOP_RIGHT) if top else (BOTTOM_LEFT, BOTTOM_RIGHT)
+            bar_side, off_side = (0, 1) if top else (1, 0)
+            line.append(" ")
+            for p in left:
+                line.append_text(_point_cell(view, p, row, color))
+            line.append_text(_frame("│", color))
+            line.append_text(_stack_cell(bar[bar_side], row, _glyph(view, bar_side, color),
+                                         _style(bar_side, color)))
+            line.append_text(_frame("│", color))
+            line.append(" ")
+            for p in right:
+                line.append_text(_point_cell(view, p, row, color))
+            line.append_text(_frame("│", color))
+            line.append_text(_stack_cell(off[off_side], row, _glyph(view, off_side, color),
+                                         _style(off_side, color)))
+            line.append_text(_frame("│", color))
+        line.append(" ")
+        line.append_text(panel[r] if color else Text(panel[r].plain))
+        lines.append(line)
+    lines.append(_frame(f" └{half}┴───┴{half}┴───┘", color))
+    lines.append(_numbers(BOTTOM_LEFT, BOTTOM_RIGHT, color))
+    if view.position_id:
+        lines.append(Text(f"  Position ID: {view.position_id}", style="dim" if color else ""))
+    for line in lines:
+        line.rstrip()
+    return lines
+
+
+def board_text(view: BoardView) -> str:
+    """The board as plain text (no colour codes), one string."""
+    return "\n".join(line.plain.rstrip() for line in render_board(view, color=False))
