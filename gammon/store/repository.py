@@ -1,0 +1,174 @@
+"""The repository: create matches, append actions, load them back. No game logic here.
+
+Every action is committed before :meth:`Store.append_action` returns, so the caller can acknowledge it
+knowing a restart loses nothing. The log is append-only: ``seq`` must be the next number, and the
+unique (match, seq) constraint refuses a second writer that raced for the same slot.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, func, select, update
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from gammon.errors import GammonError
+from gammon.store.models import ActionRow, Base, MatchRow
+
+
+class UnknownMatchError(GammonError, KeyError):
+    """No match is stored under this id."""
+
+    def __str__(self) -> str:  # KeyError would quote the message a second time
+        return str(self.args[0]) if self.args else ""
+
+
+class StoreConflictError(GammonError):
+    """An action was appended out of order (another writer took that place in the log)."""
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A match as stored: ``rules`` is a plain dict of :class:`gammon.rules.Rules` fields."""
+
+    id: str
+    mode: str
+    rules: dict[str, Any]
+    seat_hashes: tuple[str, str]
+    level: str | None = None
+    created_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+
+@dataclass(frozen=True)
+class ActionRecord:
+    """One logged action: ``kind`` is a method of Game/Match, ``rolls`` the dice it consumed."""
+
+    seq: int
+    kind: str
+    player: int | None = None
+    args: dict[str, Any] = field(default_factory=dict)
+    rolls: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """What listings show without a replay; written with each action."""
+
+    status: str
+    position_id: str
+    score: tuple[int, int]
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a seat token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def default_database_url() -> str:
+    """An SQLite file in the user's data directory (created on first use)."""
+    from platformdirs import user_data_dir
+
+    folder = Path(user_data_dir("gammon", appauthor=False))
+    folder.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{folder / 'gammon.sqlite3'}"
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    # WAL lets readers run beside the one writer; NORMAL still survives a process crash.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+class Store:
+    """Matches and their action logs in one database (``url`` as SQLAlchemy reads it)."""
+
+    def __init__(self, url: str | None = None) -> None:
+        url = url or default_database_url()
+        if url.startswith("postgresql://"):
+            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        self.url = url
+        kwargs: dict[str, Any] = {}
+        if url.startswith("sqlite"):
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine: Engine = create_engine(url, **kwargs)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def create_match(self, record: MatchRecord) -> None:
+        with self._sessions.begin() as s:
+            s.add(MatchRow(id=record.id, created_at=record.created_at, mode=record.mode, level=record.level,
+                           rules=dict(record.rules), seat0_hash=record.seat_hashes[0],
+                           seat1_hash=record.seat_hashes[1], action_count=0, status="active"))
+
+    def append_action(self, match_id: str, action: ActionRecord, summary: MatchSummary | None = None) -> None:
+        """Commit ``action`` as the next entry of the match's log (and its summary, in one transaction)."""
+        try:
+            with self._sessions.begin() as s:
+                row = self._match_row(s, match_id)
+                if action.seq != row.action_count:
+                    raise StoreConflictError(
+                        f"match {match_id!r}: action {action.seq} appended where {row.action_count} was due")
+                s.add(ActionRow(match_id=match_id, seq=action.seq, player=action.player, kind=action.kind,
+                                args=dict(action.args), rolls=[list(r) for r in action.rolls],
+                                created_at=datetime.now(UTC)))
+                values: dict[str, Any] = {"action_count": action.seq + 1}
+                if summary is not None:
+                    values.update(status=summary.status, position_id=summary.position_id,
+                                  score0=summary.score[0], score1=summary.score[1])
+                # The WHERE on the old count makes a concurrent writer fail instead of overwriting.
+                done = s.execute(update(MatchRow).where(MatchRow.id == match_id,
+                                                        MatchRow.action_count == action.seq).values(**values))
+                if done.rowcount != 1:
+                    raise StoreConflictError(f"match {match_id!r}: action {action.seq} lost a race")
+        except IntegrityError as exc:
+            raise StoreConflictError(f"match {match_id!r}: action {action.seq} is already stored") from exc
+
+    def load_match(self, match_id: str) -> MatchRecord:
+        with self._sessions() as s:
+            row = self._match_row(s, match_id)
+            return MatchRecord(id=row.id, mode=row.mode, rules=dict(row.rules), level=row.level,
+                               seat_hashes=(row.seat0_hash, row.seat1_hash), created_at=row.created_at)
+
+    def load_actions(self, match_id: str) -> list[ActionRecord]:
+        with self._sessions() as s:
+            self._match_row(s, match_id)
+            rows = s.scalars(select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.seq))
+            return [ActionRecord(seq=r.seq, kind=r.kind, player=r.player, args=dict(r.args),
+                                 rolls=tuple((int(a), int(b)) for a, b in r.rolls)) for r in rows]
+
+    def summary(self, match_id: str) -> MatchSummary:
+        with self._sessions() as s:
+            row = self._match_row(s, match_id)
+            return MatchSummary(status=row.status, position_id=row.position_id or "",
+                                score=(row.score0, row.score1))
+
+    def match_ids(self) -> list[str]:
+        with self._sessions() as s:
+            return list(s.scalars(select(MatchRow.id).order_by(MatchRow.created_at, MatchRow.id)))
+
+    def count_actions(self) -> int:
+        with self._sessions() as s:
+            return int(s.scalar(select(func.count()).select_from(ActionRow)) or 0)
+
+    @staticmethod
+    def _match_row(s: Session, match_id: str) -> MatchRow:
+        row = s.get(MatchRow, match_id)
+        if row is None:
+            raise UnknownMatchError(f"no match {match_id!r}")
+        return row
