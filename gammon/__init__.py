@@ -9,8 +9,11 @@ from gammon.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
+from gammon.game import Game, GamePhase
+from gammon.match import Match
 from gammon.play import Play
 from gammon.position import Position
+from gammon.rules import GameResult, Rules, WinKind
 
 __version__ = "0.1.0"
 
@@ -19,13 +22,19 @@ __all__ = [
     "AmbiguousMoveError",
     "Dice",
     "DiceSource",
+    "Game",
+    "GamePhase",
+    "GameResult",
     "GammonError",
     "IllegalActionError",
     "IllegalMoveError",
     "InvalidNotationError",
     "InvalidPositionError",
+    "Match",
     "Play",
     "Position",
     "RandomDice",
+    "Rules",
     "ScriptedDice",
+    "WinKind",
 ]

@@ -1,0 +1,59 @@
+"""The doubling cube: its value, its owner, and who may turn it (RULES.md, "The doubling cube")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gammon.rules import Rules
+
+
+@dataclass(frozen=True)
+class Cube:
+    """A cube value and its owner (None = centred: either player may double)."""
+
+    value: int = 1
+    owner: int | None = None
+
+    def why_not_double(self, player: int, rules: Rules, crawford_game: bool = False) -> str | None:
+        """Why ``player`` may not double now (on its turn, before rolling), or None if it may."""
+        if not rules.use_cube:
+            return "these rules play without the cube"
+        if crawford_game:
+            return "there is no doubling in the Crawford game"
+        if self.owner is not None and self.owner != player:
+            return f"player {self.owner} owns the cube"
+        if not self._within_limit(self.value * 2, rules):
+            return f"the cube is at its limit of {rules.cube_limit}"
+        return None
+
+    def why_not_beaver(self, rules: Rules) -> str | None:
+        """Why a double to ``2 * value`` may not be beavered (to ``4 * value``), or None."""
+        if not rules.is_money:
+            return "beavers are for money play only"
+        if not rules.beavers:
+            return "these rules do not allow beavers"
+        if not self._within_limit(self.value * 4, rules):
+            return f"a beaver would pass the cube limit of {rules.cube_limit}"
+        return None
+
+    def taken(self, taker: int) -> Cube:
+        """After a double is taken: twice the value, owned by the taker."""
+        return Cube(self.value * 2, taker)
+
+    def beavered(self, beaverer: int) -> Cube:
+        """After a double is beavered: four times the value, kept by the player who beavered."""
+        return Cube(self.value * 4, beaverer)
+
+    def after_opening_ties(self, ties: int, rules: Rules) -> Cube:
+        """The centred cube after ``ties`` tied opening throws under automatic doubles."""
+        cube = self
+        if rules.is_money and rules.use_cube:
+            for _ in range(min(ties, rules.automatic_doubles)):
+                if not self._within_limit(cube.value * 2, rules):
+                    break
+                cube = Cube(cube.value * 2, None)
+        return cube
+
+    @staticmethod
+    def _within_limit(value: int, rules: Rules) -> bool:
+        return rules.cube_limit is None or value <= rules.cube_limit

@@ -1,0 +1,469 @@
+"""Game: one game of backgammon, the one mutable domain object (docs/game-api.md).
+
+Every action is checked against the state before anything changes, so a refused action (an
+:class:`IllegalActionError`, or a notation / legality error from ``play``) leaves the game exactly
+as it was. Every accepted action is appended to ``history``, from which :meth:`Game.replay`
+rebuilds the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+from gammon.cube import Cube
+from gammon.dice import Dice, DiceSource, RandomDice, ScriptedDice, check_dice
+from gammon.errors import IllegalActionError, IllegalMoveError
+from gammon.play import Play
+from gammon.position import CHECKERS, Position
+from gammon.rules import GameResult, Reason, Rules, WinKind, win_kind
+
+# A dice source that only ever throws ties would hang the opening roll; no fair source gets close.
+_MAX_OPENING_TIES = 1000
+
+
+class GamePhase(Enum):
+    OPENING = "opening"    # nobody has rolled yet: roll() throws one die each
+    ROLL = "roll"          # turn may double or roll
+    MOVE = "move"          # turn must play the dice
+    DOUBLED = "doubled"    # turn must take, drop or beaver
+    RESIGNED = "resigned"  # turn must accept or reject a resignation
+    OVER = "over"
+
+
+# --- history actions -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Roll:
+    """A roll. The opening roll: ``player`` won it, ``dice`` is (player 0's die, player 1's die),
+    ``ties`` the tied throws before it, in order."""
+
+    player: int
+    dice: Dice
+    opening: bool = False
+    ties: tuple[Dice, ...] = ()
+
+
+@dataclass(frozen=True)
+class Move:
+    """A play of ``dice``; ``play`` None when no play was legal (the turn passed at once)."""
+
+    player: int
+    dice: Dice
+    play: Play | None
+
+
+@dataclass(frozen=True)
+class Double:
+    player: int
+    cube_value: int  # the value offered
+
+
+@dataclass(frozen=True)
+class Take:
+    player: int
+
+
+@dataclass(frozen=True)
+class Drop:
+    player: int
+
+
+@dataclass(frozen=True)
+class Beaver:
+    player: int
+    cube_value: int  # the value after the beaver, owned by ``player``
+
+
+@dataclass(frozen=True)
+class Resign:
+    player: int
+    kind: WinKind
+
+
+@dataclass(frozen=True)
+class AcceptResignation:
+    player: int
+
+
+@dataclass(frozen=True)
+class RejectResignation:
+    player: int
+
+
+@dataclass(frozen=True)
+class Abandon:
+    player: int
+
+
+Action = (Roll | Move | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation
+          | Abandon)
+
+
+@dataclass(frozen=True)
+class _Resignation:
+    player: int
+    kind: WinKind
+    phase: GamePhase  # where play goes on if it is rejected
+
+
+class Game:
+    """One game between players 0 and 1 (see docs/game-api.md for the contract)."""
+
+    def __init__(self, rules: Rules | None = None, dice: DiceSource | None = None,
+                 score: tuple[int, int] = (0, 0), crawford_game: bool = False) -> None:
+        rules = Rules() if rules is None else rules
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules, got {rules!r}")
+        if not (isinstance(score, tuple | list) and len(score) == 2
+                and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
+            raise ValueError(f"score must be two integers >= 0, got {score!r}")
+        if not isinstance(crawford_game, bool):
+            raise ValueError(f"crawford_game must be True or False, got {crawford_game!r}")
+        if crawford_game and (rules.is_money or not rules.crawford):
+            raise ValueError(f"crawford_game=True needs match play with the Crawford rule, got {rules!r}")
+        self._rules = rules
+        self._dice_source: DiceSource = RandomDice() if dice is None else dice
+        self._score = (score[0], score[1])
+        self._crawford_game = crawford_game
+        self._phase = GamePhase.OPENING
+        self._turn: int | None = None
+        self._board0 = Position.initial()  # from player 0's view
+        self._dice: Dice | None = None
+        self._cube = Cube()
+        self._resignation: _Resignation | None = None
+        self._result: GameResult | None = None
+        self._history: list[Action] = []
+
+    # --- state -------------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self._rules
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The score before this game."""
+        return self._score
+
+    @property
+    def crawford_game(self) -> bool:
+        return self._crawford_game
+
+    @property
+    def phase(self) -> GamePhase:
+        return self._phase
+
+    @property
+    def turn(self) -> int | None:
+        """The player who must act now; None before the opening roll and after the end."""
+        return self._turn
+
+    @property
+    def position(self) -> Position:
+        """The position from ``turn``'s view; once over, from the winner's view."""
+        if self._turn is not None:
+            return self.position_for(self._turn)
+        return self.position_for(self._result.winner if self._result else 0)
+
+    def position_for(self, player: int) -> Position:
+        _check_player_value(player)
+        return self._board0 if player == 0 else self._board0.flip()
+
+    @property
+    def dice(self) -> Dice | None:
+        """The roll to play now (the opening roll: player 0's die first), or None."""
+        return self._dice
+
+    @property
+    def cube_value(self) -> int:
+        return self._cube.value
+
+    @property
+    def cube_owner(self) -> int | None:
+        """The player who owns the cube; None while it is centred."""
+        return self._cube.owner
+
+    @property
+    def offered_resignation(self) -> WinKind | None:
+        return self._resignation.kind if self._resignation else None
+
+    @property
+    def result(self) -> GameResult | None:
+        return self._result
+
+    @property
+    def is_over(self) -> bool:
+        return self._phase is GamePhase.OVER
+
+    @property
+    def history(self) -> list[Action]:
+        """Every accepted action, in order (a copy; ``undo`` removes the play it takes back)."""
+        return list(self._history)
+
+    def legal_plays(self) -> list[Play]:
+        """The legal plays of the dice to play now; ``[]`` outside the MOVE phase."""
+        if self._phase is not GamePhase.MOVE or self._dice is None:
+            return []
+        return self.position.legal_plays(self._dice)
+
+    def can_double(self) -> bool:
+        return (self._phase is GamePhase.ROLL
+                and self._cube.why_not_double(self._turn, self._rules, self._crawford_game) is None)
+
+    def can_undo(self) -> bool:
+        return self._undoable_move() is not None
+
+    def legal_actions(self) -> set[str]:
+        """The names of the methods that may be called now."""
+        phase = self._phase
+        if phase is GamePhase.OPENING:
+            return {"roll", "abandon"}
+        if phase is GamePhase.ROLL:
+            actions = {"roll", "resign", "abandon"}
+            if self.can_double():
+                actions.add("double")
+            if self.can_undo():
+                actions.add("undo")
+            return actions
+        if phase is GamePhase.MOVE:
+            return {"play", "resign", "abandon"}
+        if phase is GamePhase.DOUBLED:
+            actions = {"take", "drop", "resign", "abandon"}
+            if self._cube.why_not_beaver(self._rules) is None:
+                actions.add("beaver")
+            return actions
+        if phase is GamePhase.RESIGNED:
+            return {"accept_resignation", "reject_resignation", "abandon"}
+        return set()
+
+    # --- actions -----------------------------------------------------------------------------
+
+    def roll(self, player: int | None = None) -> Dice:
+        """Roll the dice. The opening roll throws one die each until they differ (anyone may
+        throw it); the higher die's player plays both numbers. A roll with no legal play passes
+        the turn at once."""
+        if self._phase is GamePhase.OPENING:
+            _check_player_value(player)
+            ties: list[Dice] = []
+            while True:
+                dice = check_dice(self._dice_source.roll())
+                if dice[0] != dice[1]:
+                    break
+                ties.append(dice)
+                if len(ties) > _MAX_OPENING_TIES:
+                    raise IllegalActionError(f"the dice source threw {len(ties)} ties in a row")
+            mover = 0 if dice[0] > dice[1] else 1
+            self._history.append(Roll(mover, dice, opening=True, ties=tuple(ties)))
+            self._cube = self._cube.after_opening_ties(len(ties), self._rules)
+        else:
+            self._require("roll", GamePhase.ROLL, player)
+            dice = check_dice(self._dice_source.roll())
+            mover = self._turn
+            self._history.append(Roll(mover, dice))
+        self._turn, self._dice, self._phase = mover, dice, GamePhase.MOVE
+        if not self.position.legal_plays(dice):
+            self._history.append(Move(mover, dice, None))
+            self._pass_turn()
+        return dice
+
+    def play(self, play: Play | str, player: int | None = None) -> Play:
+        """Play the dice: a :class:`Play` from ``legal_plays()`` or its notation. Returns the play."""
+        self._require("play", GamePhase.MOVE, player)
+        position, dice = self.position, self._dice
+        if isinstance(play, str):
+            chosen = position.parse_play(play, dice)
+        elif isinstance(play, Play):
+            legal = position.legal_plays(dice)
+            if play not in legal:
+                raise IllegalMoveError(
+                    f"{play!r} is not a legal play of {dice[0]}{dice[1]} from {position.id}")
+            chosen = legal[legal.index(play)]
+        else:
+            raise IllegalActionError(f"play must be a Play or its notation, got {play!r}")
+        mover = self._turn
+        self._history.append(Move(mover, dice, chosen))
+        self._board0 = chosen.after if mover == 1 else chosen.after.flip()
+        if chosen.after.off[1] == CHECKERS:
+            self._finish(mover, win_kind(chosen.after), "bear_off")
+        else:
+            self._pass_turn()
+        return chosen
+
+    def undo(self, player: int | None = None) -> None:
+        """Take back the last play while the next player has not acted (rolled, doubled, ...)."""
+        move = self._undoable_move()
+        if move is None:
+            raise IllegalActionError(f"cannot undo: there is no play to take back; {self._where()}")
+        _check_player_value(player)
+        if player is not None and player != move.player:
+            raise IllegalActionError(
+                f"player {player} cannot undo player {move.player}'s play; {self._where()}")
+        self._history.pop()
+        start = move.play.position
+        self._board0 = start if move.player == 0 else start.flip()
+        self._turn, self._dice, self._phase = move.player, move.dice, GamePhase.MOVE
+
+    def double(self, player: int | None = None) -> None:
+        """Offer a double (on one's turn, before rolling); the opponent must answer."""
+        self._require("double", GamePhase.ROLL, player)
+        why = self._cube.why_not_double(self._turn, self._rules, self._crawford_game)
+        if why:
+            raise IllegalActionError(f"cannot double: {why}; {self._where()}")
+        self._history.append(Double(self._turn, self._cube.value * 2))
+        self._turn, self._phase = 1 - self._turn, GamePhase.DOUBLED
+
+    def take(self, player: int | None = None) -> None:
+        """Take the double: the taker owns the cube at twice the value; the doubler rolls."""
+        self._require("take", GamePhase.DOUBLED, player)
+        self._history.append(Take(self._turn))
+        self._cube = self._cube.taken(self._turn)
+        self._turn, self._phase = 1 - self._turn, GamePhase.ROLL
+
+    def drop(self, player: int | None = None) -> None:
+        """Refuse the double: the doubler wins the value before the double."""
+        self._require("drop", GamePhase.DOUBLED, player)
+        self._history.append(Drop(self._turn))
+        self._finish(1 - self._turn, WinKind.SINGLE, "drop")
+
+    def beaver(self, player: int | None = None) -> None:
+        """Take and redouble at once (money play with beavers): the beaver keeps the cube."""
+        self._require("beaver", GamePhase.DOUBLED, player)
+        why = self._cube.why_not_beaver(self._rules)
+        if why:
+            raise IllegalActionError(f"cannot beaver: {why}; {self._where()}")
+        self._cube = self._cube.beavered(self._turn)
+        self._history.append(Beaver(self._turn, self._cube.value))
+        self._turn, self._phase = 1 - self._turn, GamePhase.ROLL
+
+    def resign(self, kind: WinKind | int, player: int | None = None) -> None:
+        """Offer to resign a single game, a gammon or a backgammon; the opponent answers."""
+        self._require("resign", (GamePhase.ROLL, GamePhase.MOVE, GamePhase.DOUBLED), player)
+        if kind not in (1, 2, 3) or isinstance(kind, bool):
+            raise IllegalActionError(f"a resignation is a WinKind (1, 2 or 3), got {kind!r}")
+        kind = WinKind(kind)
+        self._history.append(Resign(self._turn, kind))
+        self._resignation = _Resignation(self._turn, kind, self._phase)
+        self._turn, self._phase = 1 - self._turn, GamePhase.RESIGNED
+
+    def accept_resignation(self, player: int | None = None) -> None:
+        self._require("accept_resignation", GamePhase.RESIGNED, player)
+        self._history.append(AcceptResignation(self._turn))
+        self._finish(self._turn, self._resignation.kind, "resign")
+
+    def reject_resignation(self, player: int | None = None) -> None:
+        """Play goes on where it was when the resignation was offered."""
+        self._require("reject_resignation", GamePhase.RESIGNED, player)
+        self._history.append(RejectResignation(self._turn))
+        offer, self._resignation = self._resignation, None
+        self._turn, self._phase = offer.player, offer.phase
+
+    def abandon(self, player: int) -> None:
+        """``player`` leaves the game and loses a backgammon times the cube (Jacoby or not)."""
+        if self._phase is GamePhase.OVER:
+            raise IllegalActionError(f"cannot abandon: {self._where()}")
+        if player is None:
+            raise IllegalActionError(f"abandon needs the player who leaves; {self._where()}")
+        _check_player_value(player)
+        self._history.append(Abandon(player))
+        self._finish(1 - player, WinKind.BACKGAMMON, "abandon")
+
+    # --- replay ------------------------------------------------------------------------------
+
+    @classmethod
+    def replay(cls, actions: Iterable[Action], rules: Rules | None = None,
+               score: tuple[int, int] = (0, 0), crawford_game: bool = False,
+               dice: DiceSource | None = None) -> Game:
+        """Rebuild a game by applying ``actions`` (a ``history``) to a fresh Game whose dice are
+        the recorded rolls; ``dice`` then supplies the rolls after them. Raises
+        :class:`IllegalActionError` if the actions do not replay to the same history."""
+        actions = list(actions)
+        game = cls(rules, ScriptedDice(recorded_rolls(actions)), score, crawford_game)
+        for i, action in enumerate(actions):
+            if not _is_pass(action):  # passed turns are made by the roll before them
+                game._apply(action)
+            done = game._history
+            if len(done) <= i or done != actions[:len(done)]:
+                raise IllegalActionError(
+                    f"the actions do not replay: action {i} {action!r} gave {done[i:]!r}")
+        if len(game._history) != len(actions):
+            raise IllegalActionError(
+                f"the actions do not replay: {len(actions)} actions gave {len(game._history)}")
+        if dice is not None:
+            game._dice_source = dice
+        return game
+
+    def _apply(self, action: Action) -> None:
+        p = action.player
+        if isinstance(action, Roll):
+            self.roll(player=None if action.opening else p)
+        elif isinstance(action, Move):
+            self.play(action.play, player=p)
+        elif isinstance(action, Resign):
+            self.resign(action.kind, player=p)
+        elif isinstance(action, Abandon):
+            self.abandon(p)
+        else:
+            method = {Double: self.double, Take: self.take, Drop: self.drop, Beaver: self.beaver,
+                      AcceptResignation: self.accept_resignation,
+                      RejectResignation: self.reject_resignation}.get(type(action))
+            if method is None:
+                raise IllegalActionError(f"{action!r} is not a game action")
+            method(player=p)
+
+    # --- internals ---------------------------------------------------------------------------
+
+    def _where(self) -> str:
+        who = f"player {self._turn} to act" if self._turn is not None else "no player on turn"
+        return f"the game is in phase {self._phase.name}, {who}"
+
+    def _require(self, action: str, phases: GamePhase | tuple[GamePhase, ...], player: int | None) -> None:
+        if self._phase not in (phases if isinstance(phases, tuple) else (phases,)):
+            raise IllegalActionError(f"cannot {action}: {self._where()}")
+        _check_player_value(player)
+        if player is not None and player != self._turn:
+            raise IllegalActionError(f"player {player} cannot {action}: {self._where()}")
+
+    def _undoable_move(self) -> Move | None:
+        last = self._history[-1] if self._history else None
+        if self._phase is GamePhase.ROLL and isinstance(last, Move) and last.play is not None:
+            return last
+        return None
+
+    def _pass_turn(self) -> None:
+        self._turn, self._dice, self._phase = 1 - self._turn, None, GamePhase.ROLL
+
+    def _finish(self, winner: int, kind: WinKind, reason: Reason) -> None:
+        cube = self._cube
+        if reason == "abandon":
+            points = cube.value * int(kind)  # RULES.md: abandoning loses a backgammon, Jacoby or not
+        else:
+            points = self._rules.points(kind, cube.value, cube.owner)
+        self._result = GameResult(winner, kind, cube.value, points, reason)
+        self._turn, self._dice, self._resignation = None, None, None
+        self._phase = GamePhase.OVER
+
+    def __repr__(self) -> str:
+        return (f"<Game {self._phase.name} turn={self._turn} dice={self._dice} cube={self._cube.value}"
+                f"/{self._cube.owner} position={self._board0.id} actions={len(self._history)}>")
+
+
+def recorded_rolls(actions: Iterable[Action]) -> list[Dice]:
+    """Every throw of the dice in ``actions``, opening ties included: the script that replays them."""
+    rolls: list[Dice] = []
+    for action in actions:
+        if isinstance(action, Roll):
+            rolls.extend(action.ties)
+            rolls.append(action.dice)
+    return rolls
+
+
+def _is_pass(action: Action) -> bool:
+    return isinstance(action, Move) and action.play is None
+
+
+def _check_player_value(player: object) -> None:
+    if player is not None and (isinstance(player, bool) or player not in (0, 1)):
+        raise IllegalActionError(f"a player is 0 or 1, got {player!r}")

@@ -1,0 +1,89 @@
+"""Rules options of a game or match, win kinds, and how a win is scored (RULES.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Literal
+
+from gammon.position import Position
+
+Reason = Literal["bear_off", "drop", "resign", "abandon"]
+
+
+class WinKind(IntEnum):
+    """How much a game is won by, before the cube: the value is the multiplier."""
+
+    SINGLE = 1
+    GAMMON = 2
+    BACKGAMMON = 3
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The options a game is played under. ``match_length`` 0 is money play; ``jacoby``,
+    ``beavers`` and ``automatic_doubles`` (the most opening ties that double the cube) apply to
+    money play only. ``cube_limit`` is the highest cube value (a power of two) or None."""
+
+    match_length: int = 0
+    crawford: bool = True
+    jacoby: bool = True
+    beavers: bool = False
+    cube_limit: int | None = None
+    automatic_doubles: int = 0
+    use_cube: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("match_length", "automatic_doubles"):
+            value = getattr(self, name)
+            if not _is_int(value) or value < 0:
+                raise ValueError(f"Rules.{name} must be an integer >= 0, got {value!r}")
+        for name in ("crawford", "jacoby", "beavers", "use_cube"):
+            value = getattr(self, name)
+            if not isinstance(value, bool):
+                raise ValueError(f"Rules.{name} must be True or False, got {value!r}")
+        limit = self.cube_limit
+        if limit is not None and (not _is_int(limit) or limit < 2 or limit & (limit - 1)):
+            raise ValueError(f"Rules.cube_limit must be None or a power of two >= 2, got {limit!r}")
+
+    @property
+    def is_money(self) -> bool:
+        return self.match_length == 0
+
+    def gammons_count(self, cube_owner: int | None) -> bool:
+        """False in money play under the Jacoby rule while the cube is centred."""
+        return not (self.is_money and self.jacoby and cube_owner is None)
+
+    def points(self, kind: WinKind, cube_value: int, cube_owner: int | None) -> int:
+        """Points a win of ``kind`` is worth with this cube (Jacoby applied)."""
+        return cube_value * (int(kind) if self.gammons_count(cube_owner) else 1)
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """How a game ended: ``points`` is what ``winner`` scores."""
+
+    winner: int
+    kind: WinKind
+    cube_value: int
+    points: int
+    reason: Reason
+
+    @property
+    def loser(self) -> int:
+        return 1 - self.winner
+
+
+def win_kind(loser_view: Position) -> WinKind:
+    """The kind of win when the opponent of the player seen in ``loser_view`` has borne off all
+    15: gammon if the loser has borne off none, backgammon if it also still has a checker on the
+    bar or in the winner's home board (the loser's points 19-24)."""
+    if loser_view.off[0] > 0:
+        return WinKind.SINGLE
+    if any(c > 0 for c in loser_view.board[19:26]):
+        return WinKind.BACKGAMMON
+    return WinKind.GAMMON
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
