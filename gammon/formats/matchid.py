@@ -1,0 +1,177 @@
+"""GNU Backgammon Match ID: the match and game state in 12 characters of base64.
+
+The 66-bit key (little-endian bit order, as gnubg's ``matchid.c``): cube (log2, 4 bits), cube owner
+(2: 0, 1 or 3 = centred), player on roll (1), Crawford game (1), game state (3), player to decide
+(1), double offered (1), resignation offered (2), dice (3 + 3, the higher die first), match length
+(15), player 0's score (15), player 1's score (15) and one bit that is set when the Jacoby rule is
+off. Paired with a Position ID (``Position.id``, from the view of the player on roll) it describes a
+whole match state: the "GNU Backgammon ID" ``4HPwATDgc/ABMA:cAkAAAAAAAAA``.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import enum
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from gammon.errors import InvalidNotationError
+
+if TYPE_CHECKING:
+    from gammon.position import Position
+
+MAX_SCORE = (1 << 15) - 1
+_CENTRED = 3
+
+
+class GameState(enum.IntEnum):
+    """gnubg's game state, bits 9-11 of the Match ID."""
+
+    NONE = 0  # no game started
+    PLAYING = 1
+    OVER = 2  # borne off
+    RESIGNED = 3  # ended by an accepted resignation
+    DROPPED = 4  # ended by a dropped cube
+
+
+# (name, first bit, width) in key order
+_FIELDS = (
+    ("cube_log", 0, 4), ("cube_owner", 4, 2), ("player_on_roll", 6, 1), ("crawford", 7, 1),
+    ("game_state", 8, 3), ("turn", 11, 1), ("double_offered", 12, 1), ("resignation", 13, 2),
+    ("die1", 15, 3), ("die2", 18, 3), ("match_length", 21, 15), ("score0", 36, 15),
+    ("score1", 51, 15), ("no_jacoby", 66, 1),
+)
+_KEY_BITS = 67
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Every field of a Match ID. Players are 0 and 1 (gnubg's player 0 and player 1).
+
+    ``player_on_roll`` rolls (or rolled) the dice, ``turn`` must act now: they differ while a
+    double or a resignation waits for the opponent's answer. ``resignation`` is what the player on
+    roll offers to give up (1 single, 2 gammon, 3 backgammon) or ``None``.
+    """
+
+    match_length: int = 0
+    score: tuple[int, int] = (0, 0)
+    cube_value: int = 1
+    cube_owner: int | None = None
+    player_on_roll: int = 0
+    turn: int = 0
+    crawford: bool = False
+    game_state: GameState = GameState.PLAYING
+    double_offered: bool = False
+    resignation: int | None = None
+    dice: tuple[int, int] | None = None
+    jacoby: bool = True
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not _is_int(self.match_length) or not 0 <= self.match_length <= MAX_SCORE:
+            problems.append(f"match length {self.match_length!r} is not 0-{MAX_SCORE}")
+        if (not isinstance(self.score, tuple) or len(self.score) != 2
+                or not all(_is_int(s) and 0 <= s <= MAX_SCORE for s in self.score)):
+            problems.append(f"score {self.score!r} is not two numbers 0-{MAX_SCORE}")
+        if not _is_int(self.cube_value) or self.cube_value < 1 or self.cube_value > 1 << 15 \
+                or self.cube_value & (self.cube_value - 1):
+            problems.append(f"cube value {self.cube_value!r} is not a power of two up to 32768")
+        if self.cube_owner not in (None, 0, 1):
+            problems.append(f"cube owner {self.cube_owner!r} is not 0, 1 or None (centred)")
+        for name in ("player_on_roll", "turn"):
+            if getattr(self, name) not in (0, 1):
+                problems.append(f"{name} {getattr(self, name)!r} is not player 0 or 1")
+        if self.resignation not in (None, 1, 2, 3):
+            problems.append(f"resignation {self.resignation!r} is not 1, 2, 3 or None")
+        if self.dice is not None and (not isinstance(self.dice, tuple) or len(self.dice) != 2
+                                      or not all(_is_int(d) and 1 <= d <= 6 for d in self.dice)):
+            problems.append(f"dice {self.dice!r} are not two numbers 1-6 or None")
+        if self.crawford and self.match_length == 0:
+            problems.append("a money session has no Crawford game")
+        if problems:
+            raise ValueError("invalid MatchState: " + "; ".join(problems))
+        object.__setattr__(self, "game_state", GameState(self.game_state))
+
+    # --- Match ID ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_id(cls, text: str) -> MatchState:
+        """Read a Match ID such as ``cAkAAAAAAAAA``."""
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"a Match ID must be a string, not {text!r}")
+        stripped = text.strip()
+        if len(stripped) != 12:
+            raise InvalidNotationError(f"Match ID {text!r} must have 12 characters")
+        try:
+            raw = base64.b64decode(stripped, validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidNotationError(f"Match ID {text!r} is not valid base64") from None
+        key = int.from_bytes(raw, "little")
+        if key >> _KEY_BITS:
+            raise InvalidNotationError(f"Match ID {text!r} has bits set after the last field")
+        f = {name: key >> first & ((1 << width) - 1) for name, first, width in _FIELDS}
+        if f["cube_owner"] == 2:
+            raise InvalidNotationError(f"Match ID {text!r} has cube owner 2 (not 0, 1 or centred)")
+        if f["game_state"] > GameState.DROPPED:
+            raise InvalidNotationError(f"Match ID {text!r} has unknown game state {f['game_state']}")
+        dice_bits = (f["die1"], f["die2"])
+        if dice_bits == (0, 0):
+            dice = None
+        elif all(1 <= d <= 6 for d in dice_bits):
+            dice = (max(dice_bits), min(dice_bits))
+        else:
+            raise InvalidNotationError(f"Match ID {text!r} has impossible dice {dice_bits}")
+        try:
+            return cls(
+                match_length=f["match_length"], score=(f["score0"], f["score1"]),
+                cube_value=1 << f["cube_log"],
+                cube_owner=None if f["cube_owner"] == _CENTRED else f["cube_owner"],
+                player_on_roll=f["player_on_roll"], turn=f["turn"], crawford=bool(f["crawford"]),
+                game_state=GameState(f["game_state"]), double_offered=bool(f["double_offered"]),
+                resignation=f["resignation"] or None, dice=dice, jacoby=not f["no_jacoby"])
+        except ValueError as e:
+            raise InvalidNotationError(f"Match ID {text!r} is not a valid match state: {e}") from None
+
+    @property
+    def id(self) -> str:
+        """The Match ID (12 characters)."""
+        d1, d2 = sorted(self.dice, reverse=True) if self.dice else (0, 0)
+        values = {
+            "cube_log": self.cube_value.bit_length() - 1,
+            "cube_owner": _CENTRED if self.cube_owner is None else self.cube_owner,
+            "player_on_roll": self.player_on_roll, "crawford": int(self.crawford),
+            "game_state": int(self.game_state), "turn": self.turn,
+            "double_offered": int(self.double_offered), "resignation": self.resignation or 0,
+            "die1": d1, "die2": d2, "match_length": self.match_length,
+            "score0": self.score[0], "score1": self.score[1], "no_jacoby": int(not self.jacoby),
+        }
+        key = 0
+        for name, first, _width in _FIELDS:
+            key |= values[name] << first
+        return base64.b64encode(key.to_bytes(9, "little")).decode("ascii")
+
+    def __repr__(self) -> str:
+        return f"MatchState.from_id({self.id!r})"
+
+
+def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
+    """Read a GNU Backgammon ID ``PositionID:MatchID``; the position is from the view of
+    ``player_on_roll``."""
+    from gammon.position import Position
+
+    if not isinstance(text, str) or text.count(":") != 1:
+        raise InvalidNotationError(
+            f"a GNU Backgammon ID is 'PositionID:MatchID' (e.g. '4HPwATDgc/ABMA:cAkAAAAAAAAA'), "
+            f"got {text!r}")
+    position_id, match_id = text.strip().split(":")
+    return Position.from_id(position_id), MatchState.from_id(match_id)
+
+
+def format_gnubg_id(position: Position, state: MatchState) -> str:
+    """``PositionID:MatchID``; ``position`` must be from the view of ``state.player_on_roll``."""
+    return f"{position.id}:{state.id}"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
