@@ -113,12 +113,12 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
         panel[row] = Text("  ").append(cube).append(label[view.cube_owner])
     if view.dice is not None and view.on_turn is not None:
         row = 6 if view.on_turn == 0 else 4
-        d1, d2 = view.dice
+        d1, d2 = sorted(view.dice, reverse=True)
         if color:
             panel[row] = Text("  ").append(f" {d1} ", style=DICE_STYLE).append(" ").append(
                 f" {d2} ", style=DICE_STYLE)
         else:
-            panel[row] = Text(f"  rolled {d1}-{d2}")
+            panel[row] = Text(f"  rolled {max(d1, d2)}-{min(d1, d2)}")
     return panel
 
 

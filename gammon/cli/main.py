@@ -1,0 +1,103 @@
+"""The ``gammon`` command: one argparse subcommand per job (``play`` here; others register theirs
+the same way: a function that adds a subparser and sets ``func``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+from gammon import __version__
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def add_play(subparsers: argparse._SubParsersAction) -> None:
+    from gammon.players import BASIC_LEVELS, ENGINE_LEVELS
+
+    p = subparsers.add_parser(
+        "play", help="play in the terminal, against the computer or two at one keyboard",
+        description="Play backgammon in the terminal. Type 'help' at the prompt for the commands.")
+    p.add_argument("--two-player", action="store_true", help="two people at one keyboard")
+    p.add_argument("--level", default="pubeval", choices=BASIC_LEVELS + ENGINE_LEVELS,
+                   help="the computer's strength (default: pubeval)")
+    p.add_argument("--match", type=positive_int, default=0, metavar="N",
+                   help="play a match to N points (default: a money game)")
+    p.add_argument("--seed", type=int, default=None, help="seed the dice, for a reproducible game")
+    p.add_argument("--name", default="You", help="your name on the board (default: You)")
+    p.add_argument("--no-crawford", action="store_true", help="matches: no Crawford rule")
+    p.add_argument("--no-jacoby", action="store_true", help="money: gammons count with a centred cube")
+    p.add_argument("--beavers", action="store_true", help="money: allow beavers")
+    p.add_argument("--cube-limit", type=positive_int, default=None, metavar="N",
+                   help="highest cube value, a power of two (e.g. 64); default: no limit")
+    p.add_argument("--auto-doubles", type=int, default=0, metavar="N",
+                   help="money: up to N automatic doubles on tied opening throws (default 0)")
+    p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
+    p.add_argument("--auto-roll", action="store_true",
+                   help="roll for you when doubling is not possible")
+    p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
+    p.set_defaults(func=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from rich.console import Console
+
+    from gammon.cli.session import PlaySession, Seat
+    from gammon.dice import RandomDice
+    from gammon.match import Match
+    from gammon.players import computer_player
+    from gammon.rules import Rules
+
+    try:
+        rules = Rules(match_length=args.match, crawford=not args.no_crawford, jacoby=not args.no_jacoby,
+                      beavers=args.beavers, cube_limit=args.cube_limit,
+                      automatic_doubles=args.auto_doubles, use_cube=not args.no_cube)
+        if args.two_player:
+            seats = (Seat("X"), Seat("O"))
+        else:
+            seats = (Seat(args.name), Seat(args.level, computer_player(args.level, seed=args.seed)))
+    except ValueError as e:
+        print(f"gammon play: {e}", file=sys.stderr)
+        return 2
+    console = Console(no_color=args.plain or None, highlight=False)
+    session = PlaySession(Match(rules, RandomDice(args.seed)), seats, console=console,
+                          auto_roll=args.auto_roll, color=False if args.plain else None)
+    return session.run()
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_play]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gammon", description="Backgammon: play, analyse, serve.")
+    parser.add_argument("--version", action="version", version=f"gammon {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``gammon`` console script."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        print("\nInterrupted.", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

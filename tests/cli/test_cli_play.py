@@ -1,0 +1,240 @@
+"""`gammon play` driven as a real program: scripted stdin through whole games, garbage included.
+
+The script for the person is worked out beforehand by replaying the same seeded dice through
+Match and the same computer player, so the test knows the result the program must report.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import pty
+import random
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+
+from gammon.cli.main import main
+from gammon.cli.session import PlaySession, Seat, format_dice, said
+from gammon.dice import RandomDice
+from gammon.game import GamePhase
+from gammon.match import Match
+from gammon.players import computer_player
+from gammon.rules import Rules
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Lines that must be refused without changing the game, whatever the phase (no empty line: it
+# rolls; no 'double', 'resign', 'undo', 'quit': they act).
+GARBAGE = ["foo", "24/30", "13/7(5)", "bar/22 bar/22 bar/22 bar/22 bar/22", "take", "accept",
+           "reject", "beaver", "resign nonsense", "save", "x" * 500, "\x00\x01\x7f", "☃ 13/7",
+           "24/", "/", "(2)", "6/off*", "pass", "7/0", "1/2/3/4/5/6/7"]
+HARMLESS = ["board", "pips", "hint", "help"]
+
+
+def script_game(seed: int, match_length: int, two_player: bool, garbage_every: int = 0,
+                level: str = "pubeval") -> tuple[list[str], Match, int]:
+    """The person's lines for a whole match/game, and the match as it must end."""
+    rules = Rules(match_length=match_length)
+    match = Match(rules, RandomDice(seed))
+    bot = None if two_player else computer_player(level, seed=seed)
+    rng = random.Random(seed)
+    lines: list[str] = []
+    refused = 0
+    turns = 0
+    while True:
+        g = match.game
+        if g.is_over:
+            if match.is_over:
+                break
+            if match_length == 0:
+                lines.append("n")
+                break
+            match.new_game()
+            continue
+        if g.phase == GamePhase.OPENING:
+            g.roll()
+            continue
+        if bot is not None and g.turn == 1:
+            if g.phase == GamePhase.ROLL:
+                if bot.wants_to_double(g):
+                    g.double()
+                else:
+                    g.roll()
+            elif g.phase == GamePhase.MOVE:
+                g.play(bot.choose_play(g))
+            elif g.phase == GamePhase.DOUBLED:
+                getattr(g, bot.answer_double(g))()
+            continue
+        turns += 1
+        if garbage_every and turns % garbage_every == 0:
+            bad = rng.sample(GARBAGE, 3) + [rng.choice(HARMLESS)]
+            lines.extend(bad)
+            refused += 3
+        if g.phase == GamePhase.ROLL:
+            lines.append("roll" if turns % 2 else "")
+            g.roll()
+        elif g.phase == GamePhase.MOVE:
+            play = g.legal_plays()[-1]  # not pubeval's choice: the test's own person
+            lines.append(str(play))
+            g.play(play)
+        elif g.phase == GamePhase.DOUBLED:
+            lines.append("take")
+            g.take()
+    return lines, match, refused
+
+
+def run_gammon(args: list[str], stdin: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gammon.cli.main", *args], input=stdin, text=True,
+                          capture_output=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "NO_COLOR": "1", **(env or {})})
+
+
+def result_line(match: Match, names: tuple[str, str]) -> str:
+    result = match.games[-1].result
+    return said(names[result.winner], "wins")
+
+
+def test_two_player_money_game_to_the_end_with_garbage():
+    lines, match, refused = script_game(seed=1, match_length=0, two_player=True, garbage_every=3)
+    proc = run_gammon(["play", "--seed", "1", "--two-player"], "\n".join(lines) + "\n")
+    out = proc.stdout
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert "\x1b[" not in out  # not a terminal: plain text
+    result = match.games[-1].result
+    points = f"{result.points} point{'s' if result.points != 1 else ''}"
+    assert f"{'XO'[result.winner]} wins" in out and points in out
+    assert f"Score: X {match.score[0]}, O {match.score[1]}." in out
+    assert "Another game? [y/n]" in out
+    refusals = out.count("Sorry:") + out.count("Unknown command") + out.count("Resign how much")
+    refusals += out.count("Usage: save") + out.count("Roll first")
+    assert refusals == refused > 20
+    assert "Unexpected error" not in out
+    assert "Traceback" not in out
+
+
+def test_against_pubeval_a_whole_match_to_three():
+    lines, match, _ = script_game(seed=4, match_length=3, two_player=False, garbage_every=5)
+    proc = run_gammon(["play", "--seed", "4", "--match", "3"], "\n".join(lines) + "\n")
+    out = proc.stdout
+    assert proc.returncode == 0, proc.stderr
+    assert "match to 3" in out
+    winner = ("You", "pubeval")[match.winner]
+    assert f"{said(winner, 'wins')} the match." in out
+    assert f"Score: You {match.score[0]}, pubeval {match.score[1]} (match to 3)." in out
+    assert out.count("pubeval plays ") >= 10
+    assert "Unexpected error" not in out and "Traceback" not in out
+
+
+def test_eof_ends_cleanly_mid_game_and_quit_asks_to_save():
+    proc = run_gammon(["play", "--seed", "2", "--two-player"], "roll\n")
+    assert proc.returncode == 0 and proc.stdout.rstrip().endswith("Goodbye.")
+    proc = run_gammon(["play", "--seed", "2"], "quit\n\n")
+    assert proc.returncode == 0
+    assert "Save the match first?" in proc.stdout and "Goodbye." in proc.stdout
+
+
+def test_bad_options_are_refused_with_the_value_quoted(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--match", "0"])
+    assert "'0' must be at least 1" in capsys.readouterr().err
+    assert main(["play", "--cube-limit", "3"]) == 2
+    assert "3" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["play", "--level", "grandmaster"])
+    assert main([]) == 2
+
+
+def test_hint_pips_and_no_legal_play_messages():
+    lines, _, _ = script_game(seed=1, match_length=0, two_player=True)
+    # The first person to act moves at once (the opening roll): ask for a hint and the pips first.
+    proc = run_gammon(["play", "--seed", "1", "--two-player"], "hint\npips\n" + "\n".join(lines) + "\n")
+    assert "pubeval's ranking" in proc.stdout and "  1. " in proc.stdout
+    assert "Pips: O 167, X 167 (difference +0)." in proc.stdout
+    assert "cannot move" in proc.stdout  # seed 1 has a dance in this game
+
+
+def _session(lines: list[str], seed: int = 3) -> tuple[PlaySession, io.StringIO]:
+    out = io.StringIO()
+    match = Match(Rules(), RandomDice(seed))
+    session = PlaySession(match, (Seat("X"), Seat("O")), console=Console(file=out, width=120),
+                          stdin=io.StringIO("".join(line + "\n" for line in lines)), color=False)
+    return session, out
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.text(min_size=1, max_size=40).filter(lambda t: "\n" not in t and "\r" not in t),
+                min_size=1, max_size=8))
+def test_fuzzed_input_never_crashes_nor_changes_the_game_unless_it_is_an_action(texts):
+    session, out = _session(texts)
+    session.run()  # the opening roll, then the lines, then EOF
+    text = out.getvalue()
+    assert "Unexpected error" not in text
+    assert text.rstrip().endswith("Goodbye.")
+    # Whatever happened is a valid game state the loop can go on from.
+    g = session.match.game
+    assert g.phase in set(GamePhase)
+
+
+def test_undo_in_two_player_mode_takes_back_the_play():
+    session, out = _session(["24/23 13/10", "undo", "board", "quit", ""], seed=1)
+    session.run()
+    text = out.getvalue()
+    # Seed 1 opens 5-2 for O; '24/23 13/10' is illegal; undo has nothing to take back yet.
+    assert "cannot undo" in text
+    session, out = _session([], seed=1)
+    session.match.game.roll()
+    first = session.match.game.legal_plays()[0]
+    session.stdin = io.StringIO(f"{first}\nundo\nquit\n\n")
+    session.run()
+    text = out.getvalue()
+    assert "The last play is taken back." in text
+    assert session.match.game.phase == GamePhase.MOVE and session.match.game.turn == 1
+
+
+def test_format_dice_and_grammar():
+    assert format_dice((2, 5)) == "5-2"
+    assert said("You", "passes") == "You pass" and said("O", "passes") == "O passes"
+
+
+def test_in_a_pty_the_board_has_colours_and_eof_is_clean():
+    master, slave = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env.update(TERM="xterm-256color", COLUMNS="120")
+    proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.main", "play", "--seed", "1"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env)
+    os.close(slave)
+    data = b""
+
+    def read_until(marker: bytes, timeout: float = 60.0) -> None:
+        nonlocal data
+        end = time.monotonic() + timeout
+        while marker not in data and time.monotonic() < end:
+            ready, _, _ = select.select([master], [], [], 0.5)
+            if ready:
+                try:
+                    data += os.read(master, 65536)
+                except OSError:
+                    break
+
+    try:
+        read_until(b"> ")
+        assert b"\x1b[" in data  # colours in a terminal
+        assert "●".encode() in data
+        os.write(master, b"hint\n")
+        read_until(b"ranking")
+        os.write(master, b"\x04")  # Ctrl-D: end of input
+        read_until(b"Goodbye.")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
