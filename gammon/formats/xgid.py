@@ -1,0 +1,203 @@
+"""XGID, eXtreme Gammon's position ID: ``XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10``.
+
+Fields after the 26-character board: cube (log2), cube owner (1 bottom, -1 top, 0 centred), player
+on roll (1 bottom, -1 top), dice (``00`` to roll or double, two digits rolled, ``D`` doubled, ``B``
+beavered, ``R`` raccooned: the other player must answer), bottom's score, top's score, Crawford
+(match play) or Jacoby + 2 x beavers (money), match length (0 money) and the highest cube (log2).
+
+The board is always drawn from the bottom player's view: character 0 is the top player's bar,
+1-24 the points, 25 the bottom player's bar; ``A``-``O`` count bottom checkers, ``a``-``o`` top
+ones. Players are numbered as GNU Backgammon does when it reads an XGID: the bottom player is
+player 1, the top player player 0. :class:`XGID` holds the position from the view of the player
+on roll, as every Position in gammon.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from gammon.errors import InvalidNotationError, InvalidPositionError
+from gammon.formats.matchid import GameState, MatchState
+from gammon.position import Position
+
+_BOTTOM, _TOP = 1, 0
+_CUBE_ACTIONS = {"D": "double", "B": "beaver", "R": "raccoon"}
+_FIELD = re.compile(r"-?\d{1,5}\Z")
+
+
+@dataclass(frozen=True)
+class XGID:
+    """An XGID's fields. ``position`` is seen from ``player_on_roll`` (1 bottom, 0 top), who has
+    rolled ``dice`` or, when ``cube_action`` is set, has just doubled ("double"), or beavered
+    ("beaver") / raccooned ("raccoon") the opponent's double, and waits for the answer."""
+
+    position: Position
+    player_on_roll: int = _BOTTOM
+    cube_value: int = 1
+    cube_owner: int | None = None
+    dice: tuple[int, int] | None = None
+    cube_action: str | None = None
+    score: tuple[int, int] = (0, 0)  # (player 0 = top, player 1 = bottom)
+    match_length: int = 0
+    crawford: bool = False
+    jacoby: bool = False
+    beavers: bool = False
+    max_cube: int = 1024
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not isinstance(self.position, Position):
+            problems.append(f"position {self.position!r} is not a Position")
+        if self.player_on_roll not in (0, 1):
+            problems.append(f"player on roll {self.player_on_roll!r} is not 0 (top) or 1 (bottom)")
+        for name in ("cube_value", "max_cube"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v < 1 or v & (v - 1) or v > 1 << 30:
+                problems.append(f"{name} {v!r} is not a power of two")
+        if self.cube_owner not in (None, 0, 1):
+            problems.append(f"cube owner {self.cube_owner!r} is not 0, 1 or None (centred)")
+        if self.dice is not None and (len(self.dice) != 2 or not all(
+                isinstance(d, int) and 1 <= d <= 6 for d in self.dice)):
+            problems.append(f"dice {self.dice!r} are not two numbers 1-6")
+        if self.cube_action not in (None, *_CUBE_ACTIONS.values()):
+            problems.append(f"cube action {self.cube_action!r} is not double, beaver or raccoon")
+        if self.cube_action and self.dice:
+            problems.append("a position cannot have both dice rolled and a cube action")
+        if not isinstance(self.match_length, int) or self.match_length < 0:
+            problems.append(f"match length {self.match_length!r} is not >= 0")
+        if len(self.score) != 2 or not all(isinstance(s, int) and s >= 0 for s in self.score):
+            problems.append(f"score {self.score!r} is not two numbers >= 0")
+        if self.match_length and (self.jacoby or self.beavers):
+            problems.append("Jacoby and beavers are money-play options")
+        if not self.match_length and self.crawford:
+            problems.append("a money game has no Crawford game")
+        if problems:
+            raise ValueError("invalid XGID: " + "; ".join(problems))
+
+    # --- text --------------------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str) -> XGID:
+        """Read an XGID, with or without the ``XGID=`` prefix (the highest cube may be left out)."""
+        if not isinstance(text, str):
+            raise InvalidNotationError(f"an XGID must be a string, not {text!r}")
+        body = text.strip()
+        if body[:5].upper() == "XGID=":
+            body = body[5:]
+        fields = body.split(":")
+        if len(fields) not in (9, 10):
+            raise InvalidNotationError(
+                f"XGID {text!r} must have 10 fields separated by ':', got {len(fields)}")
+        if len(fields) == 9:
+            fields.append("10")
+        board, cube, owner, turn, dice_text, *rest = fields
+        numbers = (cube, owner, turn, *rest)
+        bad = [f for f in numbers if not _FIELD.match(f)]
+        if bad:
+            raise InvalidNotationError(f"XGID {text!r}: field {bad[0]!r} is not a number")
+        cube_log, owner_n, turn_n, score_bottom, score_top, rules_n, length, max_log = (
+            int(f) for f in numbers)
+        if not 0 <= cube_log <= 30 or not 0 <= max_log <= 30:
+            raise InvalidNotationError(f"XGID {text!r}: cube {cube} or highest cube {max_log} is not 0-30")
+        if owner_n not in (-1, 0, 1) or turn_n not in (-1, 1):
+            raise InvalidNotationError(
+                f"XGID {text!r}: cube owner {owner} must be -1, 0 or 1 and player on roll {turn} 1 or -1")
+        if score_bottom < 0 or score_top < 0 or length < 0:
+            raise InvalidNotationError(f"XGID {text!r}: scores and match length must be >= 0")
+        if not 0 <= rules_n <= (1 if length else 3):
+            raise InvalidNotationError(f"XGID {text!r}: rules field {rules_n} is out of range")
+        dice: tuple[int, int] | None = None
+        action = None
+        if dice_text in _CUBE_ACTIONS:
+            action = _CUBE_ACTIONS[dice_text]
+        elif re.fullmatch(r"[1-6]{2}", dice_text):
+            dice = (int(dice_text[0]), int(dice_text[1]))
+        elif dice_text != "00":
+            raise InvalidNotationError(
+                f"XGID {text!r}: dice {dice_text!r} must be '00', two digits 1-6, 'D', 'B' or 'R'")
+        on_roll = _BOTTOM if turn_n == 1 else _TOP
+        bottom_view = _parse_board(board, text)
+        try:
+            return cls(
+                position=bottom_view if on_roll == _BOTTOM else bottom_view.flip(),
+                player_on_roll=on_roll, cube_value=1 << cube_log,
+                cube_owner={0: None, 1: _BOTTOM, -1: _TOP}[owner_n], dice=dice, cube_action=action,
+                score=(score_top, score_bottom), match_length=length,
+                crawford=bool(length) and rules_n == 1, jacoby=not length and bool(rules_n & 1),
+                beavers=not length and bool(rules_n & 2), max_cube=1 << max_log)
+        except ValueError as e:
+            raise InvalidNotationError(f"XGID {text!r} is not valid: {e}") from None
+
+    def __str__(self) -> str:
+        bottom_view = self.position if self.player_on_roll == _BOTTOM else self.position.flip()
+        b = bottom_view.board
+        chars = []
+        for slot in range(26):
+            n = b[slot]
+            chars.append("-" if n == 0 else chr(ord("A" if n > 0 else "a") + abs(n) - 1))
+        if self.cube_action:
+            dice = {v: k for k, v in _CUBE_ACTIONS.items()}[self.cube_action]
+        else:
+            dice = f"{self.dice[0]}{self.dice[1]}" if self.dice else "00"
+        owner = {None: 0, _BOTTOM: 1, _TOP: -1}[self.cube_owner]
+        if self.match_length:
+            rules = int(self.crawford)
+        else:
+            rules = int(self.jacoby) + 2 * int(self.beavers)
+        fields = ("".join(chars), self.cube_value.bit_length() - 1, owner,
+                  1 if self.player_on_roll == _BOTTOM else -1, dice, self.score[_BOTTOM],
+                  self.score[_TOP], rules, self.match_length, self.max_cube.bit_length() - 1)
+        return "XGID=" + ":".join(str(f) for f in fields)
+
+    def __repr__(self) -> str:
+        return f"XGID.parse({str(self)!r})"
+
+    # --- conversion to the GNU Backgammon ID --------------------------------------------------
+
+    def to_match_state(self) -> MatchState:
+        """The same state as a Match ID, as GNU Backgammon's ``set xgid`` reads it (beavers and
+        raccoons are shown as a plain double offered)."""
+        doubled = self.cube_action is not None
+        return MatchState(
+            match_length=self.match_length, score=self.score, cube_value=self.cube_value,
+            cube_owner=self.cube_owner, player_on_roll=self.player_on_roll,
+            turn=1 - self.player_on_roll if doubled else self.player_on_roll,
+            crawford=self.crawford, game_state=GameState.PLAYING, double_offered=doubled,
+            dice=self.dice, jacoby=self.jacoby)
+
+    @classmethod
+    def from_match_state(cls, position: Position, state: MatchState, max_cube: int = 1024) -> XGID:
+        """An XGID for ``position`` (seen from ``state.player_on_roll``) and a Match State."""
+        return cls(position=position, player_on_roll=state.player_on_roll,
+                   cube_value=state.cube_value, cube_owner=state.cube_owner, dice=state.dice,
+                   cube_action="double" if state.double_offered else None, score=state.score,
+                   match_length=state.match_length, crawford=state.crawford,
+                   jacoby=state.jacoby and not state.match_length, max_cube=max_cube)
+
+    def replace(self, **changes: object) -> XGID:
+        return replace(self, **changes)
+
+
+def parse_xgid(text: str) -> XGID:
+    """Read an XGID (see :class:`XGID`)."""
+    return XGID.parse(text)
+
+
+def format_xgid(xgid: XGID) -> str:
+    return str(xgid)
+
+
+def _parse_board(board: str, text: str) -> Position:
+    if len(board) != 26 or not re.fullmatch(r"[-A-Pa-p]{26}", board):
+        raise InvalidNotationError(
+            f"XGID {text!r}: the board {board!r} must be 26 characters of '-', A-P and a-p")
+    cells = [0 if c == "-" else (ord(c) - 64 if c.isupper() else -(ord(c) - 96)) for c in board]
+    if cells[0] > 0 or cells[25] < 0:
+        raise InvalidNotationError(
+            f"XGID {text!r}: the top player's bar (first character) must be lowercase and the "
+            "bottom player's bar (last) uppercase")
+    try:
+        return Position(cells)
+    except InvalidPositionError as e:
+        raise InvalidNotationError(f"XGID {text!r} is not a valid position: {e}") from None
