@@ -1,0 +1,246 @@
+"""Exact one-sided bear-off database: every position of up to 15 checkers on the six home points
+(54,264 of them) with the distribution of the number of rolls needed to bear off.
+
+Two distributions per position, each played to minimise its own expectation:
+
+* ``off``: rolls to bear off every checker (the race);
+* ``first``: rolls to bear off at least one checker (saving the gammon; meaningful with 15).
+
+Generated once by gammon (numba, a few seconds, moves from :mod:`gammon.movegen`) and cached in
+the user's cache directory; :func:`race_probabilities` turns two sides' distributions into
+cubeless probabilities for the player on roll, exactly for the one-sided model.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from gammon.movegen import generate
+
+POINTS = 6
+CHECKERS = 15
+MAX_ROLLS = 32
+POSITIONS = 54264  # C(21, 6): 15 checkers into 6 points plus "off"
+VERSION = 1
+
+# _BINOM[n, k] = C(n, k)
+_BINOM = np.zeros((32, 8), dtype=np.int64)
+for _n in range(32):
+    _BINOM[_n, 0] = 1
+    for _k in range(1, min(_n, 7) + 1):
+        _BINOM[_n, _k] = _BINOM[_n - 1, _k - 1] + (_BINOM[_n - 1, _k] if _k <= _n - 1 else 0)
+
+
+@njit(cache=True)
+def _index(counts, binom):
+    """Rank of the home-board counts ``counts[0..5]`` (points 1-6) among all 54,264 positions."""
+    idx = 0
+    r = 15
+    for point in range(6, 0, -1):
+        c = counts[point - 1]
+        for v in range(c):
+            # compositions of r - v checkers into `point` slots (points below and "off")
+            idx += binom[r - v + point - 1, point - 1]
+        r -= c
+    return idx
+
+
+@njit(cache=True)
+def _generate_tables(binom, max_rolls):
+    n = 54264
+    # enumerate all positions and their pip counts
+    counts = np.zeros((n, 6), dtype=np.int8)
+    pips = np.zeros(n, dtype=np.int64)
+    c = np.zeros(6, dtype=np.int8)
+    for c6 in range(16):
+        for c5 in range(16 - c6):
+            for c4 in range(16 - c6 - c5):
+                for c3 in range(16 - c6 - c5 - c4):
+                    for c2 in range(16 - c6 - c5 - c4 - c3):
+                        for c1 in range(16 - c6 - c5 - c4 - c3 - c2):
+                            c[0] = c1
+                            c[1] = c2
+                            c[2] = c3
+                            c[3] = c4
+                            c[4] = c5
+                            c[5] = c6
+                            i = _index(c, binom)
+                            counts[i, :] = c
+                            pips[i] = c1 + 2 * c2 + 3 * c3 + 4 * c4 + 5 * c5 + 6 * c6
+    order = np.argsort(pips)
+    off = np.zeros((n, max_rolls), dtype=np.float64)
+    first = np.zeros((n, max_rolls), dtype=np.float64)
+    mean_off = np.zeros(n, dtype=np.float64)
+    mean_first = np.zeros(n, dtype=np.float64)
+    board = np.zeros(26, dtype=np.int8)
+    child = np.zeros(6, dtype=np.int8)
+    for oi in range(n):
+        i = order[oi]
+        total = 0
+        for p in range(6):
+            total += counts[i, p]
+        if total == 0:
+            off[i, 0] = 1.0
+            first[i, 0] = 1.0
+            continue
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                w = (1.0 if d1 == d2 else 2.0) / 36.0
+                board[:] = 0
+                for p in range(6):
+                    board[p + 1] = counts[i, p]
+                capacity = 1024
+                count, _nsteps, boards, _steps = generate(board, d1, d2, capacity)
+                while count < 0:
+                    capacity *= 4
+                    count, _nsteps, boards, _steps = generate(board, d1, d2, capacity)
+                best_off = -1
+                best_off_mean = 1e9
+                best_first = -1
+                best_first_mean = 1e9
+                first_done = False
+                for k in range(count):
+                    # results are seen from the (absent) opponent: our point p is slot 25 - p
+                    left = 0
+                    for p in range(6):
+                        child[p] = -boards[k, 24 - p]
+                        left += child[p]
+                    j = _index(child, binom)
+                    if mean_off[j] < best_off_mean:
+                        best_off_mean = mean_off[j]
+                        best_off = j
+                    if left < total:
+                        first_done = True
+                    elif mean_first[j] < best_first_mean:
+                        best_first_mean = mean_first[j]
+                        best_first = j
+                mean_off[i] += w * (1.0 + mean_off[best_off])
+                for r in range(1, max_rolls):
+                    off[i, r] += w * off[best_off, r - 1]
+                if first_done:
+                    mean_first[i] += w
+                    first[i, 1] += w
+                else:
+                    mean_first[i] += w * (1.0 + mean_first[best_first])
+                    for r in range(1, max_rolls):
+                        first[i, r] += w * first[best_first, r - 1]
+    return off, first, mean_off
+
+
+def _cache_path() -> Path:
+    base = os.environ.get("GAMMON_CACHE_DIR")
+    if base:
+        root = Path(base)
+    elif sys.platform == "darwin":
+        root = Path.home() / "Library" / "Caches" / "gammon"
+    elif os.name == "nt":
+        root = Path(os.environ.get("LOCALAPPDATA", Path.home())) / "gammon" / "Cache"
+    else:
+        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gammon"
+    return root / f"bearoff-one-sided-v{VERSION}.npz"
+
+
+class BearoffDatabase:
+    """The one-sided database; ``BearoffDatabase.load()`` builds or reads the cached tables."""
+
+    def __init__(self, off: np.ndarray, first: np.ndarray) -> None:
+        if off.shape != (POSITIONS, MAX_ROLLS) or first.shape != (POSITIONS, MAX_ROLLS):
+            raise ValueError(f"bear-off tables must have shape {(POSITIONS, MAX_ROLLS)}, got {off.shape}")
+        self.off = off
+        self.first = first
+        self.mean_rolls = (off * np.arange(MAX_ROLLS)).sum(axis=1)
+
+    @classmethod
+    def generate(cls) -> BearoffDatabase:
+        off, first, _ = _generate_tables(_BINOM, MAX_ROLLS)
+        return cls(off, first)
+
+    @classmethod
+    def load(cls, path: Path | None = None) -> BearoffDatabase:
+        """Read the cache at ``path`` (default: the user's cache dir), building it if missing."""
+        target = path or _cache_path()
+        if target.exists():
+            try:
+                with np.load(target) as data:
+                    return cls(data["off"].astype(np.float64), data["first"].astype(np.float64))
+            except (OSError, ValueError, KeyError):
+                pass  # a damaged cache is rebuilt below
+        db = cls.generate()
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            tmp = target.with_suffix(".tmp.npz")
+            np.savez_compressed(tmp, off=db.off, first=db.first)
+            os.replace(tmp, target)
+        except OSError:
+            pass  # a read-only home still gets a working (uncached) database
+        return db
+
+    def index(self, counts: tuple[int, ...] | list[int]) -> int:
+        """Index of the home-board counts of points 1-6."""
+        c = np.asarray(counts, dtype=np.int8)
+        if c.shape != (6,) or c.min() < 0 or c.sum() > CHECKERS:
+            raise ValueError(f"bear-off counts must be six numbers >= 0 summing to <= 15, got {counts!r}")
+        return int(_index(c, _BINOM))
+
+    def rolls_distribution(self, counts: tuple[int, ...] | list[int]) -> np.ndarray:
+        """P(exactly k rolls to bear off every checker), k = 0 .. MAX_ROLLS - 1."""
+        return self.off[self.index(counts)]
+
+    def expected_rolls(self, counts: tuple[int, ...] | list[int]) -> float:
+        return float(self.mean_rolls[self.index(counts)])
+
+    def probabilities(self, boards: np.ndarray) -> np.ndarray:
+        """Cubeless probabilities for the player on roll of bear-off boards (see
+        :func:`is_bearoff`)."""
+        b = np.asarray(boards, dtype=np.int8)
+        mine, theirs = _side_indices(b, _BINOM)
+        return race_probabilities(self.off[mine], self.first[mine], self.off[theirs], self.first[theirs],
+                                  b[:, 1:7].sum(axis=1) == CHECKERS, -b[:, 19:25].sum(axis=1) == CHECKERS)
+
+
+@njit(cache=True)
+def _side_indices(boards, binom):
+    n = boards.shape[0]
+    mine = np.empty(n, dtype=np.int64)
+    theirs = np.empty(n, dtype=np.int64)
+    c = np.zeros(6, dtype=np.int8)
+    for r in range(n):
+        for p in range(6):
+            c[p] = boards[r, p + 1]
+        mine[r] = _index(c, binom)
+        for p in range(6):
+            c[p] = -boards[r, 24 - p]
+        theirs[r] = _index(c, binom)
+    return mine, theirs
+
+
+def is_bearoff(boards: np.ndarray) -> np.ndarray:
+    """Rows where both sides have every checker in their home boards (none on the bar)."""
+    b = np.asarray(boards)
+    return (b[:, 7:26] <= 0).all(axis=1) & (b[:, 0:19] >= 0).all(axis=1)
+
+
+def race_probabilities(my_off: np.ndarray, my_first: np.ndarray, their_off: np.ndarray,
+                       their_first: np.ndarray, my_full: np.ndarray, their_full: np.ndarray) -> np.ndarray:
+    """Probabilities for the player on roll from rolls-to-finish distributions (rows of
+    ``MAX_ROLLS``). The player on roll finishing in ``i`` rolls wins when the opponent needs
+    ``>= i``. Gammons only where the loser still has 15 checkers (``*_full``); no backgammon is
+    possible once both sides are home."""
+    # tail[k] = P(X >= k)
+    def tail(d: np.ndarray) -> np.ndarray:
+        return np.cumsum(d[:, ::-1], axis=1)[:, ::-1]
+
+    n = my_off.shape[0]
+    out = np.zeros((n, 5))
+    out[:, 0] = (my_off * tail(their_off)).sum(axis=1)
+    # win gammon: I finish before the opponent's first checker: their first >= my finish
+    out[:, 1] = np.where(their_full, (my_off * tail(their_first)).sum(axis=1), 0.0)
+    # lose gammon: they finish (their turn i) before my first checker off (my turn > i)
+    strictly_after = np.concatenate([tail(my_first)[:, 1:], np.zeros((n, 1))], axis=1)
+    out[:, 3] = np.where(my_full, (their_off * strictly_after).sum(axis=1), 0.0)
+    return out

@@ -1,0 +1,191 @@
+"""Cubeful equity from cubeless probabilities.
+
+Money: Rick Janowski's formulas ("Take-Points in Money Games", 1993) as GNU Backgammon uses them:
+the cubeful equity is ``x * live + (1 - x) * dead``, where ``dead`` is the cubeless equity, ``live``
+the piecewise-linear equity of a perfectly efficient cube through the take and cash points, and
+``x`` the cube efficiency (0.68 in contact; in races it grows with the pip count).
+
+Match: the same construction in match winning chances (MWC). For cube value ``v`` and owner, the
+live curve of MWC against the win probability ``p`` runs through: losing at ``p = 0`` and winning
+at ``p = 1`` (with the position's gammon rates, scored by the match equity table), the point where
+the opponent cashes (our take point: there the MWC is that of passing a double) and the point where
+we cash (the opponent's take point). Take points come from the curves one cube level up, built from
+the level where no useful double remains (the cube is dead), so recubes are valued at every level.
+Equities are all seen by the player on roll; money equities are per unit of the current cube.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+
+import numpy as np
+
+from gammon.engine.met import equity_after
+
+CONTACT_EFFICIENCY = 0.68
+RACE_EFFICIENCY_BASE = 0.55
+RACE_EFFICIENCY_PER_PIP = 0.00125
+RACE_EFFICIENCY_MIN = 0.6
+RACE_EFFICIENCY_MAX = 0.7
+
+
+class CubeOwner(Enum):
+    """Who owns the cube, from the view of the player on roll."""
+
+    CENTRED = "centred"
+    MOVER = "mover"
+    OPPONENT = "opponent"
+
+
+@dataclass(frozen=True)
+class MatchState:
+    """Match score from the player on roll's view, in points away; ``crawford_game`` while the
+    Crawford game is played (no cube), ``post_crawford`` in the games after it."""
+
+    away: int
+    opponent_away: int
+    crawford_game: bool = False
+    post_crawford: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("away", "opponent_away"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 25:
+                raise ValueError(f"{name} must be 1-25 points away, got {v!r}")
+        if self.crawford_game and self.post_crawford:
+            raise ValueError(f"a game cannot be both the Crawford game and after it: {self!r}")
+        if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):
+            raise ValueError(f"Crawford and post-Crawford games need a side 1 away: {self!r}")
+
+    def after(self, mine: int, theirs: int) -> float:
+        """MWC at the start of the next game with ``mine``/``theirs`` away."""
+        return equity_after(mine, theirs, crawford_done=self.crawford_game or self.post_crawford)
+
+
+def cube_efficiency(is_race: bool, mover_pips: int) -> float:
+    """Janowski's x: 0.68 in contact; in a race 0.55 + 0.00125 per pip, within [0.6, 0.7]."""
+    if not is_race:
+        return CONTACT_EFFICIENCY
+    x = RACE_EFFICIENCY_BASE + RACE_EFFICIENCY_PER_PIP * mover_pips
+    return min(max(x, RACE_EFFICIENCY_MIN), RACE_EFFICIENCY_MAX)
+
+
+def _win_loss_values(probs: np.ndarray) -> tuple[float, float]:
+    """Average points won when winning (W) and lost when losing (L)."""
+    w, wg, wbg, lg, lbg = (float(v) for v in probs)
+    big_w = 1.0 + (wg + wbg) / w if w > 1e-7 else 1.0
+    big_l = 1.0 + (lg + lbg) / (1.0 - w) if w < 1.0 - 1e-7 else 1.0
+    return big_w, big_l
+
+
+def money_equity(probs: np.ndarray, owner: CubeOwner, x: float, jacoby: bool = False) -> float:
+    """Janowski cubeful money equity for the player on roll, per unit of the current cube.
+    ``jacoby`` (centred cube only): gammons do not count until the cube is turned."""
+    p = float(probs[0])
+    if jacoby and owner is CubeOwner.CENTRED:
+        big_w = big_l = 1.0
+    else:
+        big_w, big_l = _win_loss_values(probs)
+    dead = p * big_w - (1.0 - p) * big_l
+    tp = (big_l - 0.5) / (big_w + big_l + 0.5)
+    cp = (big_l + 1.0) / (big_w + big_l + 0.5)
+    if owner is CubeOwner.CENTRED:
+        if p < tp:
+            live = -big_l + (big_l - 1.0) * p / tp
+        elif p < cp:
+            live = -1.0 + 2.0 * (p - tp) / (cp - tp)
+        else:
+            live = 1.0 + (big_w - 1.0) * (p - cp) / (1.0 - cp)
+    elif owner is CubeOwner.MOVER:
+        live = -big_l + (1.0 + big_l) * p / cp if p < cp else 1.0 + (big_w - 1.0) * (p - cp) / (1.0 - cp)
+    else:
+        live = -big_l + (big_l - 1.0) * p / tp if p < tp else -1.0 + (big_w + 1.0) * (p - tp) / (1.0 - tp)
+    return x * live + (1.0 - x) * dead
+
+
+# --- match play --------------------------------------------------------------------------------
+
+Curve = tuple[tuple[float, ...], tuple[float, ...]]  # breakpoints (p, mwc), p ascending
+
+
+def _at(curve: Curve, p: float) -> float:
+    return float(np.interp(p, curve[0], curve[1]))
+
+
+def _solve(curve: Curve, y: float) -> float:
+    """The p where the (non-decreasing) curve reaches ``y``; 0 or 1 when it never does."""
+    xs, ys = curve
+    if y <= ys[0]:
+        return 0.0
+    if y >= ys[-1]:
+        return 1.0
+    for i in range(1, len(xs)):
+        if ys[i] >= y:
+            if ys[i] == ys[i - 1]:
+                return xs[i - 1]
+            return xs[i - 1] + (y - ys[i - 1]) * (xs[i] - xs[i - 1]) / (ys[i] - ys[i - 1])
+    return 1.0
+
+
+class MatchCube:
+    """Cubeful MWC curves for one position's gammon rates at one match score."""
+
+    def __init__(self, probs: np.ndarray, match: MatchState, x: float) -> None:
+        w, wg, wbg, lg, lbg = (float(v) for v in probs)
+        # outcome shares given a win / a loss: single, gammon, backgammon
+        self._win_shares = ((w - wg) / w, (wg - wbg) / w, wbg / w) if w > 1e-9 else (1.0, 0.0, 0.0)
+        lose = 1.0 - w
+        self._loss_shares = (((lose - lg) / lose, (lg - lbg) / lose, lbg / lose) if lose > 1e-9
+                             else (1.0, 0.0, 0.0))
+        self.match = match
+        self.x = x
+        self._curve = lru_cache(maxsize=None)(self._build)
+
+    def win_value(self, v: int) -> float:
+        m = self.match
+        return sum(s * m.after(m.away - k * v, m.opponent_away) for k, s in enumerate(self._win_shares, 1))
+
+    def loss_value(self, v: int) -> float:
+        m = self.match
+        return sum(s * m.after(m.away, m.opponent_away - k * v) for k, s in enumerate(self._loss_shares, 1))
+
+    def can_double(self, v: int, owner: CubeOwner, mover: bool) -> bool:
+        """Whether the player on roll (``mover``) or its opponent may usefully double cube ``v``."""
+        m = self.match
+        if m.crawford_game:
+            return False
+        if mover:
+            return owner is not CubeOwner.OPPONENT and v < m.away
+        return owner is not CubeOwner.MOVER and v < m.opponent_away
+
+    def curve(self, v: int, owner: CubeOwner) -> Curve:
+        return self._curve(v, owner)
+
+    def _build(self, v: int, owner: CubeOwner) -> Curve:
+        m = self.match
+        lo, hi = self.loss_value(v), self.win_value(v)
+        xs, ys = [0.0], [lo]
+        if self.can_double(v, owner, mover=False):
+            # the opponent cashes below our take point at 2v (we then own the cube)
+            pass_value = m.after(m.away, m.opponent_away - v)
+            tp = _solve(self.curve(2 * v, CubeOwner.MOVER), pass_value)
+            xs.append(tp)
+            ys.append(pass_value)
+        if self.can_double(v, owner, mover=True):
+            cash = m.after(m.away - v, m.opponent_away)
+            cp = _solve(self.curve(2 * v, CubeOwner.OPPONENT), cash)
+            cp = max(cp, xs[-1])
+            xs.append(cp)
+            ys.append(cash)
+        xs.append(1.0)
+        ys.append(hi)
+        # blend with the dead cube (the straight line) by the cube efficiency
+        live_xs = tuple(xs)
+        blended = tuple(self.x * y + (1.0 - self.x) * (lo + (hi - lo) * p) for p, y in zip(xs, ys))
+        return live_xs, blended
+
+    def equity(self, p: float, v: int, owner: CubeOwner) -> float:
+        """Cubeful MWC of the player on roll with win chance ``p`` and cube ``v``/``owner``."""
+        return _at(self.curve(v, owner), p)

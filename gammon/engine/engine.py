@@ -1,0 +1,198 @@
+"""The computer player's public face: ``Engine`` picks plays, evaluates positions, gives hints and
+cube decisions, at 0, 1 or 2 ply, over any evaluator (the trained net by default)."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from gammon.dice import check_dice
+from gammon.engine.bearoff import BearoffDatabase
+from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
+from gammon.engine.cubeful import CubeOwner, MatchState, cube_efficiency
+from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
+from gammon.engine.search import MoveFilter, Searcher, SearchSettings
+from gammon.errors import InvalidPositionError
+from gammon.movegen import generate_arrays
+from gammon.play import Play
+from gammon.position import Position
+
+DEFAULT_PLIES = 1
+"""Plies of ``Engine()``: see benchmarks/engine_speed.py for the measurement behind the choice."""
+
+
+class Hint(NamedTuple):
+    """One ranked play: probabilities and cubeless equity for the player who plays it."""
+
+    play: Play
+    probabilities: Probabilities
+    equity: float
+    plies: int
+
+
+@lru_cache(maxsize=1)
+def default_evaluator() -> Evaluator:
+    """The trained net (``NeuralEvaluator.default()``) when installed, else the pip-count race
+    evaluator with a warning (much weaker)."""
+    try:
+        from gammon.engine.neural import NeuralEvaluator
+
+        return NeuralEvaluator.default()
+    except (ImportError, OSError, ValueError) as e:
+        warnings.warn(f"the neural evaluator is not available ({e}); using the pip-count evaluator",
+                      RuntimeWarning, stacklevel=2)
+        return PipCountEvaluator()
+
+
+@lru_cache(maxsize=1)
+def default_bearoff() -> BearoffDatabase:
+    """The one-sided bear-off database, built at first use and cached on disk."""
+    return BearoffDatabase.load()
+
+
+class Engine:
+    """``Engine(plies=1)``: best plays, evaluations, hints and cube decisions.
+
+    ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
+    net; ``settings`` overrides the search (plies and move filters) entirely.
+    """
+
+    def __init__(self, plies: int | None = None, evaluator: Evaluator | None = None, *,
+                 settings: SearchSettings | None = None, bearoff: bool = True) -> None:
+        if settings is None:
+            settings = SearchSettings(plies=DEFAULT_PLIES if plies is None else plies)
+        elif plies is not None and plies != settings.plies:
+            raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
+        self.settings = settings
+        self.evaluator = evaluator if evaluator is not None else default_evaluator()
+        self._searcher = Searcher(self.evaluator, default_bearoff() if bearoff else None)
+
+    @property
+    def plies(self) -> int:
+        return self.settings.plies
+
+    def __repr__(self) -> str:
+        return f"Engine(plies={self.plies}, evaluator={type(self.evaluator).__name__})"
+
+    # --- checker play --------------------------------------------------------------------------
+
+    def _ranked(self, position: Position, dice: Sequence[int]) -> tuple[tuple[int, int], np.ndarray,
+                                                                        np.ndarray, np.ndarray, np.ndarray]:
+        d = check_dice(dice)
+        _, after, steps = generate_arrays(position.as_array(), d)
+        if len(after) <= 1:
+            return d, after, steps, np.arange(len(after)), np.zeros((len(after), 5))
+        order, probs = self._searcher.rank_plays(after, self.settings)
+        return d, after, steps, order, probs
+
+    def best_play(self, position: Position, dice: Sequence[int]) -> Play | None:
+        """The best legal play for ``dice``, or None when there is no legal play."""
+        d, after, steps, order, _ = self._ranked(position, dice)
+        if len(after) == 0:
+            return None
+        best = int(order[0])
+        return Play._from_kernel(position, d, steps[best].tolist(), after[best].tolist())
+
+    def hint(self, position: Position, dice: Sequence[int], n: int = 5) -> list[Hint]:
+        """The ``n`` best plays, best first, each with probabilities and cubeless equity for the
+        player on roll. Plays cut by the move filter follow the searched ones, at 0 ply."""
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise ValueError(f"n must be a positive number of plays, got {n!r}")
+        d = check_dice(dice)
+        _, after, steps = generate_arrays(position.as_array(), d)
+        if len(after) == 0:
+            return []
+        order, probs = self._searcher.rank_plays(after, self.settings)
+        hints = [(int(i), p, self.plies) for i, p in zip(order, probs)]
+        if len(hints) < min(n, len(after)):
+            rest = np.setdiff1d(np.arange(len(after)), order)
+            zero, zprobs = self._searcher.rank_plays(after[rest], SearchSettings(plies=0))
+            hints += [(int(rest[i]), p, 0) for i, p in zip(zero, zprobs)]
+        out = []
+        for i, p, plies in hints[:n]:
+            play = Play._from_kernel(position, d, steps[i].tolist(), after[i].tolist())
+            out.append(Hint(play, Probabilities.from_array(p), float(cubeless_equity(p)), plies))
+        return out
+
+    # --- evaluation ----------------------------------------------------------------------------
+
+    def evaluate(self, position: Position, plies: int | None = None) -> Probabilities:
+        """Cubeless probabilities for the player on roll (before rolling) at ``plies``."""
+        depth = self.plies if plies is None else plies
+        if depth not in (0, 1, 2):
+            raise ValueError(f"plies must be 0, 1 or 2, got {depth!r}")
+        mover_off, _ = position.off
+        if mover_off == 15:
+            raise InvalidPositionError(f"the player on roll has already won in {position.id!r}")
+        probs = self._searcher.evaluate_boards(position.as_array()[None, :], depth)[0]
+        return Probabilities.from_array(probs)
+
+    # --- cube ----------------------------------------------------------------------------------
+
+    def cube_decision(self, game_or_position: Any, *, cube_value: int = 1,
+                      cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchState | None = None,
+                      jacoby: bool = True) -> CubeDecision:
+        """Double or not, and take or pass, for the player on roll.
+
+        Pass a :class:`gammon.game.Game` (its score, rules, cube and Crawford state are used;
+        while a double is pending, the decision is the doubler's), or a Position with
+        ``cube_value``, ``cube_owner`` (from the player on roll's view), ``match`` (None for money)
+        and ``jacoby`` (money only).
+        """
+        if isinstance(game_or_position, Position):
+            position = game_or_position
+            available = True
+        else:
+            position, cube_value, cube_owner, match, jacoby, available = _game_state(game_or_position)
+        if isinstance(cube_value, bool) or not isinstance(cube_value, int) or cube_value < 1 \
+                or cube_value & (cube_value - 1):
+            raise ValueError(f"cube_value must be a power of two >= 1, got {cube_value!r}")
+        if not isinstance(cube_owner, CubeOwner):
+            raise ValueError(f"cube_owner must be a CubeOwner, got {cube_owner!r}")
+        probs = self.evaluate(position)
+        x = cube_efficiency(position.is_race(), position.pip_counts[0])
+        if match is None:
+            return money_cube_decision(probs, cube_owner, x, jacoby=jacoby, available=available)
+        return match_cube_decision(probs, match, cube_value, cube_owner, x, available=available)
+
+
+def _game_state(game: Any) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool]:
+    """Read a Game (docs/game-api.md) into the cube inputs, from the view of the player who may
+    double (the doubler while a double awaits an answer)."""
+    phase = getattr(getattr(game, "phase", None), "name", "")
+    turn = game.turn
+    if turn is None:
+        raise ValueError("the game has no player to act (not started or over): no cube decision")
+    position = game.position
+    cube_value = game.cube_value
+    owner_player = game.cube_owner
+    available = bool(game.can_double()) if phase != "DOUBLED" else True
+    player = turn
+    if phase == "DOUBLED":
+        # the taker is to act: judge the double from the doubler's side, with the cube before it
+        player = 1 - turn
+        position = position.flip()
+        doubles = [a for a in game.history if type(a).__name__ in ("Double", "Beaver")]
+        offered = doubles[-1].cube_value if doubles else cube_value
+        cube_value = max(1, offered // 2)
+        owner_player = None if cube_value == 1 else player
+    owner = (CubeOwner.CENTRED if owner_player is None
+             else CubeOwner.MOVER if owner_player == player else CubeOwner.OPPONENT)
+    rules = game.rules
+    if not getattr(rules, "use_cube", True):
+        available = False
+    match = None
+    if rules.match_length:
+        away = rules.match_length - game.score[player]
+        opp_away = rules.match_length - game.score[1 - player]
+        crawford = bool(game.crawford_game)
+        post = not crawford and 1 in (away, opp_away) and (away, opp_away) != (1, 1)
+        match = MatchState(away, opp_away, crawford_game=crawford, post_crawford=post)
+    return position, cube_value, owner, match, bool(rules.jacoby), available
+
+
+__all__ = ["DEFAULT_PLIES", "Engine", "Hint", "MoveFilter", "SearchSettings", "default_evaluator"]

@@ -1,0 +1,205 @@
+"""Search: 0, 1 and 2 ply over the 21 rolls, with move filters, batching each level's boards.
+
+Vocabulary (as GNU Backgammon): a play evaluated at n ply is its resulting position (opponent on
+roll) evaluated at n ply. ``evaluate_boards(B, n)`` for boards with the player on roll:
+
+* 0 ply: the leaf evaluation (exact when the game is over, the bear-off database when both sides
+  are home, else the evaluator);
+* n ply: for each of the 21 rolls, every play is scored at 0 ply, the best is kept and evaluated
+  at n - 1 ply, seen back from the player on roll; the rolls are averaged (doubles 1/36, others
+  2/36).
+
+Every level sends all its boards to the evaluator in one call. The move generator runs once per
+(board, roll) inside one numba kernel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from gammon.engine.bearoff import BearoffDatabase, is_bearoff
+from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities, sanitize_probabilities
+from gammon.movegen import generate
+
+_ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
+_ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])
+
+
+@dataclass(frozen=True)
+class MoveFilter:
+    """After scoring at one ply, keep at most ``keep`` plays within ``within`` equity of the best."""
+
+    keep: int = 8
+    within: float = 0.16
+
+    def __post_init__(self) -> None:
+        if self.keep < 1 or self.within < 0:
+            raise ValueError(f"a move filter keeps >= 1 play within >= 0 equity, got {self!r}")
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """How deep to look (0, 1 or 2 ply) and the move filters: ``filters[0]`` prunes the plays
+    after 0 ply; ``filters[k]`` (if given, k < plies) scores the survivors at k ply and prunes again
+    (GNU Backgammon's default for 2 ply is one filter: the best 8 within 0.16)."""
+
+    plies: int = 2
+    filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16),)
+
+    def __post_init__(self) -> None:
+        if self.plies not in (0, 1, 2):
+            raise ValueError(f"plies must be 0, 1 or 2, got {self.plies!r}")
+        if not self.filters or not all(isinstance(f, MoveFilter) for f in self.filters):
+            raise ValueError(f"filters must be one or more MoveFilter, got {self.filters!r}")
+
+
+@njit(cache=True)
+def _expand(boards, rolls):
+    """Every play of every board for every roll. Returns ``(children, starts)``: the resulting
+    boards (seen from the opponent) and, for group ``g = board * 21 + roll``, the rows
+    ``starts[g]:starts[g + 1]``. A roll with no play gives the board flipped (the turn passes)."""
+    m = boards.shape[0]
+    nr = rolls.shape[0]
+    cap = max(64, m * nr * 16)
+    out = np.empty((cap, 26), dtype=np.int8)
+    starts = np.zeros(m * nr + 1, dtype=np.int64)
+    total = 0
+    for i in range(m):
+        for r in range(nr):
+            d1 = rolls[r, 0]
+            d2 = rolls[r, 1]
+            capacity = 256 if d1 != d2 else 1024
+            count, _n, res, _s = generate(boards[i], d1, d2, capacity)
+            while count < 0:
+                capacity *= 4
+                count, _n, res, _s = generate(boards[i], d1, d2, capacity)
+            need = total + max(count, 1)
+            if need > cap:
+                while cap < need:
+                    cap *= 2
+                bigger = np.empty((cap, 26), dtype=np.int8)
+                bigger[:total] = out[:total]
+                out = bigger
+            if count == 0:
+                for k in range(26):
+                    out[total, k] = -boards[i, 25 - k]
+                total += 1
+            else:
+                out[total:total + count] = res[:count]
+                total += count
+            starts[i * nr + r + 1] = total
+    return out[:total], starts
+
+
+@njit(cache=True)
+def _best_in_groups(equity, starts):
+    """Index of the lowest child equity (best for the mover) in each group."""
+    g = starts.shape[0] - 1
+    best = np.empty(g, dtype=np.int64)
+    for k in range(g):
+        lo = starts[k]
+        hi = starts[k + 1]
+        j = lo
+        for i in range(lo + 1, hi):
+            if equity[i] < equity[j]:
+                j = i
+        best[k] = j
+    return best
+
+
+def terminal_mask(boards: np.ndarray) -> np.ndarray:
+    """Rows where the player NOT on roll has borne off every checker (the game is over)."""
+    return ~(boards < 0).any(axis=1)
+
+
+def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
+    """Exact outcome of finished games, for the player on roll (who lost): a gammon when it has
+    borne off nothing, a backgammon when it also has a checker on the bar or in the winner's home
+    board (points 19-24 from its view)."""
+    n = boards.shape[0]
+    out = np.zeros((n, 5))
+    gammon = boards[:, 1:26].clip(min=0).sum(axis=1) == 15
+    backgammon = gammon & (boards[:, 19:26] > 0).any(axis=1)
+    out[:, 3] = gammon
+    out[:, 4] = backgammon
+    return out
+
+
+class Searcher:
+    """Evaluates boards at 0-2 ply with an evaluator and the bear-off database."""
+
+    def __init__(self, evaluator: Evaluator, bearoff: BearoffDatabase | None) -> None:
+        self.evaluator = evaluator
+        self.bearoff = bearoff
+
+    def leaf(self, boards: np.ndarray) -> np.ndarray:
+        """0-ply probabilities for the player on roll of each board (terminal rows allowed)."""
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        n = boards.shape[0]
+        out = np.empty((n, 5))
+        done = terminal_mask(boards)
+        if done.any():
+            out[done] = terminal_probabilities(boards[done])
+        rest = ~done
+        if self.bearoff is not None:
+            home = rest & is_bearoff(boards)
+            if home.any():
+                out[home] = self.bearoff.probabilities(boards[home])
+            rest &= ~home
+        if rest.any():
+            probs = np.asarray(self.evaluator.evaluate(boards[rest]), dtype=np.float64)
+            if probs.shape != (int(rest.sum()), 5):
+                raise ValueError(f"the evaluator returned shape {probs.shape} for {int(rest.sum())} boards")
+            out[rest] = sanitize_probabilities(probs)
+        return out
+
+    def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:
+        """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2)."""
+        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        if plies == 0 or len(boards) == 0:
+            return self.leaf(boards)
+        n = boards.shape[0]
+        out = np.empty((n, 5))
+        exact = terminal_mask(boards)
+        if self.bearoff is not None:
+            exact |= is_bearoff(boards)
+        if exact.any():
+            out[exact] = self.leaf(boards[exact])
+        todo = np.flatnonzero(~exact)
+        if len(todo) == 0:
+            return out
+        children, starts = _expand(boards[todo], _ROLLS)
+        child_probs = self.leaf(children)
+        best = _best_in_groups(cubeless_equity(child_probs), starts)
+        if plies == 1:
+            chosen = child_probs[best]
+        else:
+            chosen = self.evaluate_boards(children[best], plies - 1)
+        # chosen rows are from the opponent's view, group by group (board-major, roll-minor)
+        mover = flip_probabilities(chosen).reshape(len(todo), len(_ROLLS), 5)
+        out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)
+        return out
+
+    def rank_plays(self, after_boards: np.ndarray, settings: SearchSettings) -> tuple[np.ndarray, np.ndarray]:
+        """Score plays by their resulting boards (seen from the opponent). Returns the indices of
+        the plays kept, best first, and their probabilities for the mover at the deepest ply they
+        reached; plays cut by a filter are not in the result."""
+        after = np.ascontiguousarray(after_boards, dtype=np.int8)
+        keep = np.arange(len(after))
+        probs = flip_probabilities(self.leaf(after))
+        if settings.plies > 0:
+            for ply, filt in enumerate(settings.filters[: settings.plies]):
+                if ply > 0:
+                    probs = flip_probabilities(self.evaluate_boards(after[keep], ply))
+                eq = cubeless_equity(probs)
+                order = np.argsort(-eq, kind="stable")
+                cut = order[: filt.keep]
+                cut = cut[eq[cut] >= eq[order[0]] - filt.within]
+                keep = keep[cut]
+                probs = probs[cut]
+            probs = flip_probabilities(self.evaluate_boards(after[keep], settings.plies))
+        order = np.argsort(-cubeless_equity(probs), kind="stable")
+        return keep[order], probs[order]
