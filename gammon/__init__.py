@@ -17,10 +17,25 @@ from gammon.rules import GameResult, Rules, WinKind
 
 __version__ = "0.1.0"
 
+_LAZY = {"Engine": "gammon.engine.engine", "Probabilities": "gammon.engine.evaluator",
+         "CubeDecision": "gammon.engine.cube_decision"}
+
+
+def __getattr__(name: str) -> object:
+    # The engine pulls in numba kernels and the bear-off database: load it on first use only.
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'gammon' has no attribute {name!r}")
+
+
 __all__ = [
     "ALL_ROLLS",
     "AmbiguousMoveError",
+    "CubeDecision",
     "Dice",
+    "Engine",
     "DiceSource",
     "Game",
     "GamePhase",
@@ -33,6 +48,7 @@ __all__ = [
     "Match",
     "Play",
     "Position",
+    "Probabilities",
     "RandomDice",
     "Rules",
     "ScriptedDice",

@@ -176,7 +176,7 @@ def _game_state(game: Any) -> tuple[Position, int, CubeOwner, MatchState | None,
         # the taker is to act: judge the double from the doubler's side, with the cube before it
         player = 1 - turn
         position = position.flip()
-        doubles = [a for a in game.history if type(a).__name__ in ("Double", "Beaver")]
+        doubles = [a for a in game.history if type(a).__name__ == "Double"]
         offered = doubles[-1].cube_value if doubles else cube_value
         cube_value = max(1, offered // 2)
         owner_player = None if cube_value == 1 else player
