@@ -5,6 +5,8 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from gammon import (
     Game,
@@ -32,6 +34,7 @@ from gammon.game import (
     Take,
     recorded_rolls,
 )
+from gammon.rules import win_kind
 
 START = Position.initial()
 NO_JACOBY = Rules(jacoby=False)
@@ -605,3 +608,61 @@ def test_replay_refuses_actions_that_do_not_fit():
         Game.replay(history[:2] + [Move(1, (6, 5), None)])  # no pass there
     with pytest.raises(IllegalActionError, match="do not replay"):
         Game.replay([Roll(1, (3, 1), opening=True)])  # 3-1 is player 0's
+
+
+# --- random legal games -------------------------------------------------------------------------
+
+RULE_SETS = [Rules(), NO_JACOBY, Rules(beavers=True, automatic_doubles=2, cube_limit=16),
+             Rules(match_length=7), Rules(use_cube=False)]
+# Rare weights for the actions that end a game at once, so most games reach the bear-off.
+WEIGHTS = {"abandon": 0.01, "resign": 0.05, "accept_resignation": 5, "drop": 1, "double": 2, "undo": 5}
+
+
+def expected_points(game: Game) -> int:
+    r = game.result
+    if r.reason == "drop":
+        return r.cube_value
+    jacoby = game.rules.is_money and game.rules.jacoby and game.cube_owner is None
+    return r.cube_value * (1 if jacoby and r.reason != "abandon" else int(r.kind))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rules=st.sampled_from(RULE_SETS), seed=st.integers(0, 2 ** 32 - 1))
+def test_random_legal_games_conserve_checkers_and_end_consistently(rules, seed):
+    # One seed for dice and choices: Hypothesis's own randoms favour extreme values, which here
+    # would mostly mean abandoning at once.
+    game = Game(rules, RandomDice(seed))
+    rng = random.Random(seed)
+    for _ in range(1500):
+        if game.is_over:
+            break
+        names = sorted(game.legal_actions())
+        name = rng.choices(names, [WEIGHTS.get(n, 20) for n in names])[0]
+        if name == "play":
+            game.play(rng.choice(game.legal_plays()))
+        elif name == "resign":
+            game.resign(rng.choice(list(WinKind)))
+        elif name == "abandon":
+            game.abandon(rng.randint(0, 1))
+        else:
+            getattr(game, name)()
+        p0 = game.position_for(0)
+        assert count_checkers(p0) == (15, 15)
+        assert game.position_for(1) == p0.flip()
+        assert (game.turn is None) == (game.phase in (GamePhase.OPENING, GamePhase.OVER))
+        assert game.is_over or game.legal_actions()
+        if game.phase is GamePhase.MOVE:
+            assert game.dice is not None and game.legal_plays()
+        elif game.phase is not GamePhase.RESIGNED:  # a resignation offered in MOVE keeps the dice
+            assert game.dice is None and game.legal_plays() == []
+    if game.is_over:
+        r = game.result
+        assert r.winner in (0, 1) and r.cube_value == game.cube_value and r.points == expected_points(game)
+        assert game.legal_actions() == set() and game.turn is None
+        winner_view = game.position_for(r.winner)
+        assert (winner_view.off[0] == 15) == (r.reason == "bear_off")
+        if r.reason == "bear_off":
+            assert r.kind == win_kind(winner_view.flip())
+        if not rules.use_cube:
+            assert game.cube_value == 1 and not any(isinstance(a, Double) for a in game.history)
+    assert_same(Game.replay(game.history, rules=rules), game)
