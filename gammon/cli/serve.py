@@ -1,0 +1,56 @@
+"""``gammon serve``: the web server (JSON API, WebSockets, browser UI) on uvicorn."""
+
+from __future__ import annotations
+
+import argparse
+
+from gammon.dice import RandomDice
+
+
+def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add ``serve`` to a CLI's subcommands; the lead's main dispatches to :func:`run_serve`."""
+    p = subparsers.add_parser("serve", help="play in the browser: start the web server",
+                              description="Serve the browser UI and the JSON/WebSocket API.")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
+    p.add_argument("--database-url", default=None,
+                   help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: an SQLite file in "
+                        "the user's data directory)")
+    # Test-only: reproducible games for end-to-end tests. Never use it for real play.
+    p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument("--log-level", default="warning",
+                   choices=["critical", "error", "warning", "info", "debug"])
+    p.set_defaults(run=run_serve)
+    return p
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from gammon.store import Store
+    from gammon.web import create_app
+
+    store = Store(args.database_url)
+    dice_factory = None
+    if args.dice_seed is not None:
+        counter = iter(range(1 << 62))
+        # A different, reproducible stream for each match created by this process.
+        dice_factory = lambda: RandomDice(args.dice_seed * 1_000_003 + next(counter))  # noqa: E731
+    app = create_app(store, dice_factory)
+    print(f"gammon: serving on http://{args.host}:{args.port}/ (database {store.engine.url!r})", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``serve`` on its own: ``python -m gammon.cli.serve``."""
+    parser = argparse.ArgumentParser(prog="gammon")
+    add_serve_command(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["serve", *(argv or [])] if argv is None or argv[:1] != ["serve"] else argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    import sys
+
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,259 @@
+"""The ASGI application: JSON API (OpenAPI at /docs), WebSocket for live games, the browser UI.
+
+The server is the authority: it rolls the dice, validates every action with gammon's rules, applies
+the actions of one match one at a time and stores each before acknowledging it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import Callable
+from importlib.resources import files
+from typing import Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from pydantic import ValidationError
+
+from gammon.dice import DiceSource
+from gammon.errors import GammonError
+from gammon.rules import Rules
+from gammon.store import Store
+from gammon.store.repository import UnknownMatchError
+from gammon.web.schemas import (
+    ActionRequest,
+    CreateMatchRequest,
+    CreateMatchResponse,
+    ErrorResponse,
+    MatchView,
+)
+from gammon.web.session import LiveMatch
+from gammon.web.views import match_view
+
+STATIC = files("gammon.web") / "static"
+MAX_BODY = 16 * 1024
+MAX_MESSAGE = 4 * 1024
+
+
+class RateLimit:
+    """A token bucket: ``rate`` actions a second, bursts up to ``burst``."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.stamp = burst, time.monotonic()
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class Hub:
+    """The live matches of this process (loaded from the store on first use) and their sockets."""
+
+    def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None) -> None:
+        self.store = store
+        self.dice_factory = dice_factory
+        self.live: dict[str, LiveMatch] = {}
+        self.sockets: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        self._loading = asyncio.Lock()
+
+    def _dice(self) -> DiceSource | None:
+        return self.dice_factory() if self.dice_factory else None
+
+    async def get(self, match_id: str) -> LiveMatch:
+        live = self.live.get(match_id)
+        if live is None:
+            async with self._loading:
+                live = self.live.get(match_id)
+                if live is None:
+                    live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
+                    self.live[match_id] = live
+        return live
+
+    async def create(self, req: CreateMatchRequest) -> tuple[LiveMatch, list[str]]:
+        rules = Rules(match_length=req.match_length, crawford=req.crawford, jacoby=req.jacoby,
+                      beavers=req.beavers, cube_limit=req.cube_limit, use_cube=req.use_cube)
+        live, tokens = await asyncio.to_thread(LiveMatch.create, self.store, req.mode, rules,
+                                               req.level if req.mode == "computer" else None, self._dice())
+        self.live[live.id] = live
+        return live, tokens
+
+    async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest) -> None:
+        async with live.lock:
+            if req.version is not None and req.version != live.version:
+                raise StaleError(f"the game has moved on (version {live.version}, you acted on "
+                                 f"{req.version}); look at the board again")
+            args: dict[str, Any] = {}
+            if req.play is not None:
+                args["play"] = req.play
+            if req.kind is not None:
+                args["kind"] = req.kind
+            await asyncio.to_thread(live.act, seat, req.action, args)
+        await self.broadcast(live)
+
+    async def broadcast(self, live: LiveMatch) -> None:
+        views: dict[int | None, str] = {}
+        for ws, seat in list(self.sockets.get(live.id, ())):
+            if seat not in views:
+                views[seat] = json.dumps({"type": "state", "state": match_view(live, seat).model_dump()})
+            try:
+                await ws.send_text(views[seat])
+            except Exception:  # a socket that went away; its own loop removes it
+                pass
+
+
+class StaleError(GammonError):
+    """An action sent for a state that has since changed."""
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _status(exc: Exception) -> int:
+    if isinstance(exc, UnknownMatchError):
+        return 404
+    if isinstance(exc, PermissionError):
+        return 403
+    if isinstance(exc, GammonError | ValueError):
+        return 409
+    return 500
+
+
+def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = None, *,
+               rate: float = 20.0, burst: float = 40.0) -> FastAPI:
+    """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
+    ``rate``/``burst`` limit the actions a second of one client (HTTP: per address; WebSocket: per
+    connection)."""
+    app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
+                  version="0.1.0")
+    hub = Hub(store, dice_factory)
+    app.state.hub = hub
+    limits: dict[str, RateLimit] = {}
+
+    def allowed(key: str) -> bool:
+        if key not in limits:
+            if len(limits) > 10_000:
+                limits.clear()  # bounded memory; forgetting buckets only ever lets a client through
+            limits[key] = RateLimit(rate, burst)
+        return limits[key].allow()
+
+    @app.middleware("http")
+    async def limit_requests(request: Request, call_next: Callable) -> Any:
+        size = request.headers.get("content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            return _error(413, f"request body of {size} bytes is over the limit of {MAX_BODY}")
+        if request.method == "POST" and not allowed(f"ip:{request.client.host if request.client else ''}"):
+            return _error(429, "too many requests; slow down")
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        if any(e.get("type") == "json_invalid" for e in errors):
+            return _error(400, "malformed JSON: " + "; ".join(str(e.get("msg")) for e in errors))
+        parts = [f"{'.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
+                 + (f" (got {e['input']!r})" if "input" in e and e.get("type") != "missing" else "")
+                 for e in errors]
+        return _error(422, "invalid request: " + "; ".join(parts))
+
+    @app.exception_handler(GammonError)
+    async def gammon_error(_request: Request, exc: GammonError) -> JSONResponse:
+        return _error(_status(exc), str(exc))
+
+    @app.exception_handler(PermissionError)
+    async def forbidden(_request: Request, exc: PermissionError) -> JSONResponse:
+        return _error(403, str(exc))
+
+    async def seat_for(match_id: str, token: str | None) -> tuple[LiveMatch, int | None]:
+        live = await hub.get(match_id)
+        if not token:
+            raise PermissionError("this needs the seat token (header X-Gammon-Token)")
+        return live, live.seat_of(token)
+
+    errors: dict[int | str, dict[str, Any]] = {
+        code: {"model": ErrorResponse} for code in (400, 403, 404, 409, 422)}
+
+    @app.post("/api/matches", response_model=CreateMatchResponse, responses=errors)
+    async def create_match(req: CreateMatchRequest, request: Request) -> CreateMatchResponse:
+        try:
+            live, tokens = await hub.create(req)
+        except ValueError as exc:
+            bad = [{"loc": ("body", "level"), "msg": str(exc), "type": "value_error"}]
+            raise RequestValidationError(bad) from exc
+        base = str(request.base_url).rstrip("/")
+        url = f"{base}/play/{live.id}#token={tokens[0]}"
+        invite = f"{base}/play/{live.id}#token={tokens[1]}" if req.mode == "online" else None
+        return CreateMatchResponse(match_id=live.id, token=tokens[0], seat=None if req.mode == "local" else 0,
+                                   url=url, invite_url=invite)
+
+    @app.get("/api/matches/{match_id}", response_model=MatchView, responses=errors)
+    async def get_match(match_id: str, x_gammon_token: str | None = Header(None)) -> MatchView:
+        live, seat = await seat_for(match_id, x_gammon_token)
+        return match_view(live, seat)
+
+    @app.post("/api/matches/{match_id}/actions", response_model=MatchView, responses=errors)
+    async def post_action(match_id: str, req: ActionRequest,
+                          x_gammon_token: str | None = Header(None)) -> MatchView:
+        live, seat = await seat_for(match_id, x_gammon_token)
+        await hub.act(live, seat, req)
+        return match_view(live, seat)
+
+    @app.websocket("/ws/matches/{match_id}")
+    async def live_socket(ws: WebSocket, match_id: str, token: str = "") -> None:
+        await ws.accept()
+        try:
+            live, seat = await seat_for(match_id, token)
+        except (GammonError, PermissionError) as exc:
+            await ws.send_json({"type": "error", "error": str(exc)})
+            await ws.close(code=4403 if isinstance(exc, PermissionError) else 4404)
+            return
+        entry = (ws, seat)
+        hub.sockets.setdefault(match_id, set()).add(entry)
+        bucket = RateLimit(rate, burst)
+        try:
+            await ws.send_json({"type": "state", "state": match_view(live, seat).model_dump()})
+            while True:
+                text = await ws.receive_text()
+                if len(text) > MAX_MESSAGE:
+                    await ws.send_json({"type": "error", "error": f"message of {len(text)} characters is "
+                                                                  f"over the limit of {MAX_MESSAGE}"})
+                    continue
+                if not bucket.allow():
+                    await ws.send_json({"type": "error", "error": "too many messages; slow down"})
+                    continue
+                try:
+                    req = ActionRequest.model_validate_json(text)
+                    await hub.act(live, seat, req)
+                except ValidationError as exc:
+                    await ws.send_json({"type": "error", "error": "invalid message: " + _short(exc)})
+                except (GammonError, ValueError, PermissionError) as exc:
+                    await ws.send_json({"type": "error", "error": str(exc)})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.sockets.get(match_id, set()).discard(entry)
+
+    @app.get("/", include_in_schema=False)
+    async def index() -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"))
+
+    @app.get("/play/{match_id}", include_in_schema=False)
+    async def play_page(match_id: str) -> FileResponse:
+        return FileResponse(str(STATIC / "index.html"))
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    return app
+
+
+def _short(exc: ValidationError) -> str:
+    return "; ".join(f"{'.'.join(str(x) for x in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors())

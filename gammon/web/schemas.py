@@ -1,0 +1,92 @@
+"""Wire schemas of the HTTP/WebSocket API (pydantic), kept apart from the domain types."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+ActionName = Literal["roll", "play", "undo", "double", "take", "drop", "beaver", "resign",
+                     "accept_resignation", "reject_resignation", "abandon", "new_game"]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateMatchRequest(Strict):
+    mode: Literal["computer", "local", "online"] = "computer"
+    level: str = Field("random", max_length=32, description="computer level (mode 'computer')")
+    match_length: int = Field(0, ge=0, le=99, description="points to win; 0 = money game")
+    crawford: bool = True
+    jacoby: bool = True
+    beavers: bool = False
+    cube_limit: int | None = Field(None, ge=2, le=1 << 20)
+    use_cube: bool = True
+
+
+class CreateMatchResponse(BaseModel):
+    match_id: str
+    token: str = Field(description="the creator's seat token; send it as X-Gammon-Token or ?token=")
+    seat: int | None = Field(description="0 or 1; None when one device plays both seats")
+    url: str = Field(description="the creator's page (token in the URL fragment)")
+    invite_url: str | None = Field(None, description="online games: the link for the friend's seat")
+
+
+class ActionRequest(Strict):
+    action: ActionName
+    play: str | None = Field(None, max_length=80, description="notation, e.g. '13/7 8/7'")
+    kind: int | None = Field(None, ge=1, le=3, description="resign: 1 single, 2 gammon, 3 backgammon")
+    version: int | None = Field(None, ge=0, description="the state version the client acted on")
+
+
+class StepSequence(BaseModel):
+    play: int = Field(description="index into plays")
+    steps: list[tuple[int | str, int | str]] = Field(description="(from, to) in the viewer's numbering")
+
+
+class GameResultView(BaseModel):
+    winner: int
+    kind: int
+    points: int
+    cube_value: int
+    reason: str
+
+
+class MatchView(BaseModel):
+    """One seat's view of a match; points are numbered from ``viewer``'s side (1 = its ace point)."""
+
+    match_id: str
+    mode: str
+    level: str | None
+    seat: int | None
+    viewer: int
+    names: tuple[str, str]
+    version: int
+    match_length: int
+    score: tuple[int, int]
+    match_over: bool
+    match_winner: int | None
+    crawford_game: bool
+    game_number: int
+    phase: str
+    turn: int | None
+    dice: tuple[int, int] | None
+    opening_dice: tuple[int, int] | None
+    cube_value: int
+    cube_owner: int | None
+    offered_resignation: int | None
+    board: list[int] = Field(description="26 counts, viewer's checkers positive: 1-24 points, 0 the "
+                                         "opponent's bar (negative), 25 the viewer's bar")
+    off: tuple[int, int]
+    pips: tuple[int, int]
+    position_id: str
+    actions: list[str] = Field(description="what this seat may do now")
+    plays: list[str]
+    sequences: list[StepSequence]
+    result: GameResultView | None
+    log: list[str]
+
+
+class ErrorResponse(BaseModel):
+    error: str

@@ -1,0 +1,163 @@
+"""A live match on the server: the domain Match, its seats, its computer opponent and its stored log.
+
+The caller holds :attr:`LiveMatch.lock` around :meth:`LiveMatch.act`, so the actions of one match are
+applied one at a time. Each action is committed to the store before ``act`` returns.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import secrets
+from typing import Any
+
+from gammon.dice import DiceSource, RandomDice
+from gammon.errors import IllegalActionError
+from gammon.game import GamePhase
+from gammon.match import Match
+from gammon.players import ComputerPlayer, computer_player
+from gammon.rules import Rules
+from gammon.store import ActionRecord, MatchRecord, Store
+from gammon.store.repository import MatchSummary, hash_token
+from gammon.web.actions import ACTIONS, LoggedDice, apply_action, replay_match, rules_from_dict, rules_to_dict
+
+MODES = ("computer", "local", "online")
+COMPUTER_SEAT = 1
+# Far more actions than any game needs: a guard against a computer that never ends its turn.
+_MAX_AUTOMATIC = 10_000
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+class LiveMatch:
+    """One match being played. ``seat`` arguments: 0, 1, or None for a local game's shared seat."""
+
+    def __init__(self, record: MatchRecord, match: Match, dice: LoggedDice, store: Store,
+                 version: int) -> None:
+        self.record = record
+        self.match = match
+        self.dice = dice
+        self.store = store
+        self.version = version
+        self.lock = asyncio.Lock()
+        self.computer: ComputerPlayer | None = (
+            computer_player(record.level or "random") if record.mode == "computer" else None)
+
+    @property
+    def id(self) -> str:
+        return self.record.id
+
+    @classmethod
+    def create(cls, store: Store, mode: str, rules: Rules, level: str | None,
+               dice: DiceSource | None = None) -> tuple[LiveMatch, list[str]]:
+        """A new stored match and the tokens of its seats (one for computer and local games)."""
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if mode == "computer":
+            computer_player(level or "random")  # a bad level fails here, before anything is stored
+        tokens = [new_token()] if mode == "local" else [new_token(), new_token()]
+        hashes = (hash_token(tokens[0]), hash_token(tokens[-1]))
+        record = MatchRecord(id=secrets.token_urlsafe(12), mode=mode, rules=rules_to_dict(rules),
+                             seat_hashes=hashes, level=level if mode == "computer" else None)
+        store.create_match(record)
+        logged = LoggedDice(dice or RandomDice())
+        live = cls(record, Match(rules, logged), logged, store, version=0)
+        live.advance()
+        if mode == "computer":
+            tokens = tokens[:1]  # nobody may act for the computer
+        return live, tokens
+
+    @classmethod
+    def load(cls, store: Store, match_id: str, dice: DiceSource | None = None) -> LiveMatch:
+        """Rebuild a match by replaying its stored actions."""
+        record = store.load_match(match_id)
+        actions = store.load_actions(match_id)
+        match, logged = replay_match(rules_from_dict(record.rules), actions, dice or RandomDice())
+        live = cls(record, match, logged, store, version=len(actions))
+        live.advance()  # finishes automatic actions a crash may have interrupted
+        return live
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat ``token`` opens: 0 or 1, or None for the shared seat of a local game."""
+        found = [s for s, h in enumerate(self.record.seat_hashes)
+                 if hmac.compare_digest(h, hash_token(token))]
+        if not found or (self.computer is not None and found == [COMPUTER_SEAT]):
+            raise PermissionError("this token does not open a seat of this match")
+        return found[0] if len(found) == 1 else None
+
+    def acting_player(self) -> int | None:
+        """Who must act now (None before the opening roll and once the game is over)."""
+        game = self.match.game
+        return None if game.phase in (GamePhase.OPENING, GamePhase.OVER) else game.turn
+
+    def act(self, seat: int | None, kind: str, args: dict[str, Any]) -> None:
+        """Apply ``kind`` for ``seat`` (validated), store it, then run the automatic actions."""
+        if kind not in ACTIONS:
+            raise IllegalActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTIONS)}")
+        if kind == "new_game":
+            player = None
+        elif seat is None:  # a local game: the shared seat acts for whoever must act
+            player = self.acting_player()
+            if player is None:
+                raise IllegalActionError(f"nobody can {kind} now: the game is {self.match.game.phase.value}")
+        else:
+            player = seat
+        self._apply(kind, player, args)
+        self.advance()
+
+    def advance(self) -> None:
+        """Opening rolls, rolls of a player who cannot double, and the computer's actions."""
+        for _ in range(_MAX_AUTOMATIC):
+            game = self.match.game
+            if game.phase is GamePhase.OPENING:
+                self._apply("roll", None, {})
+            elif game.phase is GamePhase.OVER:
+                return
+            elif self.computer is not None and game.turn == COMPUTER_SEAT:
+                kind, args = self._computer_action()
+                self._apply(kind, COMPUTER_SEAT, args)
+            elif game.phase is GamePhase.ROLL and not game.can_double():
+                self._apply("roll", game.turn, {})
+            else:
+                return
+        raise IllegalActionError(f"match {self.id!r}: more than {_MAX_AUTOMATIC} automatic actions in a row")
+
+    def _computer_action(self) -> tuple[str, dict[str, Any]]:
+        game, computer = self.match.game, self.computer
+        assert computer is not None
+        if game.phase is GamePhase.ROLL:
+            return ("double", {}) if game.can_double() and computer.wants_to_double(game) else ("roll", {})
+        if game.phase is GamePhase.MOVE:
+            play = computer.choose_play(game)
+            return "play", {"play": str(play)}
+        if game.phase is GamePhase.DOUBLED:
+            return computer.answer_double(game), {}
+        return ("accept_resignation" if computer.accepts_resignation(game) else "reject_resignation"), {}
+
+    def _apply(self, kind: str, player: int | None, args: dict[str, Any]) -> None:
+        self.dice.taken.clear()
+        try:
+            stored_args = apply_action(self.match, kind, player, args)
+        finally:
+            rolls = tuple(self.dice.taken)
+            self.dice.taken.clear()
+        record = ActionRecord(seq=self.version, kind=kind, player=player, args=stored_args, rolls=rolls)
+        try:
+            self.store.append_action(self.id, record, self.summary())
+        except Exception:
+            self._reload()  # memory ran ahead of the database: go back to what is stored
+            raise
+        self.version += 1
+
+    def summary(self) -> MatchSummary:
+        game = self.match.game
+        status = "over" if self.match.is_over else "active"
+        return MatchSummary(status=status, position_id=game.position_for(0).id, score=self.match.score)
+
+    def _reload(self) -> None:
+        actions = self.store.load_actions(self.id)
+        source = self.dice.source
+        self.match, self.dice = replay_match(rules_from_dict(self.record.rules), actions, source)
+        self.version = len(actions)

@@ -1,0 +1,253 @@
+// The browser client: a lobby to start a match, then the board kept in sync over a WebSocket.
+// The server is the authority; the client only offers the steps of the legal plays it was sent.
+"use strict";
+
+const $ = sel => document.querySelector(sel);
+const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
+             retry: 0 };
+
+function showError(text) { $("#error").textContent = text || ""; }
+
+// ---- lobby ---------------------------------------------------------------------------------------
+function startLobby() {
+  $("#lobby").hidden = false;
+  $("#new-match").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const f = new FormData(ev.target);
+    const body = { mode: f.get("mode"), level: f.get("level"), match_length: Number(f.get("match_length")) };
+    try {
+      const r = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json" },
+                                              body: JSON.stringify(body) });
+      const data = await r.json();
+      if (!r.ok) throw new Error(data.error || r.statusText);
+      if (data.invite_url) localStorage.setItem("invite:" + data.match_id, data.invite_url);
+      location.href = data.url;
+    } catch (e) { $("#lobby-error").textContent = String(e.message || e); }
+  });
+}
+
+// ---- live game ----------------------------------------------------------------------------------
+function startGame(matchId, token) {
+  ui.matchId = matchId; ui.token = token;
+  $("#game").hidden = false;
+  const invite = localStorage.getItem("invite:" + matchId);
+  if (invite) { $("#invite").hidden = false; $("#invite-url").value = invite; }
+  $("#copy-invite").addEventListener("click", () => {
+    $("#invite-url").select(); navigator.clipboard && navigator.clipboard.writeText($("#invite-url").value);
+  });
+  for (const b of document.querySelectorAll("button[data-action]")) {
+    b.addEventListener("click", () => {
+      const action = b.dataset.action;
+      if (action === "abandon" && !confirm("Leave the game? Leaving loses a backgammon.")) return;
+      const msg = { action };
+      if (action === "resign") msg.kind = Number($("#resign-kind").value);
+      send(msg);
+    });
+  }
+  $('button[data-local="done"]').addEventListener("click", submitPlay);
+  $('button[data-local="undo"]').addEventListener("click", undoStep);
+  connect();
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?token=${encodeURIComponent(ui.token)}`);
+  ui.ws = ws;
+  ws.onopen = () => { ui.retry = 0; showError(""); };
+  ws.onmessage = ev => {
+    const msg = JSON.parse(ev.data);
+    if (msg.type === "state") setState(msg.state);
+    else if (msg.type === "error") { showError(msg.error); render(); }
+  };
+  ws.onclose = ev => {
+    if (ev.code === 4403 || ev.code === 4404) return;  // a wrong link: retrying cannot help
+    ui.retry = Math.min(ui.retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** ui.retry);
+  };
+}
+
+function send(msg) {
+  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { showError("Not connected; reconnecting..."); return; }
+  showError("");
+  msg.version = ui.state ? ui.state.version : undefined;
+  ui.ws.send(JSON.stringify(msg));
+}
+
+function setState(state) {
+  const changed = !ui.state || ui.state.version !== state.version;
+  ui.state = state;
+  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; }
+  render();
+}
+
+// ---- moving checkers step by step --------------------------------------------------------------
+const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+
+function candidates() {  // the step orders that begin with what was moved so far
+  const n = ui.partial.length;
+  return ui.state.sequences.filter(s => s.steps.length >= n && ui.partial.every((st, i) => same(st, s.steps[i])));
+}
+
+function complete() { return candidates().find(s => s.steps.length === ui.partial.length); }
+
+function sources() {
+  const n = ui.partial.length, out = new Set();
+  for (const s of candidates()) if (s.steps.length > n) out.add(s.steps[n][0]);
+  return out;
+}
+
+function destinations(from) {  // target -> the steps that take one checker there (shortest first)
+  const n = ui.partial.length, out = new Map();
+  for (const s of candidates()) {
+    let at = from;
+    for (let k = n; k < s.steps.length && s.steps[k][0] === at; k++) {
+      at = s.steps[k][1];
+      const chain = s.steps.slice(n, k + 1);
+      if (!out.has(at) || out.get(at).length > chain.length) out.set(at, chain);
+      if (at === "off") break;
+    }
+  }
+  return out;
+}
+
+function moverIsViewer() { return ui.state.turn === ui.state.viewer; }
+
+function shownBoard() {  // the board with the steps moved so far
+  const b = ui.state.board.slice(), off = ui.state.off.slice();
+  const mine = moverIsViewer(), s = mine ? 1 : -1;
+  for (const [from, to] of ui.partial) {
+    if (from === "bar") { if (mine) b[25] -= 1; else b[0] += 1; } else b[from] -= s;
+    if (to === "off") { off[mine ? 0 : 1] += 1; continue; }
+    if (b[to] === -s) { b[to] = 0; if (mine) b[0] -= 1; else b[25] += 1; }  // a hit blot goes to the bar
+    b[to] += s;
+  }
+  return { b, off };
+}
+
+function onClick(target) {
+  const st = ui.state;
+  if (!st || !st.sequences.length) return;
+  if (target === "dice") { if (complete()) submitPlay(); return; }
+  if (ui.selected !== null) {
+    const chain = destinations(ui.selected).get(target);
+    if (chain) {
+      ui.partial.push(...chain); ui.chunks.push(chain.length); ui.selected = null;
+      render(); return;
+    }
+  }
+  ui.selected = sources().has(target) && ui.selected !== target ? target : null;
+  render();
+}
+
+function undoStep() {
+  const n = ui.chunks.pop();
+  if (n) ui.partial.splice(ui.partial.length - n, n);
+  ui.selected = null; render();
+}
+
+function submitPlay() {
+  const done = complete();
+  if (!done) return;
+  send({ action: "play", play: ui.state.plays[done.play] });
+}
+
+// ---- drawing -------------------------------------------------------------------------------------
+const KINDS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
+
+function statusText(st) {
+  const names = st.names, me = st.seat;
+  if (st.match_over) return `${names[st.match_winner]} won the match ${st.score[0]}-${st.score[1]}`;
+  if (st.result) {
+    const r = st.result, kind = { 1: "", 2: " with a gammon", 3: " with a backgammon" }[r.kind];
+    return `${names[r.winner]} won ${r.points} point${r.points === 1 ? "" : "s"}${kind}`;
+  }
+  const who = names[st.turn];
+  const mine = st.actions.some(a => a !== "abandon");
+  const you = me === null ? who : "You";
+  switch (st.phase) {
+    case "roll": return mine ? `${you}: roll or double` : `Waiting for ${who} to roll`;
+    case "move":
+      if (!mine) return `${who} is moving`;
+      return complete() && !sources().size ? `${you}: press Done (or click the dice)` : `${you}: move ${st.dice[0]}-${st.dice[1]}`;
+    case "doubled": return mine ? `${names[1 - st.turn]} doubles to ${st.cube_value * 2}: take or pass?`
+                                : `Waiting for ${who} to answer the double`;
+    case "resigned": return mine ? `${names[1 - st.turn]} offers to resign ${KINDS[st.offered_resignation]}`
+                                 : `Waiting for ${who} to answer the resignation`;
+    default: return "";
+  }
+}
+
+function render() {
+  const st = ui.state;
+  if (!st) return;
+  const viewer = st.viewer, opp = 1 - viewer;
+  const moving = st.phase === "move" && st.sequences.length > 0;
+  const { b, off } = moving ? shownBoard() : { b: st.board, off: st.off };
+  const dests = ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set();
+  const used = st.dice ? usedDice(st.dice) : null;
+  Board.draw($("#board"), {
+    board: b, off, viewerLight: viewer === 0, dice: st.dice, diceLight: st.turn === 0,
+    diceRight: st.turn === viewer, diceUsed: used,
+    cube: st.match_length === 0 || !st.crawford_game ? { value: st.cube_value,
+      owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent" } : null,
+    moverIsViewer: moving ? moverIsViewer() : true, sources: moving ? sources() : new Set(),
+    selected: ui.selected, dests, onClick,
+    message: !st.dice && st.result ? (st.result.winner === viewer ? "Game won" : "Game lost") : null,
+  });
+  const pips = moving ? pipCounts(b) : st.pips;
+  for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", opp, 1]]) {
+    const box = $(id);
+    box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
+    box.querySelector(".name").textContent = st.names[p] + (st.seat === p ? " (you)" : "");
+    box.querySelector(".score").textContent = st.score[p];
+    box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
+    box.classList.toggle("on-turn", st.turn === p && !st.result);
+  }
+  $("#match-info").textContent = (st.match_length ? `Match to ${st.match_length}` : "Money game") +
+    ` · game ${st.game_number}` + (st.crawford_game ? " · Crawford" : "") +
+    ` · cube ${st.cube_value}`;
+  $("#status").textContent = statusText(st);
+  $("#position-id").textContent = st.position_id;
+  $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
+  const allowed = new Set(st.actions);
+  for (const btn of document.querySelectorAll("button[data-action]")) btn.hidden = !allowed.has(btn.dataset.action);
+  $("#resign-kind").hidden = !allowed.has("resign");
+  $('button[data-local="done"]').hidden = !(moving && complete());
+  $('button[data-local="undo"]').hidden = !(moving && ui.partial.length);
+  const log = $("#log");
+  log.innerHTML = "";
+  for (const line of st.log) {
+    const li = document.createElement("li");
+    li.textContent = line;
+    if (/^Game \d+/.test(line)) li.className = "header";
+    log.appendChild(li);
+  }
+  log.scrollTop = log.scrollHeight;
+}
+
+function usedDice(dice) {  // grey out the dice the steps moved so far have used
+  const n = ui.partial.length;
+  if (dice[0] === dice[1]) return [n >= 2, n >= 4];
+  const used = [false, false];
+  for (const [from, to] of ui.partial) {
+    const a = from === "bar" ? (moverIsViewer() ? 25 : 0) : from;
+    const z = to === "off" ? (moverIsViewer() ? 0 : 25) : to;
+    const d = Math.abs(a - z);
+    const i = !used[0] && dice[0] === d ? 0 : !used[1] && dice[1] === d ? 1 : (!used[0] && dice[0] > d ? 0 : 1);
+    used[i] = true;
+  }
+  return used;
+}
+
+function pipCounts(b) {
+  let mine = b[25] * 25, theirs = -b[0] * 25;
+  for (let p = 1; p <= 24; p++) { if (b[p] > 0) mine += b[p] * p; else theirs += -b[p] * (25 - p); }
+  return [mine, theirs];
+}
+
+// ---- start ---------------------------------------------------------------------------------------
+(() => {
+  const m = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)$/);
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (m && token) startGame(m[1], token); else startLobby();
+})();

@@ -1,0 +1,179 @@
+// The backgammon board in SVG, drawn from the viewer's side: its home board bottom right,
+// points 1-6 right to left along the bottom, 13-24 left to right along the top.
+"use strict";
+
+const Board = (() => {
+  const NS = "http://www.w3.org/2000/svg";
+  const W = 60, R = 27, TOP = 30, BOTTOM = 610, POINT_H = 240;
+  const BAR_X = 390, BAR_W = 60, TRAY_X = 830, TRAY_W = 50;
+
+  function el(tag, attrs, parent) {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function pointX(p) {  // left edge of point p (1-24, viewer's numbering)
+    if (p <= 6) return 450 + (6 - p) * W;
+    if (p <= 12) return 30 + (12 - p) * W;
+    if (p <= 18) return 30 + (p - 13) * W;
+    return 450 + (p - 19) * W;
+  }
+  const isTop = p => p >= 13;
+
+  function stackY(p, i) { return isTop(p) ? TOP + R + i * 2 * R : BOTTOM - R - i * 2 * R; }
+
+  function checker(g, cx, cy, light, attrs) {
+    const c = el("g", Object.assign({ class: "checker" }, attrs || {}), g);
+    el("circle", { cx, cy, r: R - 1, fill: light ? "url(#light)" : "url(#dark)",
+                   stroke: light ? "#9b8f78" : "#000", "stroke-width": 1.5 }, c);
+    el("circle", { cx, cy, r: R - 8, fill: "none", stroke: light ? "#d8cfbb" : "#3d3d3d",
+                   "stroke-width": 1.5 }, c);
+    return c;
+  }
+
+  function label(g, x, y, text, attrs) {
+    const t = el("text", Object.assign({ x, y, "text-anchor": "middle", "dominant-baseline": "central" },
+                                       attrs || {}), g);
+    t.textContent = text;
+    return t;
+  }
+
+  function defs(svg) {
+    const d = el("defs", {}, svg);
+    const grad = (id, c1, c2) => {
+      const r = el("radialGradient", { id, cx: "40%", cy: "35%", r: "65%" }, d);
+      el("stop", { offset: "0%", "stop-color": c1 }, r);
+      el("stop", { offset: "100%", "stop-color": c2 }, r);
+    };
+    grad("light", "#fffdf6", "#e2d9c3");
+    grad("dark", "#5a5a5a", "#161616");
+    const wood = el("linearGradient", { id: "wood", x1: 0, y1: 0, x2: 1, y2: 1 }, d);
+    el("stop", { offset: "0%", "stop-color": "#6d4424" }, wood);
+    el("stop", { offset: "100%", "stop-color": "#4a2c16" }, wood);
+    const shadow = el("filter", { id: "shadow", x: "-20%", y: "-20%", width: "140%", height: "140%" }, d);
+    el("feDropShadow", { dx: 1.5, dy: 2, stdDeviation: 1.5, "flood-opacity": 0.45 }, shadow);
+  }
+
+  function die(g, x, y, value, light, used) {
+    const s = 48;
+    const d = el("g", { class: "die", opacity: used ? 0.35 : 1, filter: "url(#shadow)" }, g);
+    el("rect", { x, y, width: s, height: s, rx: 8, fill: light ? "#fbf8f0" : "#262626",
+                 stroke: light ? "#a89f8a" : "#000" }, d);
+    const pip = light ? "#222" : "#f2f2f2";
+    const spots = { 1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+                    4: [[1, 1], [1, 3], [3, 1], [3, 3]], 5: [[1, 1], [1, 3], [2, 2], [3, 1], [3, 3]],
+                    6: [[1, 1], [1, 2], [1, 3], [3, 1], [3, 2], [3, 3]] }[value];
+    for (const [cx, cy] of spots) el("circle", { cx: x + cx * s / 4, cy: y + cy * s / 4, r: 4.6, fill: pip }, d);
+    return d;
+  }
+
+  // model: { board[26], off[2], viewerLight, dice, diceLight, diceRight, diceUsed[], cube {value, owner: "viewer"|"opponent"|null},
+  //          moverIsViewer, sources: Set, selected, dests: Set, onClick(target) }
+  function draw(svg, m) {
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    defs(svg);
+    el("rect", { x: 0, y: 0, width: 900, height: 640, rx: 14, fill: "url(#wood)" }, svg);
+    for (const x of [30, 450]) el("rect", { x, y: TOP, width: 360, height: BOTTOM - TOP, fill: "#1f5a36" }, svg);
+    el("rect", { x: BAR_X, y: TOP - 8, width: BAR_W, height: BOTTOM - TOP + 16, fill: "#3e2412" }, svg);
+    el("rect", { x: TRAY_X, y: TOP, width: TRAY_W, height: BOTTOM - TOP, rx: 4, fill: "#2d1a0c" }, svg);
+    el("line", { x1: TRAY_X, x2: TRAY_X + TRAY_W, y1: 320, y2: 320, stroke: "#6d4424", "stroke-width": 2 }, svg);
+
+    const sign = m.moverIsViewer ? 1 : -1;
+    const targets = el("g", {}, svg);
+    for (let p = 1; p <= 24; p++) {
+      const x = pointX(p), top = isTop(p);
+      const tipY = top ? TOP + POINT_H : BOTTOM - POINT_H, baseY = top ? TOP : BOTTOM;
+      const fill = p % 2 ? "#b5382f" : "#eadfc4";
+      el("polygon", { points: `${x + 2},${baseY} ${x + W - 2},${baseY} ${x + W / 2},${tipY}`, fill,
+                      stroke: "#00000033" }, svg);
+      label(svg, x + W / 2, top ? 16 : 626, String(p), { class: "point-number", fill: "#e8d9b5",
+                                                        "font-size": 12 });
+      if (m.dests.has(p)) {
+        el("polygon", { points: `${x + 2},${baseY} ${x + W - 2},${baseY} ${x + W / 2},${tipY}`,
+                        fill: "#7dff7a", opacity: 0.45, class: "dest" }, svg);
+      }
+    }
+    // checkers on the points
+    for (let p = 1; p <= 24; p++) {
+      const n = m.board[p];
+      if (!n) continue;
+      const light = (n > 0) === m.viewerLight, count = Math.abs(n), shown = Math.min(count, 5);
+      for (let i = 0; i < shown; i++) {
+        const c = checker(svg, pointX(p) + W / 2, stackY(p, i), light);
+        if (i === shown - 1) {
+          const mine = Math.sign(n) === sign;
+          if (mine && m.sources.has(p)) c.classList.add("movable");
+          if (m.selected === p) el("circle", { cx: pointX(p) + W / 2, cy: stackY(p, i), r: R + 2, fill: "none",
+                                              stroke: "#ffd54a", "stroke-width": 4 }, svg);
+          else if (mine && m.sources.has(p)) el("circle", { cx: pointX(p) + W / 2, cy: stackY(p, i), r: R,
+                                                    fill: "none", stroke: "#ffd54a", "stroke-width": 2,
+                                                    "stroke-dasharray": "5 4" }, svg);
+          if (count > 5) label(svg, pointX(p) + W / 2, stackY(p, i), String(count),
+                               { "font-size": 20, "font-weight": 700, fill: light ? "#333" : "#eee" });
+        }
+      }
+    }
+    // the bar: the viewer's checkers below the middle, the opponent's above
+    const bars = [[m.board[25], true], [-m.board[0], false]];
+    for (const [n, viewerSide] of bars) {
+      for (let i = 0; i < Math.min(n, 4); i++) {
+        const cy = viewerSide ? 380 + R + i * 2 * R : 260 - R - i * 2 * R;
+        checker(svg, BAR_X + BAR_W / 2, cy, viewerSide === m.viewerLight);
+        if (i === Math.min(n, 4) - 1 && n > 1) label(svg, BAR_X + BAR_W / 2, cy, String(n),
+                                                   { "font-size": 18, "font-weight": 700,
+                                                     fill: viewerSide === m.viewerLight ? "#333" : "#eee" });
+      }
+    }
+    const barMover = m.moverIsViewer ? 380 : 60;  // the mover's half of the bar
+    if (m.sources.has("bar")) {
+      el("rect", { x: BAR_X + 3, y: barMover, width: BAR_W - 6, height: 200, rx: 6, fill: "none",
+                   stroke: "#ffd54a", "stroke-width": m.selected === "bar" ? 4 : 2,
+                   "stroke-dasharray": m.selected === "bar" ? "" : "5 4" }, svg);
+    }
+    // borne-off checkers, seen edge on
+    for (const [n, viewerSide] of [[m.off[0], true], [m.off[1], false]]) {
+      for (let i = 0; i < n; i++) {
+        const y = viewerSide ? BOTTOM - 4 - (i + 1) * 12 : TOP + 4 + i * 12, light = viewerSide === m.viewerLight;
+        el("rect", { x: TRAY_X + 5, y, width: TRAY_W - 10, height: 10, rx: 3,
+                     fill: light ? "#efe7d4" : "#262626", stroke: light ? "#9b8f78" : "#000" }, svg);
+      }
+    }
+    if (m.dests.has("off")) {
+      el("rect", { x: TRAY_X + 1, y: m.moverIsViewer ? 322 : TOP + 1, width: TRAY_W - 2, height: 286,
+                   rx: 4, fill: "#7dff7a", opacity: 0.35, class: "dest" }, svg);
+    }
+    // the cube: in the middle of the tray while centred, else on its owner's side
+    if (m.cube) {
+      const cy = m.cube.owner === "viewer" ? 360 : m.cube.owner === "opponent" ? 232 : 296;
+      const g = el("g", { filter: "url(#shadow)" }, svg);
+      el("rect", { x: TRAY_X + 1, y: cy, width: 48, height: 48, rx: 7, fill: "#fafafa", stroke: "#888" }, g);
+      label(g, TRAY_X + 25, cy + 24, String(m.cube.owner ? m.cube.value : 64),
+            { "font-size": 22, "font-weight": 700, fill: "#222" });
+    }
+    if (m.dice) {
+      const x0 = m.diceRight ? 580 : 160;
+      m.dice.forEach((v, i) => die(svg, x0 + i * 62, 296, v, m.diceLight, m.diceUsed && m.diceUsed[i]));
+    }
+    if (m.message) {
+      const g = el("g", {}, svg);
+      el("rect", { x: 90, y: 288, width: 240, height: 64, rx: 10, fill: "#000000aa" }, g);
+      label(g, 210, 320, m.message, { fill: "#fff", "font-size": 18, "font-weight": 600 });
+    }
+    // click targets on top of everything: points, the bar, the tray
+    const hit = (target, x, y, w, h) => {
+      const r = el("rect", { x, y, width: w, height: h, fill: "transparent", "data-target": String(target),
+                             class: "target", style: "cursor:pointer" }, targets);
+      r.addEventListener("click", () => m.onClick(target));
+      return r;
+    };
+    svg.appendChild(targets);
+    for (let p = 1; p <= 24; p++) hit(p, pointX(p), isTop(p) ? TOP : BOTTOM - 290, W, 290);
+    hit("bar", BAR_X, m.moverIsViewer ? 320 : TOP, BAR_W, 290);
+    hit("off", TRAY_X, m.moverIsViewer ? 320 : TOP, TRAY_W, 290);
+    hit("dice", m.diceRight ? 580 : 160, 296, 110, 48);
+  }
+
+  return { draw };
+})();

@@ -1,0 +1,125 @@
+"""What one seat sees of a live match: the wire MatchView and a readable game log."""
+
+from __future__ import annotations
+
+from gammon.game import (
+    Abandon,
+    AcceptResignation,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    GamePhase,
+    Move,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
+from gammon.web.schemas import GameResultView, MatchView, StepSequence
+from gammon.web.session import COMPUTER_SEAT, LiveMatch
+from gammon.web.steps import step_sequences
+
+# What the browser offers as buttons; the rest of legal_actions (undo of a finished turn) stays API-only.
+_SEAT_ACTIONS = ("roll", "double", "take", "drop", "beaver", "resign", "accept_resignation",
+                 "reject_resignation", "play")
+_KIND_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+
+def player_names(live: LiveMatch) -> tuple[str, str]:
+    if live.record.mode == "computer":
+        return ("You", f"Computer ({live.record.level})")
+    return ("White", "Black")
+
+
+def match_view(live: LiveMatch, seat: int | None) -> MatchView:
+    match, game = live.match, live.match.game
+    viewer = 0 if seat is None else seat
+    position = game.position_for(viewer)
+    acting = live.acting_player()
+    mine = acting is not None and (seat is None or seat == acting)
+    actions = sorted(a for a in game.legal_actions() if a in _SEAT_ACTIONS) if mine else []
+    if game.phase is not GamePhase.OVER:
+        actions.append("abandon")
+    elif not match.is_over:
+        actions.append("new_game")
+    plays: list[str] = []
+    sequences: list[StepSequence] = []
+    if mine and game.phase is GamePhase.MOVE and game.dice is not None:
+        legal, seqs = step_sequences(game.position, game.dice)
+        plays = [str(p) for p in legal]
+        sequences = [StepSequence(play=i, steps=[_wire_step(s, acting == viewer) for s in steps])
+                     for i, steps in seqs]
+    result = game.result
+    opening = next((a.dice for a in game.history if isinstance(a, Roll) and a.opening), None)
+    return MatchView(
+        match_id=live.id, mode=live.record.mode, level=live.record.level, seat=seat, viewer=viewer,
+        names=player_names(live), version=live.version, match_length=match.rules.match_length,
+        score=match.score, match_over=match.is_over, match_winner=match.winner,
+        crawford_game=game.crawford_game, game_number=len(match.games), phase=game.phase.value,
+        turn=game.turn, dice=game.dice, opening_dice=opening, cube_value=game.cube_value,
+        cube_owner=game.cube_owner,
+        offered_resignation=int(game.offered_resignation) if game.offered_resignation else None,
+        board=list(position.board), off=position.off, pips=position.pip_counts,
+        position_id=game.position.id, actions=actions, plays=plays, sequences=sequences,
+        result=None if result is None else GameResultView(
+            winner=result.winner, kind=int(result.kind), points=result.points,
+            cube_value=result.cube_value, reason=result.reason),
+        log=match_log(live))
+
+
+def _wire_step(step: tuple[int, int], same_side: bool) -> tuple[int | str, int | str]:
+    """A mover's step in the viewer's numbering; the bar and off are named, not numbered."""
+    def point(p: int) -> int | str:
+        if p == 25:
+            return "bar"
+        if p == 0:
+            return "off"
+        return p if same_side else 25 - p
+    return (point(step[0]), point(step[1]))
+
+
+def match_log(live: LiveMatch) -> list[str]:
+    names = player_names(live)
+    lines: list[str] = []
+    for number, game in enumerate(live.match.games, start=1):
+        lines.append(f"Game {number}" + (" (Crawford)" if game.crawford_game else ""))
+        lines.extend(game_log(game, names))
+    return lines
+
+
+def game_log(game: Game, names: tuple[str, str]) -> list[str]:
+    lines: list[str] = []
+    for action in game.history:
+        who = names[action.player]
+        if isinstance(action, Roll):
+            if action.opening:
+                ties = "".join(f" (tie {a}-{b})" for a, b in action.ties)
+                lines.append(f"Opening roll{ties}: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}")
+        elif isinstance(action, Move):
+            a, b = action.dice
+            lines.append(f"{who} {a}-{b}: " + (str(action.play) if action.play else "no legal play"))
+        elif isinstance(action, Double):
+            lines.append(f"{who} doubles to {action.cube_value}")
+        elif isinstance(action, Take):
+            lines.append(f"{who} takes")
+        elif isinstance(action, Drop):
+            lines.append(f"{who} passes")
+        elif isinstance(action, Beaver):
+            lines.append(f"{who} beavers to {action.cube_value}")
+        elif isinstance(action, Resign):
+            lines.append(f"{who} offers to resign {_KIND_NAMES[int(action.kind)]}")
+        elif isinstance(action, AcceptResignation):
+            lines.append(f"{who} accepts the resignation")
+        elif isinstance(action, RejectResignation):
+            lines.append(f"{who} rejects the resignation")
+        elif isinstance(action, Abandon):
+            lines.append(f"{who} leaves the game")
+    if game.result is not None:
+        r = game.result
+        kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}[int(r.kind)]
+        lines.append(f"{names[r.winner]} wins {r.points} point{'s' if r.points != 1 else ''}{kind}")
+    return lines
+
+
+__all__ = ["COMPUTER_SEAT", "match_view", "match_log", "game_log", "player_names"]
