@@ -15,7 +15,7 @@ from enum import Enum
 from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, money_equity
 from gammon.engine.evaluator import Probabilities
 
-# doubling is right only when it gains more than rounding noise
+# equities closer than this are a tie
 _EPSILON = 1e-9
 
 
@@ -64,7 +64,7 @@ def _classify(nd: float, dt: float, dp: float, available: bool) -> tuple[CubeAct
     take = dt <= dp
     if not available:
         return CubeAction.NO_CUBE, take
-    if min(dt, dp) > nd + _EPSILON:
+    if min(dt, dp) >= nd - _EPSILON:  # a tie (a certain win) is cashed, as GNU Backgammon does
         return (CubeAction.DOUBLE_TAKE if take else CubeAction.DOUBLE_PASS), take
     if nd > dp:
         return (CubeAction.TOO_GOOD_TAKE if take else CubeAction.TOO_GOOD_PASS), take

@@ -1,0 +1,65 @@
+"""One-sided bear-off database: exact values checked by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gammon.engine.bearoff import POSITIONS, BearoffDatabase, is_bearoff
+from gammon.engine.engine import default_bearoff
+from tests.helpers import pos
+
+
+@pytest.fixture(scope="module")
+def db() -> BearoffDatabase:
+    return default_bearoff()
+
+
+def test_every_distribution_is_a_distribution(db: BearoffDatabase) -> None:
+    assert db.off.shape[0] == POSITIONS == 54264
+    np.testing.assert_allclose(db.off.sum(axis=1), 1.0, atol=1e-9)
+    np.testing.assert_allclose(db.first.sum(axis=1), 1.0, atol=1e-9)
+    assert db.off[db.index([0] * 6), 0] == 1.0  # nothing left: zero rolls
+
+
+def test_one_checker_on_the_ace_point_takes_one_roll(db: BearoffDatabase) -> None:
+    assert db.expected_rolls([1, 0, 0, 0, 0, 0]) == pytest.approx(1.0)
+    assert db.rolls_distribution([2, 0, 0, 0, 0, 0])[1] == pytest.approx(1.0)
+
+
+def test_one_checker_on_the_six_point(db: BearoffDatabase) -> None:
+    # 11, 12, 21, 13, 31, 14, 41, 23, 32 (9 of 36) leave it on the board; the next roll finishes
+    assert db.expected_rolls([0, 0, 0, 0, 0, 1]) == pytest.approx(1 + 9 / 36)
+
+
+def test_two_checkers_on_the_six_point_need_doubles_or_66_in_one_roll(db: BearoffDatabase) -> None:
+    dist = db.rolls_distribution([0, 0, 0, 0, 0, 2])
+    assert dist[1] == pytest.approx(4 / 36)  # 33, 44, 55, 66
+
+
+def test_fewer_pips_never_take_longer(db: BearoffDatabase) -> None:
+    assert db.expected_rolls([0, 0, 0, 0, 0, 15]) > db.expected_rolls([0, 0, 0, 0, 1, 14])
+    assert db.expected_rolls([3, 0, 0, 0, 0, 0]) < db.expected_rolls([0, 0, 3, 0, 0, 0])
+
+
+def test_index_rejects_bad_counts(db: BearoffDatabase) -> None:
+    with pytest.raises(ValueError, match="16"):
+        db.index([16, 0, 0, 0, 0, 0])
+
+
+def test_race_probabilities(db: BearoffDatabase) -> None:
+    # two checkers on my 6-point against one on the opponent's ace point: I must finish now
+    b = np.array([pos("x 6:2; o 1:1").board], dtype=np.int8)
+    assert is_bearoff(b).all()
+    probs = db.probabilities(b)[0]
+    assert probs[0] == pytest.approx(4 / 36)
+    assert probs[1] == probs[3] == 0.0  # both sides have borne off checkers: no gammon
+    # one checker left on my ace point against 15 opponent checkers: a certain gammon
+    probs = db.probabilities(np.array([pos("x 1:1; o 6:5 5:5 4:5").board], dtype=np.int8))[0]
+    assert probs[0] == pytest.approx(1.0) and probs[1] == pytest.approx(1.0)
+
+
+def test_not_bearoff_when_a_checker_is_outside() -> None:
+    b = np.array([pos("x 7:1; o 1:1").board, pos("x 1:1; o 7:1").board, pos("x bar:1; o 1:1").board],
+                 dtype=np.int8)
+    assert not is_bearoff(b).any()

@@ -1,0 +1,111 @@
+"""Cube decisions on textbook cases: no double at the start, a clear take, a clear pass, match
+scores (Crawford, post-Crawford, double match point)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gammon import Game, Position, Rules, ScriptedDice
+from gammon.engine.cube_decision import CubeAction, money_cube_decision
+from gammon.engine.cubeful import CubeOwner, MatchState, money_equity
+from gammon.engine.engine import Engine
+from gammon.engine.evaluator import ConstantEvaluator, PipCountEvaluator, Probabilities
+from tests.helpers import pos
+
+
+def engine(*probs: float) -> Engine:
+    return Engine(plies=0, evaluator=ConstantEvaluator(probs))
+
+
+def test_no_double_at_the_start() -> None:
+    d = Engine(plies=1, evaluator=PipCountEvaluator()).cube_decision(Position.initial())
+    assert d.action is CubeAction.NO_DOUBLE
+    assert d.take
+    assert d.no_double > d.double_take
+
+
+def test_clear_pass_in_a_bearoff() -> None:
+    # two checkers on low points against 10 opponent checkers: the doubler wins almost surely
+    d = Engine(plies=0, evaluator=PipCountEvaluator()).cube_decision(pos("x 1:1 2:1; o 6:4 5:3 4:3"))
+    assert d.action is CubeAction.DOUBLE_PASS
+    assert not d.take
+    assert d.double_pass == 1.0
+
+
+def test_clear_take_in_contact() -> None:
+    d = engine(0.72, 0.10, 0.0, 0.05, 0.0).cube_decision(Position.initial())
+    assert d.take
+    assert d.action is CubeAction.DOUBLE_TAKE
+    assert d.double_take < d.double_pass
+
+
+def test_too_good_without_jacoby_with_many_gammons() -> None:
+    d = engine(0.88, 0.60, 0.05, 0.0, 0.0).cube_decision(Position.initial(), jacoby=False)
+    assert d.action is CubeAction.TOO_GOOD_PASS
+    # with Jacoby a centred cube must be turned to win the gammons
+    assert engine(0.88, 0.60, 0.05, 0.0, 0.0).cube_decision(Position.initial()).should_double
+
+
+def test_opponent_owns_the_cube() -> None:
+    d = engine(0.9, 0.0, 0.0, 0.0, 0.0).cube_decision(Position.initial(), cube_value=2,
+                                                       cube_owner=CubeOwner.OPPONENT)
+    assert d.action is CubeAction.NO_CUBE
+
+
+def test_janowski_is_the_cubeless_equity_when_the_cube_is_dead() -> None:
+    p = Probabilities(0.6, 0.2, 0.01, 0.1, 0.0)
+    for owner in CubeOwner:
+        assert money_equity(p.as_array(), owner, 0.0) == pytest.approx(p.equity)
+
+
+def test_owning_the_cube_is_worth_something() -> None:
+    p = Probabilities(0.6, 0.1, 0.0, 0.05, 0.0).as_array()
+    assert money_equity(p, CubeOwner.MOVER, 0.68) > money_equity(p, CubeOwner.CENTRED, 0.68) \
+        > money_equity(p, CubeOwner.OPPONENT, 0.68)
+
+
+def test_money_decision_thresholds_follow_the_take_point() -> None:
+    takes = [money_cube_decision(Probabilities(w, 0, 0, 0, 0), CubeOwner.CENTRED, 0.68).take
+             for w in (0.6, 0.7, 0.75, 0.85, 0.95)]
+    assert takes[0] and not takes[-1]
+    assert takes == sorted(takes, reverse=True)  # once a pass, always a pass
+
+
+def test_crawford_game_has_no_cube() -> None:
+    d = engine(0.7, 0.1, 0.0, 0.05, 0.0).cube_decision(
+        Position.initial(), match=MatchState(3, 1, crawford_game=True))
+    assert d.action is CubeAction.NO_CUBE
+    assert d.match_winning_chances is not None
+
+
+def test_post_crawford_trailer_doubles_at_once() -> None:
+    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(
+        Position.initial(), match=MatchState(4, 1, post_crawford=True))
+    assert d.should_double and d.take
+
+
+def test_leader_at_one_away_never_doubles() -> None:
+    d = engine(0.8, 0.1, 0.0, 0.05, 0.0).cube_decision(
+        Position.initial(), match=MatchState(1, 4, post_crawford=True))
+    assert not d.should_double
+
+
+def test_match_equities_bracket_the_decision() -> None:
+    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(Position.initial(), match=MatchState(5, 5))
+    assert d.action is CubeAction.NO_DOUBLE
+    nd, dt, dp = d.match_winning_chances
+    assert 0.0 < dt < nd < dp < 1.0
+
+
+def test_bad_cube_value() -> None:
+    with pytest.raises(ValueError, match="3"):
+        engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(Position.initial(), cube_value=3)
+
+
+def test_cube_decision_from_a_game() -> None:
+    game = Game(Rules(match_length=5), dice=ScriptedDice([(3, 1), (6, 4)]), score=(4, 2))
+    game.roll()
+    game.play(game.legal_plays()[0])
+    # player who must roll now; the score 4-2 of a 5-point match, not the Crawford game
+    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(game)
+    assert d.match_winning_chances is not None

@@ -1,0 +1,134 @@
+"""Engine contracts: legal output, consistent probabilities, exact endings, batched search."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import gammon
+from gammon import Position
+from gammon.engine.engine import Engine
+from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator, Probabilities
+from gammon.engine.search import SearchSettings, terminal_probabilities
+from gammon.errors import IllegalMoveError, InvalidPositionError
+from tests.helpers import pos, random_game_positions
+
+ALL_ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
+
+
+@pytest.fixture(scope="module")
+def positions() -> list[Position]:
+    return random_game_positions(seed=7, games=2)[::5]
+
+
+def check(p: Probabilities) -> None:
+    assert 0.0 <= p.win_backgammon <= p.win_gammon <= p.win <= 1.0
+    assert 0.0 <= p.lose_backgammon <= p.lose_gammon <= p.lose + 1e-12
+    assert -3.0 <= p.equity <= 3.0
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2])
+def test_best_play_is_legal(plies: int, positions: list[Position]) -> None:
+    engine = Engine(plies=plies, evaluator=PipCountEvaluator())
+    rng = np.random.default_rng(plies)
+    for p in positions[:: 3 if plies == 2 else 1]:
+        dice = tuple(int(d) for d in rng.integers(1, 7, size=2))
+        play = engine.best_play(p, dice)
+        legal = p.legal_plays(dice)
+        if not legal:
+            assert play is None
+        else:
+            assert play in legal
+
+
+def test_no_legal_play_gives_none() -> None:
+    closed = pos("x bar:1 13:14; o 1:2 2:2 3:2 4:2 5:2 6:2 13:3")
+    assert Engine(plies=0, evaluator=PipCountEvaluator()).best_play(closed, (6, 6)) is None
+    assert Engine(plies=0, evaluator=PipCountEvaluator()).hint(closed, (6, 6)) == []
+
+
+def test_bad_dice_are_refused() -> None:
+    with pytest.raises(IllegalMoveError, match="7"):
+        Engine(plies=0, evaluator=PipCountEvaluator()).best_play(Position.initial(), (7, 1))
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2])
+def test_probabilities_are_consistent(plies: int, positions: list[Position]) -> None:
+    engine = Engine(plies=plies, evaluator=PipCountEvaluator())
+    for p in positions[:: 4 if plies == 2 else 1]:
+        if p.is_game_over():
+            continue
+        check(engine.evaluate(p))
+
+
+def test_one_ply_is_the_average_of_the_best_zero_ply_replies() -> None:
+    p = pos("x 24:2 13:4 8:3 6:5 4:1; o 24:1 20:1 13:5 8:3 6:5")
+    zero = Engine(plies=0, evaluator=PipCountEvaluator())
+    total = np.zeros(5)
+    for d1, d2 in ALL_ROLLS:
+        play = zero.best_play(p, (d1, d2))
+        after = play.after if play else p.flip()
+        seen = zero.evaluate(after).flip().as_array()
+        total += seen * (1 if d1 == d2 else 2) / 36
+    np.testing.assert_allclose(Engine(plies=1, evaluator=PipCountEvaluator()).evaluate(p).as_array(), total)
+
+
+def test_hint_is_ranked_and_labelled() -> None:
+    engine = Engine(plies=1, evaluator=PipCountEvaluator())
+    hints = engine.hint(Position.initial(), (6, 4), n=12)
+    assert len(hints) == 12
+    searched = [h for h in hints if h.plies == 1]
+    assert [h.equity for h in searched] == sorted((h.equity for h in searched), reverse=True)
+    assert hints[0].play == engine.best_play(Position.initial(), (6, 4))
+    for h in hints:
+        assert h.equity == pytest.approx(h.probabilities.equity)
+        check(h.probabilities)
+    assert len({h.play for h in hints}) == 12
+    with pytest.raises(ValueError, match="0"):
+        engine.hint(Position.initial(), (6, 4), n=0)
+
+
+def test_bearing_off_the_last_checker_wins_a_gammon() -> None:
+    p = pos("x 1:1; o 1:2 2:3 3:5 4:5")
+    engine = Engine(plies=0, evaluator=PipCountEvaluator())
+    play = engine.best_play(p, (2, 1))
+    assert play.after.off[1] == 15
+    assert engine.evaluate(p, plies=1).as_tuple() == (1.0, 1.0, 0.0, 0.0, 0.0)
+
+
+def test_terminal_probabilities_score_gammons_and_backgammons() -> None:
+    boards = np.array([
+        pos("x 6:14").board,                                               # 1 off: single
+        pos("x 6:15").board,                                               # gammon
+        pos("x 6:14 20:1").board,                                          # backgammon
+        pos("x 6:14 bar:1").board,                                         # backgammon (bar)
+    ], dtype=np.int8)
+    probs = terminal_probabilities(boards)
+    np.testing.assert_array_equal(probs[:, 3], [0, 1, 1, 1])
+    np.testing.assert_array_equal(probs[:, 4], [0, 0, 1, 1])
+    assert (probs[:, 0] == 0).all()
+
+
+def test_each_ply_is_one_evaluator_call() -> None:
+    counter = CountingEvaluator(PipCountEvaluator())
+    engine = Engine(plies=2, evaluator=counter)
+    engine.best_play(Position.initial(), (6, 5))
+    assert counter.calls == 3  # 0 ply, the opponent's replies, our replies
+
+
+def test_evaluating_a_won_game_is_refused() -> None:
+    with pytest.raises(InvalidPositionError):
+        Engine(plies=0, evaluator=PipCountEvaluator()).evaluate(pos("o 6:1"))
+
+
+def test_settings_and_plies_must_agree() -> None:
+    with pytest.raises(ValueError, match="3"):
+        Engine(plies=3, evaluator=PipCountEvaluator())
+    with pytest.raises(ValueError, match="disagrees"):
+        Engine(plies=1, evaluator=PipCountEvaluator(), settings=SearchSettings(plies=2))
+
+
+def test_public_names() -> None:
+    assert gammon.Engine is Engine
+    assert gammon.Probabilities is Probabilities
+    assert "plies=0" in repr(Engine(plies=0, evaluator=PipCountEvaluator()))

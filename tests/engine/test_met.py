@@ -1,0 +1,38 @@
+"""Kazaross-XG2 match equity table."""
+
+from __future__ import annotations
+
+import pytest
+
+from gammon.engine.met import match_equity
+
+
+def test_symmetry() -> None:
+    for a in range(1, 26):
+        for b in range(1, 26):
+            assert match_equity(a, b) + match_equity(b, a) == pytest.approx(1.0, abs=1e-9)
+
+
+def test_known_values() -> None:
+    assert match_equity(2, 2) == 0.5
+    assert match_equity(1, 2) == pytest.approx(0.67736)  # Crawford game, leader
+    assert match_equity(3, 2) == pytest.approx(0.40053)
+    assert match_equity(2, 1, post_crawford=True) == pytest.approx(0.48803)  # free drop
+    assert match_equity(1, 1, post_crawford=True) == 0.5
+
+
+def test_won_and_lost_matches() -> None:
+    assert match_equity(0, 5) == 1.0
+    assert match_equity(-1, 3) == 1.0
+    assert match_equity(5, 0) == 0.0
+
+
+def test_closer_to_winning_is_better() -> None:
+    for b in range(1, 26):
+        values = [match_equity(a, b) for a in range(1, 26)]
+        assert values == sorted(values, reverse=True)
+
+
+def test_bad_scores_are_refused() -> None:
+    with pytest.raises(ValueError, match="26"):
+        match_equity(26, 3)
