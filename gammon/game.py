@@ -136,6 +136,7 @@ class Game:
         self._resignation: _Resignation | None = None
         self._result: GameResult | None = None
         self._history: list[Action] = []
+        self._plays_memo: tuple[Position, Dice, list[Play]] | None = None
 
     # --- state -------------------------------------------------------------------------------
 
@@ -207,7 +208,7 @@ class Game:
         """The legal plays of the dice to play now; ``[]`` outside the MOVE phase."""
         if self._phase is not GamePhase.MOVE or self._dice is None:
             return []
-        return self.position.legal_plays(self._dice)
+        return list(self._plays_of(self.position, self._dice))
 
     def can_double(self) -> bool:
         return (self._phase is GamePhase.ROLL
@@ -264,7 +265,7 @@ class Game:
             mover = self._turn
             self._history.append(Roll(mover, dice))
         self._turn, self._dice, self._phase = mover, dice, GamePhase.MOVE
-        if not self.position.legal_plays(dice):
+        if not self._plays_of(self.position, dice):
             self._history.append(Move(mover, dice, None))
             self._pass_turn()
         return dice
@@ -276,7 +277,7 @@ class Game:
         if isinstance(play, str):
             chosen = position.parse_play(play, dice)
         elif isinstance(play, Play):
-            legal = position.legal_plays(dice)
+            legal = self._plays_of(position, dice)
             if play not in legal:
                 raise IllegalMoveError(
                     f"{play!r} is not a legal play of {dice[0]}{dice[1]} from {position.id}")
@@ -381,13 +382,15 @@ class Game:
         :class:`IllegalActionError` if the actions do not replay to the same history."""
         actions = list(actions)
         game = cls(rules, ScriptedDice(recorded_rolls(actions)), score, crawford_game)
+        checked = 0  # history entries already compared with ``actions``
         for i, action in enumerate(actions):
             if not _is_pass(action):  # passed turns are made by the roll before them
                 game._apply(action)
             done = game._history
-            if len(done) <= i or done != actions[:len(done)]:
+            if len(done) <= i or done[checked:] != actions[checked:len(done)]:
                 raise IllegalActionError(
                     f"the actions do not replay: action {i} {action!r} gave {done[i:]!r}")
+            checked = len(done)
         if len(game._history) != len(actions):
             raise IllegalActionError(
                 f"the actions do not replay: {len(actions)} actions gave {len(game._history)}")
@@ -425,6 +428,14 @@ class Game:
         _check_player_value(player)
         if player is not None and player != self._turn:
             raise IllegalActionError(f"player {player} cannot {action}: {self._where()}")
+
+    def _plays_of(self, position: Position, dice: Dice) -> list[Play]:
+        # Remembered for the position and roll being played: roll(), legal_plays() and play()
+        # all need them, and a UI asks legal_plays() often.
+        memo = self._plays_memo
+        if memo is None or memo[0] != position or memo[1] != dice:
+            memo = self._plays_memo = (position, dice, position.legal_plays(dice))
+        return memo[2]
 
     def _undoable_move(self) -> Move | None:
         last = self._history[-1] if self._history else None

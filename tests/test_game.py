@@ -666,3 +666,10 @@ def test_random_legal_games_conserve_checkers_and_end_consistently(rules, seed):
         if not rules.use_cube:
             assert game.cube_value == 1 and not any(isinstance(a, Double) for a in game.history)
     assert_same(Game.replay(game.history, rules=rules), game)
+
+
+def test_legal_plays_is_a_copy():
+    game = moving()
+    plays = game.legal_plays()
+    plays.clear()
+    assert game.legal_plays() and game.play("24/13")
