@@ -5,10 +5,12 @@ A :class:`ComputerPlayer` answers for the player whose turn it is in a :class:`g
 
 * ``random``: a uniformly random legal play (seeded);
 * ``pubeval``: Tesauro's pubeval (:mod:`gammon.engine.pubeval`);
-* ``engine-0ply`` / ``engine``: the neural engine, when ``gammon.Engine`` exists.
+* ``engine-0ply`` / ``engine``: :class:`gammon.Engine` at 0 ply / its default depth, with its own
+  cube decisions, when the trained net is installed.
 
-Cube and resignation policy (every level; a heuristic, not an evaluation): the mover's chance to win
-is estimated from the pip counts with a normal approximation of the race,
+Cube and resignation policy of random and pubeval (and resignations at every level), a heuristic,
+not an evaluation: the mover's chance to win is estimated from the pip counts with a normal
+approximation of the race,
 ``p = Phi((opponent pips - mover pips + 4) / (2.13 * sqrt(mean pips)))`` (4 pips for being on roll;
 2.13 * sqrt(pips) is the spread of the difference of two players' dice totals over a race), so that
 the 8%-lead doubling point of race theory gives p ~ 0.7 and a 12% deficit p ~ 0.23. Then:
@@ -26,8 +28,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Protocol
+import warnings
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.position import Position
@@ -145,32 +147,37 @@ class PubevalPlayer(HeuristicCube):
 
 
 class EnginePlayer(HeuristicCube):
-    """The neural engine's best play (``gammon.Engine``); cube decisions from the engine when it
-    offers them, the heuristic otherwise."""
+    """The engine's best play (:class:`gammon.Engine`) and its cube decisions; resignations by the
+    heuristic."""
 
-    def __init__(self, engine: object, level: str) -> None:
+    def __init__(self, engine: Any, level: str) -> None:
         self.engine = engine
         self.level = level
 
     def choose_play(self, game: Game) -> Play | None:
-        if game.dice is None or not game.legal_plays():
+        if game.dice is None:
             return None
-        return self.engine.best_play(game.position, game.dice)  # type: ignore[attr-defined]
+        return self.engine.best_play(game.position, game.dice)
+
+    def wants_to_double(self, game: Game) -> bool:
+        return game.can_double() and self.engine.cube_decision(game).should_double
+
+    def answer_double(self, game: Game) -> CubeAnswer:
+        # While a double is pending the engine judges it from the doubler's side; ``take`` is the
+        # right answer for the player asked.
+        return "take" if self.engine.cube_decision(game).take else "drop"
 
 
-def _engine_factory(level: str) -> Callable[[int | None], ComputerPlayer] | None:
+def engine_available() -> bool:
+    """True when the trained net loads: the engine levels are pointless on its pip-count fallback."""
     try:
-        import gammon
-
-        engine_class = gammon.Engine  # type: ignore[attr-defined]
-    except (ImportError, AttributeError):
-        return None
-
-    def make(seed: int | None) -> ComputerPlayer:
-        engine = engine_class(plies=0) if level == "engine-0ply" else engine_class()
-        return EnginePlayer(engine, level)
-
-    return make
+        from gammon.engine.engine import default_evaluator
+        from gammon.engine.evaluator import PipCountEvaluator
+    except ImportError:
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return not isinstance(default_evaluator(), PipCountEvaluator)
 
 
 BASIC_LEVELS = ("random", "pubeval")
@@ -178,8 +185,8 @@ ENGINE_LEVELS = ("engine-0ply", "engine")
 
 
 def available_levels() -> tuple[str, ...]:
-    """The levels :func:`computer_player` can build here (engine levels need ``gammon.Engine``)."""
-    return BASIC_LEVELS + (ENGINE_LEVELS if _engine_factory("engine") else ())
+    """The levels :func:`computer_player` can build here (engine levels need the trained net)."""
+    return BASIC_LEVELS + (ENGINE_LEVELS if engine_available() else ())
 
 
 def computer_player(level: str, seed: int | None = None) -> ComputerPlayer:
@@ -189,8 +196,9 @@ def computer_player(level: str, seed: int | None = None) -> ComputerPlayer:
     if level == "pubeval":
         return PubevalPlayer()
     if level in ENGINE_LEVELS:
-        make = _engine_factory(level)
-        if make is None:
-            raise ValueError(f"level {level!r} needs the neural engine (gammon.Engine), not installed yet")
-        return make(seed)
+        if not engine_available():
+            raise ValueError(f"level {level!r} needs the engine's trained net, which is not installed")
+        from gammon.engine.engine import Engine
+
+        return EnginePlayer(Engine(plies=0) if level == "engine-0ply" else Engine(), level)
     raise ValueError(f"unknown computer level {level!r}; choose from {', '.join(available_levels())}")

@@ -98,3 +98,22 @@ def test_resignations():
     # An even game: a single resignation is a gift; with no offer there is nothing to accept.
     assert player.accepts_resignation(FakeGame(START, turn=1, offered_resignation=1))
     assert not player.accepts_resignation(FakeGame(START, turn=1))
+
+
+def test_engine_player_plays_legal_moves_and_answers_the_cube_through_a_real_game():
+    from gammon.dice import ScriptedDice
+    from gammon.engine.engine import Engine
+    from gammon.engine.evaluator import PipCountEvaluator
+    from gammon.game import Game, GamePhase
+    from gammon.players import EnginePlayer
+
+    player = EnginePlayer(Engine(plies=0, evaluator=PipCountEvaluator()), "engine-0ply")
+    game = Game(dice=ScriptedDice([(3, 1), (6, 4), (5, 2)]))
+    game.roll()
+    play = player.choose_play(game)
+    assert play in game.legal_plays()
+    game.play(play)
+    assert player.wants_to_double(game) in (True, False)
+    game.double()
+    assert game.phase == GamePhase.DOUBLED
+    assert player.answer_double(game) == "take"  # an early double is an easy take

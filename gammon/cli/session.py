@@ -407,36 +407,38 @@ def _unique_prefix(word: str) -> str | None:
 
 
 def hint_lines(game: Game, n: int = HINT_PLAYS) -> list[str]:
-    """The best plays for the dice: the neural engine's equities when it exists, else pubeval's
-    ranking (scores, not equities)."""
+    """Advice for the player on turn: the best plays for the dice (the engine's equities when its
+    trained net is installed, else pubeval's ranking), or the cube before the roll."""
+    from gammon.players import engine_available, win_chance
+
+    engine = _engine() if engine_available() else None
+    if game.phase in (GamePhase.ROLL, GamePhase.DOUBLED):
+        if engine is not None:
+            return [f"Cube: {engine.cube_decision(game)}"]
+        view = game.position if game.phase == GamePhase.ROLL else game.position.flip()
+        p = win_chance(view) if game.phase == GamePhase.ROLL else 1 - win_chance(view)
+        return [f"Estimated chance to win (from the pip counts; the engine's trained net is not "
+                f"installed): {p:.0%}."]
     if game.phase != GamePhase.MOVE or game.dice is None:
-        return ["A hint is for a roll to play: roll first."]
-    engine_lines = _engine_hint(game, n)
-    if engine_lines is not None:
-        return engine_lines
+        return ["No hint here: answer the resignation."]
+    if engine is not None:
+        lines = [f"Best plays (cubeless equity for the player on roll, {engine.plies} ply):"]
+        for i, h in enumerate(engine.hint(game.position, game.dice, n), 1):
+            lines.append(f"  {i}. {str(h.play):<28} {h.equity:+.3f}")
+        return lines
     from gammon.engine.pubeval import pubeval_ranked_plays
 
     ranked = pubeval_ranked_plays(game.position, game.dice)
-    lines = ["The neural engine is not available; pubeval's ranking (scores, not equities):"]
+    lines = ["The engine's trained net is not installed; pubeval's ranking (scores, not equities):"]
     for i, (play, score) in enumerate(ranked[:n], 1):
         lines.append(f"  {i}. {str(play):<28} {score:+8.3f}")
     return lines
 
 
-def _engine_hint(game: Game, n: int) -> list[str] | None:
-    try:
-        import gammon
+def _engine():  # noqa: ANN202 - the engine module is imported only when hints need it
+    from gammon.engine.engine import Engine
 
-        engine_class = gammon.Engine  # type: ignore[attr-defined]
-    except (ImportError, AttributeError):
-        return None
-    hints = engine_class().hint(game.position, game.dice, n)
-    lines = ["Best plays (equity for the player on roll):"]
-    for i, h in enumerate(hints[:n], 1):
-        play = getattr(h, "play", h)
-        equity = getattr(h, "equity", None)
-        lines.append(f"  {i}. {str(play):<28} " + (f"{equity:+.3f}" if equity is not None else ""))
-    return lines
+    return Engine()
 
 
 def save_match(match: Match, path: str, names: tuple[str, str]) -> str:
@@ -444,11 +446,11 @@ def save_match(match: Match, path: str, names: tuple[str, str]) -> str:
     try:
         from gammon.formats.mat import write_mat
     except ImportError:
-        return "Saving is not available yet (gammon.formats.mat is missing)."
+        return "Saving is not available (gammon.formats.mat is missing)."
     try:
-        with open(path, "w", encoding="utf-8") as f:
-            write_mat(match, f, names=names)
+        write_mat(match, names=names, file=path)
     except OSError as e:
-        return f"Could not save to {path!r}: {e.strerror}."
+        return f"Could not save to {path!r}: {e.strerror or e}."
+    except ValueError as e:
+        return f"Could not save to {path!r}: {e}."
     return f"Saved to {path}."
-
