@@ -247,7 +247,7 @@ class Game:
         throw it); the higher die's player plays both numbers. A roll with no legal play passes
         the turn at once."""
         if self._phase is GamePhase.OPENING:
-            _check_player_value(player)
+            self._check_player_value(player, "roll")
             ties: list[Dice] = []
             while True:
                 dice = check_dice(self._dice_source.roll())
@@ -298,7 +298,7 @@ class Game:
         move = self._undoable_move()
         if move is None:
             raise IllegalActionError(f"cannot undo: there is no play to take back; {self._where()}")
-        _check_player_value(player)
+        self._check_player_value(player, "undo")
         if player is not None and player != move.player:
             raise IllegalActionError(
                 f"player {player} cannot undo player {move.player}'s play; {self._where()}")
@@ -367,7 +367,7 @@ class Game:
             raise IllegalActionError(f"cannot abandon: {self._where()}")
         if player is None:
             raise IllegalActionError(f"abandon needs the player who leaves; {self._where()}")
-        _check_player_value(player)
+        self._check_player_value(player, "abandon")
         self._history.append(Abandon(player))
         self._finish(1 - player, WinKind.BACKGAMMON, "abandon")
 
@@ -425,7 +425,7 @@ class Game:
     def _require(self, action: str, phases: GamePhase | tuple[GamePhase, ...], player: int | None) -> None:
         if self._phase not in (phases if isinstance(phases, tuple) else (phases,)):
             raise IllegalActionError(f"cannot {action}: {self._where()}")
-        _check_player_value(player)
+        self._check_player_value(player, action)
         if player is not None and player != self._turn:
             raise IllegalActionError(f"player {player} cannot {action}: {self._where()}")
 
@@ -436,6 +436,12 @@ class Game:
         if memo is None or memo[0] != position or memo[1] != dice:
             memo = self._plays_memo = (position, dice, position.legal_plays(dice))
         return memo[2]
+
+    def _check_player_value(self, player: object, action: str) -> None:
+        try:
+            _check_player_value(player)
+        except IllegalActionError as e:
+            raise IllegalActionError(f"cannot {action}: {e}; {self._where()}") from None
 
     def _undoable_move(self) -> Move | None:
         last = self._history[-1] if self._history else None
@@ -476,5 +482,5 @@ def _is_pass(action: Action) -> bool:
 
 
 def _check_player_value(player: object) -> None:
-    if player is not None and (isinstance(player, bool) or player not in (0, 1)):
+    if player is not None and (type(player) is not int or player not in (0, 1)):
         raise IllegalActionError(f"a player is 0 or 1, got {player!r}")

@@ -499,7 +499,7 @@ def test_the_wrong_player_is_refused_for_every_action(state):
         assert snapshot(game) == before
 
 
-@pytest.mark.parametrize("bad", [2, -1, True, "0", 0.5])
+@pytest.mark.parametrize("bad", [2, -1, True, "0", 0.5, 0.0, None.__class__])
 def test_bad_player_values_are_quoted(bad):
     for state, name in [(opening, "roll"), (rolling, "roll"), (moving, "play"), (doubled, "take"),
                         (rolling, "abandon"), (rolling, "undo")]:
