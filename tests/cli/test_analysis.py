@@ -1,0 +1,48 @@
+"""``run_hint`` / ``run_eval``: the text behind ``gammon hint`` and ``gammon eval``."""
+
+from __future__ import annotations
+
+import pytest
+
+from gammon import Position
+from gammon.cli.analysis import run_eval, run_hint
+from gammon.engine.engine import Engine
+from gammon.engine.evaluator import PipCountEvaluator
+from gammon.errors import InvalidNotationError
+from tests.helpers import pos
+
+START = "4HPwATDgc/ABMA"
+
+
+@pytest.fixture(scope="module")
+def engine() -> Engine:
+    return Engine(plies=1, evaluator=PipCountEvaluator())
+
+
+def test_hint_lists_ranked_legal_plays(engine: Engine) -> None:
+    text = run_hint(START, "31", n=3, engine=engine)
+    lines = text.splitlines()
+    assert lines[0].startswith(f"Position {START}, dice 31, 1-ply")
+    assert len(lines) == 4
+    assert lines[1].lstrip().startswith("1. ")
+    assert str(engine.best_play(Position.from_id(START), (3, 1))) in lines[1]
+    assert "equity" in lines[2] and "win" in lines[2]
+
+
+def test_hint_with_no_legal_play(engine: Engine) -> None:
+    closed = pos("x bar:1 13:14; o 1:2 2:2 3:2 4:2 5:2 6:2 13:3")
+    assert "no legal play" in run_hint(closed.id, (6, 6), engine=engine)
+
+
+def test_eval_reports_probabilities_and_cube(engine: Engine) -> None:
+    text = run_eval(START, engine=engine)
+    assert "cubeless equity" in text
+    assert "no double" in text
+    assert "pips 167 vs 167" in text
+
+
+def test_bad_input_is_quoted(engine: Engine) -> None:
+    with pytest.raises(InvalidNotationError, match="nonsense"):
+        run_eval("nonsense", engine=engine)
+    with pytest.raises(InvalidNotationError, match="79"):
+        run_hint(START, "79", engine=engine)
