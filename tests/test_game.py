@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -499,16 +500,16 @@ def test_the_wrong_player_is_refused_for_every_action(state):
         assert snapshot(game) == before
 
 
-@pytest.mark.parametrize("bad", [2, -1, True, "0", 0.5, 0.0, None.__class__])
+@pytest.mark.parametrize("bad", [2, -1, True, "0", 0.5, 0.0, [0]])
 def test_bad_player_values_are_quoted(bad):
     for state, name in [(opening, "roll"), (rolling, "roll"), (moving, "play"), (doubled, "take"),
                         (rolling, "abandon"), (rolling, "undo")]:
         game = state()
         before = snapshot(game)
-        with pytest.raises(IllegalActionError, match=f"got {bad!r}"):
+        with pytest.raises(IllegalActionError, match=f"cannot {name}: .*got {re.escape(repr(bad))}"):
             ACTIONS[name](game, bad)
         assert snapshot(game) == before
-    with pytest.raises(IllegalActionError, match=f"got {bad!r}"):
+    with pytest.raises(IllegalActionError, match=f"got {re.escape(repr(bad))}"):
         Game().position_for(bad)
 
 
