@@ -1,0 +1,173 @@
+"""THE KEY TEST: .mat files exchanged with the real GNU Backgammon program.
+
+Our exports are imported by ``gnubg -t`` and stepped through record by record: every position and
+every game's result must be ours. .mat files that gnubg writes of its own games must read back
+with every play legal in our rules and the same scores."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gammon import Position
+from gammon.formats.mat import read_mat, to_match, write_mat
+from gammon.formats.matchid import MatchState
+from gammon.match import Match
+from gammon.rules import Rules
+from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
+from tests.formats.random_play import play_match
+
+pytestmark = needs_gnubg
+
+# For each file: import it, then walk every game record by record, emitting the GNU Backgammon
+# ID (Position ID:Match ID) at the start and after each step, and the games' summaries.
+_WALK = """
+for path in PATHS:
+    gnubg.command('import mat ' + path)
+    m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
+    gnubg.navigate()
+    games = []
+    for k in range(len(m['games'])):
+        if k:
+            gnubg.navigate(game=1)
+        ids = [gnubg.gnubgid()]
+        while gnubg.navigate(next=1) is None:
+            ids.append(gnubg.gnubgid())
+        games.append(ids)
+    emit({'info': [g['info'] for g in m['games']], 'ids': games,
+          'names': [m['match-info']['X']['name'], m['match-info']['O']['name']]})
+"""
+
+
+def _walk(paths: list[Path]) -> list[dict]:
+    return run_gnubg(f"PATHS = {[str(p) for p in paths]!r}\n" + _WALK)
+
+
+def _dedupe(boards: list[Position]) -> list[Position]:
+    return [b for k, b in enumerate(boards) if k == 0 or b != boards[k - 1]]
+
+
+def _gnubg_boards(ids: list[str]) -> list[Position]:
+    """The boards gnubg went through, from player 0's view (a Position ID is seen from the
+    player on roll)."""
+    boards = []
+    for gnubg_id in ids:
+        position_id, match_id = gnubg_id.split(":")
+        p = Position.from_id(position_id)
+        boards.append(p if MatchState.from_id(match_id).player_on_roll == 0 else p.flip())
+    return _dedupe(boards)
+
+
+def _our_boards(match: Match) -> list[list[Position]]:
+    from gammon.game import Move
+
+    out = []
+    for game in match.games:
+        boards = [Position.initial()]
+        for action in game.history:
+            if isinstance(action, Move) and action.play is not None:
+                after = action.play.after
+                boards.append(after if action.player == 1 else after.flip())
+        out.append(_dedupe(boards))
+    return out
+
+
+def _check_same_match(match: Match, walked: dict) -> None:
+    ours = _our_boards(match)
+    assert len(walked["ids"]) == len(ours), "gnubg imported a different number of games"
+    for k, (game, theirs_ids, info) in enumerate(zip(match.games, walked["ids"], walked["info"])):
+        theirs = _gnubg_boards(theirs_ids)
+        assert theirs == ours[k], f"game {k + 1}: the positions differ"
+        assert (info["score-X"], info["score-O"]) == game.score, f"game {k + 1}: score before it"
+        result = game.result
+        if result is not None:
+            assert info["points-won"] == result.points, f"game {k + 1}: points"
+            assert info["winner"] == "XO"[result.winner], f"game {k + 1}: winner"
+            assert bool(info.get("resigned")) == (result.reason == "resign"), f"game {k + 1}: resigned"
+    # the final score: gnubg's Match ID after the last record of the last game
+    last = MatchState.from_id(walked["ids"][-1][-1].split(":")[1])
+    if match.game.is_over:
+        assert last.score == match.score
+
+
+def test_our_matches_import_into_gnubg(tmp_path: Path) -> None:
+    # some matches with a busy cube and early resignations, some mostly played out to the bear-off
+    matches = [play_match(seed, Rules(match_length=length), double=double, resign=resign)
+               for seed, length, double, resign in [(1, 5, 0.1, 0.02), (2, 7, 0.01, 0.002),
+                                                    (3, 9, 0.05, 0.01), (4, 3, 0.01, 0.0),
+                                                    (5, 11, 0.02, 0.005), (6, 7, 0.2, 0.01)]]
+    paths = []
+    for k, match in enumerate(matches):
+        path = tmp_path / f"m{k}.mat"
+        write_mat(match, ("Alice", "Bob"), path)
+        paths.append(path)
+    walked = _walk(paths)
+    assert len(walked) == len(matches)
+    kinds = set()
+    for match, w in zip(matches, walked):
+        assert w["names"] == ["Alice", "Bob"]
+        _check_same_match(match, w)
+        kinds.update(g.result.reason for g in match.games if g.result)
+        assert match.is_over
+    # the random matches did exercise every ending
+    assert kinds == {"bear_off", "drop", "resign"}
+
+
+def test_money_session_imports_into_gnubg(tmp_path: Path) -> None:
+    match = play_match(11, Rules(match_length=0), games=6, double=0.1, resign=0.02)
+    path = tmp_path / "money.mat"
+    write_mat(match, ("Carol", "Dave"), path)
+    (walked,) = _walk([path])
+    _check_same_match(match, walked)
+
+
+_SELF_PLAY = """
+gnubg.command('set player 0 gnubg')
+gnubg.command('set player 1 gnubg')
+for p in (0, 1):
+    gnubg.command('set player %d chequerplay evaluation plies 0' % p)
+    gnubg.command('set player %d cubedecision evaluation plies 0' % p)
+gnubg.command('set rng mersenne')
+for seed, length, path in GAMES:
+    gnubg.command('set seed %d' % seed)
+    gnubg.command('new match %d' % length)
+    gnubg.command('export match mat ' + path)
+    m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
+    emit({'info': [g['info'] for g in m['games']]})
+"""
+
+
+def test_gnubg_exports_read_back(tmp_path: Path) -> None:
+    games = [(seed, length, str(tmp_path / f"g{seed}.mat")) for seed, length in [(7, 5), (8, 7), (9, 3)]]
+    summaries = run_gnubg(f"GAMES = {games!r}\n" + _SELF_PLAY)
+    assert len(summaries) == len(games)
+    for (_seed, length, path), summary in zip(games, summaries):
+        text = Path(path).read_text()
+        record = read_mat(text)
+        assert record.errors == ()
+        assert record.match_length == length
+        assert len(record.games) == len(summary["info"])
+        for game, info in zip(record.games, summary["info"]):
+            assert game.score == (info["score-X"], info["score-O"])
+            assert (game.winner, game.points) == ("XO".index(info["winner"]), info["points-won"])
+        match = to_match(record)  # every roll, play and cube action legal in our rules
+        assert match.is_over
+        last = summary["info"][-1]
+        final = [last["score-X"], last["score-O"]]
+        final["XO".index(last["winner"])] += last["points-won"]
+        assert match.score == tuple(final)
+        # and gnubg reads our copy of its match back to the same positions
+        ours = tmp_path / f"ours-{Path(path).name}"
+        write_mat(match, record.names, ours)
+        (walked,) = _walk([ours])
+        _check_same_match(match, walked)
+
+
+@pytest.mark.parametrize("length", [1])
+def test_one_point_match(tmp_path: Path, length: int) -> None:
+    match = play_match(21, Rules(match_length=length))
+    path = tmp_path / "one.mat"
+    write_mat(match, ("Eve", "Frank"), path)
+    (walked,) = _walk([path])
+    _check_same_match(match, walked)
