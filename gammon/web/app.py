@@ -188,7 +188,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         try:
             live, tokens = await hub.create(req)
         except ValueError as exc:
-            bad = [{"loc": ("body", "level"), "msg": str(exc), "type": "value_error"}]
+            bad = [{"loc": ("body",), "msg": str(exc), "type": "value_error"}]
             raise RequestValidationError(bad) from exc
         base = str(request.base_url).rstrip("/")
         url = f"{base}/play/{live.id}#token={tokens[0]}"

@@ -21,7 +21,7 @@ def seeded_dice(seed: int = 7) -> Callable[[], RandomDice]:
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:  # noqa: F811
-    with TestClient(create_app(store, seeded_dice())) as c:
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000)) as c:
         yield c
 
 

@@ -1,0 +1,229 @@
+"""The HTTP and WebSocket API: every rejection path leaves the game as it was."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from gammon.store import Store
+from gammon.web import create_app
+from gammon.web.actions import replay_match, rules_from_dict
+from tests.web.conftest import auth, new_match, seeded_dice
+
+
+def _state(client: TestClient, m: dict, token: str | None = None) -> dict:
+    r = client.get(f"/api/matches/{m['match_id']}", headers=auth(token or m["token"]))
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _act(client: TestClient, m: dict, token: str | None = None, **body: object):
+    return client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(token or m["token"]), json=body)
+
+
+def _online_tokens(m: dict) -> tuple[str, str]:
+    return m["token"], m["invite_url"].split("#token=")[1]
+
+
+def test_computer_match_starts_with_the_opening_roll_played(client: TestClient) -> None:
+    m = new_match(client, mode="computer", level="random", match_length=3)
+    s = _state(client, m)
+    assert s["seat"] == 0 and s["names"] == ["You", "Computer (random)"]
+    assert s["log"][0] == "Game 1" and s["log"][1].startswith("Opening roll")
+    assert s["turn"] == 0 and s["phase"] in ("roll", "move")
+    assert sum(c for c in s["board"] if c > 0) + s["off"][0] == 15
+    assert m["invite_url"] is None
+
+
+def test_malformed_json_is_rejected(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    before = _state(client, m)
+    r = client.post(f"/api/matches/{m['match_id']}/actions", headers={**auth(m["token"]),
+                    "Content-Type": "application/json"}, content=b'{"action": "roll"')
+    assert r.status_code == 400 and r.json()["error"].startswith("malformed JSON")
+    r = _act(client, m, action="fly")
+    assert r.status_code == 422 and "'fly'" in r.json()["error"]
+    r = _act(client, m, action="roll", extra=1)
+    assert r.status_code == 422 and "extra" in r.json()["error"]
+    assert _state(client, m) == before
+
+
+def _to_move_phase(client: TestClient, m: dict, token: str | None = None) -> dict:
+    s = _state(client, m, token)
+    if s["phase"] == "roll":
+        r = _act(client, m, token, action="roll")
+        assert r.status_code == 200, r.text
+        s = r.json()
+    return s
+
+
+def test_an_illegal_play_is_rejected_with_the_play_quoted(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    s = _to_move_phase(client, m)
+    assert s["phase"] == "move" and s["plays"]
+    r = _act(client, m, action="play", play="24/1")
+    assert r.status_code == 409 and "24/1" in r.json()["error"]
+    r = _act(client, m, action="play", play="hello")
+    assert r.status_code == 409 and "hello" in r.json()["error"]
+    r = _act(client, m, action="play")
+    assert r.status_code == 409 and "notation" in r.json()["error"]
+    assert _state(client, m) == s
+    r = _act(client, m, action="play", play=s["plays"][0])
+    assert r.status_code == 200 and r.json()["version"] > s["version"]
+
+
+def test_acting_out_of_turn_is_rejected(client: TestClient) -> None:
+    m = new_match(client, mode="online")
+    tokens = _online_tokens(m)
+    s = _state(client, m)
+    waiting = 1 - s["turn"]
+    assert _state(client, m, tokens[waiting])["actions"] == ["abandon"]
+    for action in ("roll", "double", "take"):
+        r = _act(client, m, tokens[waiting], action=action)
+        assert r.status_code == 409, r.text
+        assert f"player {waiting}" in r.json()["error"] or "cannot" in r.json()["error"]
+    assert _state(client, m) == s
+
+
+def test_a_wrong_or_missing_token_is_refused(client: TestClient) -> None:
+    m = new_match(client, mode="online")
+    other = new_match(client, mode="online")
+    for headers in ({}, auth("not-a-token"), auth(other["token"])):
+        r = client.get(f"/api/matches/{m['match_id']}", headers=headers)
+        assert r.status_code == 403 and "token" in r.json()["error"]
+        r = client.post(f"/api/matches/{m['match_id']}/actions", headers=headers, json={"action": "roll"})
+        assert r.status_code == 403
+    r = client.get("/api/matches/nope", headers=auth(m["token"]))
+    assert r.status_code == 404 and "'nope'" in r.json()["error"]
+
+
+def test_a_double_when_the_cube_may_not_be_offered_is_rejected(client: TestClient) -> None:
+    m = new_match(client, mode="local", use_cube=False)
+    s = _state(client, m)
+    assert "double" not in s["actions"]
+    r = _act(client, m, action="double")
+    assert r.status_code == 409 and "double" in r.json()["error"]
+    assert _state(client, m) == s
+    # with a cube: not while moving, and not by the player who does not own it
+    m = new_match(client, mode="online", match_length=0)
+    tokens = _online_tokens(m)
+
+    def mover_state() -> dict:
+        return _state(client, m, tokens[_state(client, m)["turn"]])
+
+    s = mover_state()
+    if s["phase"] == "move":
+        r = _act(client, m, tokens[s["turn"]], action="double")
+        assert r.status_code == 409 and "double" in r.json()["error"]
+        _act(client, m, tokens[s["turn"]], action="play", play=s["plays"][0])
+        s = mover_state()
+    doubler = s["turn"]
+    assert _act(client, m, tokens[doubler], action="double").status_code == 200
+    s = _act(client, m, tokens[1 - doubler], action="take").json()
+    assert s["cube_value"] == 2 and s["cube_owner"] == 1 - doubler
+    # the doubler's turns are rolled at once (it cannot double), so it meets the cube while moving
+    while (s := mover_state())["turn"] != doubler:
+        body = {"action": "roll"} if s["phase"] == "roll" else {"action": "play", "play": s["plays"][0]}
+        assert _act(client, m, tokens[s["turn"]], **body).status_code == 200
+    assert "double" not in s["actions"]
+    r = _act(client, m, tokens[doubler], action="double")
+    assert r.status_code == 409 and "double" in r.json()["error"]
+    assert mover_state() == s
+
+
+def test_a_stale_version_is_rejected(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    s = _to_move_phase(client, m)
+    r = _act(client, m, action="play", play=s["plays"][0], version=s["version"] - 1)
+    assert r.status_code == 409 and "moved on" in r.json()["error"]
+
+
+def test_bad_match_options_are_rejected(client: TestClient) -> None:
+    r = client.post("/api/matches", json={"mode": "computer", "level": "grandmaster"})
+    assert r.status_code == 422 and "grandmaster" in r.json()["error"]
+    r = client.post("/api/matches", json={"mode": "computer", "cube_limit": 3})
+    assert r.status_code == 422 and "cube_limit" in r.json()["error"]
+    r = client.post("/api/matches", json={"mode": "chess"})
+    assert r.status_code == 422 and "chess" in r.json()["error"]
+
+
+def test_request_size_and_rate_limits(store: Store) -> None:
+    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=3)) as c:
+        r = c.post("/api/matches", content=b"x" * 20_000, headers={"Content-Type": "application/json"})
+        assert r.status_code == 413
+        codes = [c.post("/api/matches", json={"mode": "local"}).status_code for _ in range(5)]
+        assert codes[:2] == [200, 200] and codes[-1] == 429
+
+
+def _play_out(client: TestClient, m: dict, rng: random.Random, limit: int = 2000) -> dict:
+    """Play random legal actions in a local game until it ends."""
+    for _ in range(limit):
+        s = _state(client, m)
+        if s["result"]:
+            return s
+        acts = s["actions"]
+        if "play" in acts:
+            body = {"action": "play", "play": rng.choice(s["plays"])}
+        elif "roll" in acts:
+            body = {"action": "double"} if "double" in acts and rng.random() < 0.05 else {"action": "roll"}
+        elif "take" in acts:
+            body = {"action": rng.choice(["take", "take", "drop"])}
+        else:
+            raise AssertionError(f"stuck: {s}")
+        r = _act(client, m, **body)
+        assert r.status_code == 200, r.text
+    raise AssertionError("the game did not end")
+
+
+def test_a_whole_game_is_stored_and_survives_a_restart(store: Store) -> None:
+    rng = random.Random(5)
+    with TestClient(create_app(store, seeded_dice(11), rate=1000, burst=1000)) as c:
+        m = new_match(c, mode="local", match_length=0)
+        final = _play_out(c, m, rng)
+        assert final["result"]["winner"] in (0, 1) and "new_game" in final["actions"]
+        s = _act(c, m, action="new_game").json()
+        assert s["game_number"] == 2 and s["result"] is None
+        s = _to_move_phase(c, m)
+    # a new server process on the same database: everything is replayed from the action log
+    with TestClient(create_app(Store(store.url), seeded_dice(99))) as c2:
+        assert _state(c2, m) == s
+        r = _act(c2, m, action="play", play=s["plays"][0])
+        assert r.status_code == 200
+    actions = store.load_actions(m["match_id"])
+    assert [a.seq for a in actions] == list(range(len(actions)))
+    match, _ = replay_match(rules_from_dict(store.load_match(m["match_id"]).rules), actions)
+    assert store.summary(m["match_id"]).position_id == match.game.position_for(0).id
+    assert match.games[0].result.winner == final["result"]["winner"]
+
+
+def test_websocket_pushes_each_change_to_both_seats(client: TestClient) -> None:
+    m = new_match(client, mode="online")
+    tokens = _online_tokens(m)
+    url = f"/ws/matches/{m['match_id']}?token="
+    with client.websocket_connect(url + tokens[0]) as ws0, client.websocket_connect(url + tokens[1]) as ws1:
+        s0, s1 = ws0.receive_json()["state"], ws1.receive_json()["state"]
+        assert (s0["seat"], s1["seat"]) == (0, 1) and s0["version"] == s1["version"]
+        mover, (wm, ww) = s0["turn"], ((ws0, ws1) if s0["turn"] == 0 else (ws1, ws0))
+        sm = s0 if mover == 0 else s1
+        ww.send_text('{"action": "roll"')
+        assert ww.receive_json()["error"].startswith("invalid message")
+        ww.send_json({"action": "roll"})
+        assert "error" in ww.receive_json()
+        ww.send_text("x" * 5000)
+        assert "limit" in ww.receive_json()["error"]
+        if sm["phase"] == "roll":
+            wm.send_json({"action": "roll"})
+            sm = wm.receive_json()["state"]
+            ww.receive_json()
+        wm.send_json({"action": "play", "play": sm["plays"][0]})
+        after_m, after_w = wm.receive_json()["state"], ww.receive_json()["state"]
+        assert after_m["version"] == after_w["version"] > sm["version"]
+        assert after_w["board"] == [-c for c in reversed(after_m["board"])]
+    with client.websocket_connect(url + "wrong") as ws:
+        assert "token" in ws.receive_json()["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_json()
+        assert closed.value.code == 4403
