@@ -20,7 +20,12 @@ CELL = 3
 
 PLAIN_GLYPHS = ("X", "O")
 COLOR_GLYPHS = ("●", "○")
-CHECKER_STYLES = ("bold bright_red", "bold bright_white")
+# Colour mode draws the playing area on its own dark felt, so both colours of checkers read the same
+# on light and dark terminal themes; the points alternate two shades, like the triangles.
+CHECKER_STYLES = ("bold #ff5f5f", "bold #f5f5dc")
+FELT = "#1c3b2a"
+POINT_SHADES = ("#24503a", "#2e6347")
+BAR_FELT = "#142a1e"
 FRAME = "grey50"
 NUMBER_STYLES = ("bright_black", "cyan")  # alternate points, as the triangles of a real board
 CUBE_STYLE = "bold black on bright_cyan"
@@ -49,19 +54,25 @@ class BoardView:
     position_id: str | None = None
 
 
-def _stack_cell(count: int, row: int, glyph: str, style: str) -> Text:
+def _stack_cell(count: int, row: int, glyph: str, style: str, background: str = "") -> Text:
     """The cell ``row`` (0 = at the board's edge) of a stack of ``count`` checkers."""
+    ground = f"on {background}" if background else ""
     if count > ROWS and row == ROWS - 1:
-        return Text(f"{count:^{CELL}}", style=style)
+        return Text(f"{count:^{CELL}}", style=f"{style} {ground}".strip())
     if row < count:
-        return Text(f" {glyph} ", style=style)
-    return Text(" " * CELL)
+        return Text(f" {glyph} ", style=f"{style} {ground}".strip())
+    return Text(" " * CELL, style=ground)
 
 
 def _point_cell(view: BoardView, slot: int, row: int, color: bool) -> Text:
     n = view.position.board[slot]
     side = 0 if n > 0 else 1
-    return _stack_cell(abs(n), row, _glyph(view, side, color), _style(side, color))
+    shade = POINT_SHADES[slot % 2] if color else ""
+    return _stack_cell(abs(n), row, _glyph(view, side, color), _style(side, color), shade)
+
+
+def _felt(text: str, color: bool, background: str = FELT) -> Text:
+    return Text(text, style=f"on {background}" if color else "")
 
 
 def _glyph(view: BoardView, side: int, color: bool) -> str:
@@ -98,7 +109,9 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
     pips = view.position.pip_counts
     off = view.position.off
     for side, (name_row, info_row) in ((1, (0, 1)), (0, (10, 9))):
-        name = Text(_glyph(view, side, color), style=_style(side, color))
+        glyph = _glyph(view, side, color)
+        name = Text()
+        name.append_text(_stack_cell(1, 0, glyph, _style(side, color), FELT) if color else Text(glyph))
         name.append(f" {view.names[side]}", style="bold")
         if view.on_turn == side:
             name.append("  ◀ on turn" if view.dice is None else "  ◀ to play", style="bold")
@@ -139,28 +152,32 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
     for r in range(2 * ROWS + 1):
         line = _frame(" │", color)
         if r == ROWS:
-            line.append(" " * (6 * CELL + 1))
-            line.append_text(_frame("│BAR│", color))
-            line.append(" " * (6 * CELL + 1))
-            line.append_text(_frame("│   │", color))
+            line.append_text(_felt(" " * (6 * CELL + 1), color))
+            line.append_text(_frame("│", color))
+            line.append_text(_felt("BAR", color, BAR_FELT) if color else Text("BAR"))
+            line.append_text(_frame("│", color))
+            line.append_text(_felt(" " * (6 * CELL + 1), color))
+            line.append_text(_frame("│", color))
+            line.append_text(_felt("   ", color, BAR_FELT))
+            line.append_text(_frame("│", color))
         else:
             top = r < ROWS
             row = r if top else 2 * ROWS - r
             left, right = (TOP_LEFT, TOP_RIGHT) if top else (BOTTOM_LEFT, BOTTOM_RIGHT)
             bar_side, off_side = (0, 1) if top else (1, 0)
-            line.append(" ")
+            line.append_text(_felt(" ", color))
             for p in left:
                 line.append_text(_point_cell(view, p, row, color))
             line.append_text(_frame("│", color))
             line.append_text(_stack_cell(bar[bar_side], row, _glyph(view, bar_side, color),
-                                         _style(bar_side, color)))
+                                         _style(bar_side, color), BAR_FELT if color else ""))
             line.append_text(_frame("│", color))
-            line.append(" ")
+            line.append_text(_felt(" ", color))
             for p in right:
                 line.append_text(_point_cell(view, p, row, color))
             line.append_text(_frame("│", color))
             line.append_text(_stack_cell(off[off_side], row, _glyph(view, off_side, color),
-                                         _style(off_side, color)))
+                                         _style(off_side, color), BAR_FELT if color else ""))
             line.append_text(_frame("│", color))
         line.append(" ")
         line.append_text(panel[r] if color else Text(panel[r].plain))
@@ -169,8 +186,9 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
     lines.append(_numbers(BOTTOM_LEFT, BOTTOM_RIGHT, color))
     if view.position_id:
         lines.append(Text(f"  Position ID: {view.position_id}", style="dim" if color else ""))
-    for line in lines:
-        line.rstrip()
+    if not color:
+        for line in lines:
+            line.rstrip()
     return lines
 
 
