@@ -30,7 +30,7 @@ Commands (a prefix is enough where it is unambiguous):
   take, pass      answer a double ('drop' = pass); beaver where the rules allow it
   resign [single|gammon|backgammon]   offer to resign (default: single)
   accept, reject  answer an offer to resign
-  undo            take back the last play (while the next player has not acted)
+  undo            take back the last play while the next player has not acted (two players)
   hint            the best plays for the dice
   board           draw the board again;  pips   the pip counts
   save FILE       save the match as a .mat file
@@ -156,7 +156,8 @@ class PlaySession:
                 else:
                     self._person_acts(seat)
         except QuitSession:
-            self.say("Goodbye.")
+            pass
+        self.say("Goodbye.")
         return 0
 
     def _opening_roll(self) -> None:
@@ -174,10 +175,10 @@ class PlaySession:
         result = self.game.result
         self.show_board()
         winner = self.seats[result.winner].name
-        how = {"drop": "after the double is passed", "resign": "by resignation",
-               "abandon": "as the other player left", "bear_off": ""}[result.reason]
+        how = {"drop": " after the double is passed", "resign": " by resignation",
+               "abandon": " as the other player left", "bear_off": ""}[result.reason]
         points = f"{result.points} point{'s' if result.points != 1 else ''}"
-        self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]} {how}, {points}.".replace("  ", " "))
+        self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]}{how}, {points}.")
         self.say(self._score_line())
         if self.match.is_over:
             self.say(f"{said(self.seats[self.match.winner].name, 'wins')} the match.")
@@ -251,7 +252,7 @@ class PlaySession:
         phase = g.phase
         state = (id(g), len(g.history), phase)
         # The board before each decision: at the roll only when the cube is an option.
-        wants_board = phase == GamePhase.MOVE or (phase == GamePhase.ROLL and g.can_double())
+        wants_board = phase != GamePhase.ROLL or g.can_double()
         if wants_board and self._shown != state:
             self.show_board()
             self._shown = state

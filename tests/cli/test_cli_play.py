@@ -112,7 +112,8 @@ def test_two_player_money_game_to_the_end_with_garbage():
     assert "\x1b[" not in out  # not a terminal: plain text
     result = match.games[-1].result
     points = f"{result.points} point{'s' if result.points != 1 else ''}"
-    assert f"{'XO'[result.winner]} wins" in out and points in out
+    kind = ("a single game", "a gammon", "a backgammon")[result.kind - 1]
+    assert f"{'XO'[result.winner]} wins {kind}, {points}." in out
     assert f"Score: X {match.score[0]}, O {match.score[1]}." in out
     assert "Another game? [y/n]" in out
     refusals = out.count("Sorry:") + out.count("Unknown command") + out.count("Resign how much")
