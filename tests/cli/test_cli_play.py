@@ -303,3 +303,24 @@ def test_save_writes_a_mat_file_and_reports_bad_paths(tmp_path):
     assert "Could not save to" in text
     assert target.read_text().strip() and (tmp_path / "quit.mat").exists()
     assert "Game 1" in target.read_text()
+
+
+def test_auto_roll_and_no_cube_options():
+    proc = run_gammon(["play", "--seed", "1", "--auto-roll", "--no-cube"], "")
+    out = proc.stdout
+    assert proc.returncode == 0
+    assert "pubeval plays first." in out and "You roll " in out
+    assert "(roll" not in out and "cube" not in out  # rolled for the person; no cube drawn
+    assert "to play) > " in out and out.rstrip().endswith("Goodbye.")
+
+
+def test_rules_errors_from_the_options_are_reported(capsys):
+    assert main(["play", "--auto-doubles", "-1"]) == 2
+    assert "automatic_doubles" in capsys.readouterr().err
+    from gammon.players import engine_available
+
+    if engine_available():
+        assert main(["play", "--level", "engine"]) == 0  # stdin is empty under pytest: Goodbye
+    else:
+        assert main(["play", "--level", "engine"]) == 2
+        assert "'engine' needs the engine's trained net" in capsys.readouterr().err
