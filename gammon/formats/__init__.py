@@ -4,8 +4,18 @@ One module per format; each reads text into frozen records (errors: :class:`Inva
 quoting the input) and writes records back.
 """
 
-from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
+from gammon.formats.mat import MatGame, MatMatch, format_mat, read_mat, to_match, write_mat
+from gammon.formats.matchid import (
+    GameState,
+    MatchState,
+    format_gnubg_id,
+    gnubg_id,
+    match_id,
+    match_state,
+    parse_gnubg_id,
+)
 from gammon.formats.xgid import XGID, format_xgid, parse_xgid
 
-__all__ = ["XGID", "GameState", "MatchState", "format_gnubg_id", "format_xgid", "parse_gnubg_id",
-           "parse_xgid"]
+__all__ = ["XGID", "GameState", "MatGame", "MatMatch", "MatchState", "format_gnubg_id", "format_mat",
+           "format_xgid", "gnubg_id", "match_id", "match_state", "parse_gnubg_id", "parse_xgid",
+           "read_mat", "to_match", "write_mat"]

@@ -288,6 +288,9 @@ class _GameReader:
         if self.over:
             raise _GameError("the game is already over")
         is_win = cell.lower().startswith("wins")
+        if self.actions and isinstance(self.actions[-1], MatRolled) and (
+                not is_win or player == self.actions[-1].player):
+            raise _GameError("a roll left unplayed must be followed by the opponent's 'Wins'")
         if not is_win and self.next is not None and player != self.next:
             raise _GameError(f"it is player {self.next}'s turn ({'left' if self.next == 0 else 'right'} "
                              "column), not the other player's")
@@ -340,7 +343,6 @@ class _GameReader:
                 self._played(player, dice, plays[0], line)
             else:
                 self.actions.append(MatRolled(player, dice, line))
-            self.next = None  # only a win (the opponent accepting a resignation) can follow
             return
         self._played(player, dice, position.parse_play(text, dice), line)
 
@@ -541,7 +543,9 @@ def _game_record(number: int, game: Game) -> MatGame:
     actions: list[MatAction] = []
     for k, action in enumerate(history):
         p = action.player
-        following = history[k + 1] if k + 1 < len(history) else None
+        # what the roll led to, past resignations offered and rejected
+        following = next((a for a in history[k + 1:] if not isinstance(a, Resign | RejectResignation)),
+                         None)
         if isinstance(action, Roll) and not isinstance(following, Move):
             if following is not None:  # rolled, then resigned or left
                 dice = action.dice

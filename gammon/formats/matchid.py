@@ -16,9 +16,12 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gammon.dice import DiceSource
 from gammon.errors import InvalidNotationError
 
 if TYPE_CHECKING:
+    from gammon.game import Game
+    from gammon.match import Match
     from gammon.position import Position
 
 MAX_SCORE = (1 << 15) - 1
@@ -175,3 +178,76 @@ def format_gnubg_id(position: Position, state: MatchState) -> str:
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
+
+
+# --- Game ------------------------------------------------------------------------------------
+
+_ENDINGS = {"bear_off": GameState.OVER, "drop": GameState.DROPPED, "resign": GameState.RESIGNED,
+            "abandon": GameState.RESIGNED}
+
+
+def match_state(game: Game | Match) -> MatchState:
+    """The Match State of a Game (or of a Match's current game), as gnubg would show it.
+
+    The player on roll is the one whose turn it is to roll or play, or who doubled or offered to
+    resign while the opponent must answer (``turn``); before the opening roll it is player 0, once
+    the game is over the winner, and the score then includes the game's points."""
+    from gammon.game import GamePhase
+    from gammon.match import Match
+
+    if isinstance(game, Match):
+        game = game.game
+    phase = game.phase
+    rules = game.rules
+    turn = game.turn
+    score = game.score
+    if phase is GamePhase.OPENING:
+        on_roll = turn = 0
+        state = GameState.NONE
+    elif phase is GamePhase.OVER:
+        result = game.result
+        on_roll = turn = result.winner
+        state = _ENDINGS[result.reason]
+        won = list(score)
+        won[result.winner] += result.points
+        score = (won[0], won[1])
+    else:
+        waiting = phase in (GamePhase.DOUBLED, GamePhase.RESIGNED)
+        on_roll = 1 - turn if waiting else turn
+        state = GameState.PLAYING
+    return MatchState(
+        match_length=rules.match_length, score=score, cube_value=game.cube_value,
+        cube_owner=game.cube_owner, player_on_roll=on_roll, turn=turn,
+        crawford=game.crawford_game, game_state=state,
+        double_offered=phase is GamePhase.DOUBLED,
+        resignation=int(game.offered_resignation) if phase is GamePhase.RESIGNED else None,
+        dice=game.dice if phase is GamePhase.MOVE else None,
+        jacoby=rules.jacoby if rules.is_money else False)
+
+
+def match_id(game: Game | Match) -> str:
+    """The Match ID of a Game or of a Match's current game."""
+    return match_state(game).id
+
+
+def gnubg_id(game: Game | Match) -> str:
+    """``PositionID:MatchID`` of a Game or of a Match's current game."""
+    from gammon.match import Match
+
+    state = match_state(game)
+    g = game.game if isinstance(game, Match) else game
+    return format_gnubg_id(g.position_for(state.player_on_roll), state)
+
+
+def new_game(state: MatchState, dice: DiceSource | None = None) -> Game:
+    """A Game at the start of the game a Match State describes (its match length, score,
+    Crawford flag and Jacoby rule). Raises ValueError for a state in the middle of a game: a Game
+    is built by its actions, so only a fresh one can be set up from an ID."""
+    from gammon.game import Game
+    from gammon.rules import Rules
+
+    if state.game_state is not GameState.NONE or state.cube_value != 1 or state.cube_owner is not None:
+        raise ValueError(f"only a game not yet started (game state NONE, cube 1 centred) can be set "
+                         f"up from a Match ID, got {state.id!r}")
+    rules = Rules(match_length=state.match_length, jacoby=state.jacoby or bool(state.match_length))
+    return Game(rules, dice, state.score, crawford_game=state.crawford)

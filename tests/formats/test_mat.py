@@ -1,0 +1,291 @@
+""".mat files: reading hand-written and other programs' files, errors, round trips, fuzzing."""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gammon import InvalidNotationError, Position
+from gammon.formats.mat import (
+    MatDouble,
+    MatDrop,
+    MatMatch,
+    MatMove,
+    MatRolled,
+    MatTake,
+    MatWin,
+    format_mat,
+    format_steps,
+    read_mat,
+    rules_of,
+    to_match,
+    to_record,
+    write_mat,
+)
+from gammon.game import Game, Move
+from gammon.rules import Rules
+from tests.formats.random_play import play_match
+
+# A gnubg export, trimmed: player 1 opens, a double dropped, a resignation after a roll.
+GNUBG_TEXT = """\
+; [Site "Nowhere"]
+; [EventDate "2026.11.23"]
+
+ 5 point match
+
+ Game 1
+ gnubg : 0                      root : 0
+  1)                             21: 13/11 24/23
+  2) 52: 13/8 24/22              63: 8/5 11/5
+  3) 53: 8/3 6/3                  Doubles => 2
+  4)  Drops                       Wins 1 point
+
+ Game 2
+ gnubg : 0                      root : 1
+  1) 31: 8/5 6/5                 64: 24/18 13/9
+  2)  Doubles => 2                Takes
+  3) 64: 24/18 18/14             43:
+      Wins 2 points
+"""
+
+
+def test_read_gnubg_export() -> None:
+    record = read_mat(GNUBG_TEXT)
+    assert record.errors == ()
+    assert (record.match_length, record.names) == (5, ("gnubg", "root"))
+    assert record.tags == {"Site": "Nowhere", "EventDate": "2026.11.23"}
+    g1, g2 = record.games
+    assert g1.score == (0, 0) and g2.score == (0, 1)
+    kinds = [type(a) for a in g1.actions]
+    assert kinds == [MatMove, MatMove, MatMove, MatMove, MatDouble, MatDrop, MatWin]
+    first = g1.actions[0]
+    assert (first.player, first.dice, str(first.play), first.line) == (1, (2, 1), "24/23 13/11", 8)
+    assert (g1.winner, g1.points) == (1, 1)
+    assert [type(a) for a in g2.actions] == [MatMove, MatMove, MatDouble, MatTake, MatMove, MatRolled,
+                                             MatWin]
+    assert g2.actions[5] == MatRolled(1, (4, 3), 17)
+    assert (g2.winner, g2.points) == (0, 2)
+    match = to_match(record)
+    assert match.score == (2, 1)
+    last = match.games[1].result
+    assert (last.reason, last.kind, last.cube_value) == ("resign", 1, 2)
+
+
+def test_reading_checks_plays_and_goes_on_after_a_bad_game() -> None:
+    text = GNUBG_TEXT.replace("52: 13/8 24/22", "52: 13/6 24/22")
+    record = read_mat(text)
+    assert [g.number for g in record.games] == [2]
+    (error,) = record.errors
+    assert "line 9" in str(error) and "13/6 24/22" in str(error)
+    with pytest.raises(InvalidNotationError, match="score line says"):
+        to_match(record)  # game 2 cannot follow: the score before it is unexplained
+
+
+def test_gnubg_text_replays_into_a_match() -> None:
+    record = read_mat(GNUBG_TEXT.split(" Game 2")[0])
+    match = to_match(record)
+    assert match.score == (0, 1)
+    assert match.games[0].result.reason == "drop"
+
+
+def test_resignation_after_a_roll() -> None:
+    text = """ 3 point match
+
+ Game 1
+ A : 0                          B : 0
+  1) 31: 8/5 6/5                 62:
+                                  Wins 2 points
+"""
+    # B rolled 62 and left it unplayed, so B resigned: B cannot be the winner
+    (error,) = read_mat(text).errors
+    assert "line 6" in str(error) and "Wins 2 points" in str(error)
+    good = read_mat(text.replace("                                  Wins 2 points", "      Wins 2 points"))
+    assert [type(a) for a in good.games[0].actions] == [MatMove, MatRolled, MatWin]
+    match = to_match(good)
+    result = match.games[0].result
+    assert (result.winner, result.points, result.reason, result.kind) == (0, 2, "resign", 2)
+
+
+def test_no_header_is_an_error_quoting_the_line() -> None:
+    with pytest.raises(InvalidNotationError, match="no 'N point match'"):
+        read_mat("")
+    with pytest.raises(InvalidNotationError, match=r"line 2: 'hello'"):
+        read_mat("; comment\nhello\n 5 point match\n")
+
+
+@pytest.mark.parametrize("bad, where", [
+    ("  2) 52: 13/8 24/22              63: 8/5 11/5", "  2) 52: 13/8 24/22  xyz         63: 8/5 11/5"),
+    ("  3) 53: 8/3 6/3                  Doubles => 2", "  3) 53: 8/3 6/3                  Doubles => 3"),
+    ("  4)  Drops                       Wins 1 point", "  4)  Takes                       Wins 1 point"),
+    (" gnubg : 0                      root : 0", " gnubg 0 root 0 x"),
+])
+def test_malformed_games_are_collected(bad: str, where: str) -> None:
+    text = GNUBG_TEXT.replace(bad, where)
+    try:
+        record = read_mat(text)
+    except InvalidNotationError:
+        pytest.fail("one bad game must not stop the reading")
+    if record.errors:
+        assert "line" in str(record.errors[0])
+    else:
+        with pytest.raises(InvalidNotationError, match="line"):
+            to_match(record)
+
+
+def test_turn_order_is_checked() -> None:
+    text = GNUBG_TEXT.replace("  2) 52: 13/8 24/22              63: 8/5 11/5",
+                              "  2)                             63: 8/5 11/5")
+    record = read_mat(text)
+    assert record.errors and "turn" in str(record.errors[0])
+
+
+def test_xg_spellings() -> None:
+    text = """\ufeff; [Player 1 "X"]
+; [Player 2 "Y"]
+
+ 1 point match
+
+ Game 1
+ X : 0                          Y : 0
+  1) 31: 8/5 6/5                 42: 8/4 6/4
+  2) 66: 24/18(2) 13/7(2)        21: 13/11 6/5
+  3) 53: ???                      Wins 1 point and the match
+"""
+    record = read_mat(text)
+    assert record.errors == ()
+    actions = record.games[0].actions
+    assert str(actions[2].play) == "24/18(2) 13/7(2)"
+    assert actions[4] == MatRolled(0, (5, 3), 10) and actions[5] == MatWin(1, 1, 10)
+    assert to_match(record).winner == 1
+
+
+def _histories(match) -> list[list]:
+    return [g.history for g in match.games]
+
+
+def _boards(game: Game) -> list[Position]:
+    return [a.play.after for a in game.history if isinstance(a, Move) and a.play is not None]
+
+
+@pytest.mark.parametrize("seed, rules", [
+    (1, Rules(match_length=5)), (2, Rules(match_length=9)), (3, Rules(match_length=0)),
+    (4, Rules(match_length=0, beavers=True, jacoby=False)), (5, Rules(match_length=7, crawford=False)),
+    (6, Rules(match_length=3, cube_limit=4)),
+])
+def test_round_trip_through_text(seed: int, rules: Rules) -> None:
+    match = play_match(seed, rules, games=8, double=0.1, resign=0.02)
+    text = format_mat(match, ("Ann", "Ben Lee"))
+    record = read_mat(text)
+    assert record.errors == ()
+    assert record.names == ("Ann", "Ben Lee")
+    assert rules_of(record) == rules
+    back = to_match(record)
+    assert back.score == match.score
+    assert len(back.games) == len(match.games)
+    for ours, theirs in zip(match.games, back.games):
+        assert _boards(ours) == _boards(theirs)
+        assert ours.result == theirs.result
+    assert format_mat(back, ("Ann", "Ben Lee")) == text
+
+
+def test_write_to_path_and_file(tmp_path) -> None:
+    match = play_match(8, Rules(match_length=3))
+    path = tmp_path / "m.mat"
+    text = write_mat(match, ("A", "B"), path)
+    assert path.read_text() == text
+    buffer = io.StringIO()
+    write_mat(match.games, ("A", "B"), buffer)
+    assert buffer.getvalue() == text
+    assert format_mat(to_record(match, ("A", "B"))) .count("Game ") == len(match.games)
+
+
+def test_unfinished_game_is_written() -> None:
+    from gammon import ScriptedDice
+
+    game = Game(Rules(match_length=5), ScriptedDice([(3, 1), (6, 4)]))
+    game.roll()
+    game.play("8/5 6/5")
+    game.roll()
+    text = format_mat([game], ("A", "B"))
+    assert "  1) 31: 8/5 6/5" in text
+    record = read_mat(text)
+    assert record.errors == () and record.games[0].winner is None
+    assert to_match(record).game.phase.name == "ROLL"
+
+
+def test_bad_names_are_refused() -> None:
+    match = play_match(9, Rules(match_length=1))
+    for name in ("", "a:b", "two  spaces", "new\nline"):
+        with pytest.raises(ValueError, match="name"):
+            format_mat(match, (name, "B"))
+
+
+def test_steps_as_gnubg_writes_them() -> None:
+    p = Position.from_points({25: 1, 6: 14}, {24: 1, 20: 1, 2: 13})  # opponent blot on our 5 and 1
+    play = next(pl for pl in p.legal_plays((4, 4)) if str(pl) == "bar/21 6/2(3)")
+    assert format_steps(play) == "25/21 6/2 6/2 6/2"
+    hit = next(pl for pl in p.legal_plays((4, 5)) if pl.hits)
+    assert "*" in format_steps(hit)
+
+
+def test_layout_matches_gnubg_columns() -> None:
+    """Written back, gnubg's own game comes out as gnubg wrote it (trailing spaces aside)."""
+    game1 = GNUBG_TEXT.split(" Game 2")[0]
+    record = read_mat(game1)
+    text = format_mat(MatMatch(5, ("gnubg", "root"), record.games))
+    ours = text.split(" 5 point match\n\n")[1].strip().splitlines()
+    theirs = game1.split(" 5 point match\n\n")[1].strip().splitlines()
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        # the same words (steps may come in another order) and every cell in the same column
+        assert sorted(a.split()) == sorted(b.split())
+        cells = r"\d\d:|Doubles|Takes|Drops|Wins"
+        assert [m.start() for m in re.finditer(cells, a)] == [m.start() for m in re.finditer(cells, b)]
+
+
+# --- fuzzing ---------------------------------------------------------------------------------
+
+_SAMPLE = format_mat(play_match(12, Rules(match_length=5), double=0.1, resign=0.02), ("A", "B"))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.text(max_size=300))
+def test_fuzz_any_text(text: str) -> None:
+    try:
+        record = read_mat(text)
+        to_match(record)
+    except InvalidNotationError:
+        pass
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.randoms(use_true_random=False), st.integers(1, 6))
+def test_fuzz_mutated_files(rng: random.Random, edits: int) -> None:
+    lines = _SAMPLE.splitlines()
+    pieces = ["", " ", "  ", "Doubles => 2", "Takes", "Drops", "Wins 3 points", "66:", "52: 13/8",
+              "bar/off", "*", "(2)", ")", ":", "Game 2", "0 point match", "99999", "\u00e9", "\t"]
+    for _ in range(edits):
+        k = rng.randrange(len(lines))
+        line = lines[k]
+        at = rng.randrange(len(line) + 1)
+        choice = rng.randrange(4)
+        if choice == 0:
+            lines[k] = line[:at] + rng.choice(pieces) + line[at:]
+        elif choice == 1:
+            lines[k] = line[:at] + line[at + rng.randrange(1, 6):]
+        elif choice == 2:
+            del lines[k]
+        else:
+            lines.insert(k, rng.choice(lines))
+        if not lines:
+            lines = [""]
+    try:
+        record = read_mat("\n".join(lines))
+        to_match(record)
+    except InvalidNotationError:
+        pass
