@@ -52,6 +52,8 @@ class BoardView:
     match_length: int = 0
     crawford: bool = False
     position_id: str | None = None
+    players: tuple[int, int] = (0, 1)
+    """Player numbers of (viewer, opponent): each player keeps its colour when the view turns."""
 
 
 def _stack_cell(count: int, row: int, glyph: str, style: str, background: str = "") -> Text:
@@ -68,7 +70,7 @@ def _point_cell(view: BoardView, slot: int, row: int, color: bool) -> Text:
     n = view.position.board[slot]
     side = 0 if n > 0 else 1
     shade = POINT_SHADES[slot % 2] if color else ""
-    return _stack_cell(abs(n), row, _glyph(view, side, color), _style(side, color), shade)
+    return _stack_cell(abs(n), row, _glyph(view, side, color), _style(view, side, color), shade)
 
 
 def _felt(text: str, color: bool, background: str = FELT) -> Text:
@@ -76,11 +78,11 @@ def _felt(text: str, color: bool, background: str = FELT) -> Text:
 
 
 def _glyph(view: BoardView, side: int, color: bool) -> str:
-    return (COLOR_GLYPHS if color else view.glyphs)[side]
+    return COLOR_GLYPHS[view.players[side]] if color else view.glyphs[side]
 
 
-def _style(side: int, color: bool) -> str:
-    return CHECKER_STYLES[side] if color else ""
+def _style(view: BoardView, side: int, color: bool) -> str:
+    return CHECKER_STYLES[view.players[side]] if color else ""
 
 
 TOP_LEFT = tuple(range(13, 19))
@@ -111,8 +113,9 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
     for side, (name_row, info_row) in ((1, (0, 1)), (0, (10, 9))):
         glyph = _glyph(view, side, color)
         name = Text()
-        name.append_text(_stack_cell(1, 0, glyph, _style(side, color), FELT) if color else Text(glyph))
-        name.append(f" {view.names[side]}", style="bold")
+        name.append_text(_stack_cell(1, 0, glyph, _style(view, side, color), FELT) if color else Text(glyph))
+        if color or view.names[side] != glyph:  # two players named X and O: no "X X"
+            name.append(f" {view.names[side]}", style="bold")
         if view.on_turn == side:
             name.append("  ◀ on turn" if view.dice is None else "  ◀ to play", style="bold")
         panel[name_row] = name
@@ -170,14 +173,14 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
                 line.append_text(_point_cell(view, p, row, color))
             line.append_text(_frame("│", color))
             line.append_text(_stack_cell(bar[bar_side], row, _glyph(view, bar_side, color),
-                                         _style(bar_side, color), BAR_FELT if color else ""))
+                                         _style(view, bar_side, color), BAR_FELT if color else ""))
             line.append_text(_frame("│", color))
             line.append_text(_felt(" ", color))
             for p in right:
                 line.append_text(_point_cell(view, p, row, color))
             line.append_text(_frame("│", color))
             line.append_text(_stack_cell(off[off_side], row, _glyph(view, off_side, color),
-                                         _style(off_side, color), BAR_FELT if color else ""))
+                                         _style(view, off_side, color), BAR_FELT if color else ""))
             line.append_text(_frame("│", color))
         line.append(" ")
         line.append_text(panel[r] if color else Text(panel[r].plain))

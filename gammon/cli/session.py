@@ -15,7 +15,7 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from gammon.cli.board import BoardView, render_board
+from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.errors import GammonError
 from gammon.game import Game, GamePhase
 from gammon.match import Match
@@ -31,7 +31,7 @@ Commands (a prefix is enough where it is unambiguous):
   resign [single|gammon|backgammon]   offer to resign (default: single)
   accept, reject  answer an offer to resign
   undo            take back the last play while the next player has not acted (two players)
-  hint            the best plays for the dice
+  hint [N]        the N best plays for the dice (default 5), or cube advice before the roll
   board           draw the board again;  pips   the pip counts
   save FILE       save the match as a .mat file
   help            this text;  quit    leave (asks to save first)"""
@@ -118,6 +118,8 @@ class PlaySession:
             match_length=rules.match_length,
             crawford=g.crawford_game,
             position_id=g.position.id,
+            glyphs=(PLAIN_GLYPHS[me], PLAIN_GLYPHS[1 - me]),
+            players=(me, 1 - me),
         )
 
     def show_board(self) -> None:
@@ -157,6 +159,12 @@ class PlaySession:
                     self._person_acts(seat)
         except QuitSession:
             pass
+        except KeyboardInterrupt:
+            self.say("\nInterrupted.")
+            try:
+                self._do_quit(self.seats[0], [])
+            except (QuitSession, KeyboardInterrupt):
+                pass
         self.say("Goodbye.")
         return 0
 
@@ -362,7 +370,10 @@ class PlaySession:
         self.say("The last play is taken back.")
 
     def _do_hint(self, seat: Seat, args: list[str]) -> None:
-        for line in hint_lines(self.game):
+        if len(args) > 1 or (args and not (args[0].isdigit() and 1 <= int(args[0]) <= 99)):
+            self.say(f"Usage: hint [N] for the N best plays (1-99), not {' '.join(args)!r}.")
+            return
+        for line in hint_lines(self.game, int(args[0]) if args else HINT_PLAYS):
             self.say(line)
 
     def _do_board(self, seat: Seat, args: list[str]) -> None:

@@ -81,3 +81,16 @@ def test_colour_rendering_uses_the_same_layout_with_discs():
     assert widths(color) == widths(plain)
     # The playing area has its own background, so light checkers show on light terminals too.
     assert any("on #" in str(span.style) for span in color[3].spans)
+
+
+def test_each_player_keeps_its_colour_and_letter_when_the_view_turns():
+    from gammon.cli.board import CHECKER_STYLES
+
+    p = Position.initial()
+    turned = BoardView(p, names=("O", "X"), glyphs=("O", "X"), players=(1, 0), on_turn=0, dice=(2, 1))
+    plain = board_text(turned).splitlines()
+    assert plain[-3].endswith("│ O  ◀ to play")  # the viewer is player 1, drawn with O
+    assert plain[3].split("│")[1].strip().startswith("O")  # its 13-point stack, top left
+    color = render_board(turned, color=True)
+    viewer_cells = [span.style for span in color[3].spans if "○" in color[3].plain[span.start:span.end]]
+    assert viewer_cells and all(str(s).startswith(CHECKER_STYLES[1]) for s in viewer_cells)
