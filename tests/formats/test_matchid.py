@@ -6,8 +6,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gammon import InvalidNotationError, Position
-from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
+from gammon import InvalidNotationError, Position, ScriptedDice
+from gammon.formats.matchid import (
+    GameState,
+    MatchState,
+    format_gnubg_id,
+    gnubg_id,
+    match_id,
+    match_state,
+    new_game,
+    parse_gnubg_id,
+)
+from gammon.game import Game, GamePhase, Move
+from gammon.match import Match
+from gammon.rules import Rules
+from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
 
 gnubg = pytest.importorskip("gnubg", reason="PyPI gnubg (test extra) is the Match ID oracle")
 
@@ -121,3 +134,81 @@ def test_fuzz_any_key(raw: bytes) -> None:
     except InvalidNotationError:
         return
     assert MatchState.from_id(s.id) == s
+
+
+# --- the Match State of a Game -----------------------------------------------------------------
+
+
+def _game(rolls: list[tuple[int, int]], length: int = 7, score: tuple[int, int] = (2, 3)) -> Game:
+    return Game(Rules(match_length=length), ScriptedDice(rolls), score=score)
+
+
+def test_state_through_a_game() -> None:
+    g = _game([(5, 2), (3, 1), (6, 4)])
+    s = match_state(g)
+    assert (s.game_state, s.player_on_roll, s.dice, s.score, s.match_length) == (GameState.NONE, 0, None,
+                                                                               (2, 3), 7)
+    g.roll()  # player 0 opens with 52
+    s = match_state(g)
+    assert (s.game_state, s.player_on_roll, s.turn, s.dice) == (GameState.PLAYING, 0, 0, (5, 2))
+    assert gnubg_id(g) == f"4HPwATDgc/ABMA:{s.id}"
+    g.play("13/8 13/11")
+    s = match_state(g)
+    assert (s.player_on_roll, s.turn, s.dice) == (1, 1, None)
+    assert gnubg_id(g).split(":")[0] == g.position_for(1).id
+    g.double()
+    s = match_state(g)
+    assert (s.player_on_roll, s.turn, s.double_offered, s.cube_value) == (1, 0, True, 1)
+    g.take()
+    s = match_state(g)
+    assert (s.player_on_roll, s.turn, s.double_offered, s.cube_value, s.cube_owner) == (1, 1, False, 2, 0)
+    g.roll()
+    g.resign(2)
+    s = match_state(g)
+    assert (s.player_on_roll, s.turn, s.resignation, s.dice) == (1, 0, 2, None)
+    g.accept_resignation()
+    s = match_state(g)
+    assert (s.game_state, s.score, s.player_on_roll) == (GameState.RESIGNED, (6, 3), 0)
+    assert match_id(g) == s.id
+
+
+def test_state_of_a_match_and_drop() -> None:
+    m = Match(Rules(match_length=3), ScriptedDice([(6, 1)]))
+    m.game.roll()
+    m.game.play("13/7 8/7")
+    m.game.double()  # player 1, on roll after the opening play, doubles; player 0 drops
+    m.game.drop()
+    s = match_state(m)
+    assert (s.game_state, s.score, s.cube_value, s.player_on_roll) == (GameState.DROPPED, (0, 1), 1, 1)
+
+
+def test_money_state_and_new_game() -> None:
+    g = Game(Rules(), ScriptedDice([(2, 1)]))
+    s = match_state(g)
+    assert (s.match_length, s.jacoby) == (0, True)
+    fresh = new_game(MatchState(match_length=5, score=(4, 2), crawford=True, game_state=GameState.NONE))
+    assert (fresh.score, fresh.crawford_game, fresh.rules.match_length) == ((4, 2), True, 5)
+    with pytest.raises(ValueError, match="not yet started"):
+        new_game(s.__class__(game_state=GameState.PLAYING))
+
+
+@needs_gnubg
+def test_game_states_are_what_gnubg_reads() -> None:
+    """GNU Backgammon's ``set gnubgid`` corrects a Match ID that does not fit its rules (a cube
+    in the Crawford game, a double it cannot show ...): our states must come back unchanged."""
+    from tests.formats.random_play import play_match
+
+    ids = []
+    match = play_match(3, Rules(match_length=7), double=0.1, resign=0.0)
+    for game in match.games:
+        history = game.history
+        for k in range(len(history)):
+            if isinstance(history[k], Move) and history[k].play is None:
+                continue  # a pass is made by the roll before it
+            state = Game.replay(history[:k], game.rules, game.score, game.crawford_game)
+            if state.phase in (GamePhase.ROLL, GamePhase.MOVE):
+                ids.append(gnubg_id(state))
+    script = f"for x in {ids!r}:\n    gnubg.command('set gnubgid ' + x)\n    emit(gnubg.gnubgid())\n"
+    got = run_gnubg(script)
+    assert len(ids) > 100
+    assert got == ids
