@@ -197,26 +197,46 @@ class BearoffDatabase:
     def probabilities(self, boards: np.ndarray) -> np.ndarray:
         """Cubeless probabilities for the player on roll of bear-off boards (see
         :func:`is_bearoff`)."""
-        b = np.asarray(boards, dtype=np.int8)
-        mine, theirs = _side_indices(b, _BINOM)
-        return race_probabilities(self.off[mine], self.first[mine], self.off[theirs], self.first[theirs],
-                                  b[:, 1:7].sum(axis=1) == CHECKERS, -b[:, 19:25].sum(axis=1) == CHECKERS)
+        b = np.ascontiguousarray(boards, dtype=np.int8)
+        out = np.empty((b.shape[0], 5))
+        _race_kernel(b, self.off, self.first, _BINOM, out)
+        return out
 
 
 @njit(cache=True)
-def _side_indices(boards, binom):
-    n = boards.shape[0]
-    mine = np.empty(n, dtype=np.int64)
-    theirs = np.empty(n, dtype=np.int64)
+def _race_kernel(boards, off, first, binom, out):
+    """The arithmetic of :func:`race_probabilities`, row by row, on bear-off boards."""
     c = np.zeros(6, dtype=np.int8)
-    for r in range(n):
+    rolls = off.shape[1]
+    for r in range(boards.shape[0]):
+        my_n = 0
+        their_n = 0
         for p in range(6):
             c[p] = boards[r, p + 1]
-        mine[r] = _index(c, binom)
+            my_n += c[p]
+        mine = _index(c, binom)
         for p in range(6):
             c[p] = -boards[r, 24 - p]
-        theirs[r] = _index(c, binom)
-    return mine, theirs
+            their_n += c[p]
+        theirs = _index(c, binom)
+        win = 0.0
+        win_g = 0.0
+        lose_g = 0.0
+        tail_off = 0.0  # P(their rolls >= i), built from the top down
+        tail_first = 0.0
+        my_first_after = 0.0  # P(my first-off rolls > i)
+        for i in range(rolls - 1, -1, -1):
+            tail_off += off[theirs, i]
+            tail_first += first[theirs, i]
+            win += off[mine, i] * tail_off
+            win_g += off[mine, i] * tail_first
+            lose_g += off[theirs, i] * my_first_after
+            my_first_after += first[mine, i]
+        out[r, 0] = win
+        out[r, 1] = win_g if their_n == 15 else 0.0
+        out[r, 2] = 0.0
+        out[r, 3] = lose_g if my_n == 15 else 0.0
+        out[r, 4] = 0.0
 
 
 def is_bearoff(boards: np.ndarray) -> np.ndarray:

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gammon.engine.bearoff import BearoffDatabase, is_bearoff
-from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities, sanitize_probabilities
+from gammon.engine.bearoff import BearoffDatabase
+from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities
 from gammon.movegen import generate
 
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
@@ -110,6 +110,64 @@ def _best_in_groups(equity, starts):
     return best
 
 
+NET, TERMINAL, BEAROFF = 0, 1, 2
+
+
+@njit(cache=True)
+def _classify(boards, bearoff, out):
+    """Kind of each row (NET, TERMINAL, BEAROFF if ``bearoff``); terminal rows are scored into
+    ``out`` as :func:`terminal_probabilities` does."""
+    n = boards.shape[0]
+    kinds = np.zeros(n, dtype=np.int8)
+    for r in range(n):
+        b = boards[r]
+        opponent_left = False
+        mine_on = 0
+        mine_outside = False  # a checker beyond the home board (or on the bar)
+        mine_in_their_home = False
+        opponent_outside = False
+        for i in range(26):
+            v = b[i]
+            if v < 0:
+                opponent_left = True
+                if i < 19:
+                    opponent_outside = True
+            elif v > 0:
+                mine_on += v
+                if i >= 7:
+                    mine_outside = True
+                if i >= 19:
+                    mine_in_their_home = True
+        if not opponent_left:
+            kinds[r] = TERMINAL
+            gammon = 1.0 if mine_on == 15 else 0.0
+            out[r, 0] = 0.0
+            out[r, 1] = 0.0
+            out[r, 2] = 0.0
+            out[r, 3] = gammon
+            out[r, 4] = gammon if mine_in_their_home else 0.0
+        elif bearoff and not mine_outside and not opponent_outside:
+            kinds[r] = BEAROFF
+    return kinds
+
+
+@njit(cache=True)
+def _store_sanitized(out, rows, probs):
+    """``out[rows] = probs`` clipped into [0, 1] with wbg <= wg <= win and lbg <= lg <= 1 - win."""
+    for k in range(rows.shape[0]):
+        r = rows[k]
+        w = min(max(probs[k, 0], 0.0), 1.0)
+        wg = min(max(probs[k, 1], 0.0), w)
+        wbg = min(max(probs[k, 2], 0.0), wg)
+        lg = min(max(probs[k, 3], 0.0), 1.0 - w)
+        lbg = min(max(probs[k, 4], 0.0), lg)
+        out[r, 0] = w
+        out[r, 1] = wg
+        out[r, 2] = wbg
+        out[r, 3] = lg
+        out[r, 4] = lbg
+
+
 def terminal_mask(boards: np.ndarray) -> np.ndarray:
     """Rows where the player NOT on roll has borne off every checker (the game is over)."""
     return ~(boards < 0).any(axis=1)
@@ -138,22 +196,21 @@ class Searcher:
     def leaf(self, boards: np.ndarray) -> np.ndarray:
         """0-ply probabilities for the player on roll of each board (terminal rows allowed)."""
         boards = np.ascontiguousarray(boards, dtype=np.int8)
-        n = boards.shape[0]
-        out = np.empty((n, 5))
-        done = terminal_mask(boards)
-        if done.any():
-            out[done] = terminal_probabilities(boards[done])
-        rest = ~done
-        if self.bearoff is not None:
-            home = rest & is_bearoff(boards)
-            if home.any():
-                out[home] = self.bearoff.probabilities(boards[home])
-            rest &= ~home
-        if rest.any():
+        out = np.empty((boards.shape[0], 5))
+        kinds = _classify(boards, self.bearoff is not None, out)
+        home = np.flatnonzero(kinds == BEAROFF)
+        if len(home):
+            out[home] = self.bearoff.probabilities(boards[home])
+        rest = np.flatnonzero(kinds == NET)
+        if len(rest) == len(boards):
+            probs = np.asarray(self.evaluator.evaluate(boards), dtype=np.float64)
+        elif len(rest):
             probs = np.asarray(self.evaluator.evaluate(boards[rest]), dtype=np.float64)
-            if probs.shape != (int(rest.sum()), 5):
-                raise ValueError(f"the evaluator returned shape {probs.shape} for {int(rest.sum())} boards")
-            out[rest] = sanitize_probabilities(probs)
+        else:
+            return out
+        if probs.shape != (len(rest), 5):
+            raise ValueError(f"the evaluator returned shape {probs.shape} for {len(rest)} boards")
+        _store_sanitized(out, rest, np.ascontiguousarray(probs))
         return out
 
     def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:
@@ -163,9 +220,7 @@ class Searcher:
             return self.leaf(boards)
         n = boards.shape[0]
         out = np.empty((n, 5))
-        exact = terminal_mask(boards)
-        if self.bearoff is not None:
-            exact |= is_bearoff(boards)
+        exact = _classify(boards, self.bearoff is not None, out) != NET
         if exact.any():
             out[exact] = self.leaf(boards[exact])
         todo = np.flatnonzero(~exact)

@@ -63,3 +63,23 @@ def test_not_bearoff_when_a_checker_is_outside() -> None:
     b = np.array([pos("x 7:1; o 1:1").board, pos("x 1:1; o 7:1").board, pos("x bar:1; o 1:1").board],
                  dtype=np.int8)
     assert not is_bearoff(b).any()
+
+
+def test_kernel_matches_the_reference_formula(db: BearoffDatabase) -> None:
+    from gammon.engine.bearoff import race_probabilities
+
+    rng = np.random.default_rng(0)
+    boards = []
+    for _ in range(300):
+        b = np.zeros(26, dtype=np.int8)
+        for _ in range(rng.integers(1, 16)):
+            b[rng.integers(1, 7)] += 1
+        for _ in range(rng.integers(1, 16)):
+            b[rng.integers(19, 25)] -= 1
+        boards.append(b)
+    b = np.array(boards)
+    mine = [db.index(row[1:7].tolist()) for row in b]
+    theirs = [db.index((-row[24:18:-1]).tolist()) for row in b]
+    ref = race_probabilities(db.off[mine], db.first[mine], db.off[theirs], db.first[theirs],
+                             b[:, 1:7].sum(axis=1) == 15, -b[:, 19:25].sum(axis=1) == 15)
+    np.testing.assert_allclose(db.probabilities(b), ref, atol=1e-12)
