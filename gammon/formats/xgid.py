@@ -16,10 +16,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from gammon.errors import InvalidNotationError, InvalidPositionError
 from gammon.formats.matchid import GameState, MatchState
 from gammon.position import Position
+
+if TYPE_CHECKING:
+    from gammon.game import Game
+    from gammon.match import Match
 
 _BOTTOM, _TOP = 1, 0
 _CUBE_ACTIONS = {"D": "double", "B": "beaver", "R": "raccoon"}
@@ -174,6 +179,21 @@ class XGID:
                    cube_action="double" if state.double_offered else None, score=state.score,
                    match_length=state.match_length, crawford=state.crawford,
                    jacoby=state.jacoby and not state.match_length, max_cube=max_cube)
+
+    @classmethod
+    def from_game(cls, game: Game | Match) -> XGID:
+        """The XGID of a Game (or a Match's current game), players numbered as in the game:
+        player 1 is drawn at the bottom."""
+        from gammon.formats.matchid import match_state
+        from gammon.match import Match
+
+        state = match_state(game)
+        g = game.game if isinstance(game, Match) else game
+        limit = g.rules.cube_limit or 1024
+        xgid = cls.from_match_state(g.position_for(state.player_on_roll), state, max_cube=limit)
+        if g.rules.is_money and g.rules.beavers:
+            xgid = xgid.replace(beavers=True)
+        return xgid
 
     def replace(self, **changes: object) -> XGID:
         return replace(self, **changes)

@@ -142,8 +142,11 @@ def test_gnubg_exports_read_back(tmp_path: Path) -> None:
     games = [(seed, length, str(tmp_path / f"g{seed}.mat")) for seed, length in [(7, 5), (8, 7), (9, 3)]]
     summaries = run_gnubg(f"GAMES = {games!r}\n" + _SELF_PLAY)
     assert len(summaries) == len(games)
-    for (_seed, length, path), summary in zip(games, summaries):
-        text = Path(path).read_text()
+    texts = [Path(path).read_text() for _seed, _length, path in games]
+    # gnubg's games did take, drop and resign
+    assert all(word in "".join(texts) for word in ("Doubles", "Takes", "Drops"))
+    assert any(info.get("resigned") for summary in summaries for info in summary["info"])
+    for (_seed, length, path), summary, text in zip(games, summaries, texts):
         record = read_mat(text)
         assert record.errors == ()
         assert record.match_length == length

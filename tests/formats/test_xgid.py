@@ -154,3 +154,18 @@ def test_agrees_with_gnubg_set_xgid() -> None:
             expected = _swap_players(expected)
         got_state = MatchState.from_id(match_id)
         assert got_state.id == expected.id, (str(x), got_state, expected)
+
+
+def test_from_game() -> None:
+    from gammon import ScriptedDice
+    from gammon.game import Game
+    from gammon.rules import Rules
+
+    game = Game(Rules(match_length=7), ScriptedDice([(2, 5)]), score=(1, 4))
+    game.roll()  # player 1 (bottom) opens with 5-2
+    x = XGID.from_game(game)
+    assert str(x) == "XGID=-b----E-C---eE---c-e----B-:0:0:1:25:4:1:0:7:10"
+    game.play("13/8 13/11")
+    x = XGID.from_game(game)
+    assert (x.player_on_roll, x.dice, x.position) == (0, None, game.position_for(0))
+    assert parse_xgid(str(x)) == x
