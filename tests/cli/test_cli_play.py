@@ -11,6 +11,7 @@ import os
 import pty
 import random
 import select
+import signal
 import subprocess
 import sys
 import tempfile
@@ -213,7 +214,7 @@ def test_format_dice_and_grammar():
     assert said("You", "passes") == "You pass" and said("O", "passes") == "O passes"
 
 
-def test_in_a_pty_the_board_has_colours_and_eof_is_clean():
+def test_in_a_pty_the_board_has_colours_and_ctrl_c_is_clean():
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(TERM="xterm-256color", COLUMNS="120")
@@ -240,7 +241,10 @@ def test_in_a_pty_the_board_has_colours_and_eof_is_clean():
         os.write(master, b"roll\nhint\n")
         read_until(b"ranking")
         assert b"ranking" in data
-        os.write(master, b"\x04")  # Ctrl-D: end of input
+        proc.send_signal(signal.SIGINT)  # Ctrl-C (the pty is not the child's controlling tty)
+        read_until(b"Save the match first?")
+        assert b"Interrupted." in data
+        os.write(master, b"\n")
         read_until(b"Goodbye.")
         assert b"Goodbye." in data
         assert proc.wait(timeout=30) == 0
