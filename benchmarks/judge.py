@@ -1,0 +1,108 @@
+"""Judged error: mean equity lost per decision against GNU Backgammon 2-ply, for Engine(),
+Engine(plies=0) and GNU Backgammon 0-ply side by side.
+
+Decisions: the wildbg benchmark positions (real-game positions, contact and race interleaved), each
+with one seeded random roll; positions with fewer than two legal plays are skipped. Every play is
+judged by the cubeless money equity GNU Backgammon gives its resulting position at 2 ply
+(``gnubg.evaluate``, deterministic, pruning nets as in its 2-ply levels, Jacoby off). The reference
+best is the best of GNU Backgammon 2-ply's own choice and the plays judged, so no loss is negative.
+Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off; such a
+choice is matched to the legal play with the same 2-ply score).
+
+    python benchmarks/judge.py [--decisions 2000] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: BLAS threads only add waiting
+
+import argparse  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import gnubg  # noqa: E402
+import numpy as np  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from engine_speed import decisions  # noqa: E402
+
+from gammon import Position  # noqa: E402
+from gammon.engine.engine import Engine  # noqa: E402
+
+
+def apply_steps(p: Position, move: tuple[int, ...]) -> Position | None:
+    """Resulting position (opponent's view) of a whole gnubg move tuple; None if it was cut."""
+    if len(move) % 2 or 0 in move:
+        return None
+    board = list(p.board)
+    for src, dst in zip(move[::2], move[1::2]):
+        board[src] -= 1
+        if board[dst] == -1:
+            board[dst] = 0
+            board[0] -= 1
+        board[dst] += 1
+    return Position(board).flip()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--decisions", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    work = decisions(args.decisions, args.seed)
+    cube = gnubg.cubeinfo()
+    cube["jacoby"] = 0
+    ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
+    ctx0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
+    engines = {"Engine()": Engine(), "Engine(plies=0)": Engine(plies=0)}
+    names = [*engines, "gnubg 0-ply"]
+    lost: dict[str, list[float]] = {n: [] for n in names}
+    seconds = dict.fromkeys(names, 0.0)
+    cache: dict[str, float] = {}
+
+    def judged(after: Position) -> float:
+        """The mover's 2-ply cubeless equity of a play with this result."""
+        key = after.id
+        if key not in cache:
+            cache[key] = -gnubg.evaluate(after.to_gnubg_board(), cube, ctx2)[5]
+        return cache[key]
+
+    start = time.perf_counter()
+    for k, (p, dice) in enumerate(work, 1):
+        plays = p.legal_plays(dice)
+        chosen: dict[str, Position] = {}
+        for name, engine in engines.items():
+            t = time.perf_counter()
+            chosen[name] = engine.best_play(p, dice).after
+            seconds[name] += time.perf_counter() - t
+        t = time.perf_counter()
+        zero = [-gnubg.evaluate(play.after.to_gnubg_board(), cube, ctx0)[5] for play in plays]
+        seconds["gnubg 0-ply"] += time.perf_counter() - t
+        chosen["gnubg 0-ply"] = plays[int(np.argmax(zero))].after
+        top = gnubg.findbestmoves(p.to_gnubg_board(), cube, ctx2, dice)[0]
+        reference = apply_steps(p, top["move"])
+        if reference is None:  # cut tuple: the legal play whose 2-ply score is gnubg's
+            reference = min((pl.after for pl in plays), key=lambda a: abs(judged(a) - top["score"]))
+        best = max(judged(reference), *(judged(a) for a in chosen.values()))
+        for name, after in chosen.items():
+            lost[name].append(best - judged(after))
+        if k % 100 == 0:
+            print(f"  {k} decisions, {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    n = len(work)
+    print(f"{n} decisions (wildbg positions, seeded rolls {args.seed}); reference: GNU Backgammon 2-ply "
+          f"cubeless; evaluator: {type(engines['Engine()'].evaluator).__name__}; "
+          f"Engine() = {engines['Engine()'].plies}-ply")
+    print(f"{'player':<18}{'mean loss (mEMG)':>18}{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}")
+    for name in names:
+        arr = np.array(lost[name])
+        print(f"{name:<18}{1000 * arr.mean():>18.2f}{int((arr > 0.08).sum()):>17}"
+              f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
+
+
+if __name__ == "__main__":
+    main()
