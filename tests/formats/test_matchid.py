@@ -22,8 +22,6 @@ from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
 
-gnubg = pytest.importorskip("gnubg", reason="PyPI gnubg (test extra) is the Match ID oracle")
-
 
 @st.composite
 def match_states(draw: st.DrawFn, gnubg_compatible: bool = False) -> MatchState:
@@ -55,6 +53,7 @@ def test_known_ids() -> None:
 @settings(max_examples=600, deadline=None)
 @given(match_states(gnubg_compatible=True))
 def test_id_agrees_with_gnubg(state: MatchState) -> None:
+    gnubg = pytest.importorskip("gnubg", reason="PyPI gnubg (test extra) is the Match ID oracle")
     cube = gnubg.cubeinfo(state.cube_value, -1 if state.cube_owner is None else state.cube_owner,
                           state.player_on_roll, state.match_length, state.score, int(state.crawford), 0)
     pos = gnubg.posinfo(state.turn, state.resignation or 0, int(state.double_offered),
