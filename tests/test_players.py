@@ -117,3 +117,23 @@ def test_engine_player_plays_legal_moves_and_answers_the_cube_through_a_real_gam
     game.double()
     assert game.phase == GamePhase.DOUBLED
     assert player.answer_double(game) == "take"  # an early double is an easy take
+
+
+def test_pubeval_beats_random_play():
+    # A sign or orientation error in the evaluator would make it lose to random plays.
+    from gammon.dice import RandomDice
+    from gammon.game import Game
+    from gammon.rules import Rules
+
+    players = (computer_player("pubeval"), computer_player("random", seed=1))
+    wins = 0
+    for seed in range(20):
+        game = Game(Rules(use_cube=False), RandomDice(seed))
+        game.roll()
+        while not game.is_over:
+            if game.legal_plays():
+                game.play(players[game.turn].choose_play(game))
+            else:
+                game.roll()
+        wins += game.result.winner == 0
+    assert wins >= 17
