@@ -38,7 +38,7 @@ GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
 class Position:
     """An immutable, hashable backgammon position from the view of the player on roll."""
 
-    __slots__ = ("_board", "_array", "_hash")
+    __slots__ = ("_board", "_array", "_hash", "_id")
 
     _board: tuple[int, ...]
 
@@ -48,6 +48,7 @@ class Position:
         self._board = tuple(int(c) for c in cells)
         self._array = None
         self._hash = None
+        self._id = None
 
     @classmethod
     def _trusted(cls, board: tuple[int, ...]) -> Position:
@@ -56,6 +57,7 @@ class Position:
         p._board = board
         p._array = None
         p._hash = None
+        p._id = None
         return p
 
     # --- construction ------------------------------------------------------------------------
@@ -145,14 +147,22 @@ class Position:
 
     @property
     def id(self) -> str:
-        """The GNU Backgammon Position ID."""
-        bits = 0
-        pos = 0
-        for row in self.to_gnubg_board():
-            for n in row:
-                bits |= ((1 << n) - 1) << pos
+        """The GNU Backgammon Position ID (computed once, then cached)."""
+        if self._id is None:
+            b = self._board
+            # gnubg's key: the opponent's 24 points in its own numbering and its bar, then the
+            # mover's; each point is as many 1 bits as checkers, then a 0 bit.
+            counts = [-c if c < 0 else 0 for c in b[24:0:-1]]
+            counts.append(-b[0])
+            counts.extend(c if c > 0 else 0 for c in b[1:26])
+            bits = 0
+            pos = 0
+            for n in counts:
+                if n:
+                    bits |= ((1 << n) - 1) << pos
                 pos += n + 1
-        return base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+            self._id = base64.b64encode(bits.to_bytes(10, "little")).decode("ascii")[:14]
+        return self._id
 
     def to_gnubg_board(self) -> GnubgBoard:
         """GNU Backgammon's board tuple ``(player not on roll, player on roll)``."""
@@ -247,7 +257,7 @@ def _check_board(cells: tuple[int, ...]) -> None:
     if len(cells) != 26:
         raise InvalidPositionError(f"a board has 26 slots, got {len(cells)}: {cells!r}")
     for c in cells:
-        if isinstance(c, bool) or not isinstance(c, numbers.Integral):
+        if type(c) is not int and (isinstance(c, bool) or not isinstance(c, numbers.Integral)):
             raise InvalidPositionError(f"board slots must be integers, got {c!r} in {cells!r}")
     if cells[BAR] < 0:
         raise InvalidPositionError(f"the mover's bar (slot 25) must be >= 0, got {cells[BAR]} in {cells!r}")

@@ -188,7 +188,7 @@ def test_differential_against_gnubg_on_random_games():
 
 
 def test_checker_conservation_on_random_games():
-    for p in random_game_positions(seed=5, games=10):
+    for p in random_game_positions(seed=5, games=4):
         for dice in ALL_ROLLS:
             for play in p.legal_plays(dice):
                 a = play.after
