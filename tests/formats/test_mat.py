@@ -289,3 +289,10 @@ def test_fuzz_mutated_files(rng: random.Random, edits: int) -> None:
         to_match(record)
     except InvalidNotationError:
         pass
+
+
+def test_read_from_an_open_file(tmp_path) -> None:
+    path = tmp_path / "g.mat"
+    path.write_text(GNUBG_TEXT)
+    with path.open() as f:
+        assert read_mat(f) == read_mat(GNUBG_TEXT)
