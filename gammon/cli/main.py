@@ -73,7 +73,47 @@ def run_play(args: argparse.Namespace) -> int:
     return session.run()
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_play]
+def add_hint(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("hint", help="the engine's best plays for a position and a roll",
+                              description="Rank the plays of a position (GNU Backgammon Position ID, "
+                                          "player on roll's view) for a roll such as 31.")
+    p.add_argument("position_id", help="Position ID, e.g. 4HPwATDgc/ABMA")
+    p.add_argument("dice", help="the roll, e.g. 31 or 3-1")
+    p.add_argument("-n", type=positive_int, default=5, help="how many plays to show (default 5)")
+    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
+                   help="search depth (default: the engine's default)")
+    p.set_defaults(func=lambda a: _print_analysis("run_hint", a.position_id, a.dice, a.n, a.plies))
+
+
+def add_eval(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("eval", help="the engine's probabilities and cube decision for a position",
+                              description="Evaluate a position (GNU Backgammon Position ID, player "
+                                          "on roll's view): winning chances, equity, money cube action.")
+    p.add_argument("position_id", help="Position ID, e.g. 4HPwATDgc/ABMA")
+    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
+                   help="search depth (default: the engine's default)")
+    p.set_defaults(func=lambda a: _print_analysis("run_eval", a.position_id, a.plies))
+
+
+def _print_analysis(name: str, *args: object) -> int:
+    from gammon.cli import analysis
+    from gammon.errors import GammonError
+
+    try:
+        print(getattr(analysis, name)(*args))
+    except GammonError as e:
+        print(f"gammon: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def add_serve(subparsers: argparse._SubParsersAction) -> None:
+    from gammon.cli.serve import add_serve_command, run_serve
+
+    add_serve_command(subparsers).set_defaults(func=run_serve)
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_play, add_hint, add_eval, add_serve]
 
 
 def build_parser() -> argparse.ArgumentParser:

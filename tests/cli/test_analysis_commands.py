@@ -1,0 +1,44 @@
+"""`gammon hint`, `gammon eval` and `gammon serve --help` through the real console entry point."""
+
+import subprocess
+import sys
+
+from gammon import Position
+
+
+def gammon(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gammon.cli.main", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_hint_lists_legal_plays_best_first():
+    out = gammon("hint", "4HPwATDgc/ABMA", "31", "-n", "3", "--plies", "0")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.strip().splitlines()
+    assert len(lines) == 4 and "4HPwATDgc/ABMA" in lines[0]
+    legal = {str(p) for p in Position.initial().legal_plays((3, 1))}
+    plays = [line.split(".", 1)[1].split("equity")[0].strip() for line in lines[1:]]
+    assert set(plays) <= legal
+    equities = [float(line.split("equity")[1].split()[0]) for line in lines[1:]]
+    assert equities == sorted(equities, reverse=True)
+
+
+def test_eval_prints_probabilities_and_cube_action():
+    out = gammon("eval", "4HPwATDgc/ABMA", "--plies", "0")
+    assert out.returncode == 0, out.stderr
+    assert "cubeless equity" in out.stdout and "no double" in out.stdout
+
+
+def test_bad_input_is_quoted_and_exit_code_is_2():
+    out = gammon("hint", "not-an-id!!", "31")
+    assert out.returncode == 2
+    assert "'not-an-id!!'" in out.stderr
+    out = gammon("hint", "4HPwATDgc/ABMA", "71")
+    assert out.returncode == 2 and "'71'" in out.stderr
+    out = gammon("eval", "4HPwATDgc/ABM")
+    assert out.returncode == 2 and "'4HPwATDgc/ABM'" in out.stderr
+
+
+def test_serve_is_wired():
+    out = gammon("serve", "--help")
+    assert out.returncode == 0 and "--port" in out.stdout and "--database-url" in out.stdout
