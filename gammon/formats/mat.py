@@ -461,9 +461,6 @@ def _replay(game: Game, record: MatGame) -> None:
         except GammonError as e:
             raise InvalidNotationError(
                 f"game {record.number}, line {action.line}: {type(e).__name__}: {e}") from None
-    if not game.is_over and record.actions:
-        # a game still in progress (the last of an unfinished match) is fine
-        return
 
 
 # --- writing ---------------------------------------------------------------------------------
