@@ -102,10 +102,31 @@ def test_bad_cube_value() -> None:
         engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(Position.initial(), cube_value=3)
 
 
-def test_cube_decision_from_a_game() -> None:
-    game = Game(Rules(match_length=5), dice=ScriptedDice([(3, 1), (6, 4)]), score=(4, 2))
+def started(rules: Rules, **kw: object) -> Game:
+    """A game after the opening play: player 1 is to roll (or double)."""
+    game = Game(rules, dice=ScriptedDice([(3, 1), (6, 4)]), **kw)
     game.roll()
     game.play(game.legal_plays()[0])
-    # player who must roll now; the score 4-2 of a 5-point match, not the Crawford game
-    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(game)
-    assert d.match_winning_chances is not None
+    assert game.turn == 1
+    return game
+
+
+def test_cube_decision_from_a_money_game_and_a_pending_double() -> None:
+    eng = engine(0.72, 0.10, 0.0, 0.05, 0.0)
+    game = started(Rules())
+    before = eng.cube_decision(game)
+    assert before.action is CubeAction.DOUBLE_TAKE and before.match_winning_chances is None
+    game.double()
+    # the taker is to act; the decision is still the doubler's, with the cube before the double
+    assert eng.cube_decision(game) == before
+
+
+def test_cube_decision_from_match_games() -> None:
+    eng = engine(0.5, 0.1, 0.0, 0.1, 0.0)
+    # player 1 is 3 away, player 0 is 1 away
+    crawford = eng.cube_decision(started(Rules(match_length=5), score=(4, 2), crawford_game=True))
+    assert crawford.action is CubeAction.NO_CUBE
+    post = eng.cube_decision(started(Rules(match_length=5), score=(4, 2)))
+    assert post.should_double  # the trailer doubles at once after the Crawford game
+    nd, dt, dp = post.match_winning_chances
+    assert dp == pytest.approx(0.48803)  # a pass leaves the trailer 2 away against 1 away
