@@ -43,6 +43,8 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
     p.add_argument("--auto-roll", action="store_true",
                    help="roll for you when doubling is not possible")
+    p.add_argument("--no-confirm", action="store_true",
+                   help="against the computer, end the turn as soon as the play is typed (no undo)")
     p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
     p.set_defaults(func=run_play)
 
@@ -69,7 +71,8 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
     console = Console(no_color=args.plain or None, highlight=False)
     session = PlaySession(Match(rules, RandomDice(args.seed)), seats, console=console,
-                          auto_roll=args.auto_roll, color=False if args.plain else None)
+                          auto_roll=args.auto_roll, confirm_plays=not args.no_confirm,
+                          color=False if args.plain else None)
     return session.run()
 
 

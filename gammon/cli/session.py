@@ -30,7 +30,7 @@ Commands (a prefix is enough where it is unambiguous):
   take, pass      answer a double ('drop' = pass); beaver where the rules allow it
   resign [single|gammon|backgammon]   offer to resign (default: single)
   accept, reject  answer an offer to resign
-  undo            take back the last play while the next player has not acted (two players)
+  undo            take back the last play while the next player has not acted
   hint [N]        the N best plays for the dice (default 5), or cube advice before the roll
   board           draw the board again;  pips   the pip counts
   save FILE       save the match as a .mat file
@@ -76,6 +76,7 @@ class PlaySession:
     console: Console = field(default_factory=Console)
     stdin: TextIO = field(default_factory=lambda: sys.stdin)
     auto_roll: bool = False
+    confirm_plays: bool = True
     color: bool | None = None
     _shown: object = None
 
@@ -321,9 +322,28 @@ class PlaySession:
         getattr(self, f"_do_{command}")(seat, args)
 
     def _play(self, seat: Seat, text: str) -> None:
-        play = self.game.position.parse_play(text, self.game.dice)
-        self.game.play(play)
+        g = self.game
+        play = g.position.parse_play(text, g.dice)
+        g.play(play)
         self.say(f"{said(seat.name, 'plays')} {play}")
+        # Against the computer, which acts at once, the turn ends only when the person says so:
+        # until then 'undo' can take the play back.
+        if self.confirm_plays and not g.is_over and self.seats[g.turn].computer is not None:
+            self._confirm_play(seat)
+
+    def _confirm_play(self, seat: Seat) -> None:
+        while True:
+            answer = self.ask(f"{seat.name} (Enter to end the turn, or undo) > ").lower()
+            if not answer:
+                return
+            if answer in ("undo", "u"):
+                self.game.undo()
+                self.say("Play taken back.")
+                return
+            if answer in ("board", "b"):
+                self.show_board()
+                continue
+            self.say(f"Press Enter to end your turn or type 'undo' (not {answer!r}).")
 
     def _do_roll(self, seat: Seat, args: list[str]) -> None:
         self._roll(seat)

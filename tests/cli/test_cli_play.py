@@ -87,6 +87,10 @@ def script_game(seed: int, match_length: int, two_player: bool, garbage_every: i
             play = g.legal_plays()[-1]  # not pubeval's choice: the test's own person
             lines.append(str(play))
             g.play(play)
+            if bot is not None and not g.is_over:  # the turn ends on Enter; sometimes undo first
+                if turns % 4 == 0:
+                    lines.extend(["undo", str(play)])
+                lines.append("")
         elif g.phase == GamePhase.DOUBLED:
             lines.append("take")
             g.take()
@@ -133,6 +137,8 @@ def test_against_pubeval_a_whole_match_to_three():
     winner = ("You", "pubeval")[match.winner]
     assert f"{said(winner, 'wins')} the match." in out
     assert f"Score: You {match.score[0]}, pubeval {match.score[1]} (match to 3)." in out
+    assert out.count("Play taken back.") == sum(1 for i, line in enumerate(lines) if line == "undo")
+    assert out.count("Play taken back.") > 0
     assert out.count("pubeval plays ") >= 10
     assert "Unexpected error" not in out and "Traceback" not in out
 
