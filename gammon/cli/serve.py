@@ -16,6 +16,8 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
     p.add_argument("--database-url", default=None,
                    help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: an SQLite file in "
                         "the user's data directory)")
+    p.add_argument("--rate-limit", type=float, default=20.0, metavar="N",
+                   help="actions a second one client may send (bursts of 2N; default 20)")
     # Test-only: reproducible games for end-to-end tests. Never use it for real play.
     p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="warning",
@@ -36,7 +38,7 @@ def run_serve(args: argparse.Namespace) -> int:
         counter = iter(range(1 << 62))
         # A different, reproducible stream for each match created by this process.
         dice_factory = lambda: RandomDice(args.dice_seed * 1_000_003 + next(counter))  # noqa: E731
-    app = create_app(store, dice_factory)
+    app = create_app(store, dice_factory, rate=args.rate_limit, burst=2 * args.rate_limit)
     print(f"gammon: serving on http://{args.host}:{args.port}/ (database {store.engine.url!r})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
     return 0

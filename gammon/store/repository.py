@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, func, select, update
+from sqlalchemy import create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -118,24 +118,25 @@ class Store:
 
     def append_action(self, match_id: str, action: ActionRecord, summary: MatchSummary | None = None) -> None:
         """Commit ``action`` as the next entry of the match's log (and its summary, in one transaction)."""
+        values: dict[str, Any] = {"action_count": action.seq + 1}
+        if summary is not None:
+            values.update(status=summary.status, position_id=summary.position_id,
+                          score0=summary.score[0], score1=summary.score[1])
         try:
-            with self._sessions.begin() as s:
-                row = self._match_row(s, match_id)
-                if action.seq != row.action_count:
-                    raise StoreConflictError(
-                        f"match {match_id!r}: action {action.seq} appended where {row.action_count} was due")
-                s.add(ActionRow(match_id=match_id, seq=action.seq, player=action.player, kind=action.kind,
-                                args=dict(action.args), rolls=[list(r) for r in action.rolls],
-                                created_at=datetime.now(UTC)))
-                values: dict[str, Any] = {"action_count": action.seq + 1}
-                if summary is not None:
-                    values.update(status=summary.status, position_id=summary.position_id,
-                                  score0=summary.score[0], score1=summary.score[1])
-                # The WHERE on the old count makes a concurrent writer fail instead of overwriting.
-                done = s.execute(update(MatchRow).where(MatchRow.id == match_id,
-                                                        MatchRow.action_count == action.seq).values(**values))
+            with self.engine.begin() as conn:
+                # The WHERE on the count makes a second writer for the same place fail, not overwrite.
+                done = conn.execute(update(MatchRow).values(**values).where(
+                    MatchRow.id == match_id, MatchRow.action_count == action.seq))
                 if done.rowcount != 1:
-                    raise StoreConflictError(f"match {match_id!r}: action {action.seq} lost a race")
+                    stored = conn.scalar(select(MatchRow.action_count).where(MatchRow.id == match_id))
+                    if stored is None:
+                        raise UnknownMatchError(f"no match {match_id!r}")
+                    raise StoreConflictError(
+                        f"match {match_id!r}: action {action.seq} appended where {stored} was due")
+                conn.execute(insert(ActionRow).values(
+                    match_id=match_id, seq=action.seq, player=action.player, kind=action.kind,
+                    args=dict(action.args), rolls=[list(r) for r in action.rolls],
+                    created_at=datetime.now(UTC)))
         except IntegrityError as exc:
             raise StoreConflictError(f"match {match_id!r}: action {action.seq} is already stored") from exc
 

@@ -15,24 +15,31 @@ from typing import Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from gammon.dice import DiceSource
-from gammon.errors import GammonError
+from gammon.errors import GammonError, IllegalActionError
+from gammon.formats.mat import format_mat
+from gammon.players import available_levels
 from gammon.rules import Rules
 from gammon.store import Store
 from gammon.store.repository import UnknownMatchError
+from gammon.web.frames import game_frames
+from gammon.web.hints import hint_source, hints
 from gammon.web.schemas import (
     ActionRequest,
     CreateMatchRequest,
     CreateMatchResponse,
     ErrorResponse,
+    Frame,
+    Hint,
+    HintResponse,
     MatchView,
 )
 from gammon.web.session import LiveMatch
-from gammon.web.views import match_view
+from gammon.web.views import match_view, player_names
 
 STATIC = files("gammon.web") / "static"
 MAX_BODY = 16 * 1024
@@ -242,6 +249,43 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             pass
         finally:
             hub.sockets.get(match_id, set()).discard(entry)
+
+    @app.get("/api/levels", response_model=list[str])
+    async def levels() -> list[str]:
+        """The computer levels this server can play."""
+        return list(available_levels())
+
+    @app.get("/api/matches/{match_id}/hint", response_model=HintResponse, responses=errors)
+    async def hint(match_id: str, x_gammon_token: str | None = Header(None)) -> HintResponse:
+        """The best plays for the seat to move (not in online games: that would be help from outside)."""
+        live, seat = await seat_for(match_id, x_gammon_token)
+        game = live.match.game
+        if live.record.mode == "online":
+            raise PermissionError("hints are off in online games")
+        if game.dice is None or live.acting_player() is None or (seat is not None and seat != game.turn) \
+                or not game.legal_plays():
+            raise IllegalActionError(f"no hint: there is nothing for you to move now ({game.phase.value})")
+        found = await asyncio.to_thread(hints, game.position, game.dice)
+        return HintResponse(source=hint_source(), hints=[Hint(play=p, score=v) for p, v in found])
+
+    @app.get("/api/matches/{match_id}/games/{number}/frames", response_model=list[Frame], responses=errors)
+    async def frames(match_id: str, number: int, x_gammon_token: str | None = Header(None)) -> list[Frame]:
+        """Game ``number`` (from 1) as boards after each move, to replay it move by move."""
+        live, seat = await seat_for(match_id, x_gammon_token)
+        games = live.match.games
+        if not 1 <= number <= len(games):
+            raise IllegalActionError(f"no game {number}: the match has {len(games)}")
+        return game_frames(games[number - 1], 0 if seat is None else seat, player_names(live))
+
+    @app.get("/api/matches/{match_id}/match.mat", response_class=PlainTextResponse, responses=errors)
+    async def download_mat(match_id: str, token: str = "", x_gammon_token: str | None = Header(None)
+                           ) -> PlainTextResponse:
+        """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=)."""
+        live, _ = await seat_for(match_id, x_gammon_token or token)
+        names = tuple(n.replace("(", "").replace(")", "") for n in player_names(live))
+        text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
+        return PlainTextResponse(text, headers={
+            "Content-Disposition": f'attachment; filename="gammon-{live.id}.mat"'})
 
     @app.get("/", include_in_schema=False)
     async def index() -> FileResponse:

@@ -90,3 +90,25 @@ class MatchView(BaseModel):
 
 class ErrorResponse(BaseModel):
     error: str
+
+
+class Frame(BaseModel):
+    """The board after one action of a game, for stepping through it."""
+
+    text: str
+    board: list[int]
+    off: tuple[int, int]
+    dice: tuple[int, int] | None
+    mover: int | None
+    cube_value: int
+    cube_owner: int | None
+
+
+class Hint(BaseModel):
+    play: str
+    score: float
+
+
+class HintResponse(BaseModel):
+    source: str = Field(description="'engine' (score: cubeless equity) or 'pubeval' (its score)")
+    hints: list[Hint]

@@ -42,6 +42,7 @@ class LiveMatch:
         self.store = store
         self.version = version
         self.lock = asyncio.Lock()
+        self.log_cache: dict[int, tuple[int, list[str]]] = {}  # game number -> (actions seen, lines)
         self.computer: ComputerPlayer | None = (
             computer_player(record.level or "random") if record.mode == "computer" else None)
 
@@ -160,4 +161,5 @@ class LiveMatch:
         actions = self.store.load_actions(self.id)
         source = self.dice.source
         self.match, self.dice = replay_match(rules_from_dict(self.record.rules), actions, source)
+        self.log_cache.clear()
         self.version = len(actions)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from gammon.game import (
-    Abandon,
     AcceptResignation,
+    Action,
     Beaver,
     Double,
     Drop,
@@ -84,42 +84,63 @@ def match_log(live: LiveMatch) -> list[str]:
     lines: list[str] = []
     for number, game in enumerate(live.match.games, start=1):
         lines.append(f"Game {number}" + (" (Crawford)" if game.crawford_game else ""))
-        lines.extend(game_log(game, names))
+        # Lines already made are kept on the live match: a view costs one line per new action.
+        done, made = live.log_cache.get(number, (0, []))
+        history = game.history
+        made = made + [line for action in history[done:] if (line := action_line(action, names))]
+        live.log_cache[number] = (len(history), made)
+        lines.extend(made)
+        if game.result is not None:
+            lines.append(result_line(game, names))
     return lines
 
 
 def game_log(game: Game, names: tuple[str, str]) -> list[str]:
-    lines: list[str] = []
-    for action in game.history:
-        who = names[action.player]
-        if isinstance(action, Roll):
-            if action.opening:
-                ties = "".join(f" (tie {a}-{b})" for a, b in action.ties)
-                lines.append(f"Opening roll{ties}: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}")
-        elif isinstance(action, Move):
-            a, b = action.dice
-            lines.append(f"{who} {a}-{b}: " + (str(action.play) if action.play else "no legal play"))
-        elif isinstance(action, Double):
-            lines.append(f"{who} doubles to {action.cube_value}")
-        elif isinstance(action, Take):
-            lines.append(f"{who} takes")
-        elif isinstance(action, Drop):
-            lines.append(f"{who} passes")
-        elif isinstance(action, Beaver):
-            lines.append(f"{who} beavers to {action.cube_value}")
-        elif isinstance(action, Resign):
-            lines.append(f"{who} offers to resign {_KIND_NAMES[int(action.kind)]}")
-        elif isinstance(action, AcceptResignation):
-            lines.append(f"{who} accepts the resignation")
-        elif isinstance(action, RejectResignation):
-            lines.append(f"{who} rejects the resignation")
-        elif isinstance(action, Abandon):
-            lines.append(f"{who} leaves the game")
-    if game.result is not None:
-        r = game.result
-        kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}[int(r.kind)]
-        lines.append(f"{names[r.winner]} wins {r.points} point{'s' if r.points != 1 else ''}{kind}")
-    return lines
+    """The readable log of one game."""
+    lines = [line for action in game.history if (line := action_line(action, names))]
+    return lines + ([result_line(game, names)] if game.result is not None else [])
+
+
+def result_line(game: Game, names: tuple[str, str]) -> str:
+    r = game.result
+    assert r is not None
+    kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}[int(r.kind)]
+    return f"{_says(names[r.winner], 'wins')} {r.points} point{'s' if r.points != 1 else ''}{kind}"
+
+
+def _says(who: str, verb: str) -> str:
+    """``who`` with ``verb`` agreeing: "Black takes", "You take"."""
+    if who != "You":
+        return f"{who} {verb}"
+    return f"{who} {verb[:-2] if verb.endswith('sses') else verb[:-1]}"
+
+
+def action_line(action: Action, names: tuple[str, str]) -> str | None:
+    """One history action as a line of the log (None for a roll: its move line shows the dice)."""
+    who = names[action.player]
+    if isinstance(action, Roll):
+        if not action.opening:
+            return None
+        ties = "".join(f" (tie {a}-{b})" for a, b in action.ties)
+        return f"Opening roll{ties}: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}"
+    if isinstance(action, Move):
+        a, b = action.dice
+        return f"{who} {a}-{b}: " + (str(action.play) if action.play else "no legal play")
+    if isinstance(action, Double):
+        return f"{_says(who, 'doubles')} to {action.cube_value}"
+    if isinstance(action, Take):
+        return _says(who, "takes")
+    if isinstance(action, Drop):
+        return _says(who, "passes")
+    if isinstance(action, Beaver):
+        return f"{_says(who, 'beavers')} to {action.cube_value}"
+    if isinstance(action, Resign):
+        return f"{_says(who, 'offers')} to resign {_KIND_NAMES[int(action.kind)]}"
+    if isinstance(action, AcceptResignation):
+        return f"{_says(who, 'accepts')} the resignation"
+    if isinstance(action, RejectResignation):
+        return f"{_says(who, 'rejects')} the resignation"
+    return f"{_says(who, 'leaves')} the game"  # Abandon
 
 
 __all__ = ["COMPUTER_SEAT", "match_view", "match_log", "game_log", "player_names"]

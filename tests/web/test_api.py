@@ -227,3 +227,37 @@ def test_websocket_pushes_each_change_to_both_seats(client: TestClient) -> None:
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_json()
         assert closed.value.code == 4403
+
+
+def test_hints_frames_mat_and_levels(client: TestClient) -> None:
+    assert client.get("/api/levels").json()[:2] == ["random", "pubeval"]
+    m = new_match(client, mode="local", match_length=1)
+    s = _to_move_phase(client, m)
+    r = client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
+    assert r.status_code == 200, r.text
+    hints = r.json()["hints"]
+    assert hints and all(h["play"] in s["plays"] for h in hints)
+    final = _play_out(client, m, random.Random(8))
+    r = client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
+    assert r.status_code == 409 and "nothing for you to move" in r.json()["error"]
+    frames = client.get(f"/api/matches/{m['match_id']}/games/1/frames", headers=auth(m["token"])).json()
+    assert frames[0]["text"] == "Start" and frames[-1]["board"] == final["board"]
+    moves = [line for line in final["log"] if ": " in line and not line.startswith("Opening")]
+    assert [f["text"] for f in frames if f["dice"]] == moves
+    r = client.get(f"/api/matches/{m['match_id']}/games/2/frames", headers=auth(m["token"]))
+    assert r.status_code == 409 and "no game 2" in r.json()["error"]
+    r = client.get(f"/api/matches/{m['match_id']}/match.mat?token={m['token']}")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    assert " 1 point match" in r.text and "White : 0" in r.text
+    from gammon.formats.mat import read_mat, to_match
+
+    assert to_match(read_mat(r.text)).score == tuple(final["score"])
+    assert client.get(f"/api/matches/{m['match_id']}/match.mat?token=bad").status_code == 403
+
+
+def test_no_hints_in_online_games(client: TestClient) -> None:
+    m = new_match(client, mode="online")
+    s = _state(client, m)
+    token = _online_tokens(m)[s["turn"]]
+    r = client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(token))
+    assert r.status_code == 403 and "online" in r.json()["error"]

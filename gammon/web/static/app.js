@@ -4,13 +4,20 @@
 
 const $ = sel => document.querySelector(sel);
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
-             retry: 0 };
+             retry: 0, replay: null };
 
 function showError(text) { $("#error").textContent = text || ""; }
 
 // ---- lobby ---------------------------------------------------------------------------------------
 function startLobby() {
   $("#lobby").hidden = false;
+  fetch("/api/levels").then(r => r.json()).then(levels => {
+    const names = { random: "Random (beginner)", pubeval: "Pubeval (intermediate)", "engine-0ply": "Engine, fast",
+                    engine: "Engine (strongest)" };
+    const select = $("select[name=level]"), chosen = levels.includes("engine") ? "engine" : select.value;
+    select.innerHTML = "";
+    for (const l of levels) select.add(new Option(names[l] || l, l, false, l === chosen));
+  }).catch(() => {});
   $("#new-match").addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = new FormData(ev.target);
@@ -45,6 +52,12 @@ function startGame(matchId, token) {
     });
   }
   $('button[data-local="done"]').addEventListener("click", submitPlay);
+  $('button[data-local="hint"]').addEventListener("click", showHints);
+  $('button[data-local="replay"]').addEventListener("click", startReplay);
+  for (const b of document.querySelectorAll("button[data-replay]")) {
+    b.addEventListener("click", () => stepReplay(b.dataset.replay));
+  }
+  $("#download-mat").href = `/api/matches/${matchId}/match.mat?token=${encodeURIComponent(token)}`;
   $('button[data-local="undo"]').addEventListener("click", undoStep);
   connect();
 }
@@ -76,8 +89,64 @@ function send(msg) {
 function setState(state) {
   const changed = !ui.state || ui.state.version !== state.version;
   ui.state = state;
-  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; }
+  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
   render();
+}
+
+async function api(path) {
+  const r = await fetch(`/api/matches/${ui.matchId}${path}`, { headers: { "X-Gammon-Token": ui.token } });
+  const data = await r.json();
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+// ---- hints: the judge's best plays; clicking one moves its checkers --------------------------------
+async function showHints() {
+  try {
+    const data = await api("/hint"), list = $("#hints");
+    list.innerHTML = "";
+    for (const h of data.hints) {
+      const li = document.createElement("li");
+      li.textContent = `${h.play}  (${data.source} ${h.score})`;
+      li.addEventListener("click", () => {
+        const index = ui.state.plays.indexOf(h.play);
+        const seq = ui.state.sequences.find(s => s.play === index);
+        if (!seq) return;
+        ui.partial = seq.steps.slice(); ui.chunks = seq.steps.map(() => 1); ui.selected = null; render();
+      });
+      list.appendChild(li);
+    }
+    list.hidden = false;
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+// ---- replay of a finished game, move by move ------------------------------------------------------
+async function startReplay() {
+  try {
+    ui.replay = { frames: await api(`/games/${ui.state.game_number}/frames`), index: 0 };
+    render();
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+function stepReplay(how) {
+  const r = ui.replay;
+  if (!r) return;
+  if (how === "exit") ui.replay = null;
+  else r.index = Math.max(0, Math.min(r.frames.length - 1,
+    { first: 0, prev: r.index - 1, next: r.index + 1, last: r.frames.length - 1 }[how]));
+  render();
+}
+
+function renderReplay(st) {
+  const r = ui.replay, f = r.frames[r.index], viewer = st.viewer;
+  Board.draw($("#board"), {
+    board: f.board, off: f.off, viewerLight: viewer === 0, dice: f.dice, diceLight: f.mover === 0,
+    diceRight: f.mover === viewer, diceUsed: null, moverIsViewer: true, sources: new Set(), selected: null,
+    dests: new Set(), onClick: () => {},
+    cube: { value: f.cube_value, owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent" },
+  });
+  $("#status").textContent = `Replay: ${f.text}`;
+  $("#replay-pos").textContent = `${r.index + 1} / ${r.frames.length}`;
 }
 
 // ---- moving checkers step by step --------------------------------------------------------------
@@ -180,6 +249,9 @@ function statusText(st) {
 function render() {
   const st = ui.state;
   if (!st) return;
+  $("#replay-controls").hidden = !ui.replay;
+  $("#buttons").hidden = $("#buttons2").hidden = !!ui.replay;
+  if (ui.replay) { renderReplay(st); return; }
   const viewer = st.viewer, opp = 1 - viewer;
   const moving = st.phase === "move" && st.sequences.length > 0;
   const { b, off } = moving ? shownBoard() : { b: st.board, off: st.off };
@@ -198,7 +270,7 @@ function render() {
   for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", opp, 1]]) {
     const box = $(id);
     box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
-    box.querySelector(".name").textContent = st.names[p] + (st.seat === p ? " (you)" : "");
+    box.querySelector(".name").textContent = st.names[p] + (st.seat === p && st.mode === "online" ? " (you)" : "");
     box.querySelector(".score").textContent = st.score[p];
     box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
     box.classList.toggle("on-turn", st.turn === p && !st.result);
@@ -214,6 +286,8 @@ function render() {
   $("#resign-kind").hidden = !allowed.has("resign");
   $('button[data-local="done"]').hidden = !(moving && complete());
   $('button[data-local="undo"]').hidden = !(moving && ui.partial.length);
+  $('button[data-local="hint"]').hidden = !(moving && st.mode !== "online");
+  $('button[data-local="replay"]').hidden = !st.result;
   const log = $("#log");
   log.innerHTML = "";
   for (const line of st.log) {

@@ -92,7 +92,7 @@ const Board = (() => {
                                                         "font-size": 12 });
       if (m.dests.has(p)) {
         el("polygon", { points: `${x + 2},${baseY} ${x + W - 2},${baseY} ${x + W / 2},${tipY}`,
-                        fill: "#7dff7a", opacity: 0.45, class: "dest" }, svg);
+                        fill: "#7dff7a", opacity: 0.5, class: "dest" }, svg);
       }
     }
     // checkers on the points
@@ -114,6 +114,13 @@ const Board = (() => {
                                { "font-size": 20, "font-weight": 700, fill: light ? "#333" : "#eee" });
         }
       }
+    }
+    // where a picked checker can land: a ring on the next free place of the stack
+    for (const p of m.dests) {
+      if (typeof p !== "number") continue;
+      const n = m.board[p], i = Math.sign(n) === sign ? Math.min(Math.abs(n), 4) : 0;
+      el("circle", { cx: pointX(p) + W / 2, cy: stackY(p, i), r: R - 2, fill: "#7dff7a", "fill-opacity": 0.35,
+                     stroke: "#c8ffb0", "stroke-width": 3, "stroke-dasharray": "6 4" }, svg);
     }
     // the bar: the viewer's checkers below the middle, the opponent's above
     const bars = [[m.board[25], true], [-m.board[0], false]];

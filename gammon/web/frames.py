@@ -1,0 +1,36 @@
+"""A finished (or running) game as frames to step through: the board after each action."""
+
+from __future__ import annotations
+
+from gammon.game import Beaver, Double, Game, Move, Take
+from gammon.position import Position
+from gammon.web.schemas import Frame
+
+
+def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
+    """The start, then one frame per move and cube action, boards from ``viewer``'s side."""
+    from gammon.web.views import action_line
+
+    position = Position.initial()  # from viewer's side: the start is symmetric
+    cube, owner = 1, None
+    frames = [Frame(text="Start", board=list(position.board), off=position.off, dice=None, mover=None,
+                    cube_value=cube, cube_owner=owner)]
+    for action in game.history:
+        if isinstance(action, Move):
+            if action.play is not None:
+                after = action.play.after  # from the side of the mover's opponent
+                position = after if viewer != action.player else after.flip()
+            dice = action.dice
+        elif isinstance(action, Double | Take | Beaver):
+            if isinstance(action, Double):
+                cube = action.cube_value
+            else:
+                owner = action.player
+                cube = action.cube_value if isinstance(action, Beaver) else cube
+            dice = None
+        else:
+            continue
+        frames.append(Frame(text=action_line(action, names) or "", board=list(position.board),
+                            off=position.off, dice=dice, mover=action.player, cube_value=cube,
+                            cube_owner=owner))
+    return frames

@@ -1,0 +1,220 @@
+"""End to end: the real server process and the UI in headless Chromium (Debian's, via Playwright)."""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+OUTPUT = Path(__file__).resolve().parents[2] / "test-output"
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                                reason=f"{CHROMIUM} is absent (Debian packages chromium, chromium-driver)")
+
+
+class Server:
+    def __init__(self, database: str) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.database = database
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gammon.cli.serve", "--port", str(self.port), "--database-url",
+             self.database, "--dice-seed", "2024"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/", timeout=1).read()
+                return
+            except OSError:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(self.proc.stdout.read().decode()) from None
+                time.sleep(0.2)
+        raise RuntimeError("the server did not start")
+
+    def stop(self) -> None:
+        if self.proc:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(f"sqlite:///{tmp_path / 'e2e.sqlite3'}")
+    s.start()
+    yield s
+    s.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--no-first-run"])
+        yield b
+        b.close()
+
+
+def _page(browser, errors: list[str]):
+    context = browser.new_context(viewport={"width": 1280, "height": 760})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+    return page
+
+
+def _state(page) -> dict:
+    page.wait_for_function("() => typeof ui !== 'undefined' && ui.state !== null")
+    return page.evaluate("() => ui.state")
+
+
+def _wait_change(page, version: int) -> None:
+    page.wait_for_function("v => ui.state && ui.state.version > v", arg=version)
+
+
+def _play_turn(page, rng: random.Random) -> None:
+    """Move the checkers of one legal play by clicking them, as a person would, then press Done."""
+    st = _state(page)
+    seq = rng.choice(st["sequences"])
+    for src, dst in seq["steps"]:
+        page.click(f'rect.target[data-target="{src}"]')
+        assert page.locator("polygon.dest, rect.dest").count() > 0  # destinations are highlighted
+        page.click(f'rect.target[data-target="{dst}"]')
+    page.click('button[data-local="done"]')
+    _wait_change(page, st["version"])
+
+
+def _act_once(page, rng: random.Random) -> bool:
+    """Do what the UI offers this seat now; False when it is the other side's turn."""
+    st = _state(page)
+    acts = st["actions"]
+    if "play" in acts:
+        _play_turn(page, rng)
+    elif "roll" in acts:
+        page.click('button[data-action="roll"]')
+        _wait_change(page, st["version"])
+    elif "take" in acts:
+        page.click('button[data-action="take"]')
+        _wait_change(page, st["version"])
+    else:
+        return False
+    return True
+
+
+def _start(page, server: Server, mode: str, level: str = "random", length: str = "0") -> None:
+    page.goto(server.url + "/")
+    page.check(f'input[name=mode][value="{mode}"]')
+    page.select_option("select[name=level]", level)
+    page.select_option("select[name=match_length]", length)
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    _state(page)
+
+
+def test_a_whole_game_against_the_computer(server: Server, browser) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "computer")
+    rng = random.Random(1)
+    for _ in range(400):
+        st = _state(page)
+        if st["result"]:
+            break
+        assert _act_once(page, rng), f"the UI offers nothing to do: {st['phase']} {st['actions']}"
+    st = _state(page)
+    assert st["result"] is not None, "the game did not finish"
+    assert "won" in page.text_content("#status")
+    winner = st["names"][st["result"]["winner"]]
+    assert st["log"][-1].startswith(winner + (" win " if winner == "You" else " wins "))
+    assert page.locator('button[data-action="new_game"]').is_visible()
+    # replay the finished game move by move
+    page.click('button[data-local="replay"]')
+    page.wait_for_function("() => ui.replay !== null")
+    assert page.text_content("#status") == "Replay: Start"
+    first = page.inner_html("#board")
+    page.click('button[data-replay="next"]')
+    assert page.text_content("#status") != "Replay: Start" and page.inner_html("#board") != first
+    page.click('button[data-replay="last"]')
+    frames = page.evaluate("() => ui.replay.frames")
+    assert frames[-1]["board"] == st["board"]
+    assert page.text_content("#replay-pos") == f"{len(frames)} / {len(frames)}"
+    page.click('button[data-replay="exit"]')
+    assert "won" in page.text_content("#status")
+    assert not errors
+
+
+def test_two_browsers_play_an_online_game(server: Server, browser) -> None:
+    errors: list[str] = []
+    host = _page(browser, errors)
+    _start(host, server, "online", length="1")
+    invite = host.input_value("#invite-url")
+    assert invite.startswith(server.url + "/play/")
+    guest = _page(browser, errors)  # a separate context: no shared storage, like another person
+    guest.goto(invite)
+    assert _state(guest)["seat"] == 1 and _state(host)["seat"] == 0
+    rng = random.Random(2)
+    for _ in range(800):
+        st = _state(host)
+        if st["result"]:
+            break
+        if not (_act_once(host, rng) or _act_once(guest, rng)):
+            time.sleep(0.05)  # the move is on its way over the WebSocket
+    for page in (host, guest):
+        page.wait_for_function("() => ui.state.match_over")
+    st = _state(host)
+    assert st["match_over"] and _state(guest)["match_winner"] == st["match_winner"]
+    assert "won the match" in guest.text_content("#status")
+    assert not errors
+
+
+def test_reload_and_restart_resume_the_game(server: Server, browser) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "computer", level="pubeval", length="5")
+    rng = random.Random(3)
+    for _ in range(12):
+        _act_once(page, rng)
+    st = _state(page)
+    if "play" not in st["actions"]:
+        _act_once(page, rng)
+        st = _state(page)
+    # a hint moves the checkers of the best play; Undo takes them back
+    page.click('button[data-local="hint"]')
+    page.click("#hints li >> nth=0")
+    assert page.locator('button[data-local="done"]').is_visible()
+    while page.locator('button[data-local="undo"]').is_visible():
+        page.click('button[data-local="undo"]')
+    assert _state(page) == st and page.evaluate("() => ui.partial.length") == 0
+    # pick a checker so the screenshot shows highlighted destinations
+    seq = st["sequences"][0]
+    page.click(f'rect.target[data-target="{seq["steps"][0][0]}"]')
+    OUTPUT.mkdir(exist_ok=True)
+    page.locator("#game").screenshot(path=str(OUTPUT / "web-board-midgame.png"))
+    page.reload()
+    again = _state(page)
+    assert again == st
+    assert page.text_content("#position-id") == st["position_id"]
+    # a restart of the server process loses nothing either
+    server.stop()
+    server.start()
+    page.reload()
+    assert _state(page) == st
+    _act_once(page, rng)
+    assert _state(page)["version"] > st["version"]
+    assert not errors
