@@ -50,7 +50,7 @@ class SearchSettings:
     filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16),)
 
     def __post_init__(self) -> None:
-        if self.plies not in (0, 1, 2):
+        if isinstance(self.plies, bool) or self.plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {self.plies!r}")
         if not self.filters or not all(isinstance(f, MoveFilter) for f in self.filters):
             raise ValueError(f"filters must be one or more MoveFilter, got {self.filters!r}")

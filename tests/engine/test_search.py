@@ -18,6 +18,8 @@ def test_filters_are_validated() -> None:
         MoveFilter(0, 0.1)
     with pytest.raises(ValueError, match="filters"):
         SearchSettings(plies=2, filters=())
+    with pytest.raises(ValueError, match="True"):
+        SearchSettings(plies=True)
 
 
 def test_a_one_ply_filter_saves_two_ply_work() -> None:
