@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from gammon.dice import RandomDice
 from gammon.store import Store
 from gammon.web import create_app
-from tests.store.conftest import store, store_url  # noqa: F401  (fixtures shared with the storage tests)
+from tests.store.conftest import pg_url, store, store_url  # noqa: F401  (fixtures shared with the storage tests)
 
 
 def seeded_dice(seed: int = 7) -> Callable[[], RandomDice]:
