@@ -132,3 +132,23 @@ def test_public_names() -> None:
     assert gammon.Engine is Engine
     assert gammon.Probabilities is Probabilities
     assert "plies=0" in repr(Engine(plies=0, evaluator=PipCountEvaluator()))
+
+
+def test_hint_probabilities_are_the_flipped_evaluation_of_the_result() -> None:
+    engine = Engine(plies=1, evaluator=PipCountEvaluator())
+    p = pos("x 24:2 13:4 8:3 6:5 4:1; o 24:1 20:1 13:5 8:3 6:5")
+    for h in engine.hint(p, (5, 2), n=3):
+        seen_by_mover = engine.evaluate(h.play.after).flip()
+        np.testing.assert_allclose(h.probabilities.as_array(), seen_by_mover.as_array())
+
+
+def test_default_engine() -> None:
+    import warnings
+
+    from gammon.engine.engine import DEFAULT_PLIES
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # no trained weights in this checkout
+        engine = Engine()
+    assert engine.plies == DEFAULT_PLIES
+    assert engine.best_play(Position.initial(), (3, 1)) in Position.initial().legal_plays((3, 1))
