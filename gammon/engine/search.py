@@ -43,17 +43,24 @@ class MoveFilter:
 @dataclass(frozen=True)
 class SearchSettings:
     """How deep to look (0, 1 or 2 ply) and the move filters: ``filters[0]`` prunes the plays
-    after 0 ply; ``filters[k]`` (if given, k < plies) scores the survivors at k ply and prunes again
-    (GNU Backgammon's default for 2 ply is one filter: the best 8 within 0.16)."""
+    after 0 ply; ``filters[k]`` (if given, k < plies) scores the survivors at k ply and prunes again.
+
+    GNU Backgammon's 2 ply keeps the best 8 within 0.16 after 0 ply and goes straight to 2 ply
+    (``PLAIN_FILTERS``); the default adds a 1-ply pass keeping the best 3 within 0.06, which
+    makes 2 ply about 2.5 times faster (benchmarks/engine_speed.py)."""
 
     plies: int = 2
-    filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16),)
+    filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(3, 0.06))
 
     def __post_init__(self) -> None:
         if isinstance(self.plies, bool) or self.plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {self.plies!r}")
         if not self.filters or not all(isinstance(f, MoveFilter) for f in self.filters):
             raise ValueError(f"filters must be one or more MoveFilter, got {self.filters!r}")
+
+
+PLAIN_FILTERS = (MoveFilter(8, 0.16),)
+"""GNU Backgammon's filter for 2 ply."""
 
 
 @njit(cache=True)

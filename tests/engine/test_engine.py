@@ -9,7 +9,7 @@ import gammon
 from gammon import Position
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator, Probabilities
-from gammon.engine.search import SearchSettings, terminal_probabilities
+from gammon.engine.search import PLAIN_FILTERS, SearchSettings, terminal_probabilities
 from gammon.errors import IllegalMoveError, InvalidPositionError
 from tests.helpers import pos, random_game_positions
 
@@ -111,7 +111,7 @@ def test_terminal_probabilities_score_gammons_and_backgammons() -> None:
 
 def test_each_ply_is_one_evaluator_call() -> None:
     counter = CountingEvaluator(PipCountEvaluator())
-    engine = Engine(plies=2, evaluator=counter)
+    engine = Engine(evaluator=counter, settings=SearchSettings(plies=2, filters=PLAIN_FILTERS))
     engine.best_play(Position.initial(), (6, 5))
     assert counter.calls == 3  # 0 ply, the opponent's replies, our replies
 

@@ -9,7 +9,7 @@ from gammon import Position
 from gammon.engine.cubeful import MatchState, cube_efficiency
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
-from gammon.engine.search import MoveFilter, SearchSettings
+from gammon.engine.search import PLAIN_FILTERS, MoveFilter, SearchSettings
 from gammon.movegen import generate_arrays
 
 
@@ -25,9 +25,8 @@ def test_filters_are_validated() -> None:
 def test_a_one_ply_filter_saves_two_ply_work() -> None:
     one = CountingEvaluator(PipCountEvaluator())
     two = CountingEvaluator(PipCountEvaluator())
-    plain = Engine(evaluator=one, settings=SearchSettings(plies=2))
-    staged = Engine(evaluator=two, settings=SearchSettings(
-        plies=2, filters=(MoveFilter(8, 0.16), MoveFilter(2, 0.04))))
+    plain = Engine(evaluator=one, settings=SearchSettings(plies=2, filters=PLAIN_FILTERS))
+    staged = Engine(evaluator=two, settings=SearchSettings(plies=2))
     p = Position.initial()
     assert plain.best_play(p, (4, 2)) is not None and staged.best_play(p, (4, 2)) is not None
     assert two.boards < one.boards
