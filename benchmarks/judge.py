@@ -9,7 +9,10 @@ best is the best of GNU Backgammon 2-ply's own choice and the plays judged, so n
 Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off; such a
 choice is matched to the legal play with the same 2-ply score).
 
-    python benchmarks/judge.py [--decisions 2000] [--seed 1]
+    python benchmarks/judge.py [--decisions 2000] [--seed 1] [--extra 1 2 2plain]
+
+``--extra`` adds players: ``1`` / ``2`` = Engine(plies=1 / 2), ``2plain`` = 2 ply with GNU
+Backgammon's single move filter.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from engine_speed import decisions  # noqa: E402
 
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
+from gammon.engine.search import PLAIN_FILTERS, SearchSettings  # noqa: E402
 
 
 def apply_steps(p: Position, move: tuple[int, ...]) -> Position | None:
@@ -53,6 +57,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--extra", nargs="*", default=[], choices=["1", "2", "2plain"])
     args = parser.parse_args()
     work = decisions(args.decisions, args.seed)
     cube = gnubg.cubeinfo()
@@ -60,6 +65,11 @@ def main() -> None:
     ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
     ctx0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
     engines = {"Engine()": Engine(), "Engine(plies=0)": Engine(plies=0)}
+    for extra in args.extra:
+        if extra == "2plain":
+            engines["2-ply plain filter"] = Engine(settings=SearchSettings(plies=2, filters=PLAIN_FILTERS))
+        else:
+            engines[f"Engine(plies={extra})"] = Engine(plies=int(extra))
     names = [*engines, "gnubg 0-ply"]
     lost: dict[str, list[float]] = {n: [] for n in names}
     seconds = dict.fromkeys(names, 0.0)
@@ -97,10 +107,10 @@ def main() -> None:
     print(f"{n} decisions (wildbg positions, seeded rolls {args.seed}); reference: GNU Backgammon 2-ply "
           f"cubeless; evaluator: {type(engines['Engine()'].evaluator).__name__}; "
           f"Engine() = {engines['Engine()'].plies}-ply")
-    print(f"{'player':<18}{'mean loss (mEMG)':>18}{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}")
+    print(f"{'player':<20}{'mean loss (mEMG)':>18}{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}")
     for name in names:
         arr = np.array(lost[name])
-        print(f"{name:<18}{1000 * arr.mean():>18.2f}{int((arr > 0.08).sum()):>17}"
+        print(f"{name:<20}{1000 * arr.mean():>18.2f}{int((arr > 0.08).sum()):>17}"
               f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
 
 
