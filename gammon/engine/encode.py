@@ -1,0 +1,253 @@
+"""Input encoding of the neural evaluator: Tesauro's raw encoding plus hand-made features.
+
+A board (int8[26], :mod:`gammon.position` layout, seen from the player on roll) becomes
+``N_INPUTS`` float32 inputs: first the mover's side, then the opponent's side, each seen from that
+side's own view (so the net sees both sides the same way). One side is:
+
+* raw, 98 inputs: for each point 1..24 four units ``n >= 1``, ``n >= 2``, ``n >= 3``,
+  ``(n - 3) / 2`` (gnubg's variant of Tesauro's encoding), then ``bar / 2`` and ``off / 15``;
+* features, ``N_FEATURES`` inputs (see ``FEATURE_NAMES``): pip count, checkers back, longest
+  prime, home points made, blots, an anchor in the opponent's home board, escapes of the rearmost
+  checker past the blocks in the 12 points ahead, and shots: the rolls of 36 with which this side
+  would hit a blot if it were on roll.
+
+The same encoding feeds the contact and the race net. ``ENCODING`` names this layout: a weights file
+records it and the loader refuses another.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ENCODING = "gammon-v1"
+RAW_PER_SIDE = 24 * 4 + 2
+FEATURE_NAMES = (
+    "pips",
+    "back_checkers",
+    "longest_prime",
+    "home_points",
+    "blots",
+    "back_anchor",
+    "escapes",
+    "shots",
+)
+N_FEATURES = len(FEATURE_NAMES)
+PER_SIDE = RAW_PER_SIDE + N_FEATURES
+N_INPUTS = 2 * PER_SIDE
+
+
+@njit(cache=True)
+def _side_view(board, side, out):
+    """``out[0..25]`` = checker counts of ``side`` (0 mover, 1 opponent) from its own view, and
+    ``out[26..51]`` those of the other side from the same view (point i, bar 25)."""
+    for i in range(52):
+        out[i] = 0
+    for i in range(26):
+        v = board[i] if side == 0 else -board[25 - i]
+        if v > 0:
+            out[i] = v
+        elif v < 0:
+            out[26 + 25 - i] = -v  # the other side's point from its own view is 25 - i
+
+
+@njit(cache=True)
+def _blocked(v, point):
+    """Whether the other side holds ``point`` (1..24, own view) with two or more checkers."""
+    return v[26 + 25 - point] >= 2
+
+
+@njit(cache=True)
+def _can_hit(v, d1, d2):
+    """Whether some checker of this side can hit a blot of the other side with the roll (checkers
+    on the bar must enter first, so then only the entering checker can hit)."""
+    on_bar = v[25]
+    for src in range(25, 0, -1):
+        if v[src] == 0:
+            continue
+        if on_bar > 0 and src != 25:
+            break
+        for dst in range(src - 1, 0, -1):
+            if v[26 + 25 - dst] != 1:
+                continue
+            d = src - dst
+            if d1 != d2:
+                if d == d1 or d == d2:
+                    return True
+                if d == d1 + d2 and on_bar <= 1:
+                    if not _blocked(v, src - d1) or not _blocked(v, src - d2):
+                        return True
+            elif d % d1 == 0:
+                m = d // d1
+                limit = 4 if on_bar == 0 else max(1, 5 - on_bar)
+                if m <= limit:
+                    ok = True
+                    for k in range(1, m):
+                        if _blocked(v, src - k * d1):
+                            ok = False
+                            break
+                    if ok:
+                        return True
+    return False
+
+
+@njit(cache=True)
+def _escapes(v, src):
+    """Rolls of 36 with which a checker on ``src`` can move past every point the other side holds
+    in the 12 points in front of it (ignoring the rest of the position)."""
+    lowest_block = 0  # the block farthest ahead within the window
+    for p in range(src - 1, max(src - 13, 0), -1):
+        if _blocked(v, p):
+            lowest_block = p
+    if lowest_block == 0:
+        return 36
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            if d1 == d2:
+                p = src
+                for _ in range(4):
+                    p -= d1
+                    if p < 1 or _blocked(v, p):
+                        break
+                    if p < lowest_block:
+                        count += 1
+                        break
+            else:
+                ok = False
+                for a, b in ((d1, d2), (d2, d1)):
+                    p1 = src - a
+                    if p1 >= 1 and not _blocked(v, p1):
+                        if p1 < lowest_block:
+                            ok = True
+                        p2 = p1 - b
+                        if p2 >= 1 and not _blocked(v, p2) and p2 < lowest_block:
+                            ok = True
+                if ok:
+                    count += 1
+    return count
+
+
+@njit(cache=True)
+def _encode_side(v, out, base):
+    on_board = 0
+    pips = 0
+    for i in range(1, 26):
+        on_board += v[i]
+        pips += i * v[i]
+    for p in range(1, 25):
+        n = v[p]
+        j = base + 4 * (p - 1)
+        out[j] = 1.0 if n >= 1 else 0.0
+        out[j + 1] = 1.0 if n >= 2 else 0.0
+        out[j + 2] = 1.0 if n >= 3 else 0.0
+        out[j + 3] = (n - 3) / 2.0 if n > 3 else 0.0
+    out[base + 96] = v[25] / 2.0
+    out[base + 97] = (15 - on_board) / 15.0
+    f = base + RAW_PER_SIDE
+    back = v[25]
+    for p in range(19, 25):
+        back += v[p]
+    prime = 0
+    run = 0
+    home = 0
+    blots = 0
+    anchor = 0
+    rear = 0
+    for p in range(1, 25):
+        if v[p] >= 2:
+            run += 1
+            prime = max(prime, run)
+            if p <= 6:
+                home += 1
+            if p >= 19:
+                anchor = 1
+        else:
+            run = 0
+        if v[p] == 1:
+            blots += 1
+        if v[p] > 0:
+            rear = p
+    if v[25] > 0:
+        rear = 25
+    shots = 0
+    for d1 in range(1, 7):
+        for d2 in range(d1, 7):
+            if _can_hit(v, d1, d2):
+                shots += 1 if d1 == d2 else 2
+    out[f] = pips / 167.0
+    out[f + 1] = back / 15.0
+    out[f + 2] = prime / 6.0
+    out[f + 3] = home / 6.0
+    out[f + 4] = blots / 5.0
+    out[f + 5] = anchor
+    out[f + 6] = (_escapes(v, rear) / 36.0) if rear > 0 else 1.0
+    out[f + 7] = shots / 36.0
+
+
+@njit(cache=True)
+def encode_into(board, out, scratch):
+    """Encode one board into ``out`` (float32[N_INPUTS]); ``scratch`` is int32[52]."""
+    for side in range(2):
+        _side_view(board, side, scratch)
+        _encode_side(scratch, out, side * PER_SIDE)
+
+
+@njit(cache=True)
+def _encode_batch(boards, out):
+    scratch = np.zeros(52, dtype=np.int32)
+    for r in range(boards.shape[0]):
+        encode_into(boards[r], out[r], scratch)
+
+
+@njit(cache=True)
+def is_race_board(board):
+    """True when contact is over (as :meth:`Position.is_race`)."""
+    mover_back = 0
+    for i in range(1, 26):
+        if board[i] > 0:
+            mover_back = i
+    opponent_back = 25
+    for i in range(24, -1, -1):
+        if board[i] < 0:
+            opponent_back = i
+    return mover_back < opponent_back
+
+
+@njit(cache=True)
+def _race_mask(boards, out):
+    for r in range(boards.shape[0]):
+        out[r] = is_race_board(boards[r])
+
+
+def _check(boards: np.ndarray) -> np.ndarray:
+    b = np.asarray(boards)
+    if b.ndim != 2 or b.shape[1] != 26:
+        raise ValueError(f"boards must have shape (N, 26), got {b.shape}")
+    return np.ascontiguousarray(b, dtype=np.int8)
+
+
+def encode(boards: np.ndarray) -> np.ndarray:
+    """The inputs of each board: float32 (N, N_INPUTS)."""
+    b = _check(boards)
+    out = np.zeros((b.shape[0], N_INPUTS), dtype=np.float32)
+    _encode_batch(b, out)
+    return out
+
+
+def race_mask(boards: np.ndarray) -> np.ndarray:
+    """bool (N,): which boards are races (they go to the race net)."""
+    b = _check(boards)
+    out = np.zeros(b.shape[0], dtype=np.bool_)
+    _race_mask(b, out)
+    return out
+
+
+def feature_values(board: np.ndarray) -> dict[str, tuple[float, float]]:
+    """The hand-made features of one board as ``{name: (mover, opponent)}`` (for tests and
+    inspection)."""
+    x = encode(np.asarray(board).reshape(1, 26))[0]
+    return {
+        name: (float(x[RAW_PER_SIDE + k]), float(x[PER_SIDE + RAW_PER_SIDE + k]))
+        for k, name in enumerate(FEATURE_NAMES)
+    }

@@ -1,0 +1,148 @@
+"""The neural evaluator: two sigmoid nets (contact and race) over the inputs of
+:mod:`gammon.engine.encode`, numpy inference in batches.
+
+Each net has one hidden layer of sigmoid units and five sigmoid outputs ``[win, win_gammon,
+win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The weights file format is
+described in docs/weights.md; the shipped file is ``gammon/engine/weights/gammon.npz``.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gammon.engine.encode import ENCODING, N_INPUTS, encode, race_mask
+
+FORMAT_VERSION = 1
+DEFAULT_WEIGHTS = "gammon.npz"
+NET_NAMES = ("contact", "race")
+
+
+@dataclass(frozen=True)
+class Net:
+    """One net: ``w1 (inputs, hidden)``, ``b1 (hidden)``, ``w2 (hidden, 5)``, ``b2 (5)``, float32."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def __post_init__(self) -> None:
+        n_in, n_hidden = self.w1.shape
+        if self.b1.shape != (n_hidden,) or self.w2.shape != (n_hidden, 5) or self.b2.shape != (5,):
+            raise ValueError(
+                f"inconsistent net shapes: w1 {self.w1.shape}, b1 {self.b1.shape}, "
+                f"w2 {self.w2.shape}, b2 {self.b2.shape}"
+            )
+
+    @classmethod
+    def random(cls, hidden: int, rng: np.random.Generator, n_inputs: int = N_INPUTS) -> Net:
+        """Small random weights (the start of training from scratch)."""
+        return cls(
+            rng.uniform(-0.1, 0.1, (n_inputs, hidden)).astype(np.float32),
+            np.zeros(hidden, dtype=np.float32),
+            rng.uniform(-0.1, 0.1, (hidden, 5)).astype(np.float32),
+            np.zeros(5, dtype=np.float32),
+        )
+
+    @property
+    def hidden(self) -> int:
+        return int(self.b1.shape[0])
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.w1, self.b1, self.w2, self.b2
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """Outputs (N, 5) of inputs ``x`` (N, inputs)."""
+        h = _sigmoid(x @ self.w1 + self.b1)
+        return _sigmoid(h @ self.w2 + self.b2)
+
+
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+
+
+def consistent(probs: np.ndarray) -> np.ndarray:
+    """Enforce ``win >= wg >= wbg`` and ``1 - win >= lg >= lbg`` (independent sigmoid outputs can
+    break the order by a little; equities must not inherit that)."""
+    p = np.asarray(probs, dtype=np.float64).copy()
+    p[:, 1] = np.minimum(p[:, 1], p[:, 0])
+    p[:, 2] = np.minimum(p[:, 2], p[:, 1])
+    p[:, 3] = np.minimum(p[:, 3], 1.0 - p[:, 0])
+    p[:, 4] = np.minimum(p[:, 4], p[:, 3])
+    return p
+
+
+class NeuralEvaluator:
+    """Evaluator (see gammon.engine.evaluator) backed by a contact net and a race net."""
+
+    def __init__(self, contact: Net, race: Net, games: int = 0) -> None:
+        for name, net in (("contact", contact), ("race", race)):
+            if net.w1.shape[0] != N_INPUTS:
+                raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
+        self.contact = contact
+        self.race = race
+        self.games = games
+
+    @classmethod
+    def default(cls) -> NeuralEvaluator:
+        """The weights shipped inside the package."""
+        ref = importlib.resources.files("gammon.engine.weights") / DEFAULT_WEIGHTS
+        with importlib.resources.as_file(ref) as path:
+            return cls.load(path)
+
+    @classmethod
+    def random(cls, hidden: int = 128, race_hidden: int = 64, seed: int = 0) -> NeuralEvaluator:
+        rng = np.random.default_rng(seed)
+        return cls(Net.random(hidden, rng), Net.random(race_hidden, rng))
+
+    @classmethod
+    def load(cls, path: str | Path) -> NeuralEvaluator:
+        """Read a weights file (docs/weights.md)."""
+        with np.load(path, allow_pickle=False) as data:
+            version = int(data["format_version"]) if "format_version" in data else None
+            if version != FORMAT_VERSION:
+                raise ValueError(f"{str(path)!r}: weights format {version!r}, expected {FORMAT_VERSION}")
+            encoding = str(data["encoding"])
+            if encoding != ENCODING:
+                raise ValueError(f"{str(path)!r}: encoding {encoding!r}, this gammon uses {ENCODING!r}")
+            nets = [
+                Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
+                      for a in ("w1", "b1", "w2", "b2")))
+                for name in NET_NAMES
+            ]
+            games = int(data["games"]) if "games" in data else 0
+        return cls(nets[0], nets[1], games)
+
+    def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
+        """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
+        arrays: dict[str, np.ndarray | int | float | str] = {
+            "format_version": FORMAT_VERSION,
+            "encoding": ENCODING,
+            "games": self.games,
+        }
+        for name, net in (("contact", self.contact), ("race", self.race)):
+            for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
+                arrays[f"{name}_{a}"] = value
+        arrays.update(extra)
+        tmp = Path(str(path) + ".tmp.npz")
+        np.savez(tmp, **arrays)
+        tmp.replace(path)
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        """Probabilities float64 (N, 5) of boards int8 (N, 26), each seen from the player on roll."""
+        b = np.asarray(boards)
+        if b.ndim != 2 or b.shape[1] != 26:
+            raise ValueError(f"boards must have shape (N, 26), got {b.shape}")
+        out = np.empty((b.shape[0], 5), dtype=np.float64)
+        if b.shape[0] == 0:
+            return out
+        x = encode(b)
+        race = race_mask(b)
+        for net, rows in ((self.race, race), (self.contact, ~race)):
+            if rows.any():
+                out[rows] = net.forward(x[rows])
+        return consistent(out)

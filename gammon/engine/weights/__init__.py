@@ -1,0 +1,1 @@
+"""Shipped weights of the neural evaluator (docs/weights.md)."""

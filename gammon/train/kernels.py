@@ -1,0 +1,322 @@
+"""numba kernels of training: whole self-play games with TD(lambda) updates, and games against
+pubeval for the strength check. Nothing here is imported at play time.
+
+A net is four float32 arrays ``w1 (I, H), b1 (H), w2 (H, 5), b2 (5)`` with sigmoid hidden and
+output units, as :mod:`gammon.engine.neural`. Kernels take the contact net then the race net and
+pick the net per position with ``is_race_board``.
+
+TD(lambda) is applied in its offline forward view: during a game the weights only choose moves
+(0-ply greedy, every play of the roll evaluated), and at its end each visited position ``s_t`` is
+moved toward its lambda-return ``G_t = (1 - lambda) V(s_t+1) + lambda G_t+1`` (``G`` of the last
+position = the real result), seen from the player on roll. This is offline TD(lambda) with
+sparse updates, which keeps many games running in parallel on shared weights (Hogwild) cheap.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from gammon.engine.encode import N_INPUTS, encode_into, is_race_board
+from gammon.engine.pubeval import _scores as _pubeval_scores
+from gammon.movegen import generate
+
+MAX_PLIES = 1200  # a game longer than this is dropped (never seen outside of broken nets)
+
+
+@njit(cache=True)
+def _splitmix(state):
+    """One step of splitmix64 on ``state`` (uint64[1]); returns 64 random bits."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _die(state):
+    return np.int64(_splitmix(state) % np.uint64(6)) + 1
+
+
+@njit(cache=True)
+def _new_state(seed, index):
+    s = np.zeros(1, dtype=np.uint64)
+    s[0] = np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(index)
+    _splitmix(s)
+    return s
+
+
+@njit(cache=True, fastmath=True)
+def _forward(x, w1, b1, w2, b2, h, y):
+    """Sigmoid net on inputs ``x``; fills hidden ``h`` and outputs ``y`` (skips zero inputs)."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(nh):
+                h[j] += xi * w1[i, j]
+    for j in range(nh):
+        h[j] = 1.0 / (1.0 + np.exp(-h[j]))
+    for k in range(5):
+        s = b2[k]
+        for j in range(nh):
+            s += h[j] * w2[j, k]
+        y[k] = 1.0 / (1.0 + np.exp(-s))
+
+
+@njit(cache=True, fastmath=True)
+def _backward(x, w1, b1, w2, b2, h, y, err, alpha, dh):
+    """One gradient step ``w += alpha * sum_k err_k * dy_k/dw`` (squared error toward targets)."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        dh[j] = 0.0
+    for k in range(5):
+        g = err[k] * y[k] * (1.0 - y[k])
+        if g == 0.0:
+            continue
+        for j in range(nh):
+            dh[j] += g * w2[j, k]
+            w2[j, k] += alpha * g * h[j]
+        b2[k] += alpha * g
+    for j in range(nh):
+        dh[j] *= h[j] * (1.0 - h[j]) * alpha
+        b1[j] += dh[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(nh):
+                w1[i, j] += xi * dh[j]
+
+
+@njit(cache=True)
+def _equity(y):
+    return 2.0 * y[0] - 1.0 + y[1] + y[2] - y[3] - y[4]
+
+
+@njit(cache=True)
+def _result_after(after):
+    """Points won by the player who made the play that produced ``after`` (seen from the
+    opponent), or 0 when the game goes on."""
+    for i in range(26):
+        if after[i] < 0:
+            return 0
+    loser = 0
+    for i in range(26):
+        loser += after[i]
+    if loser < 15:
+        return 1
+    for i in range(19, 26):
+        if after[i] > 0:
+            return 3
+    return 2
+
+
+@njit(cache=True)
+def _generate(board, d1, d2):
+    capacity = 256 if d1 != d2 else 1024
+    while True:
+        count, nsteps, boards, steps = generate(board, d1, d2, capacity)
+        if count >= 0:
+            return count, boards
+        capacity *= 4
+
+
+@njit(cache=True)
+def _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y):
+    """The 0-ply best play: returns ``(after, result)`` where ``after`` is the chosen board seen
+    from the opponent (the flipped board when no play exists) and ``result`` the points the play
+    wins (0 if the game goes on); ``best_y`` gets the net's output for ``after``."""
+    count, boards = _generate(board, d1, d2)
+    if count == 0:
+        after = np.empty(26, dtype=np.int8)
+        for i in range(26):
+            after[i] = -board[25 - i]
+        _evaluate(after, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, best_y)
+        return after, 0
+    best = -1
+    best_eq = -1e9
+    for c in range(count):
+        r = _result_after(boards[c])
+        if r > 0:
+            if r + 10.0 > best_eq:
+                best_eq = r + 10.0
+                best = c
+            continue
+        _evaluate(boards[c], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y)
+        eq = -_equity(y)
+        if eq > best_eq:
+            best_eq = eq
+            best = c
+            for k in range(5):
+                best_y[k] = y[k]
+    after = boards[best].copy()
+    return after, _result_after(after)
+
+
+@njit(cache=True)
+def _evaluate(board, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y):
+    encode_into(board, x, scratch)
+    if is_race_board(board):
+        _forward(x, rw1, rb1, rw2, rb2, h, y)
+    else:
+        _forward(x, cw1, cb1, cw2, cb2, h, y)
+
+
+@njit(cache=True)
+def _opening(state, board):
+    """The standard start and the opening roll (two different dice)."""
+    for i in range(26):
+        board[i] = 0
+    board[24] = 2
+    board[13] = 5
+    board[8] = 3
+    board[6] = 5
+    board[1] = -2
+    board[12] = -5
+    board[17] = -3
+    board[19] = -5
+    while True:
+        d1 = _die(state)
+        d2 = _die(state)
+        if d1 != d2:
+            return d1, d2
+
+
+@njit(cache=True)
+def _train_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, alpha, lam):
+    """Play one self-play game and apply the TD(lambda) updates; returns its length in plies
+    (0 when it was dropped for running too long)."""
+    state = _new_state(seed, index)
+    nh = max(cb1.shape[0], rb1.shape[0])
+    x = np.zeros(N_INPUTS, dtype=np.float32)
+    scratch = np.zeros(52, dtype=np.int32)
+    h = np.zeros(nh, dtype=np.float32)
+    dh = np.zeros(nh, dtype=np.float32)
+    y = np.zeros(5, dtype=np.float32)
+    best_y = np.zeros(5, dtype=np.float32)
+    boards = np.zeros((MAX_PLIES + 1, 26), dtype=np.int8)
+    values = np.zeros((MAX_PLIES + 1, 5), dtype=np.float32)  # V(s_t), player on roll at s_t
+    board = np.zeros(26, dtype=np.int8)
+    d1, d2 = _opening(state, board)
+    t = 0
+    result = 0
+    while True:
+        if t >= MAX_PLIES:
+            return 0
+        for i in range(26):
+            boards[t, i] = board[i]
+        after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                  x, scratch, h, y, best_y)
+        t += 1
+        if result > 0:
+            break
+        for k in range(5):
+            values[t, k] = best_y[k]
+        board = after
+        d1 = _die(state)
+        d2 = _die(state)
+    # Lambda-returns backwards from the real result (player who made the last play won).
+    g = np.zeros(5, dtype=np.float32)
+    g[0] = 1.0
+    g[1] = 1.0 if result >= 2 else 0.0
+    g[2] = 1.0 if result >= 3 else 0.0
+    err = np.zeros(5, dtype=np.float32)
+    targets = np.zeros((t, 5), dtype=np.float32)
+    for s in range(t - 1, -1, -1):
+        for k in range(5):
+            targets[s, k] = g[k]
+        if s > 0:
+            # Seen from the player on roll at s - 1: flip both the value and the return.
+            v = values[s]
+            f0 = (1.0 - lam) * (1.0 - v[0]) + lam * (1.0 - g[0])
+            f1 = (1.0 - lam) * v[3] + lam * g[3]
+            f2 = (1.0 - lam) * v[4] + lam * g[4]
+            f3 = (1.0 - lam) * v[1] + lam * g[1]
+            f4 = (1.0 - lam) * v[2] + lam * g[2]
+            g[0] = f0
+            g[1] = f1
+            g[2] = f2
+            g[3] = f3
+            g[4] = f4
+    for s in range(t):
+        b = boards[s]
+        encode_into(b, x, scratch)
+        if is_race_board(b):
+            _forward(x, rw1, rb1, rw2, rb2, h, y)
+            for k in range(5):
+                err[k] = targets[s, k] - y[k]
+            _backward(x, rw1, rb1, rw2, rb2, h, y, err, alpha, dh)
+        else:
+            _forward(x, cw1, cb1, cw2, cb2, h, y)
+            for k in range(5):
+                err[k] = targets[s, k] - y[k]
+            _backward(x, cw1, cb1, cw2, cb2, h, y, err, alpha, dh)
+    return t
+
+
+@njit(cache=True, parallel=True)
+def train_games(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, n, alpha, lam):
+    """Games ``first .. first + n - 1`` of the run ``seed``, in parallel on shared weights;
+    returns the plies of each game. With one numba thread the result is deterministic."""
+    plies = np.zeros(n, dtype=np.int64)
+    for g in prange(n):
+        plies[g] = _train_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, alpha, lam)
+    return plies
+
+
+@njit(cache=True)
+def _pubeval_pick(board, d1, d2, pub_race, pub_contact):
+    count, boards = _generate(board, d1, d2)
+    if count == 0:
+        after = np.empty(26, dtype=np.int8)
+        for i in range(26):
+            after[i] = -board[25 - i]
+        return after, 0
+    scores = _pubeval_scores(boards[:count], pub_race if is_race_board(board) else pub_contact)
+    best = np.argmax(scores)
+    after = boards[best].copy()
+    return after, _result_after(after)
+
+
+@njit(cache=True)
+def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, index,
+                     net_first):
+    """One cubeless game; returns the points the net wins (negative when it loses). ``net_first``
+    says which player gets the first die of the opening roll."""
+    state = _new_state(seed, index)
+    nh = max(cb1.shape[0], rb1.shape[0])
+    x = np.zeros(N_INPUTS, dtype=np.float32)
+    scratch = np.zeros(52, dtype=np.int32)
+    h = np.zeros(nh, dtype=np.float32)
+    y = np.zeros(5, dtype=np.float32)
+    best_y = np.zeros(5, dtype=np.float32)
+    board = np.zeros(26, dtype=np.int8)
+    d1, d2 = _opening(state, board)
+    net_on_roll = (d1 > d2) == net_first
+    for _ in range(10 * MAX_PLIES):
+        if net_on_roll:
+            after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                      x, scratch, h, y, best_y)
+        else:
+            after, result = _pubeval_pick(board, d1, d2, pub_race, pub_contact)
+        if result > 0:
+            return result if net_on_roll else -result
+        board = after
+        net_on_roll = not net_on_roll
+        d1 = _die(state)
+        d2 = _die(state)
+    return 0
+
+
+@njit(cache=True, parallel=True)
+def games_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, pairs):
+    """``pairs`` dice sequences, each played twice with the seats swapped; returns the net's
+    points of each game (int64[2 * pairs])."""
+    out = np.zeros(2 * pairs, dtype=np.int64)
+    for g in prange(2 * pairs):
+        out[g] = _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact,
+                                  seed, g // 2, g % 2 == 0)
+    return out

@@ -1,0 +1,92 @@
+"""The input encoding: shapes, raw units and hand-checked feature values."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gammon import Position
+from gammon.engine.encode import N_INPUTS, PER_SIDE, RAW_PER_SIDE, encode, feature_values, race_mask
+from tests.helpers import pos, random_game_positions
+
+START = Position.initial()
+
+
+def test_shape_and_dtype() -> None:
+    x = encode(np.array([START.board, START.flip().board], dtype=np.int8))
+    assert x.shape == (2, N_INPUTS) and x.dtype == np.float32
+    assert encode(np.zeros((0, 26), dtype=np.int8)).shape == (0, N_INPUTS)
+
+
+def test_bad_shape_is_refused() -> None:
+    with pytest.raises(ValueError, match=r"\(3, 25\)"):
+        encode(np.zeros((3, 25), dtype=np.int8))
+
+
+def test_raw_units_of_the_start() -> None:
+    x = encode(START.as_array().reshape(1, 26))[0]
+    for side in (0, 1):
+        base = side * PER_SIDE
+        assert list(x[base + 4 * 5: base + 4 * 6]) == [1, 1, 1, 1]  # 6-point: 5 checkers
+        assert list(x[base + 4 * 7: base + 4 * 8]) == [1, 1, 1, 0]  # 8-point: 3 checkers
+        assert list(x[base + 4 * 23: base + 4 * 24]) == [1, 1, 0, 0]  # 24-point: 2 checkers
+        assert list(x[base + 4 * 6: base + 4 * 7]) == [0, 0, 0, 0]  # 7-point: empty
+        assert x[base + 96] == 0 and x[base + 97] == 0  # bar, off
+
+
+def test_features_of_the_start() -> None:
+    f = feature_values(START.as_array())
+    assert f["pips"] == (1.0, 1.0)
+    assert f["back_checkers"] == pytest.approx((2 / 15, 2 / 15))
+    assert f["longest_prime"] == pytest.approx((1 / 6, 1 / 6))
+    assert f["home_points"] == pytest.approx((1 / 6, 1 / 6))
+    assert f["blots"] == (0.0, 0.0)
+    assert f["back_anchor"] == (1.0, 1.0)
+    # 24 -> past the 13-point block needs 13+ pips in open steps: no roll does it.
+    assert f["escapes"] == (0.0, 0.0)
+    assert f["shots"] == (0.0, 0.0)
+
+
+def test_direct_six_away_blots() -> None:
+    # Blots 6 pips apart with nothing between: any 6 (11), 5-1 and 4-2 (2 each), 3-3, 2-2 = 17.
+    p = pos("x 10:1 1:14; o 21:1 1:14")
+    f = feature_values(p.as_array())
+    assert f["shots"] == pytest.approx((17 / 36, 17 / 36))
+    assert f["blots"] == pytest.approx((1 / 5, 1 / 5))
+    assert f["escapes"] == (1.0, 1.0)
+    assert f["pips"] == pytest.approx(((10 + 14) / 167, (21 + 14) / 167))
+
+
+def test_blocked_combination_shot() -> None:
+    # Mover 11 away from the blot: only 6-5 can hit, through the mover's 9 or 10-point; with the
+    # opponent holding both (its 16 and 15), nothing hits.
+    p = pos("x 15:1 1:14; o 21:1 16:2 15:2 1:10")
+    f = feature_values(p.as_array())
+    assert f["shots"][0] == 0.0
+    q = pos("x 15:1 1:14; o 21:1 15:2 1:12")  # the mover's 10 blocked, its 9 open
+    assert feature_values(q.as_array())["shots"][0] == pytest.approx(2 / 36)
+
+
+def test_primes_and_home_points() -> None:
+    p = pos("x 8:2 7:2 6:2 5:2 4:2 2:5; o 24:2 1:13")
+    f = feature_values(p.as_array())
+    assert f["longest_prime"][0] == pytest.approx(5 / 6)
+    assert f["home_points"][0] == pytest.approx(4 / 6)
+    # The opponent's back checkers (its 24-point = mover's 1) are trapped behind a 5-prime with
+    # a gap at the mover's 3-point; only reaching past the 8-point escapes.
+    assert 0.0 < f["escapes"][1] < 0.5
+
+
+def test_race_mask_matches_position() -> None:
+    positions = random_game_positions(seed=3, games=3)
+    boards = np.array([p.board for p in positions], dtype=np.int8)
+    assert list(race_mask(boards)) == [p.is_race() for p in positions]
+
+
+def test_sides_are_symmetric() -> None:
+    # The opponent's half of a board is the mover's half of the flipped board.
+    for p in random_game_positions(seed=5, games=1)[:60]:
+        x = encode(np.array([p.board, p.flip().board], dtype=np.int8))
+        assert np.array_equal(x[0, :PER_SIDE], x[1, PER_SIDE:])
+        assert np.array_equal(x[0, PER_SIDE:], x[1, :PER_SIDE])
+        assert x[0, RAW_PER_SIDE - 1] >= 0
