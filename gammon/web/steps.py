@@ -1,8 +1,9 @@
 """Every order of single steps that makes each legal play, so the browser can move one checker at a
 time and only ever offer steps that lead to a legal play.
 
-The single-step rule is movegen's own ``_target`` (one code path for the rules); a sequence counts only
-when it ends on the result of a play from ``Position.legal_plays`` with the same number of steps.
+The single-step rule is movegen's own kernel (``_target``/``_apply``/``_undo``: one code path for
+the rules); an order counts only when it ends on the result of a play from ``Position.legal_plays``
+with the same number of steps.
 """
 
 from __future__ import annotations
@@ -11,13 +12,77 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
-from gammon.movegen import _target
+from gammon.movegen import _apply, _target, _undo
 from gammon.play import Play
 from gammon.position import Position
 
 Step = tuple[int, int]
 Sequences = list[tuple[int, tuple[Step, ...]]]
+_CAPACITY = 1 << 15  # orders of one roll; the worst doubles give a few thousand
+
+
+@njit(cache=True)
+def _orders(board, dice, n_dice, length, out_steps, out_boards):
+    """Depth-first over (die, checker) choices; records each order of ``length`` steps and its board.
+    Returns the count, or -1 when ``out_*`` are too small."""
+    b = board.copy()
+    used = np.zeros(4, np.bool_)
+    k_at = np.zeros(5, np.int64)
+    src_at = np.full(5, 25, np.int64)
+    step_src = np.zeros(4, np.int64)
+    step_dst = np.zeros(4, np.int64)
+    step_hit = np.zeros(4, np.int64)
+    count = 0
+    depth = 0
+    while True:
+        if depth == length:
+            if count == out_steps.shape[0]:
+                return -1
+            for d in range(length):
+                out_steps[count, d, 0] = step_src[d]
+                out_steps[count, d, 1] = step_dst[d]
+            out_boards[count, :] = b
+            count += 1
+            depth -= 1
+            if depth < 0:
+                return count
+            _undo(b, step_src[depth], step_dst[depth], step_hit[depth])
+            used[k_at[depth]] = False
+            continue
+        found = False
+        while k_at[depth] < n_dice:
+            k = k_at[depth]
+            skip = used[k]
+            for j in range(k):  # equal dice give equal steps: try only the first unused one
+                if not used[j] and dice[j] == dice[k]:
+                    skip = True
+            if not skip:
+                while src_at[depth] >= 1:
+                    s = src_at[depth]
+                    src_at[depth] -= 1
+                    t = _target(b, s, dice[k])
+                    if t >= 0:
+                        step_src[depth], step_dst[depth] = s, t
+                        step_hit[depth] = _apply(b, s, t)
+                        used[k] = True
+                        found = True
+                        break
+            if found:
+                break
+            k_at[depth] += 1
+            src_at[depth] = 25
+        if found:
+            depth += 1
+            k_at[depth] = 0
+            src_at[depth] = 25
+        else:
+            if depth == 0:
+                return count
+            depth -= 1
+            _undo(b, step_src[depth], step_dst[depth], step_hit[depth])
+            used[k_at[depth]] = False
 
 
 def step_sequences(position: Position, dice: Sequence[int]) -> tuple[list[Play], Sequences]:
@@ -31,55 +96,25 @@ def _cached(position: Position, dice: tuple[int, int]) -> tuple[list[Play], Sequ
     if not plays:
         return plays, []
     length = len(plays[0].steps)
-    goal = {play.after.flip().board: i for i, play in enumerate(plays)}
-    dice_left = [dice[0]] * 4 if dice[0] == dice[1] else list(dice)
+    goal = {play.after.flip().as_array().tobytes(): i for i, play in enumerate(plays)}
+    doubles = dice[0] == dice[1]
+    die_array = np.array([dice[0]] * 4 if doubles else [dice[0], dice[1], 0, 0], dtype=np.int64)
+    capacity, count = 512, -1
+    while count < 0:  # grow the buffers on the rare rolls with many orders
+        if capacity > _CAPACITY:
+            raise RuntimeError(f"more than {_CAPACITY} step orders for {dice} from {position.id}")
+        out_steps = np.empty((capacity, 4, 2), dtype=np.int64)
+        out_boards = np.empty((capacity, 26), dtype=np.int8)
+        count = _orders(position.as_array(), die_array, 4 if doubles else 2, length, out_steps, out_boards)
+        capacity *= 4
     out: Sequences = []
     seen: set[tuple[Step, ...]] = set()
-    board = np.array(position.board, dtype=np.int8)
-
-    def search(path: list[Step], left: list[int]) -> None:
-        if len(path) == length:
-            index = goal.get(tuple(int(x) for x in board))
-            key = tuple(path)
-            if index is not None and key not in seen:
-                seen.add(key)
-                out.append((index, key))
-            return
-        for k, die in enumerate(left):
-            if die in left[:k]:
-                continue  # the same die value again gives the same steps
-            for src in range(25, 0, -1):
-                dst = int(_target(board, src, die))
-                if dst < 0:
-                    continue
-                hit = _step(board, src, dst)
-                path.append((src, dst))
-                search(path, left[:k] + left[k + 1:])
-                path.pop()
-                _unstep(board, src, dst, hit)
-
-    search([], dice_left)
+    for n in range(count):
+        index = goal.get(out_boards[n].tobytes())
+        if index is None:
+            continue
+        steps = tuple((int(a), int(b)) for a, b in out_steps[n, :length])
+        if steps not in seen:
+            seen.add(steps)
+            out.append((index, steps))
     return plays, out
-
-
-def _step(b: np.ndarray, src: int, dst: int) -> bool:
-    b[src] -= 1
-    if dst == 0:
-        return False
-    if b[dst] == -1:
-        b[dst] = 1
-        b[0] -= 1
-        return True
-    b[dst] += 1
-    return False
-
-
-def _unstep(b: np.ndarray, src: int, dst: int, hit: bool) -> None:
-    b[src] += 1
-    if dst == 0:
-        return
-    if hit:
-        b[dst] = -1
-        b[0] += 1
-    else:
-        b[dst] -= 1
