@@ -94,7 +94,8 @@ class Hub:
         self.live[live.id] = live
         return live, tokens
 
-    async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest) -> None:
+    async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest) -> MatchView:
+        """Apply one action (one at a time per match), then push the new state to every socket."""
         async with live.lock:
             if req.version is not None and req.version != live.version:
                 raise StaleError(f"the game has moved on (version {live.version}, you acted on "
@@ -105,17 +106,24 @@ class Hub:
             if req.kind is not None:
                 args["kind"] = req.kind
             await asyncio.to_thread(live.act, seat, req.action, args)
-        await self.broadcast(live)
-
-    async def broadcast(self, live: LiveMatch) -> None:
-        views: dict[int | None, str] = {}
-        for ws, seat in list(self.sockets.get(live.id, ())):
-            if seat not in views:
-                views[seat] = json.dumps({"type": "state", "state": match_view(live, seat).model_dump()})
+            # Views are made under the lock, so no other action's thread changes the match meanwhile.
+            reply = match_view(live, seat)
+            views: dict[int | None, str] = {}
+            messages = []
+            for ws, s in list(self.sockets.get(live.id, ())):
+                if s not in views:
+                    views[s] = json.dumps({"type": "state", "state": match_view(live, s).model_dump()})
+                messages.append((ws, views[s]))
+        for ws, text in messages:
             try:
-                await ws.send_text(views[seat])
+                await ws.send_text(text)
             except Exception:  # a socket that went away; its own loop removes it
                 pass
+        return reply
+
+    async def view(self, live: LiveMatch, seat: int | None) -> MatchView:
+        async with live.lock:
+            return match_view(live, seat)
 
 
 class StaleError(GammonError):
@@ -206,14 +214,13 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     @app.get("/api/matches/{match_id}", response_model=MatchView, responses=errors)
     async def get_match(match_id: str, x_gammon_token: str | None = Header(None)) -> MatchView:
         live, seat = await seat_for(match_id, x_gammon_token)
-        return match_view(live, seat)
+        return await hub.view(live, seat)
 
     @app.post("/api/matches/{match_id}/actions", response_model=MatchView, responses=errors)
     async def post_action(match_id: str, req: ActionRequest,
                           x_gammon_token: str | None = Header(None)) -> MatchView:
         live, seat = await seat_for(match_id, x_gammon_token)
-        await hub.act(live, seat, req)
-        return match_view(live, seat)
+        return await hub.act(live, seat, req)
 
     @app.websocket("/ws/matches/{match_id}")
     async def live_socket(ws: WebSocket, match_id: str, token: str = "") -> None:
@@ -228,7 +235,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         hub.sockets.setdefault(match_id, set()).add(entry)
         bucket = RateLimit(rate, burst)
         try:
-            await ws.send_json({"type": "state", "state": match_view(live, seat).model_dump()})
+            await ws.send_json({"type": "state", "state": (await hub.view(live, seat)).model_dump()})
             while True:
                 text = await ws.receive_text()
                 if len(text) > MAX_MESSAGE:
@@ -259,23 +266,26 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     async def hint(match_id: str, x_gammon_token: str | None = Header(None)) -> HintResponse:
         """The best plays for the seat to move (not in online games: that would be help from outside)."""
         live, seat = await seat_for(match_id, x_gammon_token)
-        game = live.match.game
         if live.record.mode == "online":
             raise PermissionError("hints are off in online games")
-        if game.dice is None or live.acting_player() is None or (seat is not None and seat != game.turn) \
-                or not game.legal_plays():
-            raise IllegalActionError(f"no hint: there is nothing for you to move now ({game.phase.value})")
-        found = await asyncio.to_thread(hints, game.position, game.dice)
+        async with live.lock:
+            game = live.match.game
+            position, dice = game.position, game.dice
+            if dice is None or live.acting_player() is None or (seat is not None and seat != game.turn) \
+                    or not game.legal_plays():
+                raise IllegalActionError(f"no hint: nothing for you to move now ({game.phase.value})")
+        found = await asyncio.to_thread(hints, position, dice)
         return HintResponse(source=hint_source(), hints=[Hint(play=p, score=v) for p, v in found])
 
     @app.get("/api/matches/{match_id}/games/{number}/frames", response_model=list[Frame], responses=errors)
     async def frames(match_id: str, number: int, x_gammon_token: str | None = Header(None)) -> list[Frame]:
         """Game ``number`` (from 1) as boards after each move, to replay it move by move."""
         live, seat = await seat_for(match_id, x_gammon_token)
-        games = live.match.games
-        if not 1 <= number <= len(games):
-            raise IllegalActionError(f"no game {number}: the match has {len(games)}")
-        return game_frames(games[number - 1], 0 if seat is None else seat, player_names(live))
+        async with live.lock:
+            games = live.match.games
+            if not 1 <= number <= len(games):
+                raise IllegalActionError(f"no game {number}: the match has {len(games)}")
+            return game_frames(games[number - 1], 0 if seat is None else seat, player_names(live))
 
     @app.get("/api/matches/{match_id}/match.mat", response_class=PlainTextResponse, responses=errors)
     async def download_mat(match_id: str, token: str = "", x_gammon_token: str | None = Header(None)
@@ -283,7 +293,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=)."""
         live, _ = await seat_for(match_id, x_gammon_token or token)
         names = tuple(n.replace("(", "").replace(")", "") for n in player_names(live))
-        text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
+        async with live.lock:
+            text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
         return PlainTextResponse(text, headers={
             "Content-Disposition": f'attachment; filename="gammon-{live.id}.mat"'})
 

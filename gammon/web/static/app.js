@@ -87,6 +87,7 @@ function send(msg) {
 }
 
 function setState(state) {
+  if (ui.state && ui.state.match_id === state.match_id && state.version < ui.state.version) return;  // late
   const changed = !ui.state || ui.state.version !== state.version;
   ui.state = state;
   if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
