@@ -239,10 +239,26 @@ def _race_kernel(boards, off, first, binom, out):
         out[r, 4] = 0.0
 
 
+@njit(cache=True)
+def is_bearoff_board(b) -> bool:
+    """Both sides have every checker in their home boards (none on the bar): the database applies."""
+    for i in range(26):
+        if (b[i] > 0 and i >= 7) or (b[i] < 0 and i < 19):
+            return False
+    return True
+
+
+@njit(cache=True)
+def _bearoff_rows(boards):
+    out = np.empty(boards.shape[0], dtype=np.bool_)
+    for r in range(boards.shape[0]):
+        out[r] = is_bearoff_board(boards[r])
+    return out
+
+
 def is_bearoff(boards: np.ndarray) -> np.ndarray:
-    """Rows where both sides have every checker in their home boards (none on the bar)."""
-    b = np.asarray(boards)
-    return (b[:, 7:26] <= 0).all(axis=1) & (b[:, 0:19] >= 0).all(axis=1)
+    """Rows (int8 (N, 26)) where :func:`is_bearoff_board` holds."""
+    return _bearoff_rows(np.ascontiguousarray(boards, dtype=np.int8))
 
 
 def race_probabilities(my_off: np.ndarray, my_first: np.ndarray, their_off: np.ndarray,

@@ -44,17 +44,6 @@ def cubeless_equity(probs: np.ndarray) -> np.ndarray:
             - p[..., LOSE_GAMMON] - p[..., LOSE_BACKGAMMON])
 
 
-def sanitize_probabilities(probs: np.ndarray) -> np.ndarray:
-    """Clip into [0, 1] and enforce ``win >= wg >= wbg`` and ``1 - win >= lg >= lbg`` (nets can
-    break these by a hair; equities must not inherit the break)."""
-    p = np.clip(np.asarray(probs, dtype=np.float64), 0.0, 1.0)
-    p[..., WIN_GAMMON] = np.minimum(p[..., WIN_GAMMON], p[..., WIN])
-    p[..., WIN_BACKGAMMON] = np.minimum(p[..., WIN_BACKGAMMON], p[..., WIN_GAMMON])
-    p[..., LOSE_GAMMON] = np.minimum(p[..., LOSE_GAMMON], 1.0 - p[..., WIN])
-    p[..., LOSE_BACKGAMMON] = np.minimum(p[..., LOSE_BACKGAMMON], p[..., LOSE_GAMMON])
-    return p
-
-
 def _check_boards(boards: np.ndarray) -> np.ndarray:
     b = np.asarray(boards)
     if b.ndim != 2 or b.shape[1] != 26:

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gammon.engine.bearoff import BearoffDatabase
+from gammon.engine.bearoff import BearoffDatabase, is_bearoff_board
 from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities
 from gammon.movegen import generate
 
@@ -122,27 +122,23 @@ NET, TERMINAL, BEAROFF = 0, 1, 2
 
 @njit(cache=True)
 def _classify(boards, bearoff, out):
-    """Kind of each row (NET, TERMINAL, BEAROFF if ``bearoff``); terminal rows are scored into
-    ``out`` as :func:`terminal_probabilities` does."""
+    """Kind of each row (NET, TERMINAL, BEAROFF if ``bearoff``). A row is terminal when the player
+    NOT on roll has borne off every checker; it is scored exactly into ``out`` for the player on
+    roll (who lost): a gammon when it has borne off nothing, a backgammon when it also has a
+    checker on the bar or in the winner's home board (points 19-24 from its view)."""
     n = boards.shape[0]
     kinds = np.zeros(n, dtype=np.int8)
     for r in range(n):
         b = boards[r]
         opponent_left = False
         mine_on = 0
-        mine_outside = False  # a checker beyond the home board (or on the bar)
-        mine_in_their_home = False
-        opponent_outside = False
+        mine_in_their_home = False  # the winner's home board or the bar: a backgammon
         for i in range(26):
             v = b[i]
             if v < 0:
                 opponent_left = True
-                if i < 19:
-                    opponent_outside = True
             elif v > 0:
                 mine_on += v
-                if i >= 7:
-                    mine_outside = True
                 if i >= 19:
                     mine_in_their_home = True
         if not opponent_left:
@@ -153,7 +149,7 @@ def _classify(boards, bearoff, out):
             out[r, 2] = 0.0
             out[r, 3] = gammon
             out[r, 4] = gammon if mine_in_their_home else 0.0
-        elif bearoff and not mine_outside and not opponent_outside:
+        elif bearoff and is_bearoff_board(b):
             kinds[r] = BEAROFF
     return kinds
 
@@ -175,21 +171,13 @@ def _store_sanitized(out, rows, probs):
         out[r, 4] = lbg
 
 
-def terminal_mask(boards: np.ndarray) -> np.ndarray:
-    """Rows where the player NOT on roll has borne off every checker (the game is over)."""
-    return ~(boards < 0).any(axis=1)
-
-
 def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
-    """Exact outcome of finished games, for the player on roll (who lost): a gammon when it has
-    borne off nothing, a backgammon when it also has a checker on the bar or in the winner's home
-    board (points 19-24 from its view)."""
-    n = boards.shape[0]
-    out = np.zeros((n, 5))
-    gammon = boards[:, 1:26].clip(min=0).sum(axis=1) == 15
-    backgammon = gammon & (boards[:, 19:26] > 0).any(axis=1)
-    out[:, 3] = gammon
-    out[:, 4] = backgammon
+    """Exact outcome of finished games (see :func:`_classify`), for the player on roll."""
+    b = np.ascontiguousarray(boards, dtype=np.int8)
+    out = np.zeros((b.shape[0], 5))
+    kinds = _classify(b, False, out)
+    if (kinds != TERMINAL).any():
+        raise ValueError(f"not a finished game: {b[kinds != TERMINAL][0].tolist()!r}")
     return out
 
 

@@ -107,6 +107,8 @@ def test_terminal_probabilities_score_gammons_and_backgammons() -> None:
     np.testing.assert_array_equal(probs[:, 3], [0, 1, 1, 1])
     np.testing.assert_array_equal(probs[:, 4], [0, 0, 1, 1])
     assert (probs[:, 0] == 0).all()
+    with pytest.raises(ValueError, match="not a finished game"):
+        terminal_probabilities(np.array([Position.initial().board], dtype=np.int8))
 
 
 def test_each_ply_is_one_evaluator_call() -> None:
