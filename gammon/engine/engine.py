@@ -58,7 +58,7 @@ def default_bearoff() -> BearoffDatabase:
 
 
 class Engine:
-    """``Engine(plies=1)``: best plays, evaluations, hints and cube decisions.
+    """``Engine(plies=2)``: best plays, evaluations, hints and cube decisions.
 
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
     net; ``settings`` overrides the search (plies and move filters) entirely.
@@ -89,7 +89,7 @@ class Engine:
         _, after, steps = generate_arrays(position.as_array(), d)
         if len(after) <= 1:
             return d, after, steps, np.arange(len(after)), np.zeros((len(after), 5))
-        order, probs = self._searcher.rank_plays(after, self.settings)
+        order, probs, _ = self._searcher.rank_plays(after, self.settings)
         return d, after, steps, order, probs
 
     def best_play(self, position: Position, dice: Sequence[int]) -> Play | None:
@@ -102,23 +102,19 @@ class Engine:
 
     def hint(self, position: Position, dice: Sequence[int], n: int = 5) -> list[Hint]:
         """The ``n`` best plays, best first, each with probabilities and cubeless equity for the
-        player on roll. Plays cut by the move filter follow the searched ones, at 0 ply."""
+        player on roll and the ply they come from. Plays cut by a move filter follow the deeper
+        ones, with the value of the ply that cut them."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive number of plays, got {n!r}")
         d = check_dice(dice)
         _, after, steps = generate_arrays(position.as_array(), d)
         if len(after) == 0:
             return []
-        order, probs = self._searcher.rank_plays(after, self.settings)
-        hints = [(int(i), p, self.plies) for i, p in zip(order, probs)]
-        if len(hints) < min(n, len(after)):
-            rest = np.setdiff1d(np.arange(len(after)), order)
-            zero, zprobs = self._searcher.rank_plays(after[rest], SearchSettings(plies=0))
-            hints += [(int(rest[i]), p, 0) for i, p in zip(zero, zprobs)]
+        order, probs, plies = self._searcher.rank_plays(after, self.settings)
         out = []
-        for i, p, plies in hints[:n]:
+        for i, p, ply in list(zip(order, probs, plies))[:n]:
             play = Play._from_kernel(position, d, steps[i].tolist(), after[i].tolist())
-            out.append(Hint(play, Probabilities.from_array(p), float(cubeless_equity(p)), plies))
+            out.append(Hint(play, Probabilities.from_array(p), float(cubeless_equity(p)), int(ply)))
         return out
 
     # --- evaluation ----------------------------------------------------------------------------

@@ -233,23 +233,26 @@ class Searcher:
         out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)
         return out
 
-    def rank_plays(self, after_boards: np.ndarray, settings: SearchSettings) -> tuple[np.ndarray, np.ndarray]:
-        """Score plays by their resulting boards (seen from the opponent). Returns the indices of
-        the plays kept, best first, and their probabilities for the mover at the deepest ply they
-        reached; plays cut by a filter are not in the result."""
+    def rank_plays(self, after_boards: np.ndarray,
+                   settings: SearchSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Score plays by their resulting boards (seen from the opponent). Returns, for every play,
+        best first: its index, its probabilities for the mover and the ply they come from. Plays
+        cut by a filter keep the value of the ply that cut them and rank after the deeper ones
+        (as GNU Backgammon lists them)."""
         after = np.ascontiguousarray(after_boards, dtype=np.int8)
-        keep = np.arange(len(after))
         probs = flip_probabilities(self.leaf(after))
-        if settings.plies > 0:
-            for ply, filt in enumerate(settings.filters[: settings.plies]):
-                if ply > 0:
-                    probs = flip_probabilities(self.evaluate_boards(after[keep], ply))
-                eq = cubeless_equity(probs)
+        plies = np.zeros(len(after), dtype=np.int64)
+        keep = np.arange(len(after))
+        filtered = min(settings.plies, len(settings.filters))  # filters after plies 0 .. filtered-1
+        for ply in range(settings.plies + 1):
+            if ply > 0 and (ply < filtered or ply == settings.plies):
+                probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply))
+                plies[keep] = ply
+            if ply < filtered:
+                filt = settings.filters[ply]
+                eq = cubeless_equity(probs[keep])
                 order = np.argsort(-eq, kind="stable")
                 cut = order[: filt.keep]
-                cut = cut[eq[cut] >= eq[order[0]] - filt.within]
-                keep = keep[cut]
-                probs = probs[cut]
-            probs = flip_probabilities(self.evaluate_boards(after[keep], settings.plies))
-        order = np.argsort(-cubeless_equity(probs), kind="stable")
-        return keep[order], probs[order]
+                keep = keep[cut[eq[cut] >= eq[order[0]] - filt.within]]
+        order = np.lexsort((-cubeless_equity(probs), -plies))
+        return order, probs[order], plies[order]

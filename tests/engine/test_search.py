@@ -63,3 +63,14 @@ def test_evaluations_are_deterministic() -> None:
     engine = Engine(plies=1, evaluator=PipCountEvaluator())
     p = Position.from_id("4HPwATDgc/ABMA")
     np.testing.assert_array_equal(engine.evaluate(p).as_array(), engine.evaluate(p).as_array())
+
+
+def test_hint_lists_deeper_plies_first() -> None:
+    engine = Engine(plies=2, evaluator=PipCountEvaluator())
+    hints = engine.hint(Position.initial(), (2, 1), n=20)
+    plies = [h.plies for h in hints]
+    assert plies == sorted(plies, reverse=True)
+    assert plies[0] == 2 and plies.count(2) <= 3 and plies.count(1) + plies.count(2) <= 8
+    for ply in set(plies):
+        eq = [h.equity for h in hints if h.plies == ply]
+        assert eq == sorted(eq, reverse=True)
