@@ -82,8 +82,10 @@ def main() -> None:
             cache[key] = -gnubg.evaluate(after.to_gnubg_board(), cube, ctx2)[5]
         return cache[key]
 
+    contact: list[bool] = []
     start = time.perf_counter()
     for k, (p, dice) in enumerate(work, 1):
+        contact.append(not p.is_race())
         plays = p.legal_plays(dice)
         chosen: dict[str, Position] = {}
         for name, engine in engines.items():
@@ -107,11 +109,16 @@ def main() -> None:
     print(f"{n} decisions (wildbg positions, seeded rolls {args.seed}); reference: GNU Backgammon 2-ply "
           f"cubeless; evaluator: {type(engines['Engine()'].evaluator).__name__}; "
           f"Engine() = {engines['Engine()'].plies}-ply")
-    print(f"{'player':<20}{'mean loss (mEMG)':>18}{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}")
+    is_contact = np.array(contact)
+    print(f"{'player':<20}{'mean loss (mEMG)':>18}{'contact':>9}{'race':>7}{'blunders > 0.08':>17}"
+          f"{'same as ref':>13}{'time/dec':>11}")
     for name in names:
         arr = np.array(lost[name])
-        print(f"{name:<20}{1000 * arr.mean():>18.2f}{int((arr > 0.08).sum()):>17}"
+        print(f"{name:<20}{1000 * arr.mean():>18.2f}{1000 * arr[is_contact].mean():>9.2f}"
+              f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > 0.08).sum()):>17}"
               f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
+    print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
+          "millipoints of cubeless money equity)")
 
 
 if __name__ == "__main__":
