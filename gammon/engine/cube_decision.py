@@ -25,7 +25,7 @@ class CubeAction(Enum):
     DOUBLE_PASS = "double, pass"
     TOO_GOOD_TAKE = "too good to double, take"
     TOO_GOOD_PASS = "too good to double, pass"
-    NO_CUBE = "no double (the cube is not available)"
+    NO_CUBE = "no double (the cube is dead or not available)"
 
 
 @dataclass(frozen=True)
