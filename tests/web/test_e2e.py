@@ -218,3 +218,19 @@ def test_reload_and_restart_resume_the_game(server: Server, browser) -> None:
     _act_once(page, rng)
     assert _state(page)["version"] > st["version"]
     assert not errors
+
+
+def test_two_players_on_one_device_move_both_sides(server: Server, browser) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local", length="3")
+    rng = random.Random(4)
+    movers = set()
+    for _ in range(12):
+        st = _state(page)
+        if "play" in st["actions"]:
+            movers.add(st["turn"])
+        assert _act_once(page, rng), f"the shared seat may always act: {st['phase']} {st['actions']}"
+    assert movers == {0, 1}  # both sides' checkers were moved with clicks on the same board
+    assert _state(page)["viewer"] == 0
+    assert not errors
