@@ -66,9 +66,11 @@ class RateLimit:
 class Hub:
     """The live matches of this process (loaded from the store on first use) and their sockets."""
 
-    def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None) -> None:
+    def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None,
+                 max_live: int = 5000) -> None:
         self.store = store
         self.dice_factory = dice_factory
+        self.max_live = max_live
         self.live: dict[str, LiveMatch] = {}
         self.sockets: dict[str, set[tuple[WebSocket, int | None]]] = {}
         self._loading = asyncio.Lock()
@@ -77,21 +79,33 @@ class Hub:
         return self.dice_factory() if self.dice_factory else None
 
     async def get(self, match_id: str) -> LiveMatch:
-        live = self.live.get(match_id)
-        if live is None:
-            async with self._loading:
-                live = self.live.get(match_id)
-                if live is None:
-                    live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
-                    self.live[match_id] = live
+        live = self.live.pop(match_id, None)
+        if live is not None:
+            self.live[match_id] = live  # most recently used last
+            return live
+        async with self._loading:
+            live = self.live.get(match_id)
+            if live is None:
+                live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
+                self._remember(live)
         return live
+
+    def _remember(self, live: LiveMatch) -> None:
+        """Keep ``live`` in memory; forget the least recently used idle matches beyond ``max_live``
+        (they are replayed from the store when someone comes back)."""
+        self.live[live.id] = live
+        excess = len(self.live) - self.max_live
+        for key in list(self.live)[:max(excess, 0)]:
+            old = self.live[key]
+            if not self.sockets.get(key) and not old.lock.locked():
+                del self.live[key]
 
     async def create(self, req: CreateMatchRequest) -> tuple[LiveMatch, list[str]]:
         rules = Rules(match_length=req.match_length, crawford=req.crawford, jacoby=req.jacoby,
                       beavers=req.beavers, cube_limit=req.cube_limit, use_cube=req.use_cube)
         live, tokens = await asyncio.to_thread(LiveMatch.create, self.store, req.mode, rules,
                                                req.level if req.mode == "computer" else None, self._dice())
-        self.live[live.id] = live
+        self._remember(live)
         return live, tokens
 
     async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest) -> MatchView:
@@ -145,13 +159,13 @@ def _status(exc: Exception) -> int:
 
 
 def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = None, *,
-               rate: float = 20.0, burst: float = 40.0) -> FastAPI:
+               rate: float = 20.0, burst: float = 40.0, max_live: int = 5000) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client (HTTP: per address; WebSocket: per
-    connection)."""
+    connection); at most ``max_live`` idle matches are kept in memory."""
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
                   version="0.1.0")
-    hub = Hub(store, dice_factory)
+    hub = Hub(store, dice_factory, max_live)
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
 

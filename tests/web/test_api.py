@@ -261,3 +261,13 @@ def test_no_hints_in_online_games(client: TestClient) -> None:
     token = _online_tokens(m)[s["turn"]]
     r = client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(token))
     assert r.status_code == 403 and "online" in r.json()["error"]
+
+
+def test_idle_matches_leave_memory_and_come_back_from_the_store(store: Store) -> None:
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000, max_live=2)
+    with TestClient(app) as c:
+        matches = [new_match(c, mode="local") for _ in range(4)]
+        states = [_to_move_phase(c, m) for m in matches]
+        assert len(app.state.hub.live) <= 2
+        assert [_state(c, m) for m in matches] == states
+        assert len(app.state.hub.live) <= 2
