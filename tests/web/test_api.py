@@ -271,3 +271,23 @@ def test_idle_matches_leave_memory_and_come_back_from_the_store(store: Store) ->
         assert len(app.state.hub.live) <= 2
         assert [_state(c, m) for m in matches] == states
         assert len(app.state.hub.live) <= 2
+
+
+def test_websocket_messages_are_rate_limited(store: Store) -> None:
+    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=3)) as c:
+        m = new_match(c, mode="local")
+        with c.websocket_connect(f"/ws/matches/{m['match_id']}?token={m['token']}") as ws:
+            ws.receive_json()
+            replies = []
+            for _ in range(4):
+                ws.send_json({"action": "take"})  # refused by the rules, but counted all the same
+                replies.append(ws.receive_json()["error"])
+        assert "slow down" not in replies[0] and replies[-1] == "too many messages; slow down"
+
+
+def test_the_api_is_described_by_openapi(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in ("/api/matches", "/api/matches/{match_id}", "/api/matches/{match_id}/actions",
+                 "/api/matches/{match_id}/hint", "/api/matches/{match_id}/match.mat"):
+        assert path in paths
+    assert client.get("/docs").status_code == 200
