@@ -20,6 +20,7 @@ import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gnubg  # noqa: E402
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -83,29 +84,21 @@ def main() -> None:
     print(f"time ratio Engine(0)/gnubg 0 (cold)  : {t_zero / t_cold:.2f}x (target <= 3x); "
           f"warm {t_zero / t_warm:.2f}x")
     sample = work[: args.default_decisions]
-    start = time.perf_counter()
-    slowest = 0.0
-    for p, d in sample:
-        t = time.perf_counter()
-        default.best_play(p, d)
-        slowest = max(slowest, time.perf_counter() - t)
-    t_default = time.perf_counter() - start
-    print(f"Engine() ({default.plies}-ply)          : {t_default:7.3f} s for {len(sample)}  "
-          f"{len(sample) / t_default:9,.1f} decisions/s  (mean {1000 * t_default / len(sample):.0f} ms, "
-          f"slowest {1000 * slowest:.0f} ms)")
+    engines = [(f"Engine() ({default.plies}-ply)", default)]
     if default.plies < 2:
-        two = Engine(plies=2)
-        two.best_play(*work[0])
-        start = time.perf_counter()
-        slowest = 0.0
+        engines.append(("Engine(plies=2)", Engine(plies=2)))
+    for label, engine in engines:
+        engine.best_play(*work[0])
+        times = []
         for p, d in sample:
             t = time.perf_counter()
-            two.best_play(p, d)
-            slowest = max(slowest, time.perf_counter() - t)
-        t_two = time.perf_counter() - start
-        print(f"Engine(plies=2)              : {t_two:7.3f} s for {len(sample)}  "
-              f"{len(sample) / t_two:9,.1f} decisions/s  (mean {1000 * t_two / len(sample):.0f} ms, "
-              f"slowest {1000 * slowest:.0f} ms)")
+            engine.best_play(p, d)
+            times.append(time.perf_counter() - t)
+        ms = 1000 * np.array(times)
+        rate = 1000 * len(sample) / ms.sum()
+        print(f"{label:<37}: {ms.sum() / 1000:7.3f} s for {len(sample)}  {rate:9,.1f} decisions/s"
+              f"  (mean {ms.mean():.0f} ms, median {np.median(ms):.0f}, 95% under "
+              f"{np.percentile(ms, 95):.0f}, slowest {ms.max():.0f})")
 
 
 if __name__ == "__main__":
