@@ -83,3 +83,11 @@ def test_kernel_matches_the_reference_formula(db: BearoffDatabase) -> None:
     ref = race_probabilities(db.off[mine], db.first[mine], db.off[theirs], db.first[theirs],
                              b[:, 1:7].sum(axis=1) == 15, -b[:, 19:25].sum(axis=1) == 15)
     np.testing.assert_allclose(db.probabilities(b), ref, atol=1e-12)
+
+
+def test_cache_file_round_trip(db: BearoffDatabase, tmp_path) -> None:
+    path = tmp_path / "bearoff.npz"
+    np.savez_compressed(path, off=db.off, first=db.first)
+    again = BearoffDatabase.load(path)
+    np.testing.assert_array_equal(again.off, db.off)
+    np.testing.assert_array_equal(again.first, db.first)
