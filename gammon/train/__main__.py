@@ -1,6 +1,7 @@
 """``python -m gammon.train``: train the neural evaluator (docs/training.md).
 
     python -m gammon.train selfplay --out run.npz --games 1000000 --threads 16
+    python -m gammon.train improve --resume run.npz --out better.npz --games 20000
     python -m gammon.train check run.npz --pairs 1000
 """
 
@@ -34,6 +35,17 @@ def main(argv: list[str] | None = None) -> None:
     sp.add_argument("--checkpoint-every", type=int, default=50_000)
     sp.add_argument("--log", type=Path)
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
+    im = sub.add_parser("improve", help="fit to positions labelled by 1-ply search (after self-play)")
+    im.add_argument("--resume", type=Path, required=True, help="weights to start from")
+    im.add_argument("--out", type=Path, required=True)
+    im.add_argument("--games", type=int, default=20_000, help="self-play games to take positions from")
+    im.add_argument("--every", type=int, default=3, help="take every n-th position of a game")
+    im.add_argument("--epochs", type=int, default=4)
+    im.add_argument("--alpha", type=float, default=0.01)
+    im.add_argument("--seed", type=int, default=7)
+    im.add_argument("--threads", type=int, default=0)
+    im.add_argument("--check-pairs", type=int, default=1000)
+    im.add_argument("--log", type=Path)
     ck = sub.add_parser("check", help="strength of a weights file against pubeval")
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
@@ -48,6 +60,13 @@ def main(argv: list[str] | None = None) -> None:
         run(ev, settings, args.games, args.out, minutes=args.minutes, threads=args.threads,
             check_every=args.check_every, check_pairs=args.check_pairs,
             checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
+    elif args.command == "improve":
+        from gammon.engine.neural import NeuralEvaluator
+        from gammon.train.supervised import improve
+
+        improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
+                epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
+                check_pairs=args.check_pairs, log=args.log)
     else:
         from gammon.engine.neural import NeuralEvaluator
 

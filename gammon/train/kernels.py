@@ -320,3 +320,122 @@ def games_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_conta
         out[g] = _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact,
                                   seed, g // 2, g % 2 == 0)
     return out
+
+
+@njit(cache=True)
+def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, every):
+    """Play one greedy self-play game and copy every ``every``-th position (player on roll) into
+    ``out``; returns how many were written (at most ``out.shape[0]``)."""
+    state = _new_state(seed, index)
+    nh = max(cb1.shape[0], rb1.shape[0])
+    x = np.zeros(N_INPUTS, dtype=np.float32)
+    scratch = np.zeros(52, dtype=np.int32)
+    h = np.zeros(nh, dtype=np.float32)
+    y = np.zeros(5, dtype=np.float32)
+    best_y = np.zeros(5, dtype=np.float32)
+    board = np.zeros(26, dtype=np.int8)
+    d1, d2 = _opening(state, board)
+    written = 0
+    offset = index % every
+    for t in range(MAX_PLIES):
+        if t % every == offset and written < out.shape[0]:
+            for i in range(26):
+                out[written, i] = board[i]
+            written += 1
+        after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                  x, scratch, h, y, best_y)
+        if result > 0:
+            break
+        board = after
+        d1 = _die(state)
+        d2 = _die(state)
+    return written
+
+
+@njit(cache=True, parallel=True)
+def collect_positions(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games, every, per_game):
+    """Positions of self-play games ``first .. first + games - 1``: int8 (count, 26)."""
+    buf = np.zeros((games, per_game, 26), dtype=np.int8)
+    counts = np.zeros(games, dtype=np.int64)
+    for g in prange(games):
+        counts[g] = _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, buf[g],
+                                  every)
+    total = counts.sum()
+    out = np.zeros((total, 26), dtype=np.int8)
+    k = 0
+    for g in range(games):
+        for j in range(counts[g]):
+            out[k] = buf[g, j]
+            k += 1
+    return out
+
+
+@njit(cache=True, parallel=True)
+def label_one_ply(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
+    """1-ply probabilities of each board (player on roll): the mean over the 21 rolls of the
+    0-ply best play's evaluation, seen from the player on roll."""
+    n = boards.shape[0]
+    out = np.zeros((n, 5), dtype=np.float32)
+    nh = max(cb1.shape[0], rb1.shape[0])
+    for r in prange(n):
+        x = np.zeros(N_INPUTS, dtype=np.float32)
+        scratch = np.zeros(52, dtype=np.int32)
+        h = np.zeros(nh, dtype=np.float32)
+        y = np.zeros(5, dtype=np.float32)
+        best_y = np.zeros(5, dtype=np.float32)
+        acc = np.zeros(5, dtype=np.float64)
+        board = boards[r].copy()
+        for d1 in range(1, 7):
+            for d2 in range(d1, 7):
+                w = 1.0 if d1 == d2 else 2.0
+                after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                          x, scratch, h, y, best_y)
+                if result > 0:
+                    acc[0] += w
+                    if result >= 2:
+                        acc[1] += w
+                    if result >= 3:
+                        acc[2] += w
+                else:
+                    acc[0] += w * (1.0 - best_y[0])
+                    acc[1] += w * best_y[3]
+                    acc[2] += w * best_y[4]
+                    acc[3] += w * best_y[1]
+                    acc[4] += w * best_y[2]
+        for k in range(5):
+            out[r, k] = acc[k] / 36.0
+    return out
+
+
+@njit(cache=True, parallel=True)
+def fit_epoch(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards, targets, order, alpha):
+    """One pass of SGD (squared error) over the boards in ``order``, in parallel on shared
+    weights; returns the mean squared error seen before each step."""
+    n = order.shape[0]
+    nh = max(cb1.shape[0], rb1.shape[0])
+    chunks = 64
+    losses = np.zeros(chunks, dtype=np.float64)
+    for c in prange(chunks):
+        x = np.zeros(N_INPUTS, dtype=np.float32)
+        scratch = np.zeros(52, dtype=np.int32)
+        h = np.zeros(nh, dtype=np.float32)
+        dh = np.zeros(nh, dtype=np.float32)
+        y = np.zeros(5, dtype=np.float32)
+        err = np.zeros(5, dtype=np.float32)
+        for m in range(c, n, chunks):
+            r = order[m]
+            b = boards[r]
+            encode_into(b, x, scratch)
+            race = is_race_board(b)
+            if race:
+                _forward(x, rw1, rb1, rw2, rb2, h, y)
+            else:
+                _forward(x, cw1, cb1, cw2, cb2, h, y)
+            for k in range(5):
+                err[k] = targets[r, k] - y[k]
+                losses[c] += err[k] * err[k]
+            if race:
+                _backward(x, rw1, rb1, rw2, rb2, h, y, err, alpha, dh)
+            else:
+                _backward(x, cw1, cb1, cw2, cb2, h, y, err, alpha, dh)
+    return losses.sum() / max(n, 1)

@@ -1,0 +1,206 @@
+"""Strength: cubeless money games between two players with mirrored dice.
+
+Each dice sequence is played twice with the seats swapped; the result is the first player's points
+per game with its standard error (from the pair means, since the two games of a pair are
+correlated). Players:
+
+* ``net`` (the shipped weights at 0-ply) or ``net:PATH`` (a weights file);
+* ``engine`` (``gammon.Engine()``) or ``engine:PLIES`` (``gammon.Engine(plies=PLIES)``);
+* ``pubeval`` (Tesauro's pubeval, gammon.engine.pubeval);
+* ``gnubg`` (GNU Backgammon 0-ply through PyPI ``gnubg``, Jacoby off) or ``gnubg:PLIES``.
+
+    python benchmarks/strength.py net pubeval --pairs 1000 --workers 16
+    python benchmarks/strength.py net gnubg --pairs 1000 --workers 16
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import time
+from collections.abc import Callable
+from multiprocessing import Pool
+
+import numpy as np
+
+from gammon import Position
+from gammon.movegen import generate_arrays
+
+# A player: (position, dice) -> the position after its play, seen from the opponent.
+Player = Callable[[Position, tuple[int, int]], Position]
+
+
+def net_player(path: str | None = None) -> Player:
+    from gammon.engine.neural import NeuralEvaluator
+
+    ev = NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
+
+    def choose(position: Position, dice: tuple[int, int]) -> Position:
+        _, boards, _ = generate_arrays(position.as_array(), dice)
+        if len(boards) == 0:
+            return position.flip()
+        won = ~(boards < 0).any(axis=1)
+        if won.any():  # bearing off the last checker: take the biggest win
+            candidates = [Position._trusted(tuple(int(c) for c in b)) for b in boards[won]]
+            return max(candidates, key=lambda p: _points(p))
+        p = ev.evaluate(boards)
+        equity = 2 * p[:, 0] - 1 + p[:, 1] + p[:, 2] - p[:, 3] - p[:, 4]
+        best = int(np.argmin(equity))  # the opponent's equity: lowest is best for the mover
+        return Position._trusted(tuple(int(c) for c in boards[best]))
+
+    return choose
+
+
+def engine_player(plies: int | None) -> Player:
+    import gammon
+
+    engine = gammon.Engine() if plies is None else gammon.Engine(plies=plies)
+
+    def choose(position: Position, dice: tuple[int, int]) -> Position:
+        play = engine.best_play(position, dice)
+        return position.flip() if play is None else play.after
+
+    return choose
+
+
+def pubeval_player() -> Player:
+    from gammon.engine.pubeval import pubeval_best_play
+
+    def choose(position: Position, dice: tuple[int, int]) -> Position:
+        play = pubeval_best_play(position, dice)
+        return position.flip() if play is None else play.after
+
+    return choose
+
+
+def gnubg_player(plies: int = 0) -> Player:
+    import gnubg
+
+    cube = gnubg.cubeinfo()
+    cube["jacoby"] = 0
+    context = gnubg.evalcontext(0, plies, 1, 0, 0.0)
+
+    def choose(position: Position, dice: tuple[int, int]) -> Position:
+        _, boards, _ = generate_arrays(position.as_array(), dice)
+        if len(boards) == 0:
+            return position.flip()
+        results = {tuple(int(c) for c in b) for b in boards}
+        move = gnubg.findbestmove(position.to_gnubg_board(), cube, context, dice)
+        after = _apply_gnubg_move(position, move)
+        if after is not None and after.board in results:
+            return after
+        # findbestmove cuts its tuple at the first 0 (a bear-off): choose the play as it does,
+        # by gnubg's evaluation of each resulting position.
+        best, best_eq = None, math.inf
+        for b in results:
+            p = Position._trusted(b)
+            if p.is_game_over():
+                return max((Position._trusted(r) for r in results), key=_points)
+            e = gnubg.evaluate(p.to_gnubg_board(), cube, context)
+            eq = 2 * e[0] - 1 + e[1] + e[2] - e[3] - e[4]
+            if eq < best_eq:
+                best, best_eq = p, eq
+        assert best is not None
+        return best
+
+    return choose
+
+
+def _apply_gnubg_move(position: Position, move: tuple[int, ...]) -> Position | None:
+    """The position after gnubg's move tuple ((from, to) pairs, 1-based, 25 the bar, 0 off)."""
+    if len(move) % 2:
+        return None
+    b = list(position.board)
+    for f, t in zip(move[::2], move[1::2]):
+        if not 1 <= f <= 25 or b[f] <= 0:
+            return None
+        b[f] -= 1
+        if t > 0:
+            if b[t] == -1:
+                b[t] = 0
+                b[0] -= 1
+            b[t] += 1
+    return Position._trusted(tuple(-b[25 - i] for i in range(26)))
+
+
+def _points(after: Position) -> int:
+    """Points won by the player whose play produced ``after`` (seen from the loser, on roll)."""
+    b = after.board
+    if any(c > 0 for c in b) and sum(c for c in b if c > 0) < 15:
+        return 1
+    return 3 if any(b[i] > 0 for i in range(19, 26)) else 2
+
+
+def make_player(spec: str) -> Player:
+    name, _, arg = spec.partition(":")
+    if name == "net":
+        return net_player(arg or None)
+    if name == "engine":
+        return engine_player(int(arg) if arg else None)
+    if name == "pubeval":
+        return pubeval_player()
+    if name == "gnubg":
+        return gnubg_player(int(arg) if arg else 0)
+    raise ValueError(f"unknown player {spec!r} (net[:PATH], engine[:PLIES], pubeval, gnubg[:PLIES])")
+
+
+def play_game(first: Player, second: Player, rng: random.Random, first_starts: bool) -> int:
+    """One cubeless game; the points ``first`` wins (negative when it loses)."""
+    while True:
+        d1, d2 = rng.randint(1, 6), rng.randint(1, 6)
+        if d1 != d2:
+            break
+    first_on_roll = (d1 > d2) == first_starts
+    position = Position.initial()
+    dice = (d1, d2)
+    for _ in range(10_000):
+        player = first if first_on_roll else second
+        after = player(position, dice)
+        if after.is_game_over():
+            points = _points(after)
+            return points if first_on_roll else -points
+        position = after
+        first_on_roll = not first_on_roll
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+    raise RuntimeError("game did not end in 10,000 plays")
+
+
+def _play_pairs(job: tuple[str, str, int, list[int]]) -> list[int]:
+    a, b, seed, pairs = job
+    first, second = make_player(a), make_player(b)
+    out = []
+    for pair in pairs:
+        for first_starts in (True, False):
+            out.append(play_game(first, second, random.Random(seed * 1_000_003 + pair), first_starts))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("player")
+    parser.add_argument("opponent")
+    parser.add_argument("--pairs", type=int, default=1000, help="dice sequences (games = 2 x pairs)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1)
+    args = parser.parse_args()
+    start = time.perf_counter()
+    chunks = [list(range(k, args.pairs, args.workers)) for k in range(args.workers)]
+    jobs = [(args.player, args.opponent, args.seed, c) for c in chunks if c]
+    if args.workers > 1:
+        with Pool(args.workers) as pool:
+            results = pool.map(_play_pairs, jobs)
+    else:
+        results = [_play_pairs(j) for j in jobs]
+    points = np.array([p for r in results for p in r], dtype=np.float64)
+    pair_means = points.reshape(-1, 2).mean(axis=1)
+    stderr = pair_means.std(ddof=1) / math.sqrt(len(pair_means))
+    elapsed = time.perf_counter() - start
+    print(f"{args.player} vs {args.opponent}: {points.mean():+.3f} ppg +- {stderr:.3f} "
+          f"over {len(points)} games (mirrored dice, seed {args.seed}); won {(points > 0).mean():.1%}; "
+          f"gammons {(np.abs(points) == 2).mean():.1%}, backgammons {(np.abs(points) == 3).mean():.1%}; "
+          f"{elapsed:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
