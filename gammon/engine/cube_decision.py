@@ -39,6 +39,7 @@ class CubeDecision:
     double_pass: float
     probabilities: Probabilities
     match_winning_chances: tuple[float, float, float] | None = None  # ND, DT, DP in a match
+    beaver: bool = False  # money with beavers: the taker should take and redouble at once
 
     @property
     def should_double(self) -> bool:
@@ -50,7 +51,7 @@ class CubeDecision:
         return min(self.double_take, self.double_pass) if self.should_double else self.no_double
 
     def __str__(self) -> str:
-        answer = "take" if self.take else "pass"
+        answer = "beaver" if self.beaver else "take" if self.take else "pass"
         text = (f"{self.action.value} (opponent's answer to a double: {answer}); cubeful equity: "
                 f"no double {self.no_double:+.3f}, double/take {self.double_take:+.3f}, "
                 f"double/pass {self.double_pass:+.3f}")
@@ -72,14 +73,15 @@ def _classify(nd: float, dt: float, dp: float, available: bool) -> tuple[CubeAct
 
 
 def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby: bool = True,
-                        available: bool = True) -> CubeDecision:
-    """Money play; ``jacoby``: gammons count only once the cube is turned."""
+                        available: bool = True, beavers: bool = False) -> CubeDecision:
+    """Money play; ``jacoby``: gammons count only once the cube is turned; ``beavers``: the taker
+    may beaver, which it should when the double leaves the doubler below zero."""
     p = probs.as_array()
     nd = money_equity(p, owner, x, jacoby=jacoby)
     dt = 2.0 * money_equity(p, CubeOwner.OPPONENT, x)
     dp = 1.0
     action, take = _classify(nd, dt, dp, available and owner is not CubeOwner.OPPONENT)
-    return CubeDecision(action, take, nd, dt, dp, probs)
+    return CubeDecision(action, take, nd, dt, dp, probs, beaver=beavers and take and dt < 0.0)
 
 
 def match_cube_decision(probs: Probabilities, match: MatchState, cube_value: int, owner: CubeOwner,

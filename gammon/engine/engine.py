@@ -134,19 +134,20 @@ class Engine:
 
     def cube_decision(self, game_or_position: Any, *, cube_value: int = 1,
                       cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchState | None = None,
-                      jacoby: bool = True) -> CubeDecision:
+                      jacoby: bool = True, beavers: bool = False) -> CubeDecision:
         """Double or not, and take or pass, for the player on roll.
 
         Pass a :class:`gammon.game.Game` (its score, rules, cube and Crawford state are used;
         while a double is pending, the decision is the doubler's), or a Position with
         ``cube_value``, ``cube_owner`` (from the player on roll's view), ``match`` (None for money)
-        and ``jacoby`` (money only).
+        and ``jacoby`` / ``beavers`` (money only).
         """
         if isinstance(game_or_position, Position):
             position = game_or_position
             available = True
         else:
-            position, cube_value, cube_owner, match, jacoby, available = _game_state(game_or_position)
+            state = _game_state(game_or_position)
+            position, cube_value, cube_owner, match, jacoby, beavers, available = state
         if isinstance(cube_value, bool) or not isinstance(cube_value, int) or cube_value < 1 \
                 or cube_value & (cube_value - 1):
             raise ValueError(f"cube_value must be a power of two >= 1, got {cube_value!r}")
@@ -155,11 +156,12 @@ class Engine:
         probs = self.evaluate(position)
         x = cube_efficiency(position.is_race(), position.pip_counts[0])
         if match is None:
-            return money_cube_decision(probs, cube_owner, x, jacoby=jacoby, available=available)
+            return money_cube_decision(probs, cube_owner, x, jacoby=jacoby, available=available,
+                                       beavers=beavers)
         return match_cube_decision(probs, match, cube_value, cube_owner, x, available=available)
 
 
-def _game_state(game: Any) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool]:
+def _game_state(game: Any) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool, bool]:
     """Read a Game (docs/game-api.md) into the cube inputs, from the view of the player who may
     double (the doubler while a double awaits an answer)."""
     phase = getattr(getattr(game, "phase", None), "name", "")
@@ -191,7 +193,7 @@ def _game_state(game: Any) -> tuple[Position, int, CubeOwner, MatchState | None,
         crawford = bool(game.crawford_game)
         post = not crawford and 1 in (away, opp_away) and (away, opp_away) != (1, 1)
         match = MatchState(away, opp_away, crawford_game=crawford, post_crawford=post)
-    return position, cube_value, owner, match, bool(rules.jacoby), available
+    return position, cube_value, owner, match, bool(rules.jacoby), bool(rules.beavers), available
 
 
 __all__ = ["DEFAULT_PLIES", "Engine", "Hint", "MoveFilter", "SearchSettings", "default_evaluator"]

@@ -71,6 +71,15 @@ def test_money_decision_thresholds_follow_the_take_point() -> None:
     assert takes == sorted(takes, reverse=True)  # once a pass, always a pass
 
 
+def test_beaver_when_the_double_is_a_blunder() -> None:
+    weak = engine(0.40, 0.05, 0.0, 0.08, 0.0)
+    d = weak.cube_decision(Position.initial(), beavers=True)
+    assert d.action is CubeAction.NO_DOUBLE and d.take and d.beaver and d.double_take < 0
+    assert "beaver" in str(d)
+    assert not weak.cube_decision(Position.initial()).beaver  # beavers not allowed
+    assert not engine(0.72, 0.10, 0.0, 0.05, 0.0).cube_decision(Position.initial(), beavers=True).beaver
+
+
 def test_crawford_game_has_no_cube() -> None:
     d = engine(0.7, 0.1, 0.0, 0.05, 0.0).cube_decision(
         Position.initial(), match=MatchState(3, 1, crawford_game=True))
