@@ -439,31 +439,16 @@ def _unique_prefix(word: str) -> str | None:
 
 
 def hint_lines(game: Game, n: int = HINT_PLAYS) -> list[str]:
-    """Advice for the player on turn: the best plays for the dice (the engine's equities when its
-    trained net is installed, else pubeval's ranking), or the cube before the roll."""
-    from gammon.players import engine_available, win_chance
-
-    engine = _engine() if engine_available() else None
+    """Advice for the player on turn from the engine: the best plays for the dice, or the cube
+    before the roll and when a double is offered."""
+    engine = _engine()
     if game.phase in (GamePhase.ROLL, GamePhase.DOUBLED):
-        if engine is not None:
-            return [f"Cube: {engine.cube_decision(game)}"]
-        view = game.position if game.phase == GamePhase.ROLL else game.position.flip()
-        p = win_chance(view) if game.phase == GamePhase.ROLL else 1 - win_chance(view)
-        return [f"Estimated chance to win (from the pip counts; the engine's trained net is not "
-                f"installed): {p:.0%}."]
+        return [f"Cube: {engine.cube_decision(game)}"]
     if game.phase != GamePhase.MOVE or game.dice is None:
         return ["No hint here: answer the resignation."]
-    if engine is not None:
-        lines = [f"Best plays (cubeless equity for the player on roll, {engine.plies} ply):"]
-        for i, h in enumerate(engine.hint(game.position, game.dice, n), 1):
-            lines.append(f"  {i}. {str(h.play):<28} {h.equity:+.3f}")
-        return lines
-    from gammon.engine.pubeval import pubeval_ranked_plays
-
-    ranked = pubeval_ranked_plays(game.position, game.dice)
-    lines = ["The engine's trained net is not installed; pubeval's ranking (scores, not equities):"]
-    for i, (play, score) in enumerate(ranked[:n], 1):
-        lines.append(f"  {i}. {str(play):<28} {score:+8.3f}")
+    lines = [f"Best plays (cubeless equity for the player on roll, {engine.plies} ply):"]
+    for i, h in enumerate(engine.hint(game.position, game.dice, n), 1):
+        lines.append(f"  {i}. {str(h.play):<28} {h.equity:+.3f}")
     return lines
 
 
