@@ -27,8 +27,9 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
         "play", help="play in the terminal, against the computer or two at one keyboard",
         description="Play backgammon in the terminal. Type 'help' at the prompt for the commands.")
     p.add_argument("--two-player", action="store_true", help="two people at one keyboard")
-    p.add_argument("--level", default="pubeval", choices=BASIC_LEVELS + ENGINE_LEVELS,
-                   help="the computer's strength (default: pubeval)")
+    p.add_argument("--level", default="engine", choices=BASIC_LEVELS + ENGINE_LEVELS,
+                   help="the computer's strength: engine (2-ply, the default), engine-0ply (fast), "
+                        "pubeval, random")
     p.add_argument("--match", type=positive_int, default=0, metavar="N",
                    help="play a match to N points (default: a money game)")
     p.add_argument("--seed", type=int, default=None, help="seed the dice, for a reproducible game")

@@ -130,7 +130,7 @@ def test_two_player_money_game_to_the_end_with_garbage():
 
 def test_against_pubeval_a_whole_match_to_three():
     lines, match, _ = script_game(seed=4, match_length=3, two_player=False, garbage_every=5)
-    proc = run_gammon(["play", "--seed", "4", "--match", "3"], "\n".join(lines) + "\n")
+    proc = run_gammon(["play", "--seed", "4", "--match", "3", "--level", "pubeval"], "\n".join(lines) + "\n")
     out = proc.stdout
     assert proc.returncode == 0, proc.stderr
     assert "match to 3" in out
@@ -149,6 +149,7 @@ def test_eof_ends_cleanly_mid_game_and_quit_asks_to_save():
     proc = run_gammon(["play", "--seed", "2"], "quit\n\n")
     assert proc.returncode == 0
     assert "Save the match first?" in proc.stdout and "Goodbye." in proc.stdout
+    assert "engine throws" in proc.stdout  # the default opponent is the engine
 
 
 def test_bad_options_are_refused_with_the_value_quoted(capsys):
@@ -224,7 +225,8 @@ def test_in_a_pty_the_board_has_colours_and_ctrl_c_is_clean():
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(TERM="xterm-256color", COLUMNS="120")
-    proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.main", "play", "--seed", "1"],
+    proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.main", "play", "--seed", "1",
+                             "--level", "pubeval"],
                             stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env)
     os.close(slave)
     data = b""
@@ -317,7 +319,7 @@ def test_save_writes_a_mat_file_and_reports_bad_paths(tmp_path):
 
 
 def test_auto_roll_and_no_cube_options():
-    proc = run_gammon(["play", "--seed", "1", "--auto-roll", "--no-cube"], "")
+    proc = run_gammon(["play", "--seed", "1", "--auto-roll", "--no-cube", "--level", "pubeval"], "")
     out = proc.stdout
     assert proc.returncode == 0
     assert "pubeval plays first." in out and "You roll " in out
