@@ -404,6 +404,11 @@ def label_one_ply(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
                     acc[4] += w * best_y[2]
         for k in range(5):
             out[r, k] = acc[k] / 36.0
+        # Raw sigmoid outputs need not be ordered; labels must be (win >= wg >= wbg, ...).
+        out[r, 1] = min(out[r, 1], out[r, 0])
+        out[r, 2] = min(out[r, 2], out[r, 1])
+        out[r, 3] = min(out[r, 3], 1.0 - out[r, 0])
+        out[r, 4] = min(out[r, 4], out[r, 3])
     return out
 
 

@@ -1,0 +1,96 @@
+"""The neural evaluator: valid probabilities, contact/race dispatch, weights files."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gammon import Position
+from gammon.engine.encode import N_INPUTS, encode
+from gammon.engine.neural import NeuralEvaluator, consistent
+from tests.helpers import pos, random_game_positions
+
+
+@pytest.fixture(scope="module")
+def shipped() -> NeuralEvaluator:
+    return NeuralEvaluator.default()
+
+
+@pytest.fixture(scope="module")
+def boards() -> np.ndarray:
+    positions = random_game_positions(seed=11, games=4)
+    return np.array([p.board for p in positions], dtype=np.int8)
+
+
+def test_shipped_weights_load(shipped: NeuralEvaluator) -> None:
+    assert shipped.contact.w1.shape[0] == N_INPUTS
+    assert shipped.race.w1.shape[0] == N_INPUTS
+    assert shipped.games > 0
+
+
+def test_outputs_are_ordered_probabilities(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
+    p = shipped.evaluate(boards)
+    assert p.shape == (len(boards), 5) and p.dtype == np.float64
+    assert np.all((p >= 0) & (p <= 1))
+    assert np.all(p[:, 0] >= p[:, 1]) and np.all(p[:, 1] >= p[:, 2])
+    assert np.all(1 - p[:, 0] >= p[:, 3]) and np.all(p[:, 3] >= p[:, 4])
+
+
+def test_empty_batch_and_bad_shape(shipped: NeuralEvaluator) -> None:
+    assert shipped.evaluate(np.zeros((0, 26), dtype=np.int8)).shape == (0, 5)
+    with pytest.raises(ValueError, match=r"\(26,\)"):
+        shipped.evaluate(np.zeros(26, dtype=np.int8))
+
+
+def test_each_row_uses_its_net(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
+    race = np.array([Position(b).is_race() for b in boards])
+    assert race.any() and (~race).any()
+    x = encode(boards)
+    p = shipped.evaluate(boards)
+    assert np.allclose(p[race], consistent(shipped.race.forward(x[race])), atol=1e-6)
+    assert np.allclose(p[~race], consistent(shipped.contact.forward(x[~race])), atol=1e-6)
+    # The two nets really differ on the same inputs.
+    assert not np.allclose(shipped.race.forward(x[race]), shipped.contact.forward(x[race]), atol=1e-3)
+
+
+def test_batch_equals_one_by_one(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
+    whole = shipped.evaluate(boards[:30])
+    single = np.vstack([shipped.evaluate(b.reshape(1, 26)) for b in boards[:30]])
+    assert np.allclose(whole, single, atol=1e-6)
+
+
+def test_shipped_net_knows_the_obvious(shipped: NeuralEvaluator) -> None:
+    # Far ahead in a race: the mover on roll wins nearly always; far behind: nearly never.
+    ahead = pos("x 1:2; o 6:5 5:5 4:5")
+    behind = pos("x 6:5 5:5 4:5; o 1:2")
+    p = shipped.evaluate(np.array([ahead.board, behind.board], dtype=np.int8))
+    assert p[0, 0] > 0.95 and p[1, 0] < 0.1
+    # The opening position is close to even for the player on roll.
+    start = shipped.evaluate(Position.initial().as_array().reshape(1, 26))[0]
+    assert 0.4 < start[0] < 0.65
+
+
+def test_save_and_load_round_trip(tmp_path) -> None:
+    ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
+    ev.games = 17
+    path = tmp_path / "w.npz"
+    ev.save(path)
+    back = NeuralEvaluator.load(path)
+    assert back.games == 17 and back.contact.hidden == 8 and back.race.hidden == 4
+    b = Position.initial().as_array().reshape(1, 26)
+    assert np.array_equal(back.evaluate(b), ev.evaluate(b))
+
+
+def test_load_refuses_another_encoding(tmp_path) -> None:
+    path = tmp_path / "w.npz"
+    NeuralEvaluator.random(hidden=4, race_hidden=4).save(path, encoding="other-v9")
+    with pytest.raises(ValueError, match="other-v9"):
+        NeuralEvaluator.load(path)
+
+
+def test_wrong_input_size_is_refused() -> None:
+    from gammon.engine.neural import Net
+
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="inputs"):
+        NeuralEvaluator(Net.random(4, rng, n_inputs=10), Net.random(4, rng))
