@@ -94,6 +94,14 @@ class Engine:
 
     def best_play(self, position: Position, dice: Sequence[int]) -> Play | None:
         """The best legal play for ``dice``, or None when there is no legal play."""
+        if self.plies == 0:
+            # hot path of 0-ply play: the best play leaves the opponent the lowest equity
+            d = check_dice(dice)
+            _, after, steps = generate_arrays(position.as_array(), d)
+            if len(after) == 0:
+                return None
+            best = int(np.argmin(cubeless_equity(self._searcher.leaf(after)))) if len(after) > 1 else 0
+            return Play._from_kernel(position, d, steps[best].tolist(), after[best].tolist())
         d, after, steps, order, _ = self._ranked(position, dice)
         if len(after) == 0:
             return None

@@ -155,10 +155,23 @@ def _classify(boards, bearoff, out):
 
 
 @njit(cache=True)
-def _store_sanitized(out, rows, probs):
-    """``out[rows] = probs`` clipped into [0, 1] with wbg <= wg <= win and lbg <= lg <= 1 - win."""
-    for k in range(rows.shape[0]):
-        r = rows[k]
+def _count(kinds, kind):
+    n = 0
+    for k in kinds:
+        if k == kind:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _store_sanitized(out, kinds, probs):
+    """Row by row of the NET rows of ``out`` (in order), the next row of ``probs`` clipped into
+    [0, 1] with wbg <= wg <= win and lbg <= lg <= 1 - win."""
+    k = -1
+    for r in range(kinds.shape[0]):
+        if kinds[r] != NET:
+            continue
+        k += 1
         w = min(max(probs[k, 0], 0.0), 1.0)
         wg = min(max(probs[k, 1], 0.0), w)
         wbg = min(max(probs[k, 2], 0.0), wg)
@@ -193,19 +206,18 @@ class Searcher:
         boards = np.ascontiguousarray(boards, dtype=np.int8)
         out = np.empty((boards.shape[0], 5))
         kinds = _classify(boards, self.bearoff is not None, out)
-        home = np.flatnonzero(kinds == BEAROFF)
-        if len(home):
-            out[home] = self.bearoff.probabilities(boards[home])
-        rest = np.flatnonzero(kinds == NET)
-        if len(rest) == len(boards):
-            probs = np.asarray(self.evaluator.evaluate(boards), dtype=np.float64)
-        elif len(rest):
-            probs = np.asarray(self.evaluator.evaluate(boards[rest]), dtype=np.float64)
-        else:
+        n_net = _count(kinds, NET)
+        if n_net < len(boards) and self.bearoff is not None:
+            home = np.flatnonzero(kinds == BEAROFF)
+            if len(home):
+                out[home] = self.bearoff.probabilities(boards[home])
+        if n_net == 0:
             return out
-        if probs.shape != (len(rest), 5):
-            raise ValueError(f"the evaluator returned shape {probs.shape} for {len(rest)} boards")
-        _store_sanitized(out, rest, np.ascontiguousarray(probs))
+        probs = self.evaluator.evaluate(boards if n_net == len(boards) else boards[kinds == NET])
+        probs = np.ascontiguousarray(probs, dtype=np.float64)
+        if probs.shape != (n_net, 5):
+            raise ValueError(f"the evaluator returned shape {probs.shape} for {n_net} boards")
+        _store_sanitized(out, kinds, probs)
         return out
 
     def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:

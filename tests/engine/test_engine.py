@@ -154,3 +154,16 @@ def test_default_engine() -> None:
         engine = Engine()
     assert engine.plies == DEFAULT_PLIES
     assert engine.best_play(Position.initial(), (3, 1)) in Position.initial().legal_plays((3, 1))
+
+
+def test_zero_ply_best_play_is_the_top_hint(positions: list[Position]) -> None:
+    engine = Engine(plies=0, evaluator=PipCountEvaluator())
+    for p in positions[:30]:
+        for dice in ((3, 1), (6, 6)):
+            hints = engine.hint(p, dice, n=1000)
+            best = engine.best_play(p, dice)
+            if not hints:
+                assert best is None
+                continue
+            equity = {h.play: h.equity for h in hints}
+            assert equity[best] == pytest.approx(hints[0].equity)
