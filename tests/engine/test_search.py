@@ -9,7 +9,7 @@ from gammon import Position
 from gammon.engine.cubeful import MatchState, cube_efficiency
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
-from gammon.engine.search import PLAIN_FILTERS, MoveFilter, SearchSettings
+from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings
 from gammon.movegen import generate_arrays
 
 
@@ -33,13 +33,22 @@ def test_a_one_ply_filter_saves_two_ply_work() -> None:
     assert two.calls == one.calls + 1  # the extra 1-ply pass
 
 
+def ranked(settings: SearchSettings, dice: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    _, after, _ = generate_arrays(Position.initial().as_array(), dice)
+    return Searcher(PipCountEvaluator(), None).rank_plays(after, settings)
+
+
 def test_filter_keeps_at_most_keep_plays() -> None:
-    settings = SearchSettings(plies=1, filters=(MoveFilter(3, 1.0),))
-    engine = Engine(evaluator=PipCountEvaluator(), settings=settings)
-    hints = engine.hint(Position.initial(), (6, 5), n=10)
-    assert [h.plies for h in hints].count(1) == 3
-    _, after, _ = generate_arrays(Position.initial().as_array(), (6, 5))
-    assert len(hints) == min(10, len(after))
+    order, probs, plies = ranked(SearchSettings(plies=1, filters=(MoveFilter(3, 1.0),)), (6, 5))
+    assert list(plies).count(1) == 3
+    assert sorted(order.tolist()) == list(range(len(order)))  # every play is ranked
+    assert probs.shape == (len(order), 5)
+
+
+def test_hint_widens_the_filters_to_show_n_searched_plays() -> None:
+    narrow = SearchSettings(plies=1, filters=(MoveFilter(3, 0.0),))
+    engine = Engine(evaluator=PipCountEvaluator(), settings=narrow)
+    assert [h.plies for h in engine.hint(Position.initial(), (6, 5), n=6)] == [1] * 6
 
 
 def test_cube_efficiency() -> None:
@@ -65,12 +74,8 @@ def test_evaluations_are_deterministic() -> None:
     np.testing.assert_array_equal(engine.evaluate(p).as_array(), engine.evaluate(p).as_array())
 
 
-def test_hint_lists_deeper_plies_first() -> None:
-    engine = Engine(plies=2, evaluator=PipCountEvaluator())
-    hints = engine.hint(Position.initial(), (2, 1), n=20)
-    plies = [h.plies for h in hints]
+def test_deeper_plies_rank_first() -> None:
+    _, _, plies = ranked(SearchSettings(plies=2), (2, 1))
+    plies = list(plies)
     assert plies == sorted(plies, reverse=True)
     assert plies[0] == 2 and plies.count(2) <= 3 and plies.count(1) + plies.count(2) <= 8
-    for ply in set(plies):
-        eq = [h.equity for h in hints if h.plies == ply]
-        assert eq == sorted(eq, reverse=True)
