@@ -110,8 +110,8 @@ class Engine:
 
     def hint(self, position: Position, dice: Sequence[int], n: int = 5) -> list[Hint]:
         """The ``n`` best plays, best first, each with probabilities and cubeless equity for the
-        player on roll and the ply they come from. The move filters are widened to keep at least
-        ``n`` plays, so all of them are searched at the engine's plies."""
+        player on roll and the ply they come from. The move filters keep at least ``n`` plays, so
+        all of them are searched at the engine's plies."""
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive number of plays, got {n!r}")
         d = check_dice(dice)
@@ -119,10 +119,7 @@ class Engine:
         if len(after) == 0:
             return []
         # the n plays shown are all searched to full depth, so their equities compare
-        wide = tuple(MoveFilter(max(f.keep, n), f.within if f.keep >= n else float("inf"))
-                     for f in self.settings.filters)
-        settings = SearchSettings(plies=self.plies, filters=wide)
-        order, probs, plies = self._searcher.rank_plays(after, settings)
+        order, probs, plies = self._searcher.rank_plays(after, self.settings, at_least=n)
         out = []
         for i, p, ply in list(zip(order, probs, plies))[:n]:
             play = Play._from_kernel(position, d, steps[i].tolist(), after[i].tolist())

@@ -245,12 +245,12 @@ class Searcher:
         out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)
         return out
 
-    def rank_plays(self, after_boards: np.ndarray,
-                   settings: SearchSettings) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def rank_plays(self, after_boards: np.ndarray, settings: SearchSettings,
+                   at_least: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score plays by their resulting boards (seen from the opponent). Returns, for every play,
         best first: its index, its probabilities for the mover and the ply they come from. Plays
         cut by a filter keep the value of the ply that cut them and rank after the deeper ones
-        (as GNU Backgammon lists them)."""
+        (as GNU Backgammon lists them). Every filter keeps at least the best ``at_least`` plays."""
         after = np.ascontiguousarray(after_boards, dtype=np.int8)
         probs = flip_probabilities(self.leaf(after))
         plies = np.zeros(len(after), dtype=np.int64)
@@ -265,6 +265,7 @@ class Searcher:
                 eq = cubeless_equity(probs[keep])
                 order = np.argsort(-eq, kind="stable")
                 cut = order[: filt.keep]
-                keep = keep[cut[eq[cut] >= eq[order[0]] - filt.within]]
+                kept = max(int((eq[cut] >= eq[order[0]] - filt.within).sum()), at_least)
+                keep = keep[order[:kept]]
         order = np.lexsort((-cubeless_equity(probs), -plies))
         return order, probs[order], plies[order]
