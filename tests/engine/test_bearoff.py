@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gammon import Position
 from gammon.engine.bearoff import POSITIONS, BearoffDatabase, is_bearoff
 from gammon.engine.engine import default_bearoff
 from tests.helpers import pos
@@ -91,3 +92,26 @@ def test_cache_file_round_trip(db: BearoffDatabase, tmp_path) -> None:
     again = BearoffDatabase.load(path)
     np.testing.assert_array_equal(again.off, db.off)
     np.testing.assert_array_equal(again.first, db.first)
+
+
+def test_matches_gnubg_one_sided_bearoff(db: BearoffDatabase) -> None:
+    """GNU Backgammon's one-sided database (used there when a side has more than 6 checkers) gives
+    the same probabilities, gammons included, to its float32 storage."""
+    gnubg = pytest.importorskip("gnubg")
+    cube = {**gnubg.cubeinfo(), "jacoby": 0}
+    ctx = gnubg.evalcontext(0, 0, 1, 0, 0.0)
+    rng = np.random.default_rng(1)
+    checked = 0
+    while checked < 100:
+        b = [0] * 26
+        mine, theirs = (int(n) for n in rng.integers(1, 16, size=2))
+        if max(mine, theirs) <= 6:
+            continue  # both small: gnubg uses its exact two-sided database instead
+        for _ in range(mine):
+            b[int(rng.integers(1, 7))] += 1
+        for _ in range(theirs):
+            b[int(rng.integers(19, 25))] -= 1
+        theirs_probs = gnubg.evaluate(Position(b).to_gnubg_board(), cube, ctx)[:5]
+        ours = db.probabilities(np.array([b], dtype=np.int8))[0]
+        np.testing.assert_allclose(ours, theirs_probs, atol=1e-4, err_msg=str(b))
+        checked += 1
