@@ -36,3 +36,13 @@ def test_closer_to_winning_is_better() -> None:
 def test_bad_scores_are_refused() -> None:
     with pytest.raises(ValueError, match="26"):
         match_equity(26, 3)
+
+
+def test_same_table_as_gnubg() -> None:
+    """GNU Backgammon's default table is Kazaross-XG2: the same numbers to its float32 storage."""
+    gnubg = pytest.importorskip("gnubg")
+    pre, post, _ = gnubg.met(25)
+    for a in range(1, 26):
+        assert match_equity(a, 1, post_crawford=True) == pytest.approx(post[a - 1], abs=1e-6)
+        for b in range(1, 26):
+            assert match_equity(a, b) == pytest.approx(pre[a - 1][b - 1], abs=1e-6)
