@@ -163,9 +163,12 @@ class EnginePlayer(HeuristicCube):
         return game.can_double() and self.engine.cube_decision(game).should_double
 
     def answer_double(self, game: Game) -> CubeAnswer:
-        # While a double is pending the engine judges it from the doubler's side; ``take`` is the
-        # right answer for the player asked.
-        return "take" if self.engine.cube_decision(game).take else "drop"
+        # While a double is pending the engine judges it from the doubler's side; ``take`` and
+        # ``beaver`` are the right answers for the player asked.
+        decision = self.engine.cube_decision(game)
+        if decision.beaver and game.rules.beavers and game.rules.match_length == 0:
+            return "beaver"
+        return "take" if decision.take else "drop"
 
 
 def engine_available() -> bool:
