@@ -137,3 +137,21 @@ def test_pubeval_beats_random_play():
                 game.roll()
         wins += game.result.winner == 0
     assert wins >= 17
+
+
+def test_engine_player_beavers_only_where_the_rules_allow_it():
+    from types import SimpleNamespace
+
+    from gammon import Game, RandomDice, Rules
+    from gammon.players import EnginePlayer
+
+    decision = SimpleNamespace(beaver=True, take=True)
+    player = EnginePlayer(SimpleNamespace(cube_decision=lambda game: decision), "engine")
+    answers = {}
+    for name, rules in {"money+beavers": Rules(beavers=True), "money": Rules(),
+                        "match": Rules(match_length=5)}.items():
+        game = Game(rules, RandomDice(seed=2))
+        answers[name] = player.answer_double(game)
+    assert answers == {"money+beavers": "beaver", "money": "take", "match": "take"}
+    decision.beaver, decision.take = False, False
+    assert player.answer_double(Game(Rules(beavers=True), RandomDice(seed=2))) == "drop"
