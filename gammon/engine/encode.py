@@ -58,10 +58,15 @@ def _blocked(v, point):
 
 
 @njit(cache=True)
-def _can_hit(v, d1, d2):
-    """Whether some checker of this side can hit a blot of the other side with the roll (checkers
-    on the bar must enter first, so then only the entering checker can hit)."""
+def _shots(v):
+    """Rolls of 36 with which this side, on roll, could hit a blot of the other side: with one die,
+    both dice through an open point, or a double's steps through open points, from a checker
+    allowed to move (only from the bar while checkers are there; two or more on the bar rule out
+    combined steps, and leave a double 5 - bar steps). Walks the (checker, blot) pairs once."""
     on_bar = v[25]
+    direct = np.zeros(7, dtype=np.bool_)  # a die that hits on its own
+    hits = np.zeros((7, 7), dtype=np.bool_)  # hits[a, b], a <= b: the roll hits by combining dice
+    limit = 4 if on_bar == 0 else max(1, 5 - on_bar)
     for src in range(25, 0, -1):
         if v[src] == 0:
             continue
@@ -71,24 +76,28 @@ def _can_hit(v, d1, d2):
             if v[26 + 25 - dst] != 1:
                 continue
             d = src - dst
-            if d1 != d2:
-                if d == d1 or d == d2:
-                    return True
-                if d == d1 + d2 and on_bar <= 1:
-                    if not _blocked(v, src - d1) or not _blocked(v, src - d2):
-                        return True
-            elif d % d1 == 0:
-                m = d // d1
-                limit = 4 if on_bar == 0 else max(1, 5 - on_bar)
-                if m <= limit:
+            if d <= 6:
+                direct[d] = True
+            if on_bar <= 1:
+                for a in range(1, 7):
+                    b = d - a
+                    if a < b <= 6 and (not _blocked(v, src - a) or not _blocked(v, src - b)):
+                        hits[a, b] = True
+            for a in range(1, 7):
+                if d % a == 0 and d // a <= limit:
                     ok = True
-                    for k in range(1, m):
-                        if _blocked(v, src - k * d1):
+                    for k in range(1, d // a):
+                        if _blocked(v, src - k * a):
                             ok = False
                             break
                     if ok:
-                        return True
-    return False
+                        hits[a, a] = True
+    shots = 0
+    for a in range(1, 7):
+        for b in range(a, 7):
+            if direct[a] or direct[b] or hits[a, b]:
+                shots += 1 if a == b else 2
+    return shots
 
 
 @njit(cache=True)
@@ -170,11 +179,7 @@ def _encode_side(v, out, base):
             rear = p
     if v[25] > 0:
         rear = 25
-    shots = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            if _can_hit(v, d1, d2):
-                shots += 1 if d1 == d2 else 2
+    shots = _shots(v)
     out[f] = pips / 167.0
     out[f + 1] = back / 15.0
     out[f + 2] = prime / 6.0

@@ -1,5 +1,6 @@
 """The neural evaluator: two sigmoid nets (contact and race) over the inputs of
-:mod:`gammon.engine.encode`, numpy inference in batches.
+:mod:`gammon.engine.encode`, evaluated in batches by the compiled kernels of
+:mod:`gammon.engine.forward` (``Net.forward`` is the same net in numpy, for checks and training).
 
 Each net has one hidden layer of sigmoid units and five sigmoid outputs ``[win, win_gammon,
 win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The weights file format is
@@ -14,7 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
-from gammon.engine.encode import ENCODING, N_INPUTS, encode, race_mask
+from gammon.engine.encode import ENCODING, N_INPUTS
+from gammon.engine.forward import evaluate_batch
 
 FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
@@ -140,9 +142,6 @@ class NeuralEvaluator:
         out = np.empty((b.shape[0], 5), dtype=np.float64)
         if b.shape[0] == 0:
             return out
-        x = encode(b)
-        race = race_mask(b)
-        for net, rows in ((self.race, race), (self.contact, ~race)):
-            if rows.any():
-                out[rows] = net.forward(x[rows])
-        return consistent(out)
+        evaluate_batch(np.ascontiguousarray(b, dtype=np.int8), *self.contact.arrays(),
+                       *self.race.arrays(), out)
+        return out

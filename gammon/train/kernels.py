@@ -18,6 +18,8 @@ import numpy as np
 from numba import njit, prange
 
 from gammon.engine.encode import N_INPUTS, encode_into, is_race_board
+from gammon.engine.forward import evaluate_one as _evaluate
+from gammon.engine.forward import forward as _forward
 from gammon.engine.pubeval import _scores as _pubeval_scores
 from gammon.movegen import generate
 
@@ -45,26 +47,6 @@ def _new_state(seed, index):
     s[0] = np.uint64(seed) * np.uint64(0x2545F4914F6CDD1D) + np.uint64(index)
     _splitmix(s)
     return s
-
-
-@njit(cache=True, fastmath=True)
-def _forward(x, w1, b1, w2, b2, h, y):
-    """Sigmoid net on inputs ``x``; fills hidden ``h`` and outputs ``y`` (skips zero inputs)."""
-    nh = b1.shape[0]
-    for j in range(nh):
-        h[j] = b1[j]
-    for i in range(x.shape[0]):
-        xi = x[i]
-        if xi != 0.0:
-            for j in range(nh):
-                h[j] += xi * w1[i, j]
-    for j in range(nh):
-        h[j] = 1.0 / (1.0 + np.exp(-h[j]))
-    for k in range(5):
-        s = b2[k]
-        for j in range(nh):
-            s += h[j] * w2[j, k]
-        y[k] = 1.0 / (1.0 + np.exp(-s))
 
 
 @njit(cache=True, fastmath=True)
@@ -154,15 +136,6 @@ def _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch,
                 best_y[k] = y[k]
     after = boards[best].copy()
     return after, _result_after(after)
-
-
-@njit(cache=True)
-def _evaluate(board, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y):
-    encode_into(board, x, scratch)
-    if is_race_board(board):
-        _forward(x, rw1, rb1, rw2, rb2, h, y)
-    else:
-        _forward(x, cw1, cb1, cw2, cb2, h, y)
 
 
 @njit(cache=True)

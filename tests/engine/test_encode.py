@@ -90,3 +90,42 @@ def test_sides_are_symmetric() -> None:
         assert np.array_equal(x[0, :PER_SIDE], x[1, PER_SIDE:])
         assert np.array_equal(x[0, PER_SIDE:], x[1, :PER_SIDE])
         assert x[0, RAW_PER_SIDE - 1] >= 0
+
+
+def _reference_shots(board: tuple[int, ...]) -> int:
+    """Shots of the player on roll counted roll by roll, in plain Python: a roll hits when one die,
+    both dice in either order through an open point, or a double's steps through open points reach
+    a blot from a checker allowed to move (only from the bar while checkers are there; with two or
+    more on the bar, combined steps are not available, and a double keeps 5 - bar steps)."""
+    mine = [max(board[i], 0) for i in range(26)]
+    blot = [board[i] == -1 for i in range(26)]
+    blocked = [board[i] <= -2 for i in range(26)]
+    bar = mine[25]
+    sources = [25] if bar else [i for i in range(1, 25) if mine[i]]
+
+    def hits(d1: int, d2: int) -> bool:
+        for src in sources:
+            for dst in range(1, src):
+                if not blot[dst]:
+                    continue
+                d = src - dst
+                if d1 != d2:
+                    if d in (d1, d2):
+                        return True
+                    if d == d1 + d2 and bar <= 1 and (not blocked[src - d1] or not blocked[src - d2]):
+                        return True
+                elif d % d1 == 0 and d // d1 <= (4 if bar == 0 else max(1, 5 - bar)):
+                    if not any(blocked[src - k * d1] for k in range(1, d // d1)):
+                        return True
+        return False
+
+    return sum(1 if a == b else 2 for a in range(1, 7) for b in range(a, 7) if hits(a, b))
+
+
+def test_shots_match_a_roll_by_roll_count() -> None:
+    positions = random_game_positions(seed=11, games=6)
+    assert any(p.board[25] for p in positions)  # the bar rule is exercised
+    for p in positions:
+        f = feature_values(p.as_array())
+        assert f["shots"][0] * 36 == pytest.approx(_reference_shots(p.board)), p.id
+        assert f["shots"][1] * 36 == pytest.approx(_reference_shots(p.flip().board)), p.id
