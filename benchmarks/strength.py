@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import sys
 import time
 from collections.abc import Callable
 from multiprocessing import Pool
@@ -29,6 +30,8 @@ from gammon.movegen import generate_arrays
 
 # A player: (position, dice) -> the position after its play, seen from the opponent.
 Player = Callable[[Position, tuple[int, int]], Position]
+# A job for a worker: (player, opponent, seed, pair numbers).
+Job = tuple[str, str, int, list[int]]
 
 
 def net_player(path: str | None = None) -> Player:
@@ -166,7 +169,7 @@ def play_game(first: Player, second: Player, rng: random.Random, first_starts: b
     raise RuntimeError("game did not end in 10,000 plays")
 
 
-def _play_pairs(job: tuple[str, str, int, list[int]]) -> list[int]:
+def _play_pairs(job: Job) -> list[int]:
     a, b, seed, pairs = job
     first, second = make_player(a), make_player(b)
     out = []
@@ -176,6 +179,10 @@ def _play_pairs(job: tuple[str, str, int, list[int]]) -> list[int]:
     return out
 
 
+def _job_and_result(job: Job) -> tuple[Job, list[int]]:
+    return job, _play_pairs(job)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("player")
@@ -183,16 +190,21 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=1000, help="dice sequences (games = 2 x pairs)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--chunk", type=int, default=10, help="pairs per job handed to a worker")
     args = parser.parse_args()
     start = time.perf_counter()
-    chunks = [list(range(k, args.pairs, args.workers)) for k in range(args.workers)]
-    jobs = [(args.player, args.opponent, args.seed, c) for c in chunks if c]
-    if args.workers > 1:
-        with Pool(args.workers) as pool:
-            results = pool.map(_play_pairs, jobs)
-    else:
-        results = [_play_pairs(j) for j in jobs]
-    points = np.array([p for r in results for p in r], dtype=np.float64)
+    # small chunks, handed out as workers free up; a running score goes to stderr
+    chunks = [list(range(k, min(k + args.chunk, args.pairs))) for k in range(0, args.pairs, args.chunk)]
+    jobs = [(args.player, args.opponent, args.seed, c) for c in chunks]
+    by_pair: dict[int, list[int]] = {}
+    with Pool(args.workers) as pool:
+        for job, result in pool.imap_unordered(_job_and_result, jobs):
+            for pair, k in zip(job[3], range(0, len(result), 2)):
+                by_pair[pair] = result[k:k + 2]
+            done = np.array([p for r in by_pair.values() for p in r], dtype=np.float64)
+            print(f"  {len(done)} games, {done.mean():+.3f} ppg so far, "
+                  f"{len(done) / (time.perf_counter() - start):.2f} games/s", file=sys.stderr, flush=True)
+    points = np.array([p for pair in sorted(by_pair) for p in by_pair[pair]], dtype=np.float64)
     pair_means = points.reshape(-1, 2).mean(axis=1)
     stderr = pair_means.std(ddof=1) / math.sqrt(len(pair_means))
     elapsed = time.perf_counter() - start
