@@ -39,20 +39,6 @@ from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.search import PLAIN_FILTERS, SearchSettings  # noqa: E402
 
 
-def apply_steps(p: Position, move: tuple[int, ...]) -> Position | None:
-    """Resulting position (opponent's view) of a whole gnubg move tuple; None if it was cut."""
-    if len(move) % 2 or 0 in move:
-        return None
-    board = list(p.board)
-    for src, dst in zip(move[::2], move[1::2]):
-        board[src] -= 1
-        if board[dst] == -1:
-            board[dst] = 0
-            board[0] -= 1
-        board[dst] += 1
-    return Position(board).flip()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=2000)
@@ -97,7 +83,7 @@ def main() -> None:
         seconds["gnubg 0-ply"] += time.perf_counter() - t
         chosen["gnubg 0-ply"] = plays[int(np.argmax(zero))].after
         top = gnubg.findbestmoves(p.to_gnubg_board(), cube, ctx2, dice)[0]
-        reference = apply_steps(p, top["move"])
+        reference = None if len(top["move"]) % 2 else p.after_gnubg_move(top["move"])  # odd: cut at a 0
         if reference is None:  # cut tuple: the legal play whose 2-ply score is gnubg's
             reference = min((pl.after for pl in plays), key=lambda a: abs(judged(a) - top["score"]))
         best = max(judged(reference), *(judged(a) for a in chosen.values()))

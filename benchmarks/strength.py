@@ -90,7 +90,7 @@ def gnubg_player(plies: int = 0) -> Player:
             return position.flip()
         results = {tuple(int(c) for c in b) for b in boards}
         move = gnubg.findbestmove(position.to_gnubg_board(), cube, context, dice)
-        after = _apply_gnubg_move(position, move)
+        after = None if len(move) % 2 else position.after_gnubg_move(move)  # odd: cut at a 0
         if after is not None and after.board in results:
             return after
         # findbestmove cuts its tuple at the first 0 (a bear-off): choose the play as it does,
@@ -108,23 +108,6 @@ def gnubg_player(plies: int = 0) -> Player:
         return best
 
     return choose
-
-
-def _apply_gnubg_move(position: Position, move: tuple[int, ...]) -> Position | None:
-    """The position after gnubg's move tuple ((from, to) pairs, 1-based, 25 the bar, 0 off)."""
-    if len(move) % 2:
-        return None
-    b = list(position.board)
-    for f, t in zip(move[::2], move[1::2]):
-        if not 1 <= f <= 25 or b[f] <= 0:
-            return None
-        b[f] -= 1
-        if t > 0:
-            if b[t] == -1:
-                b[t] = 0
-                b[0] -= 1
-            b[t] += 1
-    return Position._trusted(tuple(-b[25 - i] for i in range(26)))
 
 
 def _points(after: Position) -> int:

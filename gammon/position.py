@@ -19,7 +19,7 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gammon.errors import InvalidNotationError, InvalidPositionError
+from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError
 
 if TYPE_CHECKING:
     import numpy as np
@@ -170,6 +170,29 @@ class Position:
         mover = tuple(max(b[i], 0) for i in range(1, 25)) + (b[BAR],)
         opponent = tuple(max(-b[25 - i], 0) for i in range(1, 25)) + (-b[OPPONENT_BAR],)
         return (opponent, mover)
+
+    def after_gnubg_move(self, move: Sequence[int]) -> Position:
+        """The position after a GNU Backgammon move tuple, seen from the opponent (as
+        :attr:`gammon.play.Play.after`).
+
+        ``move`` is ``(from, to)`` pairs on the mover's points as gnubg's ``findbestmove`` gives
+        them: 25 is the bar, 0 is off, a hit blot goes to the opponent's bar. Each step must move
+        one of the mover's checkers forward onto a point the opponent does not hold; whether the
+        whole play is legal for some dice is the caller's to check (``legal_plays``)."""
+        steps = tuple(move)
+        if len(steps) % 2 or not all(isinstance(n, numbers.Integral) and 0 <= n <= 25 for n in steps):
+            raise InvalidNotationError(f"a gnubg move is (from, to) pairs of points 0..25, got {move!r}")
+        b = list(self._board)
+        for src, dst in zip(steps[::2], steps[1::2]):
+            if src == 0 or dst >= src or b[src] <= 0 or (dst and b[dst] < -1):
+                raise IllegalMoveError(f"gnubg move {move!r}: step {src}/{dst} is impossible in {self.id!r}")
+            b[src] -= 1
+            if dst:
+                if b[dst] == -1:  # a hit: the blot goes to the opponent's bar
+                    b[dst] = 0
+                    b[OPPONENT_BAR] -= 1
+                b[dst] += 1
+        return Position._trusted(tuple(-b[25 - i] for i in range(26)))
 
     def flip(self) -> Position:
         """The same position seen from the opponent."""

@@ -145,17 +145,8 @@ def gnubg_results(p, dice):
 
 def apply_gnubg_move(p, move):
     """The resulting Position ID of a gnubg move tuple, or None when the tuple was cut short
-    (the PyPI package cuts tuples at the first 0, i.e. at a bear-off)."""
-    if len(move) % 2 or 0 in move:
-        return None
-    board = list(p.board)
-    for src, dst in zip(move[::2], move[1::2]):
-        board[src] -= 1
-        if board[dst] == -1:
-            board[dst] = 0
-            board[0] -= 1
-        board[dst] += 1
-    return Position(board).flip().id
+    (the PyPI package cuts tuples at the first 0, i.e. at a bear-off, leaving an odd length)."""
+    return None if len(move) % 2 else p.after_gnubg_move(move).id
 
 
 def test_differential_against_gnubg_on_random_games():

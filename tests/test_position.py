@@ -1,11 +1,12 @@
 import pickle
+import re
 
 import gnubg
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from gammon import InvalidNotationError, InvalidPositionError, Position
+from gammon import IllegalMoveError, InvalidNotationError, InvalidPositionError, Position
 from tests.helpers import pos, random_game_positions, wildbg_ids
 
 START = "4HPwATDgc/ABMA"
@@ -126,3 +127,31 @@ def test_from_id_fuzz(text):
     except InvalidNotationError:
         return
     assert Position.from_id(p.id) == p
+
+
+def test_after_gnubg_move_matches_the_legal_play():
+    # every legal play, written as a gnubg move tuple, lands on the play's resulting position
+    for p in random_game_positions(seed=4, games=2)[:80]:
+        for play in p.legal_plays((6, 3)) + p.legal_plays((2, 2)):
+            move = tuple(n for step in play.steps for n in step)
+            assert p.after_gnubg_move(move) == play.after, (p.id, move)
+
+
+def test_after_gnubg_move_hits_enters_and_bears_off():
+    p = pos("x 25:1 6:2 2:12; o 5:1 21:1 6:13")  # o's 5 and 21: the mover's 20 and 4
+    after = p.after_gnubg_move((25, 20, 6, 4)).flip()  # enter hitting, then hit again
+    assert after.board[20] == 1 and after.board[4] == 1 and after.board[0] == -2
+    home = pos("x 2:1 1:1; o 1:15")
+    assert home.after_gnubg_move((2, 0, 1, 0)).is_game_over()
+
+
+@pytest.mark.parametrize("move", [(8,), (8, 5, 6), (26, 20), (8, "5"), (8, -1)])
+def test_after_gnubg_move_refuses_malformed_tuples_quoting_them(move):
+    with pytest.raises(InvalidNotationError, match=re.escape(repr(move))):
+        Position.initial().after_gnubg_move(move)
+
+
+@pytest.mark.parametrize("move", [(7, 4), (6, 8), (13, 1), (0, 0)])
+def test_after_gnubg_move_refuses_impossible_steps(move):
+    with pytest.raises(IllegalMoveError, match=re.escape(repr(move))):
+        Position.initial().after_gnubg_move(move)
