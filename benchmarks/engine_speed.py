@@ -31,16 +31,20 @@ WILDBG = Path(__file__).resolve().parents[2] / "shared" / "wildbg-benchmark-posi
 
 
 def decisions(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
-    """``count`` (position, roll) pairs with at least two legal plays, contact and race alternating."""
+    """``count`` (position, roll) pairs with at least two legal plays, contact and race alternating.
+    One seeded roll per position; when that gives fewer than ``count``, every position gets another
+    roll, and so on (at most 10 rounds)."""
     files = [(WILDBG / f"{n}.csv").read_text().split() for n in ("contact", "race")]
+    positions = [Position.from_id(pid) for pair in zip(*files) for pid in pair]
     rng = random.Random(seed)
-    out = []
-    for pair in zip(*files):
-        for pid in pair:
-            p = Position.from_id(pid)
+    out: list[tuple[Position, tuple[int, int]]] = []
+    for _ in range(10):
+        for p in positions:
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             if len(p.legal_plays(dice)) >= 2:
                 out.append((p, dice))
+        if len(out) >= count:
+            break
     return out[:count]
 
 

@@ -2,7 +2,8 @@
 Engine(plies=0) and GNU Backgammon 0-ply side by side.
 
 Decisions: the wildbg benchmark positions (real-game positions, contact and race interleaved), each
-with one seeded random roll; positions with fewer than two legal plays are skipped. Every play is
+with a seeded random roll, and a further roll each round while more decisions are asked for
+(engine_speed.decisions); positions with fewer than two legal plays are skipped. Every play is
 judged by the cubeless money equity GNU Backgammon gives its resulting position at 2 ply
 (``gnubg.evaluate``, deterministic, pruning nets as in its 2-ply levels, Jacoby off). The reference
 best is the best of GNU Backgammon 2-ply's own choice and the plays judged, so no loss is negative.
