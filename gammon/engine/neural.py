@@ -1,6 +1,7 @@
 """The neural evaluator: two sigmoid nets (contact and race) over the inputs of
 :mod:`gammon.engine.encode`, evaluated in batches by the compiled kernels of
-:mod:`gammon.engine.forward` (``Net.forward`` is the same net in numpy, for checks and training).
+:mod:`gammon.engine.forward` (``Net.forward`` is the same net in plain numpy; the tests check
+one against the other).
 
 Each net has one hidden layer of sigmoid units and five sigmoid outputs ``[win, win_gammon,
 win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The weights file format is
