@@ -64,38 +64,48 @@ def _shots(v):
     allowed to move (only from the bar while checkers are there; two or more on the bar rule out
     combined steps, and leave a double 5 - bar steps). Walks the (checker, blot) pairs once."""
     on_bar = v[25]
-    direct = np.zeros(7, dtype=np.bool_)  # a die that hits on its own
-    hits = np.zeros((7, 7), dtype=np.bool_)  # hits[a, b], a <= b: the roll hits by combining dice
+    direct = 0  # bit d: a die d hits on its own
+    combined = 0  # bit 8 * a + b (a <= b): the roll a-b hits by combining its dice
     limit = 4 if on_bar == 0 else max(1, 5 - on_bar)
+    blots = 0  # bit p: the other side has a blot on point p
+    for p in range(1, 25):
+        if v[26 + 25 - p] == 1:
+            blots |= 1 << p
     for src in range(25, 0, -1):
+        if blots == 0:
+            break
         if v[src] == 0:
             continue
         if on_bar > 0 and src != 25:
             break
+        ahead = blots & ((1 << src) - 1)
         for dst in range(src - 1, 0, -1):
-            if v[26 + 25 - dst] != 1:
+            if ahead == 0:
+                break
+            if not (ahead >> dst) & 1:
                 continue
+            ahead ^= 1 << dst
             d = src - dst
             if d <= 6:
-                direct[d] = True
+                direct |= 1 << d
             if on_bar <= 1:
-                for a in range(1, 7):
-                    b = d - a
-                    if a < b <= 6 and (not _blocked(v, src - a) or not _blocked(v, src - b)):
-                        hits[a, b] = True
+                for a in range(max(1, d - 6), (d + 1) // 2):
+                    b = d - a  # a < b <= 6
+                    if not _blocked(v, src - a) or not _blocked(v, src - b):
+                        combined |= 1 << (8 * a + b)
             for a in range(1, 7):
-                if d % a == 0 and d // a <= limit:
+                if d % a == 0 and 1 < d // a <= limit:
                     ok = True
                     for k in range(1, d // a):
                         if _blocked(v, src - k * a):
                             ok = False
                             break
                     if ok:
-                        hits[a, a] = True
+                        combined |= 1 << (9 * a)
     shots = 0
     for a in range(1, 7):
         for b in range(a, 7):
-            if direct[a] or direct[b] or hits[a, b]:
+            if (direct >> a) & 1 or (direct >> b) & 1 or (combined >> (8 * a + b)) & 1:
                 shots += 1 if a == b else 2
     return shots
 

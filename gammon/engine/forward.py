@@ -4,7 +4,8 @@ race) in one compiled loop, row by row, without building the (N, inputs) input m
 The raw part of the encoding is mostly zeros (a point holds a few checkers at most), so the hidden
 layer is accumulated only over the non-zero inputs, reading rows of ``w1 (inputs, hidden)``. This is
 what makes 0-ply play about as fast as GNU Backgammon's (benchmarks/engine_speed.py); training
-(:mod:`gammon.train.kernels`) uses the same kernels.
+(:mod:`gammon.train.kernels`) uses :func:`forward` and :func:`evaluate_one`; play uses
+:func:`evaluate_batch`, which runs the same nets through :func:`predict`.
 """
 
 from __future__ import annotations
@@ -48,17 +49,73 @@ def evaluate_one(board, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y
         forward(x, cw1, cb1, cw2, cb2, h, y)
 
 
+_LOG2E = np.float32(1.4426950408889634)
+
+
+@njit(cache=True, fastmath=True)
+def sigmoid_into(z, n, bits):
+    """``z[:n] = 1 / (1 + exp(-z[:n]))`` in loops the compiler vectorises: ``exp(-z)`` is
+    ``2**k * 2**f`` with ``k`` an integer put straight into a float's exponent bits (through
+    ``bits``, int32) and ``2**f`` (|f| <= 1/2) Cephes' exp2f polynomial (relative error < 2e-7)."""
+    for j in range(n):
+        t = min(max(-z[j] * _LOG2E, np.float32(-126.0)), np.float32(126.0))
+        k = np.floor(t + np.float32(0.5))
+        f = t - k
+        p = np.float32(1.535336188319500e-4)
+        p = p * f + np.float32(1.339887440266574e-3)
+        p = p * f + np.float32(9.618437357674640e-3)
+        p = p * f + np.float32(5.550332471162809e-2)
+        p = p * f + np.float32(2.402264791363012e-1)
+        p = p * f + np.float32(6.931472028550421e-1)
+        z[j] = p * f + np.float32(1.0)
+        bits[j] = (np.int32(k) + np.int32(127)) << 23
+    scale = bits.view(np.float32)
+    for j in range(n):
+        z[j] = np.float32(1.0) / (np.float32(1.0) + z[j] * scale[j])
+
+
+@njit(cache=True, fastmath=True)
+def predict(x, w1, b1, w2t, b2, h, y, bits):
+    """:func:`forward` for play: ``w2t`` is ``w2`` transposed (5, hidden), so the output sums run
+    along contiguous rows, and the sigmoids are :func:`sigmoid_into`; ``bits`` is int32 scratch
+    as long as ``h``. Agrees with :func:`forward` to about 1e-6."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1[i]
+            for j in range(nh):
+                h[j] += xi * row[j]
+    sigmoid_into(h, nh, bits)
+    for k in range(5):
+        s = b2[k]
+        wk = w2t[k]
+        for j in range(nh):
+            s += h[j] * wk[j]
+        y[k] = s
+    sigmoid_into(y, 5, bits)
+
+
 @njit(cache=True)
-def evaluate_batch(boards, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, out):
+def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
     """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent:
     ``win >= wg >= wbg`` and ``1 - win >= lg >= lbg`` (independent sigmoid outputs can break the
-    order by a little; equities must not inherit that)."""
+    order by a little; equities must not inherit that). ``cw2t`` and ``rw2t`` are the nets' ``w2``
+    transposed (see :func:`predict`)."""
     x = np.zeros(N_INPUTS, dtype=np.float32)
     scratch = np.zeros(52, dtype=np.int32)
-    h = np.zeros(max(cb1.shape[0], rb1.shape[0]), dtype=np.float32)
+    size = max(cb1.shape[0], rb1.shape[0])
+    h = np.zeros(size, dtype=np.float32)
+    bits = np.zeros(size, dtype=np.int32)
     y = np.zeros(5, dtype=np.float32)
     for r in range(boards.shape[0]):
-        evaluate_one(boards[r], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y)
+        encode_into(boards[r], x, scratch)
+        if is_race_board(boards[r]):
+            predict(x, rw1, rb1, rw2t, rb2, h, y, bits)
+        else:
+            predict(x, cw1, cb1, cw2t, cb2, h, y, bits)
         win = np.float64(y[0])
         wg = min(np.float64(y[1]), win)
         lg = min(np.float64(y[3]), 1.0 - win)

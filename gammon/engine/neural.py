@@ -52,6 +52,12 @@ class Net:
         )
 
     @property
+    def w2t(self) -> np.ndarray:
+        """``w2`` transposed, contiguous (the layout of the play-time kernel). Made on each use:
+        training changes the weights in place, so a cached copy could go stale."""
+        return np.ascontiguousarray(self.w2.T)
+
+    @property
     def hidden(self) -> int:
         return int(self.b1.shape[0])
 
@@ -143,6 +149,7 @@ class NeuralEvaluator:
         out = np.empty((b.shape[0], 5), dtype=np.float64)
         if b.shape[0] == 0:
             return out
-        evaluate_batch(np.ascontiguousarray(b, dtype=np.int8), *self.contact.arrays(),
-                       *self.race.arrays(), out)
+        c, r = self.contact, self.race
+        evaluate_batch(np.ascontiguousarray(b, dtype=np.int8), c.w1, c.b1, c.w2t, c.b2,
+                       r.w1, r.b1, r.w2t, r.b2, out)
         return out
