@@ -7,6 +7,16 @@ import argparse
 from gammon.dice import RandomDice
 
 
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``serve`` to a CLI's subcommands; the lead's main dispatches to :func:`run_serve`."""
     p = subparsers.add_parser("serve", help="play in the browser: start the web server",
@@ -18,6 +28,10 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
                         "the user's data directory)")
     p.add_argument("--rate-limit", type=float, default=20.0, metavar="N",
                    help="actions a second one client may send (bursts of 2N; default 20)")
+    # The default lives in gammon.web.presence; importing it here would load FastAPI for every command.
+    p.add_argument("--away-after", type=_seconds, default=None, metavar="SECONDS",
+                   help="online games: how long a player who must act may be disconnected before "
+                        "the opponent may claim the game (default 300)")
     # Test-only: reproducible games for end-to-end tests. Never use it for real play.
     p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="warning",
@@ -38,7 +52,8 @@ def run_serve(args: argparse.Namespace) -> int:
         counter = iter(range(1 << 62))
         # A different, reproducible stream for each match created by this process.
         dice_factory = lambda: RandomDice(args.dice_seed * 1_000_003 + next(counter))  # noqa: E731
-    app = create_app(store, dice_factory, rate=args.rate_limit, burst=2 * args.rate_limit)
+    away = {} if args.away_after is None else {"away_after": args.away_after}
+    app = create_app(store, dice_factory, rate=args.rate_limit, burst=2 * args.rate_limit, **away)
     print(f"gammon: serving on http://{args.host}:{args.port}/ (database {store.engine.url!r})", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
     return 0

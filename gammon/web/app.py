@@ -28,6 +28,7 @@ from gammon.store import Store
 from gammon.store.repository import UnknownMatchError
 from gammon.web.frames import game_frames
 from gammon.web.hints import hint_source, hints
+from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
 from gammon.web.schemas import (
     ActionRequest,
     CreateMatchRequest,
@@ -39,7 +40,7 @@ from gammon.web.schemas import (
     MatchView,
 )
 from gammon.web.session import LiveMatch
-from gammon.web.views import match_view, player_names
+from gammon.web.views import PRESENT, Absence, match_view, player_names
 
 STATIC = files("gammon.web") / "static"
 MAX_BODY = 16 * 1024
@@ -67,12 +68,13 @@ class Hub:
     """The live matches of this process (loaded from the store on first use) and their sockets."""
 
     def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None,
-                 max_live: int = 5000) -> None:
+                 max_live: int = 5000, away_after: float = DEFAULT_AWAY_AFTER) -> None:
         self.store = store
         self.dice_factory = dice_factory
         self.max_live = max_live
         self.live: dict[str, LiveMatch] = {}
         self.sockets: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        self.presence = Presence(away_after)
         self._loading = asyncio.Lock()
 
     def _dice(self) -> DiceSource | None:
@@ -88,6 +90,9 @@ class Hub:
             if live is None:
                 live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
                 self._remember(live)
+                if live.record.mode == "online":
+                    for seat in live.players_who_moved():
+                        self.presence.seen_if_new(live.id, seat)
         return live
 
     def _remember(self, live: LiveMatch) -> None:
@@ -106,6 +111,8 @@ class Hub:
         live, tokens = await asyncio.to_thread(LiveMatch.create, self.store, req.mode, rules,
                                                req.level if req.mode == "computer" else None, self._dice())
         self._remember(live)
+        if req.mode == "online":
+            self.presence.seen(live.id, 0)
         return live, tokens
 
     async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest) -> MatchView:
@@ -114,30 +121,70 @@ class Hub:
             if req.version is not None and req.version != live.version:
                 raise StaleError(f"the game has moved on (version {live.version}, you acted on "
                                  f"{req.version}); look at the board again")
-            args: dict[str, Any] = {}
-            if req.play is not None:
-                args["play"] = req.play
-            if req.kind is not None:
-                args["kind"] = req.kind
-            await asyncio.to_thread(live.act, seat, req.action, args)
+            if req.action == "claim":
+                self._check_claim(live, seat)
+                assert seat is not None
+                await asyncio.to_thread(live.act, 1 - seat, "abandon", {})
+            else:
+                args: dict[str, Any] = {}
+                if req.play is not None:
+                    args["play"] = req.play
+                if req.kind is not None:
+                    args["kind"] = req.kind
+                await asyncio.to_thread(live.act, seat, req.action, args)
             # Views are made under the lock, so no other action's thread changes the match meanwhile.
-            reply = match_view(live, seat)
-            views: dict[int | None, str] = {}
-            messages = []
-            for ws, s in list(self.sockets.get(live.id, ())):
-                if s not in views:
-                    views[s] = json.dumps({"type": "state", "state": match_view(live, s).model_dump()})
-                messages.append((ws, views[s]))
+            reply = self._view(live, seat)
+            messages = self._messages(live)
+        await self._send(messages)
+        return reply
+
+    async def broadcast(self, live: LiveMatch) -> None:
+        """Push the current state to every socket of the match (a player came or went)."""
+        async with live.lock:
+            messages = self._messages(live)
+        await self._send(messages)
+
+    def _messages(self, live: LiveMatch) -> list[tuple[WebSocket, str]]:
+        views: dict[int | None, str] = {}
+        messages = []
+        for ws, s in list(self.sockets.get(live.id, ())):
+            if s not in views:
+                views[s] = json.dumps({"type": "state", "state": self._view(live, s).model_dump()})
+            messages.append((ws, views[s]))
+        return messages
+
+    @staticmethod
+    async def _send(messages: list[tuple[WebSocket, str]]) -> None:
         for ws, text in messages:
             try:
                 await ws.send_text(text)
             except Exception:  # a socket that went away; its own loop removes it
                 pass
-        return reply
+
+    def _absence(self, live: LiveMatch, seat: int | None) -> Absence:
+        """How long the opponent of ``seat`` has been away while the game waits on it (online)."""
+        if live.record.mode != "online" or seat is None or live.acting_player() != 1 - seat:
+            return PRESENT
+        return Absence(self.presence.away(live.id, 1 - seat), self.presence.claim_in(live.id, 1 - seat))
+
+    def _check_claim(self, live: LiveMatch, seat: int | None) -> None:
+        if live.record.mode != "online" or seat is None:
+            raise IllegalActionError("only a player of an online game can claim it")
+        names = player_names(live)
+        away = self._absence(live, seat)
+        if away.claim_in is None:
+            raise IllegalActionError(f"cannot claim: the game is not waiting on {names[1 - seat]}, "
+                                     "or they are still connected")
+        if away.claim_in > 0:
+            raise IllegalActionError(f"cannot claim yet: {names[1 - seat]} has been away "
+                                     f"{away.seconds:.0f} s; wait {away.claim_in:.0f} s more")
+
+    def _view(self, live: LiveMatch, seat: int | None) -> MatchView:
+        return match_view(live, seat, self._absence(live, seat))
 
     async def view(self, live: LiveMatch, seat: int | None) -> MatchView:
         async with live.lock:
-            return match_view(live, seat)
+            return self._view(live, seat)
 
 
 class StaleError(GammonError):
@@ -159,13 +206,15 @@ def _status(exc: Exception) -> int:
 
 
 def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = None, *,
-               rate: float = 20.0, burst: float = 40.0, max_live: int = 5000) -> FastAPI:
+               rate: float = 20.0, burst: float = 40.0, max_live: int = 5000,
+               away_after: float = DEFAULT_AWAY_AFTER) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client (HTTP: per address; WebSocket: per
-    connection); at most ``max_live`` idle matches are kept in memory."""
+    connection); at most ``max_live`` idle matches are kept in memory; an online player may claim a
+    game its opponent has left for ``away_after`` seconds while it had to act."""
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
                   version="0.1.0")
-    hub = Hub(store, dice_factory, max_live)
+    hub = Hub(store, dice_factory, max_live, away_after)
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
 
@@ -207,7 +256,9 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         live = await hub.get(match_id)
         if not token:
             raise PermissionError("this needs the seat token (header X-Gammon-Token)")
-        return live, live.seat_of(token)
+        seat = live.seat_of(token)
+        hub.presence.seen(live.id, seat)
+        return live, seat
 
     errors: dict[int | str, dict[str, Any]] = {
         code: {"model": ErrorResponse} for code in (400, 403, 404, 409, 422)}
@@ -247,9 +298,10 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             return
         entry = (ws, seat)
         hub.sockets.setdefault(match_id, set()).add(entry)
+        hub.presence.opened(match_id, seat)
         bucket = RateLimit(rate, burst)
         try:
-            await ws.send_json({"type": "state", "state": (await hub.view(live, seat)).model_dump()})
+            await hub.broadcast(live)  # this socket's first state; the opponent sees it came back
             while True:
                 text = await ws.receive_text()
                 if len(text) > MAX_MESSAGE:
@@ -270,6 +322,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             pass
         finally:
             hub.sockets.get(match_id, set()).discard(entry)
+            hub.presence.closed(match_id, seat)
+            await hub.broadcast(live)
 
     @app.get("/api/levels", response_model=list[str])
     async def levels() -> list[str]:

@@ -7,7 +7,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 ActionName = Literal["roll", "play", "undo", "double", "take", "drop", "beaver", "resign",
-                     "accept_resignation", "reject_resignation", "abandon", "new_game"]
+                     "accept_resignation", "reject_resignation", "abandon", "new_game", "claim"]
 
 
 class Strict(BaseModel):
@@ -86,6 +86,12 @@ class MatchView(BaseModel):
     sequences: list[StepSequence]
     result: GameResultView | None
     log: list[str]
+    opponent_away: float | None = Field(
+        None, description="online: seconds the opponent has been away while the game waits on it "
+                          "(None: connected, or never joined)")
+    claim_in: float | None = Field(
+        None, description="online: seconds until this seat may claim the game (action 'claim': the "
+                          "absent opponent abandons it); 0 = now, None = not possible")
 
 
 class ErrorResponse(BaseModel):

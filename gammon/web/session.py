@@ -88,6 +88,10 @@ class LiveMatch:
             raise PermissionError("this token does not open a seat of this match")
         return found[0] if len(found) == 1 else None
 
+    def players_who_moved(self) -> set[int]:
+        """Seats that have made a play in this match."""
+        return {a.player for g in self.match.games for a in g.history if type(a).__name__ == "Move"}
+
     def acting_player(self) -> int | None:
         """Who must act now (None before the opening roll and once the game is over)."""
         game = self.match.game

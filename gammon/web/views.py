@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from gammon.game import (
     AcceptResignation,
     Action,
@@ -26,13 +28,24 @@ _SEAT_ACTIONS = ("roll", "double", "take", "drop", "beaver", "resign", "accept_r
 _KIND_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 
+class Absence(NamedTuple):
+    """An online opponent the game waits on: seconds away (None: connected or never came) and
+    seconds until the game may be claimed (0: now; None: it may not be)."""
+
+    seconds: float | None
+    claim_in: float | None
+
+
+PRESENT = Absence(None, None)
+
+
 def player_names(live: LiveMatch) -> tuple[str, str]:
     if live.record.mode == "computer":
         return ("You", f"Computer ({live.record.level})")
     return ("White", "Black")
 
 
-def match_view(live: LiveMatch, seat: int | None) -> MatchView:
+def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) -> MatchView:
     match, game = live.match, live.match.game
     viewer = 0 if seat is None else seat
     position = game.position_for(viewer)
@@ -41,6 +54,8 @@ def match_view(live: LiveMatch, seat: int | None) -> MatchView:
     actions = sorted(a for a in game.legal_actions() if a in _SEAT_ACTIONS) if mine else []
     if game.phase is not GamePhase.OVER:
         actions.append("abandon")
+        if absence.claim_in == 0:
+            actions.append("claim")
     elif not match.is_over:
         actions.append("new_game")
     plays: list[str] = []
@@ -65,7 +80,7 @@ def match_view(live: LiveMatch, seat: int | None) -> MatchView:
         result=None if result is None else GameResultView(
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
-        log=match_log(live))
+        log=match_log(live), opponent_away=absence.seconds, claim_in=absence.claim_in)
 
 
 def _wire_step(step: tuple[int, int], same_side: bool) -> tuple[int | str, int | str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -206,6 +207,8 @@ def test_websocket_pushes_each_change_to_both_seats(client: TestClient) -> None:
     with client.websocket_connect(url + tokens[0]) as ws0, client.websocket_connect(url + tokens[1]) as ws1:
         s0, s1 = ws0.receive_json()["state"], ws1.receive_json()["state"]
         assert (s0["seat"], s1["seat"]) == (0, 1) and s0["version"] == s1["version"]
+        again = ws0.receive_json()["state"]  # seat 1 came: seat 0 is sent the state again
+        assert (again["version"], again["board"], again["claim_in"]) == (s0["version"], s0["board"], None)
         mover, (wm, ww) = s0["turn"], ((ws0, ws1) if s0["turn"] == 0 else (ws1, ws0))
         sm = s0 if mover == 0 else s1
         ww.send_text('{"action": "roll"')
@@ -291,3 +294,46 @@ def test_the_api_is_described_by_openapi(client: TestClient) -> None:
                  "/api/matches/{match_id}/hint", "/api/matches/{match_id}/match.mat"):
         assert path in paths
     assert client.get("/docs").status_code == 200
+
+
+def test_an_online_game_left_by_the_player_to_act_can_be_claimed(store: Store) -> None:
+    away_after = 0.3
+    with TestClient(create_app(store, seeded_dice(3), rate=1000, burst=1000, away_after=away_after)) as c:
+        m = new_match(c, mode="online")
+        tokens = _online_tokens(m)
+        s = _state(c, m, tokens[1])  # the invited friend comes once
+        absent = s["turn"]
+        waiting = 1 - absent
+        before = _state(c, m, tokens[waiting])
+        assert "claim" not in before["actions"] and 0 < before["claim_in"] <= away_after
+        r = _act(c, m, tokens[waiting], action="claim")
+        assert r.status_code == 409 and "cannot claim yet" in r.json()["error"]
+        url = f"/ws/matches/{m['match_id']}?token={tokens[absent]}"
+        with c.websocket_connect(url) as ws:
+            ws.receive_json()
+            time.sleep(away_after + 0.05)
+            back = _state(c, m, tokens[waiting])
+            assert back["opponent_away"] == 0 and back["claim_in"] is None  # connected: no claim
+            r = _act(c, m, tokens[waiting], action="claim")
+            assert r.status_code == 409 and "still connected" in r.json()["error"]
+        own = _state(c, m, tokens[absent])
+        assert "claim" not in own["actions"] and own["claim_in"] is None
+        r = _act(c, m, tokens[absent], action="claim")  # the player to act cannot claim
+        assert r.status_code == 409
+        time.sleep(away_after + 0.05)  # the absent player's last call was just above
+        gone = _state(c, m, tokens[waiting])
+        assert "claim" in gone["actions"] and gone["claim_in"] == 0 and gone["opponent_away"] >= away_after
+        assert gone["version"] == own["version"]  # nothing was played meanwhile
+        r = _act(c, m, tokens[waiting], action="claim")
+        assert r.status_code == 200, r.text
+        done = r.json()
+        assert done["result"]["winner"] == waiting and done["result"]["reason"] == "abandon"
+    # stored as the absent player's abandon: a restarted server replays the same result
+    with TestClient(create_app(Store(store.url), seeded_dice(99))) as c2:
+        assert _state(c2, m, tokens[waiting])["result"] == done["result"]
+
+
+def test_claims_are_for_online_players_only(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    r = _act(client, m, action="claim")
+    assert r.status_code == 409 and "online" in r.json()["error"]

@@ -22,18 +22,20 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
 
 
 class Server:
-    def __init__(self, database: str) -> None:
+    def __init__(self, database: str, *options: str) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.database = database
+        self.options = options
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gammon.cli.serve", "--port", str(self.port), "--database-url",
-             self.database, "--dice-seed", "2024"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+             self.database, "--dice-seed", "2024", *self.options],
+            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
@@ -234,3 +236,31 @@ def test_two_players_on_one_device_move_both_sides(server: Server, browser) -> N
     assert movers == {0, 1}  # both sides' checkers were moved with clicks on the same board
     assert _state(page)["viewer"] == 0
     assert not errors
+
+
+def test_a_player_claims_a_game_the_opponent_left(tmp_path: Path, browser) -> None:
+    server = Server(f"sqlite:///{tmp_path / 'claim.sqlite3'}", "--away-after", "1.5")
+    server.start()
+    try:
+        errors: list[str] = []
+        host = _page(browser, errors)
+        _start(host, server, "online")
+        guest = _page(browser, errors)
+        guest.goto(host.input_value("#invite-url"))
+        st = _state(guest)
+        pages = {0: host, 1: guest}
+        absent, waiting = pages[st["turn"]], pages[1 - st["turn"]]
+        absent.context.close()  # the player to act closes the browser
+        waiting.wait_for_function("() => ui.state.opponent_away > 0")
+        assert "has left" in waiting.text_content("#status")
+        claim = waiting.locator('button[data-action="claim"]')
+        claim.wait_for(state="visible", timeout=10_000)  # the page asks again once the wait is over
+        waiting.once("dialog", lambda dialog: dialog.accept())
+        claim.click()
+        waiting.wait_for_function("() => ui.state.result !== null")
+        final = _state(waiting)
+        assert final["result"]["winner"] == final["seat"] and final["result"]["reason"] == "abandon"
+        assert "won" in waiting.text_content("#status")
+        assert not errors
+    finally:
+        server.stop()

@@ -4,7 +4,7 @@
 
 const $ = sel => document.querySelector(sel);
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
-             retry: 0, replay: null };
+             retry: 0, replay: null, claimTimer: null };
 
 function showError(text) { $("#error").textContent = text || ""; }
 
@@ -46,6 +46,8 @@ function startGame(matchId, token) {
     b.addEventListener("click", () => {
       const action = b.dataset.action;
       if (action === "abandon" && !confirm("Leave the game? Leaving loses a backgammon.")) return;
+      if (action === "claim" && !confirm(`${ui.state.names[ui.state.turn]} has left. Claim the game? ` +
+                                         "They lose a backgammon.")) return;
       const msg = { action };
       if (action === "resign") msg.kind = Number($("#resign-kind").value);
       send(msg);
@@ -91,6 +93,11 @@ function setState(state) {
   const changed = !ui.state || ui.state.version !== state.version;
   ui.state = state;
   if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
+  // An absent online opponent: ask again when the game may be claimed (no event says so).
+  clearTimeout(ui.claimTimer);
+  if (state.claim_in > 0) {
+    ui.claimTimer = setTimeout(() => api("").then(setState).catch(() => {}), state.claim_in * 1000 + 250);
+  }
   render();
 }
 
@@ -232,8 +239,13 @@ function statusText(st) {
     return `${names[r.winner]} won ${r.points} point${r.points === 1 ? "" : "s"}${kind}`;
   }
   const who = names[st.turn];
-  const mine = st.actions.some(a => a !== "abandon");
+  const mine = st.actions.some(a => a !== "abandon" && a !== "claim");
   const you = me === null ? who : "You";
+  if (!mine && st.opponent_away > 0) {
+    const minutes = Math.floor(st.opponent_away / 60);
+    return `${who} has left (${minutes ? minutes + " min" : "just now"})` +
+      (st.actions.includes("claim") ? ": you may claim the game" : "; waiting for them to come back");
+  }
   switch (st.phase) {
     case "roll": return mine ? `${you}: roll or double` : `Waiting for ${who} to roll`;
     case "move":
