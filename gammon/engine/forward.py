@@ -19,16 +19,24 @@ _CLIP = np.float32(40.0)  # exp(40) is far from overflow in float32, and sigmoid
 
 
 @njit(cache=True, fastmath=True)
-def forward(x, w1, b1, w2, b2, h, y):
-    """Sigmoid net on inputs ``x``; fills hidden ``h`` and outputs ``y`` (skips zero inputs)."""
+def hidden_sums(x, w1, b1, h):
+    """``h = b1 + x @ w1``, adding only the rows of ``w1`` whose input is not zero."""
     nh = b1.shape[0]
     for j in range(nh):
         h[j] = b1[j]
     for i in range(x.shape[0]):
         xi = x[i]
         if xi != 0.0:
+            row = w1[i]
             for j in range(nh):
-                h[j] += xi * w1[i, j]
+                h[j] += xi * row[j]
+
+
+@njit(cache=True, fastmath=True)
+def forward(x, w1, b1, w2, b2, h, y):
+    """Sigmoid net on inputs ``x``; fills hidden ``h`` and outputs ``y`` (skips zero inputs)."""
+    nh = b1.shape[0]
+    hidden_sums(x, w1, b1, h)
     one = np.float32(1.0)
     for j in range(nh):
         h[j] = one / (one + np.exp(-min(max(h[j], -_CLIP), _CLIP)))
@@ -80,14 +88,7 @@ def predict(x, w1, b1, w2t, b2, h, y, bits):
     along contiguous rows, and the sigmoids are :func:`sigmoid_into`; ``bits`` is int32 scratch
     as long as ``h``. Agrees with :func:`forward` to about 1e-6."""
     nh = b1.shape[0]
-    for j in range(nh):
-        h[j] = b1[j]
-    for i in range(x.shape[0]):
-        xi = x[i]
-        if xi != 0.0:
-            row = w1[i]
-            for j in range(nh):
-                h[j] += xi * row[j]
+    hidden_sums(x, w1, b1, h)
     sigmoid_into(h, nh, bits)
     for k in range(5):
         s = b2[k]
