@@ -22,10 +22,10 @@ from gammon.play import Play
 from gammon.position import Position
 
 DEFAULT_PLIES = 2
-"""Plies of ``Engine()``. With the trained net on a shared 2-core machine, 2 ply (default filters)
-takes 0.09-0.13 s a decision on average, 95% under 0.26-0.4 s (benchmarks/engine_speed.py, 200
-decisions); against GNU Backgammon 2-ply it loses 2.7 millipoints a decision, 1 ply 4.4 and 0 ply
-7.8 (benchmarks/judge.py, 1,548 decisions)."""
+"""Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
+98 ms a decision on average, 95% under 0.28 s (benchmarks/engine_speed.py, 200 decisions); against
+GNU Backgammon 2-ply it loses 2.10 millipoints a decision, 0 ply 6.46 (benchmarks/judge.py, 3,000
+decisions)."""
 
 
 class Hint(NamedTuple):
