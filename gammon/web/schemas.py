@@ -45,6 +45,19 @@ class StepSequence(BaseModel):
     steps: list[tuple[int | str, int | str]] = Field(description="(from, to) in the viewer's numbering")
 
 
+class LastPlay(BaseModel):
+    """The latest play of the game, for the browser to show checker by checker."""
+
+    key: str = Field(description="'game:action' numbers; the same play keeps its key")
+    player: int
+    dice: tuple[int, int]
+    text: str = Field(description="its line of the log")
+    board: list[int] = Field(description="the board before it, numbered like MatchView.board")
+    off: tuple[int, int]
+    steps: list[tuple[int | str, int | str]] = Field(description="(from, to) in the viewer's numbering, "
+                                                                 "in playing order")
+
+
 class GameResultView(BaseModel):
     winner: int
     kind: int
@@ -86,6 +99,7 @@ class MatchView(BaseModel):
     sequences: list[StepSequence]
     result: GameResultView | None
     log: list[str]
+    last_play: LastPlay | None = Field(None, description="the game's latest play (None before one)")
     opponent_away: float | None = Field(
         None, description="online: seconds the opponent has been away while the game waits on it "
                           "(None: connected, or never joined)")

@@ -18,7 +18,7 @@ from gammon.game import (
     Roll,
     Take,
 )
-from gammon.web.schemas import GameResultView, MatchView, StepSequence
+from gammon.web.schemas import GameResultView, LastPlay, MatchView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
 from gammon.web.steps import step_sequences
 
@@ -80,7 +80,22 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
         result=None if result is None else GameResultView(
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
-        log=match_log(live), opponent_away=absence.seconds, claim_in=absence.claim_in)
+        log=match_log(live), last_play=last_play(game, len(match.games), viewer, player_names(live)),
+        opponent_away=absence.seconds, claim_in=absence.claim_in)
+
+
+def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> LastPlay | None:
+    """The game's latest play (game ``number``) from ``viewer``'s side; None before one, or when
+    the latest turn had no legal play."""
+    index, move = next(((i, a) for i, a in reversed(list(enumerate(game.history)))
+                        if isinstance(a, Move)), (None, None))
+    if move is None or move.play is None:
+        return None
+    same_side = move.player == viewer
+    before = move.play.position if same_side else move.play.position.flip()
+    return LastPlay(key=f"{number}:{index}", player=move.player, dice=move.dice,
+                    text=action_line(move, names) or "", board=list(before.board), off=before.off,
+                    steps=[_wire_step(s, same_side) for s in move.play.steps])
 
 
 def _wire_step(step: tuple[int, int], same_side: bool) -> tuple[int | str, int | str]:

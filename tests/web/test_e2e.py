@@ -73,8 +73,10 @@ def browser():
         b.close()
 
 
-def _page(browser, errors: list[str]):
-    context = browser.new_context(viewport={"width": 1280, "height": 760})
+def _page(browser, errors: list[str], motion: bool = False):
+    # Reduced motion (no checker-by-checker showing of the other side's play) unless a test asks.
+    context = browser.new_context(viewport={"width": 1280, "height": 760},
+                                  reduced_motion="no-preference" if motion else "reduce")
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(15_000)
@@ -158,6 +160,43 @@ def test_a_whole_game_against_the_computer(server: Server, browser) -> None:
     assert page.text_content("#replay-pos") == f"{len(frames)} / {len(frames)}"
     page.click('button[data-replay="exit"]')
     assert "won" in page.text_content("#status")
+    assert not errors
+
+
+def _until_the_computer_plays(page, rng: random.Random) -> None:
+    """Act for the human until the computer's play is being shown."""
+    for _ in range(20):
+        page.wait_for_function("() => ui.state && (ui.anim !== null || "
+                               "ui.state.actions.some(a => ['play', 'roll', 'take'].includes(a)))")
+        if page.evaluate("() => ui.anim !== null"):
+            return
+        _act_once(page, rng)
+    raise AssertionError("the computer never played")
+
+
+def test_the_computers_play_is_shown_checker_by_checker(server: Server, browser) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors, motion=True)
+    _start(page, server, "computer")
+    rng = random.Random(2)
+    _until_the_computer_plays(page, rng)
+    # read in one go, while the play is being shown: its line is the status, the buttons are hidden
+    play, status, hidden = page.evaluate(
+        "() => [ui.anim.play, $('#status').textContent, $('#buttons').hidden]")
+    assert play["player"] == 1 and play["steps"]
+    assert status == play["text"] and hidden
+    frames = [page.inner_html("#board")]
+    page.locator("#game").screenshot(path=str(OUTPUT / "web-computer-moving.png"))
+    for shown in range(1, len(play["steps"]) + 1):  # each step redraws the board
+        page.wait_for_function("k => !ui.anim || ui.anim.shown >= k", arg=shown)
+        frames.append(page.inner_html("#board"))
+    page.wait_for_function("() => ui.anim === null")
+    assert page.text_content("#status") != play["text"]
+    assert len(set(frames)) > 1 and page.inner_html("#board") != frames[0]
+    # The next play: a click on the board skips to its end.
+    _until_the_computer_plays(page, rng)
+    page.click('rect.target[data-target="13"]')
+    assert page.evaluate("() => ui.anim") is None
     assert not errors
 
 

@@ -43,3 +43,57 @@ def test_the_log_reads_as_sentences(tmp_path) -> None:
                          "Computer (random) wins 1 point (backgammon)"]
     assert v.result is not None and (v.result.winner, v.result.points, v.result.reason) == (1, 1, "resign")
     assert v.actions == ["new_game"]
+
+
+def _replay_steps(board: list[int], off: tuple[int, int], steps, mover_is_viewer: bool):
+    """Apply wire steps as the browser does: a hit blot goes to its owner's bar."""
+    b, off_ = list(board), list(off)
+    s = 1 if mover_is_viewer else -1
+    for src, dst in steps:
+        if src == "bar":
+            b[25 if mover_is_viewer else 0] -= s
+        else:
+            b[src] -= s
+        if dst == "off":
+            off_[0 if mover_is_viewer else 1] += 1
+            continue
+        if b[dst] == -s:  # a blot of the other side is hit
+            b[dst] = 0
+            b[0 if mover_is_viewer else 25] -= s
+        b[dst] += s
+    return b, tuple(off_)
+
+
+def test_the_latest_play_is_shown_from_the_board_before_it(tmp_path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    # You open with 6-1; the computer (random) answers 5-5, then you roll 4-2
+    live = _live(store, "computer", [(6, 1), (5, 5), (4, 2)], level="random")
+    assert match_view(live, 0).last_play is None
+    live.act(0, "play", {"play": "13/7 8/7"})
+    v = match_view(live, 0)
+    lp = v.last_play
+    # history: opening roll, your move, the computer's roll, its move
+    assert lp is not None and lp.player == 1 and lp.dice == (5, 5) and lp.key == "1:3"
+    assert lp.text == v.log[-1] and len(lp.steps) == 4
+    board, off = _replay_steps(lp.board, lp.off, lp.steps, mover_is_viewer=False)
+    assert (board, off) == (v.board, v.off)
+    # the same play seen by the far side (viewer 1) is numbered from its side
+    far = match_view(live, 1).last_play
+    assert far is not None and far.key == lp.key
+    assert _replay_steps(far.board, far.off, far.steps, mover_is_viewer=True)[0] == match_view(live, 1).board
+
+
+def test_a_hit_in_the_latest_play_sends_the_blot_to_the_bar(tmp_path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    # two people at one device: player 0 opens 6-2 with 24/18 13/11; player 1's 6-6 can hit on 18
+    live = _live(store, "local", [(6, 2), (6, 1)])
+    live.act(None, "play", {"play": "24/18 13/11"})
+    live.act(None, "roll", {})
+    v = match_view(live, None)
+    index = next(i for i, p in enumerate(v.plays) if "*" in p and p.startswith("13/7*"))
+    live.act(None, "play", {"play": v.plays[index]})
+    v = match_view(live, None)
+    lp = v.last_play
+    assert lp is not None and lp.player == 1
+    board, off = _replay_steps(lp.board, lp.off, lp.steps, mover_is_viewer=False)
+    assert board == v.board and board[25] == 1  # player 0's blot is on the bar

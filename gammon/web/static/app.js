@@ -4,7 +4,8 @@
 
 const $ = sel => document.querySelector(sel);
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
-             retry: 0, replay: null, claimTimer: null };
+             retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null };
+const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 function showError(text) { $("#error").textContent = text || ""; }
 
@@ -93,6 +94,7 @@ function setState(state) {
   const changed = !ui.state || ui.state.version !== state.version;
   ui.state = state;
   if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
+  showOtherSidesPlay(state);
   // An absent online opponent: ask again when the game may be claimed (no event says so).
   clearTimeout(ui.claimTimer);
   if (state.claim_in > 0) {
@@ -189,16 +191,48 @@ function destinations(from) {  // target -> the steps that take one checker ther
 
 function moverIsViewer() { return ui.state.turn === ui.state.viewer; }
 
-function shownBoard() {  // the board with the steps moved so far
-  const b = ui.state.board.slice(), off = ui.state.off.slice();
-  const mine = moverIsViewer(), s = mine ? 1 : -1;
-  for (const [from, to] of ui.partial) {
+function applySteps(board, off, steps, mine) {  // steps of one side, viewer's numbering
+  const b = board.slice(), o = off.slice(), s = mine ? 1 : -1;
+  for (const [from, to] of steps) {
     if (from === "bar") { if (mine) b[25] -= 1; else b[0] += 1; } else b[from] -= s;
-    if (to === "off") { off[mine ? 0 : 1] += 1; continue; }
+    if (to === "off") { o[mine ? 0 : 1] += 1; continue; }
     if (b[to] === -s) { b[to] = 0; if (mine) b[0] -= 1; else b[25] += 1; }  // a hit blot goes to the bar
     b[to] += s;
   }
-  return { b, off };
+  return { b, off: o };
+}
+
+function shownBoard() {  // the board with the steps moved so far
+  return applySteps(ui.state.board, ui.state.off, ui.partial, moverIsViewer());
+}
+
+// ---- the other side's play, checker by checker ---------------------------------------------------
+// The computer's or the online opponent's play arrives whole; show it from the board before it, one
+// step at a time, unless the user asks for reduced motion. A click on the board skips to the end.
+function showOtherSidesPlay(state) {
+  const lp = state.last_play;
+  if (!lp || lp.key === ui.shownPlay) return;
+  ui.shownPlay = lp.key;
+  const others = state.seat !== null && lp.player !== state.seat;  // one device: both sides are local
+  if (!others || matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  endAnimation(false);
+  ui.anim = { play: lp, shown: 0, timer: setInterval(() => {
+    const a = ui.anim;
+    if (a.shown < a.play.steps.length) { a.shown += 1; render(); } else endAnimation(true);
+  }, STEP_MS) };
+}
+
+function endAnimation(draw) {
+  if (!ui.anim) return;
+  clearInterval(ui.anim.timer);
+  ui.anim = null;
+  if (draw) render();
+}
+
+function animationFrame(st) {  // the board part-way through the play being shown
+  const lp = ui.anim.play;
+  return { ...applySteps(lp.board, lp.off, lp.steps.slice(0, ui.anim.shown), lp.player === st.viewer),
+           player: lp.player, dice: lp.dice, text: lp.text };
 }
 
 function onClick(target) {
@@ -263,35 +297,39 @@ function render() {
   const st = ui.state;
   if (!st) return;
   $("#replay-controls").hidden = !ui.replay;
-  $("#buttons").hidden = $("#buttons2").hidden = !!ui.replay;
+  $("#buttons").hidden = $("#buttons2").hidden = !!(ui.replay || ui.anim);
   if (ui.replay) { renderReplay(st); return; }
   const viewer = st.viewer, opp = 1 - viewer;
-  const moving = st.phase === "move" && st.sequences.length > 0;
-  const { b, off } = moving ? shownBoard() : { b: st.board, off: st.off };
-  const dests = ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set();
-  const used = st.dice ? usedDice(st.dice) : null;
-  Board.draw($("#board"), {
+  const anim = ui.anim && animationFrame(st);
+  const moving = !anim && st.phase === "move" && st.sequences.length > 0;
+  const { b, off } = anim || (moving ? shownBoard() : { b: st.board, off: st.off });
+  const cube = st.match_length === 0 || !st.crawford_game ? { value: st.cube_value,
+    owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent" } : null;
+  const still = { moverIsViewer: true, sources: new Set(), selected: null, dests: new Set() };
+  Board.draw($("#board"), anim ? {
+    board: b, off, viewerLight: viewer === 0, dice: anim.dice, diceLight: anim.player === 0,
+    diceRight: anim.player === viewer, diceUsed: null, cube, ...still, onClick: () => endAnimation(true),
+  } : {
     board: b, off, viewerLight: viewer === 0, dice: st.dice, diceLight: st.turn === 0,
-    diceRight: st.turn === viewer, diceUsed: used,
-    cube: st.match_length === 0 || !st.crawford_game ? { value: st.cube_value,
-      owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent" } : null,
-    moverIsViewer: moving ? moverIsViewer() : true, sources: moving ? sources() : new Set(),
-    selected: ui.selected, dests, onClick,
+    diceRight: st.turn === viewer, diceUsed: st.dice ? usedDice(st.dice) : null, cube,
+    ...(moving ? { moverIsViewer: moverIsViewer(), sources: sources(), selected: ui.selected,
+                   dests: ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set() } : still),
+    onClick,
     message: !st.dice && st.result ? (st.result.winner === viewer ? "Game won" : "Game lost") : null,
   });
-  const pips = moving ? pipCounts(b) : st.pips;
+  const pips = moving || anim ? pipCounts(b) : st.pips;
   for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", opp, 1]]) {
     const box = $(id);
     box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
     box.querySelector(".name").textContent = st.names[p] + (st.seat === p && st.mode === "online" ? " (you)" : "");
     box.querySelector(".score").textContent = st.score[p];
     box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
-    box.classList.toggle("on-turn", st.turn === p && !st.result);
+    box.classList.toggle("on-turn", anim ? anim.player === p : st.turn === p && !st.result);
   }
   $("#match-info").textContent = (st.match_length ? `Match to ${st.match_length}` : "Money game") +
     ` · game ${st.game_number}` + (st.crawford_game ? " · Crawford" : "") +
     ` · cube ${st.cube_value}`;
-  $("#status").textContent = statusText(st);
+  $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
   $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
   const allowed = new Set(st.actions);
