@@ -109,78 +109,54 @@ def _record(b, hitmask, path, nsteps, table, keys, out_boards, out_steps, count)
 
 @njit(cache=True)
 def _doubles(b, die, table, keys, out_boards, out_steps):
-    """Up to four steps of ``die``; sources never increase, which finds every result once or more."""
+    """Up to four steps of ``die``; sources never increase, which finds every result once or more.
+
+    Depth-first with an explicit stack: ``path[d]`` and ``hits[d]`` are step d, ``resume[d]`` the
+    source where depth d looks next, ``masks[d]`` the points hit by the first d steps, and
+    ``deeper[d]`` whether step d was followed by another (if not, it ends a play)."""
     path = np.zeros((4, 2), dtype=np.int8)
+    hits = np.zeros(4, dtype=np.int64)
+    resume = np.zeros(4, dtype=np.int64)
+    masks = np.zeros(5, dtype=np.int64)
+    deeper = np.zeros(4, dtype=np.bool_)
     best = 0
     count = 0
-    for s1 in range(25, 0, -1):
-        t1 = _target(b, s1, die)
-        if t1 < 0:
-            continue
-        h1 = _apply(b, s1, t1)
-        path[0, 0] = s1
-        path[0, 1] = t1
-        m1 = h1 << t1
-        deeper1 = False
-        for s2 in range(s1, 0, -1):
-            t2 = _target(b, s2, die)
-            if t2 < 0:
+    d = 0
+    resume[0] = 25
+    while d >= 0:
+        s = resume[d]
+        t = -1
+        while s >= 1:
+            t = _target(b, s, die)
+            if t >= 0:
+                break
+            s -= 1
+        if s >= 1:  # step d found: apply it, then record a four-step play or go deeper
+            resume[d] = s - 1
+            hits[d] = _apply(b, s, t)
+            path[d, 0] = s
+            path[d, 1] = t
+            masks[d + 1] = masks[d] | (hits[d] << t)
+            if d > 0:
+                deeper[d - 1] = True
+            if d < 3:
+                deeper[d] = False
+                d += 1
+                resume[d] = s
                 continue
-            deeper1 = True
-            h2 = _apply(b, s2, t2)
-            path[1, 0] = s2
-            path[1, 1] = t2
-            m2 = m1 | (h2 << t2)
-            deeper2 = False
-            for s3 in range(s2, 0, -1):
-                t3 = _target(b, s3, die)
-                if t3 < 0:
-                    continue
-                deeper2 = True
-                h3 = _apply(b, s3, t3)
-                path[2, 0] = s3
-                path[2, 1] = t3
-                m3 = m2 | (h3 << t3)
-                deeper3 = False
-                for s4 in range(s3, 0, -1):
-                    t4 = _target(b, s4, die)
-                    if t4 < 0:
-                        continue
-                    deeper3 = True
-                    h4 = _apply(b, s4, t4)
-                    path[3, 0] = s4
-                    path[3, 1] = t4
-                    if best < 4:
-                        best = 4
-                        count = 0
-                        table[:] = 0
-                    count = _record(b, m3 | (h4 << t4), path, 4, table, keys, out_boards, out_steps,
-                                    count)
-                    _undo(b, s4, t4, h4)
-                    if count < 0:
-                        return -1, 0
-                if not deeper3 and best <= 3:
-                    if best < 3:
-                        best = 3
-                        count = 0
-                        table[:] = 0
-                    count = _record(b, m3, path, 3, table, keys, out_boards, out_steps, count)
-                _undo(b, s3, t3, h3)
-                if count < 0:
-                    return -1, 0
-            if not deeper2 and best <= 2:
-                if best < 2:
-                    best = 2
-                    count = 0
-                    table[:] = 0
-                count = _record(b, m2, path, 2, table, keys, out_boards, out_steps, count)
-            _undo(b, s2, t2, h2)
-            if count < 0:
-                return -1, 0
-        if not deeper1 and best <= 1:
-            best = 1
-            count = _record(b, m1, path, 1, table, keys, out_boards, out_steps, count)
-        _undo(b, s1, t1, h1)
+            nsteps = 4
+        else:  # depth d is done: back to step d - 1, which ends a play if nothing followed it
+            d -= 1
+            if d < 0:
+                break
+            nsteps = d + 1 if not deeper[d] else 0
+        if nsteps and best <= nsteps:
+            if best < nsteps:
+                best = nsteps
+                count = 0
+                table[:] = 0
+            count = _record(b, masks[d + 1], path, nsteps, table, keys, out_boards, out_steps, count)
+        _undo(b, path[d, 0], path[d, 1], hits[d])
         if count < 0:
             return -1, 0
     return count, best
