@@ -107,6 +107,14 @@ def _generate(board, d1, d2):
 
 
 @njit(cache=True)
+def _pick_buffers(nh):
+    """Work arrays of ``_net_pick`` for nets of up to ``nh`` hidden units: inputs, encoder scratch,
+    hidden layer, outputs and the best play's outputs."""
+    return (np.zeros(N_INPUTS, dtype=np.float32), np.zeros(52, dtype=np.int32),
+            np.zeros(nh, dtype=np.float32), np.zeros(5, dtype=np.float32), np.zeros(5, dtype=np.float32))
+
+
+@njit(cache=True)
 def _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y):
     """The 0-ply best play: returns ``(after, result)`` where ``after`` is the chosen board seen
     from the opponent (the flipped board when no play exists) and ``result`` the points the play
@@ -164,12 +172,8 @@ def _train_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, alpha, lam)
     (0 when it was dropped for running too long)."""
     state = _new_state(seed, index)
     nh = max(cb1.shape[0], rb1.shape[0])
-    x = np.zeros(N_INPUTS, dtype=np.float32)
-    scratch = np.zeros(52, dtype=np.int32)
-    h = np.zeros(nh, dtype=np.float32)
+    x, scratch, h, y, best_y = _pick_buffers(nh)
     dh = np.zeros(nh, dtype=np.float32)
-    y = np.zeros(5, dtype=np.float32)
-    best_y = np.zeros(5, dtype=np.float32)
     boards = np.zeros((MAX_PLIES + 1, 26), dtype=np.int8)
     values = np.zeros((MAX_PLIES + 1, 5), dtype=np.float32)  # V(s_t), player on roll at s_t
     board = np.zeros(26, dtype=np.int8)
@@ -261,11 +265,7 @@ def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_conta
     says which player gets the first die of the opening roll."""
     state = _new_state(seed, index)
     nh = max(cb1.shape[0], rb1.shape[0])
-    x = np.zeros(N_INPUTS, dtype=np.float32)
-    scratch = np.zeros(52, dtype=np.int32)
-    h = np.zeros(nh, dtype=np.float32)
-    y = np.zeros(5, dtype=np.float32)
-    best_y = np.zeros(5, dtype=np.float32)
+    x, scratch, h, y, best_y = _pick_buffers(nh)
     board = np.zeros(26, dtype=np.int8)
     d1, d2 = _opening(state, board)
     net_on_roll = (d1 > d2) == net_first
@@ -301,11 +301,7 @@ def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, ever
     ``out``; returns how many were written (at most ``out.shape[0]``)."""
     state = _new_state(seed, index)
     nh = max(cb1.shape[0], rb1.shape[0])
-    x = np.zeros(N_INPUTS, dtype=np.float32)
-    scratch = np.zeros(52, dtype=np.int32)
-    h = np.zeros(nh, dtype=np.float32)
-    y = np.zeros(5, dtype=np.float32)
-    best_y = np.zeros(5, dtype=np.float32)
+    x, scratch, h, y, best_y = _pick_buffers(nh)
     board = np.zeros(26, dtype=np.int8)
     d1, d2 = _opening(state, board)
     written = 0
@@ -351,11 +347,7 @@ def label_one_ply(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
     out = np.zeros((n, 5), dtype=np.float32)
     nh = max(cb1.shape[0], rb1.shape[0])
     for r in prange(n):
-        x = np.zeros(N_INPUTS, dtype=np.float32)
-        scratch = np.zeros(52, dtype=np.int32)
-        h = np.zeros(nh, dtype=np.float32)
-        y = np.zeros(5, dtype=np.float32)
-        best_y = np.zeros(5, dtype=np.float32)
+        x, scratch, h, y, best_y = _pick_buffers(nh)
         acc = np.zeros(5, dtype=np.float64)
         board = boards[r].copy()
         for d1 in range(1, 7):
