@@ -13,7 +13,7 @@ from typing import Any
 
 from gammon.dice import DiceSource, RandomDice
 from gammon.errors import IllegalActionError
-from gammon.game import GamePhase
+from gammon.game import GamePhase, Move
 from gammon.match import Match
 from gammon.players import ComputerPlayer, computer_player
 from gammon.rules import Rules
@@ -90,7 +90,7 @@ class LiveMatch:
 
     def players_who_moved(self) -> set[int]:
         """Seats that have made a play in this match."""
-        return {a.player for g in self.match.games for a in g.history if type(a).__name__ == "Move"}
+        return {a.player for g in self.match.games for a in g.history if isinstance(a, Move)}
 
     def acting_player(self) -> int | None:
         """Who must act now (None before the opening roll and once the game is over)."""

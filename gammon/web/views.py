@@ -48,6 +48,7 @@ def player_names(live: LiveMatch) -> tuple[str, str]:
 def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) -> MatchView:
     match, game = live.match, live.match.game
     viewer = 0 if seat is None else seat
+    names = player_names(live)
     position = game.position_for(viewer)
     acting = live.acting_player()
     mine = acting is not None and (seat is None or seat == acting)
@@ -69,7 +70,7 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
     opening = next((a.dice for a in game.history if isinstance(a, Roll) and a.opening), None)
     return MatchView(
         match_id=live.id, mode=live.record.mode, level=live.record.level, seat=seat, viewer=viewer,
-        names=player_names(live), version=live.version, match_length=match.rules.match_length,
+        names=names, version=live.version, match_length=match.rules.match_length,
         score=match.score, match_over=match.is_over, match_winner=match.winner,
         crawford_game=game.crawford_game, game_number=len(match.games), phase=game.phase.value,
         turn=game.turn, dice=game.dice, opening_dice=opening, cube_value=game.cube_value,
@@ -80,16 +81,21 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
         result=None if result is None else GameResultView(
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
-        log=match_log(live), last_play=last_play(game, len(match.games), viewer, player_names(live)),
+        log=match_log(live), last_play=last_play(game, len(match.games), viewer, names),
         opponent_away=absence.seconds, claim_in=absence.claim_in)
 
 
 def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> LastPlay | None:
     """The game's latest play (game ``number``) from ``viewer``'s side; None before one, or when
     the latest turn had no legal play."""
-    index, move = next(((i, a) for i, a in reversed(list(enumerate(game.history)))
-                        if isinstance(a, Move)), (None, None))
-    if move is None or move.play is None:
+    history = game.history
+    for index in range(len(history) - 1, -1, -1):
+        move = history[index]
+        if isinstance(move, Move):
+            break
+    else:
+        return None
+    if move.play is None:
         return None
     same_side = move.player == viewer
     before = move.play.position if same_side else move.play.position.flip()
