@@ -305,17 +305,15 @@ function render() {
   const { b, off } = anim || (moving ? shownBoard() : { b: st.board, off: st.off });
   const cube = st.match_length === 0 || !st.crawford_game ? { value: st.cube_value,
     owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent" } : null;
-  const still = { moverIsViewer: true, sources: new Set(), selected: null, dests: new Set() };
-  Board.draw($("#board"), anim ? {
-    board: b, off, viewerLight: viewer === 0, dice: anim.dice, diceLight: anim.player === 0,
-    diceRight: anim.player === viewer, diceUsed: null, cube, ...still, onClick: () => endAnimation(true),
-  } : {
-    board: b, off, viewerLight: viewer === 0, dice: st.dice, diceLight: st.turn === 0,
-    diceRight: st.turn === viewer, diceUsed: st.dice ? usedDice(st.dice) : null, cube,
+  const roller = anim ? anim.player : st.turn, dice = anim ? anim.dice : st.dice;
+  Board.draw($("#board"), {
+    board: b, off, viewerLight: viewer === 0, dice, diceLight: roller === 0, diceRight: roller === viewer,
+    diceUsed: !anim && dice ? usedDice(dice) : null, cube,
     ...(moving ? { moverIsViewer: moverIsViewer(), sources: sources(), selected: ui.selected,
-                   dests: ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set() } : still),
-    onClick,
-    message: !st.dice && st.result ? (st.result.winner === viewer ? "Game won" : "Game lost") : null,
+                   dests: ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set() }
+               : { moverIsViewer: true, sources: new Set(), selected: null, dests: new Set() }),
+    onClick: anim ? () => endAnimation(true) : onClick,
+    message: !anim && !st.dice && st.result ? (st.result.winner === viewer ? "Game won" : "Game lost") : null,
   });
   const pips = moving || anim ? pipCounts(b) : st.pips;
   for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", opp, 1]]) {
