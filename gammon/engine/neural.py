@@ -76,7 +76,8 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 def consistent(probs: np.ndarray) -> np.ndarray:
     """Enforce ``win >= wg >= wbg`` and ``1 - win >= lg >= lbg`` (independent sigmoid outputs can
-    break the order by a little; equities must not inherit that)."""
+    break the order by a little; equities must not inherit that). Play gets this inside
+    :func:`gammon.engine.forward.evaluate_batch`; this numpy form is what the tests check it against."""
     p = np.asarray(probs, dtype=np.float64).copy()
     p[:, 1] = np.minimum(p[:, 1], p[:, 0])
     p[:, 2] = np.minimum(p[:, 2], p[:, 1])
