@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 
-WILDBG = Path(__file__).resolve().parents[2] / "shared" / "wildbg-benchmark-positions"
+WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 
 
 def decisions(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:

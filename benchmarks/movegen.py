@@ -18,7 +18,7 @@ import gnubg
 from gammon import ALL_ROLLS, Position
 from gammon.movegen import generate_arrays
 
-WILDBG = Path(__file__).resolve().parents[2] / "shared" / "wildbg-benchmark-positions"
+WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 
 
 def load_ids() -> list[str]:
