@@ -10,6 +10,20 @@ The board is always drawn from the bottom player's view: character 0 is the top 
 ones. Players are numbered as GNU Backgammon does when it reads an XGID: the bottom player is
 player 1, the top player player 0. :class:`XGID` holds the position from the view of the player
 on roll, as every Position in gammon.
+
+Where gammon and GNU Backgammon's ``set xgid`` read an XGID differently (each case is tested
+against gnubg in ``tests/formats/test_xgid.py``):
+
+- Top player on roll: gnubg swaps the players so that the player on roll is at the bottom (player
+  1); gammon keeps the numbering of the text, so that players keep their names and scores.
+- A pending double (``D``, ``B``, ``R``): gnubg steps back to before the double; gammon keeps it
+  (``cube_action``, and ``double_offered`` in :meth:`XGID.to_match_state`), so the taker's
+  decision can be analysed.
+- A Crawford flag where it cannot apply: the flag is kept as written (the text round trip is
+  exact), but :attr:`XGID.is_crawford_game` honours it only when exactly one player is 1-away.
+  gnubg drops it too when nobody is 1-away, but at double match point keeps it and sets the cube
+  to 1 (the cube is dead there anyway). A Crawford game with the cube turned or offered is
+  refused: gnubg reads it as an impossible state (a 1-cube with an owner).
 """
 
 from __future__ import annotations
@@ -77,8 +91,19 @@ class XGID:
             problems.append("Jacoby and beavers are money-play options")
         if not self.match_length and self.crawford:
             problems.append("a money game has no Crawford game")
+        if self.is_crawford_game and (self.cube_value != 1 or self.cube_owner is not None
+                                      or self.cube_action):
+            problems.append("the Crawford game is played without the cube, but the cube is "
+                            + ("offered" if self.cube_action else f"at {self.cube_value}"
+                               + ("" if self.cube_owner is None else " and owned")))
         if problems:
             raise ValueError("invalid XGID: " + "; ".join(problems))
+
+    @property
+    def is_crawford_game(self) -> bool:
+        """The Crawford flag where it can apply: set, and exactly one player 1-away."""
+        away = [self.match_length - s for s in self.score]
+        return self.crawford and bool(self.match_length) and away.count(1) == 1
 
     # --- text --------------------------------------------------------------------------------
 
@@ -168,7 +193,7 @@ class XGID:
             match_length=self.match_length, score=self.score, cube_value=self.cube_value,
             cube_owner=self.cube_owner, player_on_roll=self.player_on_roll,
             turn=1 - self.player_on_roll if doubled else self.player_on_roll,
-            crawford=self.crawford, game_state=GameState.PLAYING, double_offered=doubled,
+            crawford=self.is_crawford_game, game_state=GameState.PLAYING, double_offered=doubled,
             dice=self.dice, jacoby=self.jacoby)
 
     @classmethod

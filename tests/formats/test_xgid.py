@@ -61,12 +61,18 @@ def xgids(draw: st.DrawFn) -> XGID:
     position = rng.choice(random_game_positions(rng.randrange(1000), 1))
     length = draw(st.sampled_from([0, 1, 5, 7, 25]))
     action = draw(st.sampled_from([None, "double", "beaver", "raccoon"]))
+    score = (draw(st.integers(0, 30)), draw(st.integers(0, 30)))
+    crawford = bool(length) and draw(st.booleans())
+    if crawford and (length - 1 in score) and score.count(length - 1) == 1:
+        action = None  # the Crawford game has no cube action
+        cube_value, cube_owner = 1, None
+    else:
+        cube_value, cube_owner = 1 << draw(st.integers(0, 10)), draw(st.sampled_from([None, 0, 1]))
     return XGID(
         position=position, player_on_roll=draw(st.sampled_from([0, 1])),
-        cube_value=1 << draw(st.integers(0, 10)), cube_owner=draw(st.sampled_from([None, 0, 1])),
+        cube_value=cube_value, cube_owner=cube_owner,
         dice=None if action else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
-        cube_action=action, score=(draw(st.integers(0, 30)), draw(st.integers(0, 30))),
-        match_length=length, crawford=bool(length) and draw(st.booleans()),
+        cube_action=action, score=score, match_length=length, crawford=crawford,
         jacoby=not length and draw(st.booleans()), beavers=not length and draw(st.booleans()),
         max_cube=1 << draw(st.integers(0, 12)))
 
@@ -125,13 +131,17 @@ def test_agrees_with_gnubg_set_xgid() -> None:
     for _ in range(120):
         length = rng.choice([0, 3, 7, 11])
         score = (rng.randrange(length), rng.randrange(length)) if length else (0, 0)
-        # gnubg keeps the Crawford flag only where a player is at match point, with a fresh cube
-        crawford = length - 1 in score and rng.random() < 0.5
-        action = not crawford and rng.random() < 0.25
+        # also stale Crawford flags (nobody 1-away, or both): gammon drops them, gnubg too except
+        # at double match point
+        crawford = bool(length) and rng.random() < 0.4
+        if crawford and score.count(length - 1) == 1:
+            action, cube_value, cube_owner = False, 1, None  # the Crawford game: no cube
+        else:
+            action = rng.random() < 0.25
+            cube_value, cube_owner = 1 << rng.randrange(7), rng.choice([None, 0, 1])
         x = XGID(
             position=rng.choice(positions), player_on_roll=rng.randrange(2),
-            cube_value=1 if crawford else 1 << rng.randrange(7),
-            cube_owner=None if crawford else rng.choice([None, 0, 1]),
+            cube_value=cube_value, cube_owner=cube_owner,
             dice=None if action or rng.random() < 0.3 else (rng.randint(1, 6), rng.randint(1, 6)),
             cube_action="double" if action else None,
             score=score, match_length=length,
@@ -150,10 +160,34 @@ def test_agrees_with_gnubg_set_xgid() -> None:
             # "SetMatchID cannot handle positions where a double has been offered. Stepping back
             # to the offering of the cube."
             expected = dataclasses.replace(expected, double_offered=False, turn=expected.player_on_roll)
+        if x.crawford and score_both_one_away(x):
+            # gnubg keeps this stale flag and sets the cube to 1 (keeping its owner)
+            expected = dataclasses.replace(expected, crawford=True, cube_value=1)
         if expected.player_on_roll == 0:
             expected = _swap_players(expected)
         got_state = MatchState.from_id(match_id)
         assert got_state.id == expected.id, (str(x), got_state, expected)
+
+
+def score_both_one_away(x: XGID) -> bool:
+    return x.score == (x.match_length - 1, x.match_length - 1)
+
+
+def test_stale_crawford_flag_is_kept_in_the_text_but_not_played() -> None:
+    text = "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:2:3:1:7:10"  # 7-point match at 3-2
+    x = parse_xgid(text)
+    assert x.crawford and not x.is_crawford_game
+    assert not x.to_match_state().crawford
+    assert str(x) == text
+
+
+def test_crawford_game_with_a_turned_cube_is_refused() -> None:
+    for text in ("XGID=-b----E-C---eE---c-e----B-:1:1:1:00:6:3:1:7:10",
+                 "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:6:3:1:7:10"):
+        with pytest.raises(InvalidNotationError) as e:
+            parse_xgid(text)
+        assert text in str(e.value) and "Crawford" in str(e.value)
+    assert parse_xgid("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:3:1:7:10").to_match_state().crawford
 
 
 def test_from_game() -> None:
