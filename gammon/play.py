@@ -62,7 +62,8 @@ class Play:
         return format_play(self.position, self.steps)
 
     def __repr__(self) -> str:
-        return f"<Play {self} from {self.position.id} with {self.dice[0]}{self.dice[1]}>"
+        # Code that rebuilds the play, as python-chess's reprs do.
+        return f"{self.position!r}.parse_play({str(self)!r}, {self.dice!r})"
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
