@@ -211,7 +211,7 @@ class Game:
         return list(self._plays_of(self.position, self._dice))
 
     def can_double(self) -> bool:
-        return (self._phase is GamePhase.ROLL
+        return (self._phase is GamePhase.ROLL and self._turn is not None
                 and self._cube.why_not_double(self._turn, self._rules, self._crawford_game) is None)
 
     def can_undo(self) -> bool:
@@ -260,9 +260,8 @@ class Game:
             self._history.append(Roll(mover, dice, opening=True, ties=tuple(ties)))
             self._cube = self._cube.after_opening_ties(len(ties), self._rules)
         else:
-            self._require("roll", GamePhase.ROLL, player)
+            mover = self._require("roll", GamePhase.ROLL, player)
             dice = check_dice(self._dice_source.roll())
-            mover = self._turn
             self._history.append(Roll(mover, dice))
         self._turn, self._dice, self._phase = mover, dice, GamePhase.MOVE
         if not self._plays_of(self.position, dice):
@@ -272,8 +271,10 @@ class Game:
 
     def play(self, play: Play | str, player: int | None = None) -> Play:
         """Play the dice: a :class:`Play` from ``legal_plays()`` or its notation. Returns the play."""
-        self._require("play", GamePhase.MOVE, player)
+        mover = self._require("play", GamePhase.MOVE, player)
         position, dice = self.position, self._dice
+        if dice is None:  # the MOVE phase always has dice
+            raise IllegalActionError(f"cannot play: no dice; {self._where()}")
         if isinstance(play, str):
             chosen = position.parse_play(play, dice)
         elif isinstance(play, Play):
@@ -284,7 +285,6 @@ class Game:
             chosen = legal[legal.index(play)]
         else:
             raise IllegalActionError(f"play must be a Play or its notation, got {play!r}")
-        mover = self._turn
         self._history.append(Move(mover, dice, chosen))
         self._board0 = chosen.after if mover == 1 else chosen.after.flip()
         if chosen.after.off[1] == CHECKERS:
@@ -303,62 +303,65 @@ class Game:
             raise IllegalActionError(
                 f"player {player} cannot undo player {move.player}'s play; {self._where()}")
         self._history.pop()
+        assert move.play is not None  # _undoable_move returns only plays
         start = move.play.position
         self._board0 = start if move.player == 0 else start.flip()
         self._turn, self._dice, self._phase = move.player, move.dice, GamePhase.MOVE
 
     def double(self, player: int | None = None) -> None:
         """Offer a double (on one's turn, before rolling); the opponent must answer."""
-        self._require("double", GamePhase.ROLL, player)
-        why = self._cube.why_not_double(self._turn, self._rules, self._crawford_game)
+        turn = self._require("double", GamePhase.ROLL, player)
+        why = self._cube.why_not_double(turn, self._rules, self._crawford_game)
         if why:
             raise IllegalActionError(f"cannot double: {why}; {self._where()}")
-        self._history.append(Double(self._turn, self._cube.value * 2))
-        self._turn, self._phase = 1 - self._turn, GamePhase.DOUBLED
+        self._history.append(Double(turn, self._cube.value * 2))
+        self._turn, self._phase = 1 - turn, GamePhase.DOUBLED
 
     def take(self, player: int | None = None) -> None:
         """Take the double: the taker owns the cube at twice the value; the doubler rolls."""
-        self._require("take", GamePhase.DOUBLED, player)
-        self._history.append(Take(self._turn))
-        self._cube = self._cube.taken(self._turn)
-        self._turn, self._phase = 1 - self._turn, GamePhase.ROLL
+        turn = self._require("take", GamePhase.DOUBLED, player)
+        self._history.append(Take(turn))
+        self._cube = self._cube.taken(turn)
+        self._turn, self._phase = 1 - turn, GamePhase.ROLL
 
     def drop(self, player: int | None = None) -> None:
         """Refuse the double: the doubler wins the value before the double."""
-        self._require("drop", GamePhase.DOUBLED, player)
-        self._history.append(Drop(self._turn))
-        self._finish(1 - self._turn, WinKind.SINGLE, "drop")
+        turn = self._require("drop", GamePhase.DOUBLED, player)
+        self._history.append(Drop(turn))
+        self._finish(1 - turn, WinKind.SINGLE, "drop")
 
     def beaver(self, player: int | None = None) -> None:
         """Take and redouble at once (money play with beavers): the beaver keeps the cube."""
-        self._require("beaver", GamePhase.DOUBLED, player)
+        turn = self._require("beaver", GamePhase.DOUBLED, player)
         why = self._cube.why_not_beaver(self._rules)
         if why:
             raise IllegalActionError(f"cannot beaver: {why}; {self._where()}")
-        self._cube = self._cube.beavered(self._turn)
-        self._history.append(Beaver(self._turn, self._cube.value))
-        self._turn, self._phase = 1 - self._turn, GamePhase.ROLL
+        self._cube = self._cube.beavered(turn)
+        self._history.append(Beaver(turn, self._cube.value))
+        self._turn, self._phase = 1 - turn, GamePhase.ROLL
 
     def resign(self, kind: WinKind | int, player: int | None = None) -> None:
         """Offer to resign a single game, a gammon or a backgammon; the opponent answers."""
-        self._require("resign", (GamePhase.ROLL, GamePhase.MOVE, GamePhase.DOUBLED), player)
+        turn = self._require("resign", (GamePhase.ROLL, GamePhase.MOVE, GamePhase.DOUBLED), player)
         if kind not in (1, 2, 3) or isinstance(kind, bool):
             raise IllegalActionError(f"a resignation is a WinKind (1, 2 or 3), got {kind!r}")
         kind = WinKind(kind)
-        self._history.append(Resign(self._turn, kind))
-        self._resignation = _Resignation(self._turn, kind, self._phase)
-        self._turn, self._phase = 1 - self._turn, GamePhase.RESIGNED
+        self._history.append(Resign(turn, kind))
+        self._resignation = _Resignation(turn, kind, self._phase)
+        self._turn, self._phase = 1 - turn, GamePhase.RESIGNED
 
     def accept_resignation(self, player: int | None = None) -> None:
-        self._require("accept_resignation", GamePhase.RESIGNED, player)
-        self._history.append(AcceptResignation(self._turn))
-        self._finish(self._turn, self._resignation.kind, "resign")
+        turn = self._require("accept_resignation", GamePhase.RESIGNED, player)
+        offer = self._offer()
+        self._history.append(AcceptResignation(turn))
+        self._finish(turn, offer.kind, "resign")
 
     def reject_resignation(self, player: int | None = None) -> None:
         """Play goes on where it was when the resignation was offered."""
-        self._require("reject_resignation", GamePhase.RESIGNED, player)
-        self._history.append(RejectResignation(self._turn))
-        offer, self._resignation = self._resignation, None
+        turn = self._require("reject_resignation", GamePhase.RESIGNED, player)
+        offer = self._offer()
+        self._history.append(RejectResignation(turn))
+        self._resignation = None
         self._turn, self._phase = offer.player, offer.phase
 
     def abandon(self, player: int) -> None:
@@ -403,6 +406,8 @@ class Game:
         if isinstance(action, Roll):
             self.roll(player=None if action.opening else p)
         elif isinstance(action, Move):
+            if action.play is None:
+                raise IllegalActionError(f"{action!r} is a passed turn, which its roll makes")
             self.play(action.play, player=p)
         elif isinstance(action, Resign):
             self.resign(action.kind, player=p)
@@ -422,12 +427,21 @@ class Game:
         who = f"player {self._turn} to act" if self._turn is not None else "no player on turn"
         return f"the game is in phase {self._phase.name}, {who}"
 
-    def _require(self, action: str, phases: GamePhase | tuple[GamePhase, ...], player: int | None) -> None:
+    def _require(self, action: str, phases: GamePhase | tuple[GamePhase, ...], player: int | None) -> int:
+        """Check that ``action`` may be taken now (by ``player``, if given); returns the player
+        who must act."""
         if self._phase not in (phases if isinstance(phases, tuple) else (phases,)):
             raise IllegalActionError(f"cannot {action}: {self._where()}")
         self._check_player_value(player, action)
-        if player is not None and player != self._turn:
+        turn = self._turn
+        if turn is None or (player is not None and player != turn):
             raise IllegalActionError(f"player {player} cannot {action}: {self._where()}")
+        return turn
+
+    def _offer(self) -> _Resignation:
+        if self._resignation is None:  # the RESIGNED phase always has an offer
+            raise IllegalActionError(f"no resignation is offered; {self._where()}")
+        return self._resignation
 
     def _plays_of(self, position: Position, dice: Dice) -> list[Play]:
         # Remembered for the position and roll being played: roll(), legal_plays() and play()
@@ -450,6 +464,8 @@ class Game:
         return None
 
     def _pass_turn(self) -> None:
+        if self._turn is None:
+            raise IllegalActionError(f"no player to pass the turn from; {self._where()}")
         self._turn, self._dice, self._phase = 1 - self._turn, None, GamePhase.ROLL
 
     def _finish(self, winner: int, kind: WinKind, reason: Reason) -> None:

@@ -77,6 +77,8 @@ class Match:
 
 
 def _after(game: Game) -> tuple[int, int]:
+    """The score after ``game``, which is over."""
     score = list(game.score)
-    score[game.result.winner] += game.result.points
+    if game.result is not None:
+        score[game.result.winner] += game.result.points
     return (score[0], score[1])

@@ -15,6 +15,11 @@ class Play:
 
     position: Position
     dice: tuple[int, int]
+    # Plays made by the move-generation kernel keep its raw lists until asked (most are never
+    # looked at); plays made in Python hold tuples and the Position.
+    _steps: tuple[Step, ...] | list
+    _after_board: list | None
+    _after: Position | None
 
     def __init__(self, position: Position, dice: tuple[int, int], steps: tuple[Step, ...],
                  after: Position) -> None:
@@ -46,6 +51,7 @@ class Play:
     def after(self) -> Position:
         """The position after the play, from the view of the opponent (now on roll)."""
         if self._after is None:
+            assert self._after_board is not None  # one of the two is always set
             self._after = Position._trusted(tuple(self._after_board))
         return self._after
 

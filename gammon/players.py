@@ -84,6 +84,8 @@ class HeuristicCube:
             return False
         rules = game.rules
         me = game.turn
+        if me is None:
+            return False
         if rules.match_length and game.score[me] + game.cube_value >= rules.match_length:
             return False  # the cube already wins the match: doubling only risks more
         p = win_chance(game.position)
@@ -115,7 +117,7 @@ class HeuristicCube:
         offered = int(kind) * cube
         expected = cube * (2 * p - 1 + g)
         rules = game.rules
-        if rules.match_length:
+        if rules.match_length and game.turn is not None:
             needed = rules.match_length - game.score[game.turn]
             offered = min(offered, needed)
             expected = min(expected, needed)

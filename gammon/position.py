@@ -41,6 +41,9 @@ class Position:
     __slots__ = ("_board", "_array", "_hash", "_id")
 
     _board: tuple[int, ...]
+    _array: np.ndarray | None
+    _hash: int | None
+    _id: str | None
 
     def __init__(self, board: Iterable[int]) -> None:
         cells = tuple(board)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.resources
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class NeuralEvaluator:
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
         """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
-        arrays: dict[str, np.ndarray | int | float | str] = {
+        arrays: dict[str, Any] = {
             "format_version": FORMAT_VERSION,
             "encoding": ENCODING,
             "games": self.games,

@@ -201,16 +201,16 @@ def match_state(game: Game | Match) -> MatchState:
     rules = game.rules
     turn = game.turn
     score = game.score
-    if phase is GamePhase.OPENING:
-        on_roll = turn = 0
-        state = GameState.NONE
-    elif phase is GamePhase.OVER:
-        result = game.result
+    result = game.result
+    if result is not None:
         on_roll = turn = result.winner
         state = _ENDINGS[result.reason]
         won = list(score)
         won[result.winner] += result.points
         score = (won[0], won[1])
+    elif turn is None:  # before the opening roll
+        on_roll = turn = 0
+        state = GameState.NONE
     else:
         waiting = phase in (GamePhase.DOUBLED, GamePhase.RESIGNED)
         on_roll = 1 - turn if waiting else turn
@@ -220,7 +220,7 @@ def match_state(game: Game | Match) -> MatchState:
         cube_owner=game.cube_owner, player_on_roll=on_roll, turn=turn,
         crawford=game.crawford_game, game_state=state,
         double_offered=phase is GamePhase.DOUBLED,
-        resignation=int(game.offered_resignation) if phase is GamePhase.RESIGNED else None,
+        resignation=int(game.offered_resignation) if game.offered_resignation is not None else None,
         dice=game.dice if phase is GamePhase.MOVE else None,
         jacoby=rules.jacoby if rules.is_money else False)
 

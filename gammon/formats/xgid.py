@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gammon.errors import InvalidNotationError, InvalidPositionError
 from gammon.formats.matchid import GameState, MatchState
@@ -220,7 +220,7 @@ class XGID:
             xgid = xgid.replace(beavers=True)
         return xgid
 
-    def replace(self, **changes: object) -> XGID:
+    def replace(self, **changes: Any) -> XGID:
         return replace(self, **changes)
 
 

@@ -4,13 +4,17 @@ pubeval's ranking (labelled, so the UI says which judged them)."""
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from gammon.players import engine_available
 from gammon.position import Position
 
+if TYPE_CHECKING:
+    from gammon.engine.engine import Engine
+
 
 @lru_cache(maxsize=1)
-def _engine() -> object:
+def _engine() -> Engine:
     from gammon.engine.engine import Engine
 
     return Engine(plies=0)
