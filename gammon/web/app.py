@@ -68,13 +68,14 @@ class Hub:
     """The live matches of this process (loaded from the store on first use) and their sockets."""
 
     def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None,
-                 max_live: int = 5000, away_after: float = DEFAULT_AWAY_AFTER) -> None:
+                 max_live: int = 5000, away_after: float = DEFAULT_AWAY_AFTER,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.store = store
         self.dice_factory = dice_factory
         self.max_live = max_live
         self.live: dict[str, LiveMatch] = {}
         self.sockets: dict[str, set[tuple[WebSocket, int | None]]] = {}
-        self.presence = Presence(away_after)
+        self.presence = Presence(away_after, clock)
         self._loading = asyncio.Lock()
 
     def _dice(self) -> DiceSource | None:
@@ -207,14 +208,16 @@ def _status(exc: Exception) -> int:
 
 def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = None, *,
                rate: float = 20.0, burst: float = 40.0, max_live: int = 5000,
-               away_after: float = DEFAULT_AWAY_AFTER) -> FastAPI:
+               away_after: float = DEFAULT_AWAY_AFTER,
+               clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client (HTTP: per address; WebSocket: per
     connection); at most ``max_live`` idle matches are kept in memory; an online player may claim a
-    game its opponent has left for ``away_after`` seconds while it had to act."""
+    game its opponent has left for ``away_after`` seconds while it had to act, as measured by
+    ``clock`` (seconds; tests pass a fake one)."""
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
                   version="0.1.0")
-    hub = Hub(store, dice_factory, max_live, away_after)
+    hub = Hub(store, dice_factory, max_live, away_after, clock)
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
 

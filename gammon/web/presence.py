@@ -63,6 +63,6 @@ class Presence:
         """Seconds until a game waiting on ``seat`` may be claimed (0: now), None while the seat is
         connected or was never seen."""
         away = self.away(match_id, seat)
-        if not away:
+        if away is None or self._open.get((match_id, seat)):
             return None
         return max(0.0, self.away_after - away)

@@ -24,7 +24,8 @@ def positions() -> list[Position]:
 def check(p: Probabilities) -> None:
     assert 0.0 <= p.win_backgammon <= p.win_gammon <= p.win <= 1.0
     assert 0.0 <= p.lose_backgammon <= p.lose_gammon <= p.lose + 1e-12
-    assert -3.0 <= p.equity <= 3.0
+    assert p.equity == pytest.approx(2 * p.win - 1 + p.win_gammon - p.lose_gammon
+                                     + p.win_backgammon - p.lose_backgammon)
 
 
 @pytest.mark.parametrize("plies", [0, 1, 2])

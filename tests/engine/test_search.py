@@ -68,10 +68,19 @@ def test_bad_match_states(kwargs: dict) -> None:
         MatchState(**kwargs)
 
 
-def test_evaluations_are_deterministic() -> None:
-    engine = Engine(plies=1, evaluator=PipCountEvaluator())
-    p = Position.from_id("4HPwATDgc/ABMA")
-    np.testing.assert_array_equal(engine.evaluate(p).as_array(), engine.evaluate(p).as_array())
+@pytest.mark.parametrize("position_id", ["4HPwATDgc/ABMA", "4HPhASDgc/ABMA", "mGfwATDgc/ABMA"])
+def test_one_ply_is_the_mean_over_the_36_rolls_of_the_best_reply(position_id: str) -> None:
+    # The definition of a 1-ply evaluation, written out roll by roll.
+    zero = Engine(plies=0, evaluator=PipCountEvaluator())
+    p = Position.from_id(position_id)
+    total = np.zeros(5)
+    for a in range(1, 7):
+        for b in range(1, 7):
+            play = zero.best_play(p, (a, b))
+            after = play.after if play is not None else p.flip()
+            total += zero.evaluate(after).flip().as_array()
+    one = Engine(plies=1, evaluator=PipCountEvaluator()).evaluate(p).as_array()
+    np.testing.assert_allclose(one, total / 36, atol=1e-9)
 
 
 def test_deeper_plies_rank_first() -> None:

@@ -33,3 +33,13 @@ def new_match(client: TestClient, **body: object) -> dict:
 
 def auth(token: str) -> dict[str, str]:
     return {"X-Gammon-Token": token}
+
+
+class Clock:
+    """A clock that stands still until a test moves it (``clock.now += 60``)."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -12,7 +11,7 @@ from starlette.websockets import WebSocketDisconnect
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.actions import replay_match, rules_from_dict
-from tests.web.conftest import auth, new_match, seeded_dice
+from tests.web.conftest import Clock, auth, new_match, seeded_dice
 
 
 def _state(client: TestClient, m: dict, token: str | None = None) -> dict:
@@ -297,8 +296,10 @@ def test_the_api_is_described_by_openapi(client: TestClient) -> None:
 
 
 def test_an_online_game_left_by_the_player_to_act_can_be_claimed(store: Store) -> None:
-    away_after = 0.3
-    with TestClient(create_app(store, seeded_dice(3), rate=1000, burst=1000, away_after=away_after)) as c:
+    away_after = 300.0
+    clock = Clock()
+    with TestClient(create_app(store, seeded_dice(3), rate=1000, burst=1000, away_after=away_after,
+                               clock=clock)) as c:
         m = new_match(c, mode="online")
         tokens = _online_tokens(m)
         s = _state(c, m, tokens[1])  # the invited friend comes once
@@ -311,7 +312,7 @@ def test_an_online_game_left_by_the_player_to_act_can_be_claimed(store: Store) -
         url = f"/ws/matches/{m['match_id']}?token={tokens[absent]}"
         with c.websocket_connect(url) as ws:
             ws.receive_json()
-            time.sleep(away_after + 0.05)
+            clock.now += away_after + 1
             back = _state(c, m, tokens[waiting])
             assert back["opponent_away"] == 0 and back["claim_in"] is None  # connected: no claim
             r = _act(c, m, tokens[waiting], action="claim")
@@ -320,7 +321,7 @@ def test_an_online_game_left_by_the_player_to_act_can_be_claimed(store: Store) -
         assert "claim" not in own["actions"] and own["claim_in"] is None
         r = _act(c, m, tokens[absent], action="claim")  # the player to act cannot claim
         assert r.status_code == 409
-        time.sleep(away_after + 0.05)  # the absent player's last call was just above
+        clock.now += away_after + 1  # the absent player's last call was just above
         gone = _state(c, m, tokens[waiting])
         assert "claim" in gone["actions"] and gone["claim_in"] == 0 and gone["opponent_away"] >= away_after
         assert gone["version"] == own["version"]  # nothing was played meanwhile

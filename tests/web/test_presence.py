@@ -8,14 +8,7 @@ import pytest
 
 from gammon.cli.serve import add_serve_command
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.web.conftest import Clock
 
 
 def test_a_seat_never_seen_cannot_be_claimed_against() -> None:
