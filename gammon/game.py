@@ -179,6 +179,12 @@ class Game:
         return self._dice
 
     @property
+    def cube(self) -> Cube:
+        """The cube as it stands (frozen). While a double awaits its answer this is still the
+        cube before the double: the double turns it only when taken."""
+        return self._cube
+
+    @property
     def cube_value(self) -> int:
         return self._cube.value
 

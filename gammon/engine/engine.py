@@ -6,7 +6,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -20,6 +20,9 @@ from gammon.errors import InvalidPositionError
 from gammon.movegen import generate_arrays
 from gammon.play import Play
 from gammon.position import Position
+
+if TYPE_CHECKING:
+    from gammon.game import Game
 
 DEFAULT_PLIES = 2
 """Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
@@ -141,20 +144,31 @@ class Engine:
 
     # --- cube ----------------------------------------------------------------------------------
 
-    def cube_decision(self, game_or_position: Any, *, cube_value: int = 1,
-                      cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchState | None = None,
-                      jacoby: bool = True, beavers: bool = False) -> CubeDecision:
+    def cube_decision(self, game_or_position: Game | Position, *, cube_value: int | None = None,
+                      cube_owner: CubeOwner | None = None, match: MatchState | None = None,
+                      jacoby: bool | None = None, beavers: bool | None = None) -> CubeDecision:
         """Double or not, and take or pass, for the player on roll.
 
-        Pass a :class:`gammon.game.Game` (its score, rules, cube and Crawford state are used;
-        while a double is pending, the decision is the doubler's), or a Position with
-        ``cube_value``, ``cube_owner`` (from the player on roll's view), ``match`` (None for money)
-        and ``jacoby`` / ``beavers`` (money only).
+        Pass a :class:`gammon.game.Game` alone (its score, rules, cube and Crawford state are
+        used; while a double is pending, the decision is the doubler's), or a Position with
+        ``cube_value`` (default 1), ``cube_owner`` (from the player on roll's view; default
+        centred), ``match`` (None for money) and ``jacoby`` (default on) / ``beavers`` (default
+        off), money only.
         """
         if isinstance(game_or_position, Position):
             position = game_or_position
             available = True
+            cube_value = 1 if cube_value is None else cube_value
+            cube_owner = CubeOwner.CENTRED if cube_owner is None else cube_owner
+            jacoby = True if jacoby is None else jacoby
+            beavers = False if beavers is None else beavers
         else:
+            given = {k: v for k, v in (("cube_value", cube_value), ("cube_owner", cube_owner),
+                                       ("match", match), ("jacoby", jacoby), ("beavers", beavers))
+                     if v is not None}
+            if given:
+                raise ValueError(f"a Game carries its own cube, score and rules; do not also pass "
+                                 f"{', '.join(given)}")
             state = _game_state(game_or_position)
             position, cube_value, cube_owner, match, jacoby, beavers, available = state
         if isinstance(cube_value, bool) or not isinstance(cube_value, int) or cube_value < 1 \
@@ -170,30 +184,27 @@ class Engine:
         return match_cube_decision(probs, match, cube_value, cube_owner, x, available=available)
 
 
-def _game_state(game: Any) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool, bool]:
+def _game_state(game: Game) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool, bool]:
     """Read a Game (docs/game-api.md) into the cube inputs, from the view of the player who may
     double (the doubler while a double awaits an answer)."""
-    phase = getattr(getattr(game, "phase", None), "name", "")
+    from gammon.game import GamePhase
+
     turn = game.turn
     if turn is None:
         raise ValueError("the game has no player to act (not started or over): no cube decision")
     position = game.position
-    cube_value = game.cube_value
-    owner_player = game.cube_owner
-    available = bool(game.can_double()) if phase != "DOUBLED" else True
+    cube = game.cube  # while a double is pending: the cube before it
+    doubled = game.phase is GamePhase.DOUBLED
+    available = True if doubled else game.can_double()
     player = turn
-    if phase == "DOUBLED":
-        # the taker is to act: judge the double from the doubler's side, with the cube before it
+    if doubled:
+        # the taker is to act: judge the double from the doubler's side
         player = 1 - turn
         position = position.flip()
-        doubles = [a for a in game.history if type(a).__name__ == "Double"]
-        offered = doubles[-1].cube_value if doubles else cube_value
-        cube_value = max(1, offered // 2)
-        owner_player = None if cube_value == 1 else player
-    owner = (CubeOwner.CENTRED if owner_player is None
-             else CubeOwner.MOVER if owner_player == player else CubeOwner.OPPONENT)
+    owner = (CubeOwner.CENTRED if cube.owner is None
+             else CubeOwner.MOVER if cube.owner == player else CubeOwner.OPPONENT)
     rules = game.rules
-    if not getattr(rules, "use_cube", True):
+    if not rules.use_cube:
         available = False
     match = None
     if rules.match_length:
@@ -202,7 +213,7 @@ def _game_state(game: Any) -> tuple[Position, int, CubeOwner, MatchState | None,
         crawford = bool(game.crawford_game)
         post = not crawford and 1 in (away, opp_away) and (away, opp_away) != (1, 1)
         match = MatchState(away, opp_away, crawford_game=crawford, post_crawford=post)
-    return position, cube_value, owner, match, bool(rules.jacoby), bool(rules.beavers), available
+    return position, cube.value, owner, match, rules.jacoby, rules.beavers, available
 
 
 __all__ = ["DEFAULT_PLIES", "Engine", "Hint", "MoveFilter", "SearchSettings", "default_evaluator"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from gammon import Game, Position, Rules, ScriptedDice
+from gammon.cube import Cube
 from gammon.engine.cube_decision import CubeAction, money_cube_decision
 from gammon.engine.cubeful import CubeOwner, MatchState, money_equity
 from gammon.engine.engine import Engine
@@ -139,3 +140,36 @@ def test_cube_decision_from_match_games() -> None:
     assert post.should_double  # the trailer doubles at once after the Crawford game
     nd, dt, dp = post.match_winning_chances
     assert dp == pytest.approx(0.48803)  # a pass leaves the trailer 2 away against 1 away
+
+
+def _doubled_game(automatic_ties: int) -> Game:
+    """A money game whose cube was turned by ``automatic_ties`` tied opening throws, then doubled
+    by player 1 (the double awaits player 0's answer)."""
+    ties = [(3, 3)] * automatic_ties
+    game = Game(Rules(automatic_doubles=automatic_ties), ScriptedDice([*ties, (2, 5), (3, 1)]))
+    game.roll()
+    game.play("24/22 13/8")
+    game.roll()
+    game.play("8/5 6/5")
+    game.double()
+    return game
+
+
+@pytest.mark.parametrize("ties", [0, 1])
+def test_a_pending_double_is_judged_with_the_cube_before_it(ties: int) -> None:
+    # After an automatic double the cube is centred at 2 before player 1 doubles to 4: the
+    # decision must see it centred, as it would before the double.
+    game = _doubled_game(ties)
+    assert game.cube == Cube(1 << ties, None)
+    e = engine(0.72, 0.10, 0.0, 0.05, 0.0)
+    from_game = e.cube_decision(game)
+    explicit = e.cube_decision(game.position.flip(), cube_value=1 << ties, cube_owner=CubeOwner.CENTRED)
+    assert from_game == explicit
+    owned = e.cube_decision(game.position.flip(), cube_value=1 << ties, cube_owner=CubeOwner.MOVER)
+    assert from_game != owned
+
+
+def test_a_game_and_explicit_cube_arguments_are_not_mixed() -> None:
+    game = _doubled_game(0)
+    with pytest.raises(ValueError, match="cube_value"):
+        engine(0.72, 0.10, 0.0, 0.05, 0.0).cube_decision(game, cube_value=2)
