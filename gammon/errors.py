@@ -29,3 +29,23 @@ class AmbiguousMoveError(IllegalMoveError):
 
 class IllegalActionError(GammonError, ValueError):
     """A game action (roll, play, double, take, ...) that the game state does not allow."""
+
+
+class UnknownMatchError(GammonError, KeyError):
+    """No match is stored under this id."""
+
+    def __str__(self) -> str:  # KeyError would quote the message a second time
+        return str(self.args[0]) if self.args else ""
+
+
+class StoreConflictError(GammonError):
+    """An action was appended out of order (another writer took that place in the log)."""
+
+
+class StaleActionError(GammonError):
+    """An action sent for a game state that has since changed."""
+
+
+class NotAuthorizedError(GammonError):
+    """A request without the seat token that the action needs (not an OSError, unlike the
+    built-in PermissionError)."""

@@ -18,19 +18,8 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from gammon.errors import GammonError
+from gammon.errors import StoreConflictError, UnknownMatchError
 from gammon.store.models import ActionRow, Base, MatchRow
-
-
-class UnknownMatchError(GammonError, KeyError):
-    """No match is stored under this id."""
-
-    def __str__(self) -> str:  # KeyError would quote the message a second time
-        return str(self.args[0]) if self.args else ""
-
-
-class StoreConflictError(GammonError):
-    """An action was appended out of order (another writer took that place in the log)."""
 
 
 @dataclass(frozen=True)

@@ -20,12 +20,17 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from gammon.dice import DiceSource
-from gammon.errors import GammonError, IllegalActionError
+from gammon.errors import (
+    GammonError,
+    IllegalActionError,
+    NotAuthorizedError,
+    StaleActionError,
+    UnknownMatchError,
+)
 from gammon.formats.mat import format_mat
 from gammon.players import available_levels
 from gammon.rules import Rules
 from gammon.store import Store
-from gammon.store.repository import UnknownMatchError
 from gammon.web.frames import game_frames
 from gammon.web.hints import hint_source, hints
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
@@ -120,7 +125,7 @@ class Hub:
         """Apply one action (one at a time per match), then push the new state to every socket."""
         async with live.lock:
             if req.version is not None and req.version != live.version:
-                raise StaleError(f"the game has moved on (version {live.version}, you acted on "
+                raise StaleActionError(f"the game has moved on (version {live.version}, you acted on "
                                  f"{req.version}); look at the board again")
             if req.action == "claim":
                 self._check_claim(live, seat)
@@ -188,10 +193,6 @@ class Hub:
             return self._view(live, seat)
 
 
-class StaleError(GammonError):
-    """An action sent for a state that has since changed."""
-
-
 def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
@@ -199,7 +200,7 @@ def _error(status: int, message: str) -> JSONResponse:
 def _status(exc: Exception) -> int:
     if isinstance(exc, UnknownMatchError):
         return 404
-    if isinstance(exc, PermissionError):
+    if isinstance(exc, NotAuthorizedError):
         return 403
     if isinstance(exc, GammonError | ValueError):
         return 409
@@ -251,14 +252,10 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     async def gammon_error(_request: Request, exc: GammonError) -> JSONResponse:
         return _error(_status(exc), str(exc))
 
-    @app.exception_handler(PermissionError)
-    async def forbidden(_request: Request, exc: PermissionError) -> JSONResponse:
-        return _error(403, str(exc))
-
     async def seat_for(match_id: str, token: str | None) -> tuple[LiveMatch, int | None]:
         live = await hub.get(match_id)
         if not token:
-            raise PermissionError("this needs the seat token (header X-Gammon-Token)")
+            raise NotAuthorizedError("this needs the seat token (header X-Gammon-Token)")
         seat = live.seat_of(token)
         hub.presence.seen(live.id, seat)
         return live, seat
@@ -295,9 +292,9 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         await ws.accept()
         try:
             live, seat = await seat_for(match_id, token)
-        except (GammonError, PermissionError) as exc:
+        except GammonError as exc:
             await ws.send_json({"type": "error", "error": str(exc)})
-            await ws.close(code=4403 if isinstance(exc, PermissionError) else 4404)
+            await ws.close(code=4403 if isinstance(exc, NotAuthorizedError) else 4404)
             return
         entry = (ws, seat)
         hub.sockets.setdefault(match_id, set()).add(entry)
@@ -319,7 +316,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                     await hub.act(live, seat, req)
                 except ValidationError as exc:
                     await ws.send_json({"type": "error", "error": "invalid message: " + _short(exc)})
-                except (GammonError, ValueError, PermissionError) as exc:
+                except (GammonError, ValueError) as exc:
                     await ws.send_json({"type": "error", "error": str(exc)})
         except WebSocketDisconnect:
             pass
@@ -338,7 +335,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         """The best plays for the seat to move (not in online games: that would be help from outside)."""
         live, seat = await seat_for(match_id, x_gammon_token)
         if live.record.mode == "online":
-            raise PermissionError("hints are off in online games")
+            raise NotAuthorizedError("hints are off in online games")
         async with live.lock:
             game = live.match.game
             position, dice = game.position, game.dice

@@ -12,7 +12,7 @@ import secrets
 from typing import Any
 
 from gammon.dice import DiceSource, RandomDice
-from gammon.errors import IllegalActionError
+from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.game import GamePhase, Move
 from gammon.match import Match
 from gammon.players import ComputerPlayer, computer_player
@@ -85,7 +85,7 @@ class LiveMatch:
         found = [s for s, h in enumerate(self.record.seat_hashes)
                  if hmac.compare_digest(h, hash_token(token))]
         if not found or (self.computer is not None and found == [COMPUTER_SEAT]):
-            raise PermissionError("this token does not open a seat of this match")
+            raise NotAuthorizedError("this token does not open a seat of this match")
         return found[0] if len(found) == 1 else None
 
     def players_who_moved(self) -> set[int]:

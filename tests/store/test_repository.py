@@ -2,8 +2,9 @@ from __future__ import annotations
 
 import pytest
 
+from gammon.errors import StoreConflictError, UnknownMatchError
 from gammon.store import ActionRecord, MatchRecord, Store
-from gammon.store.repository import MatchSummary, StoreConflictError, UnknownMatchError, hash_token
+from gammon.store.repository import MatchSummary, hash_token
 
 
 def _record(match_id: str = "m1") -> MatchRecord:
