@@ -140,6 +140,7 @@ class PlaySession:
             dice=g.dice,
             cube_value=g.cube_value,
             cube_owner=rel[g.cube_owner],
+            cube_offered_by=rel[1 - g.turn] if g.phase == GamePhase.DOUBLED else None,
             cube_in_use=rules.use_cube and not g.crawford_game,
             score=(self.match.score[me], self.match.score[1 - me]),
             match_length=rules.match_length,
@@ -372,8 +373,8 @@ class PlaySession:
         if phase == GamePhase.MOVE:
             return f"{format_dice(g.dice)} to play"
         if phase == GamePhase.DOUBLED:
-            beaver = " or beaver" if "beaver" in g.legal_actions() else ""
-            return f"doubled to {g.cube_value * 2}: take or pass{beaver}"
+            answers = ["take", "pass"] + (["beaver"] if "beaver" in g.legal_actions() else [])
+            return f"doubled to {g.cube_value * 2}: {one_of(answers)}"
         offer = said(self.names[1 - g.turn], "offers")
         return f"{offer} to resign {WIN_WORDS[g.offered_resignation]}: accept or reject"
 

@@ -227,3 +227,10 @@ def test_the_end_of_turn_prompt_keeps_what_is_typed():
     assert "(not 'nonsense')" in confirm
     assert "random plays 6-4" in confirm  # Enter ended the turn
     assert session.match.game.turn == 0
+
+
+def test_a_double_shows_on_the_board_and_the_prompt_lists_the_answers():
+    _, out = run_session([O_OPENING_PLAY, "double"], [O_OPENS], Rules(beavers=True))
+    doubled = after(out, "X doubles to 2.")
+    assert "[2]  offered by X" in doubled and "cube centred" not in doubled
+    assert doubled.rstrip().splitlines()[-2] == "O (doubled to 2: take, pass or beaver) > "
