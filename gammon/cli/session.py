@@ -17,7 +17,7 @@ from rich.console import Console
 from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
-from gammon.cli.words import WIN_WORDS, format_dice, one_of, points_text, quote, said, tidy
+from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
 from gammon.errors import GammonError
 from gammon.game import Game, GamePhase, Move
 from gammon.match import Match
@@ -199,8 +199,10 @@ class PlaySession:
             self.say("\nInterrupted.")
             try:
                 self._offer_save("Save the match first?", "quit without saving")
-            except (QuitSession, KeyboardInterrupt):
+            except QuitSession:
                 pass
+            except KeyboardInterrupt:  # a second Ctrl-C: leave at once, on a line of its own
+                self.say("")
         self.say("Goodbye.")
         return 0
 
@@ -565,7 +567,7 @@ class PlaySession:
         """The engine's advice for the player who must act: the best plays for the dice, the
         cube before the roll, take or pass when a double is offered."""
         g = self.game
-        name = self.names[g.turn]
+        name = object_form(self.names[g.turn])
         if g.phase == GamePhase.RESIGNED:
             return ["No hint here: answer the resignation (accept or reject)."]
         engine = self._hint_engine()

@@ -19,6 +19,11 @@ def said(name: str, verb: str) -> str:
     return f"{name} {_YOU_FORMS.get(verb, verb) if name == 'You' else verb}"
 
 
+def object_form(name: str) -> str:
+    """A name after a preposition: "for you", "for pubeval"."""
+    return "you" if name == "You" else name
+
+
 def format_dice(dice: tuple[int, int]) -> str:
     """Dice as players write them: the higher die first, "6-4"."""
     return f"{max(dice)}-{min(dice)}"

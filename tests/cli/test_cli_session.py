@@ -115,6 +115,8 @@ def test_hint_facing_a_double_advises_the_taker_from_the_takers_side():
 def test_hint_before_the_roll_names_the_player_on_roll():
     _, out = run_session([O_OPENING_PLAY, "hint"], [O_OPENS])
     assert "Cube advice for X: no double" in out
+    _, out = run_session(["hint 2"], [(5, 2)], computer="random")  # You open 5-2
+    assert "Best plays for you (cubeless equity" in out and "  2. " in out and "  3. " not in out
 
 
 # --- the board after one's own play ----------------------------------------------------------
@@ -234,3 +236,19 @@ def test_a_double_shows_on_the_board_and_the_prompt_lists_the_answers():
     doubled = after(out, "X doubles to 2.")
     assert "[2]  offered by X" in doubled and "cube centred" not in doubled
     assert doubled.rstrip().splitlines()[-2] == "O (doubled to 2: take, pass or beaver) > "
+
+
+class CtrlC(io.StringIO):
+    """A keyboard on which every line read is a Ctrl-C."""
+
+    def readline(self, size: int = -1) -> str:
+        raise KeyboardInterrupt
+
+
+def test_ctrl_c_offers_to_save_and_a_second_ctrl_c_leaves_on_a_new_line():
+    out = io.StringIO()
+    session = PlaySession(Match(Rules(), ScriptedDice([O_OPENS])), (Seat("X"), Seat("O")),
+                          console=Console(file=out, width=120), stdin=CtrlC(), color=False)
+    assert session.run() == 0
+    assert out.getvalue().endswith("Interrupted.\nSave the match first? Type a file name, or press Enter "
+                                   "to quit without saving: \nGoodbye.\n")
