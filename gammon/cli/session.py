@@ -178,6 +178,8 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until the match ends, the person quits or input ends; returns an exit status."""
+        if len(self.match.games) == 1 and self.game.phase == GamePhase.OPENING:
+            self._welcome()
         try:
             while True:
                 g = self.game
@@ -205,6 +207,12 @@ class PlaySession:
                 self.say("")
         self.say("Goodbye.")
         return 0
+
+    def _welcome(self) -> None:
+        length = self.match.rules.match_length
+        what = f"A match to {points_text(length)}" if length else "A money game"
+        self.say(f"{what}: {self.names[0]} against {self.names[1]}. "
+                 "Type 'help' for the commands, 'quit' to leave.")
 
     def _opening_roll(self) -> None:
         g = self.game

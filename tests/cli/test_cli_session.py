@@ -252,3 +252,11 @@ def test_ctrl_c_offers_to_save_and_a_second_ctrl_c_leaves_on_a_new_line():
     assert session.run() == 0
     assert out.getvalue().endswith("Interrupted.\nSave the match first? Type a file name, or press Enter "
                                    "to quit without saving: \nGoodbye.\n")
+
+
+def test_a_new_player_is_told_what_is_played_and_where_the_commands_are():
+    _, out = run_session([], [(5, 2)], Rules(match_length=3), computer="random")
+    assert out.startswith("A match to 3 points: You against random. Type 'help' for the commands, "
+                          "'quit' to leave.\nYou throw 5, random throws 2: You play first.\n")
+    _, out = run_session([], [O_OPENS])
+    assert out.startswith("A money game: X against O. Type 'help'")
