@@ -36,7 +36,8 @@ DICE_STYLE = "bold black on bright_yellow"
 class BoardView:
     """What the board shows; every pair is (viewer, opponent), ``position`` is the viewer's view.
 
-    ``on_turn``/``cube_owner``: 0 = viewer, 1 = opponent, None = nobody / centred.
+    ``on_turn``/``cube_owner``/``cube_offered_by``: 0 = viewer, 1 = opponent, None = nobody /
+    centred / no double offered. While a double awaits its answer the cube shows the value offered.
     ``position_id`` is shown as given (the ID of the position of the player on roll, as gnubg).
     """
 
@@ -47,6 +48,7 @@ class BoardView:
     dice: Dice | None = None
     cube_value: int = 1
     cube_owner: int | None = None
+    cube_offered_by: int | None = None
     cube_in_use: bool = True
     score: tuple[int, int] = (0, 0)
     match_length: int = 0
@@ -122,11 +124,16 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
         score = f"   score {view.score[side]}"
         panel[info_row] = Text(f"  pips {pips[side]:<3}  off {off[side]:<2}{score}")
     if view.cube_in_use:
-        cube = Text(f" {view.cube_value} ", style=CUBE_STYLE) if color else Text(f"[{view.cube_value}]")
-        label = {None: "  cube centred", 0: f"  cube owned by {view.names[0]}",
-                 1: f"  cube owned by {view.names[1]}"}
-        row = {None: ROWS, 0: 8, 1: 2}[view.cube_owner]
-        panel[row] = Text("  ").append(cube).append(label[view.cube_owner])
+        offered = view.cube_offered_by
+        value = view.cube_value * 2 if offered is not None else view.cube_value
+        cube = Text(f" {value} ", style=CUBE_STYLE) if color else Text(f"[{value}]")
+        if offered is not None:  # in the middle until it is taken
+            label, row = f"  offered by {view.names[offered]}", ROWS
+        elif view.cube_owner is None:
+            label, row = "  cube centred", ROWS
+        else:
+            label, row = f"  cube owned by {view.names[view.cube_owner]}", (8, 2)[view.cube_owner]
+        panel[row] = Text("  ").append(cube).append(label)
     if view.dice is not None and view.on_turn is not None:
         row = 6 if view.on_turn == 0 else 4
         d1, d2 = sorted(view.dice, reverse=True)

@@ -3,56 +3,77 @@
 The loop owns no rules: every action goes through :class:`gammon.match.Match` and its current
 :class:`gammon.game.Game`, which validate it and leave the state unchanged when it is refused. The
 loop only reads lines, turns them into actions and reports what happened, so bad input can never
-lose the game in progress.
+lose the game in progress. Actions the game would refuse are refused here first, in a player's
+words (the game's own messages speak of phases and player numbers).
 """
 
 from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
 from gammon.errors import GammonError
-from gammon.game import Game, GamePhase
+from gammon.game import Game, GamePhase, Move
 from gammon.match import Match
 from gammon.players import ComputerPlayer
 from gammon.rules import WinKind
 
+__all__ = ["HELP", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said", "save_match"]
+
 HELP = """\
-Commands (a prefix is enough where it is unambiguous):
+Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop):
   24/18 13/11     play a move in standard notation: bar/22*, 6/off, 13/7(2), 8/5*/3 ...
   roll            roll the dice (Enter does the same when it is time to roll)
   double          offer the cube before rolling
   take, pass      answer a double ('drop' = pass); beaver where the rules allow it
   resign [single|gammon|backgammon]   offer to resign (default: single)
   accept, reject  answer an offer to resign
-  undo            take back the last play while the next player has not acted
+  undo            take back your last play while the next player has not acted
   hint [N]        the N best plays for the dice (default 5), or cube advice before the roll
+                  and when a double is offered
   board           draw the board again;  pips   the pip counts
-  save FILE       save the match as a .mat file
+  save FILE       save the match (or money session) as a .mat file, at any time
   help            this text;  quit    leave (asks to save first)"""
 
-WIN_WORDS = {WinKind.SINGLE: "a single game", WinKind.GAMMON: "a gammon", WinKind.BACKGAMMON: "a backgammon"}
 HINT_PLAYS = 5
 
+# What can be typed -> the command (method ``_do_<command>``). 'pass' and 'drop' are one command.
+COMMANDS = {
+    "roll": "roll", "double": "double", "take": "take", "pass": "drop", "drop": "drop",
+    "beaver": "beaver", "resign": "resign", "accept": "accept", "reject": "reject", "undo": "undo",
+    "hint": "hint", "board": "board", "pips": "pips", "save": "save", "help": "help", "?": "help",
+    "quit": "quit", "exit": "quit",
+}
+# Commands that change nothing in the game: they work at every prompt, between games too.
+QUIET_COMMANDS = frozenset({"board", "pips", "save", "help", "quit"})
+# Commands that are game actions -> the name of the Game method (as in Game.legal_actions()).
+GAME_ACTIONS = {"roll": "roll", "double": "double", "take": "take", "drop": "drop", "beaver": "beaver",
+                "resign": "resign", "accept": "accept_resignation", "reject": "reject_resignation",
+                "undo": "undo"}
+RESIGN_WORDS = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind.SINGLE,
+                "gammon": WinKind.GAMMON, "g": WinKind.GAMMON,
+                "backgammon": WinKind.BACKGAMMON, "b": WinKind.BACKGAMMON}
+SAVE_USAGE = "Usage: save FILE (a .mat file name), e.g. save match.mat"
 
-_YOU_FORMS = {"rolls": "roll", "plays": "play", "doubles": "double", "takes": "take", "passes": "pass",
-              "beavers": "beaver", "offers": "offer", "accepts": "accept", "rejects": "reject",
-              "wins": "win", "throws": "throw"}
 
-
-def said(name: str, verb: str) -> str:
-    """``name`` followed by ``verb`` in the third person, or the second person for "You"."""
-    return f"{name} {_YOU_FORMS.get(verb, verb) if name == 'You' else verb}"
-
-
-def format_dice(dice: tuple[int, int]) -> str:
-    """Dice as players write them: the higher die first, "6-4"."""
-    return f"{max(dice)}-{min(dice)}"
+def resolve(word: str, allowed: frozenset[str] | None = None) -> tuple[str | None, list[str]]:
+    """The command ``word`` names, in full or by a prefix that fits one command only, and
+    ``[]``; or None and the names the prefix fits (several: the person must say which).
+    ``allowed`` limits the commands to those that make sense at the prompt."""
+    names = {name: cmd for name, cmd in COMMANDS.items() if allowed is None or cmd in allowed}
+    word = word.lower()
+    if word in names:
+        return names[word], []
+    fits = [name for name in names if name.startswith(word)]
+    if len({names[name] for name in fits}) == 1:
+        return names[fits[0]], []
+    return None, fits
 
 
 class QuitSession(Exception):
@@ -78,7 +99,8 @@ class PlaySession:
     auto_roll: bool = False
     confirm_plays: bool = True
     color: bool | None = None
-    _shown: object = None
+    _shown: object = None  # the state the board was last drawn for
+    _engine: Any = None    # the hint engine, loaded on the first hint
 
     def __post_init__(self) -> None:
         if self.color is None:
@@ -93,6 +115,10 @@ class PlaySession:
     @property
     def game(self) -> Game:
         return self.match.game
+
+    @property
+    def names(self) -> tuple[str, str]:
+        return (self.seats[0].name, self.seats[1].name)
 
     def _viewer(self) -> int:
         """The side drawn at the bottom: the person, or the person on turn when two play."""
@@ -114,6 +140,7 @@ class PlaySession:
             dice=g.dice,
             cube_value=g.cube_value,
             cube_owner=rel[g.cube_owner],
+            cube_offered_by=rel[1 - g.turn] if g.phase == GamePhase.DOUBLED else None,
             cube_in_use=rules.use_cube and not g.crawford_game,
             score=(self.match.score[me], self.match.score[1 - me]),
             match_length=rules.match_length,
@@ -126,6 +153,14 @@ class PlaySession:
     def show_board(self) -> None:
         for line in render_board(self.board_view(), color=bool(self.color)):
             self.console.print(line if self.color else Text(line.plain), highlight=False, soft_wrap=True)
+        g = self.game
+        self._shown = (id(g), len(g.history), g.phase)
+
+    def _show_board_once(self) -> None:
+        """Draw the board unless it is already on screen for this state of the game."""
+        g = self.game
+        if self._shown != (id(g), len(g.history), g.phase):
+            self.show_board()
 
     # --- input --------------------------------------------------------------------------------
 
@@ -143,6 +178,8 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until the match ends, the person quits or input ends; returns an exit status."""
+        if len(self.match.games) == 1 and self.game.phase == GamePhase.OPENING:
+            self._welcome()
         try:
             while True:
                 g = self.game
@@ -163,53 +200,115 @@ class PlaySession:
         except KeyboardInterrupt:
             self.say("\nInterrupted.")
             try:
-                self._do_quit(self.seats[0], [])
-            except (QuitSession, KeyboardInterrupt):
+                self._offer_save("Save the match first?", "quit without saving")
+            except QuitSession:
                 pass
+            except KeyboardInterrupt:  # a second Ctrl-C: leave at once, on a line of its own
+                self.say("")
         self.say("Goodbye.")
         return 0
+
+    def _welcome(self) -> None:
+        length = self.match.rules.match_length
+        what = f"A match to {points_text(length)}" if length else "A money game"
+        self.say(f"{what}: {self.names[0]} against {self.names[1]}. "
+                 "Type 'help' for the commands, 'quit' to leave.")
 
     def _opening_roll(self) -> None:
         g = self.game
         dice = g.roll()
         first = g.turn
-        names = self.seats
-        self.say(f"{said(names[0].name, 'throws')} {dice[0]}, {said(names[1].name, 'throws')} {dice[1]}: "
-                 f"{said(names[first].name, 'plays')} first.")
+        names = self.names
+        self.say(f"{said(names[0], 'throws')} {dice[0]}, {said(names[1], 'throws')} {dice[1]}: "
+                 f"{said(names[first], 'plays')} first.")
         if g.cube_value > 1:
             self.say(f"Automatic doubles: the cube is on {g.cube_value}.")
 
     def _after_game(self) -> bool:
-        """Report the result; start the next game. False when the session is over."""
+        """Report the result, then ask before the next game. False when the session is over."""
         result = self.game.result
-        self.show_board()
-        winner = self.seats[result.winner].name
+        self._show_board_once()
+        winner = self.names[result.winner]
         how = {"drop": " after the double is passed", "resign": " by resignation",
                "abandon": " as the other player left", "bear_off": ""}[result.reason]
-        points = f"{result.points} point{'s' if result.points != 1 else ''}"
-        self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]}{how}, {points}.")
+        self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]}{how}, {points_text(result.points)}.")
         self.say(self._score_line())
         if self.match.is_over:
-            self.say(f"{said(self.seats[self.match.winner].name, 'wins')} the match.")
+            self.say(f"{said(self.names[self.match.winner], 'wins')} the match.")
+            self._offer_save("The match is over. Save it?", "leave")
             return False
-        if self.match.rules.match_length == 0:
-            while True:
-                answer = self.ask("Another game? [y/n] ").lower()
-                if answer in ("y", "yes", ""):
-                    break
-                if answer in ("n", "no", "q", "quit"):
-                    return False
-                self.say(f"Please answer y or n, not {answer!r}.")
+        if not self._next_game_wanted():
+            self._offer_save("Save the session?", "leave")
+            return False
         self.match.new_game()
         if self.match.is_crawford_game:
             self.say("This is the Crawford game: no doubling.")
+        return True
+
+    def _next_game_wanted(self) -> bool:
+        """Between games: the commands that change nothing work here too ('save', 'board' ...)."""
+        money = self.match.rules.match_length == 0
+        number = len(self.match.games) + 1
+        prompt = "Another game? [y/n] " if money else f"Press Enter to start game {number} > "
+        while True:
+            line = self.ask(prompt)
+            answer = line.lower()
+            if answer in ("", "y", "yes"):
+                return True
+            if money and answer in ("n", "no"):
+                return False
+            if self._quiet_command(line):
+                continue
+            if money:
+                self.say(f"Please answer y or n, not {quote(line)} ('save FILE' saves the session).")
+            else:
+                self.say(f"Press Enter for the next game, or type 'save FILE', 'board' or 'quit' "
+                         f"(not {quote(line)}).")
+
+    def _quiet_command(self, line: str) -> bool:
+        """Run ``line`` if it is a command that changes nothing ('board', 'save FILE', ...); True if
+        it was one (or named several: the person is asked which)."""
+        parts = line.split(maxsplit=1)
+        if not parts:
+            return False
+        command, fits = resolve(parts[0], QUIET_COMMANDS)
+        if command is None:
+            if len(fits) > 1:
+                self.say(f"Did you mean {one_of(fits)}?")
+                return True
+            return False
+        getattr(self, f"_do_{command}")(parts[1] if len(parts) > 1 else "")
         return True
 
     def _score_line(self) -> str:
         s = self.match.score
         length = self.match.rules.match_length
         tail = f" (match to {length})" if length else ""
-        return f"Score: {self.seats[0].name} {s[0]}, {self.seats[1].name} {s[1]}{tail}."
+        return f"Score: {self.names[0]} {s[0]}, {self.names[1]} {s[1]}{tail}."
+
+    def _offer_save(self, question: str, leave: str) -> None:
+        """Before leaving: ask for a file to save the match in. Enter (or 'n') leaves without
+        saving; a file that cannot be written is reported and asked for again."""
+        prompt = f"{question} Type a file name, or press Enter to {leave}: "
+        while True:
+            line = self.ask(prompt)
+            parts = line.split(maxsplit=1)
+            word = parts[0].lower() if parts else ""
+            if not line or line.lower() in ("n", "no", "q", "quit", "exit"):
+                return
+            if line.lower() in ("y", "yes"):
+                prompt = "File name (Enter: do not save): "
+                continue
+            if word == "save":  # 'save FILE' typed out of habit: the file is FILE
+                if len(parts) == 1:
+                    prompt = "File name (Enter: do not save): "
+                    continue
+                line = parts[1]
+            elif word in ("board", "pips", "help") and len(parts) == 1:
+                getattr(self, f"_do_{word}")("")
+                continue
+            if self._save(line):
+                return
 
     # --- the computer -------------------------------------------------------------------------
 
@@ -248,7 +347,7 @@ class PlaySession:
         g = self.game
         before = len(g.history)
         dice = g.roll()
-        passed = any(getattr(a, "play", 1) is None for a in g.history[before:])
+        passed = any(isinstance(a, Move) and a.play is None for a in g.history[before:])
         if passed:
             self.say(f"{said(seat.name, 'rolls')} {format_dice(dice)} and cannot move.")
         elif seat.computer is None:
@@ -259,12 +358,9 @@ class PlaySession:
     def _person_acts(self, seat: Seat) -> None:
         g = self.game
         phase = g.phase
-        state = (id(g), len(g.history), phase)
         # The board before each decision: at the roll only when the cube is an option.
-        wants_board = phase != GamePhase.ROLL or g.can_double()
-        if wants_board and self._shown != state:
-            self.show_board()
-            self._shown = state
+        if phase != GamePhase.ROLL or g.can_double():
+            self._show_board_once()
         if phase == GamePhase.ROLL and self.auto_roll and not g.can_double():
             self._roll(seat)
             return
@@ -274,200 +370,281 @@ class PlaySession:
         except QuitSession:
             raise
         except GammonError as e:
-            self.say(f"Sorry: {e}")
+            self.say(f"Sorry: {tidy(str(e))}")
         except Exception as e:  # noqa: BLE001 - a bug must not cost the person the game in progress
-            self.say(f"Unexpected error ({type(e).__name__}: {e}); the game goes on.")
+            self.say(f"Unexpected error ({tidy(str(e))}); the game goes on.")
 
-    def _prompt(self, seat: Seat) -> str:
+    def _choices(self) -> str:
+        """What the player on turn is asked to do, in a few words."""
         g = self.game
         phase = g.phase
         if phase == GamePhase.ROLL:
-            what = "roll or double" if g.can_double() else "roll"
-        elif phase == GamePhase.MOVE:
-            what = f"{format_dice(g.dice)} to play"
-        elif phase == GamePhase.DOUBLED:
-            what = f"doubled to {g.cube_value * 2}: take or pass"
-            if self.match.rules.beavers and self.match.rules.match_length == 0:
-                what += " or beaver"
-        else:
-            kind = g.offered_resignation
-            what = f"offered {WIN_WORDS[kind]}: accept or reject"
-        return f"{seat.name} ({what}) > "
+            return "roll or double" if g.can_double() else "roll"
+        if phase == GamePhase.MOVE:
+            return f"{format_dice(g.dice)} to play"
+        if phase == GamePhase.DOUBLED:
+            answers = ["take", "pass"] + (["beaver"] if "beaver" in g.legal_actions() else [])
+            return f"doubled to {g.cube_value * 2}: {one_of(answers)}"
+        offer = said(self.names[1 - g.turn], "offers")
+        return f"{offer} to resign {WIN_WORDS[g.offered_resignation]}: accept or reject"
+
+    def _prompt(self, seat: Seat) -> str:
+        return f"{seat.name} ({self._choices()}) > "
 
     def _command(self, seat: Seat, line: str) -> None:
         g = self.game
-        words = line.split()
-        word = words[0].lower() if words else ""
-        args = words[1:]
         phase = g.phase
-        if not word:
+        parts = line.split(maxsplit=1)
+        if not parts:
             if phase == GamePhase.ROLL:
                 self._roll(seat)
             elif phase == GamePhase.MOVE:
                 self.say("Type your move, e.g. 13/7 8/7, or 'help'.")
             else:
-                self.say("Please answer: " + self._prompt(seat).split("(", 1)[1].split(")")[0] + ".")
+                self.say(f"Please answer: {self._choices().split(': ')[-1]}.")
             return
-        command = _COMMANDS.get(word) or _unique_prefix(word)
+        command, fits = resolve(parts[0])
         if command is None:
             looks_like_move = any(c.isdigit() for c in line)
-            if phase == GamePhase.MOVE and looks_like_move:
+            if len(fits) > 1:
+                self.say(f"Did you mean {one_of(fits)}?")
+            elif looks_like_move and phase == GamePhase.MOVE:
                 self._play(seat, line)
-                return
-            if looks_like_move and phase == GamePhase.ROLL:
-                self.say(f"Roll first ({line!r} is a move); press Enter or type 'roll'.")
-                return
-            self.say(f"Unknown command {line!r}; type 'help' for the list.")
+            elif looks_like_move and phase == GamePhase.ROLL:
+                self.say(f"Roll first ({quote(line)} is a move): press Enter or type 'roll'.")
+            elif looks_like_move:
+                self.say(f"Sorry: {self._refusal('roll')}.")
+            else:
+                self.say(f"Unknown command {quote(line)}; type 'help' for the list.")
             return
-        getattr(self, f"_do_{command}")(seat, args)
+        refusal = self._refusal(command)
+        if refusal:
+            self.say(f"Sorry: {refusal}.")
+            return
+        getattr(self, f"_do_{command}")(parts[1] if len(parts) > 1 else "")
+
+    def _refusal(self, command: str) -> str | None:
+        """Why the game action ``command`` cannot be done now, in a player's words; None if it can."""
+        g = self.game
+        action = GAME_ACTIONS.get(command)
+        if action is None:
+            return None
+        if action in g.legal_actions():
+            if command == "undo" and self.seats[g.history[-1].player].computer is not None:
+                return "there is no play of yours to take back"  # the computer's play stands
+            return None
+        phase = g.phase
+        if phase == GamePhase.RESIGNED:
+            return f"first answer the resignation: {self._choices().split(': ')[-1]}"
+        if phase == GamePhase.DOUBLED:
+            return self._why_not_beaver() if command == "beaver" else (
+                f"first answer the double: {self._choices().split(': ')[-1]}")
+        if command in ("take", "drop", "beaver"):
+            return "there is no double to answer"
+        if command in ("accept", "reject"):
+            return "there is no resignation to answer"
+        if command == "undo":
+            return "there is no play to take back"
+        if phase == GamePhase.MOVE:
+            if command == "roll":
+                return f"the dice are rolled: play the {format_dice(g.dice)}"
+            return "a double is offered before rolling, not after"
+        return self._why_not_double()
+
+    def _why_not_double(self) -> str:
+        g = self.game
+        rules = self.match.rules
+        owner = g.cube_owner
+        if not rules.use_cube:
+            return "this game is played without the cube"
+        if g.crawford_game:
+            return "there is no doubling in the Crawford game"
+        if owner is not None and owner != g.turn:
+            return f"{said(self.names[owner], 'owns')} the cube"
+        if rules.cube_limit and g.cube_value * 2 > rules.cube_limit:
+            return f"the cube is at its limit of {rules.cube_limit}"
+        return "the cube cannot be turned now"
+
+    def _why_not_beaver(self) -> str:
+        rules = self.match.rules
+        if not rules.is_money:
+            return "beavers are for money games only"
+        if not rules.beavers:
+            return "beavers are off in this game ('gammon play --beavers' allows them)"
+        return f"a beaver would pass the cube limit of {rules.cube_limit}"
 
     def _play(self, seat: Seat, text: str) -> None:
         g = self.game
-        play = g.position.parse_play(text, g.dice)
-        g.play(play)
+        position, dice = g.position, g.dice
+        try:
+            play = g.play(text)
+        except GammonError as e:
+            # The board is on screen: the position ID and the dice in the message add nothing.
+            message = str(e).replace(f" in position {position.id} with {dice[0]}{dice[1]}", "")
+            self.say(f"Sorry: {tidy(message).rstrip('.')}.")
+            return
         self.say(f"{said(seat.name, 'plays')} {play}")
+        self._show_board_once()  # the result of the play, before the opponent acts
         # Against the computer, which acts at once, the turn ends only when the person says so:
         # until then 'undo' can take the play back.
         if self.confirm_plays and not g.is_over and self.seats[g.turn].computer is not None:
             self._confirm_play(seat)
 
     def _confirm_play(self, seat: Seat) -> None:
+        allowed = QUIET_COMMANDS | {"undo"}
         while True:
-            answer = self.ask(f"{seat.name} (Enter to end the turn, or undo) > ").lower()
-            if not answer:
+            line = self.ask(f"{seat.name} (Enter to end the turn, or undo) > ")
+            if not line:
                 return
-            if answer in ("undo", "u"):
+            parts = line.split(maxsplit=1)
+            if resolve(parts[0], allowed)[0] == "undo":
                 self.game.undo()
+                self._shown = None
                 self.say("Play taken back.")
                 return
-            if answer in ("board", "b"):
-                self.show_board()
+            if self._quiet_command(line):
                 continue
-            self.say(f"Press Enter to end your turn or type 'undo' (not {answer!r}).")
+            if any(c.isdigit() for c in line):
+                self.say("Your play is made: press Enter to end your turn, or type 'undo' to change it.")
+            else:
+                self.say(f"Press Enter to end your turn or type 'undo' (not {quote(line)}).")
 
-    def _do_roll(self, seat: Seat, args: list[str]) -> None:
-        self._roll(seat)
+    # --- commands -----------------------------------------------------------------------------
 
-    def _do_double(self, seat: Seat, args: list[str]) -> None:
+    def _seat(self) -> Seat:
+        return self.seats[self.game.turn]
+
+    def _do_roll(self, rest: str) -> None:
+        self._roll(self._seat())
+
+    def _do_double(self, rest: str) -> None:
+        name = self._seat().name
         self.game.double()
-        self.say(f"{said(seat.name, 'doubles')} to {self.game.cube_value * 2}.")
+        self.say(f"{said(name, 'doubles')} to {self.game.cube_value * 2}.")
 
-    def _do_take(self, seat: Seat, args: list[str]) -> None:
+    def _do_take(self, rest: str) -> None:
+        name = self._seat().name
         self.game.take()
-        self.say(f"{said(seat.name, 'takes')}. The cube is on {self.game.cube_value}.")
+        self.say(f"{said(name, 'takes')}. The cube is on {self.game.cube_value}.")
 
-    def _do_drop(self, seat: Seat, args: list[str]) -> None:
+    def _do_drop(self, rest: str) -> None:
+        name = self._seat().name
         self.game.drop()
-        self.say(f"{said(seat.name, 'passes')}.")
+        self.say(f"{said(name, 'passes')}.")
 
-    def _do_beaver(self, seat: Seat, args: list[str]) -> None:
+    def _do_beaver(self, rest: str) -> None:
+        name = self._seat().name
         self.game.beaver()
-        self.say(f"{said(seat.name, 'beavers')}. The cube is on {self.game.cube_value}.")
+        self.say(f"{said(name, 'beavers')}. The cube is on {self.game.cube_value}.")
 
-    def _do_resign(self, seat: Seat, args: list[str]) -> None:
-        kinds = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind.SINGLE,
-                 "gammon": WinKind.GAMMON, "g": WinKind.GAMMON,
-                 "backgammon": WinKind.BACKGAMMON, "b": WinKind.BACKGAMMON}
-        text = args[0].lower() if args else "single"
-        if len(args) > 1 or text not in kinds:
+    def _do_resign(self, rest: str) -> None:
+        words = rest.lower().split() or ["single"]
+        if len(words) > 1 or words[0] not in RESIGN_WORDS:
             self.say(f"Resign how much? 'resign single', 'resign gammon' or 'resign backgammon', "
-                     f"not {' '.join(args)!r}.")
+                     f"not {quote(rest)}.")
             return
-        self.game.resign(kinds[text])
-        self.say(f"{said(seat.name, 'offers')} to resign {WIN_WORDS[kinds[text]]}.")
+        kind = RESIGN_WORDS[words[0]]
+        name = self._seat().name
+        self.game.resign(kind)
+        self.say(f"{said(name, 'offers')} to resign {WIN_WORDS[kind]}.")
 
-    def _do_accept(self, seat: Seat, args: list[str]) -> None:
+    def _do_accept(self, rest: str) -> None:
+        name = self._seat().name
         self.game.accept_resignation()
-        self.say(f"{said(seat.name, 'accepts')} the resignation.")
+        self.say(f"{said(name, 'accepts')} the resignation.")
 
-    def _do_reject(self, seat: Seat, args: list[str]) -> None:
+    def _do_reject(self, rest: str) -> None:
+        name = self._seat().name
         self.game.reject_resignation()
-        self.say(f"{said(seat.name, 'rejects')} the resignation; play on.")
+        self.say(f"{said(name, 'rejects')} the resignation; play on.")
 
-    def _do_undo(self, seat: Seat, args: list[str]) -> None:
+    def _do_undo(self, rest: str) -> None:
         self.game.undo()
         self._shown = None
         self.say("The last play is taken back.")
 
-    def _do_hint(self, seat: Seat, args: list[str]) -> None:
-        if len(args) > 1 or (args and not (args[0].isdigit() and 1 <= int(args[0]) <= 99)):
-            self.say(f"Usage: hint [N] for the N best plays (1-99), not {' '.join(args)!r}.")
+    def _do_hint(self, rest: str) -> None:
+        words = rest.split()
+        if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= 99)):
+            self.say(f"Usage: hint [N] for the N best plays (1-99), not {quote(rest)}.")
             return
-        for line in hint_lines(self.game, int(args[0]) if args else HINT_PLAYS):
+        for line in self.hint_lines(int(words[0]) if words else HINT_PLAYS):
             self.say(line)
 
-    def _do_board(self, seat: Seat, args: list[str]) -> None:
+    def hint_lines(self, n: int = HINT_PLAYS) -> list[str]:
+        """The engine's advice for the player who must act: the best plays for the dice, the
+        cube before the roll, take or pass when a double is offered."""
+        g = self.game
+        name = object_form(self.names[g.turn])
+        if g.phase == GamePhase.RESIGNED:
+            return ["No hint here: answer the resignation (accept or reject)."]
+        engine = self._hint_engine()
+        if g.phase == GamePhase.ROLL:
+            return [f"Cube advice for {name}: {engine.cube_decision(g)}"]
+        if g.phase == GamePhase.DOUBLED:
+            return [self._answer_hint(engine.cube_decision(g), name)]
+        lines = [f"Best plays for {name} (cubeless equity, {engine.plies} ply):"]
+        for i, h in enumerate(engine.hint(g.position, g.dice, n), 1):
+            lines.append(f"  {i}. {str(h.play):<28} {h.equity:+.3f}")
+        return lines
+
+    @staticmethod
+    def _answer_hint(decision: Any, taker: str) -> str:
+        """Take or pass, for the taker: the engine judges the double from the doubler's side, so
+        its equities are negated (and its match winning chances taken from one)."""
+        answer = "beaver" if decision.beaver else "take" if decision.take else "pass"
+        text = (f"Cube advice for {taker}: {answer} (cubeful equity after a take "
+                f"{-decision.double_take:+.3f}, after a pass {-decision.double_pass:+.3f}")
+        if decision.match_winning_chances:
+            _, take, drop = decision.match_winning_chances
+            text += f"; match winning chances {1 - take:.1%} after a take, {1 - drop:.1%} after a pass"
+        return text + ")."
+
+    def _hint_engine(self) -> Any:
+        if self._engine is None:
+            from gammon.engine.engine import Engine  # loaded only when a hint is asked for
+
+            self._engine = Engine()
+        return self._engine
+
+    def _do_board(self, rest: str) -> None:
         self.show_board()
 
-    def _do_pips(self, seat: Seat, args: list[str]) -> None:
+    def _do_pips(self, rest: str) -> None:
         me = self._viewer()
         mine, theirs = self.game.position_for(me).pip_counts
-        self.say(f"Pips: {self.seats[me].name} {mine}, {self.seats[1 - me].name} {theirs} "
+        self.say(f"Pips: {self.names[me]} {mine}, {self.names[1 - me]} {theirs} "
                  f"(difference {mine - theirs:+d}).")
 
-    def _do_save(self, seat: Seat, args: list[str]) -> None:
-        if len(args) != 1:
-            self.say("Usage: save FILE (a .mat file name).")
+    def _do_save(self, rest: str) -> None:
+        if not rest.strip():
+            self.say(SAVE_USAGE)
             return
-        self.say(save_match(self.match, args[0], (self.seats[0].name, self.seats[1].name)))
+        self._save(rest.strip())
 
-    def _do_help(self, seat: Seat, args: list[str]) -> None:
+    def _save(self, path: str) -> bool:
+        ok, message = save_match(self.match, path, self.names)
+        self.say(message)
+        return ok
+
+    def _do_help(self, rest: str) -> None:
         self.say(HELP)
 
-    def _do_quit(self, seat: Seat, args: list[str]) -> None:
-        answer = self.ask("Save the match first? Type a file name, or press Enter to quit without saving: ")
-        if answer:
-            self.say(save_match(self.match, answer, (self.seats[0].name, self.seats[1].name)))
+    def _do_quit(self, rest: str) -> None:
+        self._offer_save("Save the match first?", "quit without saving")
         raise QuitSession
 
 
-_COMMANDS = {
-    "roll": "roll", "r": "roll", "double": "double", "d": "double", "take": "take", "t": "take",
-    "pass": "drop", "drop": "drop", "p": "drop", "beaver": "beaver", "resign": "resign",
-    "accept": "accept", "reject": "reject", "undo": "undo", "u": "undo", "hint": "hint",
-    "board": "board", "pips": "pips", "save": "save", "help": "help", "?": "help", "h": "help",
-    "quit": "quit", "q": "quit", "exit": "quit",
-}
-
-
-def _unique_prefix(word: str) -> str | None:
-    """A command named by an unambiguous prefix of at least two letters ("ro", "dou")."""
-    if len(word) < 2:
-        return None
-    found = {cmd for name, cmd in _COMMANDS.items() if len(name) > 1 and name.startswith(word)}
-    return found.pop() if len(found) == 1 else None
-
-
-def hint_lines(game: Game, n: int = HINT_PLAYS) -> list[str]:
-    """Advice for the player on turn from the engine: the best plays for the dice, or the cube
-    before the roll and when a double is offered."""
-    engine = _engine()
-    if game.phase in (GamePhase.ROLL, GamePhase.DOUBLED):
-        return [f"Cube: {engine.cube_decision(game)}"]
-    if game.phase != GamePhase.MOVE or game.dice is None:
-        return ["No hint here: answer the resignation."]
-    lines = [f"Best plays (cubeless equity for the player on roll, {engine.plies} ply):"]
-    for i, h in enumerate(engine.hint(game.position, game.dice, n), 1):
-        lines.append(f"  {i}. {str(h.play):<28} {h.equity:+.3f}")
-    return lines
-
-
-def _engine():  # noqa: ANN202 - the engine module is imported only when hints need it
-    from gammon.engine.engine import Engine
-
-    return Engine()
-
-
-def save_match(match: Match, path: str, names: tuple[str, str]) -> str:
-    """Write the match as a .mat file; returns what to tell the person."""
+def save_match(match: Match, path: str, names: tuple[str, str]) -> tuple[bool, str]:
+    """Write the match as a .mat file; returns whether it was written and what to tell the person."""
     try:
         from gammon.formats.mat import write_mat
     except ImportError:
-        return "Saving is not available (gammon.formats.mat is missing)."
+        return False, "Saving is not available (gammon.formats.mat is missing)."
     try:
         write_mat(match, names=names, file=path)
     except OSError as e:
-        return f"Could not save to {path!r}: {e.strerror or e}."
+        return False, f"Could not save to {quote(path)}: {e.strerror or 'the file cannot be written'}."
     except ValueError as e:
-        return f"Could not save to {path!r}: {e}."
-    return f"Saved to {path}."
+        return False, f"Could not save to {quote(path)}: {tidy(str(e))}."
+    return True, f"Saved to {path}."

@@ -94,3 +94,11 @@ def test_each_player_keeps_its_colour_and_letter_when_the_view_turns():
     color = render_board(turned, color=True)
     viewer_cells = [span.style for span in color[3].spans if "○" in color[3].plain[span.start:span.end]]
     assert viewer_cells and all(str(s).startswith(CHECKER_STYLES[1]) for s in viewer_cells)
+
+
+def test_a_double_awaiting_its_answer_shows_the_value_offered_and_by_whom():
+    p = Position.initial()
+    lines = board_text(BoardView(p, names=("You", "pubeval"), on_turn=0, cube_value=2, cube_owner=0,
+                                 cube_offered_by=1)).splitlines()
+    assert lines[8].endswith("[4]  offered by pubeval")
+    assert not any("owned" in line for line in lines)  # the cube is in the middle until it is taken

@@ -59,6 +59,7 @@ def script_game(seed: int, match_length: int, two_player: bool, garbage_every: i
             if match_length == 0:
                 lines.append("n")
                 break
+            lines.append("")  # Enter starts the next game
             match.new_game()
             continue
         if g.phase == GamePhase.OPENING:
@@ -167,7 +168,7 @@ def test_hint_pips_and_no_legal_play_messages():
     lines, _, _ = script_game(seed=1, match_length=0, two_player=True)
     # The first person to act moves at once (the opening roll): ask for a hint and the pips first.
     proc = run_gammon(["play", "--seed", "1", "--two-player"], "hint\npips\n" + "\n".join(lines) + "\n")
-    assert "Best plays (cubeless equity" in proc.stdout and "  1. " in proc.stdout
+    assert "Best plays for O (cubeless equity" in proc.stdout and "  1. " in proc.stdout
     assert "Pips: O 167, X 167 (difference +0)." in proc.stdout
     assert "cannot move" in proc.stdout  # seed 1 has a dance in this game
 
@@ -205,7 +206,7 @@ def test_undo_in_two_player_mode_takes_back_the_play():
     session.run()
     text = out.getvalue()
     # Seed 1 opens 5-2 for O; '24/23 13/10' is illegal; undo has nothing to take back yet.
-    assert "cannot undo" in text
+    assert "Sorry: there is no play to take back." in text
     session, out = _session([], seed=1)
     session.match.game.roll()
     first = session.match.game.legal_plays()[0]
@@ -280,7 +281,7 @@ def test_cube_and_resignation_commands_between_two_people():
     g = session.match.game
     assert g.cube_value == 2 and g.cube_owner == first
     assert "beavers" in out.getvalue()
-    assert "Cube: " in out.getvalue()
+    assert f"Cube advice for {'XO'[1 - first]}: " in out.getvalue()  # the doubler, on roll
     assert g.phase == GamePhase.MOVE and g.turn == 1 - first
     session.stdin = io.StringIO("resign sideways\nresign gammon\nreject\nresign backgammon\naccept\nn\n")
     session.run()

@@ -1,0 +1,61 @@
+"""Words for the terminal game: how players, dice, results and typed text are written in messages."""
+
+from __future__ import annotations
+
+import re
+
+from gammon.rules import WinKind
+
+WIN_WORDS = {WinKind.SINGLE: "a single game", WinKind.GAMMON: "a gammon", WinKind.BACKGAMMON: "a backgammon"}
+QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
+
+_YOU_FORMS = {"rolls": "roll", "plays": "play", "doubles": "double", "takes": "take", "passes": "pass",
+              "beavers": "beaver", "offers": "offer", "accepts": "accept", "rejects": "reject",
+              "wins": "win", "throws": "throw", "owns": "own"}
+
+
+def said(name: str, verb: str) -> str:
+    """``name`` followed by ``verb`` in the third person, or the second person for "You"."""
+    return f"{name} {_YOU_FORMS.get(verb, verb) if name == 'You' else verb}"
+
+
+def object_form(name: str) -> str:
+    """A name after a preposition: "for you", "for pubeval"."""
+    return "you" if name == "You" else name
+
+
+def format_dice(dice: tuple[int, int]) -> str:
+    """Dice as players write them: the higher die first, "6-4"."""
+    return f"{max(dice)}-{min(dice)}"
+
+
+def points_text(points: int) -> str:
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def one_of(words: list[str]) -> str:
+    """"a", "a or b", "a, b or c"."""
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+
+
+def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """Typed text in quotes for a message: control characters escaped, cut with an ellipsis
+    past ``limit`` characters so a pasted page does not fill the screen."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(text) > limit:
+        text = text[:limit - 1] + "…"
+    return f"'{text}'"
+
+
+# A quote followed by the text it was taken from ("'13/7(5)' of '13/7(5)'", "'x' in the play
+# '24/18 x'"): the part is what the player needs to see, the whole is what they just typed.
+_PART_OF = re.compile(r"'([^'\n]+)' (?:of|in)(?: the play)? '([^'\n]+)'")
+_LONG_QUOTE = re.compile(rf"'([^'\n]{{{QUOTE_LIMIT + 1},}})'")
+
+
+def tidy(message: str) -> str:
+    """A lower layer's error message made fit for a player: typed text is quoted once, and long
+    quotes (pasted input) are cut."""
+    message = _PART_OF.sub(
+        lambda m: f"'{m[1]}'" if m[1].lower() in m[2].lower() else m[0], message)
+    return _LONG_QUOTE.sub(lambda m: quote(m[1]), message)
