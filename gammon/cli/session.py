@@ -19,7 +19,7 @@ from rich.text import Text
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
 from gammon.errors import GammonError
-from gammon.game import Game, GamePhase, Move
+from gammon.game import Game, GamePhase, GameResult, Move
 from gammon.match import Match
 from gammon.players import ComputerPlayer
 from gammon.rules import WinKind
@@ -74,6 +74,26 @@ def resolve(word: str, allowed: frozenset[str] | None = None) -> tuple[str | Non
     if len({names[name] for name in fits}) == 1:
         return names[fits[0]], []
     return None, fits
+
+
+def _to_act(g: Game) -> int:
+    """The player who must act; the session asks only while a game is being played."""
+    if g.turn is None:
+        raise GammonError("no player is to act: the game has not started or is over")
+    return g.turn
+
+
+def _rolled(g: Game) -> tuple[int, int]:
+    """The dice to play; the session asks only in the MOVE phase."""
+    if g.dice is None:
+        raise GammonError("no dice are rolled")
+    return g.dice
+
+
+def _result(g: Game) -> GameResult:
+    if g.result is None:
+        raise GammonError("the game is not over")
+    return g.result
 
 
 class QuitSession(Exception):
@@ -140,7 +160,7 @@ class PlaySession:
             dice=g.dice,
             cube_value=g.cube_value,
             cube_owner=rel[g.cube_owner],
-            cube_offered_by=rel[1 - g.turn] if g.phase == GamePhase.DOUBLED else None,
+            cube_offered_by=rel[1 - _to_act(g)] if g.phase == GamePhase.DOUBLED else None,
             cube_in_use=rules.use_cube and not g.crawford_game,
             score=(self.match.score[me], self.match.score[1 - me]),
             match_length=rules.match_length,
@@ -190,7 +210,7 @@ class PlaySession:
                 if g.phase == GamePhase.OPENING:
                     self._opening_roll()
                     continue
-                seat = self.seats[g.turn]
+                seat = self.seats[_to_act(g)]
                 if seat.computer is not None:
                     self._computer_acts(seat)
                 else:
@@ -217,7 +237,7 @@ class PlaySession:
     def _opening_roll(self) -> None:
         g = self.game
         dice = g.roll()
-        first = g.turn
+        first = _to_act(g)
         names = self.names
         self.say(f"{said(names[0], 'throws')} {dice[0]}, {said(names[1], 'throws')} {dice[1]}: "
                  f"{said(names[first], 'plays')} first.")
@@ -226,14 +246,14 @@ class PlaySession:
 
     def _after_game(self) -> bool:
         """Report the result, then ask before the next game. False when the session is over."""
-        result = self.game.result
+        result = _result(self.game)
         self._show_board_once()
         winner = self.names[result.winner]
         how = {"drop": " after the double is passed", "resign": " by resignation",
                "abandon": " as the other player left", "bear_off": ""}[result.reason]
         self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]}{how}, {points_text(result.points)}.")
         self.say(self._score_line())
-        if self.match.is_over:
+        if self.match.winner is not None:
             self.say(f"{said(self.names[self.match.winner], 'wins')} the match.")
             self._offer_save("The match is over. Save it?", "leave")
             return False
@@ -325,7 +345,9 @@ class PlaySession:
                 self._roll(seat)
         elif phase == GamePhase.MOVE:
             play = bot.choose_play(g)
-            dice = g.dice
+            dice = _rolled(g)
+            if play is None:  # the MOVE phase always has a legal play: the roll passes otherwise
+                raise GammonError(f"{seat.name} found no play of {format_dice(dice)}")
             g.play(play)
             self.say(f"{said(seat.name, 'plays')} {format_dice(dice)}: {play}")
         elif phase == GamePhase.DOUBLED:
@@ -381,12 +403,13 @@ class PlaySession:
         if phase == GamePhase.ROLL:
             return "roll or double" if g.can_double() else "roll"
         if phase == GamePhase.MOVE:
-            return f"{format_dice(g.dice)} to play"
+            return f"{format_dice(_rolled(g))} to play"
         if phase == GamePhase.DOUBLED:
             answers = ["take", "pass"] + (["beaver"] if "beaver" in g.legal_actions() else [])
             return f"doubled to {g.cube_value * 2}: {one_of(answers)}"
-        offer = said(self.names[1 - g.turn], "offers")
-        return f"{offer} to resign {WIN_WORDS[g.offered_resignation]}: accept or reject"
+        offer = said(self.names[1 - _to_act(g)], "offers")
+        kind = g.offered_resignation or WinKind.SINGLE  # the RESIGNED phase always has one
+        return f"{offer} to resign {WIN_WORDS[kind]}: accept or reject"
 
     def _prompt(self, seat: Seat) -> str:
         return f"{seat.name} ({self._choices()}) > "
@@ -447,7 +470,7 @@ class PlaySession:
             return "there is no play to take back"
         if phase == GamePhase.MOVE:
             if command == "roll":
-                return f"the dice are rolled: play the {format_dice(g.dice)}"
+                return f"the dice are rolled: play the {format_dice(_rolled(g))}"
             return "a double is offered before rolling, not after"
         return self._why_not_double()
 
@@ -475,7 +498,7 @@ class PlaySession:
 
     def _play(self, seat: Seat, text: str) -> None:
         g = self.game
-        position, dice = g.position, g.dice
+        position, dice = g.position, _rolled(g)
         try:
             play = g.play(text)
         except GammonError as e:
@@ -487,7 +510,7 @@ class PlaySession:
         self._show_board_once()  # the result of the play, before the opponent acts
         # Against the computer, which acts at once, the turn ends only when the person says so:
         # until then 'undo' can take the play back.
-        if self.confirm_plays and not g.is_over and self.seats[g.turn].computer is not None:
+        if self.confirm_plays and not g.is_over and self.seats[_to_act(g)].computer is not None:
             self._confirm_play(seat)
 
     def _confirm_play(self, seat: Seat) -> None:
@@ -512,7 +535,7 @@ class PlaySession:
     # --- commands -----------------------------------------------------------------------------
 
     def _seat(self) -> Seat:
-        return self.seats[self.game.turn]
+        return self.seats[_to_act(self.game)]
 
     def _do_roll(self, rest: str) -> None:
         self._roll(self._seat())
@@ -575,7 +598,7 @@ class PlaySession:
         """The engine's advice for the player who must act: the best plays for the dice, the
         cube before the roll, take or pass when a double is offered."""
         g = self.game
-        name = object_form(self.names[g.turn])
+        name = object_form(self.names[_to_act(g)])
         if g.phase == GamePhase.RESIGNED:
             return ["No hint here: answer the resignation (accept or reject)."]
         engine = self._hint_engine()
