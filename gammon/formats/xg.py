@@ -24,7 +24,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, cast
 
 from gammon.dice import ScriptedDice
 from gammon.errors import GammonError, InvalidNotationError, InvalidPositionError
@@ -45,7 +45,7 @@ from gammon.formats.xg_records import (
 )
 from gammon.play import Play
 from gammon.position import Position
-from gammon.rules import Rules, WinKind
+from gammon.rules import GameResult, Rules, WinKind
 
 if TYPE_CHECKING:
     from gammon.formats.xgid import XGID
@@ -135,8 +135,7 @@ def read_xg(source: Source) -> XGMatch:
     corrupt archive, a record that cannot be read, records out of order)."""
     data, what = _bytes(source)
     records = _records(data, what)
-    header = records[0]
-    assert isinstance(header, XGMatchHeader)
+    header = cast(XGMatchHeader, records[0])  # decode_records makes sure of it
     games: list[XGGame] = []
     footer: XGMatchFooter | None = None
     game_header: XGGameHeader | None = None
@@ -171,8 +170,14 @@ def read_xg(source: Source) -> XGMatch:
 
 
 def read_xg_match(source: Source) -> Match:
-    """Read a ``.xg`` file and replay it: ``read_xg(source).to_match()``."""
-    return read_xg(source).to_match()
+    """Read a ``.xg`` file and replay it: ``read_xg(source).to_match()``, with the file named in
+    the errors. The player names are ``read_xg(source).names``."""
+    record = read_xg(source)
+    try:
+        return record.to_match()
+    except InvalidNotationError as e:
+        what = repr(os.fspath(source)) if isinstance(source, str | os.PathLike) else "the data"
+        raise InvalidNotationError(f"{what}: {e}") from None
 
 
 def read_xgp(source: Source) -> XGPosition:
@@ -181,8 +186,7 @@ def read_xgp(source: Source) -> XGPosition:
     :class:`InvalidNotationError` quoting what is wrong."""
     data, what = _bytes(source)
     records = _records(data, what)
-    header = records[0]
-    assert isinstance(header, XGMatchHeader)
+    header = cast(XGMatchHeader, records[0])  # decode_records makes sure of it
     kinds = [type(r) for r in records[1:]]
     if kinds[:2] != [XGGameHeader, XGCube] or any(k not in (XGMove, XGGameFooter, XGMatchFooter)
                                                    for k in kinds[2:]):
@@ -190,16 +194,15 @@ def read_xgp(source: Source) -> XGPosition:
             f"{what} is not an XG position file: after the match header it must hold a game "
             f"header, a cube entry and optionally a move entry, found "
             f"{', '.join(_kind(r) for r in records[1:]) or 'nothing'}")
-    game, cube = records[1], records[2]
-    assert isinstance(game, XGGameHeader) and isinstance(cube, XGCube)
+    game, cube = cast(XGGameHeader, records[1]), cast(XGCube, records[2])
     move = next((r for r in records[3:] if isinstance(r, XGMove)), None)
     rules = rules_of(header, what)
     player = cube.player
     dice = None
     if move is not None:
         if move.player != player:
-            raise InvalidNotationError(f"{what}: the cube entry is player {player}'s but the move "
-                                       f"entry player {move.player}'s")
+            raise InvalidNotationError(f"{what}: the cube entry is for XG's player {player + 1}, the "
+                                       f"move entry for player {move.player + 1}")
         dice = move.dice
     board = move.board if move is not None else cube.board
     try:
@@ -273,7 +276,7 @@ def to_match(record: XGMatch) -> Match:
                 match.new_game()
             except GammonError as e:
                 raise InvalidNotationError(f"game {game.number}: {e}") from None
-        _Replay(match.game, game).run()
+        _Replay(match.game, game, record.names).run()
     if record.footer is not None and record.games and record.games[-1].footer is not None:
         if record.footer.score not in _scores(match.score, rules):
             raise InvalidNotationError(f"the match footer gives the final score {record.footer.score}, "
@@ -288,7 +291,7 @@ def _rolls(game: XGGame) -> list[tuple[int, int]]:
         raise InvalidNotationError(
             f"game {game.number} began with {game.header.automatic_doubles} automatic double(s): XG "
             "does not record the tied opening rolls, so gammon cannot replay it")
-    rolls = []
+    rolls: list[tuple[int, int]] = []
     for move in (a for a in game.actions if isinstance(a, XGMove)):
         d = move.dice
         if not rolls:
@@ -304,10 +307,18 @@ def _rolls(game: XGGame) -> list[tuple[int, int]]:
 class _Replay:
     """Drives one Game through one XGGame's records."""
 
-    def __init__(self, game: Game, record: XGGame) -> None:
+    def __init__(self, game: Game, record: XGGame, names: tuple[str, str]) -> None:
         self.game = game
         self.record = record
+        self.names = names
         self.moves = 0
+
+    def who(self, player: int | None) -> str:
+        """A player as XG users know it: by name, else as XG numbers it (1 and 2)."""
+        if player is None:
+            return "nobody"
+        name = self.names[player].strip()
+        return name[:40] if name else f"XG's player {player + 1}"
 
     def where(self) -> str:
         n = self.record.number
@@ -343,8 +354,8 @@ class _Replay:
 
     def check_board(self, board: Board, what: str) -> None:
         if board != self.game.position_for(0).board:
-            raise self.fail(f"the {what} records the position {_id(board)} (player 1's view), the "
-                            f"plays before lead to {self.game.position_for(0).id}")
+            raise self.fail(f"the {what} records the position {_id(board)} (seen by {self.who(0)}), "
+                            f"the plays before lead to {self.game.position_for(0).id}")
 
     def cube(self, cube: XGCube) -> None:
         game = self.game
@@ -354,12 +365,12 @@ class _Replay:
             return
         self.check_board(cube.board, "cube entry")
         if game.turn is not None and cube.player != game.turn:
-            raise self.fail(f"the cube entry is player {cube.player}'s but it is player "
-                            f"{game.turn}'s turn")
+            raise self.fail(f"the cube entry is {self.who(cube.player)}'s but it is "
+                            f"{self.who(game.turn)}'s turn")
         if (game.cube_value, game.cube_owner) != (cube.cube_value, cube.cube_owner):
             raise self.fail(f"the cube entry has the cube at {cube.cube_value} owned by "
-                            f"{_owner(cube.cube_owner)}, the replay at {game.cube_value} owned by "
-                            f"{_owner(game.cube_owner)}")
+                            f"{self.who(cube.cube_owner)}, the replay at {game.cube_value} owned by "
+                            f"{self.who(game.cube_owner)}")
         if cube.double != 1:
             return
         game.double(player=cube.player)
@@ -387,36 +398,36 @@ class _Replay:
             raise self.fail(f"the replay rolled {dice}, the file {move.dice}")
         played = game.history[-1].player  # the roll's player (the opening roll: its winner)
         if played != p:
-            raise self.fail(f"player {played} won the opening roll {dice}, but the file has "
-                            f"player {p} play it")
+            raise self.fail(f"{self.who(played)} won the opening roll {dice}, but the file has "
+                            f"{self.who(p)} play it")
         roll = f"{move.dice[0]}{move.dice[1]}"
         if move.steps is None:  # rolled, then resigned
             if not last or self.record.footer is None or self.record.footer.termination < 100:
-                raise self.fail(f"player {p} rolled {roll} and did not play, but did not resign")
+                raise self.fail(f"{self.who(p)} rolled {roll} and did not play, but did not resign")
             return
         if not move.steps:
             if game.phase.name == "MOVE":
-                raise self.fail(f"the file has player {p} not play {roll}, but "
-                                f"{game.position.id} has legal plays: "
-                                f"{', '.join(str(x) for x in game.legal_plays()[:3])}...")
+                plays = game.legal_plays()
+                raise self.fail(f"the file has {self.who(p)} not play {roll}, but {game.position.id} "
+                                f"has {len(plays)} legal plays, e.g. {plays[0]}")
             return
         position = game.position
         text = _steps_text(move.steps)
-        play = self.find_play(position, move, text)
+        play = self.find_play(position, move, move.steps, text)
         game.play(play, player=p)
 
-    def find_play(self, position: Position, move: XGMove, text: str) -> Play:
+    def find_play(self, position: Position, move: XGMove, steps: Sequence[Step], text: str) -> Play:
         """The legal play whose checkers of the mover's end where ``move.steps`` take them and,
         when the file has it, whose end position is the recorded one (a pair that moves a checker
         by both dice does not say whether it hit on the way)."""
         roll = f"{move.dice[0]}{move.dice[1]}"
-        target = _mover_after(position, move.steps)
+        target = _mover_after(position, steps)
         if target is None:
-            raise self.fail(f"player {move.player}'s play of {roll}, {text}, moves checkers that "
-                            f"are not there in {position.id}")
+            raise self.fail(f"{self.who(move.player)}'s play of {roll}, {text}, moves checkers "
+                            f"that are not there in {position.id}")
         plays = [x for x in self.game.legal_plays() if _mover_side(x.after.flip().board) == target]
         if not plays:
-            raise self.fail(f"player {move.player}'s play of {roll}, {text}, is not legal from "
+            raise self.fail(f"{self.who(move.player)}'s play of {roll}, {text}, is not legal from "
                             f"{position.id}")
         if any(move.end):
             plays = [x for x in plays if x.after.flip().board == move.end]
@@ -425,12 +436,12 @@ class _Replay:
                                 f"{text} leaves from {position.id}")
         elif len(plays) > 1:  # no end position: take the pairs as steps, hitting only where they land
             try:
-                after = position.after_gnubg_move([n for step in move.steps for n in step])
+                after = position.after_gnubg_move([n for step in steps for n in step])
             except GammonError:
                 after = None
             plays = [x for x in plays if x.after == after] or plays
         if len(plays) > 1:
-            raise self.fail(f"player {move.player}'s play of {roll}, {text}, fits "
+            raise self.fail(f"{self.who(move.player)}'s play of {roll}, {text}, fits "
                             f"{', '.join(str(x) for x in plays)}")
         return plays[0]
 
@@ -445,17 +456,17 @@ class _Replay:
             asked = footer.termination % 100
             kind = WinKind(asked) if asked in kinds else (kinds[0] if kinds else None)
             if kind is None:
-                raise self.fail(f"player {loser} resigned {footer.points} points, which no "
+                raise self.fail(f"{self.who(loser)} resigned {footer.points} points, which no "
                                 f"resignation makes with the cube at {game.cube_value}")
             try:
                 game.resign(kind, player=loser)
                 game.accept_resignation(player=footer.winner)
             except GammonError as e:
                 raise self.fail(f"the resignation in the footer cannot be replayed: {e}") from None
-        result = game.result
+        result = cast(GameResult, game.result)  # the game is over by now
         if (result.winner, result.points) != (footer.winner, footer.points):
-            raise self.fail(f"the footer says player {footer.winner} won {footer.points} points, the "
-                            f"replay gives player {result.winner} {result.points} points")
+            raise self.fail(f"the footer says {self.who(footer.winner)} won {footer.points} points, "
+                            f"the replay gives {self.who(result.winner)} {result.points} points")
         score = list(game.score)
         score[result.winner] += result.points
         if footer.score not in _scores((score[0], score[1]), rules):
@@ -494,10 +505,6 @@ def _id(board: Board) -> str:
         return Position(board).id
     except InvalidPositionError:
         return repr(board)
-
-
-def _owner(owner: int | None) -> str:
-    return "nobody (centred)" if owner is None else f"player {owner}"
 
 
 def _ending(termination: int) -> str:

@@ -63,13 +63,14 @@ def unpack(data: bytes, what: str = "the file") -> Container:
     if header_size != HEADER_SIZE or thumb_size < 0:
         raise InvalidNotationError(f"{what}: the header gives its size as {header_size} (must be "
                                    f"{HEADER_SIZE}) and a thumbnail of {thumb_size} bytes")
-    names = [_utf16(data, 36 + 2048 * k, 1024) for k in range(4)]
+    game_name, save_name, level_name, comments = (_utf16(data, 36 + 2048 * k, 1024) for k in range(4))
     content = header_size + thumb_size
     if len(data) < content + ARCHIVE_RECORD_SIZE:
         raise InvalidNotationError(
             f"{what} is truncated: {len(data)} bytes, but the header and thumbnail take {content} "
             f"and the archive needs at least {ARCHIVE_RECORD_SIZE} more")
-    return Container(*names, thumb_size, _unpack_archive(data, content, what))
+    return Container(game_name, save_name, level_name, comments, thumb_size,
+                     _unpack_archive(data, content, what))
 
 
 def _unpack_archive(data: bytes, content: int, what: str) -> dict[str, bytes]:

@@ -161,8 +161,9 @@ def decode_records(data: bytes) -> list[XGRecord]:
             if kind == HEADER_MATCH:
                 if k:
                     raise RecordError("a second match header")
-                record: XGRecord = _match_header(raw)
-                version = record.version
+                match_header = _match_header(raw)
+                record: XGRecord = match_header
+                version = match_header.version
             elif kind == HEADER_GAME:
                 record = _game_header(raw, version)
             elif kind == CUBE:

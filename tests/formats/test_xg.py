@@ -317,7 +317,7 @@ def test_records_out_of_place() -> None:
         read_xg(_repack(data, unknown_type))
 
 
-def test_illegal_play_names_game_and_move() -> None:
+def test_illegal_play_names_game_and_move(tmp_path) -> None:
     match = play_match(4, Rules(match_length=5))
     data = w.xg_bytes(match)
     third = _move_offsets(data)[2]
@@ -329,7 +329,7 @@ def test_illegal_play_names_game_and_move() -> None:
         empty = next(p for p in range(1, 24) if (board[p] if mover == 1 else -board[25 - p]) <= 0)
         struct.pack_into("<2i", r, 68, empty - 1, empty - 2)
 
-    with pytest.raises(InvalidNotationError, match=r"^game 1, move 3: player \d's play of \d\d"):
+    with pytest.raises(InvalidNotationError, match=r"^game 1, move 3: (Alice|Bob)'s play of \d\d"):
         read_xg(_repack(data, from_an_empty_point)).to_match()
 
     def wrong_end(records: list[bytearray]) -> None:
@@ -337,6 +337,10 @@ def test_illegal_play_names_game_and_move() -> None:
 
     with pytest.raises(InvalidNotationError, match="game 1, move 3: the move entry's end position"):
         read_xg(_repack(data, wrong_end)).to_match()
+    path = tmp_path / "bad.xg"
+    path.write_bytes(_repack(data, wrong_end))
+    with pytest.raises(InvalidNotationError, match=r"^'.*bad.xg': game 1, move 3: the move entry's end"):
+        read_xg_match(path)
 
     def wrong_start(records: list[bytearray]) -> None:
         records[third][9:35] = bytes(struct.pack("<26b", *Position.initial().flip().board))
@@ -381,7 +385,7 @@ def test_footer_must_agree_with_the_plays() -> None:
         footer = next(r for r in records if r[8] == 4)
         struct.pack_into("<i", footer, 28, struct.unpack_from("<i", footer, 28)[0] + 1)
 
-    with pytest.raises(InvalidNotationError, match="the footer says player"):
+    with pytest.raises(InvalidNotationError, match="the footer says (Alice|Bob) won"):
         read_xg(_repack(data, more_points)).to_match()
 
 
@@ -392,7 +396,7 @@ def test_resignation_must_be_last() -> None:
     def unplayed(records: list[bytearray]) -> None:
         records[first][68:100] = bytes(32)
 
-    with pytest.raises(InvalidNotationError, match="game 1, move 1: player . rolled .. and did not play"):
+    with pytest.raises(InvalidNotationError, match="game 1, move 1: (Alice|Bob) rolled .. and did not"):
         read_xg(_repack(data, unplayed)).to_match()
 
 
