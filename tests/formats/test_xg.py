@@ -182,6 +182,32 @@ def test_merged_pairs_are_told_apart_by_the_end_position() -> None:
     assert [g.history for g in back.games] == [_recorded(g) for g in match.games]
 
 
+def test_capped_final_score_and_match_resignation() -> None:
+    # XG may cap the score after the last game at the match length; it ends a match resigned in
+    # its last game with termination 104, read by the points won.
+    match = next(m for m in (play_match(s, Rules(match_length=3), resign=0.05) for s in range(80))
+                 if m.games[-1].result.reason == "resign" and sum(m.score) > 3 + min(m.score))
+    data = w.xg_bytes(match)
+
+    def cap(records: list[bytearray]) -> None:
+        footer, final = records[-2], records[-1]
+        capped = [min(s, 3) for s in match.score]
+        struct.pack_into("<ii", footer, 12, *capped)
+        struct.pack_into("<i", footer, 32, 104)
+        struct.pack_into("<ii", final, 12, *capped)
+
+    back = read_xg(_repack(data, cap)).to_match()
+    assert back.score == match.score and back.games[-1].result == match.games[-1].result
+
+
+def test_names_before_unicode() -> None:
+    # Files older than version 24 have only the ANSI names.
+    records = [w.match_header(("Ren\xe9", "Zo\xeb"), Rules(match_length=1), version=22)]
+    records += w.game_records(play_match(1, Rules(match_length=1)).games[0], 1)
+    record = read_xg(w.container(w.archive_files(records)))
+    assert record.names == ("Ren\xe9", "Zo\xeb") and record.header.version == 22
+
+
 def test_unfinished_last_game() -> None:
     match = Match(Rules(match_length=3), ScriptedDice([(3, 1), (6, 4), (5, 2)]))
     match.game.roll()
