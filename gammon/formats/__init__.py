@@ -1,4 +1,5 @@
-"""Exchange formats: GNU Backgammon Match ID, XGID and Jellyfish/gnubg ``.mat`` match files.
+"""Exchange formats: GNU Backgammon Match ID, XGID, Jellyfish/gnubg ``.mat`` match files and
+eXtreme Gammon's binary ``.xg`` / ``.xgp`` files (read only).
 
 One module per format; each reads text into frozen records (errors: :class:`InvalidNotationError`
 quoting the input) and writes records back.
@@ -14,8 +15,10 @@ from gammon.formats.matchid import (
     match_state,
     parse_gnubg_id,
 )
+from gammon.formats.xg import XGMatch, XGPosition, read_xg, read_xg_match, read_xgp
 from gammon.formats.xgid import XGID, format_xgid, parse_xgid
 
-__all__ = ["XGID", "GameState", "MatGame", "MatMatch", "MatchState", "format_gnubg_id", "format_mat",
-           "format_xgid", "gnubg_id", "match_id", "match_state", "parse_gnubg_id", "parse_xgid",
-           "read_mat", "to_match", "write_mat"]
+__all__ = ["XGID", "GameState", "MatGame", "MatMatch", "MatchState", "XGMatch", "XGPosition",
+           "format_gnubg_id", "format_mat", "format_xgid", "gnubg_id", "match_id", "match_state",
+           "parse_gnubg_id", "parse_xgid", "read_mat", "read_xg", "read_xg_match", "read_xgp",
+           "to_match", "write_mat"]
