@@ -249,7 +249,10 @@ def _states(rng: random.Random) -> MatchState:
     dice = rng.choice([None, (rng.randint(1, 6), rng.randint(1, 6))])
     top = length - 1 if length else 30
     score = (rng.randint(0, top), rng.randint(0, top))
-    crawford = bool(length) and length - 1 in score and rng.random() < 0.5
+    # the Crawford game: exactly one player 1-away, and no cube
+    crawford = bool(length) and score.count(length - 1) == 1 and rng.random() < 0.5
+    if crawford:
+        owner = None
     cube = 1 if owner is None else 2 ** rng.randint(1, 6)
     return MatchState(match_length=length, score=score, cube_value=cube, cube_owner=owner,
                       player_on_roll=on_roll, turn=on_roll, crawford=crawford,
