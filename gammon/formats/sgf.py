@@ -659,7 +659,11 @@ def _find_play(position: Position, dice: Dice, steps: Sequence[tuple[int, int]])
 
 # --- writing ---------------------------------------------------------------------------------
 
-_OWN = _ROOT | _MOVE | set(INFO)  # properties the writer makes itself
+# Properties the writer makes itself, which an annotator may not add: in the first game's root,
+# in another game's root, in an action's node.
+_OWN_FIRST = _ROOT | _MOVE | set(INFO)
+_OWN_ROOT = _ROOT | _MOVE
+_OWN_NODE = _MOVE
 
 
 def format_sgf(source: Match | Sequence[Game] | SgfMatch, names: Sequence[str] | None = None,
@@ -708,10 +712,10 @@ def _escape(value: str) -> str:
     return value.replace("\\", "\\\\").replace("]", "\\]")
 
 
-def _props(properties: Properties, where: str) -> str:
+def _props(properties: Properties, where: str, own: frozenset[str]) -> str:
     out = []
     for name, values in properties.items():
-        if not re.fullmatch(r"[A-Z]{1,8}", name) or name in _OWN:
+        if not re.fullmatch(r"[A-Z]{1,8}", name) or name in own:
             raise ValueError(f"{where}: cannot add the property {name!r} (upper-case letters, not one "
                              "the writer makes itself)")
         if isinstance(values, str) or not values:
@@ -750,13 +754,13 @@ def _format_game(k: int, game: Game, names: tuple[str, str], info: Mapping[str, 
         resigned = "R" if result.reason in ("resign", "abandon") else ""
         head.append(f"RE[{'WB'[result.winner]}+{result.points}{resigned}]")
     if annotator is not None:
-        head.append(_props(annotator.game_properties(k), f"game {k + 1}"))
+        head.append(_props(annotator.game_properties(k), f"game {k + 1}", _OWN_ROOT if k else _OWN_FIRST))
     lines = ["".join(head)]
     for i, action in enumerate(history):
         nodes = _nodes(action, history, i)
         if nodes:
             extra = "" if annotator is None else _props(annotator.action_properties(k, i),
-                                                        f"game {k + 1}, action {i}")
+                                                        f"game {k + 1}, action {i}", _OWN_NODE)
             lines.append(";" + nodes[0] + extra)
             lines.extend(";" + node for node in nodes[1:])
     return "\n".join(lines) + ")\n"
