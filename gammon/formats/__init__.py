@@ -1,7 +1,9 @@
-"""Exchange formats: GNU Backgammon Match ID, XGID and Jellyfish/gnubg ``.mat`` match files.
+"""Exchange formats: GNU Backgammon Match ID, XGID, Jellyfish/gnubg ``.mat`` and GNU Backgammon
+SGF match files.
 
 One module per format; each reads text into frozen records (errors: :class:`InvalidNotationError`
-quoting the input) and writes records back.
+quoting the input) and writes records back. ``gammon.formats.convert`` is the registry of the match
+file formats and converts between them.
 """
 
 from gammon.formats.mat import MatGame, MatMatch, format_mat, read_mat, to_match, write_mat
@@ -14,8 +16,10 @@ from gammon.formats.matchid import (
     match_state,
     parse_gnubg_id,
 )
+from gammon.formats.sgf import SgfAnnotator, SgfMatch, format_sgf, parse_sgf, read_sgf, write_sgf
 from gammon.formats.xgid import XGID, format_xgid, parse_xgid
 
 __all__ = ["XGID", "GameState", "MatGame", "MatMatch", "MatchState", "format_gnubg_id", "format_mat",
            "format_xgid", "gnubg_id", "match_id", "match_state", "parse_gnubg_id", "parse_xgid",
-           "read_mat", "to_match", "write_mat"]
+           "read_mat", "to_match", "write_mat",
+           "SgfAnnotator", "SgfMatch", "format_sgf", "parse_sgf", "read_sgf", "write_sgf"]

@@ -392,7 +392,9 @@ class _MatchReader:
         self.dice = _FedDice()
         match = Match(rules, self.dice)
         root0 = self.trees[0].nodes[0]
-        names = (root0.value("PW") or "", root0.value("PB") or "")
+        # gammon's default names where the file has none (as the .mat writer's)
+        pw, pb = root0.value("PW") or "", root0.value("PB") or ""
+        names = (pw if pw.strip() else "Player 1", pb if pb.strip() else "Player 2")
         info = {key: root0.value(key) or "" for key in INFO if root0.value(key) is not None}
         game_notes, action_notes = [], []
         self.warnings: list[str] = []
