@@ -34,8 +34,15 @@ gammon's analysis will attach its own evaluations (not written yet; see the clas
 
 :func:`read_sgf` replays every game into a :class:`~gammon.match.Match`, so every roll, play and
 cube action is checked against the rules; the first problem raises
-:class:`InvalidNotationError` naming the game, the line and quoting the node.
+:class:`InvalidNotationError` naming the game, the line and quoting the node. A result that no
+bear-off or drop explains is the loser's resignation of the smallest kind worth those points
+(gnubg counts a resigned gammon or backgammon in full under the Jacoby rule; gammon does not, and
+says so), or, when no resignation can be worth them, an abandon (3 times the cube).
 :func:`format_sgf` / :func:`write_sgf` write a Match (or Games, or a read :class:`SgfMatch`).
+
+SGF does not hold the beaver rule (a beaver in the games implies it), the cube limit, the most
+automatic doubles allowed (the largest ``CV`` read is taken), the dice of tied opening throws,
+rejected resignation offers, or an abandon as such (it is written as a resignation).
 """
 
 from __future__ import annotations
@@ -328,7 +335,6 @@ class _NodeError(Exception):
 @dataclass(frozen=True)
 class _Root:
     length: int
-    game: int | None
     score: tuple[int, int] | None
     rules: frozenset[str]
     auto_doubles: int
@@ -339,16 +345,14 @@ _VARIATIONS = {"Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3"}
 
 
 def _read_root(node: SgfNode) -> _Root:
-    length, number, score = 0, None, None
-    mi = node.properties.get("MI", ())
+    score = None
     fields: dict[str, int] = {}
-    for item in mi:
+    for item in node.properties.get("MI", ()):
         key, sep, value = item.partition(":")
         if not sep or not value.strip().isdigit():
             raise _NodeError(f"MI[{_cut(item)}]: expected 'key:number' (length, game, ws, bs)")
         fields[key.strip()] = int(value)
-    length = fields.get("length", 0)
-    number = fields.get("game")
+    length = fields.get("length", 0)  # MI's game number is not read: the trees' order is the games'
     if "ws" in fields or "bs" in fields:
         score = (fields.get("ws", 0), fields.get("bs", 0))
     rules = frozenset(word.strip() for value in node.properties.get("RU", ())
@@ -371,12 +375,15 @@ def _read_root(node: SgfNode) -> _Root:
         if not m or int(m.group(2)) < 1:
             raise _NodeError(f"RE[{_cut(re_value)}]: expected the winner and points, like 'W+2' or 'B+1R'")
         result = (1 if m.group(1).upper() == "B" else 0, int(m.group(2)), bool(m.group(3)))
-    return _Root(length, number, score, rules, auto, result)
+    return _Root(length, score, rules, auto, result)
 
 
 class _MatchReader:
     def __init__(self, trees: list[SgfTree]) -> None:
         self.trees = trees
+        self.dice = _FedDice()
+        self.warnings: list[str] = []
+        self.offset = (0, 0)  # how far the money score read runs from the file's MI, once it does
 
     def read(self) -> SgfMatch:
         from gammon.match import Match
@@ -388,17 +395,13 @@ class _MatchReader:
             except _NodeError as e:
                 raise self._where(k, tree.nodes[0], str(e)) from None
         first = roots[0]
-        rules = self._rules(roots)
-        self.dice = _FedDice()
-        match = Match(rules, self.dice)
+        match = Match(self._rules(roots), self.dice)
         root0 = self.trees[0].nodes[0]
         # gammon's default names where the file has none (as the .mat writer's)
         pw, pb = root0.value("PW") or "", root0.value("PB") or ""
         names = (pw if pw.strip() else "Player 1", pb if pb.strip() else "Player 2")
         info = {key: root0.value(key) or "" for key in INFO if root0.value(key) is not None}
         game_notes, action_notes = [], []
-        self.warnings: list[str] = []
-        self.offset = (0, 0)  # how far the money score read runs from the files' MI, once it does
         for k, (tree, root) in enumerate(zip(self.trees, roots)):
             rules_k = root.rules - {"CrawfordGame"}
             if root.length != first.length or rules_k != first.rules - {"CrawfordGame"}:
@@ -516,8 +519,9 @@ class _GameReader:
                 else:
                     game.double(player=player)
             elif word == "take" and beaver_pending is not None and player == 1 - beaver_pending:
-                pass  # gnubg's doubler accepts the beaver; gammon's beaver needs no answer (its notes
-                # are gnubg's analysis of the same cube decision, kept on the beaver's node)
+                # gnubg's doubler accepts the beaver; gammon's beaver needs no answer. Its notes are
+                # gnubg's analysis of the same cube decision, kept on the beaver's node.
+                pass
             elif word == "take":
                 game.take(player=player)
             elif word in ("drop", "pass"):
@@ -609,6 +613,10 @@ class _GameReader:
             game.accept_resignation(player=winner)
         elif points == WinKind.BACKGAMMON * game.cube_value:
             game.abandon(1 - winner)  # how gammon writes an abandoned game: a backgammon, Jacoby or not
+        elif not kinds and not rules.gammons_count(game.cube_owner):
+            raise _NodeError(f"RE: a resignation cannot win {points} points with the cube at "
+                             f"{game.cube_value}: under the Jacoby rule gammons count only once the "
+                             "cube has turned (GNU Backgammon counts a resigned gammon in full)")
         elif not kinds:
             raise _NodeError(f"RE: a resignation cannot win {points} points with the cube at "
                              f"{game.cube_value}{'' if game.cube_owner is None else ' owned'} under {rules}")

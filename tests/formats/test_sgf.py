@@ -191,12 +191,15 @@ def test_automatic_doubles() -> None:
     (("RU[Crawford]RE[B+1]", "RU[Crawford:Nackgammon]RE[B+1]"), "Nackgammon is not supported"),
     (("RE[W+2R]", "RE[W+5R]"), "cannot win 5 points"),
     (("RE[W+2R]", "RE[B+1R]"), "only the player to act resign"),
+    (("RU[Crawford]", "RU[Jacoby]", "MI[length:3]", "MI[length:0]"), "under the Jacoby rule gammons count"),
     (("\n;PL[B]DI[64]", "\n;AB[a][b]"), "position set-up"),
     (("RE[B+1]GS[M:1 2]", "GS[M:1 2]"), "more games follow"),
     (("MI[length:3][game:0]", "MI[length:x][game:0]"), "MI[length:x]"),
 ])
-def test_read_errors_quote_the_node(change: tuple[str, str], what: str) -> None:
-    text = GNUBG_STYLE.replace(*change, 1)
+def test_read_errors_quote_the_node(change: tuple[str, ...], what: str) -> None:
+    text = GNUBG_STYLE
+    for old, new in zip(change[::2], change[1::2]):
+        text = text.replace(old, new)
     if "more games" in what:  # a game that does not end: no drop either
         text = text.replace("\n;W[drop]", "")
     assert text != GNUBG_STYLE
