@@ -219,7 +219,8 @@ def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -
     try:
         after = target.read(text.encode("utf-8"))
     except GammonError as e:
-        raise GammonError(f"the {target.name} text gammon wrote does not read back: {e}") from None
+        raise GammonError(f".{target.name} files cannot hold this match: the text written does not read "
+                          f"back ({e})") from None
     return Conversion(text, before, after, tuple(compare(before, after, target.name)))
 
 
