@@ -1,8 +1,9 @@
-"""Exchange formats: GNU Backgammon Match ID, XGID, Jellyfish/gnubg ``.mat`` match files and
-eXtreme Gammon's binary ``.xg`` / ``.xgp`` files (read only).
+"""Exchange formats: GNU Backgammon Match ID, XGID, Jellyfish/gnubg ``.mat`` and GNU Backgammon
+SGF match files, and eXtreme Gammon's binary ``.xg`` / ``.xgp`` files (read only).
 
 One module per format; each reads text into frozen records (errors: :class:`InvalidNotationError`
-quoting the input) and writes records back.
+quoting the input) and writes records back. ``gammon.formats.convert`` is the registry of the match
+file formats and converts between them.
 """
 
 from gammon.formats.mat import MatGame, MatMatch, format_mat, read_mat, to_match, write_mat
@@ -15,10 +16,11 @@ from gammon.formats.matchid import (
     match_state,
     parse_gnubg_id,
 )
+from gammon.formats.sgf import SgfAnnotator, SgfMatch, format_sgf, parse_sgf, read_sgf, write_sgf
 from gammon.formats.xg import XGMatch, XGPosition, read_xg, read_xg_match, read_xgp
 from gammon.formats.xgid import XGID, format_xgid, parse_xgid
 
-__all__ = ["XGID", "GameState", "MatGame", "MatMatch", "MatchState", "XGMatch", "XGPosition",
-           "format_gnubg_id", "format_mat", "format_xgid", "gnubg_id", "match_id", "match_state",
-           "parse_gnubg_id", "parse_xgid", "read_mat", "read_xg", "read_xg_match", "read_xgp",
-           "to_match", "write_mat"]
+__all__ = ["XGID", "GameState", "MatGame", "MatMatch", "MatchState", "SgfAnnotator", "SgfMatch", "XGMatch",
+           "XGPosition", "format_gnubg_id", "format_mat", "format_sgf", "format_xgid", "gnubg_id",
+           "match_id", "match_state", "parse_gnubg_id", "parse_sgf", "parse_xgid", "read_mat", "read_sgf",
+           "read_xg", "read_xg_match", "read_xgp", "to_match", "write_mat", "write_sgf"]

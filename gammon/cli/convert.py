@@ -1,0 +1,72 @@
+"""``gammon convert IN OUT``: a match file from one format to another (gammon.formats.convert)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_convert(subparsers: argparse._SubParsersAction) -> None:
+    from gammon.formats.convert import FORMATS
+
+    readable = [f.name for f in FORMATS if f.read]
+    writable = [f.name for f in FORMATS if f.write]
+    known = ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS)
+    p = subparsers.add_parser(
+        "convert", help="convert a match file to another format (.mat, .sgf)",
+        description=f"Convert a match or money session file. Formats, chosen by the file extension: {known}. "
+                    "Prints what the output format cannot hold (e.g. analysis dropped by .mat).")
+    p.add_argument("input", metavar="IN", help="the file to read")
+    p.add_argument("output", metavar="OUT", help="the file to write")
+    p.add_argument("--from", dest="source_format", choices=readable,
+                   help="IN's format (default: its extension)")
+    p.add_argument("--to", dest="target_format", choices=writable,
+                   help="OUT's format (default: its extension)")
+    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+    p.set_defaults(func=run_convert)
+
+
+def run_convert(args: argparse.Namespace) -> int:
+    from gammon.errors import GammonError
+    from gammon.formats.convert import convert, find_format, format_of
+
+    source, target = Path(args.input), Path(args.output)
+    try:
+        source_format = find_format(args.source_format) if args.source_format else format_of(source)
+        target_format = find_format(args.target_format) if args.target_format else format_of(target)
+    except ValueError as e:
+        return _fail(str(e))
+    if target.exists() and not args.force:
+        return _fail(f"{str(target)!r} exists; add --force to overwrite it")
+    try:
+        data = source.read_bytes()
+    except OSError as e:
+        return _fail(f"cannot read {str(source)!r}: {e.strerror or e}")
+    try:
+        done = convert(data, source_format, target_format)
+    except GammonError as e:
+        return _fail(f"{source}: {e}")
+    except ValueError as e:  # a format that cannot do this, or input the target cannot express
+        return _fail(f"{source}: {e}")
+    try:
+        target.write_text(done.text, encoding="utf-8")
+    except OSError as e:
+        return _fail(f"cannot write {str(target)!r}: {e.strerror or e}")
+    for warning in done.source.warnings:
+        print(f"gammon convert: warning: {source}: {warning}", file=sys.stderr)
+    match = done.result.match
+    what = f"{match.rules.match_length}-point match" if match.rules.match_length else "money session"
+    games = len(match.games)
+    print(f"{source} ({source_format.name}) -> {target} ({target_format.name}): {what}, "
+          f"{games} game{'s' if games != 1 else ''}, {done.result.names[0]} vs {done.result.names[1]}")
+    if done.losses:
+        print(f"Not carried over to {target_format.name}:")
+        for loss in done.losses:
+            print(f"  - {loss}")
+    return 0
+
+
+def _fail(message: str) -> int:
+    print(f"gammon convert: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,311 @@
+"""Converting match files between formats, and the registry of the formats gammon reads and writes.
+
+Each format is one :class:`MatchFormat` entry in :data:`FORMATS`: its name, its file extensions and
+functions that read a file's bytes into a :class:`Transcript` (a Match, the names, the match
+information in this module's own keys, :data:`INFO`) and write a Transcript as text. A format
+gammon only reads has ``write=None``; adding one is one entry, e.g. for XG files::
+
+    MatchFormat("xg", (".xg", ".xgp"), read=lambda data: as_transcript(read_xg(data)), write=None)
+
+(:func:`as_transcript` takes a Match, ``.mat`` records or an :class:`SgfMatch`).
+
+:func:`convert` writes the target text, reads it back with the target's own reader and compares
+the two transcripts: every difference is either something the target format cannot hold
+(reported in :attr:`Conversion.losses`: gnubg's analysis dropped by ``.mat``, the beaver rule
+that SGF does not record, a rejected resignation offer ...) or a bug, which raises rather than
+writing a file that does not say what the input said. Tied opening throws are not compared: no
+format keeps their dice, and their effect on the cube is compared with the rest of the game.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gammon.errors import GammonError, InvalidNotationError
+from gammon.formats.mat import MatMatch, format_mat, read_mat, to_match
+from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
+from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
+from gammon.rules import Rules
+
+if TYPE_CHECKING:
+    from gammon.game import Game
+    from gammon.match import Match
+
+INFO = ("event", "round", "place", "date", "annotator", "comment", "rating 1", "rating 2")
+"""The match information a Transcript carries (date as YYYY-MM-DD)."""
+
+
+@dataclass(frozen=True)
+class Transcript:
+    """A match as read from a file of any format: the replayed Match, the players' names (player
+    0's first), the match information (:data:`INFO` keys), a description of whatever else the file
+    holds that another format may not (``"gnubg's analysis (A, DA)"``), and the format's own record
+    (so that a file written in its own format keeps everything)."""
+
+    match: Match
+    names: tuple[str, str]
+    info: dict[str, str] = field(default_factory=dict)
+    notes: frozenset[str] = frozenset()
+    record: object = None
+    warnings: tuple[str, ...] = ()  # what the reader accepted though it did not add up
+
+
+@dataclass(frozen=True)
+class MatchFormat:
+    """One file format: ``read`` turns a file's bytes into a Transcript (raising
+    :class:`InvalidNotationError` quoting bad input), ``write`` a Transcript into text; None when
+    gammon does not do that."""
+
+    name: str
+    extensions: tuple[str, ...]
+    read: Callable[[bytes], Transcript] | None
+    write: Callable[[Transcript], str] | None
+
+
+@dataclass(frozen=True)
+class Conversion:
+    """The text written, what was read from the input, what the text reads back as, and the
+    report of what could not be carried over."""
+
+    text: str
+    source: Transcript
+    result: Transcript
+    losses: tuple[str, ...]
+
+
+def as_transcript(source: Match | MatMatch | SgfMatch, names: tuple[str, str] | None = None,
+                  info: Mapping[str, str] | None = None, notes: frozenset[str] = frozenset()) -> Transcript:
+    """A Transcript of what a reader returned: a Match (named ``names``), ``.mat`` records (replayed
+    by :func:`to_match`) or an SgfMatch."""
+    from gammon.match import Match
+
+    if isinstance(source, SgfMatch):
+        return _sgf_transcript(source)
+    if isinstance(source, MatMatch):
+        return _mat_transcript(source)
+    if isinstance(source, Match):
+        return Transcript(source, names or ("Player 1", "Player 2"), dict(info or {}), notes)
+    raise TypeError(f"cannot make a transcript of {type(source).__name__}")
+
+
+# --- .mat ------------------------------------------------------------------------------------
+
+# .mat header tags <-> Transcript information (gnubg's export: Site, Event, Round, EventDate, Transcriber)
+_MAT_INFO = {"Event": "event", "Round": "round", "Site": "place", "EventDate": "date",
+             "Transcriber": "annotator", "Annotator": "annotator"}
+_MAT_RULES = {"Player 1", "Player 2", "Variation", "Crawford", "Jacoby", "Beaver", "CubeLimit"}
+
+
+def _read_mat(data: bytes) -> Transcript:
+    record = read_mat(_text(data))
+    if record.errors:
+        more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
+        raise InvalidNotationError(f"{record.errors[0]}{more}")
+    return _mat_transcript(record)
+
+
+def _mat_transcript(record: MatMatch) -> Transcript:
+    info = {}
+    for tag, value in record.tags.items():
+        if tag in _MAT_INFO and value:
+            key = _MAT_INFO[tag]
+            info[key] = _iso_date(value) if key == "date" else value
+    other = sorted(t for t in record.tags if t not in _MAT_INFO and t not in _MAT_RULES)
+    notes = frozenset({f".mat header tags ({', '.join(other)})"} if other else set())
+    return Transcript(to_match(record), record.names, info, notes, record)
+
+
+def _write_mat(t: Transcript) -> str:
+    tags = {}
+    if isinstance(t.record, MatMatch):  # tags of a .mat file go back into a .mat file
+        tags.update({k: v for k, v in t.record.tags.items() if k not in _MAT_RULES and k not in _MAT_INFO})
+    for tag, key in _MAT_INFO.items():
+        if key in t.info and tag != "Annotator":
+            tags[tag] = t.info[key].replace("-", ".") if key == "date" else t.info[key]
+    return format_mat(t.match, t.names, tags)
+
+
+def _iso_date(text: str) -> str:
+    m = re.fullmatch(r"\s*(\d{4})[.-](\d{1,2})[.-](\d{1,2})\s*", text)
+    return f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}" if m else text
+
+
+# --- .sgf ------------------------------------------------------------------------------------
+
+_SGF_INFO = {"EV": "event", "RO": "round", "PC": "place", "DT": "date", "AN": "annotator", "GC": "comment",
+             "WR": "rating 1", "BR": "rating 2"}
+_ANALYSIS = {"A", "DA", "MR", "CR", "LU", "GB", "GW", "BM", "DO", "BC", "DC", "GS"}
+
+
+def _read_sgf(data: bytes) -> Transcript:
+    return _sgf_transcript(read_sgf(data))
+
+
+def _sgf_transcript(record: SgfMatch) -> Transcript:
+    info = {_SGF_INFO[k]: v for k, v in record.info.items() if v}
+    if "date" in info:
+        info["date"] = _iso_date(info["date"])
+    names = record.note_names()
+    notes = set()
+    analysis = sorted(names & _ANALYSIS)
+    if analysis:
+        notes.add(f"gnubg's analysis ({', '.join(analysis)} properties)")
+    if "C" in names:
+        notes.add("comments on moves (C properties)")
+    other = sorted(names - _ANALYSIS - {"C"})
+    if other:
+        notes.add(f"other SGF properties ({', '.join(other)})")
+    return Transcript(record.match, record.names, info, frozenset(notes), record, record.warnings)
+
+
+def _write_sgf(t: Transcript) -> str:
+    info = {sgf: t.info[key] for sgf, key in _SGF_INFO.items() if key in t.info}
+    if isinstance(t.record, SgfMatch) and t.record.match is t.match:  # its notes go back with it
+        return format_sgf(t.record, t.names, info)
+    return format_sgf(t.match, t.names, info)
+
+
+def _text(data: bytes) -> str:
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")  # older .mat files from Windows programs
+
+
+# --- the registry ----------------------------------------------------------------------------
+
+FORMATS: tuple[MatchFormat, ...] = (
+    MatchFormat("mat", (".mat",), _read_mat, _write_mat),
+    MatchFormat("sgf", (".sgf",), _read_sgf, _write_sgf),
+)
+
+
+def find_format(name: str) -> MatchFormat:
+    """The format named ``name`` ("mat", "sgf", or an extension such as ".sgf")."""
+    key = name.lower().lstrip(".")
+    for fmt in FORMATS:
+        if key == fmt.name or "." + key in fmt.extensions:
+            return fmt
+    raise ValueError(f"unknown match file format {name!r}; gammon knows "
+                     + ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS))
+
+
+def format_of(path: str | Path) -> MatchFormat:
+    """The format of a file, by its extension."""
+    suffix = Path(path).suffix.lower()
+    if not suffix:
+        raise ValueError(f"{str(path)!r} has no extension to tell its format; name one with --from/--to")
+    return find_format(suffix)
+
+
+def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -> Conversion:
+    """Read ``data`` in format ``source``, write it in format ``target`` and report the losses.
+
+    Raises :class:`InvalidNotationError` for a bad input file, ValueError for a format that cannot
+    read or write, or for input the target cannot express at all (a name a ``.mat`` file cannot
+    hold), and :class:`GammonError` if the written text does not read back to the same games."""
+    source = find_format(source) if isinstance(source, str) else source
+    target = find_format(target) if isinstance(target, str) else target
+    if source.read is None:
+        raise ValueError(f"gammon cannot read {source.name} files")
+    if target.write is None or target.read is None:
+        raise ValueError(f"gammon cannot write {target.name} files")
+    before = source.read(data)
+    text = target.write(before)
+    try:
+        after = target.read(text.encode("utf-8"))
+    except GammonError as e:
+        raise GammonError(f".{target.name} files cannot hold this match: the text written does not read "
+                          f"back ({e})") from None
+    return Conversion(text, before, after, tuple(compare(before, after, target.name)))
+
+
+# --- what was lost ---------------------------------------------------------------------------
+
+
+def compare(before: Transcript, after: Transcript, target: str) -> list[str]:
+    """What ``after`` (the written file, read back) lacks of ``before``, in words. Raises
+    :class:`GammonError` when the games themselves differ beyond what a format may drop."""
+    losses = []
+    a, b = _effective(before.match.rules), _effective(after.match.rules)
+    for f in fields(Rules):
+        if getattr(a, f.name) != getattr(b, f.name):
+            losses.append(f"the rule {f.name}={getattr(a, f.name)!r} (read back as "
+                          f"{getattr(b, f.name)!r}): .{target} files do not record it")
+    if before.names != after.names:
+        losses.append(f"the names {before.names!r} (read back as {after.names!r})")
+    for key in INFO:
+        if key in before.info and before.info[key] != after.info.get(key):
+            losses.append(f"the match {key} {before.info[key]!r}")
+    losses.extend(f"{note}" for note in sorted(before.notes - after.notes))
+    games_a, games_b = before.match.games, after.match.games
+    if len(games_a) != len(games_b):
+        raise GammonError(f"{len(games_a)} games were read but {len(games_b)} read back")
+    for k, (ga, gb) in enumerate(zip(games_a, games_b)):
+        losses.extend(f"game {k + 1}: {loss}" for loss in _game_losses(ga, gb, k))
+    return losses
+
+
+def _effective(rules: Rules) -> Rules:
+    """``rules`` with the options that do not apply set to their defaults (Jacoby in a match,
+    Crawford in money play), so that only differences that matter are reported."""
+    default = Rules()
+    if rules.is_money:
+        return Rules(0, default.crawford, rules.jacoby, rules.beavers, rules.cube_limit,
+                     rules.automatic_doubles, rules.use_cube)
+    return Rules(rules.match_length, rules.crawford, default.jacoby, default.beavers, rules.cube_limit,
+                 default.automatic_doubles, rules.use_cube)
+
+
+def _core(history: list[Action]) -> list[Action]:
+    """The actions every format keeps: no resignation offers and answers or abandons (the result
+    says how the game ended), no tie dice."""
+    return [Roll(a.player, a.dice, a.opening) if isinstance(a, Roll) else a for a in history
+            if not isinstance(a, Resign | AcceptResignation | RejectResignation | Abandon)]
+
+
+def _game_losses(ga: Game, gb: Game, k: int) -> list[str]:
+    ha, hb = _core(ga.history), _core(gb.history)
+    if (ga.score, ga.crawford_game) != (gb.score, gb.crawford_game):
+        raise GammonError(f"game {k + 1}: the score or Crawford game read back differs")
+    losses = []
+    if ha != hb:
+        if gb.is_over or hb != ha[:len(hb)]:
+            raise GammonError(f"game {k + 1}: the actions read back differ from action "
+                              f"{_first_difference(ha, hb)}")
+        dropped = ", ".join(_describe(x) for x in ha[len(hb):])
+        losses.append(f"the unfinished game's last action{'s' if len(ha) - len(hb) > 1 else ''} ({dropped})")
+    ra, rb = ga.result, gb.result
+    if (ra is None) != (rb is None) or (ra and rb and (ra.winner, ra.points) != (rb.winner, rb.points)):
+        raise GammonError(f"game {k + 1}: the result read back is {rb}, not {ra}")
+    if ra and rb and (ra.reason, ra.kind) != (rb.reason, rb.kind):
+        losses.append(f"{_ending(ra)} is read back as {_ending(rb)}")
+    rejected = sum(isinstance(a, RejectResignation) for a in ga.history) - sum(
+        isinstance(a, RejectResignation) for a in gb.history)
+    if rejected > 0:
+        losses.append(f"{rejected} rejected resignation offer{'s' if rejected > 1 else ''}")
+    if ga.offered_resignation is not None and gb.offered_resignation is None:
+        losses.append("the resignation offer waiting for an answer")
+    return losses
+
+
+def _first_difference(a: list[Action], b: list[Action]) -> str:
+    i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return f"{i}: {_describe(a[i]) if i < len(a) else 'none'} / {_describe(b[i]) if i < len(b) else 'none'}"
+
+
+def _describe(action: Action) -> str:
+    name = type(action).__name__.lower()
+    dice = getattr(action, "dice", None)
+    return f"player {action.player} {name}" + (f" {dice[0]}{dice[1]}" if dice else "")
+
+
+def _ending(result: object) -> str:
+    kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(result.kind)]
+    how = {"bear_off": "won by bearing off", "drop": "won by a drop", "resign": "resigned",
+           "abandon": "abandoned"}[result.reason]
+    return f"{kind} {how} ({result.points} point{'s' if result.points != 1 else ''})"

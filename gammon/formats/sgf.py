@@ -1,0 +1,818 @@
+"""GNU Backgammon's SGF match files: what gnubg's ``save match`` writes and ``load match`` reads.
+
+SGF (Smart Game Format, FF[4]) is a tree of nodes, each a list of properties ``ID[value][value]``.
+GNU Backgammon (game GM[6]) writes one game tree per game of a match or money session::
+
+    (;FF[4]GM[6]CA[UTF-8]AP[GNU Backgammon:1.07]MI[length:5][game:0][ws:0][bs:0]
+      PW[Alice]PB[Bob]RU[Crawford]RE[B+2R]
+    ;B[21lnab]
+    ;W[52mhxv]DA[...]A[...]
+    ;B[double]
+    ;W[take]
+    ...)
+
+Player 0 is White (``W``, ``PW``), player 1 Black (``B``, ``PB``). The root node holds the match
+information: ``MI`` (match length, 0 for money; the game's number from 0; White's and Black's
+score before it), ``RU`` (rules: ``Crawford``, ``CrawfordGame`` in the Crawford game itself,
+``Jacoby``, ``NoCube``), ``CV`` (the cube after automatic doubles), ``RE`` (the result: winner,
+points, ``R`` when the loser resigned) and, in the first game, ``DT`` ``EV`` ``RO`` ``PC`` ``AN``
+``GC`` ``WR`` ``BR`` (date, event, round, place, annotator, comment, ratings).
+
+A move node is the roll and its play: ``W[52mhxv]`` is 5-2 played by White, each step two letters
+(from, to) naming the points of one fixed numbering: ``a`` is White's 1-point (Black's 24), ``x``
+White's 24-point, ``y`` the bar and ``z`` off. No letters: no legal play. ``B[double]``,
+``W[take]``, ``W[drop]`` are the cube; a beaver is written as gnubg does, a ``double`` by the
+player doubled followed by the doubler's ``take``. A roll not played (the player resigned, or the
+game stops there) is ``PL[W]DI[41]``. Resignations have no node: the root's ``RE[..R]`` says so.
+
+gnubg also stores its analysis in the move nodes (``A`` the plays considered and their
+evaluations, ``DA`` the cube decision, ``LU``/``GB``/``GW`` luck, ``BM``/``DO``/``BC``/``DC``
+marks) and in the root (``GS`` statistics); ``C`` is a comment. :func:`read_sgf` keeps every such
+property, untouched, next to the action it belongs to (:attr:`SgfMatch.action_notes`), and the
+writer takes them back through an :class:`SgfAnnotator`: that protocol is the hook by which
+gammon's analysis will attach its own evaluations (not written yet; see the class).
+
+:func:`read_sgf` replays every game into a :class:`~gammon.match.Match`, so every roll, play and
+cube action is checked against the rules; the first problem raises
+:class:`InvalidNotationError` naming the game, the line and quoting the node. A result that no
+bear-off or drop explains is the loser's resignation of the smallest kind worth those points
+(gnubg counts a resigned gammon or backgammon in full under the Jacoby rule; gammon does not, and
+says so), or, when no resignation can be worth them, an abandon (3 times the cube).
+:func:`format_sgf` / :func:`write_sgf` write a Match (or Games, or a read :class:`SgfMatch`).
+
+SGF does not hold the beaver rule (a beaver in the games implies it), the cube limit, the most
+automatic doubles allowed (the largest ``CV`` read is taken), the dice of tied opening throws,
+rejected resignation offers, or an abandon as such (it is written as a resignation).
+"""
+
+from __future__ import annotations
+
+import codecs
+import re
+from collections import deque
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Protocol
+
+from gammon.cube import Cube
+from gammon.dice import Dice
+from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
+from gammon.game import (
+    Abandon,
+    AcceptResignation,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    GamePhase,
+    Move,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
+from gammon.position import BAR, Position
+from gammon.rules import Rules, WinKind
+
+if TYPE_CHECKING:
+    from gammon.game import Game
+    from gammon.match import Match
+    from gammon.play import Play
+
+Properties = Mapping[str, Sequence[str]]
+"""SGF properties: identifier (``"A"``, ``"DA"``) to its values, in order."""
+
+_QUOTE = 80  # longest piece of input quoted in an error
+
+
+def _cut(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= _QUOTE else text[:_QUOTE - 3] + "..."
+
+
+# --- SGF syntax ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SgfNode:
+    """One node: its properties in the order read, the line it starts on and its text (cut, for
+    error messages)."""
+
+    properties: dict[str, tuple[str, ...]]
+    line: int
+    text: str
+
+    def value(self, ident: str) -> str | None:
+        """The first value of ``ident``, or None when the node does not have it."""
+        values = self.properties.get(ident)
+        return values[0] if values else None
+
+
+@dataclass(frozen=True)
+class SgfTree:
+    """One game tree: the nodes of its main line (the first variation at every branch, as gnubg
+    reads it) and how many other variations were passed over."""
+
+    nodes: tuple[SgfNode, ...]
+    variations: int
+    line: int
+
+
+_WS = re.compile(r"\s*")
+_IDENT = re.compile(r"[A-Za-z]+")
+_VALUE = re.compile(r"\[((?:[^\\\]]|\\.)*)\]", re.DOTALL)
+_SOFT_BREAK = re.compile(r"\\(?:\r\n|\n\r|\r|\n)")
+_ESCAPE = re.compile(r"\\(.)", re.DOTALL)
+_MAX_DEPTH = 100  # variations nested deeper than this are refused (gnubg writes none)
+
+
+def parse_sgf(text: str) -> list[SgfTree]:
+    """Read the SGF syntax of a collection: every game tree's main line. Raises
+    :class:`InvalidNotationError` with the line and column of the first syntax error."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"SGF text must be a str, not {type(text).__name__}")
+    return _Parser(text.lstrip("\ufeff")).collection()
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.pos = 0
+
+    def error(self, what: str, pos: int | None = None) -> InvalidNotationError:
+        pos = self.pos if pos is None else pos
+        line = self.text.count("\n", 0, pos) + 1
+        column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
+        near = self.text[pos:pos + 40]
+        return InvalidNotationError(f"SGF line {line}, column {column}: {what}"
+                                    + (f", at {_cut(near)!r}" if near.strip() else " (end of file)"))
+
+    def skip(self) -> str:
+        self.pos = _WS.match(self.text, self.pos).end()
+        return self.text[self.pos:self.pos + 1]
+
+    def collection(self) -> list[SgfTree]:
+        trees = []
+        while self.skip():
+            if self.text[self.pos] != "(":
+                raise self.error("expected '(' to start a game tree")
+            trees.append(self.tree(0))
+        if not trees:
+            raise InvalidNotationError("not an SGF file: it is empty")
+        return trees
+
+    def tree(self, depth: int) -> SgfTree:
+        if depth > _MAX_DEPTH:
+            raise self.error(f"game trees nested more than {_MAX_DEPTH} deep")
+        start = self.pos
+        line = self.text.count("\n", 0, start) + 1
+        self.pos += 1  # '('
+        nodes: list[SgfNode] = []
+        while self.skip() == ";":
+            nodes.append(self.node())
+        if not nodes:
+            raise self.error("a game tree must start with a node ';'")
+        variations = 0
+        first = True
+        while self.skip() == "(":
+            child = self.tree(depth + 1)
+            if first:
+                nodes.extend(child.nodes)
+                variations += child.variations
+                first = False
+            else:
+                variations += 1
+        if self.skip() != ")":
+            raise self.error(f"expected ')' to close the game tree opened on line {line}")
+        self.pos += 1
+        return SgfTree(tuple(nodes), variations, line)
+
+    def node(self) -> SgfNode:
+        start = self.pos
+        self.pos += 1  # ';'
+        properties: dict[str, tuple[str, ...]] = {}
+        while True:
+            self.skip()
+            ident = _IDENT.match(self.text, self.pos)
+            if not ident:
+                break
+            # FF[4] property identifiers are upper case; FF[3] allowed lower-case letters, ignored.
+            name = "".join(c for c in ident.group() if c.isupper())
+            self.pos = ident.end()
+            values = []
+            while self.skip() == "[":
+                value = _VALUE.match(self.text, self.pos)
+                if not value:
+                    raise self.error(f"the value of {ident.group()} has no closing ']'")
+                values.append(_ESCAPE.sub(r"\1", _SOFT_BREAK.sub("", value.group(1))))
+                self.pos = value.end()
+            if not values:
+                raise self.error(f"property {ident.group()} has no value '[...]'")
+            if not name:
+                raise self.error(f"property identifier {ident.group()!r} has no capital letter",
+                                 ident.start())
+            properties[name] = properties.get(name, ()) + tuple(values)
+        line = self.text.count("\n", 0, start) + 1
+        return SgfNode(properties, line, _cut(self.text[start:self.pos]))
+
+
+# --- records ---------------------------------------------------------------------------------
+
+INFO = ("DT", "EV", "RO", "PC", "AN", "GC", "WR", "BR")
+"""The match information gnubg writes in the first game's root: date (YYYY-MM-DD), event, round,
+place, annotator, comment, White's and Black's rating."""
+
+# Properties the reader interprets; every other one is kept as a note.
+_ROOT = frozenset({"FF", "GM", "CA", "AP", "MI", "PW", "PB", "RU", "RE", "CV"})
+_MOVE = frozenset({"B", "W", "PL", "DI"})
+_SETUP = ("AE", "AB", "AW", "CV", "CP")  # position edits inside a game
+
+
+class SgfAnnotator(Protocol):
+    """Extra properties for the nodes :func:`format_sgf` writes: the hook for per-move analysis.
+
+    ``game`` counts games from 0; ``action`` is the index in that game's ``history`` of the action
+    the node records (the Move of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
+    Drop or Beaver of a cube node). Return ``{}`` for none. :class:`SgfMatch` is one (it gives
+    back what was read); gammon's analysis module will be another, turning its evaluations into
+    gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU`` (luck) and ``BM``/``DO``
+    (marks) so that GNU Backgammon shows them. Writing those values is that module's job."""
+
+    def game_properties(self, game: int) -> Properties: ...
+
+    def action_properties(self, game: int, action: int) -> Properties: ...
+
+
+@dataclass(frozen=True)
+class SgfMatch:
+    """A match or money session read from SGF: the replayed :class:`~gammon.match.Match`, the
+    names (player 0 = White, player 1 = Black), the match information (:data:`INFO` keys) and
+    every property gammon does not interpret, kept to be written back: per game, its root's
+    (``GS`` statistics, ...) and, by history index, its actions' (``A``, ``DA``, ``C``, ...)."""
+
+    match: Match
+    names: tuple[str, str]
+    info: dict[str, str] = field(default_factory=dict)
+    game_notes: tuple[dict[str, tuple[str, ...]], ...] = ()
+    action_notes: tuple[dict[int, dict[str, tuple[str, ...]]], ...] = ()
+    application: str = ""
+    variations: int = 0  # side variations passed over (gnubg reads the main line only)
+    warnings: tuple[str, ...] = ()  # what was read though it does not add up (see read_sgf)
+
+    def game_properties(self, game: int) -> Properties:
+        return self.game_notes[game] if game < len(self.game_notes) else {}
+
+    def action_properties(self, game: int, action: int) -> Properties:
+        notes = self.action_notes[game] if game < len(self.action_notes) else {}
+        return notes.get(action, {})
+
+    def note_names(self) -> set[str]:
+        """The identifiers of every property kept as a note."""
+        names = {name for notes in self.game_notes for name in notes}
+        names.update(name for notes in self.action_notes for node in notes.values() for name in node)
+        return names
+
+
+# --- reading ---------------------------------------------------------------------------------
+
+
+def read_sgf(source: str | bytes) -> SgfMatch:
+    """Read GNU Backgammon SGF (text, or bytes decoded by the file's ``CA`` charset) and replay it.
+
+    Raises :class:`InvalidNotationError` quoting the first node that cannot be read or that the
+    rules refuse, or a root whose rules, or (in a match) score, disagree with the games before it.
+    In a money session a score that disagrees is only a warning (``SgfMatch.warnings``): gnubg
+    1.07 writes such files after automatic doubles (its ``RE`` and next ``MI`` differ), and the
+    games themselves decide the score, as when gnubg loads the file."""
+    text = _decode(source) if isinstance(source, bytes | bytearray) else source
+    trees = parse_sgf(text)
+    games = []
+    for tree in trees:
+        gm = tree.nodes[0].value("GM")
+        if gm is None or gm.strip() != "6":
+            raise InvalidNotationError(
+                f"SGF line {tree.line}: {tree.nodes[0].text!r}: not a backgammon game (GM[6]), "
+                f"GM[{gm or ''}]")
+        games.append(tree)
+    return _MatchReader(games).read()
+
+
+def _decode(data: bytes | bytearray) -> str:
+    charset = re.search(rb"CA\s*\[([A-Za-z0-9_.:-]{1,40})\]", bytes(data[:4096]))
+    if charset:
+        name = charset.group(1).decode("ascii")
+        try:
+            codecs.lookup(name)
+        except LookupError:
+            raise InvalidNotationError(f"unknown character set CA[{name}]") from None
+        try:
+            return bytes(data).decode(name)
+        except UnicodeDecodeError as e:
+            raise InvalidNotationError(f"the file is not valid {name} (CA[{name}]): {e}") from None
+    try:
+        return bytes(data).decode("utf-8")
+    except UnicodeDecodeError:
+        return bytes(data).decode("latin-1")  # SGF's default character set
+
+
+class _FedDice:
+    """The dice each node names, handed to the game as it rolls."""
+
+    def __init__(self) -> None:
+        self.queue: deque[Dice] = deque()
+
+    def roll(self) -> Dice:
+        if not self.queue:
+            raise IllegalActionError("no dice were read for this roll")
+        return self.queue.popleft()
+
+
+class _NodeError(Exception):
+    """A problem with one node (or the root): the message, without the where."""
+
+
+@dataclass(frozen=True)
+class _Root:
+    length: int
+    score: tuple[int, int] | None
+    rules: frozenset[str]
+    auto_doubles: int
+    result: tuple[int, int, bool] | None  # winner, points, resigned
+
+
+_VARIATIONS = {"Nackgammon", "Hypergammon1", "Hypergammon2", "Hypergammon3"}
+
+
+def _read_root(node: SgfNode) -> _Root:
+    score = None
+    fields: dict[str, int] = {}
+    for item in node.properties.get("MI", ()):
+        key, sep, value = item.partition(":")
+        if not sep or not value.strip().isdigit():
+            raise _NodeError(f"MI[{_cut(item)}]: expected 'key:number' (length, game, ws, bs)")
+        fields[key.strip()] = int(value)
+    length = fields.get("length", 0)  # MI's game number is not read: the trees' order is the games'
+    if "ws" in fields or "bs" in fields:
+        score = (fields.get("ws", 0), fields.get("bs", 0))
+    rules = frozenset(word.strip() for value in node.properties.get("RU", ())
+                      for word in value.split(":") if word.strip())
+    bad = rules & _VARIATIONS
+    if bad:
+        raise _NodeError(f"RU[{':'.join(sorted(rules))}]: the variation {sorted(bad)[0]} is not supported "
+                         "(gammon plays standard backgammon)")
+    auto = 0
+    cv = node.value("CV")
+    if cv is not None:
+        value = int(cv) if cv.strip().isdigit() else 0
+        if value < 1 or value & (value - 1):
+            raise _NodeError(f"CV[{_cut(cv)}]: the cube value must be a power of two")
+        auto = value.bit_length() - 1
+    result = None
+    re_value = node.value("RE")
+    if re_value is not None and re_value.strip() not in ("", "?", "0", "Void"):
+        m = re.fullmatch(r"\s*([BW])\+(\d{1,6})(R?)\s*", re_value, re.IGNORECASE)
+        if not m or int(m.group(2)) < 1:
+            raise _NodeError(f"RE[{_cut(re_value)}]: expected the winner and points, like 'W+2' or 'B+1R'")
+        result = (1 if m.group(1).upper() == "B" else 0, int(m.group(2)), bool(m.group(3)))
+    return _Root(length, score, rules, auto, result)
+
+
+class _MatchReader:
+    def __init__(self, trees: list[SgfTree]) -> None:
+        self.trees = trees
+        self.dice = _FedDice()
+        self.warnings: list[str] = []
+        self.offset = (0, 0)  # how far the money score read runs from the file's MI, once it does
+
+    def read(self) -> SgfMatch:
+        from gammon.match import Match
+
+        roots = []
+        for k, tree in enumerate(self.trees):
+            try:
+                roots.append(_read_root(tree.nodes[0]))
+            except _NodeError as e:
+                raise self._where(k, tree.nodes[0], str(e)) from None
+        first = roots[0]
+        match = Match(self._rules(roots), self.dice)
+        root0 = self.trees[0].nodes[0]
+        # gammon's default names where the file has none (as the .mat writer's)
+        pw, pb = root0.value("PW") or "", root0.value("PB") or ""
+        names = (pw if pw.strip() else "Player 1", pb if pb.strip() else "Player 2")
+        info = {key: root0.value(key) or "" for key in INFO if root0.value(key) is not None}
+        game_notes, action_notes = [], []
+        for k, (tree, root) in enumerate(zip(self.trees, roots)):
+            rules_k = root.rules - {"CrawfordGame"}
+            if root.length != first.length or rules_k != first.rules - {"CrawfordGame"}:
+                raise self._where(k, tree.nodes[0],
+                                  "the match length and rules (MI, RU) differ from game 1's")
+            if k:
+                try:
+                    match.new_game()
+                except GammonError as e:
+                    raise self._where(k, tree.nodes[0], f"{type(e).__name__}: {e}") from None
+            skip = _ROOT | (set(INFO) if k == 0 else set())
+            game_notes.append({n: v for n, v in tree.nodes[0].properties.items() if n not in skip})
+            action_notes.append(self._game(k, tree, root, match))
+        return SgfMatch(match, names, info, tuple(game_notes), tuple(action_notes),
+                        root0.value("AP") or "", sum(t.variations for t in self.trees), tuple(self.warnings))
+
+    def _rules(self, roots: list[_Root]) -> Rules:
+        first = roots[0]
+        money = first.length == 0
+        # gnubg keeps no beaver setting in the file: a double answered by a double is a beaver.
+        beavers = money and any(
+            _cube_word(a) == _cube_word(b) == "double" and _mover(a) != _mover(b)
+            for tree in self.trees for a, b in zip(tree.nodes[1:], tree.nodes[2:]))
+        try:
+            return Rules(match_length=first.length,
+                         crawford=("Crawford" in first.rules) if not money else True,
+                         jacoby=("Jacoby" in first.rules) if money else True,
+                         beavers=beavers,
+                         automatic_doubles=max(r.auto_doubles for r in roots) if money else 0,
+                         use_cube="NoCube" not in first.rules)
+        except ValueError as e:
+            raise self._where(0, self.trees[0].nodes[0], str(e)) from None
+
+    def _where(self, k: int, node: SgfNode, what: str) -> InvalidNotationError:
+        return InvalidNotationError(f"game {k + 1}, SGF line {node.line}: {node.text!r}: {what}")
+
+    def _game(self, k: int, tree: SgfTree, root: _Root, match: Match) -> _Notes:
+        game = match.game
+        if root.score is not None and root.score != game.score:
+            problem = self._where(k, tree.nodes[0], f"the score MI[ws:{root.score[0]}][bs:{root.score[1]}] "
+                                  f"disagrees with the games before it, which make {game.score}")
+            if not game.rules.is_money:
+                raise problem
+            offset = (game.score[0] - root.score[0], game.score[1] - root.score[1])
+            if offset != self.offset:  # once per departure, not for every game after it
+                self.warnings.append(str(problem))
+            self.offset = offset
+        if ("CrawfordGame" in root.rules) != game.crawford_game:
+            says = "is" if game.crawford_game else "is not"
+            raise self._where(k, tree.nodes[0], f"RU says {'' if 'CrawfordGame' in root.rules else 'not '}"
+                                                f"CrawfordGame, but by the rules this game {says} the "
+                                                "Crawford game")
+        reader = _GameReader(game, self.dice, root.auto_doubles)
+        nodes = tree.nodes[1:]
+        for i, node in enumerate(nodes):
+            try:
+                reader.node(node, last=i == len(nodes) - 1)
+            except _NodeError as e:
+                raise self._where(k, node, str(e)) from None
+            except GammonError as e:
+                raise self._where(k, node, f"{type(e).__name__}: {e}") from None
+        try:
+            reader.finish(root.result, last_game=k == len(self.trees) - 1)
+        except (_NodeError, GammonError) as e:
+            raise self._where(k, tree.nodes[0], str(e)) from None
+        return reader.notes
+
+
+def _cube_word(node: SgfNode) -> str | None:
+    value = node.value("B") if "B" in node.properties else node.value("W")
+    return value.strip().lower() if value is not None and value.strip().isalpha() else None
+
+
+def _mover(node: SgfNode) -> int | None:
+    return 1 if "B" in node.properties else 0 if "W" in node.properties else None
+
+
+_MOVE_VALUE = re.compile(r"([1-6])([1-6])([a-z]*)")
+
+
+_Notes = dict[int, dict[str, tuple[str, ...]]]  # history index -> the node's properties kept as notes
+
+
+class _GameReader:
+    """Follows one game node by node, making each action on the Game (which checks it)."""
+
+    def __init__(self, game: Game, dice: _FedDice, auto_doubles: int) -> None:
+        self.game = game
+        self.dice = dice
+        self.auto_doubles = auto_doubles
+        self.notes: _Notes = {}
+        self.beaver_by: int | None = None  # who beavered, until the doubler's 'take' is read
+
+    def node(self, node: SgfNode, last: bool) -> None:
+        props = node.properties
+        setup = [p for p in _SETUP if p in props]
+        if setup:
+            raise _NodeError(f"{setup[0]}: position set-up inside a game is not supported (a game "
+                             "must be played from the initial position)")
+        movers = [p for p in ("B", "W") if p in props]
+        if len(movers) > 1:
+            raise _NodeError("a node holds one move, B or W, not both")
+        game = self.game
+        before = len(game.history)
+        beaver_pending = self.beaver_by
+        self.beaver_by = None
+        if movers:
+            player = 1 if movers[0] == "B" else 0
+            value = props[movers[0]][0].strip()
+            word = value.lower()
+            if word == "double":
+                if game.phase is GamePhase.DOUBLED and game.turn == player:
+                    game.beaver(player=player)
+                    self.beaver_by = player
+                else:
+                    game.double(player=player)
+            elif word == "take" and beaver_pending is not None and player == 1 - beaver_pending:
+                # gnubg's doubler accepts the beaver; gammon's beaver needs no answer. Its notes are
+                # gnubg's analysis of the same cube decision, kept on the beaver's node.
+                pass
+            elif word == "take":
+                game.take(player=player)
+            elif word in ("drop", "pass"):
+                if beaver_pending is not None:
+                    raise _NodeError("the doubler drops a beaver, which gammon's rules make binding")
+                game.drop(player=player)
+            else:
+                self._move(player, value, last)
+        elif "DI" in props:
+            player = {"B": 1, "W": 0}.get((node.value("PL") or "").strip().upper(), game.turn)
+            dice = node.value("DI") or ""
+            if not re.fullmatch(r"\s*[1-6][1-6]\s*", dice):
+                raise _NodeError(f"DI[{_cut(dice)}]: expected two dice, like DI[41]")
+            self._roll(player, (int(dice.strip()[0]), int(dice.strip()[1])))
+        else:
+            return  # a node with no action (gnubg ignores those too)
+        notes = {n: v for n, v in props.items() if n not in _MOVE}
+        if notes and len(game.history) > before:
+            self.notes.setdefault(len(game.history) - 1, {}).update(notes)
+
+    def _roll(self, player: int | None, dice: Dice) -> None:
+        game = self.game
+        if game.phase is GamePhase.MOVE and game.turn == player and sorted(game.dice) == sorted(dice):
+            return  # rolled already, by the PL/DI node before this one
+        if game.phase is GamePhase.OPENING:
+            if dice[0] == dice[1]:
+                raise _NodeError(f"the opening roll {dice[0]}{dice[1]} cannot be a double: each player "
+                                 "throws one die and the higher plays both")
+            if player is None:
+                raise _NodeError("the opening roll does not say who won it (B, W or PL)")
+            hi, lo = max(dice), min(dice)
+            self.dice.queue.extend([(1, 1)] * self.auto_doubles)  # the tied throws that turned the cube
+            self.dice.queue.append((hi, lo) if player == 0 else (lo, hi))
+            game.roll()
+            if game.cube_value != 1 << self.auto_doubles:
+                raise _NodeError(f"the root's CV[{1 << self.auto_doubles}] (automatic doubles) does not "
+                                 f"fit the rules {game.rules}")
+        else:
+            self.dice.queue.append(dice)
+            try:
+                game.roll(player=player)
+            finally:
+                self.dice.queue.clear()
+
+    def _move(self, player: int, value: str, last: bool) -> None:
+        m = _MOVE_VALUE.fullmatch(value)
+        if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
+            raise _NodeError(f"{'BW'[player]}[{_cut(value)}]: expected the dice and up to four steps of "
+                             "two letters (a-x points, y bar, z off), or double, take, drop")
+        dice = (int(m.group(1)), int(m.group(2)))
+        letters = m.group(3)
+        steps = [(_point(letters[i], player, True), _point(letters[i + 1], player, False))
+                 for i in range(0, len(letters), 2)]
+        game = self.game
+        self._roll(player, dice)
+        if game.phase is not GamePhase.MOVE or game.turn != player:
+            if steps:
+                raise _NodeError(f"player {player} has no legal play of {dice[0]}{dice[1]}, but the file "
+                                 f"plays {_steps_text(steps)}")
+            return
+        if not steps:
+            if last:
+                return  # rolled, not played: the game stops here (gnubg's last node for a hint)
+            plays = game.legal_plays()
+            raise _NodeError(f"no play written, but player {player} can play {dice[0]}{dice[1]}, e.g. "
+                             + ", ".join(str(p) for p in plays[:3]))
+        game.play(_find_play(game.position, dice, steps), player=player)
+
+    def finish(self, result: tuple[int, int, bool] | None, last_game: bool) -> None:
+        game = self.game
+        if game.is_over:
+            got = game.result
+            if result is not None and (result[0], result[1]) != (got.winner, got.points):
+                raise _NodeError(f"RE says player {result[0]} wins {result[1]} points, the game gives "
+                                 f"player {got.winner} {got.points} points ({got.reason})")
+            if result is not None and result[2]:
+                raise _NodeError(f"RE says the loser resigned, but the game ended by {got.reason}")
+            return
+        if result is None:
+            if not last_game:
+                raise _NodeError("the game has no result (RE) and does not end, but more games follow")
+            return
+        # A win that neither a bear-off nor a drop explains: the loser resigned, as the R says.
+        winner, points, _resigned = result
+        rules = game.rules
+        kinds = [k for k in WinKind if rules.points(k, game.cube_value, game.cube_owner) == points]
+        if kinds and game.turn == 1 - winner:
+            game.resign(kinds[0], player=1 - winner)
+            game.accept_resignation(player=winner)
+        elif points == WinKind.BACKGAMMON * game.cube_value:
+            game.abandon(1 - winner)  # how gammon writes an abandoned game: a backgammon, Jacoby or not
+        elif not kinds and not rules.gammons_count(game.cube_owner):
+            raise _NodeError(f"RE: a resignation cannot win {points} points with the cube at "
+                             f"{game.cube_value}: under the Jacoby rule gammons count only once the "
+                             "cube has turned (GNU Backgammon counts a resigned gammon in full)")
+        elif not kinds:
+            raise _NodeError(f"RE: a resignation cannot win {points} points with the cube at "
+                             f"{game.cube_value}{'' if game.cube_owner is None else ' owned'} under {rules}")
+        else:
+            raise _NodeError(f"RE says player {1 - winner} resigned, but gammon lets only the player to "
+                             f"act resign and it is player {game.turn}'s turn ({game.phase.name})")
+
+
+def _point(letter: str, player: int, source: bool) -> int:
+    """A step letter as a point in ``player``'s own numbering (25 the bar, 0 off)."""
+    if letter == "y":
+        if not source:
+            raise _NodeError("a step cannot end on the bar (y)")
+        return BAR
+    if letter == "z":
+        if source:
+            raise _NodeError("a step cannot start from off (z)")
+        return 0
+    index = ord(letter) - ord("a")  # White's point index - 1
+    return index + 1 if player == 0 else 24 - index
+
+
+def _steps_text(steps: Sequence[tuple[int, int]]) -> str:
+    return " ".join(f"{'bar' if a == BAR else a}/{'off' if b == 0 else b}" for a, b in steps)
+
+
+def _find_play(position: Position, dice: Dice, steps: Sequence[tuple[int, int]]) -> Play:
+    """The legal play that the steps make from ``position`` (the mover's view)."""
+    board = list(position.board)
+    for src, dst in steps:
+        if board[src] <= 0:
+            raise _NodeError(f"{_steps_text(steps)}: no checker to move on "
+                             f"{'the bar' if src == BAR else src} in position {position.id}")
+        board[src] -= 1
+        if dst:
+            if board[dst] < -1:
+                raise _NodeError(f"{_steps_text(steps)}: point {dst} is held by the opponent in "
+                                 f"position {position.id}")
+            if board[dst] == -1:  # a hit: the blot goes to the opponent's bar
+                board[dst] = 0
+                board[0] -= 1
+            board[dst] += 1
+    after = Position(board).flip()
+    for play in position.legal_plays(dice):
+        if play.after == after:
+            return play
+    raise _NodeError(f"{_steps_text(steps)} is not a legal play of {dice[0]}{dice[1]} in position "
+                     f"{position.id}")
+
+
+# --- writing ---------------------------------------------------------------------------------
+
+# Properties the writer makes itself, which an annotator may not add: in the first game's root,
+# in another game's root, in an action's node.
+_OWN_FIRST = _ROOT | _MOVE | set(INFO)
+_OWN_ROOT = _ROOT | _MOVE
+_OWN_NODE = _MOVE
+
+
+def format_sgf(source: Match | Sequence[Game] | SgfMatch, names: Sequence[str] | None = None,
+               info: Mapping[str, str] | None = None, annotator: SgfAnnotator | None = None) -> str:
+    """The SGF text of a Match, of Games played one after another, or of a read SgfMatch.
+
+    ``names`` are player 0's (White) and player 1's (Black); ``info`` the match information
+    (:data:`INFO` keys: ``{"EV": "Open", "DT": "2024-05-01"}``), written in the first game;
+    ``annotator`` the extra properties of each node (:class:`SgfAnnotator`). An SgfMatch brings its
+    own names, information and notes, each replaced by the argument when one is given."""
+    from gammon.match import Match
+
+    if isinstance(source, SgfMatch):
+        games = source.match.games
+        names = source.names if names is None else names
+        info = source.info if info is None else info
+        annotator = source if annotator is None else annotator
+    else:
+        games = source.games if isinstance(source, Match) else list(source)
+    if not games:
+        raise ValueError("there are no games to write")
+    names = ("Player 1", "Player 2") if names is None else tuple(names)
+    if len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be two strings, got {names!r}")
+    info = dict(info or {})
+    unknown = sorted(set(info) - set(INFO))
+    if unknown:
+        raise ValueError(f"unknown match information {unknown[0]!r}; the keys are {', '.join(INFO)}")
+    return "".join(_format_game(k, game, names, info if k == 0 else {}, annotator)
+                   for k, game in enumerate(games))
+
+
+def write_sgf(source: Match | Sequence[Game] | SgfMatch, names: Sequence[str] | None = None,
+              file: str | Path | IO[str] | None = None, info: Mapping[str, str] | None = None,
+              annotator: SgfAnnotator | None = None) -> str:
+    """Write :func:`format_sgf`'s text to ``file`` (a path or a text file); returns the text."""
+    text = format_sgf(source, names, info, annotator)
+    if isinstance(file, str | Path):
+        Path(file).write_text(text, encoding="utf-8")
+    elif file is not None:
+        file.write(text)
+    return text
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("]", "\\]")
+
+
+def _props(properties: Properties, where: str, own: frozenset[str]) -> str:
+    out = []
+    for name, values in properties.items():
+        if not re.fullmatch(r"[A-Z]{1,8}", name) or name in own:
+            raise ValueError(f"{where}: cannot add the property {name!r} (upper-case letters, not one "
+                             "the writer makes itself)")
+        if isinstance(values, str) or not values:
+            raise ValueError(f"{where}: property {name} needs a sequence of values, got {values!r}")
+        out.append(name + "".join(f"[{_escape(str(v))}]" for v in values))
+    return "".join(out)
+
+
+def _format_game(k: int, game: Game, names: tuple[str, str], info: Mapping[str, str],
+                 annotator: SgfAnnotator | None) -> str:
+    from gammon import __version__
+
+    rules = game.rules
+    head = [f"(;FF[4]GM[6]CA[UTF-8]AP[gammon:{__version__}]",
+            f"MI[length:{rules.match_length}][game:{k}][ws:{game.score[0]}][bs:{game.score[1]}]",
+            f"PW[{_escape(names[0])}]PB[{_escape(names[1])}]"]
+    head += [f"{key}[{_escape(info[key])}]" for key in INFO if info.get(key)]
+    words = []
+    if not rules.use_cube:
+        words.append("NoCube")
+    if not rules.is_money and rules.crawford:
+        words.append("Crawford")
+    if game.crawford_game:
+        words.append("CrawfordGame")
+    if rules.is_money and rules.jacoby:
+        words.append("Jacoby")
+    if words:
+        head.append(f"RU[{':'.join(words)}]")
+    history = game.history
+    if history and isinstance(history[0], Roll) and history[0].ties:
+        cube = Cube().after_opening_ties(len(history[0].ties), rules).value
+        if cube > 1:
+            head.append(f"CV[{cube}]")
+    result = game.result
+    if result is not None:
+        resigned = "R" if result.reason in ("resign", "abandon") else ""
+        head.append(f"RE[{'WB'[result.winner]}+{result.points}{resigned}]")
+    if annotator is not None:
+        head.append(_props(annotator.game_properties(k), f"game {k + 1}", _OWN_ROOT if k else _OWN_FIRST))
+    lines = ["".join(head)]
+    for i, action in enumerate(history):
+        nodes = _nodes(action, history, i)
+        if nodes:
+            extra = "" if annotator is None else _props(annotator.action_properties(k, i),
+                                                        f"game {k + 1}, action {i}", _OWN_NODE)
+            lines.append(";" + nodes[0] + extra)
+            lines.extend(";" + node for node in nodes[1:])
+    return "\n".join(lines) + ")\n"
+
+
+def _nodes(action: Action, history: Sequence[Action], i: int) -> list[str]:
+    """The nodes of one history action (none when it has no node of its own)."""
+    side = "WB"[action.player]
+    if isinstance(action, Roll):
+        # what the roll led to, past resignations offered and rejected
+        following = next((a for a in history[i + 1:] if not isinstance(a, Resign | RejectResignation)), None)
+        if isinstance(following, Move):
+            return []  # the move node carries the roll
+        return [f"PL[{side}]DI[{_dice(action.dice, action.opening)}]"]
+    if isinstance(action, Move):
+        opening = i > 0 and isinstance(history[i - 1], Roll) and history[i - 1].opening
+        steps = "" if action.play is None else "".join(
+            _letter(a, action.player) + _letter(b, action.player) for a, b in action.play.steps)
+        return [f"{side}[{_dice(action.dice, opening)}{steps}]"]
+    if isinstance(action, Double):
+        return [f"{side}[double]"]
+    if isinstance(action, Take):
+        return [f"{side}[take]"]
+    if isinstance(action, Drop):
+        return [f"{side}[drop]"]
+    if isinstance(action, Beaver):
+        # gnubg's beaver: the player doubled redoubles, and the doubler takes
+        return [f"{side}[double]", f"{'WB'[1 - action.player]}[take]"]
+    if isinstance(action, Resign | AcceptResignation | RejectResignation | Abandon):
+        return []  # the root's RE holds how the game ended
+    raise TypeError(f"not a game action: {action!r}")
+
+
+def _dice(dice: Dice, opening: bool) -> str:
+    # gnubg writes the opening roll high die first
+    a, b = (max(dice), min(dice)) if opening else dice
+    return f"{a}{b}"
+
+
+def _letter(point: int, player: int) -> str:
+    if point == BAR:
+        return "y"
+    if point == 0:
+        return "z"
+    return chr(ord("a") + point - 1) if player == 0 else chr(ord("x") - point + 1)

@@ -1,0 +1,117 @@
+"""`gammon convert IN OUT`, run in-process through the real argument parser (gammon.cli.main.main)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gammon.cli.main import main
+from gammon.formats import convert as conv
+from gammon.formats.convert import MatchFormat, as_transcript
+from gammon.formats.mat import format_mat, read_mat, to_match
+from gammon.formats.sgf import read_sgf
+from gammon.rules import Rules
+from tests.formats.random_play import play_match
+from tests.formats.test_sgf import GNUBG_STYLE
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(["convert", *map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_mat_to_sgf_to_mat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    match = play_match(3, Rules(match_length=5), double=0.1, resign=0.02)
+    source = tmp_path / "match.mat"
+    source.write_text(format_mat(match, ("Ann", "Ben")))
+    code, out, err = run(capsys, source, tmp_path / "match.sgf")
+    assert (code, err) == (0, "")
+    games = len(match.games)
+    target = tmp_path / "match.sgf"
+    assert out == f"{source} (mat) -> {target} (sgf): 5-point match, {games} games, Ann vs Ben\n"
+    record = read_sgf((tmp_path / "match.sgf").read_bytes())
+    assert record.match.score == match.score and record.names == ("Ann", "Ben")
+    code, out, err = run(capsys, tmp_path / "match.sgf", tmp_path / "again.mat")
+    assert code == 0 and "Not carried over" not in out
+    assert to_match(read_mat((tmp_path / "again.mat").read_text())).score == match.score
+
+
+def test_report_of_what_is_not_carried_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "gnubg.sgf"
+    source.write_text(GNUBG_STYLE)
+    code, out, err = run(capsys, source, tmp_path / "gnubg.mat")
+    assert (code, err) == (0, "")
+    assert out.splitlines()[1:] == [
+        "Not carried over to mat:",
+        "  - comments on moves (C properties)",
+        "  - gnubg's analysis (A, DA, GS, MR properties)",
+    ]
+
+
+def test_refuses_to_overwrite_without_force(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source, target = tmp_path / "a.sgf", tmp_path / "b.mat"
+    source.write_text(GNUBG_STYLE)
+    target.write_text("keep me")
+    code, out, err = run(capsys, source, target)
+    assert code == 2 and out == ""
+    assert err == f"gammon convert: '{target}' exists; add --force to overwrite it\n"
+    assert target.read_text() == "keep me"
+    code, out, err = run(capsys, "--force", source, target)
+    assert code == 0 and read_mat(target.read_text()).names == ("Alice", "Bob")
+
+
+def test_bad_input_is_quoted_and_nothing_is_written(tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    source, target = tmp_path / "bad.sgf", tmp_path / "out.mat"
+    source.write_text(GNUBG_STYLE.replace("W[52mhxv]", "W[52mhxu]"))
+    code, out, err = run(capsys, source, target)
+    assert code == 2 and out == "" and not target.exists()
+    assert err.startswith(f"gammon convert: {source}: game 1, SGF line 3: ';W[52mhxu]C[a comment]': ")
+    assert "13/8 24/21 is not a legal play of 52" in err
+    source.write_text("(;FF[4]GM[6]")
+    code, out, err = run(capsys, source, target)
+    assert code == 2 and "SGF line 1, column 13: expected ')'" in err
+    mat = tmp_path / "bad.mat"
+    mat.write_text(" 3 point match\n\n Game 1\n A : 0     B : 0\n  1) 52: 13/6 24/22\n")
+    code, out, err = run(capsys, mat, target)
+    assert code == 2 and "'1) 52: 13/6 24/22'" in err and not target.exists()
+
+
+def test_formats_by_extension_or_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "match.txt"
+    source.write_text(GNUBG_STYLE)
+    code, out, err = run(capsys, source, tmp_path / "out.mat")
+    assert code == 2 and "unknown match file format '.txt'" in err and "sgf (.sgf)" in err
+    code, out, err = run(capsys, "--from", "sgf", "--to", "mat", source, tmp_path / "out.dat")
+    assert code == 0 and read_mat((tmp_path / "out.dat").read_text()).match_length == 3
+    code, out, err = run(capsys, tmp_path / "missing.sgf", tmp_path / "x.mat")
+    assert code == 2 and "cannot read" in err and "missing.sgf" in err
+    with pytest.raises(SystemExit):  # argparse refuses a format it does not know
+        main(["convert", "--to", "xg", str(source), str(tmp_path / "y.xg")])
+
+
+def test_warnings_are_shown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # a money session whose second game's score disagrees with the first game's result
+    text = ("(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]RE[B+1]\n;W[31hefe]\n;B[double]\n;W[drop])\n"
+            "(;FF[4]GM[6]MI[length:0][game:1][ws:0][bs:2])\n")
+    source = tmp_path / "session.sgf"
+    source.write_text(text)
+    code, out, err = run(capsys, source, tmp_path / "session.mat")
+    assert code == 0 and "Player 1 vs Player 2" in out
+    assert err.startswith(f"gammon convert: warning: {source}: game 2, SGF line 5:")
+    assert "the score MI[ws:0][bs:2] disagrees with the games before it, which make (0, 1)" in err
+
+
+def test_a_read_only_format(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                            monkeypatch: pytest.MonkeyPatch) -> None:
+    match = play_match(6, Rules(match_length=3))
+    xg = MatchFormat("xg", (".xg",), read=lambda data: as_transcript(match, ("X", "G")), write=None)
+    monkeypatch.setattr(conv, "FORMATS", conv.FORMATS + (xg,))
+    source = tmp_path / "m.xg"
+    source.write_bytes(b"\x00binary")
+    code, out, err = run(capsys, source, tmp_path / "m.sgf")
+    assert code == 0 and "(xg) ->" in out
+    code, out, err = run(capsys, tmp_path / "m.sgf", tmp_path / "m2.xg")
+    assert code == 2 and "gammon cannot write xg files" in err

@@ -1,0 +1,142 @@
+"""Converting between match formats: the registry, the match information, and the report of what
+a format cannot hold (found by reading the written file back)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from gammon.dice import ScriptedDice
+from gammon.errors import GammonError, InvalidNotationError
+from gammon.formats import convert as conv
+from gammon.formats.convert import FORMATS, MatchFormat, as_transcript, convert, find_format, format_of
+from gammon.formats.mat import format_mat, read_mat, to_match
+from gammon.formats.sgf import format_sgf, read_sgf
+from gammon.match import Match
+from gammon.rules import Rules
+from tests.formats.random_play import play_match
+from tests.formats.test_sgf import GNUBG_STYLE
+
+
+def _same_games(a: Match, b: Match) -> None:
+    assert len(a.games) == len(b.games) and a.score == b.score
+    for ga, gb in zip(a.games, b.games):
+        assert conv._core(ga.history) == conv._core(gb.history)
+        assert (ga.result is None) == (gb.result is None)
+        if ga.result:
+            assert (ga.result.winner, ga.result.points) == (gb.result.winner, gb.result.points)
+
+
+def test_registry_by_name_and_extension() -> None:
+    assert find_format("SGF") is find_format(".sgf") is format_of("x/Match.SGF")
+    assert format_of("m.mat").name == "mat"
+    with pytest.raises(ValueError, match=r"unknown match file format '.xyz'; gammon knows mat \(.mat\)"):
+        format_of("m.xyz")
+    with pytest.raises(ValueError, match="no extension"):
+        format_of("match")
+
+
+def test_mat_to_sgf_and_back_keeps_everything() -> None:
+    match = play_match(4, Rules(match_length=7), double=0.1, resign=0.02)
+    tags = {"Event": "Club night", "Site": "Oslo", "EventDate": "2024.05.06", "Transcriber": "Cy"}
+    text = format_mat(match, ("Ann", "Ben"), tags)
+    to_sgf = convert(text.encode(), "mat", "sgf")
+    assert to_sgf.losses == ()
+    record = read_sgf(to_sgf.text)
+    assert record.names == ("Ann", "Ben")
+    assert record.info == {"DT": "2024-05-06", "EV": "Club night", "PC": "Oslo", "AN": "Cy"}
+    _same_games(match, record.match)
+    back = convert(to_sgf.text.encode(), "sgf", "mat")
+    assert back.losses == ()
+    again = read_mat(back.text)
+    assert again.names == ("Ann", "Ben")
+    assert {k: again.tags[k] for k in ("Event", "Site", "EventDate", "Transcriber")} == {
+        "Event": "Club night", "Site": "Oslo", "EventDate": "2024.05.06", "Transcriber": "Cy"}
+    _same_games(match, to_match(again))
+
+
+def test_sgf_to_mat_reports_analysis_and_information() -> None:
+    text = GNUBG_STYLE.replace("EV[Open \\] Cup]", "EV[Open] GC[Long match]WR[1500]")
+    done = convert(text.encode(), "sgf", "mat")
+    assert done.losses == (
+        "the match comment 'Long match'",
+        "the match rating 1 '1500'",
+        "comments on moves (C properties)",
+        "gnubg's analysis (A, DA, GS, MR properties)",
+    )
+    assert "; [Event \"Open\"]" in done.text
+    _same_games(read_sgf(text).match, to_match(read_mat(done.text)))
+    # SGF to SGF keeps it all, analysis included
+    same = convert(text.encode(), "sgf", "sgf")
+    assert same.losses == ()
+    assert read_sgf(same.text).action_properties(0, 1) == read_sgf(text).action_properties(0, 1)
+
+
+def test_rules_a_format_does_not_record() -> None:
+    beavers = play_match(2, Rules(beavers=True, cube_limit=8), games=3, double=0.0, resign=0.0)
+    losses = convert(format_mat(beavers).encode(), "mat", "sgf").losses
+    assert losses == ("the rule beavers=True (read back as False): .sgf files do not record it",
+                      "the rule cube_limit=8 (read back as None): .sgf files do not record it")
+    no_cube = play_match(2, Rules(use_cube=False, jacoby=False), games=2)
+    assert convert(format_sgf(no_cube).encode(), "sgf", "mat").losses == (
+        "the rule use_cube=False (read back as True): .mat files do not record it",)
+    # a rule that does not apply is not a loss: Jacoby in a match
+    match = play_match(2, Rules(match_length=3, jacoby=False), games=2)
+    assert convert(format_sgf(match).encode(), "sgf", "mat").losses == ()
+
+
+def test_game_details_a_format_drops() -> None:
+    match = Match(Rules(jacoby=False), ScriptedDice([(3, 1), (6, 4), (4, 1)]))
+    game = match.game
+    game.roll()
+    game.play("8/5 6/5")
+    game.roll()
+    game.resign(1)
+    game.reject_resignation()
+    game.play("24/14")
+    game.abandon(0)  # player 0 leaves: a backgammon, 3 points
+    match.new_game()
+    match.game.roll()  # player 0 has rolled 4-1 and not played
+    source = as_transcript(match, ("A", "B"))
+    losses = {}
+    for target in FORMATS:
+        back = target.read(target.write(source).encode())
+        losses[target.name] = conv.compare(source, back, target.name)
+    assert losses["mat"] == [
+        "game 1: a backgammon abandoned (3 points) is read back as a backgammon resigned (3 points)",
+        "game 1: 1 rejected resignation offer",
+        "game 2: the unfinished game's last action (player 0 roll 41)",
+    ]
+    assert losses["sgf"] == losses["mat"][:2]
+
+
+def test_a_file_that_does_not_read_back_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a writer that loses a game is a bug, never a silent loss
+    sgf = find_format("sgf")
+    broken = dataclasses.replace(sgf, write=lambda t: format_sgf(t.match.games[:1], t.names))
+    text = format_sgf(play_match(1, Rules(match_length=5)))
+    with pytest.raises(GammonError, match="games were read but 1 read back"):
+        convert(text.encode(), "sgf", broken)
+    with pytest.raises(InvalidNotationError, match="game 1"):
+        convert(b"(;GM[6]\n;W[22])", "sgf", "mat")
+    # .mat has no way to say that automatic doubles started a game's cube at 2
+    auto = "(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]CV[2]RE[B+2]\n;W[31hefe]\n;B[double]\n;W[drop])"
+    assert read_sgf(auto).match.score == (0, 2)
+    with pytest.raises(GammonError, match=r"\.mat files cannot hold this match: .*doubles to 4 but the cube"):
+        convert(auto.encode(), "sgf", "mat")
+    with pytest.raises(InvalidNotationError, match="expected 'Game N'"):
+        convert(b" 3 point match\n\n Nonsense\n", "mat", "sgf")
+
+
+def test_a_read_only_format_is_one_entry(monkeypatch: pytest.MonkeyPatch) -> None:
+    # the way an XG reader will be added: a read function returning a Match (or records)
+    match = play_match(6, Rules(match_length=3))
+    xg = MatchFormat("xg", (".xg", ".xgp"), read=lambda data: as_transcript(match, ("X", "G")), write=None)
+    monkeypatch.setattr(conv, "FORMATS", FORMATS + (xg,))
+    assert format_of("a.XGP") is xg
+    done = convert(b"binary", "xg", "sgf")
+    assert read_sgf(done.text).names == ("X", "G") and done.losses == ()
+    with pytest.raises(ValueError, match="cannot write xg files"):
+        convert(done.text.encode(), "sgf", "xg")
+    assert as_transcript(read_mat(format_mat(match))).match.score == match.score
