@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats.mat import MatMatch, format_mat, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
+from gammon.formats.xg import read_xg
 from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
 from gammon.rules import Rules
 
@@ -176,11 +177,24 @@ def _text(data: bytes) -> str:
         return data.decode("latin-1")  # older .mat files from Windows programs
 
 
+# --- eXtreme Gammon (read only) ---------------------------------------------------------------
+
+
+def _read_xg(data: bytes) -> Transcript:
+    record = read_xg(data)
+    h = record.header
+    info = {"event": h.event, "place": h.location, "round": h.round, "annotator": h.transcriber}
+    if h.date is not None:
+        info["date"] = h.date.date().isoformat()
+    return as_transcript(record.to_match(), names=record.names, info={k: v for k, v in info.items() if v})
+
+
 # --- the registry ----------------------------------------------------------------------------
 
 FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("mat", (".mat",), _read_mat, _write_mat),
     MatchFormat("sgf", (".sgf",), _read_sgf, _write_sgf),
+    MatchFormat("xg", (".xg",), _read_xg, None),  # eXtreme Gammon's binary match files
 )
 
 

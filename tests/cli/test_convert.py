@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from gammon.cli.main import main
-from gammon.formats import convert as conv
-from gammon.formats.convert import MatchFormat, as_transcript
 from gammon.formats.mat import format_mat, read_mat, to_match
 from gammon.formats.sgf import read_sgf
+from gammon.game import Action, Double, Drop, Move, Take
+from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
 from tests.formats.test_sgf import GNUBG_STYLE
@@ -104,14 +104,29 @@ def test_warnings_are_shown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert "the score MI[ws:0][bs:2] disagrees with the games before it, which make (0, 1)" in err
 
 
-def test_a_read_only_format(tmp_path: Path, capsys: pytest.CaptureFixture[str],
-                            monkeypatch: pytest.MonkeyPatch) -> None:
-    match = play_match(6, Rules(match_length=3))
-    xg = MatchFormat("xg", (".xg",), read=lambda data: as_transcript(match, ("X", "G")), write=None)
-    monkeypatch.setattr(conv, "FORMATS", conv.FORMATS + (xg,))
-    source = tmp_path / "m.xg"
-    source.write_bytes(b"\x00binary")
-    code, out, err = run(capsys, source, tmp_path / "m.sgf")
-    assert code == 0 and "(xg) ->" in out
-    code, out, err = run(capsys, tmp_path / "m.sgf", tmp_path / "m2.xg")
+def test_xg_to_mat_and_sgf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.formats import xg_writer
+
+    match = play_match(5, Rules(match_length=7, cube_limit=1024), double=0.1, resign=0.02)
+    source = tmp_path / "match.xg"
+    source.write_bytes(xg_writer.xg_bytes(match, ("Ann", "Ben"), event="Club night"))
+    code, out, err = run(capsys, source, tmp_path / "match.mat")
+    assert (code, err) == (0, ""), err
+    assert out.startswith(f"{source} (xg) -> {tmp_path / 'match.mat'} (mat): 7-point match")
+    again = to_match(read_mat((tmp_path / "match.mat").read_text()))
+
+    def kept(m: Match) -> list[list[Action]]:  # XG keeps no rejected resignation offers
+        return [[a for a in g.history if isinstance(a, Move | Double | Take | Drop)] for g in m.games]
+
+    assert kept(again) == kept(match) and [g.result for g in again.games] == [g.result for g in match.games]
+    code, out, err = run(capsys, source, tmp_path / "match.sgf")
+    assert code == 0, err
+    sgf = read_sgf((tmp_path / "match.sgf").read_bytes())
+    assert sgf.names == ("Ann", "Ben") and sgf.match.score == match.score
+
+
+def test_xg_cannot_be_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "match.mat"
+    source.write_text(format_mat(play_match(2, Rules(match_length=3)), ("Ann", "Ben")))
+    code, _, err = run(capsys, source, tmp_path / "out.xg")
     assert code == 2 and "gammon cannot write xg files" in err
