@@ -29,7 +29,7 @@ from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats.mat import MatMatch, format_mat, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
-from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
+from gammon.game import Abandon, AcceptResignation, Action, GameResult, RejectResignation, Resign, Roll
 from gammon.rules import Rules
 
 if TYPE_CHECKING:
@@ -318,7 +318,7 @@ def _describe(action: Action) -> str:
     return f"player {action.player} {name}" + (f" {dice[0]}{dice[1]}" if dice else "")
 
 
-def _ending(result: object) -> str:
+def _ending(result: GameResult) -> str:
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(result.kind)]
     how = {"bear_off": "won by bearing off", "drop": "won by a drop", "resign": "resigned",
            "abandon": "abandoned"}[result.reason]

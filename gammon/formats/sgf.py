@@ -149,7 +149,8 @@ class _Parser:
                                     + (f", at {_cut(near)!r}" if near.strip() else " (end of file)"))
 
     def skip(self) -> str:
-        self.pos = _WS.match(self.text, self.pos).end()
+        space = _WS.match(self.text, self.pos)
+        self.pos = space.end() if space else self.pos
         return self.text[self.pos:self.pos + 1]
 
     def collection(self) -> list[SgfTree]:
@@ -364,10 +365,10 @@ def _read_root(node: SgfNode) -> _Root:
     auto = 0
     cv = node.value("CV")
     if cv is not None:
-        value = int(cv) if cv.strip().isdigit() else 0
-        if value < 1 or value & (value - 1):
+        cube = int(cv) if cv.strip().isdigit() else 0
+        if cube < 1 or cube & (cube - 1):
             raise _NodeError(f"CV[{_cut(cv)}]: the cube value must be a power of two")
-        auto = value.bit_length() - 1
+        auto = cube.bit_length() - 1
     result = None
     re_value = node.value("RE")
     if re_value is not None and re_value.strip() not in ("", "?", "0", "Void"):
@@ -531,7 +532,11 @@ class _GameReader:
             else:
                 self._move(player, value, last)
         elif "DI" in props:
-            player = {"B": 1, "W": 0}.get((node.value("PL") or "").strip().upper(), game.turn)
+            side = (node.value("PL") or "").strip().upper()
+            turn = {"B": 1, "W": 0}.get(side, game.turn)
+            if turn is None:
+                raise _NodeError("DI without PL[B] or PL[W] before the opening roll")
+            player = turn
             dice = node.value("DI") or ""
             if not re.fullmatch(r"\s*[1-6][1-6]\s*", dice):
                 raise _NodeError(f"DI[{_cut(dice)}]: expected two dice, like DI[41]")
@@ -544,7 +549,8 @@ class _GameReader:
 
     def _roll(self, player: int | None, dice: Dice) -> None:
         game = self.game
-        if game.phase is GamePhase.MOVE and game.turn == player and sorted(game.dice) == sorted(dice):
+        if game.phase is GamePhase.MOVE and game.turn == player and game.dice is not None \
+                and sorted(game.dice) == sorted(dice):
             return  # rolled already, by the PL/DI node before this one
         if game.phase is GamePhase.OPENING:
             if dice[0] == dice[1]:
@@ -592,8 +598,8 @@ class _GameReader:
 
     def finish(self, result: tuple[int, int, bool] | None, last_game: bool) -> None:
         game = self.game
-        if game.is_over:
-            got = game.result
+        got = game.result
+        if got is not None:
             if result is not None and (result[0], result[1]) != (got.winner, got.points):
                 raise _NodeError(f"RE says player {result[0]} wins {result[1]} points, the game gives "
                                  f"player {got.winner} {got.points} points ({got.reason})")
@@ -786,7 +792,8 @@ def _nodes(action: Action, history: Sequence[Action], i: int) -> list[str]:
             return []  # the move node carries the roll
         return [f"PL[{side}]DI[{_dice(action.dice, action.opening)}]"]
     if isinstance(action, Move):
-        opening = i > 0 and isinstance(history[i - 1], Roll) and history[i - 1].opening
+        before = history[i - 1] if i > 0 else None
+        opening = isinstance(before, Roll) and before.opening
         steps = "" if action.play is None else "".join(
             _letter(a, action.player) + _letter(b, action.player) for a, b in action.play.steps)
         return [f"{side}[{_dice(action.dice, opening)}{steps}]"]
