@@ -41,7 +41,7 @@ def test_a_first_run_says_it_is_compiling_and_the_next_does_not(tmp_path) -> Non
     command = [sys.executable, "-m", "gammon.cli.main", "eval", "4HPwATDgc/ABMA", "--plies", "0"]
     first = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     assert first.returncode == 0, first.stderr
-    assert first.stderr == COMPILING + "\n"
+    assert first.stderr.count(COMPILING) == 1
     assert any(tmp_path.rglob("*.nbi"))
     again = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
     assert again.returncode == 0 and again.stderr == "" and again.stdout == first.stdout
