@@ -1,5 +1,6 @@
 """gammon: backgammon rules, engine, formats and play."""
 
+import gammon.numba_cache  # noqa: F401  (first: where numba caches, before any kernel is defined)
 from gammon.dice import ALL_ROLLS, Dice, DiceSource, RandomDice, ScriptedDice
 from gammon.errors import (
     AmbiguousMoveError,

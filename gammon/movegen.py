@@ -153,7 +153,7 @@ def _doubles(b, die, table, keys, out_boards, out_steps):
         if nsteps and best <= nsteps:
             if best < nsteps:
                 best = nsteps
-                count = 0
+                count = np.int64(0)  # typed, not a literal: numba compiles a callee per literal
                 table[:] = 0
             count = _record(b, masks[d + 1], path, nsteps, table, keys, out_boards, out_steps, count)
         _undo(b, path[d, 0], path[d, 1], hits[d])
@@ -180,7 +180,7 @@ def _both_dice(b, first, second, count, table, keys, out_boards, out_steps):
             h2 = _apply(b, s2, t2)
             path[1, 0] = s2
             path[1, 1] = t2
-            count = _record(b, (h1 << t1) | (h2 << t2), path, 2, table, keys, out_boards,
+            count = _record(b, (h1 << t1) | (h2 << t2), path, np.int64(2), table, keys, out_boards,
                             out_steps, count)
             _undo(b, s2, t2, h2)
             if count < 0:
@@ -200,7 +200,7 @@ def _one_die(b, die, count, table, keys, out_boards, out_steps):
         h1 = _apply(b, s1, t1)
         path[0, 0] = s1
         path[0, 1] = t1
-        count = _record(b, h1 << t1, path, 1, table, keys, out_boards, out_steps, count)
+        count = _record(b, h1 << t1, path, np.int64(1), table, keys, out_boards, out_steps, count)
         _undo(b, s1, t1, h1)
         if count < 0:
             return -1
@@ -228,24 +228,27 @@ def generate(board, d1, d2, capacity):
         return count, nsteps, out_boards, out_steps
     high = max(d1, d2)
     low = min(d1, d2)
-    count = _both_dice(b, high, low, 0, table, keys, out_boards, out_steps)
+    none = np.int64(0)  # typed, not a literal 0: one compiled _both_dice and _one_die
+    count = _both_dice(b, high, low, none, table, keys, out_boards, out_steps)
     if count != 0:
         if count > 0:
             count = _both_dice(b, low, high, count, table, keys, out_boards, out_steps)
         return count, 2, out_boards, out_steps
-    count = _both_dice(b, low, high, 0, table, keys, out_boards, out_steps)
+    count = _both_dice(b, low, high, none, table, keys, out_boards, out_steps)
     if count != 0:
         return count, 2, out_boards, out_steps
-    count = _one_die(b, high, 0, table, keys, out_boards, out_steps)
+    count = _one_die(b, high, none, table, keys, out_boards, out_steps)
     if count != 0:
         return count, 1, out_boards, out_steps
-    count = _one_die(b, low, 0, table, keys, out_boards, out_steps)
+    count = _one_die(b, low, none, table, keys, out_boards, out_steps)
     return count, (1 if count else 0), out_boards, out_steps
 
 
 def generate_arrays(board: np.ndarray, dice: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray]:
     """Run the kernel, growing its buffers when a position has more plays than they hold."""
     d1, d2 = dice
+    if not board.flags.writeable:  # Position.as_array() is read-only: numba would compile
+        board = board.copy()  # generate a second time for it (seconds on a first run)
     capacity = 256 if d1 != d2 else 1024
     while True:
         count, nsteps, boards, steps = generate(board, d1, d2, capacity)

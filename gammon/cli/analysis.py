@@ -1,14 +1,114 @@
-"""Text for ``gammon hint <position-id> <dice>`` and ``gammon eval <position-id>``: the engine's
-ranked plays, or its probabilities and cube decision (money, centred cube, Jacoby)."""
+"""Text for ``gammon hint <id> [dice]`` and ``gammon eval <id>``: the engine's ranked plays, or its
+probabilities and cube decision.
+
+The ID is a Position ID (a money game, cube 1 centred, Jacoby rule), a GNU Backgammon ID
+(``PositionID:MatchID``) or an XGID; the last two also give the match score, the cube, the Crawford
+state and the dice, and the analysis uses them: match plays are ranked by match winning chances
+(MWC), and the cube decision is taken at that score with that cube.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from gammon.dice import check_dice, parse_dice
-from gammon.engine.engine import Engine
+from gammon.dice import Dice, check_dice, parse_dice
+from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.cubeful import CubeOwner, MatchCube
+from gammon.engine.cubeful import MatchState as MatchScore
+from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
+from gammon.engine.met import MAX_AWAY
+from gammon.errors import InvalidNotationError
+from gammon.formats.matchid import GameState, MatchState, parse_gnubg_id
+from gammon.formats.xgid import parse_xgid
 from gammon.position import Position
+
+_MATCH_CANDIDATES = 5  # match play: plays the search keeps (by money equity) before ranking by MWC
+
+
+@dataclass(frozen=True)
+class Context:
+    """What an ID says beyond the position, from the view of the player on roll ("you")."""
+
+    position: Position
+    dice: Dice | None = None
+    match_length: int = 0  # 0: money
+    score: tuple[int, int] = (0, 0)  # (you, the opponent)
+    cube_value: int = 1
+    cube_owner: CubeOwner = CubeOwner.CENTRED
+    match: MatchScore | None = None  # points away and Crawford state; None for money
+    jacoby: bool = True
+    beavers: bool = False
+    double_offered: bool = False  # you have doubled; the opponent must answer
+
+    def describe(self) -> str:
+        """``7-point match at 5-3 (you 2-away, opponent 4-away), cube 2 owned by you, Crawford game``."""
+        owner = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "owned by you",
+                 CubeOwner.OPPONENT: "owned by the opponent"}[self.cube_owner]
+        cube = f"cube {self.cube_value} {owner}"
+        if self.match is None:
+            parts = ["money game", cube, "Jacoby rule" if self.jacoby else "no Jacoby rule"]
+            if self.beavers:
+                parts.append("beavers")
+        else:
+            m = self.match
+            parts = [f"{self.match_length}-point match at {self.score[0]}-{self.score[1]} "
+                     f"(you {m.away}-away, opponent {m.opponent_away}-away)", cube]
+            if m.crawford_game:
+                parts.append("Crawford game")
+            elif m.post_crawford:
+                parts.append("post-Crawford")
+        if self.double_offered:
+            parts.append(f"you have doubled to {2 * self.cube_value}")
+        return ", ".join(parts)
+
+
+def parse_context(text: str) -> Context:
+    """Read a Position ID, a GNU Backgammon ID or an XGID (with or without ``XGID=``)."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"an ID must be a string, not {text!r}")
+    body = text.strip()
+    if body[:5].upper() == "XGID=" or body.count(":") >= 8:
+        xgid = parse_xgid(body)
+        return _from_match_state(xgid.position, xgid.to_match_state(), xgid.beavers, body)
+    if ":" in body:
+        position, state = parse_gnubg_id(body)
+        return _from_match_state(position, state, False, body)
+    return Context(Position.from_id(body))
+
+
+def _quote(text: str) -> str:
+    return repr(text if len(text) <= 80 else text[:77] + "...")
+
+
+def _from_match_state(position: Position, state: MatchState, beavers: bool, text: str) -> Context:
+    if state.game_state not in (GameState.NONE, GameState.PLAYING):
+        raise InvalidNotationError(f"the game in {_quote(text)} is over: there is nothing to analyse")
+    me = state.player_on_roll
+    score = (state.score[me], state.score[1 - me])
+    owner = (CubeOwner.CENTRED if state.cube_owner is None
+             else CubeOwner.MOVER if state.cube_owner == me else CubeOwner.OPPONENT)
+    match = None
+    length = state.match_length
+    if length:
+        if max(score) >= length:
+            raise InvalidNotationError(
+                f"{_quote(text)}: the score {score[0]}-{score[1]} has already won the {length}-point match")
+        away, opponent_away = length - score[0], length - score[1]
+        if max(away, opponent_away) > MAX_AWAY:
+            raise InvalidNotationError(
+                f"{_quote(text)}: the match equity table stops at {MAX_AWAY} away, the score is "
+                f"{away}-away {opponent_away}-away")
+        # as GNU Backgammon: the Crawford flag counts only with a side 1 away; a later game with a
+        # side 1 away is post-Crawford
+        at_match_point = 1 in (away, opponent_away)
+        crawford = state.crawford and at_match_point
+        post = not crawford and at_match_point and (away, opponent_away) != (1, 1)
+        match = MatchScore(away, opponent_away, crawford_game=crawford, post_crawford=post)
+    return Context(position, state.dice, length, score, state.cube_value, owner, match,
+                   jacoby=state.jacoby and not length, beavers=beavers and not length,
+                   double_offered=state.double_offered)
 
 
 def _probabilities_line(p: Probabilities) -> str:
@@ -16,41 +116,107 @@ def _probabilities_line(p: Probabilities) -> str:
             f"lose {p.lose:6.1%} (gammon {p.lose_gammon:5.1%}, bg {p.lose_backgammon:5.1%})")
 
 
-def run_hint(position_id: str, dice: str | Sequence[int], n: int = 5, plies: int | None = None,
+def cubeless_mwc(p: Probabilities, match: MatchScore, cube_value: int) -> float:
+    """Match winning chances of the player on roll with these outcome chances, cube ``cube_value``
+    not turned again (the Kazaross-XG2 table scores each outcome)."""
+    cube = MatchCube(p.as_array(), match, 0.0)  # cube efficiency plays no part in these two values
+    return p.win * cube.win_value(cube_value) + p.lose * cube.loss_value(cube_value)
+
+
+def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, plies: int | None = None,
              engine: Engine | None = None) -> str:
-    """The ``n`` best plays of ``position_id`` for ``dice`` ("31" or (3, 1)), one line each."""
-    position = Position.from_id(position_id)
-    roll = parse_dice(dice) if isinstance(dice, str) else check_dice(dice)
+    """The ``n`` best plays for ``dice`` ("31" or (3, 1); default: the dice in the ID), one line each:
+    cubeless equity in a money game, match winning chances in a match."""
+    context = parse_context(text)
+    if dice is None:
+        if context.dice is None:
+            raise InvalidNotationError(f"{_quote(text.strip())} has no dice: give the roll too, e.g. "
+                                       f"gammon hint {text.strip()[:80]} 31")
+        roll = context.dice
+    else:
+        roll = parse_dice(dice) if isinstance(dice, str) else check_dice(dice)
     engine = engine or Engine(plies=plies)
-    hints = engine.hint(position, roll, n)
-    head = f"Position {position.id}, dice {roll[0]}{roll[1]}, {engine.plies}-ply, player on roll's view"
+    position = context.position
+    match = context.match
+    hints = engine.hint(position, roll, max(n, _MATCH_CANDIDATES) if match else n)
+    lines = [f"Position {position.id}, dice {roll[0]}{roll[1]}, {engine.plies}-ply, player on roll's view",
+             f"  {context.describe()}"]
     if not hints:
-        return f"{head}\nno legal play: the turn passes"
-    width = max(len(str(h.play)) for h in hints)
-    lines = [head]
-    best = hints[0].equity
-    for rank, h in enumerate(hints, 1):
-        diff = "" if rank == 1 else f" ({h.equity - best:+.3f})"
-        ply = "" if h.plies == engine.plies else f" [{h.plies}-ply]"
-        lines.append(f"{rank:3}. {str(h.play):<{width}}  equity {h.equity:+.3f}{diff:9}  "
-                     f"{_probabilities_line(h.probabilities)}{ply}")
+        return "\n".join([*lines, "no legal play: the turn passes"])
+    if match is None:
+        scored = [(h, h.equity) for h in hints]
+    else:
+        scored = sorted(((h, cubeless_mwc(h.probabilities, match, context.cube_value)) for h in hints),
+                        key=lambda hs: -hs[1])[:n]
+    width = max(len(str(h.play)) for h, _ in scored)
+    best = scored[0][1]
+    for rank, (h, score) in enumerate(scored, 1):
+        lines.append(f"{rank:3}. {str(h.play):<{width}}  {_score_text(score, best, rank, match)}  "
+                     f"{_probabilities_line(h.probabilities)}{_ply_note(h, engine)}")
     return "\n".join(lines)
 
 
-def run_eval(position_id: str, plies: int | None = None, engine: Engine | None = None) -> str:
-    """Probabilities, cubeless equity and the money cube decision of ``position_id``."""
-    position = Position.from_id(position_id)
+def _score_text(score: float, best: float, rank: int, match: MatchScore | None) -> str:
+    if match is None:
+        diff = "" if rank == 1 else f" ({score - best:+.3f})"
+        return f"equity {score:+.3f}{diff:9}"
+    diff = "" if rank == 1 else f" ({score - best:+.2%})"
+    return f"MWC {score:6.2%}{diff:10}"
+
+
+def _ply_note(h: Hint, engine: Engine) -> str:
+    return "" if h.plies == engine.plies else f" [{h.plies}-ply]"
+
+
+def run_eval(text: str, plies: int | None = None, engine: Engine | None = None) -> str:
+    """Probabilities, cubeless equity and the cube decision at the ID's score and cube."""
+    context = parse_context(text)
+    position = context.position
     engine = engine or Engine(plies=plies)
-    probs = engine.evaluate(position)
-    decision = engine.cube_decision(position)
+    decision = engine.cube_decision(position, cube_value=context.cube_value, cube_owner=context.cube_owner,
+                                    match=context.match, jacoby=context.jacoby, beavers=context.beavers)
+    probs = decision.probabilities
     pips = position.pip_counts
-    return "\n".join([
-        f"Position {position.id}, {engine.plies}-ply, player on roll's view "
-        f"(pips {pips[0]} vs {pips[1]})",
-        f"  {_probabilities_line(probs)}",
-        f"  cubeless equity {probs.equity:+.3f}",
-        f"  money, centred cube, Jacoby: {decision.action.value}; the opponent should "
-        f"{'take' if decision.take else 'pass'}",
-        f"  cubeful equity: no double {decision.no_double:+.3f}, double/take "
-        f"{decision.double_take:+.3f}, double/pass {decision.double_pass:+.3f}",
-    ])
+    lines = [f"Position {position.id}, {engine.plies}-ply, player on roll's view "
+             f"(pips {pips[0]} vs {pips[1]})", f"  {context.describe()}"]
+    if context.dice is not None:
+        lines.append(f"  (the roll {context.dice[0]}{context.dice[1]} in the ID is not used: the cube "
+                     f"decision comes before rolling; gammon hint ranks the plays)")
+    lines.append(f"  {_probabilities_line(probs)}")
+    cubeless = f"  cubeless equity {probs.equity:+.3f}"
+    if context.match is not None:
+        cubeless += f", match winning chances {cubeless_mwc(probs, context.match, context.cube_value):.1%}"
+    lines.append(cubeless)
+    lines.extend(_cube_lines(decision, context))
+    return "\n".join(lines)
+
+
+def _cube_lines(decision: CubeDecision, context: Context) -> list[str]:
+    answer = "beaver" if decision.beaver else "take" if decision.take else "pass"
+    if decision.action is CubeAction.NO_CUBE:
+        action = f"no double: {_why_no_cube(context)}"
+    elif decision.action is CubeAction.NO_DOUBLE:
+        action = f"no double (if doubled, the opponent should {answer})"
+    else:
+        action = decision.action.value
+        if decision.beaver:
+            action += " (the opponent should beaver)"
+    unit = "" if context.match is None else " (in money equivalents)"
+    lines = [f"  cube action: {action}",
+             f"  cubeful equity{unit}: no double {decision.no_double:+.3f}, double/take "
+             f"{decision.double_take:+.3f}, double/pass {decision.double_pass:+.3f}"]
+    if decision.match_winning_chances:
+        nd, dt, dp = decision.match_winning_chances
+        lines.append(f"  match winning chances: no double {nd:.1%}, double/take {dt:.1%}, "
+                     f"double/pass {dp:.1%}")
+    if context.double_offered:
+        lines.append(f"  the double to {2 * context.cube_value} on offer: the opponent should {answer}")
+    return lines
+
+
+def _why_no_cube(context: Context) -> str:
+    if context.match is not None and context.match.crawford_game:
+        return "no doubling in the Crawford game"
+    if context.cube_owner is CubeOwner.OPPONENT:
+        return "the opponent owns the cube"
+    return "the cube is dead at this score"

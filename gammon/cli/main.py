@@ -78,37 +78,45 @@ def run_play(args: argparse.Namespace) -> int:
     return session.run()
 
 
+_ID_FORMS = ("a Position ID (money, cube centred), a GNU Backgammon ID 'PositionID:MatchID' or an "
+             "XGID 'XGID=...'; the last two give the score, the cube and the dice")
+
+
 def add_hint(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("hint", help="the engine's best plays for a position and a roll",
-                              description="Rank the plays of a position (GNU Backgammon Position ID, "
-                                          "player on roll's view) for a roll such as 31.")
-    p.add_argument("position_id", help="Position ID, e.g. 4HPwATDgc/ABMA")
-    p.add_argument("dice", help="the roll, e.g. 31 or 3-1")
+                              description="Rank the plays of a position for a roll. The position is "
+                                          f"{_ID_FORMS}. The first run compiles the engine (once).")
+    p.add_argument("id", help="e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=...")
+    p.add_argument("dice", nargs="?", default=None,
+                   help="the roll, e.g. 31 or 3-1 (default: the dice in the ID)")
     p.add_argument("-n", type=positive_int, default=5, help="how many plays to show (default 5)")
     p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
                    help="search depth (default: the engine's default)")
-    p.set_defaults(func=lambda a: _print_analysis("run_hint", a.position_id, a.dice, a.n, a.plies))
+    p.set_defaults(func=lambda a: _print_analysis("run_hint", a.id, a.dice, a.n, a.plies))
 
 
 def add_eval(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("eval", help="the engine's probabilities and cube decision for a position",
-                              description="Evaluate a position (GNU Backgammon Position ID, player "
-                                          "on roll's view): winning chances, equity, money cube action.")
-    p.add_argument("position_id", help="Position ID, e.g. 4HPwATDgc/ABMA")
+                              description="Evaluate a position: winning chances, equity and the cube "
+                                          f"action. The position is {_ID_FORMS}.")
+    p.add_argument("id", help="e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=...")
     p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
                    help="search depth (default: the engine's default)")
-    p.set_defaults(func=lambda a: _print_analysis("run_eval", a.position_id, a.plies))
+    p.set_defaults(func=lambda a: _print_analysis("run_eval", a.id, a.plies))
 
 
 def _print_analysis(name: str, *args: object) -> int:
     from gammon.cli import analysis
+    from gammon.cli.progress import compile_notice
     from gammon.errors import GammonError
 
     try:
-        print(getattr(analysis, name)(*args))
+        with compile_notice():
+            text = getattr(analysis, name)(*args)
     except GammonError as e:
         print(f"gammon: {e}", file=sys.stderr)
         return 2
+    print(text)
     return 0
 
 

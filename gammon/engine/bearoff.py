@@ -6,15 +6,17 @@ Two distributions per position, each played to minimise its own expectation:
 * ``off``: rolls to bear off every checker (the race);
 * ``first``: rolls to bear off at least one checker (saving the gammon; meaningful with 15).
 
-Generated once by gammon (numba, a few seconds, moves from :mod:`gammon.movegen`) and cached in
-the user's cache directory; :func:`race_probabilities` turns two sides' distributions into
-cubeless probabilities for the player on roll, exactly for the one-sided model.
+gammon builds it itself (numba, moves from :mod:`gammon.movegen`) and ships the result beside this
+module (``bearoff_one_sided.npz``, 4.5 MB, exact float64), because building it on a user's first
+run took 15 seconds (mostly compiling the builder). ``python -m gammon.engine.bearoff`` rebuilds the
+file; a test checks that it equals a fresh build. :func:`race_probabilities` turns two sides'
+distributions into cubeless probabilities for the player on roll, exactly for the one-sided model.
 """
 
 from __future__ import annotations
 
-import os
 import sys
+from functools import cached_property
 from pathlib import Path
 
 import numpy as np
@@ -26,7 +28,7 @@ POINTS = 6
 CHECKERS = 15
 MAX_ROLLS = 32
 POSITIONS = 54264  # C(21, 6): 15 checkers into 6 points plus "off"
-VERSION = 1
+SHIPPED = Path(__file__).with_name("bearoff_one_sided.npz")
 
 # _BINOM[n, k] = C(n, k)
 _BINOM = np.zeros((32, 8), dtype=np.int64)
@@ -132,53 +134,35 @@ def _generate_tables(binom, max_rolls):
     return off, first, mean_off
 
 
-def _cache_path() -> Path:
-    base = os.environ.get("GAMMON_CACHE_DIR")
-    if base:
-        root = Path(base)
-    elif sys.platform == "darwin":
-        root = Path.home() / "Library" / "Caches" / "gammon"
-    elif os.name == "nt":
-        root = Path(os.environ.get("LOCALAPPDATA", Path.home())) / "gammon" / "Cache"
-    else:
-        root = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "gammon"
-    return root / f"bearoff-one-sided-v{VERSION}.npz"
-
-
 class BearoffDatabase:
-    """The one-sided database; ``BearoffDatabase.load()`` builds or reads the cached tables."""
+    """The one-sided database: ``off`` and ``first``, float64 ``(POSITIONS, MAX_ROLLS)``.
+    ``BearoffDatabase.load()`` is the shipped one, ``generate()`` builds it afresh."""
 
     def __init__(self, off: np.ndarray, first: np.ndarray) -> None:
-        if off.shape != (POSITIONS, MAX_ROLLS) or first.shape != (POSITIONS, MAX_ROLLS):
-            raise ValueError(f"bear-off tables must have shape {(POSITIONS, MAX_ROLLS)}, got {off.shape}")
+        _check_tables(off, first)
         self.off = off
         self.first = first
-        self.mean_rolls = (off * np.arange(MAX_ROLLS)).sum(axis=1)
+
+    @cached_property
+    def mean_rolls(self) -> np.ndarray:
+        return (self.off * np.arange(MAX_ROLLS)).sum(axis=1)
 
     @classmethod
     def generate(cls) -> BearoffDatabase:
+        """Build the tables (about 3 s, plus 10-15 s to compile the builder the first time)."""
         off, first, _ = _generate_tables(_BINOM, MAX_ROLLS)
         return cls(off, first)
 
     @classmethod
-    def load(cls, path: Path | None = None) -> BearoffDatabase:
-        """Read the cache at ``path`` (default: the user's cache dir), building it if missing."""
-        target = path or _cache_path()
-        if target.exists():
-            try:
-                with np.load(target) as data:
-                    return cls(data["off"].astype(np.float64), data["first"].astype(np.float64))
-            except (OSError, ValueError, KeyError):
-                pass  # a damaged cache is rebuilt below
-        db = cls.generate()
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            tmp = target.with_suffix(".tmp.npz")
-            np.savez_compressed(tmp, off=db.off, first=db.first)
-            os.replace(tmp, target)
-        except OSError:
-            pass  # a read-only home still gets a working (uncached) database
-        return db
+    def load(cls, path: str | Path | None = None) -> BearoffDatabase:
+        """The database in ``path`` (a file written by :meth:`save`), or the shipped one. The shipped
+        file is read when a bear-off position first needs it (reading takes about 0.2 s)."""
+        if path is None:
+            return _LazyBearoffDatabase(SHIPPED)
+        return cls(*_read_tables(Path(path)))
+
+    def save(self, path: str | Path) -> None:
+        np.savez_compressed(path, off=self.off, first=self.first)
 
     def index(self, counts: tuple[int, ...] | list[int]) -> int:
         """Index of the home-board counts of points 1-6."""
@@ -201,6 +185,43 @@ class BearoffDatabase:
         out = np.empty((b.shape[0], 5))
         _race_kernel(b, self.off, self.first, _BINOM, out)
         return out
+
+
+class _LazyBearoffDatabase(BearoffDatabase):
+    """A database file read on first use of its tables."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    @cached_property
+    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
+        return _read_tables(self.path)
+
+    @property
+    def off(self) -> np.ndarray:
+        return self._tables[0]
+
+    @property
+    def first(self) -> np.ndarray:
+        return self._tables[1]
+
+
+def _check_tables(off: np.ndarray, first: np.ndarray) -> None:
+    shape = (POSITIONS, MAX_ROLLS)
+    if off.shape != shape or first.shape != shape:
+        raise ValueError(f"bear-off tables must have shape {shape}, got {off.shape} and {first.shape}")
+
+
+def _read_tables(path: Path) -> tuple[np.ndarray, np.ndarray]:
+    try:
+        with np.load(path, allow_pickle=False) as data:
+            off, first = data["off"], data["first"]
+    except (OSError, ValueError, KeyError) as e:
+        raise OSError(f"cannot read the bear-off database {str(path)!r}: {e}") from e
+    if off.dtype != np.float64 or first.dtype != np.float64:
+        raise ValueError(f"{str(path)!r}: bear-off tables must be float64, got {off.dtype} and {first.dtype}")
+    _check_tables(off, first)
+    return off, first
 
 
 @njit(cache=True)
@@ -280,3 +301,10 @@ def race_probabilities(my_off: np.ndarray, my_first: np.ndarray, their_off: np.n
     strictly_after = np.concatenate([tail(my_first)[:, 1:], np.zeros((n, 1))], axis=1)
     out[:, 3] = np.where(my_full, (their_off * strictly_after).sum(axis=1), 0.0)
     return out
+
+
+if __name__ == "__main__":
+    # python -m gammon.engine.bearoff [PATH]: rebuild the shipped file (or write PATH)
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else SHIPPED
+    BearoffDatabase.generate().save(target)
+    print(f"wrote {target} ({target.stat().st_size:,} bytes)")

@@ -56,7 +56,7 @@ def default_evaluator() -> Evaluator:
 
 @lru_cache(maxsize=1)
 def default_bearoff() -> BearoffDatabase:
-    """The one-sided bear-off database, built at first use and cached on disk."""
+    """The one-sided bear-off database shipped in the package, read when first needed."""
     return BearoffDatabase.load()
 
 

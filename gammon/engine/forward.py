@@ -96,7 +96,7 @@ def predict(x, w1, b1, w2t, b2, h, y, bits):
         for j in range(nh):
             s += h[j] * wk[j]
         y[k] = s
-    sigmoid_into(y, 5, bits)
+    sigmoid_into(y, y.shape[0], bits)  # not the literal 5: one compiled specialisation
 
 
 @njit(cache=True)

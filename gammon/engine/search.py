@@ -64,6 +64,15 @@ PLAIN_FILTERS = (MoveFilter(8, 0.16),)
 
 
 @njit(cache=True)
+def _copy_rows(src, i, dst, j, n):
+    """``dst[j:j + n] = src[i:i + n]`` element by element: numba compiles a slice assignment with
+    its shape-mismatch error message, which takes seconds on a first run."""
+    for r in range(n):
+        for k in range(src.shape[1]):
+            dst[j + r, k] = src[i + r, k]
+
+
+@njit(cache=True)
 def _expand(boards, rolls):
     """Every play of every board for every roll. Returns ``(children, starts)``: the resulting
     boards (seen from the opponent) and, for group ``g = board * 21 + roll``, the rows
@@ -88,14 +97,14 @@ def _expand(boards, rolls):
                 while cap < need:
                     cap *= 2
                 bigger = np.empty((cap, 26), dtype=np.int8)
-                bigger[:total] = out[:total]
+                _copy_rows(out, 0, bigger, 0, total)
                 out = bigger
             if count == 0:
                 for k in range(26):
                     out[total, k] = -boards[i, 25 - k]
                 total += 1
             else:
-                out[total:total + count] = res[:count]
+                _copy_rows(res, 0, out, total, count)
                 total += count
             starts[i * nr + r + 1] = total
     return out[:total], starts
@@ -186,7 +195,7 @@ def _store_sanitized(out, kinds, probs):
 
 def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
     """Exact outcome of finished games (see :func:`_classify`), for the player on roll."""
-    b = np.ascontiguousarray(boards, dtype=np.int8)
+    b = np.require(boards, np.int8, "CW")
     out = np.zeros((b.shape[0], 5))
     kinds = _classify(b, False, out)
     if (kinds != TERMINAL).any():
@@ -203,7 +212,9 @@ class Searcher:
 
     def leaf(self, boards: np.ndarray) -> np.ndarray:
         """0-ply probabilities for the player on roll of each board (terminal rows allowed)."""
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        # writable (a copy of a read-only Position.as_array()): numba compiles every kernel again
+        # for read-only arrays, which costs seconds on a first run
+        boards = np.require(boards, np.int8, "CW")
         out = np.empty((boards.shape[0], 5))
         kinds = _classify(boards, self.bearoff is not None, out)
         n_net = _count(kinds, NET)
@@ -222,7 +233,7 @@ class Searcher:
 
     def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:
         """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2)."""
-        boards = np.ascontiguousarray(boards, dtype=np.int8)
+        boards = np.require(boards, np.int8, "CW")
         if plies == 0 or len(boards) == 0:
             return self.leaf(boards)
         n = boards.shape[0]
@@ -251,7 +262,7 @@ class Searcher:
         best first: its index, its probabilities for the mover and the ply they come from. Plays
         cut by a filter keep the value of the ply that cut them and rank after the deeper ones
         (as GNU Backgammon lists them). Every filter keeps at least the best ``at_least`` plays."""
-        after = np.ascontiguousarray(after_boards, dtype=np.int8)
+        after = np.require(after_boards, np.int8, "CW")
         probs = flip_probabilities(self.leaf(after))
         plies = np.zeros(len(after), dtype=np.int64)
         keep = np.arange(len(after))

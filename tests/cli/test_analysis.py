@@ -23,10 +23,11 @@ def test_hint_lists_ranked_legal_plays(engine: Engine) -> None:
     text = run_hint(START, "31", n=3, engine=engine)
     lines = text.splitlines()
     assert lines[0].startswith(f"Position {START}, dice 31, 1-ply")
-    assert len(lines) == 4
-    assert lines[1].lstrip().startswith("1. ")
-    assert str(engine.best_play(Position.from_id(START), (3, 1))) in lines[1]
-    assert "equity" in lines[2] and "win" in lines[2]
+    assert lines[1] == "  money game, cube 1 centred, Jacoby rule"
+    assert len(lines) == 5
+    assert lines[2].lstrip().startswith("1. ")
+    assert str(engine.best_play(Position.from_id(START), (3, 1))) in lines[2]
+    assert "equity" in lines[3] and "win" in lines[3]
 
 
 def test_hint_with_no_legal_play(engine: Engine) -> None:

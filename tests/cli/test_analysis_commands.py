@@ -15,11 +15,11 @@ def test_hint_lists_legal_plays_best_first():
     out = gammon("hint", "4HPwATDgc/ABMA", "31", "-n", "3", "--plies", "0")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.strip().splitlines()
-    assert len(lines) == 4 and "4HPwATDgc/ABMA" in lines[0]
+    assert len(lines) == 5 and "4HPwATDgc/ABMA" in lines[0] and "money game" in lines[1]
     legal = {str(p) for p in Position.initial().legal_plays((3, 1))}
-    plays = [line.split(".", 1)[1].split("equity")[0].strip() for line in lines[1:]]
+    plays = [line.split(".", 1)[1].split("equity")[0].strip() for line in lines[2:]]
     assert set(plays) <= legal
-    equities = [float(line.split("equity")[1].split()[0]) for line in lines[1:]]
+    equities = [float(line.split("equity")[1].split()[0]) for line in lines[2:]]
     assert equities == sorted(equities, reverse=True)
 
 

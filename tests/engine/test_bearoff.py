@@ -1,4 +1,4 @@
-"""One-sided bear-off database: exact values checked by hand."""
+"""One-sided bear-off database: exact values checked by hand, the shipped file against a fresh build."""
 
 from __future__ import annotations
 
@@ -86,12 +86,38 @@ def test_kernel_matches_the_reference_formula(db: BearoffDatabase) -> None:
     np.testing.assert_allclose(db.probabilities(b), ref, atol=1e-12)
 
 
-def test_cache_file_round_trip(db: BearoffDatabase, tmp_path) -> None:
+def test_the_shipped_file_is_what_gammon_builds() -> None:
+    """The file in the package is gammon's own build, bit for bit (``python -m
+    gammon.engine.bearoff`` rewrites it)."""
+    fresh = BearoffDatabase.generate()
+    shipped = BearoffDatabase.load()
+    np.testing.assert_array_equal(shipped.off, fresh.off)
+    np.testing.assert_array_equal(shipped.first, fresh.first)
+
+
+def test_the_shipped_file_is_read_only_when_needed() -> None:
+    lazy = BearoffDatabase.load()
+    assert "_tables" not in vars(lazy)
+    assert lazy.expected_rolls([1, 0, 0, 0, 0, 0]) == pytest.approx(1.0)
+    assert "_tables" in vars(lazy)
+
+
+def test_file_round_trip(db: BearoffDatabase, tmp_path) -> None:
     path = tmp_path / "bearoff.npz"
-    np.savez_compressed(path, off=db.off, first=db.first)
+    db.save(path)
     again = BearoffDatabase.load(path)
     np.testing.assert_array_equal(again.off, db.off)
     np.testing.assert_array_equal(again.first, db.first)
+
+
+def test_a_bad_file_is_named(tmp_path) -> None:
+    path = tmp_path / "bearoff.npz"
+    path.write_bytes(b"not a zip")
+    with pytest.raises(OSError, match="bearoff.npz"):
+        BearoffDatabase.load(path)
+    np.savez(path, off=np.zeros((3, 32)), first=np.zeros((3, 32)))
+    with pytest.raises(ValueError, match=r"\(3, 32\)"):
+        BearoffDatabase.load(path)
 
 
 def test_matches_gnubg_one_sided_bearoff(db: BearoffDatabase) -> None:
