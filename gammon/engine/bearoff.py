@@ -140,8 +140,29 @@ class BearoffDatabase:
 
     def __init__(self, off: np.ndarray, first: np.ndarray) -> None:
         _check_tables(off, first)
-        self.off = off
-        self.first = first
+        self._tables: tuple[np.ndarray, np.ndarray] | None = (off, first)
+        self._path: Path | None = None
+
+    @classmethod
+    def _lazy(cls, path: Path) -> BearoffDatabase:
+        """A database whose file is read on first use of its tables."""
+        db = object.__new__(cls)
+        db._tables, db._path = None, path
+        return db
+
+    @property
+    def off(self) -> np.ndarray:
+        return self._read()[0]
+
+    @property
+    def first(self) -> np.ndarray:
+        return self._read()[1]
+
+    def _read(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._tables is None:
+            assert self._path is not None  # set by _lazy whenever the tables are not
+            self._tables = _read_tables(self._path)
+        return self._tables
 
     @cached_property
     def mean_rolls(self) -> np.ndarray:
@@ -158,7 +179,7 @@ class BearoffDatabase:
         """The database in ``path`` (a file written by :meth:`save`), or the shipped one. The shipped
         file is read when a bear-off position first needs it (reading takes about 0.2 s)."""
         if path is None:
-            return _LazyBearoffDatabase(SHIPPED)
+            return cls._lazy(SHIPPED)
         return cls(*_read_tables(Path(path)))
 
     def save(self, path: str | Path) -> None:
@@ -185,25 +206,6 @@ class BearoffDatabase:
         out = np.empty((b.shape[0], 5))
         _race_kernel(b, self.off, self.first, _BINOM, out)
         return out
-
-
-class _LazyBearoffDatabase(BearoffDatabase):
-    """A database file read on first use of its tables."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    @cached_property
-    def _tables(self) -> tuple[np.ndarray, np.ndarray]:
-        return _read_tables(self.path)
-
-    @property
-    def off(self) -> np.ndarray:
-        return self._tables[0]
-
-    @property
-    def first(self) -> np.ndarray:
-        return self._tables[1]
 
 
 def _check_tables(off: np.ndarray, first: np.ndarray) -> None:

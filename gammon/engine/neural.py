@@ -152,6 +152,6 @@ class NeuralEvaluator:
         if b.shape[0] == 0:
             return out
         c, r = self.contact, self.race
-        evaluate_batch(np.require(b, np.int8, "CW"), c.w1, c.b1, c.w2t, c.b2,
+        evaluate_batch(np.require(b, np.int8, ["C", "W"]), c.w1, c.b1, c.w2t, c.b2,
                        r.w1, r.b1, r.w2t, r.b2, out)
         return out

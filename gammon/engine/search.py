@@ -195,7 +195,7 @@ def _store_sanitized(out, kinds, probs):
 
 def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
     """Exact outcome of finished games (see :func:`_classify`), for the player on roll."""
-    b = np.require(boards, np.int8, "CW")
+    b = np.require(boards, np.int8, ["C", "W"])
     out = np.zeros((b.shape[0], 5))
     kinds = _classify(b, False, out)
     if (kinds != TERMINAL).any():
@@ -214,7 +214,7 @@ class Searcher:
         """0-ply probabilities for the player on roll of each board (terminal rows allowed)."""
         # writable (a copy of a read-only Position.as_array()): numba compiles every kernel again
         # for read-only arrays, which costs seconds on a first run
-        boards = np.require(boards, np.int8, "CW")
+        boards = np.require(boards, np.int8, ["C", "W"])
         out = np.empty((boards.shape[0], 5))
         kinds = _classify(boards, self.bearoff is not None, out)
         n_net = _count(kinds, NET)
@@ -233,7 +233,7 @@ class Searcher:
 
     def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:
         """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2)."""
-        boards = np.require(boards, np.int8, "CW")
+        boards = np.require(boards, np.int8, ["C", "W"])
         if plies == 0 or len(boards) == 0:
             return self.leaf(boards)
         n = boards.shape[0]
@@ -262,7 +262,7 @@ class Searcher:
         best first: its index, its probabilities for the mover and the ply they come from. Plays
         cut by a filter keep the value of the ply that cut them and rank after the deeper ones
         (as GNU Backgammon lists them). Every filter keeps at least the best ``at_least`` plays."""
-        after = np.require(after_boards, np.int8, "CW")
+        after = np.require(after_boards, np.int8, ["C", "W"])
         probs = flip_probabilities(self.leaf(after))
         plies = np.zeros(len(after), dtype=np.int64)
         keep = np.arange(len(after))
