@@ -422,9 +422,9 @@ def _job(engine: Engine, s: RolloutSettings, starts: tuple[_Start, ...], cube: _
 
 
 def _boundaries(s: RolloutSettings, workers: int) -> list[tuple[int, int]]:
-    """Batches of trials: about four per worker, at most ``_CHUNK`` each, split at every
-    multiple of ``check_every`` when a stopping rule needs them."""
-    size = max(1, min(_CHUNK, math.ceil(s.trials / (4 * workers))))
+    """Batches of trials: about four per worker, 36 to ``_CHUNK`` each, split at every multiple
+    of ``check_every`` when a stopping rule needs them."""
+    size = max(36, min(_CHUNK, math.ceil(s.trials / (4 * workers))))
     cuts = set(range(0, s.trials, size))
     if s.stop_at_se is not None:
         cuts |= set(range(0, s.trials, s.check_every))

@@ -141,6 +141,10 @@ def test_a_seed_gives_the_same_result_with_any_number_of_workers(net: Engine,
     assert other.equity != one.equity
     again = net.rollout(p, settings=one.settings, workers=1)
     assert again == one
+    deeper = Engine(plies=1, evaluator=PipCountEvaluator())  # plays chosen by the 1-ply search
+    for vr in (True, False):
+        s = RolloutSettings(trials=40, seed=3, truncate=3, variance_reduction=vr)
+        assert deeper.rollout(p, settings=s, workers=1) == deeper.rollout(p, settings=s, workers=2)
 
 
 def test_without_a_seed_the_drawn_seed_is_recorded(pips: Engine) -> None:
