@@ -35,10 +35,10 @@ plies; the result is the mean over the trials, for the root player, with its sta
   +1) at a match score, with the match winning chance alongside.
 
 Several alternatives (the candidate plays of a roll, or no-double and double/take) are rolled
-out together, trial by trial with the same dice. Trials run in lockstep in batches: every
-half-move of every running trial goes through the engine's batched kernels at once (the
-move generator over all 21 rolls, one evaluator call), and batches of trials go to worker
-processes or a Ray cluster (:mod:`gammon.engine.parallel`).
+out together, trial by trial with the same dice. The trials are played in lockstep batches
+(:mod:`gammon.engine.rollout_trials`) that go to worker processes or a Ray cluster
+(:mod:`gammon.engine.parallel`); this module sets the job up, reduces the per-trial values in
+trial order and applies the stopping rule.
 """
 
 from __future__ import annotations
@@ -46,32 +46,23 @@ from __future__ import annotations
 import math
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from gammon.dice import check_dice
-from gammon.engine.cube_decision import (
-    CubeAction,
-    CubeDecision,
-    _classify,
-    match_cube_decision,
-    money_cube_decision,
-)
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiency, money_equity
-from gammon.engine.encode import is_race_board
-from gammon.engine.evaluator import Evaluator, Probabilities, cubeless_equity, flip_probabilities
+from gammon.engine.cube_decision import CubeDecision, _classify
+from gammon.engine.cubeful import CubeOwner, MatchState
+from gammon.engine.evaluator import Probabilities, cubeless_equity
 from gammon.engine.parallel import check_workers, ordered_map
-from gammon.engine.search import (
-    _ROLL_WEIGHTS,
-    _ROLLS,
-    Searcher,
-    SearchSettings,
-    _best_in_groups,
-    _expand,
-    terminal_probabilities,
+from gammon.engine.rollout_trials import (
+    CubeState,
+    RolloutJob,
+    Start,
+    dice_permutations,
+    match_unit,
+    play_trials,
 )
 from gammon.errors import InvalidPositionError
 from gammon.play import Play
@@ -81,17 +72,7 @@ if TYPE_CHECKING:
     from gammon.engine.engine import Engine
 
 DEFAULT_TRIALS = 1296
-MAX_HALF_MOVES = 2000
-"""A trial still running after this many half-moves is scored as truncated (never seen in play)."""
-
-_ROTATED_TURNS = 128
-_GENERATIONS = 6  # 36**6 trials before the rotation repeats
-_SEED_MASK = (1 << 63) - 1
-_CHUNK = 216  # trials per batch: large enough that the kernels, not Python, take the time
-_INDEX21 = np.array([[min(a, b) - 1, max(a, b) - 1] for a in range(1, 7) for b in range(1, 7)])
-# the 21-roll index (search._ROLLS order) of each of the 36 ordered rolls j = 6 * (d1 - 1) + (d2 - 1)
-_ROLL21_OF_36 = np.array([[i for i, (a, b) in enumerate(_ROLLS) if (a - 1, b - 1) == (lo, hi)][0]
-                          for lo, hi in _INDEX21], dtype=np.int64)
+_CHUNK = 216  # trials per batch at most: enough that the kernels, not Python, take the time
 
 
 # --- settings and results ------------------------------------------------------------------------
@@ -254,8 +235,8 @@ def rollout(engine: Engine, position: Position, *, trials: int | None = None, se
     resolved = _resolve(engine, settings, trials=trials, seed=seed, truncate=truncate,
                         cubeful=cubeful, stop_at_se=stop_at_se)
     _check_playable(position)
-    cube = _CubeState.checked(cube_value, cube_owner, match, jacoby)
-    start = _Start(position.as_array().copy(), cube_value, _ROOT_OWNER[cube_owner], True)
+    cube = _cube_state(cube_value, cube_owner, match, jacoby)
+    start = Start(position.as_array().copy(), cube_value, _ROOT_OWNER[cube_owner], True)
     job = _job(engine, resolved, (start,), cube)
     values = _run(job, workers, ray_address, progress, flip=False)
     return _result(job, values[0])
@@ -277,12 +258,12 @@ def rollout_plays(engine: Engine, position: Position, dice: Sequence[int], n: in
                         cubeful=cubeful, stop_at_se=stop_at_se)
     check_dice(dice)
     _check_playable(position)
-    cube = _CubeState.checked(cube_value, cube_owner, match, jacoby)
+    cube = _cube_state(cube_value, cube_owner, match, jacoby)
     hints = engine.hint(position, dice, n)
     if not hints:
         return []
     owner = -_ROOT_OWNER[cube_owner]  # the roots are the opponent, on roll after the play
-    starts = tuple(_Start(h.play.after.as_array().copy(), cube_value, owner, True) for h in hints)
+    starts = tuple(Start(h.play.after.as_array().copy(), cube_value, owner, True) for h in hints)
     job = _job(engine, resolved, starts, cube.flipped())
     values = _run(job, workers, ray_address, progress, flip=True)
     out = [PlayRollout(h.play, _result(job, v).flip()) for h, v in zip(hints, values)]
@@ -302,14 +283,14 @@ def rollout_cube(engine: Engine, position: Position, *, trials: int | None = Non
     resolved = _resolve(engine, settings, trials=trials, seed=seed, truncate=truncate,
                         cubeful=True, stop_at_se=stop_at_se)
     _check_playable(position)
-    cube = _CubeState.checked(cube_value, cube_owner, match, jacoby)
+    cube = _cube_state(cube_value, cube_owner, match, jacoby)
     if cube_owner is CubeOwner.OPPONENT:
         raise ValueError("the opponent owns the cube: the player on roll may not double")
     if match is not None and (match.crawford_game or cube_value >= match.away):
         raise ValueError(f"the player on roll may not usefully double at {match!r} with the cube "
                          f"at {cube_value}")
-    starts = (_Start(position.as_array().copy(), cube_value, _ROOT_OWNER[cube_owner], False),
-              _Start(position.as_array().copy(), 2 * cube_value, -1, False))
+    starts = (Start(position.as_array().copy(), cube_value, _ROOT_OWNER[cube_owner], False),
+              Start(position.as_array().copy(), 2 * cube_value, -1, False))
     job = _job(engine, resolved, starts, cube)
     values = _run(job, workers, ray_address, progress, flip=False)
     nd, dt = (_result(job, v) for v in values)
@@ -355,67 +336,23 @@ def _resolve(engine: Engine, settings: RolloutSettings | None, **overrides: obje
     return s
 
 
-@dataclass(frozen=True)
-class _CubeState:
-    """The cube and score of the root player: ``base`` is the starting cube value (the unit of
-    cubeful money equities and of EMG)."""
-
-    base: int
-    match: MatchState | None
-    jacoby: bool
-
-    @classmethod
-    def checked(cls, value: int, owner: CubeOwner, match: MatchState | None, jacoby: bool) -> _CubeState:
-        if not _is_int(value) or value < 1 or value & (value - 1):
-            raise ValueError(f"cube_value must be a power of two >= 1, got {value!r}")
-        if not isinstance(owner, CubeOwner):
-            raise ValueError(f"cube_owner must be a CubeOwner, got {owner!r}")
-        if match is not None and not isinstance(match, MatchState):
-            raise ValueError(f"match must be a gammon.engine.cubeful.MatchState or None, got {match!r}")
-        if match is not None and match.crawford_game and (value != 1 or owner is not CubeOwner.CENTRED):
-            raise ValueError(f"the Crawford game has no cube, but the cube is at {value} ({owner.value})")
-        return cls(value, match, bool(jacoby) and match is None)
-
-    def flipped(self) -> _CubeState:
-        m = self.match
-        return _CubeState(self.base, None if m is None else _swap(m), self.jacoby)
+def _cube_state(value: int, owner: CubeOwner, match: MatchState | None, jacoby: bool) -> CubeState:
+    if not _is_int(value) or value < 1 or value & (value - 1):
+        raise ValueError(f"cube_value must be a power of two >= 1, got {value!r}")
+    if not isinstance(owner, CubeOwner):
+        raise ValueError(f"cube_owner must be a CubeOwner, got {owner!r}")
+    if match is not None and not isinstance(match, MatchState):
+        raise ValueError(f"match must be a gammon.engine.cubeful.MatchState or None, got {match!r}")
+    if match is not None and match.crawford_game and (value != 1 or owner is not CubeOwner.CENTRED):
+        raise ValueError(f"the Crawford game has no cube, but the cube is at {value} ({owner.value})")
+    return CubeState(value, match, bool(jacoby) and match is None)
 
 
-def _swap(m: MatchState) -> MatchState:
-    return MatchState(m.opponent_away, m.away, m.crawford_game, m.post_crawford)
-
-
-@dataclass(frozen=True)
-class _Start:
-    """One alternative: the board (its player on roll is the root), the cube value and owner
-    (1 the root, -1 its opponent, 0 centred), and whether the root may double at once."""
-
-    board: np.ndarray
-    cube_value: int
-    owner: int
-    cube_at_start: bool
-
-
-@dataclass(frozen=True)
-class RolloutJob:
-    """Everything a worker needs to play a range of trials (picklable)."""
-
-    evaluator: Evaluator
-    bearoff: bool
-    search: SearchSettings
-    settings: RolloutSettings
-    starts: tuple[_Start, ...]
-    cube: _CubeState
-    perms: np.ndarray = field(repr=False)
-
-
-def _job(engine: Engine, s: RolloutSettings, starts: tuple[_Start, ...], cube: _CubeState) -> RolloutJob:
+def _job(engine: Engine, s: RolloutSettings, starts: tuple[Start, ...], cube: CubeState) -> RolloutJob:
     assert s.plies is not None and s.seed is not None
     search = replace(engine.settings, plies=s.plies)
-    rng = np.random.default_rng(s.seed)
-    perms = np.stack([np.stack([rng.permutation(36) for _ in range(_ROTATED_TURNS)])
-                      for _ in range(_GENERATIONS)]).astype(np.int64)
-    return RolloutJob(engine.evaluator, engine._searcher.bearoff is not None, search, s, starts, cube, perms)
+    return RolloutJob(engine.evaluator, engine._searcher.bearoff is not None, search, s, starts, cube,
+                      dice_permutations(s.seed))
 
 
 # --- running: batches in order, the stopping rule, progress ---------------------------------------
@@ -480,349 +417,12 @@ def _result(job: RolloutJob, values: np.ndarray) -> RolloutResult:
     cubeful = job.settings.cubeful
     mwc = None
     if cubeful and job.cube.match is not None:
-        lose1, win1 = _match_unit(job.cube)
+        lose1, win1 = match_unit(job.cube)
         mwc = lose1 + (float(mean[6]) + 1.0) * (win1 - lose1) / 2.0
     e = [float(v) for v in se]
     errors = StandardErrors(e[0], e[1], e[2], e[3], e[4], e[5], e[6] if cubeful else e[5])
     return RolloutResult(Probabilities.from_array(mean[:5]), float(mean[6] if cubeful else mean[5]),
                          errors, n, job.settings, float(mean[5]), mwc)
-
-
-def _match_unit(cube: _CubeState) -> tuple[float, float]:
-    """The root's match winning chances after losing and after winning one starting cube."""
-    m = cube.match
-    assert m is not None
-    return m.after(m.away, m.opponent_away - cube.base), m.after(m.away - cube.base, m.opponent_away)
-
-
-# --- the trials ---------------------------------------------------------------------------------
-
-
-@njit(cache=True)
-def _hash_roll(seed, trial, turn):
-    """A roll 0..35 from (seed, trial, turn): splitmix64's finaliser on their mix."""
-    z = (np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(trial) * np.uint64(0xBF58476D1CE4E5B9)
-         + np.uint64(turn) * np.uint64(0x94D049BB133111EB) + np.uint64(0x2545F4914F6CDD1D))
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    z = z ^ (z >> np.uint64(31))
-    return np.int64(z % np.uint64(36))
-
-
-@njit(cache=True)
-def _rolls36(perms, seed, trials, turn, rotate):
-    """The roll (0..35: ``6 * (d1 - 1) + d2 - 1``) of each trial at ``turn``: quasi-random
-    (nested permutations of the trial's base-36 digits) or hashed."""
-    out = np.empty(trials.shape[0], dtype=np.int64)
-    generations = perms.shape[0]
-    for i in range(trials.shape[0]):
-        g = trials[i]
-        if rotate and turn < perms.shape[1]:
-            j = 0
-            k = 1
-            for gen in range(min(turn, generations - 1) + 1):
-                j = perms[gen, turn, (g // k + j) % 36]
-                k *= 36
-            out[i] = j
-        else:
-            out[i] = _hash_roll(seed, g, turn)
-    return out
-
-
-@njit(cache=True)
-def _roll_means(values, weights):
-    """The mean over the 21 rolls (``weights``) of ``values (n, 21, 5)``, summed in roll order."""
-    n = values.shape[0]
-    out = np.zeros((n, 5))
-    for i in range(n):
-        for r in range(values.shape[1]):
-            w = weights[r]
-            for k in range(5):
-                out[i, k] += w * values[i, r, k]
-    return out
-
-
-@njit(cache=True)
-def _races(boards):
-    out = np.empty(boards.shape[0], dtype=np.bool_)
-    for r in range(boards.shape[0]):
-        out[r] = is_race_board(boards[r])
-    return out
-
-
-def _pips(boards: np.ndarray) -> np.ndarray:
-    return (np.where(boards > 0, boards, 0).astype(np.int64) * np.arange(26)).sum(axis=1)
-
-
-def _expand_own(boards: np.ndarray, r21: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every play of each board for its own roll (:func:`gammon.engine.search._expand` once per
-    roll present): ``(children, starts, rows)``, group ``g`` (rows ``starts[g]:starts[g + 1]`` of
-    ``children``) being board ``rows[g]``'s plays."""
-    parts, firsts, rows = [], [], []
-    offset = 0
-    for r in np.unique(r21):
-        group = np.flatnonzero(r21 == r)
-        children, starts = _expand(boards[group], _ROLLS[r:r + 1])
-        parts.append(children)
-        firsts.append(starts[:-1] + offset)
-        rows.append(group)
-        offset += len(children)
-    starts = np.concatenate([*firsts, [offset]]).astype(np.int64)
-    return np.concatenate(parts), starts, np.concatenate(rows)
-
-
-def _to_root(probs: np.ndarray, root_on_roll: bool) -> np.ndarray:
-    return probs if root_on_roll else flip_probabilities(probs)
-
-
-class _Trials:
-    """A batch of trials of every alternative, played in lockstep, one half-move per step."""
-
-    def __init__(self, job: RolloutJob, start: int, stop: int) -> None:
-        from gammon.engine.engine import default_bearoff
-
-        self.job = job
-        self.s = job.settings
-        self.searcher = Searcher(job.evaluator, default_bearoff() if job.bearoff else None)
-        n = stop - start
-        alts = len(job.starts)
-        self.alt = np.repeat(np.arange(alts), n)
-        self.trial = np.tile(np.arange(start, stop, dtype=np.int64), alts)
-        self.boards = np.stack([st.board for st in job.starts]).astype(np.int8)[self.alt]
-        self.cube = np.array([st.cube_value for st in job.starts], dtype=np.float64)[self.alt]
-        self.owner = np.array([st.owner for st in job.starts], dtype=np.int64)[self.alt]
-        self.cube_at_start = np.array([st.cube_at_start for st in job.starts])[self.alt]
-        self.luck = np.zeros((len(self.alt), 5))
-        self.luck_cubeful = np.zeros(len(self.alt))
-        self.out = np.zeros((len(self.alt), 6))
-        self.done = np.zeros(len(self.alt), dtype=bool)
-        self.n, self.alts = n, alts
-
-    def run(self) -> np.ndarray:
-        s = self.s
-        for turn in range(MAX_HALF_MOVES + 1):
-            live = np.flatnonzero(~self.done)
-            if len(live) == 0:
-                break
-            root_on_roll = turn % 2 == 0
-            live = self._endings(live, root_on_roll,
-                                 truncate=turn == MAX_HALF_MOVES or turn == s.truncate)
-            if s.cubeful and len(live):
-                live = self._cube_actions(live, root_on_roll, turn)
-            if len(live):
-                self._play(live, root_on_roll, turn)
-        values = self.out.copy()
-        values[:, :5] -= self.luck
-        values[:, 5] -= self.luck_cubeful
-        return values.reshape(self.alts, self.n, 6)
-
-    # --- endings ---------------------------------------------------------------------------
-
-    def _finish(self, rows: np.ndarray, probs: np.ndarray, cubeful: np.ndarray | None,
-                root_on_roll: bool) -> None:
-        """Record the result of ``rows``: probabilities for the player on roll and, cubeful, its
-        value (money: points per starting cube; match: its match winning chance)."""
-        self.out[rows, :5] = _to_root(probs, root_on_roll)
-        if cubeful is not None:
-            self.out[rows, 5] = self._cubeful_to_root(cubeful, root_on_roll)
-        self.done[rows] = True
-
-    def _cubeful_to_root(self, values: np.ndarray, root_on_roll: bool) -> np.ndarray:
-        """Money points per starting cube, or EMG, for the root from the player on roll's value."""
-        m = self.job.cube.match
-        if m is None:
-            return values if root_on_roll else -values
-        mwc = values if root_on_roll else 1.0 - values
-        lose1, win1 = _match_unit(self.job.cube)
-        return 2.0 * (mwc - lose1) / (win1 - lose1) - 1.0
-
-    def _endings(self, live: np.ndarray, root_on_roll: bool, truncate: bool) -> np.ndarray:
-        """Score the finished, bear-off and (``truncate``) truncated trials; the rest go on."""
-        b = self.boards[live]
-        over = ~(b < 0).any(axis=1)  # the player not on roll has borne off every checker
-        if over.any():
-            rows = live[over]
-            probs = terminal_probabilities(b[over])
-            self._finish(rows, probs, self._cubeful_final(rows, probs, root_on_roll), root_on_roll)
-        rest = ~over
-        if self.s.bearoff_truncation and self.searcher.bearoff is not None and not truncate:
-            from gammon.engine.bearoff import is_bearoff
-
-            home = rest & is_bearoff(b)
-            if home.any():
-                rows = live[home]
-                probs = self.searcher.leaf(b[home])
-                self._finish(rows, probs, self._cubeful_model(rows, b[home], probs, root_on_roll),
-                             root_on_roll)
-                rest &= ~home
-        if truncate and rest.any():
-            rows = live[rest]
-            probs = self._evaluate(b[rest], self.s.truncate_plies or 0)
-            self._finish(rows, probs, self._cubeful_model(rows, b[rest], probs, root_on_roll),
-                         root_on_roll)
-            return live[:0]
-        return live[rest]
-
-    def _evaluate(self, boards: np.ndarray, plies: int) -> np.ndarray:
-        if plies == 0:
-            return self.searcher.leaf(boards)
-        # one board at a time: a board's value must not depend on the batch it came in
-        return np.concatenate([self.searcher.evaluate_boards(boards[i:i + 1], plies)
-                               for i in range(len(boards))])
-
-    def _mover_match(self, root_on_roll: bool) -> MatchState | None:
-        m = self.job.cube.match
-        return m if m is None or root_on_roll else _swap(m)
-
-    def _owner_for_mover(self, rows: np.ndarray, root_on_roll: bool) -> list[CubeOwner]:
-        rel = self.owner[rows] * (1 if root_on_roll else -1)
-        return [CubeOwner.CENTRED if o == 0 else CubeOwner.MOVER if o > 0 else CubeOwner.OPPONENT
-                for o in rel]
-
-    def _cubeful_final(self, rows: np.ndarray, probs: np.ndarray, root_on_roll: bool) -> np.ndarray | None:
-        """The value of finished games for the player on roll (who lost)."""
-        if not self.s.cubeful:
-            return None
-        cube = self.cube[rows]
-        points = -cubeless_equity(probs)  # 1, 2 or 3 for the winner
-        m = self._mover_match(root_on_roll)
-        if m is None:
-            if self.job.cube.jacoby:
-                points = np.where(self.owner[rows] == 0, 1.0, points)
-            return -points * cube / self.job.cube.base
-        return np.array([m.after(m.away, m.opponent_away - int(round(p * c)))
-                         for p, c in zip(points, cube)])
-
-    def _cubeful_model(self, rows: np.ndarray, boards: np.ndarray, probs: np.ndarray,
-                       root_on_roll: bool) -> np.ndarray | None:
-        """The engine's cubeful equity (Janowski; match: the MET model) of unfinished trials."""
-        if not self.s.cubeful:
-            return None
-        m = self._mover_match(root_on_roll)
-        owners = self._owner_for_mover(rows, root_on_roll)
-        races, pips = _races(boards), _pips(boards)
-        out = np.empty(len(rows))
-        for i, (p, owner, cube) in enumerate(zip(probs, owners, self.cube[rows])):
-            x = cube_efficiency(bool(races[i]), int(pips[i]))
-            if m is None:
-                out[i] = money_equity(p, owner, x, jacoby=self.job.cube.jacoby) * cube / self.job.cube.base
-            else:
-                out[i] = MatchCube(p, m, x).equity(float(p[0]), int(cube), owner)
-        return out
-
-    # --- the cube --------------------------------------------------------------------------
-
-    def _cube_actions(self, live: np.ndarray, root_on_roll: bool, turn: int) -> np.ndarray:
-        """The player on roll doubles where the engine says so; a pass ends the trial."""
-        sign = 1 if root_on_roll else -1
-        may = (self.owner[live] == 0) | (self.owner[live] == sign)
-        if turn == 0:
-            may &= self.cube_at_start[live]
-        rows = live[may]
-        if len(rows) == 0:
-            return live
-        b = self.boards[rows]
-        probs = self.searcher.leaf(b)
-        races, pips = _races(b), _pips(b)
-        m = self._mover_match(root_on_roll)
-        owners = self._owner_for_mover(rows, root_on_roll)
-        passed = []
-        for i, row in enumerate(rows):
-            p = Probabilities.from_array(probs[i])
-            x = cube_efficiency(bool(races[i]), int(pips[i]))
-            cube = int(self.cube[row])
-            if m is None:
-                d = money_cube_decision(p, owners[i], x, jacoby=self.job.cube.jacoby)
-            else:
-                d = match_cube_decision(p, m, cube, owners[i], x)
-            if d.action is CubeAction.DOUBLE_TAKE:
-                self.cube[row] = 2 * cube
-                self.owner[row] = -sign  # the taker owns it
-            elif d.action is CubeAction.DOUBLE_PASS:
-                passed.append(i)
-        if passed:
-            idx = np.array(passed)
-            prow = rows[idx]
-            cube = self.cube[prow]
-            if m is None:
-                value = cube / self.job.cube.base
-            else:
-                value = np.array([m.after(m.away - int(c), m.opponent_away) for c in cube])
-            self._finish(prow, probs[idx], value, root_on_roll)
-            return live[~self.done[live]]
-        return live
-
-    # --- a half-move -------------------------------------------------------------------------
-
-    def _play(self, live: np.ndarray, root_on_roll: bool, turn: int) -> None:
-        s, searcher = self.s, self.searcher
-        b = self.boards[live]
-        r21 = _ROLL21_OF_36[_rolls36(self.job.perms, (s.seed or 0) & _SEED_MASK, self.trial[live], turn,
-                                     s.quasi_random)]
-        plies = s.plies or 0
-        m = len(live)
-        if s.variance_reduction:
-            # trials often share a board (all of them at the start): expand each board once
-            boards, inverse = np.unique(b, axis=0, return_inverse=True)
-            inverse = inverse.reshape(-1)
-            children, starts = _expand(boards, _ROLLS)
-            child_probs = searcher.leaf(children)
-            best = _best_in_groups(cubeless_equity(child_probs), starts)
-            if plies <= 1:
-                values = flip_probabilities(child_probs[best])
-            else:
-                values = flip_probabilities(self._evaluate_groups(children[best], plies - 1))
-            values = values.reshape(len(boards), len(_ROLLS), 5)
-            mean = _roll_means(values, _ROLL_WEIGHTS)[inverse]
-            actual = values[inverse, r21]
-            self.luck[live] += _to_root(actual, root_on_roll) - _to_root(mean, root_on_roll)
-            if s.cubeful:
-                luck = cubeless_equity(actual) - cubeless_equity(mean)
-                self.luck_cubeful[live] += self._equity_scale(live, root_on_roll) * luck
-            group = inverse * len(_ROLLS) + r21
-            lo, hi = starts[group], starts[group + 1]
-            if plies == 0:
-                self.boards[live] = children[best[group]]
-                return
-        else:
-            children, starts, rows = _expand_own(b, r21)
-            if plies == 0:
-                best = _best_in_groups(cubeless_equity(searcher.leaf(children)), starts)
-                chosen = np.empty((m, 26), dtype=np.int8)
-                chosen[rows] = children[best]
-                self.boards[live] = chosen
-                return
-            lo = np.empty(m, dtype=np.int64)
-            hi = np.empty(m, dtype=np.int64)
-            lo[rows], hi[rows] = starts[:-1], starts[1:]
-        chosen = np.empty((m, 26), dtype=np.int8)
-        searched: dict[tuple[bytes, int], int] = {}  # trials with the same board and roll search once
-        for i in range(m):
-            key = (b[i].tobytes(), int(r21[i]))
-            if key not in searched:
-                after = children[lo[i]:hi[i]]
-                best_play = 0 if len(after) == 1 else int(searcher.rank_plays(after, self.job.search)[0][0])
-                searched[key] = int(lo[i]) + best_play
-            chosen[i] = children[searched[key]]
-        self.boards[live] = chosen
-
-    def _evaluate_groups(self, boards: np.ndarray, plies: int) -> np.ndarray:
-        """``boards`` (21 per trial) at ``plies``, one trial's 21 at a time (batch-independent)."""
-        k = len(_ROLLS)
-        return np.concatenate([self.searcher.evaluate_boards(boards[i:i + k], plies)
-                               for i in range(0, len(boards), k)])
-
-    def _equity_scale(self, rows: np.ndarray, root_on_roll: bool) -> np.ndarray:
-        """Cubeless luck (mover's equity) to the root's cubeful units: the cube in play over the
-        starting cube, signed for the root (EMG for a match: the same scale)."""
-        return self.cube[rows] / self.job.cube.base * (1.0 if root_on_roll else -1.0)
-
-
-def play_trials(job: RolloutJob, start: int, stop: int) -> np.ndarray:
-    """Trials ``start .. stop - 1`` of every alternative of ``job``: ``(alternatives, trials, 6)``,
-    the five probabilities and the cubeful value (zero when cubeless) for the root player, after
-    variance reduction. The work unit of :mod:`gammon.engine.parallel`."""
-    return _Trials(job, start, stop).run()
 
 
 __all__ = ["CubeRollout", "PlayRollout", "RolloutProgress", "RolloutResult", "RolloutSettings",

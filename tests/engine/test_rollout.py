@@ -277,13 +277,14 @@ def test_inside_a_trial_the_taker_owns_the_cube(pips: Engine) -> None:
     # White box: one trial's cube steps. The player on roll doubles a last-roll position it wins
     # 25 times in 36 and the opponent takes (the taker now owns the 2-cube); next turn the owner,
     # sure to win, redoubles and the first doubler passes: it loses 2 starting cubes.
-    from gammon.engine.rollout import _CubeState, _job, _resolve, _Start, _Trials
+    from gammon.engine.rollout import _cube_state, _job, _resolve
+    from gammon.engine.rollout_trials import Start, _Trials
 
     p, win = last_roll("x 3:1 2:1")
     assert win == 25 / 36
     settings = _resolve(pips, RolloutSettings(cubeful=True, trials=1, seed=1))
-    start = _Start(p.as_array().copy(), 1, 0, True)
-    cube = _CubeState.checked(1, CubeOwner.CENTRED, None, True)
+    start = Start(p.as_array().copy(), 1, 0, True)
+    cube = _cube_state(1, CubeOwner.CENTRED, None, True)
     trials = _Trials(_job(pips, settings, (start,), cube), 0, 1)
     live = np.array([0])
     trials._cube_actions(live, root_on_roll=True, turn=0)
