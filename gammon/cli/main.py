@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from gammon import __version__
 from gammon.cli.convert import add_convert
+from gammon.cli.rollout import add_rollout
 
 
 def positive_int(text: str) -> int:
@@ -126,8 +127,9 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
     add_serve_command(subparsers).set_defaults(func=run_serve)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_play, add_hint, add_eval, add_serve,
-                                                                   add_convert]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    add_play, add_hint, add_eval, add_rollout, add_convert, add_serve,
+]
 
 
 def build_parser() -> argparse.ArgumentParser:

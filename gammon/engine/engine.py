@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from gammon.dice import check_dice
+from gammon.engine import rollout as _rollout
 from gammon.engine.bearoff import BearoffDatabase
 from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
 from gammon.engine.cubeful import CubeOwner, MatchState, cube_efficiency
@@ -182,6 +183,12 @@ class Engine:
             return money_cube_decision(probs, cube_owner, x, jacoby=jacoby, available=available,
                                        beavers=beavers)
         return match_cube_decision(probs, match, cube_value, cube_owner, x, available=available)
+
+    # --- rollouts (gammon.engine.rollout) ------------------------------------------------------
+
+    rollout = _rollout.rollout
+    rollout_plays = _rollout.rollout_plays
+    rollout_cube = _rollout.rollout_cube
 
 
 def _game_state(game: Game) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool, bool]:

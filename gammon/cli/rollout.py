@@ -1,0 +1,286 @@
+"""``gammon rollout POSITION``: roll out a position, the plays of a roll, or a cube decision, with
+a progress bar (running estimate and standard error) and a table of the results.
+
+POSITION is a Position ID (money, centred cube), a GNU Backgammon ID ``PositionID:MatchID`` or an
+XGID: their cube, score and dice are used (``--dice`` overrides the dice). Rollouts play at 0 ply
+unless ``--plies`` says otherwise (a 2-ply rollout of 1,296 games takes hours).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rich.console import Console
+
+    from gammon.dice import Dice
+    from gammon.engine.cubeful import CubeOwner, MatchState
+    from gammon.engine.engine import Engine
+    from gammon.engine.rollout import RolloutProgress, RolloutResult
+    from gammon.position import Position
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def _not_negative(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
+    return value
+
+
+def _standard_error(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a standard error > 0, got {text!r}")
+    return value
+
+
+def add_rollout(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "rollout", help="roll out a position, the plays of a roll, or a cube decision",
+        description="Play a position out many times with the engine (variance reduction and "
+                    "quasi-random dice, as GNU Backgammon). POSITION: a Position ID, a GNU "
+                    "Backgammon ID (PositionID:MatchID) or an XGID.")
+    p.add_argument("position", metavar="POSITION", help="e.g. 4HPwATDgc/ABMA")
+    p.add_argument("--dice", default=None, help="roll out the best plays of this roll, e.g. 31")
+    p.add_argument("-n", "--candidates", type=_positive, default=5, metavar="N",
+                   help="with --dice: how many of the engine's best plays (default 5)")
+    p.add_argument("--cube", action="store_true",
+                   help="roll out the cube decision: no double vs double/take, cubeful")
+    p.add_argument("--cubeful", action="store_true",
+                   help="cube decisions inside the trials (position and plays rollouts)")
+    p.add_argument("--trials", type=_positive, default=1296, metavar="N",
+                   help="games to play (default 1296; a multiple of 36 for quasi-random dice)")
+    p.add_argument("--truncate", type=_not_negative, default=None, metavar="N",
+                   help="stop each game after N half-moves and evaluate (default: play to the end)")
+    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=0,
+                   help="the plies of the engine's plays and of truncation (default 0)")
+    p.add_argument("--stop-at-se", type=_standard_error, default=None, metavar="SE",
+                   help="stop once the equity's standard error is at most SE (checked every 144 "
+                        "trials)")
+    p.add_argument("--no-variance-reduction", action="store_true", help="plain trials (faster, "
+                   "noisier)")
+    p.add_argument("--workers", type=_positive, default=None, metavar="N",
+                   help="local processes (default: every core; the result does not depend on it)")
+    p.add_argument("--seed", type=_not_negative, default=None,
+                   help="the dice (default: drawn at random and printed)")
+    p.add_argument("--ray", default=None, metavar="ADDRESS",
+                   help="run on a Ray cluster ('local' starts one here); needs gammon[cluster]")
+    p.set_defaults(func=run_rollout)
+
+
+@dataclass(frozen=True)
+class RolloutInput:
+    """What POSITION says: the position (player on roll's view), the dice if rolled, the cube
+    from the player on roll's view, the match score (None: money) and the Jacoby rule."""
+
+    position: Position
+    dice: Dice | None
+    cube_value: int
+    cube_owner: CubeOwner
+    match: MatchState | None
+    jacoby: bool
+
+
+def parse_position(text: str) -> RolloutInput:
+    """Read a Position ID, a GNU Backgammon ID or an XGID (``InvalidNotationError`` quotes bad
+    text)."""
+    from gammon.engine.cubeful import CubeOwner
+    from gammon.formats.matchid import parse_gnubg_id
+    from gammon.formats.xgid import parse_xgid
+    from gammon.position import Position
+
+    body = text.strip()
+    if body[:5].upper() == "XGID=" or body.count(":") >= 8:
+        xg = parse_xgid(body)
+        return _with_cube(xg.position, xg.dice, xg.player_on_roll, xg.cube_value, xg.cube_owner,
+                          xg.match_length, xg.score, xg.is_crawford_game, xg.jacoby, text)
+    if ":" in body:
+        position, state = parse_gnubg_id(body)
+        return _with_cube(position, state.dice, state.player_on_roll, state.cube_value,
+                          state.cube_owner, state.match_length, state.score, state.crawford,
+                          state.jacoby, text)
+    return RolloutInput(Position.from_id(body), None, 1, CubeOwner.CENTRED, None, True)
+
+
+def _with_cube(position: Position, dice: Dice | None, on_roll: int, cube_value: int,
+               cube_owner: int | None, length: int, score: tuple[int, int], crawford: bool,
+               jacoby: bool, text: str) -> RolloutInput:
+    from gammon.engine.cubeful import CubeOwner, MatchState
+    from gammon.errors import InvalidNotationError
+
+    owner = (CubeOwner.CENTRED if cube_owner is None
+             else CubeOwner.MOVER if cube_owner == on_roll else CubeOwner.OPPONENT)
+    match = None
+    if length:
+        away, opponent_away = length - score[on_roll], length - score[1 - on_roll]
+        if min(away, opponent_away) < 1:
+            raise InvalidNotationError(f"{text[:80]!r}: the match is over (score {score} to {length})")
+        # one side 1-away outside the Crawford game: the Crawford game has been played
+        post = not crawford and 1 in (away, opponent_away) and (away, opponent_away) != (1, 1)
+        try:
+            match = MatchState(away, opponent_away, crawford_game=crawford, post_crawford=post)
+        except ValueError as e:
+            raise InvalidNotationError(f"{text[:80]!r}: {e}") from None
+    return RolloutInput(position, dice, cube_value, owner, match, jacoby and not length)
+
+
+def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
+                console: Console | None = None) -> int:
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    from gammon.dice import parse_dice
+    from gammon.engine.engine import Engine
+    from gammon.engine.rollout import RolloutSettings
+    from gammon.errors import GammonError
+
+    out = console or Console(highlight=False)
+    try:
+        given = parse_position(args.position)
+        dice = parse_dice(args.dice) if args.dice is not None else given.dice
+        settings = RolloutSettings(trials=args.trials, seed=args.seed, truncate=args.truncate,
+                                   variance_reduction=not args.no_variance_reduction,
+                                   cubeful=args.cubeful or args.cube, stop_at_se=args.stop_at_se)
+    except (GammonError, ValueError) as e:
+        print(f"gammon rollout: {e}", file=sys.stderr)
+        return 2
+    engine = engine or Engine(plies=args.plies)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                   TimeRemainingColumn(), console=Console(stderr=True), auto_refresh=False,
+                   transient=True)
+    task = bar.add_task("rolling out", total=args.trials)
+
+    def progress(p: RolloutProgress) -> None:
+        best = max(range(len(p.equity)), key=lambda i: p.equity[i])
+        bar.update(task, completed=p.trials,
+                   description=f"equity {p.equity[best]:+.4f} ± {_se(p.standard_error[best])}")
+        bar.refresh()
+
+    options: dict[str, Any] = dict(settings=settings, cube_value=given.cube_value,
+                                   cube_owner=given.cube_owner, match=given.match, jacoby=given.jacoby,
+                                   workers=args.workers, ray_address=args.ray, progress=progress)
+    position = given.position
+    try:
+        with bar:
+            if args.cube:
+                cube = engine.rollout_cube(position, **options)
+                result: RolloutResult | None = cube.no_double
+            elif dice is not None:
+                plays = engine.rollout_plays(position, dice, args.candidates, **options)
+                result = plays[0].result if plays else None
+            else:
+                result = engine.rollout(position, **options)
+    except (GammonError, ValueError, ImportError) as e:
+        print(f"gammon rollout: {e}", file=sys.stderr)
+        return 2
+    if result is None:
+        out.print(f"Position {position.id}, dice {dice}: no legal play, nothing to roll out")
+        return 0
+    out.print(_heading(position, result))
+    if args.cube:
+        out.print(_cube_table(cube))
+        out.print(f"{cube.decision.action.value}; the opponent should "
+                  f"{'take' if cube.decision.take else 'pass'}")
+    elif dice is not None:
+        out.print(_plays_table(plays, dice))
+    else:
+        out.print(_position_table(result))
+    return 0
+
+
+def _se(value: float) -> str:
+    return "n/a" if math.isnan(value) else f"{value:.4f}"
+
+
+def _heading(position: Position, result: RolloutResult) -> str:
+    s = result.settings
+    parts = [f"Rollout of {position.id}", f"{s.plies}-ply", f"{result.trials} trials",
+             f"seed {s.seed}"]
+    if result.trials < s.trials:
+        parts.append(f"stopped at standard error {s.stop_at_se}")
+    if s.truncate is not None:
+        parts.append(f"truncated after {s.truncate} half-moves ({s.truncate_plies}-ply)")
+    parts.append("variance reduction" if s.variance_reduction else "no variance reduction")
+    parts.append("cubeful" if s.cubeful else "cubeless")
+    return ", ".join(parts)
+
+
+def _position_table(r: RolloutResult) -> object:
+    from rich.table import Table
+
+    table = Table(title="for the player on roll")
+    table.add_column("")
+    table.add_column("estimate", justify="right")
+    table.add_column("std. error", justify="right")
+    p, se = r.probabilities, r.standard_error
+    for name, value, err in (("win", p.win, se.win), ("win gammon", p.win_gammon, se.win_gammon),
+                             ("win backgammon", p.win_backgammon, se.win_backgammon),
+                             ("lose gammon", p.lose_gammon, se.lose_gammon),
+                             ("lose backgammon", p.lose_backgammon, se.lose_backgammon)):
+        table.add_row(name, f"{value:.2%}", "n/a" if math.isnan(err) else f"{err:.2%}")
+    table.add_row("cubeless equity", f"{r.cubeless_equity:+.4f}", _se(se.cubeless_equity))
+    if r.settings.cubeful:
+        table.add_row("cubeful equity", f"{r.equity:+.4f}", _se(se.equity))
+        if r.match_winning_chance is not None:
+            table.add_row("match winning chance", f"{r.match_winning_chance:.2%}", "")
+    return table
+
+
+def _plays_table(plays: list, dice: Dice) -> object:
+    from rich.table import Table
+
+    table = Table(title=f"dice {dice[0]}{dice[1]}, for the player who plays")
+    for name in ("", "play", "equity", "std. error", "diff", "win", "win g", "lose g"):
+        table.add_column(name, justify="left" if name == "play" else "right")
+    best = plays[0].result.equity
+    for rank, (play, r) in enumerate(plays, 1):
+        p = r.probabilities
+        table.add_row(str(rank), str(play), f"{r.equity:+.4f}", _se(r.standard_error.equity),
+                      "" if rank == 1 else f"{r.equity - best:+.4f}", f"{p.win:.1%}",
+                      f"{p.win_gammon:.1%}", f"{p.lose_gammon:.1%}")
+    return table
+
+
+def _cube_table(cube: object) -> object:
+    from rich.table import Table
+
+    from gammon.engine.rollout import CubeRollout
+
+    assert isinstance(cube, CubeRollout)
+    d = cube.decision
+    unit = " (EMG)" if d.match_winning_chances else ""
+    table = Table(title=f"cubeful equity for the player on roll{unit}")
+    table.add_column("")
+    table.add_column("equity", justify="right")
+    table.add_column("std. error", justify="right")
+    if d.match_winning_chances:
+        table.add_column("match winning chance", justify="right")
+    rows = (("no double", d.no_double, cube.no_double.standard_error.equity),
+            ("double, take", d.double_take, cube.double_take.standard_error.equity),
+            ("double, pass", d.double_pass, 0.0))
+    for i, (name, value, err) in enumerate(rows):
+        cells = [name, f"{value:+.4f}", _se(err)]
+        if d.match_winning_chances:
+            cells.append(f"{d.match_winning_chances[i]:.2%}")
+        table.add_row(*cells)
+    return table

@@ -1,0 +1,83 @@
+"""``gammon rollout`` in process: the table it prints agrees with Engine.rollout for the same
+settings; plays, cube decisions, GNU Backgammon IDs and XGIDs; bad input is quoted."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gammon import Position
+from gammon.cli.main import main
+from gammon.cli.rollout import parse_position
+from gammon.engine.cubeful import CubeOwner, MatchState
+from gammon.engine.engine import Engine
+from gammon.errors import InvalidNotationError
+
+START = "4HPwATDgc/ABMA"
+FAST = ["--trials", "36", "--truncate", "2", "--seed", "5", "--workers", "1"]
+
+
+def number(text: str, label: str) -> float:
+    match = re.search(re.escape(label) + r"\s*│\s*([+-]?[\d.]+)", text)
+    assert match, text
+    return float(match.group(1))
+
+
+def test_position_rollout_prints_the_engine_result(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rollout", START, *FAST]) == 0
+    out = capsys.readouterr().out
+    expected = Engine(plies=0).rollout(Position.from_id(START), trials=36, truncate=2, seed=5, workers=1)
+    assert f"Rollout of {START}, 0-ply, 36 trials, seed 5" in out
+    assert number(out, "cubeless equity") == pytest.approx(expected.cubeless_equity, abs=5e-5)
+    assert number(out, "win") == pytest.approx(100 * expected.probabilities.win, abs=5e-3)
+
+
+def test_plays_rollout_lists_legal_plays_best_first(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rollout", START, "--dice", "31", "-n", "3", *FAST]) == 0
+    out = capsys.readouterr().out
+    legal = {str(p) for p in Position.initial().legal_plays((3, 1))}
+    rows = re.findall(r"│ (\d) │ (.+?)\s+│ ([+-][\d.]+) │", out)
+    assert [r[0] for r in rows] == ["1", "2", "3"]
+    assert {r[1] for r in rows} <= legal
+    equities = [float(r[2]) for r in rows]
+    assert equities == sorted(equities, reverse=True)
+
+
+def test_cube_rollout_at_a_match_score_from_a_gnubg_id(capsys: pytest.CaptureFixture[str]) -> None:
+    # 7-point match at 4-2: the player on roll (player 1, 2 points) needs 5, the opponent 3
+    gnubg_id = "4HPwATDgc/ABMA:cAngAEAAEAAA"
+    given = parse_position(gnubg_id)
+    assert given.match == MatchState(5, 3) and given.cube_owner is CubeOwner.CENTRED
+    assert main(["rollout", gnubg_id, "--cube", *FAST]) == 0
+    out = capsys.readouterr().out
+    assert "match winning chance" in out
+    decision = Engine(plies=0).rollout_cube(Position.initial(), trials=36, truncate=2, seed=5,
+                                            match=MatchState(5, 3), workers=1).decision
+    assert number(out, "no double") == pytest.approx(decision.no_double, abs=5e-5)
+    assert f"{decision.action.value}; the opponent should {'take' if decision.take else 'pass'}" in out
+
+
+def test_stop_at_se_stops_early(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rollout", START, "--trials", "288", "--truncate", "1", "--stop-at-se", "1",
+                 "--seed", "1", "--workers", "1"]) == 0
+    assert "144 trials" in capsys.readouterr().out
+
+
+def test_xgid_cube_and_dice_are_read() -> None:
+    # the bottom player on roll owns a 2-cube and has rolled 64; money, Jacoby on
+    given = parse_position("XGID=-b----E-C---eE---c-e----B-:1:1:1:64:0:0:1:0:10")
+    assert given.position == Position.initial() and given.dice == (6, 4)
+    assert (given.cube_value, given.cube_owner, given.match, given.jacoby) == (2, CubeOwner.MOVER, None, True)
+
+
+def test_bad_input_is_quoted_and_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rollout", "not-an-id!!", *FAST]) == 2
+    assert "'not-an-id!!'" in capsys.readouterr().err
+    assert main(["rollout", START, "--dice", "71", *FAST]) == 2
+    assert "'71'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["rollout", START, "--trials", "0"])
+    assert "'0' must be at least 1" in capsys.readouterr().err
+    with pytest.raises(InvalidNotationError, match="XGID"):
+        parse_position("XGID=-b----E-C---eE---c-e----B-:0:0:1")

@@ -1,0 +1,303 @@
+"""Rollouts: exact against the search and the bear-off database where the answer is known,
+reproducible with a seed whatever the number of workers, truncation, the stopping rule, plays and
+cube decisions rolled out with the same dice."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from gammon import Position
+from gammon.engine.cubeful import CubeOwner, MatchState
+from gammon.engine.engine import Engine
+from gammon.engine.evaluator import PipCountEvaluator, Probabilities
+from gammon.engine.rollout import RolloutProgress, RolloutResult, RolloutSettings
+from gammon.errors import InvalidPositionError
+from tests.helpers import WILDBG, pos
+
+START = Position.initial()
+
+
+@pytest.fixture(scope="module")
+def net() -> Engine:
+    return Engine(plies=0)
+
+
+@pytest.fixture(scope="module")
+def pips() -> Engine:
+    return Engine(plies=0, evaluator=PipCountEvaluator())
+
+
+@pytest.fixture(scope="module")
+def contact() -> list[Position]:
+    ids = (WILDBG / "contact.csv").read_text().split()
+    return [Position.from_id(i) for i in ids[:200:40]]
+
+
+def close(a: Probabilities, b: Probabilities, tol: float = 1e-9) -> bool:
+    return bool(np.allclose(a.as_array(), b.as_array(), atol=tol, rtol=0))
+
+
+# --- exact cases ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("vr", [True, False])
+def test_one_and_two_half_moves_are_the_1_and_2_ply_searches(net: Engine, contact: list[Position],
+                                                             vr: bool) -> None:
+    # Quasi-random dice give every first roll once in 36 trials and every pair of first rolls
+    # once in 1,296; truncated there and evaluated at 0 ply, a 0-ply rollout IS the 1- / 2-ply
+    # search (the same best plays, the same leaves), with or without variance reduction.
+    s = RolloutSettings(variance_reduction=vr, seed=11)
+    for p in contact[:3]:
+        one = net.rollout(p, trials=36, truncate=1, settings=s, workers=1)
+        assert close(one.probabilities, net.evaluate(p, plies=1))
+        two = net.rollout(p, trials=1296, truncate=2, settings=s, workers=1)
+        assert close(two.probabilities, net.evaluate(p, plies=2))
+        assert two.equity == pytest.approx(net.evaluate(p, plies=2).equity, abs=1e-9)
+        if vr:  # every trial's value is its roll's value minus its luck: the mean itself
+            assert one.standard_error.equity < 1e-12
+
+
+def test_truncate_zero_is_the_evaluation_at_the_truncation_plies(pips: Engine) -> None:
+    p = pos("x 24:2 13:5 8:3 6:4 5:1; o 24:2 13:5 8:3 6:5")
+    for plies in (0, 1):
+        r = pips.rollout(p, trials=5, truncate=0, settings=RolloutSettings(truncate_plies=plies),
+                         workers=1)
+        assert close(r.probabilities, pips.evaluate(p, plies=plies), 1e-12)
+        assert r.standard_error.equity < 1e-12 and r.trials == 5
+        assert r.settings.truncate_plies == plies and r.settings.plies == 0
+
+
+BEAROFFS = ["x 1:2 2:2 3:1; o 1:1 2:2 4:2", "x 4:1 5:1 6:1; o 2:2 3:1", "x 1:3 5:1; o 6:2 2:1"]
+
+
+def exact_win(engine: Engine, p: Position, memo: dict[Position, float]) -> float:
+    """The exact chance that the player on roll wins when both sides play the engine's 0-ply
+    plays (the rollout's own play): every roll, to the end of the game."""
+    if p.off[1] == 15:
+        return 0.0
+    if p not in memo:
+        total = 0.0
+        for a in range(1, 7):
+            for b in range(a, 7):
+                play = engine.best_play(p, (a, b))
+                child = play.after if play else p.flip()
+                total += (1 if a == b else 2) / 36 * (1.0 - exact_win(engine, child, memo))
+        memo[p] = total
+    return memo[p]
+
+
+@pytest.mark.parametrize("text", BEAROFFS)
+def test_variance_reduction_is_unbiased_against_the_bearoff_database(pips: Engine, text: str) -> None:
+    # Bear-offs where both sides have borne off a checker (no gammons). The engine plays them
+    # by the one-sided database, which is exact for each side alone (fewest rolls expected); the
+    # game's value under that play, computed exactly over every roll, is within 0.005 of the
+    # database's. Played to the end (no bear-off truncation), with and without variance
+    # reduction, the rollouts agree with that exact value within their standard errors.
+    p = pos(text)
+    exact = 2 * exact_win(pips, p, {}) - 1
+    assert abs(exact - pips.evaluate(p, plies=0).equity) < 0.005
+    errors = {}
+    for vr in (True, False):
+        s = RolloutSettings(variance_reduction=vr, bearoff_truncation=False, seed=5)
+        r = pips.rollout(p, trials=1296, settings=s, workers=1)
+        se = r.standard_error
+        assert abs(r.equity - exact) <= 4 * se.equity + 1e-9, (vr, r, exact)
+        assert abs(r.probabilities.win - (exact + 1) / 2) <= 4 * se.win + 1e-9
+        errors[vr] = se.equity
+    assert errors[True] < errors[False] / 2
+
+
+def test_bearoff_truncation_takes_the_database_value(pips: Engine) -> None:
+    p = pos(BEAROFFS[0])
+    r = pips.rollout(p, trials=36, workers=1)
+    assert close(r.probabilities, pips.evaluate(p, plies=0), 1e-12) and r.standard_error.equity < 1e-12
+
+
+def test_a_backgame_the_net_misjudges_is_corrected_by_its_own_rollout(net: Engine) -> None:
+    # bDdEADPm2x0AAA: the player on roll bears in against an ace-and-three-point backgame.
+    # gammon's 0-ply net says 73% to win; GNU Backgammon 2-ply says 53%. The net's own rollout
+    # (the net playing both sides) finds the truth.
+    p = Position.from_id("bDdEADPm2x0AAA")
+    assert net.evaluate(p).win > 0.70
+    r = net.rollout(p, trials=144, seed=3, workers=1)
+    assert abs(r.probabilities.win - 0.532) < 0.06
+    assert r.standard_error.win < 0.02
+
+
+# --- reproducibility, workers, stopping --------------------------------------------------------
+
+
+def test_a_seed_gives_the_same_result_with_any_number_of_workers(net: Engine,
+                                                                 contact: list[Position]) -> None:
+    p = contact[1]
+    one = net.rollout(p, trials=72, seed=7, truncate=6, workers=1)
+    two = net.rollout(p, trials=72, seed=7, truncate=6, workers=2)
+    assert one == two
+    other = net.rollout(p, trials=72, seed=8, truncate=6, workers=1)
+    assert other.equity != one.equity
+    again = net.rollout(p, settings=one.settings, workers=1)
+    assert again == one
+    deeper = Engine(plies=1, evaluator=PipCountEvaluator())  # plays chosen by the 1-ply search
+    for vr in (True, False):
+        s = RolloutSettings(trials=40, seed=3, truncate=3, variance_reduction=vr)
+        assert deeper.rollout(p, settings=s, workers=1) == deeper.rollout(p, settings=s, workers=2)
+
+
+def test_without_a_seed_the_drawn_seed_is_recorded(pips: Engine) -> None:
+    r = pips.rollout(START, trials=8, truncate=3, workers=1)
+    assert isinstance(r.settings.seed, int)
+    assert pips.rollout(START, settings=r.settings, workers=1) == r
+
+
+def test_the_stopping_rule_stops_at_a_checkpoint_and_keeps_the_trials_before_it(pips: Engine) -> None:
+    s = RolloutSettings(trials=144, seed=2, truncate=4, check_every=36)
+    stopped = pips.rollout(START, settings=replace(s, stop_at_se=1.0), workers=2)
+    assert stopped.trials == 36
+    first = pips.rollout(START, settings=replace(s, trials=36), workers=1)
+    assert stopped.probabilities == first.probabilities and stopped.equity == first.equity
+    assert stopped.settings.trials == 144  # what was asked for; result.trials is what was played
+    full = pips.rollout(START, settings=replace(s, stop_at_se=1e-9), workers=2)
+    assert full.trials == 144
+
+
+def test_progress_reports_each_batch_in_order(pips: Engine) -> None:
+    seen: list[RolloutProgress] = []
+    r = pips.rollout(START, trials=100, seed=1, truncate=2, workers=2, progress=seen.append)
+    counts = [p.trials for p in seen]
+    assert counts == sorted(counts) and counts[-1] == 100 and len(seen) > 1
+    assert seen[-1].equity[0] == pytest.approx(r.equity, abs=1e-12)
+    assert seen[-1].standard_error[0] == pytest.approx(r.standard_error.equity, abs=1e-12)
+
+
+# --- plays and cube decisions -------------------------------------------------------------------
+
+
+def test_plays_are_rolled_out_with_the_same_dice(net: Engine, contact: list[Position]) -> None:
+    p, dice = contact[2], (4, 2)
+    ranked = net.rollout_plays(p, dice, n=3, trials=36, seed=4, truncate=3, workers=2)
+    legal = set(p.legal_plays(dice))
+    assert len(ranked) == 3 and {r.play for r in ranked} <= legal
+    assert [r.result.equity for r in ranked] == sorted((r.result.equity for r in ranked), reverse=True)
+    for play, result in ranked:
+        alone = net.rollout(play.after, trials=36, seed=4, truncate=3, workers=1)
+        assert result == alone.flip()
+
+
+def test_no_legal_play_has_nothing_to_roll_out(pips: Engine) -> None:
+    closed = pos("x bar:1 13:14; o 1:2 2:2 3:2 4:2 5:2 6:2 13:3")
+    assert pips.rollout_plays(closed, (6, 6), trials=1, workers=1) == []
+
+
+def last_roll(text: str) -> tuple[Position, float]:
+    """A position where the player on roll wins only by bearing off everything now (the
+    opponent has one checker on its ace point), and that chance."""
+    p = pos(text + "; o 1:1")
+    wins = sum((1 if a == b else 2) for a in range(1, 7) for b in range(a, 7)
+               if any(play.after.off[1] == 15 for play in p.legal_plays((a, b))))
+    return p, wins / 36
+
+
+@pytest.mark.parametrize("text, action", [("x 6:2", "no double"), ("x 3:1 2:1", "double, take"),
+                                          ("x 1:1 2:1", "double, pass")])
+def test_last_roll_cube_decisions_are_exact(pips: Engine, text: str, action: str) -> None:
+    p, win = last_roll(text)
+    s = RolloutSettings(bearoff_truncation=False, seed=1)
+    cube = pips.rollout_cube(p, trials=36, settings=s, workers=1)
+    assert cube.decision.no_double == pytest.approx(2 * win - 1, abs=1e-9)
+    assert cube.decision.double_take == pytest.approx(2 * (2 * win - 1), abs=1e-9)
+    assert cube.decision.double_pass == 1.0
+    assert cube.decision.action.value == action
+    # a match at 3-away, 2-away: the same games scored by the match equity table
+    m = MatchState(3, 2)
+    cube = pips.rollout_cube(p, trials=36, settings=s, match=m, workers=1)
+    nd, dt, dp = cube.decision.match_winning_chances or (0, 0, 0)
+    assert nd == pytest.approx(win * m.after(2, 2) + (1 - win) * m.after(3, 1), abs=1e-9)
+    assert dt == pytest.approx(win * m.after(1, 2) + (1 - win) * m.after(3, 0), abs=1e-9)
+    assert dp == m.after(2, 2)
+
+
+def test_truncated_at_once_a_cube_rollout_is_the_engine_cube_decision(net: Engine,
+                                                                      contact: list[Position]) -> None:
+    for p in contact[:3]:
+        for match in (None, MatchState(5, 3)):
+            decision = net.cube_decision(p, match=match)
+            rolled = net.rollout_cube(p, trials=3, truncate=0, match=match, workers=1).decision
+            assert rolled.no_double == pytest.approx(decision.no_double, abs=1e-9)
+            assert rolled.double_take == pytest.approx(decision.double_take, abs=1e-9)
+            assert rolled.action == decision.action
+
+
+def test_cubeful_rollouts_reproduce_across_workers(net: Engine, contact: list[Position]) -> None:
+    p = contact[0]
+    kwargs = dict(trials=36, seed=9, truncate=8, match=MatchState(4, 2))
+    one = net.rollout_cube(p, workers=1, **kwargs)
+    two = net.rollout_cube(p, workers=2, **kwargs)
+    assert one == two
+    r = net.rollout(p, trials=36, seed=9, cubeful=True, cube_value=2, cube_owner=CubeOwner.MOVER,
+                    workers=1)
+    assert r.settings.cubeful and math.isfinite(r.equity) and r.match_winning_chance is None
+
+
+# --- errors -------------------------------------------------------------------------------------
+
+
+def test_bad_settings_and_positions_are_refused(pips: Engine) -> None:
+    with pytest.raises(ValueError, match="trials must be a positive number, got 0"):
+        pips.rollout(START, trials=0)
+    with pytest.raises(ValueError, match="truncate"):
+        RolloutSettings(truncate=-1)
+    with pytest.raises(ValueError, match="workers"):
+        pips.rollout(START, trials=1, workers=0)
+    over = pos("x 1:1; o")
+    with pytest.raises(InvalidPositionError, match="over"):
+        pips.rollout(over, trials=1)
+    with pytest.raises(ValueError, match="opponent owns the cube"):
+        pips.rollout_cube(START, cube_value=2, cube_owner=CubeOwner.OPPONENT, trials=1)
+    with pytest.raises(ValueError, match="may not usefully double"):
+        pips.rollout_cube(START, match=MatchState(1, 3, post_crawford=True), trials=1)
+
+
+def test_result_flip_is_the_other_players_view() -> None:
+    p = Probabilities(0.6, 0.2, 0.01, 0.1, 0.005)
+    from gammon.engine.rollout import StandardErrors
+
+    se = StandardErrors(0.01, 0.02, 0.003, 0.04, 0.005, 0.06, 0.07)
+    r = RolloutResult(p, 0.3, se, 36, RolloutSettings(), p.equity, 0.55)
+    f = r.flip()
+    assert f.probabilities == p.flip() and f.equity == -0.3 and f.cubeless_equity == -p.equity
+    assert f.standard_error.win_gammon == 0.04 and f.standard_error.lose_gammon == 0.02
+    assert f.match_winning_chance == pytest.approx(0.45) and f.flip() == r
+
+
+def test_inside_a_trial_the_taker_owns_the_cube(pips: Engine) -> None:
+    # White box: one trial's cube steps. The player on roll doubles a last-roll position it wins
+    # 25 times in 36 and the opponent takes (the taker now owns the 2-cube); next turn the owner,
+    # sure to win, redoubles and the first doubler passes: it loses 2 starting cubes.
+    from gammon.engine.rollout import _cube_state, _job, _resolve
+    from gammon.engine.rollout_trials import Start, _Trials
+
+    p, win = last_roll("x 3:1 2:1")
+    assert win == 25 / 36
+    settings = _resolve(pips, RolloutSettings(cubeful=True, trials=1, seed=1))
+    start = Start(p.as_array().copy(), 1, 0, True)
+    cube = _cube_state(1, CubeOwner.CENTRED, None, True)
+    trials = _Trials(_job(pips, settings, (start,), cube), 0, 1)
+    live = np.array([0])
+    trials._cube_actions(live, root_on_roll=True, turn=0)
+    assert trials.cube[0] == 2 and trials.owner[0] == -1 and not trials.done[0]
+    trials.boards[0] = pos("x 1:1; o 3:1 2:1").as_array()  # the first doubler missed
+    trials._cube_actions(live, root_on_roll=False, turn=1)
+    assert trials.done[0] and trials.out[0, 5] == -2.0
+
+
+def test_a_ray_address_without_ray_says_how_to_install_it(pips: Engine,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails
+    with pytest.raises(ImportError, match=r"pip install 'gammon\[cluster\]'"):
+        pips.rollout(START, trials=1, truncate=1, ray_address="local")

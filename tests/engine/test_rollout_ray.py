@@ -1,0 +1,36 @@
+"""Rollouts on Ray (the ``cluster`` extra): a local Ray with two CPUs gives the same result as
+local processes for the same seed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from gammon import Position
+from gammon.engine.engine import Engine
+
+ray = pytest.importorskip("ray", reason="Ray is the optional 'cluster' extra")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def local_ray():  # type: ignore[no-untyped-def]
+    path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+             runtime_env={"env_vars": {"PYTHONPATH": path}})
+    yield
+    ray.shutdown()
+
+
+def test_ray_gives_the_same_rollout_as_local_processes(local_ray: None) -> None:
+    engine = Engine(plies=0)
+    p = Position.from_id("bDdEADPm2x0AAA")
+    local = engine.rollout(p, trials=72, seed=12, truncate=5, workers=1)
+    on_ray = engine.rollout(p, trials=72, seed=12, truncate=5, workers=2, ray_address="auto")
+    assert on_ray == local
+    plays_local = engine.rollout_plays(p, (6, 4), n=2, trials=36, seed=3, truncate=3, workers=1)
+    plays_ray = engine.rollout_plays(p, (6, 4), n=2, trials=36, seed=3, truncate=3, ray_address="auto")
+    assert plays_ray == plays_local
