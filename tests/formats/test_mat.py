@@ -82,8 +82,20 @@ def test_reading_checks_plays_and_goes_on_after_a_bad_game() -> None:
     assert [g.number for g in record.games] == [2]
     (error,) = record.errors
     assert "line 9" in str(error) and "13/6 24/22" in str(error)
-    with pytest.raises(InvalidNotationError, match="score line says"):
-        to_match(record)  # game 2 cannot follow: the score before it is unexplained
+    with pytest.raises(InvalidNotationError, match="13/6 24/22"):
+        to_match(record)  # never a match cut short without asking: the first error is raised
+    match = to_match(record, partial=True)  # asked for: the games before the bad one (none)
+    assert [len(g.history) for g in match.games] == [0]
+
+
+def test_partial_match_keeps_the_games_before_the_first_bad_one() -> None:
+    text = GNUBG_TEXT.replace("43:", "44: 24/4")  # game 2's last roll cannot be played so
+    record = read_mat(text)
+    assert [g.number for g in record.games] == [1] and len(record.errors) == 1
+    with pytest.raises(InvalidNotationError, match="game 2 .*24/4"):
+        to_match(record)
+    match = to_match(record, partial=True)
+    assert len(match.games) == 1 and match.score == (0, 1)
 
 
 def test_gnubg_text_replays_into_a_match() -> None:
