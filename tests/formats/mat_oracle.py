@@ -205,3 +205,52 @@ def _warnings(printed: str) -> str:
             if any(word in line for word in ("WARNING", "Unrecognised", "invalid", "Invalid", "failed",
                                              "not a valid", "doesn't follow"))]
     return "\n".join(keep)
+
+
+# --- the corpus and what is known about it ------------------------------------------------------
+
+CORPUS = Path(__file__).resolve().parents[1] / "data" / "mat" / "real"
+
+
+def corpus_manifest() -> dict[str, dict[str, str]]:
+    """The corpus's MANIFEST.tsv: file (relative to the corpus) -> its row."""
+    import csv
+
+    with open(CORPUS / "MANIFEST.tsv", newline="", encoding="utf-8") as f:
+        return {row["file"]: row for row in csv.DictReader(f, delimiter="\t")}
+
+
+@dataclass(frozen=True)
+class KnownDifference:
+    """A corpus file on which the two readings differ for a reason found and written down.
+
+    ``fault`` says whose the difference is ("gnubg", or "gammon" for a limit of gammon outside
+    the .mat reader); ``problem`` is text that the first reported problem contains."""
+
+    fault: str
+    problem: str
+    reason: str
+
+
+_OUT_OF_TURN_RESIGNATION = (
+    "Backgammon Galaxy lets a player resign while the opponent is about to roll: after the loser's "
+    "dance the file writes an unnumbered ' Losses 1 point' line, then the winner's 'Wins 1 point "
+    "and the match'. gammon's Game takes a resignation only from the player to act (game.py, "
+    "outside the .mat reader), so to_match stops there with IllegalActionError. GNU Backgammon "
+    "imports the resignation, but it also reads the unnumbered line as a second copy of the "
+    "loser's dance (an extra play record; it prints 'Unrecognised move \"Losses 1 point\"')."
+)
+
+KNOWN_DIFFERENCES: dict[str, KnownDifference] = {
+    "other/gammonview-5nqfGw9bWG3deTaU-7pt.mat": KnownDifference(
+        "gnubg", "'14/10 13/12' is not a legal play",
+        "the file's game 1, move 11 is '13: 14/10 13/12', which plays the 1 twice and is not legal "
+        "(the repository's README says the sample holds an illegal play). GNU Backgammon's import "
+        "checks only that each step is 1 to 6 pips onto a point not blocked (IsValidMove), never "
+        "the dice, so it takes the play; its board then is no longer the players' and it drops "
+        "later plays as invalid ('WARNING: Invalid move'). gammon refuses the line and names it."),
+    "galaxy/bglab-lasse-match11926267.mat": KnownDifference(
+        "gammon", "player 1 cannot resign", _OUT_OF_TURN_RESIGNATION),
+    "galaxy/bglab-lasse-match12168993.mat": KnownDifference(
+        "gammon", "player 1 cannot resign", _OUT_OF_TURN_RESIGNATION),
+}
