@@ -129,6 +129,14 @@ def parse_moves(text: str) -> tuple[Move, ...]:
 def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     """The legal play of ``position`` with ``dice`` that ``text`` describes.
 
+    The text must move the mover's checkers from and to the points of a legal play. When several
+    legal plays do that (they differ in the blots they hit on the way), the play is read as its
+    steps are written, the way GNU Backgammon reads a ``.mat`` file: every point written is a
+    point where the checker stops, so it hits a blot there whether or not it is marked ``*``
+    (``13/10 10/8`` and ``13/10/8`` over a blot on 10 are ``13/10*/8``); a span of two dice
+    written as one (``13/8`` with 3-2) goes by a point free of the opponent's checkers, that is
+    without hitting, where there is one. Only if that does not decide, the ``*`` marks do.
+
     Raises :class:`InvalidNotationError` for bad syntax, :class:`IllegalMoveError` when no legal
     play matches and :class:`AmbiguousMoveError` when several do.
     """
@@ -137,17 +145,13 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     where = f"in position {position.id} with {dice[0]}{dice[1]}"
     if not plays:
         raise IllegalMoveError(f"there is no legal play {where}: the turn passes (got {text!r})")
+    steps = _written_steps(moves)
     mover = [max(c, 0) for c in position.board]
-    marked: set[int] = set()
-    for move in moves:
-        for _ in range(move.count):
-            src, dst = move.points[0], move.points[-1]
-            if mover[src] <= 0:
-                raise IllegalMoveError(
-                    f"{text!r}: no checker of yours left on {format_point(src)} {where}")
-            mover[src] -= 1
-            mover[dst] += 1
-        marked.update(p for p, hit in zip(move.points[1:], move.hits) if hit)
+    for src, dst in steps:
+        if mover[src] <= 0:
+            raise IllegalMoveError(f"{text!r}: no checker of yours left on {format_point(src)} {where}")
+        mover[src] -= 1
+        mover[dst] += 1
     mover[0] = 0
     candidates = [p for p in plays if _mover_side(p.after) == mover]
     if not candidates:
@@ -155,7 +159,13 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
                                + ", ".join(str(p) for p in plays[:6]))
     if len(candidates) == 1:
         return candidates[0]
-    # Same checkers moved, different hits on the way: the marks decide.
+    # Same checkers moved, different hits on the way: the steps as written decide...
+    as_written = _after_steps(position, steps, dice)
+    for play in candidates:
+        if play.after == as_written:
+            return play
+    # ...and where they cannot (a span of two dice with the opponent on both ways), the marks.
+    marked = {p for move in moves for p, hit in zip(move.points[1:], move.hits) if hit}
     exact = [p for p in candidates if set(p.hits) == marked | _final_hits(p, mover)]
     if len(exact) == 1:
         return exact[0]
@@ -164,6 +174,40 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
         return fitting[0]
     raise AmbiguousMoveError(
         f"{text!r} {where} fits several plays: " + ", ".join(str(p) for p in candidates))
+
+
+def _written_steps(moves: Sequence[Move]) -> list[Step]:
+    """Every (from, to) span the text writes, repeats expanded, farthest from home first (the
+    order in which they can be played, whatever order they are written in)."""
+    spans = [(a, b) for move in moves for _ in range(move.count)
+             for a, b in zip(move.points, move.points[1:])]
+    return sorted(spans, key=lambda span: (-span[0], -span[1]))
+
+
+def _after_steps(position: Position, spans: Sequence[Step], dice: Sequence[int]) -> Position | None:
+    """The position after playing ``spans`` as written, each written point a stop where a blot
+    is hit, or None if they cannot be played so. A span longer than one die is cut into dice:
+    with doubles every die is a stop; with two dice, the way through a point free of the
+    opponent's checkers is taken (no hit), or none if both ways hold opponent checkers."""
+    d1, d2 = dice[0], dice[1]
+    board = position.board
+    steps: list[int] = []
+    for a, b in spans:
+        if d1 == d2 and a - b > d1:
+            points = list(range(a, b, -d1)) + [b]
+        elif d1 != d2 and a - b == d1 + d2:
+            free = [a - d for d in (d1, d2) if board[a - d] >= 0]
+            if not free:
+                return None
+            points = [a, free[0], b]
+        else:
+            points = [a, b]
+        for src, dst in zip(points, points[1:]):
+            steps += [src, max(dst, 0)]
+    try:
+        return position.after_gnubg_move(steps)
+    except IllegalMoveError:
+        return None
 
 
 def _mover_side(after: Position) -> list[int]:

@@ -49,6 +49,40 @@ def test_intermediate_hit_marks_choose_between_plays():
     assert p.parse_play("24/20/15", (5, 4)).hits == ()
 
 
+def test_a_written_stop_is_where_the_checker_stops_and_hits():
+    # o blot on x's 10: 13/8 with 3-2 can go by 11 (no hit) or stop on 10 and hit, as GNU
+    # Backgammon reads a .mat file: a point written is a stop, hit there marked or not
+    p = pos("x 13:2 6:5; o 15:1 1:14")
+    assert p.parse_play("13/8", (3, 2)).hits == ()  # no stop written: the way without a hit
+    for text in ("13/10 10/8", "13/10/8", "10/8 13/10", "13/10*/8", "13/10* 10/8"):
+        assert p.parse_play(text, (3, 2)).hits == (10,), text
+        assert p.parse_play(text, (2, 3)).hits == (10,), text
+    for text in ("13/11 11/8", "13/11/8", "13/11*/8"):  # a stray mark on an empty stop: no hit
+        assert p.parse_play(text, (3, 2)).hits == (), text
+
+
+def test_entering_through_a_written_stop():
+    p = pos("x bar:1 13:5; o 5:1 1:13")  # o blot on x's 20
+    assert p.parse_play("bar/16", (5, 4)).hits == ()  # enters on 21, passes 20
+    for text in ("bar/20 20/16", "25/20/16", "bar/20*/16"):
+        assert p.parse_play(text, (5, 4)).hits == (20,), text
+
+
+def test_a_span_of_two_dice_with_the_opponent_on_both_ways():
+    p = pos("x 13:2 6:5; o 15:1 14:1 1:13")  # o blots on x's 10 and 11
+    with pytest.raises(AmbiguousMoveError, match="fits several"):
+        p.parse_play("13/8", (3, 2))
+    assert p.parse_play("13/10/8", (3, 2)).hits == (10,)
+    assert p.parse_play("13/11 11/8", (3, 2)).hits == (11,)
+    assert p.parse_play("13/11*/8", (3, 2)).hits == (11,)
+
+
+def test_doubles_stop_on_every_die():
+    p = pos("x 13:2 6:5; o 16:1 1:13")  # o blot on x's 9, on the way of 13/5 with 4-4
+    assert p.parse_play("13/5 6/2(2)", (4, 4)).hits == (9,)
+    assert p.parse_play("13/9 9/5 6/2 6/2", (4, 4)).hits == (9,)
+
+
 def test_illegal_plays_say_why():
     with pytest.raises(IllegalMoveError, match="'24/18'") as e:
         START.parse_play("24/18", (6, 5))  # the 5 must be played too

@@ -157,10 +157,11 @@ _SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,6})\s+(\S.*?)\s*:\s*(\d{1,6})\s*$"
 _NAMES = re.compile(r"^\s*(\S.*?)\s{2,}(\S.*?)\s*$")
 _NUMBER = re.compile(r"^\s*\d{1,4}\)")
 _CELL_START = re.compile(
-    r"(?<!\S)(?:[1-6][1-6]:|(?:doubles|beavers|raccoons|takes|accepts|drops|passes|rejects|wins)(?!\S))",
+    r"(?<!\S)(?:[1-6][1-6]:|(?:doubles|beavers|raccoons|takes|accepts|drops|passes|rejects|wins|losses)(?!\S))",
     re.IGNORECASE)
 _CUBE = re.compile(r"^(doubles|beavers|raccoons)\s*(?:=>\s*(\d{1,6}))?$", re.IGNORECASE)
 _WIN = re.compile(r"^wins\s+(\d{1,6})\s+points?(?:\s+and\s+the\s+match)?\.?$", re.IGNORECASE)
+_LOSS = re.compile(r"^losses\s+\d{1,6}\s+points?$", re.IGNORECASE)
 _RIGHT_COLUMN = 20  # a lone cell starting at or after this column is player 1's
 
 
@@ -261,6 +262,8 @@ def _cells(text: str) -> list[tuple[int, str]]:
     number = _NUMBER.match(text)
     if number:
         body = " " * number.end() + text[number.end():]
+    if not body.strip():
+        return []  # a numbered row with nothing in it (Backgammon Studio ends every game so)
     starts = [m.start() for m in _CELL_START.finditer(body)]
     if not starts:
         raise _GameError("expected a roll ('52: 13/8 24/22'), a cube action or 'Wins N points'")
@@ -285,6 +288,8 @@ class _GameReader:
         self.next: int | None = None  # who acts next; None before the opening roll
 
     def add(self, player: int, cell: str, line: int) -> None:
+        if _LOSS.match(cell):
+            return  # Backgammon Galaxy's "Losses N points": the loser's side of the "Wins" after it
         if self.over:
             raise _GameError("the game is already over")
         is_win = cell.lower().startswith("wins")
@@ -374,12 +379,23 @@ def rules_of(record: MatMatch) -> Rules:
                  beavers=on("beaver", False) if money else False, cube_limit=cube_limit)
 
 
-def to_match(record: MatMatch, rules: Rules | None = None) -> Match:
+def to_match(record: MatMatch, rules: Rules | None = None, *, partial: bool = False) -> Match:
     """Replay every game of ``record`` into a Match (under ``rules``, by default
-    :func:`rules_of`). Raises :class:`InvalidNotationError` naming the line of the first action
-    the rules refuse, or a score line that disagrees with the games before it."""
+    :func:`rules_of`).
+
+    Raises :class:`InvalidNotationError` for the first problem: the first of ``record.errors``
+    (a game :func:`read_mat` could not read), an action the rules refuse (naming its line), or
+    a score line that disagrees with the games before it. A match is never silently cut short:
+    with ``partial=True`` the games before the first game read with an error are replayed and
+    returned instead (rules and scores are still checked)."""
     from gammon.match import Match
 
+    if record.errors:
+        if not partial:
+            raise record.errors[0]
+        first_bad = _first_unread_game(record)
+        record = MatMatch(record.match_length, record.names,
+                          tuple(g for g in record.games if g.number < first_bad), record.tags)
     rules = rules_of(record) if rules is None else rules
     rolls: list[tuple[int, int]] = []
     for game in record.games:
@@ -397,6 +413,13 @@ def to_match(record: MatMatch, rules: Rules | None = None) -> Match:
                 f"the games before it make {match.game.score}")
         _replay(match.game, game)
     return match
+
+
+def _first_unread_game(record: MatMatch) -> int:
+    """The number of the first game that ``read_mat`` could not read (its errors name it)."""
+    numbers = [int(m.group(1)) for e in record.errors if (m := re.match(r"game (\d+) ", str(e)))]
+    unnumbered = len(numbers) < len(record.errors)  # a stray line between games: stop at the start
+    return min(numbers) if numbers and not unnumbered else (0 if unnumbered else 1 << 30)
 
 
 def _rolls(game: MatGame) -> list[tuple[int, int]]:
@@ -454,7 +477,11 @@ def _replay(game: Game, record: MatGame) -> None:
                     game.resign(kinds[0], player=1 - p)
                     game.accept_resignation(player=p)
                 result = game.result
-                if (result.winner, result.points) != (p, action.points):
+                # Backgammon Galaxy may write fewer points for the game that wins the match than it
+                # is worth, but never fewer than it needed ("Wins 2 point and the match" for 4)
+                needed = game.rules.match_length - game.score[p]
+                capped = game.rules.match_length and needed <= action.points <= result.points
+                if result.winner != p or (action.points != result.points and not capped):
                     raise InvalidNotationError(
                         f"the file says player {p} wins {action.points} points, the game gives "
                         f"player {result.winner} {result.points} points")

@@ -82,8 +82,20 @@ def test_reading_checks_plays_and_goes_on_after_a_bad_game() -> None:
     assert [g.number for g in record.games] == [2]
     (error,) = record.errors
     assert "line 9" in str(error) and "13/6 24/22" in str(error)
-    with pytest.raises(InvalidNotationError, match="score line says"):
-        to_match(record)  # game 2 cannot follow: the score before it is unexplained
+    with pytest.raises(InvalidNotationError, match="13/6 24/22"):
+        to_match(record)  # never a match cut short without asking: the first error is raised
+    match = to_match(record, partial=True)  # asked for: the games before the bad one (none)
+    assert [len(g.history) for g in match.games] == [0]
+
+
+def test_partial_match_keeps_the_games_before_the_first_bad_one() -> None:
+    text = GNUBG_TEXT.replace("43:", "44: 24/4")  # game 2's last roll cannot be played so
+    record = read_mat(text)
+    assert [g.number for g in record.games] == [1] and len(record.errors) == 1
+    with pytest.raises(InvalidNotationError, match="game 2 .*24/4"):
+        to_match(record)
+    match = to_match(record, partial=True)
+    assert len(match.games) == 1 and match.score == (0, 1)
 
 
 def test_gnubg_text_replays_into_a_match() -> None:
@@ -162,6 +174,118 @@ def test_xg_spellings() -> None:
     assert str(actions[2].play) == "24/18(2) 13/7(2)"
     assert actions[4] == MatRolled(0, (5, 3), 10) and actions[5] == MatWin(1, 1, 10)
     assert to_match(record).winner == 1
+
+
+GALAXY_TEXT = """\
+; [Site "BackgammonGalaxy"]
+; [Match ID "1"]
+
+3 point match
+
+ Game 1
+ A : 0                       B : 0
+  1) 31: 8/5 6/5              64: 24/18 18/14
+  2) 21: 13/11 11/10          31: 25/22 24/23
+  3)  Doubles => 2             Drops
+      Wins 1 point
+
+ Game 2
+ A : 1                       B : 0
+  1)                          31: 8/5 6/5
+  2) 42: 8/4 6/4              53: 13/8 13/10
+  3)  Losses 1 point                                               Wins 1 point
+"""
+
+
+def test_backgammon_galaxy_variants() -> None:
+    # no '*' marks (a written stop hits: 13/11 11/10 hits on 11), "Losses" cells, and the
+    # winner's points at the far right of the loser's numbered row
+    record = read_mat(GALAXY_TEXT)
+    assert record.errors == ()
+    hit = record.games[0].actions[2]
+    assert isinstance(hit, MatMove) and hit.play.hits == (11,)
+    assert isinstance(record.games[0].actions[3], MatMove)  # B enters from the bar
+    assert record.games[1].actions[-1] == MatWin(1, 1, 17)
+    match = to_match(record)
+    assert match.score == (1, 1)
+    assert [g.result.reason for g in match.games] == ["drop", "resign"]
+    assert match.games[1].history[-2].player == 0  # A resigned, on A's turn
+
+
+def test_galaxy_writes_the_points_that_win_the_match_for_a_gammon() -> None:
+    # real files: a gammon at 2 (4 points) wins a 3 point match, written "Wins 3 point and the
+    # match" - at the end of a bear-off, or after the loser's "Losses 3 point" and a blank line
+    from tests.formats.mat_oracle import CORPUS
+
+    for name, reason in (("bglab-lasse-match1032950.mat", "bear_off"),
+                         ("bglab-lasse-match1112717.mat", "resign")):
+        text = (CORPUS / "galaxy" / name).read_text(encoding="utf-8")
+        record = read_mat(text)
+        assert record.errors == () and record.games[0].actions[-1].points == 3
+        result = to_match(record).games[0].result
+        assert (result.winner, result.points, result.reason) == (0, 4, reason)
+        if reason == "bear_off":  # fewer points than the match needed is still an error
+            with pytest.raises(InvalidNotationError, match="wins 2 points"):
+                to_match(read_mat(text.replace("Wins 3 point", "Wins 2 point")))
+
+
+STUDIO_TEXT = """\
+; [Site "Backgammon Studio"]
+; [ClockType "Speed 168/6"]
+
+7 point match
+
+
+ Game 1
+ leochili75 : 0                         Llabba : 0
+  1)                                    52: 24/22 13/8
+  2) 41: 24/23 24/20                    22: 13/11(2) 6/4(2)
+  3) 43: 23/20 13/9                     43: 22/15
+  4) 51: 13/8 6/5                       52: 15/13 8/3
+  5) 55: 8/3(2) 6/1*(2)                 61: Cannot Move
+  6)  Doubles => 2                       Drops
+  7)  Wins 1 point                      |
+  8)                                    |
+""".replace("|\n", "\n")  # | keeps the trailing spaces the exporter writes
+
+
+def test_backgammon_studio_variants() -> None:
+    # "Cannot Move", "(2)", the winner on a numbered row, and the empty numbered row that ends
+    # every Studio file
+    record = read_mat(STUDIO_TEXT)
+    assert record.errors == ()
+    actions = record.games[0].actions
+    assert actions[8] == MatMove(1, (6, 1), None, 13)
+    assert actions[7].play.hits == (1,) and str(actions[7].play) == "8/3(2) 6/1 6/1*"
+    assert actions[-1] == MatWin(0, 1, 15)
+    assert to_match(record).score == (1, 0)
+    resign = STUDIO_TEXT.replace("  6)  Doubles => 2                       Drops\n  7)  Wins 1 point",
+                                 "  6) 65: ????                           Wins 1 point")
+    rolled = read_mat(resign).games[0].actions
+    assert rolled[-2:] == (MatRolled(0, (6, 5), 14), MatWin(1, 1, 14))
+
+
+MONEY_TEXT = """\
+; [Site "SampleServer"]
+; [Cubelimit "64"]
+
+0 point match
+
+ Game 1
+ Fox: 0                                   Blue: 0                          |
+  1) 45: 13/8 24/20                           65: 24/18 18/13                         |
+  2) Doubles => 2                             Drops                                   |
+   Wins 1 points                                                                    |
+""".replace("|\n", "\n")  # | keeps the trailing spaces the exporter writes
+
+
+def test_money_session_with_names_against_the_colon() -> None:
+    record = read_mat(MONEY_TEXT)
+    assert record.errors == () and record.match_length == 0
+    assert record.names == ("Fox", "Blue")
+    assert str(record.games[0].actions[0].play) == "24/20 13/8"
+    assert to_match(record).games[0].result.points == 1
+    assert read_mat(MONEY_TEXT.replace("\n", "\r\n")) == record  # CRLF files read the same
 
 
 def _histories(match) -> list[list]:
