@@ -107,6 +107,7 @@ class _Resignation:
     player: int
     kind: WinKind
     phase: GamePhase  # where play goes on if it is rejected
+    turn: int  # and who acts then
 
 
 class Game:
@@ -347,14 +348,22 @@ class Game:
         self._turn, self._phase = 1 - turn, GamePhase.ROLL
 
     def resign(self, kind: WinKind | int, player: int | None = None) -> None:
-        """Offer to resign a single game, a gammon or a backgammon; the opponent answers."""
-        turn = self._require("resign", (GamePhase.ROLL, GamePhase.MOVE, GamePhase.DOUBLED), player)
+        """Offer to resign a single game, a gammon or a backgammon; the opponent answers.
+
+        The player on turn may resign before or after rolling, or instead of answering a double;
+        the other player (``player=`` naming it) may resign while its opponent is about to roll,
+        as Backgammon Galaxy allows and its match files record."""
+        turn = self._require("resign", (GamePhase.ROLL, GamePhase.MOVE, GamePhase.DOUBLED), None)
+        self._check_player_value(player, "resign")
+        resigner = turn if player is None else player
+        if resigner != turn and self._phase is not GamePhase.ROLL:
+            raise IllegalActionError(f"player {player} cannot resign: {self._where()}")
         if kind not in (1, 2, 3) or isinstance(kind, bool):
             raise IllegalActionError(f"a resignation is a WinKind (1, 2 or 3), got {kind!r}")
         kind = WinKind(kind)
-        self._history.append(Resign(turn, kind))
-        self._resignation = _Resignation(turn, kind, self._phase)
-        self._turn, self._phase = 1 - turn, GamePhase.RESIGNED
+        self._history.append(Resign(resigner, kind))
+        self._resignation = _Resignation(resigner, kind, self._phase, turn)
+        self._turn, self._phase = 1 - resigner, GamePhase.RESIGNED
 
     def accept_resignation(self, player: int | None = None) -> None:
         turn = self._require("accept_resignation", GamePhase.RESIGNED, player)
@@ -368,7 +377,7 @@ class Game:
         offer = self._offer()
         self._history.append(RejectResignation(turn))
         self._resignation = None
-        self._turn, self._phase = offer.player, offer.phase
+        self._turn, self._phase = offer.turn, offer.phase
 
     def abandon(self, player: int) -> None:
         """``player`` leaves the game and loses a backgammon times the cube (Jacoby or not)."""

@@ -491,7 +491,8 @@ def test_every_legal_action_works(state):
 
 @pytest.mark.parametrize("state", [rolling, moving, doubled, resigned], ids=lambda s: s.__name__)
 def test_the_wrong_player_is_refused_for_every_action(state):
-    for name in state().legal_actions() - {"abandon"}:
+    # the player not on turn may resign while the opponent is to roll (tested on its own)
+    for name in state().legal_actions() - {"abandon"} - ({"resign"} if state is rolling else set()):
         game = state()
         wrong = game.turn if name == "undo" else 1 - game.turn
         before = snapshot(game)
@@ -674,3 +675,25 @@ def test_legal_plays_is_a_copy():
     plays = game.legal_plays()
     plays.clear()
     assert game.legal_plays() and game.play("24/13")
+
+
+def test_the_player_not_on_turn_may_resign_while_the_opponent_is_to_roll() -> None:
+    game = Game(Rules(), ScriptedDice([(3, 1), (6, 6)]))
+    game.roll()
+    game.play("8/5 6/5")  # player 0 played; player 1 is to roll
+    assert game.turn == 1
+    game.resign(WinKind.SINGLE, player=0)
+    assert (game.phase, game.turn) == (GamePhase.RESIGNED, 1)
+    game.reject_resignation(player=1)
+    assert (game.phase, game.turn) == (GamePhase.ROLL, 1)  # play goes on where it was
+    game.resign(WinKind.SINGLE, player=0)
+    game.accept_resignation(player=1)
+    assert (game.result.winner, game.result.points, game.result.reason) == (1, 1, "resign")
+    assert Game.replay(game.history).history == game.history
+
+
+def test_the_player_not_on_turn_cannot_resign_while_the_opponent_plays() -> None:
+    game = Game(Rules(), ScriptedDice([(3, 1)]))
+    game.roll()  # player 0 must play the 31
+    with pytest.raises(IllegalActionError, match="player 1 cannot resign"):
+        game.resign(WinKind.SINGLE, player=1)
