@@ -318,8 +318,8 @@ class _GameReader:
         elif word in ("drops", "passes", "rejects") and cell.lower() == word:
             self._after_double(player, "drop")
             self.actions.append(MatDrop(player, line))
-        elif _WIN.match(cell):
-            points = int(_WIN.match(cell).group(1))
+        elif win := _WIN.match(cell):
+            points = int(win.group(1))
             if points < 1:
                 raise _GameError(f"a win of {points} points")
             self.actions.append(MatWin(player, points, line))
@@ -361,7 +361,8 @@ class _GameReader:
 
 def rules_of(record: MatMatch) -> Rules:
     """The Rules a record was played under: its length, and the header's Crawford, Jacoby,
-    Beaver and CubeLimit tags where present (gnubg's defaults otherwise)."""
+    Beaver and CubeLimit tags where present (gnubg's defaults otherwise; beavers where a game has
+    one)."""
     from gammon.rules import Rules
 
     tags = {k.lower(): v.strip().lower() for k, v in record.tags.items()}
@@ -374,9 +375,11 @@ def rules_of(record: MatMatch) -> Rules:
     cube_limit = int(limit) if limit.isdigit() and int(limit) >= 2 and not int(limit) & (int(limit) - 1) \
         else None
     money = record.match_length == 0
+    # gnubg's export writes no Beaver tag: a beaver in the games says they were allowed
+    beavered = any(isinstance(a, MatBeaver) for g in record.games for a in g.actions)
     return Rules(match_length=record.match_length, crawford=on("crawford", True),
                  jacoby=on("jacoby", True) if money else True,
-                 beavers=on("beaver", False) if money else False, cube_limit=cube_limit)
+                 beavers=on("beaver", beavered) if money else False, cube_limit=cube_limit)
 
 
 def to_match(record: MatMatch, rules: Rules | None = None, *, partial: bool = False) -> Match:
@@ -477,6 +480,8 @@ def _replay(game: Game, record: MatGame) -> None:
                     game.resign(kinds[0], player=1 - p)
                     game.accept_resignation(player=p)
                 result = game.result
+                if result is None:
+                    raise InvalidNotationError(f"the file says player {p} wins, but the game goes on")
                 # Backgammon Galaxy may write fewer points for the game that wins the match than it
                 # is worth, but never fewer than it needed ("Wins 2 point and the match" for 4)
                 needed = game.rules.match_length - game.score[p]
@@ -578,7 +583,8 @@ def _game_record(number: int, game: Game) -> MatGame:
                 actions.append(MatRolled(p, dice))
         elif isinstance(action, Move):
             dice = action.dice
-            if k and isinstance(history[k - 1], Roll) and history[k - 1].opening:
+            before = history[k - 1] if k else None
+            if isinstance(before, Roll) and before.opening:
                 dice = (max(dice), min(dice))
             actions.append(MatMove(p, dice, action.play))
         elif isinstance(action, Double):

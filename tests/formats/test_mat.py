@@ -420,3 +420,20 @@ def test_read_from_an_open_file(tmp_path) -> None:
     path.write_text(GNUBG_TEXT)
     with path.open() as f:
         assert read_mat(f) == read_mat(GNUBG_TEXT)
+
+
+def test_a_beaver_in_the_games_allows_beavers_without_a_tag() -> None:
+    # gnubg's export of a money session writes no Beaver tag
+    text = """ 0 point match
+
+ Game 1
+ A : 0                          B : 0
+  1) 31: 8/5 6/5                 Doubles => 2
+  2)  Beavers => 4               52: 13/8 24/22
+                                 Wins 4 points
+"""
+    record = read_mat(text)
+    assert not record.errors and rules_of(record).beavers
+    match = to_match(record)
+    assert match.games[0].cube_value == 4
+    assert (match.games[0].result.winner, match.games[0].result.points) == (1, 4)
