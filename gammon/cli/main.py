@@ -8,18 +8,9 @@ import sys
 from collections.abc import Callable, Sequence
 
 from gammon import __version__
+from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
 from gammon.cli.rollout import add_rollout
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
 
 
 def add_play(subparsers: argparse._SubParsersAction) -> None:

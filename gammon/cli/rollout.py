@@ -14,6 +14,8 @@ import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gammon.cli.args import not_negative_int, positive_int
+
 if TYPE_CHECKING:
     from rich.console import Console
 
@@ -22,26 +24,6 @@ if TYPE_CHECKING:
     from gammon.engine.engine import Engine
     from gammon.engine.rollout import RolloutProgress, RolloutResult
     from gammon.position import Position
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
-
-
-def _not_negative(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 0")
-    return value
 
 
 def _standard_error(text: str) -> float:
@@ -62,15 +44,15 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
                     "Backgammon ID (PositionID:MatchID) or an XGID.")
     p.add_argument("position", metavar="POSITION", help="e.g. 4HPwATDgc/ABMA")
     p.add_argument("--dice", default=None, help="roll out the best plays of this roll, e.g. 31")
-    p.add_argument("-n", "--candidates", type=_positive, default=5, metavar="N",
+    p.add_argument("-n", "--candidates", type=positive_int, default=5, metavar="N",
                    help="with --dice: how many of the engine's best plays (default 5)")
     p.add_argument("--cube", action="store_true",
                    help="roll out the cube decision: no double vs double/take, cubeful")
     p.add_argument("--cubeful", action="store_true",
                    help="cube decisions inside the trials (position and plays rollouts)")
-    p.add_argument("--trials", type=_positive, default=1296, metavar="N",
+    p.add_argument("--trials", type=positive_int, default=1296, metavar="N",
                    help="games to play (default 1296; a multiple of 36 for quasi-random dice)")
-    p.add_argument("--truncate", type=_not_negative, default=None, metavar="N",
+    p.add_argument("--truncate", type=not_negative_int, default=None, metavar="N",
                    help="stop each game after N half-moves and evaluate (default: play to the end)")
     p.add_argument("--plies", type=int, choices=(0, 1, 2), default=0,
                    help="the plies of the engine's plays and of truncation (default 0)")
@@ -79,9 +61,9 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
                         "trials)")
     p.add_argument("--no-variance-reduction", action="store_true", help="plain trials (faster, "
                    "noisier)")
-    p.add_argument("--workers", type=_positive, default=None, metavar="N",
+    p.add_argument("--workers", type=positive_int, default=None, metavar="N",
                    help="local processes (default: every core; the result does not depend on it)")
-    p.add_argument("--seed", type=_not_negative, default=None,
+    p.add_argument("--seed", type=not_negative_int, default=None,
                    help="the dice (default: drawn at random and printed)")
     p.add_argument("--ray", default=None, metavar="ADDRESS",
                    help="run on a Ray cluster ('local' starts one here); needs gammon[cluster]")
