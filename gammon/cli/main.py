@@ -14,7 +14,7 @@ from gammon.cli.rollout import add_rollout
 
 
 def add_play(subparsers: argparse._SubParsersAction) -> None:
-    from gammon.players import BASIC_LEVELS, ENGINE_LEVELS
+    from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS
 
     p = subparsers.add_parser(
         "play", help="play in the terminal, against the computer or two at one keyboard",
@@ -48,8 +48,8 @@ def run_play(args: argparse.Namespace) -> int:
 
     from gammon.cli.session import PlaySession, Seat
     from gammon.dice import RandomDice
+    from gammon.engine.players import computer_player
     from gammon.match import Match
-    from gammon.players import computer_player
     from gammon.rules import Rules
 
     try:

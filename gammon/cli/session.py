@@ -18,10 +18,10 @@ from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
+from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
 from gammon.game import Game, GamePhase, GameResult, Move
 from gammon.match import Match
-from gammon.players import ComputerPlayer
 from gammon.rules import WinKind
 
 __all__ = ["HELP", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said", "save_match"]
@@ -336,33 +336,28 @@ class PlaySession:
         g = self.game
         bot = seat.computer
         assert bot is not None
-        phase = g.phase
-        if phase == GamePhase.ROLL:
-            if bot.wants_to_double(g):
-                g.double()
-                self.say(f"{said(seat.name, 'doubles')} to {g.cube_value * 2}.")
-            else:
-                self._roll(seat)
-        elif phase == GamePhase.MOVE:
-            play = bot.choose_play(g)
+        action = bot.next_action(g)
+        name = action.name
+        if name == "roll":
+            self._roll(seat)
+        elif name == "double":
+            g.double()
+            self.say(f"{said(seat.name, 'doubles')} to {g.cube_value * 2}.")
+        elif name == "play" and action.play is not None:
             dice = _rolled(g)
-            if play is None:  # the MOVE phase always has a legal play: the roll passes otherwise
-                raise GammonError(f"{seat.name} found no play of {format_dice(dice)}")
-            g.play(play)
-            self.say(f"{said(seat.name, 'plays')} {format_dice(dice)}: {play}")
-        elif phase == GamePhase.DOUBLED:
-            answer = bot.answer_double(g)
-            getattr(g, answer)()
+            g.play(action.play)
+            self.say(f"{said(seat.name, 'plays')} {format_dice(dice)}: {action.play}")
+        elif name in ("take", "drop", "beaver"):
+            {"take": g.take, "drop": g.drop, "beaver": g.beaver}[name]()
             words = {"take": "takes", "drop": "passes", "beaver": "beavers"}
-            self.say(f"{said(seat.name, words[answer])}." + (
-                f" The cube is on {g.cube_value}." if answer != "drop" else ""))
-        elif phase == GamePhase.RESIGNED:
-            if bot.accepts_resignation(g):
-                g.accept_resignation()
-                self.say(f"{said(seat.name, 'accepts')}.")
-            else:
-                g.reject_resignation()
-                self.say(f"{said(seat.name, 'rejects')} the resignation; play on.")
+            self.say(f"{said(seat.name, words[name])}." + (
+                f" The cube is on {g.cube_value}." if name != "drop" else ""))
+        elif name == "accept_resignation":
+            g.accept_resignation()
+            self.say(f"{said(seat.name, 'accepts')}.")
+        else:
+            g.reject_resignation()
+            self.say(f"{said(seat.name, 'rejects')} the resignation; play on.")
 
     def _roll(self, seat: Seat) -> None:
         """Roll for the player on turn; say so when the roll cannot be played."""

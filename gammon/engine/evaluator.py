@@ -62,7 +62,7 @@ def _erf(x: np.ndarray) -> np.ndarray:
 
 class PipCountEvaluator:
     """A fake for tests and the fallback without a trained net: the race formula of
-    :mod:`gammon.players` (normal approximation of the pip-count race) with rough gammon chances
+    :mod:`gammon.engine.players` (normal approximation of the pip-count race) with rough gammon chances
     for the side that is far behind and has borne off nothing. Fast, monotone in pips, not strong."""
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:

@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 
 from gammon.dice import DiceSource
+from gammon.engine.players import available_levels
 from gammon.errors import (
     GammonError,
     IllegalActionError,
@@ -28,7 +29,6 @@ from gammon.errors import (
     UnknownMatchError,
 )
 from gammon.formats.mat import format_mat
-from gammon.players import available_levels
 from gammon.rules import Rules
 from gammon.store import Store
 from gammon.web.frames import game_frames

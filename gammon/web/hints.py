@@ -6,7 +6,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from gammon.players import engine_available
+from gammon.engine.players import engine_available
 from gammon.position import Position
 
 if TYPE_CHECKING:

@@ -12,10 +12,10 @@ import secrets
 from typing import Any
 
 from gammon.dice import DiceSource, RandomDice
+from gammon.engine.players import ComputerPlayer, computer_player
 from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.game import GamePhase, Move
 from gammon.match import Match
-from gammon.players import ComputerPlayer, computer_player
 from gammon.rules import Rules
 from gammon.store import ActionRecord, MatchRecord, Store
 from gammon.store.repository import MatchSummary, hash_token
@@ -132,14 +132,8 @@ class LiveMatch:
     def _computer_action(self) -> tuple[str, dict[str, Any]]:
         game, computer = self.match.game, self.computer
         assert computer is not None
-        if game.phase is GamePhase.ROLL:
-            return ("double", {}) if game.can_double() and computer.wants_to_double(game) else ("roll", {})
-        if game.phase is GamePhase.MOVE:
-            play = computer.choose_play(game)
-            return "play", {"play": str(play)}
-        if game.phase is GamePhase.DOUBLED:
-            return computer.answer_double(game), {}
-        return ("accept_resignation" if computer.accepts_resignation(game) else "reject_resignation"), {}
+        action = computer.next_action(game)
+        return action.name, ({"play": str(action.play)} if action.play is not None else {})
 
     def _apply(self, kind: str, player: int | None, args: dict[str, Any]) -> None:
         self.dice.taken.clear()

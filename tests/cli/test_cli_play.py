@@ -26,9 +26,9 @@ from rich.console import Console
 from gammon.cli.main import main
 from gammon.cli.session import PlaySession, Seat, format_dice, said
 from gammon.dice import RandomDice
+from gammon.engine.players import computer_player
 from gammon.game import GamePhase
 from gammon.match import Match
-from gammon.players import computer_player
 from gammon.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -331,7 +331,7 @@ def test_auto_roll_and_no_cube_options():
 def test_rules_errors_from_the_options_are_reported(capsys, monkeypatch):
     assert main(["play", "--auto-doubles", "-1"]) == 2
     assert "automatic_doubles" in capsys.readouterr().err
-    from gammon.players import engine_available
+    from gammon.engine.players import engine_available
 
     assert engine_available()  # the trained net ships inside the package
     monkeypatch.setattr("sys.stdin", io.StringIO(""))

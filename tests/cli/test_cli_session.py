@@ -11,9 +11,9 @@ from rich.console import Console
 
 from gammon.cli.session import PlaySession, Seat
 from gammon.dice import ScriptedDice
+from gammon.engine.players import computer_player
 from gammon.game import GamePhase, Move
 from gammon.match import Match
-from gammon.players import computer_player
 from gammon.rules import Rules
 
 # (player 0's die, player 1's die): 2-5, so O (player 1) opens with 5-2 when two people play.

@@ -112,7 +112,7 @@ def _check_mat_export(match: Match, path: Path) -> None:
 def _engine_match(rules: Rules, seed: int, games: int = 3) -> Match:
     """Both sides played by gammon's engine at 0 ply, with its own cube decisions."""
     from gammon import RandomDice
-    from gammon.players import computer_player, engine_available
+    from gammon.engine.players import computer_player, engine_available
 
     if not engine_available():
         pytest.fail("the engine's trained net is part of the package and must load")

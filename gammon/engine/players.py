@@ -29,9 +29,11 @@ from __future__ import annotations
 import math
 import random
 import warnings
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gammon.engine.pubeval import pubeval_best_play
+from gammon.errors import IllegalActionError
 from gammon.position import Position
 
 if TYPE_CHECKING:
@@ -47,10 +49,22 @@ TAKE_CONTACT = 0.30
 BEAVER = 0.60
 
 
+@dataclass(frozen=True)
+class ComputerAction:
+    """The computer's next action in a game: the name of the :class:`~gammon.game.Game` method
+    to call ("roll", "double", "play", "take", "drop", "beaver", "accept_resignation",
+    "reject_resignation") and, for "play", the play."""
+
+    name: str
+    play: Play | None = None
+
+
 class ComputerPlayer(Protocol):
     """What a computer opponent does when it is its turn to act in ``game``."""
 
     level: str
+
+    def next_action(self, game: Game) -> ComputerAction: ...
 
     def choose_play(self, game: Game) -> Play | None: ...
 
@@ -77,7 +91,30 @@ def _gammon_counts(game: Game) -> bool:
 
 
 class HeuristicCube:
-    """The cube and resignation policy of the module docstring, shared by every level."""
+    """The cube and resignation policy of the module docstring, shared by every level, and the one
+    way every front end asks a computer player what to do next."""
+
+    def choose_play(self, game: Game) -> Play | None:
+        raise NotImplementedError
+
+    def next_action(self, game: Game) -> ComputerAction:
+        """What to do now, the computer being the player to act in ``game``."""
+        from gammon.game import GamePhase
+
+        phase = game.phase
+        if phase is GamePhase.ROLL:
+            return ComputerAction("double" if self.wants_to_double(game) else "roll")
+        if phase is GamePhase.MOVE:
+            play = self.choose_play(game)
+            if play is None:  # the MOVE phase always has a legal play: the roll passes otherwise
+                raise IllegalActionError(f"the computer found no play in {game.position.id}")
+            return ComputerAction("play", play)
+        if phase is GamePhase.DOUBLED:
+            return ComputerAction(self.answer_double(game))
+        if phase is GamePhase.RESIGNED:
+            return ComputerAction("accept_resignation" if self.accepts_resignation(game)
+                                  else "reject_resignation")
+        raise IllegalActionError(f"the computer has nothing to do in the game's {phase.name.lower()} phase")
 
     def wants_to_double(self, game: Game) -> bool:
         if not game.can_double():

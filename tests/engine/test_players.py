@@ -4,8 +4,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from gammon import Position
-from gammon.players import available_levels, computer_player, win_chance
+from gammon import Game, Match, Position, RandomDice, Rules, ScriptedDice, WinKind
+from gammon.engine.players import available_levels, computer_player, win_chance
+from gammon.game import GamePhase
 from tests.helpers import pos
 
 
@@ -104,8 +105,8 @@ def test_engine_player_plays_legal_moves_and_answers_the_cube_through_a_real_gam
     from gammon.dice import ScriptedDice
     from gammon.engine.engine import Engine
     from gammon.engine.evaluator import PipCountEvaluator
+    from gammon.engine.players import EnginePlayer
     from gammon.game import Game, GamePhase
-    from gammon.players import EnginePlayer
 
     player = EnginePlayer(Engine(plies=0, evaluator=PipCountEvaluator()), "engine-0ply")
     game = Game(dice=ScriptedDice([(3, 1), (6, 4), (5, 2)]))
@@ -143,7 +144,7 @@ def test_engine_player_beavers_only_where_the_rules_allow_it():
     from types import SimpleNamespace
 
     from gammon import Game, RandomDice, Rules
-    from gammon.players import EnginePlayer
+    from gammon.engine.players import EnginePlayer
 
     decision = SimpleNamespace(beaver=True, take=True)
     player = EnginePlayer(SimpleNamespace(cube_decision=lambda game: decision), "engine")
@@ -155,3 +156,38 @@ def test_engine_player_beavers_only_where_the_rules_allow_it():
     assert answers == {"money+beavers": "beaver", "money": "take", "match": "take"}
     decision.beaver, decision.take = False, False
     assert player.answer_double(Game(Rules(beavers=True), RandomDice(seed=2))) == "drop"
+
+
+@pytest.mark.parametrize("level", ["random", "pubeval"])
+def test_next_action_plays_whole_matches_with_legal_actions(level: str) -> None:
+    # Both sides driven by next_action alone, as the terminal and the web drive the computer.
+    players = (computer_player(level, seed=1), computer_player(level, seed=2))
+    match = Match(Rules(match_length=5), RandomDice(7))
+    seen: set[str] = set()
+    while True:
+        game = match.game
+        while not game.is_over:
+            if game.phase is GamePhase.OPENING:
+                game.roll()
+                continue
+            action = players[game.turn].next_action(game)
+            assert action.name in game.legal_actions(), (action, game.legal_actions())
+            seen.add(action.name)
+            if action.name == "play":
+                assert action.play in game.legal_plays()
+                game.play(action.play)
+            else:
+                getattr(game, action.name)()
+        if match.is_over:
+            break
+        match.new_game()
+    assert {"roll", "play", "double"} <= seen and seen & {"take", "drop"}
+    assert max(match.score) >= 5
+
+
+def test_next_action_resigned_phase_answers() -> None:
+    game = Game(Rules(), ScriptedDice([(3, 1)]))
+    game.roll()
+    game.play("8/5 6/5")
+    game.resign(WinKind.BACKGAMMON)  # player 1 offers 3 points at the start: take them
+    assert computer_player("pubeval").next_action(game).name == "accept_resignation"
