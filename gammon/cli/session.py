@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -23,6 +23,9 @@ from gammon.errors import GammonError
 from gammon.game import Game, GamePhase, GameResult, Move
 from gammon.match import Match
 from gammon.rules import WinKind
+
+if TYPE_CHECKING:
+    from gammon.engine.engine import Engine
 
 __all__ = ["HELP", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said", "save_match"]
 
@@ -119,8 +122,8 @@ class PlaySession:
     auto_roll: bool = False
     confirm_plays: bool = True
     color: bool | None = None
+    engine: Engine | None = None  # the advisor for hints; a default Engine() on the first hint
     _shown: object = None  # the state the board was last drawn for
-    _engine: Any = None    # the hint engine, loaded on the first hint
 
     def __post_init__(self) -> None:
         if self.color is None:
@@ -602,7 +605,7 @@ class PlaySession:
         if g.phase == GamePhase.DOUBLED:
             return [self._answer_hint(engine.cube_decision(g), name)]
         lines = [f"Best plays for {name} (cubeless equity, {engine.plies} ply):"]
-        for i, h in enumerate(engine.hint(g.position, g.dice, n), 1):
+        for i, h in enumerate(engine.hint(g.position, _rolled(g), n), 1):
             lines.append(f"  {i}. {str(h.play):<28} {h.equity:+.3f}")
         return lines
 
@@ -618,12 +621,12 @@ class PlaySession:
             text += f"; match winning chances {1 - take:.1%} after a take, {1 - drop:.1%} after a pass"
         return text + ")."
 
-    def _hint_engine(self) -> Any:
-        if self._engine is None:
+    def _hint_engine(self) -> Engine:
+        if self.engine is None:
             from gammon.engine.engine import Engine  # loaded only when a hint is asked for
 
-            self._engine = Engine()
-        return self._engine
+            self.engine = Engine()
+        return self.engine
 
     def _do_board(self, rest: str) -> None:
         self.show_board()

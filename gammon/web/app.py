@@ -11,7 +11,7 @@ import json
 import time
 from collections.abc import Callable
 from importlib.resources import files
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -32,7 +32,7 @@ from gammon.formats.mat import format_mat
 from gammon.rules import Rules
 from gammon.store import Store
 from gammon.web.frames import game_frames
-from gammon.web.hints import hint_source, hints
+from gammon.web.hints import default_advisor, hint_source, hints
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
 from gammon.web.schemas import (
     ActionRequest,
@@ -46,6 +46,9 @@ from gammon.web.schemas import (
 )
 from gammon.web.session import LiveMatch
 from gammon.web.views import PRESENT, Absence, match_view, player_names
+
+if TYPE_CHECKING:
+    from gammon.engine.engine import Engine
 
 STATIC = files("gammon.web") / "static"
 MAX_BODY = 16 * 1024
@@ -210,15 +213,17 @@ def _status(exc: Exception) -> int:
 def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = None, *,
                rate: float = 20.0, burst: float = 40.0, max_live: int = 5000,
                away_after: float = DEFAULT_AWAY_AFTER,
-               clock: Callable[[], float] = time.monotonic) -> FastAPI:
+               clock: Callable[[], float] = time.monotonic, engine: Engine | None = None) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client (HTTP: per address; WebSocket: per
     connection); at most ``max_live`` idle matches are kept in memory; an online player may claim a
     game its opponent has left for ``away_after`` seconds while it had to act, as measured by
-    ``clock`` (seconds; tests pass a fake one)."""
+    ``clock`` (seconds; tests pass a fake one). ``engine`` gives the hints (by default a 0-ply
+    Engine where the trained net is installed, else pubeval's ranking)."""
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
                   version="0.1.0")
     hub = Hub(store, dice_factory, max_live, away_after, clock)
+    advisor = engine if engine is not None else default_advisor()
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
 
@@ -342,8 +347,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             if dice is None or live.acting_player() is None or (seat is not None and seat != game.turn) \
                     or not game.legal_plays():
                 raise IllegalActionError(f"no hint: nothing for you to move now ({game.phase.value})")
-        found = await asyncio.to_thread(hints, position, dice)
-        return HintResponse(source=hint_source(), hints=[Hint(play=p, score=v) for p, v in found])
+        found = await asyncio.to_thread(hints, advisor, position, dice)
+        return HintResponse(source=hint_source(advisor), hints=[Hint(play=p, score=v) for p, v in found])
 
     @app.get("/api/matches/{match_id}/games/{number}/frames", response_model=list[Frame], responses=errors)
     async def frames(match_id: str, number: int, x_gammon_token: str | None = Header(None)) -> list[Frame]:

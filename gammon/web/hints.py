@@ -3,7 +3,6 @@ pubeval's ranking (labelled, so the UI says which judged them)."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from gammon.engine.players import engine_available
@@ -13,21 +12,26 @@ if TYPE_CHECKING:
     from gammon.engine.engine import Engine
 
 
-@lru_cache(maxsize=1)
-def _engine() -> Engine:
+def default_advisor() -> Engine | None:
+    """The engine the server gives hints with when none is given: 0-ply (a hint must come fast),
+    or None where the trained net is not installed."""
+    if not engine_available():
+        return None
     from gammon.engine.engine import Engine
 
     return Engine(plies=0)
 
 
-def hint_source() -> str:
-    return "engine" if engine_available() else "pubeval"
+def hint_source(engine: Engine | None) -> str:
+    return "engine" if engine is not None else "pubeval"
 
 
-def hints(position: Position, dice: tuple[int, int], n: int = 3) -> list[tuple[str, float]]:
-    """Up to ``n`` plays, best first, with the judge's score (engine: cubeless equity)."""
-    if engine_available():
-        return [(str(h.play), round(h.equity, 3)) for h in _engine().hint(position, dice, n)]
+def hints(engine: Engine | None, position: Position, dice: tuple[int, int], n: int = 3
+          ) -> list[tuple[str, float]]:
+    """Up to ``n`` plays, best first, with the judge's score (engine: cubeless equity; without an
+    engine, pubeval's ranking)."""
+    if engine is not None:
+        return [(str(h.play), round(h.equity, 3)) for h in engine.hint(position, dice, n)]
     from gammon.engine.pubeval import pubeval_ranked_plays
 
     return [(str(play), round(score, 3)) for play, score in pubeval_ranked_plays(position, dice)[:n]]

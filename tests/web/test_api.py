@@ -338,3 +338,19 @@ def test_claims_are_for_online_players_only(client: TestClient) -> None:
     m = new_match(client, mode="local")
     r = _act(client, m, action="claim")
     assert r.status_code == 409 and "online" in r.json()["error"]
+
+
+def test_hints_come_from_the_engine_the_app_is_given(store: Store) -> None:
+    from gammon.engine.engine import Engine
+    from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
+
+    counting = CountingEvaluator(PipCountEvaluator())
+    advisor = Engine(plies=0, evaluator=counting)
+    with TestClient(create_app(store, seeded_dice(4), rate=1000, burst=1000, engine=advisor)) as c:
+        m = new_match(c, mode="local", match_length=1)
+        s = _to_move_phase(c, m)
+        r = c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
+        assert r.status_code == 200, r.text
+        assert r.json()["source"] == "engine" and counting.calls > 0
+        best = [h["play"] for h in r.json()["hints"]]
+        assert best and all(p in s["plays"] for p in best)
