@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from gammon import __version__
+from gammon.cli.analyse import add_analyse
 
 
 def positive_int(text: str) -> int:
@@ -117,7 +118,8 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
     add_serve_command(subparsers).set_defaults(func=run_serve)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_play, add_hint, add_eval, add_serve]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [add_play, add_hint, add_eval, add_serve,
+                                                                   add_analyse]
 
 
 def build_parser() -> argparse.ArgumentParser:
