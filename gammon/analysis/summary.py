@@ -3,6 +3,8 @@ report and the HTML report. Errors are shown as positive numbers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
 from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.stats import ERROR_KINDS, ErrorSum, PlayerStatistics
@@ -41,14 +43,14 @@ def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bo
     """Sections of rows: checker play, cube, luck, overall. ``match``: MWC units (else points)."""
     a, b = stats
 
-    def row(label: str, f) -> Row:  # type: ignore[no-untyped-def]
+    def row(label: str, f: Callable[[PlayerStatistics], str]) -> Row:
         return (label, f(a), f(b))
 
     unit = "EMG (MWC)" if match else "EMG (points)"
     checker = [
         row("Total moves", lambda s: str(s.checker.moves)),
         row("Unforced moves", lambda s: str(s.checker.unforced)),
-        *[row(f"Moves marked {k.value}", lambda s, k=k: str(s.checker.marks[k]))
+        *[(f"Moves marked {k.value}", str(a.checker.marks[k]), str(b.checker.marks[k]))
           for k in (Skill.DOUBTFUL, Skill.BAD, Skill.VERY_BAD)],
         row(f"Error total {unit}", lambda s: _total(s.checker.error_total, s.checker.cost_total, match)),
         row(f"Error rate m{unit}", lambda s: _rate(s.checker.error_rate, s.checker.cost_rate, match)),
@@ -59,12 +61,13 @@ def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bo
         row("Doubles", lambda s: str(s.cube.doubles)),
         row("Takes", lambda s: str(s.cube.takes)),
         row("Passes", lambda s: str(s.cube.passes)),
-        *[row(ERROR_LABELS[k], lambda s, k=k: _errors(s.cube.errors[k], match)) for k in ERROR_KINDS],
+        *[(ERROR_LABELS[k], _errors(a.cube.errors[k], match), _errors(b.cube.errors[k], match))
+          for k in ERROR_KINDS],
         row(f"Error total {unit}", lambda s: _total(s.cube.error_total, s.cube.cost_total, match)),
         row(f"Error rate m{unit}", lambda s: _rate(s.cube.error_rate, s.cube.cost_rate, match)),
     ]
     luck = [
-        *[row(f"Rolls marked {k.value}", lambda s, k=k: str(s.luck.marks[k]))
+        *[(f"Rolls marked {k.value}", str(a.luck.marks[k]), str(b.luck.marks[k]))
           for k in (Luck.VERY_LUCKY, Luck.LUCKY, Luck.UNLUCKY, Luck.VERY_UNLUCKY)],
         row(f"Luck total {unit}", lambda s: _total(s.luck.total, s.luck.cost_total, match)),
         row(f"Luck rate m{unit}", lambda s: _rate(s.luck.rate, s.luck.cost_rate, match)),

@@ -73,8 +73,8 @@ def board_svg(position: Position, players: tuple[int, int] = (0, 1), dice: Seque
     for side, count in ((0, b[25]), (1, -b[0])):  # viewer's bar checkers enter at the top
         for k in range(min(count, 3)):
             step = CHECKER + 2 + 2 * CHECKER * k
-            cy = top + half - step if side == 0 else top + half + step
-            parts.append(_checker(bar_x, cy, players[side], str(count) if k == 2 and count > 3 else ""))
+            bar_y = top + half - step if side == 0 else top + half + step
+            parts.append(_checker(bar_x, bar_y, players[side], str(count) if k == 2 and count > 3 else ""))
     off = position.off
     tray_x = MARGIN + inner_w + 4 + TRAY / 2
     for side in (0, 1):
