@@ -118,33 +118,51 @@ def run_gnubg(matches: list[dict], workdir: Path) -> list[dict]:
     return out
 
 
+CUBE_ERRORS = ("missed-double-below-cp", "missed-double-above-cp", "wrong-double-below-dp",
+               "wrong-double-above-tg", "wrong-take", "wrong-drop")
+
+
 def gnubg_player(games: list[dict], side: str) -> dict:
-    """One player's statistics over a match, summed over its games as gnubg sums them."""
-    total = {"moves": 0, "unforced": 0, "chequer": 0.0, "cube": 0.0, "close": 0, "luck": 0.0}
+    """One player's statistics over a match, summed over its games as gnubg sums them. (The
+    python module's cube "error-skill" is the per-decision rate: the total is the sum of the six
+    kinds of cube error.)"""
+    t = {"moves": 0, "unforced": 0, "chequer": 0.0, "cube": 0.0, "close": 0, "luck": 0.0, "cube_total": 0}
     for g in games:
         s = g["stats"][side]
-        total["moves"] += s["moves"]["total-moves"]
-        total["unforced"] += s["moves"]["unforced-moves"]
-        total["chequer"] += s["moves"]["error-skill"]
-        total["cube"] += s["cube"]["error-skill"]
-        total["close"] += s["cube"]["close-cube"]
-        total["luck"] += s["dice"]["luck"]
-    t = total
-    return {"moves": t["moves"], "unforced": t["unforced"],
+        t["moves"] += s["moves"]["total-moves"]
+        t["unforced"] += s["moves"]["unforced-moves"]
+        t["chequer"] += s["moves"]["error-skill"]
+        t["cube"] += sum(s["cube"][f"err-{kind}-skill"] for kind in CUBE_ERRORS)
+        t["close"] += s["cube"]["close-cube"]
+        t["cube_total"] += s["cube"]["total-cube"]
+        t["luck"] += s["dice"]["luck"]
+    return {"moves": t["moves"], "unforced": t["unforced"], "chequer_total": t["chequer"],
             "chequer_rate": 1000 * t["chequer"] / max(t["unforced"], 1),
+            "cube_error": t["cube"], "close": t["close"], "cube_total": t["cube_total"],
             "overall_rate": 1000 * (t["chequer"] + t["cube"]) / max(t["unforced"] + t["close"], 1),
-            "luck_rate": 1000 * t["luck"] / max(t["moves"], 1), "close": t["close"],
-            "cube_total": t["cube"]}
+            "luck_total": t["luck"], "luck_rate": 1000 * t["luck"] / max(t["moves"], 1)}
 
 
-def check_printed(printed: str, ours: list[dict]) -> str:
-    """Compare the 'Error rate' line of the printed chequer statistics with the summed figures."""
-    lines = [ln for ln in printed.splitlines() if ln.startswith("Unforced moves")]
-    if not lines:
-        return "no 'Unforced moves' line printed"
-    numbers = [int(x) for x in lines[0].split()[2:4]]
-    expected = [ours[0]["unforced"], ours[1]["unforced"]]
-    return "agrees" if numbers == expected else f"differs: printed {numbers}, summed {expected}"
+def check_printed(printed: str, summed: list[dict]) -> str:
+    """Compare what ``show statistics match`` printed with the figures summed from the games."""
+    lines = printed.splitlines()
+
+    def numbers(label: str, nth: int = 0) -> list[float]:
+        found = [ln for ln in lines if ln.startswith(label)][nth]
+        words = found[len(label):].replace("(", " ").replace(")", " ").split()
+        return [float(w.rstrip("%")) for w in words if w.rstrip("%").lstrip("+-").replace(".", "").isdigit()]
+
+    got = {"unforced": numbers("Unforced moves")[:2],
+           "chequer": numbers("Error total EMG", 0)[0::2][:2],
+           "cube": numbers("Error total EMG", 1)[0::2][:2],
+           "luck": numbers("Luck total EMG")[0::2][:2]}
+    want = {"unforced": [s["unforced"] for s in summed],
+            "chequer": [-s["chequer_total"] for s in summed],
+            "cube": [-s["cube_error"] for s in summed],
+            "luck": [s["luck_total"] for s in summed]}
+    bad = [k for k in got if not np.allclose(got[k], want[k], atol=2e-3)]
+    return "agrees (unforced moves, chequer, cube and luck totals)" if not bad else \
+        f"differs in {bad}: printed {got}, summed {want}"
 
 
 def main() -> None:
@@ -154,6 +172,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--noise", type=float, nargs="+", default=[0.0, 0.01, 0.02, 0.04, 0.08, 0.16])
     parser.add_argument("--workdir", type=Path, default=None, help="keep the .mat files here")
+    parser.add_argument("--reuse", action="store_true",
+                        help="reuse GNU Backgammon's results saved in --workdir by an earlier run with the "
+                             "same settings (for trying gammon's side only; the gnubg times are then old)")
     args = parser.parse_args()
 
     rng = np.random.default_rng(args.seed)
@@ -165,11 +186,17 @@ def main() -> None:
         matches.append({"seed": int(rng.integers(1, 2**31)), "length": 3 if i % 2 == 0 else 5,
                         "noise": noise, "names": [f"A{i}", f"B{i}"], "file": str(workdir / f"m{i:03d}.mat"),
                         "print": i == 0})
-    t0 = time.perf_counter()
-    judged = run_gnubg(matches, workdir)
-    gnubg_wall = time.perf_counter() - t0
-    print(f"gnubg: {len(judged)} matches played, exported and analysed in {gnubg_wall:.0f} s "
-          f"(files in {workdir})", flush=True)
+    saved = workdir / "gnubg_results.json"
+    if args.reuse and saved.exists() and json.loads(saved.read_text())["matches"] == matches:
+        judged = json.loads(saved.read_text())["results"]
+        print(f"gnubg: reusing the results saved in {saved} (times from that run)", flush=True)
+    else:
+        t0 = time.perf_counter()
+        judged = run_gnubg(matches, workdir)
+        gnubg_wall = time.perf_counter() - t0
+        saved.write_text(json.dumps({"matches": matches, "results": judged}))
+        print(f"gnubg: {len(judged)} matches played, exported and analysed in {gnubg_wall:.0f} s "
+              f"(files in {workdir})", flush=True)
 
     engine = Engine(plies=args.plies)
     rows = []  # (noise, ours, gnubg) per player

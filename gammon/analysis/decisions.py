@@ -40,7 +40,7 @@ class AnalysisSettings:
     ``within`` EMG of the best; the play made is always added); ``luck_candidates``: plays per roll
     (the best by 0-ply cubeless equity) whose cubeful equities are compared to value the roll."""
 
-    candidates: int = 5
+    candidates: int = 4
     within: float = 0.16
     luck_candidates: int = 3
 
