@@ -148,14 +148,17 @@ def player_statistics(analysis: MatchAnalysis, player: int, seed: int = 0,
 
     unforced = [d for d in plays if d.unforced]
     marks = {s: sum(1 for d in plays if d.skill is s) for s in Skill}
-    c_err = sum(d.error for d in unforced)
-    c_cost = sum(d.cost for d in unforced)
+    c_err = sum((d.error for d in unforced), 0.0)
+    c_cost = sum((d.cost for d in unforced), 0.0)
     checker = CheckerStatistics(len(plays), len(unforced), marks, c_err, c_cost,
                                 _rate(c_err, len(unforced)), _rate(c_cost, len(unforced)))
 
     close = [d for d in cubes if d.close]
-    errors = {k: ErrorSum(sum(1 for d in cubes if d.kind == k), sum(d.error for d in cubes if d.kind == k),
-                          sum(d.cost for d in cubes if d.kind == k)) for k in ERROR_KINDS}
+    errors = {}
+    for k in ERROR_KINDS:
+        of_kind = [d for d in cubes if d.kind == k]
+        errors[k] = ErrorSum(len(of_kind), sum((d.error for d in of_kind), 0.0),
+                             sum((d.cost for d in of_kind), 0.0))
     q_err = sum(e.error for e in errors.values())
     q_cost = sum(e.cost for e in errors.values())
     cube = CubeStatistics(len(cubes), len(close), sum(1 for d in cubes if d.action == "double"),
@@ -163,8 +166,8 @@ def player_statistics(analysis: MatchAnalysis, player: int, seed: int = 0,
                           sum(1 for d in cubes if d.action == "pass"), errors, q_err, q_cost,
                           _rate(q_err, len(close)), _rate(q_cost, len(close)))
 
-    l_total = sum(r.luck for r in rolls)
-    l_cost = sum(r.cost for r in rolls)
+    l_total = sum((r.luck for r in rolls), 0.0)
+    l_cost = sum((r.cost for r in rolls), 0.0)
     luck = LuckStatistics({m: sum(1 for r in rolls if r.mark is m) for m in Luck}, l_total, l_cost,
                           _rate(l_total, len(plays)), _rate(l_cost, len(plays)))
 

@@ -21,6 +21,7 @@ from gammon.analysis.equity import CubeView
 from gammon.dice import ScriptedDice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
+from gammon.engine.met import MAX_AWAY
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id
 from gammon.game import (
@@ -113,6 +114,10 @@ def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = N
         names = found_names
     if len(names) != 2 or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be two strings, got {names!r}")
+    length = games[0].rules.match_length
+    if length > MAX_AWAY:
+        raise ValueError(f"a {length}-point match cannot be analysed: the match equity table stops at "
+                         f"{MAX_AWAY} points away")
     engine = Engine() if engine is None else engine
     analyser = Analyser(engine, settings)
     histories = [g.history for g in games]
@@ -130,7 +135,7 @@ def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = N
         out.append(GameAnalysis(number, game.score, game.crawford_game,
                                 result.winner if result else None, result.points if result else 0,
                                 tuple(decisions), tuple(rolls)))
-    return MatchAnalysis((names[0], names[1]), games[0].rules.match_length, engine.plies, tuple(out))
+    return MatchAnalysis((names[0], names[1]), length, engine.plies, tuple(out))
 
 
 def _games_of(source: Match | MatMatch | Sequence[Game]) -> tuple[list[Game], tuple[str, str]]:

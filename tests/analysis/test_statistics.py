@@ -216,3 +216,22 @@ def test_cube_decisions_are_the_doublers_and_match_equity_is_used_in_matches():
             assert d.error == pytest.approx(max(0.0, min(dec.double_take, dec.double_pass) - dec.no_double))
             assert dec.match_winning_chances is not None
             assert dec.double_pass == pytest.approx(1.0)  # a pass wins the cube: +1 EMG
+
+
+def test_a_beaver_is_judged_as_a_take():
+    p = 0.9  # the doubler's chances: a pass, so beavering is a wrong take
+    game = Game(Rules(beavers=True, jacoby=False), ScriptedDice([(3, 1), (2, 1)]))
+    game.roll()
+    game.play("8/5 6/5")
+    game.double()
+    game.beaver()
+    analysis = analyse([game], constant_engine(p))
+    double, beaver = analysis.games[0].cube_choices
+    assert (beaver.action, beaver.kind) == ("beaver", "wrong take")
+    assert beaver.error == pytest.approx(double.decision.double_take - double.decision.double_pass)
+    assert analysis.statistics()[0].cube.takes == 1
+
+
+def test_matches_beyond_the_match_equity_table_are_refused():
+    with pytest.raises(ValueError, match="31-point match"):
+        analyse([Game(Rules(match_length=31))], pip_engine())
