@@ -119,6 +119,8 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             console.print(line)
         if isinstance(d, CheckerPlay):
             best = d.candidates[0].equity if d.candidates else 0.0
+            if d.best is not None:
+                console.print(f"  played {d.played}, best {d.best.play}")
             for rank, cand in enumerate(d.candidates, 1):
                 flag = "  <- played" if cand.play == d.played else ""
                 console.print(f"  {rank}. {str(cand.play):<28} {cand.equity:+.3f} ({cand.equity - best:+.3f})"
