@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from gammon import __version__
+from gammon.cli.analyse import add_analyse
 from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
 from gammon.cli.rollout import add_rollout
@@ -119,7 +120,7 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
 
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    add_play, add_hint, add_eval, add_rollout, add_convert, add_serve,
+    add_play, add_hint, add_eval, add_rollout, add_analyse, add_convert, add_serve,
 ]
 
 

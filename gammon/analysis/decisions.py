@@ -1,0 +1,281 @@
+"""The analysis of one decision: a checker play, a cube action (double or not, take or pass), or
+the luck of a roll, each as a frozen record.
+
+Definitions follow GNU Backgammon's analysis (analysis.c), with every equity the cubeful EMG of the
+player concerned (see :mod:`gammon.analysis.equity`):
+
+* checker play: every legal play is scored at 0 ply; the best ``candidates`` within ``within`` of
+  the best (and the play made) are evaluated at the engine's plies. The error is the equity of the
+  best play minus that of the play made. A play is unforced when there is more than one legal play.
+* cube, at each turn where the player could usefully double (never before the opening play): the
+  engine's no double (ND), double/take (DT) and double/pass (DP) equities. Doubling is worth
+  ``min(DT, DP)``; the best action ``max(ND, min(DT, DP))``. Not doubling loses ``best - ND``,
+  doubling ``best - min(DT, DP)``; taking loses ``DT - DP`` when positive (the doubler's view),
+  passing ``DP - DT``. A no-double is close when doubling costs less than 0.16.
+* luck of a roll: the equity of the best play of the roll made minus the average over the 36 rolls
+  (at 0 ply); for the opening roll, over the 30 non-doubles, half of them rolled by the opponent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from gammon.analysis.equity import CubeView
+from gammon.analysis.marks import CLOSE_CUBE, Luck, Skill, luck_mark, skill_mark
+from gammon.dice import Dice
+from gammon.engine.cube_decision import CubeDecision
+from gammon.engine.engine import Engine
+from gammon.engine.evaluator import Probabilities
+from gammon.play import Play
+from gammon.position import Position
+
+NON_DOUBLES = tuple((a, b) for a in range(2, 7) for b in range(1, a))
+ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))  # the 21 rolls, larger die first
+
+
+@dataclass(frozen=True)
+class AnalysisSettings:
+    """``candidates``: plays evaluated at the engine's plies (the best by 0-ply equity, within
+    ``within`` EMG of the best; the play made is always added); ``luck_candidates``: plays per roll
+    (the best by 0-ply cubeless equity) whose cubeful equities are compared to value the roll."""
+
+    candidates: int = 4
+    within: float = 0.16
+    luck_candidates: int = 3
+
+    def __post_init__(self) -> None:
+        for name in ("candidates", "luck_candidates"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"AnalysisSettings.{name} must be a whole number >= 1, got {v!r}")
+        if not self.within >= 0:
+            raise ValueError(f"AnalysisSettings.within must be >= 0, got {self.within!r}")
+
+
+@dataclass(frozen=True)
+class Context:
+    """Where a decision was taken: game number (from 1), turn number in the game (from 1), the
+    player, the position from its view (before the roll for cube actions and luck, before the play
+    for checker plays), the dice (None before the roll), the cube and the score before the game,
+    and the GNU Backgammon ``PositionID:MatchID`` of the moment."""
+
+    game: int
+    turn: int
+    player: int
+    position: Position
+    dice: Dice | None
+    cube_value: int
+    cube_owner: int | None
+    score: tuple[int, int]
+    match_length: int
+    crawford: bool
+    gnubg_id: str
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A play with its cubeful equity (EMG) and cubeless chances for the player who makes it, and
+    the plies they come from."""
+
+    play: Play
+    equity: float
+    probabilities: Probabilities
+    plies: int
+
+
+@dataclass(frozen=True)
+class CheckerPlay:
+    """A checker play. ``played`` None: no legal play (the turn passed). ``candidates`` are best
+    first and include the play made. ``error`` (EMG, >= 0) and ``cost`` (MWC in a match, points for
+    money) are what the play made lost against the best. ``chance`` is player 0's chance after the
+    play: its match winning chance in a match, its chance to win the game for money."""
+
+    context: Context
+    played: Play | None
+    legal_plays: int
+    candidates: tuple[Candidate, ...]
+    error: float
+    cost: float
+    skill: Skill
+    chance: float | None
+
+    @property
+    def unforced(self) -> bool:
+        return self.legal_plays > 1
+
+    @property
+    def best(self) -> Candidate | None:
+        return self.candidates[0] if self.candidates else None
+
+    @property
+    def made(self) -> Candidate | None:
+        """The play made, as a candidate."""
+        return next((c for c in self.candidates if c.play == self.played), None)
+
+
+CubeActionName = Literal["no double", "double", "take", "pass", "beaver"]
+CubeErrorKind = Literal["missed double below CP", "missed double above CP", "wrong double below DP",
+                        "wrong double above TG", "wrong take", "wrong pass"]
+
+
+@dataclass(frozen=True)
+class CubeChoice:
+    """A cube action: the doubler's no double or double, the taker's take, pass or beaver.
+    ``decision`` holds ND, DT and DP from the doubler's view (the cube before the double).
+    ``close``: an actual double, take or pass, or a close no-double; ``kind`` names the error
+    (None when the action was right)."""
+
+    context: Context
+    action: CubeActionName
+    decision: CubeDecision
+    error: float
+    cost: float
+    skill: Skill
+    close: bool
+    kind: CubeErrorKind | None
+
+    @property
+    def best_action(self) -> str:
+        """What the right action was, in words."""
+        d = self.decision
+        if self.action in ("take", "pass", "beaver"):
+            return "take" if d.double_take <= d.double_pass else "pass"
+        double = min(d.double_take, d.double_pass)
+        if double > d.no_double:
+            return "double"
+        return "no double, too good" if d.no_double > d.double_pass else "no double"
+
+
+@dataclass(frozen=True)
+class RollLuck:
+    """The luck of a roll for the player who rolled it (EMG; ``cost`` in MWC or points)."""
+
+    context: Context
+    dice: Dice
+    luck: float
+    cost: float
+    mark: Luck
+
+
+Decision = CheckerPlay | CubeChoice
+
+
+class Analyser:
+    """Analyses single decisions with ``engine`` (its plies for plays and cube actions; 0 ply for
+    luck and the first pass over the plays, on the same evaluator)."""
+
+    def __init__(self, engine: Engine, settings: AnalysisSettings | None = None) -> None:
+        self.engine = engine
+        self.zero = engine if engine.plies == 0 else Engine(plies=0, evaluator=engine.evaluator)
+        self.settings = settings or AnalysisSettings()
+        self._opening: dict[tuple[CubeView, CubeView], dict[tuple[int, int], float]] = {}
+
+    # --- checker play ------------------------------------------------------------------------
+
+    def _play_equity(self, play: Play, mover_probs: Probabilities, opponent: CubeView) -> float:
+        # the opponent is on roll after the play, with its own cube options
+        return -opponent.equity(play.after, mover_probs.flip())
+
+    def _deep(self, play: Play, opponent: CubeView) -> Candidate:
+        theirs = self.engine.evaluate(play.after)
+        return Candidate(play, -opponent.equity(play.after, theirs), theirs.flip(), self.engine.plies)
+
+    def checker_play(self, context: Context, played: Play | None, legal_plays: int, mover: CubeView,
+                     opponent: CubeView) -> CheckerPlay:
+        """Analyse ``played`` (one of ``legal_plays`` plays of ``context``'s position and dice)."""
+        if played is None:
+            return CheckerPlay(context, None, 0, (), 0.0, 0.0, Skill.NONE, None)
+        if legal_plays == 1:
+            made = self._deep(played, opponent)
+            return CheckerPlay(context, played, 1, (made,), 0.0, 0.0, Skill.NONE,
+                               self._chance(made, mover))
+        assert context.dice is not None
+        s = self.settings
+        hints = self.zero.hint(context.position, context.dice, n=legal_plays)
+        scored = sorted(((self._play_equity(h.play, h.probabilities, opponent), h) for h in hints),
+                        key=lambda t: -t[0])
+        top = scored[0][0]
+        chosen = [(eq, h) for eq, h in scored[:s.candidates] if eq >= top - s.within]
+        if not any(h.play == played for _, h in chosen):
+            chosen += [(eq, h) for eq, h in scored if h.play == played]
+        if self.engine.plies == 0:
+            candidates = [Candidate(h.play, eq, h.probabilities, 0) for eq, h in chosen]
+        else:
+            candidates = [self._deep(h.play, opponent) for _, h in chosen]
+        candidates.sort(key=lambda c: -c.equity)
+        made = next(c for c in candidates if c.play == played)
+        error = max(0.0, candidates[0].equity - made.equity)
+        return CheckerPlay(context, played, legal_plays, tuple(candidates), error, mover.cost(error),
+                           skill_mark(error), self._chance(made, mover))
+
+    @staticmethod
+    def _chance(made: Candidate, mover: CubeView) -> float:
+        mine = mover.mwc(made.equity) if mover.match is not None else made.probabilities.win
+        return mine if mover.player == 0 else 1.0 - mine
+
+    # --- cube --------------------------------------------------------------------------------
+
+    @staticmethod
+    def double_choice(context: Context, decision: CubeDecision, doubled: bool, doubler: CubeView
+                      ) -> CubeChoice:
+        """The doubler's action: ``doubled`` or not, judged by ``decision``."""
+        nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
+        double = min(dt, dp)
+        best = max(nd, double)
+        kind: CubeErrorKind | None = None
+        if doubled:
+            error = best - double
+            if error > 0:
+                kind = "wrong double above TG" if nd > dp else "wrong double below DP"
+        else:
+            error = best - nd
+            if error > 0:
+                kind = "missed double above CP" if dt > dp else "missed double below CP"
+        close = doubled or best - double < CLOSE_CUBE
+        return CubeChoice(context, "double" if doubled else "no double", decision, error,
+                          doubler.cost(error), skill_mark(error), close, kind)
+
+    @staticmethod
+    def answer_choice(context: Context, decision: CubeDecision, action: CubeActionName,
+                      doubler: CubeView) -> CubeChoice:
+        """The taker's answer (``take``, ``pass`` or ``beaver``, judged as a take) to a double."""
+        dt, dp = decision.double_take, decision.double_pass
+        took = action != "pass"
+        error = max(0.0, dt - dp) if took else max(0.0, dp - dt)
+        kind: CubeErrorKind | None = None
+        if error > 0:
+            kind = "wrong take" if took else "wrong pass"
+        return CubeChoice(context, action, decision, error, doubler.cost(error), skill_mark(error),
+                          True, kind)
+
+    # --- luck --------------------------------------------------------------------------------
+
+    def _roll_value(self, position: Position, roll: tuple[int, int], opponent: CubeView) -> float:
+        """EMG of the player on roll after playing ``roll`` as well as 0 ply can."""
+        hints = self.zero.hint(position, roll, n=self.settings.luck_candidates)
+        if not hints:  # no legal play: the turn passes
+            after = position.flip()
+            return -opponent.equity(after, self.zero.evaluate(after))
+        return max(self._play_equity(h.play, h.probabilities, opponent) for h in hints)
+
+    def luck(self, context: Context, dice: Dice, roller: CubeView, opponent: CubeView,
+             opening: bool) -> RollLuck:
+        """The luck of ``dice`` rolled in ``context``'s position; ``opening`` for the opening roll
+        (the position is then the starting position for both players)."""
+        position = context.position
+        actual = (max(dice), min(dice))
+        if opening and actual[0] != actual[1]:
+            key = (roller, opponent)
+            values = self._opening.get(key)
+            if values is None:
+                mine = {r: self._roll_value(position, r, opponent) for r in NON_DOUBLES}
+                theirs = [-self._roll_value(position, r, roller) for r in NON_DOUBLES]
+                mean = (sum(mine.values()) + sum(theirs)) / (2 * len(NON_DOUBLES))
+                values = self._opening[key] = {r: v - mean for r, v in mine.items()}
+            luck = values[actual]
+        else:
+            values = {r: self._roll_value(position, r, opponent) for r in ROLLS}
+            mean = sum(v * (1 if r[0] == r[1] else 2) for r, v in values.items()) / 36.0
+            luck = values[actual] - mean
+        return RollLuck(context, dice, luck, roller.cost(luck), luck_mark(luck))

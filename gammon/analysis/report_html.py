@@ -1,0 +1,148 @@
+"""The analysis as one self-contained HTML file: the players' statistics, a chart of the winning
+chances through every game, and every marked decision with its board and ranked alternatives.
+
+Nothing in the page refers outside it (styles and drawings are inline), so it opens without a
+network. The markup is also well-formed XML (every element closed, text escaped)."""
+
+from __future__ import annotations
+
+from html import escape
+from pathlib import Path
+
+from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
+from gammon.analysis.summary import describe, summary_sections
+from gammon.analysis.svg import board_svg, chart_svg
+from gammon.analysis.walk import MatchAnalysis
+from gammon.engine.met import equity_after, match_equity
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; text-align: left; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+tr.section th { background: #eee; }
+tr.made td { font-weight: bold; background: #fff4d6; }
+.decision { display: flex; flex-wrap: wrap; gap: 1.5em; border-top: 2px solid #ccc; padding-top: 1em; }
+.mark-doubtful { color: #9a7d0a; } .mark-bad { color: #c0392b; } .mark-very-bad { color: #7b241c; }
+.note { color: #666; font-size: 0.9em; }
+"""
+
+
+def _summary_table(analysis: MatchAnalysis, seed: int) -> str:
+    stats = analysis.statistics(seed)
+    names = analysis.names
+    out = ["<table>", f'<tr><th></th><th class="num">{escape(names[0])}</th>'
+           f'<th class="num">{escape(names[1])}</th></tr>']
+    for title, rows in summary_sections(stats, bool(analysis.match_length)):
+        out.append(f'<tr class="section"><th colspan="3">{escape(title)}</th></tr>')
+        for label, a, b in rows:
+            out.append(f'<tr><td>{escape(label)}</td><td class="num">{escape(a)}</td>'
+                       f'<td class="num">{escape(b)}</td></tr>')
+    out.append("</table>")
+    return "".join(out)
+
+
+def _chances(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int, str]]]:
+    """Player 0's chance through the match: at each game's start, after every play, at its end."""
+    series: list[float] = []
+    breaks: list[tuple[int, str]] = []
+    length = analysis.match_length
+    for g in analysis.games:
+        post = False
+        breaks.append((len(series), f"Game {g.number}"))
+        if length:
+            away = (length - g.score[0], length - g.score[1])
+            post = not g.crawford and 1 in away
+            series.append(match_equity(away[0], away[1], post_crawford=post))
+        else:
+            series.append(0.5)
+        series += [d.chance for d in g.checker_plays if d.chance is not None]
+        if g.winner is not None:
+            if length:
+                won = list(g.score)
+                won[g.winner] += g.points
+                series.append(equity_after(length - won[0], length - won[1],
+                                           crawford_done=g.crawford or post))
+            else:
+                series.append(1.0 if g.winner == 0 else 0.0)
+    return series, breaks
+
+
+def _checker_table(d: CheckerPlay) -> str:
+    best = d.candidates[0].equity if d.candidates else 0.0
+    out = ['<table><tr><th>#</th><th>play</th><th class="num">equity</th><th class="num">diff</th>'
+           '<th class="num">win</th><th class="num">gammon</th><th class="num">lose gammon</th>'
+           '<th class="num">ply</th></tr>']
+    for rank, c in enumerate(d.candidates, 1):
+        p = c.probabilities
+        made = ' class="made"' if c.play == d.played else ""
+        out.append(f'<tr{made}><td>{rank}</td><td>{escape(str(c.play))}</td>'
+                   f'<td class="num">{c.equity:+.3f}</td><td class="num">{c.equity - best:+.3f}</td>'
+                   f'<td class="num">{p.win:.1%}</td><td class="num">{p.win_gammon:.1%}</td>'
+                   f'<td class="num">{p.lose_gammon:.1%}</td><td class="num">{c.plies}</td></tr>')
+    out.append("</table>")
+    return "".join(out)
+
+
+def _cube_table(d: CubeChoice) -> str:
+    dec = d.decision
+    rows = [("No double", dec.no_double), ("Double, take", dec.double_take),
+            ("Double, pass", dec.double_pass)]
+    out = ['<table><tr><th>cube action</th><th class="num">equity (EMG)</th></tr>']
+    for label, eq in rows:
+        out.append(f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td></tr>')
+    out.append(f'</table><p>Right action: {escape(d.best_action)}; chances of the doubler: win '
+               f'{dec.probabilities.win:.1%}, gammon {dec.probabilities.win_gammon:.1%}, lose gammon '
+               f'{dec.probabilities.lose_gammon:.1%}.</p>')
+    return "".join(out)
+
+
+def _decision(d: Decision, analysis: MatchAnalysis) -> str:
+    c = d.context
+    me, them = c.player, 1 - c.player
+    owner = None if c.cube_owner is None else 0 if c.cube_owner == me else 1
+    caption = f"{c.position.id}  {analysis.names[me]} to play"
+    board = board_svg(c.position, (me, them), c.dice, c.cube_value, owner, caption)
+    mark = d.skill.value.replace(" ", "-")
+    text = [f'<h3 class="mark-{mark}">{escape(describe(d, analysis.names))}</h3>',
+            f'<p class="note">GNU Backgammon ID {escape(c.gnubg_id)}; cube {c.cube_value}; '
+            f'score {c.score[0]}-{c.score[1]}</p>']
+    if isinstance(d, CheckerPlay):
+        if d.best is not None:
+            text.append(f"<p>Played <b>{escape(str(d.played))}</b>; "
+                        f"best <b>{escape(str(d.best.play))}</b>.</p>")
+        text.append(_checker_table(d))
+    else:
+        text.append(_cube_table(d))
+    return f'<div class="decision"><div>{board}</div><div>{"".join(text)}</div></div>'
+
+
+def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
+    """The report as a string."""
+    names = analysis.names
+    kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
+    title = f"{names[0]} vs {names[1]}: {kind}"
+    series, breaks = _chances(analysis)
+    what = "match winning chances" if analysis.match_length else "chances to win the game"
+    marked = analysis.marked()
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8"/>',
+        f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="note">Analysed by gammon at {analysis.plies} ply; equities in EMG (equivalent to '
+        f'money game), rates in mEMG (thousandths of EMG per decision); PR = 500 x mean error per '
+        f"decision; intervals are 95% bootstrap intervals (seed {seed}).</p>",
+        "<h2>Statistics</h2>", _summary_table(analysis, seed),
+        f"<h2>{escape(what[0].upper() + what[1:])}</h2>", chart_svg(series, breaks, names),
+        f"<h2>Marked decisions ({len(marked)})</h2>",
+        *[_decision(d, analysis) for d in marked],
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def write_html(analysis: MatchAnalysis, path: str | Path, seed: int = 0) -> None:
+    """Write :func:`render_html`'s page to ``path``."""
+    Path(path).write_text(render_html(analysis, seed), encoding="utf-8")

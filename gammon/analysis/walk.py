@@ -1,0 +1,235 @@
+"""``analyse()``: walk every game of a match, a ``.mat`` record or a list of games, action by
+action, and analyse every decision and roll on the way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from gammon.analysis.decisions import (
+    Analyser,
+    AnalysisSettings,
+    CheckerPlay,
+    Context,
+    CubeActionName,
+    CubeChoice,
+    Decision,
+    RollLuck,
+)
+from gammon.analysis.equity import CubeView
+from gammon.dice import ScriptedDice
+from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.engine import Engine
+from gammon.engine.met import MAX_AWAY
+from gammon.formats.mat import MatMatch, to_match
+from gammon.formats.matchid import gnubg_id
+from gammon.game import (
+    Abandon,
+    AcceptResignation,
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    Move,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+    recorded_rolls,
+)
+from gammon.match import Match
+from gammon.position import Position
+
+if TYPE_CHECKING:
+    from gammon.analysis.stats import PlayerStatistics
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` with the number of game actions analysed so far."""
+
+
+@dataclass(frozen=True)
+class GameAnalysis:
+    """One game: its number (from 1), the score before it, whether it was the Crawford game, its
+    winner and points (None and 0 if unfinished), its decisions in order and the luck of its rolls."""
+
+    number: int
+    score: tuple[int, int]
+    crawford: bool
+    winner: int | None
+    points: int
+    decisions: tuple[Decision, ...]
+    rolls: tuple[RollLuck, ...]
+
+    @property
+    def checker_plays(self) -> tuple[CheckerPlay, ...]:
+        return tuple(d for d in self.decisions if isinstance(d, CheckerPlay))
+
+    @property
+    def cube_choices(self) -> tuple[CubeChoice, ...]:
+        return tuple(d for d in self.decisions if isinstance(d, CubeChoice))
+
+
+@dataclass(frozen=True)
+class MatchAnalysis:
+    """The analysis of a match or money session: the players' names (player 0's first), the match
+    length (0 money), the plies of the analysis and every game."""
+
+    names: tuple[str, str]
+    match_length: int
+    plies: int
+    games: tuple[GameAnalysis, ...]
+
+    @property
+    def decisions(self) -> tuple[Decision, ...]:
+        return tuple(d for g in self.games for d in g.decisions)
+
+    @property
+    def rolls(self) -> tuple[RollLuck, ...]:
+        return tuple(r for g in self.games for r in g.rolls)
+
+    def marked(self) -> tuple[Decision, ...]:
+        """The decisions marked doubtful, bad or very bad, in order."""
+        return tuple(d for d in self.decisions if d.skill.value != "none")
+
+    def statistics(self, seed: int = 0, resamples: int = 2000) -> tuple[PlayerStatistics, PlayerStatistics]:
+        """Each player's statistics (see :mod:`gammon.analysis.stats`); ``seed`` and ``resamples``
+        for the bootstrap confidence intervals."""
+        from gammon.analysis.stats import player_statistics
+
+        return (player_statistics(self, 0, seed, resamples), player_statistics(self, 1, seed, resamples))
+
+
+def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = None,
+            progress: Progress | None = None, *, names: Sequence[str] | None = None,
+            settings: AnalysisSettings | None = None) -> MatchAnalysis:
+    """Analyse every decision of every game of ``source``: a :class:`Match` (or money session),
+    a ``.mat`` record (:func:`gammon.formats.read_mat`) or Games played one after another.
+
+    ``engine`` defaults to ``Engine()`` (2 ply); ``names`` to the record's names, else "Player 1"
+    and "Player 2". A record that does not replay raises :class:`InvalidNotationError`."""
+    games, found_names = _games_of(source)
+    if names is None:
+        names = found_names
+    if len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be two strings, got {names!r}")
+    length = games[0].rules.match_length
+    if length > MAX_AWAY:
+        raise ValueError(f"a {length}-point match cannot be analysed: the match equity table stops at "
+                         f"{MAX_AWAY} points away")
+    engine = Engine() if engine is None else engine
+    analyser = Analyser(engine, settings)
+    histories = [g.history for g in games]
+    total = sum(len(h) for h in histories)
+    done = 0
+    out = []
+    for number, (game, history) in enumerate(zip(games, histories), 1):
+        decisions: list[Decision] = []
+        rolls: list[RollLuck] = []
+        for _ in _walk(analyser, number, game, history, decisions, rolls):
+            done += 1
+            if progress is not None:
+                progress(done, total)
+        result = game.result
+        out.append(GameAnalysis(number, game.score, game.crawford_game,
+                                result.winner if result else None, result.points if result else 0,
+                                tuple(decisions), tuple(rolls)))
+    return MatchAnalysis((names[0], names[1]), length, engine.plies, tuple(out))
+
+
+def _games_of(source: Match | MatMatch | Sequence[Game]) -> tuple[list[Game], tuple[str, str]]:
+    default = ("Player 1", "Player 2")
+    if isinstance(source, MatMatch):
+        return to_match(source).games, source.names
+    if isinstance(source, Match):
+        return source.games, default
+    if isinstance(source, Game):
+        return [source], default
+    games = list(source)
+    if not games or not all(isinstance(g, Game) for g in games):
+        raise ValueError(f"expected a Match, a .mat record or a list of Games, got {str(source)[:80]!r}")
+    return games, default
+
+
+def _context(game: Game, number: int, turn: int, player: int, position: Position,
+             dice: tuple[int, int] | None) -> Context:
+    cube = game.cube
+    return Context(number, turn, player, position, dice, cube.value, cube.owner, game.score,
+                   game.rules.match_length, game.crawford_game, gnubg_id(game))
+
+
+def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], decisions: list[Decision],
+          rolls: list[RollLuck]) -> Iterator[None]:
+    """Replay ``history`` into a fresh game, analysing before each action; yields once per action."""
+    replay = Game(game.rules, ScriptedDice(recorded_rolls(history)), game.score, game.crawford_game)
+    engine = analyser.engine
+    turn = 0
+    doubled: tuple[CubeDecision, CubeView] | None = None  # the double awaiting its answer
+    for action in history:
+        p = action.player
+        views = (CubeView.of(replay, p), CubeView.of(replay, 1 - p))  # the actor's, its opponent's
+        if isinstance(action, Roll):
+            turn += 1
+            if not action.opening and replay.can_double():
+                decision = engine.cube_decision(replay)
+                if decision.action is not CubeAction.NO_CUBE:
+                    context = _context(replay, number, turn, p, replay.position, None)
+                    decisions.append(analyser.double_choice(context, decision, False, views[0]))
+            position = replay.position_for(p)
+            _apply(replay, action)
+            context = _context(replay, number, turn, p, position, action.dice)
+            rolls.append(analyser.luck(context, action.dice, *views, opening=action.opening))
+        elif isinstance(action, Move):
+            if action.play is None:  # no legal play: the roll already passed the turn
+                context = _context(replay, number, turn, p, replay.position_for(p), action.dice)
+                decisions.append(analyser.checker_play(context, None, 0, *views))
+            else:
+                context = _context(replay, number, turn, p, replay.position, action.dice)
+                legal = len(replay.legal_plays())
+                decisions.append(analyser.checker_play(context, action.play, legal, *views))
+                _apply(replay, action)
+        elif isinstance(action, Double):
+            decision = engine.cube_decision(replay)
+            context = _context(replay, number, turn + 1, p, replay.position, None)
+            decisions.append(analyser.double_choice(context, decision, True, views[0]))
+            doubled = (decision, views[0])
+            _apply(replay, action)
+        elif isinstance(action, Take | Drop | Beaver):
+            if doubled is not None:
+                decision, doubler = doubled
+                name: CubeActionName = ("take" if isinstance(action, Take)
+                                        else "pass" if isinstance(action, Drop) else "beaver")
+                context = _context(replay, number, turn + 1, p, replay.position, None)
+                decisions.append(analyser.answer_choice(context, decision, name, doubler))
+            doubled = None
+            _apply(replay, action)
+        else:
+            _apply(replay, action)
+        yield
+
+
+def _apply(game: Game, action: Action) -> None:
+    """Make ``action`` in ``game`` through its public methods (a passed turn is made by its roll)."""
+    p = action.player
+    if isinstance(action, Roll):
+        game.roll(player=None if action.opening else p)
+    elif isinstance(action, Move):
+        if action.play is not None:
+            game.play(action.play, player=p)
+    elif isinstance(action, Double):
+        game.double(player=p)
+    elif isinstance(action, Take):
+        game.take(player=p)
+    elif isinstance(action, Drop):
+        game.drop(player=p)
+    elif isinstance(action, Beaver):
+        game.beaver(player=p)
+    elif isinstance(action, Resign):
+        game.resign(action.kind, player=p)
+    elif isinstance(action, AcceptResignation):
+        game.accept_resignation(player=p)
+    elif isinstance(action, RejectResignation):
+        game.reject_resignation(player=p)
+    elif isinstance(action, Abandon):
+        game.abandon(p)

@@ -1,0 +1,134 @@
+"""``gammon analyse FILE.mat``: analyse every decision of a match file and report the players'
+statistics and the marked decisions, in the terminal, as one JSON object (``--json``) or as a
+self-contained HTML page (``--html REPORT.html``). A progress bar runs on stderr."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.errors import GammonError
+
+if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
+    from gammon.analysis import MatchAnalysis
+
+
+def add_analyse(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "analyse", help="analyse a .mat match file: errors, luck and statistics per player",
+        description="Analyse every checker play, cube action and roll of a .mat match file (money "
+                    "sessions too) with the engine, and report GNU Backgammon's statistics per "
+                    "player (error rates in mEMG, luck, PR) and the decisions marked doubtful, bad "
+                    "or very bad.")
+    p.add_argument("file", help="the .mat file")
+    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
+                   help="search depth of the analysis (default: the engine's default, 2)")
+    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
+    p.add_argument("--html", metavar="REPORT.html", default=None, help="write a self-contained HTML report")
+    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap confidence intervals")
+    p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
+    p.set_defaults(func=run_analyse)
+
+
+def run_analyse(args: argparse.Namespace) -> int:
+    from gammon.analysis import analyse
+    from gammon.engine.engine import Engine
+    from gammon.formats.mat import read_mat
+
+    err = Console(stderr=True, highlight=False)
+    try:
+        text = Path(args.file).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"gammon analyse: cannot read {args.file!r}: {e}", file=sys.stderr)
+        return 2
+    try:
+        record = read_mat(text)
+        for problem in record.errors:
+            print(f"gammon analyse: {args.file}: {problem}", file=sys.stderr)
+        engine = Engine(plies=args.plies)
+        with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
+                      TimeRemainingColumn(), console=err, transient=True) as bar:
+            task = bar.add_task("analyse", total=None)
+
+            def progress(done: int, total: int) -> None:
+                bar.update(task, completed=done, total=total)
+
+            analysis = analyse(record, engine, progress)
+    except (GammonError, ValueError) as e:
+        print(f"gammon analyse: {args.file}: {e}", file=sys.stderr)
+        return 2
+    if args.html:
+        from gammon.analysis.report_html import write_html
+
+        try:
+            write_html(analysis, args.html, seed=args.seed)
+        except OSError as e:
+            print(f"gammon analyse: cannot write {args.html!r}: {e}", file=sys.stderr)
+            return 2
+        print(f"gammon analyse: report written to {args.html}", file=sys.stderr)
+    if args.json:
+        from gammon.analysis.serialize import analysis_to_dict
+
+        print(json.dumps(analysis_to_dict(analysis, seed=args.seed)))
+        return 0
+    console = Console(no_color=args.plain or None, highlight=False)
+    print_report(analysis, console, color=not args.plain and console.is_terminal, seed=args.seed)
+    return 0
+
+
+def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:
+    """The summary table and every marked decision with its board."""
+    from gammon.analysis import CheckerPlay
+    from gammon.analysis.summary import describe, summary_sections
+
+    names = analysis.names
+    kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
+    console.print(Text(f"{names[0]} vs {names[1]}: {kind}, analysed at {analysis.plies} ply", style="bold"))
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("")
+    table.add_column(names[0], justify="right")
+    table.add_column(names[1], justify="right")
+    for title, rows in summary_sections(analysis.statistics(seed), bool(analysis.match_length)):
+        table.add_row(Text(title, style="bold underline"), "", "")
+        for row in rows:
+            table.add_row(*row)
+    console.print(table)
+    marked = analysis.marked()
+    console.print(Text(f"\nMarked decisions: {len(marked)}", style="bold"))
+    for d in marked:
+        c = d.context
+        me = c.player
+        owner = None if c.cube_owner is None else 0 if c.cube_owner == me else 1
+        view = BoardView(c.position, names=(names[me], names[1 - me]),
+                         glyphs=(PLAIN_GLYPHS[me], PLAIN_GLYPHS[1 - me]), on_turn=0, dice=c.dice,
+                         cube_value=c.cube_value, cube_owner=owner, score=(c.score[me], c.score[1 - me]),
+                         match_length=c.match_length, crawford=c.crawford, position_id=c.position.id,
+                         players=(me, 1 - me))
+        console.print()
+        console.print(Text(describe(d, names), style="bold"))
+        for line in render_board(view, color=color):
+            console.print(line)
+        if isinstance(d, CheckerPlay):
+            best = d.candidates[0].equity if d.candidates else 0.0
+            if d.best is not None:
+                console.print(f"  played {d.played}, best {d.best.play}")
+            for rank, cand in enumerate(d.candidates, 1):
+                flag = "  <- played" if cand.play == d.played else ""
+                console.print(f"  {rank}. {str(cand.play):<28} {cand.equity:+.3f} ({cand.equity - best:+.3f})"
+                              f"  win {cand.probabilities.win:.1%}{flag}")
+        else:
+            dec = d.decision
+            console.print(f"  no double {dec.no_double:+.3f}, double/take {dec.double_take:+.3f}, "
+                          f"double/pass {dec.double_pass:+.3f}; right: {d.best_action}")
+
+
+__all__ = ["add_analyse", "print_report", "run_analyse"]

@@ -1,0 +1,54 @@
+"""The HTML report is one self-contained, well-formed page."""
+
+from __future__ import annotations
+
+import re
+import sys
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from games import blunder_game, forced_game, pip_engine  # noqa: E402
+
+from gammon import Rules  # noqa: E402
+from gammon.analysis import analyse  # noqa: E402
+from gammon.analysis.report_html import render_html, write_html  # noqa: E402
+
+
+def _parse(page: str) -> ET.Element:
+    assert page.startswith("<!DOCTYPE html>\n")
+    return ET.fromstring(page.split("\n", 1)[1])  # well-formed: every element closed, text escaped
+
+
+def test_report_is_self_contained_and_well_formed(tmp_path):
+    rules = Rules(match_length=5)
+    analysis = analyse([blunder_game(rules), forced_game(rules)], pip_engine(), names=("Ann <A&B>", "Bo"))
+    path = tmp_path / "report.html"
+    write_html(analysis, path)
+    page = path.read_text(encoding="utf-8")
+    assert not re.search(r"https?://", page), "nothing may be fetched from the network"
+    assert not re.search(r"""(src|href)\s*=""", page), "no external resources"
+    root = _parse(page)
+    assert root.tag == "html"
+    assert "Ann <A&B>" in "".join(root.find("body").find("h1").itertext())
+    marked = analysis.marked()
+    assert marked, "the pip-count engine finds errors in this game"
+    boards = root.findall(".//svg[@class='board']")
+    charts = root.findall(".//svg[@class='chart']")
+    assert len(boards) == len(marked) and len(charts) == 1
+    # one line per player, through the start of each game and every play made
+    lines = charts[0].findall("polyline")
+    plays = [d for g in analysis.games for d in g.checker_plays if d.played is not None]
+    assert len(lines) == 2 and len(lines[0].get("points").split()) == 2 + len(plays)
+    # each marked checker play lists its ranked alternatives with the play made highlighted
+    made_rows = root.findall(".//tr[@class='made']")
+    assert len(made_rows) == sum(1 for d in marked if hasattr(d, "candidates"))
+
+
+def test_money_session_report_charts_game_winning_chances():
+    analysis = analyse([forced_game(), forced_game()], pip_engine())
+    root = _parse(render_html(analysis))
+    headings = ["".join(h.itertext()) for h in root.iter("h2")]
+    assert "Chances to win the game" in headings
+    assert "money session" in "".join(root.find("body").find("h1").itertext())

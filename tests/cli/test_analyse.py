@@ -1,0 +1,89 @@
+"""`gammon analyse FILE.mat` through the real console entry point (0 ply: fast)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
+
+from games import blunder_game, forced_game  # noqa: E402
+
+from gammon import Rules, WinKind  # noqa: E402
+from gammon.formats import write_mat  # noqa: E402
+
+
+def gammon(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gammon.cli.main", *args], capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def match_file(tmp_path_factory) -> Path:
+    rules = Rules(match_length=5)
+    path = tmp_path_factory.mktemp("mat") / "match.mat"
+    first = blunder_game(rules)
+    first.resign(WinKind.SINGLE)  # player 0 gives up a point after the blunder
+    first.accept_resignation()
+    write_mat([first, forced_game(rules, score=(0, 1))], names=("Ann", "Bo"), file=path)
+    return path
+
+
+def test_json_is_one_object_with_the_players_and_decisions(match_file):
+    out = gammon("analyse", str(match_file), "--plies", "0", "--json")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)  # the whole of stdout is one JSON object
+    assert [p["name"] for p in data["players"]] == ["Ann", "Bo"]
+    for p in data["players"]:
+        assert {"moves", "unforced", "error_total", "error_rate"} <= p["chequer"].keys()
+        assert {"decisions", "error_total", "error_rate"} <= p["cube"].keys()
+        assert {"error_rate", "pr", "pr_ci95"} <= p["overall"].keys()
+        assert {"total", "rate"} <= p["luck"].keys()
+        assert p["chequer"]["error_total"] >= 0 and p["cube"]["error_total"] >= 0
+        lo, hi = p["overall"]["pr_ci95"]
+        assert lo <= p["overall"]["pr"] + 1e-9 and p["overall"]["pr"] <= hi + 1e-9
+        assert p["overall"]["pr"] == pytest.approx(p["overall"]["error_rate"] / 2)
+    # the first game has 2 moves, the second 8 (2 of them unforced for each player)
+    assert [p["chequer"]["moves"] for p in data["players"]] == [5, 5]
+    assert [p["chequer"]["unforced"] for p in data["players"]] == [3, 3]
+    moves = [d for d in data["decisions"] if d["kind"] == "move"]
+    assert len(moves) == 10 and all(d["error"] >= 0 for d in data["decisions"])
+    blunder = moves[1]
+    assert (blunder["name"], blunder["played"], blunder["dice"]) == ("Bo", "24/15", [6, 3])
+    assert blunder["best"] != "24/15" and blunder["error"] > 0
+    assert blunder["alternatives"][0]["play"] == blunder["best"]
+
+
+def test_terminal_report_shows_the_summary_and_the_marked_decisions(match_file):
+    out = gammon("analyse", str(match_file), "--plies", "0", "--plain")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "Ann vs Bo: 5-point match" in text
+    assert "Unforced moves" in text and "PR (eXtreme Gammon)" in text
+    marked = re.search(r"Marked decisions: (\d+)", text)
+    assert marked and int(marked.group(1)) > 0
+    assert text.count("Position ID:") == int(marked.group(1))  # a board for each
+    assert "<- played" in text
+
+
+def test_html_report_is_written(match_file, tmp_path):
+    report = tmp_path / "report.html"
+    out = gammon("analyse", str(match_file), "--plies", "0", "--html", str(report), "--json")
+    assert out.returncode == 0, out.stderr
+    json.loads(out.stdout)
+    page = report.read_text(encoding="utf-8")
+    assert "<svg" in page and not re.search(r"https?://", page)
+
+
+def test_bad_files_are_refused_with_the_name_quoted(tmp_path):
+    out = gammon("analyse", str(tmp_path / "missing.mat"), "--plies", "0")
+    assert out.returncode == 2 and "missing.mat'" in out.stderr
+    bad = tmp_path / "bad.mat"
+    bad.write_text("this is not a match file\n")
+    out = gammon("analyse", str(bad), "--plies", "0")
+    assert out.returncode == 2 and "this is not a match file" in out.stderr
