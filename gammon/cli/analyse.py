@@ -36,13 +36,16 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--html", metavar="REPORT.html", default=None, help="write a self-contained HTML report")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap confidence intervals")
     p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
+    p.add_argument("--partial", action="store_true",
+                   help="when the file has errors, analyse the games before the first bad one "
+                        "(by default such a file is refused)")
     p.set_defaults(func=run_analyse)
 
 
 def run_analyse(args: argparse.Namespace) -> int:
     from gammon.analysis import analyse
     from gammon.engine.engine import Engine
-    from gammon.formats.mat import read_mat
+    from gammon.formats.mat import read_mat, to_match
 
     err = Console(stderr=True, highlight=False)
     try:
@@ -54,6 +57,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         record = read_mat(text)
         for problem in record.errors:
             print(f"gammon analyse: {args.file}: {problem}", file=sys.stderr)
+        source = to_match(record, partial=True) if args.partial and record.errors else record
         engine = Engine(plies=args.plies)
         with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
@@ -62,7 +66,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             def progress(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            analysis = analyse(record, engine, progress)
+            analysis = analyse(source, engine, progress, names=record.names)
     except (GammonError, ValueError) as e:
         print(f"gammon analyse: {args.file}: {e}", file=sys.stderr)
         return 2

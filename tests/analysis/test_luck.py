@@ -3,22 +3,17 @@ with the fake evaluator."""
 
 from __future__ import annotations
 
-import sys
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from games import forced_game, pip_engine  # noqa: E402
-
-from gammon import Game, Position, Rules  # noqa: E402
-from gammon.analysis import Luck, analyse  # noqa: E402
-from gammon.analysis.decisions import NON_DOUBLES, ROLLS, Analyser, Context  # noqa: E402
-from gammon.analysis.equity import CubeView  # noqa: E402
-from gammon.analysis.marks import luck_mark  # noqa: E402
-from gammon.engine.evaluator import PipCountEvaluator, cubeless_equity  # noqa: E402
+from gammon import Game, Position, Rules
+from gammon.analysis import Luck, analyse
+from gammon.analysis.decisions import NON_DOUBLES, ROLLS, Analyser, Context
+from gammon.analysis.equity import CubeView
+from gammon.analysis.marks import luck_mark
+from gammon.engine.evaluator import PipCountEvaluator, cubeless_equity
+from tests.analysis.games import forced_game, pip_engine
 
 
 def _value(position, roll) -> float:

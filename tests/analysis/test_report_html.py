@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 import re
-import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from games import blunder_game, forced_game, pip_engine  # noqa: E402
-
-from gammon import Rules  # noqa: E402
-from gammon.analysis import analyse  # noqa: E402
-from gammon.analysis.report_html import render_html, write_html  # noqa: E402
+from gammon import Rules
+from gammon.analysis import analyse
+from gammon.analysis.report_html import render_html, write_html
+from tests.analysis.games import blunder_game, forced_game, pip_engine
 
 
 def _parse(page: str) -> ET.Element:

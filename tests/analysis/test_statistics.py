@@ -3,22 +3,16 @@ worked out by hand."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from games import blunder_game, constant_engine, forced_game, pip_engine, play_out  # noqa: E402
-
-from gammon import Game, Match, Rules, ScriptedDice, WinKind  # noqa: E402
-from gammon.analysis import CheckerPlay, CubeChoice, Skill, analyse  # noqa: E402
-from gammon.analysis.stats import bootstrap_mean_ci  # noqa: E402
-from gammon.engine.evaluator import PipCountEvaluator, cubeless_equity  # noqa: E402
-from gammon.engine.met import match_equity  # noqa: E402
-from gammon.formats import read_mat, write_mat  # noqa: E402
+from gammon import Game, Match, Rules, ScriptedDice, WinKind
+from gammon.analysis import CheckerPlay, CubeChoice, Skill, analyse
+from gammon.analysis.stats import bootstrap_mean_ci
+from gammon.engine.evaluator import PipCountEvaluator, cubeless_equity
+from gammon.engine.met import match_equity
+from gammon.formats import read_mat, write_mat
+from tests.analysis.games import blunder_game, constant_engine, forced_game, pip_engine, play_out
 
 CONTACT_X = 0.68  # Janowski's cube efficiency in contact positions
 

@@ -10,12 +10,9 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "analysis"))
-
-from games import blunder_game, forced_game  # noqa: E402
-
-from gammon import Rules, WinKind  # noqa: E402
-from gammon.formats import write_mat  # noqa: E402
+from gammon import Rules, WinKind
+from gammon.formats import write_mat
+from tests.analysis.games import blunder_game, forced_game
 
 
 def gammon(*args: str) -> subprocess.CompletedProcess:
@@ -87,3 +84,17 @@ def test_bad_files_are_refused_with_the_name_quoted(tmp_path):
     bad.write_text("this is not a match file\n")
     out = gammon("analyse", str(bad), "--plies", "0")
     assert out.returncode == 2 and "this is not a match file" in out.stderr
+
+
+def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
+    text = match_file.read_text()
+    cut = text[: text.index(" Game 2")] + " Game 2\n Ann : 1                        Bo : 0\n  1) 31: 24/1\n"
+    bad = tmp_path / "bad-game-2.mat"
+    bad.write_text(cut)
+    out = gammon("analyse", str(bad), "--plies", "0", "--json")
+    assert out.returncode == 2 and "24/1" in out.stderr
+    out = gammon("analyse", str(bad), "--plies", "0", "--json", "--partial")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert [p["name"] for p in data["players"]] == ["Ann", "Bo"]
+    assert "24/1" in out.stderr  # the error is still reported
