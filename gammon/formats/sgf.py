@@ -794,8 +794,7 @@ def _nodes(action: Action, history: Sequence[Action], i: int) -> list[str]:
     if isinstance(action, Move):
         before = history[i - 1] if i > 0 else None
         opening = isinstance(before, Roll) and before.opening
-        steps = "" if action.play is None else "".join(
-            _letter(a, action.player) + _letter(b, action.player) for a, b in action.play.steps)
+        steps = "" if action.play is None else play_letters(action.play, action.player)
         return [f"{side}[{_dice(action.dice, opening)}{steps}]"]
     if isinstance(action, Double):
         return [f"{side}[double]"]
@@ -815,6 +814,12 @@ def _dice(dice: Dice, opening: bool) -> str:
     # gnubg writes the opening roll high die first
     a, b = (max(dice), min(dice)) if opening else dice
     return f"{a}{b}"
+
+
+def play_letters(play: Play, player: int) -> str:
+    """``player``'s play as SGF step letters, two a step (``mkxw``: 13/11 24/23 for White), as in a
+    move node and in gnubg's ``A`` analysis of the plays considered."""
+    return "".join(_letter(a, player) + _letter(b, player) for a, b in play.steps)
 
 
 def _letter(point: int, player: int) -> str:
