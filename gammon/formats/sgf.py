@@ -30,7 +30,7 @@ evaluations, ``DA`` the cube decision, ``LU``/``GB``/``GW`` luck, ``BM``/``DO``/
 marks) and in the root (``GS`` statistics); ``C`` is a comment. :func:`read_sgf` keeps every such
 property, untouched, next to the action it belongs to (:attr:`SgfMatch.action_notes`), and the
 writer takes them back through an :class:`SgfAnnotator`: that protocol is the hook by which
-gammon's analysis will attach its own evaluations (not written yet; see the class).
+gammon's analysis attaches its own evaluations (:mod:`gammon.analysis.sgf_annotations`).
 
 :func:`read_sgf` replays every game into a :class:`~gammon.match.Match`, so every roll, play and
 cube action is checked against the rules; the first problem raises
@@ -236,9 +236,9 @@ class SgfAnnotator(Protocol):
     ``game`` counts games from 0; ``action`` is the index in that game's ``history`` of the action
     the node records (the Move of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
     Drop or Beaver of a cube node). Return ``{}`` for none. :class:`SgfMatch` is one (it gives
-    back what was read); gammon's analysis module will be another, turning its evaluations into
-    gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU`` (luck) and ``BM``/``DO``
-    (marks) so that GNU Backgammon shows them. Writing those values is that module's job."""
+    back what was read); ``gammon.analysis.sgf_annotations.AnalysisAnnotator`` is another, turning
+    gammon's evaluations into gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU``
+    (luck) and ``BM``/``DO`` (marks) so that GNU Backgammon shows them."""
 
     def game_properties(self, game: int) -> Properties: ...
 
