@@ -16,7 +16,7 @@ The properties, as gnubg 1.07's ``sgf.c`` writes and reads them (every number ga
   for White (player 0) or Black; ``BM[1]`` bad, ``BM[2]`` very bad, ``DO[]`` doubtful for the
   play or cube action of the node, ``BC``/``DC`` for the cube decision before a move.
 
-gnubg's per-game statistics (``GS``) are left out: gnubg works them out again from these.
+gnubg's per-game statistics (``GS``) are not written (gnubg's own save adds them from the records).
 """
 
 from __future__ import annotations
