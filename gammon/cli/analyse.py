@@ -1,6 +1,7 @@
 """``gammon analyse FILE.mat``: analyse every decision of a match file and report the players'
 statistics and the marked decisions, in the terminal, as one JSON object (``--json``) or as a
-self-contained HTML page (``--html REPORT.html``). A progress bar runs on stderr."""
+self-contained HTML page (``--html REPORT.html``); ``--sgf OUT.sgf`` also writes the match with the
+analysis as GNU Backgammon SGF. A progress bar runs on stderr."""
 
 from __future__ import annotations
 
@@ -34,6 +35,8 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
                    help="search depth of the analysis (default: the engine's default, 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--html", metavar="REPORT.html", default=None, help="write a self-contained HTML report")
+    p.add_argument("--sgf", metavar="OUT.sgf", default=None,
+                   help="write the match with its analysis as GNU Backgammon SGF (opens in gnubg)")
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap confidence intervals")
     p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
     p.add_argument("--partial", action="store_true",
@@ -57,7 +60,6 @@ def run_analyse(args: argparse.Namespace) -> int:
         record = read_mat(text)
         for problem in record.errors:
             print(f"gammon analyse: {args.file}: {problem}", file=sys.stderr)
-        source = to_match(record, partial=True) if args.partial and record.errors else record
         engine = Engine(plies=args.plies)
         with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
@@ -66,10 +68,20 @@ def run_analyse(args: argparse.Namespace) -> int:
             def progress(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            analysis = analyse(source, engine, progress, names=record.names)
+            match = to_match(record, partial=bool(args.partial and record.errors))
+            analysis = analyse(match, engine, progress, names=record.names)
     except (GammonError, ValueError) as e:
         print(f"gammon analyse: {args.file}: {e}", file=sys.stderr)
         return 2
+    if args.sgf:
+        from gammon.analysis.sgf_annotations import write_analysed_sgf
+
+        try:
+            write_analysed_sgf(match, analysis, args.sgf)
+        except OSError as e:
+            print(f"gammon analyse: cannot write {args.sgf!r}: {e}", file=sys.stderr)
+            return 2
+        print(f"gammon analyse: analysed match written to {args.sgf}", file=sys.stderr)
     if args.html:
         from gammon.analysis.report_html import write_html
 

@@ -30,7 +30,7 @@ evaluations, ``DA`` the cube decision, ``LU``/``GB``/``GW`` luck, ``BM``/``DO``/
 marks) and in the root (``GS`` statistics); ``C`` is a comment. :func:`read_sgf` keeps every such
 property, untouched, next to the action it belongs to (:attr:`SgfMatch.action_notes`), and the
 writer takes them back through an :class:`SgfAnnotator`: that protocol is the hook by which
-gammon's analysis will attach its own evaluations (not written yet; see the class).
+gammon's analysis attaches its own evaluations (:mod:`gammon.analysis.sgf_annotations`).
 
 :func:`read_sgf` replays every game into a :class:`~gammon.match.Match`, so every roll, play and
 cube action is checked against the rules; the first problem raises
@@ -236,9 +236,9 @@ class SgfAnnotator(Protocol):
     ``game`` counts games from 0; ``action`` is the index in that game's ``history`` of the action
     the node records (the Move of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
     Drop or Beaver of a cube node). Return ``{}`` for none. :class:`SgfMatch` is one (it gives
-    back what was read); gammon's analysis module will be another, turning its evaluations into
-    gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU`` (luck) and ``BM``/``DO``
-    (marks) so that GNU Backgammon shows them. Writing those values is that module's job."""
+    back what was read); ``gammon.analysis.sgf_annotations.AnalysisAnnotator`` is another, turning
+    gammon's evaluations into gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU``
+    (luck) and ``BM``/``DO`` (marks) so that GNU Backgammon shows them."""
 
     def game_properties(self, game: int) -> Properties: ...
 
@@ -794,8 +794,7 @@ def _nodes(action: Action, history: Sequence[Action], i: int) -> list[str]:
     if isinstance(action, Move):
         before = history[i - 1] if i > 0 else None
         opening = isinstance(before, Roll) and before.opening
-        steps = "" if action.play is None else "".join(
-            _letter(a, action.player) + _letter(b, action.player) for a, b in action.play.steps)
+        steps = "" if action.play is None else play_letters(action.play, action.player)
         return [f"{side}[{_dice(action.dice, opening)}{steps}]"]
     if isinstance(action, Double):
         return [f"{side}[double]"]
@@ -815,6 +814,12 @@ def _dice(dice: Dice, opening: bool) -> str:
     # gnubg writes the opening roll high die first
     a, b = (max(dice), min(dice)) if opening else dice
     return f"{a}{b}"
+
+
+def play_letters(play: Play, player: int) -> str:
+    """``player``'s play as SGF step letters, two a step (``mkxw``: 13/11 24/23 for White), as in a
+    move node and in gnubg's ``A`` analysis of the plays considered."""
+    return "".join(_letter(a, player) + _letter(b, player) for a, b in play.steps)
 
 
 def _letter(point: int, player: int) -> str:

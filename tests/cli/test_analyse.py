@@ -12,6 +12,7 @@ import pytest
 
 from gammon import Rules, WinKind
 from gammon.formats import write_mat
+from gammon.formats.sgf import read_sgf
 from tests.analysis.games import blunder_game, forced_game
 
 
@@ -75,6 +76,23 @@ def test_html_report_is_written(match_file, tmp_path):
     json.loads(out.stdout)
     page = report.read_text(encoding="utf-8")
     assert "<svg" in page and not re.search(r"https?://", page)
+
+
+def test_sgf_with_the_analysis_is_written(match_file, tmp_path):
+    out_sgf = tmp_path / "analysed.sgf"
+    out = gammon("analyse", str(match_file), "--plies", "0", "--json", "--sgf", str(out_sgf))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    record = read_sgf(out_sgf.read_text(encoding="utf-8"))
+    assert record.names == ("Ann", "Bo") and len(record.match.games) == 2
+    # every play made has gnubg's analysis property, with the plays considered
+    moves = [d for d in data["decisions"] if d["kind"] == "move" and d["played"]]
+    analysed = [n for notes in record.action_notes for n in notes.values() if "A" in n]
+    assert moves and len(analysed) == len(moves)
+    assert all(" E ver 3 " in value for n in analysed for value in n["A"][1:])
+    nowhere = str(tmp_path / "no" / "x.sgf")
+    bad = gammon("analyse", str(match_file), "--plies", "0", "--json", "--sgf", nowhere)
+    assert bad.returncode == 2 and "x.sgf'" in bad.stderr
 
 
 def test_bad_files_are_refused_with_the_name_quoted(tmp_path):
