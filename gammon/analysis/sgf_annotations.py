@@ -126,7 +126,7 @@ class AnalysisAnnotator:
                 following = next((j for j in range(i + 1, len(history))
                                   if not isinstance(history[j], Resign | RejectResignation)), None)
                 moved = following is not None and isinstance(history[following], Move)
-                if moved:
+                if following is not None and moved:
                     node = nodes.setdefault(following, {})
                 first = pending[0] if pending else None
                 if (isinstance(first, CubeChoice) and first.action == "no double"
