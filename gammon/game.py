@@ -403,7 +403,7 @@ class Game:
         checked = 0  # history entries already compared with ``actions``
         for i, action in enumerate(actions):
             if not _is_pass(action):  # passed turns are made by the roll before them
-                game._apply(action)
+                game.apply(action)
             done = game._history
             if len(done) <= i or done[checked:] != actions[checked:len(done)]:
                 raise IllegalActionError(
@@ -416,12 +416,18 @@ class Game:
             game._dice_source = dice
         return game
 
-    def _apply(self, action: Action) -> None:
+    def apply(self, action: Action) -> None:
+        """Make a recorded action (an entry of some game's ``history``) by its player, through the
+        checked methods; a roll takes the next roll of this game's dice source (a recorded game's
+        come from ``ScriptedDice(recorded_rolls(history))``). A passed turn was made by its roll:
+        applying it right after that roll does nothing."""
         p = action.player
         if isinstance(action, Roll):
             self.roll(player=None if action.opening else p)
         elif isinstance(action, Move):
             if action.play is None:
+                if self._history and self._history[-1] == action:
+                    return
                 raise IllegalActionError(f"{action!r} is a passed turn, which its roll makes")
             self.play(action.play, player=p)
         elif isinstance(action, Resign):

@@ -25,16 +25,12 @@ from gammon.engine.met import MAX_AWAY
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id
 from gammon.game import (
-    Abandon,
-    AcceptResignation,
     Action,
     Beaver,
     Double,
     Drop,
     Game,
     Move,
-    RejectResignation,
-    Resign,
     Roll,
     Take,
     recorded_rolls,
@@ -177,7 +173,7 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
                     context = _context(replay, number, turn, p, replay.position, None)
                     decisions.append(analyser.double_choice(context, decision, False, views[0]))
             position = replay.position_for(p)
-            _apply(replay, action)
+            replay.apply(action)
             context = _context(replay, number, turn, p, position, action.dice)
             rolls.append(analyser.luck(context, action.dice, *views, opening=action.opening))
         elif isinstance(action, Move):
@@ -188,13 +184,13 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
                 context = _context(replay, number, turn, p, replay.position, action.dice)
                 legal = len(replay.legal_plays())
                 decisions.append(analyser.checker_play(context, action.play, legal, *views))
-                _apply(replay, action)
+                replay.apply(action)
         elif isinstance(action, Double):
             decision = engine.cube_decision(replay)
             context = _context(replay, number, turn + 1, p, replay.position, None)
             decisions.append(analyser.double_choice(context, decision, True, views[0]))
             doubled = (decision, views[0])
-            _apply(replay, action)
+            replay.apply(action)
         elif isinstance(action, Take | Drop | Beaver):
             if doubled is not None:
                 decision, doubler = doubled
@@ -203,33 +199,9 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
                 context = _context(replay, number, turn + 1, p, replay.position, None)
                 decisions.append(analyser.answer_choice(context, decision, name, doubler))
             doubled = None
-            _apply(replay, action)
+            replay.apply(action)
         else:
-            _apply(replay, action)
+            replay.apply(action)
         yield
 
 
-def _apply(game: Game, action: Action) -> None:
-    """Make ``action`` in ``game`` through its public methods (a passed turn is made by its roll)."""
-    p = action.player
-    if isinstance(action, Roll):
-        game.roll(player=None if action.opening else p)
-    elif isinstance(action, Move):
-        if action.play is not None:
-            game.play(action.play, player=p)
-    elif isinstance(action, Double):
-        game.double(player=p)
-    elif isinstance(action, Take):
-        game.take(player=p)
-    elif isinstance(action, Drop):
-        game.drop(player=p)
-    elif isinstance(action, Beaver):
-        game.beaver(player=p)
-    elif isinstance(action, Resign):
-        game.resign(action.kind, player=p)
-    elif isinstance(action, AcceptResignation):
-        game.accept_resignation(player=p)
-    elif isinstance(action, RejectResignation):
-        game.reject_resignation(player=p)
-    elif isinstance(action, Abandon):
-        game.abandon(p)
