@@ -33,6 +33,7 @@ from gammon.rules import Rules
 from gammon.store import Store
 from gammon.web.frames import game_frames
 from gammon.web.hints import default_advisor, hint_source, hints
+from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
 from gammon.web.schemas import (
     ActionRequest,
@@ -236,12 +237,11 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
 
     @app.middleware("http")
     async def limit_requests(request: Request, call_next: Callable) -> Any:
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            return _error(413, f"request body of {size} bytes is over the limit of {MAX_BODY}")
         if request.method == "POST" and not allowed(f"ip:{request.client.host if request.client else ''}"):
             return _error(429, "too many requests; slow down")
         return await call_next(request)
+
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

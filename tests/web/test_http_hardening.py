@@ -1,0 +1,98 @@
+"""The HTTP side's defences: body size limits on the bytes read, short error replies in one shape,
+rate limits on every route, no trusted proxy unless named, and /docs that works offline."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from gammon.store import Store
+from gammon.web import create_app
+from gammon.web.app import MAX_BODY
+from tests.web.conftest import seeded_dice
+
+
+@pytest.fixture
+def server(store: Store) -> Iterator[int]:
+    """The app on a real uvicorn on 127.0.0.1 (a random port), for raw HTTP over a socket."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(store, seeded_dice(), rate=1000, burst=1000), log_level="error",
+                            lifespan="off")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.02)
+    yield port
+    srv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+def raw_chunked_post(port: int, path: str, body: bytes, chunk: int = 4096) -> tuple[int, bytes]:
+    """POST ``body`` with Transfer-Encoding: chunked (no Content-Length); the status and reply body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode())
+        try:
+            for i in range(0, len(body), chunk):
+                part = body[i:i + chunk]
+                s.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            s.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server may answer and close before reading the rest: that is the point
+        reply = b""
+        try:
+            while len(reply) < 1 << 20:
+                data = s.recv(65536)
+                if not data:
+                    break
+                reply += data
+        except (TimeoutError, ConnectionResetError):
+            pass
+    head, _, rest = reply.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, rest
+
+
+# 1. Request bodies: the limit holds on the bytes read, not on what Content-Length claims.
+
+def test_chunked_body_over_the_limit_is_cut_off_with_413(server: int) -> None:
+    body = json.dumps({"mode": "local", "level": "x" * (4 * MAX_BODY)}).encode()
+    status, reply = raw_chunked_post(server, "/api/matches", body)
+    assert status == 413
+    assert len(reply) < 1000 and b"xxxxxxxxxx" not in reply
+    assert "limit" in json.loads(reply)["error"]
+
+
+def test_chunked_body_under_the_limit_is_served(server: int) -> None:
+    status, reply = raw_chunked_post(server, "/api/matches", json.dumps({"mode": "local"}).encode(), chunk=5)
+    assert status == 200
+
+
+def test_body_without_content_length_over_the_limit_is_413(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"mode": "local", "level": "'
+        for _ in range(2 * MAX_BODY // 1024):
+            yield b"x" * 1024
+        yield b'"}'
+
+    r = client.post("/api/matches", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and len(r.content) < 500 and "limit" in r.json()["error"]
+
+
+def test_bad_content_length_is_not_quoted_whole(client: TestClient) -> None:
+    r = client.post("/api/matches", content=b"{}", headers={"Content-Length": "9" * 300,
+                                                             "Content-Type": "application/json"})
+    assert r.status_code in (400, 413) and "9" * 50 not in r.text
