@@ -201,6 +201,11 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters: error replies quote the input, never much of it."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _status(exc: Exception) -> int:
     if isinstance(exc, UnknownMatchError):
         return 404
@@ -248,9 +253,11 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return _error(400, "malformed JSON: " + "; ".join(str(e.get("msg")) for e in errors))
-        parts = [f"{'.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
-                 + (f" (got {e['input']!r})" if "input" in e and e.get("type") != "missing" else "")
-                 for e in errors]
+        # Quote a short cut of each bad input, never the input whole (it may be as long as MAX_BODY).
+        parts = [f"{_cut('.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body')}: "
+                 f"{_cut(str(e.get('msg')), 120)}"
+                 + (f" (got {_cut(repr(e['input']))})" if "input" in e and e.get("type") != "missing" else "")
+                 for e in errors[:5]]
         return _error(422, "invalid request: " + "; ".join(parts))
 
     @app.exception_handler(GammonError)

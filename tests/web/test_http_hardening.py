@@ -4,6 +4,7 @@ rate limits on every route, no trusted proxy unless named, and /docs that works 
 from __future__ import annotations
 
 import json
+import re
 import socket
 import threading
 import time
@@ -16,7 +17,7 @@ from fastapi.testclient import TestClient
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.app import MAX_BODY
-from tests.web.conftest import seeded_dice
+from tests.web.conftest import auth, new_match, seeded_dice
 
 
 @pytest.fixture
@@ -96,3 +97,32 @@ def test_bad_content_length_is_not_quoted_whole(client: TestClient) -> None:
     r = client.post("/api/matches", content=b"{}", headers={"Content-Length": "9" * 300,
                                                              "Content-Type": "application/json"})
     assert r.status_code in (400, 413) and "9" * 50 not in r.text
+
+
+# 2. Error replies never echo large input back.
+
+@pytest.mark.parametrize("body", [
+    {"mode": "x" * 5000},
+    {"mode": "local", "level": "y" * 5000},
+    {"mode": "local", "unknown": "z" * 5000},
+    {"mode": "local", "length": "w" * 5000},
+    ["v" * 5000],
+])
+def test_validation_errors_quote_a_short_cut_of_the_input(client: TestClient, body: object) -> None:
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 422
+    message = r.json()["error"]
+    assert len(message) < 400, message
+    assert not re.search(r"([vwxyz])\1{40}", message), message
+
+
+def test_short_input_is_still_quoted(client: TestClient) -> None:
+    r = client.post("/api/matches", json={"mode": "fly"})
+    assert r.status_code == 422 and "'fly'" in r.json()["error"]
+
+
+def test_action_errors_stay_short(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
+                    json={"action": "move", "play": "9" * 5000})
+    assert r.status_code == 422 and len(r.text) < 400 and "9" * 41 not in r.text
