@@ -18,6 +18,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gammon.dice import DiceSource
 from gammon.engine.players import available_levels
@@ -259,6 +260,22 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                  + (f" (got {_cut(repr(e['input']))})" if "input" in e and e.get("type") != "missing" else "")
                  for e in errors[:5]]
         return _error(422, "invalid request: " + "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Unknown routes, wrong methods, unparsable bodies: the API's error shape, not {"detail": ...}.
+        path = _cut(repr(request.url.path), 80)
+        if exc.status_code == 404:
+            message = f"nothing here: {path}"
+        elif exc.status_code == 405:
+            message = f"method {_cut(request.method, 10)} is not allowed on {path}"
+        else:
+            message = exc.detail if isinstance(exc.detail, str) else "bad request"
+        return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
+        return _error(500, "internal server error")  # the details go to the log, not to the client
 
     @app.exception_handler(GammonError)
     async def gammon_error(_request: Request, exc: GammonError) -> JSONResponse:

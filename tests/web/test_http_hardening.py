@@ -18,6 +18,7 @@ from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.app import MAX_BODY
 from tests.web.conftest import auth, new_match, seeded_dice
+from tests.web.test_api import _to_move_phase
 
 
 @pytest.fixture
@@ -126,3 +127,58 @@ def test_action_errors_stay_short(client: TestClient) -> None:
     r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
                     json={"action": "move", "play": "9" * 5000})
     assert r.status_code == 422 and len(r.text) < 400 and "9" * 41 not in r.text
+
+
+# 3. One error shape everywhere: {"error": message}.
+
+def only_error(r: object) -> str:
+    body = r.json()  # type: ignore[attr-defined]
+    assert set(body) == {"error"}, body
+    assert isinstance(body["error"], str) and body["error"]
+    return body["error"]
+
+
+def test_unknown_route_is_404_in_the_error_shape(client: TestClient) -> None:
+    r = client.get("/api/nothing/here")
+    assert r.status_code == 404
+    assert "/api/nothing/here" in only_error(r)
+
+
+def test_long_unknown_route_is_not_quoted_whole(client: TestClient) -> None:
+    r = client.get("/" + "q" * 3000)
+    assert r.status_code == 404 and "q" * 100 not in only_error(r)
+
+
+def test_wrong_method_is_405_in_the_error_shape(client: TestClient) -> None:
+    r = client.delete("/api/matches")
+    assert r.status_code == 405
+    assert "DELETE" in only_error(r)
+
+
+def test_unparsable_body_is_400_in_the_error_shape(client: TestClient) -> None:
+    r = client.post("/api/matches", content=b'{"mode": "\xff\xfe"}',
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 400
+    only_error(r)
+
+
+def test_bad_path_parameter_is_422_in_the_error_shape(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    r = client.get(f"/api/matches/{m['match_id']}/games/first/frames", headers=auth(m["token"]))
+    assert r.status_code == 422
+    only_error(r)
+
+
+class BrokenAdvisor:
+    def hint(self, *_args: object) -> list:
+        raise RuntimeError("<secret internal state 0xdeadbeef>")
+
+
+def test_internal_errors_are_500_without_internals(store: Store) -> None:
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000, engine=BrokenAdvisor())  # type: ignore[arg-type]
+    with TestClient(app, raise_server_exceptions=False) as c:
+        m = new_match(c, mode="local")
+        assert _to_move_phase(c, m)["phase"] == "move"
+        r = c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
+        assert r.status_code == 500
+        assert "secret" not in only_error(r) and "0xdeadbeef" not in r.text
