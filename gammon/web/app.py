@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 STATIC = files("gammon.web") / "static"
 MAX_BODY = 16 * 1024
 MAX_MESSAGE = 4 * 1024
+HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
 
 
 class RateLimit:
@@ -222,11 +223,12 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                away_after: float = DEFAULT_AWAY_AFTER,
                clock: Callable[[], float] = time.monotonic, engine: Engine | None = None) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
-    ``rate``/``burst`` limit the actions a second of one client (HTTP: per address; WebSocket: per
-    connection); at most ``max_live`` idle matches are kept in memory; an online player may claim a
-    game its opponent has left for ``away_after`` seconds while it had to act, as measured by
-    ``clock`` (seconds; tests pass a fake one). ``engine`` gives the hints (by default a 0-ply
-    Engine where the trained net is installed, else pubeval's ranking)."""
+    ``rate``/``burst`` limit the actions a second of one client (HTTP: every request, per address,
+    and hints to a tenth of that; WebSocket: per connection); at most ``max_live`` idle matches
+    are kept in memory; an online player may claim a game its opponent has left for ``away_after``
+    seconds while it had to act, as measured by ``clock`` (seconds; tests pass a fake one).
+    ``engine`` gives the hints (by default a 0-ply Engine where the trained net is installed, else
+    pubeval's ranking)."""
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
                   version="0.1.0")
     hub = Hub(store, dice_factory, max_live, away_after, clock)
@@ -234,20 +236,27 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
 
-    def allowed(key: str) -> bool:
+    def allowed(key: str, rate: float, burst: float) -> bool:
         if key not in limits:
             if len(limits) > 10_000:
                 limits.clear()  # bounded memory; forgetting buckets only ever lets a client through
             limits[key] = RateLimit(rate, burst)
         return limits[key].allow()
 
+    app.add_middleware(BodyLimit, limit=MAX_BODY)  # inside the rate limit: a refused client is not read
+
     @app.middleware("http")
     async def limit_requests(request: Request, call_next: Callable) -> Any:
-        if request.method == "POST" and not allowed(f"ip:{request.client.host if request.client else ''}"):
+        # Every request counts, GETs too; a hint also draws on its own, smaller bucket, as each one
+        # costs an engine evaluation. The address is uvicorn's: a proxy's header only where trusted.
+        client = request.client.host if request.client else ""
+        if not allowed(f"ip:{client}", rate, burst):
             return _error(429, "too many requests; slow down")
+        path = request.url.path
+        if path.startswith("/api/matches/") and path.endswith("/hint") \
+                and not allowed(f"hint:{client}", rate / HINT_SHARE, max(1.0, burst / HINT_SHARE)):
+            return _error(429, "too many hints; slow down")
         return await call_next(request)
-
-    app.add_middleware(BodyLimit, limit=MAX_BODY)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:

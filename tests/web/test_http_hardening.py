@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import uvicorn
@@ -182,3 +183,62 @@ def test_internal_errors_are_500_without_internals(store: Store) -> None:
         r = c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
         assert r.status_code == 500
         assert "secret" not in only_error(r) and "0xdeadbeef" not in r.text
+
+
+# 4. Rate limits cover GET routes, hints above all; proxies are trusted only when named.
+
+def test_get_routes_are_rate_limited(store: Store) -> None:
+    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=3)) as c:
+        codes = [c.get("/api/levels").status_code for _ in range(5)]
+        assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
+        assert "slow down" in only_error(c.get("/api/levels"))
+
+
+def test_hints_have_their_own_smaller_limit(store: Store) -> None:
+    with TestClient(create_app(store, seeded_dice(), rate=0.5, burst=30)) as c:
+        m = new_match(c, mode="local")
+        assert _to_move_phase(c, m)["phase"] == "move"
+        codes = [c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"])).status_code
+                 for _ in range(5)]
+        assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
+        # Other requests still pass: the hint bucket is apart.
+        assert c.get(f"/api/matches/{m['match_id']}", headers=auth(m["token"])).status_code == 200
+
+
+def serve_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *argv: str) -> dict:
+    from gammon.cli.serve import main
+
+    seen: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+    assert main(["serve", "--database-url", f"sqlite:///{tmp_path / 'g.db'}", *argv]) == 0
+    return seen
+
+
+def test_serve_trusts_no_proxy_unless_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    options = serve_options(monkeypatch, tmp_path)
+    assert options["proxy_headers"] is False and "forwarded_allow_ips" not in options
+
+
+def test_serve_trusts_the_named_proxies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    options = serve_options(monkeypatch, tmp_path, "--forwarded-allow-ips", "10.0.0.5,10.0.0.6")
+    assert options["proxy_headers"] is True and options["forwarded_allow_ips"] == "10.0.0.5,10.0.0.6"
+
+
+def forwarded_codes(store: Store, options: dict) -> list[int]:
+    """Statuses of 4 requests from 127.0.0.1 (uvicorn's default trusted proxy), each naming another
+    client in X-Forwarded-For, through uvicorn's wrapping of the app with ``options``."""
+    config = uvicorn.Config(create_app(store, seeded_dice(), rate=0.01, burst=2), **options)
+    config.load()
+    with TestClient(config.loaded_app, client=("127.0.0.1", 50000)) as c:
+        return [c.get("/api/levels", headers={"X-Forwarded-For": f"10.1.1.{i}"}).status_code
+                for i in range(4)]
+
+
+def test_forwarded_for_does_not_pick_the_rate_limit_bucket(
+        store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert forwarded_codes(store, {}) == [200] * 4  # uvicorn's defaults: the header picks the bucket
+    options = serve_options(monkeypatch, tmp_path)
+    assert forwarded_codes(store, {k: options[k] for k in ("proxy_headers",)}) == [200, 200, 429, 429]
+    options = serve_options(monkeypatch, tmp_path, "--forwarded-allow-ips", "127.0.0.1")
+    named = {k: options[k] for k in ("proxy_headers", "forwarded_allow_ips")}
+    assert forwarded_codes(store, named) == [200] * 4  # the operator's proxy: its header is believed
