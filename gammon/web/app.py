@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -53,6 +54,7 @@ if TYPE_CHECKING:
     from gammon.engine.engine import Engine
 
 STATIC = files("gammon.web") / "static"
+DOCS_ASSETS = files("fastapi_offline") / "static"  # Swagger UI 5 (OpenAPI 3.1), shipped as a package
 MAX_BODY = 16 * 1024
 MAX_MESSAGE = 4 * 1024
 HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
@@ -229,8 +231,9 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     seconds while it had to act, as measured by ``clock`` (seconds; tests pass a fake one).
     ``engine`` gives the hints (by default a 0-ply Engine where the trained net is installed, else
     pubeval's ranking)."""
+    # /docs is served below with Swagger UI's assets from this server (FastAPI's own loads a CDN).
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
-                  version="0.1.0")
+                  version="0.1.0", docs_url=None, redoc_url=None)
     hub = Hub(store, dice_factory, max_live, away_after, clock)
     advisor = engine if engine is not None else default_advisor()
     app.state.hub = hub
@@ -412,6 +415,18 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     async def play_page(match_id: str) -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
 
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request) -> HTMLResponse:
+        """Swagger UI with its assets from this server, so the API docs work offline."""
+        root = request.scope.get("root_path", "").rstrip("/")
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}", title="gammon API",
+            swagger_js_url=f"{root}/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
+            swagger_favicon_url=f"{root}/docs-assets/favicon.png",
+            swagger_ui_parameters={"validatorUrl": None})  # no badge from validator.swagger.io
+
+    app.mount("/docs-assets", StaticFiles(directory=str(DOCS_ASSETS)), name="docs-assets")
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 

@@ -4,6 +4,7 @@ rate limits on every route, no trusted proxy unless named, and /docs that works 
 from __future__ import annotations
 
 import json
+import os
 import re
 import socket
 import threading
@@ -20,6 +21,7 @@ from gammon.web import create_app
 from gammon.web.app import MAX_BODY
 from tests.web.conftest import auth, new_match, seeded_dice
 from tests.web.test_api import _to_move_phase
+from tests.web.test_e2e import CHROMIUM
 
 
 @pytest.fixture
@@ -242,3 +244,46 @@ def test_forwarded_for_does_not_pick_the_rate_limit_bucket(
     options = serve_options(monkeypatch, tmp_path, "--forwarded-allow-ips", "127.0.0.1")
     named = {k: options[k] for k in ("proxy_headers", "forwarded_allow_ips")}
     assert forwarded_codes(store, named) == [200] * 4  # the operator's proxy: its header is believed
+
+
+# 5. /docs works offline: Swagger UI's assets come from this server.
+
+def test_docs_reference_no_outside_url_and_their_assets_are_served(client: TestClient) -> None:
+    r = client.get("/docs")
+    assert r.status_code == 200 and "SwaggerUIBundle" in r.text
+    assert not re.search(r"https?://", r.text), r.text
+    refs = re.findall(r'(?:src|href)="([^"]+)"', r.text) + re.findall(r"url: '([^']+)'", r.text)
+    assert {ref.rsplit(".", 1)[-1] for ref in refs} >= {"js", "css", "json"}, refs
+    for ref in refs:
+        asset = client.get(ref)
+        assert asset.status_code == 200 and len(asset.content) > 100, ref
+    assert client.get("/openapi.json").json()["info"]["title"] == "gammon"
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (Debian package chromium)")
+def test_docs_render_offline_e2e(server: int) -> None:
+    # Headless Chromium with every request off this server refused: Swagger UI must still list the
+    # API's operations (this also proves the bundled Swagger UI reads FastAPI's OpenAPI 3.1).
+    from playwright.sync_api import Route, sync_playwright
+
+    base = f"http://127.0.0.1:{server}"
+    outside: list[str] = []
+
+    def only_local(route: Route) -> None:
+        if route.request.url.startswith(base + "/"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.route("**/*", only_local)
+            page.goto(f"{base}/docs")
+            page.wait_for_selector(".opblock", timeout=20_000)
+            assert page.locator(".opblock").count() >= 5
+        finally:
+            browser.close()
+    assert outside == []
