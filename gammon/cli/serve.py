@@ -32,6 +32,10 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
     p.add_argument("--away-after", type=_seconds, default=None, metavar="SECONDS",
                    help="online games: how long a player who must act may be disconnected before "
                         "the opponent may claim the game (default 300)")
+    p.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
+                   help="behind a reverse proxy: the proxies' addresses (comma-separated, or '*') whose "
+                        "X-Forwarded-For/-Proto headers are trusted for the client's address (default: "
+                        "none; the rate limits count the connecting address)")
     # Test-only: reproducible games for end-to-end tests. Never use it for real play.
     p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="warning",
@@ -55,7 +59,12 @@ def run_serve(args: argparse.Namespace) -> int:
     away = {} if args.away_after is None else {"away_after": args.away_after}
     app = create_app(store, dice_factory, rate=args.rate_limit, burst=2 * args.rate_limit, **away)
     print(f"gammon: serving on http://{args.host}:{args.port}/ (database {store.engine.url!r})", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024)
+    # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default; a client could then pick its own
+    # address (and rate-limit bucket) through any local proxy. Trust proxies only when named.
+    proxies = {} if args.forwarded_allow_ips is None else {
+        "proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
+                **({"proxy_headers": False} | proxies))
     return 0
 
 

@@ -15,9 +15,11 @@ from typing import TYPE_CHECKING, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from gammon.dice import DiceSource
 from gammon.engine.players import available_levels
@@ -33,6 +35,7 @@ from gammon.rules import Rules
 from gammon.store import Store
 from gammon.web.frames import game_frames
 from gammon.web.hints import default_advisor, hint_source, hints
+from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
 from gammon.web.schemas import (
     ActionRequest,
@@ -51,8 +54,10 @@ if TYPE_CHECKING:
     from gammon.engine.engine import Engine
 
 STATIC = files("gammon.web") / "static"
+DOCS_ASSETS = files("fastapi_offline") / "static"  # Swagger UI 5 (OpenAPI 3.1), shipped as a package
 MAX_BODY = 16 * 1024
 MAX_MESSAGE = 4 * 1024
+HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
 
 
 class RateLimit:
@@ -200,6 +205,11 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def _cut(text: str, limit: int = 40) -> str:
+    """``text`` cut to ``limit`` characters: error replies quote the input, never much of it."""
+    return text if len(text) <= limit else text[:limit] + "..."
+
+
 def _status(exc: Exception) -> int:
     if isinstance(exc, UnknownMatchError):
         return 404
@@ -215,32 +225,40 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                away_after: float = DEFAULT_AWAY_AFTER,
                clock: Callable[[], float] = time.monotonic, engine: Engine | None = None) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
-    ``rate``/``burst`` limit the actions a second of one client (HTTP: per address; WebSocket: per
-    connection); at most ``max_live`` idle matches are kept in memory; an online player may claim a
-    game its opponent has left for ``away_after`` seconds while it had to act, as measured by
-    ``clock`` (seconds; tests pass a fake one). ``engine`` gives the hints (by default a 0-ply
-    Engine where the trained net is installed, else pubeval's ranking)."""
+    ``rate``/``burst`` limit the actions a second of one client (HTTP: every request, per address,
+    and hints to a tenth of that; WebSocket: per connection); at most ``max_live`` idle matches
+    are kept in memory; an online player may claim a game its opponent has left for ``away_after``
+    seconds while it had to act, as measured by ``clock`` (seconds; tests pass a fake one).
+    ``engine`` gives the hints (by default a 0-ply Engine where the trained net is installed, else
+    pubeval's ranking)."""
+    # /docs is served below with Swagger UI's assets from this server (FastAPI's own loads a CDN).
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
-                  version="0.1.0")
+                  version="0.1.0", docs_url=None, redoc_url=None)
     hub = Hub(store, dice_factory, max_live, away_after, clock)
     advisor = engine if engine is not None else default_advisor()
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
 
-    def allowed(key: str) -> bool:
+    def allowed(key: str, rate: float, burst: float) -> bool:
         if key not in limits:
             if len(limits) > 10_000:
                 limits.clear()  # bounded memory; forgetting buckets only ever lets a client through
             limits[key] = RateLimit(rate, burst)
         return limits[key].allow()
 
+    app.add_middleware(BodyLimit, limit=MAX_BODY)  # inside the rate limit: a refused client is not read
+
     @app.middleware("http")
     async def limit_requests(request: Request, call_next: Callable) -> Any:
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            return _error(413, f"request body of {size} bytes is over the limit of {MAX_BODY}")
-        if request.method == "POST" and not allowed(f"ip:{request.client.host if request.client else ''}"):
+        # Every request counts, GETs too; a hint also draws on its own, smaller bucket, as each one
+        # costs an engine evaluation. The address is uvicorn's: a proxy's header only where trusted.
+        client = request.client.host if request.client else ""
+        if not allowed(f"ip:{client}", rate, burst):
             return _error(429, "too many requests; slow down")
+        path = request.url.path
+        if path.startswith("/api/matches/") and path.endswith("/hint") \
+                and not allowed(f"hint:{client}", rate / HINT_SHARE, max(1.0, burst / HINT_SHARE)):
+            return _error(429, "too many hints; slow down")
         return await call_next(request)
 
     @app.exception_handler(RequestValidationError)
@@ -248,10 +266,28 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         errors = exc.errors()
         if any(e.get("type") == "json_invalid" for e in errors):
             return _error(400, "malformed JSON: " + "; ".join(str(e.get("msg")) for e in errors))
-        parts = [f"{'.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body'}: {e.get('msg')}"
-                 + (f" (got {e['input']!r})" if "input" in e and e.get("type") != "missing" else "")
-                 for e in errors]
+        # Quote a short cut of each bad input, never the input whole (it may be as long as MAX_BODY).
+        parts = [f"{_cut('.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body')}: "
+                 f"{_cut(str(e.get('msg')), 120)}"
+                 + (f" (got {_cut(repr(e['input']))})" if "input" in e and e.get("type") != "missing" else "")
+                 for e in errors[:5]]
         return _error(422, "invalid request: " + "; ".join(parts))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Unknown routes, wrong methods, unparsable bodies: the API's error shape, not {"detail": ...}.
+        path = _cut(repr(request.url.path), 80)
+        if exc.status_code == 404:
+            message = f"nothing here: {path}"
+        elif exc.status_code == 405:
+            message = f"method {_cut(request.method, 10)} is not allowed on {path}"
+        else:
+            message = exc.detail if isinstance(exc.detail, str) else "bad request"
+        return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
+        return _error(500, "internal server error")  # the details go to the log, not to the client
 
     @app.exception_handler(GammonError)
     async def gammon_error(_request: Request, exc: GammonError) -> JSONResponse:
@@ -379,6 +415,18 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     async def play_page(match_id: str) -> FileResponse:
         return FileResponse(str(STATIC / "index.html"))
 
+    @app.get("/docs", include_in_schema=False)
+    async def docs(request: Request) -> HTMLResponse:
+        """Swagger UI with its assets from this server, so the API docs work offline."""
+        root = request.scope.get("root_path", "").rstrip("/")
+        return get_swagger_ui_html(
+            openapi_url=f"{root}{app.openapi_url}", title="gammon API",
+            swagger_js_url=f"{root}/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
+            swagger_favicon_url=f"{root}/docs-assets/favicon.png",
+            swagger_ui_parameters={"validatorUrl": None})  # no badge from validator.swagger.io
+
+    app.mount("/docs-assets", StaticFiles(directory=str(DOCS_ASSETS)), name="docs-assets")
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app
 

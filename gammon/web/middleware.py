@@ -1,0 +1,58 @@
+"""Pure ASGI middleware for the HTTP side: the request body limit, counted on the bytes read."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+
+async def send_error(send: Send, status: int, message: str) -> None:
+    """Answer ``{"error": message}`` with ``status`` (the API's one error shape)."""
+    body = json.dumps({"error": message}).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+               (b"connection", b"close")]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+class BodyLimit:
+    """Reads each HTTP request's body before the app sees it and answers 413 as soon as more than
+    ``limit`` bytes have come, whatever Content-Length said (a chunked body has none); the rest is
+    never read. The app then gets the body, already read, from a replaying ``receive``."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and not (declared.isdigit() and int(declared) <= self.limit):
+            shown = declared[:20].decode("latin-1") + ("..." if len(declared) > 20 else "")
+            await send_error(send, 413, f"request body of {shown!r} bytes is over the limit of {self.limit}")
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":  # the client went away
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.limit:
+                await send_error(send, 413, f"request body over the limit of {self.limit} bytes")
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        pending: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
+
+        async def replay() -> Any:
+            # The body once, then the client's own messages (a disconnect) for whoever listens.
+            return pending.pop() if pending else await receive()
+
+        await self.app(scope, replay, send)

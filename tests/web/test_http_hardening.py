@@ -1,0 +1,289 @@
+"""The HTTP side's defences: body size limits on the bytes read, short error replies in one shape,
+rate limits on every route, no trusted proxy unless named, and /docs that works offline."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from fastapi.testclient import TestClient
+
+from gammon.store import Store
+from gammon.web import create_app
+from gammon.web.app import MAX_BODY
+from tests.web.conftest import auth, new_match, seeded_dice
+from tests.web.test_api import _to_move_phase
+from tests.web.test_e2e import CHROMIUM
+
+
+@pytest.fixture
+def server(store: Store) -> Iterator[int]:
+    """The app on a real uvicorn on 127.0.0.1 (a random port), for raw HTTP over a socket."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(create_app(store, seeded_dice(), rate=1000, burst=1000), log_level="error",
+                            lifespan="off")
+    srv = uvicorn.Server(config)
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not srv.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.02)
+    yield port
+    srv.should_exit = True
+    thread.join(timeout=10)
+    sock.close()
+
+
+def raw_chunked_post(port: int, path: str, body: bytes, chunk: int = 4096) -> tuple[int, bytes]:
+    """POST ``body`` with Transfer-Encoding: chunked (no Content-Length); the status and reply body."""
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+        s.sendall(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n".encode())
+        try:
+            for i in range(0, len(body), chunk):
+                part = body[i:i + chunk]
+                s.sendall(f"{len(part):x}\r\n".encode() + part + b"\r\n")
+            s.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # the server may answer and close before reading the rest: that is the point
+        reply = b""
+        try:
+            while len(reply) < 1 << 20:
+                data = s.recv(65536)
+                if not data:
+                    break
+                reply += data
+        except (TimeoutError, ConnectionResetError):
+            pass
+    head, _, rest = reply.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    return status, rest
+
+
+# 1. Request bodies: the limit holds on the bytes read, not on what Content-Length claims.
+
+def test_chunked_body_over_the_limit_is_cut_off_with_413(server: int) -> None:
+    body = json.dumps({"mode": "local", "level": "x" * (4 * MAX_BODY)}).encode()
+    status, reply = raw_chunked_post(server, "/api/matches", body)
+    assert status == 413
+    assert len(reply) < 1000 and b"xxxxxxxxxx" not in reply
+    assert "limit" in json.loads(reply)["error"]
+
+
+def test_chunked_body_under_the_limit_is_served(server: int) -> None:
+    status, reply = raw_chunked_post(server, "/api/matches", json.dumps({"mode": "local"}).encode(), chunk=5)
+    assert status == 200
+
+
+def test_body_without_content_length_over_the_limit_is_413(client: TestClient) -> None:
+    def chunks() -> Iterator[bytes]:
+        yield b'{"mode": "local", "level": "'
+        for _ in range(2 * MAX_BODY // 1024):
+            yield b"x" * 1024
+        yield b'"}'
+
+    r = client.post("/api/matches", content=chunks(), headers={"Content-Type": "application/json"})
+    assert r.status_code == 413 and len(r.content) < 500 and "limit" in r.json()["error"]
+
+
+def test_bad_content_length_is_not_quoted_whole(client: TestClient) -> None:
+    r = client.post("/api/matches", content=b"{}", headers={"Content-Length": "9" * 300,
+                                                             "Content-Type": "application/json"})
+    assert r.status_code in (400, 413) and "9" * 50 not in r.text
+
+
+# 2. Error replies never echo large input back.
+
+@pytest.mark.parametrize("body", [
+    {"mode": "x" * 5000},
+    {"mode": "local", "level": "y" * 5000},
+    {"mode": "local", "unknown": "z" * 5000},
+    {"mode": "local", "length": "w" * 5000},
+    ["v" * 5000],
+])
+def test_validation_errors_quote_a_short_cut_of_the_input(client: TestClient, body: object) -> None:
+    r = client.post("/api/matches", json=body)
+    assert r.status_code == 422
+    message = r.json()["error"]
+    assert len(message) < 400, message
+    assert not re.search(r"([vwxyz])\1{40}", message), message
+
+
+def test_short_input_is_still_quoted(client: TestClient) -> None:
+    r = client.post("/api/matches", json={"mode": "fly"})
+    assert r.status_code == 422 and "'fly'" in r.json()["error"]
+
+
+def test_action_errors_stay_short(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
+                    json={"action": "move", "play": "9" * 5000})
+    assert r.status_code == 422 and len(r.text) < 400 and "9" * 41 not in r.text
+
+
+# 3. One error shape everywhere: {"error": message}.
+
+def only_error(r: object) -> str:
+    body = r.json()  # type: ignore[attr-defined]
+    assert set(body) == {"error"}, body
+    assert isinstance(body["error"], str) and body["error"]
+    return body["error"]
+
+
+def test_unknown_route_is_404_in_the_error_shape(client: TestClient) -> None:
+    r = client.get("/api/nothing/here")
+    assert r.status_code == 404
+    assert "/api/nothing/here" in only_error(r)
+
+
+def test_long_unknown_route_is_not_quoted_whole(client: TestClient) -> None:
+    r = client.get("/" + "q" * 3000)
+    assert r.status_code == 404 and "q" * 100 not in only_error(r)
+
+
+def test_wrong_method_is_405_in_the_error_shape(client: TestClient) -> None:
+    r = client.delete("/api/matches")
+    assert r.status_code == 405
+    assert "DELETE" in only_error(r)
+
+
+def test_unparsable_body_is_400_in_the_error_shape(client: TestClient) -> None:
+    r = client.post("/api/matches", content=b'{"mode": "\xff\xfe"}',
+                    headers={"Content-Type": "application/json"})
+    assert r.status_code == 400
+    only_error(r)
+
+
+def test_bad_path_parameter_is_422_in_the_error_shape(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    r = client.get(f"/api/matches/{m['match_id']}/games/first/frames", headers=auth(m["token"]))
+    assert r.status_code == 422
+    only_error(r)
+
+
+class BrokenAdvisor:
+    def hint(self, *_args: object) -> list:
+        raise RuntimeError("<secret internal state 0xdeadbeef>")
+
+
+def test_internal_errors_are_500_without_internals(store: Store) -> None:
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000, engine=BrokenAdvisor())  # type: ignore[arg-type]
+    with TestClient(app, raise_server_exceptions=False) as c:
+        m = new_match(c, mode="local")
+        assert _to_move_phase(c, m)["phase"] == "move"
+        r = c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
+        assert r.status_code == 500
+        assert "secret" not in only_error(r) and "0xdeadbeef" not in r.text
+
+
+# 4. Rate limits cover GET routes, hints above all; proxies are trusted only when named.
+
+def test_get_routes_are_rate_limited(store: Store) -> None:
+    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=3)) as c:
+        codes = [c.get("/api/levels").status_code for _ in range(5)]
+        assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
+        assert "slow down" in only_error(c.get("/api/levels"))
+
+
+def test_hints_have_their_own_smaller_limit(store: Store) -> None:
+    with TestClient(create_app(store, seeded_dice(), rate=0.5, burst=30)) as c:
+        m = new_match(c, mode="local")
+        assert _to_move_phase(c, m)["phase"] == "move"
+        codes = [c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"])).status_code
+                 for _ in range(5)]
+        assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
+        # Other requests still pass: the hint bucket is apart.
+        assert c.get(f"/api/matches/{m['match_id']}", headers=auth(m["token"])).status_code == 200
+
+
+def serve_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *argv: str) -> dict:
+    from gammon.cli.serve import main
+
+    seen: dict = {}
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+    assert main(["serve", "--database-url", f"sqlite:///{tmp_path / 'g.db'}", *argv]) == 0
+    return seen
+
+
+def test_serve_trusts_no_proxy_unless_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    options = serve_options(monkeypatch, tmp_path)
+    assert options["proxy_headers"] is False and "forwarded_allow_ips" not in options
+
+
+def test_serve_trusts_the_named_proxies(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    options = serve_options(monkeypatch, tmp_path, "--forwarded-allow-ips", "10.0.0.5,10.0.0.6")
+    assert options["proxy_headers"] is True and options["forwarded_allow_ips"] == "10.0.0.5,10.0.0.6"
+
+
+def forwarded_codes(store: Store, options: dict) -> list[int]:
+    """Statuses of 4 requests from 127.0.0.1 (uvicorn's default trusted proxy), each naming another
+    client in X-Forwarded-For, through uvicorn's wrapping of the app with ``options``."""
+    config = uvicorn.Config(create_app(store, seeded_dice(), rate=0.01, burst=2), **options)
+    config.load()
+    with TestClient(config.loaded_app, client=("127.0.0.1", 50000)) as c:
+        return [c.get("/api/levels", headers={"X-Forwarded-For": f"10.1.1.{i}"}).status_code
+                for i in range(4)]
+
+
+def test_forwarded_for_does_not_pick_the_rate_limit_bucket(
+        store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    assert forwarded_codes(store, {}) == [200] * 4  # uvicorn's defaults: the header picks the bucket
+    options = serve_options(monkeypatch, tmp_path)
+    assert forwarded_codes(store, {k: options[k] for k in ("proxy_headers",)}) == [200, 200, 429, 429]
+    options = serve_options(monkeypatch, tmp_path, "--forwarded-allow-ips", "127.0.0.1")
+    named = {k: options[k] for k in ("proxy_headers", "forwarded_allow_ips")}
+    assert forwarded_codes(store, named) == [200] * 4  # the operator's proxy: its header is believed
+
+
+# 5. /docs works offline: Swagger UI's assets come from this server.
+
+def test_docs_reference_no_outside_url_and_their_assets_are_served(client: TestClient) -> None:
+    r = client.get("/docs")
+    assert r.status_code == 200 and "SwaggerUIBundle" in r.text
+    assert not re.search(r"https?://", r.text), r.text
+    refs = re.findall(r'(?:src|href)="([^"]+)"', r.text) + re.findall(r"url: '([^']+)'", r.text)
+    assert {ref.rsplit(".", 1)[-1] for ref in refs} >= {"js", "css", "json"}, refs
+    for ref in refs:
+        asset = client.get(ref)
+        assert asset.status_code == 200 and len(asset.content) > 100, ref
+    assert client.get("/openapi.json").json()["info"]["title"] == "gammon"
+
+
+@pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (Debian package chromium)")
+def test_docs_render_offline_e2e(server: int) -> None:
+    # Headless Chromium with every request off this server refused: Swagger UI must still list the
+    # API's operations (this also proves the bundled Swagger UI reads FastAPI's OpenAPI 3.1).
+    from playwright.sync_api import Route, sync_playwright
+
+    base = f"http://127.0.0.1:{server}"
+    outside: list[str] = []
+
+    def only_local(route: Route) -> None:
+        if route.request.url.startswith(base + "/"):
+            route.continue_()
+        else:
+            outside.append(route.request.url)
+            route.abort()
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+        try:
+            page = browser.new_page()
+            page.route("**/*", only_local)
+            page.goto(f"{base}/docs")
+            page.wait_for_selector(".opblock", timeout=20_000)
+            assert page.locator(".opblock").count() >= 5
+        finally:
+            browser.close()
+    assert outside == []
