@@ -376,12 +376,13 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                 await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
             while True:
                 text = await ws.receive_text()
+                if not bucket.allow():  # every message counts, refused ones too; past the limit: close
+                    await ws.send_json({"type": "error", "error": "too many messages; slow down"})
+                    await ws.close(code=POLICY_VIOLATION, reason="too many messages; closed")
+                    return
                 if len(text) > MAX_MESSAGE:
                     await ws.send_json({"type": "error", "error": f"message of {len(text)} characters is "
                                                                   f"over the limit of {MAX_MESSAGE}"})
-                    continue
-                if not bucket.allow():
-                    await ws.send_json({"type": "error", "error": "too many messages; slow down"})
                     continue
                 try:
                     req = ActionRequest.model_validate_json(text)

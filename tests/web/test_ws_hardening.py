@@ -89,3 +89,35 @@ def test_another_socket_of_a_present_seat_sends_nothing_to_the_others(store: Sto
             r = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(mover), json=action)
             assert r.status_code == 200, r.text
             assert a.receive_json()["state"]["version"] == b.receive_json()["state"]["version"] > version
+
+
+def test_a_socket_that_keeps_sending_past_its_rate_limit_is_closed(store: Store) -> None:
+    with _app(store, rate=0.01, burst=3) as c:
+        m = new_match(c, mode="local")
+        with c.websocket_connect(_url(m)) as ws:
+            ws.receive_json()
+            for _ in range(3):
+                ws.send_json({"action": "take"})  # refused by the rules, but counted all the same
+                assert "slow down" not in ws.receive_json()["error"]
+            ws.send_json({"action": "take"})
+            assert ws.receive_json()["error"] == "too many messages; slow down"
+            ws.send_json({"action": "take"})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == 1008 and "too many messages" in closed.value.reason
+
+
+def test_oversized_messages_count_against_the_rate_limit(store: Store) -> None:
+    with _app(store, rate=0.01, burst=2) as c:
+        m = new_match(c, mode="local")
+        with c.websocket_connect(_url(m)) as ws:
+            ws.receive_json()
+            for _ in range(2):
+                ws.send_text("x" * 5000)
+                assert "over the limit" in ws.receive_json()["error"]
+            ws.send_text("x" * 5000)
+            assert ws.receive_json()["error"] == "too many messages; slow down"
+            ws.send_text("x" * 5000)
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == 1008
