@@ -375,7 +375,14 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             if seat is not None and first and live.record.mode == "online":
                 await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
             while True:
-                text = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+                text = message.get("text")
+                if text is None:  # a binary frame: the protocol is JSON text
+                    await ws.close(code=UNSUPPORTED_DATA,
+                                   reason="binary frames are not supported; send JSON text")
+                    return
                 if not bucket.allow():  # every message counts, refused ones too; past the limit: close
                     await ws.send_json({"type": "error", "error": "too many messages; slow down"})
                     await ws.close(code=POLICY_VIOLATION, reason="too many messages; closed")

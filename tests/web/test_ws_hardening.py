@@ -121,3 +121,17 @@ def test_oversized_messages_count_against_the_rate_limit(store: Store) -> None:
             with pytest.raises(WebSocketDisconnect) as closed:
                 ws.receive_json()
         assert closed.value.code == 1008
+
+
+def test_a_binary_frame_closes_the_socket_with_a_reason(store: Store) -> None:
+    with _app(store) as c:
+        m = new_match(c, mode="local")
+        with c.websocket_connect(_url(m)) as ws:
+            ws.receive_json()
+            ws.send_bytes(b'{"action": "roll"}')
+            with pytest.raises(WebSocketDisconnect) as closed:
+                ws.receive_json()
+        assert closed.value.code == 1003 and "binary" in closed.value.reason
+        with c.websocket_connect(_url(m)) as ws:  # the socket's place was given back
+            assert ws.receive_json()["type"] == "state"
+        assert not c.app.state.hub.sockets.get(m["match_id"])  # type: ignore[attr-defined]
