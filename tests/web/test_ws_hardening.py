@@ -135,3 +135,41 @@ def test_a_binary_frame_closes_the_socket_with_a_reason(store: Store) -> None:
         with c.websocket_connect(_url(m)) as ws:  # the socket's place was given back
             assert ws.receive_json()["type"] == "state"
         assert not c.app.state.hub.sockets.get(m["match_id"])  # type: ignore[attr-defined]
+
+
+def _play_first_move(c: TestClient, m: dict, tokens: tuple[str, ...]) -> tuple[str, dict]:
+    """Play the first legal play of the opening; returns the mover's token and the state after."""
+    s = c.get(f"/api/matches/{m['match_id']}", headers=auth(tokens[0])).json()
+    assert s["phase"] == "move", s
+    mover = tokens[s["turn"] if len(tokens) > 1 else 0]
+    r = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(mover),
+               json={"action": "play", "play": s["plays"][0]})
+    assert r.status_code == 200, r.text
+    return mover, r.json()
+
+
+def test_an_online_play_cannot_be_taken_back(store: Store) -> None:
+    with _app(store) as c:
+        m = new_match(c, mode="online", match_length=3)
+        tokens = _tokens(m)
+        mover, after = _play_first_move(c, m, tokens)
+        assert after["phase"] == "roll" and "undo" not in after["actions"]
+        r = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(mover), json={"action": "undo"})
+        assert r.status_code == 409 and "online" in r.json()["error"], r.text
+        with c.websocket_connect(_url(m, mover)) as ws:
+            ws.receive_json()
+            ws.send_json({"action": "undo"})
+            assert "online" in ws.receive_json()["error"]
+        other = tokens[1 - tokens.index(mover)]
+        now = c.get(f"/api/matches/{m['match_id']}", headers=auth(other)).json()
+        assert now["version"] == after["version"] and "double" in now["actions"]  # nothing taken back
+        assert [a.kind for a in store.load_actions(m["match_id"])].count("undo") == 0
+
+
+def test_a_local_play_can_still_be_taken_back(store: Store) -> None:
+    with _app(store) as c:
+        m = new_match(c, mode="local", match_length=3)
+        _, after = _play_first_move(c, m, (m["token"],))
+        r = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json={"action": "undo"})
+        assert r.status_code == 200, r.text
+        assert r.json()["phase"] == "move" and r.json()["version"] == after["version"] + 1
