@@ -9,9 +9,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -58,6 +58,19 @@ DOCS_ASSETS = files("fastapi_offline") / "static"  # Swagger UI 5 (OpenAPI 3.1),
 MAX_BODY = 16 * 1024
 MAX_MESSAGE = 4 * 1024
 HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
+POLICY_VIOLATION, UNSUPPORTED_DATA = 1008, 1003  # WebSocket close codes (RFC 6455)
+
+
+class SocketCaps(NamedTuple):
+    """The most WebSockets open at once on one seat of a match, on one match, from one address: every
+    socket of a match is sent each change, so the caps bound what one action costs."""
+
+    per_seat: int
+    per_match: int
+    per_address: int
+
+
+DEFAULT_CAPS = SocketCaps(per_seat=4, per_match=16, per_address=64)
 
 
 class RateLimit:
@@ -82,12 +95,14 @@ class Hub:
 
     def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None,
                  max_live: int = 5000, away_after: float = DEFAULT_AWAY_AFTER,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, caps: SocketCaps = DEFAULT_CAPS) -> None:
         self.store = store
         self.dice_factory = dice_factory
         self.max_live = max_live
         self.live: dict[str, LiveMatch] = {}
         self.sockets: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        self.caps = caps
+        self.per_address: dict[str, int] = {}  # open sockets per client address
         self.presence = Presence(away_after, clock)
         self._loading = asyncio.Lock()
 
@@ -152,16 +167,53 @@ class Hub:
         await self._send(messages)
         return reply
 
-    async def broadcast(self, live: LiveMatch) -> None:
-        """Push the current state to every socket of the match (a player came or went)."""
+    def join(self, match_id: str, ws: WebSocket, seat: int | None, address: str) -> str | None:
+        """Count the socket in, or say which cap it is over (then nothing is counted)."""
+        sockets = self.sockets.get(match_id, set())
+        caps = self.caps
+        if sum(1 for _, s in sockets if s == seat) >= caps.per_seat:
+            return f"this seat has {caps.per_seat} sockets open already (the limit); close one first"
+        if len(sockets) >= caps.per_match:
+            return f"this match has {caps.per_match} sockets open already (the limit)"
+        if self.per_address.get(address, 0) >= caps.per_address:
+            return f"your address has {caps.per_address} sockets open already (the limit)"
+        self.sockets.setdefault(match_id, set()).add((ws, seat))
+        self.per_address[address] = self.per_address.get(address, 0) + 1
+        return None
+
+    def leave(self, match_id: str, ws: WebSocket, seat: int | None, address: str) -> None:
+        sockets = self.sockets.get(match_id, set())
+        sockets.discard((ws, seat))
+        if not sockets:
+            self.sockets.pop(match_id, None)
+        left = self.per_address.get(address, 0) - 1
+        if left > 0:
+            self.per_address[address] = left
+        else:
+            self.per_address.pop(address, None)
+
+    def seat_open(self, match_id: str, seat: int | None) -> bool:
+        return any(s == seat for _, s in self.sockets.get(match_id, ()))
+
+    async def broadcast(self, live: LiveMatch, seats: Container[int | None] | None = None) -> None:
+        """Push the current state to the sockets of the match (of ``seats`` only, if given)."""
         async with live.lock:
-            messages = self._messages(live)
+            messages = self._messages(live, seats)
         await self._send(messages)
 
-    def _messages(self, live: LiveMatch) -> list[tuple[WebSocket, str]]:
+    async def greet(self, live: LiveMatch, ws: WebSocket, seat: int | None) -> None:
+        """Send a new socket its first state."""
+        async with live.lock:
+            text = json.dumps({"type": "state", "state": self._view(live, seat).model_dump()})
+        await ws.send_text(text)
+
+    def _messages(self, live: LiveMatch, seats: Container[int | None] | None = None
+                  ) -> list[tuple[WebSocket, str]]:
         views: dict[int | None, str] = {}
         messages = []
         for ws, s in list(self.sockets.get(live.id, ())):
+            if seats is not None and s not in seats:
+                continue
             if s not in views:
                 views[s] = json.dumps({"type": "state", "state": self._view(live, s).model_dump()})
             messages.append((ws, views[s]))
@@ -223,18 +275,26 @@ def _status(exc: Exception) -> int:
 def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = None, *,
                rate: float = 20.0, burst: float = 40.0, max_live: int = 5000,
                away_after: float = DEFAULT_AWAY_AFTER,
-               clock: Callable[[], float] = time.monotonic, engine: Engine | None = None) -> FastAPI:
+               clock: Callable[[], float] = time.monotonic, engine: Engine | None = None,
+               ws_per_seat: int = DEFAULT_CAPS.per_seat, ws_per_match: int = DEFAULT_CAPS.per_match,
+               ws_per_address: int = DEFAULT_CAPS.per_address) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client (HTTP: every request, per address,
-    and hints to a tenth of that; WebSocket: per connection); at most ``max_live`` idle matches
-    are kept in memory; an online player may claim a game its opponent has left for ``away_after``
-    seconds while it had to act, as measured by ``clock`` (seconds; tests pass a fake one).
-    ``engine`` gives the hints (by default a 0-ply Engine where the trained net is installed, else
-    pubeval's ranking)."""
+    and hints to a tenth of that; WebSocket: per connection, closed past it); at most ``max_live``
+    idle matches are kept in memory; an online player may claim a game its opponent has left for
+    ``away_after`` seconds while it had to act, as measured by ``clock`` (seconds; tests pass a
+    fake one). ``engine`` gives the hints (by default a 0-ply Engine where the trained net is
+    installed, else pubeval's ranking). ``ws_per_seat``, ``ws_per_match`` and ``ws_per_address``
+    cap the WebSockets open at once (see SocketCaps)."""
+    for name, cap in (("ws_per_seat", ws_per_seat), ("ws_per_match", ws_per_match),
+                      ("ws_per_address", ws_per_address)):
+        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+            raise ValueError(f"{name} must be a positive whole number of sockets, got {cap!r}")
     # /docs is served below with Swagger UI's assets from this server (FastAPI's own loads a CDN).
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
                   version="0.1.0", docs_url=None, redoc_url=None)
-    hub = Hub(store, dice_factory, max_live, away_after, clock)
+    hub = Hub(store, dice_factory, max_live, away_after, clock,
+              SocketCaps(ws_per_seat, ws_per_match, ws_per_address))
     advisor = engine if engine is not None else default_advisor()
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
@@ -337,20 +397,35 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             await ws.send_json({"type": "error", "error": str(exc)})
             await ws.close(code=4403 if isinstance(exc, NotAuthorizedError) else 4404)
             return
-        entry = (ws, seat)
-        hub.sockets.setdefault(match_id, set()).add(entry)
+        address = ws.client.host if ws.client else ""
+        first = seat is not None and not hub.seat_open(match_id, seat)  # the seat comes (back)
+        refused = hub.join(match_id, ws, seat, address)
+        if refused is not None:
+            await ws.send_json({"type": "error", "error": refused})
+            await ws.close(code=POLICY_VIOLATION, reason=refused)
+            return
         hub.presence.opened(match_id, seat)
         bucket = RateLimit(rate, burst)
         try:
-            await hub.broadcast(live)  # this socket's first state; the opponent sees it came back
+            await hub.greet(live, ws, seat)
+            if seat is not None and first and live.record.mode == "online":
+                await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
             while True:
-                text = await ws.receive_text()
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
+                text = message.get("text")
+                if text is None:  # a binary frame: the protocol is JSON text
+                    await ws.close(code=UNSUPPORTED_DATA,
+                                   reason="binary frames are not supported; send JSON text")
+                    return
+                if not bucket.allow():  # every message counts, refused ones too; past the limit: close
+                    await ws.send_json({"type": "error", "error": "too many messages; slow down"})
+                    await ws.close(code=POLICY_VIOLATION, reason="too many messages; closed")
+                    return
                 if len(text) > MAX_MESSAGE:
                     await ws.send_json({"type": "error", "error": f"message of {len(text)} characters is "
                                                                   f"over the limit of {MAX_MESSAGE}"})
-                    continue
-                if not bucket.allow():
-                    await ws.send_json({"type": "error", "error": "too many messages; slow down"})
                     continue
                 try:
                     req = ActionRequest.model_validate_json(text)
@@ -362,9 +437,10 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         except WebSocketDisconnect:
             pass
         finally:
-            hub.sockets.get(match_id, set()).discard(entry)
+            hub.leave(match_id, ws, seat, address)
             hub.presence.closed(match_id, seat)
-            await hub.broadcast(live)
+            if seat is not None and live.record.mode == "online" and not hub.seat_open(match_id, seat):
+                await hub.broadcast(live, {1 - seat})  # the opponent sees this seat left
 
     @app.get("/api/levels", response_model=list[str])
     async def levels() -> list[str]:

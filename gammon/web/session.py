@@ -101,8 +101,11 @@ class LiveMatch:
         """Apply ``kind`` for ``seat`` (validated), store it, then run the automatic actions."""
         if kind not in ACTIONS:
             raise IllegalActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTIONS)}")
-        if kind == "new_game":
-            player = None
+        if kind == "undo" and self.record.mode == "online":
+            # The opponent is shown each play at once and may act on it (double, roll): no take-backs.
+            raise IllegalActionError("no undo in online games: your opponent has been shown the play")
+        if kind == "new_game" or (kind == "undo" and seat is None):
+            player = None  # a local game's shared seat takes back the last play, whoever made it
         elif seat is None:  # a local game: the shared seat acts for whoever must act
             player = self.acting_player()
             if player is None:
