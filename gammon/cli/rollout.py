@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gammon.cli.args import not_negative_int, positive_int
@@ -20,7 +19,6 @@ if TYPE_CHECKING:
     from rich.console import Console
 
     from gammon.dice import Dice
-    from gammon.engine.cubeful import CubeOwner, MatchState
     from gammon.engine.engine import Engine
     from gammon.engine.rollout import RolloutProgress, RolloutResult
     from gammon.position import Position
@@ -70,67 +68,12 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_rollout)
 
 
-@dataclass(frozen=True)
-class RolloutInput:
-    """What POSITION says: the position (player on roll's view), the dice if rolled, the cube
-    from the player on roll's view, the match score (None: money) and the Jacoby rule."""
-
-    position: Position
-    dice: Dice | None
-    cube_value: int
-    cube_owner: CubeOwner
-    match: MatchState | None
-    jacoby: bool
-
-
-def parse_position(text: str) -> RolloutInput:
-    """Read a Position ID, a GNU Backgammon ID or an XGID (``InvalidNotationError`` quotes bad
-    text)."""
-    from gammon.engine.cubeful import CubeOwner
-    from gammon.formats.matchid import parse_gnubg_id
-    from gammon.formats.xgid import parse_xgid
-    from gammon.position import Position
-
-    body = text.strip()
-    if body[:5].upper() == "XGID=" or body.count(":") >= 8:
-        xg = parse_xgid(body)
-        return _with_cube(xg.position, xg.dice, xg.player_on_roll, xg.cube_value, xg.cube_owner,
-                          xg.match_length, xg.score, xg.is_crawford_game, xg.jacoby, text)
-    if ":" in body:
-        position, state = parse_gnubg_id(body)
-        return _with_cube(position, state.dice, state.player_on_roll, state.cube_value,
-                          state.cube_owner, state.match_length, state.score, state.crawford,
-                          state.jacoby, text)
-    return RolloutInput(Position.from_id(body), None, 1, CubeOwner.CENTRED, None, True)
-
-
-def _with_cube(position: Position, dice: Dice | None, on_roll: int, cube_value: int,
-               cube_owner: int | None, length: int, score: tuple[int, int], crawford: bool,
-               jacoby: bool, text: str) -> RolloutInput:
-    from gammon.engine.cubeful import CubeOwner, MatchState
-    from gammon.errors import InvalidNotationError
-
-    owner = (CubeOwner.CENTRED if cube_owner is None
-             else CubeOwner.MOVER if cube_owner == on_roll else CubeOwner.OPPONENT)
-    match = None
-    if length:
-        away, opponent_away = length - score[on_roll], length - score[1 - on_roll]
-        if min(away, opponent_away) < 1:
-            raise InvalidNotationError(f"{text[:80]!r}: the match is over (score {score} to {length})")
-        # one side 1-away outside the Crawford game: the Crawford game has been played
-        post = not crawford and 1 in (away, opponent_away) and (away, opponent_away) != (1, 1)
-        try:
-            match = MatchState(away, opponent_away, crawford_game=crawford, post_crawford=post)
-        except ValueError as e:
-            raise InvalidNotationError(f"{text[:80]!r}: {e}") from None
-    return RolloutInput(position, dice, cube_value, owner, match, jacoby and not length)
-
-
 def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
                 console: Console | None = None) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+    from gammon.cli.analysis import parse_context
     from gammon.dice import parse_dice
     from gammon.engine.engine import Engine
     from gammon.engine.rollout import RolloutSettings
@@ -138,7 +81,7 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
 
     out = console or Console(highlight=False)
     try:
-        given = parse_position(args.position)
+        given = parse_context(args.position)
         dice = parse_dice(args.dice) if args.dice is not None else given.dice
         settings = RolloutSettings(trials=args.trials, seed=args.seed, truncate=args.truncate,
                                    variance_reduction=not args.no_variance_reduction,
