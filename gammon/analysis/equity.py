@@ -46,15 +46,11 @@ class CubeView:
         for its answer has not turned the cube)."""
         cube = game.cube
         rules = game.rules
-        owner = (CubeOwner.CENTRED if cube.owner is None
-                 else CubeOwner.MOVER if cube.owner == player else CubeOwner.OPPONENT)
+        owner = CubeOwner.seen_by(cube.owner, player)
         match = None
         if rules.match_length:
-            away = rules.match_length - game.score[player]
-            opp_away = rules.match_length - game.score[1 - player]
-            crawford = game.crawford_game
-            post = not crawford and 1 in (away, opp_away) and (away, opp_away) != (1, 1)
-            match = MatchState(away, opp_away, crawford_game=crawford, post_crawford=post)
+            match = MatchState.from_away(rules.match_length - game.score[player],
+                                         rules.match_length - game.score[1 - player], game.crawford_game)
         can_double = cube.why_not_double(player, rules, game.crawford_game) is None
         return cls(player, cube.value, owner, match, rules.jacoby, rules.beavers, can_double,
                    rules.use_cube)

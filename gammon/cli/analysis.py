@@ -87,8 +87,7 @@ def _from_match_state(position: Position, state: MatchState, beavers: bool, text
         raise InvalidNotationError(f"the game in {_quote(text)} is over: there is nothing to analyse")
     me = state.player_on_roll
     score = (state.score[me], state.score[1 - me])
-    owner = (CubeOwner.CENTRED if state.cube_owner is None
-             else CubeOwner.MOVER if state.cube_owner == me else CubeOwner.OPPONENT)
+    owner = CubeOwner.seen_by(state.cube_owner, me)
     match = None
     length = state.match_length
     if length:
@@ -102,10 +101,8 @@ def _from_match_state(position: Position, state: MatchState, beavers: bool, text
                 f"{away}-away {opponent_away}-away")
         # as GNU Backgammon: the Crawford flag counts only with a side 1 away; a later game with a
         # side 1 away is post-Crawford
-        at_match_point = 1 in (away, opponent_away)
-        crawford = state.crawford and at_match_point
-        post = not crawford and at_match_point and (away, opponent_away) != (1, 1)
-        match = MatchScore(away, opponent_away, crawford_game=crawford, post_crawford=post)
+        match = MatchScore.from_away(away, opponent_away,
+                                     crawford_game=state.crawford and 1 in (away, opponent_away))
     return Context(position, state.dice, length, score, state.cube_value, owner, match,
                    jacoby=state.jacoby and not length, beavers=beavers and not length,
                    double_offered=state.double_offered)

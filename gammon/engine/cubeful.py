@@ -38,6 +38,11 @@ class CubeOwner(Enum):
     MOVER = "mover"
     OPPONENT = "opponent"
 
+    @classmethod
+    def seen_by(cls, owner: int | None, player: int) -> CubeOwner:
+        """The owner ``owner`` (player 0 or 1, None: centred) from ``player``'s view."""
+        return cls.CENTRED if owner is None else cls.MOVER if owner == player else cls.OPPONENT
+
 
 @dataclass(frozen=True)
 class MatchState:
@@ -58,6 +63,13 @@ class MatchState:
             raise ValueError(f"a game cannot be both the Crawford game and after it: {self!r}")
         if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):
             raise ValueError(f"Crawford and post-Crawford games need a side 1 away: {self!r}")
+
+    @classmethod
+    def from_away(cls, away: int, opponent_away: int, crawford_game: bool = False) -> MatchState:
+        """The state at a score: a game with a side 1-away that is not the Crawford game comes
+        after it (at double match point neither matters)."""
+        post = not crawford_game and 1 in (away, opponent_away) and (away, opponent_away) != (1, 1)
+        return cls(away, opponent_away, crawford_game=crawford_game, post_crawford=post)
 
     def after(self, mine: int, theirs: int) -> float:
         """MWC at the start of the next game with ``mine``/``theirs`` away."""

@@ -208,18 +208,14 @@ def _game_state(game: Game) -> tuple[Position, int, CubeOwner, MatchState | None
         # the taker is to act: judge the double from the doubler's side
         player = 1 - turn
         position = position.flip()
-    owner = (CubeOwner.CENTRED if cube.owner is None
-             else CubeOwner.MOVER if cube.owner == player else CubeOwner.OPPONENT)
+    owner = CubeOwner.seen_by(cube.owner, player)
     rules = game.rules
     if not rules.use_cube:
         available = False
     match = None
     if rules.match_length:
-        away = rules.match_length - game.score[player]
-        opp_away = rules.match_length - game.score[1 - player]
-        crawford = bool(game.crawford_game)
-        post = not crawford and 1 in (away, opp_away) and (away, opp_away) != (1, 1)
-        match = MatchState(away, opp_away, crawford_game=crawford, post_crawford=post)
+        match = MatchState.from_away(rules.match_length - game.score[player],
+                                     rules.match_length - game.score[1 - player], game.crawford_game)
     return position, cube.value, owner, match, rules.jacoby, rules.beavers, available
 
 
