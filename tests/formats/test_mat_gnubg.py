@@ -20,11 +20,12 @@ from tests.formats.random_play import play_match
 
 pytestmark = needs_gnubg
 
-# For each file: import it, then walk every game record by record, emitting the GNU Backgammon
-# ID (Position ID:Match ID) at the start and after each step, and the games' summaries.
+# For each file: open it (LOAD, a gnubg command taking the path), then walk every game record by
+# record, emitting the GNU Backgammon ID (Position ID:Match ID) at the start and after each step,
+# and the games' summaries; AFTER (Python, with ``path``) runs before the emit.
 _WALK = """
 for path in PATHS:
-    gnubg.command('import mat ' + path)
+    gnubg.command(LOAD + ' ' + path)
     m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
     gnubg.navigate()
     games = []
@@ -35,13 +36,19 @@ for path in PATHS:
         while gnubg.navigate(next=1) is None:
             ids.append(gnubg.gnubgid())
         games.append(ids)
+    exec(AFTER)
     emit({'info': [g['info'] for g in m['games']], 'ids': games,
           'names': [m['match-info']['X']['name'], m['match-info']['O']['name']]})
 """
 
 
+def walk_in_gnubg(paths: list[Path], load: str = "import mat", after: str = "") -> list[dict]:
+    """The walk above over ``paths``, opened with the gnubg command ``load``."""
+    return run_gnubg(f"PATHS = {[str(p) for p in paths]!r}\nLOAD = {load!r}\nAFTER = {after!r}\n" + _WALK)
+
+
 def _walk(paths: list[Path]) -> list[dict]:
-    return run_gnubg(f"PATHS = {[str(p) for p in paths]!r}\n" + _WALK)
+    return walk_in_gnubg(paths)
 
 
 def _dedupe(boards: list[Position]) -> list[Position]:

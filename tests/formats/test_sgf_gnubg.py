@@ -23,33 +23,13 @@ from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
 from tests.formats.random_play import play_match
-from tests.formats.test_mat_gnubg import _check_same_match, _gnubg_boards, _our_boards
+from tests.formats.test_mat_gnubg import _check_same_match, _gnubg_boards, _our_boards, walk_in_gnubg
 
 pytestmark = needs_gnubg
 
-# Load each file and walk every game record by record: the GNU Backgammon ID (Position ID:Match ID)
-# at the start and after each record, the games' summaries, and the .mat gnubg exports of it.
-_WALK = """
-for path in PATHS:
-    gnubg.command('load match ' + path)
-    m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)
-    gnubg.navigate()
-    games = []
-    for k in range(len(m['games'])):
-        if k:
-            gnubg.navigate(game=1)
-        ids = [gnubg.gnubgid()]
-        while gnubg.navigate(next=1) is None:
-            ids.append(gnubg.gnubgid())
-        games.append(ids)
-    gnubg.command('export match mat ' + path + '.mat')
-    emit({'info': [g['info'] for g in m['games']], 'ids': games,
-          'names': [m['match-info']['X']['name'], m['match-info']['O']['name']]})
-"""
-
-
 def _walk(paths: list[Path]) -> list[dict[str, Any]]:
-    walked = run_gnubg(f"PATHS = {[str(p) for p in paths]!r}\n" + _WALK)
+    # load our SGF, walk it, and have gnubg export it as .mat beside it
+    walked = walk_in_gnubg(paths, "load match", "gnubg.command('export match mat ' + path + '.mat')")
     assert len(walked) == len(paths), "gnubg did not load every file"
     return walked
 
