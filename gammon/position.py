@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError
+from gammon.primitives import flip_into, pip_counts, python_path
 
 if TYPE_CHECKING:
     import numpy as np
@@ -33,6 +34,9 @@ OPPONENT_BAR = 0
 # A gnubg board: (player not on roll, player on roll), each 25 counts from that player's own view
 # (index 0 = its 1-point, index 24 = its bar).
 GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
+
+_flip_into = python_path(flip_into)
+_pip_counts = python_path(pip_counts)
 
 
 class Position:
@@ -195,12 +199,11 @@ class Position:
                     b[dst] = 0
                     b[OPPONENT_BAR] -= 1
                 b[dst] += 1
-        return Position._trusted(tuple(-b[25 - i] for i in range(26)))
+        return _flipped(b)
 
     def flip(self) -> Position:
         """The same position seen from the opponent."""
-        b = self._board
-        return Position._trusted(tuple(-b[25 - i] for i in range(26)))
+        return _flipped(self._board)
 
     @property
     def off(self) -> tuple[int, int]:
@@ -216,9 +219,7 @@ class Position:
     @property
     def pip_counts(self) -> tuple[int, int]:
         """Pip counts: (mover, opponent)."""
-        b = self._board
-        mover = sum(i * b[i] for i in range(1, 26) if b[i] > 0)
-        opponent = sum((25 - i) * -b[i] for i in range(25) if b[i] < 0)
+        mover, opponent = _pip_counts(self._board)
         return (mover, opponent)
 
     def is_race(self) -> bool:
@@ -277,6 +278,12 @@ class Position:
 
     def __reduce__(self) -> tuple[object, tuple[tuple[int, ...]]]:
         return (Position, (self._board,))
+
+
+def _flipped(board: Sequence[int]) -> Position:
+    out = [0] * 26
+    _flip_into(board, out)
+    return Position._trusted(tuple(out))
 
 
 def _check_board(cells: tuple[int, ...]) -> None:
