@@ -21,6 +21,7 @@ from numba import njit
 from gammon.dice import check_dice
 from gammon.play import Play
 from gammon.position import Position
+from gammon.primitives import flip_into
 
 
 @njit(cache=True, inline="always")
@@ -99,8 +100,7 @@ def _record(b, hitmask, path, nsteps, table, keys, out_boards, out_steps, count)
     table[slot] = count + 1
     keys[count, 0] = hi
     keys[count, 1] = lo
-    for i in range(26):
-        out_boards[count, i] = -b[25 - i]
+    flip_into(b, out_boards[count])
     for s in range(nsteps):
         out_steps[count, s, 0] = path[s, 0]
         out_steps[count, s, 1] = path[s, 1]
@@ -244,17 +244,25 @@ def generate(board, d1, d2, capacity):
     return count, (1 if count else 0), out_boards, out_steps
 
 
-def generate_arrays(board: np.ndarray, dice: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray]:
-    """Run the kernel, growing its buffers when a position has more plays than they hold."""
-    d1, d2 = dice
-    if not board.flags.writeable:  # Position.as_array() is read-only: numba would compile
-        board = board.copy()  # generate a second time for it (seconds on a first run)
-    capacity = 256 if d1 != d2 else 1024
+@njit(cache=True)
+def generate_all(board, d1, d2):
+    """:func:`generate` with buffers that grow until every play fits: the one grow-and-retry loop
+    of the move generator, for the kernels and the Python API alike. ``count`` is never -1."""
+    capacity = 256 if d1 != d2 else 1024  # enough for all but rare positions
     while True:
         count, nsteps, boards, steps = generate(board, d1, d2, capacity)
         if count >= 0:
-            return nsteps, boards[:count], steps[:count, :nsteps]
+            return count, nsteps, boards, steps
         capacity *= 4
+
+
+def generate_arrays(board: np.ndarray, dice: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray]:
+    """Run the kernel (:func:`generate_all`): ``(nsteps, boards, steps)`` of every play."""
+    d1, d2 = dice
+    if not board.flags.writeable:  # Position.as_array() is read-only: numba would compile
+        board = board.copy()  # generate a second time for it (seconds on a first run)
+    count, nsteps, boards, steps = generate_all(board, d1, d2)
+    return nsteps, boards[:count], steps[:count, :nsteps]
 
 
 def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:

@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from gammon.movegen import generate
+from gammon.movegen import generate_all
 
 POINTS = 6
 CHECKERS = 15
@@ -96,11 +96,7 @@ def _generate_tables(binom, max_rolls):
                 board[:] = 0
                 for p in range(6):
                     board[p + 1] = counts[i, p]
-                capacity = 1024
-                count, _nsteps, boards, _steps = generate(board, d1, d2, capacity)
-                while count < 0:
-                    capacity *= 4
-                    count, _nsteps, boards, _steps = generate(board, d1, d2, capacity)
+                count, _nsteps, boards, _steps = generate_all(board, d1, d2)
                 best_off = -1
                 best_off_mean = 1e9
                 best_first = -1
