@@ -13,6 +13,9 @@ from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
 import numpy as np
+from numba import njit
+
+from gammon.primitives import pip_counts, race_win_chance
 
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 
@@ -51,35 +54,34 @@ def _check_boards(boards: np.ndarray) -> np.ndarray:
     return b
 
 
-def _erf(x: np.ndarray) -> np.ndarray:
-    """Vectorised erf (Abramowitz and Stegun 7.1.26, error < 1.5e-7)."""
-    sign = np.sign(x)
-    a = np.abs(x)
-    t = 1.0 / (1.0 + 0.3275911 * a)
-    poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))))
-    return sign * (1.0 - poly * np.exp(-a * a))
+@njit(cache=True)
+def _race_chances(boards, pips, win):
+    """Pip counts (mover, opponent) and the race formula's chance to win of each board."""
+    for r in range(boards.shape[0]):
+        mover, opponent = pip_counts(boards[r])
+        pips[r, 0] = mover
+        pips[r, 1] = opponent
+        win[r] = race_win_chance(mover, opponent)
 
 
 class PipCountEvaluator:
-    """A fake for tests and the fallback without a trained net: the race formula of
-    :mod:`gammon.engine.players` (normal approximation of the pip-count race) with rough gammon chances
-    for the side that is far behind and has borne off nothing. Fast, monotone in pips, not strong."""
+    """A fake for tests and the fallback without a trained net: the race formula
+    (:func:`gammon.primitives.race_win_chance`, the normal approximation of the pip-count race the
+    computer players use) with rough gammon chances for the side that is far behind and has borne
+    off nothing. Fast, monotone in pips, not strong."""
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
-        b = _check_boards(boards).astype(np.int64)
+        b = np.ascontiguousarray(_check_boards(boards), dtype=np.int64)
         n = b.shape[0]
-        idx = np.arange(26)
-        mine = np.where(b > 0, b, 0)
-        theirs = np.where(b < 0, -b, 0)
-        my_pips = (mine * idx).sum(axis=1)
-        their_pips = (theirs * (25 - idx)).sum(axis=1)
-        spread = 2.13 * np.sqrt(np.maximum((my_pips + their_pips) / 2.0, 1.0))
-        z = (their_pips - my_pips + 4.0) / spread
-        win = np.clip(0.5 * (1.0 + _erf(z / np.sqrt(2.0))), 0.001, 0.999)
+        pips = np.empty((n, 2), dtype=np.int64)
+        win = np.empty(n)
+        _race_chances(b, pips, win)
+        my_pips, their_pips = pips[:, 0], pips[:, 1]
+        win = np.clip(win, 0.001, 0.999)
         out = np.zeros((n, 5))
         out[:, WIN] = win
-        my_off = 15 - mine.sum(axis=1)
-        their_off = 15 - theirs.sum(axis=1)
+        my_off = 15 - np.where(b > 0, b, 0).sum(axis=1)
+        their_off = 15 + np.where(b < 0, b, 0).sum(axis=1)
         # A gammon needs the loser to have borne off nothing; scale by how far behind it is.
         g_for = np.where(their_off == 0, np.clip((their_pips - my_pips - 20) / 150.0, 0.0, 0.5), 0.0)
         g_against = np.where(my_off == 0, np.clip((my_pips - their_pips - 20) / 150.0, 0.0, 0.5), 0.0)

@@ -14,6 +14,7 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.encode import N_INPUTS, encode_into, is_race_board
+from gammon.primitives import clamp_probabilities
 
 _CLIP = np.float32(40.0)  # exp(40) is far from overflow in float32, and sigmoid(40) is 1 to float32 precision
 
@@ -101,9 +102,8 @@ def predict(x, w1, b1, w2t, b2, h, y, bits):
 
 @njit(cache=True)
 def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
-    """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent:
-    ``win >= wg >= wbg`` and ``1 - win >= lg >= lbg`` (independent sigmoid outputs can break the
-    order by a little; equities must not inherit that). ``cw2t`` and ``rw2t`` are the nets' ``w2``
+    """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent
+    (:func:`gammon.primitives.clamp_probabilities`). ``cw2t`` and ``rw2t`` are the nets' ``w2``
     transposed (see :func:`predict`)."""
     x = np.zeros(N_INPUTS, dtype=np.float32)
     scratch = np.zeros(52, dtype=np.int32)
@@ -117,11 +117,5 @@ def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
             predict(x, rw1, rb1, rw2t, rb2, h, y, bits)
         else:
             predict(x, cw1, cb1, cw2t, cb2, h, y, bits)
-        win = np.float64(y[0])
-        wg = min(np.float64(y[1]), win)
-        lg = min(np.float64(y[3]), 1.0 - win)
-        out[r, 0] = win
-        out[r, 1] = wg
-        out[r, 2] = min(np.float64(y[2]), wg)
-        out[r, 3] = lg
-        out[r, 4] = min(np.float64(y[4]), lg)
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+            np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]))

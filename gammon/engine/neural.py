@@ -19,6 +19,9 @@ import numpy as np
 
 from gammon.engine.encode import ENCODING, N_INPUTS
 from gammon.engine.forward import evaluate_batch
+from gammon.primitives import clamp_probabilities, python_path
+
+_clamp = python_path(clamp_probabilities)
 
 FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
@@ -76,15 +79,11 @@ def _sigmoid(z: np.ndarray) -> np.ndarray:
 
 
 def consistent(probs: np.ndarray) -> np.ndarray:
-    """Enforce ``win >= wg >= wbg`` and ``1 - win >= lg >= lbg`` (independent sigmoid outputs can
-    break the order by a little; equities must not inherit that). Play gets this inside
-    :func:`gammon.engine.forward.evaluate_batch`; this numpy form is what the tests check it against."""
-    p = np.asarray(probs, dtype=np.float64).copy()
-    p[:, 1] = np.minimum(p[:, 1], p[:, 0])
-    p[:, 2] = np.minimum(p[:, 2], p[:, 1])
-    p[:, 3] = np.minimum(p[:, 3], 1.0 - p[:, 0])
-    p[:, 4] = np.minimum(p[:, 4], p[:, 3])
-    return p
+    """Rows (N, 5) made consistent by :func:`gammon.primitives.clamp_probabilities`, run in Python.
+    Play gets this compiled inside :func:`gammon.engine.forward.evaluate_batch`; this form is what
+    the tests check it against."""
+    p = np.asarray(probs, dtype=np.float64)
+    return np.array([_clamp(*row) for row in p.tolist()], dtype=np.float64).reshape(p.shape)
 
 
 class NeuralEvaluator:

@@ -26,7 +26,6 @@ the 8%-lead doubling point of race theory gives p ~ 0.7 and a 12% deficit p ~ 0.
 
 from __future__ import annotations
 
-import math
 import random
 import warnings
 from dataclasses import dataclass
@@ -35,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError
 from gammon.position import Position
+from gammon.primitives import python_path, race_win_chance
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -47,6 +47,8 @@ DOUBLE_CONTACT = 0.75
 TAKE_RACE = 0.25
 TAKE_CONTACT = 0.30
 BEAVER = 0.60
+
+_race_win_chance = python_path(race_win_chance)
 
 
 @dataclass(frozen=True)
@@ -77,17 +79,7 @@ class ComputerPlayer(Protocol):
 
 def win_chance(position: Position) -> float:
     """Rough chance that the player on roll in ``position`` wins (see the module docstring)."""
-    mine, theirs = position.pip_counts
-    spread = 2.13 * math.sqrt(max((mine + theirs) / 2, 1.0))
-    z = (theirs - mine + 4) / spread
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-
-
-def _gammon_counts(game: Game) -> bool:
-    rules = game.rules
-    if rules.match_length == 0 and rules.jacoby and game.cube_owner is None:
-        return False
-    return True
+    return float(_race_win_chance(*position.pip_counts))
 
 
 class HeuristicCube:
@@ -144,7 +136,7 @@ class HeuristicCube:
         # game.position is the view of the player asked to accept; the resigner is its opponent.
         resigner_view = game.position.flip()
         p = 1.0 - win_chance(resigner_view)
-        if resigner_view.off[0] > 0 or not _gammon_counts(game):
+        if resigner_view.off[0] > 0 or not game.rules.gammons_count(game.cube_owner):
             g = 0.0
         elif any(c > 0 for c in resigner_view.board[7:26]):
             g = 0.3

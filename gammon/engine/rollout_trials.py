@@ -37,6 +37,7 @@ from gammon.engine.search import (
     _expand,
     terminal_probabilities,
 )
+from gammon.primitives import pip_counts
 
 if TYPE_CHECKING:
     from gammon.engine.rollout import RolloutSettings
@@ -164,8 +165,13 @@ def _races(boards):
     return out
 
 
-def _pips(boards: np.ndarray) -> np.ndarray:
-    return (np.where(boards > 0, boards, 0).astype(np.int64) * np.arange(26)).sum(axis=1)
+@njit(cache=True)
+def _pips(boards):
+    """The mover's pip count of each board."""
+    out = np.empty(boards.shape[0], dtype=np.int64)
+    for r in range(boards.shape[0]):
+        out[r] = pip_counts(boards[r])[0]
+    return out
 
 
 def _expand_own(boards: np.ndarray, r21: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -22,7 +22,8 @@ from numba import njit
 
 from gammon.engine.bearoff import BearoffDatabase, is_bearoff_board
 from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities
-from gammon.movegen import generate
+from gammon.movegen import generate_all
+from gammon.primitives import BACKGAMMON, GAMMON, clamp_probabilities, flip_into, win_kind
 
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
 _ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])
@@ -85,13 +86,7 @@ def _expand(boards, rolls):
     total = 0
     for i in range(m):
         for r in range(nr):
-            d1 = rolls[r, 0]
-            d2 = rolls[r, 1]
-            capacity = 256 if d1 != d2 else 1024
-            count, _n, res, _s = generate(boards[i], d1, d2, capacity)
-            while count < 0:
-                capacity *= 4
-                count, _n, res, _s = generate(boards[i], d1, d2, capacity)
+            count, _n, res, _s = generate_all(boards[i], rolls[r, 0], rolls[r, 1])
             need = total + max(count, 1)
             if need > cap:
                 while cap < need:
@@ -100,8 +95,7 @@ def _expand(boards, rolls):
                 _copy_rows(out, 0, bigger, 0, total)
                 out = bigger
             if count == 0:
-                for k in range(26):
-                    out[total, k] = -boards[i, 25 - k]
+                flip_into(boards[i], out[total])
                 total += 1
             else:
                 _copy_rows(res, 0, out, total, count)
@@ -133,31 +127,19 @@ NET, TERMINAL, BEAROFF = 0, 1, 2
 def _classify(boards, bearoff, out):
     """Kind of each row (NET, TERMINAL, BEAROFF if ``bearoff``). A row is terminal when the player
     NOT on roll has borne off every checker; it is scored exactly into ``out`` for the player on
-    roll (who lost): a gammon when it has borne off nothing, a backgammon when it also has a
-    checker on the bar or in the winner's home board (points 19-24 from its view)."""
+    roll (who lost) by :func:`gammon.primitives.win_kind`."""
     n = boards.shape[0]
     kinds = np.zeros(n, dtype=np.int8)
     for r in range(n):
         b = boards[r]
-        opponent_left = False
-        mine_on = 0
-        mine_in_their_home = False  # the winner's home board or the bar: a backgammon
-        for i in range(26):
-            v = b[i]
-            if v < 0:
-                opponent_left = True
-            elif v > 0:
-                mine_on += v
-                if i >= 19:
-                    mine_in_their_home = True
-        if not opponent_left:
+        kind = win_kind(b)
+        if kind:
             kinds[r] = TERMINAL
-            gammon = 1.0 if mine_on == 15 else 0.0
             out[r, 0] = 0.0
             out[r, 1] = 0.0
             out[r, 2] = 0.0
-            out[r, 3] = gammon
-            out[r, 4] = gammon if mine_in_their_home else 0.0
+            out[r, 3] = 1.0 if kind >= GAMMON else 0.0
+            out[r, 4] = 1.0 if kind == BACKGAMMON else 0.0
         elif bearoff and is_bearoff_board(b):
             kinds[r] = BEAROFF
     return kinds
@@ -174,23 +156,16 @@ def _count(kinds, kind):
 
 @njit(cache=True)
 def _store_sanitized(out, kinds, probs):
-    """Row by row of the NET rows of ``out`` (in order), the next row of ``probs`` clipped into
-    [0, 1] with wbg <= wg <= win and lbg <= lg <= 1 - win."""
+    """Row by row of the NET rows of ``out`` (in order), the next row of ``probs`` made
+    consistent (:func:`gammon.primitives.clamp_probabilities`)."""
     k = -1
     for r in range(kinds.shape[0]):
         if kinds[r] != NET:
             continue
         k += 1
-        w = min(max(probs[k, 0], 0.0), 1.0)
-        wg = min(max(probs[k, 1], 0.0), w)
-        wbg = min(max(probs[k, 2], 0.0), wg)
-        lg = min(max(probs[k, 3], 0.0), 1.0 - w)
-        lbg = min(max(probs[k, 4], 0.0), lg)
-        out[r, 0] = w
-        out[r, 1] = wg
-        out[r, 2] = wbg
-        out[r, 3] = lg
-        out[r, 4] = lbg
+        p = probs[k]
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+            p[0], p[1], p[2], p[3], p[4])
 
 
 def terminal_probabilities(boards: np.ndarray) -> np.ndarray:

@@ -21,7 +21,8 @@ from gammon.engine.encode import N_INPUTS, encode_into, is_race_board
 from gammon.engine.forward import evaluate_one as _evaluate
 from gammon.engine.forward import forward as _forward
 from gammon.engine.pubeval import _scores as _pubeval_scores
-from gammon.movegen import generate
+from gammon.movegen import generate_all
+from gammon.primitives import clamp_probabilities, flip_into, win_kind
 
 MAX_PLIES = 1200  # a game longer than this is dropped (never seen outside of broken nets)
 
@@ -79,34 +80,6 @@ def _equity(y):
 
 
 @njit(cache=True)
-def _result_after(after):
-    """Points won by the player who made the play that produced ``after`` (seen from the
-    opponent), or 0 when the game goes on."""
-    for i in range(26):
-        if after[i] < 0:
-            return 0
-    loser = 0
-    for i in range(26):
-        loser += after[i]
-    if loser < 15:
-        return 1
-    for i in range(19, 26):
-        if after[i] > 0:
-            return 3
-    return 2
-
-
-@njit(cache=True)
-def _generate(board, d1, d2):
-    capacity = 256 if d1 != d2 else 1024
-    while True:
-        count, nsteps, boards, steps = generate(board, d1, d2, capacity)
-        if count >= 0:
-            return count, boards
-        capacity *= 4
-
-
-@njit(cache=True)
 def _pick_buffers(nh):
     """Work arrays of ``_net_pick`` for nets of up to ``nh`` hidden units: inputs, encoder scratch,
     hidden layer, outputs and the best play's outputs."""
@@ -118,18 +91,18 @@ def _pick_buffers(nh):
 def _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y):
     """The 0-ply best play: returns ``(after, result)`` where ``after`` is the chosen board seen
     from the opponent (the flipped board when no play exists) and ``result`` the points the play
-    wins (0 if the game goes on); ``best_y`` gets the net's output for ``after``."""
-    count, boards = _generate(board, d1, d2)
+    wins (0 if the game goes on, see :func:`gammon.primitives.win_kind`); ``best_y`` gets the net's
+    output for ``after``."""
+    count, _nsteps, boards, _steps = generate_all(board, d1, d2)
     if count == 0:
         after = np.empty(26, dtype=np.int8)
-        for i in range(26):
-            after[i] = -board[25 - i]
+        flip_into(board, after)
         _evaluate(after, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, best_y)
         return after, 0
     best = -1
     best_eq = -1e9
     for c in range(count):
-        r = _result_after(boards[c])
+        r = win_kind(boards[c])
         if r > 0:
             if r + 10.0 > best_eq:
                 best_eq = r + 10.0
@@ -143,7 +116,7 @@ def _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch,
             for k in range(5):
                 best_y[k] = y[k]
     after = boards[best].copy()
-    return after, _result_after(after)
+    return after, win_kind(after)
 
 
 @njit(cache=True)
@@ -246,16 +219,15 @@ def train_games(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, n, alpha, l
 
 @njit(cache=True)
 def _pubeval_pick(board, d1, d2, pub_race, pub_contact):
-    count, boards = _generate(board, d1, d2)
+    count, _nsteps, boards, _steps = generate_all(board, d1, d2)
     if count == 0:
         after = np.empty(26, dtype=np.int8)
-        for i in range(26):
-            after[i] = -board[25 - i]
+        flip_into(board, after)
         return after, 0
     scores = _pubeval_scores(boards[:count], pub_race if is_race_board(board) else pub_contact)
     best = np.argmax(scores)
     after = boards[best].copy()
-    return after, _result_after(after)
+    return after, win_kind(after)
 
 
 @njit(cache=True)
@@ -370,10 +342,8 @@ def label_one_ply(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
         for k in range(5):
             out[r, k] = acc[k] / 36.0
         # Raw sigmoid outputs need not be ordered; labels must be (win >= wg >= wbg, ...).
-        out[r, 1] = min(out[r, 1], out[r, 0])
-        out[r, 2] = min(out[r, 2], out[r, 1])
-        out[r, 3] = min(out[r, 3], 1.0 - out[r, 0])
-        out[r, 4] = min(out[r, 4], out[r, 3])
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4])
     return out
 
 

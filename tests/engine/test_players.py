@@ -11,13 +11,6 @@ from tests.helpers import pos
 
 
 @dataclass
-class FakeRules:
-    match_length: int = 0
-    jacoby: bool = True
-    beavers: bool = False
-
-
-@dataclass
 class FakeGame:
     position: Position
     dice: tuple[int, int] | None = None
@@ -26,7 +19,7 @@ class FakeGame:
     cube_value: int = 1
     cube_owner: int | None = None
     offered_resignation: int | None = None
-    rules: FakeRules = field(default_factory=FakeRules)
+    rules: Rules = field(default_factory=Rules)
     doubling_allowed: bool = True
 
     def legal_plays(self):
@@ -75,7 +68,7 @@ def test_cube_policy_in_a_race():
     assert player.answer_double(FakeGame(ahead.flip(), turn=1)) == "drop"
     close = pos("x 6:5 5:5 4:5; o 6:5 5:5 4:5")
     assert player.answer_double(FakeGame(close.flip(), turn=1)) == "take"
-    beaver_rules = FakeRules(beavers=True)
+    beaver_rules = Rules(beavers=True)
     behind = pos("x 6:5 5:5 4:5; o 3:5 2:5 1:5")  # the doubler is far behind
     assert player.answer_double(FakeGame(behind.flip(), turn=1, rules=beaver_rules)) == "beaver"
 
@@ -83,7 +76,7 @@ def test_cube_policy_in_a_race():
 def test_no_double_when_the_cube_already_wins_the_match():
     player = computer_player("pubeval")
     ahead = pos("x 6:5 5:5 4:3; o 6:3 5:3 4:3 10:6")
-    game = FakeGame(ahead, score=(4, 0), rules=FakeRules(match_length=5))
+    game = FakeGame(ahead, score=(4, 0), rules=Rules(match_length=5))
     assert not player.wants_to_double(game)
 
 

@@ -7,7 +7,6 @@ import numpy as np
 import pytest
 
 from gammon.engine.neural import NeuralEvaluator
-from gammon.train import kernels
 from gammon.train.__main__ import main
 from gammon.train.selfplay import TrainSettings, train_games, vs_pubeval
 from gammon.train.supervised import fit, labelled_positions
@@ -91,17 +90,3 @@ def test_one_ply_labels_are_probabilities_and_fit_moves_toward_them() -> None:
     for epoch in range(20):
         last = fit(ev, boards, targets, alpha=0.5, seed=epoch)
     assert last < first
-
-
-def test_result_of_a_finished_game() -> None:
-    # The board after the winner's last play, seen from the loser (on roll).
-    single = np.zeros(26, dtype=np.int8)
-    single[5] = 3  # the loser has borne off 12
-    gammon = np.zeros(26, dtype=np.int8)
-    gammon[5] = 15
-    backgammon = np.zeros(26, dtype=np.int8)
-    backgammon[5] = 14
-    backgammon[20] = 1
-    going_on = single.copy()
-    going_on[24] = -1
-    assert [kernels._result_after(b) for b in (single, gammon, backgammon, going_on)] == [1, 2, 3, 0]
