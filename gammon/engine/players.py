@@ -10,7 +10,7 @@ A :class:`ComputerPlayer` answers for the player whose turn it is in a :class:`g
 
 Cube and resignation policy of random and pubeval (and resignations at every level), a heuristic,
 not an evaluation: the mover's chance to win is estimated from the pip counts with a normal
-approximation of the race,
+approximation of the race (:func:`gammon.primitives.race_win_chance`),
 ``p = Phi((opponent pips - mover pips + 4) / (2.13 * sqrt(mean pips)))`` (4 pips for being on roll;
 2.13 * sqrt(pips) is the spread of the difference of two players' dice totals over a race), so that
 the 8%-lead doubling point of race theory gives p ~ 0.7 and a 12% deficit p ~ 0.23. Then:
