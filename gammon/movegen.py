@@ -21,7 +21,7 @@ from numba import njit
 from gammon.dice import check_dice
 from gammon.play import Play
 from gammon.position import Position
-from gammon.primitives import flip_into
+from gammon.primitive_kernels import flip_into
 
 
 @njit(cache=True, inline="always")

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError
-from gammon.primitives import flip_into, pip_counts, python_path
+from gammon.primitives import flip_into, pip_counts
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,9 +34,6 @@ OPPONENT_BAR = 0
 # A gnubg board: (player not on roll, player on roll), each 25 counts from that player's own view
 # (index 0 = its 1-point, index 24 = its bar).
 GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
-
-_flip_into = python_path(flip_into)
-_pip_counts = python_path(pip_counts)
 
 
 class Position:
@@ -219,7 +216,7 @@ class Position:
     @property
     def pip_counts(self) -> tuple[int, int]:
         """Pip counts: (mover, opponent)."""
-        mover, opponent = _pip_counts(self._board)
+        mover, opponent = pip_counts(self._board)
         return (mover, opponent)
 
     def is_race(self) -> bool:
@@ -282,7 +279,7 @@ class Position:
 
 def _flipped(board: Sequence[int]) -> Position:
     out = [0] * 26
-    _flip_into(board, out)
+    flip_into(board, out)
     return Position._trusted(tuple(out))
 
 

@@ -1,9 +1,11 @@
 """Rule primitives shared by the numba kernels and the Python API: each rule is written once here.
 
-Every function is numba-compiled (``@njit``) for the kernels (search, training, move generation) and
-reads a board by index only, so the Python API runs the very same source on a ``Position``'s tuple
-through :func:`python_path` (no compile, no array). tests/test_primitives.py holds the compiled and
-the interpreted paths together on random positions.
+These are plain Python functions over a board read by index only (a ``Position``'s tuple or an int8
+array), so the Python API calls them as they are, without importing numba (``import gammon`` stays
+fast), and :mod:`gammon.primitive_kernels` compiles the very same functions for the kernels (search,
+training, move generation). They call no other function of this module: a compiled primitive may
+only call compiled code. tests/test_primitives.py holds the compiled and the Python paths together
+on random positions.
 
 Boards are the 26 slots of :mod:`gammon.position`, seen from the player on roll.
 """
@@ -11,22 +13,18 @@ Boards are the 26 slots of :mod:`gammon.position`, seen from the player on roll.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import Any
+from collections.abc import MutableSequence, Sequence
+from typing import TYPE_CHECKING, TypeAlias
 
-from numba import njit
+if TYPE_CHECKING:
+    import numpy as np
+
+Board: TypeAlias = "Sequence[int] | np.ndarray"  # read by index only
 
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3  # as gammon.rules.WinKind
 
 
-def python_path(kernel: Any) -> Callable[..., Any]:
-    """The plain Python function a kernel was compiled from (the kernel itself when numba's JIT is
-    disabled): for the Python API, which calls primitives on tuples a few times per turn."""
-    return getattr(kernel, "py_func", kernel)
-
-
-@njit(cache=True)
-def win_kind(board):
+def win_kind(board: Board) -> int:
     """0 while the player not on roll still has a checker on the board; else how much it has won
     by (the player on roll lost): ``SINGLE``; ``GAMMON`` when the loser has borne off none;
     ``BACKGAMMON`` when it also has a checker on the bar or in the winner's home board (its
@@ -44,23 +42,20 @@ def win_kind(board):
     return GAMMON
 
 
-@njit(cache=True)
-def gammons_count(money, jacoby, cube_centred):
+def gammons_count(money: bool, jacoby: bool, cube_centred: bool) -> bool:
     """The Jacoby rule: in money play with the rule on, gammons and backgammons count single until
     the cube is turned."""
     return not (money and jacoby and cube_centred)
 
 
-@njit(cache=True)
-def flip_into(board, out):
+def flip_into(board: Board, out: MutableSequence[int] | np.ndarray) -> None:
     """``out`` = ``board`` seen from the opponent: how the turn passes (also after a roll with no
     play)."""
     for i in range(26):
         out[i] = -board[25 - i]
 
 
-@njit(cache=True)
-def pip_counts(board):
+def pip_counts(board: Board) -> tuple[int, int]:
     """Pip counts ``(mover, opponent)``: each checker's distance from bearing off (the bar is 25)."""
     mover = 0
     opponent = 0
@@ -73,8 +68,7 @@ def pip_counts(board):
     return mover, opponent
 
 
-@njit(cache=True)
-def race_win_chance(mover_pips, opponent_pips):
+def race_win_chance(mover_pips: float, opponent_pips: float) -> float:
     """Rough chance that the player on roll wins a race, a normal approximation:
     ``Phi((opponent pips - mover pips + 4) / (2.13 * sqrt(mean pips)))``; 4 pips for being on
     roll, 2.13 * sqrt(pips) the spread of the difference of two players' dice totals over a race.
@@ -85,8 +79,8 @@ def race_win_chance(mover_pips, opponent_pips):
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-@njit(cache=True)
-def clamp_probabilities(win, wg, wbg, lg, lbg):
+def clamp_probabilities(win: float, wg: float, wbg: float, lg: float,
+                        lbg: float) -> tuple[float, float, float, float, float]:
     """The five probabilities (see gammon.engine.evaluator) made consistent: each in [0, 1] and
     ``wbg <= wg <= win``, ``lbg <= lg <= 1 - win``. Independent sigmoid outputs can break the
     order by a little, and equities must not inherit that."""

@@ -6,12 +6,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Literal
 
+from gammon import primitives
 from gammon.position import Position
-from gammon.primitives import gammons_count, python_path
-from gammon.primitives import win_kind as win_kind_kernel
-
-_gammons_count = python_path(gammons_count)
-_win_kind = python_path(win_kind_kernel)
 
 Reason = Literal["bear_off", "drop", "resign", "abandon"]
 
@@ -57,7 +53,7 @@ class Rules:
 
     def gammons_count(self, cube_owner: int | None) -> bool:
         """False in money play under the Jacoby rule while the cube is centred."""
-        return bool(_gammons_count(self.is_money, self.jacoby, cube_owner is None))
+        return primitives.gammons_count(self.is_money, self.jacoby, cube_owner is None)
 
     def points(self, kind: WinKind, cube_value: int, cube_owner: int | None) -> int:
         """Points a win of ``kind`` is worth with this cube (Jacoby applied)."""
@@ -84,7 +80,7 @@ def win_kind(loser_view: Position) -> WinKind:
     15: gammon if the loser has borne off none, backgammon if it also still has a checker on the
     bar or in the winner's home board (the loser's points 19-24). ValueError if the game is not
     over."""
-    kind = _win_kind(loser_view.board)
+    kind = primitives.win_kind(loser_view.board)
     if not kind:
         raise ValueError(f"not a finished game: the winner still has checkers in {loser_view.id}")
     return WinKind(kind)

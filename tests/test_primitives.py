@@ -1,5 +1,5 @@
-"""The rule primitives: the compiled kernels (as the search and training run them) against the Python
-API (Position, Rules, the computer players), on random positions."""
+"""The rule primitives: the compiled kernels (gammon.primitive_kernels, as the search and training run
+them) against the Python API (Position, Rules, the computer players), on random positions."""
 
 from __future__ import annotations
 
@@ -11,17 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gammon import Position, Rules, WinKind
+from gammon import Position, Rules, WinKind, primitives
 from gammon.engine.evaluator import PipCountEvaluator
 from gammon.engine.neural import consistent
 from gammon.engine.players import win_chance
 from gammon.engine.search import terminal_probabilities
-from gammon.primitives import (
+from gammon.primitive_kernels import (
     clamp_probabilities,
     flip_into,
     gammons_count,
     pip_counts,
-    python_path,
     race_win_chance,
     win_kind,
 )
@@ -58,7 +57,7 @@ def test_win_kind_kernel_search_and_rules_agree(board: list[int]) -> None:
 @given(boards())
 def test_win_kind_is_zero_while_the_winner_has_checkers(board: list[int]) -> None:
     compiled = win_kind(_array(board))
-    assert compiled == python_path(win_kind)(tuple(board))
+    assert compiled == primitives.win_kind(tuple(board))
     if any(c < 0 for c in board):
         assert compiled == 0
         with pytest.raises(ValueError, match=re.escape(Position(board).id)):
@@ -118,7 +117,7 @@ unit = st.floats(-0.5, 1.5, allow_nan=False)
 @given(st.tuples(unit, unit, unit, unit, unit))
 def test_clamp_kernel_is_python_and_consistent(probs: tuple[float, ...]) -> None:
     compiled = clamp_probabilities(*probs)
-    assert compiled == python_path(clamp_probabilities)(*probs)
+    assert compiled == primitives.clamp_probabilities(*probs)
     assert consistent(np.array([probs]))[0].tolist() == list(compiled)
     win, wg, wbg, lg, lbg = compiled
     assert 0.0 <= wbg <= wg <= win <= 1.0

@@ -15,7 +15,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 from numba import njit
 
-from gammon.primitives import pip_counts, race_win_chance
+from gammon.primitive_kernels import pip_counts, race_win_chance
 
 WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 

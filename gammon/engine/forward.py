@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.encode import N_INPUTS, encode_into, is_race_board
-from gammon.primitives import clamp_probabilities
+from gammon.primitive_kernels import clamp_probabilities
 
 _CLIP = np.float32(40.0)  # exp(40) is far from overflow in float32, and sigmoid(40) is 1 to float32 precision
 

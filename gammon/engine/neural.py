@@ -19,9 +19,7 @@ import numpy as np
 
 from gammon.engine.encode import ENCODING, N_INPUTS
 from gammon.engine.forward import evaluate_batch
-from gammon.primitives import clamp_probabilities, python_path
-
-_clamp = python_path(clamp_probabilities)
+from gammon.primitives import clamp_probabilities
 
 FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
@@ -83,7 +81,7 @@ def consistent(probs: np.ndarray) -> np.ndarray:
     Play gets this compiled inside :func:`gammon.engine.forward.evaluate_batch`; this form is what
     the tests check it against."""
     p = np.asarray(probs, dtype=np.float64)
-    return np.array([_clamp(*row) for row in p.tolist()], dtype=np.float64).reshape(p.shape)
+    return np.array([clamp_probabilities(*row) for row in p.tolist()], dtype=np.float64).reshape(p.shape)
 
 
 class NeuralEvaluator:

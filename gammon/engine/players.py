@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError
 from gammon.position import Position
-from gammon.primitives import python_path, race_win_chance
+from gammon.primitives import race_win_chance
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -47,8 +47,6 @@ DOUBLE_CONTACT = 0.75
 TAKE_RACE = 0.25
 TAKE_CONTACT = 0.30
 BEAVER = 0.60
-
-_race_win_chance = python_path(race_win_chance)
 
 
 @dataclass(frozen=True)
@@ -79,7 +77,7 @@ class ComputerPlayer(Protocol):
 
 def win_chance(position: Position) -> float:
     """Rough chance that the player on roll in ``position`` wins (see the module docstring)."""
-    return float(_race_win_chance(*position.pip_counts))
+    return race_win_chance(*position.pip_counts)
 
 
 class HeuristicCube:

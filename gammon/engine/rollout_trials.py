@@ -37,7 +37,7 @@ from gammon.engine.search import (
     _expand,
     terminal_probabilities,
 )
-from gammon.primitives import pip_counts
+from gammon.primitive_kernels import pip_counts
 
 if TYPE_CHECKING:
     from gammon.engine.rollout import RolloutSettings

@@ -23,7 +23,8 @@ from numba import njit
 from gammon.engine.bearoff import BearoffDatabase, is_bearoff_board
 from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities
 from gammon.movegen import generate_all
-from gammon.primitives import BACKGAMMON, GAMMON, clamp_probabilities, flip_into, win_kind
+from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
+from gammon.primitives import BACKGAMMON, GAMMON
 
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
 _ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])

@@ -22,7 +22,7 @@ from gammon.engine.forward import evaluate_one as _evaluate
 from gammon.engine.forward import forward as _forward
 from gammon.engine.pubeval import _scores as _pubeval_scores
 from gammon.movegen import generate_all
-from gammon.primitives import clamp_probabilities, flip_into, win_kind
+from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
 
 MAX_PLIES = 1200  # a game longer than this is dropped (never seen outside of broken nets)
 
