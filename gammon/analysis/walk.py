@@ -30,7 +30,7 @@ from gammon.game import (
     Double,
     Drop,
     Game,
-    Move,
+    PlayMade,
     Roll,
     Take,
     recorded_rolls,
@@ -176,7 +176,7 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
             replay.apply(action)
             context = _context(replay, number, turn, p, position, action.dice)
             rolls.append(analyser.luck(context, action.dice, *views, opening=action.opening))
-        elif isinstance(action, Move):
+        elif isinstance(action, PlayMade):
             if action.play is None:  # no legal play: the roll already passed the turn
                 context = _context(replay, number, turn, p, replay.position_for(p), action.dice)
                 decisions.append(analyser.checker_play(context, None, 0, *views))

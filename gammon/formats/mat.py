@@ -561,7 +561,7 @@ def _game_record(number: int, game: Game) -> MatGame:
         Beaver,
         Double,
         Drop,
-        Move,
+        PlayMade,
         RejectResignation,
         Resign,
         Roll,
@@ -575,13 +575,13 @@ def _game_record(number: int, game: Game) -> MatGame:
         # what the roll led to, past resignations offered and rejected
         following = next((a for a in history[k + 1:] if not isinstance(a, Resign | RejectResignation)),
                          None)
-        if isinstance(action, Roll) and not isinstance(following, Move):
+        if isinstance(action, Roll) and not isinstance(following, PlayMade):
             if following is not None:  # rolled, then resigned or left
                 dice = action.dice
                 if action.opening:
                     dice = (max(dice), min(dice))
                 actions.append(MatRolled(p, dice))
-        elif isinstance(action, Move):
+        elif isinstance(action, PlayMade):
             dice = action.dice
             before = history[k - 1] if k else None
             if isinstance(before, Roll) and before.opening:

@@ -66,7 +66,7 @@ from gammon.game import (
     Double,
     Drop,
     GamePhase,
-    Move,
+    PlayMade,
     RejectResignation,
     Resign,
     Roll,
@@ -234,7 +234,7 @@ class SgfAnnotator(Protocol):
     """Extra properties for the nodes :func:`format_sgf` writes: the hook for per-move analysis.
 
     ``game`` counts games from 0; ``action`` is the index in that game's ``history`` of the action
-    the node records (the Move of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
+    the node records (the PlayMade of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
     Drop or Beaver of a cube node). Return ``{}`` for none. :class:`SgfMatch` is one (it gives
     back what was read); ``gammon.analysis.sgf_annotations.AnalysisAnnotator`` is another, turning
     gammon's evaluations into gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU``
@@ -788,10 +788,10 @@ def _nodes(action: Action, history: Sequence[Action], i: int) -> list[str]:
     if isinstance(action, Roll):
         # what the roll led to, past resignations offered and rejected
         following = next((a for a in history[i + 1:] if not isinstance(a, Resign | RejectResignation)), None)
-        if isinstance(following, Move):
+        if isinstance(following, PlayMade):
             return []  # the move node carries the roll
         return [f"PL[{side}]DI[{_dice(action.dice, action.opening)}]"]
-    if isinstance(action, Move):
+    if isinstance(action, PlayMade):
         before = history[i - 1] if i > 0 else None
         opening = isinstance(before, Roll) and before.opening
         steps = "" if action.play is None else play_letters(action.play, action.player)

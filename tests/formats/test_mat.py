@@ -27,7 +27,7 @@ from gammon.formats.mat import (
     to_record,
     write_mat,
 )
-from gammon.game import Game, Move
+from gammon.game import Game, PlayMade
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
 
@@ -293,7 +293,7 @@ def _histories(match) -> list[list]:
 
 
 def _boards(game: Game) -> list[Position]:
-    return [a.play.after for a in game.history if isinstance(a, Move) and a.play is not None]
+    return [a.play.after for a in game.history if isinstance(a, PlayMade) and a.play is not None]
 
 
 @pytest.mark.parametrize("seed, rules", [

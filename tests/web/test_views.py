@@ -34,8 +34,9 @@ def test_the_log_reads_as_sentences(tmp_path) -> None:
     live = _live(store, "computer", [(5, 3), (6, 6)], level="random")
     live.act(0, "play", {"play": "8/3 6/3"})
     v = match_view(live, 0)
-    assert v.log[:3] == ["Game 1", "Opening roll: You 5, Computer (random) 3", "You 5-3: 8/3 6/3"]
-    assert v.log[3].startswith("Computer (random) 6-6: ")
+    assert v.log[:3] == ["Game 1", "You throw 5, Computer (random) throws 3: You play first",
+                         "You play 5-3: 8/3 6/3"]
+    assert v.log[3].startswith("Computer (random) plays 6-6: ")
     live.act(0, "resign", {"kind": 3})  # the computer accepts a backgammon at once
     v = match_view(live, 0)
     # money play with Jacoby and a centred cube: the backgammon counts one point
