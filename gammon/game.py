@@ -65,6 +65,13 @@ class Roll:
     opening: bool = False
     ties: tuple[Dice, ...] = ()
 
+    @classmethod
+    def opening_won(cls, player: int, dice: Dice) -> Roll:
+        """The opening roll ``player`` won with ``dice`` in either order, as match files write it
+        (the winner's roll, high die first)."""
+        high, low = max(dice), min(dice)
+        return cls(player, (high, low) if player == 0 else (low, high), opening=True)
+
 
 @dataclass(frozen=True)
 class PlayMade:

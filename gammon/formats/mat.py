@@ -24,9 +24,10 @@ that follows neither a bear-off nor a drop is a resignation the winner accepted.
 (rolls with their dice, plays, cube actions), every play checked against the rules; a bad game is
 recorded in ``errors`` (an :class:`InvalidNotationError` quoting the line and its number) and
 reading goes on with the next game. :func:`to_match` replays the records into a
-:class:`~gammon.match.Match` under the match's rules (the reader allows every cube action). :func:`format_mat` / :func:`write_mat` write a Match, a list
-of Games or records, laid out as GNU Backgammon's ``export match mat`` does, so that gnubg's
-importer (which splits the columns by the dice colons and by runs of two spaces) reads it back.
+:class:`~gammon.match.Match` under the match's rules (the reader allows every cube action).
+:func:`format_mat` / :func:`write_mat` write a Match, a list of Games or records, laid out as GNU
+Backgammon's ``export match mat`` does, so that gnubg's importer (which splits the columns by the
+dice colons and by runs of two spaces) reads it back.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
 from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
+from gammon.formats.replay import replay_games
 from gammon.game import (
     Action,
     Beaver,
@@ -295,11 +297,7 @@ class _GameReader:
         game = self.game
         if text.startswith("???") or text.lower() in ("cannot move", "can't move"):
             text = ""  # XG's marks for a resignation after the roll and for a dance
-        opening = game.phase is GamePhase.OPENING
-        if opening:  # the opening roll is written as the winner's: (player 0's die, player 1's)
-            high, low = max(dice), min(dice)
-            dice = (high, low) if player == 0 else (low, high)
-        game.apply(Roll(player, dice, opening=opening))
+        game.apply(Roll.opening_won(player, dice) if game.phase is GamePhase.OPENING else Roll(player, dice))
         if game.phase is not GamePhase.MOVE:
             return  # no legal play: the turn passed
         if text:
@@ -342,27 +340,15 @@ def to_match(record: MatMatch, rules: Rules | None = None, *, partial: bool = Fa
     a score line that disagrees with the games before it. A match is never silently cut short:
     with ``partial=True`` the games before the first game read with an error are replayed and
     returned instead (rules and scores are still checked)."""
-    from gammon.match import Match
-
     if record.errors:
         if not partial:
             raise record.errors[0]
         first_bad = _first_unread_game(record)
         record = MatMatch(record.match_length, record.names,
                           tuple(g for g in record.games if g.number < first_bad), record.tags)
-    match = Match(rules_of(record) if rules is None else rules)
-    for k, game in enumerate(record.games):
-        if k:
-            try:
-                match.new_game()
-            except GammonError as e:
-                raise InvalidNotationError(f"game {game.number} (line {game.line}): {e}") from None
-        if match.game.score != game.score:
-            raise InvalidNotationError(
-                f"game {game.number} (line {game.line}): the score line says {game.score}, "
-                f"the games before it make {match.game.score}")
-        _replay(match.game, game, record.names)
-    return match
+    return replay_games(rules_of(record) if rules is None else rules, record.games,
+                        lambda game, r: _replay(game, r, record.names),
+                        lambda r: f"game {r.number} (line {r.line})")
 
 
 def _first_unread_game(record: MatMatch) -> int:
@@ -374,6 +360,10 @@ def _first_unread_game(record: MatMatch) -> int:
 
 def _replay(game: Game, record: MatGame, names: tuple[str, str]) -> None:
     """Apply the record's actions to ``game``, then its "Wins" line."""
+    if game.score != record.score:
+        raise InvalidNotationError(
+            f"game {record.number} (line {record.line}): the score line says {record.score}, "
+            f"the games before it make {game.score}")
     line = record.line
     try:
         for k, action in enumerate(record.actions):
