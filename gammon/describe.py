@@ -46,7 +46,10 @@ def describe(action: Action, names: tuple[str, str]) -> str:
     if isinstance(action, Roll):
         if not action.opening:
             return f"{said(who, 'rolls')} {format_dice(action.dice)}"
-        ties = f" (after the ties {', '.join(format_dice(t) for t in action.ties)})" if action.ties else ""
+        ties = ""
+        if action.ties:
+            plural = "s" if len(action.ties) > 1 else ""
+            ties = f" (after the tie{plural} {', '.join(map(format_dice, action.ties))})"
         return (f"{said(names[0], 'throws')} {action.dice[0]}, {said(names[1], 'throws')} "
                 f"{action.dice[1]}{ties}: {said(who, 'plays')} first")
     if isinstance(action, PlayMade):
