@@ -108,7 +108,7 @@ def test_game_details_a_format_drops() -> None:
     assert losses["mat"] == [
         "game 1: a backgammon abandoned (3 points) is read back as a backgammon resigned (3 points)",
         "game 1: 1 rejected resignation offer",
-        "game 2: the unfinished game's last action (player 0 roll 41)",
+        "game 2: the unfinished game's last action (A throws 4, B throws 1: A plays first)",
     ]
     assert losses["sgf"] == losses["mat"][:2]
 

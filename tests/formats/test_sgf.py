@@ -182,7 +182,7 @@ def test_automatic_doubles() -> None:
     (("B[21lnab]", "B[2x]"), "expected the dice"),
     (("W[drop])", "W[take])"), "cannot win 1 points with the cube at 2"),
     (("W[drop])", "W[drop]\n;B[31qtst])"), "cannot roll"),
-    (("RE[B+1]", "RE[W+1]"), "RE says player 0 wins 1 points, the game gives player 1 1 points (drop)"),
+    (("RE[B+1]", "RE[W+1]"), "RE says White wins 1 points, the game gives Black 1 points (drop)"),
     (("RE[B+1]", "RE[B+1R]"), "the loser resigned, but the game ended by drop"),
     (("RE[B+1]", "RE[Bob]"), "expected the winner and points"),
     (("[ws:0][bs:1]", "[ws:1][bs:0]"), "disagrees with the games before it"),
