@@ -593,16 +593,6 @@ def _roll_text(dice: Dice) -> str:
     return f"{max(dice)}-{min(dice)}"
 
 
-def recorded_rolls(actions: Iterable[Action]) -> list[Dice]:
-    """Every throw of the dice in ``actions``, opening ties included: the script that replays them."""
-    rolls: list[Dice] = []
-    for action in actions:
-        if isinstance(action, Roll):
-            rolls.extend(action.ties)
-            rolls.append(action.dice)
-    return rolls
-
-
 def _is_pass(action: Action) -> bool:
     return isinstance(action, PlayMade) and action.play is None
 

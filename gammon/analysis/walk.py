@@ -18,7 +18,6 @@ from gammon.analysis.decisions import (
     RollLuck,
 )
 from gammon.analysis.equity import CubeView
-from gammon.dice import ScriptedDice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
 from gammon.engine.met import MAX_AWAY
@@ -33,7 +32,6 @@ from gammon.game import (
     PlayMade,
     Roll,
     Take,
-    recorded_rolls,
 )
 from gammon.match import Match
 from gammon.position import Position
@@ -158,7 +156,7 @@ def _context(game: Game, number: int, turn: int, player: int, position: Position
 def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], decisions: list[Decision],
           rolls: list[RollLuck]) -> Iterator[None]:
     """Replay ``history`` into a fresh game, analysing before each action; yields once per action."""
-    replay = Game(game.rules, ScriptedDice(recorded_rolls(history)), game.score, game.crawford_game)
+    replay = Game(game.rules, None, game.score, game.crawford_game)  # apply rolls the recorded dice
     engine = analyser.engine
     turn = 0
     doubled: tuple[CubeDecision, CubeView] | None = None  # the double awaiting its answer

@@ -114,7 +114,7 @@ class HeuristicCube:
         if phase is GamePhase.RESIGNED:
             return ComputerAction(ActionKind.ACCEPT_RESIGNATION if self.accepts_resignation(game)
                                   else ActionKind.REJECT_RESIGNATION)
-        raise IllegalActionError(f"the computer has nothing to do in the game's {phase.name.lower()} phase")
+        raise IllegalActionError("the computer has nothing to do: the game has not started or is over")
 
     def wants_to_double(self, game: Game) -> bool:
         if not game.can_double():
