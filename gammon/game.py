@@ -496,14 +496,16 @@ class Game:
         if action.opening:
             if self._phase is not GamePhase.OPENING:
                 raise IllegalActionError(f"cannot make the opening roll: {self._where()}")
-            if any(a != b for a, b in throws[:-1]) or action.dice[0] == action.dice[1]:
+            if action.dice[0] == action.dice[1]:
                 raise IllegalActionError(
                     f"the opening roll {_roll_text(action.dice)} cannot be a double: each player "
                     "throws one die and the higher plays both (ties are thrown again)")
+            if any(a != b for a, b in action.ties):
+                raise IllegalActionError(f"the opening roll's ties {action.ties} must be doubles")
             if (action.dice[0] > action.dice[1]) != (action.player == 0):
                 raise IllegalActionError(
-                    f"the opening roll {action.dice[0]}-{action.dice[1]} (first player's die "
-                    f"first) is won by the other player")
+                    f"the record gives the opening roll to the player who threw {min(action.dice)}, "
+                    f"but the {max(action.dice)} wins it")
         elif action.ties or self._phase is GamePhase.OPENING:
             raise IllegalActionError(f"the roll {_roll_text(action.dice)} is not the opening roll, "
                                      "which must come first")

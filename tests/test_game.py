@@ -617,7 +617,7 @@ def test_replay_refuses_actions_that_do_not_fit():
         Game.replay(history[:2] + [Take(1)])
     with pytest.raises(IllegalActionError, match="do not replay"):
         Game.replay(history[:2] + [PlayMade(1, (6, 5), None)])  # no pass there
-    with pytest.raises(IllegalActionError, match="is won by the other player"):
+    with pytest.raises(IllegalActionError, match="to the player who threw 1, but the 3 wins it"):
         Game.replay([Roll(1, (3, 1), opening=True)])  # 3-1 is player 0's
 
 
@@ -720,3 +720,16 @@ def test_apply_makes_a_roll_with_its_recorded_dice_not_the_dice_source():
     with pytest.raises(IllegalActionError, match="doubles to 4 with the cube at 1, which makes 2"):
         Game(dice=ScriptedDice([(3, 1), (6, 5)])).apply(Double(0, 4))  # the recorded value must be the cube's
     assert snapshot(game) == before
+
+
+def test_apply_refuses_recorded_rolls_that_cannot_be() -> None:
+    for roll, why in [(Roll(0, (5, 2), opening=True, ties=((4, 3),)), "ties .* must be doubles"),
+                      (Roll(0, (5, 2)), "not the opening roll, which must come first"),
+                      (Roll(0, (4, 4), opening=True), "the opening roll 4-4 cannot be a double")]:
+        game = Game()
+        with pytest.raises(IllegalActionError, match=why):
+            game.apply(roll)
+        assert game.phase is GamePhase.OPENING and game.history == []
+    game = started(rolls=[(6, 5)])  # player 1 to roll
+    with pytest.raises(IllegalActionError, match="cannot make the opening roll"):
+        game.apply(Roll(1, (3, 1), opening=True))
