@@ -98,3 +98,15 @@ def test_a_hit_in_the_latest_play_sends_the_blot_to_the_bar(tmp_path) -> None:
     assert lp is not None and lp.player == 1
     board, off = _replay_steps(lp.board, lp.off, lp.steps, mover_is_viewer=False)
     assert board == v.board and board[25] == 1  # player 0's blot is on the bar
+
+
+def test_the_wire_action_names_are_the_game_action_kinds() -> None:
+    # The wire schema is its own type (a Literal), kept equal to the domain's kinds by this test.
+    from typing import get_args
+
+    from gammon.game import ActionKind
+    from gammon.web.actions import ACTIONS
+    from gammon.web.schemas import ActionName
+
+    assert set(get_args(ActionName)) == {k.value for k in ActionKind} | {"new_game", "claim"}
+    assert set(ACTIONS) == set(get_args(ActionName)) - {"claim"}  # a claim is an abandon, logged so
