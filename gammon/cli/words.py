@@ -1,10 +1,10 @@
-"""Words for the terminal game: typed text in messages (the game's own words are gammon.describe's)."""
+"""Words for the terminal game: typed text in messages (the game's own words are in gammon.words)."""
 
 from __future__ import annotations
 
 import re
 
-from gammon.describe import WIN_WORDS, format_dice, points_text, said
+from gammon.words import WIN_WORDS, format_dice, points_text, said
 
 __all__ = ["WIN_WORDS", "format_dice", "object_form", "one_of", "points_text", "quote", "said", "tidy"]
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gammon.describe import describe, points_text, said
 from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
 from gammon.web.steps import step_sequences
+from gammon.words import describe, points_text, said
 
 # What the browser offers as buttons; the rest of legal_actions (undo of a finished turn) stays API-only.
 _SEAT_ACTIONS = frozenset(ActionKind) - {ActionKind.UNDO, ActionKind.ABANDON}
