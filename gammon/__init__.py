@@ -10,11 +10,12 @@ from gammon.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
-from gammon.game import Game, GamePhase
+from gammon.game import Action, ActionKind, Game, GamePhase
 from gammon.match import Match
 from gammon.play import Play
 from gammon.position import Position
 from gammon.rules import GameResult, Rules, WinKind
+from gammon.words import describe
 
 __version__ = "0.1.0"
 
@@ -33,6 +34,8 @@ def __getattr__(name: str) -> object:
 
 __all__ = [
     "ALL_ROLLS",
+    "Action",
+    "ActionKind",
     "AmbiguousMoveError",
     "CubeDecision",
     "Dice",
@@ -54,4 +57,5 @@ __all__ = [
     "Rules",
     "ScriptedDice",
     "WinKind",
+    "describe",
 ]

@@ -21,7 +21,7 @@ class Cube:
         if crawford_game:
             return "there is no doubling in the Crawford game"
         if self.owner is not None and self.owner != player:
-            return f"player {self.owner} owns the cube"
+            return "the other player owns the cube"
         if not self._within_limit(self.value * 2, rules):
             return f"the cube is at its limit of {rules.cube_limit}"
         return None

@@ -8,12 +8,13 @@ rebuilds the game.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, StrEnum
+from typing import ClassVar
 
 from gammon.cube import Cube
-from gammon.dice import Dice, DiceSource, RandomDice, ScriptedDice, check_dice
+from gammon.dice import Dice, DiceSource, RandomDice, check_dice
 from gammon.errors import IllegalActionError, IllegalMoveError
 from gammon.play import Play
 from gammon.position import CHECKERS, Position
@@ -32,7 +33,25 @@ class GamePhase(Enum):
     OVER = "over"
 
 
+class ActionKind(StrEnum):
+    """What a player can do in a game; the values are the names clients and the store use."""
+
+    ROLL = "roll"
+    PLAY = "play"
+    DOUBLE = "double"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RESIGN = "resign"
+    ACCEPT_RESIGNATION = "accept_resignation"
+    REJECT_RESIGNATION = "reject_resignation"
+    ABANDON = "abandon"
+    UNDO = "undo"  # takes the last play out of the history; never recorded itself
+
+
 # --- history actions -------------------------------------------------------------------------
+# One typed record of a game: ``Game.history`` holds these, ``Game.apply`` makes them (a roll with
+# its recorded dice), the store, the match files and the analysis read and write them.
 
 
 @dataclass(frozen=True)
@@ -40,16 +59,25 @@ class Roll:
     """A roll. The opening roll: ``player`` won it, ``dice`` is (player 0's die, player 1's die),
     ``ties`` the tied throws before it, in order."""
 
+    kind: ClassVar[ActionKind] = ActionKind.ROLL
     player: int
     dice: Dice
     opening: bool = False
     ties: tuple[Dice, ...] = ()
 
+    @classmethod
+    def opening_won(cls, player: int, dice: Dice) -> Roll:
+        """The opening roll ``player`` won with ``dice`` in either order, as match files write it
+        (the winner's roll, high die first)."""
+        high, low = max(dice), min(dice)
+        return cls(player, (high, low) if player == 0 else (low, high), opening=True)
+
 
 @dataclass(frozen=True)
-class Move:
+class PlayMade:
     """A play of ``dice``; ``play`` None when no play was legal (the turn passed at once)."""
 
+    kind: ClassVar[ActionKind] = ActionKind.PLAY
     player: int
     dice: Dice
     play: Play | None
@@ -57,55 +85,63 @@ class Move:
 
 @dataclass(frozen=True)
 class Double:
+    kind: ClassVar[ActionKind] = ActionKind.DOUBLE
     player: int
     cube_value: int  # the value offered
 
 
 @dataclass(frozen=True)
 class Take:
+    kind: ClassVar[ActionKind] = ActionKind.TAKE
     player: int
 
 
 @dataclass(frozen=True)
 class Drop:
+    kind: ClassVar[ActionKind] = ActionKind.DROP
     player: int
 
 
 @dataclass(frozen=True)
 class Beaver:
+    kind: ClassVar[ActionKind] = ActionKind.BEAVER
     player: int
     cube_value: int  # the value after the beaver, owned by ``player``
 
 
 @dataclass(frozen=True)
 class Resign:
+    kind: ClassVar[ActionKind] = ActionKind.RESIGN
     player: int
-    kind: WinKind
+    win_kind: WinKind  # what is offered: a single game, a gammon or a backgammon
 
 
 @dataclass(frozen=True)
 class AcceptResignation:
+    kind: ClassVar[ActionKind] = ActionKind.ACCEPT_RESIGNATION
     player: int
 
 
 @dataclass(frozen=True)
 class RejectResignation:
+    kind: ClassVar[ActionKind] = ActionKind.REJECT_RESIGNATION
     player: int
 
 
 @dataclass(frozen=True)
 class Abandon:
+    kind: ClassVar[ActionKind] = ActionKind.ABANDON
     player: int
 
 
-Action = (Roll | Move | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation
+Action = (Roll | PlayMade | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation
           | Abandon)
 
 
 @dataclass(frozen=True)
 class _Resignation:
     player: int
-    kind: WinKind
+    win_kind: WinKind
     phase: GamePhase  # where play goes on if it is rejected
     turn: int  # and who acts then
 
@@ -196,7 +232,7 @@ class Game:
 
     @property
     def offered_resignation(self) -> WinKind | None:
-        return self._resignation.kind if self._resignation else None
+        return self._resignation.win_kind if self._resignation else None
 
     @property
     def result(self) -> GameResult | None:
@@ -224,27 +260,28 @@ class Game:
     def can_undo(self) -> bool:
         return self._undoable_move() is not None
 
-    def legal_actions(self) -> set[str]:
-        """The names of the methods that may be called now."""
+    def legal_actions(self) -> set[ActionKind]:
+        """The kinds of action that may be taken now (each the name of its method)."""
+        k = ActionKind
         phase = self._phase
         if phase is GamePhase.OPENING:
-            return {"roll", "abandon"}
+            return {k.ROLL, k.ABANDON}
         if phase is GamePhase.ROLL:
-            actions = {"roll", "resign", "abandon"}
+            actions = {k.ROLL, k.RESIGN, k.ABANDON}
             if self.can_double():
-                actions.add("double")
+                actions.add(k.DOUBLE)
             if self.can_undo():
-                actions.add("undo")
+                actions.add(k.UNDO)
             return actions
         if phase is GamePhase.MOVE:
-            return {"play", "resign", "abandon"}
+            return {k.PLAY, k.RESIGN, k.ABANDON}
         if phase is GamePhase.DOUBLED:
-            actions = {"take", "drop", "resign", "abandon"}
+            actions = {k.TAKE, k.DROP, k.RESIGN, k.ABANDON}
             if self._cube.why_not_beaver(self._rules) is None:
-                actions.add("beaver")
+                actions.add(k.BEAVER)
             return actions
         if phase is GamePhase.RESIGNED:
-            return {"accept_resignation", "reject_resignation", "abandon"}
+            return {k.ACCEPT_RESIGNATION, k.REJECT_RESIGNATION, k.ABANDON}
         return set()
 
     # --- actions -----------------------------------------------------------------------------
@@ -253,11 +290,14 @@ class Game:
         """Roll the dice. The opening roll throws one die each until they differ (anyone may
         throw it); the higher die's player plays both numbers. A roll with no legal play passes
         the turn at once."""
+        return self._roll(player, self._dice_source.roll)
+
+    def _roll(self, player: int | None, throw: Callable[[], Dice]) -> Dice:
         if self._phase is GamePhase.OPENING:
             self._check_player_value(player, "roll")
             ties: list[Dice] = []
             while True:
-                dice = check_dice(self._dice_source.roll())
+                dice = check_dice(throw())
                 if dice[0] != dice[1]:
                     break
                 ties.append(dice)
@@ -268,11 +308,11 @@ class Game:
             self._cube = self._cube.after_opening_ties(len(ties), self._rules)
         else:
             mover = self._require("roll", GamePhase.ROLL, player)
-            dice = check_dice(self._dice_source.roll())
+            dice = check_dice(throw())
             self._history.append(Roll(mover, dice))
         self._turn, self._dice, self._phase = mover, dice, GamePhase.MOVE
         if not self._plays_of(self.position, dice):
-            self._history.append(Move(mover, dice, None))
+            self._history.append(PlayMade(mover, dice, None))
             self._pass_turn()
         return dice
 
@@ -292,7 +332,7 @@ class Game:
             chosen = legal[legal.index(play)]
         else:
             raise IllegalActionError(f"play must be a Play or its notation, got {play!r}")
-        self._history.append(Move(mover, dice, chosen))
+        self._history.append(PlayMade(mover, dice, chosen))
         self._board0 = chosen.after if mover == 1 else chosen.after.flip()
         if chosen.after.off[1] == CHECKERS:
             self._finish(mover, win_kind(chosen.after), "bear_off")
@@ -308,7 +348,7 @@ class Game:
         self._check_player_value(player, "undo")
         if player is not None and player != move.player:
             raise IllegalActionError(
-                f"player {player} cannot undo player {move.player}'s play; {self._where()}")
+                f"cannot undo: only the player who made the play can take it back; {self._where()}")
         self._history.pop()
         assert move.play is not None  # _undoable_move returns only plays
         start = move.play.position
@@ -357,7 +397,7 @@ class Game:
         self._check_player_value(player, "resign")
         resigner = turn if player is None else player
         if resigner != turn and self._phase is not GamePhase.ROLL:
-            raise IllegalActionError(f"player {player} cannot resign: {self._where()}")
+            raise IllegalActionError(f"cannot resign: only the player on roll can now; {self._where()}")
         if kind not in (1, 2, 3) or isinstance(kind, bool):
             raise IllegalActionError(f"a resignation is a WinKind (1, 2 or 3), got {kind!r}")
         kind = WinKind(kind)
@@ -369,7 +409,7 @@ class Game:
         turn = self._require("accept_resignation", GamePhase.RESIGNED, player)
         offer = self._offer()
         self._history.append(AcceptResignation(turn))
-        self._finish(turn, offer.kind, "resign")
+        self._finish(turn, offer.win_kind, "resign")
 
     def reject_resignation(self, player: int | None = None) -> None:
         """Play goes on where it was when the resignation was offered."""
@@ -389,17 +429,17 @@ class Game:
         self._history.append(Abandon(player))
         self._finish(1 - player, WinKind.BACKGAMMON, "abandon")
 
-    # --- replay ------------------------------------------------------------------------------
+    # --- replay ----------------------------------------------------------------------------
 
     @classmethod
     def replay(cls, actions: Iterable[Action], rules: Rules | None = None,
                score: tuple[int, int] = (0, 0), crawford_game: bool = False,
                dice: DiceSource | None = None) -> Game:
-        """Rebuild a game by applying ``actions`` (a ``history``) to a fresh Game whose dice are
-        the recorded rolls; ``dice`` then supplies the rolls after them. Raises
+        """Rebuild a game by applying ``actions`` (a ``history``) to a fresh Game, each roll with
+        its recorded dice; ``dice`` then supplies the rolls after them. Raises
         :class:`IllegalActionError` if the actions do not replay to the same history."""
         actions = list(actions)
-        game = cls(rules, ScriptedDice(recorded_rolls(actions)), score, crawford_game)
+        game = cls(rules, dice, score, crawford_game)
         checked = 0  # history entries already compared with ``actions``
         for i, action in enumerate(actions):
             if not _is_pass(action):  # passed turns are made by the roll before them
@@ -412,26 +452,28 @@ class Game:
         if len(game._history) != len(actions):
             raise IllegalActionError(
                 f"the actions do not replay: {len(actions)} actions gave {len(game._history)}")
-        if dice is not None:
-            game._dice_source = dice
         return game
 
     def apply(self, action: Action) -> None:
         """Make a recorded action (an entry of some game's ``history``) by its player, through the
-        checked methods; a roll takes the next roll of this game's dice source (a recorded game's
-        come from ``ScriptedDice(recorded_rolls(history))``). A passed turn was made by its roll:
-        applying it right after that roll does nothing."""
+        checked methods; a roll is made with its recorded dice (and, for the opening roll, its
+        ties), not with this game's dice source. A passed turn was made by its roll: applying it
+        right after that roll does nothing."""
         p = action.player
         if isinstance(action, Roll):
-            self.roll(player=None if action.opening else p)
-        elif isinstance(action, Move):
+            self._apply_roll(action)
+        elif isinstance(action, PlayMade):
             if action.play is None:
                 if self._history and self._history[-1] == action:
                     return
                 raise IllegalActionError(f"{action!r} is a passed turn, which its roll makes")
+            if self._dice is not None and sorted(action.dice) != sorted(self._dice):
+                raise IllegalActionError(
+                    f"cannot play: the play is of {_roll_text(action.dice)} but the dice are "
+                    f"{_roll_text(self._dice)}")
             self.play(action.play, player=p)
         elif isinstance(action, Resign):
-            self.resign(action.kind, player=p)
+            self.resign(action.win_kind, player=p)
         elif isinstance(action, Abandon):
             self.abandon(p)
         else:
@@ -440,23 +482,63 @@ class Game:
                       RejectResignation: self.reject_resignation}.get(type(action))
             if method is None:
                 raise IllegalActionError(f"{action!r} is not a game action")
+            if isinstance(action, Double | Beaver):
+                value = self._cube.value * (2 if isinstance(action, Double) else 4)
+                if action.cube_value != value:
+                    verb = "doubles" if isinstance(action, Double) else "beavers"
+                    raise IllegalActionError(f"{verb} to {action.cube_value} with the cube at "
+                                             f"{self._cube.value}, which makes {value}")
             method(player=p)
+
+    def _apply_roll(self, action: Roll) -> None:
+        """Roll ``action``'s dice, checked first so that a refused roll changes nothing."""
+        throws = [check_dice(d) for d in (*action.ties, action.dice)]
+        if action.opening:
+            if self._phase is not GamePhase.OPENING:
+                raise IllegalActionError(f"cannot make the opening roll: {self._where()}")
+            if action.dice[0] == action.dice[1]:
+                raise IllegalActionError(
+                    f"the opening roll {_roll_text(action.dice)} cannot be a double: each player "
+                    "throws one die and the higher plays both (ties are thrown again)")
+            if any(a != b for a, b in action.ties):
+                raise IllegalActionError(f"the opening roll's ties {action.ties} must be doubles")
+            if (action.dice[0] > action.dice[1]) != (action.player == 0):
+                raise IllegalActionError(
+                    f"the record gives the opening roll to the player who threw {min(action.dice)}, "
+                    f"but the {max(action.dice)} wins it")
+        elif action.ties or self._phase is GamePhase.OPENING:
+            raise IllegalActionError(f"the roll {_roll_text(action.dice)} is not the opening roll, "
+                                     "which must come first")
+        script = iter(throws)
+        self._roll(None if action.opening else action.player, lambda: next(script))
 
     # --- internals ---------------------------------------------------------------------------
 
     def _where(self) -> str:
-        who = f"player {self._turn} to act" if self._turn is not None else "no player on turn"
-        return f"the game is in phase {self._phase.name}, {who}"
+        """The state of play in a player's words, for error messages."""
+        phase = self._phase
+        if phase is GamePhase.OPENING:
+            return "the game starts with the opening roll"
+        if phase is GamePhase.ROLL:
+            return "the player on roll is to roll or double"
+        if phase is GamePhase.MOVE:
+            return f"the player on roll is to play {_roll_text(self._dice) if self._dice else 'the dice'}"
+        if phase is GamePhase.DOUBLED:
+            return "a double waits for its answer"
+        if phase is GamePhase.RESIGNED:
+            return "an offer to resign waits for its answer"
+        return "the game is over"
 
     def _require(self, action: str, phases: GamePhase | tuple[GamePhase, ...], player: int | None) -> int:
         """Check that ``action`` may be taken now (by ``player``, if given); returns the player
         who must act."""
         if self._phase not in (phases if isinstance(phases, tuple) else (phases,)):
-            raise IllegalActionError(f"cannot {action}: {self._where()}")
+            raise IllegalActionError(f"cannot {_words(action)}: {self._where()}")
         self._check_player_value(player, action)
         turn = self._turn
         if turn is None or (player is not None and player != turn):
-            raise IllegalActionError(f"player {player} cannot {action}: {self._where()}")
+            raise IllegalActionError(
+                f"cannot {_words(action)}: it is the other player's turn; {self._where()}")
         return turn
 
     def _offer(self) -> _Resignation:
@@ -476,11 +558,11 @@ class Game:
         try:
             _check_player_value(player)
         except IllegalActionError as e:
-            raise IllegalActionError(f"cannot {action}: {e}; {self._where()}") from None
+            raise IllegalActionError(f"cannot {_words(action)}: {e}; {self._where()}") from None
 
-    def _undoable_move(self) -> Move | None:
+    def _undoable_move(self) -> PlayMade | None:
         last = self._history[-1] if self._history else None
-        if self._phase is GamePhase.ROLL and isinstance(last, Move) and last.play is not None:
+        if self._phase is GamePhase.ROLL and isinstance(last, PlayMade) and last.play is not None:
             return last
         return None
 
@@ -504,18 +586,17 @@ class Game:
                 f"/{self._cube.owner} position={self._board0.id} actions={len(self._history)}>")
 
 
-def recorded_rolls(actions: Iterable[Action]) -> list[Dice]:
-    """Every throw of the dice in ``actions``, opening ties included: the script that replays them."""
-    rolls: list[Dice] = []
-    for action in actions:
-        if isinstance(action, Roll):
-            rolls.extend(action.ties)
-            rolls.append(action.dice)
-    return rolls
+def _words(action: str) -> str:
+    """A method name as words: "accept_resignation" -> "accept the resignation"."""
+    return action.replace("_", " the ")
+
+
+def _roll_text(dice: Dice) -> str:
+    return f"{max(dice)}-{min(dice)}"
 
 
 def _is_pass(action: Action) -> bool:
-    return isinstance(action, Move) and action.play is None
+    return isinstance(action, PlayMade) and action.play is None
 
 
 def _check_player_value(player: object) -> None:

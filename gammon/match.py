@@ -57,10 +57,10 @@ class Match:
     def new_game(self) -> Game:
         """Start the next game once the current one is over; returns it."""
         if not self.game.is_over:
-            raise IllegalActionError(f"cannot start a new game: the current game is not over ({self.game!r})")
+            raise IllegalActionError("cannot start a new game: the current game is not over")
         if self.is_over:
             raise IllegalActionError(
-                f"cannot start a new game: player {self.winner} has won the match {self.score}")
+                f"cannot start a new game: the match is over, {self.score[0]}-{self.score[1]}")
         game = Game(self._rules, self._dice, self.score, crawford_game=self._next_is_crawford())
         self._games.append(game)
         return game

@@ -1,6 +1,6 @@
 """Standard play notation: ``24/18*/12 13/11``, ``bar/22``, ``6/off``, ``13/7(2)``.
 
-:func:`parse_moves` checks syntax only; :func:`parse_play` matches the text against the legal plays
+:func:`parse_paths` checks syntax only; :func:`parse_play` matches the text against the legal plays
 of a position, so every spelling that describes a legal play's result is accepted.
 """
 
@@ -16,9 +16,9 @@ from gammon.position import BAR, Position
 
 
 @dataclass(frozen=True)
-class Move:
+class CheckerPath:
     """One checker path as written: points from start to end, the landings marked as hits, and a
-    repeat count (``13/7(2)`` is ``Move((13, 7), (False,), 2)``)."""
+    repeat count (``13/7(2)`` is ``CheckerPath((13, 7), (False,), 2)``)."""
 
     points: tuple[int, ...]
     hits: tuple[bool, ...]
@@ -91,14 +91,14 @@ def _read_point(token: str, text: str) -> int:
     return value
 
 
-def parse_moves(text: str) -> tuple[Move, ...]:
+def parse_paths(text: str) -> tuple[CheckerPath, ...]:
     """Read the syntax of a play: checker paths separated by spaces or commas."""
     if not isinstance(text, str):
         raise InvalidNotationError(f"a play must be text, not {text!r}")
     tokens = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", text.strip().lower()).replace(",", " ").split()
     if not tokens:
         raise InvalidNotationError(f"the play {text!r} is empty")
-    moves: list[Move] = []
+    paths: list[CheckerPath] = []
     for token in tokens:
         match = _MOVE.match(token)
         if not match:
@@ -122,8 +122,8 @@ def parse_moves(text: str) -> tuple[Move, ...]:
         count = int(match.group(2) or 1)
         if not 1 <= count <= 4:
             raise InvalidNotationError(f"repeat count in {token!r} of {text!r} must be 1-4")
-        moves.append(Move(points, hits, count))
-    return tuple(moves)
+        paths.append(CheckerPath(points, hits, count))
+    return tuple(paths)
 
 
 def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
@@ -140,7 +140,7 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     Raises :class:`InvalidNotationError` for bad syntax, :class:`IllegalMoveError` when no legal
     play matches and :class:`AmbiguousMoveError` when several do.
     """
-    moves = parse_moves(text)
+    moves = parse_paths(text)
     plays = position.legal_plays(dice)
     where = f"in position {position.id} with {dice[0]}{dice[1]}"
     if not plays:
@@ -176,7 +176,7 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
         f"{text!r} {where} fits several plays: " + ", ".join(str(p) for p in candidates))
 
 
-def _written_steps(moves: Sequence[Move]) -> list[Step]:
+def _written_steps(moves: Sequence[CheckerPath]) -> list[Step]:
     """Every (from, to) span the text writes, repeats expanded, farthest from home first (the
     order in which they can be played, whatever order they are written in)."""
     spans = [(a, b) for move in moves for _ in range(move.count)

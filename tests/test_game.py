@@ -28,12 +28,11 @@ from gammon.game import (
     Beaver,
     Double,
     Drop,
-    Move,
+    PlayMade,
     RejectResignation,
     Resign,
     Roll,
     Take,
-    recorded_rolls,
 )
 from gammon.rules import win_kind
 
@@ -87,7 +86,6 @@ def test_opening_ties_throw_again_and_are_recorded():
     game.roll(player=0)  # anyone may throw the opening roll
     assert (game.turn, game.dice, game.cube_value) == (1, (1, 6), 1)
     assert game.history == [Roll(1, (1, 6), opening=True, ties=((2, 2), (5, 5)))]
-    assert recorded_rolls(game.history) == [(2, 2), (5, 5), (1, 6)]
 
 
 def test_automatic_doubles_turn_the_centred_cube_on_ties_up_to_their_limit():
@@ -126,7 +124,7 @@ def test_turns_alternate_and_positions_are_seen_by_the_player_on_turn():
     assert game.roll(player=1) == (6, 5)
     played = game.play("24/13", player=1)
     assert str(played) == "24/13" and played.position == after
-    assert game.history[-2:] == [Roll(1, (6, 5)), Move(1, (6, 5), played)]
+    assert game.history[-2:] == [Roll(1, (6, 5)), PlayMade(1, (6, 5), played)]
     assert game.turn == 0 and game.position == played.after
 
 
@@ -150,7 +148,7 @@ def test_a_roll_with_no_legal_play_passes_the_turn():
             before, mover = game.position_for(0), game.turn
             game.roll()
             last = game.history[-1]
-            if isinstance(last, Move) and last.play is None:
+            if isinstance(last, PlayMade) and last.play is None:
                 passes += 1
                 assert not game.position_for(mover).legal_plays(last.dice)
                 assert game.history[-2] == Roll(mover, last.dice)
@@ -189,7 +187,7 @@ def test_bear_off_ends_the_game_with_single_gammon_and_backgammon():
                     WinKind.BACKGAMMON if in_winners_home else WinKind.GAMMON)
         assert result.kind == expected and result.points == int(expected) * result.cube_value
         assert game.legal_actions() == set() and game.dice is None
-        assert isinstance(game.history[-1], Move) and game.history[-1].player == result.winner
+        assert isinstance(game.history[-1], PlayMade) and game.history[-1].player == result.winner
         kinds.setdefault(expected, seed)
     assert set(kinds) == set(WinKind)
 
@@ -299,7 +297,7 @@ def test_cube_ownership_passes_to_each_taker():
     game.take()
     assert (game.cube_value, game.cube_owner, game.turn, game.phase) == (2, 0, 1, GamePhase.ROLL)
     assert not game.can_double() and "double" not in game.legal_actions()
-    with pytest.raises(IllegalActionError, match="player 0 owns the cube"):
+    with pytest.raises(IllegalActionError, match="the other player owns the cube"):
         game.double()
     game.roll()
     game.play("24/13")
@@ -343,7 +341,7 @@ def test_beaver_refused(rules, reason):
     game.double()
     assert "beaver" not in game.legal_actions()
     before = snapshot(game)
-    with pytest.raises(IllegalActionError, match=f"cannot beaver: .*{reason}.*DOUBLED, player 0 to act"):
+    with pytest.raises(IllegalActionError, match=f"cannot beaver: .*{reason}.*a double waits for its answer"):
         game.beaver()
     assert snapshot(game) == before
     game.take()  # a take is still fine
@@ -388,7 +386,7 @@ def test_constructor_checks_its_arguments():
 def test_undo_takes_back_the_last_play_until_the_opponent_acts():
     game = started(rolls=[(6, 5)])
     assert game.can_undo()
-    with pytest.raises(IllegalActionError, match="player 1 cannot undo player 0's play"):
+    with pytest.raises(IllegalActionError, match="cannot undo: only the player who made the play"):
         game.undo(player=1)
     game.undo(player=0)
     assert (game.phase, game.turn, game.dice, game.position) == (GamePhase.MOVE, 0, (3, 1), START)
@@ -462,6 +460,14 @@ ACTIONS = {
 }
 
 
+WHERE = {GamePhase.OPENING: "the game starts with the opening roll",
+         GamePhase.ROLL: "the player on roll is to roll or double",
+         GamePhase.MOVE: "the player on roll is to play",
+         GamePhase.DOUBLED: "a double waits for its answer",
+         GamePhase.RESIGNED: "an offer to resign waits for its answer",
+         GamePhase.OVER: "the game is over"}
+
+
 @pytest.mark.parametrize("state", STATES, ids=lambda s: s.__name__)
 def test_every_action_not_in_legal_actions_is_refused_and_changes_nothing(state):
     assert set(state().legal_actions()) <= set(ACTIONS)
@@ -474,8 +480,9 @@ def test_every_action_not_in_legal_actions_is_refused_and_changes_nothing(state)
         with pytest.raises(IllegalActionError) as err:
             action(game)
         message = str(err.value)
-        assert f"cannot {name}" in message and f"phase {game.phase.name}" in message
-        assert (f"player {game.turn} to act" if game.turn is not None else "no player on turn") in message
+        # in a player's words: no phase names, no player numbers
+        assert f"cannot {name.replace('_', ' the ')}" in message and WHERE[game.phase] in message
+        assert "phase" not in message and "player 0" not in message and "player 1" not in message
         assert snapshot(game) == before
         refused += 1
     assert refused >= 4
@@ -496,7 +503,9 @@ def test_the_wrong_player_is_refused_for_every_action(state):
         game = state()
         wrong = game.turn if name == "undo" else 1 - game.turn
         before = snapshot(game)
-        with pytest.raises(IllegalActionError, match=f"player {wrong} cannot {name}"):
+        why = {"undo": "only the player who made the play can take it back",
+               "resign": "only the player on roll can now"}.get(name, "it is the other player's turn")
+        with pytest.raises(IllegalActionError, match=f"cannot {name.replace('_', ' the ')}: {why}"):
             ACTIONS[name](game, wrong)
         assert snapshot(game) == before
 
@@ -607,8 +616,8 @@ def test_replay_refuses_actions_that_do_not_fit():
     with pytest.raises(IllegalActionError):
         Game.replay(history[:2] + [Take(1)])
     with pytest.raises(IllegalActionError, match="do not replay"):
-        Game.replay(history[:2] + [Move(1, (6, 5), None)])  # no pass there
-    with pytest.raises(IllegalActionError, match="do not replay"):
+        Game.replay(history[:2] + [PlayMade(1, (6, 5), None)])  # no pass there
+    with pytest.raises(IllegalActionError, match="to the player who threw 1, but the 3 wins it"):
         Game.replay([Roll(1, (3, 1), opening=True)])  # 3-1 is player 0's
 
 
@@ -695,5 +704,32 @@ def test_the_player_not_on_turn_may_resign_while_the_opponent_is_to_roll() -> No
 def test_the_player_not_on_turn_cannot_resign_while_the_opponent_plays() -> None:
     game = Game(Rules(), ScriptedDice([(3, 1)]))
     game.roll()  # player 0 must play the 31
-    with pytest.raises(IllegalActionError, match="player 1 cannot resign"):
+    with pytest.raises(IllegalActionError, match="cannot resign: only the player on roll can now"):
         game.resign(WinKind.SINGLE, player=1)
+
+
+def test_apply_makes_a_roll_with_its_recorded_dice_not_the_dice_source():
+    game = Game(dice=ScriptedDice([(1, 2)] * 5))
+    game.apply(Roll(0, (5, 2), opening=True, ties=((4, 4),)))
+    game.apply(PlayMade(0, (5, 2), game.position.parse_play("13/8 13/11", (5, 2))))
+    game.apply(Roll(1, (6, 6)))
+    assert game.dice == (6, 6) and game.history[0].ties == ((4, 4),)
+    before = snapshot(game)
+    with pytest.raises(IllegalActionError, match="the play is of 5-2 but the dice are 6-6"):
+        game.apply(PlayMade(1, (5, 2), Game().position.parse_play("13/8 13/11", (5, 2))))
+    with pytest.raises(IllegalActionError, match="doubles to 4 with the cube at 1, which makes 2"):
+        Game(dice=ScriptedDice([(3, 1), (6, 5)])).apply(Double(0, 4))  # the recorded value must be the cube's
+    assert snapshot(game) == before
+
+
+def test_apply_refuses_recorded_rolls_that_cannot_be() -> None:
+    for roll, why in [(Roll(0, (5, 2), opening=True, ties=((4, 3),)), "ties .* must be doubles"),
+                      (Roll(0, (5, 2)), "not the opening roll, which must come first"),
+                      (Roll(0, (4, 4), opening=True), "the opening roll 4-4 cannot be a double")]:
+        game = Game()
+        with pytest.raises(IllegalActionError, match=why):
+            game.apply(roll)
+        assert game.phase is GamePhase.OPENING and game.history == []
+    game = started(rolls=[(6, 5)])  # player 1 to roll
+    with pytest.raises(IllegalActionError, match="cannot make the opening roll"):
+        game.apply(Roll(1, (3, 1), opening=True))

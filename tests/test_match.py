@@ -55,7 +55,7 @@ def test_crawford_and_post_crawford_games():
     post.resign(WinKind.SINGLE, player=1)  # player 1 resigns at the cube of 2
     post.accept_resignation()
     assert match.score == (5, 4) and match.is_over and match.winner == 0
-    with pytest.raises(IllegalActionError, match="player 0 has won the match"):
+    with pytest.raises(IllegalActionError, match="the match is over, 5-4"):
         match.new_game()
     assert [g.crawford_game for g in match.games] == [False, False, False, True, False]
 

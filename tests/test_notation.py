@@ -11,7 +11,7 @@ from gammon import (
     InvalidNotationError,
     Position,
 )
-from gammon.notation import Move, parse_moves
+from gammon.notation import CheckerPath, parse_paths
 from tests.helpers import pos, random_game_positions
 
 START = Position.initial()
@@ -109,13 +109,13 @@ def test_ambiguous_when_the_marks_do_not_decide():
 ])
 def test_syntax_errors_quote_the_text(text):
     with pytest.raises(InvalidNotationError) as e:
-        parse_moves(text)
+        parse_paths(text)
     assert repr(text) in str(e.value) or repr(text.strip().lower().split()[0]) in str(e.value)
 
 
-def test_parse_moves_structure():
-    assert parse_moves("24/18*/12 13/7(2)") == (
-        Move((24, 18, 12), (True, False)), Move((13, 7), (False,), 2))
+def test_parse_paths_structure():
+    assert parse_paths("24/18*/12 13/7(2)") == (
+        CheckerPath((24, 18, 12), (True, False)), CheckerPath((13, 7), (False,), 2))
 
 
 def test_every_play_round_trips_through_its_notation():
@@ -132,9 +132,9 @@ def test_every_play_round_trips_through_its_notation():
 
 @settings(max_examples=300)
 @given(st.text(alphabet="0123456789/*-() ,barofBOFx\t", max_size=30))
-def test_parse_moves_fuzz_raises_only_notation_errors(text):
+def test_parse_paths_fuzz_raises_only_notation_errors(text):
     try:
-        moves = parse_moves(text)
+        moves = parse_paths(text)
     except InvalidNotationError:
         return
     assert all(m.points[0] > m.points[-1] for m in moves)

@@ -31,7 +31,7 @@ from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.evaluator import Probabilities
 from gammon.formats.sgf import Properties, play_letters, write_sgf
-from gammon.game import Beaver, Double, Drop, Game, Move, RejectResignation, Resign, Roll, Take
+from gammon.game import Beaver, Double, Drop, Game, PlayMade, RejectResignation, Resign, Roll, Take
 from gammon.match import Match
 
 # The evaluation context after the plies: gammon's evaluations are cubeful ("C"), deterministic,
@@ -125,7 +125,7 @@ class AnalysisAnnotator:
                 # the roll's node is the move that plays it, when one follows (as the writer does)
                 following = next((j for j in range(i + 1, len(history))
                                   if not isinstance(history[j], Resign | RejectResignation)), None)
-                moved = following is not None and isinstance(history[following], Move)
+                moved = following is not None and isinstance(history[following], PlayMade)
                 if following is not None and moved:
                     node = nodes.setdefault(following, {})
                 first = pending[0] if pending else None
@@ -138,7 +138,7 @@ class AnalysisAnnotator:
                 if not luck:
                     raise wrong(i, "no luck for this roll")
                 node.update(_luck(luck.popleft()))
-            elif isinstance(action, Move):
+            elif isinstance(action, PlayMade):
                 play = pending.popleft() if pending else None
                 if not isinstance(play, CheckerPlay) or play.played != action.play:
                     raise wrong(i, f"{play!r:.80} instead")

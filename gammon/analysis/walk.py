@@ -18,7 +18,6 @@ from gammon.analysis.decisions import (
     RollLuck,
 )
 from gammon.analysis.equity import CubeView
-from gammon.dice import ScriptedDice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
 from gammon.engine.met import MAX_AWAY
@@ -30,10 +29,9 @@ from gammon.game import (
     Double,
     Drop,
     Game,
-    Move,
+    PlayMade,
     Roll,
     Take,
-    recorded_rolls,
 )
 from gammon.match import Match
 from gammon.position import Position
@@ -158,7 +156,7 @@ def _context(game: Game, number: int, turn: int, player: int, position: Position
 def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], decisions: list[Decision],
           rolls: list[RollLuck]) -> Iterator[None]:
     """Replay ``history`` into a fresh game, analysing before each action; yields once per action."""
-    replay = Game(game.rules, ScriptedDice(recorded_rolls(history)), game.score, game.crawford_game)
+    replay = Game(game.rules, None, game.score, game.crawford_game)  # apply rolls the recorded dice
     engine = analyser.engine
     turn = 0
     doubled: tuple[CubeDecision, CubeView] | None = None  # the double awaiting its answer
@@ -176,7 +174,7 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
             replay.apply(action)
             context = _context(replay, number, turn, p, position, action.dice)
             rolls.append(analyser.luck(context, action.dice, *views, opening=action.opening))
-        elif isinstance(action, Move):
+        elif isinstance(action, PlayMade):
             if action.play is None:  # no legal play: the roll already passed the turn
                 context = _context(replay, number, turn, p, replay.position_for(p), action.dice)
                 decisions.append(analyser.checker_play(context, None, 0, *views))

@@ -20,9 +20,10 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
-from gammon.game import Game, GamePhase, GameResult, Move
+from gammon.game import ActionKind, Game, GamePhase, GameResult, PlayMade, RejectResignation, Take
 from gammon.match import Match
 from gammon.rules import WinKind
+from gammon.words import describe
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -55,10 +56,11 @@ COMMANDS = {
 }
 # Commands that change nothing in the game: they work at every prompt, between games too.
 QUIET_COMMANDS = frozenset({"board", "pips", "save", "help", "quit"})
-# Commands that are game actions -> the name of the Game method (as in Game.legal_actions()).
-GAME_ACTIONS = {"roll": "roll", "double": "double", "take": "take", "drop": "drop", "beaver": "beaver",
-                "resign": "resign", "accept": "accept_resignation", "reject": "reject_resignation",
-                "undo": "undo"}
+# Commands that are game actions -> their kind (as in Game.legal_actions()).
+GAME_ACTIONS = {"roll": ActionKind.ROLL, "double": ActionKind.DOUBLE, "take": ActionKind.TAKE,
+                "drop": ActionKind.DROP, "beaver": ActionKind.BEAVER, "resign": ActionKind.RESIGN,
+                "accept": ActionKind.ACCEPT_RESIGNATION, "reject": ActionKind.REJECT_RESIGNATION,
+                "undo": ActionKind.UNDO}
 RESIGN_WORDS = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind.SINGLE,
                 "gammon": WinKind.GAMMON, "g": WinKind.GAMMON,
                 "backgammon": WinKind.BACKGAMMON, "b": WinKind.BACKGAMMON}
@@ -239,11 +241,8 @@ class PlaySession:
 
     def _opening_roll(self) -> None:
         g = self.game
-        dice = g.roll()
-        first = _to_act(g)
-        names = self.names
-        self.say(f"{said(names[0], 'throws')} {dice[0]}, {said(names[1], 'throws')} {dice[1]}: "
-                 f"{said(names[first], 'plays')} first.")
+        g.roll()
+        self.say(describe(g.history[0], self.names) + ".")  # the opening roll
         if g.cube_value > 1:
             self.say(f"Automatic doubles: the cube is on {g.cube_value}.")
 
@@ -340,38 +339,35 @@ class PlaySession:
         bot = seat.computer
         assert bot is not None
         action = bot.next_action(g)
-        name = action.name
-        if name == "roll":
+        kind = action.kind
+        if kind is ActionKind.ROLL:
             self._roll(seat)
-        elif name == "double":
-            g.double()
-            self.say(f"{said(seat.name, 'doubles')} to {g.cube_value * 2}.")
-        elif name == "play" and action.play is not None:
-            dice = _rolled(g)
+            return
+        if kind is ActionKind.PLAY and action.play is not None:
             g.play(action.play)
-            self.say(f"{said(seat.name, 'plays')} {format_dice(dice)}: {action.play}")
-        elif name in ("take", "drop", "beaver"):
-            {"take": g.take, "drop": g.drop, "beaver": g.beaver}[name]()
-            words = {"take": "takes", "drop": "passes", "beaver": "beavers"}
-            self.say(f"{said(seat.name, words[name])}." + (
-                f" The cube is on {g.cube_value}." if name != "drop" else ""))
-        elif name == "accept_resignation":
-            g.accept_resignation()
-            self.say(f"{said(seat.name, 'accepts')}.")
         else:
-            g.reject_resignation()
-            self.say(f"{said(seat.name, 'rejects')} the resignation; play on.")
+            {ActionKind.DOUBLE: g.double, ActionKind.TAKE: g.take, ActionKind.DROP: g.drop,
+             ActionKind.BEAVER: g.beaver, ActionKind.ACCEPT_RESIGNATION: g.accept_resignation,
+             ActionKind.REJECT_RESIGNATION: g.reject_resignation}[kind]()
+        self._report()
+
+    def _report(self) -> None:
+        """Say what the last action did, in gammon's words (and what follows from it)."""
+        g = self.game
+        action = g.history[-1]
+        text = describe(action, self.names)
+        if isinstance(action, Take):
+            text += f". The cube is on {g.cube_value}"
+        elif isinstance(action, RejectResignation):
+            text += "; play on"
+        self.say(text + ".")
 
     def _roll(self, seat: Seat) -> None:
         """Roll for the player on turn; say so when the roll cannot be played."""
         g = self.game
-        before = len(g.history)
-        dice = g.roll()
-        passed = any(isinstance(a, Move) and a.play is None for a in g.history[before:])
-        if passed:
-            self.say(f"{said(seat.name, 'rolls')} {format_dice(dice)} and cannot move.")
-        elif seat.computer is None:
-            self.say(f"{said(seat.name, 'rolls')} {format_dice(dice)}.")
+        g.roll()
+        if isinstance(g.history[-1], PlayMade) or seat.computer is None:
+            self._report()  # a roll that passes the turn, or a person's roll
 
     # --- the person ---------------------------------------------------------------------------
 
@@ -403,7 +399,7 @@ class PlaySession:
         if phase == GamePhase.MOVE:
             return f"{format_dice(_rolled(g))} to play"
         if phase == GamePhase.DOUBLED:
-            answers = ["take", "pass"] + (["beaver"] if "beaver" in g.legal_actions() else [])
+            answers = ["take", "pass"] + (["beaver"] if ActionKind.BEAVER in g.legal_actions() else [])
             return f"doubled to {g.cube_value * 2}: {one_of(answers)}"
         offer = said(self.names[1 - _to_act(g)], "offers")
         kind = g.offered_resignation or WinKind.SINGLE  # the RESIGNED phase always has one
@@ -498,13 +494,13 @@ class PlaySession:
         g = self.game
         position, dice = g.position, _rolled(g)
         try:
-            play = g.play(text)
+            g.play(text)
         except GammonError as e:
             # The board is on screen: the position ID and the dice in the message add nothing.
             message = str(e).replace(f" in position {position.id} with {dice[0]}{dice[1]}", "")
             self.say(f"Sorry: {tidy(message).rstrip('.')}.")
             return
-        self.say(f"{said(seat.name, 'plays')} {play}")
+        self._report()
         self._show_board_once()  # the result of the play, before the opponent acts
         # Against the computer, which acts at once, the turn ends only when the person says so:
         # until then 'undo' can take the play back.
@@ -539,24 +535,20 @@ class PlaySession:
         self._roll(self._seat())
 
     def _do_double(self, rest: str) -> None:
-        name = self._seat().name
         self.game.double()
-        self.say(f"{said(name, 'doubles')} to {self.game.cube_value * 2}.")
+        self._report()
 
     def _do_take(self, rest: str) -> None:
-        name = self._seat().name
         self.game.take()
-        self.say(f"{said(name, 'takes')}. The cube is on {self.game.cube_value}.")
+        self._report()
 
     def _do_drop(self, rest: str) -> None:
-        name = self._seat().name
         self.game.drop()
-        self.say(f"{said(name, 'passes')}.")
+        self._report()
 
     def _do_beaver(self, rest: str) -> None:
-        name = self._seat().name
         self.game.beaver()
-        self.say(f"{said(name, 'beavers')}. The cube is on {self.game.cube_value}.")
+        self._report()
 
     def _do_resign(self, rest: str) -> None:
         words = rest.lower().split() or ["single"]
@@ -564,20 +556,16 @@ class PlaySession:
             self.say(f"Resign how much? 'resign single', 'resign gammon' or 'resign backgammon', "
                      f"not {quote(rest)}.")
             return
-        kind = RESIGN_WORDS[words[0]]
-        name = self._seat().name
-        self.game.resign(kind)
-        self.say(f"{said(name, 'offers')} to resign {WIN_WORDS[kind]}.")
+        self.game.resign(RESIGN_WORDS[words[0]])
+        self._report()
 
     def _do_accept(self, rest: str) -> None:
-        name = self._seat().name
         self.game.accept_resignation()
-        self.say(f"{said(name, 'accepts')} the resignation.")
+        self._report()
 
     def _do_reject(self, rest: str) -> None:
-        name = self._seat().name
         self.game.reject_resignation()
-        self.say(f"{said(name, 'rejects')} the resignation; play on.")
+        self._report()
 
     def _do_undo(self, rest: str) -> None:
         self.game.undo()

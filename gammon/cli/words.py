@@ -1,36 +1,19 @@
-"""Words for the terminal game: how players, dice, results and typed text are written in messages."""
+"""Words for the terminal game: typed text in messages (the game's own words are in gammon.words)."""
 
 from __future__ import annotations
 
 import re
 
-from gammon.rules import WinKind
+from gammon.words import WIN_WORDS, format_dice, points_text, said
 
-WIN_WORDS = {WinKind.SINGLE: "a single game", WinKind.GAMMON: "a gammon", WinKind.BACKGAMMON: "a backgammon"}
+__all__ = ["WIN_WORDS", "format_dice", "object_form", "one_of", "points_text", "quote", "said", "tidy"]
+
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
-
-_YOU_FORMS = {"rolls": "roll", "plays": "play", "doubles": "double", "takes": "take", "passes": "pass",
-              "beavers": "beaver", "offers": "offer", "accepts": "accept", "rejects": "reject",
-              "wins": "win", "throws": "throw", "owns": "own"}
-
-
-def said(name: str, verb: str) -> str:
-    """``name`` followed by ``verb`` in the third person, or the second person for "You"."""
-    return f"{name} {_YOU_FORMS.get(verb, verb) if name == 'You' else verb}"
 
 
 def object_form(name: str) -> str:
     """A name after a preposition: "for you", "for pubeval"."""
     return "you" if name == "You" else name
-
-
-def format_dice(dice: tuple[int, int]) -> str:
-    """Dice as players write them: the higher die first, "6-4"."""
-    return f"{max(dice)}-{min(dice)}"
-
-
-def points_text(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
 
 
 def one_of(words: list[str]) -> str:

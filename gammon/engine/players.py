@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError
+from gammon.game import ActionKind
 from gammon.position import Position
 from gammon.primitives import race_win_chance
 
@@ -51,11 +52,10 @@ BEAVER = 0.60
 
 @dataclass(frozen=True)
 class ComputerAction:
-    """The computer's next action in a game: the name of the :class:`~gammon.game.Game` method
-    to call ("roll", "double", "play", "take", "drop", "beaver", "accept_resignation",
-    "reject_resignation") and, for "play", the play."""
+    """The computer's next action in a game: its kind (roll, double, play, take, drop, beaver,
+    accept or reject a resignation) and, for a play, the play."""
 
-    name: str
+    kind: ActionKind
     play: Play | None = None
 
 
@@ -93,18 +93,18 @@ class HeuristicCube:
 
         phase = game.phase
         if phase is GamePhase.ROLL:
-            return ComputerAction("double" if self.wants_to_double(game) else "roll")
+            return ComputerAction(ActionKind.DOUBLE if self.wants_to_double(game) else ActionKind.ROLL)
         if phase is GamePhase.MOVE:
             play = self.choose_play(game)
             if play is None:  # the MOVE phase always has a legal play: the roll passes otherwise
                 raise IllegalActionError(f"the computer found no play in {game.position.id}")
-            return ComputerAction("play", play)
+            return ComputerAction(ActionKind.PLAY, play)
         if phase is GamePhase.DOUBLED:
-            return ComputerAction(self.answer_double(game))
+            return ComputerAction(ActionKind(self.answer_double(game)))
         if phase is GamePhase.RESIGNED:
-            return ComputerAction("accept_resignation" if self.accepts_resignation(game)
-                                  else "reject_resignation")
-        raise IllegalActionError(f"the computer has nothing to do in the game's {phase.name.lower()} phase")
+            return ComputerAction(ActionKind.ACCEPT_RESIGNATION if self.accepts_resignation(game)
+                                  else ActionKind.REJECT_RESIGNATION)
+        raise IllegalActionError("the computer has nothing to do: the game has not started or is over")
 
     def wants_to_double(self, game: Game) -> bool:
         if not game.can_double():

@@ -31,6 +31,7 @@ from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.game import Abandon, AcceptResignation, Action, GameResult, RejectResignation, Resign, Roll
 from gammon.rules import Rules
+from gammon.words import describe
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -260,7 +261,7 @@ def compare(before: Transcript, after: Transcript, target: str) -> list[str]:
     if len(games_a) != len(games_b):
         raise GammonError(f"{len(games_a)} games were read but {len(games_b)} read back")
     for k, (ga, gb) in enumerate(zip(games_a, games_b)):
-        losses.extend(f"game {k + 1}: {loss}" for loss in _game_losses(ga, gb, k))
+        losses.extend(f"game {k + 1}: {loss}" for loss in _game_losses(ga, gb, k, before.names))
     return losses
 
 
@@ -282,7 +283,7 @@ def _core(history: list[Action]) -> list[Action]:
             if not isinstance(a, Resign | AcceptResignation | RejectResignation | Abandon)]
 
 
-def _game_losses(ga: Game, gb: Game, k: int) -> list[str]:
+def _game_losses(ga: Game, gb: Game, k: int, names: tuple[str, str]) -> list[str]:
     ha, hb = _core(ga.history), _core(gb.history)
     if (ga.score, ga.crawford_game) != (gb.score, gb.crawford_game):
         raise GammonError(f"game {k + 1}: the score or Crawford game read back differs")
@@ -290,8 +291,8 @@ def _game_losses(ga: Game, gb: Game, k: int) -> list[str]:
     if ha != hb:
         if gb.is_over or hb != ha[:len(hb)]:
             raise GammonError(f"game {k + 1}: the actions read back differ from action "
-                              f"{_first_difference(ha, hb)}")
-        dropped = ", ".join(_describe(x) for x in ha[len(hb):])
+                              f"{_first_difference(ha, hb, names)}")
+        dropped = ", ".join(describe(x, names) for x in ha[len(hb):])
         losses.append(f"the unfinished game's last action{'s' if len(ha) - len(hb) > 1 else ''} ({dropped})")
     ra, rb = ga.result, gb.result
     if (ra is None) != (rb is None) or (ra and rb and (ra.winner, ra.points) != (rb.winner, rb.points)):
@@ -307,15 +308,10 @@ def _game_losses(ga: Game, gb: Game, k: int) -> list[str]:
     return losses
 
 
-def _first_difference(a: list[Action], b: list[Action]) -> str:
+def _first_difference(a: list[Action], b: list[Action], names: tuple[str, str]) -> str:
     i = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
-    return f"{i}: {_describe(a[i]) if i < len(a) else 'none'} / {_describe(b[i]) if i < len(b) else 'none'}"
-
-
-def _describe(action: Action) -> str:
-    name = type(action).__name__.lower()
-    dice = getattr(action, "dice", None)
-    return f"player {action.player} {name}" + (f" {dice[0]}{dice[1]}" if dice else "")
+    return (f"{i}: {describe(a[i], names) if i < len(a) else 'none'} / "
+            f"{describe(b[i], names) if i < len(b) else 'none'}")
 
 
 def _ending(result: GameResult) -> str:

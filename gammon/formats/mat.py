@@ -19,12 +19,15 @@ A cell is a roll and its play (``52: 13/8 24/22``, just ``66:`` when no play is 
 action (``Doubles => 2``, ``Takes``, ``Drops``, ``Beavers => 4``) or ``Wins N points``; a win
 that follows neither a bear-off nor a drop is a resignation the winner accepted.
 
-:func:`read_mat` reads a file into plain records (:class:`MatMatch`), checking every play against
-the rules; a bad game is recorded in ``errors`` (an :class:`InvalidNotationError` quoting the line
-and its number) and reading goes on with the next game. :func:`to_match` replays the records
-into a :class:`~gammon.match.Match`. :func:`format_mat` / :func:`write_mat` write a Match, a list
-of Games or records, laid out as GNU Backgammon's ``export match mat`` does, so that gnubg's
-importer (which splits the columns by the dice colons and by runs of two spaces) reads it back.
+:func:`read_mat` reads a file into records (:class:`MatMatch`): it drives a
+:class:`~gammon.game.Game` cell by cell, so every game's actions are the game's own history records
+(rolls with their dice, plays, cube actions), every play checked against the rules; a bad game is
+recorded in ``errors`` (an :class:`InvalidNotationError` quoting the line and its number) and
+reading goes on with the next game. :func:`to_match` replays the records into a
+:class:`~gammon.match.Match` under the match's rules (the reader allows every cube action).
+:func:`format_mat` / :func:`write_mat` write a Match, a list of Games or records, laid out as GNU
+Backgammon's ``export match mat`` does, so that gnubg's importer (which splits the columns by the
+dice colons and by runs of two spaces) reads it back.
 """
 
 from __future__ import annotations
@@ -35,94 +38,49 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from gammon.dice import ScriptedDice
-from gammon.errors import GammonError, InvalidNotationError
+from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
+from gammon.formats.replay import replay_games
+from gammon.game import (
+    Action,
+    Beaver,
+    Double,
+    Drop,
+    Game,
+    GamePhase,
+    PlayMade,
+    RejectResignation,
+    Resign,
+    Roll,
+    Take,
+)
 from gammon.play import Play
-from gammon.position import Position
+from gammon.rules import Rules, WinKind
 
 if TYPE_CHECKING:
-    from gammon.game import Game
     from gammon.match import Match
-    from gammon.rules import Rules
 
 # --- records ---------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class MatMove:
-    """``player`` rolled ``dice`` and made ``play`` (None: no legal play, the turn passed)."""
-
-    player: int
-    dice: tuple[int, int]
-    play: Play | None
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class MatRolled:
-    """``player`` rolled ``dice`` and resigned instead of playing them."""
-
-    player: int
-    dice: tuple[int, int]
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class MatDouble:
-    player: int
-    cube_value: int  # the value offered
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class MatBeaver:
-    player: int
-    cube_value: int  # the value after the beaver
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class MatTake:
-    player: int
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class MatDrop:
-    player: int
-    line: int = 0
-
-
-@dataclass(frozen=True)
-class MatWin:
-    """``player`` wins ``points``: after a bear-off, a drop, or else the opponent's resignation."""
-
-    player: int
-    points: int
-    line: int = 0
-
-
-MatAction = MatMove | MatRolled | MatDouble | MatBeaver | MatTake | MatDrop | MatWin
-
-
-@dataclass(frozen=True)
 class MatGame:
-    """One game: its number, the score before it, and every action in order."""
+    """One game: its number, the score before it, its actions as the game's own history records
+    (:mod:`gammon.game`: rolls with their dice, plays, cube actions; ``lines[k]`` is the line
+    ``actions[k]`` was read from, 0 for a game not read from a file), and its end as the file
+    writes it: ``winner`` wins ``points`` ("Wins N points"; after neither a bear-off nor a drop,
+    the loser's resignation). ``winner`` is None for a game the file leaves unfinished."""
 
     number: int
     score: tuple[int, int]
-    actions: tuple[MatAction, ...]
-    line: int = 0
+    actions: tuple[Action, ...]
+    lines: tuple[int, ...] = ()
+    winner: int | None = None
+    points: int = 0
+    line: int = 0  # the "Game N" line
+    win_line: int = 0
 
-    @property
-    def winner(self) -> int | None:
-        last = self.actions[-1] if self.actions else None
-        return last.player if isinstance(last, MatWin) else None
-
-    @property
-    def points(self) -> int:
-        last = self.actions[-1] if self.actions else None
-        return last.points if isinstance(last, MatWin) else 0
+    def line_of(self, k: int) -> int:
+        return self.lines[k] if k < len(self.lines) else 0
 
 
 @dataclass(frozen=True)
@@ -243,7 +201,7 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
         if not n or _NUMBER.match(head):
             raise _GameError(f"line {i + 1}: {head!r}: expected the score line 'Name : 0   Name : 0'")
         names, score = (n.group(1), n.group(2)), (0, 0)
-    reader = _GameReader()
+    reader = _GameReader(names)
     for j in range(i + 1, end):
         text = lines[j]
         if not text.strip() or text.lstrip().startswith((";", "#")):
@@ -253,7 +211,9 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
                 reader.add(player, cell, j + 1)
         except (_GameError, GammonError) as e:
             raise _GameError(f"line {j + 1}: {text.strip()!r}: {e}") from None
-    return MatGame(number, score, tuple(reader.actions), start), names
+    history = reader.game.history
+    return MatGame(number, score, tuple(history), tuple(reader.lines), reader.winner, reader.points,
+                   start, reader.win_line), names
 
 
 def _cells(text: str) -> list[tuple[int, str]]:
@@ -277,83 +237,74 @@ def _cells(text: str) -> list[tuple[int, str]]:
     return [(0 if starts[0] < _RIGHT_COLUMN else 1, cells[0])]
 
 
-class _GameReader:
-    """Follows one game cell by cell, checking plays against the rules."""
+# The reader follows the board with a Game under rules that allow every cube action a file may
+# hold (doubles, beavers); to_match replays the records under the match's own rules.
+_READING_RULES = Rules(match_length=0, beavers=True)
 
-    def __init__(self) -> None:
-        self.actions: list[MatAction] = []
-        self.board0 = Position.initial()  # from player 0's view
-        self.over = False
-        self.cube = 1
-        self.next: int | None = None  # who acts next; None before the opening roll
+
+class _GameReader:
+    """Drives a Game cell by cell: the cells become the game's history records."""
+
+    def __init__(self, names: tuple[str, str]) -> None:
+        self.names = names
+        self.game = Game(_READING_RULES)
+        self.lines: list[int] = []  # the line of each history record
+        self.winner: int | None = None
+        self.points = 0
+        self.win_line = 0
 
     def add(self, player: int, cell: str, line: int) -> None:
         if _LOSS.match(cell):
             return  # Backgammon Galaxy's "Losses N points": the loser's side of the "Wins" after it
-        if self.over:
+        if self.winner is not None:
             raise _GameError("the game is already over")
+        game = self.game
         is_win = cell.lower().startswith("wins")
-        if self.actions and isinstance(self.actions[-1], MatRolled) and (
-                not is_win or player == self.actions[-1].player):
+        rolled = game.phase is GamePhase.MOVE  # a roll left unplayed: its player resigned
+        if rolled and (not is_win or player == game.turn):
             raise _GameError("a roll left unplayed must be followed by the opponent's 'Wins'")
-        if not is_win and self.next is not None and player != self.next:
-            raise _GameError(f"it is player {self.next}'s turn ({'left' if self.next == 0 else 'right'} "
-                             "column), not the other player's")
-        self.next = 1 - player
+        if not is_win and game.turn is not None and player != game.turn:
+            column = "left" if game.turn == 0 else "right"
+            raise _GameError(f"it is {self.names[game.turn]}'s turn ({column} column), not "
+                             f"{self.names[player]}'s")
         if cell[0].isdigit():
-            self._move(player, (int(cell[0]), int(cell[1])), cell[3:].strip(), line)
-            return
-        word = cell.split()[0].lower()
-        cube = _CUBE.match(cell)
-        if cube:
-            offered = int(cube.group(2)) if cube.group(2) else self.cube * (2 if word == "doubles" else 4)
-            if word == "doubles":
-                self.actions.append(MatDouble(player, offered, line))
-            else:
-                self.actions.append(MatBeaver(player, offered, line))
-                self.cube = offered
-        elif word in ("takes", "accepts") and cell.lower() == word:
-            self._after_double(player, "take")
-            self.actions.append(MatTake(player, line))
-        elif word in ("drops", "passes", "rejects") and cell.lower() == word:
-            self._after_double(player, "drop")
-            self.actions.append(MatDrop(player, line))
+            self._roll(player, (int(cell[0]), int(cell[1])), cell[3:].strip())
+        elif cube := _CUBE.match(cell):
+            word = cube.group(1).lower()
+            times = 2 if word == "doubles" else 4
+            value = int(cube.group(2)) if cube.group(2) else game.cube_value * times
+            game.apply(Double(player, value) if word == "doubles" else Beaver(player, value))
+        elif cell.lower() in ("takes", "accepts"):
+            self._answer(Take(player))
+        elif cell.lower() in ("drops", "passes", "rejects"):
+            self._answer(Drop(player))
         elif win := _WIN.match(cell):
             points = int(win.group(1))
             if points < 1:
                 raise _GameError(f"a win of {points} points")
-            self.actions.append(MatWin(player, points, line))
-            self.over = True
+            self.winner, self.points, self.win_line = player, points, line
         else:
             raise _GameError(f"cannot read the cell {cell!r}")
+        self.lines += [line] * (len(game.history) - len(self.lines))
 
-    def _after_double(self, player: int, what: str) -> None:
-        last = self.actions[-1] if self.actions else None
-        if not isinstance(last, MatDouble | MatBeaver) or last.player == player:
+    def _answer(self, action: Take | Drop) -> None:
+        if self.game.phase is not GamePhase.DOUBLED:
+            what = "take" if isinstance(action, Take) else "drop"
             raise _GameError(f"a {what} must answer the opponent's double")
-        if isinstance(last, MatDouble) and what == "take":
-            self.cube = last.cube_value
+        self.game.apply(action)
 
-    def _move(self, player: int, dice: tuple[int, int], text: str, line: int) -> None:
+    def _roll(self, player: int, dice: tuple[int, int], text: str) -> None:
+        game = self.game
         if text.startswith("???") or text.lower() in ("cannot move", "can't move"):
             text = ""  # XG's marks for a resignation after the roll and for a dance
-        position = self.board0 if player == 0 else self.board0.flip()
-        plays = position.legal_plays(dice)
-        if not text:
-            if not plays:
-                self.actions.append(MatMove(player, dice, None, line))
-                self.next = 1 - player
-            elif len(plays) == 1:
-                # GNU Backgammon reads a forced play left unwritten as played
-                self._played(player, dice, plays[0], line)
-            else:
-                self.actions.append(MatRolled(player, dice, line))
-            return
-        self._played(player, dice, position.parse_play(text, dice), line)
-
-    def _played(self, player: int, dice: tuple[int, int], play: Play, line: int) -> None:
-        self.actions.append(MatMove(player, dice, play, line))
-        self.board0 = play.after if player == 1 else play.after.flip()
+        game.apply(Roll.opening_won(player, dice) if game.phase is GamePhase.OPENING else Roll(player, dice))
+        if game.phase is not GamePhase.MOVE:
+            return  # no legal play: the turn passed
+        if text:
+            game.play(text, player=player)
+        elif len(plays := game.legal_plays()) == 1:
+            game.play(plays[0], player=player)  # GNU Backgammon reads a forced play left unwritten as played
+        # else: rolled and not played; the opponent's "Wins" must follow
 
 
 # --- to a Match ------------------------------------------------------------------------------
@@ -363,8 +314,6 @@ def rules_of(record: MatMatch) -> Rules:
     """The Rules a record was played under: its length, and the header's Crawford, Jacoby,
     Beaver and CubeLimit tags where present (gnubg's defaults otherwise; beavers where a game has
     one)."""
-    from gammon.rules import Rules
-
     tags = {k.lower(): v.strip().lower() for k, v in record.tags.items()}
 
     def on(name: str, default: bool) -> bool:
@@ -376,7 +325,7 @@ def rules_of(record: MatMatch) -> Rules:
         else None
     money = record.match_length == 0
     # gnubg's export writes no Beaver tag: a beaver in the games says they were allowed
-    beavered = any(isinstance(a, MatBeaver) for g in record.games for a in g.actions)
+    beavered = any(isinstance(a, Beaver) for g in record.games for a in g.actions)
     return Rules(match_length=record.match_length, crawford=on("crawford", True),
                  jacoby=on("jacoby", True) if money else True,
                  beavers=on("beaver", beavered) if money else False, cube_limit=cube_limit)
@@ -391,31 +340,15 @@ def to_match(record: MatMatch, rules: Rules | None = None, *, partial: bool = Fa
     a score line that disagrees with the games before it. A match is never silently cut short:
     with ``partial=True`` the games before the first game read with an error are replayed and
     returned instead (rules and scores are still checked)."""
-    from gammon.match import Match
-
     if record.errors:
         if not partial:
             raise record.errors[0]
         first_bad = _first_unread_game(record)
         record = MatMatch(record.match_length, record.names,
                           tuple(g for g in record.games if g.number < first_bad), record.tags)
-    rules = rules_of(record) if rules is None else rules
-    rolls: list[tuple[int, int]] = []
-    for game in record.games:
-        rolls.extend(_rolls(game))
-    match = Match(rules, ScriptedDice(rolls))
-    for k, game in enumerate(record.games):
-        if k:
-            try:
-                match.new_game()
-            except GammonError as e:
-                raise InvalidNotationError(f"game {game.number} (line {game.line}): {e}") from None
-        if match.game.score != game.score:
-            raise InvalidNotationError(
-                f"game {game.number} (line {game.line}): the score line says {game.score}, "
-                f"the games before it make {match.game.score}")
-        _replay(match.game, game)
-    return match
+    return replay_games(rules_of(record) if rules is None else rules, record.games,
+                        lambda game, r: _replay(game, r, record.names),
+                        lambda r: f"game {r.number} (line {r.line})")
 
 
 def _first_unread_game(record: MatMatch) -> int:
@@ -425,74 +358,46 @@ def _first_unread_game(record: MatMatch) -> int:
     return min(numbers) if numbers and not unnumbered else (0 if unnumbered else 1 << 30)
 
 
-def _rolls(game: MatGame) -> list[tuple[int, int]]:
-    rolls = []
-    for n, action in enumerate(a for a in game.actions if isinstance(a, MatMove | MatRolled)):
-        d = action.dice
-        if n == 0:
-            if d[0] == d[1]:
-                raise InvalidNotationError(
-                    f"line {action.line}: the opening roll {d[0]}{d[1]} cannot be a double: "
-                    "each player throws one die and the higher plays both")
-            hi, lo = max(d), min(d)
-            rolls.append((hi, lo) if action.player == 0 else (lo, hi))  # (player 0's, player 1's)
-        else:
-            rolls.append(d)
-    return rolls
+def _replay(game: Game, record: MatGame, names: tuple[str, str]) -> None:
+    """Apply the record's actions to ``game``, then its "Wins" line."""
+    if game.score != record.score:
+        raise InvalidNotationError(
+            f"game {record.number} (line {record.line}): the score line says {record.score}, "
+            f"the games before it make {game.score}")
+    line = record.line
+    try:
+        for k, action in enumerate(record.actions):
+            line = record.line_of(k)
+            game.apply(action)
+        if record.winner is not None:
+            line = record.win_line
+            _win(game, record.winner, record.points, names)
+    except GammonError as e:
+        raise InvalidNotationError(
+            f"game {record.number}, line {line}: {type(e).__name__}: {e}") from None
 
 
-def _replay(game: Game, record: MatGame) -> None:
-    from gammon.rules import WinKind
-
-    for action in record.actions:
-        p = action.player
-        try:
-            if isinstance(action, MatMove | MatRolled):
-                if game.phase.name != "OPENING" and game.turn != p:
-                    raise InvalidNotationError(f"it is player {game.turn}'s turn, not player {p}'s")
-                game.roll()
-                if isinstance(action, MatMove):
-                    if action.play is None:
-                        if game.turn == p:
-                            raise InvalidNotationError(f"player {p} has a legal play of "
-                                                       f"{action.dice[0]}{action.dice[1]}")
-                    else:
-                        game.play(action.play, player=p)
-            elif isinstance(action, MatDouble):
-                game.double(player=p)
-                if game.cube_value * 2 != action.cube_value:
-                    raise InvalidNotationError(
-                        f"doubles to {action.cube_value} but the cube is at {game.cube_value}")
-            elif isinstance(action, MatBeaver):
-                game.beaver(player=p)
-            elif isinstance(action, MatTake):
-                game.take(player=p)
-            elif isinstance(action, MatDrop):
-                game.drop(player=p)
-            elif isinstance(action, MatWin):
-                if not game.is_over:
-                    kinds = [k for k in WinKind
-                             if game.rules.points(k, game.cube_value, game.cube_owner) >= action.points]
-                    if not kinds:
-                        raise InvalidNotationError(
-                            f"a resignation cannot win {action.points} points with the cube at "
-                            f"{game.cube_value}")
-                    game.resign(kinds[0], player=1 - p)
-                    game.accept_resignation(player=p)
-                result = game.result
-                if result is None:
-                    raise InvalidNotationError(f"the file says player {p} wins, but the game goes on")
-                # Backgammon Galaxy may write fewer points for the game that wins the match than it
-                # is worth, but never fewer than it needed ("Wins 2 point and the match" for 4)
-                needed = game.rules.match_length - game.score[p]
-                capped = game.rules.match_length and needed <= action.points <= result.points
-                if result.winner != p or (action.points != result.points and not capped):
-                    raise InvalidNotationError(
-                        f"the file says player {p} wins {action.points} points, the game gives "
-                        f"player {result.winner} {result.points} points")
-        except GammonError as e:
-            raise InvalidNotationError(
-                f"game {record.number}, line {action.line}: {type(e).__name__}: {e}") from None
+def _win(game: Game, winner: int, points: int, names: tuple[str, str]) -> None:
+    """The file's "Wins": the end of the game, or else the loser's resignation of the smallest
+    kind worth ``points``."""
+    if not game.is_over:
+        kinds = [k for k in WinKind if game.rules.points(k, game.cube_value, game.cube_owner) >= points]
+        if not kinds:
+            raise IllegalActionError(
+                f"a resignation cannot win {points} points with the cube at {game.cube_value}")
+        game.resign(kinds[0], player=1 - winner)
+        game.accept_resignation(player=winner)
+    result = game.result
+    if result is None:
+        raise IllegalActionError(f"the file says {names[winner]} wins, but the game goes on")
+    # Backgammon Galaxy may write fewer points for the game that wins the match than it is worth,
+    # but never fewer than it needed ("Wins 2 point and the match" for 4)
+    needed = game.rules.match_length - game.score[winner]
+    capped = game.rules.match_length and needed <= points <= result.points
+    if result.winner != winner or (points != result.points and not capped):
+        raise IllegalActionError(
+            f"the file says {names[winner]} wins {points} points, the game gives "
+            f"{names[result.winner]} {result.points} points")
 
 
 # --- writing ---------------------------------------------------------------------------------
@@ -555,51 +460,9 @@ def to_record(source: Match | Sequence[Game], names: Sequence[str] = ("Player 1"
 
 
 def _game_record(number: int, game: Game) -> MatGame:
-    from gammon.game import (
-        Abandon,
-        AcceptResignation,
-        Beaver,
-        Double,
-        Drop,
-        Move,
-        RejectResignation,
-        Resign,
-        Roll,
-        Take,
-    )
-
-    history = game.history
-    actions: list[MatAction] = []
-    for k, action in enumerate(history):
-        p = action.player
-        # what the roll led to, past resignations offered and rejected
-        following = next((a for a in history[k + 1:] if not isinstance(a, Resign | RejectResignation)),
-                         None)
-        if isinstance(action, Roll) and not isinstance(following, Move):
-            if following is not None:  # rolled, then resigned or left
-                dice = action.dice
-                if action.opening:
-                    dice = (max(dice), min(dice))
-                actions.append(MatRolled(p, dice))
-        elif isinstance(action, Move):
-            dice = action.dice
-            before = history[k - 1] if k else None
-            if isinstance(before, Roll) and before.opening:
-                dice = (max(dice), min(dice))
-            actions.append(MatMove(p, dice, action.play))
-        elif isinstance(action, Double):
-            actions.append(MatDouble(p, action.cube_value))
-        elif isinstance(action, Beaver):
-            actions.append(MatBeaver(p, action.cube_value))
-        elif isinstance(action, Take):
-            actions.append(MatTake(p))
-        elif isinstance(action, Drop):
-            actions.append(MatDrop(p))
-        elif isinstance(action, Resign | RejectResignation | AcceptResignation | Abandon | Roll):
-            pass  # an accepted resignation or abandon shows as the winner's "Wins"; a rejected one not at all
-    if game.result is not None:
-        actions.append(MatWin(game.result.winner, game.result.points))
-    return MatGame(number, game.score, tuple(actions))
+    result = game.result
+    return MatGame(number, game.score, tuple(game.history), winner=result.winner if result else None,
+                   points=result.points if result else 0)
 
 
 def format_steps(play: Play) -> str:
@@ -616,21 +479,40 @@ def format_steps(play: Play) -> str:
     return " ".join(parts)
 
 
-def _cell_text(action: MatAction) -> str:
-    if isinstance(action, MatMove | MatRolled):
-        text = f"{action.dice[0]}{action.dice[1]}:"
-        if isinstance(action, MatMove) and action.play is not None:
-            text += " " + format_steps(action.play)
-        return text
-    if isinstance(action, MatDouble):
-        return f" Doubles => {action.cube_value}"
-    if isinstance(action, MatBeaver):
-        return f" Beavers => {action.cube_value}"
-    if isinstance(action, MatTake):
-        return " Takes"
-    if isinstance(action, MatDrop):
-        return " Drops"
-    return f" Wins {action.points} point{'s' if action.points != 1 else ''}"
+def _cells_of(game: MatGame) -> list[tuple[int, str]]:
+    """The game's cells, (player, text), in order: a roll shows with its play (or alone when its
+    player resigned or left instead of playing it), the cube actions, and the "Wins"; offers to
+    resign show only through the "Wins" that accepts them."""
+    actions = game.actions
+    cells: list[tuple[int, str]] = []
+    for k, action in enumerate(actions):
+        p = action.player
+        if isinstance(action, Roll):
+            # what the roll led to, past resignations offered and rejected
+            following = next((a for a in actions[k + 1:] if not isinstance(a, Resign | RejectResignation)),
+                             None)
+            if not isinstance(following, PlayMade) and (following is not None or game.winner is not None):
+                cells.append((p, _roll_cell(action.dice, action.opening)))
+        elif isinstance(action, PlayMade):
+            before = actions[k - 1] if k else None
+            text = _roll_cell(action.dice, isinstance(before, Roll) and before.opening)
+            cells.append((p, text + (" " + format_steps(action.play) if action.play is not None else "")))
+        elif isinstance(action, Double):
+            cells.append((p, f" Doubles => {action.cube_value}"))
+        elif isinstance(action, Beaver):
+            cells.append((p, f" Beavers => {action.cube_value}"))
+        elif isinstance(action, Take):
+            cells.append((p, " Takes"))
+        elif isinstance(action, Drop):
+            cells.append((p, " Drops"))
+    if game.winner is not None:
+        cells.append((game.winner, f" Wins {game.points} point{'s' if game.points != 1 else ''}"))
+    return cells
+
+
+def _roll_cell(dice: tuple[int, int], opening: bool) -> str:
+    """A roll as its cell starts: the opening roll (player 0's die first) as the winner's, high first."""
+    return f"{max(dice)}{min(dice)}:" if opening else f"{dice[0]}{dice[1]}:"
 
 
 def _rows(game: MatGame) -> list[str]:
@@ -638,9 +520,7 @@ def _rows(game: MatGame) -> list[str]:
     its column is free and to the right of what is there, else it starts a new row; rows that
     start with a win are not numbered."""
     rows: list[list[str | None]] = []
-    for action in game.actions:
-        p = action.player
-        cell = _cell_text(action)
+    for p, cell in _cells_of(game):
         row = rows[-1] if rows else None
         if row is None or row[p] is not None or (p == 0 and row[1] is not None):
             row = [None, None]

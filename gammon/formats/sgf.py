@@ -49,15 +49,14 @@ from __future__ import annotations
 
 import codecs
 import re
-from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Protocol
 
 from gammon.cube import Cube
 from gammon.dice import Dice
-from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
+from gammon.errors import GammonError, InvalidNotationError
 from gammon.game import (
     Abandon,
     AcceptResignation,
@@ -66,7 +65,7 @@ from gammon.game import (
     Double,
     Drop,
     GamePhase,
-    Move,
+    PlayMade,
     RejectResignation,
     Resign,
     Roll,
@@ -234,7 +233,7 @@ class SgfAnnotator(Protocol):
     """Extra properties for the nodes :func:`format_sgf` writes: the hook for per-move analysis.
 
     ``game`` counts games from 0; ``action`` is the index in that game's ``history`` of the action
-    the node records (the Move of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
+    the node records (the PlayMade of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
     Drop or Beaver of a cube node). Return ``{}`` for none. :class:`SgfMatch` is one (it gives
     back what was read); ``gammon.analysis.sgf_annotations.AnalysisAnnotator`` is another, turning
     gammon's evaluations into gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU``
@@ -317,16 +316,7 @@ def _decode(data: bytes | bytearray) -> str:
         return bytes(data).decode("latin-1")  # SGF's default character set
 
 
-class _FedDice:
-    """The dice each node names, handed to the game as it rolls."""
-
-    def __init__(self) -> None:
-        self.queue: deque[Dice] = deque()
-
-    def roll(self) -> Dice:
-        if not self.queue:
-            raise IllegalActionError("no dice were read for this roll")
-        return self.queue.popleft()
+_COLOURS = ("White", "Black")  # player 0 and player 1, as SGF's W and B
 
 
 class _NodeError(Exception):
@@ -382,7 +372,6 @@ def _read_root(node: SgfNode) -> _Root:
 class _MatchReader:
     def __init__(self, trees: list[SgfTree]) -> None:
         self.trees = trees
-        self.dice = _FedDice()
         self.warnings: list[str] = []
         self.offset = (0, 0)  # how far the money score read runs from the file's MI, once it does
 
@@ -396,7 +385,7 @@ class _MatchReader:
             except _NodeError as e:
                 raise self._where(k, tree.nodes[0], str(e)) from None
         first = roots[0]
-        match = Match(self._rules(roots), self.dice)
+        match = Match(self._rules(roots))
         root0 = self.trees[0].nodes[0]
         # gammon's default names where the file has none (as the .mat writer's)
         pw, pb = root0.value("PW") or "", root0.value("PB") or ""
@@ -455,7 +444,7 @@ class _MatchReader:
             raise self._where(k, tree.nodes[0], f"RU says {'' if 'CrawfordGame' in root.rules else 'not '}"
                                                 f"CrawfordGame, but by the rules this game {says} the "
                                                 "Crawford game")
-        reader = _GameReader(game, self.dice, root.auto_doubles)
+        reader = _GameReader(game, root.auto_doubles)
         nodes = tree.nodes[1:]
         for i, node in enumerate(nodes):
             try:
@@ -489,9 +478,8 @@ _Notes = dict[int, dict[str, tuple[str, ...]]]  # history index -> the node's pr
 class _GameReader:
     """Follows one game node by node, making each action on the Game (which checks it)."""
 
-    def __init__(self, game: Game, dice: _FedDice, auto_doubles: int) -> None:
+    def __init__(self, game: Game, auto_doubles: int) -> None:
         self.game = game
-        self.dice = dice
         self.auto_doubles = auto_doubles
         self.notes: _Notes = {}
         self.beaver_by: int | None = None  # who beavered, until the doubler's 'take' is read
@@ -553,24 +541,17 @@ class _GameReader:
                 and sorted(game.dice) == sorted(dice):
             return  # rolled already, by the PL/DI node before this one
         if game.phase is GamePhase.OPENING:
-            if dice[0] == dice[1]:
-                raise _NodeError(f"the opening roll {dice[0]}{dice[1]} cannot be a double: each player "
-                                 "throws one die and the higher plays both")
             if player is None:
                 raise _NodeError("the opening roll does not say who won it (B, W or PL)")
-            hi, lo = max(dice), min(dice)
-            self.dice.queue.extend([(1, 1)] * self.auto_doubles)  # the tied throws that turned the cube
-            self.dice.queue.append((hi, lo) if player == 0 else (lo, hi))
-            game.roll()
+            ties = ((1, 1),) * self.auto_doubles  # the tied throws that turned the cube
+            game.apply(replace(Roll.opening_won(player, dice), ties=ties))
             if game.cube_value != 1 << self.auto_doubles:
                 raise _NodeError(f"the root's CV[{1 << self.auto_doubles}] (automatic doubles) does not "
                                  f"fit the rules {game.rules}")
         else:
-            self.dice.queue.append(dice)
-            try:
-                game.roll(player=player)
-            finally:
-                self.dice.queue.clear()
+            if player is None:
+                raise _NodeError("the roll does not say whose it is (B, W or PL)")
+            game.apply(Roll(player, dice))
 
     def _move(self, player: int, value: str, last: bool) -> None:
         m = _MOVE_VALUE.fullmatch(value)
@@ -585,14 +566,14 @@ class _GameReader:
         self._roll(player, dice)
         if game.phase is not GamePhase.MOVE or game.turn != player:
             if steps:
-                raise _NodeError(f"player {player} has no legal play of {dice[0]}{dice[1]}, but the file "
+                raise _NodeError(f"{_COLOURS[player]} has no legal play of {dice[0]}{dice[1]}, but the file "
                                  f"plays {_steps_text(steps)}")
             return
         if not steps:
             if last:
                 return  # rolled, not played: the game stops here (gnubg's last node for a hint)
             plays = game.legal_plays()
-            raise _NodeError(f"no play written, but player {player} can play {dice[0]}{dice[1]}, e.g. "
+            raise _NodeError(f"no play written, but {_COLOURS[player]} can play {dice[0]}{dice[1]}, e.g. "
                              + ", ".join(str(p) for p in plays[:3]))
         game.play(_find_play(game.position, dice, steps), player=player)
 
@@ -601,8 +582,8 @@ class _GameReader:
         got = game.result
         if got is not None:
             if result is not None and (result[0], result[1]) != (got.winner, got.points):
-                raise _NodeError(f"RE says player {result[0]} wins {result[1]} points, the game gives "
-                                 f"player {got.winner} {got.points} points ({got.reason})")
+                raise _NodeError(f"RE says {_COLOURS[result[0]]} wins {result[1]} points, the game gives "
+                                 f"{_COLOURS[got.winner]} {got.points} points ({got.reason})")
             if result is not None and result[2]:
                 raise _NodeError(f"RE says the loser resigned, but the game ended by {got.reason}")
             return
@@ -627,8 +608,9 @@ class _GameReader:
             raise _NodeError(f"RE: a resignation cannot win {points} points with the cube at "
                              f"{game.cube_value}{'' if game.cube_owner is None else ' owned'} under {rules}")
         else:
-            raise _NodeError(f"RE says player {1 - winner} resigned, but gammon lets only the player to "
-                             f"act resign and it is player {game.turn}'s turn ({game.phase.name})")
+            to_act = "nobody's" if game.turn is None else f"{_COLOURS[game.turn]}'s"
+            raise _NodeError(f"RE says {_COLOURS[1 - winner]} resigned, but gammon lets only the player to "
+                             f"act resign and it is {to_act} turn")
 
 
 def _point(letter: str, player: int, source: bool) -> int:
@@ -788,10 +770,10 @@ def _nodes(action: Action, history: Sequence[Action], i: int) -> list[str]:
     if isinstance(action, Roll):
         # what the roll led to, past resignations offered and rejected
         following = next((a for a in history[i + 1:] if not isinstance(a, Resign | RejectResignation)), None)
-        if isinstance(following, Move):
+        if isinstance(following, PlayMade):
             return []  # the move node carries the roll
         return [f"PL[{side}]DI[{_dice(action.dice, action.opening)}]"]
-    if isinstance(action, Move):
+    if isinstance(action, PlayMade):
         before = history[i - 1] if i > 0 else None
         opening = isinstance(before, Roll) and before.opening
         steps = "" if action.play is None else play_letters(action.play, action.player)

@@ -1,13 +1,13 @@
 """eXtreme Gammon's binary files: ``.xg`` matches and sessions, ``.xgp`` positions.
 
 :func:`read_xg` reads a ``.xg`` file into an :class:`XGMatch`: the match header (names, length,
-Crawford / Jacoby / beaver rules, event...) and every game's records: a cube entry before each
-roll (did the player on roll double, and the answer), a move entry for each roll (the dice and the
-play) and the game's footer (winner, points, how it ended). :meth:`XGMatch.to_match` replays them
-into a :class:`~gammon.match.Match`: every roll through :class:`~gammon.dice.ScriptedDice`, every
-play matched against the legal plays by its resulting position, every cube action and resignation
-through :class:`~gammon.game.Game`, so whatever the rules refuse is an
-:class:`InvalidNotationError` naming the game and move. :func:`read_xg_match` does both.
+Crawford / Jacoby / beaver rules, event...) and every game's records: a cube entry before each roll
+(did the player on roll double, and the answer), a move entry for each roll (the dice and the play)
+and the game's footer (winner, points, how it ended). :meth:`XGMatch.to_match` replays them into a
+:class:`~gammon.match.Match`: every roll with its recorded dice, every play matched against the
+legal plays by its resulting position, every cube action and resignation through
+:class:`~gammon.game.Game`, so whatever the rules refuse is an :class:`InvalidNotationError` naming
+the game and move. :func:`read_xg_match` does both.
 
 :func:`read_xgp` reads a ``.xgp`` position file into an :class:`XGPosition`: the position seen
 from the player on roll, with its :class:`~gammon.formats.matchid.MatchState` (dice, cube, score,
@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, cast
 
-from gammon.dice import ScriptedDice
 from gammon.errors import GammonError, InvalidNotationError, InvalidPositionError
 from gammon.formats.matchid import GameState, MatchState, format_gnubg_id
+from gammon.formats.replay import replay_games
 from gammon.formats.xg_container import unpack
 from gammon.formats.xg_records import (
     VARIATIONS,
@@ -43,13 +43,13 @@ from gammon.formats.xg_records import (
     XGRecord,
     decode_records,
 )
+from gammon.game import Game, GamePhase, Roll
 from gammon.play import Play
 from gammon.position import Position
 from gammon.rules import GameResult, Rules, WinKind
 
 if TYPE_CHECKING:
     from gammon.formats.xgid import XGID
-    from gammon.game import Game
     from gammon.match import Match
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
@@ -263,45 +263,14 @@ def to_match(record: XGMatch) -> Match:
     """Replay every game of ``record`` into a Match. Raises :class:`InvalidNotationError` naming
     the game and move of the first record the rules refuse or that disagrees with the replay (a
     play that is not legal, a position, score or result other than the file's)."""
-    from gammon.match import Match
-
     rules = rules_of(record.header)
-    rolls: list[tuple[int, int]] = []
-    for game in record.games:
-        rolls.extend(_rolls(game))
-    match = Match(rules, ScriptedDice(rolls))
-    for k, game in enumerate(record.games):
-        if k:
-            try:
-                match.new_game()
-            except GammonError as e:
-                raise InvalidNotationError(f"game {game.number}: {e}") from None
-        _Replay(match.game, game, record.names).run()
+    match = replay_games(rules, record.games, lambda game, g: _Replay(game, g, record.names).run(),
+                         lambda g: f"game {g.number}")
     if record.footer is not None and record.games and record.games[-1].footer is not None:
         if record.footer.score not in _scores(match.score, rules):
             raise InvalidNotationError(f"the match footer gives the final score {record.footer.score}, "
                                        f"the games make {match.score}")
     return match
-
-
-def _rolls(game: XGGame) -> list[tuple[int, int]]:
-    """The dice script of a game: the opening roll as (player 0's die, player 1's die), then every
-    roll as recorded."""
-    if game.header.automatic_doubles:
-        raise InvalidNotationError(
-            f"game {game.number} began with {game.header.automatic_doubles} automatic double(s): XG "
-            "does not record the tied opening rolls, so gammon cannot replay it")
-    rolls: list[tuple[int, int]] = []
-    for move in (a for a in game.actions if isinstance(a, XGMove)):
-        d = move.dice
-        if not rolls:
-            if d[0] == d[1]:
-                raise InvalidNotationError(
-                    f"game {game.number}, move 1: the opening roll {d[0]}{d[1]} cannot be a double")
-            hi, lo = max(d), min(d)
-            d = (hi, lo) if move.player == 0 else (lo, hi)
-        rolls.append(d)
-    return rolls
 
 
 class _Replay:
@@ -338,6 +307,9 @@ class _Replay:
         if any(header.board) and header.board != Position.initial().board:
             raise self.fail("the game starts from a position other than the standard one, which "
                             "gammon cannot replay")
+        if header.automatic_doubles:
+            raise self.fail(f"the game began with {header.automatic_doubles} automatic double(s): XG "
+                            "does not record the tied opening rolls, so gammon cannot replay it")
         actions = self.record.actions
         for k, action in enumerate(actions):
             try:
@@ -393,20 +365,14 @@ class _Replay:
         self.moves += 1
         p = move.player
         self.check_board(move.board, "move entry")
-        dice = game.roll() if game.phase.name == "OPENING" else game.roll(player=p)
-        if sorted(dice) != sorted(move.dice):
-            raise self.fail(f"the replay rolled {dice}, the file {move.dice}")
-        played = game.history[-1].player  # the roll's player (the opening roll: its winner)
-        if played != p:
-            raise self.fail(f"{self.who(played)} won the opening roll {dice}, but the file has "
-                            f"{self.who(p)} play it")
+        game.apply(Roll.opening_won(p, move.dice) if game.phase is GamePhase.OPENING else Roll(p, move.dice))
         roll = f"{move.dice[0]}{move.dice[1]}"
         if move.steps is None:  # rolled, then resigned
             if not last or self.record.footer is None or self.record.footer.termination < 100:
                 raise self.fail(f"{self.who(p)} rolled {roll} and did not play, but did not resign")
             return
         if not move.steps:
-            if game.phase.name == "MOVE":
+            if game.phase is GamePhase.MOVE:
                 plays = game.legal_plays()
                 raise self.fail(f"the file has {self.who(p)} not play {roll}, but {game.position.id} "
                                 f"has {len(plays)} legal plays, e.g. {plays[0]}")

@@ -13,12 +13,13 @@ from typing import Any
 
 from gammon.dice import Dice, DiceSource, check_dice
 from gammon.errors import IllegalActionError
+from gammon.game import ActionKind
 from gammon.match import Match
 from gammon.rules import Rules, WinKind
 from gammon.store import ActionRecord
 
-ACTIONS = ("roll", "play", "undo", "double", "take", "drop", "beaver", "resign", "accept_resignation",
-           "reject_resignation", "abandon", "new_game")
+NEW_GAME = "new_game"  # the match's next game: the one logged action that is not a game's
+ACTIONS = (*(k.value for k in ActionKind), NEW_GAME)
 
 
 class LoggedDice:
@@ -53,29 +54,33 @@ def apply_action(match: Match, kind: str, player: int | None, args: dict[str, An
 
     Raises IllegalActionError / IllegalMoveError / InvalidNotationError with the game unchanged."""
     game = match.game
-    if kind == "new_game":
+    if kind == NEW_GAME:
         match.new_game()
         return {}
-    if kind == "play":
+    if kind not in ACTIONS:
+        raise IllegalActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTIONS)}")
+    action = ActionKind(kind)
+    if action is ActionKind.PLAY:
         text = args.get("play")
         if not isinstance(text, str):
             raise IllegalActionError(f"a play needs its notation as text, got {text!r}")
         return {"play": str(game.play(text, player=player))}
-    if kind == "resign":
+    if action is ActionKind.RESIGN:
         value = args.get("kind")
         if isinstance(value, bool) or value not in (1, 2, 3):
             raise IllegalActionError(
                 f"resign needs kind 1 (single), 2 (gammon) or 3 (backgammon), got {value!r}")
         game.resign(WinKind(value), player=player)
         return {"kind": int(value)}
-    if kind == "abandon":
+    if action is ActionKind.ABANDON:
         if player is None:
             raise IllegalActionError("abandon needs the player who leaves")
         game.abandon(player)
         return {}
-    if kind not in ACTIONS:
-        raise IllegalActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTIONS)}")
-    getattr(game, kind)(player=player)
+    {ActionKind.ROLL: game.roll, ActionKind.UNDO: game.undo, ActionKind.DOUBLE: game.double,
+     ActionKind.TAKE: game.take, ActionKind.DROP: game.drop, ActionKind.BEAVER: game.beaver,
+     ActionKind.ACCEPT_RESIGNATION: game.accept_resignation,
+     ActionKind.REJECT_RESIGNATION: game.reject_resignation}[action](player=player)
     return {}
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gammon.game import Beaver, Double, Game, Move, Take
+from gammon.game import Beaver, Double, Game, PlayMade, Take
 from gammon.position import Position
 from gammon.web.schemas import Frame
 
@@ -16,7 +16,7 @@ def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
     frames = [Frame(text="Start", board=list(position.board), off=position.off, dice=None, mover=None,
                     cube_value=cube, cube_owner=owner)]
     for action in game.history:
-        if isinstance(action, Move):
+        if isinstance(action, PlayMade):
             if action.play is not None:
                 after = action.play.after  # from the side of the mover's opponent
                 position = after if viewer != action.player else after.flip()

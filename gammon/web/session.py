@@ -14,7 +14,7 @@ from typing import Any
 from gammon.dice import DiceSource, RandomDice
 from gammon.engine.players import ComputerPlayer, computer_player
 from gammon.errors import IllegalActionError, NotAuthorizedError
-from gammon.game import GamePhase, Move
+from gammon.game import GamePhase, PlayMade
 from gammon.match import Match
 from gammon.rules import Rules
 from gammon.store import ActionRecord, MatchRecord, Store
@@ -90,7 +90,7 @@ class LiveMatch:
 
     def players_who_moved(self) -> set[int]:
         """Seats that have made a play in this match."""
-        return {a.player for g in self.match.games for a in g.history if isinstance(a, Move)}
+        return {a.player for g in self.match.games for a in g.history if isinstance(a, PlayMade)}
 
     def acting_player(self) -> int | None:
         """Who must act now (None before the opening roll and once the game is over)."""
@@ -136,7 +136,7 @@ class LiveMatch:
         game, computer = self.match.game, self.computer
         assert computer is not None
         action = computer.next_action(game)
-        return action.name, ({"play": str(action.play)} if action.play is not None else {})
+        return action.kind.value, ({"play": str(action.play)} if action.play is not None else {})
 
     def _apply(self, kind: str, player: int | None, args: dict[str, Any]) -> None:
         self.dice.taken.clear()

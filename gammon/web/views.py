@@ -4,28 +4,14 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from gammon.game import (
-    AcceptResignation,
-    Action,
-    Beaver,
-    Double,
-    Drop,
-    Game,
-    GamePhase,
-    Move,
-    RejectResignation,
-    Resign,
-    Roll,
-    Take,
-)
+from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
 from gammon.web.steps import step_sequences
+from gammon.words import describe, points_text, said
 
 # What the browser offers as buttons; the rest of legal_actions (undo of a finished turn) stays API-only.
-_SEAT_ACTIONS = ("roll", "double", "take", "drop", "beaver", "resign", "accept_resignation",
-                 "reject_resignation", "play")
-_KIND_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+_SEAT_ACTIONS = frozenset(ActionKind) - {ActionKind.UNDO, ActionKind.ABANDON}
 
 
 class Absence(NamedTuple):
@@ -52,7 +38,7 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
     position = game.position_for(viewer)
     acting = live.acting_player()
     mine = acting is not None and (seat is None or seat == acting)
-    actions = sorted(a for a in game.legal_actions() if a in _SEAT_ACTIONS) if mine else []
+    actions = sorted(str(a) for a in game.legal_actions() if a in _SEAT_ACTIONS) if mine else []
     if game.phase is not GamePhase.OVER:
         actions.append("abandon")
         if absence.claim_in == 0:
@@ -91,7 +77,7 @@ def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> L
     history = game.history
     for index in range(len(history) - 1, -1, -1):
         move = history[index]
-        if isinstance(move, Move):
+        if isinstance(move, PlayMade):
             break
     else:
         return None
@@ -141,42 +127,15 @@ def result_line(game: Game, names: tuple[str, str]) -> str:
     r = game.result
     assert r is not None
     kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}[int(r.kind)]
-    return f"{_says(names[r.winner], 'wins')} {r.points} point{'s' if r.points != 1 else ''}{kind}"
-
-
-def _says(who: str, verb: str) -> str:
-    """``who`` with ``verb`` agreeing: "Black takes", "You take"."""
-    if who != "You":
-        return f"{who} {verb}"
-    return f"{who} {verb[:-2] if verb.endswith('sses') else verb[:-1]}"
+    return f"{said(names[r.winner], 'wins')} {points_text(r.points)}{kind}"
 
 
 def action_line(action: Action, names: tuple[str, str]) -> str | None:
-    """One history action as a line of the log (None for a roll: its move line shows the dice)."""
-    who = names[action.player]
-    if isinstance(action, Roll):
-        if not action.opening:
-            return None
-        ties = "".join(f" (tie {a}-{b})" for a, b in action.ties)
-        return f"Opening roll{ties}: {names[0]} {action.dice[0]}, {names[1]} {action.dice[1]}"
-    if isinstance(action, Move):
-        a, b = action.dice
-        return f"{who} {a}-{b}: " + (str(action.play) if action.play else "no legal play")
-    if isinstance(action, Double):
-        return f"{_says(who, 'doubles')} to {action.cube_value}"
-    if isinstance(action, Take):
-        return _says(who, "takes")
-    if isinstance(action, Drop):
-        return _says(who, "passes")
-    if isinstance(action, Beaver):
-        return f"{_says(who, 'beavers')} to {action.cube_value}"
-    if isinstance(action, Resign):
-        return f"{_says(who, 'offers')} to resign {_KIND_NAMES[int(action.kind)]}"
-    if isinstance(action, AcceptResignation):
-        return f"{_says(who, 'accepts')} the resignation"
-    if isinstance(action, RejectResignation):
-        return f"{_says(who, 'rejects')} the resignation"
-    return f"{_says(who, 'leaves')} the game"  # Abandon
+    """One history action as a line of the log (None for a roll but the opening one: the play's
+    line shows the dice)."""
+    if isinstance(action, Roll) and not action.opening:
+        return None
+    return describe(action, names)
 
 
 __all__ = ["COMPUTER_SEAT", "match_view", "match_log", "game_log", "player_names"]

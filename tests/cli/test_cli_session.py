@@ -12,7 +12,7 @@ from rich.console import Console
 from gammon.cli.session import PlaySession, Seat
 from gammon.dice import ScriptedDice
 from gammon.engine.players import computer_player
-from gammon.game import GamePhase, Move
+from gammon.game import GamePhase, PlayMade
 from gammon.match import Match
 from gammon.rules import Rules
 
@@ -126,7 +126,7 @@ def test_the_board_is_drawn_after_a_typed_play_before_the_computer_acts():
     session, out = run_session([O_OPENING_PLAY], [(5, 2)], computer="random")  # You open 5-2
     g = session.match.game
     assert g.turn == 1 and g.phase == GamePhase.ROLL  # the play awaits Enter
-    between = after(out, "You play 24/22 13/8")
+    between = after(out, "You play 5-2: 24/22 13/8")
     between = between[:between.index("You (Enter to end the turn, or undo) > ")]
     assert f"Position ID: {g.position.id}" in between
     assert "│" in between
@@ -134,7 +134,7 @@ def test_the_board_is_drawn_after_a_typed_play_before_the_computer_acts():
 
 def test_two_players_see_the_board_after_a_play_even_when_no_double_is_possible():
     session, out = run_session([O_OPENING_PLAY], [O_OPENS], Rules(use_cube=False))
-    between = after(out, "O plays 24/22 13/8")
+    between = after(out, "O plays 5-2: 24/22 13/8")
     assert f"Position ID: {session.match.game.position.id}" in between
     assert between.count("Position ID:") == 1  # drawn once, not again at X's prompt
 
@@ -217,13 +217,13 @@ def test_the_person_cannot_take_back_the_computers_play():
     assert out.count("Sorry: there is no play of yours to take back.") == 2
     assert out.count("random plays 5-2") == 1
     last = g.history[-1]
-    assert isinstance(last, Move) and last.player == 1 and g.phase == GamePhase.ROLL and g.turn == 0
+    assert isinstance(last, PlayMade) and last.player == 1 and g.phase == GamePhase.ROLL and g.turn == 0
 
 
 def test_the_end_of_turn_prompt_keeps_what_is_typed():
     session, out = run_session([O_OPENING_PLAY, "pips", "13/8", "board", "nonsense", ""],
                                [(5, 2), (6, 4)], computer="random")
-    confirm = after(out, "You play 24/22 13/8")
+    confirm = after(out, "You play 5-2: 24/22 13/8")
     assert "Pips: You 160, random 167 (difference -7)." in confirm
     assert "Your play is made: press Enter to end your turn, or type 'undo' to change it." in confirm
     assert "(not 'nonsense')" in confirm

@@ -6,7 +6,7 @@ import pytest
 
 from gammon import Game, Match, Position, RandomDice, Rules, ScriptedDice, WinKind
 from gammon.engine.players import available_levels, computer_player, win_chance
-from gammon.game import GamePhase
+from gammon.game import ActionKind, GamePhase
 from tests.helpers import pos
 
 
@@ -156,7 +156,7 @@ def test_next_action_plays_whole_matches_with_legal_actions(level: str) -> None:
     # Both sides driven by next_action alone, as the terminal and the web drive the computer.
     players = (computer_player(level, seed=1), computer_player(level, seed=2))
     match = Match(Rules(match_length=5), RandomDice(7))
-    seen: set[str] = set()
+    seen: set[ActionKind] = set()
     while True:
         game = match.game
         while not game.is_over:
@@ -164,17 +164,18 @@ def test_next_action_plays_whole_matches_with_legal_actions(level: str) -> None:
                 game.roll()
                 continue
             action = players[game.turn].next_action(game)
-            assert action.name in game.legal_actions(), (action, game.legal_actions())
-            seen.add(action.name)
-            if action.name == "play":
+            assert action.kind in game.legal_actions(), (action, game.legal_actions())
+            seen.add(action.kind)
+            if action.kind is ActionKind.PLAY:
                 assert action.play in game.legal_plays()
                 game.play(action.play)
             else:
-                getattr(game, action.name)()
+                getattr(game, action.kind.value)()
         if match.is_over:
             break
         match.new_game()
-    assert {"roll", "play", "double"} <= seen and seen & {"take", "drop"}
+    assert {ActionKind.ROLL, ActionKind.PLAY, ActionKind.DOUBLE} <= seen
+    assert seen & {ActionKind.TAKE, ActionKind.DROP}
     assert max(match.score) >= 5
 
 
@@ -183,4 +184,4 @@ def test_next_action_resigned_phase_answers() -> None:
     game.roll()
     game.play("8/5 6/5")
     game.resign(WinKind.BACKGAMMON)  # player 1 offers 3 points at the start: take them
-    assert computer_player("pubeval").next_action(game).name == "accept_resignation"
+    assert computer_player("pubeval").next_action(game).kind is ActionKind.ACCEPT_RESIGNATION

@@ -120,7 +120,7 @@ def from_gnubg(value: dict) -> list[GameRecord]:
 
 def from_gammon(text: str) -> list[GameRecord]:
     """gammon's games: ``read_mat`` then ``to_match`` (which raises on any error)."""
-    from gammon.game import Move
+    from gammon.game import PlayMade
 
     match = to_match(read_mat(text))
     games = []
@@ -129,7 +129,7 @@ def from_gammon(text: str) -> list[GameRecord]:
         record = GameRecord(game.score, result.winner if result else None, result.points if result else 0)
         position = Position.initial()  # from the view of the player on roll
         for action in game.history:
-            if not isinstance(action, Move):
+            if not isinstance(action, PlayMade):
                 continue
             if action.play is not None:
                 position = action.play.position

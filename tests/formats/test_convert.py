@@ -108,7 +108,7 @@ def test_game_details_a_format_drops() -> None:
     assert losses["mat"] == [
         "game 1: a backgammon abandoned (3 points) is read back as a backgammon resigned (3 points)",
         "game 1: 1 rejected resignation offer",
-        "game 2: the unfinished game's last action (player 0 roll 41)",
+        "game 2: the unfinished game's last action (A throws 4, B throws 1: A plays first)",
     ]
     assert losses["sgf"] == losses["mat"][:2]
 
@@ -125,7 +125,8 @@ def test_a_file_that_does_not_read_back_is_an_error(monkeypatch: pytest.MonkeyPa
     # .mat has no way to say that automatic doubles started a game's cube at 2
     auto = "(;FF[4]GM[6]MI[length:0][game:0][ws:0][bs:0]CV[2]RE[B+2]\n;W[31hefe]\n;B[double]\n;W[drop])"
     assert read_sgf(auto).match.score == (0, 2)
-    with pytest.raises(GammonError, match=r"\.mat files cannot hold this match: .*doubles to 4 but the cube"):
+    with pytest.raises(GammonError,
+                       match=r"\.mat files cannot hold this match: .*doubles to 4 with the cube at 1"):
         convert(auto.encode(), "sgf", "mat")
     with pytest.raises(InvalidNotationError, match="expected 'Game N'"):
         convert(b" 3 point match\n\n Nonsense\n", "mat", "sgf")

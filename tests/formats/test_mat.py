@@ -12,13 +12,7 @@ from hypothesis import strategies as st
 
 from gammon import InvalidNotationError, Position
 from gammon.formats.mat import (
-    MatDouble,
-    MatDrop,
     MatMatch,
-    MatMove,
-    MatRolled,
-    MatTake,
-    MatWin,
     format_mat,
     format_steps,
     read_mat,
@@ -27,7 +21,7 @@ from gammon.formats.mat import (
     to_record,
     write_mat,
 )
-from gammon.game import Game, Move
+from gammon.game import Double, Drop, Game, PlayMade, Roll, Take
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
 
@@ -61,14 +55,16 @@ def test_read_gnubg_export() -> None:
     assert record.tags == {"Site": "Nowhere", "EventDate": "2026.11.23"}
     g1, g2 = record.games
     assert g1.score == (0, 0) and g2.score == (0, 1)
+    # the game's own history records: each roll (the opening one as (player 0's die, player 1's))
+    # and its play, the cube actions; the "Wins" is the game's end
     kinds = [type(a) for a in g1.actions]
-    assert kinds == [MatMove, MatMove, MatMove, MatMove, MatDouble, MatDrop, MatWin]
-    first = g1.actions[0]
-    assert (first.player, first.dice, str(first.play), first.line) == (1, (2, 1), "24/23 13/11", 8)
-    assert (g1.winner, g1.points) == (1, 1)
-    assert [type(a) for a in g2.actions] == [MatMove, MatMove, MatDouble, MatTake, MatMove, MatRolled,
-                                             MatWin]
-    assert g2.actions[5] == MatRolled(1, (4, 3), 17)
+    assert kinds == [Roll, PlayMade] * 4 + [Double, Drop]
+    first = g1.actions[1]
+    assert (first.player, first.dice, str(first.play), g1.lines[1]) == (1, (1, 2), "24/23 13/11", 8)
+    assert g1.actions[0] == Roll(1, (1, 2), opening=True)
+    assert (g1.winner, g1.points, g1.win_line) == (1, 1, 11)
+    assert [type(a) for a in g2.actions] == [Roll, PlayMade] * 2 + [Double, Take, Roll, PlayMade, Roll]
+    assert g2.actions[-1] == Roll(1, (4, 3)) and g2.lines[-1] == 17
     assert (g2.winner, g2.points) == (0, 2)
     match = to_match(record)
     assert match.score == (2, 1)
@@ -117,7 +113,8 @@ def test_resignation_after_a_roll() -> None:
     (error,) = read_mat(text).errors
     assert "line 6" in str(error) and "Wins 2 points" in str(error)
     good = read_mat(text.replace("                                  Wins 2 points", "      Wins 2 points"))
-    assert [type(a) for a in good.games[0].actions] == [MatMove, MatRolled, MatWin]
+    assert [type(a) for a in good.games[0].actions] == [Roll, PlayMade, Roll]
+    assert good.games[0].winner == 0
     match = to_match(good)
     result = match.games[0].result
     assert (result.winner, result.points, result.reason, result.kind) == (0, 2, "resign", 2)
@@ -170,9 +167,10 @@ def test_xg_spellings() -> None:
 """
     record = read_mat(text)
     assert record.errors == ()
-    actions = record.games[0].actions
-    assert str(actions[2].play) == "24/18(2) 13/7(2)"
-    assert actions[4] == MatRolled(0, (5, 3), 10) and actions[5] == MatWin(1, 1, 10)
+    game = record.games[0]
+    assert str(game.actions[5].play) == "24/18(2) 13/7(2)"
+    assert game.actions[-1] == Roll(0, (5, 3)) and game.lines[-1] == 10
+    assert (game.winner, game.points, game.win_line) == (1, 1, 10)
     assert to_match(record).winner == 1
 
 
@@ -202,10 +200,10 @@ def test_backgammon_galaxy_variants() -> None:
     # winner's points at the far right of the loser's numbered row
     record = read_mat(GALAXY_TEXT)
     assert record.errors == ()
-    hit = record.games[0].actions[2]
-    assert isinstance(hit, MatMove) and hit.play.hits == (11,)
-    assert isinstance(record.games[0].actions[3], MatMove)  # B enters from the bar
-    assert record.games[1].actions[-1] == MatWin(1, 1, 17)
+    hit = record.games[0].actions[5]
+    assert isinstance(hit, PlayMade) and hit.play.hits == (11,)
+    assert isinstance(record.games[0].actions[7], PlayMade)  # B enters from the bar
+    assert (record.games[1].winner, record.games[1].points, record.games[1].win_line) == (1, 1, 17)
     match = to_match(record)
     assert match.score == (1, 1)
     assert [g.result.reason for g in match.games] == ["drop", "resign"]
@@ -221,7 +219,7 @@ def test_galaxy_writes_the_points_that_win_the_match_for_a_gammon() -> None:
                          ("bglab-lasse-match1112717.mat", "resign")):
         text = (CORPUS / "galaxy" / name).read_text(encoding="utf-8")
         record = read_mat(text)
-        assert record.errors == () and record.games[0].actions[-1].points == 3
+        assert record.errors == () and record.games[0].points == 3
         result = to_match(record).games[0].result
         assert (result.winner, result.points, result.reason) == (0, 4, reason)
         if reason == "bear_off":  # fewer points than the match needed is still an error
@@ -254,15 +252,15 @@ def test_backgammon_studio_variants() -> None:
     # every Studio file
     record = read_mat(STUDIO_TEXT)
     assert record.errors == ()
-    actions = record.games[0].actions
-    assert actions[8] == MatMove(1, (6, 1), None, 13)
-    assert actions[7].play.hits == (1,) and str(actions[7].play) == "8/3(2) 6/1 6/1*"
-    assert actions[-1] == MatWin(0, 1, 15)
+    game = record.games[0]
+    assert game.actions[16:18] == (Roll(1, (6, 1)), PlayMade(1, (6, 1), None)) and game.lines[17] == 13
+    assert game.actions[15].play.hits == (1,) and str(game.actions[15].play) == "8/3(2) 6/1 6/1*"
+    assert (game.winner, game.points, game.win_line) == (0, 1, 15)
     assert to_match(record).score == (1, 0)
     resign = STUDIO_TEXT.replace("  6)  Doubles => 2                       Drops\n  7)  Wins 1 point",
                                  "  6) 65: ????                           Wins 1 point")
-    rolled = read_mat(resign).games[0].actions
-    assert rolled[-2:] == (MatRolled(0, (6, 5), 14), MatWin(1, 1, 14))
+    rolled = read_mat(resign).games[0]
+    assert rolled.actions[-1] == Roll(0, (6, 5)) and rolled.lines[-1] == 14 and rolled.winner == 1
 
 
 MONEY_TEXT = """\
@@ -283,7 +281,7 @@ def test_money_session_with_names_against_the_colon() -> None:
     record = read_mat(MONEY_TEXT)
     assert record.errors == () and record.match_length == 0
     assert record.names == ("Fox", "Blue")
-    assert str(record.games[0].actions[0].play) == "24/20 13/8"
+    assert str(record.games[0].actions[1].play) == "24/20 13/8"
     assert to_match(record).games[0].result.points == 1
     assert read_mat(MONEY_TEXT.replace("\n", "\r\n")) == record  # CRLF files read the same
 
@@ -293,7 +291,7 @@ def _histories(match) -> list[list]:
 
 
 def _boards(game: Game) -> list[Position]:
-    return [a.play.after for a in game.history if isinstance(a, Move) and a.play is not None]
+    return [a.play.after for a in game.history if isinstance(a, PlayMade) and a.play is not None]
 
 
 @pytest.mark.parametrize("seed, rules", [

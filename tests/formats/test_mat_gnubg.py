@@ -67,13 +67,13 @@ def _gnubg_boards(ids: list[str]) -> list[Position]:
 
 
 def _our_boards(match: Match) -> list[list[Position]]:
-    from gammon.game import Move
+    from gammon.game import PlayMade
 
     out = []
     for game in match.games:
         boards = [Position.initial()]
         for action in game.history:
-            if isinstance(action, Move) and action.play is not None:
+            if isinstance(action, PlayMade) and action.play is not None:
                 after = action.play.after
                 boards.append(after if action.player == 1 else after.flip())
         out.append(_dedupe(boards))

@@ -17,7 +17,7 @@ from gammon.formats.matchid import (
     new_game,
     parse_gnubg_id,
 )
-from gammon.game import Game, GamePhase, Move
+from gammon.game import Game, GamePhase, PlayMade
 from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
@@ -202,7 +202,7 @@ def test_game_states_are_what_gnubg_reads() -> None:
     for game in match.games:
         history = game.history
         for k in range(len(history)):
-            if isinstance(history[k], Move) and history[k].play is None:
+            if isinstance(history[k], PlayMade) and history[k].play is None:
                 continue  # a pass is made by the roll before it
             state = Game.replay(history[:k], game.rules, game.score, game.crawford_game)
             if state.phase in (GamePhase.ROLL, GamePhase.MOVE):

@@ -26,7 +26,7 @@ from gammon.game import (
     Beaver,
     Double,
     Drop,
-    Move,
+    PlayMade,
     RejectResignation,
     Resign,
     Roll,
@@ -132,7 +132,7 @@ def test_every_step_is_written_in_gnubg_letters() -> None:
         match = play_match(seed, Rules(match_length=5), games=4, double=0.02, resign=0.0)
         trees = parse_sgf(format_sgf(match))
         for game, tree in zip(match.games, trees, strict=True):
-            moves = [a for a in game.history if isinstance(a, Move)]
+            moves = [a for a in game.history if isinstance(a, PlayMade)]
             nodes = [n for n in tree.nodes[1:]
                      if re.fullmatch(r"\d\d[a-z]*", n.value("W") or n.value("B") or "")]
             assert len(nodes) == len(moves)
@@ -152,7 +152,7 @@ def test_beaver_and_its_take() -> None:
     match = read_sgf(text).match
     assert match.rules == Rules(beavers=True)
     game = match.game
-    assert [type(a) for a in game.history] == [Roll, Move, Double, Beaver, Roll]
+    assert [type(a) for a in game.history] == [Roll, PlayMade, Double, Beaver, Roll]
     assert game.history[3] == Beaver(0, 4)
     # the last node repeats the roll without a play (gnubg's node for a hint): rolled, not played
     assert (game.cube_value, game.cube_owner, game.turn, game.dice) == (4, 0, 1, (6, 5))
@@ -182,7 +182,7 @@ def test_automatic_doubles() -> None:
     (("B[21lnab]", "B[2x]"), "expected the dice"),
     (("W[drop])", "W[take])"), "cannot win 1 points with the cube at 2"),
     (("W[drop])", "W[drop]\n;B[31qtst])"), "cannot roll"),
-    (("RE[B+1]", "RE[W+1]"), "RE says player 0 wins 1 points, the game gives player 1 1 points (drop)"),
+    (("RE[B+1]", "RE[W+1]"), "RE says White wins 1 points, the game gives Black 1 points (drop)"),
     (("RE[B+1]", "RE[B+1R]"), "the loser resigned, but the game ended by drop"),
     (("RE[B+1]", "RE[Bob]"), "expected the winner and points"),
     (("[ws:0][bs:1]", "[ws:1][bs:0]"), "disagrees with the games before it"),
@@ -276,7 +276,7 @@ def test_round_trips_of_random_matches() -> None:
                 assert (a.result.winner, a.result.points) == (b.result.winner, b.result.points)
                 seen.add(a.result.reason)
             seen.update(type(x).__name__ for x in a.history)
-            seen.update("dance" for x in a.history if isinstance(x, Move) and x.play is None)
+            seen.update("dance" for x in a.history if isinstance(x, PlayMade) and x.play is None)
     assert {"bear_off", "drop", "resign", "Beaver", "RejectResignation", "dance"} <= seen
 
 

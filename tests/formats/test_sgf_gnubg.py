@@ -265,7 +265,7 @@ def test_gnubg_scripted_game_details(tmp_path: Path) -> None:
     # game 1: player 0 plays the opening 41, player 1 doubles, player 0 beavers; player 1 rolls 65
     # and resigns: player 0 wins a single game with the cube at 4
     kinds = [type(a).__name__ for a in first.history]
-    assert kinds == ["Roll", "Move", "Double", "Beaver", "Roll", "Resign", "AcceptResignation"]
+    assert kinds == ["Roll", "PlayMade", "Double", "Beaver", "Roll", "Resign", "AcceptResignation"]
     assert str(first.history[1].play) == "8/4 6/5" and first.history[4].dice == (6, 5)
     assert first.history[3] == Beaver(0, 4)
     result = first.result

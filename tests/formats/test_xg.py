@@ -20,7 +20,7 @@ from gammon.formats.xg import XGMatch, read_xg, read_xg_match, read_xgp
 from gammon.formats.xg_container import unpack
 from gammon.formats.xg_records import XGMove, decode_records
 from gammon.formats.xgid import parse_xgid
-from gammon.game import Game, Move, RejectResignation, Roll
+from gammon.game import Game, PlayMade, RejectResignation, Roll
 from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats import xg_writer as w
@@ -98,7 +98,7 @@ def test_records_as_xg_writes_them() -> None:
     moves = [a for a in game.actions if isinstance(a, XGMove)]
     assert [m.steps for m in moves] == [((13, 8), (24, 23)), ((13, 7), (8, 7)), ((24, 15),), None]
     match = record.to_match()
-    plays = [a for a in match.games[0].history if isinstance(a, Move)]
+    plays = [a for a in match.games[0].history if isinstance(a, PlayMade)]
     assert [(a.player, a.dice, str(a.play)) for a in plays] == [
         (0, (5, 1), "24/23 13/8"), (1, (6, 1), "13/7 8/7"), (0, (6, 3), "24/15")]
     result = match.games[0].result
@@ -149,7 +149,8 @@ def test_every_kind_of_action_round_trips() -> None:
         assert [g.history for g in back.games] == [_recorded(g) for g in match.games]
         seen |= {type(a).__name__ for g in back.games for a in g.history}
         seen |= {g.result.reason for g in back.games if g.result}
-        seen |= {"dance" for g in back.games for a in g.history if isinstance(a, Move) and a.play is None}
+        seen |= {"dance" for g in back.games for a in g.history
+                 if isinstance(a, PlayMade) and a.play is None}
     assert {"Beaver", "Take", "Drop", "Resign", "bear_off", "drop", "resign", "dance"} <= seen
 
 
@@ -157,7 +158,7 @@ def _hides_a_hit(match: Match) -> bool:
     """Whether some play hits with a checker that goes on, so one merged pair hides the hit."""
     for game in match.games:
         for action in game.history:
-            if isinstance(action, Move) and action.play is not None:
+            if isinstance(action, PlayMade) and action.play is not None:
                 pairs = w.xg_pairs(action.play, _AlwaysMerge())
                 steps = [(a + 1, max(b + 1, 0)) for a, b in zip(pairs[::2], pairs[1::2])]
                 try:

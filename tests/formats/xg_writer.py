@@ -25,7 +25,7 @@ from gammon.game import (
     Double,
     Drop,
     Game,
-    Move,
+    PlayMade,
     RejectResignation,
     Resign,
     Roll,
@@ -172,7 +172,7 @@ def game_records(game: Game, number: int, merge: random.Random | None = None) ->
                                      double=_can_double(game, player, cube_owner, action.opening))
             records.append(_with_dice(pending, _dice(action.dice, action.opening)))
             pending = None
-        elif isinstance(action, Move):
+        elif isinstance(action, PlayMade):
             mover = board0 if action.player == 0 else board0.flip()
             if action.play is None:
                 records.append(move_entry(action.player, board0.board, mover.board, [], action.dice,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from fastapi.testclient import TestClient
@@ -32,7 +33,7 @@ def test_computer_match_starts_with_the_opening_roll_played(client: TestClient) 
     m = new_match(client, mode="computer", level="random", match_length=3)
     s = _state(client, m)
     assert s["seat"] == 0 and s["names"] == ["You", "Computer (random)"]
-    assert s["log"][0] == "Game 1" and s["log"][1].startswith("Opening roll")
+    assert s["log"][0] == "Game 1" and s["log"][1].endswith(" first")
     assert s["turn"] == 0 and s["phase"] in ("roll", "move")
     assert sum(c for c in s["board"] if c > 0) + s["off"][0] == 15
     assert m["invite_url"] is None
@@ -244,7 +245,8 @@ def test_hints_frames_mat_and_levels(client: TestClient) -> None:
     assert r.status_code == 409 and "nothing for you to move" in r.json()["error"]
     frames = client.get(f"/api/matches/{m['match_id']}/games/1/frames", headers=auth(m["token"])).json()
     assert frames[0]["text"] == "Start" and frames[-1]["board"] == final["board"]
-    moves = [line for line in final["log"] if ": " in line and not line.startswith("Opening")]
+    # the lines of plays and passes: a roll's dice, "White plays 6-4: ..." (the opening roll's are "throws")
+    moves = [line for line in final["log"] if re.search(r" \d-\d", line) and " throws " not in line]
     assert [f["text"] for f in frames if f["dice"]] == moves
     r = client.get(f"/api/matches/{m['match_id']}/games/2/frames", headers=auth(m["token"]))
     assert r.status_code == 409 and "no game 2" in r.json()["error"]

@@ -34,8 +34,9 @@ def test_the_log_reads_as_sentences(tmp_path) -> None:
     live = _live(store, "computer", [(5, 3), (6, 6)], level="random")
     live.act(0, "play", {"play": "8/3 6/3"})
     v = match_view(live, 0)
-    assert v.log[:3] == ["Game 1", "Opening roll: You 5, Computer (random) 3", "You 5-3: 8/3 6/3"]
-    assert v.log[3].startswith("Computer (random) 6-6: ")
+    assert v.log[:3] == ["Game 1", "You throw 5, Computer (random) throws 3: You play first",
+                         "You play 5-3: 8/3 6/3"]
+    assert v.log[3].startswith("Computer (random) plays 6-6: ")
     live.act(0, "resign", {"kind": 3})  # the computer accepts a backgammon at once
     v = match_view(live, 0)
     # money play with Jacoby and a centred cube: the backgammon counts one point
@@ -97,3 +98,15 @@ def test_a_hit_in_the_latest_play_sends_the_blot_to_the_bar(tmp_path) -> None:
     assert lp is not None and lp.player == 1
     board, off = _replay_steps(lp.board, lp.off, lp.steps, mover_is_viewer=False)
     assert board == v.board and board[25] == 1  # player 0's blot is on the bar
+
+
+def test_the_wire_action_names_are_the_game_action_kinds() -> None:
+    # The wire schema is its own type (a Literal), kept equal to the domain's kinds by this test.
+    from typing import get_args
+
+    from gammon.game import ActionKind
+    from gammon.web.actions import ACTIONS
+    from gammon.web.schemas import ActionName
+
+    assert set(get_args(ActionName)) == {k.value for k in ActionKind} | {"new_game", "claim"}
+    assert set(ACTIONS) == set(get_args(ActionName)) - {"claim"}  # a claim is an abandon, logged so
