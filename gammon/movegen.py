@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
 from gammon.dice import check_dice
@@ -23,9 +24,16 @@ from gammon.play import Play
 from gammon.position import Position
 from gammon.primitive_kernels import flip_into
 
+Board = npt.NDArray[np.int8]
+"""The 26-slot board of :mod:`gammon.position` as the kernels hold it (int8[26]; int8[n, 26] for n)."""
+Steps = npt.NDArray[np.int8]
+"""(from, to) steps: int8[4, 2] for one play, int8[n, 4, 2] for n."""
+Keys = npt.NDArray[np.uint64]
+Table = npt.NDArray[np.int32]
+
 
 @njit(cache=True, inline="always")
-def _target(b, src, die):
+def _target(b: Board, src: int, die: int) -> int:
     """Where one checker from ``src`` lands with ``die``: 1-24, 0 for off, -1 if it cannot move."""
     if b[src] <= 0:
         return -1
@@ -48,7 +56,7 @@ def _target(b, src, die):
 
 
 @njit(cache=True, inline="always")
-def _apply(b, src, dst):
+def _apply(b: Board, src: int, dst: int) -> int:
     """Move one checker; returns 1 when it hits a blot."""
     b[src] -= 1
     if dst == 0:
@@ -62,7 +70,7 @@ def _apply(b, src, dst):
 
 
 @njit(cache=True, inline="always")
-def _undo(b, src, dst, hit):
+def _undo(b: Board, src: int, dst: int, hit: int) -> None:
     b[src] += 1
     if dst == 0:
         return
@@ -74,7 +82,8 @@ def _undo(b, src, dst, hit):
 
 
 @njit(cache=True)
-def _record(b, hitmask, path, nsteps, table, keys, out_boards, out_steps, count):
+def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys: Keys,
+            out_boards: Board, out_steps: Steps, count: int) -> int:
     """Store the play that led to ``b`` unless its result is known; returns the new count,
     or -1 when the output arrays are full."""
     hi = np.uint64(0)
@@ -108,7 +117,8 @@ def _record(b, hitmask, path, nsteps, table, keys, out_boards, out_steps, count)
 
 
 @njit(cache=True)
-def _doubles(b, die, table, keys, out_boards, out_steps):
+def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
+             out_steps: Steps) -> tuple[int, int]:
     """Up to four steps of ``die``; sources never increase, which finds every result once or more.
 
     Depth-first with an explicit stack: ``path[d]`` and ``hits[d]`` are step d, ``resume[d]`` the
@@ -120,7 +130,7 @@ def _doubles(b, die, table, keys, out_boards, out_steps):
     masks = np.zeros(5, dtype=np.int64)
     deeper = np.zeros(4, dtype=np.bool_)
     best = 0
-    count = 0
+    count = np.int64(0)
     d = 0
     resume[0] = 25
     while d >= 0:
@@ -159,11 +169,12 @@ def _doubles(b, die, table, keys, out_boards, out_steps):
         _undo(b, path[d, 0], path[d, 1], hits[d])
         if count < 0:
             return -1, 0
-    return count, best
+    return int(count), best
 
 
 @njit(cache=True)
-def _both_dice(b, first, second, count, table, keys, out_boards, out_steps):
+def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys: Keys,
+               out_boards: Board, out_steps: Steps) -> int:
     """Every two-step play that uses ``first`` and then ``second``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):
@@ -190,7 +201,8 @@ def _both_dice(b, first, second, count, table, keys, out_boards, out_steps):
 
 
 @njit(cache=True)
-def _one_die(b, die, count, table, keys, out_boards, out_steps):
+def _one_die(b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board,
+            out_steps: Steps) -> int:
     """Every one-step play with ``die``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):
@@ -208,7 +220,7 @@ def _one_die(b, die, count, table, keys, out_boards, out_steps):
 
 
 @njit(cache=True)
-def generate(board, d1, d2, capacity):
+def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, Board, Steps]:
     """All distinct legal plays of ``board`` (int8[26]) for the dice.
 
     Returns ``(count, nsteps, boards, steps)``: the results seen from the opponent (int8[count, 26])
@@ -245,7 +257,7 @@ def generate(board, d1, d2, capacity):
 
 
 @njit(cache=True)
-def generate_all(board, d1, d2):
+def generate_all(board: Board, d1: int, d2: int) -> tuple[int, int, Board, Steps]:
     """:func:`generate` with buffers that grow until every play fits: the one grow-and-retry loop
     of the move generator, for the kernels and the Python API alike. ``count`` is never -1."""
     capacity = 256 if d1 != d2 else 1024  # enough for all but rare positions
@@ -256,7 +268,7 @@ def generate_all(board, d1, d2):
         capacity *= 4
 
 
-def generate_arrays(board: np.ndarray, dice: Sequence[int]) -> tuple[int, np.ndarray, np.ndarray]:
+def generate_arrays(board: Board, dice: Sequence[int]) -> tuple[int, Board, Steps]:
     """Run the kernel (:func:`generate_all`): ``(nsteps, boards, steps)`` of every play."""
     d1, d2 = dice
     if not board.flags.writeable:  # Position.as_array() is read-only: numba would compile

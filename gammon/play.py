@@ -17,8 +17,8 @@ class Play:
     dice: tuple[int, int]
     # Plays made by the move-generation kernel keep its raw lists until asked (most are never
     # looked at); plays made in Python hold tuples and the Position.
-    _steps: tuple[Step, ...] | list
-    _after_board: list | None
+    _steps: tuple[Step, ...] | list[list[int]]
+    _after_board: list[int] | None
     _after: Position | None
 
     def __init__(self, position: Position, dice: tuple[int, int], steps: tuple[Step, ...],
@@ -30,8 +30,8 @@ class Play:
         self._after = after
 
     @classmethod
-    def _from_kernel(cls, position: Position, dice: tuple[int, int], steps: list,
-                     after_board: list) -> Play:
+    def _from_kernel(cls, position: Position, dice: tuple[int, int], steps: list[list[int]],
+                     after_board: list[int]) -> Play:
         p = object.__new__(cls)
         p.position = position
         p.dice = dice

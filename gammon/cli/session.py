@@ -20,9 +20,9 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
-from gammon.game import ActionKind, Game, GamePhase, GameResult, PlayMade, RejectResignation, Take
+from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Take
 from gammon.match import Match
-from gammon.rules import WinKind
+from gammon.rules import GameResult, WinKind
 from gammon.words import describe
 
 if TYPE_CHECKING:

@@ -29,8 +29,8 @@ from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats.mat import MatMatch, format_mat, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
-from gammon.game import Abandon, AcceptResignation, Action, GameResult, RejectResignation, Resign, Roll
-from gammon.rules import Rules
+from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
+from gammon.rules import GameResult, Rules
 from gammon.words import describe
 
 if TYPE_CHECKING:
