@@ -1,0 +1,168 @@
+"""The study API: analyses of uploaded .mat files and of this server's matches run as jobs, with
+their progress, limits and errors; the result is gammon.analysis's own JSON plus boards."""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from gammon import Position
+from gammon.analysis import analyse
+from gammon.analysis.serialize import analysis_to_dict
+from gammon.formats.mat import read_mat, to_match
+from gammon.store import Store
+from gammon.web import create_app
+from gammon.web.jobs import Jobs, Progress, Work
+from gammon.web.study import StudySettings
+from tests.analysis.games import pip_engine
+from tests.web.conftest import auth, new_match, seeded_dice
+
+MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1112717.mat"
+
+
+def _fast(plies: int) -> Any:
+    return pip_engine()
+
+
+@pytest.fixture
+def study(store: Store):  # noqa: F811
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000,
+                               study=StudySettings(engine=_fast))) as c:
+        yield c
+
+
+def _finish(client: TestClient, job: dict, timeout: float = 120) -> dict:
+    deadline = time.monotonic() + timeout
+    while job["status"] in ("queued", "running"):
+        assert time.monotonic() < deadline, job
+        time.sleep(0.05)
+        r = client.get(f"/api/jobs/{job['id']}")
+        assert r.status_code == 200, r.text
+        job = r.json()
+    return job
+
+
+def test_an_uploaded_mat_is_analysed_as_gammon_analyse_does(study: TestClient) -> None:
+    text = MAT.read_text()
+    r = study.post("/api/analyses", json={"mat": text})
+    assert r.status_code == 202 and r.json()["kind"] == "analysis"
+    job = _finish(study, r.json())
+    assert job["status"] == "done" and job["done"] == job["total"] > 0
+    result = job["result"]
+    record = read_mat(text)
+    expected = analysis_to_dict(analyse(to_match(record), pip_engine(), names=record.names))
+    for key in ("match_length", "plies", "players", "games"):
+        assert result[key] == expected[key]
+    assert result["names"] == list(record.names)
+    assert result["chart"].startswith("<svg") and record.names[0] in result["chart"]
+    assert len(result["decisions"]) == len(expected["decisions"])
+    moves = 0
+    for got, want in zip(result["decisions"], expected["decisions"]):
+        # the analysis's own fields, unchanged (boards are added)
+        assert {k: got[k] for k in want if k != "alternatives"} == {k: v for k, v in want.items()
+                                                                    if k != "alternatives"}
+        for alt, alt_want in zip(got.get("alternatives", []), want.get("alternatives", []), strict=True):
+            assert {k: alt[k] for k in alt_want} == alt_want
+        position = Position.from_id(got["position_id"])
+        assert got["board"] == list(position.board) and got["off"] == list(position.off)
+        if got["kind"] == "move" and got["played"]:
+            moves += 1
+            played = [a for a in got["alternatives"] if a["played"]]
+            assert [a["play"] for a in played] == [got["played"]]
+            after = position.parse_play(got["played"], got["dice"]).after.flip()
+            assert played[0]["board"] == list(after.board) and played[0]["off"] == list(after.off)
+    assert moves > 10
+
+
+def _play_some(client: TestClient, m: dict, plays: int) -> list[str]:
+    """Make the first legal play ``plays`` times (both sides of a local game); the plays made."""
+    made = []
+    while len(made) < plays:
+        s = client.get(f"/api/matches/{m['match_id']}", headers=auth(m["token"])).json()
+        body: dict[str, Any] = {"action": "roll"} if s["phase"] == "roll" else {"action": "play",
+                                                                                 "play": s["plays"][0]}
+        r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json=body)
+        assert r.status_code == 200, r.text
+        if body["action"] == "play":
+            made.append(body["play"])
+    return made
+
+
+def test_a_finished_game_of_a_match_is_analysed_with_its_token(study: TestClient) -> None:
+    m = new_match(study, mode="local", match_length=3)
+    made = _play_some(study, m, 6)
+    body = {"match_id": m["match_id"], "token": m["token"]}
+    r = study.post("/api/analyses", json=body)
+    assert r.status_code == 409 and "no game of this match is over" in r.json()["error"]
+    r = study.post("/api/analyses", json={**body, "game": 1})
+    assert r.status_code == 409 and "not over" in r.json()["error"]
+    r = study.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
+                   json={"action": "abandon"})
+    assert r.status_code == 200, r.text
+    assert study.post("/api/analyses", json={**body, "token": "x" * 30}).status_code == 403
+    assert study.post("/api/analyses", json={**body, "match_id": "nope"}).status_code == 404
+    r = study.post("/api/analyses", json={**body, "game": 2})
+    assert r.status_code == 409 and "no game 2" in r.json()["error"]
+    job = _finish(study, study.post("/api/analyses", json={**body, "game": 1}).json())
+    assert job["status"] == "done", job
+    result = job["result"]
+    assert result["names"] == ["White", "Black"] and result["match_length"] == 3
+    assert [d["played"] for d in result["decisions"] if d["kind"] == "move"] == made
+
+
+class HeldRunner:
+    """A runner whose jobs never start: they stay queued."""
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        return Future()
+
+    def shutdown(self) -> None:
+        pass
+
+
+def test_jobs_are_limited_per_client_and_can_be_cancelled(store: Store) -> None:  # noqa: F811
+    settings = StudySettings(engine=_fast, jobs=Jobs(HeldRunner(), per_client=2, max_active=3))
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+        text = MAT.read_text()
+        first, second = (c.post("/api/analyses", json={"mat": text}).json() for _ in range(2))
+        assert first["status"] == second["status"] == "queued"
+        r = c.post("/api/analyses", json={"mat": text})
+        assert r.status_code == 429 and r.json() == {
+            "error": "you have 2 jobs running already (the limit); wait for one to finish or cancel it"}
+        r = c.delete(f"/api/jobs/{first['id']}")
+        assert r.status_code == 200 and r.json()["status"] == "cancelled"
+        assert c.get(f"/api/jobs/{first['id']}").json()["status"] == "cancelled"
+        assert c.post("/api/analyses", json={"mat": text}).status_code == 202
+        settings.jobs.per_client = 5  # the server's own bound, over all clients
+        assert c.post("/api/analyses", json={"mat": text}).status_code == 202
+        r = c.post("/api/analyses", json={"mat": text})
+        assert r.status_code == 429 and "the server is busy with 3 jobs" in r.json()["error"]
+        r = c.get("/api/jobs/" + "z" * 100)
+        assert r.status_code == 404
+        assert r.json()["error"] == f"no job {'z' * 40 + '...'!r} (finished jobs are kept an hour)"
+
+
+def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> None:
+    r = study.post("/api/analyses", json={"mat": "hello world"})
+    assert r.status_code == 422
+    assert r.json()["error"].startswith("cannot read the .mat file: line 1: 'hello world'")
+    r = study.post("/api/analyses", json={"mat": "1 point match\n\n Game 1\n x : 0   y : 0\n  1) 99: 8/1\n"})
+    assert r.status_code == 422 and r.json()["error"].startswith("cannot read the .mat file")
+    r = study.post("/api/analyses", json={"mat": "x" * 300_000})
+    error = r.json()["error"]
+    assert r.status_code == 422 and "x" * 41 not in error and "at most 262144 characters" in error
+    r = study.post("/api/analyses", json={"mat": MAT.read_text(), "match_id": "abc"})
+    assert r.status_code == 422 and "give either match_id" in r.json()["error"]
+    r = study.post("/api/analyses", content=b'{"mat": "' + b"x" * 600_000 + b'"}',
+                   headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
+    assert r.json() == {"error": "request body of '600011' bytes is over the limit of 524288"}
+    # the upload's larger limit is for the upload alone
+    r = study.post("/api/matches", content=b'{"mode": "' + b"x" * 20_000 + b'"}',
+                   headers={"Content-Type": "application/json"})
+    assert r.status_code == 413
