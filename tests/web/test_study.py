@@ -166,3 +166,88 @@ def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> No
     r = study.post("/api/matches", content=b'{"mode": "' + b"x" * 20_000 + b'"}',
                    headers={"Content-Type": "application/json"})
     assert r.status_code == 413
+
+
+XG = "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:4:0:7:10"  # top on roll, 52, cube 2 bottom's, 7 pts at 2-4
+
+
+def test_an_id_reads_as_parse_context_reads_it_and_the_editor_setup_round_trips(study: TestClient) -> None:
+    from gammon.analysis.id_context import parse_context
+
+    r = study.get("/api/positions", params={"id": XG})
+    assert r.status_code == 200, r.text
+    p = r.json()
+    given = parse_context(XG)
+    assert p["board"] == list(given.position.board) and p["dice"] == [5, 2]
+    assert (p["match_length"], p["score"], p["cube_value"], p["cube_owner"]) == (7, [4, 2], 2, "opponent")
+    assert p["description"] == given.describe()
+    # each of its IDs reads back to the same position, score and cube
+    for key in ("gnubg_id", "xgid"):
+        again = parse_context(p[key])
+        assert (again.position, again.dice, again.score, again.cube_value, again.cube_owner, again.match) == \
+            (given.position, given.dice, given.score, given.cube_value, given.cube_owner, given.match)
+    setup = {"board": p["board"], "dice": [5, 2], "cube_value": 2, "cube_owner": "opponent",
+             "match_length": 7, "score": [4, 2]}
+    assert study.post("/api/positions", json=setup).json() == p
+    money = study.post("/api/positions", json={**setup, "match_length": 0, "score": [0, 0], "beavers": True,
+                                               "cube_owner": "you"}).json()
+    assert money["description"] == "money game, cube 2 owned by you, Jacoby rule, beavers"
+
+
+def test_hint_and_evaluation_are_the_engines(study: TestClient) -> None:
+    from gammon.analysis.id_context import parse_context, ranked_plays
+
+    given = parse_context(XG)
+    h = study.get("/api/positions/hint", params={"id": XG, "n": 3}).json()
+    want = ranked_plays(pip_engine(), given, (5, 2), 3)
+    assert h["unit"] == "mwc" and [(x["play"], x["score"]) for x in h["plays"]] == [(str(w.play), s)
+                                                                                    for w, s in want]
+    assert h["plays"][0]["board"] == list(want[0][0].play.after.flip().board)
+    h = study.get("/api/positions/hint", params={"id": XG, "dice": "66", "n": 1}).json()
+    assert h["dice"] == [6, 6] and len(h["plays"]) == 1
+    e = study.get("/api/positions/eval", params={"id": "4HPwATDgc/ABMA"}).json()
+    d = pip_engine().cube_decision(parse_context("4HPwATDgc/ABMA").position)
+    assert e["cube"]["no_double"] == d.no_double and e["cube"]["action"] == d.action.value
+    assert e["mwc"] is None and e["probabilities"]["win"] == d.probabilities.win
+
+
+def test_a_rollout_job_is_the_engines_rollout(study: TestClient) -> None:
+    from gammon.analysis.id_context import parse_context
+
+    r = study.post("/api/positions/rollout", json={"id": XG, "trials": 36, "seed": 5, "truncate": 4})
+    assert r.status_code == 202 and r.json()["kind"] == "rollout"
+    job = _finish(study, r.json())
+    assert job["status"] == "done" and job["done"] == job["total"] == 36
+    given = parse_context(XG)
+    want = pip_engine().rollout(given.position, trials=36, seed=5, truncate=4, cube_value=2,
+                                cube_owner=given.cube_owner, match=given.match, jacoby=False, workers=1)
+    result = job["result"]
+    assert result["kind"] == "position" and result["trials"] == 36 and result["seed"] == 5
+    assert result["equity"] == want.equity and result["standard_error"] == want.standard_error.equity
+    assert job["detail"]["equity"] == [want.equity]
+    r = study.post("/api/positions/rollout", json={"id": "4HPwATDgc/ABMA", "kind": "plays"})
+    assert r.status_code == 422
+    assert r.json() == {"error": "a rollout of the plays needs the dice: set them first"}
+
+
+def test_bad_positions_get_the_error_shape_quoting_little(study: TestClient) -> None:
+    r = study.get("/api/positions", params={"id": "garbage!"})
+    assert r.status_code == 422 and r.json() == {"error": "Position ID 'garbage!' must have 14 characters"}
+    r = study.get("/api/positions", params={"id": "x" * 81})
+    assert r.status_code == 422 and "x" * 41 not in r.json()["error"]
+    r = study.get("/api/positions", params={"id": XG.replace(":2:4:", ":9:4:")})
+    assert r.status_code == 422 and r.json()["error"] == (
+        "'XGID=-b----E-C---eE---c-e----B-:1:1:-1:5...': the score 4-9 has already won the 7-point match")
+    r = study.get("/api/positions/hint", params={"id": "4HPwATDgc/ABMA"})
+    assert r.status_code == 422 and r.json() == {"error": "no dice: set the dice for a hint"}
+    r = study.post("/api/positions/rollout", json={"id": XG, "trials": 5000})
+    assert r.status_code == 422 and r.json() == {"error": "at most 1296 trials on this server, not 5000"}
+    board = [0] * 26
+    board[1] = 16
+    r = study.post("/api/positions", json={"board": board})
+    assert r.status_code == 422 and r.json()["error"].startswith("not a position to study: ")
+    over = [0] * 26
+    over[24] = -1
+    p = study.post("/api/positions", json={"board": over}).json()
+    assert p["game_over"] is True
+    assert study.get("/api/positions/eval", params={"id": p["xgid"]}).status_code == 422

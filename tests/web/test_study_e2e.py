@@ -89,3 +89,96 @@ def test_a_game_played_on_the_server_is_analysed_from_its_link(server: Server, b
     result = page.evaluate("() => study.result")
     assert sum(1 for d in result["decisions"] if d["kind"] == "move") == 4
     assert not errors
+
+
+def _wait_position(page) -> dict:
+    page.wait_for_function("() => ed.position !== null")
+    return page.evaluate("() => ed.position")
+
+
+def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(
+        server: Server, browser) -> None:  # noqa: F811
+    from gammon import Position
+    from gammon.analysis.id_context import parse_context
+
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_default_timeout(60_000)
+    page.goto(server.url + "/editor")
+    assert _wait_position(page)["position_id"] == "4HPwATDgc/ABMA"
+    page.click("#clear")
+    clicks = {"you": [1, 1, 2, 6, "bar"], "opponent": [24, 24, 23, 19]}
+    for who, targets in clicks.items():
+        page.check(f"input[name=place][value={who}]")
+        for target in targets:
+            page.click(f'rect.target[data-target="{target}"]')
+    page.select_option("#die1", "2")
+    page.select_option("#die2", "1")
+    page.wait_for_function("() => ed.position && ed.position.dice && ed.position.board[19] === -1")
+    p = page.evaluate("() => ed.position")
+    expected = [0] * 26
+    expected[1], expected[2], expected[6], expected[25] = 2, 1, 1, 1
+    expected[24], expected[23], expected[19] = -2, -1, -1
+    assert p["board"] == expected and p["off"] == [10, 11] and p["dice"] == [2, 1]
+    assert Position.from_id(p["position_id"]).board == tuple(expected)
+    assert page.locator("#xgid").inner_text() == p["xgid"]
+    # the hint: the engine's plays are the legal plays of the roll, best first
+    page.click("#hint")
+    page.wait_for_selector("#hints li[data-play]")
+    shown = [li.get_attribute("data-play") for li in page.locator("#hints li").all()]
+    legal = {str(play) for play in Position(expected).legal_plays((2, 1))}
+    assert shown and set(shown) <= legal
+    page.click("#hints li >> nth=0")
+    assert page.locator("#board text", has_text=f"after {shown[0]}").count() == 1
+    page.click("#eval")
+    page.wait_for_function("() => document.querySelector('#result').textContent.includes('cube action')")
+    assert "cubeless equity" in page.locator("#result").inner_text()
+    # the link opens the same position, dice, cube and score in another page
+    page.select_option("#cube-value", "2")
+    page.select_option("#cube-owner", "opponent")
+    page.fill("#match-length", "5")
+    page.press("#match-length", "Tab")  # a change event: the score can be set in a match
+    page.fill("#score-you", "1")
+    page.press("#score-you", "Tab")
+    page.wait_for_function("() => ed.position && ed.position.match_length === 5 "
+                           "&& ed.position.score[0] === 1")
+    p = page.evaluate("() => ed.position")
+    link = page.locator("#share").get_attribute("href")
+    assert link == page.evaluate("() => location.pathname + location.hash")
+    other = _page(browser, errors)
+    other.goto(server.url + link)
+    q = _wait_position(other)
+    assert q == p
+    given = parse_context(q["gnubg_id"])
+    assert (given.match_length, given.score, given.cube_value, given.dice) == (5, (1, 0), 2, (2, 1))
+    assert given.position.board == tuple(expected)
+    page.screenshot(path=str(OUTPUT / "study-editor.png"))
+    assert not errors
+
+
+def test_a_pasted_xgid_is_rolled_out_with_a_progress_bar(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_default_timeout(120_000)
+    page.goto(server.url + "/editor")
+    _wait_position(page)
+    page.fill("#id-input", "nonsense!")
+    page.click("#load-id")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes(\"'nonsense!'\")")
+    # the top player on roll with 52, cube 2 owned by the bottom player, 7-point match at 2-4
+    page.fill("#id-input", "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:4:0:7:10")
+    page.click("#load-id")
+    page.wait_for_function("() => ed.position && ed.position.match_length === 7")
+    p = page.evaluate("() => ed.position")
+    assert (p["score"], p["cube_value"], p["cube_owner"], p["dice"]) == ([4, 2], 2, "opponent", [5, 2])
+    assert page.locator("#score-you").input_value() == "4"
+    assert page.locator("#cube-owner").input_value() == "opponent"
+    page.fill("#trials", "144")
+    page.click("#rollout")
+    page.wait_for_function("() => ed.job && ed.job.status === 'running' && ed.job.done > 0 "
+                           "&& ed.job.done < ed.job.total")
+    assert "of 144 trials: equity" in page.locator("#progress-text").inner_text()
+    page.wait_for_function("() => ed.job.status === 'done'")
+    text = page.locator("#result").inner_text()
+    assert text.startswith("Rollout (144 trials, seed ") and "cubeless equity" in text
+    assert not errors
