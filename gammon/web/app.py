@@ -48,6 +48,7 @@ from gammon.web.schemas import (
     MatchView,
 )
 from gammon.web.session import LiveMatch
+from gammon.web.spectators import SPECTATOR, spectator_router, spectator_view
 from gammon.web.study import ANALYSES_PATH, MAX_UPLOAD_BODY, StudySettings, study_router
 from gammon.web.views import PRESENT, Absence, match_view, player_names
 
@@ -247,6 +248,8 @@ class Hub:
                                      f"{away.seconds:.0f} s; wait {away.claim_in:.0f} s more")
 
     def _view(self, live: LiveMatch, seat: int | None) -> MatchView:
+        if seat == SPECTATOR:
+            return spectator_view(live)
         return match_view(live, seat, self._absence(live, seat))
 
     async def view(self, live: LiveMatch, seat: int | None) -> MatchView:
@@ -506,6 +509,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             swagger_ui_parameters={"validatorUrl": None})  # no badge from validator.swagger.io
 
     app.include_router(study_router(hub, study))
+    app.include_router(spectator_router(hub, rate, burst))
     app.mount("/docs-assets", StaticFiles(directory=str(DOCS_ASSETS)), name="docs-assets")
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -4,10 +4,21 @@ uploaded .mat and of a game played on the server."""
 from __future__ import annotations
 
 import json
+import random
+import time
 import urllib.request
 from pathlib import Path
 
-from tests.web.test_e2e import OUTPUT, Server, _page, browser, server  # noqa: F401  (fixtures)
+from tests.web.test_e2e import (  # noqa: F401  (fixtures)
+    OUTPUT,
+    Server,
+    _act_once,
+    _page,
+    _start,
+    _state,
+    browser,
+    server,
+)
 
 MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1112717.mat"
 
@@ -181,4 +192,45 @@ def test_a_pasted_xgid_is_rolled_out_with_a_progress_bar(server: Server, browser
     page.wait_for_function("() => ed.job.status === 'done'")
     text = page.locator("#result").inner_text()
     assert text.startswith("Rollout (144 trials, seed ") and "cubeless equity" in text
+    assert not errors
+
+
+def test_a_spectator_follows_an_online_game_live_and_cannot_act(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    host = _page(browser, errors)
+    _start(host, server, "online", length="3")
+    guest = _page(browser, errors)
+    guest.goto(host.input_value("#invite-url"))
+    _state(guest)
+    host.wait_for_selector("#watch:not([hidden])")
+    link = host.input_value("#watch-url")
+    assert link.startswith(server.url + "/watch/") and "#key=" in link
+    spectator = _page(browser, errors)
+    spectator.goto(link)
+    spectator.wait_for_function("() => watch.state !== null")
+    assert spectator.locator("button").count() == 0  # nothing to press
+    rng = random.Random(5)
+    turns = 0
+    deadline = time.monotonic() + 120
+    while turns < 6 and time.monotonic() < deadline:
+        if _act_once(host, rng) or _act_once(guest, rng):
+            turns += 1
+            version = _state(host)["version"]
+            # the spectator's page follows without a reload: the same board as White's, the same log
+            spectator.wait_for_function("v => watch.state.version >= v", arg=version)
+            seen, white = spectator.evaluate("() => watch.state"), _state(host)
+            if seen["version"] == white["version"]:
+                assert seen["board"] == white["board"] and seen["log"] == white["log"]
+                assert spectator.locator("#log li").last.inner_text() == white["log"][-1]
+            assert seen["actions"] == [] and seen["plays"] == [] and seen["seat"] is None
+        else:
+            time.sleep(0.05)
+    assert turns == 6
+    # the spectator's socket refuses to act; the game does not change
+    version = _state(host)["version"]
+    spectator.evaluate("() => watch.ws.send(JSON.stringify({action: 'roll', version: watch.state.version}))")
+    spectator.wait_for_function("() => document.querySelector('#error').textContent.includes('read-only')")
+    assert _state(host)["version"] == version
+    assert spectator.locator("#status").inner_text()
+    spectator.screenshot(path=str(OUTPUT / "study-spectator.png"))
     assert not errors
