@@ -49,7 +49,7 @@ from gammon.web.schemas import (
 )
 from gammon.web.session import LiveMatch
 from gammon.web.spectators import SPECTATOR, spectator_router, spectator_view
-from gammon.web.study import ANALYSES_PATH, MAX_UPLOAD_BODY, StudySettings, study_router
+from gammon.web.study import ANALYSES_PATH, COSTLY_PATHS, MAX_UPLOAD_BODY, StudySettings, study_router
 from gammon.web.views import PRESENT, Absence, match_view, player_names
 
 if TYPE_CHECKING:
@@ -322,7 +322,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         if not allowed(f"ip:{client}", rate, burst):
             return _error(429, "too many requests; slow down")
         path = request.url.path
-        if path.startswith("/api/matches/") and path.endswith("/hint") \
+        if (path.startswith("/api/matches/") and path.endswith("/hint") or path in COSTLY_PATHS) \
                 and not allowed(f"hint:{client}", rate / HINT_SHARE, max(1.0, burst / HINT_SHARE)):
             return _error(429, "too many hints; slow down")
         return await call_next(request)

@@ -180,8 +180,9 @@ class Jobs:
                 del self.jobs[j.id]
 
     def shutdown(self) -> None:
-        for job in self.jobs.values():
-            job.cancelled = True
+        """Cancel every job (a running one stops at its next progress report) and stop the runner."""
+        for job_id in list(self.jobs):
+            self.cancel(job_id)
         self.runner.shutdown()
 
 

@@ -35,6 +35,7 @@ ANALYSES_PATH = "/api/analyses"
 MAX_MAT = 256 * 1024           # characters of an uploaded .mat
 MAX_UPLOAD_BODY = 2 * MAX_MAT  # bytes of its request (JSON escapes newlines and quotes)
 MAX_ID = 80                    # an XGID has about 60 characters
+COSTLY_PATHS = ("/api/positions/hint", "/api/positions/eval")  # rate-limited as hints are
 
 
 def default_engine(plies: int) -> Engine:
@@ -198,7 +199,8 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     """The routes of the study pages, over the live matches of ``hub``."""
     s = settings if settings is not None else StudySettings()
     jobs = s.jobs
-    router = APIRouter()
+    # the jobs stop at their next progress report, so the server's worker threads end with it
+    router = APIRouter(on_shutdown=[jobs.shutdown])
     errors: dict[int | str, dict[str, Any]] = {
         code: {"model": ErrorResponse} for code in (403, 404, 409, 413, 422, 429)}
 
@@ -332,4 +334,4 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     return router
 
 
-__all__ = ["ANALYSES_PATH", "MAX_UPLOAD_BODY", "StudySettings", "study_router"]
+__all__ = ["ANALYSES_PATH", "COSTLY_PATHS", "MAX_UPLOAD_BODY", "StudySettings", "study_router"]

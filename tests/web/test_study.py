@@ -251,3 +251,34 @@ def test_bad_positions_get_the_error_shape_quoting_little(study: TestClient) -> 
     p = study.post("/api/positions", json={"board": over}).json()
     assert p["game_over"] is True
     assert study.get("/api/positions/eval", params={"id": p["xgid"]}).status_code == 422
+
+
+def test_the_servers_shutdown_stops_its_jobs(store: Store) -> None:  # noqa: F811
+    import threading
+
+    settings = StudySettings(engine=_fast)
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+        # about 40 s of work with the fast engine, in batches of 216 trials
+        job = c.post("/api/positions/rollout", json={"id": "4HPwATDgc/ABMA", "trials": 1296,
+                                                     "truncate": 20}).json()
+        deadline = time.monotonic() + 60
+        while c.get(f"/api/jobs/{job['id']}").json()["done"] == 0:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+    assert settings.jobs.get(job["id"]).status == "cancelled"
+    deadline = time.monotonic() + 30
+    while any(t.name.startswith("gammon-job") for t in threading.enumerate()):
+        assert time.monotonic() < deadline, "the job's worker thread did not stop"
+        time.sleep(0.05)
+
+
+def test_hints_and_evaluations_draw_on_the_hint_rate_limit(store: Store) -> None:  # noqa: F811
+    with TestClient(create_app(store, seeded_dice(), rate=10, burst=10,
+                               study=StudySettings(engine=_fast))) as c:
+        start = {"id": "4HPwATDgc/ABMA"}
+        assert c.get("/api/positions/eval", params=start).status_code == 200  # warms the engine up
+        replies = [c.get(path, params={**start, "dice": "31"}) for path in ("/api/positions/hint",
+                                                                           "/api/positions/eval") * 2]
+        assert 429 in [r.status_code for r in replies]  # one a second, bursts of one
+        assert {"error": "too many hints; slow down"} in [r.json() for r in replies]
+        assert c.get("/api/positions", params=start).status_code == 200  # reading an ID is cheap
