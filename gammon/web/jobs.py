@@ -1,9 +1,12 @@
 """Long engine work for the browser (analyses, rollouts), off the event loop: each job runs on a
 bounded pool of workers, reports its progress, and is polled by its id until its result is ready.
 
-The pool is behind :class:`Runner`, one method: a process pool (or the server's engine pool) can
-replace :class:`ThreadRunner` by delivering ``progress`` calls back to this process. Jobs are
-bounded per client and in all; finished ones are kept a while, then forgotten.
+The pool is behind :class:`Runner`: a process pool (or the server's engine pool) can replace
+:class:`ThreadRunner`. The work it is given is picklable (a ``functools.partial`` of a module-level
+function); the runner calls ``progress(0, 0)`` as the work starts and relays its progress calls to
+this process, where a cancelled job's ``progress`` raises :class:`JobCancelled` (a process runner
+stops the work when that happens). Jobs are bounded per client and in all; finished ones are kept
+a while, then forgotten.
 """
 
 from __future__ import annotations
@@ -43,7 +46,8 @@ class Runner(Protocol):
     """Runs work somewhere other than the event loop, at most a bounded number at a time."""
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
-        """Start ``work(progress)``; ``progress`` must be called in this process."""
+        """Run ``work`` with progress reports delivered to ``progress`` in this process, after
+        ``progress(0, 0)`` as it starts; the future ends with its result or its exception."""
         ...
 
     def shutdown(self) -> None:
@@ -60,7 +64,12 @@ class ThreadRunner:
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gammon-job")
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
-        return self._pool.submit(work, progress)
+        return self._pool.submit(self._run, work, progress)
+
+    @staticmethod
+    def _run(work: Work, progress: Progress) -> dict[str, Any]:
+        progress(0, 0)
+        return work(progress)
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
@@ -131,13 +140,7 @@ class Jobs:
             if detail is not None:
                 job.detail = detail
 
-        def work_started(report: Progress) -> dict[str, Any]:
-            if job.cancelled:
-                raise JobCancelled
-            job.status = "running"
-            return work(report)
-
-        future = self.runner.submit(work_started, progress)
+        future = self.runner.submit(work, progress)
         future.add_done_callback(lambda f: self._finish(job, f))
         return job
 

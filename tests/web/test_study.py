@@ -282,3 +282,40 @@ def test_hints_and_evaluations_draw_on_the_hint_rate_limit(store: Store) -> None
         assert 429 in [r.status_code for r in replies]  # one a second, bursts of one
         assert {"error": "too many hints; slow down"} in [r.json() for r in replies]
         assert c.get("/api/positions", params=start).status_code == 200  # reading an ID is cheap
+
+
+class PicklingRunner:
+    """Runs each job's work after a pickle round trip, as a process pool would send it."""
+
+    def __init__(self) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        self.pool = ThreadPoolExecutor(1)
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        import pickle
+
+        sent = pickle.loads(pickle.dumps(work))
+
+        def run() -> dict[str, Any]:
+            progress(0, 0)
+            return sent(progress)
+
+        return self.pool.submit(run)
+
+    def shutdown(self) -> None:
+        self.pool.shutdown(wait=False)
+
+
+def test_the_work_of_every_job_can_go_to_another_process(store: Store) -> None:  # noqa: F811
+    settings = StudySettings(engine=_fast, jobs=Jobs(PicklingRunner()))
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+        m = new_match(c, mode="local")
+        _play_some(c, m, 2)
+        c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json={"action": "abandon"})
+        for path, body in (("/api/analyses", {"mat": MAT.read_text()}),
+                           ("/api/analyses", {"match_id": m["match_id"], "token": m["token"]}),
+                           ("/api/positions/rollout",
+                            {"id": XG, "trials": 36, "truncate": 2, "kind": "plays"})):
+            job = _finish(c, c.post(path, json=body).json())
+            assert job["status"] == "done", job
