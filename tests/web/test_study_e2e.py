@@ -42,14 +42,16 @@ def _board_checkers(page) -> int:
 def test_an_uploaded_mat_is_analysed_with_a_progress_bar(server: Server, browser) -> None:  # noqa: F811
     errors: list[str] = []
     page = _page(browser, errors)
-    page.set_default_timeout(120_000)
+    page.set_default_timeout(240_000)
     page.goto(server.url + "/analysis")
     page.set_input_files("#mat-file", str(MAT))
     page.click("#analyse")
-    # the progress bar moves while the server works, then the report replaces it
-    page.wait_for_function("() => study.job && study.job.status === 'running' && study.job.done > 0")
-    assert page.locator("#progress").is_visible()
     page.wait_for_selector("#report:not([hidden])")
+    # the progress bar moved while the server worked, then the report came
+    seen = page.evaluate("() => study.seen")
+    assert any(s["status"] == "running" and 0 < s["done"] < s["total"] for s in seen), seen
+    assert seen[-1]["status"] == "done" and seen[-1]["done"] == seen[-1]["total"] > 0
+    assert page.locator("#progress").is_visible()
     result = page.evaluate("() => study.result")
     assert page.locator("#progress-text").inner_text() == "done"
     stats = page.locator("#stats").inner_text()

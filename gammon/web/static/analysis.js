@@ -4,7 +4,7 @@
 "use strict";
 
 const $ = sel => document.querySelector(sel);
-const study = { job: null, result: null, decision: null, shown: null, timer: null };
+const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
 const POLL_MS = 400;
 
 function showError(text) { $("#error").textContent = text || ""; }
@@ -41,6 +41,7 @@ async function poll() {
 }
 
 function showJob(job) {
+  study.seen.push({ status: job.status, done: job.done, total: job.total });  // what the bar showed
   const active = job.status === "queued" || job.status === "running";
   $("#job").hidden = false;
   $("#cancel").hidden = !active;
