@@ -20,6 +20,8 @@ from gammon.web import create_app
 from gammon.web.jobs import Jobs, Progress, Work
 from gammon.web.study import StudySettings
 from tests.analysis.games import pip_engine
+from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
+from tests.helpers import random_game_positions
 from tests.web.conftest import auth, new_match, seeded_dice
 
 MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1112717.mat"
@@ -319,3 +321,47 @@ def test_the_work_of_every_job_can_go_to_another_process(store: Store) -> None: 
                             {"id": XG, "trials": 36, "truncate": 2, "kind": "plays"})):
             job = _finish(c, c.post(path, json=body).json())
             assert job["status"] == "done", job
+
+
+@needs_gnubg
+def test_the_editors_ids_mean_to_gnubg_what_the_editor_shows(study: TestClient) -> None:
+    """Positions set up as in the editor: GNU Backgammon reads their GNU Backgammon ID and XGID
+    (``set gnubgid`` / ``set xgid``) to the same position, player on roll, score, cube and owner,
+    Crawford state, Jacoby rule and dice."""
+    import random
+
+    rng = random.Random(11)
+    positions = random_game_positions(3, 3)
+    shown, cases = [], []
+    for _ in range(30):
+        length = rng.choice([0, 0, 3, 5, 7])
+        score = [rng.randrange(length), rng.randrange(length)] if length else [0, 0]
+        crawford = bool(length) and length - 1 in score and score != [length - 1, length - 1] \
+            and rng.random() < 0.5
+        setup = {"board": list(rng.choice(positions).board), "match_length": length, "score": score,
+                 "dice": None if rng.random() < 0.3 else [rng.randint(1, 6), rng.randint(1, 6)],
+                 "cube_value": 1 if crawford else 1 << rng.randrange(4), "crawford": crawford,
+                 "cube_owner": "centred" if crawford else rng.choice(["centred", "you", "opponent"]),
+                 "jacoby": rng.random() < 0.5}
+        r = study.post("/api/positions", json=setup)
+        assert r.status_code == 200, (setup, r.text)
+        p = r.json()
+        shown.append(p)
+        cases += [p["gnubg_id"], p["xgid"]]
+    script = (f"for x in {cases!r}:\n"
+              "    gnubg.command(('set xgid ' if x.startswith('XGID') else 'set gnubgid ') + x)\n"
+              "    c, p = gnubg.cubeinfo(), gnubg.posinfo()\n"
+              "    emit([gnubg.gnubgid().split(':')[0], c['move'], list(c['score']), c['matchto'], "
+              "c['cube'], c['cubeowner'], c['crawford'], c['jacoby'], sorted(p['dice'])])\n")
+    got = run_gnubg(script)
+    assert len(got) == len(cases)
+    for i, (position_id, move, score, length, cube, owner, crawford, jacoby, dice) in enumerate(got):
+        p = shown[i // 2]
+        assert position_id == p["position_id"], cases[i]
+        assert (length, [score[move], score[1 - move]]) == (p["match_length"], p["score"]), cases[i]
+        seen_owner = "centred" if owner == -1 else "you" if owner == move else "opponent"
+        assert (cube, seen_owner) == (p["cube_value"], p["cube_owner"]), cases[i]
+        assert bool(crawford) == p["crawford"], cases[i]
+        if not length:
+            assert bool(jacoby) == p["jacoby"], cases[i]
+        assert dice == (sorted(p["dice"]) if p["dice"] else [0, 0]), cases[i]
