@@ -113,7 +113,7 @@ class Jobs:
     ``max_active`` in all; finished jobs are kept ``keep_for`` seconds (at most ``keep`` of them)."""
 
     def __init__(self, runner: Runner | None = None, *, per_client: int = 2, max_active: int = 16,
-                 keep: int = 200, keep_for: float = 3600.0,
+                 keep: int = 50, keep_for: float = 3600.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.runner = runner if runner is not None else ThreadRunner()
         self.per_client, self.max_active = per_client, max_active

@@ -9,6 +9,7 @@ Errors have the API's one shape, ``{"error": ...}``, quoting at most 40 characte
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -57,6 +58,15 @@ class StudySettings:
 
 def _cut(text: str, limit: int = 40) -> str:
     return text if len(text) <= limit else text[:limit] + "..."
+
+
+_QUOTED = re.compile(r"(['\"])([^'\"]{41,})\1")
+
+
+def _cut_quotes(message: str, limit: int = 200) -> str:
+    """``message`` with every quoted piece of input cut to 40 characters (the .mat reader quotes
+    whole lines), then the whole cut to ``limit``."""
+    return _cut(_QUOTED.sub(lambda m: f"{m[1]}{m[2][:40]}...{m[1]}", message), limit)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -145,7 +155,7 @@ def _context(text: str) -> Context:
         message = str(exc)
         for quoted in (text, text.strip()):
             message = message.replace(repr(quoted), repr(_cut(quoted)))
-        raise BadInput(_cut(message, 200)) from None
+        raise BadInput(_cut_quotes(message)) from None
 
 
 def _setup_context(setup: PositionSetup) -> Context:
@@ -232,7 +242,7 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
             try:
                 games, names = await asyncio.to_thread(_read_mat, req.mat)
             except (GammonError, ValueError) as exc:
-                return _error(422, f"cannot read the .mat file: {_cut(str(exc), 200)}")
+                return _error(422, f"cannot read the .mat file: {_cut_quotes(str(exc))}")
             if not games:
                 return _error(422, "the .mat file has no games")
             snapshot = _snapshot(games)

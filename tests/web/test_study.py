@@ -155,6 +155,10 @@ def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> No
     assert r.json()["error"].startswith("cannot read the .mat file: line 1: 'hello world'")
     r = study.post("/api/analyses", json={"mat": "1 point match\n\n Game 1\n x : 0   y : 0\n  1) 99: 8/1\n"})
     assert r.status_code == 422 and r.json()["error"].startswith("cannot read the .mat file")
+    for bad in ("x" * 300, "3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: " + "x" * 200 + "\n"):
+        r = study.post("/api/analyses", json={"mat": bad})
+        error = r.json()["error"]
+        assert r.status_code == 422 and "'" + "x" * 40 + "...'" in error and "x" * 41 not in error, error
     r = study.post("/api/analyses", json={"mat": "x" * 300_000})
     error = r.json()["error"]
     assert r.status_code == 422 and "x" * 41 not in error and "at most 262144 characters" in error
