@@ -43,7 +43,7 @@ def _summary_table(analysis: MatchAnalysis, seed: int) -> str:
     return "".join(out)
 
 
-def _chances(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int, str]]]:
+def chance_series(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int, str]]]:
     """Player 0's chance through the match: at each game's start, after every play, at its end."""
     series: list[float] = []
     breaks: list[tuple[int, str]] = []
@@ -123,7 +123,7 @@ def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
     names = analysis.names
     kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
     title = f"{names[0]} vs {names[1]}: {kind}"
-    series, breaks = _chances(analysis)
+    series, breaks = chance_series(analysis)
     what = "match winning chances" if analysis.match_length else "chances to win the game"
     marked = analysis.marked()
     parts = [

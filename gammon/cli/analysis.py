@@ -10,114 +10,28 @@ state and the dice, and the analysis uses them: match plays are ranked by match 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from gammon.dice import Dice, check_dice, parse_dice
+from gammon.analysis.id_context import Context, cubeless_mwc, parse_context, ranked_plays
+from gammon.dice import check_dice, parse_dice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
-from gammon.engine.cubeful import CubeOwner, MatchCube
+from gammon.engine.cubeful import CubeOwner
 from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
-from gammon.engine.met import MAX_AWAY
 from gammon.errors import InvalidNotationError
-from gammon.formats.matchid import GameState, MatchState, parse_gnubg_id
-from gammon.formats.xgid import parse_xgid
-from gammon.position import Position
 
-_MATCH_CANDIDATES = 5  # match play: plays the search keeps (by money equity) before ranking by MWC
-
-
-@dataclass(frozen=True)
-class Context:
-    """What an ID says beyond the position, from the view of the player on roll ("you")."""
-
-    position: Position
-    dice: Dice | None = None
-    match_length: int = 0  # 0: money
-    score: tuple[int, int] = (0, 0)  # (you, the opponent)
-    cube_value: int = 1
-    cube_owner: CubeOwner = CubeOwner.CENTRED
-    match: MatchScore | None = None  # points away and Crawford state; None for money
-    jacoby: bool = True
-    beavers: bool = False
-    double_offered: bool = False  # you have doubled; the opponent must answer
-
-    def describe(self) -> str:
-        """``7-point match at 5-3 (you 2-away, opponent 4-away), cube 2 owned by you, Crawford game``."""
-        owner = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "owned by you",
-                 CubeOwner.OPPONENT: "owned by the opponent"}[self.cube_owner]
-        cube = f"cube {self.cube_value} {owner}"
-        if self.match is None:
-            parts = ["money game", cube, "Jacoby rule" if self.jacoby else "no Jacoby rule"]
-            if self.beavers:
-                parts.append("beavers")
-        else:
-            m = self.match
-            parts = [f"{self.match_length}-point match at {self.score[0]}-{self.score[1]} "
-                     f"(you {m.away}-away, opponent {m.opponent_away}-away)", cube]
-            if m.crawford_game:
-                parts.append("Crawford game")
-            elif m.post_crawford:
-                parts.append("post-Crawford")
-        if self.double_offered:
-            parts.append(f"you have doubled to {2 * self.cube_value}")
-        return ", ".join(parts)
-
-
-def parse_context(text: str) -> Context:
-    """Read a Position ID, a GNU Backgammon ID or an XGID (with or without ``XGID=``)."""
-    if not isinstance(text, str):
-        raise InvalidNotationError(f"an ID must be a string, not {text!r}")
-    body = text.strip()
-    if body[:5].upper() == "XGID=" or body.count(":") >= 8:
-        xgid = parse_xgid(body)
-        return _from_match_state(xgid.position, xgid.to_match_state(), xgid.beavers, body)
-    if ":" in body:
-        position, state = parse_gnubg_id(body)
-        return _from_match_state(position, state, False, body)
-    return Context(Position.from_id(body))
+# Context and parse_context live in gammon.analysis.id_context (the web reads IDs too); they are
+# re-exported here for the commands and their callers.
+__all__ = ["Context", "cubeless_mwc", "parse_context", "run_eval", "run_hint"]
 
 
 def _quote(text: str) -> str:
     return repr(text if len(text) <= 80 else text[:77] + "...")
 
 
-def _from_match_state(position: Position, state: MatchState, beavers: bool, text: str) -> Context:
-    if state.game_state not in (GameState.NONE, GameState.PLAYING):
-        raise InvalidNotationError(f"the game in {_quote(text)} is over: there is nothing to analyse")
-    me = state.player_on_roll
-    score = (state.score[me], state.score[1 - me])
-    owner = CubeOwner.seen_by(state.cube_owner, me)
-    match = None
-    length = state.match_length
-    if length:
-        if max(score) >= length:
-            raise InvalidNotationError(
-                f"{_quote(text)}: the score {score[0]}-{score[1]} has already won the {length}-point match")
-        away, opponent_away = length - score[0], length - score[1]
-        if max(away, opponent_away) > MAX_AWAY:
-            raise InvalidNotationError(
-                f"{_quote(text)}: the match equity table stops at {MAX_AWAY} away, the score is "
-                f"{away}-away {opponent_away}-away")
-        # as GNU Backgammon: the Crawford flag counts only with a side 1 away; a later game with a
-        # side 1 away is post-Crawford
-        match = MatchScore.from_away(away, opponent_away,
-                                     crawford_game=state.crawford and 1 in (away, opponent_away))
-    return Context(position, state.dice, length, score, state.cube_value, owner, match,
-                   jacoby=state.jacoby and not length, beavers=beavers and not length,
-                   double_offered=state.double_offered)
-
-
 def _probabilities_line(p: Probabilities) -> str:
     return (f"win {p.win:6.1%} (gammon {p.win_gammon:5.1%}, bg {p.win_backgammon:5.1%})  "
             f"lose {p.lose:6.1%} (gammon {p.lose_gammon:5.1%}, bg {p.lose_backgammon:5.1%})")
-
-
-def cubeless_mwc(p: Probabilities, match: MatchScore, cube_value: int) -> float:
-    """Match winning chances of the player on roll with these outcome chances, cube ``cube_value``
-    not turned again (the Kazaross-XG2 table scores each outcome)."""
-    cube = MatchCube(p.as_array(), match, 0.0)  # cube efficiency plays no part in these two values
-    return p.win * cube.win_value(cube_value) + p.lose * cube.loss_value(cube_value)
 
 
 def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, plies: int | None = None,
@@ -135,16 +49,11 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     engine = engine or Engine(plies=plies)
     position = context.position
     match = context.match
-    hints = engine.hint(position, roll, max(n, _MATCH_CANDIDATES) if match else n)
+    scored = ranked_plays(engine, context, roll, n)
     lines = [f"Position {position.id}, dice {roll[0]}{roll[1]}, {engine.plies}-ply, player on roll's view",
              f"  {context.describe()}"]
-    if not hints:
+    if not scored:
         return "\n".join([*lines, "no legal play: the turn passes"])
-    if match is None:
-        scored = [(h, h.equity) for h in hints]
-    else:
-        scored = sorted(((h, cubeless_mwc(h.probabilities, match, context.cube_value)) for h in hints),
-                        key=lambda hs: -hs[1])[:n]
     width = max(len(str(h.play)) for h, _ in scored)
     best = scored[0][1]
     for rank, (h, score) in enumerate(scored, 1):

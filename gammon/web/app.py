@@ -48,6 +48,8 @@ from gammon.web.schemas import (
     MatchView,
 )
 from gammon.web.session import LiveMatch
+from gammon.web.spectators import SPECTATOR, spectator_router, spectator_view
+from gammon.web.study import ANALYSES_PATH, COSTLY_PATHS, MAX_UPLOAD_BODY, StudySettings, study_router
 from gammon.web.views import PRESENT, Absence, match_view, player_names
 
 if TYPE_CHECKING:
@@ -246,6 +248,8 @@ class Hub:
                                      f"{away.seconds:.0f} s; wait {away.claim_in:.0f} s more")
 
     def _view(self, live: LiveMatch, seat: int | None) -> MatchView:
+        if seat == SPECTATOR:
+            return spectator_view(live)
         return match_view(live, seat, self._absence(live, seat))
 
     async def view(self, live: LiveMatch, seat: int | None) -> MatchView:
@@ -277,7 +281,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                away_after: float = DEFAULT_AWAY_AFTER,
                clock: Callable[[], float] = time.monotonic, engine: Engine | None = None,
                ws_per_seat: int = DEFAULT_CAPS.per_seat, ws_per_match: int = DEFAULT_CAPS.per_match,
-               ws_per_address: int = DEFAULT_CAPS.per_address) -> FastAPI:
+               ws_per_address: int = DEFAULT_CAPS.per_address, study: StudySettings | None = None) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client (HTTP: every request, per address,
     and hints to a tenth of that; WebSocket: per connection, closed past it); at most ``max_live``
@@ -285,7 +289,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     ``away_after`` seconds while it had to act, as measured by ``clock`` (seconds; tests pass a
     fake one). ``engine`` gives the hints (by default a 0-ply Engine where the trained net is
     installed, else pubeval's ranking). ``ws_per_seat``, ``ws_per_match`` and ``ws_per_address``
-    cap the WebSockets open at once (see SocketCaps)."""
+    cap the WebSockets open at once (see SocketCaps). ``study``: the analysis and position pages'
+    engine and job workers (gammon.web.study)."""
     for name, cap in (("ws_per_seat", ws_per_seat), ("ws_per_match", ws_per_match),
                       ("ws_per_address", ws_per_address)):
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
@@ -306,7 +311,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             limits[key] = RateLimit(rate, burst)
         return limits[key].allow()
 
-    app.add_middleware(BodyLimit, limit=MAX_BODY)  # inside the rate limit: a refused client is not read
+    # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY})
 
     @app.middleware("http")
     async def limit_requests(request: Request, call_next: Callable) -> Any:
@@ -316,7 +322,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         if not allowed(f"ip:{client}", rate, burst):
             return _error(429, "too many requests; slow down")
         path = request.url.path
-        if path.startswith("/api/matches/") and path.endswith("/hint") \
+        if (path.startswith("/api/matches/") and path.endswith("/hint") or path in COSTLY_PATHS) \
                 and not allowed(f"hint:{client}", rate / HINT_SHARE, max(1.0, burst / HINT_SHARE)):
             return _error(429, "too many hints; slow down")
         return await call_next(request)
@@ -502,6 +508,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             swagger_favicon_url=f"{root}/docs-assets/favicon.png",
             swagger_ui_parameters={"validatorUrl": None})  # no badge from validator.swagger.io
 
+    app.include_router(study_router(hub, study))
+    app.include_router(spectator_router(hub, rate, burst))
     app.mount("/docs-assets", StaticFiles(directory=str(DOCS_ASSETS)), name="docs-assets")
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

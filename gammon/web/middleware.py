@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -20,20 +21,23 @@ async def send_error(send: Send, status: int, message: str) -> None:
 class BodyLimit:
     """Reads each HTTP request's body before the app sees it and answers 413 as soon as more than
     ``limit`` bytes have come, whatever Content-Length said (a chunked body has none); the rest is
-    never read. The app then gets the body, already read, from a replaying ``receive``."""
+    never read. The app then gets the body, already read, from a replaying ``receive``.
+    ``larger`` gives some paths (exactly) a limit of their own: an upload's."""
 
-    def __init__(self, app: ASGIApp, limit: int) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[str, int] | None = None) -> None:
         self.app = app
         self.limit = limit
+        self.larger = dict(larger or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.larger.get(scope.get("path", ""), self.limit)
         declared = dict(scope["headers"]).get(b"content-length")
-        if declared is not None and not (declared.isdigit() and int(declared) <= self.limit):
+        if declared is not None and not (declared.isdigit() and int(declared) <= limit):
             shown = declared[:20].decode("latin-1") + ("..." if len(declared) > 20 else "")
-            await send_error(send, 413, f"request body of {shown!r} bytes is over the limit of {self.limit}")
+            await send_error(send, 413, f"request body of {shown!r} bytes is over the limit of {limit}")
             return
         chunks: list[bytes] = []
         size = 0
@@ -43,8 +47,8 @@ class BodyLimit:
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
-            if size > self.limit:
-                await send_error(send, 413, f"request body over the limit of {self.limit} bytes")
+            if size > limit:
+                await send_error(send, 413, f"request body over the limit of {limit} bytes")
                 return
             chunks.append(chunk)
             if not message.get("more_body", False):

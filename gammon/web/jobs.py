@@ -1,0 +1,193 @@
+"""Long engine work for the browser (analyses, rollouts), off the event loop: each job runs on a
+bounded pool of workers, reports its progress, and is polled by its id until its result is ready.
+
+The pool is behind :class:`Runner`: a process pool (or the server's engine pool) can replace
+:class:`ThreadRunner`. The work it is given is picklable (a ``functools.partial`` of a module-level
+function); the runner calls ``progress(0, 0)`` as the work starts and relays its progress calls to
+this process, where a cancelled job's ``progress`` raises :class:`JobCancelled` (a process runner
+stops the work when that happens). Jobs are bounded per client and in all; finished ones are kept
+a while, then forgotten.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from gammon.errors import GammonError
+
+Progress = Callable[..., None]
+"""``progress(done, total, detail=None)``: how far a job has come (actions analysed, trials
+played); ``detail``, JSON-ready, is shown with it (a rollout's running equity)."""
+Work = Callable[[Progress], dict[str, Any]]
+"""A job's work: called in a worker with a progress callback; returns its JSON-ready result."""
+
+
+class JobCancelled(Exception):
+    """Raised inside a job's work by its progress callback once the job was cancelled."""
+
+
+class TooManyJobsError(GammonError):
+    """A client has as many jobs running as it may, or the server is full (HTTP 429)."""
+
+
+class UnknownJobError(GammonError, KeyError):
+    """No job has this id (never made, or forgotten; HTTP 404)."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown job"
+
+
+class Runner(Protocol):
+    """Runs work somewhere other than the event loop, at most a bounded number at a time."""
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        """Run ``work`` with progress reports delivered to ``progress`` in this process, after
+        ``progress(0, 0)`` as it starts; the future ends with its result or its exception."""
+        ...
+
+    def shutdown(self) -> None:
+        ...
+
+
+class ThreadRunner:
+    """``workers`` threads (the engine's kernels are compiled; a thread holds the GIL in Python
+    parts only). The default: one, so long jobs queue rather than starve the server."""
+
+    def __init__(self, workers: int = 1) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a positive number of threads, got {workers!r}")
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gammon-job")
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        return self._pool.submit(self._run, work, progress)
+
+    @staticmethod
+    def _run(work: Work, progress: Progress) -> dict[str, Any]:
+        progress(0, 0)
+        return work(progress)
+
+    def shutdown(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass
+class Job:
+    """One job: ``status`` queued, running, done, failed or cancelled."""
+
+    id: str
+    kind: str
+    client: str
+    created: float
+    status: str = "queued"
+    done: int = 0
+    total: int = 0
+    result: dict[str, Any] | None = None
+    error: str | None = None
+    detail: dict[str, Any] | None = None
+    cancelled: bool = field(default=False, repr=False)
+    finished: float | None = None
+
+    @property
+    def active(self) -> bool:
+        return self.status in ("queued", "running")
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "status": self.status, "done": self.done,
+                               "total": self.total}
+        if self.detail is not None:
+            out["detail"] = self.detail
+        if self.result is not None:
+            out["result"] = self.result
+        if self.error is not None:
+            out["error"] = self.error
+        return out
+
+
+class Jobs:
+    """The jobs of this server: at most ``per_client`` unfinished jobs per client address and
+    ``max_active`` in all; finished jobs are kept ``keep_for`` seconds (at most ``keep`` of them)."""
+
+    def __init__(self, runner: Runner | None = None, *, per_client: int = 2, max_active: int = 16,
+                 keep: int = 50, keep_for: float = 3600.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.runner = runner if runner is not None else ThreadRunner()
+        self.per_client, self.max_active = per_client, max_active
+        self.keep, self.keep_for = keep, keep_for
+        self.clock = clock
+        self.jobs: dict[str, Job] = {}
+
+    def start(self, kind: str, client: str, work: Work) -> Job:
+        """Queue ``work`` for ``client``, or raise TooManyJobsError."""
+        self._forget_old()
+        active = [j for j in self.jobs.values() if j.active]
+        if sum(1 for j in active if j.client == client) >= self.per_client:
+            raise TooManyJobsError(f"you have {self.per_client} jobs running already (the limit); "
+                                   "wait for one to finish or cancel it")
+        if len(active) >= self.max_active:
+            raise TooManyJobsError(f"the server is busy with {len(active)} jobs; try again later")
+        job = Job(secrets.token_urlsafe(12), kind, client, self.clock())
+        self.jobs[job.id] = job
+
+        def progress(done: int, total: int, detail: dict[str, Any] | None = None) -> None:
+            if job.cancelled:
+                raise JobCancelled
+            job.status, job.done, job.total = "running", done, total
+            if detail is not None:
+                job.detail = detail
+
+        future = self.runner.submit(work, progress)
+        future.add_done_callback(lambda f: self._finish(job, f))
+        return job
+
+    def get(self, job_id: str) -> Job:
+        job = self.jobs.get(job_id)
+        if job is None:
+            shown = job_id if len(job_id) <= 40 else job_id[:40] + "..."
+            raise UnknownJobError(f"no job {shown!r} (finished jobs are kept an hour)")
+        return job
+
+    def cancel(self, job_id: str) -> Job:
+        """Stop a job at its next progress report (a queued job never starts)."""
+        job = self.get(job_id)
+        if job.active:
+            job.cancelled = True
+            job.status, job.finished = "cancelled", self.clock()
+        return job
+
+    def _finish(self, job: Job, future: Future[dict[str, Any]]) -> None:
+        if job.cancelled or future.cancelled():
+            job.status = "cancelled"
+        else:
+            exc = future.exception()
+            if exc is None:
+                job.result, job.status = future.result(), "done"
+                job.done = max(job.done, job.total)
+            else:
+                job.status = "failed"
+                # the engine's and the formats' errors say what was wrong; anything else stays in the log
+                job.error = str(exc) if isinstance(exc, GammonError | ValueError) else "the job failed"
+        job.finished = self.clock()
+
+    def _forget_old(self) -> None:
+        now = self.clock()
+        finished = sorted((j for j in self.jobs.values() if j.finished is not None),
+                          key=lambda j: j.finished or 0.0)
+        excess = len(finished) - self.keep
+        for i, j in enumerate(finished):
+            if i < excess or now - (j.finished or now) > self.keep_for:
+                del self.jobs[j.id]
+
+    def shutdown(self) -> None:
+        """Cancel every job (a running one stops at its next progress report) and stop the runner."""
+        for job_id in list(self.jobs):
+            self.cancel(job_id)
+        self.runner.shutdown()
+
+
+__all__ = ["Job", "JobCancelled", "Jobs", "Progress", "Runner", "ThreadRunner", "TooManyJobsError",
+           "UnknownJobError", "Work"]

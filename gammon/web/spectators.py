@@ -1,0 +1,125 @@
+"""Spectators: a read-only link that follows a match live over the server's WebSocket updates.
+
+A match's watch key is derived from its stored seat hashes (no new column in the store, the same key
+after a restart); it opens nothing but the view, never a seat. A players' seat token gets the link
+(``/api/matches/{id}/watch-link``). The spectator's view is what anyone at the table sees, from
+player 0's side: board, dice, cube, score and log, with no actions, no legal plays and nothing of
+the players' presence. Spectator sockets are one "seat" of the Hub (:data:`SPECTATOR`), so the
+per-seat cap bounds them and they never take the players' places under the per-match cap.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from importlib.resources import files
+from typing import TYPE_CHECKING
+
+from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.responses import FileResponse
+
+from gammon.errors import GammonError, NotAuthorizedError
+from gammon.web.schemas import ErrorResponse, MatchView
+from gammon.web.views import match_view
+
+if TYPE_CHECKING:
+    from gammon.store import MatchRecord
+    from gammon.web.app import Hub
+    from gammon.web.session import LiveMatch
+
+STATIC = files("gammon.web") / "static"
+SPECTATOR = -1  # the Hub's seat key of spectator sockets
+KEY_LENGTH = 24
+READ_ONLY = "spectators cannot act: this link is read-only"
+
+
+def watch_key(record: MatchRecord) -> str:
+    """The spectators' key of a match: a one-way function of its seat hashes."""
+    digest = hashlib.sha256(b"gammon-watch\0" + "\0".join(record.seat_hashes).encode()).digest()
+    return base64.urlsafe_b64encode(digest).decode()[:KEY_LENGTH]
+
+
+def check_watch_key(live: LiveMatch, key: str) -> None:
+    if not hmac.compare_digest(watch_key(live.record).encode(), key.encode()):
+        raise NotAuthorizedError("this link does not open this match to spectators")
+
+
+def spectator_view(live: LiveMatch) -> MatchView:
+    """What a spectator sees: the table from player 0's side, and nothing to act on."""
+    view = match_view(live, 0)
+    return view.model_copy(update={"seat": None, "actions": [], "plays": [], "sequences": [],
+                                   "opponent_away": None, "claim_in": None})
+
+
+def spectator_router(hub: Hub, rate: float, burst: float) -> APIRouter:
+    """The watch link, the spectators' view and socket, and their page."""
+    from gammon.web.app import POLICY_VIOLATION, UNSUPPORTED_DATA, RateLimit
+
+    router = APIRouter()
+    errors: dict[int | str, dict] = {code: {"model": ErrorResponse} for code in (403, 404, 422)}
+
+    @router.get("/api/matches/{match_id}/watch-link", responses=errors)
+    async def watch_link(match_id: str, request: Request,
+                         x_gammon_token: str | None = Header(None)) -> dict[str, str]:
+        """The read-only link for spectators of this match (for a player: the seat token)."""
+        live = await hub.get(match_id)
+        live.seat_of(x_gammon_token or "")
+        key = watch_key(live.record)
+        base = str(request.base_url).rstrip("/")
+        return {"key": key, "url": f"{base}/watch/{live.id}#key={key}"}
+
+    @router.get("/api/watch/{match_id}", response_model=MatchView, responses=errors)
+    async def watch(match_id: str, key: str = Query("", max_length=64)) -> MatchView:
+        """The spectators' view of the match (``key`` from the watch link)."""
+        live = await hub.get(match_id)
+        check_watch_key(live, key)
+        async with live.lock:
+            return spectator_view(live)
+
+    @router.websocket("/ws/watch/{match_id}")
+    async def watch_socket(ws: WebSocket, match_id: str, key: str = "") -> None:
+        """The view now, then each change as the match goes on; messages are refused."""
+        await ws.accept()
+        try:
+            live = await hub.get(match_id)
+            check_watch_key(live, key[:64])
+        except GammonError as exc:
+            await ws.send_json({"type": "error", "error": str(exc)})
+            await ws.close(code=4403 if isinstance(exc, NotAuthorizedError) else 4404)
+            return
+        address = ws.client.host if ws.client else ""
+        watching = sum(1 for _, s in hub.sockets.get(match_id, ()) if s == SPECTATOR)
+        refused = (f"this match has {watching} spectators already (the limit)"
+                   if watching >= hub.caps.per_seat else hub.join(match_id, ws, SPECTATOR, address))
+        if refused is not None:
+            await ws.send_json({"type": "error", "error": refused})
+            await ws.close(code=POLICY_VIOLATION, reason=refused)
+            return
+        bucket = RateLimit(rate, burst)
+        try:
+            await hub.greet(live, ws, SPECTATOR)
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    raise WebSocketDisconnect(message.get("code", 1000))
+                if message.get("text") is None:
+                    await ws.close(code=UNSUPPORTED_DATA, reason="binary frames are not supported")
+                    return
+                if not bucket.allow():
+                    await ws.close(code=POLICY_VIOLATION, reason="too many messages; closed")
+                    return
+                await ws.send_json({"type": "error", "error": READ_ONLY})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            hub.leave(match_id, ws, SPECTATOR, address)
+
+    @router.get("/watch/{match_id}", include_in_schema=False)
+    async def watch_page(match_id: str) -> FileResponse:
+        return FileResponse(str(STATIC / "watch.html"))
+
+    return router
+
+
+__all__ = ["SPECTATOR", "check_watch_key", "spectator_router", "spectator_view", "watch_key"]

@@ -1,0 +1,198 @@
+// The analysis page: a .mat file (or, at /analysis/<match>#token=...&game=N, a match of this server)
+// analysed by the server in the background; a progress bar while it runs, then each player's
+// statistics, the chart of winning chances and the marked decisions, each shown on the board.
+"use strict";
+
+const $ = sel => document.querySelector(sel);
+const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
+const POLL_MS = 400;
+
+function showError(text) { $("#error").textContent = text || ""; }
+
+async function call(method, url, body) {
+  const r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
+                               body: body ? JSON.stringify(body) : undefined });
+  const data = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+// ---- the job: start, poll, cancel ----------------------------------------------------------------
+async function start(body) {
+  showError("");
+  $("#report").hidden = $("#decision").hidden = $("#decision-board").hidden = true;
+  try {
+    study.job = await call("POST", "/api/analyses", body);
+    showJob(study.job);
+    poll();
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+async function poll() {
+  clearTimeout(study.timer);
+  try {
+    const job = study.job = await call("GET", `/api/jobs/${study.job.id}`);
+    showJob(job);
+    if (job.status === "done") { study.result = job.result; showReport(job.result); return; }
+    if (job.status === "failed") { showError(job.error); return; }
+    if (job.status === "cancelled") return;
+    study.timer = setTimeout(poll, POLL_MS);
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+function showJob(job) {
+  study.seen.push({ status: job.status, done: job.done, total: job.total });  // what the bar showed
+  const active = job.status === "queued" || job.status === "running";
+  $("#job").hidden = false;
+  $("#cancel").hidden = !active;
+  $("#progress").max = Math.max(job.total, 1);
+  $("#progress").value = job.status === "done" ? $("#progress").max : job.done;
+  $("#progress-text").textContent = job.status === "queued" ? "waiting for a worker..."
+    : job.status === "running" ? `analysing: ${job.done} of ${job.total || "?"} actions`
+    : job.status;
+}
+
+// ---- the report ----------------------------------------------------------------------------------
+const fixed = (x, n) => (x === null || x === undefined ? "" : Number(x).toFixed(n));
+
+function showReport(res) {
+  const kind = res.match_length ? `${res.match_length}-point match` : "money session";
+  $("#title").textContent = `${res.names[0]} vs ${res.names[1]}: ${kind}, analysed at ${res.plies} ply`;
+  const rows = [
+    ["", p => p.name],
+    ["Moves (unforced)", p => `${p.chequer.moves} (${p.chequer.unforced})`],
+    ["Moves marked doubtful / bad / very bad",
+     p => `${p.chequer.marked.doubtful} / ${p.chequer.marked.bad} / ${p.chequer.marked["very bad"]}`],
+    ["Checker play error rate (mEMG)", p => fixed(p.chequer.error_rate, 1)],
+    ["Cube decisions (close or actual)", p => `${p.cube.total} (${p.cube.decisions})`],
+    ["Cube error rate (mEMG)", p => fixed(p.cube.error_rate, 1)],
+    ["Luck rate (mEMG)", p => fixed(p.luck.rate, 1)],
+    ["Overall error rate (mEMG)", p => fixed(p.overall.error_rate, 1)],
+    ["Performance rating (PR)", p => fixed(p.overall.pr, 1)],
+  ];
+  const table = $("#stats");
+  table.innerHTML = "";
+  rows.forEach(([label, f], i) => {
+    const tr = table.insertRow();
+    for (const text of [label, f(res.players[0]), f(res.players[1])]) {
+      const cell = document.createElement(i ? "td" : "th");
+      cell.textContent = text;
+      tr.appendChild(cell);
+    }
+  });
+  $("#chart-title").textContent = res.match_length ? "Match winning chances" : "Chances to win the game";
+  $("#chart").innerHTML = res.chart;  // the server's SVG (names escaped there)
+  const list = $("#marked");
+  list.innerHTML = "";
+  const marked = res.decisions.map((d, i) => [d, i]).filter(([d]) => d.mark);
+  $("#marked-count").textContent = marked.length;
+  for (const [d, i] of marked) {
+    const li = document.createElement("li");
+    li.dataset.index = i;
+    li.className = "mark-" + d.mark.replace(" ", "-");
+    li.textContent = describe(d, res);
+    li.addEventListener("click", () => showDecision(i));
+    list.appendChild(li);
+  }
+  $("#report").hidden = false;
+}
+
+function errorText(d, res) {
+  const cost = res.match_length ? `${(100 * d.cost).toFixed(2)}% MWC` : `${d.cost.toFixed(3)} pts`;
+  return `error ${d.error.toFixed(3)} (${cost}), ${d.mark}`;
+}
+
+function describe(d, res) {
+  const where = `Game ${d.game}, turn ${d.turn}: ${d.name}`;
+  if (d.kind === "move") return `${where} ${d.dice[0]}${d.dice[1]}: played ${d.played}, best ${d.best}; ${errorText(d, res)}`;
+  return `${where}: ${d.action}, right: ${d.best}; ${errorText(d, res)}`;
+}
+
+// ---- one decision on the board -------------------------------------------------------------------
+function showDecision(index) {
+  const d = study.result.decisions[index];
+  study.decision = index;
+  study.shown = d.kind === "move" ? d.alternatives.findIndex(a => a.played) : -1;
+  for (const li of document.querySelectorAll("#marked li")) li.classList.toggle("current", Number(li.dataset.index) === index);
+  $("#decision").hidden = $("#decision-board").hidden = false;
+  $("#decision-title").textContent = describe(d, study.result);
+  $("#decision-ids").innerHTML = "";
+  const code = document.createElement("code");
+  code.textContent = d.gnubg_id;
+  $("#decision-ids").append("GNU Backgammon ID ", code, " · ");
+  const link = document.createElement("a");
+  link.href = "/editor#id=" + encodeURIComponent(d.gnubg_id);
+  link.textContent = "open in the editor";
+  $("#decision-ids").append(link);
+  renderDecision();
+}
+
+function renderDecision() {
+  const d = study.result.decisions[study.decision];
+  const table = $("#alternatives");
+  table.innerHTML = "";
+  if (d.kind === "move") {
+    $("#decision-text").textContent = d.legal_plays > 1 ? `${d.legal_plays} legal plays; equities in EMG for ${d.name}. ` +
+      "Click a play to see the board after it." : "A forced play.";
+    const head = table.insertRow();
+    for (const h of ["#", "play", "equity", "diff", "win", "ply"]) head.insertCell().textContent = h;
+    const before = table.insertRow();
+    before.insertCell().textContent = "";
+    before.insertCell().textContent = "(before the play)";
+    before.classList.toggle("shown", study.shown === -1);
+    before.addEventListener("click", () => { study.shown = -1; renderDecision(); });
+    const best = d.alternatives.length ? d.alternatives[0].equity : 0;
+    d.alternatives.forEach((a, i) => {
+      const tr = table.insertRow();
+      tr.dataset.play = a.play;
+      tr.classList.toggle("played", a.played);
+      tr.classList.toggle("shown", study.shown === i);
+      for (const text of [i + 1, a.play + (a.played ? "  (played)" : ""), fixed(a.equity, 3),
+                          i ? fixed(a.equity - best, 3) : "", (100 * a.probabilities[0]).toFixed(1) + "%", a.plies]) {
+        tr.insertCell().textContent = text;
+      }
+      tr.addEventListener("click", () => { study.shown = i; renderDecision(); });
+    });
+  } else {
+    const e = d.equities;
+    $("#decision-text").textContent = `${d.name}: ${d.action}; the right action: ${d.best}. ` +
+      "Cubeful equities (EMG) from the doubler's side:";
+    for (const [label, value] of [["No double", e.no_double], ["Double, take", e.double_take],
+                                  ["Double, pass", e.double_pass]]) {
+      const tr = table.insertRow();
+      tr.insertCell().textContent = "";
+      tr.insertCell().textContent = label;
+      tr.insertCell().textContent = fixed(value, 3);
+    }
+  }
+  const alt = study.shown >= 0 ? d.alternatives[study.shown] : null;
+  const light = d.player === 0;
+  const cube = d.match_length && d.crawford ? null
+    : { value: d.cube, owner: d.cube_owner === null ? null : d.cube_owner === "you" ? "viewer" : "opponent" };
+  Board.draw($("#board"), {
+    board: alt ? alt.board : d.board, off: alt ? alt.off : d.off, viewerLight: light, dice: d.dice,
+    diceLight: light, diceRight: true, diceUsed: alt ? [true, true] : null, cube, moverIsViewer: true,
+    sources: new Set(), selected: null, dests: new Set(), onClick: () => {},
+  });
+}
+
+// ---- start ---------------------------------------------------------------------------------------
+(() => {
+  $("#upload").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    const file = $("#mat-file").files[0];
+    if (!file) { showError("Choose a .mat file first."); return; }
+    start({ mat: await file.text(), plies: Number($("#plies").value) });
+  });
+  $("#cancel").addEventListener("click", async () => {
+    if (!study.job) return;
+    try { showJob(await call("DELETE", `/api/jobs/${study.job.id}`)); } catch (e) { showError(String(e.message || e)); }
+  });
+  const m = location.pathname.match(/^\/analysis\/([A-Za-z0-9_-]+)$/);
+  const params = new URLSearchParams(location.hash.slice(1));
+  if (m && params.get("token")) {
+    const body = { match_id: m[1], token: params.get("token"), plies: Number(params.get("plies") || 0) };
+    if (params.get("game")) body.game = Number(params.get("game"));
+    start(body);
+  }
+})();

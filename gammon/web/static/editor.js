@@ -1,0 +1,261 @@
+// The position editor: set up a position by clicking the board or by pasting an ID, set the dice,
+// cube and score, then ask the server for the hint, the evaluation and cube decision, or a rollout
+// (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
+"use strict";
+
+const $ = sel => document.querySelector(sel);
+const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
+const ed = { board: START.slice(), position: null, hints: null, shown: null, job: null, timer: null,
+             asked: 0 };
+const POLL_MS = 400;
+
+function showError(text) { $("#error").textContent = text || ""; }
+
+async function call(method, url, body) {
+  const r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
+                               body: body ? JSON.stringify(body) : undefined });
+  const data = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+// ---- the position: the board here, the rest in the form; the server checks and names it ----------
+function counts(b) {
+  let mine = 0, theirs = 0;
+  for (const n of b) { if (n > 0) mine += n; else theirs -= n; }
+  return [mine, theirs];
+}
+
+function setupBody() {
+  const d1 = Number($("#die1").value), d2 = Number($("#die2").value);
+  const length = Number($("#match-length").value) || 0;
+  return { board: ed.board, dice: d1 && d2 ? [d1, d2] : null, cube_value: Number($("#cube-value").value),
+           cube_owner: $("#cube-owner").value, match_length: length,
+           score: length ? [Number($("#score-you").value) || 0, Number($("#score-opponent").value) || 0] : [0, 0],
+           crawford: length > 0 && $("#crawford").checked, jacoby: !length && $("#jacoby").checked,
+           beavers: !length && $("#beavers").checked };
+}
+
+async function ask(request, fill) {  // the latest answer wins: an older one arriving late is dropped
+  const n = ++ed.asked;
+  try {
+    const position = await request;
+    if (n === ed.asked) show(position, fill);
+  } catch (e) {
+    if (n !== ed.asked) return;
+    ed.position = null;
+    showError(String(e.message || e));
+    render();
+  }
+}
+
+// Set up from the board and the form (which stays as the user left it), or read an ID (which fills it).
+const setUp = () => ask(call("POST", "/api/positions", setupBody()), false);
+const load = id => ask(call("GET", "/api/positions?id=" + encodeURIComponent(id)), true);
+
+function show(p, fill) {
+  showError("");
+  ed.position = p; ed.board = p.board.slice(); ed.hints = null; ed.shown = null;
+  $("#hints").hidden = true;
+  $("#result").textContent = "";
+  if (fill) fillForm(p);
+  const url = "/editor#id=" + encodeURIComponent(p.xgid);
+  history.replaceState(null, "", url);
+  $("#share").href = url;
+  render();
+}
+
+function fillForm(p) {
+  $("#die1").value = p.dice ? p.dice[0] : 0;
+  $("#die2").value = p.dice ? p.dice[1] : 0;
+  $("#cube-value").value = p.cube_value;
+  $("#cube-owner").value = p.cube_owner;
+  $("#match-length").value = p.match_length;
+  $("#score-you").value = p.score[0];
+  $("#score-opponent").value = p.score[1];
+  $("#crawford").checked = p.crawford;
+  $("#jacoby").checked = p.jacoby;
+  $("#beavers").checked = p.beavers;
+}
+
+function render() {
+  const p = ed.position, money = !(Number($("#match-length").value) > 0);
+  for (const id of ["#score-you", "#score-opponent", "#crawford"]) $(id).disabled = money;
+  for (const id of ["#jacoby", "#beavers"]) $(id).disabled = !money;
+  $("#position-id").textContent = p ? p.position_id : "";
+  $("#gnubg-id").textContent = p ? p.gnubg_id : "";
+  $("#xgid").textContent = p ? p.xgid : "";
+  $("#description").textContent = p ? `${p.description} · pips ${p.pips[0]} (you) vs ${p.pips[1]}` : "";
+  for (const id of ["#hint", "#eval", "#rollout"]) $(id).disabled = !p || p.game_over;
+  const after = ed.shown !== null ? ed.hints.plays[ed.shown] : null;
+  const [mine, theirs] = counts(ed.board);
+  const board = after ? after.board : ed.board;
+  const off = after ? after.off : [15 - mine, 15 - theirs];
+  const cube = p && p.match_length && p.crawford ? null
+    : { value: Number($("#cube-value").value),
+        owner: { centred: null, you: "viewer", opponent: "opponent" }[$("#cube-owner").value] };
+  const dice = p && p.dice;
+  Board.draw($("#board"), {
+    board, off, viewerLight: true, dice, diceLight: true, diceRight: true, diceUsed: after ? [true, true] : null,
+    cube, moverIsViewer: true, sources: new Set(), selected: null, dests: new Set(), onClick: place,
+    message: after ? `after ${after.play}` : null,
+  });
+}
+
+function place(target) {
+  if (ed.shown !== null) { ed.shown = null; render(); return; }  // back from a hint's board
+  const how = document.querySelector("input[name=place]:checked").value;
+  const b = ed.board.slice(), [mine, theirs] = counts(b);
+  if (target === "bar") {
+    if (how === "you" && mine < 15) b[25] += 1;
+    else if (how === "opponent" && theirs < 15) b[0] -= 1;
+    else if (how === "remove") { if (b[25] > 0) b[25] -= 1; else if (b[0] < 0) b[0] += 1; }
+  } else if (typeof target === "number") {
+    const p = target;
+    if (how === "you") { if (b[p] < 0) b[p] = 0; if (mine < 15) b[p] += 1; }
+    else if (how === "opponent") { if (b[p] > 0) b[p] = 0; if (theirs < 15) b[p] -= 1; }
+    else if (b[p] !== 0) b[p] -= Math.sign(b[p]);
+  } else return;
+  ed.board = b;
+  render();
+  setUp();
+}
+
+// ---- what the engine says -----------------------------------------------------------------------
+const pct = x => (100 * x).toFixed(1) + "%";
+const signed = (x, n = 3) => (x >= 0 ? "+" : "") + x.toFixed(n);
+
+function chancesLine(p) {
+  return `win ${pct(p.win)} (gammon ${pct(p.win_gammon)}, bg ${pct(p.win_backgammon)}), ` +
+         `lose ${pct(p.lose)} (gammon ${pct(p.lose_gammon)}, bg ${pct(p.lose_backgammon)})`;
+}
+
+async function hint() {
+  try {
+    const h = ed.hints = await call("GET", `/api/positions/hint?n=5&id=${encodeURIComponent(ed.position.xgid)}`);
+    const list = $("#hints");
+    list.innerHTML = "";
+    h.plays.forEach((p, i) => {
+      const li = document.createElement("li");
+      li.dataset.play = p.play;
+      li.textContent = `${p.play}  ${h.unit === "mwc" ? "MWC " + pct(p.score) : "equity " + signed(p.score)}` +
+        `  win ${pct(p.probabilities.win)}`;
+      li.addEventListener("click", () => { ed.shown = ed.shown === i ? null : i; render(); });
+      list.appendChild(li);
+    });
+    if (!h.plays.length) list.innerHTML = "<li>no legal play: the turn passes</li>";
+    list.hidden = false;
+    showError("");
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+function cubeText(c, unit) {
+  const answer = `if doubled, the opponent should ${c.answer}`;
+  const lines = [c.available ? `cube action: ${c.action} (${answer})` : `cube action: ${c.action}`,
+                 `cubeful equity${unit}: no double ${signed(c.no_double)}, double/take ${signed(c.double_take)}, ` +
+                 `double/pass ${signed(c.double_pass)}`];
+  if (c.mwc) lines.push(`match winning chances: no double ${pct(c.mwc[0])}, double/take ${pct(c.mwc[1])}, ` +
+                        `double/pass ${pct(c.mwc[2])}`);
+  return lines;
+}
+
+async function evaluate() {
+  try {
+    const e = await call("GET", `/api/positions/eval?id=${encodeURIComponent(ed.position.xgid)}`);
+    const unit = ed.position.match_length ? " (EMG)" : "";
+    $("#result").textContent = [`Evaluation, ${e.plies} ply, for you (on roll):`, chancesLine(e.probabilities),
+      `cubeless equity ${signed(e.cubeless_equity)}` + (e.mwc !== null ? `, match winning chances ${pct(e.mwc)}` : ""),
+      ...cubeText(e.cube, unit)].join("\n");
+    showError("");
+  } catch (err) { showError(String(err.message || err)); }
+}
+
+// ---- rollouts: a job on the server, polled --------------------------------------------------------
+async function rollout() {
+  try {
+    ed.job = await call("POST", "/api/positions/rollout", { id: ed.position.xgid, kind: $("#rollout-kind").value,
+                                                           trials: Number($("#trials").value) });
+    $("#result").textContent = "";
+    showError("");
+    showJob(ed.job);
+    poll();
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+async function poll() {
+  clearTimeout(ed.timer);
+  try {
+    const job = ed.job = await call("GET", `/api/jobs/${ed.job.id}`);
+    showJob(job);
+    if (job.status === "done") { $("#result").textContent = rolloutText(job.result); return; }
+    if (job.status === "failed") { showError(job.error); return; }
+    if (job.status !== "cancelled") ed.timer = setTimeout(poll, POLL_MS);
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+function showJob(job) {
+  const active = job.status === "queued" || job.status === "running";
+  $("#job").hidden = false;
+  $("#cancel").hidden = !active;
+  $("#progress").max = Math.max(job.total, 1);
+  $("#progress").value = job.status === "done" ? $("#progress").max : job.done;
+  let text = job.status === "queued" ? "waiting for a worker..." : job.status;
+  if (job.status === "running") {
+    text = `${job.done} of ${job.total || "?"} trials`;
+    if (job.detail) {
+      const best = job.detail.equity.indexOf(Math.max(...job.detail.equity));
+      const se = job.detail.standard_error[best];
+      text += `: equity ${signed(job.detail.equity[best], 4)}` + (se !== null ? ` ± ${se.toFixed(4)}` : "");
+    }
+  }
+  $("#progress-text").textContent = text;
+}
+
+function resultLine(r) {
+  const se = r.standard_error !== null ? ` ± ${r.standard_error.toFixed(4)}` : "";
+  return `${r.cubeful ? "cubeful" : "cubeless"} equity ${signed(r.equity, 4)}${se}` +
+         (r.mwc !== null ? `, MWC ${pct(r.mwc)}` : "") + `; ${chancesLine(r.probabilities)}`;
+}
+
+function rolloutText(res) {
+  if (res.kind === "cube") {
+    return [`Cube rollout (${res.no_double.trials} trials, seed ${res.no_double.seed}):`,
+            ...cubeText(res.decision, ed.position.match_length ? " (EMG)" : ""),
+            `no double: ${resultLine(res.no_double)}`, `double/take: ${resultLine(res.double_take)}`].join("\n");
+  }
+  if (res.kind === "plays") {
+    return [`Rollout of the best plays (${res.plays.length ? res.plays[0].trials : 0} trials):`,
+            ...res.plays.map((p, i) => `${i + 1}. ${p.play}: ${resultLine(p)}`)].join("\n");
+  }
+  return `Rollout (${res.trials} trials, seed ${res.seed}), for you (on roll):\n${resultLine(res)}`;
+}
+
+// ---- start ---------------------------------------------------------------------------------------
+(() => {
+  for (const id of ["#die1", "#die2"]) {
+    $(id).add(new Option("–", 0));
+    for (let d = 1; d <= 6; d++) $(id).add(new Option(String(d), d));
+  }
+  for (let v = 1; v <= 64; v *= 2) $("#cube-value").add(new Option(String(v), v));
+  for (const id of ["#die1", "#die2", "#cube-value", "#cube-owner", "#match-length", "#score-you",
+                    "#score-opponent", "#crawford", "#jacoby", "#beavers"]) {
+    $(id).addEventListener("change", () => { render(); setUp(); });
+  }
+  $("#start-position").addEventListener("click", () => { ed.board = START.slice(); setUp(); });
+  $("#clear").addEventListener("click", () => { ed.board = new Array(26).fill(0); ed.position = null; render(); });
+  $("#load-id").addEventListener("click", () => load($("#id-input").value));
+  $("#id-input").addEventListener("keydown", ev => { if (ev.key === "Enter") load($("#id-input").value); });
+  $("#hint").addEventListener("click", hint);
+  $("#eval").addEventListener("click", evaluate);
+  $("#rollout").addEventListener("click", rollout);
+  $("#cancel").addEventListener("click", async () => {
+    if (!ed.job) return;
+    try { showJob(await call("DELETE", `/api/jobs/${ed.job.id}`)); } catch (e) { showError(String(e.message || e)); }
+  });
+  window.addEventListener("hashchange", () => {
+    const id = new URLSearchParams(location.hash.slice(1)).get("id");
+    if (id && (!ed.position || id !== ed.position.xgid)) load(id);
+  });
+  const id = new URLSearchParams(location.hash.slice(1)).get("id");
+  if (id) load(id); else setUp();
+})();

@@ -1,0 +1,96 @@
+"""The job registry of the study pages: progress, results, failures, cancellation and forgetting."""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import Future
+from typing import Any
+
+import pytest
+
+from gammon.errors import InvalidNotationError
+from gammon.web.jobs import Jobs, Progress, ThreadRunner, UnknownJobError, Work
+from tests.web.conftest import Clock
+
+
+class NowRunner:
+    """Runs the work at once, in the caller's thread, as a runner would (progress(0, 0) first)."""
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        future: Future[dict[str, Any]] = Future()
+        try:
+            progress(0, 0)
+            future.set_result(work(progress))
+        except Exception as exc:
+            future.set_exception(exc)
+        return future
+
+    def shutdown(self) -> None:
+        pass
+
+
+def _steps(n: int) -> Work:
+    def work(progress: Progress) -> dict[str, Any]:
+        for i in range(1, n + 1):
+            progress(i, n, {"step": i})
+        return {"steps": n}
+    return work
+
+
+def test_a_job_reports_its_progress_then_its_result() -> None:
+    jobs = Jobs(NowRunner())
+    job = jobs.start("test", "a", _steps(3))
+    assert job.to_dict() == {"id": job.id, "kind": "test", "status": "done", "done": 3, "total": 3,
+                             "detail": {"step": 3}, "result": {"steps": 3}}
+
+
+def test_a_failing_job_says_why_only_for_the_errors_of_its_input() -> None:
+    def bad(progress: Progress) -> dict[str, Any]:
+        raise InvalidNotationError("line 3: 'zz' is not a move")
+
+    def broken(progress: Progress) -> dict[str, Any]:
+        raise RuntimeError("/secret/path exploded")
+
+    jobs = Jobs(NowRunner())
+    assert jobs.start("test", "a", bad).to_dict()["error"] == "line 3: 'zz' is not a move"
+    failed = jobs.start("test", "a", broken).to_dict()
+    assert failed["status"] == "failed" and failed["error"] == "the job failed"
+
+
+def test_a_cancelled_job_stops_at_its_next_progress_report() -> None:
+    jobs = Jobs(ThreadRunner())
+    reached: list[int] = []
+    go = threading.Event()
+
+    def slow(progress: Progress) -> dict[str, Any]:
+        for i in range(100):
+            progress(i, 100)
+            reached.append(i)
+            go.wait(5)
+        return {}
+
+    job = jobs.start("test", "a", slow)
+    while not reached:
+        time.sleep(0.01)
+    jobs.cancel(job.id)
+    go.set()
+    jobs.runner.shutdown()
+    assert job.status == "cancelled"
+    time.sleep(0.2)
+    assert len(reached) <= 2 and job.result is None
+
+
+def test_finished_jobs_are_forgotten_after_a_while_and_beyond_a_number() -> None:
+    clock = Clock()
+    jobs = Jobs(NowRunner(), per_client=1, keep=3, keep_for=60, clock=clock)
+    first = jobs.start("test", "a", _steps(1))
+    clock.now += 61
+    # one client may start them one after another: each is done at once; old ones are forgotten as
+    # a new one starts
+    later = [jobs.start("test", "a", _steps(1)) for _ in range(5)]
+    with pytest.raises(UnknownJobError):
+        jobs.get(first.id)
+    with pytest.raises(UnknownJobError):
+        jobs.get(later[0].id)  # the oldest beyond the three kept when the last one started
+    assert [jobs.get(j.id).status for j in later[1:]] == ["done"] * 4
