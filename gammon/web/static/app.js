@@ -69,7 +69,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?token=${encodeURIComponent(ui.token)}`);
   ui.ws = ws;
-  ws.onopen = () => { ui.retry = 0; showError(""); };
+  ws.onopen = () => { ui.retry = 0; showError(""); $("#offline").hidden = true; };
   ws.onmessage = ev => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") setState(msg.state);
@@ -77,7 +77,8 @@ function connect() {
   };
   ws.onclose = ev => {
     if (ev.code === 4403 || ev.code === 4404) return;  // a wrong link: retrying cannot help
-    ui.retry = Math.min(ui.retry + 1, 6);
+    $("#offline").hidden = false;  // at once: a move made now would not reach the server
+    ui.retry = Math.min(ui.retry + 1, 5);
     setTimeout(connect, 250 * 2 ** ui.retry);
   };
 }
