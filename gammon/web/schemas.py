@@ -22,7 +22,7 @@ class CreateMatchRequest(Strict):
     jacoby: bool = True
     beavers: bool = False
     cube_limit: int | None = Field(None, ge=2, le=1 << 20)
-    use_cube: bool = True
+    use_cube: bool = Field(True, description="play with the doubling cube (never in a 1-point match)")
 
 
 class CreateMatchResponse(BaseModel):
@@ -81,6 +81,8 @@ class MatchView(BaseModel):
     match_over: bool
     match_winner: int | None
     crawford_game: bool
+    use_cube: bool = Field(True, description="False: the match is played without the cube (a 1-point "
+                                             "match, or rules without it)")
     game_number: int
     phase: str
     turn: int | None

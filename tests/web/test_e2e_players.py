@@ -43,3 +43,101 @@ def test_a_page_that_loses_its_connection_says_so_at_once(server: Server, browse
     assert _act_once(page, random.Random(1))
     _wait_change(page, before)
     assert not errors
+
+
+def _until(page, rng: random.Random, done: str, steps: int = 300) -> dict:
+    """Act for the shared seat of a local game until the JS expression ``done`` (over ``st``, the
+    state) holds; returns that state."""
+    for _ in range(steps):
+        st = _state(page)
+        if page.evaluate(f"st => {done}", st):
+            return st
+        assert _act_once(page, rng), f"the UI offers nothing to do: {st['phase']} {st['actions']}"
+    raise AssertionError(f"never reached: {done}")
+
+
+def _dice(page) -> list[float]:
+    """The opacity of each die drawn on the board."""
+    return [float(o) for o in page.eval_on_selector_all(
+        "#board g.die", "ds => ds.map(d => d.getAttribute('opacity'))")]
+
+
+def test_doubles_show_four_dice(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local")
+    rng = random.Random(5)
+    st = _until(page, rng, "st.phase === 'move' && st.dice[0] === st.dice[1] && st.sequences.length > 0")
+    assert _dice(page) == [1, 1, 1, 1]
+    src, dst = st["sequences"][0]["steps"][0]
+    page.click(f'rect.target[data-target="{src}"]')
+    page.click(f'rect.target[data-target="{dst}"]')
+    assert sorted(_dice(page)) == [0.35, 1, 1, 1]  # one die used
+    page.click('button[data-local="undo"]')
+    st = _until(page, rng, "st.phase === 'move' && st.dice[0] !== st.dice[1]")
+    assert _dice(page) == [1, 1]
+    assert not errors
+
+
+def _cube(page) -> dict | None:
+    return page.evaluate("""() => { const g = document.querySelector('#board g.cube');
+        if (!g) return null; const r = g.querySelector('rect');
+        return { x: Number(r.getAttribute('x')), value: g.dataset.value, where: g.dataset.where,
+                 text: g.textContent }; }""")
+
+
+def test_the_offered_cube_lies_on_the_doublers_side_then_goes_to_the_taker(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local", length="5")
+    assert _cube(page) == {"x": 831, "value": "64", "where": "centre", "text": "64"}  # the tray
+    st = _until(page, random.Random(6), "st.actions.includes('double')")
+    doubler = st["turn"]
+    page.click('button[data-action="double"]')
+    _wait_change(page, st["version"])
+    cube = _cube(page)
+    assert cube is not None and cube["where"] == "offered" and cube["text"] == "2"
+    # the doubler's half of the board: the viewer's (seat 0's) is the right one
+    assert (450 < cube["x"] < 810) if doubler == 0 else (30 < cube["x"] < 390), cube
+    st = _state(page)
+    page.click('button[data-action="take"]')
+    _wait_change(page, st["version"])
+    cube = _cube(page)
+    assert cube is not None and cube["x"] == 831 and cube["text"] == "2"
+    assert cube["where"] == ("opponent" if doubler == 0 else "viewer")  # the taker owns it
+    assert not errors
+
+
+def test_no_cube_in_a_one_point_match(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local", length="1")
+    rng = random.Random(7)
+    for _ in range(6):
+        st = _state(page)
+        assert "double" not in st["actions"] and _cube(page) is None
+        assert "cube" not in page.text_content("#match-info")
+        _act_once(page, rng)
+    assert not errors
+
+
+def test_no_cube_in_the_crawford_game(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local", length="3")
+    assert _cube(page) is not None
+    st = _until(page, random.Random(8), "st.actions.includes('resign')")
+    page.select_option("#resign-kind", "2")  # a gammon: 2 points of 3, so the next game is Crawford
+    page.click('button[data-action="resign"]')
+    _wait_change(page, st["version"])
+    st = _state(page)
+    page.click('button[data-action="accept_resignation"]')
+    _wait_change(page, st["version"])
+    st = _state(page)
+    page.click('button[data-action="new_game"]')
+    _wait_change(page, st["version"])
+    st = _state(page)
+    assert st["crawford_game"] and sorted(st["score"]) == [0, 2]
+    assert _cube(page) is None and "cube" not in page.text_content("#match-info")
+    assert "Crawford" in page.text_content("#match-info")
+    assert not errors

@@ -304,8 +304,10 @@ function render() {
   const anim = ui.anim && animationFrame(st);
   const moving = !anim && st.phase === "move" && st.sequences.length > 0;
   const { b, off } = anim || (moving ? shownBoard() : { b: st.board, off: st.off });
-  const cube = st.match_length === 0 || !st.crawford_game ? { value: st.cube_value,
-    owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent" } : null;
+  const doubler = st.phase === "doubled" ? 1 - st.turn : null;
+  const cube = cubeInPlay(st) ? { value: st.cube_value,
+    owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent",
+    offered: doubler === null ? undefined : doubler === viewer ? "viewer" : "opponent" } : null;
   const roller = anim ? anim.player : st.turn, dice = anim ? anim.dice : st.dice;
   Board.draw($("#board"), {
     board: b, off, viewerLight: viewer === 0, dice, diceLight: roller === 0, diceRight: roller === viewer,
@@ -327,7 +329,7 @@ function render() {
   }
   $("#match-info").textContent = (st.match_length ? `Match to ${st.match_length}` : "Money game") +
     ` · game ${st.game_number}` + (st.crawford_game ? " · Crawford" : "") +
-    ` · cube ${st.cube_value}`;
+    (cubeInPlay(st) ? ` · cube ${st.cube_value}` : "");
   $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
   $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
@@ -349,9 +351,12 @@ function render() {
   log.scrollTop = log.scrollHeight;
 }
 
+// No cube where nobody may double: rules without it (a 1-point match) and the Crawford game.
+function cubeInPlay(st) { return st.use_cube && !st.crawford_game; }
+
 function usedDice(dice) {  // grey out the dice the steps moved so far have used
   const n = ui.partial.length;
-  if (dice[0] === dice[1]) return [n >= 2, n >= 4];
+  if (dice[0] === dice[1]) return [n >= 1, n >= 2, n >= 3, n >= 4];
   const used = [false, false];
   for (const [from, to] of ui.partial) {
     const a = from === "bar" ? (moverIsViewer() ? 25 : 0) : from;
