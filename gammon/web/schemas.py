@@ -124,6 +124,9 @@ class Frame(BaseModel):
     mover: int | None
     cube_value: int
     cube_owner: int | None
+    score: tuple[int, int] = Field((0, 0), description="the match score (after the game, on its "
+                                                       "result's frame)")
+    crawford_game: bool = False
 
 
 class Hint(BaseModel):

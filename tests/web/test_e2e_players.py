@@ -141,3 +141,77 @@ def test_no_cube_in_the_crawford_game(server: Server, browser) -> None:  # noqa:
     assert _cube(page) is None and "cube" not in page.text_content("#match-info")
     assert "Crawford" in page.text_content("#match-info")
     assert not errors
+
+
+def _resign_game(page, rng: random.Random, turns: int) -> None:
+    """Play ``turns`` actions of a local game, then the player on turn resigns a single game."""
+    for _ in range(turns):
+        _act_once(page, rng)
+    st = _until(page, rng, "st.actions.includes('resign')")
+    page.select_option("#resign-kind", "1")
+    page.click('button[data-action="resign"]')
+    _wait_change(page, st["version"])
+    st = _state(page)
+    page.click('button[data-action="accept_resignation"]')
+    _wait_change(page, st["version"])
+
+
+def test_every_game_of_a_match_can_be_replayed_and_the_panel_follows_the_board(
+        server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local", length="5")
+    rng = random.Random(9)
+    assert not page.locator('button[data-local="replay"]').is_visible()  # nothing finished yet
+    _resign_game(page, rng, 6)
+    first_log = _state(page)["log"]
+    st = _state(page)
+    page.click('button[data-action="new_game"]')
+    _wait_change(page, st["version"])
+    for _ in range(3):
+        _act_once(page, rng)
+    # game 2 is under way: game 1 can be replayed
+    page.click('button[data-local="replay"]')
+    page.wait_for_function("() => ui.replay !== null")
+    assert page.input_value("#replay-game") == "1"
+    assert page.eval_on_selector_all("#replay-game option", "os => os.map(o => o.value)") == ["1"]
+    frames = page.evaluate("() => ui.replay.frames")
+    # the log lists game 1's moves and its result, as the match log had them (a frame for each
+    # change of the board or the cube)
+    shown = page.eval_on_selector_all("#log li", "ls => ls.map(l => l.textContent)")
+    assert shown[0] == "Start" and shown[-1] == first_log[-1] and shown[1:] == [
+        line for line in first_log if not line.startswith(("Game 1", "Opening roll"))
+        and "resign" not in line]
+    page.click('button[data-replay="next"]')
+    page.click('button[data-replay="next"]')
+    frame = frames[2]
+    assert page.text_content("#log li.current") == frame["text"]
+    bottom = page.text_content("#player-bottom .pips")
+    board = frame["board"]
+    mine = board[25] * 25 + sum(n * p for p, n in enumerate(board) if 0 < p < 25 and n > 0)
+    assert bottom == f"pips {mine} · off {frame['off'][0]}"
+    assert page.locator(f"#player-{'bottom' if frame['mover'] == 0 else 'top'}.on-turn").count() == 1
+    # the last frame is the result, with the score after it
+    page.click('button[data-replay="last"]')
+    assert page.text_content("#status") == f"Replay: {first_log[-1]}"
+    assert sorted(int(page.text_content(f"#player-{s} .score")) for s in ("top", "bottom")) == [0, 1]
+    page.click('button[data-replay="exit"]')
+    # after game 2 both games are offered
+    _resign_game(page, rng, 2)
+    page.click('button[data-local="replay"]')
+    page.wait_for_function("() => ui.replay !== null && ui.replay.game === 2")
+    assert page.eval_on_selector_all("#replay-game option", "os => os.map(o => o.value)") == ["1", "2"]
+    page.select_option("#replay-game", "1")
+    page.wait_for_function("() => ui.replay.game === 1")
+    assert page.evaluate("() => ui.replay.frames") == frames
+    assert not errors
+
+
+def test_the_replay_buttons_are_drawn_icons_not_font_glyphs(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local")
+    for how in ("first", "prev", "next", "last"):
+        button = page.locator(f'button[data-replay="{how}"]')
+        assert button.locator("svg path").count() == 1 and button.text_content().strip() == "", how
+    assert not errors

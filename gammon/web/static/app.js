@@ -56,7 +56,8 @@ function startGame(matchId, token) {
   }
   $('button[data-local="done"]').addEventListener("click", submitPlay);
   $('button[data-local="hint"]').addEventListener("click", showHints);
-  $('button[data-local="replay"]').addEventListener("click", startReplay);
+  $('button[data-local="replay"]').addEventListener("click", () => startReplay());
+  $("#replay-game").addEventListener("change", ev => startReplay(Number(ev.target.value)));
   for (const b of document.querySelectorAll("button[data-replay]")) {
     b.addEventListener("click", () => stepReplay(b.dataset.replay));
   }
@@ -131,10 +132,13 @@ async function showHints() {
   } catch (e) { showError(String(e.message || e)); }
 }
 
-// ---- replay of a finished game, move by move ------------------------------------------------------
-async function startReplay() {
+// ---- replay of a finished game, move by move; the side panel follows the board ----------------------
+function replayableGames(st) { return st.result ? st.game_number : st.game_number - 1; }
+
+async function startReplay(number) {
   try {
-    ui.replay = { frames: await api(`/games/${ui.state.game_number}/frames`), index: 0 };
+    const game = number || replayableGames(ui.state);
+    ui.replay = { game, frames: await api(`/games/${game}/frames`), index: 0 };
     render();
   } catch (e) { showError(String(e.message || e)); }
 }
@@ -144,20 +148,37 @@ function stepReplay(how) {
   if (!r) return;
   if (how === "exit") ui.replay = null;
   else r.index = Math.max(0, Math.min(r.frames.length - 1,
-    { first: 0, prev: r.index - 1, next: r.index + 1, last: r.frames.length - 1 }[how]));
+    { first: 0, prev: r.index - 1, next: r.index + 1, last: r.frames.length - 1 }[how] ?? Number(how)));
   render();
 }
 
 function renderReplay(st) {
   const r = ui.replay, f = r.frames[r.index], viewer = st.viewer;
+  const cube = st.use_cube && !f.crawford_game ? { value: f.cube_value,
+    owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent" } : null;
   Board.draw($("#board"), {
     board: f.board, off: f.off, viewerLight: viewer === 0, dice: f.dice, diceLight: f.mover === 0,
     diceRight: f.mover === viewer, diceUsed: null, moverIsViewer: true, sources: new Set(), selected: null,
-    dests: new Set(), onClick: () => {},
-    cube: { value: f.cube_value, owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent" },
+    dests: new Set(), onClick: () => {}, cube,
   });
+  renderPlayers(st, f.score, pipCounts(f.board), f.off, f.mover);
+  $("#match-info").textContent = `Replay of game ${r.game}` + (f.crawford_game ? " · Crawford" : "") +
+    (cube ? ` · cube ${f.cube_value}` : "");
   $("#status").textContent = `Replay: ${f.text}`;
   $("#replay-pos").textContent = `${r.index + 1} / ${r.frames.length}`;
+  const games = $("#replay-game"), count = replayableGames(st);
+  if (games.options.length !== count) {
+    games.innerHTML = "";
+    for (let n = 1; n <= count; n++) games.add(new Option(`Game ${n}`, String(n)));
+  }
+  games.value = String(r.game);
+  // the log lists the game's frames, the one on the board marked; a click shows that one
+  renderLog(r.frames.map(fr => fr.text), (li, i) => {
+    li.className = i === r.index ? "frame current" : "frame";
+    li.addEventListener("click", () => stepReplay(String(i)));
+  });
+  const current = $("#log li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 // ---- moving checkers step by step --------------------------------------------------------------
@@ -318,15 +339,8 @@ function render() {
     onClick: anim ? () => endAnimation(true) : onClick,
     message: !anim && !st.dice && st.result ? (st.result.winner === viewer ? "Game won" : "Game lost") : null,
   });
-  const pips = moving || anim ? pipCounts(b) : st.pips;
-  for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", opp, 1]]) {
-    const box = $(id);
-    box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
-    box.querySelector(".name").textContent = st.names[p] + (st.seat === p && st.mode === "online" ? " (you)" : "");
-    box.querySelector(".score").textContent = st.score[p];
-    box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
-    box.classList.toggle("on-turn", anim ? anim.player === p : st.turn === p && !st.result);
-  }
+  renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
+                anim ? anim.player : st.result ? null : st.turn);
   $("#match-info").textContent = (st.match_length ? `Match to ${st.match_length}` : "Money game") +
     ` · game ${st.game_number}` + (st.crawford_game ? " · Crawford" : "") +
     (cubeInPlay(st) ? ` · cube ${st.cube_value}` : "");
@@ -339,16 +353,33 @@ function render() {
   $('button[data-local="done"]').hidden = !(moving && complete());
   $('button[data-local="undo"]').hidden = !(moving && ui.partial.length);
   $('button[data-local="hint"]').hidden = !(moving && st.mode !== "online");
-  $('button[data-local="replay"]').hidden = !st.result;
+  $('button[data-local="replay"]').hidden = replayableGames(st) < 1;
+  renderLog(st.log, (li, i, line) => { if (/^Game \d+/.test(line)) li.className = "header"; });
+  $("#log").scrollTop = $("#log").scrollHeight;
+}
+
+// The two players' boxes: the viewer's at the bottom, like its side of the board.
+function renderPlayers(st, score, pips, off, onTurn) {
+  const viewer = st.viewer;
+  for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", 1 - viewer, 1]]) {
+    const box = $(id);
+    box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
+    box.querySelector(".name").textContent = st.names[p] + (st.seat === p && st.mode === "online" ? " (you)" : "");
+    box.querySelector(".score").textContent = score[p];
+    box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
+    box.classList.toggle("on-turn", onTurn === p);
+  }
+}
+
+function renderLog(lines, decorate) {
   const log = $("#log");
   log.innerHTML = "";
-  for (const line of st.log) {
+  lines.forEach((line, i) => {
     const li = document.createElement("li");
     li.textContent = line;
-    if (/^Game \d+/.test(line)) li.className = "header";
+    decorate(li, i, line);
     log.appendChild(li);
-  }
-  log.scrollTop = log.scrollHeight;
+  });
 }
 
 // No cube where nobody may double: rules without it (a 1-point match) and the Crawford game.
