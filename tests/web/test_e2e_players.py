@@ -215,3 +215,36 @@ def test_the_replay_buttons_are_drawn_icons_not_font_glyphs(server: Server, brow
         button = page.locator(f'button[data-replay="{how}"]')
         assert button.locator("svg path").count() == 1 and button.text_content().strip() == "", how
     assert not errors
+
+
+def test_one_device_names_the_winner_and_a_finished_match_offers_a_new_one(
+        server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local", length="3")
+    rng = random.Random(10)
+    _resign_game(page, rng, 4)
+    st = _state(page)
+    winner = st["names"][st["result"]["winner"]]
+    assert page.text_content("#board g.message") == f"{winner} wins the game"
+    assert not page.locator('button[data-local="new-match"]').is_visible()
+    page.click('button[data-action="new_game"]')
+    _wait_change(page, st["version"])
+    while not _state(page)["match_over"]:
+        _resign_game(page, rng, 2)
+        st = _state(page)
+        if not st["match_over"]:
+            page.click('button[data-action="new_game"]')
+            _wait_change(page, st["version"])
+    st = _state(page)
+    assert page.text_content("#board g.message") == f"{st['names'][st['match_winner']]} wins the match"
+    assert "lost" not in page.inner_text("#game")
+    page.click('button[data-local="new-match"]')
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.is_checked('input[name=mode][value="local"]')
+    assert page.input_value("select[name=match_length]") == "3"
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    fresh = _state(page)
+    assert fresh["match_id"] != st["match_id"] and fresh["match_length"] == 3 and fresh["score"] == [0, 0]
+    assert not errors

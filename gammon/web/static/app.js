@@ -12,10 +12,17 @@ function showError(text) { $("#error").textContent = text || ""; }
 // ---- lobby ---------------------------------------------------------------------------------------
 function startLobby() {
   $("#lobby").hidden = false;
+  const given = new URLSearchParams(location.search);  // "New match" comes back set as the last one
+  const mode = $(`input[name=mode][value="${CSS.escape(given.get("mode") || "")}"]`);
+  if (mode) mode.checked = true;
+  const length = $("select[name=match_length]");
+  if ([...length.options].some(o => o.value === given.get("match_length"))) length.value = given.get("match_length");
   fetch("/api/levels").then(r => r.json()).then(levels => {
     const names = { random: "Random (beginner)", pubeval: "Pubeval (intermediate)", "engine-0ply": "Engine, fast",
                     engine: "Engine (strongest)" };
-    const select = $("select[name=level]"), chosen = levels.includes("engine") ? "engine" : select.value;
+    const select = $("select[name=level]");
+    const chosen = levels.includes(given.get("level")) ? given.get("level")
+      : levels.includes("engine") ? "engine" : select.value;
     select.innerHTML = "";
     for (const l of levels) select.add(new Option(names[l] || l, l, false, l === chosen));
   }).catch(() => {});
@@ -63,6 +70,11 @@ function startGame(matchId, token) {
   }
   $("#download-mat").href = `/api/matches/${matchId}/match.mat?token=${encodeURIComponent(token)}`;
   $('button[data-local="undo"]').addEventListener("click", undoStep);
+  $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
+    const st = ui.state;
+    location.href = "/?" + new URLSearchParams({ mode: st.mode, match_length: st.match_length,
+                                                 ...(st.level ? { level: st.level } : {}) });
+  });
   connect();
 }
 
@@ -337,7 +349,7 @@ function render() {
                    dests: ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set() }
                : { moverIsViewer: true, sources: new Set(), selected: null, dests: new Set() }),
     onClick: anim ? () => endAnimation(true) : onClick,
-    message: !anim && !st.dice && st.result ? (st.result.winner === viewer ? "Game won" : "Game lost") : null,
+    message: !anim && !st.dice && st.result ? resultMessage(st) : null,
   });
   renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
                 anim ? anim.player : st.result ? null : st.turn);
@@ -354,8 +366,16 @@ function render() {
   $('button[data-local="undo"]').hidden = !(moving && ui.partial.length);
   $('button[data-local="hint"]').hidden = !(moving && st.mode !== "online");
   $('button[data-local="replay"]').hidden = replayableGames(st) < 1;
+  $('button[data-local="new-match"]').hidden = !st.match_over;
   renderLog(st.log, (li, i, line) => { if (/^Game \d+/.test(line)) li.className = "header"; });
   $("#log").scrollTop = $("#log").scrollHeight;
+}
+
+// On the board once a game is over: one device for both players names the winner.
+function resultMessage(st) {
+  const w = st.match_over ? st.match_winner : st.result.winner, what = st.match_over ? "match" : "game";
+  if (st.seat === null) return `${st.names[w]} wins the ${what}`;
+  return `${what === "match" ? "Match" : "Game"} ${w === st.viewer ? "won" : "lost"}`;
 }
 
 // The two players' boxes: the viewer's at the bottom, like its side of the board.

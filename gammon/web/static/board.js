@@ -177,9 +177,9 @@ const Board = (() => {
     dice.values.forEach((v, i) => die(svg, dice.x + i * DIE_STEP, 296, v, m.diceLight,
                                       m.diceUsed && m.diceUsed[i]));
     if (m.message) {
-      const g = el("g", {}, svg);
-      el("rect", { x: 90, y: 288, width: 240, height: 64, rx: 10, fill: "#000000aa" }, g);
-      label(g, 210, 320, m.message, { fill: "#fff", "font-size": 18, "font-weight": 600 });
+      const g = el("g", { class: "message" }, svg);
+      el("rect", { x: 50, y: 288, width: 320, height: 64, rx: 10, fill: "#000000aa" }, g);
+      label(g, 210, 320, m.message, { fill: "#fff", "font-size": 20, "font-weight": 600 });
     }
     // click targets on top of everything: points, the bar, the tray
     const hit = (target, x, y, w, h) => {
