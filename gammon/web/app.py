@@ -229,10 +229,14 @@ class Hub:
                 pass
 
     def _absence(self, live: LiveMatch, seat: int | None) -> Absence:
-        """How long the opponent of ``seat`` has been away while the game waits on it (online)."""
-        if live.record.mode != "online" or seat is None or live.acting_player() != 1 - seat:
+        """How long the opponent of ``seat`` has been away while the game waits on it, and whether it
+        ever came (online)."""
+        if live.record.mode != "online" or seat is None:
             return PRESENT
-        return Absence(self.presence.away(live.id, 1 - seat), self.presence.claim_in(live.id, 1 - seat))
+        away = self.presence.away(live.id, 1 - seat)
+        if live.acting_player() != 1 - seat:
+            return Absence(None, None, away is not None)
+        return Absence(away, self.presence.claim_in(live.id, 1 - seat), away is not None)
 
     def _check_claim(self, live: LiveMatch, seat: int | None) -> None:
         if live.record.mode != "online" or seat is None:

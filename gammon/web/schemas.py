@@ -108,6 +108,9 @@ class MatchView(BaseModel):
     claim_in: float | None = Field(
         None, description="online: seconds until this seat may claim the game (action 'claim': the "
                           "absent opponent abandons it); 0 = now, None = not possible")
+    opponent_joined: bool | None = Field(
+        None, description="online: whether the invited friend has opened the game yet (None: not "
+                          "an online game, or a viewer without a seat)")
 
 
 class ErrorResponse(BaseModel):

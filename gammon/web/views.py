@@ -30,10 +30,12 @@ _KIND_NAMES = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
 class Absence(NamedTuple):
     """An online opponent the game waits on: seconds away (None: connected or never came) and
-    seconds until the game may be claimed (0: now; None: it may not be)."""
+    seconds until the game may be claimed (0: now; None: it may not be); and whether the opponent
+    has come to the game at all (None: not an online game)."""
 
     seconds: float | None
     claim_in: float | None
+    joined: bool | None = None
 
 
 PRESENT = Absence(None, None)
@@ -83,7 +85,7 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
         log=match_log(live), last_play=last_play(game, len(match.games), viewer, names),
-        opponent_away=absence.seconds, claim_in=absence.claim_in)
+        opponent_away=absence.seconds, claim_in=absence.claim_in, opponent_joined=absence.joined)
 
 
 def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> LastPlay | None:

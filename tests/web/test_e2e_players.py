@@ -248,3 +248,36 @@ def test_one_device_names_the_winner_and_a_finished_match_offers_a_new_one(
     fresh = _state(page)
     assert fresh["match_id"] != st["match_id"] and fresh["match_length"] == 3 and fresh["score"] == [0, 0]
     assert not errors
+
+
+_COUNT_TONES = """window.tones = 0;
+const start = OscillatorNode.prototype.start;
+OscillatorNode.prototype.start = function (...args) { window.tones += 1; return start.apply(this, args); };"""
+
+
+def test_online_waits_for_the_friend_then_a_title_and_a_chime_say_whose_turn(
+        server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    host = _page(browser, errors)
+    host.add_init_script(_COUNT_TONES)
+    _start(host, server, "online")
+    assert "Waiting for your friend to join" in host.text_content("#status")
+    guest = _page(browser, errors)
+    guest.add_init_script(_COUNT_TONES)
+    guest.goto(host.input_value("#invite-url"))
+    _state(guest)
+    host.wait_for_function("() => !$('#status').textContent.includes('friend')")
+    assert _state(host)["opponent_joined"] is True and _state(guest)["opponent_joined"] is True
+    pages = {0: host, 1: guest}
+    st = _state(host)
+    mover, other = pages[st["turn"]], pages[1 - st["turn"]]
+    assert mover.title() == "Your turn · gammon" and other.title() == "gammon"
+    assert mover.evaluate("() => tones") == 0  # no chime for the page's first state
+    rng = random.Random(11)
+    while _act_once(mover, rng):  # until the turn passes
+        pass
+    other.wait_for_function("() => document.title === 'Your turn · gammon'")
+    assert other.evaluate("() => tones") > 0
+    mover.wait_for_function("() => document.title === 'gammon'")
+    assert mover.evaluate("() => tones") == 0
+    assert not errors

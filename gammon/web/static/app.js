@@ -4,7 +4,8 @@
 
 const $ = sel => document.querySelector(sel);
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
-             retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null };
+             retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
+             audio: null };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 function showError(text) { $("#error").textContent = text || ""; }
@@ -75,6 +76,9 @@ function startGame(matchId, token) {
     location.href = "/?" + new URLSearchParams({ mode: st.mode, match_length: st.match_length,
                                                  ...(st.level ? { level: st.level } : {}) });
   });
+  // browsers start sound only after a gesture: open the audio for the turn chime on the first one
+  document.addEventListener("pointerdown", () => { if (!ui.audio) try { ui.audio = new AudioContext(); } catch (e) {} },
+                            { once: true });
   connect();
 }
 
@@ -109,12 +113,39 @@ function setState(state) {
   ui.state = state;
   if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
   showOtherSidesPlay(state);
+  announceTurn(state);
   // An absent online opponent: ask again when the game may be claimed (no event says so).
   clearTimeout(ui.claimTimer);
   if (state.claim_in > 0) {
     ui.claimTimer = setTimeout(() => api("").then(setState).catch(() => {}), state.claim_in * 1000 + 250);
   }
   render();
+}
+
+// ---- online: the tab's title and a short chime say when it is your turn -------------------------
+function myTurn(st) { return st.actions.some(a => a !== "abandon" && a !== "claim"); }
+
+function announceTurn(st) {
+  const mine = st.mode === "online" && myTurn(st), was = ui.myTurn;
+  ui.myTurn = mine;
+  document.title = mine ? "Your turn · gammon" : "gammon";
+  if (mine && was === false) chime();  // a change of turn, not the page's first state
+}
+
+function chime() {  // two soft tones, made here: no sound file to load
+  try {
+    const ctx = ui.audio || (ui.audio = new AudioContext());
+    if (ctx.state === "suspended") ctx.resume().catch(() => {});
+    [[660, 0], [880, 0.16]].forEach(([freq, delay]) => {
+      const t = ctx.currentTime + delay, osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.3);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(t); osc.stop(t + 0.32);
+    });
+  } catch (e) { /* no audio here: the title still says it */ }
 }
 
 async function api(path) {
@@ -307,8 +338,11 @@ function statusText(st) {
     return `${names[r.winner]} won ${r.points} point${r.points === 1 ? "" : "s"}${kind}`;
   }
   const who = names[st.turn];
-  const mine = st.actions.some(a => a !== "abandon" && a !== "claim");
+  const mine = myTurn(st);
   const you = me === null ? who : "You";
+  if (st.opponent_joined === false) {
+    return "Waiting for your friend to join: send them the link below" + (mine ? " (you may play meanwhile)" : "");
+  }
   if (!mine && st.opponent_away > 0) {
     const minutes = Math.floor(st.opponent_away / 60);
     return `${who} has left (${minutes ? minutes + " min" : "just now"})` +
