@@ -48,7 +48,7 @@ from gammon.web.schemas import (
     MatchView,
 )
 from gammon.web.session import LiveMatch
-from gammon.web.views import PRESENT, Absence, match_view, player_names
+from gammon.web.views import PRESENT, Absence, mat_name, match_view, player_names
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -139,7 +139,8 @@ class Hub:
                       beavers=req.beavers, cube_limit=req.cube_limit,
                       use_cube=req.use_cube and req.match_length != 1)  # a 1-point match: no cube
         live, tokens = await asyncio.to_thread(LiveMatch.create, self.store, req.mode, rules,
-                                               req.level if req.mode == "computer" else None, self._dice())
+                                               req.level if req.mode == "computer" else None, self._dice(),
+                                               (req.name, req.opponent_name))
         self._remember(live)
         if req.mode == "online":
             self.presence.seen(live.id, 0)
@@ -482,7 +483,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                            ) -> PlainTextResponse:
         """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=)."""
         live, _ = await seat_for(match_id, x_gammon_token or token)
-        names = tuple(n.replace("(", "").replace(")", "") for n in player_names(live))
+        names = tuple(mat_name(n, f"Player {k + 1}") for k, n in enumerate(player_names(live)))
         async with live.lock:
             text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
         return PlainTextResponse(text, headers={

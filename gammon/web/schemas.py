@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ActionName = Literal["roll", "play", "undo", "double", "take", "drop", "beaver", "resign",
                      "accept_resignation", "reject_resignation", "abandon", "new_game", "claim"]
+
+
+NAME_LENGTH = 24
 
 
 class Strict(BaseModel):
@@ -23,6 +27,23 @@ class CreateMatchRequest(Strict):
     beavers: bool = False
     cube_limit: int | None = Field(None, ge=2, le=1 << 20)
     use_cube: bool = Field(True, description="play with the doubling cube (never in a 1-point match)")
+    name: str | None = Field(None, max_length=200, description="the creator's name (seat 0); shown as "
+                                                               "plain text")
+    opponent_name: str | None = Field(None, max_length=200, description="seat 1's name (not against "
+                                                                        "the computer)")
+
+    @field_validator("name", "opponent_name")
+    @classmethod
+    def _one_line_name(cls, value: str | None) -> str | None:
+        """A name is one line of up to NAME_LENGTH characters, spaces collapsed; empty means none."""
+        if value is None:
+            return None
+        if any(unicodedata.category(c).startswith("C") for c in value):
+            raise ValueError("a name may not hold control characters (such as line breaks)")
+        name = " ".join(value.split())
+        if len(name) > NAME_LENGTH:
+            raise ValueError(f"a name has at most {NAME_LENGTH} characters, got {len(name)}")
+        return name or None
 
 
 class CreateMatchResponse(BaseModel):
@@ -66,6 +87,13 @@ class GameResultView(BaseModel):
     reason: str
 
 
+class RulesView(BaseModel):
+    crawford: bool
+    jacoby: bool
+    beavers: bool
+    cube_limit: int | None
+
+
 class MatchView(BaseModel):
     """One seat's view of a match; points are numbered from ``viewer``'s side (1 = its ace point)."""
 
@@ -83,6 +111,7 @@ class MatchView(BaseModel):
     crawford_game: bool
     use_cube: bool = Field(True, description="False: the match is played without the cube (a 1-point "
                                              "match, or rules without it)")
+    rules: RulesView | None = None
     game_number: int
     phase: str
     turn: int | None

@@ -124,7 +124,8 @@ def _act_once(page, rng: random.Random) -> bool:
 def _start(page, server: Server, mode: str, level: str = "random", length: str = "0") -> None:
     page.goto(server.url + "/")
     page.check(f'input[name=mode][value="{mode}"]')
-    page.select_option("select[name=level]", level)
+    if mode == "computer":  # the lobby shows the level only for a game against the computer
+        page.select_option("select[name=level]", level)
     page.select_option("select[name=match_length]", length)
     page.click("#start")
     page.wait_for_url("**/play/**")

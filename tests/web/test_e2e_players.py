@@ -281,3 +281,67 @@ def test_online_waits_for_the_friend_then_a_title_and_a_chime_say_whose_turn(
     mover.wait_for_function("() => document.title === 'gammon'")
     assert mover.evaluate("() => tones") == 0
     assert not errors
+
+
+def _shown(page) -> set[str]:
+    """The lobby's inputs a player can see, by name."""
+    return set(page.eval_on_selector_all("#new-match input, #new-match select",
+                                         "es => es.filter(e => e.checkVisibility()).map(e => e.name)"))
+
+
+def test_the_lobby_offers_only_what_applies(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server.url + "/")
+    page.check('input[name=mode][value="computer"]')
+    page.select_option("select[name=match_length]", "0")
+    assert _shown(page) == {"mode", "level", "match_length", "jacoby", "beavers", "cube_limit", "name"}
+    page.select_option("select[name=match_length]", "7")
+    assert _shown(page) == {"mode", "level", "match_length", "crawford", "cube_limit", "name"}
+    page.select_option("select[name=match_length]", "1")
+    assert _shown(page) == {"mode", "level", "match_length", "name"}
+    assert page.locator("text=played without the cube").is_visible()
+    page.check('input[name=mode][value="local"]')
+    assert _shown(page) == {"mode", "match_length", "name", "opponent_name"}
+    page.check('input[name=mode][value="online"]')
+    page.select_option("select[name=match_length]", "5")
+    assert _shown(page) == {"mode", "match_length", "crawford", "cube_limit", "name", "opponent_name"}
+    assert page.locator("#new-match >> text=Your friend").is_visible()
+    assert not page.locator("#new-match >> text=Black").is_visible()
+    assert not errors
+
+
+def test_the_rules_and_names_chosen_are_played_and_shown_as_text(server: Server, browser) -> None:  # noqa: F811
+    from gammon.formats.mat import read_mat
+
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server.url + "/")
+    page.check('input[name=mode][value="local"]')
+    page.select_option("select[name=match_length]", "0")
+    page.uncheck("input[name=jacoby]")
+    page.check("input[name=beavers]")
+    page.select_option("select[name=cube_limit]", "8")
+    white, black = '<b id="x">Ann</b>', 'Bob "the (great)": [x]'
+    page.fill("input[name=name]", white)
+    page.fill("input[name=opponent_name]", black)
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    st = _state(page)
+    assert st["names"] == [white, black]
+    assert st["rules"] == {"crawford": True, "jacoby": False, "beavers": True, "cube_limit": 8}
+    assert page.locator("#x").count() == 0  # the name is text, never markup
+    assert page.text_content("#player-bottom .name") == white
+    assert page.text_content("#player-top .name") == black
+    info = page.text_content("#match-info")
+    assert "beavers" in info and "cube limit 8" in info and "Jacoby" not in info
+    rng = random.Random(12)
+    for _ in range(4):
+        _act_once(page, rng)
+    assert any(line.startswith((white, black)) for line in _state(page)["log"])
+    assert page.locator("#x").count() == 0
+    # the .mat holds the names without the characters that delimit its lines
+    mat = page.evaluate("() => fetch($('#download-mat').href).then(r => r.text())")
+    record = read_mat(mat)
+    assert record.names == ("<b id=x>Ann</b>", "Bob the great x") and not record.errors
+    assert not errors

@@ -18,6 +18,7 @@ function startLobby() {
   if (mode) mode.checked = true;
   const length = $("select[name=match_length]");
   if ([...length.options].some(o => o.value === given.get("match_length"))) length.value = given.get("match_length");
+  for (const name of ["name", "opponent_name"]) $(`input[name=${name}]`).value = given.get(name) || "";
   fetch("/api/levels").then(r => r.json()).then(levels => {
     const names = { random: "Random (beginner)", pubeval: "Pubeval (intermediate)", "engine-0ply": "Engine, fast",
                     engine: "Engine (strongest)" };
@@ -27,10 +28,18 @@ function startLobby() {
     select.innerHTML = "";
     for (const l of levels) select.add(new Option(names[l] || l, l, false, l === chosen));
   }).catch(() => {});
-  $("#new-match").addEventListener("submit", async ev => {
+  const form = $("#new-match");
+  form.addEventListener("change", () => showLobbyOptions(form));
+  showLobbyOptions(form);
+  form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const f = new FormData(ev.target);
-    const body = { mode: f.get("mode"), level: f.get("level"), match_length: Number(f.get("match_length")) };
+    const f = new FormData(form), body = { mode: f.get("mode"), match_length: Number(f.get("match_length")) };
+    // only what applies to the chosen mode and length; the server's defaults stand for the rest
+    const applies = name => { const box = form.elements[name].closest("[data-for]"); return !box || !box.hidden; };
+    if (applies("level")) body.level = f.get("level");
+    for (const rule of ["crawford", "jacoby", "beavers"]) if (applies(rule)) body[rule] = form.elements[rule].checked;
+    if (applies("cube_limit") && f.get("cube_limit")) body.cube_limit = Number(f.get("cube_limit"));
+    for (const name of ["name", "opponent_name"]) if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
     try {
       const r = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json" },
                                               body: JSON.stringify(body) });
@@ -40,6 +49,20 @@ function startLobby() {
       location.href = data.url;
     } catch (e) { $("#lobby-error").textContent = String(e.message || e); }
   });
+}
+
+// The lobby shows only the options of the chosen opponent and length (data-for: the modes and
+// lengths an element is for; with none of a kind, it is for all of that kind).
+function showLobbyOptions(form) {
+  const mode = form.elements.mode.value, length = Number(form.elements.match_length.value);
+  const lengths = { money: length === 0, match: length > 0, "long-match": length > 1, cube: length !== 1,
+                    "no-cube": length === 1 };
+  for (const el of form.querySelectorAll("[data-for]")) {
+    const words = el.dataset.for.split(" ");
+    const modes = words.filter(w => !(w in lengths)), kinds = words.filter(w => w in lengths);
+    el.hidden = (modes.length > 0 && !modes.includes(mode)) || (kinds.length > 0 && !kinds.some(k => lengths[k]));
+  }
+  form.elements.name.placeholder = mode === "computer" ? "You" : "White";
 }
 
 // ---- live game ----------------------------------------------------------------------------------
@@ -74,7 +97,7 @@ function startGame(matchId, token) {
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
     location.href = "/?" + new URLSearchParams({ mode: st.mode, match_length: st.match_length,
-                                                 ...(st.level ? { level: st.level } : {}) });
+      ...(st.level ? { level: st.level } : {}), name: st.names[0], ...(st.level ? {} : { opponent_name: st.names[1] }) });
   });
   // browsers start sound only after a gesture: open the audio for the turn chime on the first one
   document.addEventListener("pointerdown", () => { if (!ui.audio) try { ui.audio = new AudioContext(); } catch (e) {} },
@@ -387,9 +410,8 @@ function render() {
   });
   renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
                 anim ? anim.player : st.result ? null : st.turn);
-  $("#match-info").textContent = (st.match_length ? `Match to ${st.match_length}` : "Money game") +
-    ` · game ${st.game_number}` + (st.crawford_game ? " · Crawford" : "") +
-    (cubeInPlay(st) ? ` · cube ${st.cube_value}` : "");
+  $("#match-info").textContent = [st.match_length ? `Match to ${st.match_length}` : "Money game",
+    `game ${st.game_number}`, ...ruleNotes(st), ...(cubeInPlay(st) ? [`cube ${st.cube_value}`] : [])].join(" · ");
   $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
   $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
@@ -434,6 +456,14 @@ function renderLog(lines, decorate) {
     decorate(li, i, line);
     log.appendChild(li);
   });
+}
+
+function ruleNotes(st) {  // the rules this match is played under, where they are not plain
+  const r = st.rules;
+  if (!r) return [];
+  if (st.match_length) return st.crawford_game ? ["Crawford"] : r.crawford || st.match_length === 1 ? [] : ["no Crawford rule"];
+  return [...(r.jacoby ? ["Jacoby"] : []), ...(r.beavers ? ["beavers"] : []),
+          ...(r.cube_limit ? [`cube limit ${r.cube_limit}`] : [])];
 }
 
 // No cube where nobody may double: rules without it (a 1-point match) and the Crawford game.
