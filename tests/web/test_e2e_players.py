@@ -345,3 +345,53 @@ def test_the_rules_and_names_chosen_are_played_and_shown_as_text(server: Server,
     record = read_mat(mat)
     assert record.names == ("<b id=x>Ann</b>", "Bob the great x") and not record.errors
     assert not errors
+
+
+_OVERLAPS = """() => {
+  const circles = sel => [...document.querySelectorAll(sel)].map(c => ({
+    x: +c.getAttribute('cx'), y: +c.getAttribute('cy'), r: +c.getAttribute('r') }));
+  const checkers = circles('#board g.checker circle:first-child');
+  const out = [];
+  for (const d of circles('#board circle.dest-mark'))
+    for (const c of checkers)
+      if (Math.hypot(d.x - c.x, d.y - c.y) < d.r + c.r - 1) out.push([d, c]);
+  // the lit points lie under every checker
+  const all = [...document.querySelectorAll('#board *')];
+  const lit = [...document.querySelectorAll('#board polygon.dest')].map(e => all.indexOf(e));
+  const lastLit = Math.max(-1, ...lit);
+  const firstChecker = all.indexOf(document.querySelector('#board g.checker'));
+  return { out, under: lastLit < firstChecker };
+}"""
+
+
+def test_on_a_phone_point_numbers_are_readable_and_marks_leave_checkers_clear(
+        server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  is_mobile=True, has_touch=True, reduced_motion="reduce")
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+    _start(page, server, "local")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390  # no sideways scrolling
+    heights = page.eval_on_selector_all("#board .point-number",
+                                        "ts => ts.map(t => t.getBoundingClientRect().height)")
+    assert len(heights) == 24 and min(heights) >= 10, heights  # CSS pixels on a 390-pixel-wide screen
+    rng = random.Random(13)
+    full_or_hit = 0
+    for _ in range(12):
+        st = _state(page)
+        if "play" in st["actions"]:
+            for src in sorted({s["steps"][0][0] for s in st["sequences"]}, key=str):
+                page.click(f'rect.target[data-target="{src}"]')
+                found = page.evaluate(_OVERLAPS)
+                assert found["out"] == [] and found["under"], (src, found)
+                dests = {s["steps"][0][1] for s in st["sequences"] if s["steps"][0][0] == src}
+                sign = 1 if st["turn"] == st["viewer"] else -1
+                full_or_hit += sum(1 for d in dests if d != "off" and (
+                    st["board"][d] * sign >= 5 or st["board"][d] * sign == -1))
+                page.click(f'rect.target[data-target="{src}"]')  # put it down again
+        _act_once(page, rng)
+    assert full_or_hit > 0  # the checks met a full stack or a blot to hit
+    page.screenshot(path=str(Path(__file__).resolve().parents[2] / "test-output" / "web-phone.png"))
+    assert not errors

@@ -98,8 +98,9 @@ const Board = (() => {
       const fill = p % 2 ? "#b5382f" : "#eadfc4";
       el("polygon", { points: `${x + 2},${baseY} ${x + W - 2},${baseY} ${x + W / 2},${tipY}`, fill,
                       stroke: "#00000033" }, svg);
-      label(svg, x + W / 2, top ? 16 : 626, String(p), { class: "point-number", fill: "#e8d9b5",
-                                                        "font-size": 12 });
+      // the number's size is set in style.css (larger on phones); a destination's number lights up
+      label(svg, x + W / 2, top ? 16 : 625, String(p),
+            { class: m.dests.has(p) ? "point-number dest-number" : "point-number" });
       if (m.dests.has(p)) {
         el("polygon", { points: `${x + 2},${baseY} ${x + W - 2},${baseY} ${x + W / 2},${tipY}`,
                         fill: "#7dff7a", opacity: 0.5, class: "dest" }, svg);
@@ -125,12 +126,15 @@ const Board = (() => {
         }
       }
     }
-    // where a picked checker can land: a ring on the next free place of the stack
+    // where a picked checker can land: a ring on the next free place of the stack, beside a blot
+    // it would hit; none on a full stack (the lit point and its number show it), so no mark covers
+    // a checker
     for (const p of m.dests) {
       if (typeof p !== "number") continue;
-      const n = m.board[p], i = Math.sign(n) === sign ? Math.min(Math.abs(n), 4) : 0;
+      const n = m.board[p], i = Math.sign(n) === sign ? Math.abs(n) : Math.abs(n) === 1 ? 1 : 0;
+      if (i >= 5) continue;
       el("circle", { cx: pointX(p) + W / 2, cy: stackY(p, i), r: R - 2, fill: "#7dff7a", "fill-opacity": 0.35,
-                     stroke: "#c8ffb0", "stroke-width": 3, "stroke-dasharray": "6 4" }, svg);
+                     stroke: "#c8ffb0", "stroke-width": 3, "stroke-dasharray": "6 4", class: "dest-mark" }, svg);
     }
     // the bar: the viewer's checkers below the middle, the opponent's above
     const bars = [[m.board[25], true], [-m.board[0], false]];
@@ -158,8 +162,9 @@ const Board = (() => {
       }
     }
     if (m.dests.has("off")) {
-      el("rect", { x: TRAY_X + 1, y: m.moverIsViewer ? 322 : TOP + 1, width: TRAY_W - 2, height: 286,
-                   rx: 4, fill: "#7dff7a", opacity: 0.35, class: "dest" }, svg);
+      // an outline round the mover's half of the tray, clear of the checkers borne off inside it
+      el("rect", { x: TRAY_X + 1.5, y: m.moverIsViewer ? 322 : TOP + 1.5, width: TRAY_W - 3, height: 285,
+                   rx: 4, fill: "none", stroke: "#7dff7a", "stroke-width": 3, class: "dest" }, svg);
     }
     // the cube: in the middle of the tray while centred, else on its owner's side; a cube being
     // offered lies on the doubler's half of the board, at the value offered
