@@ -395,3 +395,25 @@ def test_on_a_phone_point_numbers_are_readable_and_marks_leave_checkers_clear(
     assert full_or_hit > 0  # the checks met a full stack or a blot to hit
     page.screenshot(path=str(Path(__file__).resolve().parents[2] / "test-output" / "web-phone.png"))
     assert not errors
+
+
+def test_hints_show_the_best_plays_equity_and_what_the_others_give_up(
+        server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "local")
+    st = _until(page, random.Random(14), "st.phase === 'move' && st.plays.length >= 3")
+    page.click('button[data-local="hint"]')
+    page.wait_for_selector("#hints li")
+    data = page.evaluate("() => api('/hint')")
+    assert data["source"] == "engine" and len(data["hints"]) == 3
+    rows = page.eval_on_selector_all("#hints li",
+                                     "ls => ls.map(l => [...l.children].map(c => c.textContent))")
+    best = data["hints"][0]["score"]
+    assert rows[0] == [data["hints"][0]["play"], f"{best:+.3f}", ""]
+    for row, hint in zip(rows[1:], data["hints"][1:], strict=True):
+        give_up = hint["score"] - best
+        assert give_up <= 0 and row == [hint["play"], f"{hint['score']:+.3f}", f"({give_up:+.3f})"]
+    assert "Equity" in page.get_attribute("#hints", "data-source")
+    assert all(h["play"] in st["plays"] for h in data["hints"])
+    assert not errors

@@ -178,14 +178,25 @@ async function api(path) {
   return data;
 }
 
-// ---- hints: the judge's best plays; clicking one moves its checkers --------------------------------
+// ---- hints: the judge's best plays, as players read them: the best play's equity, then how much
+// each other play gives up; clicking one moves its checkers ---------------------------------------
+const signed = x => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(3);
+
 async function showHints() {
   try {
-    const data = await api("/hint"), list = $("#hints");
+    const data = await api("/hint"), list = $("#hints"), equity = data.source === "engine";
     list.innerHTML = "";
-    for (const h of data.hints) {
+    const best = data.hints.length ? data.hints[0].score : 0;
+    list.dataset.source = equity ? "Equity (cubeless), best play first" : "Pubeval's ranking (no equities without the engine)";
+    data.hints.forEach((h, i) => {
       const li = document.createElement("li");
-      li.textContent = `${h.play}  (${data.source} ${h.score})`;
+      const cells = [["play", h.play], ["eq", equity ? signed(h.score) : ""],
+                     ["diff", equity && i > 0 ? `(${signed(h.score - best)})` : ""]];
+      for (const [cls, text] of cells) {
+        const span = document.createElement("span");
+        span.className = cls; span.textContent = text; li.appendChild(span);
+      }
+      li.title = "show this play on the board";
       li.addEventListener("click", () => {
         const index = ui.state.plays.indexOf(h.play);
         const seq = ui.state.sequences.find(s => s.play === index);
@@ -193,7 +204,7 @@ async function showHints() {
         ui.partial = seq.steps.slice(); ui.chunks = seq.steps.map(() => 1); ui.selected = null; render();
       });
       list.appendChild(li);
-    }
+    });
     list.hidden = false;
   } catch (e) { showError(String(e.message || e)); }
 }
