@@ -36,7 +36,9 @@ class Server:
             [sys.executable, "-m", "gammon.cli.serve", "--port", str(self.port), "--database-url",
              self.database, "--dice-seed", "2024", *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
+        # The server loads the engine before it answers: half a minute and more where numba has
+        # not compiled it yet (a fresh checkout on a busy machine).
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(self.url + "/", timeout=1).read()
