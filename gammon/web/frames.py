@@ -36,9 +36,10 @@ def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
             continue
         frames.append(Frame(text=action_line(action, names) or "", board=list(position.board),
                             off=position.off, dice=dice, mover=action.player, cube_value=cube,
-                            cube_owner=owner, score=score, crawford_game=crawford))
+                            cube_owner=owner, score=score, crawford_game=crawford,
+                            cube_offered=isinstance(action, Double)))
     if game.result is not None:
         frames.append(frames[-1].model_copy(update={
             "text": result_line(game, names), "dice": None, "mover": game.result.winner,
-            "score": score_after(game)}))
+            "score": score_after(game), "cube_offered": False}))
     return frames

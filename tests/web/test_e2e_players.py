@@ -97,6 +97,7 @@ def test_the_offered_cube_lies_on_the_doublers_side_then_goes_to_the_taker(serve
     _wait_change(page, st["version"])
     cube = _cube(page)
     assert cube is not None and cube["where"] == "offered" and cube["text"] == "2"
+    offered_x = cube["x"]
     # the doubler's half of the board: the viewer's (seat 0's) is the right one
     assert (450 < cube["x"] < 810) if doubler == 0 else (30 < cube["x"] < 390), cube
     st = _state(page)
@@ -105,6 +106,17 @@ def test_the_offered_cube_lies_on_the_doublers_side_then_goes_to_the_taker(serve
     cube = _cube(page)
     assert cube is not None and cube["x"] == 831 and cube["text"] == "2"
     assert cube["where"] == ("opponent" if doubler == 0 else "viewer")  # the taker owns it
+    # a replay shows the double the same way
+    _resign_game(page, random.Random(6), 0)
+    page.click('button[data-local="replay"]')
+    page.wait_for_function("() => ui.replay !== null")
+    frames = page.evaluate("() => ui.replay.frames")
+    index = next(i for i, f in enumerate(frames) if f["cube_offered"])
+    page.click(f"#log li >> nth={index}")
+    assert page.text_content("#log li.current").endswith("doubles to 2")
+    replayed = _cube(page)
+    assert replayed is not None and replayed["where"] == "offered" and replayed["text"] == "2"
+    assert replayed["x"] == offered_x
     assert not errors
 
 

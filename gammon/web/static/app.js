@@ -231,8 +231,9 @@ function stepReplay(how) {
 
 function renderReplay(st) {
   const r = ui.replay, f = r.frames[r.index], viewer = st.viewer;
-  const cube = st.use_cube && !f.crawford_game ? { value: f.cube_value,
-    owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent" } : null;
+  const offered = f.cube_offered ? (f.mover === viewer ? "viewer" : "opponent") : undefined;
+  const cube = st.use_cube && !f.crawford_game ? { value: offered ? f.cube_value / 2 : f.cube_value,
+    owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent", offered } : null;
   Board.draw($("#board"), {
     board: f.board, off: f.off, viewerLight: viewer === 0, dice: f.dice, diceLight: f.mover === 0,
     diceRight: f.mover === viewer, diceUsed: null, moverIsViewer: true, sources: new Set(), selected: null,
