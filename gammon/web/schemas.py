@@ -159,8 +159,8 @@ class Frame(BaseModel):
     score: tuple[int, int] = Field((0, 0), description="the match score (after the game, on its "
                                                        "result's frame)")
     crawford_game: bool = False
-    cube_offered: bool = Field(default=False, description="the action was a double: cube_value is the value "
-                                                  "offered, not yet taken")
+    cube_offered: bool = Field(default=False, description="the action was a double: cube_value is "
+                                                          "the value offered, not yet taken")
 
 
 class Hint(BaseModel):
