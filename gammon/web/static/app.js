@@ -17,7 +17,8 @@ function startLobby() {
   const mode = $(`input[name=mode][value="${CSS.escape(given.get("mode") || "")}"]`);
   if (mode) mode.checked = true;
   const length = $("select[name=match_length]");
-  if ([...length.options].some(o => o.value === given.get("match_length"))) length.value = given.get("match_length");
+  const wanted = given.get("match_length");
+  if ([...length.options].some(o => o.value === wanted)) length.value = wanted;
   for (const name of ["name", "opponent_name"]) $(`input[name=${name}]`).value = given.get(name) || "";
   fetch("/api/levels").then(r => r.json()).then(levels => {
     const names = { random: "Random (beginner)", pubeval: "Pubeval (intermediate)", "engine-0ply": "Engine, fast",
@@ -37,9 +38,13 @@ function startLobby() {
     // only what applies to the chosen mode and length; the server's defaults stand for the rest
     const applies = name => { const box = form.elements[name].closest("[data-for]"); return !box || !box.hidden; };
     if (applies("level")) body.level = f.get("level");
-    for (const rule of ["crawford", "jacoby", "beavers"]) if (applies(rule)) body[rule] = form.elements[rule].checked;
+    for (const rule of ["crawford", "jacoby", "beavers"]) {
+      if (applies(rule)) body[rule] = form.elements[rule].checked;
+    }
     if (applies("cube_limit") && f.get("cube_limit")) body.cube_limit = Number(f.get("cube_limit"));
-    for (const name of ["name", "opponent_name"]) if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
+    for (const name of ["name", "opponent_name"]) {
+      if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
+    }
     try {
       const r = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json" },
                                               body: JSON.stringify(body) });
@@ -96,12 +101,14 @@ function startGame(matchId, token) {
   $('button[data-local="undo"]').addEventListener("click", undoStep);
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
-    location.href = "/?" + new URLSearchParams({ mode: st.mode, match_length: st.match_length,
-      ...(st.level ? { level: st.level } : {}), name: st.names[0], ...(st.level ? {} : { opponent_name: st.names[1] }) });
+    const same = { mode: st.mode, match_length: st.match_length, name: st.names[0] };
+    if (st.level) same.level = st.level; else same.opponent_name = st.names[1];
+    location.href = "/?" + new URLSearchParams(same);
   });
   // browsers start sound only after a gesture: open the audio for the turn chime on the first one
-  document.addEventListener("pointerdown", () => { if (!ui.audio) try { ui.audio = new AudioContext(); } catch (e) {} },
-                            { once: true });
+  document.addEventListener("pointerdown", () => {
+    try { ui.audio = ui.audio || new AudioContext(); } catch (e) { /* no audio: the title says it */ }
+  }, { once: true });
   connect();
 }
 
@@ -187,7 +194,8 @@ async function showHints() {
     const data = await api("/hint"), list = $("#hints"), equity = data.source === "engine";
     list.innerHTML = "";
     const best = data.hints.length ? data.hints[0].score : 0;
-    list.dataset.source = equity ? "Equity (cubeless), best play first" : "Pubeval's ranking (no equities without the engine)";
+    list.dataset.source = equity ? "Equity (cubeless), best play first"
+                                 : "Pubeval's ranking (no equities without the engine)";
     data.hints.forEach((h, i) => {
       const li = document.createElement("li");
       const cells = [["play", h.play], ["eq", equity ? signed(h.score) : ""],
@@ -473,7 +481,10 @@ function renderLog(lines, decorate) {
 function ruleNotes(st) {  // the rules this match is played under, where they are not plain
   const r = st.rules;
   if (!r) return [];
-  if (st.match_length) return st.crawford_game ? ["Crawford"] : r.crawford || st.match_length === 1 ? [] : ["no Crawford rule"];
+  if (st.match_length) {
+    if (st.crawford_game) return ["Crawford"];
+    return r.crawford || st.match_length === 1 ? [] : ["no Crawford rule"];
+  }
   return [...(r.jacoby ? ["Jacoby"] : []), ...(r.beavers ? ["beavers"] : []),
           ...(r.cube_limit ? [`cube limit ${r.cube_limit}`] : [])];
 }

@@ -78,8 +78,9 @@ const Board = (() => {
     return { values, width, x: diceCentre(m.diceRight) - width / 2 };
   }
 
-  // model: { board[26], off[2], viewerLight, dice, diceLight, diceRight, diceUsed[], cube {value, owner: "viewer"|"opponent"|null,
-  //          offered: the doubler's side while a double waits, "viewer"|"opponent"|undefined},
+  // model: { board[26], off[2], viewerLight, dice, diceLight, diceRight, diceUsed[],
+  //          cube {value, owner: "viewer"|"opponent"|null,
+  //                offered: the doubler's side while a double waits, "viewer"|"opponent"|undefined},
   //          moverIsViewer, sources: Set, selected, dests: Set, onClick(target) }
   function draw(svg, m) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
