@@ -161,6 +161,8 @@ class Frame(BaseModel):
     crawford_game: bool = False
     cube_offered: bool = Field(default=False, description="the action was a double: cube_value is "
                                                           "the value offered, not yet taken")
+    position_id: str = Field(default="", description="the board's Position ID, from the side of the "
+                                                     "player to act next")
 
 
 class Hint(BaseModel):

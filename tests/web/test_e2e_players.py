@@ -175,7 +175,13 @@ def test_every_game_of_a_match_can_be_replayed_and_the_panel_follows_the_board(
     _start(page, server, "local", length="5")
     rng = random.Random(9)
     assert not page.locator('button[data-local="replay"]').is_visible()  # nothing finished yet
-    _resign_game(page, rng, 6)
+    ids = []  # the Position IDs of game 1 before each play, as the live game showed them
+    for _ in range(6):
+        st = _state(page)
+        if st["phase"] == "move":
+            ids.append(page.text_content("#position-id"))
+        _act_once(page, rng)
+    _resign_game(page, rng, 0)
     first_log = _state(page)["log"]
     st = _state(page)
     page.click('button[data-action="new_game"]')
@@ -194,9 +200,12 @@ def test_every_game_of_a_match_can_be_replayed_and_the_panel_follows_the_board(
     assert shown[0] == "Start" and shown[-1] == first_log[-1] and shown[1:] == [
         line for line in first_log if not line.startswith(("Game 1", "Opening roll"))
         and "resign" not in line]
+    # each position a play was made from is a frame, with its ID
+    assert ids and set(ids) <= {f["position_id"] for f in frames}
     page.click('button[data-replay="next"]')
     page.click('button[data-replay="next"]')
     frame = frames[2]
+    assert page.text_content("#position-id") == frame["position_id"]
     assert page.text_content("#log li.current") == frame["text"]
     bottom = page.text_content("#player-bottom .pips")
     board = frame["board"]

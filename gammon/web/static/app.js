@@ -251,6 +251,7 @@ function renderReplay(st) {
   $("#match-info").textContent = `Replay of game ${r.game}` + (f.crawford_game ? " · Crawford" : "") +
     (cube ? ` · cube ${f.cube_value}` : "");
   $("#status").textContent = `Replay: ${f.text}`;
+  $("#position-id").textContent = f.position_id;
   $("#replay-pos").textContent = `${r.index + 1} / ${r.frames.length}`;
   const games = $("#replay-game"), count = replayableGames(st);
   if (games.options.length !== count) {
