@@ -36,7 +36,7 @@ class Match:
     def score(self) -> tuple[int, int]:
         """Points won so far, the current game's included once it is over."""
         game = self.game
-        return _after(game) if game.is_over else game.score
+        return score_after(game) if game.is_over else game.score
 
     @property
     def is_over(self) -> bool:
@@ -73,10 +73,10 @@ class Match:
             return False
         last = self.game
         match_point = rules.match_length - 1
-        return match_point in _after(last) and match_point not in last.score
+        return match_point in score_after(last) and match_point not in last.score
 
 
-def _after(game: Game) -> tuple[int, int]:
+def score_after(game: Game) -> tuple[int, int]:
     """The score after ``game``, which is over."""
     score = list(game.score)
     if game.result is not None:

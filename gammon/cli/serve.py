@@ -45,10 +45,21 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
 
 
 def run_serve(args: argparse.Namespace) -> int:
+    import time
+
     import uvicorn
 
+    from gammon.cli.progress import compile_notice
     from gammon.store import Store
     from gammon.web import create_app
+    from gammon.web.warmup import warm_up
+
+    # Before the first request: a first game that waited on the engine's loading looked hung.
+    print("gammon: loading the engine ...", flush=True)
+    start = time.monotonic()
+    with compile_notice():
+        warm_up()
+    print(f"gammon: engine loaded in {time.monotonic() - start:.1f} s", flush=True)
 
     store = Store(args.database_url)
     dice_factory = None

@@ -343,12 +343,7 @@ class PlaySession:
         if kind is ActionKind.ROLL:
             self._roll(seat)
             return
-        if kind is ActionKind.PLAY and action.play is not None:
-            g.play(action.play)
-        else:
-            {ActionKind.DOUBLE: g.double, ActionKind.TAKE: g.take, ActionKind.DROP: g.drop,
-             ActionKind.BEAVER: g.beaver, ActionKind.ACCEPT_RESIGNATION: g.accept_resignation,
-             ActionKind.REJECT_RESIGNATION: g.reject_resignation}[kind]()
+        action.perform(g)
         self._report()
 
     def _report(self) -> None:

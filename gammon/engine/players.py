@@ -58,6 +58,16 @@ class ComputerAction:
     kind: ActionKind
     play: Play | None = None
 
+    def perform(self, game: Game) -> None:
+        """Make this action in ``game`` (a roll with the game's own dice)."""
+        if self.kind is ActionKind.PLAY and self.play is not None:
+            game.play(self.play)
+            return
+        {ActionKind.ROLL: game.roll, ActionKind.DOUBLE: game.double, ActionKind.TAKE: game.take,
+         ActionKind.DROP: game.drop, ActionKind.BEAVER: game.beaver,
+         ActionKind.ACCEPT_RESIGNATION: game.accept_resignation,
+         ActionKind.REJECT_RESIGNATION: game.reject_resignation}[self.kind]()
+
 
 class ComputerPlayer(Protocol):
     """What a computer opponent does when it is its turn to act in ``game``."""

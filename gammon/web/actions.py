@@ -45,8 +45,11 @@ def rules_to_dict(rules: Rules) -> dict[str, Any]:
     return asdict(rules)
 
 
+NAMES_KEY = "names"  # the stored rules dict also holds the players' names, when given
+
+
 def rules_from_dict(data: dict[str, Any]) -> Rules:
-    return Rules(**data)
+    return Rules(**{k: v for k, v in data.items() if k != NAMES_KEY})
 
 
 def apply_action(match: Match, kind: str, player: int | None, args: dict[str, Any]) -> dict[str, Any]:

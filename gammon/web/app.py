@@ -50,7 +50,7 @@ from gammon.web.schemas import (
 from gammon.web.session import LiveMatch
 from gammon.web.spectators import SPECTATOR, spectator_router, spectator_view
 from gammon.web.study import ANALYSES_PATH, COSTLY_PATHS, MAX_UPLOAD_BODY, StudySettings, study_router
-from gammon.web.views import PRESENT, Absence, match_view, player_names
+from gammon.web.views import PRESENT, Absence, mat_name, match_view, player_names
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -138,9 +138,11 @@ class Hub:
 
     async def create(self, req: CreateMatchRequest) -> tuple[LiveMatch, list[str]]:
         rules = Rules(match_length=req.match_length, crawford=req.crawford, jacoby=req.jacoby,
-                      beavers=req.beavers, cube_limit=req.cube_limit, use_cube=req.use_cube)
+                      beavers=req.beavers, cube_limit=req.cube_limit,
+                      use_cube=req.use_cube and req.match_length != 1)  # a 1-point match: no cube
         live, tokens = await asyncio.to_thread(LiveMatch.create, self.store, req.mode, rules,
-                                               req.level if req.mode == "computer" else None, self._dice())
+                                               req.level if req.mode == "computer" else None, self._dice(),
+                                               (req.name, req.opponent_name))
         self._remember(live)
         if req.mode == "online":
             self.presence.seen(live.id, 0)
@@ -230,10 +232,14 @@ class Hub:
                 pass
 
     def _absence(self, live: LiveMatch, seat: int | None) -> Absence:
-        """How long the opponent of ``seat`` has been away while the game waits on it (online)."""
-        if live.record.mode != "online" or seat is None or live.acting_player() != 1 - seat:
+        """How long the opponent of ``seat`` has been away while the game waits on it, and whether it
+        ever came (online)."""
+        if live.record.mode != "online" or seat is None:
             return PRESENT
-        return Absence(self.presence.away(live.id, 1 - seat), self.presence.claim_in(live.id, 1 - seat))
+        away = self.presence.away(live.id, 1 - seat)
+        if live.acting_player() != 1 - seat:
+            return Absence(None, None, away is not None)
+        return Absence(away, self.presence.claim_in(live.id, 1 - seat), away is not None)
 
     def _check_claim(self, live: LiveMatch, seat: int | None) -> None:
         if live.record.mode != "online" or seat is None:
@@ -483,7 +489,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                            ) -> PlainTextResponse:
         """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=)."""
         live, _ = await seat_for(match_id, x_gammon_token or token)
-        names = tuple(n.replace("(", "").replace(")", "") for n in player_names(live))
+        names = tuple(mat_name(n, f"Player {k + 1}") for k, n in enumerate(player_names(live)))
         async with live.lock:
             text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
         return PlainTextResponse(text, headers={

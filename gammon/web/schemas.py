@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ActionName = Literal["roll", "play", "undo", "double", "take", "drop", "beaver", "resign",
                      "accept_resignation", "reject_resignation", "abandon", "new_game", "claim"]
+
+
+NAME_LENGTH = 24
 
 
 class Strict(BaseModel):
@@ -22,7 +26,24 @@ class CreateMatchRequest(Strict):
     jacoby: bool = True
     beavers: bool = False
     cube_limit: int | None = Field(None, ge=2, le=1 << 20)
-    use_cube: bool = True
+    use_cube: bool = Field(True, description="play with the doubling cube (never in a 1-point match)")
+    name: str | None = Field(None, max_length=200, description="the creator's name (seat 0); shown as "
+                                                               "plain text")
+    opponent_name: str | None = Field(None, max_length=200, description="seat 1's name (not against "
+                                                                        "the computer)")
+
+    @field_validator("name", "opponent_name")
+    @classmethod
+    def _one_line_name(cls, value: str | None) -> str | None:
+        """A name is one line of up to NAME_LENGTH characters, spaces collapsed; empty means none."""
+        if value is None:
+            return None
+        if any(unicodedata.category(c).startswith("C") for c in value):
+            raise ValueError("a name may not hold control characters (such as line breaks)")
+        name = " ".join(value.split())
+        if len(name) > NAME_LENGTH:
+            raise ValueError(f"a name has at most {NAME_LENGTH} characters, got {len(name)}")
+        return name or None
 
 
 class CreateMatchResponse(BaseModel):
@@ -66,6 +87,13 @@ class GameResultView(BaseModel):
     reason: str
 
 
+class RulesView(BaseModel):
+    crawford: bool
+    jacoby: bool
+    beavers: bool
+    cube_limit: int | None
+
+
 class MatchView(BaseModel):
     """One seat's view of a match; points are numbered from ``viewer``'s side (1 = its ace point)."""
 
@@ -81,6 +109,9 @@ class MatchView(BaseModel):
     match_over: bool
     match_winner: int | None
     crawford_game: bool
+    use_cube: bool = Field(True, description="False: the match is played without the cube (a 1-point "
+                                             "match, or rules without it)")
+    rules: RulesView | None = None
     game_number: int
     phase: str
     turn: int | None
@@ -106,6 +137,9 @@ class MatchView(BaseModel):
     claim_in: float | None = Field(
         None, description="online: seconds until this seat may claim the game (action 'claim': the "
                           "absent opponent abandons it); 0 = now, None = not possible")
+    opponent_joined: bool | None = Field(
+        None, description="online: whether the invited friend has opened the game yet (None: not "
+                          "an online game, or a viewer without a seat)")
 
 
 class ErrorResponse(BaseModel):
@@ -122,6 +156,13 @@ class Frame(BaseModel):
     mover: int | None
     cube_value: int
     cube_owner: int | None
+    score: tuple[int, int] = Field((0, 0), description="the match score (after the game, on its "
+                                                       "result's frame)")
+    crawford_game: bool = False
+    cube_offered: bool = Field(default=False, description="the action was a double: cube_value is "
+                                                          "the value offered, not yet taken")
+    position_id: str = Field(default="", description="the board's Position ID, from the side of the "
+                                                     "player to act next")
 
 
 class Hint(BaseModel):

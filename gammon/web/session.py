@@ -19,7 +19,15 @@ from gammon.match import Match
 from gammon.rules import Rules
 from gammon.store import ActionRecord, MatchRecord, Store
 from gammon.store.repository import MatchSummary, hash_token
-from gammon.web.actions import ACTIONS, LoggedDice, apply_action, replay_match, rules_from_dict, rules_to_dict
+from gammon.web.actions import (
+    ACTIONS,
+    NAMES_KEY,
+    LoggedDice,
+    apply_action,
+    replay_match,
+    rules_from_dict,
+    rules_to_dict,
+)
 
 MODES = ("computer", "local", "online")
 COMPUTER_SEAT = 1
@@ -52,15 +60,19 @@ class LiveMatch:
 
     @classmethod
     def create(cls, store: Store, mode: str, rules: Rules, level: str | None,
-               dice: DiceSource | None = None) -> tuple[LiveMatch, list[str]]:
-        """A new stored match and the tokens of its seats (one for computer and local games)."""
+               dice: DiceSource | None = None, names: tuple[str | None, str | None] = (None, None)
+               ) -> tuple[LiveMatch, list[str]]:
+        """A new stored match and the tokens of its seats (one for computer and local games);
+        ``names`` are the players' (None: the default; the computer's is its own)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         if mode == "computer":
             computer_player(level or "random")  # a bad level fails here, before anything is stored
         tokens = [new_token()] if mode == "local" else [new_token(), new_token()]
         hashes = (hash_token(tokens[0]), hash_token(tokens[-1]))
-        record = MatchRecord(id=secrets.token_urlsafe(12), mode=mode, rules=rules_to_dict(rules),
+        given = [names[0], names[1] if mode != "computer" else None]
+        stored = rules_to_dict(rules) | ({NAMES_KEY: given} if any(given) else {})
+        record = MatchRecord(id=secrets.token_urlsafe(12), mode=mode, rules=stored,
                              seat_hashes=hashes, level=level if mode == "computer" else None)
         store.create_match(record)
         logged = LoggedDice(dice or RandomDice())

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
-from gammon.web.schemas import GameResultView, LastPlay, MatchView, StepSequence
+from gammon.rules import Rules
+from gammon.web.actions import NAMES_KEY
+from gammon.web.schemas import GameResultView, LastPlay, MatchView, RulesView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
 from gammon.web.steps import step_sequences
 from gammon.words import describe, points_text, said
@@ -16,19 +19,32 @@ _SEAT_ACTIONS = frozenset(ActionKind) - {ActionKind.UNDO, ActionKind.ABANDON}
 
 class Absence(NamedTuple):
     """An online opponent the game waits on: seconds away (None: connected or never came) and
-    seconds until the game may be claimed (0: now; None: it may not be)."""
+    seconds until the game may be claimed (0: now; None: it may not be); and whether the opponent
+    has come to the game at all (None: not an online game)."""
 
     seconds: float | None
     claim_in: float | None
+    joined: bool | None = None
 
 
 PRESENT = Absence(None, None)
 
 
 def player_names(live: LiveMatch) -> tuple[str, str]:
+    """The names the players chose, else "You" and the computer, or "White" and "Black"."""
+    given = live.record.rules.get(NAMES_KEY) or (None, None)
     if live.record.mode == "computer":
-        return ("You", f"Computer ({live.record.level})")
-    return ("White", "Black")
+        return (given[0] or "You", f"Computer ({live.record.level})")
+    return (given[0] or "White", given[1] or "Black")
+
+
+_NOT_IN_MAT = re.compile(r'[():"\[\]]')  # the score line splits on ':', the header tags quote and bracket
+
+
+def mat_name(name: str, default: str) -> str:
+    """``name`` as a ``.mat`` file can hold it: without the characters that delimit its score lines
+    and header tags, on one line, spaces single; ``default`` if nothing is left."""
+    return " ".join(_NOT_IN_MAT.sub("", name).split()) or default
 
 
 def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) -> MatchView:
@@ -58,7 +74,9 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
         match_id=live.id, mode=live.record.mode, level=live.record.level, seat=seat, viewer=viewer,
         names=names, version=live.version, match_length=match.rules.match_length,
         score=match.score, match_over=match.is_over, match_winner=match.winner,
-        crawford_game=game.crawford_game, game_number=len(match.games), phase=game.phase.value,
+        crawford_game=game.crawford_game, use_cube=match.rules.use_cube, rules=_rules_view(match.rules),
+        game_number=len(match.games),
+        phase=game.phase.value,
         turn=game.turn, dice=game.dice, opening_dice=opening, cube_value=game.cube_value,
         cube_owner=game.cube_owner,
         offered_resignation=int(game.offered_resignation) if game.offered_resignation else None,
@@ -68,7 +86,12 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
         log=match_log(live), last_play=last_play(game, len(match.games), viewer, names),
-        opponent_away=absence.seconds, claim_in=absence.claim_in)
+        opponent_away=absence.seconds, claim_in=absence.claim_in, opponent_joined=absence.joined)
+
+
+def _rules_view(rules: Rules) -> RulesView:
+    return RulesView(crawford=rules.crawford, jacoby=rules.jacoby, beavers=rules.beavers,
+                     cube_limit=rules.cube_limit)
 
 
 def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> LastPlay | None:

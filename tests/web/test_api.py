@@ -79,9 +79,10 @@ def test_an_illegal_play_is_rejected_with_the_play_quoted(client: TestClient) ->
 def test_acting_out_of_turn_is_rejected(client: TestClient) -> None:
     m = new_match(client, mode="online")
     tokens = _online_tokens(m)
-    s = _state(client, m)
-    waiting = 1 - s["turn"]
+    waiting = 1 - _state(client, m)["turn"]
     assert _state(client, m, tokens[waiting])["actions"] == ["abandon"]
+    s = _state(client, m)  # the friend has come: the host's view says so
+    assert s["opponent_joined"] is (waiting == 1)
     for action in ("roll", "double", "take"):
         r = _act(client, m, tokens[waiting], action=action)
         assert r.status_code == 409, r.text

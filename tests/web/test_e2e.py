@@ -36,7 +36,9 @@ class Server:
             [sys.executable, "-m", "gammon.cli.serve", "--port", str(self.port), "--database-url",
              self.database, "--dice-seed", "2024", *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
+        # The server loads the engine before it answers: half a minute and more where numba has
+        # not compiled it yet (a fresh checkout on a busy machine).
+        deadline = time.monotonic() + 180
         while time.monotonic() < deadline:
             try:
                 urllib.request.urlopen(self.url + "/", timeout=1).read()
@@ -124,7 +126,8 @@ def _act_once(page, rng: random.Random) -> bool:
 def _start(page, server: Server, mode: str, level: str = "random", length: str = "0") -> None:
     page.goto(server.url + "/")
     page.check(f'input[name=mode][value="{mode}"]')
-    page.select_option("select[name=level]", level)
+    if mode == "computer":  # the lobby shows the level only for a game against the computer
+        page.select_option("select[name=level]", level)
     page.select_option("select[name=match_length]", length)
     page.click("#start")
     page.wait_for_url("**/play/**")

@@ -4,7 +4,8 @@
 
 const $ = sel => document.querySelector(sel);
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
-             retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null };
+             retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
+             audio: null };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 function showError(text) { $("#error").textContent = text || ""; }
@@ -12,17 +13,38 @@ function showError(text) { $("#error").textContent = text || ""; }
 // ---- lobby ---------------------------------------------------------------------------------------
 function startLobby() {
   $("#lobby").hidden = false;
+  const given = new URLSearchParams(location.search);  // "New match" comes back set as the last one
+  const mode = $(`input[name=mode][value="${CSS.escape(given.get("mode") || "")}"]`);
+  if (mode) mode.checked = true;
+  const length = $("select[name=match_length]");
+  const wanted = given.get("match_length");
+  if ([...length.options].some(o => o.value === wanted)) length.value = wanted;
+  for (const name of ["name", "opponent_name"]) $(`input[name=${name}]`).value = given.get(name) || "";
   fetch("/api/levels").then(r => r.json()).then(levels => {
     const names = { random: "Random (beginner)", pubeval: "Pubeval (intermediate)", "engine-0ply": "Engine, fast",
                     engine: "Engine (strongest)" };
-    const select = $("select[name=level]"), chosen = levels.includes("engine") ? "engine" : select.value;
+    const select = $("select[name=level]");
+    const chosen = levels.includes(given.get("level")) ? given.get("level")
+      : levels.includes("engine") ? "engine" : select.value;
     select.innerHTML = "";
     for (const l of levels) select.add(new Option(names[l] || l, l, false, l === chosen));
   }).catch(() => {});
-  $("#new-match").addEventListener("submit", async ev => {
+  const form = $("#new-match");
+  form.addEventListener("change", () => showLobbyOptions(form));
+  showLobbyOptions(form);
+  form.addEventListener("submit", async ev => {
     ev.preventDefault();
-    const f = new FormData(ev.target);
-    const body = { mode: f.get("mode"), level: f.get("level"), match_length: Number(f.get("match_length")) };
+    const f = new FormData(form), body = { mode: f.get("mode"), match_length: Number(f.get("match_length")) };
+    // only what applies to the chosen mode and length; the server's defaults stand for the rest
+    const applies = name => { const box = form.elements[name].closest("[data-for]"); return !box || !box.hidden; };
+    if (applies("level")) body.level = f.get("level");
+    for (const rule of ["crawford", "jacoby", "beavers"]) {
+      if (applies(rule)) body[rule] = form.elements[rule].checked;
+    }
+    if (applies("cube_limit") && f.get("cube_limit")) body.cube_limit = Number(f.get("cube_limit"));
+    for (const name of ["name", "opponent_name"]) {
+      if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
+    }
     try {
       const r = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json" },
                                               body: JSON.stringify(body) });
@@ -32,6 +54,20 @@ function startLobby() {
       location.href = data.url;
     } catch (e) { $("#lobby-error").textContent = String(e.message || e); }
   });
+}
+
+// The lobby shows only the options of the chosen opponent and length (data-for: the modes and
+// lengths an element is for; with none of a kind, it is for all of that kind).
+function showLobbyOptions(form) {
+  const mode = form.elements.mode.value, length = Number(form.elements.match_length.value);
+  const lengths = { money: length === 0, match: length > 0, "long-match": length > 1, cube: length !== 1,
+                    "no-cube": length === 1 };
+  for (const el of form.querySelectorAll("[data-for]")) {
+    const words = el.dataset.for.split(" ");
+    const modes = words.filter(w => !(w in lengths)), kinds = words.filter(w => w in lengths);
+    el.hidden = (modes.length > 0 && !modes.includes(mode)) || (kinds.length > 0 && !kinds.some(k => lengths[k]));
+  }
+  form.elements.name.placeholder = mode === "computer" ? "You" : "White";
 }
 
 // ---- live game ----------------------------------------------------------------------------------
@@ -56,12 +92,23 @@ function startGame(matchId, token) {
   }
   $('button[data-local="done"]').addEventListener("click", submitPlay);
   $('button[data-local="hint"]').addEventListener("click", showHints);
-  $('button[data-local="replay"]').addEventListener("click", startReplay);
+  $('button[data-local="replay"]').addEventListener("click", () => startReplay());
+  $("#replay-game").addEventListener("change", ev => startReplay(Number(ev.target.value)));
   for (const b of document.querySelectorAll("button[data-replay]")) {
     b.addEventListener("click", () => stepReplay(b.dataset.replay));
   }
   $("#download-mat").href = `/api/matches/${matchId}/match.mat?token=${encodeURIComponent(token)}`;
   $('button[data-local="undo"]').addEventListener("click", undoStep);
+  $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
+    const st = ui.state;
+    const same = { mode: st.mode, match_length: st.match_length, name: st.names[0] };
+    if (st.level) same.level = st.level; else same.opponent_name = st.names[1];
+    location.href = "/?" + new URLSearchParams(same);
+  });
+  // browsers start sound only after a gesture: open the audio for the turn chime on the first one
+  document.addEventListener("pointerdown", () => {
+    try { ui.audio = ui.audio || new AudioContext(); } catch (e) { /* no audio: the title says it */ }
+  }, { once: true });
   connect();
 }
 
@@ -69,7 +116,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?token=${encodeURIComponent(ui.token)}`);
   ui.ws = ws;
-  ws.onopen = () => { ui.retry = 0; showError(""); };
+  ws.onopen = () => { ui.retry = 0; showError(""); $("#offline").hidden = true; };
   ws.onmessage = ev => {
     const msg = JSON.parse(ev.data);
     if (msg.type === "state") setState(msg.state);
@@ -77,7 +124,8 @@ function connect() {
   };
   ws.onclose = ev => {
     if (ev.code === 4403 || ev.code === 4404) return;  // a wrong link: retrying cannot help
-    ui.retry = Math.min(ui.retry + 1, 6);
+    $("#offline").hidden = false;  // at once: a move made now would not reach the server
+    ui.retry = Math.min(ui.retry + 1, 5);
     setTimeout(connect, 250 * 2 ** ui.retry);
   };
 }
@@ -95,12 +143,39 @@ function setState(state) {
   ui.state = state;
   if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
   showOtherSidesPlay(state);
+  announceTurn(state);
   // An absent online opponent: ask again when the game may be claimed (no event says so).
   clearTimeout(ui.claimTimer);
   if (state.claim_in > 0) {
     ui.claimTimer = setTimeout(() => api("").then(setState).catch(() => {}), state.claim_in * 1000 + 250);
   }
   render();
+}
+
+// ---- online: the tab's title and a short chime say when it is your turn -------------------------
+function myTurn(st) { return st.actions.some(a => a !== "abandon" && a !== "claim"); }
+
+function announceTurn(st) {
+  const mine = st.mode === "online" && myTurn(st), was = ui.myTurn;
+  ui.myTurn = mine;
+  document.title = mine ? "Your turn · gammon" : "gammon";
+  if (mine && was === false) chime();  // a change of turn, not the page's first state
+}
+
+function chime() {  // two soft tones, made here: no sound file to load
+  try {
+    const ctx = ui.audio || (ui.audio = new AudioContext());
+    if (ctx.state === "suspended") ctx.resume().catch(() => {});
+    [[660, 0], [880, 0.16]].forEach(([freq, delay]) => {
+      const t = ctx.currentTime + delay, osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.0001, t);
+      gain.gain.exponentialRampToValueAtTime(0.2, t + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.3);
+      osc.connect(gain).connect(ctx.destination);
+      osc.start(t); osc.stop(t + 0.32);
+    });
+  } catch (e) { /* no audio here: the title still says it */ }
 }
 
 async function api(path) {
@@ -110,14 +185,26 @@ async function api(path) {
   return data;
 }
 
-// ---- hints: the judge's best plays; clicking one moves its checkers --------------------------------
+// ---- hints: the judge's best plays, as players read them: the best play's equity, then how much
+// each other play gives up; clicking one moves its checkers ---------------------------------------
+const signed = x => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(3);
+
 async function showHints() {
   try {
-    const data = await api("/hint"), list = $("#hints");
+    const data = await api("/hint"), list = $("#hints"), equity = data.source === "engine";
     list.innerHTML = "";
-    for (const h of data.hints) {
+    const best = data.hints.length ? data.hints[0].score : 0;
+    list.dataset.source = equity ? "Equity (cubeless), best play first"
+                                 : "Pubeval's ranking (no equities without the engine)";
+    data.hints.forEach((h, i) => {
       const li = document.createElement("li");
-      li.textContent = `${h.play}  (${data.source} ${h.score})`;
+      const cells = [["play", h.play], ["eq", equity ? signed(h.score) : ""],
+                     ["diff", equity && i > 0 ? `(${signed(h.score - best)})` : ""]];
+      for (const [cls, text] of cells) {
+        const span = document.createElement("span");
+        span.className = cls; span.textContent = text; li.appendChild(span);
+      }
+      li.title = "show this play on the board";
       li.addEventListener("click", () => {
         const index = ui.state.plays.indexOf(h.play);
         const seq = ui.state.sequences.find(s => s.play === index);
@@ -125,15 +212,18 @@ async function showHints() {
         ui.partial = seq.steps.slice(); ui.chunks = seq.steps.map(() => 1); ui.selected = null; render();
       });
       list.appendChild(li);
-    }
+    });
     list.hidden = false;
   } catch (e) { showError(String(e.message || e)); }
 }
 
-// ---- replay of a finished game, move by move ------------------------------------------------------
-async function startReplay() {
+// ---- replay of a finished game, move by move; the side panel follows the board ----------------------
+function replayableGames(st) { return st.result ? st.game_number : st.game_number - 1; }
+
+async function startReplay(number) {
   try {
-    ui.replay = { frames: await api(`/games/${ui.state.game_number}/frames`), index: 0 };
+    const game = number || replayableGames(ui.state);
+    ui.replay = { game, frames: await api(`/games/${game}/frames`), index: 0 };
     render();
   } catch (e) { showError(String(e.message || e)); }
 }
@@ -143,20 +233,39 @@ function stepReplay(how) {
   if (!r) return;
   if (how === "exit") ui.replay = null;
   else r.index = Math.max(0, Math.min(r.frames.length - 1,
-    { first: 0, prev: r.index - 1, next: r.index + 1, last: r.frames.length - 1 }[how]));
+    { first: 0, prev: r.index - 1, next: r.index + 1, last: r.frames.length - 1 }[how] ?? Number(how)));
   render();
 }
 
 function renderReplay(st) {
   const r = ui.replay, f = r.frames[r.index], viewer = st.viewer;
+  const offered = f.cube_offered ? (f.mover === viewer ? "viewer" : "opponent") : undefined;
+  const cube = st.use_cube && !f.crawford_game ? { value: offered ? f.cube_value / 2 : f.cube_value,
+    owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent", offered } : null;
   Board.draw($("#board"), {
     board: f.board, off: f.off, viewerLight: viewer === 0, dice: f.dice, diceLight: f.mover === 0,
     diceRight: f.mover === viewer, diceUsed: null, moverIsViewer: true, sources: new Set(), selected: null,
-    dests: new Set(), onClick: () => {},
-    cube: { value: f.cube_value, owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent" },
+    dests: new Set(), onClick: () => {}, cube,
   });
+  renderPlayers(st, f.score, pipCounts(f.board), f.off, f.mover);
+  $("#match-info").textContent = `Replay of game ${r.game}` + (f.crawford_game ? " · Crawford" : "") +
+    (cube ? ` · cube ${f.cube_value}` : "");
   $("#status").textContent = `Replay: ${f.text}`;
+  $("#position-id").textContent = f.position_id;
   $("#replay-pos").textContent = `${r.index + 1} / ${r.frames.length}`;
+  const games = $("#replay-game"), count = replayableGames(st);
+  if (games.options.length !== count) {
+    games.innerHTML = "";
+    for (let n = 1; n <= count; n++) games.add(new Option(`Game ${n}`, String(n)));
+  }
+  games.value = String(r.game);
+  // the log lists the game's frames, the one on the board marked; a click shows that one
+  renderLog(r.frames.map(fr => fr.text), (li, i) => {
+    li.className = i === r.index ? "frame current" : "frame";
+    li.addEventListener("click", () => stepReplay(String(i)));
+  });
+  const current = $("#log li.current");
+  if (current) current.scrollIntoView({ block: "nearest" });
 }
 
 // ---- moving checkers step by step --------------------------------------------------------------
@@ -273,8 +382,11 @@ function statusText(st) {
     return `${names[r.winner]} won ${r.points} point${r.points === 1 ? "" : "s"}${kind}`;
   }
   const who = names[st.turn];
-  const mine = st.actions.some(a => a !== "abandon" && a !== "claim");
+  const mine = myTurn(st);
   const you = me === null ? who : "You";
+  if (st.opponent_joined === false) {
+    return "Waiting for your friend to join: send them the link below" + (mine ? " (you may play meanwhile)" : "");
+  }
   if (!mine && st.opponent_away > 0) {
     const minutes = Math.floor(st.opponent_away / 60);
     return `${who} has left (${minutes ? minutes + " min" : "just now"})` +
@@ -303,8 +415,10 @@ function render() {
   const anim = ui.anim && animationFrame(st);
   const moving = !anim && st.phase === "move" && st.sequences.length > 0;
   const { b, off } = anim || (moving ? shownBoard() : { b: st.board, off: st.off });
-  const cube = st.match_length === 0 || !st.crawford_game ? { value: st.cube_value,
-    owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent" } : null;
+  const doubler = st.phase === "doubled" ? 1 - st.turn : null;
+  const cube = cubeInPlay(st) ? { value: st.cube_value,
+    owner: st.cube_owner === null ? null : st.cube_owner === viewer ? "viewer" : "opponent",
+    offered: doubler === null ? undefined : doubler === viewer ? "viewer" : "opponent" } : null;
   const roller = anim ? anim.player : st.turn, dice = anim ? anim.dice : st.dice;
   Board.draw($("#board"), {
     board: b, off, viewerLight: viewer === 0, dice, diceLight: roller === 0, diceRight: roller === viewer,
@@ -313,20 +427,12 @@ function render() {
                    dests: ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set() }
                : { moverIsViewer: true, sources: new Set(), selected: null, dests: new Set() }),
     onClick: anim ? () => endAnimation(true) : onClick,
-    message: !anim && !st.dice && st.result ? (st.result.winner === viewer ? "Game won" : "Game lost") : null,
+    message: !anim && !st.dice && st.result ? resultMessage(st) : null,
   });
-  const pips = moving || anim ? pipCounts(b) : st.pips;
-  for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", opp, 1]]) {
-    const box = $(id);
-    box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
-    box.querySelector(".name").textContent = st.names[p] + (st.seat === p && st.mode === "online" ? " (you)" : "");
-    box.querySelector(".score").textContent = st.score[p];
-    box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
-    box.classList.toggle("on-turn", anim ? anim.player === p : st.turn === p && !st.result);
-  }
-  $("#match-info").textContent = (st.match_length ? `Match to ${st.match_length}` : "Money game") +
-    ` · game ${st.game_number}` + (st.crawford_game ? " · Crawford" : "") +
-    ` · cube ${st.cube_value}`;
+  renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
+                anim ? anim.player : st.result ? null : st.turn);
+  $("#match-info").textContent = [st.match_length ? `Match to ${st.match_length}` : "Money game",
+    `game ${st.game_number}`, ...ruleNotes(st), ...(cubeInPlay(st) ? [`cube ${st.cube_value}`] : [])].join(" · ");
   $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
   $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
@@ -336,21 +442,60 @@ function render() {
   $('button[data-local="done"]').hidden = !(moving && complete());
   $('button[data-local="undo"]').hidden = !(moving && ui.partial.length);
   $('button[data-local="hint"]').hidden = !(moving && st.mode !== "online");
-  $('button[data-local="replay"]').hidden = !st.result;
+  $('button[data-local="replay"]').hidden = replayableGames(st) < 1;
+  $('button[data-local="new-match"]').hidden = !st.match_over;
+  renderLog(st.log, (li, i, line) => { if (/^Game \d+/.test(line)) li.className = "header"; });
+  $("#log").scrollTop = $("#log").scrollHeight;
+}
+
+// On the board once a game is over: one device for both players names the winner.
+function resultMessage(st) {
+  const w = st.match_over ? st.match_winner : st.result.winner, what = st.match_over ? "match" : "game";
+  if (st.seat === null) return `${st.names[w]} wins the ${what}`;
+  return `${what === "match" ? "Match" : "Game"} ${w === st.viewer ? "won" : "lost"}`;
+}
+
+// The two players' boxes: the viewer's at the bottom, like its side of the board.
+function renderPlayers(st, score, pips, off, onTurn) {
+  const viewer = st.viewer;
+  for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", 1 - viewer, 1]]) {
+    const box = $(id);
+    box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
+    box.querySelector(".name").textContent = st.names[p] + (st.seat === p && st.mode === "online" ? " (you)" : "");
+    box.querySelector(".score").textContent = score[p];
+    box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
+    box.classList.toggle("on-turn", onTurn === p);
+  }
+}
+
+function renderLog(lines, decorate) {
   const log = $("#log");
   log.innerHTML = "";
-  for (const line of st.log) {
+  lines.forEach((line, i) => {
     const li = document.createElement("li");
     li.textContent = line;
-    if (/^Game \d+/.test(line)) li.className = "header";
+    decorate(li, i, line);
     log.appendChild(li);
-  }
-  log.scrollTop = log.scrollHeight;
+  });
 }
+
+function ruleNotes(st) {  // the rules this match is played under, where they are not plain
+  const r = st.rules;
+  if (!r) return [];
+  if (st.match_length) {
+    if (st.crawford_game) return ["Crawford"];
+    return r.crawford || st.match_length === 1 ? [] : ["no Crawford rule"];
+  }
+  return [...(r.jacoby ? ["Jacoby"] : []), ...(r.beavers ? ["beavers"] : []),
+          ...(r.cube_limit ? [`cube limit ${r.cube_limit}`] : [])];
+}
+
+// No cube where nobody may double: rules without it (a 1-point match) and the Crawford game.
+function cubeInPlay(st) { return st.use_cube && !st.crawford_game; }
 
 function usedDice(dice) {  // grey out the dice the steps moved so far have used
   const n = ui.partial.length;
-  if (dice[0] === dice[1]) return [n >= 2, n >= 4];
+  if (dice[0] === dice[1]) return [n >= 1, n >= 2, n >= 3, n >= 4];
   const used = [false, false];
   for (const [from, to] of ui.partial) {
     const a = from === "bar" ? (moverIsViewer() ? 25 : 0) : from;

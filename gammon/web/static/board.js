@@ -57,7 +57,7 @@ const Board = (() => {
   }
 
   function die(g, x, y, value, light, used) {
-    const s = 48;
+    const s = DIE;
     const d = el("g", { class: "die", opacity: used ? 0.35 : 1, filter: "url(#shadow)" }, g);
     el("rect", { x, y, width: s, height: s, rx: 8, fill: light ? "#fbf8f0" : "#262626",
                  stroke: light ? "#a89f8a" : "#000" }, d);
@@ -69,7 +69,18 @@ const Board = (() => {
     return d;
   }
 
-  // model: { board[26], off[2], viewerLight, dice, diceLight, diceRight, diceUsed[], cube {value, owner: "viewer"|"opponent"|null},
+  const DIE = 48, DIE_STEP = 62;
+  const diceCentre = right => right ? 630 : 210;  // the middle of the roller's half of the board
+
+  function diceRow(m) {  // doubles are played four times: four dice
+    const values = !m.dice ? [] : m.dice[0] === m.dice[1] ? [m.dice[0], m.dice[0], m.dice[0], m.dice[0]] : m.dice;
+    const width = values.length ? values.length * DIE_STEP - (DIE_STEP - DIE) : 0;
+    return { values, width, x: diceCentre(m.diceRight) - width / 2 };
+  }
+
+  // model: { board[26], off[2], viewerLight, dice, diceLight, diceRight, diceUsed[],
+  //          cube {value, owner: "viewer"|"opponent"|null,
+  //                offered: the doubler's side while a double waits, "viewer"|"opponent"|undefined},
   //          moverIsViewer, sources: Set, selected, dests: Set, onClick(target) }
   function draw(svg, m) {
     while (svg.firstChild) svg.removeChild(svg.firstChild);
@@ -88,8 +99,9 @@ const Board = (() => {
       const fill = p % 2 ? "#b5382f" : "#eadfc4";
       el("polygon", { points: `${x + 2},${baseY} ${x + W - 2},${baseY} ${x + W / 2},${tipY}`, fill,
                       stroke: "#00000033" }, svg);
-      label(svg, x + W / 2, top ? 16 : 626, String(p), { class: "point-number", fill: "#e8d9b5",
-                                                        "font-size": 12 });
+      // the number's size is set in style.css (larger on phones); a destination's number lights up
+      label(svg, x + W / 2, top ? 16 : 625, String(p),
+            { class: m.dests.has(p) ? "point-number dest-number" : "point-number" });
       if (m.dests.has(p)) {
         el("polygon", { points: `${x + 2},${baseY} ${x + W - 2},${baseY} ${x + W / 2},${tipY}`,
                         fill: "#7dff7a", opacity: 0.5, class: "dest" }, svg);
@@ -115,12 +127,15 @@ const Board = (() => {
         }
       }
     }
-    // where a picked checker can land: a ring on the next free place of the stack
+    // where a picked checker can land: a ring on the next free place of the stack, beside a blot
+    // it would hit; none on a full stack (the lit point and its number show it), so no mark covers
+    // a checker
     for (const p of m.dests) {
       if (typeof p !== "number") continue;
-      const n = m.board[p], i = Math.sign(n) === sign ? Math.min(Math.abs(n), 4) : 0;
+      const n = m.board[p], i = Math.sign(n) === sign ? Math.abs(n) : Math.abs(n) === 1 ? 1 : 0;
+      if (i >= 5) continue;
       el("circle", { cx: pointX(p) + W / 2, cy: stackY(p, i), r: R - 2, fill: "#7dff7a", "fill-opacity": 0.35,
-                     stroke: "#c8ffb0", "stroke-width": 3, "stroke-dasharray": "6 4" }, svg);
+                     stroke: "#c8ffb0", "stroke-width": 3, "stroke-dasharray": "6 4", class: "dest-mark" }, svg);
     }
     // the bar: the viewer's checkers below the middle, the opponent's above
     const bars = [[m.board[25], true], [-m.board[0], false]];
@@ -148,25 +163,29 @@ const Board = (() => {
       }
     }
     if (m.dests.has("off")) {
-      el("rect", { x: TRAY_X + 1, y: m.moverIsViewer ? 322 : TOP + 1, width: TRAY_W - 2, height: 286,
-                   rx: 4, fill: "#7dff7a", opacity: 0.35, class: "dest" }, svg);
+      // an outline round the mover's half of the tray, clear of the checkers borne off inside it
+      el("rect", { x: TRAY_X + 1.5, y: m.moverIsViewer ? 322 : TOP + 1.5, width: TRAY_W - 3, height: 285,
+                   rx: 4, fill: "none", stroke: "#7dff7a", "stroke-width": 3, class: "dest" }, svg);
     }
-    // the cube: in the middle of the tray while centred, else on its owner's side
+    // the cube: in the middle of the tray while centred, else on its owner's side; a cube being
+    // offered lies on the doubler's half of the board, at the value offered
     if (m.cube) {
-      const cy = m.cube.owner === "viewer" ? 360 : m.cube.owner === "opponent" ? 232 : 296;
-      const g = el("g", { filter: "url(#shadow)" }, svg);
-      el("rect", { x: TRAY_X + 1, y: cy, width: 48, height: 48, rx: 7, fill: "#fafafa", stroke: "#888" }, g);
-      label(g, TRAY_X + 25, cy + 24, String(m.cube.owner ? m.cube.value : 64),
-            { "font-size": 22, "font-weight": 700, fill: "#222" });
+      const offered = m.cube.offered;
+      const x = offered ? diceCentre(offered === "viewer") - 24 : TRAY_X + 1;
+      const y = offered ? 296 : m.cube.owner === "viewer" ? 360 : m.cube.owner === "opponent" ? 232 : 296;
+      const value = offered ? 2 * m.cube.value : m.cube.owner ? m.cube.value : 64;
+      const g = el("g", { class: "cube", filter: "url(#shadow)", "data-value": value,
+                         "data-where": offered ? "offered" : m.cube.owner || "centre" }, svg);
+      el("rect", { x, y, width: 48, height: 48, rx: 7, fill: "#fafafa", stroke: "#888" }, g);
+      label(g, x + 24, y + 24, String(value), { "font-size": 22, "font-weight": 700, fill: "#222" });
     }
-    if (m.dice) {
-      const x0 = m.diceRight ? 580 : 160;
-      m.dice.forEach((v, i) => die(svg, x0 + i * 62, 296, v, m.diceLight, m.diceUsed && m.diceUsed[i]));
-    }
+    const dice = diceRow(m);
+    dice.values.forEach((v, i) => die(svg, dice.x + i * DIE_STEP, 296, v, m.diceLight,
+                                      m.diceUsed && m.diceUsed[i]));
     if (m.message) {
-      const g = el("g", {}, svg);
-      el("rect", { x: 90, y: 288, width: 240, height: 64, rx: 10, fill: "#000000aa" }, g);
-      label(g, 210, 320, m.message, { fill: "#fff", "font-size": 18, "font-weight": 600 });
+      const g = el("g", { class: "message" }, svg);
+      el("rect", { x: 50, y: 288, width: 320, height: 64, rx: 10, fill: "#000000aa" }, g);
+      label(g, 210, 320, m.message, { fill: "#fff", "font-size": 20, "font-weight": 600 });
     }
     // click targets on top of everything: points, the bar, the tray
     const hit = (target, x, y, w, h) => {
@@ -179,7 +198,7 @@ const Board = (() => {
     for (let p = 1; p <= 24; p++) hit(p, pointX(p), isTop(p) ? TOP : BOTTOM - 290, W, 290);
     hit("bar", BAR_X, m.moverIsViewer ? 320 : TOP, BAR_W, 290);
     hit("off", TRAY_X, m.moverIsViewer ? 320 : TOP, TRAY_W, 290);
-    hit("dice", m.diceRight ? 580 : 160, 296, 110, 48);
+    if (dice.values.length) hit("dice", dice.x, 296, dice.width, 48);
   }
 
   return { draw };
