@@ -49,7 +49,8 @@ def spectator_view(live: LiveMatch) -> MatchView:
     """What a spectator sees: the table from player 0's side, and nothing to act on."""
     view = match_view(live, 0)
     return view.model_copy(update={"seat": None, "actions": [], "plays": [], "sequences": [],
-                                   "opponent_away": None, "claim_in": None})
+                                   "opponent_away": None, "claim_in": None,
+                                   "opponent_joined": None})
 
 
 def spectator_router(hub: Hub, rate: float, burst: float) -> APIRouter:

@@ -66,8 +66,8 @@ def test_the_spectator_sees_the_table_and_nothing_to_act_on(store: Store) -> Non
         player = c.get(f"/api/matches/{m['match_id']}", headers=auth(t0)).json()
         assert player["actions"]  # the player on roll has something to do
         assert (seen["seat"], seen["actions"], seen["plays"], seen["sequences"]) == (None, [], [], [])
-        assert seen["opponent_away"] is None and seen["claim_in"] is None
-        hidden = {"seat", "actions", "plays", "sequences", "opponent_away", "claim_in"}
+        assert seen["opponent_away"] is None and seen["claim_in"] is None and seen["opponent_joined"] is None
+        hidden = {"seat", "actions", "plays", "sequences", "opponent_away", "claim_in", "opponent_joined"}
         assert {k: v for k, v in seen.items() if k not in hidden} == \
             {k: v for k, v in player.items() if k not in hidden}
 
