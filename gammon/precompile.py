@@ -85,14 +85,17 @@ def _unusable(shipped: Path, package: Path) -> str | None:
         return f"no usable {shipped / MANIFEST} ({e})"
     system = _system()
     for key, value in system.items():
-        if manifest[key] != value:
-            return f"built for {key} {manifest[key]}, this is {value}"
-    missing = [f for f in LEVEL_FLAGS.get(manifest["cpu_name"], ("?",)) if f not in _cpu_flags()]
+        if manifest.get(key) != value:
+            return f"built for {key} {manifest.get(key)}, this is {value}"
+    level = manifest.get("cpu_name")
+    missing = [f for f in LEVEL_FLAGS.get(str(level), ("?",)) if f not in _cpu_flags()]
     if missing:
-        return f"this CPU lacks {' '.join(missing)} ({manifest['cpu_name']})"
-    sources = numba_sources(package)
-    if sources != manifest["sources"]:
-        changed = sorted(set(sources.items()) ^ set(manifest["sources"].items()))
+        return f"this CPU lacks {' '.join(missing)} ({level})"
+    sources, shipped_sources = numba_sources(package), manifest.get("sources")
+    if not isinstance(shipped_sources, dict) or not isinstance(manifest.get("cpu_features"), str):
+        return f"no usable {shipped / MANIFEST}"
+    if sources != shipped_sources:
+        changed = sorted(set(sources.items()) ^ set(shipped_sources.items()))
         return f"kernels changed since they were built: {', '.join(sorted({n for n, _ in changed}))}"
     return None
 
@@ -100,7 +103,15 @@ def _unusable(shipped: Path, package: Path) -> str | None:
 def _system() -> dict[str, str]:
     """What a numba cache depends on besides the CPU and the sources."""
     return {"python": sys.implementation.cache_tag + getattr(sys, "abiflags", ""),
-            "platform": sys.platform, "machine": os.uname().machine, "numba": _numba_version()}
+            "platform": sys.platform, "machine": _machine(), "numba": _numba_version()}
+
+
+def _machine() -> str:
+    if hasattr(os, "uname"):
+        return os.uname().machine
+    import platform  # (Windows)
+
+    return platform.machine()
 
 
 def _numba_version() -> str:
@@ -194,8 +205,11 @@ def _seed(cache: Path, source: Path) -> None:
 
 
 def merge_index(shipped: Path, target: Path) -> None:
-    """Add the entries of the numba cache index ``shipped`` (and their data files) to the index
-    ``target``: a copy where ``target`` is missing or stale, else only the entries it lacks."""
+    """Put the entries of the numba cache index ``shipped`` (and their data files) into the index
+    ``target``: a copy where ``target`` is missing or stale, else its other entries stay. A shipped
+    entry replaces the one there for the same key: the shipped cache is used only when every kernel
+    source is the one it was built from, while an entry numba compiled earlier (an older install
+    of gammon) may have inlined a kernel of another file since edited."""
     data = shipped.read_bytes()
     try:
         current = target.read_bytes()
@@ -204,35 +218,45 @@ def merge_index(shipped: Path, target: Path) -> None:
     if current == data:
         return
     version, stamp, overloads = _read_index(data)
-    keep: dict[Any, str] = {}
+    kept: dict[Any, str] = {}
     if current:
         try:
             old: tuple[str, Any, dict[Any, str]] | None = _read_index(current)
         except Exception:  # noqa: BLE001  (unreadable: numba would start it afresh too)
             old = None
         if old is not None and old[:2] == (version, stamp):
-            keep = old[2]
-    if not keep:  # missing or stale: the shipped files as they are
+            kept = old[2]
+    if not kept:  # missing or stale: the shipped files as they are
         for name in overloads.values():
             _write(target.parent / name, (shipped.parent / name).read_bytes())
         _write(target, data)
         return
-    added = {key: name for key, name in overloads.items() if key not in keep}
-    if not added:
-        return
-    base = target.name[: -len(".nbi")]
-    taken = set(keep.values())
-    number = 1
-    for key, name in added.items():
+    merged = dict(kept)
+    taken = set(kept.values())
+    base, number = target.name[: -len(".nbi")], 1
+    for key, name in overloads.items():
+        code = (shipped.parent / name).read_bytes()
+        there = kept.get(key)
+        if there is not None:
+            if _read_or_none(target.parent / there) != code:
+                _write(target.parent / there, code)
+            continue
         while f"{base}.{number}.nbc" in taken:
             number += 1
-        fresh = f"{base}.{number}.nbc"
-        taken.add(fresh)
-        _write(target.parent / fresh, (shipped.parent / name).read_bytes())
-        keep[key] = fresh
-    from numba.core.serialize import dumps
+        merged[key] = f"{base}.{number}.nbc"
+        taken.add(merged[key])
+        _write(target.parent / merged[key], code)
+    if merged != kept:
+        from numba.core.serialize import dumps
 
-    _write(target, pickle.dumps(version, protocol=-1) + dumps((stamp, keep)))
+        _write(target, pickle.dumps(version, protocol=-1) + dumps((stamp, merged)))
+
+
+def _read_or_none(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except OSError:
+        return None
 
 
 def _read_index(data: bytes) -> tuple[str, Any, dict[Any, str]]:

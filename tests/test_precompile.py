@@ -198,3 +198,18 @@ def test_numba_settings_of_the_user_are_left_alone(monkeypatch) -> None:
     assert precompile._unusable(SHIPPED, PACKAGE) == "numba's CPU or cache locator is set in the environment"
     monkeypatch.setenv(precompile.OFF, "1")
     assert precompile._unusable(SHIPPED, PACKAGE) == f"{precompile.OFF} is set"
+
+
+def test_a_shipped_entry_replaces_the_one_numba_had_for_the_same_kernel(one_kernel: OneKernel) -> None:
+    # numba's entry for the same source and key, but other code (as after an upgrade of gammon whose
+    # kernels inline an edited kernel of another file): the shipped code is the one that runs
+    first = one_kernel.run(hook=False, args=(3, 2.5), NUMBA_CPU_NAME="x86-64-v3", NUMBA_CPU_FEATURES="")
+    assert first["compiled"] == ["f", "f"]
+    data = sorted(one_kernel.cache.rglob("kern.f-*.nbc"))
+    assert len(data) == 2
+    for d in data:
+        d.write_bytes(b"old code")
+    out = one_kernel.run(args=(3,))
+    assert out == {"unused": None, "compiled": [], "results": [7]}
+    [shipped] = one_kernel.shipped.glob("kern.f-*.nbc")  # the int kernel's
+    assert sorted(d.read_bytes() for d in data) == sorted([shipped.read_bytes(), b"old code"])
