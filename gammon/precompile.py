@@ -156,7 +156,8 @@ def numba_sources(package: Path = PACKAGE) -> dict[str, str]:
     return found
 
 
-_KERNEL = re.compile(rb"^\s*@(numba\.)?n?jit\b", re.MULTILINE)
+_KERNEL = re.compile(rb"^\s*@(\w+\.)?(n?jit|vectorize|guvectorize|cfunc|overload\w*|register_jitable)\b",
+                     re.MULTILINE)
 _NOT_KERNELS = ("precompile.py", "numba_cache.py")  # they only speak of kernels
 
 
