@@ -8,7 +8,7 @@ then, and only then, numba is pointed (``NUMBA_CACHE_DIR``) at a private directo
 temporary directory. A ``NUMBA_CACHE_DIR`` set by the user is always left alone.
 
 Then numba is pointed at the precompiled kernels shipped in the package where they fit this computer
-(:mod:`gammon.precompile`), so that a fresh install need not compile them.
+(:mod:`gammon.shipped_kernels`), so that a fresh install need not compile them.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import platformdirs
 
-from gammon.precompile import use_shipped_kernels
+from gammon.shipped_kernels import use_shipped_kernels
 
 
 def ensure_cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Path | None:
