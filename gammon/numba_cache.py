@@ -6,6 +6,9 @@ the package is installed read-only. Where neither is writable (a read-only insta
 without a home directory) numba refuses to define a cached kernel, so importing gammon would fail:
 then, and only then, numba is pointed (``NUMBA_CACHE_DIR``) at a private directory under the
 temporary directory. A ``NUMBA_CACHE_DIR`` set by the user is always left alone.
+
+Then numba is pointed at the precompiled kernels shipped in the package where they fit this computer
+(:mod:`gammon.shipped_kernels`), so that a fresh install need not compile them.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import tempfile
 from pathlib import Path
 
 import platformdirs
+
+from gammon.shipped_kernels import use_shipped_kernels
 
 
 def ensure_cache_dir(package: Path | None = None, user_cache: Path | None = None) -> Path | None:
@@ -63,3 +68,4 @@ def _private_dir(path: Path) -> Path:
 
 
 ensure_cache_dir()
+use_shipped_kernels()
