@@ -150,12 +150,16 @@ def numba_sources(package: Path = PACKAGE) -> dict[str, str]:
     found = {}
     for path in sorted(package.rglob("*.py")):
         data = path.read_bytes()
-        if _KERNEL.search(data) and path.name not in _NOT_KERNELS:
-            found[path.relative_to(package).as_posix()] = hashlib.sha256(data).hexdigest()
+        relative = path.relative_to(package).as_posix()
+        if (_KERNEL.search(data) and path.name not in _NOT_KERNELS) or relative in _COMPILED_ELSEWHERE:
+            found[relative] = hashlib.sha256(data).hexdigest()
     return found
 
 
-_KERNEL = re.compile(rb"^\s*@(\w+\.)?(n?jit|vectorize|guvectorize|register_jitable)\b", re.MULTILINE)
+_KERNEL = re.compile(rb"^\s*(@|\w+ = )(\w+\.)?(n?jit|vectorize|guvectorize|register_jitable)\b", re.MULTILINE)
+# Plain Python functions that another file compiles (gammon.primitive_kernels): numba caches them
+# under their own file, and every kernel calling them inlines them.
+_COMPILED_ELSEWHERE = ("primitives.py",)
 _NOT_KERNELS = ("precompile.py", "shipped_kernels.py", "numba_cache.py")  # they only speak of kernels
 
 
