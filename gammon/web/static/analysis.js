@@ -3,19 +3,7 @@
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 "use strict";
 
-const $ = sel => document.querySelector(sel);
 const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
-const POLL_MS = 400;
-
-function showError(text) { $("#error").textContent = text || ""; }
-
-async function call(method, url, body) {
-  const r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
-                               body: body ? JSON.stringify(body) : undefined });
-  const data = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(data.error || r.statusText);
-  return data;
-}
 
 // ---- the job: start, poll, cancel ----------------------------------------------------------------
 async function start(body) {
@@ -28,28 +16,13 @@ async function start(body) {
   } catch (e) { showError(String(e.message || e)); }
 }
 
-async function poll() {
-  clearTimeout(study.timer);
-  try {
-    const job = study.job = await call("GET", `/api/jobs/${study.job.id}`);
-    showJob(job);
-    if (job.status === "done") { study.result = job.result; showReport(job.result); return; }
-    if (job.status === "failed") { showError(job.error); return; }
-    if (job.status === "cancelled") return;
-    study.timer = setTimeout(poll, POLL_MS);
-  } catch (e) { showError(String(e.message || e)); }
+function poll() {
+  return pollJob(study, showJob, job => { study.result = job.result; showReport(job.result); });
 }
 
 function showJob(job) {
   study.seen.push({ status: job.status, done: job.done, total: job.total });  // what the bar showed
-  const active = job.status === "queued" || job.status === "running";
-  $("#job").hidden = false;
-  $("#cancel").hidden = !active;
-  $("#progress").max = Math.max(job.total, 1);
-  $("#progress").value = job.status === "done" ? $("#progress").max : job.done;
-  $("#progress-text").textContent = job.status === "queued" ? "waiting for a worker..."
-    : job.status === "running" ? `analysing: ${job.done} of ${job.total || "?"} actions`
-    : job.status;
+  showJobBar(job, `analysing: ${job.done} of ${job.total || "?"} actions`);
 }
 
 // ---- the report ----------------------------------------------------------------------------------
@@ -184,10 +157,7 @@ function renderDecision() {
     if (!file) { showError("Choose a .mat file first."); return; }
     start({ mat: await file.text(), plies: Number($("#plies").value) });
   });
-  $("#cancel").addEventListener("click", async () => {
-    if (!study.job) return;
-    try { showJob(await call("DELETE", `/api/jobs/${study.job.id}`)); } catch (e) { showError(String(e.message || e)); }
-  });
+  cancelJobOnClick(study, showJob);
   const m = location.pathname.match(/^\/analysis\/([A-Za-z0-9_-]+)$/);
   const params = new URLSearchParams(location.hash.slice(1));
   if (m && params.get("token")) {

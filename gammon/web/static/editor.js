@@ -3,21 +3,9 @@
 // (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
 "use strict";
 
-const $ = sel => document.querySelector(sel);
 const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
 const ed = { board: START.slice(), position: null, hints: null, shown: null, job: null, timer: null,
              asked: 0 };
-const POLL_MS = 400;
-
-function showError(text) { $("#error").textContent = text || ""; }
-
-async function call(method, url, body) {
-  const r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
-                               body: body ? JSON.stringify(body) : undefined });
-  const data = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(data.error || r.statusText);
-  return data;
-}
 
 // ---- the position: the board here, the rest in the form; the server checks and names it ----------
 function counts(b) {
@@ -182,33 +170,18 @@ async function rollout() {
   } catch (e) { showError(String(e.message || e)); }
 }
 
-async function poll() {
-  clearTimeout(ed.timer);
-  try {
-    const job = ed.job = await call("GET", `/api/jobs/${ed.job.id}`);
-    showJob(job);
-    if (job.status === "done") { $("#result").textContent = rolloutText(job.result); return; }
-    if (job.status === "failed") { showError(job.error); return; }
-    if (job.status !== "cancelled") ed.timer = setTimeout(poll, POLL_MS);
-  } catch (e) { showError(String(e.message || e)); }
+function poll() {
+  return pollJob(ed, showJob, job => { $("#result").textContent = rolloutText(job.result); });
 }
 
 function showJob(job) {
-  const active = job.status === "queued" || job.status === "running";
-  $("#job").hidden = false;
-  $("#cancel").hidden = !active;
-  $("#progress").max = Math.max(job.total, 1);
-  $("#progress").value = job.status === "done" ? $("#progress").max : job.done;
-  let text = job.status === "queued" ? "waiting for a worker..." : job.status;
-  if (job.status === "running") {
-    text = `${job.done} of ${job.total || "?"} trials`;
-    if (job.detail) {
-      const best = job.detail.equity.indexOf(Math.max(...job.detail.equity));
-      const se = job.detail.standard_error[best];
-      text += `: equity ${signed(job.detail.equity[best], 4)}` + (se !== null ? ` ± ${se.toFixed(4)}` : "");
-    }
+  let text = `${job.done} of ${job.total || "?"} trials`;
+  if (job.detail) {
+    const best = job.detail.equity.indexOf(Math.max(...job.detail.equity));
+    const se = job.detail.standard_error[best];
+    text += `: equity ${signed(job.detail.equity[best], 4)}` + (se !== null ? ` ± ${se.toFixed(4)}` : "");
   }
-  $("#progress-text").textContent = text;
+  showJobBar(job, text);
 }
 
 function resultLine(r) {
@@ -248,10 +221,7 @@ function rolloutText(res) {
   $("#hint").addEventListener("click", hint);
   $("#eval").addEventListener("click", evaluate);
   $("#rollout").addEventListener("click", rollout);
-  $("#cancel").addEventListener("click", async () => {
-    if (!ed.job) return;
-    try { showJob(await call("DELETE", `/api/jobs/${ed.job.id}`)); } catch (e) { showError(String(e.message || e)); }
-  });
+  cancelJobOnClick(ed, showJob);
   window.addEventListener("hashchange", () => {
     const id = new URLSearchParams(location.hash.slice(1)).get("id");
     if (id && (!ed.position || id !== ed.position.xgid)) load(id);

@@ -1,0 +1,48 @@
+// What the study pages (analysis, editor) share: the page's error line, JSON calls to the server,
+// and a background job followed to its end (progress bar, cancel button).
+"use strict";
+
+const $ = sel => document.querySelector(sel);
+const POLL_MS = 400;
+
+function showError(text) { $("#error").textContent = text || ""; }
+
+async function call(method, url, body) {
+  const r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
+                               body: body ? JSON.stringify(body) : undefined });
+  const data = await r.json().catch(() => ({ error: r.statusText }));
+  if (!r.ok) throw new Error(data.error || r.statusText);
+  return data;
+}
+
+// Ask for `holder.job` every POLL_MS until it ends: `show(job)` each time, `done(job)` once it has
+// its result. `holder` keeps the job and the timer (one job at a time on a page).
+async function pollJob(holder, show, done) {
+  clearTimeout(holder.timer);
+  try {
+    const job = holder.job = await call("GET", `/api/jobs/${holder.job.id}`);
+    show(job);
+    if (job.status === "done") { done(job); return; }
+    if (job.status === "failed") { showError(job.error); return; }
+    if (job.status !== "cancelled") holder.timer = setTimeout(() => pollJob(holder, show, done), POLL_MS);
+  } catch (e) { showError(String(e.message || e)); }
+}
+
+// The job's progress bar and cancel button; `running` is the line under the bar while it runs.
+function showJobBar(job, running) {
+  const active = job.status === "queued" || job.status === "running";
+  $("#job").hidden = false;
+  $("#cancel").hidden = !active;
+  $("#progress").max = Math.max(job.total, 1);
+  $("#progress").value = job.status === "done" ? $("#progress").max : job.done;
+  $("#progress-text").textContent = job.status === "queued" ? "waiting for a worker..."
+    : job.status === "running" ? running : job.status;
+}
+
+// The cancel button stops `holder.job`, then shows it with `show`.
+function cancelJobOnClick(holder, show) {
+  $("#cancel").addEventListener("click", async () => {
+    if (!holder.job) return;
+    try { show(await call("DELETE", `/api/jobs/${holder.job.id}`)); } catch (e) { showError(String(e.message || e)); }
+  });
+}
