@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 from gammon.game import (
@@ -18,6 +19,7 @@ from gammon.game import (
     Roll,
     Take,
 )
+from gammon.position import Position
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
 from gammon.web.steps import step_sequences
@@ -45,7 +47,10 @@ def player_names(live: LiveMatch) -> tuple[str, str]:
     return ("White", "Black")
 
 
-def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) -> MatchView:
+def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, steps: bool = True
+               ) -> MatchView:
+    """What ``seat`` sees; the legal plays go only to the seat to move, and their step orders
+    (``sequences``, up to hundreds for doubles) only when ``steps`` asks for them."""
     match, game = live.match, live.match.game
     viewer = 0 if seat is None else seat
     names = player_names(live)
@@ -62,13 +67,15 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
     plays: list[str] = []
     sequences: list[StepSequence] = []
     if mine and game.phase is GamePhase.MOVE and game.dice is not None:
-        legal, seqs = step_sequences(game.position, game.dice)
-        plays = [str(p) for p in legal]
-        sequences = [StepSequence(play=i, steps=[_wire_step(s, acting == viewer) for s in steps])
-                     for i, steps in seqs]
+        plays = list(play_texts(game.position, game.dice))
+        if steps:
+            same_side = acting == viewer
+            sequences = [StepSequence.model_construct(play=i, steps=[_wire_step(s, same_side) for s in order])
+                         for i, order in step_sequences(game.position, game.dice)[1]]
     result = game.result
     opening = next((a.dice for a in game.history if isinstance(a, Roll) and a.opening), None)
-    return MatchView(
+    # Built without validation: every field comes from the domain objects, already checked.
+    return MatchView.model_construct(
         match_id=live.id, mode=live.record.mode, level=live.record.level, seat=seat, viewer=viewer,
         names=names, version=live.version, match_length=match.rules.match_length,
         score=match.score, match_over=match.is_over, match_winner=match.winner,
@@ -78,7 +85,7 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
         offered_resignation=int(game.offered_resignation) if game.offered_resignation else None,
         board=list(position.board), off=position.off, pips=position.pip_counts,
         position_id=game.position.id, actions=actions, plays=plays, sequences=sequences,
-        result=None if result is None else GameResultView(
+        result=None if result is None else GameResultView.model_construct(
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
         log=match_log(live), last_play=last_play(game, len(match.games), viewer, names),
@@ -99,9 +106,15 @@ def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> L
         return None
     same_side = move.player == viewer
     before = move.play.position if same_side else move.play.position.flip()
-    return LastPlay(key=f"{number}:{index}", player=move.player, dice=move.dice,
+    return LastPlay.model_construct(key=f"{number}:{index}", player=move.player, dice=move.dice,
                     text=action_line(move, names) or "", board=list(before.board), off=before.off,
                     steps=[_wire_step(s, same_side) for s in move.play.steps])
+
+
+@lru_cache(maxsize=4096)
+def play_texts(position: Position, dice: tuple[int, int]) -> tuple[str, ...]:
+    """The legal plays' notation, in ``legal_plays`` order (the index ``sequences`` refer to)."""
+    return tuple(str(p) for p in position.legal_plays(dice))
 
 
 def _wire_step(step: tuple[int, int], same_side: bool) -> tuple[int | str, int | str]:
