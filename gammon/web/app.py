@@ -238,9 +238,7 @@ class Hub:
                     live.act(seat, req.action, args)
             finally:
                 await self._store(live)  # nothing is acknowledged, or shown, before it is stored
-            if live.computer_due():
-                await self._send(self._messages(live))  # the player's own action, before the computer's
-                await self._computer(live)
+            await self._computer(live)  # the clients see the computer's answer with the action
             # Views are made under the lock, so no other action changes the match meanwhile.
             view = self._view(live, seat, steps) if reply else None
             messages = self._messages(live)
