@@ -44,6 +44,8 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
                    help="behind a reverse proxy: the proxies' addresses (comma-separated, or '*') whose "
                         "X-Forwarded-For/-Proto headers are trusted for the client's address (default: "
                         "none; the rate limits count the connecting address)")
+    p.add_argument("--ws-per-address", type=_count, default=64, metavar="N",
+                   help="WebSockets one client address may hold open at once (default 64)")
     p.add_argument("--workers", type=_count, default=1, metavar="N",
                    help="server processes sharing the port (PostgreSQL only: live updates cross "
                         "processes with LISTEN/NOTIFY; default 1)")
@@ -79,7 +81,7 @@ def app_from_environment() -> FastAPI:
     away = {} if options["away_after"] is None else {"away_after": options["away_after"]}
     return create_app(Store(options["database_url"]), dice_factory, rate=options["rate_limit"],
                       burst=2 * options["rate_limit"], engine_workers=options["engine_workers"], warm=True,
-                      **away)
+                      ws_per_address=options["ws_per_address"], **away)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -95,7 +97,8 @@ def run_serve(args: argparse.Namespace) -> int:
                          "postgresql://...): SQLite cannot tell one process of another's actions")
     os.environ[_CONFIG] = json.dumps({
         "database_url": args.database_url, "dice_seed": args.dice_seed, "away_after": args.away_after,
-        "rate_limit": args.rate_limit, "engine_workers": args.engine_workers})
+        "rate_limit": args.rate_limit, "engine_workers": args.engine_workers,
+        "ws_per_address": args.ws_per_address})
     print(f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
           f"{args.workers} process{'es' if args.workers > 1 else ''})", flush=True)
     # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default; a client could then pick its own

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import NamedTuple
 
 from gammon.game import (
@@ -19,7 +18,6 @@ from gammon.game import (
     Roll,
     Take,
 )
-from gammon.position import Position
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
 from gammon.web.steps import step_sequences
@@ -67,7 +65,7 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, st
     plays: list[str] = []
     sequences: list[StepSequence] = []
     if mine and game.phase is GamePhase.MOVE and game.dice is not None:
-        plays = list(play_texts(game.position, game.dice))
+        plays = live.play_texts()
         if steps:
             same_side = acting == viewer
             sequences = [StepSequence.model_construct(play=i, steps=[_wire_step(s, same_side) for s in order])
@@ -109,12 +107,6 @@ def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> L
     return LastPlay.model_construct(key=f"{number}:{index}", player=move.player, dice=move.dice,
                     text=action_line(move, names) or "", board=list(before.board), off=before.off,
                     steps=[_wire_step(s, same_side) for s in move.play.steps])
-
-
-@lru_cache(maxsize=4096)
-def play_texts(position: Position, dice: tuple[int, int]) -> tuple[str, ...]:
-    """The legal plays' notation, in ``legal_plays`` order (the index ``sequences`` refer to)."""
-    return tuple(str(p) for p in position.legal_plays(dice))
 
 
 def _wire_step(step: tuple[int, int], same_side: bool) -> tuple[int | str, int | str]:
