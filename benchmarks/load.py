@@ -38,6 +38,7 @@ from pathlib import Path
 import httpx
 import websockets
 
+from gammon.position import Position
 from gammon.store import Store
 from gammon.store.models import Base
 from gammon.web.actions import replay_match, rules_from_dict
@@ -46,7 +47,10 @@ from gammon.web.actions import replay_match, rules_from_dict
 def _choose(state: dict, rng: random.Random) -> dict:
     acts = state["actions"]
     if "play" in acts:
-        msg = {"action": "play", "play": rng.choice(state["plays"])}
+        # A client that asked for no plays finds them itself, from the position and the dice.
+        plays = state["plays"] or [str(p) for p in Position.from_id(state["position_id"]).legal_plays(
+            tuple(state["dice"]))]
+        msg = {"action": "play", "play": rng.choice(plays)}
     elif "roll" in acts:
         msg = {"action": "double" if "double" in acts and rng.random() < 0.03 else "roll"}
     elif "take" in acts:
@@ -60,12 +64,13 @@ def _choose(state: dict, rng: random.Random) -> dict:
 
 
 async def play_game(base: str, http: httpx.AsyncClient, rng: random.Random, latencies: list[float],
-                    results: dict, interval: float | None, body: dict, deadline: float | None) -> None:
+                    results: dict, interval: float | None, body: dict, deadline: float | None,
+                    detail: str) -> None:
     """One game: act at once (closed loop) or every ``interval`` seconds (open loop)."""
     r = await http.post("/api/matches", json=body)
     r.raise_for_status()
     m = r.json()
-    url = base.replace("http", "ws", 1) + f"/ws/matches/{m['match_id']}?token={m['token']}"
+    url = base.replace("http", "ws", 1) + f"/ws/matches/{m['match_id']}?token={m['token']}&{detail}"
     async with websockets.connect(url, max_size=1 << 22, compression=None) as ws:
         state = json.loads(await ws.recv())["state"]
         due = time.perf_counter() + (rng.random() * interval if interval else 0.0)
@@ -92,17 +97,17 @@ async def play_game(base: str, http: httpx.AsyncClient, rng: random.Random, late
 
 
 async def client(base: str, seed: int, latencies: list[float], results: dict, interval: float | None,
-                 deadline: float | None, body: dict) -> None:
+                 deadline: float | None, body: dict, detail: str) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         while True:
-            await play_game(base, http, rng, latencies, results, interval, body, deadline)
+            await play_game(base, http, rng, latencies, results, interval, body, deadline, detail)
             if deadline is None or time.perf_counter() > deadline:
                 return
 
 
 def client_process(args: tuple) -> tuple[list[float], dict, list[float], dict]:
-    base, seeds, computer_seeds, interval, duration, level = args
+    base, seeds, computer_seeds, interval, duration, level, detail = args
     latencies: list[float] = []
     results: dict = {}
     computer_latencies: list[float] = []
@@ -113,8 +118,8 @@ def client_process(args: tuple) -> tuple[list[float], dict, list[float], dict]:
 
     async def run() -> None:
         await asyncio.gather(
-            *(client(base, s, latencies, results, interval, deadline, local) for s in seeds),
-            *(client(base, s, computer_latencies, computer_results, interval, deadline, versus)
+            *(client(base, s, latencies, results, interval, deadline, local, detail) for s in seeds),
+            *(client(base, s, computer_latencies, computer_results, interval, deadline, versus, detail)
               for s in computer_seeds))
 
     asyncio.run(run())
@@ -199,6 +204,9 @@ def main() -> int:
     ap.add_argument("--duration", type=float, default=60.0, help="open loop: seconds to run")
     ap.add_argument("--computer", type=int, default=0, help="games against the computer beside them")
     ap.add_argument("--level", default="engine", help="the computer's level (default engine)")
+    ap.add_argument("--states", choices=["none", "plays", "steps"], default="plays",
+                    help="what each state carries of the legal plays: none (the clients find them), "
+                         "plays (the default), steps (plays and step orders, as the browser asks)")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         database = args.database_url or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
@@ -215,7 +223,8 @@ def main() -> int:
         duration = args.duration if args.open_loop else None
         n = max(1, args.client_processes)
         jobs = [(f"http://127.0.0.1:{port}", list(range(i, args.clients, n)),
-                 list(range(10_000 + i, 10_000 + args.computer, n)), interval, duration, args.level)
+                 list(range(10_000 + i, 10_000 + args.computer, n)), interval, duration, args.level,
+                 {"none": "plays=false", "plays": "plays=true", "steps": "steps=true"}[args.states])
                 for i in range(n)]
         load_before = os.getloadavg()
         cpu_before = server_cpu(proc.pid)
@@ -235,7 +244,7 @@ def main() -> int:
         computer_results = {k: v for p in parts for k, v in p[3].items()}
         finished = sum(1 for v in results.values() if v["result"])
         mode = (f"open loop, an action every {args.interval:g} s per game" if args.open_loop
-                else "closed loop")
+                else "closed loop") + f", states with {args.states}"
         print(f"{mode}; {args.workers} server process(es); {args.clients} local games at once, "
               f"{len(results)} games ({finished} finished), {len(latencies)} actions in {elapsed:.1f} s: "
               f"{len(latencies) / elapsed:.0f} actions/s, {_quantiles(latencies)}")

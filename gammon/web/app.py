@@ -15,7 +15,7 @@ import contextlib
 import time
 from collections.abc import AsyncIterator, Callable, Container
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -67,6 +67,11 @@ HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
 POLICY_VIOLATION, UNSUPPORTED_DATA = 1008, 1003  # WebSocket close codes (RFC 6455)
 
 
+Detail = Literal["none", "plays", "steps"]
+"""What a seat's state carries of the legal plays: nothing, the plays, or the plays and their step
+orders (which the browser needs, and which run to hundreds for doubles)."""
+
+
 class SocketCaps(NamedTuple):
     """The most WebSockets open at once on one seat of a match, on one match, from one address: every
     socket of a match is sent each change, so the caps bound what one action costs."""
@@ -111,8 +116,8 @@ class Hub:
         self.dice_factory = dice_factory
         self.max_live = max_live
         self.live: dict[str, LiveMatch] = {}
-        # Each socket with its seat and whether it asked for the step orders of the legal plays.
-        self.sockets: dict[str, set[tuple[WebSocket, int | None, bool]]] = {}
+        # Each socket with its seat and what it asked to see of the legal plays.
+        self.sockets: dict[str, set[tuple[WebSocket, int | None, Detail]]] = {}
         self.caps = caps
         self.per_address: dict[str, int] = {}  # open sockets per client address
         self.presence = Presence(away_after, clock)
@@ -214,9 +219,9 @@ class Hub:
         return live, tokens
 
     async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest, reply: bool = True,
-                  steps: bool = False) -> MatchView | None:
+                  detail: Detail = "plays") -> MatchView | None:
         """Apply one action (one at a time per match), store it, then push the new state to every
-        socket; returns the acting seat's view when ``reply`` (with the step orders if ``steps``)."""
+        socket; returns the acting seat's view when ``reply``, with ``detail`` (see Detail)."""
         async with live.lock:
             if req.version is not None and req.version > live.version:
                 await asyncio.to_thread(live.reload)  # another process stored actions since
@@ -240,13 +245,13 @@ class Hub:
                 await self._store(live)  # nothing is acknowledged, or shown, before it is stored
             await self._computer(live)  # the clients see the computer's answer with the action
             # Views are made under the lock, so no other action changes the match meanwhile.
-            view = self._view(live, seat, steps) if reply else None
+            view = self._view(live, seat, detail) if reply else None
             messages = self._messages(live)
         await self._send(messages)
         return view
 
-    def join(self, match_id: str, ws: WebSocket, seat: int | None, address: str, steps: bool = False
-             ) -> str | None:
+    def join(self, match_id: str, ws: WebSocket, seat: int | None, address: str,
+             detail: Detail = "plays") -> str | None:
         """Count the socket in, or say which cap it is over (then nothing is counted)."""
         sockets = self.sockets.get(match_id, set())
         caps = self.caps
@@ -256,14 +261,14 @@ class Hub:
             return f"this match has {caps.per_match} sockets open already (the limit)"
         if self.per_address.get(address, 0) >= caps.per_address:
             return f"your address has {caps.per_address} sockets open already (the limit)"
-        self.sockets.setdefault(match_id, set()).add((ws, seat, steps))
+        self.sockets.setdefault(match_id, set()).add((ws, seat, detail))
         self.per_address[address] = self.per_address.get(address, 0) + 1
         return None
 
-    def leave(self, match_id: str, ws: WebSocket, seat: int | None, address: str, steps: bool = False
-              ) -> None:
+    def leave(self, match_id: str, ws: WebSocket, seat: int | None, address: str,
+              detail: Detail = "plays") -> None:
         sockets = self.sockets.get(match_id, set())
-        sockets.discard((ws, seat, steps))
+        sockets.discard((ws, seat, detail))
         if not sockets:
             self.sockets.pop(match_id, None)
         left = self.per_address.get(address, 0) - 1
@@ -281,22 +286,22 @@ class Hub:
             messages = self._messages(live, seats)
         await self._send(messages)
 
-    async def greet(self, live: LiveMatch, ws: WebSocket, seat: int | None, steps: bool) -> None:
+    async def greet(self, live: LiveMatch, ws: WebSocket, seat: int | None, detail: Detail) -> None:
         """Send a new socket its first state."""
         async with live.lock:
-            text = _state_message(self._view(live, seat, steps))
+            text = _state_message(self._view(live, seat, detail))
         await ws.send_text(text)
 
     def _messages(self, live: LiveMatch, seats: Container[int | None] | None = None
                   ) -> list[tuple[WebSocket, str]]:
-        views: dict[tuple[int | None, bool], str] = {}
+        views: dict[tuple[int | None, Detail], str] = {}
         messages = []
-        for ws, s, steps in list(self.sockets.get(live.id, ())):
+        for ws, s, detail in list(self.sockets.get(live.id, ())):
             if seats is not None and s not in seats:
                 continue
-            if (s, steps) not in views:
-                views[(s, steps)] = _state_message(self._view(live, s, steps))
-            messages.append((ws, views[(s, steps)]))
+            if (s, detail) not in views:
+                views[(s, detail)] = _state_message(self._view(live, s, detail))
+            messages.append((ws, views[(s, detail)]))
         return messages
 
     @staticmethod
@@ -325,12 +330,13 @@ class Hub:
             raise IllegalActionError(f"cannot claim yet: {names[1 - seat]} has been away "
                                      f"{away.seconds:.0f} s; wait {away.claim_in:.0f} s more")
 
-    def _view(self, live: LiveMatch, seat: int | None, steps: bool = False) -> MatchView:
-        return match_view(live, seat, self._absence(live, seat), steps)
+    def _view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
+        return match_view(live, seat, self._absence(live, seat), steps=detail == "steps",
+                          plays=detail != "none")
 
-    async def view(self, live: LiveMatch, seat: int | None, steps: bool = False) -> MatchView:
+    async def view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
         async with live.lock:
-            return self._view(live, seat, steps)
+            return self._view(live, seat, detail)
 
 
 def _state_message(view: MatchView) -> str:
@@ -480,20 +486,24 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         """The match as the token's seat sees it; ``steps=true`` adds the step orders of the legal
         plays (``sequences``) for the seat to move."""
         live, seat = await seat_for(match_id, x_gammon_token)
-        return await hub.view(live, seat, steps)
+        return await hub.view(live, seat, "steps" if steps else "plays")
 
     @app.post("/api/matches/{match_id}/actions", response_model=MatchView, responses=errors)
     async def post_action(match_id: str, req: ActionRequest,
                           x_gammon_token: str | None = Header(None), steps: bool = False) -> MatchView:
         live, seat = await seat_for(match_id, x_gammon_token)
-        view = await hub.act(live, seat, req, steps=steps)
+        view = await hub.act(live, seat, req, detail="steps" if steps else "plays")
         assert view is not None
         return view
 
     @app.websocket("/ws/matches/{match_id}")
-    async def live_socket(ws: WebSocket, match_id: str, token: str = "", steps: bool = False) -> None:
-        """Live states of the match; ``steps=true``: with the step orders of the legal plays, which
-        the browser needs to move one checker at a time (other clients send a play's notation)."""
+    async def live_socket(ws: WebSocket, match_id: str, token: str = "", steps: bool = False,
+                          plays: bool = True) -> None:
+        """Live states of the match. To the seat to move they carry the legal plays; ``steps=true``
+        adds their step orders, which the browser needs to move one checker at a time;
+        ``plays=false`` leaves the plays out (a client that knows the rules: each state is smaller
+        and cheaper to make)."""
+        detail: Detail = "steps" if steps else "plays" if plays else "none"
         await ws.accept()
         try:
             live, seat = await seat_for(match_id, token)
@@ -503,7 +513,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             return
         address = ws.client.host if ws.client else ""
         first = seat is not None and not hub.seat_open(match_id, seat)  # the seat comes (back)
-        refused = hub.join(match_id, ws, seat, address, steps)
+        refused = hub.join(match_id, ws, seat, address, detail)
         if refused is not None:
             await ws.send_json({"type": "error", "error": refused})
             await ws.close(code=POLICY_VIOLATION, reason=refused)
@@ -511,7 +521,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         hub.presence.opened(match_id, seat)
         bucket = RateLimit(rate, burst)
         try:
-            await hub.greet(live, ws, seat, steps)
+            await hub.greet(live, ws, seat, detail)
             if seat is not None and first and live.record.mode == "online":
                 await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
             while True:
@@ -541,7 +551,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         except WebSocketDisconnect:
             pass
         finally:
-            hub.leave(match_id, ws, seat, address, steps)
+            hub.leave(match_id, ws, seat, address, detail)
             hub.presence.closed(match_id, seat)
             if seat is not None and live.record.mode == "online" and not hub.seat_open(match_id, seat):
                 await hub.broadcast(live, {1 - seat})  # the opponent sees this seat left

@@ -45,10 +45,10 @@ def player_names(live: LiveMatch) -> tuple[str, str]:
     return ("White", "Black")
 
 
-def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, steps: bool = True
-               ) -> MatchView:
-    """What ``seat`` sees; the legal plays go only to the seat to move, and their step orders
-    (``sequences``, up to hundreds for doubles) only when ``steps`` asks for them."""
+def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, steps: bool = True,
+               plays: bool = True) -> MatchView:
+    """What ``seat`` sees; the legal plays go only to the seat to move, when ``plays`` asks for them,
+    and their step orders (``sequences``, up to hundreds for doubles) when ``steps`` does too."""
     match, game = live.match, live.match.game
     viewer = 0 if seat is None else seat
     names = player_names(live)
@@ -62,10 +62,10 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, st
             actions.append("claim")
     elif not match.is_over:
         actions.append("new_game")
-    plays: list[str] = []
+    texts: list[str] = []
     sequences: list[StepSequence] = []
-    if mine and game.phase is GamePhase.MOVE and game.dice is not None:
-        plays = live.play_texts()
+    if mine and (plays or steps) and game.phase is GamePhase.MOVE and game.dice is not None:
+        texts = live.play_texts()
         if steps:
             same_side = acting == viewer
             sequences = [StepSequence.model_construct(play=i, steps=[_wire_step(s, same_side) for s in order])
@@ -82,7 +82,7 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, st
         cube_owner=game.cube_owner,
         offered_resignation=int(game.offered_resignation) if game.offered_resignation else None,
         board=list(position.board), off=position.off, pips=position.pip_counts,
-        position_id=game.position.id, actions=actions, plays=plays, sequences=sequences,
+        position_id=game.position.id, actions=actions, plays=texts, sequences=sequences,
         result=None if result is None else GameResultView.model_construct(
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
