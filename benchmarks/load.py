@@ -32,6 +32,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -42,6 +43,8 @@ from gammon.position import Position
 from gammon.store import Store
 from gammon.store.models import Base
 from gammon.web.actions import replay_match, rules_from_dict
+
+WARM = [0.0]  # open loop: the perf_counter time before which actions are not counted
 
 
 def _choose(state: dict, rng: random.Random) -> dict:
@@ -90,8 +93,12 @@ async def play_game(base: str, http: httpx.AsyncClient, rng: random.Random, late
                 state = reply["state"]
                 if state["result"] or set(state["actions"]) - {"abandon", "claim"}:
                     break
-            # Open loop: latency from when the action was due, so a late send counts too.
-            latencies.append(time.perf_counter() - (due - interval if interval else sent))
+            # Open loop: latency from when the action was due, so a late send counts too; actions
+            # due in the warm-up (every game being created and connected at once) are not counted.
+            if not interval:
+                latencies.append(time.perf_counter() - sent)
+            elif due - interval >= WARM[0]:
+                latencies.append(time.perf_counter() - (due - interval))
             results[m["match_id"]] = state
     results[m["match_id"]] = state
 
@@ -107,12 +114,13 @@ async def client(base: str, seed: int, latencies: list[float], results: dict, in
 
 
 def client_process(args: tuple) -> tuple[list[float], dict, list[float], dict]:
-    base, seeds, computer_seeds, interval, duration, level, detail = args
+    base, seeds, computer_seeds, interval, duration, level, detail, warmup = args
     latencies: list[float] = []
     results: dict = {}
     computer_latencies: list[float] = []
     computer_results: dict = {}
-    deadline = None if duration is None else time.perf_counter() + duration
+    deadline = None if duration is None else time.perf_counter() + warmup + duration
+    WARM[0] = time.perf_counter() + warmup
     local = {"mode": "local", "match_length": 0}
     versus = {"mode": "computer", "level": level, "match_length": 0}
 
@@ -201,7 +209,9 @@ def main() -> int:
     ap.add_argument("--client-processes", type=int, default=1, help="processes the clients run in")
     ap.add_argument("--open-loop", action="store_true", help="act every --interval seconds")
     ap.add_argument("--interval", type=float, default=2.0, help="open loop: seconds between a game's actions")
-    ap.add_argument("--duration", type=float, default=60.0, help="open loop: seconds to run")
+    ap.add_argument("--duration", type=float, default=60.0, help="open loop: seconds measured")
+    ap.add_argument("--warmup", type=float, default=10.0,
+                    help="open loop: seconds first, not measured, while the games are created")
     ap.add_argument("--computer", type=int, default=0, help="games against the computer beside them")
     ap.add_argument("--level", default="engine", help="the computer's level (default engine)")
     ap.add_argument("--states", choices=["none", "plays", "steps"], default="plays",
@@ -224,18 +234,24 @@ def main() -> int:
         n = max(1, args.client_processes)
         jobs = [(f"http://127.0.0.1:{port}", list(range(i, args.clients, n)),
                  list(range(10_000 + i, 10_000 + args.computer, n)), interval, duration, args.level,
-                 {"none": "plays=false", "plays": "plays=true", "steps": "steps=true"}[args.states])
+                 {"none": "plays=false", "plays": "plays=true", "steps": "steps=true"}[args.states],
+                 args.warmup if args.open_loop else 0.0)
                 for i in range(n)]
         load_before = os.getloadavg()
         cpu_before = server_cpu(proc.pid)
+        marks: dict[str, float] = {}
         start = time.perf_counter()
         try:
+            if args.open_loop:  # the server's CPU and the rate are measured after the warm-up
+                threading.Timer(args.warmup, lambda: (marks.update(cpu=server_cpu(proc.pid),
+                                                                   start=time.perf_counter()))).start()
             with multiprocessing.get_context("spawn").Pool(n) as pool:
                 parts = pool.map(client_process, jobs)
         finally:
             elapsed = time.perf_counter() - start
             load_after = os.getloadavg()
-            cpu = server_cpu(proc.pid) - cpu_before
+            cpu = server_cpu(proc.pid) - marks.get("cpu", cpu_before)
+            elapsed = time.perf_counter() - marks.get("start", start)
             proc.terminate()
             proc.wait(30)
         latencies = sorted(x for p in parts for x in p[0])

@@ -31,6 +31,7 @@ T = TypeVar("T")
 INLINE_LEVELS = ("random",)
 """Computer levels cheap enough to play on the event loop: no engine, one random pick."""
 
+WORKER_NICENESS = 10
 _DEFAULT = "default"  # the hint engine a worker builds itself (see hints.default_advisor)
 
 
@@ -74,6 +75,11 @@ _advisor: list[Engine | None] = []
 
 
 def _init_worker(advisor: Engine | None | str) -> None:
+    import os
+
+    # Below the server in the scheduler's eyes: where cores are short, a player's action (a
+    # millisecond) goes before the engine's next evaluation, and the engine gets what is left.
+    os.nice(WORKER_NICENESS)
     if advisor == _DEFAULT:
         from gammon.web.hints import default_advisor
 
