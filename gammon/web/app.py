@@ -170,6 +170,9 @@ class Hub:
         live = self.live.get(match_id)
         if live is None or live.version >= count:
             return  # our own commit, or a match this process does not hold
+        if not self.sockets.get(match_id) and not live.lock.locked():
+            del self.live[match_id]  # nobody watches it here: load it again when someone comes
+            return
         async with live.lock:
             if live.version >= count:
                 return
