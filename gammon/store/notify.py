@@ -1,5 +1,6 @@
 """Live updates across server processes: PostgreSQL's LISTEN on the channel the store notifies on
-each commit (``"<match id> <action count>"``; see :meth:`gammon.store.Store.append_batch`)."""
+each commit (``"<match id> <action count>"``, comma-separated; see
+:meth:`gammon.store.Store.append_batch`)."""
 
 from __future__ import annotations
 
@@ -42,9 +43,10 @@ class Listener:
                     self._ready.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            match_id, _, count = note.payload.partition(" ")
-                            if count.isdigit():
-                                self.on_change(match_id, int(count))
+                            for change in note.payload.split(","):
+                                match_id, _, count = change.partition(" ")
+                                if count.isdigit():
+                                    self.on_change(match_id, int(count))
             except Exception:  # the database went away: try again shortly (a missed update is
                 log.exception("LISTEN %s failed; reconnecting", CHANNEL)  # caught on the next action)
                 time.sleep(1.0)

@@ -122,7 +122,8 @@ class Store:
         """Append to several matches' logs in one transaction (a group commit): for each entry, its
         error (StoreConflictError, UnknownMatchError) or None once stored. An entry that conflicts
         stores nothing and leaves the others be. On PostgreSQL each stored entry also notifies
-        channel ``gammon`` with ``"<match id> <action count>"`` (delivered on commit)."""
+        channel ``gammon`` with ``"<match id> <action count>"`` (comma-separated, several to a
+        notification; delivered on commit)."""
         if not entries:
             return []
         try:
@@ -138,6 +139,7 @@ class Store:
                       ) -> list[Exception | None]:
         errors: list[Exception | None] = []
         rows: list[dict[str, Any]] = []
+        changed: list[str] = []  # "<match id> <action count>" of each entry stored
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
             for match_id, actions, summary in entries:
@@ -163,11 +165,14 @@ class Store:
                 rows.extend({"match_id": match_id, "seq": a.seq, "player": a.player, "kind": a.kind,
                              "args": dict(a.args), "rolls": [list(r) for r in a.rolls], "created_at": now}
                             for a in actions)
-                if self.notifies:
-                    conn.execute(text("SELECT pg_notify('gammon', :payload)"),
-                                 {"payload": f"{match_id} {count}"})
+                changed.append(f"{match_id} {count}")
             if rows:
                 conn.execute(insert(ActionRow), rows)
+            if self.notifies:
+                # One notification per few hundred matches (a payload holds up to 8000 bytes).
+                for start in range(0, len(changed), 200):
+                    conn.execute(text("SELECT pg_notify('gammon', :payload)"),
+                                 {"payload": ",".join(changed[start:start + 200])})
         return errors
 
     def load_match(self, match_id: str) -> MatchRecord:
