@@ -157,7 +157,7 @@ class Hub:
         if self.listener is not None:
             await asyncio.to_thread(self.listener.close)
         await asyncio.to_thread(self.writer.close)
-        self.pool.close()
+        await asyncio.to_thread(self.pool.close)
 
     def _notified(self, match_id: str, count: int) -> None:
         """(The listener's thread) a process stored actions of ``match_id``, now ``count`` long."""

@@ -154,6 +154,7 @@ class EnginePool:
         await asyncio.gather(*(self.run(_ping) for _ in range(self.workers)))
 
     def close(self) -> None:
+        """Stop the workers, and wait for them: a worker left behind keeps the fork server alive."""
         if self._executor is not None:
-            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
