@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import json
+import os
+from typing import TYPE_CHECKING, Any
 
 from gammon.dice import RandomDice
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+_CONFIG = "GAMMON_SERVE_CONFIG"  # how the server processes of --workers get their options
 
 
 def _seconds(text: str) -> float:
@@ -36,12 +44,44 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
                    help="behind a reverse proxy: the proxies' addresses (comma-separated, or '*') whose "
                         "X-Forwarded-For/-Proto headers are trusted for the client's address (default: "
                         "none; the rate limits count the connecting address)")
+    p.add_argument("--ws-per-address", type=_count, default=64, metavar="N",
+                   help="WebSockets one client address may hold open at once (default 64)")
+    p.add_argument("--workers", type=_count, default=1, metavar="N",
+                   help="server processes sharing the port (PostgreSQL only: live updates cross "
+                        "processes with LISTEN/NOTIFY; default 1)")
+    p.add_argument("--engine-workers", type=_count, default=1, metavar="N",
+                   help="worker processes for the engine's work (the computer's moves, hints) in "
+                        "each server process (default 1)")
     # Test-only: reproducible games for end-to-end tests. Never use it for real play.
     p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="warning",
                    choices=["critical", "error", "warning", "info", "debug"])
     p.set_defaults(run=run_serve)
     return p
+
+
+def _count(text: str) -> int:
+    if not (text.isdigit() and int(text) >= 1):
+        raise argparse.ArgumentTypeError(f"expected a whole number of processes from 1, got {text!r}")
+    return int(text)
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one server process, its options from the environment (uvicorn's factory for
+    ``--workers``: each process builds its own app, store and engine pool)."""
+    from gammon.store import Store
+    from gammon.web import create_app
+
+    options: dict[str, Any] = json.loads(os.environ[_CONFIG])
+    dice_factory = None
+    if options["dice_seed"] is not None:
+        counter = iter(range(1 << 62))
+        # A different, reproducible stream for each match created by this process.
+        dice_factory = lambda: RandomDice(options["dice_seed"] * 1_000_003 + next(counter))  # noqa: E731
+    away = {} if options["away_after"] is None else {"away_after": options["away_after"]}
+    return create_app(Store(options["database_url"]), dice_factory, rate=options["rate_limit"],
+                      burst=2 * options["rate_limit"], engine_workers=options["engine_workers"], warm=True,
+                      ws_per_address=options["ws_per_address"], **away)
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -51,7 +91,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from gammon.cli.progress import compile_notice
     from gammon.store import Store
-    from gammon.web import create_app
     from gammon.web.warmup import warm_up
 
     # Before the first request: a first game that waited on the engine's loading looked hung.
@@ -61,20 +100,27 @@ def run_serve(args: argparse.Namespace) -> int:
         warm_up()
     print(f"gammon: engine loaded in {time.monotonic() - start:.1f} s", flush=True)
 
-    store = Store(args.database_url)
-    dice_factory = None
-    if args.dice_seed is not None:
-        counter = iter(range(1 << 62))
-        # A different, reproducible stream for each match created by this process.
-        dice_factory = lambda: RandomDice(args.dice_seed * 1_000_003 + next(counter))  # noqa: E731
-    away = {} if args.away_after is None else {"away_after": args.away_after}
-    app = create_app(store, dice_factory, rate=args.rate_limit, burst=2 * args.rate_limit, **away)
-    print(f"gammon: serving on http://{args.host}:{args.port}/ (database {store.engine.url!r})", flush=True)
+    store = Store(args.database_url)  # creates the tables once, before any server process starts
+    url, notifies = store.engine.url, store.notifies
+    store.close()
+    if args.workers > 1 and not notifies:
+        raise SystemExit(f"gammon serve: --workers {args.workers} needs PostgreSQL (--database-url "
+                         "postgresql://...): SQLite cannot tell one process of another's actions")
+    os.environ[_CONFIG] = json.dumps({
+        "database_url": args.database_url, "dice_seed": args.dice_seed, "away_after": args.away_after,
+        "rate_limit": args.rate_limit, "engine_workers": args.engine_workers,
+        "ws_per_address": args.ws_per_address})
+    print(f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
+          f"{args.workers} process{'es' if args.workers > 1 else ''})", flush=True)
     # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default; a client could then pick its own
     # address (and rate-limit bucket) through any local proxy. Trust proxies only when named.
     proxies = {} if args.forwarded_allow_ips is None else {
         "proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
-    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=64 * 1024,
+    # No per-message deflate: a state is a few KB, and compressing each one cost more CPU than
+    # anything else an action does.
+    target: Any = "gammon.cli.serve:app_from_environment" if args.workers > 1 else app_from_environment()
+    uvicorn.run(target, factory=args.workers > 1, workers=args.workers, host=args.host, port=args.port,
+                log_level=args.log_level, ws_max_size=64 * 1024, ws_per_message_deflate=False,
                 **({"proxy_headers": False} | proxies))
     return 0
 

@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, func, insert, select, update
+from sqlalchemy import create_engine, event, func, insert, select, text, update
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -85,6 +85,7 @@ class Store:
         if url.startswith("postgresql://"):
             url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
         self.url = url
+        self.notifies = url.startswith("postgresql")  # live updates cross server processes (LISTEN)
         kwargs: dict[str, Any] = {}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
@@ -107,27 +108,72 @@ class Store:
 
     def append_action(self, match_id: str, action: ActionRecord, summary: MatchSummary | None = None) -> None:
         """Commit ``action`` as the next entry of the match's log (and its summary, in one transaction)."""
-        values: dict[str, Any] = {"action_count": action.seq + 1}
-        if summary is not None:
-            values.update(status=summary.status, position_id=summary.position_id,
-                          score0=summary.score[0], score1=summary.score[1])
+        self.append_actions(match_id, [action], summary)
+
+    def append_actions(self, match_id: str, actions: list[ActionRecord],
+                       summary: MatchSummary | None = None) -> None:
+        """Commit ``actions`` (consecutive) as the next entries of the match's log, in one transaction."""
+        error = self.append_batch([(match_id, actions, summary)])[0]
+        if error is not None:
+            raise error
+
+    def append_batch(self, entries: list[tuple[str, list[ActionRecord], MatchSummary | None]]
+                     ) -> list[Exception | None]:
+        """Append to several matches' logs in one transaction (a group commit): for each entry, its
+        error (StoreConflictError, UnknownMatchError) or None once stored. An entry that conflicts
+        stores nothing and leaves the others be. On PostgreSQL each stored entry also notifies
+        channel ``gammon`` with ``"<match id> <action count>"`` (comma-separated, several to a
+        notification; delivered on commit)."""
+        if not entries:
+            return []
         try:
-            with self.engine.begin() as conn:
+            return self._append_batch(entries)
+        except IntegrityError:
+            if len(entries) == 1:
+                match_id, actions, _ = entries[0]
+                return [StoreConflictError(f"match {match_id!r}: action {actions[0].seq} is already stored")]
+            # One entry raced another writer past the count check: store them one by one.
+            return [self.append_batch([entry])[0] for entry in entries]
+
+    def _append_batch(self, entries: list[tuple[str, list[ActionRecord], MatchSummary | None]]
+                      ) -> list[Exception | None]:
+        errors: list[Exception | None] = []
+        rows: list[dict[str, Any]] = []
+        changed: list[str] = []  # "<match id> <action count>" of each entry stored
+        now = datetime.now(UTC)
+        with self.engine.begin() as conn:
+            for match_id, actions, summary in entries:
+                first, count = actions[0].seq, actions[-1].seq + 1
+                if [a.seq for a in actions] != list(range(first, count)):
+                    errors.append(StoreConflictError(f"match {match_id!r}: actions to append are not "
+                                                     f"consecutive ({[a.seq for a in actions][:10]})"))
+                    continue
+                values: dict[str, Any] = {"action_count": count}
+                if summary is not None:
+                    values.update(status=summary.status, position_id=summary.position_id,
+                                  score0=summary.score[0], score1=summary.score[1])
                 # The WHERE on the count makes a second writer for the same place fail, not overwrite.
                 done = conn.execute(update(MatchRow).values(**values).where(
-                    MatchRow.id == match_id, MatchRow.action_count == action.seq))
+                    MatchRow.id == match_id, MatchRow.action_count == first))
                 if done.rowcount != 1:
                     stored = conn.scalar(select(MatchRow.action_count).where(MatchRow.id == match_id))
-                    if stored is None:
-                        raise UnknownMatchError(f"no match {match_id!r}")
-                    raise StoreConflictError(
-                        f"match {match_id!r}: action {action.seq} appended where {stored} was due")
-                conn.execute(insert(ActionRow).values(
-                    match_id=match_id, seq=action.seq, player=action.player, kind=action.kind,
-                    args=dict(action.args), rolls=[list(r) for r in action.rolls],
-                    created_at=datetime.now(UTC)))
-        except IntegrityError as exc:
-            raise StoreConflictError(f"match {match_id!r}: action {action.seq} is already stored") from exc
+                    errors.append(UnknownMatchError(f"no match {match_id!r}") if stored is None else
+                                  StoreConflictError(f"match {match_id!r}: action {first} appended "
+                                                     f"where {stored} was due"))
+                    continue
+                errors.append(None)
+                rows.extend({"match_id": match_id, "seq": a.seq, "player": a.player, "kind": a.kind,
+                             "args": dict(a.args), "rolls": [list(r) for r in a.rolls], "created_at": now}
+                            for a in actions)
+                changed.append(f"{match_id} {count}")
+            if rows:
+                conn.execute(insert(ActionRow), rows)
+            if self.notifies:
+                # One notification per few hundred matches (a payload holds up to 8000 bytes).
+                for start in range(0, len(changed), 200):
+                    conn.execute(text("SELECT pg_notify('gammon', :payload)"),
+                                 {"payload": ",".join(changed[start:start + 200])})
+        return errors
 
     def load_match(self, match_id: str) -> MatchRecord:
         with self._sessions() as s:
@@ -151,6 +197,11 @@ class Store:
     def match_ids(self) -> list[str]:
         with self._sessions() as s:
             return list(s.scalars(select(MatchRow.id).order_by(MatchRow.created_at, MatchRow.id)))
+
+    def action_count(self, match_id: str) -> int:
+        """How many actions of the match are stored."""
+        with self._sessions() as s:
+            return self._match_row(s, match_id).action_count
 
     def count_actions(self) -> int:
         with self._sessions() as s:

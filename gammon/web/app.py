@@ -1,17 +1,21 @@
 """The ASGI application: JSON API (OpenAPI at /docs), WebSocket for live games, the browser UI.
 
 The server is the authority: it rolls the dice, validates every action with gammon's rules, applies
-the actions of one match one at a time and stores each before acknowledging it.
+the actions of one match one at a time and stores each before acknowledging it. The game logic runs
+on the event loop (an action costs well under a millisecond); the engine's work runs in a pool of
+worker processes (gammon.web.engine_pool) and the writes go to the database in group commits
+(gammon.store.batch). On PostgreSQL, several server processes serve the same matches: each commit
+notifies the others (LISTEN/NOTIFY), which catch up and push the change to their own sockets.
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
+import contextlib
 import time
-from collections.abc import Callable, Container
+from collections.abc import AsyncIterator, Callable, Container
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
@@ -33,8 +37,10 @@ from gammon.errors import (
 from gammon.formats.mat import format_mat
 from gammon.rules import Rules
 from gammon.store import Store
+from gammon.store.batch import BatchWriter
+from gammon.store.notify import Listener
+from gammon.web.engine_pool import EnginePool
 from gammon.web.frames import game_frames
-from gammon.web.hints import default_advisor, hint_source, hints
 from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
 from gammon.web.schemas import (
@@ -61,6 +67,11 @@ MAX_BODY = 16 * 1024
 MAX_MESSAGE = 4 * 1024
 HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
 POLICY_VIOLATION, UNSUPPORTED_DATA = 1008, 1003  # WebSocket close codes (RFC 6455)
+
+
+Detail = Literal["none", "plays", "steps"]
+"""What a seat's state carries of the legal plays: nothing, the plays, or the plays and their step
+orders (which the browser needs, and which run to hundreds for doubles)."""
 
 
 class SocketCaps(NamedTuple):
@@ -97,12 +108,18 @@ class Hub:
 
     def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None,
                  max_live: int = 5000, away_after: float = DEFAULT_AWAY_AFTER,
-                 clock: Callable[[], float] = time.monotonic, caps: SocketCaps = DEFAULT_CAPS) -> None:
+                 clock: Callable[[], float] = time.monotonic, caps: SocketCaps = DEFAULT_CAPS,
+                 pool: EnginePool | None = None) -> None:
         self.store = store
+        self.pool = pool if pool is not None else EnginePool()
+        self.writer = BatchWriter(store)
+        self.listener: Listener | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
         self.dice_factory = dice_factory
         self.max_live = max_live
         self.live: dict[str, LiveMatch] = {}
-        self.sockets: dict[str, set[tuple[WebSocket, int | None]]] = {}
+        # Each socket with its seat and what it asked to see of the legal plays.
+        self.sockets: dict[str, set[tuple[WebSocket, int | None, Detail]]] = {}
         self.caps = caps
         self.per_address: dict[str, int] = {}  # open sockets per client address
         self.presence = Presence(away_after, clock)
@@ -124,7 +141,65 @@ class Hub:
                 if live.record.mode == "online":
                     for seat in live.players_who_moved():
                         self.presence.seen_if_new(live.id, seat)
+        if live.computer_due() and not live.lock.locked():
+            async with live.lock:
+                await self._computer(live)  # a computer's turn that a restart interrupted
         return live
+
+    async def start(self, warm: bool) -> None:
+        """At startup: listen for other processes' commits (PostgreSQL); start the engine workers."""
+        self.loop = asyncio.get_running_loop()
+        if self.store.notifies:
+            self.listener = Listener(self.store.url, self._notified)
+            await asyncio.to_thread(self.listener.start)
+        if warm:
+            await self.pool.start()
+
+    async def stop(self) -> None:
+        if self.listener is not None:
+            await asyncio.to_thread(self.listener.close)
+        await asyncio.to_thread(self.writer.close)
+        await asyncio.to_thread(self.pool.close)
+
+    def _notified(self, match_id: str, count: int) -> None:
+        """(The listener's thread) a process stored actions of ``match_id``, now ``count`` long."""
+        loop = self.loop
+        if loop is not None and match_id in self.live:
+            loop.call_soon_threadsafe(lambda: loop.create_task(self.catch_up(match_id, count)))
+
+    async def catch_up(self, match_id: str, count: int) -> None:
+        """Another process stored actions of this match: replay it from the store and push it."""
+        live = self.live.get(match_id)
+        if live is None or live.version >= count:
+            return  # our own commit, or a match this process does not hold
+        if not self.sockets.get(match_id) and not live.lock.locked():
+            del self.live[match_id]  # nobody watches it here: load it again when someone comes
+            return
+        async with live.lock:
+            if live.version >= count:
+                return
+            await asyncio.to_thread(live.reload)
+            messages = self._messages(live)
+        await self._send(messages)
+
+    async def _store(self, live: LiveMatch) -> None:
+        """Store the match's unsaved actions (group commit); on failure go back to what is stored."""
+        records, summary = live.take_unsaved()
+        if not records:
+            return
+        try:
+            await self.writer.append(live.id, records, summary)
+        except Exception:
+            await asyncio.to_thread(live.reload)
+            raise
+
+    async def _computer(self, live: LiveMatch) -> None:
+        """The computer's actions, found by the engine pool (the caller holds the lock)."""
+        while live.computer_due():
+            assert live.level is not None
+            action = await self.pool.computer_action(live.level, live.match.game)
+            live.computer_acts(action)
+            await self._store(live)
 
     def _remember(self, live: LiveMatch) -> None:
         """Keep ``live`` in memory; forget the least recently used idle matches beyond ``max_live``
@@ -144,50 +219,63 @@ class Hub:
                                                req.level if req.mode == "computer" else None, self._dice(),
                                                (req.name, req.opponent_name))
         self._remember(live)
+        async with live.lock:
+            await self._computer(live)
         if req.mode == "online":
             self.presence.seen(live.id, 0)
         return live, tokens
 
-    async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest) -> MatchView:
-        """Apply one action (one at a time per match), then push the new state to every socket."""
+    async def act(self, live: LiveMatch, seat: int | None, req: ActionRequest, reply: bool = True,
+                  detail: Detail = "plays") -> MatchView | None:
+        """Apply one action (one at a time per match), store it, then push the new state to every
+        socket; returns the acting seat's view when ``reply``, with ``detail`` (see Detail)."""
         async with live.lock:
+            if req.version is not None and req.version > live.version:
+                await asyncio.to_thread(live.reload)  # another process stored actions since
+            await self._computer(live)  # a computer's turn left undone (an engine worker failed)
             if req.version is not None and req.version != live.version:
                 raise StaleActionError(f"the game has moved on (version {live.version}, you acted on "
                                  f"{req.version}); look at the board again")
-            if req.action == "claim":
-                self._check_claim(live, seat)
-                assert seat is not None
-                await asyncio.to_thread(live.act, 1 - seat, "abandon", {})
-            else:
-                args: dict[str, Any] = {}
-                if req.play is not None:
-                    args["play"] = req.play
-                if req.kind is not None:
-                    args["kind"] = req.kind
-                await asyncio.to_thread(live.act, seat, req.action, args)
-            # Views are made under the lock, so no other action's thread changes the match meanwhile.
-            reply = self._view(live, seat)
+            try:
+                if req.action == "claim":
+                    self._check_claim(live, seat)
+                    assert seat is not None
+                    live.act(1 - seat, "abandon", {})
+                else:
+                    args: dict[str, Any] = {}
+                    if req.play is not None:
+                        args["play"] = req.play
+                    if req.kind is not None:
+                        args["kind"] = req.kind
+                    live.act(seat, req.action, args)
+            finally:
+                await self._store(live)  # nothing is acknowledged, or shown, before it is stored
+            await self._computer(live)  # the clients see the computer's answer with the action
+            # Views are made under the lock, so no other action changes the match meanwhile.
+            view = self._view(live, seat, detail) if reply else None
             messages = self._messages(live)
         await self._send(messages)
-        return reply
+        return view
 
-    def join(self, match_id: str, ws: WebSocket, seat: int | None, address: str) -> str | None:
+    def join(self, match_id: str, ws: WebSocket, seat: int | None, address: str,
+             detail: Detail = "plays") -> str | None:
         """Count the socket in, or say which cap it is over (then nothing is counted)."""
         sockets = self.sockets.get(match_id, set())
         caps = self.caps
-        if sum(1 for _, s in sockets if s == seat) >= caps.per_seat:
+        if sum(1 for _, s, _ in sockets if s == seat) >= caps.per_seat:
             return f"this seat has {caps.per_seat} sockets open already (the limit); close one first"
         if len(sockets) >= caps.per_match:
             return f"this match has {caps.per_match} sockets open already (the limit)"
         if self.per_address.get(address, 0) >= caps.per_address:
             return f"your address has {caps.per_address} sockets open already (the limit)"
-        self.sockets.setdefault(match_id, set()).add((ws, seat))
+        self.sockets.setdefault(match_id, set()).add((ws, seat, detail))
         self.per_address[address] = self.per_address.get(address, 0) + 1
         return None
 
-    def leave(self, match_id: str, ws: WebSocket, seat: int | None, address: str) -> None:
+    def leave(self, match_id: str, ws: WebSocket, seat: int | None, address: str,
+              detail: Detail = "plays") -> None:
         sockets = self.sockets.get(match_id, set())
-        sockets.discard((ws, seat))
+        sockets.discard((ws, seat, detail))
         if not sockets:
             self.sockets.pop(match_id, None)
         left = self.per_address.get(address, 0) - 1
@@ -197,7 +285,7 @@ class Hub:
             self.per_address.pop(address, None)
 
     def seat_open(self, match_id: str, seat: int | None) -> bool:
-        return any(s == seat for _, s in self.sockets.get(match_id, ()))
+        return any(s == seat for _, s, _ in self.sockets.get(match_id, ()))
 
     async def broadcast(self, live: LiveMatch, seats: Container[int | None] | None = None) -> None:
         """Push the current state to the sockets of the match (of ``seats`` only, if given)."""
@@ -205,22 +293,22 @@ class Hub:
             messages = self._messages(live, seats)
         await self._send(messages)
 
-    async def greet(self, live: LiveMatch, ws: WebSocket, seat: int | None) -> None:
+    async def greet(self, live: LiveMatch, ws: WebSocket, seat: int | None, detail: Detail) -> None:
         """Send a new socket its first state."""
         async with live.lock:
-            text = json.dumps({"type": "state", "state": self._view(live, seat).model_dump()})
+            text = _state_message(self._view(live, seat, detail))
         await ws.send_text(text)
 
     def _messages(self, live: LiveMatch, seats: Container[int | None] | None = None
                   ) -> list[tuple[WebSocket, str]]:
-        views: dict[int | None, str] = {}
+        views: dict[tuple[int | None, Detail], str] = {}
         messages = []
-        for ws, s in list(self.sockets.get(live.id, ())):
+        for ws, s, detail in list(self.sockets.get(live.id, ())):
             if seats is not None and s not in seats:
                 continue
-            if s not in views:
-                views[s] = json.dumps({"type": "state", "state": self._view(live, s).model_dump()})
-            messages.append((ws, views[s]))
+            if (s, detail) not in views:
+                views[(s, detail)] = _state_message(self._view(live, s, detail))
+            messages.append((ws, views[(s, detail)]))
         return messages
 
     @staticmethod
@@ -253,14 +341,20 @@ class Hub:
             raise IllegalActionError(f"cannot claim yet: {names[1 - seat]} has been away "
                                      f"{away.seconds:.0f} s; wait {away.claim_in:.0f} s more")
 
-    def _view(self, live: LiveMatch, seat: int | None) -> MatchView:
+    def _view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
         if seat == SPECTATOR:
             return spectator_view(live)
-        return match_view(live, seat, self._absence(live, seat))
+        return match_view(live, seat, self._absence(live, seat), steps=detail == "steps",
+                          plays=detail != "none")
 
-    async def view(self, live: LiveMatch, seat: int | None) -> MatchView:
+    async def view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
         async with live.lock:
-            return self._view(live, seat)
+            return self._view(live, seat, detail)
+
+
+def _state_message(view: MatchView) -> str:
+    """The WebSocket message carrying ``view`` (pydantic's own serializer: no dict in between)."""
+    return '{"type":"state","state":' + view.model_dump_json() + "}"
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -287,7 +381,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                away_after: float = DEFAULT_AWAY_AFTER,
                clock: Callable[[], float] = time.monotonic, engine: Engine | None = None,
                ws_per_seat: int = DEFAULT_CAPS.per_seat, ws_per_match: int = DEFAULT_CAPS.per_match,
-               ws_per_address: int = DEFAULT_CAPS.per_address, study: StudySettings | None = None) -> FastAPI:
+               ws_per_address: int = DEFAULT_CAPS.per_address, study: StudySettings | None = None,
+               engine_workers: int = 1, warm: bool = False) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client (HTTP: every request, per address,
     and hints to a tenth of that; WebSocket: per connection, closed past it); at most ``max_live``
@@ -296,17 +391,28 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     fake one). ``engine`` gives the hints (by default a 0-ply Engine where the trained net is
     installed, else pubeval's ranking). ``ws_per_seat``, ``ws_per_match`` and ``ws_per_address``
     cap the WebSockets open at once (see SocketCaps). ``study``: the analysis and position pages'
-    engine and job workers (gammon.web.study)."""
+    engine and job workers (gammon.web.study). ``engine_workers`` processes do the engine's work
+    (the computer's actions above the random level, hints); ``warm`` starts them with the server
+    rather than on the first engine call."""
     for name, cap in (("ws_per_seat", ws_per_seat), ("ws_per_match", ws_per_match),
                       ("ws_per_address", ws_per_address)):
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
             raise ValueError(f"{name} must be a positive whole number of sockets, got {cap!r}")
     # /docs is served below with Swagger UI's assets from this server (FastAPI's own loads a CDN).
-    app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
-                  version="0.1.0", docs_url=None, redoc_url=None)
+    pool = EnginePool(engine_workers) if engine is None else EnginePool(engine_workers, advisor=engine)
     hub = Hub(store, dice_factory, max_live, away_after, clock,
-              SocketCaps(ws_per_seat, ws_per_match, ws_per_address))
-    advisor = engine if engine is not None else default_advisor()
+              SocketCaps(ws_per_seat, ws_per_match, ws_per_address), pool)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start(warm)
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
+                  version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
     limits: dict[str, RateLimit] = {}
 
@@ -390,18 +496,29 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                                    url=url, invite_url=invite)
 
     @app.get("/api/matches/{match_id}", response_model=MatchView, responses=errors)
-    async def get_match(match_id: str, x_gammon_token: str | None = Header(None)) -> MatchView:
+    async def get_match(match_id: str, x_gammon_token: str | None = Header(None), steps: bool = False
+                        ) -> MatchView:
+        """The match as the token's seat sees it; ``steps=true`` adds the step orders of the legal
+        plays (``sequences``) for the seat to move."""
         live, seat = await seat_for(match_id, x_gammon_token)
-        return await hub.view(live, seat)
+        return await hub.view(live, seat, "steps" if steps else "plays")
 
     @app.post("/api/matches/{match_id}/actions", response_model=MatchView, responses=errors)
     async def post_action(match_id: str, req: ActionRequest,
-                          x_gammon_token: str | None = Header(None)) -> MatchView:
+                          x_gammon_token: str | None = Header(None), steps: bool = False) -> MatchView:
         live, seat = await seat_for(match_id, x_gammon_token)
-        return await hub.act(live, seat, req)
+        view = await hub.act(live, seat, req, detail="steps" if steps else "plays")
+        assert view is not None
+        return view
 
     @app.websocket("/ws/matches/{match_id}")
-    async def live_socket(ws: WebSocket, match_id: str, token: str = "") -> None:
+    async def live_socket(ws: WebSocket, match_id: str, token: str = "", steps: bool = False,
+                          plays: bool = True) -> None:
+        """Live states of the match. To the seat to move they carry the legal plays; ``steps=true``
+        adds their step orders, which the browser needs to move one checker at a time;
+        ``plays=false`` leaves the plays out (a client that knows the rules: each state is smaller
+        and cheaper to make)."""
+        detail: Detail = "steps" if steps else "plays" if plays else "none"
         await ws.accept()
         try:
             live, seat = await seat_for(match_id, token)
@@ -411,7 +528,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             return
         address = ws.client.host if ws.client else ""
         first = seat is not None and not hub.seat_open(match_id, seat)  # the seat comes (back)
-        refused = hub.join(match_id, ws, seat, address)
+        refused = hub.join(match_id, ws, seat, address, detail)
         if refused is not None:
             await ws.send_json({"type": "error", "error": refused})
             await ws.close(code=POLICY_VIOLATION, reason=refused)
@@ -419,7 +536,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         hub.presence.opened(match_id, seat)
         bucket = RateLimit(rate, burst)
         try:
-            await hub.greet(live, ws, seat)
+            await hub.greet(live, ws, seat, detail)
             if seat is not None and first and live.record.mode == "online":
                 await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
             while True:
@@ -441,7 +558,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                     continue
                 try:
                     req = ActionRequest.model_validate_json(text)
-                    await hub.act(live, seat, req)
+                    await hub.act(live, seat, req, reply=False)
                 except ValidationError as exc:
                     await ws.send_json({"type": "error", "error": "invalid message: " + _short(exc)})
                 except (GammonError, ValueError) as exc:
@@ -449,7 +566,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         except WebSocketDisconnect:
             pass
         finally:
-            hub.leave(match_id, ws, seat, address)
+            hub.leave(match_id, ws, seat, address, detail)
             hub.presence.closed(match_id, seat)
             if seat is not None and live.record.mode == "online" and not hub.seat_open(match_id, seat):
                 await hub.broadcast(live, {1 - seat})  # the opponent sees this seat left
@@ -471,8 +588,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             if dice is None or live.acting_player() is None or (seat is not None and seat != game.turn) \
                     or not game.legal_plays():
                 raise IllegalActionError(f"no hint: nothing for you to move now ({game.phase.value})")
-        found = await asyncio.to_thread(hints, advisor, position, dice)
-        return HintResponse(source=hint_source(advisor), hints=[Hint(play=p, score=v) for p, v in found])
+        found = await hub.pool.hints(position, dice)
+        return HintResponse(source=hub.pool.hint_source, hints=[Hint(play=p, score=v) for p, v in found])
 
     @app.get("/api/matches/{match_id}/games/{number}/frames", response_model=list[Frame], responses=errors)
     async def frames(match_id: str, number: int, x_gammon_token: str | None = Header(None)) -> list[Frame]:

@@ -1,7 +1,11 @@
 """A live match on the server: the domain Match, its seats, its computer opponent and its stored log.
 
 The caller holds :attr:`LiveMatch.lock` around :meth:`LiveMatch.act`, so the actions of one match are
-applied one at a time. Each action is committed to the store before ``act`` returns.
+applied one at a time. Actions are applied in memory and queued in :attr:`LiveMatch.unsaved`; the
+caller stores them (:meth:`LiveMatch.save`, or the server's batched writer) before acknowledging
+anything, and a failed write puts the match back to what is stored (:meth:`LiveMatch.reload`).
+The computer's actions at engine levels are not made here: the server asks its engine pool for
+them (:meth:`LiveMatch.computer_due`, :meth:`LiveMatch.computer_acts`), off the event loop.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ import secrets
 from typing import Any
 
 from gammon.dice import DiceSource, RandomDice
-from gammon.engine.players import ComputerPlayer, computer_player
+from gammon.engine.players import ComputerAction, ComputerPlayer, available_levels, computer_player
 from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.game import GamePhase, PlayMade
 from gammon.match import Match
@@ -28,6 +32,7 @@ from gammon.web.actions import (
     rules_from_dict,
     rules_to_dict,
 )
+from gammon.web.engine_pool import INLINE_LEVELS
 
 MODES = ("computer", "local", "online")
 COMPUTER_SEAT = 1
@@ -51,8 +56,12 @@ class LiveMatch:
         self.version = version
         self.lock = asyncio.Lock()
         self.log_cache: dict[int, tuple[int, list[str]]] = {}  # game number -> (actions seen, lines)
+        self.unsaved: list[ActionRecord] = []  # applied in memory, not yet stored
+        self._plays: tuple[object, list[str]] = (None, [])  # (position, dice) -> the plays' texts
+        self.level = (record.level or "random") if record.mode == "computer" else None
+        # The computer plays here only at the levels that need no engine; else the engine pool does.
         self.computer: ComputerPlayer | None = (
-            computer_player(record.level or "random") if record.mode == "computer" else None)
+            computer_player(self.level) if self.level in INLINE_LEVELS else None)
 
     @property
     def id(self) -> str:
@@ -67,7 +76,7 @@ class LiveMatch:
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         if mode == "computer":
-            computer_player(level or "random")  # a bad level fails here, before anything is stored
+            check_level(level or "random")  # a bad level fails here, before anything is stored
         tokens = [new_token()] if mode == "local" else [new_token(), new_token()]
         hashes = (hash_token(tokens[0]), hash_token(tokens[-1]))
         given = [names[0], names[1] if mode != "computer" else None]
@@ -78,6 +87,7 @@ class LiveMatch:
         logged = LoggedDice(dice or RandomDice())
         live = cls(record, Match(rules, logged), logged, store, version=0)
         live.advance()
+        live.save()
         if mode == "computer":
             tokens = tokens[:1]  # nobody may act for the computer
         return live, tokens
@@ -90,13 +100,14 @@ class LiveMatch:
         match, logged = replay_match(rules_from_dict(record.rules), actions, dice or RandomDice())
         live = cls(record, match, logged, store, version=len(actions))
         live.advance()  # finishes automatic actions a crash may have interrupted
+        live.save()
         return live
 
     def seat_of(self, token: str) -> int | None:
         """The seat ``token`` opens: 0 or 1, or None for the shared seat of a local game."""
         found = [s for s, h in enumerate(self.record.seat_hashes)
                  if hmac.compare_digest(h, hash_token(token))]
-        if not found or (self.computer is not None and found == [COMPUTER_SEAT]):
+        if not found or (self.level is not None and found == [COMPUTER_SEAT]):
             raise NotAuthorizedError("this token does not open a seat of this match")
         return found[0] if len(found) == 1 else None
 
@@ -104,13 +115,22 @@ class LiveMatch:
         """Seats that have made a play in this match."""
         return {a.player for g in self.match.games for a in g.history if isinstance(a, PlayMade)}
 
+    def play_texts(self) -> list[str]:
+        """The legal plays' notation, in ``legal_plays`` order (the index ``sequences`` refer to);
+        made once per roll, however many views show it."""
+        game = self.match.game
+        key = (game.position, game.dice)
+        if self._plays[0] != key:
+            self._plays = (key, [str(p) for p in game.legal_plays()])
+        return list(self._plays[1])
+
     def acting_player(self) -> int | None:
         """Who must act now (None before the opening roll and once the game is over)."""
         game = self.match.game
         return None if game.phase in (GamePhase.OPENING, GamePhase.OVER) else game.turn
 
     def act(self, seat: int | None, kind: str, args: dict[str, Any]) -> None:
-        """Apply ``kind`` for ``seat`` (validated), store it, then run the automatic actions."""
+        """Apply ``kind`` for ``seat`` (validated), then the automatic actions (queued unsaved)."""
         if kind not in ACTIONS:
             raise IllegalActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTIONS)}")
         if kind == "undo" and self.record.mode == "online":
@@ -127,15 +147,30 @@ class LiveMatch:
         self._apply(kind, player, args)
         self.advance()
 
+    def computer_due(self) -> bool:
+        """Whether the game waits on a computer whose action the engine pool must find."""
+        game = self.match.game
+        return (self.level is not None and self.computer is None and game.turn == COMPUTER_SEAT
+                and game.phase not in (GamePhase.OPENING, GamePhase.OVER))
+
+    def computer_acts(self, action: ComputerAction) -> None:
+        """Apply the computer's ``action`` (found by the engine pool), then the automatic actions."""
+        kind, args = _request(action)
+        self._apply(kind, COMPUTER_SEAT, args)
+        self.advance()
+
     def advance(self) -> None:
-        """Opening rolls, rolls of a player who cannot double, and the computer's actions."""
+        """Opening rolls, rolls of a player who cannot double, and the computer's actions at the
+        levels played here (the engine pool's wait: see :meth:`computer_due`)."""
         for _ in range(_MAX_AUTOMATIC):
             game = self.match.game
             if game.phase is GamePhase.OPENING:
                 self._apply("roll", None, {})
             elif game.phase is GamePhase.OVER:
                 return
-            elif self.computer is not None and game.turn == COMPUTER_SEAT:
+            elif self.level is not None and game.turn == COMPUTER_SEAT:
+                if self.computer is None:
+                    return
                 kind, args = self._computer_action()
                 self._apply(kind, COMPUTER_SEAT, args)
             elif game.phase is GamePhase.ROLL and not game.can_double():
@@ -147,8 +182,7 @@ class LiveMatch:
     def _computer_action(self) -> tuple[str, dict[str, Any]]:
         game, computer = self.match.game, self.computer
         assert computer is not None
-        action = computer.next_action(game)
-        return action.kind.value, ({"play": str(action.play)} if action.play is not None else {})
+        return _request(computer.next_action(game))
 
     def _apply(self, kind: str, player: int | None, args: dict[str, Any]) -> None:
         self.dice.taken.clear()
@@ -157,22 +191,49 @@ class LiveMatch:
         finally:
             rolls = tuple(self.dice.taken)
             self.dice.taken.clear()
-        record = ActionRecord(seq=self.version, kind=kind, player=player, args=stored_args, rolls=rolls)
-        try:
-            self.store.append_action(self.id, record, self.summary())
-        except Exception:
-            self._reload()  # memory ran ahead of the database: go back to what is stored
-            raise
+        self.unsaved.append(ActionRecord(seq=self.version, kind=kind, player=player, args=stored_args,
+                                         rolls=rolls))
         self.version += 1
+
+    def take_unsaved(self) -> tuple[list[ActionRecord], MatchSummary]:
+        """The actions applied since the last save, and the summary to store with them."""
+        records, self.unsaved = self.unsaved, []
+        return records, self.summary()
+
+    def save(self) -> None:
+        """Store the unsaved actions (in one transaction); on failure go back to what is stored."""
+        records, summary = self.take_unsaved()
+        if not records:
+            return
+        try:
+            self.store.append_actions(self.id, records, summary)
+        except Exception:
+            self.reload()  # memory ran ahead of the database: go back to what is stored
+            raise
 
     def summary(self) -> MatchSummary:
         game = self.match.game
         status = "over" if self.match.is_over else "active"
         return MatchSummary(status=status, position_id=game.position_for(0).id, score=self.match.score)
 
-    def _reload(self) -> None:
+    def reload(self) -> None:
+        """Replay the match from the store: after a failed write, or when another server process
+        has stored actions of it."""
+        self.unsaved.clear()
         actions = self.store.load_actions(self.id)
         source = self.dice.source
         self.match, self.dice = replay_match(rules_from_dict(self.record.rules), actions, source)
         self.log_cache.clear()
         self.version = len(actions)
+
+
+def check_level(level: str) -> None:
+    """Raise ValueError for a computer level this server cannot play (before anything is stored)."""
+    if level not in available_levels():
+        computer_player(level)  # the error that names the levels
+        raise ValueError(f"unknown computer level {level!r}")
+
+
+def _request(action: ComputerAction) -> tuple[str, dict[str, Any]]:
+    """The computer's action as the stored log holds a request: its kind and arguments."""
+    return action.kind.value, ({"play": str(action.play)} if action.play is not None else {})

@@ -90,7 +90,7 @@ def spectator_router(hub: Hub, rate: float, burst: float) -> APIRouter:
             await ws.close(code=4403 if isinstance(exc, NotAuthorizedError) else 4404)
             return
         address = ws.client.host if ws.client else ""
-        watching = sum(1 for _, s in hub.sockets.get(match_id, ()) if s == SPECTATOR)
+        watching = sum(1 for _, s, _ in hub.sockets.get(match_id, ()) if s == SPECTATOR)
         refused = (f"this match has {watching} spectators already (the limit)"
                    if watching >= hub.caps.per_seat else hub.join(match_id, ws, SPECTATOR, address))
         if refused is not None:
@@ -99,7 +99,7 @@ def spectator_router(hub: Hub, rate: float, burst: float) -> APIRouter:
             return
         bucket = RateLimit(rate, burst)
         try:
-            await hub.greet(live, ws, SPECTATOR)
+            await hub.greet(live, ws, SPECTATOR, "none")
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":

@@ -47,7 +47,10 @@ def mat_name(name: str, default: str) -> str:
     return " ".join(_NOT_IN_MAT.sub("", name).split()) or default
 
 
-def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) -> MatchView:
+def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, steps: bool = True,
+               plays: bool = True) -> MatchView:
+    """What ``seat`` sees; the legal plays go only to the seat to move, when ``plays`` asks for them,
+    and their step orders (``sequences``, up to hundreds for doubles) when ``steps`` does too."""
     match, game = live.match, live.match.game
     viewer = 0 if seat is None else seat
     names = player_names(live)
@@ -61,16 +64,18 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
             actions.append("claim")
     elif not match.is_over:
         actions.append("new_game")
-    plays: list[str] = []
+    texts: list[str] = []
     sequences: list[StepSequence] = []
-    if mine and game.phase is GamePhase.MOVE and game.dice is not None:
-        legal, seqs = step_sequences(game.position, game.dice)
-        plays = [str(p) for p in legal]
-        sequences = [StepSequence(play=i, steps=[_wire_step(s, acting == viewer) for s in steps])
-                     for i, steps in seqs]
+    if mine and (plays or steps) and game.phase is GamePhase.MOVE and game.dice is not None:
+        texts = live.play_texts()
+        if steps:
+            same_side = acting == viewer
+            sequences = [StepSequence.model_construct(play=i, steps=[_wire_step(s, same_side) for s in order])
+                         for i, order in step_sequences(game.position, game.dice)[1]]
     result = game.result
     opening = next((a.dice for a in game.history if isinstance(a, Roll) and a.opening), None)
-    return MatchView(
+    # Built without validation: every field comes from the domain objects, already checked.
+    return MatchView.model_construct(
         match_id=live.id, mode=live.record.mode, level=live.record.level, seat=seat, viewer=viewer,
         names=names, version=live.version, match_length=match.rules.match_length,
         score=match.score, match_over=match.is_over, match_winner=match.winner,
@@ -81,8 +86,8 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT) ->
         cube_owner=game.cube_owner,
         offered_resignation=int(game.offered_resignation) if game.offered_resignation else None,
         board=list(position.board), off=position.off, pips=position.pip_counts,
-        position_id=game.position.id, actions=actions, plays=plays, sequences=sequences,
-        result=None if result is None else GameResultView(
+        position_id=game.position.id, actions=actions, plays=texts, sequences=sequences,
+        result=None if result is None else GameResultView.model_construct(
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
         log=match_log(live), last_play=last_play(game, len(match.games), viewer, names),
@@ -108,7 +113,7 @@ def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> L
         return None
     same_side = move.player == viewer
     before = move.play.position if same_side else move.play.position.flip()
-    return LastPlay(key=f"{number}:{index}", player=move.player, dice=move.dice,
+    return LastPlay.model_construct(key=f"{number}:{index}", player=move.player, dice=move.dice,
                     text=action_line(move, names) or "", board=list(before.board), off=before.off,
                     steps=[_wire_step(s, same_side) for s in move.play.steps])
 

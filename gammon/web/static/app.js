@@ -114,7 +114,7 @@ function startGame(matchId, token) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?token=${encodeURIComponent(ui.token)}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?steps=true&token=${encodeURIComponent(ui.token)}`);
   ui.ws = ws;
   ws.onopen = () => { ui.retry = 0; showError(""); $("#offline").hidden = true; };
   ws.onmessage = ev => {

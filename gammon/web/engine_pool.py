@@ -1,0 +1,160 @@
+"""Engine work off the event loop: a bounded pool of worker processes for the computer's actions
+and hints (and any other engine call: analysis, rollouts).
+
+The engine's numba kernels hold the GIL, so in a thread a slow 2-ply play would stall every other
+game of the process; in a worker process it stalls nothing but that game, which waits on its
+answer. The pool is bounded (``workers`` processes): more requests queue rather than take more
+cores. Workers start on first use from a fork server (so they never inherit the server's threads)
+and keep their computer players and hint engine between calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import multiprocessing
+import pickle
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from gammon.errors import IllegalActionError
+
+if TYPE_CHECKING:
+    from gammon.engine.engine import Engine
+    from gammon.engine.players import ComputerAction, ComputerPlayer
+    from gammon.game import Game
+    from gammon.position import Position
+
+T = TypeVar("T")
+
+INLINE_LEVELS = ("random",)
+"""Computer levels cheap enough to play on the event loop: no engine, one random pick."""
+
+WORKER_NICENESS = 10
+_DEFAULT = "default"  # the hint engine a worker builds itself (see hints.default_advisor)
+
+
+class _NoDice:
+    """Stands in for a game's dice in a worker: the computer decides, it never rolls."""
+
+    def roll(self) -> tuple[int, int]:
+        raise IllegalActionError("a computer player's worker has no dice to roll")
+
+
+class _GamePickler(pickle.Pickler):
+    """Pickles a game without its dice source (the server's, possibly a cryptographic one)."""
+
+    def persistent_id(self, obj: Any) -> str | None:
+        from gammon.dice import RandomDice, ScriptedDice
+        from gammon.web.actions import LoggedDice
+
+        return "dice" if isinstance(obj, LoggedDice | RandomDice | ScriptedDice) else None
+
+
+class _GameUnpickler(pickle.Unpickler):
+    def persistent_load(self, pid: Any) -> Any:
+        return _NoDice()
+
+
+def pack_game(game: Game) -> bytes:
+    buffer = io.BytesIO()
+    _GamePickler(buffer, protocol=pickle.HIGHEST_PROTOCOL).dump(game)
+    return buffer.getvalue()
+
+
+def unpack_game(data: bytes) -> Game:
+    game: Game = _GameUnpickler(io.BytesIO(data)).load()
+    return game
+
+
+# ---- in the worker process ---------------------------------------------------------------------
+
+_players: dict[str, ComputerPlayer] = {}
+_advisor: list[Engine | None] = []
+
+
+def _init_worker(advisor: Engine | None | str) -> None:
+    import os
+
+    # Below the server in the scheduler's eyes: where cores are short, a player's action (a
+    # millisecond) goes before the engine's next evaluation, and the engine gets what is left.
+    os.nice(WORKER_NICENESS)
+    if advisor == _DEFAULT:
+        from gammon.web.hints import default_advisor
+
+        advisor = default_advisor()
+    assert not isinstance(advisor, str)
+    _advisor[:] = [advisor]
+
+
+def computer_action(level: str, game: bytes) -> ComputerAction:
+    """The computer's next action in the pickled ``game`` (see :func:`pack_game`)."""
+    from gammon.engine.players import computer_player
+
+    player = _players.get(level)
+    if player is None:
+        player = _players[level] = computer_player(level)
+    return player.next_action(unpack_game(game))
+
+
+def worker_hints(position: Position, dice: tuple[int, int]) -> list[tuple[str, float]]:
+    from gammon.web.hints import hints
+
+    return hints(_advisor[0] if _advisor else None, position, dice)
+
+
+def _ping() -> int:
+    import os
+
+    return os.getpid()
+
+
+# ---- in the server ----------------------------------------------------------------------------
+
+class EnginePool:
+    """``workers`` processes for engine calls. ``advisor`` is the hint engine each worker holds
+    (None: pubeval's ranking; by default the engine where its trained net is installed)."""
+
+    def __init__(self, workers: int = 1, advisor: Engine | None | str = _DEFAULT) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"the engine pool needs a positive whole number of workers, got {workers!r}")
+        self.workers = workers
+        self.advisor = advisor
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def hint_source(self) -> str:
+        from gammon.engine.players import engine_available
+
+        if self.advisor == _DEFAULT:
+            return "engine" if engine_available() else "pubeval"
+        return "engine" if self.advisor is not None else "pubeval"
+
+    def _pool(self) -> ProcessPoolExecutor:
+        if self._executor is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(["gammon.web.engine_pool", "gammon.engine.players"])
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=context,
+                                                 initializer=_init_worker, initargs=(self.advisor,))
+        return self._executor
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn(*args)`` in a worker (``fn`` and its arguments must pickle)."""
+        return await asyncio.get_running_loop().run_in_executor(self._pool(), fn, *args)
+
+    async def computer_action(self, level: str, game: Game) -> ComputerAction:
+        return await self.run(computer_action, level, pack_game(game))
+
+    async def hints(self, position: Position, dice: tuple[int, int]) -> list[tuple[str, float]]:
+        return await self.run(worker_hints, position, dice)
+
+    async def start(self) -> None:
+        """Start the workers now (a server does at startup) rather than on the first engine call."""
+        await asyncio.gather(*(self.run(_ping) for _ in range(self.workers)))
+
+    def close(self) -> None:
+        """Stop the workers, and wait for them: a worker left behind keeps the fork server alive."""
+        if self._executor is not None:
+            self._executor.shutdown(wait=True, cancel_futures=True)
+            self._executor = None

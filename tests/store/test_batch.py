@@ -1,0 +1,54 @@
+"""Group commits: many matches' actions in one transaction, each caller told of its own outcome."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from gammon.errors import StoreConflictError, UnknownMatchError
+from gammon.store import ActionRecord, MatchRecord, Store
+from gammon.store.batch import BatchWriter
+from gammon.store.repository import MatchSummary
+
+SUMMARY = MatchSummary(status="active", position_id="4HPwATDgc/ABMA", score=(0, 0))
+
+
+def _match(store: Store, match_id: str) -> None:
+    store.create_match(MatchRecord(id=match_id, mode="local", rules={"match_length": 0},
+                                   seat_hashes=("a" * 64, "a" * 64)))
+
+
+def _actions(first: int, count: int) -> list[ActionRecord]:
+    return [ActionRecord(seq=first + i, kind="roll", rolls=((3, 1),)) for i in range(count)]
+
+
+def test_a_conflicting_entry_stores_nothing_and_leaves_the_others_stored(store: Store) -> None:
+    for m in ("m1", "m2", "m3"):
+        _match(store, m)
+    store.append_actions("m2", _actions(0, 1))
+    errors = store.append_batch([("m1", _actions(0, 2), SUMMARY), ("m2", _actions(0, 1), None),
+                                 ("m3", _actions(0, 3), None), ("nope", _actions(0, 1), None)])
+    assert errors[0] is None and errors[2] is None
+    assert isinstance(errors[1], StoreConflictError) and "m2" in str(errors[1])
+    assert isinstance(errors[3], UnknownMatchError) and "nope" in str(errors[3])
+    assert [a.seq for a in store.load_actions("m1")] == [0, 1]
+    assert [a.seq for a in store.load_actions("m2")] == [0]
+    assert store.action_count("m3") == 3 and store.summary("m1").position_id == SUMMARY.position_id
+
+
+def test_the_writer_answers_each_caller_once_its_actions_are_committed(store: Store) -> None:
+    ids = [f"g{i}" for i in range(40)]
+    for m in ids:
+        _match(store, m)
+    writer = BatchWriter(store)
+
+    async def play() -> None:
+        await asyncio.gather(*(writer.append(m, _actions(0, 2), SUMMARY) for m in ids))
+        with pytest.raises(StoreConflictError):
+            await writer.append(ids[0], _actions(0, 1), None)  # that place is taken
+
+    asyncio.run(play())
+    writer.close()
+    assert all(store.action_count(m) == 2 for m in ids)
+    assert writer.commits < len(ids) + 1  # some commits carried several matches

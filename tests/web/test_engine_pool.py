@@ -1,0 +1,128 @@
+"""Engine work runs in worker processes: a slow engine call holds up only the game that waits on it."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass
+
+import pytest
+from fastapi.testclient import TestClient
+
+from gammon.dice import ScriptedDice
+from gammon.errors import IllegalActionError
+from gammon.game import Game
+from gammon.play import Play
+from gammon.position import Position
+from gammon.store import Store
+from gammon.web import create_app
+from gammon.web.actions import replay_match, rules_from_dict
+from gammon.web.engine_pool import EnginePool, pack_game, unpack_game
+from tests.web.conftest import auth, new_match, seeded_dice
+
+
+@dataclass
+class _Hint:
+    play: Play
+    equity: float
+
+
+@dataclass
+class SlowAdvisor:
+    """A hint engine that holds the GIL for a while (as the engine's numba kernels do): one C-level
+    loop of ``work`` steps, during which no other thread of its process runs."""
+
+    work: int
+
+    def hint(self, position: Position, dice: tuple[int, int], n: int) -> list[_Hint]:
+        sum(range(self.work))  # noqa: B018  (the slow part: one call that never lets go of the GIL)
+        return [_Hint(p, 0.0) for p in position.legal_plays(dice)[:n]]
+
+
+def _work_for(seconds: float) -> int:
+    """Steps of ``sum(range(...))`` that take about ``seconds`` here."""
+    start = time.perf_counter()
+    sum(range(2_000_000))
+    return int(2_000_000 * seconds / max(time.perf_counter() - start, 1e-6))
+
+
+def _to_move(c: TestClient, m: dict) -> dict:
+    s = c.get(f"/api/matches/{m['match_id']}", headers=auth(m["token"])).json()
+    if s["phase"] == "roll":
+        s = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
+                   json={"action": "roll"}).json()
+    return s
+
+
+def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) -> None:
+    advisor = SlowAdvisor(_work_for(2.5))
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, engine=advisor,
+                               warm=True)) as c:
+        slow, other = new_match(c, mode="local"), new_match(c, mode="local")
+        _to_move(c, slow)
+        s = c.get(f"/api/matches/{other['match_id']}", headers=auth(other["token"])).json()
+        assert s["phase"] == "move"  # after the opening roll
+        hinted: dict[str, float] = {}
+
+        def ask() -> None:
+            start = time.perf_counter()
+            r = c.get(f"/api/matches/{slow['match_id']}/hint", headers=auth(slow["token"]))
+            assert r.status_code == 200, r.text
+            hinted["seconds"] = time.perf_counter() - start
+
+        thread = threading.Thread(target=ask)
+        thread.start()
+        time.sleep(0.5)  # the hint is in the worker by now
+        start = time.perf_counter()
+        r = c.post(f"/api/matches/{other['match_id']}/actions", headers=auth(other["token"]),
+                   json={"action": "play", "play": s["plays"][0], "version": s["version"]})
+        took = time.perf_counter() - start
+        assert r.status_code == 200 and r.json()["version"] > s["version"]
+        assert took < 0.5, f"another game's play took {took:.2f} s while an engine call ran"
+        assert thread.is_alive(), "the slow hint ended before the other game's action: nothing was tested"
+        thread.join()
+        assert hinted["seconds"] > 1.5
+
+
+def test_the_computer_plays_through_the_engine_pool_and_every_action_is_stored(store: Store) -> None:
+    rng = random.Random(3)
+    with TestClient(create_app(store, seeded_dice(5), rate=1000, burst=1000)) as c:
+        m = new_match(c, mode="computer", level="pubeval")
+        url = f"/api/matches/{m['match_id']}"
+        s: dict = {}
+        for _ in range(400):
+            s = c.get(url, headers=auth(m["token"])).json()
+            if s["result"]:
+                break
+            assert s["turn"] == 0 or s["phase"] in ("over",), s  # the computer never leaves its turn undone
+            acts = s["actions"]
+            body = ({"action": "play", "play": rng.choice(s["plays"])} if "play" in acts
+                    else {"action": "roll"} if "roll" in acts
+                    else {"action": "take"} if "take" in acts
+                    else {"action": "reject_resignation"})
+            r = c.post(url + "/actions", headers=auth(m["token"]), json=body | {"version": s["version"]})
+            assert r.status_code == 200, r.text
+        assert s["result"], "the game did not end"
+        assert any(line.startswith("Computer") for line in s["log"])
+    match, _ = replay_match(rules_from_dict(store.load_match(m["match_id"]).rules),
+                            store.load_actions(m["match_id"]))
+    assert match.game.is_over and match.game.result is not None
+    assert match.game.result.winner == s["result"]["winner"]
+    assert store.action_count(m["match_id"]) == s["version"]
+
+
+def test_a_game_goes_to_a_worker_without_its_dice() -> None:
+    game = Game(dice=ScriptedDice([(3, 1), (6, 5)]))
+    game.roll()
+    copy = unpack_game(pack_game(game))
+    assert copy.position == game.position and copy.dice == game.dice and copy.history == game.history
+    copy.play(str(copy.legal_plays()[0]))
+    with pytest.raises(IllegalActionError, match="no dice"):
+        copy.roll()
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5])
+def test_the_pool_size_must_be_positive(bad: object) -> None:
+    with pytest.raises(ValueError, match=repr(bad).replace(".", r"\.")):
+        EnginePool(bad)  # type: ignore[arg-type]
