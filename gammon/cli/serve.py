@@ -71,6 +71,8 @@ def app_from_environment() -> FastAPI:
     ``--workers``: each process builds its own app, store and engine pool)."""
     from gammon.store import Store
     from gammon.web import create_app
+    from gammon.web.jobs import Jobs, ProcessRunner
+    from gammon.web.study import StudySettings
 
     options: dict[str, Any] = json.loads(os.environ[_CONFIG])
     dice_factory = None
@@ -81,7 +83,8 @@ def app_from_environment() -> FastAPI:
     away = {} if options["away_after"] is None else {"away_after": options["away_after"]}
     return create_app(Store(options["database_url"]), dice_factory, rate=options["rate_limit"],
                       burst=2 * options["rate_limit"], engine_workers=options["engine_workers"], warm=True,
-                      ws_per_address=options["ws_per_address"], **away)
+                      ws_per_address=options["ws_per_address"],
+                      study=StudySettings(jobs=Jobs(ProcessRunner())), **away)
 
 
 def run_serve(args: argparse.Namespace) -> int:

@@ -11,11 +11,15 @@ a while, then forgotten.
 
 from __future__ import annotations
 
+import multiprocessing
+import os
 import secrets
+import threading
 import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
@@ -73,6 +77,69 @@ class ThreadRunner:
 
     def shutdown(self) -> None:
         self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class ProcessRunner:
+    """``workers`` processes (forkserver, niced below the server like the engine pool's), so that a
+    long analysis or rollout holds no lock of the server's. Progress comes back through a manager's
+    queue, read by a thread here; when the local ``progress`` raises JobCancelled the worker is told,
+    and its work stops at its next report. The processes start with the first job."""
+
+    def __init__(self, workers: int = 1) -> None:
+        if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+            raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
+        self.workers = workers
+        self._pool: ProcessPoolExecutor | None = None
+        self._manager: SyncManager | None = None
+        self._lock = threading.Lock()
+
+    def _started(self) -> tuple[ProcessPoolExecutor, SyncManager]:
+        with self._lock:
+            if self._pool is None or self._manager is None:
+                from gammon.web.engine_pool import WORKER_NICENESS
+
+                context = multiprocessing.get_context("forkserver")
+                self._manager = context.Manager()
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=os.nice,
+                                                 initargs=(WORKER_NICENESS,))
+            return self._pool, self._manager
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        pool, manager = self._started()
+        reports, stop = manager.Queue(), manager.Event()
+        future = pool.submit(_run_reporting, work, reports, stop)
+
+        def relay() -> None:
+            while (report := reports.get()) is not None:
+                try:
+                    progress(*report)
+                except JobCancelled:
+                    stop.set()
+
+        threading.Thread(target=relay, name="gammon-job-progress", daemon=True).start()
+        future.add_done_callback(lambda _: reports.put(None))  # after every report the work made
+        return future
+
+    def shutdown(self) -> None:
+        with self._lock:
+            if self._pool is not None:
+                self._pool.shutdown(wait=True, cancel_futures=True)
+            if self._manager is not None:
+                self._manager.shutdown()
+            self._pool = self._manager = None
+
+
+def _run_reporting(work: Work, reports: Any, stop: Any) -> dict[str, Any]:
+    """In a worker process: ``work`` with a progress callback that sends each report to the server
+    and stops the work (JobCancelled) once the server has asked it to."""
+
+    def progress(done: int, total: int, detail: dict[str, Any] | None = None) -> None:
+        if stop.is_set():
+            raise JobCancelled
+        reports.put((done, total, detail))
+
+    progress(0, 0)
+    return work(progress)
 
 
 @dataclass
@@ -189,5 +256,5 @@ class Jobs:
         self.runner.shutdown()
 
 
-__all__ = ["Job", "JobCancelled", "Jobs", "Progress", "Runner", "ThreadRunner", "TooManyJobsError",
-           "UnknownJobError", "Work"]
+__all__ = ["Job", "JobCancelled", "Jobs", "ProcessRunner", "Progress", "Runner", "ThreadRunner",
+           "TooManyJobsError", "UnknownJobError", "Work"]

@@ -48,7 +48,8 @@ def default_engine(plies: int) -> Engine:
 @dataclass
 class StudySettings:
     """``engine(plies)`` makes the engine of a job or a hint (tests give a fast one); ``jobs`` runs
-    the jobs (by default one worker thread, two unfinished jobs per client)."""
+    the jobs (by default one worker thread, two unfinished jobs per client; ``gammon serve`` gives
+    them a worker process, :class:`gammon.web.jobs.ProcessRunner`)."""
 
     engine: Callable[[int], Engine] = default_engine
     jobs: Jobs = field(default_factory=Jobs)

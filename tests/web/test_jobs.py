@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from concurrent.futures import Future
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 from gammon.errors import InvalidNotationError
-from gammon.web.jobs import Jobs, Progress, ThreadRunner, UnknownJobError, Work
+from gammon.web.jobs import JobCancelled, Jobs, ProcessRunner, Progress, ThreadRunner, UnknownJobError, Work
 from tests.web.conftest import Clock
 
 
@@ -79,6 +80,40 @@ def test_a_cancelled_job_stops_at_its_next_progress_report() -> None:
     assert job.status == "cancelled"
     time.sleep(0.2)
     assert len(reached) <= 2 and job.result is None
+
+
+def _slow_steps(progress: Progress) -> dict[str, Any]:  # module level: sent to a worker process
+    for i in range(400):
+        progress(i, 400, {"pid": os.getpid()})
+        time.sleep(0.05)
+    return {"finished": True}
+
+
+def test_a_process_runner_relays_progress_and_stops_a_cancelled_job() -> None:
+    runner = ProcessRunner()
+    seen: list[tuple[int, int, Any]] = []
+
+    def progress(done: int, total: int, detail: dict[str, Any] | None = None) -> None:
+        seen.append((done, total, detail))
+        if len(seen) > 3:
+            raise JobCancelled  # as Jobs' progress does once the job is cancelled
+
+    try:
+        future = runner.submit(_slow_steps, progress)
+        with pytest.raises(JobCancelled):
+            future.result(timeout=120)  # the worker stops at its next report, long before 400
+        assert seen[0] == (0, 0, None) and seen[1] == (0, 400, seen[1][2])
+        assert seen[1][2]["pid"] != os.getpid()  # the work ran in another process
+        assert 4 <= len(seen) <= 6
+        assert runner.submit(_two_steps, lambda *report: None).result(timeout=60) == {"steps": 2}
+    finally:
+        runner.shutdown()
+
+
+def _two_steps(progress: Progress) -> dict[str, Any]:
+    progress(1, 2)
+    progress(2, 2)
+    return {"steps": 2}
 
 
 def test_finished_jobs_are_forgotten_after_a_while_and_beyond_a_number() -> None:

@@ -17,7 +17,7 @@ from gammon.analysis.serialize import analysis_to_dict
 from gammon.formats.mat import read_mat, to_match
 from gammon.store import Store
 from gammon.web import create_app
-from gammon.web.jobs import Jobs, Progress, Work
+from gammon.web.jobs import Jobs, ProcessRunner, Progress, Work
 from gammon.web.study import StudySettings
 from tests.analysis.games import pip_engine
 from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
@@ -290,31 +290,8 @@ def test_hints_and_evaluations_draw_on_the_hint_rate_limit(store: Store) -> None
         assert c.get("/api/positions", params=start).status_code == 200  # reading an ID is cheap
 
 
-class PicklingRunner:
-    """Runs each job's work after a pickle round trip, as a process pool would send it."""
-
-    def __init__(self) -> None:
-        from concurrent.futures import ThreadPoolExecutor
-
-        self.pool = ThreadPoolExecutor(1)
-
-    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
-        import pickle
-
-        sent = pickle.loads(pickle.dumps(work))
-
-        def run() -> dict[str, Any]:
-            progress(0, 0)
-            return sent(progress)
-
-        return self.pool.submit(run)
-
-    def shutdown(self) -> None:
-        self.pool.shutdown(wait=False)
-
-
-def test_the_work_of_every_job_can_go_to_another_process(store: Store) -> None:  # noqa: F811
-    settings = StudySettings(engine=_fast, jobs=Jobs(PicklingRunner()))
+def test_every_job_runs_in_a_worker_process(store: Store) -> None:  # noqa: F811
+    settings = StudySettings(engine=_fast, jobs=Jobs(ProcessRunner()))
     with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
         m = new_match(c, mode="local")
         _play_some(c, m, 2)
@@ -324,7 +301,7 @@ def test_the_work_of_every_job_can_go_to_another_process(store: Store) -> None: 
                            ("/api/positions/rollout",
                             {"id": XG, "trials": 36, "truncate": 2, "kind": "plays"})):
             job = _finish(c, c.post(path, json=body).json())
-            assert job["status"] == "done", job
+            assert job["status"] == "done" and job["done"] == job["total"] > 0, job
 
 
 @needs_gnubg
