@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))  # last: shadows nothing
 
 from judge_set import JUDGE_SET, Decision, interleave, parse_line, read_judge_set, sample  # noqa: E402
 
