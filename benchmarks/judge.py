@@ -1,19 +1,22 @@
 """Judged error: mean equity lost per decision against GNU Backgammon 2-ply, for Engine(),
 Engine(plies=0) and GNU Backgammon 0-ply side by side.
 
-Decisions: the wildbg benchmark positions (real-game positions, contact and race interleaved), each
-with a seeded random roll, and a further roll each round while more decisions are asked for
-(engine_speed.decisions); positions with fewer than two legal plays are skipped. Every play is
-judged by the cubeless money equity GNU Backgammon gives its resulting position at 2 ply
-(``gnubg.evaluate``, deterministic, pruning nets as in its 2-ply levels, Jacoby off). The reference
-best is the best of GNU Backgammon 2-ply's own choice and the plays judged, so no loss is negative.
-Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off; such a
-choice is matched to the legal play with the same 2-ply score).
+Decisions (``--set``): ``selfplay`` (default) is the judge set, ``benchmarks/data/judge_set.tsv``
+(written by ``benchmarks/make_judge_set.py``: positions from GNU Backgammon 0-ply self-play with
+noise, contact and race alternating); ``wildbg`` is the wildbg benchmark positions, each with a
+seeded random roll (engine_speed.decisions). Positions with fewer than two legal plays are skipped.
+Every play is judged by the cubeless money equity GNU Backgammon gives its resulting position at 2
+ply (``gnubg.evaluate``, deterministic, pruning nets as in its 2-ply levels, Jacoby off). The
+reference best is the best of GNU Backgammon 2-ply's own choice and the plays judged, so no loss is
+negative. Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off;
+such a choice is matched to the legal play with the same 2-ply score). Targets (issue 10):
+Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg 0-ply's.
 
-    python benchmarks/judge.py [--decisions 2000] [--seed 1] [--extra 1 2 2plain]
+    python benchmarks/judge.py [--set selfplay|wildbg] [--decisions N] [--seed 1] [--extra 1 2 2plain]
 
-``--extra`` adds players: ``1`` / ``2`` = Engine(plies=1 / 2), ``2plain`` = 2 ply with GNU
-Backgammon's single move filter.
+``--decisions`` defaults to the whole judge set (2,000 for wildbg); the table is also printed every
+``--report-every`` decisions, so a cut-short run still leaves a result. ``--extra`` adds players:
+``1`` / ``2`` = Engine(plies=1 / 2), ``2plain`` = 2 ply with GNU Backgammon's single move filter.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from engine_speed import decisions  # noqa: E402
+from judge_set import read_judge_set  # noqa: E402
 
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
@@ -42,11 +46,18 @@ from gammon.engine.search import PLAIN_FILTERS, SearchSettings  # noqa: E402
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--decisions", type=int, default=2000)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--set", choices=["selfplay", "wildbg"], default="selfplay")
+    parser.add_argument("--decisions", type=int, default=None)
+    parser.add_argument("--seed", type=int, default=1, help="roll seed for --set wildbg")
+    parser.add_argument("--report-every", type=int, default=500)
     parser.add_argument("--extra", nargs="*", default=[], choices=["1", "2", "2plain"])
     args = parser.parse_args()
-    work = decisions(args.decisions, args.seed)
+    if args.set == "selfplay":
+        work = [(d.position, d.dice) for d in read_judge_set()][: args.decisions]
+        source = "judge set: GNU Backgammon 0-ply self-play with noise"
+    else:
+        work = decisions(args.decisions or 2000, args.seed)
+        source = f"wildbg positions, seeded rolls {args.seed}"
     cube = gnubg.cubeinfo()
     cube["jacoby"] = 0
     ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
@@ -71,6 +82,23 @@ def main() -> None:
 
     contact: list[bool] = []
     start = time.perf_counter()
+
+    def report(n: int) -> None:
+        print(f"{n} decisions ({source}); reference: GNU Backgammon 2-ply cubeless; evaluator: "
+              f"{type(engines['Engine()'].evaluator).__name__}; Engine() = {engines['Engine()'].plies}-ply; "
+              f"{time.perf_counter() - start:.0f} s")
+        is_contact = np.array(contact[:n])
+        print(f"{'player':<20}{'mean loss (mEMG)':>18}{'contact':>9}{'race':>7}{'blunders > 0.08':>17}"
+              f"{'same as ref':>13}{'time/dec':>11}")
+        for name in names:
+            arr = np.array(lost[name][:n])
+            print(f"{name:<20}{1000 * arr.mean():>18.2f}{1000 * arr[is_contact].mean():>9.2f}"
+                  f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > 0.08).sum()):>17}"
+                  f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
+        print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
+              "millipoints of cubeless money equity; targets: Engine(plies=0) <= 3.0, Engine() <= 1.5, "
+              "blunders <= gnubg 0-ply's)", flush=True)
+
     for k, (p, dice) in enumerate(work, 1):
         contact.append(not p.is_race())
         plays = p.legal_plays(dice)
@@ -92,20 +120,10 @@ def main() -> None:
             lost[name].append(best - judged(after))
         if k % 100 == 0:
             print(f"  {k} decisions, {time.perf_counter() - start:.0f} s", file=sys.stderr)
-    n = len(work)
-    print(f"{n} decisions (wildbg positions, seeded rolls {args.seed}); reference: GNU Backgammon 2-ply "
-          f"cubeless; evaluator: {type(engines['Engine()'].evaluator).__name__}; "
-          f"Engine() = {engines['Engine()'].plies}-ply")
-    is_contact = np.array(contact)
-    print(f"{'player':<20}{'mean loss (mEMG)':>18}{'contact':>9}{'race':>7}{'blunders > 0.08':>17}"
-          f"{'same as ref':>13}{'time/dec':>11}")
-    for name in names:
-        arr = np.array(lost[name])
-        print(f"{name:<20}{1000 * arr.mean():>18.2f}{1000 * arr[is_contact].mean():>9.2f}"
-              f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > 0.08).sum()):>17}"
-              f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
-    print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
-          "millipoints of cubeless money equity)")
+        if k % args.report_every == 0 and k < len(work):
+            report(k)
+
+    report(len(work))
 
 
 if __name__ == "__main__":
