@@ -368,7 +368,7 @@ def main() -> None:
     print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'wrong dbl':>10}{'missed dbl':>11}"
           f"{'wrong take':>11}{'wrong pass':>11}{'time/dec':>10}")
     for name, s in results.items():
-        t = f"{1000 * seconds[name] / len(work):.0f}ms" if name in seconds else ""
+        t = f"{1000 * seconds[name] / len(work):.1f}ms" if name in seconds else ""
         print(f"{name:<18}{s.mean:>14.2f}{s.mean_double:>8.2f}{s.mean_take:>7.2f}{s.wrong_doubles:>10}"
               f"{s.missed_doubles:>11}{s.wrong_takes:>11}{s.wrong_passes:>11}{t:>10}")
 

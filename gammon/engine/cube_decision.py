@@ -12,7 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, money_equity
+import numpy as np
+
+from gammon.engine.cubeful import OWNER_COLUMNS, CubeOwner, MatchCube, MatchState, money_equities
 from gammon.engine.evaluator import Probabilities
 
 # equities closer than this are a tie
@@ -73,12 +75,16 @@ def _classify(nd: float, dt: float, dp: float, available: bool) -> tuple[CubeAct
 
 
 def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby: bool = True,
-                        available: bool = True, beavers: bool = False) -> CubeDecision:
+                        available: bool = True, beavers: bool = False,
+                        values: np.ndarray | None = None) -> CubeDecision:
     """Money play; ``jacoby``: gammons count only once the cube is turned; ``beavers``: the taker
-    may beaver, which it should when the double leaves the doubler below zero."""
-    p = probs.as_array()
-    nd = money_equity(p, owner, x, jacoby=jacoby)
-    dt = 2.0 * money_equity(p, CubeOwner.OPPONENT, x)
+    may beaver, which it should when the double leaves the doubler below zero. ``values``: the
+    cubeful equities of playing on per cube state (``OWNER_COLUMNS``; from the cubeful search),
+    by default Janowski's on ``probs``."""
+    if values is None:
+        values = money_equities(probs.as_array(), x, jacoby)[0]
+    nd = float(values[OWNER_COLUMNS.index(owner)])
+    dt = 2.0 * float(values[OWNER_COLUMNS.index(CubeOwner.OPPONENT)])
     dp = 1.0
     action, take = _classify(nd, dt, dp, available and owner is not CubeOwner.OPPONENT)
     return CubeDecision(action, take, nd, dt, dp, probs, beaver=beavers and take and dt < 0.0)
