@@ -91,13 +91,18 @@ def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby
 
 
 def match_cube_decision(probs: Probabilities, match: MatchState, cube_value: int, owner: CubeOwner,
-                        x: float, available: bool = True) -> CubeDecision:
-    """Match play at ``match`` (the player on roll's view), with the Kazaross-XG2 table."""
+                        x: float, available: bool = True,
+                        mwc: tuple[float, float] | None = None) -> CubeDecision:
+    """Match play at ``match`` (the player on roll's view), with the Kazaross-XG2 table. ``mwc``:
+    the MWC of no double and double/take (from the cubeful search), by default the match equity
+    curves' on ``probs``."""
     cube = MatchCube(probs.as_array(), match, x)
     v = cube_value
-    p = probs.win
-    nd = cube.equity(p, v, owner)
-    dt = cube.equity(p, 2 * v, CubeOwner.OPPONENT)
+    if mwc is None:
+        nd = cube.equity(probs.win, v, owner)
+        dt = cube.equity(probs.win, 2 * v, CubeOwner.OPPONENT)
+    else:
+        nd, dt = mwc
     dp = match.after(match.away - v, match.opponent_away)
     win1 = dp
     lose1 = match.after(match.away, match.opponent_away - v)

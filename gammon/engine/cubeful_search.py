@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gammon.engine.cubeful import cube_efficiency, money_equities
+from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiency, money_equities
 from gammon.engine.encode import race_mask
 from gammon.engine.evaluator import flip_probabilities
 from gammon.engine.search import ROLL_WEIGHTS, Searcher
@@ -77,3 +77,78 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
     flipped = flip_probabilities(child_probs).reshape(len(todo), len(ROLL_WEIGHTS), 5)
     probs[todo] = np.einsum("nrk,r->nk", flipped, ROLL_WEIGHTS)
     return probs, values
+
+
+# --- match play --------------------------------------------------------------------------------
+
+CubeState = tuple[int, CubeOwner]  # cube value and owner, from the view of the player on roll
+_SWAP = {CubeOwner.CENTRED: CubeOwner.CENTRED, CubeOwner.MOVER: CubeOwner.OPPONENT,
+         CubeOwner.OPPONENT: CubeOwner.MOVER}
+
+
+def _flip_match(m: MatchState) -> MatchState:
+    return MatchState(m.opponent_away, m.away, m.crawford_game, m.post_crawford)
+
+
+def _doubled(match: MatchState, state: CubeState) -> CubeState | None:
+    """The cube after the player on roll doubles and is taken, or None when it may not double."""
+    v, owner = state
+    if match.crawford_game or owner is CubeOwner.OPPONENT or v >= match.away:
+        return None
+    return (2 * v, CubeOwner.OPPONENT)
+
+
+def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchState,
+                 states: list[CubeState]) -> tuple[np.ndarray, np.ndarray]:
+    """``(probabilities (N, 5), MWC (N, len(states)))`` of each board at ``plies`` for the player on
+    roll at ``match`` (its view), playing on without a cube action now, for each cube state: the
+    match twin of :func:`cubeful_values`, the leaves valued by the match equity curves
+    (:class:`gammon.engine.cubeful.MatchCube`) and every node taking its cube action in MWC."""
+    if plies not in (0, 1, 2):
+        raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
+    boards = np.require(boards, np.int8, ["C", "W"])
+    if plies == 0 or len(boards) == 0:
+        probs = searcher.leaf(boards)
+        out = np.empty((len(boards), len(states)))
+        for i, (p, x) in enumerate(zip(probs, efficiencies(boards))):
+            cube = MatchCube(p, match, float(x))
+            out[i] = [cube.equity(float(p[0]), v, owner) for v, owner in states]
+        return probs, out
+    probs = np.empty((len(boards), 5))
+    values = np.empty((len(boards), len(states)))
+    exact = searcher.exact(boards)
+    if exact.any():
+        probs[exact], values[exact] = match_values(searcher, boards[exact], 0, match, states)
+    todo = np.flatnonzero(~exact)
+    if len(todo) == 0:
+        return probs, values
+    children, _ = searcher.best_children(boards[todo])
+    theirs = [(v, _SWAP[owner]) for v, owner in states]
+    child_probs, child_mwc = match_after_cube_action(searcher, children, plies - 1, _flip_match(match),
+                                                     theirs)
+    mine = (1.0 - child_mwc).reshape(len(todo), len(ROLL_WEIGHTS), len(states))
+    values[todo] = np.einsum("nrk,r->nk", mine, ROLL_WEIGHTS)
+    flipped = flip_probabilities(child_probs).reshape(len(todo), len(ROLL_WEIGHTS), 5)
+    probs[todo] = np.einsum("nrk,r->nk", flipped, ROLL_WEIGHTS)
+    return probs, values
+
+
+def match_after_cube_action(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchState,
+                            states: list[CubeState]) -> tuple[np.ndarray, np.ndarray]:
+    """As :func:`match_values`, once the player on roll has taken its cube action in each state:
+    it doubles when the taker's best answer (take: the doubled cube owned by the taker; pass: the
+    score after winning the cube's worth) is worth at least playing on."""
+    wanted = list(states)
+    for s in states:
+        d = _doubled(match, s)
+        if d is not None and d not in wanted:
+            wanted.append(d)
+    probs, values = match_values(searcher, boards, plies, match, wanted)
+    out = values[:, : len(states)].copy()
+    for k, (v, owner) in enumerate(states):
+        d = _doubled(match, (v, owner))
+        if d is None:
+            continue
+        answer = np.minimum(values[:, wanted.index(d)], match.after(match.away - v, match.opponent_away))
+        out[:, k] = np.maximum(out[:, k], answer)
+    return probs, out

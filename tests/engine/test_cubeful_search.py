@@ -15,10 +15,11 @@ import pytest
 
 from gammon import Position
 from gammon.engine.cube_decision import CubeAction
-from gammon.engine.cubeful import CubeOwner, money_equities
-from gammon.engine.cubeful_search import after_cube_action, cubeful_values
+from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, money_equities
+from gammon.engine.cubeful_search import after_cube_action, cubeful_values, match_values
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import ConstantEvaluator
+from gammon.engine.met import match_equity
 from gammon.engine.search import Searcher
 from tests.helpers import pos
 
@@ -100,3 +101,47 @@ def test_zero_ply_is_janowski() -> None:
     _, values = cubeful_values(engine._searcher, p.as_array()[None, :], 0, jacoby=True)
     probs = engine.evaluate(p).as_array()
     assert values[0] == pytest.approx(money_equities(probs, 0.68, jacoby=True)[0])
+
+
+# --- match play --------------------------------------------------------------------------------
+
+
+def test_match_last_checker_off_at_a_score() -> None:
+    # 3-away against 5-away, the same certain gammon: playing on wins 2 points (1-away, Crawford
+    # game next), doubling wins the match if taken (4 points) and 1 point if passed
+    p = pos("x 1:1; o 6:5 8:5 12:5")
+    engine = Engine(plies=1, evaluator=ConstantEvaluator((0.5, 0, 0, 0, 0)), bearoff=False)
+    d = engine.cube_decision(p, match=MatchState.from_away(3, 5))
+    assert d.match_winning_chances == pytest.approx((match_equity(1, 5), 1.0, match_equity(2, 5)))
+    assert d.action is CubeAction.TOO_GOOD_PASS
+    # at 2-away the gammon wins the match as surely as the double: doubling is right (a cash)
+    d = engine.cube_decision(p, match=MatchState.from_away(2, 5))
+    assert d.match_winning_chances == pytest.approx((1.0, 1.0, match_equity(1, 5)))
+
+
+def test_match_one_ply_composed_by_hand() -> None:
+    # every reply leaves the opponent (5-away, we are 4-away) on roll at 80% without gammons: it
+    # takes its own best cube action there, and our MWC is one minus its
+    them = MatchState.from_away(5, 4)
+    cube = MatchCube(np.array([0.8, 0, 0, 0, 0]), them, 0.68)
+    nd, dt, dp = cube.equity(0.8, 1, CubeOwner.CENTRED), cube.equity(0.8, 2, CubeOwner.OPPONENT), \
+        them.after(4, 4)
+    theirs_centred = max(nd, min(dt, dp))
+    theirs_owned_by_us = cube.equity(0.8, 2, CubeOwner.OPPONENT)  # they cannot double
+    probs, mwc = match_values(constant(0.8), Position.initial().as_array()[None, :], 1,
+                              MatchState.from_away(4, 5), [(1, CubeOwner.CENTRED), (2, CubeOwner.MOVER)])
+    assert probs[0, 0] == pytest.approx(0.2)
+    assert mwc[0] == pytest.approx([1.0 - theirs_centred, 1.0 - theirs_owned_by_us])
+    assert nd < dt < dp  # the opponent's double (a take) is what the search counts: it is right here
+
+
+@pytest.mark.parametrize("plies", [0, 1])
+def test_match_zero_ply_is_the_curves_and_probabilities_agree(plies: int) -> None:
+    engine = Engine(plies=plies)
+    p = Position.from_id("4HPwATDgc/ABMA")
+    m = MatchState.from_away(7, 3)
+    probs, mwc = match_values(engine._searcher, p.as_array()[None, :], plies, m, [(1, CubeOwner.CENTRED)])
+    assert probs[0] == pytest.approx(engine._searcher.evaluate_boards(p.as_array()[None, :], plies)[0])
+    if plies == 0:
+        curves = MatchCube(probs[0], m, 0.68)
+        assert mwc[0, 0] == pytest.approx(curves.equity(probs[0, 0], 1, CubeOwner.CENTRED))
