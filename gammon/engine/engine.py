@@ -156,6 +156,9 @@ class Engine:
         ``cube_value`` (default 1), ``cube_owner`` (from the player on roll's view; default
         centred), ``match`` (None for money) and ``jacoby`` (default on) / ``beavers`` (default
         off), money only.
+
+        The equities come from the cubeful search at the engine's plies
+        (:mod:`gammon.engine.cubeful_search`); the probabilities are the cubeless ones at those plies.
         """
         if isinstance(game_or_position, Position):
             position = game_or_position
