@@ -352,25 +352,35 @@ def main() -> None:
     from gammon.engine.engine import Engine
 
     judges = [d.judge for d in work]
-    results: dict[str, Summary] = {}
+    race = [Position.from_id(d.position).is_race() for d in work]
+    choices: dict[str, list[tuple[bool, bool]]] = {}
     seconds: dict[str, float] = {}
     for plies in args.players:
         engine = Engine(plies=int(plies))
         name = "Engine()" if int(plies) == 2 else f"Engine(plies={plies})"
+        engine_choice(engine, work[0])  # loads the net and the kernels before the clock starts
         start = time.perf_counter()
-        choices = [engine_choice(engine, d) for d in work]
+        choices[name] = [engine_choice(engine, d) for d in work]
         seconds[name] = time.perf_counter() - start
-        results[name] = summarise(judges, choices)
-    results["gnubg 0-ply"] = summarise(judges, [(d.gnubg0.should_double, d.gnubg0.should_take) for d in work])
+    choices["gnubg 0-ply"] = [(d.gnubg0.should_double, d.gnubg0.should_take) for d in work]
+    results = {name: summarise(judges, c) for name, c in choices.items()}
+    # the same by phase (contact, race)
+    phases = {name: [summarise([j for j, r in zip(judges, race) if r is want],
+                               [x for x, r in zip(c, race) if r is want]).mean
+                     if want in race else float("nan") for want in (False, True)]
+              for name, c in choices.items()}
     kind = "match scores" if args.match else "money, Jacoby off, cube centred or owned"
     print(f"{len(work)} cube decisions ({kind}); judge: GNU Backgammon 2-ply cube hint; "
           f"{sum(j.should_double for j in judges)} doubles, {sum(not j.should_take for j in judges)} passes")
-    print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'wrong dbl':>10}{'missed dbl':>11}"
-          f"{'wrong take':>11}{'wrong pass':>11}{'time/dec':>10}")
+    print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'contact':>9}{'race':>7}"
+          f"{'wrong dbl':>10}{'missed dbl':>11}{'wrong take':>11}{'wrong pass':>11}{'time/dec':>10}")
     for name, s in results.items():
         t = f"{1000 * seconds[name] / len(work):.1f}ms" if name in seconds else ""
-        print(f"{name:<18}{s.mean:>14.2f}{s.mean_double:>8.2f}{s.mean_take:>7.2f}{s.wrong_doubles:>10}"
-              f"{s.missed_doubles:>11}{s.wrong_takes:>11}{s.wrong_passes:>11}{t:>10}")
+        contact, in_race = phases[name]
+        print(f"{name:<18}{s.mean:>14.2f}{s.mean_double:>8.2f}{s.mean_take:>7.2f}{contact:>9.2f}{in_race:>7.2f}"
+              f"{s.wrong_doubles:>10}{s.missed_doubles:>11}{s.wrong_takes:>11}{s.wrong_passes:>11}{t:>10}")
+    print(f"({len(race) - sum(race)} contact and {sum(race)} race decisions; mEMG per decision: the "
+          "doubling choice and the take/pass answer together)")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
-"""Cubeful search for money play: cubeful equities carried through the plies, as GNU Backgammon
-computes them (its manual, "Cubeful equities"; eval.c, EvaluatePositionCubeful).
+"""Cubeful search: cubeful equities carried through the plies, as GNU Backgammon computes them (its
+manual, "Cubeful equities"; eval.c, EvaluatePositionCubeful), for money and (in match winning
+chances) for matches.
 
 For a board with the player on roll, ``values`` are the cubeful equities of playing on without a
 cube action, per unit of the current cube, for the three cube states (centred, owned by the player
@@ -9,7 +10,8 @@ on roll, owned by its opponent: :data:`gammon.engine.cubeful.OWNER_COLUMNS`):
 * n ply: over the 21 rolls, the play best at 0 ply (as the cubeless search picks it) leads to the
   opponent's board; the opponent first takes its own cube action there (:func:`after_cube_action`
   on its (n - 1)-ply values), then that equity, negated and with the owner seen from our side, is
-  averaged over the rolls.
+  averaged over the rolls. Only finished games stop the search: the bear-off database knows the
+  cubeless chances, not what the cube is worth.
 
 So Janowski's x is used only at the leaves, and what the cube is worth one and two turns ahead
 (the opponent's redouble, a market lost, a position turning too good) is counted through the real
@@ -63,10 +65,10 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
         return probs, money_equities(probs, efficiencies(boards), jacoby)
     probs = np.empty((len(boards), 5))
     values = np.empty((len(boards), 3))
-    exact = searcher.exact(boards)
-    if exact.any():
-        probs[exact], values[exact] = cubeful_values(searcher, boards[exact], 0, jacoby)
-    todo = np.flatnonzero(~exact)
+    over = searcher.exact(boards, finished_only=True)
+    if over.any():
+        probs[over], values[over] = cubeful_values(searcher, boards[over], 0, jacoby)
+    todo = np.flatnonzero(~over)
     if len(todo) == 0:
         return probs, values
     children, _ = searcher.best_children(boards[todo])
@@ -76,7 +78,18 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
     values[todo] = np.einsum("nrk,r->nk", mine, ROLL_WEIGHTS)
     flipped = flip_probabilities(child_probs).reshape(len(todo), len(ROLL_WEIGHTS), 5)
     probs[todo] = np.einsum("nrk,r->nk", flipped, ROLL_WEIGHTS)
+    _bearoff_probabilities(searcher, boards, over, probs)
     return probs, values
+
+
+def _bearoff_probabilities(searcher: Searcher, boards: np.ndarray, over: np.ndarray,
+                           probs: np.ndarray) -> None:
+    """The bear-off database's probabilities are exact: searched boards in it take them (as in
+    :meth:`Searcher.evaluate_boards`); their cube values, which the database does not know, come
+    from the search, as in GNU Backgammon."""
+    home = np.flatnonzero(searcher.exact(boards) & ~over)
+    if len(home):
+        probs[home] = searcher.leaf(boards[home])
 
 
 # --- match play --------------------------------------------------------------------------------
@@ -116,10 +129,10 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
         return probs, out
     probs = np.empty((len(boards), 5))
     values = np.empty((len(boards), len(states)))
-    exact = searcher.exact(boards)
-    if exact.any():
-        probs[exact], values[exact] = match_values(searcher, boards[exact], 0, match, states)
-    todo = np.flatnonzero(~exact)
+    over = searcher.exact(boards, finished_only=True)
+    if over.any():
+        probs[over], values[over] = match_values(searcher, boards[over], 0, match, states)
+    todo = np.flatnonzero(~over)
     if len(todo) == 0:
         return probs, values
     children, _ = searcher.best_children(boards[todo])
@@ -130,6 +143,7 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
     values[todo] = np.einsum("nrk,r->nk", mine, ROLL_WEIGHTS)
     flipped = flip_probabilities(child_probs).reshape(len(todo), len(ROLL_WEIGHTS), 5)
     probs[todo] = np.einsum("nrk,r->nk", flipped, ROLL_WEIGHTS)
+    _bearoff_probabilities(searcher, boards, over, probs)
     return probs, values
 
 

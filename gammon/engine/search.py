@@ -233,10 +233,12 @@ class Searcher:
         _store_sanitized(out, kinds, probs)
         return out
 
-    def exact(self, boards: np.ndarray) -> np.ndarray:
-        """bool (N,): boards valued exactly at every ply (finished games, the bear-off database)."""
+    def exact(self, boards: np.ndarray, finished_only: bool = False) -> np.ndarray:
+        """bool (N,): boards whose probabilities are exact at every ply: finished games and (unless
+        ``finished_only``) the bear-off database's."""
         b = np.require(boards, np.int8, ["C", "W"])
-        return _classify(b, self.bearoff is not None, np.empty((b.shape[0], 5))) != NET
+        kinds = _classify(b, self.bearoff is not None, np.empty((b.shape[0], 5)))
+        return kinds == TERMINAL if finished_only else kinds != NET
 
     def best_children(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """For each board and each of the 21 rolls (board-major, roll-minor; weights

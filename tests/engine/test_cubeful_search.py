@@ -88,9 +88,15 @@ def test_last_checker_off_gammons_the_opponent() -> None:
 @pytest.mark.parametrize("plies", [0, 1, 2])
 def test_probabilities_match_the_cubeless_search(plies: int) -> None:
     engine = Engine(plies=plies)
-    boards = np.array([Position.from_id(i).as_array() for i in ("4HPwATDgc/ABMA", "sNvBASCY54ECAA")])
+    # the opening, a race, a bear-off (its probabilities from the database at every ply, its
+    # cube values searched)
+    bearoff = pos("x 1:2 2:2 3:2 5:1; o 1:3 2:3 4:1")
+    boards = np.array([p.as_array() for p in (Position.from_id("4HPwATDgc/ABMA"),
+                                              Position.from_id("sNvBASCY54ECAA"), bearoff)])
     probs, values = cubeful_values(engine._searcher, boards, plies)
     assert probs == pytest.approx(engine._searcher.evaluate_boards(boards, plies))
+    leaf = engine._searcher.leaf(boards[2:])
+    assert (values[2] == pytest.approx(money_equities(leaf, 0.6)[0])) is (plies == 0)
     # owning the cube is worth at least a centred cube, which is worth at least the opponent's
     assert np.all(values[:, 1] >= values[:, 0] - 1e-9) and np.all(values[:, 0] >= values[:, 2] - 1e-9)
 
