@@ -1,4 +1,5 @@
-"""Cube decisions: double or not, take or pass, for money and matches, from cubeless probabilities.
+"""Cube decisions: double or not, take or pass, for money and matches, from cubeless probabilities
+or from the cubeful search's equities (gammon.engine.cubeful_search).
 
 The three cubeful equities of the player on roll, per unit of the current cube (money) or in
 equivalent money equity (match: MWC scaled so that losing one cube is -1 and winning one is +1):
