@@ -31,6 +31,7 @@ import csv  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
+import shutil  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
@@ -44,7 +45,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gammon import Position  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 
-GNUBG = "/usr/games/gnubg"
+GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 DATA = Path(__file__).resolve().parent / "data"
 WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 WINDOW = (0.55, 0.97)

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.formats.gnubg_cli import needs_gnubg
+
 _PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "cube_judge.py"
 _spec = importlib.util.spec_from_file_location("cube_judge", _PATH)
 assert _spec is not None and _spec.loader is not None
@@ -92,3 +94,22 @@ def test_gnubg_id_money_and_match() -> None:
     # 3-away (player 1, on roll) against 1-away, after the Crawford game
     assert state.match_length - state.score[1] == 3 and state.match_length - state.score[0] == 1
     assert not state.crawford and state.cube_owner is None
+
+
+@needs_gnubg
+def test_judge_in_gnubg() -> None:
+    # a race at 72.8% (in the window) and the opening (50%, out of it), money; then the race at
+    # 4-away against 1-away after the Crawford game, cube owned at 2
+    blank = dict(win=0.0, nd2=0, dt2=0, dp2=0, nd0=0, dt0=0, dp0=0)
+    race, opening = "sNvBASCY54ECAA", "4HPwATDgc/ABMA"
+    groups = [[cj.Decision(race, 0, 0, 1, False, **blank), cj.Decision(race, 0, 0, 2, True, **blank)],
+              [cj.Decision(opening, 0, 0, 1, False, **blank)],
+              [cj.Decision(race, 4, 1, 2, True, **blank)]]
+    centred, owned = (got := cj.judge_in_gnubg(groups))[0]
+    assert got[1] == []
+    assert 0.55 <= centred.win == owned.win <= 0.97
+    assert centred.dp2 == owned.dp2 == centred.dp0 == 1.0
+    assert owned.nd2 >= centred.nd2  # owning the cube is worth something
+    assert owned.dt2 == centred.dt2  # doubled, the cube is the taker's either way
+    (match,) = got[2]
+    assert match.win == centred.win and match.dp2 == 1.0 and match.nd2 != owned.nd2
