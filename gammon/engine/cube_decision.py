@@ -1,4 +1,5 @@
-"""Cube decisions: double or not, take or pass, for money and matches, from cubeless probabilities.
+"""Cube decisions: double or not, take or pass, for money and matches, from cubeless probabilities
+or from the cubeful search's equities (gammon.engine.cubeful_search).
 
 The three cubeful equities of the player on roll, per unit of the current cube (money) or in
 equivalent money equity (match: MWC scaled so that losing one cube is -1 and winning one is +1):
@@ -12,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, money_equity
+import numpy as np
+
+from gammon.engine.cubeful import OWNER_COLUMNS, CubeOwner, MatchCube, MatchState, money_equities
 from gammon.engine.evaluator import Probabilities
 
 # equities closer than this are a tie
@@ -73,25 +76,34 @@ def _classify(nd: float, dt: float, dp: float, available: bool) -> tuple[CubeAct
 
 
 def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby: bool = True,
-                        available: bool = True, beavers: bool = False) -> CubeDecision:
+                        available: bool = True, beavers: bool = False,
+                        values: np.ndarray | None = None) -> CubeDecision:
     """Money play; ``jacoby``: gammons count only once the cube is turned; ``beavers``: the taker
-    may beaver, which it should when the double leaves the doubler below zero."""
-    p = probs.as_array()
-    nd = money_equity(p, owner, x, jacoby=jacoby)
-    dt = 2.0 * money_equity(p, CubeOwner.OPPONENT, x)
+    may beaver, which it should when the double leaves the doubler below zero. ``values``: the
+    cubeful equities of playing on per cube state (``OWNER_COLUMNS``; from the cubeful search),
+    by default Janowski's on ``probs``."""
+    if values is None:
+        values = money_equities(probs.as_array(), x, jacoby)[0]
+    nd = float(values[OWNER_COLUMNS.index(owner)])
+    dt = 2.0 * float(values[OWNER_COLUMNS.index(CubeOwner.OPPONENT)])
     dp = 1.0
     action, take = _classify(nd, dt, dp, available and owner is not CubeOwner.OPPONENT)
     return CubeDecision(action, take, nd, dt, dp, probs, beaver=beavers and take and dt < 0.0)
 
 
 def match_cube_decision(probs: Probabilities, match: MatchState, cube_value: int, owner: CubeOwner,
-                        x: float, available: bool = True) -> CubeDecision:
-    """Match play at ``match`` (the player on roll's view), with the Kazaross-XG2 table."""
+                        x: float, available: bool = True,
+                        mwc: tuple[float, float] | None = None) -> CubeDecision:
+    """Match play at ``match`` (the player on roll's view), with the Kazaross-XG2 table. ``mwc``:
+    the MWC of no double and double/take (from the cubeful search), by default the match equity
+    curves' on ``probs``."""
     cube = MatchCube(probs.as_array(), match, x)
     v = cube_value
-    p = probs.win
-    nd = cube.equity(p, v, owner)
-    dt = cube.equity(p, 2 * v, CubeOwner.OPPONENT)
+    if mwc is None:
+        nd = cube.equity(probs.win, v, owner)
+        dt = cube.equity(probs.win, 2 * v, CubeOwner.OPPONENT)
+    else:
+        nd, dt = mwc
     dp = match.after(match.away - v, match.opponent_away)
     win1 = dp
     lose1 = match.after(match.away, match.opponent_away - v)

@@ -44,6 +44,10 @@ class CubeOwner(Enum):
         return cls.CENTRED if owner is None else cls.MOVER if owner == player else cls.OPPONENT
 
 
+OWNER_COLUMNS = (CubeOwner.CENTRED, CubeOwner.MOVER, CubeOwner.OPPONENT)
+"""Column order of cubeful equities per cube state (:func:`money_equities`)."""
+
+
 @dataclass(frozen=True)
 class MatchState:
     """Match score from the player on roll's view, in points away; ``crawford_game`` while the
@@ -84,37 +88,41 @@ def cube_efficiency(is_race: bool, mover_pips: int) -> float:
     return min(max(x, RACE_EFFICIENCY_MIN), RACE_EFFICIENCY_MAX)
 
 
-def _win_loss_values(probs: np.ndarray) -> tuple[float, float]:
-    """Average points won when winning (W) and lost when losing (L)."""
-    w, wg, wbg, lg, lbg = (float(v) for v in probs)
-    big_w = 1.0 + (wg + wbg) / w if w > 1e-7 else 1.0
-    big_l = 1.0 + (lg + lbg) / (1.0 - w) if w < 1.0 - 1e-7 else 1.0
-    return big_w, big_l
+def money_equities(probs: np.ndarray, x: np.ndarray | float, jacoby: bool = False) -> np.ndarray:
+    """Janowski cubeful money equities of each row of ``probs`` (N, 5) for the player on roll, per
+    unit of the current cube: columns centred, owned by the mover, owned by the opponent
+    (:data:`OWNER_COLUMNS`). ``x``: the cube efficiency of each row (or one for all);
+    ``jacoby``: gammons do not count with the cube centred."""
+    probs = np.asarray(probs, dtype=np.float64).reshape(-1, 5)
+    p = probs[:, 0]
+    x = np.broadcast_to(np.asarray(x, dtype=np.float64), p.shape)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # average points won when winning (W) and lost when losing (L)
+        big_w = np.where(p > 1e-7, 1.0 + (probs[:, 1] + probs[:, 2]) / p, 1.0)
+        big_l = np.where(p < 1.0 - 1e-7, 1.0 + (probs[:, 3] + probs[:, 4]) / (1.0 - p), 1.0)
+    out = np.empty((len(p), 3))
+    for col, owner in enumerate(OWNER_COLUMNS):
+        flat = jacoby and owner is CubeOwner.CENTRED
+        w, lo = (np.ones_like(p), np.ones_like(p)) if flat else (big_w, big_l)
+        dead = p * w - (1.0 - p) * lo
+        tp = (lo - 0.5) / (w + lo + 0.5)
+        cp = (lo + 1.0) / (w + lo + 0.5)
+        too_good = 1.0 + (w - 1.0) * (p - cp) / (1.0 - cp)  # above the cash point
+        if owner is CubeOwner.CENTRED:
+            live = np.where(p < tp, -lo + (lo - 1.0) * p / tp,
+                            np.where(p < cp, -1.0 + 2.0 * (p - tp) / (cp - tp), too_good))
+        elif owner is CubeOwner.MOVER:
+            live = np.where(p < cp, -lo + (1.0 + lo) * p / cp, too_good)
+        else:
+            live = np.where(p < tp, -lo + (lo - 1.0) * p / tp, -1.0 + (w + 1.0) * (p - tp) / (1.0 - tp))
+        out[:, col] = x * live + (1.0 - x) * dead
+    return out
 
 
 def money_equity(probs: np.ndarray, owner: CubeOwner, x: float, jacoby: bool = False) -> float:
     """Janowski cubeful money equity for the player on roll, per unit of the current cube.
     ``jacoby`` (centred cube only): gammons do not count until the cube is turned."""
-    p = float(probs[0])
-    if jacoby and owner is CubeOwner.CENTRED:
-        big_w = big_l = 1.0
-    else:
-        big_w, big_l = _win_loss_values(probs)
-    dead = p * big_w - (1.0 - p) * big_l
-    tp = (big_l - 0.5) / (big_w + big_l + 0.5)
-    cp = (big_l + 1.0) / (big_w + big_l + 0.5)
-    if owner is CubeOwner.CENTRED:
-        if p < tp:
-            live = -big_l + (big_l - 1.0) * p / tp
-        elif p < cp:
-            live = -1.0 + 2.0 * (p - tp) / (cp - tp)
-        else:
-            live = 1.0 + (big_w - 1.0) * (p - cp) / (1.0 - cp)
-    elif owner is CubeOwner.MOVER:
-        live = -big_l + (1.0 + big_l) * p / cp if p < cp else 1.0 + (big_w - 1.0) * (p - cp) / (1.0 - cp)
-    else:
-        live = -big_l + (big_l - 1.0) * p / tp if p < tp else -1.0 + (big_w + 1.0) * (p - tp) / (1.0 - tp)
-    return x * live + (1.0 - x) * dead
+    return float(money_equities(probs, x, jacoby)[0, OWNER_COLUMNS.index(owner)])
 
 
 # --- match play --------------------------------------------------------------------------------

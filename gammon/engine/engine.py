@@ -15,6 +15,7 @@ from gammon.engine import rollout as _rollout
 from gammon.engine.bearoff import BearoffDatabase
 from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
 from gammon.engine.cubeful import CubeOwner, MatchState, cube_efficiency
+from gammon.engine.cubeful_search import cubeful_values, match_values
 from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
 from gammon.engine.search import MoveFilter, Searcher, SearchSettings
 from gammon.errors import InvalidPositionError
@@ -155,6 +156,9 @@ class Engine:
         ``cube_value`` (default 1), ``cube_owner`` (from the player on roll's view; default
         centred), ``match`` (None for money) and ``jacoby`` (default on) / ``beavers`` (default
         off), money only.
+
+        The equities come from the cubeful search at the engine's plies
+        (:mod:`gammon.engine.cubeful_search`); the probabilities are the cubeless ones at those plies.
         """
         if isinstance(game_or_position, Position):
             position = game_or_position
@@ -177,12 +181,20 @@ class Engine:
             raise ValueError(f"cube_value must be a power of two >= 1, got {cube_value!r}")
         if not isinstance(cube_owner, CubeOwner):
             raise ValueError(f"cube_owner must be a CubeOwner, got {cube_owner!r}")
-        probs = self.evaluate(position)
         x = cube_efficiency(position.is_race(), position.pip_counts[0])
+        if position.off[0] == 15:
+            raise InvalidPositionError(f"the player on roll has already won in {position.id!r}")
         if match is None:
-            return money_cube_decision(probs, cube_owner, x, jacoby=jacoby, available=available,
-                                       beavers=beavers)
-        return match_cube_decision(probs, match, cube_value, cube_owner, x, available=available)
+            # money: cubeful equities carried through the plies (gammon.engine.cubeful_search)
+            p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,
+                                       jacoby=bool(jacoby))
+            return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
+                                       available=available, beavers=bool(beavers), values=values[0])
+        # match: the same search in match winning chances
+        states = [(cube_value, cube_owner), (2 * cube_value, CubeOwner.OPPONENT)]
+        p, mwc = match_values(self._searcher, position.as_array()[None, :], self.plies, match, states)
+        return match_cube_decision(Probabilities.from_array(p[0]), match, cube_value, cube_owner, x,
+                                   available=available, mwc=(float(mwc[0, 0]), float(mwc[0, 1])))
 
     # --- rollouts (gammon.engine.rollout) ------------------------------------------------------
 

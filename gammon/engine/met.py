@@ -53,6 +53,7 @@ def match_equity(mine: int, theirs: int, post_crawford: bool = False) -> float:
     return float(pre[mine - 1, theirs - 1])
 
 
+@lru_cache(maxsize=4096)  # the cube search asks for the same few scores at every leaf
 def equity_after(mine: int, theirs: int, crawford_done: bool) -> float:
     """Match equity at the start of the next game once the score is ``mine``/``theirs`` away,
     given whether the Crawford game has been played (``crawford_done``): a side that has just

@@ -28,6 +28,8 @@ from gammon.primitives import BACKGAMMON, GAMMON
 
 _ROLLS = np.array([(a, b) for a in range(1, 7) for b in range(a, 7)], dtype=np.int64)
 _ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])
+ROLL_WEIGHTS = _ROLL_WEIGHTS
+"""Chance of each of the 21 rolls, in the order of :meth:`Searcher.best_children`."""
 
 
 @dataclass(frozen=True)
@@ -207,6 +209,22 @@ class Searcher:
         _store_sanitized(out, kinds, probs)
         return out
 
+    def exact(self, boards: np.ndarray, finished_only: bool = False) -> np.ndarray:
+        """bool (N,): boards whose probabilities are exact at every ply: finished games and (unless
+        ``finished_only``) the bear-off database's."""
+        b = np.require(boards, np.int8, ["C", "W"])
+        kinds = _classify(b, self.bearoff is not None, np.empty((b.shape[0], 5)))
+        return kinds == TERMINAL if finished_only else kinds != NET
+
+    def best_children(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """For each board and each of the 21 rolls (board-major, roll-minor; weights
+        :data:`ROLL_WEIGHTS`), the board after the play that is best at 0 ply (seen from the
+        opponent, now on roll) and its 0-ply probabilities."""
+        children, starts = _expand(np.require(boards, np.int8, ["C", "W"]), _ROLLS)
+        child_probs = self.leaf(children)
+        best = _best_in_groups(cubeless_equity(child_probs), starts)
+        return children[best], child_probs[best]
+
     def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:
         """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2)."""
         boards = np.require(boards, np.int8, ["C", "W"])
@@ -214,19 +232,14 @@ class Searcher:
             return self.leaf(boards)
         n = boards.shape[0]
         out = np.empty((n, 5))
-        exact = _classify(boards, self.bearoff is not None, out) != NET
+        exact = self.exact(boards)
         if exact.any():
             out[exact] = self.leaf(boards[exact])
         todo = np.flatnonzero(~exact)
         if len(todo) == 0:
             return out
-        children, starts = _expand(boards[todo], _ROLLS)
-        child_probs = self.leaf(children)
-        best = _best_in_groups(cubeless_equity(child_probs), starts)
-        if plies == 1:
-            chosen = child_probs[best]
-        else:
-            chosen = self.evaluate_boards(children[best], plies - 1)
+        children, child_probs = self.best_children(boards[todo])
+        chosen = child_probs if plies == 1 else self.evaluate_boards(children, plies - 1)
         # chosen rows are from the opponent's view, group by group (board-major, roll-minor)
         mover = flip_probabilities(chosen).reshape(len(todo), len(_ROLLS), 5)
         out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)

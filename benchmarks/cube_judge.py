@@ -1,0 +1,388 @@
+"""Cube decisions judged by GNU Backgammon 2-ply: equity lost per decision for Engine(),
+Engine(plies=0) and GNU Backgammon 0-ply side by side.
+
+Decisions: positions before the roll where a cube action is close or real (the mover's 2-ply
+cubeless win chance, as GNU Backgammon gives it, between 55% and 97%), taken from the wildbg
+benchmark positions, the same positions seen from the other side, and the position after one
+seeded roll played by ``Engine(plies=0)``. Money (Jacoby off): each position twice, cube centred
+and cube owned by the mover (at 2). Match (``--match``): each position once at a seeded score from
+2- to 11-away against 1- to 11-away (a side 1-away: post-Crawford), cube centred or owned by the
+mover where it is still alive.
+
+The judge: Debian ``gnubg -t`` ``hint`` without dice at 2 ply (its cubeful ND, DT and DP, in
+equivalent money equity at the score); the same run gives GNU Backgammon 0-ply's ND, DT and DP,
+whose cube action is judged too, as a reference. A player's error on a decision is the equity its
+doubling choice gives up (``max(ND, min(DT, DP))`` less what its choice earns when the taker answers
+right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's answers are stored in
+``benchmarks/data/cube_money.tsv`` / ``cube_match.tsv`` (benchmark data: never labels for gammon);
+``--rejudge`` builds them again.
+
+    python benchmarks/cube_judge.py [--match] [--positions 1500 | --quick] [--rejudge]
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: BLAS threads only add waiting
+
+import argparse  # noqa: E402
+import csv  # noqa: E402
+import json  # noqa: E402
+import random  # noqa: E402
+import re  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import time  # noqa: E402
+from dataclasses import asdict, dataclass, fields  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from gammon import Position  # noqa: E402
+from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
+
+GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
+DATA = Path(__file__).resolve().parent / "data"
+WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
+WINDOW = (0.55, 0.97)
+MARK = "@@CUBE@@"
+
+
+# --- the arithmetic --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Equities:
+    """Cubeful equities of the player on roll: no double, double/take, double/pass."""
+
+    nd: float
+    dt: float
+    dp: float
+
+    @property
+    def should_double(self) -> bool:
+        """Doubling is right when the taker's best answer is worth at least playing on (a tie
+        doubles, as GNU Backgammon cashes)."""
+        return min(self.dt, self.dp) >= self.nd
+
+    @property
+    def should_take(self) -> bool:
+        return self.dt <= self.dp
+
+    @property
+    def best(self) -> float:
+        return max(self.nd, min(self.dt, self.dp))
+
+
+@dataclass(frozen=True)
+class Error:
+    """Equity given up on one decision: by the doubling choice and by the take/pass answer."""
+
+    double: float
+    take: float
+
+    @property
+    def total(self) -> float:
+        return self.double + self.take
+
+
+def decision_error(judge: Equities, doubles: bool, takes: bool) -> Error:
+    """What a player who ``doubles`` (or not) and ``takes`` (or passes) gives up by ``judge``'s
+    equities. A double earns ``min(DT, DP)`` (the taker answers right); a wrong answer costs
+    ``|DT - DP|``."""
+    earned = min(judge.dt, judge.dp) if doubles else judge.nd
+    wrong_answer = takes != judge.should_take and judge.dt != judge.dp
+    return Error(judge.best - earned, abs(judge.dt - judge.dp) if wrong_answer else 0.0)
+
+
+@dataclass(frozen=True)
+class Summary:
+    decisions: int
+    mean: float  # mEMG per decision, doubling and answer together
+    mean_double: float
+    mean_take: float
+    wrong_doubles: int  # doubled when it should not have
+    missed_doubles: int  # did not double when it should have
+    wrong_takes: int  # took a pass
+    wrong_passes: int  # passed a take
+
+
+def summarise(judges: list[Equities], choices: list[tuple[bool, bool]]) -> Summary:
+    """Mean errors (mEMG) and miscounts of ``choices`` ((doubles, takes) per decision)."""
+    if len(judges) != len(choices) or not judges:
+        raise ValueError(f"need one choice per judged decision, got {len(choices)} for {len(judges)}")
+    errs = [decision_error(j, d, t) for j, (d, t) in zip(judges, choices)]
+    n = len(errs)
+    return Summary(
+        n, 1000 * sum(e.total for e in errs) / n, 1000 * sum(e.double for e in errs) / n,
+        1000 * sum(e.take for e in errs) / n,
+        sum(1 for j, (d, _), e in zip(judges, choices, errs) if d and not j.should_double and e.double > 0),
+        sum(1 for j, (d, _), e in zip(judges, choices, errs) if not d and j.should_double and e.double > 0),
+        sum(1 for (_, t), e in zip(choices, errs) if t and e.take > 0),
+        sum(1 for (_, t), e in zip(choices, errs) if not t and e.take > 0))
+
+
+_EQUITY_LINES = {"No double": "nd", "Double, take": "dt", "Double, pass": "dp"}
+
+
+def parse_hint(text: str) -> tuple[Equities, float]:
+    """GNU Backgammon's cube ``hint`` text: its cubeful equities and the cubeless win chance."""
+    found: dict[str, float] = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*\d\.\s+(No double|Double, take|Double, pass)\s+([-+]?\d+\.\d+)", line)
+        if m:
+            found[_EQUITY_LINES[m.group(1)]] = float(m.group(2))
+    probs = re.search(r"cubeless equity\s+\S+.*\n\s*(\d\.\d+)", text)
+    if len(found) != 3 or probs is None:
+        raise ValueError(f"not a GNU Backgammon cube hint: {text[:200]!r}")
+    return Equities(**found), float(probs.group(1))
+
+
+# --- the decisions ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One judged cube decision; ``away`` 0 for money; ``owned``: the mover owns the cube."""
+
+    position: str
+    away: int
+    opponent_away: int
+    cube: int
+    owned: bool
+    win: float  # GNU Backgammon 2-ply cubeless
+    nd2: float
+    dt2: float
+    dp2: float
+    nd0: float
+    dt0: float
+    dp0: float
+
+    @property
+    def judge(self) -> Equities:
+        return Equities(self.nd2, self.dt2, self.dp2)
+
+    @property
+    def gnubg0(self) -> Equities:
+        return Equities(self.nd0, self.dt0, self.dp0)
+
+    def gnubg_id(self) -> str:
+        """Position and Match ID, player 1 on roll before rolling (no dice), Jacoby off."""
+        owner = 1 if self.owned else None
+        if self.away:
+            length = max(self.away, self.opponent_away) + 1
+            state = MatchId(match_length=length, score=(length - self.opponent_away, length - self.away),
+                            cube_value=self.cube, cube_owner=owner, player_on_roll=1, turn=1, jacoby=False)
+        else:
+            state = MatchId(cube_value=self.cube, cube_owner=owner, player_on_roll=1, turn=1, jacoby=False)
+        return f"{self.position}:{state.id}"
+
+
+def candidates(seed: int) -> list[Position]:
+    """The wildbg positions, each seen from both sides and after one seeded roll (best 0-ply
+    play), contact and race interleaved, without repeats or finished games."""
+    from gammon.engine.engine import Engine
+
+    files = [(WILDBG / f"{n}.csv").read_text().split() for n in ("contact", "race")]
+    base = [Position.from_id(pid) for pair in zip(*files) for pid in pair]
+    rng = random.Random(seed)
+    engine = Engine(plies=0)
+    out: dict[str, Position] = {}
+    for p in base:
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        play = engine.best_play(p, dice)
+        after = play.after if play is not None else p.flip()
+        for q in (p, p.flip(), after):
+            if not q.is_game_over():
+                out.setdefault(q.id, q)
+    return list(out.values())
+
+
+# Runs inside gnubg: for each spec, the 2-ply hint; when the win chance is in the window, the rest.
+GNUBG_SCRIPT = r'''
+import json, os, re, sys
+CONFIG = json.loads(%(config)r)
+
+def capture(command):
+    sys.stdout.flush()
+    read, write = os.pipe()
+    saved = os.dup(1)
+    os.dup2(write, 1)
+    try:
+        gnubg.command(command)
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(write)
+        os.close(saved)
+    chunks = []
+    while True:
+        chunk = os.read(read, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+def hint(gid, plies):
+    capture("set evaluation cubedecision evaluation plies %%d" %% plies)
+    capture("set gnubgid " + gid)
+    return capture("hint")
+
+capture("set display off")
+capture("set jacoby off")
+lo, hi = CONFIG["window"]
+for group in CONFIG["groups"]:
+    first = hint(group[0], 2)
+    m = re.search(r"cubeless equity\s+\S+.*\n\s*(\d\.\d+)", first)
+    if m is None or not lo <= float(m.group(1)) <= hi:
+        out = [None]
+    else:
+        out = [[first, hint(group[0], 0)]] + [[hint(g, 2), hint(g, 0)] for g in group[1:]]
+    sys.stderr.write(%(mark)r + json.dumps(out) + "\n")
+    sys.stderr.flush()
+'''
+
+
+def judge_in_gnubg(groups: list[list[Decision]]) -> list[list[Decision]]:
+    """Judge each group (one position, its cube states) in one gnubg run; a group whose first
+    decision's win chance falls outside the window comes back empty."""
+    config = json.dumps({"window": WINDOW, "groups": [[d.gnubg_id() for d in g] for g in groups]})
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
+        f.write(GNUBG_SCRIPT % {"config": config, "mark": MARK})
+    try:
+        run = subprocess.run([GNUBG, "-t", "-q", "-p", f.name], capture_output=True, text=True)
+    finally:
+        os.unlink(f.name)
+    lines = [json.loads(x[len(MARK):]) for x in run.stderr.splitlines() if x.startswith(MARK)]
+    if len(lines) != len(groups):
+        raise RuntimeError(f"gnubg answered {len(lines)} of {len(groups)} groups:\n{run.stderr[-2000:]}")
+    out = []
+    for group, answer in zip(groups, lines):
+        if answer == [None]:
+            out.append([])
+            continue
+        judged = []
+        for d, (two, zero) in zip(group, answer):
+            e2, win = parse_hint(two)
+            e0, _ = parse_hint(zero)
+            judged.append(Decision(d.position, d.away, d.opponent_away, d.cube, d.owned, win,
+                                   e2.nd, e2.dt, e2.dp, e0.nd, e0.dt, e0.dp))
+        out.append(judged)
+    return out
+
+
+def specs(p: Position, match: bool, rng: random.Random) -> list[Decision]:
+    """The cube states judged for one position (equities left at 0 until judged)."""
+    blank = dict(win=0.0, nd2=0.0, dt2=0.0, dp2=0.0, nd0=0.0, dt0=0.0, dp0=0.0)
+    if not match:
+        return [Decision(p.id, 0, 0, 1, False, **blank), Decision(p.id, 0, 0, 2, True, **blank)]
+    away = rng.randint(2, 11)
+    opponent = rng.randint(1, 11)
+    owned = away > 2 and rng.random() < 0.5  # a 2-cube owned at 2-away is dead
+    return [Decision(p.id, away, opponent, 2 if owned else 1, owned, **blank)]
+
+
+def build(path: Path, match: bool, wanted: int, seed: int) -> list[Decision]:
+    rng = random.Random(seed)
+    pool = candidates(seed)
+    rng.shuffle(pool)
+    out: list[Decision] = []
+    batch = 400
+    for start in range(0, len(pool), batch):
+        groups = [specs(p, match, rng) for p in pool[start:start + batch]]
+        for g in judge_in_gnubg(groups):
+            out.extend(g)
+        print(f"  {start + batch} candidates, {len(out)} decisions", file=sys.stderr)
+        if len(out) >= wanted:
+            break
+    path.parent.mkdir(exist_ok=True)
+    with path.open("w", newline="") as f:
+        w = csv.writer(f, delimiter="\t")
+        w.writerow([fl.name for fl in fields(Decision)])
+        for d in out:
+            w.writerow([int(v) if isinstance(v, bool) else v for v in asdict(d).values()])
+    return out
+
+
+def load(path: Path) -> list[Decision]:
+    with path.open() as f:
+        rows = list(csv.DictReader(f, delimiter="\t"))
+    types = {fl.name: fl.type for fl in fields(Decision)}
+    conv = {"str": str, "int": int, "float": float, "bool": lambda s: bool(int(s))}
+    return [Decision(**{k: conv[str(types[k])](v) for k, v in r.items()}) for r in rows]
+
+
+# --- the players -----------------------------------------------------------------------------
+
+
+def engine_choice(engine, d: Decision) -> tuple[bool, bool]:  # type: ignore[no-untyped-def]
+    from gammon.engine.cubeful import CubeOwner, MatchState
+
+    owner = CubeOwner.MOVER if d.owned else CubeOwner.CENTRED
+    match = MatchState.from_away(d.away, d.opponent_away) if d.away else None
+    dec = engine.cube_decision(Position.from_id(d.position), cube_value=d.cube, cube_owner=owner,
+                               match=match, jacoby=False if match is None else None)
+    return dec.should_double, dec.take
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--match", action="store_true", help="match scores instead of money")
+    parser.add_argument("--positions", type=int, default=None, help="decisions judged (default: all)")
+    parser.add_argument("--quick", action="store_true", help="the first 300 decisions")
+    parser.add_argument("--rejudge", action="store_true", help="ask GNU Backgammon again")
+    parser.add_argument("--build", type=int, default=3200, help="decisions to build with --rejudge")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", nargs="*", default=["2", "0"], help="Engine plies to judge")
+    args = parser.parse_args()
+    path = DATA / ("cube_match.tsv" if args.match else "cube_money.tsv")
+    if args.rejudge or not path.exists():
+        start = time.perf_counter()
+        work = build(path, args.match, args.build, args.seed + (100 if args.match else 0))
+        print(f"judged {len(work)} decisions in {time.perf_counter() - start:.0f} s", file=sys.stderr)
+    work = load(path)
+    limit = 300 if args.quick else args.positions
+    if limit is not None:
+        work = work[:limit]
+
+    from gammon.engine.engine import Engine
+
+    judges = [d.judge for d in work]
+    race = [Position.from_id(d.position).is_race() for d in work]
+    choices: dict[str, list[tuple[bool, bool]]] = {}
+    seconds: dict[str, float] = {}
+    for plies in args.players:
+        engine = Engine(plies=int(plies))
+        name = "Engine()" if int(plies) == 2 else f"Engine(plies={plies})"
+        engine_choice(engine, work[0])  # loads the net and the kernels before the clock starts
+        start = time.perf_counter()
+        choices[name] = [engine_choice(engine, d) for d in work]
+        seconds[name] = time.perf_counter() - start
+    choices["gnubg 0-ply"] = [(d.gnubg0.should_double, d.gnubg0.should_take) for d in work]
+    results = {name: summarise(judges, c) for name, c in choices.items()}
+    # the same by phase (contact, race)
+    phases = {name: [summarise([j for j, r in zip(judges, race) if r is want],
+                               [x for x, r in zip(c, race) if r is want]).mean
+                     if want in race else float("nan") for want in (False, True)]
+              for name, c in choices.items()}
+    kind = "match scores" if args.match else "money, Jacoby off, cube centred or owned"
+    print(f"{len(work)} cube decisions ({kind}); judge: GNU Backgammon 2-ply cube hint; "
+          f"{sum(j.should_double for j in judges)} doubles, {sum(not j.should_take for j in judges)} passes")
+    print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'contact':>9}{'race':>7}"
+          f"{'wrong dbl':>10}{'missed dbl':>11}{'wrong take':>11}{'wrong pass':>11}{'time/dec':>10}")
+    for name, s in results.items():
+        t = f"{1000 * seconds[name] / len(work):.1f}ms" if name in seconds else ""
+        contact, in_race = phases[name]
+        print(f"{name:<18}{s.mean:>14.2f}{s.mean_double:>8.2f}{s.mean_take:>7.2f}{contact:>9.2f}{in_race:>7.2f}"
+              f"{s.wrong_doubles:>10}{s.missed_doubles:>11}{s.wrong_takes:>11}{s.wrong_passes:>11}{t:>10}")
+    print(f"({len(race) - sum(race)} contact and {sum(race)} race decisions; mEMG per decision: the "
+          "doubling choice and the take/pass answer together)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,115 @@
+"""The arithmetic of benchmarks/cube_judge.py: errors per decision, the summary and the reading of
+GNU Backgammon's cube hint (no gnubg run needed)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.formats.gnubg_cli import needs_gnubg
+
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "cube_judge.py"
+_spec = importlib.util.spec_from_file_location("cube_judge", _PATH)
+assert _spec is not None and _spec.loader is not None
+cj = importlib.util.module_from_spec(_spec)
+sys.modules["cube_judge"] = cj
+_spec.loader.exec_module(cj)
+
+# GNU Backgammon 1.07's text for a race position (money, Jacoby off)
+HINT = """
+Cube analysis
+2-ply cubeless equity +0.457
+  0.728 0.000 0.000 - 0.272 0.000 0.000
+Cubeful equities:
+1. No double           +0.733
+2. Double, pass        +1.000  (+0.267)
+3. Double, take        +0.729  (-0.004)
+Proper cube action: No double, take (1.5%)
+"""
+
+
+def test_parse_hint() -> None:
+    e, win = cj.parse_hint(HINT)
+    assert (e.nd, e.dt, e.dp, win) == (0.733, 0.729, 1.0, 0.728)
+    assert not e.should_double and e.should_take
+
+
+def test_parse_hint_refuses_other_text() -> None:
+    with pytest.raises(ValueError, match="not a GNU Backgammon cube hint"):
+        cj.parse_hint("You must specify two numbers from 1 to 6 for the dice.")
+
+
+def test_no_double_take() -> None:
+    e = cj.Equities(nd=0.733, dt=0.729, dp=1.0)
+    assert cj.decision_error(e, doubles=False, takes=True) == cj.Error(0.0, 0.0)
+    # doubling gives up ND - DT; passing a take gives up DP - DT
+    err = cj.decision_error(e, doubles=True, takes=False)
+    assert err.double == pytest.approx(0.004) and err.take == pytest.approx(0.271)
+    assert err.total == pytest.approx(0.275)
+
+
+def test_double_pass_and_too_good() -> None:
+    dp = cj.Equities(nd=0.90, dt=1.30, dp=1.0)  # double, pass
+    assert cj.decision_error(dp, doubles=False, takes=False).double == pytest.approx(0.10)
+    assert cj.decision_error(dp, doubles=True, takes=True).take == pytest.approx(0.30)
+    tg = cj.Equities(nd=1.20, dt=1.50, dp=1.0)  # too good: doubling cashes 1 instead of 1.2
+    assert tg.best == 1.2 and not tg.should_double
+    assert cj.decision_error(tg, doubles=True, takes=False) == cj.Error(pytest.approx(0.2), 0.0)
+
+
+def test_a_tie_costs_nothing() -> None:
+    e = cj.Equities(nd=0.5, dt=1.0, dp=1.0)
+    assert e.should_double
+    assert cj.decision_error(e, doubles=True, takes=False) == cj.Error(0.0, 0.0)
+    assert cj.decision_error(e, doubles=True, takes=True) == cj.Error(0.0, 0.0)
+
+
+def test_summary_counts_and_means() -> None:
+    judges = [cj.Equities(0.733, 0.729, 1.0), cj.Equities(0.90, 1.30, 1.0), cj.Equities(0.4, 0.6, 1.0)]
+    s = cj.summarise(judges, [(True, True), (False, True), (False, True)])
+    # 0.004 (wrong double) + 0.10 (missed) + 0.30 (took a pass) + 0.2 (missed) over 3
+    assert s.decisions == 3
+    assert s.mean == pytest.approx(1000 * 0.604 / 3)
+    assert s.mean_double == pytest.approx(1000 * 0.304 / 3)
+    assert (s.wrong_doubles, s.missed_doubles, s.wrong_takes, s.wrong_passes) == (1, 2, 1, 0)
+    with pytest.raises(ValueError, match="one choice per judged decision"):
+        cj.summarise(judges, [(True, True)])
+
+
+def test_gnubg_id_money_and_match() -> None:
+    from gammon.formats.matchid import MatchState
+
+    blank = dict(win=0.7, nd2=0, dt2=0, dp2=0, nd0=0, dt0=0, dp0=0)
+    owned = cj.Decision("4HPwATDgc/ABMA", 0, 0, 2, True, **blank)
+    pid, mid = owned.gnubg_id().split(":")
+    state = MatchState.from_id(mid)
+    assert pid == "4HPwATDgc/ABMA"
+    assert (state.match_length, state.cube_value, state.cube_owner, state.player_on_roll) == (0, 2, 1, 1)
+    assert state.dice is None and not state.jacoby
+    match = cj.Decision("4HPwATDgc/ABMA", 3, 1, 1, False, **blank)
+    state = MatchState.from_id(match.gnubg_id().split(":")[1])
+    # 3-away (player 1, on roll) against 1-away, after the Crawford game
+    assert state.match_length - state.score[1] == 3 and state.match_length - state.score[0] == 1
+    assert not state.crawford and state.cube_owner is None
+
+
+@needs_gnubg
+def test_judge_in_gnubg() -> None:
+    # a race at 72.8% (in the window) and the opening (50%, out of it), money; then the race at
+    # 4-away against 1-away after the Crawford game, cube owned at 2
+    blank = dict(win=0.0, nd2=0, dt2=0, dp2=0, nd0=0, dt0=0, dp0=0)
+    race, opening = "sNvBASCY54ECAA", "4HPwATDgc/ABMA"
+    groups = [[cj.Decision(race, 0, 0, 1, False, **blank), cj.Decision(race, 0, 0, 2, True, **blank)],
+              [cj.Decision(opening, 0, 0, 1, False, **blank)],
+              [cj.Decision(race, 4, 1, 2, True, **blank)]]
+    centred, owned = (got := cj.judge_in_gnubg(groups))[0]
+    assert got[1] == []
+    assert 0.55 <= centred.win == owned.win <= 0.97
+    assert centred.dp2 == owned.dp2 == centred.dp0 == 1.0
+    assert owned.nd2 >= centred.nd2  # owning the cube is worth something
+    assert owned.dt2 == centred.dt2  # doubled, the cube is the taker's either way
+    (match,) = got[2]
+    assert match.win == centred.win and match.dp2 == 1.0 and match.nd2 != owned.nd2
