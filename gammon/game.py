@@ -321,7 +321,7 @@ class Game:
         mover = self._require("play", GamePhase.MOVE, player)
         position, dice = self.position, self._dice
         if dice is None:  # the MOVE phase always has dice
-            raise IllegalActionError(f"cannot play: no dice; {self._where()}")
+            raise IllegalActionError(f"cannot play: no dice; {self.situation()}")
         if isinstance(play, str):
             chosen = position.parse_play(play, dice)
         elif isinstance(play, Play):
@@ -344,11 +344,11 @@ class Game:
         """Take back the last play while the next player has not acted (rolled, doubled, ...)."""
         move = self._undoable_move()
         if move is None:
-            raise IllegalActionError(f"cannot undo: there is no play to take back; {self._where()}")
+            raise IllegalActionError(f"cannot undo: there is no play to take back; {self.situation()}")
         self._check_player_value(player, "undo")
         if player is not None and player != move.player:
             raise IllegalActionError(
-                f"cannot undo: only the player who made the play can take it back; {self._where()}")
+                f"cannot undo: only the player who made the play can take it back; {self.situation()}")
         self._history.pop()
         assert move.play is not None  # _undoable_move returns only plays
         start = move.play.position
@@ -360,7 +360,7 @@ class Game:
         turn = self._require("double", GamePhase.ROLL, player)
         why = self._cube.why_not_double(turn, self._rules, self._crawford_game)
         if why:
-            raise IllegalActionError(f"cannot double: {why}; {self._where()}")
+            raise IllegalActionError(f"cannot double: {why}; {self.situation()}")
         self._history.append(Double(turn, self._cube.value * 2))
         self._turn, self._phase = 1 - turn, GamePhase.DOUBLED
 
@@ -382,7 +382,7 @@ class Game:
         turn = self._require("beaver", GamePhase.DOUBLED, player)
         why = self._cube.why_not_beaver(self._rules)
         if why:
-            raise IllegalActionError(f"cannot beaver: {why}; {self._where()}")
+            raise IllegalActionError(f"cannot beaver: {why}; {self.situation()}")
         self._cube = self._cube.beavered(turn)
         self._history.append(Beaver(turn, self._cube.value))
         self._turn, self._phase = 1 - turn, GamePhase.ROLL
@@ -397,7 +397,7 @@ class Game:
         self._check_player_value(player, "resign")
         resigner = turn if player is None else player
         if resigner != turn and self._phase is not GamePhase.ROLL:
-            raise IllegalActionError(f"cannot resign: only the player on roll can now; {self._where()}")
+            raise IllegalActionError(f"cannot resign: only the player on roll can now; {self.situation()}")
         if kind not in (1, 2, 3) or isinstance(kind, bool):
             raise IllegalActionError(f"a resignation is a WinKind (1, 2 or 3), got {kind!r}")
         kind = WinKind(kind)
@@ -422,9 +422,9 @@ class Game:
     def abandon(self, player: int) -> None:
         """``player`` leaves the game and loses a backgammon times the cube (Jacoby or not)."""
         if self._phase is GamePhase.OVER:
-            raise IllegalActionError(f"cannot abandon: {self._where()}")
+            raise IllegalActionError(f"cannot abandon: {self.situation()}")
         if player is None:
-            raise IllegalActionError(f"abandon needs the player who leaves; {self._where()}")
+            raise IllegalActionError(f"abandon needs the player who leaves; {self.situation()}")
         self._check_player_value(player, "abandon")
         self._history.append(Abandon(player))
         self._finish(1 - player, WinKind.BACKGAMMON, "abandon")
@@ -495,7 +495,7 @@ class Game:
         throws = [check_dice(d) for d in (*action.ties, action.dice)]
         if action.opening:
             if self._phase is not GamePhase.OPENING:
-                raise IllegalActionError(f"cannot make the opening roll: {self._where()}")
+                raise IllegalActionError(f"cannot make the opening roll: {self.situation()}")
             if action.dice[0] == action.dice[1]:
                 raise IllegalActionError(
                     f"the opening roll {_roll_text(action.dice)} cannot be a double: each player "
@@ -514,8 +514,8 @@ class Game:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def _where(self) -> str:
-        """The state of play in a player's words, for error messages."""
+    def situation(self) -> str:
+        """The state of play in a player's words (for messages: what the game waits for)."""
         phase = self._phase
         if phase is GamePhase.OPENING:
             return "the game starts with the opening roll"
@@ -533,17 +533,17 @@ class Game:
         """Check that ``action`` may be taken now (by ``player``, if given); returns the player
         who must act."""
         if self._phase not in (phases if isinstance(phases, tuple) else (phases,)):
-            raise IllegalActionError(f"cannot {_words(action)}: {self._where()}")
+            raise IllegalActionError(f"cannot {_words(action)}: {self.situation()}")
         self._check_player_value(player, action)
         turn = self._turn
         if turn is None or (player is not None and player != turn):
             raise IllegalActionError(
-                f"cannot {_words(action)}: it is the other player's turn; {self._where()}")
+                f"cannot {_words(action)}: it is the other player's turn; {self.situation()}")
         return turn
 
     def _offer(self) -> _Resignation:
         if self._resignation is None:  # the RESIGNED phase always has an offer
-            raise IllegalActionError(f"no resignation is offered; {self._where()}")
+            raise IllegalActionError(f"no resignation is offered; {self.situation()}")
         return self._resignation
 
     def _plays_of(self, position: Position, dice: Dice) -> list[Play]:
@@ -558,7 +558,7 @@ class Game:
         try:
             _check_player_value(player)
         except IllegalActionError as e:
-            raise IllegalActionError(f"cannot {_words(action)}: {e}; {self._where()}") from None
+            raise IllegalActionError(f"cannot {_words(action)}: {e}; {self.situation()}") from None
 
     def _undoable_move(self) -> PlayMade | None:
         last = self._history[-1] if self._history else None
@@ -568,7 +568,7 @@ class Game:
 
     def _pass_turn(self) -> None:
         if self._turn is None:
-            raise IllegalActionError(f"no player to pass the turn from; {self._where()}")
+            raise IllegalActionError(f"no player to pass the turn from; {self.situation()}")
         self._turn, self._dice, self._phase = 1 - self._turn, None, GamePhase.ROLL
 
     def _finish(self, winner: int, kind: WinKind, reason: Reason) -> None:

@@ -141,7 +141,7 @@ class LiveMatch:
         elif seat is None:  # a local game: the shared seat acts for whoever must act
             player = self.acting_player()
             if player is None:
-                raise IllegalActionError(f"nobody can {kind} now: the game is {self.match.game.phase.value}")
+                raise IllegalActionError(f"nobody can {kind} now: {self.match.game.situation()}")
         else:
             player = seat
         self._apply(kind, player, args)
