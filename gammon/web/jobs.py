@@ -107,18 +107,31 @@ class ProcessRunner:
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
         pool, manager = self._started()
         reports, stop = manager.Queue(), manager.Event()
-        future = pool.submit(_run_reporting, work, reports, stop)
+        inner = pool.submit(_run_reporting, work, reports, stop)
+        # The caller's future ends only once every report has been relayed: a late report must
+        # not follow the job's end.
+        outer: Future[dict[str, Any]] = Future()
 
         def relay() -> None:
-            while (report := reports.get()) is not None:
-                try:
-                    progress(*report)
-                except JobCancelled:
-                    stop.set()
+            try:
+                while (report := reports.get()) is not None:
+                    try:
+                        progress(*report)
+                    except JobCancelled:
+                        stop.set()
+            except (EOFError, OSError):  # the runner was shut down under the job
+                outer.cancel()
+                return
+            if inner.cancelled():
+                outer.cancel()
+            elif (exc := inner.exception()) is not None:
+                outer.set_exception(exc)
+            else:
+                outer.set_result(inner.result())
 
         threading.Thread(target=relay, name="gammon-job-progress", daemon=True).start()
-        future.add_done_callback(lambda _: reports.put(None))  # after every report the work made
-        return future
+        inner.add_done_callback(lambda _: reports.put(None))  # after every report the work made
+        return outer
 
     def shutdown(self) -> None:
         with self._lock:

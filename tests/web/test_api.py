@@ -243,8 +243,10 @@ def test_hints_frames_mat_and_levels(client: TestClient) -> None:
     assert hints and all(h["play"] in s["plays"] for h in hints)
     final = _play_out(client, m, random.Random(8))
     r = client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
-    assert r.status_code == 409 and r.json()["error"] == "no hint: nothing for you to move now (the game is over)"
-    r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json={"action": "roll"})
+    assert r.status_code == 409
+    assert r.json()["error"] == "no hint: nothing for you to move now (the game is over)"
+    r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
+                    json={"action": "roll"})
     assert r.status_code == 409 and r.json()["error"] == "nobody can roll now: the game is over"
     frames = client.get(f"/api/matches/{m['match_id']}/games/1/frames", headers=auth(m["token"])).json()
     assert frames[0]["text"] == "Start" and frames[-1]["board"] == final["board"]

@@ -110,6 +110,32 @@ def test_a_process_runner_relays_progress_and_stops_a_cancelled_job() -> None:
         runner.shutdown()
 
 
+def _many_quick_steps(progress: Progress) -> dict[str, Any]:
+    for i in range(1, 301):
+        progress(i, 300)
+    return {"steps": 300}
+
+
+def test_a_process_job_ends_after_its_last_report() -> None:
+    # The reports come through a queue: a job that reports fast ends while reports are in flight,
+    # and none of them may come after its end (Jobs would show the job running again).
+    runner = ProcessRunner()
+    seen: list[int] = []
+
+    def slow_progress(done: int, total: int, detail: Any = None) -> None:
+        time.sleep(0.002)
+        seen.append(done)
+
+    try:
+        future = runner.submit(_many_quick_steps, slow_progress)
+        at_end: list[int] = []
+        future.add_done_callback(lambda _: at_end.append(len(seen)))
+        assert future.result(timeout=120) == {"steps": 300}
+        assert at_end == [301]  # progress(0, 0), then each of the 300 reports, then the end
+    finally:
+        runner.shutdown()
+
+
 def _two_steps(progress: Progress) -> dict[str, Any]:
     progress(1, 2)
     progress(2, 2)
