@@ -34,6 +34,8 @@ import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from gnubg_capture import CAPTURE  # noqa: E402
+
 from gammon.analysis import CheckerPlay, analyse  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.formats import read_mat  # noqa: E402
@@ -51,27 +53,7 @@ def emit(value):
     sys.stdout.write(MARK + json.dumps(value) + "\n")
     sys.stdout.flush()
 
-def capture(command):
-    """What gnubg prints (at C level, on fd 1) for command."""
-    sys.stdout.flush()
-    read, write = os.pipe()
-    saved = os.dup(1)
-    os.dup2(write, 1)
-    try:
-        gnubg.command(command)
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(write)
-        os.close(saved)
-    chunks = []
-    while True:
-        chunk = os.read(read, 65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read)
-    return b"".join(chunks).decode("utf-8", "replace")
+%(capture)s
 
 gnubg.command("set display off")
 gnubg.command("set player 0 gnubg")
@@ -108,7 +90,8 @@ for m in CONFIG["matches"]:
 
 def run_gnubg(matches: list[dict], workdir: Path) -> list[dict]:
     script = workdir / "bench_gnubg.py"
-    script.write_text(GNUBG_SCRIPT % {"config": json.dumps({"matches": matches}), "mark": MARK})
+    script.write_text(GNUBG_SCRIPT % {"capture": CAPTURE, "config": json.dumps({"matches": matches}),
+                                      "mark": MARK})
     done = subprocess.run([GNUBG, "-t", "-q", "-p", str(script)], capture_output=True, text=True,
                           cwd=workdir, stdin=subprocess.DEVNULL, timeout=7200)
     out = [json.loads(line[len(MARK):]) for line in done.stdout.splitlines() if line.startswith(MARK)]

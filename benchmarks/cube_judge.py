@@ -42,6 +42,8 @@ from pathlib import Path  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from gnubg_capture import CAPTURE  # noqa: E402
+
 from gammon import Position  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 
@@ -207,26 +209,7 @@ GNUBG_SCRIPT = r'''
 import json, os, re, sys
 CONFIG = json.loads(%(config)r)
 
-def capture(command):
-    sys.stdout.flush()
-    read, write = os.pipe()
-    saved = os.dup(1)
-    os.dup2(write, 1)
-    try:
-        gnubg.command(command)
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(write)
-        os.close(saved)
-    chunks = []
-    while True:
-        chunk = os.read(read, 65536)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(read)
-    return b"".join(chunks).decode("utf-8", "replace")
+%(capture)s
 
 def hint(gid, plies):
     capture("set evaluation cubedecision evaluation plies %%d" %% plies)
@@ -253,7 +236,7 @@ def judge_in_gnubg(groups: list[list[Decision]]) -> list[list[Decision]]:
     decision's win chance falls outside the window comes back empty."""
     config = json.dumps({"window": WINDOW, "groups": [[d.gnubg_id() for d in g] for g in groups]})
     with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(GNUBG_SCRIPT % {"config": config, "mark": MARK})
+        f.write(GNUBG_SCRIPT % {"capture": CAPTURE, "config": config, "mark": MARK})
     try:
         run = subprocess.run([GNUBG, "-t", "-q", "-p", f.name], capture_output=True, text=True)
     finally:
