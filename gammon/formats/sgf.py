@@ -57,6 +57,7 @@ from typing import IO, TYPE_CHECKING, Protocol
 from gammon.cube import Cube
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError
+from gammon.formats.replay import replay_games
 from gammon.game import (
     Abandon,
     AcceptResignation,
@@ -376,8 +377,6 @@ class _MatchReader:
         self.offset = (0, 0)  # how far the money score read runs from the file's MI, once it does
 
     def read(self) -> SgfMatch:
-        from gammon.match import Match
-
         roots = []
         for k, tree in enumerate(self.trees):
             try:
@@ -385,26 +384,24 @@ class _MatchReader:
             except _NodeError as e:
                 raise self._where(k, tree.nodes[0], str(e)) from None
         first = roots[0]
-        match = Match(self._rules(roots))
         root0 = self.trees[0].nodes[0]
         # gammon's default names where the file has none (as the .mat writer's)
         pw, pb = root0.value("PW") or "", root0.value("PB") or ""
         names = (pw if pw.strip() else "Player 1", pb if pb.strip() else "Player 2")
         info = {key: root0.value(key) or "" for key in INFO if root0.value(key) is not None}
-        game_notes, action_notes = [], []
+        game_notes = []
         for k, (tree, root) in enumerate(zip(self.trees, roots)):
             rules_k = root.rules - {"CrawfordGame"}
             if root.length != first.length or rules_k != first.rules - {"CrawfordGame"}:
                 raise self._where(k, tree.nodes[0],
                                   "the match length and rules (MI, RU) differ from game 1's")
-            if k:
-                try:
-                    match.new_game()
-                except GammonError as e:
-                    raise self._where(k, tree.nodes[0], f"{type(e).__name__}: {e}") from None
             skip = _ROOT | (set(INFO) if k == 0 else set())
             game_notes.append({n: v for n, v in tree.nodes[0].properties.items() if n not in skip})
-            action_notes.append(self._game(k, tree, root, match))
+        action_notes: list[_Notes] = []
+        match = replay_games(
+            self._rules(roots), list(enumerate(zip(self.trees, roots))),
+            lambda game, record: action_notes.append(self._game(record[0], *record[1], game)),
+            lambda record: self._place(record[0], record[1][0].nodes[0]))
         return SgfMatch(match, names, info, tuple(game_notes), tuple(action_notes),
                         root0.value("AP") or "", sum(t.variations for t in self.trees), tuple(self.warnings))
 
@@ -426,10 +423,13 @@ class _MatchReader:
             raise self._where(0, self.trees[0].nodes[0], str(e)) from None
 
     def _where(self, k: int, node: SgfNode, what: str) -> InvalidNotationError:
-        return InvalidNotationError(f"game {k + 1}, SGF line {node.line}: {node.text!r}: {what}")
+        return InvalidNotationError(f"{self._place(k, node)}: {what}")
 
-    def _game(self, k: int, tree: SgfTree, root: _Root, match: Match) -> _Notes:
-        game = match.game
+    @staticmethod
+    def _place(k: int, node: SgfNode) -> str:
+        return f"game {k + 1}, SGF line {node.line}: {node.text!r}"
+
+    def _game(self, k: int, tree: SgfTree, root: _Root, game: Game) -> _Notes:
         if root.score is not None and root.score != game.score:
             problem = self._where(k, tree.nodes[0], f"the score MI[ws:{root.score[0]}][bs:{root.score[1]}] "
                                   f"disagrees with the games before it, which make {game.score}")
@@ -452,7 +452,7 @@ class _MatchReader:
             except _NodeError as e:
                 raise self._where(k, node, str(e)) from None
             except GammonError as e:
-                raise self._where(k, node, f"{type(e).__name__}: {e}") from None
+                raise self._where(k, node, str(e)) from None
         try:
             reader.finish(root.result, last_game=k == len(self.trees) - 1)
         except (_NodeError, GammonError) as e:

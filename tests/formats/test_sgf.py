@@ -380,3 +380,15 @@ def test_positions_are_checked_not_trusted() -> None:
     with pytest.raises(InvalidNotationError, match=r"11/6 24/22: no checker to move on 11 in position "
                        + re.escape(read_sgf(GNUBG_STYLE).match.games[0].history[1].play.after.id)):
         read_sgf(text)
+
+
+def test_a_game_after_the_match_is_over_is_refused_in_words() -> None:
+    match = play_match(3, Rules(match_length=1), games=5)
+    text = format_sgf(match)
+    assert text.count("(;FF[4]") == 1  # a 1-point match: one game
+    with pytest.raises(InvalidNotationError) as caught:
+        read_sgf(text + text)  # the same game again, after the match has been won
+    message = str(caught.value)
+    assert message.startswith("game 2, SGF line ")
+    assert message.endswith(f"cannot start a new game: the match is over, {match.score[0]}-{match.score[1]}")
+    assert "Error" not in message  # no class names
