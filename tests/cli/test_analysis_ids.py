@@ -15,7 +15,7 @@ from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.evaluator import Probabilities
 from gammon.engine.met import match_equity
 from gammon.formats import XGID, GameState, MatchState, format_gnubg_id
-from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
+from tests.formats.gnubg_cli import needs_gnubg, states_gnubg_reads
 from tests.helpers import pos, random_game_positions
 
 START = "4HPwATDgc/ABMA"
@@ -169,12 +169,7 @@ def test_who_is_on_roll_score_and_cube_agree_with_gnubg() -> None:
                  jacoby=not length and rng.random() < 0.5)
         text = str(x) if rng.random() < 0.5 else format_gnubg_id(x.position, x.to_match_state())
         cases.append(text)
-    script = (f"for x in {cases!r}:\n"
-              "    gnubg.command(('set xgid ' if x.startswith('XGID') else 'set gnubgid ') + x)\n"
-              "    c, p = gnubg.cubeinfo(), gnubg.posinfo()\n"
-              "    emit([gnubg.gnubgid().split(':')[0], c['move'], list(c['score']), c['matchto'], "
-              "c['cube'], c['cubeowner'], c['crawford'], c['jacoby'], sorted(p['dice'])])\n")
-    got = run_gnubg(script)
+    got = states_gnubg_reads(cases)
     assert len(got) == len(cases)
     for text, (position_id, move, score, length, cube, owner, crawford, jacoby, dice) in zip(cases, got):
         c = parse_context(text)

@@ -44,3 +44,15 @@ def run_gnubg(script: str, workdir: Path | None = None, timeout: float = 300) ->
     if done.returncode != 0 and not values:
         raise RuntimeError(f"gnubg failed ({done.returncode}): {done.stdout[-2000:]} {done.stderr[-2000:]}")
     return values
+
+
+def states_gnubg_reads(ids: list[str]) -> list[list[Any]]:
+    """What gnubg makes of each GNU Backgammon ID or XGID (``set gnubgid`` / ``set xgid``): its
+    Position ID, the player on roll, the score (player 0's first), the match length, the cube value
+    and owner (-1: centred), the Crawford and Jacoby flags and the sorted dice ([0, 0]: none)."""
+    script = (f"for x in {ids!r}:\n"
+              "    gnubg.command(('set xgid ' if x.startswith('XGID') else 'set gnubgid ') + x)\n"
+              "    c, p = gnubg.cubeinfo(), gnubg.posinfo()\n"
+              "    emit([gnubg.gnubgid().split(':')[0], c['move'], list(c['score']), c['matchto'], "
+              "c['cube'], c['cubeowner'], c['crawford'], c['jacoby'], sorted(p['dice'])])\n")
+    return run_gnubg(script)

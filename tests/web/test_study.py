@@ -20,7 +20,7 @@ from gammon.web import create_app
 from gammon.web.jobs import Jobs, ProcessRunner, Progress, Work
 from gammon.web.study import StudySettings
 from tests.analysis.games import pip_engine
-from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
+from tests.formats.gnubg_cli import needs_gnubg, states_gnubg_reads
 from tests.helpers import random_game_positions
 from tests.web.conftest import auth, new_match, seeded_dice
 
@@ -329,12 +329,7 @@ def test_the_editors_ids_mean_to_gnubg_what_the_editor_shows(study: TestClient) 
         p = r.json()
         shown.append(p)
         cases += [p["gnubg_id"], p["xgid"]]
-    script = (f"for x in {cases!r}:\n"
-              "    gnubg.command(('set xgid ' if x.startswith('XGID') else 'set gnubgid ') + x)\n"
-              "    c, p = gnubg.cubeinfo(), gnubg.posinfo()\n"
-              "    emit([gnubg.gnubgid().split(':')[0], c['move'], list(c['score']), c['matchto'], "
-              "c['cube'], c['cubeowner'], c['crawford'], c['jacoby'], sorted(p['dice'])])\n")
-    got = run_gnubg(script)
+    got = states_gnubg_reads(cases)
     assert len(got) == len(cases)
     for i, (position_id, move, score, length, cube, owner, crawford, jacoby, dice) in enumerate(got):
         p = shown[i // 2]
