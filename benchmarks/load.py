@@ -40,9 +40,10 @@ import httpx
 import websockets
 
 from gammon.position import Position
+from gammon.records import replay_match
 from gammon.store import Store
 from gammon.store.models import Base
-from gammon.web.actions import replay_match, rules_from_dict
+from gammon.web.actions import rules_from_dict
 
 WARM = [0.0]  # open loop: the perf_counter time before which actions are not counted
 
@@ -155,10 +156,10 @@ def check_stored(database: str, results: dict, finished_only: bool) -> list[str]
     store = Store(database)
     bad = []
     for match_id, final in results.items():
-        record, actions = store.load_match(match_id), store.load_actions(match_id)
-        match, _ = replay_match(rules_from_dict(record.rules), actions)
+        record, log = store.load_match(match_id), store.load_log(match_id)
+        match = replay_match(rules_from_dict(record.rules), log.actions)
         game = match.game
-        ok = (len(actions) == final["version"]
+        ok = (log.version == final["version"]
               and game.position_for(final["viewer"]).board == tuple(final["board"])
               and store.summary(match_id).position_id == game.position_for(0).id)
         if final["result"]:

@@ -1,5 +1,6 @@
-"""Persistence: an append-only action log per match (SQLAlchemy; SQLite by default, PostgreSQL by URL)."""
+"""Persistence: the actions of each match's games, in order (SQLAlchemy; SQLite by default,
+PostgreSQL by URL)."""
 
-from gammon.store.repository import ActionRecord, MatchRecord, Store, default_database_url
+from gammon.store.repository import LogChange, MatchRecord, Store, StoredLog, default_database_url
 
-__all__ = ["ActionRecord", "MatchRecord", "Store", "default_database_url"]
+__all__ = ["LogChange", "MatchRecord", "Store", "StoredLog", "default_database_url"]

@@ -1,4 +1,4 @@
-"""Group commit: the appends of many matches, queued from an event loop, stored in one transaction.
+"""Group commit: the changes of many matches, queued from an event loop, stored in one transaction.
 
 A server acknowledges an action only once it is stored; committing each action on its own makes
 the database's commit the cost of every action. The writer thread takes everything queued while the
@@ -15,9 +15,9 @@ import threading
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from gammon.store.repository import ActionRecord, MatchSummary, Store
+    from gammon.store.repository import LogChange, Store
 
-_Entry = tuple[str, list["ActionRecord"], "MatchSummary | None", asyncio.AbstractEventLoop, asyncio.Future]
+_Entry = tuple[str, "LogChange", asyncio.AbstractEventLoop, asyncio.Future]
 
 
 class BatchWriter:
@@ -31,14 +31,12 @@ class BatchWriter:
         self._lock = threading.Lock()
         self.commits = 0  # transactions so far (for the benchmark's report)
 
-    async def append(self, match_id: str, actions: list[ActionRecord], summary: MatchSummary | None) -> None:
-        """Store ``actions`` as the next entries of the match's log; returns once committed."""
-        if not actions:
-            return
+    async def append(self, match_id: str, change: LogChange) -> None:
+        """Store ``change`` to the match's actions; returns once committed."""
         loop = asyncio.get_running_loop()
         done: asyncio.Future[Exception | None] = loop.create_future()
         self._start()
-        self._queue.put((match_id, actions, summary, loop, done))
+        self._queue.put((match_id, change, loop, done))
         error = await done
         if error is not None:
             raise error
@@ -74,11 +72,11 @@ class BatchWriter:
                     break
                 batch.append(entry)
             try:
-                errors = self.store.append_batch([(m, a, s) for m, a, s, _, _ in batch])
+                errors = self.store.append_batch([(m, c) for m, c, _, _ in batch])
                 self.commits += 1
             except Exception as exc:  # the database is down: every caller hears of it
                 errors = [exc] * len(batch)
-            for (_, _, _, loop, future), error in zip(batch, errors, strict=True):
+            for (_, _, loop, future), error in zip(batch, errors, strict=True):
                 loop.call_soon_threadsafe(_settle, future, error)
             if stop:
                 return

@@ -1,4 +1,4 @@
-"""Database tables: one row per match, one row per action in an append-only log."""
+"""Database tables: one row per match, one row per action of its games (the games' ``history``)."""
 
 from __future__ import annotations
 
@@ -25,16 +25,39 @@ class MatchRow(Base):
     # SHA-256 of each seat's token: a copy of the database does not hand out the seats.
     seat0_hash: Mapped[str] = mapped_column(String(64))
     seat1_hash: Mapped[str] = mapped_column(String(64))
+    # One more with every action stored or taken back: what stale-action checks compare and
+    # notifications carry. Writers compare it to the version they started from, so two writers
+    # racing for the same match cannot both store.
+    version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # The version of the last change that took actions back (an undo): a process holding an older
+    # version must reload the match rather than only read the actions after its own.
+    retracted_at: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # A summary kept up to date for listings and for checking a replay; never the source of truth.
-    action_count: Mapped[int] = mapped_column(Integer, default=0)
+    action_count: Mapped[int] = mapped_column(Integer, default=0)  # actions stored
     status: Mapped[str] = mapped_column(String(16), default="active")
     position_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
     score0: Mapped[int] = mapped_column(Integer, default=0)
     score1: Mapped[int] = mapped_column(Integer, default=0)
 
 
+class MatchActionRow(Base):
+    """One action of a game of the match (:class:`gammon.records.MatchAction`'s JSON form, with its
+    game's number and a roll's dice), in order: ``seq`` from 0 across the match's games."""
+
+    __tablename__ = "match_actions"
+    __table_args__ = (UniqueConstraint("match_id", "seq", name="match_actions_match_seq"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    seq: Mapped[int] = mapped_column(Integer)
+    action: Mapped[dict] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
 class ActionRow(Base):
-    """One action, in order (``seq`` from 0), with the dice the server rolled while applying it."""
+    """The old format: one row per request a player made (``kind`` a method of Game/Match, with the
+    dice the server rolled while applying it). Read only to convert a match stored so, once, into
+    :class:`MatchActionRow`; nothing writes it any more."""
 
     __tablename__ = "actions"
     __table_args__ = (UniqueConstraint("match_id", "seq", name="actions_match_seq"),)

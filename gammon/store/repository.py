@@ -1,8 +1,10 @@
-"""The repository: create matches, append actions, load them back. No game logic here.
+"""The repository: create matches, store the actions of their games, load them back. No game logic
+here: an action is :class:`gammon.records.MatchAction`, stored in its JSON form.
 
-Every action is committed before :meth:`Store.append_action` returns, so the caller can acknowledge it
-knowing a restart loses nothing. The log is append-only: ``seq`` must be the next number, and the
-unique (match, seq) constraint refuses a second writer that raced for the same slot.
+Every change is committed before :meth:`Store.append` returns, so the caller can acknowledge it
+knowing a restart loses nothing. The log only grows, but for an undo, which takes its last action
+back: each change names the match's version it follows, so a second writer that raced for the same
+match fails instead of overwriting, and the unique (match, seq) constraint guards the same place.
 """
 
 from __future__ import annotations
@@ -13,13 +15,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, func, insert, select, text, update
-from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import create_engine, delete, event, func, insert, inspect, select, text, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from gammon.errors import StoreConflictError, UnknownMatchError
-from gammon.store.models import ActionRow, Base, MatchRow
+from gammon.records import MatchAction
+from gammon.store.models import ActionRow, Base, MatchActionRow, MatchRow
 
 
 @dataclass(frozen=True)
@@ -35,23 +38,49 @@ class MatchRecord:
 
 
 @dataclass(frozen=True)
-class ActionRecord:
-    """One logged action: ``kind`` is a method of Game/Match, ``rolls`` the dice it consumed."""
+class MatchSummary:
+    """What listings show without a replay; written with each change."""
+
+    status: str
+    position_id: str
+    score: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class LogChange:
+    """One change to a match's stored actions, from version ``base`` to ``version``: the actions
+    from seq ``retract_from`` on taken back (an undo; None: nothing is), then ``actions`` stored
+    from seq ``first`` on."""
+
+    base: int
+    version: int
+    first: int
+    actions: list[MatchAction]
+    retract_from: int | None = None
+    summary: MatchSummary | None = None
+
+
+@dataclass(frozen=True)
+class StoredLog:
+    """A match's actions from seq ``first`` on, read at its ``version`` in one statement; the last
+    change that took actions back made version ``retracted_at``."""
+
+    version: int
+    retracted_at: int
+    first: int
+    actions: list[MatchAction]
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """A row of the old format (:class:`gammon.store.models.ActionRow`): a request, ``kind`` a
+    method of Game/Match, ``rolls`` the dice it consumed."""
 
     seq: int
     kind: str
     player: int | None = None
     args: dict[str, Any] = field(default_factory=dict)
     rolls: tuple[tuple[int, int], ...] = ()
-
-
-@dataclass(frozen=True)
-class MatchSummary:
-    """What listings show without a replay; written with each action."""
-
-    status: str
-    position_id: str
-    score: tuple[int, int]
 
 
 def hash_token(token: str) -> str:
@@ -78,7 +107,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 class Store:
-    """Matches and their action logs in one database (``url`` as SQLAlchemy reads it)."""
+    """Matches and their games' actions in one database (``url`` as SQLAlchemy reads it)."""
 
     def __init__(self, url: str | None = None) -> None:
         url = url or default_database_url()
@@ -95,6 +124,7 @@ class Store:
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
         Base.metadata.create_all(self.engine)
+        _add_version_columns(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:
@@ -104,25 +134,20 @@ class Store:
         with self._sessions.begin() as s:
             s.add(MatchRow(id=record.id, created_at=record.created_at, mode=record.mode, level=record.level,
                            rules=dict(record.rules), seat0_hash=record.seat_hashes[0],
-                           seat1_hash=record.seat_hashes[1], action_count=0, status="active"))
+                           seat1_hash=record.seat_hashes[1], version=0, retracted_at=0, action_count=0,
+                           status="active"))
 
-    def append_action(self, match_id: str, action: ActionRecord, summary: MatchSummary | None = None) -> None:
-        """Commit ``action`` as the next entry of the match's log (and its summary, in one transaction)."""
-        self.append_actions(match_id, [action], summary)
-
-    def append_actions(self, match_id: str, actions: list[ActionRecord],
-                       summary: MatchSummary | None = None) -> None:
-        """Commit ``actions`` (consecutive) as the next entries of the match's log, in one transaction."""
-        error = self.append_batch([(match_id, actions, summary)])[0]
+    def append(self, match_id: str, change: LogChange) -> None:
+        """Commit ``change`` to the match's actions (and its summary), in one transaction."""
+        error = self.append_batch([(match_id, change)])[0]
         if error is not None:
             raise error
 
-    def append_batch(self, entries: list[tuple[str, list[ActionRecord], MatchSummary | None]]
-                     ) -> list[Exception | None]:
-        """Append to several matches' logs in one transaction (a group commit): for each entry, its
+    def append_batch(self, entries: list[tuple[str, LogChange]]) -> list[Exception | None]:
+        """Make several matches' changes in one transaction (a group commit): for each entry, its
         error (StoreConflictError, UnknownMatchError) or None once stored. An entry that conflicts
         stores nothing and leaves the others be. On PostgreSQL each stored entry also notifies
-        channel ``gammon`` with ``"<match id> <action count>"`` (comma-separated, several to a
+        channel ``gammon`` with ``"<match id> <version>"`` (comma-separated, several to a
         notification; delivered on commit)."""
         if not entries:
             return []
@@ -130,44 +155,26 @@ class Store:
             return self._append_batch(entries)
         except IntegrityError:
             if len(entries) == 1:
-                match_id, actions, _ = entries[0]
-                return [StoreConflictError(f"match {match_id!r}: action {actions[0].seq} is already stored")]
-            # One entry raced another writer past the count check: store them one by one.
+                match_id, change = entries[0]
+                return [StoreConflictError(f"match {match_id!r}: action {change.first} is already stored")]
+            # One entry raced another writer past the version check: store them one by one.
             return [self.append_batch([entry])[0] for entry in entries]
 
-    def _append_batch(self, entries: list[tuple[str, list[ActionRecord], MatchSummary | None]]
-                      ) -> list[Exception | None]:
+    def _append_batch(self, entries: list[tuple[str, LogChange]]) -> list[Exception | None]:
         errors: list[Exception | None] = []
         rows: list[dict[str, Any]] = []
-        changed: list[str] = []  # "<match id> <action count>" of each entry stored
+        changed: list[str] = []  # "<match id> <version>" of each entry stored
         now = datetime.now(UTC)
         with self.engine.begin() as conn:
-            for match_id, actions, summary in entries:
-                first, count = actions[0].seq, actions[-1].seq + 1
-                if [a.seq for a in actions] != list(range(first, count)):
-                    errors.append(StoreConflictError(f"match {match_id!r}: actions to append are not "
-                                                     f"consecutive ({[a.seq for a in actions][:10]})"))
-                    continue
-                values: dict[str, Any] = {"action_count": count}
-                if summary is not None:
-                    values.update(status=summary.status, position_id=summary.position_id,
-                                  score0=summary.score[0], score1=summary.score[1])
-                # The WHERE on the count makes a second writer for the same place fail, not overwrite.
-                done = conn.execute(update(MatchRow).values(**values).where(
-                    MatchRow.id == match_id, MatchRow.action_count == first))
-                if done.rowcount != 1:
-                    stored = conn.scalar(select(MatchRow.action_count).where(MatchRow.id == match_id))
-                    errors.append(UnknownMatchError(f"no match {match_id!r}") if stored is None else
-                                  StoreConflictError(f"match {match_id!r}: action {first} appended "
-                                                     f"where {stored} was due"))
-                    continue
-                errors.append(None)
-                rows.extend({"match_id": match_id, "seq": a.seq, "player": a.player, "kind": a.kind,
-                             "args": dict(a.args), "rolls": [list(r) for r in a.rolls], "created_at": now}
-                            for a in actions)
-                changed.append(f"{match_id} {count}")
+            for match_id, change in entries:
+                why = _why_not_valid(change)
+                error = (StoreConflictError(f"match {match_id!r}: {why}") if why else
+                         _change(conn, match_id, change, rows, now))
+                errors.append(error)
+                if error is None:
+                    changed.append(f"{match_id} {change.version}")
             if rows:
-                conn.execute(insert(ActionRow), rows)
+                conn.execute(insert(MatchActionRow), rows)
             if self.notifies:
                 # One notification per few hundred matches (a payload holds up to 8000 bytes).
                 for start in range(0, len(changed), 200):
@@ -181,12 +188,48 @@ class Store:
             return MatchRecord(id=row.id, mode=row.mode, rules=dict(row.rules), level=row.level,
                                seat_hashes=(row.seat0_hash, row.seat1_hash), created_at=row.created_at)
 
-    def load_actions(self, match_id: str) -> list[ActionRecord]:
+    def load_log(self, match_id: str, first: int = 0) -> StoredLog:
+        """The match's actions from seq ``first`` on, with its version. One statement reads both,
+        so they agree even while other processes write (each statement sees one snapshot)."""
+        query = (select(MatchRow.version, MatchRow.retracted_at, MatchActionRow.seq, MatchActionRow.action)
+                 .outerjoin(MatchActionRow, (MatchActionRow.match_id == MatchRow.id)
+                            & (MatchActionRow.seq >= first))
+                 .where(MatchRow.id == match_id).order_by(MatchActionRow.seq))
+        with self.engine.connect() as conn:
+            rows = conn.execute(query).all()
+        if not rows:
+            raise UnknownMatchError(f"no match {match_id!r}")
+        stored = [(seq, action) for _, _, seq, action in rows if seq is not None]
+        if [seq for seq, _ in stored] != list(range(first, first + len(stored))):
+            raise StoreConflictError(f"match {match_id!r}: the stored actions from {first} are not "
+                                     f"consecutive ({[seq for seq, _ in stored][:10]})")
+        return StoredLog(version=rows[0][0], retracted_at=rows[0][1], first=first,
+                         actions=[MatchAction.from_dict(a) for _, a in stored])
+
+    def load_requests(self, match_id: str) -> list[RequestRecord]:
+        """The match's rows in the old format (one per request), if it was stored so."""
         with self._sessions() as s:
-            self._match_row(s, match_id)
             rows = s.scalars(select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.seq))
-            return [ActionRecord(seq=r.seq, kind=r.kind, player=r.player, args=dict(r.args),
-                                 rolls=tuple((int(a), int(b)) for a, b in r.rolls)) for r in rows]
+            return [RequestRecord(seq=r.seq, kind=r.kind, player=r.player, args=dict(r.args),
+                                  rolls=tuple((int(a), int(b)) for a, b in r.rolls)) for r in rows]
+
+    def convert_requests(self, match_id: str, change: LogChange) -> None:
+        """Store a match kept in the old format as its actions (``change``: every action from seq 0,
+        to a version no lower than the stored one, since the state is the same) and drop its old
+        rows, in one transaction. StoreConflictError if another process converted it first."""
+        if change.first != 0 or change.retract_from is not None or change.version < change.base:
+            raise StoreConflictError(f"match {match_id!r}: a conversion stores every action from 0")
+        rows: list[dict[str, Any]] = []
+        try:
+            with self.engine.begin() as conn:
+                error = _change(conn, match_id, change, rows, datetime.now(UTC))
+                if error is not None:
+                    raise error
+                if rows:
+                    conn.execute(insert(MatchActionRow), rows)
+                conn.execute(delete(ActionRow).where(ActionRow.match_id == match_id))
+        except IntegrityError:
+            raise StoreConflictError(f"match {match_id!r} is already stored as its actions") from None
 
     def summary(self, match_id: str) -> MatchSummary:
         with self._sessions() as s:
@@ -198,14 +241,20 @@ class Store:
         with self._sessions() as s:
             return list(s.scalars(select(MatchRow.id).order_by(MatchRow.created_at, MatchRow.id)))
 
+    def version(self, match_id: str) -> int:
+        """The match's version: one more with every action stored or taken back."""
+        with self._sessions() as s:
+            return self._match_row(s, match_id).version
+
     def action_count(self, match_id: str) -> int:
         """How many actions of the match are stored."""
         with self._sessions() as s:
             return self._match_row(s, match_id).action_count
 
     def count_actions(self) -> int:
+        """How many actions of all matches are stored."""
         with self._sessions() as s:
-            return int(s.scalar(select(func.count()).select_from(ActionRow)) or 0)
+            return int(s.scalar(select(func.count()).select_from(MatchActionRow)) or 0)
 
     @staticmethod
     def _match_row(s: Session, match_id: str) -> MatchRow:
@@ -213,3 +262,58 @@ class Store:
         if row is None:
             raise UnknownMatchError(f"no match {match_id!r}")
         return row
+
+
+def _change(conn: Connection, match_id: str, change: LogChange, rows: list[dict[str, Any]],
+            now: datetime) -> Exception | None:
+    """Make ``change`` on ``conn`` but for inserting its actions, which it adds to ``rows``; the
+    error that refuses it (nothing done), or None."""
+    values: dict[str, Any] = {"version": change.version, "action_count": change.first + len(change.actions)}
+    if change.retract_from is not None:
+        values["retracted_at"] = change.version
+    if change.summary is not None:
+        summary = change.summary
+        values.update(status=summary.status, position_id=summary.position_id,
+                      score0=summary.score[0], score1=summary.score[1])
+    # The WHERE on the version makes a second writer of the match fail, not overwrite.
+    done = conn.execute(update(MatchRow).values(**values).where(
+        MatchRow.id == match_id, MatchRow.version == change.base))
+    if done.rowcount != 1:
+        stored = conn.scalar(select(MatchRow.version).where(MatchRow.id == match_id))
+        return (UnknownMatchError(f"no match {match_id!r}") if stored is None else
+                StoreConflictError(f"match {match_id!r}: a change to version {change.base} made "
+                                   f"where it is {stored}"))
+    if change.retract_from is not None:
+        conn.execute(delete(MatchActionRow).where(MatchActionRow.match_id == match_id,
+                                                  MatchActionRow.seq >= change.retract_from))
+    rows.extend({"match_id": match_id, "seq": change.first + i, "action": a.to_dict(), "created_at": now}
+                for i, a in enumerate(change.actions))
+    return None
+
+
+def _why_not_valid(change: LogChange) -> str | None:
+    if change.version <= change.base:
+        return f"a change from version {change.base} to {change.version} does not advance it"
+    if change.retract_from is not None and not 0 <= change.retract_from <= change.first:
+        return f"actions taken back from {change.retract_from} but stored from {change.first}"
+    return None
+
+
+def _add_version_columns(engine: Engine) -> None:
+    """Give a ``matches`` table made before versions were stored its ``version`` (the number of
+    rows it had: its version then) and ``retracted_at`` columns."""
+    columns = {c["name"] for c in inspect(engine).get_columns("matches")}
+    missing = [c for c in ("version", "retracted_at") if c not in columns]
+    if not missing:
+        return
+    try:
+        with engine.begin() as conn:
+            for column in missing:
+                conn.execute(text(f"ALTER TABLE matches ADD COLUMN {column} INTEGER NOT NULL DEFAULT 0"))
+            if "version" in missing:
+                conn.execute(text("UPDATE matches SET version = action_count"))
+    except DBAPIError:
+        # Another process added them meanwhile; anything else is still missing, and says so here.
+        columns = {c["name"] for c in inspect(engine).get_columns("matches")}
+        if any(c not in columns for c in missing):
+            raise

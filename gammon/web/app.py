@@ -168,7 +168,7 @@ class Hub:
             loop.call_soon_threadsafe(lambda: loop.create_task(self.catch_up(match_id, count)))
 
     async def catch_up(self, match_id: str, count: int) -> None:
-        """Another process stored actions of this match: replay it from the store and push it."""
+        """Another process stored actions of this match: make them here and push it."""
         live = self.live.get(match_id)
         if live is None or live.version >= count:
             return  # our own commit, or a match this process does not hold
@@ -178,17 +178,17 @@ class Hub:
         async with live.lock:
             if live.version >= count:
                 return
-            await asyncio.to_thread(live.reload)
+            await asyncio.to_thread(live.catch_up)
             messages = self._messages(live)
         await self._send(messages)
 
     async def _store(self, live: LiveMatch) -> None:
         """Store the match's unsaved actions (group commit); on failure go back to what is stored."""
-        records, summary = live.take_unsaved()
-        if not records:
+        change = live.take_unsaved()
+        if change is None:
             return
         try:
-            await self.writer.append(live.id, records, summary)
+            await self.writer.append(live.id, change)
         except Exception:
             await asyncio.to_thread(live.reload)
             raise
@@ -231,7 +231,7 @@ class Hub:
         socket; returns the acting seat's view when ``reply``, with ``detail`` (see Detail)."""
         async with live.lock:
             if req.version is not None and req.version > live.version:
-                await asyncio.to_thread(live.reload)  # another process stored actions since
+                await asyncio.to_thread(live.catch_up)  # another process stored actions since
             await self._computer(live)  # a computer's turn left undone (an engine worker failed)
             if req.version is not None and req.version != live.version:
                 raise StaleActionError(f"the game has moved on (version {live.version}, you acted on "

@@ -47,9 +47,8 @@ class _GamePickler(pickle.Pickler):
 
     def persistent_id(self, obj: Any) -> str | None:
         from gammon.dice import RandomDice, ScriptedDice
-        from gammon.web.actions import LoggedDice
 
-        return "dice" if isinstance(obj, LoggedDice | RandomDice | ScriptedDice) else None
+        return "dice" if isinstance(obj, RandomDice | ScriptedDice) else None
 
 
 class _GameUnpickler(pickle.Unpickler):

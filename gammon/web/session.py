@@ -1,9 +1,12 @@
-"""A live match on the server: the domain Match, its seats, its computer opponent and its stored log.
+"""A live match on the server: the domain Match, its seats, its computer opponent and its stored
+actions (its games' ``history``, :mod:`gammon.records`).
 
-The caller holds :attr:`LiveMatch.lock` around :meth:`LiveMatch.act`, so the actions of one match are
-applied one at a time. Actions are applied in memory and queued in :attr:`LiveMatch.unsaved`; the
-caller stores them (:meth:`LiveMatch.save`, or the server's batched writer) before acknowledging
-anything, and a failed write puts the match back to what is stored (:meth:`LiveMatch.reload`).
+The caller holds :attr:`LiveMatch.lock` around :meth:`LiveMatch.act`, so the requests of one match
+are applied one at a time. The actions they make are queued in :attr:`LiveMatch.unsaved` (an undo
+takes the last one back); the caller stores them (:meth:`LiveMatch.save`, or the server's batched
+writer) before acknowledging anything, and a failed write puts the match back to what is stored
+(:meth:`LiveMatch.reload`). Another process's changes are caught up with by making only the actions
+it added (:meth:`LiveMatch.catch_up`).
 The computer's actions at engine levels are not made here: the server asks its engine pool for
 them (:meth:`LiveMatch.computer_due`, :meth:`LiveMatch.computer_acts`), off the event loop.
 """
@@ -17,22 +20,16 @@ from typing import Any
 
 from gammon.dice import DiceSource, RandomDice
 from gammon.engine.players import ComputerAction, ComputerPlayer, available_levels, computer_player
-from gammon.errors import IllegalActionError, NotAuthorizedError
+from gammon.errors import GammonError, IllegalActionError, NotAuthorizedError, StoreConflictError
 from gammon.game import GamePhase, PlayMade
 from gammon.match import Match
+from gammon.records import MatchAction, extend_match, match_actions, replay_match
 from gammon.rules import Rules
-from gammon.store import ActionRecord, MatchRecord, Store
+from gammon.store import LogChange, MatchRecord, Store, StoredLog
 from gammon.store.repository import MatchSummary, hash_token
-from gammon.web.actions import (
-    ACTIONS,
-    NAMES_KEY,
-    LoggedDice,
-    apply_action,
-    replay_match,
-    rules_from_dict,
-    rules_to_dict,
-)
+from gammon.web.actions import ACTIONS, NAMES_KEY, apply_action, rules_from_dict, rules_to_dict
 from gammon.web.engine_pool import INLINE_LEVELS
+from gammon.web.old_log import replay_requests
 
 MODES = ("computer", "local", "online")
 COMPUTER_SEAT = 1
@@ -47,16 +44,21 @@ def new_token() -> str:
 class LiveMatch:
     """One match being played. ``seat`` arguments: 0, 1, or None for a local game's shared seat."""
 
-    def __init__(self, record: MatchRecord, match: Match, dice: LoggedDice, store: Store,
-                 version: int) -> None:
+    def __init__(self, record: MatchRecord, match: Match, dice: DiceSource, store: Store,
+                 log: StoredLog) -> None:
         self.record = record
         self.match = match
         self.dice = dice
         self.store = store
-        self.version = version
+        # One more with each action made or taken back (the stored version once saved): what a
+        # client's request names, so that one made on a board since changed is refused.
+        self.version = log.version
+        self._saved_version = log.version
+        self._stored = log.first + len(log.actions)  # actions stored: the seq of the next
+        self._retract_from: int | None = None  # stored actions from this seq on are taken back
         self.lock = asyncio.Lock()
         self.log_cache: dict[int, tuple[int, list[str]]] = {}  # game number -> (actions seen, lines)
-        self.unsaved: list[ActionRecord] = []  # applied in memory, not yet stored
+        self.unsaved: list[MatchAction] = []  # made in memory, not yet stored
         self._plays: tuple[object, list[str]] = (None, [])  # (position, dice) -> the plays' texts
         self.level = (record.level or "random") if record.mode == "computer" else None
         # The computer plays here only at the levels that need no engine; else the engine pool does.
@@ -84,8 +86,8 @@ class LiveMatch:
         record = MatchRecord(id=secrets.token_urlsafe(12), mode=mode, rules=stored,
                              seat_hashes=hashes, level=level if mode == "computer" else None)
         store.create_match(record)
-        logged = LoggedDice(dice or RandomDice())
-        live = cls(record, Match(rules, logged), logged, store, version=0)
+        dice = dice or RandomDice()
+        live = cls(record, Match(rules, dice), dice, store, StoredLog(0, 0, 0, []))
         live.advance()
         live.save()
         if mode == "computer":
@@ -96,9 +98,9 @@ class LiveMatch:
     def load(cls, store: Store, match_id: str, dice: DiceSource | None = None) -> LiveMatch:
         """Rebuild a match by replaying its stored actions."""
         record = store.load_match(match_id)
-        actions = store.load_actions(match_id)
-        match, logged = replay_match(rules_from_dict(record.rules), actions, dice or RandomDice())
-        live = cls(record, match, logged, store, version=len(actions))
+        rules, dice = rules_from_dict(record.rules), dice or RandomDice()
+        log = _stored_log(store, match_id, rules)
+        live = cls(record, replay_match(rules, log.actions, dice), dice, store, log)
         live.advance()  # finishes automatic actions a crash may have interrupted
         live.save()
         return live
@@ -185,46 +187,111 @@ class LiveMatch:
         return _request(computer.next_action(game))
 
     def _apply(self, kind: str, player: int | None, args: dict[str, Any]) -> None:
-        self.dice.taken.clear()
-        try:
-            stored_args = apply_action(self.match, kind, player, args)
-        finally:
-            rolls = tuple(self.dice.taken)
-            self.dice.taken.clear()
-        self.unsaved.append(ActionRecord(seq=self.version, kind=kind, player=player, args=stored_args,
-                                         rolls=rolls))
+        match = self.match
+        game = match.game
+        done = len(game.history)
+        apply_action(match, kind, player, args)  # a refused request changes nothing
+        if match.game is not game:  # the next game: every action of it is new
+            game, done = match.game, 0
+        history = game.history
+        number = len(match.games) - 1
+        if len(history) < done:  # an undo took the last play back
+            self.log_cache.pop(number + 1, None)
+            for _ in range(done - len(history)):
+                self._take_back()
+        for action in history[done:]:
+            self.unsaved.append(MatchAction(number, action))
+            self.version += 1
+
+    def _take_back(self) -> None:
+        if self.unsaved:
+            self.unsaved.pop()
+        else:
+            self._stored -= 1
+            self._retract_from = self._stored
         self.version += 1
 
-    def take_unsaved(self) -> tuple[list[ActionRecord], MatchSummary]:
-        """The actions applied since the last save, and the summary to store with them."""
-        records, self.unsaved = self.unsaved, []
-        return records, self.summary()
+    def take_unsaved(self) -> LogChange | None:
+        """The change to store since the last save (None: nothing changed), with the summary."""
+        if self.version == self._saved_version:
+            return None
+        change = LogChange(base=self._saved_version, version=self.version, first=self._stored,
+                           actions=self.unsaved, retract_from=self._retract_from, summary=self.summary())
+        self._stored += len(self.unsaved)
+        self.unsaved, self._retract_from, self._saved_version = [], None, self.version
+        return change
 
     def save(self) -> None:
-        """Store the unsaved actions (in one transaction); on failure go back to what is stored."""
-        records, summary = self.take_unsaved()
-        if not records:
+        """Store the unsaved change (in one transaction); on failure go back to what is stored."""
+        change = self.take_unsaved()
+        if change is None:
             return
         try:
-            self.store.append_actions(self.id, records, summary)
+            self.store.append(self.id, change)
         except Exception:
             self.reload()  # memory ran ahead of the database: go back to what is stored
             raise
 
     def summary(self) -> MatchSummary:
-        game = self.match.game
-        status = "over" if self.match.is_over else "active"
-        return MatchSummary(status=status, position_id=game.position_for(0).id, score=self.match.score)
+        return summarize(self.match)
 
     def reload(self) -> None:
         """Replay the match from the store: after a failed write, or when another server process
-        has stored actions of it."""
-        self.unsaved.clear()
-        actions = self.store.load_actions(self.id)
-        source = self.dice.source
-        self.match, self.dice = replay_match(rules_from_dict(self.record.rules), actions, source)
+        took actions back."""
+        log = self.store.load_log(self.id)
+        self.match = replay_match(rules_from_dict(self.record.rules), log.actions, self.dice)
+        self._caught_up(log)
         self.log_cache.clear()
-        self.version = len(actions)
+
+    def catch_up(self) -> None:
+        """Another server process stored changes of this match: make the actions it added here
+        (the caller holds the lock, so nothing is unsaved), or reload if it took actions back."""
+        if self.version != self._saved_version:
+            self.reload()
+            return
+        log = self.store.load_log(self.id, self._stored)
+        if log.version <= self.version:
+            return
+        if log.retracted_at > self.version:
+            self.reload()
+            return
+        try:
+            extend_match(self.match, log.actions)
+        except GammonError:
+            self.reload()  # what is stored does not continue this match: start again from it
+            return
+        self._caught_up(log)
+
+    def _caught_up(self, log: StoredLog) -> None:
+        self.unsaved, self._retract_from = [], None
+        self.version = self._saved_version = log.version
+        self._stored = log.first + len(log.actions)
+
+
+def summarize(match: Match) -> MatchSummary:
+    game = match.game
+    status = "over" if match.is_over else "active"
+    return MatchSummary(status=status, position_id=game.position_for(0).id, score=match.score)
+
+
+def _stored_log(store: Store, match_id: str, rules: Rules) -> StoredLog:
+    """The match's stored actions; a match stored in the old format (one row per request) is
+    replayed from its requests and stored as its actions first, once."""
+    log = store.load_log(match_id)
+    if log.actions:
+        return log
+    requests = store.load_requests(match_id)
+    if not requests:
+        return log
+    match = replay_requests(rules, requests)
+    # The version clients were given counted the requests; the state is the same, so it stays.
+    change = LogChange(base=log.version, version=max(log.version, len(requests)), first=0,
+                       actions=match_actions(match), summary=summarize(match))
+    try:
+        store.convert_requests(match_id, change)
+    except StoreConflictError:
+        pass  # another process converted it meanwhile
+    return store.load_log(match_id)
 
 
 def check_level(level: str) -> None:

@@ -1,4 +1,4 @@
-"""Group commits: many matches' actions in one transaction, each caller told of its own outcome."""
+"""Group commits: many matches' changes in one transaction, each caller told of its own outcome."""
 
 from __future__ import annotations
 
@@ -7,7 +7,9 @@ import asyncio
 import pytest
 
 from gammon.errors import StoreConflictError, UnknownMatchError
-from gammon.store import ActionRecord, MatchRecord, Store
+from gammon.game import Roll
+from gammon.records import MatchAction
+from gammon.store import LogChange, MatchRecord, Store
 from gammon.store.batch import BatchWriter
 from gammon.store.repository import MatchSummary
 
@@ -19,22 +21,22 @@ def _match(store: Store, match_id: str) -> None:
                                    seat_hashes=("a" * 64, "a" * 64)))
 
 
-def _actions(first: int, count: int) -> list[ActionRecord]:
-    return [ActionRecord(seq=first + i, kind="roll", rolls=((3, 1),)) for i in range(count)]
+def _change(base: int, count: int, summary: MatchSummary | None = None) -> LogChange:
+    actions = [MatchAction(0, Roll(0, (3, 1))) for _ in range(count)]
+    return LogChange(base=base, version=base + count, first=base, actions=actions, summary=summary)
 
 
 def test_a_conflicting_entry_stores_nothing_and_leaves_the_others_stored(store: Store) -> None:
     for m in ("m1", "m2", "m3"):
         _match(store, m)
-    store.append_actions("m2", _actions(0, 1))
-    errors = store.append_batch([("m1", _actions(0, 2), SUMMARY), ("m2", _actions(0, 1), None),
-                                 ("m3", _actions(0, 3), None), ("nope", _actions(0, 1), None)])
+    store.append("m2", _change(0, 1))
+    errors = store.append_batch([("m1", _change(0, 2, SUMMARY)), ("m2", _change(0, 1)),
+                                 ("m3", _change(0, 3)), ("nope", _change(0, 1))])
     assert errors[0] is None and errors[2] is None
     assert isinstance(errors[1], StoreConflictError) and "m2" in str(errors[1])
     assert isinstance(errors[3], UnknownMatchError) and "nope" in str(errors[3])
-    assert [a.seq for a in store.load_actions("m1")] == [0, 1]
-    assert [a.seq for a in store.load_actions("m2")] == [0]
-    assert store.action_count("m3") == 3 and store.summary("m1").position_id == SUMMARY.position_id
+    assert len(store.load_log("m1").actions) == 2 and len(store.load_log("m2").actions) == 1
+    assert store.version("m3") == 3 and store.summary("m1").position_id == SUMMARY.position_id
 
 
 def test_the_writer_answers_each_caller_once_its_actions_are_committed(store: Store) -> None:
@@ -44,11 +46,11 @@ def test_the_writer_answers_each_caller_once_its_actions_are_committed(store: St
     writer = BatchWriter(store)
 
     async def play() -> None:
-        await asyncio.gather(*(writer.append(m, _actions(0, 2), SUMMARY) for m in ids))
+        await asyncio.gather(*(writer.append(m, _change(0, 2, SUMMARY)) for m in ids))
         with pytest.raises(StoreConflictError):
-            await writer.append(ids[0], _actions(0, 1), None)  # that place is taken
+            await writer.append(ids[0], _change(0, 1))  # that version is gone
 
     asyncio.run(play())
     writer.close()
-    assert all(store.action_count(m) == 2 for m in ids)
+    assert all(store.version(m) == 2 and store.action_count(m) == 2 for m in ids)
     assert writer.commits < len(ids) + 1  # some commits carried several matches

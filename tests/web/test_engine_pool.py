@@ -15,9 +15,10 @@ from gammon.errors import IllegalActionError
 from gammon.game import Game
 from gammon.play import Play
 from gammon.position import Position
+from gammon.records import replay_match
 from gammon.store import Store
 from gammon.web import create_app
-from gammon.web.actions import replay_match, rules_from_dict
+from gammon.web.actions import rules_from_dict
 from gammon.web.engine_pool import EnginePool, pack_game, unpack_game
 from tests.web.conftest import auth, new_match, seeded_dice
 
@@ -105,11 +106,11 @@ def test_the_computer_plays_through_the_engine_pool_and_every_action_is_stored(s
             assert r.status_code == 200, r.text
         assert s["result"], "the game did not end"
         assert any(line.startswith("Computer") for line in s["log"])
-    match, _ = replay_match(rules_from_dict(store.load_match(m["match_id"]).rules),
-                            store.load_actions(m["match_id"]))
+    match = replay_match(rules_from_dict(store.load_match(m["match_id"]).rules),
+                         store.load_log(m["match_id"]).actions)
     assert match.game.is_over and match.game.result is not None
     assert match.game.result.winner == s["result"]["winner"]
-    assert store.action_count(m["match_id"]) == s["version"]
+    assert store.version(m["match_id"]) == s["version"]
 
 
 def test_a_game_goes_to_a_worker_without_its_dice() -> None:
