@@ -1,15 +1,17 @@
 """A match stored by an earlier version of gammon still loads: the rows below are written as that
 version wrote them (one row per request: the kind as the method name, the play's notation, the
-resignation's kind, every die thrown), straight into the tables, and replayed by today's code."""
+resignation's kind, every die thrown), straight into the tables, and replayed by today's code, which
+stores the match as its games' actions instead, once."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import insert
+from sqlalchemy import func, insert, select
 
 from gammon.dice import ScriptedDice
 from gammon.game import AcceptResignation, Double, PlayMade, Resign, Roll, Take
+from gammon.records import match_actions
 from gammon.rules import WinKind
 from gammon.store import MatchRecord, Store
 from gammon.store.models import ActionRow
@@ -61,3 +63,10 @@ def test_an_action_log_in_the_old_format_still_loads(store: Store) -> None:
     assert view.log[:3] == ["Game 1",
                             "White throws 3, Black throws 1 (after the tie 2-2): White plays first",
                             "White plays 3-1: 8/5 6/5"]
+    # Stored as the games' actions now, the request rows gone; the same match loads from them.
+    assert store.load_log("old").actions == match_actions(live.match)
+    with store.engine.connect() as conn:
+        assert conn.scalar(select(func.count()).select_from(ActionRow)) == 0
+    again = LiveMatch.load(Store(store.url), "old", ScriptedDice([(4, 2)]))
+    assert [g.history for g in again.match.games] == [g.history for g in live.match.games]
+    assert again.version == live.version and again.match.score == (2, 0)
