@@ -123,10 +123,9 @@ def _action_from_dict(data: Mapping[str, Any]) -> Action:
     raise InvalidNotationError(f"unknown kind of stored action {kind!r}: {_quote(data)}")
 
 
-def match_actions(match: Match, first_game: int = 0) -> list[MatchAction]:
-    """Every action of ``match``'s games from number ``first_game`` on, in order."""
-    return [MatchAction(number, action) for number, game in enumerate(match.games)
-            if number >= first_game for action in game.history]
+def match_actions(match: Match) -> list[MatchAction]:
+    """Every action of ``match``'s games, in order."""
+    return [MatchAction(number, action) for number, game in enumerate(match.games) for action in game.history]
 
 
 def replay_match(rules: Rules, actions: Iterable[MatchAction], dice: DiceSource | None = None) -> Match:

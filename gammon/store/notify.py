@@ -1,5 +1,5 @@
 """Live updates across server processes: PostgreSQL's LISTEN on the channel the store notifies on
-each commit (``"<match id> <action count>"``, comma-separated; see
+each commit (``"<match id> <version>"``, comma-separated; see
 :meth:`gammon.store.Store.append_batch`)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ CHANNEL = "gammon"
 
 
 class Listener:
-    """Calls ``on_change(match_id, action_count)`` from its own thread for each notification on the
+    """Calls ``on_change(match_id, version)`` from its own thread for each notification on the
     database at ``url`` (a PostgreSQL URL); reconnects after losing the connection."""
 
     def __init__(self, url: str, on_change: Callable[[str, int], None]) -> None:
@@ -44,9 +44,9 @@ class Listener:
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
                             for change in note.payload.split(","):
-                                match_id, _, count = change.partition(" ")
-                                if count.isdigit():
-                                    self.on_change(match_id, int(count))
+                                match_id, _, version = change.partition(" ")
+                                if version.isdigit():
+                                    self.on_change(match_id, int(version))
             except Exception:  # the database went away: try again shortly (a missed update is
                 log.exception("LISTEN %s failed; reconnecting", CHANNEL)  # caught on the next action)
                 time.sleep(1.0)

@@ -84,18 +84,17 @@ def test_data_survives_a_new_store_on_the_same_database(store_url: str) -> None:
     second.close()
 
 
-def test_a_database_made_before_versions_gets_them(tmp_path) -> None:
-    url = f"sqlite:///{tmp_path / 'old.sqlite3'}"
-    engine = create_engine(url)
+def test_a_database_made_before_versions_gets_them(store_url: str) -> None:
+    engine = create_engine(store_url.replace("postgresql://", "postgresql+psycopg://", 1))
     with engine.begin() as conn:  # the matches table as gammon made it before
-        conn.execute(text("CREATE TABLE matches (id VARCHAR(32) PRIMARY KEY, created_at DATETIME, "
+        conn.execute(text("CREATE TABLE matches (id VARCHAR(32) PRIMARY KEY, created_at TIMESTAMP, "
                           "mode VARCHAR(16), level VARCHAR(32), rules JSON, seat0_hash VARCHAR(64), "
                           "seat1_hash VARCHAR(64), action_count INTEGER, status VARCHAR(16), "
                           "position_id VARCHAR(32), score0 INTEGER, score1 INTEGER)"))
         conn.execute(text("INSERT INTO matches VALUES ('old', '2026-01-01 00:00:00', 'local', NULL, "
                           "'{}', 'h', 'h', 7, 'active', NULL, 0, 0)"))
     engine.dispose()
-    store = Store(url)
+    store = Store(store_url)
     try:
         assert store.version("old") == 7  # its rows were its version
         assert store.load_log("old").retracted_at == 0
