@@ -284,6 +284,9 @@ def _change(conn: Connection, match_id: str, change: LogChange, rows: list[dict[
                 StoreConflictError(f"match {match_id!r}: a change to version {change.base} made "
                                    f"where it is {stored}"))
     if change.retract_from is not None:
+        if rows:  # an earlier change of the same batch may have stored what this one takes back
+            conn.execute(insert(MatchActionRow), rows)
+            rows.clear()
         conn.execute(delete(MatchActionRow).where(MatchActionRow.match_id == match_id,
                                                   MatchActionRow.seq >= change.retract_from))
     rows.extend({"match_id": match_id, "seq": change.first + i, "action": a.to_dict(), "created_at": now}

@@ -54,3 +54,12 @@ def test_the_writer_answers_each_caller_once_its_actions_are_committed(store: St
     writer.close()
     assert all(store.version(m) == 2 and store.action_count(m) == 2 for m in ids)
     assert writer.commits < len(ids) + 1  # some commits carried several matches
+
+
+def test_a_batch_may_take_back_what_an_earlier_entry_of_it_stored(store: Store) -> None:
+    _match(store, "m1")
+    undo = LogChange(base=2, version=3, first=1, actions=[], retract_from=1)
+    assert store.append_batch([("m1", _change(0, 2)), ("m1", undo)]) == [None, None]
+    log = store.load_log("m1")
+    assert len(log.actions) == 1 and (log.version, log.retracted_at) == (3, 3)
+    assert store.action_count("m1") == 1
