@@ -3,13 +3,14 @@ engine calls take after that, each run in a fresh numba cache (the kernels come 
 ones, as on a fresh install; ``GAMMON_NO_PRECOMPILED=1`` to compile them instead).
 
 For each run: the seconds from starting the server to its first answer; then, in this order, the
-match against the ``engine`` level (with the seeded dice the computer opens: the POST
-that creates it carries the computer's first move, ``create_s``), the human's first play (the POST
-that carries the computer's answer), the first
+creation of a local game (the server's first action), the creation of a match against the
+``engine`` level (with the seeded dice the computer opens: the POST carries the computer's first
+move, ``create_s``), the human's first play (the POST carries the computer's answer), the first
 hint of a local game, and the first evaluation of the position editor; and the resident memory of
-the server process and of its children (the engine workers), from /proc.
+the server process and of its children (the fork server and the engine workers), from /proc,
+before the editor's evaluation (which the server process makes itself) and after.
 
-    python benchmarks/serve_start.py --runs 3
+    python benchmarks/serve_start.py --runs 3 [--warm-cache] [--root another/checkout]
 """
 
 from __future__ import annotations
@@ -59,16 +60,16 @@ def _descendants(pid: int) -> list[int]:
     return found
 
 
-def one_run(engine_workers: int) -> dict[str, float]:
+def one_run(engine_workers: int, root: Path, cache: str | None) -> dict[str, float]:
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, NUMBA_CACHE_DIR=str(Path(tmp) / "numba"), PYTHONPATH=str(ROOT))
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache or str(Path(tmp) / "numba"), PYTHONPATH=str(root))
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.serve", "--port", str(port),
                                  "--database-url", f"sqlite:///{tmp}/start.sqlite3", "--dice-seed", "2024",
                                  "--engine-workers", str(engine_workers)],
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=root)
         try:
             with httpx.Client(base_url=url, timeout=300) as c:
                 while True:
@@ -80,6 +81,9 @@ def one_run(engine_workers: int) -> dict[str, float]:
                             raise RuntimeError("the server ended before it answered") from None
                         time.sleep(0.05)
                 out = {"start_s": time.perf_counter() - start}
+                t = time.perf_counter()
+                c.post("/api/matches", json={"mode": "local", "match_length": 0}).raise_for_status()
+                out["first_local_create_s"] = time.perf_counter() - t
                 t = time.perf_counter()
                 body = {"mode": "computer", "level": "engine", "match_length": 0}
                 m = c.post("/api/matches", json=body).json()
@@ -103,12 +107,13 @@ def one_run(engine_workers: int) -> dict[str, float]:
                           headers={"X-Gammon-Token": local["token"]})
                 out["first_hint_s"] = time.perf_counter() - t
                 assert r.status_code == 200, r.text
+                out["server_rss_mib"] = _rss_kib(proc.pid) / 1024
+                out["children_rss_mib"] = sum(_rss_kib(p) for p in _descendants(proc.pid)) / 1024
                 t = time.perf_counter()
                 r = c.get("/api/positions/eval", params={"id": "4HPwATDgc/ABMA"})
                 out["first_editor_eval_s"] = time.perf_counter() - t
                 assert r.status_code == 200, r.text
-                out["server_rss_mib"] = _rss_kib(proc.pid) / 1024
-                out["children_rss_mib"] = sum(_rss_kib(p) for p in _descendants(proc.pid)) / 1024
+                out["server_rss_after_eval_mib"] = _rss_kib(proc.pid) / 1024
                 return out
         finally:
             proc.terminate()
@@ -119,11 +124,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--engine-workers", type=int, default=1)
+    ap.add_argument("--root", type=Path, default=ROOT, help="the checkout whose gammon is served")
+    ap.add_argument("--warm-cache", action="store_true",
+                    help="one numba cache for every run, filled by an untimed first start (a later "
+                         "start of an installed server)")
     args = ap.parse_args()
     runs = []
-    for i in range(args.runs):
-        runs.append(one_run(args.engine_workers))
-        print(f"run {i + 1}: " + ", ".join(f"{k} {v:.2f}" for k, v in runs[-1].items()), flush=True)
+    with tempfile.TemporaryDirectory() as shared:
+        cache = shared if args.warm_cache else None
+        if cache:
+            one_run(args.engine_workers, args.root, cache)
+        for i in range(args.runs):
+            runs.append(one_run(args.engine_workers, args.root, cache))
+            print(f"run {i + 1}: " + ", ".join(f"{k} {v:.2f}" for k, v in runs[-1].items()), flush=True)
     print("median: " + ", ".join(f"{k} {statistics.median(r[k] for r in runs):.2f}" for k in runs[0]))
     print(f"load average {os.getloadavg()[0]:.1f} {os.getloadavg()[1]:.1f}")
     return 0

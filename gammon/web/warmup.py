@@ -58,11 +58,14 @@ def warm_worker(levels: Iterable[str], act: Callable[[str, Game], ComputerAction
 
 
 def warm_server(levels: Iterable[str] | None = None) -> None:
-    """In the server process: a warm-up game for each level it plays itself (by default the inline
-    levels), with the step orders of each roll."""
+    """In the server process: the levels it offers (which reads the net, to know whether it is
+    installed), and a warm-up game for each level it plays itself (by default the inline levels),
+    with the step orders of each roll."""
+    from gammon.engine.players import available_levels
     from gammon.web.engine_pool import INLINE_LEVELS
     from gammon.web.steps import step_sequences
 
+    available_levels()
     for level in INLINE_LEVELS if levels is None else levels:
         play_warm_up(computer_player(level, seed=1).next_action, step_sequences)
 
