@@ -84,18 +84,18 @@ def _init_worker(advisor: Engine | None | str, ready: Any = None) -> None:
     pool's barrier: the pool starts with the server) warmed up before it takes any job."""
     import os
 
-    # Below the server in the scheduler's eyes: where cores are short, a player's action (a
-    # millisecond) goes before the engine's next evaluation, and the engine gets what is left.
-    os.nice(WORKER_NICENESS)
     if advisor == _DEFAULT:
         from gammon.web.hints import default_advisor
 
         advisor = default_advisor()
     assert not isinstance(advisor, str)
     _advisor[:] = [advisor]
-    if ready is not None:
+    if ready is not None:  # at the server's priority: it waits on this, with nothing else to do
         _warm_up(advisor)
         _ready[:] = [ready]
+    # Below the server in the scheduler's eyes: where cores are short, a player's action (a
+    # millisecond) goes before the engine's next evaluation, and the engine gets what is left.
+    os.nice(WORKER_NICENESS)
 
 
 def _warm_up(advisor: Engine | None) -> None:
