@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
 import os
+import time
+from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from gammon.dice import RandomDice
@@ -66,9 +70,10 @@ def _count(text: str) -> int:
     return int(text)
 
 
-def app_from_environment() -> FastAPI:
+def app_from_environment(announce: str | None = None) -> FastAPI:
     """The app of one server process, its options from the environment (uvicorn's factory for
-    ``--workers``: each process builds its own app, store and engine pool)."""
+    ``--workers``: each process builds its own app, store and engine pool). It loads the engine as
+    it starts (see :func:`_warming`), then prints ``announce``."""
     from gammon.store import Store
     from gammon.web import create_app
     from gammon.web.jobs import Jobs, ProcessRunner
@@ -81,27 +86,49 @@ def app_from_environment() -> FastAPI:
         # A different, reproducible stream for each match created by this process.
         dice_factory = lambda: RandomDice(options["dice_seed"] * 1_000_003 + next(counter))  # noqa: E731
     away = {} if options["away_after"] is None else {"away_after": options["away_after"]}
-    return create_app(Store(options["database_url"]), dice_factory, rate=options["rate_limit"],
-                      burst=2 * options["rate_limit"], engine_workers=options["engine_workers"], warm=True,
-                      ws_per_address=options["ws_per_address"],
-                      study=StudySettings(jobs=Jobs(ProcessRunner())), **away)
+    app = create_app(Store(options["database_url"]), dice_factory, rate=options["rate_limit"],
+                     burst=2 * options["rate_limit"], engine_workers=options["engine_workers"],
+                     ws_per_address=options["ws_per_address"],
+                     study=StudySettings(jobs=Jobs(ProcessRunner())), **away)
+    return _warming(app, announce)
+
+
+def _warming(app: FastAPI, announce: str | None) -> FastAPI:
+    """``app`` whose start-up (which uvicorn finishes before it answers) first loads the engine: the
+    engine workers warm themselves up as they start (gammon.web.engine_pool), while this process
+    warms what it runs itself (gammon.web.warmup.warm_server)."""
+    from gammon.cli.progress import compile_notice
+    from gammon.web.warmup import warm_server
+
+    hub, inner = app.state.hub, app.router.lifespan_context
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[Any]:
+        # A first game that waited on the engine's loading looked hung.
+        print("gammon: loading the engine ...", flush=True)
+        start = time.monotonic()
+        try:
+            with compile_notice():
+                await asyncio.gather(hub.pool.start(), asyncio.to_thread(warm_server))
+        except BaseException:
+            await asyncio.to_thread(hub.pool.close)  # no worker left behind a failed start
+            raise
+        workers = hub.pool.workers
+        print(f"gammon: engine loaded in {time.monotonic() - start:.1f} s ({workers} engine "
+              f"worker{'s' if workers > 1 else ''})", flush=True)
+        async with inner(app) as state:
+            if announce is not None:
+                print(announce, flush=True)
+            yield state
+
+    app.router.lifespan_context = lifespan
+    return app
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import time
-
     import uvicorn
 
-    from gammon.cli.progress import compile_notice
     from gammon.store import Store
-    from gammon.web.warmup import warm_up
-
-    # Before the first request: a first game that waited on the engine's loading looked hung.
-    print("gammon: loading the engine ...", flush=True)
-    start = time.monotonic()
-    with compile_notice():
-        warm_up()
-    print(f"gammon: engine loaded in {time.monotonic() - start:.1f} s", flush=True)
 
     store = Store(args.database_url)  # creates the tables once, before any server process starts
     url, notifies = store.engine.url, store.notifies
@@ -113,15 +140,18 @@ def run_serve(args: argparse.Namespace) -> int:
         "database_url": args.database_url, "dice_seed": args.dice_seed, "away_after": args.away_after,
         "rate_limit": args.rate_limit, "engine_workers": args.engine_workers,
         "ws_per_address": args.ws_per_address})
-    print(f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
-          f"{args.workers} process{'es' if args.workers > 1 else ''})", flush=True)
+    serving = (f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
+               f"{args.workers} process{'es' if args.workers > 1 else ''})")
+    if args.workers > 1:  # each process loads its engine before it takes a connection
+        print(serving, flush=True)
     # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default; a client could then pick its own
     # address (and rate-limit bucket) through any local proxy. Trust proxies only when named.
     proxies = {} if args.forwarded_allow_ips is None else {
         "proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
     # No per-message deflate: a state is a few KB, and compressing each one cost more CPU than
     # anything else an action does.
-    target: Any = "gammon.cli.serve:app_from_environment" if args.workers > 1 else app_from_environment()
+    target: Any = ("gammon.cli.serve:app_from_environment" if args.workers > 1
+                   else app_from_environment(announce=serving))
     uvicorn.run(target, factory=args.workers > 1, workers=args.workers, host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=64 * 1024, ws_per_message_deflate=False,
                 **({"proxy_headers": False} | proxies))

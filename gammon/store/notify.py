@@ -1,31 +1,42 @@
-"""Live updates across server processes: PostgreSQL's LISTEN on the channel the store notifies on
-each commit (``"<match id> <version>"``, comma-separated; see
-:meth:`gammon.store.Store.append_batch`)."""
+"""Messages between server processes through PostgreSQL's LISTEN/NOTIFY.
+
+Live updates: :class:`Listener` hears the channel the store notifies on each commit (``"<match id>
+<version>"``, comma-separated; see :meth:`gammon.store.Store.append_batch`). Presence (who has a
+socket open; gammon.web.presence): :class:`Publisher` and :class:`Subscriber` on
+:data:`PRESENCE_CHANNEL`.
+"""
 
 from __future__ import annotations
 
 import logging
+import queue
 import threading
 import time
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 CHANNEL = "gammon"
+PRESENCE_CHANNEL = "gammon_presence"
 
 
-class Listener:
-    """Calls ``on_change(match_id, version)`` from its own thread for each notification on the
-    database at ``url`` (a PostgreSQL URL); reconnects after losing the connection."""
+def _libpq_url(url: str) -> str:
+    return url.replace("postgresql+psycopg://", "postgresql://", 1)
 
-    def __init__(self, url: str, on_change: Callable[[str, int], None]) -> None:
-        self.url = url.replace("postgresql+psycopg://", "postgresql://", 1)
-        self.on_change = on_change
+
+class Subscriber:
+    """Calls ``on_message(payload)`` from its own thread for each notification on ``channel`` of
+    the database at ``url`` (a PostgreSQL URL); reconnects after losing the connection."""
+
+    def __init__(self, url: str, channel: str, on_message: Callable[[str], None]) -> None:
+        self.url = _libpq_url(url)
+        self.channel = channel
+        self.on_message = on_message
         self._stop = threading.Event()
         self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="gammon-listen", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"{channel}-listen", daemon=True)
 
     def start(self, timeout: float = 10.0) -> None:
-        """Start listening; returns once the LISTEN is in place (so no later commit is missed)."""
+        """Start listening; returns once the LISTEN is in place (so no later message is missed)."""
         self._thread.start()
         self._ready.wait(timeout)
 
@@ -39,14 +50,66 @@ class Listener:
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                    conn.execute(f"LISTEN {self.channel}")
                     self._ready.set()
                     while not self._stop.is_set():
                         for note in conn.notifies(timeout=0.5):
-                            for change in note.payload.split(","):
-                                match_id, _, version = change.partition(" ")
-                                if version.isdigit():
-                                    self.on_change(match_id, int(version))
+                            self.on_message(note.payload)
             except Exception:  # the database went away: try again shortly (a missed update is
-                log.exception("LISTEN %s failed; reconnecting", CHANNEL)  # caught on the next action)
+                log.exception("LISTEN %s failed; reconnecting", self.channel)  # caught up later)
                 time.sleep(1.0)
+
+
+class Listener(Subscriber):
+    """Calls ``on_change(match_id, version)`` from its own thread for each commit another
+    process (or this one) notifies on :data:`CHANNEL`."""
+
+    def __init__(self, url: str, on_change: Callable[[str, int], None]) -> None:
+        super().__init__(url, CHANNEL, self._changes)
+        self.on_change = on_change
+
+    def _changes(self, payload: str) -> None:
+        for change in payload.split(","):
+            match_id, _, version = change.partition(" ")
+            if version.isdigit():
+                self.on_change(match_id, int(version))
+
+
+class Publisher:
+    """Sends notifications on ``channel`` from its own thread and connection, in the order given;
+    :meth:`send` never waits on the database. Messages sent while the database is away are lost
+    (their senders repeat what matters)."""
+
+    def __init__(self, url: str, channel: str) -> None:
+        self.url = _libpq_url(url)
+        self.channel = channel
+        self._queue: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=f"{channel}-notify", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def send(self, payload: str) -> None:
+        self._queue.put(payload)
+
+    def close(self) -> None:
+        """Send what is queued, then stop."""
+        self._queue.put(None)
+        self._thread.join(5)
+
+    def _run(self) -> None:
+        import psycopg
+
+        conn: psycopg.Connection | None = None
+        while (payload := self._queue.get()) is not None:
+            try:
+                if conn is None or conn.closed:
+                    conn = psycopg.connect(self.url, autocommit=True)
+                conn.execute("SELECT pg_notify(%s, %s)", (self.channel, payload))
+            except Exception:
+                log.exception("NOTIFY %s failed; the message is lost", self.channel)
+                if conn is not None:
+                    conn.close()
+                conn = None
+        if conn is not None:
+            conn.close()

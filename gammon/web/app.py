@@ -42,7 +42,7 @@ from gammon.store.notify import Listener
 from gammon.web.engine_pool import EnginePool
 from gammon.web.frames import game_frames
 from gammon.web.middleware import BodyLimit
-from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
+from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay
 from gammon.web.schemas import (
     ActionRequest,
     CreateMatchRequest,
@@ -123,6 +123,7 @@ class Hub:
         self.caps = caps
         self.per_address: dict[str, int] = {}  # open sockets per client address
         self.presence = Presence(away_after, clock)
+        self.relay: PresenceRelay | None = None  # presence shared with the other processes
         self._loading = asyncio.Lock()
 
     def _dice(self) -> DiceSource | None:
@@ -152,10 +153,14 @@ class Hub:
         if self.store.notifies:
             self.listener = Listener(self.store.url, self._notified)
             await asyncio.to_thread(self.listener.start)
+            self.relay = PresenceRelay(self.store.url, self.presence, self._presence_changed)
+            await self.relay.start()
         if warm:
             await self.pool.start()
 
     async def stop(self) -> None:
+        if self.relay is not None:
+            await self.relay.stop()
         if self.listener is not None:
             await asyncio.to_thread(self.listener.close)
         await asyncio.to_thread(self.writer.close)
@@ -166,6 +171,12 @@ class Hub:
         loop = self.loop
         if loop is not None and match_id in self.live:
             loop.call_soon_threadsafe(lambda: loop.create_task(self.catch_up(match_id, count)))
+
+    def _presence_changed(self, match_id: str, seat: int) -> None:
+        """A seat came or went in another process: its opponent here sees it."""
+        live = self.live.get(match_id)
+        if live is not None and live.record.mode == "online" and self.sockets.get(match_id):
+            asyncio.get_running_loop().create_task(self.broadcast(live, {1 - seat}))
 
     async def catch_up(self, match_id: str, count: int) -> None:
         """Another process stored actions of this match: make them here and push it."""

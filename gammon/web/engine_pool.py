@@ -4,7 +4,8 @@ and hints (and any other engine call: analysis, rollouts).
 The engine's numba kernels hold the GIL, so in a thread a slow 2-ply play would stall every other
 game of the process; in a worker process it stalls nothing but that game, which waits on its
 answer. The pool is bounded (``workers`` processes): more requests queue rather than take more
-cores. Workers start on first use from a fork server (so they never inherit the server's threads)
+cores. Workers start from a fork server (so they never inherit the server's threads), with the
+server (:meth:`EnginePool.start`: each warms itself up before the server answers) or on first use,
 and keep their computer players and hint engine between calls.
 """
 
@@ -32,6 +33,9 @@ INLINE_LEVELS = ("random",)
 """Computer levels cheap enough to play on the event loop: no engine, one random pick."""
 
 WORKER_NICENESS = 10
+READY_TIMEOUT = 900.0
+"""Seconds a warmed-up worker waits for the others at start-up (compiling every kernel on a busy
+machine, where the shipped ones do not fit, takes a minute or two)."""
 _DEFAULT = "default"  # the hint engine a worker builds itself (see hints.default_advisor)
 
 
@@ -71,20 +75,41 @@ def unpack_game(data: bytes) -> Game:
 
 _players: dict[str, ComputerPlayer] = {}
 _advisor: list[Engine | None] = []
+_ready: list[Any] = []  # the pool's barrier, in a worker warmed up at the server's start
 
 
-def _init_worker(advisor: Engine | None | str) -> None:
+def _init_worker(advisor: Engine | None | str, ready: Any = None) -> None:
+    """A worker's start: below the server's priority, with its hint engine; with ``ready`` (the
+    pool's barrier: the pool starts with the server) warmed up before it takes any job."""
     import os
 
-    # Below the server in the scheduler's eyes: where cores are short, a player's action (a
-    # millisecond) goes before the engine's next evaluation, and the engine gets what is left.
-    os.nice(WORKER_NICENESS)
     if advisor == _DEFAULT:
         from gammon.web.hints import default_advisor
 
         advisor = default_advisor()
     assert not isinstance(advisor, str)
     _advisor[:] = [advisor]
+    if ready is not None:  # at the server's priority: it waits on this, with nothing else to do
+        _warm_up(advisor)
+        _ready[:] = [ready]
+    # Below the server in the scheduler's eyes: where cores are short, a player's action (a
+    # millisecond) goes before the engine's next evaluation, and the engine gets what is left.
+    os.nice(WORKER_NICENESS)
+
+
+def _warm_up(advisor: Engine | None) -> None:
+    """The engine levels' plays and cube decisions and the hints, through this worker's own entry
+    points (see gammon.web.warmup), so the first game's engine calls find everything loaded."""
+    from gammon.engine.engine import Engine
+    from gammon.engine.players import available_levels
+    from gammon.web.warmup import warm_worker
+
+    levels = [level for level in available_levels() if level not in INLINE_LEVELS]
+    # An advisor given in place of the engine (a test's stand-in) is not warmed: only the engine
+    # and pubeval's ranking (None) have kernels to load.
+    ours = advisor is None or isinstance(advisor, Engine)
+    warm_worker(levels, lambda level, game: computer_action(level, pack_game(game)),
+                worker_hints if ours else None)
 
 
 def computer_action(level: str, game: bytes) -> ComputerAction:
@@ -104,8 +129,12 @@ def worker_hints(position: Position, dice: tuple[int, int]) -> list[tuple[str, f
 
 
 def _ping() -> int:
+    """A worker's pid; in a pool started with the server, once every worker has warmed up (each
+    waits at the barrier, so ``workers`` pings reach ``workers`` different workers)."""
     import os
 
+    if _ready:
+        _ready[0].wait(READY_TIMEOUT)
     return os.getpid()
 
 
@@ -130,12 +159,14 @@ class EnginePool:
             return "engine" if engine_available() else "pubeval"
         return "engine" if self.advisor is not None else "pubeval"
 
-    def _pool(self) -> ProcessPoolExecutor:
+    def _pool(self, warm: bool = False) -> ProcessPoolExecutor:
+        """The executor, made on first use; ``warm``: its workers warm up as they start."""
         if self._executor is None:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["gammon.web.engine_pool", "gammon.engine.players"])
+            ready = context.Barrier(self.workers) if warm else None
             self._executor = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 initializer=_init_worker, initargs=(self.advisor,))
+                                                 initializer=_init_worker, initargs=(self.advisor, ready))
         return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -149,8 +180,11 @@ class EnginePool:
         return await self.run(worker_hints, position, dice)
 
     async def start(self) -> None:
-        """Start the workers now (a server does at startup) rather than on the first engine call."""
-        await asyncio.gather(*(self.run(_ping) for _ in range(self.workers)))
+        """Start the workers now (a server does at startup) rather than on the first engine call,
+        each warmed up (see gammon.web.warmup); returns once every one of them is."""
+        pool = self._pool(warm=True)
+        loop = asyncio.get_running_loop()
+        await asyncio.gather(*(loop.run_in_executor(pool, _ping) for _ in range(self.workers)))
 
     def close(self) -> None:
         """Stop the workers, and wait for them: a worker left behind keeps the fork server alive."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import threading
 import time
@@ -127,3 +128,30 @@ def test_a_game_goes_to_a_worker_without_its_dice() -> None:
 def test_the_pool_size_must_be_positive(bad: object) -> None:
     with pytest.raises(ValueError, match=repr(bad).replace(".", r"\.")):
         EnginePool(bad)  # type: ignore[arg-type]
+
+
+def _levels_held() -> tuple[int, list[str]]:
+    """(In a worker) its pid and the computer players it holds."""
+    import os
+
+    from gammon.web import engine_pool
+
+    return os.getpid(), sorted(engine_pool._players)
+
+
+def test_a_started_pool_answers_with_every_worker_warmed_up() -> None:
+    from gammon.engine.players import available_levels
+    from gammon.web.engine_pool import INLINE_LEVELS
+
+    async def scenario() -> list[tuple[int, list[str]]]:
+        pool = EnginePool(2)
+        try:
+            await pool.start()  # returns once both workers have warmed up (a barrier each waits at)
+            return list(await asyncio.gather(*(pool.run(_levels_held) for _ in range(6))))
+        finally:
+            pool.close()
+
+    held = asyncio.run(scenario())
+    engine_levels = sorted(set(available_levels()) - set(INLINE_LEVELS))
+    assert engine_levels and all(levels == engine_levels for _, levels in held)
+    assert len({pid for pid, _ in held}) <= 2

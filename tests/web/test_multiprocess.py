@@ -1,10 +1,12 @@
 """Several server processes on one PostgreSQL serve the same matches: the two players of an online
-game, connected to different processes, stay in step (LISTEN/NOTIFY carries each change across)."""
+game, connected to different processes, stay in step (LISTEN/NOTIFY carries each change across), and
+each process sees who is connected to the others."""
 
 from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -18,18 +20,32 @@ from gammon.web.actions import rules_from_dict
 from tests.web.test_e2e import Server
 
 
-@pytest.fixture
-def two_servers(pg_url: str) -> Iterator[tuple[Server, Server]]:
+def _servers(pg_url: str, *options: str) -> Iterator[tuple[Server, Server]]:
     store = Store(pg_url)
     Base.metadata.drop_all(store.engine)
     store.close()
     # The test plays as fast as the servers answer: faster than a person, and than the rate limit.
-    servers = (Server(pg_url, "--rate-limit", "1000"), Server(pg_url, "--rate-limit", "1000"))
+    options = ("--rate-limit", "1000", *options)
+    servers = (Server(pg_url, *options), Server(pg_url, *options))
     for s in servers:
         s.start()
     yield servers
     for s in servers:
         s.stop()
+
+
+@pytest.fixture
+def two_servers(pg_url: str) -> Iterator[tuple[Server, Server]]:
+    yield from _servers(pg_url)
+
+
+AWAY_AFTER = 1.0
+
+
+@pytest.fixture
+def two_quick_servers(pg_url: str) -> Iterator[tuple[Server, Server]]:
+    """Two processes where a player who must act may be claimed against after AWAY_AFTER seconds."""
+    yield from _servers(pg_url, "--away-after", str(AWAY_AFTER))
 
 
 def _next_state(ws: ClientConnection) -> dict:
@@ -92,6 +108,59 @@ def test_an_online_game_across_two_server_processes(two_servers: tuple[Server, S
         assert store.version(m["match_id"]) == final["version"]
     finally:
         store.close()
+
+
+def test_a_player_connected_to_another_process_is_present(two_quick_servers: tuple[Server, Server]) -> None:
+    a, b = two_quick_servers
+    m = httpx.post(a.url + "/api/matches", json={"mode": "online", "match_length": 0}).json()
+    tokens = (m["token"], m["invite_url"].split("#token=")[1])
+    path = f"/ws/matches/{m['match_id']}?token="
+    with connect(f"ws://127.0.0.1:{a.port}{path}{tokens[1]}") as first:
+        _next_state(first)  # the friend comes to A first (A has seen it) ...
+    rng = random.Random(5)
+
+    def state_on_a() -> dict:
+        r = httpx.get(f"{a.url}/api/matches/{m['match_id']}", headers={"X-Gammon-Token": tokens[0]})
+        assert r.status_code == 200, r.text
+        return r.json()
+
+    def act_on_a(body: dict) -> httpx.Response:
+        return httpx.post(f"{a.url}/api/matches/{m['match_id']}/actions",
+                          headers={"X-Gammon-Token": tokens[0]}, json=body)
+
+    with connect(f"ws://127.0.0.1:{a.port}{path}{tokens[0]}") as ws0:
+        with connect(f"ws://127.0.0.1:{b.port}{path}{tokens[1]}") as ws1:  # ... then reconnects to B
+            _next_state(ws1)
+            st = state_on_a()
+            while st["turn"] == 0:  # seat 0 acts until the game waits on seat 1
+                acts = st["actions"]
+                msg = ({"action": "play", "play": rng.choice(st["plays"])} if "play" in acts
+                       else {"action": "roll"})
+                r = act_on_a(msg | {"version": st["version"]})
+                assert r.status_code == 200, r.text
+                st = r.json()
+            assert st["turn"] == 1 and not st["result"]
+            deadline = time.monotonic() + 10
+            while state_on_a()["opponent_away"] != 0:  # B has told A
+                assert time.monotonic() < deadline, "A never saw seat 1 connected to B"
+                time.sleep(0.05)
+            time.sleep(AWAY_AFTER + 0.5)  # A alone would count seat 1 away since it left A
+            seen = state_on_a()
+            assert seen["opponent_away"] == 0 and seen["claim_in"] is None
+            r = act_on_a({"action": "claim"})
+            assert r.status_code == 409 and "still connected" in r.json()["error"], r.text
+            version = seen["version"]
+        # seat 1 leaves B: A pushes the news to seat 0, and the claim goes through a while later
+        deadline = time.monotonic() + 10
+        while True:
+            pushed = json.loads(ws0.recv(timeout=max(0.1, deadline - time.monotonic())))["state"]
+            if pushed["claim_in"] is not None:
+                break
+        assert pushed["version"] == version and 0 < pushed["claim_in"] <= AWAY_AFTER
+        time.sleep(AWAY_AFTER + 0.2)
+        r = act_on_a({"action": "claim"})
+        assert r.status_code == 200, r.text
+        assert r.json()["result"]["winner"] == 0 and r.json()["result"]["reason"] == "abandon"
 
 
 def test_serve_refuses_several_processes_on_sqlite(tmp_path) -> None:

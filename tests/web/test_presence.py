@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
+from collections.abc import Callable
 
 import pytest
 
 from gammon.cli.serve import add_serve_command
-from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence
+from gammon.store.notify import PRESENCE_CHANNEL, Publisher
+from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay, decode, encode
 from tests.web.conftest import Clock
 
 
@@ -60,3 +63,136 @@ def test_gammon_serve_takes_the_away_limit() -> None:
     for bad in ("0", "-3", "soon"):
         with pytest.raises(SystemExit):
             parser.parse_args(["serve", "--away-after", bad])
+
+
+# ---- across server processes (see PresenceRelay) -----------------------------------------------
+
+def test_a_seat_held_open_by_another_process_is_present_until_that_process_closes_it() -> None:
+    clock = Clock()
+    p = Presence(60, clock, held_for=30)
+    p.opened("m", 1)
+    p.closed("m", 1)  # left this process, and reconnected to another one
+    assert p.held_elsewhere("B", [("m", 1)]) == [("m", 1)]  # it comes back
+    clock.now += 500
+    p.held_elsewhere("B", [("m", 1)])  # B's heartbeat
+    clock.now += 20
+    assert p.away("m", 1) == 0 and p.claim_in("m", 1) is None
+    assert p.released_elsewhere("B", [("m", 1)]) == [("m", 1)]
+    clock.now += 20
+    assert p.away("m", 1) == 20 and p.claim_in("m", 1) == 40
+
+
+def test_a_seat_is_present_while_any_process_holds_it() -> None:
+    clock = Clock()
+    p = Presence(60, clock, held_for=30)
+    assert p.held_elsewhere("B", [("m", 1)]) == [("m", 1)]  # it comes
+    p.held_elsewhere("C", [("m", 1)])
+    p.opened("m", 1)
+    assert p.released_elsewhere("B", [("m", 1)]) == []
+    p.closed("m", 1)
+    clock.now += 10
+    assert p.away("m", 1) == 0  # C still holds it
+    assert p.released_elsewhere("C") == [("m", 1)]  # C stopped ("bye")
+    clock.now += 5
+    assert p.away("m", 1) == 5
+    assert p.released_elsewhere("C", [("m", 1)]) == []  # nothing more to release
+
+
+def test_a_process_gone_silent_stops_holding_its_seats_after_held_for() -> None:
+    clock = Clock()
+    p = Presence(60, clock, held_for=30)
+    p.held_elsewhere("B", [("m", 1), ("n", 0)])
+    clock.now += 25
+    p.held_elsewhere("B", [("n", 0)])  # a heartbeat that no longer lists ("m", 1)
+    assert p.expire() == []
+    clock.now += 10  # 35 s since ("m", 1) was last heard of
+    assert p.expire() == [("m", 1)]
+    assert p.away("m", 1) == 35 and p.claim_in("m", 1) == 25  # away since its last word
+    assert p.away("n", 0) == 0
+    clock.now += 30  # B died: no heartbeat since
+    assert p.away("n", 0) == 40 and p.claim_in("n", 0) == 20  # its last heartbeat, 40 s ago
+    assert p.expire() == []
+
+
+def test_this_processes_seats_are_published_as_they_come_and_go() -> None:
+    told: list[tuple[str, tuple[str, int]]] = []
+    p = Presence(60, Clock())
+    p.publish = lambda op, key: told.append((op, key))
+    p.opened("m", 0)
+    p.opened("m", 0)  # a second tab: nothing new for the others
+    p.opened("m", None)  # a local game's shared seat: not an online seat
+    p.closed("m", 0)
+    assert told == [("open", ("m", 0))] and p.open_here() == [("m", 0)]
+    p.closed("m", 0)
+    assert told == [("open", ("m", 0)), ("close", ("m", 0))] and p.open_here() == []
+
+
+def test_presence_messages_read_back_and_fit_in_a_notification() -> None:
+    keys = [(f"match{i:07d}xyz", i % 2) for i in range(900)]
+    messages = encode("p1", "beat", keys)
+    assert len(messages) > 1 and all(len(m) < 8000 for m in messages)
+    read = [decode(m) for m in messages]
+    assert all(r is not None and r[:2] == ("p1", "beat") for r in read)
+    assert [k for r in read if r is not None for k in r[2]] == keys
+    assert encode("p1", "ask", []) == ["p1 ask "] and decode("p1 ask ") == ("p1", "ask", [])
+    assert decode("p1 steal m:0") is None and decode("") is None
+    assert decode("p1 open m:7,:1,m:x,ok:1") == ("p1", "open", [("ok", 1)])
+
+
+async def _until(done: Callable[[], bool], what: str) -> None:
+    """Wait (a notification's round trip, not a clock) until ``done()``."""
+    for _ in range(500):
+        if done():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never happened: {what}")
+
+
+def test_processes_share_their_seats_through_postgresql(pg_url: str) -> None:  # noqa: F811
+    """Relays on one database stand for server processes, each with its own Presence on one injected
+    clock; their heartbeats are the test's to send (``beat_now``)."""
+
+    async def scenario() -> None:
+        clock = Clock()
+        pa, pb, pc = (Presence(60, clock, held_for=30) for _ in range(3))
+        came_or_went: list[tuple[str, int]] = []
+        a = PresenceRelay(pg_url, pa, lambda m, s: came_or_went.append((m, s)), beat=3600)
+        b = PresenceRelay(pg_url, pb, lambda m, s: None, beat=3600)
+        c = PresenceRelay(pg_url, pc, lambda m, s: None, beat=3600)
+        await a.start()
+        await b.start()
+        pb.opened("m", 1)  # a socket on B
+        await _until(lambda: pa.away("m", 1) == 0, "A sees the seat B holds")
+        assert came_or_went == [("m", 1)] and pa.claim_in("m", 1) is None
+        pb.closed("m", 1)
+        await _until(lambda: pa.claim_in("m", 1) == 60, "A sees it leave B")
+        assert came_or_went == [("m", 1)] * 2
+
+        # A process that dies says nothing more: its seats expire held_for after its last word,
+        # while those of a process that keeps beating stay.
+        dead = Publisher(pg_url, PRESENCE_CHANNEL)
+        dead.start()
+        dead.send(encode("dead", "open", [("n", 0)])[0])
+        dead.close()
+        pb.opened("k", 0)
+        await _until(lambda: pa.away("n", 0) == 0 and pa.away("k", 0) == 0, "A sees both")
+        clock.now += 20
+        b.beat_now()
+        pb.opened("z", 1)  # after the beat, on the same connection: here once the beat is
+        await _until(lambda: pa.away("z", 1) == 0, "B's beat")
+        a.beat_now()
+        assert pa.claim_in("n", 0) is None  # 20 s: within held_for
+        clock.now += 15
+        a.beat_now()
+        assert came_or_went[-1] == ("n", 0)
+        assert pa.away("n", 0) == 35 and pa.claim_in("n", 0) == 25  # away since its last word
+        assert pa.away("k", 0) == 0 and pa.claim_in("k", 0) is None
+
+        await c.start()  # a process (re)starting asks, and hears B's seats at once
+        await _until(lambda: pc.away("k", 0) == 0, "C hears B's seats")
+        await b.stop()  # a process that stops says so: its seats leave at once
+        await _until(lambda: pa.claim_in("k", 0) == 60 and pc.claim_in("k", 0) == 60, "B's bye")
+        await a.stop()
+        await c.stop()
+
+    asyncio.run(scenario())
