@@ -123,6 +123,47 @@ def _best_in_groups(equity, starts):
     return best
 
 
+@njit(cache=True)
+def _unique_rows(boards):
+    """The distinct rows of ``boards``: ``(first, inverse)`` with ``boards[first]`` each distinct
+    row once (in order of first appearance) and ``boards[i] == boards[first[inverse[i]]]``. A
+    search meets the same board many times (plays that transpose, rolls of the same pips, replies
+    that meet), and a board's evaluation depends on the board alone."""
+    n = boards.shape[0]
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    mask = size - 1
+    table = np.full(size, -1, dtype=np.int64)  # slot -> index into first
+    first = np.empty(n, dtype=np.int64)
+    inverse = np.empty(n, dtype=np.int64)
+    count = 0
+    for r in range(n):
+        h = np.uint64(14695981039346656037)  # FNV-1a over the 26 counts
+        for k in range(boards.shape[1]):
+            h = (h ^ np.uint64(np.uint8(boards[r, k]))) * np.uint64(1099511628211)
+        slot = np.int64(h ^ (h >> np.uint64(29))) & mask
+        while True:
+            u = table[slot]
+            if u < 0:
+                table[slot] = count
+                first[count] = r
+                inverse[r] = count
+                count += 1
+                break
+            same = True
+            q = first[u]
+            for k in range(boards.shape[1]):
+                if boards[q, k] != boards[r, k]:
+                    same = False
+                    break
+            if same:
+                inverse[r] = u
+                break
+            slot = (slot + 1) & mask
+    return first[:count], inverse
+
+
 NET, TERMINAL, BEAROFF = 0, 1, 2
 
 
@@ -202,10 +243,14 @@ class Searcher:
                 out[home] = self.bearoff.probabilities(boards[home])
         if n_net == 0:
             return out
-        probs = self.evaluator.evaluate(boards if n_net == len(boards) else boards[kinds == NET])
+        net = boards if n_net == len(boards) else boards[kinds == NET]
+        first, inverse = _unique_rows(net)
+        probs = self.evaluator.evaluate(net if len(first) == n_net else net[first])
         probs = np.ascontiguousarray(probs, dtype=np.float64)
-        if probs.shape != (n_net, 5):
-            raise ValueError(f"the evaluator returned shape {probs.shape} for {n_net} boards")
+        if probs.shape != (len(first), 5):
+            raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
+        if len(first) < n_net:
+            probs = probs[inverse]
         _store_sanitized(out, kinds, probs)
         return out
 
@@ -238,11 +283,12 @@ class Searcher:
         todo = np.flatnonzero(~exact)
         if len(todo) == 0:
             return out
-        children, child_probs = self.best_children(boards[todo])
+        first, inverse = _unique_rows(boards[todo])
+        children, child_probs = self.best_children(boards[todo[first]])
         chosen = child_probs if plies == 1 else self.evaluate_boards(children, plies - 1)
         # chosen rows are from the opponent's view, group by group (board-major, roll-minor)
-        mover = flip_probabilities(chosen).reshape(len(todo), len(_ROLLS), 5)
-        out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)
+        mover = flip_probabilities(chosen).reshape(len(first), len(_ROLLS), 5)
+        out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)[inverse]
         return out
 
     def rank_plays(self, after_boards: np.ndarray, settings: SearchSettings,

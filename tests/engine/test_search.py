@@ -9,7 +9,7 @@ from gammon import Position
 from gammon.engine.cubeful import MatchState, cube_efficiency
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
-from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings
+from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings, _unique_rows
 from gammon.movegen import generate_arrays
 
 
@@ -88,3 +88,32 @@ def test_deeper_plies_rank_first() -> None:
     plies = list(plies)
     assert plies == sorted(plies, reverse=True)
     assert plies[0] == 2 and plies.count(2) <= 3 and plies.count(1) + plies.count(2) <= 8
+
+
+def test_unique_rows_finds_each_distinct_board_once() -> None:
+    rng = np.random.default_rng(3)
+    distinct = rng.integers(-3, 4, size=(40, 26)).astype(np.int8)
+    picks = rng.integers(0, 40, size=500)
+    boards = distinct[picks]
+    first, inverse = _unique_rows(boards)
+    assert len(first) == len(np.unique(boards, axis=0))
+    assert len(np.unique(boards[first], axis=0)) == len(first)  # no row twice
+    np.testing.assert_array_equal(boards[first][inverse], boards)
+    assert list(first) == sorted(first)  # in order of first appearance
+
+
+def test_the_search_evaluates_each_distinct_board_once_a_call() -> None:
+    seen: list[np.ndarray] = []
+
+    class Recording(PipCountEvaluator):
+        def evaluate(self, boards: np.ndarray) -> np.ndarray:
+            seen.append(np.array(boards))
+            return super().evaluate(boards)
+
+    ids = ["4HPhASDgc/ABMA", "4HPwATDgc/ABMA", "4HPhASDgc/ABMA", "mGfwATDgc/ABMA", "4HPhASDgc/ABMA"]
+    boards = np.array([Position.from_id(i).as_array() for i in ids])
+    together = Searcher(Recording(), None).evaluate_boards(boards, 2)
+    assert seen and all(len(np.unique(b, axis=0)) == len(b) for b in seen)
+    alone = Searcher(PipCountEvaluator(), None)
+    for board, probs in zip(boards, together):
+        np.testing.assert_allclose(probs, alone.evaluate_boards(board[None, :], 2)[0], atol=1e-12)
