@@ -66,6 +66,9 @@ class SearchSettings:
 PLAIN_FILTERS = (MoveFilter(8, 0.16),)
 """GNU Backgammon's filter for 2 ply."""
 
+KnownChildren = dict[bytes, tuple[np.ndarray, np.ndarray]]
+"""Boards already searched (as bytes) -> their 21 best children and those children's probabilities."""
+
 
 @njit(cache=True)
 def _copy_rows(src, i, dst, j, n):
@@ -270,8 +273,23 @@ class Searcher:
         best = _best_in_groups(cubeless_equity(child_probs), starts)
         return children[best], child_probs[best]
 
-    def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:
-        """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2)."""
+    def _known_best_children(self, boards: np.ndarray,
+                             known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`best_children`, reading and filling ``known``, so that a board met again is not
+        searched again."""
+        keys = [b.tobytes() for b in boards]
+        new = [i for i, k in enumerate(keys) if k not in known]
+        if new:
+            children, probs = self.best_children(boards[new])
+            nr = len(_ROLLS)
+            for j, i in enumerate(new):
+                known[keys[i]] = children[j * nr:(j + 1) * nr], probs[j * nr:(j + 1) * nr]
+        return (np.concatenate([known[k][0] for k in keys]), np.concatenate([known[k][1] for k in keys]))
+
+    def evaluate_boards(self, boards: np.ndarray, plies: int,
+                        known: KnownChildren | None = None) -> np.ndarray:
+        """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2). ``known``, if
+        given, keeps the best children of ``boards`` between calls (see :meth:`rank_plays`)."""
         boards = np.require(boards, np.int8, ["C", "W"])
         if plies == 0 or len(boards) == 0:
             return self.leaf(boards)
@@ -284,7 +302,11 @@ class Searcher:
         if len(todo) == 0:
             return out
         first, inverse = _unique_rows(boards[todo])
-        children, child_probs = self.best_children(boards[todo[first]])
+        unique = boards[todo[first]]
+        if known is None:
+            children, child_probs = self.best_children(unique)
+        else:
+            children, child_probs = self._known_best_children(unique, known)
         chosen = child_probs if plies == 1 else self.evaluate_boards(children, plies - 1)
         # chosen rows are from the opponent's view, group by group (board-major, roll-minor)
         mover = flip_probabilities(chosen).reshape(len(first), len(_ROLLS), 5)
@@ -302,9 +324,10 @@ class Searcher:
         plies = np.zeros(len(after), dtype=np.int64)
         keep = np.arange(len(after))
         filtered = min(settings.plies, len(settings.filters))  # filters after plies 0 .. filtered-1
+        known: KnownChildren = {}  # the plays kept at 1 ply are met again at 2 ply
         for ply in range(settings.plies + 1):
             if ply > 0 and (ply < filtered or ply == settings.plies):
-                probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply))
+                probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply, known))
                 plies[keep] = ply
             if ply < filtered:
                 filt = settings.filters[ply]

@@ -30,7 +30,8 @@ def test_a_one_ply_filter_saves_two_ply_work() -> None:
     p = Position.initial()
     assert plain.best_play(p, (4, 2)) is not None and staged.best_play(p, (4, 2)) is not None
     assert two.boards < one.boards
-    assert two.calls == one.calls + 1  # the extra 1-ply pass
+    # the 1-ply pass adds a call, and saves one: the plays it keeps are not expanded again at 2 ply
+    assert two.calls == one.calls
 
 
 def ranked(settings: SearchSettings, dice: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -117,3 +118,18 @@ def test_the_search_evaluates_each_distinct_board_once_a_call() -> None:
     alone = Searcher(PipCountEvaluator(), None)
     for board, probs in zip(boards, together):
         np.testing.assert_allclose(probs, alone.evaluate_boards(board[None, :], 2)[0], atol=1e-12)
+
+
+def test_known_best_children_are_reused_with_the_same_values() -> None:
+    counting = CountingEvaluator(PipCountEvaluator())
+    searcher = Searcher(counting, None)
+    boards = np.array([Position.from_id(i).as_array() for i in ("4HPhASDgc/ABMA", "mGfwATDgc/ABMA")])
+    known: dict = {}
+    one = searcher.evaluate_boards(boards, 1, known)
+    assert len(known) == 2
+    calls = counting.calls
+    two = searcher.evaluate_boards(boards, 2, known)
+    assert counting.calls == calls + 1  # only the replies' replies: the boards' own replies are known
+    fresh = Searcher(PipCountEvaluator(), None)
+    np.testing.assert_array_equal(one, fresh.evaluate_boards(boards, 1))
+    np.testing.assert_array_equal(two, fresh.evaluate_boards(boards, 2))
