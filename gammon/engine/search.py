@@ -126,12 +126,18 @@ def _best_in_groups(equity, starts):
     return best
 
 
+NET, TERMINAL, BEAROFF = 0, 1, 2
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
+                dtype=np.uint64)
+
+
 @njit(cache=True)
-def _unique_rows(boards):
-    """The distinct rows of ``boards``: ``(first, inverse)`` with ``boards[first]`` each distinct
-    row once (in order of first appearance) and ``boards[i] == boards[first[inverse[i]]]``. A
-    search meets the same board many times (plays that transpose, rolls of the same pips, replies
-    that meet), and a board's evaluation depends on the board alone."""
+def _unique_rows(boards, kinds):
+    """The distinct rows of ``boards`` among those of kind NET (see :func:`_classify`): ``(first,
+    inverse)`` with ``boards[first]`` each distinct one once, in order of first appearance, and
+    ``boards[first[inverse[k]]]`` the k-th NET row. A search meets the same board many times
+    (plays that transpose, rolls of the same pips, replies that meet), and a board's evaluation
+    depends on the board alone."""
     n = boards.shape[0]
     size = 16
     while size < 2 * n:
@@ -141,33 +147,39 @@ def _unique_rows(boards):
     first = np.empty(n, dtype=np.int64)
     inverse = np.empty(n, dtype=np.int64)
     count = 0
+    m = 0
     for r in range(n):
-        h = np.uint64(14695981039346656037)  # FNV-1a over the 26 counts
-        for k in range(boards.shape[1]):
-            h = (h ^ np.uint64(np.uint8(boards[r, k]))) * np.uint64(1099511628211)
-        slot = np.int64(h ^ (h >> np.uint64(29))) & mask
+        if kinds[r] != NET:
+            continue
+        # the 26 counts as four words, mixed by independent multiplications
+        h = np.uint64(0)
+        for w in range(4):
+            word = np.uint64(0)
+            for k in range(8 * w, min(8 * w + 8, 26)):
+                word |= np.uint64(np.uint8(boards[r, k])) << np.uint64(8 * (k - 8 * w))
+            h ^= word * _MIX[w]
+        h ^= h >> np.uint64(31)
+        slot = np.int64(h & np.uint64(mask))
         while True:
             u = table[slot]
             if u < 0:
                 table[slot] = count
                 first[count] = r
-                inverse[r] = count
+                inverse[m] = count
                 count += 1
                 break
             same = True
             q = first[u]
-            for k in range(boards.shape[1]):
+            for k in range(26):
                 if boards[q, k] != boards[r, k]:
                     same = False
                     break
             if same:
-                inverse[r] = u
+                inverse[m] = u
                 break
             slot = (slot + 1) & mask
-    return first[:count], inverse
-
-
-NET, TERMINAL, BEAROFF = 0, 1, 2
+        m += 1
+    return first[:count], inverse[:m]
 
 
 @njit(cache=True)
@@ -202,15 +214,15 @@ def _count(kinds, kind):
 
 
 @njit(cache=True)
-def _store_sanitized(out, kinds, probs):
-    """Row by row of the NET rows of ``out`` (in order), the next row of ``probs`` made
-    consistent (:func:`gammon.primitives.clamp_probabilities`)."""
+def _store_sanitized(out, kinds, probs, inverse):
+    """Into the k-th NET row of ``out``, row ``inverse[k]`` of ``probs`` made consistent
+    (:func:`gammon.primitives.clamp_probabilities`)."""
     k = -1
     for r in range(kinds.shape[0]):
         if kinds[r] != NET:
             continue
         k += 1
-        p = probs[k]
+        p = probs[inverse[k]]
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
             p[0], p[1], p[2], p[3], p[4])
 
@@ -246,15 +258,12 @@ class Searcher:
                 out[home] = self.bearoff.probabilities(boards[home])
         if n_net == 0:
             return out
-        net = boards if n_net == len(boards) else boards[kinds == NET]
-        first, inverse = _unique_rows(net)
-        probs = self.evaluator.evaluate(net if len(first) == n_net else net[first])
+        first, inverse = _unique_rows(boards, kinds)
+        probs = self.evaluator.evaluate(boards if len(first) == len(boards) else boards[first])
         probs = np.ascontiguousarray(probs, dtype=np.float64)
         if probs.shape != (len(first), 5):
             raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
-        if len(first) < n_net:
-            probs = probs[inverse]
-        _store_sanitized(out, kinds, probs)
+        _store_sanitized(out, kinds, probs, inverse)
         return out
 
     def exact(self, boards: np.ndarray, finished_only: bool = False) -> np.ndarray:
@@ -295,14 +304,15 @@ class Searcher:
             return self.leaf(boards)
         n = boards.shape[0]
         out = np.empty((n, 5))
-        exact = self.exact(boards)
+        kinds = _classify(boards, self.bearoff is not None, np.empty((n, 5)))
+        exact = kinds != NET
         if exact.any():
             out[exact] = self.leaf(boards[exact])
         todo = np.flatnonzero(~exact)
         if len(todo) == 0:
             return out
-        first, inverse = _unique_rows(boards[todo])
-        unique = boards[todo[first]]
+        first, inverse = _unique_rows(boards, kinds)
+        unique = boards[first]
         if known is None:
             children, child_probs = self.best_children(unique)
         else:

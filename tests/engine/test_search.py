@@ -96,10 +96,13 @@ def test_unique_rows_finds_each_distinct_board_once() -> None:
     distinct = rng.integers(-3, 4, size=(40, 26)).astype(np.int8)
     picks = rng.integers(0, 40, size=500)
     boards = distinct[picks]
-    first, inverse = _unique_rows(boards)
-    assert len(first) == len(np.unique(boards, axis=0))
+    kinds = (rng.random(500) < 0.2).astype(np.int8)  # NET (0) rows, and others left out
+    net = boards[kinds == 0]
+    first, inverse = _unique_rows(boards, kinds)
+    assert len(first) == len(np.unique(net, axis=0))
     assert len(np.unique(boards[first], axis=0)) == len(first)  # no row twice
-    np.testing.assert_array_equal(boards[first][inverse], boards)
+    assert (kinds[first] == 0).all()
+    np.testing.assert_array_equal(boards[first][inverse], net)
     assert list(first) == sorted(first)  # in order of first appearance
 
 
