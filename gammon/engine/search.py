@@ -9,8 +9,9 @@ roll) evaluated at n ply. ``evaluate_boards(B, n)`` for boards with the player o
   at n - 1 ply, seen back from the player on roll; the rolls are averaged (doubles 1/36, others
   2/36).
 
-Every level sends all its boards to the evaluator in one call. The move generator runs once per
-(board, roll) inside one numba kernel.
+Every level sends all its boards to the evaluator in one call, each distinct board once (a 2-ply
+search meets almost half its leaves more than once). The move generator runs once per (board,
+roll) inside one numba kernel.
 """
 
 from __future__ import annotations
