@@ -62,51 +62,49 @@ def _shots(v):
     """Rolls of 36 with which this side, on roll, could hit a blot of the other side: with one die,
     both dice through an open point, or a double's steps through open points, from a checker
     allowed to move (only from the bar while checkers are there; two or more on the bar rule out
-    combined steps, and leave a double 5 - bar steps). Walks the (checker, blot) pairs once."""
+    combined steps, and leave a double 5 - bar steps). Works on bit masks of points (bit p for
+    point p, 25 the bar): a die ``a`` takes the checkers ``sources`` to ``sources >> a``."""
     on_bar = v[25]
-    direct = 0  # bit d: a die d hits on its own
-    combined = 0  # bit 8 * a + b (a <= b): the roll a-b hits by combining its dice
     limit = 4 if on_bar == 0 else max(1, 5 - on_bar)
-    blots = 0  # bit p: the other side has a blot on point p
+    blots = 0
+    open_points = 0  # where a checker may land on its way (not held by the other side)
     for p in range(1, 25):
-        if v[26 + 25 - p] == 1:
+        n = v[26 + 25 - p]
+        if n == 1:
             blots |= 1 << p
-    for src in range(25, 0, -1):
-        if blots == 0:
-            break
-        if v[src] == 0:
-            continue
-        if on_bar > 0 and src != 25:
-            break
-        ahead = blots & ((1 << src) - 1)
-        for dst in range(src - 1, 0, -1):
-            if ahead == 0:
-                break
-            if not (ahead >> dst) & 1:
-                continue
-            ahead ^= 1 << dst
-            d = src - dst
-            if d <= 6:
-                direct |= 1 << d
-            if on_bar <= 1:
-                for a in range(max(1, d - 6), (d + 1) // 2):
-                    b = d - a  # a < b <= 6
-                    if not _blocked(v, src - a) or not _blocked(v, src - b):
-                        combined |= 1 << (8 * a + b)
-            for a in range(1, 7):
-                if d % a == 0 and 1 < d // a <= limit:
-                    ok = True
-                    for k in range(1, d // a):
-                        if _blocked(v, src - k * a):
-                            ok = False
-                            break
-                    if ok:
-                        combined |= 1 << (9 * a)
+        if n < 2:
+            open_points |= 1 << p
+    if blots == 0:
+        return 0
+    sources = 1 << 25
+    if on_bar == 0:
+        sources = 0
+        for p in range(1, 25):
+            if v[p] > 0:
+                sources |= 1 << p
     shots = 0
     for a in range(1, 7):
-        for b in range(a, 7):
-            if (direct >> a) & 1 or (direct >> b) & 1 or (combined >> (8 * a + b)) & 1:
-                shots += 1 if a == b else 2
+        hits_a = (sources >> a) & blots
+        # a double: up to ``limit`` steps, each from an open point
+        reach = sources
+        double = False
+        for _ in range(limit):
+            reach >>= a
+            if reach & blots:
+                double = True
+                break
+            reach &= open_points
+            if reach == 0:
+                break
+        if double:
+            shots += 1
+        for b in range(a + 1, 7):
+            hit = hits_a != 0 or (sources >> b) & blots != 0
+            if not hit and on_bar <= 1:
+                hit = ((((sources >> a) & open_points) >> b) & blots) != 0 or (
+                    (((sources >> b) & open_points) >> a) & blots) != 0
+            if hit:
+                shots += 2
     return shots
 
 
@@ -114,36 +112,37 @@ def _shots(v):
 def _escapes(v, src):
     """Rolls of 36 with which a checker on ``src`` can move past every point the other side holds
     in the 12 points in front of it (ignoring the rest of the position)."""
-    lowest_block = 0  # the block farthest ahead within the window
-    for p in range(src - 1, max(src - 13, 0), -1):
-        if _blocked(v, p):
-            lowest_block = p
-    if lowest_block == 0:
+    # walls: bit k when the point k pips ahead is held, or beyond the edge (k up to 18: a double
+    # can land 6 beyond the farthest block, 12 ahead); past: k beyond the farthest block
+    walls = 0
+    past = 0
+    for k in range(18, 0, -1):
+        p = src - k
+        if p < 1 or _blocked(v, p):
+            walls |= 1 << k
+            if p >= 1 and k <= 12 and past == 0:
+                past = k
+    if past == 0:
         return 36
     count = 0
-    for d1 in range(1, 7):
-        for d2 in range(1, 7):
-            if d1 == d2:
-                p = src
-                for _ in range(4):
-                    p -= d1
-                    if p < 1 or _blocked(v, p):
-                        break
-                    if p < lowest_block:
-                        count += 1
-                        break
-            else:
-                ok = False
-                for a, b in ((d1, d2), (d2, d1)):
-                    p1 = src - a
-                    if p1 >= 1 and not _blocked(v, p1):
-                        if p1 < lowest_block:
-                            ok = True
-                        p2 = p1 - b
-                        if p2 >= 1 and not _blocked(v, p2) and p2 < lowest_block:
-                            ok = True
-                if ok:
-                    count += 1
+    for a in range(1, 7):
+        # a double: up to four steps through open points until one lands past the block
+        k = a
+        for _ in range(4):
+            if (walls >> k) & 1:
+                break
+            if k > past:
+                count += 1
+                break
+            k += a
+        for b in range(a + 1, 7):
+            ok = False
+            for first in (a, b):
+                if not (walls >> first) & 1:
+                    if first > past or (not (walls >> (a + b)) & 1 and a + b > past):
+                        ok = True
+            if ok:
+                count += 2  # a-b and b-a
     return count
 
 

@@ -28,7 +28,8 @@ if TYPE_CHECKING:
 
 DEFAULT_PLIES = 2
 """Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
-98 ms a decision on average, 95% under 0.28 s (benchmarks/engine_speed.py, 200 decisions); against
+27-37 ms a decision on average at load 7, 95% under 0.16 s, 0.6x GNU Backgammon 2-ply's time
+(benchmarks/engine_speed.py, 200 decisions); against
 GNU Backgammon 2-ply it loses 2.10 millipoints a decision, 0 ply 6.46 (benchmarks/judge.py, 3,000
 decisions)."""
 

@@ -58,6 +58,36 @@ def evaluate_one(board, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y
         forward(x, cw1, cb1, cw2, cb2, h, y)
 
 
+@njit(cache=True, fastmath=True)
+def gathered_hidden_sums(x, w1, b1, h, nonzero):
+    """:func:`hidden_sums` for play, about twice as fast: the non-zero inputs are listed first
+    (into ``nonzero``, int64 scratch as long as ``x``), then their rows of ``w1`` are added four at
+    a time, so the loop over ``h`` has no branch and reads and writes ``h`` a quarter as often.
+    The sums are the same up to rounding (another order of additions)."""
+    nh = b1.shape[0]
+    n = 0
+    for i in range(x.shape[0]):
+        if x[i] != 0.0:
+            nonzero[n] = i
+            n += 1
+    for j in range(nh):
+        h[j] = b1[j]
+    t = 0
+    while t + 4 <= n:
+        i0, i1, i2, i3 = nonzero[t], nonzero[t + 1], nonzero[t + 2], nonzero[t + 3]
+        x0, x1, x2, x3 = x[i0], x[i1], x[i2], x[i3]
+        r0, r1, r2, r3 = w1[i0], w1[i1], w1[i2], w1[i3]
+        for j in range(nh):
+            h[j] += x0 * r0[j] + x1 * r1[j] + x2 * r2[j] + x3 * r3[j]
+        t += 4
+    while t < n:
+        x0 = x[nonzero[t]]
+        r0 = w1[nonzero[t]]
+        for j in range(nh):
+            h[j] += x0 * r0[j]
+        t += 1
+
+
 _LOG2E = np.float32(1.4426950408889634)
 
 
@@ -84,12 +114,13 @@ def sigmoid_into(z, n, bits):
 
 
 @njit(cache=True, fastmath=True)
-def predict(x, w1, b1, w2t, b2, h, y, bits):
-    """:func:`forward` for play: ``w2t`` is ``w2`` transposed (5, hidden), so the output sums run
-    along contiguous rows, and the sigmoids are :func:`sigmoid_into`; ``bits`` is int32 scratch
-    as long as ``h``. Agrees with :func:`forward` to about 1e-6."""
+def predict(x, w1, b1, w2t, b2, h, y, bits, nonzero):
+    """:func:`forward` for play: the hidden sums are :func:`gathered_hidden_sums` (``nonzero``
+    its scratch), ``w2t`` is ``w2`` transposed (5, hidden), so the output sums run along
+    contiguous rows, and the sigmoids are :func:`sigmoid_into`; ``bits`` is int32 scratch as long
+    as ``h``. Agrees with :func:`forward` to about 1e-6."""
     nh = b1.shape[0]
-    hidden_sums(x, w1, b1, h)
+    gathered_hidden_sums(x, w1, b1, h, nonzero)
     sigmoid_into(h, nh, bits)
     for k in range(5):
         s = b2[k]
@@ -111,11 +142,12 @@ def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
     h = np.zeros(size, dtype=np.float32)
     bits = np.zeros(size, dtype=np.int32)
     y = np.zeros(5, dtype=np.float32)
+    nonzero = np.zeros(N_INPUTS, dtype=np.int64)
     for r in range(boards.shape[0]):
         encode_into(boards[r], x, scratch)
         if is_race_board(boards[r]):
-            predict(x, rw1, rb1, rw2t, rb2, h, y, bits)
+            predict(x, rw1, rb1, rw2t, rb2, h, y, bits, nonzero)
         else:
-            predict(x, cw1, cb1, cw2t, cb2, h, y, bits)
+            predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
             np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]))

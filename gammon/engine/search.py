@@ -9,8 +9,9 @@ roll) evaluated at n ply. ``evaluate_boards(B, n)`` for boards with the player o
   at n - 1 ply, seen back from the player on roll; the rolls are averaged (doubles 1/36, others
   2/36).
 
-Every level sends all its boards to the evaluator in one call. The move generator runs once per
-(board, roll) inside one numba kernel.
+Every level sends all its boards to the evaluator in one call, each distinct board once (a 2-ply
+search meets almost half its leaves more than once). The move generator runs once per (board,
+roll) inside one numba kernel.
 """
 
 from __future__ import annotations
@@ -65,6 +66,9 @@ class SearchSettings:
 
 PLAIN_FILTERS = (MoveFilter(8, 0.16),)
 """GNU Backgammon's filter for 2 ply."""
+
+KnownChildren = dict[bytes, tuple[np.ndarray, np.ndarray]]
+"""Boards already searched (as bytes) -> their 21 best children and those children's probabilities."""
 
 
 @njit(cache=True)
@@ -124,6 +128,59 @@ def _best_in_groups(equity, starts):
 
 
 NET, TERMINAL, BEAROFF = 0, 1, 2
+_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
+                dtype=np.uint64)
+
+
+@njit(cache=True)
+def _unique_rows(boards, kinds):
+    """The distinct rows of ``boards`` among those of kind NET (see :func:`_classify`): ``(first,
+    inverse)`` with ``boards[first]`` each distinct one once, in order of first appearance, and
+    ``boards[first[inverse[k]]]`` the k-th NET row. A search meets the same board many times
+    (plays that transpose, rolls of the same pips, replies that meet), and a board's evaluation
+    depends on the board alone."""
+    n = boards.shape[0]
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    mask = size - 1
+    table = np.full(size, -1, dtype=np.int64)  # slot -> index into first
+    first = np.empty(n, dtype=np.int64)
+    inverse = np.empty(n, dtype=np.int64)
+    count = 0
+    m = 0
+    for r in range(n):
+        if kinds[r] != NET:
+            continue
+        # the 26 counts as four words, mixed by independent multiplications
+        h = np.uint64(0)
+        for w in range(4):
+            word = np.uint64(0)
+            for k in range(8 * w, min(8 * w + 8, 26)):
+                word |= np.uint64(np.uint8(boards[r, k])) << np.uint64(8 * (k - 8 * w))
+            h ^= word * _MIX[w]
+        h ^= h >> np.uint64(31)
+        slot = np.int64(h & np.uint64(mask))
+        while True:
+            u = table[slot]
+            if u < 0:
+                table[slot] = count
+                first[count] = r
+                inverse[m] = count
+                count += 1
+                break
+            same = True
+            q = first[u]
+            for k in range(26):
+                if boards[q, k] != boards[r, k]:
+                    same = False
+                    break
+            if same:
+                inverse[m] = u
+                break
+            slot = (slot + 1) & mask
+        m += 1
+    return first[:count], inverse[:m]
 
 
 @njit(cache=True)
@@ -158,15 +215,15 @@ def _count(kinds, kind):
 
 
 @njit(cache=True)
-def _store_sanitized(out, kinds, probs):
-    """Row by row of the NET rows of ``out`` (in order), the next row of ``probs`` made
-    consistent (:func:`gammon.primitives.clamp_probabilities`)."""
+def _store_sanitized(out, kinds, probs, inverse):
+    """Into the k-th NET row of ``out``, row ``inverse[k]`` of ``probs`` made consistent
+    (:func:`gammon.primitives.clamp_probabilities`)."""
     k = -1
     for r in range(kinds.shape[0]):
         if kinds[r] != NET:
             continue
         k += 1
-        p = probs[k]
+        p = probs[inverse[k]]
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
             p[0], p[1], p[2], p[3], p[4])
 
@@ -202,11 +259,12 @@ class Searcher:
                 out[home] = self.bearoff.probabilities(boards[home])
         if n_net == 0:
             return out
-        probs = self.evaluator.evaluate(boards if n_net == len(boards) else boards[kinds == NET])
+        first, inverse = _unique_rows(boards, kinds)
+        probs = self.evaluator.evaluate(boards if len(first) == len(boards) else boards[first])
         probs = np.ascontiguousarray(probs, dtype=np.float64)
-        if probs.shape != (n_net, 5):
-            raise ValueError(f"the evaluator returned shape {probs.shape} for {n_net} boards")
-        _store_sanitized(out, kinds, probs)
+        if probs.shape != (len(first), 5):
+            raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
+        _store_sanitized(out, kinds, probs, inverse)
         return out
 
     def exact(self, boards: np.ndarray, finished_only: bool = False) -> np.ndarray:
@@ -225,24 +283,45 @@ class Searcher:
         best = _best_in_groups(cubeless_equity(child_probs), starts)
         return children[best], child_probs[best]
 
-    def evaluate_boards(self, boards: np.ndarray, plies: int) -> np.ndarray:
-        """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2)."""
+    def _known_best_children(self, boards: np.ndarray,
+                             known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`best_children`, reading and filling ``known``, so that a board met again is not
+        searched again."""
+        keys = [b.tobytes() for b in boards]
+        new = [i for i, k in enumerate(keys) if k not in known]
+        if new:
+            children, probs = self.best_children(boards[new])
+            nr = len(_ROLLS)
+            for j, i in enumerate(new):
+                known[keys[i]] = children[j * nr:(j + 1) * nr], probs[j * nr:(j + 1) * nr]
+        return (np.concatenate([known[k][0] for k in keys]), np.concatenate([known[k][1] for k in keys]))
+
+    def evaluate_boards(self, boards: np.ndarray, plies: int,
+                        known: KnownChildren | None = None) -> np.ndarray:
+        """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2). ``known``, if
+        given, keeps the best children of ``boards`` between calls (see :meth:`rank_plays`)."""
         boards = np.require(boards, np.int8, ["C", "W"])
         if plies == 0 or len(boards) == 0:
             return self.leaf(boards)
         n = boards.shape[0]
         out = np.empty((n, 5))
-        exact = self.exact(boards)
+        kinds = _classify(boards, self.bearoff is not None, np.empty((n, 5)))
+        exact = kinds != NET
         if exact.any():
             out[exact] = self.leaf(boards[exact])
         todo = np.flatnonzero(~exact)
         if len(todo) == 0:
             return out
-        children, child_probs = self.best_children(boards[todo])
+        first, inverse = _unique_rows(boards, kinds)
+        unique = boards[first]
+        if known is None:
+            children, child_probs = self.best_children(unique)
+        else:
+            children, child_probs = self._known_best_children(unique, known)
         chosen = child_probs if plies == 1 else self.evaluate_boards(children, plies - 1)
         # chosen rows are from the opponent's view, group by group (board-major, roll-minor)
-        mover = flip_probabilities(chosen).reshape(len(todo), len(_ROLLS), 5)
-        out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)
+        mover = flip_probabilities(chosen).reshape(len(first), len(_ROLLS), 5)
+        out[todo] = np.einsum("nrk,r->nk", mover, _ROLL_WEIGHTS)[inverse]
         return out
 
     def rank_plays(self, after_boards: np.ndarray, settings: SearchSettings,
@@ -256,9 +335,10 @@ class Searcher:
         plies = np.zeros(len(after), dtype=np.int64)
         keep = np.arange(len(after))
         filtered = min(settings.plies, len(settings.filters))  # filters after plies 0 .. filtered-1
+        known: KnownChildren = {}  # the plays kept at 1 ply are met again at 2 ply
         for ply in range(settings.plies + 1):
             if ply > 0 and (ply < filtered or ply == settings.plies):
-                probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply))
+                probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply, known))
                 plies[keep] = ply
             if ply < filtered:
                 filt = settings.filters[ply]

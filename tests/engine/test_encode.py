@@ -129,3 +129,44 @@ def test_shots_match_a_roll_by_roll_count() -> None:
         f = feature_values(p.as_array())
         assert f["shots"][0] * 36 == pytest.approx(_reference_shots(p.board)), p.id
         assert f["shots"][1] * 36 == pytest.approx(_reference_shots(p.flip().board)), p.id
+
+
+def _reference_escapes(board: tuple[int, ...]) -> int:
+    """Escapes of the mover's rearmost checker counted roll by roll, in plain Python: the rolls of
+    36 that take it past the farthest point the opponent holds within the 12 points ahead, through
+    open points (each die of a non-double in either order, a double's up to four steps)."""
+    rear = max((i for i in range(1, 26) if board[i] > 0), default=0)
+    if rear == 0:
+        return 36
+
+    def held(p: int) -> bool:
+        return p < 1 or board[p] <= -2
+
+    blocks = [p for p in range(max(rear - 12, 1), rear) if held(p)]
+    if not blocks:
+        return 36
+    past = min(blocks)  # landing below it escapes
+    count = 0
+    for d1 in range(1, 7):
+        for d2 in range(1, 7):
+            steps = [[d1] * 4] if d1 == d2 else [[d1, d2], [d2, d1]]
+            escaped = False
+            for order in steps:
+                p = rear
+                for die in order:
+                    p -= die
+                    if held(p):
+                        break
+                    if p < past:
+                        escaped = True
+                        break
+            count += escaped
+    return count
+
+
+def test_escapes_match_a_roll_by_roll_count() -> None:
+    positions = random_game_positions(seed=13, games=6)
+    escapes = [(feature_values(p.as_array())["escapes"][0], _reference_escapes(p.board)) for p in positions]
+    assert any(0 < ref < 36 for _, ref in escapes)  # blocked checkers are exercised
+    for (got, ref), p in zip(escapes, positions):
+        assert got * 36 == pytest.approx(ref), p.id

@@ -9,7 +9,7 @@ from gammon import Position
 from gammon.engine.cubeful import MatchState, cube_efficiency
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
-from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings
+from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings, _unique_rows
 from gammon.movegen import generate_arrays
 
 
@@ -30,7 +30,8 @@ def test_a_one_ply_filter_saves_two_ply_work() -> None:
     p = Position.initial()
     assert plain.best_play(p, (4, 2)) is not None and staged.best_play(p, (4, 2)) is not None
     assert two.boards < one.boards
-    assert two.calls == one.calls + 1  # the extra 1-ply pass
+    # the 1-ply pass adds a call, and saves one: the plays it keeps are not expanded again at 2 ply
+    assert two.calls == one.calls
 
 
 def ranked(settings: SearchSettings, dice: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -88,3 +89,50 @@ def test_deeper_plies_rank_first() -> None:
     plies = list(plies)
     assert plies == sorted(plies, reverse=True)
     assert plies[0] == 2 and plies.count(2) <= 3 and plies.count(1) + plies.count(2) <= 8
+
+
+def test_unique_rows_finds_each_distinct_board_once() -> None:
+    rng = np.random.default_rng(3)
+    distinct = rng.integers(-3, 4, size=(40, 26)).astype(np.int8)
+    picks = rng.integers(0, 40, size=500)
+    boards = distinct[picks]
+    kinds = (rng.random(500) < 0.2).astype(np.int8)  # NET (0) rows, and others left out
+    net = boards[kinds == 0]
+    first, inverse = _unique_rows(boards, kinds)
+    assert len(first) == len(np.unique(net, axis=0))
+    assert len(np.unique(boards[first], axis=0)) == len(first)  # no row twice
+    assert (kinds[first] == 0).all()
+    np.testing.assert_array_equal(boards[first][inverse], net)
+    assert list(first) == sorted(first)  # in order of first appearance
+
+
+def test_the_search_evaluates_each_distinct_board_once_a_call() -> None:
+    seen: list[np.ndarray] = []
+
+    class Recording(PipCountEvaluator):
+        def evaluate(self, boards: np.ndarray) -> np.ndarray:
+            seen.append(np.array(boards))
+            return super().evaluate(boards)
+
+    ids = ["4HPhASDgc/ABMA", "4HPwATDgc/ABMA", "4HPhASDgc/ABMA", "mGfwATDgc/ABMA", "4HPhASDgc/ABMA"]
+    boards = np.array([Position.from_id(i).as_array() for i in ids])
+    together = Searcher(Recording(), None).evaluate_boards(boards, 2)
+    assert seen and all(len(np.unique(b, axis=0)) == len(b) for b in seen)
+    alone = Searcher(PipCountEvaluator(), None)
+    for board, probs in zip(boards, together):
+        np.testing.assert_allclose(probs, alone.evaluate_boards(board[None, :], 2)[0], atol=1e-12)
+
+
+def test_known_best_children_are_reused_with_the_same_values() -> None:
+    counting = CountingEvaluator(PipCountEvaluator())
+    searcher = Searcher(counting, None)
+    boards = np.array([Position.from_id(i).as_array() for i in ("4HPhASDgc/ABMA", "mGfwATDgc/ABMA")])
+    known: dict = {}
+    one = searcher.evaluate_boards(boards, 1, known)
+    assert len(known) == 2
+    calls = counting.calls
+    two = searcher.evaluate_boards(boards, 2, known)
+    assert counting.calls == calls + 1  # only the replies' replies: the boards' own replies are known
+    fresh = Searcher(PipCountEvaluator(), None)
+    np.testing.assert_array_equal(one, fresh.evaluate_boards(boards, 1))
+    np.testing.assert_array_equal(two, fresh.evaluate_boards(boards, 2))
