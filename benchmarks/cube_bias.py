@@ -73,13 +73,19 @@ def janowski_nd_dt(probs: np.ndarray, x: np.ndarray | float) -> tuple[np.ndarray
 # --- the positions -----------------------------------------------------------------------------
 
 
-def own_positions(engine, n: int, seed: int) -> list[Position]:  # type: ignore[no-untyped-def]
-    """Contact positions of gammon's own self-play in the cube window (module docstring)."""
+def own_positions(engine, n: int, seed: int, games: int = 400,  # type: ignore[no-untyped-def]
+                  take_zone: tuple[float, float] | None = None) -> list[Position]:
+    """Contact positions of gammon's own self-play in the cube window (module docstring); with
+    ``take_zone``, only those where ``Engine()``'s double/take (money, cube centred, Jacoby off)
+    lies in it: the close take/pass decisions, as the engine sees them."""
+    from gammon.engine.engine import Engine
+
+    deciding_engine = Engine()
     from gammon.engine.encode import race_mask
     from gammon.train import kernels
     from gammon.train.selfplay import _net_args
 
-    boards = kernels.collect_positions(*_net_args(engine.evaluator), seed, 0, 400, 7,
+    boards = kernels.collect_positions(*_net_args(engine.evaluator), seed, 0, games, 7,
                                        kernels.MAX_PLIES // 7 + 1)
     np.random.default_rng(seed).shuffle(boards)
     out = []
@@ -87,8 +93,14 @@ def own_positions(engine, n: int, seed: int) -> list[Position]:  # type: ignore[
         if race_mask(b[None, :])[0] or is_bearoff_board(b):
             continue
         p = Position(b.tolist())
-        if WINDOW[0] <= engine.evaluate(p).win <= WINDOW[1]:
-            out.append(p)
+        probs = engine.evaluate(p).as_array()
+        if not WINDOW[0] <= probs[0] <= WINDOW[1]:
+            continue
+        if take_zone is not None:
+            dt = deciding_engine.cube_decision(p, jacoby=False).double_take
+            if not take_zone[0] <= dt <= take_zone[1]:
+                continue
+        out.append(p)
         if len(out) >= n:
             break
     return out
@@ -113,8 +125,14 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=80)
     parser.add_argument("--trials", type=int, default=144)
     parser.add_argument("--seed", type=int, default=11)
+    parser.add_argument("--games", type=int, default=400, help="own: self-play games to draw from")
+    parser.add_argument("--take-zone", type=float, nargs=2, default=None, metavar=("LO", "HI"),
+                        help="own: only positions where Engine()'s DT lies in [LO, HI]")
     parser.add_argument("--gnubg", action="store_true", help="judge set: check the cubeful arithmetic")
     parser.add_argument("--save", type=Path, default=None, help="one JSON line per position")
+    parser.add_argument("--fit", type=Path, nargs="+", default=None, metavar="FILE",
+                        help="own positions only: fit gammon.engine.cube_calibration's offsets to "
+                             "the rollouts --save wrote")
     parser.add_argument("--load", type=Path, default=None,
                         help="report on the first --positions lines a --save run wrote (same --set)")
     args = parser.parse_args()
@@ -125,10 +143,14 @@ def main() -> None:
     from gammon.engine.engine import Engine
     from gammon.engine.rollout import RolloutSettings
 
+    if args.fit:
+        fit(args.fit)
+        return
     e0, e2 = Engine(plies=0), Engine(plies=2)
     decisions: dict[str, list[Decision]] = {}
     if args.set == "own":
-        positions = own_positions(e0, args.positions, args.seed)
+        zone = tuple(args.take_zone) if args.take_zone else None
+        positions = own_positions(e0, args.positions, args.seed, args.games, zone)
     else:
         positions, decisions = judge_positions(args.positions)
     settings = RolloutSettings(trials=args.trials, seed=args.seed, plies=0)
@@ -173,6 +195,37 @@ def main() -> None:
               f"({len(dts)} decisions): ND {np.mean(gaps):+.4f}, DT {np.mean(dts):+.4f}")
     if args.set == "judge" and args.gnubg:
         check_arithmetic(positions, decisions)
+
+
+def fit(files: list[Path]) -> None:
+    """The offsets of gammon.engine.cube_calibration: the engine's money ND and DT (cube
+    centred, Jacoby off, uncorrected) against Janowski on the rollout's probabilities."""
+    from gammon.engine import cube_calibration
+    from gammon.engine.engine import Engine
+
+    rows = [json.loads(line) for f in files for line in f.read_text().splitlines()]
+    rows = list({r["id"]: r for r in rows}.values())  # a position rolled out twice counts once
+    judged = {d.position for d in load(DATA / "cube_money.tsv")}
+    if any(r["id"] in judged for r in rows):
+        raise ValueError("judge-set positions are for diagnosis only, never for the fit")
+    positions = [Position.from_id(r["id"]) for r in rows]
+    engine = Engine()
+    saved = cube_calibration.DT_OFFSET, cube_calibration.ND_OFFSET
+    cube_calibration.DT_OFFSET = cube_calibration.ND_OFFSET = 0.0
+    try:
+        decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
+    finally:
+        cube_calibration.DT_OFFSET, cube_calibration.ND_OFFSET = saved
+    nd = np.array([d.no_double for d in decisions])
+    dt = np.array([d.double_take for d in decisions])
+    x = efficiencies(np.array([p.as_array() for p in positions]))
+    nd_r, dt_r = janowski_nd_dt(np.array([r["roll"] for r in rows]), x)
+    c_dt, se_dt = cube_calibration.fit_offset(dt, dt_r, dt)
+    c_nd, se_nd = cube_calibration.fit_offset(nd, nd_r, dt)
+    near = int((cube_calibration.zone_weight(dt) > 0).sum())
+    print(f"{len(rows)} own contact positions, {near} with Engine()'s DT within 1 +- "
+          f"{cube_calibration.HALF_WIDTH}: DT_OFFSET = {c_dt:+.4f} +- {se_dt:.4f}, "
+          f"ND_OFFSET = {c_nd:+.4f} +- {se_nd:.4f}")
 
 
 def check_arithmetic(positions: list[Position], decisions: dict[str, list[Decision]]) -> None:
