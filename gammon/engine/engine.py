@@ -13,8 +13,9 @@ import numpy as np
 from gammon.dice import check_dice
 from gammon.engine import rollout as _rollout
 from gammon.engine.bearoff import BearoffDatabase
+from gammon.engine.cube_calibration import corrected_values
 from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import CubeOwner, MatchState, cube_efficiency
+from gammon.engine.cubeful import OWNER_COLUMNS, CubeOwner, MatchState, cube_efficiency
 from gammon.engine.cubeful_search import cubeful_values, match_values
 from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
 from gammon.engine.search import MoveFilter, Searcher, SearchSettings
@@ -160,6 +161,8 @@ class Engine:
 
         The equities come from the cubeful search at the engine's plies
         (:mod:`gammon.engine.cubeful_search`); the probabilities are the cubeless ones at those plies.
+        Money decisions in contact near the take point are corrected toward gammon's own rollouts
+        (:mod:`gammon.engine.cube_calibration`).
         """
         if isinstance(game_or_position, Position):
             position = game_or_position
@@ -189,8 +192,12 @@ class Engine:
             # money: cubeful equities carried through the plies (gammon.engine.cubeful_search)
             p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,
                                        jacoby=bool(jacoby))
+            v = values[0]
+            if not position.is_race() and cube_owner is not CubeOwner.OPPONENT:
+                # near the take point the net is optimistic for the doubler (own rollouts)
+                v = corrected_values(v, OWNER_COLUMNS.index(cube_owner))
             return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
-                                       available=available, beavers=bool(beavers), values=values[0])
+                                       available=available, beavers=bool(beavers), values=v)
         # match: the same search in match winning chances
         states = [(cube_value, cube_owner), (2 * cube_value, CubeOwner.OPPONENT)]
         p, mwc = match_values(self._searcher, position.as_array()[None, :], self.plies, match, states)

@@ -1,0 +1,43 @@
+"""The arithmetic of benchmarks/cube_bias.py: the net's bias against rollouts, and Janowski's ND
+and DT that the cube decision uses, worked by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "cube_bias.py"
+_spec = importlib.util.spec_from_file_location("cube_bias", _PATH)
+assert _spec is not None and _spec.loader is not None
+cb = importlib.util.module_from_spec(_spec)
+sys.modules["cube_bias"] = cb
+_spec.loader.exec_module(cb)
+
+
+def test_janowski_nd_and_dt_by_hand() -> None:
+    # p = 0.75, no gammons: W = L = 1, take point 0.5 / 2.5 = 0.2, cash point 2 / 2.5 = 0.8,
+    # dead equity 0.5. Centred, live: -1 + 2 (0.75 - 0.2) / 0.6 = 0.8333; ND = 0.68 live + 0.32 dead.
+    # Opponent owns: live -1 + 2 (0.75 - 0.2) / 0.8 = 0.375; DT = 2 (0.68 * 0.375 + 0.32 * 0.5).
+    nd, dt = cb.janowski_nd_dt(np.array([[0.75, 0.0, 0.0, 0.0, 0.0]]), 0.68)
+    assert nd[0] == pytest.approx(0.68 * (-1 + 2 * 0.55 / 0.6) + 0.32 * 0.5)
+    assert dt[0] == pytest.approx(0.83)
+
+
+def test_gammons_raise_double_take_more_than_no_double() -> None:
+    # the same win chance with 20% gammons for the leader: both rise, DT (a doubled stake) by more
+    plain = cb.janowski_nd_dt(np.array([[0.75, 0.0, 0.0, 0.0, 0.0]]), 0.68)
+    gammons = cb.janowski_nd_dt(np.array([[0.75, 0.2, 0.0, 0.0, 0.0]]), 0.68)
+    assert gammons[0][0] > plain[0][0] and gammons[1][0] - plain[1][0] > gammons[0][0] - plain[0][0]
+
+
+def test_bias_by_hand() -> None:
+    net = np.array([[0.6, 0.2, 0.0, 0.1, 0.0], [0.7, 0.3, 0.0, 0.0, 0.0]])
+    rolled = np.array([[0.5, 0.1, 0.0, 0.1, 0.0], [0.7, 0.2, 0.0, 0.0, 0.0]])
+    mean, se = cb.bias(net, rolled)
+    # win: differences 0.1 and 0 (mean 0.05, sd 0.0707, se 0.05); equity: 0.3 and 0.1
+    assert mean == pytest.approx([0.05, 0.1, 0.0, 0.0, 0.0, 0.2])
+    assert se[0] == pytest.approx(0.05) and se[1] == pytest.approx(0.0) and se[5] == pytest.approx(0.1)

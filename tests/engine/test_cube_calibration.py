@@ -1,0 +1,81 @@
+"""gammon.engine.cube_calibration: the take-point weight, the correction and its fit, by hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gammon.engine import cube_calibration as cc
+
+
+def test_weight_is_a_triangle_around_the_take_point() -> None:
+    h = cc.HALF_WIDTH
+    w = cc.zone_weight(np.array([1.0, 1.0 + h / 2, 1.0 - h / 2, 1.0 + h, 0.0, 2.0]))
+    assert w == pytest.approx([1.0, 0.5, 0.5, 0.0, 0.0, 0.0])
+
+
+def test_tiny_fit_by_hand() -> None:
+    # engine DT 1 (weight 1) and 1 + h/2 (weight 0.5), rolled out 0.1 and 0.04 lower, one far
+    # away (weight 0) whatever its gap: c = (1 * -0.1 + 0.5 * -0.04) / (1 + 0.25) = -0.096
+    h = cc.HALF_WIDTH
+    dt = np.array([1.0, 1.0 + h / 2, 0.3])
+    c, se = cc.fit_offset(dt, dt + np.array([-0.1, -0.04, 0.5]), dt)
+    assert c == pytest.approx(-0.096)
+    # residuals -0.004 and 0.008: se = sqrt((1.6e-5 + 6.4e-5) / 1 / 1.25) = 0.008
+    assert se == pytest.approx(0.008)
+    with pytest.raises(ValueError, match="take point"):
+        cc.fit_offset(np.array([0.2]), np.array([0.1]), np.array([0.2]))
+
+
+def test_corrected_values_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cc, "DT_OFFSET", -0.08)
+    monkeypatch.setattr(cc, "ND_OFFSET", -0.04)
+    # DT = 2 * 0.5 = 1 (weight 1): DT 0.92 (column 2: 0.46), ND (centred) 0.76
+    out = cc.corrected_values(np.array([0.8, 0.9, 0.5]), 0)
+    assert out == pytest.approx([0.76, 0.9, 0.46])
+    # the cube owned by the player on roll: its column is ND; far from the take point nothing moves
+    assert cc.corrected_values(np.array([0.8, 0.9, 0.5]), 1) == pytest.approx([0.8, 0.86, 0.46])
+    assert cc.corrected_values(np.array([0.2, 0.3, 0.1]), 1) == pytest.approx([0.2, 0.3, 0.1])
+    with pytest.raises(ValueError, match="column 2"):
+        cc.corrected_values(np.array([0.2, 0.3, 0.1]), 2)
+
+
+def test_corrected_dt_keeps_its_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    # |offset| / HALF_WIDTH < 1: a higher DT stays higher after the correction
+    monkeypatch.setattr(cc, "DT_OFFSET", -0.1)
+    dts = np.linspace(0.5, 1.5, 201)
+    after = [2 * cc.corrected_values(np.array([0.0, 0.0, d / 2]), 0)[2] for d in dts]
+    assert np.all(np.diff(after) > 0)
+
+
+def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, **kwargs: object) -> tuple:
+    from gammon import Position
+    from gammon.engine.engine import Engine
+
+    engine = Engine(plies=0)
+    p = Position.from_id(position_id)
+    monkeypatch.setattr(cc, "DT_OFFSET", 0.0)
+    monkeypatch.setattr(cc, "ND_OFFSET", 0.0)
+    plain = engine.cube_decision(p, jacoby=False, **kwargs)
+    monkeypatch.setattr(cc, "DT_OFFSET", -0.08)
+    monkeypatch.setattr(cc, "ND_OFFSET", -0.04)
+    return plain, engine.cube_decision(p, jacoby=False, **kwargs)
+
+
+def test_engine_corrects_contact_money_near_the_take_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA")  # contact, 0-ply DT about 1.01
+    w = float(cc.zone_weight(plain.double_take))
+    assert w > 0.9
+    assert fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
+    assert fixed.no_double == pytest.approx(plain.no_double - 0.04 * w)
+    assert fixed.double_pass == plain.double_pass == 1.0
+
+
+def test_engine_leaves_races_and_a_dead_cube_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    from gammon.engine.cubeful import CubeOwner
+
+    plain, fixed = _decisions(monkeypatch, "6j0AAFjOAQAAAA")  # race, 0-ply DT about 1.09
+    assert cc.zone_weight(plain.double_take) > 0.5  # it would be corrected were it contact
+    assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
+    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", cube_value=2, cube_owner=CubeOwner.OPPONENT)
+    assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
