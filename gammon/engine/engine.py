@@ -31,7 +31,7 @@ DEFAULT_PLIES = 2
 """Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
 27-37 ms a decision on average at load 7, 95% under 0.16 s, 0.6x GNU Backgammon 2-ply's time
 (benchmarks/engine_speed.py, 200 decisions); against
-GNU Backgammon 2-ply it loses 2.10 millipoints a decision, 0 ply 6.46 (benchmarks/judge.py, 3,000
+GNU Backgammon 2-ply it loses 3.10 millipoints a decision, 0 ply 7.40 (benchmarks/judge.py, 3,000
 decisions)."""
 
 
