@@ -350,6 +350,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=5, help="pairs per job handed to a worker")
+    parser.add_argument("--minutes", type=float, default=None,
+                        help="stop after this long and report the pairs finished by then")
     args = parser.parse_args()
     start = time.perf_counter()
     chunks = [list(range(k, min(k + args.chunk, args.pairs))) for k in range(0, args.pairs, args.chunk)]
@@ -363,6 +365,8 @@ def main() -> None:
             unit = "matches" if args.match else "games"
             print(f"  {len(done)} {unit}, {sum(done) / len(done):+.3f} so far, "
                   f"{time.perf_counter() - start:.0f} s", file=sys.stderr, flush=True)
+            if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
+                break  # leaving the pool stops the workers; the unfinished chunks are dropped
     outcomes = [o for pair in sorted(by_pair) for o in by_pair[pair]]
     print(summary(args.player, args.opponent, outcomes, args.match, args.seed))
     print(f"  {time.perf_counter() - start:.0f} s, load average {os.getloadavg()[0]:.1f}")
