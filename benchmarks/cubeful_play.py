@@ -8,8 +8,9 @@ side is the Debian ``gnubg -t`` program, kept running, asked for its ``hint`` on
 side, its answer. Ties that gnubg calls optional ("Optional double") are doubled.
 
 Rules: money games with Jacoby on and beavers off (gammon's ``Rules()`` default and gnubg's Jacoby
-default; gnubg's beavers are set off), no cube limit; matches (``--match N``) with the Crawford
-rule. Dice are mirrored as in ``strength.py``: each dice sequence is played twice with the seats
+default; gnubg's beavers are set off), no cube limit unless ``--cube-limit N`` (gnubg's analysis
+does not know the limit; it is just never asked to double past it); matches (``--match N``) with
+the Crawford rule. Dice are mirrored as in ``strength.py``: each dice sequence is played twice with the seats
 swapped, and the standard errors come from the pair means (``strength.pair_stats``). Players:
 ``engine`` (``gammon.Engine()``, 2-ply), ``engine:PLIES``, ``gnubg`` (0-ply) or ``gnubg:PLIES``.
 
@@ -52,8 +53,8 @@ from gammon.match import Match  # noqa: E402
 from gammon.play import Play  # noqa: E402
 from gammon.rules import Rules  # noqa: E402
 
-# A job for a worker: (player, opponent, seed, match length, pair numbers).
-Job = tuple[str, str, int, int, list[int]]
+# A job for a worker: (player, opponent, seed, match length, pair numbers, money cube limit).
+Job = tuple[str, str, int, int, list[int], int | None]
 
 # --- GNU Backgammon's side -------------------------------------------------------------------
 
@@ -258,9 +259,10 @@ def count_cube(game: Game, seat: int, outcome: Outcome) -> None:
             side.drops += 1
 
 
-def play_money_game(first: ComputerPlayer, second: ComputerPlayer, seat: int, dice: DiceSource) -> Outcome:
+def play_money_game(first: ComputerPlayer, second: ComputerPlayer, seat: int, dice: DiceSource,
+                    cube_limit: int | None = None) -> Outcome:
     """One money game with the cube (Jacoby on, beavers off), ``first`` in ``seat``."""
-    game = Game(Rules(), dice)
+    game = Game(Rules(cube_limit=cube_limit), dice)
     players = [first, second] if seat == 0 else [second, first]
     play_out(game, players)
     assert game.result is not None
@@ -293,7 +295,7 @@ def pair_seed(seed: int, pair: int) -> int:
 
 
 def play_pair(first: ComputerPlayer, second: ComputerPlayer, seed: int, pair: int,
-              match_length: int = 0) -> list[Outcome]:
+              match_length: int = 0, cube_limit: int | None = None) -> list[Outcome]:
     """The two games (or matches) of one pair: the same dice, ``first`` in seat 0 then seat 1."""
     out = []
     for seat in (0, 1):
@@ -301,20 +303,21 @@ def play_pair(first: ComputerPlayer, second: ComputerPlayer, seed: int, pair: in
         if match_length:
             out.append(play_match(first, second, seat, dice, match_length))
         else:
-            out.append(play_money_game(first, second, seat, dice))
+            out.append(play_money_game(first, second, seat, dice, cube_limit))
     return out
 
 
 def _run_job(job: Job) -> tuple[Job, list[Outcome]]:
-    a, b, seed, length, pairs = job
+    a, b, seed, length, pairs, limit = job
     first, second = make_player(a), make_player(b)
-    return job, [o for pair in pairs for o in play_pair(first, second, seed, pair, length)]
+    return job, [o for pair in pairs for o in play_pair(first, second, seed, pair, length, limit)]
 
 
 # --- the report ------------------------------------------------------------------------------
 
 
-def summary(player: str, opponent: str, outcomes: list[Outcome], match_length: int, seed: int) -> str:
+def summary(player: str, opponent: str, outcomes: list[Outcome], match_length: int, seed: int,
+            cube_limit: int | None = None) -> str:
     """The result line(s): mean with its standard error (from the pair means), sample sizes and the
     cube statistics of each side."""
     values = [o.value for o in outcomes]
@@ -326,11 +329,13 @@ def summary(player: str, opponent: str, outcomes: list[Outcome], match_length: i
                 f"won {mean:.1%} +- {se:.1%} of {len(outcomes)} matches ({len(outcomes) // 2} mirrored "
                 f"pairs, seed {seed}); {games} games, {games / len(outcomes):.1f} a match")
     else:
-        head = (f"{player} vs {opponent}, money games (cube on, Jacoby on, beavers off): "
+        limit = "no cube limit" if cube_limit is None else f"cube limit {cube_limit}"
+        head = (f"{player} vs {opponent}, money games (cube on, Jacoby on, beavers off, {limit}): "
                 f"{mean:+.3f} ppg +- {se:.3f} over {games} games ({games // 2} mirrored pairs, seed {seed}); "
                 f"won {sum(v > 0 for v in values) / len(values):.1%}")
-    lines = [head, f"  mean final cube {sum(cubes) / len(cubes):.2f}; {sum(o.dropped for o in outcomes)} of "
-                   f"{games} games ended by a dropped double"]
+    lines = [head, f"  mean final cube {sum(cubes) / len(cubes):.2f}, largest {max(cubes)} "
+                   f"({sum(c >= 16 for c in cubes)} games at 16 or more); {sum(o.dropped for o in outcomes)} "
+                   f"of {games} games ended by a dropped double"]
     for name, k in ((player, 0), (opponent, 1)):
         c = CubeCount()
         for o in outcomes:
@@ -348,6 +353,7 @@ def main() -> None:
                         help="dice sequences (games or matches = 2 x pairs)")
     parser.add_argument("--match", type=int, default=0, metavar="N", help="N-point matches (default: money)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cube-limit", type=int, default=None, help="highest cube in money games")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--chunk", type=int, default=5, help="pairs per job handed to a worker")
     parser.add_argument("--minutes", type=float, default=None,
@@ -355,7 +361,7 @@ def main() -> None:
     args = parser.parse_args()
     start = time.perf_counter()
     chunks = [list(range(k, min(k + args.chunk, args.pairs))) for k in range(0, args.pairs, args.chunk)]
-    jobs = [(args.player, args.opponent, args.seed, args.match, c) for c in chunks]
+    jobs = [(args.player, args.opponent, args.seed, args.match, c, args.cube_limit) for c in chunks]
     by_pair: dict[int, list[Outcome]] = {}
     with Pool(args.workers) as pool:
         for job, result in pool.imap_unordered(_run_job, jobs):
@@ -368,7 +374,7 @@ def main() -> None:
             if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
                 break  # leaving the pool stops the workers; the unfinished chunks are dropped
     outcomes = [o for pair in sorted(by_pair) for o in by_pair[pair]]
-    print(summary(args.player, args.opponent, outcomes, args.match, args.seed))
+    print(summary(args.player, args.opponent, outcomes, args.match, args.seed, args.cube_limit))
     print(f"  {time.perf_counter() - start:.0f} s, load average {os.getloadavg()[0]:.1f}")
 
 

@@ -80,7 +80,8 @@ def test_summary_counts_each_side() -> None:
     c, d = cp.Outcome(1, final_cubes=[1]), cp.Outcome(-1, final_cubes=[1])
     text = cp.summary("engine:0", "gnubg", [a, b, c, d], 0, 1)
     assert "+0.250 ppg +- 0.250 over 4 games (2 mirrored pairs, seed 1); won 50.0%" in text
-    assert "1 of 4 games ended by a dropped double" in text and "mean final cube 1.25" in text
+    assert "1 of 4 games ended by a dropped double" in text
+    assert "mean final cube 1.25, largest 2 (0 games at 16 or more)" in text and "no cube limit" in text
     assert "engine:0: 1 doubles (0 redoubles), 0 takes, 1 drops" in text
     assert "gnubg: 1 doubles (0 redoubles), 1 takes, 0 drops" in text
 
@@ -210,13 +211,13 @@ def test_gnubg_drops_a_clear_pass_and_the_doubler_scores_the_cube(gnubg: cp.Gnub
 
 @needs_gnubg
 def test_tiny_run_money_and_match(gnubg: cp.GnubgPlayer) -> None:
-    job, money = cp._run_job(("engine:0", "gnubg", 3, 0, [0, 1]))
+    job, money = cp._run_job(("engine:0", "gnubg", 3, 0, [0, 1], None))
     assert len(money) == 4 and all(o.games == 1 for o in money)
     for o in money:
         # a game's points are the final cube times 1, 2 or 3 (or 1 with Jacoby's centred cube)
         assert abs(o.value) in {o.final_cubes[0] * k for k in (1, 2, 3)}
     assert "over 4 games (2 mirrored pairs, seed 3)" in cp.summary("engine:0", "gnubg", money, 0, 3)
-    _, matches = cp._run_job(("engine:0", "gnubg", 3, 3, [0]))
+    _, matches = cp._run_job(("engine:0", "gnubg", 3, 3, [0], None))
     assert [o.value for o in matches] in ([0, 0], [0, 1], [1, 0], [1, 1])
     assert all(o.games == len(o.final_cubes) >= 1 for o in matches)
 
@@ -230,3 +231,23 @@ def test_mirrored_pair_swaps_the_seats_on_the_same_dice() -> None:
         assert sorted(o.value for o in outcomes) == [-1, 1]
         assert all(o.dropped == 1 and o.final_cubes == [1] for o in outcomes)
         assert [o.cube[0].doubles for o in outcomes] in ([0, 1], [1, 0])
+
+
+class Reckless(Eager):
+    """Doubles whenever it may and takes every double."""
+
+    def answer_double(self, game: Game) -> CubeAnswer:
+        return "take"
+
+
+def test_cube_limit_stops_the_redoubles() -> None:
+    for limit in (None, 4):
+        outcomes = cp.play_pair(Reckless(), Reckless(), 2, 0, cube_limit=limit)
+        for o in outcomes:
+            doubles = o.cube[0].doubles + o.cube[1].doubles
+            assert o.final_cubes == [2 ** doubles] and o.dropped == 0
+            assert abs(o.value) in {o.final_cubes[0] * k for k in (1, 2, 3)}
+            if limit is None:
+                assert doubles > 2  # each player redoubles at every turn
+            else:
+                assert doubles == 2 and o.final_cubes == [4]
