@@ -168,16 +168,25 @@ class GnubgPlayer(HeuristicCube):
             return None
         return game.position.parse_play(parse_best_move(self.server.hint(gnubg_id(game))), game.dice)
 
+    def cube_action(self, gid: str) -> CubeAction:
+        """gnubg's cube action for the player on roll in ``gid`` (no dice)."""
+        text = self.server.hint(gid)
+        if not text.strip():
+            # gnubg has no cube analysis where the cube is of no use (double match point): it
+            # never doubles there, and taking costs nothing
+            return CubeAction(double=False, take=True)
+        return parse_cube_action(text)
+
     def wants_to_double(self, game: Game) -> bool:
-        return game.can_double() and parse_cube_action(self.server.hint(gnubg_id(game))).double
+        return game.can_double() and self.cube_action(gnubg_id(game)).double
 
     def answer_double(self, game: Game) -> CubeAnswer:
         # gnubg's analysis of the double, from the doubler's side before it doubled
         state = match_state(game)
         doubler = state.player_on_roll
         before = dataclasses.replace(state, double_offered=False, turn=doubler)
-        text = self.server.hint(format_gnubg_id(game.position_for(doubler), before))
-        return "take" if parse_cube_action(text).take else "drop"
+        action = self.cube_action(format_gnubg_id(game.position_for(doubler), before))
+        return "take" if action.take else "drop"
 
 
 # --- players ---------------------------------------------------------------------------------

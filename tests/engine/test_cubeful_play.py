@@ -170,6 +170,17 @@ def test_gnubg_cube_action_is_the_player_on_roll_s(gnubg: cp.GnubgPlayer) -> Non
 
 
 @needs_gnubg
+def test_gnubg_at_double_match_point_neither_doubles_nor_passes(gnubg: cp.GnubgPlayer) -> None:
+    # 6-6 in a 7-point match: gnubg gives no cube analysis; the cube is of no use
+    dmp = format_gnubg_id(Position.initial(), MatchState(match_length=7, score=(6, 6)))
+    assert gnubg.server.hint(dmp).strip() == ""
+    assert gnubg.cube_action(dmp) == cp.CubeAction(double=False, take=True)
+    # at 5-6 the trailer's cube is alive: gnubg analyses it
+    alive = format_gnubg_id(Position.initial(), MatchState(match_length=7, score=(5, 6)))
+    assert "Proper cube action" in gnubg.server.hint(alive)
+
+
+@needs_gnubg
 def test_gnubg_takes_an_early_double_then_redoubles_and_the_drop_scores_two(gnubg: cp.GnubgPlayer) -> None:
     eager = Eager()
     redoubled = None
