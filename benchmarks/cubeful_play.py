@@ -198,9 +198,9 @@ def make_player(spec: str) -> ComputerPlayer:
     """``engine`` (Engine(), 2-ply), ``engine:PLIES``, ``gnubg`` (0-ply) or ``gnubg:PLIES``."""
     name, _, arg = spec.partition(":")
     if name == "engine":
-        import gammon
+        from gammon.engine.engine import Engine
 
-        engine = gammon.Engine() if not arg else gammon.Engine(plies=int(arg))
+        engine = Engine() if not arg else Engine(plies=int(arg))
         return EnginePlayer(engine, spec)
     if name == "gnubg":
         plies = int(arg) if arg else 0
