@@ -20,7 +20,7 @@ import math
 import random
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from multiprocessing import Pool
 
 import numpy as np
@@ -131,6 +131,16 @@ def make_player(spec: str) -> Player:
     raise ValueError(f"unknown player {spec!r} (net[:PATH], engine[:PLIES], pubeval, gnubg[:PLIES])")
 
 
+def pair_stats(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and standard error of results in mirrored pairs (``values[2k]`` and ``values[2k + 1]``
+    played the same dice with the seats swapped): the error comes from the pair means, as the two
+    games of a pair are correlated."""
+    if len(values) < 4 or len(values) % 2:
+        raise ValueError(f"need an even number (at least 4) of results in mirrored pairs, got {len(values)}")
+    pair_means = np.asarray(values, dtype=np.float64).reshape(-1, 2).mean(axis=1)
+    return float(pair_means.mean()), float(pair_means.std(ddof=1) / math.sqrt(len(pair_means)))
+
+
 def play_game(first: Player, second: Player, rng: random.Random, first_starts: bool) -> int:
     """One cubeless game; the points ``first`` wins (negative when it loses)."""
     while True:
@@ -188,8 +198,7 @@ def main() -> None:
             print(f"  {len(done)} games, {done.mean():+.3f} ppg so far, "
                   f"{len(done) / (time.perf_counter() - start):.2f} games/s", file=sys.stderr, flush=True)
     points = np.array([p for pair in sorted(by_pair) for p in by_pair[pair]], dtype=np.float64)
-    pair_means = points.reshape(-1, 2).mean(axis=1)
-    stderr = pair_means.std(ddof=1) / math.sqrt(len(pair_means))
+    _, stderr = pair_stats(points)
     elapsed = time.perf_counter() - start
     print(f"{args.player} vs {args.opponent}: {points.mean():+.3f} ppg +- {stderr:.3f} "
           f"over {len(points)} games (mirrored dice, seed {args.seed}); won {(points > 0).mean():.1%}; "
