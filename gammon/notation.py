@@ -7,7 +7,7 @@ of a position, so every spelling that describes a legal play's result is accepte
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gammon.errors import AmbiguousMoveError, IllegalMoveError, InvalidNotationError
@@ -32,7 +32,7 @@ def format_point(point: int) -> str:
 _NAMES = tuple(format_point(p) for p in range(BAR + 1))  # each point written once, looked up
 
 
-def format_play(position: Position, steps: Sequence[Step]) -> str:
+def format_play(position: Position, steps: Iterable[Sequence[int]]) -> str:
     """Canonical notation of ``steps`` played from ``position``: paths of one checker joined
     (``24/18*/12``, landing points shown only where it hits), equal paths counted (``13/7(2)``)."""
     # Made once per legal play of every roll a UI shows, so kept lean: a landing hits where the
