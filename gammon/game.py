@@ -174,6 +174,8 @@ class Game:
         self._result: GameResult | None = None
         self._history: list[Action] = []
         self._plays_memo: tuple[Position, Dice, list[Play]] | None = None
+        # The plays' notation for that memo's roll, and each text that names one play alone.
+        self._texts_memo: tuple[list[Play], list[str], dict[str, Play]] | None = None
 
     # --- state -------------------------------------------------------------------------------
 
@@ -253,6 +255,26 @@ class Game:
             return []
         return list(self._plays_of(self.position, self._dice))
 
+    def legal_play_texts(self) -> list[str]:
+        """The notation of each legal play, in ``legal_plays()`` order; made once per roll (a UI
+        shows it, and a play sent back in it is then found without parsing)."""
+        if self._phase is not GamePhase.MOVE or self._dice is None:
+            return []
+        plays = self._plays_of(self.position, self._dice)
+        memo = self._texts_memo
+        if memo is None or memo[0] is not plays:
+            texts = [str(p) for p in plays]
+            named: dict[str, Play] = {}
+            repeated: set[str] = set()
+            for text, play in zip(texts, plays):
+                if text in named:
+                    repeated.add(text)
+                named[text] = play
+            for text in repeated:
+                del named[text]
+            memo = self._texts_memo = (plays, texts, named)
+        return list(memo[1])
+
     def can_double(self) -> bool:
         return (self._phase is GamePhase.ROLL and self._turn is not None
                 and self._cube.why_not_double(self._turn, self._rules, self._crawford_game) is None)
@@ -323,7 +345,11 @@ class Game:
         if dice is None:  # the MOVE phase always has dice
             raise IllegalActionError(f"cannot play: no dice; {self.situation()}")
         if isinstance(play, str):
-            chosen = position.parse_play(play, dice)
+            # A play written as legal_play_texts() wrote it is that play (notation round-trips).
+            texts, plays = self._texts_memo, self._plays_memo
+            known = (texts[2].get(play) if texts is not None and plays is not None and texts[0] is plays[2]
+                     and plays[0] == position and plays[1] == dice else None)
+            chosen = known if known is not None else position.parse_play(play, dice)
         elif isinstance(play, Play):
             legal = self._plays_of(position, dice)
             if play not in legal:

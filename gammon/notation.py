@@ -7,7 +7,7 @@ of a position, so every spelling that describes a legal play's result is accepte
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from gammon.errors import AmbiguousMoveError, IllegalMoveError, InvalidNotationError
@@ -29,41 +29,43 @@ def format_point(point: int) -> str:
     return "bar" if point == BAR else "off" if point == 0 else str(point)
 
 
-def format_play(position: Position, steps: Sequence[Step]) -> str:
+_NAMES = tuple(format_point(p) for p in range(BAR + 1))  # each point written once, looked up
+
+
+def format_play(position: Position, steps: Iterable[Sequence[int]]) -> str:
     """Canonical notation of ``steps`` played from ``position``: paths of one checker joined
     (``24/18*/12``, landing points shown only where it hits), equal paths counted (``13/7(2)``)."""
-    board = list(position.board)
-    paths: list[list[int]] = []
-    marks: list[list[bool]] = []
+    # Made once per legal play of every roll a UI shows, so kept lean: a landing hits where the
+    # opponent has a blot not hit yet; a step from where a path ends goes on with that path.
+    board = position.board
+    hit: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    stops: list[str] = []  # each path's written stops after its start: the points it hit on the way
+    end_hits: list[bool] = []
     for src, dst in steps:
-        hit = dst != 0 and board[dst] == -1
-        board[src] -= 1
-        if dst:
-            board[dst] = 1 if hit else board[dst] + 1
-        for path, mark in zip(paths, marks):
-            if path[-1] == src:
-                path.append(dst)
-                mark.append(hit)
-                break
+        landing_hit = dst != 0 and board[dst] == -1 and dst not in hit
+        if landing_hit:
+            hit.append(dst)
+        if src in ends:
+            i = ends.index(src)
+            if end_hits[i]:
+                stops[i] += "/" + _NAMES[src] + "*"
+            ends[i], end_hits[i] = dst, landing_hit
         else:
-            paths.append([src, dst])
-            marks.append([hit])
-    texts = []
-    for path, mark in zip(paths, marks):
-        parts = [format_point(path[0])]
-        for point, hit in zip(path[1:-1], mark[:-1]):
-            if hit:
-                parts.append(format_point(point) + "*")
-        parts.append(format_point(path[-1]) + ("*" if mark[-1] else ""))
-        texts.append(((path[0], path[-1]), "/".join(parts)))
-    texts.sort(key=lambda t: (-t[0][0], -t[0][1], t[1]))
+            starts.append(src)
+            ends.append(dst)
+            stops.append("")
+            end_hits.append(landing_hit)
+    texts = sorted((-a, -b, f"{_NAMES[a]}{middle}/{_NAMES[b]}{'*' if h else ''}")
+                   for a, b, middle, h in zip(starts, ends, stops, end_hits))
     out: list[str] = []
     i = 0
     while i < len(texts):
-        j = i
-        while j < len(texts) and texts[j][1] == texts[i][1]:
+        j = i + 1
+        while j < len(texts) and texts[j][2] == texts[i][2]:
             j += 1
-        out.append(texts[i][1] + (f"({j - i})" if j - i > 1 else ""))
+        out.append(texts[i][2] + (f"({j - i})" if j - i > 1 else ""))
         i = j
     return " ".join(out)
 

@@ -65,7 +65,8 @@ class Play:
     def __str__(self) -> str:
         from gammon.notation import format_play
 
-        return format_play(self.position, self.steps)
+        # The kernel's raw steps will do (pairs either way): a UI writes every play of each roll.
+        return format_play(self.position, self._steps)
 
     def __repr__(self) -> str:
         # Code that rebuilds the play, as python-chess's reprs do.

@@ -157,6 +157,30 @@ def test_a_roll_with_no_legal_play_passes_the_turn():
     assert passes > 0
 
 
+def test_legal_play_texts_are_the_plays_notation_and_play_as_their_parse():
+    """A play sent back as legal_play_texts() wrote it is found without parsing: the same play a
+    game that never showed the texts parses, roll after roll, undo included."""
+    assert Game().legal_play_texts() == []
+    for seed in range(6):
+        shown, parsed = Game(dice=RandomDice(seed)), Game(dice=RandomDice(seed))
+        rng = random.Random(seed)
+        while not shown.is_over:
+            if shown.phase is not GamePhase.MOVE:
+                assert shown.legal_play_texts() == []
+                shown.roll(), parsed.roll()
+                continue
+            texts = shown.legal_play_texts()
+            assert texts == [str(p) for p in shown.legal_plays()] and shown.legal_play_texts() == texts
+            text = rng.choice(texts)
+            assert shown.play(text) == parsed.play(text)
+            if shown.can_undo() and rng.random() < 0.2:  # taken back: the roll's texts again
+                shown.undo(), parsed.undo()
+                assert shown.legal_play_texts() == texts
+                shown.play(text), parsed.play(text)
+            assert shown.history == parsed.history
+        assert shown.result == parsed.result
+
+
 # --- whole games to the end -------------------------------------------------------------------
 
 

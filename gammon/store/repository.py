@@ -12,10 +12,23 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, delete, event, func, insert, inspect, select, text, update
+from sqlalchemy import (
+    Update,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    inspect,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
@@ -95,6 +108,24 @@ def default_database_url() -> str:
     folder = Path(user_data_dir("gammon", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return f"sqlite:///{folder / 'gammon.sqlite3'}"
+
+
+@lru_cache(maxsize=64)
+def _guarded_update(guard: str, columns: tuple[str, ...]) -> Update:
+    """``UPDATE matches SET <columns> WHERE id = :p_id AND <guard> = :p_guard``, built once for each
+    shape: building and keying a statement for every entry of a group commit cost more than running
+    it. (The parameters are named apart from the columns: SQLAlchemy keeps those names for itself.)"""
+    return update(MatchRow).where(MatchRow.id == bindparam("p_id"),
+                                  getattr(MatchRow, guard) == bindparam("p_guard")
+                                  ).values({c: bindparam(f"p_{c}") for c in columns})
+
+
+def _update_match(conn: Connection, match_id: str, guard: str, expected: Any, values: dict[str, Any]) -> int:
+    """Set ``values`` on the match's row if its ``guard`` column still holds ``expected``; the rows
+    changed (1, or 0 when another writer got there first or there is no such match)."""
+    params = {f"p_{c}": v for c, v in values.items()}
+    params.update(p_id=match_id, p_guard=expected)
+    return conn.execute(_guarded_update(guard, tuple(values)), params).rowcount
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -276,9 +307,7 @@ def _change(conn: Connection, match_id: str, change: LogChange, rows: list[dict[
         values.update(status=summary.status, position_id=summary.position_id,
                       score0=summary.score[0], score1=summary.score[1])
     # The WHERE on the version makes a second writer of the match fail, not overwrite.
-    done = conn.execute(update(MatchRow).values(**values).where(
-        MatchRow.id == match_id, MatchRow.version == change.base))
-    if done.rowcount != 1:
+    if _update_match(conn, match_id, "version", change.base, values) != 1:
         stored = conn.scalar(select(MatchRow.version).where(MatchRow.id == match_id))
         return (UnknownMatchError(f"no match {match_id!r}") if stored is None else
                 StoreConflictError(f"match {match_id!r}: a change to version {change.base} made "

@@ -59,7 +59,6 @@ class LiveMatch:
         self.lock = asyncio.Lock()
         self.log_cache: dict[int, tuple[int, list[str]]] = {}  # game number -> (actions seen, lines)
         self.unsaved: list[MatchAction] = []  # made in memory, not yet stored
-        self._plays: tuple[object, list[str]] = (None, [])  # (position, dice) -> the plays' texts
         self.level = (record.level or "random") if record.mode == "computer" else None
         # The computer plays here only at the levels that need no engine; else the engine pool does.
         self.computer: ComputerPlayer | None = (
@@ -120,11 +119,7 @@ class LiveMatch:
     def play_texts(self) -> list[str]:
         """The legal plays' notation, in ``legal_plays`` order (the index ``sequences`` refer to);
         made once per roll, however many views show it."""
-        game = self.match.game
-        key = (game.position, game.dice)
-        if self._plays[0] != key:
-            self._plays = (key, [str(p) for p in game.legal_plays()])
-        return list(self._plays[1])
+        return self.match.game.legal_play_texts()
 
     def acting_player(self) -> int | None:
         """Who must act now (None before the opening roll and once the game is over)."""

@@ -84,7 +84,8 @@ def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) ->
         assert took < 0.5, f"another game's play took {took:.2f} s while an engine call ran"
         assert thread.is_alive(), "the slow hint ended before the other game's action: nothing was tested"
         thread.join()
-        assert hinted["seconds"] > 1.5
+        # It started before the half-second wait and outlasted the other game's play.
+        assert hinted["seconds"] > 0.5 + took
 
 
 def test_the_computer_plays_through_the_engine_pool_and_every_action_is_stored(store: Store) -> None:
