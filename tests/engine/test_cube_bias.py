@@ -3,19 +3,12 @@ and DT that the cube decision uses, worked by hand."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "cube_bias.py"
-_spec = importlib.util.spec_from_file_location("cube_bias", _PATH)
-assert _spec is not None and _spec.loader is not None
-cb = importlib.util.module_from_spec(_spec)
-sys.modules["cube_bias"] = cb
-_spec.loader.exec_module(cb)
+from tests.helpers import load_benchmark
+
+cb = load_benchmark("cube_bias")
 
 
 def test_janowski_nd_and_dt_by_hand() -> None:

@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import numpy as np
 import pytest
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "cube_efficiency.py"
-_spec = importlib.util.spec_from_file_location("cube_efficiency", _PATH)
-assert _spec is not None and _spec.loader is not None
-ce = importlib.util.module_from_spec(_spec)
-sys.modules["cube_efficiency"] = ce
-_spec.loader.exec_module(ce)
+from tests.helpers import load_benchmark
+
+ce = load_benchmark("cube_efficiency")
 
 
 def test_exact_data_gives_x_without_error() -> None:

@@ -3,20 +3,12 @@ GNU Backgammon's cube hint (no gnubg run needed)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
 from tests.formats.gnubg_cli import needs_gnubg
+from tests.helpers import load_benchmark
 
-_PATH = Path(__file__).resolve().parents[2] / "benchmarks" / "cube_judge.py"
-_spec = importlib.util.spec_from_file_location("cube_judge", _PATH)
-assert _spec is not None and _spec.loader is not None
-cj = importlib.util.module_from_spec(_spec)
-sys.modules["cube_judge"] = cj
-_spec.loader.exec_module(cj)
+cj = load_benchmark("cube_judge")
 
 # GNU Backgammon 1.07's text for a race position (money, Jacoby off)
 HINT = """

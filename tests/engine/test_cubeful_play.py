@@ -3,12 +3,9 @@ and games with the cube on against the real gnubg (a dropped double, a redouble,
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import sys
 from collections.abc import Iterator
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -20,20 +17,9 @@ from gammon.formats.matchid import MatchState, format_gnubg_id
 from gammon.game import Double, Drop, Game
 from gammon.play import Play
 from tests.formats.gnubg_cli import needs_gnubg
+from tests.helpers import load_benchmark
 
-_BENCH = Path(__file__).resolve().parents[2] / "benchmarks"
-
-
-def _load(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, _BENCH / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-cp = _load("cubeful_play")
+cp = load_benchmark("cubeful_play")
 strength = sys.modules["strength"]
 
 # GNU Backgammon 1.07's texts (money, Jacoby on)
