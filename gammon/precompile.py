@@ -39,6 +39,12 @@ WORKLOAD = (
     ["rollout", "4HPwATDgc/ABMA", "--dice", "31", "--trials", "36", "--workers", "1", "--seed", "1"],
     ["rollout", "4HPwATDgc/ABMA", "--cube", "--trials", "36", "--workers", "1", "--seed", "1"],
 )
+# Then what ``gammon serve`` loads as it starts: an engine worker's warm-up (every level's kernels,
+# pubeval's included) and the server process's own (the browser's single-step orders).
+SERVE_WARM_UP = ("from gammon.web import engine_pool, warmup\n"
+                 "from gammon.web.hints import default_advisor\n"
+                 "engine_pool._init_worker(default_advisor(), ready=object())\n"
+                 "warmup.warm_server()\n")
 
 
 def build(shipped: Path = SHIPPED, level: str = LEVEL,
@@ -59,6 +65,7 @@ def build(shipped: Path = SHIPPED, level: str = LEVEL,
                   "        code = main(argv)\n"
                   "    if code: sys.exit(f'gammon {argv} exited {code}')\n")
         subprocess.run([sys.executable, "-c", script, json.dumps(list(workload))], env=env, check=True)
+        subprocess.run([sys.executable, "-c", SERVE_WARM_UP], env=env, check=True)
         return collect(Path(tmp), shipped, level)
 
 
