@@ -79,6 +79,9 @@ class Engine:
             raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
         self.settings = settings
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
+        # The take-point correction was fitted to the shipped net's own errors: no other evaluator
+        # (a net of other weights, the pip-count fallback, a test's stand-in) gets it.
+        self._corrects_cube = evaluator is None and not isinstance(self.evaluator, PipCountEvaluator)
         self._searcher = Searcher(self.evaluator, default_bearoff() if bearoff else None)
 
     @property
@@ -161,8 +164,8 @@ class Engine:
 
         The equities come from the cubeful search at the engine's plies
         (:mod:`gammon.engine.cubeful_search`); the probabilities are the cubeless ones at those plies.
-        Money decisions in contact near the take point are corrected toward gammon's own rollouts
-        (:mod:`gammon.engine.cube_calibration`).
+        With the shipped net, money decisions in contact near the take point are corrected toward
+        gammon's own rollouts (:mod:`gammon.engine.cube_calibration`).
         """
         if isinstance(game_or_position, Position):
             position = game_or_position
@@ -193,7 +196,7 @@ class Engine:
             p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,
                                        jacoby=bool(jacoby))
             v = values[0]
-            if not position.is_race() and cube_owner is not CubeOwner.OPPONENT:
+            if self._corrects_cube and not position.is_race() and cube_owner is not CubeOwner.OPPONENT:
                 # near the take point the net is optimistic for the doubler (own rollouts)
                 v = corrected_values(v, OWNER_COLUMNS.index(cube_owner))
             return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pytest
 
 from gammon.engine import cube_calibration as cc
+from gammon.engine.evaluator import Evaluator
 
 
 def test_weight_is_a_triangle_around_the_take_point() -> None:
@@ -48,11 +51,12 @@ def test_corrected_dt_keeps_its_order(monkeypatch: pytest.MonkeyPatch) -> None:
     assert np.all(np.diff(after) > 0)
 
 
-def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, **kwargs: object) -> tuple:
+def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Evaluator | None = None,
+               **kwargs: Any) -> tuple:
     from gammon import Position
     from gammon.engine.engine import Engine
 
-    engine = Engine(plies=0)
+    engine = Engine(plies=0, evaluator=evaluator)
     p = Position.from_id(position_id)
     monkeypatch.setattr(cc, "DT_OFFSET", 0.0)
     monkeypatch.setattr(cc, "ND_OFFSET", 0.0)
@@ -78,4 +82,14 @@ def test_engine_leaves_races_and_a_dead_cube_alone(monkeypatch: pytest.MonkeyPat
     assert cc.zone_weight(plain.double_take) > 0.5  # it would be corrected were it contact
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
     plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", cube_value=2, cube_owner=CubeOwner.OPPONENT)
+    assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
+
+
+def test_only_the_shipped_net_is_corrected(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The offsets were fitted to the shipped net's errors: the same net loaded as another
+    evaluator (as other weights would be) is left as its search gives it."""
+    from gammon.engine.neural import NeuralEvaluator
+
+    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", evaluator=NeuralEvaluator.default())
+    assert cc.zone_weight(plain.double_take) > 0.9  # it would be corrected with Engine()'s own net
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
