@@ -6,6 +6,15 @@ the standard library can still catch bad input.
 
 from __future__ import annotations
 
+QUOTE_LIMIT = 80
+"""The most characters of bad input an error message quotes."""
+
+
+def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` as an error quotes it: at most ``limit`` characters, the last three ``...`` when
+    it is longer (a pasted page or a whole file must not fill the message)."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
 
 class GammonError(Exception):
     """Base class of every error gammon raises on purpose."""

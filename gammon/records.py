@@ -18,7 +18,7 @@ from itertools import groupby
 from typing import Any
 
 from gammon.dice import Dice, DiceSource, check_dice
-from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
+from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
 from gammon.game import (
     Abandon,
     AcceptResignation,
@@ -166,4 +166,4 @@ def _quote(value: object) -> str:
         text = json.dumps(value, sort_keys=True)
     except (TypeError, ValueError):
         text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+    return cut(text)

@@ -13,7 +13,7 @@ from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
 from gammon.engine.met import MAX_AWAY
-from gammon.errors import InvalidNotationError
+from gammon.errors import InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, parse_gnubg_id
 from gammon.formats.xgid import parse_xgid
 from gammon.position import Position
@@ -73,7 +73,7 @@ def parse_context(text: str) -> Context:
 
 
 def _quote(text: str) -> str:
-    return repr(text if len(text) <= 80 else text[:77] + "...")
+    return repr(cut(text))
 
 
 def _from_match_state(position: Position, state: MatchState, beavers: bool, text: str) -> Context:

@@ -18,7 +18,7 @@ from gammon.engine.cubeful import CubeOwner
 from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
-from gammon.errors import InvalidNotationError
+from gammon.errors import InvalidNotationError, cut
 
 # Context and parse_context live in gammon.analysis.id_context (the web reads IDs too); they are
 # re-exported here for the commands and their callers.
@@ -26,7 +26,7 @@ __all__ = ["Context", "cubeless_mwc", "parse_context", "run_eval", "run_hint"]
 
 
 def _quote(text: str) -> str:
-    return repr(text if len(text) <= 80 else text[:77] + "...")
+    return repr(cut(text))
 
 
 def _probabilities_line(p: Probabilities) -> str:

@@ -56,7 +56,7 @@ from typing import IO, TYPE_CHECKING, Protocol
 
 from gammon.cube import Cube
 from gammon.dice import Dice
-from gammon.errors import GammonError, InvalidNotationError
+from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.replay import replay_games
 from gammon.game import (
     Abandon,
@@ -83,12 +83,8 @@ if TYPE_CHECKING:
 Properties = Mapping[str, Sequence[str]]
 """SGF properties: identifier (``"A"``, ``"DA"``) to its values, in order."""
 
-_QUOTE = 80  # longest piece of input quoted in an error
-
-
 def _cut(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _QUOTE else text[:_QUOTE - 3] + "..."
+    return cut(" ".join(text.split()))  # a node's lines quoted as one
 
 
 # --- SGF syntax ------------------------------------------------------------------------------
