@@ -275,6 +275,16 @@ class Game:
             memo = self._texts_memo = (plays, texts, named)
         return list(memo[1])
 
+    def _written_play(self, text: str, position: Position, dice: Dice) -> Play | None:
+        """The play ``text`` names if legal_play_texts() wrote it so for this roll (notation
+        round-trips, so it is that play); None: parse it."""
+        texts, plays = self._texts_memo, self._plays_memo
+        if texts is None or plays is None or texts[0] is not plays[2]:
+            return None
+        if plays[0] != position or plays[1] != dice:
+            return None
+        return texts[2].get(text)
+
     def can_double(self) -> bool:
         return (self._phase is GamePhase.ROLL and self._turn is not None
                 and self._cube.why_not_double(self._turn, self._rules, self._crawford_game) is None)
@@ -345,11 +355,9 @@ class Game:
         if dice is None:  # the MOVE phase always has dice
             raise IllegalActionError(f"cannot play: no dice; {self.situation()}")
         if isinstance(play, str):
-            # A play written as legal_play_texts() wrote it is that play (notation round-trips).
-            texts, plays = self._texts_memo, self._plays_memo
-            known = (texts[2].get(play) if texts is not None and plays is not None and texts[0] is plays[2]
-                     and plays[0] == position and plays[1] == dice else None)
-            chosen = known if known is not None else position.parse_play(play, dice)
+            chosen = self._written_play(play, position, dice)
+            if chosen is None:
+                chosen = position.parse_play(play, dice)
         elif isinstance(play, Play):
             legal = self._plays_of(position, dice)
             if play not in legal:
