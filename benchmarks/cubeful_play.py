@@ -43,7 +43,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from cube_judge import GNUBG  # noqa: E402
 from gnubg_capture import CAPTURE  # noqa: E402
-from strength import pair_stats  # noqa: E402
+from strength import pair_seed, pair_stats  # noqa: E402
 
 from gammon.dice import DiceSource, RandomDice  # noqa: E402
 from gammon.engine.players import ComputerPlayer, CubeAnswer, EnginePlayer, HeuristicCube  # noqa: E402
@@ -296,11 +296,6 @@ def play_match(first: ComputerPlayer, second: ComputerPlayer, seat: int, dice: D
         match.new_game()
     outcome.value = int(match.winner == seat)
     return outcome
-
-
-def pair_seed(seed: int, pair: int) -> int:
-    """The dice seed of one mirrored pair (as strength.py seeds its pairs)."""
-    return seed * 1_000_003 + pair
 
 
 def play_pair(first: ComputerPlayer, second: ComputerPlayer, seed: int, pair: int,

@@ -131,6 +131,11 @@ def make_player(spec: str) -> Player:
     raise ValueError(f"unknown player {spec!r} (net[:PATH], engine[:PLIES], pubeval, gnubg[:PLIES])")
 
 
+def pair_seed(seed: int, pair: int) -> int:
+    """The dice seed of one mirrored pair: both of its games (or matches) roll from it."""
+    return seed * 1_000_003 + pair
+
+
 def pair_stats(values: Sequence[float]) -> tuple[float, float]:
     """Mean and standard error of results in mirrored pairs (``values[2k]`` and ``values[2k + 1]``
     played the same dice with the seats swapped): the error comes from the pair means, as the two
@@ -168,7 +173,7 @@ def _play_pairs(job: Job) -> list[int]:
     out = []
     for pair in pairs:
         for first_starts in (True, False):
-            out.append(play_game(first, second, random.Random(seed * 1_000_003 + pair), first_starts))
+            out.append(play_game(first, second, random.Random(pair_seed(seed, pair)), first_starts))
     return out
 
 
