@@ -18,6 +18,7 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 ``--rejudge`` builds them again.
 
     python benchmarks/cube_judge.py [--match] [--positions 1500 | --quick] [--rejudge]
+        [--weights FILE] [--cube-correction default|on|off]
 """
 
 from __future__ import annotations
@@ -322,6 +323,10 @@ def main() -> None:
     parser.add_argument("--build", type=int, default=3200, help="decisions to build with --rejudge")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", nargs="*", default=["2", "0"], help="Engine plies to judge")
+    parser.add_argument("--weights", type=Path, default=None,
+                        help="a weights file instead of the shipped net")
+    parser.add_argument("--cube-correction", choices=["default", "on", "off"], default="default",
+                        help="the take-point correction (default: with the shipped net only)")
     args = parser.parse_args()
     path = DATA / ("cube_match.tsv" if args.match else "cube_money.tsv")
     if args.rejudge or not path.exists():
@@ -334,13 +339,16 @@ def main() -> None:
         work = work[:limit]
 
     from gammon.engine.engine import Engine
+    from gammon.engine.neural import NeuralEvaluator
 
+    evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
+    correction = {"default": None, "on": True, "off": False}[args.cube_correction]
     judges = [d.judge for d in work]
     race = [Position.from_id(d.position).is_race() for d in work]
     choices: dict[str, list[tuple[bool, bool]]] = {}
     seconds: dict[str, float] = {}
     for plies in args.players:
-        engine = Engine(plies=int(plies))
+        engine = Engine(plies=int(plies), evaluator=evaluator, cube_correction=correction)
         name = "Engine()" if int(plies) == 2 else f"Engine(plies={plies})"
         engine_choice(engine, work[0])  # loads the net and the kernels before the clock starts
         start = time.perf_counter()
@@ -354,6 +362,7 @@ def main() -> None:
                      if want in race else float("nan") for want in (False, True)]
               for name, c in choices.items()}
     kind = "match scores" if args.match else "money, Jacoby off, cube centred or owned"
+    print(f"weights: {args.weights or 'shipped'}; take-point correction: {args.cube_correction}")
     print(f"{len(work)} cube decisions ({kind}); judge: GNU Backgammon 2-ply cube hint; "
           f"{sum(j.should_double for j in judges)} doubles, {sum(not j.should_take for j in judges)} passes")
     print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'contact':>9}{'race':>7}"

@@ -68,11 +68,14 @@ class Engine:
     """``Engine(plies=2)``: best plays, evaluations, hints and cube decisions.
 
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
-    net; ``settings`` overrides the search (plies and move filters) entirely.
+    net; ``settings`` overrides the search (plies and move filters) entirely. ``cube_correction``:
+    apply :mod:`gammon.engine.cube_calibration` (default: only with the shipped net, to whose errors
+    it was fitted; ``True`` lets a benchmark try it on other weights).
     """
 
     def __init__(self, plies: int | None = None, evaluator: Evaluator | None = None, *,
-                 settings: SearchSettings | None = None, bearoff: bool = True) -> None:
+                 settings: SearchSettings | None = None, bearoff: bool = True,
+                 cube_correction: bool | None = None) -> None:
         if settings is None:
             settings = SearchSettings(plies=DEFAULT_PLIES if plies is None else plies)
         elif plies is not None and plies != settings.plies:
@@ -81,7 +84,9 @@ class Engine:
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
         # The take-point correction was fitted to the shipped net's own errors: no other evaluator
         # (a net of other weights, the pip-count fallback, a test's stand-in) gets it.
-        self._corrects_cube = evaluator is None and not isinstance(self.evaluator, PipCountEvaluator)
+        if cube_correction is None:
+            cube_correction = evaluator is None and not isinstance(self.evaluator, PipCountEvaluator)
+        self._corrects_cube = cube_correction
         self._searcher = Searcher(self.evaluator, default_bearoff() if bearoff else None)
 
     @property

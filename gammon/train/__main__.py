@@ -2,6 +2,8 @@
 
     python -m gammon.train selfplay --out run.npz --games 1000000 --threads 16
     python -m gammon.train improve --resume run.npz --out better.npz --games 20000
+    python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
+    python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
     python -m gammon.train check run.npz --pairs 1000
 """
 
@@ -9,8 +11,19 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from gammon.train.labels import KINDS
 from gammon.train.selfplay import TrainSettings, load_or_start, run, vs_pubeval
+
+if TYPE_CHECKING:
+    from gammon.engine.neural import NeuralEvaluator
+
+
+def _weights(path: Path | None) -> NeuralEvaluator:
+    from gammon.engine.neural import NeuralEvaluator
+
+    return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -46,6 +59,34 @@ def main(argv: list[str] | None = None) -> None:
     im.add_argument("--threads", type=int, default=0)
     im.add_argument("--check-pairs", type=int, default=1000)
     im.add_argument("--log", type=Path)
+    lb = sub.add_parser("label", help="label self-play positions with 2-ply search or rollouts")
+    lb.add_argument("--weights", type=Path, help="the net that plays the games and labels (default: shipped)")
+    lb.add_argument("--out", type=Path, required=True, help="label file to write (or resume)")
+    lb.add_argument("--games", type=int, default=10_000, help="self-play games to take positions from")
+    lb.add_argument("--every", type=int, default=3, help="take every n-th position of a game")
+    lb.add_argument("--seed", type=int, default=21, help="the self-play games' dice")
+    lb.add_argument("--contact-only", action="store_true", help="leave the races out")
+    lb.add_argument("--kind", choices=KINDS, default="search")
+    lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
+    lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
+    lb.add_argument("--rollout-plies", type=int, default=0, help="chequer play depth in rollouts")
+    lb.add_argument("--truncate", type=int, help="stop rollout trials after this many half-moves")
+    lb.add_argument("--chunk", type=int, default=256, help="positions per piece of work")
+    lb.add_argument("--workers", type=int, help="local processes (default: every core)")
+    lb.add_argument("--ray", metavar="ADDRESS", help="run on Ray ('local' or a cluster address)")
+    lb.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
+    ft = sub.add_parser("fit", help="fit the nets to label files (supervised)")
+    ft.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
+    ft.add_argument("--labels", type=Path, nargs="+", required=True)
+    ft.add_argument("--out", type=Path, required=True)
+    ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
+    ft.add_argument("--epochs", type=int, default=4)
+    ft.add_argument("--alpha", type=float, default=0.005)
+    ft.add_argument("--holdout", type=float, default=0.05, help="share of positions kept out to judge")
+    ft.add_argument("--seed", type=int, default=7)
+    ft.add_argument("--threads", type=int, default=0)
+    ft.add_argument("--check-pairs", type=int, default=1000)
+    ft.add_argument("--log", type=Path)
     ck = sub.add_parser("check", help="strength of a weights file against pubeval")
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
@@ -67,6 +108,26 @@ def main(argv: list[str] | None = None) -> None:
         improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
                 epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
                 check_pairs=args.check_pairs, log=args.log)
+    elif args.command == "label":
+        from gammon.engine.parallel import check_workers
+        from gammon.train.labels import LabelSettings, make_labels
+
+        labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
+                                  rollout_plies=args.rollout_plies, truncate=args.truncate, seed=args.seed)
+        make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
+                    seed=args.seed, contact_only=args.contact_only, chunk=args.chunk,
+                    workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
+    elif args.command == "fit":
+        from gammon.train.labels import LabelSet
+        from gammon.train.supervised import fit_labels, widen
+
+        labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
+        ev = _weights(args.resume)
+        if args.hidden is not None:
+            ev.contact = widen(ev.contact, args.hidden, args.seed)
+        fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha,
+                   holdout=args.holdout, seed=args.seed, threads=args.threads,
+                   check_pairs=args.check_pairs, log=args.log)
     else:
         from gammon.engine.neural import NeuralEvaluator
 

@@ -1,9 +1,10 @@
-"""Improvement after self-play: fit the nets to positions labelled by gammon's own 1-ply search.
+"""Supervised training: fit the nets to positions labelled by gammon's own deeper search.
 
-Positions come from greedy self-play games of the current nets; each is labelled with its 1-ply
-probabilities (the mean over the 21 rolls of the 0-ply best play's evaluation, computed with the
-nets as they were before the fit). The nets then take a few epochs of SGD toward the labels, and the
-epoch that does best in the pubeval check is kept.
+:func:`improve` labels positions of greedy self-play games with their 1-ply probabilities (the mean
+over the 21 rolls of the 0-ply best play's evaluation, computed with the nets as they were before
+the fit), takes a few epochs of SGD toward them and keeps the epoch that does best in the pubeval
+check. :func:`fit_labels` fits to a label set made by :mod:`gammon.train.labels` (2-ply search or
+rollouts) and keeps the epoch with the least squared error on positions held out of the fit.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.neural import Net, NeuralEvaluator
 from gammon.train import kernels
+from gammon.train.labels import LabelSet
 from gammon.train.selfplay import StrengthResult, TrainSettings, _net_args, save, vs_pubeval
 
 
@@ -28,9 +30,9 @@ def labelled_positions(ev: NeuralEvaluator, games: int, every: int,
 
 
 def fit(ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, alpha: float, seed: int) -> float:
-    """One SGD epoch in a random order; returns the mean squared error during the epoch."""
+    """One SGD epoch in a random order; returns the mean squared error (per output) during the epoch."""
     order = np.random.default_rng(seed).permutation(len(boards)).astype(np.int64)
-    return float(kernels.fit_epoch(*_net_args(ev), boards, targets, order, np.float32(alpha)))
+    return float(kernels.fit_epoch(*_net_args(ev), boards, targets, order, np.float32(alpha))) / 5
 
 
 def improve(ev: NeuralEvaluator, out: Path, *, games: int, every: int = 3, epochs: int = 4,
@@ -60,5 +62,70 @@ def improve(ev: NeuralEvaluator, out: Path, *, games: int, every: int = 3, epoch
         note(f"epoch {epoch + 1}: mse {loss:.5f}  vs pubeval {result}")
         if result.ppg > best.ppg:
             best = result
+            save(ev, settings, out)
+    return NeuralEvaluator.load(out), best
+
+
+def widen(net: Net, hidden: int, seed: int = 0) -> Net:
+    """``net`` with ``hidden`` hidden units: the new units get small random input weights and zero
+    output weights, so the widened net computes exactly what ``net`` did until it is trained."""
+    if hidden < net.hidden:
+        raise ValueError(f"cannot narrow a net of {net.hidden} hidden units to {hidden}")
+    rng = np.random.default_rng(seed)
+    extra = hidden - net.hidden
+    w1 = np.concatenate([net.w1, rng.uniform(-0.1, 0.1, (net.w1.shape[0], extra)).astype(np.float32)], axis=1)
+    b1 = np.concatenate([net.b1, np.zeros(extra, dtype=np.float32)])
+    w2 = np.concatenate([net.w2, np.zeros((extra, 5), dtype=np.float32)])
+    return Net(np.ascontiguousarray(w1), b1, np.ascontiguousarray(w2), net.b2.copy())
+
+
+def label_error(ev: NeuralEvaluator, labels: LabelSet) -> float:
+    """Mean squared error of the nets' 0-ply probabilities against the labels (per output)."""
+    if len(labels) == 0:
+        return float("nan")
+    return float(np.mean((ev.evaluate(labels.boards) - labels.targets) ** 2))
+
+
+def split(labels: LabelSet, holdout: float, seed: int) -> tuple[LabelSet, LabelSet]:
+    """A random ``holdout`` share of the positions apart from the rest: (fit, held out)."""
+    if not 0.0 <= holdout < 1.0:
+        raise ValueError(f"holdout must be a share in [0, 1), got {holdout!r}")
+    order = np.random.default_rng(seed).permutation(len(labels))
+    n_out = int(round(holdout * len(labels)))
+    keep, out = np.sort(order[n_out:]), np.sort(order[:n_out])
+    return (LabelSet(labels.boards[keep], labels.targets[keep], labels.description),
+            LabelSet(labels.boards[out], labels.targets[out], labels.description))
+
+
+def fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, *, epochs: int = 4,
+               alpha: float = 0.005, holdout: float = 0.05, seed: int = 7, threads: int = 0,
+               check_pairs: int = 1000, log: Path | None = None) -> tuple[NeuralEvaluator, float]:
+    """SGD epochs toward ``labels``; ``out`` holds the nets of the epoch (the start included) with
+    the least error on the held-out positions (with ``holdout`` 0: the last epoch). Returns those
+    nets and their held-out error."""
+    if threads:
+        numba.set_num_threads(threads)
+
+    def note(line: str) -> None:
+        print(line, flush=True)
+        if log is not None:
+            with open(log, "a") as f:
+                f.write(line + "\n")
+
+    train, held = split(labels, holdout, seed)
+    settings = TrainSettings(seed=seed)
+    best = label_error(ev, held) if len(held) else float("inf")
+    pubeval = f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""
+    note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse {best:.6f}{pubeval}")
+    save(ev, settings, out)
+    for epoch in range(epochs):
+        start = time.perf_counter()
+        loss = fit(ev, train.boards, train.targets, alpha, seed + epoch)
+        error = label_error(ev, held) if len(held) else 0.0
+        pubeval = f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""
+        note(f"epoch {epoch + 1}: fit mse {loss:.6f}  held-out mse {error:.6f}{pubeval}  "
+             f"({time.perf_counter() - start:.0f} s)")
+        if error < best or not len(held):
+            best = error
             save(ev, settings, out)
     return NeuralEvaluator.load(out), best

@@ -52,11 +52,11 @@ def test_corrected_dt_keeps_its_order(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Evaluator | None = None,
-               **kwargs: Any) -> tuple:
+               cube_correction: bool | None = None, **kwargs: Any) -> tuple:
     from gammon import Position
     from gammon.engine.engine import Engine
 
-    engine = Engine(plies=0, evaluator=evaluator)
+    engine = Engine(plies=0, evaluator=evaluator, cube_correction=cube_correction)
     p = Position.from_id(position_id)
     monkeypatch.setattr(cc, "DT_OFFSET", 0.0)
     monkeypatch.setattr(cc, "ND_OFFSET", 0.0)
@@ -92,4 +92,17 @@ def test_only_the_shipped_net_is_corrected(monkeypatch: pytest.MonkeyPatch) -> N
 
     plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", evaluator=NeuralEvaluator.default())
     assert cc.zone_weight(plain.double_take) > 0.9  # it would be corrected with Engine()'s own net
+    assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
+
+
+def test_the_correction_can_be_asked_for_and_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``cube_correction=True`` corrects other weights as the shipped net's (a benchmark trying
+    the offsets on a candidate net); ``False`` leaves even the shipped net uncorrected."""
+    from gammon.engine.neural import NeuralEvaluator
+
+    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", evaluator=NeuralEvaluator.default(),
+                              cube_correction=True)
+    w = float(cc.zone_weight(plain.double_take))
+    assert w > 0.9 and fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
+    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", cube_correction=False)
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)

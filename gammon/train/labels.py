@@ -1,0 +1,206 @@
+"""Training labels from gammon's own deeper search and its own rollouts (never from another engine).
+
+A label set is positions from greedy self-play games of a net, each with the cubeless
+probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon; player on roll) that
+a stronger judge than the net's own 0-ply gives it:
+
+- ``search``: gammon's n-ply search (:meth:`gammon.engine.search.Searcher.evaluate_boards`, 1 or 2
+  plies, the bear-off database exact where it applies);
+- ``rollout``: a cubeless rollout per position (:func:`gammon.engine.rollout.rollout`): variance
+  reduced, quasi-random dice, played at ``rollout_plies``, optionally truncated after ``truncate``
+  half-moves.
+
+The work is split into chunks of positions and spread with :func:`gammon.engine.parallel.ordered_map`
+over local processes (default: every core) or a Ray cluster. A label file (``.npz``: ``boards`` int8
+(N, 26), ``targets`` float32 (N, 5), and what made them) is rewritten as chunks finish, so a run that
+stops early keeps what it labelled, and a run given the same file resumes after its last chunk: the
+positions come from ``(seed, games, every)`` alone, so a resumed run labels the same positions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from gammon.engine.encode import race_mask
+from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.parallel import ordered_map
+from gammon.primitives import clamp_probabilities
+from gammon.train import kernels
+
+KINDS = ("search", "rollout")
+LABEL_FORMAT = 1
+
+
+@dataclass(frozen=True)
+class LabelSettings:
+    """What labels a set: ``kind`` (``search`` or ``rollout``), the search's ``plies``, or the
+    rollouts' ``trials``, ``rollout_plies``, ``truncate`` and dice ``seed``."""
+
+    kind: str = "search"
+    plies: int = 2
+    trials: int = 144
+    rollout_plies: int = 0
+    truncate: int | None = None
+    seed: int = 1
+
+    def __post_init__(self) -> None:
+        problems = []
+        if self.kind not in KINDS:
+            problems.append(f"kind must be one of {', '.join(KINDS)}, got {self.kind!r}")
+        if self.kind == "search" and self.plies not in (1, 2):
+            problems.append(f"a search label needs 1 or 2 plies, got {self.plies!r}")
+        if self.trials < 1 or self.rollout_plies not in (0, 1, 2):
+            problems.append(f"bad rollout settings: trials {self.trials!r}, plies {self.rollout_plies!r}")
+        if self.truncate is not None and self.truncate < 1:
+            problems.append(f"truncate must be a number of half-moves >= 1, got {self.truncate!r}")
+        if problems:
+            raise ValueError("invalid LabelSettings: " + "; ".join(problems))
+
+    def describe(self) -> str:
+        if self.kind == "search":
+            return f"{self.plies}-ply search"
+        cut = "" if self.truncate is None else f", truncated at {self.truncate} half-moves"
+        return f"rollout, {self.trials} trials at {self.rollout_plies} ply{cut}"
+
+
+@dataclass(frozen=True)
+class _Job:
+    evaluator: NeuralEvaluator
+    boards: np.ndarray
+    settings: LabelSettings
+
+
+def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
+                        contact_only: bool = False) -> np.ndarray:
+    """Every ``every``-th position (player on roll) of ``games`` greedy 0-ply self-play games of
+    ``ev``, game ``i`` rolling from ``(seed, i)``; with ``contact_only`` the races are left out."""
+    boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
+                                       every, kernels.MAX_PLIES // every + 1)
+    if contact_only:
+        boards = boards[~race_mask(boards)]
+    return np.ascontiguousarray(boards)
+
+
+def _ordered(probs: np.ndarray) -> np.ndarray:
+    """Rows made consistent (win >= win gammon >= win backgammon, ...), as float32."""
+    out = np.array([clamp_probabilities(*row) for row in probs.tolist()], dtype=np.float32)
+    return out.reshape(len(probs), 5)
+
+
+def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
+    """Labels float32 (stop - start, 5) of ``job.boards[start:stop]`` (module level: it runs in
+    worker processes and on Ray)."""
+    from gammon.engine.engine import Engine, default_bearoff
+    from gammon.engine.search import Searcher
+
+    boards = job.boards[start:stop]
+    s = job.settings
+    if s.kind == "search":
+        probs = Searcher(job.evaluator, default_bearoff()).evaluate_boards(boards, s.plies)
+        return _ordered(probs)
+    from gammon.engine.rollout import rollout
+    from gammon.position import Position
+
+    engine = Engine(plies=s.rollout_plies, evaluator=job.evaluator)
+    rows = []
+    for i, board in enumerate(boards):
+        # each position its own dice, fixed by the label seed and its index in the set
+        result = rollout(engine, Position(board.tolist()), trials=s.trials,
+                         seed=s.seed * 1_000_003 + start + i, truncate=s.truncate, workers=1)
+        rows.append(result.probabilities.as_tuple())
+    return _ordered(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
+
+
+def weights_digest(ev: NeuralEvaluator) -> str:
+    """sha256 of the nets' weights: which net a label set was made with."""
+    h = hashlib.sha256()
+    for a in ev.contact.arrays() + ev.race.arrays():
+        h.update(np.ascontiguousarray(a).tobytes())
+    return h.hexdigest()
+
+
+@dataclass
+class LabelSet:
+    boards: np.ndarray
+    targets: np.ndarray
+    description: str = ""
+
+    def __post_init__(self) -> None:
+        if self.boards.ndim != 2 or self.boards.shape[1] != 26 or self.targets.shape != (len(self.boards), 5):
+            raise ValueError(f"a label set needs boards (N, 26) and targets (N, 5), got "
+                             f"{self.boards.shape} and {self.targets.shape}")
+
+    def __len__(self) -> int:
+        return len(self.boards)
+
+    @classmethod
+    def load(cls, path: str | Path) -> LabelSet:
+        with np.load(path, allow_pickle=False) as data:
+            if "label_format" not in data or int(data["label_format"]) != LABEL_FORMAT:
+                raise ValueError(f"{str(path)!r} is not a gammon label file (format {LABEL_FORMAT})")
+            return cls(np.ascontiguousarray(data["boards"], dtype=np.int8),
+                       np.ascontiguousarray(data["targets"], dtype=np.float32), str(data["description"]))
+
+    @classmethod
+    def concatenate(cls, sets: list[LabelSet]) -> LabelSet:
+        return cls(np.concatenate([s.boards for s in sets]), np.concatenate([s.targets for s in sets]),
+                   "; ".join(s.description for s in sets))
+
+
+def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, object]) -> None:
+    tmp = Path(str(path) + ".tmp.npz")
+    np.savez(tmp, boards=boards, targets=targets, label_format=LABEL_FORMAT, **meta)  # type: ignore[arg-type]
+    tmp.replace(path)
+
+
+def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
+                seed: int = 21, contact_only: bool = False, chunk: int = 256, workers: int = 1,
+                ray_address: str | None = None, minutes: float = 0.0,
+                note: Callable[[str], None] = print) -> LabelSet:
+    """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
+    holds the start of the same set); stops after ``minutes`` (0: when all are labelled)."""
+    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only)
+    description = (f"{settings.describe()}; positions every {every} of {games} self-play games, seed "
+                   f"{seed}{', contact only' if contact_only else ''}; net {weights_digest(ev)[:16]}")
+    meta: dict[str, object] = {"description": description}
+    done = np.empty((0, 5), dtype=np.float32)
+    if out.exists():
+        old = LabelSet.load(out)
+        if old.description != description or not np.array_equal(old.boards, boards[:len(old)]):
+            raise ValueError(f"{str(out)!r} holds another label set ({old.description!r}); "
+                             "give a new file to start one")
+        done = old.targets
+    note(f"{len(boards):,} positions ({description}); {len(done):,} labelled already")
+    edges = list(range(len(done), len(boards), chunk)) + [len(boards)]
+    ranges = list(zip(edges[:-1], edges[1:]))
+    parts = [done]
+    started = time.perf_counter()
+    last_save = started
+    results = ordered_map(label_chunk, _Job(ev, boards, settings), ranges, workers=workers,
+                          ray_address=ray_address)
+    labelled = len(done)
+    try:
+        for part in results:
+            parts.append(part)
+            labelled += len(part)
+            now = time.perf_counter()
+            if now - last_save > 60 or labelled == len(boards):
+                _save(out, boards[:labelled], np.concatenate(parts), meta)
+                last_save = now
+                rate = (labelled - len(done)) / (now - started)
+                note(f"{labelled:,} / {len(boards):,} labelled ({rate:.1f} positions/s)")
+            if minutes and now - started > 60 * minutes:
+                break
+    finally:
+        close = getattr(results, "close", None)
+        if close is not None:
+            close()
+    targets = np.concatenate(parts)
+    _save(out, boards[:labelled], targets, meta)
+    return LabelSet(boards[:labelled], targets, description)

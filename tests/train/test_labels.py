@@ -1,0 +1,143 @@
+"""Training labels from gammon's own 2-ply search and rollouts, and the supervised fit to them."""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pytest
+
+from gammon.engine.engine import Engine, default_bearoff
+from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.rollout import rollout
+from gammon.engine.search import Searcher
+from gammon.position import Position
+from gammon.train import kernels
+from gammon.train.__main__ import main
+from gammon.train.labels import LabelSet, LabelSettings, _ordered, _save, make_labels, self_play_positions
+from gammon.train.supervised import fit_labels, label_error, split, widen
+
+
+@pytest.fixture(autouse=True)
+def one_thread():
+    before = numba.get_num_threads()
+    numba.set_num_threads(1)
+    yield
+    numba.set_num_threads(before)
+
+
+def _net(seed: int = 3) -> NeuralEvaluator:
+    return NeuralEvaluator.random(hidden=8, race_hidden=4, seed=seed)
+
+
+def _quiet(line: str) -> None:
+    pass
+
+
+def _valid(targets: np.ndarray) -> bool:
+    t = targets
+    return bool(np.all((t >= 0) & (t <= 1)) and np.all(t[:, 0] >= t[:, 1]) and np.all(t[:, 1] >= t[:, 2])
+                and np.all(1 - t[:, 0] >= t[:, 3]) and np.all(t[:, 3] >= t[:, 4]))
+
+
+def test_search_labels_are_the_searchs_probabilities_whatever_the_workers(tmp_path) -> None:
+    ev = _net()
+    settings = LabelSettings(kind="search", plies=2)
+    one = make_labels(ev, tmp_path / "a.npz", settings, games=2, every=12, chunk=3, note=_quiet)
+    two = make_labels(ev, tmp_path / "b.npz", settings, games=2, every=12, chunk=3, workers=2, note=_quiet)
+    assert len(one) >= 4 and np.array_equal(one.boards, two.boards)
+    assert np.array_equal(one.targets, two.targets)
+    direct = Searcher(ev, default_bearoff()).evaluate_boards(one.boards, 2)
+    assert np.allclose(one.targets, direct, atol=1e-6)
+    assert _valid(one.targets)
+    loaded = LabelSet.load(tmp_path / "a.npz")
+    assert np.array_equal(loaded.targets, one.targets) and "2-ply search" in loaded.description
+
+
+def test_one_ply_search_labels_agree_with_the_training_kernels_one_ply() -> None:
+    # Two implementations of the same 1-ply label: the search (numpy over the batch) and the
+    # training kernel (numba, one board at a time). Contact positions far from the bear-off
+    # database, where the two use the same net; the shipped net, whose outputs are ordered (the
+    # search orders each child's, the kernel only the mean: a random net's differ there).
+    ev = NeuralEvaluator.default()
+    boards = self_play_positions(ev, 3, 4, 9, contact_only=True)
+    boards = boards[np.asarray(boards)[:, 1:7].sum(axis=1) < 10]
+    from gammon.train.labels import _Job, label_chunk
+
+    searched = label_chunk(_Job(ev, boards, LabelSettings(plies=1)), 0, len(boards))
+    kernel = kernels.label_one_ply(*ev.contact.arrays(), *ev.race.arrays(), boards)
+    assert len(boards) > 3
+    assert np.allclose(searched, kernel, atol=1e-5)
+
+
+def test_a_stopped_run_resumes_to_the_same_labels_and_another_set_is_refused(tmp_path) -> None:
+    ev = _net()
+    settings = LabelSettings(plies=1)
+    full = make_labels(ev, tmp_path / "full.npz", settings, games=3, every=8, chunk=4, note=_quiet)
+    part = tmp_path / "part.npz"
+    with np.load(tmp_path / "full.npz") as data:
+        _save(part, data["boards"][:5], data["targets"][:5], {"description": str(data["description"])})
+    resumed = make_labels(ev, part, settings, games=3, every=8, chunk=4, note=_quiet)
+    assert np.array_equal(resumed.boards, full.boards) and np.array_equal(resumed.targets, full.targets)
+    with pytest.raises(ValueError, match="holds another label set"):
+        make_labels(ev, part, settings, games=3, every=8, seed=99, note=_quiet)
+
+
+def test_rollout_labels_are_the_rollouts_of_each_position(tmp_path) -> None:
+    ev = _net()
+    settings = LabelSettings(kind="rollout", trials=36, rollout_plies=0, truncate=3, seed=4)
+    labels = make_labels(ev, tmp_path / "r.npz", settings, games=1, every=20, chunk=2, note=_quiet)
+    assert len(labels) >= 2 and _valid(labels.targets)
+    engine = Engine(plies=0, evaluator=ev)
+    first = rollout(engine, Position(labels.boards[1].tolist()), trials=36, seed=4 * 1_000_003 + 1,
+                    truncate=3, workers=1)
+    # a label is the rollout's probabilities put in order (a random net's need not be)
+    assert np.allclose(labels.targets[1], _ordered(np.array([first.probabilities.as_tuple()]))[0], atol=1e-6)
+    again = make_labels(ev, tmp_path / "r2.npz", settings, games=1, every=20, chunk=1, note=_quiet)
+    assert np.array_equal(again.targets, labels.targets)
+
+
+def test_bad_label_settings_and_files_are_refused(tmp_path) -> None:
+    with pytest.raises(ValueError, match="1 or 2 plies, got 3"):
+        LabelSettings(plies=3)
+    with pytest.raises(ValueError, match="kind must be one of search, rollout, got 'gnubg'"):
+        LabelSettings(kind="gnubg")
+    weights = tmp_path / "w.npz"
+    _net().save(weights)
+    with pytest.raises(ValueError, match="not a gammon label file"):
+        LabelSet.load(weights)
+
+
+def test_widening_keeps_the_outputs_and_the_fit_lowers_the_held_out_error(tmp_path) -> None:
+    # a random net fitted to the shipped net's 1-ply labels
+    labels = make_labels(NeuralEvaluator.default(), tmp_path / "l.npz", LabelSettings(plies=1), games=6,
+                         every=3, chunk=64, note=_quiet)
+    ev = _net(6)
+    before = ev.evaluate(labels.boards)
+    ev.contact = widen(ev.contact, 12, seed=1)
+    assert ev.contact.hidden == 12
+    assert np.allclose(ev.evaluate(labels.boards), before, atol=1e-6)
+    with pytest.raises(ValueError, match="cannot narrow"):
+        widen(ev.contact, 4)
+    fit_part, held = split(labels, 0.2, seed=1)
+    assert len(fit_part) + len(held) == len(labels) and len(held) == round(0.2 * len(labels))
+    start = label_error(ev, held)
+    out = tmp_path / "fitted.npz"
+    fitted, best = fit_labels(ev, labels, out, epochs=15, alpha=0.2, holdout=0.2, seed=1, check_pairs=0)
+    assert best < start
+    assert fitted.contact.hidden == 12
+    assert label_error(NeuralEvaluator.load(out), held) == pytest.approx(best, rel=1e-5)
+
+
+def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
+    weights = tmp_path / "w.npz"
+    _net(7).save(weights)
+    labels = tmp_path / "labels.npz"
+    main(["label", "--weights", str(weights), "--out", str(labels), "--games", "2", "--every", "10",
+          "--plies", "1", "--workers", "1"])
+    assert len(LabelSet.load(labels)) > 2
+    out = tmp_path / "fitted.npz"
+    main(["fit", "--resume", str(weights), "--labels", str(labels), str(labels), "--out", str(out),
+          "--epochs", "1", "--check-pairs", "2", "--hidden", "10"])
+    text = capsys.readouterr().out
+    assert "labelled" in text and "epoch 1: fit mse" in text
+    assert NeuralEvaluator.load(out).contact.hidden == 10
