@@ -13,7 +13,7 @@ such a choice is matched to the legal play with the same 2-ply score). Targets (
 Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg 0-ply's.
 
     python benchmarks/judge.py [--set selfplay|wildbg] [--decisions N] [--seed 1] [--extra 1 2 2plain]
-        [--weights FILE]
+        [--players 2 0] [--weights FILE]
 
 ``--decisions`` defaults to the whole judge set (2,000 for wildbg); the table is also printed every
 ``--report-every`` decisions, so a cut-short run still leaves a result. ``--extra`` adds players:
@@ -53,6 +53,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="roll seed for --set wildbg")
     parser.add_argument("--report-every", type=int, default=500)
     parser.add_argument("--extra", nargs="*", default=[], choices=["1", "2", "2plain"])
+    parser.add_argument("--players", nargs="+", default=["2", "0"], choices=["0", "1", "2"],
+                        help="Engine plies judged (2: Engine(), the default)")
     parser.add_argument("--weights", type=Path, default=None,
                         help="a weights file instead of the shipped net")
     args = parser.parse_args()
@@ -67,7 +69,8 @@ def main() -> None:
     ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
     ctx0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
     ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
-    engines = {"Engine()": Engine(evaluator=ev), "Engine(plies=0)": Engine(plies=0, evaluator=ev)}
+    engines = {("Engine()" if plies == "2" else f"Engine(plies={plies})"):
+               Engine(plies=int(plies), evaluator=ev) for plies in args.players}
     for extra in args.extra:
         if extra == "2plain":
             engines["2-ply plain filter"] = Engine(settings=SearchSettings(plies=2, filters=PLAIN_FILTERS),
@@ -75,6 +78,7 @@ def main() -> None:
         else:
             engines[f"Engine(plies={extra})"] = Engine(plies=int(extra), evaluator=ev)
     names = [*engines, "gnubg 0-ply"]
+    first = next(iter(engines.values()))
     lost: dict[str, list[float]] = {n: [] for n in names}
     seconds = dict.fromkeys(names, 0.0)
     cache: dict[str, float] = {}
@@ -91,8 +95,7 @@ def main() -> None:
 
     def report(n: int) -> None:
         print(f"{n} decisions ({source}); reference: GNU Backgammon 2-ply cubeless; evaluator: "
-              f"{type(engines['Engine()'].evaluator).__name__} {args.weights or '(shipped)'}; "
-              f"Engine() = {engines['Engine()'].plies}-ply; "
+              f"{type(first.evaluator).__name__} {args.weights or '(shipped)'}; "
               f"{time.perf_counter() - start:.0f} s")
         is_contact = np.array(contact[:n])
         print(f"{'player':<20}{'mean loss (mEMG)':>18}{'contact':>9}{'race':>7}{'blunders > 0.08':>17}"
