@@ -80,8 +80,12 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--labels", type=Path, nargs="+", required=True)
     ft.add_argument("--out", type=Path, required=True)
     ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
-    ft.add_argument("--epochs", type=int, default=4)
-    ft.add_argument("--alpha", type=float, default=0.005)
+    ft.add_argument("--method", choices=["adam", "sgd"], default="adam",
+                    help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error")
+    ft.add_argument("--epochs", type=int, default=20)
+    ft.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (cosine to a hundredth)")
+    ft.add_argument("--batch", type=int, default=256, help="Adam's mini-batch")
+    ft.add_argument("--alpha", type=float, default=0.005, help="SGD's learning rate")
     ft.add_argument("--holdout", type=float, default=0.05, help="share of positions kept out to judge")
     ft.add_argument("--seed", type=int, default=7)
     ft.add_argument("--threads", type=int, default=0)
@@ -118,16 +122,21 @@ def main(argv: list[str] | None = None) -> None:
                     seed=args.seed, contact_only=args.contact_only, chunk=args.chunk,
                     workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
     elif args.command == "fit":
+        from gammon.train.batch_fit import AdamSettings
         from gammon.train.labels import LabelSet
-        from gammon.train.supervised import fit_labels, widen
+        from gammon.train.supervised import adam_fit_labels, fit_labels, widen
 
         labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
         ev = _weights(args.resume)
         if args.hidden is not None:
             ev.contact = widen(ev.contact, args.hidden, args.seed)
-        fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha,
-                   holdout=args.holdout, seed=args.seed, threads=args.threads,
-                   check_pairs=args.check_pairs, log=args.log)
+        if args.method == "adam":
+            adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
+            adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
+                            check_pairs=args.check_pairs, log=args.log)
+        else:
+            fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
+                       seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
     else:
         from gammon.engine.neural import NeuralEvaluator
 

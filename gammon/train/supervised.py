@@ -10,13 +10,16 @@ rollouts) and keeps the epoch with the least squared error on positions held out
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numba
 import numpy as np
 
+from gammon.engine.encode import race_mask
 from gammon.engine.neural import Net, NeuralEvaluator
 from gammon.train import kernels
+from gammon.train.batch_fit import AdamSettings, adam_fit
 from gammon.train.labels import LabelSet
 from gammon.train.selfplay import StrengthResult, TrainSettings, _net_args, save, vs_pubeval
 
@@ -97,6 +100,44 @@ def split(labels: LabelSet, holdout: float, seed: int) -> tuple[LabelSet, LabelS
             LabelSet(labels.boards[out], labels.targets[out], labels.description))
 
 
+def _noter(log: Path | None) -> Callable[[str], None]:
+    def note(line: str) -> None:
+        print(line, flush=True)
+        if log is not None:
+            with open(log, "a") as f:
+                f.write(line + "\n")
+
+    return note
+
+
+def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: AdamSettings, *,
+                    holdout: float = 0.05, seed: int = 7, check_pairs: int = 1000,
+                    log: Path | None = None) -> tuple[NeuralEvaluator, float]:
+    """:func:`gammon.train.batch_fit.adam_fit` of each net (contact, race) to its positions of
+    ``labels``; a net with no positions stays as it is. ``out`` gets the result. Returns it and its
+    held-out squared error."""
+    note = _noter(log)
+    train, held = split(labels, holdout, seed)
+
+    def check() -> str:
+        return f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""
+
+    note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
+         f"{label_error(ev, held):.6f}{check()}")
+    races, held_races = race_mask(train.boards), race_mask(held.boards)
+    for name, want, held_want in (("contact", ~races, ~held_races), ("race", races, held_races)):
+        if not want.any():
+            continue
+        note(f"{name} net:")
+        fitted = adam_fit(getattr(ev, name), train.boards[want], train.targets[want], settings, seed=seed,
+                          held_boards=held.boards[held_want], held_targets=held.targets[held_want], note=note)
+        setattr(ev, name, fitted)
+    error = label_error(ev, held)
+    note(f"end: held-out mse {error:.6f}{check()}")
+    save(ev, TrainSettings(seed=seed), out)
+    return ev, error
+
+
 def fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, *, epochs: int = 4,
                alpha: float = 0.005, holdout: float = 0.05, seed: int = 7, threads: int = 0,
                check_pairs: int = 1000, log: Path | None = None) -> tuple[NeuralEvaluator, float]:
@@ -105,12 +146,7 @@ def fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, *, epochs: int 
     nets and their held-out error."""
     if threads:
         numba.set_num_threads(threads)
-
-    def note(line: str) -> None:
-        print(line, flush=True)
-        if log is not None:
-            with open(log, "a") as f:
-                f.write(line + "\n")
+    note = _noter(log)
 
     train, held = split(labels, holdout, seed)
     settings = TrainSettings(seed=seed)

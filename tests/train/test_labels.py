@@ -137,7 +137,13 @@ def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     assert len(LabelSet.load(labels)) > 2
     out = tmp_path / "fitted.npz"
     main(["fit", "--resume", str(weights), "--labels", str(labels), str(labels), "--out", str(out),
-          "--epochs", "1", "--check-pairs", "2", "--hidden", "10"])
+          "--method", "sgd", "--epochs", "1", "--check-pairs", "2", "--hidden", "10"])
     text = capsys.readouterr().out
     assert "labelled" in text and "epoch 1: fit mse" in text
+    assert NeuralEvaluator.load(out).contact.hidden == 10
+    main(["fit", "--resume", str(out), "--labels", str(labels), "--out", str(out), "--epochs", "2",
+          "--check-pairs", "0", "--batch", "4"])
+    text = capsys.readouterr().out
+    assert "contact net:" in text and "adam epoch 2: train cross-entropy" in text
+    assert "end: held-out mse" in text
     assert NeuralEvaluator.load(out).contact.hidden == 10
