@@ -89,15 +89,15 @@ def label_error(ev: NeuralEvaluator, labels: LabelSet) -> float:
     return float(np.mean((ev.evaluate(labels.boards) - labels.targets) ** 2))
 
 
-def split(labels: LabelSet, holdout: float, seed: int) -> tuple[LabelSet, LabelSet]:
-    """A random ``holdout`` share of the positions apart from the rest: (fit, held out)."""
+def split(labels: LabelSet, holdout: float) -> tuple[LabelSet, LabelSet]:
+    """The last ``holdout`` share of the positions apart from the rest: (fit, held out). A label
+    set keeps a game's positions together, and the positions of one game are alike, so a random
+    share would be judged on near copies of positions fitted; the last share is the last games'."""
     if not 0.0 <= holdout < 1.0:
         raise ValueError(f"holdout must be a share in [0, 1), got {holdout!r}")
-    order = np.random.default_rng(seed).permutation(len(labels))
-    n_out = int(round(holdout * len(labels)))
-    keep, out = np.sort(order[n_out:]), np.sort(order[:n_out])
-    return (LabelSet(labels.boards[keep], labels.targets[keep], labels.description),
-            LabelSet(labels.boards[out], labels.targets[out], labels.description))
+    n_keep = len(labels) - int(round(holdout * len(labels)))
+    return (LabelSet(labels.boards[:n_keep], labels.targets[:n_keep], labels.description),
+            LabelSet(labels.boards[n_keep:], labels.targets[n_keep:], labels.description))
 
 
 def _noter(log: Path | None) -> Callable[[str], None]:
@@ -117,7 +117,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     ``labels``; a net with no positions stays as it is. ``out`` gets the result. Returns it and its
     held-out squared error."""
     note = _noter(log)
-    train, held = split(labels, holdout, seed)
+    train, held = split(labels, holdout)
 
     def check() -> str:
         return f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""
@@ -148,7 +148,7 @@ def fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, *, epochs: int 
         numba.set_num_threads(threads)
     note = _noter(log)
 
-    train, held = split(labels, holdout, seed)
+    train, held = split(labels, holdout)
     settings = TrainSettings(seed=seed)
     best = label_error(ev, held) if len(held) else float("inf")
     pubeval = f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""

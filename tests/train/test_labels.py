@@ -118,8 +118,9 @@ def test_widening_keeps_the_outputs_and_the_fit_lowers_the_held_out_error(tmp_pa
     assert np.allclose(ev.evaluate(labels.boards), before, atol=1e-6)
     with pytest.raises(ValueError, match="cannot narrow"):
         widen(ev.contact, 4)
-    fit_part, held = split(labels, 0.2, seed=1)
+    fit_part, held = split(labels, 0.2)
     assert len(fit_part) + len(held) == len(labels) and len(held) == round(0.2 * len(labels))
+    assert np.array_equal(held.boards, labels.boards[len(fit_part):])  # the last games
     start = label_error(ev, held)
     out = tmp_path / "fitted.npz"
     fitted, best = fit_labels(ev, labels, out, epochs=15, alpha=0.2, holdout=0.2, seed=1, check_pairs=0)
