@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (cosine to a hundredth)")
     ft.add_argument("--batch", type=int, default=256, help="Adam's mini-batch")
     ft.add_argument("--alpha", type=float, default=0.005, help="SGD's learning rate")
-    ft.add_argument("--holdout", type=float, default=0.05, help="share of positions (the last games') kept out to judge the fit")
+    ft.add_argument("--holdout", type=float, default=0.05,
+                    help="share of positions (the last games') kept out to judge the fit")
     ft.add_argument("--seed", type=int, default=7)
     ft.add_argument("--threads", type=int, default=0)
     ft.add_argument("--check-pairs", type=int, default=1000)
