@@ -66,6 +66,8 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--every", type=int, default=3, help="take every n-th position of a game")
     lb.add_argument("--seed", type=int, default=21, help="the self-play games' dice")
     lb.add_argument("--contact-only", action="store_true", help="leave the races out")
+    lb.add_argument("--explore", type=float, default=0.0,
+                    help="probability of a random legal play in the self-play games (0: greedy)")
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
@@ -120,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
         labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
                                   rollout_plies=args.rollout_plies, truncate=args.truncate, seed=args.seed)
         make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
-                    seed=args.seed, contact_only=args.contact_only, chunk=args.chunk,
+                    seed=args.seed, contact_only=args.contact_only, explore=args.explore, chunk=args.chunk,
                     workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
     elif args.command == "fit":
         from gammon.train.batch_fit import AdamSettings

@@ -268,10 +268,14 @@ def games_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_conta
 
 
 @njit(cache=True)
-def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, every):
-    """Play one greedy self-play game and copy every ``every``-th position (player on roll) into
-    ``out``; returns how many were written (at most ``out.shape[0]``)."""
+def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, every, explore):
+    """Play one self-play game and copy every ``every``-th position (player on roll) into ``out``;
+    returns how many were written (at most ``out.shape[0]``). Each play is the 0-ply best, or with
+    probability ``explore`` a legal play drawn at random (so the positions reach beyond what the
+    greedy net would play into)."""
     state = _new_state(seed, index)
+    # exploration draws come from a stream of their own: with explore 0 the games are the same
+    picks = _new_state(seed ^ 0x5DEECE66D, index)
     nh = max(cb1.shape[0], rb1.shape[0])
     x, scratch, h, y, best_y = _pick_buffers(nh)
     board = np.zeros(26, dtype=np.int8)
@@ -283,8 +287,15 @@ def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, ever
             for i in range(26):
                 out[written, i] = board[i]
             written += 1
-        after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                  x, scratch, h, y, best_y)
+        count = 0
+        if explore > 0.0 and np.float64(_splitmix(picks) >> np.uint64(11)) * 2.0 ** -53 < explore:
+            count, _nsteps, boards, _steps = generate_all(board, d1, d2)
+        if count > 0:
+            after = boards[np.int64(_splitmix(picks) % np.uint64(count))].copy()
+            result = win_kind(after)
+        else:
+            after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
+                                      x, scratch, h, y, best_y)
         if result > 0:
             break
         board = after
@@ -294,13 +305,15 @@ def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, ever
 
 
 @njit(cache=True, parallel=True)
-def collect_positions(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games, every, per_game):
-    """Positions of self-play games ``first .. first + games - 1``: int8 (count, 26)."""
+def collect_positions(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games, every, per_game,
+                      explore=0.0):
+    """Positions of self-play games ``first .. first + games - 1``: int8 (count, 26); ``explore``
+    as in ``_collect_game``."""
     buf = np.zeros((games, per_game, 26), dtype=np.int8)
     counts = np.zeros(games, dtype=np.int64)
     for g in prange(games):
         counts[g] = _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, buf[g],
-                                  every)
+                                  every, explore)
     total = counts.sum()
     out = np.zeros((total, 26), dtype=np.int8)
     k = 0

@@ -77,11 +77,14 @@ class _Job:
 
 
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
-                        contact_only: bool = False) -> np.ndarray:
-    """Every ``every``-th position (player on roll) of ``games`` greedy 0-ply self-play games of
-    ``ev``, game ``i`` rolling from ``(seed, i)``; with ``contact_only`` the races are left out."""
+                        contact_only: bool = False, explore: float = 0.0) -> np.ndarray:
+    """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
+    game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
+    ``explore``, a legal play drawn at random. With ``contact_only`` the races are left out."""
+    if not 0.0 <= explore <= 1.0:
+        raise ValueError(f"explore must be a probability, got {explore!r}")
     boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
-                                       every, kernels.MAX_PLIES // every + 1)
+                                       every, kernels.MAX_PLIES // every + 1, explore)
     if contact_only:
         boards = boards[~race_mask(boards)]
     return np.ascontiguousarray(boards)
@@ -160,14 +163,16 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
 
 
 def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
-                seed: int = 21, contact_only: bool = False, chunk: int = 256, workers: int = 1,
+                seed: int = 21, contact_only: bool = False, explore: float = 0.0, chunk: int = 256,
+                workers: int = 1,
                 ray_address: str | None = None, minutes: float = 0.0,
                 note: Callable[[str], None] = print) -> LabelSet:
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
     holds the start of the same set); stops after ``minutes`` (0: when all are labelled)."""
-    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only)
-    description = (f"{settings.describe()}; positions every {every} of {games} self-play games, seed "
-                   f"{seed}{', contact only' if contact_only else ''}; net {weights_digest(ev)[:16]}")
+    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, explore=explore)
+    played = f", {explore:.0%} random plays" if explore else ""
+    description = (f"{settings.describe()}; positions every {every} of {games} self-play games{played}, "
+                   f"seed {seed}{', contact only' if contact_only else ''}; net {weights_digest(ev)[:16]}")
     meta: dict[str, object] = {"description": description}
     done = np.empty((0, 5), dtype=np.float32)
     if out.exists():

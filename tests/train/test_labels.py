@@ -148,3 +148,17 @@ def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     assert "contact net:" in text and "adam epoch 2: train cross-entropy" in text
     assert "end: held-out mse" in text
     assert NeuralEvaluator.load(out).contact.hidden == 10
+
+
+def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> None:
+    ev = _net(8)
+    greedy = self_play_positions(ev, 4, 2, 5)
+    assert np.array_equal(self_play_positions(ev, 4, 2, 5, explore=0.0), greedy)
+    explored = self_play_positions(ev, 4, 2, 5, explore=0.5)
+    assert not np.array_equal(explored[:len(greedy)], greedy[:len(explored)])
+    for b in explored:  # every position a legal one
+        Position(b.tolist())
+    # the first position of game 0 is the opening, whatever the plays
+    assert np.array_equal(explored[0], greedy[0])
+    with pytest.raises(ValueError, match="explore must be a probability, got 1.5"):
+        self_play_positions(ev, 1, 2, 5, explore=1.5)
