@@ -163,13 +163,15 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
 
 
 def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
-                seed: int = 21, contact_only: bool = False, explore: float = 0.0, chunk: int = 256,
-                workers: int = 1,
+                seed: int = 21, contact_only: bool = False, explore: float = 0.0,
+                positions: int | None = None, chunk: int = 256, workers: int = 1,
                 ray_address: str | None = None, minutes: float = 0.0,
                 note: Callable[[str], None] = print) -> LabelSet:
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
-    holds the start of the same set); stops after ``minutes`` (0: when all are labelled)."""
+    holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
+    ``positions``, once the first that many are."""
     boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, explore=explore)
+    boards = boards[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
     description = (f"{settings.describe()}; positions every {every} of {games} self-play games{played}, "
                    f"seed {seed}{', contact only' if contact_only else ''}; net {weights_digest(ev)[:16]}")

@@ -78,6 +78,8 @@ def test_a_stopped_run_resumes_to_the_same_labels_and_another_set_is_refused(tmp
         _save(part, data["boards"][:5], data["targets"][:5], {"description": str(data["description"])})
     resumed = make_labels(ev, part, settings, games=3, every=8, chunk=4, note=_quiet)
     assert np.array_equal(resumed.boards, full.boards) and np.array_equal(resumed.targets, full.targets)
+    first = make_labels(ev, tmp_path / "first.npz", settings, games=3, every=8, positions=7, note=_quiet)
+    assert np.array_equal(first.targets, full.targets[:7])
     with pytest.raises(ValueError, match="holds another label set"):
         make_labels(ev, part, settings, games=3, every=8, seed=99, note=_quiet)
 
