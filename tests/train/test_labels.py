@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -15,14 +14,6 @@ from gammon.train import kernels
 from gammon.train.__main__ import main
 from gammon.train.labels import LabelSet, LabelSettings, _ordered, _save, make_labels, self_play_positions
 from gammon.train.supervised import fit_labels, label_error, split, widen
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
 
 
 def _net(seed: int = 3) -> NeuralEvaluator:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pytest
 
@@ -10,15 +9,6 @@ from gammon.engine.neural import NeuralEvaluator
 from gammon.train.__main__ import main
 from gammon.train.selfplay import TrainSettings, train_games, vs_pubeval
 from gammon.train.supervised import fit, labelled_positions
-
-
-@pytest.fixture(autouse=True)
-def one_thread():
-    # Deterministic updates need one numba thread (more threads share weights without locks).
-    before = numba.get_num_threads()
-    numba.set_num_threads(1)
-    yield
-    numba.set_num_threads(before)
 
 
 def _weights(ev: NeuralEvaluator) -> list[np.ndarray]:
