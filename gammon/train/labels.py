@@ -28,8 +28,12 @@ from pathlib import Path
 import numpy as np
 
 from gammon.engine.encode import race_mask
+from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import NeuralEvaluator
 from gammon.engine.parallel import ordered_map
+from gammon.engine.rollout import rollout
+from gammon.engine.search import Searcher
+from gammon.position import Position
 from gammon.primitives import clamp_probabilities
 from gammon.train import kernels
 
@@ -99,17 +103,11 @@ def _ordered(probs: np.ndarray) -> np.ndarray:
 def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     """Labels float32 (stop - start, 5) of ``job.boards[start:stop]`` (module level: it runs in
     worker processes and on Ray)."""
-    from gammon.engine.engine import Engine, default_bearoff
-    from gammon.engine.search import Searcher
-
     boards = job.boards[start:stop]
     s = job.settings
     if s.kind == "search":
         probs = Searcher(job.evaluator, default_bearoff()).evaluate_boards(boards, s.plies)
         return _ordered(probs)
-    from gammon.engine.rollout import rollout
-    from gammon.position import Position
-
     engine = Engine(plies=s.rollout_plies, evaluator=job.evaluator)
     rows = []
     for i, board in enumerate(boards):
