@@ -1,5 +1,5 @@
-"""Rollouts on Ray (the ``cluster`` extra): a local Ray with two CPUs gives the same result as
-local processes for the same seed."""
+"""Rollouts and training labels on Ray (the ``cluster`` extra): a local Ray with two CPUs gives
+the same result as local processes for the same seed."""
 
 from __future__ import annotations
 
@@ -34,3 +34,15 @@ def test_ray_gives_the_same_rollout_as_local_processes(local_ray: None) -> None:
     plays_local = engine.rollout_plays(p, (6, 4), n=2, trials=36, seed=3, truncate=3, workers=1)
     plays_ray = engine.rollout_plays(p, (6, 4), n=2, trials=36, seed=3, truncate=3, ray_address="auto")
     assert plays_ray == plays_local
+
+
+def test_ray_gives_the_same_training_labels_as_this_process(local_ray: None, tmp_path: Path) -> None:
+    from gammon.engine.neural import NeuralEvaluator
+    from gammon.train.labels import LabelSettings, make_labels
+
+    ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=2)
+    settings = LabelSettings(plies=2)
+    local = make_labels(ev, tmp_path / "local.npz", settings, games=2, every=12, chunk=3, note=print)
+    on_ray = make_labels(ev, tmp_path / "ray.npz", settings, games=2, every=12, chunk=3, workers=2,
+                         ray_address="auto", note=print)
+    assert len(local) >= 4 and (on_ray.targets == local.targets).all()
