@@ -68,11 +68,11 @@ class Net:
 
     def forward(self, x: np.ndarray) -> np.ndarray:
         """Outputs (N, 5) of inputs ``x`` (N, inputs)."""
-        h = _sigmoid(x @ self.w1 + self.b1)
-        return _sigmoid(h @ self.w2 + self.b2)
+        h = sigmoid(x @ self.w1 + self.b1)
+        return sigmoid(h @ self.w2 + self.b2)
 
 
-def _sigmoid(z: np.ndarray) -> np.ndarray:
+def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gammon.engine.encode import encode
-from gammon.engine.neural import Net
+from gammon.engine.neural import Net, sigmoid
 
 
 @dataclass(frozen=True)
@@ -29,20 +29,10 @@ class AdamSettings:
     beta1: float = 0.9
     beta2: float = 0.999
     eps: float = 1e-8
-    weight_decay: float = 0.0  # decoupled (AdamW), on the weight matrices only
 
     def __post_init__(self) -> None:
-        if self.epochs < 1 or self.batch < 1 or not self.lr > 0 or self.weight_decay < 0:
+        if self.epochs < 1 or self.batch < 1 or not self.lr > 0:
             raise ValueError(f"bad Adam settings: {self!r}")
-
-
-def _sigmoid(z: np.ndarray) -> np.ndarray:
-    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
-
-
-def outputs(net: Net, x: np.ndarray) -> np.ndarray:
-    """The net's raw outputs (N, 5) for encoded inputs ``x``."""
-    return _sigmoid(_sigmoid(x @ net.w1 + net.b1) @ net.w2 + net.b2)
 
 
 def cross_entropy(y: np.ndarray, t: np.ndarray) -> float:
@@ -59,8 +49,8 @@ def gradients(params: list[np.ndarray], x: np.ndarray, t: np.ndarray) -> tuple[f
     targets ``t``, and its gradient with respect to each of the four arrays (the sum over the five
     outputs, the mean over the positions)."""
     w1, b1, w2, b2 = params
-    h = _sigmoid(x @ w1 + b1)
-    y = _sigmoid(h @ w2 + b2)
+    h = sigmoid(x @ w1 + b1)
+    y = sigmoid(h @ w2 + b2)
     d_out = (y - t) / (len(x) * 5)  # d(mean cross-entropy) / d(an output's input)
     d_h = (d_out @ w2.T) * h * (1 - h)
     return cross_entropy(y, t), [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
@@ -88,7 +78,7 @@ def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSe
     def held_error(p: list[np.ndarray]) -> float:
         if hx is None or ht is None:
             return float("nan")
-        return cross_entropy(outputs(Net(*p), hx), ht)
+        return cross_entropy(Net(*p).forward(hx), ht)
 
     best = [p.copy() for p in params]
     best_error = held_error(params)
@@ -108,8 +98,6 @@ def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSe
                 v[i] = s.beta2 * v[i] + (1 - s.beta2) * g * g
                 mh = m[i] / (1 - s.beta1 ** step)
                 vh = v[i] / (1 - s.beta2 ** step)
-                if s.weight_decay and p.ndim == 2:
-                    p *= 1 - lr * s.weight_decay
                 p -= (lr * mh / (np.sqrt(vh) + s.eps)).astype(np.float32)
         error = held_error(params)
         note(f"adam epoch {epoch + 1}: train cross-entropy {train_ce / len(x):.6f}  held-out {error:.6f}")

@@ -29,12 +29,11 @@ import numpy as np
 
 from gammon.engine.encode import race_mask
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.parallel import ordered_map
 from gammon.engine.rollout import rollout
 from gammon.engine.search import Searcher
 from gammon.position import Position
-from gammon.primitives import clamp_probabilities
 from gammon.train import kernels
 
 KINDS = ("search", "rollout")
@@ -94,12 +93,6 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     return np.ascontiguousarray(boards)
 
 
-def _ordered(probs: np.ndarray) -> np.ndarray:
-    """Rows made consistent (win >= win gammon >= win backgammon, ...), as float32."""
-    out = np.array([clamp_probabilities(*row) for row in probs.tolist()], dtype=np.float32)
-    return out.reshape(len(probs), 5)
-
-
 def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     """Labels float32 (stop - start, 5) of ``job.boards[start:stop]`` (module level: it runs in
     worker processes and on Ray)."""
@@ -107,7 +100,7 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     s = job.settings
     if s.kind == "search":
         probs = Searcher(job.evaluator, default_bearoff()).evaluate_boards(boards, s.plies)
-        return _ordered(probs)
+        return consistent(probs).astype(np.float32)
     engine = Engine(plies=s.rollout_plies, evaluator=job.evaluator)
     rows = []
     for i, board in enumerate(boards):
@@ -115,7 +108,7 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
         result = rollout(engine, Position(board.tolist()), trials=s.trials,
                          seed=s.seed * 1_000_003 + start + i, truncate=s.truncate, workers=1)
         rows.append(result.probabilities.as_tuple())
-    return _ordered(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
+    return consistent(np.array(rows, dtype=np.float64).reshape(len(boards), 5)).astype(np.float32)
 
 
 def weights_digest(ev: NeuralEvaluator) -> str:
@@ -190,22 +183,26 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
     results = ordered_map(label_chunk, _Job(ev, boards, settings), ranges, workers=workers,
                           ray_address=ray_address)
     labelled = len(done)
+
+    def save_and_note(now: float) -> np.ndarray:
+        targets = np.concatenate(parts)
+        _save(out, boards[:labelled], targets, meta)
+        rate = (labelled - len(done)) / max(now - started, 1e-9)
+        note(f"{labelled:,} / {len(boards):,} labelled ({rate:.1f} positions/s)")
+        return targets
+
     try:
         for part in results:
             parts.append(part)
             labelled += len(part)
             now = time.perf_counter()
-            if now - last_save > 60 or labelled == len(boards):
-                _save(out, boards[:labelled], np.concatenate(parts), meta)
-                last_save = now
-                rate = (labelled - len(done)) / (now - started)
-                note(f"{labelled:,} / {len(boards):,} labelled ({rate:.1f} positions/s)")
             if minutes and now - started > 60 * minutes:
                 break
+            if now - last_save > 60 and labelled < len(boards):
+                save_and_note(now)
+                last_save = now
     finally:
         close = getattr(results, "close", None)
         if close is not None:
             close()
-    targets = np.concatenate(parts)
-    _save(out, boards[:labelled], targets, meta)
-    return LabelSet(boards[:labelled], targets, description)
+    return LabelSet(boards[:labelled], save_and_note(time.perf_counter()), description)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,6 +83,23 @@ def load_or_start(resume: Path | None, hidden: int, race_hidden: int, seed: int)
     return NeuralEvaluator.random(hidden, race_hidden, seed)
 
 
+def noter(log: Path | None) -> Callable[[str], None]:
+    """A function that prints a line and, with ``log``, appends it to that file."""
+
+    def note(line: str) -> None:
+        print(line, flush=True)
+        if log is not None:
+            with open(log, "a") as f:
+                f.write(line + "\n")
+
+    return note
+
+
+def pubeval_check(ev: NeuralEvaluator, pairs: int) -> str:
+    """The pubeval check as a log line's tail (empty with no pairs)."""
+    return f"  vs pubeval {vs_pubeval(ev, pairs)}" if pairs else ""
+
+
 def run(ev: NeuralEvaluator, settings: TrainSettings, games: int, out: Path, *, minutes: float = 0.0,
         threads: int = 0, check_every: int = 0, check_pairs: int = 500, checkpoint_every: int = 0,
         log: Path | None = None, progress: bool = True) -> NeuralEvaluator:
@@ -97,12 +115,7 @@ def run(ev: NeuralEvaluator, settings: TrainSettings, games: int, out: Path, *, 
     last_check = ev.games
     last_ckpt = ev.games
 
-    def note(line: str) -> None:
-        print(line, flush=True)
-        if log is not None:
-            with open(log, "a") as f:
-                f.write(line + "\n")
-
+    note = noter(log)
     columns = (TextColumn("self-play"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} games"),
                TextColumn("{task.fields[rate]:,.0f} games/s"), TimeElapsedColumn())
     with Progress(*columns, disable=not progress) as bar:

@@ -10,7 +10,6 @@ rollouts) and keeps the epoch with the least squared error on positions held out
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 import numba
@@ -21,7 +20,15 @@ from gammon.engine.neural import Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
 from gammon.train.labels import LabelSet
-from gammon.train.selfplay import StrengthResult, TrainSettings, _net_args, save, vs_pubeval
+from gammon.train.selfplay import (
+    StrengthResult,
+    TrainSettings,
+    _net_args,
+    noter,
+    pubeval_check,
+    save,
+    vs_pubeval,
+)
 
 
 def labelled_positions(ev: NeuralEvaluator, games: int, every: int,
@@ -44,13 +51,7 @@ def improve(ev: NeuralEvaluator, out: Path, *, games: int, every: int = 3, epoch
     """Label, fit, check after each epoch; ``out`` holds the best nets seen (the start included)."""
     if threads:
         numba.set_num_threads(threads)
-
-    def note(line: str) -> None:
-        print(line, flush=True)
-        if log is not None:
-            with open(log, "a") as f:
-                f.write(line + "\n")
-
+    note = noter(log)
     settings = TrainSettings(seed=seed)
     best = vs_pubeval(ev, check_pairs)
     note(f"start: vs pubeval {best}")
@@ -100,30 +101,16 @@ def split(labels: LabelSet, holdout: float) -> tuple[LabelSet, LabelSet]:
             LabelSet(labels.boards[n_keep:], labels.targets[n_keep:], labels.description))
 
 
-def _noter(log: Path | None) -> Callable[[str], None]:
-    def note(line: str) -> None:
-        print(line, flush=True)
-        if log is not None:
-            with open(log, "a") as f:
-                f.write(line + "\n")
-
-    return note
-
-
 def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: AdamSettings, *,
                     holdout: float = 0.05, seed: int = 7, check_pairs: int = 1000,
                     log: Path | None = None) -> tuple[NeuralEvaluator, float]:
     """:func:`gammon.train.batch_fit.adam_fit` of each net (contact, race) to its positions of
     ``labels``; a net with no positions stays as it is. ``out`` gets the result. Returns it and its
     held-out squared error."""
-    note = _noter(log)
+    note = noter(log)
     train, held = split(labels, holdout)
-
-    def check() -> str:
-        return f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""
-
     note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
-         f"{label_error(ev, held):.6f}{check()}")
+         f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}")
     races, held_races = race_mask(train.boards), race_mask(held.boards)
     for name, want, held_want in (("contact", ~races, ~held_races), ("race", races, held_races)):
         if not want.any():
@@ -133,7 +120,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
                           held_boards=held.boards[held_want], held_targets=held.targets[held_want], note=note)
         setattr(ev, name, fitted)
     error = label_error(ev, held)
-    note(f"end: held-out mse {error:.6f}{check()}")
+    note(f"end: held-out mse {error:.6f}{pubeval_check(ev, check_pairs)}")
     save(ev, TrainSettings(seed=seed), out)
     return ev, error
 
@@ -146,21 +133,19 @@ def fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, *, epochs: int 
     nets and their held-out error."""
     if threads:
         numba.set_num_threads(threads)
-    note = _noter(log)
-
+    note = noter(log)
     train, held = split(labels, holdout)
     settings = TrainSettings(seed=seed)
     best = label_error(ev, held) if len(held) else float("inf")
-    pubeval = f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""
-    note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse {best:.6f}{pubeval}")
+    note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse {best:.6f}"
+         f"{pubeval_check(ev, check_pairs)}")
     save(ev, settings, out)
     for epoch in range(epochs):
         start = time.perf_counter()
         loss = fit(ev, train.boards, train.targets, alpha, seed + epoch)
         error = label_error(ev, held) if len(held) else 0.0
-        pubeval = f"  vs pubeval {vs_pubeval(ev, check_pairs)}" if check_pairs else ""
-        note(f"epoch {epoch + 1}: fit mse {loss:.6f}  held-out mse {error:.6f}{pubeval}  "
-             f"({time.perf_counter() - start:.0f} s)")
+        note(f"epoch {epoch + 1}: fit mse {loss:.6f}  held-out mse {error:.6f}"
+             f"{pubeval_check(ev, check_pairs)}  ({time.perf_counter() - start:.0f} s)")
         if error < best or not len(held):
             best = error
             save(ev, settings, out)

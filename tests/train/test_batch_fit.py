@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gammon.engine.neural import Net, NeuralEvaluator
-from gammon.train.batch_fit import AdamSettings, adam_fit, cross_entropy, gradients, outputs
+from gammon.train.batch_fit import AdamSettings, adam_fit, cross_entropy, gradients
 from gammon.train.labels import LabelSettings, make_labels
 
 
@@ -47,8 +47,8 @@ def test_adam_fits_a_random_net_to_labels_and_keeps_the_best_epoch(tmp_path) -> 
     from gammon.engine.encode import encode
 
     x = encode(labels.boards[held])
-    before = cross_entropy(outputs(start, x), labels.targets[held])
-    after = cross_entropy(outputs(fitted, x), labels.targets[held])
+    before = cross_entropy(start.forward(x), labels.targets[held])
+    after = cross_entropy(fitted.forward(x), labels.targets[held])
     assert after < 0.7 * before
     # the kept epoch is the best one logged
     logged = [float(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("adam epoch")]

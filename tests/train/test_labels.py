@@ -6,13 +6,13 @@ import numpy as np
 import pytest
 
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.rollout import rollout
 from gammon.engine.search import Searcher
 from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main
-from gammon.train.labels import LabelSet, LabelSettings, _ordered, _save, make_labels, self_play_positions
+from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels, self_play_positions
 from gammon.train.supervised import fit_labels, label_error, split, widen
 
 
@@ -84,7 +84,8 @@ def test_rollout_labels_are_the_rollouts_of_each_position(tmp_path) -> None:
     first = rollout(engine, Position(labels.boards[1].tolist()), trials=36, seed=4 * 1_000_003 + 1,
                     truncate=3, workers=1)
     # a label is the rollout's probabilities put in order (a random net's need not be)
-    assert np.allclose(labels.targets[1], _ordered(np.array([first.probabilities.as_tuple()]))[0], atol=1e-6)
+    ordered = consistent(np.array([first.probabilities.as_tuple()]))[0]
+    assert np.allclose(labels.targets[1], ordered, atol=1e-6)
     again = make_labels(ev, tmp_path / "r2.npz", settings, games=1, every=20, chunk=1, note=_quiet)
     assert np.array_equal(again.targets, labels.targets)
 
