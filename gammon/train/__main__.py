@@ -100,52 +100,56 @@ def main(argv: list[str] | None = None) -> None:
     ck.add_argument("--pairs", type=int, default=1_000)
     ck.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args(argv)
+    # bad settings or files end with their message and exit status 2, not a traceback
+    try:
+        if args.command == "selfplay":
+            settings = TrainSettings(seed=args.seed, alpha=args.alpha, alpha_half=args.alpha_half,
+                                     alpha_min=args.alpha_min, lam=args.lam, chunk=args.chunk)
+            resume = args.resume if args.resume is not None else args.out
+            ev = load_or_start(resume, args.hidden, args.race_hidden, args.seed)
+            run(ev, settings, args.games, args.out, minutes=args.minutes, threads=args.threads,
+                check_every=args.check_every, check_pairs=args.check_pairs,
+                checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
+        elif args.command == "improve":
+            from gammon.engine.neural import NeuralEvaluator
+            from gammon.train.supervised import improve
 
-    if args.command == "selfplay":
-        settings = TrainSettings(seed=args.seed, alpha=args.alpha, alpha_half=args.alpha_half,
-                                 alpha_min=args.alpha_min, lam=args.lam, chunk=args.chunk)
-        resume = args.resume if args.resume is not None else args.out
-        ev = load_or_start(resume, args.hidden, args.race_hidden, args.seed)
-        run(ev, settings, args.games, args.out, minutes=args.minutes, threads=args.threads,
-            check_every=args.check_every, check_pairs=args.check_pairs,
-            checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
-    elif args.command == "improve":
-        from gammon.engine.neural import NeuralEvaluator
-        from gammon.train.supervised import improve
+            improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
+                    epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
+                    check_pairs=args.check_pairs, log=args.log)
+        elif args.command == "label":
+            from gammon.engine.parallel import check_workers
+            from gammon.train.labels import LabelSettings, make_labels
 
-        improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
-                epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
-                check_pairs=args.check_pairs, log=args.log)
-    elif args.command == "label":
-        from gammon.engine.parallel import check_workers
-        from gammon.train.labels import LabelSettings, make_labels
+            labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
+                                      rollout_plies=args.rollout_plies, truncate=args.truncate,
+                                      seed=args.seed)
+            make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
+                        seed=args.seed, contact_only=args.contact_only, explore=args.explore,
+                        positions=args.positions, chunk=args.chunk,
+                        workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
+        elif args.command == "fit":
+            from gammon.train.batch_fit import AdamSettings
+            from gammon.train.labels import LabelSet
+            from gammon.train.supervised import adam_fit_labels, fit_labels, widen
 
-        labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
-                                  rollout_plies=args.rollout_plies, truncate=args.truncate, seed=args.seed)
-        make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
-                    seed=args.seed, contact_only=args.contact_only, explore=args.explore,
-                    positions=args.positions, chunk=args.chunk,
-                    workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
-    elif args.command == "fit":
-        from gammon.train.batch_fit import AdamSettings
-        from gammon.train.labels import LabelSet
-        from gammon.train.supervised import adam_fit_labels, fit_labels, widen
-
-        labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
-        ev = _weights(args.resume)
-        if args.hidden is not None:
-            ev.contact = widen(ev.contact, args.hidden, args.seed)
-        if args.method == "adam":
-            adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
-            adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
-                            check_pairs=args.check_pairs, log=args.log)
+            labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
+            ev = _weights(args.resume)
+            if args.hidden is not None:
+                ev.contact = widen(ev.contact, args.hidden, args.seed)
+            if args.method == "adam":
+                adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
+                adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
+                                check_pairs=args.check_pairs, log=args.log)
+            else:
+                fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
+                           seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
         else:
-            fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
-                       seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
-    else:
-        from gammon.engine.neural import NeuralEvaluator
+            from gammon.engine.neural import NeuralEvaluator
 
-        print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
+            print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
+    except (ValueError, OSError) as e:
+        parser.exit(2, f"python -m gammon.train {args.command}: {e}\n")
 
 
 if __name__ == "__main__":

@@ -156,3 +156,21 @@ def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> N
     assert np.array_equal(explored[0], greedy[0])
     with pytest.raises(ValueError, match="explore must be a probability, got 1.5"):
         self_play_positions(ev, 1, 2, 5, explore=1.5)
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--explore", "2"],
+     "explore must be a probability, got 2.0"),
+    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--plies", "3"],
+     "a search label needs 1 or 2 plies, got 3"),
+    (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
+    (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
+])
+def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, argv, message) -> None:
+    _net().save(tmp_path / "w0.npz")
+    with pytest.raises(SystemExit) as stop:
+        main([a.replace("{tmp}", str(tmp_path)) for a in argv])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"python -m gammon.train {argv[0]}: ") and message in err
+    assert "Traceback" not in err
