@@ -13,7 +13,10 @@ Positions (``--set``):
 
 * ``own``: gammon's own greedy self-play games (``gammon.train`` kernels, games 0-399 of
   ``--seed``, every 7th position), shuffled by ``--seed``, contact positions where the net's 0-ply
-  win chance is 55-97% (the cube window of benchmarks/cube_judge.py);
+  win chance is 55-97% (the cube window of benchmarks/cube_judge.py); ``--take-zone`` keeps those
+  where ``Engine()``'s double/take (without the take-point correction) is close to the take point,
+  ``--anchors K`` those where the opponent holds K points (2: two or more) of the home board of
+  the player on roll;
 * ``judge``: every 7th distinct contact position of benchmarks/data/cube_money.tsv. DIAGNOSIS
   ONLY: it tells whether the net's bias on the judged positions is seen against gammon's own
   rollouts too; nothing is fitted on these positions. ``--gnubg`` then also checks the cubeful
@@ -74,13 +77,16 @@ def janowski_nd_dt(probs: np.ndarray, x: np.ndarray | float) -> tuple[np.ndarray
 
 
 def own_positions(engine, n: int, seed: int, games: int = 400,  # type: ignore[no-untyped-def]
-                  take_zone: tuple[float, float] | None = None) -> list[Position]:
+                  take_zone: tuple[float, float] | None = None,
+                  anchors: int | None = None) -> list[Position]:
     """Contact positions of gammon's own self-play in the cube window (module docstring); with
-    ``take_zone``, only those where ``Engine()``'s double/take (money, cube centred, Jacoby off)
-    lies in it: the close take/pass decisions, as the engine sees them."""
+    ``take_zone``, only those where ``Engine()``'s double/take (money, cube centred, Jacoby off,
+    without the take-point correction) lies in it: the close take/pass decisions, as the engine
+    sees them; with ``anchors``, only those of that :func:`anchor_class`."""
+    from gammon.engine.cube_calibration import anchor_class
     from gammon.engine.engine import Engine
 
-    deciding_engine = Engine()
+    deciding_engine = Engine(cube_correction=False)
     from gammon.engine.encode import race_mask
     from gammon.train import kernels
     from gammon.train.selfplay import _net_args
@@ -95,6 +101,8 @@ def own_positions(engine, n: int, seed: int, games: int = 400,  # type: ignore[n
         p = Position(b.tolist())
         probs = engine.evaluate(p).as_array()
         if not WINDOW[0] <= probs[0] <= WINDOW[1]:
+            continue
+        if anchors is not None and anchor_class(b) != anchors:
             continue
         if take_zone is not None:
             dt = deciding_engine.cube_decision(p, jacoby=False).double_take
@@ -128,6 +136,9 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=400, help="own: self-play games to draw from")
     parser.add_argument("--take-zone", type=float, nargs=2, default=None, metavar=("LO", "HI"),
                         help="own: only positions where Engine()'s DT lies in [LO, HI]")
+    parser.add_argument("--anchors", type=int, choices=(0, 1, 2), default=None,
+                        help="own: only positions where the opponent holds this many points of the "
+                             "home board of the player on roll (2: two or more)")
     parser.add_argument("--gnubg", action="store_true", help="judge set: check the cubeful arithmetic")
     parser.add_argument("--save", type=Path, default=None, help="one JSON line per position")
     parser.add_argument("--fit", type=Path, nargs="+", default=None, metavar="FILE",
@@ -150,7 +161,7 @@ def main() -> None:
     decisions: dict[str, list[Decision]] = {}
     if args.set == "own":
         zone = tuple(args.take_zone) if args.take_zone else None
-        positions = own_positions(e0, args.positions, args.seed, args.games, zone)
+        positions = own_positions(e0, args.positions, args.seed, args.games, zone, args.anchors)
     else:
         positions, decisions = judge_positions(args.positions)
     settings = RolloutSettings(trials=args.trials, seed=args.seed, plies=0)
@@ -198,8 +209,9 @@ def main() -> None:
 
 
 def fit(files: list[Path]) -> None:
-    """The offsets of gammon.engine.cube_calibration: the engine's money ND and DT (cube
-    centred, Jacoby off, uncorrected) against Janowski on the rollout's probabilities."""
+    """The offsets of gammon.engine.cube_calibration, one pair per anchor class: the engine's
+    money ND and DT (cube centred, Jacoby off, uncorrected) against Janowski on the rollout's
+    probabilities."""
     from gammon.engine import cube_calibration
     from gammon.engine.engine import Engine
 
@@ -209,23 +221,26 @@ def fit(files: list[Path]) -> None:
     if any(r["id"] in judged for r in rows):
         raise ValueError("judge-set positions are for diagnosis only, never for the fit")
     positions = [Position.from_id(r["id"]) for r in rows]
-    engine = Engine()
-    saved = cube_calibration.DT_OFFSET, cube_calibration.ND_OFFSET
-    cube_calibration.DT_OFFSET = cube_calibration.ND_OFFSET = 0.0
-    try:
-        decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
-    finally:
-        cube_calibration.DT_OFFSET, cube_calibration.ND_OFFSET = saved
+    engine = Engine(cube_correction=False)
+    decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
     nd = np.array([d.no_double for d in decisions])
     dt = np.array([d.double_take for d in decisions])
     x = efficiencies(np.array([p.as_array() for p in positions]))
     nd_r, dt_r = janowski_nd_dt(np.array([r["roll"] for r in rows]), x)
-    c_dt, se_dt = cube_calibration.fit_offset(dt, dt_r, dt)
-    c_nd, se_nd = cube_calibration.fit_offset(nd, nd_r, dt)
-    near = int((cube_calibration.zone_weight(dt) > 0).sum())
-    print(f"{len(rows)} own contact positions, {near} with Engine()'s DT within 1 +- "
-          f"{cube_calibration.HALF_WIDTH}: DT_OFFSET = {c_dt:+.4f} +- {se_dt:.4f}, "
-          f"ND_OFFSET = {c_nd:+.4f} +- {se_nd:.4f}")
+    classes = np.array([cube_calibration.anchor_class(p.board) for p in positions])
+    print(f"{len(rows)} own contact positions; the offsets by anchor class (Engine()'s DT within 1 +- "
+          f"{cube_calibration.HALF_WIDTH}):")
+    fitted = []
+    for k in range(cube_calibration.ANCHOR_CLASSES):
+        m = classes == k
+        near = int((m & (cube_calibration.zone_weight(dt) > 0)).sum())
+        c_dt, se_dt = cube_calibration.fit_offset(dt[m], dt_r[m], dt[m])
+        c_nd, se_nd = cube_calibration.fit_offset(nd[m], nd_r[m], dt[m])
+        fitted.append((c_dt, c_nd))
+        print(f"  class {k}: {int(m.sum())} positions, {near} in the zone: DT {c_dt:+.4f} +- {se_dt:.4f}, "
+              f"ND {c_nd:+.4f} +- {se_nd:.4f}")
+    print("DT_OFFSETS = (" + ", ".join(f"{c:.3f}" for c, _ in fitted) + ")")
+    print("ND_OFFSETS = (" + ", ".join(f"{c:.3f}" for _, c in fitted) + ")")
 
 
 def check_arithmetic(positions: list[Position], decisions: dict[str, list[Decision]]) -> None:

@@ -11,31 +11,49 @@ correcting.
 
 The correction is ``offset * weight``, the weight a triangle in the engine's DT: 1 at DT = 1,
 falling to 0 at ``1 +- HALF_WIDTH``, so the corrected DT stays increasing in the uncorrected one.
-The offsets come from the least-squares fit of :func:`fit_offset` on contact positions of gammon's
-own self-play only (GNU Backgammon plays no part; the fit refuses judge-set positions), each rolled
-out cubeless with 144 trials at 0 ply (variance reduction, 1 worker)::
+The offsets depend on how many points of the doubler's home board the taker holds (0, 1, 2 or
+more: :func:`anchor_class`): the rollouts find the net's optimism grows with the taker's anchors
+there (a holding or back game, where the net overrates the doubler's gammons), and one offset for
+all over-corrects the positions without an anchor and under-corrects those with two. Each pair
+comes from the least-squares fit of :func:`fit_offset` on contact positions of gammon's own
+self-play only (GNU Backgammon plays no part; the fit refuses judge-set positions), chosen and
+rolled out with the correction off, each rolled out cubeless with 144 trials at 0 ply (variance
+reduction, 1 worker)::
 
     python benchmarks/cube_bias.py --set own --positions 80 --trials 144 --seed 11 --save own80.jsonl
     python benchmarks/cube_bias.py --set own --positions 200 --trials 144 --seed 13 --games 3000 \
         --take-zone 0.8 1.2 --save take.jsonl
-    python benchmarks/cube_bias.py --fit own80.jsonl take.jsonl
+    python benchmarks/cube_bias.py --set own --positions 60 --trials 144 --seed 17 --games 20000 \
+        --take-zone 0.8 1.2 --anchors 2 --save anchors.jsonl
+    python benchmarks/cube_bias.py --fit own80.jsonl take.jsonl anchors.jsonl
 
-Fitted again for the weights of training step 5 (docs/training.md), with the offsets at 0 while the
-positions were chosen and rolled out: 280 positions, 220 of them within the zone: DT -0.110 +-
-0.016, ND -0.091 +- 0.012 (on the 200 take-zone positions the net's 2-ply probabilities against the
-rollouts: win +0.010 +- 0.002, win gammon +0.022 +- 0.002, cubeless equity +0.038 +- 0.005; the
-weights before step 5: DT -0.087 +- 0.018, ND -0.071 +- 0.012, win gammon +0.012 +- 0.002). Races
-and match play are left as the search gives them. The offsets belong to the shipped weights: fit
-them again when the net changes.
+Fitted for the weights of training step 5 (docs/training.md), 340 positions, 290 of them in the
+zone: DT -0.051 +- 0.019, -0.118 +- 0.018, -0.361 +- 0.036 and ND -0.024 +- 0.013, -0.116 +-
+0.012, -0.287 +- 0.022 for 0, 1, 2+ anchors (one offset for all, half width 0.3: DT -0.110 +-
+0.016, ND -0.091 +- 0.012). On the 60 positions with two or more anchors the net's 2-ply
+probabilities against the rollouts: win +0.046 +- 0.005, win gammon +0.037 +- 0.003, cubeless
+equity +0.132 +- 0.013. The half width, 0.45, is the smallest of 0.3, 0.45, 0.6 at which every
+class's DT offset keeps the corrected DT increasing. Races and match play are left as the search
+gives them. The offsets belong to the shipped weights: fit them again when the net changes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-HALF_WIDTH = 0.3
-DT_OFFSET = -0.110
-ND_OFFSET = -0.091
+HALF_WIDTH = 0.45
+# by anchor_class: the taker holds 0, 1, 2+ points of the doubler's home board
+DT_OFFSETS = (-0.051, -0.118, -0.361)
+ND_OFFSETS = (-0.024, -0.116, -0.287)
+ANCHOR_CLASSES = len(DT_OFFSETS)
+
+
+def anchor_class(board: Sequence[int] | np.ndarray) -> int:
+    """How many points of the home board of the player on roll (points 1-6) the opponent holds
+    with two or more checkers, 2 standing for two or more."""
+    return min(ANCHOR_CLASSES - 1, sum(1 for i in range(1, 7) if board[i] <= -2))
 
 
 def zone_weight(dt: np.ndarray | float) -> np.ndarray:
@@ -43,17 +61,18 @@ def zone_weight(dt: np.ndarray | float) -> np.ndarray:
     return np.maximum(0.0, 1.0 - np.abs(np.asarray(dt, dtype=np.float64) - 1.0) / HALF_WIDTH)
 
 
-def corrected_values(values: np.ndarray, owner_column: int) -> np.ndarray:
+def corrected_values(values: np.ndarray, owner_column: int, anchors: int) -> np.ndarray:
     """Cubeful money values (per cube state, :data:`gammon.engine.cubeful.OWNER_COLUMNS`) of a
     contact position whose cube is centred or owned by the player on roll (``owner_column`` 0 or
-    1), corrected: ND (that column) by ``ND_OFFSET``, DT (twice the opponent-owned column, 2) by
-    ``DT_OFFSET``, both times the weight of the uncorrected DT."""
+    1) and whose :func:`anchor_class` is ``anchors``, corrected: ND (that column) by the class's
+    ND offset, DT (twice the opponent-owned column, 2) by its DT offset, both times the weight of
+    the uncorrected DT."""
     if owner_column not in (0, 1):
         raise ValueError(f"only the player who may double has a DT to correct, got column {owner_column!r}")
     out = np.array(values, dtype=np.float64)
     w = float(zone_weight(2.0 * out[2]))
-    out[owner_column] += ND_OFFSET * w
-    out[2] += DT_OFFSET * w / 2.0
+    out[owner_column] += ND_OFFSETS[anchors] * w
+    out[2] += DT_OFFSETS[anchors] * w / 2.0
     return out
 
 

@@ -13,7 +13,7 @@ import numpy as np
 from gammon.dice import check_dice
 from gammon.engine import rollout as _rollout
 from gammon.engine.bearoff import BearoffDatabase
-from gammon.engine.cube_calibration import corrected_values
+from gammon.engine.cube_calibration import anchor_class, corrected_values
 from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
 from gammon.engine.cubeful import OWNER_COLUMNS, CubeOwner, MatchState, cube_efficiency
 from gammon.engine.cubeful_search import cubeful_values, match_values
@@ -202,8 +202,9 @@ class Engine:
                                        jacoby=bool(jacoby))
             v = values[0]
             if self._corrects_cube and not position.is_race() and cube_owner is not CubeOwner.OPPONENT:
-                # near the take point the net is optimistic for the doubler (own rollouts)
-                v = corrected_values(v, OWNER_COLUMNS.index(cube_owner))
+                # near the take point the net is optimistic for the doubler (own rollouts), the
+                # more so the more points of the doubler's home board the taker holds
+                v = corrected_values(v, OWNER_COLUMNS.index(cube_owner), anchor_class(position.board))
             return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
                                        available=available, beavers=bool(beavers), values=v)
         # match: the same search in match winning chances

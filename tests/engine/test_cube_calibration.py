@@ -30,24 +30,52 @@ def test_tiny_fit_by_hand() -> None:
         cc.fit_offset(np.array([0.2]), np.array([0.1]), np.array([0.2]))
 
 
+def test_anchor_class_counts_the_opponents_points_in_the_home_board() -> None:
+    from gammon import Position
+
+    board = [0] * 26
+    board[8], board[24], board[13] = 5, 5, 5  # the player on roll: no home-board point
+    board[12], board[20] = -13, -2  # the opponent: none in that home board either
+    assert cc.anchor_class(board) == 0
+    board[20], board[5] = 0, -2  # the opponent holds the 5-point
+    assert cc.anchor_class(board) == 1
+    board[12], board[1] = -12, -1  # a blot is no anchor
+    assert cc.anchor_class(board) == 1
+    board[12], board[1] = -11, -2  # and the ace-point: two
+    assert cc.anchor_class(board) == 2
+    board[12], board[3] = -9, -2  # three count as two or more
+    assert cc.anchor_class(board) == 2
+    board[12], board[7] = -7, -2  # the bar point is outside the home board
+    assert cc.anchor_class(board) == 2
+    assert cc.anchor_class(Position.initial().board) == 1  # the back checkers on the ace-point
+
+
+def _offsets(monkeypatch: pytest.MonkeyPatch, dt: tuple[float, float, float],
+             nd: tuple[float, float, float]) -> None:
+    monkeypatch.setattr(cc, "DT_OFFSETS", dt)
+    monkeypatch.setattr(cc, "ND_OFFSETS", nd)
+
+
 def test_corrected_values_by_hand(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(cc, "DT_OFFSET", -0.08)
-    monkeypatch.setattr(cc, "ND_OFFSET", -0.04)
+    _offsets(monkeypatch, (-0.08, -0.12, -0.2), (-0.04, -0.1, -0.15))
     # DT = 2 * 0.5 = 1 (weight 1): DT 0.92 (column 2: 0.46), ND (centred) 0.76
-    out = cc.corrected_values(np.array([0.8, 0.9, 0.5]), 0)
+    out = cc.corrected_values(np.array([0.8, 0.9, 0.5]), 0, 0)
     assert out == pytest.approx([0.76, 0.9, 0.46])
     # the cube owned by the player on roll: its column is ND; far from the take point nothing moves
-    assert cc.corrected_values(np.array([0.8, 0.9, 0.5]), 1) == pytest.approx([0.8, 0.86, 0.46])
-    assert cc.corrected_values(np.array([0.2, 0.3, 0.1]), 1) == pytest.approx([0.2, 0.3, 0.1])
+    assert cc.corrected_values(np.array([0.8, 0.9, 0.5]), 1, 0) == pytest.approx([0.8, 0.86, 0.46])
+    assert cc.corrected_values(np.array([0.2, 0.3, 0.1]), 1, 0) == pytest.approx([0.2, 0.3, 0.1])
+    # each anchor class its own offsets: DT 1 - 0.12 and 1 - 0.2, ND 0.8 - 0.1 and 0.8 - 0.15
+    assert cc.corrected_values(np.array([0.8, 0.9, 0.5]), 0, 1) == pytest.approx([0.7, 0.9, 0.44])
+    assert cc.corrected_values(np.array([0.8, 0.9, 0.5]), 0, 2) == pytest.approx([0.65, 0.9, 0.4])
     with pytest.raises(ValueError, match="column 2"):
-        cc.corrected_values(np.array([0.2, 0.3, 0.1]), 2)
+        cc.corrected_values(np.array([0.2, 0.3, 0.1]), 2, 0)
 
 
-def test_corrected_dt_keeps_its_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    # |offset| / HALF_WIDTH < 1: a higher DT stays higher after the correction
-    monkeypatch.setattr(cc, "DT_OFFSET", -0.1)
+@pytest.mark.parametrize("anchors", range(cc.ANCHOR_CLASSES))
+def test_corrected_dt_keeps_its_order(anchors: int) -> None:
+    # with the shipped offsets (|offset| / HALF_WIDTH < 1) a higher DT stays higher after the correction
     dts = np.linspace(0.5, 1.5, 201)
-    after = [2 * cc.corrected_values(np.array([0.0, 0.0, d / 2]), 0)[2] for d in dts]
+    after = [2 * cc.corrected_values(np.array([0.0, 0.0, d / 2]), 0, anchors)[2] for d in dts]
     assert np.all(np.diff(after) > 0)
 
 
@@ -58,11 +86,12 @@ def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Eva
 
     engine = Engine(plies=0, evaluator=evaluator, cube_correction=cube_correction)
     p = Position.from_id(position_id)
-    monkeypatch.setattr(cc, "DT_OFFSET", 0.0)
-    monkeypatch.setattr(cc, "ND_OFFSET", 0.0)
+    _offsets(monkeypatch, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
     plain = engine.cube_decision(p, jacoby=False, **kwargs)
-    monkeypatch.setattr(cc, "DT_OFFSET", -0.08)
-    monkeypatch.setattr(cc, "ND_OFFSET", -0.04)
+    # only the position's own class counts
+    k = cc.anchor_class(p.board)
+    _offsets(monkeypatch, tuple(-0.08 if i == k else 0.5 for i in range(3)),  # type: ignore[arg-type]
+             tuple(-0.04 if i == k else 0.5 for i in range(3)))
     return plain, engine.cube_decision(p, jacoby=False, **kwargs)
 
 
