@@ -230,17 +230,29 @@ def fit(files: list[Path]) -> None:
     classes = np.array([cube_calibration.anchor_class(p.board) for p in positions])
     print(f"{len(rows)} own contact positions; the offsets by anchor class (Engine()'s DT within 1 +- "
           f"{cube_calibration.HALF_WIDTH}):")
-    fitted = []
-    for k in range(cube_calibration.ANCHOR_CLASSES):
+    fitted = class_offsets(nd, dt, nd_r, dt_r, classes)
+    for k, (c_dt, se_dt, c_nd, se_nd) in enumerate(fitted):
         m = classes == k
         near = int((m & (cube_calibration.zone_weight(dt) > 0)).sum())
-        c_dt, se_dt = cube_calibration.fit_offset(dt[m], dt_r[m], dt[m])
-        c_nd, se_nd = cube_calibration.fit_offset(nd[m], nd_r[m], dt[m])
-        fitted.append((c_dt, c_nd))
         print(f"  class {k}: {int(m.sum())} positions, {near} in the zone: DT {c_dt:+.4f} +- {se_dt:.4f}, "
               f"ND {c_nd:+.4f} +- {se_nd:.4f}")
-    print("DT_OFFSETS = (" + ", ".join(f"{c:.3f}" for c, _ in fitted) + ")")
-    print("ND_OFFSETS = (" + ", ".join(f"{c:.3f}" for _, c in fitted) + ")")
+    print("DT_OFFSETS = (" + ", ".join(f"{f[0]:.3f}" for f in fitted) + ")")
+    print("ND_OFFSETS = (" + ", ".join(f"{f[2]:.3f}" for f in fitted) + ")")
+
+
+def class_offsets(nd: np.ndarray, dt: np.ndarray, nd_rolled: np.ndarray, dt_rolled: np.ndarray,
+                  classes: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """Per anchor class: the DT offset and its standard error, then the ND offset and its, each
+    :func:`gammon.engine.cube_calibration.fit_offset` of the rolled-out against the engine's
+    equities of that class's positions, weighted by the engine's DT."""
+    from gammon.engine import cube_calibration
+
+    out = []
+    for k in range(cube_calibration.ANCHOR_CLASSES):
+        m = classes == k
+        out.append((*cube_calibration.fit_offset(dt[m], dt_rolled[m], dt[m]),
+                    *cube_calibration.fit_offset(nd[m], nd_rolled[m], dt[m])))
+    return out
 
 
 def check_arithmetic(positions: list[Position], decisions: dict[str, list[Decision]]) -> None:

@@ -34,3 +34,20 @@ def test_bias_by_hand() -> None:
     # win: differences 0.1 and 0 (mean 0.05, sd 0.0707, se 0.05); equity: 0.3 and 0.1
     assert mean == pytest.approx([0.05, 0.1, 0.0, 0.0, 0.0, 0.2])
     assert se[0] == pytest.approx(0.05) and se[1] == pytest.approx(0.0) and se[5] == pytest.approx(0.1)
+
+
+def test_offsets_are_fitted_class_by_class() -> None:
+    from gammon.engine import cube_calibration as cc
+
+    # engine DT 1 (weight 1) in every class, rolled out lower by 0.05 / 0.1 / 0.3 (ND by half of it),
+    # each class once more far from the take point (weight 0) with a gap that must not count
+    dt = np.array([1.0, 0.1, 1.0, 0.1, 1.0, 0.1])
+    nd = dt / 2
+    gap = np.array([0.05, 0.7, 0.1, 0.7, 0.3, 0.7])
+    classes = np.array([0, 0, 1, 1, 2, 2])
+    fitted = cb.class_offsets(nd, dt, nd - gap / 2, dt - gap, classes)
+    assert len(fitted) == cc.ANCHOR_CLASSES
+    assert [f[0] for f in fitted] == pytest.approx([-0.05, -0.1, -0.3])
+    assert [f[2] for f in fitted] == pytest.approx([-0.025, -0.05, -0.15])
+    with pytest.raises(ValueError, match="take point"):  # a class with nothing near the take point
+        cb.class_offsets(nd, dt, nd, dt, np.array([0, 0, 1, 1, 1, 1]))
