@@ -112,6 +112,6 @@ def test_gnubg_opens_our_analysis(tmp_path: Path) -> None:
             for key, n in _check_game(k, g["game"], analysis).items():
                 totals[key] += n
     # the matches did exercise what the file holds: plays, cube decisions, marked errors
-    assert totals["plays"] > 50 and totals["cube"] > 10 and totals["marks"] > 0, totals
+    assert totals["plays"] > 40 and totals["cube"] > 10 and totals["marks"] > 0, totals
     texts = [p.read_text() for p in paths]
     assert any("[double]DA[" in t for t in texts)
