@@ -34,9 +34,9 @@ net's 2-ply probabilities against the rollouts: win +0.043 +- 0.005, win gammon 
 cubeless equity +0.125 +- 0.013; on the 200 take-zone positions win +0.007 +- 0.002, win gammon
 +0.020 +- 0.001, equity +0.031 +- 0.005. (For the step-5 weights the same commands gave DT -0.051,
 -0.118, -0.361, and one offset for all, half width 0.3, DT -0.110 +- 0.016, ND -0.091 +- 0.012.)
-The half width, 0.45, is the smallest of 0.3, 0.45, 0.6 at which every
-class's DT offset keeps the corrected DT increasing. Races and match play are left as the search
-gives them. The offsets belong to the shipped weights: fit them again when the net changes.
+The half width, 0.45, is the smallest of 0.3, 0.45, 0.6 at which every class's DT offset keeps the
+corrected DT increasing. Races and match play are left as the search gives them. The offsets
+belong to the shipped weights: fit them again when the net changes.
 """
 
 from __future__ import annotations
