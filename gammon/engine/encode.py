@@ -8,8 +8,11 @@ side's own view (so the net sees both sides the same way). One side is:
   ``(n - 3) / 2`` (gnubg's variant of Tesauro's encoding), then ``bar / 2`` and ``off / 15``;
 * features, ``N_FEATURES`` inputs (see ``FEATURE_NAMES``): pip count, checkers back, longest
   prime, home points made, blots, an anchor in the opponent's home board, escapes of the rearmost
-  checker past the blocks in the 12 points ahead, and shots: the rolls of 36 with which this side
-  would hit a blot if it were on roll.
+  checker past the blocks in the 12 points ahead, shots: the rolls of 36 with which this side
+  would hit a blot if it were on roll, and (added in ``gammon-v2``, for the holding and back games
+  the v1 nets misjudged) the number of anchors in the opponent's home board, the checkers back when
+  that makes a holding game (one anchor) or a back game (two or more), and containment: how well the
+  other side's blocks hold a checker anywhere on this side's points 15 to 24.
 
 The same encoding feeds the contact and the race net. ``ENCODING`` names this layout: a weights file
 records it and the loader refuses another.
@@ -20,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ENCODING = "gammon-v1"
+ENCODING = "gammon-v2"
 RAW_PER_SIDE = 24 * 4 + 2
 FEATURE_NAMES = (
     "pips",
@@ -31,7 +34,14 @@ FEATURE_NAMES = (
     "back_anchor",
     "escapes",
     "shots",
+    "anchors",
+    "holding_game",
+    "back_game",
+    "containment",
 )
+# gammon-v1 had the first eight features only; its weights load into v2 with zero weights on the
+# rest (neural.py), which computes exactly what they did.
+V1_FEATURES = 8
 N_FEATURES = len(FEATURE_NAMES)
 PER_SIDE = RAW_PER_SIDE + N_FEATURES
 N_INPUTS = 2 * PER_SIDE
@@ -122,6 +132,13 @@ def _escapes(v, src):
             walls |= 1 << k
             if p >= 1 and k <= 12 and past == 0:
                 past = k
+    return _count_escapes(walls, past)
+
+
+@njit(cache=True)
+def _count_escapes(walls, past):
+    """The rolls of 36 that take a checker past ``past`` pips through the ``walls`` (bit k: the
+    point k pips ahead is closed)."""
     if past == 0:
         return 36
     count = 0
@@ -144,6 +161,35 @@ def _escapes(v, src):
             if ok:
                 count += 2  # a-b and b-a
     return count
+
+
+def _escape_table() -> np.ndarray:
+    """``_count_escapes`` of every pattern of blocks in the 12 points ahead (bit k - 1: k ahead)."""
+    table = np.empty(1 << 12, dtype=np.int8)
+    for pattern in range(1 << 12):
+        walls = pattern << 1
+        table[pattern] = _count_escapes(walls, walls.bit_length() - 1 if walls else 0)
+    return table
+
+
+_ESCAPES_12 = _escape_table()
+
+
+@njit(cache=True)
+def _containment(v):
+    """1 - the fewest escapes of a checker on any of points 15..24, over 36: how well the other
+    side's blocks hold this side's back checkers (gnubg's idea). Only blocks within 12 points ahead
+    count, so a table lookup serves each point."""
+    held = 0  # bit 24 - p for a point p the other side holds
+    for p in range(3, 24):
+        if _blocked(v, p):
+            held |= 1 << (24 - p)
+    fewest = 36
+    for src in range(15, 25):
+        # the 12 points ahead of src, bit k - 1 for src - k
+        pattern = (held >> (24 - src + 1)) & 0xFFF
+        fewest = min(fewest, _ESCAPES_12[pattern])
+    return (36 - fewest) / 36.0
 
 
 @njit(cache=True)
@@ -189,6 +235,10 @@ def _encode_side(v, out, base):
     if v[25] > 0:
         rear = 25
     shots = _shots(v)
+    anchors = 0
+    for p in range(19, 25):
+        if v[p] >= 2:
+            anchors += 1
     out[f] = pips / 167.0
     out[f + 1] = back / 15.0
     out[f + 2] = prime / 6.0
@@ -197,6 +247,10 @@ def _encode_side(v, out, base):
     out[f + 5] = anchor
     out[f + 6] = (_escapes(v, rear) / 36.0) if rear > 0 else 1.0
     out[f + 7] = shots / 36.0
+    out[f + 8] = anchors / 3.0
+    out[f + 9] = back / 8.0 if anchors == 1 else 0.0
+    out[f + 10] = (back - 3) / 4.0 if anchors >= 2 else 0.0
+    out[f + 11] = _containment(v)
 
 
 @njit(cache=True)

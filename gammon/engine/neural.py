@@ -17,13 +17,14 @@ from typing import Any
 
 import numpy as np
 
-from gammon.engine.encode import ENCODING, N_INPUTS
+from gammon.engine.encode import ENCODING, N_INPUTS, PER_SIDE, RAW_PER_SIDE, V1_FEATURES
 from gammon.engine.forward import evaluate_batch
 from gammon.primitives import clamp_probabilities
 
 FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
 NET_NAMES = ("contact", "race")
+V1_ENCODING = "gammon-v1"
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,18 @@ class Net:
         return sigmoid(h @ self.w2 + self.b2)
 
 
+def from_v1(net: Net) -> Net:
+    """A net of the ``gammon-v1`` encoding in this one: the features v2 added get zero input
+    weights, so it computes exactly what it did (and training can then use them)."""
+    old_side = RAW_PER_SIDE + V1_FEATURES
+    if net.w1.shape[0] != 2 * old_side:
+        raise ValueError(f"a gammon-v1 net has {2 * old_side} inputs, this one {net.w1.shape[0]}")
+    w1 = np.zeros((N_INPUTS, net.hidden), dtype=np.float32)
+    w1[:old_side] = net.w1[:old_side]
+    w1[PER_SIDE:PER_SIDE + old_side] = net.w1[old_side:]
+    return Net(w1, net.b1, net.w2, net.b2)
+
+
 def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
 
@@ -115,13 +128,15 @@ class NeuralEvaluator:
             if version != FORMAT_VERSION:
                 raise ValueError(f"{str(path)!r}: weights format {version!r}, expected {FORMAT_VERSION}")
             encoding = str(data["encoding"])
-            if encoding != ENCODING:
+            if encoding not in (ENCODING, V1_ENCODING):
                 raise ValueError(f"{str(path)!r}: encoding {encoding!r}, this gammon uses {ENCODING!r}")
             nets = [
                 Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
                       for a in ("w1", "b1", "w2", "b2")))
                 for name in NET_NAMES
             ]
+            if encoding == V1_ENCODING:
+                nets = [from_v1(net) for net in nets]
             games = int(data["games"]) if "games" in data else 0
         return cls(nets[0], nets[1], games)
 

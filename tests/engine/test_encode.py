@@ -170,3 +170,34 @@ def test_escapes_match_a_roll_by_roll_count() -> None:
     assert any(0 < ref < 36 for _, ref in escapes)  # blocked checkers are exercised
     for (got, ref), p in zip(escapes, positions):
         assert got * 36 == pytest.approx(ref), p.id
+
+
+def test_anchor_and_game_type_features() -> None:
+    # One anchor (the 20-point) and 3 checkers back: a holding game.
+    hold = feature_values(pos("x 20:2 24:1 6:6 8:6; o 6:5 8:5 13:5").as_array())
+    assert hold["anchors"][0] == pytest.approx(1 / 3)
+    assert hold["holding_game"][0] == pytest.approx(3 / 8)
+    assert hold["back_game"][0] == 0.0
+    # Two anchors (the 20 and 22-points) and 5 back with one on the bar: a back game.
+    back = feature_values(pos("x 20:2 22:2 bar:1 6:5 8:5; o 6:5 8:5 13:5").as_array())
+    assert back["anchors"][0] == pytest.approx(2 / 3)
+    assert back["holding_game"][0] == 0.0
+    assert back["back_game"][0] == pytest.approx((5 - 3) / 4)
+    # The opponent (o) holds nothing in the mover's home board.
+    assert back["anchors"][1] == 0.0 and back["back_game"][1] == 0.0 and back["holding_game"][1] == 0.0
+
+
+def test_containment() -> None:
+    # No opponent blocks: every checker on 15..24 escapes with any roll.
+    free = feature_values(pos("x 24:2 6:13; o 24:8 23:7").as_array())
+    assert free["containment"][0] == 0.0
+    # A full prime on the mover's 9..14 (the opponent's 11..16): a checker on 15 never gets past.
+    primed = feature_values(pos("x 24:2 6:13; o 11:2 12:2 13:2 14:2 15:2 16:2 24:3").as_array())
+    assert primed["containment"][0] == 1.0
+    # Otherwise the fewest escapes of a checker on any of the points 15..24, whatever is there:
+    # a block on the mover's 10 and 11-points, counted roll by roll for a lone checker on each.
+    opponent = "o 15:2 14:2 24:11"
+    fewest = min(_reference_escapes(pos(f"x {src}:1 6:14; {opponent}").board) for src in range(15, 25))
+    assert 0 < fewest < 36
+    got = feature_values(pos(f"x 24:2 6:13; {opponent}").as_array())["containment"][0]
+    assert got * 36 == pytest.approx(36 - fewest)

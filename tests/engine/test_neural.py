@@ -95,3 +95,29 @@ def test_wrong_input_size_is_refused() -> None:
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="inputs"):
         NeuralEvaluator(Net.random(4, rng, n_inputs=10), Net.random(4, rng))
+
+
+def test_v1_weights_load_and_compute_what_they_did(tmp_path) -> None:
+    # A gammon-v1 file (8 features a side) loads with zero weights on the features v2 added, so it
+    # gives the v1 encoding's outputs: those of the v2 inputs without the new feature columns.
+    from gammon.engine.encode import PER_SIDE, RAW_PER_SIDE, V1_FEATURES
+    from gammon.engine.neural import Net
+
+    rng = np.random.default_rng(4)
+    old_side = RAW_PER_SIDE + V1_FEATURES
+    v1 = [Net.random(6, rng, n_inputs=2 * old_side) for _ in range(2)]
+    path = tmp_path / "v1.npz"
+    arrays: dict[str, object] = {"format_version": 1, "encoding": "gammon-v1", "games": 5}
+    for name, net in zip(("contact", "race"), v1):
+        for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
+            arrays[f"{name}_{a}"] = value
+    np.savez(path, **arrays)  # type: ignore[arg-type]
+    ev = NeuralEvaluator.load(path)
+    assert ev.contact.w1.shape == (N_INPUTS, 6)
+    boards = np.array([p.board for p in random_game_positions(seed=2, games=2)], dtype=np.int8)
+    x = encode(boards)
+    keep = np.r_[0:old_side, PER_SIDE:PER_SIDE + old_side]
+    race = np.array([Position(b).is_race() for b in boards])
+    expected = np.where(race[:, None], v1[1].forward(x[:, keep]), v1[0].forward(x[:, keep]))
+    assert np.allclose(ev.evaluate(boards), consistent(expected), atol=1e-6)
+    assert x[:, old_side:PER_SIDE].any()  # the new features are not all zero on these boards
