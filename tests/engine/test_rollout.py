@@ -119,8 +119,9 @@ def test_bearoff_truncation_takes_the_database_value(pips: Engine) -> None:
 
 def test_a_backgame_the_net_misjudges_is_corrected_by_its_own_rollout(net: Engine) -> None:
     # bDdEADPm2x0AAA: the player on roll bears in against an ace-and-three-point backgame.
-    # gammon's 0-ply net says 69% to win (the net of docs/training.md step 6; step 5's said 73%);
-    # GNU Backgammon 2-ply says 53%. The net's own rollout (the net playing both sides) finds the truth.
+    # gammon's 0-ply net says 69% to win (the nets of docs/training.md steps 6 and 7; step 5's said
+    # 73%); GNU Backgammon 2-ply says 53%. The net's own rollout (the net playing both sides) finds
+    # the truth.
     p = Position.from_id("bDdEADPm2x0AAA")
     assert net.evaluate(p).win > 0.65
     r = net.rollout(p, trials=144, seed=3, workers=1)
