@@ -100,7 +100,7 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     s = job.settings
     if s.kind == "search":
         probs = Searcher(job.evaluator, default_bearoff()).evaluate_boards(boards, s.plies)
-        return consistent(probs).astype(np.float32)
+        return _float32_labels(probs)
     engine = Engine(plies=s.rollout_plies, evaluator=job.evaluator)
     rows = []
     for i, board in enumerate(boards):
@@ -108,7 +108,17 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
         result = rollout(engine, Position(board.tolist()), trials=s.trials,
                          seed=s.seed * 1_000_003 + start + i, truncate=s.truncate, workers=1)
         rows.append(result.probabilities.as_tuple())
-    return consistent(np.array(rows, dtype=np.float64).reshape(len(boards), 5)).astype(np.float32)
+    return _float32_labels(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
+
+
+def _float32_labels(probs: np.ndarray) -> np.ndarray:
+    """``probs`` made consistent, as float32. Rounding to float32 can undo ``lose_gammon <= 1 -
+    win`` by an ulp, so that bound (and ``lose_backgammon <= lose_gammon`` after it) is applied again
+    in float32; the other bounds survive rounding, which keeps order."""
+    t = consistent(probs).astype(np.float32)
+    t[:, 3] = np.minimum(t[:, 3], np.float32(1.0) - t[:, 0])
+    t[:, 4] = np.minimum(t[:, 4], t[:, 3])
+    return t
 
 
 def weights_digest(ev: NeuralEvaluator) -> str:
