@@ -226,9 +226,12 @@ def test_in_a_pty_the_board_has_colours_and_ctrl_c_is_clean():
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
     env.update(TERM="xterm-256color", COLUMNS="120")
+    # Ctrl-C as a terminal delivers it: a test run started in the background of a shell without job
+    # control inherits SIGINT ignored, and Python then keeps it ignored
     proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.main", "play", "--seed", "1",
                              "--level", "pubeval"],
-                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env)
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     os.close(slave)
     data = b""
 
