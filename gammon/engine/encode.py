@@ -218,7 +218,7 @@ def _encode_side(v, out, base):
     run = 0
     home = 0
     blots = 0
-    anchor = 0
+    anchors = 0  # points held in the opponent's home board
     rear = 0
     for p in range(1, 25):
         if v[p] >= 2:
@@ -227,7 +227,7 @@ def _encode_side(v, out, base):
             if p <= 6:
                 home += 1
             if p >= 19:
-                anchor = 1
+                anchors += 1
         else:
             run = 0
         if v[p] == 1:
@@ -237,16 +237,12 @@ def _encode_side(v, out, base):
     if v[25] > 0:
         rear = 25
     shots = _shots(v)
-    anchors = 0
-    for p in range(19, 25):
-        if v[p] >= 2:
-            anchors += 1
     out[f] = pips / 167.0
     out[f + 1] = back / 15.0
     out[f + 2] = prime / 6.0
     out[f + 3] = home / 6.0
     out[f + 4] = blots / 5.0
-    out[f + 5] = anchor
+    out[f + 5] = 1.0 if anchors > 0 else 0.0
     out[f + 6] = (_escapes(v, rear) / 36.0) if rear > 0 else 1.0
     out[f + 7] = shots / 36.0
     out[f + 8] = anchors / 3.0
