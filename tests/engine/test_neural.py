@@ -121,3 +121,11 @@ def test_v1_weights_load_and_compute_what_they_did(tmp_path) -> None:
     expected = np.where(race[:, None], v1[1].forward(x[:, keep]), v1[0].forward(x[:, keep]))
     assert np.allclose(ev.evaluate(boards), consistent(expected), atol=1e-6)
     assert x[:, old_side:PER_SIDE].any()  # the new features are not all zero on these boards
+
+
+def test_a_v1_file_of_the_wrong_size_is_refused(tmp_path) -> None:
+    # Tagged gammon-v1 but with v2's input count: refused, not padded into a misread net.
+    path = tmp_path / "w.npz"
+    NeuralEvaluator.random(hidden=4, race_hidden=4).save(path, encoding="gammon-v1")
+    with pytest.raises(ValueError, match="a gammon-v1 net has 212 inputs, this one 220"):
+        NeuralEvaluator.load(path)
