@@ -68,6 +68,8 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--contact-only", action="store_true", help="leave the races out")
     lb.add_argument("--explore", type=float, default=0.0,
                     help="probability of a random legal play in the self-play games (0: greedy)")
+    lb.add_argument("--min-anchors", type=int, default=0, metavar="K",
+                    help="keep only positions where a side holds K or more points of the other's home board")
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
@@ -126,7 +128,7 @@ def main(argv: list[str] | None = None) -> None:
                                       seed=args.seed)
             make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
                         seed=args.seed, contact_only=args.contact_only, explore=args.explore,
-                        positions=args.positions, chunk=args.chunk,
+                        min_anchors=args.min_anchors, positions=args.positions, chunk=args.chunk,
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
         elif args.command == "fit":
             from gammon.train.batch_fit import AdamSettings

@@ -80,17 +80,29 @@ class _Job:
 
 
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
-                        contact_only: bool = False, explore: float = 0.0) -> np.ndarray:
+                        contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0) -> np.ndarray:
     """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
     game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
-    ``explore``, a legal play drawn at random. With ``contact_only`` the races are left out."""
+    ``explore``, a legal play drawn at random. With ``contact_only`` the races are left out; with
+    ``min_anchors``, every position where neither side holds that many anchors (:func:`anchors`)."""
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be a probability, got {explore!r}")
+    if not 0 <= min_anchors <= 6:
+        raise ValueError(f"min_anchors must be 0-6 points, got {min_anchors!r}")
     boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
                                        every, kernels.MAX_PLIES // every + 1, explore)
     if contact_only:
         boards = boards[~race_mask(boards)]
+    if min_anchors:
+        boards = boards[anchors(boards).max(axis=1) >= min_anchors]
     return np.ascontiguousarray(boards)
+
+
+def anchors(boards: np.ndarray) -> np.ndarray:
+    """(N, 2): the points of the other side's home board that the player on roll (column 0) and
+    the opponent (column 1) hold with two or more checkers. Holding and back games, where the
+    net's own search is least to be trusted, are the positions with anchors."""
+    return np.stack([(boards[:, 19:25] >= 2).sum(axis=1), (boards[:, 1:7] <= -2).sum(axis=1)], axis=1)
 
 
 def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
@@ -164,18 +176,21 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
 
 
 def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
-                seed: int = 21, contact_only: bool = False, explore: float = 0.0,
+                seed: int = 21, contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0,
                 positions: int | None = None, chunk: int = 256, workers: int = 1,
                 ray_address: str | None = None, minutes: float = 0.0,
                 note: Callable[[str], None] = print) -> LabelSet:
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
     holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
     ``positions``, once the first that many are."""
-    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, explore=explore)
+    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, explore=explore,
+                                 min_anchors=min_anchors)
     boards = boards[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
+    only = (", contact only" if contact_only else "") + (f", a side holding {min_anchors}+ anchors"
+                                                         if min_anchors else "")
     description = (f"{settings.describe()}; positions every {every} of {games} self-play games{played}, "
-                   f"seed {seed}{', contact only' if contact_only else ''}; net {weights_digest(ev)[:16]}")
+                   f"seed {seed}{only}; net {weights_digest(ev)[:16]}")
     meta: dict[str, object] = {"description": description}
     done = np.empty((0, 5), dtype=np.float32)
     if out.exists():

@@ -12,7 +12,7 @@ from gammon.engine.search import Searcher
 from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main
-from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels, self_play_positions
+from gammon.train.labels import LabelSet, LabelSettings, _save, anchors, make_labels, self_play_positions
 from gammon.train.supervised import fit_labels, label_error, split, widen
 
 
@@ -158,7 +158,28 @@ def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> N
         self_play_positions(ev, 1, 2, 5, explore=1.5)
 
 
+def test_anchors_counts_the_points_each_side_holds_in_the_other_home_board() -> None:
+    p = Position.from_points({24: 2, 21: 3, 20: 1, 13: 9}, {24: 2, 23: 2, 20: 2, 13: 9})
+    # on roll: 24 and 21 (20 is a blot); the opponent: its 24, 23 and 20 are our 1, 2 and 5
+    assert anchors(np.array([p.as_array()])).tolist() == [[2, 3]]
+    assert anchors(np.array([Position.initial().as_array()])).tolist() == [[1, 1]]
+
+
+def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> None:
+    ev = _net(8)
+    every = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3)
+    for k in (1, 2):
+        held = anchors(every).max(axis=1) >= k
+        kept = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3, min_anchors=k)
+        assert np.array_equal(kept, every[held])
+        assert 0 < len(kept) < len(every)
+    with pytest.raises(ValueError, match="min_anchors must be 0-6 points, got 7"):
+        self_play_positions(ev, 1, 2, 5, min_anchors=7)
+
+
 @pytest.mark.parametrize("argv, message", [
+    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--min-anchors", "-1"],
+     "min_anchors must be 0-6 points, got -1"),
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--explore", "2"],
      "explore must be a probability, got 2.0"),
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--plies", "3"],
