@@ -83,8 +83,8 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
                         contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0) -> np.ndarray:
     """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
     game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
-    ``explore``, a legal play drawn at random. With ``contact_only`` the races are left out; with
-    ``min_anchors``, every position where neither side holds that many anchors (:func:`anchors`)."""
+    ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out, and
+    ``min_anchors`` every position where neither side holds that many anchors (:func:`anchors`)."""
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be a probability, got {explore!r}")
     if not 0 <= min_anchors <= 6:
