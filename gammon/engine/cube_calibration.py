@@ -46,6 +46,8 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from gammon.engine.encode import anchors
+
 HALF_WIDTH = 0.45
 # by anchor_class: the taker holds 0, 1, 2+ points of the doubler's home board
 DT_OFFSETS = (-0.061, -0.122, -0.383)
@@ -56,7 +58,7 @@ ANCHOR_CLASSES = len(DT_OFFSETS)
 def anchor_class(board: Sequence[int] | np.ndarray) -> int:
     """How many points of the home board of the player on roll (points 1-6) the opponent holds
     with two or more checkers, 2 standing for two or more."""
-    return min(ANCHOR_CLASSES - 1, sum(1 for i in range(1, 7) if board[i] <= -2))
+    return min(ANCHOR_CLASSES - 1, int(anchors(np.asarray(board).reshape(1, 26))[0, 1]))
 
 
 def zone_weight(dt: np.ndarray | float) -> np.ndarray:

@@ -309,6 +309,13 @@ def race_mask(boards: np.ndarray) -> np.ndarray:
     return out
 
 
+def anchors(boards: np.ndarray) -> np.ndarray:
+    """int (N, 2): the points of the other side's home board that the player on roll (column 0) and
+    the opponent (column 1) hold with two or more checkers (the ``anchors`` feature, unscaled)."""
+    b = np.asarray(boards)
+    return np.stack([(b[:, 19:25] >= 2).sum(axis=1), (b[:, 1:7] <= -2).sum(axis=1)], axis=1)
+
+
 def feature_values(board: np.ndarray) -> dict[str, tuple[float, float]]:
     """The hand-made features of one board as ``{name: (mover, opponent)}`` (for tests and
     inspection)."""

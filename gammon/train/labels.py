@@ -27,7 +27,7 @@ from pathlib import Path
 
 import numpy as np
 
-from gammon.engine.encode import race_mask
+from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.parallel import ordered_map
@@ -84,7 +84,9 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
     game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
     ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out, and
-    ``min_anchors`` every position where neither side holds that many anchors (:func:`anchors`)."""
+    ``min_anchors`` every position where neither side holds that many anchors
+    (:func:`gammon.engine.encode.anchors`): it keeps the holding and back games, where the net's own
+    search is least to be trusted."""
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be a probability, got {explore!r}")
     if not 0 <= min_anchors <= 6:
@@ -96,13 +98,6 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     if min_anchors:
         boards = boards[anchors(boards).max(axis=1) >= min_anchors]
     return np.ascontiguousarray(boards)
-
-
-def anchors(boards: np.ndarray) -> np.ndarray:
-    """(N, 2): the points of the other side's home board that the player on roll (column 0) and
-    the opponent (column 1) hold with two or more checkers. Holding and back games, where the
-    net's own search is least to be trusted, are the positions with anchors."""
-    return np.stack([(boards[:, 19:25] >= 2).sum(axis=1), (boards[:, 1:7] <= -2).sum(axis=1)], axis=1)
 
 
 def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.encode import N_INPUTS, PER_SIDE, RAW_PER_SIDE, encode, feature_values, race_mask
+from gammon.engine.encode import N_INPUTS, PER_SIDE, RAW_PER_SIDE, anchors, encode, feature_values, race_mask
 from tests.helpers import pos, random_game_positions
 
 START = Position.initial()
@@ -201,3 +201,17 @@ def test_containment() -> None:
     assert 0 < fewest < 36
     got = feature_values(pos(f"x 24:2 6:13; {opponent}").as_array())["containment"][0]
     assert got * 36 == pytest.approx(36 - fewest)
+
+
+def test_anchors_counts_the_points_each_side_holds_in_the_other_home_board() -> None:
+    p = Position.from_points({24: 2, 21: 3, 20: 1, 13: 9}, {24: 2, 23: 2, 20: 2, 13: 9})
+    # on roll: 24 and 21 (20 is a blot); the opponent: its 24, 23 and 20 are our 1, 2 and 5
+    assert anchors(np.array([p.as_array()])).tolist() == [[2, 3]]
+    assert anchors(np.array([Position.initial().as_array()])).tolist() == [[1, 1]]
+    # the same count as the net's anchors input (three anchors to 1), on positions of real games
+    boards = np.array([q.board for q in random_game_positions(seed=17, games=4)], dtype=np.int8)
+    counts = anchors(boards)
+    assert counts.max() >= 2
+    for b, (mine, theirs) in zip(boards, counts):
+        feature = feature_values(b)["anchors"]
+        assert (feature[0] * 3, feature[1] * 3) == pytest.approx((mine, theirs))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gammon.engine.encode import anchors
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.rollout import rollout
@@ -12,7 +13,7 @@ from gammon.engine.search import Searcher
 from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main
-from gammon.train.labels import LabelSet, LabelSettings, _save, anchors, make_labels, self_play_positions
+from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels, self_play_positions
 from gammon.train.supervised import fit_labels, label_error, split, widen
 
 
@@ -156,13 +157,6 @@ def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> N
     assert np.array_equal(explored[0], greedy[0])
     with pytest.raises(ValueError, match="explore must be a probability, got 1.5"):
         self_play_positions(ev, 1, 2, 5, explore=1.5)
-
-
-def test_anchors_counts_the_points_each_side_holds_in_the_other_home_board() -> None:
-    p = Position.from_points({24: 2, 21: 3, 20: 1, 13: 9}, {24: 2, 23: 2, 20: 2, 13: 9})
-    # on roll: 24 and 21 (20 is a blot); the opponent: its 24, 23 and 20 are our 1, 2 and 5
-    assert anchors(np.array([p.as_array()])).tolist() == [[2, 3]]
-    assert anchors(np.array([Position.initial().as_array()])).tolist() == [[1, 1]]
 
 
 def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> None:
