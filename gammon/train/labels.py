@@ -182,8 +182,9 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
                                  min_anchors=min_anchors)
     boards = boards[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
-    only = (", contact only" if contact_only else "") + (f", a side holding {min_anchors}+ anchors"
-                                                         if min_anchors else "")
+    only = ", contact only" if contact_only else ""
+    if min_anchors:
+        only += f", a side holding {min_anchors}+ anchors"
     description = (f"{settings.describe()}; positions every {every} of {games} self-play games{played}, "
                    f"seed {seed}{only}; net {weights_digest(ev)[:16]}")
     meta: dict[str, object] = {"description": description}
