@@ -85,6 +85,12 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--labels", type=Path, nargs="+", required=True)
     ft.add_argument("--out", type=Path, required=True)
     ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
+    ft.add_argument("--rollout-labels", type=Path, nargs="+", metavar="FILE",
+                    help="rollout label sets to fit beside --labels (Adam only; the last epoch is kept)")
+    ft.add_argument("--rollout-repeat", type=int, default=1, metavar="N",
+                    help="fit each rollout label N times over")
+    ft.add_argument("--drop-anchors", type=int, default=0, metavar="K",
+                    help="leave out of --labels the positions where a side holds K or more anchors")
     ft.add_argument("--method", choices=["adam", "sgd"], default="adam",
                     help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error")
     ft.add_argument("--epochs", type=int, default=20)
@@ -131,18 +137,23 @@ def main(argv: list[str] | None = None) -> None:
                         min_anchors=args.min_anchors, positions=args.positions, chunk=args.chunk,
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
         elif args.command == "fit":
+            if args.method != "adam" and (args.rollout_labels or args.drop_anchors):
+                raise ValueError("--rollout-labels and --drop-anchors need --method adam")
             from gammon.train.batch_fit import AdamSettings
             from gammon.train.labels import LabelSet
             from gammon.train.supervised import adam_fit_labels, fit_labels, widen
 
             labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
+            rollouts = (LabelSet.concatenate([LabelSet.load(p) for p in args.rollout_labels])
+                        if args.rollout_labels else None)
             ev = _weights(args.resume)
             if args.hidden is not None:
                 ev.contact = widen(ev.contact, args.hidden, args.seed)
             if args.method == "adam":
                 adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
                 adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
-                                check_pairs=args.check_pairs, log=args.log)
+                                check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
+                                repeat=args.rollout_repeat, drop_anchors=args.drop_anchors)
             else:
                 fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
                            seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)

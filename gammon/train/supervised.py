@@ -15,7 +15,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from gammon.engine.encode import race_mask
+from gammon.engine.encode import anchors, race_mask
 from gammon.engine.neural import Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
@@ -103,21 +103,38 @@ def split(labels: LabelSet, holdout: float) -> tuple[LabelSet, LabelSet]:
 
 def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: AdamSettings, *,
                     holdout: float = 0.05, seed: int = 7, check_pairs: int = 1000,
-                    log: Path | None = None) -> tuple[NeuralEvaluator, float]:
+                    log: Path | None = None, rollouts: LabelSet | None = None, repeat: int = 1,
+                    drop_anchors: int = 0) -> tuple[NeuralEvaluator, float]:
     """:func:`gammon.train.batch_fit.adam_fit` of each net (contact, race) to its positions of
     ``labels``; a net with no positions stays as it is. ``out`` gets the result. Returns it and its
-    held-out squared error."""
+    held-out squared error (on the last ``holdout`` share of ``labels``).
+
+    ``drop_anchors`` (0: none) leaves out of ``labels`` the positions where a side holds that many
+    anchors (:func:`gammon.engine.encode.anchors`): there a search label carries the net's own
+    bias. ``rollouts``, label sets of rollouts, are fitted ``repeat`` times over beside the rest.
+    With them the last epoch is kept, not the one closest to the held-out search labels, which
+    favour the nets that keep that bias."""
+    if repeat < 1 or not 0 <= drop_anchors <= 6:
+        raise ValueError(f"repeat must be >= 1 and drop_anchors 0-6, got {repeat!r} and {drop_anchors!r}")
     note = noter(log)
+    if drop_anchors:
+        keep = anchors(labels.boards).max(axis=1) < drop_anchors
+        note(f"{int((~keep).sum()):,} positions with {drop_anchors}+ anchors left out")
+        labels = LabelSet(labels.boards[keep], labels.targets[keep], labels.description)
     train, held = split(labels, holdout)
+    if rollouts is not None:
+        train = LabelSet.concatenate([train] + [rollouts] * repeat)
     note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
          f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}")
     races, held_races = race_mask(train.boards), race_mask(held.boards)
+    choose = rollouts is None
     for name, want, held_want in (("contact", ~races, ~held_races), ("race", races, held_races)):
         if not want.any():
             continue
         note(f"{name} net:")
         fitted = adam_fit(getattr(ev, name), train.boards[want], train.targets[want], settings, seed=seed,
-                          held_boards=held.boards[held_want], held_targets=held.targets[held_want], note=note)
+                          held_boards=held.boards[held_want] if choose else None,
+                          held_targets=held.targets[held_want] if choose else None, note=note)
         setattr(ev, name, fitted)
     error = label_error(ev, held)
     note(f"end: held-out mse {error:.6f}{pubeval_check(ev, check_pairs)}")

@@ -13,8 +13,9 @@ from gammon.engine.search import Searcher
 from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main
+from gammon.train.batch_fit import AdamSettings
 from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels, self_play_positions
-from gammon.train.supervised import fit_labels, label_error, split, widen
+from gammon.train.supervised import adam_fit_labels, fit_labels, label_error, split, widen
 
 
 def _net(seed: int = 3) -> NeuralEvaluator:
@@ -124,6 +125,32 @@ def test_widening_keeps_the_outputs_and_the_fit_lowers_the_held_out_error(tmp_pa
     assert label_error(NeuralEvaluator.load(out), held) == pytest.approx(best, rel=1e-5)
 
 
+def test_rollout_labels_are_fitted_repeated_and_search_labels_with_anchors_left_out(tmp_path, capsys) -> None:
+    search = make_labels(_net(5), tmp_path / "s.npz", LabelSettings(plies=1), games=8, every=2,
+                         contact_only=True, note=_quiet)
+    held_anchor = anchors(search.boards).max(axis=1) >= 1
+    assert 0 < held_anchor.sum() < len(search)
+    # a stand-in for rollout labels: other positions with targets the search never gives them
+    others = self_play_positions(_net(5), 3, 3, 77, contact_only=True)
+    target = np.array([0.9, 0.4, 0.05, 0.02, 0.0], dtype=np.float32)
+    rollouts = LabelSet(others, np.tile(target, (len(others), 1)), "stand-in")
+    settings = AdamSettings(epochs=6, lr=3e-3, batch=32)
+    errors = []
+    for repeat in (1, 20):
+        ev, _ = adam_fit_labels(_net(6), search, tmp_path / f"r{repeat}.npz", settings, holdout=0.2,
+                                check_pairs=0, rollouts=rollouts, repeat=repeat, drop_anchors=1)
+        errors.append(float(np.abs(ev.evaluate(others) - target).mean()))
+        kept = split(LabelSet(search.boards[~held_anchor], search.targets[~held_anchor]), 0.2)[0]
+        text = capsys.readouterr().out
+        assert f"{held_anchor.sum():,} positions with 1+ anchors left out" in text
+        assert f"start: {len(kept) + repeat * len(others):,} positions to fit" in text
+    assert errors[1] < 0.5 * errors[0]  # fitted 20 times over, the rollout labels weigh more
+    with pytest.raises(ValueError, match="repeat must be >= 1 and drop_anchors 0-6, got 0 and 0"):
+        adam_fit_labels(_net(6), search, tmp_path / "x.npz", settings, rollouts=rollouts, repeat=0)
+    with pytest.raises(ValueError, match="repeat must be >= 1 and drop_anchors 0-6, got 1 and 7"):
+        adam_fit_labels(_net(6), search, tmp_path / "x.npz", settings, drop_anchors=7)
+
+
 def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     weights = tmp_path / "w.npz"
     _net(7).save(weights)
@@ -179,6 +206,8 @@ def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> 
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--plies", "3"],
      "a search label needs 1 or 2 plies, got 3"),
     (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
+    (["fit", "--labels", "{tmp}/w0.npz", "--rollout-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
+      "{tmp}/w.npz"], "--rollout-labels and --drop-anchors need --method adam"),
     (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
 ])
 def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, argv, message) -> None:
