@@ -6,7 +6,8 @@ Each process warms what it runs itself:
 
 * an engine worker (gammon.web.engine_pool, from its initializer when the pool starts with the
   server): a few turns of a money game at each engine level, the computer's plays and cube decisions
-  on both sides, and a hint for each roll, through the worker's own entry points;
+  on both sides, and a hint for each roll, through the worker's own entry points; then the bear-off
+  database's evaluation, which those turns do not reach;
 * the server process (:func:`warm_server`): the legal plays, their single-step orders (the browser's
   steps) and the levels it plays itself (``INLINE_LEVELS``). It loads no evaluation kernel and no
   bear-off database for play; the position editor's hints and evaluations (gammon.web.study), the
@@ -17,6 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import partial
+
+import numpy as np
 
 from gammon.dice import RandomDice
 from gammon.engine.players import ComputerAction, computer_player
@@ -53,8 +56,12 @@ def warm_worker(levels: Iterable[str], act: Callable[[str, Game], ComputerAction
                 hint: OnRoll | None) -> None:
     """In an engine worker: a warm-up game for each of ``levels``, ``act(level, game)`` finding the
     computer's actions and ``hint`` (if given) the hints of each roll."""
+    from gammon.engine.engine import default_bearoff
+
     for level in levels:
         play_warm_up(partial(act, level), hint or _nothing)
+    # the bear-off database's arithmetic, which those few turns never reach
+    default_bearoff().probabilities(np.array([Position.from_points({1: 2, 3: 1}, {2: 2}).as_array()]))
 
 
 def warm_server(levels: Iterable[str] | None = None) -> None:
