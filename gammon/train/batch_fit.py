@@ -58,10 +58,11 @@ def gradients(params: list[np.ndarray], x: np.ndarray, t: np.ndarray) -> tuple[f
 
 def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSettings, *, seed: int = 7,
              held_boards: np.ndarray | None = None, held_targets: np.ndarray | None = None,
-             note: Callable[[str], None] = print) -> Net:
+             keep_last: bool = False, note: Callable[[str], None] = print) -> Net:
     """Fit ``net`` to ``targets`` (N, 5) of ``boards`` (N, 26); returns the net of the epoch with the
     least held-out cross-entropy (the start included), or of the last epoch without held-out
-    positions. ``net`` itself is left as it was."""
+    positions or with ``keep_last`` (the held-out error is then only reported). ``net`` itself is
+    left as it was."""
     x = encode(boards)
     t = np.ascontiguousarray(targets, dtype=np.float32)
     hx = None if held_boards is None or len(held_boards) == 0 else encode(held_boards)
@@ -101,7 +102,7 @@ def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSe
                 p -= (lr * mh / (np.sqrt(vh) + s.eps)).astype(np.float32)
         error = held_error(params)
         note(f"adam epoch {epoch + 1}: train cross-entropy {train_ce / len(x):.6f}  held-out {error:.6f}")
-        if hx is None or error < best_error:
+        if hx is None or keep_last or error < best_error:
             best_error = error
             best = [p.copy() for p in params]
     return Net(*(np.ascontiguousarray(p, dtype=np.float32) for p in best))

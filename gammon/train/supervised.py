@@ -127,14 +127,13 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
          f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}")
     races, held_races = race_mask(train.boards), race_mask(held.boards)
-    choose = rollouts is None
     for name, want, held_want in (("contact", ~races, ~held_races), ("race", races, held_races)):
         if not want.any():
             continue
         note(f"{name} net:")
         fitted = adam_fit(getattr(ev, name), train.boards[want], train.targets[want], settings, seed=seed,
-                          held_boards=held.boards[held_want] if choose else None,
-                          held_targets=held.targets[held_want] if choose else None, note=note)
+                          held_boards=held.boards[held_want], held_targets=held.targets[held_want],
+                          keep_last=rollouts is not None, note=note)
         setattr(ev, name, fitted)
     error = label_error(ev, held)
     note(f"end: held-out mse {error:.6f}{pubeval_check(ev, check_pairs)}")
