@@ -70,6 +70,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="probability of a random legal play in the self-play games (0: greedy)")
     lb.add_argument("--min-anchors", type=int, default=0, metavar="K",
                     help="keep only positions where a side holds K or more points of the other's home board")
+    lb.add_argument("--win-window", type=float, nargs=2, metavar=("LO", "HI"),
+                    help="keep only positions whose player on roll wins with a 0-ply chance in [LO, HI] "
+                         "(0.55 0.97: the cube window)")
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
@@ -134,7 +137,9 @@ def main(argv: list[str] | None = None) -> None:
                                       seed=args.seed)
             make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
                         seed=args.seed, contact_only=args.contact_only, explore=args.explore,
-                        min_anchors=args.min_anchors, positions=args.positions, chunk=args.chunk,
+                        min_anchors=args.min_anchors,
+                        win_window=None if args.win_window is None else tuple(args.win_window),
+                        positions=args.positions, chunk=args.chunk,
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
         elif args.command == "fit":
             if args.method != "adam" and (args.rollout_labels or args.drop_anchors):

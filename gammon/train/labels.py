@@ -80,23 +80,31 @@ class _Job:
 
 
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
-                        contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0) -> np.ndarray:
+                        contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0,
+                        win_window: tuple[float, float] | None = None) -> np.ndarray:
     """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
     game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
     ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out, and
     ``min_anchors`` every position where neither side holds that many anchors
     (:func:`gammon.engine.encode.anchors`): it keeps the holding and back games, where the net's own
-    search is least to be trusted."""
+    search is least to be trusted. ``win_window`` (lo, hi) keeps the positions where the player on
+    roll wins with a 0-ply chance (of ``ev``) in [lo, hi]: a cube window (0.55, 0.97) keeps the
+    positions where a double is close or real, the ones whose probabilities the cube depends on."""
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be a probability, got {explore!r}")
     if not 0 <= min_anchors <= 6:
         raise ValueError(f"min_anchors must be 0-6 points, got {min_anchors!r}")
+    if win_window is not None and not 0.0 <= win_window[0] <= win_window[1] <= 1.0:
+        raise ValueError(f"win_window must be two probabilities, low then high, got {win_window!r}")
     boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
                                        every, kernels.MAX_PLIES // every + 1, explore)
     if contact_only:
         boards = boards[~race_mask(boards)]
     if min_anchors:
         boards = boards[anchors(boards).max(axis=1) >= min_anchors]
+    if win_window is not None:
+        win = ev.evaluate(boards)[:, 0]
+        boards = boards[(win >= win_window[0]) & (win <= win_window[1])]
     return np.ascontiguousarray(boards)
 
 
@@ -172,19 +180,21 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
 
 def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
                 seed: int = 21, contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0,
-                positions: int | None = None, chunk: int = 256, workers: int = 1,
-                ray_address: str | None = None, minutes: float = 0.0,
+                win_window: tuple[float, float] | None = None, positions: int | None = None,
+                chunk: int = 256, workers: int = 1, ray_address: str | None = None, minutes: float = 0.0,
                 note: Callable[[str], None] = print) -> LabelSet:
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
     holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
     ``positions``, once the first that many are."""
     boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, explore=explore,
-                                 min_anchors=min_anchors)
+                                 min_anchors=min_anchors, win_window=win_window)
     boards = boards[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
     only = ", contact only" if contact_only else ""
     if min_anchors:
         only += f", a side holding {min_anchors}+ anchors"
+    if win_window is not None:
+        only += f", 0-ply win chance {win_window[0]:g}-{win_window[1]:g}"
     description = (f"{settings.describe()}; positions every {every} of {games} self-play games{played}, "
                    f"seed {seed}{only}; net {weights_digest(ev)[:16]}")
     meta: dict[str, object] = {"description": description}

@@ -198,9 +198,22 @@ def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> 
         self_play_positions(ev, 1, 2, 5, min_anchors=7)
 
 
+def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -> None:
+    ev = NeuralEvaluator.default()
+    every = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3)
+    win = ev.evaluate(every)[:, 0]
+    kept = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3, win_window=(0.55, 0.97))
+    assert np.array_equal(kept, every[(win >= 0.55) & (win <= 0.97)])
+    assert 0 < len(kept) < len(every)
+    with pytest.raises(ValueError, match=r"low then high, got \(0.9, 0.5\)"):
+        self_play_positions(ev, 1, 2, 5, win_window=(0.9, 0.5))
+
+
 @pytest.mark.parametrize("argv, message", [
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--min-anchors", "-1"],
      "min_anchors must be 0-6 points, got -1"),
+    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--win-window", "0.5", "1.5"],
+     "win_window must be two probabilities, low then high, got (0.5, 1.5)"),
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--explore", "2"],
      "explore must be a probability, got 2.0"),
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--plies", "3"],
