@@ -118,17 +118,18 @@ def test_bearoff_truncation_takes_the_database_value(pips: Engine) -> None:
 
 
 def test_a_back_game_the_net_misjudges_is_corrected_by_its_own_rollout(net: Engine) -> None:
-    # NjcDYANvAAAgAA: the player on roll has seven checkers left, one of them still on its 24-point
-    # behind the opponent's blocks, and the opponent holds its 5 and 6-points (a back game).
-    # gammon's 0-ply net (docs/training.md step 8) says 77% to win; GNU Backgammon 2-ply says 62.5%.
-    # The net's own rollout (the net playing both sides) comes much closer to that. (Step 8's
-    # rollout labels mended the earlier nets' 69-73% on bDdEADPm2x0AAA, where gnubg says 53%: the
-    # step-8 net says 56% there.)
-    p = Position.from_id("NjcDYANvAAAgAA")
+    # ttlAYAPvbogBAA: the opponent holds the 5 and 6-points of the player on roll (a back game),
+    # whose board is already crunched (ten checkers on its 1, 2 and 3-points) with three checkers
+    # still to come home. gammon's 0-ply net (docs/training.md step 9) says 60% to win; GNU
+    # Backgammon 2-ply says 46%. The net's own rollout (the net playing both sides) comes much
+    # closer to that. (The rollout labels of steps 8 and 9 mended the earlier nets' worst misses:
+    # 77% on NjcDYANvAAAgAA for step 8's net, where gnubg says 62.5% and step 9's net 70%; 69-73%
+    # on bDdEADPm2x0AAA for step 7's, where gnubg says 53% and step 8's net 56%.)
+    p = Position.from_id("ttlAYAPvbogBAA")
     net_win = net.evaluate(p).win
-    assert net_win > 0.74
+    assert net_win > 0.58
     r = net.rollout(p, trials=144, seed=3, workers=1)
-    assert abs(r.probabilities.win - 0.625) < 0.06
+    assert abs(r.probabilities.win - 0.463) < 0.06
     assert net_win - r.probabilities.win > 0.08
     assert r.standard_error.win < 0.02
 
