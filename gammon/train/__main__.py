@@ -94,6 +94,9 @@ def main(argv: list[str] | None = None) -> None:
                     help="fit each rollout label N times over")
     ft.add_argument("--drop-anchors", type=int, default=0, metavar="K",
                     help="leave out of --labels the positions where a side holds K or more anchors")
+    ft.add_argument("--drop-window", type=float, nargs=2, metavar=("LO", "HI"),
+                    help="leave out of --labels the contact positions whose player on roll wins with the "
+                         "starting net's 0-ply chance in [LO, HI] (0.55 0.97: the cube window)")
     ft.add_argument("--method", choices=["adam", "sgd"], default="adam",
                     help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error")
     ft.add_argument("--epochs", type=int, default=20)
@@ -142,8 +145,8 @@ def main(argv: list[str] | None = None) -> None:
                         positions=args.positions, chunk=args.chunk,
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
         elif args.command == "fit":
-            if args.method != "adam" and (args.rollout_labels or args.drop_anchors):
-                raise ValueError("--rollout-labels and --drop-anchors need --method adam")
+            if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window):
+                raise ValueError("--rollout-labels, --drop-anchors and --drop-window need --method adam")
             from gammon.train.batch_fit import AdamSettings
             from gammon.train.labels import LabelSet
             from gammon.train.supervised import adam_fit_labels, fit_labels, widen
@@ -158,7 +161,8 @@ def main(argv: list[str] | None = None) -> None:
                 adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
                 adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
                                 check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
-                                repeat=args.rollout_repeat, drop_anchors=args.drop_anchors)
+                                repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
+                                drop_window=None if args.drop_window is None else tuple(args.drop_window))
             else:
                 fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
                            seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)

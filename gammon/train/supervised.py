@@ -104,22 +104,34 @@ def split(labels: LabelSet, holdout: float) -> tuple[LabelSet, LabelSet]:
 def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: AdamSettings, *,
                     holdout: float = 0.05, seed: int = 7, check_pairs: int = 1000,
                     log: Path | None = None, rollouts: LabelSet | None = None, repeat: int = 1,
-                    drop_anchors: int = 0) -> tuple[NeuralEvaluator, float]:
+                    drop_anchors: int = 0,
+                    drop_window: tuple[float, float] | None = None) -> tuple[NeuralEvaluator, float]:
     """:func:`gammon.train.batch_fit.adam_fit` of each net (contact, race) to its positions of
     ``labels``; a net with no positions stays as it is. ``out`` gets the result. Returns it and its
     held-out squared error (on the last ``holdout`` share of ``labels``).
 
     ``drop_anchors`` (0: none) leaves out of ``labels`` the positions where a side holds that many
     anchors (:func:`gammon.engine.encode.anchors`): there a search label carries the net's own
-    bias. ``rollouts``, label sets of rollouts, are fitted ``repeat`` times over beside the rest.
+    bias. ``drop_window`` (lo, hi) leaves out the contact positions whose player on roll wins with
+    ``ev``'s 0-ply chance in [lo, hi] (the cube window, where the search labels carry the net's
+    optimism for a favourite and rollout labels of ``label --win-window`` stand instead).
+    ``rollouts``, label sets of rollouts, are fitted ``repeat`` times over beside the rest.
     With them the last epoch is kept, not the one closest to the held-out search labels, which
     favour the nets that keep that bias."""
     if repeat < 1 or not 0 <= drop_anchors <= 6:
         raise ValueError(f"repeat must be >= 1 and drop_anchors 0-6, got {repeat!r} and {drop_anchors!r}")
+    if drop_window is not None and not 0.0 <= drop_window[0] <= drop_window[1] <= 1.0:
+        raise ValueError(f"drop_window must be two probabilities, low then high, got {drop_window!r}")
     note = noter(log)
     if drop_anchors:
         keep = anchors(labels.boards).max(axis=1) < drop_anchors
         note(f"{int((~keep).sum()):,} positions with {drop_anchors}+ anchors left out")
+        labels = LabelSet(labels.boards[keep], labels.targets[keep], labels.description)
+    if drop_window is not None:
+        win = ev.evaluate(labels.boards)[:, 0]
+        keep = race_mask(labels.boards) | (win < drop_window[0]) | (win > drop_window[1])
+        note(f"{int((~keep).sum()):,} contact positions with a 0-ply win chance of "
+             f"{drop_window[0]:g}-{drop_window[1]:g} left out")
         labels = LabelSet(labels.boards[keep], labels.targets[keep], labels.description)
     train, held = split(labels, holdout)
     if rollouts is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gammon.engine.encode import anchors
+from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.rollout import rollout
@@ -151,6 +151,23 @@ def test_rollout_labels_are_fitted_repeated_and_search_labels_with_anchors_left_
         adam_fit_labels(_net(6), search, tmp_path / "x.npz", settings, drop_anchors=7)
 
 
+def test_drop_window_leaves_out_the_contact_search_labels_in_the_window(tmp_path, capsys) -> None:
+    start = NeuralEvaluator.default()
+    search = make_labels(_net(5), tmp_path / "s.npz", LabelSettings(plies=1), games=8, every=2, note=_quiet)
+    win = start.evaluate(search.boards)[:, 0]
+    dropped = ~race_mask(search.boards) & (win >= 0.55) & (win <= 0.97)
+    assert 0 < dropped.sum() < len(search)
+    settings = AdamSettings(epochs=1, lr=1e-4, batch=32)
+    adam_fit_labels(start, search, tmp_path / "w.npz", settings, holdout=0.2, check_pairs=0,
+                    drop_window=(0.55, 0.97))
+    kept = split(LabelSet(search.boards[~dropped], search.targets[~dropped]), 0.2)[0]
+    text = capsys.readouterr().out
+    assert f"{dropped.sum():,} contact positions with a 0-ply win chance of 0.55-0.97 left out" in text
+    assert f"start: {len(kept):,} positions to fit" in text
+    with pytest.raises(ValueError, match=r"low then high, got \(0.97, 0.55\)"):
+        adam_fit_labels(start, search, tmp_path / "x.npz", settings, drop_window=(0.97, 0.55))
+
+
 def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     weights = tmp_path / "w.npz"
     _net(7).save(weights)
@@ -220,7 +237,7 @@ def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -
      "a search label needs 1 or 2 plies, got 3"),
     (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
     (["fit", "--labels", "{tmp}/w0.npz", "--rollout-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], "--rollout-labels and --drop-anchors need --method adam"),
+      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors and --drop-window need --method adam"),
     (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
 ])
 def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, argv, message) -> None:
