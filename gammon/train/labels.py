@@ -79,6 +79,19 @@ class _Job:
     settings: LabelSettings
 
 
+def check_win_window(window: tuple[float, float], name: str) -> None:
+    """Refuse, naming the option ``name``, a window that is not two probabilities, low then high."""
+    if not 0.0 <= window[0] <= window[1] <= 1.0:
+        raise ValueError(f"{name} must be two probabilities, low then high, got {window!r}")
+
+
+def in_win_window(ev: NeuralEvaluator, boards: np.ndarray, window: tuple[float, float]) -> np.ndarray:
+    """Mask of the ``boards`` whose player on roll wins with ``ev``'s 0-ply chance in ``window``
+    (lo, hi), both ends included."""
+    win = ev.evaluate(boards)[:, 0]
+    return (win >= window[0]) & (win <= window[1])
+
+
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
                         contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0,
                         win_window: tuple[float, float] | None = None) -> np.ndarray:
@@ -94,8 +107,8 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
         raise ValueError(f"explore must be a probability, got {explore!r}")
     if not 0 <= min_anchors <= 6:
         raise ValueError(f"min_anchors must be 0-6 points, got {min_anchors!r}")
-    if win_window is not None and not 0.0 <= win_window[0] <= win_window[1] <= 1.0:
-        raise ValueError(f"win_window must be two probabilities, low then high, got {win_window!r}")
+    if win_window is not None:
+        check_win_window(win_window, "win_window")
     boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
                                        every, kernels.MAX_PLIES // every + 1, explore)
     if contact_only:
@@ -103,8 +116,7 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     if min_anchors:
         boards = boards[anchors(boards).max(axis=1) >= min_anchors]
     if win_window is not None:
-        win = ev.evaluate(boards)[:, 0]
-        boards = boards[(win >= win_window[0]) & (win <= win_window[1])]
+        boards = boards[in_win_window(ev, boards, win_window)]
     return np.ascontiguousarray(boards)
 
 

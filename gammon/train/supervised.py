@@ -19,7 +19,7 @@ from gammon.engine.encode import anchors, race_mask
 from gammon.engine.neural import Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
-from gammon.train.labels import LabelSet
+from gammon.train.labels import LabelSet, check_win_window, in_win_window
 from gammon.train.selfplay import (
     StrengthResult,
     TrainSettings,
@@ -120,16 +120,15 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     favour the nets that keep that bias."""
     if repeat < 1 or not 0 <= drop_anchors <= 6:
         raise ValueError(f"repeat must be >= 1 and drop_anchors 0-6, got {repeat!r} and {drop_anchors!r}")
-    if drop_window is not None and not 0.0 <= drop_window[0] <= drop_window[1] <= 1.0:
-        raise ValueError(f"drop_window must be two probabilities, low then high, got {drop_window!r}")
+    if drop_window is not None:
+        check_win_window(drop_window, "drop_window")
     note = noter(log)
     if drop_anchors:
         keep = anchors(labels.boards).max(axis=1) < drop_anchors
         note(f"{int((~keep).sum()):,} positions with {drop_anchors}+ anchors left out")
         labels = LabelSet(labels.boards[keep], labels.targets[keep], labels.description)
     if drop_window is not None:
-        win = ev.evaluate(labels.boards)[:, 0]
-        keep = race_mask(labels.boards) | (win < drop_window[0]) | (win > drop_window[1])
+        keep = race_mask(labels.boards) | ~in_win_window(ev, labels.boards, drop_window)
         note(f"{int((~keep).sum()):,} contact positions with a 0-ply win chance of "
              f"{drop_window[0]:g}-{drop_window[1]:g} left out")
         labels = LabelSet(labels.boards[keep], labels.targets[keep], labels.description)
