@@ -242,6 +242,8 @@ def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -
     (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
     (["fit", "--labels", "{tmp}/w0.npz", "--rollout-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
       "{tmp}/w.npz"], "--rollout-labels, --drop-anchors and --drop-window need --method adam"),
+    (["fit", "--labels", "{tmp}/w0.npz", "--drop-window", "0.55", "0.97", "--method", "sgd", "--out",
+      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors and --drop-window need --method adam"),
     (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
 ])
 def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, argv, message) -> None:
