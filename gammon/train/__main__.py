@@ -66,6 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--every", type=int, default=3, help="take every n-th position of a game")
     lb.add_argument("--seed", type=int, default=21, help="the self-play games' dice")
     lb.add_argument("--contact-only", action="store_true", help="leave the races out")
+    lb.add_argument("--race-only", action="store_true", help="keep only the races (for the race net)")
     lb.add_argument("--explore", type=float, default=0.0,
                     help="probability of a random legal play in the self-play games (0: greedy)")
     lb.add_argument("--min-anchors", type=int, default=0, metavar="K",
@@ -88,6 +89,9 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--labels", type=Path, nargs="+", required=True)
     ft.add_argument("--out", type=Path, required=True)
     ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
+    ft.add_argument("--race-hidden", type=int, help="widen the race net to this many hidden units first")
+    ft.add_argument("--nets", choices=["both", "contact", "race"], default="both",
+                    help="which nets to fit (Adam only; the other keeps its weights)")
     ft.add_argument("--rollout-labels", type=Path, nargs="+", metavar="FILE",
                     help="rollout label sets to fit beside --labels (Adam only; the last epoch is kept)")
     ft.add_argument("--rollout-repeat", type=int, default=1, metavar="N",
@@ -139,14 +143,17 @@ def main(argv: list[str] | None = None) -> None:
                                       rollout_plies=args.rollout_plies, truncate=args.truncate,
                                       seed=args.seed)
             make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
-                        seed=args.seed, contact_only=args.contact_only, explore=args.explore,
+                        seed=args.seed, contact_only=args.contact_only, race_only=args.race_only,
+                        explore=args.explore,
                         min_anchors=args.min_anchors,
                         win_window=None if args.win_window is None else tuple(args.win_window),
                         positions=args.positions, chunk=args.chunk,
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
         elif args.command == "fit":
-            if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window):
-                raise ValueError("--rollout-labels, --drop-anchors and --drop-window need --method adam")
+            if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window
+                                          or args.nets != "both"):
+                raise ValueError("--rollout-labels, --drop-anchors, --drop-window and --nets need "
+                                 "--method adam")
             from gammon.train.batch_fit import AdamSettings
             from gammon.train.labels import LabelSet
             from gammon.train.supervised import adam_fit_labels, fit_labels, widen
@@ -157,12 +164,15 @@ def main(argv: list[str] | None = None) -> None:
             ev = _weights(args.resume)
             if args.hidden is not None:
                 ev.contact = widen(ev.contact, args.hidden, args.seed)
+            if args.race_hidden is not None:
+                ev.race = widen(ev.race, args.race_hidden, args.seed)
             if args.method == "adam":
                 adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
                 adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
                                 check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
                                 repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
-                                drop_window=None if args.drop_window is None else tuple(args.drop_window))
+                                drop_window=None if args.drop_window is None else tuple(args.drop_window),
+                                nets=("contact", "race") if args.nets == "both" else (args.nets,))
             else:
                 fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
                            seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)

@@ -93,11 +93,12 @@ def in_win_window(ev: NeuralEvaluator, boards: np.ndarray, window: tuple[float, 
 
 
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
-                        contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0,
-                        win_window: tuple[float, float] | None = None) -> np.ndarray:
+                        contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
+                        min_anchors: int = 0, win_window: tuple[float, float] | None = None) -> np.ndarray:
     """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
     game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
-    ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out, and
+    ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out,
+    ``race_only`` keeps only them (the race net's positions, cheap to roll out), and
     ``min_anchors`` every position where neither side holds that many anchors
     (:func:`gammon.engine.encode.anchors`): it keeps the holding and back games, where the net's own
     search is least to be trusted. ``win_window`` (lo, hi) keeps the positions where the player on
@@ -105,6 +106,8 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     positions where a double is close or real, the ones whose probabilities the cube depends on."""
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be a probability, got {explore!r}")
+    if contact_only and race_only:
+        raise ValueError("contact_only and race_only leave nothing: choose one")
     if not 0 <= min_anchors <= 6:
         raise ValueError(f"min_anchors must be 0-6 points, got {min_anchors!r}")
     if win_window is not None:
@@ -113,6 +116,8 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
                                        every, kernels.MAX_PLIES // every + 1, explore)
     if contact_only:
         boards = boards[~race_mask(boards)]
+    if race_only:
+        boards = boards[race_mask(boards)]
     if min_anchors:
         boards = boards[anchors(boards).max(axis=1) >= min_anchors]
     if win_window is not None:
@@ -191,18 +196,19 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
 
 
 def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
-                seed: int = 21, contact_only: bool = False, explore: float = 0.0, min_anchors: int = 0,
-                win_window: tuple[float, float] | None = None, positions: int | None = None,
-                chunk: int = 256, workers: int = 1, ray_address: str | None = None, minutes: float = 0.0,
+                seed: int = 21, contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
+                min_anchors: int = 0, win_window: tuple[float, float] | None = None,
+                positions: int | None = None, chunk: int = 256, workers: int = 1,
+                ray_address: str | None = None, minutes: float = 0.0,
                 note: Callable[[str], None] = print) -> LabelSet:
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
     holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
     ``positions``, once the first that many are."""
-    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, explore=explore,
-                                 min_anchors=min_anchors, win_window=win_window)
+    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
+                                 explore=explore, min_anchors=min_anchors, win_window=win_window)
     boards = boards[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
-    only = ", contact only" if contact_only else ""
+    only = ", contact only" if contact_only else ", races only" if race_only else ""
     if min_anchors:
         only += f", a side holding {min_anchors}+ anchors"
     if win_window is not None:

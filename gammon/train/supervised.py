@@ -105,10 +105,12 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
                     holdout: float = 0.05, seed: int = 7, check_pairs: int = 1000,
                     log: Path | None = None, rollouts: LabelSet | None = None, repeat: int = 1,
                     drop_anchors: int = 0,
-                    drop_window: tuple[float, float] | None = None) -> tuple[NeuralEvaluator, float]:
-    """:func:`gammon.train.batch_fit.adam_fit` of each net (contact, race) to its positions of
-    ``labels``; a net with no positions stays as it is. ``out`` gets the result. Returns it and its
-    held-out squared error (on the last ``holdout`` share of ``labels``).
+                    drop_window: tuple[float, float] | None = None,
+                    nets: tuple[str, ...] = ("contact", "race")) -> tuple[NeuralEvaluator, float]:
+    """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race) to its
+    positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is. ``out``
+    gets the result. Returns it and its held-out squared error (on the last ``holdout`` share of
+    ``labels``).
 
     ``drop_anchors`` (0: none) leaves out of ``labels`` the positions where a side holds that many
     anchors (:func:`gammon.engine.encode.anchors`): there a search label carries the net's own
@@ -122,6 +124,8 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
         raise ValueError(f"repeat must be >= 1 and drop_anchors 0-6, got {repeat!r} and {drop_anchors!r}")
     if drop_window is not None:
         check_win_window(drop_window, "drop_window")
+    if not nets or not set(nets) <= {"contact", "race"}:
+        raise ValueError(f"nets must name 'contact', 'race' or both, got {nets!r}")
     note = noter(log)
     if drop_anchors:
         keep = anchors(labels.boards).max(axis=1) < drop_anchors
@@ -139,7 +143,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
          f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}")
     races, held_races = race_mask(train.boards), race_mask(held.boards)
     for name, want, held_want in (("contact", ~races, ~held_races), ("race", races, held_races)):
-        if not want.any():
+        if name not in nets or not want.any():
             continue
         note(f"{name} net:")
         fitted = adam_fit(getattr(ev, name), train.boards[want], train.targets[want], settings, seed=seed,

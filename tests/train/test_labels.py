@@ -181,10 +181,11 @@ def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     assert len(LabelSet.load(labels)) > 2
     out = tmp_path / "fitted.npz"
     main(["fit", "--resume", str(weights), "--labels", str(labels), str(labels), "--out", str(out),
-          "--method", "sgd", "--epochs", "1", "--check-pairs", "2", "--hidden", "10"])
+          "--method", "sgd", "--epochs", "1", "--check-pairs", "2", "--hidden", "10",
+          "--race-hidden", "6"])
     text = capsys.readouterr().out
     assert "labelled" in text and "epoch 1: fit mse" in text
-    assert NeuralEvaluator.load(out).contact.hidden == 10
+    assert NeuralEvaluator.load(out).contact.hidden == 10 and NeuralEvaluator.load(out).race.hidden == 6
     main(["fit", "--resume", str(out), "--labels", str(labels), "--out", str(out), "--epochs", "2",
           "--check-pairs", "0", "--batch", "4"])
     text = capsys.readouterr().out
@@ -219,6 +220,38 @@ def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> 
         self_play_positions(ev, 1, 2, 5, min_anchors=7)
 
 
+def test_race_only_keeps_exactly_the_races_and_contact_only_the_rest() -> None:
+    ev = _net(8)
+    every = self_play_positions(ev, 6, 1, 5, explore=0.3)
+    races = race_mask(every)
+    assert 0 < races.sum() < len(every)
+    assert np.array_equal(self_play_positions(ev, 6, 1, 5, explore=0.3, race_only=True), every[races])
+    assert np.array_equal(self_play_positions(ev, 6, 1, 5, explore=0.3, contact_only=True), every[~races])
+    with pytest.raises(ValueError, match="contact_only and race_only leave nothing"):
+        self_play_positions(ev, 1, 2, 5, contact_only=True, race_only=True)
+
+
+def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
+    labels = make_labels(NeuralEvaluator.default(), tmp_path / "l.npz", LabelSettings(plies=1), games=10,
+                         every=2, chunk=64, note=_quiet)
+    races = race_mask(labels.boards)
+    assert 0 < races.sum() < len(labels)
+    settings = AdamSettings(epochs=2, lr=3e-3, batch=16)
+    for only in ("race", "contact"):
+        start = _net(6)
+        before = start.evaluate(labels.boards)
+        ev, _ = adam_fit_labels(start, labels, tmp_path / f"{only}.npz", settings, holdout=0.2,
+                                check_pairs=0, nets=(only,))
+        after = NeuralEvaluator.load(tmp_path / f"{only}.npz").evaluate(labels.boards)
+        fitted = races if only == "race" else ~races
+        assert np.array_equal(after[~fitted], before[~fitted])
+        assert np.abs(after[fitted] - before[fitted]).max() > 1e-3
+        text = capsys.readouterr().out
+        assert f"{only} net:" in text and ("contact" if only == "race" else "race") + " net:" not in text
+    with pytest.raises(ValueError, match="nets must name 'contact', 'race' or both, got \\('bear-off',\\)"):
+        adam_fit_labels(_net(6), labels, tmp_path / "x.npz", settings, nets=("bear-off",))
+
+
 def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -> None:
     ev = NeuralEvaluator.default()
     every = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3)
@@ -241,9 +274,13 @@ def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -
      "a search label needs 1 or 2 plies, got 3"),
     (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
     (["fit", "--labels", "{tmp}/w0.npz", "--rollout-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors and --drop-window need --method adam"),
+      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors, --drop-window and --nets need --method adam"),
     (["fit", "--labels", "{tmp}/w0.npz", "--drop-window", "0.55", "0.97", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors and --drop-window need --method adam"),
+      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors, --drop-window and --nets need --method adam"),
+    (["fit", "--labels", "{tmp}/w0.npz", "--nets", "race", "--method", "sgd", "--out",
+      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors, --drop-window and --nets need --method adam"),
+    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--contact-only", "--race-only"],
+     "contact_only and race_only leave nothing: choose one"),
     (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
 ])
 def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, argv, message) -> None:
