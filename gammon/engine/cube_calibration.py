@@ -27,10 +27,14 @@ reduction, 1 worker)::
         --take-zone 0.8 1.2 --anchors 2 --save anchors.jsonl
     python benchmarks/cube_bias.py --fit own80.jsonl take.jsonl anchors.jsonl
 
-Not fitted yet for the weights of training step 10 (docs/training.md): the offsets are zero, so
-the correction leaves the search's equities as they are. Step 10 fitted the net to rollouts of
-the cube window itself, and without any correction it judges better than step 9 did with its
-fitted offsets (README: money cube decisions). For step 9's weights, 340 positions, 292 of them
+Zero for the weights of training step 11 (docs/training.md), so the correction leaves the
+search's equities as they are. Steps 10 and 11 fitted the net to rollouts of the cube window
+itself, and without any correction it judges better than step 9 did with its fitted offsets
+(README: money cube decisions). Fitted for step 10's weights (340 positions) they came out DT
++0.026, +0.020, +0.087 and ND +0.027, -0.052, -0.042: since the window labels the net's cube
+equities run below its own rollouts, while GNU Backgammon's judgement puts them above its own, and
+applied they made the judged money decisions worse (3.81 -> 4.29 mEMG for ``Engine()``), so they
+were not kept. For step 9's weights, 340 positions, 292 of them
 in the zone: DT -0.021 +- 0.021, -0.079 +- 0.021, -0.004 +- 0.022 and ND -0.007 +- 0.015, -0.103 +-
 0.013, -0.084 +- 0.013 for 0, 1, 2+ anchors. Steps 8 and 9 fitted the net to rollouts of holding
 and back games: on the 60 positions with two or more anchors step 9's 2-ply cubeless equity ran

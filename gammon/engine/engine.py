@@ -29,10 +29,10 @@ if TYPE_CHECKING:
 
 DEFAULT_PLIES = 2
 """Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
-27-37 ms a decision on average at load 7, 95% under 0.16 s, 0.6x GNU Backgammon 2-ply's time
-(benchmarks/engine_speed.py, 200 decisions); against
-GNU Backgammon 2-ply it loses 3.10 millipoints a decision, 0 ply 7.40 (benchmarks/judge.py, 3,000
-decisions)."""
+0.74-0.78x GNU Backgammon 2-ply's time a decision (benchmarks/engine_speed.py, 200 decisions, at
+load 1-1.5); against
+GNU Backgammon 2-ply it loses 1.74 millipoints a decision, 0 ply 5.05 (benchmarks/judge.py, 3,000
+decisions, the net of docs/training.md step 11)."""
 
 
 class Hint(NamedTuple):
