@@ -156,7 +156,7 @@ def main(argv: list[str] | None = None) -> None:
                                  "--method adam")
             from gammon.train.batch_fit import AdamSettings
             from gammon.train.labels import LabelSet
-            from gammon.train.supervised import adam_fit_labels, fit_labels, widen
+            from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, widen
 
             labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
             rollouts = (LabelSet.concatenate([LabelSet.load(p) for p in args.rollout_labels])
@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> None:
                                 check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
                                 repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
                                 drop_window=None if args.drop_window is None else tuple(args.drop_window),
-                                nets=("contact", "race") if args.nets == "both" else (args.nets,))
+                                nets=NETS if args.nets == "both" else (args.nets,))
             else:
                 fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
                            seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)

@@ -175,6 +175,10 @@ class LabelSet:
     def __len__(self) -> int:
         return len(self.boards)
 
+    def select(self, rows: slice | np.ndarray) -> LabelSet:
+        """The positions ``rows`` (a slice or a boolean mask) picks, with their targets."""
+        return LabelSet(self.boards[rows], self.targets[rows], self.description)
+
     @classmethod
     def load(cls, path: str | Path) -> LabelSet:
         with np.load(path, allow_pickle=False) as data:

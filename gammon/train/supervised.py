@@ -97,8 +97,11 @@ def split(labels: LabelSet, holdout: float) -> tuple[LabelSet, LabelSet]:
     if not 0.0 <= holdout < 1.0:
         raise ValueError(f"holdout must be a share in [0, 1), got {holdout!r}")
     n_keep = len(labels) - int(round(holdout * len(labels)))
-    return (LabelSet(labels.boards[:n_keep], labels.targets[:n_keep], labels.description),
-            LabelSet(labels.boards[n_keep:], labels.targets[n_keep:], labels.description))
+    return labels.select(slice(None, n_keep)), labels.select(slice(n_keep, None))
+
+
+NETS = ("contact", "race")
+"""The nets of a NeuralEvaluator (its attributes), in the order they are fitted."""
 
 
 def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: AdamSettings, *,
@@ -106,7 +109,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
                     log: Path | None = None, rollouts: LabelSet | None = None, repeat: int = 1,
                     drop_anchors: int = 0,
                     drop_window: tuple[float, float] | None = None,
-                    nets: tuple[str, ...] = ("contact", "race")) -> tuple[NeuralEvaluator, float]:
+                    nets: tuple[str, ...] = NETS) -> tuple[NeuralEvaluator, float]:
     """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race) to its
     positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is. ``out``
     gets the result. Returns it and its held-out squared error (on the last ``holdout`` share of
@@ -124,18 +127,18 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
         raise ValueError(f"repeat must be >= 1 and drop_anchors 0-6, got {repeat!r} and {drop_anchors!r}")
     if drop_window is not None:
         check_win_window(drop_window, "drop_window")
-    if not nets or not set(nets) <= {"contact", "race"}:
+    if not nets or not set(nets) <= set(NETS):
         raise ValueError(f"nets must name 'contact', 'race' or both, got {nets!r}")
     note = noter(log)
     if drop_anchors:
         keep = anchors(labels.boards).max(axis=1) < drop_anchors
         note(f"{int((~keep).sum()):,} positions with {drop_anchors}+ anchors left out")
-        labels = LabelSet(labels.boards[keep], labels.targets[keep], labels.description)
+        labels = labels.select(keep)
     if drop_window is not None:
         keep = race_mask(labels.boards) | ~in_win_window(ev, labels.boards, drop_window)
         note(f"{int((~keep).sum()):,} contact positions with a 0-ply win chance of "
              f"{drop_window[0]:g}-{drop_window[1]:g} left out")
-        labels = LabelSet(labels.boards[keep], labels.targets[keep], labels.description)
+        labels = labels.select(keep)
     train, held = split(labels, holdout)
     if rollouts is not None:
         train = LabelSet.concatenate([train] + [rollouts] * repeat)
