@@ -29,10 +29,12 @@ import numpy as np
 
 from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine, default_bearoff
+from gammon.engine.evaluator import cubeless_equity, flip_probabilities
 from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.parallel import ordered_map
 from gammon.engine.rollout import rollout
 from gammon.engine.search import Searcher
+from gammon.movegen import generate_arrays
 from gammon.position import Position
 from gammon.train import kernels
 
@@ -92,9 +94,31 @@ def in_win_window(ev: NeuralEvaluator, boards: np.ndarray, window: tuple[float, 
     return (win >= window[0]) & (win <= window[1])
 
 
+def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> np.ndarray:
+    """For each board (player on roll), a roll drawn from ``(seed, its index)`` and the boards after
+    its ``k`` plays that are best at 0 ply (fewer where it has fewer; seen from the opponent, now on
+    roll; finished games left out). These are the positions a 0-ply choice compares: labelled by a
+    deeper judge, they teach the net to rank the plays it hesitates between, which positions of
+    greedy games (only the play it chose) do not."""
+    if k < 1:
+        raise ValueError(f"the number of best plays must be 1 or more, got {k!r}")
+    searcher = Searcher(ev, default_bearoff())
+    picked = []
+    for i, board in enumerate(np.require(boards, np.int8, ["C", "W"])):
+        d1, d2 = (int(d) for d in np.random.default_rng([seed, i]).integers(1, 7, size=2))
+        _, after, _ = generate_arrays(board, (d1, d2))
+        after = after[~searcher.exact(after, finished_only=True)]
+        if len(after) == 0:
+            continue
+        mover = cubeless_equity(flip_probabilities(searcher.leaf(after)))
+        picked.append(after[np.argsort(-mover, kind="stable")[:k]])
+    return np.concatenate(picked) if picked else np.empty((0, 26), dtype=np.int8)
+
+
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
                         contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
-                        min_anchors: int = 0, win_window: tuple[float, float] | None = None) -> np.ndarray:
+                        min_anchors: int = 0, win_window: tuple[float, float] | None = None,
+                        alternatives: int = 0) -> np.ndarray:
     """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
     game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
     ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out,
@@ -103,7 +127,9 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     (:func:`gammon.engine.encode.anchors`): it keeps the holding and back games, where the net's own
     search is least to be trusted. ``win_window`` (lo, hi) keeps the positions where the player on
     roll wins with a 0-ply chance (of ``ev``) in [lo, hi]: a cube window (0.55, 0.97) keeps the
-    positions where a double is close or real, the ones whose probabilities the cube depends on."""
+    positions where a double is close or real, the ones whose probabilities the cube depends on.
+    ``alternatives`` replaces each position, before those filters, by the boards after its
+    ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`)."""
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be a probability, got {explore!r}")
     if contact_only and race_only:
@@ -114,6 +140,8 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
         check_win_window(win_window, "win_window")
     boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
                                        every, kernels.MAX_PLIES // every + 1, explore)
+    if alternatives:
+        boards = best_plays(ev, boards, alternatives, seed)
     if contact_only:
         boards = boards[~race_mask(boards)]
     if race_only:
@@ -202,16 +230,19 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
 def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
                 seed: int = 21, contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
                 min_anchors: int = 0, win_window: tuple[float, float] | None = None,
-                positions: int | None = None, chunk: int = 256, workers: int = 1,
+                alternatives: int = 0, positions: int | None = None, chunk: int = 256, workers: int = 1,
                 ray_address: str | None = None, minutes: float = 0.0,
                 note: Callable[[str], None] = print) -> LabelSet:
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
     holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
     ``positions``, once the first that many are."""
     boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
-                                 explore=explore, min_anchors=min_anchors, win_window=win_window)
+                                 explore=explore, min_anchors=min_anchors, win_window=win_window,
+                                 alternatives=alternatives)
     boards = boards[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
+    if alternatives:
+        played += f", the boards after the {alternatives} best 0-ply plays of a roll"
     only = ", contact only" if contact_only else ", races only" if race_only else ""
     if min_anchors:
         only += f", a side holding {min_anchors}+ anchors"

@@ -14,7 +14,7 @@ from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main
 from gammon.train.batch_fit import AdamSettings
-from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels, self_play_positions
+from gammon.train.labels import LabelSet, LabelSettings, _save, best_plays, make_labels, self_play_positions
 from gammon.train.supervised import adam_fit_labels, fit_labels, label_error, split, widen
 
 
@@ -206,6 +206,31 @@ def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> N
     assert np.array_equal(explored[0], greedy[0])
     with pytest.raises(ValueError, match="explore must be a probability, got 1.5"):
         self_play_positions(ev, 1, 2, 5, explore=1.5)
+
+
+def test_alternatives_are_the_boards_after_the_best_zero_ply_plays_of_a_drawn_roll() -> None:
+    ev = _net(8)
+    positions = self_play_positions(ev, 3, 3, 5, contact_only=True)  # no play ends a game
+    picked = best_plays(ev, positions, 3, 11)
+    engine = Engine(plies=0, evaluator=ev)
+    row, firsts = 0, []
+    for i, board in enumerate(positions):
+        dice = tuple(int(d) for d in np.random.default_rng([11, i]).integers(1, 7, size=2))
+        hints = engine.hint(Position(board.tolist()), dice, n=3)  # 0-ply ranking, best first
+        firsts += [row] if hints else []  # no legal play: no boards
+        for h in hints:
+            assert picked[row].tolist() == list(h.play.after.as_array())
+            row += 1
+    assert row == len(picked) > 2 * len(positions)
+    # one play each is the 0-ply choice
+    assert np.array_equal(best_plays(ev, positions, 1, 11), picked[firsts])
+    # the option replaces each position of the games, and the filters come after it
+    every = self_play_positions(ev, 3, 3, 5)
+    alternatives = best_plays(ev, every, 2, 5)
+    assert np.array_equal(self_play_positions(ev, 3, 3, 5, alternatives=2, contact_only=True),
+                          alternatives[~race_mask(alternatives)])
+    with pytest.raises(ValueError, match="the number of best plays must be 1 or more, got 0"):
+        best_plays(ev, positions, 0, 11)
 
 
 def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> None:
