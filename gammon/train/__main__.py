@@ -103,6 +103,9 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--drop-window", type=float, nargs=2, metavar=("LO", "HI"),
                     help="leave out of --labels the contact positions whose player on roll wins with the "
                          "starting net's 0-ply chance in [LO, HI] (0.55 0.97: the cube window)")
+    ft.add_argument("--window-labels", type=Path, nargs="+", metavar="FILE",
+                    help="search label sets fitted before --labels whose positions --drop-window keeps "
+                         "(label --alternatives: the plays a 0-ply choice compares)")
     ft.add_argument("--method", choices=["adam", "sgd"], default="adam",
                     help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error")
     ft.add_argument("--epochs", type=int, default=20)
@@ -153,9 +156,9 @@ def main(argv: list[str] | None = None) -> None:
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
         elif args.command == "fit":
             if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window
-                                          or args.nets != "both"):
-                raise ValueError("--rollout-labels, --drop-anchors, --drop-window and --nets need "
-                                 "--method adam")
+                                          or args.window_labels or args.nets != "both"):
+                raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
+                                 "--nets need --method adam")
             from gammon.train.batch_fit import AdamSettings
             from gammon.train.labels import LabelSet
             from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, widen
@@ -163,6 +166,8 @@ def main(argv: list[str] | None = None) -> None:
             labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
             rollouts = (LabelSet.concatenate([LabelSet.load(p) for p in args.rollout_labels])
                         if args.rollout_labels else None)
+            kept = (LabelSet.concatenate([LabelSet.load(p) for p in args.window_labels])
+                    if args.window_labels else None)
             ev = _weights(args.resume)
             if args.hidden is not None:
                 ev.contact = widen(ev.contact, args.hidden, args.seed)
@@ -174,6 +179,7 @@ def main(argv: list[str] | None = None) -> None:
                                 check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
                                 repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
                                 drop_window=None if args.drop_window is None else tuple(args.drop_window),
+                                window_kept=kept,
                                 nets=NETS if args.nets == "both" else (args.nets,))
             else:
                 fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,

@@ -109,6 +109,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
                     log: Path | None = None, rollouts: LabelSet | None = None, repeat: int = 1,
                     drop_anchors: int = 0,
                     drop_window: tuple[float, float] | None = None,
+                    window_kept: LabelSet | None = None,
                     nets: tuple[str, ...] = NETS) -> tuple[NeuralEvaluator, float]:
     """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race) to its
     positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is. ``out``
@@ -120,6 +121,8 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     bias. ``drop_window`` (lo, hi) leaves out the contact positions whose player on roll wins with
     ``ev``'s 0-ply chance in [lo, hi] (the cube window, where the search labels carry the net's
     optimism for a favourite and rollout labels of ``label --win-window`` stand instead).
+    ``window_kept``, search labels fitted before ``labels``, are not left out by ``drop_window``
+    (``label --alternatives``: the plays a 0-ply choice compares, which that bias does not rank).
     ``rollouts``, label sets of rollouts, are fitted ``repeat`` times over beside the rest.
     With them the last epoch is kept, not the one closest to the held-out search labels, which
     favour the nets that keep that bias."""
@@ -130,12 +133,16 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     if not nets or not set(nets) <= set(NETS):
         raise ValueError(f"nets must name 'contact', 'race' or both, got {nets!r}")
     note = noter(log)
+    exempt = np.zeros(len(labels), dtype=bool)
+    if window_kept is not None:
+        exempt = np.concatenate([np.ones(len(window_kept), dtype=bool), exempt])
+        labels = LabelSet.concatenate([window_kept, labels])
     if drop_anchors:
         keep = anchors(labels.boards).max(axis=1) < drop_anchors
         note(f"{int((~keep).sum()):,} positions with {drop_anchors}+ anchors left out")
-        labels = labels.select(keep)
+        labels, exempt = labels.select(keep), exempt[keep]
     if drop_window is not None:
-        keep = race_mask(labels.boards) | ~in_win_window(ev, labels.boards, drop_window)
+        keep = exempt | race_mask(labels.boards) | ~in_win_window(ev, labels.boards, drop_window)
         note(f"{int((~keep).sum()):,} contact positions with a 0-ply win chance of "
              f"{drop_window[0]:g}-{drop_window[1]:g} left out")
         labels = labels.select(keep)

@@ -170,6 +170,13 @@ def test_drop_window_leaves_out_the_contact_search_labels_in_the_window(tmp_path
     assert f"start: {len(kept):,} positions to fit" in text
     with pytest.raises(ValueError, match=r"low then high, got \(0.97, 0.55\)"):
         adam_fit_labels(start, search, tmp_path / "x.npz", settings, drop_window=(0.97, 0.55))
+    # window_kept: the same labels fitted first and none of them left out, only the second copy's
+    adam_fit_labels(start, search, tmp_path / "k.npz", settings, holdout=0.2, check_pairs=0,
+                    drop_window=(0.55, 0.97), window_kept=search)
+    both = LabelSet.concatenate([search, LabelSet(search.boards[~dropped], search.targets[~dropped])])
+    text = capsys.readouterr().out
+    assert f"{dropped.sum():,} contact positions with a 0-ply win chance of 0.55-0.97 left out" in text
+    assert f"start: {len(split(both, 0.2)[0]):,} positions to fit" in text
 
 
 def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
@@ -288,6 +295,9 @@ def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -
         self_play_positions(ev, 1, 2, 5, win_window=(0.9, 0.5))
 
 
+NEED_ADAM = "--rollout-labels, --drop-anchors, --drop-window, --window-labels and --nets need --method adam"
+
+
 @pytest.mark.parametrize("argv, message", [
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--min-anchors", "-1"],
      "min_anchors must be 0-6 points, got -1"),
@@ -299,11 +309,13 @@ def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -
      "a search label needs 1 or 2 plies, got 3"),
     (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
     (["fit", "--labels", "{tmp}/w0.npz", "--rollout-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors, --drop-window and --nets need --method adam"),
+      "{tmp}/w.npz"], NEED_ADAM),
     (["fit", "--labels", "{tmp}/w0.npz", "--drop-window", "0.55", "0.97", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors, --drop-window and --nets need --method adam"),
+      "{tmp}/w.npz"], NEED_ADAM),
     (["fit", "--labels", "{tmp}/w0.npz", "--nets", "race", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], "--rollout-labels, --drop-anchors, --drop-window and --nets need --method adam"),
+      "{tmp}/w.npz"], NEED_ADAM),
+    (["fit", "--labels", "{tmp}/w0.npz", "--window-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
+      "{tmp}/w.npz"], NEED_ADAM),
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--contact-only", "--race-only"],
      "contact_only and race_only leave nothing: choose one"),
     (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
