@@ -29,16 +29,16 @@ import numpy as np
 
 from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.evaluator import cubeless_equity, flip_probabilities
 from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.parallel import ordered_map
 from gammon.engine.rollout import rollout
-from gammon.engine.search import Searcher
+from gammon.engine.search import Searcher, SearchSettings
 from gammon.movegen import generate_arrays
 from gammon.position import Position
 from gammon.train import kernels
 
 KINDS = ("search", "rollout")
+ZERO_PLY = SearchSettings(plies=0)
 LABEL_FORMAT = 1
 
 
@@ -110,8 +110,8 @@ def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> np
         after = after[~searcher.exact(after, finished_only=True)]
         if len(after) == 0:
             continue
-        mover = cubeless_equity(flip_probabilities(searcher.leaf(after)))
-        picked.append(after[np.argsort(-mover, kind="stable")[:k]])
+        order, _, _ = searcher.rank_plays(after, ZERO_PLY)  # as Engine(plies=0) ranks them
+        picked.append(after[order[:k]])
     return np.concatenate(picked) if picked else np.empty((0, 26), dtype=np.int8)
 
 
