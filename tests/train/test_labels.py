@@ -316,6 +316,8 @@ NEED_ADAM = "--rollout-labels, --drop-anchors, --drop-window, --window-labels an
       "{tmp}/w.npz"], NEED_ADAM),
     (["fit", "--labels", "{tmp}/w0.npz", "--window-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
       "{tmp}/w.npz"], NEED_ADAM),
+    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--alternatives", "-1"],
+     "the number of best plays must be 1 or more, got -1"),
     (["label", "--out", "{tmp}/l.npz", "--games", "1", "--contact-only", "--race-only"],
      "contact_only and race_only leave nothing: choose one"),
     (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
