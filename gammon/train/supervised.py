@@ -114,7 +114,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race) to its
     positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is. ``out``
     gets the result. Returns it and its held-out squared error (on the last ``holdout`` share of
-    ``labels``).
+    ``labels``); ``ev`` itself is left as it was.
 
     ``drop_anchors`` (0: none) leaves out of ``labels`` the positions where a side holds that many
     anchors (:func:`gammon.engine.encode.anchors`): there a search label carries the net's own
@@ -133,6 +133,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     if not nets or not set(nets) <= set(NETS):
         raise ValueError(f"nets must name 'contact', 'race' or both, got {nets!r}")
     note = noter(log)
+    ev = NeuralEvaluator(ev.contact, ev.race, ev.games)  # the fitted nets replace these, not the caller's
     exempt = np.zeros(len(labels), dtype=bool)
     if window_kept is not None:
         exempt = np.concatenate([np.ones(len(window_kept), dtype=bool), exempt])

@@ -275,6 +275,8 @@ def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
         ev, _ = adam_fit_labels(start, labels, tmp_path / f"{only}.npz", settings, holdout=0.2,
                                 check_pairs=0, nets=(only,))
         after = NeuralEvaluator.load(tmp_path / f"{only}.npz").evaluate(labels.boards)
+        assert np.array_equal(ev.evaluate(labels.boards), after)
+        assert np.array_equal(start.evaluate(labels.boards), before)  # the caller's nets are left alone
         fitted = races if only == "race" else ~races
         assert np.array_equal(after[~fitted], before[~fitted])
         assert np.abs(after[fitted] - before[fitted]).max() > 1e-3
