@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gammon.train.labels import KINDS
+from gammon.train.labels import KINDS, LabelSet
 from gammon.train.selfplay import TrainSettings, load_or_start, run, vs_pubeval
 
 if TYPE_CHECKING:
@@ -24,6 +24,11 @@ def _weights(path: Path | None) -> NeuralEvaluator:
     from gammon.engine.neural import NeuralEvaluator
 
     return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
+
+
+def _label_files(paths: list[Path]) -> LabelSet:
+    """The label files ``paths`` as one set, in their order."""
+    return LabelSet.concatenate([LabelSet.load(p) for p in paths])
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -160,14 +165,11 @@ def main(argv: list[str] | None = None) -> None:
                 raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
                                  "--nets need --method adam")
             from gammon.train.batch_fit import AdamSettings
-            from gammon.train.labels import LabelSet
             from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, widen
 
-            labels = LabelSet.concatenate([LabelSet.load(p) for p in args.labels])
-            rollouts = (LabelSet.concatenate([LabelSet.load(p) for p in args.rollout_labels])
-                        if args.rollout_labels else None)
-            kept = (LabelSet.concatenate([LabelSet.load(p) for p in args.window_labels])
-                    if args.window_labels else None)
+            labels = _label_files(args.labels)
+            rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
+            kept = _label_files(args.window_labels) if args.window_labels else None
             ev = _weights(args.resume)
             if args.hidden is not None:
                 ev.contact = widen(ev.contact, args.hidden, args.seed)
