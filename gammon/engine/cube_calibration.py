@@ -29,8 +29,8 @@ reduction, 1 worker)::
 
 Zero for the weights of training step 14 (docs/training.md), as for steps 11 to 13, so the
 correction leaves the search's equities as they are. Steps 10 to 14 fitted the net to rollouts
-of the cube window itself, and without any correction it judges better than step 9 did with its fitted offsets
-(README: money cube decisions). Fitted for step 10's weights (340 positions) they came out DT
+of the cube window itself, and without any correction it judges better than step 9 did with its
+fitted offsets (README: money cube decisions). Fitted for step 10's weights (340 positions) they came out DT
 +0.026, +0.020, +0.087 and ND +0.027, -0.052, -0.042: since the window labels the net's cube
 equities run below its own rollouts, while GNU Backgammon's judgement puts them above its own, and
 applied they made the judged money decisions worse (3.81 -> 4.29 mEMG for ``Engine()``), so they
