@@ -33,6 +33,7 @@ WORKLOAD = (
     ["eval", "4HPwATDgc/ABMA"],
     ["eval", "4HPwATDgc/ABMA:cAkAAAAAAAAA"],
     ["eval", "u9sCAMDd1gAAAA"],
+    ["eval", "sgEAANMAAAAAAA"],  # six checkers or fewer a side: the two-sided database's builder
     ["eval", "XGID=-b----E-C---eE---c-e----B-:1:1:-1:00:2:4:0:7:10", "--plies", "1"],
     ["hint", "u9sCAMDd1gAAAA", "61"],
     ["rollout", "4HPwATDgc/ABMA", "--trials", "36", "--workers", "1", "--seed", "1"],

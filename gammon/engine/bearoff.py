@@ -39,10 +39,11 @@ for _n in range(32):
 
 
 @njit(cache=True)
-def _index(counts, binom):
-    """Rank of the home-board counts ``counts[0..5]`` (points 1-6) among all 54,264 positions."""
+def _index(counts, checkers, binom):
+    """Rank of the home-board counts ``counts[0..5]`` (points 1-6) among the positions of at most
+    ``checkers`` checkers (15: all 54,264)."""
     idx = 0
-    r = 15
+    r = checkers
     for point in range(6, 0, -1):
         c = counts[point - 1]
         for v in range(c):
@@ -71,7 +72,7 @@ def _generate_tables(binom, max_rolls):
                             c[3] = c4
                             c[4] = c5
                             c[5] = c6
-                            i = _index(c, binom)
+                            i = _index(c, 15, binom)
                             counts[i, :] = c
                             pips[i] = c1 + 2 * c2 + 3 * c3 + 4 * c4 + 5 * c5 + 6 * c6
     order = np.argsort(pips)
@@ -108,7 +109,7 @@ def _generate_tables(binom, max_rolls):
                     for p in range(6):
                         child[p] = -boards[k, 24 - p]
                         left += child[p]
-                    j = _index(child, binom)
+                    j = _index(child, 15, binom)
                     if mean_off[j] < best_off_mean:
                         best_off_mean = mean_off[j]
                         best_off = j
@@ -186,7 +187,7 @@ class BearoffDatabase:
         c = np.asarray(counts, dtype=np.int8)
         if c.shape != (6,) or c.min() < 0 or c.sum() > CHECKERS:
             raise ValueError(f"bear-off counts must be six numbers >= 0 summing to <= 15, got {counts!r}")
-        return int(_index(c, _BINOM))
+        return int(_index(c, CHECKERS, _BINOM))
 
     def rolls_distribution(self, counts: tuple[int, ...] | list[int]) -> np.ndarray:
         """P(exactly k rolls to bear off every checker), k = 0 .. MAX_ROLLS - 1."""
@@ -233,11 +234,11 @@ def _race_kernel(boards, off, first, binom, out):
         for p in range(6):
             c[p] = boards[r, p + 1]
             my_n += c[p]
-        mine = _index(c, binom)
+        mine = _index(c, 15, binom)
         for p in range(6):
             c[p] = -boards[r, 24 - p]
             their_n += c[p]
-        theirs = _index(c, binom)
+        theirs = _index(c, 15, binom)
         win = 0.0
         win_g = 0.0
         lose_g = 0.0

@@ -7,11 +7,13 @@ cube action, per unit of the current cube, for the three cube states (centred, o
 on roll, owned by its opponent: :data:`gammon.engine.cubeful.OWNER_COLUMNS`):
 
 * 0 ply: Janowski's formula on the 0-ply probabilities, with the cube efficiency of the board;
+  for a bear-off of up to six checkers a side, at every ply, the exact values of the two-sided
+  database (:mod:`gammon.engine.bearoff_two_sided`);
 * n ply: over the 21 rolls, the play best at 0 ply (as the cubeless search picks it) leads to the
   opponent's board; the opponent first takes its own cube action there (:func:`after_cube_action`
   on its (n - 1)-ply values), then that equity, negated and with the owner seen from our side, is
-  averaged over the rolls. Only finished games stop the search: the bear-off database knows the
-  cubeless chances, not what the cube is worth.
+  averaged over the rolls. Only finished games and the two-sided database stop the search: the
+  one-sided database knows the cubeless chances, not what the cube is worth.
 
 So Janowski's x is used only at the leaves, and what the cube is worth one and two turns ahead
 (the opponent's redouble, a market lost, a position turning too good) is counted through the real
@@ -22,6 +24,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gammon.engine.bearoff_two_sided import two_sided
 from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiency, money_equities
 from gammon.engine.encode import race_mask
 from gammon.engine.evaluator import flip_probabilities
@@ -38,6 +41,16 @@ def efficiencies(boards: np.ndarray) -> np.ndarray:
     races = race_mask(b)
     pips = (np.where(b > 0, b, 0).astype(np.int64) * np.arange(26)).sum(axis=1)
     return np.array([cube_efficiency(bool(r), int(p)) for r, p in zip(races, pips)])
+
+
+def exact_money_values(searcher: Searcher, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``(rows (N,), values (N, 3))``: the boards in the two-sided bear-off database, and there its
+    exact cubeful money values of playing on (NaN elsewhere)."""
+    small = searcher.cubeful_exact(boards)
+    values = np.full((len(boards), 3), np.nan)
+    if small.any():
+        values[small] = two_sided().lookup(boards[small])[1]
+    return small, values
 
 
 def after_cube_action(values: np.ndarray) -> np.ndarray:
@@ -62,10 +75,13 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
     boards = np.require(boards, np.int8, ["C", "W"])
     if plies == 0 or len(boards) == 0:
         probs = searcher.leaf(boards)
-        return probs, money_equities(probs, efficiencies(boards), jacoby)
+        values = money_equities(probs, efficiencies(boards), jacoby)
+        small, exact = exact_money_values(searcher, boards)
+        values[small] = exact[small]  # no gammons there, so Jacoby changes nothing
+        return probs, values
     probs = np.empty((len(boards), 5))
     values = np.empty((len(boards), 3))
-    over = searcher.exact(boards, finished_only=True)
+    over = searcher.exact(boards, finished_only=True) | searcher.cubeful_exact(boards)
     if over.any():
         probs[over], values[over] = cubeful_values(searcher, boards[over], 0, jacoby)
     todo = np.flatnonzero(~over)
@@ -85,8 +101,8 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
 def _bearoff_probabilities(searcher: Searcher, boards: np.ndarray, over: np.ndarray,
                            probs: np.ndarray) -> None:
     """The bear-off database's probabilities are exact: searched boards in it take them (as in
-    :meth:`Searcher.evaluate_boards`); their cube values, which the database does not know, come
-    from the search, as in GNU Backgammon."""
+    :meth:`Searcher.evaluate_boards`); their cube values, which the one-sided database does not
+    know, come from the search, as in GNU Backgammon."""
     home = np.flatnonzero(searcher.exact(boards) & ~over)
     if len(home):
         probs[home] = searcher.leaf(boards[home])

@@ -168,7 +168,8 @@ class Engine:
         off), money only.
 
         The equities come from the cubeful search at the engine's plies
-        (:mod:`gammon.engine.cubeful_search`); the probabilities are the cubeless ones at those plies.
+        (:mod:`gammon.engine.cubeful_search`; exact for money in a bear-off of up to six checkers a
+        side); the probabilities are the cubeless ones at those plies.
         With the shipped net, money decisions in contact near the take point are corrected toward
         gammon's own rollouts (:mod:`gammon.engine.cube_calibration`).
         """

@@ -25,7 +25,15 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.cube_decision import CubeAction, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiency, money_equity
+from gammon.engine.cubeful import (
+    OWNER_COLUMNS,
+    CubeOwner,
+    MatchCube,
+    MatchState,
+    cube_efficiency,
+    money_equity,
+)
+from gammon.engine.cubeful_search import exact_money_values
 from gammon.engine.encode import is_race_board
 from gammon.engine.evaluator import Evaluator, Probabilities, cubeless_equity, flip_probabilities
 from gammon.engine.search import (
@@ -313,19 +321,30 @@ class _Trials:
         return np.array([m.after(m.away, m.opponent_away - int(round(p * c)))
                          for p, c in zip(points, cube)])
 
+    def _exact_money(self, boards: np.ndarray, m: MatchState | None) -> tuple[np.ndarray, np.ndarray]:
+        """The two-sided bear-off database's money values (:func:`exact_money_values`); none in a
+        match."""
+        if m is None:
+            return exact_money_values(self.searcher, boards)
+        return np.zeros(len(boards), dtype=np.bool_), np.full((len(boards), 3), np.nan)
+
     def _cubeful_model(self, rows: np.ndarray, boards: np.ndarray, probs: np.ndarray,
                        root_on_roll: bool) -> np.ndarray | None:
-        """The engine's cubeful equity (Janowski; match: the MET model) of unfinished trials."""
+        """The engine's cubeful equity (Janowski, exact in the two-sided bear-off database; match:
+        the MET model) of unfinished trials."""
         if not self.s.cubeful:
             return None
         m = self._mover_match(root_on_roll)
         owners = self._owner_for_mover(rows, root_on_roll)
         races, pips = _races(boards), _pips(boards)
+        small, exact = self._exact_money(boards, m)
         out = np.empty(len(rows))
         for i, (p, owner, cube) in enumerate(zip(probs, owners, self.cube[rows])):
             x = cube_efficiency(bool(races[i]), int(pips[i]))
             if m is None:
-                out[i] = money_equity(p, owner, x, jacoby=self.job.cube.jacoby) * cube / self.job.cube.base
+                value = (exact[i, OWNER_COLUMNS.index(owner)] if small[i]
+                         else money_equity(p, owner, x, jacoby=self.job.cube.jacoby))
+                out[i] = value * cube / self.job.cube.base
             else:
                 out[i] = MatchCube(p, m, x).equity(float(p[0]), int(cube), owner)
         return out
@@ -346,13 +365,15 @@ class _Trials:
         races, pips = _races(b), _pips(b)
         m = self._mover_match(root_on_roll)
         owners = self._owner_for_mover(rows, root_on_roll)
+        small, exact = self._exact_money(b, m)
         passed = []
         for i, row in enumerate(rows):
             p = Probabilities.from_array(probs[i])
             x = cube_efficiency(bool(races[i]), int(pips[i]))
             cube = int(self.cube[row])
             if m is None:
-                d = money_cube_decision(p, owners[i], x, jacoby=self.job.cube.jacoby)
+                d = money_cube_decision(p, owners[i], x, jacoby=self.job.cube.jacoby,
+                                        values=exact[i] if small[i] else None)
             else:
                 d = match_cube_decision(p, m, cube, owners[i], x)
             if d.action is CubeAction.DOUBLE_TAKE:

@@ -22,6 +22,7 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.bearoff import BearoffDatabase, is_bearoff_board
+from gammon.engine.bearoff_two_sided import covered
 from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities
 from gammon.movegen import generate_all
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
@@ -239,7 +240,8 @@ def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
 
 
 class Searcher:
-    """Evaluates boards at 0-2 ply with an evaluator and the bear-off database."""
+    """Evaluates boards at 0-2 ply with an evaluator and the bear-off database (and, for cubeful
+    money values, the two-sided one: :meth:`cubeful_exact`)."""
 
     def __init__(self, evaluator: Evaluator, bearoff: BearoffDatabase | None) -> None:
         self.evaluator = evaluator
@@ -266,6 +268,13 @@ class Searcher:
             raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
         _store_sanitized(out, kinds, probs, inverse)
         return out
+
+    def cubeful_exact(self, boards: np.ndarray) -> np.ndarray:
+        """bool (N,): boards whose cubeful money values are exact (the two-sided bear-off
+        database's, :mod:`gammon.engine.bearoff_two_sided`; none without a bear-off database)."""
+        if self.bearoff is None:
+            return np.zeros(len(boards), dtype=np.bool_)
+        return covered(boards)
 
     def exact(self, boards: np.ndarray, finished_only: bool = False) -> np.ndarray:
         """bool (N,): boards whose probabilities are exact at every ply: finished games and (unless
