@@ -12,7 +12,11 @@ side's own view (so the net sees both sides the same way). One side is:
   would hit a blot if it were on roll, and (added in ``gammon-v2``, for the holding and back games
   the v1 nets misjudged) the number of anchors in the opponent's home board, the checkers back when
   that makes a holding game (one anchor) or a back game (two or more), and containment: how well the
-  other side's blocks hold a checker anywhere on this side's points 15 to 24.
+  other side's blocks hold a checker anywhere on this side's points 15 to 24, and (added in
+  ``gammon-v3``, for the races the v2 race net misplayed most: saving a gammon) whether any checker
+  is off, the checkers outside the home board, the pips they need to come home and the crossovers
+  (quadrant lines) they still have to pass, and the pips this side needs to pass every checker of
+  the other side (to break contact; 0 in a race).
 
 The same encoding feeds the contact and the race net. ``ENCODING`` names this layout: a weights file
 records it and the loader refuses another.
@@ -23,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ENCODING = "gammon-v2"
+ENCODING = "gammon-v3"
 RAW_PER_SIDE = 24 * 4 + 2
 FEATURE_NAMES = (
     "pips",
@@ -38,10 +42,16 @@ FEATURE_NAMES = (
     "holding_game",
     "back_game",
     "containment",
+    "any_off",
+    "outside",
+    "pips_to_home",
+    "crossovers",
+    "break_contact",
 )
 # gammon-v1 had the first eight features only; its weights load into v2 with zero weights on the
 # rest (neural.py), which computes exactly what they did.
 V1_FEATURES = 8
+V2_FEATURES = 12  # gammon-v2 had the first twelve (loaded the same way)
 N_FEATURES = len(FEATURE_NAMES)
 PER_SIDE = RAW_PER_SIDE + N_FEATURES
 N_INPUTS = 2 * PER_SIDE
@@ -249,6 +259,28 @@ def _encode_side(v, out, base):
     out[f + 9] = back / 8.0 if anchors == 1 else 0.0
     out[f + 10] = (back - 3) / 4.0 if anchors >= 2 else 0.0
     out[f + 11] = _containment(v)
+    outside = 0
+    to_home = 0
+    crossings = 0
+    for p in range(7, 26):
+        outside += v[p]
+        to_home += (p - 6) * v[p]
+        crossings += ((p - 1) // 6) * v[p]  # the bar (25): one more than points 19-24
+    out[f + 12] = 1.0 if on_board < 15 else 0.0
+    out[f + 13] = outside / 15.0
+    out[f + 14] = to_home / 100.0
+    out[f + 15] = crossings / 30.0
+    # pips to move every checker of this side past the other side's rearmost (0 in a race)
+    other_rear = 0  # the other side's rearmost checker, from its own view (bar 25)
+    for j in range(1, 26):
+        if v[26 + j] > 0:
+            other_rear = j
+    lowest = 25 - other_rear  # the same point from this side's view
+    behind = 0
+    if other_rear > 0:
+        for p in range(max(lowest, 1), 26):
+            behind += (p - lowest + 1) * v[p]
+    out[f + 16] = behind / 167.0
 
 
 @njit(cache=True)

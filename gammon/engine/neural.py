@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from gammon.engine.encode import ENCODING, N_INPUTS, PER_SIDE, RAW_PER_SIDE, V1_FEATURES
+from gammon.engine.encode import ENCODING, N_INPUTS, PER_SIDE, RAW_PER_SIDE, V1_FEATURES, V2_FEATURES
 from gammon.engine.forward import evaluate_batch
 from gammon.primitives import clamp_probabilities
 
@@ -25,6 +25,9 @@ FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
 NET_NAMES = ("contact", "race")
 V1_ENCODING = "gammon-v1"
+V2_ENCODING = "gammon-v2"
+OLDER_FEATURES = {V1_ENCODING: V1_FEATURES, V2_ENCODING: V2_FEATURES}
+"""Encodings whose files still load: the hand-made features each had (a prefix of today's)."""
 
 
 @dataclass(frozen=True)
@@ -73,12 +76,13 @@ class Net:
         return sigmoid(h @ self.w2 + self.b2)
 
 
-def from_v1(net: Net) -> Net:
-    """A net of the ``gammon-v1`` encoding in this one: the features v2 added get zero input
-    weights, so it computes exactly what it did (and training can then use them)."""
-    old_side = RAW_PER_SIDE + V1_FEATURES
+def from_older(net: Net, encoding: str) -> Net:
+    """A net of an older encoding (``gammon-v1``, ``gammon-v2``) in this one: the features added
+    since get zero input weights, so it computes what it did, up to rounding (and training can then
+    use them)."""
+    old_side = RAW_PER_SIDE + OLDER_FEATURES[encoding]
     if net.w1.shape[0] != 2 * old_side:
-        raise ValueError(f"a gammon-v1 net has {2 * old_side} inputs, this one {net.w1.shape[0]}")
+        raise ValueError(f"a {encoding} net has {2 * old_side} inputs, this one {net.w1.shape[0]}")
     w1 = np.zeros((N_INPUTS, net.hidden), dtype=np.float32)
     w1[:old_side] = net.w1[:old_side]
     w1[PER_SIDE:PER_SIDE + old_side] = net.w1[old_side:]
@@ -128,15 +132,15 @@ class NeuralEvaluator:
             if version != FORMAT_VERSION:
                 raise ValueError(f"{str(path)!r}: weights format {version!r}, expected {FORMAT_VERSION}")
             encoding = str(data["encoding"])
-            if encoding not in (ENCODING, V1_ENCODING):
+            if encoding != ENCODING and encoding not in OLDER_FEATURES:
                 raise ValueError(f"{str(path)!r}: encoding {encoding!r}, this gammon uses {ENCODING!r}")
             nets = [
                 Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
                       for a in ("w1", "b1", "w2", "b2")))
                 for name in NET_NAMES
             ]
-            if encoding == V1_ENCODING:
-                nets = [from_v1(net) for net in nets]
+            if encoding in OLDER_FEATURES:
+                nets = [from_older(net, encoding) for net in nets]
             games = int(data["games"]) if "games" in data else 0
         return cls(nets[0], nets[1], games)
 

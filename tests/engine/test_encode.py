@@ -47,6 +47,32 @@ def test_features_of_the_start() -> None:
     assert f["shots"] == (0.0, 0.0)
 
 
+def test_race_features_of_the_start_and_a_gammon_race() -> None:
+    # the start: nothing off; 10 checkers outside the home board (2 on 24, 5 on 13, 3 on 8), who
+    # need 2 * 18 + 5 * 7 + 3 * 2 = 77 pips to come home and cross 2 * 3 + 5 * 2 + 3 * 1 = 19 lines
+    f = feature_values(START.as_array())
+    assert f["any_off"] == (0.0, 0.0)
+    assert f["outside"] == pytest.approx((10 / 15, 10 / 15))
+    assert f["pips_to_home"] == pytest.approx((77 / 100, 77 / 100))
+    assert f["crossovers"] == pytest.approx((19 / 30, 19 / 30))
+    # a race the mover must save the gammon in, against an opponent with 12 checkers off
+    g = feature_values(pos("x 19:2 11:1 8:2 6:10; o 1:3").as_array())
+    assert g["any_off"] == (0.0, 1.0)
+    assert g["outside"] == pytest.approx((5 / 15, 0.0))
+    assert g["pips_to_home"] == pytest.approx(((2 * 13 + 5 + 2 * 2) / 100, 0.0))
+    assert g["crossovers"] == pytest.approx(((2 * 3 + 1 + 2) / 30, 0.0))
+    assert g["break_contact"] == (0.0, 0.0)  # a race
+
+
+def test_break_contact() -> None:
+    # at the start each side must pass the other's 24-point checkers with all 15: its whole pip count
+    assert feature_values(START.as_array())["break_contact"] == pytest.approx((1.0, 1.0))
+    # the mover's checker on its 20-point must pass the opponent's rearmost (the mover's 19-point):
+    # 2 pips; the opponent's 14 checkers on its 6-point must pass that checker (its 5-point): 2 each
+    f = feature_values(pos("x 20:1 6:14; o 2:1 6:14").as_array())
+    assert f["break_contact"] == pytest.approx((2 / 167, 28 / 167))
+
+
 def test_direct_six_away_blots() -> None:
     # Blots 6 pips apart with nothing between: any 6 (11), 5-1 and 4-2 (2 each), 3-3, 2-2 = 17.
     p = pos("x 10:1 1:14; o 21:1 1:14")

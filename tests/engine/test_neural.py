@@ -97,17 +97,19 @@ def test_wrong_input_size_is_refused() -> None:
         NeuralEvaluator(Net.random(4, rng, n_inputs=10), Net.random(4, rng))
 
 
-def test_v1_weights_load_and_compute_what_they_did(tmp_path) -> None:
-    # A gammon-v1 file (8 features a side) loads with zero weights on the features v2 added, so it
-    # gives the v1 encoding's outputs: those of the v2 inputs without the new feature columns.
-    from gammon.engine.encode import PER_SIDE, RAW_PER_SIDE, V1_FEATURES
-    from gammon.engine.neural import Net
+@pytest.mark.parametrize("encoding", ["gammon-v1", "gammon-v2"])
+def test_older_weights_load_and_compute_what_they_did(tmp_path, encoding: str) -> None:
+    # A gammon-v1 file (8 features a side) or gammon-v2 file (12) loads with zero weights on the
+    # features added since, so it gives the old encoding's outputs: those of today's inputs without
+    # the new feature columns.
+    from gammon.engine.encode import PER_SIDE, RAW_PER_SIDE
+    from gammon.engine.neural import OLDER_FEATURES, Net
 
     rng = np.random.default_rng(4)
-    old_side = RAW_PER_SIDE + V1_FEATURES
+    old_side = RAW_PER_SIDE + OLDER_FEATURES[encoding]
     v1 = [Net.random(6, rng, n_inputs=2 * old_side) for _ in range(2)]
-    path = tmp_path / "v1.npz"
-    arrays: dict[str, object] = {"format_version": 1, "encoding": "gammon-v1", "games": 5}
+    path = tmp_path / "old.npz"
+    arrays: dict[str, object] = {"format_version": 1, "encoding": encoding, "games": 5}
     for name, net in zip(("contact", "race"), v1):
         for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
             arrays[f"{name}_{a}"] = value
@@ -124,8 +126,8 @@ def test_v1_weights_load_and_compute_what_they_did(tmp_path) -> None:
 
 
 def test_a_v1_file_of_the_wrong_size_is_refused(tmp_path) -> None:
-    # Tagged gammon-v1 but with v2's input count: refused, not padded into a misread net.
+    # Tagged gammon-v1 but with today's input count: refused, not padded into a misread net.
     path = tmp_path / "w.npz"
     NeuralEvaluator.random(hidden=4, race_hidden=4).save(path, encoding="gammon-v1")
-    with pytest.raises(ValueError, match="a gammon-v1 net has 212 inputs, this one 220"):
+    with pytest.raises(ValueError, match=f"a gammon-v1 net has 212 inputs, this one {N_INPUTS}"):
         NeuralEvaluator.load(path)
