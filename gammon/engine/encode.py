@@ -48,10 +48,10 @@ FEATURE_NAMES = (
     "crossovers",
     "break_contact",
 )
-# gammon-v1 had the first eight features only; its weights load into v2 with zero weights on the
-# rest (neural.py), which computes exactly what they did.
+# gammon-v1 had the first eight features only, gammon-v2 the first twelve; their weights load with
+# zero weights on the rest (neural.from_older), which computes what they did.
 V1_FEATURES = 8
-V2_FEATURES = 12  # gammon-v2 had the first twelve (loaded the same way)
+V2_FEATURES = 12
 N_FEATURES = len(FEATURE_NAMES)
 PER_SIDE = RAW_PER_SIDE + N_FEATURES
 N_INPUTS = 2 * PER_SIDE
