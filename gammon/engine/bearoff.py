@@ -72,7 +72,7 @@ def _generate_tables(binom, max_rolls):
                             c[3] = c4
                             c[4] = c5
                             c[5] = c6
-                            i = _index(c, 15, binom)
+                            i = _index(c, CHECKERS, binom)
                             counts[i, :] = c
                             pips[i] = c1 + 2 * c2 + 3 * c3 + 4 * c4 + 5 * c5 + 6 * c6
     order = np.argsort(pips)
@@ -109,7 +109,7 @@ def _generate_tables(binom, max_rolls):
                     for p in range(6):
                         child[p] = -boards[k, 24 - p]
                         left += child[p]
-                    j = _index(child, 15, binom)
+                    j = _index(child, CHECKERS, binom)
                     if mean_off[j] < best_off_mean:
                         best_off_mean = mean_off[j]
                         best_off = j
@@ -234,11 +234,11 @@ def _race_kernel(boards, off, first, binom, out):
         for p in range(6):
             c[p] = boards[r, p + 1]
             my_n += c[p]
-        mine = _index(c, 15, binom)
+        mine = _index(c, CHECKERS, binom)
         for p in range(6):
             c[p] = -boards[r, 24 - p]
             their_n += c[p]
-        theirs = _index(c, 15, binom)
+        theirs = _index(c, CHECKERS, binom)
         win = 0.0
         win_g = 0.0
         lose_g = 0.0

@@ -33,6 +33,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
+from gammon.dice import ALL_ROLLS
 from gammon.engine.bearoff import _BINOM, _index, is_bearoff_board
 from gammon.movegen import generate_all
 
@@ -65,56 +66,35 @@ def _side_positions(binom):
 
 
 @njit(cache=True)
-def _side_children(counts, binom):
-    """For each side position and roll, the distinct positions its legal plays leave."""
+def _side_children(counts, rolls, binom):
+    """For each side position and roll (``rolls`` (ROLLS, 2)), the positions its legal plays leave.
+    The move generator gives one play per distinct result, so they are distinct."""
     children = np.zeros((SIDE, ROLLS, _MAX_CHILDREN), dtype=np.int32)
     n_children = np.zeros((SIDE, ROLLS), dtype=np.int32)
     board = np.zeros(26, dtype=np.int8)
     child = np.zeros(6, dtype=np.int8)
     for i in range(1, SIDE):  # index 0: nothing left
-        k = 0
-        for d1 in range(1, 7):
-            for d2 in range(d1, 7):
-                board[:] = 0
+        for k in range(ROLLS):
+            board[:] = 0
+            for p in range(6):
+                board[p + 1] = counts[i, p]
+            count, _nsteps, boards, _steps = generate_all(board, rolls[k, 0], rolls[k, 1])
+            for r in range(count):
+                # results are seen from the (absent) opponent: our point p is slot 25 - p
                 for p in range(6):
-                    board[p + 1] = counts[i, p]
-                count, _nsteps, boards, _steps = generate_all(board, d1, d2)
-                m = 0
-                for r in range(count):
-                    # results are seen from the (absent) opponent: our point p is slot 25 - p
-                    for p in range(6):
-                        child[p] = -boards[r, 24 - p]
-                    j = _index(child, CHECKERS, binom)
-                    seen = False
-                    for q in range(m):
-                        if children[i, k, q] == j:
-                            seen = True
-                    if not seen:
-                        children[i, k, m] = j
-                        m += 1
-                n_children[i, k] = m
-                k += 1
+                    child[p] = -boards[r, 24 - p]
+                children[i, k, r] = _index(child, CHECKERS, binom)
+            n_children[i, k] = count
     return children, n_children
 
 
 @njit(cache=True)
-def _roll_weights():
-    w = np.zeros(ROLLS)
-    k = 0
-    for d1 in range(1, 7):
-        for d2 in range(d1, 7):
-            w[k] = (1.0 if d1 == d2 else 2.0) / 36.0
-            k += 1
-    return w
-
-
-@njit(cache=True)
-def _build(pips, children, n_children):
+def _build(pips, children, n_children, weights):
     """``win`` (SIDE, SIDE) and cubeful ``values`` (SIDE, SIDE, 3) for the player on roll with side
-    index ``a`` against ``b``; rows or columns 0 (a side already off) stay zero."""
+    index ``a`` against ``b`` (``weights``: each roll's chance); rows or columns 0 (a side already
+    off) stay zero."""
     win = np.zeros((SIDE, SIDE))
     values = np.zeros((SIDE, SIDE, 3))
-    weights = _roll_weights()
     total = np.empty(SIDE * SIDE, dtype=np.int64)
     for a in range(SIDE):
         for b in range(SIDE):
@@ -219,9 +199,11 @@ class TwoSidedBearoff:
 
     @classmethod
     def generate(cls) -> TwoSidedBearoff:
+        from gammon.engine.search import ROLL_WEIGHTS  # here: the search imports this module
+
         counts, pips = _side_positions(_BINOM)
-        children, n_children = _side_children(counts, _BINOM)
-        win, values = _build(pips, children, n_children)
+        children, n_children = _side_children(counts, np.array(ALL_ROLLS, dtype=np.int64), _BINOM)
+        win, values = _build(pips, children, n_children, ROLL_WEIGHTS)
         return cls(win.astype(np.float32), values.astype(np.float32))
 
     @staticmethod
