@@ -5,6 +5,7 @@
     python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
     python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
     python -m gammon.train check run.npz --pairs 1000
+    python -m gammon.train choices --labels alternatives.npz run.npz better.npz
 """
 
 from __future__ import annotations
@@ -127,6 +128,11 @@ def main(argv: list[str] | None = None) -> None:
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
     ck.add_argument("--seed", type=int, default=12345)
+    ch = sub.add_parser("choices", help="judge 0-ply choices among a label set's alternatives by its labels")
+    ch.add_argument("--labels", type=Path, required=True, help="a label file of label --alternatives")
+    ch.add_argument("--holdout", type=float, default=0.05,
+                    help="judge the decisions in this last share of the file (fit's held-out part)")
+    ch.add_argument("weights", type=Path, nargs="+", help="the nets to judge, the first the baseline")
     args = parser.parse_args(argv)
     # bad settings or files end with their message and exit status 2, not a traceback
     try:
@@ -186,6 +192,14 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
                            seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
+        elif args.command == "choices":
+            from gammon.train.choices import Decisions, net_losses, report
+
+            decisions = Decisions.load(args.labels, args.holdout)
+            if not len(decisions):
+                raise ValueError(f"{str(args.labels)!r} has no decision of two plays or more to judge")
+            losses = [net_losses(_weights(w), decisions) for w in args.weights]
+            print("\n".join(report([str(w) for w in args.weights], losses, decisions.races())))
         else:
             from gammon.engine.neural import NeuralEvaluator
 

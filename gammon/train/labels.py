@@ -12,9 +12,11 @@ a stronger judge than the net's own 0-ply gives it:
 
 The work is split into chunks of positions and spread with :func:`gammon.engine.parallel.ordered_map`
 over local processes (default: every core) or a Ray cluster. A label file (``.npz``: ``boards`` int8
-(N, 26), ``targets`` float32 (N, 5), and what made them) is rewritten as chunks finish, so a run that
-stops early keeps what it labelled, and a run given the same file resumes after its last chunk: the
-positions come from ``(seed, games, every)`` alone, so a resumed run labels the same positions.
+(N, 26), ``targets`` float32 (N, 5), and what made them; with ``alternatives``, ``decisions``: the
+roll each board's play was chosen from, :mod:`gammon.train.choices`) is rewritten as chunks
+finish, so a run that stops early keeps what it labelled, and a run given the same file resumes
+after its last chunk: the positions come from ``(seed, games, every)`` alone, so a resumed run
+labels the same positions.
 """
 
 from __future__ import annotations
@@ -94,16 +96,17 @@ def in_win_window(ev: NeuralEvaluator, boards: np.ndarray, window: tuple[float, 
     return (win >= window[0]) & (win <= window[1])
 
 
-def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> np.ndarray:
+def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """For each board (player on roll), a roll drawn from ``(seed, its index)`` and the boards after
     its ``k`` plays that are best at 0 ply (fewer where it has fewer; seen from the opponent, now on
-    roll; finished games left out). These are the positions a 0-ply choice compares: labelled by a
-    deeper judge, they teach the net to rank the plays it hesitates between, which positions of
-    greedy games (only the play it chose) do not."""
+    roll; finished games left out), best first. These are the positions a 0-ply choice compares:
+    labelled by a deeper judge, they teach the net to rank the plays it hesitates between, which
+    positions of greedy games (only the play it chose) do not. Returns the boards and, for each,
+    the index of the board it came from (its decision: :mod:`gammon.train.choices`)."""
     if k < 1:
         raise ValueError(f"the number of best plays must be 1 or more, got {k!r}")
     searcher = Searcher(ev, default_bearoff())
-    picked = []
+    picked, sources = [], []
     for i, board in enumerate(np.require(boards, np.int8, ["C", "W"])):
         d1, d2 = (int(d) for d in np.random.default_rng([seed, i]).integers(1, 7, size=2))
         _, after, _ = generate_arrays(board, (d1, d2))
@@ -112,7 +115,10 @@ def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> np
             continue
         order, _, _ = searcher.rank_plays(after, ZERO_PLY)  # as Engine(plies=0) ranks them
         picked.append(after[order[:k]])
-    return np.concatenate(picked) if picked else np.empty((0, 26), dtype=np.int8)
+        sources.append(np.full(len(picked[-1]), i, dtype=np.int64))
+    if not picked:
+        return np.empty((0, 26), dtype=np.int8), np.empty(0, dtype=np.int64)
+    return np.concatenate(picked), np.concatenate(sources)
 
 
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
@@ -130,6 +136,16 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     positions where a double is close or real, the ones whose probabilities the cube depends on.
     ``alternatives`` replaces each position, before those filters, by the boards after its
     ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`)."""
+    return _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
+                      explore=explore, min_anchors=min_anchors, win_window=win_window,
+                      alternatives=alternatives)[0]
+
+
+def _positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *, contact_only: bool,
+               race_only: bool, explore: float, min_anchors: int,
+               win_window: tuple[float, float] | None, alternatives: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`self_play_positions` and each position's decision: the index of the game position
+    its play was chosen in (with ``alternatives``; otherwise its own index)."""
     if not 0.0 <= explore <= 1.0:
         raise ValueError(f"explore must be a probability, got {explore!r}")
     if contact_only and race_only:
@@ -140,17 +156,19 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
         check_win_window(win_window, "win_window")
     boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
                                        every, kernels.MAX_PLIES // every + 1, explore)
+    decisions = np.arange(len(boards), dtype=np.int64)
     if alternatives:
-        boards = best_plays(ev, boards, alternatives, seed)
+        boards, decisions = best_plays(ev, boards, alternatives, seed)
+    keep = np.ones(len(boards), dtype=bool)
     if contact_only:
-        boards = boards[~race_mask(boards)]
+        keep &= ~race_mask(boards)
     if race_only:
-        boards = boards[race_mask(boards)]
+        keep &= race_mask(boards)
     if min_anchors:
-        boards = boards[anchors(boards).max(axis=1) >= min_anchors]
+        keep &= anchors(boards).max(axis=1) >= min_anchors
     if win_window is not None:
-        boards = boards[in_win_window(ev, boards, win_window)]
-    return np.ascontiguousarray(boards)
+        keep[keep] = in_win_window(ev, boards[keep], win_window)
+    return np.ascontiguousarray(boards[keep]), decisions[keep]
 
 
 def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
@@ -236,10 +254,10 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
     holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
     ``positions``, once the first that many are."""
-    boards = self_play_positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
-                                 explore=explore, min_anchors=min_anchors, win_window=win_window,
-                                 alternatives=alternatives)
-    boards = boards[:positions]
+    boards, decisions = _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
+                                   explore=explore, min_anchors=min_anchors, win_window=win_window,
+                                   alternatives=alternatives)
+    boards, decisions = boards[:positions], decisions[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
     if alternatives:
         played += f", the boards after the {alternatives} best 0-ply plays of a roll"
@@ -270,6 +288,8 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
 
     def save_and_note(now: float) -> np.ndarray:
         targets = np.concatenate(parts)
+        if alternatives:  # the plays of one roll, for gammon.train.choices
+            meta["decisions"] = decisions[:labelled]
         _save(out, boards[:labelled], targets, meta)
         rate = (labelled - len(done)) / max(now - started, 1e-9)
         note(f"{labelled:,} / {len(boards):,} labelled ({rate:.1f} positions/s)")

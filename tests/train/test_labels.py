@@ -218,7 +218,7 @@ def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> N
 def test_alternatives_are_the_boards_after_the_best_zero_ply_plays_of_a_drawn_roll() -> None:
     ev = _net(8)
     positions = self_play_positions(ev, 3, 3, 5, contact_only=True)  # no play ends a game
-    picked = best_plays(ev, positions, 3, 11)
+    picked, sources = best_plays(ev, positions, 3, 11)
     engine = Engine(plies=0, evaluator=ev)
     row, firsts = 0, []
     for i, board in enumerate(positions):
@@ -227,13 +227,14 @@ def test_alternatives_are_the_boards_after_the_best_zero_ply_plays_of_a_drawn_ro
         firsts += [row] if hints else []  # no legal play: no boards
         for h in hints:
             assert picked[row].tolist() == list(h.play.after.as_array())
+            assert sources[row] == i  # the decision it belongs to
             row += 1
-    assert row == len(picked) > 2 * len(positions)
+    assert row == len(picked) == len(sources) > 2 * len(positions)
     # one play each is the 0-ply choice
-    assert np.array_equal(best_plays(ev, positions, 1, 11), picked[firsts])
+    assert np.array_equal(best_plays(ev, positions, 1, 11)[0], picked[firsts])
     # the option replaces each position of the games, and the filters come after it
     every = self_play_positions(ev, 3, 3, 5)
-    alternatives = best_plays(ev, every, 2, 5)
+    alternatives = best_plays(ev, every, 2, 5)[0]
     assert np.array_equal(self_play_positions(ev, 3, 3, 5, alternatives=2, contact_only=True),
                           alternatives[~race_mask(alternatives)])
     with pytest.raises(ValueError, match="the number of best plays must be 1 or more, got 0"):
