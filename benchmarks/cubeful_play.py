@@ -88,6 +88,9 @@ class GnubgServer:
         with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
             f.write(script)
         self._script = f.name
+        # workers starting gnubg at once on a new machine all make ~/.gnubg, and a loser of that
+        # race stops at once ("/root/.gnubg: File exists"): make it first
+        os.makedirs(os.path.join(os.path.expanduser("~"), ".gnubg"), exist_ok=True)
         read, write = os.pipe()
         self._log = tempfile.TemporaryFile()
         self._process = subprocess.Popen(
