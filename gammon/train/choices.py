@@ -23,6 +23,7 @@ from gammon.engine.evaluator import cubeless_equity
 from gammon.engine.neural import NeuralEvaluator
 from gammon.engine.search import Searcher
 from gammon.train.labels import LabelSet
+from gammon.train.supervised import held_out_start
 
 
 @dataclass(frozen=True)
@@ -37,14 +38,12 @@ class Decisions:
     @classmethod
     def load(cls, path: str | Path, holdout: float = 0.05) -> Decisions:
         """The decisions in the last ``holdout`` share of the file's positions (all with 0)."""
-        if not 0.0 <= holdout < 1.0:
-            raise ValueError(f"holdout must be a share in [0, 1), got {holdout!r}")
         labels = LabelSet.load(path)
         with np.load(path, allow_pickle=False) as data:
             if "decisions" not in data:
                 raise ValueError(f"{str(path)!r} has no decisions: make it with label --alternatives")
             decisions = np.asarray(data["decisions"], dtype=np.int64)
-        first = len(labels) - int(round(holdout * len(labels))) if holdout else 0
+        first = held_out_start(len(labels), holdout) if holdout else 0
         return cls.of(labels, decisions, first)
 
     @classmethod

@@ -94,10 +94,15 @@ def split(labels: LabelSet, holdout: float) -> tuple[LabelSet, LabelSet]:
     """The last ``holdout`` share of the positions apart from the rest: (fit, held out). A label
     set keeps a game's positions together, and the positions of one game are alike, so a random
     share would be judged on near copies of positions fitted; the last share is the last games'."""
+    n_keep = held_out_start(len(labels), holdout)
+    return labels.select(slice(None, n_keep)), labels.select(slice(n_keep, None))
+
+
+def held_out_start(n: int, holdout: float) -> int:
+    """The first of ``n`` positions in the last ``holdout`` share, which :func:`split` keeps out."""
     if not 0.0 <= holdout < 1.0:
         raise ValueError(f"holdout must be a share in [0, 1), got {holdout!r}")
-    n_keep = len(labels) - int(round(holdout * len(labels)))
-    return labels.select(slice(None, n_keep)), labels.select(slice(n_keep, None))
+    return n - int(round(holdout * n))
 
 
 NETS = ("contact", "race")

@@ -52,6 +52,8 @@ def test_a_label_run_of_alternatives_records_its_decisions_and_the_labelling_net
     _save(plain, labels.boards, labels.targets, {"description": "no decisions"})
     with pytest.raises(ValueError, match="has no decisions: make it with label --alternatives"):
         Decisions.load(plain)
+    with pytest.raises(ValueError, match="holdout must be a share in \\[0, 1\\), got 1.5"):
+        Decisions.load(path, holdout=1.5)
 
 
 def test_the_choices_command_reports_each_net_against_the_first(tmp_path, capsys) -> None:
