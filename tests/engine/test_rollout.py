@@ -120,8 +120,8 @@ def test_bearoff_truncation_takes_the_database_value(pips: Engine) -> None:
 def test_a_back_game_the_net_misjudges_is_corrected_by_its_own_rollout(net: Engine) -> None:
     # ttlAYAPvbogBAA: the opponent holds the 5 and 6-points of the player on roll (a back game),
     # whose board is already crunched (ten checkers on its 1, 2 and 3-points) with three checkers
-    # still to come home. gammon's 0-ply net says 58% to win (docs/training.md step 16; steps 11 to
-    # 15: 59%, step 10's: 58%, step 9's: 60%); GNU Backgammon 2-ply says 46%. The net's own rollout
+    # still to come home. gammon's 0-ply net says 58% to win (docs/training.md steps 16 and 17; steps
+    # 11 to 15: 59%, step 10's: 58%, step 9's: 60%); GNU Backgammon 2-ply says 46%. The net's own rollout
     # (the net playing both sides) comes much closer to that. (The rollout labels of steps 8 and 9
     # mended the earlier nets' worst misses: 77% on NjcDYANvAAAgAA for step 8's net, where gnubg
     # says 62.5% and step 9's net 70%; 69-73% on bDdEADPm2x0AAA for step 7's, where gnubg says 53%
