@@ -96,9 +96,10 @@ def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Eva
 
 
 def test_engine_corrects_contact_money_near_the_take_point(monkeypatch: pytest.MonkeyPatch) -> None:
-    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA")  # contact, 0-ply DT about 1.01
+    # contact, 0-ply DT about 0.95 (weight about 0.9; earlier nets put it near 1.01)
+    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA")
     w = float(cc.zone_weight(plain.double_take))
-    assert w > 0.9
+    assert w > 0.5
     assert fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
     assert fixed.no_double == pytest.approx(plain.no_double - 0.04 * w)
     assert fixed.double_pass == plain.double_pass == 1.0
@@ -120,7 +121,7 @@ def test_only_the_shipped_net_is_corrected(monkeypatch: pytest.MonkeyPatch) -> N
     from gammon.engine.neural import NeuralEvaluator
 
     plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", evaluator=NeuralEvaluator.default())
-    assert cc.zone_weight(plain.double_take) > 0.9  # it would be corrected with Engine()'s own net
+    assert cc.zone_weight(plain.double_take) > 0.5  # it would be corrected with Engine()'s own net
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
 
 
@@ -132,6 +133,6 @@ def test_the_correction_can_be_asked_for_and_refused(monkeypatch: pytest.MonkeyP
     plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", evaluator=NeuralEvaluator.default(),
                               cube_correction=True)
     w = float(cc.zone_weight(plain.double_take))
-    assert w > 0.9 and fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
+    assert w > 0.5 and fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
     plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", cube_correction=False)
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
