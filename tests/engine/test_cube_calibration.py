@@ -95,11 +95,15 @@ def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Eva
     return plain, engine.cube_decision(p, jacoby=False, **kwargs)
 
 
+NEAR_TAKE_POINT = "4HPkEwAzzjgDIA"
+"""A contact money position whose 0-ply DT with the shipped (step-17) net is about 1.00, where the
+correction weighs fully (the earlier nets put DZ+DAQxmu1EEBA near 1.01, the step-17 net 0.95)."""
+
+
 def test_engine_corrects_contact_money_near_the_take_point(monkeypatch: pytest.MonkeyPatch) -> None:
-    # contact, 0-ply DT about 0.95 (weight about 0.9; earlier nets put it near 1.01)
-    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA")
+    plain, fixed = _decisions(monkeypatch, NEAR_TAKE_POINT)
     w = float(cc.zone_weight(plain.double_take))
-    assert w > 0.5
+    assert w > 0.9
     assert fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
     assert fixed.no_double == pytest.approx(plain.no_double - 0.04 * w)
     assert fixed.double_pass == plain.double_pass == 1.0
@@ -111,7 +115,7 @@ def test_engine_leaves_races_and_a_dead_cube_alone(monkeypatch: pytest.MonkeyPat
     plain, fixed = _decisions(monkeypatch, "6j0AAFjOAQAAAA")  # race, 0-ply DT about 1.09
     assert cc.zone_weight(plain.double_take) > 0.5  # it would be corrected were it contact
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
-    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", cube_value=2, cube_owner=CubeOwner.OPPONENT)
+    plain, fixed = _decisions(monkeypatch, NEAR_TAKE_POINT, cube_value=2, cube_owner=CubeOwner.OPPONENT)
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
 
 
@@ -120,8 +124,8 @@ def test_only_the_shipped_net_is_corrected(monkeypatch: pytest.MonkeyPatch) -> N
     evaluator (as other weights would be) is left as its search gives it."""
     from gammon.engine.neural import NeuralEvaluator
 
-    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", evaluator=NeuralEvaluator.default())
-    assert cc.zone_weight(plain.double_take) > 0.5  # it would be corrected with Engine()'s own net
+    plain, fixed = _decisions(monkeypatch, NEAR_TAKE_POINT, evaluator=NeuralEvaluator.default())
+    assert cc.zone_weight(plain.double_take) > 0.9  # it would be corrected with Engine()'s own net
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
 
 
@@ -130,9 +134,9 @@ def test_the_correction_can_be_asked_for_and_refused(monkeypatch: pytest.MonkeyP
     the offsets on a candidate net); ``False`` leaves even the shipped net uncorrected."""
     from gammon.engine.neural import NeuralEvaluator
 
-    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", evaluator=NeuralEvaluator.default(),
+    plain, fixed = _decisions(monkeypatch, NEAR_TAKE_POINT, evaluator=NeuralEvaluator.default(),
                               cube_correction=True)
     w = float(cc.zone_weight(plain.double_take))
-    assert w > 0.5 and fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
-    plain, fixed = _decisions(monkeypatch, "DZ+DAQxmu1EEBA", cube_correction=False)
+    assert w > 0.9 and fixed.double_take == pytest.approx(plain.double_take - 0.08 * w)
+    plain, fixed = _decisions(monkeypatch, NEAR_TAKE_POINT, cube_correction=False)
     assert (fixed.no_double, fixed.double_take) == (plain.no_double, plain.double_take)
