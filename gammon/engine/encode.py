@@ -16,7 +16,11 @@ side's own view (so the net sees both sides the same way). One side is:
   ``gammon-v3``, for the races the v2 race net misplayed most: saving a gammon) whether any checker
   is off, the checkers outside the home board, the pips they need to come home and the crossovers
   (quadrant lines) they still have to pass, and the pips this side needs to pass every checker of
-  the other side (to break contact; 0 in a race).
+  the other side (to break contact; 0 in a race), and (added in ``gammon-v4``, for the contact
+  plays the v3 net lost most on at 0 ply) the pips the other side would lose to this side's shots
+  (gnubg's pip loss), the chance that this side's checkers on the bar stay there a roll, the most
+  forward point this side holds from the other side's bar point back, and how many of this side's
+  checkers on points 13 to 25 the other side's blocks hold, weighted by the rolls that fail them.
 
 The same encoding feeds the contact and the race net. ``ENCODING`` names this layout: a weights file
 records it and the loader refuses another.
@@ -27,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ENCODING = "gammon-v3"
+ENCODING = "gammon-v4"
 RAW_PER_SIDE = 24 * 4 + 2
 FEATURE_NAMES = (
     "pips",
@@ -47,11 +51,17 @@ FEATURE_NAMES = (
     "pips_to_home",
     "crossovers",
     "break_contact",
+    "pip_loss",
+    "bar_stuck",
+    "forward_anchor",
+    "trapped",
 )
-# gammon-v1 had the first eight features only, gammon-v2 the first twelve; their weights load with
+# gammon-v1 had the first eight features only, gammon-v2 the first twelve, gammon-v3 the first
+# seventeen; their weights load with
 # zero weights on the rest (neural.from_older), which computes what they did.
 V1_FEATURES = 8
 V2_FEATURES = 12
+V3_FEATURES = 17
 N_FEATURES = len(FEATURE_NAMES)
 PER_SIDE = RAW_PER_SIDE + N_FEATURES
 N_INPUTS = 2 * PER_SIDE
@@ -77,13 +87,27 @@ def _blocked(v, point):
     return v[26 + 25 - point] >= 2
 
 
+_TOP_BIT = np.array([max(n.bit_length() - 1, 0) for n in range(1 << 13)], dtype=np.int8)
+
+
+@njit(cache=True)
+def _top_point(mask):
+    """The highest point (1..24) whose bit is set in ``mask`` (not 0), by table: bits 12..24, else
+    bits 0..11."""
+    high = mask >> 12
+    return _TOP_BIT[high] + 12 if high else _TOP_BIT[mask]
+
+
 @njit(cache=True)
 def _shots(v):
-    """Rolls of 36 with which this side, on roll, could hit a blot of the other side: with one die,
-    both dice through an open point, or a double's steps through open points, from a checker
-    allowed to move (only from the bar while checkers are there; two or more on the bar rule out
-    combined steps, and leave a double 5 - bar steps). Works on bit masks of points (bit p for
-    point p, 25 the bar): a die ``a`` takes the checkers ``sources`` to ``sources >> a``."""
+    """``(shots, pips)``: the rolls of 36 with which this side, on roll, could hit a blot of the
+    other side, and the pips the other side would lose to them, summed over the 36 rolls, each roll
+    hitting the blot that loses most (a blot on this side's point ``p`` loses ``p`` pips; gnubg's
+    pip loss). A roll hits with one die, both dice through an open point, or a double's steps
+    through open points, from a checker allowed to move (only from the bar while checkers are
+    there; two or more on the bar rule out combined steps, and leave a double 5 - bar steps).
+    Works on bit masks of points (bit p for point p, 25 the bar): a die ``a`` takes the checkers
+    ``sources`` to ``sources >> a``."""
     on_bar = v[25]
     limit = 4 if on_bar == 0 else max(1, 5 - on_bar)
     blots = 0
@@ -95,7 +119,7 @@ def _shots(v):
         if n < 2:
             open_points |= 1 << p
     if blots == 0:
-        return 0
+        return 0, 0
     sources = 1 << 25
     if on_bar == 0:
         sources = 0
@@ -103,29 +127,30 @@ def _shots(v):
             if v[p] > 0:
                 sources |= 1 << p
     shots = 0
+    pips = 0
     for a in range(1, 7):
         hits_a = (sources >> a) & blots
         # a double: up to ``limit`` steps, each from an open point
         reach = sources
-        double = False
+        double = 0
         for _ in range(limit):
             reach >>= a
-            if reach & blots:
-                double = True
-                break
+            double |= reach & blots
             reach &= open_points
             if reach == 0:
                 break
         if double:
             shots += 1
+            pips += _top_point(double)
         for b in range(a + 1, 7):
-            hit = hits_a != 0 or (sources >> b) & blots != 0
-            if not hit and on_bar <= 1:
-                hit = ((((sources >> a) & open_points) >> b) & blots) != 0 or (
-                    (((sources >> b) & open_points) >> a) & blots) != 0
+            hit = hits_a | ((sources >> b) & blots)
+            if on_bar <= 1:
+                hit |= ((((sources >> a) & open_points) >> b) & blots) | (
+                    (((sources >> b) & open_points) >> a) & blots)
             if hit:
                 shots += 2
-    return shots
+                pips += 2 * _top_point(hit)
+    return shots, pips
 
 
 @njit(cache=True)
@@ -188,20 +213,41 @@ _ESCAPES_12 = _escape_table()
 
 
 @njit(cache=True)
-def _containment(v):
-    """1 - the fewest escapes of a checker on any of points 15..24, over 36: how well the other
-    side's blocks hold this side's back checkers (gnubg's idea). Only blocks within 12 points ahead
-    count, so a table lookup serves each point."""
-    held = 0  # bit 24 - p for a point p the other side holds
-    for p in range(3, 24):
+def _held(v):
+    """Bit 24 - p set for each point p (1..24) the other side holds."""
+    held = 0
+    for p in range(1, 25):
         if _blocked(v, p):
             held |= 1 << (24 - p)
+    return held
+
+
+@njit(cache=True)
+def _containment(held):
+    """1 - the fewest escapes of a checker on any of points 15..24, over 36: how well the other
+    side's blocks (``held``, see :func:`_held`) hold this side's back checkers (gnubg's idea). Only
+    blocks within 12 points ahead count, so a table lookup serves each point."""
     fewest = 36
     for src in range(15, 25):
         # the 12 points ahead of src, bit k - 1 for src - k
         pattern = (held >> (24 - src + 1)) & 0xFFF
         fewest = min(fewest, _ESCAPES_12[pattern])
     return (36 - fewest) / 36.0
+
+
+@njit(cache=True)
+def _trapped(v, held):
+    """The checkers of this side on points 13 to 25 (the bar), each weighted by the rolls of 36 that
+    fail to take it past the other side's blocks (``held``) in the 12 points ahead; only blocks
+    outside this side's home board count: the other side's anchors there are not a wall to escape."""
+    trapped = 0
+    for src in range(13, 26):
+        if v[src] > 0:
+            pattern = (held >> (24 - src + 1)) & 0xFFF  # bit k - 1 for src - k
+            if src < 19:
+                pattern &= (1 << (src - 7)) - 1  # keep src - k >= 7
+            trapped += v[src] * (36 - _ESCAPES_12[pattern])
+    return trapped
 
 
 @njit(cache=True)
@@ -229,6 +275,7 @@ def _encode_side(v, out, base):
     home = 0
     blots = 0
     anchors = 0  # points held in the opponent's home board
+    forward = 0  # the most forward of them, or the other side's bar point (18)
     rear = 0
     for p in range(1, 25):
         if v[p] >= 2:
@@ -238,6 +285,8 @@ def _encode_side(v, out, base):
                 home += 1
             if p >= 19:
                 anchors += 1
+            if p >= 18 and forward == 0:
+                forward = p
         else:
             run = 0
         if v[p] == 1:
@@ -246,7 +295,7 @@ def _encode_side(v, out, base):
             rear = p
     if v[25] > 0:
         rear = 25
-    shots = _shots(v)
+    shots, pip_loss = _shots(v)
     out[f] = pips / 167.0
     out[f + 1] = back / 15.0
     out[f + 2] = prime / 6.0
@@ -258,7 +307,8 @@ def _encode_side(v, out, base):
     out[f + 8] = anchors / 3.0
     out[f + 9] = back / 8.0 if anchors == 1 else 0.0
     out[f + 10] = (back - 3) / 4.0 if anchors >= 2 else 0.0
-    out[f + 11] = _containment(v)
+    held = _held(v)
+    out[f + 11] = _containment(held)
     outside = 0
     to_home = 0
     crossings = 0
@@ -281,6 +331,20 @@ def _encode_side(v, out, base):
         for p in range(max(lowest, 1), 26):
             behind += (p - lowest + 1) * v[p]
     out[f + 16] = behind / 167.0
+    out[f + 17] = pip_loss / (36.0 * 24.0)
+    # the chance that this side's checkers on the bar do not all come in next roll, against the
+    # points the other side holds in its home board (this side's 19..24: bits 0..5 of held)
+    closed = 0
+    for k in range(6):
+        closed += (held >> k) & 1
+    if v[25] == 1:
+        out[f + 18] = (closed / 6.0) ** 2
+    elif v[25] >= 2:
+        out[f + 18] = 1.0 - ((6 - closed) / 6.0) ** 2
+    else:
+        out[f + 18] = 0.0
+    out[f + 19] = (25 - forward) / 7.0 if forward > 0 else 0.0
+    out[f + 20] = _trapped(v, held) / (36.0 * 8.0)
 
 
 @njit(cache=True)

@@ -61,9 +61,11 @@ def evaluate_one(board, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y
 @njit(cache=True, fastmath=True)
 def gathered_hidden_sums(x, w1, b1, h, nonzero):
     """:func:`hidden_sums` for play, about twice as fast: the non-zero inputs are listed first
-    (into ``nonzero``, int64 scratch as long as ``x``), then their rows of ``w1`` are added four at
-    a time, so the loop over ``h`` has no branch and reads and writes ``h`` a quarter as often.
-    The sums are the same up to rounding (another order of additions)."""
+    (into ``nonzero``, int64 scratch as long as ``x``), then their rows of ``w1`` are added eight at
+    a time (then four, then one), so the loop over ``h`` has no branch and reads and writes ``h`` an
+    eighth as often (eight rather than four: about 9% faster with 256 hidden units, which paid for
+    the inputs that ``gammon-v4`` added). The sums are the same up to rounding (another order of
+    additions)."""
     nh = b1.shape[0]
     n = 0
     for i in range(x.shape[0]):
@@ -73,6 +75,17 @@ def gathered_hidden_sums(x, w1, b1, h, nonzero):
     for j in range(nh):
         h[j] = b1[j]
     t = 0
+    while t + 8 <= n:
+        i0, i1, i2, i3 = nonzero[t], nonzero[t + 1], nonzero[t + 2], nonzero[t + 3]
+        i4, i5, i6, i7 = nonzero[t + 4], nonzero[t + 5], nonzero[t + 6], nonzero[t + 7]
+        x0, x1, x2, x3 = x[i0], x[i1], x[i2], x[i3]
+        x4, x5, x6, x7 = x[i4], x[i5], x[i6], x[i7]
+        r0, r1, r2, r3 = w1[i0], w1[i1], w1[i2], w1[i3]
+        r4, r5, r6, r7 = w1[i4], w1[i5], w1[i6], w1[i7]
+        for j in range(nh):
+            h[j] += (x0 * r0[j] + x1 * r1[j] + x2 * r2[j] + x3 * r3[j]) + (
+                x4 * r4[j] + x5 * r5[j] + x6 * r6[j] + x7 * r7[j])
+        t += 8
     while t + 4 <= n:
         i0, i1, i2, i3 = nonzero[t], nonzero[t + 1], nonzero[t + 2], nonzero[t + 3]
         x0, x1, x2, x3 = x[i0], x[i1], x[i2], x[i3]

@@ -17,7 +17,15 @@ from typing import Any
 
 import numpy as np
 
-from gammon.engine.encode import ENCODING, N_INPUTS, PER_SIDE, RAW_PER_SIDE, V1_FEATURES, V2_FEATURES
+from gammon.engine.encode import (
+    ENCODING,
+    N_INPUTS,
+    PER_SIDE,
+    RAW_PER_SIDE,
+    V1_FEATURES,
+    V2_FEATURES,
+    V3_FEATURES,
+)
 from gammon.engine.forward import evaluate_batch
 from gammon.primitives import clamp_probabilities
 
@@ -26,7 +34,8 @@ DEFAULT_WEIGHTS = "gammon.npz"
 NET_NAMES = ("contact", "race")
 V1_ENCODING = "gammon-v1"
 V2_ENCODING = "gammon-v2"
-OLDER_FEATURES = {V1_ENCODING: V1_FEATURES, V2_ENCODING: V2_FEATURES}
+V3_ENCODING = "gammon-v3"
+OLDER_FEATURES = {V1_ENCODING: V1_FEATURES, V2_ENCODING: V2_FEATURES, V3_ENCODING: V3_FEATURES}
 """Encodings whose files still load: the hand-made features each had (a prefix of today's)."""
 
 
@@ -77,9 +86,9 @@ class Net:
 
 
 def from_older(net: Net, encoding: str) -> Net:
-    """A net of an older encoding (``gammon-v1``, ``gammon-v2``) in this one: the features added
-    since get zero input weights, so it computes what it did, up to rounding (and training can then
-    use them)."""
+    """A net of an older encoding (``gammon-v1``, ``gammon-v2``, ``gammon-v3``) in this one: the
+    features added since get zero input weights, so it computes what it did, up to rounding (and
+    training can then use them)."""
     old_side = RAW_PER_SIDE + OLDER_FEATURES[encoding]
     if net.w1.shape[0] != 2 * old_side:
         raise ValueError(f"a {encoding} net has {2 * old_side} inputs, this one {net.w1.shape[0]}")

@@ -118,43 +118,97 @@ def test_sides_are_symmetric() -> None:
         assert x[0, RAW_PER_SIDE - 1] >= 0
 
 
-def _reference_shots(board: tuple[int, ...]) -> int:
-    """Shots of the player on roll counted roll by roll, in plain Python: a roll hits when one die,
-    both dice in either order through an open point, or a double's steps through open points reach
-    a blot from a checker allowed to move (only from the bar while checkers are there; with two or
-    more on the bar, combined steps are not available, and a double keeps 5 - bar steps)."""
+def _reference_shots(board: tuple[int, ...]) -> tuple[int, int]:
+    """Shots of the player on roll counted roll by roll, in plain Python, and the pips they take
+    from the opponent (each roll hitting the farthest blot it can: a blot on the mover's point p
+    loses p pips): a roll hits when one die, both dice in either order through an open point, or a
+    double's steps through open points reach a blot from a checker allowed to move (only from the
+    bar while checkers are there; with two or more on the bar, combined steps are not available,
+    and a double keeps 5 - bar steps)."""
     mine = [max(board[i], 0) for i in range(26)]
     blot = [board[i] == -1 for i in range(26)]
     blocked = [board[i] <= -2 for i in range(26)]
     bar = mine[25]
     sources = [25] if bar else [i for i in range(1, 25) if mine[i]]
 
-    def hits(d1: int, d2: int) -> bool:
+    def farthest_hit(d1: int, d2: int) -> int:
+        farthest = 0
         for src in sources:
             for dst in range(1, src):
                 if not blot[dst]:
                     continue
                 d = src - dst
+                hit = False
                 if d1 != d2:
                     if d in (d1, d2):
-                        return True
-                    if d == d1 + d2 and bar <= 1 and (not blocked[src - d1] or not blocked[src - d2]):
-                        return True
+                        hit = True
+                    elif d == d1 + d2 and bar <= 1 and (not blocked[src - d1] or not blocked[src - d2]):
+                        hit = True
                 elif d % d1 == 0 and d // d1 <= (4 if bar == 0 else max(1, 5 - bar)):
-                    if not any(blocked[src - k * d1] for k in range(1, d // d1)):
-                        return True
-        return False
+                    hit = not any(blocked[src - k * d1] for k in range(1, d // d1))
+                if hit:
+                    farthest = max(farthest, dst)
+        return farthest
 
-    return sum(1 if a == b else 2 for a in range(1, 7) for b in range(a, 7) if hits(a, b))
+    rolls = [(1 if a == b else 2, farthest_hit(a, b)) for a in range(1, 7) for b in range(a, 7)]
+    return sum(n for n, far in rolls if far), sum(n * far for n, far in rolls)
 
 
-def test_shots_match_a_roll_by_roll_count() -> None:
+def test_shots_and_pip_loss_match_a_roll_by_roll_count() -> None:
     positions = random_game_positions(seed=11, games=6)
     assert any(p.board[25] for p in positions)  # the bar rule is exercised
+    lost = []
     for p in positions:
         f = feature_values(p.as_array())
-        assert f["shots"][0] * 36 == pytest.approx(_reference_shots(p.board)), p.id
-        assert f["shots"][1] * 36 == pytest.approx(_reference_shots(p.flip().board)), p.id
+        for side, board in ((0, p.board), (1, p.flip().board)):
+            shots, pips = _reference_shots(board)
+            assert f["shots"][side] * 36 == pytest.approx(shots), p.id
+            assert f["pip_loss"][side] * 36 * 24 == pytest.approx(pips, abs=1e-3), p.id
+            lost.append(pips)
+    assert max(lost) > 0
+
+
+def test_pip_loss_weighs_the_blot_hit() -> None:
+    # One mover checker 6 pips behind an opponent blot, nothing between: 17 shots each. A blot on
+    # the mover's 18-point (the opponent's 7) loses 18 pips to each, one on the mover's 4-point 4.
+    far = feature_values(pos("x 24:1 1:14; o 7:1 23:14").as_array())
+    near = feature_values(pos("x 10:1 1:14; o 21:1 23:14").as_array())
+    assert far["shots"][0] == near["shots"][0] == pytest.approx(17 / 36)
+    assert far["pip_loss"][0] == pytest.approx(17 * 18 / (36 * 24))
+    assert near["pip_loss"][0] == pytest.approx(17 * 4 / (36 * 24))
+
+
+def test_bar_stuck() -> None:
+    # the opponent holds 4 points of its home board (the mover's 19-22): one checker on the bar
+    # stays there with 16 rolls of 36, two do not both come in unless both dice are open (4 of 36)
+    board = "x 25:{bar} 6:{rest}; o 6:2 5:2 4:2 3:2 13:7"
+    one = feature_values(pos(board.format(bar=1, rest=14)).as_array())
+    two = feature_values(pos(board.format(bar=2, rest=13)).as_array())
+    assert one["bar_stuck"] == pytest.approx((16 / 36, 0.0))
+    assert two["bar_stuck"][0] == pytest.approx(1 - 4 / 36)
+    assert feature_values(START.as_array())["bar_stuck"] == (0.0, 0.0)
+
+
+def test_forward_anchor() -> None:
+    # at the start each side holds the other's 1-point (its own 24): 1 of 7; the golden point
+    # (the opponent's 5-point, the mover's 20) counts 5 of 7, the other side's bar point 7 of 7
+    assert feature_values(START.as_array())["forward_anchor"] == pytest.approx((1 / 7, 1 / 7))
+    f = feature_values(pos("x 24:2 20:2 6:11; o 18:2 6:13").as_array())
+    assert f["forward_anchor"] == pytest.approx((5 / 7, 1.0))
+    assert feature_values(pos("x 6:15; o 1:15").as_array())["forward_anchor"] == (0.0, 0.0)
+
+
+def test_trapped() -> None:
+    # two mover checkers on the 24-point behind a full prime of the opponent (the mover's 18-23):
+    # no roll takes either past it
+    f = feature_values(pos("x 24:2 6:13; o 2:2 3:2 4:2 5:2 6:2 7:2 13:3").as_array())
+    assert f["trapped"][0] == pytest.approx(2 * 36 / (36 * 8))
+    # nothing in the way, or nothing back: nothing trapped
+    assert feature_values(pos("x 24:2 6:13; o 24:15").as_array())["trapped"][0] == 0.0
+    assert feature_values(pos("x 5:15; o 18:2 17:2 1:11").as_array())["trapped"][0] == 0.0
+    # at the start no roll takes a back checker past the opponent's midpoint (13+ pips through its
+    # 6- and 13-points), and a midpoint checker fails only with 1-1 (onto the opponent's midpoint)
+    assert feature_values(START.as_array())["trapped"] == pytest.approx(((2 * 36 + 5) / 288,) * 2)
 
 
 def _reference_escapes(board: tuple[int, ...]) -> int:

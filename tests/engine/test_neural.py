@@ -97,11 +97,11 @@ def test_wrong_input_size_is_refused() -> None:
         NeuralEvaluator(Net.random(4, rng, n_inputs=10), Net.random(4, rng))
 
 
-@pytest.mark.parametrize("encoding", ["gammon-v1", "gammon-v2"])
+@pytest.mark.parametrize("encoding", ["gammon-v1", "gammon-v2", "gammon-v3"])
 def test_older_weights_load_and_compute_what_they_did(tmp_path, encoding: str) -> None:
-    # A gammon-v1 file (8 features a side) or gammon-v2 file (12) loads with zero weights on the
-    # features added since, so it gives the old encoding's outputs: those of today's inputs without
-    # the new feature columns.
+    # A gammon-v1 file (8 features a side), gammon-v2 file (12) or gammon-v3 file (17) loads with
+    # zero weights on the features added since, so it gives the old encoding's outputs: those of
+    # today's inputs without the new feature columns.
     from gammon.engine.encode import PER_SIDE, RAW_PER_SIDE
     from gammon.engine.neural import OLDER_FEATURES, Net
 
