@@ -11,6 +11,8 @@ reference best is the best of GNU Backgammon 2-ply's own choice and the plays ju
 negative. Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off;
 such a choice is matched to the legal play with the same 2-ply score). Targets (issue 10):
 Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg 0-ply's.
+Contact decisions are also split by the points the mover holds in the opponent's home board (none,
+one: holding games, two or more: back games), where the nets have been weakest.
 
     python benchmarks/judge.py [--set selfplay|wildbg] [--decisions N] [--seed 1] [--extra 1 2 2plain]
         [--players 2 0] [--weights FILE]
@@ -41,6 +43,7 @@ from engine_speed import decisions  # noqa: E402
 from judge_set import read_judge_set  # noqa: E402
 
 from gammon import Position  # noqa: E402
+from gammon.engine.encode import anchors  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.neural import NeuralEvaluator  # noqa: E402
 from gammon.engine.search import PLAIN_FILTERS, SearchSettings  # noqa: E402
@@ -91,6 +94,7 @@ def main() -> None:
         return cache[key]
 
     contact: list[bool] = []
+    held: list[int] = []  # points the mover holds in the opponent's home board (0, 1, 2: two or more)
     start = time.perf_counter()
 
     def report(n: int) -> None:
@@ -107,10 +111,20 @@ def main() -> None:
                   f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
         print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
               "millipoints of cubeless money equity; targets: Engine(plies=0) <= 3.0, Engine() <= 1.5, "
-              "blunders <= gnubg 0-ply's)", flush=True)
+              "blunders <= gnubg 0-ply's)")
+        anchors = np.array(held[:n])
+        groups = [(f"{k}{'+' if k == 2 else ''}", is_contact & (anchors == k)) for k in (0, 1, 2)]
+        print("contact decisions by the points the mover holds in the opponent's home board: "
+              + "; ".join(f"{label}: {int(mask.sum())}" for label, mask in groups))
+        for name in names:
+            arr = np.array(lost[name][:n])
+            print(f"  {name:<18}" + "".join(f"{label:>4}: {1000 * arr[mask].mean():6.2f}"
+                                            for label, mask in groups if mask.any()))
+        sys.stdout.flush()
 
     for k, (p, dice) in enumerate(work, 1):
         contact.append(not p.is_race())
+        held.append(min(int(anchors(np.array([p.board], dtype=np.int8))[0, 0]), 2))
         plays = p.legal_plays(dice)
         chosen: dict[str, Position] = {}
         for name, engine in engines.items():
