@@ -57,8 +57,8 @@ FEATURE_NAMES = (
     "trapped",
 )
 # gammon-v1 had the first eight features only, gammon-v2 the first twelve, gammon-v3 the first
-# seventeen; their weights load with
-# zero weights on the rest (neural.from_older), which computes what they did.
+# seventeen; their weights load with zero weights on the rest (neural.from_older), which computes
+# what they did.
 V1_FEATURES = 8
 V2_FEATURES = 12
 V3_FEATURES = 17
@@ -275,7 +275,7 @@ def _encode_side(v, out, base):
     home = 0
     blots = 0
     anchors = 0  # points held in the opponent's home board
-    forward = 0  # the most forward of them, or the other side's bar point (18)
+    forward = 0  # the most forward point held from the other side's bar point (18) back to 24
     rear = 0
     for p in range(1, 25):
         if v[p] >= 2:
