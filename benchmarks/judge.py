@@ -94,7 +94,8 @@ def main() -> None:
         return cache[key]
 
     contact: list[bool] = []
-    held: list[int] = []  # points the mover holds in the opponent's home board (0, 1, 2: two or more)
+    # points the mover holds in the opponent's home board (0, 1, 2: two or more), all boards at once
+    held = np.minimum(anchors(np.array([p.board for p, _ in work], dtype=np.int8).reshape(-1, 26))[:, 0], 2)
     start = time.perf_counter()
 
     def report(n: int) -> None:
@@ -112,8 +113,7 @@ def main() -> None:
         print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
               "millipoints of cubeless money equity; targets: Engine(plies=0) <= 3.0, Engine() <= 1.5, "
               "blunders <= gnubg 0-ply's)")
-        anchors = np.array(held[:n])
-        groups = [(f"{k}{'+' if k == 2 else ''}", is_contact & (anchors == k)) for k in (0, 1, 2)]
+        groups = [(f"{k}{'+' if k == 2 else ''}", is_contact & (held[:n] == k)) for k in (0, 1, 2)]
         print("contact decisions by the points the mover holds in the opponent's home board: "
               + "; ".join(f"{label}: {int(mask.sum())}" for label, mask in groups))
         for name in names:
@@ -124,7 +124,6 @@ def main() -> None:
 
     for k, (p, dice) in enumerate(work, 1):
         contact.append(not p.is_race())
-        held.append(min(int(anchors(np.array([p.board], dtype=np.int8))[0, 0]), 2))
         plays = p.legal_plays(dice)
         chosen: dict[str, Position] = {}
         for name, engine in engines.items():
