@@ -103,10 +103,10 @@ def main() -> None:
               f"{type(first.evaluator).__name__} {args.weights or '(shipped)'}; "
               f"{time.perf_counter() - start:.0f} s")
         is_contact = np.array(contact[:n])
+        arrays = {name: np.array(lost[name][:n]) for name in names}
         print(f"{'player':<20}{'mean loss (mEMG)':>18}{'contact':>9}{'race':>7}{'blunders > 0.08':>17}"
               f"{'same as ref':>13}{'time/dec':>11}")
-        for name in names:
-            arr = np.array(lost[name][:n])
+        for name, arr in arrays.items():
             print(f"{name:<20}{1000 * arr.mean():>18.2f}{1000 * arr[is_contact].mean():>9.2f}"
                   f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > 0.08).sum()):>17}"
                   f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
@@ -116,8 +116,7 @@ def main() -> None:
         groups = [(f"{k}{'+' if k == 2 else ''}", is_contact & (held[:n] == k)) for k in (0, 1, 2)]
         print("contact decisions by the points the mover holds in the opponent's home board: "
               + "; ".join(f"{label}: {int(mask.sum())}" for label, mask in groups))
-        for name in names:
-            arr = np.array(lost[name][:n])
+        for name, arr in arrays.items():
             print(f"  {name:<18}" + "".join(f"{label:>4}: {1000 * arr[mask].mean():6.2f}"
                                             for label, mask in groups if mask.any()))
         sys.stdout.flush()
