@@ -19,6 +19,12 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 
     python benchmarks/cube_judge.py [--match] [--positions 1500 | --quick] [--rejudge]
         [--weights FILE] [--cube-correction default|on|off]
+
+``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
+positions with the cube centred, its cubeless chances and its ND and DT against GNU Backgammon
+2-ply's (PyPI ``gnubg`` for the chances), beside GNU Backgammon 0-ply's; and gammon's Janowski
+model fed GNU Backgammon 0-ply's own chances against that player's ND and DT, which shows whether
+the model or the chances make the difference.
 """
 
 from __future__ import annotations
@@ -39,6 +45,8 @@ import tempfile  # noqa: E402
 import time  # noqa: E402
 from dataclasses import asdict, dataclass, fields  # noqa: E402
 from pathlib import Path  # noqa: E402
+
+import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -301,6 +309,64 @@ def load(path: Path) -> list[Decision]:
     return [Decision(**{k: conv[str(types[k])](v) for k, v in r.items()}) for r in rows]
 
 
+# --- where the 0-ply cube errs ---------------------------------------------------------------
+
+CHANCES = ("win", "win gammon", "win bg", "lose gammon", "lose bg")
+
+
+def gnubg_chances(positions: list[Position], plies: int) -> np.ndarray:
+    """GNU Backgammon's cubeless chances (PyPI ``gnubg``) of each position for the player on roll,
+    gammons including backgammons as gammon's do: shape (N, 5)."""
+    import gnubg  # type: ignore[import-not-found]
+
+    cube = {**gnubg.cubeinfo(), "jacoby": 0}
+    context = gnubg.evalcontext(0, plies, 1, 0, 0.0)
+    return np.array([gnubg.evaluate(p.to_gnubg_board(), cube, context)[:5] for p in positions])
+
+
+def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """gammon's Janowski ND and DT (money, cube centred, Jacoby off, contact cube efficiency) of
+    each row of cubeless chances, per unit of the cube before the double."""
+    from gammon.engine.cubeful import CONTACT_EFFICIENCY, OWNER_COLUMNS, CubeOwner, money_equities
+
+    eq = money_equities(chances, CONTACT_EFFICIENCY)
+    return (eq[:, OWNER_COLUMNS.index(CubeOwner.CENTRED)],
+            2.0 * eq[:, OWNER_COLUMNS.index(CubeOwner.OPPONENT)])
+
+
+def _rms_bias(diff: np.ndarray) -> str:
+    return f"{np.sqrt(np.mean(diff ** 2)):.4f} ({np.mean(diff):+.4f})"
+
+
+def chance_report(work: list[Decision], evaluator) -> None:  # type: ignore[no-untyped-def]
+    """Print where ``Engine(plies=0)``'s money cube errs (module docstring, ``--chances``)."""
+    from gammon.engine.engine import Engine
+
+    picked = [d for d in work if not d.owned and not d.away and not Position.from_id(d.position).is_race()]
+    positions = [Position.from_id(d.position) for d in picked]
+    engine = Engine(plies=0, evaluator=evaluator)
+    judge = gnubg_chances(positions, 2)
+    zero = gnubg_chances(positions, 0)
+    ours = np.array([engine.evaluate(p).as_tuple() for p in positions])
+    print(f"{len(picked)} contact positions of the money set, cube centred; root mean square (bias) "
+          "against GNU Backgammon 2-ply")
+    print(f"{'cubeless chances':<18}" + "".join(f"{c:>18}" for c in CHANCES))
+    for name, chances in (("Engine(plies=0)", ours), ("gnubg 0-ply", zero)):
+        print(f"{name:<18}" + "".join(f"{_rms_bias(chances[:, i] - judge[:, i]):>18}" for i in range(5)))
+    decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
+    nd2 = np.array([d.nd2 for d in picked])
+    dt2 = np.array([d.dt2 for d in picked])
+    nd0 = np.array([d.nd0 for d in picked])
+    dt0 = np.array([d.dt0 for d in picked])
+    print(f"{'cubeful equities':<18}{'ND':>18}{'DT':>18}")
+    print(f"{'Engine(plies=0)':<18}{_rms_bias(np.array([d.no_double for d in decisions]) - nd2):>18}"
+          f"{_rms_bias(np.array([d.double_take for d in decisions]) - dt2):>18}")
+    print(f"{'gnubg 0-ply':<18}{_rms_bias(nd0 - nd2):>18}{_rms_bias(dt0 - dt2):>18}")
+    model_nd, model_dt = model_nd_dt(zero)
+    print(f"gammon's model fed gnubg 0-ply's chances, against gnubg 0-ply's own ND and DT: "
+          f"{_rms_bias(model_nd - nd0)}, {_rms_bias(model_dt - dt0)}")
+
+
 # --- the players -----------------------------------------------------------------------------
 
 
@@ -327,6 +393,8 @@ def main() -> None:
                         help="a weights file instead of the shipped net")
     parser.add_argument("--cube-correction", choices=["default", "on", "off"], default="default",
                         help="the take-point correction (default: with the shipped net only)")
+    parser.add_argument("--chances", action="store_true",
+                        help="where Engine(plies=0)'s money decisions err: chances, ND and DT")
     args = parser.parse_args()
     path = DATA / ("cube_match.tsv" if args.match else "cube_money.tsv")
     if args.rejudge or not path.exists():
@@ -342,6 +410,11 @@ def main() -> None:
     from gammon.engine.neural import NeuralEvaluator
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
+    if args.chances:
+        if args.match:
+            parser.error("--chances reports money decisions; leave out --match")
+        chance_report(work, evaluator)
+        return
     correction = {"default": None, "on": True, "off": False}[args.cube_correction]
     judges = [d.judge for d in work]
     race = [Position.from_id(d.position).is_race() for d in work]
