@@ -97,8 +97,8 @@ def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Eva
 
 NEAR_TAKE_POINT = "4HPkEwAzzjgDIA"
 """A contact money position whose 0-ply DT with the shipped net is near 1 (1.00 with the step-17
-net, 1.03 with step 18's, 1.01 with step 19's), where the correction weighs almost fully (the
-earlier nets put DZ+DAQxmu1EEBA near 1.01, the step-17 net 0.95)."""
+net, 1.03 with step 18's, 1.01 with step 19's, 1.03 with step 20's), where the correction weighs
+almost fully (the earlier nets put DZ+DAQxmu1EEBA near 1.01, the step-17 net 0.95)."""
 
 
 def test_engine_corrects_contact_money_near_the_take_point(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -120,13 +120,13 @@ def test_bearoff_truncation_takes_the_database_value(pips: Engine) -> None:
 def test_a_back_game_the_net_misjudges_is_corrected_by_its_own_rollout(net: Engine) -> None:
     # 1lYAgDt83yYAAA: the opponent holds the 1- and 2-points of the player on roll (a back game)
     # against a crunched board (ten checkers on its 3- and 4-points) with one checker still to come
-    # home. gammon's 0-ply net (docs/training.md step 19) says 67% to win; GNU Backgammon 2-ply says
+    # home. gammon's 0-ply net (docs/training.md step 20) says 67% to win; GNU Backgammon 2-ply says
     # 57.4%. The net's own rollout (the net playing both sides) comes much closer to that. (The
     # position before, ttlAYAPvbogBAA, a back game on the 5- and 6-points: 58% for the nets of
-    # steps 10 to 17, 55.7% for step 18's and 51.8% for step 19's, where gnubg says 46%. The rollout
-    # labels of steps 8 and 9 mended the earlier nets' worst misses: 77% on NjcDYANvAAAgAA for step
-    # 8's net, where gnubg says 62.5% and step 9's net 70%; 69-73% on bDdEADPm2x0AAA for step 7's,
-    # where gnubg says 53% and step 8's net 56%.)
+    # steps 10 to 17, 55.7% for step 18's, 51.8% for step 19's and 52.8% for step 20's, where gnubg
+    # says 46%. The rollout labels of steps 8 and 9 mended the earlier nets' worst misses: 77% on
+    # NjcDYANvAAAgAA for step 8's net, where gnubg says 62.5% and step 9's net 70%; 69-73% on
+    # bDdEADPm2x0AAA for step 7's, where gnubg says 53% and step 8's net 56%.)
     p = Position.from_id("1lYAgDt83yYAAA")
     net_win = net.evaluate(p).win
     assert net_win > 0.64
