@@ -396,6 +396,8 @@ def main() -> None:
     parser.add_argument("--chances", action="store_true",
                         help="where Engine(plies=0)'s money decisions err: chances, ND and DT")
     args = parser.parse_args()
+    if args.chances and args.match:
+        parser.error("--chances reports money decisions; leave out --match")
     path = DATA / ("cube_match.tsv" if args.match else "cube_money.tsv")
     if args.rejudge or not path.exists():
         start = time.perf_counter()
@@ -411,8 +413,6 @@ def main() -> None:
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
     if args.chances:
-        if args.match:
-            parser.error("--chances reports money decisions; leave out --match")
         chance_report(work, evaluator)
         return
     correction = {"default": None, "on": True, "off": False}[args.cube_correction]
