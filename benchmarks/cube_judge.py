@@ -325,13 +325,21 @@ def gnubg_chances(positions: list[Position], plies: int) -> np.ndarray:
 
 
 def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """gammon's Janowski ND and DT (money, cube centred, Jacoby off, contact cube efficiency) of
-    each row of cubeless chances, per unit of the cube before the double."""
-    from gammon.engine.cubeful import CONTACT_EFFICIENCY, OWNER_COLUMNS, CubeOwner, money_equities
+    """gammon's ND and DT (``money_cube_decision``: Janowski's model, money, cube centred, Jacoby
+    off, contact cube efficiency) of each row of cubeless chances, per unit of the cube before the
+    double."""
+    from gammon.engine.cube_decision import money_cube_decision
+    from gammon.engine.cubeful import CONTACT_EFFICIENCY, CubeOwner
+    from gammon.engine.evaluator import Probabilities
 
-    eq = money_equities(chances, CONTACT_EFFICIENCY)
-    return (eq[:, OWNER_COLUMNS.index(CubeOwner.CENTRED)],
-            2.0 * eq[:, OWNER_COLUMNS.index(CubeOwner.OPPONENT)])
+    decisions = [money_cube_decision(Probabilities.from_array(row), CubeOwner.CENTRED, CONTACT_EFFICIENCY,
+                                     jacoby=False) for row in chances]
+    return np.array([d.no_double for d in decisions]), np.array([d.double_take for d in decisions])
+
+
+def centred_contact(work: list[Decision]) -> list[Decision]:
+    """The money decisions of contact positions with the cube centred."""
+    return [d for d in work if not d.owned and not d.away and not Position.from_id(d.position).is_race()]
 
 
 def _rms_bias(diff: np.ndarray) -> str:
@@ -342,7 +350,7 @@ def chance_report(work: list[Decision], evaluator) -> None:  # type: ignore[no-u
     """Print where ``Engine(plies=0)``'s money cube errs (module docstring, ``--chances``)."""
     from gammon.engine.engine import Engine
 
-    picked = [d for d in work if not d.owned and not d.away and not Position.from_id(d.position).is_race()]
+    picked = centred_contact(work)
     positions = [Position.from_id(d.position) for d in picked]
     engine = Engine(plies=0, evaluator=evaluator)
     judge = gnubg_chances(positions, 2)

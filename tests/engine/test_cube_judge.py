@@ -110,14 +110,14 @@ def test_judge_in_gnubg() -> None:
 
 
 def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
-    """Oracle: gammon's Janowski model (gammon/engine/cubeful.py), fed GNU Backgammon 0-ply's own
-    cubeless chances (PyPI gnubg), gives the ND and DT that GNU Backgammon 0-ply's hint gave for
-    the same contact positions (stored in benchmarks/data/cube_money.tsv): the two use one model,
-    so the 0-ply cube decisions differ only where the chances do. A cube efficiency of 0.6 or 0.75
+    """Oracle: gammon's money cube decision (Janowski's model, gammon/engine/cube_decision.py), fed
+    GNU Backgammon 0-ply's own cubeless chances (PyPI gnubg), gives the ND and DT that GNU
+    Backgammon 0-ply's hint gave for the same contact positions (stored in
+    benchmarks/data/cube_money.tsv): the two use one model, so the 0-ply cube decisions differ only
+    where the chances do. A cube efficiency of 0.6 or 0.75
     instead of 0.68 misses them by a median of 0.014-0.016."""
     pytest.importorskip("gnubg")
-    work = [d for d in cj.load(cj.DATA / "cube_money.tsv")
-            if not d.owned and not cj.Position.from_id(d.position).is_race()][:200]
+    work = cj.centred_contact(cj.load(cj.DATA / "cube_money.tsv"))[:200]
     nd, dt = cj.model_nd_dt(cj.gnubg_chances([cj.Position.from_id(d.position) for d in work], 0))
     nd_off = nd - np.array([d.nd0 for d in work])
     dt_off = dt - np.array([d.dt0 for d in work])
