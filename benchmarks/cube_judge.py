@@ -24,7 +24,10 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 positions with the cube centred, its cubeless chances and its ND and DT against GNU Backgammon
 2-ply's (PyPI ``gnubg`` for the chances), beside GNU Backgammon 0-ply's; and gammon's Janowski
 model fed GNU Backgammon 0-ply's own chances against that player's ND and DT, which shows whether
-the model or the chances make the difference.
+the model or the chances make the difference; then both players' errors on all the money decisions
+by the class of the position (:data:`POSITION_CLASSES`): contact with every checker on the board,
+contact where a side has borne off a checker (it can no longer be gammoned) with its others home or
+one still out, and races.
 """
 
 from __future__ import annotations
@@ -342,6 +345,26 @@ def centred_contact(work: list[Decision]) -> list[Decision]:
     return [d for d in work if not d.owned and not d.away and not Position.from_id(d.position).is_race()]
 
 
+POSITION_CLASSES = ("contact, no checker off", "contact, a checker off, the others home",
+                    "contact, a checker off, another out", "race")
+
+
+def position_class(p: Position) -> str:
+    """Which of :data:`POSITION_CLASSES` ``p`` is in. A side that has borne off a checker can no
+    longer be gammoned; "another out": one of its checkers is still on the bar or on its points
+    7-24 (after a hit, or in a set-up position such as many of the wildbg set's)."""
+    if p.is_race():
+        return POSITION_CLASSES[3]
+    board = np.array(p.board)
+    out = False
+    off = False
+    for side in (board.clip(min=0), (-board[::-1]).clip(min=0)):  # each side from its own view
+        if side.sum() < 15:
+            off = True
+            out |= bool(side[7:].sum() > 0)
+    return POSITION_CLASSES[2 if out else 1 if off else 0]
+
+
 def _rms_bias(diff: np.ndarray) -> str:
     return f"{np.sqrt(np.mean(diff ** 2)):.4f} ({np.mean(diff):+.4f})"
 
@@ -373,6 +396,31 @@ def chance_report(work: list[Decision], evaluator) -> None:  # type: ignore[no-u
     model_nd, model_dt = model_nd_dt(zero)
     print(f"gammon's model fed gnubg 0-ply's chances, against gnubg 0-ply's own ND and DT: "
           f"{_rms_bias(model_nd - nd0)}, {_rms_bias(model_dt - dt0)}")
+    class_report(work, engine)
+
+
+def class_errors(work: list[Decision], choices: list[tuple[bool, bool]]) -> dict[str, np.ndarray]:
+    """The error (mEMG) of each decision by the class of its position (:func:`position_class`)."""
+    out: dict[str, list[float]] = {c: [] for c in POSITION_CLASSES}
+    for d, (doubles, takes) in zip(work, choices, strict=True):
+        out[position_class(Position.from_id(d.position))].append(
+            1000 * decision_error(d.judge, doubles, takes).total)
+    return {c: np.array(v) for c, v in out.items()}
+
+
+def class_report(work: list[Decision], engine) -> None:  # type: ignore[no-untyped-def]
+    """Each player's money decisions (cube centred or owned) by the class of the position: mEMG a
+    decision, and that class's part of the mean over all."""
+    players = {"Engine(plies=0)": [engine_choice(engine, d) for d in work],
+               "gnubg 0-ply": [(d.gnubg0.should_double, d.gnubg0.should_take) for d in work]}
+    errors = {name: class_errors(work, c) for name, c in players.items()}
+    print(f"{len(work)} money decisions by position class: mEMG a decision (part of the mean over all)")
+    print(f"{'class':<42}{'decisions':>10}" + "".join(f"{name:>24}" for name in players))
+    for c in POSITION_CLASSES:
+        n = len(errors["gnubg 0-ply"][c])
+        cells = "".join(f"{e[c].mean() if n else float('nan'):>15.2f} ({e[c].sum() / len(work):4.2f})"
+                        for e in errors.values())
+        print(f"{c:<42}{n:>10}{cells}")
 
 
 # --- the players -----------------------------------------------------------------------------

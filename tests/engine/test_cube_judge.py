@@ -124,3 +124,27 @@ def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
     assert len(work) == 200
     assert np.median(np.abs(nd_off)) < 0.003 and np.median(np.abs(dt_off)) < 0.006
     assert np.sqrt(np.mean(nd_off ** 2)) < 0.01 and np.sqrt(np.mean(dt_off ** 2)) < 0.015
+
+
+def test_position_classes() -> None:
+    assert cj.position_class(cj.Position.initial()) == "contact, no checker off"
+    # The player on roll bore off one checker, then was hit: one of its checkers is on the bar.
+    hit = [0, 3, 0, 4, 5] + [0] * 13 + [1, -5, -5, 0, 0, -2, -3, 1]
+    assert cj.position_class(cj.Position(hit)) == "contact, a checker off, another out"
+    # The opponent bearing off (two checkers off, the rest home) against an anchor on its ace point.
+    ace = [0] * 19 + [-3, -3, -3, -2, -2, 2, 0]  # its points 6 to 2; the player on roll's anchor
+    ace[6], ace[8], ace[13] = 5, 4, 4
+    assert cj.position_class(cj.Position(ace)) == "contact, a checker off, the others home"
+    race = [0] * 26
+    race[1], race[24] = 15, -15
+    assert cj.position_class(cj.Position(race)) == "race"
+
+
+def test_class_errors_add_up_to_the_summary() -> None:
+    work = cj.load(cj.DATA / "cube_money.tsv")[:400]
+    choices = [(not d.gnubg0.should_double, d.gnubg0.should_take) for d in work]  # errors to count
+    by_class = cj.class_errors(work, choices)
+    assert sum(len(v) for v in by_class.values()) == len(work)
+    total = sum(v.sum() for v in by_class.values()) / len(work)
+    assert total == pytest.approx(cj.summarise([d.judge for d in work], choices).mean)  # both mEMG
+    assert total > 0 and len(by_class["contact, no checker off"]) > 0
