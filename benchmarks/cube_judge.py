@@ -27,7 +27,9 @@ model fed GNU Backgammon 0-ply's own chances against that player's ND and DT, wh
 the model or the chances make the difference; then both players' errors on all the money decisions
 by the class of the position (:data:`POSITION_CLASSES`): contact with every checker on the board,
 contact where a side has borne off a checker (it can no longer be gammoned) with its others home or
-one still out, and races.
+one still out, and races. ``--teachers N`` adds, on the first N of those contact positions, how far
+from GNU Backgammon 2-ply's chances each of gammon's possible teachers (label kinds) is: the net at
+0 ply, its 2-ply search and its own 0-ply rollouts (``--trials``, 144 by default).
 """
 
 from __future__ import annotations
@@ -369,8 +371,10 @@ def _rms_bias(diff: np.ndarray) -> str:
     return f"{np.sqrt(np.mean(diff ** 2)):.4f} ({np.mean(diff):+.4f})"
 
 
-def chance_report(work: list[Decision], evaluator) -> None:  # type: ignore[no-untyped-def]
-    """Print where ``Engine(plies=0)``'s money cube errs (module docstring, ``--chances``)."""
+def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: ignore[no-untyped-def]
+                  trials: int = 144) -> None:
+    """Print where ``Engine(plies=0)``'s money cube errs (module docstring, ``--chances``); with
+    ``teachers``, how good a teacher each of gammon's labels would be (:func:`teacher_report`)."""
     from gammon.engine.engine import Engine
 
     picked = centred_contact(work)
@@ -397,6 +401,31 @@ def chance_report(work: list[Decision], evaluator) -> None:  # type: ignore[no-u
     print(f"gammon's model fed gnubg 0-ply's chances, against gnubg 0-ply's own ND and DT: "
           f"{_rms_bias(model_nd - nd0)}, {_rms_bias(model_dt - dt0)}")
     class_report(work, engine)
+    if teachers:
+        teacher_report(positions[:teachers], judge[:teachers], evaluator, trials)
+
+
+def teacher_report(positions: list[Position], judge: np.ndarray, evaluator,  # type: ignore[no-untyped-def]
+                   trials: int) -> None:
+    """The cubeless chances of ``positions`` by each of gammon's possible teachers (the net at 0
+    ply, its 2-ply search, its own 0-ply rollouts of ``trials`` trials, variance reduced, seeded by
+    the position's index) against GNU Backgammon 2-ply's ``judge``: root mean square (bias)."""
+    from gammon.engine.engine import Engine
+
+    start = time.perf_counter()
+    zero = Engine(plies=0, evaluator=evaluator)
+    two = Engine(plies=2, evaluator=evaluator)
+    rolled = [zero.rollout(p, trials=trials, seed=1000 + i).probabilities for i, p in enumerate(positions)]
+    rows = {
+        "Engine(plies=0)": np.array([zero.evaluate(p).as_tuple() for p in positions]),
+        "Engine() search": np.array([two.evaluate(p).as_tuple() for p in positions]),
+        f"rollouts ({trials})": np.array([r.as_tuple() for r in rolled]),
+    }
+    print(f"the teachers, on the first {len(positions)} of those contact positions, against GNU "
+          f"Backgammon 2-ply ({time.perf_counter() - start:.0f} s)")
+    print(f"{'cubeless chances':<18}" + "".join(f"{c:>18}" for c in CHANCES))
+    for name, chances in rows.items():
+        print(f"{name:<18}" + "".join(f"{_rms_bias(chances[:, i] - judge[:, i]):>18}" for i in range(5)))
 
 
 def class_errors(work: list[Decision], choices: list[tuple[bool, bool]]) -> dict[str, np.ndarray]:
@@ -451,9 +480,15 @@ def main() -> None:
                         help="the take-point correction (default: with the shipped net only)")
     parser.add_argument("--chances", action="store_true",
                         help="where Engine(plies=0)'s money decisions err: chances, ND and DT")
+    parser.add_argument("--teachers", type=int, default=0, metavar="N",
+                        help="with --chances: the chances of the first N of its positions by the net, "
+                             "its 2-ply search and its own 0-ply rollouts (--trials)")
+    parser.add_argument("--trials", type=int, default=144, help="rollout trials for --teachers")
     args = parser.parse_args()
     if args.chances and args.match:
         parser.error("--chances reports money decisions; leave out --match")
+    if args.teachers and not args.chances:
+        parser.error("--teachers is part of --chances")
     path = DATA / ("cube_match.tsv" if args.match else "cube_money.tsv")
     if args.rejudge or not path.exists():
         start = time.perf_counter()
@@ -469,7 +504,7 @@ def main() -> None:
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
     if args.chances:
-        chance_report(work, evaluator)
+        chance_report(work, evaluator, args.teachers, args.trials)
         return
     correction = {"default": None, "on": True, "off": False}[args.cube_correction]
     judges = [d.judge for d in work]

@@ -148,3 +148,14 @@ def test_class_errors_add_up_to_the_summary() -> None:
     total = sum(v.sum() for v in by_class.values()) / len(work)
     assert total == pytest.approx(cj.summarise([d.judge for d in work], choices).mean)  # both mEMG
     assert total > 0 and len(by_class["contact, no checker off"]) > 0
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--teachers", "5"], "--teachers is part of --chances"),
+    (["--chances", "--match"], "--chances reports money decisions; leave out --match"),
+])
+def test_report_options_refused_alone(monkeypatch, capsys, argv: list[str], message: str) -> None:
+    monkeypatch.setattr("sys.argv", ["cube_judge.py", *argv])
+    with pytest.raises(SystemExit):
+        cj.main()
+    assert message in capsys.readouterr().err
