@@ -483,12 +483,14 @@ def main() -> None:
     parser.add_argument("--teachers", type=int, default=0, metavar="N",
                         help="with --chances: the chances of the first N of its positions by the net, "
                              "its 2-ply search and its own 0-ply rollouts (--trials)")
-    parser.add_argument("--trials", type=int, default=144, help="rollout trials for --teachers")
+    parser.add_argument("--trials", type=int, default=None, help="rollout trials for --teachers (144)")
     args = parser.parse_args()
     if args.chances and args.match:
         parser.error("--chances reports money decisions; leave out --match")
     if args.teachers and not args.chances:
         parser.error("--teachers is part of --chances")
+    if args.trials is not None and not args.teachers:
+        parser.error("--trials is for the rollouts of --teachers")
     path = DATA / ("cube_match.tsv" if args.match else "cube_money.tsv")
     if args.rejudge or not path.exists():
         start = time.perf_counter()
@@ -504,7 +506,7 @@ def main() -> None:
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
     if args.chances:
-        chance_report(work, evaluator, args.teachers, args.trials)
+        chance_report(work, evaluator, args.teachers, args.trials or 144)
         return
     correction = {"default": None, "on": True, "off": False}[args.cube_correction]
     judges = [d.judge for d in work]

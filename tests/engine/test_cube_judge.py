@@ -153,6 +153,7 @@ def test_class_errors_add_up_to_the_summary() -> None:
 @pytest.mark.parametrize("argv, message", [
     (["--teachers", "5"], "--teachers is part of --chances"),
     (["--chances", "--match"], "--chances reports money decisions; leave out --match"),
+    (["--chances", "--trials", "36"], "--trials is for the rollouts of --teachers"),
 ])
 def test_report_options_refused_alone(monkeypatch, capsys, argv: list[str], message: str) -> None:
     monkeypatch.setattr("sys.argv", ["cube_judge.py", *argv])
