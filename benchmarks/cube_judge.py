@@ -371,8 +371,18 @@ def _rms_bias(diff: np.ndarray) -> str:
     return f"{np.sqrt(np.mean(diff ** 2)):.4f} ({np.mean(diff):+.4f})"
 
 
+def _chance_table(rows: dict[str, np.ndarray], judge: np.ndarray) -> None:
+    """Each row's cubeless chances against ``judge``'s: root mean square (bias) of each of the five."""
+    print(f"{'cubeless chances':<18}" + "".join(f"{c:>18}" for c in CHANCES))
+    for name, chances in rows.items():
+        print(f"{name:<18}" + "".join(f"{_rms_bias(chances[:, i] - judge[:, i]):>18}" for i in range(5)))
+
+
+TEACHER_TRIALS = 144  # rollout trials of --teachers unless --trials
+
+
 def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: ignore[no-untyped-def]
-                  trials: int = 144) -> None:
+                  trials: int = TEACHER_TRIALS) -> None:
     """Print where ``Engine(plies=0)``'s money cube errs (module docstring, ``--chances``); with
     ``teachers``, how good a teacher each of gammon's labels would be (:func:`teacher_report`)."""
     from gammon.engine.engine import Engine
@@ -385,9 +395,7 @@ def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: i
     ours = np.array([engine.evaluate(p).as_tuple() for p in positions])
     print(f"{len(picked)} contact positions of the money set, cube centred; root mean square (bias) "
           "against GNU Backgammon 2-ply")
-    print(f"{'cubeless chances':<18}" + "".join(f"{c:>18}" for c in CHANCES))
-    for name, chances in (("Engine(plies=0)", ours), ("gnubg 0-ply", zero)):
-        print(f"{name:<18}" + "".join(f"{_rms_bias(chances[:, i] - judge[:, i]):>18}" for i in range(5)))
+    _chance_table({"Engine(plies=0)": ours, "gnubg 0-ply": zero}, judge)
     decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
     nd2 = np.array([d.nd2 for d in picked])
     dt2 = np.array([d.dt2 for d in picked])
@@ -402,30 +410,28 @@ def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: i
           f"{_rms_bias(model_nd - nd0)}, {_rms_bias(model_dt - dt0)}")
     class_report(work, engine)
     if teachers:
-        teacher_report(positions[:teachers], judge[:teachers], evaluator, trials)
+        teacher_report(positions[:teachers], judge[:teachers], ours[:teachers], engine, trials)
 
 
-def teacher_report(positions: list[Position], judge: np.ndarray, evaluator,  # type: ignore[no-untyped-def]
-                   trials: int) -> None:
+def teacher_report(positions: list[Position], judge: np.ndarray,  # type: ignore[no-untyped-def]
+                   net: np.ndarray, engine, trials: int) -> None:
     """The cubeless chances of ``positions`` by each of gammon's possible teachers (the net at 0
-    ply, its 2-ply search, its own 0-ply rollouts of ``trials`` trials, variance reduced, seeded by
-    the position's index) against GNU Backgammon 2-ply's ``judge``: root mean square (bias)."""
+    ply, ``net``, as ``engine`` gave them; its 2-ply search; its own 0-ply rollouts of ``trials``
+    trials, variance reduced, seeded by the position's index) against GNU Backgammon 2-ply's
+    ``judge``: root mean square (bias)."""
     from gammon.engine.engine import Engine
 
     start = time.perf_counter()
-    zero = Engine(plies=0, evaluator=evaluator)
-    two = Engine(plies=2, evaluator=evaluator)
-    rolled = [zero.rollout(p, trials=trials, seed=1000 + i).probabilities for i, p in enumerate(positions)]
+    two = Engine(plies=2, evaluator=engine.evaluator)
+    rolled = [engine.rollout(p, trials=trials, seed=1000 + i).probabilities for i, p in enumerate(positions)]
     rows = {
-        "Engine(plies=0)": np.array([zero.evaluate(p).as_tuple() for p in positions]),
+        "Engine(plies=0)": net,
         "Engine() search": np.array([two.evaluate(p).as_tuple() for p in positions]),
         f"rollouts ({trials})": np.array([r.as_tuple() for r in rolled]),
     }
     print(f"the teachers, on the first {len(positions)} of those contact positions, against GNU "
           f"Backgammon 2-ply ({time.perf_counter() - start:.0f} s)")
-    print(f"{'cubeless chances':<18}" + "".join(f"{c:>18}" for c in CHANCES))
-    for name, chances in rows.items():
-        print(f"{name:<18}" + "".join(f"{_rms_bias(chances[:, i] - judge[:, i]):>18}" for i in range(5)))
+    _chance_table(rows, judge)
 
 
 def class_errors(work: list[Decision], choices: list[tuple[bool, bool]]) -> dict[str, np.ndarray]:
@@ -483,7 +489,8 @@ def main() -> None:
     parser.add_argument("--teachers", type=int, default=0, metavar="N",
                         help="with --chances: the chances of the first N of its positions by the net, "
                              "its 2-ply search and its own 0-ply rollouts (--trials)")
-    parser.add_argument("--trials", type=int, default=None, help="rollout trials for --teachers (144)")
+    parser.add_argument("--trials", type=int, default=None,
+                        help=f"rollout trials for --teachers ({TEACHER_TRIALS})")
     args = parser.parse_args()
     if args.chances and args.match:
         parser.error("--chances reports money decisions; leave out --match")
@@ -506,7 +513,7 @@ def main() -> None:
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
     if args.chances:
-        chance_report(work, evaluator, args.teachers, args.trials or 144)
+        chance_report(work, evaluator, args.teachers, args.trials or TEACHER_TRIALS)
         return
     correction = {"default": None, "on": True, "off": False}[args.cube_correction]
     judges = [d.judge for d in work]
