@@ -160,3 +160,18 @@ def test_report_options_refused_alone(monkeypatch, capsys, argv: list[str], mess
     with pytest.raises(SystemExit):
         cj.main()
     assert message in capsys.readouterr().err
+
+
+def test_teacher_report_rows(capsys) -> None:
+    from gammon.engine.engine import Engine
+
+    work = cj.centred_contact(cj.load(cj.DATA / "cube_money.tsv"))[:2]
+    positions = [cj.Position.from_id(d.position) for d in work]
+    engine = Engine(plies=0)
+    net = np.array([engine.evaluate(p).as_tuple() for p in positions])
+    cj.teacher_report(positions, net, net, engine, trials=36)  # judged by the net itself
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("the teachers, on the first 2 of those contact positions")
+    assert [line.split()[0] for line in lines[2:]] == ["Engine(plies=0)", "Engine()", "rollouts"]
+    assert lines[2].split()[1:] == ["0.0000", "(+0.0000)"] * 5  # the net against itself
+    assert lines[4].startswith("rollouts (36)") and lines[4].split()[2] != "0.0000"
