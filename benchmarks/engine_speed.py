@@ -10,7 +10,7 @@ filters), so that gnubg's evaluation cache holds nothing of them from the 0-ply 
 (issue 10): Engine(plies=0) <= 2x gnubg 0-ply's time, Engine() <= 1x gnubg 2-ply's.
 
     python benchmarks/engine_speed.py [--set selfplay|wildbg] [--decisions 1000]
-        [--default-decisions 200] [--seed 1]
+        [--default-decisions 200] [--seed 1] [--weights FILE]
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from judge_set import read_judge_set  # noqa: E402
 
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
+from gammon.engine.neural import NeuralEvaluator  # noqa: E402
 
 WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 
@@ -65,6 +66,8 @@ def main() -> None:
     parser.add_argument("--set", choices=["selfplay", "wildbg"], default="selfplay")
     parser.add_argument("--seed", type=int, default=1, help="roll seed for --set wildbg")
     parser.add_argument("--repeat", type=int, default=3, help="runs of the 0-ply comparison; best counts")
+    parser.add_argument("--weights", type=Path, default=None,
+                        help="a weights file instead of the shipped net")
     args = parser.parse_args()
     total = args.decisions + args.default_decisions
     if args.set == "selfplay":
@@ -79,8 +82,9 @@ def main() -> None:
     cube["jacoby"] = 0
     ctx0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
     ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
-    zero = Engine(plies=0)
-    default = Engine()
+    ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
+    zero = Engine(plies=0, evaluator=ev)
+    default = Engine(evaluator=ev)
     zero.best_play(*work[0])  # compile kernels, load the net
     default.best_play(*work[0])
 
@@ -98,7 +102,8 @@ def main() -> None:
     t_warm = time_best(lambda: [gnubg.findbestmove(b, cube, ctx0, d) for b, d in boards])
     t_zero = time_best(lambda: [zero.best_play(p, d) for p, d in work])
     n = len(work)
-    print(f"{n} decisions ({source}); evaluator: {type(zero.evaluator).__name__}")
+    print(f"{n} decisions ({source}); evaluator: {type(zero.evaluator).__name__} "
+          f"{args.weights or '(shipped)'}")
     print(f"gnubg 0-ply findbestmove, cold cache : {t_cold:7.3f} s  {n / t_cold:9,.0f} decisions/s")
     print(f"gnubg 0-ply findbestmove, warm cache : {t_warm:7.3f} s  {n / t_warm:9,.0f} decisions/s")
     print(f"Engine(plies=0).best_play            : {t_zero:7.3f} s  {n / t_zero:9,.0f} decisions/s")
@@ -111,7 +116,7 @@ def main() -> None:
         ("gnubg 2-ply findbestmove", lambda p, d: gnubg.findbestmove(p.to_gnubg_board(), cube, ctx2, d)),
     ]
     if default.plies < 2:
-        plies2 = Engine(plies=2)
+        plies2 = Engine(plies=2, evaluator=ev)
         plies2.best_play(*work[0])
         players.append(("Engine(plies=2)", lambda p, d: plies2.best_play(p, d)))
     # Turn about on each decision, so that both players meet the same load on a shared machine.
