@@ -21,7 +21,8 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
         [--weights FILE] [--cube-correction default|on|off]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
-positions with the cube centred, its cubeless chances and its ND and DT against GNU Backgammon
+positions with the cube centred, its cubeless chances (and its cube head's, which its cube decisions
+value, where the net has one) and its ND and DT against GNU Backgammon
 2-ply's (PyPI ``gnubg`` for the chances), beside GNU Backgammon 0-ply's; and gammon's Janowski
 model fed GNU Backgammon 0-ply's own chances against that player's ND and DT, which shows whether
 the model or the chances make the difference; then both players' errors on all the money decisions
@@ -395,7 +396,11 @@ def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: i
     ours = np.array([engine.evaluate(p).as_tuple() for p in positions])
     print(f"{len(picked)} contact positions of the money set, cube centred; root mean square (bias) "
           "against GNU Backgammon 2-ply")
-    _chance_table({"Engine(plies=0)": ours, "gnubg 0-ply": zero}, judge)
+    rows = {"Engine(plies=0)": ours}
+    if getattr(engine.evaluator, "cube_head", None) is not None:  # the chances its cube decisions value
+        boards = np.array([p.as_array() for p in positions], dtype=np.int8)
+        rows["its cube head"] = engine.evaluator.evaluate_for_cube(boards)  # type: ignore[attr-defined]
+    _chance_table(rows | {"gnubg 0-ply": zero}, judge)
     decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
     nd2 = np.array([d.nd2 for d in picked])
     dt2 = np.array([d.dt2 for d in picked])

@@ -27,11 +27,13 @@ reduction, 1 worker)::
         --take-zone 0.8 1.2 --anchors 2 --save anchors.jsonl
     python benchmarks/cube_bias.py --fit own80.jsonl take.jsonl anchors.jsonl
 
-Zero for the weights of training step 20 (docs/training.md), as for steps 11 to 19, so the
+Zero for the weights of training step 21 (docs/training.md), as for steps 11 to 20, so the
 correction leaves the search's equities as they are. Steps 10 to 15 fitted the net to rollouts
 of the cube window itself (steps 16 to 20 fine-tune step 15's net further, step 20 with 2-ply
 labels of the cube window), and without any correction it judges better than step 9 did with
-its fitted offsets (README: money cube decisions).
+its fitted offsets (README: money cube decisions); step 21 gives the cube decisions their own
+output layer, fitted to gammon's own rollouts (:mod:`gammon.train.cube_head`), which does what
+these offsets did, position by position.
 Fitted for step 10's weights (340 positions) they came out DT
 +0.026, +0.020, +0.087 and ND +0.027, -0.052, -0.042: since the window labels the net's cube
 equities run below its own rollouts, while GNU Backgammon's judgement puts them above its own, and

@@ -6,7 +6,8 @@ For a board with the player on roll, ``values`` are the cubeful equities of play
 cube action, per unit of the current cube, for the three cube states (centred, owned by the player
 on roll, owned by its opponent: :data:`gammon.engine.cubeful.OWNER_COLUMNS`):
 
-* 0 ply: Janowski's formula on the 0-ply probabilities, with the cube efficiency of the board;
+* 0 ply: Janowski's formula on the 0-ply probabilities (the contact net's cube head's, where it
+  has one: :mod:`gammon.train.cube_head`), with the cube efficiency of the board;
   for a bear-off of up to six checkers a side, at every ply, the exact values of the two-sided
   database (:mod:`gammon.engine.bearoff_two_sided`);
 * n ply: over the 21 rolls, the play best at 0 ply (as the cubeless search picks it) leads to the
@@ -75,7 +76,7 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
     boards = np.require(boards, np.int8, ["C", "W"])
     if plies == 0 or len(boards) == 0:
         probs = searcher.leaf(boards)
-        values = money_equities(probs, efficiencies(boards), jacoby)
+        values = money_equities(_cube_chances(searcher, boards, probs), efficiencies(boards), jacoby)
         small, exact = exact_money_values(searcher, boards)
         values[small] = exact[small]  # no gammons there, so Jacoby changes nothing
         return probs, values
@@ -96,6 +97,12 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
     probs[todo] = np.einsum("nrk,r->nk", flipped, ROLL_WEIGHTS)
     _bearoff_probabilities(searcher, boards, over, probs)
     return probs, values
+
+
+def _cube_chances(searcher: Searcher, boards: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """The chances the cube values at a leaf: the evaluator's cube chances where they differ from
+    ``probs``, its chances for play (the contact net's cube head, :mod:`gammon.train.cube_head`)."""
+    return searcher.leaf(boards, for_cube=True) if searcher.cube_chances_differ and len(boards) else probs
 
 
 def _bearoff_probabilities(searcher: Searcher, boards: np.ndarray, over: np.ndarray,
@@ -139,7 +146,7 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
     if plies == 0 or len(boards) == 0:
         probs = searcher.leaf(boards)
         out = np.empty((len(boards), len(states)))
-        for i, (p, x) in enumerate(zip(probs, efficiencies(boards))):
+        for i, (p, x) in enumerate(zip(_cube_chances(searcher, boards, probs), efficiencies(boards))):
             cube = MatchCube(p, match, float(x))
             out[i] = [cube.equity(float(p[0]), v, owner) for v, owner in states]
         return probs, out

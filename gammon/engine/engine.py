@@ -32,7 +32,7 @@ DEFAULT_PLIES = 2
 0.96-0.97x GNU Backgammon 2-ply's time a decision (benchmarks/engine_speed.py, 200 decisions, at
 load 0.9; 0.76-0.78x in the runs of step 15's net); against GNU Backgammon 2-ply it loses 0.96
 millipoints a decision, 0 ply 2.79 (benchmarks/judge.py, 3,000 decisions, the net of
-docs/training.md step 20)."""
+docs/training.md step 20; step 21 added only a cube head, which chequer play does not use)."""
 
 
 class Hint(NamedTuple):

@@ -22,7 +22,9 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 
 @runtime_checkable
 class Evaluator(Protocol):
-    """Anything with ``evaluate(boards) -> probabilities`` (see the module docstring)."""
+    """Anything with ``evaluate(boards) -> probabilities`` (see the module docstring). An
+    evaluator with a ``cube_head`` (:class:`gammon.engine.neural.NeuralEvaluator`) also has
+    ``evaluate_for_cube(boards)``, the chances its cube decisions value."""
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray: ...
 

@@ -4,8 +4,10 @@
 one against the other).
 
 Each net has one hidden layer of sigmoid units and five sigmoid outputs ``[win, win_gammon,
-win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The weights file format is
-described in docs/weights.md; the shipped file is ``gammon/engine/weights/gammon.npz``.
+win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The contact net may carry a
+second output layer, its cube head (:class:`CubeHead`), for the chances its cube decisions value.
+The weights file format is described in docs/weights.md; the shipped file is
+``gammon/engine/weights/gammon.npz``.
 """
 
 from __future__ import annotations
@@ -85,6 +87,27 @@ class Net:
         return sigmoid(h @ self.w2 + self.b2)
 
 
+@dataclass(frozen=True)
+class CubeHead:
+    """A second output layer of the contact net, ``w2 (hidden, 5)`` and ``b2 (5)`` on the same
+    hidden units: the chances that cube decisions value (:meth:`NeuralEvaluator.evaluate_for_cube`),
+    fitted to gammon's own rollouts of positions where the cube is at stake
+    (:mod:`gammon.train.cube_head`), while chequer play keeps the net's own outputs. It belongs to
+    the hidden layer it was fitted on: a fit of the contact net drops it."""
+
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.w2.ndim != 2 or self.w2.shape[1] != 5 or self.b2.shape != (5,):
+            raise ValueError(f"a cube head is w2 (hidden, 5) and b2 (5,), "
+                             f"got {self.w2.shape}, {self.b2.shape}")
+
+    @property
+    def w2t(self) -> np.ndarray:
+        return np.ascontiguousarray(self.w2.T)
+
+
 def from_older(net: Net, encoding: str) -> Net:
     """A net of an older encoding (``gammon-v1``, ``gammon-v2``, ``gammon-v3``) in this one: the
     features added since get zero input weights, so it computes what it did, up to rounding (and
@@ -113,13 +136,17 @@ def consistent(probs: np.ndarray) -> np.ndarray:
 class NeuralEvaluator:
     """Evaluator (see gammon.engine.evaluator) backed by a contact net and a race net."""
 
-    def __init__(self, contact: Net, race: Net, games: int = 0) -> None:
+    def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None) -> None:
         for name, net in (("contact", contact), ("race", race)):
             if net.w1.shape[0] != N_INPUTS:
                 raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
+        if cube_head is not None and cube_head.w2.shape[0] != contact.hidden:
+            raise ValueError(f"the cube head has {cube_head.w2.shape[0]} hidden units, the contact net "
+                             f"{contact.hidden}")
         self.contact = contact
         self.race = race
         self.games = games
+        self.cube_head = cube_head
 
     @classmethod
     def default(cls) -> NeuralEvaluator:
@@ -151,7 +178,11 @@ class NeuralEvaluator:
             if encoding in OLDER_FEATURES:
                 nets = [from_older(net, encoding) for net in nets]
             games = int(data["games"]) if "games" in data else 0
-        return cls(nets[0], nets[1], games)
+            head = None
+            if "contact_cube_w2" in data and encoding == ENCODING:  # a head belongs to its hidden layer
+                head = CubeHead(*(np.ascontiguousarray(data[f"contact_cube_{a}"], dtype=np.float32)
+                                  for a in ("w2", "b2")))
+        return cls(nets[0], nets[1], games, head)
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
         """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
@@ -163,6 +194,9 @@ class NeuralEvaluator:
         for name, net in (("contact", self.contact), ("race", self.race)):
             for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
                 arrays[f"{name}_{a}"] = value
+        if self.cube_head is not None:
+            arrays["contact_cube_w2"] = self.cube_head.w2
+            arrays["contact_cube_b2"] = self.cube_head.b2
         arrays.update(extra)
         tmp = Path(str(path) + ".tmp.npz")
         np.savez(tmp, **arrays)
@@ -170,6 +204,17 @@ class NeuralEvaluator:
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         """Probabilities float64 (N, 5) of boards int8 (N, 26), each seen from the player on roll."""
+        c = self.contact
+        return self._evaluate(boards, c.w2t, c.b2)
+
+    def evaluate_for_cube(self, boards: np.ndarray) -> np.ndarray:
+        """:meth:`evaluate` with the contact net's cube head in place of its outputs (the same
+        as :meth:`evaluate` without one): the chances a cube decision values."""
+        if self.cube_head is None:
+            return self.evaluate(boards)
+        return self._evaluate(boards, self.cube_head.w2t, self.cube_head.b2)
+
+    def _evaluate(self, boards: np.ndarray, contact_w2t: np.ndarray, contact_b2: np.ndarray) -> np.ndarray:
         b = np.asarray(boards)
         if b.ndim != 2 or b.shape[1] != 26:
             raise ValueError(f"boards must have shape (N, 26), got {b.shape}")
@@ -177,6 +222,6 @@ class NeuralEvaluator:
         if b.shape[0] == 0:
             return out
         c, r = self.contact, self.race
-        evaluate_batch(np.require(b, np.int8, ["C", "W"]), c.w1, c.b1, c.w2t, c.b2,
+        evaluate_batch(np.require(b, np.int8, ["C", "W"]), c.w1, c.b1, contact_w2t, contact_b2,
                        r.w1, r.b1, r.w2t, r.b2, out)
         return out

@@ -331,9 +331,12 @@ class _Trials:
     def _cubeful_model(self, rows: np.ndarray, boards: np.ndarray, probs: np.ndarray,
                        root_on_roll: bool) -> np.ndarray | None:
         """The engine's cubeful equity (Janowski, exact in the two-sided bear-off database; match:
-        the MET model) of unfinished trials."""
+        the MET model) of unfinished trials; at 0 ply on the cube chances, as the engine's cube
+        decisions value them (the contact net's cube head, where it has one)."""
         if not self.s.cubeful:
             return None
+        if not self.s.truncate_plies and self.searcher.cube_chances_differ:
+            probs = self.searcher.leaf(boards, for_cube=True)
         m = self._mover_match(root_on_roll)
         owners = self._owner_for_mover(rows, root_on_roll)
         races, pips = _races(boards), _pips(boards)
@@ -361,7 +364,7 @@ class _Trials:
         if len(rows) == 0:
             return live
         b = self.boards[rows]
-        probs = self.searcher.leaf(b)
+        probs = self.searcher.leaf(b, for_cube=True)  # as the engine's 0-ply cube decisions
         races, pips = _races(b), _pips(b)
         m = self._mover_match(root_on_roll)
         owners = self._owner_for_mover(rows, root_on_roll)

@@ -247,8 +247,10 @@ class Searcher:
         self.evaluator = evaluator
         self.bearoff = bearoff
 
-    def leaf(self, boards: np.ndarray) -> np.ndarray:
-        """0-ply probabilities for the player on roll of each board (terminal rows allowed)."""
+    def leaf(self, boards: np.ndarray, for_cube: bool = False) -> np.ndarray:
+        """0-ply probabilities for the player on roll of each board (terminal rows allowed);
+        ``for_cube``: the net's chances come from the evaluator's ``evaluate_for_cube`` where it
+        has one (:attr:`cube_chances_differ`), for the cube decisions."""
         # writable (a copy of a read-only Position.as_array()): numba compiles every kernel again
         # for read-only arrays, which costs seconds on a first run
         boards = np.require(boards, np.int8, ["C", "W"])
@@ -262,12 +264,22 @@ class Searcher:
         if n_net == 0:
             return out
         first, inverse = _unique_rows(boards, kinds)
-        probs = self.evaluator.evaluate(boards if len(first) == len(boards) else boards[first])
+        evaluate = self.evaluator.evaluate
+        if for_cube and self.cube_chances_differ:
+            # an evaluator's optional method (gammon.engine.evaluator.Evaluator)
+            evaluate = self.evaluator.evaluate_for_cube  # type: ignore[attr-defined]
+        probs = evaluate(boards if len(first) == len(boards) else boards[first])
         probs = np.ascontiguousarray(probs, dtype=np.float64)
         if probs.shape != (len(first), 5):
             raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
         _store_sanitized(out, kinds, probs, inverse)
         return out
+
+    @property
+    def cube_chances_differ(self) -> bool:
+        """Whether the evaluator values cube decisions with other chances than it plays with
+        (a :class:`gammon.engine.neural.NeuralEvaluator` with a cube head)."""
+        return getattr(self.evaluator, "cube_head", None) is not None
 
     def cubeful_exact(self, boards: np.ndarray) -> np.ndarray:
         """bool (N,): boards whose cubeful money values are exact (the two-sided bear-off

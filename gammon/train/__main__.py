@@ -4,6 +4,7 @@
     python -m gammon.train improve --resume run.npz --out better.npz --games 20000
     python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
     python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
+    python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
     python -m gammon.train check run.npz --pairs 1000
     python -m gammon.train choices --labels alternatives.npz run.npz better.npz
 """
@@ -124,6 +125,14 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--threads", type=int, default=0)
     ft.add_argument("--check-pairs", type=int, default=1000)
     ft.add_argument("--log", type=Path)
+    ch = sub.add_parser("cube-head", help="fit the contact net's cube head to rollout labels "
+                                          "(the chances cube decisions value)")
+    ch.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
+    ch.add_argument("--labels", type=Path, nargs="+", required=True, help="rollout label files")
+    ch.add_argument("--out", type=Path, required=True)
+    ch.add_argument("--lam", type=float, default=1e-4, help="L2 pull towards the net's own outputs")
+    ch.add_argument("--steps", type=int, default=300, help="full-batch Adam steps")
+    ch.add_argument("--holdout", type=float, default=0.2, help="share held out to report the fit")
     ck = sub.add_parser("check", help="strength of a weights file against pubeval")
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
@@ -192,6 +201,15 @@ def main(argv: list[str] | None = None) -> None:
             else:
                 fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
                            seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
+        elif args.command == "cube-head":
+            from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
+
+            head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout)
+            fitted, fit_report = fit_cube_head(_weights(args.resume), _label_files(args.labels),
+                                               head_settings)
+            fitted.save(args.out)
+            print("\n".join(fit_report.lines()))
+            print(f"wrote {args.out}")
         elif args.command == "choices":
             from gammon.train.choices import Decisions, net_losses, report
 

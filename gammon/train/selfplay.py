@@ -141,5 +141,8 @@ def run(ev: NeuralEvaluator, settings: TrainSettings, games: int, out: Path, *, 
 
 
 def save(ev: NeuralEvaluator, settings: TrainSettings, out: Path) -> None:
-    ev.save(out, seed=settings.seed, alpha=settings.alpha, alpha_half=settings.alpha_half,
-            alpha_min=settings.alpha_min, lam=settings.lam)
+    """A training checkpoint of ``ev``'s nets, without a cube head: training moves the hidden
+    layer it was fitted on (fit one again: ``python -m gammon.train cube-head``)."""
+    plain = NeuralEvaluator(ev.contact, ev.race, ev.games)
+    plain.save(out, seed=settings.seed, alpha=settings.alpha, alpha_half=settings.alpha_half,
+               alpha_min=settings.alpha_min, lam=settings.lam)

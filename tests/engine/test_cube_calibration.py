@@ -95,10 +95,11 @@ def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Eva
     return plain, engine.cube_decision(p, jacoby=False, **kwargs)
 
 
-NEAR_TAKE_POINT = "4HPkEwAzzjgDIA"
-"""A contact money position whose 0-ply DT with the shipped net is near 1 (1.00 with the step-17
-net, 1.03 with step 18's, 1.01 with step 19's, 1.03 with step 20's), where the correction weighs
-almost fully (the earlier nets put DZ+DAQxmu1EEBA near 1.01, the step-17 net 0.95)."""
+NEAR_TAKE_POINT = "ZrcqAAPps40BAA"
+"""A contact money position whose 0-ply DT with the shipped net is near 1 (1.00 with step 21's cube
+head), where the correction weighs almost fully (step 21 put the earlier one, 4HPkEwAzzjgDIA, at
+1.11: 1.00 with the step-17 net, 1.03 with step 18's, 1.01 with step 19's, 1.03 with step 20's;
+the nets before them put DZ+DAQxmu1EEBA near 1.01)."""
 
 
 def test_engine_corrects_contact_money_near_the_take_point(monkeypatch: pytest.MonkeyPatch) -> None:

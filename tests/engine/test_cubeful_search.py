@@ -101,12 +101,14 @@ def test_probabilities_match_the_cubeless_search(plies: int) -> None:
     assert np.all(values[:, 1] >= values[:, 0] - 1e-9) and np.all(values[:, 0] >= values[:, 2] - 1e-9)
 
 
-def test_zero_ply_is_janowski() -> None:
+def test_zero_ply_is_janowski_on_the_cube_heads_chances() -> None:
     engine = Engine(plies=0)
     p = Position.from_id("4HPwATDgc/ABMA")
-    _, values = cubeful_values(engine._searcher, p.as_array()[None, :], 0, jacoby=True)
-    probs = engine.evaluate(p).as_array()
-    assert values[0] == pytest.approx(money_equities(probs, 0.68, jacoby=True)[0])
+    probs, values = cubeful_values(engine._searcher, p.as_array()[None, :], 0, jacoby=True)
+    assert probs[0] == pytest.approx(engine.evaluate(p).as_array())  # the chances play with
+    cube = engine.evaluator.evaluate_for_cube(p.as_array()[None, :])[0]  # type: ignore[attr-defined]
+    assert np.abs(cube - probs[0]).max() > 1e-3  # the shipped net has a cube head
+    assert values[0] == pytest.approx(money_equities(cube, 0.68, jacoby=True)[0])
 
 
 # --- match play --------------------------------------------------------------------------------
@@ -149,5 +151,6 @@ def test_match_zero_ply_is_the_curves_and_probabilities_agree(plies: int) -> Non
     probs, mwc = match_values(engine._searcher, p.as_array()[None, :], plies, m, [(1, CubeOwner.CENTRED)])
     assert probs[0] == pytest.approx(engine._searcher.evaluate_boards(p.as_array()[None, :], plies)[0])
     if plies == 0:
-        curves = MatchCube(probs[0], m, 0.68)
-        assert mwc[0, 0] == pytest.approx(curves.equity(probs[0, 0], 1, CubeOwner.CENTRED))
+        cube = engine.evaluator.evaluate_for_cube(p.as_array()[None, :])[0]  # type: ignore[attr-defined]
+        curves = MatchCube(cube, m, 0.68)
+        assert mwc[0, 0] == pytest.approx(curves.equity(cube[0], 1, CubeOwner.CENTRED))

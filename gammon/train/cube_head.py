@@ -1,0 +1,114 @@
+"""The contact net's cube head: its output layer fitted again, on its own hidden units, to gammon's
+own rollouts of contact positions, for the chances that cube decisions value
+(:class:`gammon.engine.neural.CubeHead`).
+
+Why a second head: the net's outputs are fitted mostly to 2-ply search labels, which carry the
+net's own errors at the leaves, above all in its gammon chances; rollouts are the better teacher
+there (docs/training.md, "After step 20"), but fitted into the whole net they cost chequer play
+as much as they buy cube decisions. A cube decision needs the chances of one position before the
+roll to be right; chequer play needs the positions after each play to be ordered right. So the
+head takes the rollouts, chequer play keeps the net's outputs, and both share the hidden layer,
+which costs the head one small matrix.
+
+The fit: cross-entropy of the five sigmoid outputs against the rollout chances, full batch, Adam,
+starting from the net's own output layer and held near it by an L2 penalty ``lam`` on the
+difference (the rollouts are few and noisy; the outputs elsewhere should stay the net's). A share
+of the positions is held out first to report the fit; the head then refits on all of them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gammon.engine.encode import encode, race_mask
+from gammon.engine.neural import CubeHead, NeuralEvaluator, sigmoid
+from gammon.train.labels import LabelSet
+
+
+@dataclass(frozen=True)
+class CubeHeadSettings:
+    """``lam``: L2 pull towards the net's own output layer; ``steps`` and ``lr``: full-batch Adam;
+    ``holdout``: share of the positions held out (drawn with ``seed``) to report the fit."""
+
+    lam: float = 1e-4
+    steps: int = 300
+    lr: float = 0.01
+    holdout: float = 0.2
+    seed: int = 1
+
+    def __post_init__(self) -> None:
+        if self.lam < 0 or self.steps < 1 or self.lr <= 0 or not 0 <= self.holdout < 1:
+            raise ValueError(f"a cube head fit needs lam >= 0, steps >= 1, lr > 0 and "
+                             f"0 <= holdout < 1, got {self!r}")
+
+
+@dataclass(frozen=True)
+class CubeHeadReport:
+    """Held-out cross-entropy and root mean square error of each of the five chances, of the net's
+    own outputs and of the fitted head, on ``held_out`` of the ``positions`` contact positions."""
+
+    positions: int
+    held_out: int
+    net: tuple[float, np.ndarray]
+    head: tuple[float, np.ndarray]
+
+    def lines(self) -> list[str]:
+        names = "win, win gammon, win backgammon, lose gammon, lose backgammon"
+        return [f"{self.positions:,} contact positions, {self.held_out:,} held out; "
+                f"cross-entropy and root mean square error ({names}):"] + [
+            f"  {label:<10} {ce:.5f}  " + " ".join(f"{e:.4f}" for e in rms)
+            for label, (ce, rms) in (("net", self.net), ("cube head", self.head))]
+
+
+def _cross_entropy(y: np.ndarray, t: np.ndarray) -> float:
+    y = np.clip(y, 1e-7, 1 - 1e-7)
+    return float(np.mean(-(t * np.log(y) + (1 - t) * np.log(1 - y))))
+
+
+def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
+         settings: CubeHeadSettings) -> tuple[np.ndarray, np.ndarray]:
+    """Adam on the mean cross-entropy plus ``lam / 2 * |w - w2|^2`` (weights and biases)."""
+    w, b = w2.copy(), b2.copy()
+    moments = [[np.zeros_like(w), np.zeros_like(w)], [np.zeros_like(b), np.zeros_like(b)]]
+    for step in range(1, settings.steps + 1):
+        g = (sigmoid(h @ w + b) - t) / len(t)
+        grads = (h.T @ g + settings.lam * (w - w2), g.sum(0) + settings.lam * (b - b2))
+        for p, grad, (m, v) in zip((w, b), grads, moments):
+            m *= 0.9
+            m += 0.1 * grad
+            v *= 0.999
+            v += 0.001 * grad * grad
+            p -= settings.lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+    return w, b
+
+
+def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet,
+                  settings: CubeHeadSettings = CubeHeadSettings()) -> tuple[NeuralEvaluator, CubeHeadReport]:
+    """A copy of ``ev`` with a cube head fitted to the contact positions of ``labels`` (rollout
+    chances; races are left out: the race net has no head), and the report of the fit."""
+    contact = ~race_mask(labels.boards)
+    boards, targets = labels.boards[contact], labels.targets[contact].astype(np.float64)
+    if len(boards) < 2:
+        raise ValueError(f"a cube head needs contact positions to fit, the labels have {len(boards)}")
+    net = ev.contact
+    w1, b1, w2, b2 = (a.astype(np.float64) for a in net.arrays())
+    h = sigmoid(encode(boards).astype(np.float64) @ w1 + b1)
+    order = np.random.default_rng(settings.seed).permutation(len(boards))
+    n_held = min(len(boards) - 1, int(round(settings.holdout * len(boards))))
+    held, train = order[:n_held], order[n_held:]
+
+    def scores(w: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
+        y = sigmoid(h[held] @ w + b)
+        return _cross_entropy(y, targets[held]), np.sqrt(np.mean((y - targets[held]) ** 2, axis=0))
+
+    if n_held:
+        w, b = _fit(h[train], targets[train], w2, b2, settings)
+        report = CubeHeadReport(len(boards), n_held, scores(w2, b2), scores(w, b))
+    else:
+        nothing = (float("nan"), np.full(5, np.nan))
+        report = CubeHeadReport(len(boards), 0, nothing, nothing)
+    w, b = _fit(h, targets, w2, b2, settings)
+    head = CubeHead(w.astype(np.float32), b.astype(np.float32))
+    return NeuralEvaluator(ev.contact, ev.race, ev.games, head), report

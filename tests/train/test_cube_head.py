@@ -1,0 +1,135 @@
+"""The contact net's cube head: its fit, its file, and where the engine uses it (cube decisions,
+not chequer play)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gammon import Position
+from gammon.engine.encode import race_mask
+from gammon.engine.engine import Engine
+from gammon.engine.neural import CubeHead, NeuralEvaluator
+from gammon.train.__main__ import main
+from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
+from gammon.train.labels import LABEL_FORMAT, LabelSet
+from gammon.train.selfplay import TrainSettings, save
+
+OPENING = "4HPwATDgc/ABMA"
+RACE = "6j0AAFjOAQAAAA"
+
+
+def _contact_boards(n: int, seed: int) -> np.ndarray:
+    """``n`` contact positions: the opening with a few of the mover's checkers moved forward."""
+    rng = np.random.default_rng(seed)
+    base = Position.from_id(OPENING).as_array()
+    boards = []
+    for _ in range(n):
+        b = base.copy()
+        for _ in range(int(rng.integers(1, 7))):
+            src = int(rng.choice(np.flatnonzero(b[1:25] > 0) + 1))
+            dst = src - int(rng.integers(1, 7))
+            if dst >= 1 and b[dst] >= 0:  # no hits: an open point or the mover's own
+                b[src] -= 1
+                b[dst] += 1
+        boards.append(b)
+    out = np.array(boards, dtype=np.int8)
+    return out[~race_mask(out)]
+
+
+def _labels(ev: NeuralEvaluator, n: int = 300, seed: int = 3) -> LabelSet:
+    """Targets a fixed shift away from the net's own chances: more wins, fewer gammons lost."""
+    boards = _contact_boards(n, seed)
+    t = ev.evaluate(boards)
+    t[:, 0] = np.minimum(1.0, t[:, 0] + 0.1)
+    t[:, 3:] *= 0.5
+    return LabelSet(boards, t.astype(np.float32), "shifted")
+
+
+@pytest.fixture(scope="module")
+def net() -> NeuralEvaluator:
+    return NeuralEvaluator.random(hidden=16, race_hidden=8, seed=5)
+
+
+def test_the_head_fits_what_the_net_misses_and_the_net_keeps_its_outputs(net: NeuralEvaluator) -> None:
+    labels = _labels(net)
+    fitted, report = fit_cube_head(net, labels, CubeHeadSettings(steps=400, lr=0.05, lam=0.0))
+    assert report.positions == len(labels.boards) and report.held_out == round(0.2 * len(labels.boards))
+    assert report.head[0] < report.net[0]  # held-out cross-entropy
+    assert report.head[1][0] < report.net[1][0] / 2  # the chance to win: the shift is learnt
+    boards = labels.boards[:20]
+    assert np.array_equal(fitted.evaluate(boards), net.evaluate(boards))
+    cube = fitted.evaluate_for_cube(boards)
+    assert np.mean(cube[:, 0] - net.evaluate(boards)[:, 0]) > 0.05
+    assert np.array_equal(net.evaluate_for_cube(boards), net.evaluate(boards))  # no head: the same
+    assert "cube head" in "\n".join(report.lines())
+
+
+def test_lam_holds_the_head_to_the_nets_outputs(net: NeuralEvaluator) -> None:
+    labels = _labels(net)
+    free, _ = fit_cube_head(net, labels, CubeHeadSettings(steps=200, lr=0.05, lam=0.0, holdout=0.0))
+    held, _ = fit_cube_head(net, labels, CubeHeadSettings(steps=200, lr=0.05, lam=10.0, holdout=0.0))
+    assert free.cube_head is not None and held.cube_head is not None
+    moved = [np.abs(h.cube_head.w2 - net.contact.w2).sum() for h in (free, held)]  # type: ignore[union-attr]
+    assert moved[1] < moved[0] / 5
+
+
+def test_races_have_no_head(net: NeuralEvaluator) -> None:
+    race = Position.from_id(RACE).as_array()[None, :]
+    labels = _labels(net)
+    both = LabelSet(np.concatenate([labels.boards, race]),
+                    np.concatenate([labels.targets, np.zeros((1, 5), np.float32)]))
+    fitted, report = fit_cube_head(net, both, CubeHeadSettings(steps=50, holdout=0.0))
+    assert report.positions == len(labels.boards)
+    assert np.array_equal(fitted.evaluate_for_cube(race), net.evaluate(race))
+    with pytest.raises(ValueError, match="contact positions"):
+        fit_cube_head(net, LabelSet(race, np.zeros((1, 5), np.float32)))
+    with pytest.raises(ValueError, match="lam"):
+        CubeHeadSettings(lam=-1.0)
+
+
+def test_the_head_is_saved_and_loaded_and_a_training_checkpoint_drops_it(net: NeuralEvaluator,
+                                                                         tmp_path: Path) -> None:
+    fitted, _ = fit_cube_head(net, _labels(net), CubeHeadSettings(steps=50, holdout=0.0))
+    fitted.save(tmp_path / "w.npz")
+    again = NeuralEvaluator.load(tmp_path / "w.npz")
+    assert again.cube_head is not None and fitted.cube_head is not None
+    assert np.array_equal(again.cube_head.w2, fitted.cube_head.w2)
+    boards = _contact_boards(10, 9)
+    assert np.array_equal(again.evaluate_for_cube(boards), fitted.evaluate_for_cube(boards))
+    save(fitted, TrainSettings(), tmp_path / "checkpoint.npz")  # training moves the hidden layer
+    assert NeuralEvaluator.load(tmp_path / "checkpoint.npz").cube_head is None
+    with pytest.raises(ValueError, match="hidden units"):
+        NeuralEvaluator(net.contact, net.race, 0,
+                        CubeHead(np.zeros((3, 5), np.float32), np.zeros(5, np.float32)))
+
+
+def test_the_engine_decides_the_cube_with_the_head_and_plays_with_the_net(net: NeuralEvaluator) -> None:
+    w2 = net.contact.w2.copy()
+    w2[:, 0] += 0.5  # a head sure of more wins
+    fitted = NeuralEvaluator(net.contact, net.race, 0, CubeHead(w2, net.contact.b2.copy()))
+    p = Position.from_id(OPENING)
+    plain, headed = Engine(plies=0, evaluator=net), Engine(plies=0, evaluator=fitted)
+    for dice in ((3, 1), (6, 5), (4, 4)):
+        assert headed.best_play(p, dice) == plain.best_play(p, dice)
+    assert headed.evaluate(p) == plain.evaluate(p)
+    assert headed.cube_decision(p).no_double > plain.cube_decision(p).no_double + 0.01
+    # the leaves of a deeper cubeful search value it too: at 1 ply they are the opponent's boards,
+    # whose head is as sure of the opponent's wins
+    one = Engine(plies=1, evaluator=fitted)
+    assert one.cube_decision(p).no_double < Engine(plies=1, evaluator=net).cube_decision(p).no_double - 0.01
+
+
+def test_the_cli_fits_and_writes_a_head(net: NeuralEvaluator, tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    net.save(tmp_path / "net.npz")
+    labels = _labels(net)
+    np.savez(tmp_path / "rollouts.npz", boards=labels.boards, targets=labels.targets,
+             label_format=LABEL_FORMAT, description="shifted")
+    main(["cube-head", "--resume", str(tmp_path / "net.npz"), "--labels", str(tmp_path / "rollouts.npz"),
+          "--out", str(tmp_path / "headed.npz"), "--steps", "20"])
+    assert NeuralEvaluator.load(tmp_path / "headed.npz").cube_head is not None
+    out = capsys.readouterr().out
+    assert "held out" in out and "wrote" in out
