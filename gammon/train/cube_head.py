@@ -24,6 +24,7 @@ import numpy as np
 
 from gammon.engine.encode import encode, race_mask
 from gammon.engine.neural import CubeHead, NeuralEvaluator, sigmoid
+from gammon.train.batch_fit import cross_entropy
 from gammon.train.labels import LabelSet
 
 
@@ -46,8 +47,10 @@ class CubeHeadSettings:
 
 @dataclass(frozen=True)
 class CubeHeadReport:
-    """Held-out cross-entropy and root mean square error of each of the five chances, of the net's
-    own outputs and of the fitted head, on ``held_out`` of the ``positions`` contact positions."""
+    """Held-out cross-entropy (less the targets' own entropy, as every fit scores it:
+    :func:`gammon.train.batch_fit.cross_entropy`) and root mean square error of each of the five
+    chances, of the net's own outputs and of the fitted head, on ``held_out`` of the ``positions``
+    contact positions."""
 
     positions: int
     held_out: int
@@ -60,11 +63,6 @@ class CubeHeadReport:
                 f"cross-entropy and root mean square error ({names}):"] + [
             f"  {label:<10} {ce:.5f}  " + " ".join(f"{e:.4f}" for e in rms)
             for label, (ce, rms) in (("net", self.net), ("cube head", self.head))]
-
-
-def _cross_entropy(y: np.ndarray, t: np.ndarray) -> float:
-    y = np.clip(y, 1e-7, 1 - 1e-7)
-    return float(np.mean(-(t * np.log(y) + (1 - t) * np.log(1 - y))))
 
 
 def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
@@ -101,7 +99,7 @@ def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet,
 
     def scores(w: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
         y = sigmoid(h[held] @ w + b)
-        return _cross_entropy(y, targets[held]), np.sqrt(np.mean((y - targets[held]) ** 2, axis=0))
+        return cross_entropy(y, targets[held]), np.sqrt(np.mean((y - targets[held]) ** 2, axis=0))
 
     if n_held:
         w, b = _fit(h[train], targets[train], w2, b2, settings)
