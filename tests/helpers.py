@@ -8,6 +8,8 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import numpy as np
+
 from gammon import Position
 
 # Copied from shared/wildbg-benchmark-positions (source and licence in its README): a clone runs alone.
@@ -56,3 +58,14 @@ def random_game_positions(seed: int, games: int) -> list[Position]:
 
 def wildbg_ids(name: str) -> list[str]:
     return [line.strip() for line in (WILDBG / f"{name}.csv").read_text().splitlines() if line.strip()]
+
+
+def bad_npz_files(folder: Path) -> list[Path]:
+    """Files under ``folder`` that no ``.npz`` loader may read: a text file, an empty file and a
+    zip archive cut in half (it starts as an .npz does)."""
+    text, empty, cut_zip = folder / "text.npz", folder / "empty.npz", folder / "cut.npz"
+    text.write_text("not an archive\n")
+    empty.write_bytes(b"")
+    np.savez(cut_zip, a=np.arange(100))
+    cut_zip.write_bytes(cut_zip.read_bytes()[:200])
+    return [text, empty, cut_zip]

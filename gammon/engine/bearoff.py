@@ -22,6 +22,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from gammon.engine.npz import load_npz
 from gammon.movegen import generate_all
 
 POINTS = 6
@@ -212,11 +213,8 @@ def _check_tables(off: np.ndarray, first: np.ndarray) -> None:
 
 
 def _read_tables(path: Path) -> tuple[np.ndarray, np.ndarray]:
-    try:
-        with np.load(path, allow_pickle=False) as data:
-            off, first = data["off"], data["first"]
-    except (OSError, ValueError, KeyError) as e:
-        raise OSError(f"cannot read the bear-off database {str(path)!r}: {e}") from e
+    data = load_npz(path, "a gammon bear-off database")
+    off, first = data["off"], data["first"]
     if off.dtype != np.float64 or first.dtype != np.float64:
         raise ValueError(f"{str(path)!r}: bear-off tables must be float64, got {off.dtype} and {first.dtype}")
     _check_tables(off, first)

@@ -29,6 +29,7 @@ from gammon.engine.encode import (
     V3_FEATURES,
 )
 from gammon.engine.forward import evaluate_batch
+from gammon.engine.npz import load_npz
 from gammon.primitives import clamp_probabilities
 
 FORMAT_VERSION = 1
@@ -163,25 +164,25 @@ class NeuralEvaluator:
     @classmethod
     def load(cls, path: str | Path) -> NeuralEvaluator:
         """Read a weights file (docs/weights.md)."""
-        with np.load(path, allow_pickle=False) as data:
-            version = int(data["format_version"]) if "format_version" in data else None
-            if version != FORMAT_VERSION:
-                raise ValueError(f"{str(path)!r}: weights format {version!r}, expected {FORMAT_VERSION}")
-            encoding = str(data["encoding"])
-            if encoding != ENCODING and encoding not in OLDER_FEATURES:
-                raise ValueError(f"{str(path)!r}: encoding {encoding!r}, this gammon uses {ENCODING!r}")
-            nets = [
-                Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
-                      for a in ("w1", "b1", "w2", "b2")))
-                for name in NET_NAMES
-            ]
-            if encoding in OLDER_FEATURES:
-                nets = [from_older(net, encoding) for net in nets]
-            games = int(data["games"]) if "games" in data else 0
-            head = None
-            if "contact_cube_w2" in data and encoding == ENCODING:  # a head belongs to its hidden layer
-                head = CubeHead(*(np.ascontiguousarray(data[f"contact_cube_{a}"], dtype=np.float32)
-                                  for a in ("w2", "b2")))
+        data = load_npz(path, "a gammon weights file")
+        version = int(data["format_version"]) if "format_version" in data else None
+        if version != FORMAT_VERSION:
+            raise ValueError(f"{str(path)!r}: weights format {version!r}, expected {FORMAT_VERSION}")
+        encoding = str(data["encoding"])
+        if encoding != ENCODING and encoding not in OLDER_FEATURES:
+            raise ValueError(f"{str(path)!r}: encoding {encoding!r}, this gammon uses {ENCODING!r}")
+        nets = [
+            Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
+                  for a in ("w1", "b1", "w2", "b2")))
+            for name in NET_NAMES
+        ]
+        if encoding in OLDER_FEATURES:
+            nets = [from_older(net, encoding) for net in nets]
+        games = int(data["games"]) if "games" in data else 0
+        head = None
+        if "contact_cube_w2" in data and encoding == ENCODING:  # a head belongs to its hidden layer
+            head = CubeHead(*(np.ascontiguousarray(data[f"contact_cube_{a}"], dtype=np.float32)
+                              for a in ("w2", "b2")))
         return cls(nets[0], nets[1], games, head)
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:

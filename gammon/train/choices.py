@@ -21,6 +21,7 @@ from gammon.engine.encode import race_mask
 from gammon.engine.engine import default_bearoff
 from gammon.engine.evaluator import cubeless_equity
 from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.npz import load_npz
 from gammon.engine.search import Searcher
 from gammon.train.labels import LabelSet
 from gammon.train.supervised import held_out_start
@@ -39,10 +40,10 @@ class Decisions:
     def load(cls, path: str | Path, holdout: float = 0.05) -> Decisions:
         """The decisions in the last ``holdout`` share of the file's positions (all with 0)."""
         labels = LabelSet.load(path)
-        with np.load(path, allow_pickle=False) as data:
-            if "decisions" not in data:
-                raise ValueError(f"{str(path)!r} has no decisions: make it with label --alternatives")
-            decisions = np.asarray(data["decisions"], dtype=np.int64)
+        data = load_npz(path, "a gammon label file")
+        if "decisions" not in data:
+            raise ValueError(f"{str(path)!r} has no decisions: make it with label --alternatives")
+        decisions = np.asarray(data["decisions"], dtype=np.int64)
         first = held_out_start(len(labels), holdout) if holdout else 0
         return cls.of(labels, decisions, first)
 

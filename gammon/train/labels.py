@@ -32,6 +32,7 @@ import numpy as np
 from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import NeuralEvaluator, consistent
+from gammon.engine.npz import load_npz
 from gammon.engine.parallel import ordered_map
 from gammon.engine.rollout import rollout
 from gammon.engine.search import Searcher, SearchSettings
@@ -227,11 +228,11 @@ class LabelSet:
 
     @classmethod
     def load(cls, path: str | Path) -> LabelSet:
-        with np.load(path, allow_pickle=False) as data:
-            if "label_format" not in data or int(data["label_format"]) != LABEL_FORMAT:
-                raise ValueError(f"{str(path)!r} is not a gammon label file (format {LABEL_FORMAT})")
-            return cls(np.ascontiguousarray(data["boards"], dtype=np.int8),
-                       np.ascontiguousarray(data["targets"], dtype=np.float32), str(data["description"]))
+        data = load_npz(path, "a gammon label file")
+        if "label_format" not in data or int(data["label_format"]) != LABEL_FORMAT:
+            raise ValueError(f"{str(path)!r} is not a gammon label file (format {LABEL_FORMAT})")
+        return cls(np.ascontiguousarray(data["boards"], dtype=np.int8),
+                   np.ascontiguousarray(data["targets"], dtype=np.float32), str(data["description"]))
 
     @classmethod
     def concatenate(cls, sets: list[LabelSet]) -> LabelSet:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from gammon import Position
 from gammon.engine.bearoff import POSITIONS, BearoffDatabase, is_bearoff
 from gammon.engine.engine import default_bearoff
-from tests.helpers import pos
+from tests.helpers import bad_npz_files, pos
 
 
 @pytest.fixture(scope="module")
@@ -111,9 +113,13 @@ def test_file_round_trip(db: BearoffDatabase, tmp_path) -> None:
 
 
 def test_a_bad_file_is_named(tmp_path) -> None:
+    for bad in bad_npz_files(tmp_path):
+        with pytest.raises(ValueError, match=re.escape(f"{str(bad)!r} is not a gammon bear-off database: ")):
+            BearoffDatabase.load(bad)
     path = tmp_path / "bearoff.npz"
-    path.write_bytes(b"not a zip")
-    with pytest.raises(OSError, match="bearoff.npz"):
+    np.savez(path, off=np.zeros((3, 32)))
+    with pytest.raises(ValueError, match=re.escape(f"{str(path)!r} is not a gammon bear-off database: it "
+                                                   "has no array 'first'")):
         BearoffDatabase.load(path)
     np.savez(path, off=np.zeros((3, 32)), first=np.zeros((3, 32)))
     with pytest.raises(ValueError, match=r"\(3, 32\)"):

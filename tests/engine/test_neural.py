@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
 from gammon import Position
 from gammon.engine.encode import N_INPUTS, encode
 from gammon.engine.neural import NeuralEvaluator, consistent
-from tests.helpers import pos, random_game_positions
+from tests.helpers import bad_npz_files, pos, random_game_positions
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +88,20 @@ def test_load_refuses_another_encoding(tmp_path) -> None:
     path = tmp_path / "w.npz"
     NeuralEvaluator.random(hidden=4, race_hidden=4).save(path, encoding="other-v9")
     with pytest.raises(ValueError, match="other-v9"):
+        NeuralEvaluator.load(path)
+
+
+def test_a_file_that_is_not_a_weights_file_is_named(tmp_path) -> None:
+    for bad in bad_npz_files(tmp_path):
+        with pytest.raises(ValueError, match=re.escape(f"{str(bad)!r} is not a gammon weights file: ")):
+            NeuralEvaluator.load(bad)
+    path = tmp_path / "w.npz"
+    NeuralEvaluator.random(hidden=4, race_hidden=4).save(path)
+    with np.load(path) as data:
+        arrays = {name: data[name] for name in data.files if name != "race_b2"}
+    np.savez(path, **arrays)
+    with pytest.raises(ValueError, match=re.escape(f"{str(path)!r} is not a gammon weights file: it has no "
+                                                   "array 'race_b2'")):
         NeuralEvaluator.load(path)
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -9,6 +11,7 @@ from gammon.engine.evaluator import cubeless_equity
 from gammon.train.__main__ import main
 from gammon.train.choices import Decisions, net_losses
 from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels
+from tests.helpers import bad_npz_files
 from tests.train.test_labels import _net, _quiet
 
 
@@ -54,6 +57,12 @@ def test_a_label_run_of_alternatives_records_its_decisions_and_the_labelling_net
         Decisions.load(plain)
     with pytest.raises(ValueError, match="holdout must be a share in \\[0, 1\\), got 1.5"):
         Decisions.load(path, holdout=1.5)
+
+
+def test_a_file_that_is_not_a_label_file_is_named(tmp_path) -> None:
+    for bad in bad_npz_files(tmp_path):
+        with pytest.raises(ValueError, match=re.escape(f"{str(bad)!r} is not a gammon label file: ")):
+            Decisions.load(bad)
 
 
 def test_the_choices_command_reports_each_net_against_the_first(tmp_path, capsys) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,7 @@ from gammon.train.__main__ import main
 from gammon.train.batch_fit import AdamSettings
 from gammon.train.labels import LabelSet, LabelSettings, _save, best_plays, make_labels, self_play_positions
 from gammon.train.supervised import adam_fit_labels, fit_labels, label_error, split, widen
+from tests.helpers import bad_npz_files
 
 
 def _net(seed: int = 3) -> NeuralEvaluator:
@@ -105,6 +108,17 @@ def test_bad_label_settings_and_files_are_refused(tmp_path) -> None:
     _net().save(weights)
     with pytest.raises(ValueError, match="not a gammon label file"):
         LabelSet.load(weights)
+
+
+def test_a_file_that_is_not_a_label_file_is_named(tmp_path) -> None:
+    for bad in bad_npz_files(tmp_path):
+        with pytest.raises(ValueError, match=re.escape(f"{str(bad)!r} is not a gammon label file: ")):
+            LabelSet.load(bad)
+    path = tmp_path / "l.npz"
+    _save(path, np.zeros((2, 26), dtype=np.int8), np.zeros((2, 5), dtype=np.float32), {})
+    with pytest.raises(ValueError, match=re.escape(f"{str(path)!r} is not a gammon label file: it has no "
+                                                   "array 'description'")):
+        LabelSet.load(path)
 
 
 def test_widening_keeps_the_outputs_and_the_fit_lowers_the_held_out_error(tmp_path) -> None:
