@@ -12,7 +12,7 @@ matrix products), so it runs wherever numpy does.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +56,20 @@ def gradients(params: list[np.ndarray], x: np.ndarray, t: np.ndarray) -> tuple[f
     return cross_entropy(y, t), [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
 
 
+def adam_step(params: list[np.ndarray], grads: Sequence[np.ndarray], m: list[np.ndarray],
+              v: list[np.ndarray], step: int, lr: float, beta1: float = 0.9, beta2: float = 0.999,
+              eps: float = 1e-8) -> None:
+    """One Adam step (``step`` counts from 1): moves each array of ``params`` in place by its
+    gradient in ``grads``, updating the moment estimates ``m`` and ``v`` (arrays shaped as
+    ``params``, zero at the start) in place."""
+    for p, g, mi, vi in zip(params, grads, m, v, strict=True):
+        mi *= beta1
+        mi += (1 - beta1) * g
+        vi *= beta2
+        vi += (1 - beta2) * g * g
+        p -= lr * (mi / (1 - beta1 ** step)) / (np.sqrt(vi / (1 - beta2 ** step)) + eps)
+
+
 def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSettings, *, seed: int = 7,
              held_boards: np.ndarray | None = None, held_targets: np.ndarray | None = None,
              keep_last: bool = False, note: Callable[[str], None] = print) -> Net:
@@ -94,12 +108,7 @@ def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSe
             train_ce += ce * len(idx)
             lr = s.lr * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * step / total)))
             step += 1
-            for i, (p, g) in enumerate(zip(params, grads)):
-                m[i] = s.beta1 * m[i] + (1 - s.beta1) * g
-                v[i] = s.beta2 * v[i] + (1 - s.beta2) * g * g
-                mh = m[i] / (1 - s.beta1 ** step)
-                vh = v[i] / (1 - s.beta2 ** step)
-                p -= (lr * mh / (np.sqrt(vh) + s.eps)).astype(np.float32)
+            adam_step(params, grads, m, v, step, lr, s.beta1, s.beta2, s.eps)
         error = held_error(params)
         note(f"adam epoch {epoch + 1}: train cross-entropy {train_ce / len(x):.6f}  held-out {error:.6f}")
         if hx is None or keep_last or error < best_error:

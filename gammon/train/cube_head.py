@@ -24,7 +24,7 @@ import numpy as np
 
 from gammon.engine.encode import encode, race_mask
 from gammon.engine.neural import CubeHead, NeuralEvaluator, sigmoid
-from gammon.train.batch_fit import cross_entropy
+from gammon.train.batch_fit import adam_step, cross_entropy
 from gammon.train.labels import LabelSet
 
 
@@ -69,16 +69,11 @@ def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
          settings: CubeHeadSettings) -> tuple[np.ndarray, np.ndarray]:
     """Adam on the mean cross-entropy plus ``lam / 2 * |w - w2|^2`` (weights and biases)."""
     w, b = w2.copy(), b2.copy()
-    moments = [[np.zeros_like(w), np.zeros_like(w)], [np.zeros_like(b), np.zeros_like(b)]]
+    m, v = [np.zeros_like(w), np.zeros_like(b)], [np.zeros_like(w), np.zeros_like(b)]
     for step in range(1, settings.steps + 1):
         g = (sigmoid(h @ w + b) - t) / len(t)
         grads = (h.T @ g + settings.lam * (w - w2), g.sum(0) + settings.lam * (b - b2))
-        for p, grad, (m, v) in zip((w, b), grads, moments):
-            m *= 0.9
-            m += 0.1 * grad
-            v *= 0.999
-            v += 0.001 * grad * grad
-            p -= settings.lr * (m / (1 - 0.9 ** step)) / (np.sqrt(v / (1 - 0.999 ** step)) + 1e-8)
+        adam_step([w, b], grads, m, v, step, settings.lr)
     return w, b
 
 

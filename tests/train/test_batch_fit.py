@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gammon.engine.neural import Net, NeuralEvaluator
-from gammon.train.batch_fit import AdamSettings, adam_fit, cross_entropy, gradients
+from gammon.train.batch_fit import AdamSettings, adam_fit, adam_step, cross_entropy, gradients
 from gammon.train.labels import LabelSettings, make_labels
 
 
@@ -14,6 +14,24 @@ def test_cross_entropy_is_zero_at_the_targets_and_positive_elsewhere() -> None:
     t = np.array([[0.6, 0.2, 0.0, 0.1, 1.0]])
     assert cross_entropy(t, t) == pytest.approx(0.0, abs=1e-6)
     assert cross_entropy(np.array([[0.5, 0.3, 0.1, 0.1, 0.9]]), t) > 0.01
+
+
+def test_adams_first_step_moves_each_weight_by_the_rate_against_its_gradient() -> None:
+    p = [np.array([1.0, -2.0, 0.5]), np.array([3.0])]
+    g = [np.array([0.3, -40.0, 0.0]), np.array([-1e-3])]
+    m, v = [np.zeros(3), np.zeros(1)], [np.zeros(3), np.zeros(1)]
+    adam_step(p, g, m, v, 1, 0.01)
+    np.testing.assert_allclose(p[0], [0.99, -1.99, 0.5], atol=1e-6)
+    np.testing.assert_allclose(p[1], [3.01], atol=1e-5)
+
+
+def test_adam_steps_find_a_quadratics_minimum() -> None:
+    target = np.array([0.7, -1.3])
+    p = [np.zeros(2)]
+    m, v = [np.zeros(2)], [np.zeros(2)]
+    for step in range(1, 2001):
+        adam_step(p, [2 * (p[0] - target)], m, v, step, 0.01)
+    np.testing.assert_allclose(p[0], target, atol=1e-3)
 
 
 def test_the_gradient_is_the_cross_entropys_slope() -> None:
