@@ -82,10 +82,14 @@ class MatchState:
 
 def cube_efficiency(is_race: bool, mover_pips: int) -> float:
     """Janowski's x: 0.68 in contact; in a race 0.55 + 0.00125 per pip, within [0.6, 0.7]."""
-    if not is_race:
-        return CONTACT_EFFICIENCY
-    x = RACE_EFFICIENCY_BASE + RACE_EFFICIENCY_PER_PIP * mover_pips
-    return min(max(x, RACE_EFFICIENCY_MIN), RACE_EFFICIENCY_MAX)
+    return float(cube_efficiencies(np.array([is_race]), np.array([mover_pips]))[0])
+
+
+def cube_efficiencies(is_race: np.ndarray, mover_pips: np.ndarray) -> np.ndarray:
+    """:func:`cube_efficiency` of many positions at once (bool and pip arrays of one shape)."""
+    race = np.clip(RACE_EFFICIENCY_BASE + RACE_EFFICIENCY_PER_PIP * np.asarray(mover_pips, dtype=np.float64),
+                   RACE_EFFICIENCY_MIN, RACE_EFFICIENCY_MAX)
+    return np.where(np.asarray(is_race, dtype=np.bool_), race, CONTACT_EFFICIENCY)
 
 
 def money_equities(probs: np.ndarray, x: np.ndarray | float, jacoby: bool = False) -> np.ndarray:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from gammon.engine.bearoff_two_sided import two_sided
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiency, money_equities
+from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiencies, money_equities
 from gammon.engine.encode import race_mask
 from gammon.engine.evaluator import flip_probabilities
 from gammon.engine.search import ROLL_WEIGHTS, Searcher
@@ -39,9 +39,8 @@ _SWAP_OWNERS = [CENTRED, OPPONENT, MOVER]
 def efficiencies(boards: np.ndarray) -> np.ndarray:
     """Janowski's x for each board (:func:`gammon.engine.cubeful.cube_efficiency`)."""
     b = np.asarray(boards)
-    races = race_mask(b)
     pips = (np.where(b > 0, b, 0).astype(np.int64) * np.arange(26)).sum(axis=1)
-    return np.array([cube_efficiency(bool(r), int(p)) for r, p in zip(races, pips)])
+    return cube_efficiencies(race_mask(b), pips)
 
 
 def exact_money_values(searcher: Searcher, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -75,8 +74,8 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
         raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
     boards = np.require(boards, np.int8, ["C", "W"])
     if plies == 0 or len(boards) == 0:
-        probs = searcher.leaf(boards)
-        values = money_equities(_cube_chances(searcher, boards, probs), efficiencies(boards), jacoby)
+        probs, chances = searcher.leaf_and_cube(boards)
+        values = money_equities(chances, efficiencies(boards), jacoby)
         small, exact = exact_money_values(searcher, boards)
         values[small] = exact[small]  # no gammons there, so Jacoby changes nothing
         return probs, values
@@ -97,12 +96,6 @@ def cubeful_values(searcher: Searcher, boards: np.ndarray, plies: int,
     probs[todo] = np.einsum("nrk,r->nk", flipped, ROLL_WEIGHTS)
     _bearoff_probabilities(searcher, boards, over, probs)
     return probs, values
-
-
-def _cube_chances(searcher: Searcher, boards: np.ndarray, probs: np.ndarray) -> np.ndarray:
-    """The chances the cube values at a leaf: the evaluator's cube chances where they differ from
-    ``probs``, its chances for play (the contact net's cube head, :mod:`gammon.train.cube_head`)."""
-    return searcher.leaf(boards, for_cube=True) if searcher.cube_chances_differ and len(boards) else probs
 
 
 def _bearoff_probabilities(searcher: Searcher, boards: np.ndarray, over: np.ndarray,
@@ -144,9 +137,9 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
         raise ValueError(f"plies must be 0, 1 or 2, got {plies!r}")
     boards = np.require(boards, np.int8, ["C", "W"])
     if plies == 0 or len(boards) == 0:
-        probs = searcher.leaf(boards)
+        probs, chances = searcher.leaf_and_cube(boards)
         out = np.empty((len(boards), len(states)))
-        for i, (p, x) in enumerate(zip(_cube_chances(searcher, boards, probs), efficiencies(boards))):
+        for i, (p, x) in enumerate(zip(chances, efficiencies(boards))):
             cube = MatchCube(p, match, float(x))
             out[i] = [cube.equity(float(p[0]), v, owner) for v, owner in states]
         return probs, out

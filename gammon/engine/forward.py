@@ -135,6 +135,14 @@ def predict(x, w1, b1, w2t, b2, h, y, bits, nonzero):
     nh = b1.shape[0]
     gathered_hidden_sums(x, w1, b1, h, nonzero)
     sigmoid_into(h, nh, bits)
+    outputs(h, w2t, b2, y, bits)
+
+
+@njit(cache=True, fastmath=True)
+def outputs(h, w2t, b2, y, bits):
+    """The five sigmoid outputs ``y`` of the hidden units ``h`` (already through their sigmoids)
+    by the output layer ``w2t`` (5, hidden) and ``b2``."""
+    nh = w2t.shape[1]
     for k in range(5):
         s = b2[k]
         wk = w2t[k]
@@ -164,3 +172,31 @@ def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
             predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
             np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]))
+
+
+@njit(cache=True)
+def evaluate_batch_with_head(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, rw2t, rb2, out, out_head):
+    """:func:`evaluate_batch` into ``out``, and into ``out_head`` the same boards through the
+    contact net's second output layer ``hw2t``/``hb2`` (its cube head; a race board gets its race
+    net's outputs there too), from one pass through the hidden layer."""
+    x = np.zeros(N_INPUTS, dtype=np.float32)
+    scratch = np.zeros(52, dtype=np.int32)
+    size = max(cb1.shape[0], rb1.shape[0])
+    h = np.zeros(size, dtype=np.float32)
+    bits = np.zeros(size, dtype=np.int32)
+    y = np.zeros(5, dtype=np.float32)
+    y_head = np.zeros(5, dtype=np.float32)
+    nonzero = np.zeros(N_INPUTS, dtype=np.int64)
+    for r in range(boards.shape[0]):
+        encode_into(boards[r], x, scratch)
+        if is_race_board(boards[r]):
+            predict(x, rw1, rb1, rw2t, rb2, h, y, bits, nonzero)
+            y_head[:] = y
+        else:
+            predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
+            outputs(h, hw2t, hb2, y_head, bits)
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+            np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]))
+        out_head[r, 0], out_head[r, 1], out_head[r, 2], out_head[r, 3], out_head[r, 4] = clamp_probabilities(
+            np.float64(y_head[0]), np.float64(y_head[1]), np.float64(y_head[2]), np.float64(y_head[3]),
+            np.float64(y_head[4]))

@@ -28,7 +28,7 @@ from gammon.engine.encode import (
     V2_FEATURES,
     V3_FEATURES,
 )
-from gammon.engine.forward import evaluate_batch
+from gammon.engine.forward import evaluate_batch, evaluate_batch_with_head
 from gammon.engine.npz import load_npz
 from gammon.primitives import clamp_probabilities
 
@@ -120,6 +120,14 @@ def from_older(net: Net, encoding: str) -> Net:
     w1[:old_side] = net.w1[:old_side]
     w1[PER_SIDE:PER_SIDE + old_side] = net.w1[old_side:]
     return Net(w1, net.b1, net.w2, net.b2)
+
+
+def _checked(boards: np.ndarray) -> np.ndarray:
+    """``boards`` as the kernels take them: int8 (N, 26), contiguous and writable."""
+    b = np.asarray(boards)
+    if b.ndim != 2 or b.shape[1] != 26:
+        raise ValueError(f"boards must have shape (N, 26), got {b.shape}")
+    return np.require(b, np.int8, ["C", "W"])
 
 
 def sigmoid(z: np.ndarray) -> np.ndarray:
@@ -215,14 +223,25 @@ class NeuralEvaluator:
             return self.evaluate(boards)
         return self._evaluate(boards, self.cube_head.w2t, self.cube_head.b2)
 
+    def evaluate_with_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`evaluate` and :meth:`evaluate_for_cube` of the same boards, from one pass through
+        the hidden layer (a cubeful search's leaves want both)."""
+        if self.cube_head is None:
+            probs = self.evaluate(boards)
+            return probs, probs
+        b = _checked(boards)
+        out, out_head = np.empty((b.shape[0], 5)), np.empty((b.shape[0], 5))
+        if b.shape[0]:
+            c, r, head = self.contact, self.race, self.cube_head
+            evaluate_batch_with_head(b, c.w1, c.b1, c.w2t, c.b2, head.w2t, head.b2,
+                                     r.w1, r.b1, r.w2t, r.b2, out, out_head)
+        return out, out_head
+
     def _evaluate(self, boards: np.ndarray, contact_w2t: np.ndarray, contact_b2: np.ndarray) -> np.ndarray:
-        b = np.asarray(boards)
-        if b.ndim != 2 or b.shape[1] != 26:
-            raise ValueError(f"boards must have shape (N, 26), got {b.shape}")
+        b = _checked(boards)
         out = np.empty((b.shape[0], 5), dtype=np.float64)
         if b.shape[0] == 0:
             return out
         c, r = self.contact, self.race
-        evaluate_batch(np.require(b, np.int8, ["C", "W"]), c.w1, c.b1, contact_w2t, contact_b2,
-                       r.w1, r.b1, r.w2t, r.b2, out)
+        evaluate_batch(b, c.w1, c.b1, contact_w2t, contact_b2, r.w1, r.b1, r.w2t, r.b2, out)
         return out

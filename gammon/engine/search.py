@@ -16,6 +16,7 @@ roll) inside one numba kernel.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -239,6 +240,10 @@ def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
     return out
 
 
+Evaluated = np.ndarray | tuple[np.ndarray, ...]  # chances from one head, or from each
+Leaves = tuple[np.ndarray, ...]
+
+
 class Searcher:
     """Evaluates boards at 0-2 ply with an evaluator and the bear-off database (and, for cubeful
     money values, the two-sided one: :meth:`cubeful_exact`)."""
@@ -251,6 +256,24 @@ class Searcher:
         """0-ply probabilities for the player on roll of each board (terminal rows allowed);
         ``for_cube``: the net's chances come from the evaluator's ``evaluate_for_cube`` where it
         has one (:attr:`cube_chances_differ`), for the cube decisions."""
+        if for_cube and self.cube_chances_differ:
+            # an evaluator's optional method (gammon.engine.evaluator.Evaluator)
+            return self._leaves(boards, self.evaluator.evaluate_for_cube)[0]  # type: ignore[attr-defined]
+        return self._leaves(boards, self.evaluator.evaluate)[0]
+
+    def leaf_and_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """``leaf(boards)`` and ``leaf(boards, for_cube=True)``, the net run once where its cube
+        chances differ (a cubeful search's leaves value the cube on one, order plays by the other)."""
+        if not self.cube_chances_differ:
+            probs = self.leaf(boards)
+            return probs, probs
+        both = self._leaves(boards, self.evaluator.evaluate_with_cube)  # type: ignore[attr-defined]
+        return both[0], both[-1]  # one array when no board needs the net
+
+    def _leaves(self, boards: np.ndarray, evaluate: Callable[[np.ndarray], Evaluated]) -> Leaves:
+        """The 0-ply probabilities of each board by each of the arrays ``evaluate`` gives for the
+        boards the net values (one, or a tuple); finished games and bear-offs are the same in all
+        (one array when no board needs the net)."""
         # writable (a copy of a read-only Position.as_array()): numba compiles every kernel again
         # for read-only arrays, which costs seconds on a first run
         boards = np.require(boards, np.int8, ["C", "W"])
@@ -262,18 +285,18 @@ class Searcher:
             if len(home):
                 out[home] = self.bearoff.probabilities(boards[home])
         if n_net == 0:
-            return out
+            return (out,)
         first, inverse = _unique_rows(boards, kinds)
-        evaluate = self.evaluator.evaluate
-        if for_cube and self.cube_chances_differ:
-            # an evaluator's optional method (gammon.engine.evaluator.Evaluator)
-            evaluate = self.evaluator.evaluate_for_cube  # type: ignore[attr-defined]
-        probs = evaluate(boards if len(first) == len(boards) else boards[first])
-        probs = np.ascontiguousarray(probs, dtype=np.float64)
-        if probs.shape != (len(first), 5):
-            raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
-        _store_sanitized(out, kinds, probs, inverse)
-        return out
+        given = evaluate(boards if len(first) == len(boards) else boards[first])
+        results: list[np.ndarray] = []
+        for probs in given if isinstance(given, tuple) else (given,):
+            probs = np.ascontiguousarray(probs, dtype=np.float64)
+            if probs.shape != (len(first), 5):
+                raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
+            copy = out if not results else results[0].copy()
+            _store_sanitized(copy, kinds, probs, inverse)
+            results.append(copy)
+        return tuple(results)
 
     @property
     def cube_chances_differ(self) -> bool:

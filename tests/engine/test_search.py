@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.cubeful import MatchState, cube_efficiency
+from gammon.engine.cubeful import MatchState, cube_efficiencies, cube_efficiency
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
 from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings, _unique_rows
@@ -57,6 +57,8 @@ def test_cube_efficiency() -> None:
     assert cube_efficiency(True, 10) == 0.6
     assert cube_efficiency(True, 100) == pytest.approx(0.675)
     assert cube_efficiency(True, 200) == 0.7
+    races, pips = np.array([False, True, True, True, True]), np.array([100, 10, 100, 200, 67])
+    assert cube_efficiencies(races, pips).tolist() == [cube_efficiency(r, p) for r, p in zip(races, pips)]
 
 
 @pytest.mark.parametrize("kwargs", [

@@ -10,8 +10,9 @@ import pytest
 
 from gammon import Position
 from gammon.engine.encode import race_mask
-from gammon.engine.engine import Engine
+from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import CubeHead, NeuralEvaluator
+from gammon.engine.search import Searcher
 from gammon.train.__main__ import main
 from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
 from gammon.train.labels import LABEL_FORMAT, LabelSet
@@ -65,6 +66,31 @@ def test_the_head_fits_what_the_net_misses_and_the_net_keeps_its_outputs(net: Ne
     assert np.mean(cube[:, 0] - net.evaluate(boards)[:, 0]) > 0.05
     assert np.array_equal(net.evaluate_for_cube(boards), net.evaluate(boards))  # no head: the same
     assert "cube head" in "\n".join(report.lines())
+
+
+def test_one_pass_gives_both_heads_as_each_alone(net: NeuralEvaluator) -> None:
+    fitted, _ = fit_cube_head(net, _labels(net), CubeHeadSettings(steps=50, holdout=0.0))
+    race = Position.from_id(RACE).as_array()[None, :]
+    boards = np.concatenate([_contact_boards(30, 11), race, _contact_boards(5, 12)])
+    play, cube = fitted.evaluate_with_cube(boards)
+    assert np.array_equal(play, fitted.evaluate(boards))
+    assert np.array_equal(cube, fitted.evaluate_for_cube(boards))
+    assert not np.array_equal(play, cube) and np.array_equal(play[30], cube[30])  # a race: no head
+    assert all(np.array_equal(a, net.evaluate(boards)) for a in net.evaluate_with_cube(boards))
+    empty = fitted.evaluate_with_cube(boards[:0])
+    assert empty[0].shape == empty[1].shape == (0, 5)
+    searcher = Searcher(fitted, default_bearoff())
+    over = np.zeros((1, 26), np.int8)
+    over[0, 3] = 1  # the side not on roll has borne off: a finished game
+    home = np.zeros((1, 26), np.int8)
+    home[0, [2, 22]] = 2, -2  # both sides in their home boards: the bear-off database's
+    mixed = np.concatenate([boards[:3], over, home, boards[:3]])
+    assert searcher.exact(mixed).tolist() == [False] * 3 + [True] * 2 + [False] * 3
+    leaf, leaf_cube = searcher.leaf_and_cube(mixed)
+    assert np.array_equal(leaf, searcher.leaf(mixed))
+    assert np.array_equal(leaf_cube, searcher.leaf(mixed, for_cube=True))
+    assert np.array_equal(leaf[3:5], leaf_cube[3:5]) and not np.array_equal(leaf[:3], leaf_cube[:3])
+    assert all(np.array_equal(a, searcher.leaf(mixed[3:5])) for a in searcher.leaf_and_cube(mixed[3:5]))
 
 
 def test_lam_holds_the_head_to_the_nets_outputs(net: NeuralEvaluator) -> None:
