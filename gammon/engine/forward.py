@@ -157,21 +157,7 @@ def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
     """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent
     (:func:`gammon.primitives.clamp_probabilities`). ``cw2t`` and ``rw2t`` are the nets' ``w2``
     transposed (see :func:`predict`)."""
-    x = np.zeros(N_INPUTS, dtype=np.float32)
-    scratch = np.zeros(52, dtype=np.int32)
-    size = max(cb1.shape[0], rb1.shape[0])
-    h = np.zeros(size, dtype=np.float32)
-    bits = np.zeros(size, dtype=np.int32)
-    y = np.zeros(5, dtype=np.float32)
-    nonzero = np.zeros(N_INPUTS, dtype=np.int64)
-    for r in range(boards.shape[0]):
-        encode_into(boards[r], x, scratch)
-        if is_race_board(boards[r]):
-            predict(x, rw1, rb1, rw2t, rb2, h, y, bits, nonzero)
-        else:
-            predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
-        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]))
+    _evaluate_rows(boards, cw1, cb1, cw2t, cb2, cw2t, cb2, rw1, rb1, rw2t, rb2, out, out, False)
 
 
 @njit(cache=True)
@@ -179,6 +165,13 @@ def evaluate_batch_with_head(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, r
     """:func:`evaluate_batch` into ``out``, and into ``out_head`` the same boards through the
     contact net's second output layer ``hw2t``/``hb2`` (its cube head; a race board gets its race
     net's outputs there too), from one pass through the hidden layer."""
+    _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, rw2t, rb2, out, out_head, True)
+
+
+@njit(cache=True)
+def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, rw2t, rb2, out, out_head, with_head):
+    """The loop of both: each board encoded, its net run, its outputs made consistent into
+    ``out``, and with ``with_head`` the head's into ``out_head``."""
     x = np.zeros(N_INPUTS, dtype=np.float32)
     scratch = np.zeros(52, dtype=np.int32)
     size = max(cb1.shape[0], rb1.shape[0])
@@ -189,14 +182,22 @@ def evaluate_batch_with_head(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, r
     nonzero = np.zeros(N_INPUTS, dtype=np.int64)
     for r in range(boards.shape[0]):
         encode_into(boards[r], x, scratch)
-        if is_race_board(boards[r]):
+        race = is_race_board(boards[r])
+        if race:
             predict(x, rw1, rb1, rw2t, rb2, h, y, bits, nonzero)
-            y_head[:] = y
         else:
             predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
-            outputs(h, hw2t, hb2, y_head, bits)
-        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]))
-        out_head[r, 0], out_head[r, 1], out_head[r, 2], out_head[r, 3], out_head[r, 4] = clamp_probabilities(
-            np.float64(y_head[0]), np.float64(y_head[1]), np.float64(y_head[2]), np.float64(y_head[3]),
-            np.float64(y_head[4]))
+        _store(out, r, y)
+        if with_head:
+            if race:
+                y_head[:] = y
+            else:
+                outputs(h, hw2t, hb2, y_head, bits)
+            _store(out_head, r, y_head)
+
+
+@njit(cache=True)
+def _store(out, r, y):
+    """Row ``r`` of ``out``: the outputs ``y`` made consistent."""
+    out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+        np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]))
