@@ -18,7 +18,7 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 ``--rejudge`` builds them again.
 
     python benchmarks/cube_judge.py [--match] [--positions 1500 | --quick] [--rejudge]
-        [--weights FILE] [--cube-correction default|on|off]
+        [--weights FILE] [--cube-correction default|on|off] [--chances [--teachers N]]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
 positions with the cube centred, its cubeless chances (and its cube head's, which its cube decisions
@@ -28,9 +28,11 @@ model fed GNU Backgammon 0-ply's own chances against that player's ND and DT, wh
 the model or the chances make the difference; then both players' errors on all the money decisions
 by the class of the position (:data:`POSITION_CLASSES`): contact with every checker on the board,
 contact where a side has borne off a checker (it can no longer be gammoned) with its others home or
-one still out, and races. ``--teachers N`` adds, on the first N of those contact positions, how far
-from GNU Backgammon 2-ply's chances each of gammon's possible teachers (label kinds) is: the net at
-0 ply, its 2-ply search and its own 0-ply rollouts (``--trials``, 144 by default).
+one still out, and races, beside those of gammon's cube model fed GNU Backgammon 0-ply's chances
+(:func:`model_choices`). With ``--match``, that table for the match decisions. ``--teachers N``
+adds, on the first N of those contact positions, how far from GNU Backgammon 2-ply's chances each
+of gammon's possible teachers (label kinds) is: the net at 0 ply, its 2-ply search and its own
+0-ply rollouts (``--trials``, 144 by default).
 """
 
 from __future__ import annotations
@@ -343,6 +345,30 @@ def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.array([d.no_double for d in decisions]), np.array([d.double_take for d in decisions])
 
 
+def model_choices(work: list[Decision], chances: np.ndarray) -> list[tuple[bool, bool]]:
+    """The double and take of gammon's cube model (Janowski's for money, Jacoby off; the match
+    equity curves at a score: :mod:`gammon.engine.cubeful`), with the cube efficiency of each
+    position, fed each decision's cubeless chances (rows of ``chances``): what
+    ``Engine(plies=0)`` would decide with those chances, less its exact bear-off values."""
+    from gammon.engine.cube_decision import match_cube_decision, money_cube_decision
+    from gammon.engine.cubeful import CubeOwner, MatchState
+    from gammon.engine.cubeful_search import efficiencies
+    from gammon.engine.evaluator import Probabilities
+
+    boards = np.array([Position.from_id(d.position).as_array() for d in work], dtype=np.int8)
+    out = []
+    for d, row, x in zip(work, chances, efficiencies(boards), strict=True):
+        probs = Probabilities.from_array(row)
+        owner = CubeOwner.MOVER if d.owned else CubeOwner.CENTRED
+        if d.away:
+            match = MatchState.from_away(d.away, d.opponent_away)
+            dec = match_cube_decision(probs, match, d.cube, owner, float(x))
+        else:
+            dec = money_cube_decision(probs, owner, float(x), jacoby=False)
+        out.append((dec.should_double, dec.take))
+    return out
+
+
 def centred_contact(work: list[Decision]) -> list[Decision]:
     """The money decisions of contact positions with the cube centred."""
     return [d for d in work if not d.owned and not d.away and not Position.from_id(d.position).is_race()]
@@ -449,18 +475,24 @@ def class_errors(work: list[Decision], choices: list[tuple[bool, bool]]) -> dict
 
 
 def class_report(work: list[Decision], engine) -> None:  # type: ignore[no-untyped-def]
-    """Each player's money decisions (cube centred or owned) by the class of the position: mEMG a
-    decision, and that class's part of the mean over all."""
+    """Each player's decisions by the class of the position: mEMG a decision, and that class's
+    part of the mean over all; beside them gammon's cube model fed GNU Backgammon 0-ply's chances
+    (:func:`model_choices`), which shows whether the chances or the model make the difference."""
+    zero = gnubg_chances([Position.from_id(d.position) for d in work], 0)
     players = {"Engine(plies=0)": [engine_choice(engine, d) for d in work],
+               "model, gnubg 0-ply chances": model_choices(work, zero),
                "gnubg 0-ply": [(d.gnubg0.should_double, d.gnubg0.should_take) for d in work]}
     errors = {name: class_errors(work, c) for name, c in players.items()}
-    print(f"{len(work)} money decisions by position class: mEMG a decision (part of the mean over all)")
-    print(f"{'class':<42}{'decisions':>10}" + "".join(f"{name:>24}" for name in players))
+    kind = "match" if work and work[0].away else "money"
+    print(f"{len(work)} {kind} decisions by position class: mEMG a decision (part of the mean over all)")
+    print(f"{'class':<42}{'decisions':>10}" + "".join(f"{name:>28}" for name in players))
     for c in POSITION_CLASSES:
         n = len(errors["gnubg 0-ply"][c])
-        cells = "".join(f"{e[c].mean() if n else float('nan'):>15.2f} ({e[c].sum() / len(work):4.2f})"
+        cells = "".join(f"{e[c].mean() if n else float('nan'):>19.2f} ({e[c].sum() / len(work):4.2f})"
                         for e in errors.values())
         print(f"{c:<42}{n:>10}{cells}")
+    print(f"{'all':<42}{len(work):>10}" + "".join(f"{sum(v.sum() for v in e.values()) / len(work):>26.2f}  "
+                                                  for e in errors.values()))
 
 
 # --- the players -----------------------------------------------------------------------------
@@ -490,15 +522,16 @@ def main() -> None:
     parser.add_argument("--cube-correction", choices=["default", "on", "off"], default="default",
                         help="the take-point correction (default: with the shipped net only)")
     parser.add_argument("--chances", action="store_true",
-                        help="where Engine(plies=0)'s money decisions err: chances, ND and DT")
+                        help="where Engine(plies=0)'s decisions err: chances, ND and DT (money), "
+                             "errors by position class beside its model's on gnubg 0-ply's chances")
     parser.add_argument("--teachers", type=int, default=0, metavar="N",
                         help="with --chances: the chances of the first N of its positions by the net, "
                              "its 2-ply search and its own 0-ply rollouts (--trials)")
     parser.add_argument("--trials", type=int, default=None,
                         help=f"rollout trials for --teachers ({TEACHER_TRIALS})")
     args = parser.parse_args()
-    if args.chances and args.match:
-        parser.error("--chances reports money decisions; leave out --match")
+    if args.teachers and args.match:
+        parser.error("--teachers reports money decisions; leave out --match")
     if args.teachers and not args.chances:
         parser.error("--teachers is part of --chances")
     if args.trials is not None and not args.teachers:
@@ -517,6 +550,9 @@ def main() -> None:
     from gammon.engine.neural import NeuralEvaluator
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
+    if args.chances and args.match:
+        class_report(work, Engine(plies=0, evaluator=evaluator))
+        return
     if args.chances:
         chance_report(work, evaluator, args.teachers, args.trials or TEACHER_TRIALS)
         return

@@ -126,6 +126,20 @@ def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
     assert np.sqrt(np.mean(nd_off ** 2)) < 0.01 and np.sqrt(np.mean(dt_off ** 2)) < 0.015
 
 
+@pytest.mark.parametrize("data", ["cube_money.tsv", "cube_match.tsv"])
+def test_gammons_cube_model_on_gnubg_chances_makes_gnubg_0_plys_choices(data: str) -> None:
+    """Oracle: fed GNU Backgammon 0-ply's cubeless chances, ``model_choices`` (gammon's money model
+    and its match equity curves at the score, owned and centred cubes) doubles and takes as GNU
+    Backgammon 0-ply's hint did on 97-99% of the first 300 decisions (a wrong owner, score or
+    cube efficiency falls far below)."""
+    pytest.importorskip("gnubg")
+    work = cj.load(cj.DATA / data)[:300]
+    chances = cj.gnubg_chances([cj.Position.from_id(d.position) for d in work], 0)
+    agree = [c == (d.gnubg0.should_double, d.gnubg0.should_take)
+             for c, d in zip(cj.model_choices(work, chances), work, strict=True)]
+    assert np.mean(agree) >= 0.95
+
+
 def test_position_classes() -> None:
     assert cj.position_class(cj.Position.initial()) == "contact, no checker off"
     # The player on roll bore off one checker, then was hit: one of its checkers is on the bar.
@@ -152,7 +166,7 @@ def test_class_errors_add_up_to_the_summary() -> None:
 
 @pytest.mark.parametrize("argv, message", [
     (["--teachers", "5"], "--teachers is part of --chances"),
-    (["--chances", "--match"], "--chances reports money decisions; leave out --match"),
+    (["--chances", "--teachers", "5", "--match"], "--teachers reports money decisions; leave out --match"),
     (["--chances", "--trials", "36"], "--trials is for the rollouts of --teachers"),
 ])
 def test_report_options_refused_alone(monkeypatch, capsys, argv: list[str], message: str) -> None:
