@@ -30,7 +30,7 @@ from gammon.engine.cubeful import (
     CubeOwner,
     MatchCube,
     MatchState,
-    cube_efficiency,
+    cube_efficiencies,
     money_equity,
 )
 from gammon.engine.cubeful_search import exact_money_values
@@ -279,24 +279,28 @@ class _Trials:
             home = rest & is_bearoff(b)
             if home.any():
                 rows = live[home]
-                probs = self.searcher.leaf(b[home])
-                self._finish(rows, probs, self._cubeful_model(rows, b[home], probs, root_on_roll),
+                probs, chances = self.searcher.leaf_and_cube(b[home])
+                self._finish(rows, probs, self._cubeful_model(rows, b[home], chances, root_on_roll),
                              root_on_roll)
                 rest &= ~home
         if truncate and rest.any():
             rows = live[rest]
-            probs = self._evaluate(b[rest], self.s.truncate_plies or 0)
-            self._finish(rows, probs, self._cubeful_model(rows, b[rest], probs, root_on_roll),
+            probs, chances = self._evaluate(b[rest], self.s.truncate_plies or 0)
+            self._finish(rows, probs, self._cubeful_model(rows, b[rest], chances, root_on_roll),
                          root_on_roll)
             return live[:0]
         return live[rest]
 
-    def _evaluate(self, boards: np.ndarray, plies: int) -> np.ndarray:
+    def _evaluate(self, boards: np.ndarray, plies: int) -> tuple[np.ndarray, np.ndarray]:
+        """The truncated trials' chances at ``plies`` and the chances their cube is valued on: at 0
+        ply the cube's own (the contact net's cube head, as the engine's 0-ply cube decisions),
+        from the same pass of the net; deeper, the same chances."""
         if plies == 0:
-            return self.searcher.leaf(boards)
+            return self.searcher.leaf_and_cube(boards)
         # one board at a time: a board's value must not depend on the batch it came in
-        return np.concatenate([self.searcher.evaluate_boards(boards[i:i + 1], plies)
-                               for i in range(len(boards))])
+        probs = np.concatenate([self.searcher.evaluate_boards(boards[i:i + 1], plies)
+                                for i in range(len(boards))])
+        return probs, probs
 
     def _mover_match(self, root_on_roll: bool) -> MatchState | None:
         m = self.job.cube.match
@@ -328,22 +332,20 @@ class _Trials:
             return exact_money_values(self.searcher, boards)
         return np.zeros(len(boards), dtype=np.bool_), np.full((len(boards), 3), np.nan)
 
-    def _cubeful_model(self, rows: np.ndarray, boards: np.ndarray, probs: np.ndarray,
+    def _cubeful_model(self, rows: np.ndarray, boards: np.ndarray, chances: np.ndarray,
                        root_on_roll: bool) -> np.ndarray | None:
         """The engine's cubeful equity (Janowski, exact in the two-sided bear-off database; match:
-        the MET model) of unfinished trials; at 0 ply on the cube chances, as the engine's cube
-        decisions value them (the contact net's cube head, where it has one)."""
+        the MET model) of unfinished trials on ``chances``, the cube's (at 0 ply the contact net's
+        cube head's, where it has one, as the engine's cube decisions value them)."""
         if not self.s.cubeful:
             return None
-        if not self.s.truncate_plies and self.searcher.cube_chances_differ:
-            probs = self.searcher.leaf(boards, for_cube=True)
         m = self._mover_match(root_on_roll)
         owners = self._owner_for_mover(rows, root_on_roll)
-        races, pips = _races(boards), _pips(boards)
+        xs = cube_efficiencies(_races(boards), _pips(boards))
         small, exact = self._exact_money(boards, m)
         out = np.empty(len(rows))
-        for i, (p, owner, cube) in enumerate(zip(probs, owners, self.cube[rows])):
-            x = cube_efficiency(bool(races[i]), int(pips[i]))
+        for i, (p, owner, cube) in enumerate(zip(chances, owners, self.cube[rows])):
+            x = float(xs[i])
             if m is None:
                 value = (exact[i, OWNER_COLUMNS.index(owner)] if small[i]
                          else money_equity(p, owner, x, jacoby=self.job.cube.jacoby))
@@ -365,14 +367,14 @@ class _Trials:
             return live
         b = self.boards[rows]
         probs = self.searcher.leaf(b, for_cube=True)  # as the engine's 0-ply cube decisions
-        races, pips = _races(b), _pips(b)
+        xs = cube_efficiencies(_races(b), _pips(b))
         m = self._mover_match(root_on_roll)
         owners = self._owner_for_mover(rows, root_on_roll)
         small, exact = self._exact_money(b, m)
         passed = []
         for i, row in enumerate(rows):
             p = Probabilities.from_array(probs[i])
-            x = cube_efficiency(bool(races[i]), int(pips[i]))
+            x = float(xs[i])
             cube = int(self.cube[row])
             if m is None:
                 d = money_cube_decision(p, owners[i], x, jacoby=self.job.cube.jacoby,
