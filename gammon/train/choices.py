@@ -39,8 +39,8 @@ class Decisions:
     @classmethod
     def load(cls, path: str | Path, holdout: float = 0.05) -> Decisions:
         """The decisions in the last ``holdout`` share of the file's positions (all with 0)."""
-        labels = LabelSet.load(path)
         data = load_npz(path, "a gammon label file")
+        labels = LabelSet.from_arrays(data, path)
         if "decisions" not in data:
             raise ValueError(f"{str(path)!r} has no decisions: make it with label --alternatives")
         decisions = np.asarray(data["decisions"], dtype=np.int64)

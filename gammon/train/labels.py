@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -228,7 +228,12 @@ class LabelSet:
 
     @classmethod
     def load(cls, path: str | Path) -> LabelSet:
-        data = load_npz(path, "a gammon label file")
+        return cls.from_arrays(load_npz(path, "a gammon label file"), path)
+
+    @classmethod
+    def from_arrays(cls, data: Mapping[str, np.ndarray], path: str | Path) -> LabelSet:
+        """The label set of a label file's arrays (:func:`gammon.engine.npz.load_npz`), read
+        from ``path``."""
         if "label_format" not in data or int(data["label_format"]) != LABEL_FORMAT:
             raise ValueError(f"{str(path)!r} is not a gammon label file (format {LABEL_FORMAT})")
         return cls(np.ascontiguousarray(data["boards"], dtype=np.int8),
