@@ -24,7 +24,9 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 class Evaluator(Protocol):
     """Anything with ``evaluate(boards) -> probabilities`` (see the module docstring). An
     evaluator with a ``cube_head`` (:class:`gammon.engine.neural.NeuralEvaluator`) also has
-    ``evaluate_for_cube(boards)``, the chances its cube decisions value."""
+    ``evaluate_for_cube(boards)``, the chances its cube decisions value, and
+    ``evaluate_with_cube(boards)``, both from one pass of the net (what a cubeful search's leaves
+    and a cubeful rollout's cube actions use)."""
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray: ...
 

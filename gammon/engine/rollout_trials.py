@@ -366,14 +366,16 @@ class _Trials:
         if len(rows) == 0:
             return live
         b = self.boards[rows]
-        probs = self.searcher.leaf(b, for_cube=True)  # as the engine's 0-ply cube decisions
+        # the cube acts on the chances the engine's 0-ply cube decisions value (the cube head's);
+        # a pass ends the trial with the play chances, as every other trial ends
+        probs, chances = self.searcher.leaf_and_cube(b)
         xs = cube_efficiencies(_races(b), _pips(b))
         m = self._mover_match(root_on_roll)
         owners = self._owner_for_mover(rows, root_on_roll)
         small, exact = self._exact_money(b, m)
         passed = []
         for i, row in enumerate(rows):
-            p = Probabilities.from_array(probs[i])
+            p = Probabilities.from_array(chances[i])
             x = float(xs[i])
             cube = int(self.cube[row])
             if m is None:

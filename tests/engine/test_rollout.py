@@ -252,6 +252,20 @@ def test_cubeful_rollouts_reproduce_across_workers(net: Engine, contact: list[Po
     assert r.settings.cubeful and math.isfinite(r.equity) and r.match_winning_chance is None
 
 
+def test_a_pass_ends_a_trial_with_the_play_chances(net: Engine) -> None:
+    # A blitz the player on roll doubles at once and the opponent passes, in every trial: the
+    # cubeful equity is the pass's point, and the chances are the net's play chances, as in every
+    # other trial that ends early; the cube head, whose chances decided the pass, differs from them.
+    p = Position.from_id("v3cAADDu7QaAAA")
+    board = p.as_array()[None].copy()
+    play = net.evaluator.evaluate(board)[0]
+    head = net.evaluator.evaluate_for_cube(board)[0]  # type: ignore[attr-defined]
+    assert np.abs(play - head).max() > 0.01
+    r = net.rollout(p, trials=36, seed=3, cubeful=True, workers=1)
+    assert r.equity == 1.0
+    assert r.probabilities.as_array() == pytest.approx(play, abs=1e-6)
+
+
 # --- errors -------------------------------------------------------------------------------------
 
 
