@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import threading
 import time
@@ -43,10 +44,14 @@ class SlowAdvisor:
 
 
 def _work_for(seconds: float) -> int:
-    """Steps of ``sum(range(...))`` that take about ``seconds`` here."""
-    start = time.perf_counter()
-    sum(range(2_000_000))
-    return int(2_000_000 * seconds / max(time.perf_counter() - start, 1e-6))
+    """Steps of ``sum(range(...))`` that take about ``seconds`` here: timed from the quickest of
+    three tries, so that a try the machine's load slowed down does not make the work too short."""
+    quickest = math.inf
+    for _ in range(3):
+        start = time.perf_counter()
+        sum(range(2_000_000))
+        quickest = min(quickest, time.perf_counter() - start)
+    return int(2_000_000 * seconds / max(quickest, 1e-6))
 
 
 def _to_move(c: TestClient, m: dict) -> dict:
@@ -58,7 +63,7 @@ def _to_move(c: TestClient, m: dict) -> dict:
 
 
 def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) -> None:
-    advisor = SlowAdvisor(_work_for(2.5))
+    advisor = SlowAdvisor(_work_for(4.0))
     with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, engine=advisor,
                                warm=True)) as c:
         slow, other = new_match(c, mode="local"), new_match(c, mode="local")
@@ -81,7 +86,9 @@ def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) ->
                    json={"action": "play", "play": s["plays"][0], "version": s["version"]})
         took = time.perf_counter() - start
         assert r.status_code == 200 and r.json()["version"] > s["version"]
-        assert took < 0.5, f"another game's play took {took:.2f} s while an engine call ran"
+        # well under the 4 s engine call (a blocked server would wait for it), with room for a
+        # loaded machine
+        assert took < 1.0, f"another game's play took {took:.2f} s while an engine call ran"
         assert thread.is_alive(), "the slow hint ended before the other game's action: nothing was tested"
         thread.join()
         # It started before the half-second wait and outlasted the other game's play.
