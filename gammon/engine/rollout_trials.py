@@ -203,6 +203,19 @@ def _to_root(probs: np.ndarray, root_on_roll: bool) -> np.ndarray:
     return probs if root_on_roll else flip_probabilities(probs)
 
 
+@dataclass(frozen=True)
+class _CubeContext:
+    """For some trials' rows, from the player on roll's side: the match state (``None`` for money),
+    the cube owners, the cube efficiencies and, where ``small``, the two-sided bear-off database's
+    exact cubeful money values (:func:`exact_money_values`; none in a match)."""
+
+    match: MatchState | None
+    owners: list[CubeOwner]
+    efficiencies: np.ndarray
+    small: np.ndarray
+    exact: np.ndarray
+
+
 class _Trials:
     """A batch of trials of every alternative, played in lockstep, one half-move per step."""
 
@@ -325,12 +338,16 @@ class _Trials:
         return np.array([m.after(m.away, m.opponent_away - int(round(p * c)))
                          for p, c in zip(points, cube)])
 
-    def _exact_money(self, boards: np.ndarray, m: MatchState | None) -> tuple[np.ndarray, np.ndarray]:
-        """The two-sided bear-off database's money values (:func:`exact_money_values`); none in a
-        match."""
+    def _cube_context(self, rows: np.ndarray, boards: np.ndarray, root_on_roll: bool) -> _CubeContext:
+        """What valuing the cube of trials ``rows`` (on ``boards``) needs, for the player on roll."""
+        m = self._mover_match(root_on_roll)
         if m is None:
-            return exact_money_values(self.searcher, boards)
-        return np.zeros(len(boards), dtype=np.bool_), np.full((len(boards), 3), np.nan)
+            small, exact = exact_money_values(self.searcher, boards)
+        else:
+            small = np.zeros(len(boards), dtype=np.bool_)
+            exact = np.full((len(boards), 3), np.nan)
+        return _CubeContext(m, self._owner_for_mover(rows, root_on_roll),
+                            cube_efficiencies(_races(boards), _pips(boards)), small, exact)
 
     def _cubeful_model(self, rows: np.ndarray, boards: np.ndarray, chances: np.ndarray,
                        root_on_roll: bool) -> np.ndarray | None:
@@ -339,15 +356,13 @@ class _Trials:
         cube head's, where it has one, as the engine's cube decisions value them)."""
         if not self.s.cubeful:
             return None
-        m = self._mover_match(root_on_roll)
-        owners = self._owner_for_mover(rows, root_on_roll)
-        xs = cube_efficiencies(_races(boards), _pips(boards))
-        small, exact = self._exact_money(boards, m)
+        c = self._cube_context(rows, boards, root_on_roll)
+        m = c.match
         out = np.empty(len(rows))
-        for i, (p, owner, cube) in enumerate(zip(chances, owners, self.cube[rows])):
-            x = float(xs[i])
+        for i, (p, owner, cube) in enumerate(zip(chances, c.owners, self.cube[rows])):
+            x = float(c.efficiencies[i])
             if m is None:
-                value = (exact[i, OWNER_COLUMNS.index(owner)] if small[i]
+                value = (c.exact[i, OWNER_COLUMNS.index(owner)] if c.small[i]
                          else money_equity(p, owner, x, jacoby=self.job.cube.jacoby))
                 out[i] = value * cube / self.job.cube.base
             else:
@@ -369,20 +384,18 @@ class _Trials:
         # the cube acts on the chances the engine's 0-ply cube decisions value (the cube head's);
         # a pass ends the trial with the play chances, as every other trial ends
         probs, chances = self.searcher.leaf_and_cube(b)
-        xs = cube_efficiencies(_races(b), _pips(b))
-        m = self._mover_match(root_on_roll)
-        owners = self._owner_for_mover(rows, root_on_roll)
-        small, exact = self._exact_money(b, m)
+        c = self._cube_context(rows, b, root_on_roll)
+        m = c.match
         passed = []
         for i, row in enumerate(rows):
             p = Probabilities.from_array(chances[i])
-            x = float(xs[i])
+            x = float(c.efficiencies[i])
             cube = int(self.cube[row])
             if m is None:
-                d = money_cube_decision(p, owners[i], x, jacoby=self.job.cube.jacoby,
-                                        values=exact[i] if small[i] else None)
+                d = money_cube_decision(p, c.owners[i], x, jacoby=self.job.cube.jacoby,
+                                        values=c.exact[i] if c.small[i] else None)
             else:
-                d = match_cube_decision(p, m, cube, owners[i], x)
+                d = match_cube_decision(p, m, cube, c.owners[i], x)
             if d.action is CubeAction.DOUBLE_TAKE:
                 self.cube[row] = 2 * cube
                 self.owner[row] = -sign  # the taker owns it
