@@ -15,11 +15,12 @@ Contact decisions are also split by the points the mover holds in the opponent's
 one: holding games, two or more: back games), where the nets have been weakest.
 
     python benchmarks/judge.py [--set selfplay|wildbg] [--decisions N] [--seed 1] [--extra 1 2 2plain]
-        [--players 2 0] [--weights FILE]
+        [--players 2 0] [--weights FILE] [--blunders]
 
 ``--decisions`` defaults to the whole judge set (2,000 for wildbg); the table is also printed every
 ``--report-every`` decisions, so a cut-short run still leaves a result. ``--extra`` adds players:
 ``1`` / ``2`` = Engine(plies=1 / 2), ``2plain`` = 2 ply with GNU Backgammon's single move filter.
+``--blunders`` lists each player's blunders at the end: Position ID, dice, its play and the loss.
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ from gammon.engine.encode import anchors  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.neural import NeuralEvaluator  # noqa: E402
 from gammon.engine.search import PLAIN_FILTERS, SearchSettings  # noqa: E402
+from gammon.play import Play  # noqa: E402
+
+BLUNDER = 0.08  # a play that loses more than this (cubeless money equity) is a blunder
 
 
 def main() -> None:
@@ -58,6 +62,7 @@ def main() -> None:
     parser.add_argument("--extra", nargs="*", default=[], choices=["1", "2", "2plain"])
     parser.add_argument("--players", nargs="+", default=["2", "0"], choices=["0", "1", "2"],
                         help="Engine plies judged (2: Engine(), the default)")
+    parser.add_argument("--blunders", action="store_true", help="list each player's blunders")
     parser.add_argument("--weights", type=Path, default=None,
                         help="a weights file instead of the shipped net")
     args = parser.parse_args()
@@ -83,6 +88,7 @@ def main() -> None:
     names = [*engines, "gnubg 0-ply"]
     first = next(iter(engines.values()))
     lost: dict[str, list[float]] = {n: [] for n in names}
+    blunders: dict[str, list[str]] = {n: [] for n in names}
     seconds = dict.fromkeys(names, 0.0)
     cache: dict[str, float] = {}
 
@@ -108,7 +114,7 @@ def main() -> None:
               f"{'same as ref':>13}{'time/dec':>11}")
         for name, arr in arrays.items():
             print(f"{name:<20}{1000 * arr.mean():>18.2f}{1000 * arr[is_contact].mean():>9.2f}"
-                  f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > 0.08).sum()):>17}"
+                  f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > BLUNDER).sum()):>17}"
                   f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
         print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
               "millipoints of cubeless money equity; targets: Engine(plies=0) <= 3.0, Engine() <= 1.5, "
@@ -124,28 +130,37 @@ def main() -> None:
     for k, (p, dice) in enumerate(work, 1):
         contact.append(not p.is_race())
         plays = p.legal_plays(dice)
-        chosen: dict[str, Position] = {}
+        chosen: dict[str, Play] = {}
         for name, engine in engines.items():
             t = time.perf_counter()
-            chosen[name] = engine.best_play(p, dice).after
+            play = engine.best_play(p, dice)
+            assert play is not None  # the judge set holds decisions with two or more legal plays
+            chosen[name] = play
             seconds[name] += time.perf_counter() - t
         t = time.perf_counter()
         zero = [-gnubg.evaluate(play.after.to_gnubg_board(), cube, ctx0)[5] for play in plays]
         seconds["gnubg 0-ply"] += time.perf_counter() - t
-        chosen["gnubg 0-ply"] = plays[int(np.argmax(zero))].after
+        chosen["gnubg 0-ply"] = plays[int(np.argmax(zero))]
         top = gnubg.findbestmoves(p.to_gnubg_board(), cube, ctx2, dice)[0]
         reference = None if len(top["move"]) % 2 else p.after_gnubg_move(top["move"])  # odd: cut at a 0
         if reference is None:  # cut tuple: the legal play whose 2-ply score is gnubg's
             reference = min((pl.after for pl in plays), key=lambda a: abs(judged(a) - top["score"]))
-        best = max(judged(reference), *(judged(a) for a in chosen.values()))
-        for name, after in chosen.items():
-            lost[name].append(best - judged(after))
+        best = max(judged(reference), *(judged(a.after) for a in chosen.values()))
+        for name, play in chosen.items():
+            lost[name].append(best - judged(play.after))
+            if lost[name][-1] > BLUNDER:
+                blunders[name].append(f"{p.id} {dice[0]}{dice[1]} {play}: {1000 * lost[name][-1]:.0f} mEMG")
         if k % 100 == 0:
             print(f"  {k} decisions, {time.perf_counter() - start:.0f} s", file=sys.stderr)
         if k % args.report_every == 0 and k < len(work):
             report(k)
 
     report(len(work))
+    if args.blunders:
+        for name, found in blunders.items():
+            print(f"{name}: {len(found)} blunders > 80 mEMG (Position ID, dice, play, loss)")
+            for line in found:
+                print(f"  {line}")
 
 
 if __name__ == "__main__":
