@@ -11,7 +11,7 @@ import secrets
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from gammon.errors import IllegalActionError, IllegalMoveError, InvalidNotationError
+from gammon.errors import IllegalActionError, IllegalMoveError, InvalidNotationError, cut
 
 Dice = tuple[int, int]
 
@@ -35,7 +35,7 @@ def parse_dice(text: str) -> Dice:
     """Read dice written as ``31``, ``3-1``, ``3 1`` or ``3,1``."""
     digits = [c for c in str(text) if not c.isspace() and c not in ",-/"]
     if len(digits) != 2 or not all(c in "123456" for c in digits):
-        raise InvalidNotationError(f"dice {text!r} must be two digits from 1 to 6, e.g. '31'")
+        raise InvalidNotationError(f"dice {cut(str(text))!r} must be two digits from 1 to 6, e.g. '31'")
     return (int(digits[0]), int(digits[1]))
 
 

@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from gammon.errors import AmbiguousMoveError, IllegalMoveError, InvalidNotationError
+from gammon.errors import AmbiguousMoveError, IllegalMoveError, InvalidNotationError, cut
 from gammon.play import Play, Step
 from gammon.position import BAR, Position
 
@@ -89,41 +89,41 @@ def _read_point(token: str, text: str) -> int:
         return 0
     value = int(token)
     if not 0 <= value <= 25:
-        raise InvalidNotationError(f"point {token!r} in {text!r} is not 0-25, 'bar' or 'off'")
+        raise InvalidNotationError(f"point {cut(token)!r} in {cut(text)!r} is not 0-25, 'bar' or 'off'")
     return value
 
 
 def parse_paths(text: str) -> tuple[CheckerPath, ...]:
     """Read the syntax of a play: checker paths separated by spaces or commas."""
     if not isinstance(text, str):
-        raise InvalidNotationError(f"a play must be text, not {text!r}")
+        raise InvalidNotationError(f"a play must be text, not {cut(repr(text))}")
     tokens = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", text.strip().lower()).replace(",", " ").split()
     if not tokens:
-        raise InvalidNotationError(f"the play {text!r} is empty")
+        raise InvalidNotationError(f"the play {cut(text)!r} is empty")
     paths: list[CheckerPath] = []
     for token in tokens:
         match = _MOVE.match(token)
         if not match:
             raise InvalidNotationError(
-                f"cannot read {token!r} in the play {text!r}: write moves like '24/18*/12 13/11', "
+                f"cannot read {cut(token)!r} in the play {cut(text)!r}: write moves like '24/18*/12 13/11', "
                 "'bar/22', '6/off' or '13/7(2)'")
         pieces = re.split(r"[/-]", match.group(1))
         points = tuple(_read_point(p.rstrip("*"), text) for p in pieces)
         hits = tuple(p.endswith("*") for p in pieces[1:])
         if pieces[0].endswith("*"):
-            raise InvalidNotationError(f"{token!r} in {text!r} marks a hit on its starting point")
+            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} marks a hit on its starting point")
         if any(a <= b for a, b in zip(points, points[1:])):
             raise InvalidNotationError(
-                f"{token!r} in {text!r} does not move towards home (points must go down)")
+                f"{cut(token)!r} in {cut(text)!r} does not move towards home (points must go down)")
         if points[0] == 0:
-            raise InvalidNotationError(f"{token!r} in {text!r} starts from 'off'")
+            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} starts from 'off'")
         if 0 in points[1:-1] or BAR in points[1:]:
-            raise InvalidNotationError(f"{token!r} in {text!r} passes through 'off' or the bar")
+            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} passes through 'off' or the bar")
         if points[-1] == 0 and hits[-1]:
-            raise InvalidNotationError(f"{token!r} in {text!r} marks a hit on 'off'")
+            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} marks a hit on 'off'")
         count = int(match.group(2) or 1)
         if not 1 <= count <= 4:
-            raise InvalidNotationError(f"repeat count in {token!r} of {text!r} must be 1-4")
+            raise InvalidNotationError(f"repeat count in {cut(token)!r} of {cut(text)!r} must be 1-4")
         paths.append(CheckerPath(points, hits, count))
     return tuple(paths)
 
@@ -146,18 +146,18 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     plays = position.legal_plays(dice)
     where = f"in position {position.id} with {dice[0]}{dice[1]}"
     if not plays:
-        raise IllegalMoveError(f"there is no legal play {where}: the turn passes (got {text!r})")
+        raise IllegalMoveError(f"there is no legal play {where}: the turn passes (got {cut(text)!r})")
     steps = _written_steps(moves)
     mover = [max(c, 0) for c in position.board]
     for src, dst in steps:
         if mover[src] <= 0:
-            raise IllegalMoveError(f"{text!r}: no checker of yours left on {format_point(src)} {where}")
+            raise IllegalMoveError(f"{cut(text)!r}: no checker of yours left on {format_point(src)} {where}")
         mover[src] -= 1
         mover[dst] += 1
     mover[0] = 0
     candidates = [p for p in plays if _mover_side(p.after) == mover]
     if not candidates:
-        raise IllegalMoveError(f"{text!r} is not a legal play {where}; legal plays include "
+        raise IllegalMoveError(f"{cut(text)!r} is not a legal play {where}; legal plays include "
                                + ", ".join(str(p) for p in plays[:6]))
     if len(candidates) == 1:
         return candidates[0]
@@ -175,7 +175,7 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     if len(fitting) == 1:
         return fitting[0]
     raise AmbiguousMoveError(
-        f"{text!r} {where} fits several plays: " + ", ".join(str(p) for p in candidates))
+        f"{cut(text)!r} {where} fits several plays: " + ", ".join(str(p) for p in candidates))
 
 
 def _written_steps(moves: Sequence[CheckerPath]) -> list[Step]:

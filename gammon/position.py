@@ -19,7 +19,7 @@ import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError
+from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, cut
 from gammon.primitives import flip_into, pip_counts
 
 if TYPE_CHECKING:
@@ -96,14 +96,14 @@ class Position:
     def from_id(cls, text: str) -> Position:
         """Read a GNU Backgammon Position ID (14 characters of base64), e.g. ``4HPwATDgc/ABMA``."""
         if not isinstance(text, str):
-            raise InvalidNotationError(f"a Position ID must be a string, not {text!r}")
+            raise InvalidNotationError(f"a Position ID must be a string, not {cut(repr(text))}")
         stripped = text.strip()
         if len(stripped) != 14:
-            raise InvalidNotationError(f"Position ID {text!r} must have 14 characters")
+            raise InvalidNotationError(f"Position ID {cut(text)!r} must have 14 characters")
         try:
             raw = base64.b64decode(stripped + "==", validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidNotationError(f"Position ID {text!r} is not valid base64") from None
+            raise InvalidNotationError(f"Position ID {cut(text)!r} is not valid base64") from None
         bits = int.from_bytes(raw, "little")
         sides: list[list[int]] = []
         pos = 0
@@ -115,31 +115,31 @@ class Position:
                     n += 1
                     pos += 1
                 if pos >= 80:
-                    raise InvalidNotationError(f"Position ID {text!r} has too many checkers")
+                    raise InvalidNotationError(f"Position ID {cut(text)!r} has too many checkers")
                 pos += 1
                 counts.append(n)
             if sum(counts) > CHECKERS:
-                raise InvalidNotationError(f"Position ID {text!r} has more than 15 checkers a side")
+                raise InvalidNotationError(f"Position ID {cut(text)!r} has more than 15 checkers a side")
             sides.append(counts)
         if bits >> pos:
-            raise InvalidNotationError(f"Position ID {text!r} has bits set after the last point")
+            raise InvalidNotationError(f"Position ID {cut(text)!r} has bits set after the last point")
         try:
             return cls.from_gnubg_board((tuple(sides[0]), tuple(sides[1])))
         except InvalidPositionError as e:
-            raise InvalidNotationError(f"Position ID {text!r} is not a valid position: {e}") from None
+            raise InvalidNotationError(f"Position ID {cut(text)!r} is not a valid position: {e}") from None
 
     @classmethod
     def from_gnubg_board(cls, board: Sequence[Sequence[int]]) -> Position:
         """Build from GNU Backgammon's board tuple ``(player not on roll, player on roll)``."""
         opponent, mover = board
         if len(opponent) != 25 or len(mover) != 25:
-            raise InvalidPositionError(f"a gnubg board needs two rows of 25 counts, got {board!r}")
+            raise InvalidPositionError(f"a gnubg board needs two rows of 25 counts, got {_board_text(board)}")
         cells = [0] * 26
         for i in range(25):
             cells[i + 1] += mover[i]
             cells[24 - i] -= opponent[i]
         if any(mover[i] and opponent[23 - i] for i in range(24)):
-            raise InvalidPositionError(f"a point holds checkers of both players in {board!r}")
+            raise InvalidPositionError(f"a point holds checkers of both players in {_board_text(board)}")
         return cls(cells)
 
     # --- views -------------------------------------------------------------------------------
@@ -283,24 +283,31 @@ def _flipped(board: Sequence[int]) -> Position:
     return Position._trusted(tuple(out))
 
 
+def _board_text(board: object) -> str:
+    """A board as an error quotes it: whole when it has a board's size, cut when it is far longer."""
+    return cut(repr(board), 200)
+
+
 def _check_board(cells: tuple[int, ...]) -> None:
     if len(cells) != 26:
-        raise InvalidPositionError(f"a board has 26 slots, got {len(cells)}: {cells!r}")
+        raise InvalidPositionError(f"a board has 26 slots, got {len(cells)}: {_board_text(cells)}")
     for c in cells:
         if type(c) is not int and (isinstance(c, bool) or not isinstance(c, numbers.Integral)):
-            raise InvalidPositionError(f"board slots must be integers, got {c!r} in {cells!r}")
+            raise InvalidPositionError(
+                f"board slots must be integers, got {cut(repr(c))} in {_board_text(cells)}")
     if cells[BAR] < 0:
-        raise InvalidPositionError(f"the mover's bar (slot 25) must be >= 0, got {cells[BAR]} in {cells!r}")
+        raise InvalidPositionError(
+            f"the mover's bar (slot 25) must be >= 0, got {cells[BAR]} in {_board_text(cells)}")
     if cells[OPPONENT_BAR] > 0:
         raise InvalidPositionError(
-            f"the opponent's bar (slot 0) must be <= 0, got {cells[OPPONENT_BAR]} in {cells!r}")
+            f"the opponent's bar (slot 0) must be <= 0, got {cells[OPPONENT_BAR]} in {_board_text(cells)}")
     mover = sum(c for c in cells if c > 0)
     opponent = -sum(c for c in cells if c < 0)
     if mover > CHECKERS or opponent > CHECKERS:
         raise InvalidPositionError(
-            f"at most 15 checkers a side, got {mover} and {opponent} in {cells!r}")
+            f"at most 15 checkers a side, got {mover} and {opponent} in {_board_text(cells)}")
     if mover == 0 and opponent == 0:
-        raise InvalidPositionError(f"a position needs checkers on the board: {cells!r}")
+        raise InvalidPositionError(f"a position needs checkers on the board: {_board_text(cells)}")
 
 
 _INITIAL = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})

@@ -36,9 +36,17 @@ _PART_OF = re.compile(r"'([^'\n]+)' (?:of|in)(?: the play)? '([^'\n]+)'")
 _LONG_QUOTE = re.compile(rf"'([^'\n]{{{QUOTE_LIMIT + 1},}})'")
 
 
+def _part_of(part: str, whole: str) -> bool:
+    """Whether the quoted ``part`` was taken from ``whole``; either may have been cut already
+    (:func:`gammon.errors.cut`), and then only their starts can be compared."""
+    part, whole = part.lower(), whole.lower()
+    if part.endswith("...") or whole.endswith("..."):
+        part, whole = part.removesuffix("...")[:20], whole.removesuffix("...")
+    return part in whole
+
+
 def tidy(message: str) -> str:
     """A lower layer's error message made fit for a player: typed text is quoted once, and long
     quotes (pasted input) are cut."""
-    message = _PART_OF.sub(
-        lambda m: f"'{m[1]}'" if m[1].lower() in m[2].lower() else m[0], message)
+    message = _PART_OF.sub(lambda m: f"'{m[1]}'" if _part_of(m[1], m[2]) else m[0], message)
     return _LONG_QUOTE.sub(lambda m: quote(m[1]), message)

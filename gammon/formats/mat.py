@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
-from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
+from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
 from gammon.formats.replay import replay_games
 from gammon.game import (
     Action,
@@ -150,7 +150,7 @@ def read_mat(source: str | Iterable[str]) -> MatMatch:
             break
         if text.strip():
             raise InvalidNotationError(
-                f"line {i}: {text!r}: expected the header '; [Tag \"value\"]' or 'N point match'")
+                f"line {i}: {cut(text)!r}: expected the header '; [Tag \"value\"]' or 'N point match'")
     if length is None:
         raise InvalidNotationError("not a .mat file: no 'N point match' line")
 
@@ -164,7 +164,7 @@ def read_mat(source: str | Iterable[str]) -> MatMatch:
             continue
         m = _GAME.match(text)
         if not m:
-            errors.append(InvalidNotationError(f"line {i}: {text!r}: expected 'Game N'"))
+            errors.append(InvalidNotationError(f"line {i}: {cut(text)!r}: expected 'Game N'"))
             while i < len(lines) and not _GAME.match(lines[i]):
                 i += 1
             continue
@@ -199,7 +199,7 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
     else:
         n = _NAMES.match(head)
         if not n or _NUMBER.match(head):
-            raise _GameError(f"line {i + 1}: {head!r}: expected the score line 'Name : 0   Name : 0'")
+            raise _GameError(f"line {i + 1}: {cut(head)!r}: expected the score line 'Name : 0   Name : 0'")
         names, score = (n.group(1), n.group(2)), (0, 0)
     reader = _GameReader(names)
     for j in range(i + 1, end):
@@ -210,7 +210,7 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
             for player, cell in _cells(text):
                 reader.add(player, cell, j + 1)
         except (_GameError, GammonError) as e:
-            raise _GameError(f"line {j + 1}: {text.strip()!r}: {e}") from None
+            raise _GameError(f"line {j + 1}: {cut(text.strip())!r}: {e}") from None
     history = reader.game.history
     return MatGame(number, score, tuple(history), tuple(reader.lines), reader.winner, reader.points,
                    start, reader.win_line), names
@@ -228,7 +228,7 @@ def _cells(text: str) -> list[tuple[int, str]]:
     if not starts:
         raise _GameError("expected a roll ('52: 13/8 24/22'), a cube action or 'Wins N points'")
     if body[:starts[0]].strip():
-        raise _GameError(f"cannot read {body[:starts[0]].strip()!r}")
+        raise _GameError(f"cannot read {cut(body[:starts[0]].strip())!r}")
     if len(starts) > 2:
         raise _GameError("a row holds at most two cells, one for each player")
     cells = [body[a:b].strip() for a, b in zip(starts, starts[1:] + [len(body)])]
@@ -284,7 +284,7 @@ class _GameReader:
                 raise _GameError(f"a win of {points} points")
             self.winner, self.points, self.win_line = player, points, line
         else:
-            raise _GameError(f"cannot read the cell {cell!r}")
+            raise _GameError(f"cannot read the cell {cut(cell)!r}")
         self.lines += [line] * (len(game.history) - len(self.lines))
 
     def _answer(self, action: Take | Drop) -> None:
@@ -414,7 +414,7 @@ def format_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] =
     for name in record.names:
         if not name.strip() or ":" in name or "\n" in name or "  " in name.strip():
             raise ValueError(f"a player name must be non-empty, on one line, without ':' or double "
-                             f"spaces, got {name!r}")
+                             f"spaces, got {cut(repr(name))}")
     header = dict(record.tags)
     header.update({"Player 1": record.names[0], "Player 2": record.names[1]})
     header.update(tags or {})

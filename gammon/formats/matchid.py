@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from gammon.dice import DiceSource
-from gammon.errors import InvalidNotationError
+from gammon.errors import InvalidNotationError, cut
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -102,29 +102,29 @@ class MatchState:
     def from_id(cls, text: str) -> MatchState:
         """Read a Match ID such as ``cAkAAAAAAAAA``."""
         if not isinstance(text, str):
-            raise InvalidNotationError(f"a Match ID must be a string, not {text!r}")
+            raise InvalidNotationError(f"a Match ID must be a string, not {cut(repr(text))}")
         stripped = text.strip()
         if len(stripped) != 12:
-            raise InvalidNotationError(f"Match ID {text!r} must have 12 characters")
+            raise InvalidNotationError(f"Match ID {cut(text)!r} must have 12 characters")
         try:
             raw = base64.b64decode(stripped, validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidNotationError(f"Match ID {text!r} is not valid base64") from None
+            raise InvalidNotationError(f"Match ID {cut(text)!r} is not valid base64") from None
         key = int.from_bytes(raw, "little")
         if key >> _KEY_BITS:
-            raise InvalidNotationError(f"Match ID {text!r} has bits set after the last field")
+            raise InvalidNotationError(f"Match ID {cut(text)!r} has bits set after the last field")
         f = {name: key >> first & ((1 << width) - 1) for name, first, width in _FIELDS}
         if f["cube_owner"] == 2:
-            raise InvalidNotationError(f"Match ID {text!r} has cube owner 2 (not 0, 1 or centred)")
+            raise InvalidNotationError(f"Match ID {cut(text)!r} has cube owner 2 (not 0, 1 or centred)")
         if f["game_state"] > GameState.DROPPED:
-            raise InvalidNotationError(f"Match ID {text!r} has unknown game state {f['game_state']}")
+            raise InvalidNotationError(f"Match ID {cut(text)!r} has unknown game state {f['game_state']}")
         dice_bits = (f["die1"], f["die2"])
         if dice_bits == (0, 0):
             dice = None
         elif all(1 <= d <= 6 for d in dice_bits):
             dice = (max(dice_bits), min(dice_bits))
         else:
-            raise InvalidNotationError(f"Match ID {text!r} has impossible dice {dice_bits}")
+            raise InvalidNotationError(f"Match ID {cut(text)!r} has impossible dice {dice_bits}")
         try:
             return cls(
                 match_length=f["match_length"], score=(f["score0"], f["score1"]),
@@ -134,7 +134,7 @@ class MatchState:
                 game_state=GameState(f["game_state"]), double_offered=bool(f["double_offered"]),
                 resignation=f["resignation"] or None, dice=dice, jacoby=not f["no_jacoby"])
         except ValueError as e:
-            raise InvalidNotationError(f"Match ID {text!r} is not a valid match state: {e}") from None
+            raise InvalidNotationError(f"Match ID {cut(text)!r} is not a valid match state: {e}") from None
 
     @property
     def id(self) -> str:
@@ -166,7 +166,7 @@ def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
     if not isinstance(text, str) or text.count(":") != 1:
         raise InvalidNotationError(
             f"a GNU Backgammon ID is 'PositionID:MatchID' (e.g. '4HPwATDgc/ABMA:cAkAAAAAAAAA'), "
-            f"got {text!r}")
+            f"got {cut(text)!r}")
     position_id, match_id = text.strip().split(":")
     return Position.from_id(position_id), MatchState.from_id(match_id)
 

@@ -207,7 +207,7 @@ class _Parser:
             if not values:
                 raise self.error(f"property {ident.group()} has no value '[...]'")
             if not name:
-                raise self.error(f"property identifier {ident.group()!r} has no capital letter",
+                raise self.error(f"property identifier {cut(ident.group())!r} has no capital letter",
                                  ident.start())
             properties[name] = properties.get(name, ()) + tuple(values)
         line = self.text.count("\n", 0, start) + 1
@@ -289,7 +289,7 @@ def read_sgf(source: str | bytes) -> SgfMatch:
         gm = tree.nodes[0].value("GM")
         if gm is None or gm.strip() != "6":
             raise InvalidNotationError(
-                f"SGF line {tree.line}: {tree.nodes[0].text!r}: not a backgammon game (GM[6]), "
+                f"SGF line {tree.line}: {cut(tree.nodes[0].text)!r}: not a backgammon game (GM[6]), "
                 f"GM[{gm or ''}]")
         games.append(tree)
     return _MatchReader(games).read()
@@ -423,7 +423,7 @@ class _MatchReader:
 
     @staticmethod
     def _place(k: int, node: SgfNode) -> str:
-        return f"game {k + 1}, SGF line {node.line}: {node.text!r}"
+        return f"game {k + 1}, SGF line {node.line}: {cut(node.text)!r}"
 
     def _game(self, k: int, tree: SgfTree, root: _Root, game: Game) -> _Notes:
         if root.score is not None and root.score != game.score:

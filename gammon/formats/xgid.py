@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from gammon.errors import InvalidNotationError, InvalidPositionError
+from gammon.errors import InvalidNotationError, InvalidPositionError, cut
 from gammon.formats.matchid import GameState, MatchState
 from gammon.position import Position
 
@@ -111,32 +111,34 @@ class XGID:
     def parse(cls, text: str) -> XGID:
         """Read an XGID, with or without the ``XGID=`` prefix (the highest cube may be left out)."""
         if not isinstance(text, str):
-            raise InvalidNotationError(f"an XGID must be a string, not {text!r}")
+            raise InvalidNotationError(f"an XGID must be a string, not {cut(repr(text))}")
         body = text.strip()
         if body[:5].upper() == "XGID=":
             body = body[5:]
         fields = body.split(":")
         if len(fields) not in (9, 10):
             raise InvalidNotationError(
-                f"XGID {text!r} must have 10 fields separated by ':', got {len(fields)}")
+                f"XGID {cut(text)!r} must have 10 fields separated by ':', got {len(fields)}")
         if len(fields) == 9:
             fields.append("10")
         board, cube, owner, turn, dice_text, *rest = fields
         numbers = (cube, owner, turn, *rest)
         bad = [f for f in numbers if not _FIELD.match(f)]
         if bad:
-            raise InvalidNotationError(f"XGID {text!r}: field {bad[0]!r} is not a number")
+            raise InvalidNotationError(f"XGID {cut(text)!r}: field {cut(bad[0])!r} is not a number")
         cube_log, owner_n, turn_n, score_bottom, score_top, rules_n, length, max_log = (
             int(f) for f in numbers)
         if not 0 <= cube_log <= 30 or not 0 <= max_log <= 30:
-            raise InvalidNotationError(f"XGID {text!r}: cube {cube} or highest cube {max_log} is not 0-30")
+            raise InvalidNotationError(
+                f"XGID {cut(text)!r}: cube {cube} or highest cube {max_log} is not 0-30")
         if owner_n not in (-1, 0, 1) or turn_n not in (-1, 1):
             raise InvalidNotationError(
-                f"XGID {text!r}: cube owner {owner} must be -1, 0 or 1 and player on roll {turn} 1 or -1")
+                f"XGID {cut(text)!r}: cube owner {owner} must be -1, 0 or 1 "
+                f"and player on roll {turn} 1 or -1")
         if score_bottom < 0 or score_top < 0 or length < 0:
-            raise InvalidNotationError(f"XGID {text!r}: scores and match length must be >= 0")
+            raise InvalidNotationError(f"XGID {cut(text)!r}: scores and match length must be >= 0")
         if not 0 <= rules_n <= (1 if length else 3):
-            raise InvalidNotationError(f"XGID {text!r}: rules field {rules_n} is out of range")
+            raise InvalidNotationError(f"XGID {cut(text)!r}: rules field {rules_n} is out of range")
         dice: tuple[int, int] | None = None
         action = None
         if dice_text in _CUBE_ACTIONS:
@@ -145,7 +147,7 @@ class XGID:
             dice = (int(dice_text[0]), int(dice_text[1]))
         elif dice_text != "00":
             raise InvalidNotationError(
-                f"XGID {text!r}: dice {dice_text!r} must be '00', two digits 1-6, 'D', 'B' or 'R'")
+                f"XGID {cut(text)!r}: dice {cut(dice_text)!r} must be '00', two digits 1-6, 'D', 'B' or 'R'")
         on_roll = _BOTTOM if turn_n == 1 else _TOP
         bottom_view = _parse_board(board, text)
         try:
@@ -157,7 +159,7 @@ class XGID:
                 crawford=bool(length) and rules_n == 1, jacoby=not length and bool(rules_n & 1),
                 beavers=not length and bool(rules_n & 2), max_cube=1 << max_log)
         except ValueError as e:
-            raise InvalidNotationError(f"XGID {text!r} is not valid: {e}") from None
+            raise InvalidNotationError(f"XGID {cut(text)!r} is not valid: {e}") from None
 
     def __str__(self) -> str:
         bottom_view = self.position if self.player_on_roll == _BOTTOM else self.position.flip()
@@ -236,13 +238,13 @@ def format_xgid(xgid: XGID) -> str:
 def _parse_board(board: str, text: str) -> Position:
     if len(board) != 26 or not re.fullmatch(r"[-A-Pa-p]{26}", board):
         raise InvalidNotationError(
-            f"XGID {text!r}: the board {board!r} must be 26 characters of '-', A-P and a-p")
+            f"XGID {cut(text)!r}: the board {cut(board)!r} must be 26 characters of '-', A-P and a-p")
     cells = [0 if c == "-" else (ord(c) - 64 if c.isupper() else -(ord(c) - 96)) for c in board]
     if cells[0] > 0 or cells[25] < 0:
         raise InvalidNotationError(
-            f"XGID {text!r}: the top player's bar (first character) must be lowercase and the "
+            f"XGID {cut(text)!r}: the top player's bar (first character) must be lowercase and the "
             "bottom player's bar (last) uppercase")
     try:
         return Position(cells)
     except InvalidPositionError as e:
-        raise InvalidNotationError(f"XGID {text!r} is not a valid position: {e}") from None
+        raise InvalidNotationError(f"XGID {cut(text)!r} is not a valid position: {e}") from None

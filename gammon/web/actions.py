@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from gammon.errors import IllegalActionError
+from gammon.errors import IllegalActionError, cut
 from gammon.game import ActionKind
 from gammon.match import Match
 from gammon.rules import Rules, WinKind
@@ -38,19 +38,19 @@ def apply_action(match: Match, kind: str, player: int | None, args: dict[str, An
         match.new_game()
         return
     if kind not in ACTIONS:
-        raise IllegalActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTIONS)}")
+        raise IllegalActionError(f"unknown action {cut(repr(kind))}; expected one of {', '.join(ACTIONS)}")
     action = ActionKind(kind)
     if action is ActionKind.PLAY:
         text = args.get("play")
         if not isinstance(text, str):
-            raise IllegalActionError(f"a play needs its notation as text, got {text!r}")
+            raise IllegalActionError(f"a play needs its notation as text, got {cut(repr(text))}")
         game.play(text, player=player)
         return
     if action is ActionKind.RESIGN:
         value = args.get("kind")
         if isinstance(value, bool) or value not in (1, 2, 3):
             raise IllegalActionError(
-                f"resign needs kind 1 (single), 2 (gammon) or 3 (backgammon), got {value!r}")
+                f"resign needs kind 1 (single), 2 (gammon) or 3 (backgammon), got {cut(repr(value))}")
         game.resign(WinKind(value), player=player)
         return
     if action is ActionKind.ABANDON:
