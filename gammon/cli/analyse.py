@@ -48,12 +48,12 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
 def run_analyse(args: argparse.Namespace) -> int:
     from gammon.analysis import analyse
     from gammon.engine.engine import Engine
-    from gammon.formats.mat import read_mat, to_match
+    from gammon.formats.mat import decode_mat, read_mat, to_match
 
     err = Console(stderr=True, highlight=False)
     try:
-        text = Path(args.file).read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as e:
+        text = decode_mat(Path(args.file).read_bytes())
+    except OSError as e:
         print(f"gammon analyse: cannot read {args.file!r}: {e}", file=sys.stderr)
         return 2
     try:

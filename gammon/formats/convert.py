@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gammon.errors import GammonError, InvalidNotationError
-from gammon.formats.mat import MatMatch, format_mat, read_mat, to_match
+from gammon.formats.mat import MatMatch, decode_mat, format_mat, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
@@ -103,7 +103,7 @@ _MAT_RULES = {"Player 1", "Player 2", "Variation", "Crawford", "Jacoby", "Beaver
 
 
 def _read_mat(data: bytes) -> Transcript:
-    record = read_mat(_text(data))
+    record = read_mat(decode_mat(data))
     if record.errors:
         more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
         raise InvalidNotationError(f"{record.errors[0]}{more}")
@@ -169,13 +169,6 @@ def _write_sgf(t: Transcript) -> str:
     if isinstance(t.record, SgfMatch) and t.record.match is t.match:  # its notes go back with it
         return format_sgf(t.record, t.names, info)
     return format_sgf(t.match, t.names, info)
-
-
-def _text(data: bytes) -> str:
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")  # older .mat files from Windows programs
 
 
 # --- eXtreme Gammon (read only) ---------------------------------------------------------------

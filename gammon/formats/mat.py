@@ -127,6 +127,15 @@ class _GameError(Exception):
     """A problem that ends the reading of one game."""
 
 
+def decode_mat(data: bytes) -> str:
+    """The text of a ``.mat`` file's bytes: UTF-8 (a byte-order mark allowed), or else Latin-1, as
+    older Windows programs wrote them (names with accents); every byte string decodes."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
 def read_mat(source: str | Iterable[str]) -> MatMatch:
     """Read a ``.mat`` file (its text, or its lines, e.g. an open file).
 

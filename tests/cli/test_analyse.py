@@ -116,3 +116,15 @@ def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
     data = json.loads(out.stdout)
     assert [p["name"] for p in data["players"]] == ["Ann", "Bo"]
     assert "24/1" in out.stderr  # the error is still reported
+
+
+def test_a_latin_1_file_is_read_as_convert_reads_it(match_file, tmp_path):
+    """Older Windows programs wrote .mat files in Latin-1: names with accents must not stop it."""
+    latin = tmp_path / "latin-1.mat"
+    latin.write_bytes(match_file.read_text().replace("Ann", "Anné").encode("latin-1"))
+    out = gammon("analyse", str(latin), "--plies", "0", "--json")
+    assert out.returncode == 0, out.stderr
+    assert [p["name"] for p in json.loads(out.stdout)["players"]] == ["Anné", "Bo"]
+    converted = tmp_path / "latin-1.sgf"
+    assert gammon("convert", str(latin), str(converted)).returncode == 0
+    assert "Anné" in converted.read_text(encoding="utf-8")
