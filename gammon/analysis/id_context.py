@@ -12,7 +12,6 @@ from gammon.engine.cubeful import CubeOwner, MatchCube
 from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
-from gammon.engine.met import MAX_AWAY
 from gammon.errors import InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, parse_gnubg_id
 from gammon.formats.xgid import parse_xgid
@@ -89,10 +88,6 @@ def _from_match_state(position: Position, state: MatchState, beavers: bool, text
             raise InvalidNotationError(
                 f"{_quote(text)}: the score {score[0]}-{score[1]} has already won the {length}-point match")
         away, opponent_away = length - score[0], length - score[1]
-        if max(away, opponent_away) > MAX_AWAY:
-            raise InvalidNotationError(
-                f"{_quote(text)}: the match equity table stops at {MAX_AWAY} away, the score is "
-                f"{away}-away {opponent_away}-away")
         # as GNU Backgammon: the Crawford flag counts only with a side 1 away; a later game with a
         # side 1 away is post-Crawford
         match = MatchScore.from_away(away, opponent_away,

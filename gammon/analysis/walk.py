@@ -20,7 +20,6 @@ from gammon.analysis.decisions import (
 from gammon.analysis.equity import CubeView
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
-from gammon.engine.met import MAX_AWAY
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id
 from gammon.game import (
@@ -109,9 +108,6 @@ def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = N
     if len(names) != 2 or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be two strings, got {names!r}")
     length = games[0].rules.match_length
-    if length > MAX_AWAY:
-        raise ValueError(f"a {length}-point match cannot be analysed: the match equity table stops at "
-                         f"{MAX_AWAY} points away")
     engine = Engine() if engine is None else engine
     analyser = Analyser(engine, settings)
     histories = [g.history for g in games]

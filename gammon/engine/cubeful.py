@@ -61,8 +61,8 @@ class MatchState:
     def __post_init__(self) -> None:
         for name in ("away", "opponent_away"):
             v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 25:
-                raise ValueError(f"{name} must be 1-25 points away, got {v!r}")
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a whole number of points away, 1 or more, got {v!r}")
         if self.crawford_game and self.post_crawford:
             raise ValueError(f"a game cannot be both the Crawford game and after it: {self!r}")
         if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):

@@ -3,17 +3,25 @@ post-Crawford row. Numbers in ``met_kazaross_xg2.json`` beside this module.
 
 Scores are given as "away" (points still needed). ``match_equity(mine, theirs)`` is the chance that
 the player ``mine`` away wins the match against one ``theirs`` away, at the start of a game.
+
+The table stops at 25 away (:data:`MAX_AWAY`); longer matches (a 31-point match, a 99-point one in
+the browser) go on by the table's own pattern (:func:`match_equity`), so that the engine plays,
+hints and analyses them as well.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 MAX_AWAY = 25
+"""The scores the table gives: 1 to 25 away."""
+_EDGE = 6
+"""How many of the last entries of a row of the table give its pattern beyond the table."""
 _DATA = Path(__file__).with_name("met_kazaross_xg2.json")
 
 
@@ -28,8 +36,59 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_away(value: int, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_AWAY:
-        raise ValueError(f"{name} must be a whole number of points away from 1 to {MAX_AWAY}, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number of points away, 1 or more, got {value!r}")
+
+
+def _geometric(row: np.ndarray, n: int) -> float:
+    """Entry ``n`` (1-based, past the end) of a ``row`` of chances that shrink by a steady factor
+    every two points, as the trailer's in the Crawford game and after it do in the table (about
+    0.6 every two points, odd and even scores each in their own step)."""
+    last = len(row) if (n - len(row)) % 2 == 0 else len(row) - 1
+    ratio = float(row[-1] / row[-3])
+    return float(row[last - 1]) * ratio ** ((n - last) / 2)
+
+
+@lru_cache(maxsize=MAX_AWAY)
+def _spread(mine: int) -> float:
+    """``k`` of the normal model ``Phi(k (theirs - mine) / sqrt(mine + theirs))`` that the table's
+    row ``mine`` (2-25 away) follows at its end, fitted to its last :data:`_EDGE` entries; the
+    table's longest scores follow the model to a thousandth (k = 0.543 at 20-25 away)."""
+    pre, _ = _tables()
+    ks = []
+    for theirs in range(MAX_AWAY - _EDGE + 1, MAX_AWAY + 1):
+        if theirs != mine:
+            z = _inverse_phi(float(pre[mine - 1, theirs - 1]))
+            ks.append(z * math.sqrt(mine + theirs) / (theirs - mine))
+    return sum(ks) / len(ks)
+
+
+def _phi(z: float) -> float:
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+def _inverse_phi(p: float) -> float:
+    lo, hi = -10.0, 10.0
+    for _ in range(100):  # bisection: exact to float precision, and only 25 rows ever need it
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if _phi(mid) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+def _pre_crawford(mine: int, theirs: int) -> float:
+    """The table's entry, or beyond it (a side more than 25 away) the table's pattern: with a side
+    1 away (the Crawford game) the trailer's chance shrinks geometrically (:func:`_geometric`);
+    else the normal model of :func:`_spread`, with the spread of the row of the side nearer to
+    winning (its 25-away row when both are past the table)."""
+    pre, _ = _tables()
+    if mine <= MAX_AWAY and theirs <= MAX_AWAY:
+        return float(pre[mine - 1, theirs - 1])
+    if mine > theirs:
+        return 1.0 - _pre_crawford(theirs, mine)
+    if mine == 1:
+        return 1.0 - _geometric(1.0 - pre[0], theirs)
+    k = _spread(min(mine, MAX_AWAY))
+    return _phi(k * (theirs - mine) / math.sqrt(mine + theirs))
 
 
 def match_equity(mine: int, theirs: int, post_crawford: bool = False) -> float:
@@ -45,12 +104,14 @@ def match_equity(mine: int, theirs: int, post_crawford: bool = False) -> float:
         return 0.0
     _check_away(mine, "mine")
     _check_away(theirs, "theirs")
-    pre, post = _tables()
+    _, post = _tables()
     if post_crawford and (mine == 1 or theirs == 1):
         if mine == 1 and theirs == 1:
             return 0.5
-        return 1.0 - float(post[theirs - 1]) if mine == 1 else float(post[mine - 1])
-    return float(pre[mine - 1, theirs - 1])
+        trailer = theirs if mine == 1 else mine
+        chance = float(post[trailer - 1]) if trailer <= MAX_AWAY else _geometric(post, trailer)
+        return 1.0 - chance if mine == 1 else chance
+    return _pre_crawford(mine, theirs)
 
 
 @lru_cache(maxsize=4096)  # the cube search asks for the same few scores at every leaf

@@ -226,6 +226,11 @@ def test_a_beaver_is_judged_as_a_take():
     assert analysis.statistics()[0].cube.takes == 1
 
 
-def test_matches_beyond_the_match_equity_table_are_refused():
-    with pytest.raises(ValueError, match="31-point match"):
-        analyse([Game(Rules(match_length=31))], pip_engine())
+def test_matches_beyond_the_match_equity_table_are_analysed():
+    """The table stops at 25 away; a 31-point match is judged by its pattern beyond (gammon.engine.met),
+    cube decisions in match winning chances as in any match."""
+    analysis = analyse([blunder_game(Rules(match_length=31))], pip_engine())
+    assert analysis.match_length == 31
+    cube = [d for d in analysis.decisions if isinstance(d, CubeChoice)]
+    assert cube and all(d.decision.match_winning_chances is not None for d in cube)
+    assert any(isinstance(d, CheckerPlay) and d.error > 0 for d in analysis.decisions)

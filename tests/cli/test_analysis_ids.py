@@ -125,7 +125,6 @@ def test_hint_without_dice_anywhere_exits_2(capsys) -> None:
     ("4HPwATDgc/ABMA:cAkAAAAAAAAA:1", "got '4HPwATDgc/ABMA:cAkAAAAAAAAA:1'"),
     ("not an id", "'not an id'"),
     ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:7:2:0:7:10", "has already won the 7-point match"),
-    ("XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:30:10", "stops at 25 away"),
     (format_gnubg_id(Position.initial(), MatchState(match_length=5, game_state=GameState.OVER)),
      "is over"),
 ])
@@ -182,3 +181,10 @@ def test_who_is_on_roll_score_and_cube_agree_with_gnubg() -> None:
         if not length:
             assert c.jacoby == bool(jacoby), text
         assert (sorted(c.dice) if c.dice else [0, 0]) == dice, text
+
+
+def test_a_match_longer_than_the_equity_table_is_evaluated(capsys) -> None:
+    """The table stops at 25 away; a 30-point match goes on by its pattern (gammon.engine.met)."""
+    code, out, err = run(capsys, "eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:30:10")
+    assert code == 0, err
+    assert "30-point match at 0-0" in out and "cube action: no double" in out

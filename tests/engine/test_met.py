@@ -1,4 +1,4 @@
-"""Kazaross-XG2 match equity table."""
+"""Kazaross-XG2 match equity table, and its pattern beyond 25 away."""
 
 from __future__ import annotations
 
@@ -33,9 +33,38 @@ def test_closer_to_winning_is_better() -> None:
         assert values == sorted(values, reverse=True)
 
 
-def test_bad_scores_are_refused() -> None:
-    with pytest.raises(ValueError, match="26"):
-        match_equity(26, 3)
+@pytest.mark.parametrize("bad", [2.5, True])
+def test_bad_scores_are_refused(bad: object) -> None:
+    with pytest.raises(ValueError, match="points away"):
+        match_equity(bad, 3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="points away"):
+        match_equity(3, bad, post_crawford=True)  # type: ignore[arg-type]
+
+
+LONG = range(1, 100)  # the browser offers matches of up to 99 points
+
+
+def test_beyond_the_table_closer_to_winning_is_better_and_the_sides_add_to_one() -> None:
+    for b in LONG:
+        values = [match_equity(a, b) for a in LONG]
+        assert values == sorted(values, reverse=True)
+        assert all(match_equity(a, b) + match_equity(b, a) == pytest.approx(1.0, abs=1e-9) for a in LONG)
+    post = [match_equity(a, 1, post_crawford=True) for a in LONG[1:]]
+    assert post == sorted(post, reverse=True) and post[-1] > 0.0
+    leader = [match_equity(1, a, post_crawford=True) for a in LONG[1:]]
+    assert leader == pytest.approx([1.0 - p for p in post])
+    assert match_equity(40, 40) == 0.5 and match_equity(30, 31) > 0.5
+
+
+def test_beyond_the_table_agrees_with_gnubg() -> None:
+    """GNU Backgammon extends its tables to 64 away in its own way; the two extensions agree to a
+    hundredth of a match winning chance (the judge only: gammon's comes from its own table)."""
+    gnubg = pytest.importorskip("gnubg")
+    pre, post, _ = gnubg.met(64)
+    for a in range(1, 65):
+        assert match_equity(a, 1, post_crawford=True) == pytest.approx(post[a - 1], abs=1e-4)
+        for b in range(1, 65):
+            assert match_equity(a, b) == pytest.approx(pre[a - 1][b - 1], abs=0.01)
 
 
 def test_same_table_as_gnubg() -> None:

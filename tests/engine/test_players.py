@@ -185,3 +185,20 @@ def test_next_action_resigned_phase_answers() -> None:
     game.play("8/5 6/5")
     game.resign(WinKind.BACKGAMMON)  # player 1 offers 3 points at the start: take them
     assert computer_player("pubeval").next_action(game).kind is ActionKind.ACCEPT_RESIGNATION
+
+
+@pytest.mark.parametrize("length", [31, 99])
+def test_engine_player_doubles_and_answers_in_matches_longer_than_the_table(length: int) -> None:
+    """The match equity table stops at 25 away; a longer match (the browser offers up to 99
+    points) goes on by its pattern, and the computer answers a double there (it raised before)."""
+    from gammon.engine.engine import Engine
+    from gammon.engine.players import EnginePlayer
+
+    player = EnginePlayer(Engine(plies=0), "engine-0ply")
+    match = Match(Rules(match_length=length), ScriptedDice([(3, 1), (6, 4)]))
+    game = match.game
+    game.roll()
+    game.play(player.choose_play(game))
+    assert player.wants_to_double(game) is False  # no double after the opening roll
+    game.double()
+    assert player.answer_double(game) == "take"
