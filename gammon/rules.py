@@ -51,6 +51,13 @@ class Rules:
     def is_money(self) -> bool:
         return self.match_length == 0
 
+    @staticmethod
+    def cube_matters(match_length: int) -> bool:
+        """Whether the cube can change a match of ``match_length`` (0: money): not a 1-point
+        match, which its first game wins whatever the cube, so new ones start without it
+        (``gammon play --match 1``, the browser's lobby). A record of one with a double still reads."""
+        return match_length != 1
+
     def gammons_count(self, cube_owner: int | None) -> bool:
         """False in money play under the Jacoby rule while the cube is centred."""
         return primitives.gammons_count(self.is_money, self.jacoby, cube_owner is None)

@@ -25,7 +25,7 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
                    help="the computer's strength: engine (2-ply, the default), engine-0ply (fast), "
                         "pubeval, random")
     p.add_argument("--match", type=positive_int, default=0, metavar="N",
-                   help="play a match to N points (default: a money game)")
+                   help="play a match to N points (default: a money game; a 1-point match has no cube)")
     p.add_argument("--seed", type=int, default=None, help="seed the dice, for a reproducible game")
     p.add_argument("--name", default="You", help="your name on the board (default: You)")
     p.add_argument("--no-crawford", action="store_true", help="matches: no Crawford rule")
@@ -56,7 +56,8 @@ def run_play(args: argparse.Namespace) -> int:
     try:
         rules = Rules(match_length=args.match, crawford=not args.no_crawford, jacoby=not args.no_jacoby,
                       beavers=args.beavers, cube_limit=args.cube_limit,
-                      automatic_doubles=args.auto_doubles, use_cube=not args.no_cube)
+                      automatic_doubles=args.auto_doubles,
+                      use_cube=not args.no_cube and Rules.cube_matters(args.match))
         if args.two_player:
             seats = (Seat("X"), Seat("O"))
         else:

@@ -225,7 +225,7 @@ class Hub:
     async def create(self, req: CreateMatchRequest) -> tuple[LiveMatch, list[str]]:
         rules = Rules(match_length=req.match_length, crawford=req.crawford, jacoby=req.jacoby,
                       beavers=req.beavers, cube_limit=req.cube_limit,
-                      use_cube=req.use_cube and req.match_length != 1)  # a 1-point match: no cube
+                      use_cube=req.use_cube and Rules.cube_matters(req.match_length))
         live, tokens = await asyncio.to_thread(LiveMatch.create, self.store, req.mode, rules,
                                                req.level if req.mode == "computer" else None, self._dice(),
                                                (req.name, req.opponent_name))

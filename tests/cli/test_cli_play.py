@@ -340,3 +340,12 @@ def test_rules_errors_from_the_options_are_reported(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--level", "engine"]) == 0  # no input: Goodbye
     assert "Goodbye." in capsys.readouterr().out
+
+
+def test_a_one_point_match_has_no_cube_as_in_the_browser():
+    proc = run_gammon(["play", "--seed", "3", "--match", "1", "--level", "pubeval"], "double\nquit\n\n")
+    assert proc.returncode == 0, proc.stderr
+    assert "(roll or double)" not in proc.stdout and "You double" not in proc.stdout
+    assert "Sorry:" in proc.stdout  # the double is refused
+    proc = run_gammon(["play", "--seed", "3", "--match", "3", "--level", "pubeval"], "double\nquit\n\n")
+    assert "You double to 2." in proc.stdout
