@@ -277,6 +277,16 @@ class Position:
         return (Position, (self._board,))
 
 
+def require_position(value: object, what: str, alternative: str = "") -> Position:
+    """``value`` when it is a Position; else a TypeError that says what ``what`` needs (a Position,
+    or ``alternative``) and, for text, how to read it (the engine's methods take Positions, not IDs)."""
+    if isinstance(value, Position):
+        return value
+    needed = f"a Position or {alternative}" if alternative else "a Position"
+    how = " (Position.from_id reads a Position ID)" if isinstance(value, str) else ""
+    raise TypeError(f"{what} needs {needed}, got {type(value).__name__} {cut(repr(value))}{how}")
+
+
 def _flipped(board: Sequence[int]) -> Position:
     out = [0] * 26
     flip_into(board, out)

@@ -22,7 +22,7 @@ from gammon.engine.search import MoveFilter, Searcher, SearchSettings
 from gammon.errors import InvalidPositionError
 from gammon.movegen import generate_arrays
 from gammon.play import Play
-from gammon.position import Position
+from gammon.position import Position, require_position
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -102,7 +102,7 @@ class Engine:
     def _ranked(self, position: Position, dice: Sequence[int]) -> tuple[tuple[int, int], np.ndarray,
                                                                         np.ndarray, np.ndarray, np.ndarray]:
         d = check_dice(dice)
-        _, after, steps = generate_arrays(position.as_array(), d)
+        _, after, steps = generate_arrays(require_position(position, "a play").as_array(), d)
         if len(after) <= 1:
             return d, after, steps, np.arange(len(after)), np.zeros((len(after), 5))
         order, probs, _ = self._searcher.rank_plays(after, self.settings)
@@ -113,7 +113,7 @@ class Engine:
         if self.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
-            _, after, steps = generate_arrays(position.as_array(), d)
+            _, after, steps = generate_arrays(require_position(position, "a play").as_array(), d)
             if len(after) == 0:
                 return None
             best = int(np.argmin(cubeless_equity(self._searcher.leaf(after)))) if len(after) > 1 else 0
@@ -131,7 +131,7 @@ class Engine:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive number of plays, got {n!r}")
         d = check_dice(dice)
-        _, after, steps = generate_arrays(position.as_array(), d)
+        _, after, steps = generate_arrays(require_position(position, "a hint").as_array(), d)
         if len(after) == 0:
             return []
         # the n plays shown are all searched to full depth, so their equities compare
@@ -149,7 +149,7 @@ class Engine:
         depth = self.plies if plies is None else plies
         if depth not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {depth!r}")
-        mover_off, _ = position.off
+        mover_off, _ = require_position(position, "an evaluation").off
         if mover_off == 15:
             raise InvalidPositionError(f"the player on roll has already won in {position.id!r}")
         probs = self._searcher.evaluate_boards(position.as_array()[None, :], depth)[0]
@@ -174,8 +174,10 @@ class Engine:
         With the shipped net, money decisions in contact near the take point are corrected toward
         gammon's own rollouts (:mod:`gammon.engine.cube_calibration`).
         """
-        if isinstance(game_or_position, Position):
-            position = game_or_position
+        from gammon.game import Game
+
+        if not isinstance(game_or_position, Game):
+            position = require_position(game_or_position, "a cube decision", "a Game")
             available = True
             cube_value = 1 if cube_value is None else cube_value
             cube_owner = CubeOwner.CENTRED if cube_owner is None else cube_owner

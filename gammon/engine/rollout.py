@@ -66,7 +66,7 @@ from gammon.engine.rollout_trials import (
 )
 from gammon.errors import InvalidPositionError
 from gammon.play import Play
-from gammon.position import Position
+from gammon.position import Position, require_position
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -317,8 +317,7 @@ def _is_int(v: object) -> bool:
 
 
 def _check_playable(position: Position) -> None:
-    if not isinstance(position, Position):
-        raise TypeError(f"a rollout needs a Position, got {position!r}")
+    require_position(position, "a rollout")
     if position.is_game_over():
         raise InvalidPositionError(f"the game is over in {position.id!r}: nothing to roll out")
 

@@ -168,3 +168,21 @@ def test_zero_ply_best_play_is_the_top_hint(positions: list[Position]) -> None:
                 continue
             equity = {h.play: h.equity for h in hints}
             assert equity[best] == pytest.approx(hints[0].equity)
+
+
+@pytest.mark.parametrize("call", [
+    lambda e, p: e.best_play(p, (3, 1)),
+    lambda e, p: e.hint(p, (3, 1)),
+    lambda e, p: e.evaluate(p),
+    lambda e, p: e.cube_decision(p),
+    lambda e, p: e.rollout(p, trials=36),
+    lambda e, p: e.rollout_plays(p, (3, 1)),
+    lambda e, p: e.rollout_cube(p),
+])
+def test_an_id_or_a_board_in_place_of_a_position_gets_a_clear_type_error(call) -> None:
+    engine = Engine(plies=0, evaluator=PipCountEvaluator())
+    with pytest.raises(TypeError, match=r"needs a Position.*got str '4HPwATDgc/ABMA' \(Position.from_id"):
+        call(engine, "4HPwATDgc/ABMA")
+    with pytest.raises(TypeError, match=r"needs a Position.*got list \[0, -2"):
+        call(engine, list(Position.initial().board))
+    assert isinstance(engine.evaluate(Position.from_id("4HPwATDgc/ABMA")), Probabilities)
