@@ -33,6 +33,7 @@ from gammon.errors import (
     NotAuthorizedError,
     StaleActionError,
     UnknownMatchError,
+    cut,
 )
 from gammon.formats.mat import format_mat
 from gammon.rules import Rules
@@ -372,10 +373,6 @@ def _error(status: int, message: str) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
-def _cut(text: str, limit: int = 40) -> str:
-    """``text`` cut to ``limit`` characters: error replies quote the input, never much of it."""
-    return text if len(text) <= limit else text[:limit] + "..."
-
 
 def _status(exc: Exception) -> int:
     if isinstance(exc, UnknownMatchError):
@@ -456,20 +453,21 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         if any(e.get("type") == "json_invalid" for e in errors):
             return _error(400, "malformed JSON: " + "; ".join(str(e.get("msg")) for e in errors))
         # Quote a short cut of each bad input, never the input whole (it may be as long as MAX_BODY).
-        parts = [f"{_cut('.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body')}: "
-                 f"{_cut(str(e.get('msg')), 120)}"
-                 + (f" (got {_cut(repr(e['input']))})" if "input" in e and e.get("type") != "missing" else "")
+        parts = [f"{cut('.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body', 40)}: "
+                 f"{cut(str(e.get('msg')), 120)}"
+                 + (f" (got {cut(repr(e['input']), 40)})"
+                    if "input" in e and e.get("type") != "missing" else "")
                  for e in errors[:5]]
         return _error(422, "invalid request: " + "; ".join(parts))
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         # Unknown routes, wrong methods, unparsable bodies: the API's error shape, not {"detail": ...}.
-        path = _cut(repr(request.url.path), 80)
+        path = cut(repr(request.url.path), 80)
         if exc.status_code == 404:
             message = f"nothing here: {path}"
         elif exc.status_code == 405:
-            message = f"method {_cut(request.method, 10)} is not allowed on {path}"
+            message = f"method {cut(request.method, 10)} is not allowed on {path}"
         else:
             message = exc.detail if isinstance(exc.detail, str) else "bad request"
         return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)

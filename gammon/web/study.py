@@ -20,7 +20,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import Field, model_validator
 
-from gammon.errors import GammonError, IllegalActionError, InvalidNotationError
+from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
 from gammon.web.jobs import Jobs, Progress, TooManyJobsError, UnknownJobError
 from gammon.web.schemas import ErrorResponse, Strict
 
@@ -57,9 +57,6 @@ class StudySettings:
     at_once: int = 2  # hints and evaluations computed at the same time (more wait their turn)
 
 
-def _cut(text: str, limit: int = 40) -> str:
-    return text if len(text) <= limit else text[:limit] + "..."
-
 
 _QUOTED = re.compile(r"(['\"])([^'\"]{41,})\1")
 
@@ -67,7 +64,7 @@ _QUOTED = re.compile(r"(['\"])([^'\"]{41,})\1")
 def _cut_quotes(message: str, limit: int = 200) -> str:
     """``message`` with every quoted piece of input cut to 40 characters (the .mat reader quotes
     whole lines), then the whole cut to ``limit``."""
-    return _cut(_QUOTED.sub(lambda m: f"{m[1]}{m[2][:40]}...{m[1]}", message), limit)
+    return cut(_QUOTED.sub(lambda m: f"{m[1]}{m[2][:40]}...{m[1]}", message), limit)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -155,7 +152,7 @@ def _context(text: str) -> Context:
     except (InvalidNotationError, ValueError) as exc:
         message = str(exc)
         for quoted in (text, text.strip()):
-            message = message.replace(repr(quoted), repr(_cut(quoted)))
+            message = message.replace(repr(quoted), repr(cut(quoted, 40)))
         raise BadInput(_cut_quotes(message)) from None
 
 
@@ -166,7 +163,7 @@ def _setup_context(setup: PositionSetup) -> Context:
         xgid = setup_xgid(setup.board, setup.dice, setup.cube_value, setup.cube_owner, setup.match_length,
                           setup.score, setup.crawford, setup.jacoby, setup.beavers, setup.double_offered)
     except (GammonError, ValueError) as exc:
-        raise BadInput(f"not a position to study: {_cut(str(exc), 160)}") from None
+        raise BadInput(f"not a position to study: {cut(str(exc), 160)}") from None
     return _context(xgid)
 
 
@@ -179,7 +176,7 @@ def _hint(engine: Callable[[int], Engine], plies: int, text: str, dice: str | No
         try:
             roll = parse_dice(dice)
         except (InvalidNotationError, ValueError) as exc:
-            raise BadInput(_cut(str(exc), 120)) from None
+            raise BadInput(cut(str(exc), 120)) from None
     elif context.dice is not None:
         roll = context.dice
     else:

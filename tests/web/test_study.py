@@ -243,7 +243,7 @@ def test_bad_positions_get_the_error_shape_quoting_little(study: TestClient) -> 
     assert r.status_code == 422 and "x" * 41 not in r.json()["error"]
     r = study.get("/api/positions", params={"id": XG.replace(":2:4:", ":9:4:")})
     assert r.status_code == 422 and r.json()["error"] == (
-        "'XGID=-b----E-C---eE---c-e----B-:1:1:-1:5...': the score 4-9 has already won the 7-point match")
+        "'XGID=-b----E-C---eE---c-e----B-:1:1:-...': the score 4-9 has already won the 7-point match")
     r = study.get("/api/positions/hint", params={"id": "4HPwATDgc/ABMA"})
     assert r.status_code == 422 and r.json() == {"error": "no dice: set the dice for a hint"}
     r = study.post("/api/positions/rollout", json={"id": XG, "trials": 5000})
