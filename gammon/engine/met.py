@@ -15,6 +15,7 @@ import json
 import math
 from functools import lru_cache
 from pathlib import Path
+from statistics import NormalDist
 
 import numpy as np
 
@@ -23,6 +24,7 @@ MAX_AWAY = 25
 _EDGE = 6
 """How many of the last entries of a row of the table give its pattern beyond the table."""
 _DATA = Path(__file__).with_name("met_kazaross_xg2.json")
+_NORMAL = NormalDist()
 
 
 @lru_cache(maxsize=1)
@@ -58,21 +60,9 @@ def _spread(mine: int) -> float:
     ks = []
     for theirs in range(MAX_AWAY - _EDGE + 1, MAX_AWAY + 1):
         if theirs != mine:
-            z = _inverse_phi(float(pre[mine - 1, theirs - 1]))
+            z = _NORMAL.inv_cdf(float(pre[mine - 1, theirs - 1]))
             ks.append(z * math.sqrt(mine + theirs) / (theirs - mine))
     return sum(ks) / len(ks)
-
-
-def _phi(z: float) -> float:
-    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
-
-
-def _inverse_phi(p: float) -> float:
-    lo, hi = -10.0, 10.0
-    for _ in range(100):  # bisection: exact to float precision, and only 25 rows ever need it
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if _phi(mid) < p else (lo, mid)
-    return (lo + hi) / 2
 
 
 def _pre_crawford(mine: int, theirs: int) -> float:
@@ -88,7 +78,7 @@ def _pre_crawford(mine: int, theirs: int) -> float:
     if mine == 1:
         return 1.0 - _geometric(1.0 - pre[0], theirs)
     k = _spread(min(mine, MAX_AWAY))
-    return _phi(k * (theirs - mine) / math.sqrt(mine + theirs))
+    return _NORMAL.cdf(k * (theirs - mine) / math.sqrt(mine + theirs))
 
 
 def match_equity(mine: int, theirs: int, post_crawford: bool = False) -> float:
