@@ -174,10 +174,8 @@ class Engine:
         With the shipped net, money decisions in contact near the take point are corrected toward
         gammon's own rollouts (:mod:`gammon.engine.cube_calibration`).
         """
-        from gammon.game import Game
-
-        if not isinstance(game_or_position, Game):
-            position = require_position(game_or_position, "a cube decision", "a Game")
+        if isinstance(game_or_position, Position):
+            position = game_or_position
             available = True
             cube_value = 1 if cube_value is None else cube_value
             cube_owner = CubeOwner.CENTRED if cube_owner is None else cube_owner
@@ -227,8 +225,10 @@ class Engine:
 def _game_state(game: Game) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool, bool]:
     """Read a Game (docs/game-api.md) into the cube inputs, from the view of the player who may
     double (the doubler while a double awaits an answer)."""
-    from gammon.game import GamePhase
+    from gammon.game import Game, GamePhase
 
+    if not isinstance(game, Game):
+        require_position(game, "a cube decision", "a Game")  # neither: raises
     turn = game.turn
     if turn is None:
         raise ValueError("the game has no player to act (not started or over): no cube decision")
