@@ -6,12 +6,17 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from gammon import __version__
 from gammon.cli.analyse import add_analyse
 from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
 from gammon.cli.rollout import add_rollout
+
+if TYPE_CHECKING:
+    from gammon.cli.session import Seat
+    from gammon.match import Match
 
 
 def add_play(subparsers: argparse._SubParsersAction) -> None:
@@ -21,13 +26,17 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
         "play", help="play in the terminal, against the computer or two at one keyboard",
         description="Play backgammon in the terminal. Type 'help' at the prompt for the commands.")
     p.add_argument("--two-player", action="store_true", help="two people at one keyboard")
-    p.add_argument("--level", default="engine", choices=BASIC_LEVELS + ENGINE_LEVELS,
+    p.add_argument("--level", default=None, choices=BASIC_LEVELS + ENGINE_LEVELS,
                    help="the computer's strength: engine (2-ply, the default), engine-0ply (fast), "
                         "pubeval, random")
     p.add_argument("--match", type=positive_int, default=0, metavar="N",
                    help="play a match to N points (default: a money game; a 1-point match has no cube)")
     p.add_argument("--seed", type=int, default=None, help="seed the dice, for a reproducible game")
-    p.add_argument("--name", default="You", help="your name on the board (default: You)")
+    p.add_argument("--name", default=None,
+                   help="your name on the board (default: You); with --resume, the player you are")
+    p.add_argument("--resume", metavar="FILE",
+                   help="go on with a match saved with 'save' (a .mat, .sgf or .xg file): its score, "
+                        "rules and the game in progress; the rule options given replace the file's")
     p.add_argument("--no-crawford", action="store_true", help="matches: no Crawford rule")
     p.add_argument("--no-jacoby", action="store_true", help="money: gammons count with a centred cube")
     p.add_argument("--beavers", action="store_true", help="money: allow beavers")
@@ -47,29 +56,76 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
 def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
-    from gammon.cli.session import PlaySession, Seat
-    from gammon.dice import RandomDice
-    from gammon.engine.players import computer_player
-    from gammon.match import Match
-    from gammon.rules import Rules
+    from gammon.cli.session import PlaySession
 
     try:
-        rules = Rules(match_length=args.match, crawford=not args.no_crawford, jacoby=not args.no_jacoby,
-                      beavers=args.beavers, cube_limit=args.cube_limit,
-                      automatic_doubles=args.auto_doubles,
-                      use_cube=not args.no_cube and Rules.cube_matters(args.match))
-        if args.two_player:
-            seats = (Seat("X"), Seat("O"))
-        else:
-            seats = (Seat(args.name), Seat(args.level, computer_player(args.level, seed=args.seed)))
+        match, names = _saved_match(args) if args.resume else (_new_match(args), None)
+        seats = _seats(args, names)
     except ValueError as e:
         print(f"gammon play: {e}", file=sys.stderr)
         return 2
     console = Console(no_color=args.plain or None, highlight=False)
-    session = PlaySession(Match(rules, RandomDice(args.seed)), seats, console=console,
-                          auto_roll=args.auto_roll, confirm_plays=not args.no_confirm,
-                          color=False if args.plain else None)
+    session = PlaySession(match, seats, console=console, auto_roll=args.auto_roll,
+                          confirm_plays=not args.no_confirm, color=False if args.plain else None)
+    if args.resume:
+        session.resumed(args.resume)
     return session.run()
+
+
+def _new_match(args: argparse.Namespace) -> Match:
+    from gammon.dice import RandomDice
+    from gammon.match import Match
+    from gammon.rules import Rules
+
+    rules = Rules(**{"use_cube": Rules.cube_matters(args.match), **_rule_options(args),
+                     "match_length": args.match})
+    return Match(rules, RandomDice(args.seed))
+
+
+def _saved_match(args: argparse.Namespace) -> tuple[Match, tuple[str, str]]:
+    from gammon.cli.resume import load_saved
+    from gammon.dice import RandomDice
+
+    if args.match:
+        raise ValueError("--match cannot change the length of a saved match (leave it out)")
+    saved = load_saved(args.resume, RandomDice(args.seed), _rule_options(args))
+    return saved.match, saved.names
+
+
+def _rule_options(args: argparse.Namespace) -> dict[str, object]:
+    """The rule options (Rules fields): for a new match, every one; with --resume, only those
+    given, which replace the file's rules (an option left out keeps the file's)."""
+    options: dict[str, object] = {"crawford": not args.no_crawford, "jacoby": not args.no_jacoby,
+                                  "beavers": args.beavers, "cube_limit": args.cube_limit,
+                                  "automatic_doubles": args.auto_doubles}
+    if args.no_cube:
+        options["use_cube"] = False
+    if not args.resume:
+        return options
+    left_out = {"crawford": True, "jacoby": True, "beavers": False, "cube_limit": None,
+                "automatic_doubles": 0}
+    return {k: v for k, v in options.items() if k not in left_out or v != left_out[k]}
+
+
+def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Seat, Seat]:
+    """The two seats: two people, or the person and the computer at ``--level``. For a saved
+    match (``names`` its players') the seats keep the file's names, and the person is the player
+    :func:`gammon.cli.resume.person_side` finds."""
+    from gammon.cli.resume import DEFAULT_NAME, person_side
+    from gammon.cli.session import Seat
+    from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS, computer_player
+
+    if args.two_player:
+        return (Seat(names[0]), Seat(names[1])) if names else (Seat("X"), Seat("O"))
+    levels = BASIC_LEVELS + ENGINE_LEVELS
+    if names is None:
+        level = args.level or "engine"
+        return (Seat(args.name or DEFAULT_NAME), Seat(level, computer_player(level, seed=args.seed)))
+    me = person_side(names, args.name, levels)
+    other = names[1 - me]
+    level = args.level or (other if other in levels else "engine")
+    computer = Seat(other, computer_player(level, seed=args.seed))
+    return (Seat(names[me]), computer) if me == 0 else (computer, Seat(names[me]))
 
 
 _ID_FORMS = ("a Position ID (money, cube centred), a GNU Backgammon ID 'PositionID:MatchID' or an "

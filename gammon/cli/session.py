@@ -42,7 +42,8 @@ Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = 
   hint [N]        the N best plays for the dice (default 5), or cube advice before the roll
                   and when a double is offered
   board           draw the board again;  pips   the pip counts
-  save FILE       save the match (or money session) as a .mat file, at any time
+  save FILE       save the match (or money session) as a .mat file, at any time;
+                  'gammon play --resume FILE' goes on with it later
   help            this text;  quit    leave (asks to save first)"""
 
 HINT_PLAYS = 5
@@ -238,6 +239,19 @@ class PlaySession:
         what = f"A match to {points_text(length)}" if length else "A money game"
         self.say(f"{what}: {self.names[0]} against {self.names[1]}. "
                  "Type 'help' for the commands, 'quit' to leave.")
+
+    def resumed(self, source: str) -> None:
+        """Say where a match read back from ``source`` stands, and draw its board (unless its
+        last game is over: the loop reports that game first, then starts the next)."""
+        length = self.match.rules.match_length
+        what = f"a match to {points_text(length)}" if length else "a money session"
+        number = len(self.match.games)
+        self.say(f"Resumed {what} from {source}: {self.names[0]} against {self.names[1]}, game {number}. "
+                 f"{self._score_line()} Type 'help' for the commands, 'quit' to leave.")
+        if self.match.is_crawford_game and not self.game.is_over:
+            self.say("This is the Crawford game: no doubling.")
+        if self.game.phase not in (GamePhase.OPENING, GamePhase.OVER):
+            self.show_board()
 
     def _opening_roll(self) -> None:
         g = self.game

@@ -1,0 +1,84 @@
+"""``gammon play --resume FILE``: a saved match or money session, continued in the terminal.
+
+The file (``.mat``, GNU Backgammon's SGF or eXtreme Gammon's ``.xg``, by its extension) is read by
+the match formats' own readers and its games replayed, roll by roll, into a Match whose dice roll
+what comes next. Its rules are the file's; the rule options given beside ``--resume`` replace the
+file's (a ``.mat`` file does not record play without the cube or automatic doubles), and the games
+so far must still replay under them. Which side the person plays: the one ``--name`` names, else
+the other side of the one named after a computer level (a file ``gammon play`` saved), else the
+one called "You".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gammon.dice import DiceSource
+from gammon.errors import GammonError, cut
+from gammon.match import Match
+from gammon.records import match_actions, replay_match
+
+DEFAULT_NAME = "You"
+
+
+@dataclass(frozen=True)
+class Saved:
+    """A match read back from a file: the Match (its dice roll what comes next) and the names."""
+
+    match: Match
+    names: tuple[str, str]
+
+
+def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None) -> Saved:
+    """The match saved in ``path``, replayed with ``dice`` for the rolls to come and the rules in
+    ``rules`` (Rules fields) put in place of the file's. Raises ValueError, quoting the file, for
+    a file that cannot be read, does not replay under those rules, or holds a match already won."""
+    from gammon.formats.convert import format_of
+
+    fmt = format_of(path)
+    if fmt.read is None:
+        raise ValueError(f"gammon cannot read {fmt.name} files")
+    try:
+        data = Path(path).read_bytes()
+    except OSError as e:
+        raise ValueError(f"cannot read {path!r}: {e.strerror or e}") from None
+    try:
+        transcript = fmt.read(data)
+        old = transcript.match.rules
+        new = dataclasses.replace(old, **(rules or {}))
+        match = replay_match(new, match_actions(transcript.match), dice)
+    except (GammonError, ValueError) as e:
+        raise ValueError(f"{path}: {e}") from None
+    names = transcript.names
+    if match.is_over:
+        winner = match.winner if match.winner is not None else 0
+        score = match.score
+        raise ValueError(f"the match in {path} is over: {names[winner]} won it "
+                         f"{score[winner]}-{score[1 - winner]}; there is nothing to play")
+    return Saved(match, names)
+
+
+def person_side(names: tuple[str, str], person: str | None, levels: tuple[str, ...]) -> int:
+    """The side (0 or 1) the person plays against the computer: the one named ``person`` when
+    given; else the other side of the one named after a computer level (``levels``); else the
+    one named "You". Raises ValueError, naming the players, when that does not decide it."""
+    quoted = f"{cut(repr(names[0]))} and {cut(repr(names[1]))}"
+    if person is not None:
+        sides = [i for i in (0, 1) if names[i] == person]
+        if len(sides) == 1:
+            return sides[0]
+        if not sides:
+            raise ValueError(f"no player is named {cut(repr(person))}: the players are {quoted}; "
+                             "give --name one of them")
+        raise ValueError(f"both players are named {cut(repr(person))}; play them with --two-player")
+    computers = [i for i in (0, 1) if names[i] in levels]
+    if len(computers) == 1:
+        return 1 - computers[0]
+    yours = [i for i in (0, 1) if names[i] == DEFAULT_NAME]
+    if len(yours) == 1:
+        return yours[0]
+    raise ValueError(f"which player are you? The players are {quoted}: give --name one of them "
+                     "(or --two-player)")
