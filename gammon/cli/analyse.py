@@ -1,7 +1,7 @@
-"""``gammon analyse FILE.mat``: analyse every decision of a match file and report the players'
-statistics and the marked decisions, in the terminal, as one JSON object (``--json``) or as a
-self-contained HTML page (``--html REPORT.html``); ``--sgf OUT.sgf`` also writes the match with the
-analysis as GNU Backgammon SGF. A progress bar runs on stderr."""
+"""``gammon analyse FILE``: analyse every decision of a match file (``.mat``, ``.sgf`` or ``.xg``)
+and report the players' statistics and the marked decisions, in the terminal, as one JSON object
+(``--json``) or as a self-contained HTML page (``--html REPORT.html``); ``--sgf OUT.sgf`` also
+writes the match with the analysis as GNU Backgammon SGF. A progress bar runs on stderr."""
 
 from __future__ import annotations
 
@@ -21,16 +21,18 @@ from gammon.errors import GammonError
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
     from gammon.analysis import MatchAnalysis
+    from gammon.match import Match
 
 
 def add_analyse(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "analyse", help="analyse a .mat match file: errors, luck and statistics per player",
-        description="Analyse every checker play, cube action and roll of a .mat match file (money "
-                    "sessions too) with the engine, and report GNU Backgammon's statistics per "
+        "analyse", help="analyse a match file: errors, luck and statistics per player",
+        description="Analyse every checker play, cube action and roll of a match file (.mat, as the "
+                    "sites export it, also as .txt; GNU Backgammon's .sgf; eXtreme Gammon's .xg; "
+                    "money sessions too) with the engine, and report GNU Backgammon's statistics per "
                     "player (error rates in mEMG, luck, PR) and the decisions marked doubtful, bad "
                     "or very bad.")
-    p.add_argument("file", help="the .mat file")
+    p.add_argument("file", help="the match file: .mat (or a .txt in that format), .sgf or .xg")
     p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
                    help="search depth of the analysis (default: the engine's default, 2)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
@@ -40,7 +42,7 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap confidence intervals")
     p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
     p.add_argument("--partial", action="store_true",
-                   help="when the file has errors, analyse the games before the first bad one "
+                   help="when a .mat file has errors, analyse the games before the first bad one "
                         "(by default such a file is refused)")
     p.set_defaults(func=run_analyse)
 
@@ -48,18 +50,15 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
 def run_analyse(args: argparse.Namespace) -> int:
     from gammon.analysis import analyse
     from gammon.engine.engine import Engine
-    from gammon.formats.mat import decode_mat, read_mat, to_match
 
     err = Console(stderr=True, highlight=False)
     try:
-        text = decode_mat(Path(args.file).read_bytes())
+        data = Path(args.file).read_bytes()
     except OSError as e:
         print(f"gammon analyse: cannot read {args.file!r}: {e}", file=sys.stderr)
         return 2
     try:
-        record = read_mat(text)
-        for problem in record.errors:
-            print(f"gammon analyse: {args.file}: {problem}", file=sys.stderr)
+        match, names = _read_match(args.file, data, args.partial)
         engine = Engine(plies=args.plies)
         with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
@@ -68,8 +67,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             def progress(done: int, total: int) -> None:
                 bar.update(task, completed=done, total=total)
 
-            match = to_match(record, partial=bool(args.partial and record.errors))
-            analysis = analyse(match, engine, progress, names=record.names)
+            analysis = analyse(match, engine, progress, names=names)
     except (GammonError, ValueError) as e:
         print(f"gammon analyse: {args.file}: {e}", file=sys.stderr)
         return 2
@@ -99,6 +97,29 @@ def run_analyse(args: argparse.Namespace) -> int:
     console = Console(no_color=args.plain or None, highlight=False)
     print_report(analysis, console, color=not args.plain and console.is_terminal, seed=args.seed)
     return 0
+
+
+def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str, str]]:
+    """The match in a file and its players' names: GNU Backgammon's SGF (``.sgf``) and eXtreme
+    Gammon's ``.xg`` by their extension, else a ``.mat`` text (the sites export it as ``.txt``
+    too), whose problems are printed, each quoting its line; ``partial`` then keeps the games
+    before the first bad one."""
+    suffix = Path(path).suffix.lower()
+    if suffix in (".sgf", ".xg"):
+        from gammon.formats.convert import find_format
+
+        fmt = find_format(suffix)
+        assert fmt.read is not None  # both formats are read
+        transcript = fmt.read(data)
+        for warning in transcript.warnings:
+            print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
+        return transcript.match, transcript.names
+    from gammon.formats.mat import decode_mat, read_mat, to_match
+
+    record = read_mat(decode_mat(data))
+    for problem in record.errors:
+        print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
+    return to_match(record, partial=bool(partial and record.errors)), record.names
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:

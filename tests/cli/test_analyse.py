@@ -128,3 +128,25 @@ def test_a_latin_1_file_is_read_as_convert_reads_it(match_file, tmp_path):
     converted = tmp_path / "latin-1.sgf"
     assert gammon("convert", str(latin), str(converted)).returncode == 0
     assert "Anné" in converted.read_text(encoding="utf-8")
+
+
+def test_sgf_and_xg_files_are_analysed_as_the_same_match_in_mat(match_file, tmp_path):
+    """GNU Backgammon's SGF and eXtreme Gammon's .xg hold the same games: the same analysis."""
+    from gammon.formats import read_mat, to_match, write_sgf
+    from tests.formats.xg_writer import xg_bytes
+
+    match = to_match(read_mat(match_file.read_text()))
+    sgf, xg = tmp_path / "match.sgf", tmp_path / "match.xg"
+    write_sgf(match, names=("Ann", "Bo"), file=sgf)
+    xg.write_bytes(xg_bytes(match, names=("Ann", "Bo")))
+    reports = []
+    for path in (match_file, sgf, xg):
+        out = gammon("analyse", str(path), "--plies", "0", "--json")
+        assert out.returncode == 0, out.stderr
+        reports.append(json.loads(out.stdout))
+    assert reports[1] == reports[0] and reports[2] == reports[0]
+    assert len(reports[0]["decisions"]) > 10
+    bad = tmp_path / "bad.xg"
+    bad.write_bytes(b"not an xg file" * 10)
+    out = gammon("analyse", str(bad), "--plies", "0")
+    assert out.returncode == 2 and "bad.xg: " in out.stderr and "Traceback" not in out.stderr
