@@ -71,3 +71,18 @@ def test_long_bad_lines_of_a_mat_file_are_quoted_cut(text: str) -> None:
     for message in messages:
         assert len(message) < 4 * QUOTE_LIMIT, message
         assert "x" * 40 in message or "1" * 40 in message
+
+
+@pytest.mark.parametrize("text", [
+    "(;GM[6]" + "x" * LONG,  # a property with no value
+    "(;GM[6]" + "X" * LONG + "[1",  # a value with no closing ']'
+    "(;GM[6]" + "x" * LONG + "[1])",  # an identifier with no capital letter
+    "(;FF[4]GM[6]CA[UTF-8]MI[length:0][game:0][ws:0][bs:0];B[" + "31" * LONG + "])",  # a bad move
+    "(" * LONG,
+])
+def test_long_bad_sgf_is_quoted_cut(text: str) -> None:
+    from gammon.formats.sgf import read_sgf
+
+    with pytest.raises(InvalidNotationError) as e:
+        read_sgf(text)
+    assert len(str(e.value)) < 4 * QUOTE_LIMIT, str(e.value)

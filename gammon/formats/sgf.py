@@ -201,11 +201,11 @@ class _Parser:
             while self.skip() == "[":
                 value = _VALUE.match(self.text, self.pos)
                 if not value:
-                    raise self.error(f"the value of {ident.group()} has no closing ']'")
+                    raise self.error(f"the value of {cut(ident.group())!r} has no closing ']'")
                 values.append(_ESCAPE.sub(r"\1", _SOFT_BREAK.sub("", value.group(1))))
                 self.pos = value.end()
             if not values:
-                raise self.error(f"property {ident.group()} has no value '[...]'")
+                raise self.error(f"property {cut(ident.group())!r} has no value '[...]'")
             if not name:
                 raise self.error(f"property identifier {cut(ident.group())!r} has no capital letter",
                                  ident.start())
@@ -710,10 +710,10 @@ def _props(properties: Properties, where: str, own: frozenset[str]) -> str:
     out = []
     for name, values in properties.items():
         if not re.fullmatch(r"[A-Z]{1,8}", name) or name in own:
-            raise ValueError(f"{where}: cannot add the property {name!r} (upper-case letters, not one "
-                             "the writer makes itself)")
+            raise ValueError(f"{where}: cannot add the property {cut(repr(name))} (upper-case letters, "
+                             "not one the writer makes itself)")
         if isinstance(values, str) or not values:
-            raise ValueError(f"{where}: property {name} needs a sequence of values, got {values!r}")
+            raise ValueError(f"{where}: property {name} needs a sequence of values, got {cut(repr(values))}")
         out.append(name + "".join(f"[{_escape(str(v))}]" for v in values))
     return "".join(out)
 
