@@ -1,5 +1,5 @@
 """Study in the browser: analyses of finished games (of a match on this server, or of an uploaded
-``.mat``), the position editor's reading of IDs, hints, evaluations and rollouts.
+``.mat`` or SGF file), the position editor's reading of IDs, hints, evaluations and rollouts.
 
 Analyses and rollouts are jobs (gammon.web.jobs): started by a POST, polled at ``/api/jobs/{id}``
 for their progress and result. Hints and evaluations are short and answered at once, in a thread.
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 
 STATIC = files("gammon.web") / "static"
 ANALYSES_PATH = "/api/analyses"
-MAX_MAT = 256 * 1024           # characters of an uploaded .mat
+MAX_MAT = 256 * 1024           # characters of an uploaded .mat or .sgf
 MAX_UPLOAD_BODY = 2 * MAX_MAT  # bytes of its request (JSON escapes newlines and quotes)
 MAX_ID = 80                    # an XGID has about 60 characters
 COSTLY_PATHS = ("/api/positions/hint", "/api/positions/eval")  # rate-limited as hints are
@@ -73,18 +73,20 @@ def _error(status: int, message: str) -> JSONResponse:
 
 class AnalysisRequest(Strict):
     """A match of this server (``match_id`` and a seat ``token``; ``game`` one game, else every
-    finished game) or the text of a ``.mat`` file (``mat``)."""
+    finished game), the text of a ``.mat`` file (``mat``) or of GNU Backgammon's SGF (``sgf``)."""
 
     match_id: str | None = Field(None, max_length=64)
     token: str | None = Field(None, max_length=128)
     game: int | None = Field(None, ge=1, le=10_000)
     mat: str | None = Field(None, max_length=MAX_MAT)
+    sgf: str | None = Field(None, max_length=MAX_MAT)
     plies: int = Field(0, ge=0, le=2, description="depth of the analysis (0 fast, 2 strongest)")
 
     @model_validator(mode="after")
     def _one_source(self) -> AnalysisRequest:
-        if (self.mat is None) == (self.match_id is None):
-            raise ValueError("give either match_id (with its token) or mat, the text of a .mat file")
+        if [self.mat, self.sgf, self.match_id].count(None) != 2:
+            raise ValueError("give one of match_id (with its token), mat (the text of a .mat file) "
+                             "or sgf (the text of a GNU Backgammon SGF file)")
         return self
 
 
@@ -132,7 +134,13 @@ def _analyse_snapshot(snapshot: Snapshot, names: tuple[str, str], engine: Callab
     return analyse_games(games, names, engine(plies), progress)
 
 
-def _read_mat(text: str) -> tuple[list[Game], tuple[str, str]]:
+def _read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
+    """The games and names of an uploaded file's text, ``kind`` "mat" or "sgf"."""
+    if kind == "sgf":
+        from gammon.formats.sgf import read_sgf
+
+        sgf = read_sgf(text)
+        return sgf.match.games, sgf.names
     from gammon.formats.mat import read_mat, to_match
 
     record = read_mat(text)
@@ -236,13 +244,14 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     async def start_analysis(req: AnalysisRequest, request: Request) -> JSONResponse:
         """Analyse finished games in the background; poll ``/api/jobs/{id}`` for the progress and,
         when done, the result (``gammon analyse --json``'s object with boards and a chart)."""
-        if req.mat is not None:
+        if req.mat is not None or req.sgf is not None:
+            kind, text = ("mat", req.mat) if req.mat is not None else ("sgf", req.sgf or "")
             try:
-                games, names = await asyncio.to_thread(_read_mat, req.mat)
+                games, names = await asyncio.to_thread(_read_upload, kind, text)
             except (GammonError, ValueError) as exc:
-                return _error(422, f"cannot read the .mat file: {_cut_quotes(str(exc))}")
+                return _error(422, f"cannot read the .{kind} file: {_cut_quotes(str(exc))}")
             if not games:
-                return _error(422, "the .mat file has no games")
+                return _error(422, f"the .{kind} file has no games")
             snapshot = _snapshot(games)
         else:
             assert req.match_id is not None

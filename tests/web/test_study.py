@@ -149,6 +149,23 @@ def test_jobs_are_limited_per_client_and_can_be_cancelled(store: Store) -> None:
         assert r.json()["error"] == f"no job {'z' * 40 + '...'!r} (finished jobs are kept an hour)"
 
 
+def test_an_uploaded_sgf_is_analysed_as_the_same_match_in_mat(study: TestClient) -> None:
+    """GNU Backgammon saves matches as SGF: its upload gives the analysis of the same games."""
+    from gammon.formats.sgf import format_sgf
+
+    record = read_mat(MAT.read_text())
+    sgf = format_sgf(to_match(record), record.names)
+    results = []
+    for body in ({"mat": MAT.read_text()}, {"sgf": sgf}):
+        r = study.post("/api/analyses", json=body)
+        assert r.status_code == 202, r.text
+        job = _finish(study, r.json())
+        assert job["status"] == "done", job
+        results.append(job["result"])
+    assert results[1] == results[0]
+    assert len(results[0]["decisions"]) > 50
+
+
 def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> None:
     r = study.post("/api/analyses", json={"mat": "hello world"})
     assert r.status_code == 422
@@ -163,7 +180,12 @@ def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> No
     error = r.json()["error"]
     assert r.status_code == 422 and "x" * 41 not in error and "at most 262144 characters" in error
     r = study.post("/api/analyses", json={"mat": MAT.read_text(), "match_id": "abc"})
-    assert r.status_code == 422 and "give either match_id" in r.json()["error"]
+    assert r.status_code == 422 and "give one of match_id" in r.json()["error"]
+    r = study.post("/api/analyses", json={"mat": MAT.read_text(), "sgf": "(;GM[6])"})
+    assert r.status_code == 422 and "give one of match_id" in r.json()["error"]
+    r = study.post("/api/analyses", json={"sgf": "(;GM[6]" + "x" * 300})
+    error = r.json()["error"]
+    assert r.status_code == 422 and error.startswith("cannot read the .sgf file: ") and "x" * 41 not in error
     r = study.post("/api/analyses", content=b'{"mat": "' + b"x" * 600_000 + b'"}',
                    headers={"Content-Type": "application/json"})
     assert r.status_code == 413

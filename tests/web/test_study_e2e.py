@@ -1,5 +1,5 @@
 """End to end, the study pages in headless Chromium against the real server: the analysis of an
-uploaded .mat and of a game played on the server."""
+uploaded .mat or .sgf and of a game played on the server."""
 
 from __future__ import annotations
 
@@ -77,6 +77,26 @@ def test_an_uploaded_mat_is_analysed_with_a_progress_bar(server: Server, browser
     assert shown_best != shown_played  # a different play leaves a different board
     assert _board_checkers(page) > 0
     page.screenshot(path=str(OUTPUT / "study-analysis.png"))
+    assert not errors
+
+
+def test_an_uploaded_sgf_is_analysed(server: Server, browser, tmp_path) -> None:  # noqa: F811
+    """GNU Backgammon's own files: the page sends an .sgf as SGF (and a .mat, .txt as .mat)."""
+    from gammon.formats import read_mat, to_match, write_sgf
+
+    record = read_mat(MAT.read_text())
+    sgf = tmp_path / "match.sgf"
+    write_sgf(to_match(record), names=record.names, file=sgf)
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_default_timeout(240_000)
+    page.goto(server.url + "/analysis")
+    page.set_input_files("#mat-file", str(sgf))
+    page.click("#analyse")
+    page.wait_for_selector("#report:not([hidden])")
+    stats = page.locator("#stats").inner_text()
+    assert "lasse" in stats and "earl" in stats
+    assert page.evaluate("() => study.result.names") == list(record.names)
     assert not errors
 
 

@@ -1,4 +1,4 @@
-// The analysis page: a .mat file (or, at /analysis/<match>#token=...&game=N, a match of this server)
+// The analysis page: a .mat or SGF file (or, at /analysis/<match>#token=...&game=N, a match of this server)
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 "use strict";
@@ -154,8 +154,9 @@ function renderDecision() {
   $("#upload").addEventListener("submit", async ev => {
     ev.preventDefault();
     const file = $("#mat-file").files[0];
-    if (!file) { showError("Choose a .mat file first."); return; }
-    start({ mat: await file.text(), plies: Number($("#plies").value) });
+    if (!file) { showError("Choose a .mat or .sgf file first."); return; }
+    const kind = /\.sgf$/i.test(file.name) ? "sgf" : "mat";  // .mat, and .txt as the sites name it
+    start({ [kind]: await file.text(), plies: Number($("#plies").value) });
   });
   cancelJobOnClick(study, showJob);
   const m = location.pathname.match(/^\/analysis\/([A-Za-z0-9_-]+)$/);
