@@ -51,6 +51,10 @@ class StoreConflictError(GammonError):
     """An action was appended out of order (another writer took that place in the log)."""
 
 
+class StoreUnavailableError(GammonError):
+    """The database cannot be opened: a URL it cannot use, or a server it cannot reach."""
+
+
 class StaleActionError(GammonError):
     """An action sent for a game state that has since changed."""
 

@@ -7,6 +7,8 @@ import asyncio
 import contextlib
 import json
 import os
+import socket
+import sys
 import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
@@ -140,12 +142,36 @@ def settle_collector() -> None:
     gc.set_threshold(20_000, 10, 10)
 
 
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why uvicorn could not bind ``host:port`` (a port in use, an address not this machine's), or
+    None. Checked with a socket bound as uvicorn binds its own and closed at once, before the
+    engine loads: uvicorn binds only after the app has started, so its error came after gammon
+    had said it was serving."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((host, port))
+        except (OSError, OverflowError) as e:
+            return e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+    return None
+
+
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from gammon.errors import StoreUnavailableError
     from gammon.store import Store
 
-    store = Store(args.database_url)  # creates the tables once, before any server process starts
+    problem = _cannot_listen(args.host, args.port)
+    if problem:
+        print(f"gammon serve: cannot listen on {args.host}:{args.port}: {problem}", file=sys.stderr)
+        return 2
+    try:
+        store = Store(args.database_url)  # creates the tables once, before any server process starts
+    except StoreUnavailableError as e:
+        print(f"gammon serve: {e}", file=sys.stderr)
+        return 2
     url, notifies = store.engine.url, store.notifies
     store.close()
     if args.workers > 1 and not notifies:
@@ -182,6 +208,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    import sys
-
     raise SystemExit(main(sys.argv[1:]))

@@ -30,10 +30,10 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import DBAPIError, IntegrityError
+from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from gammon.errors import StoreConflictError, UnknownMatchError
+from gammon.errors import StoreConflictError, StoreUnavailableError, UnknownMatchError, cut
 from gammon.records import MatchAction
 from gammon.store.models import ActionRow, Base, MatchActionRow, MatchRow
 
@@ -110,6 +110,22 @@ def default_database_url() -> str:
     return f"sqlite:///{folder / 'gammon.sqlite3'}"
 
 
+def _shown(url: str) -> str:
+    """A database URL to quote in a message: cut short, its password hidden."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return cut(repr(make_url(url).render_as_string(hide_password=True)))
+    except Exception:  # noqa: BLE001 - a URL that does not parse has no password to find in it
+        return cut(repr(url.split("@")[-1]))
+
+
+def _reason(error: Exception) -> str:
+    """What went wrong, in the driver's first line (without SQLAlchemy's links and the SQL)."""
+    inner = getattr(error, "orig", None) or error
+    return cut(str(inner).strip().splitlines()[0] if str(inner).strip() else type(inner).__name__, 200)
+
+
 @lru_cache(maxsize=64)
 def _guarded_update(guard: str, columns: tuple[str, ...]) -> Update:
     """``UPDATE matches SET <columns> WHERE id = :p_id AND <guard> = :p_guard``, built once for each
@@ -151,11 +167,14 @@ class Store:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
-        self.engine: Engine = create_engine(url, **kwargs)
-        if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
-        _add_version_columns(self.engine)
+        try:
+            self.engine: Engine = create_engine(url, **kwargs)
+            if url.startswith("sqlite"):
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            Base.metadata.create_all(self.engine)
+            _add_version_columns(self.engine)
+        except (SQLAlchemyError, ValueError) as e:
+            raise StoreUnavailableError(f"cannot open the database {_shown(url)}: {_reason(e)}") from e
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:

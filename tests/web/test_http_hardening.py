@@ -212,8 +212,41 @@ def serve_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *argv: str) -
 
     seen: dict = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
-    assert main(["serve", "--database-url", f"sqlite:///{tmp_path / 'g.db'}", *argv]) == 0
+    assert main(["serve", "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'g.db'}", *argv]) == 0
     return seen
+
+
+def test_serve_says_why_it_cannot_listen_before_loading_anything(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A port in use was reported by uvicorn only after gammon had said it was serving there."""
+    from gammon.cli.serve import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: pytest.fail("uvicorn must not start"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--database-url", f"sqlite:///{tmp_path / 'g.db'}"]) == 2
+    assert f"gammon serve: cannot listen on 127.0.0.1:{port}: " in capsys.readouterr().err
+    assert not (tmp_path / "g.db").exists()  # refused before the database was made
+    assert main(["serve", "--port", "70000"]) == 2
+    assert "cannot listen on 127.0.0.1:70000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("url", "shown"), [
+    ("garbage://", "'garbage://'"),
+    ("not a url", "'not a url'"),
+    ("postgresql://gammon:s3cret@127.0.0.1:1/gammon", "'postgresql+psycopg://gammon:***@127.0.0.1:1/gammon'"),
+])
+def test_serve_says_why_it_cannot_open_the_database(url: str, shown: str, monkeypatch: pytest.MonkeyPatch,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from gammon.cli.serve import main
+
+    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: pytest.fail("uvicorn must not start"))
+    assert main(["serve", "--port", "0", "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammon serve: cannot open the database {shown}: "), err
+    assert "s3cret" not in err and "Traceback" not in err and len(err) < 400
 
 
 def test_serve_trusts_no_proxy_unless_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

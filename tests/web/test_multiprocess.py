@@ -177,4 +177,4 @@ def test_serve_refuses_several_processes_on_sqlite(tmp_path) -> None:
     from gammon.cli.serve import main
 
     with pytest.raises(SystemExit, match="needs PostgreSQL"):
-        main(["serve", "--workers", "2", "--database-url", f"sqlite:///{tmp_path / 'g.db'}"])
+        main(["serve", "--port", "0", "--workers", "2", "--database-url", f"sqlite:///{tmp_path / 'g.db'}"])
