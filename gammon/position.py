@@ -287,6 +287,15 @@ def require_position(value: object, what: str, alternative: str = "") -> Positio
     raise TypeError(f"{what} needs {needed}, got {type(value).__name__} {cut(repr(value))}{how}")
 
 
+def require_in_play(value: object, what: str, verb: str) -> Position:
+    """:func:`require_position`, then an InvalidPositionError when the game is over in the position
+    (a side has borne off every checker): there is nothing to ``verb`` ("play", "roll out")."""
+    position = require_position(value, what)
+    if position.is_game_over():
+        raise InvalidPositionError(f"the game is over in {position.id!r}: nothing to {verb}")
+    return position
+
+
 def _flipped(board: Sequence[int]) -> Position:
     out = [0] * 26
     flip_into(board, out)

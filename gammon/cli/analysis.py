@@ -19,6 +19,7 @@ from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
+from gammon.position import require_in_play
 
 # Context and parse_context live in gammon.analysis.id_context (the web reads IDs too); they are
 # re-exported here for the commands and their callers.
@@ -77,7 +78,7 @@ def _ply_note(h: Hint, engine: Engine) -> str:
 def run_eval(text: str, plies: int | None = None, engine: Engine | None = None) -> str:
     """Probabilities, cubeless equity and the cube decision at the ID's score and cube."""
     context = parse_context(text)
-    position = context.position
+    position = require_in_play(context.position, "an evaluation", "evaluate")
     engine = engine or Engine(plies=plies)
     decision = engine.cube_decision(position, cube_value=context.cube_value, cube_owner=context.cube_owner,
                                     match=context.match, jacoby=context.jacoby, beavers=context.beavers)

@@ -22,7 +22,7 @@ from gammon.engine.search import MoveFilter, Searcher, SearchSettings
 from gammon.errors import InvalidPositionError
 from gammon.movegen import generate_arrays
 from gammon.play import Play
-from gammon.position import Position, require_position
+from gammon.position import Position, require_in_play, require_position
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -102,7 +102,7 @@ class Engine:
     def _ranked(self, position: Position, dice: Sequence[int]) -> tuple[tuple[int, int], np.ndarray,
                                                                         np.ndarray, np.ndarray, np.ndarray]:
         d = check_dice(dice)
-        _, after, steps = generate_arrays(require_position(position, "a play").as_array(), d)
+        _, after, steps = generate_arrays(require_in_play(position, "a play", "play").as_array(), d)
         if len(after) <= 1:
             return d, after, steps, np.arange(len(after)), np.zeros((len(after), 5))
         order, probs, _ = self._searcher.rank_plays(after, self.settings)
@@ -113,7 +113,7 @@ class Engine:
         if self.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
-            _, after, steps = generate_arrays(require_position(position, "a play").as_array(), d)
+            _, after, steps = generate_arrays(require_in_play(position, "a play", "play").as_array(), d)
             if len(after) == 0:
                 return None
             best = int(np.argmin(cubeless_equity(self._searcher.leaf(after)))) if len(after) > 1 else 0
@@ -131,7 +131,7 @@ class Engine:
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive number of plays, got {n!r}")
         d = check_dice(dice)
-        _, after, steps = generate_arrays(require_position(position, "a hint").as_array(), d)
+        _, after, steps = generate_arrays(require_in_play(position, "a hint", "play").as_array(), d)
         if len(after) == 0:
             return []
         # the n plays shown are all searched to full depth, so their equities compare
@@ -145,7 +145,9 @@ class Engine:
     # --- evaluation ----------------------------------------------------------------------------
 
     def evaluate(self, position: Position, plies: int | None = None) -> Probabilities:
-        """Cubeless probabilities for the player on roll (before rolling) at ``plies``."""
+        """Cubeless probabilities for the player on roll (before rolling) at ``plies``; where the
+        opponent has borne off every checker, the loss it has suffered (the player on roll cannot
+        have won already: InvalidPositionError)."""
         depth = self.plies if plies is None else plies
         if depth not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {depth!r}")
@@ -195,9 +197,8 @@ class Engine:
             raise ValueError(f"cube_value must be a power of two >= 1, got {cube_value!r}")
         if not isinstance(cube_owner, CubeOwner):
             raise ValueError(f"cube_owner must be a CubeOwner, got {cube_owner!r}")
+        require_in_play(position, "a cube decision", "double")
         x = cube_efficiency(position.is_race(), position.pip_counts[0])
-        if position.off[0] == 15:
-            raise InvalidPositionError(f"the player on roll has already won in {position.id!r}")
         if match is None:
             # money: cubeful equities carried through the plies (gammon.engine.cubeful_search)
             p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,

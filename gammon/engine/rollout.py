@@ -64,9 +64,8 @@ from gammon.engine.rollout_trials import (
     match_unit,
     play_trials,
 )
-from gammon.errors import InvalidPositionError
 from gammon.play import Play
-from gammon.position import Position, require_position
+from gammon.position import Position, require_in_play
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -317,9 +316,7 @@ def _is_int(v: object) -> bool:
 
 
 def _check_playable(position: Position) -> None:
-    require_position(position, "a rollout")
-    if position.is_game_over():
-        raise InvalidPositionError(f"the game is over in {position.id!r}: nothing to roll out")
+    require_in_play(position, "a rollout", "roll out")
 
 
 def _resolve(engine: Engine, settings: RolloutSettings | None, **overrides: object) -> RolloutSettings:

@@ -39,6 +39,14 @@ def test_bad_input_is_quoted_and_exit_code_is_2():
     assert out.returncode == 2 and "'4HPwATDgc/ABM'" in out.stderr
 
 
+def test_a_game_that_is_over_is_refused_by_hint_and_eval():
+    for args in (("hint", "AAAAAgAAAAAAAA", "31"), ("eval", "AAAAAgAAAAAAAA")):
+        out = gammon(*args, "--plies", "0")
+        verb = "play" if args[0] == "hint" else "evaluate"
+        assert out.returncode == 2 and out.stdout == ""
+        assert out.stderr == f"gammon: the game is over in 'AAAAAgAAAAAAAA': nothing to {verb}\n"
+
+
 def test_serve_is_wired():
     out = gammon("serve", "--help")
     assert out.returncode == 0 and "--port" in out.stdout and "--database-url" in out.stdout

@@ -124,6 +124,22 @@ def test_evaluating_a_won_game_is_refused() -> None:
         Engine(plies=0, evaluator=PipCountEvaluator()).evaluate(pos("o 6:1"))
 
 
+@pytest.mark.parametrize("plies", [0, 2])
+def test_a_game_that_is_over_has_no_play_and_no_cube_decision(plies: int) -> None:
+    """The opponent has borne off every checker: the game is over, not a turn to play (the
+    engine once ranked 1/off there as a win) nor a cube to turn."""
+    engine = Engine(plies=plies, evaluator=PipCountEvaluator())
+    lost = pos("x 1:1")
+    assert lost.is_game_over() and lost.legal_plays((3, 1))  # the rules would still move it
+    for call in (lambda: engine.best_play(lost, (3, 1)), lambda: engine.hint(lost, (3, 1)),
+                 lambda: engine.cube_decision(lost)):
+        with pytest.raises(InvalidPositionError, match="the game is over in 'AAAAAgAAAAAAAA'"):
+            call()
+    assert engine.evaluate(lost, plies=0).lose == 1.0  # the loss it has suffered, exactly
+    with pytest.raises(InvalidPositionError, match="the game is over"):
+        engine.best_play(pos("o 6:1"), (3, 1))
+
+
 def test_settings_and_plies_must_agree() -> None:
     with pytest.raises(ValueError, match="3"):
         Engine(plies=3, evaluator=PipCountEvaluator())
