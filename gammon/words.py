@@ -4,6 +4,8 @@ and replays show it."""
 
 from __future__ import annotations
 
+import unicodedata
+
 from gammon.game import (
     AcceptResignation,
     Action,
@@ -24,6 +26,16 @@ WIN_WORDS = {WinKind.SINGLE: "a single game", WinKind.GAMMON: "a gammon", WinKin
 _YOU_FORMS = {"rolls": "roll", "plays": "play", "doubles": "double", "takes": "take", "passes": "pass",
               "beavers": "beaver", "offers": "offer", "accepts": "accept", "rejects": "reject",
               "wins": "win", "throws": "throw", "owns": "own", "leaves": "leave"}
+
+
+def printable(text: str) -> str:
+    """``text`` safe to show: each control or other invisible character (Unicode category C: the
+    escape sequences that drive a terminal, line breaks, bidirectional overrides) replaced by
+    U+FFFD. The match file readers pass the players' names through it, since a file may come from
+    anyone and its names are printed in the terminal as they are."""
+    if text.isprintable():
+        return text
+    return "".join("\ufffd" if unicodedata.category(c).startswith("C") else c for c in text)
 
 
 def said(name: str, verb: str) -> str:

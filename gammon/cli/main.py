@@ -57,8 +57,11 @@ def run_play(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     from gammon.cli.session import PlaySession
+    from gammon.words import printable
 
     try:
+        if args.name is not None and printable(args.name) != args.name:
+            raise ValueError(f"--name may not hold control characters, got {args.name!r}")
         match, names = _saved_match(args) if args.resume else (_new_match(args), None)
         seats = _seats(args, names)
     except ValueError as e:

@@ -55,6 +55,7 @@ from gammon.game import (
 )
 from gammon.play import Play
 from gammon.rules import Rules, WinKind
+from gammon.words import printable
 
 if TYPE_CHECKING:
     from gammon.match import Match
@@ -163,7 +164,7 @@ def read_mat(source: str | Iterable[str]) -> MatMatch:
     if length is None:
         raise InvalidNotationError("not a .mat file: no 'N point match' line")
 
-    names = (tags.get("Player 1", "Player 1"), tags.get("Player 2", "Player 2"))
+    names = (printable(tags.get("Player 1", "Player 1")), printable(tags.get("Player 2", "Player 2")))
     games: list[MatGame] = []
     errors: list[InvalidNotationError] = []
     while i < len(lines):
@@ -203,13 +204,13 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
     head = lines[i]
     m = _SCORE.match(head)
     if m:
-        names = (m.group(1), m.group(3))
+        names = (printable(m.group(1)), printable(m.group(3)))
         score = (int(m.group(2)), int(m.group(4)))
     else:
         n = _NAMES.match(head)
         if not n or _NUMBER.match(head):
             raise _GameError(f"line {i + 1}: {cut(head)!r}: expected the score line 'Name : 0   Name : 0'")
-        names, score = (n.group(1), n.group(2)), (0, 0)
+        names, score = (printable(n.group(1)), printable(n.group(2))), (0, 0)
     reader = _GameReader(names)
     for j in range(i + 1, end):
         text = lines[j]
@@ -421,9 +422,9 @@ def format_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] =
     if isinstance(source, MatMatch) and tuple(names) != ("Player 1", "Player 2"):
         record = MatMatch(record.match_length, (names[0], names[1]), record.games, record.tags)
     for name in record.names:
-        if not name.strip() or ":" in name or "\n" in name or "  " in name.strip():
-            raise ValueError(f"a player name must be non-empty, on one line, without ':' or double "
-                             f"spaces, got {cut(repr(name))}")
+        if not name.strip() or ":" in name or printable(name) != name or "  " in name.strip():
+            raise ValueError(f"a player name must be non-empty, on one line, without ':', double "
+                             f"spaces or control characters, got {cut(repr(name))}")
     header = dict(record.tags)
     header.update({"Player 1": record.names[0], "Player 2": record.names[1]})
     header.update(tags or {})

@@ -74,6 +74,7 @@ from gammon.game import (
 )
 from gammon.position import BAR, Position
 from gammon.rules import Rules, WinKind
+from gammon.words import printable
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -383,7 +384,7 @@ class _MatchReader:
         root0 = self.trees[0].nodes[0]
         # gammon's default names where the file has none (as the .mat writer's)
         pw, pb = root0.value("PW") or "", root0.value("PB") or ""
-        names = (pw if pw.strip() else "Player 1", pb if pb.strip() else "Player 2")
+        names = (printable(pw) if pw.strip() else "Player 1", printable(pb) if pb.strip() else "Player 2")
         info = {key: root0.value(key) or "" for key in INFO if root0.value(key) is not None}
         game_notes = []
         for k, (tree, root) in enumerate(zip(self.trees, roots)):

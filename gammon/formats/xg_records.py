@@ -28,6 +28,7 @@ import struct
 from dataclasses import dataclass
 
 from gammon.errors import InvalidNotationError
+from gammon.words import printable
 
 RECORD_SIZE = 2560
 FORMAT_MAGIC = 0x494C4D44  # 'DMLI', at offset 556 of the match header
@@ -219,7 +220,8 @@ def _match_header(raw: bytes) -> XGMatchHeader:
     (days,) = struct.unpack_from("<d", raw, 128)
     site_id = struct.unpack_from("<i", raw, 608)[0]
     return XGMatchHeader(
-        names=names, match_length=0 if length == UNLIMITED else length, variation=variation,
+        names=(printable(names[0]), printable(names[1])),
+        match_length=0 if length == UNLIMITED else length, variation=variation,
         crawford=bool(crawford), jacoby=bool(jacoby), beavers=bool(beavers),
         automatic_doubles=max(auto_max, 0) if auto_double else 0,
         cube_limit=1 << cube_log if cube_log else None, event=event, location=location,
