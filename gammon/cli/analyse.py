@@ -104,12 +104,11 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
     Gammon's ``.xg`` by their extension, else a ``.mat`` text (the sites export it as ``.txt``
     too), whose problems are printed, each quoting its line; ``partial`` then keeps the games
     before the first bad one."""
-    suffix = Path(path).suffix.lower()
-    if suffix in (".sgf", ".xg"):
-        from gammon.formats.convert import find_format
+    from gammon.formats.convert import reading_format
 
-        fmt = find_format(suffix)
-        assert fmt.read is not None  # both formats are read
+    fmt = reading_format(path)
+    if fmt.name != "mat":
+        assert fmt.read is not None
         transcript = fmt.read(data)
         for warning in transcript.warnings:
             print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)

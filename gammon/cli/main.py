@@ -35,7 +35,7 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--name", default=None,
                    help="your name on the board (default: You); with --resume, the player you are")
     p.add_argument("--resume", metavar="FILE",
-                   help="go on with a match saved with 'save' (a .mat, .sgf or .xg file): its score, "
+                   help="go on with a match saved with 'save' (a .mat file, or .txt, .sgf, .xg): its score, "
                         "rules and the game in progress; the rule options given replace the file's")
     p.add_argument("--no-crawford", action="store_true", help="matches: no Crawford rule")
     p.add_argument("--no-jacoby", action="store_true", help="money: gammons count with a centred cube")

@@ -1,6 +1,6 @@
 """``gammon play --resume FILE``: a saved match or money session, continued in the terminal.
 
-The file (``.mat``, GNU Backgammon's SGF or eXtreme Gammon's ``.xg``, by its extension) is read by
+The file (GNU Backgammon's SGF or eXtreme Gammon's ``.xg`` by its extension, else ``.mat``) is read by
 the match formats' own readers and its games replayed, roll by roll, into a Match whose dice roll
 what comes next. Its rules are the file's; the rule options given beside ``--resume`` replace the
 file's (a ``.mat`` file does not record play without the cube or automatic doubles), and the games
@@ -36,11 +36,10 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     """The match saved in ``path``, replayed with ``dice`` for the rolls to come and the rules in
     ``rules`` (Rules fields) put in place of the file's. Raises ValueError, quoting the file, for
     a file that cannot be read, does not replay under those rules, or holds a match already won."""
-    from gammon.formats.convert import format_of
+    from gammon.formats.convert import reading_format
 
-    fmt = format_of(path)
-    if fmt.read is None:
-        raise ValueError(f"gammon cannot read {fmt.name} files")
+    fmt = reading_format(path)
+    assert fmt.read is not None
     try:
         data = Path(path).read_bytes()
     except OSError as e:

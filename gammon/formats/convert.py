@@ -210,6 +210,13 @@ def format_of(path: str | Path) -> MatchFormat:
     return find_format(suffix)
 
 
+def reading_format(path: str | Path) -> MatchFormat:
+    """The format to read a match file in: by its extension, and ``.mat`` for any other (the
+    sites export ``.mat`` files as ``.txt`` too; the reader says so if the text is not one)."""
+    suffix = Path(path).suffix.lower()
+    return next((fmt for fmt in FORMATS if suffix in fmt.extensions and fmt.read), FORMATS[0])
+
+
 def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -> Conversion:
     """Read ``data`` in format ``source``, write it in format ``target`` and report the losses.
 

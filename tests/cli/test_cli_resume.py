@@ -56,6 +56,14 @@ def test_a_saved_match_goes_on_where_it_stopped(tmp_path, capsys, monkeypatch):
     assert after[len(before)] == Take(0) and len(after) > len(before) + 1
 
 
+def test_a_mat_file_named_txt_as_the_sites_export_it_is_read(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "galaxy-export.txt"
+    write_mat(doubled_match(), names=("You", "random"), file=path)
+    status, out, err = run(["--resume", str(path)], "take\nquit\n\n", capsys, monkeypatch)
+    assert status == 0, err
+    assert "Resumed a match to 7 points" in out and "You take. The cube is on 2." in out
+
+
 def test_a_finished_game_is_reported_and_the_next_one_starts(tmp_path, capsys, monkeypatch):
     match = Match(Rules(match_length=3), RandomDice(3))
     g = match.game
@@ -89,7 +97,6 @@ def test_a_match_that_is_over_is_refused(tmp_path, capsys, monkeypatch):
 
 @pytest.mark.parametrize("args, message", [
     (["--resume", "no/such/file.mat"], "cannot read 'no/such/file.mat'"),
-    (["--resume", "match.txt"], "unknown match file format '.txt'"),
     (["--resume", "match.mat", "--match", "5"], "--match cannot change the length of a saved match"),
 ])
 def test_bad_resume_options_are_refused(args, message, capsys, monkeypatch):
