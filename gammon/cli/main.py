@@ -69,7 +69,8 @@ def run_play(args: argparse.Namespace) -> int:
         return 2
     console = Console(no_color=args.plain or None, highlight=False)
     session = PlaySession(match, seats, console=console, auto_roll=args.auto_roll,
-                          confirm_plays=not args.no_confirm, color=False if args.plain else None)
+                          confirm_plays=not args.no_confirm, color=False if args.plain else None,
+                          autosave=True)
     if args.resume:
         session.resumed(args.resume)
     return session.run()

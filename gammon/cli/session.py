@@ -9,7 +9,13 @@ words (the game's own messages speak of phases and player numbers).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
 import sys
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -18,6 +24,7 @@ from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
+from gammon.datadir import data_dir
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Take
@@ -28,7 +35,8 @@ from gammon.words import describe
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
 
-__all__ = ["HELP", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said", "save_match"]
+__all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said",
+           "save_match"]
 
 HELP = """\
 Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop):
@@ -103,7 +111,15 @@ def _result(g: Game) -> GameResult:
 
 
 class QuitSession(Exception):
-    """The person asked to leave, or input ended."""
+    """The person asked to leave, or input ended (``input_ended``)."""
+
+    def __init__(self, input_ended: bool = False) -> None:
+        super().__init__()
+        self.input_ended = input_ended
+
+
+class Hangup(BaseException):  # noqa: N818 - like KeyboardInterrupt, which no "except Exception" stops
+    """The terminal went away (SIGHUP, or writing to it failed): nobody is there to ask."""
 
 
 @dataclass
@@ -126,7 +142,12 @@ class PlaySession:
     confirm_plays: bool = True
     color: bool | None = None
     engine: Engine | None = None  # the advisor for hints; a default Engine() on the first hint
+    autosave: bool = False  # save the match in gammon's data directory when input ends unsaved
     _shown: object = None  # the state the board was last drawn for
+    _saved: int = 0  # the actions of the match when it was last saved
+    _reading: bool = False  # waiting for a line: a hangup may end the wait at once
+    _hung_up: bool = False
+    _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
 
     def __post_init__(self) -> None:
         if self.color is None:
@@ -136,7 +157,11 @@ class PlaySession:
     # --- output -------------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
-        self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+        try:
+            self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+        except OSError:  # the terminal is gone
+            self._hung_up = True
+            raise Hangup from None
 
     @property
     def game(self) -> Game:
@@ -192,20 +217,44 @@ class PlaySession:
 
     def ask(self, prompt: str) -> str:
         """One line from the person; EOF ends the session."""
-        self.console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
-        self.console.file.flush()
-        line = self.stdin.readline()
+        if self._hung_up:
+            raise Hangup
+        try:
+            self.console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
+            self.console.file.flush()
+        except OSError:
+            self._hung_up = True
+            raise Hangup from None
+        self._reading = True
+        try:
+            line = self.stdin.readline()
+        except OSError:  # a terminal that has closed gives EIO
+            self._hung_up = True
+            raise Hangup from None
+        finally:
+            self._reading = False
         if not line:
             self.say("")
-            raise QuitSession
+            raise QuitSession(input_ended=True)
         return line.strip()
 
     # --- the loop -----------------------------------------------------------------------------
 
     def run(self) -> int:
         """Play until the match ends, the person quits or input ends; returns an exit status."""
-        if len(self.match.games) == 1 and self.game.phase == GamePhase.OPENING:
+        if len(self.match.games) == 1 and self.game.phase == GamePhase.OPENING and not self._resumed:
             self._welcome()
+        self._saved = self._actions()  # a match read back from a file starts as saved
+        try:
+            with self._hangup_handled():
+                self._loop()
+        except Hangup:
+            self._save_unsaved("The terminal closed")
+            return 0
+        self.say("Goodbye.")
+        return 0
+
+    def _loop(self) -> None:
         try:
             while True:
                 g = self.game
@@ -221,18 +270,67 @@ class PlaySession:
                     self._computer_acts(seat)
                 else:
                     self._person_acts(seat)
-        except QuitSession:
-            pass
+        except QuitSession as e:
+            if e.input_ended:
+                self._save_unsaved("Input ended")
         except KeyboardInterrupt:
             self.say("\nInterrupted.")
             try:
                 self._offer_save("Save the match first?", "quit without saving")
-            except QuitSession:
-                pass
+            except QuitSession as e:
+                if e.input_ended:
+                    self._save_unsaved("Input ended")
             except KeyboardInterrupt:  # a second Ctrl-C: leave at once, on a line of its own
                 self.say("")
-        self.say("Goodbye.")
-        return 0
+                self._save_unsaved("Interrupted again")
+
+    def _actions(self) -> int:
+        return sum(len(g.history) + 1 for g in self.match.games)
+
+    def _save_unsaved(self, why: str) -> None:
+        """Input ended (or the terminal closed) with actions not yet saved: save the match in
+        gammon's data directory (:mod:`gammon.datadir`), so that nothing is lost, and say where."""
+        if not self.autosave or self._actions() == self._saved:
+            return
+        if not any(g.history for g in self.match.games):
+            return
+        try:
+            path = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.mat"
+        except OSError as e:
+            ok, message = False, f"the match could not be saved: {e}"
+        else:
+            ok, message = save_match(self.match, str(path), self.names)
+        try:
+            if ok:
+                self.say(f"{why}: the match is saved in {path}; 'gammon play --resume {path}' goes on "
+                         "with it.")
+            else:
+                self.say(f"{why}: {message}")
+        except Hangup:  # no terminal left to tell
+            pass
+
+    @contextlib.contextmanager
+    def _hangup_handled(self) -> Iterator[None]:
+        """While the session runs, SIGHUP (the terminal closed) does not end the process at once:
+        it ends a wait for input with :class:`Hangup`, or (while the computer thinks, or a game
+        action is under way) the next wait, so the match can be saved first. Only the main
+        thread can set a signal handler; elsewhere (a session a test runs in a thread), and under
+        ``nohup``, nothing changes."""
+        if (not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread()
+                or signal.getsignal(signal.SIGHUP) == signal.SIG_IGN):  # nohup: hangups are ignored
+            yield
+            return
+
+        def hangup(signum: int, frame: object) -> None:
+            self._hung_up = True
+            if self._reading:
+                raise Hangup
+
+        previous = signal.signal(signal.SIGHUP, hangup)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGHUP, previous)
 
     def _welcome(self) -> None:
         length = self.match.rules.match_length
@@ -243,6 +341,7 @@ class PlaySession:
     def resumed(self, source: str) -> None:
         """Say where a match read back from ``source`` stands, and draw its board (unless its
         last game is over: the loop reports that game first, then starts the next)."""
+        self._resumed = True
         length = self.match.rules.match_length
         what = f"a match to {points_text(length)}" if length else "a money session"
         number = len(self.match.games)
@@ -643,6 +742,8 @@ class PlaySession:
     def _save(self, path: str) -> bool:
         ok, message = save_match(self.match, path, self.names)
         self.say(message)
+        if ok:
+            self._saved = self._actions()
         return ok
 
     def _do_help(self, rest: str) -> None:

@@ -13,7 +13,6 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -33,6 +32,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
+from gammon.datadir import data_dir
 from gammon.errors import StoreConflictError, StoreUnavailableError, UnknownMatchError, cut
 from gammon.records import MatchAction
 from gammon.store.models import ActionRow, Base, MatchActionRow, MatchRow
@@ -103,11 +103,7 @@ def hash_token(token: str) -> str:
 
 def default_database_url() -> str:
     """An SQLite file in the user's data directory (created on first use)."""
-    from platformdirs import user_data_dir
-
-    folder = Path(user_data_dir("gammon", appauthor=False))
-    folder.mkdir(parents=True, exist_ok=True)
-    return f"sqlite:///{folder / 'gammon.sqlite3'}"
+    return f"sqlite:///{data_dir() / 'gammon.sqlite3'}"
 
 
 def _shown(url: str) -> str:

@@ -1,0 +1,81 @@
+"""Nothing is lost when the terminal goes: a match not saved when the input ends, or when the
+terminal closes (SIGHUP), is saved in gammon's data directory, and `gammon play --resume` goes on
+with it. A person who says to quit without saving is taken at their word."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from gammon.formats import read_mat
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def gammon(args: list[str], stdin: str, data: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "gammon.cli.main", *args], input=stdin, text=True,
+                          capture_output=True, cwd=ROOT, timeout=300,
+                          env={**os.environ, "NO_COLOR": "1", "XDG_DATA_HOME": str(data)})
+
+
+def saved_files(data: Path) -> list[Path]:
+    folder = data / "gammon"
+    return sorted(folder.glob("gammon-*.mat")) if folder.exists() else []
+
+
+def test_a_match_is_saved_when_input_ends_and_resumes(tmp_path):
+    proc = gammon(["play", "--two-player", "--seed", "2"], "8/5 6/5\n", tmp_path)  # O's opening 31
+    assert proc.returncode == 0, proc.stderr
+    [path] = saved_files(tmp_path)
+    assert f"Input ended: the match is saved in {path}; 'gammon play --resume {path}'" in proc.stdout
+    game = read_mat(path.read_text()).games[0]
+    assert [str(a.play) for a in game.actions if hasattr(a, "play")] == ["8/5 6/5"]
+    resumed = gammon(["play", "--resume", str(path), "--two-player"], "quit\n\n", tmp_path)
+    assert resumed.returncode == 0 and "Resumed a money session" in resumed.stdout
+    assert saved_files(tmp_path) == [path]  # nothing new was played: nothing more to save
+
+
+def test_quitting_without_saving_saves_nothing(tmp_path):
+    proc = gammon(["play", "--two-player", "--seed", "2"], "quit\n\n", tmp_path)
+    assert proc.returncode == 0 and "Goodbye." in proc.stdout
+    assert saved_files(tmp_path) == [] and "the match is saved in" not in proc.stdout
+    own = tmp_path / "mine.mat"
+    proc = gammon(["play", "--two-player", "--seed", "2"], f"save {own}\n", tmp_path)
+    assert own.exists() and saved_files(tmp_path) == []  # saved by hand, then input ended
+
+
+def test_a_closed_terminal_saves_the_match(tmp_path):
+    master, slave = pty.openpty()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "TERM": "dumb"}
+    # SIGHUP as the terminal sends it: a test run started under nohup inherits it ignored
+    proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.main", "play", "--seed", "1",
+                             "--level", "random", "--plain"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
+                            preexec_fn=lambda: signal.signal(signal.SIGHUP, signal.SIG_DFL))
+    os.close(slave)
+    data = b""
+    try:
+        end = time.monotonic() + 60
+        while not re.search(rb"\(\d-\d to play\) > $|\(roll\) > $|\(roll or double\) > $", data):
+            assert time.monotonic() < end, data
+            if select.select([master], [], [], 0.5)[0]:
+                data += os.read(master, 65536)
+        proc.send_signal(signal.SIGHUP)  # the terminal says it closes ...
+        os.close(master)  # ... and it does
+        master = -1
+        assert proc.wait(timeout=60) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        if master >= 0:
+            os.close(master)
+    [path] = saved_files(tmp_path)
+    record = read_mat(path.read_text())
+    assert record.names == ("You", "random") and record.games[0].actions
