@@ -38,8 +38,9 @@ class BoardView:
 
     ``on_turn``/``cube_owner``/``cube_offered_by``: 0 = viewer, 1 = opponent, None = nobody /
     centred / no double offered. While a double awaits its answer the cube shows the value offered.
-    ``position_id`` is shown as given (the ID of the position of the player on roll, as gnubg).
-    """
+    ``position_id`` is shown as given (the ID of the position of the player on roll, as gnubg),
+    and ``match_id`` beside it (GNU Backgammon's Match ID: the two, joined by ':', are what
+    ``gammon eval`` and GNU Backgammon read)."""
 
     position: Position
     names: tuple[str, str] = ("X", "O")
@@ -54,6 +55,7 @@ class BoardView:
     match_length: int = 0
     crawford: bool = False
     position_id: str | None = None
+    match_id: str | None = None
     players: tuple[int, int] = (0, 1)
     """Player numbers of (viewer, opponent): each player keeps its colour when the view turns."""
 
@@ -195,7 +197,10 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
     lines.append(_frame(f" └{half}┴───┴{half}┴───┘", color))
     lines.append(_numbers(BOTTOM_LEFT, BOTTOM_RIGHT, color))
     if view.position_id:
-        lines.append(Text(f"  Position ID: {view.position_id}", style="dim" if color else ""))
+        ids = f"  Position ID: {view.position_id}"
+        if view.match_id:
+            ids += f"   Match ID: {view.match_id}"
+        lines.append(Text(ids, style="dim" if color else ""))
     if not color:
         for line in lines:
             line.rstrip()

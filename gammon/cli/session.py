@@ -27,6 +27,7 @@ from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points
 from gammon.datadir import data_dir
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
+from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Take
 from gammon.match import Match
 from gammon.rules import GameResult, WinKind
@@ -184,6 +185,10 @@ class PlaySession:
         me = self._viewer()
         rel = {None: None, me: 0, 1 - me: 1}
         rules = self.match.rules
+        try:
+            position_id, match_id = gnubg_id(g).split(":")
+        except ValueError:  # a state a Match ID cannot hold (a money cube past 2**15)
+            position_id, match_id = g.position.id, None
         return BoardView(
             position=g.position_for(me),
             names=(self.seats[me].name, self.seats[1 - me].name),
@@ -196,7 +201,8 @@ class PlaySession:
             score=(self.match.score[me], self.match.score[1 - me]),
             match_length=rules.match_length,
             crawford=g.crawford_game,
-            position_id=g.position.id,
+            position_id=position_id,
+            match_id=match_id,
             glyphs=(PLAIN_GLYPHS[me], PLAIN_GLYPHS[1 - me]),
             players=(me, 1 - me),
         )

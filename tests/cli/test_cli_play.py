@@ -349,3 +349,26 @@ def test_a_one_point_match_has_no_cube_as_in_the_browser():
     assert "Sorry:" in proc.stdout  # the double is refused
     proc = run_gammon(["play", "--seed", "3", "--match", "3", "--level", "pubeval"], "double\nquit\n\n")
     assert "You double to 2." in proc.stdout
+
+
+def test_the_board_shows_the_gnubg_id_that_gammon_eval_reads():
+    """Under the board: the Position ID and the Match ID, which joined by ':' give gammon eval
+    (and GNU Backgammon) the position with its score, cube and dice."""
+    import re
+
+    from gammon.formats import gnubg_id, parse_gnubg_id
+
+    session, out = _session([], seed=5)
+    session.match = Match(Rules(match_length=7), RandomDice(5))
+    g = session.match.game
+    g.roll()
+    g.play(g.legal_plays()[0])
+    g.double()
+    session.show_board()
+    found = re.search(r"Position ID: (\S+)   Match ID: (\S+)", out.getvalue())
+    assert found
+    assert f"{found.group(1)}:{found.group(2)}" == gnubg_id(g)
+    position, state = parse_gnubg_id(f"{found.group(1)}:{found.group(2)}")
+    doubler = 1 - g.turn  # while the double waits, gnubg's player on roll is the doubler
+    assert position == g.position_for(doubler) and state.match_length == 7 and state.cube_value == 1
+    assert state.player_on_roll == doubler and state.score == (0, 0)
