@@ -158,9 +158,15 @@ class PlaySession:
     # --- output -------------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
+        self._print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+    def _print(self, *objects: Any, **options: Any) -> None:
+        """Print to the terminal; a terminal that is gone (writing fails) ends the session with
+        :class:`Hangup`, whose handler saves the match."""
         try:
-            self.console.print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
-        except OSError:  # the terminal is gone
+            self.console.print(*objects, **options)
+            self.console.file.flush()
+        except OSError:
             self._hung_up = True
             raise Hangup from None
 
@@ -209,7 +215,7 @@ class PlaySession:
 
     def show_board(self) -> None:
         for line in render_board(self.board_view(), color=bool(self.color)):
-            self.console.print(line if self.color else Text(line.plain), highlight=False, soft_wrap=True)
+            self._print(line if self.color else Text(line.plain), highlight=False, soft_wrap=True)
         g = self.game
         self._shown = (id(g), len(g.history), g.phase)
 
@@ -225,12 +231,7 @@ class PlaySession:
         """One line from the person; EOF ends the session."""
         if self._hung_up:
             raise Hangup
-        try:
-            self.console.print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
-            self.console.file.flush()
-        except OSError:
-            self._hung_up = True
-            raise Hangup from None
+        self._print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
         self._reading = True
         try:
             line = self.stdin.readline()
