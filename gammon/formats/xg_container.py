@@ -33,6 +33,9 @@ REGISTRY_ENTRY_SIZE = 532
 # Inner files are a few MB even for long sessions; this bounds what a forged size can make us
 # allocate.
 MAX_INNER_SIZE = 256 << 20
+# XG's files inflate about 12 times (a 7-point match: 150 KB to 1.8 MB); a file that would inflate
+# far more is refused before it fills the memory (a small upload must not cost a server gigabytes).
+MAX_RATIO = 64
 
 _HEADER = struct.Struct("<4sIIqI")          # magic, version, header size, thumbnail offset, size
 _ARCHIVE = struct.Struct("<IiiiiI12x")      # crc, file count, version, registry size, data size,
@@ -110,6 +113,9 @@ def _unpack_archive(data: bytes, content: int, what: str) -> dict[str, bytes]:
 
 
 def _inflate(raw: bytes, size: int, what: str) -> bytes:
+    if size > max(1 << 20, MAX_RATIO * len(raw)):
+        raise InvalidNotationError(f"{what} announces {size} bytes from {len(raw)} compressed: more "
+                                   f"than {MAX_RATIO} times, which XG's files never are")
     inflater = zlib.decompressobj()
     try:
         body = inflater.decompress(raw, size + 1)  # one byte more than announced shows a lie

@@ -463,3 +463,14 @@ def test_fuzz_container_only_raises_invalid_notation(junk: bytes, where: int) ->
 
 _FUZZ_BASE = [w.xg_bytes(play_match(s, r, games=2)) for s, r in
               ((1, Rules(match_length=3)), (2, Rules(beavers=True)))]
+
+
+def test_a_file_that_would_inflate_far_more_than_xg_files_do_is_refused() -> None:
+    """A small file announcing a huge inner file (a decompression bomb) is refused before it is
+    inflated; a real inner file of the same size, stored at XG's ratio, would be read."""
+    bomb = w.container({"temp.xg": b"\0" * 20_000_000, "temp.xgi": b"\0" * 5120})
+    assert len(bomb) < 100_000
+    with pytest.raises(InvalidNotationError, match="announces 20000000 bytes from .* more than 64 times"):
+        unpack(bomb)
+    ordinary = random.Random(1).randbytes(3_000_000)  # barely compressible
+    assert len(unpack(w.container({"temp.xg": ordinary})).files["temp.xg"]) == 3_000_000
