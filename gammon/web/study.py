@@ -35,6 +35,7 @@ STATIC = files("gammon.web") / "static"
 ANALYSES_PATH = "/api/analyses"
 MAX_MAT = 256 * 1024           # characters of an uploaded .mat or .sgf
 MAX_UPLOAD_BODY = 2 * MAX_MAT  # bytes of its request (JSON escapes newlines and quotes)
+MAX_XG = 4 * (MAX_MAT + MAX_MAT // 2) // 3  # base64 characters of an uploaded .xg: 384 KB of file
 MAX_ID = 80                    # an XGID has about 60 characters
 COSTLY_PATHS = ("/api/positions/hint", "/api/positions/eval")  # rate-limited as hints are
 
@@ -73,20 +74,23 @@ def _error(status: int, message: str) -> JSONResponse:
 
 class AnalysisRequest(Strict):
     """A match of this server (``match_id`` and a seat ``token``; ``game`` one game, else every
-    finished game), the text of a ``.mat`` file (``mat``) or of GNU Backgammon's SGF (``sgf``)."""
+    finished game), the text of a ``.mat`` file (``mat``) or of GNU Backgammon's SGF (``sgf``),
+    or an eXtreme Gammon ``.xg`` file in base64 (``xg``)."""
 
     match_id: str | None = Field(None, max_length=64)
     token: str | None = Field(None, max_length=128)
     game: int | None = Field(None, ge=1, le=10_000)
     mat: str | None = Field(None, max_length=MAX_MAT)
     sgf: str | None = Field(None, max_length=MAX_MAT)
+    xg: str | None = Field(None, max_length=MAX_XG, description="an eXtreme Gammon .xg file, in base64")
     plies: int = Field(0, ge=0, le=2, description="depth of the analysis (0 fast, 2 strongest)")
 
     @model_validator(mode="after")
     def _one_source(self) -> AnalysisRequest:
-        if [self.mat, self.sgf, self.match_id].count(None) != 2:
-            raise ValueError("give one of match_id (with its token), mat (the text of a .mat file) "
-                             "or sgf (the text of a GNU Backgammon SGF file)")
+        if [self.mat, self.sgf, self.xg, self.match_id].count(None) != 3:
+            raise ValueError("give one of match_id (with its token), mat (the text of a .mat file), "
+                             "sgf (the text of a GNU Backgammon SGF file) or xg (an eXtreme Gammon "
+                             ".xg file in base64)")
         return self
 
 
@@ -135,7 +139,19 @@ def _analyse_snapshot(snapshot: Snapshot, names: tuple[str, str], engine: Callab
 
 
 def _read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
-    """The games and names of an uploaded file's text, ``kind`` "mat" or "sgf"."""
+    """The games and names of an uploaded file's text, ``kind`` "mat", "sgf" or "xg" (base64)."""
+    if kind == "xg":
+        import base64
+        import binascii
+
+        from gammon.formats.xg import read_xg
+
+        try:
+            data = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidNotationError("the .xg file is not in base64") from None
+        xg = read_xg(data)
+        return xg.to_match().games, xg.names
     if kind == "sgf":
         from gammon.formats.sgf import read_sgf
 
@@ -244,8 +260,10 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     async def start_analysis(req: AnalysisRequest, request: Request) -> JSONResponse:
         """Analyse finished games in the background; poll ``/api/jobs/{id}`` for the progress and,
         when done, the result (``gammon analyse --json``'s object with boards and a chart)."""
-        if req.mat is not None or req.sgf is not None:
-            kind, text = ("mat", req.mat) if req.mat is not None else ("sgf", req.sgf or "")
+        uploads = {"mat": req.mat, "sgf": req.sgf, "xg": req.xg}
+        if any(text is not None for text in uploads.values()):
+            kind, text = next((k, t) for k, t in uploads.items() if t is not None)
+            assert text is not None
             try:
                 games, names = await asyncio.to_thread(_read_upload, kind, text)
             except (GammonError, ValueError) as exc:

@@ -166,6 +166,28 @@ def test_an_uploaded_sgf_is_analysed_as_the_same_match_in_mat(study: TestClient)
     assert len(results[0]["decisions"]) > 50
 
 
+def test_an_uploaded_xg_is_analysed_as_the_same_match_in_mat(study: TestClient) -> None:
+    """eXtreme Gammon's binary file (in base64) of a match of the .mat corpus: the same analysis."""
+    import base64
+
+    data = Path(__file__).resolve().parents[1] / "data"
+    mat = (data / "mat/real/xg/gbf-hsbt-paris-2023-job-unger-7pt.mat").read_text(encoding="utf-8")
+    xg = base64.b64encode((data / "xg/real/gbf-hsbt-paris-2023-job-unger-7pt.xg").read_bytes()).decode()
+    results = []
+    for body in ({"mat": mat}, {"xg": xg}):
+        r = study.post("/api/analyses", json=body)
+        assert r.status_code == 202, r.text
+        job = _finish(study, r.json())
+        assert job["status"] == "done", job
+        results.append(job["result"])
+    assert results[1] == results[0] and results[0]["names"] == ["Kévin Unger", "Maxence Job"]
+    for bad, message in (("not base64!", "is not in base64"), (base64.b64encode(b"x" * 300).decode(), "")):
+        r = study.post("/api/analyses", json={"xg": bad})
+        error = r.json()["error"]
+        assert r.status_code == 422 and error.startswith("cannot read the .xg file: ") and message in error
+        assert "x" * 41 not in error
+
+
 def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> None:
     r = study.post("/api/analyses", json={"mat": "hello world"})
     assert r.status_code == 422

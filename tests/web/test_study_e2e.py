@@ -1,5 +1,5 @@
 """End to end, the study pages in headless Chromium against the real server: the analysis of an
-uploaded .mat or .sgf and of a game played on the server."""
+uploaded .mat, .sgf or .xg and of a game played on the server."""
 
 from __future__ import annotations
 
@@ -97,6 +97,21 @@ def test_an_uploaded_sgf_is_analysed(server: Server, browser, tmp_path) -> None:
     stats = page.locator("#stats").inner_text()
     assert "lasse" in stats and "earl" in stats
     assert page.evaluate("() => study.result.names") == list(record.names)
+    assert not errors
+
+
+def test_an_uploaded_xg_is_analysed(server: Server, browser) -> None:  # noqa: F811
+    """eXtreme Gammon's binary file: the page sends it in base64."""
+    xg = Path(__file__).resolve().parents[1] / "data/xg/real/gbf-charlot1-charlot2-7pt.xg"
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_default_timeout(240_000)
+    page.goto(server.url + "/analysis")
+    page.set_input_files("#mat-file", str(xg))
+    page.click("#analyse")
+    page.wait_for_selector("#report:not([hidden])")
+    assert page.evaluate("() => study.result.names") == ["charlot1", "charlot2"]
+    assert "charlot1" in page.locator("#stats").inner_text()
     assert not errors
 
 

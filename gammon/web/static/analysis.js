@@ -1,4 +1,4 @@
-// The analysis page: a .mat or SGF file (or, at /analysis/<match>#token=...&game=N, a match of this server)
+// The analysis page: a .mat, SGF or .xg file (or, at /analysis/<match>#token=...&game=N, a match of this server)
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 "use strict";
@@ -149,14 +149,27 @@ function renderDecision() {
   });
 }
 
+function base64(bytes) {
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {  // in pieces: one call per byte would overflow
+    text += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(text);
+}
+
 // ---- start ---------------------------------------------------------------------------------------
 (() => {
   $("#upload").addEventListener("submit", async ev => {
     ev.preventDefault();
     const file = $("#mat-file").files[0];
-    if (!file) { showError("Choose a .mat or .sgf file first."); return; }
+    if (!file) { showError("Choose a .mat, .sgf or .xg file first."); return; }
+    const plies = Number($("#plies").value);
+    if (/\.xg$/i.test(file.name)) {  // eXtreme Gammon's binary files travel in base64
+      start({ xg: base64(new Uint8Array(await file.arrayBuffer())), plies });
+      return;
+    }
     const kind = /\.sgf$/i.test(file.name) ? "sgf" : "mat";  // .mat, and .txt as the sites name it
-    start({ [kind]: await file.text(), plies: Number($("#plies").value) });
+    start({ [kind]: await file.text(), plies });
   });
   cancelJobOnClick(study, showJob);
   const m = location.pathname.match(/^\/analysis\/([A-Za-z0-9_-]+)$/);
