@@ -72,7 +72,11 @@ def run_play(args: argparse.Namespace) -> int:
                           confirm_plays=not args.no_confirm, color=False if args.plain else None,
                           autosave=True)
     if args.resume:
+        from gammon.formats.convert import reading_format
+
         session.resumed(args.resume)
+        if reading_format(args.resume).name == "mat":  # 'save' alone writes the file back
+            session.save_file = args.resume
     return session.run()
 
 

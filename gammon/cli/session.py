@@ -52,7 +52,8 @@ Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = 
                   and when a double is offered
   board           draw the board again;  pips   the pip counts
   save FILE       save the match (or money session) as a .mat file, at any time;
-                  'gammon play --resume FILE' goes on with it later
+                  'gammon play --resume FILE' goes on with it later (then 'save' alone
+                  saves it in FILE again)
   help            this text;  quit    leave (asks to save first)"""
 
 HINT_PLAYS = 5
@@ -144,6 +145,7 @@ class PlaySession:
     color: bool | None = None
     engine: Engine | None = None  # the advisor for hints; a default Engine() on the first hint
     autosave: bool = False  # save the match in gammon's data directory when input ends unsaved
+    save_file: str | None = None  # where 'save' alone saves (the .mat file a match was resumed from)
     _shown: object = None  # the state the board was last drawn for
     _saved: int = 0  # the actions of the match when it was last saved
     _reading: bool = False  # waiting for a line: a hangup may end the wait at once
@@ -742,7 +744,10 @@ class PlaySession:
 
     def _do_save(self, rest: str) -> None:
         if not rest.strip():
-            self.say(SAVE_USAGE)
+            if self.save_file is None:
+                self.say(SAVE_USAGE)
+            else:
+                self._save(self.save_file)
             return
         self._save(rest.strip())
 

@@ -160,3 +160,18 @@ def test_rule_options_replace_the_files_and_the_games_must_obey_them(tmp_path, c
     write_mat(doubled_match(), names=("You", "random"), file=doubled)
     status, _, err = run(["--resume", str(doubled), "--no-cube"], "", capsys, monkeypatch)
     assert status == 2 and f"{doubled}: " in err and "cube" in err
+
+
+def test_save_alone_writes_the_resumed_mat_file_back(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "match.mat"
+    write_mat(doubled_match(), names=("You", "random"), file=path)
+    before = path.read_text()
+    status, out, _ = run(["--resume", str(path)], "take\nsave\nquit\n\n", capsys, monkeypatch)
+    assert status == 0 and f"Saved to {path}." in out
+    after = to_match(read_mat(path.read_text())).game.history
+    assert Take(0) in after and path.read_text() != before
+    # an SGF is not overwritten with .mat text: 'save' alone asks for a file name
+    sgf = tmp_path / "match.sgf"
+    write_sgf(doubled_match(), names=("You", "random"), file=sgf)
+    status, out, _ = run(["--resume", str(sgf)], "take\nsave\nquit\n\n", capsys, monkeypatch)
+    assert "Usage: save FILE" in out and read_sgf(sgf.read_bytes()).match.game.phase == GamePhase.DOUBLED
