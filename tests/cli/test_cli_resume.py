@@ -64,17 +64,24 @@ def test_a_mat_file_named_txt_as_the_sites_export_it_is_read(tmp_path, capsys, m
     assert "Resumed a match to 7 points" in out and "You take. The cube is on 2." in out
 
 
-def test_a_finished_game_is_reported_and_the_next_one_starts(tmp_path, capsys, monkeypatch):
-    match = Match(Rules(match_length=3), RandomDice(3))
+def resigned(length: int) -> tuple[Match, int]:
+    """A match to ``length`` whose first game the first player to move resigned at once; and
+    that player."""
+    match = Match(Rules(match_length=length), RandomDice(3))
     g = match.game
     g.roll()
+    loser = g.turn
     g.resign(WinKind.SINGLE)
     g.accept_resignation()
+    return match, loser
+
+
+def test_a_finished_game_is_reported_and_the_next_one_starts(tmp_path, capsys, monkeypatch):
+    match, loser = resigned(3)
     path = tmp_path / "one.mat"
     write_mat(match, names=("You", "random"), file=path)
     status, out, _ = run(["--resume", str(path)], "\nquit\n\n", capsys, monkeypatch)
     assert status == 0
-    loser = g.history[-2].player
     winner = ("You", "random")[1 - loser]
     assert f"{winner} win" in out and "by resignation, 1 point." in out
     assert "Press Enter to start game 2 > " in out
@@ -82,12 +89,7 @@ def test_a_finished_game_is_reported_and_the_next_one_starts(tmp_path, capsys, m
 
 
 def test_a_match_that_is_over_is_refused(tmp_path, capsys, monkeypatch):
-    match = Match(Rules(match_length=1), RandomDice(3))
-    g = match.game
-    g.roll()
-    loser = g.turn
-    g.resign(WinKind.SINGLE)
-    g.accept_resignation()
+    match, loser = resigned(1)
     path = tmp_path / "over.mat"
     write_mat(match, names=("Ann", "Ben"), file=path)
     status, _, err = run(["--resume", str(path)], "", capsys, monkeypatch)

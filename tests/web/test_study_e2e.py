@@ -87,31 +87,27 @@ def test_an_uploaded_sgf_is_analysed(server: Server, browser, tmp_path) -> None:
     record = read_mat(MAT.read_text())
     sgf = tmp_path / "match.sgf"
     write_sgf(to_match(record), names=record.names, file=sgf)
-    errors: list[str] = []
-    page = _page(browser, errors)
-    page.set_default_timeout(240_000)
-    page.goto(server.url + "/analysis")
-    page.set_input_files("#mat-file", str(sgf))
-    page.click("#analyse")
-    page.wait_for_selector("#report:not([hidden])")
-    stats = page.locator("#stats").inner_text()
-    assert "lasse" in stats and "earl" in stats
-    assert page.evaluate("() => study.result.names") == list(record.names)
-    assert not errors
+    _upload_shows_the_players(server, browser, sgf, record.names)
 
 
 def test_an_uploaded_xg_is_analysed(server: Server, browser) -> None:  # noqa: F811
     """eXtreme Gammon's binary file: the page sends it in base64."""
     xg = Path(__file__).resolve().parents[1] / "data/xg/real/gbf-charlot1-charlot2-7pt.xg"
+    _upload_shows_the_players(server, browser, xg, ("charlot1", "charlot2"))
+
+
+def _upload_shows_the_players(server: Server, browser, path: Path, names: tuple[str, str]) -> None:  # noqa: F811
+    """Upload ``path`` on the analysis page (0 ply): its report names the two players."""
     errors: list[str] = []
     page = _page(browser, errors)
     page.set_default_timeout(240_000)
     page.goto(server.url + "/analysis")
-    page.set_input_files("#mat-file", str(xg))
+    page.set_input_files("#mat-file", str(path))
     page.click("#analyse")
     page.wait_for_selector("#report:not([hidden])")
-    assert page.evaluate("() => study.result.names") == ["charlot1", "charlot2"]
-    assert "charlot1" in page.locator("#stats").inner_text()
+    assert page.evaluate("() => study.result.names") == list(names)
+    stats = page.locator("#stats").inner_text()
+    assert names[0] in stats and names[1] in stats
     assert not errors
 
 
