@@ -7,10 +7,14 @@ correlated). Players:
 * ``net`` (the shipped weights at 0-ply) or ``net:PATH`` (a weights file);
 * ``engine`` (``gammon.Engine()``) or ``engine:PLIES`` (``gammon.Engine(plies=PLIES)``);
 * ``pubeval`` (Tesauro's pubeval, gammon.engine.pubeval);
-* ``gnubg`` (GNU Backgammon 0-ply through PyPI ``gnubg``, Jacoby off) or ``gnubg:PLIES``.
+* ``gnubg`` (GNU Backgammon 0-ply through PyPI ``gnubg``, Jacoby off) or ``gnubg:PLIES``;
+* ``py:MODULE.FUNCTION``: your own bot, a function ``(position, dice) -> Play | None`` (a
+  :class:`gammon.Position` and the roll; the Play one of ``position.legal_plays(dice)``, None when
+  there is none), imported from ``MODULE`` (found from the folder the command runs in).
 
     python benchmarks/strength.py net pubeval --pairs 1000 --workers 16
     python benchmarks/strength.py net gnubg --pairs 1000 --workers 16
+    python benchmarks/strength.py py:mybot.play engine:0 --pairs 500
 """
 
 from __future__ import annotations
@@ -118,8 +122,38 @@ def _points(after: Position) -> int:
     return 3 if any(b[i] > 0 for i in range(19, 26)) else 2
 
 
+def python_player(target: str) -> Player:
+    """A bot written against gammon's API: ``MODULE.FUNCTION(position, dice) -> Play | None``. Its
+    play must be legal: the game refuses anything else, naming the bot."""
+    import importlib
+    import os
+
+    if os.getcwd() not in sys.path:  # the bot's module is found from the folder the command runs in
+        sys.path.append(os.getcwd())
+    module, _, function = target.rpartition(".")
+    if not module:
+        raise ValueError(f"py:{target}: name the function as MODULE.FUNCTION, e.g. py:mybot.play")
+    bot = getattr(importlib.import_module(module), function)
+
+    def choose(position: Position, dice: tuple[int, int]) -> Position:
+        play = bot(position, dice)
+        legal = position.legal_plays(dice)
+        if play is None:
+            if legal:
+                raise ValueError(f"py:{target} played nothing with {dice} in {position.id}, which has "
+                                 f"{len(legal)} legal plays")
+            return position.flip()
+        if play not in legal:
+            raise ValueError(f"py:{target} played {play!r}, not a legal play of {dice} in {position.id}")
+        return play.after
+
+    return choose
+
+
 def make_player(spec: str) -> Player:
     name, _, arg = spec.partition(":")
+    if name == "py":
+        return python_player(arg)
     if name == "net":
         return net_player(arg or None)
     if name == "engine":
@@ -128,7 +162,8 @@ def make_player(spec: str) -> Player:
         return pubeval_player()
     if name == "gnubg":
         return gnubg_player(int(arg) if arg else 0)
-    raise ValueError(f"unknown player {spec!r} (net[:PATH], engine[:PLIES], pubeval, gnubg[:PLIES])")
+    raise ValueError(f"unknown player {spec!r} (net[:PATH], engine[:PLIES], pubeval, gnubg[:PLIES], "
+                     "py:MODULE.FUNCTION)")
 
 
 def pair_seed(seed: int, pair: int) -> int:

@@ -120,7 +120,7 @@ class QuitSession(Exception):
         self.input_ended = input_ended
 
 
-class Hangup(BaseException):  # noqa: N818 - like KeyboardInterrupt, which no "except Exception" stops
+class Hangup(BaseException):  # as KeyboardInterrupt: no "except Exception" stops it
     """The terminal went away (SIGHUP, or writing to it failed): nobody is there to ask."""
 
 
