@@ -1,5 +1,5 @@
 """Study in the browser: analyses of finished games (of a match on this server, or of an uploaded
-``.mat`` or SGF file), the position editor's reading of IDs, hints, evaluations and rollouts.
+``.mat``, SGF or ``.xg`` file), the position editor's reading of IDs, hints, evaluations and rollouts.
 
 Analyses and rollouts are jobs (gammon.web.jobs): started by a POST, polled at ``/api/jobs/{id}``
 for their progress and result. Hints and evaluations are short and answered at once, in a thread.
