@@ -9,9 +9,11 @@ state and the dice, and the analysis uses them: match plays are ranked by match 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 from gammon.analysis.id_context import Context, cubeless_mwc, parse_context, ranked_plays
+from gammon.analysis.id_json import context_json, eval_json, hint_json
 from gammon.dice import check_dice, parse_dice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.cubeful import CubeOwner
@@ -36,9 +38,11 @@ def _probabilities_line(p: Probabilities) -> str:
 
 
 def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, plies: int | None = None,
-             engine: Engine | None = None) -> str:
+             engine: Engine | None = None, as_json: bool = False) -> str:
     """The ``n`` best plays for ``dice`` ("31" or (3, 1); default: the dice in the ID), one line each:
-    cubeless equity in a money game, match winning chances in a match."""
+    cubeless equity in a money game, match winning chances in a match. ``as_json``: one JSON
+    object instead, the position (``context``) and the plays as the web's position editor gets
+    them (:mod:`gammon.analysis.id_json`)."""
     context = parse_context(text)
     if dice is None:
         if context.dice is None:
@@ -48,6 +52,8 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     else:
         roll = parse_dice(dice) if isinstance(dice, str) else check_dice(dice)
     engine = engine or Engine(plies=plies)
+    if as_json:
+        return json.dumps({"context": context_json(context), **hint_json(engine, context, roll, n)})
     position = context.position
     match = context.match
     scored = ranked_plays(engine, context, roll, n)
@@ -75,11 +81,14 @@ def _ply_note(h: Hint, engine: Engine) -> str:
     return "" if h.plies == engine.plies else f" [{h.plies}-ply]"
 
 
-def run_eval(text: str, plies: int | None = None, engine: Engine | None = None) -> str:
-    """Probabilities, cubeless equity and the cube decision at the ID's score and cube."""
+def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, as_json: bool = False) -> str:
+    """Probabilities, cubeless equity and the cube decision at the ID's score and cube; ``as_json``:
+    one JSON object, as :func:`run_hint`'s."""
     context = parse_context(text)
     position = require_in_play(context.position, "an evaluation", "evaluate")
     engine = engine or Engine(plies=plies)
+    if as_json:
+        return json.dumps({"context": context_json(context), **eval_json(engine, context)})
     decision = engine.cube_decision(position, cube_value=context.cube_value, cube_owner=context.cube_owner,
                                     match=context.match, jacoby=context.jacoby, beavers=context.beavers)
     probs = decision.probabilities

@@ -150,7 +150,9 @@ def add_hint(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("-n", type=positive_int, default=5, help="how many plays to show (default 5)")
     p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
                    help="search depth (default: the engine's default)")
-    p.set_defaults(func=lambda a: _print_analysis("run_hint", a.id, a.dice, a.n, a.plies))
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: the position and the plays (for scripts)")
+    p.set_defaults(func=lambda a: _print_analysis("run_hint", a.id, a.dice, a.n, a.plies, None, a.json))
 
 
 def add_eval(subparsers: argparse._SubParsersAction) -> None:
@@ -160,7 +162,10 @@ def add_eval(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("id", help="e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=...")
     p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
                    help="search depth (default: the engine's default)")
-    p.set_defaults(func=lambda a: _print_analysis("run_eval", a.id, a.plies))
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: the position, its chances and the cube decision "
+                        "(for scripts)")
+    p.set_defaults(func=lambda a: _print_analysis("run_eval", a.id, a.plies, None, a.json))
 
 
 def _print_analysis(name: str, *args: object) -> int:

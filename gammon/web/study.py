@@ -181,7 +181,7 @@ def _context(text: str) -> Context:
 
 
 def _setup_context(setup: PositionSetup) -> Context:
-    from gammon.web.study_work import setup_xgid
+    from gammon.analysis.id_json import setup_xgid
 
     try:
         xgid = setup_xgid(setup.board, setup.dice, setup.cube_value, setup.cube_owner, setup.match_length,
@@ -192,8 +192,8 @@ def _setup_context(setup: PositionSetup) -> Context:
 
 
 def _hint(engine: Callable[[int], Engine], plies: int, text: str, dice: str | None, n: int) -> dict[str, Any]:
+    from gammon.analysis.id_json import hint_json
     from gammon.dice import parse_dice
-    from gammon.web.study_work import hint_json
 
     context = _context(text)
     if dice:
@@ -211,7 +211,7 @@ def _hint(engine: Callable[[int], Engine], plies: int, text: str, dice: str | No
 
 
 def _eval(engine: Callable[[int], Engine], plies: int, text: str) -> dict[str, Any]:
-    from gammon.web.study_work import eval_json
+    from gammon.analysis.id_json import eval_json
 
     context = _context(text)
     if context.position.is_game_over():
@@ -317,14 +317,14 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     async def read_position(id: str = identifier) -> JSONResponse:
         """A position read from an ID: its board (the player on roll's view), dice, cube and score,
         and its IDs in the three forms."""
-        from gammon.web.study_work import context_json
+        from gammon.analysis.id_json import context_json
 
         return await quick(lambda: context_json(_context(id)))
 
     @router.post("/api/positions", responses=errors)
     async def set_up_position(setup: PositionSetup) -> JSONResponse:
         """The same for a position set up in the editor."""
-        from gammon.web.study_work import context_json
+        from gammon.analysis.id_json import context_json
 
         return await quick(lambda: context_json(_setup_context(setup)))
 

@@ -47,6 +47,28 @@ def test_a_game_that_is_over_is_refused_by_hint_and_eval():
         assert out.stderr == f"gammon: the game is over in 'AAAAAgAAAAAAAA': nothing to {verb}\n"
 
 
+def test_json_is_one_object_with_what_the_text_says():
+    """--json prints what the web's position editor gets (gammon.analysis.id_json): the same
+    plays and cube action as the text output, for scripts."""
+    import json
+
+    xgid = "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:4:0:7:10"
+    text = gammon("hint", xgid, "--plies", "0", "-n", "3")
+    data = json.loads(gammon("hint", xgid, "--plies", "0", "-n", "3", "--json").stdout)
+    assert data["dice"] == [5, 2] and data["unit"] == "mwc" and len(data["plays"]) == 3
+    assert data["context"]["match_length"] == 7 and data["context"]["cube_value"] == 2
+    for rank, play in enumerate(data["plays"], 1):
+        assert f"{rank:3}. {play['play']} " in text.stdout
+        assert f"MWC {play['score']:6.2%}" in text.stdout
+    data = json.loads(gammon("eval", "4HPwATDgc/ABMA", "--plies", "0", "--json").stdout)
+    text = gammon("eval", "4HPwATDgc/ABMA", "--plies", "0").stdout
+    assert f"cube action: {data['cube']['action']}" in text
+    assert f"cubeless equity {data['cubeless_equity']:+.3f}" in text
+    assert data["context"]["gnubg_id"].startswith("4HPwATDgc/ABMA:") and data["mwc"] is None
+    bad = gammon("eval", "AAAAAgAAAAAAAA", "--json")
+    assert bad.returncode == 2 and bad.stdout == "" and "the game is over" in bad.stderr
+
+
 def test_serve_is_wired():
     out = gammon("serve", "--help")
     assert out.returncode == 0 and "--port" in out.stdout and "--database-url" in out.stdout
