@@ -132,7 +132,8 @@ def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Sea
     me = person_side(names, args.name, levels)
     other = names[1 - me]
     level = args.level or (other if other in levels else "engine")
-    computer = Seat(other, computer_player(level, seed=args.seed))
+    # a side named after a level (a file gammon play saved) takes the name of the level that plays it
+    computer = Seat(level if other in levels else other, computer_player(level, seed=args.seed))
     return (Seat(names[me]), computer) if me == 0 else (computer, Seat(names[me]))
 
 

@@ -164,6 +164,14 @@ def test_rule_options_replace_the_files_and_the_games_must_obey_them(tmp_path, c
     assert status == 2 and f"{doubled}: " in err and "cube" in err
 
 
+def test_a_side_named_after_a_level_is_named_after_the_level_that_now_plays_it(tmp_path, capsys,
+                                                                               monkeypatch):
+    path = tmp_path / "match.mat"
+    write_mat(doubled_match(), names=("You", "engine"), file=path)
+    status, out, _ = run(["--resume", str(path), "--level", "random"], "quit\n\n", capsys, monkeypatch)
+    assert status == 0 and "You against random" in out and "engine" not in out
+
+
 def test_save_alone_writes_the_resumed_mat_file_back(tmp_path, capsys, monkeypatch):
     path = tmp_path / "match.mat"
     write_mat(doubled_match(), names=("You", "random"), file=path)
