@@ -28,7 +28,7 @@ from gammon.datadir import data_dir
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
 from gammon.formats.matchid import gnubg_id
-from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Take
+from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Roll, Take
 from gammon.match import Match
 from gammon.rules import GameResult, WinKind
 from gammon.words import describe
@@ -301,8 +301,8 @@ class PlaySession:
         gammon's data directory (:mod:`gammon.datadir`), so that nothing is lost, and say where."""
         if not self.autosave or self._actions() == self._saved:
             return
-        if not any(g.history for g in self.match.games):
-            return
+        if not any(not isinstance(a, Roll) for g in self.match.games for a in g.history):
+            return  # nothing a match file would keep: its rolls are kept with their plays
         try:
             path = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.mat"
         except OSError as e:

@@ -42,6 +42,12 @@ def test_a_match_is_saved_when_input_ends_and_resumes(tmp_path):
     assert saved_files(tmp_path) == [path]  # nothing new was played: nothing more to save
 
 
+def test_nothing_is_saved_before_the_first_play(tmp_path):
+    proc = gammon(["play", "--two-player", "--seed", "2"], "", tmp_path)  # input ends at once
+    assert proc.returncode == 0 and "Goodbye." in proc.stdout
+    assert saved_files(tmp_path) == [] and "the match is saved in" not in proc.stdout
+
+
 def test_quitting_without_saving_saves_nothing(tmp_path):
     proc = gammon(["play", "--two-player", "--seed", "2"], "quit\n\n", tmp_path)
     assert proc.returncode == 0 and "Goodbye." in proc.stdout
