@@ -1,9 +1,10 @@
-"""A position read from an ID, and the engine's hint and evaluation of it, as JSON-ready dicts:
-what ``gammon hint --json`` and ``gammon eval --json`` print and the web's position editor shows
-(one form for both). Also the XGID of a position set up by hand."""
+"""A position read from an ID, and the engine's hint, evaluation and rollouts of it, as JSON-ready
+dicts: what ``gammon hint``, ``eval`` and ``rollout`` print with ``--json`` and the web's position
+editor shows (one form for both). Also the XGID of a position set up by hand."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -13,6 +14,7 @@ from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.cubeful import CubeOwner
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import Probabilities
+from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutResult
 from gammon.formats.matchid import MatchState, format_gnubg_id
 from gammon.formats.xgid import XGID
 from gammon.position import Position
@@ -100,5 +102,30 @@ def eval_json(engine: Engine, context: Context) -> dict[str, Any]:
 
 
 
-__all__ = ["OWNERS", "board_json", "context_json", "cube_json", "eval_json", "hint_json",
-           "probabilities_json", "setup_xgid"]
+
+def finite(x: float) -> float | None:
+    """``x``, or None where it is not a number (one trial has no standard error: JSON has no NaN)."""
+    return x if math.isfinite(x) else None
+
+
+def result_json(r: RolloutResult) -> dict[str, Any]:
+    """One rollout's estimates, with the equity's standard error, its trials and seed."""
+    return {"equity": r.equity, "standard_error": finite(r.standard_error.equity), "trials": r.trials,
+            "cubeless_equity": r.cubeless_equity, "mwc": r.match_winning_chance,
+            "probabilities": probabilities_json(r.probabilities), "seed": r.settings.seed,
+            "cubeful": r.settings.cubeful}
+
+
+def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout) -> dict[str, Any]:
+    """A rollout of a position (``kind`` "position"), of the plays of a roll ("plays") or of a cube
+    decision ("cube")."""
+    if isinstance(outcome, CubeRollout):
+        return {"kind": "cube", "decision": cube_json(outcome.decision),
+                "no_double": result_json(outcome.no_double), "double_take": result_json(outcome.double_take)}
+    if isinstance(outcome, list):
+        return {"kind": "plays", "plays": [{"play": str(p.play), **result_json(p.result)} for p in outcome]}
+    return {"kind": "position", **result_json(outcome)}
+
+
+__all__ = ["OWNERS", "board_json", "context_json", "cube_json", "eval_json", "finite", "hint_json",
+           "probabilities_json", "result_json", "rollout_json", "setup_xgid"]

@@ -1,5 +1,6 @@
 """``gammon rollout POSITION``: roll out a position, the plays of a roll, or a cube decision, with
-a progress bar (running estimate and standard error) and a table of the results.
+a progress bar (running estimate and standard error) and a table of the results (``--json``: one
+JSON object instead, as the web's position editor gets it).
 
 POSITION is a Position ID (money, centred cube), a GNU Backgammon ID ``PositionID:MatchID`` or an
 XGID: their cube, score and dice are used (``--dice`` overrides the dice). Rollouts play at 0 ply
@@ -9,6 +10,7 @@ unless ``--plies`` says otherwise (a 2-ply rollout of 1,296 games takes hours).
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 from typing import TYPE_CHECKING, Any
@@ -20,7 +22,7 @@ if TYPE_CHECKING:
 
     from gammon.dice import Dice
     from gammon.engine.engine import Engine
-    from gammon.engine.rollout import RolloutProgress, RolloutResult
+    from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutProgress, RolloutResult
     from gammon.position import Position
 
 
@@ -65,6 +67,8 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
                    help="the dice (default: drawn at random and printed)")
     p.add_argument("--ray", default=None, metavar="ADDRESS",
                    help="run on a Ray cluster ('local' starts one here); needs gammon[cluster]")
+    p.add_argument("--json", action="store_true",
+                   help="print one JSON object: the position and the rollout's estimates (for scripts)")
     p.set_defaults(func=run_rollout)
 
 
@@ -110,14 +114,21 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
             if args.cube:
                 cube = engine.rollout_cube(position, **options)
                 result: RolloutResult | None = cube.no_double
+                outcome: RolloutResult | list[PlayRollout] | CubeRollout = cube
             elif dice is not None:
                 plays = engine.rollout_plays(position, dice, args.candidates, **options)
                 result = plays[0].result if plays else None
+                outcome = plays
             else:
-                result = engine.rollout(position, **options)
+                result = outcome = engine.rollout(position, **options)
     except (GammonError, ValueError, ImportError) as e:
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
+    if args.json:
+        from gammon.analysis.id_json import context_json, rollout_json
+
+        print(json.dumps({"context": context_json(given), **rollout_json(outcome)}))
+        return 0
     if result is None:
         out.print(f"Position {position.id}, dice {dice}: no legal play, nothing to roll out")
         return 0

@@ -7,18 +7,18 @@ They run in a job worker (gammon.web.jobs) or a thread, never on the event loop.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
 from gammon.analysis import CheckerPlay, MatchAnalysis, analyse
 from gammon.analysis.id_context import Context
-from gammon.analysis.id_json import board_json, cube_json, probabilities_json
+from gammon.analysis.id_json import board_json, finite
+from gammon.analysis.id_json import rollout_json as rollout_outcome
 from gammon.analysis.report_html import chance_series
 from gammon.analysis.serialize import analysis_to_dict
 from gammon.analysis.svg import chart_svg
 from gammon.engine.engine import Engine
-from gammon.engine.rollout import RolloutProgress, RolloutResult
+from gammon.engine.rollout import RolloutProgress
 from gammon.game import Game
 from gammon.web.jobs import Progress
 
@@ -53,39 +53,25 @@ def analysis_json(analysis: MatchAnalysis) -> dict[str, Any]:
     return out
 
 
-def _finite(x: float) -> float | None:
-    return x if math.isfinite(x) else None  # one trial has no standard error: JSON has no NaN
-
-
-def _rollout_json(r: RolloutResult) -> dict[str, Any]:
-    return {"equity": r.equity, "standard_error": _finite(r.standard_error.equity), "trials": r.trials,
-            "cubeless_equity": r.cubeless_equity, "mwc": r.match_winning_chance,
-            "probabilities": probabilities_json(r.probabilities), "seed": r.settings.seed,
-            "cubeful": r.settings.cubeful}
-
-
 def rollout_json(engine: Engine, context: Context, kind: str, trials: int, truncate: int | None,
                  cubeful: bool, n: int, seed: int | None, progress: Progress) -> dict[str, Any]:
     """Roll out the position (``kind`` "position"), the ``n`` best plays of the ID's dice
     ("plays") or the cube decision ("cube", cubeful), in this thread, reporting each batch."""
     def report(p: RolloutProgress) -> None:
-        progress(p.trials, p.total, {"equity": [_finite(e) for e in p.equity],
-                                     "standard_error": [_finite(s) for s in p.standard_error]})
+        progress(p.trials, p.total, {"equity": [finite(e) for e in p.equity],
+                                     "standard_error": [finite(s) for s in p.standard_error]})
 
     options: dict[str, Any] = dict(trials=trials, truncate=truncate, seed=seed, cube_value=context.cube_value,
                                    cube_owner=context.cube_owner, match=context.match, jacoby=context.jacoby,
                                    workers=1, progress=report)
     position = context.position
     if kind == "cube":
-        cube = engine.rollout_cube(position, **options)
-        return {"kind": kind, "decision": cube_json(cube.decision),
-                "no_double": _rollout_json(cube.no_double), "double_take": _rollout_json(cube.double_take)}
+        return rollout_outcome(engine.rollout_cube(position, **options))
     if kind == "plays":
         if context.dice is None:
             raise ValueError("a rollout of the plays needs the dice: set them first")
-        plays = engine.rollout_plays(position, context.dice, n, cubeful=cubeful, **options)
-        return {"kind": kind, "plays": [{"play": str(p.play), **_rollout_json(p.result)} for p in plays]}
-    return {"kind": kind, **_rollout_json(engine.rollout(position, cubeful=cubeful, **options))}
+        return rollout_outcome(engine.rollout_plays(position, context.dice, n, cubeful=cubeful, **options))
+    return rollout_outcome(engine.rollout(position, cubeful=cubeful, **options))
 
 
 __all__ = ["analyse_games", "analysis_json", "rollout_json"]

@@ -81,3 +81,22 @@ def test_bad_input_is_quoted_and_exits_2(capsys: pytest.CaptureFixture[str]) -> 
     assert "'0' must be at least 1" in capsys.readouterr().err
     with pytest.raises(InvalidNotationError, match="XGID"):
         parse_context("XGID=-b----E-C---eE---c-e----B-:0:0:1")
+
+
+def test_json_gives_the_engine_result_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    assert main(["rollout", START, *FAST, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)  # the whole output is one object
+    expected = Engine(plies=0).rollout(Position.from_id(START), trials=36, truncate=2, seed=5, workers=1)
+    assert data["kind"] == "position" and data["trials"] == 36 and data["seed"] == 5
+    assert data["cubeless_equity"] == pytest.approx(expected.cubeless_equity, abs=1e-12)
+    assert data["standard_error"] == pytest.approx(expected.standard_error.equity, abs=1e-12)
+    assert data["context"]["position_id"] == START
+    assert main(["rollout", START, "--dice", "31", "-n", "2", *FAST, "--json"]) == 0
+    plays = json.loads(capsys.readouterr().out)["plays"]
+    assert len(plays) == 2 and plays[0]["equity"] >= plays[1]["equity"]
+    assert {p["play"] for p in plays} <= {str(p) for p in Position.initial().legal_plays((3, 1))}
+    assert main(["rollout", START, "--cube", *FAST, "--json"]) == 0
+    cube = json.loads(capsys.readouterr().out)
+    assert cube["kind"] == "cube" and cube["decision"]["action"] and cube["double_take"]["cubeful"]
