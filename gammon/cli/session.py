@@ -147,7 +147,7 @@ class PlaySession:
     autosave: bool = False  # save the match in gammon's data directory when input ends unsaved
     save_file: str | None = None  # where 'save' alone saves (the .mat file a match was resumed from)
     _shown: object = None  # the state the board was last drawn for
-    _saved: int = 0  # the actions of the match when it was last saved
+    _saved: object = None  # the games' histories when the match was last saved (or read back)
     _reading: bool = False  # waiting for a line: a hangup may end the wait at once
     _hung_up: bool = False
     _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
@@ -253,7 +253,7 @@ class PlaySession:
         """Play until the match ends, the person quits or input ends; returns an exit status."""
         if len(self.match.games) == 1 and self.game.phase == GamePhase.OPENING and not self._resumed:
             self._welcome()
-        self._saved = self._actions()  # a match read back from a file starts as saved
+        self._saved = self._histories()  # a match read back from a file starts as saved
         try:
             with self._hangup_handled():
                 self._loop()
@@ -293,13 +293,14 @@ class PlaySession:
                 self.say("")
                 self._save_unsaved("Interrupted again")
 
-    def _actions(self) -> int:
-        return sum(len(g.history) + 1 for g in self.match.games)
+    def _histories(self) -> tuple[tuple[object, ...], ...]:
+        """What a save keeps: every game's actions (an undo then another play is a change)."""
+        return tuple(tuple(g.history) for g in self.match.games)
 
     def _save_unsaved(self, why: str) -> None:
         """Input ended (or the terminal closed) with actions not yet saved: save the match in
         gammon's data directory (:mod:`gammon.datadir`), so that nothing is lost, and say where."""
-        if not self.autosave or self._actions() == self._saved:
+        if not self.autosave or self._histories() == self._saved:
             return
         if not any(not isinstance(a, Roll) for g in self.match.games for a in g.history):
             return  # nothing a match file would keep: its rolls are kept with their plays
@@ -755,7 +756,7 @@ class PlaySession:
         ok, message = save_match(self.match, path, self.names)
         self.say(message)
         if ok:
-            self._saved = self._actions()
+            self._saved = self._histories()
         return ok
 
     def _do_help(self, rest: str) -> None:

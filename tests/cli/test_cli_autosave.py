@@ -85,3 +85,15 @@ def test_a_closed_terminal_saves_the_match(tmp_path):
     [path] = saved_files(tmp_path)
     record = read_mat(path.read_text())
     assert record.names == ("You", "random") and record.games[0].actions
+
+
+def test_a_play_taken_back_and_made_again_otherwise_after_a_save_is_saved(tmp_path):
+    """As many actions as at the save, but not the same ones: the match has changed."""
+    own = tmp_path / "mine.mat"
+    proc = gammon(["play", "--two-player", "--seed", "2"], f"8/5 6/5\nsave {own}\nundo\n24/21 24/23\n",
+                  tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert "The last play is taken back." in proc.stdout
+    [path] = saved_files(tmp_path)
+    plays = [str(a.play) for a in read_mat(path.read_text()).games[0].actions if hasattr(a, "play")]
+    assert plays == ["24/23 24/21"] or plays == ["24/21 24/23"]
