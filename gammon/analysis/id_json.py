@@ -100,9 +100,6 @@ def eval_json(engine: Engine, context: Context) -> dict[str, Any]:
             "cubeless_equity": probs.equity, "mwc": mwc, "cube": cube_json(decision)}
 
 
-
-
-
 def finite(x: float) -> float | None:
     """``x``, or None where it is not a number (one trial has no standard error: JSON has no NaN)."""
     return x if math.isfinite(x) else None

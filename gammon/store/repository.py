@@ -112,7 +112,7 @@ def _shown(url: str) -> str:
 
     try:
         return cut(repr(make_url(url).render_as_string(hide_password=True)))
-    except Exception:  # noqa: BLE001 - a URL that does not parse has no password to find in it
+    except (SQLAlchemyError, ValueError):  # not a URL SQLAlchemy reads: what follows any '@' only
         return cut(repr(url.split("@")[-1]))
 
 
