@@ -4,6 +4,7 @@ where it stopped, with its score, rules, cube and the game in progress."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -64,22 +65,22 @@ def test_a_mat_file_named_txt_as_the_sites_export_it_is_read(tmp_path, capsys, m
     assert "Resumed a match to 7 points" in out and "You take. The cube is on 2." in out
 
 
-def resigned(length: int) -> tuple[Match, int]:
-    """A match to ``length`` whose first game the first player to move resigned at once; and
-    that player."""
+def resigned(path: Path, length: int, names: tuple[str, str]) -> int:
+    """Save in ``path`` a match to ``length`` whose first game the first player to move resigned at
+    once; returns that player."""
     match = Match(Rules(match_length=length), RandomDice(3))
     g = match.game
     g.roll()
     loser = g.turn
     g.resign(WinKind.SINGLE)
     g.accept_resignation()
-    return match, loser
+    write_mat(match, names=names, file=path)
+    return loser
 
 
 def test_a_finished_game_is_reported_and_the_next_one_starts(tmp_path, capsys, monkeypatch):
-    match, loser = resigned(3)
     path = tmp_path / "one.mat"
-    write_mat(match, names=("You", "random"), file=path)
+    loser = resigned(path, 3, ("You", "random"))
     status, out, _ = run(["--resume", str(path)], "\nquit\n\n", capsys, monkeypatch)
     assert status == 0
     winner = ("You", "random")[1 - loser]
@@ -89,9 +90,8 @@ def test_a_finished_game_is_reported_and_the_next_one_starts(tmp_path, capsys, m
 
 
 def test_a_match_that_is_over_is_refused(tmp_path, capsys, monkeypatch):
-    match, loser = resigned(1)
     path = tmp_path / "over.mat"
-    write_mat(match, names=("Ann", "Ben"), file=path)
+    loser = resigned(path, 1, ("Ann", "Ben"))
     status, _, err = run(["--resume", str(path)], "", capsys, monkeypatch)
     assert status == 2
     assert f"the match in {path} is over: {('Ann', 'Ben')[1 - loser]} won it 1-0" in err
