@@ -377,9 +377,32 @@ def is_race_board(board):
 
 
 @njit(cache=True)
+def is_borne_off_board(board):
+    """True when a side has borne off a checker while another of its checkers is still on the bar
+    or outside its home board (the mover's points 7-24 and bar are slots 7-25, the opponent's slots
+    0-18). Whether contact remains is :func:`is_race_board`'s question."""
+    mover, mover_out, opponent, opponent_out = 0, False, 0, False
+    for i in range(26):
+        c = board[i]
+        if c > 0:
+            mover += c
+            mover_out |= i >= 7
+        elif c < 0:
+            opponent -= c
+            opponent_out |= i <= 18
+    return (mover < 15 and mover_out) or (opponent < 15 and opponent_out)
+
+
+@njit(cache=True)
 def _race_mask(boards, out):
     for r in range(boards.shape[0]):
         out[r] = is_race_board(boards[r])
+
+
+@njit(cache=True)
+def _borne_off_mask(boards, out):
+    for r in range(boards.shape[0]):
+        out[r] = is_borne_off_board(boards[r])
 
 
 def _check(boards: np.ndarray) -> np.ndarray:
@@ -402,6 +425,15 @@ def race_mask(boards: np.ndarray) -> np.ndarray:
     b = _check(boards)
     out = np.zeros(b.shape[0], dtype=np.bool_)
     _race_mask(b, out)
+    return out
+
+
+def borne_off_mask(boards: np.ndarray) -> np.ndarray:
+    """bool (N,): the boards where a side has a checker off and another still out
+    (:func:`is_borne_off_board`)."""
+    b = _check(boards)
+    out = np.zeros(b.shape[0], dtype=np.bool_)
+    _borne_off_mask(b, out)
     return out
 
 

@@ -6,7 +6,16 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.encode import N_INPUTS, PER_SIDE, RAW_PER_SIDE, anchors, encode, feature_values, race_mask
+from gammon.engine.encode import (
+    N_INPUTS,
+    PER_SIDE,
+    RAW_PER_SIDE,
+    anchors,
+    borne_off_mask,
+    encode,
+    feature_values,
+    race_mask,
+)
 from tests.helpers import pos, random_game_positions
 
 START = Position.initial()
@@ -295,3 +304,30 @@ def test_anchors_counts_the_points_each_side_holds_in_the_other_home_board() -> 
     for b, (mine, theirs) in zip(boards, counts):
         feature = feature_values(b)["anchors"]
         assert (feature[0] * 3, feature[1] * 3) == pytest.approx((mine, theirs))
+
+
+def _borne_off_and_out(p: Position) -> bool:
+    """A side with fewer than 15 checkers on the board has one on its bar or points 7-24."""
+    for side in (p.board, [-c for c in reversed(p.board)]):  # each side from its own view
+        mine = [max(c, 0) for c in side]
+        if sum(mine) < 15 and sum(mine[7:]) > 0:
+            return True
+    return False
+
+
+def test_borne_off_mask_picks_a_side_with_a_checker_off_and_another_out() -> None:
+    cases = {
+        "x 24:1 6:13; o 24:2 13:5 8:3 6:5": True,  # the mover has one off and one back
+        "x bar:1 6:13; o 24:2 13:5 8:3 6:5": True,  # ... on the bar
+        "x 6:14; o 24:2 13:5 8:3 6:5": False,  # one off, the others home
+        "x 24:2 13:5 8:3 6:5; o 7:1 5:13": True,  # the opponent: off and out
+        "x 24:2 13:5 8:3 6:5; o 24:2 13:5 8:3 6:5": False,  # none off
+        "x 8:1 6:10; o 24:1 1:10": True,  # a race too: contact is race_mask's question
+    }
+    boards = np.array([pos(text).board for text in cases], dtype=np.int8)
+    assert borne_off_mask(boards).tolist() == list(cases.values())
+    positions = random_game_positions(seed=4, games=40)
+    every = np.array([p.board for p in positions], dtype=np.int8)
+    expected = [_borne_off_and_out(p) for p in positions]
+    assert any(expected) and not all(expected)
+    assert borne_off_mask(every).tolist() == expected
