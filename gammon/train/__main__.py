@@ -83,6 +83,9 @@ def main(argv: list[str] | None = None) -> None:
                          "(0.55 0.97: the cube window)")
     lb.add_argument("--alternatives", type=int, default=0, metavar="K",
                     help="label the boards after the K best 0-ply plays of a roll of each position")
+    lb.add_argument("--set-up", type=int, default=0, metavar="K",
+                    help="set the positions up: a side takes 1-K checkers off its home board while it "
+                         "still has one out (the positions play all but never reaches)")
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> None:
             make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
                         seed=args.seed, contact_only=args.contact_only, race_only=args.race_only,
                         explore=args.explore,
-                        min_anchors=args.min_anchors, alternatives=args.alternatives,
+                        min_anchors=args.min_anchors, alternatives=args.alternatives, set_up=args.set_up,
                         win_window=None if args.win_window is None else tuple(args.win_window),
                         positions=args.positions, chunk=args.chunk,
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)

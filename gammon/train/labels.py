@@ -122,10 +122,36 @@ def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> tu
     return np.concatenate(picked), np.concatenate(sources)
 
 
+def set_up_positions(boards: np.ndarray, most: int, seed: int) -> np.ndarray:
+    """Positions set up from ``boards``: in each, a side (drawn) takes 1 to ``most`` (drawn) of its
+    checkers off its home board (each checker there as likely), if it has more than that many there
+    and a checker outside; kept where contact remains. Board ``i`` draws from ``(seed, i)``. They
+    are the positions of :func:`gammon.engine.encode.borne_off_mask`, which play all but never
+    reaches (a side bears off only with every checker home, so only a hit sends one out again),
+    while set-up positions, such as many of the wildbg set's, have them: a side part borne off with
+    checkers still back."""
+    if most < 1:
+        raise ValueError(f"a set-up takes 1 or more checkers off, got {most!r}")
+    made = []
+    for i, board in enumerate(np.asarray(boards, dtype=np.int8)):
+        rng = np.random.default_rng([seed, i, 7])
+        flip = bool(rng.random() < 0.5)
+        side = -board[::-1] if flip else board.copy()  # the side taking off has the positive counts
+        home = np.repeat(np.arange(1, 7), side[1:7].clip(min=0))
+        take = int(rng.integers(1, most + 1))
+        if len(home) <= take or side[7:].clip(min=0).sum() == 0:
+            continue
+        for point in rng.choice(home, size=take, replace=False):
+            side[point] -= 1
+        made.append(-side[::-1] if flip else side)
+    out = np.array(made, dtype=np.int8).reshape(-1, 26)
+    return np.ascontiguousarray(out[~race_mask(out)]) if len(out) else out
+
+
 def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
                         contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
                         min_anchors: int = 0, win_window: tuple[float, float] | None = None,
-                        alternatives: int = 0) -> np.ndarray:
+                        alternatives: int = 0, set_up: int = 0) -> np.ndarray:
     """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
     game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
     ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out,
@@ -136,15 +162,17 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     roll wins with a 0-ply chance (of ``ev``) in [lo, hi]: a cube window (0.55, 0.97) keeps the
     positions where a double is close or real, the ones whose probabilities the cube depends on.
     ``alternatives`` replaces each position, before those filters, by the boards after its
-    ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`)."""
+    ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`). ``set_up`` (a number
+    of checkers) replaces the positions, first of all, by :func:`set_up_positions` of them."""
     return _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
                       explore=explore, min_anchors=min_anchors, win_window=win_window,
-                      alternatives=alternatives)[0]
+                      alternatives=alternatives, set_up=set_up)[0]
 
 
 def _positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *, contact_only: bool,
                race_only: bool, explore: float, min_anchors: int,
-               win_window: tuple[float, float] | None, alternatives: int) -> tuple[np.ndarray, np.ndarray]:
+               win_window: tuple[float, float] | None, alternatives: int,
+               set_up: int = 0) -> tuple[np.ndarray, np.ndarray]:
     """:func:`self_play_positions` and each position's decision: the index of the game position
     its play was chosen in (with ``alternatives``; otherwise its own index)."""
     if not 0.0 <= explore <= 1.0:
@@ -157,6 +185,8 @@ def _positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *, contac
         check_win_window(win_window, "win_window")
     boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
                                        every, kernels.MAX_PLIES // every + 1, explore)
+    if set_up:
+        boards = set_up_positions(boards, set_up, seed)
     decisions = np.arange(len(boards), dtype=np.int64)
     if alternatives:
         boards, decisions = best_plays(ev, boards, alternatives, seed)
@@ -254,7 +284,8 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
 def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
                 seed: int = 21, contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
                 min_anchors: int = 0, win_window: tuple[float, float] | None = None,
-                alternatives: int = 0, positions: int | None = None, chunk: int = 256, workers: int = 1,
+                alternatives: int = 0, set_up: int = 0, positions: int | None = None, chunk: int = 256,
+                workers: int = 1,
                 ray_address: str | None = None, minutes: float = 0.0,
                 note: Callable[[str], None] = print) -> LabelSet:
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
@@ -262,9 +293,11 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
     ``positions``, once the first that many are."""
     boards, decisions = _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
                                    explore=explore, min_anchors=min_anchors, win_window=win_window,
-                                   alternatives=alternatives)
+                                   alternatives=alternatives, set_up=set_up)
     boards, decisions = boards[:positions], decisions[:positions]
     played = f", {explore:.0%} random plays" if explore else ""
+    if set_up:
+        played += f", set up with 1-{set_up} checkers of a side taken off"
     if alternatives:
         played += f", the boards after the {alternatives} best 0-ply plays of a roll"
     only = ", contact only" if contact_only else ", races only" if race_only else ""

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from gammon.engine.encode import anchors, race_mask
+from gammon.engine.encode import anchors, borne_off_mask, race_mask
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.rollout import rollout
@@ -16,9 +16,17 @@ from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main
 from gammon.train.batch_fit import AdamSettings
-from gammon.train.labels import LabelSet, LabelSettings, _save, best_plays, make_labels, self_play_positions
+from gammon.train.labels import (
+    LabelSet,
+    LabelSettings,
+    _save,
+    best_plays,
+    make_labels,
+    self_play_positions,
+    set_up_positions,
+)
 from gammon.train.supervised import adam_fit_labels, fit_labels, label_error, split, widen
-from tests.helpers import bad_npz_files
+from tests.helpers import bad_npz_files, random_game_positions
 
 
 def _net(seed: int = 3) -> NeuralEvaluator:
@@ -213,6 +221,12 @@ def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     assert "contact net:" in text and "adam epoch 2: train cross-entropy" in text
     assert "end: held-out mse" in text
     assert NeuralEvaluator.load(out).contact.hidden == 10
+    set_up = tmp_path / "set-up.npz"
+    main(["label", "--weights", str(out), "--out", str(set_up), "--games", "4", "--every", "2",
+          "--set-up", "3", "--plies", "1", "--workers", "1"])
+    made = LabelSet.load(set_up)
+    assert len(made) > 10 and borne_off_mask(made.boards).all()
+    assert "set up with 1-3 checkers" in made.description
 
 
 def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> None:
@@ -347,3 +361,30 @@ def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, 
     err = capsys.readouterr().err
     assert err.startswith(f"python -m gammon.train {argv[0]}: ") and message in err
     assert "Traceback" not in err
+
+
+def test_set_up_positions_take_checkers_off_a_side_that_keeps_one_out() -> None:
+    games = np.array([p.board for p in random_game_positions(seed=2, games=6)], dtype=np.int8)
+    made = set_up_positions(games, 3, seed=9)
+    assert len(made) > 50
+    assert borne_off_mask(made).all() and not race_mask(made).any()
+    np.testing.assert_array_equal(set_up_positions(games, 3, seed=9), made)  # drawn from the seed
+    assert not np.array_equal(set_up_positions(games, 3, seed=10)[:20], made[:20])
+    # each is a board of the games with 1-3 checkers gone from one side's home board, nothing else
+    sources = {b.tobytes() for b in games}
+    taken = []
+    for board in made:
+        found = []
+        for source in games:
+            diff = source.astype(int) - board
+            mover, opponent = diff[1:7], -diff[19:25]
+            rest = np.concatenate([diff[:1], diff[7:19], diff[25:]])
+            if (rest == 0).all() and (mover >= 0).all() and (opponent >= 0).all() and \
+                    (mover.sum() == 0) != (opponent.sum() == 0):
+                found.append(int(mover.sum() + opponent.sum()))
+        assert found, board
+        taken.append(min(found))
+    assert set(taken) == {1, 2, 3}
+    assert not sources & {b.tobytes() for b in made}
+    with pytest.raises(ValueError, match="1 or more checkers off, got 0"):
+        set_up_positions(games, 0, seed=1)
