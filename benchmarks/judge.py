@@ -44,7 +44,7 @@ from engine_speed import decisions  # noqa: E402
 from judge_set import read_judge_set  # noqa: E402
 
 from gammon import Position  # noqa: E402
-from gammon.engine.encode import anchors  # noqa: E402
+from gammon.engine.encode import anchors, borne_off_mask  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.neural import NeuralEvaluator  # noqa: E402
 from gammon.engine.search import PLAIN_FILTERS, SearchSettings  # noqa: E402
@@ -101,7 +101,9 @@ def main() -> None:
 
     contact: list[bool] = []
     # points the mover holds in the opponent's home board (0, 1, 2: two or more), all boards at once
-    held = np.minimum(anchors(np.array([p.board for p, _ in work], dtype=np.int8).reshape(-1, 26))[:, 0], 2)
+    boards = np.array([p.board for p, _ in work], dtype=np.int8).reshape(-1, 26)
+    held = np.minimum(anchors(boards)[:, 0], 2)
+    borne = borne_off_mask(boards)  # a side with a checker off and another out: the borne-off net's
     start = time.perf_counter()
 
     def report(n: int) -> None:
@@ -125,6 +127,10 @@ def main() -> None:
         for name, arr in arrays.items():
             print(f"  {name:<18}" + "".join(f"{label:>4}: {1000 * arr[mask].mean():6.2f}"
                                             for label, mask in groups if mask.any()))
+        off_out = is_contact & borne[:n]
+        if off_out.any():
+            print(f"contact decisions where a side has a checker off and another out: {int(off_out.sum())}; "
+                  + "; ".join(f"{name} {1000 * arr[off_out].mean():.2f}" for name, arr in arrays.items()))
         sys.stdout.flush()
 
     for k, (p, dice) in enumerate(work, 1):
