@@ -423,7 +423,7 @@ def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: i
     print(f"{len(picked)} contact positions of the money set, cube centred; root mean square (bias) "
           "against GNU Backgammon 2-ply")
     rows = {"Engine(plies=0)": ours}
-    if getattr(engine.evaluator, "cube_head", None) is not None:  # the chances its cube decisions value
+    if getattr(engine.evaluator, "has_cube_chances", False):  # the chances its cube decisions value
         boards = np.array([p.as_array() for p in positions], dtype=np.int8)
         rows["its cube head"] = engine.evaluator.evaluate_for_cube(boards)  # type: ignore[attr-defined]
     _chance_table(rows | {"gnubg 0-ply": zero}, judge)

@@ -7,7 +7,8 @@ cube action, per unit of the current cube, for the three cube states (centred, o
 on roll, owned by its opponent: :data:`gammon.engine.cubeful.OWNER_COLUMNS`):
 
 * 0 ply: Janowski's formula on the 0-ply probabilities (the contact net's cube head's, where it
-  has one: :mod:`gammon.train.cube_head`), with the cube efficiency of the board;
+  has one, and its borne-off head's in those positions: :mod:`gammon.train.cube_head`), with the
+  cube efficiency of the board;
   for a bear-off of up to six checkers a side, at every ply, the exact values of the two-sided
   database (:mod:`gammon.engine.bearoff_two_sided`);
 * n ply: over the 21 rolls, the play best at 0 ply (as the cubeless search picks it) leads to the

@@ -23,10 +23,10 @@ WIN, WIN_GAMMON, WIN_BACKGAMMON, LOSE_GAMMON, LOSE_BACKGAMMON = range(5)
 @runtime_checkable
 class Evaluator(Protocol):
     """Anything with ``evaluate(boards) -> probabilities`` (see the module docstring). An
-    evaluator with a ``cube_head`` (:class:`gammon.engine.neural.NeuralEvaluator`) also has
-    ``evaluate_for_cube(boards)``, the chances its cube decisions value, and
-    ``evaluate_with_cube(boards)``, both from one pass of the net (what a cubeful search's leaves
-    and a cubeful rollout's cube actions use)."""
+    evaluator whose ``has_cube_chances`` is true (:class:`gammon.engine.neural.NeuralEvaluator` with
+    a cube head or a borne-off head) also has ``evaluate_for_cube(boards)``, the chances its cube
+    decisions value, and ``evaluate_with_cube(boards)``, both from one pass of the net (what a
+    cubeful search's leaves and a cubeful rollout's cube actions use)."""
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray: ...
 

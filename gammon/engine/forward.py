@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.engine.encode import N_INPUTS, encode_into, is_race_board
+from gammon.engine.encode import N_INPUTS, encode_into, is_borne_off_board, is_race_board
 from gammon.primitive_kernels import clamp_probabilities
 
 _CLIP = np.float32(40.0)  # exp(40) is far from overflow in float32, and sigmoid(40) is 1 to float32 precision
@@ -157,19 +157,26 @@ def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
     """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent
     (:func:`gammon.primitives.clamp_probabilities`). ``cw2t`` and ``rw2t`` are the nets' ``w2``
     transposed (see :func:`predict`)."""
-    _evaluate_rows(boards, cw1, cb1, cw2t, cb2, cw2t, cb2, rw1, rb1, rw2t, rb2, out, out, False)
+    _evaluate_rows(boards, cw1, cb1, cw2t, cb2, cw2t, cb2, cw2t, cb2, False, rw1, rb1, rw2t, rb2, out, out,
+                   False)
 
 
 @njit(cache=True)
-def evaluate_batch_with_head(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, rw2t, rb2, out, out_head):
+def evaluate_batch_with_head(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, bw2t, bb2, borne, rw1, rb1, rw2t, rb2,
+                             out, out_head):
     """:func:`evaluate_batch` into ``out``, and into ``out_head`` the same boards through the
     contact net's second output layer ``hw2t``/``hb2`` (its cube head; a race board gets its race
-    net's outputs there too), from one pass through the hidden layer."""
-    _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, rw2t, rb2, out, out_head, True)
+    net's outputs there too), from one pass through the hidden layer. With ``borne``, a contact
+    board where a side has a checker off and another out
+    (:func:`gammon.engine.encode.is_borne_off_board`) gets the output layer ``bw2t``/``bb2``
+    there instead (the borne-off head)."""
+    _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, bw2t, bb2, borne, rw1, rb1, rw2t, rb2, out,
+                   out_head, True)
 
 
 @njit(cache=True)
-def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, rw2t, rb2, out, out_head, with_head):
+def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, bw2t, bb2, borne, rw1, rb1, rw2t, rb2, out,
+                   out_head, with_head):
     """The loop of both: each board encoded, its net run, its outputs made consistent into
     ``out``, and with ``with_head`` the head's into ``out_head``."""
     x = np.zeros(N_INPUTS, dtype=np.float32)
@@ -191,6 +198,8 @@ def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, rw1, rb1, rw2t, rb2, 
         if with_head:
             if race:
                 y_head[:] = y
+            elif borne and is_borne_off_board(boards[r]):
+                outputs(h, bw2t, bb2, y_head, bits)
             else:
                 outputs(h, hw2t, hb2, y_head, bits)
             _store(out_head, r, y_head)

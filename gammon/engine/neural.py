@@ -5,7 +5,9 @@ one against the other).
 
 Each net has one hidden layer of sigmoid units and five sigmoid outputs ``[win, win_gammon,
 win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The contact net may carry a
-second output layer, its cube head (:class:`CubeHead`), for the chances its cube decisions value.
+second output layer, its cube head (:class:`CubeHead`), for the chances its cube decisions value,
+and a third, its borne-off head, for those chances in the positions where a side has borne off a
+checker while another is still out (:func:`gammon.engine.encode.is_borne_off_board`).
 The weights file format is described in docs/weights.md; the shipped file is
 ``gammon/engine/weights/gammon.npz``.
 """
@@ -145,17 +147,24 @@ def consistent(probs: np.ndarray) -> np.ndarray:
 class NeuralEvaluator:
     """Evaluator (see gammon.engine.evaluator) backed by a contact net and a race net."""
 
-    def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None) -> None:
+    def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None,
+                 borne_head: CubeHead | None = None) -> None:
         for name, net in (("contact", contact), ("race", race)):
             if net.w1.shape[0] != N_INPUTS:
                 raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
-        if cube_head is not None and cube_head.w2.shape[0] != contact.hidden:
-            raise ValueError(f"the cube head has {cube_head.w2.shape[0]} hidden units, the contact net "
-                             f"{contact.hidden}")
+        for name, head in (("cube", cube_head), ("borne-off", borne_head)):
+            if head is not None and head.w2.shape[0] != contact.hidden:
+                raise ValueError(f"the {name} head has {head.w2.shape[0]} hidden units, the contact net "
+                                 f"{contact.hidden}")
         self.contact = contact
         self.race = race
         self.games = games
         self.cube_head = cube_head
+        self.borne_head = borne_head
+        """The cube head of the contact positions where a side has borne off a checker while another
+        is still out (:func:`gammon.engine.encode.is_borne_off_board`), in place of
+        :attr:`cube_head` there: play all but never reaches them, so the net knows them least
+        (:mod:`gammon.train.cube_head`)."""
 
     @classmethod
     def default(cls) -> NeuralEvaluator:
@@ -187,11 +196,12 @@ class NeuralEvaluator:
         if encoding in OLDER_FEATURES:
             nets = [from_older(net, encoding) for net in nets]
         games = int(data["games"]) if "games" in data else 0
-        head = None
-        if "contact_cube_w2" in data and encoding == ENCODING:  # a head belongs to its hidden layer
-            head = CubeHead(*(np.ascontiguousarray(data[f"contact_cube_{a}"], dtype=np.float32)
-                              for a in ("w2", "b2")))
-        return cls(nets[0], nets[1], games, head)
+        # a head belongs to the hidden layer it was fitted on: read with the current encoding only
+        heads = [CubeHead(*(np.ascontiguousarray(data[f"contact_{name}_{a}"], dtype=np.float32)
+                            for a in ("w2", "b2")))
+                 if f"contact_{name}_w2" in data and encoding == ENCODING else None
+                 for name in ("cube", "borne")]
+        return cls(nets[0], nets[1], games, heads[0], heads[1])
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
         """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
@@ -203,13 +213,20 @@ class NeuralEvaluator:
         for name, net in (("contact", self.contact), ("race", self.race)):
             for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
                 arrays[f"{name}_{a}"] = value
-        if self.cube_head is not None:
-            arrays["contact_cube_w2"] = self.cube_head.w2
-            arrays["contact_cube_b2"] = self.cube_head.b2
+        for name, head in (("cube", self.cube_head), ("borne", self.borne_head)):
+            if head is not None:
+                arrays[f"contact_{name}_w2"] = head.w2
+                arrays[f"contact_{name}_b2"] = head.b2
         arrays.update(extra)
         tmp = Path(str(path) + ".tmp.npz")
         np.savez(tmp, **arrays)
         tmp.replace(path)
+
+    @property
+    def has_cube_chances(self) -> bool:
+        """Whether its cube decisions value other chances than it plays with (it has a cube head
+        or a borne-off head)."""
+        return self.cube_head is not None or self.borne_head is not None
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         """Probabilities float64 (N, 5) of boards int8 (N, 26), each seen from the player on roll."""
@@ -217,8 +234,11 @@ class NeuralEvaluator:
         return self._evaluate(boards, c.w2t, c.b2)
 
     def evaluate_for_cube(self, boards: np.ndarray) -> np.ndarray:
-        """:meth:`evaluate` with the contact net's cube head in place of its outputs (the same
-        as :meth:`evaluate` without one): the chances a cube decision values."""
+        """:meth:`evaluate` with the contact net's cube head in place of its outputs, and its
+        borne-off head in its positions (the same as :meth:`evaluate` without them): the chances a
+        cube decision values."""
+        if self.borne_head is not None:
+            return self.evaluate_with_cube(boards)[1]
         if self.cube_head is None:
             return self.evaluate(boards)
         return self._evaluate(boards, self.cube_head.w2t, self.cube_head.b2)
@@ -226,15 +246,17 @@ class NeuralEvaluator:
     def evaluate_with_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`evaluate` and :meth:`evaluate_for_cube` of the same boards, from one pass through
         the hidden layer (a cubeful search's leaves want both)."""
-        if self.cube_head is None:
+        if self.cube_head is None and self.borne_head is None:
             probs = self.evaluate(boards)
             return probs, probs
         b = _checked(boards)
         out, out_head = np.empty((b.shape[0], 5)), np.empty((b.shape[0], 5))
         if b.shape[0]:
-            c, r, head = self.contact, self.race, self.cube_head
-            evaluate_batch_with_head(b, c.w1, c.b1, c.w2t, c.b2, head.w2t, head.b2,
-                                     r.w1, r.b1, r.w2t, r.b2, out, out_head)
+            c, r = self.contact, self.race
+            head = self.cube_head or CubeHead(c.w2, c.b2)
+            borne = self.borne_head or head  # not read without a borne-off head
+            evaluate_batch_with_head(b, c.w1, c.b1, c.w2t, c.b2, head.w2t, head.b2, borne.w2t, borne.b2,
+                                     self.borne_head is not None, r.w1, r.b1, r.w2t, r.b2, out, out_head)
         return out, out_head
 
     def _evaluate(self, boards: np.ndarray, contact_w2t: np.ndarray, contact_b2: np.ndarray) -> np.ndarray:

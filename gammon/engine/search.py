@@ -301,8 +301,8 @@ class Searcher:
     @property
     def cube_chances_differ(self) -> bool:
         """Whether the evaluator values cube decisions with other chances than it plays with
-        (a :class:`gammon.engine.neural.NeuralEvaluator` with a cube head)."""
-        return getattr(self.evaluator, "cube_head", None) is not None
+        (a :class:`gammon.engine.neural.NeuralEvaluator` with a cube head or a borne-off head)."""
+        return bool(getattr(self.evaluator, "has_cube_chances", False))
 
     def cubeful_exact(self, boards: np.ndarray) -> np.ndarray:
         """bool (N,): boards whose cubeful money values are exact (the two-sided bear-off

@@ -5,6 +5,7 @@
     python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
     python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
     python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
+    python -m gammon.train cube-head --borne --resume run.npz --labels set-up.npz --out better.npz
     python -m gammon.train check run.npz --pairs 1000
     python -m gammon.train choices --labels alternatives.npz run.npz better.npz
 """
@@ -136,6 +137,9 @@ def main(argv: list[str] | None = None) -> None:
     ch.add_argument("--lam", type=float, default=1e-4, help="L2 pull towards the net's own outputs")
     ch.add_argument("--steps", type=int, default=300, help="full-batch Adam steps")
     ch.add_argument("--holdout", type=float, default=0.2, help="share held out to report the fit")
+    ch.add_argument("--borne", action="store_true",
+                    help="fit the borne-off head instead: the cube head of the positions where a side has "
+                         "borne off a checker while another is still out (label --set-up)")
     ck = sub.add_parser("check", help="strength of a weights file against pubeval")
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
@@ -209,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
 
             head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout)
             fitted, fit_report = fit_cube_head(_weights(args.resume), _label_files(args.labels),
-                                               head_settings)
+                                               head_settings, borne=args.borne)
             fitted.save(args.out)
             print("\n".join(fit_report.lines()))
             print(f"wrote {args.out}")

@@ -10,6 +10,15 @@ roll to be right; chequer play needs the positions after each play to be ordered
 head takes the rollouts, chequer play keeps the net's outputs, and both share the hidden layer,
 which costs the head one small matrix.
 
+The borne-off head is a second cube head for the contact positions where a side has borne off a
+checker while another of its checkers is on the bar or outside its home board. Play all but never
+reaches them, while set-up positions (many of the wildbg set's) have them, and there the net's
+gammon chances are far off (rollouts of set-up positions, ``python -m gammon.train label --set-up
+3 --kind rollout``: about 0.15 and 0.20 root mean square in the chances to win and to lose a
+gammon). Fitted to those rollouts, an output layer of the net's own (its outputs, not the cube
+head's, there) also ranked the plays of those positions worse (docs/training.md, step 22), so it
+serves the cube decisions alone, as the cube head does.
+
 The fit: cross-entropy of the five sigmoid outputs against the rollout chances, full batch, Adam,
 starting from the net's own output layer and held near it by an L2 penalty ``lam`` on the
 difference (the rollouts are few and noisy; the outputs elsewhere should stay the net's). A share
@@ -22,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gammon.engine.encode import encode, race_mask
+from gammon.engine.encode import borne_off_mask, encode, race_mask
 from gammon.engine.neural import CubeHead, NeuralEvaluator, sigmoid
 from gammon.train.batch_fit import adam_step, cross_entropy
 from gammon.train.labels import LabelSet
@@ -56,13 +65,15 @@ class CubeHeadReport:
     held_out: int
     net: tuple[float, np.ndarray]
     head: tuple[float, np.ndarray]
+    borne: bool = False  # the borne-off head's fit
 
     def lines(self) -> list[str]:
         names = "win, win gammon, win backgammon, lose gammon, lose backgammon"
-        return [f"{self.positions:,} contact positions, {self.held_out:,} held out; "
+        what, head = ("borne-off", "borne-off head") if self.borne else ("contact", "cube head")
+        return [f"{self.positions:,} {what} positions, {self.held_out:,} held out; "
                 f"cross-entropy and root mean square error ({names}):"] + [
-            f"  {label:<10} {ce:.5f}  " + " ".join(f"{e:.4f}" for e in rms)
-            for label, (ce, rms) in (("net", self.net), ("cube head", self.head))]
+            f"  {label:<15} {ce:.5f}  " + " ".join(f"{e:.4f}" for e in rms)
+            for label, (ce, rms) in (("net", self.net), (head, self.head))]
 
 
 def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
@@ -77,14 +88,23 @@ def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
     return w, b
 
 
-def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet,
-                  settings: CubeHeadSettings = CubeHeadSettings()) -> tuple[NeuralEvaluator, CubeHeadReport]:
+def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet, settings: CubeHeadSettings = CubeHeadSettings(),
+                  borne: bool = False) -> tuple[NeuralEvaluator, CubeHeadReport]:
     """A copy of ``ev`` with a cube head fitted to the contact positions of ``labels`` (rollout
-    chances; races are left out: the race net has no head), and the report of the fit."""
+    chances; races are left out: the race net has no head), and the report of the fit. With
+    ``borne``, the head is the borne-off head, fitted to the positions where a side has borne off a
+    checker while another is still out (:func:`gammon.engine.encode.borne_off_mask`), which set-up
+    positions have and play all but never reaches (``label --set-up``); otherwise, where ``ev`` has
+    a borne-off head, the cube head is fitted to the other contact positions."""
     contact = ~race_mask(labels.boards)
+    if borne:
+        contact &= borne_off_mask(labels.boards)
+    elif ev.borne_head is not None:
+        contact &= ~borne_off_mask(labels.boards)
     boards, targets = labels.boards[contact], labels.targets[contact].astype(np.float64)
     if len(boards) < 2:
-        raise ValueError(f"a cube head needs contact positions to fit, the labels have {len(boards)}")
+        what = "borne-off" if borne else "contact"
+        raise ValueError(f"a cube head needs {what} positions to fit, the labels have {len(boards)}")
     net = ev.contact
     w1, b1, w2, b2 = (a.astype(np.float64) for a in net.arrays())
     h = sigmoid(encode(boards).astype(np.float64) @ w1 + b1)
@@ -98,10 +118,12 @@ def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet,
 
     if n_held:
         w, b = _fit(h[train], targets[train], w2, b2, settings)
-        report = CubeHeadReport(len(boards), n_held, scores(w2, b2), scores(w, b))
+        report = CubeHeadReport(len(boards), n_held, scores(w2, b2), scores(w, b), borne)
     else:
         nothing = (float("nan"), np.full(5, np.nan))
-        report = CubeHeadReport(len(boards), 0, nothing, nothing)
+        report = CubeHeadReport(len(boards), 0, nothing, nothing, borne)
     w, b = _fit(h, targets, w2, b2, settings)
     head = CubeHead(w.astype(np.float32), b.astype(np.float32))
-    return NeuralEvaluator(ev.contact, ev.race, ev.games, head), report
+    if borne:
+        return NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, head), report
+    return NeuralEvaluator(ev.contact, ev.race, ev.games, head, ev.borne_head), report

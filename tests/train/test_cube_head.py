@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.encode import race_mask
+from gammon.engine.encode import borne_off_mask, race_mask
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import CubeHead, NeuralEvaluator
 from gammon.engine.search import Searcher
 from gammon.train.__main__ import main
 from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
-from gammon.train.labels import LABEL_FORMAT, LabelSet
+from gammon.train.labels import LABEL_FORMAT, LabelSet, set_up_positions
 from gammon.train.selfplay import TrainSettings, save
 
 OPENING = "4HPwATDgc/ABMA"
@@ -159,3 +159,57 @@ def test_the_cli_fits_and_writes_a_head(net: NeuralEvaluator, tmp_path: Path,
     assert NeuralEvaluator.load(tmp_path / "headed.npz").cube_head is not None
     out = capsys.readouterr().out
     assert "held out" in out and "wrote" in out
+
+
+def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(net: NeuralEvaluator,
+                                                                          tmp_path: Path) -> None:
+    games = _contact_boards(200, 4)
+    set_up = set_up_positions(games, 3, seed=1)  # a side with a checker off and another out
+    boards = np.concatenate([games, set_up])
+    mine = borne_off_mask(boards)
+    assert len(set_up) > 100 and np.array_equal(mine, np.arange(len(boards)) >= len(games))
+    t = net.evaluate(boards)
+    t[:, 3:] = 0.0  # rollouts that find no gammons lost
+    labels = LabelSet(boards, t.astype(np.float32), "set-up")
+    headed, _ = fit_cube_head(net, labels, CubeHeadSettings(steps=100, lr=0.05, holdout=0.0))
+    both, report = fit_cube_head(headed, labels, CubeHeadSettings(steps=100, lr=0.05), borne=True)
+    assert report.positions == len(set_up) and "borne-off positions" in "\n".join(report.lines())
+    assert both.cube_head is headed.cube_head and both.borne_head is not None
+    # play keeps the net's outputs; the cube its head's, and the borne-off head's in its positions
+    np.testing.assert_array_equal(both.evaluate(boards), net.evaluate(boards))
+    play, cube = both.evaluate_with_cube(boards)
+    np.testing.assert_array_equal(play, net.evaluate(boards))
+    np.testing.assert_array_equal(cube, both.evaluate_for_cube(boards))
+    np.testing.assert_array_equal(cube[~mine], headed.evaluate_for_cube(boards[~mine]))
+    assert np.abs(cube[mine] - headed.evaluate_for_cube(boards[mine])).max() > 1e-3
+    assert cube[mine, 3].mean() < 0.5 * net.evaluate(boards[mine])[:, 3].mean()  # it learnt
+    # a borne-off head alone: the contact net's own outputs elsewhere
+    alone = NeuralEvaluator(net.contact, net.race, 0, None, both.borne_head)
+    np.testing.assert_array_equal(alone.evaluate_for_cube(boards)[~mine], net.evaluate(boards[~mine]))
+    # saved and read back; a training checkpoint drops it with the cube head
+    both.save(tmp_path / "w.npz")
+    again = NeuralEvaluator.load(tmp_path / "w.npz")
+    np.testing.assert_array_equal(again.evaluate_with_cube(boards)[1], cube)
+    save(both, TrainSettings(), tmp_path / "checkpoint.npz")
+    assert NeuralEvaluator.load(tmp_path / "checkpoint.npz").borne_head is None
+    # where there is a borne-off head, the cube head is fitted to the other positions alone
+    refit, report = fit_cube_head(both, labels, CubeHeadSettings(steps=10, holdout=0.0))
+    assert report.positions == len(games) and refit.borne_head is both.borne_head
+    with pytest.raises(ValueError, match="borne-off positions to fit, the labels have 0"):
+        fit_cube_head(net, LabelSet(games, t[:len(games)].astype(np.float32)), borne=True)
+    with pytest.raises(ValueError, match="borne-off head has 3 hidden units"):
+        NeuralEvaluator(net.contact, net.race, 0, None, CubeHead(np.zeros((3, 5), np.float32),
+                                                                np.zeros(5, np.float32)))
+
+
+def test_the_engine_decides_the_cube_of_a_borne_off_position_with_its_head(net: NeuralEvaluator) -> None:
+    w2 = net.contact.w2.copy()
+    w2[:, 0] += 0.5  # a head sure of more wins
+    borne = NeuralEvaluator(net.contact, net.race, 0, None, CubeHead(w2, net.contact.b2.copy()))
+    off = Position.from_points({24: 1, 6: 5, 5: 4, 4: 3}, {24: 2, 13: 5, 8: 3, 6: 5})  # the mover: 2 off
+    plain, headed = Engine(plies=0, evaluator=net), Engine(plies=0, evaluator=borne)
+    assert headed.cube_decision(off).no_double > plain.cube_decision(off).no_double + 0.01
+    assert headed.best_play(off, (6, 5)) == plain.best_play(off, (6, 5))
+    # the opening is not its position: the net's own chances there
+    p = Position.from_id(OPENING)
+    assert headed.cube_decision(p).no_double == plain.cube_decision(p).no_double

@@ -227,6 +227,10 @@ def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     made = LabelSet.load(set_up)
     assert len(made) > 10 and borne_off_mask(made.boards).all()
     assert "set up with 1-3 checkers" in made.description
+    main(["cube-head", "--borne", "--resume", str(out), "--labels", str(set_up), "--out", str(out),
+          "--steps", "5"])
+    assert "borne-off positions" in capsys.readouterr().out
+    assert NeuralEvaluator.load(out).borne_head is not None
 
 
 def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> None:
