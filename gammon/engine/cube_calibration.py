@@ -27,7 +27,7 @@ reduction, 1 worker)::
         --take-zone 0.8 1.2 --anchors 2 --save anchors.jsonl
     python benchmarks/cube_bias.py --fit own80.jsonl take.jsonl anchors.jsonl
 
-Zero for the weights of training step 21 (docs/training.md), as for steps 11 to 20, so the
+Zero for the weights of training step 22 (docs/training.md), as for steps 11 to 21, so the
 correction leaves the search's equities as they are. Steps 10 to 15 fitted the net to rollouts
 of the cube window itself (steps 16 to 20 fine-tune step 15's net further, step 20 with 2-ply
 labels of the cube window), and without any correction it judges better than step 9 did with
