@@ -103,7 +103,7 @@ def main() -> None:
     # points the mover holds in the opponent's home board (0, 1, 2: two or more), all boards at once
     boards = np.array([p.board for p, _ in work], dtype=np.int8).reshape(-1, 26)
     held = np.minimum(anchors(boards)[:, 0], 2)
-    borne = borne_off_mask(boards)  # a side with a checker off and another out: the borne-off net's
+    borne = borne_off_mask(boards)  # a side with a checker off and another out (the borne-off head's)
     start = time.perf_counter()
 
     def report(n: int) -> None:

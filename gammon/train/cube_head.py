@@ -14,10 +14,10 @@ The borne-off head is a second cube head for the contact positions where a side 
 checker while another of its checkers is on the bar or outside its home board. Play all but never
 reaches them, while set-up positions (many of the wildbg set's) have them, and there the net's
 gammon chances are far off (rollouts of set-up positions, ``python -m gammon.train label --set-up
-3 --kind rollout``: about 0.15 and 0.20 root mean square in the chances to win and to lose a
-gammon). Fitted to those rollouts, an output layer of the net's own (its outputs, not the cube
-head's, there) also ranked the plays of those positions worse (docs/training.md, step 22), so it
-serves the cube decisions alone, as the cube head does.
+3 --kind rollout``: about 0.14 and 0.17 root mean square in the chances to win and to lose a
+gammon). Such a layer made the cube decisions there better but, tried for chequer play too, ranked
+the plays of those positions worse (docs/training.md, step 22), so it serves the cube decisions
+alone, as the cube head does.
 
 The fit: cross-entropy of the five sigmoid outputs against the rollout chances, full batch, Adam,
 starting from the net's own output layer and held near it by an L2 penalty ``lam`` on the
