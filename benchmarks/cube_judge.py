@@ -62,6 +62,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from gnubg_capture import CAPTURE  # noqa: E402
 
 from gammon import Position  # noqa: E402
+from gammon.engine.encode import borne_off_mask  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
@@ -381,17 +382,13 @@ POSITION_CLASSES = ("contact, no checker off", "contact, a checker off, the othe
 def position_class(p: Position) -> str:
     """Which of :data:`POSITION_CLASSES` ``p`` is in. A side that has borne off a checker can no
     longer be gammoned; "another out": one of its checkers is still on the bar or on its points
-    7-24 (after a hit, or in a set-up position such as many of the wildbg set's)."""
+    7-24 (after a hit, or in a set-up position such as many of the wildbg set's), the positions of
+    the net's borne-off head (:func:`gammon.engine.encode.borne_off_mask`)."""
     if p.is_race():
         return POSITION_CLASSES[3]
-    board = np.array(p.board)
-    out = False
-    off = False
-    for side in (board.clip(min=0), (-board[::-1]).clip(min=0)):  # each side from its own view
-        if side.sum() < 15:
-            off = True
-            out |= bool(side[7:].sum() > 0)
-    return POSITION_CLASSES[2 if out else 1 if off else 0]
+    if borne_off_mask(np.array([p.board], dtype=np.int8))[0]:
+        return POSITION_CLASSES[2]
+    return POSITION_CLASSES[1 if any(p.off) else 0]
 
 
 def _rms_bias(diff: np.ndarray) -> str:
