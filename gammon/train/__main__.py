@@ -186,6 +186,7 @@ def main(argv: list[str] | None = None) -> None:
                                           or args.window_labels or args.nets != "both"):
                 raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
                                  "--nets need --method adam")
+            from gammon.engine.neural import NeuralEvaluator
             from gammon.train.batch_fit import AdamSettings
             from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, widen
 
@@ -193,8 +194,8 @@ def main(argv: list[str] | None = None) -> None:
             rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
             kept = _label_files(args.window_labels) if args.window_labels else None
             ev = _weights(args.resume)
-            if args.hidden is not None:
-                ev.contact = widen(ev.contact, args.hidden, args.seed)
+            if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
+                ev = NeuralEvaluator(widen(ev.contact, args.hidden, args.seed), ev.race, ev.games)
             if args.race_hidden is not None:
                 ev.race = widen(ev.race, args.race_hidden, args.seed)
             if args.method == "adam":

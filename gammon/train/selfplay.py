@@ -140,9 +140,10 @@ def run(ev: NeuralEvaluator, settings: TrainSettings, games: int, out: Path, *, 
     return ev
 
 
-def save(ev: NeuralEvaluator, settings: TrainSettings, out: Path) -> None:
-    """A training checkpoint of ``ev``'s nets, without a cube head: training moves the hidden
-    layer it was fitted on (fit one again: ``python -m gammon.train cube-head``)."""
-    plain = NeuralEvaluator(ev.contact, ev.race, ev.games)
+def save(ev: NeuralEvaluator, settings: TrainSettings, out: Path, heads: bool = False) -> None:
+    """A training checkpoint of ``ev``'s nets, without its cube heads: training moves the hidden
+    layer they were fitted on (fit them again: ``python -m gammon.train cube-head``). With
+    ``heads`` (the contact net was not trained) they are kept."""
+    plain = ev if heads else NeuralEvaluator(ev.contact, ev.race, ev.games)
     plain.save(out, seed=settings.seed, alpha=settings.alpha, alpha_half=settings.alpha_half,
                alpha_min=settings.alpha_min, lam=settings.lam)

@@ -117,7 +117,8 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
                     window_kept: LabelSet | None = None,
                     nets: tuple[str, ...] = NETS) -> tuple[NeuralEvaluator, float]:
     """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race) to its
-    positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is. ``out``
+    positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is, and the
+    contact net's cube heads stay while it does (a fit of the race net alone keeps them). ``out``
     gets the result. Returns it and its held-out squared error (on the last ``holdout`` share of
     ``labels``); ``ev`` itself is left as it was.
 
@@ -138,7 +139,8 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     if not nets or not set(nets) <= set(NETS):
         raise ValueError(f"nets must name 'contact', 'race' or both, got {nets!r}")
     note = noter(log)
-    ev = NeuralEvaluator(ev.contact, ev.race, ev.games)  # the fitted nets replace these, not the caller's
+    # the fitted nets replace these, not the caller's; the cube heads go with the contact net
+    ev = NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, ev.borne_head)
     exempt = np.zeros(len(labels), dtype=bool)
     if window_kept is not None:
         exempt = np.concatenate([np.ones(len(window_kept), dtype=bool), exempt])
@@ -166,9 +168,11 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
                           held_boards=held.boards[held_want], held_targets=held.targets[held_want],
                           keep_last=rollouts is not None, note=note)
         setattr(ev, name, fitted)
+        if name == "contact":  # its hidden layer moved: the heads fitted on it no longer fit
+            ev = NeuralEvaluator(ev.contact, ev.race, ev.games)
     error = label_error(ev, held)
     note(f"end: held-out mse {error:.6f}{pubeval_check(ev, check_pairs)}")
-    save(ev, TrainSettings(seed=seed), out)
+    save(ev, TrainSettings(seed=seed), out, heads=True)
     return ev, error
 
 

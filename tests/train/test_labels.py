@@ -9,7 +9,7 @@ import pytest
 
 from gammon.engine.encode import anchors, borne_off_mask, race_mask
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.neural import NeuralEvaluator, consistent
+from gammon.engine.neural import CubeHead, NeuralEvaluator, consistent
 from gammon.engine.rollout import rollout
 from gammon.engine.search import Searcher
 from gammon.position import Position
@@ -203,7 +203,8 @@ def test_drop_window_leaves_out_the_contact_search_labels_in_the_window(tmp_path
 
 def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     weights = tmp_path / "w.npz"
-    _net(7).save(weights)
+    plain = _net(7)  # with a cube head, which --hidden drops with the old hidden layer
+    NeuralEvaluator(plain.contact, plain.race, 0, CubeHead(plain.contact.w2, plain.contact.b2)).save(weights)
     labels = tmp_path / "labels.npz"
     main(["label", "--weights", str(weights), "--out", str(labels), "--games", "2", "--every", "10",
           "--plies", "1", "--workers", "1"])
@@ -215,6 +216,12 @@ def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     text = capsys.readouterr().out
     assert "labelled" in text and "epoch 1: fit mse" in text
     assert NeuralEvaluator.load(out).contact.hidden == 10 and NeuralEvaluator.load(out).race.hidden == 6
+    assert NeuralEvaluator.load(weights).cube_head is not None and NeuralEvaluator.load(out).cube_head is None
+    widened = tmp_path / "widened.npz"  # widened, not fitted: the head is dropped all the same
+    main(["fit", "--resume", str(weights), "--labels", str(labels), "--out", str(widened), "--epochs", "1",
+          "--check-pairs", "0", "--batch", "4", "--hidden", "10", "--nets", "race"])
+    wide = NeuralEvaluator.load(widened)
+    assert wide.contact.hidden == 10 and wide.cube_head is None
     main(["fit", "--resume", str(out), "--labels", str(labels), "--out", str(out), "--epochs", "2",
           "--check-pairs", "0", "--batch", "4"])
     text = capsys.readouterr().out
@@ -303,12 +310,19 @@ def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
     assert 0 < races.sum() < len(labels)
     settings = AdamSettings(epochs=2, lr=3e-3, batch=16)
     for only in ("race", "contact"):
-        start = _net(6)
-        before = start.evaluate(labels.boards)
+        plain = _net(6)  # with a cube head, which goes with the contact net's hidden layer
+        head = CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy())
+        start = NeuralEvaluator(plain.contact, plain.race, 0, head)
+        before, cube_before = start.evaluate_with_cube(labels.boards)
         ev, _ = adam_fit_labels(start, labels, tmp_path / f"{only}.npz", settings, holdout=0.2,
                                 check_pairs=0, nets=(only,))
-        after = NeuralEvaluator.load(tmp_path / f"{only}.npz").evaluate(labels.boards)
+        saved = NeuralEvaluator.load(tmp_path / f"{only}.npz")
+        after = saved.evaluate(labels.boards)
         assert np.array_equal(ev.evaluate(labels.boards), after)
+        assert ev.cube_head is start.cube_head if only == "race" else ev.cube_head is None
+        assert (saved.cube_head is not None) is (only == "race")
+        if only == "race":  # the contact positions' cube chances are the head's, as they were
+            np.testing.assert_array_equal(saved.evaluate_for_cube(labels.boards[~races]), cube_before[~races])
         assert np.array_equal(start.evaluate(labels.boards), before)  # the caller's nets are left alone
         fitted = races if only == "race" else ~races
         assert np.array_equal(after[~fitted], before[~fitted])
