@@ -134,12 +134,16 @@ def main(argv: list[str] | None = None) -> None:
     ch.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
     ch.add_argument("--labels", type=Path, nargs="+", required=True, help="rollout label files")
     ch.add_argument("--out", type=Path, required=True)
-    ch.add_argument("--lam", type=float, default=1e-4, help="L2 pull towards the net's own outputs")
+    ch.add_argument("--lam", type=float, default=1e-4,
+                    help="L2 pull towards the net's own outputs (with --from-head, its head's)")
     ch.add_argument("--steps", type=int, default=300, help="full-batch Adam steps")
     ch.add_argument("--holdout", type=float, default=0.2, help="share held out to report the fit")
     ch.add_argument("--borne", action="store_true",
                     help="fit the borne-off head instead: the cube head of the positions where a side has "
                          "borne off a checker while another is still out (label --set-up)")
+    ch.add_argument("--from-head", action="store_true",
+                    help="start from the head the net has, and hold the fit near it (more rollouts "
+                         "added to those it was fitted on)")
     ck = sub.add_parser("check", help="strength of a weights file against pubeval")
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
@@ -212,7 +216,8 @@ def main(argv: list[str] | None = None) -> None:
         elif args.command == "cube-head":
             from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
 
-            head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout)
+            head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout,
+                                             from_head=args.from_head)
             fitted, fit_report = fit_cube_head(_weights(args.resume), _label_files(args.labels),
                                                head_settings, borne=args.borne)
             fitted.save(args.out)

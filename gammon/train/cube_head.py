@@ -22,7 +22,9 @@ alone, as the cube head does.
 The fit: cross-entropy of the five sigmoid outputs against the rollout chances, full batch, Adam,
 starting from the net's own output layer and held near it by an L2 penalty ``lam`` on the
 difference (the rollouts are few and noisy; the outputs elsewhere should stay the net's). A share
-of the positions is held out first to report the fit; the head then refits on all of them.
+of the positions is held out first to report the fit; the head then refits on all of them. With
+``from_head`` the fit starts from the head the net already has, and is held near it instead: new
+rollouts added to those it was fitted on, which need not be at hand.
 """
 
 from __future__ import annotations
@@ -39,14 +41,16 @@ from gammon.train.labels import LabelSet
 
 @dataclass(frozen=True)
 class CubeHeadSettings:
-    """``lam``: L2 pull towards the net's own output layer; ``steps`` and ``lr``: full-batch Adam;
-    ``holdout``: share of the positions held out (drawn with ``seed``) to report the fit."""
+    """``lam``: L2 pull towards the net's own output layer (with ``from_head``, towards the head
+    it has); ``steps`` and ``lr``: full-batch Adam; ``holdout``: share of the positions held out
+    (drawn with ``seed``) to report the fit."""
 
     lam: float = 1e-4
     steps: int = 300
     lr: float = 0.01
     holdout: float = 0.2
     seed: int = 1
+    from_head: bool = False
 
     def __post_init__(self) -> None:
         if self.lam < 0 or self.steps < 1 or self.lr <= 0 or not 0 <= self.holdout < 1:
@@ -66,14 +70,16 @@ class CubeHeadReport:
     net: tuple[float, np.ndarray]
     head: tuple[float, np.ndarray]
     borne: bool = False  # the borne-off head's fit
+    before: tuple[float, np.ndarray] | None = None  # the head it started from (``from_head``)
 
     def lines(self) -> list[str]:
         names = "win, win gammon, win backgammon, lose gammon, lose backgammon"
         what, head = ("borne-off", "borne-off head") if self.borne else ("contact", "cube head")
+        rows = [("net", self.net)] + ([] if self.before is None else [("the head before", self.before)])
         return [f"{self.positions:,} {what} positions, {self.held_out:,} held out; "
                 f"cross-entropy and root mean square error ({names}):"] + [
             f"  {label:<15} {ce:.5f}  " + " ".join(f"{e:.4f}" for e in rms)
-            for label, (ce, rms) in (("net", self.net), (head, self.head))]
+            for label, (ce, rms) in rows + [(head, self.head)]]
 
 
 def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
@@ -95,7 +101,8 @@ def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet, settings: CubeHeadSetti
     ``borne``, the head is the borne-off head, fitted to the positions where a side has borne off a
     checker while another is still out (:func:`gammon.engine.encode.borne_off_mask`), which set-up
     positions have and play all but never reaches (``label --set-up``); otherwise, where ``ev`` has
-    a borne-off head, the cube head is fitted to the other contact positions."""
+    a borne-off head, the cube head is fitted to the other contact positions. With
+    ``settings.from_head`` the fit starts from (and is held near) the head ``ev`` has."""
     contact = ~race_mask(labels.boards)
     if borne:
         contact &= borne_off_mask(labels.boards)
@@ -107,6 +114,13 @@ def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet, settings: CubeHeadSetti
         raise ValueError(f"a cube head needs {what} positions to fit, the labels have {len(boards)}")
     net = ev.contact
     w1, b1, w2, b2 = (a.astype(np.float64) for a in net.arrays())
+    start = w2, b2
+    if settings.from_head:
+        had = ev.borne_head if borne else ev.cube_head
+        if had is None:
+            what = "borne-off" if borne else "cube"
+            raise ValueError(f"from_head: the net has no {what} head to start from")
+        start = had.w2.astype(np.float64), had.b2.astype(np.float64)
     h = sigmoid(encode(boards).astype(np.float64) @ w1 + b1)
     order = np.random.default_rng(settings.seed).permutation(len(boards))
     n_held = min(len(boards) - 1, int(round(settings.holdout * len(boards))))
@@ -117,12 +131,13 @@ def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet, settings: CubeHeadSetti
         return cross_entropy(y, targets[held]), np.sqrt(np.mean((y - targets[held]) ** 2, axis=0))
 
     if n_held:
-        w, b = _fit(h[train], targets[train], w2, b2, settings)
-        report = CubeHeadReport(len(boards), n_held, scores(w2, b2), scores(w, b), borne)
+        w, b = _fit(h[train], targets[train], *start, settings)
+        report = CubeHeadReport(len(boards), n_held, scores(w2, b2), scores(w, b), borne,
+                                scores(*start) if settings.from_head else None)
     else:
         nothing = (float("nan"), np.full(5, np.nan))
         report = CubeHeadReport(len(boards), 0, nothing, nothing, borne)
-    w, b = _fit(h, targets, w2, b2, settings)
+    w, b = _fit(h, targets, *start, settings)
     head = CubeHead(w.astype(np.float32), b.astype(np.float32))
     if borne:
         return NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, head), report

@@ -102,6 +102,28 @@ def test_lam_holds_the_head_to_the_nets_outputs(net: NeuralEvaluator) -> None:
     assert moved[1] < moved[0] / 5
 
 
+def test_from_head_starts_from_the_head_the_net_has_and_holds_the_fit_near_it(net: NeuralEvaluator) -> None:
+    labels = _labels(net)
+    old = CubeHead(net.contact.w2 + np.float32(0.3), net.contact.b2.copy())
+    headed = NeuralEvaluator(net.contact, net.race, 0, old, old)
+    settings = CubeHeadSettings(steps=200, lr=0.05, lam=10.0, from_head=True)
+    for borne in (False, True):
+        if borne:  # the borne-off head's positions: the labels' boards set up
+            boards = set_up_positions(labels.boards, 3, seed=2)
+            labels = LabelSet(boards, net.evaluate(boards).astype(np.float32))
+        fitted, report = fit_cube_head(headed, labels, settings, borne=borne)
+        new = fitted.borne_head if borne else fitted.cube_head
+        plain, _ = fit_cube_head(headed, labels, CubeHeadSettings(steps=200, lr=0.05, lam=10.0), borne=borne)
+        near = plain.borne_head if borne else plain.cube_head
+        assert new is not None and near is not None
+        # held near the head it had, not the net's own outputs, as the plain fit is
+        assert np.abs(new.w2 - old.w2).sum() < np.abs(new.w2 - net.contact.w2).sum() / 5
+        assert np.abs(near.w2 - net.contact.w2).sum() < np.abs(near.w2 - old.w2).sum() / 5
+        assert report.before is not None and "the head before" in "\n".join(report.lines())
+    with pytest.raises(ValueError, match="no cube head to start from"):
+        fit_cube_head(net, labels, settings)
+
+
 def test_races_have_no_head(net: NeuralEvaluator) -> None:
     race = Position.from_id(RACE).as_array()[None, :]
     labels = _labels(net)
@@ -158,7 +180,10 @@ def test_the_cli_fits_and_writes_a_head(net: NeuralEvaluator, tmp_path: Path,
           "--out", str(tmp_path / "headed.npz"), "--steps", "20"])
     assert NeuralEvaluator.load(tmp_path / "headed.npz").cube_head is not None
     out = capsys.readouterr().out
-    assert "held out" in out and "wrote" in out
+    assert "held out" in out and "wrote" in out and "the head before" not in out
+    main(["cube-head", "--resume", str(tmp_path / "headed.npz"), "--labels", str(tmp_path / "rollouts.npz"),
+          "--out", str(tmp_path / "again.npz"), "--steps", "20", "--from-head"])
+    assert "the head before" in capsys.readouterr().out
 
 
 def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(net: NeuralEvaluator,
