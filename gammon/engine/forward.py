@@ -128,20 +128,14 @@ def sigmoid_into(z, n, bits):
 
 @njit(cache=True, fastmath=True)
 def predict(x, w1, b1, w2t, b2, h, y, bits, nonzero):
-    """:func:`forward` for play: the hidden units by :func:`hidden`, then the :func:`outputs`
-    (``w2t`` is ``w2`` transposed (5, hidden), so the output sums run along contiguous rows).
-    Agrees with :func:`forward` to about 1e-6."""
-    hidden(x, w1, b1, h, bits, nonzero)
-    outputs(h, w2t, b2, y, bits)
-
-
-@njit(cache=True, fastmath=True)
-def hidden(x, w1, b1, h, bits, nonzero):
-    """The hidden units ``h`` of the inputs ``x``: the sums by :func:`gathered_hidden_sums`
-    (``nonzero`` its scratch) through :func:`sigmoid_into` (``bits`` int32 scratch as long as
-    ``h``)."""
+    """:func:`forward` for play: the hidden sums are :func:`gathered_hidden_sums` (``nonzero``
+    its scratch), ``w2t`` is ``w2`` transposed (5, hidden), so the output sums run along
+    contiguous rows, and the sigmoids are :func:`sigmoid_into`; ``bits`` is int32 scratch as long
+    as ``h``. Agrees with :func:`forward` to about 1e-6."""
+    nh = b1.shape[0]
     gathered_hidden_sums(x, w1, b1, h, nonzero)
-    sigmoid_into(h, b1.shape[0], bits)
+    sigmoid_into(h, nh, bits)
+    outputs(h, w2t, b2, y, bits)
 
 
 @njit(cache=True, fastmath=True)
@@ -164,7 +158,7 @@ def evaluate_batch(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
     (:func:`gammon.primitives.clamp_probabilities`). ``cw2t`` and ``rw2t`` are the nets' ``w2``
     transposed (see :func:`predict`)."""
     _evaluate_rows(boards, cw1, cb1, cw2t, cb2, cw2t, cb2, cw2t, cb2, False, rw1, rb1, rw2t, rb2, out, out,
-                   True, False)
+                   False)
 
 
 @njit(cache=True)
@@ -177,23 +171,14 @@ def evaluate_batch_with_head(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, bw2t, bb2, 
     (:func:`gammon.engine.encode.is_borne_off_board`) gets the output layer ``bw2t``/``bb2``
     there instead (the borne-off head)."""
     _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, bw2t, bb2, borne, rw1, rb1, rw2t, rb2, out,
-                   out_head, True, True)
-
-
-@njit(cache=True)
-def evaluate_batch_head(boards, cw1, cb1, hw2t, hb2, bw2t, bb2, borne, rw1, rb1, rw2t, rb2, out_head):
-    """The ``out_head`` of :func:`evaluate_batch_with_head` alone: a contact board's play outputs
-    are not computed (what a cube decision at 0 ply asks)."""
-    _evaluate_rows(boards, cw1, cb1, hw2t, hb2, hw2t, hb2, bw2t, bb2, borne, rw1, rb1, rw2t, rb2, out_head,
-                   out_head, False, True)
+                   out_head, True)
 
 
 @njit(cache=True)
 def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, bw2t, bb2, borne, rw1, rb1, rw2t, rb2, out,
-                   out_head, with_play, with_head):
-    """The loop of all three: each board encoded and its net's hidden units computed; with
-    ``with_play`` its outputs made consistent into ``out``, with ``with_head`` the head's into
-    ``out_head`` (a race board's head is its race net's outputs)."""
+                   out_head, with_head):
+    """The loop of both: each board encoded, its net run, its outputs made consistent into
+    ``out``, and with ``with_head`` the head's into ``out_head``."""
     x = np.zeros(N_INPUTS, dtype=np.float32)
     scratch = np.zeros(52, dtype=np.int32)
     size = max(cb1.shape[0], rb1.shape[0])
@@ -204,19 +189,16 @@ def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, hw2t, hb2, bw2t, bb2, borne, rw1
     nonzero = np.zeros(N_INPUTS, dtype=np.int64)
     for r in range(boards.shape[0]):
         encode_into(boards[r], x, scratch)
-        if is_race_board(boards[r]):
+        race = is_race_board(boards[r])
+        if race:
             predict(x, rw1, rb1, rw2t, rb2, h, y, bits, nonzero)
-            if with_play:
-                _store(out, r, y)
-            if with_head:
-                _store(out_head, r, y)
-            continue
-        hidden(x, cw1, cb1, h, bits, nonzero)
-        if with_play:
-            outputs(h, cw2t, cb2, y, bits)
-            _store(out, r, y)
+        else:
+            predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
+        _store(out, r, y)
         if with_head:
-            if borne and is_borne_off_board(boards[r]):
+            if race:
+                y_head[:] = y
+            elif borne and is_borne_off_board(boards[r]):
                 outputs(h, bw2t, bb2, y_head, bits)
             else:
                 outputs(h, hw2t, hb2, y_head, bits)

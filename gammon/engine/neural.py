@@ -30,7 +30,7 @@ from gammon.engine.encode import (
     V2_FEATURES,
     V3_FEATURES,
 )
-from gammon.engine.forward import evaluate_batch, evaluate_batch_head, evaluate_batch_with_head
+from gammon.engine.forward import evaluate_batch, evaluate_batch_with_head
 from gammon.engine.npz import load_npz
 from gammon.primitives import clamp_probabilities
 
@@ -236,38 +236,28 @@ class NeuralEvaluator:
     def evaluate_for_cube(self, boards: np.ndarray) -> np.ndarray:
         """:meth:`evaluate` with the contact net's cube head in place of its outputs, and its
         borne-off head in its positions (the same as :meth:`evaluate` without them): the chances a
-        cube decision values. The play outputs of contact boards are not computed."""
-        if not self.has_cube_chances:
+        cube decision values."""
+        if self.borne_head is not None:
+            return self.evaluate_with_cube(boards)[1]
+        if self.cube_head is None:
             return self.evaluate(boards)
-        b = _checked(boards)
-        out = np.empty((b.shape[0], 5))
-        if b.shape[0]:
-            c, r = self.contact, self.race
-            head, borne = self._heads()
-            evaluate_batch_head(b, c.w1, c.b1, head.w2t, head.b2, borne.w2t, borne.b2,
-                                self.borne_head is not None, r.w1, r.b1, r.w2t, r.b2, out)
-        return out
+        return self._evaluate(boards, self.cube_head.w2t, self.cube_head.b2)
 
     def evaluate_with_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`evaluate` and :meth:`evaluate_for_cube` of the same boards, from one pass through
         the hidden layer (a cubeful search's leaves want both)."""
-        if not self.has_cube_chances:
+        if self.cube_head is None and self.borne_head is None:
             probs = self.evaluate(boards)
             return probs, probs
         b = _checked(boards)
         out, out_head = np.empty((b.shape[0], 5)), np.empty((b.shape[0], 5))
         if b.shape[0]:
             c, r = self.contact, self.race
-            head, borne = self._heads()
+            head = self.cube_head or CubeHead(c.w2, c.b2)
+            borne = self.borne_head or head  # not read without a borne-off head
             evaluate_batch_with_head(b, c.w1, c.b1, c.w2t, c.b2, head.w2t, head.b2, borne.w2t, borne.b2,
                                      self.borne_head is not None, r.w1, r.b1, r.w2t, r.b2, out, out_head)
         return out, out_head
-
-    def _heads(self) -> tuple[CubeHead, CubeHead]:
-        """The cube head (the net's own output layer without one) and the borne-off head (the cube
-        head without one: then not read) as the kernels take them."""
-        head = self.cube_head or CubeHead(self.contact.w2, self.contact.b2)
-        return head, self.borne_head or head
 
     def _evaluate(self, boards: np.ndarray, contact_w2t: np.ndarray, contact_b2: np.ndarray) -> np.ndarray:
         b = _checked(boards)

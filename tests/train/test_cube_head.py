@@ -78,7 +78,7 @@ def test_one_pass_gives_both_heads_as_each_alone(net: NeuralEvaluator) -> None:
     assert not np.array_equal(play, cube) and np.array_equal(play[30], cube[30])  # a race: no head
     assert all(np.array_equal(a, net.evaluate(boards)) for a in net.evaluate_with_cube(boards))
     empty = fitted.evaluate_with_cube(boards[:0])
-    assert empty[0].shape == empty[1].shape == fitted.evaluate_for_cube(boards[:0]).shape == (0, 5)
+    assert empty[0].shape == empty[1].shape == (0, 5)
     searcher = Searcher(fitted, default_bearoff())
     over = np.zeros((1, 26), np.int8)
     over[0, 3] = 1  # the side not on roll has borne off: a finished game
