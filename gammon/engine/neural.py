@@ -246,7 +246,7 @@ class NeuralEvaluator:
     def evaluate_with_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`evaluate` and :meth:`evaluate_for_cube` of the same boards, from one pass through
         the hidden layer (a cubeful search's leaves want both)."""
-        if self.cube_head is None and self.borne_head is None:
+        if not self.has_cube_chances:
             probs = self.evaluate(boards)
             return probs, probs
         b = _checked(boards)
