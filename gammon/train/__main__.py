@@ -92,6 +92,8 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
     lb.add_argument("--rollout-plies", type=int, default=0, help="chequer play depth in rollouts")
     lb.add_argument("--truncate", type=int, help="stop rollout trials after this many half-moves")
+    lb.add_argument("--common-dice", action="store_true",
+                    help="roll a roll's alternatives out on the same dice (with --alternatives)")
     lb.add_argument("--positions", type=int, help="label only the first this many positions")
     lb.add_argument("--chunk", type=int, default=256, help="positions per piece of work")
     lb.add_argument("--workers", type=int, help="local processes (default: every core)")
@@ -177,7 +179,7 @@ def main(argv: list[str] | None = None) -> None:
 
             labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
                                       rollout_plies=args.rollout_plies, truncate=args.truncate,
-                                      seed=args.seed)
+                                      seed=args.seed, common_dice=args.common_dice)
             make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
                         seed=args.seed, contact_only=args.contact_only, race_only=args.race_only,
                         explore=args.explore,

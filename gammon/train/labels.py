@@ -48,7 +48,9 @@ LABEL_FORMAT = 1
 @dataclass(frozen=True)
 class LabelSettings:
     """What labels a set: ``kind`` (``search`` or ``rollout``), the search's ``plies``, or the
-    rollouts' ``trials``, ``rollout_plies``, ``truncate`` and dice ``seed``."""
+    rollouts' ``trials``, ``rollout_plies``, ``truncate`` and dice ``seed``. With
+    ``common_dice`` (rollouts of alternatives) the plays of one roll are rolled out on the same dice,
+    trial by trial, so that their labels differ by the plays, not by the luck of their trials."""
 
     kind: str = "search"
     plies: int = 2
@@ -56,6 +58,7 @@ class LabelSettings:
     rollout_plies: int = 0
     truncate: int | None = None
     seed: int = 1
+    common_dice: bool = False
 
     def __post_init__(self) -> None:
         problems = []
@@ -67,6 +70,8 @@ class LabelSettings:
             problems.append(f"bad rollout settings: trials {self.trials!r}, plies {self.rollout_plies!r}")
         if self.truncate is not None and self.truncate < 1:
             problems.append(f"truncate must be a number of half-moves >= 1, got {self.truncate!r}")
+        if self.common_dice and self.kind != "rollout":
+            problems.append("common dice are for rollout labels")
         if problems:
             raise ValueError("invalid LabelSettings: " + "; ".join(problems))
 
@@ -74,7 +79,8 @@ class LabelSettings:
         if self.kind == "search":
             return f"{self.plies}-ply search"
         cut = "" if self.truncate is None else f", truncated at {self.truncate} half-moves"
-        return f"rollout, {self.trials} trials at {self.rollout_plies} ply{cut}"
+        same = ", a roll's plays on the same dice" if self.common_dice else ""
+        return f"rollout, {self.trials} trials at {self.rollout_plies} ply{cut}{same}"
 
 
 @dataclass(frozen=True)
@@ -82,6 +88,7 @@ class _Job:
     evaluator: NeuralEvaluator
     boards: np.ndarray
     settings: LabelSettings
+    dice: np.ndarray  # each board's dice key: its index, or its decision with common dice
 
 
 def check_win_window(window: tuple[float, float], name: str) -> None:
@@ -162,7 +169,8 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     roll wins with a 0-ply chance (of ``ev``) in [lo, hi]: a cube window (0.55, 0.97) keeps the
     positions where a double is close or real, the ones whose probabilities the cube depends on.
     ``alternatives`` replaces each position, before those filters, by the boards after its
-    ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`). ``set_up`` (a number
+    ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`); ``min_anchors`` then
+    keeps all of a roll's plays where the position it is played in qualifies. ``set_up`` (a number
     of checkers) replaces the positions, first of all, by :func:`set_up_positions` of them."""
     return _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
                       explore=explore, min_anchors=min_anchors, win_window=win_window,
@@ -188,6 +196,9 @@ def _positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *, contac
     if set_up:
         boards = set_up_positions(boards, set_up, seed)
     decisions = np.arange(len(boards), dtype=np.int64)
+    # a holding position is one where the roll is played, so that its alternatives that give the
+    # anchor up are labelled beside those that keep it
+    holding = anchors(boards).max(axis=1) >= min_anchors
     if alternatives:
         boards, decisions = best_plays(ev, boards, alternatives, seed)
     keep = np.ones(len(boards), dtype=bool)
@@ -196,7 +207,7 @@ def _positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *, contac
     if race_only:
         keep &= race_mask(boards)
     if min_anchors:
-        keep &= anchors(boards).max(axis=1) >= min_anchors
+        keep &= holding[decisions]
     if win_window is not None:
         keep[keep] = in_win_window(ev, boards[keep], win_window)
     return np.ascontiguousarray(boards[keep]), decisions[keep]
@@ -213,9 +224,10 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     engine = Engine(plies=s.rollout_plies, evaluator=job.evaluator)
     rows = []
     for i, board in enumerate(boards):
-        # each position its own dice, fixed by the label seed and its index in the set
+        # dice fixed by the label seed and the board's key: its index in the set, or its decision's
         result = rollout(engine, Position(board.tolist()), trials=s.trials,
-                         seed=s.seed * 1_000_003 + start + i, truncate=s.truncate, workers=1)
+                         seed=s.seed * 1_000_003 + int(job.dice[start + i]), truncate=s.truncate,
+                         workers=1)
         rows.append(result.probabilities.as_tuple())
     return _float32_labels(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
 
@@ -295,6 +307,8 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
                                    explore=explore, min_anchors=min_anchors, win_window=win_window,
                                    alternatives=alternatives, set_up=set_up)
     boards, decisions = boards[:positions], decisions[:positions]
+    if settings.common_dice and not alternatives:
+        raise ValueError("common dice share a roll's dice among its alternatives: give alternatives")
     played = f", {explore:.0%} random plays" if explore else ""
     if set_up:
         played += f", set up with 1-{set_up} checkers of a side taken off"
@@ -321,7 +335,8 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
     parts = [done]
     started = time.perf_counter()
     last_save = started
-    results = ordered_map(label_chunk, _Job(ev, boards, settings), ranges, workers=workers,
+    dice = decisions if settings.common_dice else np.arange(len(boards), dtype=np.int64)
+    results = ordered_map(label_chunk, _Job(ev, boards, settings, dice), ranges, workers=workers,
                           ray_address=ray_address)
     labelled = len(done)
 

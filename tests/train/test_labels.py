@@ -71,7 +71,7 @@ def test_one_ply_search_labels_agree_with_the_training_kernels_one_ply() -> None
     boards = boards[(probs[:, 1] < 0.8) & (probs[:, 3] < 0.8)]
     from gammon.train.labels import _Job, label_chunk
 
-    searched = label_chunk(_Job(ev, boards, LabelSettings(plies=1)), 0, len(boards))
+    searched = label_chunk(_Job(ev, boards, LabelSettings(plies=1), np.arange(len(boards))), 0, len(boards))
     kernel = kernels.label_one_ply(*ev.contact.arrays(), *ev.race.arrays(), boards)
     assert len(boards) > 3
     assert np.allclose(searched, kernel, atol=1e-5)
@@ -105,6 +105,34 @@ def test_rollout_labels_are_the_rollouts_of_each_position(tmp_path) -> None:
     assert np.allclose(labels.targets[1], ordered, atol=1e-6)
     again = make_labels(ev, tmp_path / "r2.npz", settings, games=1, every=20, chunk=1, note=_quiet)
     assert np.array_equal(again.targets, labels.targets)
+
+
+def test_common_dice_roll_a_rolls_plays_out_on_the_same_dice(tmp_path) -> None:
+    from gammon.train.labels import _Job, label_chunk
+
+    ev = _net()
+    settings = LabelSettings(kind="rollout", trials=36, truncate=4, seed=4, common_dice=True)
+    board = self_play_positions(ev, 1, 10, 5, contact_only=True)[1]
+    twice = np.stack([board, board])
+    same = label_chunk(_Job(ev, twice, settings, np.array([7, 7])), 0, 2)
+    other = label_chunk(_Job(ev, twice, settings, np.array([7, 8])), 0, 2)
+    assert np.array_equal(same[0], same[1]) and np.array_equal(other[0], same[0])
+    assert not np.array_equal(other[1], other[0])  # other dice, another result
+    # in a label set a board's dice are its decision's: the first alternative of decision d is
+    # rolled out with the seed of d, not of its row
+    labels = make_labels(ev, tmp_path / "c.npz", settings, games=1, every=12, alternatives=3, chunk=2,
+                         note=_quiet)
+    decisions = np.load(tmp_path / "c.npz")["decisions"]
+    row = int(np.flatnonzero(decisions != np.arange(len(decisions)))[0])
+    direct = rollout(Engine(plies=0, evaluator=ev), Position(labels.boards[row].tolist()), trials=36,
+                     seed=4 * 1_000_003 + int(decisions[row]), truncate=4, workers=1)
+    assert np.allclose(labels.targets[row], consistent(np.array([direct.probabilities.as_tuple()]))[0],
+                       atol=1e-6)
+    assert "a roll's plays on the same dice" in labels.description
+    with pytest.raises(ValueError, match="common dice are for rollout labels"):
+        LabelSettings(kind="search", common_dice=True)
+    with pytest.raises(ValueError, match="give alternatives"):
+        make_labels(ev, tmp_path / "d.npz", settings, games=1, every=12, note=_quiet)
 
 
 def test_bad_label_settings_and_files_are_refused(tmp_path) -> None:
@@ -290,6 +318,19 @@ def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> 
         assert 0 < len(kept) < len(every)
     with pytest.raises(ValueError, match="min_anchors must be 0-6 points, got 7"):
         self_play_positions(ev, 1, 2, 5, min_anchors=7)
+
+
+def test_min_anchors_with_alternatives_keeps_every_play_of_a_holding_position() -> None:
+    # the filter asks the position the roll is played in, so a play that gives the anchor up is
+    # kept beside those that keep it
+    ev = _net(8)
+    every = self_play_positions(ev, 6, 1, 5, explore=0.3)
+    boards, decisions = best_plays(ev, every, 4, 5)
+    held = (anchors(every).max(axis=1) >= 1)[decisions]
+    kept = self_play_positions(ev, 6, 1, 5, explore=0.3, alternatives=4, min_anchors=1)
+    assert np.array_equal(kept, boards[held])
+    gave_up = anchors(kept).max(axis=1) == 0  # no side holds one after the play
+    assert 0 < gave_up.sum() < len(kept)
 
 
 def test_race_only_keeps_exactly_the_races_and_contact_only_the_rest() -> None:
