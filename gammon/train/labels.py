@@ -303,12 +303,12 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
     """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
     holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
     ``positions``, once the first that many are."""
+    if settings.common_dice and not alternatives:
+        raise ValueError("common dice share a roll's dice among its alternatives: give alternatives")
     boards, decisions = _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
                                    explore=explore, min_anchors=min_anchors, win_window=win_window,
                                    alternatives=alternatives, set_up=set_up)
     boards, decisions = boards[:positions], decisions[:positions]
-    if settings.common_dice and not alternatives:
-        raise ValueError("common dice share a roll's dice among its alternatives: give alternatives")
     played = f", {explore:.0%} random plays" if explore else ""
     if set_up:
         played += f", set up with 1-{set_up} checkers of a side taken off"
