@@ -3,6 +3,7 @@
     python -m gammon.train selfplay --out run.npz --games 1000000 --threads 16
     python -m gammon.train improve --resume run.npz --out better.npz --games 20000
     python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
+    nice -n 19 python -m gammon.train campaign data/labels --minutes 120
     python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
     python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
     python -m gammon.train cube-head --borne --resume run.npz --labels set-up.npz --out better.npz
@@ -30,8 +31,33 @@ def _weights(path: Path | None) -> NeuralEvaluator:
 
 
 def _label_files(paths: list[Path]) -> LabelSet:
-    """The label files ``paths`` as one set, in their order."""
-    return LabelSet.concatenate([LabelSet.load(p) for p in paths])
+    """The label files ``paths`` as one set, in their order (a folder: a campaign's shards)."""
+    from gammon.train.campaign import labels_of
+
+    return LabelSet.concatenate([labels_of(p) if p.is_dir() else LabelSet.load(p) for p in paths])
+
+
+def _campaign(args: argparse.Namespace) -> None:
+    from dataclasses import replace
+
+    from gammon.engine.parallel import check_workers
+    from gammon.train.campaign import CampaignSettings, load_campaign, run_campaign, status
+
+    if args.status:
+        print(status(args.folder))
+        return
+    given = {name: getattr(args, name) for name in ("seed", "shard_size", "trials", "plies", "sources")
+             if getattr(args, name) is not None}
+    if "sources" in given:
+        given["sources"] = tuple(given["sources"])
+    settings = None
+    if given:  # a new campaign, or a check that the folder's is the one meant
+        base = load_campaign(args.folder) if (args.folder / "campaign.json").exists() else CampaignSettings()
+        settings = replace(base, **given)
+    done = run_campaign(args.folder, _weights(args.weights), settings=settings, first=args.first,
+                        shards=args.shards, minutes=args.minutes, workers=check_workers(args.workers),
+                        chunk=args.chunk)
+    print(f"{done} shards finished by this run; {status(args.folder)}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -99,6 +125,24 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--workers", type=int, help="local processes (default: every core)")
     lb.add_argument("--ray", metavar="ADDRESS", help="run on Ray ('local' or a cluster address)")
     lb.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
+    cp = sub.add_parser("campaign", help="roll out shards of positions into a campaign folder, resumably "
+                                         "(run it under nice -n 19; Ctrl-C or SIGTERM stops it cleanly)")
+    cp.add_argument("folder", type=Path, help="the campaign's folder (data/labels in the repository)")
+    cp.add_argument("--weights", type=Path, help="the net that plays and rolls out (default: shipped)")
+    cp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
+    cp.add_argument("--shards", type=int, help="stop after finishing this many shards")
+    cp.add_argument("--first", type=int, default=0,
+                    help="the first shard to take (runs on other machines take other ranges)")
+    cp.add_argument("--workers", type=int, help="local processes (default: every core)")
+    cp.add_argument("--chunk", type=int, default=5, help="positions per piece of work")
+    cp.add_argument("--status", action="store_true", help="say how far the campaign is and rebuild "
+                                                           "its manifest; label nothing")
+    new = cp.add_argument_group("a new campaign's settings (a campaign keeps those it started with)")
+    new.add_argument("--seed", type=int)
+    new.add_argument("--shard-size", type=int)
+    new.add_argument("--trials", type=int)
+    new.add_argument("--plies", type=int)
+    new.add_argument("--sources", nargs="+", help="the sources of positions, in turn")
     ft = sub.add_parser("fit", help="fit the nets to label files (supervised)")
     ft.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
     ft.add_argument("--labels", type=Path, nargs="+", required=True)
@@ -187,6 +231,8 @@ def main(argv: list[str] | None = None) -> None:
                         win_window=None if args.win_window is None else tuple(args.win_window),
                         positions=args.positions, chunk=args.chunk,
                         workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
+        elif args.command == "campaign":
+            _campaign(args)
         elif args.command == "fit":
             if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window
                                           or args.window_labels or args.nets != "both"):

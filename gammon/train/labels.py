@@ -220,7 +220,7 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     s = job.settings
     if s.kind == "search":
         probs = Searcher(job.evaluator, default_bearoff()).evaluate_boards(boards, s.plies)
-        return _float32_labels(probs)
+        return float32_labels(probs)
     engine = Engine(plies=s.rollout_plies, evaluator=job.evaluator)
     rows = []
     for i, board in enumerate(boards):
@@ -229,10 +229,10 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
                          seed=s.seed * 1_000_003 + int(job.dice[start + i]), truncate=s.truncate,
                          workers=1)
         rows.append(result.probabilities.as_tuple())
-    return _float32_labels(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
+    return float32_labels(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
 
 
-def _float32_labels(probs: np.ndarray) -> np.ndarray:
+def float32_labels(probs: np.ndarray) -> np.ndarray:
     """``probs`` made consistent, as float32. Rounding to float32 can undo ``lose_gammon <= 1 -
     win`` by an ulp, so that bound (and ``lose_backgammon <= lose_gammon`` after it) is applied again
     in float32; the other bounds survive rounding, which keeps order."""
