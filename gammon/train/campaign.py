@@ -330,8 +330,9 @@ def run_campaign(folder: Path, ev: NeuralEvaluator, *, settings: CampaignSetting
                 k += 1
                 continue
             with _claim(folder, k) as mine:
-                if mine and _label_shard(folder, ev, settings, k, digest, commit, stop, workers, chunk,
-                                         note, should_stop):
+                # another run may have finished it since the look above
+                if mine and not shard_path(folder, k).exists() and _label_shard(
+                        folder, ev, settings, k, digest, commit, stop, workers, chunk, note, should_stop):
                     finished += 1
                     write_manifest(folder)
             k += 1
