@@ -254,7 +254,7 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
             job = jobs.start(kind, client_of(request), work)
         except TooManyJobsError as exc:
             return _error(429, str(exc))
-        return JSONResponse(job.to_dict(), status_code=202)
+        return JSONResponse(jobs.view(job), status_code=202)
 
     @router.post(ANALYSES_PATH, status_code=202, responses=errors)
     async def start_analysis(req: AnalysisRequest, request: Request) -> JSONResponse:
@@ -299,7 +299,7 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     async def get_job(job_id: str) -> JSONResponse:
         """A job's status (queued, running, done, failed, cancelled), progress and result."""
         try:
-            return JSONResponse(jobs.get(job_id).to_dict())
+            return JSONResponse(jobs.view(jobs.get(job_id)))
         except UnknownJobError as exc:
             return _error(404, str(exc))
 
@@ -307,7 +307,7 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     async def cancel_job(job_id: str) -> JSONResponse:
         """Stop a job (at its next progress report)."""
         try:
-            return JSONResponse(jobs.cancel(job_id).to_dict())
+            return JSONResponse(jobs.view(jobs.cancel(job_id)))
         except UnknownJobError as exc:
             return _error(404, str(exc))
 

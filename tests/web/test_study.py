@@ -118,9 +118,15 @@ def test_a_finished_game_of_a_match_is_analysed_with_its_token(study: TestClient
 
 
 class HeldRunner:
-    """A runner whose jobs never start: they stay queued."""
+    """A runner of one worker whose work never starts: it and the jobs after it stay queued."""
+
+    workers = 1
+
+    def __init__(self) -> None:
+        self.given: list[Work] = []
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        self.given.append(work)
         return Future()
 
     def shutdown(self) -> None:
@@ -132,16 +138,22 @@ def test_jobs_are_limited_per_client_and_can_be_cancelled(store: Store) -> None:
     with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
         text = MAT.read_text()
         first, second = (c.post("/api/analyses", json={"mat": text}).json() for _ in range(2))
-        assert first["status"] == second["status"] == "queued"
+        assert first["status"] == second["status"] == "queued" and second["ahead"] == 0
         r = c.post("/api/analyses", json={"mat": text})
         assert r.status_code == 429 and r.json() == {
             "error": "you have 2 jobs running already (the limit); wait for one to finish or cancel it"}
-        r = c.delete(f"/api/jobs/{first['id']}")
+        # the second waits: cancelled, it never starts and frees its place at once
+        r = c.delete(f"/api/jobs/{second['id']}")
         assert r.status_code == 200 and r.json()["status"] == "cancelled"
-        assert c.get(f"/api/jobs/{first['id']}").json()["status"] == "cancelled"
-        assert c.post("/api/analyses", json={"mat": text}).status_code == 202
+        assert c.get(f"/api/jobs/{second['id']}").json()["status"] == "cancelled"
+        third = c.post("/api/analyses", json={"mat": text})
+        assert third.status_code == 202
+        # the first holds the worker: cancelled, it counts until its work has stopped
+        assert c.delete(f"/api/jobs/{first['id']}").json()["status"] == "cancelled"
+        assert c.post("/api/analyses", json={"mat": text}).status_code == 429
+        assert c.delete(f"/api/jobs/{third.json()['id']}").status_code == 200
         settings.jobs.per_client = 5  # the server's own bound, over all clients
-        assert c.post("/api/analyses", json={"mat": text}).status_code == 202
+        assert [c.post("/api/analyses", json={"mat": text}).status_code for _ in range(2)] == [202, 202]
         r = c.post("/api/analyses", json={"mat": text})
         assert r.status_code == 429 and "the server is busy with 3 jobs" in r.json()["error"]
         r = c.get("/api/jobs/" + "z" * 100)
