@@ -16,6 +16,7 @@ runs counts until its work has stopped. Finished jobs are kept a while, then for
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import secrets
@@ -29,6 +30,8 @@ from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[..., None]
 """``progress(done, total, detail=None)``: how far a job has come (actions analysed, trials
@@ -299,7 +302,12 @@ class Jobs:
             work = self._waiting.pop(job.id)
             self._turns += 1
             job.turn = self._turns
-            future = self.runner.submit(work, partial(self._progress, job))
+            try:
+                future = self.runner.submit(work, partial(self._progress, job))
+            except Exception:  # a broken pool: the job must not hold the worker's place for ever
+                log.exception("job %s could not be given to a worker", job.id)
+                job.status, job.error, job.finished = "failed", "the job failed", self.clock()
+                continue
             future.add_done_callback(partial(self._finish, job))
 
     def _progress(self, job: Job, done: int, total: int, detail: dict[str, Any] | None = None) -> None:

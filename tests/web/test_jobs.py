@@ -253,3 +253,18 @@ def test_a_job_says_how_many_wait_before_it_and_how_long_it_has_left() -> None:
     progress(300, 400)
     assert jobs.view(running)["seconds_left"] == 20  # 300 in 60 s: 100 more in 20
     assert "seconds_left" not in jobs.view(queued[0])
+
+
+class BrokenRunner(OneWorker):
+    """A runner whose pool broke (its worker was killed): it refuses new work."""
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        raise RuntimeError("A process in the process pool was terminated abruptly")
+
+
+def test_a_job_the_runner_refuses_fails_and_frees_its_place() -> None:
+    jobs = Jobs(BrokenRunner(), per_client=1)
+    for _ in range(3):
+        job = jobs.start("test", "a", _steps(1))
+        assert jobs.view(job) == {"id": job.id, "kind": "test", "status": "failed", "done": 0, "total": 0,
+                                  "error": "the job failed"}
