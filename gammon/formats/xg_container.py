@@ -15,13 +15,21 @@ from https://www.extremegammon.com/xgformat.aspx) gives it; all numbers little-e
   characters), size, stored size, offset in the file data, CRC-32 of the contents, then a byte
   that is 0 when the file is zlib-compressed and the compression level.
 
-:func:`unpack` checks all of it (the CRCs included) and returns the inner files.
+:func:`unpack` checks the header, the archive record and the registry (and the archive's CRC);
+each inner file is inflated and checked against its CRC only when it is read, so that a reader
+pays only for the files it needs.
+
+A file is small but may announce much: the entries' sizes together must stay within
+:data:`MAX_RATIO` times the whole file (XG's files inflate about 12 times), an archive holds at most
+:data:`MAX_FILES` files, and every entry's stored bytes are its own (entries may not overlap, so that
+many entries cannot point at one compressed stream, and no bytes may follow a stream's end).
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from gammon.errors import InvalidNotationError
@@ -33,9 +41,13 @@ REGISTRY_ENTRY_SIZE = 532
 # Inner files are a few MB even for long sessions; this bounds what a forged size can make us
 # allocate.
 MAX_INNER_SIZE = 256 << 20
-# XG's files inflate about 12 times (a 7-point match: 150 KB to 1.8 MB); a file that would inflate
-# far more is refused before it fills the memory (a small upload must not cost a server gigabytes).
+# XG's files inflate about 12 times (a 7-point match: 150 KB to 1.8 MB); a file whose inner files
+# would together inflate to far more is refused before anything is inflated (a small upload must not
+# cost a server gigabytes). Below MIN_BOUND, any ratio is allowed (a tiny file of tiny records).
 MAX_RATIO = 64
+MIN_BOUND = 1 << 20
+# XG writes at most four inner files (temp.xg, .xgi, .xgr, .xgc).
+MAX_FILES = 16
 
 _HEADER = struct.Struct("<4sIIqI")          # magic, version, header size, thumbnail offset, size
 _ARCHIVE = struct.Struct("<IiiiiI12x")      # crc, file count, version, registry size, data size,
@@ -52,7 +64,8 @@ class Container:
     level_name: str
     comments: str
     thumbnail_size: int
-    files: dict[str, bytes]
+    files: Mapping[str, bytes]
+    """The inner files by name, each inflated and checked as it is read (not kept)."""
 
 
 def unpack(data: bytes, what: str = "the file") -> Container:
@@ -76,14 +89,50 @@ def unpack(data: bytes, what: str = "the file") -> Container:
                      _unpack_archive(data, content, what))
 
 
-def _unpack_archive(data: bytes, content: int, what: str) -> dict[str, bytes]:
+@dataclass(frozen=True)
+class _Entry:
+    name: str
+    size: int
+    stored: int
+    offset: int
+    crc: int
+    deflated: bool
+
+
+class _Files(Mapping[str, bytes]):
+    """The archive's inner files, inflated on each read: a reader pays for what it reads."""
+
+    def __init__(self, data: bytes, start: int, entries: list[_Entry], what: str) -> None:
+        self._data, self._start, self._what = data, start, what
+        self._entries = {e.name: e for e in entries}
+
+    def __getitem__(self, name: str) -> bytes:
+        e = self._entries[name]
+        raw = self._data[self._start + e.offset:self._start + e.offset + e.stored]
+        body = _inflate(raw, e.size, f"{self._what}: {name!r}") if e.deflated else raw
+        if len(body) != e.size or zlib.crc32(body) != e.crc:
+            raise InvalidNotationError(f"{self._what} is corrupt: {name!r} does not match its size "
+                                       f"({len(body)} for {e.size}) or CRC-32")
+        return body
+
+    def __contains__(self, name: object) -> bool:  # Mapping's would inflate the file to answer
+        return name in self._entries
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
+def _unpack_archive(data: bytes, content: int, what: str) -> Mapping[str, bytes]:
     end = len(data) - ARCHIVE_RECORD_SIZE
     crc, count, _version, registry_size, data_size, compressed = _ARCHIVE.unpack_from(data, end)
     start = end - registry_size - data_size
-    if count < 1 or registry_size < 0 or data_size < 0 or start < content:
+    if not 1 <= count <= MAX_FILES or registry_size < 0 or data_size < 0 or start < content:
         raise InvalidNotationError(
-            f"{what}: the archive record is damaged or the file truncated ({count} files, a "
-            f"{registry_size}-byte registry and {data_size} bytes of data in the "
+            f"{what}: the archive record is damaged or the file truncated ({count} files, at most "
+            f"{MAX_FILES}, a {registry_size}-byte registry and {data_size} bytes of data in the "
             f"{end - content} bytes after the header)")
     if zlib.crc32(data[start:end]) != crc:
         raise InvalidNotationError(f"{what} is corrupt: the archive's CRC-32 does not match")
@@ -94,28 +143,52 @@ def _unpack_archive(data: bytes, content: int, what: str) -> dict[str, bytes]:
     if len(registry) != size:
         raise InvalidNotationError(f"{what}: the archive registry has {len(registry)} bytes for "
                                    f"{count} files of {REGISTRY_ENTRY_SIZE}")
-    files: dict[str, bytes] = {}
-    for k in range(count):
-        entry = registry[k * REGISTRY_ENTRY_SIZE:(k + 1) * REGISTRY_ENTRY_SIZE]
-        name = _pascal(entry, 0, 255)
-        size, stored, offset, file_crc, stored_flag, _level = _ENTRY_NUMBERS.unpack_from(entry, 512)
-        if not 0 <= size <= MAX_INNER_SIZE or stored < 0 or not 0 <= offset <= data_size - stored:
+    entries = [_entry(registry, k * REGISTRY_ENTRY_SIZE, data_size, what) for k in range(count)]
+    _check_layout(entries, len(data), what)
+    return _Files(data, start, entries, what)
+
+
+def _entry(registry: bytes, at: int, data_size: int, what: str) -> _Entry:
+    name = _pascal(registry, at, 255)
+    size, stored, offset, crc, stored_flag, _level = _ENTRY_NUMBERS.unpack_from(registry, at + 512)
+    if not 0 <= size <= MAX_INNER_SIZE or stored < 0 or not 0 <= offset <= data_size - stored:
+        raise InvalidNotationError(
+            f"{what}: the archive entry {name!r} is damaged (size {size}, stored as {stored} "
+            f"bytes at {offset} in {data_size})")
+    if not stored_flag:
+        _check_ratio(size, stored, f"{what}: {name!r}")
+    return _Entry(name, size, stored, offset, crc, not stored_flag)
+
+
+def _check_layout(entries: list[_Entry], file_size: int, what: str) -> None:
+    """Each entry's stored bytes are its own, its name is its own, and all of them together
+    inflate to at most MAX_RATIO times the file."""
+    names = [e.name for e in entries]
+    if len(set(names)) != len(names):
+        twice = next(n for n in names if names.count(n) > 1)
+        raise InvalidNotationError(f"{what}: the archive holds {twice!r} more than once")
+    ordered = sorted(entries, key=lambda e: (e.offset, e.stored))
+    for a, b in zip(ordered, ordered[1:]):
+        if a.offset + a.stored > b.offset:
             raise InvalidNotationError(
-                f"{what}: the archive entry {name!r} is damaged (size {size}, stored as {stored} "
-                f"bytes at {offset} in {data_size})")
-        raw = data[start + offset:start + offset + stored]
-        body = raw if stored_flag else _inflate(raw, size, f"{what}: {name!r}")
-        if len(body) != size or zlib.crc32(body) != file_crc:
-            raise InvalidNotationError(f"{what} is corrupt: {name!r} does not match its size "
-                                       f"({len(body)} for {size}) or CRC-32")
-        files[name] = body
-    return files
+                f"{what}: the archive entries {a.name!r} and {b.name!r} share stored bytes ({a.stored} "
+                f"at {a.offset}, {b.stored} at {b.offset})")
+    total = sum(e.size for e in entries)
+    bound = max(MIN_BOUND, MAX_RATIO * file_size)
+    if total > bound:
+        raise InvalidNotationError(
+            f"{what}: its {len(entries)} inner files announce {total} bytes from {file_size}: more "
+            f"than {MAX_RATIO} times, which XG's files never are")
+
+
+def _check_ratio(size: int, stored: int, what: str) -> None:
+    if size > max(MIN_BOUND, MAX_RATIO * stored):
+        raise InvalidNotationError(f"{what} announces {size} bytes from {stored} compressed: more "
+                                   f"than {MAX_RATIO} times, which XG's files never are")
 
 
 def _inflate(raw: bytes, size: int, what: str) -> bytes:
-    if size > max(1 << 20, MAX_RATIO * len(raw)):
-        raise InvalidNotationError(f"{what} announces {size} bytes from {len(raw)} compressed: more "
-                                   f"than {MAX_RATIO} times, which XG's files never are")
+    _check_ratio(size, len(raw), what)
     inflater = zlib.decompressobj()
     try:
         body = inflater.decompress(raw, size + 1)  # one byte more than announced shows a lie
@@ -123,6 +196,9 @@ def _inflate(raw: bytes, size: int, what: str) -> bytes:
         raise InvalidNotationError(f"{what} cannot be decompressed: {e}") from None
     if len(body) > size or not inflater.eof:
         raise InvalidNotationError(f"{what} does not decompress to the {size} bytes announced")
+    if inflater.unused_data:
+        raise InvalidNotationError(f"{what} has {len(inflater.unused_data)} stored bytes after its "
+                                   "compressed data")
     return body
 
 

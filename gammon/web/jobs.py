@@ -5,12 +5,18 @@ The pool is behind :class:`Runner`: a process pool (or the server's engine pool)
 :class:`ThreadRunner`. The work it is given is picklable (a ``functools.partial`` of a module-level
 function); the runner calls ``progress(0, 0)`` as the work starts and relays its progress calls to
 this process, where a cancelled job's ``progress`` raises :class:`JobCancelled` (a process runner
-stops the work when that happens). Jobs are bounded per client and in all; finished ones are kept
-a while, then forgotten.
+stops the work when that happens).
+
+:class:`Jobs` hands the runner no more work than it has workers, and chooses the next job to run
+fairly: the first waiting job of the client whose last job started longest ago (round-robin
+between clients, not first come first served). A job counts against the limits (per client and in
+all) until its worker is free: a cancelled job that waits is dropped at once, a cancelled job that
+runs counts until its work has stopped. Finished jobs are kept a while, then forgotten.
 """
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import os
 import secrets
@@ -19,10 +25,13 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
+
+log = logging.getLogger(__name__)
 
 Progress = Callable[..., None]
 """``progress(done, total, detail=None)``: how far a job has come (actions analysed, trials
@@ -47,7 +56,9 @@ class UnknownJobError(GammonError, KeyError):
 
 
 class Runner(Protocol):
-    """Runs work somewhere other than the event loop, at most a bounded number at a time."""
+    """Runs work somewhere other than the event loop, at most ``workers`` at a time."""
+
+    workers: int
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
         """Run ``work`` with progress reports delivered to ``progress`` in this process, after
@@ -65,6 +76,7 @@ class ThreadRunner:
     def __init__(self, workers: int = 1) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive number of threads, got {workers!r}")
+        self.workers = workers
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="gammon-job")
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
@@ -157,7 +169,8 @@ def _run_reporting(work: Work, reports: Any, stop: Any) -> dict[str, Any]:
 
 @dataclass
 class Job:
-    """One job: ``status`` queued, running, done, failed or cancelled."""
+    """One job: ``status`` queued, running, done, failed or cancelled. ``finished`` is set once
+    its worker is free (a cancelled job that was running may still be stopping)."""
 
     id: str
     kind: str
@@ -171,6 +184,8 @@ class Job:
     detail: dict[str, Any] | None = None
     cancelled: bool = field(default=False, repr=False)
     finished: float | None = None
+    turn: int | None = field(default=None, repr=False)  # the order in which jobs were given a worker
+    counted_from: tuple[float, int] | None = field(default=None, repr=False)  # (time, done): the rate
 
     @property
     def active(self) -> bool:
@@ -187,10 +202,20 @@ class Job:
             out["error"] = self.error
         return out
 
+    def seconds_left(self, now: float) -> int | None:
+        """How long the rest of the work should take at the pace it has gone so far."""
+        if self.status != "running" or self.counted_from is None:
+            return None
+        since, done_then = self.counted_from
+        if self.done <= done_then:
+            return None
+        return round((now - since) * (self.total - self.done) / (self.done - done_then))
+
 
 class Jobs:
-    """The jobs of this server: at most ``per_client`` unfinished jobs per client address and
-    ``max_active`` in all; finished jobs are kept ``keep_for`` seconds (at most ``keep`` of them)."""
+    """The jobs of this server: at most ``per_client`` jobs per client address and ``max_active``
+    in all, counted until their worker is free; finished jobs are kept ``keep_for`` seconds (at
+    most ``keep`` of them)."""
 
     def __init__(self, runner: Runner | None = None, *, per_client: int = 2, max_active: int = 16,
                  keep: int = 50, keep_for: float = 3600.0,
@@ -200,29 +225,27 @@ class Jobs:
         self.keep, self.keep_for = keep, keep_for
         self.clock = clock
         self.jobs: dict[str, Job] = {}
+        self._waiting: dict[str, Work] = {}  # the work of the jobs not given to the runner yet
+        self._turns = 0
+        # start and cancel come from the event loop, a job's end from the runner's threads (and,
+        # with a runner that runs work at once, from inside submit: hence reentrant)
+        self._lock = threading.RLock()
 
     def start(self, kind: str, client: str, work: Work) -> Job:
         """Queue ``work`` for ``client``, or raise TooManyJobsError."""
-        self._forget_old()
-        active = [j for j in self.jobs.values() if j.active]
-        if sum(1 for j in active if j.client == client) >= self.per_client:
-            raise TooManyJobsError(f"you have {self.per_client} jobs running already (the limit); "
-                                   "wait for one to finish or cancel it")
-        if len(active) >= self.max_active:
-            raise TooManyJobsError(f"the server is busy with {len(active)} jobs; try again later")
-        job = Job(secrets.token_urlsafe(12), kind, client, self.clock())
-        self.jobs[job.id] = job
-
-        def progress(done: int, total: int, detail: dict[str, Any] | None = None) -> None:
-            if job.cancelled:
-                raise JobCancelled
-            job.status, job.done, job.total = "running", done, total
-            if detail is not None:
-                job.detail = detail
-
-        future = self.runner.submit(work, progress)
-        future.add_done_callback(lambda f: self._finish(job, f))
-        return job
+        with self._lock:
+            self._forget_old()
+            counted = [j for j in self.jobs.values() if j.finished is None]
+            if sum(1 for j in counted if j.client == client) >= self.per_client:
+                raise TooManyJobsError(f"you have {self.per_client} jobs running already (the limit); "
+                                       "wait for one to finish or cancel it")
+            if len(counted) >= self.max_active:
+                raise TooManyJobsError(f"the server is busy with {len(counted)} jobs; try again later")
+            job = Job(secrets.token_urlsafe(12), kind, client, self.clock())
+            self.jobs[job.id] = job
+            self._waiting[job.id] = work
+            self._dispatch()
+            return job
 
     def get(self, job_id: str) -> Job:
         job = self.jobs.get(job_id)
@@ -231,27 +254,86 @@ class Jobs:
             raise UnknownJobError(f"no job {shown!r} (finished jobs are kept an hour)")
         return job
 
+    def view(self, job: Job) -> dict[str, Any]:
+        """The job as the API shows it, with what it waits for: ``ahead``, the jobs that will
+        start before it (a queued job), or ``seconds_left`` at its pace so far (a running one)."""
+        out = job.to_dict()
+        with self._lock:
+            if job.id in self._waiting:
+                out["ahead"] = self._queue().index(job)
+            elif (left := job.seconds_left(self.clock())) is not None:
+                out["seconds_left"] = left
+        return out
+
     def cancel(self, job_id: str) -> Job:
-        """Stop a job at its next progress report (a queued job never starts)."""
-        job = self.get(job_id)
-        if job.active:
-            job.cancelled = True
-            job.status, job.finished = "cancelled", self.clock()
-        return job
+        """Cancel a job: a queued one never starts; a running one stops at its next progress
+        report and counts against the limits until then."""
+        with self._lock:
+            job = self.get(job_id)
+            if job.active:
+                job.cancelled = True
+                job.status = "cancelled"
+                if self._waiting.pop(job.id, None) is not None:
+                    job.finished = self.clock()
+            return job
+
+    def _queue(self) -> list[Job]:
+        """The waiting jobs in the order they will be given a worker: each time, the first job of
+        the client whose last job started longest ago (never before all)."""
+        last = {j.client: j.turn for j in self.jobs.values() if j.turn is not None}
+        waiting = [self.jobs[job_id] for job_id in self._waiting]  # in the order they came
+        order: list[Job] = []
+        turn = self._turns
+        while waiting:
+            job = min(waiting, key=lambda j: last.get(j.client, -1))  # min keeps the earliest of ties
+            waiting.remove(job)
+            order.append(job)
+            turn += 1
+            last[job.client] = turn
+        return order
+
+    def _dispatch(self) -> None:
+        """Give waiting jobs to the runner while it has a free worker."""
+        while self._waiting:
+            busy = sum(1 for j in self.jobs.values() if j.turn is not None and j.finished is None)
+            if busy >= self.runner.workers:
+                return
+            job = self._queue()[0]
+            work = self._waiting.pop(job.id)
+            self._turns += 1
+            job.turn = self._turns
+            try:
+                future = self.runner.submit(work, partial(self._progress, job))
+            except Exception:  # a broken pool: the job must not hold the worker's place for ever
+                log.exception("job %s could not be given to a worker", job.id)
+                job.status, job.error, job.finished = "failed", "the job failed", self.clock()
+                continue
+            future.add_done_callback(partial(self._finish, job))
+
+    def _progress(self, job: Job, done: int, total: int, detail: dict[str, Any] | None = None) -> None:
+        if job.cancelled:
+            raise JobCancelled
+        job.status, job.done, job.total = "running", done, total
+        if total and job.counted_from is None:
+            job.counted_from = (self.clock(), done)
+        if detail is not None:
+            job.detail = detail
 
     def _finish(self, job: Job, future: Future[dict[str, Any]]) -> None:
-        if job.cancelled or future.cancelled():
-            job.status = "cancelled"
-        else:
-            exc = future.exception()
-            if exc is None:
-                job.result, job.status = future.result(), "done"
-                job.done = max(job.done, job.total)
+        with self._lock:
+            if job.cancelled or future.cancelled():
+                job.status = "cancelled"
             else:
-                job.status = "failed"
-                # the engine's and the formats' errors say what was wrong; anything else stays in the log
-                job.error = str(exc) if isinstance(exc, GammonError | ValueError) else "the job failed"
-        job.finished = self.clock()
+                exc = future.exception()
+                if exc is None:
+                    job.result, job.status = future.result(), "done"
+                    job.done = max(job.done, job.total)
+                else:
+                    job.status = "failed"
+                    # the engine's and the formats' errors say what was wrong; anything else stays in the log
+                    job.error = str(exc) if isinstance(exc, GammonError | ValueError) else "the job failed"
+            job.finished = self.clock()
+            self._dispatch()
 
     def _forget_old(self) -> None:
         now = self.clock()

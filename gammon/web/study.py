@@ -2,14 +2,15 @@
 ``.mat``, SGF or ``.xg`` file), the position editor's reading of IDs, hints, evaluations and rollouts.
 
 Analyses and rollouts are jobs (gammon.web.jobs): started by a POST, polled at ``/api/jobs/{id}``
-for their progress and result. Hints and evaluations are short and answered at once, in a thread.
+for their progress and result. An uploaded file is read in the job's worker (gammon.web.uploads),
+and an analysis is bounded in actions at each depth. Hints and evaluations are short and answered
+at once, in a thread.
 Errors have the API's one shape, ``{"error": ...}``, quoting at most 40 characters of bad input.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -23,6 +24,7 @@ from pydantic import Field, model_validator
 from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
 from gammon.web.jobs import Jobs, Progress, TooManyJobsError, UnknownJobError
 from gammon.web.schemas import ErrorResponse, Strict
+from gammon.web.uploads import MAX_ACTIONS, TooMuchWork, analyse_upload, check_work, cut_quotes
 
 if TYPE_CHECKING:
     from gammon.analysis.id_context import Context
@@ -50,22 +52,15 @@ def default_engine(plies: int) -> Engine:
 class StudySettings:
     """``engine(plies)`` makes the engine of a job or a hint (tests give a fast one); ``jobs`` runs
     the jobs (by default one worker thread, two unfinished jobs per client; ``gammon serve`` gives
-    them a worker process, :class:`gammon.web.jobs.ProcessRunner`)."""
+    them a worker process, :class:`gammon.web.jobs.ProcessRunner`); ``max_actions``: the most actions
+    an analysis goes through at 0, 1 and 2 ply."""
 
     engine: Callable[[int], Engine] = default_engine
     jobs: Jobs = field(default_factory=Jobs)
     max_trials: int = 1296
+    max_actions: tuple[int, int, int] = MAX_ACTIONS
     at_once: int = 2  # hints and evaluations computed at the same time (more wait their turn)
 
-
-
-_QUOTED = re.compile(r"(['\"])([^'\"]{41,})\1")
-
-
-def _cut_quotes(message: str, limit: int = 200) -> str:
-    """``message`` with every quoted piece of input cut to 40 characters (the .mat reader quotes
-    whole lines), then the whole cut to ``limit``."""
-    return cut(_QUOTED.sub(lambda m: f"{m[1]}{m[2][:40]}...{m[1]}", message), limit)
 
 
 def _error(status: int, message: str) -> JSONResponse:
@@ -138,31 +133,6 @@ def _analyse_snapshot(snapshot: Snapshot, names: tuple[str, str], engine: Callab
     return analyse_games(games, names, engine(plies), progress)
 
 
-def _read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
-    """The games and names of an uploaded file's text, ``kind`` "mat", "sgf" or "xg" (base64)."""
-    if kind == "xg":
-        import base64
-        import binascii
-
-        from gammon.formats.xg import read_xg
-
-        try:
-            data = base64.b64decode(text, validate=True)
-        except (binascii.Error, ValueError):
-            raise InvalidNotationError("the .xg file is not in base64") from None
-        xg = read_xg(data)
-        return xg.to_match().games, xg.names
-    if kind == "sgf":
-        from gammon.formats.sgf import read_sgf
-
-        sgf = read_sgf(text)
-        return sgf.match.games, sgf.names
-    from gammon.formats.mat import read_mat, to_match
-
-    record = read_mat(text)
-    return to_match(record).games, record.names
-
-
 class BadInput(Exception):
     """Input the study routes refuse (HTTP 422), with a message that quotes little of it."""
 
@@ -177,7 +147,7 @@ def _context(text: str) -> Context:
         message = str(exc)
         for quoted in (text, text.strip()):
             message = message.replace(repr(quoted), repr(cut(quoted, 40)))
-        raise BadInput(_cut_quotes(message)) from None
+        raise BadInput(cut_quotes(message)) from None
 
 
 def _setup_context(setup: PositionSetup) -> Context:
@@ -254,7 +224,7 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
             job = jobs.start(kind, client_of(request), work)
         except TooManyJobsError as exc:
             return _error(429, str(exc))
-        return JSONResponse(job.to_dict(), status_code=202)
+        return JSONResponse(jobs.view(job), status_code=202)
 
     @router.post(ANALYSES_PATH, status_code=202, responses=errors)
     async def start_analysis(req: AnalysisRequest, request: Request) -> JSONResponse:
@@ -262,44 +232,43 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
         when done, the result (``gammon analyse --json``'s object with boards and a chart)."""
         uploads = {"mat": req.mat, "sgf": req.sgf, "xg": req.xg}
         if any(text is not None for text in uploads.values()):
+            # read in the worker: the job's limits are checked before anything is parsed
             kind, text = next((k, t) for k, t in uploads.items() if t is not None)
             assert text is not None
-            try:
-                games, names = await asyncio.to_thread(_read_upload, kind, text)
-            except (GammonError, ValueError) as exc:
-                return _error(422, f"cannot read the .{kind} file: {_cut_quotes(str(exc))}")
-            if not games:
-                return _error(422, f"the .{kind} file has no games")
-            snapshot = _snapshot(games)
-        else:
-            assert req.match_id is not None
-            live = await hub.get(req.match_id)
-            live.seat_of(req.token or "")  # a seat's token shows its match
-            from gammon.web.views import player_names
+            work = partial(analyse_upload, kind, text, s.engine, req.plies, s.max_actions)
+            return start("analysis", request, work)
+        assert req.match_id is not None
+        live = await hub.get(req.match_id)
+        live.seat_of(req.token or "")  # a seat's token shows its match
+        from gammon.web.views import player_names
 
-            async with live.lock:
-                played = live.match.games
-                if req.game is not None:
-                    if req.game > len(played):
-                        raise IllegalActionError(f"no game {req.game}: the match has {len(played)}")
-                    chosen = [played[req.game - 1]]
-                    if chosen[0].result is None:
-                        raise IllegalActionError(f"game {req.game} is not over yet: only finished games "
-                                                 "are analysed")
-                else:
-                    chosen = [g for g in played if g.result is not None]
-                    if not chosen:
-                        raise IllegalActionError("no game of this match is over yet: only finished games "
-                                                 "are analysed")
-                snapshot = _snapshot(chosen)
-            names = player_names(live)
+        async with live.lock:
+            played = live.match.games
+            if req.game is not None:
+                if req.game > len(played):
+                    raise IllegalActionError(f"no game {req.game}: the match has {len(played)}")
+                chosen = [played[req.game - 1]]
+                if chosen[0].result is None:
+                    raise IllegalActionError(f"game {req.game} is not over yet: only finished games "
+                                             "are analysed")
+            else:
+                chosen = [g for g in played if g.result is not None]
+                if not chosen:
+                    raise IllegalActionError("no game of this match is over yet: only finished games "
+                                             "are analysed")
+            snapshot = _snapshot(chosen)
+        names = player_names(live)
+        try:
+            check_work(sum(len(history) for history, *_ in snapshot), req.plies, s.max_actions)
+        except TooMuchWork as exc:
+            return _error(422, str(exc))
         return start("analysis", request, partial(_analyse_snapshot, snapshot, names, s.engine, req.plies))
 
     @router.get("/api/jobs/{job_id}", responses=errors)
     async def get_job(job_id: str) -> JSONResponse:
         """A job's status (queued, running, done, failed, cancelled), progress and result."""
         try:
-            return JSONResponse(jobs.get(job_id).to_dict())
+            return JSONResponse(jobs.view(jobs.get(job_id)))
         except UnknownJobError as exc:
             return _error(404, str(exc))
 
@@ -307,7 +276,7 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     async def cancel_job(job_id: str) -> JSONResponse:
         """Stop a job (at its next progress report)."""
         try:
-            return JSONResponse(jobs.cancel(job_id).to_dict())
+            return JSONResponse(jobs.view(jobs.cancel(job_id)))
         except UnknownJobError as exc:
             return _error(404, str(exc))
 

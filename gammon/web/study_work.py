@@ -27,7 +27,9 @@ from gammon.web.jobs import Progress
 
 def analyse_games(games: Sequence[Game], names: tuple[str, str], engine: Engine,
                   progress: Progress) -> dict[str, Any]:
-    """The analysis of ``games`` (played one after another) as :func:`analysis_json` gives it."""
+    """The analysis of ``games`` (played one after another) as :func:`analysis_json` gives it. Its
+    progress starts at 0 of every action, so that the job's pace is timed from here."""
+    progress(0, sum(len(g.history) for g in games))
     return analysis_json(analyse(games, engine, progress, names=names))
 
 
@@ -65,6 +67,7 @@ def rollout_json(engine: Engine, context: Context, kind: str, trials: int, trunc
                                    cube_owner=context.cube_owner, match=context.match, jacoby=context.jacoby,
                                    workers=1, progress=report)
     position = context.position
+    progress(0, trials)  # the job's pace is timed from here
     if kind == "cube":
         return rollout_outcome(engine.rollout_cube(position, **options))
     if kind == "plays":

@@ -7,6 +7,7 @@ import dataclasses
 import io
 import random
 import struct
+import zlib
 
 import gnubg
 import pytest
@@ -474,3 +475,79 @@ def test_a_file_that_would_inflate_far_more_than_xg_files_do_is_refused() -> Non
         unpack(bomb)
     ordinary = random.Random(1).randbytes(3_000_000)  # barely compressible
     assert len(unpack(w.container({"temp.xg": ordinary})).files["temp.xg"]) == 3_000_000
+
+
+# --- what an upload may make the reader allocate ------------------------------------------------
+
+def _peak_while(read) -> int:
+    """The most memory Python held at once (beyond what it held before) while ``read()`` ran."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        tracemalloc.reset_peak()
+        before = tracemalloc.get_traced_memory()[0]
+        try:
+            read()
+        except InvalidNotationError:
+            pass
+        return tracemalloc.get_traced_memory()[1] - before
+    finally:
+        tracemalloc.stop()
+
+
+_MIB = 1 << 20
+_ZEROS = zlib.compress(b"\0" * _MIB, 9)  # about 1 KB that inflates to 1 MiB
+
+
+def test_entries_pointing_at_one_compressed_stream_are_refused_before_any_is_inflated() -> None:
+    """Twelve entries of 1 MiB share one compressed stream (padded with junk after its end, which
+    the ratio check counted as the entry's): each would have been inflated and kept."""
+    data = _ZEROS + b"j" * 16_000
+    bomb = w.laid_out(data, [w.Entry(f"temp{k}.xg", _MIB, len(data), 0, zlib.crc32(b"\0" * _MIB))
+                             for k in range(12)])
+    assert len(bomb) < 30_000
+    with pytest.raises(InvalidNotationError, match="'temp0.xg' and 'temp1.xg' share stored bytes"):
+        unpack(bomb)
+    assert _peak_while(lambda: read_xg(bomb)) < _MIB
+
+
+def test_bytes_after_an_entrys_compressed_stream_are_refused() -> None:
+    data = _ZEROS + b"j" * 16_000
+    lone = w.laid_out(data, [w.Entry("temp.xg", _MIB, len(data), 0, zlib.crc32(b"\0" * _MIB))])
+    with pytest.raises(InvalidNotationError, match="'temp.xg' has 16000 stored bytes after its compressed"):
+        unpack(lone).files["temp.xg"]
+
+
+def test_the_whole_archive_is_bounded_and_its_number_of_files() -> None:
+    """Each entry within the ratio (1 MiB is allowed of any file), twelve of them not: refused as a
+    whole before any is inflated. An archive of more files than XG writes is refused too."""
+    files = {f"temp{k}.xg": b"\0" * _MIB for k in range(12)}
+    bomb = w.container(files)
+    assert len(bomb) < 50_000
+    with pytest.raises(InvalidNotationError,
+                       match=f"its 12 inner files announce {12 * _MIB} bytes from {len(bomb)}: more than 64"):
+        unpack(bomb)
+    assert _peak_while(lambda: read_xg(bomb)) < _MIB
+    many = w.container({f"temp{k}.xg": b"x" for k in range(17)})
+    with pytest.raises(InvalidNotationError, match=r"\(17 files, at most 16,"):
+        unpack(many)
+
+
+def test_only_the_inner_file_the_reader_needs_is_inflated(monkeypatch: pytest.MonkeyPatch) -> None:
+    """read_xg needs temp.xg: the other inner files (rollouts may be large) are not inflated."""
+    from gammon.formats import xg_container
+
+    records = dict(unpack(_FUZZ_BASE[0]).files)
+    data = w.container({**records, "temp.xgr": b"\0" * 500_000})
+    inflated: list[int] = []
+    real = xg_container._inflate
+
+    def counting(raw: bytes, size: int, what: str) -> bytes:
+        inflated.append(size)
+        return real(raw, size, what)
+
+    monkeypatch.setattr(xg_container, "_inflate", counting)
+    read_xg(data)
+    assert 500_000 not in inflated and len(records["temp.xgi"]) not in inflated
+    assert len(records["temp.xg"]) in inflated

@@ -17,6 +17,7 @@ import random
 import struct
 import zlib
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from gammon.formats.matchid import MatchState
 from gammon.game import (
@@ -46,22 +47,43 @@ Board = Sequence[int]
 
 def container(files: dict[str, bytes], compress: bool = True, game_name: str = "gammon test") -> bytes:
     """A RichGameFormat file holding ``files`` (in order) in a ZLibArchive."""
+    data = bytearray()
+    entries = []
+    for name, body in files.items():
+        stored = zlib.compress(body, 6) if compress else body
+        entries.append(Entry(name, len(body), len(stored), len(data), zlib.crc32(body), compress))
+        data += stored
+    return laid_out(bytes(data), entries, game_name)
+
+
+class Entry(NamedTuple):
+    """An archive entry as its registry gives it: the file's size, its stored bytes' length and
+    offset in the archive's data, its CRC-32, and whether it is zlib-compressed."""
+
+    name: str
+    size: int
+    stored: int
+    offset: int
+    crc: int
+    compressed: bool = True
+
+
+def laid_out(data: bytes, entries: Sequence[Entry], game_name: str = "gammon test") -> bytes:
+    """A RichGameFormat file of the archive data ``data`` and a registry of ``entries`` as given
+    (tests forge entries that overlap or lie)."""
     header = bytearray(HEADER)
     struct.pack_into("<4sIIqI", header, 0, b"RGMH", 1, HEADER, 0, 0)
     _put_utf16(header, 36, game_name, 1024)
-    data = bytearray()
     registry = bytearray()
-    for name, body in files.items():
-        stored = zlib.compress(body, 6) if compress else body
+    for e in entries:
         entry = bytearray(532)
-        _put_pascal(entry, 0, name, 255)
-        struct.pack_into("<iiiIBB", entry, 512, len(body), len(stored), len(data), zlib.crc32(body),
-                         0 if compress else 1, 2 if compress else 0)
-        data += stored
+        _put_pascal(entry, 0, e.name, 255)
+        struct.pack_into("<iiiIBB", entry, 512, e.size, e.stored, e.offset, e.crc,
+                         0 if e.compressed else 1, 2 if e.compressed else 0)
         registry += entry
     packed = zlib.compress(bytes(registry))
-    archive = bytes(data) + packed
-    trailer = struct.pack("<IiiiiI12x", zlib.crc32(archive), len(files), 1, len(packed), len(data), 1)
+    archive = data + packed
+    trailer = struct.pack("<IiiiiI12x", zlib.crc32(archive), len(entries), 1, len(packed), len(data), 1)
     return bytes(header) + archive + trailer
 
 

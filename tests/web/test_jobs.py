@@ -11,12 +11,23 @@ from typing import Any
 import pytest
 
 from gammon.errors import InvalidNotationError
-from gammon.web.jobs import JobCancelled, Jobs, ProcessRunner, Progress, ThreadRunner, UnknownJobError, Work
+from gammon.web.jobs import (
+    JobCancelled,
+    Jobs,
+    ProcessRunner,
+    Progress,
+    ThreadRunner,
+    TooManyJobsError,
+    UnknownJobError,
+    Work,
+)
 from tests.web.conftest import Clock
 
 
 class NowRunner:
     """Runs the work at once, in the caller's thread, as a runner would (progress(0, 0) first)."""
+
+    workers = 1
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
         future: Future[dict[str, Any]] = Future()
@@ -155,3 +166,105 @@ def test_finished_jobs_are_forgotten_after_a_while_and_beyond_a_number() -> None
     with pytest.raises(UnknownJobError):
         jobs.get(later[0].id)  # the oldest beyond the three kept when the last one started
     assert [jobs.get(j.id).status for j in later[1:]] == ["done"] * 4
+
+
+class OneWorker:
+    """One worker that runs the work given to it in order (first come, first served), each only
+    when the test calls ``step()``; ``started`` names the work it ran."""
+
+    workers = 1
+
+    def __init__(self) -> None:
+        self.given: list[tuple[Work, Progress, Future[dict[str, Any]]]] = []
+        self.started: list[str] = []
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        future: Future[dict[str, Any]] = Future()
+        self.given.append((work, progress, future))
+        return future
+
+    def step(self) -> None:
+        work, progress, future = self.given.pop(0)
+        try:
+            progress(0, 0)
+            future.set_result(work(progress))
+        except Exception as exc:
+            future.set_exception(exc)
+
+    def shutdown(self) -> None:
+        pass
+
+
+def _named(runner: OneWorker, name: str) -> Work:
+    def work(progress: Progress) -> dict[str, Any]:
+        runner.started.append(name)
+        progress(1, 1)
+        return {"name": name}
+    return work
+
+
+def test_a_cancelled_job_never_starts_and_counts_until_its_worker_is_free() -> None:
+    """Start-and-cancel from one client: the jobs cancelled while they wait never reach a worker,
+    and the one that holds the worker counts against the client's limit until its work stops."""
+    runner = OneWorker()
+    jobs = Jobs(runner, per_client=2, max_active=16)
+    first = jobs.start("test", "a", _named(runner, "a0"))
+    for k in range(1, 13):
+        jobs.cancel(jobs.start("test", "a", _named(runner, f"a{k}")).id)
+    jobs.cancel(first.id)
+    assert first.status == "cancelled" and len(runner.given) == 1  # only the first reached the worker
+    jobs.start("test", "a", _named(runner, "a13"))
+    with pytest.raises(TooManyJobsError, match="you have 2 jobs running already"):
+        jobs.start("test", "a", _named(runner, "a14"))  # the cancelled first still holds the worker
+    later = jobs.start("test", "b", _named(runner, "b0"))
+    runner.step()  # the first's work stops at its first report: the worker is free
+    assert runner.started == [] and first.status == "cancelled" and first.finished is not None
+    jobs.start("test", "a", _named(runner, "a15"))
+    while runner.given:
+        runner.step()
+    assert runner.started == ["b0", "a13", "a15"] and later.status == "done"  # b had not had a turn
+
+
+def test_the_worker_goes_round_the_clients_not_first_come_first_served() -> None:
+    runner = OneWorker()
+    jobs = Jobs(runner, per_client=3)
+    for name in ("a0", "a1", "a2", "b0", "b1", "c0"):
+        jobs.start("test", name[0], _named(runner, name))
+    while runner.given:
+        runner.step()
+    assert runner.started == ["a0", "b0", "c0", "a1", "b1", "a2"]
+
+
+def test_a_job_says_how_many_wait_before_it_and_how_long_it_has_left() -> None:
+    clock = Clock()
+    runner = OneWorker()
+    jobs = Jobs(runner, per_client=3, clock=clock)
+    running = jobs.start("test", "a", _steps(1))
+    queued = [jobs.start("test", client, _steps(1)) for client in "aab"]
+    assert [jobs.view(j)["ahead"] for j in queued] == [1, 2, 0]  # b first: a has the worker
+    _, progress, _ = runner.given[0]
+    progress(0, 0)
+    progress(0, 400)  # the work knows its size
+    assert "seconds_left" not in jobs.view(running) and "ahead" not in jobs.view(running)
+    clock.now += 30
+    progress(100, 400)
+    assert jobs.view(running)["seconds_left"] == 90  # 300 more at 100 in 30 s
+    clock.now += 30
+    progress(300, 400)
+    assert jobs.view(running)["seconds_left"] == 20  # 300 in 60 s: 100 more in 20
+    assert "seconds_left" not in jobs.view(queued[0])
+
+
+class BrokenRunner(OneWorker):
+    """A runner whose pool broke (its worker was killed): it refuses new work."""
+
+    def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        raise RuntimeError("A process in the process pool was terminated abruptly")
+
+
+def test_a_job_the_runner_refuses_fails_and_frees_its_place() -> None:
+    jobs = Jobs(BrokenRunner(), per_client=1)
+    for _ in range(3):
+        job = jobs.start("test", "a", _steps(1))
+        assert jobs.view(job) == {"id": job.id, "kind": "test", "status": "failed", "done": 0, "total": 0,
+                                  "error": "the job failed"}

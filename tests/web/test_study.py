@@ -118,9 +118,15 @@ def test_a_finished_game_of_a_match_is_analysed_with_its_token(study: TestClient
 
 
 class HeldRunner:
-    """A runner whose jobs never start: they stay queued."""
+    """A runner of one worker whose work never starts: it and the jobs after it stay queued."""
+
+    workers = 1
+
+    def __init__(self) -> None:
+        self.given: list[Work] = []
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
+        self.given.append(work)
         return Future()
 
     def shutdown(self) -> None:
@@ -132,21 +138,67 @@ def test_jobs_are_limited_per_client_and_can_be_cancelled(store: Store) -> None:
     with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
         text = MAT.read_text()
         first, second = (c.post("/api/analyses", json={"mat": text}).json() for _ in range(2))
-        assert first["status"] == second["status"] == "queued"
+        assert first["status"] == second["status"] == "queued" and second["ahead"] == 0
         r = c.post("/api/analyses", json={"mat": text})
         assert r.status_code == 429 and r.json() == {
             "error": "you have 2 jobs running already (the limit); wait for one to finish or cancel it"}
-        r = c.delete(f"/api/jobs/{first['id']}")
+        # the second waits: cancelled, it never starts and frees its place at once
+        r = c.delete(f"/api/jobs/{second['id']}")
         assert r.status_code == 200 and r.json()["status"] == "cancelled"
-        assert c.get(f"/api/jobs/{first['id']}").json()["status"] == "cancelled"
-        assert c.post("/api/analyses", json={"mat": text}).status_code == 202
+        assert c.get(f"/api/jobs/{second['id']}").json()["status"] == "cancelled"
+        third = c.post("/api/analyses", json={"mat": text})
+        assert third.status_code == 202
+        # the first holds the worker: cancelled, it counts until its work has stopped
+        assert c.delete(f"/api/jobs/{first['id']}").json()["status"] == "cancelled"
+        assert c.post("/api/analyses", json={"mat": text}).status_code == 429
+        assert c.delete(f"/api/jobs/{third.json()['id']}").status_code == 200
         settings.jobs.per_client = 5  # the server's own bound, over all clients
-        assert c.post("/api/analyses", json={"mat": text}).status_code == 202
+        assert [c.post("/api/analyses", json={"mat": text}).status_code for _ in range(2)] == [202, 202]
         r = c.post("/api/analyses", json={"mat": text})
         assert r.status_code == 429 and "the server is busy with 3 jobs" in r.json()["error"]
         r = c.get("/api/jobs/" + "z" * 100)
         assert r.status_code == 404
         assert r.json()["error"] == f"no job {'z' * 40 + '...'!r} (finished jobs are kept an hour)"
+
+
+def test_an_upload_is_read_in_the_worker_after_the_job_limits(store: Store,  # noqa: F811
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading a large .mat takes seconds: the server checks the limits and hands the text to the
+    job's worker; a refused upload is never read, an accepted one is read by its work."""
+    import gammon.formats.mat
+
+    reads: list[int] = []
+    real = gammon.formats.mat.read_mat
+    monkeypatch.setattr(gammon.formats.mat, "read_mat", lambda text: reads.append(len(text)) or real(text))
+    runner = HeldRunner()
+    settings = StudySettings(engine=_fast, jobs=Jobs(runner, per_client=2))
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+        text = MAT.read_text()
+        replies = [c.post("/api/analyses", json={"mat": text}) for _ in range(6)]
+        assert [r.status_code for r in replies] == [202, 202, 429, 429, 429, 429]
+        assert reads == []
+        result = runner.given[0](lambda *report: None)  # the worker's part
+        assert reads == [len(text)] and result["names"] == list(read_mat(text).names)
+
+
+def test_an_analysis_over_the_servers_bound_is_refused_saying_the_bound(store: Store) -> None:  # noqa: F811
+    """An analysis is bounded in actions times depth (the match of MAT has 94 actions)."""
+    settings = StudySettings(engine=_fast, max_actions=(200, 100, 90))
+    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+        text = MAT.read_text()
+        job = _finish(c, c.post("/api/analyses", json={"mat": text, "plies": 2}).json())
+        assert job["status"] == "failed" and job["error"] == (
+            "94 actions to analyse at 2 ply is over this server's bound (200 at 0 ply, 100 at 1 ply, "
+            "90 at 2 ply): choose a lower depth or fewer games")
+        assert _finish(c, c.post("/api/analyses", json={"mat": text, "plies": 1}).json())["status"] == "done"
+        # a match of this server is refused at once
+        m = new_match(c, mode="local")
+        _play_some(c, m, 2)
+        c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json={"action": "abandon"})
+        settings.max_actions = (1, 1, 1)
+        r = c.post("/api/analyses", json={"match_id": m["match_id"], "token": m["token"]})
+        assert r.status_code == 422 and r.json()["error"].endswith(
+            "is over this server's bound (1 at 0 ply, 1 at 1 ply, 1 at 2 ply): choose fewer games")
 
 
 def test_an_uploaded_sgf_is_analysed_as_the_same_match_in_mat(study: TestClient) -> None:
@@ -182,22 +234,28 @@ def test_an_uploaded_xg_is_analysed_as_the_same_match_in_mat(study: TestClient) 
         results.append(job["result"])
     assert results[1] == results[0] and results[0]["names"] == ["Kévin Unger", "Maxence Job"]
     for bad, message in (("not base64!", "is not in base64"), (base64.b64encode(b"x" * 300).decode(), "")):
-        r = study.post("/api/analyses", json={"xg": bad})
-        error = r.json()["error"]
-        assert r.status_code == 422 and error.startswith("cannot read the .xg file: ") and message in error
+        error = _read_error(study, {"xg": bad})
+        assert error.startswith("cannot read the .xg file: ") and message in error
         assert "x" * 41 not in error
 
 
+def _read_error(client: TestClient, body: dict) -> str:
+    """The error of an upload that cannot be read: the job reading it fails, saying why."""
+    r = client.post("/api/analyses", json=body)
+    assert r.status_code == 202, r.text
+    job = _finish(client, r.json())
+    assert job["status"] == "failed", job
+    return job["error"]
+
+
 def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> None:
-    r = study.post("/api/analyses", json={"mat": "hello world"})
-    assert r.status_code == 422
-    assert r.json()["error"].startswith("cannot read the .mat file: line 1: 'hello world'")
-    r = study.post("/api/analyses", json={"mat": "1 point match\n\n Game 1\n x : 0   y : 0\n  1) 99: 8/1\n"})
-    assert r.status_code == 422 and r.json()["error"].startswith("cannot read the .mat file")
+    error = _read_error(study, {"mat": "hello world"})
+    assert error.startswith("cannot read the .mat file: line 1: 'hello world'")
+    error = _read_error(study, {"mat": "1 point match\n\n Game 1\n x : 0   y : 0\n  1) 99: 8/1\n"})
+    assert error.startswith("cannot read the .mat file")
     for bad in ("x" * 300, "3 point match\n\n Game 1\n a : 0   b : 0\n  1) 31: " + "x" * 200 + "\n"):
-        r = study.post("/api/analyses", json={"mat": bad})
-        error = r.json()["error"]
-        assert r.status_code == 422 and "'" + "x" * 40 + "...'" in error and "x" * 41 not in error, error
+        error = _read_error(study, {"mat": bad})
+        assert "'" + "x" * 40 + "...'" in error and "x" * 41 not in error, error
     r = study.post("/api/analyses", json={"mat": "x" * 300_000})
     error = r.json()["error"]
     assert r.status_code == 422 and "x" * 41 not in error and "at most 262144 characters" in error
@@ -205,9 +263,8 @@ def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> No
     assert r.status_code == 422 and "give one of match_id" in r.json()["error"]
     r = study.post("/api/analyses", json={"mat": MAT.read_text(), "sgf": "(;GM[6])"})
     assert r.status_code == 422 and "give one of match_id" in r.json()["error"]
-    r = study.post("/api/analyses", json={"sgf": "(;GM[6]" + "x" * 300})
-    error = r.json()["error"]
-    assert r.status_code == 422 and error.startswith("cannot read the .sgf file: ") and "x" * 41 not in error
+    error = _read_error(study, {"sgf": "(;GM[6]" + "x" * 300})
+    assert error.startswith("cannot read the .sgf file: ") and "x" * 41 not in error
     r = study.post("/api/analyses", content=b'{"mat": "' + b"x" * 600_000 + b'"}',
                    headers={"Content-Type": "application/json"})
     assert r.status_code == 413

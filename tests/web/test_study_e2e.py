@@ -51,6 +51,7 @@ def test_an_uploaded_mat_is_analysed_with_a_progress_bar(server: Server, browser
     # the progress bar moved while the server worked, then the report came
     seen = page.evaluate("() => study.seen")
     assert any(s["status"] == "running" and 0 < s["done"] < s["total"] for s in seen), seen
+    assert any(s["text"].startswith("analysing: ") and s["text"].endswith(" left") for s in seen), seen
     assert seen[-1]["status"] == "done" and seen[-1]["done"] == seen[-1]["total"] > 0
     assert page.locator("#progress").is_visible()
     result = page.evaluate("() => study.result")
@@ -94,6 +95,21 @@ def test_an_uploaded_xg_is_analysed(server: Server, browser) -> None:  # noqa: F
     """eXtreme Gammon's binary file: the page sends it in base64."""
     xg = Path(__file__).resolve().parents[1] / "data/xg/real/gbf-charlot1-charlot2-7pt.xg"
     _upload_shows_the_players(server, browser, xg, ("charlot1", "charlot2"))
+
+
+def test_an_upload_that_cannot_be_read_says_why(server: Server, browser, tmp_path) -> None:  # noqa: F811
+    """The worker reads the file: its job fails, and the page shows why."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    bad = tmp_path / "bad.mat"
+    bad.write_text("hello world\n")
+    page.goto(server.url + "/analysis")
+    page.set_input_files("#mat-file", str(bad))
+    page.click("#analyse")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes(\"'hello world'\")")
+    assert page.locator("#error").inner_text().startswith("cannot read the .mat file: line 1:")
+    assert page.locator("#report").is_hidden()
+    assert not errors
 
 
 def _upload_shows_the_players(server: Server, browser, path: Path, names: tuple[str, str]) -> None:  # noqa: F811

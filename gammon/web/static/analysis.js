@@ -21,8 +21,9 @@ function poll() {
 }
 
 function showJob(job) {
-  study.seen.push({ status: job.status, done: job.done, total: job.total });  // what the bar showed
-  showJobBar(job, `analysing: ${job.done} of ${job.total || "?"} actions`);
+  showJobBar(job, job.total ? `analysing: ${job.done} of ${job.total} actions` : "reading the file...");
+  study.seen.push({ status: job.status, done: job.done, total: job.total,  // what the bar showed
+                    text: $("#progress-text").textContent });
 }
 
 // ---- the report ----------------------------------------------------------------------------------

@@ -28,15 +28,23 @@ async function pollJob(holder, show, done) {
   } catch (e) { showError(String(e.message || e)); }
 }
 
-// The job's progress bar and cancel button; `running` is the line under the bar while it runs.
+// "about 40 s", "about 3 min": the server's estimate of a job's time left.
+function aboutTime(seconds) {
+  return seconds < 90 ? `about ${Math.max(1, Math.round(seconds))} s` : `about ${Math.round(seconds / 60)} min`;
+}
+
+// The job's progress bar and cancel button; `running` is the line under the bar while it runs, with
+// the time left once the server can tell it; a queued job says how many start before it.
 function showJobBar(job, running) {
   const active = job.status === "queued" || job.status === "running";
   $("#job").hidden = false;
   $("#cancel").hidden = !active;
   $("#progress").max = Math.max(job.total, 1);
   $("#progress").value = job.status === "done" ? $("#progress").max : job.done;
-  $("#progress-text").textContent = job.status === "queued" ? "waiting for a worker..."
-    : job.status === "running" ? running : job.status;
+  const ahead = job.ahead ? ` (${job.ahead} job${job.ahead > 1 ? "s" : ""} before yours)` : "";
+  const left = job.seconds_left === undefined ? "" : `; ${aboutTime(job.seconds_left)} left`;
+  $("#progress-text").textContent = job.status === "queued" ? `waiting for a worker${ahead}...`
+    : job.status === "running" ? running + left : job.status;
 }
 
 // The cancel button stops `holder.job`, then shows it with `show`.

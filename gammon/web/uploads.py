@@ -1,0 +1,98 @@
+"""Uploaded match files to analyse (``.mat``, GNU Backgammon's SGF, eXtreme Gammon's ``.xg`` in
+base64), read in the analysis job's worker: the server only checks the job limits and queues the
+text, so an upload costs its process no parsing (a large ``.mat`` takes seconds to replay) and a
+file made to fill the memory fills the worker's, not the server's.
+
+An analysis is bounded in work: ``max_actions[plies]`` actions (rolls, plays and cube actions, as
+its progress counts them) at each depth, so that one upload cannot hold a worker for long (at
+2 ply an action takes tens of milliseconds)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from gammon.errors import GammonError, InvalidNotationError, cut
+
+if TYPE_CHECKING:
+    from gammon.engine.engine import Engine
+    from gammon.game import Game
+    from gammon.web.jobs import Progress
+
+# About a minute of one worker at each depth (0, 1 and 2 ply): every real match of the test corpus
+# (1,300 actions at most, a 13-point match) is analysed at 2 ply.
+MAX_ACTIONS = (16_000, 12_000, 2_400)
+
+
+class TooMuchWork(GammonError):
+    """An analysis over the server's bound of actions at its depth."""
+
+
+def check_work(actions: int, plies: int, max_actions: Sequence[int]) -> None:
+    """Refuse the analysis of ``actions`` actions at ``plies`` ply over its bound, saying the bounds."""
+    if actions <= max_actions[plies]:
+        return
+    bounds = ", ".join(f"{n:,} at {p} ply" for p, n in enumerate(max_actions))
+    lower = any(actions <= n for n in max_actions[:plies])
+    raise TooMuchWork(f"{actions:,} actions to analyse at {plies} ply is over this server's bound "
+                      f"({bounds}): choose {'a lower depth or ' if lower else ''}fewer games")
+
+
+def count_actions(games: Sequence[Game]) -> int:
+    """The actions an analysis of ``games`` goes through (its progress's total)."""
+    return sum(len(g.history) for g in games)
+
+
+_QUOTED = re.compile(r"(['\"])([^'\"]{41,})\1")
+
+
+def cut_quotes(message: str, limit: int = 200) -> str:
+    """``message`` with every quoted piece of input cut to 40 characters (the .mat reader quotes
+    whole lines), then the whole cut to ``limit``."""
+    return cut(_QUOTED.sub(lambda m: f"{m[1]}{m[2][:40]}...{m[1]}", message), limit)
+
+
+def read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
+    """The games and names of an uploaded file's text, ``kind`` "mat", "sgf" or "xg" (base64)."""
+    if kind == "xg":
+        import base64
+        import binascii
+
+        from gammon.formats.xg import read_xg
+
+        try:
+            data = base64.b64decode(text, validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidNotationError("the .xg file is not in base64") from None
+        xg = read_xg(data)
+        return xg.to_match().games, xg.names
+    if kind == "sgf":
+        from gammon.formats.sgf import read_sgf
+
+        sgf = read_sgf(text)
+        return sgf.match.games, sgf.names
+    from gammon.formats.mat import read_mat, to_match
+
+    record = read_mat(text)
+    return to_match(record).games, record.names
+
+
+def analyse_upload(kind: str, text: str, engine: Callable[[int], Engine], plies: int,
+                   max_actions: Sequence[int], progress: Progress) -> dict[str, Any]:
+    """In a job's worker: read the file, check its work, then analyse it as
+    :func:`gammon.web.study_work.analyse_games` does. Errors quote little of the file."""
+    try:
+        games, names = read_upload(kind, text)
+    except (GammonError, ValueError) as exc:
+        raise InvalidNotationError(f"cannot read the .{kind} file: {cut_quotes(str(exc))}") from None
+    if not games:
+        raise InvalidNotationError(f"the .{kind} file has no games")
+    check_work(count_actions(games), plies, max_actions)
+    from gammon.web.study_work import analyse_games
+
+    return analyse_games(games, names, engine(plies), progress)
+
+
+__all__ = ["MAX_ACTIONS", "TooMuchWork", "analyse_upload", "check_work", "count_actions", "cut_quotes",
+           "read_upload"]
