@@ -4,6 +4,7 @@ the same way: a function that adds a subparser and sets ``func``)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -212,10 +213,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit where Python would complain
+        return code
     except KeyboardInterrupt:
         print("\nInterrupted.", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # the reader went away (`| head`): the end of the output, not an error; what is still
+        # buffered goes nowhere, so the flush at exit does not fail again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """`gammon hint`, `gammon eval` and `gammon serve --help` through the real console entry point."""
 
+import os
 import subprocess
 import sys
 
@@ -72,3 +73,17 @@ def test_json_is_one_object_with_what_the_text_says():
 def test_serve_is_wired():
     out = gammon("serve", "--help")
     assert out.returncode == 0 and "--port" in out.stdout and "--database-url" in out.stdout
+
+
+def test_a_reader_that_goes_away_ends_the_output_without_a_traceback():
+    # `gammon eval ... --json | head -c 5`: the pipe is closed before gammon writes
+    for args in (("eval", "4HPwATDgc/ABMA", "--json", "--plies", "0"),
+                 ("hint", "4HPwATDgc/ABMA", "31", "--plies", "0")):
+        read, write = os.pipe()
+        os.close(read)
+        try:
+            out = subprocess.run([sys.executable, "-m", "gammon.cli.main", *args], stdout=write,
+                                 stderr=subprocess.PIPE, text=True, timeout=300)
+        finally:
+            os.close(write)
+        assert out.returncode == 0 and out.stderr == "", out.stderr
