@@ -186,7 +186,7 @@ def _read_xg(data: bytes) -> Transcript:
 # --- the registry ----------------------------------------------------------------------------
 
 FORMATS: tuple[MatchFormat, ...] = (
-    MatchFormat("mat", (".mat",), _read_mat, _write_mat),
+    MatchFormat("mat", (".mat", ".txt"), _read_mat, _write_mat),
     MatchFormat("sgf", (".sgf",), _read_sgf, _write_sgf),
     MatchFormat("xg", (".xg",), _read_xg, None),  # eXtreme Gammon's binary match files
 )

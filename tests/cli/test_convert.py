@@ -80,16 +80,28 @@ def test_bad_input_is_quoted_and_nothing_is_written(tmp_path: Path,
 
 
 def test_formats_by_extension_or_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source = tmp_path / "match.txt"
+    source = tmp_path / "match.dat"
     source.write_text(GNUBG_STYLE)
     code, out, err = run(capsys, source, tmp_path / "out.mat")
-    assert code == 2 and "unknown match file format '.txt'" in err and "sgf (.sgf)" in err
+    assert code == 2 and "unknown match file format '.dat'" in err and "sgf (.sgf)" in err
     code, out, err = run(capsys, "--from", "sgf", "--to", "mat", source, tmp_path / "out.dat")
     assert code == 0 and read_mat((tmp_path / "out.dat").read_text()).match_length == 3
     code, out, err = run(capsys, tmp_path / "missing.sgf", tmp_path / "x.mat")
     assert code == 2 and "cannot read" in err and "missing.sgf" in err
     with pytest.raises(SystemExit):  # argparse refuses a format it does not know
         main(["convert", "--to", "xg", str(source), str(tmp_path / "y.xg")])
+
+
+def test_a_mat_file_named_txt_converts_as_the_sites_export_it(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    match = play_match(2, Rules(match_length=3), double=0.1, resign=0.0)
+    source = tmp_path / "match.txt"
+    source.write_text(format_mat(match, ("Ann", "Ben")))
+    code, out, err = run(capsys, source, tmp_path / "match.sgf")
+    assert (code, err) == (0, "") and out.startswith(f"{source} (mat) -> ")
+    assert read_sgf((tmp_path / "match.sgf").read_bytes()).match.score == match.score
+    code, out, err = run(capsys, tmp_path / "match.sgf", tmp_path / "back.txt")
+    assert code == 0 and to_match(read_mat((tmp_path / "back.txt").read_text())).score == match.score
 
 
 def test_warnings_are_shown(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
