@@ -39,8 +39,8 @@ class BoardView:
     ``on_turn``/``cube_owner``/``cube_offered_by``: 0 = viewer, 1 = opponent, None = nobody /
     centred / no double offered. While a double awaits its answer the cube shows the value offered.
     ``position_id`` is shown as given (the ID of the position of the player on roll, as gnubg),
-    and ``match_id`` beside it (GNU Backgammon's Match ID: the two, joined by ':', are what
-    ``gammon eval`` and GNU Backgammon read)."""
+    joined to ``match_id`` by ':' where there is one: the GNU Backgammon ID that ``gammon eval``
+    and GNU Backgammon read."""
 
     position: Position
     names: tuple[str, str] = ("X", "O")
@@ -197,9 +197,9 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
     lines.append(_frame(f" └{half}┴───┴{half}┴───┘", color))
     lines.append(_numbers(BOTTOM_LEFT, BOTTOM_RIGHT, color))
     if view.position_id:
-        ids = f"  Position ID: {view.position_id}"
-        if view.match_id:
-            ids += f"   Match ID: {view.match_id}"
+        # one token, as gammon eval and GNU Backgammon take it
+        ids = (f"  GNU Backgammon ID: {view.position_id}:{view.match_id}" if view.match_id
+               else f"  Position ID: {view.position_id}")
         lines.append(Text(ids, style="dim" if color else ""))
     if not color:
         for line in lines:

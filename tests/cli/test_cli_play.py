@@ -365,7 +365,7 @@ def test_the_board_shows_the_gnubg_id_that_gammon_eval_reads():
     g.play(g.legal_plays()[0])
     g.double()
     session.show_board()
-    found = re.search(r"Position ID: (\S+)   Match ID: (\S+)", out.getvalue())
+    found = re.search(r"GNU Backgammon ID: ([^:\s]+):(\S+)", out.getvalue())
     assert found
     assert f"{found.group(1)}:{found.group(2)}" == gnubg_id(g)
     position, state = parse_gnubg_id(f"{found.group(1)}:{found.group(2)}")

@@ -128,15 +128,15 @@ def test_the_board_is_drawn_after_a_typed_play_before_the_computer_acts():
     assert g.turn == 1 and g.phase == GamePhase.ROLL  # the play awaits Enter
     between = after(out, "You play 5-2: 24/22 13/8")
     between = between[:between.index("You (Enter to end the turn, or undo) > ")]
-    assert f"Position ID: {g.position.id}" in between
+    assert f"GNU Backgammon ID: {g.position.id}:" in between
     assert "│" in between
 
 
 def test_two_players_see_the_board_after_a_play_even_when_no_double_is_possible():
     session, out = run_session([O_OPENING_PLAY], [O_OPENS], Rules(use_cube=False))
     between = after(out, "O plays 5-2: 24/22 13/8")
-    assert f"Position ID: {session.match.game.position.id}" in between
-    assert between.count("Position ID:") == 1  # drawn once, not again at X's prompt
+    assert f"GNU Backgammon ID: {session.match.game.position.id}:" in between
+    assert between.count("GNU Backgammon ID:") == 1  # drawn once, not again at X's prompt
 
 
 # --- messages --------------------------------------------------------------------------------
