@@ -763,7 +763,8 @@ class PlaySession:
         self.say(HELP)
 
     def _do_quit(self, rest: str) -> None:
-        self._offer_save("Save the match first?", "quit without saving")
+        if self._histories() != self._saved:  # nothing to ask right after a save
+            self._offer_save("Save the match first?", "quit without saving")
         raise QuitSession
 
 

@@ -58,6 +58,15 @@ def test_a_finished_match_can_be_saved_at_the_end_and_save_typed_there_is_not_lo
     assert " 1 point match" in text and "52: 13/8 24/22" in text and "Wins 1 point" in text
 
 
+def test_quit_right_after_a_save_does_not_ask_again_but_after_another_play_it_does(tmp_path):
+    target = tmp_path / "m.mat"
+    _, out = run_session([f"save {target}", "quit"], [O_OPENS], Rules(match_length=3))
+    assert f"Saved to {target}." in out and "Save the match first?" not in out
+    assert out.rstrip().endswith("Goodbye.")
+    _, out = run_session([f"save {target}", O_OPENING_PLAY, "quit", ""], [O_OPENS], Rules(match_length=3))
+    assert "Save the match first?" in after(out, f"Saved to {target}.")
+
+
 def test_a_match_saved_between_games_holds_the_finished_game(tmp_path):
     target = tmp_path / "game1.mat"
     session, out = run_session([O_OPENING_PLAY, "resign", "accept", "board", f"save {target}", ""],
