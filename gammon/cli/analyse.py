@@ -116,8 +116,10 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
     from gammon.formats.mat import decode_mat, read_mat, to_match
 
     record = read_mat(decode_mat(data))
-    for problem in record.errors:
-        print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
+    if partial:  # the games before the first problem are analysed: say what was left out
+        for problem in record.errors:
+            print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
+    # without partial, to_match refuses the file with its first problem, which the caller prints
     return to_match(record, partial=bool(partial and record.errors)), record.names
 
 

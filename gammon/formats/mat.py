@@ -130,11 +130,27 @@ class _GameError(Exception):
 
 def decode_mat(data: bytes) -> str:
     """The text of a ``.mat`` file's bytes: UTF-8 (a byte-order mark allowed), or else Latin-1, as
-    older Windows programs wrote them (names with accents); every byte string decodes."""
+    older Windows programs wrote them (names with accents). Bytes that are no text at all (a NUL,
+    or control characters other than tabs, line and page breaks: an archive, a program, an image)
+    are refused, rather than quoted back as a first line that is not a header."""
+    head = data[:4096]
+    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
+    if b"\0" in head or controls > len(head) // 20:
+        raise InvalidNotationError(f"not a text file ({_kind_of(data)}): a .mat match file is text, "
+                                   "starting with a line such as '7 point match'")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
+
+
+_MAGIC = ((b"\x7fELF", "a program"), (b"PK\x03\x04", "a zip archive"), (b"RGMH", "an eXtreme Gammon file"),
+          (b"\x1f\x8b", "a gzip archive"), (b"%PDF", "a PDF document"), (b"\x89PNG", "a PNG image"),
+          (b"\xff\xd8\xff", "a JPEG image"))
+
+
+def _kind_of(data: bytes) -> str:
+    return next((kind for magic, kind in _MAGIC if data.startswith(magic)), "binary data")
 
 
 def read_mat(source: str | Iterable[str]) -> MatMatch:

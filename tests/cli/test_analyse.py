@@ -102,6 +102,11 @@ def test_bad_files_are_refused_with_the_name_quoted(tmp_path):
     bad.write_text("this is not a match file\n")
     out = gammon("analyse", str(bad), "--plies", "0")
     assert out.returncode == 2 and "this is not a match file" in out.stderr
+    program = tmp_path / "binary.mat"
+    program.write_bytes(b"\x7fELF\x02\x01\x01" + bytes(range(256)))
+    out = gammon("analyse", str(program), "--plies", "0")
+    assert out.returncode == 2 and "binary.mat: not a text file (a program)" in out.stderr
+    assert "\\x" not in out.stderr  # no raw bytes quoted back
 
 
 def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
@@ -111,6 +116,7 @@ def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
     bad.write_text(cut)
     out = gammon("analyse", str(bad), "--plies", "0", "--json")
     assert out.returncode == 2 and "24/1" in out.stderr
+    assert out.stderr.count("24/1' is not a legal play") == 1  # said once
     out = gammon("analyse", str(bad), "--plies", "0", "--json", "--partial")
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

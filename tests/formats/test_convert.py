@@ -31,7 +31,8 @@ def _same_games(a: Match, b: Match) -> None:
 def test_registry_by_name_and_extension() -> None:
     assert find_format("SGF") is find_format(".sgf") is format_of("x/Match.SGF")
     assert format_of("m.mat").name == "mat"
-    with pytest.raises(ValueError, match=r"unknown match file format '.xyz'; gammon knows mat \(.mat\)"):
+    assert format_of("galaxy-export.txt").name == "mat"  # as the sites export it
+    with pytest.raises(ValueError, match=r"unknown match file format '.xyz'; gammon knows mat \(.mat .txt\)"):
         format_of("m.xyz")
     with pytest.raises(ValueError, match="no extension"):
         format_of("match")
