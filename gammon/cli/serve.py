@@ -168,7 +168,8 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"gammon serve: cannot listen on {args.host}:{args.port}: {problem}", file=sys.stderr)
         return 2
     try:
-        store = Store(args.database_url)  # creates the tables once, before any server process starts
+        # Refuses a damaged database, then creates the tables once, before any server process starts.
+        store = Store(args.database_url, check=True)
     except StoreUnavailableError as e:
         print(f"gammon serve: {e}", file=sys.stderr)
         return 2
