@@ -52,7 +52,8 @@ class StoreConflictError(GammonError):
 
 
 class StoreUnavailableError(GammonError):
-    """The database cannot be opened: a URL it cannot use, or a server it cannot reach."""
+    """The database cannot be opened: a URL it cannot use, a server it cannot reach, or (checked
+    at a server's start) a database that is empty, damaged or not gammon's."""
 
 
 class StaleActionError(GammonError):

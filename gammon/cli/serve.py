@@ -82,6 +82,10 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
     from gammon.web.study import StudySettings
 
     options: dict[str, Any] = json.loads(os.environ[_CONFIG])
+    if options.get("supervisor") not in (None, os.getpid()):  # a process of --workers
+        from gammon.web.lifeline import die_with_parent
+
+        die_with_parent(options["supervisor"])  # never outlive uvicorn's supervisor, even killed
     dice_factory = None
     if options["dice_seed"] is not None:
         counter = iter(range(1 << 62))
@@ -168,7 +172,8 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"gammon serve: cannot listen on {args.host}:{args.port}: {problem}", file=sys.stderr)
         return 2
     try:
-        store = Store(args.database_url)  # creates the tables once, before any server process starts
+        # Refuses a damaged database, then creates the tables once, before any server process starts.
+        store = Store(args.database_url, check=True)
     except StoreUnavailableError as e:
         print(f"gammon serve: {e}", file=sys.stderr)
         return 2
@@ -180,7 +185,7 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ[_CONFIG] = json.dumps({
         "database_url": args.database_url, "dice_seed": args.dice_seed, "away_after": args.away_after,
         "rate_limit": args.rate_limit, "engine_workers": args.engine_workers,
-        "ws_per_address": args.ws_per_address})
+        "ws_per_address": args.ws_per_address, "supervisor": os.getpid()})
     serving = (f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
                f"{args.workers} process{'es' if args.workers > 1 else ''})")
     if args.workers > 1:  # each process loads its engine before it takes a connection

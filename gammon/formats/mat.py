@@ -112,7 +112,9 @@ class MatMatch:
 _TAG = re.compile(r'^[;#]\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d{1,5})\s+point\s+match\s*$", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,6})\s*$", re.IGNORECASE)
-_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,6})\s+(\S.*?)\s*:\s*(\d{1,6})\s*$")
+# GNU Backgammon pads "Name : 0" to 31 characters and writes no space after a longer one
+# ("Abcdefghijklmnopqrstuvwxyz01234 : 0Bob : 0"); the score takes every digit there.
+_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,6})\s*(\S.*?)\s*:\s*(\d{1,6})\s*$")
 _NAMES = re.compile(r"^\s*(\S.*?)\s{2,}(\S.*?)\s*$")
 _NUMBER = re.compile(r"^\s*\d{1,4}\)")
 _CELL_START = re.compile(
@@ -448,8 +450,10 @@ def format_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] =
     out += ["", f" {record.match_length} point match", ""]
     for game in record.games:
         out.append(f" Game {game.number}")
+        # gnubg's columns (the right one at 32), and a space after a left one longer than that,
+        # where gnubg writes none (and cannot read its own file back).
         left = f"{record.names[0]} : {game.score[0]}"
-        out.append(f" {left:<31}{record.names[1]} : {game.score[1]}")
+        out.append(f" {left:<30} {record.names[1]} : {game.score[1]}")
         out.extend(_rows(game))
         out.append("")
     return "\n".join(out) + "\n"

@@ -35,6 +35,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from gammon.datadir import data_dir
 from gammon.errors import StoreConflictError, StoreUnavailableError, UnknownMatchError, cut
 from gammon.records import MatchAction
+from gammon.store.check import check_database
 from gammon.store.models import ActionRow, Base, MatchActionRow, MatchRow
 
 
@@ -152,7 +153,9 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 class Store:
     """Matches and their games' actions in one database (``url`` as SQLAlchemy reads it)."""
 
-    def __init__(self, url: str | None = None) -> None:
+    def __init__(self, url: str | None = None, *, check: bool = False) -> None:
+        """``check``: first refuse (StoreUnavailableError) an existing database that is empty,
+        damaged or not gammon's (see gammon.store.check), rather than make tables in it."""
         url = url or default_database_url()
         if url.startswith("postgresql://"):
             url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
@@ -167,6 +170,8 @@ class Store:
             self.engine: Engine = create_engine(url, **kwargs)
             if url.startswith("sqlite"):
                 event.listen(self.engine, "connect", _sqlite_pragmas)
+            if check:
+                check_database(self.engine)
             Base.metadata.create_all(self.engine)
             _add_version_columns(self.engine)
         except (SQLAlchemyError, ValueError) as e:

@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gammon.errors import IllegalActionError
+from gammon.web.lifeline import Lifeline, die_with_server
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -150,6 +151,7 @@ class EnginePool:
         self.workers = workers
         self.advisor = advisor
         self._executor: ProcessPoolExecutor | None = None
+        self._lifeline: Lifeline | None = None
 
     @property
     def hint_source(self) -> str:
@@ -165,8 +167,10 @@ class EnginePool:
             context = multiprocessing.get_context("forkserver")
             context.set_forkserver_preload(["gammon.web.engine_pool", "gammon.engine.players"])
             ready = context.Barrier(self.workers) if warm else None
-            self._executor = ProcessPoolExecutor(self.workers, mp_context=context,
-                                                 initializer=_init_worker, initargs=(self.advisor, ready))
+            self._lifeline = Lifeline()  # the workers end with this process, even killed outright
+            self._executor = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=die_with_server,
+                initargs=(self._lifeline.reader, _init_worker, self.advisor, ready))
         return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -191,3 +195,6 @@ class EnginePool:
         if self._executor is not None:
             self._executor.shutdown(wait=True, cancel_futures=True)
             self._executor = None
+        if self._lifeline is not None:
+            self._lifeline.close()
+            self._lifeline = None

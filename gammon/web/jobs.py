@@ -30,6 +30,7 @@ from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
+from gammon.web.lifeline import Lifeline, die_with_server
 
 log = logging.getLogger(__name__)
 
@@ -103,6 +104,7 @@ class ProcessRunner:
         self.workers = workers
         self._pool: ProcessPoolExecutor | None = None
         self._manager: SyncManager | None = None
+        self._lifeline: Lifeline | None = None
         self._lock = threading.Lock()
 
     def _started(self) -> tuple[ProcessPoolExecutor, SyncManager]:
@@ -111,9 +113,13 @@ class ProcessRunner:
                 from gammon.web.engine_pool import WORKER_NICENESS
 
                 context = multiprocessing.get_context("forkserver")
-                self._manager = context.Manager()
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=context, initializer=os.nice,
-                                                 initargs=(WORKER_NICENESS,))
+                # The manager and the workers end with this process, even killed outright.
+                self._lifeline = Lifeline()
+                self._manager = SyncManager(ctx=context)
+                self._manager.start(die_with_server, (self._lifeline.reader,))
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=context, initializer=die_with_server,
+                    initargs=(self._lifeline.reader, os.nice, WORKER_NICENESS))
             return self._pool, self._manager
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
@@ -151,7 +157,9 @@ class ProcessRunner:
                 self._pool.shutdown(wait=True, cancel_futures=True)
             if self._manager is not None:
                 self._manager.shutdown()
-            self._pool = self._manager = None
+            if self._lifeline is not None:
+                self._lifeline.close()
+            self._pool = self._manager = self._lifeline = None
 
 
 def _run_reporting(work: Work, reports: Any, stop: Any) -> dict[str, Any]:

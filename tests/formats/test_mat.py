@@ -315,6 +315,30 @@ def test_round_trip_through_text(seed: int, rules: Rules) -> None:
     assert format_mat(back, ("Ann", "Ben Lee")) == text
 
 
+LONG_NAME = "Maximilian Alexander von Hohenberg-Schwarz"  # 42 characters: "Name : 0" passes column 32
+
+
+@pytest.mark.parametrize("names", [(LONG_NAME, "Bob"), ("Bob", LONG_NAME), (LONG_NAME[:27], "2Pac")])
+def test_long_names_round_trip(names: tuple[str, str]) -> None:
+    """A first name of 27 characters or more filled the left column and ran into the second name."""
+    match = play_match(13, Rules(match_length=5), games=3, double=0.1)
+    text = format_mat(match, names)
+    record = read_mat(text)
+    assert record.errors == () and record.names == names
+    assert [g.score for g in record.games] == [g.score for g in match.games]
+    assert to_match(record).score == match.score
+
+
+def test_the_score_line_gnubg_writes_after_a_long_name_reads() -> None:
+    """gnubg pads "Name : 0" to 31 characters and writes nothing between it and a longer one."""
+    text = GNUBG_TEXT.replace(" gnubg : 0                      root : 1",
+                              " Abcdefghijklmnopqrstuvwxyz01234 : 0root : 1")
+    record = read_mat(text)
+    assert record.errors == () and record.names == ("Abcdefghijklmnopqrstuvwxyz01234", "root")
+    assert record.games[1].score == (0, 1)
+    assert to_match(record).score == (2, 1)
+
+
 def test_write_to_path_and_file(tmp_path) -> None:
     match = play_match(8, Rules(match_length=3))
     path = tmp_path / "m.mat"

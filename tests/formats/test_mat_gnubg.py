@@ -129,7 +129,7 @@ def test_money_session_imports_into_gnubg(tmp_path: Path) -> None:
     _check_same_match(match, walked)
 
 
-_SELF_PLAY = """
+_GNUBG_PLAYS = """
 gnubg.command('set player 0 gnubg')
 gnubg.command('set player 1 gnubg')
 for p in (0, 1):
@@ -137,6 +137,8 @@ for p in (0, 1):
     gnubg.command('set player %d cubedecision evaluation plies 0' % p)
 gnubg.command('set rng mersenne')
 gnubg.command('set beavers 0')
+"""
+_SELF_PLAY = _GNUBG_PLAYS + """
 for seed, length, path in GAMES:
     gnubg.command('set seed %d' % seed)
     if length:
@@ -190,3 +192,33 @@ def test_one_point_match(tmp_path: Path, length: int) -> None:
     write_mat(match, ("Eve", "Frank"), path)
     (walked,) = _walk([path])
     _check_same_match(match, walked)
+
+
+def test_long_names_go_both_ways(tmp_path: Path) -> None:
+    """A first name that fills the score line's left column (27 characters or more): our export
+    imports into gnubg with its names, and gnubg's export (no space after such a name) reads here.
+    gnubg keeps 31 characters of a name."""
+    match = play_match(31, Rules(match_length=5), double=0.05)
+    names = [("Maximilian von Hohenberg-Schwa", "Bob"), ("Maximilian Alexander von Hohenberg", "Bob")]
+    paths = [tmp_path / f"long{k}.mat" for k in range(len(names))]
+    for path, pair in zip(paths, names):
+        write_mat(match, pair, path)
+    for walked, pair in zip(_walk(paths), names):
+        assert walked["names"] == [pair[0][:31], pair[1]]
+        _check_same_match(match, walked)
+
+    theirs = tmp_path / "theirs.mat"
+    long_name = "Abcdefghijklmnopqrstuvwxyz01234"
+    script = (_GNUBG_PLAYS + "gnubg.command('set seed 5')\ngnubg.command('set automatic game on')\n"
+              + "gnubg.command('new match 5')\n"
+              + f"gnubg.command('set player 0 name {long_name}')\n"
+              + f"gnubg.command('export match mat {theirs}')\n"
+              + "m = gnubg.match(analysis=0, boards=0, statistics=0, verbose=0)\n"
+              + "emit([[g['info']['score-X'], g['info']['score-O']] for g in m['games']])\n")
+    (scores,) = run_gnubg(script)
+    text = theirs.read_text()
+    assert f" {long_name} : 0" in text and f"{long_name} : 0 " not in text  # nothing after the score
+    record = read_mat(text)
+    assert record.errors == () and record.names[0] == long_name
+    assert [list(g.score) for g in record.games] == scores
+    to_match(record)  # every play legal

@@ -1,0 +1,99 @@
+"""Checks of an existing database before a server takes it on: a damaged or emptied file made a
+server that started and answered 500 on every read, or a fresh database silently made over it.
+
+Each check raises :class:`StoreUnavailableError` with one line that names the database and says
+what is wrong with it and what to do. A database that does not exist yet is no fault: the store
+makes it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import inspect, text
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
+
+from gammon.errors import StoreUnavailableError, cut
+from gammon.store.models import Base
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+MIGRATED = {("matches", "version"), ("matches", "retracted_at")}
+"""Columns the store adds itself to a table made before them (see repository._add_version_columns)."""
+MARK = "matches"
+"""The table every gammon database has had, in every version of its schema."""
+
+
+def check_database(engine: Engine) -> None:
+    """Refuse (StoreUnavailableError) an existing database that the store cannot serve from: an
+    SQLite file that is empty, not SQLite's, damaged (SQLite's ``quick_check``) or another
+    program's; gammon's tables without the columns gammon needs."""
+    path = _sqlite_file(engine)
+    if path is not None:
+        if not path.exists():
+            return  # a new database: the store creates it
+        _check_file(engine, path)
+    _check_schema(engine, path)
+
+
+def _sqlite_file(engine: Engine) -> Path | None:
+    """The file of an SQLite database (None: another database, or SQLite in memory)."""
+    database = engine.url.database
+    if engine.dialect.name != "sqlite" or not database or database == ":memory:" \
+            or database.startswith("file:"):
+        return None
+    return Path(database)
+
+
+def _named(path: Path) -> str:
+    return f"the database file {cut(repr(str(path)), 200)}"
+
+
+def _check_file(engine: Engine, path: Path) -> None:
+    with path.open("rb") as f:
+        header = f.read(len(SQLITE_HEADER))
+    if not header:
+        raise StoreUnavailableError(
+            f"{_named(path)} is empty (0 bytes), not a database: restore it from a backup, or "
+            "delete it to start afresh with a new, empty database")
+    if header != SQLITE_HEADER:
+        raise StoreUnavailableError(f"{_named(path)} is not an SQLite database (it does not start "
+                                    "with SQLite's header)")
+    try:
+        with engine.connect() as conn:
+            problems = [row[0] for row in conn.execute(text("PRAGMA quick_check"))]
+    except DBAPIError as e:  # too damaged for the check to run
+        problems = [str(e.orig)]
+    if problems != ["ok"]:
+        # One problem a line (the first row holds several), under a "*** in database main ***".
+        lines = [line.strip() for p in problems for line in str(p).splitlines()
+                 if line.strip() and not line.startswith("***")] or ["no detail"]
+        more = f", and {len(lines) - 1} more" if len(lines) > 1 else ""
+        first = cut(lines[0], 160)
+        raise StoreUnavailableError(
+            f"{_named(path)} is damaged (SQLite's check: {first!r}{more}): restore it from a backup, "
+            "or move it away to start afresh with a new, empty database")
+
+
+def _check_schema(engine: Engine, path: Path | None) -> None:
+    """(An error reaching the database is left to the store, which says it cannot open it.)"""
+    inspector = inspect(engine)
+    tables = set(inspector.get_table_names())
+    if path is not None and tables and MARK not in tables:
+        # An SQLite file is one database: tables, none of them gammon's, are another program's.
+        # (A PostgreSQL database may well hold other programs' tables beside gammon's.)
+        shown = ", ".join(repr(t) for t in sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
+        raise StoreUnavailableError(f"{_named(path)} is another program's database: it has no table "
+                                    f"{MARK!r} (its tables: {cut(shown, 200)})")
+    missing: list[str] = []
+    for table in Base.metadata.sorted_tables:
+        if table.name in tables:  # a table not there yet is made by the store
+            present = {c["name"] for c in inspector.get_columns(table.name)}
+            missing += [f"{table.name}.{c.name}" for c in table.columns
+                        if c.name not in present and (table.name, c.name) not in MIGRATED]
+    if missing:
+        where = _named(path) if path is not None else \
+            f"the database {cut(repr(engine.url.render_as_string(hide_password=True)), 200)}"
+        raise StoreUnavailableError(
+            f"{where} has gammon's tables without columns gammon needs ({cut(', '.join(missing), 200)}): "
+            "it was made by another program, or changed by hand")

@@ -1,0 +1,80 @@
+"""``gammon serve`` refuses an existing database file that is empty or damaged, in one line and
+before anything is served or written, instead of serving 500s or making a new database over it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import uvicorn
+
+from gammon.cli.serve import main
+from gammon.store import Store
+from tests.store.test_repository import _record
+
+PAGE = 4096  # SQLite's default page size, the store's
+
+
+def _serve(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[dict]]:
+    started: list[dict] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    return main(["serve", "--port", "0", "--database-url", f"sqlite:///{path}"]), started
+
+
+def _stored(path: Path, matches: int) -> None:
+    store = Store(f"sqlite:///{path}")
+    for i in range(matches):
+        store.create_match(_record(f"match-{i:03}"))
+    store.close()  # the last connection's close folds the write-ahead log into the file
+
+
+def test_serve_refuses_a_database_file_with_a_damaged_page(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "gammon.db"
+    _stored(path, 200)
+    data = bytearray(path.read_bytes())
+    pages = len(data) // PAGE
+    assert pages > 8
+    last = (pages - 1) * PAGE  # a page of rows (the schema, on page 1, still reads)
+    data[last + 8:last + PAGE] = b"\x55" * (PAGE - 8)
+    path.write_bytes(bytes(data))
+    assert _serve(path, monkeypatch) == (2, [])
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammon serve: the database file {str(path)!r} is damaged (SQLite's check: "), err
+    assert "restore it from a backup" in err and err.count("\n") == 1 and "Traceback" not in err
+    assert len(err) < 400
+    assert path.read_bytes() == bytes(data)  # left as it was
+
+
+def test_serve_refuses_an_empty_database_file_rather_than_make_a_new_one_over_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "gammon.db"
+    path.touch()
+    assert _serve(path, monkeypatch) == (2, [])
+    err = capsys.readouterr().err
+    assert err == (f"gammon serve: the database file {str(path)!r} is empty (0 bytes), not a database: "
+                   "restore it from a backup, or delete it to start afresh with a new, empty database\n")
+    assert path.stat().st_size == 0
+
+
+def test_serve_refuses_a_file_that_is_not_a_database(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database\n" * 1000)
+    assert _serve(path, monkeypatch) == (2, [])
+    assert capsys.readouterr().err == (f"gammon serve: the database file {str(path)!r} is not an SQLite "
+                                       "database (it does not start with SQLite's header)\n")
+
+
+def test_serve_makes_a_new_database_and_serves_an_intact_one(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "new" / "gammon.db"
+    path.parent.mkdir()
+    code, started = _serve(path, monkeypatch)
+    assert code == 0 and len(started) == 1 and path.stat().st_size > 0
+    _stored(path, 3)
+    code, started = _serve(path, monkeypatch)
+    assert code == 0 and len(started) == 1
+    store = Store(f"sqlite:///{path}")
+    assert len(store.match_ids()) == 3
+    store.close()
