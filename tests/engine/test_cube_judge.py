@@ -1,4 +1,4 @@
-"""The arithmetic of benchmarks/cube_judge.py: errors per decision, the summary and the reading of
+"""The arithmetic of benchmarks/strength/cube_judge.py: errors per decision, the summary and the reading of
 GNU Backgammon's cube hint (no gnubg run needed); and its cube model against GNU Backgammon
 0-ply's (PyPI gnubg)."""
 
@@ -7,10 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.formats.gnubg_cli import needs_gnubg
-from tests.helpers import load_benchmark
-
-cj = load_benchmark("cube_judge")
+from benchmarks.strength import cube_judge as cj
+from tests.helpers import needs_gnubg
 
 # GNU Backgammon 1.07's text for a race position (money, Jacoby off)
 HINT = """

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.analysis import analyse
 from gammon.analysis.serialize import analysis_to_dict
@@ -20,8 +21,7 @@ from gammon.web import create_app
 from gammon.web.jobs import Jobs, ProcessRunner, Progress, Work
 from gammon.web.study import StudySettings
 from tests.analysis.games import pip_engine
-from tests.formats.gnubg_cli import needs_gnubg, states_gnubg_reads
-from tests.helpers import random_game_positions
+from tests.helpers import needs_gnubg, random_game_positions
 from tests.web.conftest import auth, new_match, seeded_dice
 
 MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1112717.mat"

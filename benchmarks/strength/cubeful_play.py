@@ -14,8 +14,8 @@ the Crawford rule. Dice are mirrored as in ``strength.py``: each dice sequence i
 swapped, and the standard errors come from the pair means (``strength.pair_stats``). Players:
 ``engine`` (``gammon.Engine()``, 2-ply), ``engine:PLIES``, ``gnubg`` (0-ply) or ``gnubg:PLIES``.
 
-    python benchmarks/cubeful_play.py engine:0 gnubg --pairs 500
-    python benchmarks/cubeful_play.py engine gnubg --match 7 --pairs 25
+    python -m benchmarks.strength.cubeful_play engine:0 gnubg --pairs 500
+    python -m benchmarks.strength.cubeful_play engine gnubg --match 7 --pairs 25
 """
 
 from __future__ import annotations
@@ -35,16 +35,10 @@ import time  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from multiprocessing import Pool  # noqa: E402
-from pathlib import Path  # noqa: E402
 from typing import IO  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cube_judge import GNUBG  # noqa: E402
-from gnubg_capture import CAPTURE  # noqa: E402
-from strength import pair_seed, pair_stats  # noqa: E402
-
+from benchmarks.gnubg_harness import CAPTURE, GNUBG  # noqa: E402
+from benchmarks.strength.strength import pair_seed, pair_stats  # noqa: E402
 from gammon.dice import DiceSource, RandomDice  # noqa: E402
 from gammon.engine.players import ComputerPlayer, CubeAnswer, EnginePlayer, HeuristicCube  # noqa: E402
 from gammon.formats.matchid import format_gnubg_id, gnubg_id, match_state  # noqa: E402

@@ -12,7 +12,7 @@ rates over all players, the mean absolute difference of the error rates of playe
 (GNU Backgammon's figure), the decision-by-decision agreement, and the time per match of both.
 GNU Backgammon is the judge only: nothing from it goes into the package.
 
-    python benchmarks/analysis_vs_gnubg.py [--matches 32] [--plies 2] [--seed 1] [--workdir DIR]
+    python -m benchmarks.agreement.analysis_vs_gnubg [--matches 32] [--plies 2] [--seed 1] [--workdir DIR]
 """
 
 from __future__ import annotations
@@ -23,24 +23,18 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import shutil  # noqa: E402
 import subprocess  # noqa: E402
-import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from gnubg_capture import CAPTURE  # noqa: E402
-
+from benchmarks.gnubg_harness import CAPTURE, GNUBG  # noqa: E402
 from gammon.analysis import CheckerPlay, analyse  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.formats import read_mat  # noqa: E402
 
-GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 MARK = "@@BENCH@@"
 
 # Runs inside gnubg: plays, exports and analyses every match of CONFIG, printing one JSON line each.

@@ -12,7 +12,7 @@ equity of a 0-ply rollout of ``--trials`` games and gammon's own 0-ply evaluatio
 GNU Backgammon's 2-ply evaluation (PyPI ``gnubg.evaluate``, the judge): the mean absolute
 differences. GNU Backgammon only judges; nothing of it goes into gammon.
 
-    python benchmarks/rollout_speed.py [--speed-positions 3] [--speed-trials 324] [--workers 1]
+    python -m benchmarks.speed.rollout_speed [--speed-positions 3] [--speed-trials 324] [--workers 1]
                                        [--accuracy-positions 20] [--trials 1296] [--seed 1]
 """
 
@@ -26,22 +26,19 @@ import argparse  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
 import subprocess  # noqa: E402
-import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks import WILDBG  # noqa: E402
+from benchmarks.gnubg_harness import GNUBG  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.rollout import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import GameState, MatchState  # noqa: E402
 
-CONTACT = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg" / "contact.csv"
-GNUBG = "/usr/games/gnubg"
+CONTACT = WILDBG / "contact.csv"
 
 GNUBG_SCRIPT = """\
 import time

@@ -1,5 +1,9 @@
 """Run Python inside the real GNU Backgammon program (Debian package gnubg) and read back what it
-printed. Tests that need it are skipped only when the ``gnubg`` executable is absent."""
+printed: the one harness of the benchmarks and the tests (standard library only, so the tests import
+it without the benchmarks' heavy parts).
+
+gnubg's commands print at the C level, on file descriptor 1, not through Python's ``sys.stdout``;
+``capture(command)`` (:data:`CAPTURE`, text for a script) reads that output through a pipe."""
 
 from __future__ import annotations
 
@@ -10,13 +14,32 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 GNUBG = shutil.which("gnubg") or next(
     (p for p in ("/usr/games/gnubg", "/usr/bin/gnubg") if Path(p).exists()), None)
 
-needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="the gnubg executable (Debian package gnubg) "
-                                 "is not installed")
+CAPTURE = r'''
+def capture(command):
+    """What gnubg prints (at C level, on fd 1) for command."""
+    sys.stdout.flush()
+    read, write = os.pipe()
+    saved = os.dup(1)
+    os.dup2(write, 1)
+    try:
+        gnubg.command(command)
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(write)
+        os.close(saved)
+    chunks = []
+    while True:
+        chunk = os.read(read, 65536)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(read)
+    return b"".join(chunks).decode("utf-8", "replace")
+'''
 
 _MARK = "@@GAMMON@@"
 

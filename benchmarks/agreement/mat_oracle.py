@@ -6,7 +6,7 @@ What is compared, for every file: the number of games; the score before each gam
 winner and points; and for every play, in order, who played it, the dice, the position before it
 and the position after it (GNU Backgammon Position IDs, each from the view of the player on roll).
 
-Used by ``tests/formats/test_mat_real.py`` and ``benchmarks/mat_vs_gnubg.py``.
+Used by ``tests/formats/test_mat_real.py`` and ``benchmarks/agreement/mat_vs_gnubg.py``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks import ROOT
+from benchmarks.gnubg_harness import run_gnubg
 from gammon import Position
 from gammon.errors import GammonError
 from gammon.formats.mat import read_mat, to_match
-from tests.formats.gnubg_cli import run_gnubg
 
 # For each file: import it with C-level stdout (fd 1) sent to a file, so that gnubg's warnings
 # ("Invalid move", "Unrecognised move") are kept, then emit every game's records.
@@ -209,7 +210,7 @@ def _warnings(printed: str) -> str:
 
 # --- the corpus and what is known about it ------------------------------------------------------
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "mat" / "real"
+CORPUS = ROOT / "tests" / "data" / "mat" / "real"
 
 
 def corpus_manifest() -> dict[str, dict[str, str]]:

@@ -17,7 +17,7 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 ``benchmarks/data/cube_money.tsv`` / ``cube_match.tsv`` (benchmark data: never labels for gammon);
 ``--rejudge`` builds them again.
 
-    python benchmarks/cube_judge.py [--match] [--positions 1500 | --quick] [--rejudge]
+    python -m benchmarks.strength.cube_judge [--match] [--positions 1500 | --quick] [--rejudge]
         [--weights FILE] [--cube-correction default|on|off] [--chances [--teachers N]]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
@@ -56,18 +56,13 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from gnubg_capture import CAPTURE  # noqa: E402
-
+from benchmarks import DATA, WILDBG  # noqa: E402
+from benchmarks.gnubg_harness import CAPTURE  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.encode import borne_off_mask  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
-DATA = Path(__file__).resolve().parent / "data"
-WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 WINDOW = (0.55, 0.97)
 MARK = "@@CUBE@@"
 
