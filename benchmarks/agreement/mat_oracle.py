@@ -21,27 +21,11 @@ from gammon import Position
 from gammon.errors import GammonError
 from gammon.formats.mat import read_mat, to_match
 
-# For each file: import it with C-level stdout (fd 1) sent to a file, so that gnubg's warnings
-# ("Invalid move", "Unrecognised move") are kept, then emit every game's records.
+# For each file: import it, keeping what gnubg prints (its warnings: "Invalid move", "Unrecognised
+# move"), then emit every game's records.
 _IMPORT_ALL = r"""
-import ctypes, os, tempfile
-_libc = ctypes.CDLL(None)
-def _captured(command):
-    sys.stdout.flush()
-    _libc.fflush(None)
-    saved = os.dup(1)
-    with tempfile.TemporaryFile() as out:
-        os.dup2(out.fileno(), 1)
-        try:
-            gnubg.command(command)
-        finally:
-            _libc.fflush(None)
-            os.dup2(saved, 1)
-            os.close(saved)
-        out.seek(0)
-        return out.read().decode('utf-8', 'replace')
 for path in PATHS:
-    printed = _captured('import mat ' + path)
+    printed = capture('import mat ' + path)
     try:
         m = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)
     except Exception as e:
