@@ -126,6 +126,7 @@ def test_a_bad_file_is_named(tmp_path) -> None:
         BearoffDatabase.load(path)
 
 
+@pytest.mark.gnubg
 def test_matches_gnubg_one_sided_bearoff(db: BearoffDatabase) -> None:
     """GNU Backgammon's one-sided database (used there when a side has more than 6 checkers) gives
     the same probabilities, gammons included, to its float32 storage."""

@@ -107,6 +107,7 @@ def test_judge_in_gnubg() -> None:
     assert match.win == centred.win and match.dp2 == 1.0 and match.nd2 != owned.nd2
 
 
+@pytest.mark.gnubg
 def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
     """Oracle: gammon's money cube decision (Janowski's model, gammon/engine/cube_decision.py), fed
     GNU Backgammon 0-ply's own cubeless chances (PyPI gnubg), gives the ND and DT that GNU
@@ -124,6 +125,7 @@ def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
     assert np.sqrt(np.mean(nd_off ** 2)) < 0.01 and np.sqrt(np.mean(dt_off ** 2)) < 0.015
 
 
+@pytest.mark.gnubg
 @pytest.mark.parametrize("data", ["cube_money.tsv", "cube_match.tsv"])
 def test_gammons_cube_model_on_gnubg_chances_makes_gnubg_0_plys_choices(data: str) -> None:
     """Oracle: fed GNU Backgammon 0-ply's cubeless chances, ``model_choices`` (gammon's money model
