@@ -91,6 +91,7 @@ def _check_game(k: int, records: list[dict[str, Any]], analysis: MatchAnalysis) 
     return seen
 
 
+@pytest.mark.slow
 def test_gnubg_opens_our_analysis(tmp_path: Path) -> None:
     engine = Engine(plies=0)
     matches: list[Match] = [_engine_match(Rules(match_length=3), seed=5),

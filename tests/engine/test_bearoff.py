@@ -88,6 +88,7 @@ def test_kernel_matches_the_reference_formula(db: BearoffDatabase) -> None:
     np.testing.assert_allclose(db.probabilities(b), ref, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_the_shipped_file_is_what_gammon_builds() -> None:
     """The file in the package is gammon's own build, bit for bit (``python -m
     gammon.engine.bearoff`` rewrites it)."""

@@ -176,6 +176,7 @@ def test_report_options_refused_alone(monkeypatch, capsys, argv: list[str], mess
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_teacher_report_rows(capsys) -> None:
     from gammon.engine.engine import Engine
 

@@ -154,6 +154,7 @@ for seed, length, path in GAMES:
 """
 
 
+@pytest.mark.slow
 def test_gnubg_exports_read_back(tmp_path: Path) -> None:
     games = [(seed, length, str(tmp_path / f"g{seed}.mat"))
              for seed, length in [(7, 5), (8, 7), (9, 3), (3, 0)]]

@@ -192,6 +192,7 @@ def test_money_state_and_new_game() -> None:
         new_game(s.__class__(game_state=GameState.PLAYING))
 
 
+@pytest.mark.slow
 @needs_gnubg
 def test_game_states_are_what_gnubg_reads() -> None:
     """GNU Backgammon's ``set gnubgid`` corrects a Match ID that does not fit its rules (a cube

@@ -203,6 +203,7 @@ for path in PATHS:
 GAMES_IN_SESSION = 12
 
 
+@pytest.mark.slow
 def test_gnubg_saved_matches_read_back(tmp_path: Path) -> None:
     games = [(seed, length, str(tmp_path / f"g{seed}.sgf"))
              for seed, length in [(7, 5), (8, 7), (9, 3), (3, 0)]]

@@ -218,6 +218,7 @@ def test_an_uploaded_sgf_is_analysed_as_the_same_match_in_mat(study: TestClient)
     assert len(results[0]["decisions"]) > 50
 
 
+@pytest.mark.slow
 def test_an_uploaded_xg_is_analysed_as_the_same_match_in_mat(study: TestClient) -> None:
     """eXtreme Gammon's binary file (in base64) of a match of the .mat corpus: the same analysis."""
     import base64
