@@ -2,30 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
+import pytest
 
+from benchmarks.gnubg_harness import GNUBG
 from gammon import Position
 
 # Copied from shared/wildbg-benchmark-positions (source and licence in its README): a clone runs alone.
 WILDBG = Path(__file__).resolve().parent / "data" / "wildbg"
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 
-
-def load_benchmark(name: str) -> ModuleType:
-    """The script ``benchmarks/<name>.py`` as a module (benchmarks are scripts, not a package), also
-    registered in ``sys.modules`` so that the scripts it imports by name share it."""
-    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+# Tests of the GNU Backgammon program (benchmarks/gnubg_harness.py) skip only where it is absent.
+needs_gnubg = pytest.mark.skipif(GNUBG is None, reason="the gnubg executable (Debian package gnubg) "
+                                 "is not installed")
 
 
 def pos(text: str) -> Position:

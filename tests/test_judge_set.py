@@ -1,19 +1,15 @@
-"""The judge-set file (benchmarks/judge_set.py): reading, checking and sampling decisions."""
+"""The judge-set file (benchmarks/strength/judge_set.py): reading, checking and sampling decisions."""
 
 from __future__ import annotations
 
 import random
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.append(str(Path(__file__).resolve().parents[1] / "benchmarks"))  # last: shadows nothing
-
-from judge_set import JUDGE_SET, Decision, interleave, parse_line, read_judge_set, sample  # noqa: E402
-
-from gammon import Position  # noqa: E402
-from gammon.errors import InvalidNotationError, InvalidPositionError  # noqa: E402
+from benchmarks.strength.judge_set import JUDGE_SET, Decision, interleave, parse_line, read_judge_set, sample
+from gammon import Position
+from gammon.errors import InvalidNotationError, InvalidPositionError
 
 OPENING = Position.initial()
 RACE = Position.from_points({6: 3, 5: 2}, {6: 4})

@@ -149,6 +149,7 @@ def apply_gnubg_move(p, move):
     return None if len(move) % 2 else p.after_gnubg_move(move).id
 
 
+@pytest.mark.slow
 def test_differential_against_gnubg_on_random_games():
     """Thousands of (position, roll) pairs from random games against gnubg's findbestmoves.
 

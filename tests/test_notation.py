@@ -118,6 +118,7 @@ def test_parse_paths_structure():
         CheckerPath((24, 18, 12), (True, False)), CheckerPath((13, 7), (False,), 2))
 
 
+@pytest.mark.slow
 def test_every_play_round_trips_through_its_notation():
     rng = random.Random(3)
     positions = random_game_positions(seed=3, games=15)

@@ -77,6 +77,7 @@ def run_commands(env: dict[str, str]) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+@pytest.mark.slow
 def test_hint_and_eval_load_every_kernel_from_the_shipped_cache(tmp_path: Path, monkeypatch) -> None:
     for name in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "NUMBA_CACHE_LOCATOR_CLASSES", shipped_kernels.OFF):
         monkeypatch.delenv(name, raising=False)

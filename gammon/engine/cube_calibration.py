@@ -20,12 +20,12 @@ self-play only (GNU Backgammon plays no part; the fit refuses judge-set position
 rolled out with the correction off, each rolled out cubeless with 144 trials at 0 ply (variance
 reduction, 1 worker)::
 
-    python benchmarks/cube_bias.py --set own --positions 80 --trials 144 --seed 11 --save own80.jsonl
-    python benchmarks/cube_bias.py --set own --positions 200 --trials 144 --seed 13 --games 3000 \
+    python -m benchmarks.strength.cube_bias --set own --positions 80 --trials 144 --seed 11 --save own80.jsonl
+    python -m benchmarks.strength.cube_bias --set own --positions 200 --trials 144 --seed 13 --games 3000 \
         --take-zone 0.8 1.2 --save take.jsonl
-    python benchmarks/cube_bias.py --set own --positions 60 --trials 144 --seed 17 --games 20000 \
+    python -m benchmarks.strength.cube_bias --set own --positions 60 --trials 144 --seed 17 --games 20000 \
         --take-zone 0.8 1.2 --anchors 2 --save anchors.jsonl
-    python benchmarks/cube_bias.py --fit own80.jsonl take.jsonl anchors.jsonl
+    python -m benchmarks.strength.cube_bias --fit own80.jsonl take.jsonl anchors.jsonl
 
 Zero for the weights of training step 22 (docs/training.md), as for steps 11 to 21, so the
 correction leaves the search's equities as they are. Steps 10 to 15 fitted the net to rollouts

@@ -29,6 +29,7 @@ def _value(position, roll) -> float:
     return max(-theirs(play.after) for play in plays)
 
 
+@pytest.mark.slow
 def test_luck_is_the_roll_against_the_average_roll_by_brute_force():
     # without the cube (and with gammons counted) every value is the cubeless equity
     analysis = analyse([forced_game(Rules(use_cube=False, jacoby=False))], pip_engine())

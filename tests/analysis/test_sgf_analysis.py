@@ -10,16 +10,17 @@ from typing import Any
 
 import pytest
 
+from benchmarks.gnubg_harness import run_gnubg
 from gammon.analysis import CheckerPlay, CubeChoice, Luck, MatchAnalysis, Skill, analyse
 from gammon.analysis.sgf_annotations import write_analysed_sgf
 from gammon.engine.engine import Engine
 from gammon.formats.sgf import read_sgf
 from gammon.match import Match
 from gammon.rules import Rules
-from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
 from tests.formats.random_play import play_match
 from tests.formats.test_mat_gnubg import _check_same_match
 from tests.formats.test_sgf_gnubg import _engine_match, _walk
+from tests.helpers import needs_gnubg
 
 pytestmark = needs_gnubg
 
@@ -90,6 +91,7 @@ def _check_game(k: int, records: list[dict[str, Any]], analysis: MatchAnalysis) 
     return seen
 
 
+@pytest.mark.slow
 def test_gnubg_opens_our_analysis(tmp_path: Path) -> None:
     engine = Engine(plies=0)
     matches: list[Match] = [_engine_match(Rules(match_length=3), seed=5),

@@ -1,4 +1,4 @@
-"""benchmarks/strength.py plays a bot written against gammon's API (``py:MODULE.FUNCTION``)
+"""benchmarks/strength/strength.py plays a bot written against gammon's API (``py:MODULE.FUNCTION``)
 against the others, mirrored dice and all, and refuses an illegal play naming the bot."""
 
 from __future__ import annotations
@@ -11,10 +11,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.append(str(ROOT / "benchmarks"))  # last: shadows nothing
+from benchmarks.strength import strength
 
-import strength  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_python_bot_plays_whole_games_with_legal_plays() -> None:
@@ -36,8 +35,9 @@ def test_an_illegal_play_is_refused_naming_the_bot() -> None:
 def test_the_command_reports_the_bot_with_its_standard_error() -> None:
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}  # the module is found from the cwd
     bot = "py:tests.benchmarks.sample_bot.last_play"
-    out = subprocess.run([sys.executable, "benchmarks/strength.py", bot, "pubeval", "--pairs", "4",
-                          "--workers", "2"], capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
+    command = [sys.executable, "-m", "benchmarks.strength.strength", bot, "pubeval", "--pairs", "4",
+               "--workers", "2"]
+    out = subprocess.run(command, capture_output=True, text=True, cwd=ROOT, timeout=300, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith(f"{bot} vs pubeval: ")
     assert "ppg +- " in out.stdout and "over 8 games" in out.stdout

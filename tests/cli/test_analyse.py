@@ -78,6 +78,7 @@ def test_html_report_is_written(match_file, tmp_path):
     assert "<svg" in page and not re.search(r"https?://", page)
 
 
+@pytest.mark.slow
 def test_sgf_with_the_analysis_is_written(match_file, tmp_path):
     out_sgf = tmp_path / "analysed.sgf"
     out = gammon("analyse", str(match_file), "--plies", "0", "--json", "--sgf", str(out_sgf))
@@ -109,6 +110,7 @@ def test_bad_files_are_refused_with_the_name_quoted(tmp_path):
     assert "\\x" not in out.stderr  # no raw bytes quoted back
 
 
+@pytest.mark.slow
 def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
     text = match_file.read_text()
     cut = text[: text.index(" Game 2")] + " Game 2\n Ann : 1                        Bo : 0\n  1) 31: 24/1\n"
@@ -124,6 +126,7 @@ def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
     assert "24/1" in out.stderr  # the error is still reported
 
 
+@pytest.mark.slow
 def test_a_latin_1_file_is_read_as_convert_reads_it(match_file, tmp_path):
     """Older Windows programs wrote .mat files in Latin-1: names with accents must not stop it."""
     latin = tmp_path / "latin-1.mat"
@@ -136,6 +139,7 @@ def test_a_latin_1_file_is_read_as_convert_reads_it(match_file, tmp_path):
     assert "Anné" in converted.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_sgf_and_xg_files_are_analysed_as_the_same_match_in_mat(match_file, tmp_path):
     """GNU Backgammon's SGF and eXtreme Gammon's .xg hold the same games: the same analysis."""
     from gammon.formats import read_mat, to_match, write_sgf

@@ -4,6 +4,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from gammon import Position
 
 
@@ -30,6 +32,7 @@ def test_eval_prints_probabilities_and_cube_action():
     assert "cubeless equity" in out.stdout and "no double" in out.stdout
 
 
+@pytest.mark.slow
 def test_bad_input_is_quoted_and_exit_code_is_2():
     out = gammon("hint", "not-an-id!!", "31")
     assert out.returncode == 2
@@ -40,6 +43,7 @@ def test_bad_input_is_quoted_and_exit_code_is_2():
     assert out.returncode == 2 and "'4HPwATDgc/ABM'" in out.stderr
 
 
+@pytest.mark.slow
 def test_a_game_that_is_over_is_refused_by_hint_and_eval():
     for args in (("hint", "AAAAAgAAAAAAAA", "31"), ("eval", "AAAAAgAAAAAAAA")):
         out = gammon(*args, "--plies", "0")
@@ -48,6 +52,7 @@ def test_a_game_that_is_over_is_refused_by_hint_and_eval():
         assert out.stderr == f"gammon: the game is over in 'AAAAAgAAAAAAAA': nothing to {verb}\n"
 
 
+@pytest.mark.slow
 def test_json_is_one_object_with_what_the_text_says():
     """--json prints what the web's position editor gets (gammon.analysis.id_json): the same
     plays and cube action as the text output, for scripts."""

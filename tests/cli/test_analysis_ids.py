@@ -7,6 +7,7 @@ import random
 
 import pytest
 
+from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.cli.analysis import cubeless_mwc, parse_context
 from gammon.cli.main import main
@@ -15,8 +16,7 @@ from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.evaluator import Probabilities
 from gammon.engine.met import match_equity
 from gammon.formats import XGID, GameState, MatchState, format_gnubg_id
-from tests.formats.gnubg_cli import needs_gnubg, states_gnubg_reads
-from tests.helpers import pos, random_game_positions
+from tests.helpers import needs_gnubg, pos, random_game_positions
 
 START = "4HPwATDgc/ABMA"
 # top player on roll with 52, cube 2 owned by the bottom player, bottom 2 top 4 in a 7-point match

@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from numba import njit
 
 from gammon.cli.progress import COMPILING, compile_notice
@@ -36,6 +37,7 @@ def test_no_note_without_compiling_or_when_it_is_quick(capsys) -> None:
     assert capsys.readouterr().err == ""
 
 
+@pytest.mark.slow
 def test_a_first_run_says_it_is_compiling_and_the_next_does_not(tmp_path) -> None:
     # where the precompiled kernels cannot be used (here: turned off), numba compiles them
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}

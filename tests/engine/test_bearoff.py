@@ -88,6 +88,7 @@ def test_kernel_matches_the_reference_formula(db: BearoffDatabase) -> None:
     np.testing.assert_allclose(db.probabilities(b), ref, atol=1e-12)
 
 
+@pytest.mark.slow
 def test_the_shipped_file_is_what_gammon_builds() -> None:
     """The file in the package is gammon's own build, bit for bit (``python -m
     gammon.engine.bearoff`` rewrites it)."""
@@ -126,6 +127,7 @@ def test_a_bad_file_is_named(tmp_path) -> None:
         BearoffDatabase.load(path)
 
 
+@pytest.mark.gnubg
 def test_matches_gnubg_one_sided_bearoff(db: BearoffDatabase) -> None:
     """GNU Backgammon's one-sided database (used there when a side has more than 6 checkers) gives
     the same probabilities, gammons included, to its float32 storage."""

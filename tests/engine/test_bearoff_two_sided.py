@@ -8,6 +8,7 @@ import random
 import numpy as np
 import pytest
 
+from benchmarks.strength import cube_judge as cj
 from gammon import Position
 from gammon.engine.bearoff_two_sided import SIDE, TwoSidedBearoff, covered, two_sided
 from gammon.engine.cube_decision import CubeAction
@@ -15,8 +16,7 @@ from gammon.engine.cubeful import CubeOwner
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import PipCountEvaluator
 from gammon.engine.rollout import RolloutSettings
-from tests.formats.gnubg_cli import needs_gnubg
-from tests.helpers import load_benchmark, pos
+from tests.helpers import needs_gnubg, pos
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,6 @@ def test_cubeful_rollout_stops_at_the_database() -> None:
 def test_gnubg_two_sided_database_agrees() -> None:
     # GNU Backgammon's cube hint in a bear-off of up to six checkers a side reads its own exact
     # two-sided database (gnubg_ts0.bd): the same cubeful equities, printed to 3 decimals
-    cj = load_benchmark("cube_judge")
     rng = random.Random(3)
     groups = []
     for _ in range(40):

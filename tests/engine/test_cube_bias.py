@@ -1,4 +1,4 @@
-"""The arithmetic of benchmarks/cube_bias.py: the net's bias against rollouts, and Janowski's ND
+"""The arithmetic of benchmarks/strength/cube_bias.py: the net's bias against rollouts, and Janowski's ND
 and DT that the cube decision uses, worked by hand."""
 
 from __future__ import annotations
@@ -6,9 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.helpers import load_benchmark
-
-cb = load_benchmark("cube_bias")
+from benchmarks.strength import cube_bias as cb
 
 
 def test_janowski_nd_and_dt_by_hand() -> None:

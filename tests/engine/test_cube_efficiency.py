@@ -1,13 +1,11 @@
-"""The fit of benchmarks/cube_efficiency.py: x from cubeful - dead = x (live - dead)."""
+"""The fit of benchmarks/strength/cube_efficiency.py: x from cubeful - dead = x (live - dead)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from tests.helpers import load_benchmark
-
-ce = load_benchmark("cube_efficiency")
+from benchmarks.strength import cube_efficiency as ce
 
 
 def test_exact_data_gives_x_without_error() -> None:

@@ -1,4 +1,4 @@
-"""The arithmetic of benchmarks/cube_judge.py: errors per decision, the summary and the reading of
+"""The arithmetic of benchmarks/strength/cube_judge.py: errors per decision, the summary and the reading of
 GNU Backgammon's cube hint (no gnubg run needed); and its cube model against GNU Backgammon
 0-ply's (PyPI gnubg)."""
 
@@ -7,10 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.formats.gnubg_cli import needs_gnubg
-from tests.helpers import load_benchmark
-
-cj = load_benchmark("cube_judge")
+from benchmarks.strength import cube_judge as cj
+from tests.helpers import needs_gnubg
 
 # GNU Backgammon 1.07's text for a race position (money, Jacoby off)
 HINT = """
@@ -109,6 +107,7 @@ def test_judge_in_gnubg() -> None:
     assert match.win == centred.win and match.dp2 == 1.0 and match.nd2 != owned.nd2
 
 
+@pytest.mark.gnubg
 def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
     """Oracle: gammon's money cube decision (Janowski's model, gammon/engine/cube_decision.py), fed
     GNU Backgammon 0-ply's own cubeless chances (PyPI gnubg), gives the ND and DT that GNU
@@ -126,6 +125,7 @@ def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
     assert np.sqrt(np.mean(nd_off ** 2)) < 0.01 and np.sqrt(np.mean(dt_off ** 2)) < 0.015
 
 
+@pytest.mark.gnubg
 @pytest.mark.parametrize("data", ["cube_money.tsv", "cube_match.tsv"])
 def test_gammons_cube_model_on_gnubg_chances_makes_gnubg_0_plys_choices(data: str) -> None:
     """Oracle: fed GNU Backgammon 0-ply's cubeless chances, ``model_choices`` (gammon's money model
@@ -176,6 +176,7 @@ def test_report_options_refused_alone(monkeypatch, capsys, argv: list[str], mess
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_teacher_report_rows(capsys) -> None:
     from gammon.engine.engine import Engine
 

@@ -1,26 +1,23 @@
-"""benchmarks/cubeful_play.py: the mirrored-pair arithmetic, the reading of GNU Backgammon's hints,
+"""benchmarks/strength/cubeful_play.py: the mirrored-pair arithmetic, the reading of GNU Backgammon's hints,
 and games with the cube on against the real gnubg (a dropped double, a redouble, a tiny run)."""
 
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from benchmarks.strength import cubeful_play as cp
+from benchmarks.strength import strength
 from gammon import Position
 from gammon.dice import RandomDice
 from gammon.engine.players import CubeAnswer, EnginePlayer, HeuristicCube
 from gammon.formats.matchid import MatchState, format_gnubg_id
 from gammon.game import Double, Drop, Game
 from gammon.play import Play
-from tests.formats.gnubg_cli import needs_gnubg
-from tests.helpers import load_benchmark
-
-cp = load_benchmark("cubeful_play")
-strength = sys.modules["strength"]
+from tests.helpers import needs_gnubg
 
 # GNU Backgammon 1.07's texts (money, Jacoby on)
 CUBE_HINT = """

@@ -85,7 +85,7 @@ def test_last_checker_off_gammons_the_opponent() -> None:
     assert engine.cube_decision(p, cube_value=2, cube_owner=CubeOwner.MOVER).no_double == pytest.approx(2.0)
 
 
-@pytest.mark.parametrize("plies", [0, 1, 2])
+@pytest.mark.parametrize("plies", [0, 1, pytest.param(2, marks=pytest.mark.slow)])
 def test_probabilities_match_the_cubeless_search(plies: int) -> None:
     engine = Engine(plies=plies)
     # the opening, a race, a bear-off (its probabilities from the database at every ply, its

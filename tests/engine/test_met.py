@@ -56,6 +56,7 @@ def test_beyond_the_table_closer_to_winning_is_better_and_the_sides_add_to_one()
     assert match_equity(40, 40) == 0.5 and match_equity(30, 31) > 0.5
 
 
+@pytest.mark.gnubg
 def test_beyond_the_table_agrees_with_gnubg() -> None:
     """GNU Backgammon extends its tables to 64 away in its own way; the two extensions agree to a
     hundredth of a match winning chance (the judge only: gammon's comes from its own table)."""
@@ -67,6 +68,7 @@ def test_beyond_the_table_agrees_with_gnubg() -> None:
             assert match_equity(a, b) == pytest.approx(pre[a - 1][b - 1], abs=0.01)
 
 
+@pytest.mark.gnubg
 def test_same_table_as_gnubg() -> None:
     """GNU Backgammon's default table is Kazaross-XG2: the same numbers to its float32 storage,
     except the post-Crawford 25-away entry, which the PyPI gnubg replaces by its own extension of the

@@ -117,6 +117,7 @@ def test_bearoff_truncation_takes_the_database_value(pips: Engine) -> None:
     assert close(r.probabilities, pips.evaluate(p, plies=0), 1e-12) and r.standard_error.equity < 1e-12
 
 
+@pytest.mark.slow
 def test_a_back_game_the_net_misjudges_is_corrected_by_its_own_rollout(net: Engine) -> None:
     # 1lYAgDt83yYAAA: the opponent holds the 1- and 2-points of the player on roll (a back game)
     # against a crunched board (ten checkers on its 3- and 4-points) with one checker still to come

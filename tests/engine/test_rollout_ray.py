@@ -13,6 +13,8 @@ from gammon.engine.engine import Engine
 
 ray = pytest.importorskip("ray", reason="Ray is the optional 'cluster' extra")
 
+pytestmark = pytest.mark.slow  # a local Ray starts and runs rollouts
+
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -213,7 +213,7 @@ def test_backgammon_galaxy_variants() -> None:
 def test_galaxy_writes_the_points_that_win_the_match_for_a_gammon() -> None:
     # real files: a gammon at 2 (4 points) wins a 3 point match, written "Wins 3 point and the
     # match" - at the end of a bear-off, or after the loser's "Losses 3 point" and a blank line
-    from tests.formats.mat_oracle import CORPUS
+    from benchmarks.agreement.mat_oracle import CORPUS
 
     for name, reason in (("bglab-lasse-match1032950.mat", "bear_off"),
                          ("bglab-lasse-match1112717.mat", "resign")):

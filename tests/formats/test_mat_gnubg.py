@@ -10,13 +10,14 @@ from pathlib import Path
 
 import pytest
 
+from benchmarks.gnubg_harness import run_gnubg
 from gammon import Position
 from gammon.formats.mat import read_mat, to_match, write_mat
 from gammon.formats.matchid import MatchState
 from gammon.match import Match
 from gammon.rules import Rules
-from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
 from tests.formats.random_play import play_match
+from tests.helpers import needs_gnubg
 
 pytestmark = needs_gnubg
 
@@ -155,6 +156,7 @@ for seed, length, path in GAMES:
 """
 
 
+@pytest.mark.slow
 def test_gnubg_exports_read_back(tmp_path: Path) -> None:
     games = [(seed, length, str(tmp_path / f"g{seed}.mat"))
              for seed, length in [(7, 5), (8, 7), (9, 3), (3, 0)]]

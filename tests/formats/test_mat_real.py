@@ -8,8 +8,10 @@ differ in exactly the known way, so that a fix or a new mistake shows."""
 
 from __future__ import annotations
 
-from tests.formats.gnubg_cli import needs_gnubg
-from tests.formats.mat_oracle import CORPUS, KNOWN_DIFFERENCES, compare_files, corpus_manifest
+import pytest
+
+from benchmarks.agreement.mat_oracle import CORPUS, KNOWN_DIFFERENCES, compare_files, corpus_manifest
+from tests.helpers import needs_gnubg
 
 
 def test_the_manifest_lists_every_corpus_file_with_its_source():
@@ -23,6 +25,7 @@ def test_the_manifest_lists_every_corpus_file_with_its_source():
     assert set(KNOWN_DIFFERENCES) <= set(manifest)
 
 
+@pytest.mark.slow
 @needs_gnubg
 def test_every_real_file_reads_as_gnubg_reads_it():
     manifest = corpus_manifest()

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.gnubg_harness import run_gnubg
 from gammon import InvalidNotationError, Position, ScriptedDice
 from gammon.formats.matchid import (
     GameState,
@@ -20,7 +21,7 @@ from gammon.formats.matchid import (
 from gammon.game import Game, GamePhase, PlayMade
 from gammon.match import Match
 from gammon.rules import Rules
-from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
+from tests.helpers import needs_gnubg
 
 
 @st.composite
@@ -191,6 +192,7 @@ def test_money_state_and_new_game() -> None:
         new_game(s.__class__(game_state=GameState.PLAYING))
 
 
+@pytest.mark.slow
 @needs_gnubg
 def test_game_states_are_what_gnubg_reads() -> None:
     """GNU Backgammon's ``set gnubgid`` corrects a Match ID that does not fit its rules (a cube

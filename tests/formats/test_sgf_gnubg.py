@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.gnubg_harness import run_gnubg
 from gammon.cube import Cube
 from gammon.formats.mat import read_mat, to_match
 from gammon.formats.matchid import MatchState
@@ -21,9 +22,9 @@ from gammon.formats.sgf import SgfMatch, read_sgf, write_sgf
 from gammon.game import Abandon, AcceptResignation, Beaver, Game, RejectResignation, Resign, Roll, Take
 from gammon.match import Match
 from gammon.rules import Rules
-from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
 from tests.formats.random_play import play_match
 from tests.formats.test_mat_gnubg import _check_same_match, _gnubg_boards, _our_boards, walk_in_gnubg
+from tests.helpers import needs_gnubg
 
 pytestmark = needs_gnubg
 
@@ -202,6 +203,7 @@ for path in PATHS:
 GAMES_IN_SESSION = 12
 
 
+@pytest.mark.slow
 def test_gnubg_saved_matches_read_back(tmp_path: Path) -> None:
     games = [(seed, length, str(tmp_path / f"g{seed}.sgf"))
              for seed, length in [(7, 5), (8, 7), (9, 3), (3, 0)]]

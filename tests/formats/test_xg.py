@@ -431,6 +431,7 @@ def test_resignation_must_be_last() -> None:
         read_xg(_repack(data, unplayed)).to_match()
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6), st.lists(st.tuples(st.integers(0, 10**9), st.integers(0, 255)),
                                        min_size=1, max_size=6))

@@ -15,8 +15,8 @@ import pytest
 from gammon.errors import InvalidNotationError
 from gammon.formats import read_mat, read_sgf, read_xg, to_match
 from gammon.match import Match
-from tests.formats.gnubg_cli import needs_gnubg
 from tests.formats.test_mat_gnubg import _check_same_match, walk_in_gnubg
+from tests.helpers import needs_gnubg
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 XG = DATA / "xg/real"

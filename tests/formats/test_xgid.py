@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from benchmarks.gnubg_harness import run_gnubg
 from gammon import InvalidNotationError, Position
 from gammon.formats.matchid import MatchState
 from gammon.formats.xgid import XGID, parse_xgid
-from tests.formats.gnubg_cli import needs_gnubg, run_gnubg
-from tests.helpers import pos, random_game_positions
+from tests.helpers import needs_gnubg, pos, random_game_positions
 
 START = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 

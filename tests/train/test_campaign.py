@@ -143,6 +143,7 @@ def test_other_settings_and_damaged_shards_are_refused(tmp_path) -> None:
         load_shard(bad)
 
 
+@pytest.mark.slow
 def test_the_command_line_runs_reports_and_fits_a_campaign(tmp_path, capsys) -> None:
     weights = tmp_path / "net.npz"
     _net().save(weights)

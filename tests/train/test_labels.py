@@ -57,6 +57,7 @@ def test_search_labels_are_the_searchs_probabilities_whatever_the_workers(tmp_pa
     assert np.array_equal(loaded.targets, one.targets) and "2-ply search" in loaded.description
 
 
+@pytest.mark.slow
 def test_one_ply_search_labels_agree_with_the_training_kernels_one_ply() -> None:
     # Two implementations of the same 1-ply label: the search (numpy over the batch) and the
     # training kernel (numba, one board at a time). Contact positions far from the bear-off
@@ -157,6 +158,7 @@ def test_a_file_that_is_not_a_label_file_is_named(tmp_path) -> None:
         LabelSet.load(path)
 
 
+@pytest.mark.slow
 def test_widening_keeps_the_outputs_and_the_fit_lowers_the_held_out_error(tmp_path) -> None:
     # a random net fitted to the shipped net's 1-ply labels
     labels = make_labels(NeuralEvaluator.default(), tmp_path / "l.npz", LabelSettings(plies=1), games=6,

@@ -15,6 +15,7 @@ def _weights(ev: NeuralEvaluator) -> list[np.ndarray]:
     return [a.copy() for a in ev.contact.arrays() + ev.race.arrays()]
 
 
+@pytest.mark.slow
 def test_training_changes_weights_and_counts_games() -> None:
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=1)
     before = _weights(ev)
@@ -69,6 +70,7 @@ def test_pubeval_check_is_mirrored_and_scored() -> None:
     assert again.ppg == result.ppg
 
 
+@pytest.mark.slow
 def test_one_ply_labels_are_probabilities_and_fit_moves_toward_them() -> None:
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=2)
     boards, targets = labelled_positions(ev, games=2, every=10, seed=1)

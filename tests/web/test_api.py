@@ -233,6 +233,7 @@ def test_websocket_pushes_each_change_to_both_seats(client: TestClient) -> None:
         assert closed.value.code == 4403
 
 
+@pytest.mark.slow
 def test_hints_frames_mat_and_levels(client: TestClient) -> None:
     assert client.get("/api/levels").json()[:2] == ["random", "pubeval"]
     m = new_match(client, mode="local", match_length=1)
@@ -347,6 +348,7 @@ def test_claims_are_for_online_players_only(client: TestClient) -> None:
     assert r.status_code == 409 and "online" in r.json()["error"]
 
 
+@pytest.mark.slow
 def test_hints_come_from_the_engine_the_app_is_given(store: Store) -> None:
     from gammon.engine.engine import Engine
     from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator

@@ -6,6 +6,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
 from tests.web.test_e2e import (  # noqa: F401  (browser and server are fixtures)
     Server,
     _act_once,
@@ -18,6 +20,7 @@ from tests.web.test_e2e import (  # noqa: F401  (browser and server are fixtures
 )
 
 
+@pytest.mark.slow
 def test_the_engine_is_loaded_before_the_server_answers(tmp_path: Path) -> None:
     s = Server(f"sqlite:///{tmp_path / 'start.sqlite3'}")
     s.start()

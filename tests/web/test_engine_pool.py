@@ -62,6 +62,7 @@ def _to_move(c: TestClient, m: dict) -> dict:
     return s
 
 
+@pytest.mark.slow
 def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) -> None:
     advisor = SlowAdvisor(_work_for(4.0))
     with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, engine=advisor,
@@ -147,6 +148,7 @@ def _levels_held() -> tuple[int, list[str]]:
     return os.getpid(), sorted(engine_pool._players)
 
 
+@pytest.mark.slow
 def test_a_started_pool_answers_with_every_worker_warmed_up() -> None:
     from gammon.engine.players import available_levels
     from gammon.web.engine_pool import INLINE_LEVELS

@@ -293,6 +293,7 @@ def test_docs_reference_no_outside_url_and_their_assets_are_served(client: TestC
     assert client.get("/openapi.json").json()["info"]["title"] == "gammon"
 
 
+@pytest.mark.browser
 @pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent (Debian package chromium)")
 def test_docs_render_offline_e2e(server: int) -> None:
     # Headless Chromium with every request off this server refused: Swagger UI must still list the

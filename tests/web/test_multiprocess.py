@@ -19,6 +19,8 @@ from gammon.store.models import Base
 from gammon.web.actions import rules_from_dict
 from tests.web.test_e2e import Server
 
+pytestmark = pytest.mark.slow  # each test starts two servers
+
 
 def _servers(pg_url: str, *options: str) -> Iterator[tuple[Server, Server]]:
     store = Store(pg_url)

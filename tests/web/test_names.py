@@ -7,8 +7,8 @@ from pathlib import Path
 from fastapi.testclient import TestClient
 
 from gammon.formats.mat import read_mat
-from tests.formats.gnubg_cli import needs_gnubg
 from tests.formats.test_mat_gnubg import walk_in_gnubg
+from tests.helpers import needs_gnubg
 from tests.web.conftest import auth, new_match
 
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 SCRIPT = """
 import gc, sys
 from fastapi.testclient import TestClient
@@ -21,6 +23,7 @@ with TestClient(app) as client:
     print(before, gc.get_freeze_count() > 0, gc.get_threshold())
 """
 
+@pytest.mark.slow
 def test_the_server_settles_the_collector_once_started(tmp_path: Path) -> None:
     out = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "gc.sqlite3")], capture_output=True,
                          text=True, timeout=120, check=True).stdout.splitlines()[-1]

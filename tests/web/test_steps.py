@@ -2,6 +2,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from gammon.dice import ALL_ROLLS
 from gammon.position import Position
 from gammon.web.steps import step_sequences
@@ -30,6 +32,7 @@ def _replay(position: Position, steps) -> tuple[int, ...]:
     return tuple(b)
 
 
+@pytest.mark.slow
 def test_every_play_has_a_step_order_and_every_order_makes_its_play() -> None:
     for pos in _random_positions(60):
         for dice in ALL_ROLLS:

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from gammon.dice import RandomDice
 from gammon.game import Double, GamePhase, PlayMade, Resign, Take
 from gammon.match import Match
@@ -73,6 +75,7 @@ def test_a_local_match_stores_its_games_history_through_undo_double_and_resignat
     _restarted(live)
 
 
+@pytest.mark.slow
 def test_a_computer_match_stores_the_computers_actions_and_restarts_the_same(store: Store) -> None:
     rng = random.Random(5)
     live, _ = LiveMatch.create(store, "computer", Rules(match_length=0), "random", RandomDice(5))

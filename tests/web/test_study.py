@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.analysis import analyse
 from gammon.analysis.serialize import analysis_to_dict
@@ -20,8 +21,7 @@ from gammon.web import create_app
 from gammon.web.jobs import Jobs, ProcessRunner, Progress, Work
 from gammon.web.study import StudySettings
 from tests.analysis.games import pip_engine
-from tests.formats.gnubg_cli import needs_gnubg, states_gnubg_reads
-from tests.helpers import random_game_positions
+from tests.helpers import needs_gnubg, random_game_positions
 from tests.web.conftest import auth, new_match, seeded_dice
 
 MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1112717.mat"
@@ -218,6 +218,7 @@ def test_an_uploaded_sgf_is_analysed_as_the_same_match_in_mat(study: TestClient)
     assert len(results[0]["decisions"]) > 50
 
 
+@pytest.mark.slow
 def test_an_uploaded_xg_is_analysed_as_the_same_match_in_mat(study: TestClient) -> None:
     """eXtreme Gammon's binary file (in base64) of a match of the .mat corpus: the same analysis."""
     import base64

@@ -12,6 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 _LOADED = """
 import json, sys
 from numba.core.registry import CPUDispatcher
@@ -103,6 +105,7 @@ def _run(script: str) -> dict:
     return result
 
 
+@pytest.mark.slow
 def test_after_an_engine_workers_warm_up_a_whole_match_at_each_level_loads_no_kernel() -> None:
     result = _run(_WORKER)
     assert result["kernels"] > 10 and result["over"] and all(result["over"])

@@ -14,8 +14,8 @@ the Crawford rule. Dice are mirrored as in ``strength.py``: each dice sequence i
 swapped, and the standard errors come from the pair means (``strength.pair_stats``). Players:
 ``engine`` (``gammon.Engine()``, 2-ply), ``engine:PLIES``, ``gnubg`` (0-ply) or ``gnubg:PLIES``.
 
-    python benchmarks/cubeful_play.py engine:0 gnubg --pairs 500
-    python benchmarks/cubeful_play.py engine gnubg --match 7 --pairs 25
+    python -m benchmarks.strength.cubeful_play engine:0 gnubg --pairs 500
+    python -m benchmarks.strength.cubeful_play engine gnubg --match 7 --pairs 25
 """
 
 from __future__ import annotations
@@ -28,23 +28,14 @@ import argparse  # noqa: E402
 import dataclasses  # noqa: E402
 import json  # noqa: E402
 import re  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Sequence  # noqa: E402
 from dataclasses import dataclass, field  # noqa: E402
 from multiprocessing import Pool  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import IO  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cube_judge import GNUBG  # noqa: E402
-from gnubg_capture import CAPTURE  # noqa: E402
-from strength import pair_seed, pair_stats  # noqa: E402
-
+from benchmarks.gnubg_harness import GnubgProcess  # noqa: E402
+from benchmarks.strength.strength import pair_seed, pair_stats  # noqa: E402
 from gammon.dice import DiceSource, RandomDice  # noqa: E402
 from gammon.engine.players import ComputerPlayer, CubeAnswer, EnginePlayer, HeuristicCube  # noqa: E402
 from gammon.formats.matchid import format_gnubg_id, gnubg_id, match_state  # noqa: E402
@@ -58,21 +49,14 @@ Job = tuple[str, str, int, int, list[int], int | None]
 
 # --- GNU Backgammon's side -------------------------------------------------------------------
 
-# Runs inside gnubg: answers each "PositionID:MatchID" line on stdin with the text of its hint
-# (one JSON string a line) on the file descriptor named by CUBEPLAY_FD.
+# Runs inside gnubg: answers each "PositionID:MatchID" line on stdin with the text of its hint.
 SERVER_SCRIPT = r'''
-import json, os, sys
-%(capture)s
-
-answers = os.fdopen(int(os.environ["CUBEPLAY_FD"]), "w")
 for command in json.loads(%(setup)r):
     capture(command)
-answers.write(json.dumps("ready") + "\n")
-answers.flush()
+emit("ready")
 for line in sys.stdin:
     capture("set gnubgid " + line.strip())
-    answers.write(json.dumps(capture("hint")) + "\n")
-    answers.flush()
+    emit(capture("hint"))
 '''
 
 
@@ -81,48 +65,20 @@ class GnubgServer:
     state; it ends when this process closes its input (or dies)."""
 
     def __init__(self, plies: int = 0) -> None:
-        setup = ["set display off", "set jacoby on", "set beavers 0",
+        setup = ["set jacoby on", "set beavers 0",
                  f"set evaluation chequerplay evaluation plies {plies}",
                  f"set evaluation cubedecision evaluation plies {plies}"]
-        script = SERVER_SCRIPT % {"capture": CAPTURE, "setup": json.dumps(setup)}
-        with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-            f.write(script)
-        self._script = f.name
-        # workers starting gnubg at once on a new machine all make ~/.gnubg, and a loser of that
-        # race stops at once ("/root/.gnubg: File exists"): make it first
-        os.makedirs(os.path.join(os.path.expanduser("~"), ".gnubg"), exist_ok=True)
-        read, write = os.pipe()
-        self._log = tempfile.TemporaryFile()
-        self._process = subprocess.Popen(
-            [GNUBG, "-t", "-q", "-p", self._script], stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-            stderr=self._log, pass_fds=(write,), env={**os.environ, "CUBEPLAY_FD": str(write)}, text=True)
-        os.close(write)
-        self._answers: IO[str] = os.fdopen(read, "r")
-        if self._read() != "ready":
+        self._process = GnubgProcess(SERVER_SCRIPT % {"setup": json.dumps(setup)})
+        if self._process.receive() != "ready":
             raise RuntimeError("gnubg did not start the hint server")
-
-    def _read(self) -> str:
-        line = self._answers.readline()
-        if not line:
-            self._log.seek(0)
-            log = self._log.read().decode("utf-8", "replace")
-            raise RuntimeError(f"gnubg stopped answering (exit {self._process.poll()}): {log[-1000:]}")
-        return str(json.loads(line))
 
     def hint(self, gid: str) -> str:
         """gnubg's ``hint`` text for the state ``gid`` (PositionID:MatchID)."""
-        assert self._process.stdin is not None
-        self._process.stdin.write(gid + "\n")
-        self._process.stdin.flush()
-        return self._read()
+        self._process.send(gid)
+        return str(self._process.receive())
 
     def close(self) -> None:
-        if self._process.stdin is not None:
-            self._process.stdin.close()
-        self._process.wait(timeout=30)
-        self._answers.close()
-        self._log.close()
-        os.unlink(self._script)
+        self._process.close()
 
 
 @dataclass(frozen=True)

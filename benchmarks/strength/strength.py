@@ -10,11 +10,13 @@ correlated). Players:
 * ``gnubg`` (GNU Backgammon 0-ply through PyPI ``gnubg``, Jacoby off) or ``gnubg:PLIES``;
 * ``py:MODULE.FUNCTION``: your own bot, a function ``(position, dice) -> Play | None`` (a
   :class:`gammon.Position` and the roll; the Play one of ``position.legal_plays(dice)``, None when
-  there is none), imported from ``MODULE`` (found from the folder the command runs in).
+  there is none), imported from ``MODULE``, found from the folder the command runs in (``python
+  -m`` puts it first on Python's path; from another folder than the checkout's, set ``PYTHONPATH``
+  to the checkout).
 
-    python benchmarks/strength.py net pubeval --pairs 1000 --workers 16
-    python benchmarks/strength.py net gnubg --pairs 1000 --workers 16
-    python benchmarks/strength.py py:mybot.play engine:0 --pairs 500
+    python -m benchmarks.strength.strength net pubeval --pairs 1000 --workers 16
+    python -m benchmarks.strength.strength net gnubg --pairs 1000 --workers 16
+    python -m benchmarks.strength.strength py:mybot.play engine:0 --pairs 500  # mybot.py in the folder
 """
 
 from __future__ import annotations
@@ -126,10 +128,8 @@ def python_player(target: str) -> Player:
     """A bot written against gammon's API: ``MODULE.FUNCTION(position, dice) -> Play | None``. Its
     play must be legal: the game refuses anything else, naming the bot."""
     import importlib
-    import os
 
-    if os.getcwd() not in sys.path:  # the bot's module is found from the folder the command runs in
-        sys.path.append(os.getcwd())
+    # run as ``python -m``, Python looks for modules in the folder the command runs in first
     module, _, function = target.rpartition(".")
     if not module:
         raise ValueError(f"py:{target}: name the function as MODULE.FUNCTION, e.g. py:mybot.play")

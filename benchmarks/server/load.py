@@ -7,12 +7,12 @@ game from its action log and checks it reaches the stored final position (no gam
 
 Closed loop (each client acts as soon as it has the new state):
 
-    python benchmarks/load.py --clients 200
+    python -m benchmarks.server.load --clients 200
 
 Open loop (each game acts every ``--interval`` seconds, whatever the server's pace; games that end
 are followed by new ones for ``--duration`` seconds), with games against the computer beside them:
 
-    python benchmarks/load.py --open-loop --clients 500 --interval 2 --duration 60 --computer 10
+    python -m benchmarks.server.load --open-loop --clients 500 --interval 2 --duration 60 --computer 10
 
 Several server processes (PostgreSQL): ``--workers 2 --database-url postgresql://...``. The clients
 run in ``--client-processes`` processes, so that they are not the bottleneck. The machine's load

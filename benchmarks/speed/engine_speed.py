@@ -9,7 +9,7 @@ Engine() and gnubg 2-ply (evalcontext as judge.py's reference: deterministic, pr
 filters), so that gnubg's evaluation cache holds nothing of them from the 0-ply passes. Targets
 (issue 10): Engine(plies=0) <= 2x gnubg 0-ply's time, Engine() <= 1x gnubg 2-ply's.
 
-    python benchmarks/engine_speed.py [--set selfplay|wildbg] [--decisions 1000]
+    python -m benchmarks.speed.engine_speed [--set selfplay|wildbg] [--decisions 1000]
         [--default-decisions 200] [--seed 1] [--weights FILE]
 """
 
@@ -21,23 +21,17 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: BLAS threa
 
 import argparse  # noqa: E402
 import random  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gnubg  # noqa: E402
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from judge_set import read_judge_set  # noqa: E402
-
+from benchmarks import WILDBG  # noqa: E402
+from benchmarks.strength.judge_set import read_judge_set  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.neural import NeuralEvaluator  # noqa: E402
-
-WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 
 
 def decisions(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:

@@ -13,7 +13,7 @@ Positions (``--set``):
 
 * ``own``: gammon's own greedy self-play games (``gammon.train`` kernels, games 0-399 of
   ``--seed``, every 7th position), shuffled by ``--seed``, contact positions where the net's 0-ply
-  win chance is 55-97% (the cube window of benchmarks/cube_judge.py); ``--take-zone`` keeps those
+  win chance is 55-97% (the cube window of benchmarks/strength/cube_judge.py); ``--take-zone`` keeps those
   where ``Engine()``'s double/take (without the take-point correction) is close to the take point,
   ``--anchors K`` those where the opponent holds K points (2: two or more) of the home board of
   the player on roll;
@@ -23,8 +23,8 @@ Positions (``--set``):
   arithmetic: Janowski (gammon's code) on GNU Backgammon's 0-ply probabilities against GNU
   Backgammon's own 0-ply cube equities stored in the judge file (the judge, never a label).
 
-    python benchmarks/cube_bias.py --set own --positions 80 --trials 144 --seed 11
-    python benchmarks/cube_bias.py --set judge --positions 60 --trials 144 --seed 5 --gnubg
+    python -m benchmarks.strength.cube_bias --set own --positions 80 --trials 144 --seed 11
+    python -m benchmarks.strength.cube_bias --set judge --positions 60 --trials 144 --seed 5 --gnubg
 """
 
 from __future__ import annotations
@@ -41,11 +41,8 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cube_judge import DATA, WINDOW, Decision, load  # noqa: E402
-
+from benchmarks import DATA  # noqa: E402
+from benchmarks.strength.cube_judge import WINDOW, Decision, load  # noqa: E402
 from gammon.engine.bearoff import is_bearoff_board  # noqa: E402
 from gammon.engine.cubeful import money_equities  # noqa: E402
 from gammon.engine.cubeful_search import efficiencies  # noqa: E402

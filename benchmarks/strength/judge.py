@@ -2,7 +2,7 @@
 Engine(plies=0) and GNU Backgammon 0-ply side by side.
 
 Decisions (``--set``): ``selfplay`` (default) is the judge set, ``benchmarks/data/judge_set.tsv``
-(written by ``benchmarks/make_judge_set.py``: positions from GNU Backgammon 0-ply self-play with
+(written by ``benchmarks/strength/make_judge_set.py``: positions from GNU Backgammon 0-ply self-play with
 noise, contact and race alternating); ``wildbg`` is the wildbg benchmark positions, each with a
 seeded random roll (engine_speed.decisions). Positions with fewer than two legal plays are skipped.
 Every play is judged by the cubeless money equity GNU Backgammon gives its resulting position at 2
@@ -14,8 +14,8 @@ Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more 
 Contact decisions are also split by the points the mover holds in the opponent's home board (none,
 one: holding games, two or more: back games), where the nets have been weakest.
 
-    python benchmarks/judge.py [--set selfplay|wildbg] [--decisions N] [--seed 1] [--extra 1 2 2plain]
-        [--players 2 0] [--weights FILE] [--blunders]
+    python -m benchmarks.strength.judge [--set selfplay|wildbg] [--decisions N] [--seed 1]
+        [--extra 1 2 2plain] [--players 2 0] [--weights FILE] [--blunders]
 
 ``--decisions`` defaults to the whole judge set (2,000 for wildbg); the table is also printed every
 ``--report-every`` decisions, so a cut-short run still leaves a result. ``--extra`` adds players:
@@ -37,12 +37,8 @@ from pathlib import Path  # noqa: E402
 import gnubg  # noqa: E402
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from engine_speed import decisions  # noqa: E402
-from judge_set import read_judge_set  # noqa: E402
-
+from benchmarks.speed.engine_speed import decisions  # noqa: E402
+from benchmarks.strength.judge_set import read_judge_set  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.encode import anchors, borne_off_mask  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402

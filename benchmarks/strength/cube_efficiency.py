@@ -5,10 +5,10 @@ live-cube curve on its probabilities, E_live; cubeful rollouts with the same dic
 making every cube decision inside the games, Jacoby off) of no double (cube centred) and
 double/take (the opponent owning it) give E_cf for those two cube states. Then
 E_cf - E_dead = x (E_live - E_dead), and x is fitted by least squares per class (contact, race),
-with its standard error from the residuals. Positions: those of benchmarks/cube_judge.py's pool
+with its standard error from the residuals. Positions: those of benchmarks/strength/cube_judge.py's pool
 where the engine's own 0-ply win chance is 55-97%, contact and race alternating.
 
-    python benchmarks/cube_efficiency.py [--positions 20] [--trials 144] [--workers 1]
+    python -m benchmarks.strength.cube_efficiency [--positions 20] [--trials 144] [--workers 1]
 """
 
 from __future__ import annotations
@@ -18,17 +18,11 @@ import os
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cube_judge import WINDOW, candidates  # noqa: E402
-
+from benchmarks.strength.cube_judge import WINDOW, candidates  # noqa: E402
 from gammon.engine.bearoff import is_bearoff_board  # noqa: E402
 from gammon.engine.cubeful import money_equities  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402

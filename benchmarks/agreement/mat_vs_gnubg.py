@@ -7,11 +7,11 @@ and read by gammon (``read_mat`` + ``to_match``). A file agrees when both give t
 of games, the same score before each game, the same winner and points, and the same plays in
 the same order: same player, dice, position before and position after (Position IDs).
 
-    python benchmarks/mat_vs_gnubg.py [--verbose]
+    python -m benchmarks.agreement.mat_vs_gnubg [--verbose]
 
 Prints the agreement per exporter and in total, then every difference, with what gnubg printed
 while importing the file. Differences whose cause is known are listed, with the reason, in
-``KNOWN_DIFFERENCES`` (tests/formats/mat_oracle.py); they still count as differences. Today:
+``KNOWN_DIFFERENCES`` (benchmarks/agreement/mat_oracle.py); they still count as differences. Today:
 
 - other/gammonview-5nqfGw9bWG3deTaU-7pt.mat, GNU Backgammon's mistake: the file plays
   "13: 14/10 13/12" (the 1 used twice). gnubg's import never checks a play against the dice
@@ -29,12 +29,8 @@ import argparse
 import sys
 import time
 from collections import defaultdict
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tests.formats.mat_oracle import CORPUS, KNOWN_DIFFERENCES, compare_files, corpus_manifest  # noqa: E402
+from benchmarks.agreement.mat_oracle import CORPUS, KNOWN_DIFFERENCES, compare_files, corpus_manifest
 
 
 def main() -> int:

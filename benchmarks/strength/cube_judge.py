@@ -17,7 +17,7 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 ``benchmarks/data/cube_money.tsv`` / ``cube_match.tsv`` (benchmark data: never labels for gammon);
 ``--rejudge`` builds them again.
 
-    python benchmarks/cube_judge.py [--match] [--positions 1500 | --quick] [--rejudge]
+    python -m benchmarks.strength.cube_judge [--match] [--positions 1500 | --quick] [--rejudge]
         [--weights FILE] [--cube-correction default|on|off] [--chances [--teachers N]]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
@@ -46,30 +46,20 @@ import csv  # noqa: E402
 import json  # noqa: E402
 import random  # noqa: E402
 import re  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
 import sys  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
 from dataclasses import asdict, dataclass, fields  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from gnubg_capture import CAPTURE  # noqa: E402
-
+from benchmarks import DATA, WILDBG  # noqa: E402
+from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.encode import borne_off_mask  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 
-GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
-DATA = Path(__file__).resolve().parent / "data"
-WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 WINDOW = (0.55, 0.97)
-MARK = "@@CUBE@@"
 
 
 # --- the arithmetic --------------------------------------------------------------------------
@@ -224,17 +214,14 @@ def candidates(seed: int) -> list[Position]:
 
 # Runs inside gnubg: for each spec, the 2-ply hint; when the win chance is in the window, the rest.
 GNUBG_SCRIPT = r'''
-import json, os, re, sys
+import re
 CONFIG = json.loads(%(config)r)
-
-%(capture)s
 
 def hint(gid, plies):
     capture("set evaluation cubedecision evaluation plies %%d" %% plies)
     capture("set gnubgid " + gid)
     return capture("hint")
 
-capture("set display off")
 capture("set jacoby off")
 lo, hi = CONFIG["window"]
 for group in CONFIG["groups"]:
@@ -244,8 +231,7 @@ for group in CONFIG["groups"]:
         out = [None]
     else:
         out = [[first, hint(group[0], 0)]] + [[hint(g, 2), hint(g, 0)] for g in group[1:]]
-    sys.stderr.write(%(mark)r + json.dumps(out) + "\n")
-    sys.stderr.flush()
+    emit(out)
 '''
 
 
@@ -253,15 +239,7 @@ def judge_in_gnubg(groups: list[list[Decision]]) -> list[list[Decision]]:
     """Judge each group (one position, its cube states) in one gnubg run; a group whose first
     decision's win chance falls outside the window comes back empty."""
     config = json.dumps({"window": WINDOW, "groups": [[d.gnubg_id() for d in g] for g in groups]})
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(GNUBG_SCRIPT % {"capture": CAPTURE, "config": config, "mark": MARK})
-    try:
-        run = subprocess.run([GNUBG, "-t", "-q", "-p", f.name], capture_output=True, text=True)
-    finally:
-        os.unlink(f.name)
-    lines = [json.loads(x[len(MARK):]) for x in run.stderr.splitlines() if x.startswith(MARK)]
-    if len(lines) != len(groups):
-        raise RuntimeError(f"gnubg answered {len(lines)} of {len(groups)} groups:\n{run.stderr[-2000:]}")
+    lines = run_gnubg(GNUBG_SCRIPT % {"config": config}, timeout=None, expect=len(groups))
     out = []
     for group, answer in zip(groups, lines):
         if answer == [None]:

@@ -12,7 +12,7 @@ rates over all players, the mean absolute difference of the error rates of playe
 (GNU Backgammon's figure), the decision-by-decision agreement, and the time per match of both.
 GNU Backgammon is the judge only: nothing from it goes into the package.
 
-    python benchmarks/analysis_vs_gnubg.py [--matches 32] [--plies 2] [--seed 1] [--workdir DIR]
+    python -m benchmarks.agreement.analysis_vs_gnubg [--matches 32] [--plies 2] [--seed 1] [--workdir DIR]
 """
 
 from __future__ import annotations
@@ -23,39 +23,22 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import json  # noqa: E402
-import shutil  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from gnubg_capture import CAPTURE  # noqa: E402
-
+from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon.analysis import CheckerPlay, analyse  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.formats import read_mat  # noqa: E402
 
-GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
-MARK = "@@BENCH@@"
-
-# Runs inside gnubg: plays, exports and analyses every match of CONFIG, printing one JSON line each.
+# Runs inside gnubg: plays, exports and analyses every match of CONFIG, emitting each one's results.
 GNUBG_SCRIPT = r'''
-import json, os, sys, time
+import time
 CONFIG = json.loads(%(config)r)
-MARK = %(mark)r
 
-def emit(value):
-    sys.stdout.write(MARK + json.dumps(value) + "\n")
-    sys.stdout.flush()
-
-%(capture)s
-
-gnubg.command("set display off")
 gnubg.command("set player 0 gnubg")
 gnubg.command("set player 1 gnubg")
 for m in CONFIG["matches"]:
@@ -88,17 +71,10 @@ for m in CONFIG["matches"]:
 '''
 
 
-def run_gnubg(matches: list[dict], workdir: Path) -> list[dict]:
-    script = workdir / "bench_gnubg.py"
-    script.write_text(GNUBG_SCRIPT % {"capture": CAPTURE, "config": json.dumps({"matches": matches}),
-                                      "mark": MARK})
-    done = subprocess.run([GNUBG, "-t", "-q", "-p", str(script)], capture_output=True, text=True,
-                          cwd=workdir, stdin=subprocess.DEVNULL, timeout=7200)
-    out = [json.loads(line[len(MARK):]) for line in done.stdout.splitlines() if line.startswith(MARK)]
-    if len(out) != len(matches):
-        raise RuntimeError(f"gnubg gave {len(out)} of {len(matches)} matches: {done.stdout[-3000:]} "
-                           f"{done.stderr[-2000:]}")
-    return out
+def gnubg_matches(matches: list[dict], workdir: Path) -> list[dict]:
+    """GNU Backgammon plays, exports and analyses ``matches`` in ``workdir``: its results of each."""
+    script = GNUBG_SCRIPT % {"config": json.dumps({"matches": matches})}
+    return run_gnubg(script, workdir=workdir, timeout=7200, expect=len(matches))
 
 
 CUBE_ERRORS = ("missed-double-below-cp", "missed-double-above-cp", "wrong-double-below-dp",
@@ -175,7 +151,7 @@ def main() -> None:
         print(f"gnubg: reusing the results saved in {saved} (times from that run)", flush=True)
     else:
         t0 = time.perf_counter()
-        judged = run_gnubg(matches, workdir)
+        judged = gnubg_matches(matches, workdir)
         gnubg_wall = time.perf_counter() - t0
         saved.write_text(json.dumps({"matches": matches, "results": judged}))
         print(f"gnubg: {len(judged)} matches played, exported and analysed in {gnubg_wall:.0f} s "

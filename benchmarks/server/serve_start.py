@@ -10,7 +10,7 @@ hint of a local game, and the first evaluation of the position editor; and the r
 the server process and of its children (the fork server and the engine workers), from /proc,
 before the editor's evaluation (which the server process makes itself) and after.
 
-    python benchmarks/serve_start.py --runs 3 [--warm-cache] [--root another/checkout]
+    python -m benchmarks.server.serve_start --runs 3 [--warm-cache] [--root another/checkout]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from pathlib import Path
 
 import httpx
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks import ROOT
 
 
 def _free_port() -> int:

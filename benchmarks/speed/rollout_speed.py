@@ -12,7 +12,7 @@ equity of a 0-ply rollout of ``--trials`` games and gammon's own 0-ply evaluatio
 GNU Backgammon's 2-ply evaluation (PyPI ``gnubg.evaluate``, the judge): the mean absolute
 differences. GNU Backgammon only judges; nothing of it goes into gammon.
 
-    python benchmarks/rollout_speed.py [--speed-positions 3] [--speed-trials 324] [--workers 1]
+    python -m benchmarks.speed.rollout_speed [--speed-positions 3] [--speed-trials 324] [--workers 1]
                                        [--accuracy-positions 20] [--trials 1296] [--seed 1]
 """
 
@@ -24,29 +24,21 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import random  # noqa: E402
-import re  # noqa: E402
-import subprocess  # noqa: E402
-import sys  # noqa: E402
-import tempfile  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks import WILDBG  # noqa: E402
+from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.rollout import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import GameState, MatchState  # noqa: E402
 
-CONTACT = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg" / "contact.csv"
-GNUBG = "/usr/games/gnubg"
+CONTACT = WILDBG / "contact.csv"
 
 GNUBG_SCRIPT = """\
 import time
-import gnubg
-gnubg.command('set display off')
 gnubg.command('set threads {threads}')
 gnubg.command('set rollout trials {trials}')
 gnubg.command('set rollout cubeful off')
@@ -61,7 +53,7 @@ gnubg.command('set rollout seed {seed}')
 gnubg.command('set gnubgid {gnubg_id}')
 start = time.perf_counter()
 gnubg.command('rollout')
-print('ROLLOUT_SECONDS', time.perf_counter() - start, flush=True)
+emit(time.perf_counter() - start)
 """
 
 
@@ -73,17 +65,7 @@ def gnubg_id(p: Position) -> str:
 
 def gnubg_rollout_seconds(p: Position, trials: int, threads: int, seed: int) -> float:
     script = GNUBG_SCRIPT.format(threads=threads, trials=trials, seed=seed, gnubg_id=gnubg_id(p))
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(script)
-    try:
-        out = subprocess.run([GNUBG, "-t", "-q", "-p", f.name], capture_output=True, text=True,
-                             timeout=3600).stdout
-    finally:
-        os.unlink(f.name)
-    found = re.search(r"ROLLOUT_SECONDS (\S+)", out)
-    if not found:
-        raise RuntimeError(f"gnubg printed no timing:\n{out[-2000:]}")
-    return float(found.group(1))
+    return float(run_gnubg(script, timeout=3600, expect=1)[0])
 
 
 def speed(engine: Engine, positions: list[Position], trials: int, workers: int, seed: int) -> None:

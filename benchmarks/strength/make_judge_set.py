@@ -9,7 +9,7 @@ positions real play reaches. Every decision with at least two legal plays enters
 is ``--contact`` contact and ``--race`` race decisions drawn from it (distinct position and roll),
 contact and race alternating. Only positions and rolls are written, never gnubg's choices.
 
-    python benchmarks/make_judge_set.py [--games 600] [--contact 1800] [--race 1200] [--seed 1]
+    python -m benchmarks.strength.make_judge_set [--games 600] [--contact 1800] [--race 1200] [--seed 1]
 """
 
 from __future__ import annotations
@@ -20,17 +20,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import argparse  # noqa: E402
 import random  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gnubg  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from judge_set import JUDGE_SET, Decision, kind_of, sample  # noqa: E402
-
+from benchmarks.strength.judge_set import JUDGE_SET, Decision, kind_of, sample  # noqa: E402
 from gammon import Position  # noqa: E402
 
 
@@ -87,7 +82,7 @@ def main() -> None:
         f"# judge set: {len(chosen)} decisions ({n_contact} contact, {len(chosen) - n_contact} race) from "
         f"{args.games} cubeless GNU Backgammon 0-ply self-play games, noise {args.noise}, "
         f"random plays {args.random}, seed {args.seed}",
-        "# written by: python benchmarks/make_judge_set.py "
+        "# written by: python -m benchmarks.strength.make_judge_set "
         f"--games {args.games} --contact {args.contact} --race {args.race} --noise {args.noise} "
         f"--random {args.random} --seed {args.seed}",
         "# position id (player on roll to move)\tdice\tcontact|race",

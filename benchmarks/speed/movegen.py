@@ -4,21 +4,19 @@ For each of the 2,000 wildbg positions and each of the 21 rolls, gammon builds e
 (`Position.legal_plays`, Play objects included) and GNU Backgammon's `findbestmoves` (C move
 generation plus a 0-ply evaluation of each play) does the same work in the same run.
 
-    python benchmarks/movegen.py [--repeat 3]
+    python -m benchmarks.speed.movegen [--repeat 3]
 """
 
 from __future__ import annotations
 
 import argparse
 import time
-from pathlib import Path
 
 import gnubg
 
+from benchmarks import WILDBG
 from gammon import ALL_ROLLS, Position
 from gammon.movegen import generate_arrays
-
-WILDBG = Path(__file__).resolve().parents[1] / "tests" / "data" / "wildbg"
 
 
 def load_ids() -> list[str]:

@@ -5,12 +5,12 @@ For the first ``--positions`` contact positions of benchmarks/data/cube_money.ts
 centred where the taker (the player not on roll) holds ``--anchors`` points of the doubler's home
 board (2: two or more), the report gives the mean, with its standard error, of each estimate
 minus GNU Backgammon's 2-ply cubeless evaluation (``gnubg.evaluate``, the judge of
-benchmarks/cube_judge.py): the net at 0 ply, and gammon's own cubeless rollouts played at 0 and at
+benchmarks/strength/cube_judge.py): the net at 0 ply, and gammon's own cubeless rollouts played at 0 and at
 1 ply (``--trials`` trials, variance reduction, 1 worker), for the cubeless equity and the win
 gammon chance, and the time each took::
 
-    python benchmarks/rollout_vs_gnubg.py --anchors 1 --positions 40 --trials 36
-    python benchmarks/rollout_vs_gnubg.py --anchors 0 --positions 30 --trials 36
+    python -m benchmarks.agreement.rollout_vs_gnubg --anchors 1 --positions 40 --trials 36
+    python -m benchmarks.agreement.rollout_vs_gnubg --anchors 0 --positions 30 --trials 36
 
 A net close to its rollouts but far from GNU Backgammon says the rollouts' play is the limit; a
 net far from both says the net has not been taught these positions.
@@ -25,16 +25,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import gnubg  # noqa: E402
 import numpy as np  # noqa: E402
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from cube_judge import DATA, load  # noqa: E402
-
+from benchmarks import DATA  # noqa: E402
+from benchmarks.strength.cube_judge import load  # noqa: E402
 from gammon.engine.cube_calibration import anchor_class  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.evaluator import cubeless_equity  # noqa: E402

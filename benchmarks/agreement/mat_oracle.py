@@ -6,7 +6,7 @@ What is compared, for every file: the number of games; the score before each gam
 winner and points; and for every play, in order, who played it, the dice, the position before it
 and the position after it (GNU Backgammon Position IDs, each from the view of the player on roll).
 
-Used by ``tests/formats/test_mat_real.py`` and ``benchmarks/mat_vs_gnubg.py``.
+Used by ``tests/formats/test_mat_real.py`` and ``benchmarks/agreement/mat_vs_gnubg.py``.
 """
 
 from __future__ import annotations
@@ -15,32 +15,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from benchmarks import ROOT
+from benchmarks.gnubg_harness import run_gnubg
 from gammon import Position
 from gammon.errors import GammonError
 from gammon.formats.mat import read_mat, to_match
-from tests.formats.gnubg_cli import run_gnubg
 
-# For each file: import it with C-level stdout (fd 1) sent to a file, so that gnubg's warnings
-# ("Invalid move", "Unrecognised move") are kept, then emit every game's records.
+# For each file: import it, keeping what gnubg prints (its warnings: "Invalid move", "Unrecognised
+# move"), then emit every game's records.
 _IMPORT_ALL = r"""
-import ctypes, os, tempfile
-_libc = ctypes.CDLL(None)
-def _captured(command):
-    sys.stdout.flush()
-    _libc.fflush(None)
-    saved = os.dup(1)
-    with tempfile.TemporaryFile() as out:
-        os.dup2(out.fileno(), 1)
-        try:
-            gnubg.command(command)
-        finally:
-            _libc.fflush(None)
-            os.dup2(saved, 1)
-            os.close(saved)
-        out.seek(0)
-        return out.read().decode('utf-8', 'replace')
 for path in PATHS:
-    printed = _captured('import mat ' + path)
+    printed = capture('import mat ' + path)
     try:
         m = gnubg.match(analysis=0, boards=1, statistics=0, verbose=0)
     except Exception as e:
@@ -209,7 +194,7 @@ def _warnings(printed: str) -> str:
 
 # --- the corpus and what is known about it ------------------------------------------------------
 
-CORPUS = Path(__file__).resolve().parents[1] / "data" / "mat" / "real"
+CORPUS = ROOT / "tests" / "data" / "mat" / "real"
 
 
 def corpus_manifest() -> dict[str, dict[str, str]]:

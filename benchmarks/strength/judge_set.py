@@ -1,6 +1,6 @@
-"""The judge set: checker-play decisions (position + roll) for ``benchmarks/judge.py``.
+"""The judge set: checker-play decisions (position + roll) for ``benchmarks/strength/judge.py``.
 
-The file (``benchmarks/data/judge_set.tsv``, written by ``benchmarks/make_judge_set.py``) is one
+The file (``benchmarks/data/judge_set.tsv``, written by ``benchmarks/strength/make_judge_set.py``) is one
 decision a line, tab-separated: GNU Backgammon Position ID (player on roll to move), the two dice,
 ``contact`` or ``race``; ``#`` lines are comments. It holds positions only, never gnubg's answers.
 """
@@ -12,11 +12,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from benchmarks import DATA
 from gammon import Position
 from gammon.dice import parse_dice
 from gammon.errors import InvalidNotationError, InvalidPositionError
 
-JUDGE_SET = Path(__file__).resolve().parent / "data" / "judge_set.tsv"
+JUDGE_SET = DATA / "judge_set.tsv"
 KINDS = ("contact", "race")
 
 

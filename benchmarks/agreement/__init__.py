@@ -1,0 +1,1 @@
+"""How alike: gammon's readings, analyses and rollouts against GNU Backgammon's on the same input."""

@@ -1,0 +1,1 @@
+"""How fast: gammon against GNU Backgammon on the same work (move generation, plays, rollouts)."""

@@ -1,0 +1,1 @@
+"""How well: games and matches between players, and decisions judged by GNU Backgammon 2-ply."""
