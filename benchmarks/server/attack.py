@@ -6,7 +6,7 @@ it on loopback, and prints PASS or FAIL for each point with what was measured; t
 minutes). The checks come from different loopback addresses (127.0.0.x), so that one check's
 requests do not use up another's rate limit.
 
-    python benchmarks/attack.py
+    python -m benchmarks.server.attack
 
  1. a crafted .xg upload (many archive entries sharing one compressed stream): refused (a 4xx,
     or a job that fails), and no process of the server's grows much
@@ -47,15 +47,13 @@ from typing import Any
 import httpx
 import websockets
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))  # this checkout's gammon, as the server it starts runs
-
-from gammon.dice import RandomDice  # noqa: E402
-from gammon.formats.mat import format_mat, read_mat, to_match  # noqa: E402
-from gammon.match import Match  # noqa: E402
-from gammon.rules import Rules  # noqa: E402
-from gammon.store import Store  # noqa: E402
-from gammon.store.repository import MatchRecord, hash_token  # noqa: E402
+from benchmarks import ROOT
+from gammon.dice import RandomDice
+from gammon.formats.mat import format_mat, read_mat, to_match
+from gammon.match import Match
+from gammon.rules import Rules
+from gammon.store import Store
+from gammon.store.repository import MatchRecord, hash_token
 
 RATE, BURST = 20.0, 40.0  # gammon serve's defaults (--rate-limit 20, bursts of 2N)
 PER_CLIENT_JOBS = 2       # the job caps' defaults (gammon.web.jobs.Jobs)
