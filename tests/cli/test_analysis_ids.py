@@ -10,11 +10,10 @@ import pytest
 from gammon import Position
 from gammon.cli.analysis import cubeless_mwc, parse_context
 from gammon.cli.main import main
-from gammon.engine.cubeful import CubeOwner
-from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.evaluator import Probabilities
 from gammon.engine.met import match_equity
 from gammon.formats import XGID, GameState, MatchState, format_gnubg_id
+from gammon.situation import CubeOwner, MatchScore
 from tests.formats.gnubg_cli import needs_gnubg, states_gnubg_reads
 from tests.helpers import pos, random_game_positions
 
