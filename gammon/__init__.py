@@ -15,6 +15,7 @@ from gammon.match import Match
 from gammon.play import Play
 from gammon.position import Position
 from gammon.rules import GameResult, Rules, WinKind
+from gammon.situation import CubeOwner, MatchScore, Situation
 from gammon.words import describe
 
 __version__ = "0.1.0"
@@ -38,6 +39,7 @@ __all__ = [
     "ActionKind",
     "AmbiguousMoveError",
     "CubeDecision",
+    "CubeOwner",
     "Dice",
     "Engine",
     "DiceSource",
@@ -50,12 +52,14 @@ __all__ = [
     "InvalidNotationError",
     "InvalidPositionError",
     "Match",
+    "MatchScore",
     "Play",
     "Position",
     "Probabilities",
     "RandomDice",
     "Rules",
     "ScriptedDice",
+    "Situation",
     "WinKind",
     "describe",
 ]

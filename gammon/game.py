@@ -19,6 +19,7 @@ from gammon.errors import IllegalActionError, IllegalMoveError
 from gammon.play import Play
 from gammon.position import CHECKERS, Position
 from gammon.rules import GameResult, Reason, Rules, WinKind, win_kind
+from gammon.situation import CubeOwner, Situation
 
 # A dice source that only ever throws ties would hang the opening roll; no fair source gets close.
 _MAX_OPENING_TIES = 1000
@@ -249,6 +250,24 @@ class Game:
         """Every accepted action, in order (a copy; ``undo`` removes the play it takes back)."""
         return list(self._history)
 
+    def situation(self) -> Situation:
+        """What is being decided now, seen by the player on roll: the player to roll or play, or
+        the one who doubled or offered to resign while the opponent must answer (gammon.situation).
+        Before the opening roll and once the game is over nothing is decided: IllegalActionError."""
+        phase = self._phase
+        turn = self._turn
+        if turn is None or phase in (GamePhase.OPENING, GamePhase.OVER):
+            raise IllegalActionError(f"no decision to describe: {self.awaiting()}")
+        on_roll = 1 - turn if phase in (GamePhase.DOUBLED, GamePhase.RESIGNED) else turn
+        return Situation(
+            self.position_for(on_roll),
+            dice=self._dice if phase is GamePhase.MOVE else None,
+            cube_value=self._cube.value, cube_owner=CubeOwner.seen_by(self._cube.owner, on_roll),
+            double_offered=phase is GamePhase.DOUBLED,
+            resignation=self.offered_resignation if phase is GamePhase.RESIGNED else None,
+            score=(self._score[on_roll], self._score[1 - on_roll]), crawford_game=self._crawford_game,
+            rules=self._rules)
+
     def legal_plays(self) -> list[Play]:
         """The legal plays of the dice to play now; ``[]`` outside the MOVE phase."""
         if self._phase is not GamePhase.MOVE or self._dice is None:
@@ -353,7 +372,7 @@ class Game:
         mover = self._require("play", GamePhase.MOVE, player)
         position, dice = self.position, self._dice
         if dice is None:  # the MOVE phase always has dice
-            raise IllegalActionError(f"cannot play: no dice; {self.situation()}")
+            raise IllegalActionError(f"cannot play: no dice; {self.awaiting()}")
         if isinstance(play, str):
             chosen = self._written_play(play, position, dice)
             if chosen is None:
@@ -378,11 +397,11 @@ class Game:
         """Take back the last play while the next player has not acted (rolled, doubled, ...)."""
         move = self._undoable_move()
         if move is None:
-            raise IllegalActionError(f"cannot undo: there is no play to take back; {self.situation()}")
+            raise IllegalActionError(f"cannot undo: there is no play to take back; {self.awaiting()}")
         self._check_player_value(player, "undo")
         if player is not None and player != move.player:
             raise IllegalActionError(
-                f"cannot undo: only the player who made the play can take it back; {self.situation()}")
+                f"cannot undo: only the player who made the play can take it back; {self.awaiting()}")
         self._history.pop()
         assert move.play is not None  # _undoable_move returns only plays
         start = move.play.position
@@ -394,7 +413,7 @@ class Game:
         turn = self._require("double", GamePhase.ROLL, player)
         why = self._cube.why_not_double(turn, self._rules, self._crawford_game)
         if why:
-            raise IllegalActionError(f"cannot double: {why}; {self.situation()}")
+            raise IllegalActionError(f"cannot double: {why}; {self.awaiting()}")
         self._history.append(Double(turn, self._cube.value * 2))
         self._turn, self._phase = 1 - turn, GamePhase.DOUBLED
 
@@ -416,7 +435,7 @@ class Game:
         turn = self._require("beaver", GamePhase.DOUBLED, player)
         why = self._cube.why_not_beaver(self._rules)
         if why:
-            raise IllegalActionError(f"cannot beaver: {why}; {self.situation()}")
+            raise IllegalActionError(f"cannot beaver: {why}; {self.awaiting()}")
         self._cube = self._cube.beavered(turn)
         self._history.append(Beaver(turn, self._cube.value))
         self._turn, self._phase = 1 - turn, GamePhase.ROLL
@@ -431,7 +450,7 @@ class Game:
         self._check_player_value(player, "resign")
         resigner = turn if player is None else player
         if resigner != turn and self._phase is not GamePhase.ROLL:
-            raise IllegalActionError(f"cannot resign: only the player on roll can now; {self.situation()}")
+            raise IllegalActionError(f"cannot resign: only the player on roll can now; {self.awaiting()}")
         if kind not in (1, 2, 3) or isinstance(kind, bool):
             raise IllegalActionError(f"a resignation is a WinKind (1, 2 or 3), got {kind!r}")
         kind = WinKind(kind)
@@ -456,9 +475,9 @@ class Game:
     def abandon(self, player: int) -> None:
         """``player`` leaves the game and loses a backgammon times the cube (Jacoby or not)."""
         if self._phase is GamePhase.OVER:
-            raise IllegalActionError(f"cannot abandon: {self.situation()}")
+            raise IllegalActionError(f"cannot abandon: {self.awaiting()}")
         if player is None:
-            raise IllegalActionError(f"abandon needs the player who leaves; {self.situation()}")
+            raise IllegalActionError(f"abandon needs the player who leaves; {self.awaiting()}")
         self._check_player_value(player, "abandon")
         self._history.append(Abandon(player))
         self._finish(1 - player, WinKind.BACKGAMMON, "abandon")
@@ -529,7 +548,7 @@ class Game:
         throws = [check_dice(d) for d in (*action.ties, action.dice)]
         if action.opening:
             if self._phase is not GamePhase.OPENING:
-                raise IllegalActionError(f"cannot make the opening roll: {self.situation()}")
+                raise IllegalActionError(f"cannot make the opening roll: {self.awaiting()}")
             if action.dice[0] == action.dice[1]:
                 raise IllegalActionError(
                     f"the opening roll {_roll_text(action.dice)} cannot be a double: each player "
@@ -548,7 +567,7 @@ class Game:
 
     # --- internals ---------------------------------------------------------------------------
 
-    def situation(self) -> str:
+    def awaiting(self) -> str:
         """The state of play in a player's words (for messages: what the game waits for)."""
         phase = self._phase
         if phase is GamePhase.OPENING:
@@ -567,17 +586,17 @@ class Game:
         """Check that ``action`` may be taken now (by ``player``, if given); returns the player
         who must act."""
         if self._phase not in (phases if isinstance(phases, tuple) else (phases,)):
-            raise IllegalActionError(f"cannot {_words(action)}: {self.situation()}")
+            raise IllegalActionError(f"cannot {_words(action)}: {self.awaiting()}")
         self._check_player_value(player, action)
         turn = self._turn
         if turn is None or (player is not None and player != turn):
             raise IllegalActionError(
-                f"cannot {_words(action)}: it is the other player's turn; {self.situation()}")
+                f"cannot {_words(action)}: it is the other player's turn; {self.awaiting()}")
         return turn
 
     def _offer(self) -> _Resignation:
         if self._resignation is None:  # the RESIGNED phase always has an offer
-            raise IllegalActionError(f"no resignation is offered; {self.situation()}")
+            raise IllegalActionError(f"no resignation is offered; {self.awaiting()}")
         return self._resignation
 
     def _plays_of(self, position: Position, dice: Dice) -> list[Play]:
@@ -592,7 +611,7 @@ class Game:
         try:
             _check_player_value(player)
         except IllegalActionError as e:
-            raise IllegalActionError(f"cannot {_words(action)}: {e}; {self.situation()}") from None
+            raise IllegalActionError(f"cannot {_words(action)}: {e}; {self.awaiting()}") from None
 
     def _undoable_move(self) -> PlayMade | None:
         last = self._history[-1] if self._history else None
@@ -602,7 +621,7 @@ class Game:
 
     def _pass_turn(self) -> None:
         if self._turn is None:
-            raise IllegalActionError(f"no player to pass the turn from; {self.situation()}")
+            raise IllegalActionError(f"no player to pass the turn from; {self.awaiting()}")
         self._turn, self._dice, self._phase = 1 - self._turn, None, GamePhase.ROLL
 
     def _finish(self, winner: int, kind: WinKind, reason: Reason) -> None:

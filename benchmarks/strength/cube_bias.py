@@ -48,6 +48,7 @@ from gammon.engine.cubeful import money_equities  # noqa: E402
 from gammon.engine.cubeful_search import efficiencies  # noqa: E402
 from gammon.engine.evaluator import cubeless_equity  # noqa: E402
 from gammon.position import Position  # noqa: E402
+from gammon.situation import Situation
 
 OUTPUTS = ("win", "win gammon", "win backgammon", "lose gammon", "lose backgammon")
 
@@ -102,7 +103,7 @@ def own_positions(engine, n: int, seed: int, games: int = 400,  # type: ignore[n
         if anchors is not None and anchor_class(b) != anchors:
             continue
         if take_zone is not None:
-            dt = deciding_engine.cube_decision(p, jacoby=False).double_take
+            dt = deciding_engine.cube_decision(Situation.at(p, jacoby=False)).double_take
             if not take_zone[0] <= dt <= take_zone[1]:
                 continue
         out.append(p)
@@ -219,7 +220,7 @@ def fit(files: list[Path]) -> None:
         raise ValueError("judge-set positions are for diagnosis only, never for the fit")
     positions = [Position.from_id(r["id"]) for r in rows]
     engine = Engine(cube_correction=False)
-    decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
+    decisions = [engine.cube_decision(Situation.at(p, jacoby=False)) for p in positions]
     nd = np.array([d.no_double for d in decisions])
     dt = np.array([d.double_take for d in decisions])
     x = efficiencies(np.array([p.as_array() for p in positions]))

@@ -58,6 +58,7 @@ from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.encode import borne_off_mask  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
+from gammon.situation import Situation
 
 WINDOW = (0.55, 0.97)
 
@@ -316,8 +317,9 @@ def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     off, contact cube efficiency) of each row of cubeless chances, per unit of the cube before the
     double."""
     from gammon.engine.cube_decision import money_cube_decision
-    from gammon.engine.cubeful import CONTACT_EFFICIENCY, CubeOwner
+    from gammon.engine.cubeful import CONTACT_EFFICIENCY
     from gammon.engine.evaluator import Probabilities
+    from gammon.situation import CubeOwner
 
     decisions = [money_cube_decision(Probabilities.from_array(row), CubeOwner.CENTRED, CONTACT_EFFICIENCY,
                                      jacoby=False) for row in chances]
@@ -330,9 +332,9 @@ def model_choices(work: list[Decision], chances: np.ndarray) -> list[tuple[bool,
     position, fed each decision's cubeless chances (rows of ``chances``): what
     ``Engine(plies=0)`` would decide with those chances, less its exact bear-off values."""
     from gammon.engine.cube_decision import match_cube_decision, money_cube_decision
-    from gammon.engine.cubeful import CubeOwner, MatchState
     from gammon.engine.cubeful_search import efficiencies
     from gammon.engine.evaluator import Probabilities
+    from gammon.situation import CubeOwner, MatchScore
 
     boards = np.array([Position.from_id(d.position).as_array() for d in work], dtype=np.int8)
     out = []
@@ -340,7 +342,7 @@ def model_choices(work: list[Decision], chances: np.ndarray) -> list[tuple[bool,
         probs = Probabilities.from_array(row)
         owner = CubeOwner.MOVER if d.owned else CubeOwner.CENTRED
         if d.away:
-            match = MatchState.from_away(d.away, d.opponent_away)
+            match = MatchScore.from_away(d.away, d.opponent_away)
             dec = match_cube_decision(probs, match, d.cube, owner, float(x))
         else:
             dec = money_cube_decision(probs, owner, float(x), jacoby=False)
@@ -402,7 +404,7 @@ def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: i
         boards = np.array([p.as_array() for p in positions], dtype=np.int8)
         rows["its cube head"] = engine.evaluator.evaluate_for_cube(boards)  # type: ignore[attr-defined]
     _chance_table(rows | {"gnubg 0-ply": zero}, judge)
-    decisions = [engine.cube_decision(p, jacoby=False) for p in positions]
+    decisions = [engine.cube_decision(Situation.at(p, jacoby=False)) for p in positions]
     nd2 = np.array([d.nd2 for d in picked])
     dt2 = np.array([d.dt2 for d in picked])
     nd0 = np.array([d.nd0 for d in picked])
@@ -474,12 +476,12 @@ def class_report(work: list[Decision], engine) -> None:  # type: ignore[no-untyp
 
 
 def engine_choice(engine, d: Decision) -> tuple[bool, bool]:  # type: ignore[no-untyped-def]
-    from gammon.engine.cubeful import CubeOwner, MatchState
+    from gammon.situation import CubeOwner, MatchScore
 
     owner = CubeOwner.MOVER if d.owned else CubeOwner.CENTRED
-    match = MatchState.from_away(d.away, d.opponent_away) if d.away else None
-    dec = engine.cube_decision(Position.from_id(d.position), cube_value=d.cube, cube_owner=owner,
-                               match=match, jacoby=False if match is None else None)
+    match = MatchScore.from_away(d.away, d.opponent_away) if d.away else None
+    dec = engine.cube_decision(Situation.at(Position.from_id(d.position), cube_value=d.cube, cube_owner=owner,
+                               match=match, jacoby=False))
     return dec.should_double, dec.take
 
 

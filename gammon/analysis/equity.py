@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gammon.engine.cube_decision import match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiency
+from gammon.engine.cubeful import MatchCube, cube_efficiency, mwc_after
 from gammon.engine.evaluator import Probabilities
+from gammon.situation import CubeOwner, MatchScore
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -34,7 +35,7 @@ class CubeView:
     player: int
     value: int
     owner: CubeOwner
-    match: MatchState | None
+    match: MatchScore | None
     jacoby: bool
     beavers: bool
     can_double: bool
@@ -49,7 +50,7 @@ class CubeView:
         owner = CubeOwner.seen_by(cube.owner, player)
         match = None
         if rules.match_length:
-            match = MatchState.from_away(rules.match_length - game.score[player],
+            match = MatchScore.from_away(rules.match_length - game.score[player],
                                          rules.match_length - game.score[1 - player], game.crawford_game)
         can_double = cube.why_not_double(player, rules, game.crawford_game) is None
         return cls(player, cube.value, owner, match, rules.jacoby, rules.beavers, can_double,
@@ -79,7 +80,8 @@ class CubeView:
         """MWC after winning and after losing the current cube's worth (a single game)."""
         m = self.match
         assert m is not None
-        return m.after(m.away - self.value, m.opponent_away), m.after(m.away, m.opponent_away - self.value)
+        return (mwc_after(m, m.away - self.value, m.opponent_away),
+                mwc_after(m, m.away, m.opponent_away - self.value))
 
     def emg(self, mwc: float) -> float:
         """The EMG of a match winning chance (matches only)."""

@@ -8,16 +8,16 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from gammon.analysis.id_context import Context, cubeless_mwc, ranked_plays
+from gammon.analysis.id_context import cubeless_mwc, describe_situation, ranked_plays
 from gammon.dice import Dice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
-from gammon.engine.cubeful import CubeOwner
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import Probabilities
 from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutResult
 from gammon.formats.matchid import MatchState, format_gnubg_id
 from gammon.formats.xgid import XGID
 from gammon.position import Position
+from gammon.situation import CubeOwner, Situation
 
 OWNERS = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "you", CubeOwner.OPPONENT: "opponent"}
 
@@ -44,7 +44,7 @@ def setup_xgid(board: Sequence[int], dice: Dice | None, cube_value: int, cube_ow
     return str(xgid)
 
 
-def context_json(context: Context) -> dict[str, Any]:
+def context_json(context: Situation) -> dict[str, Any]:
     """What the editor shows of a position read from an ID, with its IDs in the three forms."""
     position = context.position
     owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[context.cube_owner]
@@ -61,7 +61,7 @@ def context_json(context: Context) -> dict[str, Any]:
             "cube_value": context.cube_value, "cube_owner": OWNERS[context.cube_owner],
             "match_length": context.match_length, "score": list(context.score), "crawford": crawford,
             "jacoby": context.jacoby, "beavers": context.beavers, "double_offered": context.double_offered,
-            "pips": list(position.pip_counts), "description": context.describe(),
+            "pips": list(position.pip_counts), "description": describe_situation(context),
             "position_id": position.id, "gnubg_id": format_gnubg_id(position, state), "xgid": xgid,
             "game_over": position.is_game_over()}
 
@@ -71,7 +71,7 @@ def probabilities_json(p: Probabilities) -> dict[str, float]:
             "lose_gammon": p.lose_gammon, "lose_backgammon": p.lose_backgammon}
 
 
-def hint_json(engine: Engine, context: Context, dice: Dice, n: int) -> dict[str, Any]:
+def hint_json(engine: Engine, context: Situation, dice: Dice, n: int) -> dict[str, Any]:
     """The ``n`` best plays, best first: cubeless equity for money, match winning chance in a match."""
     scored = ranked_plays(engine, context, dice, n)
     return {"dice": list(dice), "plies": engine.plies, "unit": "mwc" if context.match else "equity",
@@ -89,11 +89,9 @@ def cube_json(decision: CubeDecision) -> dict[str, Any]:
             "double_pass": decision.double_pass, "mwc": list(mwcs) if mwcs else None}
 
 
-def eval_json(engine: Engine, context: Context) -> dict[str, Any]:
+def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
     """Chances, cubeless equity (and MWC in a match) and the cube decision at the ID's cube and score."""
-    decision = engine.cube_decision(context.position, cube_value=context.cube_value,
-                                    cube_owner=context.cube_owner, match=context.match,
-                                    jacoby=context.jacoby, beavers=context.beavers)
+    decision = engine.cube_decision(context.replace(dice=None, resignation=None))
     probs = decision.probabilities
     mwc = None if context.match is None else cubeless_mwc(probs, context.match, context.cube_value)
     return {"plies": engine.plies, "probabilities": probabilities_json(probs),

@@ -12,20 +12,19 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from gammon.analysis.id_context import Context, cubeless_mwc, parse_context, ranked_plays
+from gammon.analysis.id_context import cubeless_mwc, describe_situation, parse_context, ranked_plays
 from gammon.analysis.id_json import context_json, eval_json, hint_json
 from gammon.dice import check_dice, parse_dice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
-from gammon.engine.cubeful import CubeOwner
-from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
 from gammon.position import require_in_play
+from gammon.situation import CubeOwner, MatchScore, Situation
 
-# Context and parse_context live in gammon.analysis.id_context (the web reads IDs too); they are
+# parse_context lives in gammon.analysis.id_context (the web reads IDs too); they are
 # re-exported here for the commands and their callers.
-__all__ = ["Context", "cubeless_mwc", "parse_context", "run_eval", "run_hint"]
+__all__ = ["cubeless_mwc", "parse_context", "run_eval", "run_hint"]
 
 
 def _quote(text: str) -> str:
@@ -58,7 +57,7 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     match = context.match
     scored = ranked_plays(engine, context, roll, n)
     lines = [f"Position {position.id}, dice {roll[0]}{roll[1]}, {engine.plies}-ply, player on roll's view",
-             f"  {context.describe()}"]
+             f"  {describe_situation(context)}"]
     if not scored:
         return "\n".join([*lines, "no legal play: the turn passes"])
     width = max(len(str(h.play)) for h, _ in scored)
@@ -89,12 +88,11 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
     engine = engine or Engine(plies=plies)
     if as_json:
         return json.dumps({"context": context_json(context), **eval_json(engine, context)})
-    decision = engine.cube_decision(position, cube_value=context.cube_value, cube_owner=context.cube_owner,
-                                    match=context.match, jacoby=context.jacoby, beavers=context.beavers)
+    decision = engine.cube_decision(context.replace(dice=None, resignation=None))
     probs = decision.probabilities
     pips = position.pip_counts
     lines = [f"Position {position.id}, {engine.plies}-ply, player on roll's view "
-             f"(pips {pips[0]} vs {pips[1]})", f"  {context.describe()}"]
+             f"(pips {pips[0]} vs {pips[1]})", f"  {describe_situation(context)}"]
     if context.dice is not None:
         lines.append(f"  (the roll {context.dice[0]}{context.dice[1]} in the ID is not used: the cube "
                      f"decision comes before rolling; gammon hint ranks the plays)")
@@ -107,7 +105,7 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
     return "\n".join(lines)
 
 
-def _cube_lines(decision: CubeDecision, context: Context) -> list[str]:
+def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:
     answer = "beaver" if decision.beaver else "take" if decision.take else "pass"
     if decision.action is CubeAction.NO_CUBE:
         action = f"no double: {_why_no_cube(context)}"
@@ -130,7 +128,7 @@ def _cube_lines(decision: CubeDecision, context: Context) -> list[str]:
     return lines
 
 
-def _why_no_cube(context: Context) -> str:
+def _why_no_cube(context: Situation) -> str:
     if context.match is not None and context.match.crawford_game:
         return "no doubling in the Crawford game"
     if context.cube_owner is CubeOwner.OPPONENT:

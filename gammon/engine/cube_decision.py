@@ -15,8 +15,9 @@ from enum import Enum
 
 import numpy as np
 
-from gammon.engine.cubeful import OWNER_COLUMNS, CubeOwner, MatchCube, MatchState, money_equities
+from gammon.engine.cubeful import OWNER_COLUMNS, MatchCube, money_equities, mwc_after
 from gammon.engine.evaluator import Probabilities
+from gammon.situation import CubeOwner, MatchScore
 
 # equities closer than this are a tie
 _EPSILON = 1e-9
@@ -91,7 +92,7 @@ def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby
     return CubeDecision(action, take, nd, dt, dp, probs, beaver=beavers and take and dt < 0.0)
 
 
-def match_cube_decision(probs: Probabilities, match: MatchState, cube_value: int, owner: CubeOwner,
+def match_cube_decision(probs: Probabilities, match: MatchScore, cube_value: int, owner: CubeOwner,
                         x: float, available: bool = True,
                         mwc: tuple[float, float] | None = None) -> CubeDecision:
     """Match play at ``match`` (the player on roll's view), with the Kazaross-XG2 table. ``mwc``:
@@ -104,9 +105,9 @@ def match_cube_decision(probs: Probabilities, match: MatchState, cube_value: int
         dt = cube.equity(probs.win, 2 * v, CubeOwner.OPPONENT)
     else:
         nd, dt = mwc
-    dp = match.after(match.away - v, match.opponent_away)
+    dp = mwc_after(match, match.away - v, match.opponent_away)
     win1 = dp
-    lose1 = match.after(match.away, match.opponent_away - v)
+    lose1 = mwc_after(match, match.away, match.opponent_away - v)
 
     def emg(mwc: float) -> float:
         return 2.0 * (mwc - lose1) / (win1 - lose1) - 1.0 if win1 > lose1 else 0.0

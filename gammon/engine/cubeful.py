@@ -16,13 +16,12 @@ Equities are all seen by the player on roll; money equities are per unit of the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import Enum
 from functools import lru_cache
 
 import numpy as np
 
 from gammon.engine.met import equity_after
+from gammon.situation import CubeOwner, MatchScore
 
 CONTACT_EFFICIENCY = 0.68
 RACE_EFFICIENCY_BASE = 0.55
@@ -31,53 +30,14 @@ RACE_EFFICIENCY_MIN = 0.6
 RACE_EFFICIENCY_MAX = 0.7
 
 
-class CubeOwner(Enum):
-    """Who owns the cube, from the view of the player on roll."""
-
-    CENTRED = "centred"
-    MOVER = "mover"
-    OPPONENT = "opponent"
-
-    @classmethod
-    def seen_by(cls, owner: int | None, player: int) -> CubeOwner:
-        """The owner ``owner`` (player 0 or 1, None: centred) from ``player``'s view."""
-        return cls.CENTRED if owner is None else cls.MOVER if owner == player else cls.OPPONENT
-
-
 OWNER_COLUMNS = (CubeOwner.CENTRED, CubeOwner.MOVER, CubeOwner.OPPONENT)
 """Column order of cubeful equities per cube state (:func:`money_equities`)."""
 
 
-@dataclass(frozen=True)
-class MatchState:
-    """Match score from the player on roll's view, in points away; ``crawford_game`` while the
-    Crawford game is played (no cube), ``post_crawford`` in the games after it."""
-
-    away: int
-    opponent_away: int
-    crawford_game: bool = False
-    post_crawford: bool = False
-
-    def __post_init__(self) -> None:
-        for name in ("away", "opponent_away"):
-            v = getattr(self, name)
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name} must be a whole number of points away, 1 or more, got {v!r}")
-        if self.crawford_game and self.post_crawford:
-            raise ValueError(f"a game cannot be both the Crawford game and after it: {self!r}")
-        if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):
-            raise ValueError(f"Crawford and post-Crawford games need a side 1 away: {self!r}")
-
-    @classmethod
-    def from_away(cls, away: int, opponent_away: int, crawford_game: bool = False) -> MatchState:
-        """The state at a score: a game with a side 1-away that is not the Crawford game comes
-        after it (at double match point neither matters)."""
-        post = not crawford_game and 1 in (away, opponent_away) and (away, opponent_away) != (1, 1)
-        return cls(away, opponent_away, crawford_game=crawford_game, post_crawford=post)
-
-    def after(self, mine: int, theirs: int) -> float:
-        """MWC at the start of the next game with ``mine``/``theirs`` away."""
-        return equity_after(mine, theirs, crawford_done=self.crawford_game or self.post_crawford)
+def mwc_after(match: MatchScore, mine: int, theirs: int) -> float:
+    """Match winning chance at the start of the next game with ``mine``/``theirs`` away, ``match``
+    being the score now (whether the Crawford game is behind)."""
+    return equity_after(mine, theirs, crawford_done=match.crawford_game or match.post_crawford)
 
 
 def cube_efficiency(is_race: bool, mover_pips: int) -> float:
@@ -156,7 +116,7 @@ def _solve(curve: Curve, y: float) -> float:
 class MatchCube:
     """Cubeful MWC curves for one position's gammon rates at one match score."""
 
-    def __init__(self, probs: np.ndarray, match: MatchState, x: float) -> None:
+    def __init__(self, probs: np.ndarray, match: MatchScore, x: float) -> None:
         w, wg, wbg, lg, lbg = (float(v) for v in probs)
         # outcome shares given a win / a loss: single, gammon, backgammon
         self._win_shares = ((w - wg) / w, (wg - wbg) / w, wbg / w) if w > 1e-9 else (1.0, 0.0, 0.0)
@@ -169,11 +129,13 @@ class MatchCube:
 
     def win_value(self, v: int) -> float:
         m = self.match
-        return sum(s * m.after(m.away - k * v, m.opponent_away) for k, s in enumerate(self._win_shares, 1))
+        return sum(s * mwc_after(m, m.away - k * v, m.opponent_away)
+                   for k, s in enumerate(self._win_shares, 1))
 
     def loss_value(self, v: int) -> float:
         m = self.match
-        return sum(s * m.after(m.away, m.opponent_away - k * v) for k, s in enumerate(self._loss_shares, 1))
+        return sum(s * mwc_after(m, m.away, m.opponent_away - k * v)
+                   for k, s in enumerate(self._loss_shares, 1))
 
     def can_double(self, v: int, owner: CubeOwner, mover: bool) -> bool:
         """Whether the player on roll (``mover``) or its opponent may usefully double cube ``v``."""
@@ -193,12 +155,12 @@ class MatchCube:
         xs, ys = [0.0], [lo]
         if self.can_double(v, owner, mover=False):
             # the opponent cashes below our take point at 2v (we then own the cube)
-            pass_value = m.after(m.away, m.opponent_away - v)
+            pass_value = mwc_after(m, m.away, m.opponent_away - v)
             tp = _solve(self.curve(2 * v, CubeOwner.MOVER), pass_value)
             xs.append(tp)
             ys.append(pass_value)
         if self.can_double(v, owner, mover=True):
-            cash = m.after(m.away - v, m.opponent_away)
+            cash = mwc_after(m, m.away - v, m.opponent_away)
             cp = _solve(self.curve(2 * v, CubeOwner.OPPONENT), cash)
             cp = max(cp, xs[-1])
             xs.append(cp)

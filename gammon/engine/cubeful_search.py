@@ -27,10 +27,11 @@ from __future__ import annotations
 import numpy as np
 
 from gammon.engine.bearoff_two_sided import two_sided
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, cube_efficiencies, money_equities
+from gammon.engine.cubeful import MatchCube, cube_efficiencies, money_equities, mwc_after
 from gammon.engine.encode import race_mask
 from gammon.engine.evaluator import flip_probabilities
 from gammon.engine.search import ROLL_WEIGHTS, Searcher
+from gammon.situation import CubeOwner, MatchScore
 
 CENTRED, MOVER, OPPONENT = 0, 1, 2
 # a child's columns seen from the parent: centred stays centred, owners swap
@@ -111,16 +112,12 @@ def _bearoff_probabilities(searcher: Searcher, boards: np.ndarray, over: np.ndar
 
 # --- match play --------------------------------------------------------------------------------
 
-CubeState = tuple[int, CubeOwner]  # cube value and owner, from the view of the player on roll
+CubeLevel = tuple[int, CubeOwner]  # a cube value and its owner, from the view of the player on roll
 _SWAP = {CubeOwner.CENTRED: CubeOwner.CENTRED, CubeOwner.MOVER: CubeOwner.OPPONENT,
          CubeOwner.OPPONENT: CubeOwner.MOVER}
 
 
-def _flip_match(m: MatchState) -> MatchState:
-    return MatchState(m.opponent_away, m.away, m.crawford_game, m.post_crawford)
-
-
-def _doubled(match: MatchState, state: CubeState) -> CubeState | None:
+def _doubled(match: MatchScore, state: CubeLevel) -> CubeLevel | None:
     """The cube after the player on roll doubles and is taken, or None when it may not double."""
     v, owner = state
     if match.crawford_game or owner is CubeOwner.OPPONENT or v >= match.away:
@@ -128,8 +125,8 @@ def _doubled(match: MatchState, state: CubeState) -> CubeState | None:
     return (2 * v, CubeOwner.OPPONENT)
 
 
-def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchState,
-                 states: list[CubeState]) -> tuple[np.ndarray, np.ndarray]:
+def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchScore,
+                 states: list[CubeLevel]) -> tuple[np.ndarray, np.ndarray]:
     """``(probabilities (N, 5), MWC (N, len(states)))`` of each board at ``plies`` for the player on
     roll at ``match`` (its view), playing on without a cube action now, for each cube state: the
     match twin of :func:`cubeful_values`, the leaves valued by the match equity curves
@@ -154,7 +151,7 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
         return probs, values
     children, _ = searcher.best_children(boards[todo])
     theirs = [(v, _SWAP[owner]) for v, owner in states]
-    child_probs, child_mwc = match_after_cube_action(searcher, children, plies - 1, _flip_match(match),
+    child_probs, child_mwc = match_after_cube_action(searcher, children, plies - 1, match.flip(),
                                                      theirs)
     mine = (1.0 - child_mwc).reshape(len(todo), len(ROLL_WEIGHTS), len(states))
     values[todo] = np.einsum("nrk,r->nk", mine, ROLL_WEIGHTS)
@@ -164,8 +161,8 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
     return probs, values
 
 
-def match_after_cube_action(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchState,
-                            states: list[CubeState]) -> tuple[np.ndarray, np.ndarray]:
+def match_after_cube_action(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchScore,
+                            states: list[CubeLevel]) -> tuple[np.ndarray, np.ndarray]:
     """As :func:`match_values`, once the player on roll has taken its cube action in each state:
     it doubles when the taker's best answer (take: the doubled cube owned by the taker; pass: the
     score after winning the cube's worth) is worth at least playing on."""
@@ -180,6 +177,7 @@ def match_after_cube_action(searcher: Searcher, boards: np.ndarray, plies: int, 
         d = _doubled(match, (v, owner))
         if d is None:
             continue
-        answer = np.minimum(values[:, wanted.index(d)], match.after(match.away - v, match.opponent_away))
+        cash = mwc_after(match, match.away - v, match.opponent_away)
+        answer = np.minimum(values[:, wanted.index(d)], cash)
         out[:, k] = np.maximum(out[:, k], answer)
     return probs, out

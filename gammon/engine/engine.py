@@ -6,7 +6,7 @@ from __future__ import annotations
 import warnings
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 import numpy as np
 
@@ -15,17 +15,16 @@ from gammon.engine import rollout as _rollout
 from gammon.engine.bearoff import BearoffDatabase
 from gammon.engine.cube_calibration import anchor_class, corrected_values
 from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import OWNER_COLUMNS, CubeOwner, MatchState, cube_efficiency
+from gammon.engine.cubeful import OWNER_COLUMNS, cube_efficiency
 from gammon.engine.cubeful_search import cubeful_values, match_values
 from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
 from gammon.engine.search import MoveFilter, Searcher, SearchSettings
 from gammon.errors import InvalidPositionError
+from gammon.game import Game
 from gammon.movegen import generate_arrays
 from gammon.play import Play
 from gammon.position import Position, require_in_play, require_position
-
-if TYPE_CHECKING:
-    from gammon.game import Game
+from gammon.situation import CubeOwner, Situation
 
 DEFAULT_PLIES = 2
 """Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
@@ -108,8 +107,10 @@ class Engine:
         order, probs, _ = self._searcher.rank_plays(after, self.settings)
         return d, after, steps, order, probs
 
-    def best_play(self, position: Position, dice: Sequence[int]) -> Play | None:
-        """The best legal play for ``dice``, or None when there is no legal play."""
+    def best_play(self, decision: Situation | Position, dice: Sequence[int] | None = None) -> Play | None:
+        """The best legal play for ``dice`` (by default the Situation's), or None when there is no
+        legal play."""
+        position, dice = _position_and_dice(decision, dice, "a play")
         if self.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
@@ -124,10 +125,12 @@ class Engine:
         best = int(order[0])
         return Play._from_kernel(position, d, steps[best].tolist(), after[best].tolist())
 
-    def hint(self, position: Position, dice: Sequence[int], n: int = 5) -> list[Hint]:
-        """The ``n`` best plays, best first, each with probabilities and cubeless equity for the
-        player on roll and the ply they come from. The move filters keep at least ``n`` plays, so
-        all of them are searched at the engine's plies."""
+    def hint(self, decision: Situation | Position, dice: Sequence[int] | None = None,
+             n: int = 5) -> list[Hint]:
+        """The ``n`` best plays of ``dice`` (by default the Situation's), best first, each with
+        probabilities and cubeless equity for the player on roll and the ply they come from. The
+        move filters keep at least ``n`` plays, so all of them are searched at the engine's plies."""
+        position, dice = _position_and_dice(decision, dice, "a hint")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive number of plays, got {n!r}")
         d = check_dice(dice)
@@ -144,10 +147,11 @@ class Engine:
 
     # --- evaluation ----------------------------------------------------------------------------
 
-    def evaluate(self, position: Position, plies: int | None = None) -> Probabilities:
+    def evaluate(self, decision: Situation | Position, plies: int | None = None) -> Probabilities:
         """Cubeless probabilities for the player on roll (before rolling) at ``plies``; where the
         opponent has borne off every checker, the loss it has suffered (the player on roll cannot
         have won already: InvalidPositionError)."""
+        position = decision.position if isinstance(decision, Situation) else decision
         depth = self.plies if plies is None else plies
         if depth not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {depth!r}")
@@ -159,16 +163,13 @@ class Engine:
 
     # --- cube ----------------------------------------------------------------------------------
 
-    def cube_decision(self, game_or_position: Game | Position, *, cube_value: int | None = None,
-                      cube_owner: CubeOwner | None = None, match: MatchState | None = None,
-                      jacoby: bool | None = None, beavers: bool | None = None) -> CubeDecision:
-        """Double or not, and take or pass, for the player on roll.
-
-        Pass a :class:`gammon.game.Game` alone (its score, rules, cube and Crawford state are
-        used; while a double is pending, the decision is the doubler's), or a Position with
-        ``cube_value`` (default 1), ``cube_owner`` (from the player on roll's view; default
-        centred), ``match`` (None for money) and ``jacoby`` (default on) / ``beavers`` (default
-        off), money only.
+    def cube_decision(self, decision: Situation | Game | Position) -> CubeDecision:
+        """Double or not, and take or pass, for the player on roll of a
+        :class:`~gammon.situation.Situation` (a Game's ``situation()``, or a bare Position: a
+        money game, cube centred, Jacoby rule). While a double awaits its answer the Situation is
+        the doubler's, so the decision is too. The player on roll may double when the rules, the
+        Crawford game, the cube's owner and limit allow it, and it has not yet rolled (a double
+        on offer is judged as made).
 
         The equities come from the cubeful search at the engine's plies
         (:mod:`gammon.engine.cubeful_search`; exact for money in a bear-off of up to six checkers a
@@ -176,27 +177,10 @@ class Engine:
         With the shipped net, money decisions in contact near the take point are corrected toward
         gammon's own rollouts (:mod:`gammon.engine.cube_calibration`).
         """
-        if isinstance(game_or_position, Position):
-            position = game_or_position
-            available = True
-            cube_value = 1 if cube_value is None else cube_value
-            cube_owner = CubeOwner.CENTRED if cube_owner is None else cube_owner
-            jacoby = True if jacoby is None else jacoby
-            beavers = False if beavers is None else beavers
-        else:
-            given = {k: v for k, v in (("cube_value", cube_value), ("cube_owner", cube_owner),
-                                       ("match", match), ("jacoby", jacoby), ("beavers", beavers))
-                     if v is not None}
-            if given:
-                raise ValueError(f"a Game carries its own cube, score and rules; do not also pass "
-                                 f"{', '.join(given)}")
-            state = _game_state(game_or_position)
-            position, cube_value, cube_owner, match, jacoby, beavers, available = state
-        if isinstance(cube_value, bool) or not isinstance(cube_value, int) or cube_value < 1 \
-                or cube_value & (cube_value - 1):
-            raise ValueError(f"cube_value must be a power of two >= 1, got {cube_value!r}")
-        if not isinstance(cube_owner, CubeOwner):
-            raise ValueError(f"cube_owner must be a CubeOwner, got {cube_owner!r}")
+        s = _situation(decision, "a cube decision")
+        position, cube_value, cube_owner, match = s.position, s.cube_value, s.cube_owner, s.match
+        jacoby, beavers = s.jacoby, s.beavers
+        available = s.double_offered or (s.dice is None and s.resignation is None and s.can_double)
         require_in_play(position, "a cube decision", "double")
         x = cube_efficiency(position.is_race(), position.pip_counts[0])
         if match is None:
@@ -223,34 +207,27 @@ class Engine:
     rollout_cube = _rollout.rollout_cube
 
 
-def _game_state(game: Game) -> tuple[Position, int, CubeOwner, MatchState | None, bool, bool, bool]:
-    """Read a Game (docs/game-api.md) into the cube inputs, from the view of the player who may
-    double (the doubler while a double awaits an answer)."""
-    from gammon.game import Game, GamePhase
+def _position_and_dice(decision: object, dice: Sequence[int] | None,
+                       what: str) -> tuple[Position, Sequence[int]]:
+    if isinstance(decision, Situation):
+        if dice is None:
+            if decision.dice is None:
+                raise ValueError(f"{what} needs dice: the Situation has none (give them)")
+            dice = decision.dice
+        return decision.position, dice
+    if dice is None:
+        raise ValueError(f"{what} needs dice")
+    return require_position(decision, what, "a Situation"), dice
 
-    if not isinstance(game, Game):
-        require_position(game, "a cube decision", "a Game")  # neither: raises
-    turn = game.turn
-    if turn is None:
-        raise ValueError("the game has no player to act (not started or over): no cube decision")
-    position = game.position
-    cube = game.cube  # while a double is pending: the cube before it
-    doubled = game.phase is GamePhase.DOUBLED
-    available = True if doubled else game.can_double()
-    player = turn
-    if doubled:
-        # the taker is to act: judge the double from the doubler's side
-        player = 1 - turn
-        position = position.flip()
-    owner = CubeOwner.seen_by(cube.owner, player)
-    rules = game.rules
-    if not rules.use_cube:
-        available = False
-    match = None
-    if rules.match_length:
-        match = MatchState.from_away(rules.match_length - game.score[player],
-                                     rules.match_length - game.score[1 - player], game.crawford_game)
-    return position, cube.value, owner, match, rules.jacoby, rules.beavers, available
+
+def _situation(decision: object, what: str) -> Situation:
+    """A Situation, a Game's situation or a bare Position as a money game."""
+    if isinstance(decision, Game):
+        return decision.situation()
+    if isinstance(decision, Situation | Position):
+        return Situation.of(decision)
+    require_position(decision, what, "a Situation or a Game")  # neither: raises
+    raise AssertionError("unreachable")
 
 
 __all__ = ["DEFAULT_PLIES", "Engine", "Hint", "MoveFilter", "SearchSettings", "default_evaluator"]

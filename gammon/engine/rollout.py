@@ -53,12 +53,12 @@ import numpy as np
 
 from gammon.dice import check_dice
 from gammon.engine.cube_decision import CubeDecision, _classify
-from gammon.engine.cubeful import CubeOwner, MatchState
+from gammon.engine.cubeful import mwc_after
 from gammon.engine.evaluator import Probabilities, cubeless_equity
 from gammon.engine.parallel import check_workers, ordered_map
 from gammon.engine.rollout_trials import (
-    CubeState,
     RolloutJob,
+    RootCube,
     Start,
     dice_permutations,
     match_unit,
@@ -66,6 +66,7 @@ from gammon.engine.rollout_trials import (
 )
 from gammon.play import Play
 from gammon.position import Position, require_in_play
+from gammon.situation import CubeOwner, MatchScore
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -217,7 +218,7 @@ Progress = Callable[[RolloutProgress], None]
 def rollout(engine: Engine, position: Position, *, trials: int | None = None, seed: int | None = None,
             truncate: int | None = None, cubeful: bool | None = None, stop_at_se: float | None = None,
             settings: RolloutSettings | None = None, cube_value: int = 1,
-            cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchState | None = None,
+            cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
             jacoby: bool = True, workers: int | None = None, ray_address: str | None = None,
             progress: Progress | None = None) -> RolloutResult:
     """Roll ``position`` out from before the roll, the player on roll rolling first, the engine
@@ -245,7 +246,7 @@ def rollout_plays(engine: Engine, position: Position, dice: Sequence[int], n: in
                   trials: int | None = None, seed: int | None = None, truncate: int | None = None,
                   cubeful: bool | None = None, stop_at_se: float | None = None,
                   settings: RolloutSettings | None = None, cube_value: int = 1,
-                  cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchState | None = None,
+                  cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
                   jacoby: bool = True, workers: int | None = None, ray_address: str | None = None,
                   progress: Progress | None = None) -> list[PlayRollout]:
     """Roll out the engine's ``n`` best plays of ``position`` for ``dice`` (its
@@ -272,7 +273,7 @@ def rollout_plays(engine: Engine, position: Position, dice: Sequence[int], n: in
 def rollout_cube(engine: Engine, position: Position, *, trials: int | None = None,
                  seed: int | None = None, truncate: int | None = None, stop_at_se: float | None = None,
                  settings: RolloutSettings | None = None, cube_value: int = 1,
-                 cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchState | None = None,
+                 cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
                  jacoby: bool = True, workers: int | None = None, ray_address: str | None = None,
                  progress: Progress | None = None) -> CubeRollout:
     """Cubeful rollouts of the cube decision of the player on roll: no double (the cube as
@@ -297,7 +298,7 @@ def rollout_cube(engine: Engine, position: Position, *, trials: int | None = Non
     if match is None:
         dp, mwcs = 1.0, None
     else:
-        dp_mwc = match.after(match.away - cube_value, match.opponent_away)
+        dp_mwc = mwc_after(match, match.away - cube_value, match.opponent_away)
         dp = 1.0
         assert nd.match_winning_chance is not None and dt.match_winning_chance is not None
         mwcs = (nd.match_winning_chance, dt.match_winning_chance, dp_mwc)
@@ -333,19 +334,19 @@ def _resolve(engine: Engine, settings: RolloutSettings | None, **overrides: obje
     return s
 
 
-def _cube_state(value: int, owner: CubeOwner, match: MatchState | None, jacoby: bool) -> CubeState:
+def _cube_state(value: int, owner: CubeOwner, match: MatchScore | None, jacoby: bool) -> RootCube:
     if not _is_int(value) or value < 1 or value & (value - 1):
         raise ValueError(f"cube_value must be a power of two >= 1, got {value!r}")
     if not isinstance(owner, CubeOwner):
         raise ValueError(f"cube_owner must be a CubeOwner, got {owner!r}")
-    if match is not None and not isinstance(match, MatchState):
-        raise ValueError(f"match must be a gammon.engine.cubeful.MatchState or None, got {match!r}")
+    if match is not None and not isinstance(match, MatchScore):
+        raise ValueError(f"match must be a gammon.engine.cubeful.MatchScore or None, got {match!r}")
     if match is not None and match.crawford_game and (value != 1 or owner is not CubeOwner.CENTRED):
         raise ValueError(f"the Crawford game has no cube, but the cube is at {value} ({owner.value})")
-    return CubeState(value, match, bool(jacoby) and match is None)
+    return RootCube(value, match, bool(jacoby) and match is None)
 
 
-def _job(engine: Engine, s: RolloutSettings, starts: tuple[Start, ...], cube: CubeState) -> RolloutJob:
+def _job(engine: Engine, s: RolloutSettings, starts: tuple[Start, ...], cube: RootCube) -> RolloutJob:
     assert s.plies is not None and s.seed is not None
     search = replace(engine.settings, plies=s.plies)
     return RolloutJob(engine.evaluator, engine._searcher.bearoff is not None, search, s, starts, cube,

@@ -25,14 +25,7 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.cube_decision import CubeAction, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import (
-    OWNER_COLUMNS,
-    CubeOwner,
-    MatchCube,
-    MatchState,
-    cube_efficiencies,
-    money_equity,
-)
+from gammon.engine.cubeful import OWNER_COLUMNS, MatchCube, cube_efficiencies, money_equity, mwc_after
 from gammon.engine.cubeful_search import exact_money_values
 from gammon.engine.encode import is_race_board
 from gammon.engine.evaluator import Evaluator, Probabilities, cubeless_equity, flip_probabilities
@@ -46,6 +39,7 @@ from gammon.engine.search import (
     terminal_probabilities,
 )
 from gammon.primitive_kernels import pip_counts
+from gammon.situation import CubeOwner, MatchScore
 
 if TYPE_CHECKING:
     from gammon.engine.rollout import RolloutSettings
@@ -63,21 +57,17 @@ _ROLL21_OF_36 = np.array([[i for i, (a, b) in enumerate(_ROLLS) if (a - 1, b - 1
 
 
 @dataclass(frozen=True)
-class CubeState:
+class RootCube:
     """The cube and score of the root player: ``base`` is the starting cube value (the unit of
     cubeful money equities and of EMG)."""
 
     base: int
-    match: MatchState | None
+    match: MatchScore | None
     jacoby: bool
 
-    def flipped(self) -> CubeState:
+    def flipped(self) -> RootCube:
         m = self.match
-        return CubeState(self.base, None if m is None else _swap(m), self.jacoby)
-
-
-def _swap(m: MatchState) -> MatchState:
-    return MatchState(m.opponent_away, m.away, m.crawford_game, m.post_crawford)
+        return RootCube(self.base, None if m is None else m.flip(), self.jacoby)
 
 
 @dataclass(frozen=True)
@@ -100,15 +90,16 @@ class RolloutJob:
     search: SearchSettings
     settings: RolloutSettings
     starts: tuple[Start, ...]
-    cube: CubeState
+    cube: RootCube
     perms: np.ndarray = field(repr=False)
 
 
-def match_unit(cube: CubeState) -> tuple[float, float]:
+def match_unit(cube: RootCube) -> tuple[float, float]:
     """The root's match winning chances after losing and after winning one starting cube."""
     m = cube.match
     assert m is not None
-    return m.after(m.away, m.opponent_away - cube.base), m.after(m.away - cube.base, m.opponent_away)
+    return (mwc_after(m, m.away, m.opponent_away - cube.base),
+            mwc_after(m, m.away - cube.base, m.opponent_away))
 
 
 def dice_permutations(seed: int) -> np.ndarray:
@@ -209,7 +200,7 @@ class _CubeContext:
     the cube owners, the cube efficiencies and, where ``small``, the two-sided bear-off database's
     exact cubeful money values (:func:`exact_money_values`; none in a match)."""
 
-    match: MatchState | None
+    match: MatchScore | None
     owners: list[CubeOwner]
     efficiencies: np.ndarray
     small: np.ndarray
@@ -315,9 +306,9 @@ class _Trials:
                                 for i in range(len(boards))])
         return probs, probs
 
-    def _mover_match(self, root_on_roll: bool) -> MatchState | None:
+    def _mover_match(self, root_on_roll: bool) -> MatchScore | None:
         m = self.job.cube.match
-        return m if m is None or root_on_roll else _swap(m)
+        return m if m is None or root_on_roll else m.flip()
 
     def _owner_for_mover(self, rows: np.ndarray, root_on_roll: bool) -> list[CubeOwner]:
         rel = self.owner[rows] * (1 if root_on_roll else -1)
@@ -335,7 +326,7 @@ class _Trials:
             if self.job.cube.jacoby:
                 points = np.where(self.owner[rows] == 0, 1.0, points)
             return -points * cube / self.job.cube.base
-        return np.array([m.after(m.away, m.opponent_away - int(round(p * c)))
+        return np.array([mwc_after(m, m.away, m.opponent_away - int(round(p * c)))
                          for p, c in zip(points, cube)])
 
     def _cube_context(self, rows: np.ndarray, boards: np.ndarray, root_on_roll: bool) -> _CubeContext:
@@ -408,7 +399,7 @@ class _Trials:
             if m is None:
                 value = cube / self.job.cube.base
             else:
-                value = np.array([m.after(m.away - int(c), m.opponent_away) for c in cube])
+                value = np.array([mwc_after(m, m.away - int(c), m.opponent_away) for c in cube])
             self._finish(prow, probs[idx], value, root_on_roll)
             return live[~self.done[live]]
         return live
@@ -486,5 +477,5 @@ def play_trials(job: RolloutJob, start: int, stop: int) -> np.ndarray:
     return _Trials(job, start, stop).run()
 
 
-__all__ = ["MAX_HALF_MOVES", "CubeState", "RolloutJob", "Start", "dice_permutations", "match_unit",
+__all__ = ["MAX_HALF_MOVES", "RootCube", "RolloutJob", "Start", "dice_permutations", "match_unit",
            "play_trials"]

@@ -15,12 +15,14 @@ from gammon.formats.matchid import (
     match_id,
     match_state,
     parse_gnubg_id,
+    read_gnubg_id,
 )
 from gammon.formats.sgf import SgfAnnotator, SgfMatch, format_sgf, parse_sgf, read_sgf, write_sgf
 from gammon.formats.xg import XGMatch, XGPosition, read_xg, read_xg_match, read_xgp
-from gammon.formats.xgid import XGID, format_xgid, parse_xgid
+from gammon.formats.xgid import XGID, format_xgid, parse_xgid, read_xgid
 
 __all__ = ["XGID", "GameState", "MatGame", "MatMatch", "MatchState", "SgfAnnotator", "SgfMatch", "XGMatch",
            "XGPosition", "format_gnubg_id", "format_mat", "format_sgf", "format_xgid", "gnubg_id",
-           "match_id", "match_state", "parse_gnubg_id", "parse_sgf", "parse_xgid", "read_mat", "read_sgf",
-           "read_xg", "read_xg_match", "read_xgp", "to_match", "write_mat", "write_sgf"]
+           "match_id", "match_state", "parse_gnubg_id", "parse_sgf", "parse_xgid", "read_gnubg_id",
+           "read_mat", "read_sgf", "read_xg", "read_xg_match", "read_xgid", "read_xgp", "to_match",
+           "write_mat", "write_sgf"]

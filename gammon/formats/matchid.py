@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 from gammon.dice import DiceSource
 from gammon.errors import InvalidNotationError, cut
+from gammon.rules import Rules, WinKind
+from gammon.situation import CubeOwner, Situation
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -157,6 +159,39 @@ class MatchState:
     def __repr__(self) -> str:
         return f"MatchState.from_id({self.id!r})"
 
+    # --- Situation -----------------------------------------------------------------------------
+
+    def to_situation(self, position: Position, beavers: bool = False) -> Situation:
+        """The Situation of a game in play, ``position`` seen from ``player_on_roll``. As GNU
+        Backgammon, the Crawford flag counts only with a side 1 away; a match ignores the Jacoby
+        bit. ValueError for a game not in play (over) or a score that has won the match."""
+        if self.game_state not in (GameState.NONE, GameState.PLAYING):
+            raise ValueError(f"the game is over ({self.game_state.name.lower()}): nothing is decided")
+        me = self.player_on_roll
+        score = (self.score[me], self.score[1 - me])
+        length = self.match_length
+        money = length == 0
+        crawford = self.crawford and not money and 1 in (length - score[0], length - score[1])
+        rules = Rules(jacoby=self.jacoby, beavers=beavers) if money else Rules(match_length=length)
+        return Situation(position, dice=self.dice, cube_value=self.cube_value,
+                         cube_owner=CubeOwner.seen_by(self.cube_owner, me),
+                         double_offered=self.double_offered,
+                         resignation=WinKind(self.resignation) if self.resignation else None,
+                         score=score, crawford_game=crawford, rules=rules)
+
+    @classmethod
+    def from_situation(cls, situation: Situation, player_on_roll: int = 0) -> MatchState:
+        """The Match State of ``situation`` with its player on roll numbered ``player_on_roll``."""
+        s, me = situation, player_on_roll
+        score = s.score if me == 0 else (s.score[1], s.score[0])
+        owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: me, CubeOwner.OPPONENT: 1 - me}[s.cube_owner]
+        return cls(match_length=s.match_length, score=score, cube_value=s.cube_value, cube_owner=owner,
+                   player_on_roll=me, turn=1 - me if s.is_answer_pending else me,
+                   crawford=s.crawford_game, game_state=GameState.PLAYING,
+                   double_offered=s.double_offered,
+                   resignation=int(s.resignation) if s.resignation is not None else None,
+                   dice=s.dice, jacoby=s.jacoby)
+
 
 def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
     """Read a GNU Backgammon ID ``PositionID:MatchID``; the position is from the view of
@@ -169,6 +204,15 @@ def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
             f"got {cut(text)!r}")
     position_id, match_id = text.strip().split(":")
     return Position.from_id(position_id), MatchState.from_id(match_id)
+
+
+def read_gnubg_id(text: str) -> Situation:
+    """The Situation a GNU Backgammon ID ``PositionID:MatchID`` describes (a game in play)."""
+    position, state = parse_gnubg_id(text)
+    try:
+        return state.to_situation(position)
+    except ValueError as e:
+        raise InvalidNotationError(f"GNU Backgammon ID {cut(text)!r}: {e}") from None
 
 
 def format_gnubg_id(position: Position, state: MatchState) -> str:
@@ -230,10 +274,13 @@ def match_id(game: Game | Match) -> str:
     return match_state(game).id
 
 
-def gnubg_id(game: Game | Match) -> str:
-    """``PositionID:MatchID`` of a Game or of a Match's current game."""
+def gnubg_id(game: Game | Match | Situation) -> str:
+    """``PositionID:MatchID`` of a Situation (its player on roll numbered 0), a Game or a Match's
+    current game."""
     from gammon.match import Match
 
+    if isinstance(game, Situation):
+        return format_gnubg_id(game.position, MatchState.from_situation(game))
     state = match_state(game)
     g = game.game if isinstance(game, Match) else game
     return format_gnubg_id(g.position_for(state.player_on_roll), state)

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, cast
 
@@ -47,6 +47,7 @@ from gammon.game import Game, GamePhase, Roll
 from gammon.play import Play
 from gammon.position import Position
 from gammon.rules import GameResult, Rules, WinKind
+from gammon.situation import Situation
 
 if TYPE_CHECKING:
     from gammon.formats.xgid import XGID
@@ -111,6 +112,11 @@ class XGPosition:
     state: MatchState
     names: tuple[str, str]
     rules: Rules
+
+    @property
+    def situation(self) -> Situation:
+        """The Situation of the position, under the file's rules."""
+        return replace(self.state.to_situation(self.position), rules=self.rules)
 
     @property
     def gnubg_id(self) -> str:

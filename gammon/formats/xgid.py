@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any
 from gammon.errors import InvalidNotationError, InvalidPositionError, cut
 from gammon.formats.matchid import GameState, MatchState
 from gammon.position import Position
+from gammon.situation import Situation
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -207,6 +208,21 @@ class XGID:
                    match_length=state.match_length, crawford=state.crawford,
                    jacoby=state.jacoby and not state.match_length, max_cube=max_cube)
 
+    @property
+    def situation(self) -> Situation:
+        """The Situation this XGID describes (a beaver or raccoon on offer reads as a double on
+        offer, as in :meth:`to_match_state`); ValueError when the score has won the match."""
+        return self.to_match_state().to_situation(self.position, beavers=self.beavers)
+
+    @classmethod
+    def from_situation(cls, situation: Situation, player_on_roll: int = _BOTTOM) -> XGID:
+        """The XGID of a Situation, its player on roll numbered ``player_on_roll`` (by default the
+        bottom player, 1)."""
+        rules = situation.rules
+        xgid = cls.from_match_state(situation.position, MatchState.from_situation(situation, player_on_roll),
+                                    max_cube=rules.cube_limit or 1024)
+        return xgid.replace(beavers=True) if situation.beavers else xgid
+
     @classmethod
     def from_game(cls, game: Game | Match) -> XGID:
         """The XGID of a Game (or a Match's current game), players numbered as in the game:
@@ -229,6 +245,15 @@ class XGID:
 def parse_xgid(text: str) -> XGID:
     """Read an XGID (see :class:`XGID`)."""
     return XGID.parse(text)
+
+
+def read_xgid(text: str) -> Situation:
+    """The Situation an XGID describes (with or without ``XGID=``)."""
+    xgid = XGID.parse(text)
+    try:
+        return xgid.situation
+    except ValueError as e:
+        raise InvalidNotationError(f"XGID {cut(text)!r}: {e}") from None
 
 
 def format_xgid(xgid: XGID) -> str:

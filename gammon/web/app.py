@@ -596,7 +596,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             position, dice = game.position, game.dice
             if dice is None or live.acting_player() is None or (seat is not None and seat != game.turn) \
                     or not game.legal_plays():
-                raise IllegalActionError(f"no hint: nothing for you to move now ({game.situation()})")
+                raise IllegalActionError(f"no hint: nothing for you to move now ({game.awaiting()})")
         found = await hub.pool.hints(position, dice)
         return HintResponse(source=hub.pool.hint_source, hints=[Hint(play=p, score=v) for p, v in found])
 

@@ -138,7 +138,7 @@ class LiveMatch:
         elif seat is None:  # a local game: the shared seat acts for whoever must act
             player = self.acting_player()
             if player is None:
-                raise IllegalActionError(f"nobody can {kind} now: {self.match.game.situation()}")
+                raise IllegalActionError(f"nobody can {kind} now: {self.match.game.awaiting()}")
         else:
             player = seat
         self._apply(kind, player, args)

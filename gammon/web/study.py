@@ -27,10 +27,10 @@ from gammon.web.schemas import ErrorResponse, Strict
 from gammon.web.uploads import MAX_ACTIONS, TooMuchWork, analyse_upload, check_work, cut_quotes
 
 if TYPE_CHECKING:
-    from gammon.analysis.id_context import Context
     from gammon.engine.engine import Engine
     from gammon.game import Game
     from gammon.rules import Rules
+    from gammon.situation import Situation
     from gammon.web.app import Hub
 
 STATIC = files("gammon.web") / "static"
@@ -137,7 +137,7 @@ class BadInput(Exception):
     """Input the study routes refuse (HTTP 422), with a message that quotes little of it."""
 
 
-def _context(text: str) -> Context:
+def _context(text: str) -> Situation:
     """Read an ID; its errors quote at most 40 characters of it."""
     from gammon.analysis.id_context import parse_context
 
@@ -150,7 +150,7 @@ def _context(text: str) -> Context:
         raise BadInput(cut_quotes(message)) from None
 
 
-def _setup_context(setup: PositionSetup) -> Context:
+def _setup_context(setup: PositionSetup) -> Situation:
     from gammon.analysis.id_json import setup_xgid
 
     try:
@@ -189,7 +189,7 @@ def _eval(engine: Callable[[int], Engine], plies: int, text: str) -> dict[str, A
     return eval_json(engine(plies), context)
 
 
-def _rollout(engine: Callable[[int], Engine], req: RolloutRequest, context: Context,
+def _rollout(engine: Callable[[int], Engine], req: RolloutRequest, context: Situation,
              progress: Progress) -> dict[str, Any]:
     from gammon.web.study_work import rollout_json
 

@@ -11,7 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from gammon.analysis import CheckerPlay, MatchAnalysis, analyse
-from gammon.analysis.id_context import Context
 from gammon.analysis.id_json import board_json, finite
 from gammon.analysis.id_json import rollout_json as rollout_outcome
 from gammon.analysis.report_html import chance_series
@@ -20,6 +19,7 @@ from gammon.analysis.svg import chart_svg
 from gammon.engine.engine import Engine
 from gammon.engine.rollout import RolloutProgress
 from gammon.game import Game
+from gammon.situation import Situation
 from gammon.web.jobs import Progress
 
 # --- analysis ------------------------------------------------------------------------------------
@@ -55,7 +55,7 @@ def analysis_json(analysis: MatchAnalysis) -> dict[str, Any]:
     return out
 
 
-def rollout_json(engine: Engine, context: Context, kind: str, trials: int, truncate: int | None,
+def rollout_json(engine: Engine, context: Situation, kind: str, trials: int, truncate: int | None,
                  cubeful: bool, n: int, seed: int | None, progress: Progress) -> dict[str, Any]:
     """Roll out the position (``kind`` "position"), the ``n`` best plays of the ID's dice
     ("plays") or the cube decision ("cube", cubeful), in this thread, reporting each batch."""

@@ -11,11 +11,10 @@ from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.cli.analysis import cubeless_mwc, parse_context
 from gammon.cli.main import main
-from gammon.engine.cubeful import CubeOwner
-from gammon.engine.cubeful import MatchState as MatchScore
 from gammon.engine.evaluator import Probabilities
 from gammon.engine.met import match_equity
 from gammon.formats import XGID, GameState, MatchState, format_gnubg_id
+from gammon.situation import CubeOwner, MatchScore
 from tests.helpers import needs_gnubg, pos, random_game_positions
 
 START = "4HPwATDgc/ABMA"

@@ -10,9 +10,9 @@ import pytest
 from gammon import Position
 from gammon.cli.analysis import parse_context
 from gammon.cli.main import main
-from gammon.engine.cubeful import CubeOwner, MatchState
 from gammon.engine.engine import Engine
 from gammon.errors import InvalidNotationError
+from gammon.situation import CubeOwner, MatchScore
 
 START = "4HPwATDgc/ABMA"
 FAST = ["--trials", "36", "--truncate", "2", "--seed", "5", "--workers", "1"]
@@ -48,12 +48,12 @@ def test_cube_rollout_at_a_match_score_from_a_gnubg_id(capsys: pytest.CaptureFix
     # 7-point match at 4-2: the player on roll (player 1, 2 points) needs 5, the opponent 3
     gnubg_id = "4HPwATDgc/ABMA:cAngAEAAEAAA"
     given = parse_context(gnubg_id)
-    assert given.match == MatchState(5, 3) and given.cube_owner is CubeOwner.CENTRED
+    assert given.match == MatchScore(5, 3) and given.cube_owner is CubeOwner.CENTRED
     assert main(["rollout", gnubg_id, "--cube", *FAST]) == 0
     out = capsys.readouterr().out
     assert "match winning chance" in out
     decision = Engine(plies=0).rollout_cube(Position.initial(), trials=36, truncate=2, seed=5,
-                                            match=MatchState(5, 3), workers=1).decision
+                                            match=MatchScore(5, 3), workers=1).decision
     assert number(out, "no double") == pytest.approx(decision.no_double, abs=5e-5)
     assert f"{decision.action.value}; the opponent should {'take' if decision.take else 'pass'}" in out
 

@@ -12,10 +12,10 @@ from benchmarks.strength import cube_judge as cj
 from gammon import Position
 from gammon.engine.bearoff_two_sided import SIDE, TwoSidedBearoff, covered, two_sided
 from gammon.engine.cube_decision import CubeAction
-from gammon.engine.cubeful import CubeOwner
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import PipCountEvaluator
 from gammon.engine.rollout import RolloutSettings
+from gammon.situation import CubeOwner, Situation
 from tests.helpers import needs_gnubg, pos
 
 
@@ -46,7 +46,7 @@ def test_three_on_the_ace_point_each_is_a_double_and_pass(db: TwoSidedBearoff) -
     assert win == pytest.approx(31 / 36)
     np.testing.assert_allclose(v, 13 / 18)
     engine = Engine(plies=0, evaluator=PipCountEvaluator())  # the net plays no part here
-    d = engine.cube_decision(pos("x 1:3; o 1:3"), jacoby=False)
+    d = engine.cube_decision(Situation.at(pos("x 1:3; o 1:3"), jacoby=False))
     assert d.action is CubeAction.DOUBLE_PASS
     assert d.no_double == pytest.approx(13 / 18) and d.double_take == pytest.approx(26 / 18)
 
@@ -78,14 +78,15 @@ def test_every_ply_of_the_engine_gives_the_exact_values() -> None:
     exact = two_sided().lookup(np.array([p.as_array()]))[1][0]
     for plies in (0, 1, 2):
         for owner, column in ((CubeOwner.CENTRED, 0), (CubeOwner.MOVER, 1)):
-            d = Engine(plies=plies).cube_decision(p, cube_owner=owner, jacoby=False)
+            d = Engine(plies=plies).cube_decision(Situation.at(p, cube_owner=owner, jacoby=False))
             assert d.no_double == pytest.approx(exact[column])
             assert d.double_take == pytest.approx(2 * exact[2])
 
 
 def test_without_a_bearoff_database_janowski_decides() -> None:
     p = pos("x 1:3; o 1:3")
-    d = Engine(plies=0, evaluator=PipCountEvaluator(), bearoff=False).cube_decision(p, jacoby=False)
+    pips = Engine(plies=0, evaluator=PipCountEvaluator(), bearoff=False)
+    d = pips.cube_decision(Situation.at(p, jacoby=False))
     assert d.no_double != pytest.approx(13 / 18)
 
 

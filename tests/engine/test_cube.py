@@ -8,9 +8,10 @@ import pytest
 from gammon import Game, Position, Rules, ScriptedDice
 from gammon.cube import Cube
 from gammon.engine.cube_decision import CubeAction, money_cube_decision
-from gammon.engine.cubeful import CubeOwner, MatchState, money_equity
+from gammon.engine.cubeful import money_equity
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import ConstantEvaluator, PipCountEvaluator, Probabilities
+from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import pos
 
 
@@ -41,15 +42,15 @@ def test_clear_take_in_contact() -> None:
 
 
 def test_too_good_without_jacoby_with_many_gammons() -> None:
-    d = engine(0.88, 0.60, 0.05, 0.0, 0.0).cube_decision(Position.initial(), jacoby=False)
+    d = engine(0.88, 0.60, 0.05, 0.0, 0.0).cube_decision(Situation.at(Position.initial(), jacoby=False))
     assert d.action is CubeAction.TOO_GOOD_PASS
     # with Jacoby a centred cube must be turned to win the gammons
     assert engine(0.88, 0.60, 0.05, 0.0, 0.0).cube_decision(Position.initial()).should_double
 
 
 def test_opponent_owns_the_cube() -> None:
-    d = engine(0.9, 0.0, 0.0, 0.0, 0.0).cube_decision(Position.initial(), cube_value=2,
-                                                       cube_owner=CubeOwner.OPPONENT)
+    d = engine(0.9, 0.0, 0.0, 0.0, 0.0).cube_decision(Situation.at(Position.initial(), cube_value=2,
+                                                       cube_owner=CubeOwner.OPPONENT))
     assert d.action is CubeAction.NO_CUBE
 
 
@@ -74,34 +75,36 @@ def test_money_decision_thresholds_follow_the_take_point() -> None:
 
 def test_beaver_when_the_double_is_a_blunder() -> None:
     weak = engine(0.40, 0.05, 0.0, 0.08, 0.0)
-    d = weak.cube_decision(Position.initial(), beavers=True)
+    d = weak.cube_decision(Situation.at(Position.initial(), beavers=True))
     assert d.action is CubeAction.NO_DOUBLE and d.take and d.beaver and d.double_take < 0
     assert "beaver" in str(d)
     assert not weak.cube_decision(Position.initial()).beaver  # beavers not allowed
-    assert not engine(0.72, 0.10, 0.0, 0.05, 0.0).cube_decision(Position.initial(), beavers=True).beaver
+    strong = engine(0.72, 0.10, 0.0, 0.05, 0.0)
+    assert not strong.cube_decision(Situation.at(Position.initial(), beavers=True)).beaver
 
 
 def test_crawford_game_has_no_cube() -> None:
-    d = engine(0.7, 0.1, 0.0, 0.05, 0.0).cube_decision(
-        Position.initial(), match=MatchState(3, 1, crawford_game=True))
+    d = engine(0.7, 0.1, 0.0, 0.05, 0.0).cube_decision(Situation.at(
+        Position.initial(), match=MatchScore(3, 1, crawford_game=True)))
     assert d.action is CubeAction.NO_CUBE
     assert d.match_winning_chances is not None
 
 
 def test_post_crawford_trailer_doubles_at_once() -> None:
-    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(
-        Position.initial(), match=MatchState(4, 1, post_crawford=True))
+    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(Situation.at(
+        Position.initial(), match=MatchScore(4, 1, post_crawford=True)))
     assert d.should_double and d.take
 
 
 def test_leader_at_one_away_never_doubles() -> None:
-    d = engine(0.8, 0.1, 0.0, 0.05, 0.0).cube_decision(
-        Position.initial(), match=MatchState(1, 4, post_crawford=True))
+    d = engine(0.8, 0.1, 0.0, 0.05, 0.0).cube_decision(Situation.at(
+        Position.initial(), match=MatchScore(1, 4, post_crawford=True)))
     assert not d.should_double
 
 
 def test_match_equities_bracket_the_decision() -> None:
-    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(Position.initial(), match=MatchState(5, 5))
+    d = engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(
+        Situation.at(Position.initial(), match=MatchScore(5, 5)))
     assert d.action is CubeAction.NO_DOUBLE
     nd, dt, dp = d.match_winning_chances
     assert 0.0 < dt < nd < dp < 1.0
@@ -109,7 +112,7 @@ def test_match_equities_bracket_the_decision() -> None:
 
 def test_bad_cube_value() -> None:
     with pytest.raises(ValueError, match="3"):
-        engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(Position.initial(), cube_value=3)
+        engine(0.5, 0.1, 0.0, 0.1, 0.0).cube_decision(Situation.at(Position.initial(), cube_value=3))
 
 
 def started(rules: Rules, **kw: object) -> Game:
@@ -163,13 +166,16 @@ def test_a_pending_double_is_judged_with_the_cube_before_it(ties: int) -> None:
     assert game.cube == Cube(1 << ties, None)
     e = engine(0.72, 0.10, 0.0, 0.05, 0.0)
     from_game = e.cube_decision(game)
-    explicit = e.cube_decision(game.position.flip(), cube_value=1 << ties, cube_owner=CubeOwner.CENTRED)
-    assert from_game == explicit
-    owned = e.cube_decision(game.position.flip(), cube_value=1 << ties, cube_owner=CubeOwner.MOVER)
+    explicit = e.cube_decision(Situation.at(game.position.flip(), cube_value=1 << ties,
+                                            cube_owner=CubeOwner.CENTRED))
+    assert from_game == explicit == e.cube_decision(game.situation())
+    owned = e.cube_decision(Situation.at(game.position.flip(), cube_value=1 << ties,
+                                         cube_owner=CubeOwner.MOVER))
     assert from_game != owned
 
 
-def test_a_game_and_explicit_cube_arguments_are_not_mixed() -> None:
+def test_a_pending_double_is_seen_by_the_doubler() -> None:
     game = _doubled_game(0)
-    with pytest.raises(ValueError, match="cube_value"):
-        engine(0.72, 0.10, 0.0, 0.05, 0.0).cube_decision(game, cube_value=2)
+    s = game.situation()
+    assert s.double_offered and s.is_answer_pending and s.dice is None
+    assert s.position == game.position.flip()  # the taker is to act; the doubler is on roll

@@ -9,6 +9,7 @@ import pytest
 
 from gammon.engine import cube_calibration as cc
 from gammon.engine.evaluator import Evaluator
+from gammon.situation import Situation
 
 
 def test_weight_is_a_triangle_around_the_take_point() -> None:
@@ -87,12 +88,12 @@ def _decisions(monkeypatch: pytest.MonkeyPatch, position_id: str, evaluator: Eva
     engine = Engine(plies=0, evaluator=evaluator, cube_correction=cube_correction)
     p = Position.from_id(position_id)
     _offsets(monkeypatch, (0.0, 0.0, 0.0), (0.0, 0.0, 0.0))
-    plain = engine.cube_decision(p, jacoby=False, **kwargs)
+    plain = engine.cube_decision(Situation.at(p, jacoby=False, **kwargs))
     # only the position's own class counts
     k = cc.anchor_class(p.board)
     _offsets(monkeypatch, tuple(-0.08 if i == k else 0.5 for i in range(3)),  # type: ignore[arg-type]
              tuple(-0.04 if i == k else 0.5 for i in range(3)))
-    return plain, engine.cube_decision(p, jacoby=False, **kwargs)
+    return plain, engine.cube_decision(Situation.at(p, jacoby=False, **kwargs))
 
 
 NEAR_TAKE_POINT = "ZrcqAAPps40BAA"
@@ -112,7 +113,7 @@ def test_engine_corrects_contact_money_near_the_take_point(monkeypatch: pytest.M
 
 
 def test_engine_leaves_races_and_a_dead_cube_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    from gammon.engine.cubeful import CubeOwner
+    from gammon.situation import CubeOwner
 
     plain, fixed = _decisions(monkeypatch, "6j0AAFjOAQAAAA")  # race, 0-ply DT about 1.09
     assert cc.zone_weight(plain.double_take) > 0.5  # it would be corrected were it contact

@@ -15,12 +15,13 @@ import pytest
 
 from gammon import Position
 from gammon.engine.cube_decision import CubeAction
-from gammon.engine.cubeful import CubeOwner, MatchCube, MatchState, money_equities
+from gammon.engine.cubeful import MatchCube, money_equities, mwc_after
 from gammon.engine.cubeful_search import after_cube_action, cubeful_values, match_values
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import ConstantEvaluator
 from gammon.engine.met import match_equity
 from gammon.engine.search import Searcher
+from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import pos
 
 
@@ -51,8 +52,8 @@ def test_one_ply_counts_the_opponents_double() -> None:
     probs, values = cubeful_values(constant(0.75), Position.initial().as_array()[None, :], 1)
     assert probs[0, 0] == pytest.approx(0.25)
     assert values[0] == pytest.approx([-0.83, -0.415, -0.83])
-    d = Engine(plies=1, evaluator=ConstantEvaluator((0.75, 0, 0, 0, 0)), bearoff=False).cube_decision(
-        Position.initial(), jacoby=False)
+    one_ply = Engine(plies=1, evaluator=ConstantEvaluator((0.75, 0, 0, 0, 0)), bearoff=False)
+    d = one_ply.cube_decision(Situation.at(Position.initial(), jacoby=False))
     assert d.no_double == pytest.approx(-0.83)
     assert d.double_take == pytest.approx(-1.66)
     assert d.action is CubeAction.NO_DOUBLE and d.take
@@ -76,13 +77,14 @@ def test_last_checker_off_gammons_the_opponent() -> None:
     # centred cube earns 1 point only, so we double and the opponent passes.
     p = pos("x 1:1; o 6:5 8:5 12:5")
     engine = Engine(plies=1, evaluator=ConstantEvaluator((0.5, 0, 0, 0, 0)), bearoff=False)
-    d = engine.cube_decision(p, jacoby=False)
+    d = engine.cube_decision(Situation.at(p, jacoby=False))
     assert (d.no_double, d.double_take, d.double_pass) == pytest.approx((2.0, 4.0, 1.0))
     assert d.action is CubeAction.TOO_GOOD_PASS
-    d = engine.cube_decision(p, jacoby=True)
+    d = engine.cube_decision(Situation.at(p, jacoby=True))
     assert (d.no_double, d.double_take, d.double_pass) == pytest.approx((1.0, 4.0, 1.0))
     assert d.action is CubeAction.DOUBLE_PASS
-    assert engine.cube_decision(p, cube_value=2, cube_owner=CubeOwner.MOVER).no_double == pytest.approx(2.0)
+    owned = Situation.at(p, cube_value=2, cube_owner=CubeOwner.MOVER)
+    assert engine.cube_decision(owned).no_double == pytest.approx(2.0)
 
 
 @pytest.mark.parametrize("plies", [0, 1, pytest.param(2, marks=pytest.mark.slow)])
@@ -119,25 +121,25 @@ def test_match_last_checker_off_at_a_score() -> None:
     # game next), doubling wins the match if taken (4 points) and 1 point if passed
     p = pos("x 1:1; o 6:5 8:5 12:5")
     engine = Engine(plies=1, evaluator=ConstantEvaluator((0.5, 0, 0, 0, 0)), bearoff=False)
-    d = engine.cube_decision(p, match=MatchState.from_away(3, 5))
+    d = engine.cube_decision(Situation.at(p, match=MatchScore.from_away(3, 5)))
     assert d.match_winning_chances == pytest.approx((match_equity(1, 5), 1.0, match_equity(2, 5)))
     assert d.action is CubeAction.TOO_GOOD_PASS
     # at 2-away the gammon wins the match as surely as the double: doubling is right (a cash)
-    d = engine.cube_decision(p, match=MatchState.from_away(2, 5))
+    d = engine.cube_decision(Situation.at(p, match=MatchScore.from_away(2, 5)))
     assert d.match_winning_chances == pytest.approx((1.0, 1.0, match_equity(1, 5)))
 
 
 def test_match_one_ply_composed_by_hand() -> None:
     # every reply leaves the opponent (5-away, we are 4-away) on roll at 80% without gammons: it
     # takes its own best cube action there, and our MWC is one minus its
-    them = MatchState.from_away(5, 4)
+    them = MatchScore.from_away(5, 4)
     cube = MatchCube(np.array([0.8, 0, 0, 0, 0]), them, 0.68)
     nd, dt, dp = cube.equity(0.8, 1, CubeOwner.CENTRED), cube.equity(0.8, 2, CubeOwner.OPPONENT), \
-        them.after(4, 4)
+        mwc_after(them, 4, 4)
     theirs_centred = max(nd, min(dt, dp))
     theirs_owned_by_us = cube.equity(0.8, 2, CubeOwner.OPPONENT)  # they cannot double
     probs, mwc = match_values(constant(0.8), Position.initial().as_array()[None, :], 1,
-                              MatchState.from_away(4, 5), [(1, CubeOwner.CENTRED), (2, CubeOwner.MOVER)])
+                              MatchScore.from_away(4, 5), [(1, CubeOwner.CENTRED), (2, CubeOwner.MOVER)])
     assert probs[0, 0] == pytest.approx(0.2)
     assert mwc[0] == pytest.approx([1.0 - theirs_centred, 1.0 - theirs_owned_by_us])
     assert nd < dt < dp  # the opponent's double (a take) is what the search counts: it is right here
@@ -147,7 +149,7 @@ def test_match_one_ply_composed_by_hand() -> None:
 def test_match_zero_ply_is_the_curves_and_probabilities_agree(plies: int) -> None:
     engine = Engine(plies=plies)
     p = Position.from_id("4HPwATDgc/ABMA")
-    m = MatchState.from_away(7, 3)
+    m = MatchScore.from_away(7, 3)
     probs, mwc = match_values(engine._searcher, p.as_array()[None, :], plies, m, [(1, CubeOwner.CENTRED)])
     assert probs[0] == pytest.approx(engine._searcher.evaluate_boards(p.as_array()[None, :], plies)[0])
     if plies == 0:

@@ -11,11 +11,12 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.cubeful import CubeOwner, MatchState
+from gammon.engine.cubeful import mwc_after
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import PipCountEvaluator, Probabilities
 from gammon.engine.rollout import RolloutProgress, RolloutResult, RolloutSettings
 from gammon.errors import InvalidPositionError
+from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import WILDBG, pos
 
 START = Position.initial()
@@ -221,12 +222,12 @@ def test_last_roll_cube_decisions_are_exact(pips: Engine, text: str, action: str
     assert cube.decision.double_pass == 1.0
     assert cube.decision.action.value == action
     # a match at 3-away, 2-away: the same games scored by the match equity table
-    m = MatchState(3, 2)
+    m = MatchScore(3, 2)
     cube = pips.rollout_cube(p, trials=36, settings=s, match=m, workers=1)
     nd, dt, dp = cube.decision.match_winning_chances or (0, 0, 0)
-    assert nd == pytest.approx(win * m.after(2, 2) + (1 - win) * m.after(3, 1), abs=1e-9)
-    assert dt == pytest.approx(win * m.after(1, 2) + (1 - win) * m.after(3, 0), abs=1e-9)
-    assert dp == m.after(2, 2)
+    assert nd == pytest.approx(win * mwc_after(m, 2, 2) + (1 - win) * mwc_after(m, 3, 1), abs=1e-9)
+    assert dt == pytest.approx(win * mwc_after(m, 1, 2) + (1 - win) * mwc_after(m, 3, 0), abs=1e-9)
+    assert dp == mwc_after(m, 2, 2)
 
 
 def test_truncated_at_once_a_cube_rollout_is_the_engine_cube_decision(net: Engine,
@@ -234,8 +235,8 @@ def test_truncated_at_once_a_cube_rollout_is_the_engine_cube_decision(net: Engin
     # the take-point correction (gammon.engine.cube_calibration) is fitted TO rollouts: they go without it
     plain = Engine(plies=0, cube_correction=False)
     for p in contact[:3]:
-        for match in (None, MatchState(5, 3)):
-            decision = plain.cube_decision(p, match=match)
+        for match in (None, MatchScore(5, 3)):
+            decision = plain.cube_decision(Situation.at(p, match=match))
             rolled = net.rollout_cube(p, trials=3, truncate=0, match=match, workers=1).decision
             assert rolled.no_double == pytest.approx(decision.no_double, abs=1e-9)
             assert rolled.double_take == pytest.approx(decision.double_take, abs=1e-9)
@@ -244,7 +245,7 @@ def test_truncated_at_once_a_cube_rollout_is_the_engine_cube_decision(net: Engin
 
 def test_cubeful_rollouts_reproduce_across_workers(net: Engine, contact: list[Position]) -> None:
     p = contact[0]
-    kwargs = dict(trials=36, seed=9, truncate=8, match=MatchState(4, 2))
+    kwargs = dict(trials=36, seed=9, truncate=8, match=MatchScore(4, 2))
     one = net.rollout_cube(p, workers=1, **kwargs)
     two = net.rollout_cube(p, workers=2, **kwargs)
     assert one == two
@@ -283,7 +284,7 @@ def test_bad_settings_and_positions_are_refused(pips: Engine) -> None:
     with pytest.raises(ValueError, match="opponent owns the cube"):
         pips.rollout_cube(START, cube_value=2, cube_owner=CubeOwner.OPPONENT, trials=1)
     with pytest.raises(ValueError, match="may not usefully double"):
-        pips.rollout_cube(START, match=MatchState(1, 3, post_crawford=True), trials=1)
+        pips.rollout_cube(START, match=MatchScore(1, 3, post_crawford=True), trials=1)
 
 
 def test_result_flip_is_the_other_players_view() -> None:

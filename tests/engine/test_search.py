@@ -6,11 +6,12 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.cubeful import MatchState, cube_efficiencies, cube_efficiency
+from gammon.engine.cubeful import cube_efficiencies, cube_efficiency
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
 from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings, _unique_rows
 from gammon.movegen import generate_arrays
+from gammon.situation import MatchScore
 
 
 def test_filters_are_validated() -> None:
@@ -68,7 +69,7 @@ def test_cube_efficiency() -> None:
 ])
 def test_bad_match_states(kwargs: dict) -> None:
     with pytest.raises(ValueError):
-        MatchState(**kwargs)
+        MatchScore(**kwargs)
 
 
 @pytest.mark.parametrize("position_id", ["4HPwATDgc/ABMA", "4HPhASDgc/ABMA", "mGfwATDgc/ABMA"])

@@ -1,0 +1,222 @@
+"""Situation: the one frozen answer to "what is being decided".
+
+A Situation holds the position, the dice (if rolled), the cube (value, owner, a double on offer),
+a resignation on offer, the match (length, score, Crawford game) and the rules, all seen by the
+**player on roll**: the player who rolls (or has rolled) the dice this turn. That is GNU
+Backgammon's convention for a Position ID + Match ID (:mod:`gammon.formats.matchid`), and it holds
+while an answer is awaited too: after a double (``double_offered``) or an offer to resign
+(``resignation``) the position, the cube owner and the score stay those of the player on roll,
+who doubled or offered, while the opponent is the player to act (:attr:`Situation.is_answer_pending`).
+The engine judges such a double from the doubler's side (double/take/pass of the player on roll).
+
+A bare :class:`~gammon.position.Position` is the money-game shorthand wherever a Situation is
+expected: cube 1 centred, the Jacoby rule, no dice (:meth:`Situation.of`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+from gammon.dice import Dice
+from gammon.position import Position
+from gammon.rules import Rules, WinKind
+
+
+class CubeOwner(Enum):
+    """Who owns the cube, from the view of the player on roll."""
+
+    CENTRED = "centred"
+    MOVER = "mover"
+    OPPONENT = "opponent"
+
+    @classmethod
+    def seen_by(cls, owner: int | None, player: int) -> CubeOwner:
+        """The owner ``owner`` (player 0 or 1, None: centred) from ``player``'s view."""
+        return cls.CENTRED if owner is None else cls.MOVER if owner == player else cls.OPPONENT
+
+
+@dataclass(frozen=True)
+class MatchScore:
+    """A match score from the player on roll's view, in points away; ``crawford_game`` while the
+    Crawford game is played (no cube), ``post_crawford`` in the games after it."""
+
+    away: int
+    opponent_away: int
+    crawford_game: bool = False
+    post_crawford: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("away", "opponent_away"):
+            v = getattr(self, name)
+            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+                raise ValueError(f"{name} must be a whole number of points away, 1 or more, got {v!r}")
+        if self.crawford_game and self.post_crawford:
+            raise ValueError(f"a game cannot be both the Crawford game and after it: {self!r}")
+        if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):
+            raise ValueError(f"Crawford and post-Crawford games need a side 1 away: {self!r}")
+
+    @classmethod
+    def from_away(cls, away: int, opponent_away: int, crawford_game: bool = False) -> MatchScore:
+        """The state at a score: a game with a side 1-away that is not the Crawford game comes
+        after it (at double match point neither matters)."""
+        post = not crawford_game and 1 in (away, opponent_away) and (away, opponent_away) != (1, 1)
+        return cls(away, opponent_away, crawford_game=crawford_game, post_crawford=post)
+
+    def flip(self) -> MatchScore:
+        """The same score from the opponent's view."""
+        return MatchScore(self.opponent_away, self.away, self.crawford_game, self.post_crawford)
+
+
+_MONEY = Rules()
+
+
+@dataclass(frozen=True)
+class Situation:
+    """A decision's whole state, seen by the player on roll (the module docstring says whose view
+    it is while an answer is awaited).
+
+    ``position``: from the player on roll's view. ``dice``: the roll to play (the higher die
+    first), or None before the roll (to roll or double). ``cube_value``/``cube_owner``: the cube
+    as it stands (a double on offer has not turned it yet). ``double_offered``: the player on
+    roll has doubled to ``2 * cube_value`` and the opponent must take or pass. ``resignation``:
+    what the player on roll offers to give up, the opponent to accept or reject. ``score``: points
+    won before this game, (player on roll, opponent). ``crawford_game``: this game is the Crawford game.
+    ``rules``: ``rules.match_length`` 0 is money play.
+    """
+
+    position: Position
+    dice: Dice | None = None
+    cube_value: int = 1
+    cube_owner: CubeOwner = CubeOwner.CENTRED
+    double_offered: bool = False
+    resignation: WinKind | None = None
+    score: tuple[int, int] = (0, 0)
+    crawford_game: bool = False
+    rules: Rules = field(default=_MONEY)
+
+    def __post_init__(self) -> None:
+        problems = []
+        if not isinstance(self.position, Position):
+            problems.append(f"position {self.position!r} is not a Position")
+        if self.dice is not None:
+            if (not isinstance(self.dice, tuple) or len(self.dice) != 2
+                    or not all(_is_int(d) and 1 <= d <= 6 for d in self.dice)):
+                problems.append(f"dice {self.dice!r} are not two numbers 1-6 or None")
+            else:
+                object.__setattr__(self, "dice", (max(self.dice), min(self.dice)))
+        v = self.cube_value
+        if not _is_int(v) or v < 1 or v & (v - 1):
+            problems.append(f"cube value {v!r} is not a power of two")
+        if not isinstance(self.cube_owner, CubeOwner):
+            problems.append(f"cube owner {self.cube_owner!r} is not a CubeOwner")
+        if not isinstance(self.double_offered, bool) or not isinstance(self.crawford_game, bool):
+            problems.append("double_offered and crawford_game must be True or False")
+        if self.resignation is not None:
+            try:
+                object.__setattr__(self, "resignation", WinKind(self.resignation))
+            except ValueError:
+                problems.append(f"resignation {self.resignation!r} is not 1, 2, 3 or None")
+        if not isinstance(self.rules, Rules):
+            problems.append(f"rules {self.rules!r} is not a Rules")
+        if (not isinstance(self.score, tuple) or len(self.score) != 2
+                or not all(_is_int(s) and s >= 0 for s in self.score)):
+            problems.append(f"score {self.score!r} is not two whole numbers >= 0")
+        elif isinstance(self.rules, Rules) and self.rules.match_length \
+                and max(self.score) >= self.rules.match_length:
+            problems.append(f"the score {self.score[0]}-{self.score[1]} has already won the "
+                            f"{self.rules.match_length}-point match")
+        if self.crawford_game and isinstance(self.rules, Rules) and self.rules.is_money:
+            problems.append("a money game has no Crawford game")
+        waiting = self.double_offered or self.resignation is not None
+        if self.double_offered and self.resignation is not None:
+            problems.append("a double and a resignation cannot both be on offer")
+        if waiting and self.dice is not None and self.double_offered:
+            problems.append("a double is offered before the roll: no dice with a double on offer")
+        if problems:
+            raise ValueError("invalid Situation: " + "; ".join(problems))
+
+    @classmethod
+    def of(cls, situation_or_position: Situation | Position) -> Situation:
+        """A Situation as given, or a bare Position as a money game (cube 1 centred, Jacoby)."""
+        if isinstance(situation_or_position, Situation):
+            return situation_or_position
+        if isinstance(situation_or_position, Position):
+            return cls(situation_or_position)
+        raise ValueError(f"expected a Situation or a Position, got {type(situation_or_position).__name__}")
+
+    @classmethod
+    def at(cls, position: Position, *, cube_value: int = 1,
+           cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
+           jacoby: bool = True, beavers: bool = False, dice: Dice | None = None) -> Situation:
+        """A Situation in the engine's terms: the cube from the player on roll's view and the score
+        in points away (``match``; None for money, with ``jacoby`` and ``beavers``). A match is
+        set up as one of ``max(away, opponent_away)`` points."""
+        if match is None:
+            rules = Rules(jacoby=jacoby, beavers=beavers)
+            return cls(position, dice, cube_value, cube_owner, rules=rules)
+        if not isinstance(match, MatchScore):
+            raise ValueError(f"match must be a MatchScore or None, got {match!r}")
+        length = max(match.away, match.opponent_away)
+        return cls(position, dice, cube_value, cube_owner,
+                   score=(length - match.away, length - match.opponent_away),
+                   crawford_game=match.crawford_game, rules=Rules(match_length=length))
+
+    def replace(self, **changes: Any) -> Situation:
+        return replace(self, **changes)
+
+    # --- derived views -------------------------------------------------------------------------
+
+    @property
+    def match_length(self) -> int:
+        """0 for money play."""
+        return self.rules.match_length
+
+    @property
+    def is_money(self) -> bool:
+        return self.rules.is_money
+
+    @property
+    def match(self) -> MatchScore | None:
+        """The score in points away from the player on roll's view; None for money. As GNU
+        Backgammon, the Crawford flag counts only with a side 1 away."""
+        length = self.rules.match_length
+        if not length:
+            return None
+        away, opponent_away = length - self.score[0], length - self.score[1]
+        return MatchScore.from_away(away, opponent_away,
+                                    crawford_game=self.crawford_game and 1 in (away, opponent_away))
+
+    @property
+    def jacoby(self) -> bool:
+        """The Jacoby rule is in force (money play only)."""
+        return self.rules.is_money and self.rules.jacoby
+
+    @property
+    def beavers(self) -> bool:
+        """Beavers are allowed (money play only)."""
+        return self.rules.is_money and self.rules.beavers
+
+    @property
+    def is_answer_pending(self) -> bool:
+        """A double or a resignation awaits the opponent's answer: the opponent is to act."""
+        return self.double_offered or self.resignation is not None
+
+    @property
+    def can_double(self) -> bool:
+        """The player on roll may double now or could have doubled this turn (the rules use the
+        cube, not the Crawford game, it does not belong to the opponent, the limit allows)."""
+        rules = self.rules
+        if not rules.use_cube or self.crawford_game:
+            return False
+        if self.cube_owner is CubeOwner.OPPONENT:
+            return False
+        return rules.cube_limit is None or 2 * self.cube_value <= rules.cube_limit
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+__all__ = ["CubeOwner", "MatchScore", "Situation"]
