@@ -1,4 +1,5 @@
-"""Pure ASGI middleware for the HTTP side: the request body limit, counted on the bytes read."""
+"""Pure ASGI middleware for the HTTP side: the request body limit, counted on the bytes read, and
+the time the body may take to come."""
 
 from __future__ import annotations
 
@@ -9,13 +10,20 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
-async def send_error(send: Send, status: int, message: str) -> None:
-    """Answer ``{"error": message}`` with ``status`` (the API's one error shape)."""
+async def send_error(send: Send, status: int, message: str, scope: Scope | None = None) -> None:
+    """Answer ``{"error": message}`` with ``status`` (the API's one error shape); to a WebSocket
+    handshake (``scope``) as its HTTP denial where the server can send one, else by refusing it."""
+    prefix = ""
+    if scope is not None and scope["type"] == "websocket":
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            return
+        prefix = "websocket."
     body = json.dumps({"error": message}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                (b"connection", b"close")]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": prefix + "http.response.start", "status": status, "headers": headers})
+    await send({"type": prefix + "http.response.body", "body": body})
 
 
 class BodyLimit:
