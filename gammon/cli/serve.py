@@ -52,6 +52,9 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
                         "none; the rate limits count the connecting address)")
     p.add_argument("--ws-per-address", type=_count, default=64, metavar="N",
                    help="WebSockets one client address may hold open at once (default 64)")
+    p.add_argument("--max-connections", type=_count, default=1000, metavar="N",
+                   help="connections (WebSockets too) each server process holds open at once; past it, "
+                        "a request or handshake is answered 503 (default 1000)")
     p.add_argument("--workers", type=_count, default=1, metavar="N",
                    help="server processes sharing the port (PostgreSQL only: live updates cross "
                         "processes with LISTEN/NOTIFY; default 1)")
@@ -190,11 +193,15 @@ def run_serve(args: argparse.Namespace) -> int:
     proxies = {} if args.forwarded_allow_ips is None else {
         "proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
     # No per-message deflate: a state is a few KB, and compressing each one cost more CPU than
-    # anything else an action does.
+    # anything else an action does. A connection must send each request's head within 10 s
+    # (gammon.web.http_protocol) and may then idle 5 s; a client that never reads cannot hold the
+    # server's shutdown past 10 s.
     target: Any = ("gammon.cli.serve:app_from_environment" if args.workers > 1
                    else app_from_environment(announce=serving))
     uvicorn.run(target, factory=args.workers > 1, workers=args.workers, host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=64 * 1024, ws_per_message_deflate=False,
+                http="gammon.web.http_protocol:GuardedHttp", timeout_keep_alive=5,
+                limit_concurrency=args.max_connections, timeout_graceful_shutdown=10,
                 **({"proxy_headers": False} | proxies))
     return 0
 

@@ -377,7 +377,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                ws_per_seat: int = DEFAULT_CAPS.per_seat, ws_per_match: int = DEFAULT_CAPS.per_match,
                ws_per_address: int = DEFAULT_CAPS.per_address, study: StudySettings | None = None,
                engine_workers: int = 1, warm: bool = False, ws_queue: int = DEFAULT_QUEUE,
-               ws_send_timeout: float = DEFAULT_SEND_TIMEOUT) -> FastAPI:
+               ws_send_timeout: float = DEFAULT_SEND_TIMEOUT, body_timeout: float = 30.0) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client address (every HTTP request and
     WebSocket handshake; hints to a tenth of that; apart, the messages of all its WebSockets, each
@@ -388,7 +388,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     installed, else pubeval's ranking). ``ws_per_seat``, ``ws_per_match`` and ``ws_per_address``
     cap the WebSockets open at once (see SocketCaps). A socket whose client does not keep up, with
     ``ws_queue`` messages waiting or one waiting ``ws_send_timeout`` seconds to go, is dropped (see
-    gammon.web.sockets). ``study``: the analysis and position pages'
+    gammon.web.sockets). A request body must all come within ``body_timeout`` seconds (408).
+    ``study``: the analysis and position pages'
     engine and job workers (gammon.web.study). ``engine_workers`` processes do the engine's work
     (the computer's actions above the random level, hints); ``warm`` starts them with the server
     rather than on the first engine call."""
@@ -418,7 +419,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     app.state.limits = limits
 
     # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
-    app.add_middleware(BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY})
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY},
+                       timeout=body_timeout)
     app.add_middleware(RequestLimit, limits=limits, costly=COSTLY_PATHS)
 
     @app.exception_handler(RequestValidationError)

@@ -3,6 +3,7 @@ the time the body may take to come."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -30,12 +31,16 @@ class BodyLimit:
     """Reads each HTTP request's body before the app sees it and answers 413 as soon as more than
     ``limit`` bytes have come, whatever Content-Length said (a chunked body has none); the rest is
     never read. The app then gets the body, already read, from a replaying ``receive``.
-    ``larger`` gives some paths (exactly) a limit of their own: an upload's."""
+    ``larger`` gives some paths (exactly) a limit of their own: an upload's. A body that has not all
+    come within ``timeout`` seconds of the request's headers is answered 408 (a client sending a
+    byte now and then held its connection forever)."""
 
-    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[str, int] | None = None) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[str, int] | None = None,
+                 timeout: float = 30.0) -> None:
         self.app = app
         self.limit = limit
         self.larger = dict(larger or {})
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -49,18 +54,24 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                await send_error(send, 413, f"request body over the limit of {limit} bytes")
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":  # the client went away
+                        return
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > limit:
+                        await send_error(send, 413, f"request body over the limit of {limit} bytes")
+                        return
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await send_error(send, 408, f"the request's body did not all come within {self.timeout:g} s "
+                                        f"({size} bytes came)")
+            return
         pending: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
         async def replay() -> Any:
