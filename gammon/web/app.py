@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
-from collections.abc import AsyncIterator, Callable, Container
+from collections.abc import AsyncIterator, Callable, Container, Iterable
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -55,13 +56,16 @@ from gammon.web.schemas import (
     HintResponse,
     MatchView,
 )
+from gammon.web.security import HostCheck, SecurityHeaders, policy_with_scripts, site_url
 from gammon.web.session import LiveMatch
 from gammon.web.sockets import (
     DEFAULT_QUEUE,
     DEFAULT_SEND_TIMEOUT,
     POLICY_VIOLATION,
     Outbox,
+    accept,
     background,
+    credential,
     refuse,
     texts,
 )
@@ -377,7 +381,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                ws_per_seat: int = DEFAULT_CAPS.per_seat, ws_per_match: int = DEFAULT_CAPS.per_match,
                ws_per_address: int = DEFAULT_CAPS.per_address, study: StudySettings | None = None,
                engine_workers: int = 1, warm: bool = False, ws_queue: int = DEFAULT_QUEUE,
-               ws_send_timeout: float = DEFAULT_SEND_TIMEOUT, body_timeout: float = 30.0) -> FastAPI:
+               ws_send_timeout: float = DEFAULT_SEND_TIMEOUT, body_timeout: float = 30.0,
+               public_url: str | None = None, allowed_hosts: Iterable[str] = ()) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client address (every HTTP request and
     WebSocket handshake; hints to a tenth of that; apart, the messages of all its WebSockets, each
@@ -389,6 +394,9 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     cap the WebSockets open at once (see SocketCaps). A socket whose client does not keep up, with
     ``ws_queue`` messages waiting or one waiting ``ws_send_timeout`` seconds to go, is dropped (see
     gammon.web.sockets). A request body must all come within ``body_timeout`` seconds (408).
+    Links to matches start with ``public_url`` (the server's address as its users reach it) where
+    given, else with the request's host, which must be a loopback name, the address connected to,
+    or one of ``allowed_hosts`` ("*": any); see gammon.web.security.
     ``study``: the analysis and position pages'
     engine and job workers (gammon.web.study). ``engine_workers`` processes do the engine's work
     (the computer's actions above the random level, hints); ``warm`` starts them with the server
@@ -399,6 +407,8 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
             raise ValueError(f"{name} must be a positive whole number, got {cap!r}")
     if not ws_send_timeout > 0:
         raise ValueError(f"ws_send_timeout must be a positive number of seconds, got {ws_send_timeout!r}")
+    if public_url is not None and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", public_url):
+        raise ValueError(f"public_url must be an http(s) URL without query, got {cut(repr(public_url), 80)}")
     # /docs is served below with Swagger UI's assets from this server (FastAPI's own loads a CDN).
     pool = EnginePool(engine_workers) if engine is None else EnginePool(engine_workers, advisor=engine)
     hub = Hub(store, dice_factory, max_live, away_after, clock,
@@ -417,11 +427,14 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                   version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
     app.state.limits = limits
+    app.state.public_url = public_url and public_url.rstrip("/")
 
     # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
     app.add_middleware(BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY},
                        timeout=body_timeout)
+    app.add_middleware(HostCheck, allowed_hosts=allowed_hosts, public_url=public_url)
     app.add_middleware(RequestLimit, limits=limits, costly=COSTLY_PATHS)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals get the headers too
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -474,7 +487,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         except ValueError as exc:
             bad = [{"loc": ("body",), "msg": str(exc), "type": "value_error"}]
             raise RequestValidationError(bad) from exc
-        base = str(request.base_url).rstrip("/")
+        base = site_url(request)
         url = f"{base}/play/{live.id}#token={tokens[0]}"
         invite = f"{base}/play/{live.id}#token={tokens[1]}" if req.mode == "online" else None
         return CreateMatchResponse(match_id=live.id, token=tokens[0], seat=None if req.mode == "local" else 0,
@@ -497,16 +510,16 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         return view
 
     @app.websocket("/ws/matches/{match_id}")
-    async def live_socket(ws: WebSocket, match_id: str, token: str = "", steps: bool = False,
-                          plays: bool = True) -> None:
-        """Live states of the match. To the seat to move they carry the legal plays; ``steps=true``
-        adds their step orders, which the browser needs to move one checker at a time;
-        ``plays=false`` leaves the plays out (a client that knows the rules: each state is smaller
-        and cheaper to make)."""
+    async def live_socket(ws: WebSocket, match_id: str, steps: bool = False, plays: bool = True) -> None:
+        """Live states of the match, for the seat token given as the subprotocol ``token.<token>``
+        beside ``gammon`` (or the X-Gammon-Token header; ``?token=`` still works). To the seat to
+        move they carry the legal plays; ``steps=true`` adds their step orders, which the browser
+        needs to move one checker at a time; ``plays=false`` leaves the plays out (a client that
+        knows the rules: each state is smaller and cheaper to make)."""
         detail: Detail = "steps" if steps else "plays" if plays else "none"
-        await ws.accept()
+        await accept(ws)
         try:
-            live, seat = await seat_for(match_id, token)
+            live, seat = await seat_for(match_id, credential(ws, "token"))
         except GammonError as exc:
             await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
             return
@@ -608,12 +621,14 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     async def docs(request: Request) -> HTMLResponse:
         """Swagger UI with its assets from this server, so the API docs work offline."""
         root = request.scope.get("root_path", "").rstrip("/")
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url=f"{root}{app.openapi_url}", title="gammon API",
             swagger_js_url=f"{root}/docs-assets/swagger-ui-bundle.js",
             swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
             swagger_favicon_url=f"{root}/docs-assets/favicon.png",
             swagger_ui_parameters={"validatorUrl": None})  # no badge from validator.swagger.io
+        page.headers["Content-Security-Policy"] = policy_with_scripts(bytes(page.body).decode())
+        return page
 
     app.include_router(study_router(hub, study))
     app.include_router(spectator_router(hub, limits))

@@ -27,6 +27,8 @@ DEFAULT_SEND_TIMEOUT = 5.0
 """Seconds one message may take to go to a client (into the server's send buffer, which fills only
 when the client stops reading)."""
 
+PROTOCOL = "gammon"
+"""The subprotocol a browser offers, beside ``token.<seat token>`` or ``key.<watch key>``."""
 _background: set[asyncio.Task[Any]] = set()
 
 
@@ -123,3 +125,21 @@ async def texts(ws: WebSocket, out: Outbox, allow: Callable[[], bool]) -> AsyncI
             return
         if out.dropped is None:
             yield text
+
+
+def credential(ws: WebSocket, name: str) -> str:
+    """The secret ``name`` ("token", "key") a socket came with: the subprotocol ``<name>.<secret>``
+    (the browser's way: the URL, which logs keep, holds no secret), else the X-Gammon-Token header
+    (a token), else ``?<name>=`` (older clients)."""
+    for offered in ws.scope.get("subprotocols", []):
+        if offered.startswith(name + "."):
+            return offered[len(name) + 1:]
+    if name == "token" and "x-gammon-token" in ws.headers:
+        return ws.headers["x-gammon-token"]
+    return ws.query_params.get(name, "")
+
+
+async def accept(ws: WebSocket) -> None:
+    """Accept the handshake, naming :data:`PROTOCOL` where the client offered it (a browser that
+    offered subprotocols fails a handshake that names none of them)."""
+    await ws.accept(subprotocol=PROTOCOL if PROTOCOL in ws.scope.get("subprotocols", []) else None)

@@ -22,7 +22,8 @@ from fastapi.responses import FileResponse
 from gammon.errors import GammonError, NotAuthorizedError
 from gammon.web.limits import AddressLimits, address
 from gammon.web.schemas import ErrorResponse, MatchView
-from gammon.web.sockets import POLICY_VIOLATION, refuse, texts
+from gammon.web.security import site_url
+from gammon.web.sockets import POLICY_VIOLATION, accept, credential, refuse, texts
 from gammon.web.views import match_view
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ def spectator_router(hub: Hub, limits: AddressLimits) -> APIRouter:
         live = await hub.get(match_id)
         live.seat_of(x_gammon_token or "")
         key = watch_key(live.record)
-        base = str(request.base_url).rstrip("/")
+        base = site_url(request)
         return {"key": key, "url": f"{base}/watch/{live.id}#key={key}"}
 
     @router.get("/api/watch/{match_id}", response_model=MatchView, responses=errors)
@@ -79,12 +80,13 @@ def spectator_router(hub: Hub, limits: AddressLimits) -> APIRouter:
             return spectator_view(live)
 
     @router.websocket("/ws/watch/{match_id}")
-    async def watch_socket(ws: WebSocket, match_id: str, key: str = "") -> None:
-        """The view now, then each change as the match goes on; messages are refused."""
-        await ws.accept()
+    async def watch_socket(ws: WebSocket, match_id: str) -> None:
+        """The view now, then each change as the match goes on; messages are refused. The watch key
+        comes as the subprotocol ``key.<key>`` beside ``gammon`` (``?key=`` still works)."""
+        await accept(ws)
         try:
             live = await hub.get(match_id)
-            check_watch_key(live, key[:64])
+            check_watch_key(live, credential(ws, "key")[:64])
         except GammonError as exc:
             await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
             return

@@ -411,9 +411,12 @@ def test_docs_render_offline_e2e(server: int) -> None:
         try:
             page = browser.new_page()
             page.route("**/*", only_local)
+            blocked: list[str] = []  # by the page's Content-Security-Policy
+            page.on("console",
+                    lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
             page.goto(f"{base}/docs")
             page.wait_for_selector(".opblock", timeout=20_000)
             assert page.locator(".opblock").count() >= 5
         finally:
             browser.close()
-    assert outside == []
+    assert outside == [] and blocked == []
