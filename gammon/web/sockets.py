@@ -92,7 +92,8 @@ class Outbox:
                     await self.ws.close(*item)
                     return
                 try:
-                    await asyncio.wait_for(self.ws.send_text(item), self.timeout)
+                    async with asyncio.timeout(self.timeout):
+                        await self.ws.send_text(item)
                 except TimeoutError:
                     self.drop(f"a message waited over {self.timeout:g} s to be sent")
             # No timeout here: the connection is the client's to end (it counts against its address).

@@ -73,3 +73,5 @@ def serving(app: Any, send_buffer: int | None = None, **config: Any) -> Iterator
         srv.should_exit = True
         thread.join(timeout=10)
         sock.close()
+    # uvicorn stops once its connections and their tasks have ended: one left hanging shows here
+    assert not thread.is_alive(), "uvicorn did not stop within 10 s: a connection or task hangs"

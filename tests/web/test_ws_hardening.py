@@ -3,6 +3,7 @@ clients that stop reading."""
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Callable
 from typing import Any
@@ -12,6 +13,8 @@ import pytest
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
+from websockets.sync.client import connect
+from websockets.typing import Subprotocol
 
 from gammon.store import Store
 from gammon.web import create_app
@@ -260,6 +263,26 @@ def _act_for_whoever_must(http: httpx.Client, m: dict, tokens: tuple[str, ...],
 def _slow_app(store: Store, **options: Any) -> Any:
     return create_app(store, seeded_dice(), **{"rate": 1000, "burst": 1000, "ws_queue": 4,
                                                "ws_send_timeout": 0.2, **options})
+
+
+def test_a_sockets_handler_ends_when_its_client_closes(store: Store) -> None:
+    """Each socket's sender is a task of its own: it must end with the socket, or the server
+    cannot stop (``serving`` checks that it does)."""
+    app = _slow_app(store, ws_send_timeout=5)
+    with serving(app) as port, httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+        m = http.post("/api/matches", json={"mode": "local"}).json()
+        url = f"ws://127.0.0.1:{port}/ws/matches/{m['match_id']}"
+        for _ in range(10):  # a sender that missed its end did so one time in two or three
+            with connect(url, subprotocols=[Subprotocol("gammon"), Subprotocol(f"token.{m['token']}")],
+                         open_timeout=10, close_timeout=10) as ws:
+                state = json.loads(ws.recv(timeout=10))["state"]
+                for _ in range(3):
+                    acts = state["actions"]
+                    action = ({"action": "play", "play": state["plays"][0]} if "play" in acts
+                              else {"action": "roll" if "roll" in acts else "new_game"})
+                    ws.send(json.dumps({**action, "version": state["version"]}))
+                    state = json.loads(ws.recv(timeout=10))["state"]
+        assert not app.state.hub.sockets
 
 
 def test_a_spectator_who_stops_reading_does_not_hold_up_the_game(store: Store) -> None:
