@@ -396,17 +396,17 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     gammon.web.sockets). A request body must all come within ``body_timeout`` seconds (408).
     Links to matches start with ``public_url`` (the server's address as its users reach it) where
     given, else with the request's host, which must be a loopback name, the address connected to,
-    or one of ``allowed_hosts`` ("*": any); see gammon.web.security.
-    ``study``: the analysis and position pages'
-    engine and job workers (gammon.web.study). ``engine_workers`` processes do the engine's work
-    (the computer's actions above the random level, hints); ``warm`` starts them with the server
-    rather than on the first engine call."""
+    or one of ``allowed_hosts`` ("*": any); see gammon.web.security. ``study``: the analysis and
+    position pages' engine and job workers (gammon.web.study). ``engine_workers`` processes do the
+    engine's work (the computer's actions above the random level, hints); ``warm`` starts them with
+    the server rather than on the first engine call."""
     for name, cap in (("ws_per_seat", ws_per_seat), ("ws_per_match", ws_per_match),
                       ("ws_per_address", ws_per_address), ("ws_queue", ws_queue)):
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
             raise ValueError(f"{name} must be a positive whole number, got {cap!r}")
-    if not ws_send_timeout > 0:
-        raise ValueError(f"ws_send_timeout must be a positive number of seconds, got {ws_send_timeout!r}")
+    for name, seconds in (("ws_send_timeout", ws_send_timeout), ("body_timeout", body_timeout)):
+        if not seconds > 0:
+            raise ValueError(f"{name} must be a positive number of seconds, got {seconds!r}")
     if public_url is not None and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", public_url):
         raise ValueError(f"public_url must be an http(s) URL without query, got {cut(repr(public_url), 80)}")
     # /docs is served below with Swagger UI's assets from this server (FastAPI's own loads a CDN).
@@ -535,6 +535,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
 
     async def seat_socket(ws: WebSocket, live: LiveMatch, seat: int | None, detail: Detail,
                           client: str) -> None:
+        """A seat's socket (or a local game's), its address counted: states out, actions in."""
         first = seat is not None and not hub.seat_open(live.id, seat)  # the seat comes (back)
 
         def gone(_why: str = "") -> None:  # once: the client left, or it was dropped (too slow)
