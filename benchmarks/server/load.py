@@ -138,7 +138,8 @@ def client_process(args: tuple) -> tuple[list[float], dict, list[float], dict]:
 def start_server(port: int, database: str, rate: float, workers: int) -> subprocess.Popen:
     proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.serve", "--port", str(port),
                              "--database-url", database, "--rate-limit", str(rate),
-                             "--workers", str(workers), "--ws-per-address", "100000"])
+                             "--workers", str(workers), "--ws-per-address", "100000",
+                             "--max-connections", "100000"])
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
         try:

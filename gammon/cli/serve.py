@@ -50,8 +50,17 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
                    help="behind a reverse proxy: the proxies' addresses (comma-separated, or '*') whose "
                         "X-Forwarded-For/-Proto headers are trusted for the client's address (default: "
                         "none; the rate limits count the connecting address)")
+    p.add_argument("--public-url", default=None, metavar="URL",
+                   help="the server's address as its users reach it, e.g. https://gammon.example.org: "
+                        "the links to matches start with it (default: the address the request came to)")
+    p.add_argument("--allowed-hosts", default="", metavar="NAMES",
+                   help="host names the server answers to besides its own addresses and localhost "
+                        "(comma-separated, or '*' for any); requests naming another are refused")
     p.add_argument("--ws-per-address", type=_count, default=64, metavar="N",
                    help="WebSockets one client address may hold open at once (default 64)")
+    p.add_argument("--max-connections", type=_count, default=1000, metavar="N",
+                   help="connections (WebSockets too) each server process holds open at once; past it, "
+                        "a request or handshake is answered 503 (default 1000)")
     p.add_argument("--workers", type=_count, default=1, metavar="N",
                    help="server processes sharing the port (PostgreSQL only: live updates cross "
                         "processes with LISTEN/NOTIFY; default 1)")
@@ -94,7 +103,8 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
     away = {} if options["away_after"] is None else {"away_after": options["away_after"]}
     app = create_app(Store(options["database_url"]), dice_factory, rate=options["rate_limit"],
                      burst=2 * options["rate_limit"], engine_workers=options["engine_workers"],
-                     ws_per_address=options["ws_per_address"],
+                     ws_per_address=options["ws_per_address"], public_url=options["public_url"],
+                     allowed_hosts=[h.strip() for h in options["allowed_hosts"].split(",") if h.strip()],
                      study=StudySettings(jobs=Jobs(ProcessRunner())), **away)
     return _warming(app, announce)
 
@@ -185,7 +195,8 @@ def run_serve(args: argparse.Namespace) -> int:
     os.environ[_CONFIG] = json.dumps({
         "database_url": args.database_url, "dice_seed": args.dice_seed, "away_after": args.away_after,
         "rate_limit": args.rate_limit, "engine_workers": args.engine_workers,
-        "ws_per_address": args.ws_per_address, "supervisor": os.getpid()})
+        "ws_per_address": args.ws_per_address, "public_url": args.public_url,
+        "allowed_hosts": args.allowed_hosts, "supervisor": os.getpid()})
     serving = (f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
                f"{args.workers} process{'es' if args.workers > 1 else ''})")
     if args.workers > 1:  # each process loads its engine before it takes a connection
@@ -195,13 +206,30 @@ def run_serve(args: argparse.Namespace) -> int:
     proxies = {} if args.forwarded_allow_ips is None else {
         "proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
     # No per-message deflate: a state is a few KB, and compressing each one cost more CPU than
-    # anything else an action does.
+    # anything else an action does. A connection must send each request's head within 10 s
+    # (gammon.web.http_protocol) and may then idle 5 s; a client that never reads cannot hold the
+    # server's shutdown past 10 s.
     target: Any = ("gammon.cli.serve:app_from_environment" if args.workers > 1
                    else app_from_environment(announce=serving))
     uvicorn.run(target, factory=args.workers > 1, workers=args.workers, host=args.host, port=args.port,
                 log_level=args.log_level, ws_max_size=64 * 1024, ws_per_message_deflate=False,
-                **({"proxy_headers": False} | proxies))
+                http="gammon.web.http_protocol:GuardedHttp", timeout_keep_alive=5,
+                limit_concurrency=args.max_connections, timeout_graceful_shutdown=10,
+                log_config=_log_config(), **({"proxy_headers": False} | proxies))
     return 0
+
+
+def _log_config() -> dict[str, Any]:
+    """uvicorn's logging, with the seat tokens and watch keys of old clients' URLs cut out."""
+    import copy
+
+    from uvicorn.config import LOGGING_CONFIG
+
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config.setdefault("filters", {})["hide_secrets"] = {"()": "gammon.web.security.HideSecrets"}
+    for handler in config["handlers"].values():
+        handler.setdefault("filters", []).append("hide_secrets")
+    return config
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
-from collections.abc import AsyncIterator, Callable, Container
+from collections.abc import AsyncIterator, Callable, Container, Iterable
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
-from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Header, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
@@ -42,6 +43,7 @@ from gammon.store.batch import BatchWriter
 from gammon.store.notify import Listener
 from gammon.web.engine_pool import EnginePool
 from gammon.web.frames import game_frames
+from gammon.web.limits import AddressLimits, RequestLimit, address
 from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay
 from gammon.web.schemas import (
@@ -54,7 +56,19 @@ from gammon.web.schemas import (
     HintResponse,
     MatchView,
 )
+from gammon.web.security import HostCheck, SecurityHeaders, policy_with_scripts, site_url
 from gammon.web.session import LiveMatch
+from gammon.web.sockets import (
+    DEFAULT_QUEUE,
+    DEFAULT_SEND_TIMEOUT,
+    POLICY_VIOLATION,
+    Outbox,
+    accept,
+    background,
+    credential,
+    refuse,
+    texts,
+)
 from gammon.web.spectators import SPECTATOR, spectator_router, spectator_view
 from gammon.web.study import ANALYSES_PATH, COSTLY_PATHS, MAX_UPLOAD_BODY, StudySettings, study_router
 from gammon.web.views import PRESENT, Absence, mat_name, match_view, player_names
@@ -66,8 +80,6 @@ STATIC = files("gammon.web") / "static"
 DOCS_ASSETS = files("fastapi_offline") / "static"  # Swagger UI 5 (OpenAPI 3.1), shipped as a package
 MAX_BODY = 16 * 1024
 MAX_MESSAGE = 4 * 1024
-HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
-POLICY_VIOLATION, UNSUPPORTED_DATA = 1008, 1003  # WebSocket close codes (RFC 6455)
 
 
 Detail = Literal["none", "plays", "steps"]
@@ -77,7 +89,8 @@ orders (which the browser needs, and which run to hundreds for doubles)."""
 
 class SocketCaps(NamedTuple):
     """The most WebSockets open at once on one seat of a match, on one match, from one address: every
-    socket of a match is sent each change, so the caps bound what one action costs."""
+    socket of a match is sent each change, so the caps bound what one action costs (the address's cap
+    is kept by gammon.web.limits)."""
 
     per_seat: int
     per_match: int
@@ -87,30 +100,14 @@ class SocketCaps(NamedTuple):
 DEFAULT_CAPS = SocketCaps(per_seat=4, per_match=16, per_address=64)
 
 
-class RateLimit:
-    """A token bucket: ``rate`` actions a second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens, self.stamp = burst, time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
-
-
 class Hub:
     """The live matches of this process (loaded from the store on first use) and their sockets."""
 
     def __init__(self, store: Store, dice_factory: Callable[[], DiceSource] | None,
                  max_live: int = 5000, away_after: float = DEFAULT_AWAY_AFTER,
                  clock: Callable[[], float] = time.monotonic, caps: SocketCaps = DEFAULT_CAPS,
-                 pool: EnginePool | None = None) -> None:
+                 pool: EnginePool | None = None, queue: int = DEFAULT_QUEUE,
+                 send_timeout: float = DEFAULT_SEND_TIMEOUT) -> None:
         self.store = store
         self.pool = pool if pool is not None else EnginePool()
         self.writer = BatchWriter(store)
@@ -119,10 +116,10 @@ class Hub:
         self.dice_factory = dice_factory
         self.max_live = max_live
         self.live: dict[str, LiveMatch] = {}
-        # Each socket with its seat and what it asked to see of the legal plays.
-        self.sockets: dict[str, set[tuple[WebSocket, int | None, Detail]]] = {}
+        # Each socket (its outbox) with its seat and what it asked to see of the legal plays.
+        self.sockets: dict[str, set[tuple[Outbox, int | None, Detail]]] = {}
         self.caps = caps
-        self.per_address: dict[str, int] = {}  # open sockets per client address
+        self.queue, self.send_timeout = queue, send_timeout  # each socket's (see gammon.web.sockets)
         self.presence = Presence(away_after, clock)
         self.relay: PresenceRelay | None = None  # presence shared with the other processes
         self._loading = asyncio.Lock()
@@ -192,7 +189,7 @@ class Hub:
                 return
             await asyncio.to_thread(live.catch_up)
             messages = self._messages(live)
-        await self._send(messages)
+        self._send(messages)
 
     async def _store(self, live: LiveMatch) -> None:
         """Store the match's unsaved actions (group commit); on failure go back to what is stored."""
@@ -266,11 +263,14 @@ class Hub:
             # Views are made under the lock, so no other action changes the match meanwhile.
             view = self._view(live, seat, detail) if reply else None
             messages = self._messages(live)
-        await self._send(messages)
+        self._send(messages)
         return view
 
-    def join(self, match_id: str, ws: WebSocket, seat: int | None, address: str,
-             detail: Detail = "plays") -> str | None:
+    def outbox(self, ws: WebSocket, on_drop: Callable[[str], object]) -> Outbox:
+        """A new socket's outbox (its sender starts with ``async with``)."""
+        return Outbox(ws, self.queue, self.send_timeout, on_drop)
+
+    def join(self, match_id: str, out: Outbox, seat: int | None, detail: Detail = "plays") -> str | None:
         """Count the socket in, or say which cap it is over (then nothing is counted)."""
         sockets = self.sockets.get(match_id, set())
         caps = self.caps
@@ -278,23 +278,17 @@ class Hub:
             return f"this seat has {caps.per_seat} sockets open already (the limit); close one first"
         if len(sockets) >= caps.per_match:
             return f"this match has {caps.per_match} sockets open already (the limit)"
-        if self.per_address.get(address, 0) >= caps.per_address:
-            return f"your address has {caps.per_address} sockets open already (the limit)"
-        self.sockets.setdefault(match_id, set()).add((ws, seat, detail))
-        self.per_address[address] = self.per_address.get(address, 0) + 1
+        self.sockets.setdefault(match_id, set()).add((out, seat, detail))
         return None
 
-    def leave(self, match_id: str, ws: WebSocket, seat: int | None, address: str,
-              detail: Detail = "plays") -> None:
+    def leave(self, match_id: str, out: Outbox, seat: int | None, detail: Detail = "plays") -> bool:
+        """Count the socket out; whether it was in (it leaves once, dropped or closed)."""
         sockets = self.sockets.get(match_id, set())
-        sockets.discard((ws, seat, detail))
+        was = (out, seat, detail) in sockets
+        sockets.discard((out, seat, detail))
         if not sockets:
             self.sockets.pop(match_id, None)
-        left = self.per_address.get(address, 0) - 1
-        if left > 0:
-            self.per_address[address] = left
-        else:
-            self.per_address.pop(address, None)
+        return was
 
     def seat_open(self, match_id: str, seat: int | None) -> bool:
         return any(s == seat for _, s, _ in self.sockets.get(match_id, ()))
@@ -303,16 +297,15 @@ class Hub:
         """Push the current state to the sockets of the match (of ``seats`` only, if given)."""
         async with live.lock:
             messages = self._messages(live, seats)
-        await self._send(messages)
+        self._send(messages)
 
-    async def greet(self, live: LiveMatch, ws: WebSocket, seat: int | None, detail: Detail) -> None:
+    async def greet(self, live: LiveMatch, out: Outbox, seat: int | None, detail: Detail) -> None:
         """Send a new socket its first state."""
         async with live.lock:
-            text = _state_message(self._view(live, seat, detail))
-        await ws.send_text(text)
+            out.put(_state_message(self._view(live, seat, detail)))
 
     def _messages(self, live: LiveMatch, seats: Container[int | None] | None = None
-                  ) -> list[tuple[WebSocket, str]]:
+                  ) -> list[tuple[Outbox, str]]:
         views: dict[tuple[int | None, Detail], str] = {}
         messages = []
         for ws, s, detail in list(self.sockets.get(live.id, ())):
@@ -324,12 +317,9 @@ class Hub:
         return messages
 
     @staticmethod
-    async def _send(messages: list[tuple[WebSocket, str]]) -> None:
-        for ws, text in messages:
-            try:
-                await ws.send_text(text)
-            except Exception:  # a socket that went away; its own loop removes it
-                pass
+    def _send(messages: list[tuple[Outbox, str]]) -> None:
+        for out, text in messages:
+            out.put(text)  # never waits: a client that does not keep up is dropped (gammon.web.sockets)
 
     def _absence(self, live: LiveMatch, seat: int | None) -> Absence:
         """How long the opponent of ``seat`` has been away while the game waits on it, and whether it
@@ -390,26 +380,40 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
                clock: Callable[[], float] = time.monotonic, engine: Engine | None = None,
                ws_per_seat: int = DEFAULT_CAPS.per_seat, ws_per_match: int = DEFAULT_CAPS.per_match,
                ws_per_address: int = DEFAULT_CAPS.per_address, study: StudySettings | None = None,
-               engine_workers: int = 1, warm: bool = False) -> FastAPI:
+               engine_workers: int = 1, warm: bool = False, ws_queue: int = DEFAULT_QUEUE,
+               ws_send_timeout: float = DEFAULT_SEND_TIMEOUT, body_timeout: float = 30.0,
+               public_url: str | None = None, allowed_hosts: Iterable[str] = ()) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
-    ``rate``/``burst`` limit the actions a second of one client (HTTP: every request, per address,
-    and hints to a tenth of that; WebSocket: per connection, closed past it); at most ``max_live``
+    ``rate``/``burst`` limit the actions a second of one client address (every HTTP request and
+    WebSocket handshake; hints to a tenth of that; apart, the messages of all its WebSockets, each
+    socket closed past it: see gammon.web.limits); at most ``max_live``
     idle matches are kept in memory; an online player may claim a game its opponent has left for
     ``away_after`` seconds while it had to act, as measured by ``clock`` (seconds; tests pass a
     fake one). ``engine`` gives the hints (by default a 0-ply Engine where the trained net is
     installed, else pubeval's ranking). ``ws_per_seat``, ``ws_per_match`` and ``ws_per_address``
-    cap the WebSockets open at once (see SocketCaps). ``study``: the analysis and position pages'
-    engine and job workers (gammon.web.study). ``engine_workers`` processes do the engine's work
-    (the computer's actions above the random level, hints); ``warm`` starts them with the server
-    rather than on the first engine call."""
+    cap the WebSockets open at once (see SocketCaps). A socket whose client does not keep up, with
+    ``ws_queue`` messages waiting or one waiting ``ws_send_timeout`` seconds to go, is dropped (see
+    gammon.web.sockets). A request body must all come within ``body_timeout`` seconds (408).
+    Links to matches start with ``public_url`` (the server's address as its users reach it) where
+    given, else with the request's host, which must be a loopback name, the address connected to,
+    or one of ``allowed_hosts`` ("*": any); see gammon.web.security. ``study``: the analysis and
+    position pages' engine and job workers (gammon.web.study). ``engine_workers`` processes do the
+    engine's work (the computer's actions above the random level, hints); ``warm`` starts them with
+    the server rather than on the first engine call."""
     for name, cap in (("ws_per_seat", ws_per_seat), ("ws_per_match", ws_per_match),
-                      ("ws_per_address", ws_per_address)):
+                      ("ws_per_address", ws_per_address), ("ws_queue", ws_queue)):
         if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-            raise ValueError(f"{name} must be a positive whole number of sockets, got {cap!r}")
+            raise ValueError(f"{name} must be a positive whole number, got {cap!r}")
+    for name, seconds in (("ws_send_timeout", ws_send_timeout), ("body_timeout", body_timeout)):
+        if not seconds > 0:
+            raise ValueError(f"{name} must be a positive number of seconds, got {seconds!r}")
+    if public_url is not None and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", public_url):
+        raise ValueError(f"public_url must be an http(s) URL without query, got {cut(repr(public_url), 80)}")
     # /docs is served below with Swagger UI's assets from this server (FastAPI's own loads a CDN).
     pool = EnginePool(engine_workers) if engine is None else EnginePool(engine_workers, advisor=engine)
     hub = Hub(store, dice_factory, max_live, away_after, clock,
-              SocketCaps(ws_per_seat, ws_per_match, ws_per_address), pool)
+              SocketCaps(ws_per_seat, ws_per_match, ws_per_address), pool, ws_queue, ws_send_timeout)
+    limits = AddressLimits(rate, burst, ws_per_address)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -422,30 +426,15 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     app = FastAPI(title="gammon", description="Backgammon: play against the computer or a friend.",
                   version="0.1.0", docs_url=None, redoc_url=None, lifespan=lifespan)
     app.state.hub = hub
-    limits: dict[str, RateLimit] = {}
-
-    def allowed(key: str, rate: float, burst: float) -> bool:
-        if key not in limits:
-            if len(limits) > 10_000:
-                limits.clear()  # bounded memory; forgetting buckets only ever lets a client through
-            limits[key] = RateLimit(rate, burst)
-        return limits[key].allow()
+    app.state.limits = limits
+    app.state.public_url = public_url and public_url.rstrip("/")
 
     # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
-    app.add_middleware(BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY})
-
-    @app.middleware("http")
-    async def limit_requests(request: Request, call_next: Callable) -> Any:
-        # Every request counts, GETs too; a hint also draws on its own, smaller bucket, as each one
-        # costs an engine evaluation. The address is uvicorn's: a proxy's header only where trusted.
-        client = request.client.host if request.client else ""
-        if not allowed(f"ip:{client}", rate, burst):
-            return _error(429, "too many requests; slow down")
-        path = request.url.path
-        if (path.startswith("/api/matches/") and path.endswith("/hint") or path in COSTLY_PATHS) \
-                and not allowed(f"hint:{client}", rate / HINT_SHARE, max(1.0, burst / HINT_SHARE)):
-            return _error(429, "too many hints; slow down")
-        return await call_next(request)
+    app.add_middleware(BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY},
+                       timeout=body_timeout)
+    app.add_middleware(HostCheck, allowed_hosts=allowed_hosts, public_url=public_url)
+    app.add_middleware(RequestLimit, limits=limits, costly=COSTLY_PATHS)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals get the headers too
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -498,7 +487,7 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         except ValueError as exc:
             bad = [{"loc": ("body",), "msg": str(exc), "type": "value_error"}]
             raise RequestValidationError(bad) from exc
-        base = str(request.base_url).rstrip("/")
+        base = site_url(request)
         url = f"{base}/play/{live.id}#token={tokens[0]}"
         invite = f"{base}/play/{live.id}#token={tokens[1]}" if req.mode == "online" else None
         return CreateMatchResponse(match_id=live.id, token=tokens[0], seat=None if req.mode == "local" else 0,
@@ -521,64 +510,64 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
         return view
 
     @app.websocket("/ws/matches/{match_id}")
-    async def live_socket(ws: WebSocket, match_id: str, token: str = "", steps: bool = False,
-                          plays: bool = True) -> None:
-        """Live states of the match. To the seat to move they carry the legal plays; ``steps=true``
-        adds their step orders, which the browser needs to move one checker at a time;
-        ``plays=false`` leaves the plays out (a client that knows the rules: each state is smaller
-        and cheaper to make)."""
+    async def live_socket(ws: WebSocket, match_id: str, steps: bool = False, plays: bool = True) -> None:
+        """Live states of the match, for the seat token given as the subprotocol ``token.<token>``
+        beside ``gammon`` (or the X-Gammon-Token header; ``?token=`` still works). To the seat to
+        move they carry the legal plays; ``steps=true`` adds their step orders, which the browser
+        needs to move one checker at a time; ``plays=false`` leaves the plays out (a client that
+        knows the rules: each state is smaller and cheaper to make)."""
         detail: Detail = "steps" if steps else "plays" if plays else "none"
-        await ws.accept()
+        await accept(ws)
         try:
-            live, seat = await seat_for(match_id, token)
+            live, seat = await seat_for(match_id, credential(ws, "token"))
         except GammonError as exc:
-            await ws.send_json({"type": "error", "error": str(exc)})
-            await ws.close(code=4403 if isinstance(exc, NotAuthorizedError) else 4404)
+            await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
             return
-        address = ws.client.host if ws.client else ""
-        first = seat is not None and not hub.seat_open(match_id, seat)  # the seat comes (back)
-        refused = hub.join(match_id, ws, seat, address, detail)
+        client = address(ws.scope)
+        refused = limits.open_socket(client)  # held until the connection ends, dropped or not
         if refused is not None:
-            await ws.send_json({"type": "error", "error": refused})
-            await ws.close(code=POLICY_VIOLATION, reason=refused)
+            await refuse(ws, refused, POLICY_VIOLATION)
             return
-        hub.presence.opened(match_id, seat)
-        bucket = RateLimit(rate, burst)
         try:
-            await hub.greet(live, ws, seat, detail)
-            if seat is not None and first and live.record.mode == "online":
-                await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    raise WebSocketDisconnect(message.get("code", 1000), message.get("reason"))
-                text = message.get("text")
-                if text is None:  # a binary frame: the protocol is JSON text
-                    await ws.close(code=UNSUPPORTED_DATA,
-                                   reason="binary frames are not supported; send JSON text")
-                    return
-                if not bucket.allow():  # every message counts, refused ones too; past the limit: close
-                    await ws.send_json({"type": "error", "error": "too many messages; slow down"})
-                    await ws.close(code=POLICY_VIOLATION, reason="too many messages; closed")
-                    return
-                if len(text) > MAX_MESSAGE:
-                    await ws.send_json({"type": "error", "error": f"message of {len(text)} characters is "
-                                                                  f"over the limit of {MAX_MESSAGE}"})
-                    continue
-                try:
-                    req = ActionRequest.model_validate_json(text)
-                    await hub.act(live, seat, req, reply=False)
-                except ValidationError as exc:
-                    await ws.send_json({"type": "error", "error": "invalid message: " + _short(exc)})
-                except (GammonError, ValueError) as exc:
-                    await ws.send_json({"type": "error", "error": str(exc)})
-        except WebSocketDisconnect:
-            pass
+            await seat_socket(ws, live, seat, detail, client)
         finally:
-            hub.leave(match_id, ws, seat, address, detail)
-            hub.presence.closed(match_id, seat)
-            if seat is not None and live.record.mode == "online" and not hub.seat_open(match_id, seat):
-                await hub.broadcast(live, {1 - seat})  # the opponent sees this seat left
+            limits.close_socket(client)
+
+    async def seat_socket(ws: WebSocket, live: LiveMatch, seat: int | None, detail: Detail,
+                          client: str) -> None:
+        """A seat's socket (or a local game's), its address counted: states out, actions in."""
+        first = seat is not None and not hub.seat_open(live.id, seat)  # the seat comes (back)
+
+        def gone(_why: str = "") -> None:  # once: the client left, or it was dropped (too slow)
+            if hub.leave(live.id, out, seat, detail):
+                hub.presence.closed(live.id, seat)
+                if seat is not None and live.record.mode == "online" and not hub.seat_open(live.id, seat):
+                    background(hub.broadcast(live, {1 - seat}))  # the opponent sees this seat left
+
+        async with hub.outbox(ws, gone) as out:
+            refused = hub.join(live.id, out, seat, detail)
+            if refused is not None:
+                await refuse(ws, refused, POLICY_VIOLATION)
+                return
+            hub.presence.opened(live.id, seat)
+            try:
+                await hub.greet(live, out, seat, detail)
+                if seat is not None and first and live.record.mode == "online":
+                    await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
+                async for text in texts(ws, out, lambda: limits.allow("message", client)):
+                    if len(text) > MAX_MESSAGE:
+                        out.send_json({"type": "error", "error": f"message of {len(text)} characters is "
+                                                                 f"over the limit of {MAX_MESSAGE}"})
+                        continue
+                    try:
+                        req = ActionRequest.model_validate_json(text)
+                        await hub.act(live, seat, req, reply=False)
+                    except ValidationError as exc:
+                        out.send_json({"type": "error", "error": "invalid message: " + _short(exc)})
+                    except (GammonError, ValueError) as exc:
+                        out.send_json({"type": "error", "error": str(exc)})
+            finally:
+                gone()
 
     @app.get("/api/levels", response_model=list[str])
     async def levels() -> list[str]:
@@ -633,15 +622,17 @@ def create_app(store: Store, dice_factory: Callable[[], DiceSource] | None = Non
     async def docs(request: Request) -> HTMLResponse:
         """Swagger UI with its assets from this server, so the API docs work offline."""
         root = request.scope.get("root_path", "").rstrip("/")
-        return get_swagger_ui_html(
+        page = get_swagger_ui_html(
             openapi_url=f"{root}{app.openapi_url}", title="gammon API",
             swagger_js_url=f"{root}/docs-assets/swagger-ui-bundle.js",
             swagger_css_url=f"{root}/docs-assets/swagger-ui.css",
             swagger_favicon_url=f"{root}/docs-assets/favicon.png",
             swagger_ui_parameters={"validatorUrl": None})  # no badge from validator.swagger.io
+        page.headers["Content-Security-Policy"] = policy_with_scripts(bytes(page.body).decode())
+        return page
 
     app.include_router(study_router(hub, study))
-    app.include_router(spectator_router(hub, rate, burst))
+    app.include_router(spectator_router(hub, limits))
     app.mount("/docs-assets", StaticFiles(directory=str(DOCS_ASSETS)), name="docs-assets")
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     return app

@@ -1,7 +1,9 @@
-"""Pure ASGI middleware for the HTTP side: the request body limit, counted on the bytes read."""
+"""Pure ASGI middleware for the HTTP side: the request body limit, counted on the bytes read, and
+the time the body may take to come."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Mapping
 from typing import Any
@@ -9,25 +11,36 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 
-async def send_error(send: Send, status: int, message: str) -> None:
-    """Answer ``{"error": message}`` with ``status`` (the API's one error shape)."""
+async def send_error(send: Send, status: int, message: str, scope: Scope | None = None) -> None:
+    """Answer ``{"error": message}`` with ``status`` (the API's one error shape); to a WebSocket
+    handshake (``scope``) as its HTTP denial where the server can send one, else by refusing it."""
+    prefix = ""
+    if scope is not None and scope["type"] == "websocket":
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            return
+        prefix = "websocket."
     body = json.dumps({"error": message}).encode()
     headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
                (b"connection", b"close")]
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": prefix + "http.response.start", "status": status, "headers": headers})
+    await send({"type": prefix + "http.response.body", "body": body})
 
 
 class BodyLimit:
     """Reads each HTTP request's body before the app sees it and answers 413 as soon as more than
     ``limit`` bytes have come, whatever Content-Length said (a chunked body has none); the rest is
     never read. The app then gets the body, already read, from a replaying ``receive``.
-    ``larger`` gives some paths (exactly) a limit of their own: an upload's."""
+    ``larger`` gives some paths (exactly) a limit of their own: an upload's. A body that has not all
+    come within ``timeout`` seconds of the request's headers is answered 408 (a client sending a
+    byte now and then held its connection forever)."""
 
-    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[str, int] | None = None) -> None:
+    def __init__(self, app: ASGIApp, limit: int, larger: Mapping[str, int] | None = None,
+                 timeout: float = 30.0) -> None:
         self.app = app
         self.limit = limit
         self.larger = dict(larger or {})
+        self.timeout = timeout
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -41,18 +54,24 @@ class BodyLimit:
             return
         chunks: list[bytes] = []
         size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":  # the client went away
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                await send_error(send, 413, f"request body over the limit of {limit} bytes")
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.timeout):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":  # the client went away
+                        return
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > limit:
+                        await send_error(send, 413, f"request body over the limit of {limit} bytes")
+                        return
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await send_error(send, 408, f"the request's body did not all come within {self.timeout:g} s "
+                                        f"({size} bytes came)")
+            return
         pending: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 
         async def replay() -> Any:

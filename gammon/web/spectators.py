@@ -16,11 +16,14 @@ import hmac
 from importlib.resources import files
 from typing import TYPE_CHECKING
 
-from fastapi import APIRouter, Header, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse
 
 from gammon.errors import GammonError, NotAuthorizedError
+from gammon.web.limits import AddressLimits, address
 from gammon.web.schemas import ErrorResponse, MatchView
+from gammon.web.security import site_url
+from gammon.web.sockets import POLICY_VIOLATION, accept, credential, refuse, texts
 from gammon.web.views import match_view
 
 if TYPE_CHECKING:
@@ -53,10 +56,8 @@ def spectator_view(live: LiveMatch) -> MatchView:
                                    "opponent_joined": None})
 
 
-def spectator_router(hub: Hub, rate: float, burst: float) -> APIRouter:
+def spectator_router(hub: Hub, limits: AddressLimits) -> APIRouter:
     """The watch link, the spectators' view and socket, and their page."""
-    from gammon.web.app import POLICY_VIOLATION, UNSUPPORTED_DATA, RateLimit
-
     router = APIRouter()
     errors: dict[int | str, dict] = {code: {"model": ErrorResponse} for code in (403, 404, 422)}
 
@@ -67,7 +68,7 @@ def spectator_router(hub: Hub, rate: float, burst: float) -> APIRouter:
         live = await hub.get(match_id)
         live.seat_of(x_gammon_token or "")
         key = watch_key(live.record)
-        base = str(request.base_url).rstrip("/")
+        base = site_url(request)
         return {"key": key, "url": f"{base}/watch/{live.id}#key={key}"}
 
     @router.get("/api/watch/{match_id}", response_model=MatchView, responses=errors)
@@ -79,42 +80,37 @@ def spectator_router(hub: Hub, rate: float, burst: float) -> APIRouter:
             return spectator_view(live)
 
     @router.websocket("/ws/watch/{match_id}")
-    async def watch_socket(ws: WebSocket, match_id: str, key: str = "") -> None:
-        """The view now, then each change as the match goes on; messages are refused."""
-        await ws.accept()
+    async def watch_socket(ws: WebSocket, match_id: str) -> None:
+        """The view now, then each change as the match goes on; messages are refused. The watch key
+        comes as the subprotocol ``key.<key>`` beside ``gammon`` (``?key=`` still works)."""
+        await accept(ws)
         try:
             live = await hub.get(match_id)
-            check_watch_key(live, key[:64])
+            check_watch_key(live, credential(ws, "key")[:64])
         except GammonError as exc:
-            await ws.send_json({"type": "error", "error": str(exc)})
-            await ws.close(code=4403 if isinstance(exc, NotAuthorizedError) else 4404)
+            await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
             return
-        address = ws.client.host if ws.client else ""
-        watching = sum(1 for _, s, _ in hub.sockets.get(match_id, ()) if s == SPECTATOR)
-        refused = (f"this match has {watching} spectators already (the limit)"
-                   if watching >= hub.caps.per_seat else hub.join(match_id, ws, SPECTATOR, address))
+        client = address(ws.scope)
+        refused = limits.open_socket(client)  # held until the connection ends, dropped or not
         if refused is not None:
-            await ws.send_json({"type": "error", "error": refused})
-            await ws.close(code=POLICY_VIOLATION, reason=refused)
+            await refuse(ws, refused, POLICY_VIOLATION)
             return
-        bucket = RateLimit(rate, burst)
         try:
-            await hub.greet(live, ws, SPECTATOR, "none")
-            while True:
-                message = await ws.receive()
-                if message["type"] == "websocket.disconnect":
-                    raise WebSocketDisconnect(message.get("code", 1000))
-                if message.get("text") is None:
-                    await ws.close(code=UNSUPPORTED_DATA, reason="binary frames are not supported")
+            async with hub.outbox(ws, lambda _why: hub.leave(match_id, out, SPECTATOR)) as out:
+                watching = sum(1 for _, s, _ in hub.sockets.get(match_id, ()) if s == SPECTATOR)
+                refused = (f"this match has {watching} spectators already (the limit)"
+                           if watching >= hub.caps.per_seat else hub.join(match_id, out, SPECTATOR))
+                if refused is not None:
+                    await refuse(ws, refused, POLICY_VIOLATION)
                     return
-                if not bucket.allow():
-                    await ws.close(code=POLICY_VIOLATION, reason="too many messages; closed")
-                    return
-                await ws.send_json({"type": "error", "error": READ_ONLY})
-        except WebSocketDisconnect:
-            pass
+                try:
+                    await hub.greet(live, out, SPECTATOR, "none")
+                    async for _text in texts(ws, out, lambda: limits.allow("message", client)):
+                        out.send_json({"type": "error", "error": READ_ONLY})
+                finally:
+                    hub.leave(match_id, out, SPECTATOR)
         finally:
-            hub.leave(match_id, ws, SPECTATOR, address)
+            limits.close_socket(client)
 
     @router.get("/watch/{match_id}", include_in_schema=False)
     async def watch_page(match_id: str) -> FileResponse:

@@ -227,6 +227,36 @@ def test_two_browsers_play_an_online_game(server: Server, browser) -> None:
     assert not errors
 
 
+def test_no_secret_in_any_url_and_nothing_blocked_by_the_pages_policy(server: Server, browser) -> None:
+    """The seat token went in the WebSocket's URL and the .mat link's, which servers and proxies log;
+    the pages must still work under their Content-Security-Policy."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url))
+    page.on("websocket", lambda ws: urls.append(ws.url))
+    page.on("console", lambda m: errors.append(m.text) if "Content Security Policy" in m.text else None)
+    _start(page, server, "online")
+    token = page.evaluate("() => ui.token")
+    _act_once(page, random.Random(3))  # over the WebSocket
+    with page.expect_download() as download:
+        page.click("#download-mat")
+    assert '; [Site "gammon"]' in Path(download.value.path()).read_text()
+    page.wait_for_selector("#watch:not([hidden])")
+    watch = page.input_value("#watch-url")
+    key = watch.split("#key=")[1]
+    page.goto(watch)
+    page.wait_for_function("() => watch.state !== null")
+    assert page.text_content("#status")
+    for other in ("/analysis", "/editor"):
+        page.goto(server.url + other)
+        page.wait_for_load_state("networkidle")
+    assert not [u for u in urls if token in u or key in u]
+    assert any("/ws/matches/" in u for u in urls) and any("/ws/watch/" in u for u in urls)
+    assert any(u.endswith("/match.mat") for u in urls)
+    assert not errors
+
+
 def test_reload_and_restart_resume_the_game(server: Server, browser) -> None:
     errors: list[str] = []
     page = _page(browser, errors)

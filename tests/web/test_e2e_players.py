@@ -365,7 +365,10 @@ def test_the_rules_and_names_chosen_are_played_and_shown_as_text(server: Server,
     assert any(line.startswith((white, black)) for line in _state(page)["log"])
     assert page.locator("#x").count() == 0
     # the .mat holds the names without the characters that delimit its lines
-    mat = page.evaluate("() => fetch($('#download-mat').href).then(r => r.text())")
+    with page.expect_download() as download:
+        page.click("#download-mat")
+    assert download.value.suggested_filename == f"gammon-{st['match_id']}.mat"
+    mat = Path(download.value.path()).read_text()
     record = read_mat(mat)
     assert record.names == ("<b id=x>Ann</b>", "Bob the great x") and not record.errors
     assert not errors

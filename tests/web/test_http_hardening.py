@@ -1,8 +1,10 @@
 """The HTTP side's defences: body size limits on the bytes read, short error replies in one shape,
-rate limits on every route, no trusted proxy unless named, and /docs that works offline."""
+rate limits on every route, no trusted proxy unless named, deadlines for slow clients, a cap on
+connections, and /docs that works offline."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -12,6 +14,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 import uvicorn
 from fastapi.testclient import TestClient
@@ -19,7 +22,7 @@ from fastapi.testclient import TestClient
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.app import MAX_BODY
-from tests.web.conftest import auth, new_match, seeded_dice
+from tests.web.conftest import auth, new_match, seeded_dice, serving
 from tests.web.test_api import _to_move_phase
 from tests.web.test_e2e import CHROMIUM
 
@@ -279,7 +282,101 @@ def test_forwarded_for_does_not_pick_the_rate_limit_bucket(
     assert forwarded_codes(store, named) == [200] * 4  # the operator's proxy: its header is believed
 
 
-# 5. /docs works offline: Swagger UI's assets come from this server.
+# 5. Slow clients: a request's head and body have deadlines; connections are capped.
+
+def _reply_or_close(s: socket.socket, trickle: bytes = b"") -> bytes:
+    """What the server sends before it closes ``s`` (10 s at most), while ``trickle`` goes out a
+    byte every 50 ms; "" if it closed without a word."""
+    s.settimeout(0.05)
+    reply, deadline, k = b"", time.monotonic() + 10, 0
+    while time.monotonic() < deadline:
+        if trickle:  # the same line, again and again
+            with contextlib.suppress(OSError):
+                s.sendall(trickle[k % len(trickle):][:1])
+            k += 1
+        try:
+            data = s.recv(65536)
+        except TimeoutError:
+            continue
+        except ConnectionResetError:  # closed, and our bytes after the close were refused
+            return reply.decode()
+        if not data:
+            return reply.decode()
+        reply += data
+    raise AssertionError(f"the connection was still open after 10 s (it sent {reply[:200]!r})")
+
+
+def _quick_head(seconds: float) -> type:
+    from gammon.web.http_protocol import GuardedHttp
+
+    return type("QuickHead", (GuardedHttp,), {"head_timeout": seconds})
+
+
+def test_a_connection_that_sends_nothing_is_closed(store: Store) -> None:
+    """Connections that never sent a request were held open for good (300 of them, a minute)."""
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        assert _reply_or_close(s) == ""
+
+
+def test_headers_sent_a_byte_at_a_time_get_408(store: Store) -> None:
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        reply = _reply_or_close(s, trickle=b"X-Slow: 1\r\n")
+    assert reply.startswith("HTTP/1.1 408 "), reply
+    assert "headers did not come within 0.3 s" in json.loads(reply.partition("\r\n\r\n")[2])["error"]
+
+
+def test_a_kept_alive_connection_is_served_again_then_timed_out(store: Store) -> None:
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        for _ in range(2):  # the deadline starts again after each response
+            s.sendall(b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            s.settimeout(10)
+            assert s.recv(65536).startswith(b"HTTP/1.1 200 ")
+        s.sendall(b"GET /api/levels HTTP/1.1\r\n")
+        assert _reply_or_close(s, trickle=b"X-Slow: 1\r\n").startswith("HTTP/1.1 408 ")
+
+
+def test_a_body_that_does_not_come_gets_408(store: Store) -> None:
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000, body_timeout=0.3)
+    with serving(app) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: 100\r\n\r\n{\"mode\": ")
+        reply = _reply_or_close(s)
+    assert reply.startswith("HTTP/1.1 408 "), reply
+    assert "body did not all come within 0.3 s" in json.loads(reply.partition("\r\n\r\n")[2])["error"]
+
+
+def test_a_websocket_handshake_past_the_connection_cap_gets_503(store: Store) -> None:
+    from gammon.web.http_protocol import GuardedHttp
+
+    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    with serving(app, http=GuardedHttp, limit_concurrency=3) as port:
+        m = httpx.post(f"http://127.0.0.1:{port}/api/matches", json={"mode": "local"}).json()
+        handshake = (f"GET /ws/matches/{m['match_id']}?token={m['token']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                     "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode()
+        with contextlib.ExitStack() as held:
+            replies = []
+            for _ in range(3):
+                s = held.enter_context(socket.create_connection(("127.0.0.1", port), timeout=10))
+                s.sendall(handshake)
+                replies.append(s.recv(65536))
+        assert [r[:12] for r in replies] == [b"HTTP/1.1 101", b"HTTP/1.1 101", b"HTTP/1.1 503"], replies
+        assert b"limit" in replies[2]
+
+
+def test_serve_sets_the_deadlines_and_caps_the_connections(monkeypatch: pytest.MonkeyPatch,
+                                                          tmp_path: Path) -> None:
+    options = serve_options(monkeypatch, tmp_path)
+    assert options["http"] == "gammon.web.http_protocol:GuardedHttp"
+    assert options["timeout_keep_alive"] == 5 and options["limit_concurrency"] == 1000
+    assert serve_options(monkeypatch, tmp_path, "--max-connections", "50")["limit_concurrency"] == 50
+
+
+# 6. /docs works offline: Swagger UI's assets come from this server.
 
 def test_docs_reference_no_outside_url_and_their_assets_are_served(client: TestClient) -> None:
     r = client.get("/docs")
@@ -315,9 +412,12 @@ def test_docs_render_offline_e2e(server: int) -> None:
         try:
             page = browser.new_page()
             page.route("**/*", only_local)
+            blocked: list[str] = []  # by the page's Content-Security-Policy
+            page.on("console",
+                    lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
             page.goto(f"{base}/docs")
             page.wait_for_selector(".opblock", timeout=20_000)
             assert page.locator(".opblock").count() >= 5
         finally:
             browser.close()
-    assert outside == []
+    assert outside == [] and blocked == []

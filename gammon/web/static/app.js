@@ -97,7 +97,7 @@ function startGame(matchId, token) {
   for (const b of document.querySelectorAll("button[data-replay]")) {
     b.addEventListener("click", () => stepReplay(b.dataset.replay));
   }
-  $("#download-mat").href = `/api/matches/${matchId}/match.mat?token=${encodeURIComponent(token)}`;
+  $("#download-mat").addEventListener("click", ev => { ev.preventDefault(); downloadMat(); });
   $('button[data-local="undo"]').addEventListener("click", undoStep);
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
@@ -112,9 +112,11 @@ function startGame(matchId, token) {
   connect();
 }
 
+// The seat token goes as a subprotocol, never in a URL (which servers and proxies log).
 function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?steps=true&token=${encodeURIComponent(ui.token)}`);
+  const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?steps=true`,
+                           ["gammon", `token.${ui.token}`]);
   ui.ws = ws;
   ws.onopen = () => { ui.retry = 0; showError(""); $("#offline").hidden = true; };
   ws.onmessage = ev => {
@@ -176,6 +178,18 @@ function chime() {  // two soft tones, made here: no sound file to load
       osc.start(t); osc.stop(t + 0.32);
     });
   } catch (e) { /* no audio here: the title still says it */ }
+}
+
+// The .mat comes with the token in a header (a link would carry it in its URL), then is saved.
+async function downloadMat() {
+  try {
+    const r = await fetch(`/api/matches/${ui.matchId}/match.mat`, { headers: { "X-Gammon-Token": ui.token } });
+    if (!r.ok) throw new Error((await r.json()).error || r.statusText);
+    const url = URL.createObjectURL(await r.blob()), a = document.createElement("a");
+    a.href = url; a.download = `gammon-${ui.matchId}.mat`;
+    document.body.appendChild(a); a.click(); a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (e) { showError(String(e.message || e)); }
 }
 
 async function api(path) {

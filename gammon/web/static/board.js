@@ -190,7 +190,7 @@ const Board = (() => {
     // click targets on top of everything: points, the bar, the tray
     const hit = (target, x, y, w, h) => {
       const r = el("rect", { x, y, width: w, height: h, fill: "transparent", "data-target": String(target),
-                             class: "target", style: "cursor:pointer" }, targets);
+                             class: "target" }, targets);
       r.addEventListener("click", () => m.onClick(target));
       return r;
     };

@@ -6,10 +6,10 @@ const watch = { state: null, ws: null, retry: 0, matchId: null, key: null };
 
 function showError(text) { $("#error").textContent = text || ""; }
 
-function connect() {
+function connect() {  // the key goes as a subprotocol, never in a URL (which servers and proxies log)
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = watch.ws = new WebSocket(`${proto}//${location.host}/ws/watch/${watch.matchId}?key=` +
-                                      encodeURIComponent(watch.key));
+  const ws = watch.ws = new WebSocket(`${proto}//${location.host}/ws/watch/${watch.matchId}`,
+                                      ["gammon", `key.${watch.key}`]);
   ws.onopen = () => { watch.retry = 0; showError(""); };
   ws.onmessage = ev => {
     const msg = JSON.parse(ev.data);

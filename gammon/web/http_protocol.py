@@ -1,0 +1,87 @@
+"""uvicorn's HTTP protocol (httptools) with a deadline for each request's head, and its connection cap
+kept for WebSocket handshakes too. ``gammon serve`` runs uvicorn with it (``http=GuardedHttp``).
+
+uvicorn waits for a request's line and headers as long as the client likes: its keep-alive timeout
+starts only once a response is sent, and any byte stops it, so a client that connects and sends
+nothing, or a header a minute, holds its connection forever. Here a connection that has not sent a
+whole request head within ``head_timeout`` seconds of opening, or of its last response, is closed
+(answered 408 first if it had begun one). The body's own deadline is the app's (gammon.web.middleware).
+uvicorn answers 503 to a request past ``limit_concurrency`` connections, but lets a WebSocket
+handshake through whatever the count: here it gets the 503 too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, ClassVar
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+HEAD_TIMEOUT = 10.0
+"""Seconds a connection may take to send a request's line and headers."""
+
+
+def _reply(status: str, message: str) -> bytes:
+    body = json.dumps({"error": message}).encode()
+    return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {len(body)}\r\n"
+            "x-content-type-options: nosniff\r\nconnection: close\r\n\r\n").encode() + body
+
+
+class GuardedHttp(HttpToolsProtocol):
+    head_timeout: ClassVar[float] = HEAD_TIMEOUT
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_timer: asyncio.TimerHandle | None = None
+        self._head_begun = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        self._head_begun = True
+        super().data_received(data)
+
+    def on_headers_complete(self) -> None:
+        self._disarm()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        waiting = bool(self.pipeline)  # a request whose head has come already is next
+        super().on_response_complete()
+        if not waiting and not self.transport.is_closing():
+            self._arm()
+
+    def handle_websocket_upgrade(self) -> None:
+        limit = self.limit_concurrency
+        if limit is not None and (len(self.connections) >= limit or len(self.tasks) >= limit):
+            self.transport.write(_reply("503 Service Unavailable", f"the server has {limit} connections "
+                                                                   "open (its limit); try again later"))
+            self.transport.close()
+            return
+        super().handle_websocket_upgrade()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._head_begun = False
+        self._head_timer = self.loop.call_later(self.head_timeout, self._head_timed_out)
+
+    def _disarm(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_timed_out(self) -> None:
+        self._head_timer = None
+        if self.transport.is_closing():
+            return
+        if self._head_begun:
+            self.transport.write(_reply("408 Request Timeout", f"the request's headers did not come "
+                                                               f"within {self.head_timeout:g} s"))
+        self.transport.close()
