@@ -9,7 +9,6 @@ import json
 import os
 import re
 import socket
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,22 +29,8 @@ from tests.web.test_e2e import CHROMIUM
 @pytest.fixture
 def server(store: Store) -> Iterator[int]:
     """The app on a real uvicorn on 127.0.0.1 (a random port), for raw HTTP over a socket."""
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(store, seeded_dice(), rate=1000, burst=1000), log_level="error",
-                            lifespan="off")
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 10
-    while not srv.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
-        time.sleep(0.02)
-    yield port
-    srv.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with serving(create_app(store, seeded_dice(), rate=1000, burst=1000)) as port:
+        yield port
 
 
 def raw_chunked_post(port: int, path: str, body: bytes, chunk: int = 4096) -> tuple[int, bytes]:
