@@ -1,10 +1,14 @@
-"""Database tables: one row per match, one row per action of its games (the games' ``history``)."""
+"""Database tables: one row per match, one row per action of its games (the games' ``history``);
+player accounts, their sign-in sessions, the seats they hold and their rating changes.
+
+A table added here is made in an existing database by ``create_all`` when the store opens it; a
+column added to an existing table needs the store to add it itself (see repository and check)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -70,3 +74,62 @@ class ActionRow(Base):
     args: Mapped[dict] = mapped_column(JSON)
     rolls: Mapped[list] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class AccountRow(Base):
+    """A player's account: a name, a password hash (Argon2id), a rating and its experience."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(32))  # as its player wrote it
+    # The name folded to lower case: names differing only in case are one name.
+    name_key: Mapped[str] = mapped_column(String(32), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    rating: Mapped[float] = mapped_column(Float, default=1500.0)
+    experience: Mapped[int] = mapped_column(Integer, default=0)  # sum of the rated matches' lengths
+
+
+class AccountSessionRow(Base):
+    """A signed-in client: only the SHA-256 of its token, so a copy of the database signs no one in."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatAccountRow(Base):
+    """A seat of a match held by an account (a seat without a row is a guest's). The account's
+    deletion leaves the row without an account: the game stays, its player anonymous."""
+
+    __tablename__ = "match_seat_accounts"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True, index=True
+    )
+
+
+class RatingChangeRow(Base):
+    """What one rated match did to one player's rating: one row per player and match."""
+
+    __tablename__ = "rating_changes"
+    __table_args__ = (UniqueConstraint("match_id", "account_id", name="rating_changes_match_account"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    opponent_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="SET NULL"), nullable=True
+    )
+    match_length: Mapped[int] = mapped_column(Integer)
+    won: Mapped[bool] = mapped_column(Boolean)
+    rating_before: Mapped[float] = mapped_column(Float)
+    rating_after: Mapped[float] = mapped_column(Float)
+    experience_before: Mapped[int] = mapped_column(Integer)
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

@@ -1,0 +1,57 @@
+"""The errors of accounts: each a GammonError, the bad-input ones also ValueErrors."""
+
+from __future__ import annotations
+
+from gammon.errors import GammonError
+
+
+class AccountError(GammonError):
+    """Base class of the accounts' errors."""
+
+
+class InvalidNameError(AccountError, ValueError):
+    """A name an account may not have (its length or characters); the message says what is allowed."""
+
+
+class NameTakenError(AccountError):
+    """Another account has this name (names are compared without regard to case)."""
+
+
+class WeakPasswordError(AccountError, ValueError):
+    """A password too short or too long."""
+
+
+class SignInError(AccountError):
+    """A name and password that sign no one in. One message whether or not the name exists, so
+    that it does not tell which names do."""
+
+    def __init__(self) -> None:
+        super().__init__("wrong name or password")
+
+
+class ThrottledError(AccountError):
+    """Too many failed sign-ins for this name or from this address: try again in ``retry_after``
+    seconds."""
+
+    def __init__(self, retry_after: float) -> None:
+        self.retry_after = retry_after
+        super().__init__(f"too many failed sign-ins: try again in {max(1, round(retry_after))} s")
+
+
+class NotSignedInError(AccountError):
+    """A session token that is unknown, signed out or expired."""
+
+
+class UnknownAccountError(AccountError, KeyError):
+    """No account has this name (an operator's command; a client's sign-in never says so)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message a second time
+        return str(self.args[0]) if self.args else ""
+
+
+class ClaimError(AccountError):
+    """A seat that cannot be claimed: an unknown seat token, or a seat another account holds."""
+
+
+class RatingError(AccountError):
+    """A match that cannot be rated: not over, not two accounts' match, or rated already."""

@@ -1,0 +1,206 @@
+"""Accounts and their sessions: sign up, sign in and out, the account of a session, passwords.
+
+A session token is random (256 bits), handed to the client once; the database keeps only its
+SHA-256, with the time it expires. A sign-in with a wrong name or a wrong password fails the same
+way, in about the same time (an unknown name is verified against a dummy hash), and counts against
+the :class:`~gammon.accounts.throttle.SignInThrottle`.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, sessionmaker
+
+from gammon.accounts.clock import Clock, as_utc, utc_now
+from gammon.accounts.errors import (
+    NameTakenError,
+    NotSignedInError,
+    SignInError,
+    UnknownAccountError,
+)
+from gammon.accounts.names import check_name, name_key
+from gammon.accounts.passwords import Passwords, check_password
+from gammon.accounts.throttle import SignInThrottle
+from gammon.ratings import START_RATING
+from gammon.store import Store
+from gammon.store.models import AccountRow, AccountSessionRow
+from gammon.store.repository import hash_token
+
+SESSION_LIFETIME = timedelta(days=30)
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    name: str
+    rating: float
+    experience: int
+    created_at: datetime
+
+    @classmethod
+    def of(cls, row: AccountRow) -> Account:
+        return cls(
+            id=row.id,
+            name=row.name,
+            rating=row.rating,
+            experience=row.experience,
+            created_at=as_utc(row.created_at),
+        )
+
+
+@dataclass(frozen=True)
+class SignedIn:
+    """A new session: ``token`` goes to the client, and is not kept anywhere here."""
+
+    token: str
+    account: Account
+    expires_at: datetime
+
+
+class Accounts:
+    """The accounts of ``store``'s database. ``passwords`` hashes (Argon2id), ``throttle`` limits
+    failed sign-ins, ``clock`` tells the time (all injectable for tests)."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        passwords: Passwords | None = None,
+        throttle: SignInThrottle | None = None,
+        clock: Clock = utc_now,
+        session_lifetime: timedelta = SESSION_LIFETIME,
+    ) -> None:
+        self.store = store
+        self.passwords = passwords or Passwords()
+        self.throttle = throttle or SignInThrottle()
+        self.clock = clock
+        self.session_lifetime = session_lifetime
+        self.sessions = sessionmaker(store.engine, expire_on_commit=False)
+
+    def sign_up(self, name: str, password: str) -> Account:
+        """A new account (InvalidNameError, WeakPasswordError, NameTakenError)."""
+        check_name(name)
+        password_hash = self.passwords.hash(check_password(password))
+        row = AccountRow(
+            name=name,
+            name_key=name_key(name),
+            password_hash=password_hash,
+            created_at=self.clock(),
+            rating=START_RATING,
+            experience=0,
+        )
+        try:
+            with self.sessions.begin() as s:
+                s.add(row)
+        except IntegrityError:  # the unique name_key, also against a sign-up racing this one
+            raise NameTakenError(f"the name {name!r} is taken") from None
+        return Account.of(row)
+
+    def sign_in(self, name: str, password: str, address: str | None = None) -> SignedIn:
+        """A new session for the account ``name`` if ``password`` is its own: else SignInError,
+        the same for an unknown name; ThrottledError after too many failures."""
+        key = name_key(name) if isinstance(name, str) else ""
+        self.throttle.check(key, address)
+        with self.sessions.begin() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.name_key == key))
+            if row is None or not isinstance(password, str):
+                self.passwords.verify_nobody(password if isinstance(password, str) else "")
+                ok = False
+            else:
+                ok = self.passwords.verify(row.password_hash, password)
+            if row is None or not ok:
+                self.throttle.failed(key, address)
+                raise SignInError()
+            self.throttle.succeeded(key)
+            if self.passwords.needs_rehash(row.password_hash):
+                row.password_hash = self.passwords.hash(password)
+            now = self.clock()
+            s.execute(
+                delete(AccountSessionRow).where(
+                    AccountSessionRow.account_id == row.id, AccountSessionRow.expires_at <= now
+                )
+            )
+            token, expires_at = self._new_session(s, row.id, now)
+            return SignedIn(token=token, account=Account.of(row), expires_at=expires_at)
+
+    def sign_out(self, token: str) -> None:
+        """End the session (nothing happens for a token that names none)."""
+        with self.sessions.begin() as s:
+            s.execute(delete(AccountSessionRow).where(AccountSessionRow.token_hash == hash_token(token)))
+
+    def account_of(self, token: str) -> Account | None:
+        """The account signed in with ``token``; None for an unknown, signed-out or expired one."""
+        with self.sessions() as s:
+            row = self._session_account(s, token)
+            return None if row is None else Account.of(row)
+
+    def by_name(self, name: str) -> Account | None:
+        with self.sessions() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            return None if row is None else Account.of(row)
+
+    def change_password(self, token: str, old_password: str, new_password: str) -> None:
+        """Change the password of the session's account, which must give its present one
+        (SignInError if wrong); every other session of the account ends."""
+        check_password(new_password)
+        with self.sessions.begin() as s:
+            row = self._session_account(s, token)
+            if row is None:
+                raise NotSignedInError("not signed in")
+            if not self.passwords.verify(row.password_hash, old_password):
+                raise SignInError()
+            row.password_hash = self.passwords.hash(new_password)
+            s.execute(
+                delete(AccountSessionRow).where(
+                    AccountSessionRow.account_id == row.id, AccountSessionRow.token_hash != hash_token(token)
+                )
+            )
+
+    def reset_password(self, name: str, new_password: str) -> Account:
+        """An operator's reset: set the password of the account ``name`` (UnknownAccountError)
+        and end all its sessions."""
+        password_hash = self.passwords.hash(check_password(new_password))
+        with self.sessions.begin() as s:
+            row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            if row is None:
+                raise UnknownAccountError(f"no account is named {name!r}")
+            s.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=password_hash))
+            s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == row.id))
+            return Account.of(row)
+
+    def signed_in(self, token: str, password: str | None = None) -> Account:
+        """The session's account (NotSignedInError), checking its ``password`` when given
+        (SignInError): what an action as grave as deleting the account asks for."""
+        with self.sessions() as s:
+            row = self._session_account(s, token)
+            if row is None:
+                raise NotSignedInError("not signed in")
+            if password is not None and not self.passwords.verify(row.password_hash, password):
+                raise SignInError()
+            return Account.of(row)
+
+    def _new_session(self, s: Session, account_id: int, now: datetime) -> tuple[str, datetime]:
+        token = secrets.token_urlsafe(32)
+        expires_at = now + self.session_lifetime
+        s.add(
+            AccountSessionRow(
+                token_hash=hash_token(token), account_id=account_id, created_at=now, expires_at=expires_at
+            )
+        )
+        return token, expires_at
+
+    def _session_account(self, s: Session, token: str) -> AccountRow | None:
+        if not isinstance(token, str):
+            return None
+        return s.scalar(
+            select(AccountRow)
+            .join(AccountSessionRow)
+            .where(
+                AccountSessionRow.token_hash == hash_token(token), AccountSessionRow.expires_at > self.clock()
+            )
+        )

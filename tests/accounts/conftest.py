@@ -1,0 +1,61 @@
+"""Accounts fixtures: a store on SQLite and on PostgreSQL (the storage tests' ``store_url``), a
+cheap Argon2id hasher, and clocks the tests move by hand."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from argon2 import PasswordHasher
+
+from gammon.accounts import Accounts, SignInThrottle
+from gammon.accounts.passwords import Passwords
+from gammon.store import MatchRecord, Store
+from gammon.store.repository import hash_token
+from tests.store.conftest import pg_url, store, store_url  # noqa: F401  (the storage tests' fixtures)
+
+# Argon2id still, at the least cost: the tests hash hundreds of passwords.
+CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
+
+
+class Clock:
+    """A clock that moves only when told: ``now`` a UTC datetime, ``seconds`` for the throttle."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
+        self.seconds = 1000.0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.seconds
+
+    def advance(self, delta: timedelta) -> None:
+        self.now += delta
+        self.seconds += delta.total_seconds()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def accounts(store: Store, clock: Clock) -> Iterator[Accounts]:  # noqa: F811
+    yield Accounts(store, passwords=Passwords(CHEAP), clock=clock,
+                   throttle=SignInThrottle(per_name=5, per_address=20, window=900.0, clock=clock.monotonic))
+
+
+def new_match(store: Store, match_id: str, *, mode: str = "online", length: int = 5,  # noqa: F811
+              names: list[str | None] | None = None) -> tuple[str, str]:
+    """Store a match; its two seat tokens."""
+    tokens = (f"{match_id}-seat0-token", f"{match_id}-seat1-token")
+    rules: dict[str, object] = {"match_length": length}
+    if names is not None:
+        rules["names"] = names
+    store.create_match(MatchRecord(id=match_id, mode=mode, rules=rules,
+                                   seat_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
+                                   level="engine" if mode == "computer" else None))
+    return tokens
