@@ -11,8 +11,12 @@ from argon2 import PasswordHasher
 
 from gammon.accounts import Accounts, SignInThrottle
 from gammon.accounts.passwords import Passwords
-from gammon.store import MatchRecord, Store
-from gammon.store.repository import hash_token
+from gammon.dice import RandomDice
+from gammon.match import Match
+from gammon.records import match_actions
+from gammon.rules import Rules, WinKind
+from gammon.store import LogChange, MatchRecord, Store
+from gammon.store.repository import MatchSummary, hash_token
 from tests.store.conftest import pg_url, store, store_url  # noqa: F401  (the storage tests' fixtures)
 
 # Argon2id still, at the least cost: the tests hash hundreds of passwords.
@@ -44,18 +48,61 @@ def clock() -> Clock:
 
 @pytest.fixture
 def accounts(store: Store, clock: Clock) -> Iterator[Accounts]:  # noqa: F811
-    yield Accounts(store, passwords=Passwords(CHEAP), clock=clock,
-                   throttle=SignInThrottle(per_name=5, per_address=20, window=900.0, clock=clock.monotonic))
+    yield Accounts(
+        store,
+        passwords=Passwords(CHEAP),
+        clock=clock,
+        throttle=SignInThrottle(per_name=5, per_address=20, window=900.0, clock=clock.monotonic),
+    )
 
 
-def new_match(store: Store, match_id: str, *, mode: str = "online", length: int = 5,  # noqa: F811
-              names: list[str | None] | None = None) -> tuple[str, str]:
+def new_match(
+    db: Store,
+    match_id: str,
+    *,
+    mode: str = "online",
+    length: int = 5,
+    names: list[str | None] | None = None,
+) -> tuple[str, str]:
     """Store a match; its two seat tokens."""
     tokens = (f"{match_id}-seat0-token", f"{match_id}-seat1-token")
     rules: dict[str, object] = {"match_length": length}
     if names is not None:
         rules["names"] = names
-    store.create_match(MatchRecord(id=match_id, mode=mode, rules=rules,
-                                   seat_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
-                                   level="engine" if mode == "computer" else None))
+    db.create_match(
+        MatchRecord(
+            id=match_id,
+            mode=mode,
+            rules=rules,
+            seat_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
+            level="engine" if mode == "computer" else None,
+        )
+    )
     return tokens
+
+
+def finish_match(db: Store, match_id: str, winner: int, length: int = 5) -> None:
+    """Play out the stored match ``match_id``: ``winner`` wins every game, its opponent resigning
+    a single game, until the match is over; store its actions and its summary."""
+    match = Match(Rules(match_length=length), RandomDice(3))
+    while True:
+        game = match.game
+        game.roll()
+        if game.turn == winner:
+            game.play(game.legal_plays()[0])
+        game.resign(WinKind.SINGLE, 1 - winner)
+        game.accept_resignation()
+        if match.is_over:
+            break
+        match.new_game()
+    actions = match_actions(match)
+    db.append(
+        match_id,
+        LogChange(
+            base=0,
+            version=len(actions),
+            first=0,
+            actions=actions,
+            summary=MatchSummary("over", game.position_for(0).id, match.score),
+        ),
+    )

@@ -49,7 +49,9 @@ def test_the_formula_as_fibs_publishes_it() -> None:
         (1, -1000, 1.0, -1.0),
     ],
 )
-def test_worked_changes_for_experienced_players(length: int, difference: int, win: float, loss: float) -> None:
+def test_worked_changes_for_experienced_players(
+    length: int, difference: int, win: float, loss: float
+) -> None:
     """The table of changes for players with 400 experience or more (K = 1) at
     https://m.goldtoken.com/games/wiki?wiki=Ratings%20in%20Practice : a player whose opponent is
     rated ``difference`` higher gains ``win`` by winning a ``length``-point match (the opponent
@@ -64,7 +66,14 @@ def test_worked_changes_for_experienced_players(length: int, difference: int, wi
 
 def test_new_players_ratings_move_faster_until_400_experience() -> None:
     """K = max(1, 5 - experience/100): 5 for a new player, 1 from 400 experience on."""
-    assert [experience_factor(e) for e in (0, 50, 100, 399, 400, 1000)] == [5, 4.5, 4, pytest.approx(1.01), 1, 1]
+    assert [experience_factor(e) for e in (0, 50, 100, 399, 400, 1000)] == [
+        5,
+        4.5,
+        4,
+        pytest.approx(1.01),
+        1,
+        1,
+    ]
     change = rating_change(1500, 1500, 5, winner_experience=0, loser_experience=400)
     assert change.winner_change == pytest.approx(5 * 4 * math.sqrt(5) * 0.5)
     assert change.loser_change == pytest.approx(-4 * math.sqrt(5) * 0.5)

@@ -37,8 +37,9 @@ def test_names_are_unique_without_regard_to_case(accounts: Accounts) -> None:
         accounts.sign_up("ALICE", "password2")
 
 
-@pytest.mark.parametrize("name", ["ab", "x" * 25, "has space", "_lead", "<script>", "a;b", "ünï", "guest",
-                                  "Anonymous", "", "a:b"])
+@pytest.mark.parametrize(
+    "name", ["ab", "x" * 25, "has space", "_lead", "<script>", "a;b", "ünï", "guest", "Anonymous", "", "a:b"]
+)
 def test_names_that_are_refused(accounts: Accounts, name: str) -> None:
     with pytest.raises(InvalidNameError):
         accounts.sign_up(name, "password1")
@@ -98,8 +99,9 @@ def test_a_hash_of_older_parameters_is_renewed_at_sign_in(accounts: Accounts) ->
 
     from gammon.store.models import AccountRow
 
-    older = Accounts(accounts.store, passwords=Passwords(PasswordHasher(time_cost=1, memory_cost=16,
-                                                                       parallelism=1)))
+    older = Accounts(
+        accounts.store, passwords=Passwords(PasswordHasher(time_cost=1, memory_cost=16, parallelism=1))
+    )
     older.sign_up("Alice", "password1")
     accounts.sign_in("Alice", "password1")
     with accounts.sessions() as s:

@@ -1,0 +1,99 @@
+"""An account's matches: claiming the seats a guest played, and deleting the account.
+
+A guest holds a seat by its token; claiming links the seat to an account (the seat token keeps
+working). Deleting an account takes its personal data (name, password hash, sessions, its own
+rating history); its matches stay, the seats it held without an account, so its opponents see an
+anonymous player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlalchemy import delete, or_, select, update
+from sqlalchemy.orm import Session
+
+from gammon.accounts.errors import ClaimError
+from gammon.accounts.service import Accounts
+from gammon.store.models import (
+    AccountRow,
+    AccountSessionRow,
+    MatchRow,
+    RatingChangeRow,
+    SeatAccountRow,
+)
+from gammon.store.repository import hash_token
+
+
+@dataclass(frozen=True)
+class ClaimedSeat:
+    match_id: str
+    seat: int
+
+
+def claim_seats(accounts: Accounts, token: str, seat_tokens: Iterable[str]) -> list[ClaimedSeat]:
+    """Link the seats of ``seat_tokens`` to the account of the session ``token``, all or none
+    (NotSignedInError, ClaimError: an unknown seat token, a seat another account holds, or both
+    seats of one match). A seat the account holds already is claimed again without harm."""
+    account = accounts.signed_in(token)
+    claimed: list[ClaimedSeat] = []
+    with accounts.sessions.begin() as s:
+        for seat_token in seat_tokens:
+            seat = _claim(s, account.id, hash_token(seat_token) if isinstance(seat_token, str) else "")
+            claimed.append(seat)
+    return claimed
+
+
+def _claim(s: Session, account_id: int, seat_hash: str) -> ClaimedSeat:
+    row = s.scalar(
+        select(MatchRow).where(or_(MatchRow.seat0_hash == seat_hash, MatchRow.seat1_hash == seat_hash))
+    )
+    if row is None:
+        raise ClaimError("no match has this seat token")
+    seat = 0 if row.seat0_hash == seat_hash else 1
+    holders = {
+        r.seat: r.account_id
+        for r in s.scalars(select(SeatAccountRow).where(SeatAccountRow.match_id == row.id))
+    }
+    if holders.get(1 - seat) == account_id:
+        # One person at both seats (two at one keyboard, or a match against oneself) is no
+        # match between two accounts: it could rate itself.
+        raise ClaimError(f"match {row.id!r}: this account holds the other seat")
+    if seat in holders:
+        if holders[seat] != account_id:
+            raise ClaimError(f"match {row.id!r}: the seat belongs to another player")
+        return ClaimedSeat(row.id, seat)
+    s.add(SeatAccountRow(match_id=row.id, seat=seat, account_id=account_id))
+    s.flush()  # a second token of the same seat in this claim sees it
+    return ClaimedSeat(row.id, seat)
+
+
+def seat_holders(accounts: Accounts, match_id: str) -> dict[int, int | None]:
+    """The seats of the match linked to accounts: seat -> account id (None: a deleted account)."""
+    with accounts.sessions() as s:
+        return {
+            r.seat: r.account_id
+            for r in s.scalars(select(SeatAccountRow).where(SeatAccountRow.match_id == match_id))
+        }
+
+
+def delete_account(accounts: Accounts, token: str, password: str) -> None:
+    """Delete the account of the session ``token``, which must give its password (SignInError)."""
+    account = accounts.signed_in(token, password)
+    erase_account(accounts, account.id)
+
+
+def erase_account(accounts: Accounts, account_id: int) -> None:
+    """Delete the account ``account_id`` and its personal data, keeping its matches, in one
+    transaction. (The foreign keys say the same; this does not rely on SQLite enforcing them.)"""
+    with accounts.sessions.begin() as s:
+        s.execute(
+            update(SeatAccountRow).where(SeatAccountRow.account_id == account_id).values(account_id=None)
+        )
+        s.execute(
+            update(RatingChangeRow).where(RatingChangeRow.opponent_id == account_id).values(opponent_id=None)
+        )
+        s.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
+        s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == account_id))
+        s.execute(delete(AccountRow).where(AccountRow.id == account_id))

@@ -1,0 +1,176 @@
+"""Rated matches: a finished online match between two accounts changes both ratings (the FIBS
+formula, :mod:`gammon.ratings`) and experiences in one transaction, with a history row for each
+player; and the leaderboard."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import exists, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from gammon.accounts.clock import as_utc
+from gammon.accounts.errors import RatingError
+from gammon.accounts.service import Accounts
+from gammon.ratings import rating_change
+from gammon.store.models import AccountRow, MatchRow, RatingChangeRow, SeatAccountRow
+
+RATED_MODE = "online"  # two people at one keyboard, or against the computer, are not rated
+
+
+@dataclass(frozen=True)
+class RatedPlayer:
+    account_id: int
+    rating_before: float
+    rating_after: float
+    experience_after: int
+
+
+@dataclass(frozen=True)
+class RatedMatch:
+    match_id: str
+    winner: RatedPlayer
+    loser: RatedPlayer
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    match_id: str
+    opponent: str | None  # None: an account since deleted
+    match_length: int
+    won: bool
+    rating_before: float
+    rating_after: float
+    played_at: datetime
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    name: str
+    rating: float
+    experience: int
+
+
+def rate_match(accounts: Accounts, match_id: str) -> RatedMatch:
+    """Rate the match ``match_id``, which must be over, online, of a length, and between two
+    accounts (RatingError; also when it was rated already)."""
+    now = accounts.clock()
+    try:
+        with accounts.sessions.begin() as s:
+            match = s.get(MatchRow, match_id)
+            if match is None:
+                raise RatingError(f"no match {match_id!r}")
+            length, winner_seat = _result(match)
+            holders = {
+                r.seat: r.account_id
+                for r in s.scalars(select(SeatAccountRow).where(SeatAccountRow.match_id == match_id))
+            }
+            ids = holders.get(winner_seat), holders.get(1 - winner_seat)
+            if ids[0] is None or ids[1] is None or ids[0] == ids[1]:
+                raise RatingError(f"match {match_id!r} is not between two accounts")
+            # Locked in id order (on PostgreSQL): two matches rated at once cannot deadlock, and
+            # neither reads a rating the other is changing.
+            rows = {
+                r.id: r
+                for r in s.scalars(
+                    select(AccountRow).where(AccountRow.id.in_(ids)).order_by(AccountRow.id).with_for_update()
+                )
+            }
+            winner, loser = rows[ids[0]], rows[ids[1]]
+            change = rating_change(winner.rating, loser.rating, length, winner.experience, loser.experience)
+            rated = RatedMatch(
+                match_id,
+                _update(s, winner, loser, change.winner_change, length, True, now, match_id),
+                _update(s, loser, winner, change.loser_change, length, False, now, match_id),
+            )
+    except IntegrityError:  # the unique (match, account) of the history
+        raise RatingError(f"match {match_id!r} is rated already") from None
+    return rated
+
+
+def _result(match: MatchRow) -> tuple[int, int]:
+    """The match's length and its winner's seat (RatingError if it is not to be rated)."""
+    length = match.rules.get("match_length") if isinstance(match.rules, dict) else None
+    if match.mode != RATED_MODE:
+        raise RatingError(f"match {match.id!r} is not an online match ({match.mode})")
+    if not isinstance(length, int) or isinstance(length, bool) or length < 1:
+        raise RatingError(f"match {match.id!r} is money play: only matches to a length are rated")
+    if match.status != "over":
+        raise RatingError(f"match {match.id!r} is not over")
+    scores = (match.score0, match.score1)
+    if max(scores) < length or scores[0] == scores[1]:
+        raise RatingError(f"match {match.id!r} has no winner (score {scores[0]}-{scores[1]})")
+    return length, 0 if scores[0] > scores[1] else 1
+
+
+def _update(
+    s: Session,
+    player: AccountRow,
+    opponent: AccountRow,
+    delta: float,
+    length: int,
+    won: bool,
+    now: datetime,
+    match_id: str,
+) -> RatedPlayer:
+    before, experience = player.rating, player.experience
+    player.rating = before + delta
+    player.experience = experience + length
+    s.add(
+        RatingChangeRow(
+            match_id=match_id,
+            account_id=player.id,
+            opponent_id=opponent.id,
+            match_length=length,
+            won=won,
+            rating_before=before,
+            rating_after=player.rating,
+            experience_before=experience,
+            played_at=now,
+        )
+    )
+    return RatedPlayer(player.id, before, player.rating, player.experience)
+
+
+def rating_history(accounts: Accounts, account_id: int) -> list[HistoryEntry]:
+    """The account's rated matches, oldest first."""
+    opponent = AccountRow.__table__.alias("opponent")
+    query = (
+        select(RatingChangeRow, opponent.c.name)
+        .outerjoin(opponent, opponent.c.id == RatingChangeRow.opponent_id)
+        .where(RatingChangeRow.account_id == account_id)
+        .order_by(RatingChangeRow.played_at, RatingChangeRow.id)
+    )
+    with accounts.sessions() as s:
+        return [
+            HistoryEntry(
+                match_id=r.match_id,
+                opponent=name,
+                match_length=r.match_length,
+                won=r.won,
+                rating_before=r.rating_before,
+                rating_after=r.rating_after,
+                played_at=as_utc(r.played_at),
+            )
+            for r, name in s.execute(query)
+        ]
+
+
+def leaderboard(accounts: Accounts, active_days: int | None = None, limit: int = 100) -> list[Standing]:
+    """The accounts by rating, highest first (ties by name); with ``active_days``, only those with
+    a rated match in the last so many days."""
+    query = select(AccountRow.name, AccountRow.rating, AccountRow.experience)
+    if active_days is not None:
+        since = accounts.clock() - timedelta(days=active_days)
+        query = query.where(
+            exists().where(RatingChangeRow.account_id == AccountRow.id, RatingChangeRow.played_at >= since)
+        )
+    query = query.order_by(AccountRow.rating.desc(), AccountRow.name_key).limit(limit)
+    with accounts.sessions() as s:
+        return [
+            Standing(rank, name, rating, experience)
+            for rank, (name, rating, experience) in enumerate(s.execute(query), start=1)
+        ]

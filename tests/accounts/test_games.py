@@ -1,0 +1,76 @@
+"""Claiming the seats a guest played, and deleting an account (its games stay, anonymous)."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import select
+
+from gammon.accounts import Accounts, ClaimError, NotSignedInError, SignInError
+from gammon.accounts.games import ClaimedSeat, claim_seats, delete_account, seat_holders
+from gammon.accounts.rated import rate_match, rating_history
+from gammon.store.models import AccountRow, AccountSessionRow, RatingChangeRow
+from tests.accounts.conftest import finish_match, new_match
+
+
+def _signed_in(accounts: Accounts, name: str) -> str:
+    accounts.sign_up(name, "password1")
+    return accounts.sign_in(name, "password1").token
+
+
+def test_a_guest_claims_the_seats_it_played(accounts: Accounts) -> None:
+    alice = _signed_in(accounts, "Alice")
+    m1 = new_match(accounts.store, "m1")
+    m2 = new_match(accounts.store, "m2")
+    claimed = claim_seats(accounts, alice, [m1[0], m2[1]])
+    assert claimed == [ClaimedSeat("m1", 0), ClaimedSeat("m2", 1)]
+    assert claim_seats(accounts, alice, [m1[0]]) == [ClaimedSeat("m1", 0)]  # again: no harm
+    account_id = accounts.signed_in(alice).id
+    assert seat_holders(accounts, "m1") == {0: account_id}
+    assert seat_holders(accounts, "m2") == {1: account_id}
+
+
+def test_what_cannot_be_claimed(accounts: Accounts) -> None:
+    alice, bob = _signed_in(accounts, "Alice"), _signed_in(accounts, "Bob")
+    m1 = new_match(accounts.store, "m1")
+    claim_seats(accounts, alice, [m1[0]])
+    with pytest.raises(ClaimError, match="another player"):
+        claim_seats(accounts, bob, [m1[0]])
+    with pytest.raises(ClaimError, match="other seat"):
+        claim_seats(accounts, alice, [m1[1]])
+    with pytest.raises(ClaimError, match="no match"):
+        claim_seats(accounts, bob, ["no such token"])
+    with pytest.raises(NotSignedInError):
+        claim_seats(accounts, "no session", [m1[1]])
+    # all or none: the good seat of a claim with a bad one is not claimed
+    m2 = new_match(accounts.store, "m2")
+    with pytest.raises(ClaimError):
+        claim_seats(accounts, bob, [m2[0], "no such token"])
+    assert seat_holders(accounts, "m2") == {}
+
+
+def test_deleting_an_account_takes_its_personal_data_and_keeps_its_games(accounts: Accounts) -> None:
+    alice, bob = _signed_in(accounts, "Alice"), _signed_in(accounts, "Bob")
+    bob_id = accounts.signed_in(bob).id
+    tokens = new_match(accounts.store, "m1", length=3)
+    claim_seats(accounts, alice, [tokens[0]])
+    claim_seats(accounts, bob, [tokens[1]])
+    finish_match(accounts.store, "m1", winner=0, length=3)
+    rate_match(accounts, "m1")
+    with pytest.raises(SignInError):
+        delete_account(accounts, alice, "wrong password")
+    delete_account(accounts, alice, "password1")
+    assert accounts.by_name("Alice") is None and accounts.account_of(alice) is None
+    with pytest.raises(SignInError):
+        accounts.sign_in("Alice", "password1")
+    with accounts.sessions() as s:
+        assert list(s.scalars(select(AccountRow.name))) == ["Bob"]
+        assert {r.account_id for r in s.scalars(select(AccountSessionRow))} == {bob_id}
+        assert {r.account_id for r in s.scalars(select(RatingChangeRow))} == {bob_id}
+    # the match stays, the seat anonymous; Bob's history keeps the match, without the opponent's name
+    assert accounts.store.summary("m1").status == "over"
+    assert seat_holders(accounts, "m1") == {0: None, 1: bob_id}
+    assert [(h.match_id, h.opponent, h.won) for h in rating_history(accounts, bob_id)] == [
+        ("m1", None, False)
+    ]
+    # the name is free again
+    accounts.sign_up("alice", "password2")

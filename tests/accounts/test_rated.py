@@ -1,0 +1,104 @@
+"""Rated matches: both players' ratings and experiences change in one transaction, a history row
+each; the leaderboard."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from gammon.accounts import Accounts, RatingError
+from gammon.accounts.games import claim_seats
+from gammon.accounts.rated import leaderboard, rate_match, rating_history
+from gammon.ratings import rating_change
+from tests.accounts.conftest import Clock, finish_match, new_match
+
+
+def _players(accounts: Accounts, *names: str) -> list[str]:
+    tokens = []
+    for name in names:
+        accounts.sign_up(name, "password1")
+        tokens.append(accounts.sign_in(name, "password1").token)
+    return tokens
+
+
+def _match(
+    accounts: Accounts,
+    match_id: str,
+    seat0: str,
+    seat1: str,
+    length: int = 5,
+    winner: int | None = 0,
+    mode: str = "online",
+) -> None:
+    tokens = new_match(accounts.store, match_id, length=length, mode=mode)
+    claim_seats(accounts, seat0, [tokens[0]])
+    claim_seats(accounts, seat1, [tokens[1]])
+    if winner is not None:
+        finish_match(accounts.store, match_id, winner, length)
+
+
+def test_a_rated_match_changes_both_ratings_and_experiences(accounts: Accounts) -> None:
+    alice, bob = _players(accounts, "Alice", "Bob")
+    _match(accounts, "m1", alice, bob, length=5, winner=1)
+    rated = rate_match(accounts, "m1")
+    expected = rating_change(1500, 1500, 5, 0, 0)
+    assert rated.winner.account_id == accounts.signed_in(bob).id
+    assert rated.winner.rating_after == pytest.approx(1500 + expected.winner_change)  # K 5 for both
+    assert rated.loser.rating_after == pytest.approx(1500 + expected.loser_change)
+    a, b = accounts.signed_in(alice), accounts.signed_in(bob)
+    assert (a.rating, a.experience) == (pytest.approx(1500 - 5 * 4 * 5**0.5 / 2), 5)
+    assert (b.rating, b.experience) == (pytest.approx(1500 + 5 * 4 * 5**0.5 / 2), 5)
+    history = rating_history(accounts, a.id)
+    assert [(h.match_id, h.opponent, h.match_length, h.won, h.rating_before) for h in history] == [
+        ("m1", "Bob", 5, False, 1500)
+    ]
+    assert history[0].rating_after == pytest.approx(a.rating)
+    with pytest.raises(RatingError, match="rated already"):
+        rate_match(accounts, "m1")
+    assert accounts.signed_in(alice).rating == pytest.approx(a.rating)  # unchanged by the refusal
+
+
+def test_ratings_follow_from_one_match_to_the_next(accounts: Accounts) -> None:
+    alice, bob = _players(accounts, "Alice", "Bob")
+    _match(accounts, "m1", alice, bob, length=3, winner=0)
+    _match(accounts, "m2", bob, alice, length=7, winner=0)
+    first, second = rate_match(accounts, "m1"), rate_match(accounts, "m2")
+    after_first = rating_change(1500, 1500, 3, 0, 0)
+    change = rating_change(1500 + after_first.loser_change, 1500 + after_first.winner_change, 7, 3, 3)
+    assert second.winner.rating_before == pytest.approx(first.loser.rating_after)
+    assert second.winner.rating_after - second.winner.rating_before == pytest.approx(change.winner_change)
+    assert (second.winner.experience_after, second.loser.experience_after) == (10, 10)
+
+
+def test_matches_that_are_not_rated(accounts: Accounts) -> None:
+    alice, bob = _players(accounts, "Alice", "Bob")
+    _match(accounts, "going", alice, bob, winner=None)
+    _match(accounts, "local", alice, bob, mode="local")
+    _match(accounts, "money", alice, bob, length=0, winner=None)
+    new_match(accounts.store, "guest")
+    finish_match(accounts.store, "guest", 0)
+    for match_id, why in [
+        ("going", "not over"),
+        ("local", "not an online match"),
+        ("money", "money play"),
+        ("guest", "not between two accounts"),
+        ("nothing", "no match"),
+    ]:
+        with pytest.raises(RatingError, match=why):
+            rate_match(accounts, match_id)
+    assert accounts.signed_in(alice).experience == 0
+
+
+def test_the_leaderboard_of_all_and_of_the_active(accounts: Accounts, clock: Clock) -> None:
+    alice, bob, carol, _ = _players(accounts, "alice", "Bob", "carol", "Dave")
+    _match(accounts, "m1", alice, bob, winner=0)
+    rate_match(accounts, "m1")
+    clock.advance(timedelta(days=25))  # within the sessions' lifetime
+    _match(accounts, "m2", carol, bob, winner=0)
+    rate_match(accounts, "m2")
+    board = leaderboard(accounts)
+    assert [(s.rank, s.name) for s in board] == [(1, "alice"), (2, "carol"), (3, "Dave"), (4, "Bob")]
+    assert board[0].rating > 1500 and board[2].rating == 1500 and board[0].experience == 5
+    assert [s.name for s in leaderboard(accounts, active_days=20)] == ["carol", "Bob"]
+    assert [s.name for s in leaderboard(accounts, limit=2)] == ["alice", "carol"]

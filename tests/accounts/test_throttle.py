@@ -1,0 +1,53 @@
+"""The sign-in throttle on its own: a window of failures per name and per address, on a clock the
+test moves."""
+
+from __future__ import annotations
+
+import pytest
+
+from gammon.accounts import SignInThrottle, ThrottledError
+
+
+class Seconds:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_name_is_refused_after_its_failures_until_the_oldest_leaves_the_window() -> None:
+    clock = Seconds()
+    throttle = SignInThrottle(per_name=3, per_address=100, window=60.0, clock=clock)
+    for t in (0.0, 10.0, 20.0):
+        clock.now = t
+        throttle.check("alice", "a1")
+        throttle.failed("alice", "a1")
+    with pytest.raises(ThrottledError) as refused:
+        throttle.check("alice", "a2")  # from another address too
+    assert refused.value.retry_after == pytest.approx(40.0)
+    throttle.check("bob", "a1")  # another name is not held back
+    clock.now = 60.0
+    throttle.check("alice", "a1")  # the first failure has left the window
+
+
+def test_an_address_is_refused_after_its_failures_over_many_names() -> None:
+    clock = Seconds()
+    throttle = SignInThrottle(per_name=3, per_address=5, window=60.0, clock=clock)
+    for i in range(5):
+        throttle.failed(f"name{i}", "a1")
+    with pytest.raises(ThrottledError):
+        throttle.check("name9", "a1")
+    throttle.check("name9", "a2")
+    throttle.check("name9", None)  # no address known: only the name counts
+
+
+def test_a_success_clears_its_names_failures_not_its_addresses() -> None:
+    throttle = SignInThrottle(per_name=2, per_address=3, window=60.0, clock=Seconds())
+    throttle.failed("alice", "a1")
+    throttle.failed("alice", "a1")
+    throttle.succeeded("alice")
+    throttle.check("alice", "a2")
+    throttle.failed("bob", "a1")
+    with pytest.raises(ThrottledError, match="try again in 60 s"):
+        throttle.check("carol", "a1")
