@@ -76,6 +76,7 @@ def new_match(
             rules=rules,
             seat_hashes=(hash_token(tokens[0]), hash_token(tokens[1])),
             level="engine" if mode == "computer" else None,
+            created_at=Clock().now,
         )
     )
     return tokens
