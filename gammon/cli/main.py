@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from gammon import __version__
+from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
 from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
@@ -192,7 +193,7 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
 
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    add_play, add_hint, add_eval, add_rollout, add_analyse, add_convert, add_serve,
+    add_play, add_hint, add_eval, add_rollout, add_analyse, add_convert, add_serve, add_account,
 ]
 
 

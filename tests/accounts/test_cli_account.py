@@ -1,0 +1,78 @@
+"""``gammon account reset-password NAME``: the new password from a prompt or from stdin."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from gammon.accounts import Accounts, SignInError
+from gammon.accounts.passwords import Passwords
+from gammon.cli.main import main
+from gammon.store import Store
+from tests.accounts.conftest import CHEAP
+
+
+@pytest.fixture
+def url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'accounts.sqlite3'}"
+
+
+def _with_alice(url: str) -> Accounts:
+    accounts = Accounts(Store(url), passwords=Passwords(CHEAP))
+    accounts.sign_up("Alice", "old password")
+    return accounts
+
+
+def test_the_new_password_read_from_stdin(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    accounts = _with_alice(url)
+    token = accounts.sign_in("Alice", "old password").token
+    monkeypatch.setattr("sys.stdin", io.StringIO("new password\nignored\n"))
+    assert main(["account", "reset-password", "alice", "--database-url", url]) == 0
+    assert "password of Alice is reset" in capsys.readouterr().out
+    assert accounts.account_of(token) is None
+    accounts.sign_in("Alice", "new password")
+    with pytest.raises(SignInError):
+        accounts.sign_in("Alice", "old password")
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_the_new_password_asked_twice_without_echo(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    accounts = _with_alice(url)
+    monkeypatch.setattr("sys.stdin", Terminal())
+    answers = iter(["typed password", "typed password", "one", "another"])
+    monkeypatch.setattr("getpass.getpass", lambda prompt: next(answers))
+    assert main(["account", "reset-password", "Alice", "--database-url", url]) == 0
+    accounts.sign_in("Alice", "typed password")
+    assert main(["account", "reset-password", "Alice", "--database-url", url]) == 2
+    assert "the two passwords differ" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("name", "password", "message"),
+    [
+        ("Bob", "new password", "no account is named 'Bob'"),
+        ("Alice", "short", "at least 8 characters"),
+    ],
+)
+def test_what_the_command_refuses(
+    url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    name: str,
+    password: str,
+    message: str,
+) -> None:
+    accounts = _with_alice(url)
+    monkeypatch.setattr("sys.stdin", io.StringIO(password + "\n"))
+    assert main(["account", "reset-password", name, "--database-url", url]) == 2
+    assert message in capsys.readouterr().err
+    accounts.sign_in("Alice", "old password")
