@@ -11,6 +11,7 @@ from typing import Any
 from sqlalchemy import select
 
 from gammon.accounts.clock import as_utc
+from gammon.accounts.games import NAMES_KEY
 from gammon.accounts.service import Accounts
 from gammon.formats.mat import format_mat
 from gammon.formats.sgf import format_sgf
@@ -18,7 +19,6 @@ from gammon.records import replay_match
 from gammon.rules import Rules
 from gammon.store.models import AccountRow, MatchRow, SeatAccountRow
 
-NAMES_KEY = "names"  # the stored rules also hold the players' names as the match was made with
 GUEST = "Guest"
 ANONYMOUS = "Anonymous"  # a seat whose account was deleted
 
@@ -29,7 +29,10 @@ def export_matches(accounts: Accounts, account_id: int) -> bytes:
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         for row, names in _finished_matches(accounts, account_id):
-            match = replay_match(_rules(row.rules), accounts.store.load_log(row.id).actions)
+            actions = accounts.store.load_log(row.id).actions
+            if not actions:  # still in the old format (one row per request): the server converts it
+                continue
+            match = replay_match(_rules(row.rules), actions)
             stem = f"{as_utc(row.created_at):%Y-%m-%d}-{row.id}"
             archive.writestr(f"{stem}.mat", format_mat(match, names))
             info = {"DT": f"{as_utc(row.created_at):%Y-%m-%d}"}

@@ -25,6 +25,8 @@ from gammon.store.models import (
 )
 from gammon.store.repository import hash_token
 
+NAMES_KEY = "names"  # the stored rules also hold the names the players gave when the match was made
+
 
 @dataclass(frozen=True)
 class ClaimedSeat:
@@ -88,6 +90,13 @@ def erase_account(accounts: Accounts, account_id: int) -> None:
     """Delete the account ``account_id`` and its personal data, keeping its matches, in one
     transaction. (The foreign keys say the same; this does not rely on SQLite enforcing them.)"""
     with accounts.sessions.begin() as s:
+        held = s.execute(
+            select(MatchRow, SeatAccountRow.seat)
+            .join(SeatAccountRow, SeatAccountRow.match_id == MatchRow.id)
+            .where(SeatAccountRow.account_id == account_id)
+        ).all()
+        for match, seat in held:
+            _forget_name(match, seat)
         s.execute(
             update(SeatAccountRow).where(SeatAccountRow.account_id == account_id).values(account_id=None)
         )
@@ -97,3 +106,13 @@ def erase_account(accounts: Accounts, account_id: int) -> None:
         s.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
         s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == account_id))
         s.execute(delete(AccountRow).where(AccountRow.id == account_id))
+
+
+def _forget_name(match: MatchRow, seat: int) -> None:
+    """Take the name given for ``seat`` out of the match's stored rules (a new dict: the JSON
+    column is written back only when replaced)."""
+    names = match.rules.get(NAMES_KEY) if isinstance(match.rules, dict) else None
+    if isinstance(names, list) and len(names) == 2 and names[seat] is not None:
+        names = list(names)
+        names[seat] = None
+        match.rules = {**match.rules, NAMES_KEY: names}

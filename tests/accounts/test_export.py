@@ -10,6 +10,8 @@ from gammon.accounts.export import export_matches
 from gammon.accounts.games import claim_seats, delete_account
 from gammon.formats.mat import read_mat
 from gammon.formats.sgf import read_sgf
+from gammon.store import LogChange
+from gammon.store.repository import MatchSummary
 from tests.accounts.conftest import finish_match, new_match
 
 
@@ -53,4 +55,14 @@ def test_the_finished_matches_as_mat_and_sgf(accounts: Accounts) -> None:
 
 def test_an_account_without_finished_matches_gets_an_empty_zip(accounts: Accounts) -> None:
     account = accounts.sign_up("Alice", "password1")
+    assert _files(export_matches(accounts, account.id)) == {}
+    # a match still in the old format (its requests not yet stored as actions) is left out
+    old = new_match(accounts.store, "old")
+    accounts.store.append(
+        "old",
+        LogChange(
+            base=0, version=1, first=0, actions=[], summary=MatchSummary("over", "4HPwATDgc/ABMA", (5, 0))
+        ),
+    )
+    claim_seats(accounts, accounts.sign_in("Alice", "password1").token, [old[0]])
     assert _files(export_matches(accounts, account.id)) == {}

@@ -55,6 +55,8 @@ def test_deleting_an_account_takes_its_personal_data_and_keeps_its_games(account
     claim_seats(accounts, alice, [tokens[0]])
     claim_seats(accounts, bob, [tokens[1]])
     finish_match(accounts.store, "m1", winner=0, length=3)
+    named = new_match(accounts.store, "m2", names=["Alice Smith", "Bob"])  # the names given as guests
+    claim_seats(accounts, alice, [named[0]])
     rate_match(accounts, "m1")
     with pytest.raises(SignInError):
         delete_account(accounts, alice, "wrong password")
@@ -72,5 +74,6 @@ def test_deleting_an_account_takes_its_personal_data_and_keeps_its_games(account
     assert [(h.match_id, h.opponent, h.won) for h in rating_history(accounts, bob_id)] == [
         ("m1", None, False)
     ]
+    assert accounts.store.load_match("m2").rules["names"] == [None, "Bob"]
     # the name is free again
     accounts.sign_up("alice", "password2")
