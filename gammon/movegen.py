@@ -14,6 +14,7 @@ mask of points where an opponent blot was hit (the only way the opponent's side 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +22,10 @@ from numba import njit
 
 from gammon.dice import check_dice
 from gammon.play import Play
-from gammon.position import Position
 from gammon.primitive_kernels import flip_into
+
+if TYPE_CHECKING:  # Position imports this module when asked for plays
+    from gammon.position import Position
 
 Board = npt.NDArray[np.int8]
 """The 26-slot board of :mod:`gammon.position` as the kernels hold it (int8[26]; int8[n, 26] for n)."""

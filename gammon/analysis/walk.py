@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from gammon.analysis.decisions import (
     Analyser,
@@ -18,6 +17,7 @@ from gammon.analysis.decisions import (
     RollLuck,
 )
 from gammon.analysis.equity import CubeView
+from gammon.analysis.stats import PlayerStatistics, player_statistics
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
 from gammon.formats.mat import MatMatch, to_match
@@ -34,9 +34,6 @@ from gammon.game import (
 )
 from gammon.match import Match
 from gammon.position import Position
-
-if TYPE_CHECKING:
-    from gammon.analysis.stats import PlayerStatistics
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` with the number of game actions analysed so far."""
@@ -89,8 +86,6 @@ class MatchAnalysis:
     def statistics(self, seed: int = 0, resamples: int = 2000) -> tuple[PlayerStatistics, PlayerStatistics]:
         """Each player's statistics (see :mod:`gammon.analysis.stats`); ``seed`` and ``resamples``
         for the bootstrap confidence intervals."""
-        from gammon.analysis.stats import player_statistics
-
         return (player_statistics(self, 0, seed, resamples), player_statistics(self, 1, seed, resamples))
 
 
