@@ -14,35 +14,31 @@
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from gammon.train.labels import KINDS, LabelSet
+from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.parallel import check_workers
+from gammon.train.batch_fit import AdamSettings
+from gammon.train.campaign import CampaignSettings, labels_of, load_campaign, run_campaign, status
+from gammon.train.choices import Decisions, net_losses, report
+from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
+from gammon.train.labels import KINDS, LabelSet, LabelSettings, make_labels
 from gammon.train.selfplay import TrainSettings, load_or_start, run, vs_pubeval
-
-if TYPE_CHECKING:
-    from gammon.engine.neural import NeuralEvaluator
+from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, improve, widen
 
 
 def _weights(path: Path | None) -> NeuralEvaluator:
-    from gammon.engine.neural import NeuralEvaluator
-
     return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
 
 
 def _label_files(paths: list[Path]) -> LabelSet:
     """The label files ``paths`` as one set, in their order (a folder: a campaign's shards)."""
-    from gammon.train.campaign import labels_of
-
     return LabelSet.concatenate([labels_of(p) if p.is_dir() else LabelSet.load(p) for p in paths])
 
 
 def _campaign(args: argparse.Namespace) -> None:
-    from dataclasses import replace
-
-    from gammon.engine.parallel import check_workers
-    from gammon.train.campaign import CampaignSettings, load_campaign, run_campaign, status
-
     if args.status:
         print(status(args.folder))
         return
@@ -60,9 +56,7 @@ def _campaign(args: argparse.Namespace) -> None:
     print(f"{done} shards finished by this run; {status(args.folder)}")
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m gammon.train", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+def _add_selfplay(sub: argparse._SubParsersAction) -> None:
     sp = sub.add_parser("selfplay", help="TD(lambda) self-play from scratch or from a checkpoint")
     sp.add_argument("--out", type=Path, required=True, help="checkpoint / weights file to write")
     sp.add_argument("--resume", type=Path, help="checkpoint to continue (default: --out if it exists)")
@@ -82,6 +76,10 @@ def main(argv: list[str] | None = None) -> None:
     sp.add_argument("--checkpoint-every", type=int, default=50_000)
     sp.add_argument("--log", type=Path)
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
+    sp.set_defaults(run=_selfplay)
+
+
+def _add_improve(sub: argparse._SubParsersAction) -> None:
     im = sub.add_parser("improve", help="fit to positions labelled by 1-ply search (after self-play)")
     im.add_argument("--resume", type=Path, required=True, help="weights to start from")
     im.add_argument("--out", type=Path, required=True)
@@ -93,6 +91,10 @@ def main(argv: list[str] | None = None) -> None:
     im.add_argument("--threads", type=int, default=0)
     im.add_argument("--check-pairs", type=int, default=1000)
     im.add_argument("--log", type=Path)
+    im.set_defaults(run=_improve)
+
+
+def _add_label(sub: argparse._SubParsersAction) -> None:
     lb = sub.add_parser("label", help="label self-play positions with 2-ply search or rollouts")
     lb.add_argument("--weights", type=Path, help="the net that plays the games and labels (default: shipped)")
     lb.add_argument("--out", type=Path, required=True, help="label file to write (or resume)")
@@ -116,7 +118,7 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
-    lb.add_argument("--rollout-plies", type=int, default=0, help="chequer play depth in rollouts")
+    lb.add_argument("--rollout-plies", type=int, default=0, help="checker play depth in rollouts")
     lb.add_argument("--truncate", type=int, help="stop rollout trials after this many half-moves")
     lb.add_argument("--common-dice", action="store_true",
                     help="roll a roll's alternatives out on the same dice (with --alternatives)")
@@ -125,6 +127,10 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--workers", type=int, help="local processes (default: every core)")
     lb.add_argument("--ray", metavar="ADDRESS", help="run on Ray ('local' or a cluster address)")
     lb.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
+    lb.set_defaults(run=_label)
+
+
+def _add_campaign(sub: argparse._SubParsersAction) -> None:
     cp = sub.add_parser("campaign", help="roll out shards of positions into a campaign folder, resumably "
                                          "(run it under nice -n 19; Ctrl-C or SIGTERM stops it cleanly)")
     cp.add_argument("folder", type=Path, help="the campaign's folder (data/labels in the repository)")
@@ -143,6 +149,10 @@ def main(argv: list[str] | None = None) -> None:
     new.add_argument("--trials", type=int)
     new.add_argument("--plies", type=int)
     new.add_argument("--sources", nargs="+", help="the sources of positions, in turn")
+    cp.set_defaults(run=_campaign)
+
+
+def _add_fit(sub: argparse._SubParsersAction) -> None:
     ft = sub.add_parser("fit", help="fit the nets to label files (supervised)")
     ft.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
     ft.add_argument("--labels", type=Path, nargs="+", required=True)
@@ -175,6 +185,10 @@ def main(argv: list[str] | None = None) -> None:
     ft.add_argument("--threads", type=int, default=0)
     ft.add_argument("--check-pairs", type=int, default=1000)
     ft.add_argument("--log", type=Path)
+    ft.set_defaults(run=_fit)
+
+
+def _add_cube_head(sub: argparse._SubParsersAction) -> None:
     ch = sub.add_parser("cube-head", help="fit the contact net's cube head to rollout labels "
                                           "(the chances cube decisions value)")
     ch.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
@@ -190,99 +204,118 @@ def main(argv: list[str] | None = None) -> None:
     ch.add_argument("--from-head", action="store_true",
                     help="start from the head the net has, and hold the fit near it (more rollouts "
                          "added to those it was fitted on)")
+    ch.set_defaults(run=_cube_head)
+
+
+def _add_check(sub: argparse._SubParsersAction) -> None:
     ck = sub.add_parser("check", help="strength of a weights file against pubeval")
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
     ck.add_argument("--seed", type=int, default=12345)
+    ck.set_defaults(run=_check)
+
+
+def _add_choices(sub: argparse._SubParsersAction) -> None:
     ch = sub.add_parser("choices", help="judge 0-ply choices among a label set's alternatives by its labels")
     ch.add_argument("--labels", type=Path, required=True, help="a label file of label --alternatives")
     ch.add_argument("--holdout", type=float, default=0.05,
                     help="judge the decisions in this last share of the file (fit's held-out part)")
     ch.add_argument("weights", type=Path, nargs="+", help="the nets to judge, the first the baseline")
+    ch.set_defaults(run=_choices)
+
+
+def _selfplay(args: argparse.Namespace) -> None:
+    settings = TrainSettings(seed=args.seed, alpha=args.alpha, alpha_half=args.alpha_half,
+                             alpha_min=args.alpha_min, lam=args.lam, chunk=args.chunk)
+    resume = args.resume if args.resume is not None else args.out
+    ev = load_or_start(resume, args.hidden, args.race_hidden, args.seed)
+    run(ev, settings, args.games, args.out, minutes=args.minutes, threads=args.threads,
+        check_every=args.check_every, check_pairs=args.check_pairs,
+        checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
+
+
+def _improve(args: argparse.Namespace) -> None:
+    improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
+            epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
+            check_pairs=args.check_pairs, log=args.log)
+
+
+def _label(args: argparse.Namespace) -> None:
+    labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
+                              rollout_plies=args.rollout_plies, truncate=args.truncate,
+                              seed=args.seed, common_dice=args.common_dice)
+    make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
+                seed=args.seed, contact_only=args.contact_only, race_only=args.race_only,
+                explore=args.explore,
+                min_anchors=args.min_anchors, alternatives=args.alternatives, set_up=args.set_up,
+                win_window=None if args.win_window is None else tuple(args.win_window),
+                positions=args.positions, chunk=args.chunk,
+                workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
+
+
+def _fit(args: argparse.Namespace) -> None:
+    if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window
+                                  or args.window_labels or args.nets != "both"):
+        raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
+                         "--nets need --method adam")
+    labels = _label_files(args.labels)
+    rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
+    kept = _label_files(args.window_labels) if args.window_labels else None
+    ev = _weights(args.resume)
+    if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
+        ev = NeuralEvaluator(widen(ev.contact, args.hidden, args.seed), ev.race, ev.games)
+    if args.race_hidden is not None:
+        ev.race = widen(ev.race, args.race_hidden, args.seed)
+    if args.method == "adam":
+        adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
+        adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
+                        check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
+                        repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
+                        drop_window=None if args.drop_window is None else tuple(args.drop_window),
+                        window_kept=kept,
+                        nets=NETS if args.nets == "both" else (args.nets,))
+    else:
+        fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
+                   seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
+
+
+def _cube_head(args: argparse.Namespace) -> None:
+    head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout,
+                                     from_head=args.from_head)
+    fitted, fit_report = fit_cube_head(_weights(args.resume), _label_files(args.labels),
+                                       head_settings, borne=args.borne)
+    fitted.save(args.out)
+    print("\n".join(fit_report.lines()))
+    print(f"wrote {args.out}")
+
+
+def _check(args: argparse.Namespace) -> None:
+    print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
+
+
+def _choices(args: argparse.Namespace) -> None:
+    decisions = Decisions.load(args.labels, args.holdout)
+    if not len(decisions):
+        raise ValueError(f"{str(args.labels)!r} has no decision of two plays or more to judge")
+    losses = [net_losses(_weights(w), decisions) for w in args.weights]
+    print("\n".join(report([str(w) for w in args.weights], losses, decisions.races())))
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_selfplay, _add_improve, _add_label, _add_campaign, _add_fit, _add_cube_head, _add_check,
+    _add_choices,
+]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m gammon.train", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
     args = parser.parse_args(argv)
     # bad settings or files end with their message and exit status 2, not a traceback
     try:
-        if args.command == "selfplay":
-            settings = TrainSettings(seed=args.seed, alpha=args.alpha, alpha_half=args.alpha_half,
-                                     alpha_min=args.alpha_min, lam=args.lam, chunk=args.chunk)
-            resume = args.resume if args.resume is not None else args.out
-            ev = load_or_start(resume, args.hidden, args.race_hidden, args.seed)
-            run(ev, settings, args.games, args.out, minutes=args.minutes, threads=args.threads,
-                check_every=args.check_every, check_pairs=args.check_pairs,
-                checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
-        elif args.command == "improve":
-            from gammon.engine.neural import NeuralEvaluator
-            from gammon.train.supervised import improve
-
-            improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
-                    epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
-                    check_pairs=args.check_pairs, log=args.log)
-        elif args.command == "label":
-            from gammon.engine.parallel import check_workers
-            from gammon.train.labels import LabelSettings, make_labels
-
-            labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
-                                      rollout_plies=args.rollout_plies, truncate=args.truncate,
-                                      seed=args.seed, common_dice=args.common_dice)
-            make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
-                        seed=args.seed, contact_only=args.contact_only, race_only=args.race_only,
-                        explore=args.explore,
-                        min_anchors=args.min_anchors, alternatives=args.alternatives, set_up=args.set_up,
-                        win_window=None if args.win_window is None else tuple(args.win_window),
-                        positions=args.positions, chunk=args.chunk,
-                        workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
-        elif args.command == "campaign":
-            _campaign(args)
-        elif args.command == "fit":
-            if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window
-                                          or args.window_labels or args.nets != "both"):
-                raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
-                                 "--nets need --method adam")
-            from gammon.engine.neural import NeuralEvaluator
-            from gammon.train.batch_fit import AdamSettings
-            from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, widen
-
-            labels = _label_files(args.labels)
-            rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
-            kept = _label_files(args.window_labels) if args.window_labels else None
-            ev = _weights(args.resume)
-            if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
-                ev = NeuralEvaluator(widen(ev.contact, args.hidden, args.seed), ev.race, ev.games)
-            if args.race_hidden is not None:
-                ev.race = widen(ev.race, args.race_hidden, args.seed)
-            if args.method == "adam":
-                adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
-                adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
-                                check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
-                                repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
-                                drop_window=None if args.drop_window is None else tuple(args.drop_window),
-                                window_kept=kept,
-                                nets=NETS if args.nets == "both" else (args.nets,))
-            else:
-                fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
-                           seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
-        elif args.command == "cube-head":
-            from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
-
-            head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout,
-                                             from_head=args.from_head)
-            fitted, fit_report = fit_cube_head(_weights(args.resume), _label_files(args.labels),
-                                               head_settings, borne=args.borne)
-            fitted.save(args.out)
-            print("\n".join(fit_report.lines()))
-            print(f"wrote {args.out}")
-        elif args.command == "choices":
-            from gammon.train.choices import Decisions, net_losses, report
-
-            decisions = Decisions.load(args.labels, args.holdout)
-            if not len(decisions):
-                raise ValueError(f"{str(args.labels)!r} has no decision of two plays or more to judge")
-            losses = [net_losses(_weights(w), decisions) for w in args.weights]
-            print("\n".join(report([str(w) for w in args.weights], losses, decisions.races())))
-        else:
-            from gammon.engine.neural import NeuralEvaluator
-
-            print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
+        args.run(args)
     except (ValueError, OSError) as e:
         parser.exit(2, f"python -m gammon.train {args.command}: {e}\n")
 
