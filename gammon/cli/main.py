@@ -167,11 +167,11 @@ def add_eval(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _print_analysis(name: str, *args: object) -> int:
-    from gammon.cli import analysis
+    from gammon.cli import hint
 
     try:
         with compile_notice():
-            text = getattr(analysis, name)(*args)
+            text = getattr(hint, name)(*args)
     except GammonError as e:
         print(f"gammon: {e}", file=sys.stderr)
         return 2

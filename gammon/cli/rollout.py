@@ -22,6 +22,7 @@ from rich.table import Table
 from gammon.cli.args import not_negative_int, positive_int
 from gammon.dice import parse_dice
 from gammon.errors import GammonError
+from gammon.formats.ids import read_id, situation_json
 
 if TYPE_CHECKING:
 
@@ -79,13 +80,12 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
 
 def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
                 console: Console | None = None) -> int:
-    from gammon.cli.analysis import parse_context
     from gammon.engine.engine import Engine
     from gammon.engine.rollout import RolloutSettings
 
     out = console or Console(highlight=False)
     try:
-        given = parse_context(args.position)
+        given = read_id(args.position)
         dice = parse_dice(args.dice) if args.dice is not None else given.dice
         settings = RolloutSettings(trials=args.trials, seed=args.seed, truncate=args.truncate,
                                    variance_reduction=not args.no_variance_reduction,
@@ -125,9 +125,9 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
     if args.json:
-        from gammon.analysis.id_json import context_json, rollout_json
+        from gammon.advice import rollout_json
 
-        print(json.dumps({"context": context_json(given), **rollout_json(outcome)}))
+        print(json.dumps({"context": situation_json(given), **rollout_json(outcome)}))
         return 0
     if result is None:
         out.print(f"Position {position.id}, dice {dice}: no legal play, nothing to roll out")
