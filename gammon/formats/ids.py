@@ -23,8 +23,11 @@ OWNERS = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "you", CubeOwner.OPPONE
 def describe_situation(situation: Situation) -> str:
     """``7-point match at 5-3 (you 2-away, opponent 4-away), cube 2 owned by you, Crawford game``:
     a Situation in the words of its player on roll ("you")."""
-    owner = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "owned by you",
-             CubeOwner.OPPONENT: "owned by the opponent"}[situation.cube_owner]
+    owner = {
+        CubeOwner.CENTRED: "centred",
+        CubeOwner.MOVER: "owned by you",
+        CubeOwner.OPPONENT: "owned by the opponent",
+    }[situation.cube_owner]
     cube = f"cube {situation.cube_value} {owner}"
     m = situation.match
     if m is None:
@@ -33,8 +36,11 @@ def describe_situation(situation: Situation) -> str:
             parts.append("beavers")
     else:
         score = situation.score
-        parts = [f"{situation.match_length}-point match at {score[0]}-{score[1]} "
-                 f"(you {m.away}-away, opponent {m.opponent_away}-away)", cube]
+        parts = [
+            f"{situation.match_length}-point match at {score[0]}-{score[1]} "
+            f"(you {m.away}-away, opponent {m.opponent_away}-away)",
+            cube,
+        ]
         if m.crawford_game:
             parts.append("Crawford game")
         elif m.post_crawford:
@@ -73,7 +79,8 @@ def _check_in_play(position: Position, state: MatchState, text: str) -> None:
     length = state.match_length
     if length and max(score) >= length:
         raise InvalidNotationError(
-            f"{_quote(text)}: the score {score[0]}-{score[1]} has already won the {length}-point match")
+            f"{_quote(text)}: the score {score[0]}-{score[1]} has already won the {length}-point match"
+        )
 
 
 def board_json(position: Position) -> dict[str, Any]:
@@ -104,11 +111,19 @@ class SetUp:
         owner = {"centred": None, "you": 1, "opponent": 0}[self.cube_owner]  # XGID: you are player 1
         money = self.match_length == 0
         offered = self.double_offered
-        xgid = XGID(position=Position(self.board), player_on_roll=1, cube_value=self.cube_value,
-                    cube_owner=owner, dice=None if offered else self.dice,
-                    cube_action="double" if offered else None, score=(self.score[1], self.score[0]),
-                    match_length=self.match_length, crawford=self.crawford and not money,
-                    jacoby=self.jacoby and money, beavers=self.beavers and money)
+        xgid = XGID(
+            position=Position(self.board),
+            player_on_roll=1,
+            cube_value=self.cube_value,
+            cube_owner=owner,
+            dice=None if offered else self.dice,
+            cube_action="double" if offered else None,
+            score=(self.score[1], self.score[0]),
+            match_length=self.match_length,
+            crawford=self.crawford and not money,
+            jacoby=self.jacoby and money,
+            beavers=self.beavers and money,
+        )
         return str(xgid)
 
 
@@ -118,20 +133,48 @@ def situation_json(context: Situation) -> dict[str, Any]:
     owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[context.cube_owner]
     crawford = context.match is not None and context.match.crawford_game
     money = context.match_length == 0
-    state = MatchState(match_length=context.match_length, score=context.score, cube_value=context.cube_value,
-                       cube_owner=owner, player_on_roll=0, turn=1 if context.double_offered else 0,
-                       crawford=crawford, dice=context.dice, double_offered=context.double_offered,
-                       jacoby=context.jacoby or not money)
-    xgid = SetUp(position.board, context.dice, context.cube_value, OWNERS[context.cube_owner],
-                 context.match_length, context.score, crawford, context.jacoby, context.beavers,
-                 context.double_offered).xgid()
-    return {**board_json(position), "dice": list(context.dice) if context.dice else None,
-            "cube_value": context.cube_value, "cube_owner": OWNERS[context.cube_owner],
-            "match_length": context.match_length, "score": list(context.score), "crawford": crawford,
-            "jacoby": context.jacoby, "beavers": context.beavers, "double_offered": context.double_offered,
-            "pips": list(position.pip_counts), "description": describe_situation(context),
-            "position_id": position.id, "gnubg_id": format_gnubg_id(position, state), "xgid": xgid,
-            "game_over": position.is_game_over()}
+    state = MatchState(
+        match_length=context.match_length,
+        score=context.score,
+        cube_value=context.cube_value,
+        cube_owner=owner,
+        player_on_roll=0,
+        turn=1 if context.double_offered else 0,
+        crawford=crawford,
+        dice=context.dice,
+        double_offered=context.double_offered,
+        jacoby=context.jacoby or not money,
+    )
+    xgid = SetUp(
+        position.board,
+        context.dice,
+        context.cube_value,
+        OWNERS[context.cube_owner],
+        context.match_length,
+        context.score,
+        crawford,
+        context.jacoby,
+        context.beavers,
+        context.double_offered,
+    ).xgid()
+    return {
+        **board_json(position),
+        "dice": list(context.dice) if context.dice else None,
+        "cube_value": context.cube_value,
+        "cube_owner": OWNERS[context.cube_owner],
+        "match_length": context.match_length,
+        "score": list(context.score),
+        "crawford": crawford,
+        "jacoby": context.jacoby,
+        "beavers": context.beavers,
+        "double_offered": context.double_offered,
+        "pips": list(position.pip_counts),
+        "description": describe_situation(context),
+        "position_id": position.id,
+        "gnubg_id": format_gnubg_id(position, state),
+        "xgid": xgid,
+        "game_over": position.is_game_over(),
+    }
 
 
 __all__ = ["OWNERS", "SetUp", "board_json", "describe_situation", "read_id", "situation_json"]

@@ -1,14 +1,14 @@
 """``python -m gammon.train``: train the neural evaluator (docs/training.md).
 
-    python -m gammon.train selfplay --out run.npz --games 1000000 --threads 16
-    python -m gammon.train improve --resume run.npz --out better.npz --games 20000
-    python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
-    nice -n 19 python -m gammon.train campaign data/labels --minutes 120
-    python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
-    python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
-    python -m gammon.train cube-head --borne --resume run.npz --labels set-up.npz --out better.npz
-    python -m gammon.train check run.npz --pairs 1000
-    python -m gammon.train choices --labels alternatives.npz run.npz better.npz
+python -m gammon.train selfplay --out run.npz --games 1000000 --threads 16
+python -m gammon.train improve --resume run.npz --out better.npz --games 20000
+python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
+nice -n 19 python -m gammon.train campaign data/labels --minutes 120
+python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
+python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
+python -m gammon.train cube-head --borne --resume run.npz --labels set-up.npz --out better.npz
+python -m gammon.train check run.npz --pairs 1000
+python -m gammon.train choices --labels alternatives.npz run.npz better.npz
 """
 
 from __future__ import annotations
@@ -42,17 +42,27 @@ def _campaign(args: argparse.Namespace) -> None:
     if args.status:
         print(status(args.folder))
         return
-    given = {name: getattr(args, name) for name in ("seed", "shard_size", "trials", "plies", "sources")
-             if getattr(args, name) is not None}
+    given = {
+        name: getattr(args, name)
+        for name in ("seed", "shard_size", "trials", "plies", "sources")
+        if getattr(args, name) is not None
+    }
     if "sources" in given:
         given["sources"] = tuple(given["sources"])
     settings = None
     if given:  # a new campaign, or a check that the folder's is the one meant
         base = load_campaign(args.folder) if (args.folder / "campaign.json").exists() else CampaignSettings()
         settings = replace(base, **given)
-    done = run_campaign(args.folder, _weights(args.weights), settings=settings, first=args.first,
-                        shards=args.shards, minutes=args.minutes, workers=check_workers(args.workers),
-                        chunk=args.chunk)
+    done = run_campaign(
+        args.folder,
+        _weights(args.weights),
+        settings=settings,
+        first=args.first,
+        shards=args.shards,
+        minutes=args.minutes,
+        workers=check_workers(args.workers),
+        chunk=args.chunk,
+    )
     print(f"{done} shards finished by this run; {status(args.folder)}")
 
 
@@ -103,25 +113,52 @@ def _add_label(sub: argparse._SubParsersAction) -> None:
     lb.add_argument("--seed", type=int, default=21, help="the self-play games' dice")
     lb.add_argument("--contact-only", action="store_true", help="leave the races out")
     lb.add_argument("--race-only", action="store_true", help="keep only the races (for the race net)")
-    lb.add_argument("--explore", type=float, default=0.0,
-                    help="probability of a random legal play in the self-play games (0: greedy)")
-    lb.add_argument("--min-anchors", type=int, default=0, metavar="K",
-                    help="keep only positions where a side holds K or more points of the other's home board")
-    lb.add_argument("--win-window", type=float, nargs=2, metavar=("LO", "HI"),
-                    help="keep only positions whose player on roll wins with a 0-ply chance in [LO, HI] "
-                         "(0.55 0.97: the cube window)")
-    lb.add_argument("--alternatives", type=int, default=0, metavar="K",
-                    help="label the boards after the K best 0-ply plays of a roll of each position")
-    lb.add_argument("--set-up", type=int, default=0, metavar="K",
-                    help="set the positions up: a side takes 1-K checkers off its home board while it "
-                         "still has one out (the positions play all but never reaches)")
+    lb.add_argument(
+        "--explore",
+        type=float,
+        default=0.0,
+        help="probability of a random legal play in the self-play games (0: greedy)",
+    )
+    lb.add_argument(
+        "--min-anchors",
+        type=int,
+        default=0,
+        metavar="K",
+        help="keep only positions where a side holds K or more points of the other's home board",
+    )
+    lb.add_argument(
+        "--win-window",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="keep only positions whose player on roll wins with a 0-ply chance in [LO, HI] "
+        "(0.55 0.97: the cube window)",
+    )
+    lb.add_argument(
+        "--alternatives",
+        type=int,
+        default=0,
+        metavar="K",
+        help="label the boards after the K best 0-ply plays of a roll of each position",
+    )
+    lb.add_argument(
+        "--set-up",
+        type=int,
+        default=0,
+        metavar="K",
+        help="set the positions up: a side takes 1-K checkers off its home board while it "
+        "still has one out (the positions play all but never reaches)",
+    )
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
     lb.add_argument("--rollout-plies", type=int, default=0, help="checker play depth in rollouts")
     lb.add_argument("--truncate", type=int, help="stop rollout trials after this many half-moves")
-    lb.add_argument("--common-dice", action="store_true",
-                    help="roll a roll's alternatives out on the same dice (with --alternatives)")
+    lb.add_argument(
+        "--common-dice",
+        action="store_true",
+        help="roll a roll's alternatives out on the same dice (with --alternatives)",
+    )
     lb.add_argument("--positions", type=int, help="label only the first this many positions")
     lb.add_argument("--chunk", type=int, default=256, help="positions per piece of work")
     lb.add_argument("--workers", type=int, help="local processes (default: every core)")
@@ -131,18 +168,28 @@ def _add_label(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_campaign(sub: argparse._SubParsersAction) -> None:
-    cp = sub.add_parser("campaign", help="roll out shards of positions into a campaign folder, resumably "
-                                         "(run it under nice -n 19; Ctrl-C or SIGTERM stops it cleanly)")
+    cp = sub.add_parser(
+        "campaign",
+        help="roll out shards of positions into a campaign folder, resumably "
+        "(run it under nice -n 19; Ctrl-C or SIGTERM stops it cleanly)",
+    )
     cp.add_argument("folder", type=Path, help="the campaign's folder (data/labels in the repository)")
     cp.add_argument("--weights", type=Path, help="the net that plays and rolls out (default: shipped)")
     cp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
     cp.add_argument("--shards", type=int, help="stop after finishing this many shards")
-    cp.add_argument("--first", type=int, default=0,
-                    help="the first shard to take (runs on other machines take other ranges)")
+    cp.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="the first shard to take (runs on other machines take other ranges)",
+    )
     cp.add_argument("--workers", type=int, help="local processes (default: every core)")
     cp.add_argument("--chunk", type=int, default=5, help="positions per piece of work")
-    cp.add_argument("--status", action="store_true", help="say how far the campaign is and rebuild "
-                                                           "its manifest; label nothing")
+    cp.add_argument(
+        "--status",
+        action="store_true",
+        help="say how far the campaign is and rebuild its manifest; label nothing",
+    )
     new = cp.add_argument_group("a new campaign's settings (a campaign keeps those it started with)")
     new.add_argument("--seed", type=int)
     new.add_argument("--shard-size", type=int)
@@ -159,28 +206,61 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
     ft.add_argument("--out", type=Path, required=True)
     ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
     ft.add_argument("--race-hidden", type=int, help="widen the race net to this many hidden units first")
-    ft.add_argument("--nets", choices=["both", "contact", "race"], default="both",
-                    help="which nets to fit (Adam only; the other keeps its weights)")
-    ft.add_argument("--rollout-labels", type=Path, nargs="+", metavar="FILE",
-                    help="rollout label sets to fit beside --labels (Adam only; the last epoch is kept)")
-    ft.add_argument("--rollout-repeat", type=int, default=1, metavar="N",
-                    help="fit each rollout label N times over")
-    ft.add_argument("--drop-anchors", type=int, default=0, metavar="K",
-                    help="leave out of --labels the positions where a side holds K or more anchors")
-    ft.add_argument("--drop-window", type=float, nargs=2, metavar=("LO", "HI"),
-                    help="leave out of --labels the contact positions whose player on roll wins with the "
-                         "starting net's 0-ply chance in [LO, HI] (0.55 0.97: the cube window)")
-    ft.add_argument("--window-labels", type=Path, nargs="+", metavar="FILE",
-                    help="search label sets fitted before --labels whose positions --drop-window keeps "
-                         "(label --alternatives: the plays a 0-ply choice compares)")
-    ft.add_argument("--method", choices=["adam", "sgd"], default="adam",
-                    help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error")
+    ft.add_argument(
+        "--nets",
+        choices=["both", "contact", "race"],
+        default="both",
+        help="which nets to fit (Adam only; the other keeps its weights)",
+    )
+    ft.add_argument(
+        "--rollout-labels",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="rollout label sets to fit beside --labels (Adam only; the last epoch is kept)",
+    )
+    ft.add_argument(
+        "--rollout-repeat", type=int, default=1, metavar="N", help="fit each rollout label N times over"
+    )
+    ft.add_argument(
+        "--drop-anchors",
+        type=int,
+        default=0,
+        metavar="K",
+        help="leave out of --labels the positions where a side holds K or more anchors",
+    )
+    ft.add_argument(
+        "--drop-window",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="leave out of --labels the contact positions whose player on roll wins with the "
+        "starting net's 0-ply chance in [LO, HI] (0.55 0.97: the cube window)",
+    )
+    ft.add_argument(
+        "--window-labels",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="search label sets fitted before --labels whose positions --drop-window keeps "
+        "(label --alternatives: the plays a 0-ply choice compares)",
+    )
+    ft.add_argument(
+        "--method",
+        choices=["adam", "sgd"],
+        default="adam",
+        help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error",
+    )
     ft.add_argument("--epochs", type=int, default=20)
     ft.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (cosine to a hundredth)")
     ft.add_argument("--batch", type=int, default=256, help="Adam's mini-batch")
     ft.add_argument("--alpha", type=float, default=0.005, help="SGD's learning rate")
-    ft.add_argument("--holdout", type=float, default=0.05,
-                    help="share of positions (the last games') kept out to judge the fit")
+    ft.add_argument(
+        "--holdout",
+        type=float,
+        default=0.05,
+        help="share of positions (the last games') kept out to judge the fit",
+    )
     ft.add_argument("--seed", type=int, default=7)
     ft.add_argument("--threads", type=int, default=0)
     ft.add_argument("--check-pairs", type=int, default=1000)
@@ -189,21 +269,33 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
 
 
 def _add_cube_head(sub: argparse._SubParsersAction) -> None:
-    ch = sub.add_parser("cube-head", help="fit the contact net's cube head to rollout labels "
-                                          "(the chances cube decisions value)")
+    ch = sub.add_parser(
+        "cube-head",
+        help="fit the contact net's cube head to rollout labels (the chances cube decisions value)",
+    )
     ch.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
     ch.add_argument("--labels", type=Path, nargs="+", required=True, help="rollout label files")
     ch.add_argument("--out", type=Path, required=True)
-    ch.add_argument("--lam", type=float, default=1e-4,
-                    help="L2 pull towards the net's own outputs (with --from-head, its head's)")
+    ch.add_argument(
+        "--lam",
+        type=float,
+        default=1e-4,
+        help="L2 pull towards the net's own outputs (with --from-head, its head's)",
+    )
     ch.add_argument("--steps", type=int, default=300, help="full-batch Adam steps")
     ch.add_argument("--holdout", type=float, default=0.2, help="share held out to report the fit")
-    ch.add_argument("--borne", action="store_true",
-                    help="fit the borne-off head instead: the cube head of the positions where a side has "
-                         "borne off a checker while another is still out (label --set-up)")
-    ch.add_argument("--from-head", action="store_true",
-                    help="start from the head the net has, and hold the fit near it (more rollouts "
-                         "added to those it was fitted on)")
+    ch.add_argument(
+        "--borne",
+        action="store_true",
+        help="fit the borne-off head instead: the cube head of the positions where a side has "
+        "borne off a checker while another is still out (label --set-up)",
+    )
+    ch.add_argument(
+        "--from-head",
+        action="store_true",
+        help="start from the head the net has, and hold the fit near it (more rollouts "
+        "added to those it was fitted on)",
+    )
     ch.set_defaults(run=_cube_head)
 
 
@@ -218,46 +310,100 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
 def _add_choices(sub: argparse._SubParsersAction) -> None:
     ch = sub.add_parser("choices", help="judge 0-ply choices among a label set's alternatives by its labels")
     ch.add_argument("--labels", type=Path, required=True, help="a label file of label --alternatives")
-    ch.add_argument("--holdout", type=float, default=0.05,
-                    help="judge the decisions in this last share of the file (fit's held-out part)")
+    ch.add_argument(
+        "--holdout",
+        type=float,
+        default=0.05,
+        help="judge the decisions in this last share of the file (fit's held-out part)",
+    )
     ch.add_argument("weights", type=Path, nargs="+", help="the nets to judge, the first the baseline")
     ch.set_defaults(run=_choices)
 
 
 def _selfplay(args: argparse.Namespace) -> None:
-    settings = TrainSettings(seed=args.seed, alpha=args.alpha, alpha_half=args.alpha_half,
-                             alpha_min=args.alpha_min, lam=args.lam, chunk=args.chunk)
+    settings = TrainSettings(
+        seed=args.seed,
+        alpha=args.alpha,
+        alpha_half=args.alpha_half,
+        alpha_min=args.alpha_min,
+        lam=args.lam,
+        chunk=args.chunk,
+    )
     resume = args.resume if args.resume is not None else args.out
     ev = load_or_start(resume, args.hidden, args.race_hidden, args.seed)
-    run(ev, settings, args.games, args.out, minutes=args.minutes, threads=args.threads,
-        check_every=args.check_every, check_pairs=args.check_pairs,
-        checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
+    run(
+        ev,
+        settings,
+        args.games,
+        args.out,
+        minutes=args.minutes,
+        threads=args.threads,
+        check_every=args.check_every,
+        check_pairs=args.check_pairs,
+        checkpoint_every=args.checkpoint_every,
+        log=args.log,
+        progress=not args.quiet,
+    )
 
 
 def _improve(args: argparse.Namespace) -> None:
-    improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
-            epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
-            check_pairs=args.check_pairs, log=args.log)
+    improve(
+        NeuralEvaluator.load(args.resume),
+        args.out,
+        games=args.games,
+        every=args.every,
+        epochs=args.epochs,
+        alpha=args.alpha,
+        seed=args.seed,
+        threads=args.threads,
+        check_pairs=args.check_pairs,
+        log=args.log,
+    )
 
 
 def _label(args: argparse.Namespace) -> None:
-    labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
-                              rollout_plies=args.rollout_plies, truncate=args.truncate,
-                              seed=args.seed, common_dice=args.common_dice)
-    make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
-                seed=args.seed, contact_only=args.contact_only, race_only=args.race_only,
-                explore=args.explore,
-                min_anchors=args.min_anchors, alternatives=args.alternatives, set_up=args.set_up,
-                win_window=None if args.win_window is None else tuple(args.win_window),
-                positions=args.positions, chunk=args.chunk,
-                workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
+    labelling = LabelSettings(
+        kind=args.kind,
+        plies=args.plies,
+        trials=args.trials,
+        rollout_plies=args.rollout_plies,
+        truncate=args.truncate,
+        seed=args.seed,
+        common_dice=args.common_dice,
+    )
+    make_labels(
+        _weights(args.weights),
+        args.out,
+        labelling,
+        games=args.games,
+        every=args.every,
+        seed=args.seed,
+        contact_only=args.contact_only,
+        race_only=args.race_only,
+        explore=args.explore,
+        min_anchors=args.min_anchors,
+        alternatives=args.alternatives,
+        set_up=args.set_up,
+        win_window=None if args.win_window is None else tuple(args.win_window),
+        positions=args.positions,
+        chunk=args.chunk,
+        workers=check_workers(args.workers),
+        ray_address=args.ray,
+        minutes=args.minutes,
+    )
 
 
 def _fit(args: argparse.Namespace) -> None:
-    if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window
-                                  or args.window_labels or args.nets != "both"):
-        raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
-                         "--nets need --method adam")
+    if args.method != "adam" and (
+        args.rollout_labels
+        or args.drop_anchors
+        or args.drop_window
+        or args.window_labels
+        or args.nets != "both"
+    ):
+        raise ValueError(
+            "--rollout-labels, --drop-anchors, --drop-window, --window-labels and --nets need --method adam"
+        )
     labels = _label_files(args.labels)
     rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
     kept = _label_files(args.window_labels) if args.window_labels else None
@@ -268,22 +414,44 @@ def _fit(args: argparse.Namespace) -> None:
         ev.race = widen(ev.race, args.race_hidden, args.seed)
     if args.method == "adam":
         adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
-        adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
-                        check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
-                        repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
-                        drop_window=None if args.drop_window is None else tuple(args.drop_window),
-                        window_kept=kept,
-                        nets=NETS if args.nets == "both" else (args.nets,))
+        adam_fit_labels(
+            ev,
+            labels,
+            args.out,
+            adam,
+            holdout=args.holdout,
+            seed=args.seed,
+            check_pairs=args.check_pairs,
+            log=args.log,
+            rollouts=rollouts,
+            repeat=args.rollout_repeat,
+            drop_anchors=args.drop_anchors,
+            drop_window=None if args.drop_window is None else tuple(args.drop_window),
+            window_kept=kept,
+            nets=NETS if args.nets == "both" else (args.nets,),
+        )
     else:
-        fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
-                   seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
+        fit_labels(
+            ev,
+            labels,
+            args.out,
+            epochs=args.epochs,
+            alpha=args.alpha,
+            holdout=args.holdout,
+            seed=args.seed,
+            threads=args.threads,
+            check_pairs=args.check_pairs,
+            log=args.log,
+        )
 
 
 def _cube_head(args: argparse.Namespace) -> None:
-    head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout,
-                                     from_head=args.from_head)
-    fitted, fit_report = fit_cube_head(_weights(args.resume), _label_files(args.labels),
-                                       head_settings, borne=args.borne)
+    head_settings = CubeHeadSettings(
+        lam=args.lam, steps=args.steps, holdout=args.holdout, from_head=args.from_head
+    )
+    fitted, fit_report = fit_cube_head(
+        _weights(args.resume), _label_files(args.labels), head_settings, borne=args.borne
+    )
     fitted.save(args.out)
     print("\n".join(fit_report.lines()))
     print(f"wrote {args.out}")
@@ -302,7 +470,13 @@ def _choices(args: argparse.Namespace) -> None:
 
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    _add_selfplay, _add_improve, _add_label, _add_campaign, _add_fit, _add_cube_head, _add_check,
+    _add_selfplay,
+    _add_improve,
+    _add_label,
+    _add_campaign,
+    _add_fit,
+    _add_cube_head,
+    _add_check,
     _add_choices,
 ]
 
