@@ -127,49 +127,49 @@ class SetUp:
         return str(xgid)
 
 
-def situation_json(context: Situation) -> dict[str, Any]:
+def situation_json(situation: Situation) -> dict[str, Any]:
     """What the editor shows of a position read from an ID, with its IDs in the three forms."""
-    position = context.position
-    owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[context.cube_owner]
-    crawford = context.match is not None and context.match.crawford_game
-    money = context.match_length == 0
+    position = situation.position
+    owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[situation.cube_owner]
+    crawford = situation.match is not None and situation.match.crawford_game
+    money = situation.match_length == 0
     state = MatchState(
-        match_length=context.match_length,
-        score=context.score,
-        cube_value=context.cube_value,
+        match_length=situation.match_length,
+        score=situation.score,
+        cube_value=situation.cube_value,
         cube_owner=owner,
         player_on_roll=0,
-        turn=1 if context.double_offered else 0,
+        turn=1 if situation.double_offered else 0,
         crawford=crawford,
-        dice=context.dice,
-        double_offered=context.double_offered,
-        jacoby=context.jacoby or not money,
+        dice=situation.dice,
+        double_offered=situation.double_offered,
+        jacoby=situation.jacoby or not money,
     )
     xgid = SetUp(
         position.board,
-        context.dice,
-        context.cube_value,
-        OWNERS[context.cube_owner],
-        context.match_length,
-        context.score,
+        situation.dice,
+        situation.cube_value,
+        OWNERS[situation.cube_owner],
+        situation.match_length,
+        situation.score,
         crawford,
-        context.jacoby,
-        context.beavers,
-        context.double_offered,
+        situation.jacoby,
+        situation.beavers,
+        situation.double_offered,
     ).xgid()
     return {
         **board_json(position),
-        "dice": list(context.dice) if context.dice else None,
-        "cube_value": context.cube_value,
-        "cube_owner": OWNERS[context.cube_owner],
-        "match_length": context.match_length,
-        "score": list(context.score),
+        "dice": list(situation.dice) if situation.dice else None,
+        "cube_value": situation.cube_value,
+        "cube_owner": OWNERS[situation.cube_owner],
+        "match_length": situation.match_length,
+        "score": list(situation.score),
         "crawford": crawford,
-        "jacoby": context.jacoby,
-        "beavers": context.beavers,
-        "double_offered": context.double_offered,
+        "jacoby": situation.jacoby,
+        "beavers": situation.beavers,
+        "double_offered": situation.double_offered,
         "pips": list(position.pip_counts),
-        "description": describe_situation(context),
+        "description": describe_situation(situation),
         "position_id": position.id,
         "gnubg_id": format_gnubg_id(position, state),
         "xgid": xgid,
