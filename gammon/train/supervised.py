@@ -165,7 +165,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
             continue
         note(f"{name} net:")
         fitted = adam_fit(getattr(ev, name), train.boards[want], train.targets[want], settings, seed=seed,
-                          held_boards=held.boards[held_want], held_targets=held.targets[held_want],
+                          held=(held.boards[held_want], held.targets[held_want]),
                           keep_last=rollouts is not None, note=note)
         setattr(ev, name, fitted)
         if name == "contact":  # its hidden layer moved: the heads fitted on it no longer fit
