@@ -1,5 +1,7 @@
 """gammon: backgammon rules, engine, formats and play."""
 
+import importlib
+
 import gammon.numba_cache  # noqa: F401  (first: where numba caches, before any kernel is defined)
 from gammon.dice import ALL_ROLLS, Dice, DiceSource, RandomDice, ScriptedDice
 from gammon.errors import (
@@ -27,8 +29,6 @@ _LAZY = {"Engine": "gammon.engine.engine", "Probabilities": "gammon.engine.evalu
 def __getattr__(name: str) -> object:
     # The engine pulls in numba kernels and the bear-off database: load it on first use only.
     if name in _LAZY:
-        import importlib
-
         return getattr(importlib.import_module(_LAZY[name]), name)
     raise AttributeError(f"module 'gammon' has no attribute {name!r}")
 

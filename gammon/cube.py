@@ -1,4 +1,4 @@
-"""The doubling cube: its value, its owner, and who may turn it (RULES.md, "The doubling cube")."""
+"""The doubling cube: its value, its owner, and who may turn it."""
 
 from __future__ import annotations
 

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from platformdirs import user_data_dir
+
 
 def data_dir() -> Path:
     """The directory, created if it does not exist."""
-    from platformdirs import user_data_dir
-
     folder = Path(user_data_dir("gammon", appauthor=False))
     folder.mkdir(parents=True, exist_ok=True)
     return folder

@@ -627,7 +627,7 @@ class Game:
     def _finish(self, winner: int, kind: WinKind, reason: Reason) -> None:
         cube = self._cube
         if reason == "abandon":
-            points = cube.value * int(kind)  # RULES.md: abandoning loses a backgammon, Jacoby or not
+            points = cube.value * int(kind)  # abandoning loses a backgammon, Jacoby or not
         else:
             points = self._rules.points(kind, cube.value, cube.owner)
         self._result = GameResult(winner, kind, cube.value, points, reason)

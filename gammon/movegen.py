@@ -14,6 +14,7 @@ mask of points where an opponent blot was hit (the only way the opponent's side 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -21,8 +22,10 @@ from numba import njit
 
 from gammon.dice import check_dice
 from gammon.play import Play
-from gammon.position import Position
 from gammon.primitive_kernels import flip_into
+
+if TYPE_CHECKING:  # Position imports this module when asked for plays
+    from gammon.position import Position
 
 Board = npt.NDArray[np.int8]
 """The 26-slot board of :mod:`gammon.position` as the kernels hold it (int8[26]; int8[n, 26] for n)."""
@@ -33,7 +36,7 @@ Table = npt.NDArray[np.int32]
 
 
 @njit(cache=True, inline="always")
-def _target(b: Board, src: int, die: int) -> int:
+def step_target(b: Board, src: int, die: int) -> int:
     """Where one checker from ``src`` lands with ``die``: 1-24, 0 for off, -1 if it cannot move."""
     if b[src] <= 0:
         return -1
@@ -56,7 +59,7 @@ def _target(b: Board, src: int, die: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _apply(b: Board, src: int, dst: int) -> int:
+def apply_step(b: Board, src: int, dst: int) -> int:
     """Move one checker; returns 1 when it hits a blot."""
     b[src] -= 1
     if dst == 0:
@@ -70,7 +73,8 @@ def _apply(b: Board, src: int, dst: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _undo(b: Board, src: int, dst: int, hit: int) -> None:
+def undo_step(b: Board, src: int, dst: int, hit: int) -> None:
+    """Take back :func:`apply_step` (``hit``: what it returned)."""
     b[src] += 1
     if dst == 0:
         return
@@ -137,13 +141,13 @@ def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
         s = resume[d]
         t = -1
         while s >= 1:
-            t = _target(b, s, die)
+            t = step_target(b, s, die)
             if t >= 0:
                 break
             s -= 1
         if s >= 1:  # step d found: apply it, then record a four-step play or go deeper
             resume[d] = s - 1
-            hits[d] = _apply(b, s, t)
+            hits[d] = apply_step(b, s, t)
             path[d, 0] = s
             path[d, 1] = t
             masks[d + 1] = masks[d] | (hits[d] << t)
@@ -166,7 +170,7 @@ def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
                 count = np.int64(0)  # typed, not a literal: numba compiles a callee per literal
                 table[:] = 0
             count = _record(b, masks[d + 1], path, nsteps, table, keys, out_boards, out_steps, count)
-        _undo(b, path[d, 0], path[d, 1], hits[d])
+        undo_step(b, path[d, 0], path[d, 1], hits[d])
         if count < 0:
             return -1, 0
     return int(count), best
@@ -178,25 +182,25 @@ def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys
     """Every two-step play that uses ``first`` and then ``second``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):
-        t1 = _target(b, s1, first)
+        t1 = step_target(b, s1, first)
         if t1 < 0:
             continue
-        h1 = _apply(b, s1, t1)
+        h1 = apply_step(b, s1, t1)
         path[0, 0] = s1
         path[0, 1] = t1
         for s2 in range(25, 0, -1):
-            t2 = _target(b, s2, second)
+            t2 = step_target(b, s2, second)
             if t2 < 0:
                 continue
-            h2 = _apply(b, s2, t2)
+            h2 = apply_step(b, s2, t2)
             path[1, 0] = s2
             path[1, 1] = t2
             count = _record(b, (h1 << t1) | (h2 << t2), path, np.int64(2), table, keys, out_boards,
                             out_steps, count)
-            _undo(b, s2, t2, h2)
+            undo_step(b, s2, t2, h2)
             if count < 0:
                 return -1
-        _undo(b, s1, t1, h1)
+        undo_step(b, s1, t1, h1)
     return count
 
 
@@ -206,14 +210,14 @@ def _one_die(b: Board, die: int, count: int, table: Table, keys: Keys, out_board
     """Every one-step play with ``die``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):
-        t1 = _target(b, s1, die)
+        t1 = step_target(b, s1, die)
         if t1 < 0:
             continue
-        h1 = _apply(b, s1, t1)
+        h1 = apply_step(b, s1, t1)
         path[0, 0] = s1
         path[0, 1] = t1
         count = _record(b, h1 << t1, path, np.int64(1), table, keys, out_boards, out_steps, count)
-        _undo(b, s1, t1, h1)
+        undo_step(b, s1, t1, h1)
         if count < 0:
             return -1
     return count

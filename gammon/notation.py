@@ -9,10 +9,15 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gammon.errors import AmbiguousMoveError, IllegalMoveError, InvalidNotationError, cut
-from gammon.play import Play, Step
-from gammon.position import BAR, Position
+from gammon.primitives import BAR
+
+# Only for types: Position and Play call this module, and it works on what they hand it.
+if TYPE_CHECKING:
+    from gammon.play import Play, Step
+    from gammon.position import Position
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from gammon.position import Position
+from typing import TYPE_CHECKING
+
+from gammon.notation import format_play, hit_points
+
+if TYPE_CHECKING:
+    from gammon.position import Position
 
 Step = tuple[int, int]
 """One checker moving by one die: (from, to); 25 is the bar, 0 is off."""
@@ -52,19 +57,16 @@ class Play:
         """The position after the play, from the view of the opponent (now on roll)."""
         if self._after is None:
             assert self._after_board is not None  # one of the two is always set
-            self._after = Position._trusted(tuple(self._after_board))
+            # the class of the position played from: play.py needs no runtime import of it
+            self._after = type(self.position)._trusted(tuple(self._after_board))
         return self._after
 
     @property
     def hits(self) -> tuple[int, ...]:
         """The points (mover's numbering) where an opponent blot was hit, highest first."""
-        from gammon.notation import hit_points
-
         return hit_points(self.position, self.after)
 
     def __str__(self) -> str:
-        from gammon.notation import format_play
-
         # The kernel's raw steps will do (pairs either way): a UI writes every play of each roll.
         return format_play(self.position, self._steps)
 

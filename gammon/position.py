@@ -1,6 +1,6 @@
 """Position: a frozen backgammon position seen from the player on roll (the mover).
 
-Layout of ``Position.board`` (26 slots, as in DESIGN.md):
+Layout of ``Position.board`` (26 slots):
 
 * ``board[1]`` .. ``board[24]``: the points, numbered from the mover's view (24 farthest, 1 the
   last point before bearing off); positive counts are the mover's checkers, negative the
@@ -20,16 +20,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, cut
+from gammon.notation import parse_play
+from gammon.primitives import BAR as BAR
+from gammon.primitives import CHECKERS as CHECKERS
+from gammon.primitives import OPPONENT_BAR as OPPONENT_BAR
 from gammon.primitives import flip_into, pip_counts
 
 if TYPE_CHECKING:
     import numpy as np
 
     from gammon.play import Play
-
-CHECKERS = 15
-BAR = 25
-OPPONENT_BAR = 0
 
 # A gnubg board: (player not on roll, player on roll), each 25 counts from that player's own view
 # (index 0 = its 1-point, index 24 = its bar).
@@ -244,8 +244,6 @@ class Position:
 
     def parse_play(self, text: str, dice: Sequence[int]) -> Play:
         """Read a play in standard notation (``"24/18*/12 13/11"``) and check it is legal."""
-        from gammon.notation import parse_play
-
         return parse_play(self, text, dice)
 
     def as_array(self) -> np.ndarray:

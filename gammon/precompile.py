@@ -4,12 +4,17 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
+
+from numba.core.caching import _CacheLocator
 
 from gammon.shipped_kernels import (
     LEVEL,
@@ -52,8 +57,6 @@ def build(shipped: Path = SHIPPED, level: str = LEVEL,
           workload: tuple[list[str], ...] = WORKLOAD) -> dict[str, Any]:
     """Compile the kernels ``workload`` uses for CPU ``level`` in a fresh process and a fresh numba
     cache, and replace ``shipped`` with that cache and its manifest; return the manifest."""
-    import subprocess
-
     with tempfile.TemporaryDirectory(prefix="gammon-precompile-") as tmp:
         env = {k: v for k, v in os.environ.items() if k not in NUMBA_SETTINGS}
         env.update({OFF: "1", "NUMBA_CACHE_DIR": tmp, "NUMBA_CPU_NAME": level, "NUMBA_CPU_FEATURES": ""})
@@ -73,10 +76,6 @@ def build(shipped: Path = SHIPPED, level: str = LEVEL,
 def collect(cache_dir: Path, shipped: Path, level: str, package: Path = PACKAGE) -> dict[str, Any]:
     """Copy the indexes and data files of ``package``'s kernels from the numba cache ``cache_dir``
     (a ``NUMBA_CACHE_DIR``) into a fresh ``shipped``, with the manifest."""
-    import shutil
-
-    from numba.core.caching import _CacheLocator
-
     sources = numba_sources(package)
     if shipped.exists():
         shutil.rmtree(shipped)
@@ -102,8 +101,6 @@ def collect(cache_dir: Path, shipped: Path, level: str, package: Path = PACKAGE)
 
 
 def main(argv: list[str] | None = None) -> int:
-    import argparse
-
     parser = argparse.ArgumentParser(
         prog="python -m gammon.precompile",
         description=f"Rebuild the precompiled kernels shipped in {SHIPPED} (run it after editing a "

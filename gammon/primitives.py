@@ -21,6 +21,11 @@ if TYPE_CHECKING:
 
 Board: TypeAlias = "Sequence[int] | np.ndarray"  # read by index only
 
+# The board's layout (gammon.position): what every layer above reads a board with.
+CHECKERS = 15
+BAR = 25  # the mover's bar
+OPPONENT_BAR = 0
+
 SINGLE, GAMMON, BACKGAMMON = 1, 2, 3  # as gammon.rules.WinKind
 
 

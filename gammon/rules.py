@@ -1,4 +1,4 @@
-"""Rules options of a game or match, win kinds, and how a win is scored (RULES.md)."""
+"""Rules options of a game or match, win kinds, and how a win is scored."""
 
 from __future__ import annotations
 

@@ -27,9 +27,11 @@ import io
 import json
 import os
 import pickle
+import platform
 import re
 import sys
 import uuid
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
@@ -108,16 +110,12 @@ def system() -> dict[str, str]:
 def _machine() -> str:
     if hasattr(os, "uname"):
         return os.uname().machine
-    import platform  # (Windows)
-
     return platform.machine()
 
 
 def _numba_version() -> str:
     """numba's version without importing it (numba takes half a second) or importlib.metadata (a
     tenth): the name of its ``.dist-info`` directory."""
-    from importlib.util import find_spec
-
     spec = find_spec("numba")
     if spec is None or spec.origin is None:
         return "none"

@@ -11,7 +11,7 @@ import pytest
 from benchmarks.gnubg_harness import GNUBG
 from gammon import Position
 
-# Copied from shared/wildbg-benchmark-positions (source and licence in its README): a clone runs alone.
+# The wildbg benchmark positions, kept in the repository (source and licence: data/wildbg/README.md).
 WILDBG = Path(__file__).resolve().parent / "data" / "wildbg"
 
 # Tests of the GNU Backgammon program (benchmarks/gnubg_harness.py) skip only where it is absent.

@@ -1,4 +1,4 @@
-"""Game: the rules of one game, action by action (RULES.md, docs/game-api.md)."""
+"""Game: the rules of one game, action by action (docs/game-api.md)."""
 
 from __future__ import annotations
 
@@ -204,7 +204,7 @@ def test_bear_off_ends_the_game_with_single_gammon_and_backgammon():
         assert result.reason == "bear_off" and game.phase is GamePhase.OVER and game.turn is None
         assert game.position_for(result.winner).off[0] == 15 and loser.off[0] < 15
         assert game.position == game.position_for(result.winner)
-        # RULES.md: gammon = nothing borne off; backgammon = and a checker on the bar or in the
+        # gammon = nothing borne off; backgammon = and a checker on the bar or in the
         # winner's home board (the loser's points 19-24).
         in_winners_home = any(loser.board[p] > 0 for p in range(19, 26))
         expected = (WinKind.SINGLE if loser.off[0] else

@@ -126,7 +126,7 @@ def test_bad_dice():
 @pytest.mark.parametrize("name, non_doubles, doubles", [
     ("contact", 184_045, 217_143), ("race", 122_570, 140_720)])
 def test_wildbg_table(name, non_doubles, doubles):
-    """Distinct plays over the 2,000 wildbg positions: GNU Backgammon's totals (shared README)."""
+    """Distinct plays over the 2,000 wildbg positions: GNU Backgammon's (data/wildbg/README.md)."""
     positions = [Position.from_id(i) for i in wildbg_ids(name)]
     count = Counter()
     for p in positions:

@@ -1,4 +1,4 @@
-"""Rules options, win kinds and scoring (RULES.md, "End of the game and scoring")."""
+"""Rules options, win kinds and scoring."""
 
 import pytest
 

@@ -6,8 +6,8 @@ contact and race alternating); ``wildbg`` is the wildbg benchmark positions (con
 interleaved), each with one roll from a seeded generator, positions with fewer than two legal plays
 skipped. The first ``--decisions`` time the 0-ply players; the next ``--default-decisions`` time
 Engine() and gnubg 2-ply (evalcontext as judge.py's reference: deterministic, pruning, default move
-filters), so that gnubg's evaluation cache holds nothing of them from the 0-ply passes. Targets
-(issue 10): Engine(plies=0) <= 2x gnubg 0-ply's time, Engine() <= 1x gnubg 2-ply's.
+filters), so that gnubg's evaluation cache holds nothing of them from the 0-ply passes. Targets:
+Engine(plies=0) <= 2x gnubg 0-ply's time, Engine() <= 1x gnubg 2-ply's.
 
     python -m benchmarks.speed.engine_speed [--set selfplay|wildbg] [--decisions 1000]
         [--default-decisions 200] [--seed 1] [--weights FILE]

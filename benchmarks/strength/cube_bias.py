@@ -87,9 +87,9 @@ def own_positions(engine, n: int, seed: int, games: int = 400,  # type: ignore[n
     deciding_engine = Engine(cube_correction=False)
     from gammon.engine.encode import race_mask
     from gammon.train import kernels
-    from gammon.train.selfplay import _net_args
+    from gammon.train.selfplay import net_args
 
-    boards = kernels.collect_positions(*_net_args(engine.evaluator), seed, 0, games, 7,
+    boards = kernels.collect_positions(*net_args(engine.evaluator), seed, 0, games, 7,
                                        kernels.MAX_PLIES // 7 + 1)
     np.random.default_rng(seed).shuffle(boards)
     out = []

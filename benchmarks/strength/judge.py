@@ -9,7 +9,7 @@ Every play is judged by the cubeless money equity GNU Backgammon gives its resul
 ply (``gnubg.evaluate``, deterministic, pruning nets as in its 2-ply levels, Jacoby off). The
 reference best is the best of GNU Backgammon 2-ply's own choice and the plays judged, so no loss is
 negative. Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off;
-such a choice is matched to the legal play with the same 2-ply score). Targets (issue 10):
+such a choice is matched to the legal play with the same 2-ply score). Targets:
 Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg 0-ply's.
 Contact decisions are also split by the points the mover holds in the opponent's home board (none,
 one: holding games, two or more: back games), where the nets have been weakest.

@@ -10,14 +10,14 @@ from gammon.analysis.decisions import (
     AnalysisSettings,
     Candidate,
     CheckerPlay,
-    Context,
     CubeChoice,
     Decision,
+    MatchMoment,
     RollLuck,
 )
 from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.stats import PlayerStatistics
 from gammon.analysis.walk import GameAnalysis, MatchAnalysis, analyse
 
-__all__ = ["AnalysisSettings", "Candidate", "CheckerPlay", "Context", "CubeChoice", "Decision",
+__all__ = ["AnalysisSettings", "Candidate", "CheckerPlay", "MatchMoment", "CubeChoice", "Decision",
            "GameAnalysis", "Luck", "MatchAnalysis", "PlayerStatistics", "RollLuck", "Skill", "analyse"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from gammon.analysis.equity import CubeView
+from gammon.analysis.equity import Stakes
 from gammon.analysis.marks import CLOSE_CUBE, Luck, Skill, luck_mark, skill_mark
 from gammon.dice import Dice
 from gammon.engine.cube_decision import CubeDecision
@@ -54,11 +54,15 @@ class AnalysisSettings:
 
 
 @dataclass(frozen=True)
-class Context:
-    """Where a decision was taken: game number (from 1), turn number in the game (from 1), the
-    player, the position from its view (before the roll for cube actions and luck, before the play
-    for checker plays), the dice (None before the roll), the cube and the score before the game,
-    and the GNU Backgammon ``PositionID:MatchID`` of the moment."""
+class MatchMoment:
+    """Where in the match a decision was taken: game number (from 1), turn number in the game (from
+    1), the player, the position from its view (before the roll for cube actions and luck, before
+    the play for checker plays), the dice (None before the roll), the cube and the score before
+    the game, and the GNU Backgammon ``PositionID:MatchID`` of the moment.
+
+    Unlike a :class:`~gammon.situation.Situation` (one decision seen by the player on roll) it
+    names the players as the match does (0 and 1: ``player``, ``cube_owner``, ``score``), and
+    places the decision in the match (``game``, ``turn``), which is what a report lists."""
 
     game: int
     turn: int
@@ -91,7 +95,7 @@ class CheckerPlay:
     money) are what the play made lost against the best. ``chance`` is player 0's chance after the
     play: its match winning chance in a match, its chance to win the game for money."""
 
-    context: Context
+    context: MatchMoment
     played: Play | None
     legal_plays: int
     candidates: tuple[Candidate, ...]
@@ -126,7 +130,7 @@ class CubeChoice:
     ``close``: an actual double, take or pass, or a close no-double; ``kind`` names the error
     (None when the action was right)."""
 
-    context: Context
+    context: MatchMoment
     action: CubeActionName
     decision: CubeDecision
     error: float
@@ -151,7 +155,7 @@ class CubeChoice:
 class RollLuck:
     """The luck of a roll for the player who rolled it (EMG; ``cost`` in MWC or points)."""
 
-    context: Context
+    context: MatchMoment
     dice: Dice
     luck: float
     cost: float
@@ -169,20 +173,20 @@ class Analyser:
         self.engine = engine
         self.zero = engine if engine.plies == 0 else Engine(plies=0, evaluator=engine.evaluator)
         self.settings = settings or AnalysisSettings()
-        self._opening: dict[tuple[CubeView, CubeView], dict[tuple[int, int], float]] = {}
+        self._opening: dict[tuple[Stakes, Stakes], dict[tuple[int, int], float]] = {}
 
     # --- checker play ------------------------------------------------------------------------
 
-    def _play_equity(self, play: Play, mover_probs: Probabilities, opponent: CubeView) -> float:
+    def _play_equity(self, play: Play, mover_probs: Probabilities, opponent: Stakes) -> float:
         # the opponent is on roll after the play, with its own cube options
         return -opponent.equity(play.after, mover_probs.flip())
 
-    def _deep(self, play: Play, opponent: CubeView) -> Candidate:
+    def _deep(self, play: Play, opponent: Stakes) -> Candidate:
         theirs = self.engine.evaluate(play.after)
         return Candidate(play, -opponent.equity(play.after, theirs), theirs.flip(), self.engine.plies)
 
-    def checker_play(self, context: Context, played: Play | None, legal_plays: int, mover: CubeView,
-                     opponent: CubeView) -> CheckerPlay:
+    def checker_play(self, context: MatchMoment, played: Play | None, legal_plays: int, mover: Stakes,
+                     opponent: Stakes) -> CheckerPlay:
         """Analyse ``played`` (one of ``legal_plays`` plays of ``context``'s position and dice)."""
         if played is None:
             return CheckerPlay(context, None, 0, (), 0.0, 0.0, Skill.NONE, None)
@@ -210,14 +214,14 @@ class Analyser:
                            skill_mark(error), self._chance(made, mover))
 
     @staticmethod
-    def _chance(made: Candidate, mover: CubeView) -> float:
+    def _chance(made: Candidate, mover: Stakes) -> float:
         mine = mover.mwc(made.equity) if mover.match is not None else made.probabilities.win
         return mine if mover.player == 0 else 1.0 - mine
 
     # --- cube --------------------------------------------------------------------------------
 
     @staticmethod
-    def double_choice(context: Context, decision: CubeDecision, doubled: bool, doubler: CubeView
+    def double_choice(context: MatchMoment, decision: CubeDecision, doubled: bool, doubler: Stakes
                       ) -> CubeChoice:
         """The doubler's action: ``doubled`` or not, judged by ``decision``."""
         nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
@@ -237,8 +241,8 @@ class Analyser:
                           doubler.cost(error), skill_mark(error), close, kind)
 
     @staticmethod
-    def answer_choice(context: Context, decision: CubeDecision, action: CubeActionName,
-                      doubler: CubeView) -> CubeChoice:
+    def answer_choice(context: MatchMoment, decision: CubeDecision, action: CubeActionName,
+                      doubler: Stakes) -> CubeChoice:
         """The taker's answer (``take``, ``pass`` or ``beaver``, judged as a take) to a double."""
         dt, dp = decision.double_take, decision.double_pass
         took = action != "pass"
@@ -251,7 +255,7 @@ class Analyser:
 
     # --- luck --------------------------------------------------------------------------------
 
-    def _roll_value(self, position: Position, roll: tuple[int, int], opponent: CubeView) -> float:
+    def _roll_value(self, position: Position, roll: tuple[int, int], opponent: Stakes) -> float:
         """EMG of the player on roll after playing ``roll`` as well as 0 ply can."""
         hints = self.zero.hint(position, roll, n=self.settings.luck_candidates)
         if not hints:  # no legal play: the turn passes
@@ -259,7 +263,7 @@ class Analyser:
             return -opponent.equity(after, self.zero.evaluate(after))
         return max(self._play_equity(h.play, h.probabilities, opponent) for h in hints)
 
-    def luck(self, context: Context, dice: Dice, roller: CubeView, opponent: CubeView,
+    def luck(self, context: MatchMoment, dice: Dice, roller: Stakes, opponent: Stakes,
              opening: bool) -> RollLuck:
         """The luck of ``dice`` rolled in ``context``'s position; ``opening`` for the opening roll
         (the position is then the starting position for both players)."""

@@ -25,8 +25,11 @@ if TYPE_CHECKING:
 
 
 @dataclass(frozen=True)
-class CubeView:
-    """The cube and the score seen by ``player``: what its equities are measured in.
+class Stakes:
+    """What is at stake for ``player``: the cube, the score and the rules that value a game, as
+    that player sees them; its equities are measured in them. (A
+    :class:`~gammon.situation.Situation` is one decision; these are one player's stakes, the same
+    for every decision of a turn.)
 
     ``owner`` is from ``player``'s view; ``match`` None for money; ``can_double``: the cube may be
     turned by ``player`` at its turn (rules, Crawford game, ownership, cube limit); ``use_cube``
@@ -42,7 +45,7 @@ class CubeView:
     use_cube: bool
 
     @classmethod
-    def of(cls, game: Game, player: int) -> CubeView:
+    def of(cls, game: Game, player: int) -> Stakes:
         """``player``'s view of ``game``'s cube and score as they stand (a double still waiting
         for its answer has not turned the cube)."""
         cube = game.cube

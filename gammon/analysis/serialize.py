@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gammon.analysis.decisions import Candidate, CheckerPlay, Context, Decision, RollLuck
+from gammon.analysis.decisions import Candidate, CheckerPlay, Decision, MatchMoment, RollLuck
 from gammon.analysis.stats import PlayerStatistics
 from gammon.analysis.walk import MatchAnalysis
 
@@ -38,7 +38,7 @@ def player_to_dict(s: PlayerStatistics) -> dict[str, Any]:
     }
 
 
-def _context(c: Context, names: tuple[str, str]) -> dict[str, Any]:
+def _context(c: MatchMoment, names: tuple[str, str]) -> dict[str, Any]:
     return {"game": c.game, "turn": c.turn, "player": c.player, "name": names[c.player],
             "dice": list(c.dice) if c.dice else None, "position_id": c.position.id,
             "gnubg_id": c.gnubg_id, "cube": c.cube_value, "score": list(c.score)}

@@ -5,19 +5,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from gammon.analysis.decisions import (
     Analyser,
     AnalysisSettings,
     CheckerPlay,
-    Context,
     CubeActionName,
     CubeChoice,
     Decision,
+    MatchMoment,
     RollLuck,
 )
-from gammon.analysis.equity import CubeView
+from gammon.analysis.equity import Stakes
+from gammon.analysis.stats import PlayerStatistics, player_statistics
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
 from gammon.formats.mat import MatMatch, to_match
@@ -34,9 +34,6 @@ from gammon.game import (
 )
 from gammon.match import Match
 from gammon.position import Position
-
-if TYPE_CHECKING:
-    from gammon.analysis.stats import PlayerStatistics
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` with the number of game actions analysed so far."""
@@ -89,8 +86,6 @@ class MatchAnalysis:
     def statistics(self, seed: int = 0, resamples: int = 2000) -> tuple[PlayerStatistics, PlayerStatistics]:
         """Each player's statistics (see :mod:`gammon.analysis.stats`); ``seed`` and ``resamples``
         for the bootstrap confidence intervals."""
-        from gammon.analysis.stats import player_statistics
-
         return (player_statistics(self, 0, seed, resamples), player_statistics(self, 1, seed, resamples))
 
 
@@ -143,9 +138,9 @@ def _games_of(source: Match | MatMatch | Sequence[Game]) -> tuple[list[Game], tu
 
 
 def _context(game: Game, number: int, turn: int, player: int, position: Position,
-             dice: tuple[int, int] | None) -> Context:
+             dice: tuple[int, int] | None) -> MatchMoment:
     cube = game.cube
-    return Context(number, turn, player, position, dice, cube.value, cube.owner, game.score,
+    return MatchMoment(number, turn, player, position, dice, cube.value, cube.owner, game.score,
                    game.rules.match_length, game.crawford_game, gnubg_id(game))
 
 
@@ -155,10 +150,10 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
     replay = Game(game.rules, None, game.score, game.crawford_game)  # apply rolls the recorded dice
     engine = analyser.engine
     turn = 0
-    doubled: tuple[CubeDecision, CubeView] | None = None  # the double awaiting its answer
+    doubled: tuple[CubeDecision, Stakes] | None = None  # the double awaiting its answer
     for action in history:
         p = action.player
-        views = (CubeView.of(replay, p), CubeView.of(replay, 1 - p))  # the actor's, its opponent's
+        views = (Stakes.of(replay, p), Stakes.of(replay, 1 - p))  # the actor's, its opponent's
         if isinstance(action, Roll):
             turn += 1
             if not action.opening and replay.can_double():

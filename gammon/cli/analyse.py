@@ -18,6 +18,8 @@ from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.errors import GammonError
+from gammon.formats.convert import reading_format
+from gammon.formats.mat import decode_mat, read_mat, to_match
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
     from gammon.analysis import MatchAnalysis
@@ -104,8 +106,6 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
     Gammon's ``.xg`` by their extension, else a ``.mat`` text (the sites export it as ``.txt``
     too), whose problems are printed, each quoting its line; ``partial`` then keeps the games
     before the first bad one."""
-    from gammon.formats.convert import reading_format
-
     fmt = reading_format(path)
     if fmt.name != "mat":
         assert fmt.read is not None
@@ -113,8 +113,6 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
         for warning in transcript.warnings:
             print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
         return transcript.match, transcript.names
-    from gammon.formats.mat import decode_mat, read_mat, to_match
-
     record = read_mat(decode_mat(data))
     if partial:  # the games before the first problem are analysed: say what was left out
         for problem in record.errors:

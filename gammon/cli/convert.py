@@ -6,10 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
+from gammon.errors import GammonError
+from gammon.formats.convert import FORMATS, convert, find_format, format_of
+
 
 def add_convert(subparsers: argparse._SubParsersAction) -> None:
-    from gammon.formats.convert import FORMATS
-
     readable = [f.name for f in FORMATS if f.read]
     writable = [f.name for f in FORMATS if f.write]
     known = ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS)
@@ -28,9 +29,6 @@ def add_convert(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_convert(args: argparse.Namespace) -> int:
-    from gammon.errors import GammonError
-    from gammon.formats.convert import convert, find_format, format_of
-
     source, target = Path(args.input), Path(args.output)
     try:
         source_format = find_format(args.source_format) if args.source_format else format_of(source)

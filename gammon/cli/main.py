@@ -9,16 +9,25 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from rich.console import Console
+
 from gammon import __version__
 from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
 from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
+from gammon.cli.progress import compile_notice
+from gammon.cli.resume import DEFAULT_NAME, load_saved, person_side
 from gammon.cli.rollout import add_rollout
+from gammon.dice import RandomDice
+from gammon.errors import GammonError
+from gammon.formats.convert import reading_format
+from gammon.match import Match
+from gammon.rules import Rules
+from gammon.words import printable
 
 if TYPE_CHECKING:
     from gammon.cli.session import Seat
-    from gammon.match import Match
 
 
 def add_play(subparsers: argparse._SubParsersAction) -> None:
@@ -56,10 +65,7 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from rich.console import Console
-
     from gammon.cli.session import PlaySession
-    from gammon.words import printable
 
     try:
         if args.name is not None and printable(args.name) != args.name:
@@ -74,8 +80,6 @@ def run_play(args: argparse.Namespace) -> int:
                           confirm_plays=not args.no_confirm, color=False if args.plain else None,
                           autosave=True)
     if args.resume:
-        from gammon.formats.convert import reading_format
-
         session.resumed(args.resume)
         if reading_format(args.resume).name == "mat":  # 'save' alone writes the file back
             session.save_file = args.resume
@@ -83,19 +87,12 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _new_match(args: argparse.Namespace) -> Match:
-    from gammon.dice import RandomDice
-    from gammon.match import Match
-    from gammon.rules import Rules
-
     rules = Rules(**{"use_cube": Rules.cube_matters(args.match), **_rule_options(args),
                      "match_length": args.match})
     return Match(rules, RandomDice(args.seed))
 
 
 def _saved_match(args: argparse.Namespace) -> tuple[Match, tuple[str, str]]:
-    from gammon.cli.resume import load_saved
-    from gammon.dice import RandomDice
-
     if args.match:
         raise ValueError("--match cannot change the length of a saved match (leave it out)")
     saved = load_saved(args.resume, RandomDice(args.seed), _rule_options(args))
@@ -121,7 +118,6 @@ def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Sea
     """The two seats: two people, or the person and the computer at ``--level``. For a saved
     match (``names`` its players') the seats keep the file's names, and the person is the player
     :func:`gammon.cli.resume.person_side` finds."""
-    from gammon.cli.resume import DEFAULT_NAME, person_side
     from gammon.cli.session import Seat
     from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS, computer_player
 
@@ -172,13 +168,11 @@ def add_eval(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _print_analysis(name: str, *args: object) -> int:
-    from gammon.cli import analysis
-    from gammon.cli.progress import compile_notice
-    from gammon.errors import GammonError
+    from gammon.cli import hint
 
     try:
         with compile_notice():
-            text = getattr(analysis, name)(*args)
+            text = getattr(hint, name)(*args)
     except GammonError as e:
         print(f"gammon: {e}", file=sys.stderr)
         return 2

@@ -20,6 +20,7 @@ from typing import Any
 
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, cut
+from gammon.formats.convert import reading_format
 from gammon.match import Match
 from gammon.records import match_actions, replay_match
 
@@ -38,8 +39,6 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     """The match saved in ``path``, replayed with ``dice`` for the rolls to come and the rules in
     ``rules`` (Rules fields) put in place of the file's. Raises ValueError, quoting the file, for
     a file that cannot be read, does not replay under those rules, or holds a match already won."""
-    from gammon.formats.convert import reading_format
-
     fmt = reading_format(path)
     assert fmt.read is not None
     try:

@@ -15,10 +15,16 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
 from gammon.cli.args import not_negative_int, positive_int
+from gammon.dice import parse_dice
+from gammon.errors import GammonError
+from gammon.formats.ids import read_id, situation_json
 
 if TYPE_CHECKING:
-    from rich.console import Console
 
     from gammon.dice import Dice
     from gammon.engine.engine import Engine
@@ -74,18 +80,12 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
 
 def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
                 console: Console | None = None) -> int:
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    from gammon.cli.analysis import parse_context
-    from gammon.dice import parse_dice
     from gammon.engine.engine import Engine
     from gammon.engine.rollout import RolloutSettings
-    from gammon.errors import GammonError
 
     out = console or Console(highlight=False)
     try:
-        given = parse_context(args.position)
+        given = read_id(args.position)
         dice = parse_dice(args.dice) if args.dice is not None else given.dice
         settings = RolloutSettings(trials=args.trials, seed=args.seed, truncate=args.truncate,
                                    variance_reduction=not args.no_variance_reduction,
@@ -125,9 +125,9 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
     if args.json:
-        from gammon.analysis.id_json import context_json, rollout_json
+        from gammon.advice import rollout_json
 
-        print(json.dumps({"context": context_json(given), **rollout_json(outcome)}))
+        print(json.dumps({"context": situation_json(given), **rollout_json(outcome)}))
         return 0
     if result is None:
         out.print(f"Position {position.id}, dice {dice}: no legal play, nothing to roll out")
@@ -162,8 +162,6 @@ def _heading(position: Position, result: RolloutResult) -> str:
 
 
 def _position_table(r: RolloutResult) -> object:
-    from rich.table import Table
-
     table = Table(title="for the player on roll")
     table.add_column("")
     table.add_column("estimate", justify="right")
@@ -183,8 +181,6 @@ def _position_table(r: RolloutResult) -> object:
 
 
 def _plays_table(plays: list, dice: Dice) -> object:
-    from rich.table import Table
-
     table = Table(title=f"dice {dice[0]}{dice[1]}, for the player who plays")
     for name in ("", "play", "equity", "std. error", "diff", "win", "win g", "lose g"):
         table.add_column(name, justify="left" if name == "play" else "right")
@@ -198,8 +194,6 @@ def _plays_table(plays: list, dice: Dice) -> object:
 
 
 def _cube_table(cube: object) -> object:
-    from rich.table import Table
-
     from gammon.engine.rollout import CubeRollout
 
     assert isinstance(cube, CubeRollout)

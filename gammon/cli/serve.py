@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import copy
+import gc
 import json
 import os
 import socket
@@ -13,7 +15,9 @@ import time
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
+from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
+from gammon.errors import StoreUnavailableError
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -113,7 +117,6 @@ def _warming(app: FastAPI, announce: str | None) -> FastAPI:
     """``app`` whose start-up (which uvicorn finishes before it answers) first loads the engine: the
     engine workers warm themselves up as they start (gammon.web.engine_pool), while this process
     warms what it runs itself (gammon.web.warmup.warm_server)."""
-    from gammon.cli.progress import compile_notice
     from gammon.web.warmup import warm_server
 
     hub, inner = app.state.hub, app.router.lifespan_context
@@ -149,8 +152,6 @@ def settle_collector() -> None:
     20,000 objects rather than 700: an action makes and drops hundreds, so at 700 the collector ran
     every action or two and moved the objects of a roll into the older generations, which then
     filled and were walked again and again (a tenth of the server's CPU)."""
-    import gc
-
     gc.collect()
     gc.freeze()
     gc.set_threshold(20_000, 10, 10)
@@ -174,7 +175,6 @@ def _cannot_listen(host: str, port: int) -> str | None:
 def run_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from gammon.errors import StoreUnavailableError
     from gammon.store import Store
 
     problem = _cannot_listen(args.host, args.port)
@@ -221,8 +221,6 @@ def run_serve(args: argparse.Namespace) -> int:
 
 def _log_config() -> dict[str, Any]:
     """uvicorn's logging, with the seat tokens and watch keys of old clients' URLs cut out."""
-    import copy
-
     from uvicorn.config import LOGGING_CONFIG
 
     config = copy.deepcopy(LOGGING_CONFIG)

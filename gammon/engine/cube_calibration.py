@@ -27,28 +27,9 @@ reduction, 1 worker)::
         --take-zone 0.8 1.2 --anchors 2 --save anchors.jsonl
     python -m benchmarks.strength.cube_bias --fit own80.jsonl take.jsonl anchors.jsonl
 
-Zero for the weights of training step 22 (docs/training.md), as for steps 11 to 21, so the
-correction leaves the search's equities as they are. Steps 10 to 15 fitted the net to rollouts
-of the cube window itself (steps 16 to 20 fine-tune step 15's net further, step 20 with 2-ply
-labels of the cube window), and without any correction it judges better than step 9 did with
-its fitted offsets (README: money cube decisions); step 21 gives the cube decisions their own
-output layer, fitted to gammon's own rollouts (:mod:`gammon.train.cube_head`), which does what
-these offsets did, position by position.
-Fitted for step 10's weights (340 positions) they came out DT
-+0.026, +0.020, +0.087 and ND +0.027, -0.052, -0.042: since the window labels the net's cube
-equities run below its own rollouts, while GNU Backgammon's judgement puts them above its own, and
-applied they made the judged money decisions worse (3.81 -> 4.29 mEMG for ``Engine()``), so they
-were not kept. For step 9's weights, 340 positions, 292 of them
-in the zone: DT -0.021 +- 0.021, -0.079 +- 0.021, -0.004 +- 0.022 and ND -0.007 +- 0.015, -0.103 +-
-0.013, -0.084 +- 0.013 for 0, 1, 2+ anchors. Steps 8 and 9 fitted the net to rollouts of holding
-and back games: on the 60 positions with two or more anchors step 9's 2-ply cubeless equity ran
--0.002 +- 0.008 against the rollouts (step 8's: -0.027 +- 0.011; step 7's: +0.123 +- 0.010), on the
-200 take-zone positions +0.019 +- 0.005 (step 8's: +0.012 +- 0.005; step 7's: +0.043 +- 0.006), its
-win gammon +0.016 +- 0.001 high there and +0.022 +- 0.002 over the 80 positions of the whole window.
-(For step 8's: DT +0.008, -0.075, +0.074, ND +0.019, -0.097, -0.038; for step 7's DT
--0.061, -0.122, -0.383, ND -0.025, -0.117, -0.298; for step 6's DT -0.019, -0.144, -0.367, ND
-+0.004, -0.123, -0.277; for step 5's DT -0.051, -0.118, -0.361, and one offset for all, half width
-0.3, DT -0.110 +- 0.016, ND -0.091 +- 0.012.)
+Zero for the shipped weights, so the correction leaves the search's equities as they are: the
+cube head (:mod:`gammon.train.cube_head`) does what these offsets did, position by position (the
+offsets fitted for earlier weights: docs/training.md, "The take-point correction's offsets").
 The half width, 0.45, is the smallest of 0.3, 0.45, 0.6 at which every class's DT offset keeps the
 corrected DT increasing. Races and match play are left as the search gives them. The offsets
 belong to the shipped weights: fit them again when the net changes.

@@ -27,12 +27,8 @@ from gammon.position import Position, require_in_play, require_position
 from gammon.situation import CubeOwner, Situation
 
 DEFAULT_PLIES = 2
-"""Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
-0.96-0.97x GNU Backgammon 2-ply's time a decision (benchmarks/speed/engine_speed.py, 200
-decisions, at load 0.9; 0.76-0.78x in the runs of step 15's net; 0.96-1.01x in a slower session,
-step 21); against GNU Backgammon 2-ply it loses 0.96 millipoints a decision, 0 ply 2.79
-(benchmarks/strength/judge.py, 3,000 decisions, the net of docs/training.md step 20; step 21 added
-only a cube head, which chequer play does not use)."""
+"""Plies of ``Engine()``: 2 ply with the default filters (its time and strength against GNU
+Backgammon's: docs/measurements.md)."""
 
 
 class Hint(NamedTuple):

@@ -3,7 +3,7 @@ race) in one compiled loop, row by row, without building the (N, inputs) input m
 
 The raw part of the encoding is mostly zeros (a point holds a few checkers at most), so the hidden
 layer is accumulated only over the non-zero inputs, reading rows of ``w1 (inputs, hidden)``. This is
-what makes 0-ply play about as fast as GNU Backgammon's (benchmarks/engine_speed.py); training
+what makes 0-ply play fast (docs/measurements.md); training
 (:mod:`gammon.train.kernels`) uses :func:`forward` and :func:`evaluate_one`; play uses
 :func:`evaluate_batch`, which runs the same nets through :func:`predict`.
 """

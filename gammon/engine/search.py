@@ -54,7 +54,7 @@ class SearchSettings:
 
     GNU Backgammon's 2 ply keeps the best 8 within 0.16 after 0 ply and goes straight to 2 ply
     (``PLAIN_FILTERS``); the default adds a 1-ply pass keeping the best 3 within 0.06, which
-    makes 2 ply about 2.5 times faster (benchmarks/engine_speed.py)."""
+    makes 2 ply faster (docs/measurements.md)."""
 
     plies: int = 2
     filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(3, 0.06))

@@ -30,12 +30,12 @@ from gammon.formats.mat import MatMatch, decode_mat, format_mat, read_mat, to_ma
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
+from gammon.match import Match
 from gammon.rules import GameResult, Rules
 from gammon.words import describe
 
 if TYPE_CHECKING:
     from gammon.game import Game
-    from gammon.match import Match
 
 INFO = ("event", "round", "place", "date", "annotator", "comment", "rating 1", "rating 2")
 """The match information a Transcript carries (date as YYYY-MM-DD)."""
@@ -83,8 +83,6 @@ def as_transcript(source: Match | MatMatch | SgfMatch, names: tuple[str, str] | 
                   info: Mapping[str, str] | None = None, notes: frozenset[str] = frozenset()) -> Transcript:
     """A Transcript of what a reader returned: a Match (named ``names``), ``.mat`` records (replayed
     by :func:`to_match`) or an SgfMatch."""
-    from gammon.match import Match
-
     if isinstance(source, SgfMatch):
         return _sgf_transcript(source)
     if isinstance(source, MatMatch):

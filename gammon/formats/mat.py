@@ -36,7 +36,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO
 
 from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
 from gammon.formats.replay import replay_games
@@ -53,12 +53,10 @@ from gammon.game import (
     Roll,
     Take,
 )
+from gammon.match import Match
 from gammon.play import Play
 from gammon.rules import Rules, WinKind
 from gammon.words import printable
-
-if TYPE_CHECKING:
-    from gammon.match import Match
 
 # --- records ---------------------------------------------------------------------------------
 
@@ -472,8 +470,6 @@ def write_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] = 
 
 def to_record(source: Match | Sequence[Game], names: Sequence[str] = ("Player 1", "Player 2")) -> MatMatch:
     """Records of a Match or of Games played one after another."""
-    from gammon.match import Match
-
     games = source.games if isinstance(source, Match) else list(source)
     if not games:
         raise ValueError("there are no games to write")

@@ -14,17 +14,15 @@ import base64
 import binascii
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gammon.dice import DiceSource
 from gammon.errors import InvalidNotationError, cut
+from gammon.game import Game, GamePhase
+from gammon.match import Match
+from gammon.position import Position
 from gammon.rules import Rules, WinKind
 from gammon.situation import CubeOwner, Situation
-
-if TYPE_CHECKING:
-    from gammon.game import Game
-    from gammon.match import Match
-    from gammon.position import Position
 
 MAX_SCORE = (1 << 15) - 1
 _CENTRED = 3
@@ -196,8 +194,6 @@ class MatchState:
 def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
     """Read a GNU Backgammon ID ``PositionID:MatchID``; the position is from the view of
     ``player_on_roll``."""
-    from gammon.position import Position
-
     if not isinstance(text, str) or text.count(":") != 1:
         raise InvalidNotationError(
             f"a GNU Backgammon ID is 'PositionID:MatchID' (e.g. '4HPwATDgc/ABMA:cAkAAAAAAAAA'), "
@@ -236,9 +232,6 @@ def match_state(game: Game | Match) -> MatchState:
     The player on roll is the one whose turn it is to roll or play, or who doubled or offered to
     resign while the opponent must answer (``turn``); before the opening roll it is player 0, once
     the game is over the winner, and the score then includes the game's points."""
-    from gammon.game import GamePhase
-    from gammon.match import Match
-
     if isinstance(game, Match):
         game = game.game
     phase = game.phase
@@ -277,8 +270,6 @@ def match_id(game: Game | Match) -> str:
 def gnubg_id(game: Game | Match | Situation) -> str:
     """``PositionID:MatchID`` of a Situation (its player on roll numbered 0), a Game or a Match's
     current game."""
-    from gammon.match import Match
-
     if isinstance(game, Situation):
         return format_gnubg_id(game.position, MatchState.from_situation(game))
     state = match_state(game)
@@ -290,9 +281,6 @@ def new_game(state: MatchState, dice: DiceSource | None = None) -> Game:
     """A Game at the start of the game a Match State describes (its match length, score,
     Crawford flag and Jacoby rule). Raises ValueError for a state in the middle of a game: a Game
     is built by its actions, so only a fresh one can be set up from an ID."""
-    from gammon.game import Game
-    from gammon.rules import Rules
-
     if state.game_state is not GameState.NONE or state.cube_value != 1 or state.cube_owner is not None:
         raise ValueError(f"only a game not yet started (game state NONE, cube 1 centred) can be set "
                          f"up from a Match ID, got {state.id!r}")

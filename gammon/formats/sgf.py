@@ -54,6 +54,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Protocol
 
+from gammon import __version__
 from gammon.cube import Cube
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, cut
@@ -72,13 +73,13 @@ from gammon.game import (
     Roll,
     Take,
 )
+from gammon.match import Match
 from gammon.position import BAR, Position
 from gammon.rules import Rules, WinKind
 from gammon.words import printable
 
 if TYPE_CHECKING:
     from gammon.game import Game
-    from gammon.match import Match
     from gammon.play import Play
 
 Properties = Mapping[str, Sequence[str]]
@@ -669,8 +670,6 @@ def format_sgf(source: Match | Sequence[Game] | SgfMatch, names: Sequence[str] |
     (:data:`INFO` keys: ``{"EV": "Open", "DT": "2024-05-01"}``), written in the first game;
     ``annotator`` the extra properties of each node (:class:`SgfAnnotator`). An SgfMatch brings its
     own names, information and notes, each replaced by the argument when one is given."""
-    from gammon.match import Match
-
     if isinstance(source, SgfMatch):
         games = source.match.games
         names = source.names if names is None else names
@@ -721,8 +720,6 @@ def _props(properties: Properties, where: str, own: frozenset[str]) -> str:
 
 def _format_game(k: int, game: Game, names: tuple[str, str], info: Mapping[str, str],
                  annotator: SgfAnnotator | None) -> str:
-    from gammon import __version__
-
     rules = game.rules
     head = [f"(;FF[4]GM[6]CA[UTF-8]AP[gammon:{__version__}]",
             f"MI[length:{rules.match_length}][game:{k}][ws:{game.score[0]}][bs:{game.score[1]}]",

@@ -43,6 +43,7 @@ from gammon.formats.xg_records import (
     XGRecord,
     decode_records,
 )
+from gammon.formats.xgid import XGID
 from gammon.game import Game, GamePhase, Roll
 from gammon.play import Play
 from gammon.position import Position
@@ -50,7 +51,6 @@ from gammon.rules import GameResult, Rules, WinKind
 from gammon.situation import Situation
 
 if TYPE_CHECKING:
-    from gammon.formats.xgid import XGID
     from gammon.match import Match
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview | IO[bytes]
@@ -126,8 +126,6 @@ class XGPosition:
     @property
     def xgid(self) -> XGID:
         """The XGID (players numbered as in gammon: the XGID's bottom player is player 1)."""
-        from gammon.formats.xgid import XGID
-
         xgid = XGID.from_match_state(self.position, self.state, max_cube=self.rules.cube_limit or 1024)
         return xgid.replace(beavers=True) if self.rules.is_money and self.rules.beavers else xgid
 

@@ -33,13 +33,13 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gammon.errors import InvalidNotationError, InvalidPositionError, cut
-from gammon.formats.matchid import GameState, MatchState
+from gammon.formats.matchid import GameState, MatchState, match_state
+from gammon.match import Match
 from gammon.position import Position
 from gammon.situation import Situation
 
 if TYPE_CHECKING:
     from gammon.game import Game
-    from gammon.match import Match
 
 _BOTTOM, _TOP = 1, 0
 _CUBE_ACTIONS = {"D": "double", "B": "beaver", "R": "raccoon"}
@@ -227,9 +227,6 @@ class XGID:
     def from_game(cls, game: Game | Match) -> XGID:
         """The XGID of a Game (or a Match's current game), players numbered as in the game:
         player 1 is drawn at the bottom."""
-        from gammon.formats.matchid import match_state
-        from gammon.match import Match
-
         state = match_state(game)
         g = game.game if isinstance(game, Match) else game
         limit = g.rules.cube_limit or 1024

@@ -28,7 +28,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -109,8 +109,6 @@ def default_database_url() -> str:
 
 def _shown(url: str) -> str:
     """A database URL to quote in a message: cut short, its password hidden."""
-    from sqlalchemy.engine import make_url
-
     try:
         return cut(repr(make_url(url).render_as_string(hide_password=True)))
     except (SQLAlchemyError, ValueError):  # not a URL SQLAlchemy reads: what follows any '@' only

@@ -1,68 +1,72 @@
 """``python -m gammon.train``: train the neural evaluator (docs/training.md).
 
-    python -m gammon.train selfplay --out run.npz --games 1000000 --threads 16
-    python -m gammon.train improve --resume run.npz --out better.npz --games 20000
-    python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
-    nice -n 19 python -m gammon.train campaign data/labels --minutes 120
-    python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
-    python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
-    python -m gammon.train cube-head --borne --resume run.npz --labels set-up.npz --out better.npz
-    python -m gammon.train check run.npz --pairs 1000
-    python -m gammon.train choices --labels alternatives.npz run.npz better.npz
+python -m gammon.train selfplay --out run.npz --games 1000000 --threads 16
+python -m gammon.train improve --resume run.npz --out better.npz --games 20000
+python -m gammon.train label --weights run.npz --out labels.npz --games 20000 --plies 2
+nice -n 19 python -m gammon.train campaign data/labels --minutes 120
+python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
+python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
+python -m gammon.train cube-head --borne --resume run.npz --labels set-up.npz --out better.npz
+python -m gammon.train check run.npz --pairs 1000
+python -m gammon.train choices --labels alternatives.npz run.npz better.npz
 """
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from gammon.train.labels import KINDS, LabelSet
+from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.parallel import check_workers
+from gammon.train.batch_fit import AdamSettings
+from gammon.train.campaign import CampaignSettings, labels_of, load_campaign, run_campaign, status
+from gammon.train.choices import Decisions, net_losses, report
+from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
+from gammon.train.labels import KINDS, LabelSet, LabelSettings, make_labels
 from gammon.train.selfplay import TrainSettings, load_or_start, run, vs_pubeval
-
-if TYPE_CHECKING:
-    from gammon.engine.neural import NeuralEvaluator
+from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, improve, widen
 
 
 def _weights(path: Path | None) -> NeuralEvaluator:
-    from gammon.engine.neural import NeuralEvaluator
-
     return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
 
 
 def _label_files(paths: list[Path]) -> LabelSet:
     """The label files ``paths`` as one set, in their order (a folder: a campaign's shards)."""
-    from gammon.train.campaign import labels_of
-
     return LabelSet.concatenate([labels_of(p) if p.is_dir() else LabelSet.load(p) for p in paths])
 
 
 def _campaign(args: argparse.Namespace) -> None:
-    from dataclasses import replace
-
-    from gammon.engine.parallel import check_workers
-    from gammon.train.campaign import CampaignSettings, load_campaign, run_campaign, status
-
     if args.status:
         print(status(args.folder))
         return
-    given = {name: getattr(args, name) for name in ("seed", "shard_size", "trials", "plies", "sources")
-             if getattr(args, name) is not None}
+    given = {
+        name: getattr(args, name)
+        for name in ("seed", "shard_size", "trials", "plies", "sources")
+        if getattr(args, name) is not None
+    }
     if "sources" in given:
         given["sources"] = tuple(given["sources"])
     settings = None
     if given:  # a new campaign, or a check that the folder's is the one meant
         base = load_campaign(args.folder) if (args.folder / "campaign.json").exists() else CampaignSettings()
         settings = replace(base, **given)
-    done = run_campaign(args.folder, _weights(args.weights), settings=settings, first=args.first,
-                        shards=args.shards, minutes=args.minutes, workers=check_workers(args.workers),
-                        chunk=args.chunk)
+    done = run_campaign(
+        args.folder,
+        _weights(args.weights),
+        settings=settings,
+        first=args.first,
+        shards=args.shards,
+        minutes=args.minutes,
+        workers=check_workers(args.workers),
+        chunk=args.chunk,
+    )
     print(f"{done} shards finished by this run; {status(args.folder)}")
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m gammon.train", description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+def _add_selfplay(sub: argparse._SubParsersAction) -> None:
     sp = sub.add_parser("selfplay", help="TD(lambda) self-play from scratch or from a checkpoint")
     sp.add_argument("--out", type=Path, required=True, help="checkpoint / weights file to write")
     sp.add_argument("--resume", type=Path, help="checkpoint to continue (default: --out if it exists)")
@@ -82,6 +86,10 @@ def main(argv: list[str] | None = None) -> None:
     sp.add_argument("--checkpoint-every", type=int, default=50_000)
     sp.add_argument("--log", type=Path)
     sp.add_argument("--quiet", action="store_true", help="no progress bar")
+    sp.set_defaults(run=_selfplay)
+
+
+def _add_improve(sub: argparse._SubParsersAction) -> None:
     im = sub.add_parser("improve", help="fit to positions labelled by 1-ply search (after self-play)")
     im.add_argument("--resume", type=Path, required=True, help="weights to start from")
     im.add_argument("--out", type=Path, required=True)
@@ -93,6 +101,10 @@ def main(argv: list[str] | None = None) -> None:
     im.add_argument("--threads", type=int, default=0)
     im.add_argument("--check-pairs", type=int, default=1000)
     im.add_argument("--log", type=Path)
+    im.set_defaults(run=_improve)
+
+
+def _add_label(sub: argparse._SubParsersAction) -> None:
     lb = sub.add_parser("label", help="label self-play positions with 2-ply search or rollouts")
     lb.add_argument("--weights", type=Path, help="the net that plays the games and labels (default: shipped)")
     lb.add_argument("--out", type=Path, required=True, help="label file to write (or resume)")
@@ -101,188 +113,383 @@ def main(argv: list[str] | None = None) -> None:
     lb.add_argument("--seed", type=int, default=21, help="the self-play games' dice")
     lb.add_argument("--contact-only", action="store_true", help="leave the races out")
     lb.add_argument("--race-only", action="store_true", help="keep only the races (for the race net)")
-    lb.add_argument("--explore", type=float, default=0.0,
-                    help="probability of a random legal play in the self-play games (0: greedy)")
-    lb.add_argument("--min-anchors", type=int, default=0, metavar="K",
-                    help="keep only positions where a side holds K or more points of the other's home board")
-    lb.add_argument("--win-window", type=float, nargs=2, metavar=("LO", "HI"),
-                    help="keep only positions whose player on roll wins with a 0-ply chance in [LO, HI] "
-                         "(0.55 0.97: the cube window)")
-    lb.add_argument("--alternatives", type=int, default=0, metavar="K",
-                    help="label the boards after the K best 0-ply plays of a roll of each position")
-    lb.add_argument("--set-up", type=int, default=0, metavar="K",
-                    help="set the positions up: a side takes 1-K checkers off its home board while it "
-                         "still has one out (the positions play all but never reaches)")
+    lb.add_argument(
+        "--explore",
+        type=float,
+        default=0.0,
+        help="probability of a random legal play in the self-play games (0: greedy)",
+    )
+    lb.add_argument(
+        "--min-anchors",
+        type=int,
+        default=0,
+        metavar="K",
+        help="keep only positions where a side holds K or more points of the other's home board",
+    )
+    lb.add_argument(
+        "--win-window",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="keep only positions whose player on roll wins with a 0-ply chance in [LO, HI] "
+        "(0.55 0.97: the cube window)",
+    )
+    lb.add_argument(
+        "--alternatives",
+        type=int,
+        default=0,
+        metavar="K",
+        help="label the boards after the K best 0-ply plays of a roll of each position",
+    )
+    lb.add_argument(
+        "--set-up",
+        type=int,
+        default=0,
+        metavar="K",
+        help="set the positions up: a side takes 1-K checkers off its home board while it "
+        "still has one out (the positions play all but never reaches)",
+    )
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
-    lb.add_argument("--rollout-plies", type=int, default=0, help="chequer play depth in rollouts")
+    lb.add_argument("--rollout-plies", type=int, default=0, help="checker play depth in rollouts")
     lb.add_argument("--truncate", type=int, help="stop rollout trials after this many half-moves")
-    lb.add_argument("--common-dice", action="store_true",
-                    help="roll a roll's alternatives out on the same dice (with --alternatives)")
+    lb.add_argument(
+        "--common-dice",
+        action="store_true",
+        help="roll a roll's alternatives out on the same dice (with --alternatives)",
+    )
     lb.add_argument("--positions", type=int, help="label only the first this many positions")
     lb.add_argument("--chunk", type=int, default=256, help="positions per piece of work")
     lb.add_argument("--workers", type=int, help="local processes (default: every core)")
     lb.add_argument("--ray", metavar="ADDRESS", help="run on Ray ('local' or a cluster address)")
     lb.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
-    cp = sub.add_parser("campaign", help="roll out shards of positions into a campaign folder, resumably "
-                                         "(run it under nice -n 19; Ctrl-C or SIGTERM stops it cleanly)")
+    lb.set_defaults(run=_label)
+
+
+def _add_campaign(sub: argparse._SubParsersAction) -> None:
+    cp = sub.add_parser(
+        "campaign",
+        help="roll out shards of positions into a campaign folder, resumably "
+        "(run it under nice -n 19; Ctrl-C or SIGTERM stops it cleanly)",
+    )
     cp.add_argument("folder", type=Path, help="the campaign's folder (data/labels in the repository)")
     cp.add_argument("--weights", type=Path, help="the net that plays and rolls out (default: shipped)")
     cp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no limit)")
     cp.add_argument("--shards", type=int, help="stop after finishing this many shards")
-    cp.add_argument("--first", type=int, default=0,
-                    help="the first shard to take (runs on other machines take other ranges)")
+    cp.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="the first shard to take (runs on other machines take other ranges)",
+    )
     cp.add_argument("--workers", type=int, help="local processes (default: every core)")
     cp.add_argument("--chunk", type=int, default=5, help="positions per piece of work")
-    cp.add_argument("--status", action="store_true", help="say how far the campaign is and rebuild "
-                                                           "its manifest; label nothing")
+    cp.add_argument(
+        "--status",
+        action="store_true",
+        help="say how far the campaign is and rebuild its manifest; label nothing",
+    )
     new = cp.add_argument_group("a new campaign's settings (a campaign keeps those it started with)")
     new.add_argument("--seed", type=int)
     new.add_argument("--shard-size", type=int)
     new.add_argument("--trials", type=int)
     new.add_argument("--plies", type=int)
     new.add_argument("--sources", nargs="+", help="the sources of positions, in turn")
+    cp.set_defaults(run=_campaign)
+
+
+def _add_fit(sub: argparse._SubParsersAction) -> None:
     ft = sub.add_parser("fit", help="fit the nets to label files (supervised)")
     ft.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
     ft.add_argument("--labels", type=Path, nargs="+", required=True)
     ft.add_argument("--out", type=Path, required=True)
     ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
     ft.add_argument("--race-hidden", type=int, help="widen the race net to this many hidden units first")
-    ft.add_argument("--nets", choices=["both", "contact", "race"], default="both",
-                    help="which nets to fit (Adam only; the other keeps its weights)")
-    ft.add_argument("--rollout-labels", type=Path, nargs="+", metavar="FILE",
-                    help="rollout label sets to fit beside --labels (Adam only; the last epoch is kept)")
-    ft.add_argument("--rollout-repeat", type=int, default=1, metavar="N",
-                    help="fit each rollout label N times over")
-    ft.add_argument("--drop-anchors", type=int, default=0, metavar="K",
-                    help="leave out of --labels the positions where a side holds K or more anchors")
-    ft.add_argument("--drop-window", type=float, nargs=2, metavar=("LO", "HI"),
-                    help="leave out of --labels the contact positions whose player on roll wins with the "
-                         "starting net's 0-ply chance in [LO, HI] (0.55 0.97: the cube window)")
-    ft.add_argument("--window-labels", type=Path, nargs="+", metavar="FILE",
-                    help="search label sets fitted before --labels whose positions --drop-window keeps "
-                         "(label --alternatives: the plays a 0-ply choice compares)")
-    ft.add_argument("--method", choices=["adam", "sgd"], default="adam",
-                    help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error")
+    ft.add_argument(
+        "--nets",
+        choices=["both", "contact", "race"],
+        default="both",
+        help="which nets to fit (Adam only; the other keeps its weights)",
+    )
+    ft.add_argument(
+        "--rollout-labels",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="rollout label sets to fit beside --labels (Adam only; the last epoch is kept)",
+    )
+    ft.add_argument(
+        "--rollout-repeat", type=int, default=1, metavar="N", help="fit each rollout label N times over"
+    )
+    ft.add_argument(
+        "--drop-anchors",
+        type=int,
+        default=0,
+        metavar="K",
+        help="leave out of --labels the positions where a side holds K or more anchors",
+    )
+    ft.add_argument(
+        "--drop-window",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="leave out of --labels the contact positions whose player on roll wins with the "
+        "starting net's 0-ply chance in [LO, HI] (0.55 0.97: the cube window)",
+    )
+    ft.add_argument(
+        "--window-labels",
+        type=Path,
+        nargs="+",
+        metavar="FILE",
+        help="search label sets fitted before --labels whose positions --drop-window keeps "
+        "(label --alternatives: the plays a 0-ply choice compares)",
+    )
+    ft.add_argument(
+        "--method",
+        choices=["adam", "sgd"],
+        default="adam",
+        help="adam: mini-batch Adam on cross-entropy; sgd: per-position SGD on squared error",
+    )
     ft.add_argument("--epochs", type=int, default=20)
     ft.add_argument("--lr", type=float, default=1e-3, help="Adam's learning rate (cosine to a hundredth)")
     ft.add_argument("--batch", type=int, default=256, help="Adam's mini-batch")
     ft.add_argument("--alpha", type=float, default=0.005, help="SGD's learning rate")
-    ft.add_argument("--holdout", type=float, default=0.05,
-                    help="share of positions (the last games') kept out to judge the fit")
+    ft.add_argument(
+        "--holdout",
+        type=float,
+        default=0.05,
+        help="share of positions (the last games') kept out to judge the fit",
+    )
     ft.add_argument("--seed", type=int, default=7)
     ft.add_argument("--threads", type=int, default=0)
     ft.add_argument("--check-pairs", type=int, default=1000)
     ft.add_argument("--log", type=Path)
-    ch = sub.add_parser("cube-head", help="fit the contact net's cube head to rollout labels "
-                                          "(the chances cube decisions value)")
+    ft.set_defaults(run=_fit)
+
+
+def _add_cube_head(sub: argparse._SubParsersAction) -> None:
+    ch = sub.add_parser(
+        "cube-head",
+        help="fit the contact net's cube head to rollout labels (the chances cube decisions value)",
+    )
     ch.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
     ch.add_argument("--labels", type=Path, nargs="+", required=True, help="rollout label files")
     ch.add_argument("--out", type=Path, required=True)
-    ch.add_argument("--lam", type=float, default=1e-4,
-                    help="L2 pull towards the net's own outputs (with --from-head, its head's)")
+    ch.add_argument(
+        "--lam",
+        type=float,
+        default=1e-4,
+        help="L2 pull towards the net's own outputs (with --from-head, its head's)",
+    )
     ch.add_argument("--steps", type=int, default=300, help="full-batch Adam steps")
     ch.add_argument("--holdout", type=float, default=0.2, help="share held out to report the fit")
-    ch.add_argument("--borne", action="store_true",
-                    help="fit the borne-off head instead: the cube head of the positions where a side has "
-                         "borne off a checker while another is still out (label --set-up)")
-    ch.add_argument("--from-head", action="store_true",
-                    help="start from the head the net has, and hold the fit near it (more rollouts "
-                         "added to those it was fitted on)")
+    ch.add_argument(
+        "--borne",
+        action="store_true",
+        help="fit the borne-off head instead: the cube head of the positions where a side has "
+        "borne off a checker while another is still out (label --set-up)",
+    )
+    ch.add_argument(
+        "--from-head",
+        action="store_true",
+        help="start from the head the net has, and hold the fit near it (more rollouts "
+        "added to those it was fitted on)",
+    )
+    ch.set_defaults(run=_cube_head)
+
+
+def _add_check(sub: argparse._SubParsersAction) -> None:
     ck = sub.add_parser("check", help="strength of a weights file against pubeval")
     ck.add_argument("weights", type=Path)
     ck.add_argument("--pairs", type=int, default=1_000)
     ck.add_argument("--seed", type=int, default=12345)
+    ck.set_defaults(run=_check)
+
+
+def _add_choices(sub: argparse._SubParsersAction) -> None:
     ch = sub.add_parser("choices", help="judge 0-ply choices among a label set's alternatives by its labels")
     ch.add_argument("--labels", type=Path, required=True, help="a label file of label --alternatives")
-    ch.add_argument("--holdout", type=float, default=0.05,
-                    help="judge the decisions in this last share of the file (fit's held-out part)")
+    ch.add_argument(
+        "--holdout",
+        type=float,
+        default=0.05,
+        help="judge the decisions in this last share of the file (fit's held-out part)",
+    )
     ch.add_argument("weights", type=Path, nargs="+", help="the nets to judge, the first the baseline")
+    ch.set_defaults(run=_choices)
+
+
+def _selfplay(args: argparse.Namespace) -> None:
+    settings = TrainSettings(
+        seed=args.seed,
+        alpha=args.alpha,
+        alpha_half=args.alpha_half,
+        alpha_min=args.alpha_min,
+        lam=args.lam,
+        chunk=args.chunk,
+    )
+    resume = args.resume if args.resume is not None else args.out
+    ev = load_or_start(resume, args.hidden, args.race_hidden, args.seed)
+    run(
+        ev,
+        settings,
+        args.games,
+        args.out,
+        minutes=args.minutes,
+        threads=args.threads,
+        check_every=args.check_every,
+        check_pairs=args.check_pairs,
+        checkpoint_every=args.checkpoint_every,
+        log=args.log,
+        progress=not args.quiet,
+    )
+
+
+def _improve(args: argparse.Namespace) -> None:
+    improve(
+        NeuralEvaluator.load(args.resume),
+        args.out,
+        games=args.games,
+        every=args.every,
+        epochs=args.epochs,
+        alpha=args.alpha,
+        seed=args.seed,
+        threads=args.threads,
+        check_pairs=args.check_pairs,
+        log=args.log,
+    )
+
+
+def _label(args: argparse.Namespace) -> None:
+    labelling = LabelSettings(
+        kind=args.kind,
+        plies=args.plies,
+        trials=args.trials,
+        rollout_plies=args.rollout_plies,
+        truncate=args.truncate,
+        seed=args.seed,
+        common_dice=args.common_dice,
+    )
+    make_labels(
+        _weights(args.weights),
+        args.out,
+        labelling,
+        games=args.games,
+        every=args.every,
+        seed=args.seed,
+        contact_only=args.contact_only,
+        race_only=args.race_only,
+        explore=args.explore,
+        min_anchors=args.min_anchors,
+        alternatives=args.alternatives,
+        set_up=args.set_up,
+        win_window=None if args.win_window is None else tuple(args.win_window),
+        positions=args.positions,
+        chunk=args.chunk,
+        workers=check_workers(args.workers),
+        ray_address=args.ray,
+        minutes=args.minutes,
+    )
+
+
+def _fit(args: argparse.Namespace) -> None:
+    if args.method != "adam" and (
+        args.rollout_labels
+        or args.drop_anchors
+        or args.drop_window
+        or args.window_labels
+        or args.nets != "both"
+    ):
+        raise ValueError(
+            "--rollout-labels, --drop-anchors, --drop-window, --window-labels and --nets need --method adam"
+        )
+    labels = _label_files(args.labels)
+    rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
+    kept = _label_files(args.window_labels) if args.window_labels else None
+    ev = _weights(args.resume)
+    if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
+        ev = NeuralEvaluator(widen(ev.contact, args.hidden, args.seed), ev.race, ev.games)
+    if args.race_hidden is not None:
+        ev.race = widen(ev.race, args.race_hidden, args.seed)
+    if args.method == "adam":
+        adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
+        adam_fit_labels(
+            ev,
+            labels,
+            args.out,
+            adam,
+            holdout=args.holdout,
+            seed=args.seed,
+            check_pairs=args.check_pairs,
+            log=args.log,
+            rollouts=rollouts,
+            repeat=args.rollout_repeat,
+            drop_anchors=args.drop_anchors,
+            drop_window=None if args.drop_window is None else tuple(args.drop_window),
+            window_kept=kept,
+            nets=NETS if args.nets == "both" else (args.nets,),
+        )
+    else:
+        fit_labels(
+            ev,
+            labels,
+            args.out,
+            epochs=args.epochs,
+            alpha=args.alpha,
+            holdout=args.holdout,
+            seed=args.seed,
+            threads=args.threads,
+            check_pairs=args.check_pairs,
+            log=args.log,
+        )
+
+
+def _cube_head(args: argparse.Namespace) -> None:
+    head_settings = CubeHeadSettings(
+        lam=args.lam, steps=args.steps, holdout=args.holdout, from_head=args.from_head
+    )
+    fitted, fit_report = fit_cube_head(
+        _weights(args.resume), _label_files(args.labels), head_settings, borne=args.borne
+    )
+    fitted.save(args.out)
+    print("\n".join(fit_report.lines()))
+    print(f"wrote {args.out}")
+
+
+def _check(args: argparse.Namespace) -> None:
+    print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
+
+
+def _choices(args: argparse.Namespace) -> None:
+    decisions = Decisions.load(args.labels, args.holdout)
+    if not len(decisions):
+        raise ValueError(f"{str(args.labels)!r} has no decision of two plays or more to judge")
+    losses = [net_losses(_weights(w), decisions) for w in args.weights]
+    print("\n".join(report([str(w) for w in args.weights], losses, decisions.races())))
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_selfplay,
+    _add_improve,
+    _add_label,
+    _add_campaign,
+    _add_fit,
+    _add_cube_head,
+    _add_check,
+    _add_choices,
+]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m gammon.train", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in SUBCOMMANDS:
+        add(sub)
     args = parser.parse_args(argv)
     # bad settings or files end with their message and exit status 2, not a traceback
     try:
-        if args.command == "selfplay":
-            settings = TrainSettings(seed=args.seed, alpha=args.alpha, alpha_half=args.alpha_half,
-                                     alpha_min=args.alpha_min, lam=args.lam, chunk=args.chunk)
-            resume = args.resume if args.resume is not None else args.out
-            ev = load_or_start(resume, args.hidden, args.race_hidden, args.seed)
-            run(ev, settings, args.games, args.out, minutes=args.minutes, threads=args.threads,
-                check_every=args.check_every, check_pairs=args.check_pairs,
-                checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
-        elif args.command == "improve":
-            from gammon.engine.neural import NeuralEvaluator
-            from gammon.train.supervised import improve
-
-            improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
-                    epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
-                    check_pairs=args.check_pairs, log=args.log)
-        elif args.command == "label":
-            from gammon.engine.parallel import check_workers
-            from gammon.train.labels import LabelSettings, make_labels
-
-            labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
-                                      rollout_plies=args.rollout_plies, truncate=args.truncate,
-                                      seed=args.seed, common_dice=args.common_dice)
-            make_labels(_weights(args.weights), args.out, labelling, games=args.games, every=args.every,
-                        seed=args.seed, contact_only=args.contact_only, race_only=args.race_only,
-                        explore=args.explore,
-                        min_anchors=args.min_anchors, alternatives=args.alternatives, set_up=args.set_up,
-                        win_window=None if args.win_window is None else tuple(args.win_window),
-                        positions=args.positions, chunk=args.chunk,
-                        workers=check_workers(args.workers), ray_address=args.ray, minutes=args.minutes)
-        elif args.command == "campaign":
-            _campaign(args)
-        elif args.command == "fit":
-            if args.method != "adam" and (args.rollout_labels or args.drop_anchors or args.drop_window
-                                          or args.window_labels or args.nets != "both"):
-                raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
-                                 "--nets need --method adam")
-            from gammon.engine.neural import NeuralEvaluator
-            from gammon.train.batch_fit import AdamSettings
-            from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, widen
-
-            labels = _label_files(args.labels)
-            rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
-            kept = _label_files(args.window_labels) if args.window_labels else None
-            ev = _weights(args.resume)
-            if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
-                ev = NeuralEvaluator(widen(ev.contact, args.hidden, args.seed), ev.race, ev.games)
-            if args.race_hidden is not None:
-                ev.race = widen(ev.race, args.race_hidden, args.seed)
-            if args.method == "adam":
-                adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
-                adam_fit_labels(ev, labels, args.out, adam, holdout=args.holdout, seed=args.seed,
-                                check_pairs=args.check_pairs, log=args.log, rollouts=rollouts,
-                                repeat=args.rollout_repeat, drop_anchors=args.drop_anchors,
-                                drop_window=None if args.drop_window is None else tuple(args.drop_window),
-                                window_kept=kept,
-                                nets=NETS if args.nets == "both" else (args.nets,))
-            else:
-                fit_labels(ev, labels, args.out, epochs=args.epochs, alpha=args.alpha, holdout=args.holdout,
-                           seed=args.seed, threads=args.threads, check_pairs=args.check_pairs, log=args.log)
-        elif args.command == "cube-head":
-            from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
-
-            head_settings = CubeHeadSettings(lam=args.lam, steps=args.steps, holdout=args.holdout,
-                                             from_head=args.from_head)
-            fitted, fit_report = fit_cube_head(_weights(args.resume), _label_files(args.labels),
-                                               head_settings, borne=args.borne)
-            fitted.save(args.out)
-            print("\n".join(fit_report.lines()))
-            print(f"wrote {args.out}")
-        elif args.command == "choices":
-            from gammon.train.choices import Decisions, net_losses, report
-
-            decisions = Decisions.load(args.labels, args.holdout)
-            if not len(decisions):
-                raise ValueError(f"{str(args.labels)!r} has no decision of two plays or more to judge")
-            losses = [net_losses(_weights(w), decisions) for w in args.weights]
-            print("\n".join(report([str(w) for w in args.weights], losses, decisions.races())))
-        else:
-            from gammon.engine.neural import NeuralEvaluator
-
-            print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
+        args.run(args)
     except (ValueError, OSError) as e:
         parser.exit(2, f"python -m gammon.train {args.command}: {e}\n")
 

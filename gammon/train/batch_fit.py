@@ -57,11 +57,12 @@ def gradients(params: list[np.ndarray], x: np.ndarray, t: np.ndarray) -> tuple[f
 
 
 def adam_step(params: list[np.ndarray], grads: Sequence[np.ndarray], m: list[np.ndarray],
-              v: list[np.ndarray], step: int, lr: float, beta1: float = 0.9, beta2: float = 0.999,
+              v: list[np.ndarray], step: int, lr: float, betas: tuple[float, float] = (0.9, 0.999),
               eps: float = 1e-8) -> None:
     """One Adam step (``step`` counts from 1): moves each array of ``params`` in place by its
     gradient in ``grads``, updating the moment estimates ``m`` and ``v`` (arrays shaped as
-    ``params``, zero at the start) in place."""
+    ``params``, zero at the start) in place; ``betas``: their decay rates."""
+    beta1, beta2 = betas
     for p, g, mi, vi in zip(params, grads, m, v, strict=True):
         mi *= beta1
         mi += (1 - beta1) * g
@@ -71,16 +72,16 @@ def adam_step(params: list[np.ndarray], grads: Sequence[np.ndarray], m: list[np.
 
 
 def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSettings, *, seed: int = 7,
-             held_boards: np.ndarray | None = None, held_targets: np.ndarray | None = None,
-             keep_last: bool = False, note: Callable[[str], None] = print) -> Net:
+             held: tuple[np.ndarray, np.ndarray] | None = None, keep_last: bool = False,
+             note: Callable[[str], None] = print) -> Net:
     """Fit ``net`` to ``targets`` (N, 5) of ``boards`` (N, 26); returns the net of the epoch with the
-    least held-out cross-entropy (the start included), or of the last epoch without held-out
-    positions or with ``keep_last`` (the held-out error is then only reported). ``net`` itself is
-    left as it was."""
+    least cross-entropy on the held-out ``held`` (boards, targets), the start included, or of the
+    last epoch without held-out positions or with ``keep_last`` (the held-out error is then only
+    reported). ``net`` itself is left as it was."""
     x = encode(boards)
     t = np.ascontiguousarray(targets, dtype=np.float32)
-    hx = None if held_boards is None or len(held_boards) == 0 else encode(held_boards)
-    ht = None if held_targets is None else np.asarray(held_targets, dtype=np.float32)
+    hx = None if held is None or len(held[0]) == 0 else encode(held[0])
+    ht = None if held is None else np.asarray(held[1], dtype=np.float32)
     params = [a.copy() for a in net.arrays()]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -108,7 +109,7 @@ def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSe
             train_ce += ce * len(idx)
             lr = s.lr * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * step / total)))
             step += 1
-            adam_step(params, grads, m, v, step, lr, s.beta1, s.beta2, s.eps)
+            adam_step(params, grads, m, v, step, lr, (s.beta1, s.beta2), s.eps)
         error = held_error(params)
         note(f"adam epoch {epoch + 1}: train cross-entropy {train_ce / len(x):.6f}  held-out {error:.6f}")
         if hx is None or keep_last or error < best_error:

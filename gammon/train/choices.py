@@ -5,7 +5,7 @@ decision (a position of the games and a drawn roll), the boards after the K play
 best at 0 ply, each labelled by the search (file field ``decisions``: the decision of each board).
 A net's 0-ply pick among those boards gives up the cubeless equity between the best of them by
 the labels and the one it picks: the mean over the decisions of the held-out end of the set (the
-positions :func:`gammon.train.supervised.split` keeps out of a fit) measures chequer play at 0 ply
+positions :func:`gammon.train.supervised.split` keeps out of a fit) measures checker play at 0 ply
 against gammon's own 2-ply, with no outside engine, so fits can be compared by it. Only the plays
 the labelling net ranked best are there, so it measures how a net ranks those, not every play.
 """

@@ -4,10 +4,10 @@ own rollouts of contact positions, for the chances that cube decisions value
 
 Why a second head: the net's outputs are fitted mostly to 2-ply search labels, which carry the
 net's own errors at the leaves, above all in its gammon chances; rollouts are the better teacher
-there (docs/training.md, "After step 20"), but fitted into the whole net they cost chequer play
+there (docs/training.md, "After step 20"), but fitted into the whole net they cost checker play
 as much as they buy cube decisions. A cube decision needs the chances of one position before the
-roll to be right; chequer play needs the positions after each play to be ordered right. So the
-head takes the rollouts, chequer play keeps the net's outputs, and both share the hidden layer,
+roll to be right; checker play needs the positions after each play to be ordered right. So the
+head takes the rollouts, checker play keeps the net's outputs, and both share the hidden layer,
 which costs the head one small matrix.
 
 The borne-off head is a second cube head for the contact positions where a side has borne off a
@@ -15,7 +15,7 @@ checker while another of its checkers is on the bar or outside its home board. P
 reaches them, while set-up positions (many of the wildbg set's) have them, and there the net's
 gammon chances are far off (rollouts of set-up positions, ``python -m gammon.train label --set-up
 3 --kind rollout``: about 0.14 and 0.17 root mean square in the chances to win and to lose a
-gammon). Such a layer made the cube decisions there better but, tried for chequer play too, ranked
+gammon). Such a layer made the cube decisions there better but, tried for checker play too, ranked
 the plays of those positions worse (docs/training.md, step 22), so it serves the cube decisions
 alone, as the cube head does.
 

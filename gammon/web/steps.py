@@ -1,9 +1,9 @@
 """Every order of single steps that makes each legal play, so the browser can move one checker at a
 time and only ever offer steps that lead to a legal play.
 
-The single-step rule is movegen's own kernel (``_target``/``_apply``/``_undo``: one code path for
-the rules); an order counts only when it ends on the result of a play from ``Position.legal_plays``
-with the same number of steps.
+The single-step rule is movegen's own kernel (``step_target``/``apply_step``/``undo_step``: one
+code path for the rules); an order counts only when it ends on the result of a play from
+``Position.legal_plays`` with the same number of steps.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from gammon.movegen import _apply, _target, _undo
+from gammon.movegen import apply_step, step_target, undo_step
 from gammon.play import Play
 from gammon.position import Position
 
@@ -48,7 +48,7 @@ def _orders(board, dice, n_dice, length, out_steps, out_boards):
             depth -= 1
             if depth < 0:
                 return count
-            _undo(b, step_src[depth], step_dst[depth], step_hit[depth])
+            undo_step(b, step_src[depth], step_dst[depth], step_hit[depth])
             used[k_at[depth]] = False
             continue
         found = False
@@ -62,10 +62,10 @@ def _orders(board, dice, n_dice, length, out_steps, out_boards):
                 while src_at[depth] >= 1:
                     s = src_at[depth]
                     src_at[depth] -= 1
-                    t = _target(b, s, dice[k])
+                    t = step_target(b, s, dice[k])
                     if t >= 0:
                         step_src[depth], step_dst[depth] = s, t
-                        step_hit[depth] = _apply(b, s, t)
+                        step_hit[depth] = apply_step(b, s, t)
                         used[k] = True
                         found = True
                         break
@@ -81,7 +81,7 @@ def _orders(board, dice, n_dice, length, out_steps, out_boards):
             if depth == 0:
                 return count
             depth -= 1
-            _undo(b, step_src[depth], step_dst[depth], step_hit[depth])
+            undo_step(b, step_src[depth], step_dst[depth], step_hit[depth])
             used[k_at[depth]] = False
 
 

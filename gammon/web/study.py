@@ -139,10 +139,10 @@ class BadInput(Exception):
 
 def _context(text: str) -> Situation:
     """Read an ID; its errors quote at most 40 characters of it."""
-    from gammon.analysis.id_context import parse_context
+    from gammon.formats.ids import read_id
 
     try:
-        return parse_context(text)
+        return read_id(text)
     except (InvalidNotationError, ValueError) as exc:
         message = str(exc)
         for quoted in (text, text.strip()):
@@ -151,18 +151,18 @@ def _context(text: str) -> Situation:
 
 
 def _setup_context(setup: PositionSetup) -> Situation:
-    from gammon.analysis.id_json import setup_xgid
+    from gammon.formats.ids import SetUp
 
     try:
-        xgid = setup_xgid(setup.board, setup.dice, setup.cube_value, setup.cube_owner, setup.match_length,
-                          setup.score, setup.crawford, setup.jacoby, setup.beavers, setup.double_offered)
+        xgid = SetUp(setup.board, setup.dice, setup.cube_value, setup.cube_owner, setup.match_length,
+                     setup.score, setup.crawford, setup.jacoby, setup.beavers, setup.double_offered).xgid()
     except (GammonError, ValueError) as exc:
         raise BadInput(f"not a position to study: {cut(str(exc), 160)}") from None
     return _context(xgid)
 
 
 def _hint(engine: Callable[[int], Engine], plies: int, text: str, dice: str | None, n: int) -> dict[str, Any]:
-    from gammon.analysis.id_json import hint_json
+    from gammon.advice import hint_json
     from gammon.dice import parse_dice
 
     context = _context(text)
@@ -181,7 +181,7 @@ def _hint(engine: Callable[[int], Engine], plies: int, text: str, dice: str | No
 
 
 def _eval(engine: Callable[[int], Engine], plies: int, text: str) -> dict[str, Any]:
-    from gammon.analysis.id_json import eval_json
+    from gammon.advice import eval_json
 
     context = _context(text)
     if context.position.is_game_over():
@@ -286,16 +286,16 @@ def study_router(hub: Hub, settings: StudySettings | None = None) -> APIRouter:
     async def read_position(id: str = identifier) -> JSONResponse:
         """A position read from an ID: its board (the player on roll's view), dice, cube and score,
         and its IDs in the three forms."""
-        from gammon.analysis.id_json import context_json
+        from gammon.formats.ids import situation_json
 
-        return await quick(lambda: context_json(_context(id)))
+        return await quick(lambda: situation_json(_context(id)))
 
     @router.post("/api/positions", responses=errors)
     async def set_up_position(setup: PositionSetup) -> JSONResponse:
         """The same for a position set up in the editor."""
-        from gammon.analysis.id_json import context_json
+        from gammon.formats.ids import situation_json
 
-        return await quick(lambda: context_json(_setup_context(setup)))
+        return await quick(lambda: situation_json(_setup_context(setup)))
 
     @router.get("/api/positions/hint", responses=errors)
     async def position_hint(id: str = identifier, dice: str | None = Query(None, max_length=3),

@@ -1,7 +1,7 @@
 """The engine work behind the browser's analysis and position pages, as plain functions of picklable
 arguments that return JSON-ready dicts: the analysis of games (gammon.analysis, its own JSON plus
 boards for the browser) and rollouts; the reading of a position ID, hints and evaluations are
-:mod:`gammon.analysis.id_json`'s, which the terminal's ``--json`` prints too.
+:mod:`gammon.advice`'s, which the terminal's ``--json`` prints too.
 
 They run in a job worker (gammon.web.jobs) or a thread, never on the event loop."""
 
@@ -10,14 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gammon.advice import finite
+from gammon.advice import rollout_json as rollout_outcome
 from gammon.analysis import CheckerPlay, MatchAnalysis, analyse
-from gammon.analysis.id_json import board_json, finite
-from gammon.analysis.id_json import rollout_json as rollout_outcome
 from gammon.analysis.report_html import chance_series
 from gammon.analysis.serialize import analysis_to_dict
 from gammon.analysis.svg import chart_svg
 from gammon.engine.engine import Engine
 from gammon.engine.rollout import RolloutProgress
+from gammon.formats.ids import board_json
 from gammon.game import Game
 from gammon.situation import Situation
 from gammon.web.jobs import Progress

@@ -9,8 +9,8 @@ import pytest
 
 from gammon import Game, Position, Rules
 from gammon.analysis import Luck, analyse
-from gammon.analysis.decisions import NON_DOUBLES, ROLLS, Analyser, Context
-from gammon.analysis.equity import CubeView
+from gammon.analysis.decisions import NON_DOUBLES, ROLLS, Analyser, MatchMoment
+from gammon.analysis.equity import Stakes
 from gammon.analysis.marks import luck_mark
 from gammon.engine.evaluator import PipCountEvaluator, cubeless_equity
 from tests.analysis.games import forced_game, pip_engine
@@ -53,7 +53,7 @@ def test_the_luck_of_all_rolls_averages_to_zero(rules):
     analysis = analyse([game], pip_engine())
     context = analysis.rolls[-1].context
     analyser = Analyser(pip_engine())
-    views = (CubeView.of(game, context.player), CubeView.of(game, 1 - context.player))
+    views = (Stakes.of(game, context.player), Stakes.of(game, 1 - context.player))
     lucks = {roll: analyser.luck(replace(context, dice=roll), roll, *views, opening=False).luck
              for roll in ROLLS}
     assert sum(v * (1 if r[0] == r[1] else 2) for r, v in lucks.items()) / 36 == pytest.approx(0, abs=1e-12)
@@ -64,9 +64,9 @@ def test_the_opening_luck_averages_to_zero_over_both_players_at_any_score():
     # 5-point match, player 0 leads 3-0: openings are worth more to one side than to the other
     game = Game(Rules(match_length=5), score=(3, 0))
     analyser = Analyser(pip_engine())
-    mine = (CubeView.of(game, 0), CubeView.of(game, 1))
+    mine = (Stakes.of(game, 0), Stakes.of(game, 1))
     theirs = (mine[1], mine[0])
-    context = Context(1, 1, 0, Position.initial(), None, 1, None, (3, 0), 5, False, "")
+    context = MatchMoment(1, 1, 0, Position.initial(), None, 1, None, (3, 0), 5, False, "")
     own = [analyser.luck(context, r, *mine, opening=True).luck for r in NON_DOUBLES]
     other = [analyser.luck(replace(context, player=1), r, *theirs, opening=True).luck for r in NON_DOUBLES]
     # player 0's luck over the 30 equally likely openings: its own, or minus its opponent's

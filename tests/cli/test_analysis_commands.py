@@ -54,7 +54,7 @@ def test_a_game_that_is_over_is_refused_by_hint_and_eval():
 
 @pytest.mark.slow
 def test_json_is_one_object_with_what_the_text_says():
-    """--json prints what the web's position editor gets (gammon.analysis.id_json): the same
+    """--json prints what the web's position editor gets (gammon.formats.ids, gammon.advice): the same
     plays and cube action as the text output, for scripts."""
     import json
 

@@ -9,11 +9,12 @@ import pytest
 
 from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
-from gammon.cli.analysis import cubeless_mwc, parse_context
+from gammon.advice import cubeless_mwc
 from gammon.cli.main import main
 from gammon.engine.evaluator import Probabilities
 from gammon.engine.met import match_equity
 from gammon.formats import XGID, GameState, MatchState, format_gnubg_id
+from gammon.formats.ids import read_id
 from gammon.situation import CubeOwner, MatchScore
 from tests.helpers import needs_gnubg, pos, random_game_positions
 
@@ -170,7 +171,7 @@ def test_who_is_on_roll_score_and_cube_agree_with_gnubg() -> None:
     got = states_gnubg_reads(cases)
     assert len(got) == len(cases)
     for text, (position_id, move, score, length, cube, owner, crawford, jacoby, dice) in zip(cases, got):
-        c = parse_context(text)
+        c = read_id(text)
         assert c.position.id == position_id, text
         assert (c.match_length, c.score) == (length, (score[move], score[1 - move])), text
         expected_owner = (CubeOwner.CENTRED if owner == -1 else

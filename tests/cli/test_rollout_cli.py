@@ -8,10 +8,10 @@ import re
 import pytest
 
 from gammon import Position
-from gammon.cli.analysis import parse_context
 from gammon.cli.main import main
 from gammon.engine.engine import Engine
 from gammon.errors import InvalidNotationError
+from gammon.formats.ids import read_id
 from gammon.situation import CubeOwner, MatchScore
 
 START = "4HPwATDgc/ABMA"
@@ -47,7 +47,7 @@ def test_plays_rollout_lists_legal_plays_best_first(capsys: pytest.CaptureFixtur
 def test_cube_rollout_at_a_match_score_from_a_gnubg_id(capsys: pytest.CaptureFixture[str]) -> None:
     # 7-point match at 4-2: the player on roll (player 1, 2 points) needs 5, the opponent 3
     gnubg_id = "4HPwATDgc/ABMA:cAngAEAAEAAA"
-    given = parse_context(gnubg_id)
+    given = read_id(gnubg_id)
     assert given.match == MatchScore(5, 3) and given.cube_owner is CubeOwner.CENTRED
     assert main(["rollout", gnubg_id, "--cube", *FAST]) == 0
     out = capsys.readouterr().out
@@ -66,7 +66,7 @@ def test_stop_at_se_stops_early(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_xgid_cube_and_dice_are_read() -> None:
     # the bottom player on roll owns a 2-cube and has rolled 64; money, Jacoby on
-    given = parse_context("XGID=-b----E-C---eE---c-e----B-:1:1:1:64:0:0:1:0:10")
+    given = read_id("XGID=-b----E-C---eE---c-e----B-:1:1:1:64:0:0:1:0:10")
     assert given.position == Position.initial() and given.dice == (6, 4)
     assert (given.cube_value, given.cube_owner, given.match, given.jacoby) == (2, CubeOwner.MOVER, None, True)
 
@@ -80,7 +80,7 @@ def test_bad_input_is_quoted_and_exits_2(capsys: pytest.CaptureFixture[str]) -> 
         main(["rollout", START, "--trials", "0"])
     assert "'0' must be at least 1" in capsys.readouterr().err
     with pytest.raises(InvalidNotationError, match="XGID"):
-        parse_context("XGID=-b----E-C---eE---c-e----B-:0:0:1")
+        read_id("XGID=-b----E-C---eE---c-e----B-:0:0:1")
 
 
 def test_json_gives_the_engine_result_for_scripts(capsys: pytest.CaptureFixture[str]) -> None:

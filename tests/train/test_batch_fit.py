@@ -61,7 +61,7 @@ def test_adam_fits_a_random_net_to_labels_and_keeps_the_best_epoch(tmp_path) -> 
     lines: list[str] = []
     settings = AdamSettings(epochs=8, batch=16, lr=0.01)
     fitted = adam_fit(start, labels.boards[20:], labels.targets[20:], settings,
-                      held_boards=labels.boards[held], held_targets=labels.targets[held], note=lines.append)
+                      held=(labels.boards[held], labels.targets[held]), note=lines.append)
     from gammon.engine.encode import encode
 
     x = encode(labels.boards[held])
@@ -74,8 +74,7 @@ def test_adam_fits_a_random_net_to_labels_and_keeps_the_best_epoch(tmp_path) -> 
     # keep_last: the held-out error is only reported, the last epoch is kept
     lines.clear()
     last = adam_fit(start, labels.boards[20:], labels.targets[20:], AdamSettings(epochs=8, batch=16, lr=0.2),
-                    held_boards=labels.boards[held], held_targets=labels.targets[held], keep_last=True,
-                    note=lines.append)
+                    held=(labels.boards[held], labels.targets[held]), keep_last=True, note=lines.append)
     logged = [float(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("adam epoch")]
     assert cross_entropy(last.forward(x), labels.targets[held]) == pytest.approx(logged[-1], rel=1e-4)
     assert logged[-1] > min(logged)

@@ -1,5 +1,5 @@
 """The contact net's cube head: its fit, its file, and where the engine uses it (cube decisions,
-not chequer play)."""
+not checker play)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End to end, what players see (issue 13, web II): each check runs the real server and the UI in
+"""End to end, what players see: each check runs the real server and the UI in
 headless Chromium, as tests/web/test_e2e.py does."""
 
 from __future__ import annotations

@@ -279,19 +279,19 @@ def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> No
 XG = "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:4:0:7:10"  # top on roll, 52, cube 2 bottom's, 7 pts at 2-4
 
 
-def test_an_id_reads_as_parse_context_reads_it_and_the_editor_setup_round_trips(study: TestClient) -> None:
-    from gammon.analysis.id_context import describe_situation, parse_context
+def test_an_id_reads_as_read_id_reads_it_and_the_editor_setup_round_trips(study: TestClient) -> None:
+    from gammon.formats.ids import describe_situation, read_id
 
     r = study.get("/api/positions", params={"id": XG})
     assert r.status_code == 200, r.text
     p = r.json()
-    given = parse_context(XG)
+    given = read_id(XG)
     assert p["board"] == list(given.position.board) and p["dice"] == [5, 2]
     assert (p["match_length"], p["score"], p["cube_value"], p["cube_owner"]) == (7, [4, 2], 2, "opponent")
     assert p["description"] == describe_situation(given)
     # each of its IDs reads back to the same position, score and cube
     for key in ("gnubg_id", "xgid"):
-        again = parse_context(p[key])
+        again = read_id(p[key])
         assert (again.position, again.dice, again.score, again.cube_value, again.cube_owner, again.match) == \
             (given.position, given.dice, given.score, given.cube_value, given.cube_owner, given.match)
     setup = {"board": p["board"], "dice": [5, 2], "cube_value": 2, "cube_owner": "opponent",
@@ -303,9 +303,10 @@ def test_an_id_reads_as_parse_context_reads_it_and_the_editor_setup_round_trips(
 
 
 def test_hint_and_evaluation_are_the_engines(study: TestClient) -> None:
-    from gammon.analysis.id_context import parse_context, ranked_plays
+    from gammon.advice import ranked_plays
+    from gammon.formats.ids import read_id
 
-    given = parse_context(XG)
+    given = read_id(XG)
     h = study.get("/api/positions/hint", params={"id": XG, "n": 3}).json()
     want = ranked_plays(pip_engine(), given, (5, 2), 3)
     assert h["unit"] == "mwc" and [(x["play"], x["score"]) for x in h["plays"]] == [(str(w.play), s)
@@ -314,7 +315,7 @@ def test_hint_and_evaluation_are_the_engines(study: TestClient) -> None:
     h = study.get("/api/positions/hint", params={"id": XG, "dice": "66", "n": 1}).json()
     assert h["dice"] == [6, 6] and len(h["plays"]) == 1
     e = study.get("/api/positions/eval", params={"id": "4HPwATDgc/ABMA"}).json()
-    d = pip_engine().cube_decision(parse_context("4HPwATDgc/ABMA").position)
+    d = pip_engine().cube_decision(read_id("4HPwATDgc/ABMA").position)
     assert e["cube"]["no_double"] == d.no_double and e["cube"]["action"] == d.action.value
     assert e["mwc"] is None and e["probabilities"]["win"] == d.probabilities.win
 
@@ -333,13 +334,13 @@ def test_a_position_in_a_match_longer_than_the_equity_table_is_judged(study: Tes
 
 
 def test_a_rollout_job_is_the_engines_rollout(study: TestClient) -> None:
-    from gammon.analysis.id_context import parse_context
+    from gammon.formats.ids import read_id
 
     r = study.post("/api/positions/rollout", json={"id": XG, "trials": 36, "seed": 5, "truncate": 4})
     assert r.status_code == 202 and r.json()["kind"] == "rollout"
     job = _finish(study, r.json())
     assert job["status"] == "done" and job["done"] == job["total"] == 36
-    given = parse_context(XG)
+    given = read_id(XG)
     want = pip_engine().rollout(given.position, trials=36, seed=5, truncate=4, cube_value=2,
                                 cube_owner=given.cube_owner, match=given.match, jacoby=False, workers=1)
     result = job["result"]

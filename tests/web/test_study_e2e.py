@@ -160,7 +160,7 @@ def _wait_position(page) -> dict:
 def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(
         server: Server, browser) -> None:  # noqa: F811
     from gammon import Position
-    from gammon.analysis.id_context import parse_context
+    from gammon.formats.ids import read_id
 
     errors: list[str] = []
     page = _page(browser, errors)
@@ -210,7 +210,7 @@ def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(
     other.goto(server.url + link)
     q = _wait_position(other)
     assert q == p
-    given = parse_context(q["gnubg_id"])
+    given = read_id(q["gnubg_id"])
     assert (given.match_length, given.score, given.cube_value, given.dice) == (5, (1, 0), 2, (2, 1))
     assert given.position.board == tuple(expected)
     page.screenshot(path=str(OUTPUT / "study-editor.png"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gammon import Position
-from gammon.cli.analysis import run_eval, run_hint
+from gammon.cli.hint import run_eval, run_hint
 from gammon.engine.engine import Engine
 from gammon.engine.evaluator import PipCountEvaluator
 from gammon.errors import InvalidNotationError

@@ -12,19 +12,17 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from gammon.analysis.id_context import cubeless_mwc, describe_situation, parse_context, ranked_plays
-from gammon.analysis.id_json import context_json, eval_json, hint_json
+from gammon.advice import cubeless_mwc, eval_json, hint_json, ranked_plays
 from gammon.dice import check_dice, parse_dice
 from gammon.engine.cube_decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
+from gammon.formats.ids import describe_situation, read_id, situation_json
 from gammon.position import require_in_play
 from gammon.situation import CubeOwner, MatchScore, Situation
 
-# parse_context lives in gammon.analysis.id_context (the web reads IDs too); they are
-# re-exported here for the commands and their callers.
-__all__ = ["cubeless_mwc", "parse_context", "run_eval", "run_hint"]
+__all__ = ["run_eval", "run_hint"]
 
 
 def _quote(text: str) -> str:
@@ -41,8 +39,8 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     """The ``n`` best plays for ``dice`` ("31" or (3, 1); default: the dice in the ID), one line each:
     cubeless equity in a money game, match winning chances in a match. ``as_json``: one JSON
     object instead, the position (``context``) and the plays as the web's position editor gets
-    them (:mod:`gammon.analysis.id_json`)."""
-    context = parse_context(text)
+    them (:mod:`gammon.advice`)."""
+    context = read_id(text)
     if dice is None:
         if context.dice is None:
             raise InvalidNotationError(f"{_quote(text.strip())} has no dice: give the roll too, e.g. "
@@ -52,7 +50,7 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
         roll = parse_dice(dice) if isinstance(dice, str) else check_dice(dice)
     engine = engine or Engine(plies=plies)
     if as_json:
-        return json.dumps({"context": context_json(context), **hint_json(engine, context, roll, n)})
+        return json.dumps({"context": situation_json(context), **hint_json(engine, context, roll, n)})
     position = context.position
     match = context.match
     scored = ranked_plays(engine, context, roll, n)
@@ -83,11 +81,11 @@ def _ply_note(h: Hint, engine: Engine) -> str:
 def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, as_json: bool = False) -> str:
     """Probabilities, cubeless equity and the cube decision at the ID's score and cube; ``as_json``:
     one JSON object, as :func:`run_hint`'s."""
-    context = parse_context(text)
+    context = read_id(text)
     position = require_in_play(context.position, "an evaluation", "evaluate")
     engine = engine or Engine(plies=plies)
     if as_json:
-        return json.dumps({"context": context_json(context), **eval_json(engine, context)})
+        return json.dumps({"context": situation_json(context), **eval_json(engine, context)})
     decision = engine.cube_decision(context.replace(dice=None, resignation=None))
     probs = decision.probabilities
     pips = position.pip_counts

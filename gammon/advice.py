@@ -1,0 +1,147 @@
+"""The engine's advice on one Situation (a position read from an ID): its plays ranked (by match
+winning chances, MWC, in a match), its evaluation and cube decision, and its rollouts, also as
+JSON-ready dicts: what ``gammon hint``, ``eval`` and ``rollout`` print (with ``--json``) and the
+web's position editor shows (one form for both)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from gammon.dice import Dice
+from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.cubeful import MatchCube
+from gammon.engine.engine import Engine, Hint
+from gammon.engine.evaluator import Probabilities
+from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutResult
+from gammon.formats.ids import board_json
+from gammon.situation import MatchScore, Situation
+
+MATCH_CANDIDATES = 5  # match play: plays the search keeps (by money equity) before ranking by MWC
+
+
+def cubeless_mwc(p: Probabilities, match: MatchScore, cube_value: int) -> float:
+    """Match winning chances of the player on roll with these outcome chances, cube ``cube_value``
+    not turned again (the Kazaross-XG2 table scores each outcome)."""
+    cube = MatchCube(p.as_array(), match, 0.0)  # cube efficiency plays no part in these two values
+    return p.win * cube.win_value(cube_value) + p.lose * cube.loss_value(cube_value)
+
+
+def ranked_plays(engine: Engine, context: Situation, dice: Dice, n: int) -> list[tuple[Hint, float]]:
+    """The ``n`` best plays of ``dice`` in ``context``, best first, each with its score: cubeless
+    equity for money, the match winning chance in a match (the search keeps the best
+    ``MATCH_CANDIDATES`` by money equity, then they are ranked by MWC)."""
+    match = context.match
+    hints = engine.hint(context.position, dice, max(n, MATCH_CANDIDATES) if match else n)
+    if match is None:
+        return [(h, h.equity) for h in hints]
+    return sorted(
+        ((h, cubeless_mwc(h.probabilities, match, context.cube_value)) for h in hints), key=lambda hs: -hs[1]
+    )[:n]
+
+
+def probabilities_json(p: Probabilities) -> dict[str, float]:
+    return {
+        "win": p.win,
+        "win_gammon": p.win_gammon,
+        "win_backgammon": p.win_backgammon,
+        "lose": p.lose,
+        "lose_gammon": p.lose_gammon,
+        "lose_backgammon": p.lose_backgammon,
+    }
+
+
+def hint_json(engine: Engine, context: Situation, dice: Dice, n: int) -> dict[str, Any]:
+    """The ``n`` best plays, best first: cubeless equity for money, match winning chance in a match."""
+    scored = ranked_plays(engine, context, dice, n)
+    return {
+        "dice": list(dice),
+        "plies": engine.plies,
+        "unit": "mwc" if context.match else "equity",
+        "plays": [
+            {
+                "play": str(h.play),
+                "score": score,
+                "probabilities": probabilities_json(h.probabilities),
+                "plies": h.plies,
+                **board_json(h.play.after.flip()),
+            }
+            for h, score in scored
+        ],
+    }
+
+
+def cube_json(decision: CubeDecision) -> dict[str, Any]:
+    answer = "beaver" if decision.beaver else "take" if decision.take else "pass"
+    mwcs = decision.match_winning_chances
+    return {
+        "action": decision.action.value,
+        "answer": answer,
+        "available": decision.action is not CubeAction.NO_CUBE,
+        "no_double": decision.no_double,
+        "double_take": decision.double_take,
+        "double_pass": decision.double_pass,
+        "mwc": list(mwcs) if mwcs else None,
+    }
+
+
+def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
+    """Chances, cubeless equity (and MWC in a match) and the cube decision at the ID's cube and score."""
+    decision = engine.cube_decision(context.replace(dice=None, resignation=None))
+    probs = decision.probabilities
+    mwc = None if context.match is None else cubeless_mwc(probs, context.match, context.cube_value)
+    return {
+        "plies": engine.plies,
+        "probabilities": probabilities_json(probs),
+        "cubeless_equity": probs.equity,
+        "mwc": mwc,
+        "cube": cube_json(decision),
+    }
+
+
+def finite(x: float) -> float | None:
+    """``x``, or None where it is not a number (one trial has no standard error: JSON has no NaN)."""
+    return x if math.isfinite(x) else None
+
+
+def result_json(r: RolloutResult) -> dict[str, Any]:
+    """One rollout's estimates, with the equity's standard error, its trials and seed."""
+    return {
+        "equity": r.equity,
+        "standard_error": finite(r.standard_error.equity),
+        "trials": r.trials,
+        "cubeless_equity": r.cubeless_equity,
+        "mwc": r.match_winning_chance,
+        "probabilities": probabilities_json(r.probabilities),
+        "seed": r.settings.seed,
+        "cubeful": r.settings.cubeful,
+    }
+
+
+def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout) -> dict[str, Any]:
+    """A rollout of a position (``kind`` "position"), of the plays of a roll ("plays") or of a cube
+    decision ("cube")."""
+    if isinstance(outcome, CubeRollout):
+        return {
+            "kind": "cube",
+            "decision": cube_json(outcome.decision),
+            "no_double": result_json(outcome.no_double),
+            "double_take": result_json(outcome.double_take),
+        }
+    if isinstance(outcome, list):
+        return {"kind": "plays", "plays": [{"play": str(p.play), **result_json(p.result)} for p in outcome]}
+    return {"kind": "position", **result_json(outcome)}
+
+
+__all__ = [
+    "MATCH_CANDIDATES",
+    "cube_json",
+    "cubeless_mwc",
+    "eval_json",
+    "finite",
+    "hint_json",
+    "probabilities_json",
+    "ranked_plays",
+    "result_json",
+    "rollout_json",
+]

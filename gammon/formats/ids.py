@@ -1,0 +1,180 @@
+"""A Situation as an ID gives it, whichever of the three forms: a Position ID (a money game, cube 1
+centred, Jacoby rule), a GNU Backgammon ID (``PositionID:MatchID``) or an XGID; the last two also
+give the match score, the cube, the Crawford state and the dice. Read by ``gammon hint``/``eval``/
+``rollout`` and by the browser's position editor, which also gets a Situation as JSON with its IDs
+in the three forms, and sets positions up by hand (:class:`SetUp`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gammon.dice import Dice
+from gammon.errors import InvalidNotationError, cut
+from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
+from gammon.formats.xgid import XGID, parse_xgid
+from gammon.position import Position
+from gammon.situation import CubeOwner, Situation
+
+OWNERS = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "you", CubeOwner.OPPONENT: "opponent"}
+
+
+def describe_situation(situation: Situation) -> str:
+    """``7-point match at 5-3 (you 2-away, opponent 4-away), cube 2 owned by you, Crawford game``:
+    a Situation in the words of its player on roll ("you")."""
+    owner = {
+        CubeOwner.CENTRED: "centred",
+        CubeOwner.MOVER: "owned by you",
+        CubeOwner.OPPONENT: "owned by the opponent",
+    }[situation.cube_owner]
+    cube = f"cube {situation.cube_value} {owner}"
+    m = situation.match
+    if m is None:
+        parts = ["money game", cube, "Jacoby rule" if situation.jacoby else "no Jacoby rule"]
+        if situation.beavers:
+            parts.append("beavers")
+    else:
+        score = situation.score
+        parts = [
+            f"{situation.match_length}-point match at {score[0]}-{score[1]} "
+            f"(you {m.away}-away, opponent {m.opponent_away}-away)",
+            cube,
+        ]
+        if m.crawford_game:
+            parts.append("Crawford game")
+        elif m.post_crawford:
+            parts.append("post-Crawford")
+    if situation.double_offered:
+        parts.append(f"you have doubled to {2 * situation.cube_value}")
+    return ", ".join(parts)
+
+
+def read_id(text: str) -> Situation:
+    """Read a Position ID (a money game, cube 1 centred, Jacoby rule), a GNU Backgammon ID or an
+    XGID (with or without ``XGID=``) into a Situation."""
+    if not isinstance(text, str):
+        raise InvalidNotationError(f"an ID must be a string, not {text!r}")
+    body = text.strip()
+    if body[:5].upper() == "XGID=" or body.count(":") >= 8:
+        xgid = parse_xgid(body)
+        _check_in_play(xgid.position, xgid.to_match_state(), body)
+        return xgid.situation
+    if ":" in body:
+        position, state = parse_gnubg_id(body)
+        _check_in_play(position, state, body)
+        return state.to_situation(position)
+    return Situation(Position.from_id(body))
+
+
+def _quote(text: str) -> str:
+    return repr(cut(text))
+
+
+def _check_in_play(position: Position, state: MatchState, text: str) -> None:
+    if state.game_state not in (GameState.NONE, GameState.PLAYING):
+        raise InvalidNotationError(f"the game in {_quote(text)} is over: there is nothing to analyse")
+    me = state.player_on_roll
+    score = (state.score[me], state.score[1 - me])
+    length = state.match_length
+    if length and max(score) >= length:
+        raise InvalidNotationError(
+            f"{_quote(text)}: the score {score[0]}-{score[1]} has already won the {length}-point match"
+        )
+
+
+def board_json(position: Position) -> dict[str, Any]:
+    """A board as the browser draws it: the 26 slots from the player on roll's view, and the
+    checkers off (player on roll, opponent)."""
+    return {"board": list(position.board), "off": list(position.off)}
+
+
+@dataclass(frozen=True)
+class SetUp:
+    """A position set up in the editor: ``board`` from the view of the player on roll ("you", drawn
+    at the bottom), ``score`` (you, the opponent), ``cube_owner`` "centred", "you" or "opponent";
+    ``double_offered``: you have doubled."""
+
+    board: Sequence[int]
+    dice: Dice | None
+    cube_value: int
+    cube_owner: str
+    match_length: int
+    score: tuple[int, int]
+    crawford: bool
+    jacoby: bool
+    beavers: bool
+    double_offered: bool = False
+
+    def xgid(self) -> str:
+        """Its XGID. Raises ValueError (or InvalidPositionError) saying what is wrong."""
+        owner = {"centred": None, "you": 1, "opponent": 0}[self.cube_owner]  # XGID: you are player 1
+        money = self.match_length == 0
+        offered = self.double_offered
+        xgid = XGID(
+            position=Position(self.board),
+            player_on_roll=1,
+            cube_value=self.cube_value,
+            cube_owner=owner,
+            dice=None if offered else self.dice,
+            cube_action="double" if offered else None,
+            score=(self.score[1], self.score[0]),
+            match_length=self.match_length,
+            crawford=self.crawford and not money,
+            jacoby=self.jacoby and money,
+            beavers=self.beavers and money,
+        )
+        return str(xgid)
+
+
+def situation_json(situation: Situation) -> dict[str, Any]:
+    """What the editor shows of a position read from an ID, with its IDs in the three forms."""
+    position = situation.position
+    owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[situation.cube_owner]
+    crawford = situation.match is not None and situation.match.crawford_game
+    money = situation.match_length == 0
+    state = MatchState(
+        match_length=situation.match_length,
+        score=situation.score,
+        cube_value=situation.cube_value,
+        cube_owner=owner,
+        player_on_roll=0,
+        turn=1 if situation.double_offered else 0,
+        crawford=crawford,
+        dice=situation.dice,
+        double_offered=situation.double_offered,
+        jacoby=situation.jacoby or not money,
+    )
+    xgid = SetUp(
+        position.board,
+        situation.dice,
+        situation.cube_value,
+        OWNERS[situation.cube_owner],
+        situation.match_length,
+        situation.score,
+        crawford,
+        situation.jacoby,
+        situation.beavers,
+        situation.double_offered,
+    ).xgid()
+    return {
+        **board_json(position),
+        "dice": list(situation.dice) if situation.dice else None,
+        "cube_value": situation.cube_value,
+        "cube_owner": OWNERS[situation.cube_owner],
+        "match_length": situation.match_length,
+        "score": list(situation.score),
+        "crawford": crawford,
+        "jacoby": situation.jacoby,
+        "beavers": situation.beavers,
+        "double_offered": situation.double_offered,
+        "pips": list(position.pip_counts),
+        "description": describe_situation(situation),
+        "position_id": position.id,
+        "gnubg_id": format_gnubg_id(position, state),
+        "xgid": xgid,
+        "game_over": position.is_game_over(),
+    }
+
+
+__all__ = ["OWNERS", "SetUp", "board_json", "describe_situation", "read_id", "situation_json"]

@@ -1,0 +1,348 @@
+"""Architecture checks over gammon's source, read with the stdlib ``ast`` and grimp (no gammon
+module is imported): no import cycles, imports inside functions only where they save start-up
+time, no function over 100 lines, no public function with more than 8 parameters, no private name
+imported from another module.
+
+Each check has an allowlist of today's offenders in the engine, the web and the action dispatch
+(and the training's many-parameter functions), marked TO BE EMPTIED: those areas are being
+reworked, and each entry goes when its offender is fixed. A check also fails when an allowlisted
+entry no longer offends, so the lists only shrink.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grimp
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "gammon"
+
+MAX_LINES = 100
+MAX_PARAMETERS = 8
+
+# Imports made inside a function on purpose, to keep `import gammon` and the commands' start fast,
+# or because the dependency is needed only by some uses: (importing module, imported module) -> why.
+_ENGINE = "the engine (numba kernels, nets, bear-off database) loads only for the commands that use it"
+_ANALYSIS = "match analysis (and the engine under it) loads only when `gammon analyse` runs"
+_WEB = "the server (FastAPI, the store, the engine workers) loads only when `gammon serve` runs"
+STARTUP_SAVINGS: dict[tuple[str, str], str] = {
+    ("gammon.position", "gammon.movegen"): "`import gammon` without numba: the move generator's "
+    "kernels load on the first legal_plays()",
+    ("gammon.position", "numpy"): "`import gammon` without numpy: a board as an array only when asked",
+    ("gammon.shipped_kernels", "numba"): "`import gammon` sets numba's cache up without importing numba",
+    ("gammon.shipped_kernels", "numba.core.caching"): "as above: only when numba sets a kernel's cache up",
+    ("gammon.shipped_kernels", "numba.core.serialize"): "as above: only when the shipped index is merged",
+    ("gammon.cli.progress", "numba.core"): "the compile notice listens to numba only while a command runs",
+    ("gammon.cli.main", "gammon.engine.players"): "importing gammon.cli.main does not load the engine; "
+    "building the play command's parser does (its levels)",
+    ("gammon.cli.main", "gammon.cli.session"): _ENGINE,
+    ("gammon.cli.main", "gammon.cli.hint"): _ENGINE,
+    ("gammon.cli.main", "gammon.cli.serve"): "asyncio loads only for `gammon serve`",
+    ("gammon.cli.analyse", "gammon.analysis"): _ANALYSIS,
+    ("gammon.cli.analyse", "gammon.analysis.report_html"): _ANALYSIS,
+    ("gammon.cli.analyse", "gammon.analysis.serialize"): _ANALYSIS,
+    ("gammon.cli.analyse", "gammon.analysis.sgf_annotations"): _ANALYSIS,
+    ("gammon.cli.analyse", "gammon.analysis.summary"): _ANALYSIS,
+    ("gammon.cli.analyse", "gammon.engine.engine"): _ENGINE,
+    ("gammon.cli.rollout", "gammon.advice"): _ENGINE,
+    ("gammon.cli.rollout", "gammon.engine.engine"): _ENGINE,
+    ("gammon.cli.rollout", "gammon.engine.rollout"): _ENGINE,
+    ("gammon.cli.serve", "gammon.store"): _WEB,
+    ("gammon.cli.serve", "gammon.web"): _WEB,
+    ("gammon.cli.serve", "gammon.web.jobs"): _WEB,
+    ("gammon.cli.serve", "gammon.web.lifeline"): _WEB,
+    ("gammon.cli.serve", "gammon.web.study"): _WEB,
+    ("gammon.cli.serve", "gammon.web.warmup"): _WEB,
+    ("gammon.cli.serve", "uvicorn"): _WEB,
+    ("gammon.cli.serve", "uvicorn.config"): _WEB,
+    ("gammon.store.notify", "psycopg"): "only a PostgreSQL store listens: SQLite needs no psycopg",
+    ("gammon.engine.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray run only",
+}
+
+# --- TO BE EMPTIED: today's offenders in the engine, the web and the action dispatch -------------
+# (and the training's many-parameter functions: its numba kernels take their arrays one by one,
+# its Python entry points want settings objects for their options)
+
+CYCLES_TO_BE_EMPTIED: list[set[str]] = [
+    {"gammon.engine.bearoff_two_sided", "gammon.engine.search"},
+    {"gammon.engine.engine", "gammon.engine.rollout", "gammon.engine.rollout_trials"},
+    {"gammon.web.engine_pool", "gammon.web.warmup"},
+]
+
+FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = {
+    ("gammon.cli.session", "gammon.engine.engine"),
+    ("gammon.cli.session", "gammon.formats.mat"),
+    ("gammon.engine.bearoff_two_sided", "gammon.engine.search"),
+    ("gammon.engine.engine", "gammon.engine.neural"),
+    ("gammon.engine.players", "gammon.engine.engine"),
+    ("gammon.engine.players", "gammon.engine.evaluator"),
+    ("gammon.engine.players", "gammon.game"),
+    ("gammon.engine.rollout_trials", "gammon.engine.bearoff"),
+    ("gammon.engine.rollout_trials", "gammon.engine.engine"),
+    ("gammon.web.engine_pool", "gammon.dice"),
+    ("gammon.web.engine_pool", "gammon.engine.engine"),
+    ("gammon.web.engine_pool", "gammon.engine.players"),
+    ("gammon.web.engine_pool", "gammon.web.hints"),
+    ("gammon.web.engine_pool", "gammon.web.warmup"),
+    ("gammon.web.engine_pool", "os"),
+    ("gammon.web.frames", "gammon.web.views"),
+    ("gammon.web.hints", "gammon.engine.engine"),
+    ("gammon.web.hints", "gammon.engine.pubeval"),
+    ("gammon.web.jobs", "gammon.web.engine_pool"),
+    ("gammon.web.presence", "gammon.store.notify"),
+    ("gammon.web.study", "gammon.advice"),
+    ("gammon.web.study", "gammon.dice"),
+    ("gammon.web.study", "gammon.engine.engine"),
+    ("gammon.web.study", "gammon.formats.ids"),
+    ("gammon.web.study", "gammon.game"),
+    ("gammon.web.study", "gammon.web.study_work"),
+    ("gammon.web.study", "gammon.web.views"),
+    ("gammon.web.uploads", "base64"),
+    ("gammon.web.uploads", "binascii"),
+    ("gammon.web.uploads", "gammon.formats.mat"),
+    ("gammon.web.uploads", "gammon.formats.sgf"),
+    ("gammon.web.uploads", "gammon.formats.xg"),
+    ("gammon.web.uploads", "gammon.web.study_work"),
+    ("gammon.web.warmup", "gammon.engine.engine"),
+    ("gammon.web.warmup", "gammon.engine.players"),
+    ("gammon.web.warmup", "gammon.web.engine_pool"),
+    ("gammon.web.warmup", "gammon.web.steps"),
+}
+
+LONG_FUNCTIONS_TO_BE_EMPTIED: set[str] = {
+    "gammon.web.app:create_app",
+    "gammon.web.study:study_router",
+}
+
+MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
+    "gammon.engine.forward:evaluate_batch",
+    "gammon.engine.forward:evaluate_batch_with_head",
+    "gammon.engine.forward:evaluate_one",
+    "gammon.engine.forward:predict",
+    "gammon.engine.rollout:rollout",
+    "gammon.engine.rollout:rollout_cube",
+    "gammon.engine.rollout:rollout_plays",
+    "gammon.web.app:Hub.__init__",
+    "gammon.web.app:create_app",
+    "gammon.web.study_work:rollout_json",
+    "gammon.train.campaign:run_campaign",
+    "gammon.train.kernels:collect_positions",
+    "gammon.train.kernels:fit_epoch",
+    "gammon.train.kernels:games_vs_pubeval",
+    "gammon.train.kernels:label_one_ply",
+    "gammon.train.kernels:train_games",
+    "gammon.train.labels:make_labels",
+    "gammon.train.labels:self_play_positions",
+    "gammon.train.selfplay:run",
+    "gammon.train.supervised:adam_fit_labels",
+    "gammon.train.supervised:fit_labels",
+    "gammon.train.supervised:improve",
+}
+
+PRIVATE_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = {
+    ("gammon.engine.bearoff_two_sided", "gammon.engine.bearoff._BINOM"),
+    ("gammon.engine.bearoff_two_sided", "gammon.engine.bearoff._index"),
+    ("gammon.engine.rollout", "gammon.engine.cube_decision._classify"),
+    ("gammon.engine.rollout_trials", "gammon.engine.search._ROLLS"),
+    ("gammon.engine.rollout_trials", "gammon.engine.search._ROLL_WEIGHTS"),
+    ("gammon.engine.rollout_trials", "gammon.engine.search._best_in_groups"),
+    ("gammon.engine.rollout_trials", "gammon.engine.search._expand"),
+    ("gammon.train.kernels", "gammon.engine.pubeval._scores"),  # the engine has to make it public
+}
+
+
+# --- reading the source ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Source:
+    module: str
+    path: Path
+    tree: ast.Module
+
+    @property
+    def is_package(self) -> bool:
+        return self.path.name == "__init__.py"
+
+
+def _sources() -> list[Source]:
+    out = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = list(path.relative_to(ROOT).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out.append(Source(".".join(parts), path, ast.parse(path.read_text(), str(path))))
+    return out
+
+
+SOURCES = _sources()
+MODULES = {source.module for source in SOURCES}
+
+
+def _imported_module(source: Source, node: ast.ImportFrom) -> str:
+    """The absolute name of the module ``from ... import`` reads from."""
+    if not node.level:
+        return node.module or ""
+    base = source.module.split(".")
+    if not source.is_package:
+        base.pop()
+    base = base[: len(base) - (node.level - 1)]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def _functions(
+    tree: ast.AST, prefix: str = ""
+) -> Iterator[tuple[str, ast.FunctionDef | ast.AsyncFunctionDef, bool]]:
+    """Every function with its qualified name, and whether it is part of a public interface (a
+    module-level function or a method, not a function nested in another)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.ClassDef):
+            yield from _functions(node, f"{prefix}{node.name}.")
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            yield f"{prefix}{node.name}", node, True
+            for name, inner, _ in _functions(node, f"{prefix}{node.name}.<locals>."):
+                yield name, inner, False
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _check(found: set, allowed: set, what: str) -> None:
+    new = sorted(found - allowed, key=str)
+    gone = sorted(allowed - found, key=str)
+    assert not new, f"{what}:\n  " + "\n  ".join(map(str, new))
+    assert not gone, "fixed, so take them off the allowlist:\n  " + "\n  ".join(map(str, gone))
+
+
+# --- the checks -------------------------------------------------------------------------------------
+
+
+def _cycles() -> list[set[str]]:
+    """The strongly connected components of gammon's runtime import graph (imports under
+    ``TYPE_CHECKING`` are left out: they never run) that hold more than one module."""
+    graph = grimp.build_graph("gammon", exclude_type_checking_imports=True, cache_dir=None)
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    out: list[set[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's algorithm; the graph is shallow enough to recurse
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in edges[module]:
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = set()
+            while True:
+                other = stack.pop()
+                on_stack.discard(other)
+                component.add(other)
+                if other == module:
+                    break
+            if len(component) > 1:
+                out.append(component)
+
+    for module in sorted(edges):
+        if module not in index:
+            visit(module)
+    return out
+
+
+def test_no_import_cycles() -> None:
+    found = {frozenset(c) for c in _cycles()}
+    allowed = {frozenset(c) for c in CYCLES_TO_BE_EMPTIED}
+    _check(found, allowed, "modules that import each other (break each cycle)")
+
+
+def test_imports_inside_functions_only_to_save_start_up_time() -> None:
+    found = set()
+    for source in SOURCES:
+        for _, function, _ in _functions(source.tree):
+            for node in ast.walk(function):
+                if isinstance(node, ast.Import):
+                    found |= {(source.module, alias.name) for alias in node.names}
+                elif isinstance(node, ast.ImportFrom):
+                    target = _imported_module(source, node)
+                    # `from gammon.cli import hint` imports the module gammon.cli.hint
+                    found |= {
+                        (
+                            source.module,
+                            f"{target}.{alias.name}" if f"{target}.{alias.name}" in MODULES else target,
+                        )
+                        for alias in node.names
+                    }
+    allowed = set(STARTUP_SAVINGS) | FUNCTION_IMPORTS_TO_BE_EMPTIED
+    _check(found, allowed, "imports inside functions (import at the top, or list a start-up saving)")
+    assert not set(STARTUP_SAVINGS) & FUNCTION_IMPORTS_TO_BE_EMPTIED
+
+
+def test_no_function_over_100_lines() -> None:
+    found = {
+        f"{source.module}:{name}"
+        for source in SOURCES
+        for name, function, _ in _functions(source.tree)
+        if function.end_lineno is not None and function.end_lineno - function.lineno + 1 > MAX_LINES
+    }
+    _check(found, LONG_FUNCTIONS_TO_BE_EMPTIED, f"functions over {MAX_LINES} lines")
+
+
+def test_no_public_function_with_more_than_8_parameters() -> None:
+    found = set()
+    for source in SOURCES:
+        for name, function, interface in _functions(source.tree):
+            if not interface or any(_is_private(part) for part in name.split(".")):
+                continue
+            args = function.args
+            names = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs]
+            if len([n for n in names if n not in ("self", "cls")]) > MAX_PARAMETERS:
+                found.add(f"{source.module}:{name}")
+    _check(
+        found, MANY_PARAMETERS_TO_BE_EMPTIED, f"public functions with more than {MAX_PARAMETERS} parameters"
+    )
+
+
+def test_no_private_name_imported_from_another_module() -> None:
+    found = set()
+    for source in SOURCES:
+        # module aliases bound in this file: `from gammon import movegen`, `import gammon.x as y`
+        aliases: dict[str, str] = {}
+        for node in ast.walk(source.tree):
+            if isinstance(node, ast.ImportFrom):
+                target = _imported_module(source, node)
+                if not target.startswith("gammon"):
+                    continue
+                for alias in node.names:
+                    if f"{target}.{alias.name}" in MODULES:
+                        aliases[alias.asname or alias.name] = f"{target}.{alias.name}"
+                    elif _is_private(alias.name) and target != source.module:
+                        found.add((source.module, f"{target}.{alias.name}"))
+            elif isinstance(node, ast.Import):
+                for alias in node.names:
+                    if alias.name.startswith("gammon.") and alias.asname:
+                        aliases[alias.asname] = alias.name
+        for node in ast.walk(source.tree):
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id in aliases
+                and _is_private(node.attr)
+                and aliases[node.value.id] != source.module
+            ):
+                found.add((source.module, f"{aliases[node.value.id]}.{node.attr}"))
+    _check(found, PRIVATE_IMPORTS_TO_BE_EMPTIED, "private names used from another module (make them public)")
+
+
+def test_every_start_up_saving_says_why() -> None:
+    assert all(reason.strip() for reason in STARTUP_SAVINGS.values())
