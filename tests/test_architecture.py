@@ -29,6 +29,8 @@ MAX_PARAMETERS = 8
 _ENGINE = "the engine (numba kernels, nets, bear-off database) loads only for the commands that use it"
 _ANALYSIS = "match analysis (and the engine under it) loads only when `gammon analyse` runs"
 _WEB = "the server (FastAPI, the store, the engine workers) loads only when `gammon serve` runs"
+_ACCOUNTS = "SQLAlchemy and argon2 load only for `gammon account`"
+
 STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.position", "gammon.movegen"): "`import gammon` without numba: the move generator's "
     "kernels load on the first legal_plays()",
@@ -59,6 +61,8 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.serve", "gammon.web.warmup"): _WEB,
     ("gammon.cli.serve", "uvicorn"): _WEB,
     ("gammon.cli.serve", "uvicorn.config"): _WEB,
+    ("gammon.cli.account", "gammon.accounts"): _ACCOUNTS,
+    ("gammon.cli.account", "gammon.store"): _ACCOUNTS,
     ("gammon.store.notify", "psycopg"): "only a PostgreSQL store listens: SQLite needs no psycopg",
     ("gammon.engine.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray run only",
 }

@@ -6,6 +6,8 @@ import argparse
 import getpass
 import sys
 
+from gammon.errors import GammonError
+
 
 def add_account(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -43,7 +45,6 @@ def _new_password() -> str:
 
 def run_reset_password(args: argparse.Namespace) -> int:
     from gammon.accounts import Accounts
-    from gammon.errors import GammonError
     from gammon.store import Store
 
     try:
