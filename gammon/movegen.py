@@ -33,7 +33,7 @@ Table = npt.NDArray[np.int32]
 
 
 @njit(cache=True, inline="always")
-def _target(b: Board, src: int, die: int) -> int:
+def step_target(b: Board, src: int, die: int) -> int:
     """Where one checker from ``src`` lands with ``die``: 1-24, 0 for off, -1 if it cannot move."""
     if b[src] <= 0:
         return -1
@@ -56,7 +56,7 @@ def _target(b: Board, src: int, die: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _apply(b: Board, src: int, dst: int) -> int:
+def apply_step(b: Board, src: int, dst: int) -> int:
     """Move one checker; returns 1 when it hits a blot."""
     b[src] -= 1
     if dst == 0:
@@ -70,7 +70,7 @@ def _apply(b: Board, src: int, dst: int) -> int:
 
 
 @njit(cache=True, inline="always")
-def _undo(b: Board, src: int, dst: int, hit: int) -> None:
+def undo_step(b: Board, src: int, dst: int, hit: int) -> None:
     b[src] += 1
     if dst == 0:
         return
@@ -82,8 +82,17 @@ def _undo(b: Board, src: int, dst: int, hit: int) -> None:
 
 
 @njit(cache=True)
-def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys: Keys,
-            out_boards: Board, out_steps: Steps, count: int) -> int:
+def _record(
+    b: Board,
+    hitmask: int,
+    path: Steps,
+    nsteps: int,
+    table: Table,
+    keys: Keys,
+    out_boards: Board,
+    out_steps: Steps,
+    count: int,
+) -> int:
     """Store the play that led to ``b`` unless its result is known; returns the new count,
     or -1 when the output arrays are full."""
     hi = np.uint64(0)
@@ -117,8 +126,9 @@ def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys
 
 
 @njit(cache=True)
-def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
-             out_steps: Steps) -> tuple[int, int]:
+def _doubles(
+    b: Board, die: int, table: Table, keys: Keys, out_boards: Board, out_steps: Steps
+) -> tuple[int, int]:
     """Up to four steps of ``die``; sources never increase, which finds every result once or more.
 
     Depth-first with an explicit stack: ``path[d]`` and ``hits[d]`` are step d, ``resume[d]`` the
@@ -137,13 +147,13 @@ def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
         s = resume[d]
         t = -1
         while s >= 1:
-            t = _target(b, s, die)
+            t = step_target(b, s, die)
             if t >= 0:
                 break
             s -= 1
         if s >= 1:  # step d found: apply it, then record a four-step play or go deeper
             resume[d] = s - 1
-            hits[d] = _apply(b, s, t)
+            hits[d] = apply_step(b, s, t)
             path[d, 0] = s
             path[d, 1] = t
             masks[d + 1] = masks[d] | (hits[d] << t)
@@ -166,54 +176,64 @@ def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
                 count = np.int64(0)  # typed, not a literal: numba compiles a callee per literal
                 table[:] = 0
             count = _record(b, masks[d + 1], path, nsteps, table, keys, out_boards, out_steps, count)
-        _undo(b, path[d, 0], path[d, 1], hits[d])
+        undo_step(b, path[d, 0], path[d, 1], hits[d])
         if count < 0:
             return -1, 0
     return int(count), best
 
 
 @njit(cache=True)
-def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys: Keys,
-               out_boards: Board, out_steps: Steps) -> int:
+def _both_dice(
+    b: Board,
+    first: int,
+    second: int,
+    count: int,
+    table: Table,
+    keys: Keys,
+    out_boards: Board,
+    out_steps: Steps,
+) -> int:
     """Every two-step play that uses ``first`` and then ``second``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):
-        t1 = _target(b, s1, first)
+        t1 = step_target(b, s1, first)
         if t1 < 0:
             continue
-        h1 = _apply(b, s1, t1)
+        h1 = apply_step(b, s1, t1)
         path[0, 0] = s1
         path[0, 1] = t1
         for s2 in range(25, 0, -1):
-            t2 = _target(b, s2, second)
+            t2 = step_target(b, s2, second)
             if t2 < 0:
                 continue
-            h2 = _apply(b, s2, t2)
+            h2 = apply_step(b, s2, t2)
             path[1, 0] = s2
             path[1, 1] = t2
-            count = _record(b, (h1 << t1) | (h2 << t2), path, np.int64(2), table, keys, out_boards,
-                            out_steps, count)
-            _undo(b, s2, t2, h2)
+            count = _record(
+                b, (h1 << t1) | (h2 << t2), path, np.int64(2), table, keys, out_boards, out_steps, count
+            )
+            undo_step(b, s2, t2, h2)
             if count < 0:
                 return -1
-        _undo(b, s1, t1, h1)
+        undo_step(b, s1, t1, h1)
     return count
 
 
 @njit(cache=True)
-def _one_die(b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board,
-            out_steps: Steps) -> int:
+def _one_die(
+    b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board, out_steps: Steps
+) -> int:
     """Every one-step play with ``die``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):
-        t1 = _target(b, s1, die)
+        t1 = step_target(b, s1, die)
         if t1 < 0:
             continue
-        h1 = _apply(b, s1, t1)
+        h1 = apply_step(b, s1, t1)
         path[0, 0] = s1
         path[0, 1] = t1
         count = _record(b, h1 << t1, path, np.int64(1), table, keys, out_boards, out_steps, count)
-        _undo(b, s1, t1, h1)
+        undo_step(b, s1, t1, h1)
         if count < 0:
             return -1
     return count

@@ -69,8 +69,8 @@ def warm_server(levels: Iterable[str] | None = None) -> None:
     installed), and a warm-up game for each level it plays itself (by default the inline levels),
     with the step orders of each roll."""
     from gammon.engine.players import available_levels
+    from gammon.steps import step_sequences
     from gammon.web.engine_pool import INLINE_LEVELS
-    from gammon.web.steps import step_sequences
 
     available_levels()
     for level in INLINE_LEVELS if levels is None else levels:

@@ -1,8 +1,8 @@
 """Every order of single steps that makes each legal play, so the browser can move one checker at a
 time and only ever offer steps that lead to a legal play.
 
-The single-step rule is movegen's own kernel (``_target``/``_apply``/``_undo``: one code path for
-the rules); an order counts only when it ends on the result of a play from ``Position.legal_plays``
+The single-step rule is movegen's own kernel (``step_target``/``apply_step``/``undo_step``: one code
+path for the rules); an order counts only when it ends on the result of a play from ``Position.legal_plays``
 with the same number of steps.
 """
 
@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
-from gammon.movegen import _apply, _target, _undo
+from gammon.movegen import Board, apply_step, step_target, undo_step
 from gammon.play import Play
 from gammon.position import Position
 
@@ -24,7 +25,14 @@ _CAPACITY = 1 << 15  # orders of one roll; the worst doubles give a few thousand
 
 
 @njit(cache=True)
-def _orders(board, dice, n_dice, length, out_steps, out_boards):
+def _orders(
+    board: Board,
+    dice: npt.NDArray[np.int64],
+    n_dice: int,
+    length: int,
+    out_steps: npt.NDArray[np.int64],
+    out_boards: Board,
+) -> int:
     """Depth-first over (die, checker) choices; records each order of ``length`` steps and its board.
     Returns the count, or -1 when ``out_*`` are too small."""
     b = board.copy()
@@ -48,7 +56,7 @@ def _orders(board, dice, n_dice, length, out_steps, out_boards):
             depth -= 1
             if depth < 0:
                 return count
-            _undo(b, step_src[depth], step_dst[depth], step_hit[depth])
+            undo_step(b, step_src[depth], step_dst[depth], step_hit[depth])
             used[k_at[depth]] = False
             continue
         found = False
@@ -62,10 +70,10 @@ def _orders(board, dice, n_dice, length, out_steps, out_boards):
                 while src_at[depth] >= 1:
                     s = src_at[depth]
                     src_at[depth] -= 1
-                    t = _target(b, s, dice[k])
+                    t = step_target(b, s, dice[k])
                     if t >= 0:
                         step_src[depth], step_dst[depth] = s, t
-                        step_hit[depth] = _apply(b, s, t)
+                        step_hit[depth] = apply_step(b, s, t)
                         used[k] = True
                         found = True
                         break
@@ -81,7 +89,7 @@ def _orders(board, dice, n_dice, length, out_steps, out_boards):
             if depth == 0:
                 return count
             depth -= 1
-            _undo(b, step_src[depth], step_dst[depth], step_hit[depth])
+            undo_step(b, step_src[depth], step_dst[depth], step_hit[depth])
             used[k_at[depth]] = False
 
 
