@@ -5,6 +5,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Literal
 
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 ActionName = Literal["roll", "play", "undo", "double", "take", "drop", "beaver", "resign",
@@ -144,6 +145,11 @@ class MatchView(BaseModel):
 
 class ErrorResponse(BaseModel):
     error: str
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    """An answer in the API's one error shape (:class:`ErrorResponse`)."""
+    return JSONResponse({"error": message}, status_code=status)
 
 
 class Frame(BaseModel):
