@@ -40,6 +40,37 @@ if TYPE_CHECKING:
 MAX_BODY = 16 * 1024
 
 
+def check_options(counts: dict[str, int], seconds: dict[str, float], public_url: str | None) -> None:
+    """Refuse (ValueError) a count that is not a positive whole number, a time that is not positive,
+    or a public URL with a query."""
+    for name, cap in counts.items():
+        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
+            raise ValueError(f"{name} must be a positive whole number, got {cap!r}")
+    for name, value in seconds.items():
+        if not value > 0:
+            raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+    if public_url is not None and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", public_url):
+        raise ValueError(f"public_url must be an http(s) URL without query, got {cut(repr(public_url), 80)}")
+
+
+def add_middleware(
+    app: FastAPI,
+    limits: AddressLimits,
+    body_timeout: float,
+    allowed_hosts: Iterable[str],
+    public_url: str | None,
+) -> None:
+    """The checks every request passes, outermost last: security headers, the address's rate limit,
+    the Host header, then the body's size and time."""
+    # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
+    app.add_middleware(
+        BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY}, timeout=body_timeout
+    )
+    app.add_middleware(HostCheck, allowed_hosts=allowed_hosts, public_url=public_url)
+    app.add_middleware(RequestLimit, limits=limits, costly=COSTLY_PATHS)
+    app.add_middleware(SecurityHeaders)  # outermost: refusals get the headers too
+
+
 def create_app(
     store: Store,
     dice_factory: Callable[[], DiceSource] | None = None,
@@ -79,19 +110,16 @@ def create_app(
     position pages' engine and job workers (gammon.web.study). ``engine_workers`` processes do the
     engine's work (the computer's actions above the random level, hints); ``warm`` starts them with
     the server rather than on the first engine call."""
-    for name, cap in (
-        ("ws_per_seat", ws_per_seat),
-        ("ws_per_match", ws_per_match),
-        ("ws_per_address", ws_per_address),
-        ("ws_queue", ws_queue),
-    ):
-        if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-            raise ValueError(f"{name} must be a positive whole number, got {cap!r}")
-    for name, seconds in (("ws_send_timeout", ws_send_timeout), ("body_timeout", body_timeout)):
-        if not seconds > 0:
-            raise ValueError(f"{name} must be a positive number of seconds, got {seconds!r}")
-    if public_url is not None and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", public_url):
-        raise ValueError(f"public_url must be an http(s) URL without query, got {cut(repr(public_url), 80)}")
+    check_options(
+        {
+            "ws_per_seat": ws_per_seat,
+            "ws_per_match": ws_per_match,
+            "ws_per_address": ws_per_address,
+            "ws_queue": ws_queue,
+        },
+        {"ws_send_timeout": ws_send_timeout, "body_timeout": body_timeout},
+        public_url,
+    )
     pool = EnginePool(engine_workers) if engine is None else EnginePool(engine_workers, advisor=engine)
     hub = Hub(
         store,
@@ -130,15 +158,8 @@ def create_app(
     app.state.study = study_state
     app.state.public_url = public_url and public_url.rstrip("/")
 
-    # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
-    app.add_middleware(
-        BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY}, timeout=body_timeout
-    )
-    app.add_middleware(HostCheck, allowed_hosts=allowed_hosts, public_url=public_url)
-    app.add_middleware(RequestLimit, limits=limits, costly=COSTLY_PATHS)
-    app.add_middleware(SecurityHeaders)  # outermost: refusals get the headers too
+    add_middleware(app, limits, body_timeout, allowed_hosts, public_url)
     add_error_handlers(app)
-
     for room in (games, live, pages, jobs, position_study, watch):
         app.include_router(room.router)
     # /docs (gammon.web.routes.pages) is Swagger UI with its assets from this server.

@@ -7,13 +7,12 @@ from gammon.game import Beaver, Double, Game, PlayMade, Take
 from gammon.match import score_after
 from gammon.position import Position
 from gammon.web.schemas import Frame
+from gammon.web.views import action_line, result_line
 
 
 def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
     """The start, then one frame per move and cube action, boards from ``viewer``'s side; a
     finished game ends on a frame of its result, with the score after it."""
-    from gammon.web.views import action_line, result_line
-
     position = Position.initial()  # from viewer's side: the start is symmetric
     cube, owner = 1, None
     score, crawford = game.score, game.crawford_game

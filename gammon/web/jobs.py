@@ -30,6 +30,7 @@ from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
+from gammon.web.engine_pool import WORKER_NICENESS
 from gammon.web.lifeline import Lifeline, die_with_server
 
 log = logging.getLogger(__name__)
@@ -110,8 +111,6 @@ class ProcessRunner:
     def _started(self) -> tuple[ProcessPoolExecutor, SyncManager]:
         with self._lock:
             if self._pool is None or self._manager is None:
-                from gammon.web.engine_pool import WORKER_NICENESS
-
                 context = multiprocessing.get_context("forkserver")
                 # The manager and the workers end with this process, even killed outright.
                 self._lifeline = Lifeline()

@@ -19,6 +19,8 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 
+from gammon.store.notify import PRESENCE_CHANNEL, Publisher, Subscriber
+
 DEFAULT_AWAY_AFTER = 300.0
 """Seconds an online opponent may be away, while it must act, before the game can be claimed."""
 DEFAULT_BEAT = 10.0
@@ -159,8 +161,6 @@ class PresenceRelay:
 
     def __init__(self, url: str, presence: Presence, on_change: Callable[[str, int], None],
                  beat: float = DEFAULT_BEAT) -> None:
-        from gammon.store.notify import PRESENCE_CHANNEL, Publisher, Subscriber
-
         self.presence, self.on_change, self.beat = presence, on_change, beat
         self.process = secrets.token_hex(6)
         self._publisher = Publisher(url, PRESENCE_CHANNEL)
