@@ -3,6 +3,7 @@ docs, Swagger UI with its assets from this server (FastAPI's own loads them from
 
 from __future__ import annotations
 
+import mimetypes
 from importlib.resources import files
 
 from fastapi import APIRouter, Request
@@ -13,6 +14,10 @@ from gammon.web.security import policy_with_scripts
 
 STATIC = files("gammon.web") / "static"
 DOCS_ASSETS = files("fastapi_offline") / "static"  # Swagger UI 5 (OpenAPI 3.1), shipped as a package
+
+# The pages' scripts are ES modules, which a browser runs only when served as JavaScript; some
+# systems' MIME tables map .js to text/plain (the static files' type comes from that table).
+mimetypes.add_type("text/javascript", ".js")
 
 router = APIRouter(include_in_schema=False)
 
