@@ -109,8 +109,9 @@ def _warm_up(advisor: Engine | None) -> None:
     # An advisor given in place of the engine (a test's stand-in) is not warmed: only the engine
     # and pubeval's ranking (None) have kernels to load.
     ours = advisor is None or isinstance(advisor, Engine)
-    warm_worker(levels, lambda level, game: computer_action(level, pack_game(game)),
-                worker_hints if ours else None)
+    warm_worker(
+        levels, lambda level, game: computer_action(level, pack_game(game)), worker_hints if ours else None
+    )
 
 
 def computer_action(level: str, game: bytes) -> ComputerAction:
@@ -134,6 +135,7 @@ def _ping() -> int:
 
 
 # ---- in the server ----------------------------------------------------------------------------
+
 
 class EnginePool:
     """``workers`` processes for engine calls. ``advisor`` is the hint engine each worker holds
@@ -161,8 +163,11 @@ class EnginePool:
             ready = context.Barrier(self.workers) if warm else None
             self._lifeline = Lifeline()  # the workers end with this process, even killed outright
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=die_with_server,
-                initargs=(self._lifeline.reader, init_worker, self.advisor, ready))
+                self.workers,
+                mp_context=context,
+                initializer=die_with_server,
+                initargs=(self._lifeline.reader, init_worker, self.advisor, ready),
+            )
         return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:

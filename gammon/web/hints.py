@@ -28,8 +28,9 @@ def hint_source(engine: Engine | None) -> str:
     return "engine" if engine is not None else "pubeval"
 
 
-def hints(engine: Engine | None, position: Position, dice: tuple[int, int], n: int = 3
-          ) -> list[tuple[str, float]]:
+def hints(
+    engine: Engine | None, position: Position, dice: tuple[int, int], n: int = 3
+) -> list[tuple[str, float]]:
     """Up to ``n`` plays, best first, with the judge's score (engine: cubeless equity; without an
     engine, pubeval's ranking)."""
     if engine is not None:

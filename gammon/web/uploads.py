@@ -40,8 +40,10 @@ def check_work(actions: int, plies: int, max_actions: Sequence[int]) -> None:
         return
     bounds = ", ".join(f"{n:,} at {p} ply" for p, n in enumerate(max_actions))
     lower = any(actions <= n for n in max_actions[:plies])
-    raise TooMuchWork(f"{actions:,} actions to analyse at {plies} ply is over this server's bound "
-                      f"({bounds}): choose {'a lower depth or ' if lower else ''}fewer games")
+    raise TooMuchWork(
+        f"{actions:,} actions to analyse at {plies} ply is over this server's bound "
+        f"({bounds}): choose {'a lower depth or ' if lower else ''}fewer games"
+    )
 
 
 def count_actions(games: Sequence[Game]) -> int:
@@ -74,8 +76,14 @@ def read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
     return to_match(record).games, record.names
 
 
-def analyse_upload(kind: str, text: str, engine: Callable[[int], Engine], plies: int,
-                   max_actions: Sequence[int], progress: Progress) -> dict[str, Any]:
+def analyse_upload(
+    kind: str,
+    text: str,
+    engine: Callable[[int], Engine],
+    plies: int,
+    max_actions: Sequence[int],
+    progress: Progress,
+) -> dict[str, Any]:
     """In a job's worker: read the file, check its work, then analyse it as
     :func:`gammon.web.study_work.analyse_games` does. Errors quote little of the file."""
     try:
@@ -91,5 +99,12 @@ def analyse_upload(kind: str, text: str, engine: Callable[[int], Engine], plies:
     return analyse_games(games, names, engine(plies), progress)
 
 
-__all__ = ["MAX_ACTIONS", "TooMuchWork", "analyse_upload", "check_work", "count_actions", "cut_quotes",
-           "read_upload"]
+__all__ = [
+    "MAX_ACTIONS",
+    "TooMuchWork",
+    "analyse_upload",
+    "check_work",
+    "count_actions",
+    "cut_quotes",
+    "read_upload",
+]

@@ -56,8 +56,9 @@ def play_warm_up(decide: Decide, on_roll: OnRoll, seed: int = 1) -> None:
         decide(game).perform(game)
 
 
-def warm_worker(levels: Iterable[str], act: Callable[[str, Game], ComputerAction],
-                hint: OnRoll | None) -> None:
+def warm_worker(
+    levels: Iterable[str], act: Callable[[str, Game], ComputerAction], hint: OnRoll | None
+) -> None:
     """In an engine worker: a warm-up game for each of ``levels``, ``act(level, game)`` finding the
     computer's actions and ``hint`` (if given) the hints of each roll."""
     # deferred to the worker: it loads the engine, which the server process starts without
