@@ -86,8 +86,17 @@ def undo_step(b: Board, src: int, dst: int, hit: int) -> None:
 
 
 @njit(cache=True)
-def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys: Keys,
-            out_boards: Board, out_steps: Steps, count: int) -> int:
+def _record(
+    b: Board,
+    hitmask: int,
+    path: Steps,
+    nsteps: int,
+    table: Table,
+    keys: Keys,
+    out_boards: Board,
+    out_steps: Steps,
+    count: int,
+) -> int:
     """Store the play that led to ``b`` unless its result is known; returns the new count,
     or -1 when the output arrays are full."""
     hi = np.uint64(0)
@@ -121,8 +130,9 @@ def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys
 
 
 @njit(cache=True)
-def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
-             out_steps: Steps) -> tuple[int, int]:
+def _doubles(
+    b: Board, die: int, table: Table, keys: Keys, out_boards: Board, out_steps: Steps
+) -> tuple[int, int]:
     """Up to four steps of ``die``; sources never increase, which finds every result once or more.
 
     Depth-first with an explicit stack: ``path[d]`` and ``hits[d]`` are step d, ``resume[d]`` the
@@ -177,8 +187,16 @@ def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
 
 
 @njit(cache=True)
-def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys: Keys,
-               out_boards: Board, out_steps: Steps) -> int:
+def _both_dice(
+    b: Board,
+    first: int,
+    second: int,
+    count: int,
+    table: Table,
+    keys: Keys,
+    out_boards: Board,
+    out_steps: Steps,
+) -> int:
     """Every two-step play that uses ``first`` and then ``second``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):
@@ -205,8 +223,9 @@ def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys
 
 
 @njit(cache=True)
-def _one_die(b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board,
-            out_steps: Steps) -> int:
+def _one_die(
+    b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board, out_steps: Steps
+) -> int:
     """Every one-step play with ``die``."""
     path = np.zeros((4, 2), dtype=np.int8)
     for s1 in range(25, 0, -1):

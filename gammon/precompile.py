@@ -49,7 +49,7 @@ WORKLOAD = (
 # pubeval's included) and the server process's own (the browser's single-step orders).
 SERVE_WARM_UP = ("from gammon.web import engine_pool, warmup\n"
                  "from gammon.web.hints import default_advisor\n"
-                 "engine_pool._init_worker(default_advisor(), ready=object())\n"
+                 "engine_pool.init_worker(default_advisor(), ready=object())\n"
                  "warmup.warm_server()\n")
 
 

@@ -29,6 +29,7 @@ MAX_PARAMETERS = 8
 _ENGINE = "the engine (numba kernels, nets, bear-off database) loads only for the commands that use it"
 _ANALYSIS = "match analysis (and the engine under it) loads only when `gammon analyse` runs"
 _WEB = "the server (FastAPI, the store, the engine workers) loads only when `gammon serve` runs"
+_SERVER = "the server process starts without the engine: its workers load it"
 _ACCOUNTS = "SQLAlchemy and argon2 load only for `gammon account`"
 
 STARTUP_SAVINGS: dict[tuple[str, str], str] = {
@@ -63,6 +64,13 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.serve", "uvicorn.config"): _WEB,
     ("gammon.cli.account", "gammon.accounts"): _ACCOUNTS,
     ("gammon.cli.account", "gammon.store"): _ACCOUNTS,
+    ("gammon.web.engine_pool", "gammon.engine.engine"): _SERVER,
+    ("gammon.web.hints", "gammon.engine.engine"): _SERVER,
+    ("gammon.web.study", "gammon.advice"): _SERVER,
+    ("gammon.web.study", "gammon.engine.engine"): _SERVER,
+    ("gammon.web.study", "gammon.web.study_work"): _SERVER,
+    ("gammon.web.uploads", "gammon.web.study_work"): _SERVER,
+    ("gammon.web.warmup", "gammon.engine.engine"): _SERVER,
     ("gammon.store.notify", "psycopg"): "only a PostgreSQL store listens: SQLite needs no psycopg",
     ("gammon.engine.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray run only",
 }
@@ -74,7 +82,6 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
 CYCLES_TO_BE_EMPTIED: list[set[str]] = [
     {"gammon.engine.bearoff_two_sided", "gammon.engine.search"},
     {"gammon.engine.engine", "gammon.engine.rollout", "gammon.engine.rollout_trials"},
-    {"gammon.web.engine_pool", "gammon.web.warmup"},
 ]
 
 FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = {
@@ -87,40 +94,9 @@ FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = {
     ("gammon.engine.players", "gammon.game"),
     ("gammon.engine.rollout_trials", "gammon.engine.bearoff"),
     ("gammon.engine.rollout_trials", "gammon.engine.engine"),
-    ("gammon.web.engine_pool", "gammon.dice"),
-    ("gammon.web.engine_pool", "gammon.engine.engine"),
-    ("gammon.web.engine_pool", "gammon.engine.players"),
-    ("gammon.web.engine_pool", "gammon.web.hints"),
-    ("gammon.web.engine_pool", "gammon.web.warmup"),
-    ("gammon.web.engine_pool", "os"),
-    ("gammon.web.frames", "gammon.web.views"),
-    ("gammon.web.hints", "gammon.engine.engine"),
-    ("gammon.web.hints", "gammon.engine.pubeval"),
-    ("gammon.web.jobs", "gammon.web.engine_pool"),
-    ("gammon.web.presence", "gammon.store.notify"),
-    ("gammon.web.study", "gammon.advice"),
-    ("gammon.web.study", "gammon.dice"),
-    ("gammon.web.study", "gammon.engine.engine"),
-    ("gammon.web.study", "gammon.formats.ids"),
-    ("gammon.web.study", "gammon.game"),
-    ("gammon.web.study", "gammon.web.study_work"),
-    ("gammon.web.study", "gammon.web.views"),
-    ("gammon.web.uploads", "base64"),
-    ("gammon.web.uploads", "binascii"),
-    ("gammon.web.uploads", "gammon.formats.mat"),
-    ("gammon.web.uploads", "gammon.formats.sgf"),
-    ("gammon.web.uploads", "gammon.formats.xg"),
-    ("gammon.web.uploads", "gammon.web.study_work"),
-    ("gammon.web.warmup", "gammon.engine.engine"),
-    ("gammon.web.warmup", "gammon.engine.players"),
-    ("gammon.web.warmup", "gammon.web.engine_pool"),
-    ("gammon.web.warmup", "gammon.web.steps"),
 }
 
-LONG_FUNCTIONS_TO_BE_EMPTIED: set[str] = {
-    "gammon.web.app:create_app",
-    "gammon.web.study:study_router",
-}
+LONG_FUNCTIONS_TO_BE_EMPTIED: set[str] = set()
 
 MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
     "gammon.engine.forward:evaluate_batch",
@@ -130,8 +106,8 @@ MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
     "gammon.engine.rollout:rollout",
     "gammon.engine.rollout:rollout_cube",
     "gammon.engine.rollout:rollout_plays",
-    "gammon.web.app:Hub.__init__",
     "gammon.web.app:create_app",
+    "gammon.web.hub:Hub.__init__",
     "gammon.web.study_work:rollout_json",
     "gammon.train.campaign:run_campaign",
     "gammon.train.kernels:collect_positions",

@@ -464,7 +464,8 @@ def check_browser_protections(server: Server) -> Result:
             missing.append("x-frame-options (or CSP frame-ancestors)")
         if missing:
             problems.append("headers missing: " + ", ".join(missing))
-        script = http.get("/static/app.js").text
+        # the game page's module and the shared socket module it opens its WebSocket with
+        script = http.get("/static/app.js").text + http.get("/static/socket.js").text
         built = [line.strip() for line in script.splitlines()
                  if "match.mat" in line or "new WebSocket(" in line]
         if not built or any("token=" in line for line in built):

@@ -14,24 +14,31 @@ from __future__ import annotations
 import asyncio
 import io
 import multiprocessing
+import os
 import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from gammon.dice import RandomDice, ScriptedDice
+from gammon.engine.players import (
+    ComputerAction,
+    ComputerPlayer,
+    available_levels,
+    computer_player,
+    engine_available,
+)
 from gammon.errors import IllegalActionError
+from gammon.game import Game
+from gammon.position import Position
+from gammon.web.hints import default_advisor, hints
 from gammon.web.lifeline import Lifeline, die_with_server
+from gammon.web.warmup import INLINE_LEVELS, warm_worker
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
-    from gammon.engine.players import ComputerAction, ComputerPlayer
-    from gammon.game import Game
-    from gammon.position import Position
 
 T = TypeVar("T")
-
-INLINE_LEVELS = ("random",)
-"""Computer levels cheap enough to play on the event loop: no engine, one random pick."""
 
 WORKER_NICENESS = 10
 READY_TIMEOUT = 900.0
@@ -51,8 +58,6 @@ class _GamePickler(pickle.Pickler):
     """Pickles a game without its dice source (the server's, possibly a cryptographic one)."""
 
     def persistent_id(self, obj: Any) -> str | None:
-        from gammon.dice import RandomDice, ScriptedDice
-
         return "dice" if isinstance(obj, RandomDice | ScriptedDice) else None
 
 
@@ -79,14 +84,10 @@ _advisor: list[Engine | None] = []
 _ready: list[Any] = []  # the pool's barrier, in a worker warmed up at the server's start
 
 
-def _init_worker(advisor: Engine | None | str, ready: Any = None) -> None:
+def init_worker(advisor: Engine | None | str, ready: Any = None) -> None:
     """A worker's start: below the server's priority, with its hint engine; with ``ready`` (the
     pool's barrier: the pool starts with the server) warmed up before it takes any job."""
-    import os
-
     if advisor == _DEFAULT:
-        from gammon.web.hints import default_advisor
-
         advisor = default_advisor()
     assert not isinstance(advisor, str)
     _advisor[:] = [advisor]
@@ -101,22 +102,20 @@ def _init_worker(advisor: Engine | None | str, ready: Any = None) -> None:
 def _warm_up(advisor: Engine | None) -> None:
     """The engine levels' plays and cube decisions and the hints, through this worker's own entry
     points (see gammon.web.warmup), so the first game's engine calls find everything loaded."""
+    # deferred to the worker: it loads the engine, which the server process starts without
     from gammon.engine.engine import Engine
-    from gammon.engine.players import available_levels
-    from gammon.web.warmup import warm_worker
 
     levels = [level for level in available_levels() if level not in INLINE_LEVELS]
     # An advisor given in place of the engine (a test's stand-in) is not warmed: only the engine
     # and pubeval's ranking (None) have kernels to load.
     ours = advisor is None or isinstance(advisor, Engine)
-    warm_worker(levels, lambda level, game: computer_action(level, pack_game(game)),
-                worker_hints if ours else None)
+    warm_worker(
+        levels, lambda level, game: computer_action(level, pack_game(game)), worker_hints if ours else None
+    )
 
 
 def computer_action(level: str, game: bytes) -> ComputerAction:
     """The computer's next action in the pickled ``game`` (see :func:`pack_game`)."""
-    from gammon.engine.players import computer_player
-
     player = _players.get(level)
     if player is None:
         player = _players[level] = computer_player(level)
@@ -124,22 +123,19 @@ def computer_action(level: str, game: bytes) -> ComputerAction:
 
 
 def worker_hints(position: Position, dice: tuple[int, int]) -> list[tuple[str, float]]:
-    from gammon.web.hints import hints
-
     return hints(_advisor[0] if _advisor else None, position, dice)
 
 
 def _ping() -> int:
     """A worker's pid; in a pool started with the server, once every worker has warmed up (each
     waits at the barrier, so ``workers`` pings reach ``workers`` different workers)."""
-    import os
-
     if _ready:
         _ready[0].wait(READY_TIMEOUT)
     return os.getpid()
 
 
 # ---- in the server ----------------------------------------------------------------------------
+
 
 class EnginePool:
     """``workers`` processes for engine calls. ``advisor`` is the hint engine each worker holds
@@ -155,8 +151,6 @@ class EnginePool:
 
     @property
     def hint_source(self) -> str:
-        from gammon.engine.players import engine_available
-
         if self.advisor == _DEFAULT:
             return "engine" if engine_available() else "pubeval"
         return "engine" if self.advisor is not None else "pubeval"
@@ -169,8 +163,11 @@ class EnginePool:
             ready = context.Barrier(self.workers) if warm else None
             self._lifeline = Lifeline()  # the workers end with this process, even killed outright
             self._executor = ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=die_with_server,
-                initargs=(self._lifeline.reader, _init_worker, self.advisor, ready))
+                self.workers,
+                mp_context=context,
+                initializer=die_with_server,
+                initargs=(self._lifeline.reader, init_worker, self.advisor, ready),
+            )
         return self._executor
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:

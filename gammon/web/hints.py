@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from gammon.engine.players import engine_available
+from gammon.engine.pubeval import pubeval_ranked_plays
 from gammon.position import Position
 
 if TYPE_CHECKING:
@@ -17,6 +18,7 @@ def default_advisor() -> Engine | None:
     or None where the trained net is not installed."""
     if not engine_available():
         return None
+    # deferred to first use: it loads the engine, which the server process starts without
     from gammon.engine.engine import Engine
 
     return Engine(plies=0)
@@ -26,12 +28,11 @@ def hint_source(engine: Engine | None) -> str:
     return "engine" if engine is not None else "pubeval"
 
 
-def hints(engine: Engine | None, position: Position, dice: tuple[int, int], n: int = 3
-          ) -> list[tuple[str, float]]:
+def hints(
+    engine: Engine | None, position: Position, dice: tuple[int, int], n: int = 3
+) -> list[tuple[str, float]]:
     """Up to ``n`` plays, best first, with the judge's score (engine: cubeless equity; without an
     engine, pubeval's ranking)."""
     if engine is not None:
         return [(str(h.play), round(h.equity, 3)) for h in engine.hint(position, dice, n)]
-    from gammon.engine.pubeval import pubeval_ranked_plays
-
     return [(str(play), round(score, 3)) for play, score in pubeval_ranked_plays(position, dice)[:n]]

@@ -30,6 +30,7 @@ from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
+from gammon.web.engine_pool import WORKER_NICENESS
 from gammon.web.lifeline import Lifeline, die_with_server
 
 log = logging.getLogger(__name__)
@@ -66,8 +67,7 @@ class Runner(Protocol):
         ``progress(0, 0)`` as it starts; the future ends with its result or its exception."""
         ...
 
-    def shutdown(self) -> None:
-        ...
+    def shutdown(self) -> None: ...
 
 
 class ThreadRunner:
@@ -110,16 +110,17 @@ class ProcessRunner:
     def _started(self) -> tuple[ProcessPoolExecutor, SyncManager]:
         with self._lock:
             if self._pool is None or self._manager is None:
-                from gammon.web.engine_pool import WORKER_NICENESS
-
                 context = multiprocessing.get_context("forkserver")
                 # The manager and the workers end with this process, even killed outright.
                 self._lifeline = Lifeline()
                 self._manager = SyncManager(ctx=context)
                 self._manager.start(die_with_server, (self._lifeline.reader,))
                 self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=context, initializer=die_with_server,
-                    initargs=(self._lifeline.reader, os.nice, WORKER_NICENESS))
+                    self.workers,
+                    mp_context=context,
+                    initializer=die_with_server,
+                    initargs=(self._lifeline.reader, os.nice, WORKER_NICENESS),
+                )
             return self._pool, self._manager
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
@@ -200,8 +201,13 @@ class Job:
         return self.status in ("queued", "running")
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"id": self.id, "kind": self.kind, "status": self.status, "done": self.done,
-                               "total": self.total}
+        out: dict[str, Any] = {
+            "id": self.id,
+            "kind": self.kind,
+            "status": self.status,
+            "done": self.done,
+            "total": self.total,
+        }
         if self.detail is not None:
             out["detail"] = self.detail
         if self.result is not None:
@@ -225,9 +231,16 @@ class Jobs:
     in all, counted until their worker is free; finished jobs are kept ``keep_for`` seconds (at
     most ``keep`` of them)."""
 
-    def __init__(self, runner: Runner | None = None, *, per_client: int = 2, max_active: int = 16,
-                 keep: int = 50, keep_for: float = 3600.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self,
+        runner: Runner | None = None,
+        *,
+        per_client: int = 2,
+        max_active: int = 16,
+        keep: int = 50,
+        keep_for: float = 3600.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.runner = runner if runner is not None else ThreadRunner()
         self.per_client, self.max_active = per_client, max_active
         self.keep, self.keep_for = keep, keep_for
@@ -245,8 +258,10 @@ class Jobs:
             self._forget_old()
             counted = [j for j in self.jobs.values() if j.finished is None]
             if sum(1 for j in counted if j.client == client) >= self.per_client:
-                raise TooManyJobsError(f"you have {self.per_client} jobs running already (the limit); "
-                                       "wait for one to finish or cancel it")
+                raise TooManyJobsError(
+                    f"you have {self.per_client} jobs running already (the limit); "
+                    "wait for one to finish or cancel it"
+                )
             if len(counted) >= self.max_active:
                 raise TooManyJobsError(f"the server is busy with {len(counted)} jobs; try again later")
             job = Job(secrets.token_urlsafe(12), kind, client, self.clock())
@@ -345,8 +360,9 @@ class Jobs:
 
     def _forget_old(self) -> None:
         now = self.clock()
-        finished = sorted((j for j in self.jobs.values() if j.finished is not None),
-                          key=lambda j: j.finished or 0.0)
+        finished = sorted(
+            (j for j in self.jobs.values() if j.finished is not None), key=lambda j: j.finished or 0.0
+        )
         excess = len(finished) - self.keep
         for i, j in enumerate(finished):
             if i < excess or now - (j.finished or now) > self.keep_for:
@@ -359,5 +375,15 @@ class Jobs:
         self.runner.shutdown()
 
 
-__all__ = ["Job", "JobCancelled", "Jobs", "ProcessRunner", "Progress", "Runner", "ThreadRunner",
-           "TooManyJobsError", "UnknownJobError", "Work"]
+__all__ = [
+    "Job",
+    "JobCancelled",
+    "Jobs",
+    "ProcessRunner",
+    "Progress",
+    "Runner",
+    "ThreadRunner",
+    "TooManyJobsError",
+    "UnknownJobError",
+    "Work",
+]

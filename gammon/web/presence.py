@@ -19,6 +19,8 @@ import secrets
 import time
 from collections.abc import Callable, Iterable
 
+from gammon.store.notify import PRESENCE_CHANNEL, Publisher, Subscriber
+
 DEFAULT_AWAY_AFTER = 300.0
 """Seconds an online opponent may be away, while it must act, before the game can be claimed."""
 DEFAULT_BEAT = 10.0
@@ -32,8 +34,12 @@ class Presence:
     """``held_for``: seconds a seat held open by another process counts as present after that
     process's last word (a few heartbeats; see :class:`PresenceRelay`)."""
 
-    def __init__(self, away_after: float = DEFAULT_AWAY_AFTER,
-                 clock: Callable[[], float] = time.monotonic, held_for: float = 3 * DEFAULT_BEAT) -> None:
+    def __init__(
+        self,
+        away_after: float = DEFAULT_AWAY_AFTER,
+        clock: Callable[[], float] = time.monotonic,
+        held_for: float = 3 * DEFAULT_BEAT,
+    ) -> None:
         if away_after <= 0:
             raise ValueError(f"away_after must be a positive number of seconds, got {away_after!r}")
         self.away_after = away_after
@@ -157,10 +163,9 @@ class PresenceRelay:
     elsewhere comes or goes). Messages on :data:`gammon.store.notify.PRESENCE_CHANNEL`:
     ``"<process> <open|close|beat|ask|bye> <match>:<seat>,..."``; one lost costs at most a beat."""
 
-    def __init__(self, url: str, presence: Presence, on_change: Callable[[str, int], None],
-                 beat: float = DEFAULT_BEAT) -> None:
-        from gammon.store.notify import PRESENCE_CHANNEL, Publisher, Subscriber
-
+    def __init__(
+        self, url: str, presence: Presence, on_change: Callable[[str, int], None], beat: float = DEFAULT_BEAT
+    ) -> None:
         self.presence, self.on_change, self.beat = presence, on_change, beat
         self.process = secrets.token_hex(6)
         self._publisher = Publisher(url, PRESENCE_CHANNEL)

@@ -5,10 +5,24 @@ from __future__ import annotations
 import unicodedata
 from typing import Literal
 
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-ActionName = Literal["roll", "play", "undo", "double", "take", "drop", "beaver", "resign",
-                     "accept_resignation", "reject_resignation", "abandon", "new_game", "claim"]
+ActionName = Literal[
+    "roll",
+    "play",
+    "undo",
+    "double",
+    "take",
+    "drop",
+    "beaver",
+    "resign",
+    "accept_resignation",
+    "reject_resignation",
+    "abandon",
+    "new_game",
+    "claim",
+]
 
 
 NAME_LENGTH = 24
@@ -27,10 +41,12 @@ class CreateMatchRequest(Strict):
     beavers: bool = False
     cube_limit: int | None = Field(None, ge=2, le=1 << 20)
     use_cube: bool = Field(True, description="play with the doubling cube (never in a 1-point match)")
-    name: str | None = Field(None, max_length=200, description="the creator's name (seat 0); shown as "
-                                                               "plain text")
-    opponent_name: str | None = Field(None, max_length=200, description="seat 1's name (not against "
-                                                                        "the computer)")
+    name: str | None = Field(
+        None, max_length=200, description="the creator's name (seat 0); shown as plain text"
+    )
+    opponent_name: str | None = Field(
+        None, max_length=200, description="seat 1's name (not against the computer)"
+    )
 
     @field_validator("name", "opponent_name")
     @classmethod
@@ -75,8 +91,9 @@ class LastPlay(BaseModel):
     text: str = Field(description="its line of the log")
     board: list[int] = Field(description="the board before it, numbered like MatchView.board")
     off: tuple[int, int]
-    steps: list[tuple[int | str, int | str]] = Field(description="(from, to) in the viewer's numbering, "
-                                                                 "in playing order")
+    steps: list[tuple[int | str, int | str]] = Field(
+        description="(from, to) in the viewer's numbering, in playing order"
+    )
 
 
 class GameResultView(BaseModel):
@@ -109,8 +126,9 @@ class MatchView(BaseModel):
     match_over: bool
     match_winner: int | None
     crawford_game: bool
-    use_cube: bool = Field(True, description="False: the match is played without the cube (a 1-point "
-                                             "match, or rules without it)")
+    use_cube: bool = Field(
+        True, description="False: the match is played without the cube (a 1-point match, or rules without it)"
+    )
     rules: RulesView | None = None
     game_number: int
     phase: str
@@ -120,8 +138,10 @@ class MatchView(BaseModel):
     cube_value: int
     cube_owner: int | None
     offered_resignation: int | None
-    board: list[int] = Field(description="26 counts, viewer's checkers positive: 1-24 points, 0 the "
-                                         "opponent's bar (negative), 25 the viewer's bar")
+    board: list[int] = Field(
+        description="26 counts, viewer's checkers positive: 1-24 points, 0 the "
+        "opponent's bar (negative), 25 the viewer's bar"
+    )
     off: tuple[int, int]
     pips: tuple[int, int]
     position_id: str
@@ -132,18 +152,29 @@ class MatchView(BaseModel):
     log: list[str]
     last_play: LastPlay | None = Field(None, description="the game's latest play (None before one)")
     opponent_away: float | None = Field(
-        None, description="online: seconds the opponent has been away while the game waits on it "
-                          "(None: connected, or never joined)")
+        None,
+        description="online: seconds the opponent has been away while the game waits on it "
+        "(None: connected, or never joined)",
+    )
     claim_in: float | None = Field(
-        None, description="online: seconds until this seat may claim the game (action 'claim': the "
-                          "absent opponent abandons it); 0 = now, None = not possible")
+        None,
+        description="online: seconds until this seat may claim the game (action 'claim': the "
+        "absent opponent abandons it); 0 = now, None = not possible",
+    )
     opponent_joined: bool | None = Field(
-        None, description="online: whether the invited friend has opened the game yet (None: not "
-                          "an online game, or a viewer without a seat)")
+        None,
+        description="online: whether the invited friend has opened the game yet (None: not "
+        "an online game, or a viewer without a seat)",
+    )
 
 
 class ErrorResponse(BaseModel):
     error: str
+
+
+def error_response(status: int, message: str) -> JSONResponse:
+    """An answer in the API's one error shape (:class:`ErrorResponse`)."""
+    return JSONResponse({"error": message}, status_code=status)
 
 
 class Frame(BaseModel):
@@ -156,13 +187,16 @@ class Frame(BaseModel):
     mover: int | None
     cube_value: int
     cube_owner: int | None
-    score: tuple[int, int] = Field((0, 0), description="the match score (after the game, on its "
-                                                       "result's frame)")
+    score: tuple[int, int] = Field(
+        (0, 0), description="the match score (after the game, on its result's frame)"
+    )
     crawford_game: bool = False
-    cube_offered: bool = Field(default=False, description="the action was a double: cube_value is "
-                                                          "the value offered, not yet taken")
-    position_id: str = Field(default="", description="the board's Position ID, from the side of the "
-                                                     "player to act next")
+    cube_offered: bool = Field(
+        default=False, description="the action was a double: cube_value is the value offered, not yet taken"
+    )
+    position_id: str = Field(
+        default="", description="the board's Position ID, from the side of the player to act next"
+    )
 
 
 class Hint(BaseModel):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import AsyncIterator, Callable, Coroutine
-from typing import Any
+from typing import Any, NamedTuple
 
 from starlette.websockets import WebSocket
 
@@ -26,6 +26,19 @@ its queue near empty."""
 DEFAULT_SEND_TIMEOUT = 5.0
 """Seconds one message may take to go to a client (into the server's send buffer, which fills only
 when the client stops reading)."""
+
+
+class SocketCaps(NamedTuple):
+    """The most WebSockets open at once on one seat of a match, on one match, from one address: every
+    socket of a match is sent each change, so the caps bound what one action costs (the address's cap
+    is kept by gammon.web.limits)."""
+
+    per_seat: int
+    per_match: int
+    per_address: int
+
+
+DEFAULT_CAPS = SocketCaps(per_seat=4, per_match=16, per_address=64)
 
 PROTOCOL = "gammon"
 """The subprotocol a browser offers, beside ``token.<seat token>`` or ``key.<watch key>``."""
@@ -42,8 +55,13 @@ def background(work: Coroutine[Any, Any, Any]) -> None:
 class Outbox:
     """The messages waiting to go to one WebSocket, and the task that sends them."""
 
-    def __init__(self, ws: WebSocket, bound: int = DEFAULT_QUEUE, timeout: float = DEFAULT_SEND_TIMEOUT,
-                 on_drop: Callable[[str], object] | None = None) -> None:
+    def __init__(
+        self,
+        ws: WebSocket,
+        bound: int = DEFAULT_QUEUE,
+        timeout: float = DEFAULT_SEND_TIMEOUT,
+        on_drop: Callable[[str], object] | None = None,
+    ) -> None:
         self.ws, self.bound, self.timeout, self.on_drop = ws, bound, timeout, on_drop
         self.dropped: str | None = None
         """Why the socket was dropped, once it was."""
@@ -134,7 +152,7 @@ def credential(ws: WebSocket, name: str) -> str:
     (a token), else ``?<name>=`` (older clients)."""
     for offered in ws.scope.get("subprotocols", []):
         if offered.startswith(name + "."):
-            return offered[len(name) + 1:]
+            return offered[len(name) + 1 :]
     if name == "token" and "x-gammon-token" in ws.headers:
         return ws.headers["x-gammon-token"]
     return ws.query_params.get(name, "")

@@ -9,11 +9,16 @@ its progress counts them) at each depth, so that one upload cannot hold a worker
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gammon.errors import GammonError, InvalidNotationError, cut
+from gammon.formats.mat import read_mat, to_match
+from gammon.formats.sgf import read_sgf
+from gammon.formats.xg import read_xg
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -35,8 +40,10 @@ def check_work(actions: int, plies: int, max_actions: Sequence[int]) -> None:
         return
     bounds = ", ".join(f"{n:,} at {p} ply" for p, n in enumerate(max_actions))
     lower = any(actions <= n for n in max_actions[:plies])
-    raise TooMuchWork(f"{actions:,} actions to analyse at {plies} ply is over this server's bound "
-                      f"({bounds}): choose {'a lower depth or ' if lower else ''}fewer games")
+    raise TooMuchWork(
+        f"{actions:,} actions to analyse at {plies} ply is over this server's bound "
+        f"({bounds}): choose {'a lower depth or ' if lower else ''}fewer games"
+    )
 
 
 def count_actions(games: Sequence[Game]) -> int:
@@ -56,11 +63,6 @@ def cut_quotes(message: str, limit: int = 200) -> str:
 def read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
     """The games and names of an uploaded file's text, ``kind`` "mat", "sgf" or "xg" (base64)."""
     if kind == "xg":
-        import base64
-        import binascii
-
-        from gammon.formats.xg import read_xg
-
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
@@ -68,18 +70,20 @@ def read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
         xg = read_xg(data)
         return xg.to_match().games, xg.names
     if kind == "sgf":
-        from gammon.formats.sgf import read_sgf
-
         sgf = read_sgf(text)
         return sgf.match.games, sgf.names
-    from gammon.formats.mat import read_mat, to_match
-
     record = read_mat(text)
     return to_match(record).games, record.names
 
 
-def analyse_upload(kind: str, text: str, engine: Callable[[int], Engine], plies: int,
-                   max_actions: Sequence[int], progress: Progress) -> dict[str, Any]:
+def analyse_upload(
+    kind: str,
+    text: str,
+    engine: Callable[[int], Engine],
+    plies: int,
+    max_actions: Sequence[int],
+    progress: Progress,
+) -> dict[str, Any]:
     """In a job's worker: read the file, check its work, then analyse it as
     :func:`gammon.web.study_work.analyse_games` does. Errors quote little of the file."""
     try:
@@ -89,10 +93,18 @@ def analyse_upload(kind: str, text: str, engine: Callable[[int], Engine], plies:
     if not games:
         raise InvalidNotationError(f"the .{kind} file has no games")
     check_work(count_actions(games), plies, max_actions)
+    # deferred to the job's worker: it loads the engine, which the server process starts without
     from gammon.web.study_work import analyse_games
 
     return analyse_games(games, names, engine(plies), progress)
 
 
-__all__ = ["MAX_ACTIONS", "TooMuchWork", "analyse_upload", "check_work", "count_actions", "cut_quotes",
-           "read_upload"]
+__all__ = [
+    "MAX_ACTIONS",
+    "TooMuchWork",
+    "analyse_upload",
+    "check_work",
+    "count_actions",
+    "cut_quotes",
+    "read_upload",
+]

@@ -7,10 +7,10 @@ from typing import NamedTuple
 
 from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
 from gammon.rules import Rules
+from gammon.steps import step_sequences
 from gammon.web.actions import NAMES_KEY
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, RulesView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
-from gammon.web.steps import step_sequences
 from gammon.words import describe, points_text, said
 
 # What the browser offers as buttons; the rest of legal_actions (undo of a finished turn) stays API-only.

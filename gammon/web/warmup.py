@@ -22,11 +22,15 @@ from functools import partial
 import numpy as np
 
 from gammon.dice import RandomDice
-from gammon.engine.players import ComputerAction, computer_player
+from gammon.engine.players import ComputerAction, available_levels, computer_player
 from gammon.game import Game, GamePhase
 from gammon.match import Match
 from gammon.position import Position
 from gammon.rules import Rules
+from gammon.steps import step_sequences
+
+INLINE_LEVELS = ("random",)
+"""Computer levels cheap enough to play on the event loop: no engine, one random pick."""
 
 _ACTIONS = 12  # the opening, a few plays each, a double and its answer (a second each, at most)
 
@@ -52,10 +56,12 @@ def play_warm_up(decide: Decide, on_roll: OnRoll, seed: int = 1) -> None:
         decide(game).perform(game)
 
 
-def warm_worker(levels: Iterable[str], act: Callable[[str, Game], ComputerAction],
-                hint: OnRoll | None) -> None:
+def warm_worker(
+    levels: Iterable[str], act: Callable[[str, Game], ComputerAction], hint: OnRoll | None
+) -> None:
     """In an engine worker: a warm-up game for each of ``levels``, ``act(level, game)`` finding the
     computer's actions and ``hint`` (if given) the hints of each roll."""
+    # deferred to the worker: it loads the engine, which the server process starts without
     from gammon.engine.engine import default_bearoff
 
     for level in levels:
@@ -68,10 +74,6 @@ def warm_server(levels: Iterable[str] | None = None) -> None:
     """In the server process: the levels it offers (which reads the net, to know whether it is
     installed), and a warm-up game for each level it plays itself (by default the inline levels),
     with the step orders of each roll."""
-    from gammon.engine.players import available_levels
-    from gammon.web.engine_pool import INLINE_LEVELS
-    from gammon.web.steps import step_sequences
-
     available_levels()
     for level in INLINE_LEVELS if levels is None else levels:
         play_warm_up(computer_player(level, seed=1).next_action, step_sequences)

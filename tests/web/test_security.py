@@ -149,8 +149,8 @@ def test_the_browser_sends_no_secret_in_a_url() -> None:
     """The seat token and the watch key went in WebSocket and download URLs, which logs keep."""
     code = {p.name: p.read_text() for p in STATIC.glob("*.js")}
     assert "token=${" not in code["app.js"] and "?key=" not in code["watch.js"]
-    assert '["gammon", `token.${ui.token}`]' in code["app.js"]
-    assert '["gammon", `key.${watch.key}`]' in code["watch.js"]
+    assert 'new WebSocket(`${proto}//${location.host}${path}`, ["gammon", secret])' in code["socket.js"]
+    assert "`token.${ui.token}`" in code["app.js"] and "`key.${watch.key}`" in code["watch.js"]
 
 
 # 4. Secrets an old client still puts in a URL are cut out of the server's logs.

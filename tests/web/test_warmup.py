@@ -61,7 +61,7 @@ import threading
 from gammon.engine.players import available_levels
 from gammon.web import engine_pool
 
-engine_pool._init_worker("default", threading.Barrier(1))  # as a worker of a pool started with the server
+engine_pool.init_worker("default", threading.Barrier(1))  # as a worker of a pool started with the server
 before = loaded()
 on_play = lambda game: engine_pool.worker_hints(game.position, game.dice)
 store = Store("sqlite://")

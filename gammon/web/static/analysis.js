@@ -1,9 +1,12 @@
 // The analysis page: a .mat, SGF or .xg file (or, at /analysis/<match>#token=...&game=N, a match of this server)
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
-"use strict";
+import { Board } from "./board.js";
+import { $, call, pageLink, showError } from "./common.js";
+import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
 
 const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
+window.study = study;  // for the browser tests and the console
 
 // ---- the job: start, poll, cancel ----------------------------------------------------------------
 async function start(body) {
@@ -173,10 +176,9 @@ function base64(bytes) {
     start({ [kind]: await file.text(), plies });
   });
   cancelJobOnClick(study, showJob);
-  const m = location.pathname.match(/^\/analysis\/([A-Za-z0-9_-]+)$/);
-  const params = new URLSearchParams(location.hash.slice(1));
-  if (m && params.get("token")) {
-    const body = { match_id: m[1], token: params.get("token"), plies: Number(params.get("plies") || 0) };
+  const { id, params } = pageLink("analysis");
+  if (id && params.get("token")) {
+    const body = { match_id: id, token: params.get("token"), plies: Number(params.get("plies") || 0) };
     if (params.get("game")) body.game = Number(params.get("game"));
     start(body);
   }

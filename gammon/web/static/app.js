@@ -1,14 +1,13 @@
 // The browser client: a lobby to start a match, then the board kept in sync over a WebSocket.
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
-"use strict";
+import { Board } from "./board.js";
+import { $, call, outcomeText, pageLink, showError } from "./common.js";
+import { liveSocket, sendJson } from "./socket.js";
 
-const $ = sel => document.querySelector(sel);
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
              audio: null };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
-
-function showError(text) { $("#error").textContent = text || ""; }
 
 // ---- lobby ---------------------------------------------------------------------------------------
 function startLobby() {
@@ -46,10 +45,7 @@ function startLobby() {
       if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
     }
     try {
-      const r = await fetch("/api/matches", { method: "POST", headers: { "Content-Type": "application/json" },
-                                              body: JSON.stringify(body) });
-      const data = await r.json();
-      if (!r.ok) throw new Error(data.error || r.statusText);
+      const data = await call("POST", "/api/matches", body);
       if (data.invite_url) localStorage.setItem("invite:" + data.match_id, data.invite_url);
       location.href = data.url;
     } catch (e) { $("#lobby-error").textContent = String(e.message || e); }
@@ -112,31 +108,21 @@ function startGame(matchId, token) {
   connect();
 }
 
-// The seat token goes as a subprotocol, never in a URL (which servers and proxies log).
 function connect() {
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${proto}//${location.host}/ws/matches/${ui.matchId}?steps=true`,
-                           ["gammon", `token.${ui.token}`]);
-  ui.ws = ws;
-  ws.onopen = () => { ui.retry = 0; showError(""); $("#offline").hidden = true; };
-  ws.onmessage = ev => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "state") setState(msg.state);
-    else if (msg.type === "error") { showError(msg.error); render(); }
-  };
-  ws.onclose = ev => {
-    if (ev.code === 4403 || ev.code === 4404) return;  // a wrong link: retrying cannot help
-    $("#offline").hidden = false;  // at once: a move made now would not reach the server
-    ui.retry = Math.min(ui.retry + 1, 5);
-    setTimeout(connect, 250 * 2 ** ui.retry);
-  };
+  liveSocket(ui, `/ws/matches/${ui.matchId}?steps=true`, `token.${ui.token}`, {
+    stopCodes: [4403, 4404], maxRetry: 5,  // a wrong link: retrying cannot help
+    on: {
+      open: () => { showError(""); $("#offline").hidden = true; },
+      state: setState,
+      error: text => { showError(text); render(); },
+      lost: () => { $("#offline").hidden = false; },  // at once: a move made now would not reach the server
+    },
+  });
 }
 
 function send(msg) {
-  if (!ui.ws || ui.ws.readyState !== WebSocket.OPEN) { showError("Not connected; reconnecting..."); return; }
-  showError("");
   msg.version = ui.state ? ui.state.version : undefined;
-  ui.ws.send(JSON.stringify(msg));
+  showError(sendJson(ui.ws, msg) ? "" : "Not connected; reconnecting...");
 }
 
 function setState(state) {
@@ -192,11 +178,8 @@ async function downloadMat() {
   } catch (e) { showError(String(e.message || e)); }
 }
 
-async function api(path) {
-  const r = await fetch(`/api/matches/${ui.matchId}${path}`, { headers: { "X-Gammon-Token": ui.token } });
-  const data = await r.json();
-  if (!r.ok) throw new Error(data.error || r.statusText);
-  return data;
+function api(path) {
+  return call("GET", `/api/matches/${ui.matchId}${path}`, undefined, { "X-Gammon-Token": ui.token });
 }
 
 // ---- hints: the judge's best plays, as players read them: the best play's equity, then how much
@@ -389,12 +372,8 @@ function submitPlay() {
 const KINDS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
 
 function statusText(st) {
+  if (st.match_over || st.result) return outcomeText(st);
   const names = st.names, me = st.seat;
-  if (st.match_over) return `${names[st.match_winner]} won the match ${st.score[0]}-${st.score[1]}`;
-  if (st.result) {
-    const r = st.result, kind = { 1: "", 2: " with a gammon", 3: " with a backgammon" }[r.kind];
-    return `${names[r.winner]} won ${r.points} point${r.points === 1 ? "" : "s"}${kind}`;
-  }
   const who = names[st.turn];
   const mine = myTurn(st);
   const you = me === null ? who : "You";
@@ -528,8 +507,9 @@ function pipCounts(b) {
 }
 
 // ---- start ---------------------------------------------------------------------------------------
+Object.assign(window, { ui, api, $ });  // for the browser tests and the console
+
 (() => {
-  const m = location.pathname.match(/^\/play\/([A-Za-z0-9_-]+)$/);
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (m && token) startGame(m[1], token); else startLobby();
+  const page = pageLink("play"), token = page.params.get("token");
+  if (page.id && token) startGame(page.id, token); else startLobby();
 })();

@@ -1,8 +1,6 @@
 // The backgammon board in SVG, drawn from the viewer's side: its home board bottom right,
 // points 1-6 right to left along the bottom, 13-24 left to right along the top.
-"use strict";
-
-const Board = (() => {
+export const Board = (() => {
   const NS = "http://www.w3.org/2000/svg";
   const W = 60, R = 27, TOP = 30, BOTTOM = 610, POINT_H = 240;
   const BAR_X = 390, BAR_W = 60, TRAY_X = 830, TRAY_W = 50;

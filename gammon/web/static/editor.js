@@ -1,11 +1,14 @@
 // The position editor: set up a position by clicking the board or by pasting an ID, set the dice,
 // cube and score, then ask the server for the hint, the evaluation and cube decision, or a rollout
 // (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
-"use strict";
+import { Board } from "./board.js";
+import { $, call, showError } from "./common.js";
+import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
 
 const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
 const ed = { board: START.slice(), position: null, hints: null, shown: null, job: null, timer: null,
              asked: 0 };
+window.ed = ed;  // for the browser tests and the console
 
 // ---- the position: the board here, the rest in the form; the server checks and names it ----------
 function counts(b) {

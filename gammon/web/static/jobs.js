@@ -1,23 +1,12 @@
-// What the study pages (analysis, editor) share: the page's error line, JSON calls to the server,
-// and a background job followed to its end (progress bar, cancel button).
-"use strict";
+// What the study pages (analysis, editor) share: a background job followed to its end (progress
+// bar, cancel button).
+import { $, call, showError } from "./common.js";
 
-const $ = sel => document.querySelector(sel);
 const POLL_MS = 400;
-
-function showError(text) { $("#error").textContent = text || ""; }
-
-async function call(method, url, body) {
-  const r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
-                               body: body ? JSON.stringify(body) : undefined });
-  const data = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(data.error || r.statusText);
-  return data;
-}
 
 // Ask for `holder.job` every POLL_MS until it ends: `show(job)` each time, `done(job)` once it has
 // its result. `holder` keeps the job and the timer (one job at a time on a page).
-async function pollJob(holder, show, done) {
+export async function pollJob(holder, show, done) {
   clearTimeout(holder.timer);
   try {
     const job = holder.job = await call("GET", `/api/jobs/${holder.job.id}`);
@@ -35,7 +24,7 @@ function aboutTime(seconds) {
 
 // The job's progress bar and cancel button; `running` is the line under the bar while it runs, with
 // the time left once the server can tell it; a queued job says how many start before it.
-function showJobBar(job, running) {
+export function showJobBar(job, running) {
   const active = job.status === "queued" || job.status === "running";
   $("#job").hidden = false;
   $("#cancel").hidden = !active;
@@ -48,7 +37,7 @@ function showJobBar(job, running) {
 }
 
 // The cancel button stops `holder.job`, then shows it with `show`.
-function cancelJobOnClick(holder, show) {
+export function cancelJobOnClick(holder, show) {
   $("#cancel").addEventListener("click", async () => {
     if (!holder.job) return;
     try { show(await call("DELETE", `/api/jobs/${holder.job.id}`)); } catch (e) { showError(String(e.message || e)); }

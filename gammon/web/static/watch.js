@@ -1,26 +1,16 @@
 // The spectators' page: the table of a match, kept up to date over a read-only WebSocket.
-"use strict";
+import { Board } from "./board.js";
+import { $, outcomeText, pageLink, showError } from "./common.js";
+import { liveSocket } from "./socket.js";
 
-const $ = sel => document.querySelector(sel);
 const watch = { state: null, ws: null, retry: 0, matchId: null, key: null };
+window.watch = watch;  // for the browser tests and the console
 
-function showError(text) { $("#error").textContent = text || ""; }
-
-function connect() {  // the key goes as a subprotocol, never in a URL (which servers and proxies log)
-  const proto = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = watch.ws = new WebSocket(`${proto}//${location.host}/ws/watch/${watch.matchId}`,
-                                      ["gammon", `key.${watch.key}`]);
-  ws.onopen = () => { watch.retry = 0; showError(""); };
-  ws.onmessage = ev => {
-    const msg = JSON.parse(ev.data);
-    if (msg.type === "state") setState(msg.state);
-    else if (msg.type === "error") showError(msg.error);
-  };
-  ws.onclose = ev => {
-    if (ev.code === 4403 || ev.code === 4404 || ev.code === 1008) return;  // retrying cannot help
-    watch.retry = Math.min(watch.retry + 1, 6);
-    setTimeout(connect, 250 * 2 ** watch.retry);
-  };
+function connect() {
+  liveSocket(watch, `/ws/watch/${watch.matchId}`, `key.${watch.key}`, {
+    stopCodes: [4403, 4404, 1008], maxRetry: 6,
+    on: { open: () => showError(""), state: setState, error: showError },
+  });
 }
 
 function setState(st) {
@@ -30,12 +20,8 @@ function setState(st) {
 }
 
 function statusText(st) {
+  if (st.match_over || st.result) return outcomeText(st);
   const names = st.names;
-  if (st.match_over) return `${names[st.match_winner]} won the match ${st.score[0]}-${st.score[1]}`;
-  if (st.result) {
-    const r = st.result, kind = { 1: "", 2: " with a gammon", 3: " with a backgammon" }[r.kind];
-    return `${names[r.winner]} won ${r.points} point${r.points === 1 ? "" : "s"}${kind}`;
-  }
   const who = names[st.turn];
   return { roll: `${who} to roll`, move: `${who} to move ${st.dice ? st.dice[0] + "-" + st.dice[1] : ""}`,
            doubled: `${names[1 - st.turn]} doubles to ${st.cube_value * 2}; ${who} to answer`,
@@ -73,9 +59,9 @@ function render(st) {
 }
 
 (() => {
-  const m = location.pathname.match(/^\/watch\/([A-Za-z0-9_-]+)$/);
-  watch.key = new URLSearchParams(location.hash.slice(1)).get("key");
-  if (!m || !watch.key) { showError("This link is incomplete: it needs the match and its key."); return; }
-  watch.matchId = m[1];
+  const link = pageLink("watch");
+  watch.key = link.params.get("key");
+  if (!link.id || !watch.key) { showError("This link is incomplete: it needs the match and its key."); return; }
+  watch.matchId = link.id;
   connect();
 })();

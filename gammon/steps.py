@@ -1,9 +1,9 @@
 """Every order of single steps that makes each legal play, so the browser can move one checker at a
 time and only ever offer steps that lead to a legal play.
 
-The single-step rule is movegen's own kernel (``step_target``/``apply_step``/``undo_step``: one
-code path for the rules); an order counts only when it ends on the result of a play from
-``Position.legal_plays`` with the same number of steps.
+The single-step rule is movegen's own kernel (``step_target``/``apply_step``/``undo_step``: one code
+path for the rules); an order counts only when it ends on the result of a play from ``Position.legal_plays``
+with the same number of steps.
 """
 
 from __future__ import annotations
@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 from numba import njit
 
-from gammon.movegen import apply_step, step_target, undo_step
+from gammon.movegen import Board, apply_step, step_target, undo_step
 from gammon.play import Play
 from gammon.position import Position
 
@@ -24,7 +25,14 @@ _CAPACITY = 1 << 15  # orders of one roll; the worst doubles give a few thousand
 
 
 @njit(cache=True)
-def _orders(board, dice, n_dice, length, out_steps, out_boards):
+def _orders(
+    board: Board,
+    dice: npt.NDArray[np.int64],
+    n_dice: int,
+    length: int,
+    out_steps: npt.NDArray[np.int64],
+    out_boards: Board,
+) -> int:
     """Depth-first over (die, checker) choices; records each order of ``length`` steps and its board.
     Returns the count, or -1 when ``out_*`` are too small."""
     b = board.copy()

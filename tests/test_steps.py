@@ -6,7 +6,7 @@ import pytest
 
 from gammon.dice import ALL_ROLLS
 from gammon.position import Position
-from gammon.web.steps import step_sequences
+from gammon.steps import step_sequences
 
 
 def _random_positions(n: int, seed: int = 3) -> list[Position]:

@@ -1,0 +1,324 @@
+"""The live matches of one server process and their WebSockets: the Hub applies the actions of a match
+one at a time, stores each (group commit, gammon.store.batch) before anyone sees it, and pushes the
+new state to every socket of the match. On PostgreSQL it hears the other processes' commits
+(LISTEN/NOTIFY) and catches up, and shares who is at the table (gammon.web.presence)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Container
+from typing import Any, Literal
+
+from fastapi import WebSocket
+
+from gammon.dice import DiceSource
+from gammon.errors import IllegalActionError, StaleActionError
+from gammon.rules import Rules
+from gammon.store import Store
+from gammon.store.batch import BatchWriter
+from gammon.store.notify import Listener
+from gammon.web.engine_pool import EnginePool
+from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay
+from gammon.web.schemas import ActionRequest, CreateMatchRequest, MatchView
+from gammon.web.session import LiveMatch
+from gammon.web.sockets import DEFAULT_CAPS, DEFAULT_QUEUE, DEFAULT_SEND_TIMEOUT, Outbox, SocketCaps
+from gammon.web.spectators import SPECTATOR, spectator_view
+from gammon.web.views import PRESENT, Absence, match_view, player_names
+
+Detail = Literal["none", "plays", "steps"]
+"""What a seat's state carries of the legal plays: nothing, the plays, or the plays and their step
+orders (which the browser needs, and which run to hundreds for doubles)."""
+
+
+class Hub:
+    """The live matches of this process (loaded from the store on first use) and their sockets."""
+
+    def __init__(
+        self,
+        store: Store,
+        dice_factory: Callable[[], DiceSource] | None,
+        max_live: int = 5000,
+        away_after: float = DEFAULT_AWAY_AFTER,
+        clock: Callable[[], float] = time.monotonic,
+        caps: SocketCaps = DEFAULT_CAPS,
+        pool: EnginePool | None = None,
+        queue: int = DEFAULT_QUEUE,
+        send_timeout: float = DEFAULT_SEND_TIMEOUT,
+    ) -> None:
+        self.store = store
+        self.pool = pool if pool is not None else EnginePool()
+        self.writer = BatchWriter(store)
+        self.listener: Listener | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        self.dice_factory = dice_factory
+        self.max_live = max_live
+        self.live: dict[str, LiveMatch] = {}
+        # Each socket (its outbox) with its seat and what it asked to see of the legal plays.
+        self.sockets: dict[str, set[tuple[Outbox, int | None, Detail]]] = {}
+        self.caps = caps
+        self.queue, self.send_timeout = queue, send_timeout  # each socket's (see gammon.web.sockets)
+        self.presence = Presence(away_after, clock)
+        self.relay: PresenceRelay | None = None  # presence shared with the other processes
+        self._loading = asyncio.Lock()
+
+    def _dice(self) -> DiceSource | None:
+        return self.dice_factory() if self.dice_factory else None
+
+    async def get(self, match_id: str) -> LiveMatch:
+        live = self.live.pop(match_id, None)
+        if live is not None:
+            self.live[match_id] = live  # most recently used last
+            return live
+        async with self._loading:
+            live = self.live.get(match_id)
+            if live is None:
+                live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
+                self._remember(live)
+                if live.record.mode == "online":
+                    for seat in live.players_who_moved():
+                        self.presence.seen_if_new(live.id, seat)
+        if live.computer_due() and not live.lock.locked():
+            async with live.lock:
+                await self._computer(live)  # a computer's turn that a restart interrupted
+        return live
+
+    async def start(self, warm: bool) -> None:
+        """At startup: listen for other processes' commits (PostgreSQL); start the engine workers."""
+        self.loop = asyncio.get_running_loop()
+        if self.store.notifies:
+            self.listener = Listener(self.store.url, self._notified)
+            await asyncio.to_thread(self.listener.start)
+            self.relay = PresenceRelay(self.store.url, self.presence, self._presence_changed)
+            await self.relay.start()
+        if warm:
+            await self.pool.start()
+
+    async def stop(self) -> None:
+        if self.relay is not None:
+            await self.relay.stop()
+        if self.listener is not None:
+            await asyncio.to_thread(self.listener.close)
+        await asyncio.to_thread(self.writer.close)
+        await asyncio.to_thread(self.pool.close)
+
+    def _notified(self, match_id: str, count: int) -> None:
+        """(The listener's thread) a process stored actions of ``match_id``, now ``count`` long."""
+        loop = self.loop
+        if loop is not None and match_id in self.live:
+            loop.call_soon_threadsafe(lambda: loop.create_task(self.catch_up(match_id, count)))
+
+    def _presence_changed(self, match_id: str, seat: int) -> None:
+        """A seat came or went in another process: its opponent here sees it."""
+        live = self.live.get(match_id)
+        if live is not None and live.record.mode == "online" and self.sockets.get(match_id):
+            asyncio.get_running_loop().create_task(self.broadcast(live, {1 - seat}))
+
+    async def catch_up(self, match_id: str, count: int) -> None:
+        """Another process stored actions of this match: make them here and push it."""
+        live = self.live.get(match_id)
+        if live is None or live.version >= count:
+            return  # our own commit, or a match this process does not hold
+        if not self.sockets.get(match_id) and not live.lock.locked():
+            del self.live[match_id]  # nobody watches it here: load it again when someone comes
+            return
+        async with live.lock:
+            if live.version >= count:
+                return
+            await asyncio.to_thread(live.catch_up)
+            messages = self._messages(live)
+        self._send(messages)
+
+    async def _store(self, live: LiveMatch) -> None:
+        """Store the match's unsaved actions (group commit); on failure go back to what is stored."""
+        change = live.take_unsaved()
+        if change is None:
+            return
+        try:
+            await self.writer.append(live.id, change)
+        except Exception:
+            await asyncio.to_thread(live.reload)
+            raise
+
+    async def _computer(self, live: LiveMatch) -> None:
+        """The computer's actions, found by the engine pool (the caller holds the lock)."""
+        while live.computer_due():
+            assert live.level is not None
+            action = await self.pool.computer_action(live.level, live.match.game)
+            live.computer_acts(action)
+            await self._store(live)
+
+    def _remember(self, live: LiveMatch) -> None:
+        """Keep ``live`` in memory; forget the least recently used idle matches beyond ``max_live``
+        (they are replayed from the store when someone comes back)."""
+        self.live[live.id] = live
+        excess = len(self.live) - self.max_live
+        for key in list(self.live)[: max(excess, 0)]:
+            old = self.live[key]
+            if not self.sockets.get(key) and not old.lock.locked():
+                del self.live[key]
+
+    async def create(self, req: CreateMatchRequest) -> tuple[LiveMatch, list[str]]:
+        rules = Rules(
+            match_length=req.match_length,
+            crawford=req.crawford,
+            jacoby=req.jacoby,
+            beavers=req.beavers,
+            cube_limit=req.cube_limit,
+            use_cube=req.use_cube and Rules.cube_matters(req.match_length),
+        )
+        live, tokens = await asyncio.to_thread(
+            LiveMatch.create,
+            self.store,
+            req.mode,
+            rules,
+            req.level if req.mode == "computer" else None,
+            self._dice(),
+            (req.name, req.opponent_name),
+        )
+        self._remember(live)
+        async with live.lock:
+            await self._computer(live)
+        if req.mode == "online":
+            self.presence.seen(live.id, 0)
+        return live, tokens
+
+    async def act(
+        self,
+        live: LiveMatch,
+        seat: int | None,
+        req: ActionRequest,
+        reply: bool = True,
+        detail: Detail = "plays",
+    ) -> MatchView | None:
+        """Apply one action (one at a time per match), store it, then push the new state to every
+        socket; returns the acting seat's view when ``reply``, with ``detail`` (see Detail)."""
+        async with live.lock:
+            if req.version is not None and req.version > live.version:
+                await asyncio.to_thread(live.catch_up)  # another process stored actions since
+            await self._computer(live)  # a computer's turn left undone (an engine worker failed)
+            if req.version is not None and req.version != live.version:
+                raise StaleActionError(
+                    f"the game has moved on (version {live.version}, you acted on "
+                    f"{req.version}); look at the board again"
+                )
+            try:
+                if req.action == "claim":
+                    self._check_claim(live, seat)
+                    assert seat is not None
+                    live.act(1 - seat, "abandon", {})
+                else:
+                    args: dict[str, Any] = {}
+                    if req.play is not None:
+                        args["play"] = req.play
+                    if req.kind is not None:
+                        args["kind"] = req.kind
+                    live.act(seat, req.action, args)
+            finally:
+                await self._store(live)  # nothing is acknowledged, or shown, before it is stored
+            await self._computer(live)  # the clients see the computer's answer with the action
+            # Views are made under the lock, so no other action changes the match meanwhile.
+            view = self._view(live, seat, detail) if reply else None
+            messages = self._messages(live)
+        self._send(messages)
+        return view
+
+    def outbox(self, ws: WebSocket, on_drop: Callable[[str], object]) -> Outbox:
+        """A new socket's outbox (its sender starts with ``async with``)."""
+        return Outbox(ws, self.queue, self.send_timeout, on_drop)
+
+    def join(self, match_id: str, out: Outbox, seat: int | None, detail: Detail = "plays") -> str | None:
+        """Count the socket in, or say which cap it is over (then nothing is counted)."""
+        sockets = self.sockets.get(match_id, set())
+        caps = self.caps
+        if sum(1 for _, s, _ in sockets if s == seat) >= caps.per_seat:
+            return f"this seat has {caps.per_seat} sockets open already (the limit); close one first"
+        if len(sockets) >= caps.per_match:
+            return f"this match has {caps.per_match} sockets open already (the limit)"
+        self.sockets.setdefault(match_id, set()).add((out, seat, detail))
+        return None
+
+    def leave(self, match_id: str, out: Outbox, seat: int | None, detail: Detail = "plays") -> bool:
+        """Count the socket out; whether it was in (it leaves once, dropped or closed)."""
+        sockets = self.sockets.get(match_id, set())
+        was = (out, seat, detail) in sockets
+        sockets.discard((out, seat, detail))
+        if not sockets:
+            self.sockets.pop(match_id, None)
+        return was
+
+    def seat_open(self, match_id: str, seat: int | None) -> bool:
+        return any(s == seat for _, s, _ in self.sockets.get(match_id, ()))
+
+    async def broadcast(self, live: LiveMatch, seats: Container[int | None] | None = None) -> None:
+        """Push the current state to the sockets of the match (of ``seats`` only, if given)."""
+        async with live.lock:
+            messages = self._messages(live, seats)
+        self._send(messages)
+
+    async def greet(self, live: LiveMatch, out: Outbox, seat: int | None, detail: Detail) -> None:
+        """Send a new socket its first state."""
+        async with live.lock:
+            out.put(state_message(self._view(live, seat, detail)))
+
+    def _messages(
+        self, live: LiveMatch, seats: Container[int | None] | None = None
+    ) -> list[tuple[Outbox, str]]:
+        views: dict[tuple[int | None, Detail], str] = {}
+        messages = []
+        for ws, s, detail in list(self.sockets.get(live.id, ())):
+            if seats is not None and s not in seats:
+                continue
+            if (s, detail) not in views:
+                views[(s, detail)] = state_message(self._view(live, s, detail))
+            messages.append((ws, views[(s, detail)]))
+        return messages
+
+    @staticmethod
+    def _send(messages: list[tuple[Outbox, str]]) -> None:
+        for out, text in messages:
+            out.put(text)  # never waits: a client that does not keep up is dropped (gammon.web.sockets)
+
+    def _absence(self, live: LiveMatch, seat: int | None) -> Absence:
+        """How long the opponent of ``seat`` has been away while the game waits on it, and whether it
+        ever came (online)."""
+        if live.record.mode != "online" or seat is None:
+            return PRESENT
+        away = self.presence.away(live.id, 1 - seat)
+        if live.acting_player() != 1 - seat:
+            return Absence(None, None, away is not None)
+        return Absence(away, self.presence.claim_in(live.id, 1 - seat), away is not None)
+
+    def _check_claim(self, live: LiveMatch, seat: int | None) -> None:
+        if live.record.mode != "online" or seat is None:
+            raise IllegalActionError("only a player of an online game can claim it")
+        names = player_names(live)
+        away = self._absence(live, seat)
+        if away.claim_in is None:
+            raise IllegalActionError(
+                f"cannot claim: the game is not waiting on {names[1 - seat]}, or they are still connected"
+            )
+        if away.claim_in > 0:
+            raise IllegalActionError(
+                f"cannot claim yet: {names[1 - seat]} has been away "
+                f"{away.seconds:.0f} s; wait {away.claim_in:.0f} s more"
+            )
+
+    def _view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
+        if seat == SPECTATOR:
+            return spectator_view(live)
+        return match_view(
+            live, seat, self._absence(live, seat), steps=detail == "steps", plays=detail != "none"
+        )
+
+    async def view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
+        async with live.lock:
+            return self._view(live, seat, detail)
+
+
+def state_message(view: MatchView) -> str:
+    """The WebSocket message carrying ``view`` (pydantic's own serializer: no dict in between)."""
+    return '{"type":"state","state":' + view.model_dump_json() + "}"
+
+
+__all__ = ["Detail", "Hub", "state_message"]

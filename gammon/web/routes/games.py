@@ -1,0 +1,120 @@
+"""The JSON API of a match: create it, see it, act on it, and what a seat may ask of it (hints,
+replay frames, the ``.mat`` file), and the computer levels on offer."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Header, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import PlainTextResponse
+
+from gammon.engine.players import available_levels
+from gammon.errors import IllegalActionError, NotAuthorizedError
+from gammon.formats.mat import format_mat
+from gammon.web.frames import game_frames
+from gammon.web.routes.deps import HubDep, error_responses, seat_for
+from gammon.web.schemas import (
+    ActionRequest,
+    CreateMatchRequest,
+    CreateMatchResponse,
+    Frame,
+    Hint,
+    HintResponse,
+    MatchView,
+)
+from gammon.web.security import site_url
+from gammon.web.views import mat_name, player_names
+
+router = APIRouter()
+ERRORS = error_responses(400, 403, 404, 409, 422)
+
+
+@router.post("/api/matches", response_model=CreateMatchResponse, responses=ERRORS)
+async def create_match(req: CreateMatchRequest, request: Request, hub: HubDep) -> CreateMatchResponse:
+    try:
+        live, tokens = await hub.create(req)
+    except ValueError as exc:
+        bad = [{"loc": ("body",), "msg": str(exc), "type": "value_error"}]
+        raise RequestValidationError(bad) from exc
+    base = site_url(request)
+    url = f"{base}/play/{live.id}#token={tokens[0]}"
+    invite = f"{base}/play/{live.id}#token={tokens[1]}" if req.mode == "online" else None
+    return CreateMatchResponse(
+        match_id=live.id, token=tokens[0], seat=None if req.mode == "local" else 0, url=url, invite_url=invite
+    )
+
+
+@router.get("/api/matches/{match_id}", response_model=MatchView, responses=ERRORS)
+async def get_match(
+    match_id: str, hub: HubDep, x_gammon_token: str | None = Header(None), steps: bool = False
+) -> MatchView:
+    """The match as the token's seat sees it; ``steps=true`` adds the step orders of the legal
+    plays (``sequences``) for the seat to move."""
+    live, seat = await seat_for(hub, match_id, x_gammon_token)
+    return await hub.view(live, seat, "steps" if steps else "plays")
+
+
+@router.post("/api/matches/{match_id}/actions", response_model=MatchView, responses=ERRORS)
+async def post_action(
+    match_id: str,
+    req: ActionRequest,
+    hub: HubDep,
+    x_gammon_token: str | None = Header(None),
+    steps: bool = False,
+) -> MatchView:
+    live, seat = await seat_for(hub, match_id, x_gammon_token)
+    view = await hub.act(live, seat, req, detail="steps" if steps else "plays")
+    assert view is not None
+    return view
+
+
+@router.get("/api/levels", response_model=list[str])
+async def levels() -> list[str]:
+    """The computer levels this server can play."""
+    return list(available_levels())
+
+
+@router.get("/api/matches/{match_id}/hint", response_model=HintResponse, responses=ERRORS)
+async def hint(match_id: str, hub: HubDep, x_gammon_token: str | None = Header(None)) -> HintResponse:
+    """The best plays for the seat to move (not in online games: that would be help from outside)."""
+    live, seat = await seat_for(hub, match_id, x_gammon_token)
+    if live.record.mode == "online":
+        raise NotAuthorizedError("hints are off in online games")
+    async with live.lock:
+        game = live.match.game
+        position, dice = game.position, game.dice
+        if (
+            dice is None
+            or live.acting_player() is None
+            or (seat is not None and seat != game.turn)
+            or not game.legal_plays()
+        ):
+            raise IllegalActionError(f"no hint: nothing for you to move now ({game.awaiting()})")
+    found = await hub.pool.hints(position, dice)
+    return HintResponse(source=hub.pool.hint_source, hints=[Hint(play=p, score=v) for p, v in found])
+
+
+@router.get("/api/matches/{match_id}/games/{number}/frames", response_model=list[Frame], responses=ERRORS)
+async def frames(
+    match_id: str, number: int, hub: HubDep, x_gammon_token: str | None = Header(None)
+) -> list[Frame]:
+    """Game ``number`` (from 1) as boards after each move, to replay it move by move."""
+    live, seat = await seat_for(hub, match_id, x_gammon_token)
+    async with live.lock:
+        games = live.match.games
+        if not 1 <= number <= len(games):
+            raise IllegalActionError(f"no game {number}: the match has {len(games)}")
+        return game_frames(games[number - 1], 0 if seat is None else seat, player_names(live))
+
+
+@router.get("/api/matches/{match_id}/match.mat", response_class=PlainTextResponse, responses=ERRORS)
+async def download_mat(
+    match_id: str, hub: HubDep, token: str = "", x_gammon_token: str | None = Header(None)
+) -> PlainTextResponse:
+    """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=)."""
+    live, _ = await seat_for(hub, match_id, x_gammon_token or token)
+    names = tuple(mat_name(n, f"Player {k + 1}") for k, n in enumerate(player_names(live)))
+    async with live.lock:
+        text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'attachment; filename="gammon-{live.id}.mat"'}
+    )

@@ -1,0 +1,98 @@
+"""A seat's WebSocket (or a local game's): the match's states out as it changes, actions in."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, WebSocket
+from pydantic import ValidationError
+
+from gammon.errors import GammonError, NotAuthorizedError
+from gammon.web.hub import Detail, Hub
+from gammon.web.limits import AddressLimits, address
+from gammon.web.routes.deps import HubDep, LimitsDep, seat_for
+from gammon.web.schemas import ActionRequest
+from gammon.web.session import LiveMatch
+from gammon.web.sockets import POLICY_VIOLATION, accept, background, credential, refuse, texts
+
+MAX_MESSAGE = 4 * 1024
+
+router = APIRouter()
+
+
+@router.websocket("/ws/matches/{match_id}")
+async def live_socket(
+    ws: WebSocket, match_id: str, hub: HubDep, limits: LimitsDep, steps: bool = False, plays: bool = True
+) -> None:
+    """Live states of the match, for the seat token given as the subprotocol ``token.<token>``
+    beside ``gammon`` (or the X-Gammon-Token header; ``?token=`` still works). To the seat to
+    move they carry the legal plays; ``steps=true`` adds their step orders, which the browser
+    needs to move one checker at a time; ``plays=false`` leaves the plays out (a client that
+    knows the rules: each state is smaller and cheaper to make)."""
+    detail: Detail = "steps" if steps else "plays" if plays else "none"
+    await accept(ws)
+    try:
+        live, seat = await seat_for(hub, match_id, credential(ws, "token"))
+    except GammonError as exc:
+        await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
+        return
+    client = address(ws.scope)
+    refused = limits.open_socket(client)  # held until the connection ends, dropped or not
+    if refused is not None:
+        await refuse(ws, refused, POLICY_VIOLATION)
+        return
+    try:
+        await seat_socket(ws, hub, limits, live, seat, detail, client)
+    finally:
+        limits.close_socket(client)
+
+
+async def seat_socket(
+    ws: WebSocket,
+    hub: Hub,
+    limits: AddressLimits,
+    live: LiveMatch,
+    seat: int | None,
+    detail: Detail,
+    client: str,
+) -> None:
+    """A seat's socket (or a local game's), its address counted: states out, actions in."""
+    first = seat is not None and not hub.seat_open(live.id, seat)  # the seat comes (back)
+
+    def gone(_why: str = "") -> None:  # once: the client left, or it was dropped (too slow)
+        if hub.leave(live.id, out, seat, detail):
+            hub.presence.closed(live.id, seat)
+            if seat is not None and live.record.mode == "online" and not hub.seat_open(live.id, seat):
+                background(hub.broadcast(live, {1 - seat}))  # the opponent sees this seat left
+
+    async with hub.outbox(ws, gone) as out:
+        refused = hub.join(live.id, out, seat, detail)
+        if refused is not None:
+            await refuse(ws, refused, POLICY_VIOLATION)
+            return
+        hub.presence.opened(live.id, seat)
+        try:
+            await hub.greet(live, out, seat, detail)
+            if seat is not None and first and live.record.mode == "online":
+                await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
+            async for text in texts(ws, out, lambda: limits.allow("message", client)):
+                if len(text) > MAX_MESSAGE:
+                    out.send_json(
+                        {
+                            "type": "error",
+                            "error": f"message of {len(text)} characters is over the limit of {MAX_MESSAGE}",
+                        }
+                    )
+                    continue
+                try:
+                    req = ActionRequest.model_validate_json(text)
+                    await hub.act(live, seat, req, reply=False)
+                except ValidationError as exc:
+                    out.send_json({"type": "error", "error": "invalid message: " + short(exc)})
+                except (GammonError, ValueError) as exc:
+                    out.send_json({"type": "error", "error": str(exc)})
+        finally:
+            gone()
+
+
+def short(exc: ValidationError) -> str:
+    """A message's validation errors, in one line."""
+    return "; ".join(f"{'.'.join(str(x) for x in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors())
