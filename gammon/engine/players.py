@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError
-from gammon.game import ActionKind
+from gammon.game import ActionKind, Request
 from gammon.position import Position
 from gammon.primitives import race_win_chance
 
@@ -58,15 +58,14 @@ class ComputerAction:
     kind: ActionKind
     play: Play | None = None
 
+    def request(self, player: int | None = None) -> Request:
+        """This action as the request every front end submits (``player``: the computer's seat,
+        or None for whoever must act)."""
+        return Request(self.kind, player, play=self.play)
+
     def perform(self, game: Game) -> None:
         """Make this action in ``game`` (a roll with the game's own dice)."""
-        if self.kind is ActionKind.PLAY and self.play is not None:
-            game.play(self.play)
-            return
-        {ActionKind.ROLL: game.roll, ActionKind.DOUBLE: game.double, ActionKind.TAKE: game.take,
-         ActionKind.DROP: game.drop, ActionKind.BEAVER: game.beaver,
-         ActionKind.ACCEPT_RESIGNATION: game.accept_resignation,
-         ActionKind.REJECT_RESIGNATION: game.reject_resignation}[self.kind]()
+        game.apply(self.request())
 
 
 class ComputerPlayer(Protocol):
