@@ -100,27 +100,18 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 
 def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str, str]]:
-    """The match in a file and its players' names: GNU Backgammon's SGF (``.sgf``) and eXtreme
-    Gammon's ``.xg`` by their extension, else a ``.mat`` text (the sites export it as ``.txt``
-    too), whose problems are printed, each quoting its line; ``partial`` then keeps the games
-    before the first bad one."""
-    from gammon.formats.convert import reading_format
+    """The match in a file and its players' names, in the format its extension names (``.mat``
+    for any other: the sites export it as ``.txt`` too); its warnings are printed, and with
+    ``partial`` the problems of a damaged ``.mat`` file, each quoting its line, whose games before
+    the first bad one are kept (without, the first problem refuses the file: the caller prints it)."""
+    from gammon.formats.convert import read_match, reading_format
 
-    fmt = reading_format(path)
-    if fmt.name != "mat":
-        assert fmt.read is not None
-        transcript = fmt.read(data)
-        for warning in transcript.warnings:
-            print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
-        return transcript.match, transcript.names
-    from gammon.formats.mat import decode_mat, read_mat, to_match
-
-    record = read_mat(decode_mat(data))
-    if partial:  # the games before the first problem are analysed: say what was left out
-        for problem in record.errors:
-            print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
-    # without partial, to_match refuses the file with its first problem, which the caller prints
-    return to_match(record, partial=bool(partial and record.errors)), record.names
+    transcript = read_match(data, reading_format(path), partial=partial)
+    for warning in transcript.warnings:
+        print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
+    for problem in transcript.problems:  # the games before the first problem are analysed
+        print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
+    return transcript.match, transcript.names
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:

@@ -55,27 +55,19 @@ def cut_quotes(message: str, limit: int = 200) -> str:
 
 def read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
     """The games and names of an uploaded file's text, ``kind`` "mat", "sgf" or "xg" (base64)."""
+    from gammon.formats.convert import read_match
+
+    data: bytes | str = text
     if kind == "xg":
         import base64
         import binascii
-
-        from gammon.formats.xg import read_xg
 
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
             raise InvalidNotationError("the .xg file is not in base64") from None
-        xg = read_xg(data)
-        return xg.to_match().games, xg.names
-    if kind == "sgf":
-        from gammon.formats.sgf import read_sgf
-
-        sgf = read_sgf(text)
-        return sgf.match.games, sgf.names
-    from gammon.formats.mat import read_mat, to_match
-
-    record = read_mat(text)
-    return to_match(record).games, record.names
+    transcript = read_match(data, kind)
+    return transcript.match.games, transcript.names
 
 
 def analyse_upload(kind: str, text: str, engine: Callable[[int], Engine], plies: int,
