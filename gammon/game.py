@@ -30,7 +30,7 @@ class GamePhase(Enum):
     OPENING = "opening"    # nobody has rolled yet: roll() throws one die each
     ROLL = "roll"          # turn may double or roll
     MOVE = "move"          # turn must play the dice
-    DOUBLED = "doubled"    # turn must take, drop or beaver
+    DOUBLED = "doubled"    # turn must take, pass or beaver
     RESIGNED = "resigned"  # turn must accept or reject a resignation
     OVER = "over"
 
@@ -42,7 +42,7 @@ class ActionKind(StrEnum):
     PLAY = "play"
     DOUBLE = "double"
     TAKE = "take"
-    DROP = "drop"
+    PASS = "pass"  # refuse a double (stored records may say "drop": gammon.records reads it)
     BEAVER = "beaver"
     RESIGN = "resign"
     ACCEPT_RESIGNATION = "accept_resignation"
@@ -99,8 +99,8 @@ class Take:
 
 
 @dataclass(frozen=True)
-class Drop:
-    kind: ClassVar[ActionKind] = ActionKind.DROP
+class Pass:
+    kind: ClassVar[ActionKind] = ActionKind.PASS
     player: int
 
 
@@ -136,12 +136,12 @@ class Abandon:
     player: int
 
 
-Action = (Roll | PlayMade | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation
+Action = (Roll | PlayMade | Double | Take | Pass | Beaver | Resign | AcceptResignation | RejectResignation
           | Abandon)
 
 
 # What a recorded action other than a roll or a play asks for: its kind (and a resignation's size).
-_RECORDED = (Double, Take, Drop, Beaver, Resign, AcceptResignation, RejectResignation, Abandon)
+_RECORDED = (Double, Take, Pass, Beaver, Resign, AcceptResignation, RejectResignation, Abandon)
 
 
 @dataclass(frozen=True)
@@ -161,7 +161,7 @@ class Request:
 # The phase each action that waits for one fits (resign, undo, abandon and the opening roll aside).
 _PHASE_OF = {ActionKind.ROLL: GamePhase.ROLL, ActionKind.PLAY: GamePhase.MOVE,
              ActionKind.DOUBLE: GamePhase.ROLL, ActionKind.TAKE: GamePhase.DOUBLED,
-             ActionKind.DROP: GamePhase.DOUBLED, ActionKind.BEAVER: GamePhase.DOUBLED,
+             ActionKind.PASS: GamePhase.DOUBLED, ActionKind.BEAVER: GamePhase.DOUBLED,
              ActionKind.ACCEPT_RESIGNATION: GamePhase.RESIGNED,
              ActionKind.REJECT_RESIGNATION: GamePhase.RESIGNED}
 
@@ -339,7 +339,8 @@ class Game:
         return self._undoable_move() is not None
 
     def legal_actions(self) -> set[ActionKind]:
-        """The kinds of action that may be taken now (each the name of its method)."""
+        """The kinds of action that may be taken now (each the name of its method, ``pass_`` for
+        PASS)."""
         k = ActionKind
         phase = self._phase
         if phase is GamePhase.OPENING:
@@ -354,7 +355,7 @@ class Game:
         if phase is GamePhase.MOVE:
             return {k.PLAY, k.RESIGN, k.ABANDON}
         if phase is GamePhase.DOUBLED:
-            actions = {k.TAKE, k.DROP, k.RESIGN, k.ABANDON}
+            actions = {k.TAKE, k.PASS, k.RESIGN, k.ABANDON}
             if self._cube.refusal_to_beaver(self._rules) is None:
                 actions.add(k.BEAVER)
             return actions
@@ -387,9 +388,9 @@ class Game:
         """Take the double: the taker owns the cube at twice the value; the doubler rolls."""
         self._act(Request(ActionKind.TAKE, player))
 
-    def drop(self, player: int | None = None) -> None:
+    def pass_(self, player: int | None = None) -> None:
         """Refuse the double: the doubler wins the value before the double."""
-        self._act(Request(ActionKind.DROP, player))
+        self._act(Request(ActionKind.PASS, player))
 
     def beaver(self, player: int | None = None) -> None:
         """Take and redouble at once (money play with beavers): the beaver keeps the cube."""
@@ -490,7 +491,7 @@ class Game:
             return Refused(Refusal.RESIGNATION_PENDING)
         if phase is GamePhase.DOUBLED:
             return Refused(Refusal.DOUBLE_PENDING)
-        if kind in (k.TAKE, k.DROP, k.BEAVER):
+        if kind in (k.TAKE, k.PASS, k.BEAVER):
             return Refused(Refusal.NO_DOUBLE)
         if kind in (k.ACCEPT_RESIGNATION, k.REJECT_RESIGNATION):
             return Refused(Refusal.NO_RESIGNATION)
@@ -550,9 +551,9 @@ class Game:
             self._history.append(Take(turn))
             self._cube = self._cube.taken(turn)
             self._turn, self._phase = 1 - turn, GamePhase.ROLL
-        elif kind is k.DROP:
-            self._history.append(Drop(turn))
-            self._finish(1 - turn, WinKind.SINGLE, "drop")
+        elif kind is k.PASS:
+            self._history.append(Pass(turn))
+            self._finish(1 - turn, WinKind.SINGLE, "pass")
         elif kind is k.BEAVER:
             self._cube = self._cube.beavered(turn)
             self._history.append(Beaver(turn, self._cube.value))

@@ -18,6 +18,7 @@ from gammon import (
     InvalidNotationError,
     Position,
     RandomDice,
+    Request,
     Rules,
     ScriptedDice,
     WinKind,
@@ -25,9 +26,10 @@ from gammon import (
 from gammon.game import (
     Abandon,
     AcceptResignation,
+    ActionKind,
     Beaver,
     Double,
-    Drop,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -226,24 +228,24 @@ def test_jacoby_counts_a_bear_off_gammon_as_single_while_the_cube_is_centred():
     assert WinKind.GAMMON in kinds or WinKind.BACKGAMMON in kinds
 
 
-def test_drop_gives_the_doubler_the_value_before_the_double():
+def test_pass_gives_the_doubler_the_value_before_the_double():
     game = started(rolls=[(6, 5)])
     game.double(player=1)
     assert (game.phase, game.turn, game.history[-1]) == (GamePhase.DOUBLED, 0, Double(1, 2))
     assert game.position == game.position_for(0)
-    game.drop(player=0)
-    assert game.result == GameResult(1, WinKind.SINGLE, 1, 1, "drop")
-    assert game.history[-1] == Drop(0) and game.is_over and game.turn is None
+    game.pass_(player=0)
+    assert game.result == GameResult(1, WinKind.SINGLE, 1, 1, "pass")
+    assert game.history[-1] == Pass(0) and game.is_over and game.turn is None
 
 
-def test_drop_of_a_redouble():
+def test_pass_of_a_redouble():
     game = started(rolls=[(6, 5)])
     game.double()
     game.take()
     game.roll()
     game.play("24/13")
     game.double(player=0)
-    game.drop(player=1)
+    game.pass_(player=1)
     assert (game.result.winner, game.result.cube_value, game.result.points) == (0, 2, 2)
 
 
@@ -475,7 +477,7 @@ ACTIONS = {
     "undo": lambda g, p=None: g.undo(player=p),
     "double": lambda g, p=None: g.double(player=p),
     "take": lambda g, p=None: g.take(player=p),
-    "drop": lambda g, p=None: g.drop(player=p),
+    "pass": lambda g, p=None: g.pass_(player=p),
     "beaver": lambda g, p=None: g.beaver(player=p),
     "resign": lambda g, p=None: g.resign(WinKind.SINGLE, player=p),
     "accept_resignation": lambda g, p=None: g.accept_resignation(player=p),
@@ -650,12 +652,12 @@ def test_replay_refuses_actions_that_do_not_fit():
 RULE_SETS = [Rules(), NO_JACOBY, Rules(beavers=True, automatic_doubles=2, cube_limit=16),
              Rules(match_length=7), Rules(use_cube=False)]
 # Rare weights for the actions that end a game at once, so most games reach the bear-off.
-WEIGHTS = {"abandon": 0.01, "resign": 0.05, "accept_resignation": 5, "drop": 1, "double": 2, "undo": 5}
+WEIGHTS = {"abandon": 0.01, "resign": 0.05, "accept_resignation": 5, "pass": 1, "double": 2, "undo": 5}
 
 
 def expected_points(game: Game) -> int:
     r = game.result
-    if r.reason == "drop":
+    if r.reason == "pass":
         return r.cube_value
     jacoby = game.rules.is_money and game.rules.jacoby and game.cube_owner is None
     return r.cube_value * (1 if jacoby and r.reason != "abandon" else int(r.kind))
@@ -680,7 +682,7 @@ def test_random_legal_games_conserve_checkers_and_end_consistently(rules, seed):
         elif name == "abandon":
             game.abandon(rng.randint(0, 1))
         else:
-            getattr(game, name)()
+            game.apply(Request(ActionKind(name)))
         p0 = game.position_for(0)
         assert count_checkers(p0) == (15, 15)
         assert game.position_for(1) == p0.flip()

@@ -52,7 +52,7 @@ __all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice"
            "save_match"]
 
 HELP = """\
-Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop):
+Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop = pass):
   24/18 13/11     play a move in standard notation: bar/22*, 6/off, 13/7(2), 8/5*/3 ...
   roll            roll the dice (Enter does the same when it is time to roll)
   double          offer the cube before rolling
@@ -73,7 +73,7 @@ HINT_PLAYS = 5
 # What can be typed -> the command: a game action (GAME_ACTIONS), else method ``_do_<command>``.
 # 'pass' and 'drop' are one command.
 COMMANDS = {
-    "roll": "roll", "double": "double", "take": "take", "pass": "drop", "drop": "drop",
+    "roll": "roll", "double": "double", "take": "take", "pass": "pass", "drop": "pass",
     "beaver": "beaver", "resign": "resign", "accept": "accept", "reject": "reject", "undo": "undo",
     "hint": "hint", "board": "board", "pips": "pips", "save": "save", "help": "help", "?": "help",
     "quit": "quit", "exit": "quit",
@@ -82,7 +82,7 @@ COMMANDS = {
 QUIET_COMMANDS = frozenset({"board", "pips", "save", "help", "quit"})
 # Commands that are game actions -> the kind of request they make.
 GAME_ACTIONS = {"roll": ActionKind.ROLL, "double": ActionKind.DOUBLE, "take": ActionKind.TAKE,
-                "drop": ActionKind.DROP, "beaver": ActionKind.BEAVER, "resign": ActionKind.RESIGN,
+                "pass": ActionKind.PASS, "beaver": ActionKind.BEAVER, "resign": ActionKind.RESIGN,
                 "accept": ActionKind.ACCEPT_RESIGNATION, "reject": ActionKind.REJECT_RESIGNATION,
                 "undo": ActionKind.UNDO}
 RESIGN_WORDS = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind.SINGLE,
@@ -387,7 +387,7 @@ class PlaySession:
         result = _result(self.game)
         self._show_board_once()
         winner = self.names[result.winner]
-        how = {"drop": " after the double is passed", "resign": " by resignation",
+        how = {"pass": " after the double is passed", "resign": " by resignation",
                "abandon": " as the other player left", "bear_off": ""}[result.reason]
         self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]}{how}, {points_text(result.points)}.")
         self.say(self._score_line())

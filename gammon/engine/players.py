@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from gammon.game import Game
     from gammon.play import Play
 
-CubeAnswer = Literal["take", "drop", "beaver"]
+CubeAnswer = Literal["take", "pass", "beaver"]
 
 DOUBLE_RACE = 0.70
 DOUBLE_CONTACT = 0.75
@@ -52,7 +52,7 @@ BEAVER = 0.60
 
 @dataclass(frozen=True)
 class ComputerAction:
-    """The computer's next action in a game: its kind (roll, double, play, take, drop, beaver,
+    """The computer's next action in a game: its kind (roll, double, play, take, pass, beaver,
     accept or reject a resignation) and, for a play, the play."""
 
     kind: ActionKind
@@ -134,7 +134,7 @@ class HeuristicCube:
         rules = game.rules
         if rules.beavers and rules.match_length == 0 and p >= BEAVER:
             return "beaver"
-        return "take" if p >= (TAKE_RACE if doubler_view.is_race() else TAKE_CONTACT) else "drop"
+        return "take" if p >= (TAKE_RACE if doubler_view.is_race() else TAKE_CONTACT) else "pass"
 
     def accepts_resignation(self, game: Game) -> bool:
         kind = game.offered_resignation
@@ -206,7 +206,7 @@ class EnginePlayer(HeuristicCube):
         decision = self.engine.cube_decision(game)
         if decision.beaver and game.rules.beavers and game.rules.match_length == 0:
             return "beaver"
-        return "take" if decision.take else "drop"
+        return "take" if decision.take else "pass"
 
 
 def engine_available() -> bool:

@@ -366,6 +366,6 @@ def _first_difference(a: list[Action], b: list[Action], names: tuple[str, str]) 
 
 def _ending(result: GameResult) -> str:
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(result.kind)]
-    how = {"bear_off": "won by bearing off", "drop": "won by a drop", "resign": "resigned",
+    how = {"bear_off": "won by bearing off", "pass": "won as the double is passed", "resign": "resigned",
            "abandon": "abandoned"}[result.reason]
     return f"{kind} {how} ({result.points} point{'s' if result.points != 1 else ''})"

@@ -61,9 +61,10 @@ def submit(match: Match, req: ActionRequest, player: int | None) -> None:
 
 
 def stored_request(kind: str, args: dict[str, Any]) -> ActionRequest:
-    """A request as the old log stored it (its kind and arguments), validated as the wire's."""
+    """A request as the old log stored it (its kind and arguments), validated as the wire's; a
+    pass was stored as "drop"."""
     try:
-        return ActionRequest.model_validate({"action": kind, **args})
+        return ActionRequest.model_validate({"action": "pass" if kind == "drop" else kind, **args})
     except ValidationError as e:
         raise IllegalActionError(f"the stored request {cut(repr(kind))} {cut(repr(args))} cannot be "
                                  f"read: {cut(str(e), 200)}") from None

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-ActionName = Literal["roll", "play", "undo", "double", "take", "drop", "beaver", "resign",
+ActionName = Literal["roll", "play", "undo", "double", "take", "pass", "beaver", "resign",
                      "accept_resignation", "reject_resignation", "abandon", "new_game", "claim"]
 
 

@@ -111,3 +111,19 @@ def test_the_wire_action_names_are_the_game_action_kinds() -> None:
 
     assert set(get_args(ActionName)) == {k.value for k in ActionKind} | {"new_game", "claim"}
     assert set(ACTIONS) == set(get_args(ActionName)) - {"claim"}  # a claim is an abandon, logged so
+
+
+def test_an_old_logs_drop_is_read_as_a_pass() -> None:
+    from gammon.game import ActionKind, Pass, Request
+    from gammon.rules import Rules
+    from gammon.store.repository import RequestRecord
+    from gammon.web.actions import core_request, stored_request
+    from gammon.web.old_log import replay_requests
+
+    assert core_request(stored_request("drop", {}), 1) == Request(ActionKind.PASS, 1)
+    requests = [RequestRecord(seq=0, kind="roll", rolls=((3, 1),)),
+                RequestRecord(seq=1, kind="play", player=0, args={"play": "8/5 6/5"}),
+                RequestRecord(seq=2, kind="double", player=1),
+                RequestRecord(seq=3, kind="drop", player=0)]  # how a pass was stored
+    match = replay_requests(Rules(), requests)
+    assert match.game.history[-1] == Pass(0) and match.game.result.reason == "pass"
