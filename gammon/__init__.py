@@ -12,10 +12,11 @@ from gammon.errors import (
     InvalidNotationError,
     InvalidPositionError,
 )
-from gammon.game import Action, ActionKind, Game, GamePhase
-from gammon.match import Match
+from gammon.game import Action, ActionKind, Game, GamePhase, Request
+from gammon.match import Match, NewGame
 from gammon.play import Play
 from gammon.position import Position
+from gammon.refusal import Refusal, Refused
 from gammon.rules import GameResult, Rules, WinKind
 from gammon.situation import CubeOwner, MatchScore, Situation
 from gammon.words import describe
@@ -53,10 +54,14 @@ __all__ = [
     "InvalidPositionError",
     "Match",
     "MatchScore",
+    "NewGame",
     "Play",
     "Position",
     "Probabilities",
     "RandomDice",
+    "Refusal",
+    "Refused",
+    "Request",
     "Rules",
     "ScriptedDice",
     "Situation",

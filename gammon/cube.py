@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gammon.refusal import Refusal, Refused
 from gammon.rules import Rules
 
 
@@ -14,27 +15,37 @@ class Cube:
     value: int = 1
     owner: int | None = None
 
-    def why_not_double(self, player: int, rules: Rules, crawford_game: bool = False) -> str | None:
+    def refusal_to_double(self, player: int, rules: Rules, crawford_game: bool = False) -> Refused | None:
         """Why ``player`` may not double now (on its turn, before rolling), or None if it may."""
         if not rules.use_cube:
-            return "these rules play without the cube"
+            return Refused(Refusal.NO_CUBE)
         if crawford_game:
-            return "there is no doubling in the Crawford game"
+            return Refused(Refusal.CRAWFORD_GAME)
         if self.owner is not None and self.owner != player:
-            return "the other player owns the cube"
+            return Refused(Refusal.CUBE_OWNED, player=self.owner)
         if not self._within_limit(self.value * 2, rules):
-            return f"the cube is at its limit of {rules.cube_limit}"
+            return Refused(Refusal.CUBE_LIMIT, limit=rules.cube_limit)
         return None
 
-    def why_not_beaver(self, rules: Rules) -> str | None:
+    def refusal_to_beaver(self, rules: Rules) -> Refused | None:
         """Why a double to ``2 * value`` may not be beavered (to ``4 * value``), or None."""
         if not rules.is_money:
-            return "beavers are for money play only"
+            return Refused(Refusal.BEAVER_MATCH_PLAY)
         if not rules.beavers:
-            return "these rules do not allow beavers"
+            return Refused(Refusal.BEAVERS_OFF)
         if not self._within_limit(self.value * 4, rules):
-            return f"a beaver would pass the cube limit of {rules.cube_limit}"
+            return Refused(Refusal.BEAVER_LIMIT, limit=rules.cube_limit)
         return None
+
+    def why_not_double(self, player: int, rules: Rules, crawford_game: bool = False) -> str | None:
+        """:meth:`refusal_to_double` in the core's words."""
+        refused = self.refusal_to_double(player, rules, crawford_game)
+        return refused.words() if refused else None
+
+    def why_not_beaver(self, rules: Rules) -> str | None:
+        """:meth:`refusal_to_beaver` in the core's words."""
+        refused = self.refusal_to_beaver(rules)
+        return refused.words() if refused else None
 
     def taken(self, taker: int) -> Cube:
         """After a double is taken: twice the value, owned by the taker."""

@@ -6,6 +6,11 @@ the standard library can still catch bad input.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gammon.refusal import Refused
+
 QUOTE_LIMIT = 80
 """The most characters of bad input an error message quotes."""
 
@@ -37,7 +42,14 @@ class AmbiguousMoveError(IllegalMoveError):
 
 
 class IllegalActionError(GammonError, ValueError):
-    """A game action (roll, play, double, take, ...) that the game state does not allow."""
+    """A game action (roll, play, double, take, ...) that the game state does not allow.
+
+    ``refused`` is the reason as a value (:mod:`gammon.refusal`), for a front end to word; None
+    where the error is about a record that does not replay rather than a player's request."""
+
+    def __init__(self, message: str = "", refused: Refused | None = None) -> None:
+        super().__init__(message)
+        self.refused = refused
 
 
 class UnknownMatchError(GammonError, KeyError):

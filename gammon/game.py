@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from enum import Enum, StrEnum
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from gammon.cube import Cube
 from gammon.dice import Dice, DiceSource, RandomDice, check_dice
-from gammon.errors import IllegalActionError, IllegalMoveError
+from gammon.errors import GammonError, IllegalActionError, IllegalMoveError, cut
 from gammon.play import Play
 from gammon.position import CHECKERS, Position
+from gammon.refusal import PHASE_REFUSALS, Refusal, Refused
 from gammon.rules import GameResult, Reason, Rules, WinKind, win_kind
 from gammon.situation import CubeOwner, Situation
 
@@ -29,7 +30,7 @@ class GamePhase(Enum):
     OPENING = "opening"    # nobody has rolled yet: roll() throws one die each
     ROLL = "roll"          # turn may double or roll
     MOVE = "move"          # turn must play the dice
-    DOUBLED = "doubled"    # turn must take, drop or beaver
+    DOUBLED = "doubled"    # turn must take, pass or beaver
     RESIGNED = "resigned"  # turn must accept or reject a resignation
     OVER = "over"
 
@@ -41,7 +42,7 @@ class ActionKind(StrEnum):
     PLAY = "play"
     DOUBLE = "double"
     TAKE = "take"
-    DROP = "drop"
+    PASS = "pass"  # refuse a double (stored records may say "drop": gammon.records reads it)
     BEAVER = "beaver"
     RESIGN = "resign"
     ACCEPT_RESIGNATION = "accept_resignation"
@@ -98,8 +99,8 @@ class Take:
 
 
 @dataclass(frozen=True)
-class Drop:
-    kind: ClassVar[ActionKind] = ActionKind.DROP
+class Pass:
+    kind: ClassVar[ActionKind] = ActionKind.PASS
     player: int
 
 
@@ -135,8 +136,34 @@ class Abandon:
     player: int
 
 
-Action = (Roll | PlayMade | Double | Take | Drop | Beaver | Resign | AcceptResignation | RejectResignation
+Action = (Roll | PlayMade | Double | Take | Pass | Beaver | Resign | AcceptResignation | RejectResignation
           | Abandon)
+
+
+# What a recorded action other than a roll or a play asks for: its kind (and a resignation's size).
+_RECORDED = (Double, Take, Pass, Beaver, Resign, AcceptResignation, RejectResignation, Abandon)
+
+
+@dataclass(frozen=True)
+class Request:
+    """A player's request to act: what the terminal, the web and the computer players submit
+    through :meth:`Game.apply` (:meth:`gammon.match.Match.apply` for a match), and what
+    :meth:`Game.why_not` judges. ``player`` None: whoever must act (anyone, for the opening
+    roll); ``abandon`` needs it. ``play``: a play's :class:`Play` or notation; ``win_kind``: what
+    a resignation offers. A roll is thrown with the game's dice; the ``history`` records it."""
+
+    kind: ActionKind
+    player: int | None = None
+    play: Play | str | None = None
+    win_kind: WinKind | int | None = None
+
+
+# The phase each action that waits for one fits (resign, undo, abandon and the opening roll aside).
+_PHASE_OF = {ActionKind.ROLL: GamePhase.ROLL, ActionKind.PLAY: GamePhase.MOVE,
+             ActionKind.DOUBLE: GamePhase.ROLL, ActionKind.TAKE: GamePhase.DOUBLED,
+             ActionKind.PASS: GamePhase.DOUBLED, ActionKind.BEAVER: GamePhase.DOUBLED,
+             ActionKind.ACCEPT_RESIGNATION: GamePhase.RESIGNED,
+             ActionKind.REJECT_RESIGNATION: GamePhase.RESIGNED}
 
 
 @dataclass(frozen=True)
@@ -306,13 +333,14 @@ class Game:
 
     def can_double(self) -> bool:
         return (self._phase is GamePhase.ROLL and self._turn is not None
-                and self._cube.why_not_double(self._turn, self._rules, self._crawford_game) is None)
+                and self._cube.refusal_to_double(self._turn, self._rules, self._crawford_game) is None)
 
     def can_undo(self) -> bool:
         return self._undoable_move() is not None
 
     def legal_actions(self) -> set[ActionKind]:
-        """The kinds of action that may be taken now (each the name of its method)."""
+        """The kinds of action that may be taken now (each the name of its method, ``pass_`` for
+        PASS)."""
         k = ActionKind
         phase = self._phase
         if phase is GamePhase.OPENING:
@@ -327,8 +355,8 @@ class Game:
         if phase is GamePhase.MOVE:
             return {k.PLAY, k.RESIGN, k.ABANDON}
         if phase is GamePhase.DOUBLED:
-            actions = {k.TAKE, k.DROP, k.RESIGN, k.ABANDON}
-            if self._cube.why_not_beaver(self._rules) is None:
+            actions = {k.TAKE, k.PASS, k.RESIGN, k.ABANDON}
+            if self._cube.refusal_to_beaver(self._rules) is None:
                 actions.add(k.BEAVER)
             return actions
         if phase is GamePhase.RESIGNED:
@@ -336,16 +364,213 @@ class Game:
         return set()
 
     # --- actions -----------------------------------------------------------------------------
+    # Each method builds a Request and submits it through the one dispatch, :meth:`_act`.
 
     def roll(self, player: int | None = None) -> Dice:
         """Roll the dice. The opening roll throws one die each until they differ (anyone may
         throw it); the higher die's player plays both numbers. A roll with no legal play passes
         the turn at once."""
-        return self._roll(player, self._dice_source.roll)
+        return cast(Dice, self._act(Request(ActionKind.ROLL, player)))
 
-    def _roll(self, player: int | None, throw: Callable[[], Dice]) -> Dice:
+    def play(self, play: Play | str, player: int | None = None) -> Play:
+        """Play the dice: a :class:`Play` from ``legal_plays()`` or its notation. Returns the play."""
+        return cast(Play, self._act(Request(ActionKind.PLAY, player, play=play)))
+
+    def undo(self, player: int | None = None) -> None:
+        """Take back the last play while the next player has not acted (rolled, doubled, ...)."""
+        self._act(Request(ActionKind.UNDO, player))
+
+    def double(self, player: int | None = None) -> None:
+        """Offer a double (on one's turn, before rolling); the opponent must answer."""
+        self._act(Request(ActionKind.DOUBLE, player))
+
+    def take(self, player: int | None = None) -> None:
+        """Take the double: the taker owns the cube at twice the value; the doubler rolls."""
+        self._act(Request(ActionKind.TAKE, player))
+
+    def pass_(self, player: int | None = None) -> None:
+        """Refuse the double: the doubler wins the value before the double."""
+        self._act(Request(ActionKind.PASS, player))
+
+    def beaver(self, player: int | None = None) -> None:
+        """Take and redouble at once (money play with beavers): the beaver keeps the cube."""
+        self._act(Request(ActionKind.BEAVER, player))
+
+    def resign(self, kind: WinKind | int, player: int | None = None) -> None:
+        """Offer to resign a single game, a gammon or a backgammon; the opponent answers.
+
+        The player on turn may resign before or after rolling, or instead of answering a double;
+        the other player (``player=`` naming it) may resign while its opponent is about to roll,
+        as Backgammon Galaxy allows and its match files record."""
+        self._act(Request(ActionKind.RESIGN, player, win_kind=kind))
+
+    def accept_resignation(self, player: int | None = None) -> None:
+        self._act(Request(ActionKind.ACCEPT_RESIGNATION, player))
+
+    def reject_resignation(self, player: int | None = None) -> None:
+        """Play goes on where it was when the resignation was offered."""
+        self._act(Request(ActionKind.REJECT_RESIGNATION, player))
+
+    def abandon(self, player: int) -> None:
+        """``player`` leaves the game and loses a backgammon times the cube (Jacoby or not)."""
+        self._act(Request(ActionKind.ABANDON, player))
+
+    # --- requests ----------------------------------------------------------------------------
+
+    def why_not(self, request: Request) -> Refused | None:
+        """Why ``request`` would be refused now (:mod:`gammon.refusal`), or None if :meth:`apply`
+        would make it; a play is checked for legality too."""
+        refused = self._refusal(request)
+        if refused is None and request.kind == ActionKind.PLAY:
+            try:
+                self._chosen_play(request.play)
+            except GammonError as e:
+                return Refused(Refusal.ILLEGAL_PLAY, detail=str(e))
+        return refused
+
+    def _refusal(self, request: Request) -> Refused | None:
+        """Why ``request`` is refused, the legality of a play aside (its parser says why)."""
+        try:
+            kind = ActionKind(request.kind)
+        except ValueError:
+            return Refused(Refusal.NOT_A_GAME_ACTION, detail=cut(repr(request.kind)))
+        player, phase = request.player, self._phase
+        k = ActionKind
+        if kind is k.ABANDON:
+            if phase is GamePhase.OVER:
+                return Refused(Refusal.GAME_OVER)
+            if player is None:
+                return Refused(Refusal.PLAYER_NEEDED)
+            return _player_refusal(player)
+        if kind is k.UNDO:
+            move = self._undoable_move()
+            if move is None:
+                waiting = phase in (GamePhase.OVER, GamePhase.OPENING, GamePhase.DOUBLED, GamePhase.RESIGNED)
+                return self._phase_refusal(kind) if waiting else Refused(Refusal.NOTHING_TO_UNDO)
+            refused = _player_refusal(player)
+            if refused is None and player is not None and player != move.player:
+                refused = Refused(Refusal.NOT_YOUR_PLAY)
+            return refused
+        if kind is k.ROLL and phase is GamePhase.OPENING:
+            return _player_refusal(player)  # anyone may throw the opening roll
+        if kind is k.RESIGN:
+            if phase not in (GamePhase.ROLL, GamePhase.MOVE, GamePhase.DOUBLED):
+                return self._phase_refusal(kind)
+            refused = _player_refusal(player)
+            if refused:
+                return refused
+            if player is not None and player != self._turn and phase is not GamePhase.ROLL:
+                return Refused(Refusal.NOT_ON_ROLL)
+            offered = request.win_kind
+            if isinstance(offered, bool) or offered not in (1, 2, 3):
+                return Refused(Refusal.BAD_RESIGNATION, detail=repr(offered))
+            return None
+        if phase is not _PHASE_OF[kind]:
+            return self._phase_refusal(kind)
+        refused = _player_refusal(player)
+        if refused:
+            return refused
+        turn = self._turn
+        if turn is None or (player is not None and player != turn):
+            return Refused(Refusal.NOT_YOUR_TURN)
+        if kind is k.DOUBLE:
+            return self._cube.refusal_to_double(turn, self._rules, self._crawford_game)
+        if kind is k.BEAVER:
+            return self._cube.refusal_to_beaver(self._rules)
+        return None
+
+    def _phase_refusal(self, kind: ActionKind) -> Refused:
+        """Why ``kind`` does not fit what the game waits for."""
+        phase = self._phase
+        k = ActionKind
+        if phase is GamePhase.OVER:
+            return Refused(Refusal.GAME_OVER)
+        if phase is GamePhase.OPENING:
+            return Refused(Refusal.NOT_STARTED)
+        if phase is GamePhase.RESIGNED:
+            return Refused(Refusal.RESIGNATION_PENDING)
+        if phase is GamePhase.DOUBLED:
+            return Refused(Refusal.DOUBLE_PENDING)
+        if kind in (k.TAKE, k.PASS, k.BEAVER):
+            return Refused(Refusal.NO_DOUBLE)
+        if kind in (k.ACCEPT_RESIGNATION, k.REJECT_RESIGNATION):
+            return Refused(Refusal.NO_RESIGNATION)
+        return Refused(Refusal.DICE_NOT_ROLLED if phase is GamePhase.ROLL else Refusal.DICE_ROLLED)
+
+    def _refusal_error(self, kind: object, refused: Refused) -> IllegalActionError:
+        """The error that refuses ``kind``: the reason, and the core's message for it (the action
+        and the state of play in a player's words)."""
+        r, words, waiting = refused.refusal, refused.words(), self.awaiting()
+        name = _words(str(kind))
+        if kind == ActionKind.UNDO and (r in PHASE_REFUSALS or r is Refusal.NOTHING_TO_UNDO):
+            message = f"cannot undo: there is no play to take back; {waiting}"
+        elif r in PHASE_REFUSALS:
+            message = f"cannot {name}: {waiting}"
+        elif r in (Refusal.BAD_RESIGNATION, Refusal.NOT_A_GAME_ACTION, Refusal.ILLEGAL_PLAY):
+            message = words
+        elif r is Refusal.PLAYER_NEEDED:
+            message = f"{words}; {waiting}"
+        else:
+            message = f"cannot {name}: {words}; {waiting}"
+        return IllegalActionError(message, refused)
+
+    def _act(self, request: Request, throw: Callable[[], Dice] | None = None) -> Dice | Play | None:
+        """The one dispatch of every action: check ``request`` (nothing changes when it is
+        refused), then make it. A roll throws ``throw`` (default: the game's dice source);
+        returns the dice of a roll, the play made, else None."""
+        refused = self._refusal(request)
+        if refused:
+            raise self._refusal_error(request.kind, refused)
+        kind = ActionKind(request.kind)
+        k = ActionKind
+        if kind is k.ROLL:
+            return self._roll(throw or self._dice_source.roll)
+        if kind is k.PLAY:
+            return self._play(self._chosen_play(request.play))
+        player = request.player
+        if kind is k.ABANDON:
+            assert player is not None  # checked
+            self._history.append(Abandon(player))
+            self._finish(1 - player, WinKind.BACKGAMMON, "abandon")
+            return None
+        if kind is k.UNDO:
+            self._undo()
+            return None
+        turn = self._turn
+        assert turn is not None  # every phase these actions fit has a player to act
+        if kind is k.RESIGN:
+            resigner = turn if player is None else player
+            offered = WinKind(cast(int, request.win_kind))
+            self._history.append(Resign(resigner, offered))
+            self._resignation = _Resignation(resigner, offered, self._phase, turn)
+            self._turn, self._phase = 1 - resigner, GamePhase.RESIGNED
+        elif kind is k.DOUBLE:
+            self._history.append(Double(turn, self._cube.value * 2))
+            self._turn, self._phase = 1 - turn, GamePhase.DOUBLED
+        elif kind is k.TAKE:
+            self._history.append(Take(turn))
+            self._cube = self._cube.taken(turn)
+            self._turn, self._phase = 1 - turn, GamePhase.ROLL
+        elif kind is k.PASS:
+            self._history.append(Pass(turn))
+            self._finish(1 - turn, WinKind.SINGLE, "pass")
+        elif kind is k.BEAVER:
+            self._cube = self._cube.beavered(turn)
+            self._history.append(Beaver(turn, self._cube.value))
+            self._turn, self._phase = 1 - turn, GamePhase.ROLL
+        elif kind is k.ACCEPT_RESIGNATION:
+            offer = self._offer()
+            self._history.append(AcceptResignation(turn))
+            self._finish(turn, offer.win_kind, "resign")
+        elif kind is k.REJECT_RESIGNATION:
+            offer = self._offer()
+            self._history.append(RejectResignation(turn))
+            self._resignation = None
+            self._turn, self._phase = offer.turn, offer.phase
+        return None
+
+    def _roll(self, throw: Callable[[], Dice]) -> Dice:
         if self._phase is GamePhase.OPENING:
-            self._check_player_value(player, "roll")
             ties: list[Dice] = []
             while True:
                 dice = check_dice(throw())
@@ -358,7 +583,8 @@ class Game:
             self._history.append(Roll(mover, dice, opening=True, ties=tuple(ties)))
             self._cube = self._cube.after_opening_ties(len(ties), self._rules)
         else:
-            mover = self._require("roll", GamePhase.ROLL, player)
+            assert self._turn is not None  # the ROLL phase has a player on roll
+            mover = self._turn
             dice = check_dice(throw())
             self._history.append(Roll(mover, dice))
         self._turn, self._dice, self._phase = mover, dice, GamePhase.MOVE
@@ -367,24 +593,25 @@ class Game:
             self._pass_turn()
         return dice
 
-    def play(self, play: Play | str, player: int | None = None) -> Play:
-        """Play the dice: a :class:`Play` from ``legal_plays()`` or its notation. Returns the play."""
-        mover = self._require("play", GamePhase.MOVE, player)
+    def _chosen_play(self, play: Play | str | None) -> Play:
+        """The legal play ``play`` names (in the MOVE phase); the notation's errors propagate."""
         position, dice = self.position, self._dice
-        if dice is None:  # the MOVE phase always has dice
-            raise IllegalActionError(f"cannot play: no dice; {self.awaiting()}")
+        assert dice is not None  # the MOVE phase always has dice
         if isinstance(play, str):
             chosen = self._written_play(play, position, dice)
-            if chosen is None:
-                chosen = position.parse_play(play, dice)
-        elif isinstance(play, Play):
+            return chosen if chosen is not None else position.parse_play(play, dice)
+        if isinstance(play, Play):
             legal = self._plays_of(position, dice)
             if play not in legal:
                 raise IllegalMoveError(
                     f"{play!r} is not a legal play of {dice[0]}{dice[1]} from {position.id}")
-            chosen = legal[legal.index(play)]
-        else:
-            raise IllegalActionError(f"play must be a Play or its notation, got {play!r}")
+            return legal[legal.index(play)]
+        refused = Refused(Refusal.ILLEGAL_PLAY, detail=f"play must be a Play or its notation, got {play!r}")
+        raise IllegalActionError(refused.words(), refused)
+
+    def _play(self, chosen: Play) -> Play:
+        mover, dice = self._turn, self._dice
+        assert mover is not None and dice is not None  # the MOVE phase
         self._history.append(PlayMade(mover, dice, chosen))
         self._board0 = chosen.after if mover == 1 else chosen.after.flip()
         if chosen.after.off[1] == CHECKERS:
@@ -393,94 +620,13 @@ class Game:
             self._pass_turn()
         return chosen
 
-    def undo(self, player: int | None = None) -> None:
-        """Take back the last play while the next player has not acted (rolled, doubled, ...)."""
+    def _undo(self) -> None:
         move = self._undoable_move()
-        if move is None:
-            raise IllegalActionError(f"cannot undo: there is no play to take back; {self.awaiting()}")
-        self._check_player_value(player, "undo")
-        if player is not None and player != move.player:
-            raise IllegalActionError(
-                f"cannot undo: only the player who made the play can take it back; {self.awaiting()}")
+        assert move is not None and move.play is not None  # checked: only plays are taken back
         self._history.pop()
-        assert move.play is not None  # _undoable_move returns only plays
         start = move.play.position
         self._board0 = start if move.player == 0 else start.flip()
         self._turn, self._dice, self._phase = move.player, move.dice, GamePhase.MOVE
-
-    def double(self, player: int | None = None) -> None:
-        """Offer a double (on one's turn, before rolling); the opponent must answer."""
-        turn = self._require("double", GamePhase.ROLL, player)
-        why = self._cube.why_not_double(turn, self._rules, self._crawford_game)
-        if why:
-            raise IllegalActionError(f"cannot double: {why}; {self.awaiting()}")
-        self._history.append(Double(turn, self._cube.value * 2))
-        self._turn, self._phase = 1 - turn, GamePhase.DOUBLED
-
-    def take(self, player: int | None = None) -> None:
-        """Take the double: the taker owns the cube at twice the value; the doubler rolls."""
-        turn = self._require("take", GamePhase.DOUBLED, player)
-        self._history.append(Take(turn))
-        self._cube = self._cube.taken(turn)
-        self._turn, self._phase = 1 - turn, GamePhase.ROLL
-
-    def drop(self, player: int | None = None) -> None:
-        """Refuse the double: the doubler wins the value before the double."""
-        turn = self._require("drop", GamePhase.DOUBLED, player)
-        self._history.append(Drop(turn))
-        self._finish(1 - turn, WinKind.SINGLE, "drop")
-
-    def beaver(self, player: int | None = None) -> None:
-        """Take and redouble at once (money play with beavers): the beaver keeps the cube."""
-        turn = self._require("beaver", GamePhase.DOUBLED, player)
-        why = self._cube.why_not_beaver(self._rules)
-        if why:
-            raise IllegalActionError(f"cannot beaver: {why}; {self.awaiting()}")
-        self._cube = self._cube.beavered(turn)
-        self._history.append(Beaver(turn, self._cube.value))
-        self._turn, self._phase = 1 - turn, GamePhase.ROLL
-
-    def resign(self, kind: WinKind | int, player: int | None = None) -> None:
-        """Offer to resign a single game, a gammon or a backgammon; the opponent answers.
-
-        The player on turn may resign before or after rolling, or instead of answering a double;
-        the other player (``player=`` naming it) may resign while its opponent is about to roll,
-        as Backgammon Galaxy allows and its match files record."""
-        turn = self._require("resign", (GamePhase.ROLL, GamePhase.MOVE, GamePhase.DOUBLED), None)
-        self._check_player_value(player, "resign")
-        resigner = turn if player is None else player
-        if resigner != turn and self._phase is not GamePhase.ROLL:
-            raise IllegalActionError(f"cannot resign: only the player on roll can now; {self.awaiting()}")
-        if kind not in (1, 2, 3) or isinstance(kind, bool):
-            raise IllegalActionError(f"a resignation is a WinKind (1, 2 or 3), got {kind!r}")
-        kind = WinKind(kind)
-        self._history.append(Resign(resigner, kind))
-        self._resignation = _Resignation(resigner, kind, self._phase, turn)
-        self._turn, self._phase = 1 - resigner, GamePhase.RESIGNED
-
-    def accept_resignation(self, player: int | None = None) -> None:
-        turn = self._require("accept_resignation", GamePhase.RESIGNED, player)
-        offer = self._offer()
-        self._history.append(AcceptResignation(turn))
-        self._finish(turn, offer.win_kind, "resign")
-
-    def reject_resignation(self, player: int | None = None) -> None:
-        """Play goes on where it was when the resignation was offered."""
-        turn = self._require("reject_resignation", GamePhase.RESIGNED, player)
-        offer = self._offer()
-        self._history.append(RejectResignation(turn))
-        self._resignation = None
-        self._turn, self._phase = offer.turn, offer.phase
-
-    def abandon(self, player: int) -> None:
-        """``player`` leaves the game and loses a backgammon times the cube (Jacoby or not)."""
-        if self._phase is GamePhase.OVER:
-            raise IllegalActionError(f"cannot abandon: {self.awaiting()}")
-        if player is None:
-            raise IllegalActionError(f"abandon needs the player who leaves; {self.awaiting()}")
-        self._check_player_value(player, "abandon")
-        self._history.append(Abandon(player))
-        self._finish(1 - player, WinKind.BACKGAMMON, "abandon")
 
     # --- replay ----------------------------------------------------------------------------
 
@@ -507,15 +653,21 @@ class Game:
                 f"the actions do not replay: {len(actions)} actions gave {len(game._history)}")
         return game
 
-    def apply(self, action: Action) -> None:
-        """Make a recorded action (an entry of some game's ``history``) by its player, through the
-        checked methods; a roll is made with its recorded dice (and, for the opening roll, its
-        ties), not with this game's dice source. A passed turn was made by its roll: applying it
-        right after that roll does nothing."""
+    def apply(self, action: Request | Action) -> None:
+        """Make a player's :class:`Request`, or a recorded action (an entry of some game's
+        ``history``) by its player; both go through the one dispatch, refused with an
+        :class:`IllegalActionError` whose ``refused`` says why (a play's notation and legality
+        errors propagate). A recorded roll is made with its recorded dice (and, for the opening
+        roll, its ties), not with this game's dice source. A passed turn was made by its roll:
+        applying it right after that roll does nothing."""
+        if isinstance(action, Request):
+            self._act(action)
+            return
         p = action.player
         if isinstance(action, Roll):
             self._apply_roll(action)
-        elif isinstance(action, PlayMade):
+            return
+        if isinstance(action, PlayMade):
             if action.play is None:
                 if self._history and self._history[-1] == action:
                     return
@@ -524,24 +676,18 @@ class Game:
                 raise IllegalActionError(
                     f"cannot play: the play is of {_roll_text(action.dice)} but the dice are "
                     f"{_roll_text(self._dice)}")
-            self.play(action.play, player=p)
-        elif isinstance(action, Resign):
-            self.resign(action.win_kind, player=p)
-        elif isinstance(action, Abandon):
-            self.abandon(p)
-        else:
-            method = {Double: self.double, Take: self.take, Drop: self.drop, Beaver: self.beaver,
-                      AcceptResignation: self.accept_resignation,
-                      RejectResignation: self.reject_resignation}.get(type(action))
-            if method is None:
-                raise IllegalActionError(f"{action!r} is not a game action")
-            if isinstance(action, Double | Beaver):
-                value = self._cube.value * (2 if isinstance(action, Double) else 4)
-                if action.cube_value != value:
-                    verb = "doubles" if isinstance(action, Double) else "beavers"
-                    raise IllegalActionError(f"{verb} to {action.cube_value} with the cube at "
-                                             f"{self._cube.value}, which makes {value}")
-            method(player=p)
+            self._act(Request(ActionKind.PLAY, p, play=action.play))
+            return
+        if not isinstance(action, _RECORDED):
+            raise IllegalActionError(f"{action!r} is not a game action")
+        if isinstance(action, Double | Beaver):
+            value = self._cube.value * (2 if isinstance(action, Double) else 4)
+            if action.cube_value != value:
+                verb = "doubles" if isinstance(action, Double) else "beavers"
+                raise IllegalActionError(f"{verb} to {action.cube_value} with the cube at "
+                                         f"{self._cube.value}, which makes {value}")
+        offered = action.win_kind if isinstance(action, Resign) else None
+        self._act(Request(action.kind, p, win_kind=offered))
 
     def _apply_roll(self, action: Roll) -> None:
         """Roll ``action``'s dice, checked first so that a refused roll changes nothing."""
@@ -563,7 +709,8 @@ class Game:
             raise IllegalActionError(f"the roll {_roll_text(action.dice)} is not the opening roll, "
                                      "which must come first")
         script = iter(throws)
-        self._roll(None if action.opening else action.player, lambda: next(script))
+        self._act(Request(ActionKind.ROLL, None if action.opening else action.player),
+                  lambda: next(script))
 
     # --- internals ---------------------------------------------------------------------------
 
@@ -582,18 +729,6 @@ class Game:
             return "an offer to resign waits for its answer"
         return "the game is over"
 
-    def _require(self, action: str, phases: GamePhase | tuple[GamePhase, ...], player: int | None) -> int:
-        """Check that ``action`` may be taken now (by ``player``, if given); returns the player
-        who must act."""
-        if self._phase not in (phases if isinstance(phases, tuple) else (phases,)):
-            raise IllegalActionError(f"cannot {_words(action)}: {self.awaiting()}")
-        self._check_player_value(player, action)
-        turn = self._turn
-        if turn is None or (player is not None and player != turn):
-            raise IllegalActionError(
-                f"cannot {_words(action)}: it is the other player's turn; {self.awaiting()}")
-        return turn
-
     def _offer(self) -> _Resignation:
         if self._resignation is None:  # the RESIGNED phase always has an offer
             raise IllegalActionError(f"no resignation is offered; {self.awaiting()}")
@@ -606,12 +741,6 @@ class Game:
         if memo is None or memo[0] != position or memo[1] != dice:
             memo = self._plays_memo = (position, dice, position.legal_plays(dice))
         return memo[2]
-
-    def _check_player_value(self, player: object, action: str) -> None:
-        try:
-            _check_player_value(player)
-        except IllegalActionError as e:
-            raise IllegalActionError(f"cannot {_words(action)}: {e}; {self.awaiting()}") from None
 
     def _undoable_move(self) -> PlayMade | None:
         last = self._history[-1] if self._history else None
@@ -650,6 +779,12 @@ def _roll_text(dice: Dice) -> str:
 
 def _is_pass(action: Action) -> bool:
     return isinstance(action, PlayMade) and action.play is None
+
+
+def _player_refusal(player: object) -> Refused | None:
+    if player is not None and (type(player) is not int or player not in (0, 1)):
+        return Refused(Refusal.NOT_A_PLAYER, detail=repr(player))
+    return None
 
 
 def _check_player_value(player: object) -> None:

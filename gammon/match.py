@@ -3,10 +3,19 @@ session (``match_length`` 0) whose score only accumulates."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from gammon.dice import DiceSource, RandomDice
 from gammon.errors import IllegalActionError
-from gammon.game import Game
+from gammon.game import Game, Request
+from gammon.refusal import Refusal, Refused
 from gammon.rules import Rules
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The request for the match's next game, once the current one is over (the one request that
+    is not a game's action)."""
 
 
 class Match:
@@ -54,13 +63,29 @@ class Match:
     def is_crawford_game(self) -> bool:
         return self.game.crawford_game
 
+    def why_not(self, request: Request | NewGame) -> Refused | None:
+        """Why ``request`` would be refused now (:mod:`gammon.refusal`), or None."""
+        if not isinstance(request, NewGame):
+            return self.game.why_not(request)
+        if not self.game.is_over:
+            return Refused(Refusal.GAME_NOT_OVER)
+        if self.is_over:
+            return Refused(Refusal.MATCH_OVER, score=self.score)
+        return None
+
+    def apply(self, request: Request | NewGame) -> None:
+        """Make ``request``: the next game, or an action of the current game (:meth:`Game.apply`).
+        A refused request changes nothing and raises the game's errors."""
+        if isinstance(request, NewGame):
+            self.new_game()
+        else:
+            self.game.apply(request)
+
     def new_game(self) -> Game:
         """Start the next game once the current one is over; returns it."""
-        if not self.game.is_over:
-            raise IllegalActionError("cannot start a new game: the current game is not over")
-        if self.is_over:
-            raise IllegalActionError(
-                f"cannot start a new game: the match is over, {self.score[0]}-{self.score[1]}")
+        refused = self.why_not(NewGame())
+        if refused:
+            raise IllegalActionError(f"cannot start a new game: {refused.words()}", refused)
         game = Game(self._rules, self._dice, self.score, crawford_game=self._next_is_crawford())
         self._games.append(game)
         return game

@@ -26,7 +26,7 @@ from gammon.game import (
     ActionKind,
     Beaver,
     Double,
-    Drop,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -38,8 +38,9 @@ from gammon.position import Position
 from gammon.rules import Rules, WinKind
 
 # The actions that carry nothing but their player, by kind.
-_PLAYER_ONLY: dict[str, type[Take | Drop | AcceptResignation | RejectResignation | Abandon]] = {
-    c.kind.value: c for c in (Take, Drop, AcceptResignation, RejectResignation, Abandon)}
+_PLAYER_ONLY: dict[str, type[Take | Pass | AcceptResignation | RejectResignation | Abandon]] = {
+    c.kind.value: c for c in (Take, Pass, AcceptResignation, RejectResignation, Abandon)}
+_PLAYER_ONLY["drop"] = Pass  # what a pass was stored as before "pass" became the term
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Literal
 from gammon import primitives
 from gammon.position import Position
 
-Reason = Literal["bear_off", "drop", "resign", "abandon"]
+Reason = Literal["bear_off", "pass", "resign", "abandon"]
 
 
 class WinKind(IntEnum):

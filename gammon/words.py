@@ -11,7 +11,7 @@ from gammon.game import (
     Action,
     Beaver,
     Double,
-    Drop,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -72,7 +72,7 @@ def describe(action: Action, names: tuple[str, str]) -> str:
         return f"{said(who, 'doubles')} to {action.cube_value}"
     if isinstance(action, Take):
         return said(who, "takes")
-    if isinstance(action, Drop):
+    if isinstance(action, Pass):
         return said(who, "passes")
     if isinstance(action, Beaver):
         return f"{said(who, 'beavers')} to {action.cube_value}"

@@ -18,6 +18,7 @@ from gammon import (
     InvalidNotationError,
     Position,
     RandomDice,
+    Request,
     Rules,
     ScriptedDice,
     WinKind,
@@ -25,9 +26,10 @@ from gammon import (
 from gammon.game import (
     Abandon,
     AcceptResignation,
+    ActionKind,
     Beaver,
     Double,
-    Drop,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -226,24 +228,24 @@ def test_jacoby_counts_a_bear_off_gammon_as_single_while_the_cube_is_centred():
     assert WinKind.GAMMON in kinds or WinKind.BACKGAMMON in kinds
 
 
-def test_drop_gives_the_doubler_the_value_before_the_double():
+def test_pass_gives_the_doubler_the_value_before_the_double():
     game = started(rolls=[(6, 5)])
     game.double(player=1)
     assert (game.phase, game.turn, game.history[-1]) == (GamePhase.DOUBLED, 0, Double(1, 2))
     assert game.position == game.position_for(0)
-    game.drop(player=0)
-    assert game.result == GameResult(1, WinKind.SINGLE, 1, 1, "drop")
-    assert game.history[-1] == Drop(0) and game.is_over and game.turn is None
+    game.pass_(player=0)
+    assert game.result == GameResult(1, WinKind.SINGLE, 1, 1, "pass")
+    assert game.history[-1] == Pass(0) and game.is_over and game.turn is None
 
 
-def test_drop_of_a_redouble():
+def test_pass_of_a_redouble():
     game = started(rolls=[(6, 5)])
     game.double()
     game.take()
     game.roll()
     game.play("24/13")
     game.double(player=0)
-    game.drop(player=1)
+    game.pass_(player=1)
     assert (game.result.winner, game.result.cube_value, game.result.points) == (0, 2, 2)
 
 
@@ -475,7 +477,7 @@ ACTIONS = {
     "undo": lambda g, p=None: g.undo(player=p),
     "double": lambda g, p=None: g.double(player=p),
     "take": lambda g, p=None: g.take(player=p),
-    "drop": lambda g, p=None: g.drop(player=p),
+    "pass": lambda g, p=None: g.pass_(player=p),
     "beaver": lambda g, p=None: g.beaver(player=p),
     "resign": lambda g, p=None: g.resign(WinKind.SINGLE, player=p),
     "accept_resignation": lambda g, p=None: g.accept_resignation(player=p),
@@ -650,12 +652,12 @@ def test_replay_refuses_actions_that_do_not_fit():
 RULE_SETS = [Rules(), NO_JACOBY, Rules(beavers=True, automatic_doubles=2, cube_limit=16),
              Rules(match_length=7), Rules(use_cube=False)]
 # Rare weights for the actions that end a game at once, so most games reach the bear-off.
-WEIGHTS = {"abandon": 0.01, "resign": 0.05, "accept_resignation": 5, "drop": 1, "double": 2, "undo": 5}
+WEIGHTS = {"abandon": 0.01, "resign": 0.05, "accept_resignation": 5, "pass": 1, "double": 2, "undo": 5}
 
 
 def expected_points(game: Game) -> int:
     r = game.result
-    if r.reason == "drop":
+    if r.reason == "pass":
         return r.cube_value
     jacoby = game.rules.is_money and game.rules.jacoby and game.cube_owner is None
     return r.cube_value * (1 if jacoby and r.reason != "abandon" else int(r.kind))
@@ -680,7 +682,7 @@ def test_random_legal_games_conserve_checkers_and_end_consistently(rules, seed):
         elif name == "abandon":
             game.abandon(rng.randint(0, 1))
         else:
-            getattr(game, name)()
+            game.apply(Request(ActionKind(name)))
         p0 = game.position_for(0)
         assert count_checkers(p0) == (15, 15)
         assert game.position_for(1) == p0.flip()
@@ -757,3 +759,97 @@ def test_apply_refuses_recorded_rolls_that_cannot_be() -> None:
     game = started(rolls=[(6, 5)])  # player 1 to roll
     with pytest.raises(IllegalActionError, match="cannot make the opening roll"):
         game.apply(Roll(1, (3, 1), opening=True))
+
+
+# --- requests and the reasons for a refusal ------------------------------------------------------
+
+
+def test_a_request_is_made_through_apply_as_its_method_makes_it() -> None:
+    from gammon import Request
+    from gammon.game import ActionKind
+
+    game = rolling()
+    game.apply(Request(ActionKind.ROLL))
+    assert game.phase is GamePhase.MOVE and game.dice == (6, 5)
+    game.apply(Request(ActionKind.PLAY, player=1, play="24/13"))
+    assert game.history[-1].play is not None and str(game.history[-1].play) == "24/13"
+    game.apply(Request(ActionKind.RESIGN, win_kind=WinKind.GAMMON))
+    assert game.offered_resignation is WinKind.GAMMON and game.turn == 1
+
+
+def test_why_not_says_the_rule_as_a_value_and_the_error_carries_it() -> None:
+    from gammon import Refusal, Refused, Request
+    from gammon.game import ActionKind as K
+
+    cases = [
+        (rolling, Request(K.TAKE), Refused(Refusal.NO_DOUBLE)),
+        (rolling, Request(K.ACCEPT_RESIGNATION), Refused(Refusal.NO_RESIGNATION)),
+        (rolling, Request(K.PLAY, play="24/13"), Refused(Refusal.DICE_NOT_ROLLED)),
+        (rolling, Request(K.ROLL, player=0), Refused(Refusal.NOT_YOUR_TURN)),
+        (rolling, Request(K.ROLL, player=2), Refused(Refusal.NOT_A_PLAYER, detail="2")),
+        (rolling, Request(K.UNDO, player=1), Refused(Refusal.NOT_YOUR_PLAY)),
+        (moving, Request(K.ROLL), Refused(Refusal.DICE_ROLLED)),
+        (moving, Request(K.DOUBLE), Refused(Refusal.DICE_ROLLED)),
+        (moving, Request(K.UNDO), Refused(Refusal.NOTHING_TO_UNDO)),
+        (doubled, Request(K.ROLL), Refused(Refusal.DOUBLE_PENDING)),
+        (doubled, Request(K.UNDO), Refused(Refusal.DOUBLE_PENDING)),
+        (resigned, Request(K.TAKE), Refused(Refusal.RESIGNATION_PENDING)),
+        (over, Request(K.ROLL), Refused(Refusal.GAME_OVER)),
+        (opening, Request(K.DOUBLE), Refused(Refusal.NOT_STARTED)),
+        (rolling, Request(K.ABANDON), Refused(Refusal.PLAYER_NEEDED)),
+        (rolling, Request(K.RESIGN, win_kind=4), Refused(Refusal.BAD_RESIGNATION, detail="4")),
+    ]
+    for state, request, refused in cases:
+        game = state()
+        before = snapshot(game)
+        assert game.why_not(request) == refused, (state.__name__, request)
+        with pytest.raises(IllegalActionError) as caught:
+            game.apply(request)
+        assert caught.value.refused == refused
+        assert snapshot(game) == before
+    assert rolling().why_not(Request(K.ROLL)) is None and doubled().why_not(Request(K.BEAVER)) is None
+
+
+def test_why_not_gives_the_cube_rule_with_its_data() -> None:
+    from gammon import Refusal, Refused, Request
+    from gammon.game import ActionKind as K
+
+    game = started(rolls=[(6, 5), (6, 4)])
+    game.double()
+    game.take()  # player 0 owns the cube at 2; player 1, the doubler, is to roll
+    assert game.why_not(Request(K.DOUBLE)) == Refused(Refusal.CUBE_OWNED, player=0)
+    game.roll()
+    game.play(game.legal_plays()[0])  # player 0, the owner, is to roll
+    assert game.why_not(Request(K.DOUBLE)) is None
+    limited = started(Rules(cube_limit=2), rolls=[(6, 5), (6, 4)])
+    limited.double()
+    limited.take()
+    limited.roll()
+    limited.play(limited.legal_plays()[0])
+    assert limited.why_not(Request(K.DOUBLE)) == Refused(Refusal.CUBE_LIMIT, limit=2)
+    crawford = started(Rules(match_length=5), score=(4, 0), crawford_game=True)
+    assert crawford.why_not(Request(K.DOUBLE)) == Refused(Refusal.CRAWFORD_GAME)
+
+
+def test_why_not_checks_a_play_and_apply_raises_the_notation_error() -> None:
+    from gammon import Refusal, Request
+    from gammon.game import ActionKind as K
+
+    game = moving()  # player 1 to play 6-5
+    refused = game.why_not(Request(K.PLAY, play="24/30"))
+    assert refused is not None and refused.refusal is Refusal.ILLEGAL_PLAY and "24/30" in refused.detail
+    with pytest.raises(InvalidNotationError):
+        game.apply(Request(K.PLAY, play="24/30"))
+    assert game.why_not(Request(K.PLAY, play="24/13")) is None
+
+
+def test_a_match_refuses_a_new_game_while_one_is_played() -> None:
+    from gammon import Match, NewGame, Refusal, Refused
+
+    match = Match(Rules(match_length=1, use_cube=False), ScriptedDice([(3, 1)]))
+    assert match.why_not(NewGame()) == Refused(Refusal.GAME_NOT_OVER)
+    with pytest.raises(IllegalActionError, match="the current game is not over") as caught:
+        match.apply(NewGame())
+    assert caught.value.refused == Refused(Refusal.GAME_NOT_OVER)
+    match.game.abandon(1)
+    assert match.why_not(NewGame()) == Refused(Refusal.MATCH_OVER, score=(3, 0))  # a backgammon

@@ -45,7 +45,7 @@ def _random_game(game: Game, rng: random.Random) -> None:
         elif phase is GamePhase.MOVE:
             game.play(rng.choice(game.legal_plays()))
         elif phase is GamePhase.DOUBLED:
-            answers = [game.take, game.drop]
+            answers = [game.take, game.pass_]
             if ActionKind.BEAVER in game.legal_actions():
                 answers.append(game.beaver)
             rng.choices(answers, weights=[6, 2, 2][:len(answers)])[0]()
@@ -122,3 +122,12 @@ def test_a_match_is_extended_by_the_actions_after_its_own() -> None:
         partial = replay_match(match.rules, actions[:cut])
         extend_match(partial, actions[cut:])
         assert _histories(partial) == _histories(match) and match_actions(partial) == actions
+
+
+def test_a_pass_stored_as_drop_still_loads() -> None:
+    from gammon.game import Pass
+    from gammon.records import action_from_dict, action_to_dict
+
+    assert action_to_dict(Pass(1)) == {"kind": "pass", "player": 1}
+    assert action_from_dict({"kind": "drop", "player": 1}) == Pass(1)  # before "pass" was the term
+    assert action_from_dict({"kind": "pass", "player": 1}) == Pass(1)

@@ -58,7 +58,7 @@ def _choose(state: dict, rng: random.Random) -> dict:
     elif "roll" in acts:
         msg = {"action": "double" if "double" in acts and rng.random() < 0.03 else "roll"}
     elif "take" in acts:
-        msg = {"action": "take" if rng.random() < 0.7 else "drop"}
+        msg = {"action": "take" if rng.random() < 0.7 else "pass"}
     elif "reject_resignation" in acts:
         msg = {"action": "accept_resignation"}
     else:

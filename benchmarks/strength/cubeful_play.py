@@ -39,7 +39,7 @@ from benchmarks.strength.strength import pair_seed, pair_stats  # noqa: E402
 from gammon.dice import DiceSource, RandomDice  # noqa: E402
 from gammon.engine.players import ComputerPlayer, CubeAnswer, EnginePlayer, HeuristicCube  # noqa: E402
 from gammon.formats.matchid import format_gnubg_id, gnubg_id, match_state  # noqa: E402
-from gammon.game import Double, Drop, Game, GamePhase, Take  # noqa: E402
+from gammon.game import Double, Game, GamePhase, Pass, Take  # noqa: E402
 from gammon.match import Match  # noqa: E402
 from gammon.play import Play  # noqa: E402
 from gammon.rules import Rules  # noqa: E402
@@ -145,7 +145,7 @@ class GnubgPlayer(HeuristicCube):
         doubler = state.player_on_roll
         before = dataclasses.replace(state, double_offered=False, turn=doubler)
         action = self.cube_action(format_gnubg_id(game.position_for(doubler), before))
-        return "take" if action.take else "drop"
+        return "take" if action.take else "pass"
 
 
 # --- players ---------------------------------------------------------------------------------
@@ -215,7 +215,7 @@ def count_cube(game: Game, seat: int, outcome: Outcome) -> None:
     """Add ``game``'s cube actions to ``outcome`` (``seat``: the first player's seat)."""
     assert game.result is not None
     outcome.final_cubes.append(game.result.cube_value)
-    outcome.dropped += game.result.reason == "drop"
+    outcome.dropped += game.result.reason == "pass"
     for action in game.history:
         side = outcome.cube[0 if action.player == seat else 1]
         if isinstance(action, Double):
@@ -223,7 +223,7 @@ def count_cube(game: Game, seat: int, outcome: Outcome) -> None:
             side.redoubles += action.cube_value > 2
         elif isinstance(action, Take):
             side.takes += 1
-        elif isinstance(action, Drop):
+        elif isinstance(action, Pass):
             side.drops += 1
 
 

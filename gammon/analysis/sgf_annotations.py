@@ -31,7 +31,7 @@ from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.evaluator import Probabilities
 from gammon.formats.sgf import Properties, play_letters, write_sgf
-from gammon.game import Beaver, Double, Drop, Game, PlayMade, RejectResignation, Resign, Roll, Take
+from gammon.game import Beaver, Double, Game, Pass, PlayMade, RejectResignation, Resign, Roll, Take
 from gammon.match import Match
 
 # The evaluation context after the plies: gammon's evaluations are cubeful ("C"), deterministic,
@@ -146,9 +146,9 @@ class AnalysisAnnotator:
                     node["A"] = move_analysis(play)
                     node["MR"] = [""]
                     node.update(_mark(play.skill, _SKILL))
-            elif isinstance(action, Double | Take | Drop | Beaver):
+            elif isinstance(action, Double | Take | Pass | Beaver):
                 first = pending[0] if pending else None
-                expected = {Double: ("double",), Take: ("take",), Drop: ("pass",), Beaver: ("beaver",)}
+                expected = {Double: ("double",), Take: ("take",), Pass: ("pass",), Beaver: ("beaver",)}
                 if isinstance(first, CubeChoice) and first.action in expected[type(action)]:
                     pending.popleft()
                     if not isinstance(action, Beaver):  # gnubg writes a beaver as a redouble

@@ -26,8 +26,8 @@ from gammon.game import (
     Action,
     Beaver,
     Double,
-    Drop,
     Game,
+    Pass,
     PlayMade,
     Roll,
     Take,
@@ -180,11 +180,11 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
             decisions.append(analyser.double_choice(context, decision, True, views[0]))
             doubled = (decision, views[0])
             replay.apply(action)
-        elif isinstance(action, Take | Drop | Beaver):
+        elif isinstance(action, Take | Pass | Beaver):
             if doubled is not None:
                 decision, doubler = doubled
                 name: CubeActionName = ("take" if isinstance(action, Take)
-                                        else "pass" if isinstance(action, Drop) else "beaver")
+                                        else "pass" if isinstance(action, Pass) else "beaver")
                 context = _context(replay, number, turn + 1, p, replay.position, None)
                 decisions.append(analyser.answer_choice(context, decision, name, doubler))
             doubled = None

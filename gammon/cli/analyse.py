@@ -18,8 +18,7 @@ from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.errors import GammonError
-from gammon.formats.convert import reading_format
-from gammon.formats.mat import decode_mat, read_mat, to_match
+from gammon.formats.convert import read_match, reading_format
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
     from gammon.analysis import MatchAnalysis
@@ -102,23 +101,16 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 
 def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str, str]]:
-    """The match in a file and its players' names: GNU Backgammon's SGF (``.sgf``) and eXtreme
-    Gammon's ``.xg`` by their extension, else a ``.mat`` text (the sites export it as ``.txt``
-    too), whose problems are printed, each quoting its line; ``partial`` then keeps the games
-    before the first bad one."""
-    fmt = reading_format(path)
-    if fmt.name != "mat":
-        assert fmt.read is not None
-        transcript = fmt.read(data)
-        for warning in transcript.warnings:
-            print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
-        return transcript.match, transcript.names
-    record = read_mat(decode_mat(data))
-    if partial:  # the games before the first problem are analysed: say what was left out
-        for problem in record.errors:
-            print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
-    # without partial, to_match refuses the file with its first problem, which the caller prints
-    return to_match(record, partial=bool(partial and record.errors)), record.names
+    """The match in a file and its players' names, in the format its extension names (``.mat``
+    for any other: the sites export it as ``.txt`` too); its warnings are printed, and with
+    ``partial`` the problems of a damaged ``.mat`` file, each quoting its line, whose games before
+    the first bad one are kept (without, the first problem refuses the file: the caller prints it)."""
+    transcript = read_match(data, reading_format(path), partial=partial)
+    for warning in transcript.warnings:
+        print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
+    for problem in transcript.problems:  # the games before the first problem are analysed
+        print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
+    return transcript.match, transcript.names
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:

@@ -20,7 +20,7 @@ from typing import Any
 
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, cut
-from gammon.formats.convert import reading_format
+from gammon.formats.convert import read_match, reading_format
 from gammon.match import Match
 from gammon.records import match_actions, replay_match
 
@@ -39,14 +39,12 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     """The match saved in ``path``, replayed with ``dice`` for the rolls to come and the rules in
     ``rules`` (Rules fields) put in place of the file's. Raises ValueError, quoting the file, for
     a file that cannot be read, does not replay under those rules, or holds a match already won."""
-    fmt = reading_format(path)
-    assert fmt.read is not None
     try:
         data = Path(path).read_bytes()
     except OSError as e:
         raise ValueError(f"cannot read {path!r}: {e.strerror or e}") from None
     try:
-        transcript = fmt.read(data)
+        transcript = read_match(data, reading_format(path))
         old = transcript.match.rules
         new = dataclasses.replace(old, **(rules or {}))
         match = replay_match(new, match_actions(transcript.match), dice)

@@ -1,10 +1,12 @@
 """The terminal game loop: a person against the computer, or two people at one keyboard.
 
-The loop owns no rules: every action goes through :class:`gammon.match.Match` and its current
-:class:`gammon.game.Game`, which validate it and leave the state unchanged when it is refused. The
-loop only reads lines, turns them into actions and reports what happened, so bad input can never
-lose the game in progress. Actions the game would refuse are refused here first, in a player's
-words (the game's own messages speak of phases and player numbers).
+The loop owns no rules: every command that is a game action is read into a
+:class:`gammon.game.Request` and submitted through :meth:`gammon.match.Match.apply`, which
+validates it and leaves the state unchanged when it is refused. The loop only reads lines, turns
+them into requests and reports what happened, so bad input can never lose the game in progress.
+Before submitting, it asks the game why not (:meth:`gammon.game.Game.why_not`) and puts the reason
+in a player's words (:func:`gammon.cli.words.refusal_words`; the game's own messages speak of
+phases and "the other player").
 """
 
 from __future__ import annotations
@@ -23,12 +25,22 @@ from rich.console import Console
 from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
-from gammon.cli.words import WIN_WORDS, format_dice, object_form, one_of, points_text, quote, said, tidy
+from gammon.cli.words import (
+    WIN_WORDS,
+    format_dice,
+    object_form,
+    one_of,
+    points_text,
+    quote,
+    refusal_words,
+    said,
+    tidy,
+)
 from gammon.datadir import data_dir
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
 from gammon.formats.matchid import gnubg_id
-from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Roll, Take
+from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
 from gammon.match import Match
 from gammon.rules import GameResult, WinKind
 from gammon.words import describe
@@ -40,7 +52,7 @@ __all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice"
            "save_match"]
 
 HELP = """\
-Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop):
+Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop = pass):
   24/18 13/11     play a move in standard notation: bar/22*, 6/off, 13/7(2), 8/5*/3 ...
   roll            roll the dice (Enter does the same when it is time to roll)
   double          offer the cube before rolling
@@ -58,18 +70,19 @@ Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = 
 
 HINT_PLAYS = 5
 
-# What can be typed -> the command (method ``_do_<command>``). 'pass' and 'drop' are one command.
+# What can be typed -> the command: a game action (GAME_ACTIONS), else method ``_do_<command>``.
+# 'pass' and 'drop' are one command.
 COMMANDS = {
-    "roll": "roll", "double": "double", "take": "take", "pass": "drop", "drop": "drop",
+    "roll": "roll", "double": "double", "take": "take", "pass": "pass", "drop": "pass",
     "beaver": "beaver", "resign": "resign", "accept": "accept", "reject": "reject", "undo": "undo",
     "hint": "hint", "board": "board", "pips": "pips", "save": "save", "help": "help", "?": "help",
     "quit": "quit", "exit": "quit",
 }
 # Commands that change nothing in the game: they work at every prompt, between games too.
 QUIET_COMMANDS = frozenset({"board", "pips", "save", "help", "quit"})
-# Commands that are game actions -> their kind (as in Game.legal_actions()).
+# Commands that are game actions -> the kind of request they make.
 GAME_ACTIONS = {"roll": ActionKind.ROLL, "double": ActionKind.DOUBLE, "take": ActionKind.TAKE,
-                "drop": ActionKind.DROP, "beaver": ActionKind.BEAVER, "resign": ActionKind.RESIGN,
+                "pass": ActionKind.PASS, "beaver": ActionKind.BEAVER, "resign": ActionKind.RESIGN,
                 "accept": ActionKind.ACCEPT_RESIGNATION, "reject": ActionKind.REJECT_RESIGNATION,
                 "undo": ActionKind.UNDO}
 RESIGN_WORDS = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind.SINGLE,
@@ -364,7 +377,7 @@ class PlaySession:
 
     def _opening_roll(self) -> None:
         g = self.game
-        g.roll()
+        self.match.apply(Request(ActionKind.ROLL))
         self.say(describe(g.history[0], self.names) + ".")  # the opening roll
         if g.cube_value > 1:
             self.say(f"Automatic doubles: the cube is on {g.cube_value}.")
@@ -374,7 +387,7 @@ class PlaySession:
         result = _result(self.game)
         self._show_board_once()
         winner = self.names[result.winner]
-        how = {"drop": " after the double is passed", "resign": " by resignation",
+        how = {"pass": " after the double is passed", "resign": " by resignation",
                "abandon": " as the other player left", "bear_off": ""}[result.reason]
         self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]}{how}, {points_text(result.points)}.")
         self.say(self._score_line())
@@ -461,13 +474,7 @@ class PlaySession:
         g = self.game
         bot = seat.computer
         assert bot is not None
-        action = bot.next_action(g)
-        kind = action.kind
-        if kind is ActionKind.ROLL:
-            self._roll(seat)
-            return
-        action.perform(g)
-        self._report()
+        self._submit(bot.next_action(g).request(_to_act(g)))
 
     def _report(self) -> None:
         """Say what the last action did, in gammon's words (and what follows from it)."""
@@ -480,12 +487,29 @@ class PlaySession:
             text += "; play on"
         self.say(text + ".")
 
+    def _submit(self, request: Request) -> None:
+        """Make ``request`` (refused: the game's error, the game unchanged) and say what it did."""
+        g = self.game
+        self.match.apply(request)
+        if request.kind is ActionKind.ROLL:
+            roller = next(a.player for a in reversed(g.history) if isinstance(a, Roll))
+            if isinstance(g.history[-1], PlayMade) or self.seats[roller].computer is None:
+                self._report()  # a roll that passes the turn, or a person's roll
+        elif request.kind is ActionKind.UNDO:
+            self._shown = None
+            self.say("The last play is taken back.")
+        else:
+            self._report()
+
+    def _asker(self) -> int | None:
+        """Who the person at the keyboard acts as: the one person's side against the computer;
+        None when two people share it (whoever must act)."""
+        humans = [i for i in (0, 1) if self.seats[i].computer is None]
+        return humans[0] if len(humans) == 1 else None
+
     def _roll(self, seat: Seat) -> None:
         """Roll for the player on turn; say so when the roll cannot be played."""
-        g = self.game
-        g.roll()
-        if isinstance(g.history[-1], PlayMade) or seat.computer is None:
-            self._report()  # a roll that passes the turn, or a person's roll
+        self._submit(Request(ActionKind.ROLL, self._asker()))
 
     # --- the person ---------------------------------------------------------------------------
 
@@ -548,71 +572,49 @@ class PlaySession:
             elif looks_like_move and phase == GamePhase.ROLL:
                 self.say(f"Roll first ({quote(line)} is a move): press Enter or type 'roll'.")
             elif looks_like_move:
-                self.say(f"Sorry: {self._refusal('roll')}.")
+                self.say(f"Sorry: {self._refusal(Request(ActionKind.ROLL, self._asker()))}.")
             else:
                 self.say(f"Unknown command {quote(line)}; type 'help' for the list.")
             return
-        refusal = self._refusal(command)
+        rest = parts[1] if len(parts) > 1 else ""
+        kind = GAME_ACTIONS.get(command)
+        if kind is None:
+            getattr(self, f"_do_{command}")(rest)
+            return
+        # Refused first, whatever follows the command: a resignation is asked about as a single.
+        refusal = self._refusal(Request(kind, self._asker(), win_kind=WinKind.SINGLE))
         if refusal:
             self.say(f"Sorry: {refusal}.")
             return
-        getattr(self, f"_do_{command}")(parts[1] if len(parts) > 1 else "")
+        request = self._request(kind, rest)
+        if request is not None:
+            self._submit(request)
 
-    def _refusal(self, command: str) -> str | None:
-        """Why the game action ``command`` cannot be done now, in a player's words; None if it can."""
-        g = self.game
-        action = GAME_ACTIONS.get(command)
-        if action is None:
+    def _request(self, kind: ActionKind, rest: str) -> Request | None:
+        """The request a game action command makes, with what follows it; None (and the person
+        told why) when that cannot be read."""
+        if kind is not ActionKind.RESIGN:
+            return Request(kind, self._asker())
+        words = rest.lower().split() or ["single"]
+        if len(words) > 1 or words[0] not in RESIGN_WORDS:
+            self.say(f"Resign how much? 'resign single', 'resign gammon' or 'resign backgammon', "
+                     f"not {quote(rest)}.")
             return None
-        if action in g.legal_actions():
-            if command == "undo" and self.seats[g.history[-1].player].computer is not None:
-                return "there is no play of yours to take back"  # the computer's play stands
+        return Request(kind, self._asker(), win_kind=RESIGN_WORDS[words[0]])
+
+    def _refusal(self, request: Request) -> str | None:
+        """Why ``request`` cannot be made now, in a player's words (the game says why); None if it can."""
+        refused = self.game.why_not(request)
+        if refused is None:
             return None
-        phase = g.phase
-        if phase == GamePhase.RESIGNED:
-            return f"first answer the resignation: {self._choices().split(': ')[-1]}"
-        if phase == GamePhase.DOUBLED:
-            return self._why_not_beaver() if command == "beaver" else (
-                f"first answer the double: {self._choices().split(': ')[-1]}")
-        if command in ("take", "drop", "beaver"):
-            return "there is no double to answer"
-        if command in ("accept", "reject"):
-            return "there is no resignation to answer"
-        if command == "undo":
-            return "there is no play to take back"
-        if phase == GamePhase.MOVE:
-            if command == "roll":
-                return f"the dice are rolled: play the {format_dice(_rolled(g))}"
-            return "a double is offered before rolling, not after"
-        return self._why_not_double()
-
-    def _why_not_double(self) -> str:
-        g = self.game
-        rules = self.match.rules
-        owner = g.cube_owner
-        if not rules.use_cube:
-            return "this game is played without the cube"
-        if g.crawford_game:
-            return "there is no doubling in the Crawford game"
-        if owner is not None and owner != g.turn:
-            return f"{said(self.names[owner], 'owns')} the cube"
-        if rules.cube_limit and g.cube_value * 2 > rules.cube_limit:
-            return f"the cube is at its limit of {rules.cube_limit}"
-        return "the cube cannot be turned now"
-
-    def _why_not_beaver(self) -> str:
-        rules = self.match.rules
-        if not rules.is_money:
-            return "beavers are for money games only"
-        if not rules.beavers:
-            return "beavers are off in this game ('gammon play --beavers' allows them)"
-        return f"a beaver would pass the cube limit of {rules.cube_limit}"
+        return refusal_words(refused, request.kind, self.names, answers=self._choices().split(": ")[-1],
+                             dice=self.game.dice)
 
     def _play(self, seat: Seat, text: str) -> None:
         g = self.game
         position, dice = g.position, _rolled(g)
         try:
-            g.play(text)
+            self.match.apply(Request(ActionKind.PLAY, self._asker(), play=text))
         except GammonError as e:
             # The board is on screen: the position ID and the dice in the message add nothing.
             message = str(e).replace(f" in position {position.id} with {dice[0]}{dice[1]}", "")
@@ -633,7 +635,7 @@ class PlaySession:
                 return
             parts = line.split(maxsplit=1)
             if resolve(parts[0], allowed)[0] == "undo":
-                self.game.undo()
+                self.match.apply(Request(ActionKind.UNDO, self._asker()))
                 self._shown = None
                 self.say("Play taken back.")
                 return
@@ -645,50 +647,6 @@ class PlaySession:
                 self.say(f"Press Enter to end your turn or type 'undo' (not {quote(line)}).")
 
     # --- commands -----------------------------------------------------------------------------
-
-    def _seat(self) -> Seat:
-        return self.seats[_to_act(self.game)]
-
-    def _do_roll(self, rest: str) -> None:
-        self._roll(self._seat())
-
-    def _do_double(self, rest: str) -> None:
-        self.game.double()
-        self._report()
-
-    def _do_take(self, rest: str) -> None:
-        self.game.take()
-        self._report()
-
-    def _do_drop(self, rest: str) -> None:
-        self.game.drop()
-        self._report()
-
-    def _do_beaver(self, rest: str) -> None:
-        self.game.beaver()
-        self._report()
-
-    def _do_resign(self, rest: str) -> None:
-        words = rest.lower().split() or ["single"]
-        if len(words) > 1 or words[0] not in RESIGN_WORDS:
-            self.say(f"Resign how much? 'resign single', 'resign gammon' or 'resign backgammon', "
-                     f"not {quote(rest)}.")
-            return
-        self.game.resign(RESIGN_WORDS[words[0]])
-        self._report()
-
-    def _do_accept(self, rest: str) -> None:
-        self.game.accept_resignation()
-        self._report()
-
-    def _do_reject(self, rest: str) -> None:
-        self.game.reject_resignation()
-        self._report()
-
-    def _do_undo(self, rest: str) -> None:
-        self.game.undo()
-        self._shown = None
-        self.say("The last play is taken back.")
 
     def _do_hint(self, rest: str) -> None:
         words = rest.split()

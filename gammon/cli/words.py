@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import re
 
+from gammon.dice import Dice
+from gammon.game import ActionKind
+from gammon.refusal import Refusal, Refused
 from gammon.words import WIN_WORDS, format_dice, points_text, said
 
-__all__ = ["WIN_WORDS", "format_dice", "object_form", "one_of", "points_text", "quote", "said", "tidy"]
+__all__ = ["WIN_WORDS", "format_dice", "object_form", "one_of", "points_text", "quote", "refusal_words",
+           "said", "tidy"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
 
@@ -50,3 +54,40 @@ def tidy(message: str) -> str:
     quotes (pasted input) are cut."""
     message = _PART_OF.sub(lambda m: f"'{m[1]}'" if _part_of(m[1], m[2]) else m[0], message)
     return _LONG_QUOTE.sub(lambda m: quote(m[1]), message)
+
+
+# The game's reasons in the terminal's words (the rest: the game's own, tidied).
+_REFUSAL_WORDS = {
+    Refusal.NO_DOUBLE: "there is no double to answer",
+    Refusal.NO_RESIGNATION: "there is no resignation to answer",
+    Refusal.NOTHING_TO_UNDO: "there is no play to take back",
+    Refusal.NOT_YOUR_PLAY: "there is no play of yours to take back",  # the computer's play stands
+    Refusal.DICE_NOT_ROLLED: "roll first",
+    Refusal.NO_CUBE: "this game is played without the cube",
+    Refusal.CRAWFORD_GAME: "there is no doubling in the Crawford game",
+    Refusal.BEAVER_MATCH_PLAY: "beavers are for money games only",
+    Refusal.BEAVERS_OFF: "beavers are off in this game ('gammon play --beavers' allows them)",
+    Refusal.GAME_OVER: "the game is over",
+    Refusal.NOT_STARTED: "the game starts with the opening roll",
+}
+
+
+def refusal_words(refused: Refused, kind: ActionKind, names: tuple[str, str], answers: str,
+                  dice: Dice | None) -> str:
+    """Why the game refuses a ``kind`` request, in a player's words: ``answers`` are those the
+    game waits for ("take or pass"), ``dice`` the roll to play."""
+    r = refused.refusal
+    if r is Refusal.RESIGNATION_PENDING:
+        return f"first answer the resignation: {answers}"
+    if r is Refusal.DOUBLE_PENDING:
+        return f"first answer the double: {answers}"
+    if r is Refusal.DICE_ROLLED:
+        if kind == ActionKind.ROLL and dice is not None:
+            return f"the dice are rolled: play the {format_dice(dice)}"
+        return "a double is offered before rolling, not after"
+    if r is Refusal.CUBE_OWNED and refused.player is not None:
+        return f"{said(names[refused.player], 'owns')} the cube"
+    if r in (Refusal.CUBE_LIMIT, Refusal.BEAVER_LIMIT):
+        what = "the cube is at its limit" if r is Refusal.CUBE_LIMIT else "a beaver would pass the cube limit"
+        return f"{what} of {refused.limit}"
+    return _REFUSAL_WORDS.get(r) or tidy(refused.words())

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError
-from gammon.game import ActionKind
+from gammon.game import ActionKind, Request
 from gammon.position import Position
 from gammon.primitives import race_win_chance
 
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from gammon.game import Game
     from gammon.play import Play
 
-CubeAnswer = Literal["take", "drop", "beaver"]
+CubeAnswer = Literal["take", "pass", "beaver"]
 
 DOUBLE_RACE = 0.70
 DOUBLE_CONTACT = 0.75
@@ -52,21 +52,20 @@ BEAVER = 0.60
 
 @dataclass(frozen=True)
 class ComputerAction:
-    """The computer's next action in a game: its kind (roll, double, play, take, drop, beaver,
+    """The computer's next action in a game: its kind (roll, double, play, take, pass, beaver,
     accept or reject a resignation) and, for a play, the play."""
 
     kind: ActionKind
     play: Play | None = None
 
+    def request(self, player: int | None = None) -> Request:
+        """This action as the request every front end submits (``player``: the computer's seat,
+        or None for whoever must act)."""
+        return Request(self.kind, player, play=self.play)
+
     def perform(self, game: Game) -> None:
         """Make this action in ``game`` (a roll with the game's own dice)."""
-        if self.kind is ActionKind.PLAY and self.play is not None:
-            game.play(self.play)
-            return
-        {ActionKind.ROLL: game.roll, ActionKind.DOUBLE: game.double, ActionKind.TAKE: game.take,
-         ActionKind.DROP: game.drop, ActionKind.BEAVER: game.beaver,
-         ActionKind.ACCEPT_RESIGNATION: game.accept_resignation,
-         ActionKind.REJECT_RESIGNATION: game.reject_resignation}[self.kind]()
+        game.apply(self.request())
 
 
 class ComputerPlayer(Protocol):
@@ -135,7 +134,7 @@ class HeuristicCube:
         rules = game.rules
         if rules.beavers and rules.match_length == 0 and p >= BEAVER:
             return "beaver"
-        return "take" if p >= (TAKE_RACE if doubler_view.is_race() else TAKE_CONTACT) else "drop"
+        return "take" if p >= (TAKE_RACE if doubler_view.is_race() else TAKE_CONTACT) else "pass"
 
     def accepts_resignation(self, game: Game) -> bool:
         kind = game.offered_resignation
@@ -207,7 +206,7 @@ class EnginePlayer(HeuristicCube):
         decision = self.engine.cube_decision(game)
         if decision.beaver and game.rules.beavers and game.rules.match_length == 0:
             return "beaver"
-        return "take" if decision.take else "drop"
+        return "take" if decision.take else "pass"
 
 
 def engine_available() -> bool:

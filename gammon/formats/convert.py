@@ -9,6 +9,11 @@ gammon only reads has ``write=None``; adding one is one entry, e.g. for XG files
 
 (:func:`as_transcript` takes a Match, ``.mat`` records or an :class:`SgfMatch`).
 
+:func:`read_match` is the one way every reader of match files (``gammon convert``, ``gammon
+analyse``, ``gammon play --resume``, the web's uploads) reads one: in the format named, or the one
+its bytes show, and with ``partial=True`` the games before a damaged or unfinished part where the
+format's reader can tell them.
+
 :func:`convert` writes the target text, reads it back with the target's own reader and compares
 the two transcripts: every difference is either something the target format cannot hold
 (reported in :attr:`Conversion.losses`: gnubg's analysis dropped by ``.mat``, the beaver rule
@@ -19,6 +24,7 @@ format keeps their dice, and their effect on the cube is compared with the rest 
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
@@ -29,6 +35,7 @@ from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats.mat import MatMatch, decode_mat, format_mat, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
+from gammon.formats.xg_container import MAGIC as XG_MAGIC
 from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
 from gammon.match import Match
 from gammon.rules import GameResult, Rules
@@ -54,18 +61,21 @@ class Transcript:
     notes: frozenset[str] = frozenset()
     record: object = None
     warnings: tuple[str, ...] = ()  # what the reader accepted though it did not add up
+    problems: tuple[str, ...] = ()  # a partial read: what was left out, each quoting its line
 
 
 @dataclass(frozen=True)
 class MatchFormat:
-    """One file format: ``read`` turns a file's bytes into a Transcript (raising
-    :class:`InvalidNotationError` quoting bad input), ``write`` a Transcript into text; None when
-    gammon does not do that."""
+    """One file format: ``read`` turns a file's bytes (or its text, for a text format) into a
+    Transcript (raising :class:`InvalidNotationError` quoting bad input), ``write`` a Transcript
+    into text; None when gammon does not do that. ``read_partial`` reads what it can of a damaged
+    file (the games before the first bad one), where the format can tell them apart."""
 
     name: str
     extensions: tuple[str, ...]
-    read: Callable[[bytes], Transcript] | None
+    read: Callable[[bytes | str], Transcript] | None
     write: Callable[[Transcript], str] | None
+    read_partial: Callable[[bytes | str], Transcript] | None = None
 
 
 @dataclass(frozen=True)
@@ -100,15 +110,22 @@ _MAT_INFO = {"Event": "event", "Round": "round", "Site": "place", "EventDate": "
 _MAT_RULES = {"Player 1", "Player 2", "Variation", "Crawford", "Jacoby", "Beaver", "CubeLimit"}
 
 
-def _read_mat(data: bytes) -> Transcript:
-    record = read_mat(decode_mat(data))
+def _read_mat(data: bytes | str) -> Transcript:
+    record = read_mat(decode_mat(data) if isinstance(data, bytes | bytearray) else data)
     if record.errors:
         more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
         raise InvalidNotationError(f"{record.errors[0]}{more}")
     return _mat_transcript(record)
 
 
-def _mat_transcript(record: MatMatch) -> Transcript:
+def _read_mat_partial(data: bytes | str) -> Transcript:
+    """The games before the first one with a problem, and the problems."""
+    record = read_mat(decode_mat(data) if isinstance(data, bytes | bytearray) else data)
+    t = _mat_transcript(record, partial=bool(record.errors))
+    return dataclasses.replace(t, problems=tuple(str(e) for e in record.errors))
+
+
+def _mat_transcript(record: MatMatch, partial: bool = False) -> Transcript:
     info = {}
     for tag, value in record.tags.items():
         if tag in _MAT_INFO and value:
@@ -116,7 +133,7 @@ def _mat_transcript(record: MatMatch) -> Transcript:
             info[key] = _iso_date(value) if key == "date" else value
     other = sorted(t for t in record.tags if t not in _MAT_INFO and t not in _MAT_RULES)
     notes = frozenset({f".mat header tags ({', '.join(other)})"} if other else set())
-    return Transcript(to_match(record), record.names, info, notes, record)
+    return Transcript(to_match(record, partial=partial), record.names, info, notes, record)
 
 
 def _write_mat(t: Transcript) -> str:
@@ -141,7 +158,7 @@ _SGF_INFO = {"EV": "event", "RO": "round", "PC": "place", "DT": "date", "AN": "a
 _ANALYSIS = {"A", "DA", "MR", "CR", "LU", "GB", "GW", "BM", "DO", "BC", "DC", "GS"}
 
 
-def _read_sgf(data: bytes) -> Transcript:
+def _read_sgf(data: bytes | str) -> Transcript:
     return _sgf_transcript(read_sgf(data))
 
 
@@ -172,7 +189,9 @@ def _write_sgf(t: Transcript) -> str:
 # --- eXtreme Gammon (read only) ---------------------------------------------------------------
 
 
-def _read_xg(data: bytes) -> Transcript:
+def _read_xg(data: bytes | str) -> Transcript:
+    if isinstance(data, str):
+        raise InvalidNotationError("an eXtreme Gammon file is binary: read its bytes, not text")
     record = read_xg(data)
     h = record.header
     info = {"event": h.event, "place": h.location, "round": h.round, "annotator": h.transcriber}
@@ -184,7 +203,7 @@ def _read_xg(data: bytes) -> Transcript:
 # --- the registry ----------------------------------------------------------------------------
 
 FORMATS: tuple[MatchFormat, ...] = (
-    MatchFormat("mat", (".mat", ".txt"), _read_mat, _write_mat),
+    MatchFormat("mat", (".mat", ".txt"), _read_mat, _write_mat, _read_mat_partial),
     MatchFormat("sgf", (".sgf",), _read_sgf, _write_sgf),
     MatchFormat("xg", (".xg",), _read_xg, None),  # eXtreme Gammon's binary match files
 )
@@ -215,6 +234,37 @@ def reading_format(path: str | Path) -> MatchFormat:
     return next((fmt for fmt in FORMATS if suffix in fmt.extensions and fmt.read), FORMATS[0])
 
 
+_SGF_START = re.compile(r"\A\ufeff?\s*\(\s*;")
+
+
+def sniff_format(data: bytes | str) -> MatchFormat:
+    """The format a match file's content shows: eXtreme Gammon's magic ``RGMH``, SGF's opening
+    ``(;``, else ``.mat`` (whose reader says so if the text is not one)."""
+    if isinstance(data, bytes | bytearray):
+        if data.startswith(XG_MAGIC):
+            return find_format("xg")
+        head = data[:64].decode("utf-8", "replace")
+    else:
+        head = data[:64]
+    return find_format("sgf" if _SGF_START.match(head) else "mat")
+
+
+def read_match(data: bytes | str, format: MatchFormat | str | None = None,
+               partial: bool = False) -> Transcript:
+    """Read a match file's bytes (or the text of a text format) in ``format`` (a MatchFormat, its
+    name or an extension; None: the one its content shows, :func:`sniff_format`).
+
+    ``partial=True``: a damaged or unfinished file gives the games before its first bad one, its
+    problems in :attr:`Transcript.problems`, where the format's reader can tell them apart (.mat);
+    otherwise the first problem refuses the file. Raises :class:`InvalidNotationError` quoting
+    the bad input (cut), ValueError for a format that gammon cannot read."""
+    fmt = sniff_format(data) if format is None else find_format(format) if isinstance(format, str) else format
+    reader = (fmt.read_partial if partial else None) or fmt.read
+    if reader is None:
+        raise ValueError(f"gammon cannot read {fmt.name} files")
+    return reader(data)
+
+
 def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -> Conversion:
     """Read ``data`` in format ``source``, write it in format ``target`` and report the losses.
 
@@ -227,7 +277,7 @@ def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -
         raise ValueError(f"gammon cannot read {source.name} files")
     if target.write is None or target.read is None:
         raise ValueError(f"gammon cannot write {target.name} files")
-    before = source.read(data)
+    before = read_match(data, source)
     text = target.write(before)
     try:
         after = target.read(text.encode("utf-8"))
@@ -314,6 +364,6 @@ def _first_difference(a: list[Action], b: list[Action], names: tuple[str, str]) 
 
 def _ending(result: GameResult) -> str:
     kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(result.kind)]
-    how = {"bear_off": "won by bearing off", "drop": "won by a drop", "resign": "resigned",
+    how = {"bear_off": "won by bearing off", "pass": "won as the double is passed", "resign": "resigned",
            "abandon": "abandoned"}[result.reason]
     return f"{kind} {how} ({result.points} point{'s' if result.points != 1 else ''})"

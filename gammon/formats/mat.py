@@ -44,9 +44,9 @@ from gammon.game import (
     Action,
     Beaver,
     Double,
-    Drop,
     Game,
     GamePhase,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -303,7 +303,7 @@ class _GameReader:
         elif cell.lower() in ("takes", "accepts"):
             self._answer(Take(player))
         elif cell.lower() in ("drops", "passes", "rejects"):
-            self._answer(Drop(player))
+            self._answer(Pass(player))
         elif win := _WIN.match(cell):
             points = int(win.group(1))
             if points < 1:
@@ -313,7 +313,7 @@ class _GameReader:
             raise _GameError(f"cannot read the cell {cut(cell)!r}")
         self.lines += [line] * (len(game.history) - len(self.lines))
 
-    def _answer(self, action: Take | Drop) -> None:
+    def _answer(self, action: Take | Pass) -> None:
         if self.game.phase is not GamePhase.DOUBLED:
             what = "take" if isinstance(action, Take) else "drop"
             raise _GameError(f"a {what} must answer the opponent's double")
@@ -529,7 +529,7 @@ def _cells_of(game: MatGame) -> list[tuple[int, str]]:
             cells.append((p, f" Beavers => {action.cube_value}"))
         elif isinstance(action, Take):
             cells.append((p, " Takes"))
-        elif isinstance(action, Drop):
+        elif isinstance(action, Pass):
             cells.append((p, " Drops"))
     if game.winner is not None:
         cells.append((game.winner, f" Wins {game.points} point{'s' if game.points != 1 else ''}"))

@@ -222,7 +222,7 @@ def _is_int(value: Any) -> bool:
 
 # --- Game ------------------------------------------------------------------------------------
 
-_ENDINGS = {"bear_off": GameState.OVER, "drop": GameState.DROPPED, "resign": GameState.RESIGNED,
+_ENDINGS = {"bear_off": GameState.OVER, "pass": GameState.DROPPED, "resign": GameState.RESIGNED,
             "abandon": GameState.RESIGNED}
 
 

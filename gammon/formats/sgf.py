@@ -65,8 +65,8 @@ from gammon.game import (
     Action,
     Beaver,
     Double,
-    Drop,
     GamePhase,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -233,7 +233,7 @@ class SgfAnnotator(Protocol):
 
     ``game`` counts games from 0; ``action`` is the index in that game's ``history`` of the action
     the node records (the PlayMade of a move node, the Roll of a ``PL``/``DI`` node, the Double, Take,
-    Drop or Beaver of a cube node). Return ``{}`` for none. :class:`SgfMatch` is one (it gives
+    Pass or Beaver of a cube node). Return ``{}`` for none. :class:`SgfMatch` is one (it gives
     back what was read); ``gammon.analysis.sgf_annotations.AnalysisAnnotator`` is another, turning
     gammon's evaluations into gnubg's ``A`` (plays considered), ``DA`` (cube decision), ``LU``
     (luck) and ``BM``/``DO`` (marks) so that GNU Backgammon shows them."""
@@ -514,7 +514,7 @@ class _GameReader:
             elif word in ("drop", "pass"):
                 if beaver_pending is not None:
                     raise _NodeError("the doubler drops a beaver, which gammon's rules make binding")
-                game.drop(player=player)
+                game.pass_(player=player)
             else:
                 self._move(player, value, last)
         elif "DI" in props:
@@ -776,7 +776,7 @@ def _nodes(action: Action, history: Sequence[Action], i: int) -> list[str]:
         return [f"{side}[double]"]
     if isinstance(action, Take):
         return [f"{side}[take]"]
-    if isinstance(action, Drop):
+    if isinstance(action, Pass):
         return [f"{side}[drop]"]
     if isinstance(action, Beaver):
         # gnubg's beaver: the player doubled redoubles, and the doubler takes

@@ -354,7 +354,7 @@ class _Replay:
         if cube.take == 1:
             game.take(player=taker)
         elif cube.take == 0:
-            game.drop(player=taker)
+            game.pass_(player=taker)
         elif cube.take == 2:
             if cube.beaver_answer == 2:
                 raise self.fail("a raccoon (redouble of a beaver), which gammon does not play")

@@ -1,4 +1,6 @@
-"""The actions a client may ask for (requests: a kind and its arguments), applied to a Match.
+"""The actions a client may ask for: a validated :class:`~gammon.web.schemas.ActionRequest` made
+into the core's request (:class:`gammon.game.Request`, or :class:`gammon.match.NewGame`) and
+submitted through :meth:`gammon.match.Match.apply`, which checks it and says why it is refused.
 
 What is stored is not the request but the actions it made in the games' ``history``
 (:mod:`gammon.records`); :mod:`gammon.web.old_log` replays requests stored in the old format.
@@ -9,10 +11,13 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
+from pydantic import ValidationError
+
 from gammon.errors import IllegalActionError, cut
-from gammon.game import ActionKind
-from gammon.match import Match
+from gammon.game import ActionKind, Request
+from gammon.match import Match, NewGame
 from gammon.rules import Rules, WinKind
+from gammon.web.schemas import ActionRequest
 
 NEW_GAME = "new_game"  # the match's next game: the one request that is not a game's action
 ACTIONS = (*(k.value for k in ActionKind), NEW_GAME)
@@ -29,36 +34,37 @@ def rules_from_dict(data: dict[str, Any]) -> Rules:
     return Rules(**{k: v for k, v in data.items() if k != NAMES_KEY})
 
 
-def apply_action(match: Match, kind: str, player: int | None, args: dict[str, Any]) -> None:
-    """Apply one request for ``player``.
+def core_request(req: ActionRequest, player: int | None) -> Request | NewGame:
+    """The core's request for ``req``, made by ``player`` (None: whoever must act). A claim is
+    not one: the server makes it the absent player's abandon."""
+    if req.action == NEW_GAME:
+        return NewGame()
+    if req.action not in ACTIONS:
+        raise IllegalActionError(f"unknown action {cut(repr(req.action))}; "
+                                 f"expected one of {', '.join(ACTIONS)}")
+    kind = ActionKind(req.action)
+    if kind is ActionKind.PLAY:
+        if req.play is None:
+            raise IllegalActionError("a play needs its notation as text, got None")
+        return Request(kind, player, play=req.play)
+    if kind is ActionKind.RESIGN:
+        if req.kind is None:
+            raise IllegalActionError("resign needs kind 1 (single), 2 (gammon) or 3 (backgammon), got None")
+        return Request(kind, player, win_kind=WinKind(req.kind))
+    return Request(kind, player)
 
-    Raises IllegalActionError / IllegalMoveError / InvalidNotationError with the game unchanged."""
-    game = match.game
-    if kind == NEW_GAME:
-        match.new_game()
-        return
-    if kind not in ACTIONS:
-        raise IllegalActionError(f"unknown action {cut(repr(kind))}; expected one of {', '.join(ACTIONS)}")
-    action = ActionKind(kind)
-    if action is ActionKind.PLAY:
-        text = args.get("play")
-        if not isinstance(text, str):
-            raise IllegalActionError(f"a play needs its notation as text, got {cut(repr(text))}")
-        game.play(text, player=player)
-        return
-    if action is ActionKind.RESIGN:
-        value = args.get("kind")
-        if isinstance(value, bool) or value not in (1, 2, 3):
-            raise IllegalActionError(
-                f"resign needs kind 1 (single), 2 (gammon) or 3 (backgammon), got {cut(repr(value))}")
-        game.resign(WinKind(value), player=player)
-        return
-    if action is ActionKind.ABANDON:
-        if player is None:
-            raise IllegalActionError("abandon needs the player who leaves")
-        game.abandon(player)
-        return
-    {ActionKind.ROLL: game.roll, ActionKind.UNDO: game.undo, ActionKind.DOUBLE: game.double,
-     ActionKind.TAKE: game.take, ActionKind.DROP: game.drop, ActionKind.BEAVER: game.beaver,
-     ActionKind.ACCEPT_RESIGNATION: game.accept_resignation,
-     ActionKind.REJECT_RESIGNATION: game.reject_resignation}[action](player=player)
+
+def submit(match: Match, req: ActionRequest, player: int | None) -> None:
+    """Make ``req`` for ``player``. Raises IllegalActionError (its ``refused`` says why) /
+    IllegalMoveError / InvalidNotationError with the match unchanged."""
+    match.apply(core_request(req, player))
+
+
+def stored_request(kind: str, args: dict[str, Any]) -> ActionRequest:
+    """A request as the old log stored it (its kind and arguments), validated as the wire's; a
+    pass was stored as "drop"."""
+    try:
+        return ActionRequest.model_validate({"action": "pass" if kind == "drop" else kind, **args})
+    except ValidationError as e:
+        raise IllegalActionError(f"the stored request {cut(repr(kind))} {cut(repr(args))} cannot be "
+                                 f"read: {cut(str(e), 200)}") from None

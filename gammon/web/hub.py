@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Container
-from typing import Any, Literal
+from typing import Literal
 
 from fastapi import WebSocket
 
@@ -206,14 +206,9 @@ class Hub:
                 if req.action == "claim":
                     self._check_claim(live, seat)
                     assert seat is not None
-                    live.act(1 - seat, "abandon", {})
+                    live.act(1 - seat, ActionRequest(action="abandon", play=None, kind=None, version=None))
                 else:
-                    args: dict[str, Any] = {}
-                    if req.play is not None:
-                        args["play"] = req.play
-                    if req.kind is not None:
-                        args["kind"] = req.kind
-                    live.act(seat, req.action, args)
+                    live.act(seat, req)
             finally:
                 await self._store(live)  # nothing is acknowledged, or shown, before it is stored
             await self._computer(live)  # the clients see the computer's answer with the action

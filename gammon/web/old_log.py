@@ -11,7 +11,7 @@ from gammon.errors import IllegalActionError
 from gammon.match import Match
 from gammon.rules import Rules
 from gammon.store.repository import RequestRecord
-from gammon.web.actions import apply_action
+from gammon.web.actions import stored_request, submit
 
 
 class _LoggedDice:
@@ -32,7 +32,7 @@ def replay_requests(rules: Rules, requests: Iterable[RequestRecord]) -> Match:
     match = Match(rules, dice)
     for request in requests:
         dice.queue.extend(request.rolls)
-        apply_action(match, request.kind, request.player, request.args)
+        submit(match, stored_request(request.kind, request.args), request.player)
         if dice.queue:
             raise IllegalActionError(
                 f"stored request {request.seq} ({request.kind}) did not use all its dice {request.rolls!r}")

@@ -14,7 +14,7 @@ ActionName = Literal[
     "undo",
     "double",
     "take",
-    "drop",
+    "pass",
     "beaver",
     "resign",
     "accept_resignation",

@@ -16,20 +16,20 @@ from __future__ import annotations
 import asyncio
 import hmac
 import secrets
-from typing import Any
 
 from gammon.dice import DiceSource, RandomDice
 from gammon.engine.players import ComputerAction, ComputerPlayer, available_levels, computer_player
 from gammon.errors import GammonError, IllegalActionError, NotAuthorizedError, StoreConflictError
-from gammon.game import GamePhase, PlayMade
-from gammon.match import Match
+from gammon.game import ActionKind, GamePhase, PlayMade, Request
+from gammon.match import Match, NewGame
 from gammon.records import MatchAction, extend_match, match_actions, replay_match
 from gammon.rules import Rules
 from gammon.store import LogChange, MatchRecord, Store, StoredLog
 from gammon.store.repository import MatchSummary, hash_token
-from gammon.web.actions import ACTIONS, NAMES_KEY, apply_action, rules_from_dict, rules_to_dict
+from gammon.web.actions import NAMES_KEY, core_request, rules_from_dict, rules_to_dict
 from gammon.web.engine_pool import INLINE_LEVELS
 from gammon.web.old_log import replay_requests
+from gammon.web.schemas import ActionRequest
 
 MODES = ("computer", "local", "online")
 COMPUTER_SEAT = 1
@@ -126,10 +126,9 @@ class LiveMatch:
         game = self.match.game
         return None if game.phase in (GamePhase.OPENING, GamePhase.OVER) else game.turn
 
-    def act(self, seat: int | None, kind: str, args: dict[str, Any]) -> None:
-        """Apply ``kind`` for ``seat`` (validated), then the automatic actions (queued unsaved)."""
-        if kind not in ACTIONS:
-            raise IllegalActionError(f"unknown action {kind!r}; expected one of {', '.join(ACTIONS)}")
+    def act(self, seat: int | None, request: ActionRequest) -> None:
+        """Make ``request`` for ``seat``, then the automatic actions (queued unsaved)."""
+        kind = request.action
         if kind == "undo" and self.record.mode == "online":
             # The opponent is shown each play at once and may act on it (double, roll): no take-backs.
             raise IllegalActionError("no undo in online games: your opponent has been shown the play")
@@ -141,7 +140,7 @@ class LiveMatch:
                 raise IllegalActionError(f"nobody can {kind} now: {self.match.game.awaiting()}")
         else:
             player = seat
-        self._apply(kind, player, args)
+        self._apply(core_request(request, player))
         self.advance()
 
     def computer_due(self) -> bool:
@@ -152,8 +151,7 @@ class LiveMatch:
 
     def computer_acts(self, action: ComputerAction) -> None:
         """Apply the computer's ``action`` (found by the engine pool), then the automatic actions."""
-        kind, args = _request(action)
-        self._apply(kind, COMPUTER_SEAT, args)
+        self._apply(action.request(COMPUTER_SEAT))
         self.advance()
 
     def advance(self) -> None:
@@ -162,30 +160,24 @@ class LiveMatch:
         for _ in range(_MAX_AUTOMATIC):
             game = self.match.game
             if game.phase is GamePhase.OPENING:
-                self._apply("roll", None, {})
+                self._apply(Request(ActionKind.ROLL))
             elif game.phase is GamePhase.OVER:
                 return
             elif self.level is not None and game.turn == COMPUTER_SEAT:
                 if self.computer is None:
                     return
-                kind, args = self._computer_action()
-                self._apply(kind, COMPUTER_SEAT, args)
+                self._apply(self.computer.next_action(game).request(COMPUTER_SEAT))
             elif game.phase is GamePhase.ROLL and not game.can_double():
-                self._apply("roll", game.turn, {})
+                self._apply(Request(ActionKind.ROLL, game.turn))
             else:
                 return
         raise IllegalActionError(f"match {self.id!r}: more than {_MAX_AUTOMATIC} automatic actions in a row")
 
-    def _computer_action(self) -> tuple[str, dict[str, Any]]:
-        game, computer = self.match.game, self.computer
-        assert computer is not None
-        return _request(computer.next_action(game))
-
-    def _apply(self, kind: str, player: int | None, args: dict[str, Any]) -> None:
+    def _apply(self, request: Request | NewGame) -> None:
         match = self.match
         game = match.game
         done = len(game.history)
-        apply_action(match, kind, player, args)  # a refused request changes nothing
+        match.apply(request)  # a refused request changes nothing
         if match.game is not game:  # the next game: every action of it is new
             game, done = match.game, 0
         history = game.history
@@ -294,8 +286,3 @@ def check_level(level: str) -> None:
     if level not in available_levels():
         computer_player(level)  # the error that names the levels
         raise ValueError(f"unknown computer level {level!r}")
-
-
-def _request(action: ComputerAction) -> tuple[str, dict[str, Any]]:
-    """The computer's action as the stored log holds a request: its kind and arguments."""
-    return action.kind.value, ({"play": str(action.play)} if action.play is not None else {})

@@ -16,9 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from gammon.errors import GammonError, InvalidNotationError, cut
-from gammon.formats.mat import read_mat, to_match
-from gammon.formats.sgf import read_sgf
-from gammon.formats.xg import read_xg
+from gammon.formats.convert import read_match
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -62,18 +60,14 @@ def cut_quotes(message: str, limit: int = 200) -> str:
 
 def read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
     """The games and names of an uploaded file's text, ``kind`` "mat", "sgf" or "xg" (base64)."""
+    data: bytes | str = text
     if kind == "xg":
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
             raise InvalidNotationError("the .xg file is not in base64") from None
-        xg = read_xg(data)
-        return xg.to_match().games, xg.names
-    if kind == "sgf":
-        sgf = read_sgf(text)
-        return sgf.match.games, sgf.names
-    record = read_mat(text)
-    return to_match(record).games, record.names
+    transcript = read_match(data, kind)
+    return transcript.match.games, transcript.names
 
 
 def analyse_upload(

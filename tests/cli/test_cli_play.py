@@ -27,7 +27,7 @@ from gammon.cli.main import main
 from gammon.cli.session import PlaySession, Seat, format_dice, said
 from gammon.dice import RandomDice
 from gammon.engine.players import computer_player
-from gammon.game import GamePhase
+from gammon.game import ActionKind, GamePhase, Request
 from gammon.match import Match
 from gammon.rules import Rules
 
@@ -74,7 +74,7 @@ def script_game(seed: int, match_length: int, two_player: bool, garbage_every: i
             elif g.phase == GamePhase.MOVE:
                 g.play(bot.choose_play(g))
             elif g.phase == GamePhase.DOUBLED:
-                getattr(g, bot.answer_double(g))()
+                g.apply(Request(ActionKind(bot.answer_double(g))))
             continue
         turns += 1
         if garbage_every and turns % garbage_every == 0:
@@ -302,7 +302,7 @@ def test_a_passed_double_ends_the_game_at_the_old_stake():
     session.stdin = io.StringIO(f"{g.legal_plays()[0]}\ndouble\npass\nn\n")
     session.run()
     result = session.match.game.result
-    assert result.reason == "drop" and result.points == 1
+    assert result.reason == "pass" and result.points == 1
     assert "wins a single game after the double is passed, 1 point." in out.getvalue()
 
 

@@ -9,7 +9,7 @@ import pytest
 from gammon.cli.main import main
 from gammon.formats.mat import format_mat, read_mat, to_match
 from gammon.formats.sgf import read_sgf
-from gammon.game import Action, Double, Drop, PlayMade, Take
+from gammon.game import Action, Double, Pass, PlayMade, Take
 from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
@@ -128,7 +128,7 @@ def test_xg_to_mat_and_sgf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     again = to_match(read_mat((tmp_path / "match.mat").read_text()))
 
     def kept(m: Match) -> list[list[Action]]:  # XG keeps no rejected resignation offers
-        return [[a for a in g.history if isinstance(a, PlayMade | Double | Take | Drop)] for g in m.games]
+        return [[a for a in g.history if isinstance(a, PlayMade | Double | Take | Pass)] for g in m.games]
 
     assert kept(again) == kept(match) and [g.result for g in again.games] == [g.result for g in match.games]
     code, out, err = run(capsys, source, tmp_path / "match.sgf")

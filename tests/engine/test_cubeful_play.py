@@ -15,7 +15,7 @@ from gammon import Position
 from gammon.dice import RandomDice
 from gammon.engine.players import CubeAnswer, EnginePlayer, HeuristicCube
 from gammon.formats.matchid import MatchState, format_gnubg_id
-from gammon.game import Double, Drop, Game
+from gammon.game import Double, Game, Pass
 from gammon.play import Play
 from tests.helpers import needs_gnubg
 
@@ -116,7 +116,7 @@ class Eager(HeuristicCube):
         return game.can_double()
 
     def answer_double(self, game: Game) -> CubeAnswer:
-        return "drop"
+        return "pass"
 
 
 class Confident(EnginePlayer):
@@ -198,8 +198,8 @@ def test_gnubg_drops_a_clear_pass_and_the_doubler_scores_the_cube(gnubg: Any) ->
         if last_double is None or last_double.player != seat:
             continue
         # a double at 90% cubeless or more: gnubg passes and the doubler wins the cube it offered
-        assert isinstance(game.history[-1], Drop) and game.history[-1].player == 1 - seat
-        assert game.result.winner == seat and game.result.reason == "drop"
+        assert isinstance(game.history[-1], Pass) and game.history[-1].player == 1 - seat
+        assert game.result.winner == seat and game.result.reason == "pass"
         assert game.result.points == last_double.cube_value // 2
         return
     pytest.fail("the confident player never doubled in 12 games")

@@ -65,7 +65,7 @@ def test_cube_policy_in_a_race():
     assert not player.wants_to_double(FakeGame(ahead, doubling_allowed=False))
     assert not player.wants_to_double(FakeGame(START))
     # The doubled player sees the position from its side; the doubler is on roll.
-    assert player.answer_double(FakeGame(ahead.flip(), turn=1)) == "drop"
+    assert player.answer_double(FakeGame(ahead.flip(), turn=1)) == "pass"
     close = pos("x 6:5 5:5 4:5; o 6:5 5:5 4:5")
     assert player.answer_double(FakeGame(close.flip(), turn=1)) == "take"
     beaver_rules = Rules(beavers=True)
@@ -148,7 +148,7 @@ def test_engine_player_beavers_only_where_the_rules_allow_it():
         answers[name] = player.answer_double(game)
     assert answers == {"money+beavers": "beaver", "money": "take", "match": "take"}
     decision.beaver, decision.take = False, False
-    assert player.answer_double(Game(Rules(beavers=True), RandomDice(seed=2))) == "drop"
+    assert player.answer_double(Game(Rules(beavers=True), RandomDice(seed=2))) == "pass"
 
 
 @pytest.mark.parametrize("level", ["random", "pubeval"])
@@ -170,12 +170,12 @@ def test_next_action_plays_whole_matches_with_legal_actions(level: str) -> None:
                 assert action.play in game.legal_plays()
                 game.play(action.play)
             else:
-                getattr(game, action.kind.value)()
+                game.apply(action.request())
         if match.is_over:
             break
         match.new_game()
     assert {ActionKind.ROLL, ActionKind.PLAY, ActionKind.DOUBLE} <= seen
-    assert seen & {ActionKind.TAKE, ActionKind.DROP}
+    assert seen & {ActionKind.TAKE, ActionKind.PASS}
     assert max(match.score) >= 5
 
 

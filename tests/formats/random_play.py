@@ -21,7 +21,7 @@ def play_game(game: Game, rng: random.Random, double: float = 0.08, take: float 
             if "beaver" in actions and rng.random() < 0.2:
                 game.beaver()
             else:
-                (game.take if rng.random() < take else game.drop)()
+                (game.take if rng.random() < take else game.pass_)()
         elif "play" in actions:
             plays = game.legal_plays()
             # gnubg reads a roll written without a play as the play when only one is legal, so

@@ -143,3 +143,44 @@ def test_xg_is_a_read_only_entry() -> None:
     with pytest.raises(ValueError, match="cannot write xg files"):
         convert(done.text.encode(), "sgf", "xg")
     assert as_transcript(read_mat(format_mat(match))).match.score == match.score
+
+
+# --- read_match: the one reader of match files ----------------------------------------------------
+
+
+def test_read_match_reads_each_format_and_sniffs_it_when_not_named() -> None:
+    from gammon.formats import read_match, sniff_format
+    from tests.formats.test_mat import GNUBG_TEXT
+
+    mat = read_match(GNUBG_TEXT.encode())
+    assert mat.names == ("gnubg", "root") and mat.match.score == (2, 1)
+    assert read_match(GNUBG_TEXT, "mat").match.score == (2, 1)  # a text format's text as it is
+    sgf_text = format_sgf(mat.match, mat.names)
+    assert sniff_format(sgf_text).name == "sgf" and sniff_format(b"\xef\xbb\xbf  (\n;FF[4]").name == "sgf"
+    sgf = read_match(sgf_text.encode())
+    assert sgf.names == mat.names and sgf.match.score == (2, 1)
+    assert sniff_format(b"RGMH" + bytes(8)).name == "xg"
+    assert sniff_format("7 point match").name == "mat"
+
+
+def test_read_match_partial_keeps_the_games_before_the_first_bad_one() -> None:
+    from gammon.formats import read_match
+    from tests.formats.test_mat import GNUBG_TEXT
+
+    text = GNUBG_TEXT.replace("43:", "44: 24/4")  # game 2's last roll cannot be played so
+    with pytest.raises(InvalidNotationError, match="game 2 .*24/4"):
+        read_match(text)
+    read = read_match(text, "mat", partial=True)
+    assert len(read.match.games) == 1 and read.match.score == (0, 1)
+    assert len(read.problems) == 1 and "24/4" in read.problems[0]
+    assert read_match(GNUBG_TEXT, partial=True).problems == ()
+
+
+def test_read_match_quotes_bad_input_cut() -> None:
+    from gammon.formats import read_match
+
+    with pytest.raises(InvalidNotationError) as caught:
+        read_match("x" * 500 + "\n")
+    assert "x" * 70 in str(caught.value) and "x" * 100 not in str(caught.value)
+    with pytest.raises(InvalidNotationError, match="binary"):
+        read_match("text", "xg")

@@ -21,7 +21,7 @@ from gammon.formats.mat import (
     to_record,
     write_mat,
 )
-from gammon.game import Double, Drop, Game, PlayMade, Roll, Take
+from gammon.game import Double, Game, Pass, PlayMade, Roll, Take
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
 
@@ -58,7 +58,7 @@ def test_read_gnubg_export() -> None:
     # the game's own history records: each roll (the opening one as (player 0's die, player 1's))
     # and its play, the cube actions; the "Wins" is the game's end
     kinds = [type(a) for a in g1.actions]
-    assert kinds == [Roll, PlayMade] * 4 + [Double, Drop]
+    assert kinds == [Roll, PlayMade] * 4 + [Double, Pass]
     first = g1.actions[1]
     assert (first.player, first.dice, str(first.play), g1.lines[1]) == (1, (1, 2), "24/23 13/11", 8)
     assert g1.actions[0] == Roll(1, (1, 2), opening=True)
@@ -98,7 +98,7 @@ def test_gnubg_text_replays_into_a_match() -> None:
     record = read_mat(GNUBG_TEXT.split(" Game 2")[0])
     match = to_match(record)
     assert match.score == (0, 1)
-    assert match.games[0].result.reason == "drop"
+    assert match.games[0].result.reason == "pass"
 
 
 def test_resignation_after_a_roll() -> None:
@@ -206,7 +206,7 @@ def test_backgammon_galaxy_variants() -> None:
     assert (record.games[1].winner, record.games[1].points, record.games[1].win_line) == (1, 1, 17)
     match = to_match(record)
     assert match.score == (1, 1)
-    assert [g.result.reason for g in match.games] == ["drop", "resign"]
+    assert [g.result.reason for g in match.games] == ["pass", "resign"]
     assert match.games[1].history[-2].player == 0  # A resigned, on A's turn
 
 

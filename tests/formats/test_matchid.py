@@ -177,7 +177,7 @@ def test_state_of_a_match_and_drop() -> None:
     m.game.roll()
     m.game.play("13/7 8/7")
     m.game.double()  # player 1, on roll after the opening play, doubles; player 0 drops
-    m.game.drop()
+    m.game.pass_()
     s = match_state(m)
     assert (s.game_state, s.score, s.cube_value, s.player_on_roll) == (GameState.DROPPED, (0, 1), 1, 1)
 

@@ -25,7 +25,7 @@ from gammon.game import (
     AcceptResignation,
     Beaver,
     Double,
-    Drop,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -101,8 +101,8 @@ def test_read_gnubg_style_match() -> None:
     assert opening == Roll(1, (1, 2), opening=True)
     assert str(black.play) == "24/23 13/11" and black.player == 1
     assert str(white.play) == "24/22 13/8" and white.player == 0
-    assert g1.history[4:] == [Double(1, 2), Drop(0)]
-    assert (g1.result.winner, g1.result.points, g1.result.reason) == (1, 1, "drop")
+    assert g1.history[4:] == [Double(1, 2), Pass(0)]
+    assert (g1.result.winner, g1.result.points, g1.result.reason) == (1, 1, "pass")
     # game 2: White opens 31, Black rolls 64 and resigns a gammon
     assert str(g2.history[1].play) == "8/5 6/5"
     assert g2.history[2] == Roll(1, (6, 4))
@@ -182,8 +182,8 @@ def test_automatic_doubles() -> None:
     (("B[21lnab]", "B[2x]"), "expected the dice"),
     (("W[drop])", "W[take])"), "cannot win 1 points with the cube at 2"),
     (("W[drop])", "W[drop]\n;B[31qtst])"), "cannot roll"),
-    (("RE[B+1]", "RE[W+1]"), "RE says White wins 1 points, the game gives Black 1 points (drop)"),
-    (("RE[B+1]", "RE[B+1R]"), "the loser resigned, but the game ended by drop"),
+    (("RE[B+1]", "RE[W+1]"), "RE says White wins 1 points, the game gives Black 1 points (pass)"),
+    (("RE[B+1]", "RE[B+1R]"), "the loser resigned, but the game ended by pass"),
     (("RE[B+1]", "RE[Bob]"), "expected the winner and points"),
     (("[ws:0][bs:1]", "[ws:1][bs:0]"), "disagrees with the games before it"),
     (("RU[Crawford]RE[W+2R]", "RU[Crawford:CrawfordGame]RE[W+2R]"), "Crawford game"),
@@ -277,7 +277,7 @@ def test_round_trips_of_random_matches() -> None:
                 seen.add(a.result.reason)
             seen.update(type(x).__name__ for x in a.history)
             seen.update("dance" for x in a.history if isinstance(x, PlayMade) and x.play is None)
-    assert {"bear_off", "drop", "resign", "Beaver", "RejectResignation", "dance"} <= seen
+    assert {"bear_off", "pass", "resign", "Beaver", "RejectResignation", "dance"} <= seen
 
 
 def test_an_abandoned_game_reads_back() -> None:

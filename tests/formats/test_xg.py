@@ -152,7 +152,7 @@ def test_every_kind_of_action_round_trips() -> None:
         seen |= {g.result.reason for g in back.games if g.result}
         seen |= {"dance" for g in back.games for a in g.history
                  if isinstance(a, PlayMade) and a.play is None}
-    assert {"Beaver", "Take", "Drop", "Resign", "bear_off", "drop", "resign", "dance"} <= seen
+    assert {"Beaver", "Take", "Pass", "Resign", "bear_off", "pass", "resign", "dance"} <= seen
 
 
 def _hides_a_hit(match: Match) -> bool:

@@ -24,8 +24,8 @@ from gammon.game import (
     AcceptResignation,
     Beaver,
     Double,
-    Drop,
     Game,
+    Pass,
     PlayMade,
     RejectResignation,
     Resign,
@@ -209,7 +209,7 @@ def game_records(game: Game, number: int, merge: random.Random | None = None) ->
             board0 = after if action.player == 1 else after.flip()
         elif isinstance(action, Double):
             answer = history[k + 1] if k + 1 < len(history) else None
-            take = {Take: 1, Drop: 0, Beaver: 2}.get(type(answer), -1)
+            take = {Take: 1, Pass: 0, Beaver: 2}.get(type(answer), -1)
             pending = cube_entry(action.player, board0.board, cube_value, cube_owner, double=1, take=take,
                                  beaver=1 if take == 2 else -1)
             if take in (1, 2):
@@ -231,7 +231,7 @@ def game_records(game: Game, number: int, merge: random.Random | None = None) ->
         records.append(pending)
     if game.result is not None:
         result = game.result
-        termination = {"bear_off": int(result.kind), "drop": 0, "resign": 100 + int(result.kind)}
+        termination = {"bear_off": int(result.kind), "pass": 0, "resign": 100 + int(result.kind)}
         if result.reason not in termination:
             raise ValueError(f"XG cannot record a game ended by {result.reason}")
         records.append(game_footer(_score_after(game), result.winner, result.points,

@@ -173,7 +173,7 @@ def _play_out(client: TestClient, m: dict, rng: random.Random, limit: int = 2000
         elif "roll" in acts:
             body = {"action": "double"} if "double" in acts and rng.random() < 0.05 else {"action": "roll"}
         elif "take" in acts:
-            body = {"action": rng.choice(["take", "take", "drop"])}
+            body = {"action": rng.choice(["take", "take", "pass"])}
         else:
             raise AssertionError(f"stuck: {s}")
         r = _act(client, m, **body)

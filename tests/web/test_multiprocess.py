@@ -96,7 +96,7 @@ def test_an_online_game_across_two_server_processes(two_servers: tuple[Server, S
             if "play" in acts:
                 msg: dict = {"action": "play", "play": rng.choice(st["plays"])}
             elif "take" in acts:
-                msg = {"action": "take" if rng.random() < 0.8 else "drop"}
+                msg = {"action": "take" if rng.random() < 0.8 else "pass"}
             elif "roll" in acts:
                 msg = {"action": "double" if "double" in acts and rng.random() < 0.05 else "roll"}
             else:

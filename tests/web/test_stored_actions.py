@@ -14,6 +14,7 @@ from gammon.match import Match
 from gammon.records import match_actions
 from gammon.rules import Rules
 from gammon.store import Store
+from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
 from gammon.web.views import match_view
 
@@ -23,7 +24,7 @@ def _histories(match: Match) -> list[list]:
 
 
 def _act(live: LiveMatch, request: str, **args: object) -> None:
-    live.act(None if live.record.mode == "local" else 0, request, dict(args))
+    live.act(None if live.record.mode == "local" else 0, ActionRequest(action=request, **args))
     live.save()
     stored = live.store.load_log(live.id)
     assert stored.actions == match_actions(live.match) and stored.version == live.version

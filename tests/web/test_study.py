@@ -165,11 +165,12 @@ def test_an_upload_is_read_in_the_worker_after_the_job_limits(store: Store,  # n
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     """Reading a large .mat takes seconds: the server checks the limits and hands the text to the
     job's worker; a refused upload is never read, an accepted one is read by its work."""
-    import gammon.web.uploads
+    import gammon.formats.convert
 
     reads: list[int] = []
-    real = gammon.web.uploads.read_mat
-    monkeypatch.setattr(gammon.web.uploads, "read_mat", lambda text: reads.append(len(text)) or real(text))
+    convert = gammon.formats.convert
+    real = convert.read_mat  # what read_match reads a .mat text with
+    monkeypatch.setattr(convert, "read_mat", lambda text: reads.append(len(text)) or real(text))
     runner = HeldRunner()
     settings = StudySettings(engine=_fast, jobs=Jobs(runner, per_client=2))
     with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:

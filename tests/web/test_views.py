@@ -5,6 +5,7 @@ from __future__ import annotations
 from gammon.dice import ScriptedDice
 from gammon.rules import Rules
 from gammon.store import Store
+from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
 from gammon.web.views import match_view
 
@@ -32,12 +33,12 @@ def test_steps_of_the_far_side_are_in_the_viewers_numbering(tmp_path) -> None:
 def test_the_log_reads_as_sentences(tmp_path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
     live = _live(store, "computer", [(5, 3), (6, 6)], level="random")
-    live.act(0, "play", {"play": "8/3 6/3"})
+    live.act(0, ActionRequest(action="play", play="8/3 6/3"))
     v = match_view(live, 0)
     assert v.log[:3] == ["Game 1", "You throw 5, Computer (random) throws 3: You play first",
                          "You play 5-3: 8/3 6/3"]
     assert v.log[3].startswith("Computer (random) plays 6-6: ")
-    live.act(0, "resign", {"kind": 3})  # the computer accepts a backgammon at once
+    live.act(0, ActionRequest(action="resign", kind=3))  # the computer accepts a backgammon at once
     v = match_view(live, 0)
     # money play with Jacoby and a centred cube: the backgammon counts one point
     assert v.log[4:] == ["You offer to resign a backgammon", "Computer (random) accepts the resignation",
@@ -70,7 +71,7 @@ def test_the_latest_play_is_shown_from_the_board_before_it(tmp_path) -> None:
     # You open with 6-1; the computer (random) answers 5-5, then you roll 4-2
     live = _live(store, "computer", [(6, 1), (5, 5), (4, 2)], level="random")
     assert match_view(live, 0).last_play is None
-    live.act(0, "play", {"play": "13/7 8/7"})
+    live.act(0, ActionRequest(action="play", play="13/7 8/7"))
     v = match_view(live, 0)
     lp = v.last_play
     # history: opening roll, your move, the computer's roll, its move
@@ -88,11 +89,11 @@ def test_a_hit_in_the_latest_play_sends_the_blot_to_the_bar(tmp_path) -> None:
     store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
     # two people at one device: player 0 opens 6-2 with 24/18 13/11; player 1's 6-6 can hit on 18
     live = _live(store, "local", [(6, 2), (6, 1)])
-    live.act(None, "play", {"play": "24/18 13/11"})
-    live.act(None, "roll", {})
+    live.act(None, ActionRequest(action="play", play="24/18 13/11"))
+    live.act(None, ActionRequest(action="roll"))
     v = match_view(live, None)
     index = next(i for i, p in enumerate(v.plays) if "*" in p and p.startswith("13/7*"))
-    live.act(None, "play", {"play": v.plays[index]})
+    live.act(None, ActionRequest(action="play", play=v.plays[index]))
     v = match_view(live, None)
     lp = v.last_play
     assert lp is not None and lp.player == 1
@@ -110,3 +111,19 @@ def test_the_wire_action_names_are_the_game_action_kinds() -> None:
 
     assert set(get_args(ActionName)) == {k.value for k in ActionKind} | {"new_game", "claim"}
     assert set(ACTIONS) == set(get_args(ActionName)) - {"claim"}  # a claim is an abandon, logged so
+
+
+def test_an_old_logs_drop_is_read_as_a_pass() -> None:
+    from gammon.game import ActionKind, Pass, Request
+    from gammon.rules import Rules
+    from gammon.store.repository import RequestRecord
+    from gammon.web.actions import core_request, stored_request
+    from gammon.web.old_log import replay_requests
+
+    assert core_request(stored_request("drop", {}), 1) == Request(ActionKind.PASS, 1)
+    requests = [RequestRecord(seq=0, kind="roll", rolls=((3, 1),)),
+                RequestRecord(seq=1, kind="play", player=0, args={"play": "8/5 6/5"}),
+                RequestRecord(seq=2, kind="double", player=1),
+                RequestRecord(seq=3, kind="drop", player=0)]  # how a pass was stored
+    match = replay_requests(Rules(), requests)
+    assert match.game.history[-1] == Pass(0) and match.game.result.reason == "pass"

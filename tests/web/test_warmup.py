@@ -20,6 +20,7 @@ from numba.core.registry import CPUDispatcher
 from gammon.dice import RandomDice
 from gammon.rules import Rules
 from gammon.store import Store
+from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
 from gammon.web.views import match_view
 
@@ -44,16 +45,16 @@ def human(live, act_for_computer, steps):
             continue
         view = match_view(live, 0, steps=steps)
         if view.result is not None:
-            live.act(0, "new_game", {})
+            live.act(0, ActionRequest(action="new_game"))
         elif "take" in view.actions:
-            live.act(0, "take", {})
+            live.act(0, ActionRequest(action="take"))
         elif "play" in view.actions:
             on_play(live.match.game)
-            live.act(0, "play", {"play": view.plays[-1]})
+            live.act(0, ActionRequest(action="play", play=view.plays[-1]))
         elif "double" in view.actions:
-            live.act(0, "double", {})
+            live.act(0, ActionRequest(action="double"))
         elif "roll" in view.actions:
-            live.act(0, "roll", {})
+            live.act(0, ActionRequest(action="roll"))
 """
 
 _WORKER = _LOADED + """

@@ -1,0 +1,87 @@
+"""Why an action is refused: one reason value from the core, which every front end words its own way.
+
+:meth:`gammon.game.Game.why_not` and :meth:`gammon.match.Match.why_not` answer with a
+:class:`Refused` (None: the action may be taken); the error that ``apply`` raises carries the same
+value (``IllegalActionError.refused``). The core's own message for it (:meth:`Refused.words`) speaks
+of "the other player", never of a name: the terminal (gammon.cli.words) and the web put it in their
+players' words from the reason and its data, without deciding the rule again.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Refusal(Enum):
+    """The rule that refuses an action."""
+
+    GAME_OVER = "game_over"                      # the game is over
+    NOT_STARTED = "not_started"                  # the opening roll comes first
+    DOUBLE_PENDING = "double_pending"            # a double waits for its answer
+    RESIGNATION_PENDING = "resignation_pending"  # an offer to resign waits for its answer
+    NO_DOUBLE = "no_double"                      # take, pass or beaver with no double offered
+    NO_RESIGNATION = "no_resignation"            # accept or reject with no offer to resign
+    DICE_NOT_ROLLED = "dice_not_rolled"          # a play before the roll
+    DICE_ROLLED = "dice_rolled"                  # a roll or a double after the roll
+    NOT_YOUR_TURN = "not_your_turn"              # the other player must act
+    NOT_A_PLAYER = "not_a_player"                # a player is 0 or 1 (``detail``: the value given)
+    PLAYER_NEEDED = "player_needed"              # abandon names the player who leaves
+    NO_CUBE = "no_cube"                          # the rules play without the cube
+    CRAWFORD_GAME = "crawford_game"              # no doubling in the Crawford game
+    CUBE_OWNED = "cube_owned"                    # the opponent (``player``) owns the cube
+    CUBE_LIMIT = "cube_limit"                    # the cube is at its limit (``limit``)
+    BEAVER_MATCH_PLAY = "beaver_match_play"      # beavers are for money play only
+    BEAVERS_OFF = "beavers_off"                  # the rules do not allow beavers
+    BEAVER_LIMIT = "beaver_limit"                # a beaver would pass the cube limit (``limit``)
+    NOTHING_TO_UNDO = "nothing_to_undo"          # no play to take back
+    NOT_YOUR_PLAY = "not_your_play"              # only the player who made the play takes it back
+    NOT_ON_ROLL = "not_on_roll"                  # only the player on roll may resign now
+    BAD_RESIGNATION = "bad_resignation"          # a resignation is a WinKind (``detail``: the value)
+    ILLEGAL_PLAY = "illegal_play"                # the play is not legal or not readable (``detail``)
+    NOT_A_GAME_ACTION = "not_a_game_action"      # the request names no action of a game
+    GAME_NOT_OVER = "game_not_over"              # a new game while the current one goes on
+    MATCH_OVER = "match_over"                    # a new game once the match is won (``score``)
+
+
+# The reasons that only say what the game waits for: the core's message is then the state of play.
+PHASE_REFUSALS = frozenset({Refusal.GAME_OVER, Refusal.NOT_STARTED, Refusal.DOUBLE_PENDING,
+                            Refusal.RESIGNATION_PENDING, Refusal.NO_DOUBLE, Refusal.NO_RESIGNATION,
+                            Refusal.DICE_NOT_ROLLED, Refusal.DICE_ROLLED})
+
+
+@dataclass(frozen=True)
+class Refused:
+    """A refusal and the data needed to word it."""
+
+    refusal: Refusal
+    player: int | None = None  # CUBE_OWNED: the cube's owner
+    limit: int | None = None  # CUBE_LIMIT, BEAVER_LIMIT: the rules' cube limit
+    detail: str = ""  # NOT_A_PLAYER, BAD_RESIGNATION: the value given, as repr(); ILLEGAL_PLAY: why
+    score: tuple[int, int] | None = None  # MATCH_OVER: the final score
+
+    def words(self) -> str:
+        """The core's words for the rule itself ("the other player owns the cube"); empty for
+        the reasons that only say what the game waits for (:data:`PHASE_REFUSALS`)."""
+        r = Refusal
+        return {
+            r.NOT_A_PLAYER: f"a player is 0 or 1, got {self.detail}",
+            r.NOT_YOUR_TURN: "it is the other player's turn",
+            r.PLAYER_NEEDED: "abandon needs the player who leaves",
+            r.NO_CUBE: "these rules play without the cube",
+            r.CRAWFORD_GAME: "there is no doubling in the Crawford game",
+            r.CUBE_OWNED: "the other player owns the cube",
+            r.CUBE_LIMIT: f"the cube is at its limit of {self.limit}",
+            r.BEAVER_MATCH_PLAY: "beavers are for money play only",
+            r.BEAVERS_OFF: "these rules do not allow beavers",
+            r.BEAVER_LIMIT: f"a beaver would pass the cube limit of {self.limit}",
+            r.NOTHING_TO_UNDO: "there is no play to take back",
+            r.NOT_YOUR_PLAY: "only the player who made the play can take it back",
+            r.NOT_ON_ROLL: "only the player on roll can now",
+            r.BAD_RESIGNATION: f"a resignation is a WinKind (1, 2 or 3), got {self.detail}",
+            r.ILLEGAL_PLAY: self.detail,
+            r.NOT_A_GAME_ACTION: f"{self.detail} is not a game action",
+            r.GAME_NOT_OVER: "the current game is not over",
+            r.MATCH_OVER: (f"the match is over, {self.score[0]}-{self.score[1]}" if self.score
+                           else "the match is over"),
+        }.get(self.refusal, "")
