@@ -11,7 +11,7 @@ from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts.clock import as_utc
 from gammon.store import Store
-from gammon.store.models import ProfileDecisionRow, ProfileMatchRow
+from gammon.store.models import AccountRow, ProfileDecisionRow, ProfileMatchRow
 
 MOVING_AVERAGE = 10  # matches
 
@@ -166,3 +166,14 @@ def marked_decision(d: ProfileDecisionRow) -> MarkedDecision:
 def _pr(rows: list[ProfileMatchRow]) -> float:
     decisions = sum(r.decisions for r in rows)
     return 500.0 * sum(r.error_total for r in rows) / decisions if decisions else 0.0
+
+
+def profile_accounts(store: Store) -> list[tuple[int, str]]:
+    """The accounts that have a profile match, as (id, name), by name."""
+    with sessionmaker(store.engine)() as s:
+        rows = s.execute(
+            select(AccountRow.id, AccountRow.name)
+            .where(AccountRow.id.in_(select(ProfileMatchRow.account_id)))
+            .order_by(AccountRow.name_key)
+        ).all()
+    return [(int(i), str(n)) for i, n in rows]
