@@ -12,6 +12,7 @@ called once when a server starts (before its workers), queues again what a stopp
 from __future__ import annotations
 
 import functools
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -199,6 +200,16 @@ class AnalysisQueue:
         while (outcome := self.work_next(engine)) is not None:
             done.append(outcome)
         return done
+
+    def serve(
+        self, stop: threading.Event, idle: float = 5.0, engine: Callable[[int], Engine] = engine_for
+    ) -> None:
+        """A server's worker: queue again what a stopped server left running, then run jobs as
+        they come, looking every ``idle`` seconds while the queue is empty, until ``stop`` is set."""
+        self.recover()
+        while not stop.is_set():
+            if self.work_next(engine) is None:
+                stop.wait(idle)
 
     def status(self, job_id: int) -> tuple[str, str | None]:
         """The job's status and the reason of a failure."""

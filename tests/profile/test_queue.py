@@ -3,6 +3,9 @@ their reason and are not retried; what a stopped server left running is done aga
 
 from __future__ import annotations
 
+import threading
+import time
+
 from sqlalchemy import delete, select
 from sqlalchemy.orm import sessionmaker
 
@@ -147,3 +150,25 @@ def test_an_account_deleted_takes_its_profile_and_queue_along(
         s.execute(delete(AccountRow).where(AccountRow.id == me.id))
     assert _rows(store, ProfileMatchRow) == _rows(store, ProfileDecisionRow) == []
     assert _rows(store, AnalysisJobRow) == []
+
+
+def test_a_server_worker_recovers_then_works_until_stopped(
+    store: Store, accounts: Accounts, clock: Clock
+) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    stopped = AnalysisQueue(store, clock=clock)
+    job = add(stopped, me.id, LASSE_1, seat=0)
+    stopped.claim()  # the server stopped while analysing it
+    queue = AnalysisQueue(store, clock=clock)
+    stop = threading.Event()
+    worker = threading.Thread(target=queue.serve, args=(stop, 0.05))
+    worker.start()
+    try:
+        for _ in range(600):
+            if queue.status(job)[0] == "done":
+                break
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        worker.join(10)
+    assert queue.status(job) == ("done", None) and not worker.is_alive()
