@@ -62,9 +62,9 @@ def plan_import(
             plan.names_seen[n] = plan.names_seen.get(n, 0) + 1
         seat = seat_of(read.names, player)
         if seat is None:
-            plan.failed.append(
-                (name, f"{player!r} is neither of its players ({read.names[0]}, {read.names[1]})")
-            )
+            both = all(n.strip().casefold() == player.strip().casefold() for n in read.names)
+            why = "both its players are named so" if both else "is neither of its players"
+            plan.failed.append((name, f"{player!r} {why} ({read.names[0]}, {read.names[1]})"))
             continue
         plan.matched += 1
         mark = fingerprint(read.match)
