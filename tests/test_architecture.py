@@ -30,6 +30,7 @@ _ENGINE = "the engine (numba kernels, nets, bear-off database) loads only for th
 _ANALYSIS = "match analysis (and the engine under it) loads only when `gammon analyse` runs"
 _WEB = "the server (FastAPI, the store, the engine workers) loads only when `gammon serve` runs"
 _SERVER = "the server process starts without the engine: its workers load it"
+_PROFILE = "the store, the accounts and the engine load only for `gammon import` and `gammon drill`"
 _ACCOUNTS = "SQLAlchemy and argon2 load only for `gammon account`"
 
 STARTUP_SAVINGS: dict[tuple[str, str], str] = {
@@ -71,6 +72,16 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.web.study", "gammon.web.study_work"): _SERVER,
     ("gammon.web.uploads", "gammon.web.study_work"): _SERVER,
     ("gammon.web.warmup", "gammon.engine.engine"): _SERVER,
+    ("gammon.cli.drill", "gammon.accounts"): _PROFILE,
+    ("gammon.cli.drill", "gammon.profile.drill"): _PROFILE,
+    ("gammon.cli.drill", "gammon.profile.summary"): _PROFILE,
+    ("gammon.cli.drill", "gammon.store"): _PROFILE,
+    ("gammon.cli.import_matches", "gammon.accounts"): _PROFILE,
+    ("gammon.cli.import_matches", "gammon.engine.engine"): _PROFILE,
+    ("gammon.cli.import_matches", "gammon.engine.parallel"): _PROFILE,
+    ("gammon.cli.import_matches", "gammon.profile"): _PROFILE,
+    ("gammon.cli.import_matches", "gammon.profile.importer"): _PROFILE,
+    ("gammon.cli.import_matches", "gammon.store"): _PROFILE,
     ("gammon.store.notify", "psycopg"): "only a PostgreSQL store listens: SQLite needs no psycopg",
     ("gammon.engine.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray run only",
 }

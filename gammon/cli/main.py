@@ -16,6 +16,8 @@ from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
 from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
+from gammon.cli.drill import add_drill
+from gammon.cli.import_matches import add_import
 from gammon.cli.progress import compile_notice
 from gammon.cli.resume import DEFAULT_NAME, load_saved, person_side
 from gammon.cli.rollout import add_rollout
@@ -188,6 +190,7 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_play, add_hint, add_eval, add_rollout, add_analyse, add_convert, add_serve, add_account,
+    add_import, add_drill,
 ]
 
 

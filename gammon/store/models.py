@@ -1,5 +1,6 @@
 """Database tables: one row per match, one row per action of its games (the games' ``history``);
-player accounts, their sign-in sessions, the seats they hold and their rating changes.
+player accounts, their sign-in sessions, the seats they hold and their rating changes; players'
+profiles (analysed matches, their marked decisions, the analysis queue, drill cards).
 
 A table added here is made in an existing database by ``create_all`` when the store opens it; a
 column added to an existing table needs the store to add it itself (see repository and check)."""
@@ -8,7 +9,18 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -133,3 +145,127 @@ class RatingChangeRow(Base):
     rating_after: Mapped[float] = mapped_column(Float)
     experience_before: Mapped[int] = mapped_column(Integer)
     played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class ProfileMatchRow(Base):
+    """An analysed match in an account's profile, from the seat that is the account's player.
+    ``fingerprint`` (the hash of the games' dice and plays) makes a match count once per account,
+    whichever file or format it came in."""
+
+    __tablename__ = "profile_matches"
+    __table_args__ = (
+        UniqueConstraint("account_id", "fingerprint", name="profile_matches_account_fingerprint"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(String(16))  # "here" (played on this server) or "file"
+    source_format: Mapped[str | None] = mapped_column(String(16), nullable=True)  # mat, sgf, xg
+    source_name: Mapped[str] = mapped_column(String(255))  # the file's name, or the match's id
+    played_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    analysed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    plies: Mapped[int] = mapped_column(Integer)
+    player_name: Mapped[str] = mapped_column(String(64))
+    opponent_name: Mapped[str] = mapped_column(String(64))
+    match_length: Mapped[int] = mapped_column(Integer)  # 0: a money session
+    player_score: Mapped[int] = mapped_column(Integer)
+    opponent_score: Mapped[int] = mapped_column(Integer)
+    result: Mapped[str] = mapped_column(String(16))  # "won", "lost", "unfinished" (or "drawn" for money)
+    # the player's statistics as gammon.analysis.stats defines them (EMG totals, mEMG rates)
+    decisions: Mapped[int] = mapped_column(Integer)  # unforced moves + close or actual cube decisions
+    error_total: Mapped[float] = mapped_column(Float)
+    pr: Mapped[float] = mapped_column(Float)
+    checker_error_rate: Mapped[float] = mapped_column(Float)
+    cube_error_rate: Mapped[float] = mapped_column(Float)
+    luck_total: Mapped[float] = mapped_column(Float)
+    luck_rate: Mapped[float] = mapped_column(Float)
+
+
+class ProfileDecisionRow(Base):
+    """A marked decision (doubtful, bad, very bad) of the player in a profile match: the position
+    as GNU Backgammon's ``PositionID:MatchID`` and XGID, the dice (None for a cube action), what
+    was played and what was best, the error (EMG) and the mark. ``ranking`` is the engine's:
+    ``[[play, equity], ...]`` best first for a checker play, the cube's equities for a cube action."""
+
+    __tablename__ = "profile_decisions"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    profile_match_id: Mapped[int] = mapped_column(
+        ForeignKey("profile_matches.id", ondelete="CASCADE"), index=True
+    )
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    game: Mapped[int] = mapped_column(Integer)
+    turn: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # "move" or "cube"
+    position_id: Mapped[str] = mapped_column(String(16))  # from the player's view
+    gnubg_id: Mapped[str] = mapped_column(String(40))
+    xgid: Mapped[str] = mapped_column(String(80))
+    dice: Mapped[str | None] = mapped_column(String(2), nullable=True)
+    played: Mapped[str] = mapped_column(String(64))
+    best: Mapped[str] = mapped_column(String(64))
+    error: Mapped[float] = mapped_column(Float, index=True)
+    mark: Mapped[str] = mapped_column(String(16))
+    ranking: Mapped[list | dict] = mapped_column(JSON)
+
+
+class AnalysisJobRow(Base):
+    """A queued analysis for an account's seat: a match played here (``match_id``) or a file (its
+    bytes, name and format). Rows outlive the server: what was queued or running when it stopped
+    is done when it starts again. ``status``: queued, running, done, duplicate or failed (with
+    ``reason``); ``attempts`` counts the starts, so a job that kills its worker is not retried
+    forever."""
+
+    __tablename__ = "analysis_jobs"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    file_name: Mapped[str | None] = mapped_column(String(255), nullable=True)
+    file_format: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    file_data: Mapped[bytes | None] = mapped_column(LargeBinary, nullable=True)
+    plies: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    reason: Mapped[str | None] = mapped_column(Text, nullable=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    started_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    profile_match_id: Mapped[int | None] = mapped_column(
+        ForeignKey("profile_matches.id", ondelete="SET NULL"), nullable=True
+    )
+
+
+class DrillCardRow(Base):
+    """A marked decision as a drill card: its spaced-repetition state (the ``fsrs`` library's
+    card, as its own dict), when it is due next, and how often it was answered."""
+
+    __tablename__ = "drill_cards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    decision_id: Mapped[int] = mapped_column(
+        ForeignKey("profile_decisions.id", ondelete="CASCADE"), unique=True
+    )
+    due: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    state: Mapped[str] = mapped_column(String(16))  # "new", "learning", "review", "relearning"
+    scheduler_card: Mapped[dict] = mapped_column(JSON)
+    reviews: Mapped[int] = mapped_column(Integer, default=0)
+    correct: Mapped[int] = mapped_column(Integer, default=0)
+    last_review: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class DrillReviewRow(Base):
+    """One answer to a drill card: what the player answered, whether it was right, the grade."""
+
+    __tablename__ = "drill_reviews"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    card_id: Mapped[int] = mapped_column(ForeignKey("drill_cards.id", ondelete="CASCADE"), index=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    reviewed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    answer: Mapped[str] = mapped_column(String(64))
+    error: Mapped[float | None] = mapped_column(Float, nullable=True)  # EMG lost, when the engine ranked it
+    grade: Mapped[int] = mapped_column(Integer)  # fsrs Rating: 1 again, 2 hard, 3 good, 4 easy

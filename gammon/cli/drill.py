@@ -1,0 +1,178 @@
+"""``gammon drill``: the player's marked decisions, asked again in the terminal on a
+spaced-repetition schedule (see gammon.profile.drill): the board, the question, the grade."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from rich.console import Console
+from rich.text import Text
+
+from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.errors import GammonError
+from gammon.formats.matchid import parse_gnubg_id
+from gammon.position import Position
+
+if TYPE_CHECKING:
+    from gammon.profile.drill import DrillCard, DrillProgress, Drills, Review
+
+QUIT = ("q", "quit", "exit")
+
+
+def add_drill(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "drill",
+        help="practise the decisions you got wrong in your analysed matches",
+        description="Show the positions of your marked decisions (from gammon import) when they are "
+        "due, ask for your play or cube action, grade it against the engine's ranking and schedule "
+        "the card again (spaced repetition). Type q to stop.",
+    )
+    p.add_argument("--account", default=None, metavar="NAME",
+                   help="whose decisions (default: the only account with a profile)")  # fmt: skip
+    p.add_argument(
+        "--database-url",
+        default=None,
+        help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: the SQLite file "
+        "in the user's data directory)",
+    )
+    p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
+    p.set_defaults(func=run_drill)
+
+
+def run_drill(args: argparse.Namespace) -> int:
+    from gammon.accounts import Accounts
+    from gammon.profile.drill import Drills
+    from gammon.profile.summary import profile_accounts
+    from gammon.store import Store
+
+    console = Console(no_color=args.plain or None, highlight=False, emoji=False, soft_wrap=True)
+    color = not args.plain and console.is_terminal
+    try:
+        store = Store(args.database_url, check=True)
+    except GammonError as e:
+        print(f"gammon drill: {e}", file=sys.stderr)
+        return 2
+    try:
+        if args.account is None:
+            profiles = profile_accounts(store)
+            if len(profiles) != 1:
+                names = ", ".join(n for _, n in profiles) or "none has a profile yet (gammon import)"
+                print(f"gammon drill: name the account with --account ({names})", file=sys.stderr)
+                return 2
+            account_id, name = profiles[0]
+        else:
+            account = Accounts(store).by_name(args.account)
+            if account is None:
+                print(f"gammon drill: no account is named {args.account!r}", file=sys.stderr)
+                return 2
+            account_id, name = account.id, account.name
+        drills = Drills(store)
+        drills.sync(account_id)
+        console.print(Text(f"{name}: {_standing(drills.progress(account_id))}", style="bold"))
+        answered = right = 0
+        while (card := drills.next_card(account_id)) is not None:
+            console.print()
+            _show(card, console, color)
+            review = _ask(drills, card, console)
+            if review is None:
+                break
+            answered += 1
+            right += review.right
+            _tell(card, review, console)
+        console.print()
+        if answered:
+            console.print(f"This session: {right} of {answered} right.")
+        progress = drills.progress(account_id)
+        console.print(_standing(progress))
+        if not progress.due and progress.next_due is not None:
+            console.print(f"The next card is due {_when(progress.next_due)}.")
+    finally:
+        store.close()
+    return 0
+
+
+def _standing(p: DrillProgress) -> str:
+    if not p.cards:
+        return "no marked decisions to drill yet (gammon import analyses your matches)"
+    done = f"; {p.right} of {p.reviews} answers right ({p.accuracy:.0%})" if p.reviews else ""
+    return f"{p.due} of {p.cards} cards due{done}"
+
+
+def _when(moment: datetime) -> str:
+    return f"at {moment:%Y-%m-%d %H:%M} UTC"
+
+
+def _show(card: DrillCard, console: Console, color: bool) -> None:
+
+    d = card.decision
+    _, state = parse_gnubg_id(d.gnubg_id)
+    me = state.turn  # the player deciding: on roll, or answering a double
+    owner = None if state.cube_owner is None else 0 if state.cube_owner == me else 1
+    view = BoardView(
+        Position.from_id(d.position_id),
+        names=card.names,
+        glyphs=(PLAIN_GLYPHS[0], PLAIN_GLYPHS[1]),
+        on_turn=0,
+        dice=(int(d.dice[0]), int(d.dice[1])) if d.dice else None,
+        cube_value=state.cube_value,
+        cube_owner=owner,
+        cube_offered_by=1 if card.asks_for == "take" else None,
+        score=(state.score[me], state.score[1 - me]),
+        match_length=state.match_length,
+        crawford=state.crawford,
+        position_id=d.position_id,
+    )
+    for line in render_board(view, color=color):
+        console.print(line)
+    console.print(f"{d.mark} in your match (game {d.game}, turn {d.turn}); {d.xgid}", markup=False)
+
+
+def _ask(drills: Drills, card: DrillCard, console: Console) -> Review | None:
+    """Ask until the answer is one the card takes; None when the player stops."""
+
+    question = {
+        "play": f"Your play with {card.decision.dice} (e.g. 13/8 6/3), q to stop: ",
+        "double": "Double or no double? (q to stop) ",
+        "take": "Take or pass? (q to stop) ",
+    }[card.asks_for]
+    while True:
+        try:
+            answer = console.input(question).strip()
+        except EOFError:
+            return None
+        if answer.lower() in QUIT:
+            return None
+        if not answer:
+            continue
+        try:
+            return drills.review(card.id, answer)
+        except GammonError as e:
+            console.print(f"  {e}", markup=False)
+
+
+def _tell(card: DrillCard, review: Review, console: Console) -> None:
+    if review.error is None:
+        console.print(f"  Wrong: {review.answer} is not among the plays the engine ranked; "
+                      f"its best is {review.best}.", markup=False)  # fmt: skip
+    elif review.error <= 0.001:
+        console.print(f"  Right: {review.answer}.", markup=False)
+    elif review.right:
+        console.print(
+            f"  Close: {review.answer} loses {review.error:.3f} against {review.best}.", markup=False
+        )
+    else:
+        console.print(f"  Wrong: {review.answer} loses {review.error:.3f}; the best is {review.best}.",
+                      markup=False)  # fmt: skip
+    if isinstance(card.ranking, list):
+        best = float(card.ranking[0][1]) if card.ranking else 0.0
+        for rank, (play, equity) in enumerate(card.ranking[:4], 1):
+            console.print(
+                f"  {rank}. {play:<28} {float(equity):+.3f} ({float(equity) - best:+.3f})", markup=False
+            )
+    console.print(f"  Next time {_when(review.due)}.", markup=False)
+
+
+__all__ = ["add_drill", "run_drill"]

@@ -1,0 +1,112 @@
+"""Importing a directory of match files into an account's profile: read each file, find the seat
+of the named player, leave out the matches the profile has already (by fingerprint), queue the
+others and analyse them, in this process, over local processes or on a Ray cluster."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy.orm import sessionmaker
+
+from gammon.engine.parallel import ordered_map
+from gammon.errors import GammonError
+from gammon.profile.queue import AnalysisQueue, Outcome, run_job
+from gammon.profile.record import existing
+from gammon.profile.source import MATCH_FILE_EXTENSIONS, fingerprint, read_match_file
+
+
+@dataclass
+class ImportPlan:
+    """What a directory holds for the player: the queued jobs ``(job id, file)``, the duplicates
+    (files of a match the profile has, or one listed before), the files that could not be read or
+    whose players are someone else (with the reason), and every player's name seen."""
+
+    queued: list[tuple[int, str]] = field(default_factory=list)
+    duplicates: list[str] = field(default_factory=list)
+    failed: list[tuple[str, str]] = field(default_factory=list)
+    names_seen: dict[str, int] = field(default_factory=dict)
+    matched: int = 0  # files where the player was found
+
+
+def match_files(directory: str | Path) -> list[Path]:
+    """The match files under ``directory`` (its folders too), by name."""
+    root = Path(directory)
+    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in MATCH_FILE_EXTENSIONS)
+
+
+def seat_of(names: tuple[str, str], player: str) -> int | None:
+    """The seat whose name is ``player`` (compared without regard to case and outer spaces)."""
+    key = player.strip().casefold()
+    found = [seat for seat in (0, 1) if names[seat].strip().casefold() == key]
+    return found[0] if len(found) == 1 else None
+
+
+def plan_import(
+    queue: AnalysisQueue, account_id: int, files: Sequence[Path], player: str, plies: int
+) -> ImportPlan:
+    """Read ``files`` and queue the analysis of each new match where ``player`` plays."""
+    plan = ImportPlan()
+    seen: set[str] = set()
+    sessions = sessionmaker(queue.store.engine)
+    for path in files:
+        name = str(path)
+        try:
+            data = path.read_bytes()
+            read = read_match_file(data, path.name)
+        except (OSError, GammonError, ValueError) as e:
+            plan.failed.append((name, str(e)))
+            continue
+        for n in read.names:
+            plan.names_seen[n] = plan.names_seen.get(n, 0) + 1
+        seat = seat_of(read.names, player)
+        if seat is None:
+            both = all(n.strip().casefold() == player.strip().casefold() for n in read.names)
+            why = "both its players are named so" if both else "is neither of its players"
+            plan.failed.append((name, f"{player!r} {why} ({read.names[0]}, {read.names[1]})"))
+            continue
+        plan.matched += 1
+        mark = fingerprint(read.match)
+        with sessions() as s:
+            known = existing(s, account_id, mark) is not None
+        if known or mark in seen:
+            plan.duplicates.append(name)
+            continue
+        seen.add(mark)
+        plan.queued.append((queue.add_file(account_id, seat, data, path.name, read.format, plies), name))
+    return plan
+
+
+def run_jobs(
+    queue: AnalysisQueue,
+    database_url: str,
+    job_ids: Sequence[int],
+    *,
+    workers: int = 1,
+    ray_address: str | None = None,
+    done: Callable[[Outcome], None] | None = None,
+) -> list[Outcome]:
+    """Analyse the queued jobs ``job_ids``: here when ``workers`` is 1, else over that many local
+    processes, or on Ray at ``ray_address`` ("local" starts one here; see
+    :mod:`gammon.engine.parallel`). ``done`` is told of each outcome, in the jobs' order."""
+    outcomes: list[Outcome] = []
+    if workers <= 1 and ray_address is None:
+        results: Iterable[list[Outcome]] = (
+            [queue.run(job_id)] if queue.claim(job_id) is not None else [] for job_id in job_ids
+        )
+    else:
+        results = ordered_map(
+            _run_jobs, database_url, [(j, j + 1) for j in job_ids], workers=workers, ray_address=ray_address
+        )
+    for batch in results:
+        for outcome in batch:
+            outcomes.append(outcome)
+            if done is not None:
+                done(outcome)
+    return outcomes
+
+
+def _run_jobs(database_url: str, start: int, stop: int) -> list[Outcome]:
+    """The jobs ``start`` to ``stop`` - 1, in a worker process that opens the database itself."""
+    return [run_job(database_url, job_id) for job_id in range(start, stop)]

@@ -1,0 +1,325 @@
+"""The analysis queue: each queued analysis (a match played here, or a match file, for an
+account's seat) is a row of ``analysis_jobs``, so what was queued when the server stopped is done
+when it starts again. A worker claims the next row, analyses the match at the row's plies and
+stores it in the profile; a failure is recorded with its reason and not retried.
+
+A worker claims a row by moving it from ``queued`` to ``running`` with a guarded UPDATE, so two
+workers (threads, processes, machines) never take the same row. :meth:`AnalysisQueue.recover`,
+called once when a server starts (before its workers), queues again what a stopped server left
+``running``, at most ``max_attempts`` times in all: a match that kills its worker ends ``failed``.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import CursorResult, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import sessionmaker
+
+from gammon.accounts.clock import Clock, as_utc, utc_now
+from gammon.accounts.games import NAMES_KEY
+from gammon.analysis import analyse
+from gammon.engine.engine import DEFAULT_PLIES, Engine
+from gammon.errors import GammonError
+from gammon.match import Match
+from gammon.profile.record import Source, add_profile_match, existing
+from gammon.profile.source import fingerprint, read_match_file
+from gammon.records import replay_match
+from gammon.rules import Rules
+from gammon.store import Store
+from gammon.store.models import AccountRow, AnalysisJobRow, MatchRow, SeatAccountRow
+
+QUEUED, RUNNING, DONE, DUPLICATE, FAILED = "queued", "running", "done", "duplicate", "failed"
+MAX_ATTEMPTS = 3
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of a job: its status (done, duplicate or failed), the reason of a failure, the
+    profile match it made (done) or found (duplicate)."""
+
+    job_id: int
+    status: str
+    name: str
+    reason: str | None = None
+    profile_match_id: int | None = None
+
+
+@dataclass(frozen=True)
+class _Work:
+    match: Match
+    names: tuple[str, str]
+    source: Source
+    played_at: datetime
+
+
+@functools.cache
+def engine_for(plies: int) -> Engine:
+    """One engine per depth and process: loading the net is the slow part of a small analysis."""
+    return Engine(plies=plies)
+
+
+class AnalysisQueue:
+    """The queue in ``store``'s database; ``clock`` tells the time (injectable for tests)."""
+
+    def __init__(self, store: Store, *, clock: Clock = utc_now, max_attempts: int = MAX_ATTEMPTS) -> None:
+        self.store = store
+        self.clock = clock
+        self.max_attempts = max_attempts
+        self.sessions = sessionmaker(store.engine, expire_on_commit=False)
+
+    # --- queueing ----------------------------------------------------------------------------
+
+    def add_file(
+        self,
+        account_id: int,
+        seat: int,
+        data: bytes,
+        file_name: str,
+        file_format: str,
+        plies: int = DEFAULT_PLIES,
+    ) -> int:
+        """Queue the analysis of a match file (its bytes are kept in the row) for the account's
+        ``seat``; returns the job's id."""
+        return self._add(
+            AnalysisJobRow(
+                account_id=account_id,
+                seat=seat,
+                file_name=file_name[:255],
+                file_format=file_format,
+                file_data=data,
+                plies=plies,
+            )
+        )
+
+    def add_match(self, match_id: str, account_id: int, seat: int, plies: int = DEFAULT_PLIES) -> int:
+        """Queue the analysis of a match played here for the account's ``seat``."""
+        return self._add(AnalysisJobRow(account_id=account_id, seat=seat, match_id=match_id, plies=plies))
+
+    def _add(self, row: AnalysisJobRow) -> int:
+        _check_seat(row.seat)
+        row.status, row.attempts, row.created_at = QUEUED, 0, self.clock()
+        with self.sessions.begin() as s:
+            s.add(row)
+            s.flush()
+            return row.id
+
+    # --- working -----------------------------------------------------------------------------
+
+    def recover(self) -> int:
+        """Queue again the jobs a stopped server left running (those started ``max_attempts`` times
+        fail instead); returns how many were queued again. Call it before any worker starts."""
+        with self.sessions.begin() as s:
+            s.execute(
+                update(AnalysisJobRow)
+                .where(AnalysisJobRow.status == RUNNING, AnalysisJobRow.attempts >= self.max_attempts)
+                .values(
+                    status=FAILED,
+                    finished_at=self.clock(),
+                    reason=f"the analysis stopped unfinished {self.max_attempts} times",
+                )
+            )
+            again: CursorResult[Any] = s.execute(  # type: ignore[assignment]
+                update(AnalysisJobRow).where(AnalysisJobRow.status == RUNNING).values(status=QUEUED)
+            )
+            return int(again.rowcount)
+
+    def claim(self, job_id: int | None = None) -> int | None:
+        """Take the oldest queued job (or the job ``job_id`` if it is queued): it is ``running``
+        now, one attempt more. None when there is none."""
+        while True:
+            with self.sessions.begin() as s:
+                query = select(AnalysisJobRow.id).where(AnalysisJobRow.status == QUEUED)
+                if job_id is not None:
+                    query = query.where(AnalysisJobRow.id == job_id)
+                found = s.scalar(query.order_by(AnalysisJobRow.id).limit(1))
+                if found is None:
+                    return None
+                taken: CursorResult[Any] = s.execute(  # type: ignore[assignment]
+                    update(AnalysisJobRow)
+                    .where(AnalysisJobRow.id == found, AnalysisJobRow.status == QUEUED)
+                    .values(status=RUNNING, attempts=AnalysisJobRow.attempts + 1, started_at=self.clock())
+                )
+            if taken.rowcount:
+                return found
+            # another worker took it between the two statements: look again
+
+    def run(self, job_id: int, engine: Callable[[int], Engine] = engine_for) -> Outcome:
+        """Analyse the claimed job ``job_id`` with ``engine(plies)`` and store the result in the
+        profile (or find it there already: a duplicate); a failure is recorded with its reason."""
+        with self.sessions() as s:
+            job = s.get(AnalysisJobRow, job_id)
+            if job is None:
+                raise ValueError(f"no analysis job {job_id}")
+            name = job.file_name or job.match_id or str(job_id)
+        try:
+            work = self._work(job)
+            mark = fingerprint(work.match)
+            with self.sessions() as s:
+                found = existing(s, job.account_id, mark)
+            if found is not None:
+                return self._finish(job_id, name, DUPLICATE, profile_match_id=found)
+            analysis = analyse(work.match, engine(job.plies), names=work.names)
+            try:
+                with self.sessions.begin() as s:
+                    row = add_profile_match(
+                        s,
+                        account_id=job.account_id,
+                        seat=job.seat,
+                        match=work.match,
+                        analysis=analysis,
+                        source=work.source,
+                        played_at=work.played_at,
+                        analysed_at=self.clock(),
+                    )
+                    self._set(s, job_id, DONE, None, row.id)
+                    return Outcome(job_id, DONE, name, None, row.id)
+            except IntegrityError:  # another worker stored the same match meanwhile
+                with self.sessions() as s:
+                    found = existing(s, job.account_id, mark)
+                return self._finish(job_id, name, DUPLICATE, profile_match_id=found)
+        except Exception as e:  # noqa: BLE001 - whatever went wrong is the job's reason, not the worker's end
+            return self._finish(job_id, name, FAILED, reason=_reason(e))
+
+    def work_next(self, engine: Callable[[int], Engine] = engine_for) -> Outcome | None:
+        """Claim and run the next queued job; None when the queue is empty."""
+        job_id = self.claim()
+        return None if job_id is None else self.run(job_id, engine)
+
+    def work_all(self, engine: Callable[[int], Engine] = engine_for) -> list[Outcome]:
+        """Run queued jobs until none is left."""
+        done = []
+        while (outcome := self.work_next(engine)) is not None:
+            done.append(outcome)
+        return done
+
+    def serve(
+        self, stop: threading.Event, idle: float = 5.0, engine: Callable[[int], Engine] = engine_for
+    ) -> None:
+        """A server's worker: queue again what a stopped server left running, then run jobs as
+        they come, looking every ``idle`` seconds while the queue is empty, until ``stop`` is set."""
+        self.recover()
+        while not stop.is_set():
+            if self.work_next(engine) is None:
+                stop.wait(idle)
+
+    def status(self, job_id: int) -> tuple[str, str | None]:
+        """The job's status and the reason of a failure."""
+        with self.sessions() as s:
+            job = s.get(AnalysisJobRow, job_id)
+            if job is None:
+                raise ValueError(f"no analysis job {job_id}")
+            return job.status, job.reason
+
+    def pending(self, account_id: int | None = None) -> int:
+        """How many jobs are queued or running (for one account, or all)."""
+        with self.sessions() as s:
+            query = select(AnalysisJobRow.id).where(AnalysisJobRow.status.in_((QUEUED, RUNNING)))
+            if account_id is not None:
+                query = query.where(AnalysisJobRow.account_id == account_id)
+            return len(s.scalars(query).all())
+
+    # --- inside ------------------------------------------------------------------------------
+
+    def _work(self, job: AnalysisJobRow) -> _Work:
+        if job.file_data is not None:
+            name = job.file_name or "match"
+            read = read_match_file(job.file_data, name)
+            return _Work(
+                read.match, read.names, Source("file", name, read.format), read.date or as_utc(job.created_at)
+            )
+        if job.match_id is None:
+            raise ValueError("the job names neither a file nor a match")
+        with self.sessions() as s:
+            row = s.get(MatchRow, job.match_id)
+            if row is None:
+                raise ValueError(f"no match {job.match_id!r} is stored")
+            names = _names(s, row)
+            rules_data, created_at = dict(row.rules), as_utc(row.created_at)
+        actions = self.store.load_log(job.match_id).actions
+        if not actions:
+            raise ValueError("the match has no actions yet (or is still in the old format)")
+        rules = Rules(**{k: v for k, v in rules_data.items() if k != NAMES_KEY})
+        return _Work(replay_match(rules, actions), names, Source("here", job.match_id), created_at)
+
+    def _finish(
+        self,
+        job_id: int,
+        name: str,
+        status: str,
+        *,
+        reason: str | None = None,
+        profile_match_id: int | None = None,
+    ) -> Outcome:
+        with self.sessions.begin() as s:
+            self._set(s, job_id, status, reason, profile_match_id)
+        return Outcome(job_id, status, name, reason, profile_match_id)
+
+    def _set(
+        self, s: Any, job_id: int, status: str, reason: str | None, profile_match_id: int | None
+    ) -> None:
+        s.execute(
+            update(AnalysisJobRow)
+            .where(AnalysisJobRow.id == job_id)
+            .values(
+                status=status,
+                reason=reason,
+                profile_match_id=profile_match_id,
+                finished_at=self.clock(),
+                file_data=None if status in (DONE, DUPLICATE) else AnalysisJobRow.file_data,
+            )
+        )
+
+
+def _check_seat(seat: int) -> None:
+    if seat not in (0, 1):
+        raise ValueError(f"a seat is 0 or 1, got {seat!r}")
+
+
+def _names(s: Any, row: MatchRow) -> tuple[str, str]:
+    """The seats' names in a match played here: the account's, else the name it was made with,
+    else the computer's level, else Guest."""
+    held = dict(
+        s.execute(
+            select(SeatAccountRow.seat, AccountRow.name)
+            .join(AccountRow, AccountRow.id == SeatAccountRow.account_id)
+            .where(SeatAccountRow.match_id == row.id)
+        ).all()
+    )
+    given = row.rules.get(NAMES_KEY) if isinstance(row.rules, dict) else None
+    names = []
+    for seat in (0, 1):
+        if seat in held:
+            names.append(str(held[seat]))
+        elif row.mode == "computer" and seat == 1 and row.level:
+            names.append(row.level)
+        elif isinstance(given, list) and len(given) == 2 and isinstance(given[seat], str) and given[seat]:
+            names.append(given[seat])
+        else:
+            names.append("Guest")
+    return names[0], names[1]
+
+
+def _reason(error: Exception) -> str:
+    text = str(error) or type(error).__name__
+    return text if isinstance(error, GammonError | ValueError) else f"{type(error).__name__}: {text}"
+
+
+def run_job(database_url: str, job_id: int) -> Outcome:
+    """Run the job ``job_id`` (claiming it first) in a process of its own: a worker of a process
+    pool or of a Ray cluster opens the database itself."""
+    store = Store(database_url)
+    try:
+        queue = AnalysisQueue(store)
+        if queue.claim(job_id) is None:
+            status, reason = queue.status(job_id)
+            return Outcome(job_id, status, str(job_id), reason)
+        return queue.run(job_id)
+    finally:
+        store.close()

@@ -1,0 +1,73 @@
+"""Reading a match file for the profile, and the fingerprint that makes a match count once.
+
+:func:`read_match_file` is the one place the profile reads match files: the format registry's
+reader for the file's extension (``.mat`` for any other, as ``gammon analyse`` does)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from gammon.formats.convert import Transcript, read_match, reading_format
+from gammon.game import Beaver, Double, Pass, PlayMade, Roll, Take
+from gammon.match import Match
+
+MATCH_FILE_EXTENSIONS = (".mat", ".txt", ".sgf", ".xg")
+
+
+@dataclass(frozen=True)
+class MatchFile:
+    """A match read from a file: the Match, its players' names (player 0's first), the format's
+    name and the date the file gives (None if none)."""
+
+    match: Match
+    names: tuple[str, str]
+    format: str
+    date: datetime | None
+
+
+def read_match_file(data: bytes, file_name: str) -> MatchFile:
+    """The match in ``data``, a file named ``file_name`` (its extension tells the format).
+    Raises InvalidNotationError (a GammonError) quoting what does not read."""
+    fmt = reading_format(file_name)
+    transcript = read_match(data, fmt)
+    return MatchFile(transcript.match, transcript.names, fmt.name, _date(transcript))
+
+
+def _date(transcript: Transcript) -> datetime | None:
+    text = transcript.info.get("date")
+    if not text:
+        return None
+    try:
+        return datetime.strptime(text.strip()[:10], "%Y-%m-%d").replace(tzinfo=UTC)
+    except ValueError:
+        return None
+
+
+def fingerprint(match: Match) -> str:
+    """The SHA-256 of the match's games as the players made them: the match length and, game by
+    game, each roll's dice, play and cube action with its player. What differs between files of
+    one match is left out: the file's bytes and names, tied opening throws (no format keeps
+    them), resignations and the rest of the bookkeeping. The same match with its players listed
+    the other way round has the same fingerprint."""
+    records = [_record(match, swap) for swap in (False, True)]
+    return min(hashlib.sha256(r.encode()).hexdigest() for r in records)
+
+
+def _record(match: Match, swap: bool) -> str:
+    games: list[list[list[Any]]] = []
+    for game in match.games:
+        moves: list[list[Any]] = []
+        for action in game.history:
+            player = 1 - action.player if swap else action.player
+            if isinstance(action, Roll):
+                moves.append([player, "roll", sorted(action.dice, reverse=True)])
+            elif isinstance(action, PlayMade):
+                moves.append([player, "play", str(action.play) if action.play is not None else None])
+            elif isinstance(action, Double | Beaver | Take | Pass):
+                moves.append([player, action.kind.value])
+        games.append(moves)
+    return json.dumps([match.rules.match_length, games], separators=(",", ":"))

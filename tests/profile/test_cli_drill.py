@@ -1,0 +1,70 @@
+"""``gammon drill``: the board, the question, the grade, in the terminal."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+
+from gammon.accounts import Accounts
+from gammon.accounts.passwords import Passwords
+from gammon.cli.main import main
+from gammon.profile import AnalysisQueue
+from gammon.profile.drill import Drills
+from gammon.store import Store
+from tests.accounts.conftest import CHEAP
+from tests.profile.conftest import LASSE_1, add
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    """A database where lasse's match against earl is analysed (at 0 ply)."""
+    url = f"sqlite:///{tmp_path / 'drill.sqlite3'}"
+    store = Store(url)
+    accounts = Accounts(store, passwords=Passwords(CHEAP))
+    me = accounts.sign_up("lasse", "password1")
+    accounts.sign_up("earl", "password1")
+    queue = AnalysisQueue(store)
+    add(queue, me.id, LASSE_1, seat=0)
+    queue.work_all()
+    store.close()
+    return url
+
+
+def _run(url: str, answers: str, monkeypatch: pytest.MonkeyPatch, *args: str) -> int:
+    monkeypatch.setattr("sys.stdin", io.StringIO(answers))
+    return main(["drill", "--database-url", url, "--plain", *args])
+
+
+def test_a_drill_session(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store = Store(url)
+    try:
+        card = Drills(store).next_card(1)  # the card asked first (Drills.sync made it)
+    finally:
+        store.close()
+    assert card is None  # no cards before the first drill
+    assert _run(url, "", monkeypatch) == 0  # the only account with a profile; stdin ends at once
+    out = capsys.readouterr().out
+    assert "lasse: 2 of 2 cards due" in out and "Position ID:" in out and "XGID=" in out
+    store = Store(url)
+    try:
+        card = Drills(store).next_card(1)
+    finally:
+        store.close()
+    assert card is not None
+    answer = card.decision.best if card.asks_for == "play" else card.decision.best.split(",")[0]
+    assert _run(url, f"nonsense\n{answer}\nq\n", monkeypatch, "--account", "LASSE") == 0
+    out = capsys.readouterr().out
+    assert "answer" in out or "nonsense" in out  # the refusal, then the question again
+    assert f"Right: {answer}." in out
+    assert "This session: 1 of 1 right." in out and "1 of 2 cards due; 1 of 1 answers right (100%)" in out
+
+
+def test_which_account(url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run(url, "", monkeypatch, "--account", "nobody") == 2
+    assert "no account is named 'nobody'" in capsys.readouterr().err
+    assert _run(url, "", monkeypatch, "--account", "earl") == 0
+    assert "earl: no marked decisions to drill yet" in capsys.readouterr().out

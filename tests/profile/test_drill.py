@@ -1,0 +1,116 @@
+"""Drills: marked decisions as cards, answers graded against the engine's ranking, rescheduled."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from fsrs import Rating, Scheduler
+
+from gammon.accounts import Accounts
+from gammon.errors import GammonError, InvalidNotationError
+from gammon.profile import AnalysisQueue
+from gammon.profile.drill import DrillCard, Drills, grade_answer
+from gammon.profile.summary import MarkedDecision
+from gammon.store import Store
+from tests.profile.conftest import LASSE_1, Clock, add
+
+
+@pytest.fixture
+def deck(store: Store, accounts: Accounts, queue: AnalysisQueue, clock: Clock) -> tuple[Drills, int]:
+    me = accounts.sign_up("lasse", "password1")
+    add(queue, me.id, LASSE_1, seat=0)
+    assert [o.status for o in queue.work_all()] == ["done"]
+    drills = Drills(store, clock=clock, scheduler=Scheduler(enable_fuzzing=False))
+    return drills, me.id
+
+
+def _first(drills: Drills, account: int, asks_for: str) -> DrillCard:
+    return next(c for c in drills.due(account) if c.asks_for == asks_for)
+
+
+def test_every_marked_decision_becomes_a_card_due_now(deck: tuple[Drills, int]) -> None:
+    drills, me = deck
+    made = drills.sync(me)
+    assert made > 0 and drills.sync(me) == 0  # once
+    progress = drills.progress(me)
+    assert (progress.cards, progress.due, progress.reviews, progress.next_due) == (made, made, 0, None)
+    card = drills.next_card(me)
+    assert card is not None and card.state == "new" and card.names == ("lasse", "earl")
+
+
+def test_the_best_play_is_right_and_comes_back_later(deck: tuple[Drills, int], clock: Clock) -> None:
+    drills, me = deck
+    drills.sync(me)
+    card = _first(drills, me, "play")
+    review = drills.review(card.id, card.decision.best)
+    assert (review.right, review.error, review.grade) == (True, 0.0, Rating.Good)
+    assert review.answer == review.best == card.decision.best
+    assert review.due > clock()
+    assert card.id not in [c.id for c in drills.due(me)]
+    progress = drills.progress(me)
+    assert (progress.reviews, progress.right, progress.accuracy) == (1, 1, 1.0)
+    assert progress.next_due == review.due
+    clock.advance(timedelta(days=1))
+    assert card.id in [c.id for c in drills.due(me)]
+    assert drills.card(card.id).state == "learning"
+
+
+def test_the_play_made_in_the_match_is_wrong(deck: tuple[Drills, int]) -> None:
+    drills, me = deck
+    drills.sync(me)
+    card = _first(drills, me, "play")
+    review = drills.review(card.id, card.decision.played)
+    assert not review.right and review.grade == Rating.Again
+    assert review.error == pytest.approx(card.decision.error, abs=1e-9)
+    assert drills.progress(me).accuracy == 0.0
+
+
+def test_an_illegal_play_is_refused_and_not_counted(deck: tuple[Drills, int]) -> None:
+    drills, me = deck
+    drills.sync(me)
+    card = _first(drills, me, "play")
+    with pytest.raises(GammonError):
+        drills.review(card.id, "24/1")
+    assert drills.progress(me).reviews == 0
+
+
+def _cube_card(played: str, no_double: float, double_take: float, double_pass: float) -> DrillCard:
+    decision = MarkedDecision(
+        1,
+        1,
+        1,
+        5,
+        "cube",
+        "4HPwATDgc/ABMA",
+        "4HPwATDgc/ABMA:cAkAAAAAAAAA",
+        "XGID=",
+        None,
+        played,
+        "",
+        0.1,
+        "bad",
+    )
+    ranking = {
+        "action": played,
+        "no_double": no_double,
+        "double_take": double_take,
+        "double_pass": double_pass,
+    }
+    return DrillCard(1, decision, ranking, ("me", "you"), datetime(2026, 1, 1, tzinfo=UTC), "new", 0, 0)
+
+
+def test_cube_answers_are_graded_by_the_stored_equities() -> None:
+    # a double and a take: doubling gains 0.1, taking loses 0.2 less than passing
+    doubler = _cube_card("no double", 0.4, 0.5, 1.0)
+    assert doubler.asks_for == "double"
+    assert grade_answer(doubler, "D") == ("double", 0.0, "double")
+    assert grade_answer(doubler, "no double") == ("no double", pytest.approx(0.1), "double")
+    taker = _cube_card("pass", 0.4, 0.8, 1.0)
+    assert taker.asks_for == "take"
+    assert grade_answer(taker, "take") == ("take", 0.0, "take")
+    assert grade_answer(taker, "drop") == ("pass", pytest.approx(0.2), "take")
+    with pytest.raises(InvalidNotationError, match="answer take or pass"):
+        grade_answer(taker, "double")
+    with pytest.raises(InvalidNotationError, match="answer double or no double"):
+        grade_answer(doubler, "24/18")

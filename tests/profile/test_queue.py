@@ -1,0 +1,170 @@
+"""The analysis queue: jobs are rows, analysed and stored in the profile once; failures keep
+their reason and are not retried; what a stopped server left running is done again."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from sqlalchemy import delete, select
+from sqlalchemy.orm import sessionmaker
+
+from gammon.accounts import Accounts
+from gammon.analysis import analyse
+from gammon.profile import AnalysisQueue, read_match_file
+from gammon.profile.queue import engine_for
+from gammon.store import Store
+from gammon.store.models import AccountRow, AnalysisJobRow, ProfileDecisionRow, ProfileMatchRow
+from tests.accounts.conftest import finish_match, new_match
+from tests.profile.conftest import CHARLOT_SGF, CHARLOT_XG, LASSE_1, Clock, add
+
+
+def _rows(store: Store, table: type) -> list:
+    with sessionmaker(store.engine)() as s:
+        return list(s.scalars(select(table)))
+
+
+def test_a_file_is_analysed_into_the_profile(store: Store, accounts: Accounts, queue: AnalysisQueue) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    job = add(queue, me.id, LASSE_1, seat=0)
+    assert queue.status(job) == ("queued", None)
+    [outcome] = queue.work_all()
+    assert (outcome.status, outcome.reason) == ("done", None)
+    assert queue.work_next() is None and queue.pending() == 0
+    [row] = _rows(store, ProfileMatchRow)
+    assert (row.account_id, row.seat, row.player_name, row.opponent_name) == (me.id, 0, "lasse", "earl")
+    assert (row.source, row.source_format, row.source_name, row.plies) == ("file", "mat", LASSE_1.name, 0)
+    read = read_match_file(LASSE_1.read_bytes(), LASSE_1.name)
+    assert (row.player_score, row.opponent_score) == read.match.score
+    assert row.result == ("won" if read.match.winner == 0 else "lost")
+    # the player's statistics as the analysis defines them
+    analysis = analyse(read.match, engine_for(0), names=read.names)
+    stats = analysis.statistics(resamples=1)[0]
+    assert abs(row.pr - stats.overall.pr) < 1e-9
+    assert abs(row.checker_error_rate - stats.checker.error_rate) < 1e-9
+    assert abs(row.luck_total - stats.luck.total) < 1e-9
+    decisions = _rows(store, ProfileDecisionRow)
+    mine = [d for d in analysis.marked() if d.context.player == 0]
+    assert len(decisions) == len(mine) > 0
+    for d in decisions:
+        assert d.mark in ("doubtful", "bad", "very bad") and d.error > 0.03
+        assert d.xgid.startswith("XGID=") and d.gnubg_id.count(":") == 1
+        assert d.best != d.played or d.kind == "cube"
+    # the file's bytes are not kept once the match is in the profile
+    [job_row] = _rows(store, AnalysisJobRow)
+    assert job_row.file_data is None and job_row.profile_match_id == row.id
+
+
+def test_the_same_match_in_another_format_is_a_duplicate(
+    store: Store, accounts: Accounts, queue: AnalysisQueue
+) -> None:
+    me = accounts.sign_up("charlot1", "password1")
+    add(queue, me.id, CHARLOT_SGF, seat=0)
+    add(queue, me.id, CHARLOT_XG, seat=0)
+    first, second = queue.work_all()
+    assert (first.status, second.status) == ("done", "duplicate")
+    assert second.profile_match_id == first.profile_match_id
+    assert [r.player_name for r in _rows(store, ProfileMatchRow)] == ["charlot1"]
+    # (another account may have the same match in its own profile: tests/profile/test_summary.py)
+
+
+def test_a_failure_keeps_its_reason_and_is_not_retried(accounts: Accounts, queue: AnalysisQueue) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    job = queue.add_file(me.id, 0, b"this is not a match", "broken.mat", "mat", plies=0)
+    [outcome] = queue.work_all()
+    assert outcome.status == "failed" and outcome.reason
+    assert queue.status(job) == ("failed", outcome.reason)
+    assert queue.work_next() is None
+
+
+def test_what_a_stopped_server_left_running_is_done_when_it_starts(
+    store: Store, accounts: Accounts, clock: Clock
+) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    before = AnalysisQueue(store, clock=clock)
+    job = add(before, me.id, LASSE_1, seat=0)
+    assert before.claim() == job  # the server stops while analysing it
+    assert before.claim() is None
+    after = AnalysisQueue(store, clock=clock)  # the server starts again
+    assert after.recover() == 1
+    [outcome] = after.work_all()
+    assert outcome.status == "done"
+
+
+def test_a_job_that_stops_its_worker_every_time_fails_at_last(
+    store: Store, accounts: Accounts, queue: AnalysisQueue
+) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    job = add(queue, me.id, LASSE_1, seat=0)
+    for _ in range(3):
+        assert queue.claim() == job
+        queue.recover()
+    assert queue.status(job)[0] == "failed"
+    assert "3 times" in (queue.status(job)[1] or "")
+    assert queue.claim() is None
+
+
+def test_a_claimed_job_is_not_claimed_twice(accounts: Accounts, queue: AnalysisQueue) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    first = add(queue, me.id, LASSE_1, seat=0)
+    second = add(queue, me.id, LASSE_1, seat=1)
+    assert queue.claim() == first
+    assert queue.claim(first) is None
+    assert queue.claim() == second
+    assert queue.claim() is None
+
+
+def test_a_match_played_here(store: Store, accounts: Accounts, queue: AnalysisQueue) -> None:
+    alice = accounts.sign_up("alice", "password1")
+    new_match(store, "m1", mode="local", length=3, names=["alice", "bob"])
+    finish_match(store, "m1", winner=0, length=3)
+    queue.add_match("m1", alice.id, 0, plies=0)
+    [outcome] = queue.work_all()
+    assert outcome.status == "done", outcome.reason
+    [row] = _rows(store, ProfileMatchRow)
+    assert (row.source, row.source_name, row.source_format) == ("here", "m1", None)
+    assert (row.player_name, row.opponent_name, row.result) == ("alice", "bob", "won")
+    assert (row.player_score, row.opponent_score) == (3, 0)
+
+
+def test_an_unknown_match_fails(accounts: Accounts, queue: AnalysisQueue) -> None:
+    me = accounts.sign_up("alice", "password1")
+    queue.add_match("nope", me.id, 0, plies=0)
+    [outcome] = queue.work_all()
+    assert outcome.status == "failed" and "nope" in (outcome.reason or "")
+
+
+def test_an_account_deleted_takes_its_profile_and_queue_along(
+    store: Store, accounts: Accounts, queue: AnalysisQueue
+) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    add(queue, me.id, LASSE_1, seat=0)
+    queue.work_all()
+    add(queue, me.id, LASSE_1, seat=0)
+    assert queue.pending(me.id) == 1
+    with sessionmaker(store.engine).begin() as s:
+        s.execute(delete(AccountRow).where(AccountRow.id == me.id))
+    assert _rows(store, ProfileMatchRow) == _rows(store, ProfileDecisionRow) == []
+    assert _rows(store, AnalysisJobRow) == []
+
+
+def test_a_server_worker_recovers_then_works_until_stopped(
+    store: Store, accounts: Accounts, clock: Clock
+) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    stopped = AnalysisQueue(store, clock=clock)
+    job = add(stopped, me.id, LASSE_1, seat=0)
+    stopped.claim()  # the server stopped while analysing it
+    queue = AnalysisQueue(store, clock=clock)
+    stop = threading.Event()
+    worker = threading.Thread(target=queue.serve, args=(stop, 0.05))
+    worker.start()
+    try:
+        for _ in range(600):
+            if queue.status(job)[0] == "done":
+                break
+            time.sleep(0.05)
+    finally:
+        stop.set()
+        worker.join(10)
+    assert queue.status(job) == ("done", None) and not worker.is_alive()

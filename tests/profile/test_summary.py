@@ -1,0 +1,58 @@
+"""The profile summary: matches, PR with its moving average, opponents, luck, worst decisions."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from gammon.accounts import Accounts
+from gammon.formats.matchid import parse_gnubg_id
+from gammon.formats.xgid import parse_xgid
+from gammon.profile import AnalysisQueue, profile_summary
+from gammon.store import Store
+from tests.profile.conftest import LASSE_1, LASSE_2, add
+
+
+def test_summary_of_two_matches(store: Store, accounts: Accounts, queue: AnalysisQueue) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    other = accounts.sign_up("earl", "password1")
+    empty = profile_summary(store, me.id)
+    assert (empty.matches, empty.pr, empty.worst) == ((), 0.0, ())
+    add(queue, me.id, LASSE_1, seat=0)
+    add(queue, me.id, LASSE_2, seat=0)
+    add(queue, other.id, LASSE_1, seat=1)
+    assert [o.status for o in queue.work_all()] == ["done"] * 3
+
+    summary = profile_summary(store, me.id, window=1, worst=3)
+    assert sorted(m.opponent for m in summary.matches) == ["earl", "malibupips"]
+    assert all(m.played_at.tzinfo is not None for m in summary.matches)
+    # a window of one match: the moving average is each match's own PR
+    assert [(p.pr, p.average) for p in summary.pr_trend] == [(m.pr, m.pr) for m in summary.matches]
+    wide = profile_summary(store, me.id)
+    assert wide.pr_trend[0].average == wide.matches[0].pr
+    lo, hi = sorted(m.pr for m in wide.matches)
+    assert lo <= wide.pr == wide.pr_trend[-1].average <= hi
+    # lasse won the 3-point match against earl; the 8-point one against malibupips stops at 2-0
+    assert {(r.name, r.played, r.won, r.lost) for r in wide.opponents} == {
+        ("earl", 1, 1, 0),
+        ("malibupips", 1, 0, 0),
+    }
+    assert {m.result for m in wide.matches} == {"won", "unfinished"}
+    assert len(summary.worst) <= 3
+    errors = [d.error for d in summary.worst]
+    assert errors == sorted(errors, reverse=True) and errors
+    for d in summary.worst:
+        parse_gnubg_id(d.gnubg_id)
+        parse_xgid(d.xgid)
+    # another account's profile is its own
+    assert [m.opponent for m in profile_summary(store, other.id).matches] == ["lasse"]
+
+
+def test_matches_are_in_the_order_they_were_played(
+    store: Store, accounts: Accounts, queue: AnalysisQueue
+) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    add(queue, me.id, LASSE_1, seat=0)
+    add(queue, me.id, LASSE_2, seat=0)
+    queue.work_all()
+    dates = [m.played_at for m in profile_summary(store, me.id).matches]
+    assert dates == sorted(dates) and all(d <= datetime.now(UTC) for d in dates)
