@@ -81,7 +81,7 @@ def _undo(b: Board, src: int, dst: int, hit: int) -> None:
         b[dst] -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys: Keys,
             out_boards: Board, out_steps: Steps, count: int) -> int:
     """Store the play that led to ``b`` unless its result is known; returns the new count,

@@ -1,0 +1,159 @@
+"""Compiled kernels of the search with the neural evaluator: the 0-ply value of a board, and every
+play of a board for each roll scored at 0 ply with the best kept, in one compiled loop.
+
+The 0-ply value (:meth:`gammon.engine.search.Searcher.leaf`, for the player on roll): a finished
+game exactly (:func:`gammon.primitives.win_kind`), a bear-off from the one-sided database (with
+one), else the net's outputs through the evaluation cache (:func:`gammon.engine.forward.net_outputs`),
+made consistent. The plays of one roll are scored one after another, each evaluated from the one
+before (the sums of the net's hidden layer updated by the inputs that changed), and none of them is
+kept beyond the best: the same values, the same best play (the first of the lowest equity for the
+opponent) as :func:`gammon.engine.search._expand` with :meth:`Searcher.leaf` and
+:func:`gammon.engine.search._best_in_groups` give, without their arrays of every play.
+
+``ctx`` is ``(net, heads, cache, tables, use_bearoff)``: the evaluator's
+:meth:`gammon.engine.neural.NeuralEvaluator.play_arrays`, its cache's arrays, the bear-off
+database's ``(off, first, binom)`` and whether to use it. Tables of no rows mean the database is
+not read yet: the kernels then stop at the first bear-off board and say so (the caller reads it
+and calls again), so that a search that meets no bear-off never reads it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gammon.engine.bearoff import is_bearoff_board, race_row
+from gammon.engine.cache import cache_prefetch
+from gammon.engine.forward import net_outputs, new_state, store_consistent
+from gammon.movegen import generate_all
+from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
+from gammon.primitives import BACKGAMMON, GAMMON
+
+_CONTRACT = {"contract"}
+"""The kernels' one licence: a multiply and an add may fuse (the exact sums of the net's hidden
+layer, gammon.engine.forward); nothing else they compute multiplies then adds."""
+
+NEEDS_BEAROFF = -1
+"""What a kernel returns when it met a bear-off board before the database was read."""
+
+
+# The kernels unpack ``ctx`` once and hand its arrays on one by one (see gammon.engine.forward).
+
+
+@njit(cache=True, inline="always")
+def _leaf(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats, off,
+          first, binom, use_bearoff, out, r):
+    """``out[r]``: the 0-ply probabilities of ``board`` for the player on roll; False when it is a
+    bear-off board and the database is not read yet. The arguments after ``board`` are those of
+    :func:`gammon.engine.forward.net_outputs`, then the bear-off tables and whether to use them."""
+    done = True  # (one exit: inlined, each exit costs the arrays' counts)
+    kind = win_kind(board)
+    if kind:
+        out[r, 0] = 0.0
+        out[r, 1] = 0.0
+        out[r, 2] = 0.0
+        out[r, 3] = 1.0 if kind >= GAMMON else 0.0
+        out[r, 4] = 1.0 if kind == BACKGAMMON else 0.0
+    elif use_bearoff and is_bearoff_board(board):
+        if off.shape[0] == 0:
+            done = False
+        else:
+            race_row(board, off, first, binom, out, r)
+    else:
+        net_outputs(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                    stats, False)
+        store_consistent(out, r, f, 0)
+        # made consistent once more, as Searcher.leaf does to whatever an evaluator gives
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4])
+    return done
+
+
+@njit(cache=True, inline="always")
+def _equity(p, r):
+    """Cubeless money equity of row ``r`` (:func:`gammon.engine.evaluator.cubeless_equity`)."""
+    return 2.0 * p[r, 0] - 1.0 + p[r, 1] + p[r, 2] - p[r, 3] - p[r, 4]
+
+
+@njit(cache=True, fastmath=_CONTRACT)
+def leaf_batch(boards, ctx, out):
+    """``out[r]``: the 0-ply probabilities of each board. Returns the boards done (all of them, or
+    NEEDS_BEAROFF)."""
+    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
+        use_bearoff = ctx
+    w, acc, f, key = new_state(ctx[0])
+    for r in range(boards.shape[0]):
+        if r + 1 < boards.shape[0]:
+            cache_prefetch(keys, values, boards[r + 1], key)
+        if not _leaf(boards[r], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                     stats, off, first, binom, use_bearoff, out, r):
+            return NEEDS_BEAROFF
+    return boards.shape[0]
+
+
+@njit(cache=True, fastmath=_CONTRACT)
+def best_play(board, d1, d2, ctx):
+    """Every play of ``board`` for the dice, scored at 0 ply: ``(count, nsteps, boards, steps,
+    best)`` as :func:`gammon.movegen.generate_all` gives them and the index of the play leaving the
+    opponent the lowest equity (the first of them); ``best`` is NEEDS_BEAROFF when the database
+    must be read first, -1 when there is no play."""
+    count, nsteps, after, steps = generate_all(board, d1, d2)
+    if count <= 1:
+        return count, nsteps, after, steps, count - 1
+    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
+        use_bearoff = ctx
+    w, acc, f, key = new_state(ctx[0])
+    p = np.empty((1, 5))
+    best = 0
+    best_equity = np.inf
+    for c in range(count):
+        if c + 1 < count:
+            cache_prefetch(keys, values, after[c + 1], key)
+        if not _leaf(after[c], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                     stats, off, first, binom, use_bearoff, p, 0):
+            return count, nsteps, after, steps, NEEDS_BEAROFF
+        e = _equity(p, 0)
+        if e < best_equity:
+            best_equity = e
+            best = c
+    return count, nsteps, after, steps, best
+
+
+@njit(cache=True, fastmath=_CONTRACT)
+def best_children(boards, rolls, ctx, children, probs):
+    """For each board and each roll (group ``board * len(rolls) + roll``): ``children[g]``, the
+    board after the play that leaves the opponent the lowest 0-ply equity (the first of them; the
+    board flipped when the roll has no play) and ``probs[g]``, its 0-ply probabilities (for the
+    opponent, on roll there). Returns the groups done (all of them, or NEEDS_BEAROFF)."""
+    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
+        use_bearoff = ctx
+    w, acc, f, key = new_state(ctx[0])
+    p = np.empty((1, 5))
+    nr = rolls.shape[0]
+    for i in range(boards.shape[0]):
+        for r in range(nr):
+            g = i * nr + r
+            count, _, after, _ = generate_all(boards[i], rolls[r, 0], rolls[r, 1])
+            if count == 0:
+                flip_into(boards[i], children[g])
+                if not _leaf(children[g], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key,
+                             keys, values, stats, off, first, binom, use_bearoff, probs, g):
+                    return NEEDS_BEAROFF
+                continue
+            best = 0
+            best_equity = np.inf
+            for c in range(count):
+                if c + 1 < count:
+                    cache_prefetch(keys, values, after[c + 1], key)
+                if not _leaf(after[c], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
+                             values, stats, off, first, binom, use_bearoff, p, 0):
+                    return NEEDS_BEAROFF
+                e = _equity(p, 0)
+                if e < best_equity:
+                    best_equity = e
+                    best = c
+                    for j in range(5):
+                        probs[g, j] = p[0, j]
+            for j in range(26):
+                children[g, j] = after[best, j]
+    return boards.shape[0] * nr
