@@ -227,7 +227,6 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     and the (from, to) steps of one way to reach each (int8[count, 4, 2], 0 = off). ``count`` is
     -1 when ``capacity`` was too small.
     """
-    b = board.copy()
     table_size = 64
     while table_size < 2 * capacity:
         table_size *= 2
@@ -235,9 +234,23 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     keys = np.empty((capacity, 2), dtype=np.uint64)
     out_boards = np.empty((capacity, 26), dtype=np.int8)
     out_steps = np.zeros((capacity, 4, 2), dtype=np.int8)
+    count, nsteps = generate_into(board, d1, d2, board.copy(), table, keys, out_boards, out_steps)
+    return count, nsteps, out_boards, out_steps
+
+
+@njit(cache=True)
+def generate_into(board: Board, d1: int, d2: int, b: Board, table: Table, keys: Keys, out_boards: Board,
+                  out_steps: Steps) -> tuple[int, int]:
+    """:func:`generate` into buffers the caller keeps (a kernel that generates many times):
+    ``(count, nsteps)``, the plays in ``out_boards`` and ``out_steps`` (as many as they hold:
+    ``count`` is -1 when they are too few). ``b`` (int8[26]) gets a copy of ``board`` to work on;
+    ``table`` (a power of two, at least twice the capacity) is cleared first."""
+    for i in range(26):
+        b[i] = board[i]
+    for i in range(table.shape[0]):
+        table[i] = 0
     if d1 == d2:
-        count, nsteps = _doubles(b, d1, table, keys, out_boards, out_steps)
-        return count, nsteps, out_boards, out_steps
+        return _doubles(b, d1, table, keys, out_boards, out_steps)
     high = max(d1, d2)
     low = min(d1, d2)
     none = np.int64(0)  # typed, not a literal 0: one compiled _both_dice and _one_die
@@ -245,15 +258,15 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     if count != 0:
         if count > 0:
             count = _both_dice(b, low, high, count, table, keys, out_boards, out_steps)
-        return count, 2, out_boards, out_steps
+        return count, 2
     count = _both_dice(b, low, high, none, table, keys, out_boards, out_steps)
     if count != 0:
-        return count, 2, out_boards, out_steps
+        return count, 2
     count = _one_die(b, high, none, table, keys, out_boards, out_steps)
     if count != 0:
-        return count, 1, out_boards, out_steps
+        return count, 1
     count = _one_die(b, low, none, table, keys, out_boards, out_steps)
-    return count, (1 if count else 0), out_boards, out_steps
+    return count, (1 if count else 0)
 
 
 @njit(cache=True)

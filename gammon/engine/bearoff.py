@@ -240,7 +240,7 @@ def _race_kernel(boards, off, first, binom, out):
         race_row(boards[r], off, first, binom, out, r)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def race_row(board, off, first, binom, out, r):
     """``out[r]``: the cubeless probabilities of one bear-off board (:func:`_race_kernel`)."""
     my_n = 0

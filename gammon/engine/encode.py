@@ -91,6 +91,51 @@ SCALAR_INPUTS = np.array([side * PER_SIDE + i for side in range(2)
 """The input of each scalar (:func:`encode_scalars`)."""
 
 
+def _linear_scalars() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The scalars that are sums over a side's points of the points' units (or of their checkers,
+    which are the units' numerators added up: ``n = [n>=1] + [n>=2] + [n>=3] + (n - 3)``, the bar's
+    input its checkers): ``(scalars, coefficients, constants)``, the scalar ``j = scalars[m]`` being
+    ``constants[m] + coefficients[m] @ k`` for the numerators ``k`` of all the inputs (whose scalars
+    have coefficient 0). The pip count, the checkers back, home points, blots, anchors, checkers
+    outside, pips to home, crossovers and (15 minus) the checkers on the board: nine of a side's 22."""
+    per_point = {  # the coefficient of each checker on point p (25: the bar)
+        0: lambda p: p,  # pips
+        1: lambda p: 1 if p >= 19 else 0,  # back checkers
+        13: lambda p: 1 if p >= 7 else 0,  # outside
+        14: lambda p: p - 6 if p >= 7 else 0,  # pips to home
+        15: lambda p: (p - 1) // 6 if p >= 7 else 0,  # crossovers
+        N_FEATURES: lambda p: -1,  # checkers off: 15 minus these
+    }
+    per_unit = {  # (unit, first point, last point, coefficient)
+        3: [(1, 1, 6, 1)],  # home points: two or more on points 1-6
+        4: [(0, 1, 24, 1), (1, 1, 24, -1)],  # blots: one or more, not two or more
+        8: [(1, 19, 24, 1)],  # anchors
+    }
+    scalars, rows, constants = [], [], []
+    for side in range(2):
+        base = side * PER_SIDE
+        for f in sorted([*per_point, *per_unit]):
+            row = np.zeros(N_INPUTS, dtype=np.int64)
+            if f in per_point:
+                for p in range(1, 25):
+                    row[base + 4 * (p - 1):base + 4 * p] = per_point[f](p)
+                row[base + 96] = per_point[f](25)
+            else:
+                for unit, lo, hi, c in per_unit[f]:
+                    for p in range(lo, hi + 1):
+                        row[base + 4 * (p - 1) + unit] = c
+            scalars.append(side * (N_FEATURES + 1) + f)
+            rows.append(row)
+            constants.append(15 if f == N_FEATURES else 0)
+    return np.array(scalars, dtype=np.int64), np.array(rows), np.array(constants, dtype=np.int64)
+
+
+LINEAR_SCALARS, LINEAR_COEFFICIENTS, LINEAR_CONSTANTS = _linear_scalars()
+PLAY_SCALARS = np.array([j for j in range(SCALARS) if j not in set(LINEAR_SCALARS.tolist())], dtype=np.int64)
+"""The scalars play adds rows for: the others are folded into the points' rows
+(:func:`gammon.engine.forward.exact_first_layer`)."""
+
+
 @intrinsic
 def _popcount(typingctx, x):
     """The set bits of an integer (LLVM's ctpop: one POPCNT instruction on x86-64-v3)."""

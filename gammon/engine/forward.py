@@ -26,8 +26,12 @@ from numba.extending import intrinsic
 from gammon.engine.cache import CUBE, PLAY, cache_find, cache_key, cache_prefetch, cache_store
 from gammon.engine.encode import (
     DENOMINATORS,
+    LINEAR_COEFFICIENTS,
+    LINEAR_CONSTANTS,
+    LINEAR_SCALARS,
     NUMERATOR_BOUNDS,
     PER_SIDE,
+    PLAY_SCALARS,
     SCALAR_INPUTS,
     SCALARS,
     SCALARS_AT,
@@ -123,19 +127,32 @@ def _sigmoid(z):
 def exact_first_layer(w1: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, float]:
     """The hidden layer ``w1``, ``b1`` (float32) as play computes it: ``(q, unit)``, ``q`` float64
     (inputs + 1, hidden) of whole numbers, so that the hidden sums of numerators ``k`` (the
-    inputs times their DENOMINATORS) are ``unit * (q[-1] + k @ q[:-1])``, with ``q[i] = round(w1[i] /
-    DENOMINATORS[i] / unit)``, the bias row ``q[-1] = round(b1 / unit)`` and ``unit`` the smallest
-    power of two for which no sum of any position can pass 2**51 (``NUMERATOR_BOUNDS``). Every
-    product and partial sum is then a whole number that float64 holds exactly, so the sums do not
-    depend on the order of the additions: a board's sums updated from another board's are bit for
-    bit its sums from scratch, and a board's outputs never depend on the batch it came in. Each
-    weight moves by at most ``unit / 2`` (about 1e-13 with the shipped nets)."""
+    inputs times their DENOMINATORS) are ``unit * (q[-1] + k @ q[:-1])``: ``q[i] = round(w1[i] /
+    DENOMINATORS[i] / unit)`` and the bias row ``q[-1] = round(b1 / unit)``, with ``unit`` a power
+    of two small enough (about 1e-13) and large enough that no sum of any position can pass 2**52
+    (``NUMERATOR_BOUNDS``). Every product and partial sum is then a whole number that float64 holds
+    exactly, so the sums do not depend on the order of the additions: a board's sums updated from
+    another board's are bit for bit its sums from scratch, and a board's outputs never depend on
+    the batch it came in.
+
+    The scalars that are sums over the points (:data:`gammon.engine.encode.LINEAR_SCALARS`: pips,
+    checkers back, blots...) are folded into the points' rows, exactly (whole numbers): their own
+    rows are zero, and play adds no row for them (nine of each side's 22 scalars, the ones a play
+    changes most)."""
     w = w1.astype(np.float64) / DENOMINATORS[:, None]
-    bound = (NUMERATOR_BOUNDS[:, None] * np.abs(w)).sum(axis=0) + np.abs(b1.astype(np.float64))
-    exponent = int(np.floor(np.log2(2.0 ** 51 / max(float(bound.max()), 1e-300))))
-    exponent = min(exponent, 1000)  # an all-zero layer
-    q = np.rint(np.vstack([w, b1.astype(np.float64)[None, :]]) * 2.0 ** exponent)
-    return np.ascontiguousarray(q), 2.0 ** -exponent
+    bias = b1.astype(np.float64)
+    bound = (NUMERATOR_BOUNDS[:, None] * np.abs(w)).sum(axis=0) + np.abs(bias)
+    exponent = min(int(np.floor(np.log2(2.0 ** 51 / max(float(bound.max()), 1e-300)))), 1000)
+    while True:
+        q = np.rint(np.vstack([w, bias[None, :]]) * 2.0 ** exponent)
+        for j, row, constant in zip(LINEAR_SCALARS, LINEAR_COEFFICIENTS, LINEAR_CONSTANTS):
+            i = SCALAR_INPUTS[j]
+            q[:-1] += row[:, None] * q[i]
+            q[-1] += constant * q[i]
+            q[i] = 0.0
+        if (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0).max() + np.abs(q[-1]).max() <= 2.0 ** 52:
+            return np.ascontiguousarray(q), 2.0 ** -exponent
+        exponent -= 1
 
 
 def output_layer(w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
@@ -173,7 +190,7 @@ def new_state(net):
     return w, np.zeros(cq.shape[1] + rq.shape[1]), f, np.zeros(4, dtype=np.uint64)
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True, fastmath=True, _nrt=False)
 def outputs(f, nh, w2, y):
     """The five sigmoid outputs ``f[y:y + 5]`` of the hidden units ``f[_H:_H + nh]`` (already
     through their sigmoids) by the output layer ``w2`` (5, nh + 1; :func:`output_layer`): one pass
@@ -267,9 +284,10 @@ def update_sums(board, w, net, acc, a0, q):
         slots = 0  # bit i: board slot i
         for i in range(26):
             slots |= np.int64(w[last + i] != board[i]) << i
-        scalars = 0  # bit j: scalar j
-        for j in range(SCALARS):
-            scalars |= np.int64(w[SCALARS_AT + j] != w[last_k + j]) << j
+        scalars = 0  # bit m: play scalar m
+        for m in range(PLAY_SCALARS.shape[0]):
+            j = PLAY_SCALARS[m]
+            scalars |= np.int64(w[SCALARS_AT + j] != w[last_k + j]) << m
         while slots:
             i = trailing_zeros(slots)
             slots &= slots - 1
@@ -282,7 +300,7 @@ def update_sums(board, w, net, acc, a0, q):
             if a < 0 or b < 0:
                 t = _point_rows(1, 25 - i, max(-a, 0), max(-b, 0), w, t)
         while scalars:
-            j = trailing_zeros(scalars)
+            j = PLAY_SCALARS[trailing_zeros(scalars)]
             scalars &= scalars - 1
             w[_IDX + t] = SCALAR_INPUTS[j]
             w[_D + t] = w[SCALARS_AT + j] - w[last_k + j]
@@ -298,7 +316,8 @@ def update_sums(board, w, net, acc, a0, q):
                 n = w[26 * side + p]
                 if n > 0:
                     t = _point_rows(side, p, 0, n, w, t)
-        for j in range(SCALARS):
+        for m in range(PLAY_SCALARS.shape[0]):
+            j = PLAY_SCALARS[m]
             w[_IDX + t] = SCALAR_INPUTS[j]
             w[_D + t] = w[SCALARS_AT + j]
             t += w[SCALARS_AT + j] != 0
@@ -378,13 +397,22 @@ def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
     keys, values, stats = cache
     w, acc, f, key = new_state(net)
     for r in range(boards.shape[0]):
-        if r + 1 < boards.shape[0]:
-            cache_prefetch(keys, values, boards[r + 1], key)
-        net_outputs(boards[r], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
-                    stats, with_head)
-        store_consistent(out, r, f, _Y)
-        if with_head:
-            store_consistent(out_head, r, f, _Y_HEAD)
+        _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
+                       values, stats, out, out_head, with_head)
+
+
+@njit(cache=True, fastmath={"contract"}, _nrt=False)
+def _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                   stats, out, out_head, with_head):
+    """Row ``r`` of :func:`evaluate_batch`. Compiled without reference counts (``_nrt=False``: it
+    allocates nothing), so the many arrays it takes cost nothing a board."""
+    if r + 1 < boards.shape[0]:
+        cache_prefetch(keys, values, boards[r + 1], key)
+    net_outputs(boards[r], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                stats, with_head)
+    store_consistent(out, r, f, _Y)
+    if with_head:
+        store_consistent(out_head, r, f, _Y_HEAD)
 
 
 @njit(cache=True, inline="always")

@@ -22,16 +22,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon import primitives
 from gammon.engine.bearoff import is_bearoff_board, race_row
 from gammon.engine.cache import cache_prefetch
 from gammon.engine.forward import net_outputs, new_state, store_consistent
-from gammon.movegen import generate_all
-from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
+from gammon.movegen import generate_all, generate_into
+from gammon.primitive_kernels import clamp_probabilities, flip_into
 from gammon.primitives import BACKGAMMON, GAMMON
 
 _CONTRACT = {"contract"}
 """The kernels' one licence: a multiply and an add may fuse (the exact sums of the net's hidden
 layer, gammon.engine.forward); nothing else they compute multiplies then adds."""
+
+# the rules' kernels, compiled again without reference counts for _leaf
+_win_kind = njit(cache=True, _nrt=False)(primitives.win_kind)
+_is_bearoff_board = njit(cache=True, _nrt=False)(is_bearoff_board.py_func)
 
 NEEDS_BEAROFF = -1
 """What a kernel returns when it met a bear-off board before the database was read."""
@@ -40,21 +45,27 @@ NEEDS_BEAROFF = -1
 # The kernels unpack ``ctx`` once and hand its arrays on one by one (see gammon.engine.forward).
 
 
-@njit(cache=True, inline="always")
-def _leaf(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats, off,
-          first, binom, use_bearoff, out, r):
-    """``out[r]``: the 0-ply probabilities of ``board`` for the player on roll; False when it is a
-    bear-off board and the database is not read yet. The arguments after ``board`` are those of
-    :func:`gammon.engine.forward.net_outputs`, then the bear-off tables and whether to use them."""
+@njit(cache=True, fastmath=_CONTRACT, _nrt=False)
+def _leaf(rows, c, n, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats,
+          off, first, binom, use_bearoff, out, r):
+    """``out[r]``: the 0-ply probabilities of ``rows[c]`` for the player on roll (and the cache's
+    slots of ``rows[c + 1]`` fetched, when ``c + 1 < n``); False when it is a bear-off board and
+    the database is not read yet. The arguments after ``n`` are those of
+    :func:`gammon.engine.forward.net_outputs`, then the bear-off tables and whether to use them.
+    Compiled without reference counts (``_nrt=False``: it allocates nothing), so the many arrays it
+    takes cost nothing a board."""
+    if c + 1 < n:
+        cache_prefetch(keys, values, rows[c + 1], key)
+    board = rows[c]
     done = True  # (one exit: inlined, each exit costs the arrays' counts)
-    kind = win_kind(board)
+    kind = _win_kind(board)
     if kind:
         out[r, 0] = 0.0
         out[r, 1] = 0.0
         out[r, 2] = 0.0
         out[r, 3] = 1.0 if kind >= GAMMON else 0.0
         out[r, 4] = 1.0 if kind == BACKGAMMON else 0.0
-    elif use_bearoff and is_bearoff_board(board):
+    elif use_bearoff and _is_bearoff_board(board):
         if off.shape[0] == 0:
             done = False
         else:
@@ -83,10 +94,8 @@ def leaf_batch(boards, ctx, out):
         use_bearoff = ctx
     w, acc, f, key = new_state(ctx[0])
     for r in range(boards.shape[0]):
-        if r + 1 < boards.shape[0]:
-            cache_prefetch(keys, values, boards[r + 1], key)
-        if not _leaf(boards[r], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
-                     stats, off, first, binom, use_bearoff, out, r):
+        if not _leaf(boards, r, boards.shape[0], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f,
+                     key, keys, values, stats, off, first, binom, use_bearoff, out, r):
             return NEEDS_BEAROFF
     return boards.shape[0]
 
@@ -107,10 +116,8 @@ def best_play(board, d1, d2, ctx):
     best = 0
     best_equity = np.inf
     for c in range(count):
-        if c + 1 < count:
-            cache_prefetch(keys, values, after[c + 1], key)
-        if not _leaf(after[c], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
-                     stats, off, first, binom, use_bearoff, p, 0):
+        if not _leaf(after, c, count, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
+                     values, stats, off, first, binom, use_bearoff, p, 0):
             return count, nsteps, after, steps, NEEDS_BEAROFF
         e = _equity(p, 0)
         if e < best_equity:
@@ -130,23 +137,36 @@ def best_children(boards, rolls, ctx, children, probs):
     w, acc, f, key = new_state(ctx[0])
     p = np.empty((1, 5))
     nr = rolls.shape[0]
+    # the move generator's buffers, kept from roll to roll: room for 256 plays of a roll, 1,024 of
+    # a double (generate_all's first try; more takes generate_all itself)
+    work = np.empty(26, dtype=np.int8)
+    table = np.zeros(2048, dtype=np.int32)
+    seen = np.empty((1024, 2), dtype=np.uint64)
+    plays = np.empty((1024, 26), dtype=np.int8)
+    steps = np.empty((1024, 4, 2), dtype=np.int8)
     for i in range(boards.shape[0]):
         for r in range(nr):
             g = i * nr + r
-            count, _, after, _ = generate_all(boards[i], rolls[r, 0], rolls[r, 1])
+            d1, d2 = rolls[r, 0], rolls[r, 1]
+            if d1 == d2:
+                count, _ = generate_into(boards[i], d1, d2, work, table, seen, plays, steps)
+            else:
+                count, _ = generate_into(boards[i], d1, d2, work, table[:512], seen[:256], plays[:256],
+                                         steps[:256])
+            after = plays
+            if count < 0:
+                count, _, after, _ = generate_all(boards[i], d1, d2)
             if count == 0:
                 flip_into(boards[i], children[g])
-                if not _leaf(children[g], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key,
+                if not _leaf(children, g, 0, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key,
                              keys, values, stats, off, first, binom, use_bearoff, probs, g):
                     return NEEDS_BEAROFF
                 continue
             best = 0
             best_equity = np.inf
             for c in range(count):
-                if c + 1 < count:
-                    cache_prefetch(keys, values, after[c + 1], key)
-                if not _leaf(after[c], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
-                             values, stats, off, first, binom, use_bearoff, p, 0):
+                if not _leaf(after, c, count, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key,
+                             keys, values, stats, off, first, binom, use_bearoff, p, 0):
                     return NEEDS_BEAROFF
                 e = _equity(p, 0)
                 if e < best_equity:

@@ -12,7 +12,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gammon import Position
-from gammon.engine.encode import N_INPUTS, NUMERATOR_BOUNDS, encode, race_mask
+from gammon.engine.encode import (
+    DENOMINATORS,
+    LINEAR_SCALARS,
+    N_INPUTS,
+    NUMERATOR_BOUNDS,
+    SCALAR_INPUTS,
+    encode,
+    race_mask,
+)
 from gammon.engine.engine import Engine
 from gammon.engine.forward import exact_first_layer
 from gammon.engine.neural import NeuralEvaluator, consistent
@@ -70,16 +78,21 @@ def test_the_outputs_are_the_float_nets_within_1e6(shipped: NeuralEvaluator, boa
     assert np.abs(shipped.evaluate(boards) - want).max() < 1e-6
 
 
-def test_the_exact_layer_keeps_every_sum_exact() -> None:
+def test_the_exact_layer_keeps_every_sum_exact(boards: np.ndarray) -> None:
+    x = encode(boards[:300]).astype(np.float64)
+    k = np.rint(x * DENOMINATORS)  # the numerators
     for net in (NeuralEvaluator.default().contact, NeuralEvaluator.random(seed=3).race):
         q, unit = exact_first_layer(net.w1, net.b1)
         assert q.shape == (N_INPUTS + 1, net.hidden) and np.array_equal(q, np.rint(q))
         # the largest sum any position could make stays where float64 counts every unit
         worst = (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0) + np.abs(q[-1])
-        assert worst.max() <= 2.0 ** 52
-        # and each weight moved by half a unit at most
-        assert np.abs(q[-1] * unit - net.b1).max() <= unit / 2
-        assert unit < 1e-11
+        assert worst.max() <= 2.0 ** 52 and unit < 1e-11
+        # the scalars summed over the points add no rows of their own: the points' rows carry them
+        assert not q[SCALAR_INPUTS[LINEAR_SCALARS]].any()
+        # and the layer is the net's, to the units it rounded to
+        exact = unit * (q[-1] + k @ q[:-1])
+        float_sums = net.b1.astype(np.float64) + (k / DENOMINATORS) @ net.w1.astype(np.float64)
+        assert np.abs(exact - float_sums).max() < 1e-9
 
 
 def test_chosen_plays_are_those_of_the_forward_pass_it_replaced() -> None:
