@@ -333,8 +333,10 @@ def update_sums(board, w, net, acc, a0, q):
 def hidden_units(acc, a0, nh, unit, f):
     """The hidden units ``f[_H:_H + nh]`` (through their sigmoids) of the exact sums
     ``acc[a0:a0 + nh]`` in units of ``unit``."""
+    for j in range(nh):  # apart from the sigmoids: float64 in this loop would halve their vectors
+        f[_H + j] = np.float32(acc[a0 + j] * unit)
     for j in range(nh):
-        f[_H + j] = _sigmoid(np.float32(acc[a0 + j] * unit))
+        f[_H + j] = _sigmoid(f[_H + j])
 
 
 @njit(cache=True, inline="always")

@@ -144,22 +144,24 @@ def best_children(boards, rolls, ctx, children, probs):
     seen = np.empty((1024, 2), dtype=np.uint64)
     plays = np.empty((1024, 26), dtype=np.int8)
     steps = np.empty((1024, 4, 2), dtype=np.int8)
+    path = np.zeros((4, 2), dtype=np.int8)
+    stack = np.zeros(17, dtype=np.int64)
     for i in range(boards.shape[0]):
         for r in range(nr):
             g = i * nr + r
             d1, d2 = rolls[r, 0], rolls[r, 1]
             if d1 == d2:
-                count, _ = generate_into(boards[i], d1, d2, work, table, seen, plays, steps)
+                count, _ = generate_into(boards[i], d1, d2, work, table, seen, plays, steps, path, stack)
             else:
                 count, _ = generate_into(boards[i], d1, d2, work, table[:512], seen[:256], plays[:256],
-                                         steps[:256])
+                                         steps[:256], path, stack)
             after = plays
             if count < 0:
                 count, _, after, _ = generate_all(boards[i], d1, d2)
             if count == 0:
                 flip_into(boards[i], children[g])
-                if not _leaf(children, g, 0, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key,
-                             keys, values, stats, off, first, binom, use_bearoff, probs, g):
+                if not _leaf(children, g, np.int64(0), cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w,
+                             acc, f, key, keys, values, stats, off, first, binom, use_bearoff, probs, g):
                     return NEEDS_BEAROFF
                 continue
             best = 0
