@@ -162,6 +162,14 @@ class BearoffDatabase:
             self._tables = _read_tables(self._path)
         return self._tables
 
+    def kernel_tables(self, read: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``(off, first, binom)`` for the kernels (:mod:`gammon.engine.leaves`); before the file is
+        read (and unless ``read``), tables of no rows."""
+        if self._tables is None and not read:
+            return NO_TABLES
+        off, first = self._read()
+        return off, first, _BINOM
+
     @cached_property
     def mean_rolls(self) -> np.ndarray:
         return (self.off * np.arange(MAX_ROLLS)).sum(axis=1)
@@ -206,6 +214,10 @@ class BearoffDatabase:
         return out
 
 
+NO_TABLES = (np.zeros((0, MAX_ROLLS)), np.zeros((0, MAX_ROLLS)), _BINOM)
+"""The kernels' tables of a database not read yet (:meth:`BearoffDatabase.kernel_tables`)."""
+
+
 def _check_tables(off: np.ndarray, first: np.ndarray) -> None:
     shape = (POSITIONS, MAX_ROLLS)
     if off.shape != shape or first.shape != shape:
@@ -224,37 +236,49 @@ def _read_tables(path: Path) -> tuple[np.ndarray, np.ndarray]:
 @njit(cache=True)
 def _race_kernel(boards, off, first, binom, out):
     """The arithmetic of :func:`race_probabilities`, row by row, on bear-off boards."""
-    c = np.zeros(6, dtype=np.int8)
-    rolls = off.shape[1]
     for r in range(boards.shape[0]):
-        my_n = 0
-        their_n = 0
-        for p in range(6):
-            c[p] = boards[r, p + 1]
-            my_n += c[p]
-        mine = _index(c, CHECKERS, binom)
-        for p in range(6):
-            c[p] = -boards[r, 24 - p]
-            their_n += c[p]
-        theirs = _index(c, CHECKERS, binom)
-        win = 0.0
-        win_g = 0.0
-        lose_g = 0.0
-        tail_off = 0.0  # P(their rolls >= i), built from the top down
-        tail_first = 0.0
-        my_first_after = 0.0  # P(my first-off rolls > i)
-        for i in range(rolls - 1, -1, -1):
-            tail_off += off[theirs, i]
-            tail_first += first[theirs, i]
-            win += off[mine, i] * tail_off
-            win_g += off[mine, i] * tail_first
-            lose_g += off[theirs, i] * my_first_after
-            my_first_after += first[mine, i]
-        out[r, 0] = win
-        out[r, 1] = win_g if their_n == 15 else 0.0
-        out[r, 2] = 0.0
-        out[r, 3] = lose_g if my_n == 15 else 0.0
-        out[r, 4] = 0.0
+        race_row(boards[r], off, first, binom, out, r)
+
+
+@njit(cache=True, _nrt=False)
+def race_row(board, off, first, binom, out, r):
+    """``out[r]``: the cubeless probabilities of one bear-off board (:func:`_race_kernel`)."""
+    my_n = 0
+    their_n = 0
+    mine = 0
+    theirs = 0
+    # the ranks of the two sides' home boards (_index of counts of points 1-6)
+    rest = CHECKERS
+    rest_theirs = CHECKERS
+    for point in range(6, 0, -1):
+        c = board[point]
+        my_n += c
+        for v in range(c):
+            mine += binom[rest - v + point - 1, point - 1]
+        rest -= c
+        c = -board[25 - point]
+        their_n += c
+        for v in range(c):
+            theirs += binom[rest_theirs - v + point - 1, point - 1]
+        rest_theirs -= c
+    win = 0.0
+    win_g = 0.0
+    lose_g = 0.0
+    tail_off = 0.0  # P(their rolls >= i), built from the top down
+    tail_first = 0.0
+    my_first_after = 0.0  # P(my first-off rolls > i)
+    for i in range(off.shape[1] - 1, -1, -1):
+        tail_off += off[theirs, i]
+        tail_first += first[theirs, i]
+        win += off[mine, i] * tail_off
+        win_g += off[mine, i] * tail_first
+        lose_g += off[theirs, i] * my_first_after
+        my_first_after += first[mine, i]
+    out[r, 0] = win
+    out[r, 1] = win_g if their_n == 15 else 0.0
+    out[r, 2] = 0.0
+    out[r, 3] = lose_g if my_n == 15 else 0.0
+    out[r, 4] = 0.0
 
 
 @njit(cache=True)

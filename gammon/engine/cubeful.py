@@ -19,6 +19,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
+from numba import njit
 
 from gammon.engine.met import equity_after
 from gammon.situation import CubeOwner, MatchScore
@@ -175,3 +176,132 @@ class MatchCube:
     def equity(self, p: float, v: int, owner: CubeOwner) -> float:
         """Cubeful MWC of the player on roll with win chance ``p`` and cube ``v``/``owner``."""
         return _at(self.curve(v, owner), p)
+
+
+# --- match play, many positions at once ----------------------------------------------------------
+
+_OWNER_INDEX = {CubeOwner.CENTRED: 0, CubeOwner.MOVER: 1, CubeOwner.OPPONENT: 2}
+
+
+def match_equities(probs: np.ndarray, x: np.ndarray, match: MatchScore,
+                   states: list[tuple[int, CubeOwner]]) -> np.ndarray:
+    """``MatchCube(probs[i], match, x[i]).equity(probs[i, 0], v, owner)`` for every row and each
+    state ``(v, owner)`` of ``states``: float64 (N, len(states)), bit for bit the same numbers, from
+    one compiled loop (:func:`_match_equities`; a cubeful match search values hundreds of leaves a
+    decision this way). The match equity table's values at this score, the only thing the curves
+    take from the match, are read once for every cube level."""
+    probs = np.ascontiguousarray(probs, dtype=np.float64).reshape(-1, 5)
+    x = np.ascontiguousarray(np.broadcast_to(np.asarray(x, dtype=np.float64), (len(probs),)))
+    m = match
+    top = 0
+    while (1 << top) < max(m.away, m.opponent_away, *(v for v, _ in states)):
+        top += 1
+    levels = top + 1
+    # wins[level, k]: MWC after winning k + 1 times the cube 2**level (single, gammon, backgammon)
+    wins = np.array([[mwc_after(m, m.away - (k + 1) * (1 << level), m.opponent_away) for k in range(3)]
+                     for level in range(levels)])
+    losses = np.array([[mwc_after(m, m.away, m.opponent_away - (k + 1) * (1 << level)) for k in range(3)]
+                       for level in range(levels)])
+    state_levels = np.array([v.bit_length() - 1 for v, _ in states], dtype=np.int64)
+    if any(v != 1 << level for (v, _), level in zip(states, state_levels)):
+        raise ValueError(f"cube values are powers of two, got {states!r}")
+    owners = np.array([_OWNER_INDEX[o] for _, o in states], dtype=np.int64)
+    out = np.empty((len(probs), len(states)))
+    _match_equities(probs, x, wins, losses, m.away, m.opponent_away, m.crawford_game, state_levels, owners,
+                    out)
+    return out
+
+
+@njit(cache=True)
+def _solve_kernel(xs, ys, n, y):
+    """:func:`_solve` on the curve ``xs[:n]``, ``ys[:n]``."""
+    if y <= ys[0]:
+        return 0.0
+    if y >= ys[n - 1]:
+        return 1.0
+    for i in range(1, n):
+        if ys[i] >= y:
+            if ys[i] == ys[i - 1]:
+                return xs[i - 1]
+            return xs[i - 1] + (y - ys[i - 1]) * (xs[i] - xs[i - 1]) / (ys[i] - ys[i - 1])
+    return 1.0
+
+
+@njit(cache=True)
+def _interp_kernel(p, xs, ys, n):
+    """``np.interp(p, xs[:n], ys[:n])`` as numpy computes it for one point: below or above the
+    ends, the end values; else at the last breakpoint ``j`` with ``xs[j] <= p``, its value where
+    ``p`` is ``xs[j]`` (or the last), else ``slope * (p - xs[j]) + ys[j]`` (the other end when
+    that is not a number)."""
+    if p < xs[0]:
+        return ys[0]
+    if p > xs[n - 1]:
+        return ys[n - 1]
+    j = 0
+    while j + 1 < n and xs[j + 1] <= p:
+        j += 1
+    if j == n - 1 or xs[j] == p:
+        return ys[j]
+    slope = (ys[j + 1] - ys[j]) / (xs[j + 1] - xs[j])
+    value = slope * (p - xs[j]) + ys[j]
+    if np.isnan(value):
+        value = slope * (p - xs[j + 1]) + ys[j + 1]
+        if np.isnan(value) and ys[j] == ys[j + 1]:
+            value = ys[j]
+    return value
+
+
+@njit(cache=True)
+def _match_equities(probs, xs_eff, wins, losses, away, opponent_away, crawford, state_levels, owners, out):
+    """The loop of :func:`match_equities`: each row's curves (:meth:`MatchCube._build`, the same
+    arithmetic in the same order) from the highest cube level down, then each state's MWC."""
+    levels = wins.shape[0]
+    cx = np.zeros((levels, 3, 4))
+    cy = np.zeros((levels, 3, 4))
+    cn = np.zeros((levels, 3), dtype=np.int64)
+    for r in range(probs.shape[0]):
+        w, wg, wbg, lg, lbg = probs[r, 0], probs[r, 1], probs[r, 2], probs[r, 3], probs[r, 4]
+        if w > 1e-9:
+            ws0, ws1, ws2 = (w - wg) / w, (wg - wbg) / w, wbg / w
+        else:
+            ws0, ws1, ws2 = 1.0, 0.0, 0.0
+        lose = 1.0 - w
+        if lose > 1e-9:
+            ls0, ls1, ls2 = (lose - lg) / lose, (lg - lbg) / lose, lbg / lose
+        else:
+            ls0, ls1, ls2 = 1.0, 0.0, 0.0
+        x = xs_eff[r]
+        for level in range(levels - 1, -1, -1):
+            v = 1 << level
+            lo = 0.0 + ls0 * losses[level, 0] + ls1 * losses[level, 1] + ls2 * losses[level, 2]
+            hi = 0.0 + ws0 * wins[level, 0] + ws1 * wins[level, 1] + ws2 * wins[level, 2]
+            for owner in range(3):
+                n = 1
+                cx[level, owner, 0] = 0.0
+                cy[level, owner, 0] = lo
+                # the opponent may double (it does not own the cube and is more than v away)
+                if not crawford and owner != 1 and v < opponent_away:
+                    pass_value = losses[level, 0]
+                    tp = _solve_kernel(cx[level + 1, 1], cy[level + 1, 1], cn[level + 1, 1], pass_value)
+                    cx[level, owner, n] = tp
+                    cy[level, owner, n] = pass_value
+                    n += 1
+                # the player on roll may double
+                if not crawford and owner != 2 and v < away:
+                    cash = wins[level, 0]
+                    cp = _solve_kernel(cx[level + 1, 2], cy[level + 1, 2], cn[level + 1, 2], cash)
+                    cp = max(cp, cx[level, owner, n - 1])
+                    cx[level, owner, n] = cp
+                    cy[level, owner, n] = cash
+                    n += 1
+                cx[level, owner, n] = 1.0
+                cy[level, owner, n] = hi
+                n += 1
+                for i in range(n):  # blended with the dead cube by the cube efficiency
+                    dead = lo + (hi - lo) * cx[level, owner, i]
+                    cy[level, owner, i] = x * cy[level, owner, i] + (1.0 - x) * dead
+                cn[level, owner] = n
+        for s in range(state_levels.shape[0]):
+            level = state_levels[s]
+            owner = owners[s]
+            out[r, s] = _interp_kernel(w, cx[level, owner], cy[level, owner], cn[level, owner])

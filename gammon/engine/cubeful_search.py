@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from gammon.engine.bearoff_two_sided import two_sided
-from gammon.engine.cubeful import MatchCube, cube_efficiencies, money_equities, mwc_after
+from gammon.engine.cubeful import cube_efficiencies, match_equities, money_equities, mwc_after
 from gammon.engine.encode import race_mask
 from gammon.engine.evaluator import flip_probabilities
 from gammon.engine.search import ROLL_WEIGHTS, Searcher
@@ -136,11 +136,7 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
     boards = np.require(boards, np.int8, ["C", "W"])
     if plies == 0 or len(boards) == 0:
         probs, chances = searcher.leaf_and_cube(boards)
-        out = np.empty((len(boards), len(states)))
-        for i, (p, x) in enumerate(zip(chances, efficiencies(boards))):
-            cube = MatchCube(p, match, float(x))
-            out[i] = [cube.equity(float(p[0]), v, owner) for v, owner in states]
-        return probs, out
+        return probs, match_equities(chances, efficiencies(boards), match, states)
     probs = np.empty((len(boards), 5))
     values = np.empty((len(boards), len(states)))
     over = searcher.exact(boards, finished_only=True)

@@ -114,10 +114,10 @@ class Engine:
         if self.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
-            _, after, steps = generate_arrays(require_in_play(position, "a play", "play").as_array(), d)
-            if len(after) == 0:
+            board = require_in_play(position, "a play", "play").as_array()
+            after, steps, best = self._searcher.best_play(board, d)
+            if best < 0:
                 return None
-            best = int(np.argmin(cubeless_equity(self._searcher.leaf(after)))) if len(after) > 1 else 0
             return Play._from_kernel(position, d, steps[best].tolist(), after[best].tolist())
         d, after, steps, order, _ = self._ranked(position, dice)
         if len(after) == 0:

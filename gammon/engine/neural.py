@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from gammon.engine.cache import DEFAULT_BYTES, EvaluationCache
 from gammon.engine.encode import (
     ENCODING,
     N_INPUTS,
@@ -30,7 +31,7 @@ from gammon.engine.encode import (
     V2_FEATURES,
     V3_FEATURES,
 )
-from gammon.engine.forward import evaluate_batch, evaluate_batch_with_head
+from gammon.engine.forward import evaluate_batch, exact_first_layer, output_layer
 from gammon.engine.npz import load_npz
 from gammon.primitives import clamp_probabilities
 
@@ -144,11 +145,14 @@ def consistent(probs: np.ndarray) -> np.ndarray:
     return np.array([clamp_probabilities(*row) for row in p.tolist()], dtype=np.float64).reshape(p.shape)
 
 
+_NETS_AND_HEADS = ("contact", "race", "cube_head", "borne_head")
+
+
 class NeuralEvaluator:
     """Evaluator (see gammon.engine.evaluator) backed by a contact net and a race net."""
 
     def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None,
-                 borne_head: CubeHead | None = None) -> None:
+                 borne_head: CubeHead | None = None, *, cache_bytes: int = DEFAULT_BYTES) -> None:
         for name, net in (("contact", contact), ("race", race)):
             if net.w1.shape[0] != N_INPUTS:
                 raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
@@ -165,6 +169,42 @@ class NeuralEvaluator:
         is still out (:func:`gammon.engine.encode.is_borne_off_board`), in place of
         :attr:`cube_head` there: play all but never reaches them, so the net knows them least
         (:mod:`gammon.train.cube_head`)."""
+        self.cache = EvaluationCache(cache_bytes)
+        """The outputs of boards already evaluated (:mod:`gammon.engine.cache`), used by every
+        evaluation."""
+        self._play: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in _NETS_AND_HEADS and "cache" in self.__dict__:  # a net or a head replaced
+            self.weights_changed()
+
+    def weights_changed(self) -> None:
+        """Say that the nets' arrays were changed in place (training does): what play derives from
+        them (:func:`gammon.engine.forward.exact_first_layer`, the output layers transposed) is
+        made again on the next evaluation, and the cache is emptied."""
+        self._play = None
+        self.cache.clear()
+
+    def play_arrays(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """``(net, heads)`` for the play kernels (:func:`gammon.engine.forward.evaluate_batch`): each
+        net's exact first layer and output layer, ``(cq, cunit, cw2, rq, runit, rw2)``, and the cube
+        decisions' output layers ``(hw2, bw2, borne)``."""
+        if self._play is None:
+            arrays: list[Any] = []
+            for net in (self.contact, self.race):
+                arrays += [*exact_first_layer(net.w1, net.b1), output_layer(net.w2, net.b2)]
+            head = self.cube_head or CubeHead(self.contact.w2, self.contact.b2)
+            borne = self.borne_head or head  # not read without a borne-off head
+            heads = (output_layer(head.w2, head.b2), output_layer(borne.w2, borne.b2),
+                     self.borne_head is not None)
+            self._play = (tuple(arrays), heads)
+        return self._play
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_play"] = None  # made again where it is needed
+        return state
 
     @classmethod
     def default(cls) -> NeuralEvaluator:
@@ -230,18 +270,15 @@ class NeuralEvaluator:
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         """Probabilities float64 (N, 5) of boards int8 (N, 26), each seen from the player on roll."""
-        c = self.contact
-        return self._evaluate(boards, c.w2t, c.b2)
+        return self._evaluate(boards, False)[0]
 
     def evaluate_for_cube(self, boards: np.ndarray) -> np.ndarray:
         """:meth:`evaluate` with the contact net's cube head in place of its outputs, and its
         borne-off head in its positions (the same as :meth:`evaluate` without them): the chances a
         cube decision values."""
-        if self.borne_head is not None:
-            return self.evaluate_with_cube(boards)[1]
-        if self.cube_head is None:
+        if not self.has_cube_chances:
             return self.evaluate(boards)
-        return self._evaluate(boards, self.cube_head.w2t, self.cube_head.b2)
+        return self._evaluate(boards, True)[1]
 
     def evaluate_with_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`evaluate` and :meth:`evaluate_for_cube` of the same boards, from one pass through
@@ -249,21 +286,13 @@ class NeuralEvaluator:
         if not self.has_cube_chances:
             probs = self.evaluate(boards)
             return probs, probs
-        b = _checked(boards)
-        out, out_head = np.empty((b.shape[0], 5)), np.empty((b.shape[0], 5))
-        if b.shape[0]:
-            c, r = self.contact, self.race
-            head = self.cube_head or CubeHead(c.w2, c.b2)
-            borne = self.borne_head or head  # not read without a borne-off head
-            evaluate_batch_with_head(b, c.w1, c.b1, c.w2t, c.b2, head.w2t, head.b2, borne.w2t, borne.b2,
-                                     self.borne_head is not None, r.w1, r.b1, r.w2t, r.b2, out, out_head)
-        return out, out_head
+        return self._evaluate(boards, True)
 
-    def _evaluate(self, boards: np.ndarray, contact_w2t: np.ndarray, contact_b2: np.ndarray) -> np.ndarray:
+    def _evaluate(self, boards: np.ndarray, with_head: bool) -> tuple[np.ndarray, np.ndarray]:
         b = _checked(boards)
-        out = np.empty((b.shape[0], 5), dtype=np.float64)
-        if b.shape[0] == 0:
-            return out
-        c, r = self.contact, self.race
-        evaluate_batch(b, c.w1, c.b1, contact_w2t, contact_b2, r.w1, r.b1, r.w2t, r.b2, out)
-        return out
+        out = np.empty((b.shape[0], 5))
+        out_head = np.empty((b.shape[0], 5)) if with_head else out
+        if b.shape[0]:
+            net, heads = self.play_arrays()
+            evaluate_batch(b, net, heads, self.cache.arrays(), out, out_head, with_head)
+        return out, out_head

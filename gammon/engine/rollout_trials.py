@@ -413,8 +413,17 @@ class _Trials:
                                      s.quasi_random)]
         plies = s.plies or 0
         m = len(live)
+        if s.variance_reduction and plies == 0:
+            # trials often share a board (all of them at the start): search each board once; the
+            # best play of each roll and its value come from one kernel (Searcher.best_children)
+            boards, inverse = np.unique(b, axis=0, return_inverse=True)
+            inverse = inverse.reshape(-1)
+            best_boards, best_probs = searcher.best_children(boards)
+            values = flip_probabilities(best_probs).reshape(len(boards), len(_ROLLS), 5)
+            self._add_luck(live, root_on_roll, values, inverse, r21)
+            self.boards[live] = best_boards[inverse * len(_ROLLS) + r21]
+            return
         if s.variance_reduction:
-            # trials often share a board (all of them at the start): expand each board once
             boards, inverse = np.unique(b, axis=0, return_inverse=True)
             inverse = inverse.reshape(-1)
             children, starts = _expand(boards, _ROLLS)
@@ -425,17 +434,9 @@ class _Trials:
             else:
                 values = flip_probabilities(self._evaluate_groups(children[best], plies - 1))
             values = values.reshape(len(boards), len(_ROLLS), 5)
-            mean = _roll_means(values, _ROLL_WEIGHTS)[inverse]
-            actual = values[inverse, r21]
-            self.luck[live] += _to_root(actual, root_on_roll) - _to_root(mean, root_on_roll)
-            if s.cubeful:
-                luck = cubeless_equity(actual) - cubeless_equity(mean)
-                self.luck_cubeful[live] += self._equity_scale(live, root_on_roll) * luck
+            self._add_luck(live, root_on_roll, values, inverse, r21)
             group = inverse * len(_ROLLS) + r21
             lo, hi = starts[group], starts[group + 1]
-            if plies == 0:
-                self.boards[live] = children[best[group]]
-                return
         else:
             children, starts, rows = _expand_own(b, r21)
             if plies == 0:
@@ -457,6 +458,18 @@ class _Trials:
                 searched[key] = int(lo[i]) + best_play
             chosen[i] = children[searched[key]]
         self.boards[live] = chosen
+
+    def _add_luck(self, live: np.ndarray, root_on_roll: bool, values: np.ndarray, inverse: np.ndarray,
+                  r21: np.ndarray) -> None:
+        """Variance reduction: add up for trials ``live`` the luck of the rolls thrown, ``r21``, the
+        value of the roll (``values[board, roll]``, for the player on roll, of its board
+        ``inverse``) minus the mean over the 21 rolls."""
+        mean = _roll_means(values, _ROLL_WEIGHTS)[inverse]
+        actual = values[inverse, r21]
+        self.luck[live] += _to_root(actual, root_on_roll) - _to_root(mean, root_on_roll)
+        if self.s.cubeful:
+            luck = cubeless_equity(actual) - cubeless_equity(mean)
+            self.luck_cubeful[live] += self._equity_scale(live, root_on_roll) * luck
 
     def _evaluate_groups(self, boards: np.ndarray, plies: int) -> np.ndarray:
         """``boards`` (21 per trial) at ``plies``, one trial's 21 at a time (batch-independent)."""

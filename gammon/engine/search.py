@@ -18,14 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 from numba import njit
 
+from gammon.engine.bearoff import NO_TABLES as _NO_TABLES
 from gammon.engine.bearoff import BearoffDatabase, is_bearoff_board
 from gammon.engine.bearoff_two_sided import covered
 from gammon.engine.evaluator import Evaluator, cubeless_equity, flip_probabilities
-from gammon.movegen import generate_all
+from gammon.engine.leaves import NEEDS_BEAROFF, best_children, leaf_batch
+from gammon.engine.leaves import best_play as leaves_best_play
+from gammon.movegen import generate_all, generate_arrays
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
 from gammon.primitives import BACKGAMMON, GAMMON
 
@@ -54,7 +58,7 @@ class SearchSettings:
 
     GNU Backgammon's 2 ply keeps the best 8 within 0.16 after 0 ply and goes straight to 2 ply
     (``PLAIN_FILTERS``); the default adds a 1-ply pass keeping the best 3 within 0.06, which
-    makes 2 ply about 2.5 times faster (benchmarks/engine_speed.py)."""
+    makes 2 ply about 2.5 times faster (benchmarks/speed/engine_speed.py)."""
 
     plies: int = 2
     filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(3, 0.06))
@@ -251,6 +255,23 @@ class Searcher:
     def __init__(self, evaluator: Evaluator, bearoff: BearoffDatabase | None) -> None:
         self.evaluator = evaluator
         self.bearoff = bearoff
+        # the neural evaluator's arrays, for the compiled search (gammon.engine.leaves); others
+        # (a pip count, a test's stand-in) go through their evaluate
+        self._compiled = callable(getattr(evaluator, "play_arrays", None))
+
+    def _ctx(self, read: bool = False) -> tuple[Any, ...]:
+        """The context of the kernels of :mod:`gammon.engine.leaves`; ``read``: with the bear-off
+        database read."""
+        ev: Any = self.evaluator
+        net, heads = ev.play_arrays()
+        tables = self.bearoff.kernel_tables(read) if self.bearoff is not None else _NO_TABLES
+        return net, heads, ev.cache.arrays(), tables, self.bearoff is not None
+
+    def _run(self, kernel: Callable[..., int], before: tuple[Any, ...], after: tuple[Any, ...]) -> None:
+        """``kernel(*before, ctx, *after)``, once more with the bear-off database read when it met a
+        bear-off board before the database was read."""
+        if kernel(*before, self._ctx(), *after) == NEEDS_BEAROFF:
+            kernel(*before, self._ctx(read=True), *after)
 
     def leaf(self, boards: np.ndarray, for_cube: bool = False) -> np.ndarray:
         """0-ply probabilities for the player on roll of each board (terminal rows allowed);
@@ -259,6 +280,12 @@ class Searcher:
         if for_cube and self.cube_chances_differ:
             # an evaluator's optional method (gammon.engine.evaluator.Evaluator)
             return self._leaves(boards, self.evaluator.evaluate_for_cube)[0]  # type: ignore[attr-defined]
+        if self._compiled:
+            b = np.require(boards, np.int8, ["C", "W"])
+            out = np.empty((b.shape[0], 5))
+            if len(b):
+                self._run(leaf_batch, (b,), (out,))
+            return out
         return self._leaves(boards, self.evaluator.evaluate)[0]
 
     def leaf_and_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -322,10 +349,34 @@ class Searcher:
         """For each board and each of the 21 rolls (board-major, roll-minor; weights
         :data:`ROLL_WEIGHTS`), the board after the play that is best at 0 ply (seen from the
         opponent, now on roll) and its 0-ply probabilities."""
-        children, starts = _expand(np.require(boards, np.int8, ["C", "W"]), _ROLLS)
+        b = np.require(boards, np.int8, ["C", "W"])
+        if self._compiled:
+            children = np.empty((len(b) * len(_ROLLS), 26), dtype=np.int8)
+            probs = np.empty((len(children), 5))
+            if len(b):
+                self._run(best_children, (b, _ROLLS), (children, probs))
+            return children, probs
+        children, starts = _expand(b, _ROLLS)
         child_probs = self.leaf(children)
         best = _best_in_groups(cubeless_equity(child_probs), starts)
         return children[best], child_probs[best]
+
+    def best_play(self, board: np.ndarray, dice: tuple[int, int]) -> tuple[np.ndarray, np.ndarray, int]:
+        """Every play of ``board`` (the player on roll's) for ``dice``: ``(after, steps, best)``, the
+        boards after each play (seen from the opponent), its steps (:func:`generate_arrays`) and the
+        index of the play best at 0 ply (the first of the lowest equity for the opponent; -1 when
+        there is no play)."""
+        b = np.require(board, np.int8, ["C", "W"])
+        if self._compiled:
+            count, nsteps, after, steps, best = leaves_best_play(b, dice[0], dice[1], self._ctx())
+            if best == NEEDS_BEAROFF:
+                ctx = self._ctx(read=True)
+                count, nsteps, after, steps, best = leaves_best_play(b, dice[0], dice[1], ctx)
+            return after[:count], steps[:count, :nsteps], best
+        _, after, steps = generate_arrays(b, dice)
+        if len(after) <= 1:
+            return after, steps, len(after) - 1
+        return after, steps, int(np.argmin(cubeless_equity(self.leaf(after))))
 
     def _known_best_children(self, boards: np.ndarray,
                              known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:

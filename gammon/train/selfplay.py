@@ -53,6 +53,7 @@ def train_games(ev: NeuralEvaluator, settings: TrainSettings, games: int) -> int
     first = ev.games
     plies = kernels.train_games(*_net_args(ev), settings.seed, first, games,
                                 np.float32(settings.alpha_at(first)), np.float32(settings.lam))
+    ev.weights_changed()  # the games changed the nets in place
     ev.games = first + games
     return int(plies.sum())
 

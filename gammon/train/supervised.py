@@ -42,7 +42,9 @@ def labelled_positions(ev: NeuralEvaluator, games: int, every: int,
 def fit(ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, alpha: float, seed: int) -> float:
     """One SGD epoch in a random order; returns the mean squared error (per output) during the epoch."""
     order = np.random.default_rng(seed).permutation(len(boards)).astype(np.int64)
-    return float(kernels.fit_epoch(*_net_args(ev), boards, targets, order, np.float32(alpha))) / 5
+    error = float(kernels.fit_epoch(*_net_args(ev), boards, targets, order, np.float32(alpha))) / 5
+    ev.weights_changed()  # the epoch changed the nets in place
+    return error
 
 
 def improve(ev: NeuralEvaluator, out: Path, *, games: int, every: int = 3, epochs: int = 4,
