@@ -166,13 +166,14 @@ _LAST = SCALARS_AT + SCALARS  # the last board each net saw (contact, then race)
 _LAST_K = _LAST + 2 * 26  # its scalars
 _FRESH = _LAST_K + 2 * SCALARS  # 1 while a net has seen no board
 _D = _FRESH + 2  # how much each changed input changed
-ROWS = 26 * 8 + SCALARS + 8
-"""Room for the changed inputs: every board slot changing two points' four units, every scalar, and
-the branch-free writes' one more."""
+ROWS = 26 * 8 + SCALARS + 16
+"""Room for the changed inputs: every board slot changing two points' four units, every scalar, the
+branch-free writes' one more and the zero rows that fill the last pass."""
 _IDX = _D + ROWS  # which input
 _WORK = _IDX + ROWS
 _Y, _Y_HEAD, _H = 0, 5, 16  # in the float32 scratch: the outputs, the head's, the hidden units
 _FRESH_ABOVE = 40  # an update adding more rows than this starts from the bias instead
+_ZERO_ROW = int(SCALAR_INPUTS[LINEAR_SCALARS[0]])  # folded into the points' rows: zeros
 
 
 @njit(cache=True)
@@ -194,8 +195,8 @@ def new_state(net):
 def outputs(f, nh, w2, y):
     """The five sigmoid outputs ``f[y:y + 5]`` of the hidden units ``f[_H:_H + nh]`` (already
     through their sigmoids) by the output layer ``w2`` (5, nh + 1; :func:`output_layer`): one pass
-    over the units, five sums. (Rows are indexed, not taken as views: a view costs two atomic
-    reference counts.)"""
+    over the units, five sums (in vectors: fast-math, as the sigmoids). (Rows are indexed, not
+    taken as views: a view costs two atomic reference counts.)"""
     s0 = s1 = s2 = s3 = s4 = np.float32(0.0)
     for j in range(nh):
         hj = f[_H + j]
@@ -214,9 +215,17 @@ def outputs(f, nh, w2, y):
 @njit(cache=True, inline="always")
 def _add_rows(acc, a0, q, w, n):
     """``acc[a0:a0 + hidden] += sum over t < n of d[t] * q[idx[t]]`` (``d``, ``idx``: the changed
-    inputs in ``w``), eight rows at a time, then four, then one (the fewer passes over ``acc``, the
-    better; the order does not matter: the sums are exact)."""
+    inputs in ``w``), eight rows at a time: every pass over ``acc`` loads and stores it, so the
+    last few rows go in one pass of four or eight with rows of zeros added (``_ZERO_ROW``, times
+    0). The order does not matter: the sums are exact."""
     nh = q.shape[1]
+    rest = n % 8
+    if rest:
+        fill = 4 if rest <= 4 else 8
+        for t in range(n, n - rest + fill):
+            w[_IDX + t] = _ZERO_ROW
+            w[_D + t] = 0
+        n += fill - rest
     t = 0
     while t + 8 <= n:
         i0, i1, i2, i3 = w[_IDX + t], w[_IDX + t + 1], w[_IDX + t + 2], w[_IDX + t + 3]
@@ -229,19 +238,12 @@ def _add_rows(acc, a0, q, w, n):
             acc[a0 + j] += ((d0 * q[i0, j] + d1 * q[i1, j]) + (d2 * q[i2, j] + d3 * q[i3, j])) + (
                 (d4 * q[i4, j] + d5 * q[i5, j]) + (d6 * q[i6, j] + d7 * q[i7, j]))
         t += 8
-    while t + 4 <= n:
+    if t < n:
         i0, i1, i2, i3 = w[_IDX + t], w[_IDX + t + 1], w[_IDX + t + 2], w[_IDX + t + 3]
         d0, d1 = np.float64(w[_D + t]), np.float64(w[_D + t + 1])
         d2, d3 = np.float64(w[_D + t + 2]), np.float64(w[_D + t + 3])
         for j in range(nh):
             acc[a0 + j] += (d0 * q[i0, j] + d1 * q[i1, j]) + (d2 * q[i2, j] + d3 * q[i3, j])
-        t += 4
-    while t < n:
-        i0 = w[_IDX + t]
-        d0 = np.float64(w[_D + t])
-        for j in range(nh):
-            acc[a0 + j] += d0 * q[i0, j]
-        t += 1
 
 
 @njit(cache=True, inline="always")
@@ -386,7 +388,7 @@ def net_outputs(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, 
                 cache_store(keys, values, stats, key, f, _Y_HEAD)
 
 
-@njit(cache=True, fastmath={"contract"})
+@njit(cache=True)
 def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
     """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent
     (:func:`gammon.primitives.clamp_probabilities`), and with ``with_head`` the cube decisions'
@@ -403,7 +405,7 @@ def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
                        values, stats, out, out_head, with_head)
 
 
-@njit(cache=True, fastmath={"contract"}, _nrt=False)
+@njit(cache=True, _nrt=False)
 def _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
                    stats, out, out_head, with_head):
     """Row ``r`` of :func:`evaluate_batch`. Compiled without reference counts (``_nrt=False``: it

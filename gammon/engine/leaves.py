@@ -30,9 +30,9 @@ from gammon.movegen import generate_all, generate_into
 from gammon.primitive_kernels import clamp_probabilities, flip_into
 from gammon.primitives import BACKGAMMON, GAMMON
 
-_CONTRACT = {"contract"}
-"""The kernels' one licence: a multiply and an add may fuse (the exact sums of the net's hidden
-layer, gammon.engine.forward); nothing else they compute multiplies then adds."""
+# No fast-math licence in the kernels: what they inline (the bear-off database's arithmetic, the
+# equities) must round as it does everywhere else; only the net's sigmoids and output sums
+# (gammon.engine.forward, functions of their own) take one.
 
 # the rules' kernels, compiled again without reference counts for _leaf
 _win_kind = njit(cache=True, _nrt=False)(primitives.win_kind)
@@ -45,7 +45,7 @@ NEEDS_BEAROFF = -1
 # The kernels unpack ``ctx`` once and hand its arrays on one by one (see gammon.engine.forward).
 
 
-@njit(cache=True, fastmath=_CONTRACT, _nrt=False)
+@njit(cache=True, _nrt=False)
 def _leaf(rows, c, n, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats,
           off, first, binom, use_bearoff, out, r):
     """``out[r]``: the 0-ply probabilities of ``rows[c]`` for the player on roll (and the cache's
@@ -86,7 +86,7 @@ def _equity(p, r):
     return 2.0 * p[r, 0] - 1.0 + p[r, 1] + p[r, 2] - p[r, 3] - p[r, 4]
 
 
-@njit(cache=True, fastmath=_CONTRACT)
+@njit(cache=True)
 def leaf_batch(boards, ctx, out):
     """``out[r]``: the 0-ply probabilities of each board. Returns the boards done (all of them, or
     NEEDS_BEAROFF)."""
@@ -100,7 +100,7 @@ def leaf_batch(boards, ctx, out):
     return boards.shape[0]
 
 
-@njit(cache=True, fastmath=_CONTRACT)
+@njit(cache=True)
 def best_play(board, d1, d2, ctx):
     """Every play of ``board`` for the dice, scored at 0 ply: ``(count, nsteps, boards, steps,
     best)`` as :func:`gammon.movegen.generate_all` gives them and the index of the play leaving the
@@ -115,6 +115,8 @@ def best_play(board, d1, d2, ctx):
     p = np.empty((1, 5))
     best = 0
     best_equity = np.inf
+    for c in range(min(count, 64)):  # the cache's slots of all the plays fetched at once
+        cache_prefetch(keys, values, after[c], key)
     for c in range(count):
         if not _leaf(after, c, count, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
                      values, stats, off, first, binom, use_bearoff, p, 0):
@@ -126,7 +128,7 @@ def best_play(board, d1, d2, ctx):
     return count, nsteps, after, steps, best
 
 
-@njit(cache=True, fastmath=_CONTRACT)
+@njit(cache=True)
 def best_children(boards, rolls, ctx, children, probs):
     """For each board and each roll (group ``board * len(rolls) + roll``): ``children[g]``, the
     board after the play that leaves the opponent the lowest 0-ply equity (the first of them; the

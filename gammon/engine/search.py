@@ -366,7 +366,10 @@ class Searcher:
         boards after each play (seen from the opponent), its steps (:func:`generate_arrays`) and the
         index of the play best at 0 ply (the first of the lowest equity for the opponent; -1 when
         there is no play)."""
-        b = np.require(board, np.int8, ["C", "W"])
+        if board.dtype == np.int8 and board.flags.c_contiguous:  # Position.as_array(): read-only
+            b = board if board.flags.writeable else board.copy()
+        else:
+            b = np.require(board, np.int8, ["C", "W"])
         if self._compiled:
             count, nsteps, after, steps, best = leaves_best_play(b, dice[0], dice[1], self._ctx())
             if best == NEEDS_BEAROFF:
