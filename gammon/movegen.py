@@ -252,7 +252,8 @@ def generate_into(board: Board, d1: int, d2: int, b: Board, table: Table, keys: 
     for i in range(table.shape[0]):
         table[i] = 0
     if d1 == d2:
-        return _doubles(b, d1, table, keys, out_boards, out_steps, path, stack)
+        count, nsteps = _doubles(b, d1, table, keys, out_boards, out_steps, path, stack)
+        return count, nsteps
     high = max(d1, d2)
     low = min(d1, d2)
     none = np.int64(0)  # typed, not a literal 0: one compiled _both_dice and _one_die

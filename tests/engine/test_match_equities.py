@@ -11,7 +11,6 @@ import pytest
 from gammon.engine.cubeful import MatchCube, match_equities
 from gammon.primitives import clamp_probabilities
 from gammon.situation import CubeOwner, MatchScore
-from gammon.situation import CubeOwner, MatchScore
 
 
 def test_match_equities_are_the_match_cubes() -> None:
