@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 
 from benchmarks import DATA  # noqa: E402
 from benchmarks.strength.cube_judge import load  # noqa: E402
-from gammon.engine.cube_calibration import anchor_class  # noqa: E402
+from gammon.engine.encode import anchors  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.evaluator import cubeless_equity  # noqa: E402
 from gammon.position import Position  # noqa: E402
@@ -45,7 +45,7 @@ def positions(taker_anchors: int, n: int) -> list[Position]:
         if d.owned or d.position in seen:
             continue
         p = Position.from_id(d.position)
-        if p.is_race() or anchor_class(p.as_array()) != taker_anchors:
+        if p.is_race() or min(2, int(anchors(p.as_array()[None, :])[0, 1])) != taker_anchors:
             continue
         seen[d.position] = p
         if len(seen) == n:

@@ -18,7 +18,7 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 ``--rejudge`` builds them again.
 
     python -m benchmarks.strength.cube_judge [--match] [--positions 1500 | --quick] [--rejudge]
-        [--weights FILE] [--cube-correction default|on|off] [--chances [--teachers N]]
+        [--weights FILE] [--chances [--teachers N]]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
 positions with the cube centred, its cubeless chances (and its cube head's, which its cube decisions
@@ -496,8 +496,6 @@ def main() -> None:
     parser.add_argument("--players", nargs="*", default=["2", "0"], help="Engine plies to judge")
     parser.add_argument("--weights", type=Path, default=None,
                         help="a weights file instead of the shipped net")
-    parser.add_argument("--cube-correction", choices=["default", "on", "off"], default="default",
-                        help="the take-point correction (default: with the shipped net only)")
     parser.add_argument("--chances", action="store_true",
                         help="where Engine(plies=0)'s decisions err: chances, ND and DT (money), "
                              "errors by position class beside its model's on gnubg 0-ply's chances")
@@ -533,13 +531,12 @@ def main() -> None:
     if args.chances:
         chance_report(work, evaluator, args.teachers, args.trials or TEACHER_TRIALS)
         return
-    correction = {"default": None, "on": True, "off": False}[args.cube_correction]
     judges = [d.judge for d in work]
     race = [Position.from_id(d.position).is_race() for d in work]
     choices: dict[str, list[tuple[bool, bool]]] = {}
     seconds: dict[str, float] = {}
     for plies in args.players:
-        engine = Engine(plies=int(plies), evaluator=evaluator, cube_correction=correction)
+        engine = Engine(plies=int(plies), evaluator=evaluator)
         name = "Engine()" if int(plies) == 2 else f"Engine(plies={plies})"
         engine_choice(engine, work[0])  # loads the net and the kernels before the clock starts
         start = time.perf_counter()
@@ -553,7 +550,7 @@ def main() -> None:
                      if want in race else float("nan") for want in (False, True)]
               for name, c in choices.items()}
     kind = "match scores" if args.match else "money, Jacoby off, cube centred or owned"
-    print(f"weights: {args.weights or 'shipped'}; take-point correction: {args.cube_correction}")
+    print(f"weights: {args.weights or 'shipped'}")
     print(f"{len(work)} cube decisions ({kind}); judge: GNU Backgammon 2-ply cube hint; "
           f"{sum(j.should_double for j in judges)} doubles, {sum(not j.should_take for j in judges)} passes")
     print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'contact':>9}{'race':>7}"

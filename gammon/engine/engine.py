@@ -13,9 +13,8 @@ import numpy as np
 from gammon.dice import check_dice
 from gammon.engine import rollout as _rollout
 from gammon.engine.bearoff import BearoffDatabase
-from gammon.engine.cube_calibration import anchor_class, corrected_values
 from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import OWNER_COLUMNS, cube_efficiency
+from gammon.engine.cubeful import cube_efficiency
 from gammon.engine.cubeful_search import cubeful_values, match_values
 from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
 from gammon.engine.search import MoveFilter, Searcher, SearchSettings
@@ -28,11 +27,11 @@ from gammon.situation import CubeOwner, Situation
 
 DEFAULT_PLIES = 2
 """Plies of ``Engine()``. With the trained net on a 2-core machine, 2 ply (default filters) takes
-0.96-0.97x GNU Backgammon 2-ply's time a decision (benchmarks/speed/engine_speed.py, 200
-decisions, at load 0.9; 0.76-0.78x in the runs of step 15's net; 0.96-1.01x in a slower session,
-step 21); against GNU Backgammon 2-ply it loses 0.96 millipoints a decision, 0 ply 2.79
+0.36-0.37x GNU Backgammon 2-ply's time a decision (benchmarks/speed/engine_speed.py, 200
+decisions, with the evaluation cache and compiled leaves; 0.78-0.81x before them in the same
+session); against GNU Backgammon 2-ply it loses 0.96 millipoints a decision, 0 ply 2.79
 (benchmarks/strength/judge.py, 3,000 decisions, the net of docs/training.md step 20; step 21 added
-only a cube head, which chequer play does not use)."""
+only a cube head, which checker play does not use)."""
 
 
 class Hint(NamedTuple):
@@ -68,25 +67,17 @@ class Engine:
     """``Engine(plies=2)``: best plays, evaluations, hints and cube decisions.
 
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
-    net; ``settings`` overrides the search (plies and move filters) entirely. ``cube_correction``:
-    apply :mod:`gammon.engine.cube_calibration` (default: only with the shipped net, to whose errors
-    it was fitted; ``True`` lets a benchmark try it on other weights).
+    net; ``settings`` overrides the search (plies and move filters) entirely.
     """
 
     def __init__(self, plies: int | None = None, evaluator: Evaluator | None = None, *,
-                 settings: SearchSettings | None = None, bearoff: bool = True,
-                 cube_correction: bool | None = None) -> None:
+                 settings: SearchSettings | None = None, bearoff: bool = True) -> None:
         if settings is None:
             settings = SearchSettings(plies=DEFAULT_PLIES if plies is None else plies)
         elif plies is not None and plies != settings.plies:
             raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
         self.settings = settings
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
-        # The take-point correction was fitted to the shipped net's own errors: no other evaluator
-        # (a net of other weights, the pip-count fallback, a test's stand-in) gets it.
-        if cube_correction is None:
-            cube_correction = evaluator is None and not isinstance(self.evaluator, PipCountEvaluator)
-        self._corrects_cube = cube_correction
         self._searcher = Searcher(self.evaluator, default_bearoff() if bearoff else None)
 
     @property
@@ -174,8 +165,6 @@ class Engine:
         The equities come from the cubeful search at the engine's plies
         (:mod:`gammon.engine.cubeful_search`; exact for money in a bear-off of up to six checkers a
         side); the probabilities are the cubeless ones at those plies.
-        With the shipped net, money decisions in contact near the take point are corrected toward
-        gammon's own rollouts (:mod:`gammon.engine.cube_calibration`).
         """
         s = _situation(decision, "a cube decision")
         position, cube_value, cube_owner, match = s.position, s.cube_value, s.cube_owner, s.match
@@ -187,13 +176,8 @@ class Engine:
             # money: cubeful equities carried through the plies (gammon.engine.cubeful_search)
             p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,
                                        jacoby=bool(jacoby))
-            v = values[0]
-            if self._corrects_cube and not position.is_race() and cube_owner is not CubeOwner.OPPONENT:
-                # near the take point the net is optimistic for the doubler (own rollouts), the
-                # more so the more points of the doubler's home board the taker holds
-                v = corrected_values(v, OWNER_COLUMNS.index(cube_owner), anchor_class(position.board))
             return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
-                                       available=available, beavers=bool(beavers), values=v)
+                                       available=available, beavers=bool(beavers), values=values[0])
         # match: the same search in match winning chances
         states = [(cube_value, cube_owner), (2 * cube_value, CubeOwner.OPPONENT)]
         p, mwc = match_values(self._searcher, position.as_array()[None, :], self.plies, match, states)

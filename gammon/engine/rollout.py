@@ -279,8 +279,7 @@ def rollout_cube(engine: Engine, position: Position, *, trials: int | None = Non
     """Cubeful rollouts of the cube decision of the player on roll: no double (the cube as
     given, the player on roll does not double now) and double/take (twice the cube, owned by the
     opponent), with the same dice; double/pass is exact. Options as :func:`rollout`; always
-    cubeful. The engine's take-point correction (:mod:`gammon.engine.cube_calibration`) plays no
-    part: it is fitted to rollouts. Raises ValueError when the player on roll may not double."""
+    cubeful. Raises ValueError when the player on roll may not double."""
     resolved = _resolve(engine, settings, trials=trials, seed=seed, truncate=truncate,
                         cubeful=True, stop_at_se=stop_at_se)
     _check_playable(position)

@@ -232,8 +232,7 @@ def test_last_roll_cube_decisions_are_exact(pips: Engine, text: str, action: str
 
 def test_truncated_at_once_a_cube_rollout_is_the_engine_cube_decision(net: Engine,
                                                                       contact: list[Position]) -> None:
-    # the take-point correction (gammon.engine.cube_calibration) is fitted TO rollouts: they go without it
-    plain = Engine(plies=0, cube_correction=False)
+    plain = Engine(plies=0)
     for p in contact[:3]:
         for match in (None, MatchScore(5, 3)):
             decision = plain.cube_decision(Situation.at(p, match=match))
