@@ -34,6 +34,7 @@ from benchmarks.strength.cube_judge import load  # noqa: E402
 from gammon.engine.encode import anchors  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.evaluator import cubeless_equity  # noqa: E402
+from gammon.engine.rollout import RolloutSettings  # noqa: E402
 from gammon.position import Position  # noqa: E402
 
 
@@ -80,7 +81,7 @@ def main() -> None:
                 probs = net.evaluate(p).as_array()
             else:
                 engine = net if name == "rollout at 0 ply" else one_ply
-                result = engine.rollout(p, trials=args.trials, seed=args.seed, workers=1)
+                result = engine.rollout(p, RolloutSettings(trials=args.trials, seed=args.seed), workers=1)
                 probs = result.probabilities.as_array()
             seconds[name] += time.perf_counter() - start
             row += [cubeless_equity(probs) - cubeless_equity(judge), probs[1] - judge[1]]

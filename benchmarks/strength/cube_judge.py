@@ -57,6 +57,7 @@ from benchmarks import DATA, WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.encode import borne_off_mask  # noqa: E402
+from gammon.engine.rollout import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 from gammon.situation import Situation
 
@@ -431,7 +432,8 @@ def teacher_report(positions: list[Position], judge: np.ndarray,  # type: ignore
 
     start = time.perf_counter()
     two = Engine(plies=2, evaluator=engine.evaluator)
-    rolled = [engine.rollout(p, trials=trials, seed=1000 + i).probabilities for i, p in enumerate(positions)]
+    rolled = [engine.rollout(p, RolloutSettings(trials=trials, seed=1000 + i)).probabilities
+              for i, p in enumerate(positions)]
     rows = {
         "Engine(plies=0)": net,
         "Engine() search": np.array([two.evaluate(p).as_tuple() for p in positions]),

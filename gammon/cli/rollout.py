@@ -105,22 +105,20 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
                    description=f"equity {p.equity[best]:+.4f} ± {_se(p.standard_error[best])}")
         bar.refresh()
 
-    options: dict[str, Any] = dict(settings=settings, cube_value=given.cube_value,
-                                   cube_owner=given.cube_owner, match=given.match, jacoby=given.jacoby,
-                                   workers=args.workers, ray_address=args.ray, progress=progress)
+    options: dict[str, Any] = dict(workers=args.workers, ray_address=args.ray, progress=progress)
     position = given.position
     try:
         with bar:
             if args.cube:
-                cube = engine.rollout_cube(position, **options)
+                cube = engine.rollout_cube(given, settings, **options)
                 result: RolloutResult | None = cube.no_double
                 outcome: RolloutResult | list[PlayRollout] | CubeRollout = cube
             elif dice is not None:
-                plays = engine.rollout_plays(position, dice, args.candidates, **options)
+                plays = engine.rollout_plays(given, dice, args.candidates, settings, **options)
                 result = plays[0].result if plays else None
                 outcome = plays
             else:
-                result = outcome = engine.rollout(position, **options)
+                result = outcome = engine.rollout(given, settings, **options)
     except (GammonError, ValueError, ImportError) as e:
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2

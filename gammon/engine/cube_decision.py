@@ -65,7 +65,9 @@ class CubeDecision:
         return text
 
 
-def _classify(nd: float, dt: float, dp: float, available: bool) -> tuple[CubeAction, bool]:
+def classify(nd: float, dt: float, dp: float, available: bool) -> tuple[CubeAction, bool]:
+    """The action of the player on roll and whether the taker should take, from the no-double,
+    double/take and double/pass equities (``available``: the player on roll may double)."""
     take = dt <= dp
     if not available:
         return CubeAction.NO_CUBE, take
@@ -88,7 +90,7 @@ def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby
     nd = float(values[OWNER_COLUMNS.index(owner)])
     dt = 2.0 * float(values[OWNER_COLUMNS.index(CubeOwner.OPPONENT)])
     dp = 1.0
-    action, take = _classify(nd, dt, dp, available and owner is not CubeOwner.OPPONENT)
+    action, take = classify(nd, dt, dp, available and owner is not CubeOwner.OPPONENT)
     return CubeDecision(action, take, nd, dt, dp, probs, beaver=beavers and take and dt < 0.0)
 
 
@@ -113,5 +115,5 @@ def match_cube_decision(probs: Probabilities, match: MatchScore, cube_value: int
         return 2.0 * (mwc - lose1) / (win1 - lose1) - 1.0 if win1 > lose1 else 0.0
 
     can = available and cube.can_double(v, owner, mover=True)
-    action, take = _classify(nd, dt, dp, can)
+    action, take = classify(nd, dt, dp, can)
     return CubeDecision(action, take, emg(nd), emg(dt), emg(dp), probs, (nd, dt, dp))

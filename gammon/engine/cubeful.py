@@ -16,13 +16,15 @@ Equities are all seen by the player on roll; money equities are per unit of the 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
 from gammon.engine.met import equity_after
-from gammon.situation import CubeOwner, MatchScore
+from gammon.situation import CubeOwner, MatchScore, Situation
 
 CONTACT_EFFICIENCY = 0.68
 RACE_EFFICIENCY_BASE = 0.55
@@ -33,6 +35,23 @@ RACE_EFFICIENCY_MAX = 0.7
 
 OWNER_COLUMNS = (CubeOwner.CENTRED, CubeOwner.MOVER, CubeOwner.OPPONENT)
 """Column order of cubeful equities per cube state (:func:`money_equities`)."""
+
+
+class CubeState(NamedTuple):
+    """A cube from the view of the player on roll: its value and its owner (a
+    :class:`~gammon.situation.Situation`'s ``cube_value`` and ``cube_owner``)."""
+
+    value: int
+    owner: CubeOwner
+
+    @classmethod
+    def of(cls, situation: Situation) -> CubeState:
+        return cls(situation.cube_value, situation.cube_owner)
+
+    def seen_by_opponent(self) -> CubeState:
+        """The same cube from the other player's view (a centred cube stays centred)."""
+        swap = {CubeOwner.MOVER: CubeOwner.OPPONENT, CubeOwner.OPPONENT: CubeOwner.MOVER}
+        return CubeState(self.value, swap.get(self.owner, self.owner))
 
 
 def mwc_after(match: MatchScore, mine: int, theirs: int) -> float:
@@ -184,7 +203,7 @@ _OWNER_INDEX = {CubeOwner.CENTRED: 0, CubeOwner.MOVER: 1, CubeOwner.OPPONENT: 2}
 
 
 def match_equities(probs: np.ndarray, x: np.ndarray, match: MatchScore,
-                   states: list[tuple[int, CubeOwner]]) -> np.ndarray:
+                   states: Sequence[CubeState]) -> np.ndarray:
     """``MatchCube(probs[i], match, x[i]).equity(probs[i, 0], v, owner)`` for every row and each
     state ``(v, owner)`` of ``states``: float64 (N, len(states)), bit for bit the same numbers, from
     one compiled loop (:func:`_match_equities`; a cubeful match search values hundreds of leaves a

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from gammon.engine.bearoff_two_sided import two_sided
-from gammon.engine.cubeful import cube_efficiencies, match_equities, money_equities, mwc_after
+from gammon.engine.cubeful import CubeState, cube_efficiencies, match_equities, money_equities, mwc_after
 from gammon.engine.encode import race_mask
 from gammon.engine.evaluator import flip_probabilities
 from gammon.engine.search import ROLL_WEIGHTS, Searcher
@@ -112,21 +112,17 @@ def _bearoff_probabilities(searcher: Searcher, boards: np.ndarray, over: np.ndar
 
 # --- match play --------------------------------------------------------------------------------
 
-CubeLevel = tuple[int, CubeOwner]  # a cube value and its owner, from the view of the player on roll
-_SWAP = {CubeOwner.CENTRED: CubeOwner.CENTRED, CubeOwner.MOVER: CubeOwner.OPPONENT,
-         CubeOwner.OPPONENT: CubeOwner.MOVER}
 
-
-def _doubled(match: MatchScore, state: CubeLevel) -> CubeLevel | None:
+def _doubled(match: MatchScore, state: CubeState) -> CubeState | None:
     """The cube after the player on roll doubles and is taken, or None when it may not double."""
     v, owner = state
     if match.crawford_game or owner is CubeOwner.OPPONENT or v >= match.away:
         return None
-    return (2 * v, CubeOwner.OPPONENT)
+    return CubeState(2 * v, CubeOwner.OPPONENT)
 
 
 def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchScore,
-                 states: list[CubeLevel]) -> tuple[np.ndarray, np.ndarray]:
+                 states: list[CubeState]) -> tuple[np.ndarray, np.ndarray]:
     """``(probabilities (N, 5), MWC (N, len(states)))`` of each board at ``plies`` for the player on
     roll at ``match`` (its view), playing on without a cube action now, for each cube state: the
     match twin of :func:`cubeful_values`, the leaves valued by the match equity curves
@@ -146,7 +142,7 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
     if len(todo) == 0:
         return probs, values
     children, _ = searcher.best_children(boards[todo])
-    theirs = [(v, _SWAP[owner]) for v, owner in states]
+    theirs = [s.seen_by_opponent() for s in states]
     child_probs, child_mwc = match_after_cube_action(searcher, children, plies - 1, match.flip(),
                                                      theirs)
     mine = (1.0 - child_mwc).reshape(len(todo), len(ROLL_WEIGHTS), len(states))
@@ -158,7 +154,7 @@ def match_values(searcher: Searcher, boards: np.ndarray, plies: int, match: Matc
 
 
 def match_after_cube_action(searcher: Searcher, boards: np.ndarray, plies: int, match: MatchScore,
-                            states: list[CubeLevel]) -> tuple[np.ndarray, np.ndarray]:
+                            states: list[CubeState]) -> tuple[np.ndarray, np.ndarray]:
     """As :func:`match_values`, once the player on roll has taken its cube action in each state:
     it doubles when the taker's best answer (take: the doubled cube owned by the taker; pass: the
     score after winning the cube's worth) is worth at least playing on."""
@@ -169,11 +165,11 @@ def match_after_cube_action(searcher: Searcher, boards: np.ndarray, plies: int, 
             wanted.append(d)
     probs, values = match_values(searcher, boards, plies, match, wanted)
     out = values[:, : len(states)].copy()
-    for k, (v, owner) in enumerate(states):
-        d = _doubled(match, (v, owner))
+    for k, state in enumerate(states):
+        d = _doubled(match, state)
         if d is None:
             continue
-        cash = mwc_after(match, match.away - v, match.opponent_away)
+        cash = mwc_after(match, match.away - state.value, match.opponent_away)
         answer = np.minimum(values[:, wanted.index(d)], cash)
         out[:, k] = np.maximum(out[:, k], answer)
     return probs, out

@@ -14,7 +14,7 @@ from gammon.dice import check_dice
 from gammon.engine import rollout as _rollout
 from gammon.engine.bearoff import BearoffDatabase
 from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import cube_efficiency
+from gammon.engine.cubeful import CubeState, cube_efficiency
 from gammon.engine.cubeful_search import cubeful_values, match_values
 from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
 from gammon.engine.search import MoveFilter, Searcher, SearchSettings
@@ -179,7 +179,7 @@ class Engine:
             return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
                                        available=available, beavers=bool(beavers), values=values[0])
         # match: the same search in match winning chances
-        states = [(cube_value, cube_owner), (2 * cube_value, CubeOwner.OPPONENT)]
+        states = [CubeState(cube_value, cube_owner), CubeState(2 * cube_value, CubeOwner.OPPONENT)]
         p, mwc = match_values(self._searcher, position.as_array()[None, :], self.plies, match, states)
         return match_cube_decision(Probabilities.from_array(p[0]), match, cube_value, cube_owner, x,
                                    available=available, mwc=(float(mwc[0, 0]), float(mwc[0, 1])))

@@ -52,7 +52,7 @@ from typing import TYPE_CHECKING, NamedTuple
 import numpy as np
 
 from gammon.dice import check_dice
-from gammon.engine.cube_decision import CubeDecision, _classify
+from gammon.engine.cube_decision import CubeDecision, classify
 from gammon.engine.cubeful import mwc_after
 from gammon.engine.evaluator import Probabilities, cubeless_equity
 from gammon.engine.parallel import check_workers, ordered_map
@@ -65,8 +65,8 @@ from gammon.engine.rollout_trials import (
     play_trials,
 )
 from gammon.play import Play
-from gammon.position import Position, require_in_play
-from gammon.situation import CubeOwner, MatchScore
+from gammon.position import Position, require_in_play, require_position
+from gammon.situation import CubeOwner, Situation
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -82,7 +82,7 @@ _CHUNK = 216  # trials per batch at most: enough that the kernels, not Python, t
 class RolloutSettings:
     """How to roll out (frozen, like ``chess.engine.Limit``). A result carries the settings it
     used, every ``None`` resolved (seed drawn, plies from the engine), so that
-    ``engine.rollout(position, settings=result.settings)`` repeats it exactly.
+    ``engine.rollout(position, result.settings)`` repeats it exactly.
 
     ``trials``: games to play (a multiple of 36, or better 1,296, for quasi-random dice).
     ``seed``: the dice (None: drawn at random, then recorded). ``plies``: the chequer play's
@@ -215,82 +215,79 @@ Progress = Callable[[RolloutProgress], None]
 # --- the engine's entry points (methods of Engine) ------------------------------------------------
 
 
-def rollout(engine: Engine, position: Position, *, trials: int | None = None, seed: int | None = None,
-            truncate: int | None = None, cubeful: bool | None = None, stop_at_se: float | None = None,
-            settings: RolloutSettings | None = None, cube_value: int = 1,
-            cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
-            jacoby: bool = True, workers: int | None = None, ray_address: str | None = None,
+def rollout(engine: Engine, decision: Situation | Position, settings: RolloutSettings | None = None, *,
+            workers: int | None = None, ray_address: str | None = None,
             progress: Progress | None = None) -> RolloutResult:
-    """Roll ``position`` out from before the roll, the player on roll rolling first, the engine
-    playing both sides at its plies (``Engine(plies=0).rollout(...)`` rolls out at 0 ply).
+    """Roll the position of ``decision`` out from before the roll, the player on roll rolling
+    first, the engine playing both sides at its plies (``Engine(plies=0).rollout(...)`` rolls out
+    at 0 ply).
 
-    ``trials`` (default 1,296), ``seed``, ``truncate``, ``cubeful``, ``stop_at_se`` override
-    ``settings`` (a :class:`RolloutSettings`; the module docstring explains each). With
-    ``cubeful``: the cube ``cube_value`` owned by ``cube_owner`` (the player on roll's view),
-    ``match`` (None: money, with ``jacoby``), and the player on roll may double at once.
-    ``workers``: local processes (default: every core; the result does not depend on it);
-    ``ray_address``: run on Ray instead (``"local"`` or a cluster address). ``progress`` is
-    called with a :class:`RolloutProgress` after each batch of trials.
+    ``decision``: a :class:`~gammon.situation.Situation` (its cube, owner, score and Jacoby rule
+    count when ``settings.cubeful``; its dice do not) or a bare Position (money, cube centred).
+    ``settings``: how to roll out (:class:`RolloutSettings`; default 1,296 trials, a random seed).
+    With ``cubeful`` the player on roll may double at once. ``workers``: local processes (default:
+    every core; the result does not depend on it); ``ray_address``: run on Ray instead
+    (``"local"`` or a cluster address). ``progress`` is called with a :class:`RolloutProgress`
+    after each batch of trials.
     """
-    resolved = _resolve(engine, settings, trials=trials, seed=seed, truncate=truncate,
-                        cubeful=cubeful, stop_at_se=stop_at_se)
-    _check_playable(position)
-    cube = _cube_state(cube_value, cube_owner, match, jacoby)
-    start = Start(position.as_array().copy(), cube_value, _ROOT_OWNER[cube_owner], True)
+    resolved = _resolve(engine, settings)
+    s = _situation(decision)
+    _check_playable(s.position)
+    cube = RootCube.of(s)
+    start = Start(s.position.as_array().copy(), s.cube_value, _ROOT_OWNER[s.cube_owner], True)
     job = _job(engine, resolved, (start,), cube)
     values = _run(job, workers, ray_address, progress, flip=False)
     return _result(job, values[0])
 
 
-def rollout_plays(engine: Engine, position: Position, dice: Sequence[int], n: int = 5, *,
-                  trials: int | None = None, seed: int | None = None, truncate: int | None = None,
-                  cubeful: bool | None = None, stop_at_se: float | None = None,
-                  settings: RolloutSettings | None = None, cube_value: int = 1,
-                  cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
-                  jacoby: bool = True, workers: int | None = None, ray_address: str | None = None,
-                  progress: Progress | None = None) -> list[PlayRollout]:
-    """Roll out the engine's ``n`` best plays of ``position`` for ``dice`` (its
+def rollout_plays(engine: Engine, decision: Situation | Position, dice: Sequence[int] | None = None,
+                  n: int = 5, settings: RolloutSettings | None = None, *, workers: int | None = None,
+                  ray_address: str | None = None, progress: Progress | None = None) -> list[PlayRollout]:
+    """Roll out the engine's ``n`` best plays for ``dice`` (by default the Situation's; its
     :meth:`~gammon.engine.engine.Engine.hint`), each from the position after the play (the
     opponent rolls first), all with the SAME dice trial by trial; best first by rolled-out
     equity, each result for the player who plays. Options as :func:`rollout` (the cube and score
     from the player who plays' view). No legal play: an empty list."""
-    resolved = _resolve(engine, settings, trials=trials, seed=seed, truncate=truncate,
-                        cubeful=cubeful, stop_at_se=stop_at_se)
+    resolved = _resolve(engine, settings)
+    s = _situation(decision)
+    if dice is None:
+        if s.dice is None:
+            raise ValueError("a rollout of the plays needs dice: the Situation has none (give them)")
+        dice = s.dice
     check_dice(dice)
-    _check_playable(position)
-    cube = _cube_state(cube_value, cube_owner, match, jacoby)
-    hints = engine.hint(position, dice, n)
+    _check_playable(s.position)
+    cube = RootCube.of(s)
+    hints = engine.hint(s.position, dice, n)
     if not hints:
         return []
-    owner = -_ROOT_OWNER[cube_owner]  # the roots are the opponent, on roll after the play
-    starts = tuple(Start(h.play.after.as_array().copy(), cube_value, owner, True) for h in hints)
+    owner = -_ROOT_OWNER[s.cube_owner]  # the roots are the opponent, on roll after the play
+    starts = tuple(Start(h.play.after.as_array().copy(), s.cube_value, owner, True) for h in hints)
     job = _job(engine, resolved, starts, cube.flipped())
     values = _run(job, workers, ray_address, progress, flip=True)
     out = [PlayRollout(h.play, _result(job, v).flip()) for h, v in zip(hints, values)]
     return sorted(out, key=lambda r: -r.result.equity)
 
 
-def rollout_cube(engine: Engine, position: Position, *, trials: int | None = None,
-                 seed: int | None = None, truncate: int | None = None, stop_at_se: float | None = None,
-                 settings: RolloutSettings | None = None, cube_value: int = 1,
-                 cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
-                 jacoby: bool = True, workers: int | None = None, ray_address: str | None = None,
+def rollout_cube(engine: Engine, decision: Situation | Position, settings: RolloutSettings | None = None,
+                 *, workers: int | None = None, ray_address: str | None = None,
                  progress: Progress | None = None) -> CubeRollout:
     """Cubeful rollouts of the cube decision of the player on roll: no double (the cube as
     given, the player on roll does not double now) and double/take (twice the cube, owned by the
     opponent), with the same dice; double/pass is exact. Options as :func:`rollout`; always
     cubeful. Raises ValueError when the player on roll may not double."""
-    resolved = _resolve(engine, settings, trials=trials, seed=seed, truncate=truncate,
-                        cubeful=True, stop_at_se=stop_at_se)
-    _check_playable(position)
-    cube = _cube_state(cube_value, cube_owner, match, jacoby)
-    if cube_owner is CubeOwner.OPPONENT:
+    resolved = replace(_resolve(engine, settings), cubeful=True)
+    s = _situation(decision)
+    _check_playable(s.position)
+    cube = RootCube.of(s)
+    cube_value, match = s.cube_value, s.match
+    if s.cube_owner is CubeOwner.OPPONENT:
         raise ValueError("the opponent owns the cube: the player on roll may not double")
     if match is not None and (match.crawford_game or cube_value >= match.away):
         raise ValueError(f"the player on roll may not usefully double at {match!r} with the cube "
                          f"at {cube_value}")
-    starts = (Start(position.as_array().copy(), cube_value, _ROOT_OWNER[cube_owner], False),
-              Start(position.as_array().copy(), 2 * cube_value, -1, False))
+    board = s.position.as_array()
+    starts = (Start(board.copy(), cube_value, _ROOT_OWNER[s.cube_owner], False),
+              Start(board.copy(), 2 * cube_value, -1, False))
     job = _job(engine, resolved, starts, cube)
     values = _run(job, workers, ray_address, progress, flip=False)
     nd, dt = (_result(job, v) for v in values)
@@ -301,9 +298,9 @@ def rollout_cube(engine: Engine, position: Position, *, trials: int | None = Non
         dp = 1.0
         assert nd.match_winning_chance is not None and dt.match_winning_chance is not None
         mwcs = (nd.match_winning_chance, dt.match_winning_chance, dp_mwc)
-    action, take = _classify(nd.equity, dt.equity, dp, True)
-    decision = CubeDecision(action, take, nd.equity, dt.equity, dp, nd.probabilities, mwcs)
-    return CubeRollout(decision, nd, dt)
+    action, take = classify(nd.equity, dt.equity, dp, True)
+    verdict = CubeDecision(action, take, nd.equity, dt.equity, dp, nd.probabilities, mwcs)
+    return CubeRollout(verdict, nd, dt)
 
 
 # --- setting up a job ---------------------------------------------------------------------------
@@ -315,15 +312,22 @@ def _is_int(v: object) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
 
 
+def _situation(decision: Situation | Position) -> Situation:
+    """A Situation as given, or a bare Position as a money game (anything else: a TypeError)."""
+    if isinstance(decision, Situation):
+        return decision
+    return Situation(require_position(decision, "a rollout", "a Situation"))
+
+
 def _check_playable(position: Position) -> None:
     require_in_play(position, "a rollout", "roll out")
 
 
-def _resolve(engine: Engine, settings: RolloutSettings | None, **overrides: object) -> RolloutSettings:
+def _resolve(engine: Engine, settings: RolloutSettings | None) -> RolloutSettings:
+    """``settings`` with every None settled: a seed drawn, the plies the engine's."""
     s = settings if settings is not None else RolloutSettings()
-    given = {k: v for k, v in overrides.items() if v is not None}
-    if given:
-        s = replace(s, **given)  # type: ignore[arg-type]
+    if not isinstance(s, RolloutSettings):
+        raise ValueError(f"settings must be a RolloutSettings or None, got {s!r}")
     if s.seed is None:
         s = replace(s, seed=secrets.randbits(32))
     if s.plies is None:
@@ -331,18 +335,6 @@ def _resolve(engine: Engine, settings: RolloutSettings | None, **overrides: obje
     if s.truncate_plies is None:
         s = replace(s, truncate_plies=s.plies)
     return s
-
-
-def _cube_state(value: int, owner: CubeOwner, match: MatchScore | None, jacoby: bool) -> RootCube:
-    if not _is_int(value) or value < 1 or value & (value - 1):
-        raise ValueError(f"cube_value must be a power of two >= 1, got {value!r}")
-    if not isinstance(owner, CubeOwner):
-        raise ValueError(f"cube_owner must be a CubeOwner, got {owner!r}")
-    if match is not None and not isinstance(match, MatchScore):
-        raise ValueError(f"match must be a gammon.engine.cubeful.MatchScore or None, got {match!r}")
-    if match is not None and match.crawford_game and (value != 1 or owner is not CubeOwner.CENTRED):
-        raise ValueError(f"the Crawford game has no cube, but the cube is at {value} ({owner.value})")
-    return RootCube(value, match, bool(jacoby) and match is None)
 
 
 def _job(engine: Engine, s: RolloutSettings, starts: tuple[Start, ...], cube: RootCube) -> RolloutJob:

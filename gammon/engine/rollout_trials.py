@@ -39,7 +39,7 @@ from gammon.engine.search import (
     terminal_probabilities,
 )
 from gammon.primitive_kernels import pip_counts
-from gammon.situation import CubeOwner, MatchScore
+from gammon.situation import CubeOwner, MatchScore, Situation
 
 if TYPE_CHECKING:
     from gammon.engine.rollout import RolloutSettings
@@ -58,12 +58,22 @@ _ROLL21_OF_36 = np.array([[i for i, (a, b) in enumerate(_ROLLS) if (a - 1, b - 1
 
 @dataclass(frozen=True)
 class RootCube:
-    """The cube and score of the root player: ``base`` is the starting cube value (the unit of
-    cubeful money equities and of EMG)."""
+    """What the trials read of the root player's :class:`~gammon.situation.Situation`: ``base``,
+    the starting cube value (the unit of cubeful money equities and of EMG), the score in points
+    away (None: money) and the Jacoby rule."""
 
     base: int
     match: MatchScore | None
     jacoby: bool
+
+    @classmethod
+    def of(cls, situation: Situation) -> RootCube:
+        match = situation.match
+        if match is not None and match.crawford_game and (
+                situation.cube_value != 1 or situation.cube_owner is not CubeOwner.CENTRED):
+            raise ValueError(f"the Crawford game has no cube, but the cube is at {situation.cube_value} "
+                             f"({situation.cube_owner.value})")
+        return cls(situation.cube_value, match, situation.jacoby)
 
     def flipped(self) -> RootCube:
         m = self.match

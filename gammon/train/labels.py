@@ -34,7 +34,7 @@ from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.neural import NeuralEvaluator, consistent
 from gammon.engine.npz import load_npz
 from gammon.engine.parallel import ordered_map
-from gammon.engine.rollout import rollout
+from gammon.engine.rollout import RolloutSettings, rollout
 from gammon.engine.search import Searcher, SearchSettings
 from gammon.movegen import generate_arrays
 from gammon.position import Position
@@ -225,9 +225,9 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     rows = []
     for i, board in enumerate(boards):
         # dice fixed by the label seed and the board's key: its index in the set, or its decision's
-        result = rollout(engine, Position(board.tolist()), trials=s.trials,
-                         seed=s.seed * 1_000_003 + int(job.dice[start + i]), truncate=s.truncate,
-                         workers=1)
+        settings = RolloutSettings(trials=s.trials, seed=s.seed * 1_000_003 + int(job.dice[start + i]),
+                                   truncate=s.truncate)
+        result = rollout(engine, Position(board.tolist()), settings, workers=1)
         rows.append(result.probabilities.as_tuple())
     return float32_labels(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
 

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from gammon.engine.cubeful import MatchCube, match_equities
+from gammon.engine.cubeful import CubeState, MatchCube, match_equities
 from gammon.primitives import clamp_probabilities
 from gammon.situation import CubeOwner, MatchScore
 
@@ -26,7 +26,7 @@ def test_match_equities_are_the_match_cubes() -> None:
             if crawford and 1 not in (away, opponent_away):
                 continue
             match = MatchScore.from_away(away, opponent_away, crawford)
-            states = [(v, o) for v in (1, 2, 4, 8) for o in owners]
+            states = [CubeState(v, o) for v in (1, 2, 4, 8) for o in owners]
             want = np.array([[MatchCube(p, match, float(xi)).equity(float(p[0]), v, o) for v, o in states]
                              for p, xi in zip(probs, x)])
             assert np.array_equal(match_equities(probs, x, match, states), want), match
@@ -34,4 +34,5 @@ def test_match_equities_are_the_match_cubes() -> None:
 
 def test_cube_values_are_powers_of_two() -> None:
     with pytest.raises(ValueError, match="powers of two"):
-        match_equities(np.full((1, 5), 0.2), np.array([0.7]), MatchScore(3, 3), [(3, CubeOwner.CENTRED)])
+        three = [CubeState(3, CubeOwner.CENTRED)]
+        match_equities(np.full((1, 5), 0.2), np.array([0.7]), MatchScore(3, 3), three)

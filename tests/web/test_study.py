@@ -15,7 +15,9 @@ from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.analysis import analyse
 from gammon.analysis.serialize import analysis_to_dict
+from gammon.engine.rollout import RolloutSettings
 from gammon.formats.mat import read_mat, to_match
+from gammon.situation import Situation
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.jobs import Jobs, ProcessRunner, Progress, Work
@@ -340,8 +342,9 @@ def test_a_rollout_job_is_the_engines_rollout(study: TestClient) -> None:
     job = _finish(study, r.json())
     assert job["status"] == "done" and job["done"] == job["total"] == 36
     given = parse_context(XG)
-    want = pip_engine().rollout(given.position, trials=36, seed=5, truncate=4, cube_value=2,
-                                cube_owner=given.cube_owner, match=given.match, jacoby=False, workers=1)
+    at = Situation.at(given.position, cube_value=2, cube_owner=given.cube_owner, match=given.match,
+                      jacoby=False)
+    want = pip_engine().rollout(at, RolloutSettings(trials=36, seed=5, truncate=4), workers=1)
     result = job["result"]
     assert result["kind"] == "position" and result["trials"] == 36 and result["seed"] == 5
     assert result["equity"] == want.equity and result["standard_error"] == want.standard_error.equity
