@@ -31,10 +31,10 @@ import numpy as np  # noqa: E402
 
 from benchmarks import DATA  # noqa: E402
 from benchmarks.strength.cube_judge import load  # noqa: E402
-from gammon.engine.encode import anchors  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
-from gammon.engine.evaluator import cubeless_equity  # noqa: E402
-from gammon.engine.rollout import RolloutSettings  # noqa: E402
+from gammon.engine.net.encode import anchors  # noqa: E402
+from gammon.engine.net.evaluator import cubeless_equity  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.position import Position  # noqa: E402
 
 

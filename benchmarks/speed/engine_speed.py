@@ -32,7 +32,7 @@ from benchmarks import WILDBG  # noqa: E402
 from benchmarks.strength.judge_set import read_judge_set  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine, default_bearoff  # noqa: E402
-from gammon.engine.neural import NeuralEvaluator  # noqa: E402
+from gammon.engine.net.neural import NeuralEvaluator  # noqa: E402
 
 
 def decisions(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:

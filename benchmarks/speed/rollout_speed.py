@@ -32,7 +32,7 @@ from benchmarks import WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
-from gammon.engine.rollout import RolloutSettings  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import GameState, MatchState  # noqa: E402
 
 CONTACT = WILDBG / "contact.csv"

@@ -23,10 +23,10 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from benchmarks.strength.cube_judge import WINDOW, candidates  # noqa: E402
-from gammon.engine.bearoff import is_bearoff_board  # noqa: E402
-from gammon.engine.cubeful import money_equities  # noqa: E402
+from gammon.engine.bearoff.one_sided import is_bearoff_board  # noqa: E402
+from gammon.engine.cube.cubeful import money_equities  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
-from gammon.engine.rollout import RolloutSettings  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.situation import Situation  # noqa: E402
 
 

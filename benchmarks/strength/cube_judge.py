@@ -56,8 +56,8 @@ import numpy as np  # noqa: E402
 from benchmarks import DATA, WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
-from gammon.engine.encode import borne_off_mask  # noqa: E402
-from gammon.engine.rollout import RolloutSettings  # noqa: E402
+from gammon.engine.net.encode import borne_off_mask  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 from gammon.situation import Situation
 
@@ -317,9 +317,9 @@ def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """gammon's ND and DT (``money_cube_decision``: Janowski's model, money, cube centred, Jacoby
     off, contact cube efficiency) of each row of cubeless chances, per unit of the cube before the
     double."""
-    from gammon.engine.cube_decision import money_cube_decision
-    from gammon.engine.cubeful import CONTACT_EFFICIENCY
-    from gammon.engine.evaluator import Probabilities
+    from gammon.engine.cube.cubeful import CONTACT_EFFICIENCY
+    from gammon.engine.cube.decision import money_cube_decision
+    from gammon.engine.net.evaluator import Probabilities
     from gammon.situation import CubeOwner
 
     decisions = [money_cube_decision(Probabilities.from_array(row), CubeOwner.CENTRED, CONTACT_EFFICIENCY,
@@ -329,12 +329,12 @@ def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def model_choices(work: list[Decision], chances: np.ndarray) -> list[tuple[bool, bool]]:
     """The double and take of gammon's cube model (Janowski's for money, Jacoby off; the match
-    equity curves at a score: :mod:`gammon.engine.cubeful`), with the cube efficiency of each
+    equity curves at a score: :mod:`gammon.engine.cube.cubeful`), with the cube efficiency of each
     position, fed each decision's cubeless chances (rows of ``chances``): what
     ``Engine(plies=0)`` would decide with those chances, less its exact bear-off values."""
-    from gammon.engine.cube_decision import match_cube_decision, money_cube_decision
-    from gammon.engine.cubeful_search import efficiencies
-    from gammon.engine.evaluator import Probabilities
+    from gammon.engine.cube.cubeful_search import efficiencies
+    from gammon.engine.cube.decision import match_cube_decision, money_cube_decision
+    from gammon.engine.net.evaluator import Probabilities
     from gammon.situation import CubeOwner, MatchScore
 
     boards = np.array([Position.from_id(d.position).as_array() for d in work], dtype=np.int8)
@@ -364,7 +364,7 @@ def position_class(p: Position) -> str:
     """Which of :data:`POSITION_CLASSES` ``p`` is in. A side that has borne off a checker can no
     longer be gammoned; "another out": one of its checkers is still on the bar or on its points
     7-24 (after a hit, or in a set-up position such as many of the wildbg set's), the positions of
-    the net's borne-off head (:func:`gammon.engine.encode.borne_off_mask`)."""
+    the net's borne-off head (:func:`gammon.engine.net.encode.borne_off_mask`)."""
     if p.is_race():
         return POSITION_CLASSES[3]
     if borne_off_mask(np.array([p.board], dtype=np.int8))[0]:
@@ -524,7 +524,7 @@ def main() -> None:
         work = work[:limit]
 
     from gammon.engine.engine import Engine
-    from gammon.engine.neural import NeuralEvaluator
+    from gammon.engine.net.neural import NeuralEvaluator
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
     if args.chances and args.match:

@@ -6,9 +6,9 @@ browser's position editor; plays of a match are ranked by match winning chances 
 from __future__ import annotations
 
 from gammon.dice import Dice
-from gammon.engine.cubeful import MatchCube
+from gammon.engine.cube.cubeful import MatchCube
 from gammon.engine.engine import Engine, Hint
-from gammon.engine.evaluator import Probabilities
+from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, parse_gnubg_id
 from gammon.formats.xgid import parse_xgid

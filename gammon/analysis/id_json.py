@@ -10,10 +10,10 @@ from typing import Any
 
 from gammon.analysis.id_context import cubeless_mwc, describe_situation, ranked_plays
 from gammon.dice import Dice
-from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import Probabilities
-from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutResult
+from gammon.engine.net.evaluator import Probabilities
+from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
 from gammon.formats.matchid import MatchState, format_gnubg_id
 from gammon.formats.xgid import XGID
 from gammon.position import Position

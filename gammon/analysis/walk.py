@@ -18,7 +18,7 @@ from gammon.analysis.decisions import (
     RollLuck,
 )
 from gammon.analysis.equity import CubeView
-from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id

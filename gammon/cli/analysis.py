@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from gammon.analysis.id_context import cubeless_mwc, describe_situation, parse_context, ranked_plays
 from gammon.analysis.id_json import context_json, eval_json, hint_json
 from gammon.dice import check_dice, parse_dice
-from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
-from gammon.engine.evaluator import Probabilities
+from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
 from gammon.position import require_in_play
 from gammon.situation import CubeOwner, MatchScore, Situation

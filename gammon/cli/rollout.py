@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
     from gammon.dice import Dice
     from gammon.engine.engine import Engine
-    from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutProgress, RolloutResult
+    from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutProgress, RolloutResult
     from gammon.position import Position
 
 
@@ -80,7 +80,7 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
     from gammon.cli.analysis import parse_context
     from gammon.dice import parse_dice
     from gammon.engine.engine import Engine
-    from gammon.engine.rollout import RolloutSettings
+    from gammon.engine.rollout.rollouts import RolloutSettings
     from gammon.errors import GammonError
 
     out = console or Console(highlight=False)
@@ -198,7 +198,7 @@ def _plays_table(plays: list, dice: Dice) -> object:
 def _cube_table(cube: object) -> object:
     from rich.table import Table
 
-    from gammon.engine.rollout import CubeRollout
+    from gammon.engine.rollout.rollouts import CubeRollout
 
     assert isinstance(cube, CubeRollout)
     d = cube.decision

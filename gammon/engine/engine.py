@@ -11,13 +11,14 @@ from typing import NamedTuple
 import numpy as np
 
 from gammon.dice import check_dice
-from gammon.engine import rollout as _rollout
-from gammon.engine.bearoff import BearoffDatabase
-from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import CubeState, cube_efficiency
-from gammon.engine.cubeful_search import cubeful_values, match_values
-from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
-from gammon.engine.search import MoveFilter, Searcher, SearchSettings
+from gammon.engine.bearoff.one_sided import BearoffDatabase, default_bearoff
+from gammon.engine.cube.cubeful import CubeState, cube_efficiency
+from gammon.engine.cube.cubeful_search import cubeful_values, match_values
+from gammon.engine.cube.decision import CubeDecision, match_cube_decision, money_cube_decision
+from gammon.engine.net.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout import rollouts as _rollout
+from gammon.engine.search.searcher import MoveFilter, Searcher, SearchSettings
 from gammon.errors import InvalidPositionError
 from gammon.game import Game
 from gammon.movegen import generate_arrays
@@ -48,19 +49,11 @@ def default_evaluator() -> Evaluator:
     """The trained net (``NeuralEvaluator.default()``) when installed, else the pip-count race
     evaluator with a warning (much weaker)."""
     try:
-        from gammon.engine.neural import NeuralEvaluator
-
         return NeuralEvaluator.default()
     except (ImportError, OSError, ValueError) as e:
         warnings.warn(f"the neural evaluator is not available ({e}); using the pip-count evaluator",
                       RuntimeWarning, stacklevel=2)
         return PipCountEvaluator()
-
-
-@lru_cache(maxsize=1)
-def default_bearoff() -> BearoffDatabase:
-    """The one-sided bear-off database shipped in the package, read when first needed."""
-    return BearoffDatabase.load()
 
 
 class Engine:
@@ -83,6 +76,11 @@ class Engine:
     @property
     def plies(self) -> int:
         return self.settings.plies
+
+    @property
+    def bearoff(self) -> BearoffDatabase | None:
+        """The one-sided bear-off database the search uses (None: ``Engine(bearoff=False)``)."""
+        return self._searcher.bearoff
 
     def __repr__(self) -> str:
         return f"Engine(plies={self.plies}, evaluator={type(self.evaluator).__name__})"
@@ -163,7 +161,7 @@ class Engine:
         on offer is judged as made).
 
         The equities come from the cubeful search at the engine's plies
-        (:mod:`gammon.engine.cubeful_search`; exact for money in a bear-off of up to six checkers a
+        (:mod:`gammon.engine.cube.cubeful_search`; exact for money in a bear-off of up to six checkers a
         side); the probabilities are the cubeless ones at those plies.
         """
         s = _situation(decision, "a cube decision")
@@ -173,7 +171,7 @@ class Engine:
         require_in_play(position, "a cube decision", "double")
         x = cube_efficiency(position.is_race(), position.pip_counts[0])
         if match is None:
-            # money: cubeful equities carried through the plies (gammon.engine.cubeful_search)
+            # money: cubeful equities carried through the plies (gammon.engine.cube.cubeful_search)
             p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,
                                        jacoby=bool(jacoby))
             return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
@@ -184,7 +182,7 @@ class Engine:
         return match_cube_decision(Probabilities.from_array(p[0]), match, cube_value, cube_owner, x,
                                    available=available, mwc=(float(mwc[0, 0]), float(mwc[0, 1])))
 
-    # --- rollouts (gammon.engine.rollout) ------------------------------------------------------
+    # --- rollouts (gammon.engine.rollout.rollouts) ------------------------------------------------------
 
     rollout = _rollout.rollout
     rollout_plays = _rollout.rollout_plays

@@ -21,11 +21,11 @@ from gammon.train.labels import KINDS, LabelSet
 from gammon.train.selfplay import TrainSettings, load_or_start, run, vs_pubeval
 
 if TYPE_CHECKING:
-    from gammon.engine.neural import NeuralEvaluator
+    from gammon.engine.net.neural import NeuralEvaluator
 
 
 def _weights(path: Path | None) -> NeuralEvaluator:
-    from gammon.engine.neural import NeuralEvaluator
+    from gammon.engine.net.neural import NeuralEvaluator
 
     return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
 
@@ -40,7 +40,7 @@ def _label_files(paths: list[Path]) -> LabelSet:
 def _campaign(args: argparse.Namespace) -> None:
     from dataclasses import replace
 
-    from gammon.engine.parallel import check_workers
+    from gammon.engine.rollout.parallel import check_workers
     from gammon.train.campaign import CampaignSettings, load_campaign, run_campaign, status
 
     if args.status:
@@ -211,14 +211,14 @@ def main(argv: list[str] | None = None) -> None:
                 check_every=args.check_every, check_pairs=args.check_pairs,
                 checkpoint_every=args.checkpoint_every, log=args.log, progress=not args.quiet)
         elif args.command == "improve":
-            from gammon.engine.neural import NeuralEvaluator
+            from gammon.engine.net.neural import NeuralEvaluator
             from gammon.train.supervised import improve
 
             improve(NeuralEvaluator.load(args.resume), args.out, games=args.games, every=args.every,
                     epochs=args.epochs, alpha=args.alpha, seed=args.seed, threads=args.threads,
                     check_pairs=args.check_pairs, log=args.log)
         elif args.command == "label":
-            from gammon.engine.parallel import check_workers
+            from gammon.engine.rollout.parallel import check_workers
             from gammon.train.labels import LabelSettings, make_labels
 
             labelling = LabelSettings(kind=args.kind, plies=args.plies, trials=args.trials,
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> None:
                                           or args.window_labels or args.nets != "both"):
                 raise ValueError("--rollout-labels, --drop-anchors, --drop-window, --window-labels and "
                                  "--nets need --method adam")
-            from gammon.engine.neural import NeuralEvaluator
+            from gammon.engine.net.neural import NeuralEvaluator
             from gammon.train.batch_fit import AdamSettings
             from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, widen
 
@@ -280,7 +280,7 @@ def main(argv: list[str] | None = None) -> None:
             losses = [net_losses(_weights(w), decisions) for w in args.weights]
             print("\n".join(report([str(w) for w in args.weights], losses, decisions.races())))
         else:
-            from gammon.engine.neural import NeuralEvaluator
+            from gammon.engine.net.neural import NeuralEvaluator
 
             print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
     except (ValueError, OSError) as e:

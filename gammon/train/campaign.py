@@ -42,9 +42,9 @@ from typing import Any
 import numpy as np
 
 from gammon.engine.engine import Engine
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.parallel import ordered_map
-from gammon.engine.rollout import RolloutSettings, rollout
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout.parallel import ordered_map
+from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
 from gammon.train.labels import LabelSet, float32_labels, self_play_positions, weights_digest
 

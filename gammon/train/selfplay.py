@@ -17,7 +17,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
 from gammon.train import kernels
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from gammon.engine.encode import anchors, race_mask
-from gammon.engine.neural import Net, NeuralEvaluator
+from gammon.engine.net.encode import anchors, race_mask
+from gammon.engine.net.neural import Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
 from gammon.train.labels import LabelSet, check_win_window, in_win_window
@@ -125,7 +125,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     ``labels``); ``ev`` itself is left as it was.
 
     ``drop_anchors`` (0: none) leaves out of ``labels`` the positions where a side holds that many
-    anchors (:func:`gammon.engine.encode.anchors`): there a search label carries the net's own
+    anchors (:func:`gammon.engine.net.encode.anchors`): there a search label carries the net's own
     bias. ``drop_window`` (lo, hi) leaves out the contact positions whose player on roll wins with
     ``ev``'s 0-ply chance in [lo, hi] (the cube window, where the search labels carry the net's
     optimism for a favourite and rollout labels of ``label --win-window`` stand instead).

@@ -17,7 +17,7 @@ from gammon.analysis.report_html import chance_series
 from gammon.analysis.serialize import analysis_to_dict
 from gammon.analysis.svg import chart_svg
 from gammon.engine.engine import Engine
-from gammon.engine.rollout import RolloutProgress, RolloutSettings
+from gammon.engine.rollout.rollouts import RolloutProgress, RolloutSettings
 from gammon.game import Game
 from gammon.situation import Situation
 from gammon.web.jobs import Progress

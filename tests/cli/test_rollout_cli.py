@@ -11,7 +11,7 @@ from gammon import Position
 from gammon.cli.analysis import parse_context
 from gammon.cli.main import main
 from gammon.engine.engine import Engine
-from gammon.engine.rollout import RolloutSettings
+from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.errors import InvalidNotationError
 from gammon.situation import CubeOwner, MatchScore, Situation
 

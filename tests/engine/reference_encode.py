@@ -1,5 +1,5 @@
 """The input encoding as it was written before the encoder worked on bit masks and whole-number
-numerators (:func:`gammon.engine.encode.encode_numerators`): a side's checkers copied out point by
+numerators (:func:`gammon.engine.net.encode.encode_numerators`): a side's checkers copied out point by
 point and each feature counted by its own loop. Kept, unchanged, as the reference the tests hold
 the encoder to, bit for bit."""
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.engine.encode import N_INPUTS, PER_SIDE, RAW_PER_SIDE
+from gammon.engine.net.encode import N_INPUTS, PER_SIDE, RAW_PER_SIDE
 
 
 @njit(cache=False)

@@ -1,5 +1,5 @@
 """The neural evaluator's play-time forward pass as it was before the exact, incremental hidden
-layer (:func:`gammon.engine.forward.exact_first_layer`): each board encoded by the reference
+layer (:func:`gammon.engine.net.forward.exact_first_layer`): each board encoded by the reference
 encoder (:mod:`tests.engine.reference_encode`), its non-zero inputs' rows of ``w1`` added in float32
 eight at a time, the sigmoids and the output layer as then. Kept, unchanged, as the reference the
 tests hold the engine's chosen plays to (:class:`ReferenceEvaluator`)."""
@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gammon.engine.encode import N_INPUTS, is_race_board
-from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.net.encode import N_INPUTS, is_race_board
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.primitive_kernels import clamp_probabilities
 from tests.engine.reference_encode import encode_into
 

@@ -10,11 +10,11 @@ import pytest
 
 from benchmarks.strength import cube_judge as cj
 from gammon import Position
-from gammon.engine.bearoff_two_sided import SIDE, TwoSidedBearoff, covered, two_sided
-from gammon.engine.cube_decision import CubeAction
+from gammon.engine.bearoff.two_sided import SIDE, TwoSidedBearoff, covered, two_sided
+from gammon.engine.cube.decision import CubeAction
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import PipCountEvaluator
-from gammon.engine.rollout import RolloutSettings
+from gammon.engine.net.evaluator import PipCountEvaluator
+from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.situation import CubeOwner, Situation
 from tests.helpers import needs_gnubg, pos
 

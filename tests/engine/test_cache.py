@@ -8,16 +8,16 @@ import pickle
 import numpy as np
 import pytest
 
-from gammon.engine.cache import ENTRY_BYTES, EvaluationCache
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.search import _ROLLS, _expand
+from gammon.engine.net.cache import ENTRY_BYTES, EvaluationCache
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.search.searcher import ROLLS, expand
 from tests.helpers import random_game_positions
 
 
 @pytest.fixture(scope="module")
 def boards() -> np.ndarray:
     positions = np.array([p.board for p in random_game_positions(seed=41, games=3)], dtype=np.int8)
-    children, _ = _expand(positions[::9], _ROLLS)
+    children, _ = expand(positions[::9], ROLLS)
     return np.concatenate([positions, children])
 
 

@@ -1,4 +1,4 @@
-"""Cubeful search (gammon.engine.cubeful_search) on positions worked out by hand.
+"""Cubeful search (gammon.engine.cube.cubeful_search) on positions worked out by hand.
 
 The constant evaluator gives every unfinished board the same probabilities for its player on roll,
 so every node of the search tree is alike and the cubeful equities can be followed by hand: at a
@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.cube_decision import CubeAction
-from gammon.engine.cubeful import CubeState, MatchCube, money_equities, mwc_after
-from gammon.engine.cubeful_search import after_cube_action, cubeful_values, match_values
+from gammon.engine.cube.cubeful import CubeState, MatchCube, money_equities, mwc_after
+from gammon.engine.cube.cubeful_search import after_cube_action, cubeful_values, match_values
+from gammon.engine.cube.decision import CubeAction
+from gammon.engine.cube.met import match_equity
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import ConstantEvaluator
-from gammon.engine.met import match_equity
-from gammon.engine.search import Searcher
+from gammon.engine.net.evaluator import ConstantEvaluator
+from gammon.engine.search.searcher import Searcher
 from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import pos
 

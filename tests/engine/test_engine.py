@@ -8,9 +8,9 @@ import pytest
 import gammon
 from gammon import Position
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator, Probabilities
-from gammon.engine.rollout import RolloutSettings
-from gammon.engine.search import PLAIN_FILTERS, SearchSettings, terminal_probabilities
+from gammon.engine.net.evaluator import CountingEvaluator, PipCountEvaluator, Probabilities
+from gammon.engine.rollout.rollouts import RolloutSettings
+from gammon.engine.search.searcher import PLAIN_FILTERS, SearchSettings, terminal_probabilities
 from gammon.errors import IllegalMoveError, InvalidPositionError
 from tests.helpers import pos, random_game_positions
 

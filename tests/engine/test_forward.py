@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gammon import Position
-from gammon.engine.encode import (
+from gammon.engine.engine import Engine
+from gammon.engine.net.encode import (
     DENOMINATORS,
     LINEAR_SCALARS,
     N_INPUTS,
@@ -21,10 +22,9 @@ from gammon.engine.encode import (
     encode,
     race_mask,
 )
-from gammon.engine.engine import Engine
-from gammon.engine.forward import exact_first_layer
-from gammon.engine.neural import NeuralEvaluator, consistent
-from gammon.engine.search import _ROLLS, _expand
+from gammon.engine.net.forward import exact_first_layer
+from gammon.engine.net.neural import NeuralEvaluator, consistent
+from gammon.engine.search.searcher import ROLLS, expand
 from tests.engine.reference_forward import ReferenceEvaluator
 from tests.helpers import random_game_positions
 
@@ -40,7 +40,7 @@ def boards() -> np.ndarray:
     """Positions of random games and every play of every roll of a few of them (the boards a
     search meets one after another: siblings differ by a few inputs)."""
     positions = np.array([p.board for p in random_game_positions(seed=17, games=6)], dtype=np.int8)
-    children, _ = _expand(positions[::7], _ROLLS)
+    children, _ = expand(positions[::7], ROLLS)
     return np.concatenate([positions, children])
 
 

@@ -1,4 +1,4 @@
-"""The compiled search (gammon.engine.leaves) against the search's generic path, which takes the same
+"""The compiled search (gammon.engine.search.leaves) against the search's generic path, which takes the same
 evaluator through its ``evaluate`` (the reference): the same values and the same best plays, bit
 for bit, on positions of random games (contact, races, bear-offs, finished games)."""
 
@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.bearoff import SHIPPED, BearoffDatabase
+from gammon.engine.bearoff.one_sided import SHIPPED, BearoffDatabase
 from gammon.engine.engine import default_bearoff
-from gammon.engine.evaluator import CountingEvaluator
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.search import Searcher, SearchSettings
+from gammon.engine.net.evaluator import CountingEvaluator
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.search.searcher import Searcher, SearchSettings
 from tests.helpers import pos, random_game_positions
 
 

@@ -8,7 +8,7 @@ import itertools
 import numpy as np
 import pytest
 
-from gammon.engine.cubeful import CubeState, MatchCube, match_equities
+from gammon.engine.cube.cubeful import CubeState, MatchCube, match_equities
 from gammon.primitives import clamp_probabilities
 from gammon.situation import CubeOwner, MatchScore
 

@@ -11,10 +11,10 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.cubeful import mwc_after
+from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import PipCountEvaluator, Probabilities
-from gammon.engine.rollout import RolloutProgress, RolloutResult, RolloutSettings
+from gammon.engine.net.evaluator import PipCountEvaluator, Probabilities
+from gammon.engine.rollout.rollouts import RolloutProgress, RolloutResult, RolloutSettings
 from gammon.errors import InvalidPositionError
 from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import WILDBG, pos
@@ -288,7 +288,7 @@ def test_bad_settings_and_positions_are_refused(pips: Engine) -> None:
 
 def test_result_flip_is_the_other_players_view() -> None:
     p = Probabilities(0.6, 0.2, 0.01, 0.1, 0.005)
-    from gammon.engine.rollout import StandardErrors
+    from gammon.engine.rollout.rollouts import StandardErrors
 
     se = StandardErrors(0.01, 0.02, 0.003, 0.04, 0.005, 0.06, 0.07)
     r = RolloutResult(p, 0.3, se, 36, RolloutSettings(), p.equity, 0.55)
@@ -302,8 +302,8 @@ def test_inside_a_trial_the_taker_owns_the_cube(pips: Engine) -> None:
     # White box: one trial's cube steps. The player on roll doubles a last-roll position it wins
     # 25 times in 36 and the opponent takes (the taker now owns the 2-cube); next turn the owner,
     # sure to win, redoubles and the first doubler passes: it loses 2 starting cubes.
-    from gammon.engine.rollout import _job, _resolve
-    from gammon.engine.rollout_trials import RootCube, Start, _Trials
+    from gammon.engine.rollout.rollouts import _job, _resolve
+    from gammon.engine.rollout.trials import RootCube, Start, _Trials
 
     p, win = last_roll("x 3:1 2:1")
     assert win == 25 / 36

@@ -10,7 +10,7 @@ import pytest
 
 from gammon import Position
 from gammon.engine.engine import Engine
-from gammon.engine.rollout import RolloutSettings
+from gammon.engine.rollout.rollouts import RolloutSettings
 
 ray = pytest.importorskip("ray", reason="Ray is the optional 'cluster' extra")
 
@@ -41,7 +41,7 @@ def test_ray_gives_the_same_rollout_as_local_processes(local_ray: None) -> None:
 
 
 def test_ray_gives_the_same_training_labels_as_this_process(local_ray: None, tmp_path: Path) -> None:
-    from gammon.engine.neural import NeuralEvaluator
+    from gammon.engine.net.neural import NeuralEvaluator
     from gammon.train.labels import LabelSettings, make_labels
 
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=2)

@@ -9,10 +9,10 @@ import signal
 import numpy as np
 import pytest
 
-from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.rollout import RolloutSettings, rollout
+from gammon.engine.net.encode import anchors, race_mask
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
 from gammon.train.__main__ import main
 from gammon.train.campaign import (

@@ -7,11 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from gammon.engine.encode import anchors, borne_off_mask, race_mask
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.neural import CubeHead, NeuralEvaluator, consistent
-from gammon.engine.rollout import RolloutSettings, rollout
-from gammon.engine.search import Searcher
+from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
+from gammon.engine.net.neural import CubeHead, NeuralEvaluator, consistent
+from gammon.engine.rollout.rollouts import RolloutSettings, rollout
+from gammon.engine.search.searcher import Searcher
 from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main

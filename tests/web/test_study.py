@@ -15,7 +15,7 @@ from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.analysis import analyse
 from gammon.analysis.serialize import analysis_to_dict
-from gammon.engine.rollout import RolloutSettings
+from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.formats.mat import read_mat, to_match
 from gammon.situation import Situation
 from gammon.store import Store
@@ -323,7 +323,7 @@ def test_hint_and_evaluation_are_the_engines(study: TestClient) -> None:
 
 def test_a_position_in_a_match_longer_than_the_equity_table_is_judged(study: TestClient) -> None:
     """The editor sets up matches of up to 99 points, as the lobby starts them; the table stops at 25
-    away and goes on by its pattern (gammon.engine.met), so the evaluation gives match chances."""
+    away and goes on by its pattern (gammon.engine.cube.met), so the evaluation gives match chances."""
     setup = {"board": list(Position.initial().board), "match_length": 41, "score": [3, 12]}
     p = study.post("/api/positions", json=setup).json()
     assert (p["match_length"], p["score"]) == (41, [3, 12])
