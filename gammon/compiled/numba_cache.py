@@ -28,7 +28,7 @@ def ensure_cache_dir(package: Path | None = None, user_cache: Path | None = None
     ``package`` and ``user_cache`` replace numba's two places (for tests)."""
     if os.environ.get("NUMBA_CACHE_DIR"):
         return None
-    package = package or Path(__file__).parent
+    package = package or Path(__file__).resolve().parent.parent  # gammon/: numba caches in its __pycache__
     user_cache = user_cache or Path(platformdirs.user_cache_dir("numba", appauthor=False))
     if _is_writable(package / "__pycache__") or _is_writable(user_cache):
         return None
