@@ -2,7 +2,7 @@
 
 import importlib
 
-import gammon.numba_cache  # noqa: F401  (first: where numba caches, before any kernel is defined)
+import gammon.compiled.numba_cache  # noqa: F401  (first: where numba caches, before any kernel is defined)
 from gammon.dice import ALL_ROLLS, Dice, DiceSource, RandomDice, ScriptedDice
 from gammon.errors import (
     AmbiguousMoveError,
@@ -23,8 +23,8 @@ from gammon.words import describe
 
 __version__ = "0.1.0"
 
-_LAZY = {"Engine": "gammon.engine.engine", "Probabilities": "gammon.engine.evaluator",
-         "CubeDecision": "gammon.engine.cube_decision"}
+_LAZY = {"Engine": "gammon.engine.engine", "Probabilities": "gammon.engine.net.evaluator",
+         "CubeDecision": "gammon.engine.cube.decision"}
 
 
 def __getattr__(name: str) -> object:

@@ -9,11 +9,11 @@ import math
 from typing import Any
 
 from gammon.dice import Dice
-from gammon.engine.cube_decision import CubeAction, CubeDecision
-from gammon.engine.cubeful import MatchCube
+from gammon.engine.cube.cubeful import MatchCube
+from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
-from gammon.engine.evaluator import Probabilities
-from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutResult
+from gammon.engine.net.evaluator import Probabilities
+from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
 from gammon.formats.ids import board_json
 from gammon.situation import MatchScore, Situation
 

@@ -85,18 +85,9 @@ def undo_step(b: Board, src: int, dst: int, hit: int) -> None:
         b[dst] -= 1
 
 
-@njit(cache=True)
-def _record(
-    b: Board,
-    hitmask: int,
-    path: Steps,
-    nsteps: int,
-    table: Table,
-    keys: Keys,
-    out_boards: Board,
-    out_steps: Steps,
-    count: int,
-) -> int:
+@njit(cache=True, inline="always")
+def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys: Keys,
+            out_boards: Board, out_steps: Steps, count: int) -> int:
     """Store the play that led to ``b`` unless its result is known; returns the new count,
     or -1 when the output arrays are full."""
     hi = np.uint64(0)
@@ -129,20 +120,21 @@ def _record(
     return count + 1
 
 
-@njit(cache=True)
-def _doubles(
-    b: Board, die: int, table: Table, keys: Keys, out_boards: Board, out_steps: Steps
-) -> tuple[int, int]:
+@njit(cache=True, _nrt=False)
+def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
+             out_steps: Steps, path: Steps, stack: npt.NDArray[np.int64]) -> tuple[int, int]:
     """Up to four steps of ``die``; sources never increase, which finds every result once or more.
 
-    Depth-first with an explicit stack: ``path[d]`` and ``hits[d]`` are step d, ``resume[d]`` the
-    source where depth d looks next, ``masks[d]`` the points hit by the first d steps, and
-    ``deeper[d]`` whether step d was followed by another (if not, it ends a play)."""
-    path = np.zeros((4, 2), dtype=np.int8)
-    hits = np.zeros(4, dtype=np.int64)
-    resume = np.zeros(4, dtype=np.int64)
-    masks = np.zeros(5, dtype=np.int64)
-    deeper = np.zeros(4, dtype=np.bool_)
+    Depth-first with an explicit stack (in ``path`` int8 (4, 2) and ``stack`` int64 (17,),
+    scratch): ``path[d]`` and ``hits[d]`` are step d, ``resume[d]`` the source where depth d looks
+    next, ``masks[d]`` the points hit by the first d steps, and ``deeper[d]`` whether step d was
+    followed by another (if not, it ends a play). (The move generator's search functions take their
+    scratch and are compiled without reference counts: a kernel calls them for every roll.)"""
+    hits = stack[0:4]
+    resume = stack[4:8]
+    masks = stack[8:13]
+    deeper = stack[13:17]
+    masks[0] = 0
     best = 0
     count = np.int64(0)
     d = 0
@@ -162,9 +154,9 @@ def _doubles(
             path[d, 1] = t
             masks[d + 1] = masks[d] | (hits[d] << t)
             if d > 0:
-                deeper[d - 1] = True
+                deeper[d - 1] = 1
             if d < 3:
-                deeper[d] = False
+                deeper[d] = 0
                 d += 1
                 resume[d] = s
                 continue
@@ -186,19 +178,10 @@ def _doubles(
     return int(count), best
 
 
-@njit(cache=True)
-def _both_dice(
-    b: Board,
-    first: int,
-    second: int,
-    count: int,
-    table: Table,
-    keys: Keys,
-    out_boards: Board,
-    out_steps: Steps,
-) -> int:
-    """Every two-step play that uses ``first`` and then ``second``."""
-    path = np.zeros((4, 2), dtype=np.int8)
+@njit(cache=True, _nrt=False)
+def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys: Keys,
+               out_boards: Board, out_steps: Steps, path: Steps) -> int:
+    """Every two-step play that uses ``first`` and then ``second`` (``path``: scratch)."""
     for s1 in range(25, 0, -1):
         t1 = step_target(b, s1, first)
         if t1 < 0:
@@ -222,12 +205,10 @@ def _both_dice(
     return count
 
 
-@njit(cache=True)
-def _one_die(
-    b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board, out_steps: Steps
-) -> int:
-    """Every one-step play with ``die``."""
-    path = np.zeros((4, 2), dtype=np.int8)
+@njit(cache=True, _nrt=False)
+def _one_die(b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board,
+            out_steps: Steps, path: Steps) -> int:
+    """Every one-step play with ``die`` (``path``: scratch)."""
     for s1 in range(25, 0, -1):
         t1 = step_target(b, s1, die)
         if t1 < 0:
@@ -250,7 +231,6 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     and the (from, to) steps of one way to reach each (int8[count, 4, 2], 0 = off). ``count`` is
     -1 when ``capacity`` was too small.
     """
-    b = board.copy()
     table_size = 64
     while table_size < 2 * capacity:
         table_size *= 2
@@ -258,25 +238,42 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     keys = np.empty((capacity, 2), dtype=np.uint64)
     out_boards = np.empty((capacity, 26), dtype=np.int8)
     out_steps = np.zeros((capacity, 4, 2), dtype=np.int8)
+    count, nsteps = generate_into(board, d1, d2, board.copy(), table, keys, out_boards, out_steps,
+                                  np.zeros((4, 2), dtype=np.int8), np.zeros(17, dtype=np.int64))
+    return count, nsteps, out_boards, out_steps
+
+
+@njit(cache=True, _nrt=False)
+def generate_into(board: Board, d1: int, d2: int, b: Board, table: Table, keys: Keys, out_boards: Board,
+                  out_steps: Steps, path: Steps, stack: npt.NDArray[np.int64]) -> tuple[int, int]:
+    """:func:`generate` into buffers the caller keeps (a kernel that generates many times):
+    ``(count, nsteps)``, the plays in ``out_boards`` and ``out_steps`` (as many as they hold:
+    ``count`` is -1 when they are too few). ``b`` (int8[26]) gets a copy of ``board`` to work on;
+    ``table`` (a power of two, at least twice the capacity) is cleared first; ``path`` (int8 (4,
+    2)) and ``stack`` (int64 (17,)) are the search's scratch."""
+    for i in range(26):
+        b[i] = board[i]
+    for i in range(table.shape[0]):
+        table[i] = 0
     if d1 == d2:
-        count, nsteps = _doubles(b, d1, table, keys, out_boards, out_steps)
-        return count, nsteps, out_boards, out_steps
+        count, nsteps = _doubles(b, d1, table, keys, out_boards, out_steps, path, stack)
+        return count, nsteps
     high = max(d1, d2)
     low = min(d1, d2)
     none = np.int64(0)  # typed, not a literal 0: one compiled _both_dice and _one_die
-    count = _both_dice(b, high, low, none, table, keys, out_boards, out_steps)
+    count = _both_dice(b, high, low, none, table, keys, out_boards, out_steps, path)
     if count != 0:
         if count > 0:
-            count = _both_dice(b, low, high, count, table, keys, out_boards, out_steps)
-        return count, 2, out_boards, out_steps
-    count = _both_dice(b, low, high, none, table, keys, out_boards, out_steps)
+            count = _both_dice(b, low, high, count, table, keys, out_boards, out_steps, path)
+        return count, 2
+    count = _both_dice(b, low, high, none, table, keys, out_boards, out_steps, path)
     if count != 0:
-        return count, 2, out_boards, out_steps
-    count = _one_die(b, high, none, table, keys, out_boards, out_steps)
+        return count, 2
+    count = _one_die(b, high, none, table, keys, out_boards, out_steps, path)
     if count != 0:
-        return count, 1, out_boards, out_steps
-    count = _one_die(b, low, none, table, keys, out_boards, out_steps)
-    return count, (1 if count else 0), out_boards, out_steps
+        return count, 1
+    count = _one_die(b, low, none, table, keys, out_boards, out_steps, path)
+    return count, (1 if count else 0)
 
 
 @njit(cache=True)

@@ -231,8 +231,9 @@ class Position:
         return all(c <= 0 for c in self._board[7:26])
 
     def is_game_over(self) -> bool:
-        """True when either side has borne off all 15 checkers."""
-        return CHECKERS in self.off
+        """True when either side has borne off all 15 checkers (has none left on the board)."""
+        b = self._board
+        return max(b) <= 0 or min(b) >= 0
 
     # --- plays -------------------------------------------------------------------------------
 

@@ -86,7 +86,7 @@ def race_win_chance(mover_pips: float, opponent_pips: float) -> float:
 
 def clamp_probabilities(win: float, wg: float, wbg: float, lg: float,
                         lbg: float) -> tuple[float, float, float, float, float]:
-    """The five probabilities (see gammon.engine.evaluator) made consistent: each in [0, 1] and
+    """The five probabilities (see gammon.engine.net.evaluator) made consistent: each in [0, 1] and
     ``wbg <= wg <= win``, ``lbg <= lg <= 1 - win``. Independent sigmoid outputs can break the
     order by a little, and equities must not inherit that."""
     w = min(max(win, 0.0), 1.0)

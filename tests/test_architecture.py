@@ -37,9 +37,9 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.position", "gammon.movegen"): "`import gammon` without numba: the move generator's "
     "kernels load on the first legal_plays()",
     ("gammon.position", "numpy"): "`import gammon` without numpy: a board as an array only when asked",
-    ("gammon.shipped_kernels", "numba"): "`import gammon` sets numba's cache up without importing numba",
-    ("gammon.shipped_kernels", "numba.core.caching"): "as above: only when numba sets a kernel's cache up",
-    ("gammon.shipped_kernels", "numba.core.serialize"): "as above: only when the shipped index is merged",
+    ("gammon.compiled.shipped_kernels", "numba"): "`import gammon` sets numba's cache up without importing numba",
+    ("gammon.compiled.shipped_kernels", "numba.core.caching"): "as above: only when numba sets a kernel's cache up",
+    ("gammon.compiled.shipped_kernels", "numba.core.serialize"): "as above: only when the shipped index is merged",
     ("gammon.cli.progress", "numba.core"): "the compile notice listens to numba only while a command runs",
     ("gammon.cli.main", "gammon.engine.players"): "importing gammon.cli.main does not load the engine; "
     "building the play command's parser does (its levels)",
@@ -54,7 +54,7 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.analyse", "gammon.engine.engine"): _ENGINE,
     ("gammon.cli.rollout", "gammon.advice"): _ENGINE,
     ("gammon.cli.rollout", "gammon.engine.engine"): _ENGINE,
-    ("gammon.cli.rollout", "gammon.engine.rollout"): _ENGINE,
+    ("gammon.cli.rollout", "gammon.engine.rollout.rollouts"): _ENGINE,
     ("gammon.cli.serve", "gammon.store"): _WEB,
     ("gammon.cli.serve", "gammon.web"): _WEB,
     ("gammon.cli.serve", "gammon.web.jobs"): _WEB,
@@ -71,52 +71,42 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.web.study", "gammon.engine.engine"): _SERVER,
     ("gammon.web.study", "gammon.web.study_work"): _SERVER,
     ("gammon.web.uploads", "gammon.web.study_work"): _SERVER,
-    ("gammon.web.warmup", "gammon.engine.engine"): _SERVER,
     ("gammon.cli.drill", "gammon.accounts"): _PROFILE,
     ("gammon.cli.drill", "gammon.profile.drill"): _PROFILE,
     ("gammon.cli.drill", "gammon.profile.summary"): _PROFILE,
     ("gammon.cli.drill", "gammon.store"): _PROFILE,
     ("gammon.cli.import_matches", "gammon.accounts"): _PROFILE,
     ("gammon.cli.import_matches", "gammon.engine.engine"): _PROFILE,
-    ("gammon.cli.import_matches", "gammon.engine.parallel"): _PROFILE,
+    ("gammon.cli.import_matches", "gammon.engine.rollout.parallel"): _PROFILE,
     ("gammon.cli.import_matches", "gammon.profile"): _PROFILE,
     ("gammon.cli.import_matches", "gammon.profile.importer"): _PROFILE,
     ("gammon.cli.import_matches", "gammon.store"): _PROFILE,
+    ("gammon.web.warmup", "gammon.engine.bearoff.one_sided"): _SERVER,
+    ("gammon.web.warmup", "gammon.engine.cube.cubeful"): _SERVER,
+    ("gammon.engine.players", "gammon.engine.engine"): _ENGINE,
+    ("gammon.engine.players", "gammon.engine.net.evaluator"): _ENGINE,
     ("gammon.store.notify", "psycopg"): "only a PostgreSQL store listens: SQLite needs no psycopg",
-    ("gammon.engine.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray run only",
+    ("gammon.engine.rollout.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray run only",
 }
 
 # --- TO BE EMPTIED: today's offenders in the engine, the web and the action dispatch -------------
 # (and the training's many-parameter functions: its numba kernels take their arrays one by one,
 # its Python entry points want settings objects for their options)
 
-CYCLES_TO_BE_EMPTIED: list[set[str]] = [
-    {"gammon.engine.bearoff_two_sided", "gammon.engine.search"},
-    {"gammon.engine.engine", "gammon.engine.rollout", "gammon.engine.rollout_trials"},
-]
+CYCLES_TO_BE_EMPTIED: list[set[str]] = []
 
 FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = {
     ("gammon.cli.session", "gammon.engine.engine"),
     ("gammon.cli.session", "gammon.formats.mat"),
-    ("gammon.engine.bearoff_two_sided", "gammon.engine.search"),
-    ("gammon.engine.engine", "gammon.engine.neural"),
-    ("gammon.engine.players", "gammon.engine.engine"),
-    ("gammon.engine.players", "gammon.engine.evaluator"),
-    ("gammon.engine.players", "gammon.game"),
-    ("gammon.engine.rollout_trials", "gammon.engine.bearoff"),
-    ("gammon.engine.rollout_trials", "gammon.engine.engine"),
 }
 
 LONG_FUNCTIONS_TO_BE_EMPTIED: set[str] = set()
 
 MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
-    "gammon.engine.forward:evaluate_batch",
-    "gammon.engine.forward:evaluate_batch_with_head",
-    "gammon.engine.forward:evaluate_one",
-    "gammon.engine.forward:predict",
-    "gammon.engine.rollout:rollout",
-    "gammon.engine.rollout:rollout_cube",
-    "gammon.engine.rollout:rollout_plays",
+    # numba kernels take their arrays one by one
+    "gammon.engine.net.forward:evaluate_one",
+    "gammon.engine.net.forward:net_outputs",
+    "gammon.movegen:generate_into",
     "gammon.web.app:create_app",
     "gammon.web.hub:Hub.__init__",
     "gammon.web.study_work:rollout_json",
@@ -134,16 +124,7 @@ MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
     "gammon.train.supervised:improve",
 }
 
-PRIVATE_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = {
-    ("gammon.engine.bearoff_two_sided", "gammon.engine.bearoff._BINOM"),
-    ("gammon.engine.bearoff_two_sided", "gammon.engine.bearoff._index"),
-    ("gammon.engine.rollout", "gammon.engine.cube_decision._classify"),
-    ("gammon.engine.rollout_trials", "gammon.engine.search._ROLLS"),
-    ("gammon.engine.rollout_trials", "gammon.engine.search._ROLL_WEIGHTS"),
-    ("gammon.engine.rollout_trials", "gammon.engine.search._best_in_groups"),
-    ("gammon.engine.rollout_trials", "gammon.engine.search._expand"),
-    ("gammon.train.kernels", "gammon.engine.pubeval._scores"),  # the engine has to make it public
-}
+PRIVATE_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()
 
 
 # --- reading the source ---------------------------------------------------------------------------

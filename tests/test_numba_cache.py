@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gammon.numba_cache import ensure_cache_dir
+from gammon.compiled.numba_cache import ensure_cache_dir
 
 
 @pytest.fixture

@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from gammon import shipped_kernels
-from gammon.precompile import collect
-from gammon.shipped_kernels import MANIFEST, PACKAGE, SHIPPED, numba_sources
+from gammon.compiled import shipped_kernels
+from gammon.compiled.precompile import collect
+from gammon.compiled.shipped_kernels import MANIFEST, PACKAGE, SHIPPED, numba_sources
 
 ROOT = Path(__file__).resolve().parents[1]
-REBUILD = "the shipped kernels are stale: run `python -m gammon.precompile` and commit gammon/precompiled"
+REBUILD = ("the shipped kernels are stale: run `python -m gammon.compiled.precompile` and commit "
+           "gammon/compiled/precompiled")
 
 
 def clean_env(**extra: str) -> dict[str, str]:
@@ -45,7 +46,7 @@ COMMANDS = [["hint", "4HPwATDgc/ABMA", "31"], ["eval", "u9sCAMDd1gAAAA"],
             ["hint", "XGID=-b----E-C---eE---c-e----B-:1:1:-1:52:2:4:0:7:10"]]
 RUN_COMMANDS = textwrap.dedent("""
     import contextlib, io, json, sys
-    from gammon import shipped_kernels
+    from gammon.compiled import shipped_kernels
     from gammon.cli.main import main
     from numba.core import event
 
@@ -101,7 +102,7 @@ KERNEL = "from numba import njit\n\n\n@njit(cache=True)\ndef f(x):\n    return x
 RUN_KERNEL = textwrap.dedent("""
     import json, os, sys
     from pathlib import Path
-    from gammon import shipped_kernels  # GAMMON_NO_PRECOMPILED: gammon's own shipped kernels stay out
+    from gammon.compiled import shipped_kernels  # GAMMON_NO_PRECOMPILED: gammon's kernels stay out
     del os.environ[shipped_kernels.OFF]
     shipped, package, hook, args = sys.argv[1], sys.argv[2], sys.argv[3] == "1", json.loads(sys.argv[4])
     unused = shipped_kernels.use_shipped_kernels(Path(shipped), Path(package)) if hook else "off"

@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gammon import Position, Rules, WinKind, primitives
-from gammon.engine.evaluator import PipCountEvaluator
-from gammon.engine.neural import consistent
+from gammon.engine.net.evaluator import PipCountEvaluator
+from gammon.engine.net.neural import consistent
 from gammon.engine.players import win_chance
-from gammon.engine.search import terminal_probabilities
+from gammon.engine.search.searcher import terminal_probabilities
 from gammon.primitive_kernels import (
     clamp_probabilities,
     flip_into,

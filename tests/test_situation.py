@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from gammon import CubeOwner, Game, GamePhase, MatchScore, Position, Rules, Situation
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import PipCountEvaluator
+from gammon.engine.net.evaluator import PipCountEvaluator
 from gammon.errors import IllegalActionError
 from gammon.formats.matchid import gnubg_id, read_gnubg_id
 from gammon.formats.xgid import XGID, read_xgid

@@ -31,9 +31,10 @@ import numpy as np  # noqa: E402
 
 from benchmarks import DATA  # noqa: E402
 from benchmarks.strength.cube_judge import load  # noqa: E402
-from gammon.engine.cube_calibration import anchor_class  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
-from gammon.engine.evaluator import cubeless_equity  # noqa: E402
+from gammon.engine.net.encode import anchors  # noqa: E402
+from gammon.engine.net.evaluator import cubeless_equity  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.position import Position  # noqa: E402
 
 
@@ -45,7 +46,7 @@ def positions(taker_anchors: int, n: int) -> list[Position]:
         if d.owned or d.position in seen:
             continue
         p = Position.from_id(d.position)
-        if p.is_race() or anchor_class(p.as_array()) != taker_anchors:
+        if p.is_race() or min(2, int(anchors(p.as_array()[None, :])[0, 1])) != taker_anchors:
             continue
         seen[d.position] = p
         if len(seen) == n:
@@ -80,7 +81,7 @@ def main() -> None:
                 probs = net.evaluate(p).as_array()
             else:
                 engine = net if name == "rollout at 0 ply" else one_ply
-                result = engine.rollout(p, trials=args.trials, seed=args.seed, workers=1)
+                result = engine.rollout(p, RolloutSettings(trials=args.trials, seed=args.seed), workers=1)
                 probs = result.probabilities.as_array()
             seconds[name] += time.perf_counter() - start
             row += [cubeless_equity(probs) - cubeless_equity(judge), probs[1] - judge[1]]

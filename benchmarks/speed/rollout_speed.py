@@ -32,7 +32,7 @@ from benchmarks import WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
-from gammon.engine.rollout import RolloutSettings  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import GameState, MatchState  # noqa: E402
 
 CONTACT = WILDBG / "contact.csv"
@@ -73,12 +73,12 @@ def speed(engine: Engine, positions: list[Position], trials: int, workers: int, 
           f"quasi-random dice, one-sided bear-off truncation; gammon {workers} process(es), gnubg "
           f"{workers} thread(s)")
     settings = RolloutSettings(trials=trials, seed=seed)
-    engine.rollout(positions[0], trials=2, truncate=2, workers=1)  # compile the kernels first
+    engine.rollout(positions[0], RolloutSettings(trials=2, truncate=2), workers=1)  # compile the kernels
     totals = {"gammon": 0.0, "gnubg": 0.0}
     for p in positions:
         g = gnubg_rollout_seconds(p, trials, workers, seed)
         t = time.perf_counter()
-        r = engine.rollout(p, settings=settings, workers=workers)
+        r = engine.rollout(p, settings, workers=workers)
         ours = time.perf_counter() - t
         totals["gammon"] += ours
         totals["gnubg"] += g
@@ -103,7 +103,7 @@ def accuracy(engine: Engine, positions: list[Position], trials: int, workers: in
     start = time.perf_counter()
     for k, p in enumerate(positions, 1):
         judge = float(gnubg.evaluate(p.to_gnubg_board(), cube, ctx2)[5])
-        r = engine.rollout(p, trials=trials, seed=seed + k, workers=workers)
+        r = engine.rollout(p, RolloutSettings(trials=trials, seed=seed + k), workers=workers)
         own = engine.evaluate(p).equity
         rolled.append(abs(r.equity - judge))
         zero.append(abs(own - judge))

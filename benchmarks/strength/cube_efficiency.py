@@ -23,10 +23,11 @@ import time  # noqa: E402
 import numpy as np  # noqa: E402
 
 from benchmarks.strength.cube_judge import WINDOW, candidates  # noqa: E402
-from gammon.engine.bearoff import is_bearoff_board  # noqa: E402
-from gammon.engine.cubeful import money_equities  # noqa: E402
+from gammon.engine.bearoff.one_sided import is_bearoff_board  # noqa: E402
+from gammon.engine.cube.cubeful import money_equities  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
-from gammon.engine.rollout import RolloutSettings  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
+from gammon.situation import Situation  # noqa: E402
 
 
 def fit(dead: np.ndarray, live: np.ndarray, cubeful: np.ndarray) -> tuple[float, float]:
@@ -61,9 +62,9 @@ def main() -> None:
     for race, positions in chosen.items():
         rows = []
         for p in positions:
-            dead = engine.rollout(p, settings=settings, workers=args.workers)
+            dead = engine.rollout(p, settings, workers=args.workers)
             live = money_equities(dead.probabilities.as_array(), 1.0)[0]
-            cube = engine.rollout_cube(p, settings=settings, jacoby=False, workers=args.workers)
+            cube = engine.rollout_cube(Situation.at(p, jacoby=False), settings, workers=args.workers)
             # no double: the cube centred; double/take: the opponent owns it at twice the stake
             rows.append((dead.equity, live[0], cube.no_double.equity))
             rows.append((dead.equity, live[2], cube.double_take.equity / 2.0))

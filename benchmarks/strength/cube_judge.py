@@ -18,7 +18,7 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 ``--rejudge`` builds them again.
 
     python -m benchmarks.strength.cube_judge [--match] [--positions 1500 | --quick] [--rejudge]
-        [--weights FILE] [--cube-correction default|on|off] [--chances [--teachers N]]
+        [--weights FILE] [--chances [--teachers N]]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
 positions with the cube centred, its cubeless chances (and its cube head's, which its cube decisions
@@ -56,7 +56,8 @@ import numpy as np  # noqa: E402
 from benchmarks import DATA, WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
-from gammon.engine.encode import borne_off_mask  # noqa: E402
+from gammon.engine.net.encode import borne_off_mask  # noqa: E402
+from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 from gammon.situation import Situation
 
@@ -316,9 +317,9 @@ def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """gammon's ND and DT (``money_cube_decision``: Janowski's model, money, cube centred, Jacoby
     off, contact cube efficiency) of each row of cubeless chances, per unit of the cube before the
     double."""
-    from gammon.engine.cube_decision import money_cube_decision
-    from gammon.engine.cubeful import CONTACT_EFFICIENCY
-    from gammon.engine.evaluator import Probabilities
+    from gammon.engine.cube.cubeful import CONTACT_EFFICIENCY
+    from gammon.engine.cube.decision import money_cube_decision
+    from gammon.engine.net.evaluator import Probabilities
     from gammon.situation import CubeOwner
 
     decisions = [money_cube_decision(Probabilities.from_array(row), CubeOwner.CENTRED, CONTACT_EFFICIENCY,
@@ -328,12 +329,12 @@ def model_nd_dt(chances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def model_choices(work: list[Decision], chances: np.ndarray) -> list[tuple[bool, bool]]:
     """The double and take of gammon's cube model (Janowski's for money, Jacoby off; the match
-    equity curves at a score: :mod:`gammon.engine.cubeful`), with the cube efficiency of each
+    equity curves at a score: :mod:`gammon.engine.cube.cubeful`), with the cube efficiency of each
     position, fed each decision's cubeless chances (rows of ``chances``): what
     ``Engine(plies=0)`` would decide with those chances, less its exact bear-off values."""
-    from gammon.engine.cube_decision import match_cube_decision, money_cube_decision
-    from gammon.engine.cubeful_search import efficiencies
-    from gammon.engine.evaluator import Probabilities
+    from gammon.engine.cube.cubeful_search import efficiencies
+    from gammon.engine.cube.decision import match_cube_decision, money_cube_decision
+    from gammon.engine.net.evaluator import Probabilities
     from gammon.situation import CubeOwner, MatchScore
 
     boards = np.array([Position.from_id(d.position).as_array() for d in work], dtype=np.int8)
@@ -363,7 +364,7 @@ def position_class(p: Position) -> str:
     """Which of :data:`POSITION_CLASSES` ``p`` is in. A side that has borne off a checker can no
     longer be gammoned; "another out": one of its checkers is still on the bar or on its points
     7-24 (after a hit, or in a set-up position such as many of the wildbg set's), the positions of
-    the net's borne-off head (:func:`gammon.engine.encode.borne_off_mask`)."""
+    the net's borne-off head (:func:`gammon.engine.net.encode.borne_off_mask`)."""
     if p.is_race():
         return POSITION_CLASSES[3]
     if borne_off_mask(np.array([p.board], dtype=np.int8))[0]:
@@ -431,7 +432,8 @@ def teacher_report(positions: list[Position], judge: np.ndarray,  # type: ignore
 
     start = time.perf_counter()
     two = Engine(plies=2, evaluator=engine.evaluator)
-    rolled = [engine.rollout(p, trials=trials, seed=1000 + i).probabilities for i, p in enumerate(positions)]
+    rolled = [engine.rollout(p, RolloutSettings(trials=trials, seed=1000 + i)).probabilities
+              for i, p in enumerate(positions)]
     rows = {
         "Engine(plies=0)": net,
         "Engine() search": np.array([two.evaluate(p).as_tuple() for p in positions]),
@@ -496,8 +498,6 @@ def main() -> None:
     parser.add_argument("--players", nargs="*", default=["2", "0"], help="Engine plies to judge")
     parser.add_argument("--weights", type=Path, default=None,
                         help="a weights file instead of the shipped net")
-    parser.add_argument("--cube-correction", choices=["default", "on", "off"], default="default",
-                        help="the take-point correction (default: with the shipped net only)")
     parser.add_argument("--chances", action="store_true",
                         help="where Engine(plies=0)'s decisions err: chances, ND and DT (money), "
                              "errors by position class beside its model's on gnubg 0-ply's chances")
@@ -524,7 +524,7 @@ def main() -> None:
         work = work[:limit]
 
     from gammon.engine.engine import Engine
-    from gammon.engine.neural import NeuralEvaluator
+    from gammon.engine.net.neural import NeuralEvaluator
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
     if args.chances and args.match:
@@ -533,13 +533,12 @@ def main() -> None:
     if args.chances:
         chance_report(work, evaluator, args.teachers, args.trials or TEACHER_TRIALS)
         return
-    correction = {"default": None, "on": True, "off": False}[args.cube_correction]
     judges = [d.judge for d in work]
     race = [Position.from_id(d.position).is_race() for d in work]
     choices: dict[str, list[tuple[bool, bool]]] = {}
     seconds: dict[str, float] = {}
     for plies in args.players:
-        engine = Engine(plies=int(plies), evaluator=evaluator, cube_correction=correction)
+        engine = Engine(plies=int(plies), evaluator=evaluator)
         name = "Engine()" if int(plies) == 2 else f"Engine(plies={plies})"
         engine_choice(engine, work[0])  # loads the net and the kernels before the clock starts
         start = time.perf_counter()
@@ -553,7 +552,7 @@ def main() -> None:
                      if want in race else float("nan") for want in (False, True)]
               for name, c in choices.items()}
     kind = "match scores" if args.match else "money, Jacoby off, cube centred or owned"
-    print(f"weights: {args.weights or 'shipped'}; take-point correction: {args.cube_correction}")
+    print(f"weights: {args.weights or 'shipped'}")
     print(f"{len(work)} cube decisions ({kind}); judge: GNU Backgammon 2-ply cube hint; "
           f"{sum(j.should_double for j in judges)} doubles, {sum(not j.should_take for j in judges)} passes")
     print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'contact':>9}{'race':>7}"

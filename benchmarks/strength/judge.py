@@ -40,10 +40,10 @@ import numpy as np  # noqa: E402
 from benchmarks.speed.engine_speed import decisions  # noqa: E402
 from benchmarks.strength.judge_set import read_judge_set  # noqa: E402
 from gammon import Position  # noqa: E402
-from gammon.engine.encode import anchors, borne_off_mask  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
-from gammon.engine.neural import NeuralEvaluator  # noqa: E402
-from gammon.engine.search import PLAIN_FILTERS, SearchSettings  # noqa: E402
+from gammon.engine.net.encode import anchors, borne_off_mask  # noqa: E402
+from gammon.engine.net.neural import NeuralEvaluator  # noqa: E402
+from gammon.engine.search.searcher import PLAIN_FILTERS, SearchSettings  # noqa: E402
 from gammon.play import Play  # noqa: E402
 
 BLUNDER = 0.08  # a play that loses more than this (cubeless money equity) is a blunder

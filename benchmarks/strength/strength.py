@@ -41,7 +41,7 @@ Job = tuple[str, str, int, list[int]]
 
 
 def net_player(path: str | None = None) -> Player:
-    from gammon.engine.neural import NeuralEvaluator
+    from gammon.engine.net.neural import NeuralEvaluator
 
     ev = NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
 

@@ -24,9 +24,9 @@ from typing import Literal
 from gammon.analysis.equity import Stakes
 from gammon.analysis.marks import CLOSE_CUBE, Luck, Skill, luck_mark, skill_mark
 from gammon.dice import Dice
-from gammon.engine.cube_decision import CubeDecision
+from gammon.engine.cube.decision import CubeDecision
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import Probabilities
+from gammon.engine.net.evaluator import Probabilities
 from gammon.play import Play
 from gammon.position import Position
 

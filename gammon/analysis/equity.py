@@ -14,9 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from gammon.engine.cube_decision import match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import MatchCube, cube_efficiency, mwc_after
-from gammon.engine.evaluator import Probabilities
+from gammon.engine.cube.cubeful import MatchCube, cube_efficiency, mwc_after
+from gammon.engine.cube.decision import match_cube_decision, money_cube_decision
+from gammon.engine.net.evaluator import Probabilities
 from gammon.situation import CubeOwner, MatchScore
 
 if TYPE_CHECKING:

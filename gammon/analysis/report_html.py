@@ -13,7 +13,7 @@ from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
 from gammon.analysis.summary import describe, summary_sections
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
-from gammon.engine.met import equity_after, match_equity
+from gammon.engine.cube.met import equity_after, match_equity
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }

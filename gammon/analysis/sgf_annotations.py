@@ -29,7 +29,7 @@ from typing import IO
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision, RollLuck
 from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.walk import MatchAnalysis
-from gammon.engine.evaluator import Probabilities
+from gammon.engine.net.evaluator import Probabilities
 from gammon.formats.sgf import Properties, play_letters, write_sgf
 from gammon.game import Beaver, Double, Game, Pass, PlayMade, RejectResignation, Resign, Roll, Take
 from gammon.match import Match

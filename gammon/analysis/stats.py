@@ -28,7 +28,7 @@ import numpy as np
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, CubeErrorKind
 from gammon.analysis.marks import Luck, Skill
-from gammon.engine.met import equity_after, match_equity
+from gammon.engine.cube.met import equity_after, match_equity
 
 if TYPE_CHECKING:
     from gammon.analysis.walk import GameAnalysis, MatchAnalysis

@@ -18,7 +18,7 @@ from gammon.analysis.decisions import (
 )
 from gammon.analysis.equity import Stakes
 from gammon.analysis.stats import PlayerStatistics, player_statistics
-from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id

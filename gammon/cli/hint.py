@@ -14,9 +14,9 @@ from collections.abc import Sequence
 
 from gammon.advice import cubeless_mwc, eval_json, hint_json, ranked_plays
 from gammon.dice import check_dice, parse_dice
-from gammon.engine.cube_decision import CubeAction, CubeDecision
+from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
-from gammon.engine.evaluator import Probabilities
+from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
 from gammon.formats.ids import describe_situation, read_id, situation_json
 from gammon.position import require_in_play

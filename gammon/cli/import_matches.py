@@ -62,7 +62,7 @@ def add_import(subparsers: argparse._SubParsersAction) -> None:
 def run_import(args: argparse.Namespace) -> int:
     from gammon.accounts import Accounts
     from gammon.engine.engine import DEFAULT_PLIES
-    from gammon.engine.parallel import check_workers
+    from gammon.engine.rollout.parallel import check_workers
     from gammon.profile import AnalysisQueue
     from gammon.profile.importer import match_files, plan_import, run_jobs
     from gammon.store import Store

@@ -1,7 +1,7 @@
 """A note on stderr while numba compiles gammon's kernels, so that a first run does not look hung.
 
 numba compiles each kernel the first time it runs on a machine and caches the result (see
-:mod:`gammon.numba_cache`); later runs load it in a fraction of a second.
+:mod:`gammon.compiled.numba_cache`); later runs load it in a fraction of a second.
 """
 
 from __future__ import annotations

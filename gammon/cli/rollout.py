@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from gammon.dice import Dice
     from gammon.engine.engine import Engine
-    from gammon.engine.rollout import CubeRollout, PlayRollout, RolloutProgress, RolloutResult
+    from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutProgress, RolloutResult
     from gammon.position import Position
 
 
@@ -81,7 +81,7 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
 def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
                 console: Console | None = None) -> int:
     from gammon.engine.engine import Engine
-    from gammon.engine.rollout import RolloutSettings
+    from gammon.engine.rollout.rollouts import RolloutSettings
 
     out = console or Console(highlight=False)
     try:
@@ -105,22 +105,20 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
                    description=f"equity {p.equity[best]:+.4f} ± {_se(p.standard_error[best])}")
         bar.refresh()
 
-    options: dict[str, Any] = dict(settings=settings, cube_value=given.cube_value,
-                                   cube_owner=given.cube_owner, match=given.match, jacoby=given.jacoby,
-                                   workers=args.workers, ray_address=args.ray, progress=progress)
+    options: dict[str, Any] = dict(workers=args.workers, ray_address=args.ray, progress=progress)
     position = given.position
     try:
         with bar:
             if args.cube:
-                cube = engine.rollout_cube(position, **options)
+                cube = engine.rollout_cube(given, settings, **options)
                 result: RolloutResult | None = cube.no_double
                 outcome: RolloutResult | list[PlayRollout] | CubeRollout = cube
             elif dice is not None:
-                plays = engine.rollout_plays(position, dice, args.candidates, **options)
+                plays = engine.rollout_plays(given, dice, args.candidates, settings, **options)
                 result = plays[0].result if plays else None
                 outcome = plays
             else:
-                result = outcome = engine.rollout(position, **options)
+                result = outcome = engine.rollout(given, settings, **options)
     except (GammonError, ValueError, ImportError) as e:
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
@@ -194,7 +192,7 @@ def _plays_table(plays: list, dice: Dice) -> object:
 
 
 def _cube_table(cube: object) -> object:
-    from gammon.engine.rollout import CubeRollout
+    from gammon.engine.rollout.rollouts import CubeRollout
 
     assert isinstance(cube, CubeRollout)
     d = cube.decision

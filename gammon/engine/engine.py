@@ -11,14 +11,14 @@ from typing import NamedTuple
 import numpy as np
 
 from gammon.dice import check_dice
-from gammon.engine import rollout as _rollout
-from gammon.engine.bearoff import BearoffDatabase
-from gammon.engine.cube_calibration import anchor_class, corrected_values
-from gammon.engine.cube_decision import CubeDecision, match_cube_decision, money_cube_decision
-from gammon.engine.cubeful import OWNER_COLUMNS, cube_efficiency
-from gammon.engine.cubeful_search import cubeful_values, match_values
-from gammon.engine.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
-from gammon.engine.search import MoveFilter, Searcher, SearchSettings
+from gammon.engine.bearoff.one_sided import BearoffDatabase, default_bearoff
+from gammon.engine.cube.cubeful import CubeState, cube_efficiency
+from gammon.engine.cube.cubeful_search import cubeful_values, match_values
+from gammon.engine.cube.decision import CubeDecision, match_cube_decision, money_cube_decision
+from gammon.engine.net.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout import rollouts as _rollout
+from gammon.engine.search.searcher import MoveFilter, Searcher, SearchSettings
 from gammon.errors import InvalidPositionError
 from gammon.game import Game
 from gammon.movegen import generate_arrays
@@ -45,8 +45,6 @@ def default_evaluator() -> Evaluator:
     """The trained net (``NeuralEvaluator.default()``) when installed, else the pip-count race
     evaluator with a warning (much weaker)."""
     try:
-        from gammon.engine.neural import NeuralEvaluator
-
         return NeuralEvaluator.default()
     except (ImportError, OSError, ValueError) as e:
         warnings.warn(f"the neural evaluator is not available ({e}); using the pip-count evaluator",
@@ -54,40 +52,31 @@ def default_evaluator() -> Evaluator:
         return PipCountEvaluator()
 
 
-@lru_cache(maxsize=1)
-def default_bearoff() -> BearoffDatabase:
-    """The one-sided bear-off database shipped in the package, read when first needed."""
-    return BearoffDatabase.load()
-
-
 class Engine:
     """``Engine(plies=2)``: best plays, evaluations, hints and cube decisions.
 
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
-    net; ``settings`` overrides the search (plies and move filters) entirely. ``cube_correction``:
-    apply :mod:`gammon.engine.cube_calibration` (default: only with the shipped net, to whose errors
-    it was fitted; ``True`` lets a benchmark try it on other weights).
+    net; ``settings`` overrides the search (plies and move filters) entirely.
     """
 
     def __init__(self, plies: int | None = None, evaluator: Evaluator | None = None, *,
-                 settings: SearchSettings | None = None, bearoff: bool = True,
-                 cube_correction: bool | None = None) -> None:
+                 settings: SearchSettings | None = None, bearoff: bool = True) -> None:
         if settings is None:
             settings = SearchSettings(plies=DEFAULT_PLIES if plies is None else plies)
         elif plies is not None and plies != settings.plies:
             raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
         self.settings = settings
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
-        # The take-point correction was fitted to the shipped net's own errors: no other evaluator
-        # (a net of other weights, the pip-count fallback, a test's stand-in) gets it.
-        if cube_correction is None:
-            cube_correction = evaluator is None and not isinstance(self.evaluator, PipCountEvaluator)
-        self._corrects_cube = cube_correction
         self._searcher = Searcher(self.evaluator, default_bearoff() if bearoff else None)
 
     @property
     def plies(self) -> int:
         return self.settings.plies
+
+    @property
+    def bearoff(self) -> BearoffDatabase | None:
+        """The one-sided bear-off database the search uses (None: ``Engine(bearoff=False)``)."""
+        return self._searcher.bearoff
 
     def __repr__(self) -> str:
         return f"Engine(plies={self.plies}, evaluator={type(self.evaluator).__name__})"
@@ -110,10 +99,10 @@ class Engine:
         if self.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
-            _, after, steps = generate_arrays(require_in_play(position, "a play", "play").as_array(), d)
-            if len(after) == 0:
+            board = require_in_play(position, "a play", "play").as_array()
+            after, steps, best = self._searcher.best_play(board, d)
+            if best < 0:
                 return None
-            best = int(np.argmin(cubeless_equity(self._searcher.leaf(after)))) if len(after) > 1 else 0
             return Play._from_kernel(position, d, steps[best].tolist(), after[best].tolist())
         d, after, steps, order, _ = self._ranked(position, dice)
         if len(after) == 0:
@@ -168,10 +157,8 @@ class Engine:
         on offer is judged as made).
 
         The equities come from the cubeful search at the engine's plies
-        (:mod:`gammon.engine.cubeful_search`; exact for money in a bear-off of up to six checkers a
+        (:mod:`gammon.engine.cube.cubeful_search`; exact for money in a bear-off of up to six checkers a
         side); the probabilities are the cubeless ones at those plies.
-        With the shipped net, money decisions in contact near the take point are corrected toward
-        gammon's own rollouts (:mod:`gammon.engine.cube_calibration`).
         """
         s = _situation(decision, "a cube decision")
         position, cube_value, cube_owner, match = s.position, s.cube_value, s.cube_owner, s.match
@@ -180,23 +167,18 @@ class Engine:
         require_in_play(position, "a cube decision", "double")
         x = cube_efficiency(position.is_race(), position.pip_counts[0])
         if match is None:
-            # money: cubeful equities carried through the plies (gammon.engine.cubeful_search)
+            # money: cubeful equities carried through the plies (gammon.engine.cube.cubeful_search)
             p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,
                                        jacoby=bool(jacoby))
-            v = values[0]
-            if self._corrects_cube and not position.is_race() and cube_owner is not CubeOwner.OPPONENT:
-                # near the take point the net is optimistic for the doubler (own rollouts), the
-                # more so the more points of the doubler's home board the taker holds
-                v = corrected_values(v, OWNER_COLUMNS.index(cube_owner), anchor_class(position.board))
             return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
-                                       available=available, beavers=bool(beavers), values=v)
+                                       available=available, beavers=bool(beavers), values=values[0])
         # match: the same search in match winning chances
-        states = [(cube_value, cube_owner), (2 * cube_value, CubeOwner.OPPONENT)]
+        states = [CubeState(cube_value, cube_owner), CubeState(2 * cube_value, CubeOwner.OPPONENT)]
         p, mwc = match_values(self._searcher, position.as_array()[None, :], self.plies, match, states)
         return match_cube_decision(Probabilities.from_array(p[0]), match, cube_value, cube_owner, x,
                                    available=available, mwc=(float(mwc[0, 0]), float(mwc[0, 1])))
 
-    # --- rollouts (gammon.engine.rollout) ------------------------------------------------------
+    # --- rollouts (gammon.engine.rollout.rollouts) ------------------------------------------------------
 
     rollout = _rollout.rollout
     rollout_plays = _rollout.rollout_plays

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError
-from gammon.game import ActionKind, Request
+from gammon.game import ActionKind, GamePhase, Request
 from gammon.position import Position
 from gammon.primitives import race_win_chance
 
@@ -98,8 +98,6 @@ class HeuristicCube:
 
     def next_action(self, game: Game) -> ComputerAction:
         """What to do now, the computer being the player to act in ``game``."""
-        from gammon.game import GamePhase
-
         phase = game.phase
         if phase is GamePhase.ROLL:
             return ComputerAction(ActionKind.DOUBLE if self.wants_to_double(game) else ActionKind.ROLL)
@@ -211,9 +209,9 @@ class EnginePlayer(HeuristicCube):
 
 def engine_available() -> bool:
     """True when the trained net loads: the engine levels are pointless on its pip-count fallback."""
-    try:
+    try:  # start-up: the engine (its kernels, its net) loads only when an engine level is asked for
         from gammon.engine.engine import default_evaluator
-        from gammon.engine.evaluator import PipCountEvaluator
+        from gammon.engine.net.evaluator import PipCountEvaluator
     except ImportError:
         return False
     with warnings.catch_warnings():
@@ -239,7 +237,7 @@ def computer_player(level: str, seed: int | None = None) -> ComputerPlayer:
     if level in ENGINE_LEVELS:
         if not engine_available():
             raise ValueError(f"level {level!r} needs the engine's trained net, which is not installed")
-        from gammon.engine.engine import Engine
+        from gammon.engine.engine import Engine  # start-up: as in engine_available
 
         return EnginePlayer(Engine(plies=0) if level == "engine-0ply" else Engine(), level)
     raise ValueError(f"unknown computer level {level!r}; choose from {', '.join(available_levels())}")

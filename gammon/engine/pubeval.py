@@ -71,7 +71,7 @@ ALL_OFF_SCORE = np.float32(99999999.0)
 
 
 @njit(cache=True)
-def _scores(after_boards, weights):
+def score_kernel(after_boards, weights):
     """pubeval of each row of ``after_boards`` (int8[n, 26], seen from the opponent, as the move
     generator returns them), for the player who just moved; float32 like the C code."""
     n = after_boards.shape[0]
@@ -121,7 +121,7 @@ def pubeval_board_scores(after_boards: np.ndarray, race: bool) -> np.ndarray:
     boards = np.ascontiguousarray(after_boards, dtype=np.int8)
     if boards.ndim != 2 or boards.shape[1] != 26:
         raise ValueError(f"after_boards must have shape (n, 26), got {boards.shape}")
-    return _scores(boards, RACE_WEIGHTS if race else CONTACT_WEIGHTS)
+    return score_kernel(boards, RACE_WEIGHTS if race else CONTACT_WEIGHTS)
 
 
 def pubeval_scores(position: Position, plays: Sequence[Play]) -> np.ndarray:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from sqlalchemy.orm import sessionmaker
 
-from gammon.engine.parallel import ordered_map
+from gammon.engine.rollout.parallel import ordered_map
 from gammon.errors import GammonError
 from gammon.profile.queue import AnalysisQueue, Outcome, run_job
 from gammon.profile.record import existing
@@ -89,7 +89,7 @@ def run_jobs(
 ) -> list[Outcome]:
     """Analyse the queued jobs ``job_ids``: here when ``workers`` is 1, else over that many local
     processes, or on Ray at ``ray_address`` ("local" starts one here; see
-    :mod:`gammon.engine.parallel`). ``done`` is told of each outcome, in the jobs' order."""
+    :mod:`gammon.engine.rollout.parallel`). ``done`` is told of each outcome, in the jobs' order."""
     outcomes: list[Outcome] = []
     if workers <= 1 and ray_address is None:
         results: Iterable[list[Outcome]] = (

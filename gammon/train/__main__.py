@@ -18,8 +18,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.parallel import check_workers
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout.parallel import check_workers
 from gammon.train.batch_fit import AdamSettings
 from gammon.train.campaign import CampaignSettings, labels_of, load_campaign, run_campaign, status
 from gammon.train.choices import Decisions, net_losses, report

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gammon.engine.encode import encode
-from gammon.engine.neural import Net, sigmoid
+from gammon.engine.net.encode import encode
+from gammon.engine.net.neural import Net, sigmoid
 
 
 @dataclass(frozen=True)

@@ -42,9 +42,9 @@ from typing import Any
 import numpy as np
 
 from gammon.engine.engine import Engine
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.parallel import ordered_map
-from gammon.engine.rollout import rollout
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout.parallel import ordered_map
+from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
 from gammon.train.labels import LabelSet, float32_labels, self_play_positions, weights_digest
 
@@ -158,8 +158,8 @@ def rollout_chunk(job: _Job, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     engine = Engine(plies=s.plies, evaluator=job.evaluator)
     means, errors = [], []
     for row in range(start, stop):
-        result = rollout(engine, Position(job.boards[row].tolist()), trials=s.trials,
-                         seed=position_seed(s, job.shard, row), workers=1)
+        settings = RolloutSettings(trials=s.trials, seed=position_seed(s, job.shard, row))
+        result = rollout(engine, Position(job.boards[row].tolist()), settings, workers=1)
         means.append(result.probabilities.as_tuple())
         se = result.standard_error
         errors.append((se.win, se.win_gammon, se.win_backgammon, se.lose_gammon, se.lose_backgammon))

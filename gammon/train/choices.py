@@ -17,12 +17,12 @@ from pathlib import Path
 
 import numpy as np
 
-from gammon.engine.encode import race_mask
 from gammon.engine.engine import default_bearoff
-from gammon.engine.evaluator import cubeless_equity
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.npz import load_npz
-from gammon.engine.search import Searcher
+from gammon.engine.net.encode import race_mask
+from gammon.engine.net.evaluator import cubeless_equity
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.net.npz import load_npz
+from gammon.engine.search.searcher import Searcher
 from gammon.train.labels import LabelSet
 from gammon.train.supervised import held_out_start
 

@@ -1,6 +1,6 @@
 """The contact net's cube head: its output layer fitted again, on its own hidden units, to gammon's
 own rollouts of contact positions, for the chances that cube decisions value
-(:class:`gammon.engine.neural.CubeHead`).
+(:class:`gammon.engine.net.neural.CubeHead`).
 
 Why a second head: the net's outputs are fitted mostly to 2-ply search labels, which carry the
 net's own errors at the leaves, above all in its gammon chances; rollouts are the better teacher
@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gammon.engine.encode import borne_off_mask, encode, race_mask
-from gammon.engine.neural import CubeHead, NeuralEvaluator, sigmoid
+from gammon.engine.net.encode import borne_off_mask, encode, race_mask
+from gammon.engine.net.neural import CubeHead, NeuralEvaluator, sigmoid
 from gammon.train.batch_fit import adam_step, cross_entropy
 from gammon.train.labels import LabelSet
 
@@ -99,7 +99,7 @@ def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet, settings: CubeHeadSetti
     """A copy of ``ev`` with a cube head fitted to the contact positions of ``labels`` (rollout
     chances; races are left out: the race net has no head), and the report of the fit. With
     ``borne``, the head is the borne-off head, fitted to the positions where a side has borne off a
-    checker while another is still out (:func:`gammon.engine.encode.borne_off_mask`), which set-up
+    checker while another is still out (:func:`gammon.engine.net.encode.borne_off_mask`), which set-up
     positions have and play all but never reaches (``label --set-up``); otherwise, where ``ev`` has
     a borne-off head, the cube head is fitted to the other contact positions. With
     ``settings.from_head`` the fit starts from (and is held near) the head ``ev`` has."""

@@ -2,7 +2,7 @@
 pubeval for the strength check. Nothing here is imported at play time.
 
 A net is four float32 arrays ``w1 (I, H), b1 (H), w2 (H, 5), b2 (5)`` with sigmoid hidden and
-output units, as :mod:`gammon.engine.neural`. Kernels take the contact net then the race net and
+output units, as :mod:`gammon.engine.net.neural`. Kernels take the contact net then the race net and
 pick the net per position with ``is_race_board``.
 
 TD(lambda) is applied in its offline forward view: during a game the weights only choose moves
@@ -17,10 +17,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from gammon.engine.encode import N_INPUTS, encode_into, is_race_board
-from gammon.engine.forward import evaluate_one as _evaluate
-from gammon.engine.forward import forward as _forward
-from gammon.engine.pubeval import _scores as _pubeval_scores
+from gammon.engine.net.encode import N_INPUTS, SCRATCH, encode_into, is_race_board
+from gammon.engine.net.forward import evaluate_one as _evaluate
+from gammon.engine.net.forward import forward as _forward
+from gammon.engine.pubeval import score_kernel as _pubeval_scores
 from gammon.movegen import generate_all
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
 
@@ -83,7 +83,7 @@ def _equity(y):
 def _pick_buffers(nh):
     """Work arrays of ``_net_pick`` for nets of up to ``nh`` hidden units: inputs, encoder scratch,
     hidden layer, outputs and the best play's outputs."""
-    return (np.zeros(N_INPUTS, dtype=np.float32), np.zeros(52, dtype=np.int32),
+    return (np.zeros(N_INPUTS, dtype=np.float32), np.zeros(SCRATCH, dtype=np.int32),
             np.zeros(nh, dtype=np.float32), np.zeros(5, dtype=np.float32), np.zeros(5, dtype=np.float32))
 
 
@@ -370,7 +370,7 @@ def fit_epoch(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards, targets, order, al
     losses = np.zeros(chunks, dtype=np.float64)
     for c in prange(chunks):
         x = np.zeros(N_INPUTS, dtype=np.float32)
-        scratch = np.zeros(52, dtype=np.int32)
+        scratch = np.zeros(SCRATCH, dtype=np.int32)
         h = np.zeros(nh, dtype=np.float32)
         dh = np.zeros(nh, dtype=np.float32)
         y = np.zeros(5, dtype=np.float32)

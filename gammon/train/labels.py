@@ -4,13 +4,13 @@ A label set is positions from greedy self-play games of a net, each with the cub
 probabilities (win, win gammon, win backgammon, lose gammon, lose backgammon; player on roll) that
 a stronger judge than the net's own 0-ply gives it:
 
-- ``search``: gammon's n-ply search (:meth:`gammon.engine.search.Searcher.evaluate_boards`, 1 or 2
+- ``search``: gammon's n-ply search (:meth:`gammon.engine.search.searcher.Searcher.evaluate_boards`, 1 or 2
   plies, the bear-off database exact where it applies);
-- ``rollout``: a cubeless rollout per position (:func:`gammon.engine.rollout.rollout`): variance
+- ``rollout``: a cubeless rollout per position (:func:`gammon.engine.rollout.rollouts.rollout`): variance
   reduced, quasi-random dice, played at ``rollout_plies``, optionally truncated after ``truncate``
   half-moves.
 
-The work is split into chunks of positions and spread with :func:`gammon.engine.parallel.ordered_map`
+The work is split into chunks of positions and spread with :func:`gammon.engine.rollout.parallel.ordered_map`
 over local processes (default: every core) or a Ray cluster. A label file (``.npz``: ``boards`` int8
 (N, 26), ``targets`` float32 (N, 5), and what made them; with ``alternatives``, ``decisions``: the
 roll each board's play was chosen from, :mod:`gammon.train.choices`) is rewritten as chunks
@@ -29,13 +29,13 @@ from pathlib import Path
 
 import numpy as np
 
-from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.neural import NeuralEvaluator, consistent
-from gammon.engine.npz import load_npz
-from gammon.engine.parallel import ordered_map
-from gammon.engine.rollout import rollout
-from gammon.engine.search import Searcher, SearchSettings
+from gammon.engine.net.encode import anchors, race_mask
+from gammon.engine.net.neural import NeuralEvaluator, consistent
+from gammon.engine.net.npz import load_npz
+from gammon.engine.rollout.parallel import ordered_map
+from gammon.engine.rollout.rollouts import RolloutSettings, rollout
+from gammon.engine.search.searcher import Searcher, SearchSettings
 from gammon.movegen import generate_arrays
 from gammon.position import Position
 from gammon.train import kernels
@@ -133,7 +133,7 @@ def set_up_positions(boards: np.ndarray, most: int, seed: int) -> np.ndarray:
     """Positions set up from ``boards``: in each, a side (drawn) takes 1 to ``most`` (drawn) of its
     checkers off its home board (each checker there as likely), if it has more than that many there
     and a checker outside; kept where contact remains. Board ``i`` draws from ``(seed, i)``. They
-    are the positions of :func:`gammon.engine.encode.borne_off_mask`, which play all but never
+    are the positions of :func:`gammon.engine.net.encode.borne_off_mask`, which play all but never
     reaches (a side bears off only with every checker home, so only a hit sends one out again),
     while set-up positions, such as many of the wildbg set's, have them: a side part borne off with
     checkers still back."""
@@ -164,7 +164,7 @@ def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, 
     ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out,
     ``race_only`` keeps only them (the race net's positions, cheap to roll out), and
     ``min_anchors`` every position where neither side holds that many anchors
-    (:func:`gammon.engine.encode.anchors`): it keeps the holding and back games, where the net's own
+    (:func:`gammon.engine.net.encode.anchors`): it keeps the holding and back games, where the net's own
     search is least to be trusted. ``win_window`` (lo, hi) keeps the positions where the player on
     roll wins with a 0-ply chance (of ``ev``) in [lo, hi]: a cube window (0.55, 0.97) keeps the
     positions where a double is close or real, the ones whose probabilities the cube depends on.
@@ -225,9 +225,9 @@ def label_chunk(job: _Job, start: int, stop: int) -> np.ndarray:
     rows = []
     for i, board in enumerate(boards):
         # dice fixed by the label seed and the board's key: its index in the set, or its decision's
-        result = rollout(engine, Position(board.tolist()), trials=s.trials,
-                         seed=s.seed * 1_000_003 + int(job.dice[start + i]), truncate=s.truncate,
-                         workers=1)
+        settings = RolloutSettings(trials=s.trials, seed=s.seed * 1_000_003 + int(job.dice[start + i]),
+                                   truncate=s.truncate)
+        result = rollout(engine, Position(board.tolist()), settings, workers=1)
         rows.append(result.probabilities.as_tuple())
     return float32_labels(np.array(rows, dtype=np.float64).reshape(len(boards), 5))
 
@@ -274,7 +274,7 @@ class LabelSet:
 
     @classmethod
     def from_arrays(cls, data: Mapping[str, np.ndarray], path: str | Path) -> LabelSet:
-        """The label set of a label file's arrays (:func:`gammon.engine.npz.load_npz`), read
+        """The label set of a label file's arrays (:func:`gammon.engine.net.npz.load_npz`), read
         from ``path``."""
         if "label_format" not in data or int(data["label_format"]) != LABEL_FORMAT:
             raise ValueError(f"{str(path)!r} is not a gammon label file (format {LABEL_FORMAT})")

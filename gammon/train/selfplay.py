@@ -18,7 +18,7 @@ import numba
 import numpy as np
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.pubeval import CONTACT_WEIGHTS, RACE_WEIGHTS
 from gammon.train import kernels
 
@@ -55,6 +55,7 @@ def train_games(ev: NeuralEvaluator, settings: TrainSettings, games: int) -> int
     first = ev.games
     plies = kernels.train_games(*net_args(ev), settings.seed, first, games,
                                 np.float32(settings.alpha_at(first)), np.float32(settings.lam))
+    ev.weights_changed()  # the games changed the nets in place
     ev.games = first + games
     return int(plies.sum())
 

@@ -15,8 +15,8 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from gammon.engine.encode import anchors, race_mask
-from gammon.engine.neural import Net, NeuralEvaluator
+from gammon.engine.net.encode import anchors, race_mask
+from gammon.engine.net.neural import Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
 from gammon.train.labels import LabelSet, check_win_window, in_win_window
@@ -42,7 +42,9 @@ def labelled_positions(ev: NeuralEvaluator, games: int, every: int,
 def fit(ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, alpha: float, seed: int) -> float:
     """One SGD epoch in a random order; returns the mean squared error (per output) during the epoch."""
     order = np.random.default_rng(seed).permutation(len(boards)).astype(np.int64)
-    return float(kernels.fit_epoch(*net_args(ev), boards, targets, order, np.float32(alpha))) / 5
+    error = float(kernels.fit_epoch(*net_args(ev), boards, targets, order, np.float32(alpha))) / 5
+    ev.weights_changed()  # the epoch changed the nets in place
+    return error
 
 
 def improve(ev: NeuralEvaluator, out: Path, *, games: int, every: int = 3, epochs: int = 4,
@@ -123,7 +125,7 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     ``labels``); ``ev`` itself is left as it was.
 
     ``drop_anchors`` (0: none) leaves out of ``labels`` the positions where a side holds that many
-    anchors (:func:`gammon.engine.encode.anchors`): there a search label carries the net's own
+    anchors (:func:`gammon.engine.net.encode.anchors`): there a search label carries the net's own
     bias. ``drop_window`` (lo, hi) leaves out the contact positions whose player on roll wins with
     ``ev``'s 0-ply chance in [lo, hi] (the cube window, where the search labels carry the net's
     optimism for a favourite and rollout labels of ``label --win-window`` stand instead).

@@ -17,7 +17,7 @@ from gammon.analysis.report_html import chance_series
 from gammon.analysis.serialize import analysis_to_dict
 from gammon.analysis.svg import chart_svg
 from gammon.engine.engine import Engine
-from gammon.engine.rollout import RolloutProgress
+from gammon.engine.rollout.rollouts import RolloutProgress, RolloutSettings
 from gammon.formats.ids import board_json
 from gammon.game import Game
 from gammon.situation import Situation
@@ -64,18 +64,16 @@ def rollout_json(engine: Engine, context: Situation, kind: str, trials: int, tru
         progress(p.trials, p.total, {"equity": [finite(e) for e in p.equity],
                                      "standard_error": [finite(s) for s in p.standard_error]})
 
-    options: dict[str, Any] = dict(trials=trials, truncate=truncate, seed=seed, cube_value=context.cube_value,
-                                   cube_owner=context.cube_owner, match=context.match, jacoby=context.jacoby,
-                                   workers=1, progress=report)
-    position = context.position
+    settings = RolloutSettings(trials=trials, truncate=truncate, seed=seed, cubeful=cubeful)
+    options: dict[str, Any] = dict(workers=1, progress=report)
     progress(0, trials)  # the job's pace is timed from here
     if kind == "cube":
-        return rollout_outcome(engine.rollout_cube(position, **options))
+        return rollout_outcome(engine.rollout_cube(context, settings, **options))
     if kind == "plays":
         if context.dice is None:
             raise ValueError("a rollout of the plays needs the dice: set them first")
-        return rollout_outcome(engine.rollout_plays(position, context.dice, n, cubeful=cubeful, **options))
-    return rollout_outcome(engine.rollout(position, cubeful=cubeful, **options))
+        return rollout_outcome(engine.rollout_plays(context, context.dice, n, settings, **options))
+    return rollout_outcome(engine.rollout(context, settings, **options))
 
 
 __all__ = ["analyse_games", "analysis_json", "rollout_json"]

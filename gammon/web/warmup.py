@@ -27,6 +27,7 @@ from gammon.game import Game, GamePhase
 from gammon.match import Match
 from gammon.position import Position
 from gammon.rules import Rules
+from gammon.situation import CubeOwner, MatchScore
 from gammon.steps import step_sequences
 
 INLINE_LEVELS = ("random",)
@@ -62,12 +63,15 @@ def warm_worker(
     """In an engine worker: a warm-up game for each of ``levels``, ``act(level, game)`` finding the
     computer's actions and ``hint`` (if given) the hints of each roll."""
     # deferred to the worker: it loads the engine, which the server process starts without
-    from gammon.engine.engine import default_bearoff
+    from gammon.engine.bearoff.one_sided import default_bearoff
+    from gammon.engine.cube.cubeful import CubeState, match_equities
 
     for level in levels:
         play_warm_up(partial(act, level), hint or _nothing)
     # the bear-off database's arithmetic, which those few turns never reach
     default_bearoff().probabilities(np.array([Position.from_points({1: 2, 3: 1}, {2: 2}).as_array()]))
+    # and the match equity curves of a match's cube decisions (the warm-up game is for money)
+    match_equities(np.full((1, 5), 0.2), np.array([0.7]), MatchScore(3, 3), [CubeState(1, CubeOwner.CENTRED)])
 
 
 def warm_server(levels: Iterable[str] | None = None) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gammon import Game, Rules, ScriptedDice
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import ConstantEvaluator, PipCountEvaluator
+from gammon.engine.net.evaluator import ConstantEvaluator, PipCountEvaluator
 
 
 def pip_engine() -> Engine:

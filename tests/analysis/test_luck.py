@@ -12,7 +12,7 @@ from gammon.analysis import Luck, analyse
 from gammon.analysis.decisions import NON_DOUBLES, ROLLS, Analyser, MatchMoment
 from gammon.analysis.equity import Stakes
 from gammon.analysis.marks import luck_mark
-from gammon.engine.evaluator import PipCountEvaluator, cubeless_equity
+from gammon.engine.net.evaluator import PipCountEvaluator, cubeless_equity
 from tests.analysis.games import forced_game, pip_engine
 
 

@@ -9,8 +9,8 @@ import pytest
 from gammon import Game, Match, Rules, ScriptedDice, WinKind
 from gammon.analysis import CheckerPlay, CubeChoice, Skill, analyse
 from gammon.analysis.stats import bootstrap_mean_ci
-from gammon.engine.evaluator import PipCountEvaluator, cubeless_equity
-from gammon.engine.met import match_equity
+from gammon.engine.cube.met import match_equity
+from gammon.engine.net.evaluator import PipCountEvaluator, cubeless_equity
 from gammon.formats import read_mat, write_mat
 from tests.analysis.games import blunder_game, constant_engine, forced_game, pip_engine, play_out
 
@@ -227,7 +227,7 @@ def test_a_beaver_is_judged_as_a_take():
 
 
 def test_matches_beyond_the_match_equity_table_are_analysed():
-    """The table stops at 25 away; a 31-point match is judged by its pattern beyond (gammon.engine.met),
+    """The table stops at 25 away; a 31-point match is judged by its pattern beyond (gammon.engine.cube.met),
     cube decisions in match winning chances as in any match."""
     analysis = analyse([blunder_game(Rules(match_length=31))], pip_engine())
     assert analysis.match_length == 31

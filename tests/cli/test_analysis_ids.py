@@ -11,8 +11,8 @@ from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.advice import cubeless_mwc
 from gammon.cli.main import main
-from gammon.engine.evaluator import Probabilities
-from gammon.engine.met import match_equity
+from gammon.engine.cube.met import match_equity
+from gammon.engine.net.evaluator import Probabilities
 from gammon.formats import XGID, GameState, MatchState, format_gnubg_id
 from gammon.formats.ids import read_id
 from gammon.situation import CubeOwner, MatchScore
@@ -184,7 +184,7 @@ def test_who_is_on_roll_score_and_cube_agree_with_gnubg() -> None:
 
 
 def test_a_match_longer_than_the_equity_table_is_evaluated(capsys) -> None:
-    """The table stops at 25 away; a 30-point match goes on by its pattern (gammon.engine.met)."""
+    """The table stops at 25 away; a 30-point match goes on by its pattern (gammon.engine.cube.met)."""
     code, out, err = run(capsys, "eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:30:10")
     assert code == 0, err
     assert "30-point match at 0-0" in out and "cube action: no double" in out

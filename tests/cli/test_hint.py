@@ -7,7 +7,7 @@ import pytest
 from gammon import Position
 from gammon.cli.hint import run_eval, run_hint
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import PipCountEvaluator
+from gammon.engine.net.evaluator import PipCountEvaluator
 from gammon.errors import InvalidNotationError
 from tests.helpers import pos
 

@@ -10,12 +10,14 @@ import pytest
 from gammon import Position
 from gammon.cli.main import main
 from gammon.engine.engine import Engine
+from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.errors import InvalidNotationError
 from gammon.formats.ids import read_id
-from gammon.situation import CubeOwner, MatchScore
+from gammon.situation import CubeOwner, MatchScore, Situation
 
 START = "4HPwATDgc/ABMA"
 FAST = ["--trials", "36", "--truncate", "2", "--seed", "5", "--workers", "1"]
+SETTINGS = RolloutSettings(trials=36, seed=5, truncate=2)  # as FAST
 
 
 def number(text: str, label: str) -> float:
@@ -27,7 +29,7 @@ def number(text: str, label: str) -> float:
 def test_position_rollout_prints_the_engine_result(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["rollout", START, *FAST]) == 0
     out = capsys.readouterr().out
-    expected = Engine(plies=0).rollout(Position.from_id(START), trials=36, truncate=2, seed=5, workers=1)
+    expected = Engine(plies=0).rollout(Position.from_id(START), SETTINGS, workers=1)
     assert f"Rollout of {START}, 0-ply, 36 trials, seed 5" in out
     assert number(out, "cubeless equity") == pytest.approx(expected.cubeless_equity, abs=5e-5)
     assert number(out, "win") == pytest.approx(100 * expected.probabilities.win, abs=5e-3)
@@ -52,8 +54,8 @@ def test_cube_rollout_at_a_match_score_from_a_gnubg_id(capsys: pytest.CaptureFix
     assert main(["rollout", gnubg_id, "--cube", *FAST]) == 0
     out = capsys.readouterr().out
     assert "match winning chance" in out
-    decision = Engine(plies=0).rollout_cube(Position.initial(), trials=36, truncate=2, seed=5,
-                                            match=MatchScore(5, 3), workers=1).decision
+    at = Situation.at(Position.initial(), match=MatchScore(5, 3))
+    decision = Engine(plies=0).rollout_cube(at, SETTINGS, workers=1).decision
     assert number(out, "no double") == pytest.approx(decision.no_double, abs=5e-5)
     assert f"{decision.action.value}; the opponent should {'take' if decision.take else 'pass'}" in out
 
@@ -88,7 +90,7 @@ def test_json_gives_the_engine_result_for_scripts(capsys: pytest.CaptureFixture[
 
     assert main(["rollout", START, *FAST, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)  # the whole output is one object
-    expected = Engine(plies=0).rollout(Position.from_id(START), trials=36, truncate=2, seed=5, workers=1)
+    expected = Engine(plies=0).rollout(Position.from_id(START), SETTINGS, workers=1)
     assert data["kind"] == "position" and data["trials"] == 36 and data["seed"] == 5
     assert data["cubeless_equity"] == pytest.approx(expected.cubeless_equity, abs=1e-12)
     assert data["standard_error"] == pytest.approx(expected.standard_error.equity, abs=1e-12)

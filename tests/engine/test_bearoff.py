@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.bearoff import POSITIONS, BearoffDatabase, is_bearoff
+from gammon.engine.bearoff.one_sided import POSITIONS, BearoffDatabase, is_bearoff
 from gammon.engine.engine import default_bearoff
 from tests.helpers import bad_npz_files, pos
 
@@ -69,7 +69,7 @@ def test_not_bearoff_when_a_checker_is_outside() -> None:
 
 
 def test_kernel_matches_the_reference_formula(db: BearoffDatabase) -> None:
-    from gammon.engine.bearoff import race_probabilities
+    from gammon.engine.bearoff.one_sided import race_probabilities
 
     rng = np.random.default_rng(0)
     boards = []
@@ -91,7 +91,7 @@ def test_kernel_matches_the_reference_formula(db: BearoffDatabase) -> None:
 @pytest.mark.slow
 def test_the_shipped_file_is_what_gammon_builds() -> None:
     """The file in the package is gammon's own build, bit for bit (``python -m
-    gammon.engine.bearoff`` rewrites it)."""
+    gammon.engine.bearoff.one_sided`` rewrites it)."""
     fresh = BearoffDatabase.generate()
     shipped = BearoffDatabase.load()
     np.testing.assert_array_equal(shipped.off, fresh.off)

@@ -10,11 +10,11 @@ import pytest
 
 from benchmarks.strength import cube_judge as cj
 from gammon import Position
-from gammon.engine.bearoff_two_sided import SIDE, TwoSidedBearoff, covered, two_sided
-from gammon.engine.cube_decision import CubeAction
+from gammon.engine.bearoff.two_sided import SIDE, TwoSidedBearoff, covered, two_sided
+from gammon.engine.cube.decision import CubeAction
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import PipCountEvaluator
-from gammon.engine.rollout import RolloutSettings
+from gammon.engine.net.evaluator import PipCountEvaluator
+from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.situation import CubeOwner, Situation
 from tests.helpers import needs_gnubg, pos
 
@@ -96,7 +96,7 @@ def test_cubeful_rollout_agrees_with_the_database() -> None:
     p = pos("x 6:1 4:1 3:2; o 6:2 2:2")
     exact = two_sided().lookup(np.array([p.as_array()]))[1][0]
     settings = RolloutSettings(trials=1296, seed=5, bearoff_truncation=False)
-    result = Engine(plies=0).rollout_cube(p, settings=settings, jacoby=False, workers=1)
+    result = Engine(plies=0).rollout_cube(Situation.at(p, jacoby=False), settings, workers=1)
     for rolled, want in ((result.no_double, exact[0]), (result.double_take, 2 * exact[2])):
         assert abs(rolled.equity - want) <= 3 * rolled.standard_error.equity + 0.005
 
@@ -105,7 +105,8 @@ def test_cubeful_rollout_stops_at_the_database() -> None:
     # with bear-off truncation (the default) a trial ends at once in the database, with its values
     p = pos("x 6:1 4:1 3:2; o 6:2 2:2")
     exact = two_sided().lookup(np.array([p.as_array()]))[1][0]
-    result = Engine(plies=0).rollout_cube(p, trials=36, seed=1, jacoby=False, workers=1)
+    settings = RolloutSettings(trials=36, seed=1)
+    result = Engine(plies=0).rollout_cube(Situation.at(p, jacoby=False), settings, workers=1)
     assert result.no_double.equity == pytest.approx(exact[0])
     assert result.double_take.equity == pytest.approx(2 * exact[2])
     assert result.no_double.standard_error.equity == 0.0

@@ -7,10 +7,10 @@ import pytest
 
 from gammon import Game, Position, Rules, ScriptedDice
 from gammon.cube import Cube
-from gammon.engine.cube_decision import CubeAction, money_cube_decision
-from gammon.engine.cubeful import money_equity
+from gammon.engine.cube.cubeful import money_equity
+from gammon.engine.cube.decision import CubeAction, money_cube_decision
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import ConstantEvaluator, PipCountEvaluator, Probabilities
+from gammon.engine.net.evaluator import ConstantEvaluator, PipCountEvaluator, Probabilities
 from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import pos
 

@@ -109,7 +109,7 @@ def test_judge_in_gnubg() -> None:
 
 @pytest.mark.gnubg
 def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
-    """Oracle: gammon's money cube decision (Janowski's model, gammon/engine/cube_decision.py), fed
+    """Oracle: gammon's money cube decision (Janowski's model, gammon/engine/cube/decision.py), fed
     GNU Backgammon 0-ply's own cubeless chances (PyPI gnubg), gives the ND and DT that GNU
     Backgammon 0-ply's hint gave for the same contact positions (stored in
     benchmarks/data/cube_money.tsv): the two use one model, so the 0-ply cube decisions differ only

@@ -1,4 +1,4 @@
-"""Cubeful search (gammon.engine.cubeful_search) on positions worked out by hand.
+"""Cubeful search (gammon.engine.cube.cubeful_search) on positions worked out by hand.
 
 The constant evaluator gives every unfinished board the same probabilities for its player on roll,
 so every node of the search tree is alike and the cubeful equities can be followed by hand: at a
@@ -14,13 +14,13 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.cube_decision import CubeAction
-from gammon.engine.cubeful import MatchCube, money_equities, mwc_after
-from gammon.engine.cubeful_search import after_cube_action, cubeful_values, match_values
+from gammon.engine.cube.cubeful import CubeState, MatchCube, money_equities, mwc_after
+from gammon.engine.cube.cubeful_search import after_cube_action, cubeful_values, match_values
+from gammon.engine.cube.decision import CubeAction
+from gammon.engine.cube.met import match_equity
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import ConstantEvaluator
-from gammon.engine.met import match_equity
-from gammon.engine.search import Searcher
+from gammon.engine.net.evaluator import ConstantEvaluator
+from gammon.engine.search.searcher import Searcher
 from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import pos
 
@@ -139,7 +139,8 @@ def test_match_one_ply_composed_by_hand() -> None:
     theirs_centred = max(nd, min(dt, dp))
     theirs_owned_by_us = cube.equity(0.8, 2, CubeOwner.OPPONENT)  # they cannot double
     probs, mwc = match_values(constant(0.8), Position.initial().as_array()[None, :], 1,
-                              MatchScore.from_away(4, 5), [(1, CubeOwner.CENTRED), (2, CubeOwner.MOVER)])
+                              MatchScore.from_away(4, 5),
+                              [CubeState(1, CubeOwner.CENTRED), CubeState(2, CubeOwner.MOVER)])
     assert probs[0, 0] == pytest.approx(0.2)
     assert mwc[0] == pytest.approx([1.0 - theirs_centred, 1.0 - theirs_owned_by_us])
     assert nd < dt < dp  # the opponent's double (a take) is what the search counts: it is right here
@@ -150,7 +151,8 @@ def test_match_zero_ply_is_the_curves_and_probabilities_agree(plies: int) -> Non
     engine = Engine(plies=plies)
     p = Position.from_id("4HPwATDgc/ABMA")
     m = MatchScore.from_away(7, 3)
-    probs, mwc = match_values(engine._searcher, p.as_array()[None, :], plies, m, [(1, CubeOwner.CENTRED)])
+    centred = [CubeState(1, CubeOwner.CENTRED)]
+    probs, mwc = match_values(engine._searcher, p.as_array()[None, :], plies, m, centred)
     assert probs[0] == pytest.approx(engine._searcher.evaluate_boards(p.as_array()[None, :], plies)[0])
     if plies == 0:
         cube = engine.evaluator.evaluate_for_cube(p.as_array()[None, :])[0]  # type: ignore[attr-defined]

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.encode import (
+from gammon.engine.net.encode import (
     N_INPUTS,
     PER_SIDE,
     RAW_PER_SIDE,
@@ -331,3 +331,45 @@ def test_borne_off_mask_picks_a_side_with_a_checker_off_and_another_out() -> Non
     expected = [_borne_off_and_out(p) for p in positions]
     assert any(expected) and not all(expected)
     assert borne_off_mask(every).tolist() == expected
+
+
+def test_the_encoder_is_the_reference_encoder_bit_for_bit() -> None:
+    # the encoder works on bit masks and whole-number numerators; the reference counts point by
+    # point (tests/engine/reference_encode.py, the encoder as it was)
+    from gammon.engine.search.searcher import ROLLS, expand
+    from tests.engine.reference_encode import reference_encode
+
+    positions = np.array([p.board for p in random_game_positions(seed=29, games=8)], dtype=np.int8)
+    children, _ = expand(positions[::5], ROLLS)
+    boards = np.concatenate([positions, children])
+    assert np.array_equal(encode(boards), reference_encode(boards))
+
+
+def test_the_escape_table_counts_as_the_loop() -> None:
+    from gammon.engine.net.encode import _ESCAPES_15, _count_escapes
+
+    count = _count_escapes.py_func
+    for pattern in range(0, 1 << 15, 7):
+        walls = ((pattern & 0xFFF) << 1) | (((pattern >> 12) & 3) << 15) | (((pattern >> 14) & 1) << 18)
+        blocks = walls & 0x1FFE
+        assert _ESCAPES_15[pattern] == count(walls, blocks.bit_length() - 1 if blocks else 0)
+
+
+def test_numerators_over_denominators_are_the_inputs() -> None:
+    from gammon.engine.net.encode import (
+        DENOMINATORS,
+        NUMERATOR_BOUNDS,
+        SCALAR_INPUTS,
+        SCALARS_AT,
+        SCRATCH,
+        encode_scalars,
+    )
+
+    boards = np.array([p.board for p in random_game_positions(seed=31, games=3)], dtype=np.int8)
+    x = encode(boards)
+    w = np.zeros(SCRATCH, dtype=np.int32)
+    for b, xi in zip(boards, x):
+        encode_scalars(b, w)
+        k = w[SCALARS_AT:]
+        assert np.array_equal((k / DENOMINATORS[SCALAR_INPUTS]).astype(np.float32), xi[SCALAR_INPUTS])
+        assert np.all((k >= 0) & (k <= NUMERATOR_BOUNDS[SCALAR_INPUTS]))

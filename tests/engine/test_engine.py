@@ -8,8 +8,9 @@ import pytest
 import gammon
 from gammon import Position
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator, Probabilities
-from gammon.engine.search import PLAIN_FILTERS, SearchSettings, terminal_probabilities
+from gammon.engine.net.evaluator import CountingEvaluator, PipCountEvaluator, Probabilities
+from gammon.engine.rollout.rollouts import RolloutSettings
+from gammon.engine.search.searcher import PLAIN_FILTERS, SearchSettings, terminal_probabilities
 from gammon.errors import IllegalMoveError, InvalidPositionError
 from tests.helpers import pos, random_game_positions
 
@@ -191,7 +192,7 @@ def test_zero_ply_best_play_is_the_top_hint(positions: list[Position]) -> None:
     lambda e, p: e.hint(p, (3, 1)),
     lambda e, p: e.evaluate(p),
     lambda e, p: e.cube_decision(p),
-    lambda e, p: e.rollout(p, trials=36),
+    lambda e, p: e.rollout(p, RolloutSettings(trials=36)),
     lambda e, p: e.rollout_plays(p, (3, 1)),
     lambda e, p: e.rollout_cube(p),
 ])

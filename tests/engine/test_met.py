@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from gammon.engine.met import match_equity
+from gammon.engine.cube.met import match_equity
 
 
 def test_symmetry() -> None:

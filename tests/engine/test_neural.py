@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.encode import N_INPUTS, encode
-from gammon.engine.neural import NeuralEvaluator, consistent
+from gammon.engine.net.encode import N_INPUTS, encode
+from gammon.engine.net.neural import NeuralEvaluator, consistent
 from tests.helpers import bad_npz_files, pos, random_game_positions
 
 
@@ -58,7 +58,7 @@ def test_each_row_uses_its_net(shipped: NeuralEvaluator, boards: np.ndarray) -> 
 def test_batch_equals_one_by_one(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
     whole = shipped.evaluate(boards[:30])
     single = np.vstack([shipped.evaluate(b.reshape(1, 26)) for b in boards[:30]])
-    # bit for bit: the search evaluates a board met twice once (gammon.engine.search._unique_rows)
+    # bit for bit: the search evaluates a board met twice once (gammon.engine.search.searcher._unique_rows)
     np.testing.assert_array_equal(whole, single)
 
 
@@ -106,7 +106,7 @@ def test_a_file_that_is_not_a_weights_file_is_named(tmp_path) -> None:
 
 
 def test_wrong_input_size_is_refused() -> None:
-    from gammon.engine.neural import Net
+    from gammon.engine.net.neural import Net
 
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="inputs"):
@@ -118,8 +118,8 @@ def test_older_weights_load_and_compute_what_they_did(tmp_path, encoding: str) -
     # A gammon-v1 file (8 features a side), gammon-v2 file (12) or gammon-v3 file (17) loads with
     # zero weights on the features added since, so it gives the old encoding's outputs: those of
     # today's inputs without the new feature columns.
-    from gammon.engine.encode import PER_SIDE, RAW_PER_SIDE
-    from gammon.engine.neural import OLDER_FEATURES, Net
+    from gammon.engine.net.encode import PER_SIDE, RAW_PER_SIDE
+    from gammon.engine.net.neural import OLDER_FEATURES, Net
 
     rng = np.random.default_rng(4)
     old_side = RAW_PER_SIDE + OLDER_FEATURES[encoding]

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from gammon.engine.npz import PATH_LIMIT, load_npz
+from gammon.engine.net.npz import PATH_LIMIT, load_npz
 from gammon.errors import InvalidNotationError
 from tests.helpers import bad_npz_files
 

@@ -97,7 +97,7 @@ def test_resignations():
 def test_engine_player_plays_legal_moves_and_answers_the_cube_through_a_real_game():
     from gammon.dice import ScriptedDice
     from gammon.engine.engine import Engine
-    from gammon.engine.evaluator import PipCountEvaluator
+    from gammon.engine.net.evaluator import PipCountEvaluator
     from gammon.engine.players import EnginePlayer
     from gammon.game import Game, GamePhase
 

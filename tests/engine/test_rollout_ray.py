@@ -10,6 +10,7 @@ import pytest
 
 from gammon import Position
 from gammon.engine.engine import Engine
+from gammon.engine.rollout.rollouts import RolloutSettings
 
 ray = pytest.importorskip("ray", reason="Ray is the optional 'cluster' extra")
 
@@ -30,16 +31,17 @@ def local_ray():  # type: ignore[no-untyped-def]
 def test_ray_gives_the_same_rollout_as_local_processes(local_ray: None) -> None:
     engine = Engine(plies=0)
     p = Position.from_id("bDdEADPm2x0AAA")
-    local = engine.rollout(p, trials=72, seed=12, truncate=5, workers=1)
-    on_ray = engine.rollout(p, trials=72, seed=12, truncate=5, workers=2, ray_address="auto")
+    local = engine.rollout(p, RolloutSettings(trials=72, seed=12, truncate=5), workers=1)
+    on_ray = engine.rollout(p, RolloutSettings(trials=72, seed=12, truncate=5), workers=2, ray_address="auto")
     assert on_ray == local
-    plays_local = engine.rollout_plays(p, (6, 4), n=2, trials=36, seed=3, truncate=3, workers=1)
-    plays_ray = engine.rollout_plays(p, (6, 4), n=2, trials=36, seed=3, truncate=3, ray_address="auto")
+    s = RolloutSettings(trials=36, seed=3, truncate=3)
+    plays_local = engine.rollout_plays(p, (6, 4), 2, s, workers=1)
+    plays_ray = engine.rollout_plays(p, (6, 4), 2, s, ray_address="auto")
     assert plays_ray == plays_local
 
 
 def test_ray_gives_the_same_training_labels_as_this_process(local_ray: None, tmp_path: Path) -> None:
-    from gammon.engine.neural import NeuralEvaluator
+    from gammon.engine.net.neural import NeuralEvaluator
     from gammon.train.labels import LabelSettings, make_labels
 
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=2)

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.cubeful import cube_efficiencies, cube_efficiency
+from gammon.engine.cube.cubeful import cube_efficiencies, cube_efficiency
 from gammon.engine.engine import Engine
-from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
-from gammon.engine.search import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings, _unique_rows
+from gammon.engine.net.evaluator import CountingEvaluator, PipCountEvaluator
+from gammon.engine.search.searcher import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings, _unique_rows
 from gammon.movegen import generate_arrays
 from gammon.situation import MatchScore
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gammon.engine.neural import Net, NeuralEvaluator
+from gammon.engine.net.neural import Net, NeuralEvaluator
 from gammon.train.batch_fit import AdamSettings, adam_fit, adam_step, cross_entropy, gradients
 from gammon.train.labels import LabelSettings, make_labels
 
@@ -62,7 +62,7 @@ def test_adam_fits_a_random_net_to_labels_and_keeps_the_best_epoch(tmp_path) -> 
     settings = AdamSettings(epochs=8, batch=16, lr=0.01)
     fitted = adam_fit(start, labels.boards[20:], labels.targets[20:], settings,
                       held=(labels.boards[held], labels.targets[held]), note=lines.append)
-    from gammon.engine.encode import encode
+    from gammon.engine.net.encode import encode
 
     x = encode(labels.boards[held])
     before = cross_entropy(start.forward(x), labels.targets[held])

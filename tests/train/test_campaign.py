@@ -9,10 +9,10 @@ import signal
 import numpy as np
 import pytest
 
-from gammon.engine.encode import anchors, race_mask
 from gammon.engine.engine import Engine
-from gammon.engine.neural import NeuralEvaluator
-from gammon.engine.rollout import rollout
+from gammon.engine.net.encode import anchors, race_mask
+from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
 from gammon.train.__main__ import main
 from gammon.train.campaign import (
@@ -73,7 +73,7 @@ def test_a_shard_holds_each_positions_rollout_and_the_manifest_lists_it(tmp_path
     engine = Engine(plies=0, evaluator=ev)
     for row, board in enumerate(shard.boards):
         seed = position_seed(TINY, 1, row)
-        direct = rollout(engine, Position(board.tolist()), trials=2, seed=seed, workers=1)
+        direct = rollout(engine, Position(board.tolist()), RolloutSettings(trials=2, seed=seed), workers=1)
         assert np.allclose(shard.targets[row], direct.probabilities.as_tuple(), atol=1e-6)
         se = direct.standard_error
         assert np.allclose(shard.standard_errors[row], (se.win, se.win_gammon, se.win_backgammon,

@@ -7,7 +7,7 @@ import re
 import numpy as np
 import pytest
 
-from gammon.engine.evaluator import cubeless_equity
+from gammon.engine.net.evaluator import cubeless_equity
 from gammon.train.__main__ import main
 from gammon.train.choices import Decisions, net_losses
 from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels

@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.encode import borne_off_mask, race_mask
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.neural import CubeHead, NeuralEvaluator
-from gammon.engine.search import Searcher
+from gammon.engine.net.encode import borne_off_mask, race_mask
+from gammon.engine.net.neural import CubeHead, NeuralEvaluator
+from gammon.engine.search.searcher import Searcher
 from gammon.train.__main__ import main
 from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
 from gammon.train.labels import LABEL_FORMAT, LabelSet, set_up_positions

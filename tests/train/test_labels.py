@@ -7,11 +7,11 @@ import re
 import numpy as np
 import pytest
 
-from gammon.engine.encode import anchors, borne_off_mask, race_mask
 from gammon.engine.engine import Engine, default_bearoff
-from gammon.engine.neural import CubeHead, NeuralEvaluator, consistent
-from gammon.engine.rollout import rollout
-from gammon.engine.search import Searcher
+from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
+from gammon.engine.net.neural import CubeHead, NeuralEvaluator, consistent
+from gammon.engine.rollout.rollouts import RolloutSettings, rollout
+from gammon.engine.search.searcher import Searcher
 from gammon.position import Position
 from gammon.train import kernels
 from gammon.train.__main__ import main
@@ -99,8 +99,8 @@ def test_rollout_labels_are_the_rollouts_of_each_position(tmp_path) -> None:
     labels = make_labels(ev, tmp_path / "r.npz", settings, games=1, every=20, chunk=2, note=_quiet)
     assert len(labels) >= 2 and _valid(labels.targets)
     engine = Engine(plies=0, evaluator=ev)
-    first = rollout(engine, Position(labels.boards[1].tolist()), trials=36, seed=4 * 1_000_003 + 1,
-                    truncate=3, workers=1)
+    first = rollout(engine, Position(labels.boards[1].tolist()),
+                    RolloutSettings(trials=36, seed=4 * 1_000_003 + 1, truncate=3), workers=1)
     # a label is the rollout's probabilities put in order (a random net's need not be)
     ordered = consistent(np.array([first.probabilities.as_tuple()]))[0]
     assert np.allclose(labels.targets[1], ordered, atol=1e-6)
@@ -125,8 +125,9 @@ def test_common_dice_roll_a_rolls_plays_out_on_the_same_dice(tmp_path) -> None:
                          note=_quiet)
     decisions = np.load(tmp_path / "c.npz")["decisions"]
     row = int(np.flatnonzero(decisions != np.arange(len(decisions)))[0])
-    direct = rollout(Engine(plies=0, evaluator=ev), Position(labels.boards[row].tolist()), trials=36,
-                     seed=4 * 1_000_003 + int(decisions[row]), truncate=4, workers=1)
+    direct = rollout(Engine(plies=0, evaluator=ev), Position(labels.boards[row].tolist()),
+                     RolloutSettings(trials=36, seed=4 * 1_000_003 + int(decisions[row]), truncate=4),
+                     workers=1)
     assert np.allclose(labels.targets[row], consistent(np.array([direct.probabilities.as_tuple()]))[0],
                        atol=1e-6)
     assert "a roll's plays on the same dice" in labels.description

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gammon.engine.neural import NeuralEvaluator
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.train.__main__ import main
 from gammon.train.selfplay import TrainSettings, train_games, vs_pubeval
 from gammon.train.supervised import fit, labelled_positions

@@ -351,7 +351,7 @@ def test_claims_are_for_online_players_only(client: TestClient) -> None:
 @pytest.mark.slow
 def test_hints_come_from_the_engine_the_app_is_given(store: Store) -> None:
     from gammon.engine.engine import Engine
-    from gammon.engine.evaluator import CountingEvaluator, PipCountEvaluator
+    from gammon.engine.net.evaluator import CountingEvaluator, PipCountEvaluator
     from gammon.web.hints import hints
 
     counting = CountingEvaluator(PipCountEvaluator())

@@ -15,7 +15,9 @@ from benchmarks.gnubg_harness import states_gnubg_reads
 from gammon import Position
 from gammon.analysis import analyse
 from gammon.analysis.serialize import analysis_to_dict
+from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.formats.mat import read_mat, to_match
+from gammon.situation import Situation
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.jobs import Jobs, ProcessRunner, Progress, Work
@@ -323,7 +325,7 @@ def test_hint_and_evaluation_are_the_engines(study: TestClient) -> None:
 
 def test_a_position_in_a_match_longer_than_the_equity_table_is_judged(study: TestClient) -> None:
     """The editor sets up matches of up to 99 points, as the lobby starts them; the table stops at 25
-    away and goes on by its pattern (gammon.engine.met), so the evaluation gives match chances."""
+    away and goes on by its pattern (gammon.engine.cube.met), so the evaluation gives match chances."""
     setup = {"board": list(Position.initial().board), "match_length": 41, "score": [3, 12]}
     p = study.post("/api/positions", json=setup).json()
     assert (p["match_length"], p["score"]) == (41, [3, 12])
@@ -342,8 +344,9 @@ def test_a_rollout_job_is_the_engines_rollout(study: TestClient) -> None:
     job = _finish(study, r.json())
     assert job["status"] == "done" and job["done"] == job["total"] == 36
     given = read_id(XG)
-    want = pip_engine().rollout(given.position, trials=36, seed=5, truncate=4, cube_value=2,
-                                cube_owner=given.cube_owner, match=given.match, jacoby=False, workers=1)
+    at = Situation.at(given.position, cube_value=2, cube_owner=given.cube_owner, match=given.match,
+                      jacoby=False)
+    want = pip_engine().rollout(at, RolloutSettings(trials=36, seed=5, truncate=4), workers=1)
     result = job["result"]
     assert result["kind"] == "position" and result["trials"] == 36 and result["seed"] == 5
     assert result["equity"] == want.equity and result["standard_error"] == want.standard_error.equity

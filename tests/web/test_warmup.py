@@ -92,7 +92,7 @@ after = loaded()
 engine = {k: v for k, v in after.items() if ".engine." in k and v}
 print(json.dumps({"new": {k: v for k, v in after.items() if v != before.get(k, 0)},
                   "kernels": len(after), "over": [live.match.is_over], "engine": engine,
-                  "bearoff": "gammon.engine.bearoff" in sys.modules and
+                  "bearoff": "gammon.engine.bearoff.one_sided" in sys.modules and
                              sys.modules["gammon.engine.engine"].default_bearoff.cache_info().currsize}))
 """
 

@@ -1,0 +1,427 @@
+"""numba kernels of the neural evaluator's forward pass: encode a board and run its net (contact or
+race) in one compiled loop, row by row, without building the (N, inputs) input matrix.
+
+Training (:mod:`gammon.train.kernels`) uses :func:`forward` and :func:`evaluate_one`: float32, the
+hidden layer summed over the non-zero inputs only (most of the raw encoding is zeros).
+
+Play uses :func:`evaluate_batch` (and :mod:`gammon.engine.search.leaves`, the search's kernels), which runs
+the same nets another way. Every input is a whole number over a constant
+(:func:`gammon.engine.net.encode.encode_scalars`), so with the hidden layer's weights rounded to whole
+multiples of one tiny unit (:func:`exact_first_layer`) the hidden sums are whole numbers that
+float64 holds exactly: no rounding, so the order of the additions does not matter. A board's sums
+are then updated from the last board's (NNUE's idea: a play moves a few checkers, so siblings in a
+search differ in a dozen inputs of 238) and are still bit for bit the sums from scratch; a board's
+outputs never depend on its batch. The sums then go through the sigmoids in float32 and the output
+layer (:func:`outputs`), agreeing with :func:`forward` to about 1e-7.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
+
+from gammon.engine.net.cache import CUBE, PLAY, cache_find, cache_key, cache_prefetch, cache_store
+from gammon.engine.net.encode import (
+    DENOMINATORS,
+    LINEAR_COEFFICIENTS,
+    LINEAR_CONSTANTS,
+    LINEAR_SCALARS,
+    NUMERATOR_BOUNDS,
+    PER_SIDE,
+    PLAY_SCALARS,
+    SCALAR_INPUTS,
+    SCALARS,
+    SCALARS_AT,
+    encode_into,
+    encode_scalars,
+    is_borne_off_board,
+    is_race_board,
+)
+from gammon.primitive_kernels import clamp_probabilities
+
+_CLIP = np.float32(40.0)  # exp(40) is far from overflow in float32, and sigmoid(40) is 1 to float32 precision
+
+
+@njit(cache=True, fastmath=True)
+def hidden_sums(x, w1, b1, h):
+    """``h = b1 + x @ w1``, adding only the rows of ``w1`` whose input is not zero."""
+    nh = b1.shape[0]
+    for j in range(nh):
+        h[j] = b1[j]
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            row = w1[i]
+            for j in range(nh):
+                h[j] += xi * row[j]
+
+
+@njit(cache=True, fastmath=True)
+def forward(x, w1, b1, w2, b2, h, y):
+    """Sigmoid net on inputs ``x``; fills hidden ``h`` and outputs ``y`` (skips zero inputs)."""
+    nh = b1.shape[0]
+    hidden_sums(x, w1, b1, h)
+    one = np.float32(1.0)
+    for j in range(nh):
+        h[j] = one / (one + np.exp(-min(max(h[j], -_CLIP), _CLIP)))
+    for k in range(5):
+        s = b2[k]
+        for j in range(nh):
+            s += h[j] * w2[j, k]
+        y[k] = 1.0 / (1.0 + np.exp(-min(max(s, -_CLIP), _CLIP)))
+
+
+@njit(cache=True)
+def evaluate_one(board, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y):
+    """Encode ``board`` into ``x`` (``scratch`` int32[SCRATCH]) and run the race or the contact net."""
+    encode_into(board, x, scratch)
+    if is_race_board(board):
+        forward(x, rw1, rb1, rw2, rb2, h, y)
+    else:
+        forward(x, cw1, cb1, cw2, cb2, h, y)
+
+
+_LOG2E = np.float32(1.4426950408889634)
+
+
+@intrinsic
+def _float32_from_bits(typingctx, bits):
+    """The float32 whose bits are the int32 ``bits`` (a bit cast, nothing computed)."""
+
+    def codegen(context, builder, sig, args):
+        return builder.bitcast(args[0], ir.FloatType())
+
+    return types.float32(types.int32), codegen
+
+
+@njit(cache=True, fastmath=True, error_model="numpy")
+def _sigmoid(z):
+    """``1 / (1 + exp(-z))`` of a float32: ``exp(-z)`` is ``2**k * 2**f`` with ``k`` an integer put
+    straight into a float's exponent bits and ``2**f`` (|f| <= 1/2) Cephes' exp2f polynomial
+    (relative error < 2e-7). Branch-free (numpy's error model: no test for a division by zero), so a
+    loop of it compiles to vector instructions."""
+    t = min(max(-z * _LOG2E, np.float32(-126.0)), np.float32(126.0))
+    k = np.floor(t + np.float32(0.5))
+    f = t - k
+    p = np.float32(1.535336188319500e-4)
+    p = p * f + np.float32(1.339887440266574e-3)
+    p = p * f + np.float32(9.618437357674640e-3)
+    p = p * f + np.float32(5.550332471162809e-2)
+    p = p * f + np.float32(2.402264791363012e-1)
+    p = p * f + np.float32(6.931472028550421e-1)
+    p = p * f + np.float32(1.0)
+    scale = _float32_from_bits((np.int32(k) + np.int32(127)) << np.int32(23))
+    return np.float32(1.0) / (np.float32(1.0) + p * scale)
+
+
+# --- play: the hidden layer's sums in exact arithmetic, updated from one board to the next -------
+#
+# The play kernels pass arrays one by one, never in tuples (a tuple's item taken in a loop costs two
+# atomic reference counts), few of them (each array an uninlined function takes costs as much), and
+# inline the small steps: a board's scratch is three arrays (new_state) with fixed offsets.
+
+
+def exact_first_layer(w1: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, float]:
+    """The hidden layer ``w1``, ``b1`` (float32) as play computes it: ``(q, unit)``, ``q`` float64
+    (inputs + 1, hidden) of whole numbers, so that the hidden sums of numerators ``k`` (the
+    inputs times their DENOMINATORS) are ``unit * (q[-1] + k @ q[:-1])``: ``q[i] = round(w1[i] /
+    DENOMINATORS[i] / unit)`` and the bias row ``q[-1] = round(b1 / unit)``, with ``unit`` a power
+    of two small enough (about 1e-13) and large enough that no sum of any position can pass 2**52
+    (``NUMERATOR_BOUNDS``). Every product and partial sum is then a whole number that float64 holds
+    exactly, so the sums do not depend on the order of the additions: a board's sums updated from
+    another board's are bit for bit its sums from scratch, and a board's outputs never depend on
+    the batch it came in.
+
+    The scalars that are sums over the points (:data:`gammon.engine.net.encode.LINEAR_SCALARS`: pips,
+    checkers back, blots...) are folded into the points' rows, exactly (whole numbers): their own
+    rows are zero, and play adds no row for them (nine of each side's 22 scalars, the ones a play
+    changes most)."""
+    w = w1.astype(np.float64) / DENOMINATORS[:, None]
+    bias = b1.astype(np.float64)
+    bound = (NUMERATOR_BOUNDS[:, None] * np.abs(w)).sum(axis=0) + np.abs(bias)
+    exponent = min(int(np.floor(np.log2(2.0 ** 51 / max(float(bound.max()), 1e-300)))), 1000)
+    while True:
+        q = np.rint(np.vstack([w, bias[None, :]]) * 2.0 ** exponent)
+        for j, row, constant in zip(LINEAR_SCALARS, LINEAR_COEFFICIENTS, LINEAR_CONSTANTS):
+            i = SCALAR_INPUTS[j]
+            q[:-1] += row[:, None] * q[i]
+            q[-1] += constant * q[i]
+            q[i] = 0.0
+        if (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0).max() + np.abs(q[-1]).max() <= 2.0 ** 52:
+            return np.ascontiguousarray(q), 2.0 ** -exponent
+        exponent -= 1
+
+
+def output_layer(w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
+    """An output layer ``w2`` (hidden, 5), ``b2`` as play takes it: float32 (5, hidden + 1), ``w2``
+    transposed (contiguous rows) with the bias last."""
+    return np.ascontiguousarray(np.hstack([w2.T, b2[:, None]]), dtype=np.float32)
+
+
+_COUNTS = 0  # each side's checkers and the board's scalars (encode_scalars)
+_LAST = SCALARS_AT + SCALARS  # the last board each net saw (contact, then race)
+_LAST_K = _LAST + 2 * 26  # its scalars
+_FRESH = _LAST_K + 2 * SCALARS  # 1 while a net has seen no board
+_D = _FRESH + 2  # how much each changed input changed
+ROWS = 26 * 8 + SCALARS + 16
+"""Room for the changed inputs: every board slot changing two points' four units, every scalar, the
+branch-free writes' one more and the zero rows that fill the last pass."""
+_IDX = _D + ROWS  # which input
+_WORK = _IDX + ROWS
+_Y, _Y_HEAD, _H = 0, 5, 16  # in the float32 scratch: the outputs, the head's, the hidden units
+_FRESH_ABOVE = 40  # an update adding more rows than this starts from the bias instead
+_ZERO_ROW = int(SCALAR_INPUTS[LINEAR_SCALARS[0]])  # folded into the points' rows: zeros
+
+
+@njit(cache=True)
+def new_state(net):
+    """Scratch of :func:`net_outputs` for the nets ``net`` (see :func:`evaluate_batch`): ``(w,
+    acc, f, key)``: int32 ``w`` (the board's checkers and scalars, then for each net the last board
+    it saw, its scalars and whether it saw none, then the changed inputs), float64 ``acc`` (the
+    contact net's exact sums, then the race net's), float32 ``f`` (the outputs, the head's, the
+    hidden units) and a cache key."""
+    cq, cunit, cw2, rq, runit, rw2 = net
+    w = np.zeros(_WORK, dtype=np.int32)
+    w[_FRESH] = 1
+    w[_FRESH + 1] = 1
+    f = np.zeros(_H + max(cq.shape[1], rq.shape[1]), dtype=np.float32)
+    return w, np.zeros(cq.shape[1] + rq.shape[1]), f, np.zeros(4, dtype=np.uint64)
+
+
+@njit(cache=True, fastmath=True, _nrt=False)
+def outputs(f, nh, w2, y):
+    """The five sigmoid outputs ``f[y:y + 5]`` of the hidden units ``f[_H:_H + nh]`` (already
+    through their sigmoids) by the output layer ``w2`` (5, nh + 1; :func:`output_layer`): one pass
+    over the units, five sums (in vectors: fast-math, as the sigmoids). (Rows are indexed, not
+    taken as views: a view costs two atomic reference counts.)"""
+    s0 = s1 = s2 = s3 = s4 = np.float32(0.0)
+    for j in range(nh):
+        hj = f[_H + j]
+        s0 += hj * w2[0, j]
+        s1 += hj * w2[1, j]
+        s2 += hj * w2[2, j]
+        s3 += hj * w2[3, j]
+        s4 += hj * w2[4, j]
+    f[y] = _sigmoid(w2[0, nh] + s0)
+    f[y + 1] = _sigmoid(w2[1, nh] + s1)
+    f[y + 2] = _sigmoid(w2[2, nh] + s2)
+    f[y + 3] = _sigmoid(w2[3, nh] + s3)
+    f[y + 4] = _sigmoid(w2[4, nh] + s4)
+
+
+@njit(cache=True, inline="always")
+def _add_rows(acc, a0, q, w, n):
+    """``acc[a0:a0 + hidden] += sum over t < n of d[t] * q[idx[t]]`` (``d``, ``idx``: the changed
+    inputs in ``w``), eight rows at a time: every pass over ``acc`` loads and stores it, so the
+    last few rows go in one pass of four or eight with rows of zeros added (``_ZERO_ROW``, times
+    0). The order does not matter: the sums are exact."""
+    nh = q.shape[1]
+    rest = n % 8
+    if rest:
+        fill = 4 if rest <= 4 else 8
+        for t in range(n, n - rest + fill):
+            w[_IDX + t] = _ZERO_ROW
+            w[_D + t] = 0
+        n += fill - rest
+    t = 0
+    while t + 8 <= n:
+        i0, i1, i2, i3 = w[_IDX + t], w[_IDX + t + 1], w[_IDX + t + 2], w[_IDX + t + 3]
+        i4, i5, i6, i7 = w[_IDX + t + 4], w[_IDX + t + 5], w[_IDX + t + 6], w[_IDX + t + 7]
+        d0, d1 = np.float64(w[_D + t]), np.float64(w[_D + t + 1])
+        d2, d3 = np.float64(w[_D + t + 2]), np.float64(w[_D + t + 3])
+        d4, d5 = np.float64(w[_D + t + 4]), np.float64(w[_D + t + 5])
+        d6, d7 = np.float64(w[_D + t + 6]), np.float64(w[_D + t + 7])
+        for j in range(nh):
+            acc[a0 + j] += ((d0 * q[i0, j] + d1 * q[i1, j]) + (d2 * q[i2, j] + d3 * q[i3, j])) + (
+                (d4 * q[i4, j] + d5 * q[i5, j]) + (d6 * q[i6, j] + d7 * q[i7, j]))
+        t += 8
+    if t < n:
+        i0, i1, i2, i3 = w[_IDX + t], w[_IDX + t + 1], w[_IDX + t + 2], w[_IDX + t + 3]
+        d0, d1 = np.float64(w[_D + t]), np.float64(w[_D + t + 1])
+        d2, d3 = np.float64(w[_D + t + 2]), np.float64(w[_D + t + 3])
+        for j in range(nh):
+            acc[a0 + j] += (d0 * q[i0, j] + d1 * q[i1, j]) + (d2 * q[i2, j] + d3 * q[i3, j])
+
+
+@njit(cache=True, inline="always")
+def _point_rows(side, p, old, new, w, t):
+    """Append to the changed inputs (from ``t``; returns the new count) those that change, and by
+    how much, when ``side``'s point ``p`` (its own view; 25 the bar) goes from ``old`` to ``new``
+    checkers: the point's four units, or the bar's input. Branch-free: each candidate is written
+    and kept only when it changes."""
+    if p == 25:
+        w[_IDX + t] = side * PER_SIDE + 96
+        w[_D + t] = new - old
+        t += 1
+    else:
+        base = side * PER_SIDE + 4 * (p - 1)
+        for u in range(3):
+            w[_IDX + t] = base + u
+            change = np.int32(new > u) - np.int32(old > u)
+            w[_D + t] = change
+            t += change != 0
+        w[_IDX + t] = base + 3
+        change = max(new - 3, 0) - max(old - 3, 0)
+        w[_D + t] = change
+        t += change != 0
+    return t
+
+
+@njit(cache=True, inline="always")
+def update_sums(board, w, net, acc, a0, q):
+    """Make ``acc[a0:a0 + hidden]`` the exact hidden sums (:func:`exact_first_layer` ``q``) of net
+    ``net`` (0 contact, 1 race) for ``board``, whose checkers and scalars are in ``w``
+    (:func:`gammon.engine.net.encode.encode_scalars`): from the sums of the last board the net saw
+    (NNUE's update: a play changes a few inputs), or from the bias when it saw none or when that
+    adds fewer rows; that board becomes the last."""
+    last = _LAST + 26 * net
+    last_k = _LAST_K + SCALARS * net
+    fresh = w[_FRESH + net] != 0
+    t = 0
+    if not fresh:
+        # bit masks of what changed (compare loops the compiler vectorises), then only those visited
+        slots = 0  # bit i: board slot i
+        for i in range(26):
+            slots |= np.int64(w[last + i] != board[i]) << i
+        scalars = 0  # bit m: play scalar m
+        for m in range(PLAY_SCALARS.shape[0]):
+            j = PLAY_SCALARS[m]
+            scalars |= np.int64(w[SCALARS_AT + j] != w[last_k + j]) << m
+        while slots:
+            i = trailing_zeros(slots)
+            slots &= slots - 1
+            a = w[last + i]
+            b = np.int32(board[i])
+            w[last + i] = b
+            # the mover's point i, the opponent's point 25 - i (its bar when i is 0)
+            if a > 0 or b > 0:
+                t = _point_rows(0, i, max(a, 0), max(b, 0), w, t)
+            if a < 0 or b < 0:
+                t = _point_rows(1, 25 - i, max(-a, 0), max(-b, 0), w, t)
+        while scalars:
+            j = PLAY_SCALARS[trailing_zeros(scalars)]
+            scalars &= scalars - 1
+            w[_IDX + t] = SCALAR_INPUTS[j]
+            w[_D + t] = w[SCALARS_AT + j] - w[last_k + j]
+            w[last_k + j] = w[SCALARS_AT + j]
+            t += 1
+    if fresh or t > _FRESH_ABOVE:
+        bias = q.shape[0] - 1
+        for j in range(q.shape[1]):
+            acc[a0 + j] = q[bias, j]
+        t = 0
+        for side in range(2):
+            for p in range(1, 26):
+                n = w[26 * side + p]
+                if n > 0:
+                    t = _point_rows(side, p, 0, n, w, t)
+        for m in range(PLAY_SCALARS.shape[0]):
+            j = PLAY_SCALARS[m]
+            w[_IDX + t] = SCALAR_INPUTS[j]
+            w[_D + t] = w[SCALARS_AT + j]
+            t += w[SCALARS_AT + j] != 0
+        w[_FRESH + net] = 0
+        for i in range(26):
+            w[last + i] = board[i]
+        for j in range(SCALARS):
+            w[last_k + j] = w[SCALARS_AT + j]
+    _add_rows(acc, a0, q, w, t)
+
+
+@njit(cache=True, inline="always")
+def hidden_units(acc, a0, nh, unit, f):
+    """The hidden units ``f[_H:_H + nh]`` (through their sigmoids) of the exact sums
+    ``acc[a0:a0 + nh]`` in units of ``unit``."""
+    for j in range(nh):  # apart from the sigmoids: float64 in this loop would halve their vectors
+        f[_H + j] = np.float32(acc[a0 + j] * unit)
+    for j in range(nh):
+        f[_H + j] = _sigmoid(f[_H + j])
+
+
+@njit(cache=True, inline="always")
+def net_outputs(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats,
+                with_head):
+    """The net's five outputs ``f[_Y:_Y + 5]`` (before they are made consistent) of ``board``, and
+    with ``with_head`` the cube decisions' outputs ``f[_Y_HEAD:_Y_HEAD + 5]`` (the contact net's
+    cube head ``hw2``; its borne-off head ``bw2`` on the boards of
+    :func:`gammon.engine.net.encode.is_borne_off_board` when ``borne``; a race board's own outputs).
+    From the cache ``keys``, ``values``, ``stats`` (:mod:`gammon.engine.net.cache`) when it holds them,
+    else from the nets (``cq`` .. ``rw2``: :func:`evaluate_batch`), their hidden sums updated from
+    the last board each saw (the scratch ``w``, ``acc``, ``f``, ``key``: :func:`new_state`), and
+    stored there."""
+    found = False
+    if keys.shape[0]:
+        cache_key(board, PLAY, key)
+        found = cache_find(keys, values, stats, key, f, _Y)
+        if found and with_head:
+            key[3] ^= np.uint64(PLAY ^ CUBE) << np.uint64(16)
+            found = cache_find(keys, values, stats, key, f, _Y_HEAD)
+    if not found:  # (no early return: an inlined function's every exit costs its arrays' counts)
+        race = encode_scalars(board, w)
+        if race:
+            nh = rq.shape[1]
+            a0 = cq.shape[1]
+            update_sums(board, w, 1, acc, a0, rq)
+            hidden_units(acc, a0, nh, runit, f)
+            outputs(f, nh, rw2, _Y)
+        else:
+            nh = cq.shape[1]
+            update_sums(board, w, 0, acc, 0, cq)
+            hidden_units(acc, 0, nh, cunit, f)
+            outputs(f, nh, cw2, _Y)
+        if with_head:
+            if race:
+                for j in range(5):
+                    f[_Y_HEAD + j] = f[_Y + j]
+            elif borne and is_borne_off_board(board):
+                outputs(f, nh, bw2, _Y_HEAD)
+            else:
+                outputs(f, nh, hw2, _Y_HEAD)
+        if keys.shape[0]:
+            cache_key(board, PLAY, key)
+            cache_store(keys, values, stats, key, f, _Y)
+            if with_head:
+                key[3] ^= np.uint64(PLAY ^ CUBE) << np.uint64(16)
+                cache_store(keys, values, stats, key, f, _Y_HEAD)
+
+
+@njit(cache=True)
+def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
+    """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent
+    (:func:`gammon.primitives.clamp_probabilities`), and with ``with_head`` the cube decisions'
+    chances into ``out_head`` (see :func:`net_outputs`). ``net`` is ``(cq, cunit, cw2, rq, runit,
+    rw2)``: each net's exact first layer (:func:`exact_first_layer`) and output layer
+    (:func:`output_layer`); ``heads`` is ``(hw2, bw2, borne)``, the cube decisions' output layers;
+    ``cache`` is ``(keys, values, stats)``."""
+    cq, cunit, cw2, rq, runit, rw2 = net
+    hw2, bw2, borne = heads
+    keys, values, stats = cache
+    w, acc, f, key = new_state(net)
+    for r in range(boards.shape[0]):
+        _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
+                       values, stats, out, out_head, with_head)
+
+
+@njit(cache=True, _nrt=False)
+def _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                   stats, out, out_head, with_head):
+    """Row ``r`` of :func:`evaluate_batch`. Compiled without reference counts (``_nrt=False``: it
+    allocates nothing), so the many arrays it takes cost nothing a board."""
+    if r + 1 < boards.shape[0]:
+        cache_prefetch(keys, values, boards[r + 1], key)
+    net_outputs(boards[r], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                stats, with_head)
+    store_consistent(out, r, f, _Y)
+    if with_head:
+        store_consistent(out_head, r, f, _Y_HEAD)
+
+
+@njit(cache=True, inline="always")
+def store_consistent(out, r, f, y):
+    """Row ``r`` of ``out``: the outputs ``f[y:y + 5]`` made consistent."""
+    out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+        np.float64(f[y]), np.float64(f[y + 1]), np.float64(f[y + 2]), np.float64(f[y + 3]),
+        np.float64(f[y + 4]))

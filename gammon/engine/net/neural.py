@@ -1,0 +1,298 @@
+"""The neural evaluator: two sigmoid nets (contact and race) over the inputs of
+:mod:`gammon.engine.net.encode`, evaluated in batches by the compiled kernels of
+:mod:`gammon.engine.net.forward` (``Net.forward`` is the same net in plain numpy; the tests check
+one against the other).
+
+Each net has one hidden layer of sigmoid units and five sigmoid outputs ``[win, win_gammon,
+win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The contact net may carry a
+second output layer, its cube head (:class:`CubeHead`), for the chances its cube decisions value,
+and a third, its borne-off head, for those chances in the positions where a side has borne off a
+checker while another is still out (:func:`gammon.engine.net.encode.is_borne_off_board`).
+The weights file format is described in docs/weights.md; the shipped file is
+``gammon/engine/weights/gammon.npz``.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gammon.engine.net.cache import DEFAULT_BYTES, EvaluationCache
+from gammon.engine.net.encode import (
+    ENCODING,
+    N_INPUTS,
+    PER_SIDE,
+    RAW_PER_SIDE,
+    V1_FEATURES,
+    V2_FEATURES,
+    V3_FEATURES,
+)
+from gammon.engine.net.forward import evaluate_batch, exact_first_layer, output_layer
+from gammon.engine.net.npz import load_npz
+from gammon.primitives import clamp_probabilities
+
+FORMAT_VERSION = 1
+DEFAULT_WEIGHTS = "gammon.npz"
+NET_NAMES = ("contact", "race")
+V1_ENCODING = "gammon-v1"
+V2_ENCODING = "gammon-v2"
+V3_ENCODING = "gammon-v3"
+OLDER_FEATURES = {V1_ENCODING: V1_FEATURES, V2_ENCODING: V2_FEATURES, V3_ENCODING: V3_FEATURES}
+"""Encodings whose files still load: the hand-made features each had (a prefix of today's)."""
+
+
+@dataclass(frozen=True)
+class Net:
+    """One net: ``w1 (inputs, hidden)``, ``b1 (hidden)``, ``w2 (hidden, 5)``, ``b2 (5)``, float32."""
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def __post_init__(self) -> None:
+        n_in, n_hidden = self.w1.shape
+        if self.b1.shape != (n_hidden,) or self.w2.shape != (n_hidden, 5) or self.b2.shape != (5,):
+            raise ValueError(
+                f"inconsistent net shapes: w1 {self.w1.shape}, b1 {self.b1.shape}, "
+                f"w2 {self.w2.shape}, b2 {self.b2.shape}"
+            )
+
+    @classmethod
+    def random(cls, hidden: int, rng: np.random.Generator, n_inputs: int = N_INPUTS) -> Net:
+        """Small random weights (the start of training from scratch)."""
+        return cls(
+            rng.uniform(-0.1, 0.1, (n_inputs, hidden)).astype(np.float32),
+            np.zeros(hidden, dtype=np.float32),
+            rng.uniform(-0.1, 0.1, (hidden, 5)).astype(np.float32),
+            np.zeros(5, dtype=np.float32),
+        )
+
+    @property
+    def w2t(self) -> np.ndarray:
+        """``w2`` transposed, contiguous (the layout of the play-time kernel). Made on each use:
+        training changes the weights in place, so a cached copy could go stale."""
+        return np.ascontiguousarray(self.w2.T)
+
+    @property
+    def hidden(self) -> int:
+        return int(self.b1.shape[0])
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.w1, self.b1, self.w2, self.b2
+
+    def forward(self, x: np.ndarray) -> np.ndarray:
+        """Outputs (N, 5) of inputs ``x`` (N, inputs)."""
+        h = sigmoid(x @ self.w1 + self.b1)
+        return sigmoid(h @ self.w2 + self.b2)
+
+
+@dataclass(frozen=True)
+class CubeHead:
+    """A second output layer of the contact net, ``w2 (hidden, 5)`` and ``b2 (5)`` on the same
+    hidden units: the chances that cube decisions value (:meth:`NeuralEvaluator.evaluate_for_cube`),
+    fitted to gammon's own rollouts of positions where the cube is at stake
+    (:mod:`gammon.train.cube_head`), while chequer play keeps the net's own outputs. It belongs to
+    the hidden layer it was fitted on: a fit of the contact net drops it."""
+
+    w2: np.ndarray
+    b2: np.ndarray
+
+    def __post_init__(self) -> None:
+        if self.w2.ndim != 2 or self.w2.shape[1] != 5 or self.b2.shape != (5,):
+            raise ValueError(f"a cube head is w2 (hidden, 5) and b2 (5,), "
+                             f"got {self.w2.shape}, {self.b2.shape}")
+
+    @property
+    def w2t(self) -> np.ndarray:
+        return np.ascontiguousarray(self.w2.T)
+
+
+def from_older(net: Net, encoding: str) -> Net:
+    """A net of an older encoding (``gammon-v1``, ``gammon-v2``, ``gammon-v3``) in this one: the
+    features added since get zero input weights, so it computes what it did, up to rounding (and
+    training can then use them)."""
+    old_side = RAW_PER_SIDE + OLDER_FEATURES[encoding]
+    if net.w1.shape[0] != 2 * old_side:
+        raise ValueError(f"a {encoding} net has {2 * old_side} inputs, this one {net.w1.shape[0]}")
+    w1 = np.zeros((N_INPUTS, net.hidden), dtype=np.float32)
+    w1[:old_side] = net.w1[:old_side]
+    w1[PER_SIDE:PER_SIDE + old_side] = net.w1[old_side:]
+    return Net(w1, net.b1, net.w2, net.b2)
+
+
+def _checked(boards: np.ndarray) -> np.ndarray:
+    """``boards`` as the kernels take them: int8 (N, 26), contiguous and writable."""
+    b = np.asarray(boards)
+    if b.ndim != 2 or b.shape[1] != 26:
+        raise ValueError(f"boards must have shape (N, 26), got {b.shape}")
+    return np.require(b, np.int8, ["C", "W"])
+
+
+def sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
+
+
+def consistent(probs: np.ndarray) -> np.ndarray:
+    """Rows (N, 5) made consistent by :func:`gammon.primitives.clamp_probabilities`, run in Python.
+    Play gets this compiled inside :func:`gammon.engine.net.forward.evaluate_batch`; this form is what
+    the tests check it against."""
+    p = np.asarray(probs, dtype=np.float64)
+    return np.array([clamp_probabilities(*row) for row in p.tolist()], dtype=np.float64).reshape(p.shape)
+
+
+_NETS_AND_HEADS = ("contact", "race", "cube_head", "borne_head")
+
+
+class NeuralEvaluator:
+    """Evaluator (see gammon.engine.net.evaluator) backed by a contact net and a race net."""
+
+    def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None,
+                 borne_head: CubeHead | None = None, *, cache_bytes: int = DEFAULT_BYTES) -> None:
+        for name, net in (("contact", contact), ("race", race)):
+            if net.w1.shape[0] != N_INPUTS:
+                raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
+        for name, head in (("cube", cube_head), ("borne-off", borne_head)):
+            if head is not None and head.w2.shape[0] != contact.hidden:
+                raise ValueError(f"the {name} head has {head.w2.shape[0]} hidden units, the contact net "
+                                 f"{contact.hidden}")
+        self.contact = contact
+        self.race = race
+        self.games = games
+        self.cube_head = cube_head
+        self.borne_head = borne_head
+        """The cube head of the contact positions where a side has borne off a checker while another
+        is still out (:func:`gammon.engine.net.encode.is_borne_off_board`), in place of
+        :attr:`cube_head` there: play all but never reaches them, so the net knows them least
+        (:mod:`gammon.train.cube_head`)."""
+        self.cache = EvaluationCache(cache_bytes)
+        """The outputs of boards already evaluated (:mod:`gammon.engine.net.cache`), used by every
+        evaluation."""
+        self._play: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        super().__setattr__(name, value)
+        if name in _NETS_AND_HEADS and "cache" in self.__dict__:  # a net or a head replaced
+            self.weights_changed()
+
+    def weights_changed(self) -> None:
+        """Say that the nets' arrays were changed in place (training does): what play derives from
+        them (:func:`gammon.engine.net.forward.exact_first_layer`, the output layers transposed) is
+        made again on the next evaluation, and the cache is emptied."""
+        self._play = None
+        self.cache.clear()
+
+    def play_arrays(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        """``(net, heads)`` for the play kernels (:func:`gammon.engine.net.forward.evaluate_batch`): each
+        net's exact first layer and output layer, ``(cq, cunit, cw2, rq, runit, rw2)``, and the cube
+        decisions' output layers ``(hw2, bw2, borne)``."""
+        if self._play is None:
+            arrays: list[Any] = []
+            for net in (self.contact, self.race):
+                arrays += [*exact_first_layer(net.w1, net.b1), output_layer(net.w2, net.b2)]
+            head = self.cube_head or CubeHead(self.contact.w2, self.contact.b2)
+            borne = self.borne_head or head  # not read without a borne-off head
+            heads = (output_layer(head.w2, head.b2), output_layer(borne.w2, borne.b2),
+                     self.borne_head is not None)
+            self._play = (tuple(arrays), heads)
+        return self._play
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_play"] = None  # made again where it is needed
+        return state
+
+    @classmethod
+    def default(cls) -> NeuralEvaluator:
+        """The weights shipped inside the package."""
+        ref = importlib.resources.files("gammon.engine.net.weights") / DEFAULT_WEIGHTS
+        with importlib.resources.as_file(ref) as path:
+            return cls.load(path)
+
+    @classmethod
+    def random(cls, hidden: int = 128, race_hidden: int = 64, seed: int = 0) -> NeuralEvaluator:
+        rng = np.random.default_rng(seed)
+        return cls(Net.random(hidden, rng), Net.random(race_hidden, rng))
+
+    @classmethod
+    def load(cls, path: str | Path) -> NeuralEvaluator:
+        """Read a weights file (docs/weights.md)."""
+        data = load_npz(path, "a gammon weights file")
+        version = int(data["format_version"]) if "format_version" in data else None
+        if version != FORMAT_VERSION:
+            raise ValueError(f"{str(path)!r}: weights format {version!r}, expected {FORMAT_VERSION}")
+        encoding = str(data["encoding"])
+        if encoding != ENCODING and encoding not in OLDER_FEATURES:
+            raise ValueError(f"{str(path)!r}: encoding {encoding!r}, this gammon uses {ENCODING!r}")
+        nets = [
+            Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
+                  for a in ("w1", "b1", "w2", "b2")))
+            for name in NET_NAMES
+        ]
+        if encoding in OLDER_FEATURES:
+            nets = [from_older(net, encoding) for net in nets]
+        games = int(data["games"]) if "games" in data else 0
+        # a head belongs to the hidden layer it was fitted on: read with the current encoding only
+        heads = [CubeHead(*(np.ascontiguousarray(data[f"contact_{name}_{a}"], dtype=np.float32)
+                            for a in ("w2", "b2")))
+                 if f"contact_{name}_w2" in data and encoding == ENCODING else None
+                 for name in ("cube", "borne")]
+        return cls(nets[0], nets[1], games, heads[0], heads[1])
+
+    def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
+        """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
+        arrays: dict[str, Any] = {
+            "format_version": FORMAT_VERSION,
+            "encoding": ENCODING,
+            "games": self.games,
+        }
+        for name, net in (("contact", self.contact), ("race", self.race)):
+            for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
+                arrays[f"{name}_{a}"] = value
+        for name, head in (("cube", self.cube_head), ("borne", self.borne_head)):
+            if head is not None:
+                arrays[f"contact_{name}_w2"] = head.w2
+                arrays[f"contact_{name}_b2"] = head.b2
+        arrays.update(extra)
+        tmp = Path(str(path) + ".tmp.npz")
+        np.savez(tmp, **arrays)
+        tmp.replace(path)
+
+    @property
+    def has_cube_chances(self) -> bool:
+        """Whether its cube decisions value other chances than it plays with (it has a cube head
+        or a borne-off head)."""
+        return self.cube_head is not None or self.borne_head is not None
+
+    def evaluate(self, boards: np.ndarray) -> np.ndarray:
+        """Probabilities float64 (N, 5) of boards int8 (N, 26), each seen from the player on roll."""
+        return self._evaluate(boards, False)[0]
+
+    def evaluate_for_cube(self, boards: np.ndarray) -> np.ndarray:
+        """:meth:`evaluate` with the contact net's cube head in place of its outputs, and its
+        borne-off head in its positions (the same as :meth:`evaluate` without them): the chances a
+        cube decision values."""
+        if not self.has_cube_chances:
+            return self.evaluate(boards)
+        return self._evaluate(boards, True)[1]
+
+    def evaluate_with_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`evaluate` and :meth:`evaluate_for_cube` of the same boards, from one pass through
+        the hidden layer (a cubeful search's leaves want both)."""
+        if not self.has_cube_chances:
+            probs = self.evaluate(boards)
+            return probs, probs
+        return self._evaluate(boards, True)
+
+    def _evaluate(self, boards: np.ndarray, with_head: bool) -> tuple[np.ndarray, np.ndarray]:
+        b = _checked(boards)
+        out = np.empty((b.shape[0], 5))
+        out_head = np.empty((b.shape[0], 5)) if with_head else out
+        if b.shape[0]:
+            net, heads = self.play_arrays()
+            evaluate_batch(b, net, heads, self.cache.arrays(), out, out_head, with_head)
+        return out, out_head

@@ -1,0 +1,2 @@
+"""Rollouts: settings and results, the trials played in lockstep batches, and the worker pools
+that run them."""

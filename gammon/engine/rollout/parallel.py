@@ -1,0 +1,121 @@
+"""Independent pieces of work on local processes or a Ray cluster: the one module that knows about
+worker pools and Ray.
+
+:func:`ordered_map` runs ``fn(job, start, stop)`` for each range and yields the results in the
+order of the ranges, whichever worker finished first, so a caller that reduces them in order gets
+the same answer with any number of workers. Closing the generator early (a stopping rule) cancels
+the work not yet started. A few ranges more than there are workers are in flight at a time, so
+stopping wastes at most that much.
+
+Local processes are forked on Linux (the children inherit the compiled kernels and the loaded
+bear-off database, so they start at once) and spawned elsewhere. Ray (``pip install
+'gammon[cluster]'``) is used when an address is given: ``"local"`` starts a Ray instance on this
+machine, any other address is passed to ``ray.init``; an already initialised Ray is used as it is.
+The cluster's nodes need gammon installed (or importable through the runtime environment).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+J = TypeVar("J")
+R = TypeVar("R")
+
+Ranges = Sequence[tuple[int, int]]
+
+
+def local_workers() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def check_workers(workers: int | None) -> int:
+    """``workers`` (None: every local core) as a positive number, or ValueError quoting it."""
+    if workers is None:
+        return local_workers()
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
+    return workers
+
+
+def ordered_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, *, workers: int = 1,
+                ray_address: str | None = None) -> Iterator[R]:
+    """``fn(job, start, stop)`` for each range, results in the order of ``ranges``: in this
+    process (``workers=1``), on ``workers`` local processes, or on Ray when ``ray_address`` is
+    given (then ``workers`` bounds the ranges in flight). ``fn`` must be a module-level function
+    and ``job`` picklable."""
+    if ray_address is not None:
+        return _ray_map(fn, job, ranges, ray_address, workers)
+    if workers <= 1 or len(ranges) <= 1:
+        return (fn(job, start, stop) for start, stop in ranges)
+    return _pool_map(fn, job, ranges, workers)
+
+
+def _pool_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, workers: int) -> Iterator[R]:
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    n = min(workers, len(ranges))
+    executor = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context(method))
+    todo = iter(ranges)
+    pending: deque[Future[R]] = deque()
+    try:
+        for start, stop in todo:
+            pending.append(executor.submit(fn, job, start, stop))
+            if len(pending) >= 2 * n:
+                break
+        while pending:
+            result = pending.popleft().result()
+            for start, stop in todo:
+                pending.append(executor.submit(fn, job, start, stop))
+                break
+            yield result
+    finally:
+        for f in pending:
+            f.cancel()
+        executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _ray() -> Any:
+    try:  # an optional dependency (gammon[cluster]): imported only when a Ray address is given
+        import ray
+    except ImportError:
+        raise ImportError("a Ray address was given but Ray is not installed: "
+                          "pip install 'gammon[cluster]'") from None
+    return ray
+
+
+def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: str,
+             workers: int) -> Iterator[R]:
+    ray = _ray()
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            ray.init(address=address, log_to_driver=False)
+    remote = ray.remote(fn)
+    job_ref = ray.put(job)
+    in_flight = max(2 * workers, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    todo = iter(ranges)
+    pending: deque[Any] = deque()
+    try:
+        for start, stop in todo:
+            pending.append(remote.remote(job_ref, start, stop))
+            if len(pending) >= in_flight:
+                break
+        while pending:
+            result = ray.get(pending.popleft())
+            for start, stop in todo:
+                pending.append(remote.remote(job_ref, start, stop))
+                break
+            yield result
+    finally:
+        for ref in pending:
+            ray.cancel(ref)

@@ -1,0 +1,183 @@
+"""Compiled kernels of the search with the neural evaluator: the 0-ply value of a board, and every
+play of a board for each roll scored at 0 ply with the best kept, in one compiled loop.
+
+The 0-ply value (:meth:`gammon.engine.search.searcher.Searcher.leaf`, for the player on roll): a finished
+game exactly (:func:`gammon.primitives.win_kind`), a bear-off from the one-sided database (with
+one), else the net's outputs through the evaluation cache (:func:`gammon.engine.net.forward.net_outputs`),
+made consistent. The plays of one roll are scored one after another, each evaluated from the one
+before (the sums of the net's hidden layer updated by the inputs that changed), and none of them is
+kept beyond the best: the same values, the same best play (the first of the lowest equity for the
+opponent) as :func:`gammon.engine.search.searcher.expand` with :meth:`Searcher.leaf` and
+:func:`gammon.engine.search.searcher.best_in_groups` give, without their arrays of every play.
+
+``ctx`` is ``(net, heads, cache, tables, use_bearoff)``: the evaluator's
+:meth:`gammon.engine.net.neural.NeuralEvaluator.play_arrays`, its cache's arrays, the bear-off
+database's ``(off, first, binom)`` and whether to use it. Tables of no rows mean the database is
+not read yet: the kernels then stop at the first bear-off board and say so (the caller reads it
+and calls again), so that a search that meets no bear-off never reads it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gammon import primitives
+from gammon.engine.bearoff.one_sided import is_bearoff_board, race_row
+from gammon.engine.net.cache import cache_prefetch
+from gammon.engine.net.forward import net_outputs, new_state, store_consistent
+from gammon.movegen import generate_all, generate_into
+from gammon.primitive_kernels import clamp_probabilities, flip_into
+from gammon.primitives import BACKGAMMON, GAMMON
+
+# No fast-math licence in the kernels: what they inline (the bear-off database's arithmetic, the
+# equities) must round as it does everywhere else; only the net's sigmoids and output sums
+# (gammon.engine.net.forward, functions of their own) take one.
+
+# the rules' kernels, compiled again without reference counts for _leaf
+_win_kind = njit(cache=True, _nrt=False)(primitives.win_kind)
+_is_bearoff_board = njit(cache=True, _nrt=False)(is_bearoff_board.py_func)
+
+NEEDS_BEAROFF = -1
+"""What a kernel returns when it met a bear-off board before the database was read."""
+
+
+# The kernels unpack ``ctx`` once and hand its arrays on one by one (see gammon.engine.net.forward).
+
+
+@njit(cache=True, _nrt=False)
+def _leaf(rows, c, n, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats,
+          off, first, binom, use_bearoff, out, r):
+    """``out[r]``: the 0-ply probabilities of ``rows[c]`` for the player on roll (and the cache's
+    slots of ``rows[c + 1]`` fetched, when ``c + 1 < n``); False when it is a bear-off board and
+    the database is not read yet. The arguments after ``n`` are those of
+    :func:`gammon.engine.net.forward.net_outputs`, then the bear-off tables and whether to use them.
+    Compiled without reference counts (``_nrt=False``: it allocates nothing), so the many arrays it
+    takes cost nothing a board."""
+    if c + 1 < n:
+        cache_prefetch(keys, values, rows[c + 1], key)
+    board = rows[c]
+    done = True  # (one exit: inlined, each exit costs the arrays' counts)
+    kind = _win_kind(board)
+    if kind:
+        out[r, 0] = 0.0
+        out[r, 1] = 0.0
+        out[r, 2] = 0.0
+        out[r, 3] = 1.0 if kind >= GAMMON else 0.0
+        out[r, 4] = 1.0 if kind == BACKGAMMON else 0.0
+    elif use_bearoff and _is_bearoff_board(board):
+        if off.shape[0] == 0:
+            done = False
+        else:
+            race_row(board, off, first, binom, out, r)
+    else:
+        net_outputs(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
+                    stats, False)
+        store_consistent(out, r, f, 0)
+        # made consistent once more, as Searcher.leaf does to whatever an evaluator gives
+        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
+            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4])
+    return done
+
+
+@njit(cache=True, inline="always")
+def _equity(p, r):
+    """Cubeless money equity of row ``r`` (:func:`gammon.engine.net.evaluator.cubeless_equity`)."""
+    return 2.0 * p[r, 0] - 1.0 + p[r, 1] + p[r, 2] - p[r, 3] - p[r, 4]
+
+
+@njit(cache=True)
+def leaf_batch(boards, ctx, out):
+    """``out[r]``: the 0-ply probabilities of each board. Returns the boards done (all of them, or
+    NEEDS_BEAROFF)."""
+    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
+        use_bearoff = ctx
+    w, acc, f, key = new_state(ctx[0])
+    for r in range(boards.shape[0]):
+        if not _leaf(boards, r, boards.shape[0], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f,
+                     key, keys, values, stats, off, first, binom, use_bearoff, out, r):
+            return NEEDS_BEAROFF
+    return boards.shape[0]
+
+
+@njit(cache=True)
+def best_play(board, d1, d2, ctx):
+    """Every play of ``board`` for the dice, scored at 0 ply: ``(count, nsteps, boards, steps,
+    best)`` as :func:`gammon.movegen.generate_all` gives them and the index of the play leaving the
+    opponent the lowest equity (the first of them); ``best`` is NEEDS_BEAROFF when the database
+    must be read first, -1 when there is no play."""
+    count, nsteps, after, steps = generate_all(board, d1, d2)
+    if count <= 1:
+        return count, nsteps, after, steps, count - 1
+    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
+        use_bearoff = ctx
+    w, acc, f, key = new_state(ctx[0])
+    p = np.empty((1, 5))
+    best = 0
+    best_equity = np.inf
+    for c in range(min(count, 64)):  # the cache's slots of all the plays fetched at once
+        cache_prefetch(keys, values, after[c], key)
+    for c in range(count):
+        if not _leaf(after, c, count, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
+                     values, stats, off, first, binom, use_bearoff, p, 0):
+            return count, nsteps, after, steps, NEEDS_BEAROFF
+        e = _equity(p, 0)
+        if e < best_equity:
+            best_equity = e
+            best = c
+    return count, nsteps, after, steps, best
+
+
+@njit(cache=True)
+def best_children(boards, rolls, ctx, children, probs):
+    """For each board and each roll (group ``board * len(rolls) + roll``): ``children[g]``, the
+    board after the play that leaves the opponent the lowest 0-ply equity (the first of them; the
+    board flipped when the roll has no play) and ``probs[g]``, its 0-ply probabilities (for the
+    opponent, on roll there). Returns the groups done (all of them, or NEEDS_BEAROFF)."""
+    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
+        use_bearoff = ctx
+    w, acc, f, key = new_state(ctx[0])
+    p = np.empty((1, 5))
+    nr = rolls.shape[0]
+    # the move generator's buffers, kept from roll to roll: room for 256 plays of a roll, 1,024 of
+    # a double (generate_all's first try; more takes generate_all itself)
+    work = np.empty(26, dtype=np.int8)
+    table = np.zeros(2048, dtype=np.int32)
+    seen = np.empty((1024, 2), dtype=np.uint64)
+    plays = np.empty((1024, 26), dtype=np.int8)
+    steps = np.empty((1024, 4, 2), dtype=np.int8)
+    path = np.zeros((4, 2), dtype=np.int8)
+    stack = np.zeros(17, dtype=np.int64)
+    for i in range(boards.shape[0]):
+        for r in range(nr):
+            g = i * nr + r
+            d1, d2 = rolls[r, 0], rolls[r, 1]
+            if d1 == d2:
+                count, _ = generate_into(boards[i], d1, d2, work, table, seen, plays, steps, path, stack)
+            else:
+                count, _ = generate_into(boards[i], d1, d2, work, table[:512], seen[:256], plays[:256],
+                                         steps[:256], path, stack)
+            after = plays
+            if count < 0:
+                count, _, after, _ = generate_all(boards[i], d1, d2)
+            if count == 0:
+                flip_into(boards[i], children[g])
+                if not _leaf(children, g, np.int64(0), cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w,
+                             acc, f, key, keys, values, stats, off, first, binom, use_bearoff, probs, g):
+                    return NEEDS_BEAROFF
+                continue
+            best = 0
+            best_equity = np.inf
+            for c in range(count):
+                if not _leaf(after, c, count, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key,
+                             keys, values, stats, off, first, binom, use_bearoff, p, 0):
+                    return NEEDS_BEAROFF
+                e = _equity(p, 0)
+                if e < best_equity:
+                    best_equity = e
+                    best = c
+                    for j in range(5):
+                        probs[g, j] = p[0, j]
+            for j in range(26):
+                children[g, j] = after[best, j]
+    return boards.shape[0] * nr

@@ -1,0 +1,121 @@
+"""The play-time forward pass: the exact hidden sums updated from board to board give the outputs a
+fresh evaluation gives, bit for bit, whatever came before; they stay within 1e-6 of the float
+reference; and the engine's chosen plays are those of the forward pass it replaced."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from gammon import Position
+from gammon.engine.engine import Engine
+from gammon.engine.net.encode import (
+    DENOMINATORS,
+    LINEAR_SCALARS,
+    N_INPUTS,
+    NUMERATOR_BOUNDS,
+    SCALAR_INPUTS,
+    encode,
+    race_mask,
+)
+from gammon.engine.net.forward import exact_first_layer
+from gammon.engine.net.neural import NeuralEvaluator, consistent
+from gammon.engine.search.searcher import ROLLS, expand
+from tests.engine.reference_forward import ReferenceEvaluator
+from tests.helpers import random_game_positions
+
+
+@pytest.fixture(scope="module")
+def shipped() -> NeuralEvaluator:
+    ev = NeuralEvaluator.default()
+    return NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, ev.borne_head, cache_bytes=0)
+
+
+@pytest.fixture(scope="module")
+def boards() -> np.ndarray:
+    """Positions of random games and every play of every roll of a few of them (the boards a
+    search meets one after another: siblings differ by a few inputs)."""
+    positions = np.array([p.board for p in random_game_positions(seed=17, games=6)], dtype=np.int8)
+    children, _ = expand(positions[::7], ROLLS)
+    return np.concatenate([positions, children])
+
+
+def _one_by_one(ev: NeuralEvaluator, boards: np.ndarray, cube: bool = False) -> np.ndarray:
+    if cube:
+        return np.vstack([ev.evaluate_for_cube(b[None]) for b in boards])
+    return np.vstack([ev.evaluate(b[None]) for b in boards])
+
+
+def test_updated_sums_give_the_fresh_outputs_bit_for_bit(shipped: NeuralEvaluator,
+                                                         boards: np.ndarray) -> None:
+    # a batch updates each net's sums from the board before; alone, a board is evaluated afresh
+    assert np.array_equal(shipped.evaluate(boards), _one_by_one(shipped, boards))
+    with_cube = shipped.evaluate_with_cube(boards)
+    assert np.array_equal(with_cube[0], shipped.evaluate(boards))
+    assert np.array_equal(with_cube[1], _one_by_one(shipped, boards, cube=True))
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.randoms(use_true_random=False))
+def test_a_boards_outputs_do_not_depend_on_its_batch(shipped: NeuralEvaluator, boards: np.ndarray,
+                                                     rng: random.Random) -> None:
+    # any order, any neighbours: the exact sums make the same outputs
+    take = rng.sample(range(len(boards)), 200)
+    whole = shipped.evaluate(boards)
+    assert np.array_equal(shipped.evaluate(boards[take]), whole[take])
+
+
+def test_the_outputs_are_the_float_nets_within_1e6(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
+    x = encode(boards)
+    race = race_mask(boards)
+    want = np.empty((len(boards), 5))
+    want[race] = consistent(shipped.race.forward(x[race]))
+    want[~race] = consistent(shipped.contact.forward(x[~race]))
+    assert np.abs(shipped.evaluate(boards) - want).max() < 1e-6
+
+
+def test_the_exact_layer_keeps_every_sum_exact(boards: np.ndarray) -> None:
+    x = encode(boards[:300]).astype(np.float64)
+    k = np.rint(x * DENOMINATORS)  # the numerators
+    for net in (NeuralEvaluator.default().contact, NeuralEvaluator.random(seed=3).race):
+        q, unit = exact_first_layer(net.w1, net.b1)
+        assert q.shape == (N_INPUTS + 1, net.hidden) and np.array_equal(q, np.rint(q))
+        # the largest sum any position could make stays where float64 counts every unit
+        worst = (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0) + np.abs(q[-1])
+        assert worst.max() <= 2.0 ** 52 and unit < 1e-11
+        # the scalars summed over the points add no rows of their own: the points' rows carry them
+        assert not q[SCALAR_INPUTS[LINEAR_SCALARS]].any()
+        # and the layer is the net's, to the units it rounded to
+        exact = unit * (q[-1] + k @ q[:-1])
+        float_sums = net.b1.astype(np.float64) + (k / DENOMINATORS) @ net.w1.astype(np.float64)
+        assert np.abs(exact - float_sums).max() < 1e-9
+
+
+def test_chosen_plays_are_those_of_the_forward_pass_it_replaced() -> None:
+    # the reference: the float32 forward pass and the encoder as they were (tests/engine/reference_*)
+    ev = NeuralEvaluator.default()
+    new, old = Engine(plies=0, evaluator=ev), Engine(plies=0, evaluator=ReferenceEvaluator(ev))
+    rng = random.Random(5)
+    positions = [p for p in random_game_positions(seed=23, games=12) if not p.is_game_over()]
+    decisions = [(p, (rng.randint(1, 6), rng.randint(1, 6))) for p in positions[:400]]
+    assert len(decisions) == 400
+    differ = [(p.id, d) for p, d in decisions if new.best_play(p, d) != old.best_play(p, d)]
+    assert differ == []
+    deep_new, deep_old = Engine(evaluator=ev), Engine(evaluator=ReferenceEvaluator(ev))
+    differ = [(p.id, d) for p, d in decisions[::20] if deep_new.best_play(p, d) != deep_old.best_play(p, d)]
+    assert differ == []
+
+
+def test_a_replaced_net_is_used_at_once(tmp_path) -> None:
+    ev = NeuralEvaluator.random(seed=1)
+    board = np.array([Position.initial().board], dtype=np.int8)
+    before = ev.evaluate(board)
+    ev.contact = NeuralEvaluator.random(seed=2).contact  # training replaces a net so
+    assert not np.array_equal(ev.evaluate(board), before)
+    ev.contact.w1[:] *= 2  # and changes one in place, then says so
+    ev.weights_changed()
+    assert np.array_equal(ev.evaluate(board), NeuralEvaluator(ev.contact, ev.race).evaluate(board))
