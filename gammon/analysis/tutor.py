@@ -38,7 +38,7 @@ from gammon.errors import GammonError
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Request
 from gammon.play import Play
-from gammon.situation import Situation
+from gammon.situation import CubeOwner, Situation
 
 # The levels a player can choose, least severe first; a decision is flagged at its mark or above.
 LEVELS = (Skill.DOUBTFUL, Skill.BAD, Skill.VERY_BAD)
@@ -144,7 +144,7 @@ class Tutor:
 
     def _judge_double(self, situation: Situation, doubled: bool) -> CubeChoice | None:
         decision = self.engine.cube_decision(situation)
-        if decision.action is CubeAction.NO_CUBE:  # the analysis judges no cube action here
+        if not doubled and decision.action is CubeAction.NO_CUBE:  # as the analysis: nothing to judge
             return None
         return Analyser.double_choice(_moment(situation), decision, doubled, Stakes.seen_in(situation))
 
@@ -152,7 +152,7 @@ class Tutor:
 def _moment(situation: Situation) -> MatchMoment:
     """The situation as the analysis's record of a moment: the player on roll is player 0, and
     the game and turn are not known (0)."""
-    owner = {"centred": None, "mover": 0, "opponent": 1}[situation.cube_owner.value]
+    owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[situation.cube_owner]
     try:
         position_id = gnubg_id(situation)
     except ValueError:  # a state a Match ID cannot hold (a money cube past 2**15)
