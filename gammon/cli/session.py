@@ -681,7 +681,11 @@ class PlaySession:
         warning; the engine's better choice when the person takes it; None to choose again."""
         if self.tutor is None:
             return request
-        warning = self._get_tutor(self.tutor).warning(self.game.situation(), request)
+        try:
+            warning = self._get_tutor(self.tutor).warning(self.game.situation(), request)
+        except Exception as e:  # noqa: BLE001 - the tutor failing must not stop the person's choice
+            self.say(f"The tutor could not judge this ({tidy(str(e))}); it goes through.")
+            return request
         if warning is None:
             return request
         self.say(tutor_warning(warning))

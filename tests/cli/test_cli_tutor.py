@@ -145,6 +145,18 @@ def test_the_tutor_command_switches_it_and_sets_the_level() -> None:
     assert plays(session) == ["24/23 24/21"] and session.tutor is Skill.DOUBTFUL
 
 
+def test_a_tutor_that_fails_lets_the_choice_through(monkeypatch) -> None:
+    from gammon.analysis.tutor import Tutor
+
+    def broken(*args: object) -> None:
+        raise RuntimeError("no engine today")
+
+    monkeypatch.setattr(Tutor, "warning", broken)
+    session, out = run([BLUNDER, "quit", ""], [X_OPENS_31])
+    assert "The tutor could not judge this (no engine today); it goes through." in out
+    assert plays(session) == ["24/23 24/21"]
+
+
 def test_gammon_play_takes_a_tutor_level() -> None:
     parse = build_parser().parse_args
     assert parse(["play"]).tutor is None
