@@ -28,6 +28,7 @@ MAX_PARAMETERS = 8
 # or because the dependency is needed only by some uses: (importing module, imported module) -> why.
 _ENGINE = "the engine (numba kernels, nets, bear-off database) loads only for the commands that use it"
 _ANALYSIS = "match analysis (and the engine under it) loads only when `gammon analyse` runs"
+_TUTOR = "the analysis (and its engine) loads for `gammon play` only once the tutor is switched on"
 _WEB = "the server (FastAPI, the store, the engine workers) loads only when `gammon serve` runs"
 _SERVER = "the server process starts without the engine: its workers load it"
 _PROFILE = "the store, the accounts and the engine load only for `gammon import` and `gammon drill`"
@@ -44,6 +45,8 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.main", "gammon.engine.players"): "importing gammon.cli.main does not load the engine; "
     "building the play command's parser does (its levels)",
     ("gammon.cli.main", "gammon.cli.session"): _ENGINE,
+    ("gammon.cli.session", "gammon.analysis.marks"): _TUTOR,
+    ("gammon.cli.session", "gammon.analysis.tutor"): _TUTOR,
     ("gammon.cli.main", "gammon.cli.hint"): _ENGINE,
     ("gammon.cli.main", "gammon.cli.serve"): "asyncio loads only for `gammon serve`",
     ("gammon.cli.analyse", "gammon.analysis"): _ANALYSIS,

@@ -22,6 +22,7 @@ from gammon.situation import CubeOwner, MatchScore
 if TYPE_CHECKING:
     from gammon.game import Game
     from gammon.position import Position
+    from gammon.situation import Situation
 
 
 @dataclass(frozen=True)
@@ -58,6 +59,22 @@ class Stakes:
         can_double = cube.why_not_double(player, rules, game.crawford_game) is None
         return cls(player, cube.value, owner, match, rules.jacoby, rules.beavers, can_double,
                    rules.use_cube)
+
+    @classmethod
+    def seen_in(cls, situation: Situation, opponent: bool = False) -> Stakes:
+        """The stakes of ``situation``'s player on roll (player 0 here), or with ``opponent`` of
+        its opponent (player 1): what :meth:`of` gives for the same game and player."""
+        rules = situation.rules
+        owner = situation.cube_owner
+        match = situation.match
+        if opponent:
+            owner = {CubeOwner.MOVER: CubeOwner.OPPONENT,
+                     CubeOwner.OPPONENT: CubeOwner.MOVER}.get(owner, owner)
+            match = match.flip() if match is not None else None
+        can_double = (rules.use_cube and not situation.crawford_game and owner is not CubeOwner.OPPONENT
+                      and (rules.cube_limit is None or 2 * situation.cube_value <= rules.cube_limit))
+        return cls(int(opponent), situation.cube_value, owner, match, rules.jacoby, rules.beavers,
+                   can_double, rules.use_cube)
 
     # --- values ------------------------------------------------------------------------------
 

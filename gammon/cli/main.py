@@ -63,11 +63,17 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-confirm", action="store_true",
                    help="against the computer, end the turn as soon as the play is typed (no undo)")
     p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
+    p.add_argument("--tutor", nargs="?", const="doubtful", default=None, metavar="LEVEL",
+                   choices=("doubtful", "bad", "very-bad"),
+                   help="before your play or cube action, warn when the engine marks it LEVEL or worse "
+                        "(doubtful, bad or very-bad; default doubtful), as 'gammon analyse' would, and ask "
+                        "whether to go on, take the better choice or choose again; the 'tutor' command "
+                        "switches it on or off during the game")
     p.set_defaults(func=run_play)
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from gammon.cli.session import PlaySession
+    from gammon.cli.session import PlaySession, tutor_level
 
     try:
         if args.name is not None and printable(args.name) != args.name:
@@ -80,7 +86,7 @@ def run_play(args: argparse.Namespace) -> int:
     console = Console(no_color=args.plain or None, highlight=False)
     session = PlaySession(match, seats, console=console, auto_roll=args.auto_roll,
                           confirm_plays=not args.no_confirm, color=False if args.plain else None,
-                          autosave=True)
+                          autosave=True, tutor=tutor_level(args.tutor) if args.tutor else None)
     if args.resume:
         session.resumed(args.resume)
         if reading_format(args.resume).name == "mat":  # 'save' alone writes the file back

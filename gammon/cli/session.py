@@ -26,6 +26,7 @@ from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import (
+    TUTOR_LEVELS,
     WIN_WORDS,
     format_dice,
     object_form,
@@ -35,6 +36,8 @@ from gammon.cli.words import (
     refusal_words,
     said,
     tidy,
+    tutor_question,
+    tutor_warning,
 )
 from gammon.datadir import data_dir
 from gammon.engine.players import ComputerPlayer
@@ -46,10 +49,12 @@ from gammon.rules import GameResult, WinKind
 from gammon.words import describe
 
 if TYPE_CHECKING:
+    from gammon.analysis.marks import Skill
+    from gammon.analysis.tutor import Tutor
     from gammon.engine.engine import Engine
 
 __all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said",
-           "save_match"]
+           "save_match", "tutor_level"]
 
 HELP = """\
 Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop = pass):
@@ -62,6 +67,8 @@ Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = 
   undo            take back your last play while the next player has not acted
   hint [N]        the N best plays for the dice (default 5), or cube advice before the roll
                   and when a double is offered
+  tutor [on|off|doubtful|bad|very-bad]   warn before a play or cube action the engine
+                  marks doubtful, bad or very bad (or worse); 'tutor' alone says how it is set
   board           draw the board again;  pips   the pip counts
   save FILE       save the match (or money session) as a .mat file, at any time;
                   'gammon play --resume FILE' goes on with it later (then 'save' alone
@@ -76,10 +83,10 @@ COMMANDS = {
     "roll": "roll", "double": "double", "take": "take", "pass": "pass", "drop": "pass",
     "beaver": "beaver", "resign": "resign", "accept": "accept", "reject": "reject", "undo": "undo",
     "hint": "hint", "board": "board", "pips": "pips", "save": "save", "help": "help", "?": "help",
-    "quit": "quit", "exit": "quit",
+    "quit": "quit", "exit": "quit", "tutor": "tutor",
 }
 # Commands that change nothing in the game: they work at every prompt, between games too.
-QUIET_COMMANDS = frozenset({"board", "pips", "save", "help", "quit"})
+QUIET_COMMANDS = frozenset({"board", "pips", "save", "help", "quit", "tutor"})
 # Commands that are game actions -> the kind of request they make.
 GAME_ACTIONS = {"roll": ActionKind.ROLL, "double": ActionKind.DOUBLE, "take": ActionKind.TAKE,
                 "pass": ActionKind.PASS, "beaver": ActionKind.BEAVER, "resign": ActionKind.RESIGN,
@@ -89,6 +96,16 @@ RESIGN_WORDS = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind
                 "gammon": WinKind.GAMMON, "g": WinKind.GAMMON,
                 "backgammon": WinKind.BACKGAMMON, "b": WinKind.BACKGAMMON}
 SAVE_USAGE = "Usage: save FILE (a .mat file name), e.g. save match.mat"
+TUTOR_USAGE = "Usage: tutor on, tutor off, or tutor doubtful, bad or very-bad (the mark it warns from)"
+
+
+def tutor_level(word: str) -> Skill | None:
+    """The tutor's level a player names ('doubtful', 'bad', 'very-bad' or 'very bad'); None if
+    it names none."""
+    from gammon.analysis.marks import Skill
+
+    value = TUTOR_LEVELS.get("-".join(word.lower().split()))
+    return Skill(value) if value is not None else None
 
 
 def resolve(word: str, allowed: frozenset[str] | None = None) -> tuple[str | None, list[str]]:
@@ -159,11 +176,13 @@ class PlaySession:
     engine: Engine | None = None  # the advisor for hints; a default Engine() on the first hint
     autosave: bool = False  # save the match in gammon's data directory when input ends unsaved
     save_file: str | None = None  # where 'save' alone saves (the .mat file a match was resumed from)
+    tutor: Skill | None = None  # warn before a person's choice marked this or worse (None: off)
     _shown: object = None  # the state the board was last drawn for
     _saved: object = None  # the games' histories when the match was last saved (or read back)
     _reading: bool = False  # waiting for a line: a hangup may end the wait at once
     _hung_up: bool = False
     _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
+    _tutor: Tutor | None = None  # judges with the engine of the hints, once it is needed
 
     def __post_init__(self) -> None:
         if self.color is None:
@@ -509,7 +528,9 @@ class PlaySession:
 
     def _roll(self, seat: Seat) -> None:
         """Roll for the player on turn; say so when the roll cannot be played."""
-        self._submit(Request(ActionKind.ROLL, self._asker()))
+        request = self._tutored(Request(ActionKind.ROLL, self._asker()))
+        if request is not None:
+            self._submit(request)
 
     # --- the person ---------------------------------------------------------------------------
 
@@ -588,6 +609,8 @@ class PlaySession:
             return
         request = self._request(kind, rest)
         if request is not None:
+            request = self._tutored(request)
+        if request is not None:
             self._submit(request)
 
     def _request(self, kind: ActionKind, rest: str) -> Request | None:
@@ -613,8 +636,12 @@ class PlaySession:
     def _play(self, seat: Seat, text: str) -> None:
         g = self.game
         position, dice = g.position, _rolled(g)
+        request = Request(ActionKind.PLAY, self._asker(), play=text)
         try:
-            self.match.apply(Request(ActionKind.PLAY, self._asker(), play=text))
+            tutored = self._tutored(request)  # an illegal play passes: the game refuses it
+            if tutored is None:
+                return
+            self.match.apply(tutored)
         except GammonError as e:
             # The board is on screen: the position ID and the dice in the message add nothing.
             message = str(e).replace(f" in position {position.id} with {dice[0]}{dice[1]}", "")
@@ -645,6 +672,65 @@ class PlaySession:
                 self.say("Your play is made: press Enter to end your turn, or type 'undo' to change it.")
             else:
                 self.say(f"Press Enter to end your turn or type 'undo' (not {quote(line)}).")
+
+    # --- the tutor ----------------------------------------------------------------------------
+
+    def _tutored(self, request: Request) -> Request | None:
+        """With the tutor on, the person's ``request`` as the tutor lets it through: itself when
+        the engine does not mark it at the tutor's level, or when the person goes on after the
+        warning; the engine's better choice when the person takes it; None to choose again."""
+        if self.tutor is None:
+            return request
+        try:
+            warning = self._get_tutor(self.tutor).warning(self.game.situation(), request)
+        except Exception as e:  # noqa: BLE001 - the tutor failing must not stop the person's choice
+            self.say(f"The tutor could not judge this ({tidy(str(e))}); it goes through.")
+            return request
+        if warning is None:
+            return request
+        self.say(tutor_warning(warning))
+        while True:
+            line = self.ask(tutor_question(warning))
+            answer = line.lower()
+            if answer in ("y", "yes"):
+                return request
+            if answer in ("", "n", "no"):
+                self.say("Choose again.")
+                return None
+            if answer in ("b", "better"):
+                return warning.best
+            if self._quiet_command(line):
+                if self.tutor is None:  # switched off while asked: the choice goes through
+                    return request
+                continue
+            self.say(f"Please answer y (go on), n (choose again) or b ({warning.best_words}), "
+                     f"not {quote(line)}.")
+
+    def _get_tutor(self, level: Skill) -> Tutor:
+        from gammon.analysis.tutor import Tutor
+
+        engine = self._hint_engine()
+        if self._tutor is None or self._tutor.engine is not engine:
+            self._tutor = Tutor(engine, level)
+        self._tutor.level = level
+        return self._tutor
+
+    def _do_tutor(self, rest: str) -> None:
+        word = "-".join(rest.lower().split())
+        if not word:
+            state = f"on: it warns from {self.tutor.value}" if self.tutor else "off"
+            self.say(f"The tutor is {state}. {TUTOR_USAGE}.")
+            return
+        if word == "off":
+            self.tutor = None
+            self.say("The tutor is off.")
+            return
+        level = tutor_level("doubtful" if word == "on" else word)
+        if level is None:
+            self.say(f"{TUTOR_USAGE}, not {quote(rest)}.")
+            return
+        self.tutor = level
+        self.say(f"The tutor is on: it warns before a play or cube action marked {level.value} or worse.")
 
     # --- commands -----------------------------------------------------------------------------
 

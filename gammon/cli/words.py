@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from gammon.dice import Dice
 from gammon.game import ActionKind
 from gammon.refusal import Refusal, Refused
 from gammon.words import WIN_WORDS, format_dice, points_text, said
 
-__all__ = ["WIN_WORDS", "format_dice", "object_form", "one_of", "points_text", "quote", "refusal_words",
-           "said", "tidy"]
+if TYPE_CHECKING:
+    from gammon.analysis.tutor import TutorWarning
+
+__all__ = ["TUTOR_LEVELS", "WIN_WORDS", "format_dice", "object_form", "one_of", "points_text", "quote",
+           "refusal_words", "said", "tidy", "tutor_question", "tutor_warning"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
 
@@ -91,3 +95,37 @@ def refusal_words(refused: Refused, kind: ActionKind, names: tuple[str, str], an
         what = "the cube is at its limit" if r is Refusal.CUBE_LIMIT else "a beaver would pass the cube limit"
         return f"{what} of {refused.limit}"
     return _REFUSAL_WORDS.get(r) or tidy(refused.words())
+
+
+# --- the tutor -----------------------------------------------------------------------------------
+
+# The levels a player names (``gammon play --tutor LEVEL``, ``tutor LEVEL``) -> the analysis's
+# mark (gammon.analysis.marks.Skill's value) from which the tutor warns.
+TUTOR_LEVELS = {"doubtful": "doubtful", "bad": "bad", "very-bad": "very bad"}
+
+# A cube action the tutor judged (gammon.analysis.decisions.CubeChoice.action), as a choice and
+# as what the player is asked to confirm.
+_CUBE_CHOICES = {"no double": ("not doubling", "Roll without doubling"), "double": ("doubling", "Double"),
+                 "take": ("taking", "Take"), "pass": ("passing", "Pass"), "beaver": ("beavering", "Beaver")}
+
+
+def tutor_warning(warning: TutorWarning) -> str:
+    """What the tutor says of a choice it flags: the mark, what the choice gives up (in match
+    winning chances in a match, as the analysis reports it) and the better choice."""
+    mark = warning.skill.value
+    article = "an" if mark[0] in "aeiou" else "a"
+    if warning.chosen_words in _CUBE_CHOICES:
+        what = f"{_CUBE_CHOICES[warning.chosen_words][0].capitalize()} is {article} {mark} cube decision"
+    else:
+        what = f"{warning.chosen_words} is {article} {mark} play"
+    # as 'gammon analyse' reports an error: EMG, and in a match the match winning chances too
+    loss = f"{warning.error:.3f} EMG"
+    if warning.in_match:
+        loss = f"{100 * warning.cost:.2f}% in match winning chances ({loss})"
+    return f"Tutor: {what}: it loses {loss}. Better: {warning.best_words}."
+
+
+def tutor_question(warning: TutorWarning) -> str:
+    """The question after a warning: go on, take the better choice or go back (the default)."""
+    verb = _CUBE_CHOICES[warning.chosen_words][1] if warning.chosen_words in _CUBE_CHOICES else "Play it"
+    return f"{verb} anyway? [y/N, or b for {warning.best_words}] "
