@@ -10,20 +10,23 @@ from html import escape
 from pathlib import Path
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
-from gammon.analysis.summary import describe, summary_sections
+from gammon.analysis.summary import cube_rows, describe, summary_sections
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.met import equity_after, match_equity
 
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.section th { background: #eee; }
 tr.made td { font-weight: bold; background: #fff4d6; }
-.decision { display: flex; flex-wrap: wrap; gap: 1.5em; border-top: 2px solid #ccc; padding-top: 1em; }
+.decision { border-top: 2px solid #ccc; padding-top: 1em; }
+.decision-body { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 1.5em; align-items: start; }
+@media (max-width: 56em) { .decision-body { grid-template-columns: minmax(0, 1fr); } }
+svg { max-width: 100%; height: auto; }
 .mark-doubtful { color: #9a7d0a; } .mark-bad { color: #c0392b; } .mark-very-bad { color: #7b241c; }
 .note { color: #666; font-size: 0.9em; }
 """
@@ -87,11 +90,9 @@ def _checker_table(d: CheckerPlay) -> str:
 
 def _cube_table(d: CubeChoice) -> str:
     dec = d.decision
-    rows = [("No double", dec.no_double), ("Double, take", dec.double_take),
-            ("Double, pass", dec.double_pass)]
-    out = ['<table><tr><th>cube action</th><th class="num">equity (EMG)</th></tr>']
-    for label, eq in rows:
-        out.append(f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td></tr>')
+    out = ['<table><tr><th>cube action</th><th class="num">equity (EMG)</th><th class="num">diff</th></tr>']
+    for label, eq, diff in cube_rows(d):
+        out.append(f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td><td class="num">{diff:+.3f}</td></tr>')
     out.append(f'</table><p>Right action: {escape(d.best_action)}; chances of the doubler: win '
                f'{dec.probabilities.win:.1%}, gammon {dec.probabilities.win_gammon:.1%}, lose gammon '
                f'{dec.probabilities.lose_gammon:.1%}.</p>')
@@ -105,9 +106,10 @@ def _decision(d: Decision, analysis: MatchAnalysis) -> str:
     caption = f"{c.position.id}  {analysis.names[me]} to play"
     board = board_svg(c.position, (me, them), c.dice, c.cube_value, owner, caption)
     mark = d.skill.value.replace(" ", "-")
-    text = [f'<h3 class="mark-{mark}">{escape(describe(d, analysis.names))}</h3>',
+    head = (f'<h3 class="mark-{mark}">{escape(describe(d, analysis.names))}</h3>'
             f'<p class="note">GNU Backgammon ID {escape(c.gnubg_id)}; cube {c.cube_value}; '
-            f'score {c.score[0]}-{c.score[1]}</p>']
+            f'score {c.score[0]}-{c.score[1]}</p>')
+    text = []
     if isinstance(d, CheckerPlay):
         if d.best is not None:
             text.append(f"<p>Played <b>{escape(str(d.played))}</b>; "
@@ -115,7 +117,9 @@ def _decision(d: Decision, analysis: MatchAnalysis) -> str:
         text.append(_checker_table(d))
     else:
         text.append(_cube_table(d))
-    return f'<div class="decision"><div>{board}</div><div>{"".join(text)}</div></div>'
+    # the heading first, then the alternatives with the board beside them, or below when narrow
+    return (f'<div class="decision">{head}<div class="decision-body"><div>{"".join(text)}</div>'
+            f'<div>{board}</div></div></div>')
 
 
 def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:

@@ -39,7 +39,7 @@ def player_to_dict(s: PlayerStatistics) -> dict[str, Any]:
 
 
 def _context(c: MatchMoment, names: tuple[str, str]) -> dict[str, Any]:
-    return {"game": c.game, "turn": c.turn, "player": c.player, "name": names[c.player],
+    return {"game": c.game, "move": c.move, "player": c.player, "name": names[c.player],
             "dice": list(c.dice) if c.dice else None, "position_id": c.position.id,
             "gnubg_id": c.gnubg_id, "cube": c.cube_value, "score": list(c.score)}
 
@@ -70,7 +70,8 @@ def decision_to_dict(d: Decision, names: tuple[str, str], luck: RollLuck | None 
 
 
 def analysis_to_dict(analysis: MatchAnalysis, seed: int = 0) -> dict[str, Any]:
-    """The whole analysis: ``players`` (statistics) and ``decisions`` (in order; a checker play
+    """The whole analysis: ``plies`` (its depth), ``players`` (statistics) and ``decisions`` (in
+    order, each placed by ``game`` and ``move``, the move number of the match file; a checker play
     carries the luck of its roll)."""
     luck_of = {(r.context.game, r.context.turn): r for r in analysis.rolls}
     decisions = []

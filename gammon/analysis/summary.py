@@ -84,10 +84,22 @@ def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bo
     return [("Checker play", checker), ("Cube", cube), ("Luck", luck), ("Overall", overall)]
 
 
+def cube_rows(d: CubeChoice) -> list[tuple[str, float, float]]:
+    """The cube decision as GNU Backgammon and eXtreme Gammon list it: no double, double/take and
+    double/pass, each with its equity (EMG, the doubler's) and its difference to the right
+    action's (0 for the right one)."""
+    dec = d.decision
+    best = max(dec.no_double, min(dec.double_take, dec.double_pass))
+    return [(label, eq, eq - best) for label, eq in
+            (("No double", dec.no_double), ("Double, take", dec.double_take),
+             ("Double, pass", dec.double_pass))]
+
+
 def describe(d: Decision, names: tuple[str, str]) -> str:
-    """One line about a decision: where, who, what was done, what it lost."""
+    """One line about a decision: where (the game and the move as the match file numbers them), who,
+    what was done, what it lost."""
     c = d.context
-    head = f"Game {c.game}, turn {c.turn}: {names[c.player]}"
+    head = f"Game {c.game}, move {c.move}: {names[c.player]}"
     if isinstance(d, CheckerPlay):
         roll = f"{c.dice[0]}{c.dice[1]}" if c.dice else ""
         what = f"rolled {roll} and played {d.played}" if d.played else f"rolled {roll}, no play"

@@ -104,10 +104,16 @@ def board_svg(position: Position, players: tuple[int, int] = (0, 1), dice: Seque
     return "".join(parts)
 
 
+def text_width(text: str, font_size: float) -> float:
+    """A generous estimate of the width of ``text`` in a sans-serif font (no font metrics here)."""
+    return 0.62 * font_size * len(text)
+
+
 def chart_svg(series: Sequence[float], breaks: Sequence[tuple[int, str]], names: tuple[str, str],
               width: int = 760, height: int = 240) -> str:
     """Player 0's chance (0..1) at each point of ``series`` and player 1's (one minus it);
-    ``breaks``: (index in the series, label) where each game starts."""
+    ``breaks``: (index in the series, label) where each game starts; the labels of games too short
+    to hold theirs are left out (the game's line stays, with its label as a tooltip)."""
     left, right, top, bottom = 40, 10, 10, 30
     pw, ph = width - left - right, height - top - bottom
     n = max(len(series) - 1, 1)
@@ -122,11 +128,17 @@ def chart_svg(series: Sequence[float], breaks: Sequence[tuple[int, str]], names:
         y = top + ph * (1 - v)
         parts.append(f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#ddd"/>'
                      f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{v:.0%}</text>')
+    label_end = float("-inf")  # the right end of the last label written
     for i, label in breaks:
         x = left + pw * i / n
+        # every game has its line (its label as a tooltip); a label is written only where it
+        # clears the one before and the chart's right edge, so short games' labels never overlap
         parts.append(f'<line x1="{x:.1f}" y1="{top}" x2="{x:.1f}" y2="{top + ph}" stroke="#999" '
-                     f'stroke-dasharray="3,3"/><text x="{x + 3:.1f}" y="{top + ph + 14}" font-size="10">'
-                     f'{escape(label)}</text>')
+                     f'stroke-dasharray="3,3"><title>{escape(label)}</title></line>')
+        end = x + 3 + text_width(label, 10)
+        if x + 3 >= label_end + 6 and end <= width:
+            parts.append(f'<text x="{x + 3:.1f}" y="{top + ph + 14}" font-size="10">{escape(label)}</text>')
+            label_end = end
     if series:
         for player, colour in ((0, "#c0392b"), (1, "#2c3e50")):
             values = [v if player == 0 else 1.0 - v for v in series]

@@ -35,7 +35,7 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
                     "or very bad.")
     p.add_argument("file", help="the match file: .mat (or a .txt in that format), .sgf or .xg")
     p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
-                   help="search depth of the analysis (default: the engine's default, 2)")
+                   help="search depth of the analysis (default 2, as the browser's analysis)")
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--html", metavar="REPORT.html", default=None, help="write a self-contained HTML report")
     p.add_argument("--sgf", metavar="OUT.sgf", default=None,
@@ -49,7 +49,7 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_analyse(args: argparse.Namespace) -> int:
-    from gammon.analysis import analyse
+    from gammon.analysis import DEFAULT_PLIES, analyse
     from gammon.engine.engine import Engine
 
     err = Console(stderr=True, highlight=False)
@@ -60,7 +60,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         return 2
     try:
         match, names = _read_match(args.file, data, args.partial)
-        engine = Engine(plies=args.plies)
+        engine = Engine(plies=DEFAULT_PLIES if args.plies is None else args.plies)
         with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
                       TimeRemainingColumn(), console=err, transient=True) as bar:
             task = bar.add_task("analyse", total=None)
@@ -114,9 +114,11 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:
-    """The summary table and every marked decision with its board."""
+    """The summary table and every marked decision with its board and what it was up against: the
+    best plays (:attr:`AnalysisSettings.shown <gammon.analysis.AnalysisSettings>` of them, and the
+    play made) or the cube decision's three equities, each with its difference to the best."""
     from gammon.analysis import CheckerPlay
-    from gammon.analysis.summary import describe, summary_sections
+    from gammon.analysis.summary import cube_rows, describe, summary_sections
 
     names = analysis.names
     kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
@@ -152,11 +154,10 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             for rank, cand in enumerate(d.candidates, 1):
                 flag = "  <- played" if cand.play == d.played else ""
                 console.print(f"  {rank}. {str(cand.play):<28} {cand.equity:+.3f} ({cand.equity - best:+.3f})"
-                              f"  win {cand.probabilities.win:.1%}{flag}")
+                              f"  win {cand.probabilities.win:.1%}  {cand.plies} ply{flag}")
         else:
-            dec = d.decision
-            console.print(f"  no double {dec.no_double:+.3f}, double/take {dec.double_take:+.3f}, "
-                          f"double/pass {dec.double_pass:+.3f}; right: {d.best_action}")
-
+            for label, equity, diff in cube_rows(d):
+                console.print(f"  {label:<14} {equity:+.3f} ({diff:+.3f})")
+            console.print(f"  right: {d.best_action}")
 
 __all__ = ["add_analyse", "print_report", "run_analyse"]

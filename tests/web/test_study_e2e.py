@@ -65,7 +65,7 @@ def test_an_uploaded_mat_is_analysed_with_a_progress_bar(server: Server, browser
     index = next(i for i, d in enumerate(result["decisions"]) if d["mark"] and d["kind"] == "move")
     d = result["decisions"][index]
     page.click(f'#marked li[data-index="{index}"]')
-    assert page.locator("#decision-title").inner_text().startswith(f"Game {d['game']}, turn {d['turn']}")
+    assert page.locator("#decision-title").inner_text().startswith(f"Game {d['game']}, move {d['move']}")
     rows = page.locator("#alternatives tr[data-play]")
     assert rows.count() == len(d["alternatives"])
     assert page.locator("#alternatives tr.played.shown").get_attribute("data-play") == d["played"]
