@@ -128,8 +128,14 @@ class CheckerPlay:
 
 
 CubeActionName = Literal["no double", "double", "take", "pass", "beaver"]
-CubeErrorKind = Literal["missed double below CP", "missed double above CP", "wrong double below DP",
-                        "wrong double above TG", "wrong take", "wrong pass"]
+CubeErrorKind = Literal[
+    "missed double below CP",
+    "missed double above CP",
+    "wrong double below DP",
+    "wrong double above TG",
+    "wrong take",
+    "wrong pass",
+]
 
 
 @dataclass(frozen=True)
@@ -194,22 +200,23 @@ class Analyser:
         theirs = self.engine.evaluate(play.after)
         return Candidate(play, -opponent.equity(play.after, theirs), theirs.flip(), self.engine.plies)
 
-    def checker_play(self, context: MatchMoment, played: Play | None, legal_plays: int, mover: Stakes,
-                     opponent: Stakes) -> CheckerPlay:
+    def checker_play(
+        self, context: MatchMoment, played: Play | None, legal_plays: int, mover: Stakes, opponent: Stakes
+    ) -> CheckerPlay:
         """Analyse ``played`` (one of ``legal_plays`` plays of ``context``'s position and dice)."""
         if played is None:
             return CheckerPlay(context, None, 0, (), 0.0, 0.0, Skill.NONE, None)
         if legal_plays == 1:
             made = self._deep(played, opponent)
-            return CheckerPlay(context, played, 1, (made,), 0.0, 0.0, Skill.NONE,
-                               self._chance(made, mover))
+            return CheckerPlay(context, played, 1, (made,), 0.0, 0.0, Skill.NONE, self._chance(made, mover))
         assert context.dice is not None
         s = self.settings
         hints = self.zero.hint(context.position, context.dice, n=legal_plays)
-        scored = sorted(((self._play_equity(h.play, h.probabilities, opponent), h) for h in hints),
-                        key=lambda t: -t[0])
+        scored = sorted(
+            ((self._play_equity(h.play, h.probabilities, opponent), h) for h in hints), key=lambda t: -t[0]
+        )
         top = scored[0][0]
-        chosen = [(eq, h) for eq, h in scored[:s.candidates] if eq >= top - s.within]
+        chosen = [(eq, h) for eq, h in scored[: s.candidates] if eq >= top - s.within]
         if not any(h.play == played for _, h in chosen):
             chosen += [(eq, h) for eq, h in scored if h.play == played]
         if self.engine.plies == 0:
@@ -223,11 +230,19 @@ class Analyser:
         # and the ranking of those stand: a 0-ply figure is not compared with a deeper one)
         listed = {c.play for c in candidates}
         extra = [Candidate(h.play, eq, h.probabilities, 0) for eq, h in scored if h.play not in listed]
-        candidates += extra[:max(0, s.shown - len(candidates))]
+        candidates += extra[: max(0, s.shown - len(candidates))]
         if self.engine.plies == 0:  # all at one depth: one ranking
             candidates.sort(key=lambda c: -c.equity)
-        return CheckerPlay(context, played, legal_plays, tuple(candidates), error, mover.cost(error),
-                           skill_mark(error), self._chance(made, mover))
+        return CheckerPlay(
+            context,
+            played,
+            legal_plays,
+            tuple(candidates),
+            error,
+            mover.cost(error),
+            skill_mark(error),
+            self._chance(made, mover),
+        )
 
     @staticmethod
     def _chance(made: Candidate, mover: Stakes) -> float:
@@ -237,8 +252,9 @@ class Analyser:
     # --- cube --------------------------------------------------------------------------------
 
     @staticmethod
-    def double_choice(context: MatchMoment, decision: CubeDecision, doubled: bool, doubler: Stakes
-                      ) -> CubeChoice:
+    def double_choice(
+        context: MatchMoment, decision: CubeDecision, doubled: bool, doubler: Stakes
+    ) -> CubeChoice:
         """The doubler's action: ``doubled`` or not, judged by ``decision``."""
         nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
         double = min(dt, dp)
@@ -253,12 +269,21 @@ class Analyser:
             if error > 0:
                 kind = "missed double above CP" if dt > dp else "missed double below CP"
         close = doubled or best - double < CLOSE_CUBE
-        return CubeChoice(context, "double" if doubled else "no double", decision, error,
-                          doubler.cost(error), skill_mark(error), close, kind)
+        return CubeChoice(
+            context,
+            "double" if doubled else "no double",
+            decision,
+            error,
+            doubler.cost(error),
+            skill_mark(error),
+            close,
+            kind,
+        )
 
     @staticmethod
-    def answer_choice(context: MatchMoment, decision: CubeDecision, action: CubeActionName,
-                      doubler: Stakes) -> CubeChoice:
+    def answer_choice(
+        context: MatchMoment, decision: CubeDecision, action: CubeActionName, doubler: Stakes
+    ) -> CubeChoice:
         """The taker's answer (``take``, ``pass`` or ``beaver``, judged as a take) to a double."""
         dt, dp = decision.double_take, decision.double_pass
         took = action != "pass"
@@ -266,8 +291,9 @@ class Analyser:
         kind: CubeErrorKind | None = None
         if error > 0:
             kind = "wrong take" if took else "wrong pass"
-        return CubeChoice(context, action, decision, error, doubler.cost(error), skill_mark(error),
-                          True, kind)
+        return CubeChoice(
+            context, action, decision, error, doubler.cost(error), skill_mark(error), True, kind
+        )
 
     # --- luck --------------------------------------------------------------------------------
 
@@ -279,8 +305,9 @@ class Analyser:
             return -opponent.equity(after, self.zero.evaluate(after))
         return max(self._play_equity(h.play, h.probabilities, opponent) for h in hints)
 
-    def luck(self, context: MatchMoment, dice: Dice, roller: Stakes, opponent: Stakes,
-             opening: bool) -> RollLuck:
+    def luck(
+        self, context: MatchMoment, dice: Dice, roller: Stakes, opponent: Stakes, opening: bool
+    ) -> RollLuck:
         """The luck of ``dice`` rolled in ``context``'s position; ``opening`` for the opening roll
         (the position is then the starting position for both players)."""
         position = context.position

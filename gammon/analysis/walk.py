@@ -95,9 +95,14 @@ class MatchAnalysis:
         return (player_statistics(self, 0, seed, resamples), player_statistics(self, 1, seed, resamples))
 
 
-def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = None,
-            progress: Progress | None = None, *, names: Sequence[str] | None = None,
-            settings: AnalysisSettings | None = None) -> MatchAnalysis:
+def analyse(
+    source: Match | MatMatch | Sequence[Game],
+    engine: Engine | None = None,
+    progress: Progress | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    settings: AnalysisSettings | None = None,
+) -> MatchAnalysis:
     """Analyse every decision of every game of ``source``: a :class:`Match` (or money session),
     a ``.mat`` record (:func:`gammon.formats.read_mat`) or Games played one after another.
 
@@ -123,9 +128,17 @@ def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = N
             if progress is not None:
                 progress(done, total)
         result = game.result
-        out.append(GameAnalysis(number, game.score, game.crawford_game,
-                                result.winner if result else None, result.points if result else 0,
-                                tuple(decisions), tuple(rolls)))
+        out.append(
+            GameAnalysis(
+                number,
+                game.score,
+                game.crawford_game,
+                result.winner if result else None,
+                result.points if result else 0,
+                tuple(decisions),
+                tuple(rolls),
+            )
+        )
     return MatchAnalysis((names[0], names[1]), length, engine.plies, tuple(out))
 
 
@@ -156,8 +169,9 @@ def move_numbers(history: Sequence[Action]) -> list[int]:
     rolls: list[int] = []  # rolls waiting for the play that shows them
     for k, action in enumerate(history):
         if isinstance(action, Roll):
-            following = next((a for a in history[k + 1:] if not isinstance(a, Resign | RejectResignation)),
-                             None)
+            following = next(
+                (a for a in history[k + 1 :] if not isinstance(a, Resign | RejectResignation)), None
+            )
             if isinstance(following, PlayMade):
                 rolls.append(k)
                 continue
@@ -175,15 +189,40 @@ def move_numbers(history: Sequence[Action]) -> list[int]:
     return numbers
 
 
-def _context(game: Game, number: int, turn: int, player: int, position: Position,
-             dice: tuple[int, int] | None, move: int) -> MatchMoment:
+def _context(
+    game: Game,
+    number: int,
+    turn: int,
+    player: int,
+    position: Position,
+    dice: tuple[int, int] | None,
+    move: int,
+) -> MatchMoment:
     cube = game.cube
-    return MatchMoment(number, turn, player, position, dice, cube.value, cube.owner, game.score,
-                       game.rules.match_length, game.crawford_game, gnubg_id(game), move)
+    return MatchMoment(
+        number,
+        turn,
+        player,
+        position,
+        dice,
+        cube.value,
+        cube.owner,
+        game.score,
+        game.rules.match_length,
+        game.crawford_game,
+        gnubg_id(game),
+        move,
+    )
 
 
-def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], decisions: list[Decision],
-          rolls: list[RollLuck]) -> Iterator[None]:
+def _walk(
+    analyser: Analyser,
+    number: int,
+    game: Game,
+    history: list[Action],
+    decisions: list[Decision],
+    rolls: list[RollLuck],
+) -> Iterator[None]:
     """Replay ``history`` into a fresh game, analysing before each action; yields once per action."""
     replay = Game(game.rules, None, game.score, game.crawford_game)  # apply rolls the recorded dice
     engine = analyser.engine
@@ -222,8 +261,9 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
         elif isinstance(action, Take | Pass | Beaver):
             if doubled is not None:
                 decision, doubler = doubled
-                name: CubeActionName = ("take" if isinstance(action, Take)
-                                        else "pass" if isinstance(action, Pass) else "beaver")
+                name: CubeActionName = (
+                    "take" if isinstance(action, Take) else "pass" if isinstance(action, Pass) else "beaver"
+                )
                 context = _context(replay, number, turn + 1, p, replay.position, None, move)
                 decisions.append(analyser.answer_choice(context, decision, name, doubler))
             doubled = None
@@ -231,5 +271,3 @@ def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], de
         else:
             replay.apply(action)
         yield
-
-

@@ -26,9 +26,13 @@ from gammon.formats.mat import decode_mat
 from tests.analysis.games import blunder_game, forced_game, pip_engine
 
 REAL = Path(__file__).resolve().parents[1] / "data/mat/real"
-FILES = [REAL / "galaxy/bglab-lasse-match1112717.mat", REAL / "gnubg/gnubgparser-selfplay_drops_7p.mat",
-         REAL / "gnubg/gnubgparser-charlot1-charlot2_7p.mat", *sorted((REAL / "bgstudio").glob("*.mat"))[:2],
-         REAL / "other/gammonview-3WNK_g1Z-PLsh_HyvQ5j4a-7pt.mat"]
+FILES = [
+    REAL / "galaxy/bglab-lasse-match1112717.mat",
+    REAL / "gnubg/gnubgparser-selfplay_drops_7p.mat",
+    REAL / "gnubg/gnubgparser-charlot1-charlot2_7p.mat",
+    *sorted((REAL / "bgstudio").glob("*.mat"))[:2],
+    REAL / "other/gammonview-3WNK_g1Z-PLsh_HyvQ5j4a-7pt.mat",
+]
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +48,7 @@ def _with_marked_cube(analysis: MatchAnalysis) -> tuple[MatchAnalysis, CubeChoic
         for k, d in enumerate(g.decisions):
             if isinstance(d, CubeChoice):
                 cube = dataclasses.replace(d, skill=Skill.DOUBTFUL)
-                decisions = (*g.decisions[:k], cube, *g.decisions[k + 1:])
+                decisions = (*g.decisions[:k], cube, *g.decisions[k + 1 :])
                 games[n] = dataclasses.replace(g, decisions=decisions)
                 return dataclasses.replace(analysis, games=tuple(games)), cube
     raise AssertionError("no cube decision")
@@ -107,29 +111,38 @@ def test_a_marked_checker_play_lists_the_best_five_and_the_play_made(analysis: M
         line = f"  {rank}. {str(c.play):<28} {c.equity:+.3f} ({c.equity - best:+.3f})"
         assert line in text, line
     root = ET.fromstring(render_html(analysis).split("\n", 1)[1])
-    block = next(div for div in root.iter("div") if div.get("class") == "decision"
-                 and "24/15" in "".join(div.find("h3").itertext()))
+    block = next(
+        div
+        for div in root.iter("div")
+        if div.get("class") == "decision" and "24/15" in "".join(div.find("h3").itertext())
+    )
     rows = block.findall(".//table/tr")[1:]
     assert len(rows) == len(blunder.candidates) >= 5
-    assert ["".join(td.itertext()) for td in rows[1].findall("td")][3] == \
-        f"{blunder.candidates[1].equity - best:+.3f}"
+    assert ["".join(td.itertext()) for td in rows[1].findall("td")][
+        3
+    ] == f"{blunder.candidates[1].equity - best:+.3f}"
 
 
 def test_a_marked_cube_decision_shows_its_three_equities_with_their_differences(
-        analysis: MatchAnalysis) -> None:
+    analysis: MatchAnalysis,
+) -> None:
     marked, cube = _with_marked_cube(analysis)
     dec = cube.decision
     right = max(dec.no_double, min(dec.double_take, dec.double_pass))
-    rows = [("No double", dec.no_double), ("Double, take", dec.double_take),
-            ("Double, pass", dec.double_pass)]
+    rows = [
+        ("No double", dec.no_double),
+        ("Double, take", dec.double_take),
+        ("Double, pass", dec.double_pass),
+    ]
     out = io.StringIO()
     print_report(marked, Console(file=out, width=120, no_color=True))
     for label, eq in rows:
         assert f"  {label:<14} {eq:+.3f} ({eq - right:+.3f})" in out.getvalue()
     page = render_html(marked)
     for label, eq in rows:
-        assert (f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td>'
-                f'<td class="num">{eq - right:+.3f}</td></tr>') in page
+        assert (
+            f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td><td class="num">{eq - right:+.3f}</td></tr>'
+        ) in page
 
 
 # --- the depth -------------------------------------------------------------------------------------

@@ -46,8 +46,9 @@ def _open(browser, result: dict, width: int = 1280, height: int = 760):  # noqa:
         elif path == "/api/analyses":
             route.fulfill(status=202, json={"id": "job1", "status": "queued", "done": 0, "total": 0})
         elif path == "/api/jobs/job1":
-            route.fulfill(status=200, json={"id": "job1", "status": "done", "done": 1, "total": 1,
-                                            "result": result})
+            route.fulfill(
+                status=200, json={"id": "job1", "status": "done", "done": 1, "total": 1, "result": result}
+            )
         else:
             route.fulfill(status=404, json={"error": "not here"})
 
@@ -103,14 +104,20 @@ def test_decisions_are_named_by_the_files_move_numbers(browser, result, tmp_path
 
 
 def test_a_checker_play_lists_the_best_five_and_a_cube_action_its_three_equities(
-        browser, result, tmp_path) -> None:  # noqa: F811
+    browser,  # noqa: F811
+    result,
+    tmp_path,
+) -> None:
     result = copy.deepcopy(result)
     cube = next(i for i, d in enumerate(result["decisions"]) if d["kind"] == "cube")
     result["decisions"][cube]["mark"] = "doubtful"  # listed, as a wrong cube action would be
     page, errors = _open(browser, result)
     _analyse(page, tmp_path)
-    index = next(i for i, d in enumerate(result["decisions"]) if d["mark"] and d["kind"] == "move"
-                 and d["legal_plays"] >= 5)
+    index = next(
+        i
+        for i, d in enumerate(result["decisions"])
+        if d["mark"] and d["kind"] == "move" and d["legal_plays"] >= 5
+    )
     d = result["decisions"][index]
     page.click(f'#marked li[data-index="{index}"]')
     rows = page.locator("#alternatives tr[data-play]")
@@ -123,11 +130,16 @@ def test_a_checker_play_lists_the_best_five_and_a_cube_action_its_three_equities
     page.click(f'#marked li[data-index="{cube}"]')
     e = result["decisions"][cube]["equities"]
     right = max(e["no_double"], min(e["double_take"], e["double_pass"]))
-    shown = {tr.get_attribute("data-action"): tr.locator("td").all_inner_texts()
-             for tr in page.locator("#alternatives tr[data-action]").all()}
+    shown = {
+        tr.get_attribute("data-action"): tr.locator("td").all_inner_texts()
+        for tr in page.locator("#alternatives tr[data-action]").all()
+    }
     assert list(shown) == ["No double", "Double, take", "Double, pass"]
-    for label, key in (("No double", "no_double"), ("Double, take", "double_take"),
-                       ("Double, pass", "double_pass")):
+    for label, key in (
+        ("No double", "no_double"),
+        ("Double, take", "double_take"),
+        ("Double, pass", "double_pass"),
+    ):
         assert shown[label][2:] == [f"{e[key]:.3f}", f"{e[key] - right:.3f}"]
     assert not errors
 
