@@ -17,7 +17,22 @@ from gammon.analysis.decisions import (
 )
 from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.stats import PlayerStatistics
-from gammon.analysis.walk import GameAnalysis, MatchAnalysis, analyse
+from gammon.analysis.walk import DEFAULT_PLIES, GameAnalysis, MatchAnalysis, analyse, move_numbers
 
-__all__ = ["AnalysisSettings", "Candidate", "CheckerPlay", "MatchMoment", "CubeChoice", "Decision",
-           "GameAnalysis", "Luck", "MatchAnalysis", "PlayerStatistics", "RollLuck", "Skill", "analyse"]
+__all__ = [
+    "DEFAULT_PLIES",
+    "AnalysisSettings",
+    "Candidate",
+    "CheckerPlay",
+    "MatchMoment",
+    "CubeChoice",
+    "Decision",
+    "GameAnalysis",
+    "Luck",
+    "MatchAnalysis",
+    "PlayerStatistics",
+    "RollLuck",
+    "Skill",
+    "analyse",
+    "move_numbers",
+]

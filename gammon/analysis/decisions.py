@@ -37,15 +37,18 @@ ROLLS = tuple((a, b) for a in range(1, 7) for b in range(1, a + 1))  # the 21 ro
 @dataclass(frozen=True)
 class AnalysisSettings:
     """``candidates``: plays evaluated at the engine's plies (the best by 0-ply equity, within
-    ``within`` EMG of the best; the play made is always added); ``luck_candidates``: plays per roll
-    (the best by 0-ply cubeless equity) whose cubeful equities are compared to value the roll."""
+    ``within`` EMG of the best; the play made is always added); ``shown``: plays listed per checker
+    decision, the next best at 0 ply filling the list after those (as GNU Backgammon and eXtreme
+    Gammon list the best five); ``luck_candidates``: plays per roll (the best by 0-ply cubeless
+    equity) whose cubeful equities are compared to value the roll."""
 
     candidates: int = 4
     within: float = 0.16
     luck_candidates: int = 3
+    shown: int = 5
 
     def __post_init__(self) -> None:
-        for name in ("candidates", "luck_candidates"):
+        for name in ("candidates", "luck_candidates", "shown"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise ValueError(f"AnalysisSettings.{name} must be a whole number >= 1, got {v!r}")
@@ -56,13 +59,16 @@ class AnalysisSettings:
 @dataclass(frozen=True)
 class MatchMoment:
     """Where in the match a decision was taken: game number (from 1), turn number in the game (from
-    1), the player, the position from its view (before the roll for cube actions and luck, before
-    the play for checker plays), the dice (None before the roll), the cube and the score before
-    the game, and the GNU Backgammon ``PositionID:MatchID`` of the moment.
+    1, each player's turn counted), the player, the position from its view (before the roll for
+    cube actions and luck, before the play for checker plays), the dice (None before the roll), the
+    cube and the score before the game, the GNU Backgammon ``PositionID:MatchID`` of the moment,
+    and the move number as ``.mat`` files and GNU Backgammon number moves (``move``: the line of the
+    game that shows it, each line holding both players' halves; see
+    :func:`gammon.analysis.walk.move_numbers`).
 
     Unlike a :class:`~gammon.situation.Situation` (one decision seen by the player on roll) it
     names the players as the match does (0 and 1: ``player``, ``cube_owner``, ``score``), and
-    places the decision in the match (``game``, ``turn``), which is what a report lists."""
+    places the decision in the match (``game``, ``move``), which is what a report lists."""
 
     game: int
     turn: int
@@ -75,6 +81,7 @@ class MatchMoment:
     match_length: int
     crawford: bool
     gnubg_id: str
+    move: int = 0
 
 
 @dataclass(frozen=True)
@@ -91,8 +98,10 @@ class Candidate:
 @dataclass(frozen=True)
 class CheckerPlay:
     """A checker play. ``played`` None: no legal play (the turn passed). ``candidates`` are best
-    first and include the play made. ``error`` (EMG, >= 0) and ``cost`` (MWC in a match, points for
-    money) are what the play made lost against the best. ``chance`` is player 0's chance after the
+    first and include the play made: those evaluated at the engine's plies, then the next best at 0
+    ply up to :attr:`AnalysisSettings.shown` plays (never ranked above a deeper one). ``error``
+    (EMG, >= 0) and ``cost`` (MWC in a match, points for money) are what the play made lost
+    against the best. ``chance`` is player 0's chance after the
     play: its match winning chance in a match, its chance to win the game for money."""
 
     context: MatchMoment
@@ -119,8 +128,14 @@ class CheckerPlay:
 
 
 CubeActionName = Literal["no double", "double", "take", "pass", "beaver"]
-CubeErrorKind = Literal["missed double below CP", "missed double above CP", "wrong double below DP",
-                        "wrong double above TG", "wrong take", "wrong pass"]
+CubeErrorKind = Literal[
+    "missed double below CP",
+    "missed double above CP",
+    "wrong double below DP",
+    "wrong double above TG",
+    "wrong take",
+    "wrong pass",
+]
 
 
 @dataclass(frozen=True)
@@ -185,22 +200,23 @@ class Analyser:
         theirs = self.engine.evaluate(play.after)
         return Candidate(play, -opponent.equity(play.after, theirs), theirs.flip(), self.engine.plies)
 
-    def checker_play(self, context: MatchMoment, played: Play | None, legal_plays: int, mover: Stakes,
-                     opponent: Stakes) -> CheckerPlay:
+    def checker_play(
+        self, context: MatchMoment, played: Play | None, legal_plays: int, mover: Stakes, opponent: Stakes
+    ) -> CheckerPlay:
         """Analyse ``played`` (one of ``legal_plays`` plays of ``context``'s position and dice)."""
         if played is None:
             return CheckerPlay(context, None, 0, (), 0.0, 0.0, Skill.NONE, None)
         if legal_plays == 1:
             made = self._deep(played, opponent)
-            return CheckerPlay(context, played, 1, (made,), 0.0, 0.0, Skill.NONE,
-                               self._chance(made, mover))
+            return CheckerPlay(context, played, 1, (made,), 0.0, 0.0, Skill.NONE, self._chance(made, mover))
         assert context.dice is not None
         s = self.settings
         hints = self.zero.hint(context.position, context.dice, n=legal_plays)
-        scored = sorted(((self._play_equity(h.play, h.probabilities, opponent), h) for h in hints),
-                        key=lambda t: -t[0])
+        scored = sorted(
+            ((self._play_equity(h.play, h.probabilities, opponent), h) for h in hints), key=lambda t: -t[0]
+        )
         top = scored[0][0]
-        chosen = [(eq, h) for eq, h in scored[:s.candidates] if eq >= top - s.within]
+        chosen = [(eq, h) for eq, h in scored[: s.candidates] if eq >= top - s.within]
         if not any(h.play == played for _, h in chosen):
             chosen += [(eq, h) for eq, h in scored if h.play == played]
         if self.engine.plies == 0:
@@ -210,8 +226,23 @@ class Analyser:
         candidates.sort(key=lambda c: -c.equity)
         made = next(c for c in candidates if c.play == played)
         error = max(0.0, candidates[0].equity - made.equity)
-        return CheckerPlay(context, played, legal_plays, tuple(candidates), error, mover.cost(error),
-                           skill_mark(error), self._chance(made, mover))
+        # the list a player reads: the next best by 0 ply fill it, after the deeper ones (the error
+        # and the ranking of those stand: a 0-ply figure is not compared with a deeper one)
+        listed = {c.play for c in candidates}
+        extra = [Candidate(h.play, eq, h.probabilities, 0) for eq, h in scored if h.play not in listed]
+        candidates += extra[: max(0, s.shown - len(candidates))]
+        if self.engine.plies == 0:  # all at one depth: one ranking
+            candidates.sort(key=lambda c: -c.equity)
+        return CheckerPlay(
+            context,
+            played,
+            legal_plays,
+            tuple(candidates),
+            error,
+            mover.cost(error),
+            skill_mark(error),
+            self._chance(made, mover),
+        )
 
     @staticmethod
     def _chance(made: Candidate, mover: Stakes) -> float:
@@ -221,8 +252,9 @@ class Analyser:
     # --- cube --------------------------------------------------------------------------------
 
     @staticmethod
-    def double_choice(context: MatchMoment, decision: CubeDecision, doubled: bool, doubler: Stakes
-                      ) -> CubeChoice:
+    def double_choice(
+        context: MatchMoment, decision: CubeDecision, doubled: bool, doubler: Stakes
+    ) -> CubeChoice:
         """The doubler's action: ``doubled`` or not, judged by ``decision``."""
         nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
         double = min(dt, dp)
@@ -237,12 +269,21 @@ class Analyser:
             if error > 0:
                 kind = "missed double above CP" if dt > dp else "missed double below CP"
         close = doubled or best - double < CLOSE_CUBE
-        return CubeChoice(context, "double" if doubled else "no double", decision, error,
-                          doubler.cost(error), skill_mark(error), close, kind)
+        return CubeChoice(
+            context,
+            "double" if doubled else "no double",
+            decision,
+            error,
+            doubler.cost(error),
+            skill_mark(error),
+            close,
+            kind,
+        )
 
     @staticmethod
-    def answer_choice(context: MatchMoment, decision: CubeDecision, action: CubeActionName,
-                      doubler: Stakes) -> CubeChoice:
+    def answer_choice(
+        context: MatchMoment, decision: CubeDecision, action: CubeActionName, doubler: Stakes
+    ) -> CubeChoice:
         """The taker's answer (``take``, ``pass`` or ``beaver``, judged as a take) to a double."""
         dt, dp = decision.double_take, decision.double_pass
         took = action != "pass"
@@ -250,8 +291,9 @@ class Analyser:
         kind: CubeErrorKind | None = None
         if error > 0:
             kind = "wrong take" if took else "wrong pass"
-        return CubeChoice(context, action, decision, error, doubler.cost(error), skill_mark(error),
-                          True, kind)
+        return CubeChoice(
+            context, action, decision, error, doubler.cost(error), skill_mark(error), True, kind
+        )
 
     # --- luck --------------------------------------------------------------------------------
 
@@ -263,8 +305,9 @@ class Analyser:
             return -opponent.equity(after, self.zero.evaluate(after))
         return max(self._play_equity(h.play, h.probabilities, opponent) for h in hints)
 
-    def luck(self, context: MatchMoment, dice: Dice, roller: Stakes, opponent: Stakes,
-             opening: bool) -> RollLuck:
+    def luck(
+        self, context: MatchMoment, dice: Dice, roller: Stakes, opponent: Stakes, opening: bool
+    ) -> RollLuck:
         """The luck of ``dice`` rolled in ``context``'s position; ``opening`` for the opening roll
         (the position is then the starting position for both players)."""
         position = context.position

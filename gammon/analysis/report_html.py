@@ -10,20 +10,23 @@ from html import escape
 from pathlib import Path
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
-from gammon.analysis.summary import describe, summary_sections
+from gammon.analysis.summary import cube_rows, describe, summary_sections
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.cube.met import equity_after, match_equity
 
 STYLE = """
-body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 60em; color: #222; }
+body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
 table { border-collapse: collapse; margin: 0.5em 0; }
 th, td { padding: 0.2em 0.7em; border-bottom: 1px solid #ddd; text-align: left; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tr.section th { background: #eee; }
 tr.made td { font-weight: bold; background: #fff4d6; }
-.decision { display: flex; flex-wrap: wrap; gap: 1.5em; border-top: 2px solid #ccc; padding-top: 1em; }
+.decision { border-top: 2px solid #ccc; padding-top: 1em; }
+.decision-body { display: grid; grid-template-columns: minmax(0, 1fr) auto; gap: 1.5em; align-items: start; }
+@media (max-width: 56em) { .decision-body { grid-template-columns: minmax(0, 1fr); } }
+svg { max-width: 100%; height: auto; }
 .mark-doubtful { color: #9a7d0a; } .mark-bad { color: #c0392b; } .mark-very-bad { color: #7b241c; }
 .note { color: #666; font-size: 0.9em; }
 """
@@ -32,13 +35,17 @@ tr.made td { font-weight: bold; background: #fff4d6; }
 def _summary_table(analysis: MatchAnalysis, seed: int) -> str:
     stats = analysis.statistics(seed)
     names = analysis.names
-    out = ["<table>", f'<tr><th></th><th class="num">{escape(names[0])}</th>'
-           f'<th class="num">{escape(names[1])}</th></tr>']
+    out = [
+        "<table>",
+        f'<tr><th></th><th class="num">{escape(names[0])}</th><th class="num">{escape(names[1])}</th></tr>',
+    ]
     for title, rows in summary_sections(stats, bool(analysis.match_length)):
         out.append(f'<tr class="section"><th colspan="3">{escape(title)}</th></tr>')
         for label, a, b in rows:
-            out.append(f'<tr><td>{escape(label)}</td><td class="num">{escape(a)}</td>'
-                       f'<td class="num">{escape(b)}</td></tr>')
+            out.append(
+                f'<tr><td>{escape(label)}</td><td class="num">{escape(a)}</td>'
+                f'<td class="num">{escape(b)}</td></tr>'
+            )
     out.append("</table>")
     return "".join(out)
 
@@ -62,8 +69,9 @@ def chance_series(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int,
             if length:
                 won = list(g.score)
                 won[g.winner] += g.points
-                series.append(equity_after(length - won[0], length - won[1],
-                                           crawford_done=g.crawford or post))
+                series.append(
+                    equity_after(length - won[0], length - won[1], crawford_done=g.crawford or post)
+                )
             else:
                 series.append(1.0 if g.winner == 0 else 0.0)
     return series, breaks
@@ -71,30 +79,34 @@ def chance_series(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int,
 
 def _checker_table(d: CheckerPlay) -> str:
     best = d.candidates[0].equity if d.candidates else 0.0
-    out = ['<table><tr><th>#</th><th>play</th><th class="num">equity</th><th class="num">diff</th>'
-           '<th class="num">win</th><th class="num">gammon</th><th class="num">lose gammon</th>'
-           '<th class="num">ply</th></tr>']
+    out = [
+        '<table><tr><th>#</th><th>play</th><th class="num">equity</th><th class="num">diff</th>'
+        '<th class="num">win</th><th class="num">gammon</th><th class="num">lose gammon</th>'
+        '<th class="num">ply</th></tr>'
+    ]
     for rank, c in enumerate(d.candidates, 1):
         p = c.probabilities
         made = ' class="made"' if c.play == d.played else ""
-        out.append(f'<tr{made}><td>{rank}</td><td>{escape(str(c.play))}</td>'
-                   f'<td class="num">{c.equity:+.3f}</td><td class="num">{c.equity - best:+.3f}</td>'
-                   f'<td class="num">{p.win:.1%}</td><td class="num">{p.win_gammon:.1%}</td>'
-                   f'<td class="num">{p.lose_gammon:.1%}</td><td class="num">{c.plies}</td></tr>')
+        out.append(
+            f"<tr{made}><td>{rank}</td><td>{escape(str(c.play))}</td>"
+            f'<td class="num">{c.equity:+.3f}</td><td class="num">{c.equity - best:+.3f}</td>'
+            f'<td class="num">{p.win:.1%}</td><td class="num">{p.win_gammon:.1%}</td>'
+            f'<td class="num">{p.lose_gammon:.1%}</td><td class="num">{c.plies}</td></tr>'
+        )
     out.append("</table>")
     return "".join(out)
 
 
 def _cube_table(d: CubeChoice) -> str:
     dec = d.decision
-    rows = [("No double", dec.no_double), ("Double, take", dec.double_take),
-            ("Double, pass", dec.double_pass)]
-    out = ['<table><tr><th>cube action</th><th class="num">equity (EMG)</th></tr>']
-    for label, eq in rows:
-        out.append(f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td></tr>')
-    out.append(f'</table><p>Right action: {escape(d.best_action)}; chances of the doubler: win '
-               f'{dec.probabilities.win:.1%}, gammon {dec.probabilities.win_gammon:.1%}, lose gammon '
-               f'{dec.probabilities.lose_gammon:.1%}.</p>')
+    out = ['<table><tr><th>cube action</th><th class="num">equity (EMG)</th><th class="num">diff</th></tr>']
+    for label, eq, diff in cube_rows(d):
+        out.append(f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td><td class="num">{diff:+.3f}</td></tr>')
+    out.append(
+        f"</table><p>Right action: {escape(d.best_action)}; chances of the doubler: win "
+        f"{dec.probabilities.win:.1%}, gammon {dec.probabilities.win_gammon:.1%}, lose gammon "
+        f"{dec.probabilities.lose_gammon:.1%}.</p>"
+    )
     return "".join(out)
 
 
@@ -105,17 +117,25 @@ def _decision(d: Decision, analysis: MatchAnalysis) -> str:
     caption = f"{c.position.id}  {analysis.names[me]} to play"
     board = board_svg(c.position, (me, them), c.dice, c.cube_value, owner, caption)
     mark = d.skill.value.replace(" ", "-")
-    text = [f'<h3 class="mark-{mark}">{escape(describe(d, analysis.names))}</h3>',
-            f'<p class="note">GNU Backgammon ID {escape(c.gnubg_id)}; cube {c.cube_value}; '
-            f'score {c.score[0]}-{c.score[1]}</p>']
+    head = (
+        f'<h3 class="mark-{mark}">{escape(describe(d, analysis.names))}</h3>'
+        f'<p class="note">GNU Backgammon ID {escape(c.gnubg_id)}; cube {c.cube_value}; '
+        f"score {c.score[0]}-{c.score[1]}</p>"
+    )
+    text = []
     if isinstance(d, CheckerPlay):
         if d.best is not None:
-            text.append(f"<p>Played <b>{escape(str(d.played))}</b>; "
-                        f"best <b>{escape(str(d.best.play))}</b>.</p>")
+            text.append(
+                f"<p>Played <b>{escape(str(d.played))}</b>; best <b>{escape(str(d.best.play))}</b>.</p>"
+            )
         text.append(_checker_table(d))
     else:
         text.append(_cube_table(d))
-    return f'<div class="decision"><div>{board}</div><div>{"".join(text)}</div></div>'
+    # the heading first, then the alternatives with the board beside them, or below when narrow
+    return (
+        f'<div class="decision">{head}<div class="decision-body"><div>{"".join(text)}</div>'
+        f"<div>{board}</div></div></div>"
+    )
 
 
 def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
@@ -132,10 +152,12 @@ def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
         f'<p class="note">Analysed by gammon at {analysis.plies} ply; equities in EMG (equivalent to '
-        f'money game), rates in mEMG (thousandths of EMG per decision); PR = 500 x mean error per '
+        f"money game), rates in mEMG (thousandths of EMG per decision); PR = 500 x mean error per "
         f"decision; intervals are 95% bootstrap intervals (seed {seed}).</p>",
-        "<h2>Statistics</h2>", _summary_table(analysis, seed),
-        f"<h2>{escape(what[0].upper() + what[1:])}</h2>", chart_svg(series, breaks, names),
+        "<h2>Statistics</h2>",
+        _summary_table(analysis, seed),
+        f"<h2>{escape(what[0].upper() + what[1:])}</h2>",
+        chart_svg(series, breaks, names),
         f"<h2>Marked decisions ({len(marked)})</h2>",
         *[_decision(d, analysis) for d in marked],
         "</body></html>",

@@ -29,11 +29,17 @@ from gammon.game import (
     Game,
     Pass,
     PlayMade,
+    RejectResignation,
+    Resign,
     Roll,
     Take,
 )
 from gammon.match import Match
 from gammon.position import Position
+
+DEFAULT_PLIES = 2
+"""The depth of an analysis unless one is asked for: the terminal's and the browser's, so that the
+same match gets the same figures from both."""
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)`` with the number of game actions analysed so far."""
@@ -89,21 +95,26 @@ class MatchAnalysis:
         return (player_statistics(self, 0, seed, resamples), player_statistics(self, 1, seed, resamples))
 
 
-def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = None,
-            progress: Progress | None = None, *, names: Sequence[str] | None = None,
-            settings: AnalysisSettings | None = None) -> MatchAnalysis:
+def analyse(
+    source: Match | MatMatch | Sequence[Game],
+    engine: Engine | None = None,
+    progress: Progress | None = None,
+    *,
+    names: Sequence[str] | None = None,
+    settings: AnalysisSettings | None = None,
+) -> MatchAnalysis:
     """Analyse every decision of every game of ``source``: a :class:`Match` (or money session),
     a ``.mat`` record (:func:`gammon.formats.read_mat`) or Games played one after another.
 
-    ``engine`` defaults to ``Engine()`` (2 ply); ``names`` to the record's names, else "Player 1"
-    and "Player 2". A record that does not replay raises :class:`InvalidNotationError`."""
+    ``engine`` defaults to an engine of :data:`DEFAULT_PLIES`; ``names`` to the record's names, else
+    "Player 1" and "Player 2". A record that does not replay raises :class:`InvalidNotationError`."""
     games, found_names = _games_of(source)
     if names is None:
         names = found_names
     if len(names) != 2 or not all(isinstance(n, str) for n in names):
         raise ValueError(f"names must be two strings, got {names!r}")
     length = games[0].rules.match_length
-    engine = Engine() if engine is None else engine
+    engine = Engine(plies=DEFAULT_PLIES) if engine is None else engine
     analyser = Analyser(engine, settings)
     histories = [g.history for g in games]
     total = sum(len(h) for h in histories)
@@ -117,9 +128,17 @@ def analyse(source: Match | MatMatch | Sequence[Game], engine: Engine | None = N
             if progress is not None:
                 progress(done, total)
         result = game.result
-        out.append(GameAnalysis(number, game.score, game.crawford_game,
-                                result.winner if result else None, result.points if result else 0,
-                                tuple(decisions), tuple(rolls)))
+        out.append(
+            GameAnalysis(
+                number,
+                game.score,
+                game.crawford_game,
+                result.winner if result else None,
+                result.points if result else 0,
+                tuple(decisions),
+                tuple(rolls),
+            )
+        )
     return MatchAnalysis((names[0], names[1]), length, engine.plies, tuple(out))
 
 
@@ -137,60 +156,118 @@ def _games_of(source: Match | MatMatch | Sequence[Game]) -> tuple[list[Game], tu
     return games, default
 
 
-def _context(game: Game, number: int, turn: int, player: int, position: Position,
-             dice: tuple[int, int] | None) -> MatchMoment:
+def move_numbers(history: Sequence[Action]) -> list[int]:
+    """The move number of each action of a game's ``history`` as ``.mat`` files and GNU Backgammon
+    number moves: the numbered line of the game that shows it. Each line has player 0's half on
+    the left and player 1's on the right; a roll shows with the play that follows it, a double,
+    take, pass or beaver as a half of its own. Laid out as :func:`gammon.formats.mat.format_mat`
+    writes a game (and gnubg exports one): a half goes on the current line when its column is
+    free and to the right of what is there, else it starts the next line."""
+    numbers = [0] * len(history)
+    row: list[bool] | None = None  # the halves of the current line that are filled
+    number = 0
+    rolls: list[int] = []  # rolls waiting for the play that shows them
+    for k, action in enumerate(history):
+        if isinstance(action, Roll):
+            following = next(
+                (a for a in history[k + 1 :] if not isinstance(a, Resign | RejectResignation)), None
+            )
+            if isinstance(following, PlayMade):
+                rolls.append(k)
+                continue
+        elif not isinstance(action, PlayMade | Double | Beaver | Take | Pass):
+            numbers[k] = number  # offers to resign and their answers show on no line of their own
+            continue
+        p = action.player
+        if row is None or row[p] or (p == 0 and row[1]):
+            row = [False, False]
+            number += 1
+        row[p] = True
+        for j in (*rolls, k):
+            numbers[j] = number
+        rolls = []
+    return numbers
+
+
+def _context(
+    game: Game,
+    number: int,
+    turn: int,
+    player: int,
+    position: Position,
+    dice: tuple[int, int] | None,
+    move: int,
+) -> MatchMoment:
     cube = game.cube
-    return MatchMoment(number, turn, player, position, dice, cube.value, cube.owner, game.score,
-                   game.rules.match_length, game.crawford_game, gnubg_id(game))
+    return MatchMoment(
+        number,
+        turn,
+        player,
+        position,
+        dice,
+        cube.value,
+        cube.owner,
+        game.score,
+        game.rules.match_length,
+        game.crawford_game,
+        gnubg_id(game),
+        move,
+    )
 
 
-def _walk(analyser: Analyser, number: int, game: Game, history: list[Action], decisions: list[Decision],
-          rolls: list[RollLuck]) -> Iterator[None]:
+def _walk(
+    analyser: Analyser,
+    number: int,
+    game: Game,
+    history: list[Action],
+    decisions: list[Decision],
+    rolls: list[RollLuck],
+) -> Iterator[None]:
     """Replay ``history`` into a fresh game, analysing before each action; yields once per action."""
     replay = Game(game.rules, None, game.score, game.crawford_game)  # apply rolls the recorded dice
     engine = analyser.engine
     turn = 0
+    moves = move_numbers(history)
     doubled: tuple[CubeDecision, Stakes] | None = None  # the double awaiting its answer
-    for action in history:
-        p = action.player
+    for k, action in enumerate(history):
+        p, move = action.player, moves[k]
         views = (Stakes.of(replay, p), Stakes.of(replay, 1 - p))  # the actor's, its opponent's
         if isinstance(action, Roll):
             turn += 1
             if not action.opening and replay.can_double():
                 decision = engine.cube_decision(replay)
                 if decision.action is not CubeAction.NO_CUBE:
-                    context = _context(replay, number, turn, p, replay.position, None)
+                    context = _context(replay, number, turn, p, replay.position, None, move)
                     decisions.append(analyser.double_choice(context, decision, False, views[0]))
             position = replay.position_for(p)
             replay.apply(action)
-            context = _context(replay, number, turn, p, position, action.dice)
+            context = _context(replay, number, turn, p, position, action.dice, move)
             rolls.append(analyser.luck(context, action.dice, *views, opening=action.opening))
         elif isinstance(action, PlayMade):
             if action.play is None:  # no legal play: the roll already passed the turn
-                context = _context(replay, number, turn, p, replay.position_for(p), action.dice)
+                context = _context(replay, number, turn, p, replay.position_for(p), action.dice, move)
                 decisions.append(analyser.checker_play(context, None, 0, *views))
             else:
-                context = _context(replay, number, turn, p, replay.position, action.dice)
+                context = _context(replay, number, turn, p, replay.position, action.dice, move)
                 legal = len(replay.legal_plays())
                 decisions.append(analyser.checker_play(context, action.play, legal, *views))
                 replay.apply(action)
         elif isinstance(action, Double):
             decision = engine.cube_decision(replay)
-            context = _context(replay, number, turn + 1, p, replay.position, None)
+            context = _context(replay, number, turn + 1, p, replay.position, None, move)
             decisions.append(analyser.double_choice(context, decision, True, views[0]))
             doubled = (decision, views[0])
             replay.apply(action)
         elif isinstance(action, Take | Pass | Beaver):
             if doubled is not None:
                 decision, doubler = doubled
-                name: CubeActionName = ("take" if isinstance(action, Take)
-                                        else "pass" if isinstance(action, Pass) else "beaver")
-                context = _context(replay, number, turn + 1, p, replay.position, None)
+                name: CubeActionName = (
+                    "take" if isinstance(action, Take) else "pass" if isinstance(action, Pass) else "beaver"
+                )
+                context = _context(replay, number, turn + 1, p, replay.position, None, move)
                 decisions.append(analyser.answer_choice(context, decision, name, doubler))
             doubled = None
             replay.apply(action)
         else:
             replay.apply(action)
         yield
-
-

@@ -27,29 +27,43 @@ if TYPE_CHECKING:  # the analysis loads the engine: imported when the command ru
 
 def add_analyse(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "analyse", help="analyse a match file: errors, luck and statistics per player",
+        "analyse",
+        help="analyse a match file: errors, luck and statistics per player",
         description="Analyse every checker play, cube action and roll of a match file (.mat, as the "
-                    "sites export it, also as .txt; GNU Backgammon's .sgf; eXtreme Gammon's .xg; "
-                    "money sessions too) with the engine, and report GNU Backgammon's statistics per "
-                    "player (error rates in mEMG, luck, PR) and the decisions marked doubtful, bad "
-                    "or very bad.")
+        "sites export it, also as .txt; GNU Backgammon's .sgf; eXtreme Gammon's .xg; "
+        "money sessions too) with the engine, and report GNU Backgammon's statistics per "
+        "player (error rates in mEMG, luck, PR) and the decisions marked doubtful, bad "
+        "or very bad.",
+    )
     p.add_argument("file", help="the match file: .mat (or a .txt in that format), .sgf or .xg")
-    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
-                   help="search depth of the analysis (default: the engine's default, 2)")
+    p.add_argument(
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="search depth of the analysis (default 2, as the browser's analysis)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
     p.add_argument("--html", metavar="REPORT.html", default=None, help="write a self-contained HTML report")
-    p.add_argument("--sgf", metavar="OUT.sgf", default=None,
-                   help="write the match with its analysis as GNU Backgammon SGF (opens in gnubg)")
+    p.add_argument(
+        "--sgf",
+        metavar="OUT.sgf",
+        default=None,
+        help="write the match with its analysis as GNU Backgammon SGF (opens in gnubg)",
+    )
     p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap confidence intervals")
     p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
-    p.add_argument("--partial", action="store_true",
-                   help="when a .mat file has errors, analyse the games before the first bad one "
-                        "(by default such a file is refused)")
+    p.add_argument(
+        "--partial",
+        action="store_true",
+        help="when a .mat file has errors, analyse the games before the first bad one "
+        "(by default such a file is refused)",
+    )
     p.set_defaults(func=run_analyse)
 
 
 def run_analyse(args: argparse.Namespace) -> int:
-    from gammon.analysis import analyse
+    from gammon.analysis import DEFAULT_PLIES, analyse
     from gammon.engine.engine import Engine
 
     err = Console(stderr=True, highlight=False)
@@ -60,9 +74,16 @@ def run_analyse(args: argparse.Namespace) -> int:
         return 2
     try:
         match, names = _read_match(args.file, data, args.partial)
-        engine = Engine(plies=args.plies)
-        with Progress(TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("actions"),
-                      TimeRemainingColumn(), console=err, transient=True) as bar:
+        engine = Engine(plies=DEFAULT_PLIES if args.plies is None else args.plies)
+        with Progress(
+            TextColumn("analysing"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("actions"),
+            TimeRemainingColumn(),
+            console=err,
+            transient=True,
+        ) as bar:
             task = bar.add_task("analyse", total=None)
 
             def progress(done: int, total: int) -> None:
@@ -114,9 +135,11 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:
-    """The summary table and every marked decision with its board."""
+    """The summary table and every marked decision with its board and what it was up against: the
+    best plays (:attr:`AnalysisSettings.shown <gammon.analysis.AnalysisSettings>` of them, and the
+    play made) or the cube decision's three equities, each with its difference to the best."""
     from gammon.analysis import CheckerPlay
-    from gammon.analysis.summary import describe, summary_sections
+    from gammon.analysis.summary import cube_rows, describe, summary_sections
 
     names = analysis.names
     kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
@@ -136,11 +159,20 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
         c = d.context
         me = c.player
         owner = None if c.cube_owner is None else 0 if c.cube_owner == me else 1
-        view = BoardView(c.position, names=(names[me], names[1 - me]),
-                         glyphs=(PLAIN_GLYPHS[me], PLAIN_GLYPHS[1 - me]), on_turn=0, dice=c.dice,
-                         cube_value=c.cube_value, cube_owner=owner, score=(c.score[me], c.score[1 - me]),
-                         match_length=c.match_length, crawford=c.crawford, position_id=c.position.id,
-                         players=(me, 1 - me))
+        view = BoardView(
+            c.position,
+            names=(names[me], names[1 - me]),
+            glyphs=(PLAIN_GLYPHS[me], PLAIN_GLYPHS[1 - me]),
+            on_turn=0,
+            dice=c.dice,
+            cube_value=c.cube_value,
+            cube_owner=owner,
+            score=(c.score[me], c.score[1 - me]),
+            match_length=c.match_length,
+            crawford=c.crawford,
+            position_id=c.position.id,
+            players=(me, 1 - me),
+        )
         console.print()
         console.print(Text(describe(d, names), style="bold"))
         for line in render_board(view, color=color):
@@ -151,12 +183,14 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
                 console.print(f"  played {d.played}, best {d.best.play}")
             for rank, cand in enumerate(d.candidates, 1):
                 flag = "  <- played" if cand.play == d.played else ""
-                console.print(f"  {rank}. {str(cand.play):<28} {cand.equity:+.3f} ({cand.equity - best:+.3f})"
-                              f"  win {cand.probabilities.win:.1%}{flag}")
+                console.print(
+                    f"  {rank}. {str(cand.play):<28} {cand.equity:+.3f} ({cand.equity - best:+.3f})"
+                    f"  win {cand.probabilities.win:.1%}  {cand.plies} ply{flag}"
+                )
         else:
-            dec = d.decision
-            console.print(f"  no double {dec.no_double:+.3f}, double/take {dec.double_take:+.3f}, "
-                          f"double/pass {dec.double_pass:+.3f}; right: {d.best_action}")
+            for label, equity, diff in cube_rows(d):
+                console.print(f"  {label:<14} {equity:+.3f} ({diff:+.3f})")
+            console.print(f"  right: {d.best_action}")
 
 
 __all__ = ["add_analyse", "print_report", "run_analyse"]

@@ -37,6 +37,11 @@ MAX_UPLOAD_BODY = 2 * MAX_MAT  # bytes of its request (JSON escapes newlines and
 MAX_XG = 4 * (MAX_MAT + MAX_MAT // 2) // 3  # base64 characters of an uploaded .xg: 384 KB of file
 MAX_ID = 80  # an XGID has about 60 characters
 COSTLY_PATHS = ("/api/positions/hint", "/api/positions/eval")  # rate-limited as hints are
+# The depth of an analysis unless asked: gammon.analysis.DEFAULT_PLIES, the terminal's, so that a
+# match gets the same figures in both (not imported: it loads the engine, which the server starts
+# without; a test keeps the two equal). The bounds of uploads.MAX_ACTIONS let every real match of
+# the test corpus through at 2 ply.
+ANALYSIS_PLIES = 2
 
 
 def default_engine(plies: int) -> Engine:
@@ -71,7 +76,7 @@ class AnalysisRequest(Strict):
     mat: str | None = Field(None, max_length=MAX_MAT)
     sgf: str | None = Field(None, max_length=MAX_MAT)
     xg: str | None = Field(None, max_length=MAX_XG, description="an eXtreme Gammon .xg file, in base64")
-    plies: int = Field(0, ge=0, le=2, description="depth of the analysis (0 fast, 2 strongest)")
+    plies: int = Field(ANALYSIS_PLIES, ge=0, le=2, description="depth of the analysis (0 fast, 2 strongest)")
 
     @model_validator(mode="after")
     def _one_source(self) -> AnalysisRequest:

@@ -24,8 +24,12 @@ MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-ma
 
 
 def _post(url: str, body: dict, headers: dict | None = None) -> dict:
-    request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
-                                     headers={"Content-Type": "application/json", **(headers or {})})
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     with urllib.request.urlopen(request, timeout=30) as r:
         return json.loads(r.read())
 
@@ -65,16 +69,20 @@ def test_an_uploaded_mat_is_analysed_with_a_progress_bar(server: Server, browser
     index = next(i for i, d in enumerate(result["decisions"]) if d["mark"] and d["kind"] == "move")
     d = result["decisions"][index]
     page.click(f'#marked li[data-index="{index}"]')
-    assert page.locator("#decision-title").inner_text().startswith(f"Game {d['game']}, turn {d['turn']}")
+    assert page.locator("#decision-title").inner_text().startswith(f"Game {d['game']}, move {d['move']}")
     rows = page.locator("#alternatives tr[data-play]")
     assert rows.count() == len(d["alternatives"])
     assert page.locator("#alternatives tr.played.shown").get_attribute("data-play") == d["played"]
-    shown_played = page.evaluate("() => Array.from(document.querySelectorAll('#board g.checker circle'))"
-                                 ".map(c => c.getAttribute('cx') + ',' + c.getAttribute('cy')).join(' ')")
+    shown_played = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#board g.checker circle'))"
+        ".map(c => c.getAttribute('cx') + ',' + c.getAttribute('cy')).join(' ')"
+    )
     page.click(f'#alternatives tr[data-play="{d["best"]}"]')
     assert page.locator("#alternatives tr.shown").get_attribute("data-play") == d["best"]
-    shown_best = page.evaluate("() => Array.from(document.querySelectorAll('#board g.checker circle'))"
-                               ".map(c => c.getAttribute('cx') + ',' + c.getAttribute('cy')).join(' ')")
+    shown_best = page.evaluate(
+        "() => Array.from(document.querySelectorAll('#board g.checker circle'))"
+        ".map(c => c.getAttribute('cx') + ',' + c.getAttribute('cy')).join(' ')"
+    )
     assert shown_best != shown_played  # a different play leaves a different board
     assert _board_checkers(page) > 0
     page.screenshot(path=str(OUTPUT / "study-analysis.png"))
@@ -157,8 +165,7 @@ def _wait_position(page) -> dict:
     return page.evaluate("() => ed.position")
 
 
-def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(
-        server: Server, browser) -> None:  # noqa: F811
+def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(server: Server, browser) -> None:  # noqa: F811
     from gammon import Position
     from gammon.formats.ids import read_id
 
@@ -201,8 +208,9 @@ def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(
     page.press("#match-length", "Tab")  # a change event: the score can be set in a match
     page.fill("#score-you", "1")
     page.press("#score-you", "Tab")
-    page.wait_for_function("() => ed.position && ed.position.match_length === 5 "
-                           "&& ed.position.score[0] === 1")
+    page.wait_for_function(
+        "() => ed.position && ed.position.match_length === 5 && ed.position.score[0] === 1"
+    )
     p = page.evaluate("() => ed.position")
     link = page.locator("#share").get_attribute("href")
     assert link == page.evaluate("() => location.pathname + location.hash")
@@ -236,8 +244,9 @@ def test_a_pasted_xgid_is_rolled_out_with_a_progress_bar(server: Server, browser
     assert page.locator("#cube-owner").input_value() == "opponent"
     page.fill("#trials", "144")
     page.click("#rollout")
-    page.wait_for_function("() => ed.job && ed.job.status === 'running' && ed.job.done > 0 "
-                           "&& ed.job.done < ed.job.total")
+    page.wait_for_function(
+        "() => ed.job && ed.job.status === 'running' && ed.job.done > 0 && ed.job.done < ed.job.total"
+    )
     assert "of 144 trials: equity" in page.locator("#progress-text").inner_text()
     page.wait_for_function("() => ed.job.status === 'done'")
     text = page.locator("#result").inner_text()

@@ -79,8 +79,9 @@ function errorText(d, res) {
   return `error ${d.error.toFixed(3)} (${cost}), ${d.mark}`;
 }
 
+// Where a decision is: the game and the move as the match file numbers them (`3) 32: 7/4 6/4`).
 function describe(d, res) {
-  const where = `Game ${d.game}, turn ${d.turn}: ${d.name}`;
+  const where = `Game ${d.game}, move ${d.move}: ${d.name}`;
   if (d.kind === "move") return `${where} ${d.dice[0]}${d.dice[1]}: played ${d.played}, best ${d.best}; ${errorText(d, res)}`;
   return `${where}: ${d.action}, right: ${d.best}; ${errorText(d, res)}`;
 }
@@ -90,7 +91,11 @@ function showDecision(index) {
   const d = study.result.decisions[index];
   study.decision = index;
   study.shown = d.kind === "move" ? d.alternatives.findIndex(a => a.played) : -1;
-  for (const li of document.querySelectorAll("#marked li")) li.classList.toggle("current", Number(li.dataset.index) === index);
+  for (const li of document.querySelectorAll("#marked li")) {
+    const current = Number(li.dataset.index) === index;
+    li.classList.toggle("current", current);
+    if (current) li.setAttribute("aria-current", "true"); else li.removeAttribute("aria-current");
+  }
   $("#decision").hidden = $("#decision-board").hidden = false;
   $("#decision-title").textContent = describe(d, study.result);
   $("#decision-ids").innerHTML = "";
@@ -102,6 +107,8 @@ function showDecision(index) {
   link.textContent = "open in the editor";
   $("#decision-ids").append(link);
   renderDecision();
+  // the board and its alternatives come below the report: bring them into view
+  $("#decision-board").scrollIntoView({ block: "start", behavior: "instant" });
 }
 
 function renderDecision() {
@@ -133,13 +140,15 @@ function renderDecision() {
   } else {
     const e = d.equities;
     $("#decision-text").textContent = `${d.name}: ${d.action}; the right action: ${d.best}. ` +
-      "Cubeful equities (EMG) from the doubler's side:";
+      "Cubeful equities (EMG) from the doubler's side, and each one's difference to the right action's:";
+    const head = table.insertRow();
+    for (const h of ["", "cube action", "equity", "diff"]) head.insertCell().textContent = h;
+    const best = Math.max(e.no_double, Math.min(e.double_take, e.double_pass));
     for (const [label, value] of [["No double", e.no_double], ["Double, take", e.double_take],
                                   ["Double, pass", e.double_pass]]) {
       const tr = table.insertRow();
-      tr.insertCell().textContent = "";
-      tr.insertCell().textContent = label;
-      tr.insertCell().textContent = fixed(value, 3);
+      tr.dataset.action = label;
+      for (const text of ["", label, fixed(value, 3), fixed(value - best, 3)]) tr.insertCell().textContent = text;
     }
   }
   const alt = study.shown >= 0 ? d.alternatives[study.shown] : null;
@@ -178,7 +187,8 @@ function base64(bytes) {
   cancelJobOnClick(study, showJob);
   const { id, params } = pageLink("analysis");
   if (id && params.get("token")) {
-    const body = { match_id: id, token: params.get("token"), plies: Number(params.get("plies") || 0) };
+    // without a depth in the link: 2 ply, the server's and the terminal's default
+    const body = { match_id: id, token: params.get("token"), plies: Number(params.get("plies") || 2) };
     if (params.get("game")) body.game = Number(params.get("game"));
     start(body);
   }
