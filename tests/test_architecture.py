@@ -38,9 +38,12 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.position", "gammon.movegen"): "`import gammon` without numba: the move generator's "
     "kernels load on the first legal_plays()",
     ("gammon.position", "numpy"): "`import gammon` without numpy: a board as an array only when asked",
-    ("gammon.compiled.shipped_kernels", "numba"): "`import gammon` sets numba's cache up without importing numba",
-    ("gammon.compiled.shipped_kernels", "numba.core.caching"): "as above: only when numba sets a kernel's cache up",
-    ("gammon.compiled.shipped_kernels", "numba.core.serialize"): "as above: only when the shipped index is merged",
+    ("gammon.compiled.shipped_kernels", "numba"): "`import gammon` sets numba's cache up without "
+    "importing numba",
+    ("gammon.compiled.shipped_kernels", "numba.core.caching"): "as above: only when numba sets a kernel's "
+    "cache up",
+    ("gammon.compiled.shipped_kernels", "numba.core.serialize"): "as above: only when the shipped index is "
+    "merged",
     ("gammon.cli.progress", "numba.core"): "the compile notice listens to numba only while a command runs",
     ("gammon.cli.main", "gammon.engine.players"): "importing gammon.cli.main does not load the engine; "
     "building the play command's parser does (its levels)",
@@ -89,7 +92,8 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.engine.players", "gammon.engine.engine"): _ENGINE,
     ("gammon.engine.players", "gammon.engine.net.evaluator"): _ENGINE,
     ("gammon.store.notify", "psycopg"): "only a PostgreSQL store listens: SQLite needs no psycopg",
-    ("gammon.engine.rollout.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray run only",
+    ("gammon.engine.rollout.parallel", "ray"): "Ray is optional (the cluster extra): imported for a Ray "
+    "run only",
 }
 
 # --- TO BE EMPTIED: today's offenders in the engine, the web and the action dispatch -------------
