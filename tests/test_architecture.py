@@ -305,9 +305,13 @@ def test_no_public_function_with_more_than_8_parameters() -> None:
 
 
 def test_no_private_name_imported_from_another_module() -> None:
+    """Neither ``from gammon.x import _name`` nor ``x._name`` / ``SomeClass._name`` on a module or
+    name imported from another gammon module."""
     found = set()
     for source in SOURCES:
-        # module aliases bound in this file: `from gammon import movegen`, `import gammon.x as y`
+        # names bound in this file to another gammon module or to something imported from one: a
+        # module (`from gammon import movegen`, `import gammon.x as y`) or a class, function or
+        # constant (`from gammon.play import Play`), whose private attributes are as private
         aliases: dict[str, str] = {}
         for node in ast.walk(source.tree):
             if isinstance(node, ast.ImportFrom):
@@ -319,6 +323,8 @@ def test_no_private_name_imported_from_another_module() -> None:
                         aliases[alias.asname or alias.name] = f"{target}.{alias.name}"
                     elif _is_private(alias.name) and target != source.module:
                         found.add((source.module, f"{target}.{alias.name}"))
+                    elif target != source.module:
+                        aliases[alias.asname or alias.name] = f"{target}.{alias.name}"
             elif isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.name.startswith("gammon.") and alias.asname:
