@@ -96,8 +96,6 @@ CYCLES_TO_BE_EMPTIED: list[set[str]] = [
 ]
 
 FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = {
-    ("gammon.cli.session", "gammon.engine.engine"),
-    ("gammon.cli.session", "gammon.formats.mat"),
     ("gammon.engine.bearoff_two_sided", "gammon.engine.search"),
     ("gammon.engine.engine", "gammon.engine.neural"),
     ("gammon.engine.players", "gammon.engine.engine"),

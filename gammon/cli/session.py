@@ -19,7 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import Any, TextIO
 
 from rich.console import Console
 from rich.text import Text
@@ -37,16 +37,15 @@ from gammon.cli.words import (
     tidy,
 )
 from gammon.datadir import data_dir
+from gammon.engine.engine import Engine
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
+from gammon.formats.mat import write_mat
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
 from gammon.match import Match
 from gammon.rules import GameResult, WinKind
 from gammon.words import describe
-
-if TYPE_CHECKING:
-    from gammon.engine.engine import Engine
 
 __all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said",
            "save_match"]
@@ -687,8 +686,6 @@ class PlaySession:
 
     def _hint_engine(self) -> Engine:
         if self.engine is None:
-            from gammon.engine.engine import Engine  # loaded only when a hint is asked for
-
             self.engine = Engine()
         return self.engine
 
@@ -728,10 +725,6 @@ class PlaySession:
 
 def save_match(match: Match, path: str, names: tuple[str, str]) -> tuple[bool, str]:
     """Write the match as a .mat file; returns whether it was written and what to tell the person."""
-    try:
-        from gammon.formats.mat import write_mat
-    except ImportError:
-        return False, "Saving is not available (gammon.formats.mat is missing)."
     try:
         write_mat(match, names=names, file=path)
     except OSError as e:
