@@ -87,10 +87,8 @@ def own_positions(engine, n: int, seed: int, games: int = 400,  # type: ignore[n
     deciding_engine = Engine(cube_correction=False)
     from gammon.engine.encode import race_mask
     from gammon.train import kernels
-    from gammon.train.selfplay import net_args
 
-    boards = kernels.collect_positions(*net_args(engine.evaluator), seed, 0, games, 7,
-                                       kernels.MAX_PLIES // 7 + 1)
+    boards = kernels.collect_positions(engine.evaluator, seed, 0, games, 7)
     np.random.default_rng(seed).shuffle(boards)
     out = []
     for b in boards:

@@ -191,8 +191,7 @@ def _positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *, contac
         raise ValueError(f"min_anchors must be 0-6 points, got {min_anchors!r}")
     if win_window is not None:
         check_win_window(win_window, "win_window")
-    boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
-                                       every, kernels.MAX_PLIES // every + 1, explore)
+    boards = kernels.collect_positions(ev, seed, 0, games, every, explore)
     if set_up:
         boards = set_up_positions(boards, set_up, seed)
     decisions = np.arange(len(boards), dtype=np.int64)

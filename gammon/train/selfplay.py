@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numba
-import numpy as np
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gammon.engine.neural import NeuralEvaluator
@@ -44,17 +43,11 @@ class TrainSettings:
         return max(self.alpha_min, self.alpha / (1.0 + games / self.alpha_half))
 
 
-def net_args(ev: NeuralEvaluator) -> tuple[np.ndarray, ...]:
-    """The nets' arrays in the order the training kernels take them (contact, then race)."""
-    return ev.contact.arrays() + ev.race.arrays()
-
-
 def train_games(ev: NeuralEvaluator, settings: TrainSettings, games: int) -> int:
     """Play ``games`` more self-play games from ``ev.games`` on, updating ``ev`` in place; returns
     the plies played."""
     first = ev.games
-    plies = kernels.train_games(*net_args(ev), settings.seed, first, games,
-                                np.float32(settings.alpha_at(first)), np.float32(settings.lam))
+    plies = kernels.train_games(ev, settings.seed, first, games, settings.alpha_at(first), settings.lam)
     ev.games = first + games
     return int(plies.sum())
 
@@ -72,7 +65,7 @@ class StrengthResult:
 
 def vs_pubeval(ev: NeuralEvaluator, pairs: int, seed: int = 12345) -> StrengthResult:
     """Cubeless money games of the net (0-ply) against pubeval, mirrored dice."""
-    points = kernels.games_vs_pubeval(*net_args(ev), RACE_WEIGHTS, CONTACT_WEIGHTS, seed, pairs)
+    points = kernels.games_vs_pubeval(ev, RACE_WEIGHTS, CONTACT_WEIGHTS, seed, pairs)
     # Mirrored pairs are correlated: the standard error comes from the pair sums.
     pair_means = points.reshape(-1, 2).mean(axis=1)
     stderr = float(pair_means.std(ddof=1) / math.sqrt(len(pair_means))) if pairs > 1 else float("nan")

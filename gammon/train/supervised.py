@@ -23,7 +23,6 @@ from gammon.train.labels import LabelSet, check_win_window, in_win_window
 from gammon.train.selfplay import (
     StrengthResult,
     TrainSettings,
-    net_args,
     noter,
     pubeval_check,
     save,
@@ -34,15 +33,14 @@ from gammon.train.selfplay import (
 def labelled_positions(ev: NeuralEvaluator, games: int, every: int,
                        seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Every ``every``-th position of ``games`` self-play games and its 1-ply label."""
-    boards = kernels.collect_positions(*net_args(ev), seed, ev.games, games, every,
-                                       kernels.MAX_PLIES // every + 1)
-    return boards, kernels.label_one_ply(*net_args(ev), boards)
+    boards = kernels.collect_positions(ev, seed, ev.games, games, every)
+    return boards, kernels.label_one_ply(ev, boards)
 
 
 def fit(ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, alpha: float, seed: int) -> float:
     """One SGD epoch in a random order; returns the mean squared error (per output) during the epoch."""
     order = np.random.default_rng(seed).permutation(len(boards)).astype(np.int64)
-    return float(kernels.fit_epoch(*net_args(ev), boards, targets, order, np.float32(alpha))) / 5
+    return kernels.fit_epoch(ev, boards, targets, order, alpha) / 5
 
 
 def improve(ev: NeuralEvaluator, out: Path, *, games: int, every: int = 3, epochs: int = 4,

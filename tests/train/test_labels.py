@@ -73,7 +73,7 @@ def test_one_ply_search_labels_agree_with_the_training_kernels_one_ply() -> None
     from gammon.train.labels import _Job, label_chunk
 
     searched = label_chunk(_Job(ev, boards, LabelSettings(plies=1), np.arange(len(boards))), 0, len(boards))
-    kernel = kernels.label_one_ply(*ev.contact.arrays(), *ev.race.arrays(), boards)
+    kernel = kernels.label_one_ply(ev, boards)
     assert len(boards) > 3
     assert np.allclose(searched, kernel, atol=1e-5)
 
