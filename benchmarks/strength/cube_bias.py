@@ -74,9 +74,14 @@ def janowski_nd_dt(probs: np.ndarray, x: np.ndarray | float) -> tuple[np.ndarray
 # --- the positions -----------------------------------------------------------------------------
 
 
-def own_positions(engine, n: int, seed: int, games: int = 400,  # type: ignore[no-untyped-def]
-                  take_zone: tuple[float, float] | None = None,
-                  anchors: int | None = None) -> list[Position]:
+def own_positions(
+    engine,
+    n: int,
+    seed: int,
+    games: int = 400,  # type: ignore[no-untyped-def]
+    take_zone: tuple[float, float] | None = None,
+    anchors: int | None = None,
+) -> list[Position]:
     """Contact positions of gammon's own self-play in the cube window (module docstring); with
     ``take_zone``, only those where ``Engine()``'s double/take (money, cube centred, Jacoby off,
     without the take-point correction) lies in it: the close take/pass decisions, as the engine
@@ -130,18 +135,38 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=144)
     parser.add_argument("--seed", type=int, default=11)
     parser.add_argument("--games", type=int, default=400, help="own: self-play games to draw from")
-    parser.add_argument("--take-zone", type=float, nargs=2, default=None, metavar=("LO", "HI"),
-                        help="own: only positions where Engine()'s DT lies in [LO, HI]")
-    parser.add_argument("--anchors", type=int, choices=(0, 1, 2), default=None,
-                        help="own: only positions where the opponent holds this many points of the "
-                             "home board of the player on roll (2: two or more)")
+    parser.add_argument(
+        "--take-zone",
+        type=float,
+        nargs=2,
+        default=None,
+        metavar=("LO", "HI"),
+        help="own: only positions where Engine()'s DT lies in [LO, HI]",
+    )
+    parser.add_argument(
+        "--anchors",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="own: only positions where the opponent holds this many points of the "
+        "home board of the player on roll (2: two or more)",
+    )
     parser.add_argument("--gnubg", action="store_true", help="judge set: check the cubeful arithmetic")
     parser.add_argument("--save", type=Path, default=None, help="one JSON line per position")
-    parser.add_argument("--fit", type=Path, nargs="+", default=None, metavar="FILE",
-                        help="own positions only: fit gammon.engine.cube_calibration's offsets to "
-                             "the rollouts --save wrote")
-    parser.add_argument("--load", type=Path, default=None,
-                        help="report on the first --positions lines a --save run wrote (same --set)")
+    parser.add_argument(
+        "--fit",
+        type=Path,
+        nargs="+",
+        default=None,
+        metavar="FILE",
+        help="own positions only: fit gammon.engine.cube_calibration's offsets to the rollouts --save wrote",
+    )
+    parser.add_argument(
+        "--load",
+        type=Path,
+        default=None,
+        help="report on the first --positions lines a --save run wrote (same --set)",
+    )
     args = parser.parse_args()
 
     import numba
@@ -168,11 +193,17 @@ def main() -> None:
         if [r["id"] for r in rows] != [p.id for p in positions[: len(rows)]]:
             raise ValueError(f"{args.load} does not hold these positions (another --set or --seed?)")
         positions = positions[: len(rows)]
-    for i, p in enumerate(positions[len(rows):], len(rows)):
+    for i, p in enumerate(positions[len(rows) :], len(rows)):
         r = e0.rollout(p, settings=settings, workers=1)
-        rows.append(dict(id=p.id, p0=e0.evaluate(p).as_array().tolist(),
-                         p2=e2.evaluate(p).as_array().tolist(),
-                         roll=r.probabilities.as_array().tolist(), se=r.standard_error.equity))
+        rows.append(
+            dict(
+                id=p.id,
+                p0=e0.evaluate(p).as_array().tolist(),
+                p2=e2.evaluate(p).as_array().tolist(),
+                roll=r.probabilities.as_array().tolist(),
+                se=r.standard_error.equity,
+            )
+        )
         if args.save:
             with args.save.open("a") as f:
                 f.write(json.dumps(rows[-1]) + "\n")
@@ -181,25 +212,36 @@ def main() -> None:
     rolled = np.array([r["roll"] for r in rows])
     x = efficiencies(np.array([p.as_array() for p in positions]))
     nd_r, dt_r = janowski_nd_dt(rolled, x)
-    print(f"{len(rows)} contact positions ({args.set}), {args.trials}-trial 0-ply rollouts "
-          f"(seed {args.seed}); mean rollout SE of the equity {np.mean([r['se'] for r in rows]):.4f}")
+    print(
+        f"{len(rows)} contact positions ({args.set}), {args.trials}-trial 0-ply rollouts "
+        f"(seed {args.seed}); mean rollout SE of the equity {np.mean([r['se'] for r in rows]):.4f}"
+    )
     print("rollout means: " + ", ".join(f"{n} {v:.4f}" for n, v in zip(OUTPUTS, rolled.mean(0))))
     for key in ("p0", "p2"):
         net = np.array([r[key] for r in rows])
         m, se = bias(net, rolled)
         nd, dt = janowski_nd_dt(net, x)
-        print(f"net {key[1]}-ply minus rollout: " + ", ".join(
-            f"{n} {a:+.4f} +- {s:.4f}" for n, a, s in zip(OUTPUTS + ("equity",), m, se)))
-        print(f"  Janowski on the net's minus on the rollout's probabilities: ND {np.mean(nd - nd_r):+.4f} "
-              f"+- {np.std(nd - nd_r, ddof=1) / np.sqrt(len(nd)):.4f}, DT {np.mean(dt - dt_r):+.4f} "
-              f"+- {np.std(dt - dt_r, ddof=1) / np.sqrt(len(dt)):.4f}")
+        print(
+            f"net {key[1]}-ply minus rollout: "
+            + ", ".join(f"{n} {a:+.4f} +- {s:.4f}" for n, a, s in zip(OUTPUTS + ("equity",), m, se))
+        )
+        print(
+            f"  Janowski on the net's minus on the rollout's probabilities: ND {np.mean(nd - nd_r):+.4f} "
+            f"+- {np.std(nd - nd_r, ddof=1) / np.sqrt(len(nd)):.4f}, DT {np.mean(dt - dt_r):+.4f} "
+            f"+- {np.std(dt - dt_r, ddof=1) / np.sqrt(len(dt)):.4f}"
+        )
     if args.set == "judge":
         # the judge's 0-ply cube equities against Janowski on the rollout's probabilities
-        gaps = [(nd_r[i] if not d.owned else money_equities(rolled[i], x[i])[0, 1]) - d.nd0
-                for i, p in enumerate(positions) for d in decisions[p.id]]
+        gaps = [
+            (nd_r[i] if not d.owned else money_equities(rolled[i], x[i])[0, 1]) - d.nd0
+            for i, p in enumerate(positions)
+            for d in decisions[p.id]
+        ]
         dts = [dt_r[i] - d.dt0 for i, p in enumerate(positions) for d in decisions[p.id]]
-        print(f"Janowski on gammon's rollout probabilities minus gnubg 0-ply's cube equities "
-              f"({len(dts)} decisions): ND {np.mean(gaps):+.4f}, DT {np.mean(dts):+.4f}")
+        print(
+            f"Janowski on gammon's rollout probabilities minus gnubg 0-ply's cube equities "
+            f"({len(dts)} decisions): ND {np.mean(gaps):+.4f}, DT {np.mean(dts):+.4f}"
+        )
     if args.set == "judge" and args.gnubg:
         check_arithmetic(positions, decisions)
 
@@ -224,20 +266,25 @@ def fit(files: list[Path]) -> None:
     x = efficiencies(np.array([p.as_array() for p in positions]))
     nd_r, dt_r = janowski_nd_dt(np.array([r["roll"] for r in rows]), x)
     classes = np.array([cube_calibration.anchor_class(p.board) for p in positions])
-    print(f"{len(rows)} own contact positions; the offsets by anchor class (Engine()'s DT within 1 +- "
-          f"{cube_calibration.HALF_WIDTH}):")
+    print(
+        f"{len(rows)} own contact positions; the offsets by anchor class (Engine()'s DT within 1 +- "
+        f"{cube_calibration.HALF_WIDTH}):"
+    )
     fitted = class_offsets(nd, dt, nd_r, dt_r, classes)
     for k, (c_dt, se_dt, c_nd, se_nd) in enumerate(fitted):
         m = classes == k
         near = int((m & (cube_calibration.zone_weight(dt) > 0)).sum())
-        print(f"  class {k}: {int(m.sum())} positions, {near} in the zone: DT {c_dt:+.4f} +- {se_dt:.4f}, "
-              f"ND {c_nd:+.4f} +- {se_nd:.4f}")
+        print(
+            f"  class {k}: {int(m.sum())} positions, {near} in the zone: DT {c_dt:+.4f} +- {se_dt:.4f}, "
+            f"ND {c_nd:+.4f} +- {se_nd:.4f}"
+        )
     print("DT_OFFSETS = (" + ", ".join(f"{f[0]:.3f}" for f in fitted) + ")")
     print("ND_OFFSETS = (" + ", ".join(f"{f[2]:.3f}" for f in fitted) + ")")
 
 
-def class_offsets(nd: np.ndarray, dt: np.ndarray, nd_rolled: np.ndarray, dt_rolled: np.ndarray,
-                  classes: np.ndarray) -> list[tuple[float, float, float, float]]:
+def class_offsets(
+    nd: np.ndarray, dt: np.ndarray, nd_rolled: np.ndarray, dt_rolled: np.ndarray, classes: np.ndarray
+) -> list[tuple[float, float, float, float]]:
     """Per anchor class: the DT offset and its standard error, then the ND offset and its, each
     :func:`gammon.engine.cube_calibration.fit_offset` of the rolled-out against the engine's
     equities of that class's positions, weighted by the engine's DT."""
@@ -246,8 +293,12 @@ def class_offsets(nd: np.ndarray, dt: np.ndarray, nd_rolled: np.ndarray, dt_roll
     out = []
     for k in range(cube_calibration.ANCHOR_CLASSES):
         m = classes == k
-        out.append((*cube_calibration.fit_offset(dt[m], dt_rolled[m], dt[m]),
-                    *cube_calibration.fit_offset(nd[m], nd_rolled[m], dt[m])))
+        out.append(
+            (
+                *cube_calibration.fit_offset(dt[m], dt_rolled[m], dt[m]),
+                *cube_calibration.fit_offset(nd[m], nd_rolled[m], dt[m]),
+            )
+        )
     return out
 
 
@@ -265,10 +316,12 @@ def check_arithmetic(positions: list[Position], decisions: dict[str, list[Decisi
         for d in decisions[p.id]:
             nd_gap.append((v[1] if d.owned else v[0]) - d.nd0)
             dt_gap.append(2.0 * v[2] - d.dt0)
-    print(f"cubeful arithmetic: Janowski on gnubg 0-ply probabilities minus gnubg 0-ply's own cube "
-          f"equities ({len(dt_gap)} decisions): ND {np.mean(nd_gap):+.4f} (mean |.| "
-          f"{np.mean(np.abs(nd_gap)):.4f}), DT {np.mean(dt_gap):+.4f} "
-          f"(mean |.| {np.mean(np.abs(dt_gap)):.4f})")
+    print(
+        f"cubeful arithmetic: Janowski on gnubg 0-ply probabilities minus gnubg 0-ply's own cube "
+        f"equities ({len(dt_gap)} decisions): ND {np.mean(nd_gap):+.4f} (mean |.| "
+        f"{np.mean(np.abs(nd_gap)):.4f}), DT {np.mean(dt_gap):+.4f} "
+        f"(mean |.| {np.mean(np.abs(dt_gap)):.4f})"
+    )
 
 
 if __name__ == "__main__":

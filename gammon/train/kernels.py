@@ -86,8 +86,13 @@ def _equity(y):
 def _pick_buffers(nh):
     """Work arrays of ``_net_pick`` for nets of up to ``nh`` hidden units: inputs, encoder scratch,
     hidden layer, outputs and the best play's outputs."""
-    return (np.zeros(N_INPUTS, dtype=np.float32), np.zeros(52, dtype=np.int32),
-            np.zeros(nh, dtype=np.float32), np.zeros(5, dtype=np.float32), np.zeros(5, dtype=np.float32))
+    return (
+        np.zeros(N_INPUTS, dtype=np.float32),
+        np.zeros(52, dtype=np.int32),
+        np.zeros(nh, dtype=np.float32),
+        np.zeros(5, dtype=np.float32),
+        np.zeros(5, dtype=np.float32),
+    )
 
 
 @njit(cache=True)
@@ -161,8 +166,9 @@ def _train_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, alpha, lam)
             return 0
         for i in range(26):
             boards[t, i] = board[i]
-        after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                  x, scratch, h, y, best_y)
+        after, result = _net_pick(
+            board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+        )
         t += 1
         if result > 0:
             break
@@ -244,8 +250,7 @@ def _pubeval_pick(board, d1, d2, pub_race, pub_contact):
 
 
 @njit(cache=True)
-def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, index,
-                     net_first):
+def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, index, net_first):
     """One cubeless game; returns the points the net wins (negative when it loses). ``net_first``
     says which player gets the first die of the opening roll."""
     state = _new_state(seed, index)
@@ -256,8 +261,9 @@ def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_conta
     net_on_roll = (d1 > d2) == net_first
     for _ in range(10 * MAX_PLIES):
         if net_on_roll:
-            after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                      x, scratch, h, y, best_y)
+            after, result = _net_pick(
+                board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+            )
         else:
             after, result = _pubeval_pick(board, d1, d2, pub_race, pub_contact)
         if result > 0:
@@ -269,8 +275,9 @@ def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_conta
     return 0
 
 
-def games_vs_pubeval(ev: NeuralEvaluator, pub_race: np.ndarray, pub_contact: np.ndarray, seed: int,
-                     pairs: int) -> np.ndarray:
+def games_vs_pubeval(
+    ev: NeuralEvaluator, pub_race: np.ndarray, pub_contact: np.ndarray, seed: int, pairs: int
+) -> np.ndarray:
     """``pairs`` dice sequences, each played twice with the seats swapped, ``ev`` (0-ply) against
     pubeval with the weights ``pub_race`` and ``pub_contact``; returns the net's points of each game
     (int64[2 * pairs])."""
@@ -281,8 +288,9 @@ def games_vs_pubeval(ev: NeuralEvaluator, pub_race: np.ndarray, pub_contact: np.
 def _games_vs_pubeval_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, pairs):
     out = np.zeros(2 * pairs, dtype=np.int64)
     for g in prange(2 * pairs):
-        out[g] = _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact,
-                                  seed, g // 2, g % 2 == 0)
+        out[g] = _game_vs_pubeval(
+            cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, g // 2, g % 2 == 0
+        )
     return out
 
 
@@ -307,14 +315,15 @@ def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, ever
                 out[written, i] = board[i]
             written += 1
         count = 0
-        if explore > 0.0 and np.float64(_splitmix(picks) >> np.uint64(11)) * 2.0 ** -53 < explore:
+        if explore > 0.0 and np.float64(_splitmix(picks) >> np.uint64(11)) * 2.0**-53 < explore:
             count, _nsteps, boards, _steps = generate_all(board, d1, d2)
         if count > 0:
             after = boards[np.int64(_splitmix(picks) % np.uint64(count))].copy()
             result = win_kind(after)
         else:
-            after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                      x, scratch, h, y, best_y)
+            after, result = _net_pick(
+                board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+            )
         if result > 0:
             break
         board = after
@@ -323,23 +332,25 @@ def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, ever
     return written
 
 
-def collect_positions(ev: NeuralEvaluator, seed: int, first: int, games: int, every: int,
-                      explore: float = 0.0) -> np.ndarray:
+def collect_positions(
+    ev: NeuralEvaluator, seed: int, first: int, games: int, every: int, explore: float = 0.0
+) -> np.ndarray:
     """Every ``every``-th position of the 0-ply self-play games ``first .. first + games - 1`` of
     ``ev``, game ``i`` rolling from ``(seed, i)``: int8 (count, 26); ``explore`` as in
     ``_collect_game``."""
-    return _collect_positions_kernel(*_arrays(ev), seed, first, games, every, MAX_PLIES // every + 1,
-                                     explore)
+    return _collect_positions_kernel(*_arrays(ev), seed, first, games, every, MAX_PLIES // every + 1, explore)
 
 
 @njit(cache=True, parallel=True)
-def _collect_positions_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games, every, per_game,
-                              explore):
+def _collect_positions_kernel(
+    cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games, every, per_game, explore
+):
     buf = np.zeros((games, per_game, 26), dtype=np.int8)
     counts = np.zeros(games, dtype=np.int64)
     for g in prange(games):
-        counts[g] = _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, buf[g],
-                                  every, explore)
+        counts[g] = _collect_game(
+            cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, buf[g], every, explore
+        )
     total = counts.sum()
     out = np.zeros((total, 26), dtype=np.int8)
     k = 0
@@ -368,8 +379,9 @@ def _label_one_ply_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
                 w = 1.0 if d1 == d2 else 2.0
-                after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                          x, scratch, h, y, best_y)
+                after, result = _net_pick(
+                    board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+                )
                 if result > 0:
                     acc[0] += w
                     if result >= 2:
@@ -386,12 +398,14 @@ def _label_one_ply_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
             out[r, k] = acc[k] / 36.0
         # Raw sigmoid outputs need not be ordered; labels must be (win >= wg >= wbg, ...).
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4])
+            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4]
+        )
     return out
 
 
-def fit_epoch(ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, order: np.ndarray,
-              alpha: float) -> float:
+def fit_epoch(
+    ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, order: np.ndarray, alpha: float
+) -> float:
     """One pass of SGD (squared error, learning rate ``alpha``) of ``ev``'s nets, in place, toward
     ``targets`` over the ``boards`` in ``order``, in parallel on shared weights; returns the mean
     squared error seen before each step (summed over the five outputs)."""
