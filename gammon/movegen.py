@@ -301,5 +301,5 @@ def legal_plays(position: Position, dice: Sequence[int]) -> list[Play]:
     """Every legal play of ``position`` for ``dice``, one per distinct resulting position."""
     d1, d2 = check_dice(dice)
     _, boards, steps = generate_arrays(position.as_array(), (d1, d2))
-    make = Play._from_kernel
+    make = Play.from_kernel
     return [make(position, (d1, d2), s, a) for s, a in zip(steps.tolist(), boards.tolist())]

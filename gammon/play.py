@@ -26,8 +26,9 @@ class Play:
     _after_board: list[int] | None
     _after: Position | None
 
-    def __init__(self, position: Position, dice: tuple[int, int], steps: tuple[Step, ...],
-                 after: Position) -> None:
+    def __init__(
+        self, position: Position, dice: tuple[int, int], steps: tuple[Step, ...], after: Position
+    ) -> None:
         self.position = position
         self.dice = dice
         self._steps = tuple(steps)
@@ -35,8 +36,11 @@ class Play:
         self._after = after
 
     @classmethod
-    def _from_kernel(cls, position: Position, dice: tuple[int, int], steps: list[list[int]],
-                     after_board: list[int]) -> Play:
+    def from_kernel(
+        cls, position: Position, dice: tuple[int, int], steps: list[list[int]], after_board: list[int]
+    ) -> Play:
+        """A play of the move generator's kernels, taken unchecked: ``steps`` and ``after_board`` as
+        their arrays' lists (the steps are made tuples only when asked for)."""
         p = object.__new__(cls)
         p.position = position
         p.dice = dice
@@ -58,7 +62,7 @@ class Play:
         if self._after is None:
             assert self._after_board is not None  # one of the two is always set
             # the class of the position played from: play.py needs no runtime import of it
-            self._after = type(self.position)._trusted(tuple(self._after_board))
+            self._after = type(self.position).trusted(tuple(self._after_board))
         return self._after
 
     @property

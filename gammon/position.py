@@ -55,7 +55,7 @@ class Position:
         self._id = None
 
     @classmethod
-    def _trusted(cls, board: tuple[int, ...]) -> Position:
+    def trusted(cls, board: tuple[int, ...]) -> Position:
         """Build without validation: for boards made by gammon's own kernels."""
         p = object.__new__(cls)
         p._board = board
@@ -87,8 +87,7 @@ class Position:
                     raise InvalidPositionError(f"checker count {count!r} on point {point} is not >= 0")
                 slot = point if side == 1 else (OPPONENT_BAR if point == BAR else 25 - point)
                 if board[slot] != 0 and count:
-                    raise InvalidPositionError(
-                        f"point {point} holds checkers of both players")
+                    raise InvalidPositionError(f"point {point} holds checkers of both players")
                 board[slot] = side * count
         return cls(board)
 
@@ -298,7 +297,7 @@ def require_in_play(value: object, what: str, verb: str) -> Position:
 def _flipped(board: Sequence[int]) -> Position:
     out = [0] * 26
     flip_into(board, out)
-    return Position._trusted(tuple(out))
+    return Position.trusted(tuple(out))
 
 
 def _board_text(board: object) -> str:
@@ -312,18 +311,22 @@ def _check_board(cells: tuple[int, ...]) -> None:
     for c in cells:
         if type(c) is not int and (isinstance(c, bool) or not isinstance(c, numbers.Integral)):
             raise InvalidPositionError(
-                f"board slots must be integers, got {cut(repr(c))} in {_board_text(cells)}")
+                f"board slots must be integers, got {cut(repr(c))} in {_board_text(cells)}"
+            )
     if cells[BAR] < 0:
         raise InvalidPositionError(
-            f"the mover's bar (slot 25) must be >= 0, got {cells[BAR]} in {_board_text(cells)}")
+            f"the mover's bar (slot 25) must be >= 0, got {cells[BAR]} in {_board_text(cells)}"
+        )
     if cells[OPPONENT_BAR] > 0:
         raise InvalidPositionError(
-            f"the opponent's bar (slot 0) must be <= 0, got {cells[OPPONENT_BAR]} in {_board_text(cells)}")
+            f"the opponent's bar (slot 0) must be <= 0, got {cells[OPPONENT_BAR]} in {_board_text(cells)}"
+        )
     mover = sum(c for c in cells if c > 0)
     opponent = -sum(c for c in cells if c < 0)
     if mover > CHECKERS or opponent > CHECKERS:
         raise InvalidPositionError(
-            f"at most 15 checkers a side, got {mover} and {opponent} in {_board_text(cells)}")
+            f"at most 15 checkers a side, got {mover} and {opponent} in {_board_text(cells)}"
+        )
     if mover == 0 and opponent == 0:
         raise InvalidPositionError(f"a position needs checkers on the board: {_board_text(cells)}")
 

@@ -51,12 +51,12 @@ def net_player(path: str | None = None) -> Player:
             return position.flip()
         won = ~(boards < 0).any(axis=1)
         if won.any():  # bearing off the last checker: take the biggest win
-            candidates = [Position._trusted(tuple(int(c) for c in b)) for b in boards[won]]
+            candidates = [Position.trusted(tuple(int(c) for c in b)) for b in boards[won]]
             return max(candidates, key=lambda p: _points(p))
         p = ev.evaluate(boards)
         equity = 2 * p[:, 0] - 1 + p[:, 1] + p[:, 2] - p[:, 3] - p[:, 4]
         best = int(np.argmin(equity))  # the opponent's equity: lowest is best for the mover
-        return Position._trusted(tuple(int(c) for c in boards[best]))
+        return Position.trusted(tuple(int(c) for c in boards[best]))
 
     return choose
 
@@ -103,9 +103,9 @@ def gnubg_player(plies: int = 0) -> Player:
         # by gnubg's evaluation of each resulting position.
         best, best_eq = None, math.inf
         for b in results:
-            p = Position._trusted(b)
+            p = Position.trusted(b)
             if p.is_game_over():
-                return max((Position._trusted(r) for r in results), key=_points)
+                return max((Position.trusted(r) for r in results), key=_points)
             e = gnubg.evaluate(p.to_gnubg_board(), cube, context)
             eq = 2 * e[0] - 1 + e[1] + e[2] - e[3] - e[4]
             if eq < best_eq:

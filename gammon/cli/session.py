@@ -40,8 +40,10 @@ from gammon.cli.words import (
     tutor_warning,
 )
 from gammon.datadir import data_dir
+from gammon.engine.engine import Engine
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
+from gammon.formats.mat import write_mat
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
 from gammon.match import Match
@@ -51,7 +53,6 @@ from gammon.words import describe
 if TYPE_CHECKING:
     from gammon.analysis.marks import Skill
     from gammon.analysis.tutor import Tutor
-    from gammon.engine.engine import Engine
 
 __all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said",
            "save_match", "tutor_level"]
@@ -773,8 +774,6 @@ class PlaySession:
 
     def _hint_engine(self) -> Engine:
         if self.engine is None:
-            from gammon.engine.engine import Engine  # loaded only when a hint is asked for
-
             self.engine = Engine()
         return self.engine
 
@@ -814,10 +813,6 @@ class PlaySession:
 
 def save_match(match: Match, path: str, names: tuple[str, str]) -> tuple[bool, str]:
     """Write the match as a .mat file; returns whether it was written and what to tell the person."""
-    try:
-        from gammon.formats.mat import write_mat
-    except ImportError:
-        return False, "Saving is not available (gammon.formats.mat is missing)."
     try:
         write_mat(match, names=names, file=path)
     except OSError as e:

@@ -103,12 +103,12 @@ class Engine:
             after, steps, best = self._searcher.best_play(board, d)
             if best < 0:
                 return None
-            return Play._from_kernel(position, d, steps[best].tolist(), after[best].tolist())
+            return Play.from_kernel(position, d, steps[best].tolist(), after[best].tolist())
         d, after, steps, order, _ = self._ranked(position, dice)
         if len(after) == 0:
             return None
         best = int(order[0])
-        return Play._from_kernel(position, d, steps[best].tolist(), after[best].tolist())
+        return Play.from_kernel(position, d, steps[best].tolist(), after[best].tolist())
 
     def hint(self, decision: Situation | Position, dice: Sequence[int] | None = None,
              n: int = 5) -> list[Hint]:
@@ -126,7 +126,7 @@ class Engine:
         order, probs, plies = self._searcher.rank_plays(after, self.settings, at_least=n)
         out = []
         for i, p, ply in list(zip(order, probs, plies))[:n]:
-            play = Play._from_kernel(position, d, steps[i].tolist(), after[i].tolist())
+            play = Play.from_kernel(position, d, steps[i].tolist(), after[i].tolist())
             out.append(Hint(play, Probabilities.from_array(p), float(cubeless_equity(p)), int(ply)))
         return out
 

@@ -139,7 +139,7 @@ def pubeval_best_play(position: Position, dice: Sequence[int]) -> Play | None:
     if len(boards) == 0:
         return None
     best = int(np.argmax(pubeval_board_scores(boards, position.is_race())))
-    return Play._from_kernel(position, (d1, d2), steps[best].tolist(), boards[best].tolist())
+    return Play.from_kernel(position, (d1, d2), steps[best].tolist(), boards[best].tolist())
 
 
 def pubeval_ranked_plays(position: Position, dice: Sequence[int]) -> list[tuple[Play, float]]:

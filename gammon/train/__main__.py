@@ -21,12 +21,19 @@ from pathlib import Path
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout.parallel import check_workers
 from gammon.train.batch_fit import AdamSettings
-from gammon.train.campaign import CampaignSettings, labels_of, load_campaign, run_campaign, status
+from gammon.train.campaign import (
+    CampaignRun,
+    CampaignSettings,
+    labels_of,
+    load_campaign,
+    run_campaign,
+    status,
+)
 from gammon.train.choices import Decisions, net_losses, report
 from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
-from gammon.train.labels import KINDS, LabelSet, LabelSettings, make_labels
-from gammon.train.selfplay import TrainSettings, load_or_start, run, vs_pubeval
-from gammon.train.supervised import NETS, adam_fit_labels, fit_labels, improve, widen
+from gammon.train.labels import KINDS, LabelSet, LabelSettings, Sampling, Work, make_labels
+from gammon.train.selfplay import Report, TrainSettings, load_or_start, run, vs_pubeval
+from gammon.train.supervised import NETS, Selection, SgdSettings, adam_fit_labels, fit_labels, improve, widen
 
 
 def _weights(path: Path | None) -> NeuralEvaluator:
@@ -57,11 +64,13 @@ def _campaign(args: argparse.Namespace) -> None:
         args.folder,
         _weights(args.weights),
         settings=settings,
-        first=args.first,
-        shards=args.shards,
-        minutes=args.minutes,
-        workers=check_workers(args.workers),
-        chunk=args.chunk,
+        run=CampaignRun(
+            first=args.first,
+            shards=args.shards,
+            minutes=args.minutes,
+            workers=check_workers(args.workers),
+            chunk=args.chunk,
+        ),
     )
     print(f"{done} shards finished by this run; {status(args.folder)}")
 
@@ -338,10 +347,12 @@ def _selfplay(args: argparse.Namespace) -> None:
         args.out,
         minutes=args.minutes,
         threads=args.threads,
-        check_every=args.check_every,
-        check_pairs=args.check_pairs,
-        checkpoint_every=args.checkpoint_every,
-        log=args.log,
+        report=Report(
+            check_pairs=args.check_pairs,
+            check_every=args.check_every,
+            checkpoint_every=args.checkpoint_every,
+            log=args.log,
+        ),
         progress=not args.quiet,
     )
 
@@ -350,14 +361,11 @@ def _improve(args: argparse.Namespace) -> None:
     improve(
         NeuralEvaluator.load(args.resume),
         args.out,
+        SgdSettings(epochs=args.epochs, alpha=args.alpha, seed=args.seed),
         games=args.games,
         every=args.every,
-        epochs=args.epochs,
-        alpha=args.alpha,
-        seed=args.seed,
         threads=args.threads,
-        check_pairs=args.check_pairs,
-        log=args.log,
+        report=Report(check_pairs=args.check_pairs, log=args.log),
     )
 
 
@@ -375,21 +383,25 @@ def _label(args: argparse.Namespace) -> None:
         _weights(args.weights),
         args.out,
         labelling,
-        games=args.games,
-        every=args.every,
-        seed=args.seed,
-        contact_only=args.contact_only,
-        race_only=args.race_only,
-        explore=args.explore,
-        min_anchors=args.min_anchors,
-        alternatives=args.alternatives,
-        set_up=args.set_up,
-        win_window=None if args.win_window is None else tuple(args.win_window),
+        Sampling(
+            games=args.games,
+            every=args.every,
+            seed=args.seed,
+            explore=args.explore,
+            contact_only=args.contact_only,
+            race_only=args.race_only,
+            min_anchors=args.min_anchors,
+            win_window=None if args.win_window is None else tuple(args.win_window),
+            alternatives=args.alternatives,
+            set_up=args.set_up,
+        ),
         positions=args.positions,
-        chunk=args.chunk,
-        workers=check_workers(args.workers),
-        ray_address=args.ray,
-        minutes=args.minutes,
+        work=Work(
+            chunk=args.chunk,
+            workers=check_workers(args.workers),
+            ray_address=args.ray,
+            minutes=args.minutes,
+        ),
     )
 
 
@@ -419,29 +431,27 @@ def _fit(args: argparse.Namespace) -> None:
             labels,
             args.out,
             adam,
-            holdout=args.holdout,
+            selection=Selection(
+                holdout=args.holdout,
+                drop_anchors=args.drop_anchors,
+                drop_window=None if args.drop_window is None else tuple(args.drop_window),
+                window_kept=kept,
+                rollouts=rollouts,
+                repeat=args.rollout_repeat,
+            ),
             seed=args.seed,
-            check_pairs=args.check_pairs,
-            log=args.log,
-            rollouts=rollouts,
-            repeat=args.rollout_repeat,
-            drop_anchors=args.drop_anchors,
-            drop_window=None if args.drop_window is None else tuple(args.drop_window),
-            window_kept=kept,
             nets=NETS if args.nets == "both" else (args.nets,),
+            report=Report(check_pairs=args.check_pairs, log=args.log),
         )
     else:
         fit_labels(
             ev,
             labels,
             args.out,
-            epochs=args.epochs,
-            alpha=args.alpha,
+            SgdSettings(epochs=args.epochs, alpha=args.alpha, seed=args.seed),
             holdout=args.holdout,
-            seed=args.seed,
             threads=args.threads,
-            check_pairs=args.check_pairs,
-            log=args.log,
+            report=Report(check_pairs=args.check_pairs, log=args.log),
         )
 
 

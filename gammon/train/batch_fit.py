@@ -56,9 +56,16 @@ def gradients(params: list[np.ndarray], x: np.ndarray, t: np.ndarray) -> tuple[f
     return cross_entropy(y, t), [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
 
 
-def adam_step(params: list[np.ndarray], grads: Sequence[np.ndarray], m: list[np.ndarray],
-              v: list[np.ndarray], step: int, lr: float, betas: tuple[float, float] = (0.9, 0.999),
-              eps: float = 1e-8) -> None:
+def adam_step(
+    params: list[np.ndarray],
+    grads: Sequence[np.ndarray],
+    m: list[np.ndarray],
+    v: list[np.ndarray],
+    step: int,
+    lr: float,
+    betas: tuple[float, float] = (0.9, 0.999),
+    eps: float = 1e-8,
+) -> None:
     """One Adam step (``step`` counts from 1): moves each array of ``params`` in place by its
     gradient in ``grads``, updating the moment estimates ``m`` and ``v`` (arrays shaped as
     ``params``, zero at the start) in place; ``betas``: their decay rates."""
@@ -68,12 +75,20 @@ def adam_step(params: list[np.ndarray], grads: Sequence[np.ndarray], m: list[np.
         mi += (1 - beta1) * g
         vi *= beta2
         vi += (1 - beta2) * g * g
-        p -= lr * (mi / (1 - beta1 ** step)) / (np.sqrt(vi / (1 - beta2 ** step)) + eps)
+        p -= lr * (mi / (1 - beta1**step)) / (np.sqrt(vi / (1 - beta2**step)) + eps)
 
 
-def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSettings, *, seed: int = 7,
-             held: tuple[np.ndarray, np.ndarray] | None = None, keep_last: bool = False,
-             note: Callable[[str], None] = print) -> Net:
+def adam_fit(
+    net: Net,
+    boards: np.ndarray,
+    targets: np.ndarray,
+    settings: AdamSettings,
+    *,
+    seed: int = 7,
+    held: tuple[np.ndarray, np.ndarray] | None = None,
+    keep_last: bool = False,
+    note: Callable[[str], None] = print,
+) -> Net:
     """Fit ``net`` to ``targets`` (N, 5) of ``boards`` (N, 26); returns the net of the epoch with the
     least cross-entropy on the held-out ``held`` (boards, targets), the start included, or of the
     last epoch without held-out positions or with ``keep_last`` (the held-out error is then only
@@ -98,13 +113,15 @@ def adam_fit(net: Net, boards: np.ndarray, targets: np.ndarray, settings: AdamSe
 
     best = [p.copy() for p in params]
     best_error = held_error(params)
-    note(f"adam: {len(x):,} positions, {0 if hx is None else len(hx):,} held out; "
-         f"start: held-out cross-entropy {best_error:.6f}")
+    note(
+        f"adam: {len(x):,} positions, {0 if hx is None else len(hx):,} held out; "
+        f"start: held-out cross-entropy {best_error:.6f}"
+    )
     for epoch in range(s.epochs):
         order = rng.permutation(len(x))
         train_ce = 0.0
         for k in range(steps_per_epoch):
-            idx = order[k * s.batch:(k + 1) * s.batch]
+            idx = order[k * s.batch : (k + 1) * s.batch]
             ce, grads = gradients(params, x[idx], t[idx])
             train_ce += ce * len(idx)
             lr = s.lr * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * step / total)))

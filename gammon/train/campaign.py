@@ -46,10 +46,11 @@ from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout.parallel import ordered_map
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
-from gammon.train.labels import LabelSet, float32_labels, self_play_positions, weights_digest
+from gammon.train.labels import LabelSet, Sampling, float32_labels, self_play_positions, weights_digest
 
 SHARD_FORMAT = 1
-#: where each source finds its positions: the kinds of position the engine loses most in
+#: where each source finds its positions (:class:`~gammon.train.labels.Sampling`'s filters): the
+#: kinds of position the engine loses most in
 SOURCES: dict[str, dict[str, Any]] = {
     "contact": {"contact_only": True},
     "holding": {"contact_only": True, "min_anchors": 1},  # a side holds a point of the other's home
@@ -109,6 +110,19 @@ class CampaignSettings:
 
 
 @dataclass(frozen=True)
+class CampaignRun:
+    """What one run of a campaign does: label shards from shard ``first`` on, until ``shards`` are
+    finished by this run (None: no end) or ``minutes`` have passed (0: no limit), ``chunk``
+    positions a piece of work over ``workers`` local processes."""
+
+    first: int = 0
+    shards: int | None = None
+    minutes: float = 0.0
+    workers: int = 1
+    chunk: int = 5
+
+
+@dataclass(frozen=True)
 class Shard:
     """A finished shard: its positions (boards, player on roll), their rollout means and standard
     errors, and ``meta`` (what made it)."""
@@ -127,14 +141,16 @@ def shard_positions(ev: NeuralEvaluator, settings: CampaignSettings, shard: int)
     count = 0
     for batch in range(_MAX_BATCHES):
         seed = (settings.seed * 1_000_003 + shard) * 1_009 + batch
-        boards = self_play_positions(ev, _GAMES_A_BATCH, settings.every, seed, explore=settings.explore,
-                                     **source)
+        sampling = Sampling(_GAMES_A_BATCH, settings.every, seed, explore=settings.explore, **source)
+        boards = self_play_positions(ev, sampling)
         found.append(boards)
         count += len(boards)
         if count >= settings.shard_size:
-            return np.ascontiguousarray(np.concatenate(found)[:settings.shard_size])
-    raise ValueError(f"source {settings.source(shard)!r} gave only {count} positions in "
-                     f"{_MAX_BATCHES * _GAMES_A_BATCH} games")
+            return np.ascontiguousarray(np.concatenate(found)[: settings.shard_size])
+    raise ValueError(
+        f"source {settings.source(shard)!r} gave only {count} positions in "
+        f"{_MAX_BATCHES * _GAMES_A_BATCH} games"
+    )
 
 
 @dataclass(frozen=True)
@@ -164,8 +180,10 @@ def rollout_chunk(job: _Job, start: int, stop: int) -> tuple[np.ndarray, np.ndar
         se = result.standard_error
         errors.append((se.win, se.win_gammon, se.win_backgammon, se.lose_gammon, se.lose_backgammon))
     n = stop - start
-    return (float32_labels(np.array(means, dtype=np.float64).reshape(n, 5)),
-            np.nan_to_num(np.array(errors, dtype=np.float32).reshape(n, 5)))
+    return (
+        float32_labels(np.array(means, dtype=np.float64).reshape(n, 5)),
+        np.nan_to_num(np.array(errors, dtype=np.float32).reshape(n, 5)),
+    )
 
 
 def position_ids(boards: np.ndarray) -> np.ndarray:
@@ -179,8 +197,13 @@ def boards_of(ids: np.ndarray) -> np.ndarray:
 def save_shard(path: Path, shard: Shard) -> None:
     """Write ``shard`` to ``path`` at once (a file appears whole or not at all)."""
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, position_ids=position_ids(shard.boards), targets=shard.targets,
-                        standard_errors=shard.standard_errors, meta=json.dumps(shard.meta, sort_keys=True))
+    np.savez_compressed(
+        tmp,
+        position_ids=position_ids(shard.boards),
+        targets=shard.targets,
+        standard_errors=shard.standard_errors,
+        meta=json.dumps(shard.meta, sort_keys=True),
+    )
     tmp.replace(path)
 
 
@@ -195,8 +218,10 @@ def load_shard(path: Path) -> Shard:
     if not isinstance(meta, dict) or meta.get("format") != SHARD_FORMAT:
         raise ValueError(f"{str(path)!r} is not a label shard of format {SHARD_FORMAT}")
     if targets.shape != (len(ids), 5) or errors.shape != (len(ids), 5):
-        raise ValueError(f"{str(path)!r} is damaged: {len(ids)} positions, targets {targets.shape}, "
-                         f"standard errors {errors.shape}")
+        raise ValueError(
+            f"{str(path)!r} is damaged: {len(ids)} positions, targets {targets.shape}, "
+            f"standard errors {errors.shape}"
+        )
     return Shard(boards_of(ids), targets.astype(np.float32), errors.astype(np.float32), meta)
 
 
@@ -223,8 +248,10 @@ def open_campaign(folder: Path, settings: CampaignSettings | None) -> CampaignSe
     if (folder / "campaign.json").exists():
         own = load_campaign(folder)
         if settings is not None and settings != own:
-            raise ValueError(f"{str(folder)!r} holds a campaign with other settings ({own.to_json()}); "
-                             "give another folder to start one")
+            raise ValueError(
+                f"{str(folder)!r} holds a campaign with other settings ({own.to_json()}); "
+                "give another folder to start one"
+            )
         return own
     own = settings if settings is not None else CampaignSettings()
     folder.mkdir(parents=True, exist_ok=True)
@@ -239,8 +266,11 @@ def labels_of(folder: Path) -> LabelSet:
     if not paths:
         raise ValueError(f"{str(folder)!r} has no finished label shard")
     shards = [load_shard(p) for p in paths]
-    return LabelSet(np.concatenate([s.boards for s in shards]), np.concatenate([s.targets for s in shards]),
-                    f"campaign {folder}: {len(paths)} shards of rollouts")
+    return LabelSet(
+        np.concatenate([s.boards for s in shards]),
+        np.concatenate([s.targets for s in shards]),
+        f"campaign {folder}: {len(paths)} shards of rollouts",
+    )
 
 
 def write_manifest(folder: Path) -> dict[str, Any]:
@@ -250,14 +280,28 @@ def write_manifest(folder: Path) -> dict[str, Any]:
     for path in sorted(folder.glob("shard-*.npz")):
         shard = load_shard(path)
         m = shard.meta
-        rows.append({"file": path.name, "shard": m["shard"], "positions": len(shard.boards),
-                     "source": m["source"], "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
-                     "net": m["net"], "commit": m["commit"], "seconds": m["seconds"],
-                     "processes": m["processes"], "finished": m["finished"]})
-    manifest = {"format": SHARD_FORMAT, "campaign": settings.to_json(), "shards": rows,
-                "positions": sum(r["positions"] for r in rows),
-                "teacher": f"cubeless rollouts, {settings.trials} trials at {settings.plies} ply, played "
-                           "to the end, variance reduced, quasi-random dice"}
+        rows.append(
+            {
+                "file": path.name,
+                "shard": m["shard"],
+                "positions": len(shard.boards),
+                "source": m["source"],
+                "sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                "net": m["net"],
+                "commit": m["commit"],
+                "seconds": m["seconds"],
+                "processes": m["processes"],
+                "finished": m["finished"],
+            }
+        )
+    manifest = {
+        "format": SHARD_FORMAT,
+        "campaign": settings.to_json(),
+        "shards": rows,
+        "positions": sum(r["positions"] for r in rows),
+        "teacher": f"cubeless rollouts, {settings.trials} trials at {settings.plies} ply, played "
+        "to the end, variance reduced, quasi-random dice",
+    }
     tmp = folder / "manifest.json.tmp"
     tmp.write_text(json.dumps(manifest, indent=1) + "\n")
     tmp.replace(folder / "manifest.json")
@@ -269,10 +313,16 @@ def _commit() -> str:
     a checkout (a copy of the tree on another machine) $GAMMON_COMMIT, or 'unknown'."""
     here = Path(__file__).resolve().parent
     try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True,
-                              timeout=10, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no", "gammon"],
-                               cwd=here.parent.parent, capture_output=True, text=True, timeout=10).stdout
+        head = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=here, capture_output=True, text=True, timeout=10, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no", "gammon"],
+            cwd=here.parent.parent,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return os.environ.get("GAMMON_COMMIT", "unknown")
     return head + ("+" if dirty.strip() else "")
@@ -307,32 +357,40 @@ class _Stop:
         return self.signalled or (self.deadline is not None and self.clock() >= self.deadline)
 
 
-def run_campaign(folder: Path, ev: NeuralEvaluator, *, settings: CampaignSettings | None = None,
-                 first: int = 0, shards: int | None = None, minutes: float = 0.0, workers: int = 1,
-                 chunk: int = 5, note: Callable[[str], None] = print,
-                 clock: Callable[[], float] = time.monotonic,
-                 should_stop: Callable[[], bool] | None = None) -> int:
+def run_campaign(
+    folder: Path,
+    ev: NeuralEvaluator,
+    *,
+    settings: CampaignSettings | None = None,
+    run: CampaignRun = CampaignRun(),
+    note: Callable[[str], None] = print,
+    clock: Callable[[], float] = time.monotonic,
+    should_stop: Callable[[], bool] | None = None,
+) -> int:
     """Label shards of the campaign in ``folder`` (started with ``settings`` if new) with ``ev``:
-    from shard ``first`` on, each shard that is neither finished nor taken by another run, until
-    ``shards`` shards are finished by this run (None: no end), ``minutes`` have passed (0: no
-    limit), a SIGINT / SIGTERM comes, or ``should_stop()`` says so (checked after every chunk).
-    Returns the number of shards this run finished."""
+    from shard ``run.first`` on, each shard that is neither finished nor taken by another run,
+    until ``run.shards`` shards are finished by this run (None: no end), ``run.minutes`` have passed
+    (0: no limit), a SIGINT / SIGTERM comes, or ``should_stop()`` says so (checked after every
+    chunk). Returns the number of shards this run finished."""
     settings = open_campaign(folder, settings)
-    stop = _Stop(minutes, clock)
+    stop = _Stop(run.minutes, clock)
     old = {s: signal.signal(s, stop) for s in (signal.SIGINT, signal.SIGTERM)}
     digest = weights_digest(ev)[:16]
     commit = _commit()
     finished = 0
     try:
-        k = first
-        while (shards is None or finished < shards) and not stop.due():
+        k = run.first
+        while (run.shards is None or finished < run.shards) and not stop.due():
             if shard_path(folder, k).exists():
                 k += 1
                 continue
             with _claim(folder, k) as mine:
                 # another run may have finished it since the look above
-                if mine and not shard_path(folder, k).exists() and _label_shard(
-                        folder, ev, settings, k, digest, commit, stop, workers, chunk, note, should_stop):
+                if (
+                    mine
+                    and not shard_path(folder, k).exists()
+                    and _label_shard(folder, ev, settings, k, digest, commit, stop, run, note, should_stop)
+                ):
                     finished += 1
                     write_manifest(folder)
             k += 1
@@ -342,9 +400,18 @@ def run_campaign(folder: Path, ev: NeuralEvaluator, *, settings: CampaignSetting
     return finished
 
 
-def _label_shard(folder: Path, ev: NeuralEvaluator, settings: CampaignSettings, k: int, digest: str,
-                 commit: str, stop: _Stop, workers: int, chunk: int, note: Callable[[str], None],
-                 should_stop: Callable[[], bool] | None) -> bool:
+def _label_shard(
+    folder: Path,
+    ev: NeuralEvaluator,
+    settings: CampaignSettings,
+    k: int,
+    digest: str,
+    commit: str,
+    stop: _Stop,
+    run: CampaignRun,
+    note: Callable[[str], None],
+    should_stop: Callable[[], bool] | None,
+) -> bool:
     """Label (or go on with) shard ``k``; whether it was finished."""
     boards = shard_positions(ev, settings, k)
     partial = _partial_path(folder, k)
@@ -364,17 +431,25 @@ def _label_shard(folder: Path, ev: NeuralEvaluator, settings: CampaignSettings, 
                 note(f"shard {k}: the kept part was made by another net or settings; starting again")
     done = len(targets)
     note(f"shard {k} ({settings.source(k)}): {done} / {len(boards)} positions labelled already")
-    edges = list(range(done, len(boards), chunk)) + [len(boards)]
-    results = ordered_map(rollout_chunk, _Job(ev, boards, settings, k), list(zip(edges[:-1], edges[1:])),
-                          workers=workers)
+    edges = list(range(done, len(boards), run.chunk)) + [len(boards)]
+    results = ordered_map(
+        rollout_chunk, _Job(ev, boards, settings, k), list(zip(edges[:-1], edges[1:])), workers=run.workers
+    )
     started = time.perf_counter()
     parts_t, parts_e = [targets], [errors]
 
     def meta() -> dict[str, Any]:
-        return {"format": SHARD_FORMAT, "shard": k, "source": settings.source(k),
-                "settings": settings.to_json(), "net": digest, "commit": commit,
-                "seconds": round(seconds + time.perf_counter() - started, 1), "processes": workers,
-                "finished": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        return {
+            "format": SHARD_FORMAT,
+            "shard": k,
+            "source": settings.source(k),
+            "settings": settings.to_json(),
+            "net": digest,
+            "commit": commit,
+            "seconds": round(seconds + time.perf_counter() - started, 1),
+            "processes": run.workers,
+            "finished": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        }
 
     try:
         for t, se in results:
@@ -405,7 +480,8 @@ def status(folder: Path) -> str:
     partial = sorted((folder / ".partial").glob("shard-*.npz")) if (folder / ".partial").exists() else []
     kept = sum(len(load_shard(p).boards) for p in partial)
     seconds = sum(r["seconds"] * r["processes"] for r in manifest["shards"])
-    line = (f"{len(manifest['shards'])} shards finished, {manifest['positions']:,} positions "
-            f"({seconds / 3600:.1f} core-hours); {len(partial)} in progress with {kept:,} positions")
+    line = (
+        f"{len(manifest['shards'])} shards finished, {manifest['positions']:,} positions "
+        f"({seconds / 3600:.1f} core-hours); {len(partial)} in progress with {kept:,} positions"
+    )
     return line
-

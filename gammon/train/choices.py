@@ -91,15 +91,18 @@ def net_losses(ev: NeuralEvaluator, decisions: Decisions) -> np.ndarray:
 def report(names: list[str], losses: list[np.ndarray], races: np.ndarray) -> list[str]:
     """A line per net: mean loss in mEMG (contact, race), wrong picks, and the paired difference
     from the first net with its standard error."""
+
     def mean(x: np.ndarray) -> str:
         return f"{1000 * x.mean():.3f}" if len(x) else "-"
 
     lines: list[str] = []
     for name, loss in zip(names, losses):
         n = len(loss)
-        line = (f"{name}: {mean(loss)} mEMG a decision +- {1000 * loss.std() / np.sqrt(n):.3f} "
-                f"(contact {mean(loss[~races])}, race {mean(loss[races])}; "
-                f"{np.mean(loss > 0):.1%} not the labels' best; {n:,} decisions)")
+        line = (
+            f"{name}: {mean(loss)} mEMG a decision +- {1000 * loss.std() / np.sqrt(n):.3f} "
+            f"(contact {mean(loss[~races])}, race {mean(loss[races])}; "
+            f"{np.mean(loss > 0):.1%} not the labels' best; {n:,} decisions)"
+        )
         if lines:
             diff = loss - losses[0]
             line += f"; minus the first {1000 * diff.mean():+.3f} +- {1000 * diff.std() / np.sqrt(n):.3f}"

@@ -54,8 +54,9 @@ class CubeHeadSettings:
 
     def __post_init__(self) -> None:
         if self.lam < 0 or self.steps < 1 or self.lr <= 0 or not 0 <= self.holdout < 1:
-            raise ValueError(f"a cube head fit needs lam >= 0, steps >= 1, lr > 0 and "
-                             f"0 <= holdout < 1, got {self!r}")
+            raise ValueError(
+                f"a cube head fit needs lam >= 0, steps >= 1, lr > 0 and 0 <= holdout < 1, got {self!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -76,14 +77,18 @@ class CubeHeadReport:
         names = "win, win gammon, win backgammon, lose gammon, lose backgammon"
         what, head = ("borne-off", "borne-off head") if self.borne else ("contact", "cube head")
         rows = [("net", self.net)] + ([] if self.before is None else [("the head before", self.before)])
-        return [f"{self.positions:,} {what} positions, {self.held_out:,} held out; "
-                f"cross-entropy and root mean square error ({names}):"] + [
+        return [
+            f"{self.positions:,} {what} positions, {self.held_out:,} held out; "
+            f"cross-entropy and root mean square error ({names}):"
+        ] + [
             f"  {label:<15} {ce:.5f}  " + " ".join(f"{e:.4f}" for e in rms)
-            for label, (ce, rms) in rows + [(head, self.head)]]
+            for label, (ce, rms) in rows + [(head, self.head)]
+        ]
 
 
-def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
-         settings: CubeHeadSettings) -> tuple[np.ndarray, np.ndarray]:
+def _fit(
+    h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray, settings: CubeHeadSettings
+) -> tuple[np.ndarray, np.ndarray]:
     """Adam on the mean cross-entropy plus ``lam / 2 * |w - w2|^2`` (weights and biases)."""
     w, b = w2.copy(), b2.copy()
     m, v = [np.zeros_like(w), np.zeros_like(b)], [np.zeros_like(w), np.zeros_like(b)]
@@ -94,8 +99,12 @@ def _fit(h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray,
     return w, b
 
 
-def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet, settings: CubeHeadSettings = CubeHeadSettings(),
-                  borne: bool = False) -> tuple[NeuralEvaluator, CubeHeadReport]:
+def fit_cube_head(
+    ev: NeuralEvaluator,
+    labels: LabelSet,
+    settings: CubeHeadSettings = CubeHeadSettings(),
+    borne: bool = False,
+) -> tuple[NeuralEvaluator, CubeHeadReport]:
     """A copy of ``ev`` with a cube head fitted to the contact positions of ``labels`` (rollout
     chances; races are left out: the race net has no head), and the report of the fit. With
     ``borne``, the head is the borne-off head, fitted to the positions where a side has borne off a
@@ -132,8 +141,14 @@ def fit_cube_head(ev: NeuralEvaluator, labels: LabelSet, settings: CubeHeadSetti
 
     if n_held:
         w, b = _fit(h[train], targets[train], *start, settings)
-        report = CubeHeadReport(len(boards), n_held, scores(w2, b2), scores(w, b), borne,
-                                scores(*start) if settings.from_head else None)
+        report = CubeHeadReport(
+            len(boards),
+            n_held,
+            scores(w2, b2),
+            scores(w, b),
+            borne,
+            scores(*start) if settings.from_head else None,
+        )
     else:
         nothing = (float("nan"), np.full(5, np.nan))
         report = CubeHeadReport(len(boards), 0, nothing, nothing, borne)

@@ -3,7 +3,9 @@ pubeval for the strength check. Nothing here is imported at play time.
 
 A net is four float32 arrays ``w1 (I, H), b1 (H), w2 (H, 5), b2 (5)`` with sigmoid hidden and
 output units, as :mod:`gammon.engine.net.neural`. Kernels take the contact net then the race net and
-pick the net per position with ``is_race_board``.
+pick the net per position with ``is_race_board``. The public functions take a
+:class:`~gammon.engine.net.neural.NeuralEvaluator` and hand its eight arrays to the kernel (private,
+``_..._kernel``): one Python call a batch of games or positions, so the kernels run as fast.
 
 TD(lambda) is applied in its offline forward view: during a game the weights only choose moves
 (0-ply greedy, every play of the roll evaluated), and at its end each visited position ``s_t`` is
@@ -20,6 +22,7 @@ from numba import njit, prange
 from gammon.engine.net.encode import N_INPUTS, SCRATCH, encode_into, is_race_board
 from gammon.engine.net.forward import evaluate_one as _evaluate
 from gammon.engine.net.forward import forward as _forward
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.pubeval import score_kernel as _pubeval_scores
 from gammon.movegen import generate_all
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
@@ -83,8 +86,13 @@ def _equity(y):
 def _pick_buffers(nh):
     """Work arrays of ``_net_pick`` for nets of up to ``nh`` hidden units: inputs, encoder scratch,
     hidden layer, outputs and the best play's outputs."""
-    return (np.zeros(N_INPUTS, dtype=np.float32), np.zeros(SCRATCH, dtype=np.int32),
-            np.zeros(nh, dtype=np.float32), np.zeros(5, dtype=np.float32), np.zeros(5, dtype=np.float32))
+    return (
+        np.zeros(N_INPUTS, dtype=np.float32),
+        np.zeros(SCRATCH, dtype=np.int32),
+        np.zeros(nh, dtype=np.float32),
+        np.zeros(5, dtype=np.float32),
+        np.zeros(5, dtype=np.float32),
+    )
 
 
 @njit(cache=True)
@@ -158,8 +166,9 @@ def _train_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, alpha, lam)
             return 0
         for i in range(26):
             boards[t, i] = board[i]
-        after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                  x, scratch, h, y, best_y)
+        after, result = _net_pick(
+            board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+        )
         t += 1
         if result > 0:
             break
@@ -207,10 +216,20 @@ def _train_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, alpha, lam)
     return t
 
 
+def _arrays(ev: NeuralEvaluator) -> tuple[np.ndarray, ...]:
+    """The nets' arrays in the order the kernels take them (contact, then race)."""
+    return ev.contact.arrays() + ev.race.arrays()
+
+
+def train_games(ev: NeuralEvaluator, seed: int, first: int, n: int, alpha: float, lam: float) -> np.ndarray:
+    """Games ``first .. first + n - 1`` of the run ``seed``, in parallel on ``ev``'s weights, which
+    they update in place (TD(lambda), learning rate ``alpha``); returns the plies of each game. With
+    one numba thread the result is deterministic."""
+    return _train_games_kernel(*_arrays(ev), seed, first, n, np.float32(alpha), np.float32(lam))
+
+
 @njit(cache=True, parallel=True)
-def train_games(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, n, alpha, lam):
-    """Games ``first .. first + n - 1`` of the run ``seed``, in parallel on shared weights;
-    returns the plies of each game. With one numba thread the result is deterministic."""
+def _train_games_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, n, alpha, lam):
     plies = np.zeros(n, dtype=np.int64)
     for g in prange(n):
         plies[g] = _train_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, alpha, lam)
@@ -231,8 +250,7 @@ def _pubeval_pick(board, d1, d2, pub_race, pub_contact):
 
 
 @njit(cache=True)
-def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, index,
-                     net_first):
+def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, index, net_first):
     """One cubeless game; returns the points the net wins (negative when it loses). ``net_first``
     says which player gets the first die of the opening roll."""
     state = _new_state(seed, index)
@@ -243,8 +261,9 @@ def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_conta
     net_on_roll = (d1 > d2) == net_first
     for _ in range(10 * MAX_PLIES):
         if net_on_roll:
-            after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                      x, scratch, h, y, best_y)
+            after, result = _net_pick(
+                board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+            )
         else:
             after, result = _pubeval_pick(board, d1, d2, pub_race, pub_contact)
         if result > 0:
@@ -256,14 +275,22 @@ def _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_conta
     return 0
 
 
+def games_vs_pubeval(
+    ev: NeuralEvaluator, pub_race: np.ndarray, pub_contact: np.ndarray, seed: int, pairs: int
+) -> np.ndarray:
+    """``pairs`` dice sequences, each played twice with the seats swapped, ``ev`` (0-ply) against
+    pubeval with the weights ``pub_race`` and ``pub_contact``; returns the net's points of each game
+    (int64[2 * pairs])."""
+    return _games_vs_pubeval_kernel(*_arrays(ev), pub_race, pub_contact, seed, pairs)
+
+
 @njit(cache=True, parallel=True)
-def games_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, pairs):
-    """``pairs`` dice sequences, each played twice with the seats swapped; returns the net's
-    points of each game (int64[2 * pairs])."""
+def _games_vs_pubeval_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, pairs):
     out = np.zeros(2 * pairs, dtype=np.int64)
     for g in prange(2 * pairs):
-        out[g] = _game_vs_pubeval(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact,
-                                  seed, g // 2, g % 2 == 0)
+        out[g] = _game_vs_pubeval(
+            cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, pub_race, pub_contact, seed, g // 2, g % 2 == 0
+        )
     return out
 
 
@@ -288,14 +315,15 @@ def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, ever
                 out[written, i] = board[i]
             written += 1
         count = 0
-        if explore > 0.0 and np.float64(_splitmix(picks) >> np.uint64(11)) * 2.0 ** -53 < explore:
+        if explore > 0.0 and np.float64(_splitmix(picks) >> np.uint64(11)) * 2.0**-53 < explore:
             count, _nsteps, boards, _steps = generate_all(board, d1, d2)
         if count > 0:
             after = boards[np.int64(_splitmix(picks) % np.uint64(count))].copy()
             result = win_kind(after)
         else:
-            after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                      x, scratch, h, y, best_y)
+            after, result = _net_pick(
+                board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+            )
         if result > 0:
             break
         board = after
@@ -304,16 +332,25 @@ def _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, index, out, ever
     return written
 
 
+def collect_positions(
+    ev: NeuralEvaluator, seed: int, first: int, games: int, every: int, explore: float = 0.0
+) -> np.ndarray:
+    """Every ``every``-th position of the 0-ply self-play games ``first .. first + games - 1`` of
+    ``ev``, game ``i`` rolling from ``(seed, i)``: int8 (count, 26); ``explore`` as in
+    ``_collect_game``."""
+    return _collect_positions_kernel(*_arrays(ev), seed, first, games, every, MAX_PLIES // every + 1, explore)
+
+
 @njit(cache=True, parallel=True)
-def collect_positions(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games, every, per_game,
-                      explore=0.0):
-    """Positions of self-play games ``first .. first + games - 1``: int8 (count, 26); ``explore``
-    as in ``_collect_game``."""
+def _collect_positions_kernel(
+    cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games, every, per_game, explore
+):
     buf = np.zeros((games, per_game, 26), dtype=np.int8)
     counts = np.zeros(games, dtype=np.int64)
     for g in prange(games):
-        counts[g] = _collect_game(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, buf[g],
-                                  every, explore)
+        counts[g] = _collect_game(
+            cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first + g, buf[g], every, explore
+        )
     total = counts.sum()
     out = np.zeros((total, 26), dtype=np.int8)
     k = 0
@@ -324,10 +361,14 @@ def collect_positions(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, seed, first, games
     return out
 
 
+def label_one_ply(ev: NeuralEvaluator, boards: np.ndarray) -> np.ndarray:
+    """1-ply probabilities float32 (N, 5) of each board (player on roll): the mean over the 21
+    rolls of ``ev``'s 0-ply best play's evaluation, seen from the player on roll."""
+    return _label_one_ply_kernel(*_arrays(ev), boards)
+
+
 @njit(cache=True, parallel=True)
-def label_one_ply(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
-    """1-ply probabilities of each board (player on roll): the mean over the 21 rolls of the
-    0-ply best play's evaluation, seen from the player on roll."""
+def _label_one_ply_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
     n = boards.shape[0]
     out = np.zeros((n, 5), dtype=np.float32)
     nh = max(cb1.shape[0], rb1.shape[0])
@@ -338,8 +379,9 @@ def label_one_ply(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
         for d1 in range(1, 7):
             for d2 in range(d1, 7):
                 w = 1.0 if d1 == d2 else 2.0
-                after, result = _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2,
-                                          x, scratch, h, y, best_y)
+                after, result = _net_pick(
+                    board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y, best_y
+                )
                 if result > 0:
                     acc[0] += w
                     if result >= 2:
@@ -356,14 +398,22 @@ def label_one_ply(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
             out[r, k] = acc[k] / 36.0
         # Raw sigmoid outputs need not be ordered; labels must be (win >= wg >= wbg, ...).
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4])
+            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4]
+        )
     return out
 
 
+def fit_epoch(
+    ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, order: np.ndarray, alpha: float
+) -> float:
+    """One pass of SGD (squared error, learning rate ``alpha``) of ``ev``'s nets, in place, toward
+    ``targets`` over the ``boards`` in ``order``, in parallel on shared weights; returns the mean
+    squared error seen before each step (summed over the five outputs)."""
+    return float(_fit_epoch_kernel(*_arrays(ev), boards, targets, order, np.float32(alpha)))
+
+
 @njit(cache=True, parallel=True)
-def fit_epoch(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards, targets, order, alpha):
-    """One pass of SGD (squared error) over the boards in ``order``, in parallel on shared
-    weights; returns the mean squared error seen before each step."""
+def _fit_epoch_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards, targets, order, alpha):
     n = order.shape[0]
     nh = max(cb1.shape[0], rb1.shape[0])
     chunks = 64

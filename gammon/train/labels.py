@@ -155,61 +155,96 @@ def set_up_positions(boards: np.ndarray, most: int, seed: int) -> np.ndarray:
     return np.ascontiguousarray(out[~race_mask(out)]) if len(out) else out
 
 
-def self_play_positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *,
-                        contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
-                        min_anchors: int = 0, win_window: tuple[float, float] | None = None,
-                        alternatives: int = 0, set_up: int = 0) -> np.ndarray:
-    """Every ``every``-th position (player on roll) of ``games`` 0-ply self-play games of ``ev``,
-    game ``i`` rolling from ``(seed, i)``; each play the net's best or, with probability
-    ``explore``, a legal play drawn at random. ``contact_only`` leaves the races out,
-    ``race_only`` keeps only them (the race net's positions, cheap to roll out), and
-    ``min_anchors`` every position where neither side holds that many anchors
+@dataclass(frozen=True)
+class Sampling:
+    """What positions a label set takes: every ``every``-th position (player on roll) of ``games``
+    0-ply self-play games of the net, game ``i`` rolling from ``(seed, i)``; each play the net's
+    best or, with probability ``explore``, a legal play drawn at random. ``contact_only`` leaves
+    the races out, ``race_only`` keeps only them (the race net's positions, cheap to roll out),
+    and ``min_anchors`` every position where neither side holds that many anchors
     (:func:`gammon.engine.net.encode.anchors`): it keeps the holding and back games, where the net's own
     search is least to be trusted. ``win_window`` (lo, hi) keeps the positions where the player on
-    roll wins with a 0-ply chance (of ``ev``) in [lo, hi]: a cube window (0.55, 0.97) keeps the
+    roll wins with a 0-ply chance (of the net) in [lo, hi]: a cube window (0.55, 0.97) keeps the
     positions where a double is close or real, the ones whose probabilities the cube depends on.
     ``alternatives`` replaces each position, before those filters, by the boards after its
     ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`); ``min_anchors`` then
     keeps all of a roll's plays where the position it is played in qualifies. ``set_up`` (a number
     of checkers) replaces the positions, first of all, by :func:`set_up_positions` of them."""
-    return _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
-                      explore=explore, min_anchors=min_anchors, win_window=win_window,
-                      alternatives=alternatives, set_up=set_up)[0]
+
+    games: int
+    every: int = 3
+    seed: int = 21
+    explore: float = 0.0
+    contact_only: bool = False
+    race_only: bool = False
+    min_anchors: int = 0
+    win_window: tuple[float, float] | None = None
+    alternatives: int = 0
+    set_up: int = 0
+
+    def __post_init__(self) -> None:
+        if not 0.0 <= self.explore <= 1.0:
+            raise ValueError(f"explore must be a probability, got {self.explore!r}")
+        if self.contact_only and self.race_only:
+            raise ValueError("contact_only and race_only leave nothing: choose one")
+        if not 0 <= self.min_anchors <= 6:
+            raise ValueError(f"min_anchors must be 0-6 points, got {self.min_anchors!r}")
+        if self.win_window is not None:
+            check_win_window(self.win_window, "win_window")
+
+    def describe(self) -> str:
+        """The positions in words (a label file's description, which a resumed run must match)."""
+        played = f", {self.explore:.0%} random plays" if self.explore else ""
+        if self.set_up:
+            played += f", set up with 1-{self.set_up} checkers of a side taken off"
+        if self.alternatives:
+            played += f", the boards after the {self.alternatives} best 0-ply plays of a roll"
+        only = ", contact only" if self.contact_only else ", races only" if self.race_only else ""
+        if self.min_anchors:
+            only += f", a side holding {self.min_anchors}+ anchors"
+        if self.win_window is not None:
+            only += f", 0-ply win chance {self.win_window[0]:g}-{self.win_window[1]:g}"
+        return f"positions every {self.every} of {self.games} self-play games{played}, seed {self.seed}{only}"
 
 
-def _positions(ev: NeuralEvaluator, games: int, every: int, seed: int, *, contact_only: bool,
-               race_only: bool, explore: float, min_anchors: int,
-               win_window: tuple[float, float] | None, alternatives: int,
-               set_up: int = 0) -> tuple[np.ndarray, np.ndarray]:
+@dataclass(frozen=True)
+class Work:
+    """How a labelling run spreads its work: ``chunk`` positions a piece, over ``workers`` local
+    processes or the Ray cluster at ``ray_address``, for at most ``minutes`` (0: no limit)."""
+
+    chunk: int = 256
+    workers: int = 1
+    ray_address: str | None = None
+    minutes: float = 0.0
+
+
+def self_play_positions(ev: NeuralEvaluator, sampling: Sampling) -> np.ndarray:
+    """The positions ``sampling`` takes from self-play games of ``ev``."""
+    return _positions(ev, sampling)[0]
+
+
+def _positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarray, np.ndarray]:
     """:func:`self_play_positions` and each position's decision: the index of the game position
     its play was chosen in (with ``alternatives``; otherwise its own index)."""
-    if not 0.0 <= explore <= 1.0:
-        raise ValueError(f"explore must be a probability, got {explore!r}")
-    if contact_only and race_only:
-        raise ValueError("contact_only and race_only leave nothing: choose one")
-    if not 0 <= min_anchors <= 6:
-        raise ValueError(f"min_anchors must be 0-6 points, got {min_anchors!r}")
-    if win_window is not None:
-        check_win_window(win_window, "win_window")
-    boards = kernels.collect_positions(*ev.contact.arrays(), *ev.race.arrays(), seed, 0, games,
-                                       every, kernels.MAX_PLIES // every + 1, explore)
-    if set_up:
-        boards = set_up_positions(boards, set_up, seed)
+    s = sampling
+    boards = kernels.collect_positions(ev, s.seed, 0, s.games, s.every, s.explore)
+    if s.set_up:
+        boards = set_up_positions(boards, s.set_up, s.seed)
     decisions = np.arange(len(boards), dtype=np.int64)
     # a holding position is one where the roll is played, so that its alternatives that give the
     # anchor up are labelled beside those that keep it
-    holding = anchors(boards).max(axis=1) >= min_anchors
-    if alternatives:
-        boards, decisions = best_plays(ev, boards, alternatives, seed)
+    holding = anchors(boards).max(axis=1) >= s.min_anchors
+    if s.alternatives:
+        boards, decisions = best_plays(ev, boards, s.alternatives, s.seed)
     keep = np.ones(len(boards), dtype=bool)
-    if contact_only:
+    if s.contact_only:
         keep &= ~race_mask(boards)
-    if race_only:
+    if s.race_only:
         keep &= race_mask(boards)
-    if min_anchors:
+    if s.min_anchors:
         keep &= holding[decisions]
-    if win_window is not None:
-        keep[keep] = in_win_window(ev, boards[keep], win_window)
+    if s.win_window is not None:
+        keep[keep] = in_win_window(ev, boards[keep], s.win_window)
     return np.ascontiguousarray(boards[keep]), decisions[keep]
 
 
@@ -258,8 +293,10 @@ class LabelSet:
 
     def __post_init__(self) -> None:
         if self.boards.ndim != 2 or self.boards.shape[1] != 26 or self.targets.shape != (len(self.boards), 5):
-            raise ValueError(f"a label set needs boards (N, 26) and targets (N, 5), got "
-                             f"{self.boards.shape} and {self.targets.shape}")
+            raise ValueError(
+                f"a label set needs boards (N, 26) and targets (N, 5), got "
+                f"{self.boards.shape} and {self.targets.shape}"
+            )
 
     def __len__(self) -> int:
         return len(self.boards)
@@ -278,13 +315,19 @@ class LabelSet:
         from ``path``."""
         if "label_format" not in data or int(data["label_format"]) != LABEL_FORMAT:
             raise ValueError(f"{str(path)!r} is not a gammon label file (format {LABEL_FORMAT})")
-        return cls(np.ascontiguousarray(data["boards"], dtype=np.int8),
-                   np.ascontiguousarray(data["targets"], dtype=np.float32), str(data["description"]))
+        return cls(
+            np.ascontiguousarray(data["boards"], dtype=np.int8),
+            np.ascontiguousarray(data["targets"], dtype=np.float32),
+            str(data["description"]),
+        )
 
     @classmethod
     def concatenate(cls, sets: list[LabelSet]) -> LabelSet:
-        return cls(np.concatenate([s.boards for s in sets]), np.concatenate([s.targets for s in sets]),
-                   "; ".join(s.description for s in sets))
+        return cls(
+            np.concatenate([s.boards for s in sets]),
+            np.concatenate([s.targets for s in sets]),
+            "; ".join(s.description for s in sets),
+        )
 
 
 def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, object]) -> None:
@@ -293,56 +336,53 @@ def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, o
     tmp.replace(path)
 
 
-def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, games: int, every: int = 3,
-                seed: int = 21, contact_only: bool = False, race_only: bool = False, explore: float = 0.0,
-                min_anchors: int = 0, win_window: tuple[float, float] | None = None,
-                alternatives: int = 0, set_up: int = 0, positions: int | None = None, chunk: int = 256,
-                workers: int = 1,
-                ray_address: str | None = None, minutes: float = 0.0,
-                note: Callable[[str], None] = print) -> LabelSet:
-    """Label the positions of ``games`` self-play games of ``ev`` into ``out`` (resuming it if it
-    holds the start of the same set); stops after ``minutes`` (0: when all are labelled) or, with
-    ``positions``, once the first that many are."""
-    if settings.common_dice and not alternatives:
+def make_labels(
+    ev: NeuralEvaluator,
+    out: Path,
+    settings: LabelSettings,
+    sampling: Sampling,
+    *,
+    positions: int | None = None,
+    work: Work = Work(),
+    note: Callable[[str], None] = print,
+) -> LabelSet:
+    """Label the positions ``sampling`` takes from self-play games of ``ev`` into ``out`` (resuming
+    it if it holds the start of the same set), spread as ``work`` says; stops after
+    ``work.minutes`` (0: when all are labelled) or, with ``positions``, once the first that many
+    are."""
+    if settings.common_dice and not sampling.alternatives:
         raise ValueError("common dice share a roll's dice among its alternatives: give alternatives")
-    boards, decisions = _positions(ev, games, every, seed, contact_only=contact_only, race_only=race_only,
-                                   explore=explore, min_anchors=min_anchors, win_window=win_window,
-                                   alternatives=alternatives, set_up=set_up)
+    boards, decisions = _positions(ev, sampling)
     boards, decisions = boards[:positions], decisions[:positions]
-    played = f", {explore:.0%} random plays" if explore else ""
-    if set_up:
-        played += f", set up with 1-{set_up} checkers of a side taken off"
-    if alternatives:
-        played += f", the boards after the {alternatives} best 0-ply plays of a roll"
-    only = ", contact only" if contact_only else ", races only" if race_only else ""
-    if min_anchors:
-        only += f", a side holding {min_anchors}+ anchors"
-    if win_window is not None:
-        only += f", 0-ply win chance {win_window[0]:g}-{win_window[1]:g}"
-    description = (f"{settings.describe()}; positions every {every} of {games} self-play games{played}, "
-                   f"seed {seed}{only}; net {weights_digest(ev)[:16]}")
+    description = f"{settings.describe()}; {sampling.describe()}; net {weights_digest(ev)[:16]}"
     meta: dict[str, object] = {"description": description}
     done = np.empty((0, 5), dtype=np.float32)
     if out.exists():
         old = LabelSet.load(out)
-        if old.description != description or not np.array_equal(old.boards, boards[:len(old)]):
-            raise ValueError(f"{str(out)!r} holds another label set ({old.description!r}); "
-                             "give a new file to start one")
+        if old.description != description or not np.array_equal(old.boards, boards[: len(old)]):
+            raise ValueError(
+                f"{str(out)!r} holds another label set ({old.description!r}); give a new file to start one"
+            )
         done = old.targets
     note(f"{len(boards):,} positions ({description}); {len(done):,} labelled already")
-    edges = list(range(len(done), len(boards), chunk)) + [len(boards)]
+    edges = list(range(len(done), len(boards), work.chunk)) + [len(boards)]
     ranges = list(zip(edges[:-1], edges[1:]))
     parts = [done]
     started = time.perf_counter()
     last_save = started
     dice = decisions if settings.common_dice else np.arange(len(boards), dtype=np.int64)
-    results = ordered_map(label_chunk, _Job(ev, boards, settings, dice), ranges, workers=workers,
-                          ray_address=ray_address)
+    results = ordered_map(
+        label_chunk,
+        _Job(ev, boards, settings, dice),
+        ranges,
+        workers=work.workers,
+        ray_address=work.ray_address,
+    )
     labelled = len(done)
 
     def save_and_note(now: float) -> np.ndarray:
         targets = np.concatenate(parts)
-        if alternatives:  # the plays of one roll, for gammon.train.choices
+        if sampling.alternatives:  # the plays of one roll, for gammon.train.choices
             meta["decisions"] = decisions[:labelled]
         _save(out, boards[:labelled], targets, meta)
         rate = (labelled - len(done)) / max(now - started, 1e-9)
@@ -354,7 +394,7 @@ def make_labels(ev: NeuralEvaluator, out: Path, settings: LabelSettings, *, game
             parts.append(part)
             labelled += len(part)
             now = time.perf_counter()
-            if minutes and now - started > 60 * minutes:
+            if work.minutes and now - started > 60 * work.minutes:
                 break
             if now - last_save > 60 and labelled < len(boards):
                 save_and_note(now)

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numba
-import numpy as np
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from gammon.engine.net.neural import NeuralEvaluator
@@ -44,17 +43,24 @@ class TrainSettings:
         return max(self.alpha_min, self.alpha / (1.0 + games / self.alpha_half))
 
 
-def net_args(ev: NeuralEvaluator) -> tuple[np.ndarray, ...]:
-    """The nets' arrays in the order the training kernels take them (contact, then race)."""
-    return ev.contact.arrays() + ev.race.arrays()
+@dataclass(frozen=True)
+class Report:
+    """What a training run reports and keeps: a pubeval check of ``check_pairs`` mirrored dice
+    pairs (0: none) after each step, or every ``check_every`` games of self-play (0: never), a
+    checkpoint every ``checkpoint_every`` games of self-play (0: only the last), and the lines it
+    prints, appended to ``log`` too."""
+
+    check_pairs: int = 1000
+    check_every: int = 0
+    checkpoint_every: int = 0
+    log: Path | None = None
 
 
 def train_games(ev: NeuralEvaluator, settings: TrainSettings, games: int) -> int:
     """Play ``games`` more self-play games from ``ev.games`` on, updating ``ev`` in place; returns
     the plies played."""
     first = ev.games
-    plies = kernels.train_games(*net_args(ev), settings.seed, first, games,
-                                np.float32(settings.alpha_at(first)), np.float32(settings.lam))
+    plies = kernels.train_games(ev, settings.seed, first, games, settings.alpha_at(first), settings.lam)
     ev.weights_changed()  # the games changed the nets in place
     ev.games = first + games
     return int(plies.sum())
@@ -73,7 +79,7 @@ class StrengthResult:
 
 def vs_pubeval(ev: NeuralEvaluator, pairs: int, seed: int = 12345) -> StrengthResult:
     """Cubeless money games of the net (0-ply) against pubeval, mirrored dice."""
-    points = kernels.games_vs_pubeval(*net_args(ev), RACE_WEIGHTS, CONTACT_WEIGHTS, seed, pairs)
+    points = kernels.games_vs_pubeval(ev, RACE_WEIGHTS, CONTACT_WEIGHTS, seed, pairs)
     # Mirrored pairs are correlated: the standard error comes from the pair sums.
     pair_means = points.reshape(-1, 2).mean(axis=1)
     stderr = float(pair_means.std(ddof=1) / math.sqrt(len(pair_means))) if pairs > 1 else float("nan")
@@ -103,11 +109,19 @@ def pubeval_check(ev: NeuralEvaluator, pairs: int) -> str:
     return f"  vs pubeval {vs_pubeval(ev, pairs)}" if pairs else ""
 
 
-def run(ev: NeuralEvaluator, settings: TrainSettings, games: int, out: Path, *, minutes: float = 0.0,
-        threads: int = 0, check_every: int = 0, check_pairs: int = 500, checkpoint_every: int = 0,
-        log: Path | None = None, progress: bool = True) -> NeuralEvaluator:
+def run(
+    ev: NeuralEvaluator,
+    settings: TrainSettings,
+    games: int,
+    out: Path,
+    *,
+    minutes: float = 0.0,
+    threads: int = 0,
+    report: Report = Report(check_pairs=500),
+    progress: bool = True,
+) -> NeuralEvaluator:
     """Train until ``games`` more games are played (or ``minutes`` pass), writing checkpoints to
-    ``out`` and strength checks to the console and ``log``."""
+    ``out`` and strength checks to the console and ``report.log``."""
     if threads:
         numba.set_num_threads(threads)
     target = ev.games + games
@@ -116,9 +130,14 @@ def run(ev: NeuralEvaluator, settings: TrainSettings, games: int, out: Path, *, 
     last_check = ev.games
     last_ckpt = ev.games
 
-    note = noter(log)
-    columns = (TextColumn("self-play"), BarColumn(), TextColumn("{task.completed:,}/{task.total:,} games"),
-               TextColumn("{task.fields[rate]:,.0f} games/s"), TimeElapsedColumn())
+    note = noter(report.log)
+    columns = (
+        TextColumn("self-play"),
+        BarColumn(),
+        TextColumn("{task.completed:,}/{task.total:,} games"),
+        TextColumn("{task.fields[rate]:,.0f} games/s"),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, disable=not progress) as bar:
         task = bar.add_task("train", total=games, rate=0.0)
         while ev.games < target:
@@ -127,11 +146,13 @@ def run(ev: NeuralEvaluator, settings: TrainSettings, games: int, out: Path, *, 
             done += n
             elapsed = time.perf_counter() - start
             bar.update(task, advance=n, rate=done / elapsed)
-            if check_every and ev.games - last_check >= check_every:
+            if report.check_every and ev.games - last_check >= report.check_every:
                 last_check = ev.games
-                note(f"games {ev.games:,}  alpha {settings.alpha_at(ev.games):.4f}  "
-                     f"{done / elapsed:,.0f} games/s  vs pubeval: {vs_pubeval(ev, check_pairs)}")
-            if checkpoint_every and ev.games - last_ckpt >= checkpoint_every:
+                note(
+                    f"games {ev.games:,}  alpha {settings.alpha_at(ev.games):.4f}  "
+                    f"{done / elapsed:,.0f} games/s  vs pubeval: {vs_pubeval(ev, report.check_pairs)}"
+                )
+            if report.checkpoint_every and ev.games - last_ckpt >= report.checkpoint_every:
                 last_ckpt = ev.games
                 save(ev, settings, out)
             if minutes and elapsed > 60.0 * minutes:
@@ -146,5 +167,11 @@ def save(ev: NeuralEvaluator, settings: TrainSettings, out: Path, heads: bool = 
     layer they were fitted on (fit them again: ``python -m gammon.train cube-head``). With
     ``heads`` (the contact net was not trained) they are kept."""
     plain = ev if heads else NeuralEvaluator(ev.contact, ev.race, ev.games)
-    plain.save(out, seed=settings.seed, alpha=settings.alpha, alpha_half=settings.alpha_half,
-               alpha_min=settings.alpha_min, lam=settings.lam)
+    plain.save(
+        out,
+        seed=settings.seed,
+        alpha=settings.alpha,
+        alpha_half=settings.alpha_half,
+        alpha_min=settings.alpha_min,
+        lam=settings.lam,
+    )

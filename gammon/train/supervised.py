@@ -10,6 +10,7 @@ rollouts) and keeps the epoch with the least squared error on positions held out
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import numba
@@ -21,49 +22,101 @@ from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
 from gammon.train.labels import LabelSet, check_win_window, in_win_window
 from gammon.train.selfplay import (
+    Report,
     StrengthResult,
     TrainSettings,
-    net_args,
     noter,
     pubeval_check,
     save,
     vs_pubeval,
 )
 
+_REPORT = Report()  # a pubeval check of 1,000 pairs after each step, no log
 
-def labelled_positions(ev: NeuralEvaluator, games: int, every: int,
-                       seed: int) -> tuple[np.ndarray, np.ndarray]:
+
+@dataclass(frozen=True)
+class SgdSettings:
+    """Per-position SGD on squared error: ``epochs`` passes at the learning rate ``alpha``, each in
+    an order drawn from ``seed`` plus the epoch (and :func:`improve`'s self-play games from it)."""
+
+    epochs: int = 4
+    alpha: float = 0.005
+    seed: int = 7
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which labels :func:`adam_fit_labels` fits and which it holds out: the last ``holdout`` share
+    of the labels is held out. ``drop_anchors`` (0: none) leaves out of the labels the positions
+    where a side holds that many anchors (:func:`gammon.engine.net.encode.anchors`): there a search
+    label carries the net's own bias. ``drop_window`` (lo, hi) leaves out the contact positions
+    whose player on roll wins with the starting net's 0-ply chance in [lo, hi] (the cube window,
+    where the search labels carry the net's optimism for a favourite and rollout labels of
+    ``label --win-window`` stand instead). ``window_kept``, search labels fitted before the labels,
+    are not left out by ``drop_window`` (``label --alternatives``: the plays a 0-ply choice
+    compares, which that bias does not rank). ``rollouts``, label sets of rollouts, are fitted
+    ``repeat`` times over beside the rest; with them the last epoch is kept, not the one closest
+    to the held-out search labels, which favour the nets that keep that bias."""
+
+    holdout: float = 0.05
+    drop_anchors: int = 0
+    drop_window: tuple[float, float] | None = None
+    window_kept: LabelSet | None = None
+    rollouts: LabelSet | None = None
+    repeat: int = 1
+
+    def __post_init__(self) -> None:
+        if self.repeat < 1 or not 0 <= self.drop_anchors <= 6:
+            raise ValueError(
+                f"repeat must be >= 1 and drop_anchors 0-6, got {self.repeat!r} and {self.drop_anchors!r}"
+            )
+        if self.drop_window is not None:
+            check_win_window(self.drop_window, "drop_window")
+
+
+def labelled_positions(
+    ev: NeuralEvaluator, games: int, every: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
     """Every ``every``-th position of ``games`` self-play games and its 1-ply label."""
-    boards = kernels.collect_positions(*net_args(ev), seed, ev.games, games, every,
-                                       kernels.MAX_PLIES // every + 1)
-    return boards, kernels.label_one_ply(*net_args(ev), boards)
+    boards = kernels.collect_positions(ev, seed, ev.games, games, every)
+    return boards, kernels.label_one_ply(ev, boards)
 
 
 def fit(ev: NeuralEvaluator, boards: np.ndarray, targets: np.ndarray, alpha: float, seed: int) -> float:
     """One SGD epoch in a random order; returns the mean squared error (per output) during the epoch."""
     order = np.random.default_rng(seed).permutation(len(boards)).astype(np.int64)
-    error = float(kernels.fit_epoch(*net_args(ev), boards, targets, order, np.float32(alpha))) / 5
+    error = kernels.fit_epoch(ev, boards, targets, order, alpha) / 5
     ev.weights_changed()  # the epoch changed the nets in place
     return error
 
 
-def improve(ev: NeuralEvaluator, out: Path, *, games: int, every: int = 3, epochs: int = 4,
-            alpha: float = 0.01, seed: int = 7, threads: int = 0, check_pairs: int = 1000,
-            log: Path | None = None) -> tuple[NeuralEvaluator, StrengthResult]:
+def improve(
+    ev: NeuralEvaluator,
+    out: Path,
+    sgd: SgdSettings = SgdSettings(alpha=0.01),
+    *,
+    games: int,
+    every: int = 3,
+    threads: int = 0,
+    report: Report = _REPORT,
+) -> tuple[NeuralEvaluator, StrengthResult]:
     """Label, fit, check after each epoch; ``out`` holds the best nets seen (the start included)."""
     if threads:
         numba.set_num_threads(threads)
-    note = noter(log)
+    note = noter(report.log)
+    seed, check_pairs = sgd.seed, report.check_pairs
     settings = TrainSettings(seed=seed)
     best = vs_pubeval(ev, check_pairs)
     note(f"start: vs pubeval {best}")
     save(ev, settings, out)
     start = time.perf_counter()
     boards, targets = labelled_positions(ev, games, every, seed)
-    note(f"labelled {len(boards):,} positions from {games:,} games at 1-ply in "
-         f"{time.perf_counter() - start:.0f} s")
-    for epoch in range(epochs):
-        loss = fit(ev, boards, targets, alpha, seed + epoch)
+    note(
+        f"labelled {len(boards):,} positions from {games:,} games at 1-ply in "
+        f"{time.perf_counter() - start:.0f} s"
+    )
+    for epoch in range(sgd.epochs):
+        loss = fit(ev, boards, targets, sgd.alpha, seed + epoch)
         result = vs_pubeval(ev, check_pairs)
         note(f"epoch {epoch + 1}: mse {loss:.5f}  vs pubeval {result}")
         if result.ppg > best.ppg:
@@ -111,64 +164,67 @@ NETS = ("contact", "race")
 """The nets of a NeuralEvaluator (its attributes), in the order they are fitted."""
 
 
-def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: AdamSettings, *,
-                    holdout: float = 0.05, seed: int = 7, check_pairs: int = 1000,
-                    log: Path | None = None, rollouts: LabelSet | None = None, repeat: int = 1,
-                    drop_anchors: int = 0,
-                    drop_window: tuple[float, float] | None = None,
-                    window_kept: LabelSet | None = None,
-                    nets: tuple[str, ...] = NETS) -> tuple[NeuralEvaluator, float]:
+def adam_fit_labels(
+    ev: NeuralEvaluator,
+    labels: LabelSet,
+    out: Path,
+    settings: AdamSettings,
+    *,
+    selection: Selection = Selection(),
+    seed: int = 7,
+    nets: tuple[str, ...] = NETS,
+    report: Report = _REPORT,
+) -> tuple[NeuralEvaluator, float]:
     """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race) to its
     positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is, and the
     contact net's cube heads stay while it does (a fit of the race net alone keeps them). ``out``
-    gets the result. Returns it and its held-out squared error (on the last ``holdout`` share of
-    ``labels``); ``ev`` itself is left as it was.
-
-    ``drop_anchors`` (0: none) leaves out of ``labels`` the positions where a side holds that many
-    anchors (:func:`gammon.engine.net.encode.anchors`): there a search label carries the net's own
-    bias. ``drop_window`` (lo, hi) leaves out the contact positions whose player on roll wins with
-    ``ev``'s 0-ply chance in [lo, hi] (the cube window, where the search labels carry the net's
-    optimism for a favourite and rollout labels of ``label --win-window`` stand instead).
-    ``window_kept``, search labels fitted before ``labels``, are not left out by ``drop_window``
-    (``label --alternatives``: the plays a 0-ply choice compares, which that bias does not rank).
-    ``rollouts``, label sets of rollouts, are fitted ``repeat`` times over beside the rest.
-    With them the last epoch is kept, not the one closest to the held-out search labels, which
-    favour the nets that keep that bias."""
-    if repeat < 1 or not 0 <= drop_anchors <= 6:
-        raise ValueError(f"repeat must be >= 1 and drop_anchors 0-6, got {repeat!r} and {drop_anchors!r}")
-    if drop_window is not None:
-        check_win_window(drop_window, "drop_window")
+    gets the result. Returns it and its held-out squared error (on the last ``selection.holdout``
+    share of ``labels``, after what ``selection`` leaves out); ``ev`` itself is left as it was."""
+    sel = selection
+    drop_anchors, drop_window, rollouts = sel.drop_anchors, sel.drop_window, sel.rollouts
     if not nets or not set(nets) <= set(NETS):
         raise ValueError(f"nets must name 'contact', 'race' or both, got {nets!r}")
-    note = noter(log)
+    note = noter(report.log)
+    check_pairs = report.check_pairs
     # the fitted nets replace these, not the caller's; the cube heads go with the contact net
     ev = NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, ev.borne_head)
     exempt = np.zeros(len(labels), dtype=bool)
-    if window_kept is not None:
-        exempt = np.concatenate([np.ones(len(window_kept), dtype=bool), exempt])
-        labels = LabelSet.concatenate([window_kept, labels])
+    if sel.window_kept is not None:
+        exempt = np.concatenate([np.ones(len(sel.window_kept), dtype=bool), exempt])
+        labels = LabelSet.concatenate([sel.window_kept, labels])
     if drop_anchors:
         keep = anchors(labels.boards).max(axis=1) < drop_anchors
         note(f"{int((~keep).sum()):,} positions with {drop_anchors}+ anchors left out")
         labels, exempt = labels.select(keep), exempt[keep]
     if drop_window is not None:
         keep = exempt | race_mask(labels.boards) | ~in_win_window(ev, labels.boards, drop_window)
-        note(f"{int((~keep).sum()):,} contact positions with a 0-ply win chance of "
-             f"{drop_window[0]:g}-{drop_window[1]:g} left out")
+        note(
+            f"{int((~keep).sum()):,} contact positions with a 0-ply win chance of "
+            f"{drop_window[0]:g}-{drop_window[1]:g} left out"
+        )
         labels = labels.select(keep)
-    train, held = split(labels, holdout)
+    train, held = split(labels, sel.holdout)
     if rollouts is not None:
-        train = LabelSet.concatenate([train] + [rollouts] * repeat)
-    note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
-         f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}")
+        train = LabelSet.concatenate([train] + [rollouts] * sel.repeat)
+    note(
+        f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
+        f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}"
+    )
     races, held_races = race_mask(train.boards), race_mask(held.boards)
     for name, want, held_want in (("contact", ~races, ~held_races), ("race", races, held_races)):
         if name not in nets or not want.any():
             continue
         note(f"{name} net:")
-        fitted = adam_fit(getattr(ev, name), train.boards[want], train.targets[want], settings, seed=seed,
-                          held=(held.boards[held_want], held.targets[held_want]),
-                          keep_last=rollouts is not None, note=note)
+        fitted = adam_fit(
+            getattr(ev, name),
+            train.boards[want],
+            train.targets[want],
+            settings,
+            seed=seed,
+            held=(held.boards[held_want], held.targets[held_want]),
+            keep_last=rollouts is not None,
+            note=note,
+        )
         setattr(ev, name, fitted)
         if name == "contact":  # its hidden layer moved: the heads fitted on it no longer fit
             ev = NeuralEvaluator(ev.contact, ev.race, ev.games)
@@ -178,27 +234,39 @@ def adam_fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, settings: 
     return ev, error
 
 
-def fit_labels(ev: NeuralEvaluator, labels: LabelSet, out: Path, *, epochs: int = 4,
-               alpha: float = 0.005, holdout: float = 0.05, seed: int = 7, threads: int = 0,
-               check_pairs: int = 1000, log: Path | None = None) -> tuple[NeuralEvaluator, float]:
+def fit_labels(
+    ev: NeuralEvaluator,
+    labels: LabelSet,
+    out: Path,
+    sgd: SgdSettings = SgdSettings(),
+    *,
+    holdout: float = 0.05,
+    threads: int = 0,
+    report: Report = _REPORT,
+) -> tuple[NeuralEvaluator, float]:
     """SGD epochs toward ``labels``; ``out`` holds the nets of the epoch (the start included) with
     the least error on the held-out positions (with ``holdout`` 0: the last epoch). Returns those
     nets and their held-out error."""
     if threads:
         numba.set_num_threads(threads)
-    note = noter(log)
+    note = noter(report.log)
+    check_pairs = report.check_pairs
     train, held = split(labels, holdout)
-    settings = TrainSettings(seed=seed)
+    settings = TrainSettings(seed=sgd.seed)
     best = label_error(ev, held) if len(held) else float("inf")
-    note(f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse {best:.6f}"
-         f"{pubeval_check(ev, check_pairs)}")
+    note(
+        f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse {best:.6f}"
+        f"{pubeval_check(ev, check_pairs)}"
+    )
     save(ev, settings, out)
-    for epoch in range(epochs):
+    for epoch in range(sgd.epochs):
         start = time.perf_counter()
-        loss = fit(ev, train.boards, train.targets, alpha, seed + epoch)
+        loss = fit(ev, train.boards, train.targets, sgd.alpha, sgd.seed + epoch)
         error = label_error(ev, held) if len(held) else 0.0
-        note(f"epoch {epoch + 1}: fit mse {loss:.6f}  held-out mse {error:.6f}"
-             f"{pubeval_check(ev, check_pairs)}  ({time.perf_counter() - start:.0f} s)")
+        note(
+            f"epoch {epoch + 1}: fit mse {loss:.6f}  held-out mse {error:.6f}"
+            f"{pubeval_check(ev, check_pairs)}  ({time.perf_counter() - start:.0f} s)"
+        )
         if error < best or not len(held):
             best = error
             save(ev, settings, out)

@@ -22,8 +22,12 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture(scope="module")
 def local_ray():  # type: ignore[no-untyped-def]
     path = os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"PYTHONPATH": path}})
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"PYTHONPATH": path}},
+    )
     yield
     ray.shutdown()
 
@@ -42,11 +46,19 @@ def test_ray_gives_the_same_rollout_as_local_processes(local_ray: None) -> None:
 
 def test_ray_gives_the_same_training_labels_as_this_process(local_ray: None, tmp_path: Path) -> None:
     from gammon.engine.net.neural import NeuralEvaluator
-    from gammon.train.labels import LabelSettings, make_labels
+    from gammon.train.labels import LabelSettings, Sampling, Work, make_labels
 
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=2)
     settings = LabelSettings(plies=2)
-    local = make_labels(ev, tmp_path / "local.npz", settings, games=2, every=12, chunk=3, note=print)
-    on_ray = make_labels(ev, tmp_path / "ray.npz", settings, games=2, every=12, chunk=3, workers=2,
-                         ray_address="auto", note=print)
+    local = make_labels(
+        ev, tmp_path / "local.npz", settings, Sampling(games=2, every=12), note=print, work=Work(chunk=3)
+    )
+    on_ray = make_labels(
+        ev,
+        tmp_path / "ray.npz",
+        settings,
+        Sampling(games=2, every=12),
+        note=print,
+        work=Work(chunk=3, workers=2, ray_address="auto"),
+    )
     assert len(local) >= 4 and (on_ray.targets == local.targets).all()

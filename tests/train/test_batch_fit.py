@@ -7,7 +7,7 @@ import pytest
 
 from gammon.engine.net.neural import Net, NeuralEvaluator
 from gammon.train.batch_fit import AdamSettings, adam_fit, adam_step, cross_entropy, gradients
-from gammon.train.labels import LabelSettings, make_labels
+from gammon.train.labels import LabelSettings, Sampling, make_labels
 
 
 def test_cross_entropy_is_zero_at_the_targets_and_positive_elsewhere() -> None:
@@ -54,8 +54,13 @@ def test_the_gradient_is_the_cross_entropys_slope() -> None:
 
 
 def test_adam_fits_a_random_net_to_labels_and_keeps_the_best_epoch(tmp_path) -> None:
-    labels = make_labels(NeuralEvaluator.default(), tmp_path / "l.npz", LabelSettings(plies=1), games=8,
-                         every=2, contact_only=True, note=lambda line: None)
+    labels = make_labels(
+        NeuralEvaluator.default(),
+        tmp_path / "l.npz",
+        LabelSettings(plies=1),
+        Sampling(games=8, every=2, contact_only=True),
+        note=lambda line: None,
+    )
     held = slice(0, 20)
     start = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3).contact
     lines: list[str] = []
@@ -73,8 +78,15 @@ def test_adam_fits_a_random_net_to_labels_and_keeps_the_best_epoch(tmp_path) -> 
     assert after == pytest.approx(min(logged), rel=1e-4)
     # keep_last: the held-out error is only reported, the last epoch is kept
     lines.clear()
-    last = adam_fit(start, labels.boards[20:], labels.targets[20:], AdamSettings(epochs=8, batch=16, lr=0.2),
-                    held=(labels.boards[held], labels.targets[held]), keep_last=True, note=lines.append)
+    last = adam_fit(
+        start,
+        labels.boards[20:],
+        labels.targets[20:],
+        AdamSettings(epochs=8, batch=16, lr=0.2),
+        held=(labels.boards[held], labels.targets[held]),
+        keep_last=True,
+        note=lines.append,
+    )
     logged = [float(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("adam epoch")]
     assert cross_entropy(last.forward(x), labels.targets[held]) == pytest.approx(logged[-1], rel=1e-4)
     assert logged[-1] > min(logged)

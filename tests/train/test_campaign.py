@@ -16,6 +16,7 @@ from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
 from gammon.train.__main__ import main
 from gammon.train.campaign import (
+    CampaignRun,
     CampaignSettings,
     load_shard,
     position_seed,
@@ -48,17 +49,28 @@ def _stop_after(calls: int):
 
 def test_a_stopped_campaign_resumes_to_the_same_shard_as_one_that_never_stopped(tmp_path) -> None:
     ev = _net()
-    whole = run_campaign(tmp_path / "whole", ev, settings=TINY, shards=1, chunk=1, note=_quiet)
+    whole = run_campaign(
+        tmp_path / "whole", ev, settings=TINY, note=_quiet, run=CampaignRun(shards=1, chunk=1)
+    )
     assert whole == 1
     stopped = tmp_path / "stopped"
     # stops after its first chunk: the shard is kept in progress, not finished
-    assert run_campaign(stopped, ev, settings=TINY, shards=1, chunk=1, note=_quiet,
-                        should_stop=_stop_after(1)) == 0
+    assert (
+        run_campaign(
+            stopped,
+            ev,
+            settings=TINY,
+            note=_quiet,
+            should_stop=_stop_after(1),
+            run=CampaignRun(shards=1, chunk=1),
+        )
+        == 0
+    )
     assert not shard_path(stopped, 0).exists()
     kept = load_shard(stopped / ".partial" / "shard-00000.npz")
     assert len(kept.boards) == 1
     # resumed on two processes and other chunks, without the settings (the folder keeps them)
-    assert run_campaign(stopped, ev, shards=1, chunk=2, workers=2, note=_quiet) == 1
+    assert run_campaign(stopped, ev, note=_quiet, run=CampaignRun(shards=1, chunk=2, workers=2)) == 1
     a, b = load_shard(shard_path(tmp_path / "whole", 0)), load_shard(shard_path(stopped, 0))
     assert np.array_equal(a.boards, b.boards) and len(a.boards) == TINY.shard_size
     assert np.array_equal(a.targets, b.targets) and np.array_equal(a.standard_errors, b.standard_errors)
@@ -67,7 +79,7 @@ def test_a_stopped_campaign_resumes_to_the_same_shard_as_one_that_never_stopped(
 
 def test_a_shard_holds_each_positions_rollout_and_the_manifest_lists_it(tmp_path) -> None:
     ev = _net()
-    run_campaign(tmp_path, ev, settings=TINY, shards=2, chunk=3, note=_quiet)
+    run_campaign(tmp_path, ev, settings=TINY, note=_quiet, run=CampaignRun(shards=2, chunk=3))
     shard = load_shard(shard_path(tmp_path, 1))
     assert np.array_equal(shard.boards, shard_positions(ev, TINY, 1))
     engine = Engine(plies=0, evaluator=ev)
@@ -76,8 +88,11 @@ def test_a_shard_holds_each_positions_rollout_and_the_manifest_lists_it(tmp_path
         direct = rollout(engine, Position(board.tolist()), RolloutSettings(trials=2, seed=seed), workers=1)
         assert np.allclose(shard.targets[row], direct.probabilities.as_tuple(), atol=1e-6)
         se = direct.standard_error
-        assert np.allclose(shard.standard_errors[row], (se.win, se.win_gammon, se.win_backgammon,
-                                                        se.lose_gammon, se.lose_backgammon), atol=1e-6)
+        assert np.allclose(
+            shard.standard_errors[row],
+            (se.win, se.win_gammon, se.win_backgammon, se.lose_gammon, se.lose_backgammon),
+            atol=1e-6,
+        )
     # means are probabilities in order, errors are >= 0, and a position's rows are consistent
     t = shard.targets
     assert np.all((t >= 0) & (t <= 1)) and np.all(t[:, 0] >= t[:, 1]) and np.all(t[:, 3] >= t[:, 4])
@@ -112,7 +127,12 @@ def test_a_signal_stops_the_run_after_its_chunk_and_keeps_the_work(tmp_path) -> 
         return False
 
     before = signal.getsignal(signal.SIGTERM)
-    assert run_campaign(tmp_path, ev, settings=TINY, chunk=1, note=_quiet, should_stop=signal_once) == 0
+    assert (
+        run_campaign(
+            tmp_path, ev, settings=TINY, note=_quiet, should_stop=signal_once, run=CampaignRun(chunk=1)
+        )
+        == 0
+    )
     # signalled after the first chunk, the run finishes the chunk it waits for, keeps both and ends
     assert len(load_shard(tmp_path / ".partial" / "shard-00000.npz").boards) == 2
     assert signal.getsignal(signal.SIGTERM) is before
@@ -120,17 +140,17 @@ def test_a_signal_stops_the_run_after_its_chunk_and_keeps_the_work(tmp_path) -> 
 
 def test_two_runs_take_different_shards_and_a_finished_shard_is_skipped(tmp_path) -> None:
     ev = _net()
-    run_campaign(tmp_path, ev, settings=TINY, shards=1, first=1, chunk=4, note=_quiet)
+    run_campaign(tmp_path, ev, settings=TINY, note=_quiet, run=CampaignRun(shards=1, first=1, chunk=4))
     assert shard_path(tmp_path, 1).exists() and not shard_path(tmp_path, 0).exists()
     first = shard_path(tmp_path, 1).read_bytes()
-    run_campaign(tmp_path, ev, shards=2, chunk=4, note=_quiet)  # shard 0, then 2: 1 is done
+    run_campaign(tmp_path, ev, note=_quiet, run=CampaignRun(shards=2, chunk=4))  # shard 0, then 2: 1 is done
     assert shard_path(tmp_path, 0).exists() and shard_path(tmp_path, 2).exists()
     assert shard_path(tmp_path, 1).read_bytes() == first
 
 
 def test_other_settings_and_damaged_shards_are_refused(tmp_path) -> None:
     ev = _net()
-    run_campaign(tmp_path, ev, settings=TINY, shards=1, chunk=4, note=_quiet)
+    run_campaign(tmp_path, ev, settings=TINY, note=_quiet, run=CampaignRun(shards=1, chunk=4))
     with pytest.raises(ValueError, match="other settings"):
         run_campaign(tmp_path, ev, settings=CampaignSettings(seed=6, shard_size=4, trials=2), note=_quiet)
     with pytest.raises(ValueError, match="trials must be"):
@@ -148,8 +168,28 @@ def test_the_command_line_runs_reports_and_fits_a_campaign(tmp_path, capsys) -> 
     weights = tmp_path / "net.npz"
     _net().save(weights)
     folder = tmp_path / "labels"
-    main(["campaign", str(folder), "--weights", str(weights), "--shards", "1", "--shard-size", "4",
-          "--trials", "2", "--seed", "5", "--workers", "1", "--chunk", "2", "--sources", "contact"])
+    main(
+        [
+            "campaign",
+            str(folder),
+            "--weights",
+            str(weights),
+            "--shards",
+            "1",
+            "--shard-size",
+            "4",
+            "--trials",
+            "2",
+            "--seed",
+            "5",
+            "--workers",
+            "1",
+            "--chunk",
+            "2",
+            "--sources",
+            "contact",
+        ]
+    )
     assert "1 shards finished by this run; 1 shards finished, 4 positions" in capsys.readouterr().out
     main(["campaign", str(folder), "--status"])
     assert capsys.readouterr().out.startswith("1 shards finished, 4 positions")
@@ -157,6 +197,21 @@ def test_the_command_line_runs_reports_and_fits_a_campaign(tmp_path, capsys) -> 
         main(["campaign", str(folder), "--trials", "3", "--weights", str(weights)])
     assert exit_info.value.code == 2 and "other settings" in capsys.readouterr().err
     out = tmp_path / "fitted.npz"
-    main(["fit", "--resume", str(weights), "--labels", str(folder), "--out", str(out), "--epochs", "1",
-          "--check-pairs", "2", "--holdout", "0.25"])
+    main(
+        [
+            "fit",
+            "--resume",
+            str(weights),
+            "--labels",
+            str(folder),
+            "--out",
+            str(out),
+            "--epochs",
+            "1",
+            "--check-pairs",
+            "2",
+            "--holdout",
+            "0.25",
+        ]
+    )
     assert out.exists()

@@ -10,7 +10,7 @@ import pytest
 from gammon.engine.net.evaluator import cubeless_equity
 from gammon.train.__main__ import main
 from gammon.train.choices import Decisions, net_losses
-from gammon.train.labels import LabelSet, LabelSettings, _save, make_labels
+from gammon.train.labels import LabelSet, LabelSettings, Sampling, _save, make_labels
 from tests.helpers import bad_npz_files
 from tests.train.test_labels import _net, _quiet
 
@@ -38,11 +38,13 @@ def test_the_loss_of_a_pick_is_the_labels_best_minus_the_labels_value_of_the_pic
 
 
 def test_a_label_run_of_alternatives_records_its_decisions_and_the_labelling_net_picks_their_first(
-        tmp_path, capsys) -> None:
+    tmp_path, capsys
+) -> None:
     ev = _net(8)
     path = tmp_path / "alt.npz"
-    labels = make_labels(ev, path, LabelSettings(plies=1), games=2, every=4, alternatives=3, seed=5,
-                         note=_quiet)
+    labels = make_labels(
+        ev, path, LabelSettings(plies=1), Sampling(games=2, every=4, alternatives=3, seed=5), note=_quiet
+    )
     decisions = Decisions.load(path, holdout=0)
     assert len(decisions) >= 3 and np.array_equal(decisions.labels.boards, labels.boards)
     assert np.all(decisions.stops - decisions.starts <= 3)
@@ -71,10 +73,24 @@ def test_the_choices_command_reports_each_net_against_the_first(tmp_path, capsys
     ev, other = _net(8), _net(9)
     save(ev, TrainSettings(), tmp_path / "a.npz")
     save(other, TrainSettings(), tmp_path / "b.npz")
-    make_labels(ev, tmp_path / "alt.npz", LabelSettings(plies=1), games=2, every=4, alternatives=3,
-                seed=5, note=_quiet)
-    main(["choices", "--labels", str(tmp_path / "alt.npz"), "--holdout", "0",
-          str(tmp_path / "a.npz"), str(tmp_path / "b.npz")])
+    make_labels(
+        ev,
+        tmp_path / "alt.npz",
+        LabelSettings(plies=1),
+        Sampling(games=2, every=4, alternatives=3, seed=5),
+        note=_quiet,
+    )
+    main(
+        [
+            "choices",
+            "--labels",
+            str(tmp_path / "alt.npz"),
+            "--holdout",
+            "0",
+            str(tmp_path / "a.npz"),
+            str(tmp_path / "b.npz"),
+        ]
+    )
     out = capsys.readouterr().out.splitlines()
     assert len(out) == 2 and "mEMG a decision" in out[0] and "minus the first" in out[1]
     with pytest.raises(SystemExit):

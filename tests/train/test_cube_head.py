@@ -127,8 +127,9 @@ def test_from_head_starts_from_the_head_the_net_has_and_holds_the_fit_near_it(ne
 def test_races_have_no_head(net: NeuralEvaluator) -> None:
     race = Position.from_id(RACE).as_array()[None, :]
     labels = _labels(net)
-    both = LabelSet(np.concatenate([labels.boards, race]),
-                    np.concatenate([labels.targets, np.zeros((1, 5), np.float32)]))
+    both = LabelSet(
+        np.concatenate([labels.boards, race]), np.concatenate([labels.targets, np.zeros((1, 5), np.float32)])
+    )
     fitted, report = fit_cube_head(net, both, CubeHeadSettings(steps=50, holdout=0.0))
     assert report.positions == len(labels.boards)
     assert np.array_equal(fitted.evaluate_for_cube(race), net.evaluate(race))
@@ -138,8 +139,9 @@ def test_races_have_no_head(net: NeuralEvaluator) -> None:
         CubeHeadSettings(lam=-1.0)
 
 
-def test_the_head_is_saved_and_loaded_and_a_training_checkpoint_drops_it(net: NeuralEvaluator,
-                                                                         tmp_path: Path) -> None:
+def test_the_head_is_saved_and_loaded_and_a_training_checkpoint_drops_it(
+    net: NeuralEvaluator, tmp_path: Path
+) -> None:
     fitted, _ = fit_cube_head(net, _labels(net), CubeHeadSettings(steps=50, holdout=0.0))
     fitted.save(tmp_path / "w.npz")
     again = NeuralEvaluator.load(tmp_path / "w.npz")
@@ -150,8 +152,9 @@ def test_the_head_is_saved_and_loaded_and_a_training_checkpoint_drops_it(net: Ne
     save(fitted, TrainSettings(), tmp_path / "checkpoint.npz")  # training moves the hidden layer
     assert NeuralEvaluator.load(tmp_path / "checkpoint.npz").cube_head is None
     with pytest.raises(ValueError, match="hidden units"):
-        NeuralEvaluator(net.contact, net.race, 0,
-                        CubeHead(np.zeros((3, 5), np.float32), np.zeros(5, np.float32)))
+        NeuralEvaluator(
+            net.contact, net.race, 0, CubeHead(np.zeros((3, 5), np.float32), np.zeros(5, np.float32))
+        )
 
 
 def test_the_engine_decides_the_cube_with_the_head_and_plays_with_the_net(net: NeuralEvaluator) -> None:
@@ -170,24 +173,54 @@ def test_the_engine_decides_the_cube_with_the_head_and_plays_with_the_net(net: N
     assert one.cube_decision(p).no_double < Engine(plies=1, evaluator=net).cube_decision(p).no_double - 0.01
 
 
-def test_the_cli_fits_and_writes_a_head(net: NeuralEvaluator, tmp_path: Path,
-                                        capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_cli_fits_and_writes_a_head(
+    net: NeuralEvaluator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     net.save(tmp_path / "net.npz")
     labels = _labels(net)
-    np.savez(tmp_path / "rollouts.npz", boards=labels.boards, targets=labels.targets,
-             label_format=LABEL_FORMAT, description="shifted")
-    main(["cube-head", "--resume", str(tmp_path / "net.npz"), "--labels", str(tmp_path / "rollouts.npz"),
-          "--out", str(tmp_path / "headed.npz"), "--steps", "20"])
+    np.savez(
+        tmp_path / "rollouts.npz",
+        boards=labels.boards,
+        targets=labels.targets,
+        label_format=LABEL_FORMAT,
+        description="shifted",
+    )
+    main(
+        [
+            "cube-head",
+            "--resume",
+            str(tmp_path / "net.npz"),
+            "--labels",
+            str(tmp_path / "rollouts.npz"),
+            "--out",
+            str(tmp_path / "headed.npz"),
+            "--steps",
+            "20",
+        ]
+    )
     assert NeuralEvaluator.load(tmp_path / "headed.npz").cube_head is not None
     out = capsys.readouterr().out
     assert "held out" in out and "wrote" in out and "the head before" not in out
-    main(["cube-head", "--resume", str(tmp_path / "headed.npz"), "--labels", str(tmp_path / "rollouts.npz"),
-          "--out", str(tmp_path / "again.npz"), "--steps", "20", "--from-head"])
+    main(
+        [
+            "cube-head",
+            "--resume",
+            str(tmp_path / "headed.npz"),
+            "--labels",
+            str(tmp_path / "rollouts.npz"),
+            "--out",
+            str(tmp_path / "again.npz"),
+            "--steps",
+            "20",
+            "--from-head",
+        ]
+    )
     assert "the head before" in capsys.readouterr().out
 
 
-def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(net: NeuralEvaluator,
-                                                                          tmp_path: Path) -> None:
+def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(
+    net: NeuralEvaluator, tmp_path: Path
+) -> None:
     games = _contact_boards(200, 4)
     set_up = set_up_positions(games, 3, seed=1)  # a side with a checker off and another out
     boards = np.concatenate([games, set_up])
@@ -221,10 +254,11 @@ def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(net: 
     refit, report = fit_cube_head(both, labels, CubeHeadSettings(steps=10, holdout=0.0))
     assert report.positions == len(games) and refit.borne_head is both.borne_head
     with pytest.raises(ValueError, match="borne-off positions to fit, the labels have 0"):
-        fit_cube_head(net, LabelSet(games, t[:len(games)].astype(np.float32)), borne=True)
+        fit_cube_head(net, LabelSet(games, t[: len(games)].astype(np.float32)), borne=True)
     with pytest.raises(ValueError, match="borne-off head has 3 hidden units"):
-        NeuralEvaluator(net.contact, net.race, 0, None, CubeHead(np.zeros((3, 5), np.float32),
-                                                                np.zeros(5, np.float32)))
+        NeuralEvaluator(
+            net.contact, net.race, 0, None, CubeHead(np.zeros((3, 5), np.float32), np.zeros(5, np.float32))
+        )
 
 
 def test_the_engine_decides_the_cube_of_a_borne_off_position_with_its_head(net: NeuralEvaluator) -> None:

@@ -19,13 +19,24 @@ from gammon.train.batch_fit import AdamSettings
 from gammon.train.labels import (
     LabelSet,
     LabelSettings,
+    Sampling,
+    Work,
     _save,
     best_plays,
     make_labels,
     self_play_positions,
     set_up_positions,
 )
-from gammon.train.supervised import adam_fit_labels, fit_labels, label_error, split, widen
+from gammon.train.selfplay import Report
+from gammon.train.supervised import (
+    Selection,
+    SgdSettings,
+    adam_fit_labels,
+    fit_labels,
+    label_error,
+    split,
+    widen,
+)
 from tests.helpers import bad_npz_files, random_game_positions
 
 
@@ -39,15 +50,29 @@ def _quiet(line: str) -> None:
 
 def _valid(targets: np.ndarray) -> bool:
     t = targets
-    return bool(np.all((t >= 0) & (t <= 1)) and np.all(t[:, 0] >= t[:, 1]) and np.all(t[:, 1] >= t[:, 2])
-                and np.all(1 - t[:, 0] >= t[:, 3]) and np.all(t[:, 3] >= t[:, 4]))
+    return bool(
+        np.all((t >= 0) & (t <= 1))
+        and np.all(t[:, 0] >= t[:, 1])
+        and np.all(t[:, 1] >= t[:, 2])
+        and np.all(1 - t[:, 0] >= t[:, 3])
+        and np.all(t[:, 3] >= t[:, 4])
+    )
 
 
 def test_search_labels_are_the_searchs_probabilities_whatever_the_workers(tmp_path) -> None:
     ev = _net()
     settings = LabelSettings(kind="search", plies=2)
-    one = make_labels(ev, tmp_path / "a.npz", settings, games=2, every=12, chunk=3, note=_quiet)
-    two = make_labels(ev, tmp_path / "b.npz", settings, games=2, every=12, chunk=3, workers=2, note=_quiet)
+    one = make_labels(
+        ev, tmp_path / "a.npz", settings, Sampling(games=2, every=12), note=_quiet, work=Work(chunk=3)
+    )
+    two = make_labels(
+        ev,
+        tmp_path / "b.npz",
+        settings,
+        Sampling(games=2, every=12),
+        note=_quiet,
+        work=Work(chunk=3, workers=2),
+    )
     assert len(one) >= 4 and np.array_equal(one.boards, two.boards)
     assert np.array_equal(one.targets, two.targets)
     direct = Searcher(ev, default_bearoff()).evaluate_boards(one.boards, 2)
@@ -66,14 +91,14 @@ def test_one_ply_search_labels_agree_with_the_training_kernels_one_ply() -> None
     # does the shipped one's where a gammon is all but certain and a child's gammon chance can
     # pass its win or loss chance, so those positions are left out).
     ev = NeuralEvaluator.default()
-    boards = self_play_positions(ev, 3, 4, 9, contact_only=True)
+    boards = self_play_positions(ev, Sampling(3, 4, 9, contact_only=True))
     boards = boards[np.asarray(boards)[:, 1:7].sum(axis=1) < 10]
     probs = ev.evaluate(boards)
     boards = boards[(probs[:, 1] < 0.8) & (probs[:, 3] < 0.8)]
     from gammon.train.labels import _Job, label_chunk
 
     searched = label_chunk(_Job(ev, boards, LabelSettings(plies=1), np.arange(len(boards))), 0, len(boards))
-    kernel = kernels.label_one_ply(*ev.contact.arrays(), *ev.race.arrays(), boards)
+    kernel = kernels.label_one_ply(ev, boards)
     assert len(boards) > 3
     assert np.allclose(searched, kernel, atol=1e-5)
 
@@ -81,22 +106,28 @@ def test_one_ply_search_labels_agree_with_the_training_kernels_one_ply() -> None
 def test_a_stopped_run_resumes_to_the_same_labels_and_another_set_is_refused(tmp_path) -> None:
     ev = _net()
     settings = LabelSettings(plies=1)
-    full = make_labels(ev, tmp_path / "full.npz", settings, games=3, every=8, chunk=4, note=_quiet)
+    full = make_labels(
+        ev, tmp_path / "full.npz", settings, Sampling(games=3, every=8), note=_quiet, work=Work(chunk=4)
+    )
     part = tmp_path / "part.npz"
     with np.load(tmp_path / "full.npz") as data:
         _save(part, data["boards"][:5], data["targets"][:5], {"description": str(data["description"])})
-    resumed = make_labels(ev, part, settings, games=3, every=8, chunk=4, note=_quiet)
+    resumed = make_labels(ev, part, settings, Sampling(games=3, every=8), note=_quiet, work=Work(chunk=4))
     assert np.array_equal(resumed.boards, full.boards) and np.array_equal(resumed.targets, full.targets)
-    first = make_labels(ev, tmp_path / "first.npz", settings, games=3, every=8, positions=7, note=_quiet)
+    first = make_labels(
+        ev, tmp_path / "first.npz", settings, Sampling(games=3, every=8), positions=7, note=_quiet
+    )
     assert np.array_equal(first.targets, full.targets[:7])
     with pytest.raises(ValueError, match="holds another label set"):
-        make_labels(ev, part, settings, games=3, every=8, seed=99, note=_quiet)
+        make_labels(ev, part, settings, Sampling(games=3, every=8, seed=99), note=_quiet)
 
 
 def test_rollout_labels_are_the_rollouts_of_each_position(tmp_path) -> None:
     ev = _net()
     settings = LabelSettings(kind="rollout", trials=36, rollout_plies=0, truncate=3, seed=4)
-    labels = make_labels(ev, tmp_path / "r.npz", settings, games=1, every=20, chunk=2, note=_quiet)
+    labels = make_labels(
+        ev, tmp_path / "r.npz", settings, Sampling(games=1, every=20), note=_quiet, work=Work(chunk=2)
+    )
     assert len(labels) >= 2 and _valid(labels.targets)
     engine = Engine(plies=0, evaluator=ev)
     first = rollout(engine, Position(labels.boards[1].tolist()),
@@ -104,7 +135,9 @@ def test_rollout_labels_are_the_rollouts_of_each_position(tmp_path) -> None:
     # a label is the rollout's probabilities put in order (a random net's need not be)
     ordered = consistent(np.array([first.probabilities.as_tuple()]))[0]
     assert np.allclose(labels.targets[1], ordered, atol=1e-6)
-    again = make_labels(ev, tmp_path / "r2.npz", settings, games=1, every=20, chunk=1, note=_quiet)
+    again = make_labels(
+        ev, tmp_path / "r2.npz", settings, Sampling(games=1, every=20), note=_quiet, work=Work(chunk=1)
+    )
     assert np.array_equal(again.targets, labels.targets)
 
 
@@ -113,7 +146,7 @@ def test_common_dice_roll_a_rolls_plays_out_on_the_same_dice(tmp_path) -> None:
 
     ev = _net()
     settings = LabelSettings(kind="rollout", trials=36, truncate=4, seed=4, common_dice=True)
-    board = self_play_positions(ev, 1, 10, 5, contact_only=True)[1]
+    board = self_play_positions(ev, Sampling(1, 10, 5, contact_only=True))[1]
     twice = np.stack([board, board])
     same = label_chunk(_Job(ev, twice, settings, np.array([7, 7])), 0, 2)
     other = label_chunk(_Job(ev, twice, settings, np.array([7, 8])), 0, 2)
@@ -121,8 +154,14 @@ def test_common_dice_roll_a_rolls_plays_out_on_the_same_dice(tmp_path) -> None:
     assert not np.array_equal(other[1], other[0])  # other dice, another result
     # in a label set a board's dice are its decision's: the first alternative of decision d is
     # rolled out with the seed of d, not of its row
-    labels = make_labels(ev, tmp_path / "c.npz", settings, games=1, every=12, alternatives=3, chunk=2,
-                         note=_quiet)
+    labels = make_labels(
+        ev,
+        tmp_path / "c.npz",
+        settings,
+        Sampling(games=1, every=12, alternatives=3),
+        note=_quiet,
+        work=Work(chunk=2),
+    )
     decisions = np.load(tmp_path / "c.npz")["decisions"]
     row = int(np.flatnonzero(decisions != np.arange(len(decisions)))[0])
     direct = rollout(Engine(plies=0, evaluator=ev), Position(labels.boards[row].tolist()),
@@ -134,7 +173,7 @@ def test_common_dice_roll_a_rolls_plays_out_on_the_same_dice(tmp_path) -> None:
     with pytest.raises(ValueError, match="common dice are for rollout labels"):
         LabelSettings(kind="search", common_dice=True)
     with pytest.raises(ValueError, match="give alternatives"):
-        make_labels(ev, tmp_path / "d.npz", settings, games=1, every=12, note=_quiet)
+        make_labels(ev, tmp_path / "d.npz", settings, Sampling(games=1, every=12), note=_quiet)
 
 
 def test_bad_label_settings_and_files_are_refused(tmp_path) -> None:
@@ -154,16 +193,24 @@ def test_a_file_that_is_not_a_label_file_is_named(tmp_path) -> None:
             LabelSet.load(bad)
     path = tmp_path / "l.npz"
     _save(path, np.zeros((2, 26), dtype=np.int8), np.zeros((2, 5), dtype=np.float32), {})
-    with pytest.raises(ValueError, match=re.escape(f"{str(path)!r} is not a gammon label file: it has no "
-                                                   "array 'description'")):
+    with pytest.raises(
+        ValueError,
+        match=re.escape(f"{str(path)!r} is not a gammon label file: it has no array 'description'"),
+    ):
         LabelSet.load(path)
 
 
 @pytest.mark.slow
 def test_widening_keeps_the_outputs_and_the_fit_lowers_the_held_out_error(tmp_path) -> None:
     # a random net fitted to the shipped net's 1-ply labels
-    labels = make_labels(NeuralEvaluator.default(), tmp_path / "l.npz", LabelSettings(plies=1), games=6,
-                         every=3, chunk=64, note=_quiet)
+    labels = make_labels(
+        NeuralEvaluator.default(),
+        tmp_path / "l.npz",
+        LabelSettings(plies=1),
+        Sampling(games=6, every=3),
+        note=_quiet,
+        work=Work(chunk=64),
+    )
     ev = _net(6)
     before = ev.evaluate(labels.boards)
     ev.contact = widen(ev.contact, 12, seed=1)
@@ -173,29 +220,42 @@ def test_widening_keeps_the_outputs_and_the_fit_lowers_the_held_out_error(tmp_pa
         widen(ev.contact, 4)
     fit_part, held = split(labels, 0.2)
     assert len(fit_part) + len(held) == len(labels) and len(held) == round(0.2 * len(labels))
-    assert np.array_equal(held.boards, labels.boards[len(fit_part):])  # the last games
+    assert np.array_equal(held.boards, labels.boards[len(fit_part) :])  # the last games
     start = label_error(ev, held)
     out = tmp_path / "fitted.npz"
-    fitted, best = fit_labels(ev, labels, out, epochs=15, alpha=0.2, holdout=0.2, seed=1, check_pairs=0)
+    fitted, best = fit_labels(
+        ev, labels, out, SgdSettings(epochs=15, alpha=0.2, seed=1), holdout=0.2, report=Report(check_pairs=0)
+    )
     assert best < start
     assert fitted.contact.hidden == 12
     assert label_error(NeuralEvaluator.load(out), held) == pytest.approx(best, rel=1e-5)
 
 
 def test_rollout_labels_are_fitted_repeated_and_search_labels_with_anchors_left_out(tmp_path, capsys) -> None:
-    search = make_labels(_net(5), tmp_path / "s.npz", LabelSettings(plies=1), games=8, every=2,
-                         contact_only=True, note=_quiet)
+    search = make_labels(
+        _net(5),
+        tmp_path / "s.npz",
+        LabelSettings(plies=1),
+        Sampling(games=8, every=2, contact_only=True),
+        note=_quiet,
+    )
     held_anchor = anchors(search.boards).max(axis=1) >= 1
     assert 0 < held_anchor.sum() < len(search)
     # a stand-in for rollout labels: other positions with targets the search never gives them
-    others = self_play_positions(_net(5), 3, 3, 77, contact_only=True)
+    others = self_play_positions(_net(5), Sampling(3, 3, 77, contact_only=True))
     target = np.array([0.9, 0.4, 0.05, 0.02, 0.0], dtype=np.float32)
     rollouts = LabelSet(others, np.tile(target, (len(others), 1)), "stand-in")
     settings = AdamSettings(epochs=6, lr=3e-3, batch=32)
     errors = []
     for repeat in (1, 20):
-        ev, _ = adam_fit_labels(_net(6), search, tmp_path / f"r{repeat}.npz", settings, holdout=0.2,
-                                check_pairs=0, rollouts=rollouts, repeat=repeat, drop_anchors=1)
+        ev, _ = adam_fit_labels(
+            _net(6),
+            search,
+            tmp_path / f"r{repeat}.npz",
+            settings,
+            selection=Selection(holdout=0.2, rollouts=rollouts, repeat=repeat, drop_anchors=1),
+            report=Report(check_pairs=0),
+        )
         errors.append(float(np.abs(ev.evaluate(others) - target).mean()))
         kept = split(LabelSet(search.boards[~held_anchor], search.targets[~held_anchor]), 0.2)[0]
         text = capsys.readouterr().out
@@ -203,29 +263,47 @@ def test_rollout_labels_are_fitted_repeated_and_search_labels_with_anchors_left_
         assert f"start: {len(kept) + repeat * len(others):,} positions to fit" in text
     assert errors[1] < 0.5 * errors[0]  # fitted 20 times over, the rollout labels weigh more
     with pytest.raises(ValueError, match="repeat must be >= 1 and drop_anchors 0-6, got 0 and 0"):
-        adam_fit_labels(_net(6), search, tmp_path / "x.npz", settings, rollouts=rollouts, repeat=0)
+        adam_fit_labels(
+            _net(6), search, tmp_path / "x.npz", settings, selection=Selection(rollouts=rollouts, repeat=0)
+        )
     with pytest.raises(ValueError, match="repeat must be >= 1 and drop_anchors 0-6, got 1 and 7"):
-        adam_fit_labels(_net(6), search, tmp_path / "x.npz", settings, drop_anchors=7)
+        adam_fit_labels(_net(6), search, tmp_path / "x.npz", settings, selection=Selection(drop_anchors=7))
 
 
 def test_drop_window_leaves_out_the_contact_search_labels_in_the_window(tmp_path, capsys) -> None:
     start = NeuralEvaluator.default()
-    search = make_labels(_net(5), tmp_path / "s.npz", LabelSettings(plies=1), games=8, every=2, note=_quiet)
+    search = make_labels(
+        _net(5), tmp_path / "s.npz", LabelSettings(plies=1), Sampling(games=8, every=2), note=_quiet
+    )
     win = start.evaluate(search.boards)[:, 0]
     dropped = ~race_mask(search.boards) & (win >= 0.55) & (win <= 0.97)
     assert 0 < dropped.sum() < len(search)
     settings = AdamSettings(epochs=1, lr=1e-4, batch=32)
-    adam_fit_labels(start, search, tmp_path / "w.npz", settings, holdout=0.2, check_pairs=0,
-                    drop_window=(0.55, 0.97))
+    adam_fit_labels(
+        start,
+        search,
+        tmp_path / "w.npz",
+        settings,
+        selection=Selection(holdout=0.2, drop_window=(0.55, 0.97)),
+        report=Report(check_pairs=0),
+    )
     kept = split(LabelSet(search.boards[~dropped], search.targets[~dropped]), 0.2)[0]
     text = capsys.readouterr().out
     assert f"{dropped.sum():,} contact positions with a 0-ply win chance of 0.55-0.97 left out" in text
     assert f"start: {len(kept):,} positions to fit" in text
     with pytest.raises(ValueError, match=r"low then high, got \(0.97, 0.55\)"):
-        adam_fit_labels(start, search, tmp_path / "x.npz", settings, drop_window=(0.97, 0.55))
+        adam_fit_labels(
+            start, search, tmp_path / "x.npz", settings, selection=Selection(drop_window=(0.97, 0.55))
+        )
     # window_kept: the same labels fitted first and none of them left out, only the second copy's
-    adam_fit_labels(start, search, tmp_path / "k.npz", settings, holdout=0.2, check_pairs=0,
-                    drop_window=(0.55, 0.97), window_kept=search)
+    adam_fit_labels(
+        start,
+        search,
+        tmp_path / "k.npz",
+        settings,
+        selection=Selection(holdout=0.2, drop_window=(0.55, 0.97), window_kept=search),
+        report=Report(check_pairs=0),
+    )
     both = LabelSet.concatenate([search, LabelSet(search.boards[~dropped], search.targets[~dropped])])
     text = capsys.readouterr().out
     assert f"{dropped.sum():,} contact positions with a 0-ply win chance of 0.55-0.97 left out" in text
@@ -237,57 +315,154 @@ def test_the_command_line_labels_and_fits(tmp_path, capsys) -> None:
     plain = _net(7)  # with a cube head, which --hidden drops with the old hidden layer
     NeuralEvaluator(plain.contact, plain.race, 0, CubeHead(plain.contact.w2, plain.contact.b2)).save(weights)
     labels = tmp_path / "labels.npz"
-    main(["label", "--weights", str(weights), "--out", str(labels), "--games", "2", "--every", "10",
-          "--plies", "1", "--workers", "1"])
+    main(
+        [
+            "label",
+            "--weights",
+            str(weights),
+            "--out",
+            str(labels),
+            "--games",
+            "2",
+            "--every",
+            "10",
+            "--plies",
+            "1",
+            "--workers",
+            "1",
+        ]
+    )
     assert len(LabelSet.load(labels)) > 2
     out = tmp_path / "fitted.npz"
-    main(["fit", "--resume", str(weights), "--labels", str(labels), str(labels), "--out", str(out),
-          "--method", "sgd", "--epochs", "1", "--check-pairs", "2", "--hidden", "10",
-          "--race-hidden", "6"])
+    main(
+        [
+            "fit",
+            "--resume",
+            str(weights),
+            "--labels",
+            str(labels),
+            str(labels),
+            "--out",
+            str(out),
+            "--method",
+            "sgd",
+            "--epochs",
+            "1",
+            "--check-pairs",
+            "2",
+            "--hidden",
+            "10",
+            "--race-hidden",
+            "6",
+        ]
+    )
     text = capsys.readouterr().out
     assert "labelled" in text and "epoch 1: fit mse" in text
     assert NeuralEvaluator.load(out).contact.hidden == 10 and NeuralEvaluator.load(out).race.hidden == 6
     assert NeuralEvaluator.load(weights).cube_head is not None and NeuralEvaluator.load(out).cube_head is None
     widened = tmp_path / "widened.npz"  # widened, not fitted: the head is dropped all the same
-    main(["fit", "--resume", str(weights), "--labels", str(labels), "--out", str(widened), "--epochs", "1",
-          "--check-pairs", "0", "--batch", "4", "--hidden", "10", "--nets", "race"])
+    main(
+        [
+            "fit",
+            "--resume",
+            str(weights),
+            "--labels",
+            str(labels),
+            "--out",
+            str(widened),
+            "--epochs",
+            "1",
+            "--check-pairs",
+            "0",
+            "--batch",
+            "4",
+            "--hidden",
+            "10",
+            "--nets",
+            "race",
+        ]
+    )
     wide = NeuralEvaluator.load(widened)
     assert wide.contact.hidden == 10 and wide.cube_head is None
-    main(["fit", "--resume", str(out), "--labels", str(labels), "--out", str(out), "--epochs", "2",
-          "--check-pairs", "0", "--batch", "4"])
+    main(
+        [
+            "fit",
+            "--resume",
+            str(out),
+            "--labels",
+            str(labels),
+            "--out",
+            str(out),
+            "--epochs",
+            "2",
+            "--check-pairs",
+            "0",
+            "--batch",
+            "4",
+        ]
+    )
     text = capsys.readouterr().out
     assert "contact net:" in text and "adam epoch 2: train cross-entropy" in text
     assert "end: held-out mse" in text
     assert NeuralEvaluator.load(out).contact.hidden == 10
     set_up = tmp_path / "set-up.npz"
-    main(["label", "--weights", str(out), "--out", str(set_up), "--games", "4", "--every", "2",
-          "--set-up", "3", "--plies", "1", "--workers", "1"])
+    main(
+        [
+            "label",
+            "--weights",
+            str(out),
+            "--out",
+            str(set_up),
+            "--games",
+            "4",
+            "--every",
+            "2",
+            "--set-up",
+            "3",
+            "--plies",
+            "1",
+            "--workers",
+            "1",
+        ]
+    )
     made = LabelSet.load(set_up)
     assert len(made) > 10 and borne_off_mask(made.boards).all()
     assert "set up with 1-3 checkers" in made.description
-    main(["cube-head", "--borne", "--resume", str(out), "--labels", str(set_up), "--out", str(out),
-          "--steps", "5"])
+    main(
+        [
+            "cube-head",
+            "--borne",
+            "--resume",
+            str(out),
+            "--labels",
+            str(set_up),
+            "--out",
+            str(out),
+            "--steps",
+            "5",
+        ]
+    )
     assert "borne-off positions" in capsys.readouterr().out
     assert NeuralEvaluator.load(out).borne_head is not None
 
 
 def test_exploration_draws_random_plays_and_leaves_the_greedy_games_alone() -> None:
     ev = _net(8)
-    greedy = self_play_positions(ev, 4, 2, 5)
-    assert np.array_equal(self_play_positions(ev, 4, 2, 5, explore=0.0), greedy)
-    explored = self_play_positions(ev, 4, 2, 5, explore=0.5)
-    assert not np.array_equal(explored[:len(greedy)], greedy[:len(explored)])
+    greedy = self_play_positions(ev, Sampling(4, 2, 5))
+    assert np.array_equal(self_play_positions(ev, Sampling(4, 2, 5, explore=0.0)), greedy)
+    explored = self_play_positions(ev, Sampling(4, 2, 5, explore=0.5))
+    assert not np.array_equal(explored[: len(greedy)], greedy[: len(explored)])
     for b in explored:  # every position a legal one
         Position(b.tolist())
     # the first position of game 0 is the opening, whatever the plays
     assert np.array_equal(explored[0], greedy[0])
     with pytest.raises(ValueError, match="explore must be a probability, got 1.5"):
-        self_play_positions(ev, 1, 2, 5, explore=1.5)
+        self_play_positions(ev, Sampling(1, 2, 5, explore=1.5))
 
 
 def test_alternatives_are_the_boards_after_the_best_zero_ply_plays_of_a_drawn_roll() -> None:
     ev = _net(8)
-    positions = self_play_positions(ev, 3, 3, 5, contact_only=True)  # no play ends a game
+    positions = self_play_positions(ev, Sampling(3, 3, 5, contact_only=True))  # no play ends a game
     picked, sources = best_plays(ev, positions, 3, 11)
     engine = Engine(plies=0, evaluator=ev)
     row, firsts = 0, []
@@ -303,34 +478,36 @@ def test_alternatives_are_the_boards_after_the_best_zero_ply_plays_of_a_drawn_ro
     # one play each is the 0-ply choice
     assert np.array_equal(best_plays(ev, positions, 1, 11)[0], picked[firsts])
     # the option replaces each position of the games, and the filters come after it
-    every = self_play_positions(ev, 3, 3, 5)
+    every = self_play_positions(ev, Sampling(3, 3, 5))
     alternatives = best_plays(ev, every, 2, 5)[0]
-    assert np.array_equal(self_play_positions(ev, 3, 3, 5, alternatives=2, contact_only=True),
-                          alternatives[~race_mask(alternatives)])
+    assert np.array_equal(
+        self_play_positions(ev, Sampling(3, 3, 5, alternatives=2, contact_only=True)),
+        alternatives[~race_mask(alternatives)],
+    )
     with pytest.raises(ValueError, match="the number of best plays must be 1 or more, got 0"):
         best_plays(ev, positions, 0, 11)
 
 
 def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> None:
     ev = _net(8)
-    every = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3)
+    every = self_play_positions(ev, Sampling(6, 1, 5, contact_only=True, explore=0.3))
     for k in (1, 2):
         held = anchors(every).max(axis=1) >= k
-        kept = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3, min_anchors=k)
+        kept = self_play_positions(ev, Sampling(6, 1, 5, contact_only=True, explore=0.3, min_anchors=k))
         assert np.array_equal(kept, every[held])
         assert 0 < len(kept) < len(every)
     with pytest.raises(ValueError, match="min_anchors must be 0-6 points, got 7"):
-        self_play_positions(ev, 1, 2, 5, min_anchors=7)
+        self_play_positions(ev, Sampling(1, 2, 5, min_anchors=7))
 
 
 def test_min_anchors_with_alternatives_keeps_every_play_of_a_holding_position() -> None:
     # the filter asks the position the roll is played in, so a play that gives the anchor up is
     # kept beside those that keep it
     ev = _net(8)
-    every = self_play_positions(ev, 6, 1, 5, explore=0.3)
+    every = self_play_positions(ev, Sampling(6, 1, 5, explore=0.3))
     boards, decisions = best_plays(ev, every, 4, 5)
     held = (anchors(every).max(axis=1) >= 1)[decisions]
-    kept = self_play_positions(ev, 6, 1, 5, explore=0.3, alternatives=4, min_anchors=1)
+    kept = self_play_positions(ev, Sampling(6, 1, 5, explore=0.3, alternatives=4, min_anchors=1))
     assert np.array_equal(kept, boards[held])
     gave_up = anchors(kept).max(axis=1) == 0  # no side holds one after the play
     assert 0 < gave_up.sum() < len(kept)
@@ -338,18 +515,28 @@ def test_min_anchors_with_alternatives_keeps_every_play_of_a_holding_position() 
 
 def test_race_only_keeps_exactly_the_races_and_contact_only_the_rest() -> None:
     ev = _net(8)
-    every = self_play_positions(ev, 6, 1, 5, explore=0.3)
+    every = self_play_positions(ev, Sampling(6, 1, 5, explore=0.3))
     races = race_mask(every)
     assert 0 < races.sum() < len(every)
-    assert np.array_equal(self_play_positions(ev, 6, 1, 5, explore=0.3, race_only=True), every[races])
-    assert np.array_equal(self_play_positions(ev, 6, 1, 5, explore=0.3, contact_only=True), every[~races])
+    assert np.array_equal(
+        self_play_positions(ev, Sampling(6, 1, 5, explore=0.3, race_only=True)), every[races]
+    )
+    assert np.array_equal(
+        self_play_positions(ev, Sampling(6, 1, 5, explore=0.3, contact_only=True)), every[~races]
+    )
     with pytest.raises(ValueError, match="contact_only and race_only leave nothing"):
-        self_play_positions(ev, 1, 2, 5, contact_only=True, race_only=True)
+        self_play_positions(ev, Sampling(1, 2, 5, contact_only=True, race_only=True))
 
 
 def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
-    labels = make_labels(NeuralEvaluator.default(), tmp_path / "l.npz", LabelSettings(plies=1), games=10,
-                         every=2, chunk=64, note=_quiet)
+    labels = make_labels(
+        NeuralEvaluator.default(),
+        tmp_path / "l.npz",
+        LabelSettings(plies=1),
+        Sampling(games=10, every=2),
+        note=_quiet,
+        work=Work(chunk=64),
+    )
     races = race_mask(labels.boards)
     assert 0 < races.sum() < len(labels)
     settings = AdamSettings(epochs=2, lr=3e-3, batch=16)
@@ -358,8 +545,15 @@ def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
         head = CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy())
         start = NeuralEvaluator(plain.contact, plain.race, 0, head)
         before, cube_before = start.evaluate_with_cube(labels.boards)
-        ev, _ = adam_fit_labels(start, labels, tmp_path / f"{only}.npz", settings, holdout=0.2,
-                                check_pairs=0, nets=(only,))
+        ev, _ = adam_fit_labels(
+            start,
+            labels,
+            tmp_path / f"{only}.npz",
+            settings,
+            selection=Selection(holdout=0.2),
+            nets=(only,),
+            report=Report(check_pairs=0),
+        )
         saved = NeuralEvaluator.load(tmp_path / f"{only}.npz")
         after = saved.evaluate(labels.boards)
         assert np.array_equal(ev.evaluate(labels.boards), after)
@@ -379,42 +573,96 @@ def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
 
 def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -> None:
     ev = NeuralEvaluator.default()
-    every = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3)
+    every = self_play_positions(ev, Sampling(6, 1, 5, contact_only=True, explore=0.3))
     win = ev.evaluate(every)[:, 0]
-    kept = self_play_positions(ev, 6, 1, 5, contact_only=True, explore=0.3, win_window=(0.55, 0.97))
+    kept = self_play_positions(ev, Sampling(6, 1, 5, contact_only=True, explore=0.3, win_window=(0.55, 0.97)))
     assert np.array_equal(kept, every[(win >= 0.55) & (win <= 0.97)])
     assert 0 < len(kept) < len(every)
     with pytest.raises(ValueError, match=r"low then high, got \(0.9, 0.5\)"):
-        self_play_positions(ev, 1, 2, 5, win_window=(0.9, 0.5))
+        self_play_positions(ev, Sampling(1, 2, 5, win_window=(0.9, 0.5)))
 
 
 NEED_ADAM = "--rollout-labels, --drop-anchors, --drop-window, --window-labels and --nets need --method adam"
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--min-anchors", "-1"],
-     "min_anchors must be 0-6 points, got -1"),
-    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--win-window", "0.5", "1.5"],
-     "win_window must be two probabilities, low then high, got (0.5, 1.5)"),
-    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--explore", "2"],
-     "explore must be a probability, got 2.0"),
-    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--plies", "3"],
-     "a search label needs 1 or 2 plies, got 3"),
-    (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
-    (["fit", "--labels", "{tmp}/w0.npz", "--rollout-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], NEED_ADAM),
-    (["fit", "--labels", "{tmp}/w0.npz", "--drop-window", "0.55", "0.97", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], NEED_ADAM),
-    (["fit", "--labels", "{tmp}/w0.npz", "--nets", "race", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], NEED_ADAM),
-    (["fit", "--labels", "{tmp}/w0.npz", "--window-labels", "{tmp}/w0.npz", "--method", "sgd", "--out",
-      "{tmp}/w.npz"], NEED_ADAM),
-    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--alternatives", "-1"],
-     "the number of best plays must be 1 or more, got -1"),
-    (["label", "--out", "{tmp}/l.npz", "--games", "1", "--contact-only", "--race-only"],
-     "contact_only and race_only leave nothing: choose one"),
-    (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--min-anchors", "-1"],
+            "min_anchors must be 0-6 points, got -1",
+        ),
+        (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--win-window", "0.5", "1.5"],
+            "win_window must be two probabilities, low then high, got (0.5, 1.5)",
+        ),
+        (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--explore", "2"],
+            "explore must be a probability, got 2.0",
+        ),
+        (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--plies", "3"],
+            "a search label needs 1 or 2 plies, got 3",
+        ),
+        (["fit", "--labels", "{tmp}/missing.npz", "--out", "{tmp}/w.npz"], "No such file"),
+        (
+            [
+                "fit",
+                "--labels",
+                "{tmp}/w0.npz",
+                "--rollout-labels",
+                "{tmp}/w0.npz",
+                "--method",
+                "sgd",
+                "--out",
+                "{tmp}/w.npz",
+            ],
+            NEED_ADAM,
+        ),
+        (
+            [
+                "fit",
+                "--labels",
+                "{tmp}/w0.npz",
+                "--drop-window",
+                "0.55",
+                "0.97",
+                "--method",
+                "sgd",
+                "--out",
+                "{tmp}/w.npz",
+            ],
+            NEED_ADAM,
+        ),
+        (
+            ["fit", "--labels", "{tmp}/w0.npz", "--nets", "race", "--method", "sgd", "--out", "{tmp}/w.npz"],
+            NEED_ADAM,
+        ),
+        (
+            [
+                "fit",
+                "--labels",
+                "{tmp}/w0.npz",
+                "--window-labels",
+                "{tmp}/w0.npz",
+                "--method",
+                "sgd",
+                "--out",
+                "{tmp}/w.npz",
+            ],
+            NEED_ADAM,
+        ),
+        (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--alternatives", "-1"],
+            "the number of best plays must be 1 or more, got -1",
+        ),
+        (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--contact-only", "--race-only"],
+            "contact_only and race_only leave nothing: choose one",
+        ),
+        (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
+    ],
+)
 def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, argv, message) -> None:
     _net().save(tmp_path / "w0.npz")
     with pytest.raises(SystemExit) as stop:
@@ -441,8 +689,12 @@ def test_set_up_positions_take_checkers_off_a_side_that_keeps_one_out() -> None:
             diff = source.astype(int) - board
             mover, opponent = diff[1:7], -diff[19:25]
             rest = np.concatenate([diff[:1], diff[7:19], diff[25:]])
-            if (rest == 0).all() and (mover >= 0).all() and (opponent >= 0).all() and \
-                    (mover.sum() == 0) != (opponent.sum() == 0):
+            if (
+                (rest == 0).all()
+                and (mover >= 0).all()
+                and (opponent >= 0).all()
+                and (mover.sum() == 0) != (opponent.sum() == 0)
+            ):
                 found.append(int(mover.sum() + opponent.sum()))
         assert found, board
         taken.append(min(found))

@@ -25,8 +25,24 @@ def test_training_changes_weights_and_counts_games() -> None:
 
 
 def test_resume_from_checkpoint_is_identical(tmp_path) -> None:
-    args = ["selfplay", "--games", "6", "--hidden", "8", "--race-hidden", "4", "--seed", "3",
-            "--chunk", "3", "--threads", "1", "--check-every", "0", "--quiet"]
+    args = [
+        "selfplay",
+        "--games",
+        "6",
+        "--hidden",
+        "8",
+        "--race-hidden",
+        "4",
+        "--seed",
+        "3",
+        "--chunk",
+        "3",
+        "--threads",
+        "1",
+        "--check-every",
+        "0",
+        "--quiet",
+    ]
     straight = tmp_path / "straight.npz"
     main(args + ["--out", str(straight)])
     resumed = tmp_path / "resumed.npz"
