@@ -2,12 +2,12 @@
 itself at several noise levels.
 
 GNU Backgammon (the Debian program, ``gnubg -t``) plays ``--matches`` matches to 3 and 5 points,
-each player at 0 ply with a chequer and cube noise drawn from ``--noise``, exports each as ``.mat``,
+each player at 0 ply with a checker and cube noise drawn from ``--noise``, exports each as ``.mat``,
 then runs its ``analyse match`` at its default settings (timed) and reads its statistics (the
 per-game statistics of ``gnubg.match(analysis, statistics)``, summed as ``show statistics match``
 sums them; the printed ``show statistics match`` of the first match is checked against the sum).
 gammon reads every exported file and analyses it with ``Engine(plies=--plies)`` (timed). Printed:
-how many players' unforced-move counts agree, the correlation of chequer error rates and of luck
+how many players' unforced-move counts agree, the correlation of checker error rates and of luck
 rates over all players, the mean absolute difference of the error rates of players under 15 mEMG
 (GNU Backgammon's figure), the decision-by-decision agreement, and the time per match of both.
 GNU Backgammon is the judge only: nothing from it goes into the package.
@@ -85,20 +85,20 @@ def gnubg_player(games: list[dict], side: str) -> dict:
     """One player's statistics over a match, summed over its games as gnubg sums them. (The
     python module's cube "error-skill" is the per-decision rate: the total is the sum of the six
     kinds of cube error.)"""
-    t = {"moves": 0, "unforced": 0, "chequer": 0.0, "cube": 0.0, "close": 0, "luck": 0.0, "cube_total": 0}
+    t = {"moves": 0, "unforced": 0, "checker": 0.0, "cube": 0.0, "close": 0, "luck": 0.0, "cube_total": 0}
     for g in games:
         s = g["stats"][side]
         t["moves"] += s["moves"]["total-moves"]
         t["unforced"] += s["moves"]["unforced-moves"]
-        t["chequer"] += s["moves"]["error-skill"]
+        t["checker"] += s["moves"]["error-skill"]
         t["cube"] += sum(s["cube"][f"err-{kind}-skill"] for kind in CUBE_ERRORS)
         t["close"] += s["cube"]["close-cube"]
         t["cube_total"] += s["cube"]["total-cube"]
         t["luck"] += s["dice"]["luck"]
-    return {"moves": t["moves"], "unforced": t["unforced"], "chequer_total": t["chequer"],
-            "chequer_rate": 1000 * t["chequer"] / max(t["unforced"], 1),
+    return {"moves": t["moves"], "unforced": t["unforced"], "checker_total": t["checker"],
+            "checker_rate": 1000 * t["checker"] / max(t["unforced"], 1),
             "cube_error": t["cube"], "close": t["close"], "cube_total": t["cube_total"],
-            "overall_rate": 1000 * (t["chequer"] + t["cube"]) / max(t["unforced"] + t["close"], 1),
+            "overall_rate": 1000 * (t["checker"] + t["cube"]) / max(t["unforced"] + t["close"], 1),
             "luck_total": t["luck"], "luck_rate": 1000 * t["luck"] / max(t["moves"], 1)}
 
 
@@ -112,15 +112,15 @@ def check_printed(printed: str, summed: list[dict]) -> str:
         return [float(w.rstrip("%")) for w in words if w.rstrip("%").lstrip("+-").replace(".", "").isdigit()]
 
     got = {"unforced": numbers("Unforced moves")[:2],
-           "chequer": numbers("Error total EMG", 0)[0::2][:2],
+           "checker": numbers("Error total EMG", 0)[0::2][:2],
            "cube": numbers("Error total EMG", 1)[0::2][:2],
            "luck": numbers("Luck total EMG")[0::2][:2]}
     want = {"unforced": [s["unforced"] for s in summed],
-            "chequer": [-s["chequer_total"] for s in summed],
+            "checker": [-s["checker_total"] for s in summed],
             "cube": [-s["cube_error"] for s in summed],
             "luck": [s["luck_total"] for s in summed]}
     bad = [k for k in got if not np.allclose(got[k], want[k], atol=2e-3)]
-    return "agrees (unforced moves, chequer, cube and luck totals)" if not bad else \
+    return "agrees (unforced moves, checker, cube and luck totals)" if not bad else \
         f"differs in {bad}: printed {got}, summed {want}"
 
 
@@ -174,7 +174,7 @@ def main() -> None:
         for p in (0, 1):
             s = stats[p]
             rows.append((m["noise"][p], {"unforced": s.checker.unforced, "moves": s.checker.moves,
-                                         "chequer_rate": s.checker.error_rate,
+                                         "checker_rate": s.checker.error_rate,
                                          "overall_rate": s.overall.error_rate,
                                          "luck_rate": s.luck.rate, "close": s.cube.close_or_actual},
                          theirs[p]))
@@ -185,15 +185,15 @@ def main() -> None:
                 pairs += [(t[2], d.error) for d, t in zip(mine, their)
                           if d.unforced and t[1] > 1 and t[2] is not None]
         print(f"  {Path(m['file']).name}: {m['length']}-point, noise {m['noise']}, "
-              f"gnubg {g['seconds']:.1f} s, gammon {ours_seconds[-1]:.1f} s; chequer mEMG "
-              f"{stats[0].checker.error_rate:.1f}/{theirs[0]['chequer_rate']:.1f} and "
-              f"{stats[1].checker.error_rate:.1f}/{theirs[1]['chequer_rate']:.1f} (gammon/gnubg)", flush=True)
+              f"gnubg {g['seconds']:.1f} s, gammon {ours_seconds[-1]:.1f} s; checker mEMG "
+              f"{stats[0].checker.error_rate:.1f}/{theirs[0]['checker_rate']:.1f} and "
+              f"{stats[1].checker.error_rate:.1f}/{theirs[1]['checker_rate']:.1f} (gammon/gnubg)", flush=True)
 
     n = len(rows)
     agree = sum(1 for _, o, t in rows if o["unforced"] == t["unforced"])
     moves_agree = sum(1 for _, o, t in rows if o["moves"] == t["moves"])
-    ours_rate = np.array([o["chequer_rate"] for _, o, _ in rows])
-    their_rate = np.array([t["chequer_rate"] for _, _, t in rows])
+    ours_rate = np.array([o["checker_rate"] for _, o, _ in rows])
+    their_rate = np.array([t["checker_rate"] for _, _, t in rows])
     ours_overall = np.array([o["overall_rate"] for _, o, _ in rows])
     their_overall = np.array([t["overall_rate"] for _, _, t in rows])
     ours_luck = np.array([o["luck_rate"] for _, o, _ in rows])
@@ -204,7 +204,7 @@ def main() -> None:
     print(f"players: {n} ({len(matches)} matches), gammon at {args.plies} ply, gnubg at its defaults")
     print(f"unforced-move counts agree: {agree}/{n}; total moves agree: {moves_agree}/{n}")
     corr = np.corrcoef(ours_rate, their_rate)[0, 1]
-    print(f"chequer error rate (mEMG per unforced move): correlation {corr:.4f} "
+    print(f"checker error rate (mEMG per unforced move): correlation {corr:.4f} "
           f"(target >= 0.97); mean gammon {ours_rate.mean():.2f}, gnubg {their_rate.mean():.2f}")
     print(f"  players under 15 mEMG (gnubg): {int(low.sum())}, mean |difference| "
           f"{np.abs(ours_rate - their_rate)[low].mean():.2f} mEMG (target <= 3)")
@@ -223,10 +223,10 @@ def main() -> None:
               f"{same_best:.1%}")
     by_noise = {}
     for noise, o, t in rows:
-        by_noise.setdefault(noise, []).append((o["chequer_rate"], t["chequer_rate"]))
+        by_noise.setdefault(noise, []).append((o["checker_rate"], t["checker_rate"]))
     for noise in sorted(by_noise):
         v = np.array(by_noise[noise])
-        print(f"  noise {noise:.2f}: {len(v)} players, chequer mEMG gammon {v[:, 0].mean():6.2f}, "
+        print(f"  noise {noise:.2f}: {len(v)} players, checker mEMG gammon {v[:, 0].mean():6.2f}, "
               f"gnubg {v[:, 1].mean():6.2f}")
     g_time = np.array([g["seconds"] for g in judged])
     o_time = np.array(ours_seconds)

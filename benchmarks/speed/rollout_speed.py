@@ -1,6 +1,6 @@
 """Rollout speed against GNU Backgammon, and rollout accuracy judged by GNU Backgammon 2-ply.
 
-Speed: the same cubeless rollouts, 0-ply chequer play, variance reduction and quasi-random dice
+Speed: the same cubeless rollouts, 0-ply checker play, variance reduction and quasi-random dice
 on, no truncation except at the one-sided bear-off database (both programs stop a trial when both
 sides are in it), by gammon (``Engine(plies=0).rollout``) and by GNU Backgammon (Debian
 ``gnubg -t``, its ``rollout`` command timed with ``time.perf_counter`` inside gnubg's own Python),

@@ -1,6 +1,6 @@
 """Cubeful play: money games and matches with the cube on, a gammon engine against GNU Backgammon.
 
-Both sides play the chequers and the cube. gammon's side is :class:`gammon.engine.players.EnginePlayer`
+Both sides play the checkers and the cube. gammon's side is :class:`gammon.engine.players.EnginePlayer`
 (``Engine.best_play`` and ``Engine.cube_decision`` on the live :class:`gammon.Game`); GNU Backgammon's
 side is the Debian ``gnubg -t`` program, kept running, asked for its ``hint`` on each state
 (``set gnubgid PositionID:MatchID``): with dice its best cubeful play, without dice its cube analysis
@@ -61,7 +61,7 @@ for line in sys.stdin:
 
 
 class GnubgServer:
-    """One ``gnubg -t`` process at ``plies`` for chequer play and cube decisions, asked state by
+    """One ``gnubg -t`` process at ``plies`` for checker play and cube decisions, asked state by
     state; it ends when this process closes its input (or dies)."""
 
     def __init__(self, plies: int = 0) -> None:
@@ -105,7 +105,7 @@ def parse_cube_action(text: str) -> CubeAction:
 
 
 def parse_best_move(text: str) -> str:
-    """The best play's notation ("24/22 13/8") from gnubg's chequer hint, whose first line reads
+    """The best play's notation ("24/22 13/8") from gnubg's checker hint, whose first line reads
     ``1. Cubeful 0-ply    24/22 13/8    Eq.: +0.028``."""
     for line in text.splitlines():
         m = re.match(r"\s*1\.\s+\S+(?: \S+)?\s{2,}(\S.*?)\s+Eq\.:", line)

@@ -20,7 +20,7 @@ def player_to_dict(s: PlayerStatistics) -> dict[str, Any]:
     c, q, lk, o = s.checker, s.cube, s.luck, s.overall
     return {
         "name": s.name,
-        "chequer": {
+        "checker": {
             "moves": c.moves,
             "unforced": c.unforced,
             "marked": {k.value: v for k, v in c.marks.items()},

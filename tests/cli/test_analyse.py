@@ -38,17 +38,17 @@ def test_json_is_one_object_with_the_players_and_decisions(match_file):
     data = json.loads(out.stdout)  # the whole of stdout is one JSON object
     assert [p["name"] for p in data["players"]] == ["Ann", "Bo"]
     for p in data["players"]:
-        assert {"moves", "unforced", "error_total", "error_rate"} <= p["chequer"].keys()
+        assert {"moves", "unforced", "error_total", "error_rate"} <= p["checker"].keys()
         assert {"decisions", "error_total", "error_rate"} <= p["cube"].keys()
         assert {"error_rate", "pr", "pr_ci95"} <= p["overall"].keys()
         assert {"total", "rate"} <= p["luck"].keys()
-        assert p["chequer"]["error_total"] >= 0 and p["cube"]["error_total"] >= 0
+        assert p["checker"]["error_total"] >= 0 and p["cube"]["error_total"] >= 0
         lo, hi = p["overall"]["pr_ci95"]
         assert lo <= p["overall"]["pr"] + 1e-9 and p["overall"]["pr"] <= hi + 1e-9
         assert p["overall"]["pr"] == pytest.approx(p["overall"]["error_rate"] / 2)
     # the first game has 2 moves, the second 8 (2 of them unforced for each player)
-    assert [p["chequer"]["moves"] for p in data["players"]] == [5, 5]
-    assert [p["chequer"]["unforced"] for p in data["players"]] == [3, 3]
+    assert [p["checker"]["moves"] for p in data["players"]] == [5, 5]
+    assert [p["checker"]["unforced"] for p in data["players"]] == [3, 3]
     moves = [d for d in data["decisions"] if d["kind"] == "move"]
     assert len(moves) == 10 and all(d["error"] >= 0 for d in data["decisions"])
     blunder = moves[1]

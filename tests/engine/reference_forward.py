@@ -129,7 +129,7 @@ def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
 
 
 class ReferenceEvaluator:
-    """The chequer-play outputs of ``ev``'s nets by the reference forward pass (no cache, no cube
+    """The checker-play outputs of ``ev``'s nets by the reference forward pass (no cache, no cube
     head): an evaluator for the search's generic path."""
 
     def __init__(self, ev: NeuralEvaluator) -> None:

@@ -21,7 +21,7 @@ memory (14 MB, float32); nothing is shipped.
 
 Where it applies, the money cube needs neither Janowski's formula nor a search: the cubeful search
 (:mod:`gammon.engine.cube.cubeful_search`) and the cube actions inside cubeful rollouts read it. The
-cubeless chances of chequer play and of the training labels stay the one-sided database's (at most
+cubeless chances of checker play and of the training labels stay the one-sided database's (at most
 0.014 off the exact win chance here), so that the documented training runs still give the shipped
 weights bit for bit.
 """

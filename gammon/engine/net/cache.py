@@ -4,7 +4,7 @@ Backgammon keeps them, in a table of a fixed size in bytes.
 A search meets the same board many times: plays that transpose, replies that meet again, the same
 position analysed for its cube action, its luck and its play, a rollout's trials passing through
 the same early positions. An entry is a board (its 26 bytes) and which outputs it holds (``PLAY``:
-the outputs chequer play uses; ``CUBE``: the chances cube decisions value,
+the outputs checker play uses; ``CUBE``: the chances cube decisions value,
 :meth:`gammon.engine.net.neural.NeuralEvaluator.evaluate_for_cube`), with the net's five outputs
 (float32, before they are made consistent): 52 bytes. The table is two-way set associative: a board
 may sit in one of two slots, the one used last first; storing a board into a full pair drops the
@@ -155,7 +155,7 @@ def _prefetch(typingctx, table, row):
 
 @njit(cache=True, inline="always")
 def cache_prefetch(keys, values, board, key):
-    """Start fetching the slots of ``board``'s chequer-play entry (``key``: scratch), while the
+    """Start fetching the slots of ``board``'s checker-play entry (``key``: scratch), while the
     board before it is evaluated: in a table larger than the processor's caches a lookup
     otherwise waits for memory."""
     if keys.shape[0]:

@@ -96,7 +96,7 @@ class CubeHead:
     """A second output layer of the contact net, ``w2 (hidden, 5)`` and ``b2 (5)`` on the same
     hidden units: the chances that cube decisions value (:meth:`NeuralEvaluator.evaluate_for_cube`),
     fitted to gammon's own rollouts of positions where the cube is at stake
-    (:mod:`gammon.train.cube_head`), while chequer play keeps the net's own outputs. It belongs to
+    (:mod:`gammon.train.cube_head`), while checker play keeps the net's own outputs. It belongs to
     the hidden layer it was fitted on: a fit of the contact net drops it."""
 
     w2: np.ndarray

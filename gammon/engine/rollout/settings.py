@@ -16,7 +16,7 @@ class RolloutSettings:
     ``engine.rollout(position, result.settings)`` repeats it exactly.
 
     ``trials``: games to play (a multiple of 36, or better 1,296, for quasi-random dice).
-    ``seed``: the dice (None: drawn at random, then recorded). ``plies``: the chequer play's
+    ``seed``: the dice (None: drawn at random, then recorded). ``plies``: the checker play's
     depth (None: the engine's). ``truncate``: half-moves before stopping a trial and evaluating it
     at ``truncate_plies`` (None: the playing plies); None plays to the end.
     ``variance_reduction``, ``quasi_random``, ``bearoff_truncation``: see the module docstring.

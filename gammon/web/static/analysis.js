@@ -37,10 +37,10 @@ function showReport(res) {
   $("#title").textContent = `${res.names[0]} vs ${res.names[1]}: ${kind}, analysed at ${res.plies} ply`;
   const rows = [
     ["", p => p.name],
-    ["Moves (unforced)", p => `${p.chequer.moves} (${p.chequer.unforced})`],
+    ["Moves (unforced)", p => `${p.checker.moves} (${p.checker.unforced})`],
     ["Moves marked doubtful / bad / very bad",
-     p => `${p.chequer.marked.doubtful} / ${p.chequer.marked.bad} / ${p.chequer.marked["very bad"]}`],
-    ["Checker play error rate (mEMG)", p => fixed(p.chequer.error_rate, 1)],
+     p => `${p.checker.marked.doubtful} / ${p.checker.marked.bad} / ${p.checker.marked["very bad"]}`],
+    ["Checker play error rate (mEMG)", p => fixed(p.checker.error_rate, 1)],
     ["Cube decisions (close or actual)", p => `${p.cube.total} (${p.cube.decisions})`],
     ["Cube error rate (mEMG)", p => fixed(p.cube.error_rate, 1)],
     ["Luck rate (mEMG)", p => fixed(p.luck.rate, 1)],
