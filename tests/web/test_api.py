@@ -369,3 +369,12 @@ def test_hints_come_from_the_engine_the_app_is_given(store: Store) -> None:
     position, dice = live.match.game.position, live.match.game.dice
     assert [(h["play"], h["score"]) for h in r.json()["hints"]] == hints(advisor, position, dice)
     assert counting.calls > 0
+
+
+def test_an_illegal_play_says_why(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    s = _to_move_phase(client, m)
+    r = _act(client, m, action="play", play="6/off")
+    assert r.status_code == 409
+    assert "you cannot bear off while a checker is outside your home board" in r.json()["error"]
+    assert _state(client, m) == s

@@ -72,13 +72,18 @@ function startGame(matchId, token) {
   $("#game").hidden = false;
   const invite = localStorage.getItem("invite:" + matchId);
   if (invite) { $("#invite").hidden = false; $("#invite-url").value = invite; }
-  $("#copy-invite").addEventListener("click", () => {
-    $("#invite-url").select(); navigator.clipboard && navigator.clipboard.writeText($("#invite-url").value);
-  });
+  for (const which of ["invite", "watch"]) {
+    $(`#copy-${which}`).addEventListener("click", () => {
+      const box = $(`#${which}-url`);
+      box.select(); if (navigator.clipboard) navigator.clipboard.writeText(box.value).catch(() => {});
+    });
+  }
   for (const b of document.querySelectorAll("button[data-action]")) {
     b.addEventListener("click", () => {
       const action = b.dataset.action;
       if (action === "abandon" && !confirm("Leave the game? Leaving loses a backgammon.")) return;
+      if (action === "resign" && !confirm(`Resign ${KINDS[$("#resign-kind").value]}? ` +
+                                          "The other side may accept or refuse.")) return;
       if (action === "claim" && !confirm(`${ui.state.names[ui.state.turn]} has left. Claim the game? ` +
                                          "They lose a backgammon.")) return;
       const msg = { action };

@@ -1,0 +1,122 @@
+"""End to end, the game page's polish: what a new user missed, checked in headless Chromium against
+the real server (one server for the module: each check starts its own match)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
+    Server,
+    _page,
+    _start,
+    _state,
+    _wait_change,
+    browser,
+)
+from tests.web.test_e2e_players import _cube, _until
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(f"sqlite:///{Path(tmp_path_factory.mktemp('page')) / 'page.sqlite3'}")
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_resigning_asks_first(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    st = _until(page, random.Random(1), "st.actions.includes('resign')")
+    asked: list[str] = []
+
+    def refuse(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", refuse)
+    page.click('button[data-action="resign"]')
+    page.wait_for_timeout(300)
+    assert asked and "Resign" in asked[0] and _state(page)["version"] == st["version"]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('button[data-action="resign"]')
+    _wait_change(page, st["version"])
+    assert _state(page)["phase"] == "resigned"
+    assert not errors
+
+
+def test_the_centred_cube_shows_1(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local", length="5")
+    assert _cube(page) == {"x": 831, "value": "1", "where": "centre", "text": "1"}
+    assert not errors
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_the_result_banner_covers_no_checker(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    # resign at once: five checkers stand on points 12 and 13, their stacks reaching the middle
+    st = _until(page, random.Random(2), "st.actions.includes('resign')")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('button[data-action="resign"]')
+    _wait_change(page, st["version"])
+    st = _state(page)
+    page.click('button[data-action="accept_resignation"]')
+    _wait_change(page, st["version"])
+    banner = page.locator("#board g.message")
+    assert banner.is_visible()
+    box = banner.bounding_box()
+    assert box is not None
+    checkers = page.eval_on_selector_all(
+        "#board g.checker, #board text:not(.point-number)",
+        "es => es.filter(e => !e.closest('g.message')).map(e => { const r = e.getBoundingClientRect();"
+        " return { x: r.x, y: r.y, width: r.width, height: r.height }; })",
+    )
+    assert len(checkers) >= 30
+    assert not [c for c in checkers if _overlap(box, c)]
+    assert not errors
+
+
+def test_the_spectators_link_has_a_copy_button(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    _start(page, shared, "online")
+    page.wait_for_selector("#watch:not([hidden])")
+    link = page.input_value("#watch-url")
+    page.click("#copy-watch")
+    page.wait_for_function("link => navigator.clipboard.readText().then(t => t === link)", arg=link)
+    assert not errors
+
+
+def test_the_editor_says_money_game_and_why_a_16th_checker_is_refused(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/editor")
+    page.wait_for_function("() => ed.position !== null")
+    assert "Match to 0" not in page.inner_text("main")
+    assert page.eval_on_selector("#match-length", "s => s.selectedOptions[0].textContent") == "Money game"
+    before = page.evaluate("() => ed.board")
+    page.click('rect.target[data-target="3"]')  # the start: all 15 of the user's checkers are on the board
+    assert page.evaluate("() => ed.board") == before
+    assert "15 checkers" in page.text_content("#error")
+    page.check("input[name=place][value=opponent]")
+    page.click('rect.target[data-target="3"]')
+    assert "opponent has all 15" in page.text_content("#error")
+    assert not errors
