@@ -96,7 +96,7 @@ async def hint(
             raise IllegalActionError(f"no hint: nothing for you to decide now ({game.awaiting()})")
         situation = game.situation()
     found = await hub.pool.advice(situation, n)
-    head = {"source": hub.pool.hint_source, "kind": found["kind"], "unit": found["unit"], "plies": found["plies"]}
+    head = {"source": hub.pool.hint_source, **{k: found[k] for k in ("kind", "unit", "plies")}}
     if found["kind"] == "cube":
         return HintResponse(**head, cube=CubeHint(**{k: found[k] for k in CubeHint.model_fields}))
     return HintResponse(**head, hints=[Hint(play=p, score=v) for p, v in found["hints"]])
