@@ -120,3 +120,52 @@ def test_the_editor_says_money_game_and_why_a_16th_checker_is_refused(shared: Se
     page.click('rect.target[data-target="3"]')
     assert "opponent has all 15" in page.text_content("#error")
     assert not errors
+
+
+def _visible(page, selector: str) -> int:
+    return page.eval_on_selector_all(selector, "es => es.filter(e => e.offsetParent !== null).length")
+
+
+def test_match_hints_rank_by_match_winning_chances_with_more_behind_a_toggle(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local", length="5")
+    _until(page, random.Random(14), "st.phase === 'move' && st.plays.length >= 5")
+    page.click('button[data-local="hint"]')
+    page.wait_for_selector("#hints li")
+    source = page.get_attribute("#hints", "data-source")
+    assert "Match winning chances" in source and "0-ply" in source and "cubeless" not in source
+    assert _visible(page, "#hints li") == 3
+    assert page.text_content("#hints li .eq").endswith("%")
+    page.click("#hints-more")
+    assert _visible(page, "#hints li") == 5
+    page.click("#hints-more")
+    assert _visible(page, "#hints li") == 3
+    assert not errors
+
+
+def test_a_hint_gives_the_cube_decision_before_the_roll_and_when_doubled(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    st = _until(page, random.Random(15), "st.actions.includes('double')")
+    page.click('button[data-local="hint"]')
+    page.wait_for_selector("#cube-hint:not([hidden])")
+    text = page.inner_text("#cube-hint")
+    assert text.startswith("Engine: ") and "no double" in text and "double/take" in text
+    assert "cubeful equity, 0-ply" in text
+    page.click('button[data-action="double"]')
+    _wait_change(page, st["version"])
+    assert not page.locator("#cube-hint").is_visible()
+    page.click('button[data-local="hint"]')
+    page.wait_for_selector("#cube-hint:not([hidden])")
+    text = page.inner_text("#cube-hint")
+    assert text.split("\n")[0] in ("Engine: take", "Engine: pass", "Engine: beaver")
+    assert "take " in text and "pass " in text
+    assert not errors

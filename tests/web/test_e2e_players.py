@@ -431,11 +431,11 @@ def test_hints_show_the_best_plays_equity_and_what_the_others_give_up(
     errors: list[str] = []
     page = _page(browser, errors)
     _start(page, server, "local")
-    st = _until(page, random.Random(14), "st.phase === 'move' && st.plays.length >= 3")
+    st = _until(page, random.Random(14), "st.phase === 'move' && st.plays.length >= 5")
     page.click('button[data-local="hint"]')
     page.wait_for_selector("#hints li")
     data = page.evaluate("() => api('/hint')")
-    assert data["source"] == "engine" and len(data["hints"]) == 3
+    assert data["source"] == "engine" and len(data["hints"]) == 5
     rows = page.eval_on_selector_all("#hints li",
                                      "ls => ls.map(l => [...l.children].map(c => c.textContent))")
     best = data["hints"][0]["score"]

@@ -93,6 +93,10 @@ function startGame(matchId, token) {
   }
   $('button[data-local="done"]').addEventListener("click", submitPlay);
   $('button[data-local="hint"]').addEventListener("click", showHints);
+  $("#hints-more").addEventListener("click", () => {
+    const all = $("#hints").classList.toggle("all");
+    $("#hints-more").textContent = all ? "fewer" : `${$("#hints li.more").length} more`;
+  });
   $('button[data-local="replay"]').addEventListener("click", () => startReplay());
   $("#replay-game").addEventListener("change", ev => startReplay(Number(ev.target.value)));
   for (const b of document.querySelectorAll("button[data-replay]")) {
@@ -134,7 +138,7 @@ function setState(state) {
   if (ui.state && ui.state.match_id === state.match_id && state.version < ui.state.version) return;  // late
   const changed = !ui.state || ui.state.version !== state.version;
   ui.state = state;
-  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
+  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; hideHints(); }
   showOtherSidesPlay(state);
   announceTurn(state);
   // An absent online opponent: ask again when the game may be claimed (no event says so).
@@ -191,17 +195,28 @@ function api(path) {
 // each other play gives up; clicking one moves its checkers ---------------------------------------
 const signed = x => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(3);
 
+const pct = x => (100 * x).toFixed(1) + "%";
+const signedPct = x => (x >= 0 ? "+" : "-") + (100 * Math.abs(x)).toFixed(1) + "%";
+const HINTS_SHOWN = 3;  // the rest behind "more"
+
 async function showHints() {
   try {
-    const data = await api("/hint"), list = $("#hints"), equity = data.source === "engine";
+    const data = await api("/hint?n=5"), list = $("#hints");
+    hideHints();
+    if (data.kind === "cube") { showCubeHint(data); return; }
+    const scored = data.unit !== "pubeval", mwc = data.unit === "mwc";
+    const depth = data.plies === null ? "" : `, ${data.plies}-ply`;
     list.innerHTML = "";
     const best = data.hints.length ? data.hints[0].score : 0;
-    list.dataset.source = equity ? "Equity (cubeless), best play first"
-                                 : "Pubeval's ranking (no equities without the engine)";
+    list.dataset.source = { equity: `Equity (cubeless${depth}), best play first`,
+      mwc: `Match winning chances at this score${depth}, best play first`,
+      pubeval: "Pubeval's ranking (no equities without the engine)" }[data.unit];
     data.hints.forEach((h, i) => {
       const li = document.createElement("li");
-      const cells = [["play", h.play], ["eq", equity ? signed(h.score) : ""],
-                     ["diff", equity && i > 0 ? `(${signed(h.score - best)})` : ""]];
+      if (i >= HINTS_SHOWN) li.className = "more";
+      const score = mwc ? pct : signed, diff = mwc ? signedPct : signed;
+      const cells = [["play", h.play], ["eq", scored ? score(h.score) : ""],
+                     ["diff", scored && i > 0 ? `(${diff(h.score - best)})` : ""]];
       for (const [cls, text] of cells) {
         const span = document.createElement("span");
         span.className = cls; span.textContent = text; li.appendChild(span);
@@ -215,8 +230,35 @@ async function showHints() {
       });
       list.appendChild(li);
     });
+    list.classList.remove("all");
     list.hidden = false;
+    const more = $("#hints-more");
+    more.hidden = data.hints.length <= HINTS_SHOWN;
+    more.textContent = `${data.hints.length - HINTS_SHOWN} more`;
   } catch (e) { showError(String(e.message || e)); }
+}
+
+function hideHints() { $("#hints").hidden = $("#hints-more").hidden = $("#cube-hint").hidden = true; }
+
+// The engine's cube decision, for the player who decides now: double or not before the roll; take
+// or pass when doubled (the server's equities are the doubler's: the taker's are their negation).
+function showCubeHint(data) {
+  const c = data.cube, mwc = c.mwc, depth = data.plies === null ? "" : `, ${data.plies}-ply`;
+  const unit = mwc ? `match winning chances${depth}` : `cubeful equity${depth}`;
+  let lines;
+  if (c.question === "double") {
+    const verdict = c.available ? `${c.action} (if doubled, the opponent should ${c.answer})` : c.action;
+    const value = i => mwc ? pct(mwc[i]) : signed([c.no_double, c.double_take, c.double_pass][i]);
+    lines = [`Engine: ${verdict}`, `${unit}: no double ${value(0)}, double/take ${value(1)}, ` +
+             `double/pass ${value(2)}`];
+  } else {
+    const value = i => mwc ? pct(1 - mwc[i]) : signed(-[c.double_take, c.double_pass][i - 1]);
+    lines = [`Engine: ${c.answer}`, `${unit}: take ${value(1)}, pass ${value(2)}`];
+  }
+  const box = $("#cube-hint");
+  box.innerHTML = "";
+  for (const line of lines) { const p = document.createElement("p"); p.textContent = line; box.appendChild(p); }
+  box.hidden = false;
 }
 
 // ---- replay of a finished game, move by move; the side panel follows the board ----------------------
@@ -439,7 +481,9 @@ function render() {
   $("#resign-kind").hidden = !allowed.has("resign");
   $('button[data-local="done"]').hidden = !(moving && complete());
   $('button[data-local="undo"]').hidden = !(moving && ui.partial.length);
-  $('button[data-local="hint"]').hidden = !(moving && st.mode !== "online");
+  // hints: the plays to move, and the cube before a roll the player may double on, or when doubled
+  const cubeQuestion = allowed.has("double") || allowed.has("take");
+  $('button[data-local="hint"]').hidden = !((moving || cubeQuestion) && st.mode !== "online");
   $('button[data-local="replay"]').hidden = replayableGames(st) < 1;
   $('button[data-local="new-match"]').hidden = !st.match_over;
   renderLog(st.log, (li, i, line) => { if (/^Game \d+/.test(line)) li.className = "header"; });
