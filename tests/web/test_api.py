@@ -420,3 +420,26 @@ def test_hints_at_the_score_and_the_cube_advice(store: Store) -> None:
         _to_move_phase(c, money)
         h = _hint(c, money)
         assert h["unit"] == "equity" and h["kind"] == "plays"
+
+
+def test_an_online_seat_in_use_elsewhere_is_taken_over_only_on_request(client: TestClient) -> None:
+    m = new_match(client, mode="online")
+    friend = _online_tokens(m)[1]
+    url = f"/ws/matches/{m['match_id']}?token={friend}&tab="
+    with client.websocket_connect(url + "a") as first:
+        assert first.receive_json()["type"] == "state"
+        with client.websocket_connect(url + "a") as same_tab:  # the same browser: no question
+            assert same_tab.receive_json()["type"] == "state"
+        with client.websocket_connect(url + "b") as other:
+            assert other.receive_json()["error"] == "this seat is in use in another browser"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                other.receive_json()
+            assert closed.value.code == 4409
+        with client.websocket_connect(url + "b&takeover=true") as other:
+            assert other.receive_json()["state"]["seat"] == 1
+            while (told := first.receive_json()).get("type") == "state":
+                pass
+            assert told["error"] == "this seat was taken over in another browser"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                first.receive_json()
+            assert closed.value.code == 4410

@@ -169,3 +169,41 @@ def test_a_hint_gives_the_cube_decision_before_the_roll_and_when_doubled(
     assert text.split("\n")[0] in ("Engine: take", "Engine: pass", "Engine: beaver")
     assert "take " in text and "pass " in text
     assert not errors
+
+
+def test_a_seat_in_use_in_another_browser_is_taken_over_only_when_asked(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    host = _page(browser, errors)
+    _start(host, shared, "online")
+    assert "key to their seat" in host.inner_text("#invite")
+    invite = host.input_value("#invite-url")
+    friend = _page(browser, errors)
+    friend.goto(invite)
+    assert _state(friend)["seat"] == 1
+    friend.reload()  # the same browser tab comes back without being asked
+    assert _state(friend)["seat"] == 1
+    third = _page(browser, errors)  # another browser opens the friend's link
+    asked: list[str] = []
+
+    def refuse(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    third.once("dialog", refuse)
+    third.goto(invite)
+    third.wait_for_function("() => $('#error').textContent.includes('in use in another browser')")
+    assert asked == ["This seat is in use in another browser - take it over here?"]
+    assert third.evaluate("() => ui.state") is None
+    third.wait_for_timeout(500)
+    assert friend.evaluate("() => ui.ws.readyState") == 1  # the friend keeps the seat
+    third.once("dialog", lambda dialog: dialog.accept())
+    third.reload()
+    assert _state(third)["seat"] == 1
+    friend.wait_for_function("() => $('#error').textContent.includes('taken over in another browser')")
+    assert friend.evaluate("() => ui.ws.readyState") == 3 and friend.evaluate("() => ui.state") is None
+    friend.wait_for_timeout(1500)  # it does not come back by itself
+    assert friend.evaluate("() => ui.ws.readyState") == 3
+    assert not errors

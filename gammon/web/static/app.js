@@ -117,14 +117,34 @@ function startGame(matchId, token) {
   connect();
 }
 
-function connect() {
-  liveSocket(ui, `/ws/matches/${ui.matchId}?steps=true`, `token.${ui.token}`, {
-    stopCodes: [4403, 4404], maxRetry: 5,  // a wrong link: retrying cannot help
+// An online seat's link is its key: a seat connected in another browser is taken over only when the
+// user says so here, and the other browser is then told (the server's close codes).
+const SEAT_IN_USE = 4409, TAKEN_OVER = 4410;
+
+function tabId() {  // this tab's name for itself, kept over a reload: the same browser is not asked
+  let id = sessionStorage.getItem("gammon-tab");
+  if (!id) { id = Math.random().toString(36).slice(2, 12); sessionStorage.setItem("gammon-tab", id); }
+  return id;
+}
+
+function connect(takeover = false) {
+  const path = `/ws/matches/${ui.matchId}?steps=true&tab=${tabId()}` + (takeover ? "&takeover=true" : "");
+  liveSocket(ui, path, `token.${ui.token}`, {
+    stopCodes: [4403, 4404, SEAT_IN_USE, TAKEN_OVER], maxRetry: 5,  // retrying cannot help
     on: {
       open: () => { showError(""); $("#offline").hidden = true; },
       state: setState,
       error: text => { showError(text); render(); },
       lost: () => { $("#offline").hidden = false; },  // at once: a move made now would not reach the server
+      stop: code => {
+        if (code === SEAT_IN_USE) {
+          if (confirm("This seat is in use in another browser - take it over here?")) { connect(true); return; }
+          showError("This seat is in use in another browser: reload this page to take it over here.");
+        } else if (code === TAKEN_OVER) {
+          ui.state = null; $("#buttons").hidden = $("#buttons2").hidden = true;
+          showError("This seat was taken over in another browser: reload this page to take it back.");
+        }
+      },
     },
   });
 }
