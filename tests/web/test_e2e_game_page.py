@@ -11,6 +11,7 @@ import pytest
 
 from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
     Server,
+    _act_once,
     _page,
     _start,
     _state,
@@ -206,4 +207,37 @@ def test_a_seat_in_use_in_another_browser_is_taken_over_only_when_asked(
     assert friend.evaluate("() => ui.ws.readyState") == 3 and friend.evaluate("() => ui.state") is None
     friend.wait_for_timeout(1500)  # it does not come back by itself
     assert friend.evaluate("() => ui.ws.readyState") == 3
+    assert not errors
+
+
+def test_one_device_keeps_the_board_still_unless_asked_and_labels_the_sides(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    rng = random.Random(16)
+    assert page.text_content("#side-bottom") == " White: light checkers, home board bottom right"
+    assert page.text_content("#side-top") == " Black: dark checkers, home board top right"
+    assert page.locator("#side-bottom .swatch.light").count() == 1
+    st = _until(page, rng, "st.turn === 1 && st.phase === 'move'")
+    assert st["viewer"] == 0  # not turned by default
+    page.check("#flip")
+    st = _state(page)
+    assert st["viewer"] == 1 and page.text_content("#side-bottom").startswith(" Black: dark")
+    assert page.locator("#player-bottom .swatch.dark").count() == 1
+    # the turned board is played by clicks as it is drawn, and turns back for White
+    movers = set()
+    for _ in range(8):
+        st = _state(page)
+        if "play" in st["actions"]:
+            assert st["viewer"] == st["turn"]
+            movers.add(st["turn"])
+        assert _act_once(page, rng)
+    assert movers == {0, 1}
+    page.reload()  # the setting is kept
+    assert page.is_checked("#flip")
+    page.uncheck("#flip")
+    assert _state(page)["viewer"] == 0
     assert not errors

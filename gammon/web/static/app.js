@@ -103,6 +103,9 @@ function startGame(matchId, token) {
     b.addEventListener("click", () => stepReplay(b.dataset.replay));
   }
   $("#download-mat").addEventListener("click", ev => { ev.preventDefault(); downloadMat(); });
+  ui.flip = !!localStorage.getItem("gammon-flip");
+  $("#flip").checked = ui.flip;
+  $("#flip").addEventListener("change", ev => setFlip(ev.target.checked));
   $('button[data-local="undo"]').addEventListener("click", undoStep);
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
@@ -157,6 +160,8 @@ function send(msg) {
 function setState(state) {
   if (ui.state && ui.state.match_id === state.match_id && state.version < ui.state.version) return;  // late
   const changed = !ui.state || ui.state.version !== state.version;
+  ui.served = state;
+  state = turned(state);
   ui.state = state;
   if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; hideHints(); }
   showOtherSidesPlay(state);
@@ -166,6 +171,30 @@ function setState(state) {
   if (state.claim_in > 0) {
     ui.claimTimer = setTimeout(() => api("").then(setState).catch(() => {}), state.claim_in * 1000 + 250);
   }
+  render();
+}
+
+// ---- two players at one device: the board stays put unless the setting turns it to the one to act --
+const flipBoard = b => b.map((_, p) => -b[25 - p] || 0);  // the other side's numbering, and its signs
+const flipPoint = p => (typeof p === "number" ? 25 - p : p);
+const flipSteps = steps => steps.map(([from, to]) => [flipPoint(from), flipPoint(to)]);
+
+function turned(st) {  // the state as the player to act sees it, where the setting asks for it
+  const side = st.turn;
+  if (st.mode !== "local" || !ui.flip || side === null || side === st.viewer || st.result) return st;
+  const lp = st.last_play;
+  return { ...st, viewer: side, board: flipBoard(st.board), off: [st.off[1], st.off[0]],
+           pips: [st.pips[1], st.pips[0]],
+           sequences: st.sequences.map(s => ({ ...s, steps: flipSteps(s.steps) })),
+           last_play: lp && { ...lp, board: flipBoard(lp.board), off: [lp.off[1], lp.off[0]],
+                              steps: flipSteps(lp.steps) } };
+}
+
+function setFlip(on) {
+  ui.flip = on;
+  localStorage.setItem("gammon-flip", on ? "1" : "");
+  if (!ui.served) return;
+  ui.state = turned(ui.served); ui.partial = []; ui.chunks = []; ui.selected = null;
   render();
 }
 
@@ -302,7 +331,8 @@ function stepReplay(how) {
 }
 
 function renderReplay(st) {
-  const r = ui.replay, f = r.frames[r.index], viewer = st.viewer;
+  // the frames are seen from the seat (seat 0's side on one device, whichever way the board is turned)
+  const r = ui.replay, f = r.frames[r.index], viewer = st.seat === null ? 0 : st.seat;
   const offered = f.cube_offered ? (f.mover === viewer ? "viewer" : "opponent") : undefined;
   const cube = st.use_cube && !f.crawford_game ? { value: offered ? f.cube_value / 2 : f.cube_value,
     owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent", offered } : null;
@@ -491,6 +521,7 @@ function render() {
   });
   renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
                 anim ? anim.player : st.result ? null : st.turn);
+  renderSides(st);
   $("#match-info").textContent = [st.match_length ? `Match to ${st.match_length}` : "Money game",
     `game ${st.game_number}`, ...ruleNotes(st), ...(cubeInPlay(st) ? [`cube ${st.cube_value}`] : [])].join(" · ");
   $("#status").textContent = anim ? anim.text : statusText(st);
@@ -528,6 +559,17 @@ function renderPlayers(st, score, pips, off, onTurn) {
     box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
     box.classList.toggle("on-turn", onTurn === p);
   }
+}
+
+// Beside the board, which side is whose: the checkers' colour and the way they go home.
+function renderSides(st) {
+  for (const [id, p, where] of [["#side-bottom", st.viewer, "bottom"], ["#side-top", 1 - st.viewer, "top"]]) {
+    const box = $(id);
+    box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
+    box.querySelector(".side-text").textContent = `${st.names[p]}: ${p === 0 ? "light" : "dark"} checkers, ` +
+      `home board ${where} right`;
+  }
+  $("#flip-setting").hidden = st.mode !== "local";
 }
 
 function renderLog(lines, decorate) {
