@@ -276,3 +276,9 @@ def test_hint_in_a_match_ranks_the_plays_by_match_winning_chances():
     assert "Best plays for you (match winning chances, " in out and "cubeless" not in out
     shown = re.findall(r"^\s+\d\. .*?(\d+\.\d)%$", out, re.MULTILINE)
     assert len(shown) == 5 and [float(x) for x in shown] == sorted((float(x) for x in shown), reverse=True)
+
+
+def test_an_illegal_play_says_which_rule_it_breaks():
+    _, out = run_session(["6/off"], [(5, 2)], computer="random")  # You open 5-2
+    why = "you cannot bear off while a checker is outside your home board"
+    assert f"'6/off' is not a legal play: {why}" in out
