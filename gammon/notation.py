@@ -163,8 +163,9 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     candidates = [p for p in plays if _mover_side(p.after) == mover]
     if not candidates:
         why = why_illegal(position, steps, dice)
+        shown = plays[: 4 if why else 6]  # the reason first: fewer plays keep the line short
         raise IllegalMoveError(f"{cut(text)!r} is not a legal play {where}" + (f": {why}" if why else "")
-                               + "; legal plays include " + ", ".join(str(p) for p in plays[:6]))
+                               + "; legal plays include " + ", ".join(str(p) for p in shown))
     if len(candidates) == 1:
         return candidates[0]
     # Same checkers moved, different hits on the way: the steps as written decide...
@@ -196,7 +197,7 @@ def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) 
     reach = {d1 * k for k in range(1, 5)} if d1 == d2 else {d1, d2, d1 + d2}
     for src, dst in spans:
         if dst > 0 and board[dst] <= -2:
-            return f"the other player holds point {dst} (two or more checkers there)"
+            return f"the other player holds point {dst}"
         if dst == 0 and any(mover[p] for p in range(7, BAR + 1)):
             return "you cannot bear off while a checker is outside your home board"
         if dst > 0 and src - dst not in reach:

@@ -44,6 +44,7 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.main", "gammon.engine.players"): "importing gammon.cli.main does not load the engine; "
     "building the play command's parser does (its levels)",
     ("gammon.cli.main", "gammon.cli.session"): _ENGINE,
+    ("gammon.cli.session", "gammon.advice"): _ENGINE,
     ("gammon.cli.main", "gammon.cli.hint"): _ENGINE,
     ("gammon.cli.main", "gammon.cli.serve"): "asyncio loads only for `gammon serve`",
     ("gammon.cli.analyse", "gammon.analysis"): _ANALYSIS,
@@ -66,6 +67,7 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.account", "gammon.accounts"): _ACCOUNTS,
     ("gammon.cli.account", "gammon.store"): _ACCOUNTS,
     ("gammon.web.engine_pool", "gammon.engine.engine"): _SERVER,
+    ("gammon.web.hints", "gammon.advice"): _SERVER,
     ("gammon.web.hints", "gammon.engine.engine"): _SERVER,
     ("gammon.web.study", "gammon.advice"): _SERVER,
     ("gammon.web.study", "gammon.engine.engine"): _SERVER,

@@ -154,7 +154,7 @@ def test_parse_play_fuzz(text, dice):
 
 @pytest.mark.parametrize("text, dice, why", [
     ("6/off", (6, 5), "you cannot bear off while a checker is outside your home board"),
-    ("8/2 6/1", (6, 5), "the other player holds point 1"),
+    ("8/2 6/1", (6, 5), "the other player holds point 1;"),
     ("24/20", (6, 5), "no die of 65 moves a checker 4 pips"),
     ("24/23 24/18", (6, 5), "no die of 65 moves a checker 1 pip;"),
 ])

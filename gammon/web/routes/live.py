@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
@@ -21,6 +23,16 @@ TAKEN_OVER = 4410
 """Close code: another browser took the seat over (the client should not reconnect by itself)."""
 
 router = APIRouter()
+
+
+class SeatClaim(NamedTuple):
+    """Which browser tab a seat's socket comes from, and whether it takes the seat over from another."""
+
+    tab: str = ""
+    takeover: bool = False
+
+
+SAME_TAB = SeatClaim()
 
 
 @router.websocket("/ws/matches/{match_id}")
@@ -57,7 +69,7 @@ async def live_socket(
         await refuse(ws, refused, POLICY_VIOLATION)
         return
     try:
-        await seat_socket(ws, hub, limits, live, seat, detail, client, tab[:64], takeover)
+        await seat_socket(ws, hub, limits, live, seat, detail, client, SeatClaim(tab[:64], takeover))
     finally:
         limits.close_socket(client)
 
@@ -70,14 +82,13 @@ async def seat_socket(
     seat: int | None,
     detail: Detail,
     client: str,
-    tab: str = "",
-    takeover: bool = False,
+    claim: SeatClaim = SAME_TAB,
 ) -> None:
     """A seat's socket (or a local game's), its address counted: states out, actions in."""
     first = seat is not None and not hub.seat_open(live.id, seat)  # the seat comes (back)
     online_seat = seat is not None and live.record.mode == "online"
-    elsewhere = hub.seat_elsewhere(live.id, seat, tab) if online_seat else []
-    if elsewhere and not takeover:
+    elsewhere = hub.seat_elsewhere(live.id, seat, claim.tab) if online_seat else []
+    if elsewhere and not claim.takeover:
         await refuse(ws, "this seat is in use in another browser", SEAT_IN_USE)
         return
 
@@ -88,7 +99,7 @@ async def seat_socket(
                 background(hub.broadcast(live, {1 - seat}))  # the opponent sees this seat left
 
     async with hub.outbox(ws, gone) as out:
-        out.tab = tab
+        out.tab = claim.tab
         refused = hub.join(live.id, out, seat, detail)
         if refused is not None:
             await refuse(ws, refused, POLICY_VIOLATION)
