@@ -391,10 +391,8 @@ def test_hints_at_the_score_and_the_cube_advice(store: Store) -> None:
     """In a match the plays rank by match winning chances, and say so, with the depth; before a
     roll the player may double on, and when doubled, the hint is the engine's cube decision."""
     from gammon.engine.engine import Engine
-    from gammon.engine.evaluator import PipCountEvaluator
 
-    advisor = Engine(plies=0, evaluator=PipCountEvaluator())
-    with TestClient(create_app(store, seeded_dice(4), rate=1000, burst=1000, engine=advisor)) as c:
+    with TestClient(create_app(store, seeded_dice(4), rate=1000, burst=1000, engine=Engine(plies=0))) as c:
         m = new_match(c, mode="local", match_length=5)
         s = _to_move_phase(c, m)
         h = _hint(c, m, n=5)
