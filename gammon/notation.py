@@ -162,8 +162,10 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     mover[0] = 0
     candidates = [p for p in plays if _mover_side(p.after) == mover]
     if not candidates:
-        raise IllegalMoveError(f"{cut(text)!r} is not a legal play {where}; legal plays include "
-                               + ", ".join(str(p) for p in plays[:6]))
+        why = why_illegal(position, steps, dice)
+        shown = plays[: 4 if why else 6]  # the reason first: fewer plays keep the line short
+        raise IllegalMoveError(f"{cut(text)!r} is not a legal play {where}" + (f": {why}" if why else "")
+                               + "; legal plays include " + ", ".join(str(p) for p in shown))
     if len(candidates) == 1:
         return candidates[0]
     # Same checkers moved, different hits on the way: the steps as written decide...
@@ -181,6 +183,28 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
         return fitting[0]
     raise AmbiguousMoveError(
         f"{cut(text)!r} {where} fits several plays: " + ", ".join(str(p) for p in candidates))
+
+
+def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) -> str:
+    """The rule that the written ``spans`` break, in the player's words ("you cannot bear off while
+    a checker is outside your home board"), or "" where no single rule says it (a play that does
+    not use as many dice as it could, say)."""
+    board = position.board
+    mover = [max(c, 0) for c in board]
+    if mover[BAR] and not any(src == BAR for src, _ in spans):
+        return "you have a checker on the bar: it must enter first"
+    d1, d2 = dice[0], dice[1]
+    reach = {d1 * k for k in range(1, 5)} if d1 == d2 else {d1, d2, d1 + d2}
+    for src, dst in spans:
+        if dst > 0 and board[dst] <= -2:
+            return f"the other player holds point {dst}"
+        if dst == 0 and any(mover[p] for p in range(7, BAR + 1)):
+            return "you cannot bear off while a checker is outside your home board"
+        if dst > 0 and src - dst not in reach:
+            return f"no die of {d1}{d2} moves a checker {src - dst} pip{'' if src - dst == 1 else 's'}"
+        mover[src] -= 1
+        mover[dst] += 1
+    return ""
 
 
 def _written_steps(moves: Sequence[CheckerPath]) -> list[Step]:

@@ -1,4 +1,5 @@
 import random
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -149,3 +150,20 @@ def test_parse_play_fuzz(text, dice):
     except (InvalidNotationError, IllegalMoveError):
         return
     assert play in START.legal_plays(dice)
+
+
+@pytest.mark.parametrize("text, dice, why", [
+    ("6/off", (6, 5), "you cannot bear off while a checker is outside your home board"),
+    ("8/2 6/1", (6, 5), "the other player holds point 1;"),
+    ("24/20", (6, 5), "no die of 65 moves a checker 4 pips"),
+    ("24/23 24/18", (6, 5), "no die of 65 moves a checker 1 pip;"),
+])
+def test_an_illegal_play_says_which_rule_it_breaks(text, dice, why):
+    with pytest.raises(IllegalMoveError, match=re.escape(why)):
+        START.parse_play(text, dice)
+
+
+def test_a_checker_on_the_bar_must_enter_first():
+    on_bar = Position([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 1, 1])
+    with pytest.raises(IllegalMoveError, match="checker on the bar: it must enter first"):
+        on_bar.parse_play("13/7 13/8", (6, 5))

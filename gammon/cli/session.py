@@ -755,9 +755,15 @@ class PlaySession:
             return [f"Cube advice for {name}: {engine.cube_decision(g)}"]
         if g.phase == GamePhase.DOUBLED:
             return [self._answer_hint(engine.cube_decision(g), name)]
-        lines = [f"Best plays for {name} (cubeless equity, {engine.plies} ply):"]
-        for i, h in enumerate(engine.hint(g.position, _rolled(g), n), 1):
-            lines.append(f"  {i}. {str(h.play):<28} {h.equity:+.3f}")
+        from gammon.advice import ranked_plays  # with the engine: loaded only for a hint
+
+        # at the score: a match ranks the plays by match winning chances, a money game by equity
+        situation = g.situation()
+        mwc = situation.match is not None
+        lines = [f"Best plays for {name} ({'match winning chances' if mwc else 'cubeless equity'}, "
+                 f"{engine.plies} ply):"]
+        for i, (h, score) in enumerate(ranked_plays(engine, situation, _rolled(g), n), 1):
+            lines.append(f"  {i}. {str(h.play):<28} {f'{score:.1%}' if mwc else f'{score:+.3f}'}")
         return lines
 
     @staticmethod

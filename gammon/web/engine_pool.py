@@ -31,7 +31,8 @@ from gammon.engine.players import (
 from gammon.errors import IllegalActionError
 from gammon.game import Game
 from gammon.position import Position
-from gammon.web.hints import default_advisor, hints
+from gammon.situation import Situation
+from gammon.web.hints import cube_hint, default_advisor, hints, play_hints
 from gammon.web.lifeline import Lifeline, die_with_server
 from gammon.web.warmup import INLINE_LEVELS, warm_worker
 
@@ -126,6 +127,17 @@ def worker_hints(position: Position, dice: tuple[int, int]) -> list[tuple[str, f
     return hints(_advisor[0] if _advisor else None, position, dice)
 
 
+def worker_advice(situation: Situation, n: int) -> dict[str, Any]:
+    """The best plays of the situation's dice, or before the roll and when doubled, the cube
+    decision (see gammon.web.hints)."""
+    advisor = _advisor[0] if _advisor else None
+    if situation.dice is not None:
+        return {"kind": "plays", **play_hints(advisor, situation, n)}
+    if advisor is None:
+        raise IllegalActionError("no cube hint: cube advice needs the engine, which is not installed here")
+    return {"kind": "cube", **cube_hint(advisor, situation)}
+
+
 def _ping() -> int:
     """A worker's pid; in a pool started with the server, once every worker has warmed up (each
     waits at the barrier, so ``workers`` pings reach ``workers`` different workers)."""
@@ -179,6 +191,9 @@ class EnginePool:
 
     async def hints(self, position: Position, dice: tuple[int, int]) -> list[tuple[str, float]]:
         return await self.run(worker_hints, position, dice)
+
+    async def advice(self, situation: Situation, n: int) -> dict[str, Any]:
+        return await self.run(worker_advice, situation, n)
 
     async def start(self) -> None:
         """Start the workers now (a server does at startup) rather than on the first engine call,

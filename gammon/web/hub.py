@@ -245,6 +245,10 @@ class Hub:
     def seat_open(self, match_id: str, seat: int | None) -> bool:
         return any(s == seat for _, s, _ in self.sockets.get(match_id, ()))
 
+    def seat_elsewhere(self, match_id: str, seat: int | None, tab: str) -> list[Outbox]:
+        """The sockets of ``seat`` from other browser tabs than ``tab``."""
+        return [out for out, s, _ in self.sockets.get(match_id, ()) if s == seat and out.tab != tab]
+
     async def broadcast(self, live: LiveMatch, seats: Container[int | None] | None = None) -> None:
         """Push the current state to the sockets of the match (of ``seats`` only, if given)."""
         async with live.lock:

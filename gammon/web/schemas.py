@@ -204,6 +204,30 @@ class Hint(BaseModel):
     score: float
 
 
+class CubeHint(BaseModel):
+    question: Literal["double", "take"] = Field(
+        description="'double': before the roll, should the player on roll double; 'take': the answer "
+        "to a double on offer (the equities are then the doubler's)"
+    )
+    action: str = Field(description="the engine's cube action, e.g. 'no double', 'double, take'")
+    answer: Literal["take", "pass", "beaver"] = Field(description="the right answer to a double")
+    available: bool = Field(description="whether the cube may be turned at all")
+    no_double: float
+    double_take: float
+    double_pass: float
+    mwc: list[float] | None = Field(
+        description="in a match: the doubler's MWC after no double, double/take, double/pass"
+    )
+
+
 class HintResponse(BaseModel):
-    source: str = Field(description="'engine' (score: cubeless equity) or 'pubeval' (its score)")
-    hints: list[Hint]
+    source: str = Field(description="'engine' or 'pubeval' (no equities without the engine)")
+    kind: Literal["plays", "cube"] = "plays"
+    unit: Literal["equity", "mwc", "pubeval"] = Field(
+        "equity",
+        description="what ranks the plays: cubeless equity (money), match winning chances "
+        "(a match) or pubeval's score; for the cube, the equities are cubeful ('mwc': in a match)",
+    )
+    plies: int | None = Field(None, description="the engine's depth")
+    hints: list[Hint] = []
+    cube: CubeHint | None = None

@@ -65,6 +65,9 @@ class Outbox:
         self.ws, self.bound, self.timeout, self.on_drop = ws, bound, timeout, on_drop
         self.dropped: str | None = None
         """Why the socket was dropped, once it was."""
+        self.tab = ""
+        """The browser tab the socket came from, as the client names it (a seat's socket from
+        another tab is another browser, which must ask before it takes the seat)."""
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 

@@ -269,3 +269,16 @@ def test_a_new_player_is_told_what_is_played_and_where_the_commands_are():
                           "'quit' to leave.\nYou throw 5, random throws 2: You play first.\n")
     _, out = run_session([], [O_OPENS])
     assert out.startswith("A money game: X against O. Type 'help'")
+
+
+def test_hint_in_a_match_ranks_the_plays_by_match_winning_chances():
+    _, out = run_session(["hint 5"], [(5, 2)], Rules(match_length=5), computer="random")  # You open 5-2
+    assert "Best plays for you (match winning chances, " in out and "cubeless" not in out
+    shown = re.findall(r"^\s+\d\. .*?(\d+\.\d)%$", out, re.MULTILINE)
+    assert len(shown) == 5 and [float(x) for x in shown] == sorted((float(x) for x in shown), reverse=True)
+
+
+def test_an_illegal_play_says_which_rule_it_breaks():
+    _, out = run_session(["6/off"], [(5, 2)], computer="random")  # You open 5-2
+    why = "you cannot bear off while a checker is outside your home board"
+    assert f"'6/off' is not a legal play: {why}" in out

@@ -245,7 +245,7 @@ def test_hints_frames_mat_and_levels(client: TestClient) -> None:
     final = _play_out(client, m, random.Random(8))
     r = client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
     assert r.status_code == 409
-    assert r.json()["error"] == "no hint: nothing for you to move now (the game is over)"
+    assert r.json()["error"] == "no hint: nothing for you to decide now (the game is over)"
     r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
                     json={"action": "roll"})
     assert r.status_code == 409 and r.json()["error"] == "nobody can roll now: the game is over"
@@ -352,7 +352,7 @@ def test_claims_are_for_online_players_only(client: TestClient) -> None:
 def test_hints_come_from_the_engine_the_app_is_given(store: Store) -> None:
     from gammon.engine.engine import Engine
     from gammon.engine.net.evaluator import CountingEvaluator, PipCountEvaluator
-    from gammon.web.hints import hints
+    from gammon.web.hints import play_hints
 
     counting = CountingEvaluator(PipCountEvaluator())
     advisor = Engine(plies=0, evaluator=counting)
@@ -366,6 +366,78 @@ def test_hints_come_from_the_engine_the_app_is_given(store: Store) -> None:
         assert best and all(p in s["plays"] for p in best)
     # The hint ran in an engine worker, with a copy of this advisor: it ranks as the advisor does here.
     live = c.app.state.hub.live[m["match_id"]]
-    position, dice = live.match.game.position, live.match.game.dice
-    assert [(h["play"], h["score"]) for h in r.json()["hints"]] == hints(advisor, position, dice)
+    expected = play_hints(advisor, live.match.game.situation(), 5)["hints"]
+    assert [(h["play"], h["score"]) for h in r.json()["hints"]] == expected
     assert counting.calls > 0
+
+
+def test_an_illegal_play_says_why(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    s = _to_move_phase(client, m)
+    r = _act(client, m, action="play", play="6/off")
+    assert r.status_code == 409
+    assert "you cannot bear off while a checker is outside your home board" in r.json()["error"]
+    assert _state(client, m) == s
+
+
+def _hint(c: TestClient, m: dict, **params: object) -> dict:
+    r = c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]), params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+@pytest.mark.slow
+def test_hints_at_the_score_and_the_cube_advice(store: Store) -> None:
+    """In a match the plays rank by match winning chances, and say so, with the depth; before a
+    roll the player may double on, and when doubled, the hint is the engine's cube decision."""
+    from gammon.engine.engine import Engine
+
+    with TestClient(create_app(store, seeded_dice(4), rate=1000, burst=1000, engine=Engine(plies=0))) as c:
+        m = new_match(c, mode="local", match_length=5)
+        s = _to_move_phase(c, m)
+        h = _hint(c, m, n=5)
+        assert h["kind"] == "plays" and h["unit"] == "mwc" and h["plies"] == 0 and h["cube"] is None
+        scores = [x["score"] for x in h["hints"]]
+        assert 3 < len(scores) <= 5 and scores == sorted(scores, reverse=True)
+        assert all(0 <= x <= 1 for x in scores) and all(x["play"] in s["plays"] for x in h["hints"])
+        s = _act(c, m, action="play", play=s["plays"][0]).json()
+        assert s["phase"] == "roll" and "double" in s["actions"]
+        h = _hint(c, m)
+        assert h["kind"] == "cube" and h["hints"] == [] and h["unit"] == "mwc"
+        cube = h["cube"]
+        assert cube["question"] == "double" and cube["available"] and len(cube["mwc"]) == 3
+        assert cube["action"] in ("no double", "double, take", "double, pass", "too good to double, take",
+                                  "too good to double, pass")
+        assert _act(c, m, action="double").json()["phase"] == "doubled"
+        cube = _hint(c, m)["cube"]
+        assert cube["question"] == "take" and cube["answer"] in ("take", "pass")
+        s = _act(c, m, action="take").json()
+        assert "double" not in s["actions"]  # the doubler may not redouble: no cube hint, the plays
+        assert _hint(c, m)["kind"] == "plays" if s["phase"] == "move" else s["phase"] == "roll"
+        money = new_match(c, mode="local")
+        _to_move_phase(c, money)
+        h = _hint(c, money)
+        assert h["unit"] == "equity" and h["kind"] == "plays"
+
+
+def test_an_online_seat_in_use_elsewhere_is_taken_over_only_on_request(client: TestClient) -> None:
+    m = new_match(client, mode="online")
+    friend = _online_tokens(m)[1]
+    url = f"/ws/matches/{m['match_id']}?token={friend}&tab="
+    with client.websocket_connect(url + "a") as first:
+        assert first.receive_json()["type"] == "state"
+        with client.websocket_connect(url + "a") as same_tab:  # the same browser: no question
+            assert same_tab.receive_json()["type"] == "state"
+        with client.websocket_connect(url + "b") as other:
+            assert other.receive_json()["error"] == "this seat is in use in another browser"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                other.receive_json()
+            assert closed.value.code == 4409
+        with client.websocket_connect(url + "b&takeover=true") as other:
+            assert other.receive_json()["state"]["seat"] == 1
+            while (told := first.receive_json()).get("type") == "state":
+                pass
+            assert told["error"] == "this seat was taken over in another browser"
+            with pytest.raises(WebSocketDisconnect) as closed:
+                first.receive_json()
+            assert closed.value.code == 4410

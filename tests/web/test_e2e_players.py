@@ -93,7 +93,7 @@ def test_the_offered_cube_lies_on_the_doublers_side_then_goes_to_the_taker(serve
     errors: list[str] = []
     page = _page(browser, errors)
     _start(page, server, "local", length="5")
-    assert _cube(page) == {"x": 831, "value": "64", "where": "centre", "text": "64"}  # the tray
+    assert _cube(page) == {"x": 831, "value": "1", "where": "centre", "text": "1"}  # the tray
     st = _until(page, random.Random(6), "st.actions.includes('double')")
     doubler = st["turn"]
     page.click('button[data-action="double"]')
@@ -143,6 +143,7 @@ def test_no_cube_in_the_crawford_game(server: Server, browser) -> None:  # noqa:
     assert _cube(page) is not None
     st = _until(page, random.Random(8), "st.actions.includes('resign')")
     page.select_option("#resign-kind", "2")  # a gammon: 2 points of 3, so the next game is Crawford
+    page.once("dialog", lambda dialog: dialog.accept())  # resigning asks first
     page.click('button[data-action="resign"]')
     _wait_change(page, st["version"])
     st = _state(page)
@@ -164,6 +165,7 @@ def _resign_game(page, rng: random.Random, turns: int) -> None:
         _act_once(page, rng)
     st = _until(page, rng, "st.actions.includes('resign')")
     page.select_option("#resign-kind", "1")
+    page.once("dialog", lambda dialog: dialog.accept())  # resigning asks first
     page.click('button[data-action="resign"]')
     _wait_change(page, st["version"])
     st = _state(page)
@@ -429,11 +431,11 @@ def test_hints_show_the_best_plays_equity_and_what_the_others_give_up(
     errors: list[str] = []
     page = _page(browser, errors)
     _start(page, server, "local")
-    st = _until(page, random.Random(14), "st.phase === 'move' && st.plays.length >= 3")
+    st = _until(page, random.Random(14), "st.phase === 'move' && st.plays.length >= 5")
     page.click('button[data-local="hint"]')
     page.wait_for_selector("#hints li")
     data = page.evaluate("() => api('/hint')")
-    assert data["source"] == "engine" and len(data["hints"]) == 3
+    assert data["source"] == "engine" and len(data["hints"]) == 5
     rows = page.eval_on_selector_all("#hints li",
                                      "ls => ls.map(l => [...l.children].map(c => c.textContent))")
     best = data["hints"][0]["score"]

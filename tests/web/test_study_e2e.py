@@ -204,8 +204,7 @@ def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(serv
     # the link opens the same position, dice, cube and score in another page
     page.select_option("#cube-value", "2")
     page.select_option("#cube-owner", "opponent")
-    page.fill("#match-length", "5")
-    page.press("#match-length", "Tab")  # a change event: the score can be set in a match
+    page.select_option("#match-length", "5")  # a change event: the score can be set in a match
     page.fill("#score-you", "1")
     page.press("#score-you", "Tab")
     page.wait_for_function(

@@ -3,19 +3,21 @@ replay frames, the ``.mat`` file), and the computer levels on offer."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Header, Request
+from fastapi import APIRouter, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse
 
 from gammon.engine.players import available_levels
 from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.formats.mat import format_mat
+from gammon.game import GamePhase
 from gammon.web.frames import game_frames
 from gammon.web.routes.deps import HubDep, error_responses, seat_for
 from gammon.web.schemas import (
     ActionRequest,
     CreateMatchRequest,
     CreateMatchResponse,
+    CubeHint,
     Frame,
     Hint,
     HintResponse,
@@ -74,23 +76,30 @@ async def levels() -> list[str]:
 
 
 @router.get("/api/matches/{match_id}/hint", response_model=HintResponse, responses=ERRORS)
-async def hint(match_id: str, hub: HubDep, x_gammon_token: str | None = Header(None)) -> HintResponse:
-    """The best plays for the seat to move (not in online games: that would be help from outside)."""
+async def hint(
+    match_id: str, hub: HubDep, x_gammon_token: str | None = Header(None), n: int = Query(5, ge=1, le=20)
+) -> HintResponse:
+    """The engine's advice for the seat that decides now (not in online games: that would be help
+    from outside): the ``n`` best plays of the dice (``kind`` "plays", ranked by match winning
+    chances in a match, by cubeless equity in a money game), or the cube decision (``kind``
+    "cube") before a roll the player may double on, and when a double is offered."""
     live, seat = await seat_for(hub, match_id, x_gammon_token)
     if live.record.mode == "online":
         raise NotAuthorizedError("hints are off in online games")
     async with live.lock:
         game = live.match.game
-        position, dice = game.position, game.dice
-        if (
-            dice is None
-            or live.acting_player() is None
-            or (seat is not None and seat != game.turn)
-            or not game.legal_plays()
-        ):
-            raise IllegalActionError(f"no hint: nothing for you to move now ({game.awaiting()})")
-    found = await hub.pool.hints(position, dice)
-    return HintResponse(source=hub.pool.hint_source, hints=[Hint(play=p, score=v) for p, v in found])
+        acting = live.acting_player()
+        deciding = acting is not None and (seat is None or seat == acting)
+        moving = game.phase is GamePhase.MOVE and bool(game.legal_plays())
+        cube = game.phase is GamePhase.DOUBLED or game.can_double()
+        if not deciding or not (moving or cube):
+            raise IllegalActionError(f"no hint: nothing for you to decide now ({game.awaiting()})")
+        situation = game.situation()
+    found = await hub.pool.advice(situation, n)
+    head = {"source": hub.pool.hint_source, **{k: found[k] for k in ("kind", "unit", "plies")}}
+    if found["kind"] == "cube":
+        return HintResponse(**head, cube=CubeHint(**{k: found[k] for k in CubeHint.model_fields}))
+    return HintResponse(**head, hints=[Hint(play=p, score=v) for p, v in found["hints"]])
 
 
 @router.get("/api/matches/{match_id}/games/{number}/frames", response_model=list[Frame], responses=ERRORS)

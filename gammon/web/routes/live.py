@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
@@ -14,19 +16,46 @@ from gammon.web.session import LiveMatch
 from gammon.web.sockets import POLICY_VIOLATION, accept, background, credential, refuse, texts
 
 MAX_MESSAGE = 4 * 1024
+SEAT_IN_USE = 4409
+"""Close code: the seat is connected in another browser; the client may come back with
+``takeover=true`` once its user says so."""
+TAKEN_OVER = 4410
+"""Close code: another browser took the seat over (the client should not reconnect by itself)."""
 
 router = APIRouter()
 
 
+class SeatClaim(NamedTuple):
+    """Which browser tab a seat's socket comes from, and whether it takes the seat over from another."""
+
+    tab: str = ""
+    takeover: bool = False
+
+
+SAME_TAB = SeatClaim()
+
+
 @router.websocket("/ws/matches/{match_id}")
 async def live_socket(
-    ws: WebSocket, match_id: str, hub: HubDep, limits: LimitsDep, steps: bool = False, plays: bool = True
+    ws: WebSocket,
+    match_id: str,
+    hub: HubDep,
+    limits: LimitsDep,
+    steps: bool = False,
+    plays: bool = True,
+    tab: str = "",
+    takeover: bool = False,
 ) -> None:
     """Live states of the match, for the seat token given as the subprotocol ``token.<token>``
     beside ``gammon`` (or the X-Gammon-Token header; ``?token=`` still works). To the seat to
     move they carry the legal plays; ``steps=true`` adds their step orders, which the browser
     needs to move one checker at a time; ``plays=false`` leaves the plays out (a client that
-    knows the rules: each state is smaller and cheaper to make)."""
+    knows the rules: each state is smaller and cheaper to make).
+
+    In an online game a seat's link is its key, and a friend's link goes on working once the
+    friend has come: a seat connected in another browser tab (``tab``: the client's name for its
+    own) is not taken silently. The socket is refused (:data:`SEAT_IN_USE`) unless it asks to
+    ``takeover``; then the other browser's sockets are told and closed (:data:`TAKEN_OVER`)."""
     detail: Detail = "steps" if steps else "plays" if plays else "none"
     await accept(ws)
     try:
@@ -40,7 +69,7 @@ async def live_socket(
         await refuse(ws, refused, POLICY_VIOLATION)
         return
     try:
-        await seat_socket(ws, hub, limits, live, seat, detail, client)
+        await seat_socket(ws, hub, limits, live, seat, detail, client, SeatClaim(tab[:64], takeover))
     finally:
         limits.close_socket(client)
 
@@ -53,9 +82,15 @@ async def seat_socket(
     seat: int | None,
     detail: Detail,
     client: str,
+    claim: SeatClaim = SAME_TAB,
 ) -> None:
     """A seat's socket (or a local game's), its address counted: states out, actions in."""
     first = seat is not None and not hub.seat_open(live.id, seat)  # the seat comes (back)
+    online_seat = seat is not None and live.record.mode == "online"
+    elsewhere = hub.seat_elsewhere(live.id, seat, claim.tab) if online_seat else []
+    if elsewhere and not claim.takeover:
+        await refuse(ws, "this seat is in use in another browser", SEAT_IN_USE)
+        return
 
     def gone(_why: str = "") -> None:  # once: the client left, or it was dropped (too slow)
         if hub.leave(live.id, out, seat, detail):
@@ -64,10 +99,14 @@ async def seat_socket(
                 background(hub.broadcast(live, {1 - seat}))  # the opponent sees this seat left
 
     async with hub.outbox(ws, gone) as out:
+        out.tab = claim.tab
         refused = hub.join(live.id, out, seat, detail)
         if refused is not None:
             await refuse(ws, refused, POLICY_VIOLATION)
             return
+        for other in elsewhere:  # taken over: the other browser is told, and let go
+            other.send_json({"type": "error", "error": "this seat was taken over in another browser"})
+            background(other.close(TAKEN_OVER, "taken over in another browser"))
         hub.presence.opened(live.id, seat)
         try:
             await hub.greet(live, out, seat, detail)

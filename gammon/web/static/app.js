@@ -72,13 +72,18 @@ function startGame(matchId, token) {
   $("#game").hidden = false;
   const invite = localStorage.getItem("invite:" + matchId);
   if (invite) { $("#invite").hidden = false; $("#invite-url").value = invite; }
-  $("#copy-invite").addEventListener("click", () => {
-    $("#invite-url").select(); navigator.clipboard && navigator.clipboard.writeText($("#invite-url").value);
-  });
+  for (const which of ["invite", "watch"]) {
+    $(`#copy-${which}`).addEventListener("click", () => {
+      const box = $(`#${which}-url`);
+      box.select(); if (navigator.clipboard) navigator.clipboard.writeText(box.value).catch(() => {});
+    });
+  }
   for (const b of document.querySelectorAll("button[data-action]")) {
     b.addEventListener("click", () => {
       const action = b.dataset.action;
       if (action === "abandon" && !confirm("Leave the game? Leaving loses a backgammon.")) return;
+      if (action === "resign" && !confirm(`Resign ${KINDS[$("#resign-kind").value]}? ` +
+                                          "The other side may accept or refuse.")) return;
       if (action === "claim" && !confirm(`${ui.state.names[ui.state.turn]} has left. Claim the game? ` +
                                          "They lose a backgammon.")) return;
       const msg = { action };
@@ -88,12 +93,19 @@ function startGame(matchId, token) {
   }
   $('button[data-local="done"]').addEventListener("click", submitPlay);
   $('button[data-local="hint"]').addEventListener("click", showHints);
+  $("#hints-more").addEventListener("click", () => {
+    const all = $("#hints").classList.toggle("all");
+    $("#hints-more").textContent = all ? "fewer" : `${$("#hints li.more").length} more`;
+  });
   $('button[data-local="replay"]').addEventListener("click", () => startReplay());
   $("#replay-game").addEventListener("change", ev => startReplay(Number(ev.target.value)));
   for (const b of document.querySelectorAll("button[data-replay]")) {
     b.addEventListener("click", () => stepReplay(b.dataset.replay));
   }
   $("#download-mat").addEventListener("click", ev => { ev.preventDefault(); downloadMat(); });
+  ui.flip = !!localStorage.getItem("gammon-flip");
+  $("#flip").checked = ui.flip;
+  $("#flip").addEventListener("change", ev => setFlip(ev.target.checked));
   $('button[data-local="undo"]').addEventListener("click", undoStep);
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
@@ -108,14 +120,34 @@ function startGame(matchId, token) {
   connect();
 }
 
-function connect() {
-  liveSocket(ui, `/ws/matches/${ui.matchId}?steps=true`, `token.${ui.token}`, {
-    stopCodes: [4403, 4404], maxRetry: 5,  // a wrong link: retrying cannot help
+// An online seat's link is its key: a seat connected in another browser is taken over only when the
+// user says so here, and the other browser is then told (the server's close codes).
+const SEAT_IN_USE = 4409, TAKEN_OVER = 4410;
+
+function tabId() {  // this tab's name for itself, kept over a reload: the same browser is not asked
+  let id = sessionStorage.getItem("gammon-tab");
+  if (!id) { id = Math.random().toString(36).slice(2, 12); sessionStorage.setItem("gammon-tab", id); }
+  return id;
+}
+
+function connect(takeover = false) {
+  const path = `/ws/matches/${ui.matchId}?steps=true&tab=${tabId()}` + (takeover ? "&takeover=true" : "");
+  liveSocket(ui, path, `token.${ui.token}`, {
+    stopCodes: [4403, 4404, SEAT_IN_USE, TAKEN_OVER], maxRetry: 5,  // retrying cannot help
     on: {
       open: () => { showError(""); $("#offline").hidden = true; },
       state: setState,
       error: text => { showError(text); render(); },
       lost: () => { $("#offline").hidden = false; },  // at once: a move made now would not reach the server
+      stop: code => {
+        if (code === SEAT_IN_USE) {
+          if (confirm("This seat is in use in another browser - take it over here?")) { connect(true); return; }
+          showError("This seat is in use in another browser: reload this page to take it over here.");
+        } else if (code === TAKEN_OVER) {
+          ui.state = null; $("#buttons").hidden = $("#buttons2").hidden = true;
+          showError("This seat was taken over in another browser: reload this page to take it back.");
+        }
+      },
     },
   });
 }
@@ -128,8 +160,10 @@ function send(msg) {
 function setState(state) {
   if (ui.state && ui.state.match_id === state.match_id && state.version < ui.state.version) return;  // late
   const changed = !ui.state || ui.state.version !== state.version;
+  ui.served = state;
+  state = turned(state);
   ui.state = state;
-  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; $("#hints").hidden = true; }
+  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; hideHints(); }
   showOtherSidesPlay(state);
   announceTurn(state);
   // An absent online opponent: ask again when the game may be claimed (no event says so).
@@ -137,6 +171,30 @@ function setState(state) {
   if (state.claim_in > 0) {
     ui.claimTimer = setTimeout(() => api("").then(setState).catch(() => {}), state.claim_in * 1000 + 250);
   }
+  render();
+}
+
+// ---- two players at one device: the board stays put unless the setting turns it to the one to act --
+const flipBoard = b => b.map((_, p) => -b[25 - p] || 0);  // the other side's numbering, and its signs
+const flipPoint = p => (typeof p === "number" ? 25 - p : p);
+const flipSteps = steps => steps.map(([from, to]) => [flipPoint(from), flipPoint(to)]);
+
+function turned(st) {  // the state as the player to act sees it, where the setting asks for it
+  const side = st.turn;
+  if (st.mode !== "local" || !ui.flip || side === null || side === st.viewer || st.result) return st;
+  const lp = st.last_play;
+  return { ...st, viewer: side, board: flipBoard(st.board), off: [st.off[1], st.off[0]],
+           pips: [st.pips[1], st.pips[0]],
+           sequences: st.sequences.map(s => ({ ...s, steps: flipSteps(s.steps) })),
+           last_play: lp && { ...lp, board: flipBoard(lp.board), off: [lp.off[1], lp.off[0]],
+                              steps: flipSteps(lp.steps) } };
+}
+
+function setFlip(on) {
+  ui.flip = on;
+  localStorage.setItem("gammon-flip", on ? "1" : "");
+  if (!ui.served) return;
+  ui.state = turned(ui.served); ui.partial = []; ui.chunks = []; ui.selected = null;
   render();
 }
 
@@ -186,17 +244,28 @@ function api(path) {
 // each other play gives up; clicking one moves its checkers ---------------------------------------
 const signed = x => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(3);
 
+const pct = x => (100 * x).toFixed(1) + "%";
+const signedPct = x => (x >= 0 ? "+" : "-") + (100 * Math.abs(x)).toFixed(1) + "%";
+const HINTS_SHOWN = 3;  // the rest behind "more"
+
 async function showHints() {
   try {
-    const data = await api("/hint"), list = $("#hints"), equity = data.source === "engine";
+    const data = await api("/hint?n=5"), list = $("#hints");
+    hideHints();
+    if (data.kind === "cube") { showCubeHint(data); return; }
+    const scored = data.unit !== "pubeval", mwc = data.unit === "mwc";
+    const depth = data.plies === null ? "" : `, ${data.plies}-ply`;
     list.innerHTML = "";
     const best = data.hints.length ? data.hints[0].score : 0;
-    list.dataset.source = equity ? "Equity (cubeless), best play first"
-                                 : "Pubeval's ranking (no equities without the engine)";
+    list.dataset.source = { equity: `Equity (cubeless${depth}), best play first`,
+      mwc: `Match winning chances at this score${depth}, best play first`,
+      pubeval: "Pubeval's ranking (no equities without the engine)" }[data.unit];
     data.hints.forEach((h, i) => {
       const li = document.createElement("li");
-      const cells = [["play", h.play], ["eq", equity ? signed(h.score) : ""],
-                     ["diff", equity && i > 0 ? `(${signed(h.score - best)})` : ""]];
+      if (i >= HINTS_SHOWN) li.className = "more";
+      const score = mwc ? pct : signed, diff = mwc ? signedPct : signed;
+      const cells = [["play", h.play], ["eq", scored ? score(h.score) : ""],
+                     ["diff", scored && i > 0 ? `(${diff(h.score - best)})` : ""]];
       for (const [cls, text] of cells) {
         const span = document.createElement("span");
         span.className = cls; span.textContent = text; li.appendChild(span);
@@ -210,8 +279,35 @@ async function showHints() {
       });
       list.appendChild(li);
     });
+    list.classList.remove("all");
     list.hidden = false;
+    const more = $("#hints-more");
+    more.hidden = data.hints.length <= HINTS_SHOWN;
+    more.textContent = `${data.hints.length - HINTS_SHOWN} more`;
   } catch (e) { showError(String(e.message || e)); }
+}
+
+function hideHints() { $("#hints").hidden = $("#hints-more").hidden = $("#cube-hint").hidden = true; }
+
+// The engine's cube decision, for the player who decides now: double or not before the roll; take
+// or pass when doubled (the server's equities are the doubler's: the taker's are their negation).
+function showCubeHint(data) {
+  const c = data.cube, mwc = c.mwc, depth = data.plies === null ? "" : `, ${data.plies}-ply`;
+  const unit = mwc ? `match winning chances${depth}` : `cubeful equity${depth}`;
+  let lines;
+  if (c.question === "double") {
+    const verdict = c.available ? `${c.action} (if doubled, the opponent should ${c.answer})` : c.action;
+    const value = i => mwc ? pct(mwc[i]) : signed([c.no_double, c.double_take, c.double_pass][i]);
+    lines = [`Engine: ${verdict}`, `${unit}: no double ${value(0)}, double/take ${value(1)}, ` +
+             `double/pass ${value(2)}`];
+  } else {
+    const value = i => mwc ? pct(1 - mwc[i]) : signed(-[c.double_take, c.double_pass][i - 1]);
+    lines = [`Engine: ${c.answer}`, `${unit}: take ${value(1)}, pass ${value(2)}`];
+  }
+  const box = $("#cube-hint");
+  box.innerHTML = "";
+  for (const line of lines) { const p = document.createElement("p"); p.textContent = line; box.appendChild(p); }
+  box.hidden = false;
 }
 
 // ---- replay of a finished game, move by move; the side panel follows the board ----------------------
@@ -235,7 +331,8 @@ function stepReplay(how) {
 }
 
 function renderReplay(st) {
-  const r = ui.replay, f = r.frames[r.index], viewer = st.viewer;
+  // the frames are seen from the seat (seat 0's side on one device, whichever way the board is turned)
+  const r = ui.replay, f = r.frames[r.index], viewer = st.seat === null ? 0 : st.seat;
   const offered = f.cube_offered ? (f.mover === viewer ? "viewer" : "opponent") : undefined;
   const cube = st.use_cube && !f.crawford_game ? { value: offered ? f.cube_value / 2 : f.cube_value,
     owner: f.cube_owner === null ? null : f.cube_owner === viewer ? "viewer" : "opponent", offered } : null;
@@ -424,6 +521,7 @@ function render() {
   });
   renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
                 anim ? anim.player : st.result ? null : st.turn);
+  renderSides(st);
   $("#match-info").textContent = [st.match_length ? `Match to ${st.match_length}` : "Money game",
     `game ${st.game_number}`, ...ruleNotes(st), ...(cubeInPlay(st) ? [`cube ${st.cube_value}`] : [])].join(" · ");
   $("#status").textContent = anim ? anim.text : statusText(st);
@@ -434,7 +532,9 @@ function render() {
   $("#resign-kind").hidden = !allowed.has("resign");
   $('button[data-local="done"]').hidden = !(moving && complete());
   $('button[data-local="undo"]').hidden = !(moving && ui.partial.length);
-  $('button[data-local="hint"]').hidden = !(moving && st.mode !== "online");
+  // hints: the plays to move, and the cube before a roll the player may double on, or when doubled
+  const cubeQuestion = allowed.has("double") || allowed.has("take");
+  $('button[data-local="hint"]').hidden = !((moving || cubeQuestion) && st.mode !== "online");
   $('button[data-local="replay"]').hidden = replayableGames(st) < 1;
   $('button[data-local="new-match"]').hidden = !st.match_over;
   renderLog(st.log, (li, i, line) => { if (/^Game \d+/.test(line)) li.className = "header"; });
@@ -459,6 +559,17 @@ function renderPlayers(st, score, pips, off, onTurn) {
     box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
     box.classList.toggle("on-turn", onTurn === p);
   }
+}
+
+// Beside the board, which side is whose: the checkers' colour and the way they go home.
+function renderSides(st) {
+  for (const [id, p, where] of [["#side-bottom", st.viewer, "bottom"], ["#side-top", 1 - st.viewer, "top"]]) {
+    const box = $(id);
+    box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
+    box.querySelector(".side-text").textContent = `${st.names[p]}: ${p === 0 ? "light" : "dark"} checkers, ` +
+      `home board ${where} right`;
+  }
+  $("#flip-setting").hidden = st.mode !== "local";
 }
 
 function renderLog(lines, decorate) {

@@ -171,7 +171,8 @@ export const Board = (() => {
       const offered = m.cube.offered;
       const x = offered ? diceCentre(offered === "viewer") - 24 : TRAY_X + 1;
       const y = offered ? 296 : m.cube.owner === "viewer" ? 360 : m.cube.owner === "opponent" ? 232 : 296;
-      const value = offered ? 2 * m.cube.value : m.cube.owner ? m.cube.value : 64;
+      // centred at 1 the cube shows 1, as players expect (a physical cube's 64 face reads as a value)
+      const value = offered ? 2 * m.cube.value : m.cube.value;
       const g = el("g", { class: "cube", filter: "url(#shadow)", "data-value": value,
                          "data-where": offered ? "offered" : m.cube.owner || "centre" }, svg);
       el("rect", { x, y, width: 48, height: 48, rx: 7, fill: "#fafafa", stroke: "#888" }, g);
@@ -181,9 +182,12 @@ export const Board = (() => {
     dice.values.forEach((v, i) => die(svg, dice.x + i * DIE_STEP, 296, v, m.diceLight,
                                       m.diceUsed && m.diceUsed[i]));
     if (m.message) {
+      // in the band between the top and the bottom stacks (five checkers drawn on a point at most):
+      // it covers no checker and no stack count
       const g = el("g", { class: "message" }, svg);
-      el("rect", { x: 50, y: 288, width: 320, height: 64, rx: 10, fill: "#000000aa" }, g);
-      label(g, 210, 320, m.message, { fill: "#fff", "font-size": 20, "font-weight": 600 });
+      const y = TOP + 10 * R + 2, h = BOTTOM - TOP - 20 * R - 4;
+      el("rect", { x: 50, y, width: 320, height: h, rx: 8, fill: "#000000aa" }, g);
+      label(g, 210, y + h / 2, m.message, { fill: "#fff", "font-size": 20, "font-weight": 600 });
     }
     // click targets on top of everything: points, the bar, the tray
     const hit = (target, x, y, w, h) => {

@@ -96,17 +96,24 @@ function render() {
 function place(target) {
   if (ed.shown !== null) { ed.shown = null; render(); return; }  // back from a hint's board
   const how = document.querySelector("input[name=place]:checked").value;
+  if (target !== "bar" && typeof target !== "number") return;
   const b = ed.board.slice(), [mine, theirs] = counts(b);
+  // a side has 15 checkers: a click that would add a 16th says so rather than doing nothing
+  if ((how === "you" && mine >= 15) || (how === "opponent" && theirs >= 15)) {
+    showError(`${how === "you" ? "You have" : "The opponent has"} all 15 checkers on the board: ` +
+              "remove one first (or pick \"remove one\" and click it)");
+    return;
+  }
   if (target === "bar") {
-    if (how === "you" && mine < 15) b[25] += 1;
-    else if (how === "opponent" && theirs < 15) b[0] -= 1;
-    else if (how === "remove") { if (b[25] > 0) b[25] -= 1; else if (b[0] < 0) b[0] += 1; }
-  } else if (typeof target === "number") {
+    if (how === "you") b[25] += 1;
+    else if (how === "opponent") b[0] -= 1;
+    else if (b[25] > 0) b[25] -= 1; else if (b[0] < 0) b[0] += 1;
+  } else {
     const p = target;
-    if (how === "you") { if (b[p] < 0) b[p] = 0; if (mine < 15) b[p] += 1; }
-    else if (how === "opponent") { if (b[p] > 0) b[p] = 0; if (theirs < 15) b[p] -= 1; }
+    if (how === "you") { if (b[p] < 0) b[p] = 0; b[p] += 1; }
+    else if (how === "opponent") { if (b[p] > 0) b[p] = 0; b[p] -= 1; }
     else if (b[p] !== 0) b[p] -= Math.sign(b[p]);
-  } else return;
+  }
   ed.board = b;
   render();
   setUp();
@@ -213,6 +220,9 @@ function rolloutText(res) {
     for (let d = 1; d <= 6; d++) $(id).add(new Option(String(d), d));
   }
   for (let v = 1; v <= 64; v *= 2) $("#cube-value").add(new Option(String(v), v));
+  // length 0 is a money game: say so, never "Match to 0"
+  $("#match-length").add(new Option("Money game", 0));
+  for (let n = 1; n <= 99; n++) $("#match-length").add(new Option(`Match to ${n} point${n === 1 ? "" : "s"}`, n));
   for (const id of ["#die1", "#die2", "#cube-value", "#cube-owner", "#match-length", "#score-you",
                     "#score-opponent", "#crawford", "#jacoby", "#beavers"]) {
     $(id).addEventListener("change", () => { render(); setUp(); });

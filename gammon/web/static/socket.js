@@ -3,7 +3,8 @@
 
 // Open `path` for `holder` (which keeps the socket in `ws` and the tries in `retry`): `on.state(state)`
 // and `on.error(text)` for the server's messages, `on.open()` once connected, `on.lost()` when the
-// connection drops and a retry is due. A close with one of `stopCodes` (a wrong link) is not retried.
+// connection drops and a retry is due. A close with one of `stopCodes` (a wrong link) is not retried;
+// `on.stop(code)`, if given, hears of it.
 export function liveSocket(holder, path, secret, { stopCodes, maxRetry, on }) {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = holder.ws = new WebSocket(`${proto}//${location.host}${path}`, ["gammon", secret]);
@@ -14,7 +15,7 @@ export function liveSocket(holder, path, secret, { stopCodes, maxRetry, on }) {
     else if (msg.type === "error") on.error(msg.error);
   };
   ws.onclose = ev => {
-    if (stopCodes.includes(ev.code)) return;  // retrying cannot help
+    if (stopCodes.includes(ev.code)) { if (on.stop) on.stop(ev.code); return; }  // retrying cannot help
     if (on.lost) on.lost();
     holder.retry = Math.min(holder.retry + 1, maxRetry);
     setTimeout(() => liveSocket(holder, path, secret, { stopCodes, maxRetry, on }), 250 * 2 ** holder.retry);

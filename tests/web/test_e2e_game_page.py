@@ -1,0 +1,243 @@
+"""End to end, the game page's polish: what a new user missed, checked in headless Chromium against
+the real server (one server for the module: each check starts its own match)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
+    Server,
+    _act_once,
+    _page,
+    _start,
+    _state,
+    _wait_change,
+    browser,
+)
+from tests.web.test_e2e_players import _cube, _until
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(f"sqlite:///{Path(tmp_path_factory.mktemp('page')) / 'page.sqlite3'}")
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_resigning_asks_first(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    st = _until(page, random.Random(1), "st.actions.includes('resign')")
+    asked: list[str] = []
+
+    def refuse(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    page.once("dialog", refuse)
+    page.click('button[data-action="resign"]')
+    page.wait_for_timeout(300)
+    assert asked and "Resign" in asked[0] and _state(page)["version"] == st["version"]
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('button[data-action="resign"]')
+    _wait_change(page, st["version"])
+    assert _state(page)["phase"] == "resigned"
+    assert not errors
+
+
+def test_the_centred_cube_shows_1(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local", length="5")
+    assert _cube(page) == {"x": 831, "value": "1", "where": "centre", "text": "1"}
+    assert not errors
+
+
+def _overlap(a: dict, b: dict) -> bool:
+    return (
+        a["x"] < b["x"] + b["width"]
+        and b["x"] < a["x"] + a["width"]
+        and a["y"] < b["y"] + b["height"]
+        and b["y"] < a["y"] + a["height"]
+    )
+
+
+def test_the_result_banner_covers_no_checker(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    # resign at once: five checkers stand on points 12 and 13, their stacks reaching the middle
+    st = _until(page, random.Random(2), "st.actions.includes('resign')")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click('button[data-action="resign"]')
+    _wait_change(page, st["version"])
+    st = _state(page)
+    page.click('button[data-action="accept_resignation"]')
+    _wait_change(page, st["version"])
+    banner = page.locator("#board g.message")
+    assert banner.is_visible()
+    box = banner.bounding_box()
+    assert box is not None
+    checkers = page.eval_on_selector_all(
+        "#board g.checker, #board text:not(.point-number)",
+        "es => es.filter(e => !e.closest('g.message')).map(e => { const r = e.getBoundingClientRect();"
+        " return { x: r.x, y: r.y, width: r.width, height: r.height }; })",
+    )
+    assert len(checkers) >= 30
+    assert not [c for c in checkers if _overlap(box, c)]
+    assert not errors
+
+
+def test_the_spectators_link_has_a_copy_button(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    _start(page, shared, "online")
+    page.wait_for_selector("#watch:not([hidden])")
+    link = page.input_value("#watch-url")
+    page.click("#copy-watch")
+    page.wait_for_function("link => navigator.clipboard.readText().then(t => t === link)", arg=link)
+    assert not errors
+
+
+def test_the_editor_says_money_game_and_why_a_16th_checker_is_refused(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/editor")
+    page.wait_for_function("() => ed.position !== null")
+    assert "Match to 0" not in page.inner_text("main")
+    assert page.eval_on_selector("#match-length", "s => s.selectedOptions[0].textContent") == "Money game"
+    before = page.evaluate("() => ed.board")
+    page.click('rect.target[data-target="3"]')  # the start: all 15 of the user's checkers are on the board
+    assert page.evaluate("() => ed.board") == before
+    assert "15 checkers" in page.text_content("#error")
+    page.check("input[name=place][value=opponent]")
+    page.click('rect.target[data-target="3"]')
+    assert "opponent has all 15" in page.text_content("#error")
+    assert not errors
+
+
+def _visible(page, selector: str) -> int:
+    return page.eval_on_selector_all(selector, "es => es.filter(e => e.offsetParent !== null).length")
+
+
+def test_match_hints_rank_by_match_winning_chances_with_more_behind_a_toggle(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local", length="5")
+    _until(page, random.Random(14), "st.phase === 'move' && st.plays.length >= 5")
+    page.click('button[data-local="hint"]')
+    page.wait_for_selector("#hints li")
+    source = page.get_attribute("#hints", "data-source")
+    assert "Match winning chances" in source and "0-ply" in source and "cubeless" not in source
+    assert _visible(page, "#hints li") == 3
+    assert page.text_content("#hints li .eq").endswith("%")
+    page.click("#hints-more")
+    assert _visible(page, "#hints li") == 5
+    page.click("#hints-more")
+    assert _visible(page, "#hints li") == 3
+    assert not errors
+
+
+def test_a_hint_gives_the_cube_decision_before_the_roll_and_when_doubled(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    st = _until(page, random.Random(15), "st.actions.includes('double')")
+    page.click('button[data-local="hint"]')
+    page.wait_for_selector("#cube-hint:not([hidden])")
+    text = page.inner_text("#cube-hint")
+    assert text.startswith("Engine: ") and "no double" in text and "double/take" in text
+    assert "cubeful equity, 0-ply" in text
+    page.click('button[data-action="double"]')
+    _wait_change(page, st["version"])
+    assert not page.locator("#cube-hint").is_visible()
+    page.click('button[data-local="hint"]')
+    page.wait_for_selector("#cube-hint:not([hidden])")
+    text = page.inner_text("#cube-hint")
+    assert text.split("\n")[0] in ("Engine: take", "Engine: pass", "Engine: beaver")
+    assert "take " in text and "pass " in text
+    assert not errors
+
+
+def test_a_seat_in_use_in_another_browser_is_taken_over_only_when_asked(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    host = _page(browser, errors)
+    _start(host, shared, "online")
+    assert "key to their seat" in host.inner_text("#invite")
+    invite = host.input_value("#invite-url")
+    friend = _page(browser, errors)
+    friend.goto(invite)
+    assert _state(friend)["seat"] == 1
+    friend.reload()  # the same browser tab comes back without being asked
+    assert _state(friend)["seat"] == 1
+    third = _page(browser, errors)  # another browser opens the friend's link
+    asked: list[str] = []
+
+    def refuse(dialog) -> None:
+        asked.append(dialog.message)
+        dialog.dismiss()
+
+    third.once("dialog", refuse)
+    third.goto(invite)
+    third.wait_for_function("() => $('#error').textContent.includes('in use in another browser')")
+    assert asked == ["This seat is in use in another browser - take it over here?"]
+    assert third.evaluate("() => ui.state") is None
+    third.wait_for_timeout(500)
+    assert friend.evaluate("() => ui.ws.readyState") == 1  # the friend keeps the seat
+    third.once("dialog", lambda dialog: dialog.accept())
+    third.reload()
+    assert _state(third)["seat"] == 1
+    friend.wait_for_function("() => $('#error').textContent.includes('taken over in another browser')")
+    assert friend.evaluate("() => ui.ws.readyState") == 3 and friend.evaluate("() => ui.state") is None
+    friend.wait_for_timeout(1500)  # it does not come back by itself
+    assert friend.evaluate("() => ui.ws.readyState") == 3
+    assert not errors
+
+
+def test_one_device_keeps_the_board_still_unless_asked_and_labels_the_sides(
+    shared: Server,
+    browser,  # noqa: F811
+) -> None:
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    rng = random.Random(16)
+    assert page.text_content("#side-bottom") == " White: light checkers, home board bottom right"
+    assert page.text_content("#side-top") == " Black: dark checkers, home board top right"
+    assert page.locator("#side-bottom .swatch.light").count() == 1
+    st = _until(page, rng, "st.turn === 1 && st.phase === 'move'")
+    assert st["viewer"] == 0  # not turned by default
+    page.check("#flip")
+    st = _state(page)
+    assert st["viewer"] == 1 and page.text_content("#side-bottom").startswith(" Black: dark")
+    assert page.locator("#player-bottom .swatch.dark").count() == 1
+    # the turned board is played by clicks as it is drawn, and turns back for White
+    movers = set()
+    for _ in range(8):
+        st = _state(page)
+        if "play" in st["actions"]:
+            assert st["viewer"] == st["turn"]
+            movers.add(st["turn"])
+        assert _act_once(page, rng)
+    assert movers == {0, 1}
+    page.reload()  # the setting is kept
+    assert page.is_checked("#flip")
+    page.uncheck("#flip")
+    assert _state(page)["viewer"] == 0
+    assert not errors
