@@ -30,6 +30,7 @@ from gammon.profile.importer import seat_of
 from gammon.profile.source import read_match_file
 from gammon.profile.summary import profile_summary
 from gammon.web.auth import check_origin, clear_session, required_session, session_of, set_session
+from gammon.web.hub import Hub
 from gammon.web.limits import address
 from gammon.web.members import Members
 from gammon.web.routes.deps import HubDep, error_responses
@@ -117,11 +118,12 @@ class SignedInView(BaseModel):
     refused: int = Field(0, description="seat tokens that could not be claimed")
 
 
-async def _signed_in(
-    request: Request, members: Members, name: str, password: str, body: Credentials
-) -> Response:
-    signed = await asyncio.to_thread(members.accounts.sign_in, name, password, address(request.scope))
+async def _signed_in(request: Request, members: Members, hub: Hub, body: Credentials) -> Response:
+    signed = await asyncio.to_thread(
+        members.accounts.sign_in, body.name, body.password, address(request.scope)
+    )
     claimed, refused = await asyncio.to_thread(members.claim, signed.token, body.seat_tokens)
+    await _show_accounts(hub, members, claimed)
     view = SignedInView(
         account=AccountView.of(signed.account),
         token=signed.token if body.client == "api" else None,
@@ -136,19 +138,19 @@ async def _signed_in(
 
 
 @router.post("/api/account/sign-up", response_model=SignedInView, responses=ERRORS)
-async def sign_up(body: Credentials, request: Request, members: MembersDep) -> Response:
+async def sign_up(body: Credentials, request: Request, members: MembersDep, hub: HubDep) -> Response:
     """A new account, signed in; the seats of ``seat_tokens`` are claimed for it."""
     check_origin(request)
     await asyncio.to_thread(members.accounts.sign_up, body.name, body.password)
-    return await _signed_in(request, members, body.name, body.password, body)
+    return await _signed_in(request, members, hub, body)
 
 
 @router.post("/api/account/sign-in", response_model=SignedInView, responses=ERRORS)
-async def sign_in(body: Credentials, request: Request, members: MembersDep) -> Response:
+async def sign_in(body: Credentials, request: Request, members: MembersDep, hub: HubDep) -> Response:
     """A new session: an HttpOnly cookie (client 'browser') or a token to send as a bearer (client
     'api'). The same refusal for an unknown name and a wrong password; 429 after too many."""
     check_origin(request)
-    return await _signed_in(request, members, body.name, body.password, body)
+    return await _signed_in(request, members, hub, body)
 
 
 @router.post("/api/account/sign-out", responses=ERRORS)
@@ -212,12 +214,17 @@ async def claim(body: SeatTokens, request: Request, members: MembersDep, hub: Hu
     (not another account's, not the other seat of one of its own)."""
     token, _ = await _account(request, members)
     claimed, refused = await asyncio.to_thread(members.claim, token, body.seat_tokens)
-    for match_id in dict.fromkeys(claimed):
+    await _show_accounts(hub, members, claimed)
+    return JSONResponse({"claimed": claimed, "refused": refused})
+
+
+async def _show_accounts(hub: Hub, members: Members, match_ids: list[str]) -> None:
+    """The players of these live matches see the accounts at their seats, and their ratings, now."""
+    for match_id in dict.fromkeys(match_ids):
         live = hub.live.get(match_id)
-        if live is not None:  # the players see the account and its rating at once
+        if live is not None:
             live.accounts = await asyncio.to_thread(members.seat_accounts, match_id)
             await hub.broadcast(live)
-    return JSONResponse({"claimed": claimed, "refused": refused})
 
 
 @router.get("/api/account/ratings", responses=ERRORS)
