@@ -7,6 +7,8 @@ import io
 import random
 import zipfile
 from collections.abc import Iterator
+from importlib.resources import files
+from pathlib import Path
 
 import pytest
 from argon2 import PasswordHasher
@@ -284,3 +286,45 @@ def test_an_uploaded_file_is_queued_for_the_players_seat(web: TestClient, store:
     assert [o.status for o in queue.work_all()] == ["done"]
     profile = web.get("/api/account/profile").json()
     assert profile["pending"] == 0 and [m["opponent"] for m in profile["matches"]] == ["alice"]
+
+
+def test_wrong_passwords_given_with_a_session_count_against_the_throttle(store: Store) -> None:  # noqa: F811
+    app = create_app(
+        store, rate=1000, burst=1000, account_settings=settings(throttle=SignInThrottle(per_name=2))
+    )
+    with TestClient(app) as c:
+        sign_up(c, "alice")
+        body = {"old_password": "not the password", "new_password": "another password"}
+        codes = [c.post("/api/account/password", json=body, headers=csrf(c)).status_code for _ in range(3)]
+        assert codes == [401, 401, 429]
+        r = c.post("/api/account/delete", json={"password": PASSWORD}, headers=csrf(c))
+        assert r.status_code == 429
+
+
+def test_a_new_sign_in_ends_the_browsers_previous_session(web: TestClient) -> None:
+    sign_up(web, "alice")
+    first = web.cookies.get(SESSION_COOKIE) or ""
+    r = web.post("/api/account/sign-in", json={"name": "alice", "password": PASSWORD})
+    assert r.status_code == 200 and web.cookies.get(SESSION_COOKIE) != first
+    assert web.get("/api/account", headers=bearer(first)).status_code == 401
+
+
+def test_claims_are_bounded(web: TestClient) -> None:
+    sign_up(web, "alice")
+    r = web.post("/api/account/claim", json={"seat_tokens": ["x" * 129]}, headers=csrf(web))
+    assert r.status_code == 422
+    r = web.post("/api/account/claim", json={"seat_tokens": ["x"] * 201}, headers=csrf(web))
+    assert r.status_code == 422
+
+
+def test_the_account_page_writes_text_never_markup() -> None:
+    static = Path(str(files("gammon.web") / "static"))
+    for script in ("account.js", "seats.js"):
+        source = (static / script).read_text()
+        assert (
+            "innerHTML" not in source
+            and "insertAdjacentHTML" not in source
+            and "document.write" not in source
+        )
+    assert '<script type="module" src="/static/account.js">' in (static / "account.html").read_text()
+    assert 'href="/account"' in (static / "index.html").read_text()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+from collections.abc import Callable
 from pathlib import PurePath
 from typing import Annotated, Literal
 
@@ -21,15 +22,23 @@ from pydantic import BaseModel, Field, model_validator
 from starlette.requests import HTTPConnection
 
 from gammon.accounts import Account
-from gammon.accounts.errors import InvalidNameError, NotSignedInError
+from gammon.accounts.errors import InvalidNameError, NotSignedInError, SignInError
 from gammon.accounts.export import export_matches
 from gammon.accounts.games import delete_account
+from gammon.accounts.names import name_key
 from gammon.accounts.rated import leaderboard, rating_history
 from gammon.errors import GammonError, InvalidNotationError
 from gammon.profile.importer import seat_of
 from gammon.profile.source import read_match_file
 from gammon.profile.summary import profile_summary
-from gammon.web.auth import check_origin, clear_session, required_session, session_of, set_session
+from gammon.web.auth import (
+    SESSION_COOKIE,
+    check_origin,
+    clear_session,
+    required_session,
+    session_of,
+    set_session,
+)
 from gammon.web.hub import Hub
 from gammon.web.limits import address
 from gammon.web.members import Members
@@ -54,13 +63,16 @@ def get_members(conn: HTTPConnection) -> Members:
 MembersDep = Annotated[Members, Depends(get_members)]
 
 
+SeatToken = Annotated[str, Field(max_length=128)]
+
+
 class Credentials(Strict):
     name: str = Field(max_length=64)
     password: str = Field(max_length=1024)
     client: Literal["browser", "api"] = Field(
         "browser", description="browser: the session in an HttpOnly cookie; api: the token in the answer"
     )
-    seat_tokens: list[str] = Field(
+    seat_tokens: list[SeatToken] = Field(
         [], max_length=MAX_SEAT_TOKENS, description="seat tokens of guest games to claim for the account"
     )
 
@@ -75,7 +87,7 @@ class PasswordGiven(Strict):
 
 
 class SeatTokens(Strict):
-    seat_tokens: list[str] = Field(max_length=MAX_SEAT_TOKENS)
+    seat_tokens: list[SeatToken] = Field(max_length=MAX_SEAT_TOKENS)
 
 
 class Upload(Strict):
@@ -132,6 +144,9 @@ async def _signed_in(request: Request, members: Members, hub: Hub, body: Credent
     )
     response = JSONResponse(view.model_dump())
     if body.client == "browser":
+        old = request.cookies.get(SESSION_COOKIE)
+        if old:  # the browser's previous session ends: one session per browser
+            await asyncio.to_thread(members.accounts.sign_out, old)
         max_age = int(members.accounts.session_lifetime.total_seconds())
         set_session(response, request, signed.token, max_age)
     return response
@@ -181,19 +196,34 @@ async def who_am_i(request: Request, members: MembersDep) -> AccountView:
 @router.post("/api/account/password", responses=ERRORS)
 async def change_password(body: PasswordChange, request: Request, members: MembersDep) -> JSONResponse:
     """Change the password (the present one is asked); every other session of the account ends."""
-    token = required_session(request)
-    await asyncio.to_thread(members.accounts.change_password, token, body.old_password, body.new_password)
+    token, account = await _account(request, members)
+    change = members.accounts.change_password
+    await _password_checked(request, members, account, change, token, body.old_password, body.new_password)
     return JSONResponse({"changed": True})
 
 
 @router.post("/api/account/delete", responses=ERRORS)
 async def delete(body: PasswordGiven, request: Request, members: MembersDep) -> Response:
     """Delete the account (its password is asked): its matches stay, its seats anonymous."""
-    token = required_session(request)
-    await asyncio.to_thread(delete_account, members.accounts, token, body.password)
+    token, account = await _account(request, members)
+    await _password_checked(request, members, account, delete_account, members.accounts, token, body.password)
     response = JSONResponse({"deleted": True})
     clear_session(response, request)
     return response
+
+
+async def _password_checked(
+    request: Request, members: Members, account: Account, work: Callable[..., object], *args: object
+) -> None:
+    """Do ``work(*args)``, which checks the account's password: a wrong one counts against the
+    sign-in throttle (a stolen session cannot be used to try passwords)."""
+    throttle, key, where = members.accounts.throttle, name_key(account.name), address(request.scope)
+    throttle.check(key, where)
+    try:
+        await asyncio.to_thread(work, *args)
+    except SignInError:
+        throttle.failed(key, where)
+        raise
 
 
 @router.get("/api/account/export", responses=ERRORS)
