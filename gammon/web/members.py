@@ -39,7 +39,9 @@ class AccountSettings:
 
     plies: int = DEFAULT_PLIES
     worker: bool = True
-    idle: float = 5.0
+    # A minute: a profile's analysis need not start at once, and a queue looked at every few
+    # seconds was seen to slow the study's jobs (the attack benchmark's start-and-cancel point).
+    idle: float = 60.0
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
     passwords: Passwords | None = None  # the hasher (tests give a cheap Argon2id)
 
