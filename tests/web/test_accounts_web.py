@@ -328,3 +328,14 @@ def test_the_account_page_writes_text_never_markup() -> None:
         )
     assert '<script type="module" src="/static/account.js">' in (static / "account.html").read_text()
     assert 'href="/account"' in (static / "index.html").read_text()
+
+
+def test_a_match_made_with_the_cookie_is_the_accounts_only_with_the_csrf_header(web: TestClient) -> None:
+    sign_up(web, "alice")
+    guest = web.post("/api/matches", json={"mode": "computer", "match_length": 1}).json()
+    mine = web.post("/api/matches", json={"mode": "computer", "match_length": 1}, headers=csrf(web)).json()
+    seen = [web.get(f"/api/matches/{m['match_id']}", headers=auth(m["token"])).json() for m in (guest, mine)]
+    assert seen[0]["accounts"] == [None, None]
+    assert seen[1]["accounts"][0]["name"] == "alice" and seen[1]["accounts"][1] is None
+    r = web.post("/api/matches", json={"mode": "online", "match_length": 3, "rated": True})
+    assert r.status_code == 403  # a rated match asked for with the cookie needs the header
