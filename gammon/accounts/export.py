@@ -6,17 +6,15 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from typing import Any
 
 from sqlalchemy import select
 
 from gammon.accounts.clock import as_utc
-from gammon.accounts.games import NAMES_KEY
+from gammon.accounts.games import NAMES_KEY, stored_rules
 from gammon.accounts.service import Accounts
 from gammon.formats.mat import format_mat
 from gammon.formats.sgf import format_sgf
 from gammon.records import replay_match
-from gammon.rules import Rules
 from gammon.store.models import AccountRow, MatchRow, SeatAccountRow
 
 GUEST = "Guest"
@@ -32,7 +30,7 @@ def export_matches(accounts: Accounts, account_id: int) -> bytes:
             actions = accounts.store.load_log(row.id).actions
             if not actions:  # still in the old format (one row per request): the server converts it
                 continue
-            match = replay_match(_rules(row.rules), actions)
+            match = replay_match(stored_rules(row.rules), actions)
             stem = f"{as_utc(row.created_at):%Y-%m-%d}-{row.id}"
             archive.writestr(f"{stem}.mat", format_mat(match, names))
             info = {"DT": f"{as_utc(row.created_at):%Y-%m-%d}"}
@@ -75,7 +73,3 @@ def _name(row: MatchRow, seat: int, seats: dict[tuple[str, int], str]) -> str:
 def _file_name(name: str) -> str:
     """A guest's name as a match file can hold it: one line, no ':' nor runs of spaces."""
     return re.sub(r"\s+", " ", re.sub(r"[\x00-\x1f\x7f:]", "", name)).strip()[:40]
-
-
-def _rules(data: dict[str, Any]) -> Rules:
-    return Rules(**{k: v for k, v in data.items() if k != NAMES_KEY})

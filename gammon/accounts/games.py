@@ -9,13 +9,15 @@ anonymous player.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from gammon.accounts.errors import ClaimError
 from gammon.accounts.service import Accounts
+from gammon.rules import Rules
 from gammon.store.models import (
     AccountRow,
     AccountSessionRow,
@@ -26,6 +28,13 @@ from gammon.store.models import (
 from gammon.store.repository import hash_token
 
 NAMES_KEY = "names"  # the stored rules also hold the names the players gave when the match was made
+RATED_KEY = "rated"  # and whether it was made to be rated (when two accounts hold its seats at its end)
+_RULES_FIELDS = frozenset(f.name for f in fields(Rules))
+
+
+def stored_rules(data: dict[str, Any]) -> Rules:
+    """The Rules of a match's stored rules dict (without what else it holds: the names, rated)."""
+    return Rules(**{k: v for k, v in data.items() if k in _RULES_FIELDS})
 
 
 @dataclass(frozen=True)

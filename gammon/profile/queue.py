@@ -23,7 +23,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts.clock import Clock, as_utc, utc_now
-from gammon.accounts.games import NAMES_KEY
+from gammon.accounts.games import NAMES_KEY, stored_rules
 from gammon.analysis import analyse
 from gammon.engine.engine import DEFAULT_PLIES, Engine
 from gammon.errors import GammonError
@@ -31,7 +31,6 @@ from gammon.match import Match
 from gammon.profile.record import Source, add_profile_match, existing
 from gammon.profile.source import fingerprint, read_match_file
 from gammon.records import replay_match
-from gammon.rules import Rules
 from gammon.store import Store
 from gammon.store.models import AccountRow, AnalysisJobRow, MatchRow, SeatAccountRow
 
@@ -245,7 +244,7 @@ class AnalysisQueue:
         actions = self.store.load_log(job.match_id).actions
         if not actions:
             raise ValueError("the match has no actions yet (or is still in the old format)")
-        rules = Rules(**{k: v for k, v in rules_data.items() if k != NAMES_KEY})
+        rules = stored_rules(rules_data)
         return _Work(replay_match(rules, actions), names, Source("here", job.match_id), created_at)
 
     def _finish(

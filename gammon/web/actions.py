@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gammon.accounts.games import stored_rules
 from gammon.errors import IllegalActionError, cut
 from gammon.game import ActionKind, Request
 from gammon.match import Match, NewGame
@@ -31,7 +32,7 @@ NAMES_KEY = "names"  # the stored rules dict also holds the players' names, when
 
 
 def rules_from_dict(data: dict[str, Any]) -> Rules:
-    return Rules(**{k: v for k, v in data.items() if k != NAMES_KEY})
+    return stored_rules(data)  # without the names and the rated flag stored beside the rules
 
 
 def core_request(req: ActionRequest, player: int | None) -> Request | NewGame:

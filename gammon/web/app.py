@@ -10,6 +10,7 @@ notifies the others (LISTEN/NOTIFY), which catch up and push the change to their
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import re
 import time
@@ -25,9 +26,10 @@ from gammon.store import Store
 from gammon.web.engine_pool import EnginePool
 from gammon.web.hub import Hub
 from gammon.web.limits import AddressLimits, RequestLimit
+from gammon.web.members import AccountSettings, Members
 from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER
-from gammon.web.routes import games, jobs, live, pages, watch
+from gammon.web.routes import accounts, games, jobs, live, pages, watch
 from gammon.web.routes import study as position_study
 from gammon.web.routes.errors import add_error_handlers
 from gammon.web.security import HostCheck, SecurityHeaders
@@ -64,11 +66,35 @@ def add_middleware(
     the Host header, then the body's size and time."""
     # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
     app.add_middleware(
-        BodyLimit, limit=MAX_BODY, larger={ANALYSES_PATH: MAX_UPLOAD_BODY}, timeout=body_timeout
+        BodyLimit,
+        limit=MAX_BODY,
+        larger={ANALYSES_PATH: MAX_UPLOAD_BODY, accounts.UPLOAD_PATH: MAX_UPLOAD_BODY},
+        timeout=body_timeout,
     )
     app.add_middleware(HostCheck, allowed_hosts=allowed_hosts, public_url=public_url)
     app.add_middleware(RequestLimit, limits=limits, costly=COSTLY_PATHS)
     app.add_middleware(SecurityHeaders)  # outermost: refusals get the headers too
+
+
+def lifespan(
+    hub: Hub, warm: bool, study: Study, members: Members
+) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
+    """What starts and stops with the server: the hub (and its engine workers), the analysis queue's
+    worker, the study's jobs."""
+
+    @contextlib.asynccontextmanager
+    async def span(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start(warm)
+        members.start()
+        try:
+            yield
+        finally:
+            # the jobs stop at their next progress report, so the server's worker threads end with it
+            study.jobs.shutdown()
+            await asyncio.to_thread(members.stop)
+            await hub.stop()
+
+    return span
 
 
 def create_app(
@@ -92,6 +118,7 @@ def create_app(
     body_timeout: float = 30.0,
     public_url: str | None = None,
     allowed_hosts: Iterable[str] = (),
+    account_settings: AccountSettings | None = None,
 ) -> FastAPI:
     """The application. ``dice_factory`` makes each match's dice (default: cryptographic random);
     ``rate``/``burst`` limit the actions a second of one client address (every HTTP request and
@@ -109,7 +136,8 @@ def create_app(
     or one of ``allowed_hosts`` ("*": any); see gammon.web.security. ``study``: the analysis and
     position pages' engine and job workers (gammon.web.study). ``engine_workers`` processes do the
     engine's work (the computer's actions above the random level, hints); ``warm`` starts them with
-    the server rather than on the first engine call."""
+    the server rather than on the first engine call. ``account_settings``: the profile's analyses
+    and the sign-in throttle (gammon.web.members)."""
     check_options(
         {
             "ws_per_seat": ws_per_seat,
@@ -134,33 +162,25 @@ def create_app(
     )
     limits = AddressLimits(rate, burst, ws_per_address)
     study_state = Study(study)
-
-    @contextlib.asynccontextmanager
-    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        await hub.start(warm)
-        try:
-            yield
-        finally:
-            # the jobs stop at their next progress report, so the server's worker threads end with it
-            study_state.jobs.shutdown()
-            await hub.stop()
-
+    members = Members(store, account_settings)
+    members.attach(hub)
     app = FastAPI(
         title="gammon",
         description="Backgammon: play against the computer or a friend.",
         version="0.1.0",
         docs_url=None,
         redoc_url=None,
-        lifespan=lifespan,
+        lifespan=lifespan(hub, warm, study_state, members),
     )
     app.state.hub = hub
     app.state.limits = limits
     app.state.study = study_state
+    app.state.members = members
     app.state.public_url = public_url and public_url.rstrip("/")
 
     add_middleware(app, limits, body_timeout, allowed_hosts, public_url)
     add_error_handlers(app)
-    for room in (games, live, pages, jobs, position_study, watch):
+    for room in (games, live, pages, jobs, position_study, watch, accounts):
         app.include_router(room.router)
     # /docs (gammon.web.routes.pages) is Swagger UI with its assets from this server.
     app.mount("/docs-assets", StaticFiles(directory=str(pages.DOCS_ASSETS)), name="docs-assets")

@@ -6,8 +6,9 @@ new state to every socket of the match. On PostgreSQL it hears the other process
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
-from collections.abc import Callable, Container
+from collections.abc import Awaitable, Callable, Container
 from typing import Literal
 
 from fastapi import WebSocket
@@ -20,11 +21,13 @@ from gammon.store.batch import BatchWriter
 from gammon.store.notify import Listener
 from gammon.web.engine_pool import EnginePool
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay
-from gammon.web.schemas import ActionRequest, CreateMatchRequest, MatchView
+from gammon.web.schemas import ActionRequest, CreateMatchRequest, MatchView, PlayerAccount
 from gammon.web.session import LiveMatch
 from gammon.web.sockets import DEFAULT_CAPS, DEFAULT_QUEUE, DEFAULT_SEND_TIMEOUT, Outbox, SocketCaps
 from gammon.web.spectators import SPECTATOR, spectator_view
 from gammon.web.views import PRESENT, Absence, match_view, player_names
+
+log = logging.getLogger(__name__)
 
 Detail = Literal["none", "plays", "steps"]
 """What a seat's state carries of the legal plays: nothing, the plays, or the plays and their step
@@ -61,6 +64,9 @@ class Hub:
         self.presence = Presence(away_after, clock)
         self.relay: PresenceRelay | None = None  # presence shared with the other processes
         self._loading = asyncio.Lock()
+        # The accounts' part (gammon.web.members): a match just ended, stored; a match's seats' accounts
+        self.ended: Callable[[LiveMatch], Awaitable[None]] | None = None
+        self.seat_accounts: Callable[[str], tuple[PlayerAccount | None, PlayerAccount | None]] | None = None
 
     def _dice(self) -> DiceSource | None:
         return self.dice_factory() if self.dice_factory else None
@@ -74,6 +80,8 @@ class Hub:
             live = self.live.get(match_id)
             if live is None:
                 live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
+                if self.seat_accounts is not None:
+                    live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
                 self._remember(live)
                 if live.record.mode == "online":
                     for seat in live.players_who_moved():
@@ -139,6 +147,12 @@ class Hub:
         except Exception:
             await asyncio.to_thread(live.reload)
             raise
+        if change.summary is not None and change.summary.status == "over" and self.ended is not None:
+            # the change that ends the match is stored once (its version is checked), so this runs once
+            try:
+                await self.ended(live)
+            except Exception:  # the match is stored and over: a failed rating or queueing is logged
+                log.exception("after match %s ended", live.id)
 
     async def _computer(self, live: LiveMatch) -> None:
         """The computer's actions, found by the engine pool (the caller holds the lock)."""
@@ -175,6 +189,7 @@ class Hub:
             req.level if req.mode == "computer" else None,
             self._dice(),
             (req.name, req.opponent_name),
+            req.rated,
         )
         self._remember(live)
         async with live.lock:

@@ -47,6 +47,11 @@ class CreateMatchRequest(Strict):
     opponent_name: str | None = Field(
         None, max_length=200, description="seat 1's name (not against the computer)"
     )
+    rated: bool = Field(
+        False,
+        description="online matches to a length, made signed in: rated when it ends if two "
+        "accounts hold its seats then (the friend claims seat 1 signed in)",
+    )
 
     @field_validator("name", "opponent_name")
     @classmethod
@@ -68,6 +73,13 @@ class CreateMatchResponse(BaseModel):
     seat: int | None = Field(description="0 or 1; None when one device plays both seats")
     url: str = Field(description="the creator's page (token in the URL fragment)")
     invite_url: str | None = Field(None, description="online games: the link for the friend's seat")
+
+
+class PlayerAccount(BaseModel):
+    """The account at a seat: its name and rating."""
+
+    name: str
+    rating: float
 
 
 class ActionRequest(Strict):
@@ -165,6 +177,10 @@ class MatchView(BaseModel):
         None,
         description="online: whether the invited friend has opened the game yet (None: not "
         "an online game, or a viewer without a seat)",
+    )
+    rated: bool = Field(False, description="made to be rated (when two accounts hold the seats at its end)")
+    accounts: tuple[PlayerAccount | None, PlayerAccount | None] = Field(
+        (None, None), description="the account at each seat with its rating (None: a guest)"
     )
 
 

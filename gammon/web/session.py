@@ -17,6 +17,7 @@ import asyncio
 import hmac
 import secrets
 
+from gammon.accounts.games import RATED_KEY
 from gammon.dice import DiceSource, RandomDice
 from gammon.engine.players import ComputerAction, ComputerPlayer, available_levels, computer_player
 from gammon.errors import GammonError, IllegalActionError, NotAuthorizedError, StoreConflictError
@@ -29,7 +30,7 @@ from gammon.store.repository import MatchSummary, hash_token
 from gammon.web.actions import NAMES_KEY, core_request, rules_from_dict, rules_to_dict
 from gammon.web.engine_pool import INLINE_LEVELS
 from gammon.web.old_log import replay_requests
-from gammon.web.schemas import ActionRequest
+from gammon.web.schemas import ActionRequest, PlayerAccount
 
 MODES = ("computer", "local", "online")
 COMPUTER_SEAT = 1
@@ -63,6 +64,12 @@ class LiveMatch:
         # The computer plays here only at the levels that need no engine; else the engine pool does.
         self.computer: ComputerPlayer | None = (
             computer_player(self.level) if self.level in INLINE_LEVELS else None)
+        # The accounts at the seats with their ratings, as the server last read them (for the views)
+        self.accounts: tuple[PlayerAccount | None, PlayerAccount | None] = (None, None)
+
+    @property
+    def rated(self) -> bool:
+        return bool(self.record.rules.get(RATED_KEY))
 
     @property
     def id(self) -> str:
@@ -70,10 +77,11 @@ class LiveMatch:
 
     @classmethod
     def create(cls, store: Store, mode: str, rules: Rules, level: str | None,
-               dice: DiceSource | None = None, names: tuple[str | None, str | None] = (None, None)
-               ) -> tuple[LiveMatch, list[str]]:
+               dice: DiceSource | None = None, names: tuple[str | None, str | None] = (None, None),
+               rated: bool = False) -> tuple[LiveMatch, list[str]]:
         """A new stored match and the tokens of its seats (one for computer and local games);
-        ``names`` are the players' (None: the default; the computer's is its own)."""
+        ``names`` are the players' (None: the default; the computer's is its own); ``rated``: made
+        to be rated (online, to a length)."""
         if mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
         if mode == "computer":
@@ -82,6 +90,10 @@ class LiveMatch:
         hashes = (hash_token(tokens[0]), hash_token(tokens[-1]))
         given = [names[0], names[1] if mode != "computer" else None]
         stored = rules_to_dict(rules) | ({NAMES_KEY: given} if any(given) else {})
+        if rated:
+            if mode != "online" or rules.match_length < 1:
+                raise ValueError("only an online match to a length may be rated")
+            stored[RATED_KEY] = True
         record = MatchRecord(id=secrets.token_urlsafe(12), mode=mode, rules=stored,
                              seat_hashes=hashes, level=level if mode == "computer" else None)
         store.create_match(record)

@@ -91,7 +91,8 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, st
             winner=result.winner, kind=int(result.kind), points=result.points,
             cube_value=result.cube_value, reason=result.reason),
         log=match_log(live), last_play=last_play(game, len(match.games), viewer, names),
-        opponent_away=absence.seconds, claim_in=absence.claim_in, opponent_joined=absence.joined)
+        opponent_away=absence.seconds, claim_in=absence.claim_in, opponent_joined=absence.joined,
+        rated=live.rated, accounts=live.accounts)
 
 
 def _rules_view(rules: Rules) -> RulesView:

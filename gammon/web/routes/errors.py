@@ -9,14 +9,29 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from gammon.accounts.errors import (
+    InvalidNameError,
+    NotSignedInError,
+    SignInError,
+    ThrottledError,
+    WeakPasswordError,
+)
 from gammon.errors import GammonError, NotAuthorizedError, UnknownMatchError, cut
 from gammon.web.schemas import error_response
 
 
 def status_of(exc: Exception) -> int:
-    """The HTTP status of a refusal: 404 an unknown match, 403 a wrong token, 409 any other rule."""
+    """The HTTP status of a refusal: 404 an unknown match, 403 a wrong token, 401 no session or a
+    failed sign-in, 429 too many failed sign-ins, 422 a name or password not allowed, 409 any other
+    rule (a name taken too)."""
     if isinstance(exc, UnknownMatchError):
         return 404
+    if isinstance(exc, NotSignedInError | SignInError):
+        return 401
+    if isinstance(exc, ThrottledError):
+        return 429
+    if isinstance(exc, InvalidNameError | WeakPasswordError):
+        return 422
     if isinstance(exc, NotAuthorizedError):
         return 403
     if isinstance(exc, GammonError | ValueError):
@@ -57,7 +72,10 @@ async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
 
 
 async def gammon_error(_request: Request, exc: Exception) -> JSONResponse:
-    return error_response(status_of(exc), str(exc))
+    response = error_response(status_of(exc), str(exc))
+    if isinstance(exc, ThrottledError):
+        response.headers["Retry-After"] = str(max(1, round(exc.retry_after)))
+    return response
 
 
 def add_error_handlers(app: FastAPI) -> None:

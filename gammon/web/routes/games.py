@@ -12,6 +12,7 @@ from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.formats.mat import format_mat
 from gammon.game import GamePhase
 from gammon.web.frames import game_frames
+from gammon.web.routes.accounts import MembersDep, creator_session, seat_creator
 from gammon.web.routes.deps import HubDep, error_responses, seat_for
 from gammon.web.schemas import (
     ActionRequest,
@@ -27,16 +28,22 @@ from gammon.web.security import site_url
 from gammon.web.views import mat_name, player_names
 
 router = APIRouter()
-ERRORS = error_responses(400, 403, 404, 409, 422)
+ERRORS = error_responses(400, 401, 403, 404, 409, 422)
 
 
 @router.post("/api/matches", response_model=CreateMatchResponse, responses=ERRORS)
-async def create_match(req: CreateMatchRequest, request: Request, hub: HubDep) -> CreateMatchResponse:
+async def create_match(
+    req: CreateMatchRequest, request: Request, hub: HubDep, members: MembersDep
+) -> CreateMatchResponse:
+    """A new match; a signed-in creator's seat is its account's (a guest's otherwise)."""
+    session = await creator_session(request, members, req.rated) if req.mode != "local" else None
     try:
         live, tokens = await hub.create(req)
     except ValueError as exc:
         bad = [{"loc": ("body",), "msg": str(exc), "type": "value_error"}]
         raise RequestValidationError(bad) from exc
+    if session is not None:
+        await seat_creator(members, live, session, tokens[0])
     base = site_url(request)
     url = f"{base}/play/{live.id}#token={tokens[0]}"
     invite = f"{base}/play/{live.id}#token={tokens[1]}" if req.mode == "online" else None

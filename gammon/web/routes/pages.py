@@ -1,5 +1,6 @@
-"""The HTML pages (the lobby and a match's table, the position editor, the analysis page) and the API
-docs, Swagger UI with its assets from this server (FastAPI's own loads them from a CDN)."""
+"""The HTML pages (the lobby and a match's table, the position editor, the analysis page, the account
+page) and the API docs, Swagger UI with its assets from this server (FastAPI's own loads them from a
+CDN)."""
 
 from __future__ import annotations
 
@@ -57,3 +58,8 @@ async def docs(request: Request) -> HTMLResponse:
     )  # no badge from validator.swagger.io
     page.headers["Content-Security-Policy"] = policy_with_scripts(bytes(page.body).decode())
     return page
+
+
+@router.get("/account")
+async def account_page() -> FileResponse:
+    return FileResponse(str(STATIC / "account.html"))

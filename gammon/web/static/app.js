@@ -2,6 +2,7 @@
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
 import { Board } from "./board.js";
 import { $, call, outcomeText, pageLink, showError } from "./common.js";
+import { rememberSeat } from "./seats.js";
 import { liveSocket, sendJson } from "./socket.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
@@ -69,6 +70,7 @@ function showLobbyOptions(form) {
 // ---- live game ----------------------------------------------------------------------------------
 function startGame(matchId, token) {
   ui.matchId = matchId; ui.token = token;
+  rememberSeat(matchId, token);  // signing in takes the guest's games into the account
   $("#game").hidden = false;
   const invite = localStorage.getItem("invite:" + matchId);
   if (invite) { $("#invite").hidden = false; $("#invite-url").value = invite; }

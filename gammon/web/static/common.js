@@ -5,8 +5,15 @@ export const $ = sel => document.querySelector(sel);
 
 export function showError(text) { $("#error").textContent = text || ""; }
 
-// A JSON call; a refusal throws an Error with the server's message.
+// The CSRF value that goes with the session cookie (gammon/web/auth.py); "" when signed out.
+export function csrfToken() {
+  const m = document.cookie.match(/(?:^|;\s*)gammon_csrf=([^;]*)/);
+  return m ? decodeURIComponent(m[1]) : "";
+}
+
+// A JSON call; a refusal throws an Error with the server's message. A change sends the CSRF value.
 export async function call(method, url, body, headers = {}) {
+  if (method !== "GET" && csrfToken()) headers = { ...headers, "X-CSRF-Token": csrfToken() };
   const r = await fetch(url, { method, headers: body ? { ...headers, "Content-Type": "application/json" } : headers,
                                body: body ? JSON.stringify(body) : undefined });
   const data = await r.json().catch(() => ({ error: r.statusText }));

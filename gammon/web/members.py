@@ -1,0 +1,125 @@
+"""The server's side of players' accounts: the accounts service and the analysis queue of this
+process, what happens when a match with accounts at its seats ends (a rated match is rated, each
+account's seat is queued for its profile), and the queue's worker thread.
+
+The worker (:meth:`AnalysisQueue.serve`) runs in one thread of each server process, started and
+stopped with the app; it claims jobs with a guarded UPDATE, so several processes share the queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+from dataclasses import dataclass, field
+
+from gammon.accounts import Accounts, RatingError, SignInThrottle
+from gammon.accounts.games import RATED_KEY, claim_seats, seat_holders
+from gammon.accounts.passwords import Passwords
+from gammon.accounts.rated import rate_match
+from gammon.engine.engine import DEFAULT_PLIES
+from gammon.errors import GammonError
+from gammon.profile.queue import AnalysisQueue
+from gammon.store import Store
+from gammon.store.models import AccountRow
+from gammon.web.hub import Hub
+from gammon.web.schemas import PlayerAccount
+from gammon.web.session import LiveMatch
+
+log = logging.getLogger(__name__)
+
+SeatAccounts = tuple[PlayerAccount | None, PlayerAccount | None]
+
+
+@dataclass
+class AccountSettings:
+    """``plies``: the depth of the profile's analyses; ``worker``: run the analysis queue in a
+    thread of this process (tests run it by hand); ``idle``: seconds between looks at an empty
+    queue; ``throttle``: the failed sign-ins allowed; ``passwords``: the hasher (tests give a cheap one)."""
+
+    plies: int = DEFAULT_PLIES
+    worker: bool = True
+    # A minute: a profile's analysis need not start at once, and a queue looked at every few
+    # seconds was seen to slow the study's jobs (the attack benchmark's start-and-cancel point).
+    idle: float = 60.0
+    throttle: SignInThrottle = field(default_factory=SignInThrottle)
+    passwords: Passwords | None = None  # the hasher (tests give a cheap Argon2id)
+
+
+class Members:
+    """The accounts and the analysis queue over ``store``."""
+
+    def __init__(self, store: Store, settings: AccountSettings | None = None) -> None:
+        self.settings = settings or AccountSettings()
+        self.store = store
+        self.accounts = Accounts(store, passwords=self.settings.passwords, throttle=self.settings.throttle)
+        self.queue = AnalysisQueue(store)
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def attach(self, hub: Hub) -> None:
+        """Be told by ``hub`` when a match ends, and give it the accounts at a match's seats."""
+
+        async def ended(live: LiveMatch) -> None:
+            live.accounts = await asyncio.to_thread(self.match_over, live.id, dict(live.record.rules))
+
+        hub.ended = ended
+        hub.seat_accounts = self.seat_accounts
+
+    def start(self) -> None:
+        """Start the analysis worker (it recovers what a stopped server left running first)."""
+        if not self.settings.worker or self._thread is not None:
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(
+            target=self.queue.serve, args=(self._stop, self.settings.idle), name="analysis-queue", daemon=True
+        )
+        self._thread.start()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """Stop the worker at its next look at the queue (an analysis under way is finished first,
+        up to ``timeout`` seconds; a job cut short is queued again by the next start's recover)."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def seat_accounts(self, match_id: str) -> SeatAccounts:
+        """The accounts at the match's seats, with their ratings (None: a guest's seat)."""
+        holders = seat_holders(self.accounts, match_id)
+        seats: list[PlayerAccount | None] = [None, None]
+        with self.accounts.sessions() as s:
+            for seat, account_id in holders.items():
+                row = s.get(AccountRow, account_id) if account_id is not None else None
+                if row is not None and seat in (0, 1):
+                    seats[seat] = PlayerAccount(name=row.name, rating=row.rating)
+        return seats[0], seats[1]
+
+    def claim(self, session: str, seat_tokens: list[str]) -> tuple[list[str], int]:
+        """Claim each seat token apart for the session's account (one refused does not stop the
+        others): the matches claimed and how many tokens were refused."""
+        claimed, refused = [], 0
+        for seat_token in dict.fromkeys(seat_tokens):
+            try:
+                claimed += [c.match_id for c in claim_seats(self.accounts, session, [seat_token])]
+            except GammonError:
+                refused += 1
+        return claimed, refused
+
+    def match_over(self, match_id: str, rules: dict[str, object]) -> SeatAccounts:
+        """A match just ended: rate it if it was made rated and two accounts hold its seats (once:
+        a match rated already is left alone), queue its analysis for each account's seat; the
+        seats' accounts after it."""
+        holders = seat_holders(self.accounts, match_id)
+        if rules.get(RATED_KEY) and all(holders.get(seat) is not None for seat in (0, 1)):
+            try:
+                rate_match(self.accounts, match_id)
+            except RatingError as e:
+                log.info("match %s not rated: %s", match_id, e)
+        for seat, account_id in sorted(holders.items()):
+            if account_id is not None:
+                self.queue.add_match(match_id, account_id, seat, plies=self.settings.plies)
+        return self.seat_accounts(match_id)
+
+
+__all__ = ["AccountSettings", "Members", "SeatAccounts"]

@@ -1,0 +1,140 @@
+// The account page: sign up, in and out; the rating and rated matches; the profile (PR per match,
+// the worst decisions) and match files added to it; the leaderboard. Everything the server sends is
+// shown as text (textContent), never as markup.
+import { $, call } from "./common.js";
+import { seatTokens } from "./seats.js";
+
+const fmt = (x, digits = 1) => Number(x).toFixed(digits);
+
+function error(text, where = "#error") { $(where).textContent = text || ""; }
+
+function row(table, cells, head = false) {
+  const tr = table.insertRow();
+  for (const c of cells) {
+    const cell = document.createElement(head ? "th" : "td");
+    cell.textContent = c;
+    tr.append(cell);
+  }
+}
+
+async function signIn(path) {
+  error("");
+  const body = { name: $("#name").value, password: $("#password").value, seat_tokens: seatTokens() };
+  try {
+    await call("POST", path, body);
+    $("#password").value = "";
+    await show();
+  } catch (e) { error(String(e.message || e)); }
+}
+
+async function show() {
+  let me = null;
+  try { me = await call("GET", "/api/account"); } catch (e) { me = null; }
+  $("#sign-in").hidden = me !== null;
+  $("#me").hidden = me === null;
+  if (me) {
+    $("#me-name").textContent = me.name;
+    $("#me-rating").textContent = fmt(me.rating);
+    $("#me-experience").textContent = `(experience ${me.experience})`;
+    await Promise.all([showHistory(), showProfile()]);
+  }
+  await showLeaders();
+}
+
+async function showHistory() {
+  const table = $("#history");
+  table.replaceChildren();
+  const data = await call("GET", "/api/account/ratings");
+  if (!data.history.length) { row(table, ["none yet"]); return; }
+  row(table, ["date", "opponent", "length", "result", "rating"], true);
+  for (const h of data.history.slice().reverse()) {
+    row(table, [h.played_at.slice(0, 10), h.opponent ?? "(deleted)", h.match_length, h.won ? "won" : "lost",
+                `${fmt(h.rating_before)} → ${fmt(h.rating_after)}`]);
+  }
+}
+
+async function showProfile() {
+  const p = await call("GET", "/api/account/profile");
+  $("#pr").textContent = p.matches.length ? `PR ${fmt(p.pr, 2)} over ${p.matches.length} matches` : "";
+  $("#pending").textContent = p.pending ? `${p.pending} analyses waiting` : "";
+  const table = $("#matches");
+  table.replaceChildren();
+  if (p.matches.length) row(table, ["date", "opponent", "length", "score", "result", "PR"], true);
+  for (const m of p.matches.slice().reverse()) {
+    row(table, [m.played_at.slice(0, 10), m.opponent, m.match_length || "money", `${m.score[0]}-${m.score[1]}`,
+                m.result, fmt(m.pr, 2)]);
+  }
+  const list = $("#worst");
+  list.replaceChildren();
+  for (const d of p.worst) {
+    const li = document.createElement("li");
+    const what = d.kind === "cube" ? `${d.played} (best: ${d.best})` : `${d.dice}: ${d.played} (best: ${d.best})`;
+    li.textContent = `${what}, -${fmt(d.error, 3)} ${d.mark} `;
+    const link = document.createElement("a");
+    link.href = "/editor#id=" + encodeURIComponent(d.xgid);
+    link.textContent = "position";
+    li.append(link);
+    list.append(li);
+  }
+}
+
+async function showLeaders() {
+  const table = $("#leaderboard");
+  table.replaceChildren();
+  const active = $("#active-only").checked;
+  const board = await call("GET", "/api/leaderboard" + (active ? "?active=true" : ""));
+  row(table, ["#", "player", "rating", "experience"], true);
+  for (const s of board) row(table, [s.rank, s.name, fmt(s.rating), s.experience]);
+}
+
+async function upload(ev) {
+  ev.preventDefault();
+  const file = $("#upload-file").files[0];
+  if (!file) return;
+  const kind = /\.sgf$/i.test(file.name) ? "sgf" : /\.xg$/i.test(file.name) ? "xg" : "mat";
+  const body = { file_name: file.name };
+  if ($("#upload-player").value.trim()) body.player = $("#upload-player").value.trim();
+  if (kind === "xg") {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    let binary = "";
+    for (const b of bytes) binary += String.fromCharCode(b);
+    body.xg = btoa(binary);
+  } else body[kind] = await file.text();
+  try {
+    await call("POST", "/api/account/uploads", body);
+    error("", "#me-error");
+    await showProfile();
+  } catch (e) { error(String(e.message || e), "#me-error"); }
+}
+
+function start() {
+  $("#sign-in").addEventListener("submit", ev => { ev.preventDefault(); signIn("/api/account/sign-in"); });
+  $("#do-sign-up").addEventListener("click", () => {
+    if ($("#sign-in").reportValidity()) signIn("/api/account/sign-up");
+  });
+  $("#sign-out").addEventListener("click", async () => {
+    try { await call("POST", "/api/account/sign-out"); } catch (e) { error(String(e.message || e), "#me-error"); }
+    await show();
+  });
+  $("#active-only").addEventListener("change", () => showLeaders().catch(() => {}));
+  $("#upload").addEventListener("submit", upload);
+  $("#password-form").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    try {
+      await call("POST", "/api/account/password",
+                 { old_password: $("#old-password").value, new_password: $("#new-password").value });
+      error("Password changed; your other sessions are signed out.", "#me-error");
+    } catch (e) { error(String(e.message || e), "#me-error"); }
+  });
+  $("#delete-form").addEventListener("submit", async ev => {
+    ev.preventDefault();
+    if (!confirm("Delete your account? Your games stay, without your name.")) return;
+    try {
+      await call("POST", "/api/account/delete", { password: $("#delete-password").value });
+      await show();
+    } catch (e) { error(String(e.message || e), "#me-error"); }
+  });
+  show().catch(e => error(String(e.message || e)));
+}
+
+start();

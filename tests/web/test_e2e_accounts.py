@@ -1,0 +1,53 @@
+"""End to end: the account page in headless Chromium: a guest's game, signing up (which takes the
+game into the account), signing out and in again."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from tests.web.test_e2e import CHROMIUM, Server, _page, _start, browser, server  # noqa: F401  (fixtures)
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
+PASSWORD = "a long enough password"
+
+
+def _sign(page, button: str, name: str) -> None:
+    page.fill("#name", name)
+    page.fill("#password", PASSWORD)
+    page.click(button)
+    page.wait_for_selector("#me:not([hidden])")
+
+
+def test_sign_up_sign_out_sign_in_and_see_the_account_page(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "computer", length="1")  # a guest's game: the browser keeps its seat
+    match_id = page.url.split("/play/")[1].split("#")[0]
+    assert page.evaluate("id => localStorage.getItem('seat:' + id)", match_id)
+    page.goto(server.url + "/")
+    page.click('a[href="/account"]')
+    page.wait_for_selector("#sign-in:not([hidden])")
+    _sign(page, "#do-sign-up", "Alice")
+    assert page.text_content("#me-name") == "Alice"
+    assert page.text_content("#me-rating") == "1500.0"
+    assert "Alice" in page.text_content("#leaderboard")
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    assert cookies["gammon_session"]["httpOnly"] and cookies["gammon_session"]["sameSite"] == "Lax"
+    assert page.evaluate("() => document.cookie").find("gammon_session") < 0  # no script reads it
+    # the guest's game is the account's now: it is in the export's list of its matches once over,
+    # and its seat is held (another account cannot claim it)
+    held = page.evaluate(
+        """async id => (await fetch('/api/matches/' + id, {headers: {'X-Gammon-Token':
+             localStorage.getItem('seat:' + id)}}).then(r => r.json())).accounts""",
+        match_id,
+    )
+    assert held[0]["name"] == "Alice"
+    page.click("#sign-out")
+    page.wait_for_selector("#sign-in:not([hidden])")
+    _sign(page, "#do-sign-in", "alice")  # names are compared without regard to case
+    assert page.text_content("#me-name") == "Alice"
+    page.reload()
+    page.wait_for_selector("#me:not([hidden])")
+    assert not errors, errors
