@@ -77,6 +77,7 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.web.study", "gammon.advice"): _SERVER,
     ("gammon.web.study", "gammon.engine.engine"): _SERVER,
     ("gammon.web.study", "gammon.web.study_work"): _SERVER,
+    ("gammon.web.study", "gammon.engine.rollout.settings"): _SERVER,
     ("gammon.web.uploads", "gammon.web.study_work"): _SERVER,
     ("gammon.cli.drill", "gammon.accounts"): _PROFILE,
     ("gammon.cli.drill", "gammon.profile.drill"): _PROFILE,
@@ -112,7 +113,6 @@ MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
     "gammon.movegen:generate_into",
     "gammon.web.app:create_app",
     "gammon.web.hub:Hub.__init__",
-    "gammon.web.study_work:rollout_json",
 }
 
 PRIVATE_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()

@@ -226,11 +226,11 @@ def rollout_answer(
 ) -> dict[str, Any]:
     """In a job's worker: the rollout ``req`` asks for, as JSON."""
     # deferred to first use: it loads the engine, which the server process starts without
+    from gammon.engine.rollout.settings import RolloutSettings
     from gammon.web.study_work import rollout_json
 
-    return rollout_json(
-        engine(0), context, req.kind, req.trials, req.truncate, req.cubeful, req.n, req.seed, progress
-    )
+    settings = RolloutSettings(trials=req.trials, truncate=req.truncate, seed=req.seed, cubeful=req.cubeful)
+    return rollout_json(engine(0), context, req.kind, settings, req.n, progress)
 
 
 class Study:

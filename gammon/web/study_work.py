@@ -56,17 +56,16 @@ def analysis_json(analysis: MatchAnalysis) -> dict[str, Any]:
     return out
 
 
-def rollout_json(engine: Engine, context: Situation, kind: str, trials: int, truncate: int | None,
-                 cubeful: bool, n: int, seed: int | None, progress: Progress) -> dict[str, Any]:
+def rollout_json(engine: Engine, context: Situation, kind: str, settings: RolloutSettings, n: int,
+                 progress: Progress) -> dict[str, Any]:
     """Roll out the position (``kind`` "position"), the ``n`` best plays of the ID's dice
     ("plays") or the cube decision ("cube", cubeful), in this thread, reporting each batch."""
     def report(p: RolloutProgress) -> None:
         progress(p.trials, p.total, {"equity": [finite(e) for e in p.equity],
                                      "standard_error": [finite(s) for s in p.standard_error]})
 
-    settings = RolloutSettings(trials=trials, truncate=truncate, seed=seed, cubeful=cubeful)
     options: dict[str, Any] = dict(workers=1, progress=report)
-    progress(0, trials)  # the job's pace is timed from here
+    progress(0, settings.trials)  # the job's pace is timed from here
     if kind == "cube":
         return rollout_outcome(engine.rollout_cube(context, settings, **options))
     if kind == "plays":
