@@ -3,16 +3,20 @@ as FastAPI dependencies, and the seat a token opens."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Annotated, Any
 
 from fastapi import Depends
 from starlette.requests import HTTPConnection
+from starlette.websockets import WebSocket
 
-from gammon.errors import NotAuthorizedError
+from gammon.errors import GammonError, NotAuthorizedError
 from gammon.web.hub import Hub
-from gammon.web.limits import AddressLimits
+from gammon.web.limits import AddressLimits, address
 from gammon.web.schemas import ErrorResponse
 from gammon.web.session import LiveMatch
+from gammon.web.sockets import POLICY_VIOLATION, refuse
 from gammon.web.study import Study
 
 
@@ -49,3 +53,24 @@ async def seat_for(hub: Hub, match_id: str, token: str | None) -> tuple[LiveMatc
     seat = live.seat_of(token)
     hub.presence.seen(live.id, seat)
     return live, seat
+
+
+async def refuse_wrong(ws: WebSocket, exc: GammonError) -> None:
+    """Refuse a socket opened for no such match (4404) or with a wrong secret (4403)."""
+    await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
+
+
+@asynccontextmanager
+async def socket_slot(ws: WebSocket, limits: AddressLimits) -> AsyncIterator[str | None]:
+    """Count the socket against its client address while the block runs, dropped or not: the
+    address, or None when the address has its sockets already (the socket is then refused)."""
+    client = address(ws.scope)
+    refused = limits.open_socket(client)
+    if refused is not None:
+        await refuse(ws, refused, POLICY_VIOLATION)
+        yield None
+        return
+    try:
+        yield client
+    finally:
+        limits.close_socket(client)

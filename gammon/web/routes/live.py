@@ -7,10 +7,10 @@ from typing import NamedTuple
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from gammon.errors import GammonError, NotAuthorizedError
+from gammon.errors import GammonError
 from gammon.web.hub import Detail, Hub
-from gammon.web.limits import AddressLimits, address
-from gammon.web.routes.deps import HubDep, LimitsDep, seat_for
+from gammon.web.limits import AddressLimits
+from gammon.web.routes.deps import HubDep, LimitsDep, refuse_wrong, seat_for, socket_slot
 from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
 from gammon.web.sockets import POLICY_VIOLATION, accept, background, credential, refuse, texts
@@ -61,17 +61,11 @@ async def live_socket(
     try:
         live, seat = await seat_for(hub, match_id, credential(ws, "token"))
     except GammonError as exc:
-        await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
+        await refuse_wrong(ws, exc)
         return
-    client = address(ws.scope)
-    refused = limits.open_socket(client)  # held until the connection ends, dropped or not
-    if refused is not None:
-        await refuse(ws, refused, POLICY_VIOLATION)
-        return
-    try:
-        await seat_socket(ws, hub, limits, live, seat, detail, client, SeatClaim(tab[:64], takeover))
-    finally:
-        limits.close_socket(client)
+    async with socket_slot(ws, limits) as client:
+        if client is not None:
+            await seat_socket(ws, hub, limits, live, seat, detail, client, SeatClaim(tab[:64], takeover))
 
 
 async def seat_socket(

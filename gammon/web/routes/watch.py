@@ -6,9 +6,8 @@ from __future__ import annotations
 from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse
 
-from gammon.errors import GammonError, NotAuthorizedError
-from gammon.web.limits import address
-from gammon.web.routes.deps import HubDep, LimitsDep, error_responses
+from gammon.errors import GammonError
+from gammon.web.routes.deps import HubDep, LimitsDep, error_responses, refuse_wrong, socket_slot
 from gammon.web.routes.pages import STATIC
 from gammon.web.schemas import MatchView
 from gammon.web.security import site_url
@@ -49,14 +48,11 @@ async def watch_socket(ws: WebSocket, match_id: str, hub: HubDep, limits: Limits
         live = await hub.get(match_id)
         check_watch_key(live, credential(ws, "key")[:64])
     except GammonError as exc:
-        await refuse(ws, str(exc), 4403 if isinstance(exc, NotAuthorizedError) else 4404)
+        await refuse_wrong(ws, exc)
         return
-    client = address(ws.scope)
-    refused = limits.open_socket(client)  # held until the connection ends, dropped or not
-    if refused is not None:
-        await refuse(ws, refused, POLICY_VIOLATION)
-        return
-    try:
+    async with socket_slot(ws, limits) as client:
+        if client is None:
+            return
         async with hub.outbox(ws, lambda _why: hub.leave(match_id, out, SPECTATOR)) as out:
             watching = sum(1 for _, s, _ in hub.sockets.get(match_id, ()) if s == SPECTATOR)
             refused = (
@@ -73,8 +69,6 @@ async def watch_socket(ws: WebSocket, match_id: str, hub: HubDep, limits: Limits
                     out.send_json({"type": "error", "error": READ_ONLY})
             finally:
                 hub.leave(match_id, out, SPECTATOR)
-    finally:
-        limits.close_socket(client)
 
 
 @router.get("/watch/{match_id}", include_in_schema=False)
