@@ -203,8 +203,10 @@ def test_a_seat_in_use_in_another_browser_is_taken_over_only_when_asked(
     third.once("dialog", lambda dialog: dialog.accept())
     third.reload()
     assert _state(third)["seat"] == 1
+    # The error message comes first, the close after it: wait for both, then the seat is let go.
     friend.wait_for_function("() => $('#error').textContent.includes('taken over in another browser')")
-    assert friend.evaluate("() => ui.ws.readyState") == 3 and friend.evaluate("() => ui.state") is None
+    friend.wait_for_function("() => ui.ws.readyState === 3 && ui.state === null")
+    assert "reload this page to take it back" in friend.inner_text("#error")
     friend.wait_for_timeout(1500)  # it does not come back by itself
     assert friend.evaluate("() => ui.ws.readyState") == 3
     assert not errors
