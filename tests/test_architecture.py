@@ -111,8 +111,6 @@ MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
     "gammon.engine.net.forward:evaluate_one",
     "gammon.engine.net.forward:net_outputs",
     "gammon.movegen:generate_into",
-    "gammon.web.app:create_app",
-    "gammon.web.hub:Hub.__init__",
 }
 
 PRIVATE_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()
