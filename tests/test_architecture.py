@@ -72,6 +72,7 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.account", "gammon.accounts"): _ACCOUNTS,
     ("gammon.cli.account", "gammon.store"): _ACCOUNTS,
     ("gammon.web.engine_pool", "gammon.engine.engine"): _SERVER,
+    ("gammon.web.engine_pool", "gammon.web.tutoring"): _SERVER,
     ("gammon.web.hints", "gammon.advice"): _SERVER,
     ("gammon.web.hints", "gammon.engine.engine"): _SERVER,
     ("gammon.web.study", "gammon.advice"): _SERVER,
