@@ -65,6 +65,7 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.serve", "gammon.web"): _WEB,
     ("gammon.cli.serve", "gammon.web.jobs"): _WEB,
     ("gammon.cli.serve", "gammon.web.lifeline"): _WEB,
+    ("gammon.cli.serve", "gammon.web.members"): _WEB,
     ("gammon.cli.serve", "gammon.web.study"): _WEB,
     ("gammon.cli.serve", "gammon.web.warmup"): _WEB,
     ("gammon.cli.serve", "uvicorn"): _WEB,
