@@ -4,6 +4,7 @@ account's own decisions (CSRF, other accounts' cards out of reach) and the profi
 from __future__ import annotations
 
 from collections.abc import Iterator
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
@@ -148,3 +149,13 @@ def test_no_tutor_in_online_games_nor_for_the_seat_that_waits(client: TestClient
     assert r.status_code == 403 and "online" in r.json()["error"]
     r = client.post(f"/api/matches/{m['match_id']}/tutor", json={"action": "roll"})
     assert r.status_code == 403  # no seat token
+
+
+def test_the_new_pages_write_text_never_markup(client: TestClient) -> None:
+    static = Path(str(files("gammon.web") / "static"))
+    for script in ("tutor.js", "drill.js", "profile.js"):
+        source = (static / script).read_text()
+        assert all(bad not in source for bad in ("innerHTML", "insertAdjacentHTML", "document.write")), script
+    page = client.get("/drill")
+    assert page.status_code == 200 and '<script type="module" src="/static/drill.js">' in page.text
+    assert 'href="/drill"' in (static / "account.html").read_text()
