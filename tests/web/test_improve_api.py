@@ -74,6 +74,18 @@ def test_a_drill_is_answered_graded_and_rescheduled(web: TestClient) -> None:
     assert review["ranking"][0]["error"] == 0 and review["played"]
     assert review["progress"]["due"] == due - 1 and review["progress"]["reviews"] == 1
     assert web.get("/api/account/drill").json()["progress"]["due"] == due - 1
+    while card is not None and card["asks_for"] != "play":
+        cube = "pass" if card["asks_for"] == "take" else "no double"
+        r = web.post(f"/api/account/drill/{card['id']}/review", json={"answer": cube}, headers=csrf(web))
+        assert r.status_code == 200, r.text
+        card = web.get("/api/account/drill").json()["card"]
+    assert card is not None, "the match has a marked play"
+    r = web.post(
+        f"/api/account/drill/{card['id']}/review", json={"answer": card["plays"][-1]}, headers=csrf(web)
+    )
+    review = r.json()  # with the boards after the answer and the ranked plays, to show them
+    assert {review["answer"], review["ranking"][0]["choice"]} <= set(review["boards"])
+    assert len(review["boards"][review["answer"]]["board"]) == 26
 
 
 def test_a_review_needs_the_csrf_header_and_an_answer_of_the_kind_asked(web: TestClient) -> None:

@@ -12,6 +12,8 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
+from gammon.errors import GammonError
+from gammon.formats.ids import board_json
 from gammon.position import Position
 from gammon.profile.drill import DrillCard, DrillProgress, Review
 from gammon.web.decisions import decision_json
@@ -78,8 +80,24 @@ def ranking_json(card: DrillCard) -> list[dict[str, Any]]:
     return [{"choice": c, "equity": round(e, 4), "error": round(best - e, 4)} for c, e in ranked]
 
 
+def boards_after(card: DrillCard, plays: list[str]) -> dict[str, dict[str, Any]]:
+    """For a play card, the board after each of ``plays`` (as the decider sees it), to show them."""
+    d = card.decision
+    if card.asks_for != "play" or not d.dice:
+        return {}
+    position, dice = Position.from_id(d.position_id), (int(d.dice[0]), int(d.dice[1]))
+    found = {}
+    for text in dict.fromkeys(plays):
+        try:
+            found[text] = board_json(position.parse_play(text, dice).after.flip())
+        except GammonError:  # a ranked play written in a form that no longer reads: no board
+            continue
+    return found
+
+
 def review_json(card: DrillCard, review: Review) -> dict[str, Any]:
     d = card.decision
+    ranking = ranking_json(card)
     return {
         "answer": review.answer,
         "right": review.right,
@@ -87,7 +105,8 @@ def review_json(card: DrillCard, review: Review) -> dict[str, Any]:
         "best": review.best,
         "grade": review.grade.name,
         "due": review.due.isoformat(),
-        "ranking": ranking_json(card),
+        "ranking": ranking,
+        "boards": boards_after(card, [review.answer, *(c["choice"] for c in ranking)]),
         "played": d.played,  # what the player chose in the match, and what it cost then
         "played_error": d.error,
         "mark": d.mark,

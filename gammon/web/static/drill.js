@@ -29,6 +29,13 @@ function context(card) {
   return `Against ${card.names[1]}, game ${d.game}: ${score}.`;
 }
 
+// The board after a play of the review (the answer's first; a click on a ranked play shows it).
+function showAfter(r, play) {
+  const d = drill.card.decision;
+  drawDecision($("#board"), { ...d, ...r.boards[play], dice: null }, `after ${play}`);
+  for (const tr of $("#drill-ranking").rows) tr.classList.toggle("shown", tr.cells[1].textContent === play);
+}
+
 async function load() {
   showError("");
   let deck;
@@ -95,7 +102,9 @@ function showReview(r) {
     for (const v of [i + 1, c.choice, fmt(c.equity), i ? `-${fmt(c.error)}` : ""]) {
       const td = tr.insertCell(); td.textContent = v;
     }
+    if (r.boards[c.choice]) tr.addEventListener("click", () => showAfter(r, c.choice));
   });
+  if (r.boards[r.answer]) showAfter(r, r.answer);
   $("#drill-played").textContent = `In the match you chose ${r.played} (-${fmt(r.played_error)} EMG, ${r.mark}). ` +
     `This card is due again ${new Date(r.due).toLocaleString()}.`;
   $("#drill-progress").textContent = progressText(r.progress);

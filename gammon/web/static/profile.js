@@ -51,14 +51,16 @@ export function drawTrend(svg, points) {
 }
 
 function decisionText(d) {
-  const what = d.kind === "cube" ? `${d.played} (best: ${d.best})` : `${d.dice}: ${d.played} (best: ${d.best})`;
+  const dice = d.dice ? `${d.dice[0]}-${d.dice[1]}` : "";
+  const what = d.kind === "cube" ? `${d.played} (best: ${d.best})` : `${dice}: ${d.played} (best: ${d.best})`;
   return `${what}, -${fmt(d.error, 3)} EMG, ${d.mark}`;
 }
 
 // A decision's board as the decider saw it (the server sends it from that side).
-export function drawDecision(svg, d) {
+export function drawDecision(svg, d, message = null) {
   if (!d.board) return;
   Board.draw(svg, {
+    message,
     board: d.board, off: d.off, viewerLight: true, dice: d.dice, diceLight: true, diceRight: true,
     diceUsed: null, moverIsViewer: true, sources: new Set(), selected: null, dests: new Set(),
     onClick: () => {}, cube: d.match_length === 1 ? null : d.cube,
