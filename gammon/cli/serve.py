@@ -71,6 +71,9 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
     p.add_argument("--engine-workers", type=_count, default=1, metavar="N",
                    help="worker processes for the engine's work (the computer's moves, hints) in "
                         "each server process (default 1)")
+    p.add_argument("--profile-plies", type=int, choices=range(4), default=None, metavar="N",
+                   help="the depth (0-3 plies) of the analyses of players' matches for their profiles "
+                        "(default 2, as 'gammon analyse')")
     # Test-only: reproducible games for end-to-end tests. Never use it for real play.
     p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="warning",
@@ -92,6 +95,7 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
     from gammon.store import Store
     from gammon.web import ServerSettings, create_app
     from gammon.web.jobs import Jobs, ProcessRunner
+    from gammon.web.members import AccountSettings
     from gammon.web.study import StudySettings
 
     options: dict[str, Any] = json.loads(os.environ[_CONFIG])
@@ -104,7 +108,9 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
         counter = iter(range(1 << 62))
         # A different, reproducible stream for each match created by this process.
         dice_factory = lambda: RandomDice(options["dice_seed"] * 1_000_003 + next(counter))  # noqa: E731
-    away = {} if options["away_after"] is None else {"away_after": options["away_after"]}
+    given: dict[str, Any] = {} if options["away_after"] is None else {"away_after": options["away_after"]}
+    if options.get("profile_plies") is not None:
+        given["accounts"] = AccountSettings(plies=options["profile_plies"])
     app = create_app(
         Store(options["database_url"]),
         dice_factory,
@@ -116,7 +122,7 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
             public_url=options["public_url"],
             allowed_hosts=[h.strip() for h in options["allowed_hosts"].split(",") if h.strip()],
             study=StudySettings(jobs=Jobs(ProcessRunner())),
-            **away,
+            **given,
         ),
     )
     return _warming(app, announce)
@@ -216,6 +222,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "ws_per_address": args.ws_per_address,
             "public_url": args.public_url,
             "allowed_hosts": args.allowed_hosts,
+            "profile_plies": args.profile_plies,
             "supervisor": os.getpid(),
         }
     )

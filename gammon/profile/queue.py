@@ -199,14 +199,22 @@ class AnalysisQueue:
         return done
 
     def serve(
-        self, stop: threading.Event, idle: float = 5.0, engine: Callable[[int], Engine] = engine_for
+        self,
+        stop: threading.Event,
+        idle: float = 5.0,
+        engine: Callable[[int], Engine] = engine_for,
+        wake: threading.Event | None = None,
     ) -> None:
         """A server's worker: queue again what a stopped server left running, then run jobs as
-        they come, looking every ``idle`` seconds while the queue is empty, until ``stop`` is set."""
+        they come, looking every ``idle`` seconds while the queue is empty (or at once when
+        ``wake`` is set: this process queued one; ``stop`` must then set it too), until ``stop``
+        is set."""
         self.recover()
         while not stop.is_set():
             if self.work_next(engine) is None:
-                stop.wait(idle)
+                (wake or stop).wait(idle)
+                if wake is not None:
+                    wake.clear()
 
     def status(self, job_id: int) -> tuple[str, str | None]:
         """The job's status and the reason of a failure."""

@@ -19,6 +19,7 @@ from gammon.accounts.passwords import Passwords
 from gammon.accounts.rated import rate_match
 from gammon.engine.engine import DEFAULT_PLIES
 from gammon.errors import GammonError
+from gammon.profile.drill import Drills
 from gammon.profile.queue import AnalysisQueue
 from gammon.store import Store
 from gammon.store.models import AccountRow
@@ -47,14 +48,16 @@ class AccountSettings:
 
 
 class Members:
-    """The accounts and the analysis queue over ``store``."""
+    """The accounts, the analysis queue and the drills over ``store``."""
 
     def __init__(self, store: Store, settings: AccountSettings | None = None) -> None:
         self.settings = settings or AccountSettings()
         self.store = store
         self.accounts = Accounts(store, passwords=self.settings.passwords, throttle=self.settings.throttle)
         self.queue = AnalysisQueue(store)
+        self.drills = Drills(store)
         self._stop = threading.Event()
+        self._wake = threading.Event()  # a job was queued here: the worker looks at once
         self._thread: threading.Thread | None = None
 
     def attach(self, hub: Hub) -> None:
@@ -72,7 +75,11 @@ class Members:
             return
         self._stop.clear()
         self._thread = threading.Thread(
-            target=self.queue.serve, args=(self._stop, self.settings.idle), name="analysis-queue", daemon=True
+            target=self.queue.serve,
+            args=(self._stop, self.settings.idle),
+            kwargs={"wake": self._wake},
+            name="analysis-queue",
+            daemon=True,
         )
         self._thread.start()
 
@@ -80,9 +87,15 @@ class Members:
         """Stop the worker at its next look at the queue (an analysis under way is finished first,
         up to ``timeout`` seconds; a job cut short is queued again by the next start's recover)."""
         self._stop.set()
+        self._wake.set()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+
+    def wake(self) -> None:
+        """A job was queued: the worker of this process looks at the queue now, not after its idle
+        wait (other processes' workers find it at their next look)."""
+        self._wake.set()
 
     def seat_accounts(self, match_id: str) -> SeatAccounts:
         """The accounts at the match's seats, with their ratings (None: a guest's seat)."""
@@ -119,6 +132,7 @@ class Members:
         for seat, account_id in sorted(holders.items()):
             if account_id is not None:
                 self.queue.add_match(match_id, account_id, seat, plies=self.settings.plies)
+                self.wake()
         return self.seat_accounts(match_id)
 
 

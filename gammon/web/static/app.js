@@ -4,6 +4,7 @@ import { Board } from "./board.js";
 import { $, call, outcomeText, pageLink, showError } from "./common.js";
 import { rememberSeat } from "./seats.js";
 import { liveSocket, sendJson } from "./socket.js";
+import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
@@ -109,6 +110,7 @@ function startGame(matchId, token) {
   $("#flip").checked = ui.flip;
   $("#flip").addEventListener("change", ev => setFlip(ev.target.checked));
   $('button[data-local="undo"]').addEventListener("click", undoStep);
+  setupTutor();
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
     const same = { mode: st.mode, match_length: st.match_length, name: st.names[0] };
@@ -154,7 +156,11 @@ function connect(takeover = false) {
   });
 }
 
-function send(msg) {
+async function send(msg) {
+  if (!(await tutorAllows(ui, msg))) {  // held back: the player chooses again
+    if (msg.action === "play") { ui.partial = []; ui.chunks = []; ui.selected = null; render(); }
+    return;
+  }
   msg.version = ui.state ? ui.state.version : undefined;
   showError(sendJson(ui.ws, msg) ? "" : "Not connected; reconnecting...");
 }
@@ -572,6 +578,7 @@ function renderSides(st) {
       `home board ${where} right`;
   }
   $("#flip-setting").hidden = st.mode !== "local";
+  showTutorSetting(st);
 }
 
 function renderLog(lines, decorate) {
