@@ -77,6 +77,8 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.web.engine_pool", "gammon.engine.engine"): _SERVER,
     ("gammon.web.hints", "gammon.advice"): _SERVER,
     ("gammon.web.hints", "gammon.engine.engine"): _SERVER,
+    ("gammon.protocols.wildbg", "gammon.engine.engine"): _SERVER,
+    ("gammon.protocols.wildbg", "gammon.advice"): _SERVER,
     ("gammon.web.study", "gammon.advice"): _SERVER,
     ("gammon.web.study", "gammon.engine.engine"): _SERVER,
     ("gammon.web.study", "gammon.web.study_work"): _SERVER,
