@@ -16,6 +16,7 @@ from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
 from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
+from gammon.cli.diagram import add_diagram
 from gammon.cli.drill import add_drill
 from gammon.cli.external import add_external
 from gammon.cli.import_matches import add_import
@@ -233,7 +234,7 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_play, add_hint, add_eval, add_rollout, add_analyse, add_convert, add_serve, add_account,
-    add_import, add_drill, add_external,
+    add_import, add_drill, add_external, add_diagram,
 ]
 
 
