@@ -195,3 +195,12 @@ def test_play_level_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit):
         main(["play", "--level", "grandmaster"])
     assert "gnubg-external:HOST:PORT" in capsys.readouterr().err
+
+
+def test_play_level_seats_gnubg() -> None:
+    from gammon.cli.main import _seats, build_parser
+
+    args = build_parser().parse_args(["play", "--level", "gnubg-external:localhost:5556", "--match", "7"])
+    me, computer = _seats(args, None)
+    assert computer.name == "gnubg" and isinstance(computer.computer, GnubgExternalPlayer)
+    assert computer.computer.address == ("localhost", 5556) and me.computer is None
