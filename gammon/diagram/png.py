@@ -73,7 +73,7 @@ _UNKNOWN = "111001010000010"  # ?
 
 
 def _color(hex_color: str) -> np.ndarray:
-    return np.array([int(hex_color[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.float32)
+    return np.array([int(hex_color[i : i + 2], 16) for i in (1, 3, 5)], dtype=np.uint8)
 
 
 def _box(image: np.ndarray, x0: float, y0: float, x1: float, y1: float) -> tuple[int, int, int, int]:
@@ -88,9 +88,9 @@ def _fill(image: np.ndarray, mask_box: tuple[int, int, int, int], mask: np.ndarr
 
 
 def _rect(image: np.ndarray, x: float, y: float, w: float, h: float, color: str) -> None:
-    box = _box(image, x, y, x + w, y + h)
-    x0, y0, x1, y1 = box
-    _fill(image, box, np.ones((max(y1 - y0, 0), max(x1 - x0, 0)), dtype=bool), color)
+    x0, y0, x1, y1 = _box(image, x, y, x + w, y + h)
+    if x1 > x0 and y1 > y0:
+        image[y0:y1, x0:x1] = _color(color)
 
 
 def _grid(box: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray]:
@@ -166,22 +166,25 @@ def encode_png(pixels: np.ndarray, texts: dict[str, str] | None = None) -> bytes
     chunks = [_chunk(b"IHDR", header)]
     for key, value in (texts or {}).items():
         chunks.append(_chunk(b"tEXt", key.encode("latin-1") + b"\0" + value.encode("latin-1", "replace")))
-    chunks.append(_chunk(b"IDAT", zlib.compress(rows.tobytes(), 9)))
+    chunks.append(_chunk(b"IDAT", zlib.compress(rows.tobytes(), 6)))
     chunks.append(_chunk(b"IEND", b""))
     return b"\x89PNG\r\n\x1a\n" + b"".join(chunks)
 
 
 def render_png(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> bytes:
     """The PNG file's bytes."""
-    image = np.zeros((HEIGHT * SCALE, WIDTH * SCALE, 3), dtype=np.float32)
+    image = np.zeros((HEIGHT * SCALE, WIDTH * SCALE, 3), dtype=np.uint8)
     for shape in scene(situation, names):
         if not (isinstance(shape, Text) and shape.exact):  # the IDs go in the tEXt chunks instead
             _draw(image, shape)
-    small = image.reshape(HEIGHT, SCALE, WIDTH, SCALE, 3).mean(axis=(1, 3))
+    small = np.zeros((HEIGHT, WIDTH, 3), dtype=np.uint16)
+    for dy in range(SCALE):  # strided adds: much faster than a sum over reshaped axes
+        for dx in range(SCALE):
+            small += image[dy::SCALE, dx::SCALE]
     w = words(situation, names)
     texts = {
         "Title": f"{w.position_id}:{w.match_id}",
         "Description": f"{w.description}; {w.xgid}",
         "Software": "gammon",
     }
-    return encode_png(np.clip(small + 0.5, 0, 255).astype(np.uint8), texts)
+    return encode_png(((small + SCALE * SCALE // 2) // (SCALE * SCALE)).astype(np.uint8), texts)
