@@ -26,7 +26,7 @@ from gammon.web.hub import Hub
 from gammon.web.limits import AddressLimits, RequestLimit
 from gammon.web.members import Members
 from gammon.web.middleware import BodyLimit
-from gammon.web.routes import accounts, drills, games, jobs, live, pages, tutor, watch
+from gammon.web.routes import accounts, diagram, drills, games, jobs, live, pages, tutor, watch, wildbg
 from gammon.web.routes import study as position_study
 from gammon.web.routes.errors import add_error_handlers
 from gammon.web.security import HostCheck, SecurityHeaders
@@ -56,7 +56,8 @@ def add_middleware(
         timeout=body_timeout,
     )
     app.add_middleware(HostCheck, allowed_hosts=allowed_hosts, public_url=public_url)
-    app.add_middleware(RequestLimit, limits=limits, costly=COSTLY_PATHS)
+    costly = COSTLY_PATHS + wildbg.COSTLY_PATHS + diagram.COSTLY_PATHS
+    app.add_middleware(RequestLimit, limits=limits, costly=costly)
     app.add_middleware(SecurityHeaders)  # outermost: refusals get the headers too
 
 
@@ -119,7 +120,7 @@ def create_app(
 
     add_middleware(app, limits, settings.body_timeout, settings.allowed_hosts, public_url)
     add_error_handlers(app)
-    for room in (games, live, pages, jobs, position_study, watch, accounts, tutor, drills):
+    for room in (games, live, pages, jobs, position_study, watch, accounts, tutor, drills, wildbg, diagram):
         app.include_router(room.router)
     # /docs (gammon.web.routes.pages) is Swagger UI with its assets from this server.
     app.mount("/docs-assets", StaticFiles(directory=str(pages.DOCS_ASSETS)), name="docs-assets")
