@@ -26,10 +26,11 @@ from gammon.store import Store
 from gammon.web.engine_pool import EnginePool
 from gammon.web.hub import Hub
 from gammon.web.limits import AddressLimits, RequestLimit
+from gammon.web.lobby import Lobby
 from gammon.web.members import AccountSettings, Members
 from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER
-from gammon.web.routes import accounts, games, jobs, live, pages, watch
+from gammon.web.routes import accounts, games, jobs, live, lobby, pages, watch
 from gammon.web.routes import study as position_study
 from gammon.web.routes.errors import add_error_handlers
 from gammon.web.security import HostCheck, SecurityHeaders
@@ -77,18 +78,20 @@ def add_middleware(
 
 
 def lifespan(
-    hub: Hub, warm: bool, study: Study, members: Members
+    hub: Hub, warm: bool, study: Study, members: Members, players: Lobby
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
     """What starts and stops with the server: the hub (and its engine workers), the analysis queue's
-    worker, the study's jobs."""
+    worker, the study's jobs, the lobby's beat and its notifications."""
 
     @contextlib.asynccontextmanager
     async def span(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start(warm)
         members.start()
+        await players.start()
         try:
             yield
         finally:
+            await players.stop()
             # the jobs stop at their next progress report, so the server's worker threads end with it
             study.jobs.shutdown()
             await asyncio.to_thread(members.stop)
@@ -164,23 +167,25 @@ def create_app(
     study_state = Study(study)
     members = Members(store, account_settings)
     members.attach(hub)
+    players = Lobby(members, hub)
     app = FastAPI(
         title="gammon",
         description="Backgammon: play against the computer or a friend.",
         version="0.1.0",
         docs_url=None,
         redoc_url=None,
-        lifespan=lifespan(hub, warm, study_state, members),
+        lifespan=lifespan(hub, warm, study_state, members, players),
     )
     app.state.hub = hub
     app.state.limits = limits
     app.state.study = study_state
     app.state.members = members
+    app.state.lobby = players
     app.state.public_url = public_url and public_url.rstrip("/")
 
     add_middleware(app, limits, body_timeout, allowed_hosts, public_url)
     add_error_handlers(app)
-    for room in (games, live, pages, jobs, position_study, watch, accounts):
+    for room in (games, live, pages, jobs, position_study, watch, accounts, lobby):
         app.include_router(room.router)
     # /docs (gammon.web.routes.pages) is Swagger UI with its assets from this server.
     app.mount("/docs-assets", StaticFiles(directory=str(pages.DOCS_ASSETS)), name="docs-assets")
