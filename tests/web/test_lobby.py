@@ -18,7 +18,7 @@ from gammon.store import Store
 from gammon.store.models import LobbyInvitationRow, MatchRow
 from gammon.web import create_app
 from tests.web.conftest import auth, seeded_dice
-from tests.web.test_accounts_web import api_token, bearer, csrf, settings, sign_up
+from tests.web.test_accounts_web import PASSWORD, api_token, bearer, csrf, settings, sign_up
 
 
 @pytest.fixture
@@ -271,3 +271,12 @@ def test_the_lobby_page_shows_names_as_text_only() -> None:
     assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "outerHTML" not in script
     assert 'href="/lobby"' in (static / "index.html").read_text()
     assert 'href="/lobby"' in (static / "account.html").read_text()
+
+
+def test_deleting_an_account_takes_its_invitations(web: TestClient) -> None:
+    alice, bob = players(web, "alice", "bob")
+    post(web, alice)
+    post(web, bob, to="alice")
+    r = web.post("/api/account/delete", json={"password": PASSWORD}, headers=alice)
+    assert r.status_code == 200, r.text
+    assert lobby(web)["invitations"] == [] and lobby(web, bob)["invitations"] == []
