@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.web.test_e2e import CHROMIUM, Server, _act_once, _page, _state, browser, server  # noqa: F401  (fixtures)
+from tests.web.test_e2e import CHROMIUM, OUTPUT, Server, _act_once, _page, _state, browser, server  # noqa: F401  (fixtures)
 from tests.web.test_e2e_accounts import _sign
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
@@ -64,6 +64,8 @@ def test_an_invitation_accepted_in_the_lobby_takes_both_to_one_match(server: Ser
     assert invitation.locator(".who").text_content() == "alice invites you"
     assert guest.locator("#invitations li").count() == 0  # and not shown to anyone else
     assert bob.evaluate("() => document.documentElement.scrollWidth") <= 390  # fits a phone
+    OUTPUT.mkdir(exist_ok=True)
+    bob.screenshot(path=str(OUTPUT / "web-lobby-phone.png"), full_page=True)
     invitation.locator("button:text('Accept')").click()
     match_id = _match_of(bob)
     assert _match_of(alice) == match_id
