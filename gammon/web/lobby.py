@@ -184,8 +184,9 @@ class Lobby:
         self._beating = asyncio.create_task(self._beat())
 
     async def stop(self) -> None:
-        if self._beating is not None:
-            self._beating.cancel()
+        for task in (self._beating, self._settling):
+            if task is not None:
+                task.cancel()
         with contextlib.suppress(Exception):  # the database may be gone already
             await asyncio.to_thread(self.invitations.drop_presence, self.process)
         self._publish()

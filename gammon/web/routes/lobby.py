@@ -6,6 +6,7 @@ docs/accounts.md ("The lobby")."""
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request, WebSocket
@@ -15,7 +16,7 @@ from starlette.requests import HTTPConnection
 
 from gammon.accounts import Account
 from gammon.accounts.errors import NotSignedInError
-from gammon.accounts.lobby import Claimed, LobbyError, Terms
+from gammon.accounts.lobby import Claimed, Terms
 from gammon.web.auth import SESSION_COOKIE, required_session, session_of
 from gammon.web.hub import Hub
 from gammon.web.lobby import GUEST, Lobby, Viewer, hello
@@ -103,7 +104,7 @@ async def post_invitation(
 ) -> JSONResponse:
     """Post an invitation (at most 3 open per account)."""
     account = await signed_account(request, members)
-    invitation_id = await asyncio.to_thread(lobby.invitations.post, account.id, body.terms(), body.to)
+    invitation_id = await asyncio.to_thread(lobby.invitations.post, account.id, body.terms(), body.to or None)
     lobby.changed()
     return JSONResponse({"id": invitation_id}, status_code=201)
 
@@ -201,9 +202,13 @@ def answer(text: str) -> dict[str, str]:
             "type": "error",
             "error": f"message of {len(text)} characters is over the limit of {MAX_MESSAGE}",
         }
-    if text.replace(" ", "") == '{"type":"ping"}':
+    try:
+        message = json.loads(text)
+    except ValueError:
+        message = None
+    if isinstance(message, dict) and message.get("type") == "ping":
         return {"type": "pong"}
     return {"type": "error", "error": 'the lobby socket takes only {"type": "ping"}; use the HTTP API to act'}
 
 
-__all__ = ["LobbyDep", "LobbyError", "router"]
+__all__ = ["LobbyDep", "router"]
