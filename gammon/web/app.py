@@ -26,7 +26,7 @@ from gammon.store import Store
 from gammon.web.engine_pool import EnginePool
 from gammon.web.hub import Hub
 from gammon.web.limits import AddressLimits, RequestLimit
-from gammon.web.lobby import Lobby
+from gammon.web.lobby import Lobby, LobbySettings
 from gammon.web.members import AccountSettings, Members
 from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER
@@ -167,7 +167,9 @@ def create_app(
     study_state = Study(study)
     members = Members(store, account_settings)
     members.attach(hub)
-    players = Lobby(members, hub)
+    # The lobby takes at most an eighth of an address's sockets (8 of the default 64); a load
+    # test that raises --ws-per-address raises it alike.
+    players = Lobby(members, hub, LobbySettings(per_address=max(8, ws_per_address // 8)))
     app = FastAPI(
         title="gammon",
         description="Backgammon: play against the computer or a friend.",

@@ -38,7 +38,7 @@ log = logging.getLogger(__name__)
 class LobbySettings:
     """The limits of one process's lobby sockets, and its timing (seconds)."""
 
-    per_address: int = 8  # lobby sockets of one client address
+    per_address: int = 8  # lobby sockets of one client address (create_app: an eighth of its sockets)
     per_account: int = 4  # lobby sockets of one account (tabs, devices)
     max_sockets: int = 5000  # lobby sockets of this process
     beat: float = 5.0
