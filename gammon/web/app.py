@@ -24,9 +24,10 @@ from gammon.store import Store
 from gammon.web.engine_pool import EnginePool
 from gammon.web.hub import Hub
 from gammon.web.limits import AddressLimits, RequestLimit
+from gammon.web.lobby import Lobby, LobbySettings
 from gammon.web.members import Members
 from gammon.web.middleware import BodyLimit
-from gammon.web.routes import accounts, diagram, drills, games, jobs, live, pages, tutor, watch, wildbg
+from gammon.web.routes import accounts, diagram, drills, games, jobs, live, lobby, pages, tutor, watch, wildbg
 from gammon.web.routes import study as position_study
 from gammon.web.routes.errors import add_error_handlers
 from gammon.web.security import HostCheck, SecurityHeaders
@@ -62,18 +63,20 @@ def add_middleware(
 
 
 def lifespan(
-    hub: Hub, warm: bool, study: Study, members: Members
+    hub: Hub, warm: bool, study: Study, members: Members, players: Lobby
 ) -> Callable[[FastAPI], contextlib.AbstractAsyncContextManager[None]]:
     """What starts and stops with the server: the hub (and its engine workers), the analysis queue's
-    worker, the study's jobs."""
+    worker, the study's jobs, the lobby's beat and its notifications."""
 
     @contextlib.asynccontextmanager
     async def span(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start(warm)
         members.start()
+        await players.start()
         try:
             yield
         finally:
+            await players.stop()
             # the jobs stop at their next progress report, so the server's worker threads end with it
             study.jobs.shutdown()
             await asyncio.to_thread(members.stop)
@@ -103,24 +106,29 @@ def create_app(
     study_state = Study(settings.study)
     members = Members(store, settings.accounts)
     members.attach(hub)
+    # The lobby takes at most an eighth of an address's sockets (8 of the default 64); a load
+    # test that raises --ws-per-address raises it alike.
+    players = Lobby(members, hub, LobbySettings(per_address=max(8, settings.ws_per_address // 8)))
     app = FastAPI(
         title="gammon",
         description="Backgammon: play against the computer or a friend.",
         version="0.1.0",
         docs_url=None,
         redoc_url=None,
-        lifespan=lifespan(hub, settings.warm, study_state, members),
+        lifespan=lifespan(hub, settings.warm, study_state, members, players),
     )
     public_url = settings.public_url
     app.state.hub = hub
     app.state.limits = limits
     app.state.study = study_state
     app.state.members = members
+    app.state.lobby = players
     app.state.public_url = public_url and public_url.rstrip("/")
 
     add_middleware(app, limits, settings.body_timeout, settings.allowed_hosts, public_url)
     add_error_handlers(app)
-    for room in (games, live, pages, jobs, position_study, watch, accounts, tutor, drills, wildbg, diagram):
+    rooms = (games, live, pages, jobs, position_study, watch, accounts, lobby, tutor, drills, wildbg, diagram)
+    for room in rooms:
         app.include_router(room.router)
     # /docs (gammon.web.routes.pages) is Swagger UI with its assets from this server.
     app.mount("/docs-assets", StaticFiles(directory=str(pages.DOCS_ASSETS)), name="docs-assets")
