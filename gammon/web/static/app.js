@@ -3,6 +3,7 @@
 import { Board } from "./board.js";
 import { $, call, outcomeText, pageLink, showError } from "./common.js";
 import { rememberSeat } from "./seats.js";
+import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
 import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
@@ -354,6 +355,7 @@ function renderReplay(st) {
     (cube ? ` · cube ${f.cube_value}` : "");
   $("#status").textContent = `Replay: ${f.text}`;
   $("#position-id").textContent = f.position_id;
+  showShareId(f.gnubg_id);
   $("#replay-pos").textContent = `${r.index + 1} / ${r.frames.length}`;
   const games = $("#replay-game"), count = replayableGames(st);
   if (games.options.length !== count) {
@@ -534,6 +536,7 @@ function render() {
     `game ${st.game_number}`, ...ruleNotes(st), ...(cubeInPlay(st) ? [`cube ${st.cube_value}`] : [])].join(" · ");
   $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
+  showShareId(st.gnubg_id);
   $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
   const allowed = new Set(st.actions);
   for (const btn of document.querySelectorAll("button[data-action]")) btn.hidden = !allowed.has(btn.dataset.action);
