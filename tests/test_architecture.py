@@ -107,10 +107,6 @@ FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()
 LONG_FUNCTIONS_TO_BE_EMPTIED: set[str] = set()
 
 MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
-    # numba kernels take their arrays one by one
-    "gammon.engine.net.forward:evaluate_one",
-    "gammon.engine.net.forward:net_outputs",
-    "gammon.movegen:generate_into",
     "gammon.web.app:create_app",
     "gammon.web.hub:Hub.__init__",
 }
