@@ -11,8 +11,10 @@ reference best is the best of GNU Backgammon 2-ply's own choice and the plays ju
 negative. Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off;
 such a choice is matched to the legal play with the same 2-ply score). Targets:
 Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg 0-ply's.
-Contact decisions are also split by the points the mover holds in the opponent's home board (none,
-one: holding games, two or more: back games), where the nets have been weakest.
+Each mean loss comes with its standard error over the decisions (two nets judged in two runs
+differ clearly when their means differ by several of them). Contact decisions are also split by
+the points the mover holds in the opponent's home board (none, one: holding games, two or more:
+back games), where the nets have been weakest.
 
     python -m benchmarks.strength.judge [--set selfplay|wildbg] [--decisions N] [--seed 1]
         [--extra 1 2 2plain] [--players 2 0] [--weights FILE] [--blunders]
@@ -108,10 +110,11 @@ def main() -> None:
               f"{time.perf_counter() - start:.0f} s")
         is_contact = np.array(contact[:n])
         arrays = {name: np.array(lost[name][:n]) for name in names}
-        print(f"{'player':<20}{'mean loss (mEMG)':>18}{'contact':>9}{'race':>7}{'blunders > 0.08':>17}"
-              f"{'same as ref':>13}{'time/dec':>11}")
+        print(f"{'player':<20}{'mean loss (mEMG)':>18}{'+- se':>7}{'contact':>9}{'race':>7}"
+              f"{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}")
         for name, arr in arrays.items():
-            print(f"{name:<20}{1000 * arr.mean():>18.2f}{1000 * arr[is_contact].mean():>9.2f}"
+            se = 1000 * arr.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+            print(f"{name:<20}{1000 * arr.mean():>18.2f}{se:>7.2f}{1000 * arr[is_contact].mean():>9.2f}"
                   f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > BLUNDER).sum()):>17}"
                   f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
         print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
