@@ -113,12 +113,7 @@ FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()
 
 LONG_FUNCTIONS_TO_BE_EMPTIED: set[str] = set()
 
-MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
-    # numba kernels take their arrays one by one
-    "gammon.engine.net.forward:evaluate_one",
-    "gammon.engine.net.forward:net_outputs",
-    "gammon.movegen:generate_into",
-}
+MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = set()
 
 PRIVATE_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()
 
