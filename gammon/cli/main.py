@@ -24,6 +24,7 @@ from gammon.cli.rollout import add_rollout
 from gammon.dice import RandomDice
 from gammon.errors import GammonError
 from gammon.formats.convert import reading_format
+from gammon.i18n import LANGUAGE_NAMES, LANGUAGES, from_environment, tr, use_language
 from gammon.match import Match
 from gammon.rules import Rules
 from gammon.words import printable
@@ -200,12 +201,24 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 ]
 
 
+LANG_HELP = ("the language of the messages: " + ", ".join(f"{code} ({name})" for code, name in
+                                                          LANGUAGE_NAMES.items())
+             + "; default: the locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
+
+
+def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default=default, help=LANG_HELP)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gammon", description="Backgammon: play, analyse, serve.")
     parser.add_argument("--version", action="version", version=f"gammon {__version__}")
+    _add_lang(parser, None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(subparsers)
+    for sub in subparsers.choices.values():  # 'gammon play --lang pl' as well as 'gammon --lang pl play'
+        _add_lang(sub, argparse.SUPPRESS)
     return parser
 
 
@@ -213,6 +226,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gammon`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    with use_language(args.lang or from_environment(os.environ)):
+        return _run(parser, args)
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -221,7 +239,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at exit where Python would complain
         return code
     except KeyboardInterrupt:
-        print("\nInterrupted.", file=sys.stderr)
+        print("\n" + tr("Interrupted."), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader went away (`| head`): the end of the output, not an error; what is still
