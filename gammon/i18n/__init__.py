@@ -138,15 +138,20 @@ def _translations(lang: str) -> _gettext.NullTranslations:
     return _gettext.GNUTranslations(buffer)
 
 
-def catalogue(lang: str) -> dict[str, str]:
-    """Every translated message of ``lang`` as {msgid: msgstr} (contexts as "context\\x04msgid",
-    plurals under the singular with the forms joined by NUL): what the web's pages get."""
-    found = _translations(lang)
-    return {
-        key if isinstance(key, str) else key[0]: value
-        for key, value in getattr(found, "_catalog", {}).items()
-        if key
-    }
+def catalogue(lang: str) -> dict[str, str | list[str]]:
+    """Every translated message of ``lang``: {msgid: msgstr}, a message with a context under
+    "context\x04msgid", one with plural forms under its singular with the list of its forms
+    (what the web's pages get; English has none)."""
+    found: dict[str | tuple[str, int], str] = getattr(_translations(lang), "_catalog", {})
+    out: dict[str, str | list[str]] = {}
+    for key, value in sorted(found.items(), key=lambda item: str(item[0])):
+        if isinstance(key, tuple):
+            forms = out.setdefault(key[0], [])
+            assert isinstance(forms, list)
+            forms.append(value)
+        elif key:  # "" is the header
+            out[key] = value
+    return out
 
 
 def _format(text: str, values: Mapping[str, object]) -> str:

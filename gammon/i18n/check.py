@@ -8,7 +8,7 @@ from typing import Any
 
 from babel.messages.pofile import read_po
 
-from gammon.i18n import DEFAULT_LANGUAGE, LANGUAGES, po_path
+from gammon.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, po_path
 
 # Python's "{name}" / "{0:.1%}" and "%(name)s" / "%s" placeholders, as str.format and % read them.
 _BRACE = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
@@ -65,3 +65,27 @@ def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
             if message.id:
                 out.extend(_message_problems(lang, message, cat.get(message.id, message.context)))
     return out
+
+
+def _english_patterns(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+    """Each English message that ``lang`` translates otherwise, as a pattern of a whole text (its
+    placeholders match anything)."""
+    out = []
+    for key, value in catalogue(lang).items():
+        msgid = key.split("\x04")[-1]
+        if value == msgid or not re.search(r"[A-Za-z]{3}", _BRACE.sub("", msgid)):
+            continue
+        pattern = "".join(
+            ".+" if part.startswith("{") else re.escape(part)
+            for part in re.split(r"(\{[^{}]*\})", msgid)
+            if part
+        )
+        out.append((msgid, re.compile(pattern, re.DOTALL)))
+    return out
+
+
+def untranslated(texts: list[str], lang: str) -> list[str]:
+    """The ``texts`` (a page's visible strings, each stripped) that are an English message which
+    ``lang`` translates: text a page shows in English where it should not."""
+    patterns = _english_patterns(lang)
+    return [text for text in texts if any(p.fullmatch(text) for _msgid, p in patterns)]
