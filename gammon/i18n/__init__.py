@@ -154,6 +154,23 @@ def catalogue(lang: str) -> dict[str, str | list[str]]:
     return out
 
 
+def plural_sources(lang: str) -> dict[str, str]:
+    """{singular: plural} of the English messages with plural forms that ``lang`` translates (the
+    compiled catalogue keeps only the singular)."""
+    if lang == DEFAULT_LANGUAGE:
+        return {}
+    return dict(_plural_sources(lang))
+
+
+@cache
+def _plural_sources(lang: str) -> tuple[tuple[str, str], ...]:
+    from babel.messages.pofile import read_po
+
+    with po_path(lang).open("rb") as f:
+        cat = read_po(f, locale=lang, domain=DOMAIN)
+    return tuple((m.id[0], m.id[1]) for m in cat if isinstance(m.id, tuple | list) and not m.fuzzy)
+
+
 def _format(text: str, values: Mapping[str, object]) -> str:
     return text.format(**values) if values else text
 

@@ -29,7 +29,7 @@ from gammon.web.limits import AddressLimits, RequestLimit
 from gammon.web.members import AccountSettings, Members
 from gammon.web.middleware import BodyLimit
 from gammon.web.presence import DEFAULT_AWAY_AFTER
-from gammon.web.routes import accounts, games, jobs, live, pages, watch
+from gammon.web.routes import accounts, games, jobs, language, live, pages, watch
 from gammon.web.routes import study as position_study
 from gammon.web.routes.errors import add_error_handlers
 from gammon.web.security import HostCheck, SecurityHeaders
@@ -180,7 +180,7 @@ def create_app(
 
     add_middleware(app, limits, body_timeout, allowed_hosts, public_url)
     add_error_handlers(app)
-    for room in (games, live, pages, jobs, position_study, watch, accounts):
+    for room in (games, live, pages, jobs, position_study, watch, accounts, language):
         app.include_router(room.router)
     # /docs (gammon.web.routes.pages) is Swagger UI with its assets from this server.
     app.mount("/docs-assets", StaticFiles(directory=str(pages.DOCS_ASSETS)), name="docs-assets")
