@@ -1,18 +1,22 @@
 """The web in English, Polish, Czech and Slovak: the catalogue the pages' scripts load, the rules
 page in each language (asked, remembered in the cookie or from Accept-Language), and in Chromium
-the watch page and the rules page with no English left on them, and the language switch."""
+the watch, rules and editor pages with no English left on them, and the language switch."""
 
 from __future__ import annotations
+
+from urllib.parse import urlparse
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from gammon.i18n import LANGUAGES
+from gammon.i18n import LANGUAGES, catalogue, plural_sources
 from gammon.i18n.check import untranslated
 from gammon.store import Store
 from gammon.web import create_app
+from gammon.web.routes.language import PLURAL_RULES
 from tests.web.conftest import auth, new_match, seeded_dice, serving
+from tests.web.test_analysis_page_e2e import STATIC, TYPES, _analyse, result  # noqa: F401  (fixture)
 from tests.web.test_e2e import browser  # noqa: F401  (fixture)
 
 OTHER_LANGUAGES = ("pl", "cs", "sk")
@@ -67,7 +71,7 @@ def _visible_texts(page) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", OTHER_LANGUAGES)
-def test_the_watch_and_rules_pages_show_no_english_in_chromium(browser, store: Store, lang: str) -> None:  # noqa: F811
+def test_the_pages_show_no_english_in_chromium(browser, store: Store, lang: str) -> None:  # noqa: F811
     app = create_app(store, seeded_dice(), rate=1000, burst=1000)
     with serving(app) as port:
         base = f"http://127.0.0.1:{port}"
@@ -88,6 +92,11 @@ def test_the_watch_and_rules_pages_show_no_english_in_chromium(browser, store: S
         page.goto(f"{base}/rules")
         assert page.evaluate("document.documentElement.lang") == lang
         assert untranslated(_visible_texts(page), lang) == []
+        # the editor, with a match position (its description is the server's English, read back)
+        page.goto(f"{base}/editor#id=4HPwATDgc/ABMA:cAkAAAAAAAAA")
+        page.wait_for_function("() => window.ed && ed.position !== null")
+        texts = _visible_texts(page)
+        assert untranslated(texts, lang) == [], texts
         # the switch: English chosen is remembered for the next page
         page.goto(f"{base}/watch/{m['match_id']}#key={key}")
         page.wait_for_function("() => window.watch && watch.state !== null")
@@ -98,3 +107,55 @@ def test_the_watch_and_rules_pages_show_no_english_in_chromium(browser, store: S
         assert page.evaluate("document.documentElement.lang") == "en"
         context.close()
         assert errors == []
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_the_analysis_page_shows_no_english_in_chromium(browser, result, tmp_path, lang: str) -> None:  # noqa: F811
+    """The analysis page with a canned analysis (as tests/web/test_analysis_page_e2e.py), the
+    report and a decision shown."""
+    context = browser.new_context(locale={"pl": "pl-PL", "cs": "cs-CZ", "sk": "sk-SK"}[lang])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+
+    def serve(route) -> None:
+        path = urlparse(route.request.url).path
+        if path.startswith("/i18n/"):
+            code = path.removeprefix("/i18n/").removesuffix(".json")
+            route.fulfill(status=200, json={"lang": code, "plural": PLURAL_RULES[code],
+                                            "messages": catalogue(code), "plurals": plural_sources(code)})
+        else:
+            canned(route)
+
+    page.route("http://gammon.test/**", serve)
+    canned = _canned(result)
+    page.goto("http://gammon.test/analysis")
+    _analyse(page, tmp_path)
+    page.click("#marked li")
+    page.wait_for_selector("#decision:not([hidden])")
+    texts = _visible_texts(page)
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert untranslated(texts, lang) == [], texts
+    context.close()
+    assert errors == []
+
+
+def _canned(analysis: dict):
+    """The routes of tests/web/test_analysis_page_e2e.py's page: its files and a finished job."""
+    def serve(route) -> None:
+        path = urlparse(route.request.url).path
+        if path == "/analysis":
+            path = "/static/analysis.html"
+        if path.startswith("/static/"):
+            file = STATIC / path.removeprefix("/static/")
+            route.fulfill(status=200, body=file.read_bytes(), content_type=TYPES[file.suffix])
+        elif path == "/api/analyses":
+            route.fulfill(status=202, json={"id": "job1", "status": "queued", "done": 0, "total": 0})
+        elif path == "/api/jobs/job1":
+            done = {"id": "job1", "status": "done", "done": 1, "total": 1, "result": analysis}
+            route.fulfill(status=200, json=done)
+        else:
+            route.fulfill(status=404, json={"error": "not here"})
+
+    return serve

@@ -111,6 +111,19 @@ function patterns() {
   return out.sort((a, b) => b.size - a.size);  // the most words first: "{name} rolls {dice} and cannot move"
 }
 
+// `line` cut at each `sep` outside parentheses ("a (b, c), d" is two parts).
+function splitOutside(line, sep) {
+  const parts = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === "(") depth++;
+    else if (line[i] === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && line.startsWith(sep, i)) { parts.push(line.slice(start, i)); start = i + sep.length; }
+  }
+  parts.push(line.slice(start));
+  return parts;
+}
+
 // A line the server wrote in English (a game's log) in the page's language: a whole message, one
 // with its values (themselves translated where they are messages), or parts joined by ": " or ", ".
 export function tLine(line) {
@@ -122,7 +135,7 @@ export function tLine(line) {
     if (m) return p.translate(Object.fromEntries(p.names.map((k, i) => [k, k === "n" ? m[i + 1] : tLine(m[i + 1])])));
   }
   for (const sep of [": ", ", "]) {
-    const parts = line.split(sep);
+    const parts = splitOutside(line, sep);
     if (parts.length > 1) {
       const done = parts.map(tLine);
       if (done.some((part, i) => part !== parts[i])) return done.join(sep);
