@@ -28,6 +28,7 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import (
     TUTOR_LEVELS,
     WIN_WORDS,
+    cube_advice,
     fold,
     format_dice,
     local_commands,
@@ -803,7 +804,8 @@ class PlaySession:
             return [tr("No hint here: answer the resignation (accept or reject).")]
         engine = self._hint_engine()
         if g.phase == GamePhase.ROLL:
-            return [tr("Cube advice for {name}: {advice}", name=name, advice=engine.cube_decision(g))]
+            advice = cube_advice(engine.cube_decision(g))
+            return [tr("Cube advice for {name}: {advice}", name=name, advice=advice)]
         if g.phase == GamePhase.DOUBLED:
             return [self._answer_hint(engine.cube_decision(g), name)]
         from gammon.advice import ranked_plays  # with the engine: loaded only for a hint

@@ -16,10 +16,12 @@ from gammon.words import WIN_WORDS, YOU, format_dice, points_text, said, say_of,
 
 if TYPE_CHECKING:
     from gammon.analysis.tutor import TutorWarning
+    from gammon.engine.cube.decision import CubeDecision
 
-__all__ = ["TUTOR_LEVELS", "WIN_WORDS", "YOU", "fold", "format_dice", "local_commands", "local_resign_words",
-           "mark_words", "no_words", "object_form", "one_of", "points_text", "quote", "refusal_words", "said",
-           "say_of", "shown_name", "tidy", "tutor_question", "tutor_warning", "yes_words"]
+__all__ = ["CUBE_ACTION_WORDS", "TUTOR_LEVELS", "WIN_WORDS", "YOU", "cube_advice", "fold", "format_dice",
+           "local_commands", "local_resign_words", "mark_words", "no_words", "object_form", "one_of",
+           "points_text", "quote", "refusal_words", "said", "say_of", "shown_name", "tidy",
+           "tutor_question", "tutor_warning", "yes_words"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
 
@@ -205,3 +207,28 @@ def yes_words() -> set[str]:
 def no_words() -> set[str]:
     """The answers that say no: English's and the current language's."""
     return {"n", "no"} | set(_word_table({"no": ptr("answer", "n no")}))
+
+
+# --- the engine's cube advice ----------------------------------------------------------------------
+
+# gammon.engine.cube.decision.CubeAction's values, as they are said (the web's pages read them too).
+CUBE_ACTION_WORDS = {
+    "no double": N_("no double"), "double, take": N_("double, take"), "double, pass": N_("double, pass"),
+    "too good to double, take": N_("too good to double, take"),
+    "too good to double, pass": N_("too good to double, pass"),
+    "no double (the cube is dead or not available)": N_("no double (the cube is dead or not available)"),
+}
+
+
+def cube_advice(decision: CubeDecision) -> str:
+    """The engine's cube decision in the current language, as ``str(decision)`` says it in English."""
+    answer = tr("beaver") if decision.beaver else tr("take") if decision.take else tr("pass")
+    action = decision.action.value
+    text = tr("{action} (opponent's answer to a double: {answer}); cubeful equity: no double {no_double}, "
+              "double/take {take}, double/pass {drop}", action=tr(CUBE_ACTION_WORDS.get(action, action)),
+              answer=answer, no_double=f"{decision.no_double:+.3f}", take=f"{decision.double_take:+.3f}",
+              drop=f"{decision.double_pass:+.3f}")
+    if decision.match_winning_chances:
+        nd, dt, dp = decision.match_winning_chances
+        text += tr("; match winning chances {chances}", chances=f"{nd:.1%} / {dt:.1%} / {dp:.1%}")
+    return text

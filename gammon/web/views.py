@@ -34,9 +34,10 @@ PRESENT = Absence(None, None)
 def player_names(live: LiveMatch) -> tuple[str, str]:
     """The names the players chose, else "You" and the computer, or "White" and "Black"."""
     given = live.record.rules.get(NAMES_KEY) or (None, None)
+    # marked for the catalogues: the pages show these names in their language (common.js tLine)
     if live.record.mode == "computer":
-        return (given[0] or "You", f"Computer ({live.record.level})")
-    return (given[0] or "White", given[1] or "Black")
+        return (given[0] or N_("You"), N_("Computer ({level})").format(level=live.record.level))
+    return (given[0] or N_("White"), given[1] or N_("Black"))
 
 
 _NOT_IN_MAT = re.compile(r'[():"\[\]]')  # the score line splits on ':', the header tags quote and bracket

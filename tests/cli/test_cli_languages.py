@@ -113,3 +113,13 @@ def test_the_command_speaks_the_locales_language_unless_lang_says_otherwise():
     out = gammon_play(["play", "--lang", "en", "--two-player", "--plain", "--seed", "1"], {"LANGUAGE": "pl"},
                       "quit\n\n")
     assert "A money game: X against O." in out and out.rstrip().endswith("Goodbye.")
+
+
+def test_the_cube_advice_says_in_english_what_the_engine_says_and_is_translated():
+    from gammon.cli.words import cube_advice
+    from gammon.engine.cube.decision import CubeAction, CubeDecision
+
+    decision = CubeDecision(CubeAction.TOO_GOOD_TAKE, True, 0.1, 0.2, -0.3, None, (0.5, 0.6, 0.7))  # type: ignore[arg-type]
+    assert cube_advice(decision) == str(decision)
+    with use_language("pl"):
+        assert cube_advice(decision).startswith("za dobrze na podwojenie, przyjęcie (odpowiedź przeciwnika")

@@ -16,7 +16,7 @@ function connect() {
 function setState(st) {
   if (watch.state && st.version < watch.state.version) return;  // a late message
   watch.state = st;
-  render(st);
+  render({ ...st, names: st.names.map(tLine) });  // "White", "Black": the server's default names
 }
 
 function statusText(st) {
