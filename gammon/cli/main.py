@@ -78,7 +78,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     try:
         if args.name is not None and printable(args.name) != args.name:
-            raise ValueError(f"--name may not hold control characters, got {args.name!r}")
+            raise ValueError(tr("--name may not hold control characters, got {name}", name=repr(args.name)))
         match, names = _saved_match(args) if args.resume else (_new_match(args), None)
         seats = _seats(args, names)
     except ValueError as e:
@@ -103,7 +103,7 @@ def _new_match(args: argparse.Namespace) -> Match:
 
 def _saved_match(args: argparse.Namespace) -> tuple[Match, tuple[str, str]]:
     if args.match:
-        raise ValueError("--match cannot change the length of a saved match (leave it out)")
+        raise ValueError(tr("--match cannot change the length of a saved match (leave it out)"))
     saved = load_saved(args.resume, RandomDice(args.seed), _rule_options(args))
     return saved.match, saved.names
 
