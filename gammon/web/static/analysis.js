@@ -7,7 +7,10 @@ import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
 
 const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
 window.study = study;  // for the browser tests and the console
-const language = loadLanguage();  // the page's words; a job's text waits for them
+const language = loadLanguage().then(() => {  // the page's words; a job's text waits for them
+  // the default depth's option is written out here: tests read its markup as it stands
+  $('#plies option[value="2"]').textContent = t("2 ply (as the terminal)");
+});
 
 // ---- the job: start, poll, cancel ----------------------------------------------------------------
 async function start(body) {
