@@ -47,13 +47,26 @@ def test_the_web_follows_the_browsers_preferences_by_quality():
     assert from_accept_language("pl;q=x, cs;q=0.5") == "cs"  # a broken quality counts as 0
 
 
-@pytest.mark.parametrize(("lang", "forms"), [
-    ("en", {1: "1 point", 2: "2 points", 5: "5 points"}),
-    ("pl", {1: "1 punkt", 2: "2 punkty", 4: "4 punkty", 5: "5 punktów", 12: "12 punktów", 22: "22 punkty",
-            25: "25 punktów"}),
-    ("cs", {1: "1 bod", 2: "2 body", 4: "4 body", 5: "5 bodů", 22: "22 bodů"}),
-    ("sk", {1: "1 bod", 3: "3 body", 5: "5 bodov"}),
-])
+@pytest.mark.parametrize(
+    ("lang", "forms"),
+    [
+        ("en", {1: "1 point", 2: "2 points", 5: "5 points"}),
+        (
+            "pl",
+            {
+                1: "1 punkt",
+                2: "2 punkty",
+                4: "4 punkty",
+                5: "5 punktów",
+                12: "12 punktów",
+                22: "22 punkty",
+                25: "25 punktów",
+            },
+        ),
+        ("cs", {1: "1 bod", 2: "2 body", 4: "4 body", 5: "5 bodů", 22: "22 bodů"}),
+        ("sk", {1: "1 bod", 3: "3 body", 5: "5 bodov"}),
+    ],
+)
 def test_counts_take_each_languages_plural_forms(lang, forms):
     with use_language(lang):
         for n, text in forms.items():
@@ -96,7 +109,8 @@ def test_the_check_finds_a_missing_message_a_placeholder_mismatch_and_wrong_plur
     assert "placeholders" in _message_problems("pl", message, po["{name} rolls {dice}"])[0]
     po["{name} rolls {dice}"].string = ""
     assert _message_problems("pl", message, po["{name} rolls {dice}"]) == [
-        "pl: '{name} rolls {dice}' is not translated"]
+        "pl: '{name} rolls {dice}' is not translated"
+    ]
     plural = template["{n} point"]
     po.add(("{n} point", "{n} points"), ("{n} punkt", "{n} punkty"))
     assert "plural forms" in _message_problems("pl", plural, po["{n} point"])[0]

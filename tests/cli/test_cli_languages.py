@@ -50,8 +50,13 @@ def play(lines: list[str], dice: list[tuple[int, int]], lang: str = "pl") -> str
     """Two people (X and O) play ``lines`` in ``lang`` (then end of input); what was printed."""
     out = io.StringIO()
     match = Match(Rules(), ScriptedDice(dice))
-    session = PlaySession(match, (Seat("X"), Seat("O")), console=Console(file=out, width=120),
-                          stdin=io.StringIO("".join(line + "\n" for line in lines)), color=False)
+    session = PlaySession(
+        match,
+        (Seat("X"), Seat("O")),
+        console=Console(file=out, width=120),
+        stdin=io.StringIO("".join(line + "\n" for line in lines)),
+        color=False,
+    )
     with use_language(lang):
         session.run()
     return out.getvalue()
@@ -59,9 +64,23 @@ def play(lines: list[str], dice: list[tuple[int, int]], lang: str = "pl") -> str
 
 def test_a_money_game_played_in_polish():
     # O opens with 5-2; X doubles, O takes; X plays 4-1; O redoubles and X passes
-    out = play(["13/8 24/22", "akceptuj", "podwoj", "przyjmij", "rzuc", "13/5", "24/23 13/9", "podwój",
-                "plansza", "pas", "n", ""],
-               [(2, 5), (4, 1)])
+    out = play(
+        [
+            "13/8 24/22",
+            "akceptuj",
+            "podwoj",
+            "przyjmij",
+            "rzuc",
+            "13/5",
+            "24/23 13/9",
+            "podwój",
+            "plansza",
+            "pas",
+            "n",
+            "",
+        ],
+        [(2, 5), (4, 1)],
+    )
     said = [
         "Gra o stawkę: X przeciw O. Wpisz 'pomoc', aby zobaczyć polecenia, 'koniec', aby wyjść.",
         "X wyrzuca 2, O wyrzuca 5: O zaczyna.",
@@ -99,19 +118,26 @@ def test_a_resignation_in_czech_and_a_prefix_that_fits_two_commands_in_slovak():
 
 
 def gammon_play(args: list[str], env: dict[str, str], stdin: str) -> str:
-    return subprocess.run([sys.executable, "-m", "gammon", *args], input=stdin, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, **env}, check=True).stdout
+    return subprocess.run(
+        [sys.executable, "-m", "gammon", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env},
+        check=True,
+    ).stdout
 
 
 def test_the_command_speaks_the_locales_language_unless_lang_says_otherwise():
     slovak = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "sk_SK.UTF-8"}
     out = gammon_play(["play", "--two-player", "--plain", "--seed", "1"], slovak, "koniec\n\n")
     assert "Hra o stávku: X proti O." in out and out.rstrip().endswith("Dovidenia.")
-    out = gammon_play(["--lang", "cs", "play", "--two-player", "--plain", "--seed", "1"],
-                      slovak, "konec\n\n")
+    out = gammon_play(["--lang", "cs", "play", "--two-player", "--plain", "--seed", "1"], slovak, "konec\n\n")
     assert "Hra o sázku: X proti O." in out and out.rstrip().endswith("Na shledanou.")
-    out = gammon_play(["play", "--lang", "en", "--two-player", "--plain", "--seed", "1"], {"LANGUAGE": "pl"},
-                      "quit\n\n")
+    out = gammon_play(
+        ["play", "--lang", "en", "--two-player", "--plain", "--seed", "1"], {"LANGUAGE": "pl"}, "quit\n\n"
+    )
     assert "A money game: X against O." in out and out.rstrip().endswith("Goodbye.")
 
 

@@ -20,8 +20,12 @@ from tests.web.test_analysis_page_e2e import STATIC, TYPES, _analyse, result  # 
 from tests.web.test_e2e import browser  # noqa: F401  (fixture)
 
 OTHER_LANGUAGES = ("pl", "cs", "sk")
-RULES_TITLES = {"en": "Rules of backgammon", "pl": "Zasady backgammona", "cs": "Pravidla backgammonu",
-                "sk": "Pravidlá backgammonu"}
+RULES_TITLES = {
+    "en": "Rules of backgammon",
+    "pl": "Zasady backgammona",
+    "cs": "Pravidla backgammonu",
+    "sk": "Pravidlá backgammonu",
+}
 
 
 def test_the_catalogue_of_a_language_for_the_pages(client: TestClient) -> None:
@@ -123,8 +127,15 @@ def test_the_analysis_page_shows_no_english_in_chromium(browser, result, tmp_pat
         path = urlparse(route.request.url).path
         if path.startswith("/i18n/"):
             code = path.removeprefix("/i18n/").removesuffix(".json")
-            route.fulfill(status=200, json={"lang": code, "plural": PLURAL_RULES[code],
-                                            "messages": catalogue(code), "plurals": plural_sources(code)})
+            route.fulfill(
+                status=200,
+                json={
+                    "lang": code,
+                    "plural": PLURAL_RULES[code],
+                    "messages": catalogue(code),
+                    "plurals": plural_sources(code),
+                },
+            )
         else:
             canned(route)
 
@@ -143,6 +154,7 @@ def test_the_analysis_page_shows_no_english_in_chromium(browser, result, tmp_pat
 
 def _canned(analysis: dict):
     """The routes of tests/web/test_analysis_page_e2e.py's page: its files and a finished job."""
+
     def serve(route) -> None:
         path = urlparse(route.request.url).path
         if path == "/analysis":

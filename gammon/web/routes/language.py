@@ -38,8 +38,12 @@ router = APIRouter(include_in_schema=False)
 
 def request_language(request: Request, asked: str | None = None) -> str:
     """The language to answer ``request`` in: ``asked`` (a ?lang=), the cookie, Accept-Language."""
-    return (normalize(asked) or normalize(request.cookies.get(COOKIE))
-            or from_accept_language(request.headers.get("accept-language")) or DEFAULT_LANGUAGE)
+    return (
+        normalize(asked)
+        or normalize(request.cookies.get(COOKIE))
+        or from_accept_language(request.headers.get("accept-language"))
+        or DEFAULT_LANGUAGE
+    )
 
 
 @router.get("/i18n/{lang}.json")
@@ -48,8 +52,12 @@ async def language_catalogue(lang: str) -> JSONResponse:
     the English plural of each message with plural forms (to read the server's English lines)."""
     if lang not in LANGUAGES:
         raise HTTPException(404, f"no language {lang[:8]!r}; there are {', '.join(LANGUAGES)}")
-    body = {"lang": lang, "plural": PLURAL_RULES[lang], "messages": catalogue(lang),
-            "plurals": plural_sources(lang)}
+    body = {
+        "lang": lang,
+        "plural": PLURAL_RULES[lang],
+        "messages": catalogue(lang),
+        "plurals": plural_sources(lang),
+    }
     return JSONResponse(body, headers={"Cache-Control": "public, max-age=300"})
 
 
@@ -67,8 +75,10 @@ async def rules_page(request: Request, lang: str | None = Query(None, max_length
         title = tr("Rules of backgammon")
         switch = " · ".join(
             f'<a href="/rules?lang={code}" hreflang="{code}" lang="{code}"'
-            + (' aria-current="page"' if code == chosen else "") + f">{escape(name)}</a>"
-            for code, name in LANGUAGE_NAMES.items())
+            + (' aria-current="page"' if code == chosen else "")
+            + f">{escape(name)}</a>"
+            for code, name in LANGUAGE_NAMES.items()
+        )
         page = (
             f'<!doctype html>\n<html lang="{chosen}">\n<head>\n<meta charset="utf-8">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -76,6 +86,6 @@ async def rules_page(request: Request, lang: str | None = Query(None, max_length
             '<link rel="stylesheet" href="/static/style.css">\n<link rel="icon" href="data:,">\n</head>\n'
             f'<body class="rules">\n<header><a href="/" class="brand">gammon</a>'
             f'<nav class="languages" aria-label="{escape(tr("Language"))}">{switch}</nav></header>\n'
-            f"<main class=\"rules-text\">\n{body}</main>\n</body>\n</html>\n"
+            f'<main class="rules-text">\n{body}</main>\n</body>\n</html>\n'
         )
     return HTMLResponse(page, headers={"Content-Language": chosen})
