@@ -71,16 +71,17 @@ def run_analyse(args: argparse.Namespace) -> int:
     try:
         data = Path(args.file).read_bytes()
     except OSError as e:
-        print(f"gammon analyse: cannot read {args.file!r}: {e}", file=sys.stderr)
+        why = tr("cannot read {file}: {why}", file=repr(args.file), why=e)
+        print(f"gammon analyse: {why}", file=sys.stderr)
         return 2
     try:
         match, names = _read_match(args.file, data, args.partial)
         engine = Engine(plies=DEFAULT_PLIES if args.plies is None else args.plies)
         with Progress(
-            TextColumn("analysing"),
+            TextColumn(tr("analysing")),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("actions"),
+            TextColumn(tr("actions")),
             TimeRemainingColumn(),
             console=err,
             transient=True,
