@@ -129,6 +129,7 @@ def gammon_play(args: list[str], env: dict[str, str], stdin: str) -> str:
     ).stdout
 
 
+@pytest.mark.slow  # three runs of the command
 def test_the_command_speaks_the_locales_language_unless_lang_says_otherwise():
     slovak = {"LANGUAGE": "", "LC_ALL": "", "LC_MESSAGES": "", "LANG": "sk_SK.UTF-8"}
     out = gammon_play(["play", "--two-player", "--plain", "--seed", "1"], slovak, "koniec\n\n")
