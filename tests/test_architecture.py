@@ -34,6 +34,9 @@ _PROFILE = "the store, the accounts and the engine load only for `gammon import`
 _ACCOUNTS = "SQLAlchemy and argon2 load only for `gammon account`"
 
 STARTUP_SAVINGS: dict[tuple[str, str], str] = {
+    ("gammon.i18n", "babel.messages.mofile"): "English needs no catalogue: Babel loads with the first "
+    "other language's",
+    ("gammon.i18n", "babel.messages.pofile"): "as above",
     ("gammon.position", "gammon.movegen"): "`import gammon` without numba: the move generator's "
     "kernels load on the first legal_plays()",
     ("gammon.position", "numpy"): "`import gammon` without numpy: a board as an array only when asked",

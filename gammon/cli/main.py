@@ -26,6 +26,7 @@ from gammon.cli.rollout import add_rollout
 from gammon.dice import RandomDice
 from gammon.errors import GammonError
 from gammon.formats.convert import reading_format
+from gammon.i18n import LANGUAGE_NAMES, LANGUAGES, from_environment, tr, use_language
 from gammon.match import Match
 from gammon.rules import Rules
 from gammon.words import printable
@@ -100,7 +101,7 @@ def run_play(args: argparse.Namespace) -> int:
 
     try:
         if args.name is not None and printable(args.name) != args.name:
-            raise ValueError(f"--name may not hold control characters, got {args.name!r}")
+            raise ValueError(tr("--name may not hold control characters, got {name}", name=repr(args.name)))
         match, names = _saved_match(args) if args.resume else (_new_match(args), None)
         seats = _seats(args, names)
     except ValueError as e:
@@ -125,7 +126,7 @@ def _new_match(args: argparse.Namespace) -> Match:
 
 def _saved_match(args: argparse.Namespace) -> tuple[Match, tuple[str, str]]:
     if args.match:
-        raise ValueError("--match cannot change the length of a saved match (leave it out)")
+        raise ValueError(tr("--match cannot change the length of a saved match (leave it out)"))
     saved = load_saved(args.resume, RandomDice(args.seed), _rule_options(args))
     return saved.match, saved.names
 
@@ -238,12 +239,24 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 ]
 
 
+LANG_HELP = ("the language of the messages: " + ", ".join(f"{code} ({name})" for code, name in
+                                                          LANGUAGE_NAMES.items())
+             + "; default: the locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
+
+
+def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default=default, help=LANG_HELP)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gammon", description="Backgammon: play, analyse, serve.")
     parser.add_argument("--version", action="version", version=f"gammon {__version__}")
+    _add_lang(parser, None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(subparsers)
+    for sub in subparsers.choices.values():  # 'gammon play --lang pl' as well as 'gammon --lang pl play'
+        _add_lang(sub, argparse.SUPPRESS)
     return parser
 
 
@@ -251,6 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gammon`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    with use_language(args.lang or from_environment(os.environ)):
+        return _run(parser, args)
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -259,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at exit where Python would complain
         return code
     except KeyboardInterrupt:
-        print("\nInterrupted.", file=sys.stderr)
+        print("\n" + tr("Interrupted."), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader went away (`| head`): the end of the output, not an error; what is still

@@ -27,7 +27,20 @@ from gammon.web.limits import AddressLimits, RequestLimit
 from gammon.web.lobby import Lobby, LobbySettings
 from gammon.web.members import Members
 from gammon.web.middleware import BodyLimit
-from gammon.web.routes import accounts, diagram, drills, games, jobs, live, lobby, pages, tutor, watch, wildbg
+from gammon.web.routes import (
+    accounts,
+    diagram,
+    drills,
+    games,
+    jobs,
+    language,
+    live,
+    lobby,
+    pages,
+    tutor,
+    watch,
+    wildbg,
+)
 from gammon.web.routes import study as position_study
 from gammon.web.routes.errors import add_error_handlers
 from gammon.web.security import HostCheck, SecurityHeaders
@@ -127,7 +140,21 @@ def create_app(
 
     add_middleware(app, limits, settings.body_timeout, settings.allowed_hosts, public_url)
     add_error_handlers(app)
-    rooms = (games, live, pages, jobs, position_study, watch, accounts, lobby, tutor, drills, wildbg, diagram)
+    rooms = (
+        games,
+        live,
+        pages,
+        jobs,
+        position_study,
+        watch,
+        accounts,
+        lobby,
+        tutor,
+        drills,
+        wildbg,
+        diagram,
+        language,
+    )
     for room in rooms:
         app.include_router(room.router)
     # /docs (gammon.web.routes.pages) is Swagger UI with its assets from this server.

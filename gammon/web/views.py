@@ -7,12 +7,13 @@ from typing import NamedTuple
 
 from gammon.formats.matchid import gnubg_id
 from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
+from gammon.i18n import N_
 from gammon.rules import Rules
 from gammon.steps import step_sequences
 from gammon.web.actions import NAMES_KEY
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, RulesView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
-from gammon.words import describe, points_text, said
+from gammon.words import describe, points_text, say_of
 
 # What the browser offers as buttons; the rest of legal_actions (undo of a finished turn) stays API-only.
 _SEAT_ACTIONS = frozenset(ActionKind) - {ActionKind.UNDO, ActionKind.ABANDON}
@@ -34,9 +35,10 @@ PRESENT = Absence(None, None)
 def player_names(live: LiveMatch) -> tuple[str, str]:
     """The names the players chose, else "You" and the computer, or "White" and "Black"."""
     given = live.record.rules.get(NAMES_KEY) or (None, None)
+    # marked for the catalogues: the pages show these names in their language (common.js tLine)
     if live.record.mode == "computer":
-        return (given[0] or "You", f"Computer ({live.record.level})")
-    return (given[0] or "White", given[1] or "Black")
+        return (given[0] or N_("You"), N_("Computer ({level})").format(level=live.record.level))
+    return (given[0] or N_("White"), given[1] or N_("Black"))
 
 
 _NOT_IN_MAT = re.compile(r'[():"\[\]]')  # the score line splits on ':', the header tags quote and bracket
@@ -198,8 +200,11 @@ def game_log(game: Game, names: tuple[str, str]) -> list[str]:
 def result_line(game: Game, names: tuple[str, str]) -> str:
     r = game.result
     assert r is not None
-    kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}[int(r.kind)]
-    return f"{said(names[r.winner], 'wins')} {points_text(r.points)}{kind}"
+    third, second = {1: (N_("{name} wins {points}"), N_("You win {points}")),
+                     2: (N_("{name} wins {points} (gammon)"), N_("You win {points} (gammon)")),
+                     3: (N_("{name} wins {points} (backgammon)"),
+                         N_("You win {points} (backgammon)"))}[int(r.kind)]
+    return say_of(names[r.winner], third, second, points=points_text(r.points))
 
 
 def action_line(action: Action, names: tuple[str, str]) -> str | None:
