@@ -34,10 +34,12 @@ def _member(server: Server, name: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _lobby(server: Server, who: dict[str, str]) -> Iterator[ClientConnection]:
+def _lobby(server: Server, who: dict[str, str]) -> Iterator[tuple[ClientConnection, dict]]:
+    """The lobby socket and its first message, ``hello`` (which may already hold everyone)."""
     with connect(f"ws://127.0.0.1:{server.port}/ws/lobby", additional_headers=who) as ws:
-        assert json.loads(ws.recv(timeout=20))["type"] == "hello"
-        yield ws
+        hello = json.loads(ws.recv(timeout=20))
+        assert hello["type"] == "hello"
+        yield ws, hello
 
 
 def _until(ws: ClientConnection, key: str, want: object = None) -> dict:
@@ -52,8 +54,8 @@ def _until(ws: ClientConnection, key: str, want: object = None) -> dict:
 def test_two_processes_share_one_lobby(two_servers: tuple[Server, Server]) -> None:
     a, b = two_servers
     alice, bob, carol = _member(a, "alice"), _member(b, "bob"), _member(a, "carol")
-    with _lobby(a, alice) as at_a, _lobby(b, bob) as at_b:
-        names = {p["name"] for p in _until(at_b, "players")["players"]}
+    with _lobby(a, alice) as (at_a, _), _lobby(b, bob) as (at_b, hello):
+        names = {p["name"] for p in hello["players"]}
         while "alice" not in names:  # bob (on b) sees alice, whose socket is on a
             names |= {p["name"] for p in _until(at_b, "players")["players"]}
         r = httpx.post(
