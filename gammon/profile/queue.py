@@ -72,6 +72,7 @@ class AnalysisQueue:
         self.clock = clock
         self.max_attempts = max_attempts
         self.sessions = sessionmaker(store.engine, expire_on_commit=False)
+        self._wake = threading.Event()  # set when a job is queued in this process, or to stop
 
     # --- queueing ----------------------------------------------------------------------------
 
@@ -107,7 +108,13 @@ class AnalysisQueue:
         with self.sessions.begin() as s:
             s.add(row)
             s.flush()
-            return row.id
+            job_id = row.id
+        self._wake.set()  # committed: this process's worker starts on it now
+        return job_id
+
+    def wake(self) -> None:
+        """Make :meth:`serve` look at the queue now (a job queued elsewhere, or its stop set)."""
+        self._wake.set()
 
     # --- working -----------------------------------------------------------------------------
 
@@ -202,11 +209,14 @@ class AnalysisQueue:
         self, stop: threading.Event, idle: float = 5.0, engine: Callable[[int], Engine] = engine_for
     ) -> None:
         """A server's worker: queue again what a stopped server left running, then run jobs as
-        they come, looking every ``idle`` seconds while the queue is empty, until ``stop`` is set."""
+        they come, until ``stop`` is set (call :meth:`wake` after setting it to stop at once). A job
+        queued in this process wakes it; one queued by another process is found at the next look,
+        every ``idle`` seconds while the queue is empty."""
         self.recover()
         while not stop.is_set():
+            self._wake.clear()  # before the look: a job queued after it wakes the wait below
             if self.work_next(engine) is None:
-                stop.wait(idle)
+                self._wake.wait(idle)
 
     def status(self, job_id: int) -> tuple[str, str | None]:
         """The job's status and the reason of a failure."""

@@ -39,9 +39,9 @@ class AccountSettings:
 
     plies: int = DEFAULT_PLIES
     worker: bool = True
-    # A minute: a profile's analysis need not start at once, and a queue looked at every few
-    # seconds was seen to slow the study's jobs (the attack benchmark's start-and-cancel point).
-    idle: float = 60.0
+    # A job queued in this process wakes the worker at once; the look every few seconds finds those
+    # queued by another process (docs/profile.md: it costs the server nothing measurable).
+    idle: float = 5.0
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
     passwords: Passwords | None = None  # the hasher (tests give a cheap Argon2id)
 
@@ -80,6 +80,7 @@ class Members:
         """Stop the worker at its next look at the queue (an analysis under way is finished first,
         up to ``timeout`` seconds; a job cut short is queued again by the next start's recover)."""
         self._stop.set()
+        self.queue.wake()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None

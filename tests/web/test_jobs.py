@@ -121,6 +121,41 @@ def test_a_process_runner_relays_progress_and_stops_a_cancelled_job() -> None:
         runner.shutdown()
 
 
+def _one_long_step(progress: Progress) -> dict[str, Any]:  # a rollout's batch: no report for long
+    progress(0, 1)
+    time.sleep(60)
+    progress(1, 1)
+    return {"finished": True}
+
+
+def test_a_process_job_cancelled_as_it_starts_stops_before_its_work() -> None:
+    # Told at the cancel, not once its first report has come back: by then the worker was often
+    # well into the first batch of its work (a rollout's 216 trials), which another job waited on.
+    jobs = Jobs(ProcessRunner())
+    try:
+        job = jobs.start("test", "a", _one_long_step)
+        jobs.cancel(job.id)
+        deadline = time.monotonic() + 30
+        while job.finished is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert job.status == "cancelled" and job.finished is not None and job.done == 0
+    finally:
+        jobs.shutdown()
+
+
+def test_a_process_runner_stops_a_job_when_told_without_a_report_first() -> None:
+    runner = ProcessRunner()
+    seen: list[int] = []
+    try:
+        future = runner.submit(_slow_steps, lambda done, *_: seen.append(done))  # never raises
+        runner.stop(future)
+        with pytest.raises(JobCancelled):
+            future.result(timeout=120)
+        assert len(seen) <= 3  # (0, 0), perhaps (0, 400) and a first step: not the 400
+    finally:
+        runner.shutdown()
+
+
 def _many_quick_steps(progress: Progress) -> dict[str, Any]:
     for i in range(1, 301):
         progress(i, 300)
