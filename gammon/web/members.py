@@ -96,6 +96,13 @@ class Members:
                     seats[seat] = PlayerAccount(name=row.name, rating=row.rating)
         return seats[0], seats[1]
 
+    def seat_owner(self, session: str, match_id: str, seat: int) -> int | None:
+        """The account signed in with ``session`` if it holds the match's ``seat``, else None."""
+        account = self.accounts.account_of(session)
+        if account is None:
+            return None
+        return account.id if seat_holders(self.accounts, match_id).get(seat) == account.id else None
+
     def claim(self, session: str, seat_tokens: list[str]) -> tuple[list[str], int]:
         """Claim each seat token apart for the session's account (one refused does not stop the
         others): the matches claimed and how many tokens were refused."""
