@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import random
 import shutil
 import socket
@@ -54,7 +55,7 @@ class Cluster:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.url = f"postgresql://postgres@127.0.0.1:{self.port}/postgres"
-        self._root = shutil.which("su") is not None and Path("/proc/self").owner() == "root"
+        self._root = os.geteuid() == 0
         if self._root:
             shutil.chown(self.dir, "postgres")
 
