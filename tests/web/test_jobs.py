@@ -47,14 +47,22 @@ def _steps(n: int) -> Work:
         for i in range(1, n + 1):
             progress(i, n, {"step": i})
         return {"steps": n}
+
     return work
 
 
 def test_a_job_reports_its_progress_then_its_result() -> None:
     jobs = Jobs(NowRunner())
     job = jobs.start("test", "a", _steps(3))
-    assert job.to_dict() == {"id": job.id, "kind": "test", "status": "done", "done": 3, "total": 3,
-                             "detail": {"step": 3}, "result": {"steps": 3}}
+    assert job.to_dict() == {
+        "id": job.id,
+        "kind": "test",
+        "status": "done",
+        "done": 3,
+        "total": 3,
+        "detail": {"step": 3},
+        "result": {"steps": 3},
+    }
 
 
 def test_a_failing_job_says_why_only_for_the_errors_of_its_input() -> None:
@@ -235,6 +243,7 @@ def _named(runner: OneWorker, name: str) -> Work:
         runner.started.append(name)
         progress(1, 1)
         return {"name": name}
+
     return work
 
 
@@ -301,5 +310,11 @@ def test_a_job_the_runner_refuses_fails_and_frees_its_place() -> None:
     jobs = Jobs(BrokenRunner(), per_client=1)
     for _ in range(3):
         job = jobs.start("test", "a", _steps(1))
-        assert jobs.view(job) == {"id": job.id, "kind": "test", "status": "failed", "done": 0, "total": 0,
-                                  "error": "the job failed"}
+        assert jobs.view(job) == {
+            "id": job.id,
+            "kind": "test",
+            "status": "failed",
+            "done": 0,
+            "total": 0,
+            "error": "the job failed",
+        }
