@@ -33,6 +33,8 @@ Steps = npt.NDArray[np.int8]
 """(from, to) steps: int8[4, 2] for one play, int8[n, 4, 2] for n."""
 Keys = npt.NDArray[np.uint64]
 Table = npt.NDArray[np.int32]
+Buffers = tuple[Board, Table, Keys, Board, Steps, Steps, npt.NDArray[np.int64]]
+"""What :func:`generate_into` works in: ``(b, table, keys, out_boards, out_steps, path, stack)``."""
 
 
 @njit(cache=True, inline="always")
@@ -86,8 +88,17 @@ def undo_step(b: Board, src: int, dst: int, hit: int) -> None:
 
 
 @njit(cache=True, inline="always")
-def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys: Keys,
-            out_boards: Board, out_steps: Steps, count: int) -> int:
+def _record(
+    b: Board,
+    hitmask: int,
+    path: Steps,
+    nsteps: int,
+    table: Table,
+    keys: Keys,
+    out_boards: Board,
+    out_steps: Steps,
+    count: int,
+) -> int:
     """Store the play that led to ``b`` unless its result is known; returns the new count,
     or -1 when the output arrays are full."""
     hi = np.uint64(0)
@@ -121,8 +132,16 @@ def _record(b: Board, hitmask: int, path: Steps, nsteps: int, table: Table, keys
 
 
 @njit(cache=True, _nrt=False)
-def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
-             out_steps: Steps, path: Steps, stack: npt.NDArray[np.int64]) -> tuple[int, int]:
+def _doubles(
+    b: Board,
+    die: int,
+    table: Table,
+    keys: Keys,
+    out_boards: Board,
+    out_steps: Steps,
+    path: Steps,
+    stack: npt.NDArray[np.int64],
+) -> tuple[int, int]:
     """Up to four steps of ``die``; sources never increase, which finds every result once or more.
 
     Depth-first with an explicit stack (in ``path`` int8 (4, 2) and ``stack`` int64 (17,),
@@ -179,8 +198,17 @@ def _doubles(b: Board, die: int, table: Table, keys: Keys, out_boards: Board,
 
 
 @njit(cache=True, _nrt=False)
-def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys: Keys,
-               out_boards: Board, out_steps: Steps, path: Steps) -> int:
+def _both_dice(
+    b: Board,
+    first: int,
+    second: int,
+    count: int,
+    table: Table,
+    keys: Keys,
+    out_boards: Board,
+    out_steps: Steps,
+    path: Steps,
+) -> int:
     """Every two-step play that uses ``first`` and then ``second`` (``path``: scratch)."""
     for s1 in range(25, 0, -1):
         t1 = step_target(b, s1, first)
@@ -196,8 +224,9 @@ def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys
             h2 = apply_step(b, s2, t2)
             path[1, 0] = s2
             path[1, 1] = t2
-            count = _record(b, (h1 << t1) | (h2 << t2), path, np.int64(2), table, keys, out_boards,
-                            out_steps, count)
+            count = _record(
+                b, (h1 << t1) | (h2 << t2), path, np.int64(2), table, keys, out_boards, out_steps, count
+            )
             undo_step(b, s2, t2, h2)
             if count < 0:
                 return -1
@@ -206,8 +235,9 @@ def _both_dice(b: Board, first: int, second: int, count: int, table: Table, keys
 
 
 @njit(cache=True, _nrt=False)
-def _one_die(b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board,
-            out_steps: Steps, path: Steps) -> int:
+def _one_die(
+    b: Board, die: int, count: int, table: Table, keys: Keys, out_boards: Board, out_steps: Steps, path: Steps
+) -> int:
     """Every one-step play with ``die`` (``path``: scratch)."""
     for s1 in range(25, 0, -1):
         t1 = step_target(b, s1, die)
@@ -238,19 +268,30 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     keys = np.empty((capacity, 2), dtype=np.uint64)
     out_boards = np.empty((capacity, 26), dtype=np.int8)
     out_steps = np.zeros((capacity, 4, 2), dtype=np.int8)
-    count, nsteps = generate_into(board, d1, d2, board.copy(), table, keys, out_boards, out_steps,
-                                  np.zeros((4, 2), dtype=np.int8), np.zeros(17, dtype=np.int64))
+    buffers = (
+        board.copy(),
+        table,
+        keys,
+        out_boards,
+        out_steps,
+        np.zeros((4, 2), dtype=np.int8),
+        np.zeros(17, dtype=np.int64),
+    )
+    count, nsteps = generate_into(board, d1, d2, buffers)
     return count, nsteps, out_boards, out_steps
 
 
 @njit(cache=True, _nrt=False)
-def generate_into(board: Board, d1: int, d2: int, b: Board, table: Table, keys: Keys, out_boards: Board,
-                  out_steps: Steps, path: Steps, stack: npt.NDArray[np.int64]) -> tuple[int, int]:
+def generate_into(board: Board, d1: int, d2: int, buffers: Buffers) -> tuple[int, int]:
     """:func:`generate` into buffers the caller keeps (a kernel that generates many times):
     ``(count, nsteps)``, the plays in ``out_boards`` and ``out_steps`` (as many as they hold:
-    ``count`` is -1 when they are too few). ``b`` (int8[26]) gets a copy of ``board`` to work on;
-    ``table`` (a power of two, at least twice the capacity) is cleared first; ``path`` (int8 (4,
-    2)) and ``stack`` (int64 (17,)) are the search's scratch."""
+    ``count`` is -1 when they are too few). ``buffers`` is ``(b, table, keys, out_boards,
+    out_steps, path, stack)``: ``b`` (int8[26]) gets a copy of ``board`` to work on; ``table`` (a
+    power of two, at least twice the capacity) is cleared first; ``keys`` (uint64 (capacity, 2)),
+    ``out_boards`` (int8 (capacity, 26)) and ``out_steps`` (int8 (capacity, 4, 2)) hold as many
+    plays; ``path`` (int8 (4, 2)) and ``stack`` (int64 (17,)) are the search's scratch. (A tuple
+    costs nothing here: compiled without reference counts.)"""
+    b, table, keys, out_boards, out_steps, path, stack = buffers
     for i in range(26):
         b[i] = board[i]
     for i in range(table.shape[0]):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gammon.errors import AmbiguousMoveError, IllegalMoveError, InvalidNotationError, cut
+from gammon.i18n import ntr, tr
 from gammon.primitives import BAR
 
 # Only for types: Position and Play call this module, and it works on what they hand it.
@@ -94,7 +95,9 @@ def _read_point(token: str, text: str) -> int:
         return 0
     value = int(token)
     if not 0 <= value <= 25:
-        raise InvalidNotationError(f"point {cut(token)!r} in {cut(text)!r} is not 0-25, 'bar' or 'off'")
+        raise InvalidNotationError(tr("point {token} in {text} is not 0-25, 'bar' or 'off'",
+                                      token=repr(cut(token)),
+                                      text=repr(cut(text))))
     return value
 
 
@@ -104,31 +107,33 @@ def parse_paths(text: str) -> tuple[CheckerPath, ...]:
         raise InvalidNotationError(f"a play must be text, not {cut(repr(text))}")
     tokens = re.sub(r"\s*\(\s*(\d)\s*\)", r"(\1)", text.strip().lower()).replace(",", " ").split()
     if not tokens:
-        raise InvalidNotationError(f"the play {cut(text)!r} is empty")
+        raise InvalidNotationError(tr("the play {text} is empty", text=repr(cut(text))))
     paths: list[CheckerPath] = []
     for token in tokens:
         match = _MOVE.match(token)
         if not match:
             raise InvalidNotationError(
-                f"cannot read {cut(token)!r} in the play {cut(text)!r}: write moves like '24/18*/12 13/11', "
-                "'bar/22', '6/off' or '13/7(2)'")
+                tr("cannot read {token} in the play {text}: write moves like '24/18*/12 13/11', "
+                   "'bar/22', '6/off' or '13/7(2)'", token=repr(cut(token)), text=repr(cut(text))))
         pieces = re.split(r"[/-]", match.group(1))
         points = tuple(_read_point(p.rstrip("*"), text) for p in pieces)
         hits = tuple(p.endswith("*") for p in pieces[1:])
+        quoted = {"token": repr(cut(token)), "text": repr(cut(text))}
         if pieces[0].endswith("*"):
-            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} marks a hit on its starting point")
+            raise InvalidNotationError(tr("{token} in {text} marks a hit on its starting point", **quoted))
         if any(a <= b for a, b in zip(points, points[1:])):
-            raise InvalidNotationError(
-                f"{cut(token)!r} in {cut(text)!r} does not move towards home (points must go down)")
+            raise InvalidNotationError(tr("{token} in {text} does not move towards home "
+                                          "(points must go down)",
+                                          **quoted))
         if points[0] == 0:
-            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} starts from 'off'")
+            raise InvalidNotationError(tr("{token} in {text} starts from 'off'", **quoted))
         if 0 in points[1:-1] or BAR in points[1:]:
-            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} passes through 'off' or the bar")
+            raise InvalidNotationError(tr("{token} in {text} passes through 'off' or the bar", **quoted))
         if points[-1] == 0 and hits[-1]:
-            raise InvalidNotationError(f"{cut(token)!r} in {cut(text)!r} marks a hit on 'off'")
+            raise InvalidNotationError(tr("{token} in {text} marks a hit on 'off'", **quoted))
         count = int(match.group(2) or 1)
         if not 1 <= count <= 4:
-            raise InvalidNotationError(f"repeat count in {cut(token)!r} of {cut(text)!r} must be 1-4")
+            raise InvalidNotationError(tr("repeat count in {token} of {text} must be 1-4", **quoted))
         paths.append(CheckerPath(points, hits, count))
     return tuple(paths)
 
@@ -149,14 +154,17 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     """
     moves = parse_paths(text)
     plays = position.legal_plays(dice)
-    where = f"in position {position.id} with {dice[0]}{dice[1]}"
+    where = position_words(position, dice)
+    typed = repr(cut(text))
     if not plays:
-        raise IllegalMoveError(f"there is no legal play {where}: the turn passes (got {cut(text)!r})")
+        raise IllegalMoveError(tr("there is no legal play {where}: the turn passes (got {text})", where=where,
+                                  text=typed))
     steps = _written_steps(moves)
     mover = [max(c, 0) for c in position.board]
     for src, dst in steps:
         if mover[src] <= 0:
-            raise IllegalMoveError(f"{cut(text)!r}: no checker of yours left on {format_point(src)} {where}")
+            raise IllegalMoveError(tr("{text}: no checker of yours left on {point} {where}", text=typed,
+                                      point=format_point(src), where=where))
         mover[src] -= 1
         mover[dst] += 1
     mover[0] = 0
@@ -164,8 +172,14 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     if not candidates:
         why = why_illegal(position, steps, dice)
         shown = plays[: 4 if why else 6]  # the reason first: fewer plays keep the line short
-        raise IllegalMoveError(f"{cut(text)!r} is not a legal play {where}" + (f": {why}" if why else "")
-                               + "; legal plays include " + ", ".join(str(p) for p in shown))
+        legal = ", ".join(str(p) for p in shown)
+        if why:
+            raise IllegalMoveError(tr("{text} is not a legal play {where}: {why}; "
+                                      "legal plays include {plays}",
+                                      text=typed, where=where, why=why, plays=legal))
+        raise IllegalMoveError(tr("{text} is not a legal play {where}; legal plays include {plays}",
+                                  text=typed,
+                                  where=where, plays=legal))
     if len(candidates) == 1:
         return candidates[0]
     # Same checkers moved, different hits on the way: the steps as written decide...
@@ -181,8 +195,14 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     fitting = [p for p in candidates if marked <= set(p.hits)]
     if len(fitting) == 1:
         return fitting[0]
-    raise AmbiguousMoveError(
-        f"{cut(text)!r} {where} fits several plays: " + ", ".join(str(p) for p in candidates))
+    raise AmbiguousMoveError(tr("{text} {where} fits several plays: {plays}", text=typed, where=where,
+                                plays=", ".join(str(p) for p in candidates)))
+
+
+def position_words(position: Position, dice: Sequence[int]) -> str:
+    """Where a play is read, as its errors say it ("in position 4HPwATDgc/ABMA with 31"); the
+    terminal, which shows the board, leaves it out of the message."""
+    return tr("in position {id} with {dice}", id=position.id, dice=f"{dice[0]}{dice[1]}")
 
 
 def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) -> str:
@@ -192,16 +212,18 @@ def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) 
     board = position.board
     mover = [max(c, 0) for c in board]
     if mover[BAR] and not any(src == BAR for src, _ in spans):
-        return "you have a checker on the bar: it must enter first"
+        return tr("you have a checker on the bar: it must enter first")
     d1, d2 = dice[0], dice[1]
     reach = {d1 * k for k in range(1, 5)} if d1 == d2 else {d1, d2, d1 + d2}
     for src, dst in spans:
         if dst > 0 and board[dst] <= -2:
-            return f"the other player holds point {dst}"
+            return tr("the other player holds point {point}", point=dst)
         if dst == 0 and any(mover[p] for p in range(7, BAR + 1)):
-            return "you cannot bear off while a checker is outside your home board"
+            return tr("you cannot bear off while a checker is outside your home board")
         if dst > 0 and src - dst not in reach:
-            return f"no die of {d1}{d2} moves a checker {src - dst} pip{'' if src - dst == 1 else 's'}"
+            return ntr("no die of {dice} moves a checker {n} pip",
+                       "no die of {dice} moves a checker {n} pips",
+                       src - dst, dice=f"{d1}{d2}", n=src - dst)
         mover[src] -= 1
         mover[dst] += 1
     return ""

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
+from gammon.i18n import N_, tr
+
 
 class Refusal(Enum):
     """The rule that refuses an action."""
@@ -64,24 +66,28 @@ class Refused:
         """The core's words for the rule itself ("the other player owns the cube"); empty for
         the reasons that only say what the game waits for (:data:`PHASE_REFUSALS`)."""
         r = Refusal
-        return {
-            r.NOT_A_PLAYER: f"a player is 0 or 1, got {self.detail}",
-            r.NOT_YOUR_TURN: "it is the other player's turn",
-            r.PLAYER_NEEDED: "abandon needs the player who leaves",
-            r.NO_CUBE: "these rules play without the cube",
-            r.CRAWFORD_GAME: "there is no doubling in the Crawford game",
-            r.CUBE_OWNED: "the other player owns the cube",
-            r.CUBE_LIMIT: f"the cube is at its limit of {self.limit}",
-            r.BEAVER_MATCH_PLAY: "beavers are for money play only",
-            r.BEAVERS_OFF: "these rules do not allow beavers",
-            r.BEAVER_LIMIT: f"a beaver would pass the cube limit of {self.limit}",
-            r.NOTHING_TO_UNDO: "there is no play to take back",
-            r.NOT_YOUR_PLAY: "only the player who made the play can take it back",
-            r.NOT_ON_ROLL: "only the player on roll can now",
-            r.BAD_RESIGNATION: f"a resignation is a WinKind (1, 2 or 3), got {self.detail}",
-            r.ILLEGAL_PLAY: self.detail,
-            r.NOT_A_GAME_ACTION: f"{self.detail} is not a game action",
-            r.GAME_NOT_OVER: "the current game is not over",
-            r.MATCH_OVER: (f"the match is over, {self.score[0]}-{self.score[1]}" if self.score
-                           else "the match is over"),
-        }.get(self.refusal, "")
+        if self.refusal is r.ILLEGAL_PLAY:
+            return self.detail
+        if self.refusal is r.MATCH_OVER:
+            if self.score:
+                return tr("the match is over, {score}", score=f"{self.score[0]}-{self.score[1]}")
+            return tr("the match is over")
+        words = {
+            r.NOT_A_PLAYER: N_("a player is 0 or 1, got {detail}"),
+            r.NOT_YOUR_TURN: N_("it is the other player's turn"),
+            r.PLAYER_NEEDED: N_("abandon needs the player who leaves"),
+            r.NO_CUBE: N_("these rules play without the cube"),
+            r.CRAWFORD_GAME: N_("there is no doubling in the Crawford game"),
+            r.CUBE_OWNED: N_("the other player owns the cube"),
+            r.CUBE_LIMIT: N_("the cube is at its limit of {limit}"),
+            r.BEAVER_MATCH_PLAY: N_("beavers are for money play only"),
+            r.BEAVERS_OFF: N_("these rules do not allow beavers"),
+            r.BEAVER_LIMIT: N_("a beaver would pass the cube limit of {limit}"),
+            r.NOTHING_TO_UNDO: N_("there is no play to take back"),
+            r.NOT_YOUR_PLAY: N_("only the player who made the play can take it back"),
+            r.NOT_ON_ROLL: N_("only the player on roll can now"),
+            r.BAD_RESIGNATION: N_("a resignation is a WinKind (1, 2 or 3), got {detail}"),
+            r.NOT_A_GAME_ACTION: N_("{detail} is not a game action"),
+            r.GAME_NOT_OVER: N_("the current game is not over"),
+        }.get(self.refusal)
+        return tr(words, detail=self.detail, limit=self.limit) if words else ""

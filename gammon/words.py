@@ -1,6 +1,6 @@
 """The words of the game, one table for every front end: :func:`describe` says what a recorded
-action did ("Alice doubles to 4"), with the players' names; the terminal prints it, the web's log
-and replays show it."""
+action did ("Alice doubles to 4"), with the players' names, in the current language
+(:mod:`gammon.i18n`); the terminal prints it, the web's log and replays show it."""
 
 from __future__ import annotations
 
@@ -18,14 +18,33 @@ from gammon.game import (
     Roll,
     Take,
 )
+from gammon.i18n import N_, ntr, tr
 from gammon.rules import WinKind
 
-WIN_WORDS = {WinKind.SINGLE: "a single game", WinKind.GAMMON: "a gammon", WinKind.BACKGAMMON: "a backgammon"}
+# What is won or offered, translated where it is said (tr(WIN_WORDS[kind])).
+WIN_WORDS = {WinKind.SINGLE: N_("a single game"), WinKind.GAMMON: N_("a gammon"),
+             WinKind.BACKGAMMON: N_("a backgammon")}
 
-# A verb's second-person form, for the player called "You" ("You roll", "pubeval rolls").
-_YOU_FORMS = {"rolls": "roll", "plays": "play", "doubles": "double", "takes": "take", "passes": "pass",
-              "beavers": "beaver", "offers": "offer", "accepts": "accept", "rejects": "reject",
-              "wins": "win", "throws": "throw", "owns": "own", "leaves": "leave"}
+YOU = "You"
+"""The name of the person who plays the computer (in files too); shown as :func:`shown_name` says."""
+
+# A verb said of a player: its sentence for a name, and for the player called "You" ("You roll",
+# "pubeval rolls"), each a whole sentence so that a language words it its own way.
+_VERB_FORMS = {
+    "rolls": (N_("{name} rolls"), N_("You roll")),
+    "plays": (N_("{name} plays"), N_("You play")),
+    "doubles": (N_("{name} doubles"), N_("You double")),
+    "takes": (N_("{name} takes"), N_("You take")),
+    "passes": (N_("{name} passes"), N_("You pass")),
+    "beavers": (N_("{name} beavers"), N_("You beaver")),
+    "offers": (N_("{name} offers"), N_("You offer")),
+    "accepts": (N_("{name} accepts"), N_("You accept")),
+    "rejects": (N_("{name} rejects"), N_("You reject")),
+    "wins": (N_("{name} wins"), N_("You win")),
+    "throws": (N_("{name} throws"), N_("You throw")),
+    "owns": (N_("{name} owns"), N_("You own")),
+    "leaves": (N_("{name} leaves"), N_("You leave")),
+}
 
 
 def printable(text: str) -> str:
@@ -38,9 +57,23 @@ def printable(text: str) -> str:
     return "".join("\ufffd" if unicodedata.category(c).startswith("C") else c for c in text)
 
 
+def shown_name(name: str) -> str:
+    """A player's name as shown: "You" in the current language, any other name as it is."""
+    return tr("You") if name == YOU else name
+
+
+def say_of(name: str, third: str, second: str, **values: object) -> str:
+    """The sentence ``third`` of the player ``name`` ("{name} doubles to {value}"), or ``second``
+    ("You double to {value}") for the player called "You"; both marked with N_ where written."""
+    if name == YOU:
+        return tr(second, **values)
+    return tr(third, name=name, **values)
+
+
 def said(name: str, verb: str) -> str:
     """``name`` followed by ``verb`` in the third person, or the second person for "You"."""
-    return f"{name} {_YOU_FORMS.get(verb, verb) if name == 'You' else verb}"
+    third, second = _VERB_FORMS.get(verb, ("{name} " + verb, "You " + verb))
+    return say_of(name, third, second)
 
 
 def format_dice(dice: tuple[int, int]) -> str:
@@ -49,7 +82,19 @@ def format_dice(dice: tuple[int, int]) -> str:
 
 
 def points_text(points: int) -> str:
-    return f"{points} point{'s' if points != 1 else ''}"
+    return ntr("{n} point", "{n} points", points, n=points)
+
+
+def _opening(action: Roll, names: tuple[str, str]) -> str:
+    """The opening roll: each player's throw, the tied throws before it and who plays first."""
+    ties = ""
+    if action.ties:
+        ties = " " + ntr("(after the tie {dice})", "(after the ties {dice})", len(action.ties),
+                         dice=", ".join(map(format_dice, action.ties)))
+    throws = [say_of(names[i], N_("{name} throws {number}"), N_("You throw {number}"), number=action.dice[i])
+              for i in (0, 1)]
+    first = say_of(names[action.player], N_("{name} plays first"), N_("You play first"))
+    return f"{throws[0]}, {throws[1]}{ties}: {first}"
 
 
 def describe(action: Action, names: tuple[str, str]) -> str:
@@ -57,29 +102,32 @@ def describe(action: Action, names: tuple[str, str]) -> str:
     who = names[action.player]
     if isinstance(action, Roll):
         if not action.opening:
-            return f"{said(who, 'rolls')} {format_dice(action.dice)}"
-        ties = ""
-        if action.ties:
-            plural = "s" if len(action.ties) > 1 else ""
-            ties = f" (after the tie{plural} {', '.join(map(format_dice, action.ties))})"
-        return (f"{said(names[0], 'throws')} {action.dice[0]}, {said(names[1], 'throws')} "
-                f"{action.dice[1]}{ties}: {said(who, 'plays')} first")
+            return say_of(who, N_("{name} rolls {dice}"), N_("You roll {dice}"),
+                          dice=format_dice(action.dice))
+        return _opening(action, names)
     if isinstance(action, PlayMade):
+        dice = format_dice(action.dice)
         if action.play is None:
-            return f"{said(who, 'rolls')} {format_dice(action.dice)} and cannot move"
-        return f"{said(who, 'plays')} {format_dice(action.dice)}: {action.play}"
+            return say_of(who, N_("{name} rolls {dice} and cannot move"),
+                          N_("You roll {dice} and cannot move"),
+                          dice=dice)
+        return say_of(who, N_("{name} plays {dice}: {play}"), N_("You play {dice}: {play}"), dice=dice,
+                      play=action.play)
     if isinstance(action, Double):
-        return f"{said(who, 'doubles')} to {action.cube_value}"
+        return say_of(who, N_("{name} doubles to {value}"), N_("You double to {value}"),
+                      value=action.cube_value)
     if isinstance(action, Take):
         return said(who, "takes")
     if isinstance(action, Pass):
         return said(who, "passes")
     if isinstance(action, Beaver):
-        return f"{said(who, 'beavers')} to {action.cube_value}"
+        return say_of(who, N_("{name} beavers to {value}"), N_("You beaver to {value}"),
+                      value=action.cube_value)
     if isinstance(action, Resign):
-        return f"{said(who, 'offers')} to resign {WIN_WORDS[action.win_kind]}"
+        return say_of(who, N_("{name} offers to resign {what}"), N_("You offer to resign {what}"),
+                      what=tr(WIN_WORDS[action.win_kind]))
     if isinstance(action, AcceptResignation):
-        return f"{said(who, 'accepts')} the resignation"
+        return say_of(who, N_("{name} accepts the resignation"), N_("You accept the resignation"))
     if isinstance(action, RejectResignation):
-        return f"{said(who, 'rejects')} the resignation"
-    return f"{said(who, 'leaves')} the game"  # Abandon
+        return say_of(who, N_("{name} rejects the resignation"), N_("You reject the resignation"))
+    return say_of(who, N_("{name} leaves the game"), N_("You leave the game"))  # Abandon

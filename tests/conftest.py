@@ -16,11 +16,16 @@ browser" -n 2``; the full suite (``python -m pytest -n 2``) is the CI command.
 
 from __future__ import annotations
 
+import os
 from types import ModuleType
 
 import pytest
 
 from tests.helpers import needs_gnubg
+
+# The tests read English messages, whatever the locale of the machine that runs them (the commands
+# they start inherit it); the tests of the other languages ask for theirs.
+os.environ["LANGUAGE"] = "en"
 
 
 def _imports(item: pytest.Item, name: str) -> bool:

@@ -34,6 +34,9 @@ _PROFILE = "the store, the accounts and the engine load only for `gammon import`
 _ACCOUNTS = "SQLAlchemy and argon2 load only for `gammon account`"
 
 STARTUP_SAVINGS: dict[tuple[str, str], str] = {
+    ("gammon.i18n", "babel.messages.mofile"): "English needs no catalogue: Babel loads with the first "
+    "other language's",
+    ("gammon.i18n", "babel.messages.pofile"): "as above",
     ("gammon.position", "gammon.movegen"): "`import gammon` without numba: the move generator's "
     "kernels load on the first legal_plays()",
     ("gammon.position", "numpy"): "`import gammon` without numpy: a board as an array only when asked",
@@ -52,6 +55,9 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.session", "gammon.advice"): _ENGINE,
     ("gammon.cli.main", "gammon.cli.hint"): _ENGINE,
     ("gammon.cli.main", "gammon.cli.serve"): "asyncio loads only for `gammon serve`",
+    ("gammon.cli.main", "gammon.protocols.gnubg_external"): _ENGINE,
+    ("gammon.cli.external", "gammon.engine.engine"): _ENGINE,
+    ("gammon.cli.external", "gammon.protocols.external"): _ENGINE,
     ("gammon.cli.analyse", "gammon.analysis"): _ANALYSIS,
     ("gammon.cli.analyse", "gammon.analysis.report_html"): _ANALYSIS,
     ("gammon.cli.analyse", "gammon.analysis.serialize"): _ANALYSIS,
@@ -65,6 +71,7 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.serve", "gammon.web"): _WEB,
     ("gammon.cli.serve", "gammon.web.jobs"): _WEB,
     ("gammon.cli.serve", "gammon.web.lifeline"): _WEB,
+    ("gammon.cli.serve", "gammon.web.members"): _WEB,
     ("gammon.cli.serve", "gammon.web.study"): _WEB,
     ("gammon.cli.serve", "gammon.web.warmup"): _WEB,
     ("gammon.cli.serve", "uvicorn"): _WEB,
@@ -72,8 +79,11 @@ STARTUP_SAVINGS: dict[tuple[str, str], str] = {
     ("gammon.cli.account", "gammon.accounts"): _ACCOUNTS,
     ("gammon.cli.account", "gammon.store"): _ACCOUNTS,
     ("gammon.web.engine_pool", "gammon.engine.engine"): _SERVER,
+    ("gammon.web.engine_pool", "gammon.web.tutoring"): _SERVER,
     ("gammon.web.hints", "gammon.advice"): _SERVER,
     ("gammon.web.hints", "gammon.engine.engine"): _SERVER,
+    ("gammon.protocols.wildbg", "gammon.engine.engine"): _SERVER,
+    ("gammon.protocols.wildbg", "gammon.advice"): _SERVER,
     ("gammon.web.study", "gammon.advice"): _SERVER,
     ("gammon.web.study", "gammon.engine.engine"): _SERVER,
     ("gammon.web.study", "gammon.web.study_work"): _SERVER,
@@ -106,14 +116,7 @@ FUNCTION_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()
 
 LONG_FUNCTIONS_TO_BE_EMPTIED: set[str] = set()
 
-MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = {
-    # numba kernels take their arrays one by one
-    "gammon.engine.net.forward:evaluate_one",
-    "gammon.engine.net.forward:net_outputs",
-    "gammon.movegen:generate_into",
-    "gammon.web.app:create_app",
-    "gammon.web.hub:Hub.__init__",
-}
+MANY_PARAMETERS_TO_BE_EMPTIED: set[str] = set()
 
 PRIVATE_IMPORTS_TO_BE_EMPTIED: set[tuple[str, str]] = set()
 

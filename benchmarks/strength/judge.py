@@ -11,8 +11,10 @@ reference best is the best of GNU Backgammon 2-ply's own choice and the plays ju
 negative. Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off;
 such a choice is matched to the legal play with the same 2-ply score). Targets:
 Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg 0-ply's.
-Contact decisions are also split by the points the mover holds in the opponent's home board (none,
-one: holding games, two or more: back games), where the nets have been weakest.
+Each mean loss comes with its standard error over the decisions (two nets judged in two runs
+differ clearly when their means differ by several of them). Contact decisions are also split by
+the points the mover holds in the opponent's home board (none, one: holding games, two or more:
+back games), where the nets have been weakest.
 
     python -m benchmarks.strength.judge [--set selfplay|wildbg] [--decisions N] [--seed 1]
         [--extra 1 2 2plain] [--players 2 0] [--weights FILE] [--blunders]
@@ -56,11 +58,17 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="roll seed for --set wildbg")
     parser.add_argument("--report-every", type=int, default=500)
     parser.add_argument("--extra", nargs="*", default=[], choices=["1", "2", "2plain"])
-    parser.add_argument("--players", nargs="+", default=["2", "0"], choices=["0", "1", "2"],
-                        help="Engine plies judged (2: Engine(), the default)")
+    parser.add_argument(
+        "--players",
+        nargs="+",
+        default=["2", "0"],
+        choices=["0", "1", "2"],
+        help="Engine plies judged (2: Engine(), the default)",
+    )
     parser.add_argument("--blunders", action="store_true", help="list each player's blunders")
-    parser.add_argument("--weights", type=Path, default=None,
-                        help="a weights file instead of the shipped net")
+    parser.add_argument(
+        "--weights", type=Path, default=None, help="a weights file instead of the shipped net"
+    )
     args = parser.parse_args()
     if args.set == "selfplay":
         work = [(d.position, d.dice) for d in read_judge_set()][: args.decisions]
@@ -73,12 +81,15 @@ def main() -> None:
     ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
     ctx0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
     ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
-    engines = {("Engine()" if plies == "2" else f"Engine(plies={plies})"):
-               Engine(plies=int(plies), evaluator=ev) for plies in args.players}
+    engines = {
+        ("Engine()" if plies == "2" else f"Engine(plies={plies})"): Engine(plies=int(plies), evaluator=ev)
+        for plies in args.players
+    }
     for extra in args.extra:
         if extra == "2plain":
-            engines["2-ply plain filter"] = Engine(settings=SearchSettings(plies=2, filters=PLAIN_FILTERS),
-                                                   evaluator=ev)
+            engines["2-ply plain filter"] = Engine(
+                settings=SearchSettings(plies=2, filters=PLAIN_FILTERS), evaluator=ev
+            )
         else:
             engines[f"Engine(plies={extra})"] = Engine(plies=int(extra), evaluator=ev)
     names = [*engines, "gnubg 0-ply"]
@@ -103,30 +114,47 @@ def main() -> None:
     start = time.perf_counter()
 
     def report(n: int) -> None:
-        print(f"{n} decisions ({source}); reference: GNU Backgammon 2-ply cubeless; evaluator: "
-              f"{type(first.evaluator).__name__} {args.weights or '(shipped)'}; "
-              f"{time.perf_counter() - start:.0f} s")
+        print(
+            f"{n} decisions ({source}); reference: GNU Backgammon 2-ply cubeless; evaluator: "
+            f"{type(first.evaluator).__name__} {args.weights or '(shipped)'}; "
+            f"{time.perf_counter() - start:.0f} s"
+        )
         is_contact = np.array(contact[:n])
         arrays = {name: np.array(lost[name][:n]) for name in names}
-        print(f"{'player':<20}{'mean loss (mEMG)':>18}{'contact':>9}{'race':>7}{'blunders > 0.08':>17}"
-              f"{'same as ref':>13}{'time/dec':>11}")
+        print(
+            f"{'player':<20}{'mean loss (mEMG)':>18}{'+- se':>7}{'contact':>9}{'race':>7}"
+            f"{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}"
+        )
         for name, arr in arrays.items():
-            print(f"{name:<20}{1000 * arr.mean():>18.2f}{1000 * arr[is_contact].mean():>9.2f}"
-                  f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > BLUNDER).sum()):>17}"
-                  f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms")
-        print(f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
-              "millipoints of cubeless money equity; targets: Engine(plies=0) <= 3.0, Engine() <= 1.5, "
-              "blunders <= gnubg 0-ply's)")
+            se = 1000 * arr.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+            print(
+                f"{name:<20}{1000 * arr.mean():>18.2f}{se:>7.2f}{1000 * arr[is_contact].mean():>9.2f}"
+                f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > BLUNDER).sum()):>17}"
+                f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms"
+            )
+        print(
+            f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
+            "millipoints of cubeless money equity; targets: Engine(plies=0) <= 3.0, Engine() <= 1.5, "
+            "blunders <= gnubg 0-ply's)"
+        )
         groups = [(f"{k}{'+' if k == 2 else ''}", is_contact & (held[:n] == k)) for k in (0, 1, 2)]
-        print("contact decisions by the points the mover holds in the opponent's home board: "
-              + "; ".join(f"{label}: {int(mask.sum())}" for label, mask in groups))
+        print(
+            "contact decisions by the points the mover holds in the opponent's home board: "
+            + "; ".join(f"{label}: {int(mask.sum())}" for label, mask in groups)
+        )
         for name, arr in arrays.items():
-            print(f"  {name:<18}" + "".join(f"{label:>4}: {1000 * arr[mask].mean():6.2f}"
-                                            for label, mask in groups if mask.any()))
+            print(
+                f"  {name:<18}"
+                + "".join(
+                    f"{label:>4}: {1000 * arr[mask].mean():6.2f}" for label, mask in groups if mask.any()
+                )
+            )
         off_out = is_contact & borne[:n]
         if off_out.any():
-            print(f"contact decisions where a side has a checker off and another out: {int(off_out.sum())}; "
-                  + "; ".join(f"{name} {1000 * arr[off_out].mean():.2f}" for name, arr in arrays.items()))
+            print(
+                f"contact decisions where a side has a checker off and another out: {int(off_out.sum())}; "
+                + "; ".join(f"{name} {1000 * arr[off_out].mean():.2f}" for name, arr in arrays.items())
+            )
         sys.stdout.flush()
 
     for k, (p, dice) in enumerate(work, 1):

@@ -2,8 +2,8 @@
 
 A guest holds a seat by its token; claiming links the seat to an account (the seat token keeps
 working). Deleting an account takes its personal data (name, password hash, sessions, its own
-rating history); its matches stay, the seats it held without an account, so its opponents see an
-anonymous player.
+rating history, its invitations in the lobby); its matches stay, the seats it held without an
+account, so its opponents see an anonymous player.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from gammon.rules import Rules
 from gammon.store.models import (
     AccountRow,
     AccountSessionRow,
+    LobbyInvitationRow,
     MatchRow,
     RatingChangeRow,
     SeatAccountRow,
@@ -114,6 +115,14 @@ def erase_account(accounts: Accounts, account_id: int) -> None:
         )
         s.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
         s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == account_id))
+        invitation = LobbyInvitationRow
+        s.execute(
+            delete(invitation).where(
+                (invitation.poster_id == account_id)
+                | (invitation.to_id == account_id)
+                | (invitation.acceptor_id == account_id)
+            )
+        )
         s.execute(delete(AccountRow).where(AccountRow.id == account_id))
 
 

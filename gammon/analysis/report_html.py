@@ -10,10 +10,11 @@ from html import escape
 from pathlib import Path
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
-from gammon.analysis.summary import cube_rows, describe, summary_sections
+from gammon.analysis.summary import action_words, cube_rows, describe, summary_sections
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.cube.met import equity_after, match_equity
+from gammon.i18n import current_language, ntr, tr
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
@@ -57,7 +58,7 @@ def chance_series(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int,
     length = analysis.match_length
     for g in analysis.games:
         post = False
-        breaks.append((len(series), f"Game {g.number}"))
+        breaks.append((len(series), tr("Game {number}", number=g.number)))
         if length:
             away = (length - g.score[0], length - g.score[1])
             post = not g.crawford and 1 in away
@@ -79,11 +80,9 @@ def chance_series(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int,
 
 def _checker_table(d: CheckerPlay) -> str:
     best = d.candidates[0].equity if d.candidates else 0.0
-    out = [
-        '<table><tr><th>#</th><th>play</th><th class="num">equity</th><th class="num">diff</th>'
-        '<th class="num">win</th><th class="num">gammon</th><th class="num">lose gammon</th>'
-        '<th class="num">ply</th></tr>'
-    ]
+    heads = [tr("equity"), tr("diff"), tr("win"), tr("gammon"), tr("lose gammon"), tr("ply")]
+    out = [f"<table><tr><th>#</th><th>{escape(tr('play'))}</th>"
+           + "".join(f'<th class="num">{escape(h)}</th>' for h in heads) + "</tr>"]
     for rank, c in enumerate(d.candidates, 1):
         p = c.probabilities
         made = ' class="made"' if c.play == d.played else ""
@@ -99,14 +98,18 @@ def _checker_table(d: CheckerPlay) -> str:
 
 def _cube_table(d: CubeChoice) -> str:
     dec = d.decision
-    out = ['<table><tr><th>cube action</th><th class="num">equity (EMG)</th><th class="num">diff</th></tr>']
-    for label, eq, diff in cube_rows(d):
-        out.append(f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td><td class="num">{diff:+.3f}</td></tr>')
-    out.append(
-        f"</table><p>Right action: {escape(d.best_action)}; chances of the doubler: win "
-        f"{dec.probabilities.win:.1%}, gammon {dec.probabilities.win_gammon:.1%}, lose gammon "
-        f"{dec.probabilities.lose_gammon:.1%}.</p>"
-    )
+    action, equity, diff = tr("cube action"), tr("equity (EMG)"), tr("diff")
+    out = [f'<table><tr><th>{escape(action)}</th><th class="num">{escape(equity)}</th>'
+           f'<th class="num">{escape(diff)}</th></tr>']
+    for label, eq, change in cube_rows(d):
+        out.append(f'<tr><td>{escape(label)}</td><td class="num">{eq:+.3f}</td>'
+                   f'<td class="num">{change:+.3f}</td></tr>')
+    p = dec.probabilities
+    words = tr("Right action: {action}; chances of the doubler: win {win}, gammon {gammon}, "
+               "lose gammon {lose}.",
+               action=action_words(d.best_action), win=f"{p.win:.1%}", gammon=f"{p.win_gammon:.1%}",
+               lose=f"{p.lose_gammon:.1%}")
+    out.append(f"</table><p>{escape(words)}</p>")
     return "".join(out)
 
 
@@ -114,20 +117,23 @@ def _decision(d: Decision, analysis: MatchAnalysis) -> str:
     c = d.context
     me, them = c.player, 1 - c.player
     owner = None if c.cube_owner is None else 0 if c.cube_owner == me else 1
-    caption = f"{c.position.id}  {analysis.names[me]} to play"
+    caption = tr("{id}  {name} to play", id=c.position.id, name=analysis.names[me])
     board = board_svg(c.position, (me, them), c.dice, c.cube_value, owner, caption)
     mark = d.skill.value.replace(" ", "-")
     head = (
         f'<h3 class="mark-{mark}">{escape(describe(d, analysis.names))}</h3>'
-        f'<p class="note">GNU Backgammon ID {escape(c.gnubg_id)}; cube {c.cube_value}; '
-        f"score {c.score[0]}-{c.score[1]}</p>"
+        '<p class="note">'
+        + escape(tr("GNU Backgammon ID {id}; cube {cube}; score {score}", id=c.gnubg_id, cube=c.cube_value,
+                    score=f"{c.score[0]}-{c.score[1]}"))
+        + "</p>"
     )
     text = []
     if isinstance(d, CheckerPlay):
         if d.best is not None:
-            text.append(
-                f"<p>Played <b>{escape(str(d.played))}</b>; best <b>{escape(str(d.best.play))}</b>.</p>"
-            )
+            # the catalogues' text holds no markup; the plays are escaped
+            played = tr("Played {played}; best {best}.", played=f"<b>{escape(str(d.played))}</b>",
+                        best=f"<b>{escape(str(d.best.play))}</b>")
+            text.append(f"<p>{played}</p>")
         text.append(_checker_table(d))
     else:
         text.append(_cube_table(d))
@@ -141,24 +147,28 @@ def _decision(d: Decision, analysis: MatchAnalysis) -> str:
 def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
     """The report as a string."""
     names = analysis.names
-    kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
-    title = f"{names[0]} vs {names[1]}: {kind}"
+    length = analysis.match_length
+    kind = ntr("{n}-point match", "{n}-point match", length, n=length) if length else tr("money session")
+    title = tr("{first} vs {second}: {kind}", first=names[0], second=names[1], kind=kind)
     series, breaks = chance_series(analysis)
-    what = "match winning chances" if analysis.match_length else "chances to win the game"
+    what = tr("Match winning chances") if length else tr("Chances to win the game")
     marked = analysis.marked()
+    note = tr("Analysed by gammon at {plies} ply; equities in EMG (equivalent to money game), rates in mEMG "
+              "(thousandths of EMG per decision); PR = 500 x mean error per decision; intervals are 95% "
+              "bootstrap intervals (seed {seed}).", plies=analysis.plies, seed=seed)
+    statistics = tr("Statistics")
+    marked_title = tr("Marked decisions ({count})", count=len(marked))
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"/>',
+        f'<html lang="{current_language()}"><head><meta charset="utf-8"/>',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f'<p class="note">Analysed by gammon at {analysis.plies} ply; equities in EMG (equivalent to '
-        f"money game), rates in mEMG (thousandths of EMG per decision); PR = 500 x mean error per "
-        f"decision; intervals are 95% bootstrap intervals (seed {seed}).</p>",
-        "<h2>Statistics</h2>",
+        f'<p class="note">{escape(note)}</p>',
+        f"<h2>{escape(statistics)}</h2>",
         _summary_table(analysis, seed),
-        f"<h2>{escape(what[0].upper() + what[1:])}</h2>",
+        f"<h2>{escape(what)}</h2>",
         chart_svg(series, breaks, names),
-        f"<h2>Marked decisions ({len(marked)})</h2>",
+        f"<h2>{escape(marked_title)}</h2>",
         *[_decision(d, analysis) for d in marked],
         "</body></html>",
     ]

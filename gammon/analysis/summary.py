@@ -1,5 +1,6 @@
 """The players' statistics as rows of text (label, player 0, player 1), shared by the terminal
-report and the HTML report. Errors are shown as positive numbers."""
+report and the HTML report, in the current language (:mod:`gammon.i18n`). Errors are shown as
+positive numbers."""
 
 from __future__ import annotations
 
@@ -8,26 +9,46 @@ from collections.abc import Callable
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
 from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.stats import ERROR_KINDS, ErrorSum, PlayerStatistics
+from gammon.i18n import N_, tr
 
 Row = tuple[str, str, str]
 ERROR_LABELS = {
-    "missed double below CP": "Missed doubles below CP",
-    "missed double above CP": "Missed doubles above CP",
-    "wrong double below DP": "Wrong doubles below DP",
-    "wrong double above TG": "Wrong doubles above TG",
-    "wrong take": "Wrong takes",
-    "wrong pass": "Wrong passes",
+    "missed double below CP": N_("Missed doubles below CP"),
+    "missed double above CP": N_("Missed doubles above CP"),
+    "wrong double below DP": N_("Wrong doubles below DP"),
+    "wrong double above TG": N_("Wrong doubles above TG"),
+    "wrong take": N_("Wrong takes"),
+    "wrong pass": N_("Wrong passes"),
 }
+# The marks of gammon.analysis.marks (Skill, Luck) and the cube actions, as they are said.
+MARK_WORDS = {"doubtful": N_("doubtful"), "bad": N_("bad"), "very bad": N_("very bad"),
+              "very lucky": N_("very lucky"), "lucky": N_("lucky"), "unlucky": N_("unlucky"),
+              "very unlucky": N_("very unlucky")}
+ACTION_WORDS = {"take": N_("take"), "pass": N_("pass"), "double": N_("double"), "no double": N_("no double"),
+                "no double, too good": N_("no double, too good"), "beaver": N_("beaver")}
+
+
+def mark_words(mark: str) -> str:
+    """A mark's value ("very bad", "lucky") in the current language."""
+    return tr(MARK_WORDS[mark]) if mark in MARK_WORDS else mark
+
+
+def action_words(action: str) -> str:
+    """A cube action ("no double", "take") in the current language."""
+    return tr(ACTION_WORDS[action]) if action in ACTION_WORDS else action
 Section = tuple[str, list[Row]]
 
 
 def _total(emg: float, cost: float, match: bool) -> str:
-    return f"{emg:.3f} ({100 * cost:.2f}%)" if match else f"{emg:.3f} ({cost:+.3f} pts)"
+    return f"{emg:.3f} ({100 * cost:.2f}%)" if match else tr("{emg} ({points} pts)", emg=f"{emg:.3f}",
+                                                                   points=f"{cost:+.3f}")
 
 
 def _rate(memg: float, cost_rate: float, match: bool) -> str:
     # cost_rate is in thousandths (of MWC or points) per decision
-    return f"{memg:.1f} ({cost_rate / 10:.3f}%)" if match else f"{memg:.1f} ({cost_rate / 1000:+.4f} pts)"
+    if match:
+        return f"{memg:.1f} ({cost_rate / 10:.3f}%)"
+    return tr("{emg} ({points} pts)", emg=f"{memg:.1f}", points=f"{cost_rate / 1000:+.4f}")
 
 
 def _errors(e: ErrorSum, match: bool) -> str:
@@ -39,7 +60,7 @@ def _ci(ci: tuple[float, float] | None) -> str:
 
 
 def _result(value: float, match: bool) -> str:
-    return f"{100 * value:+.2f}%" if match else f"{value:+.3f} pts"
+    return f"{100 * value:+.2f}%" if match else tr("{points} pts", points=f"{value:+.3f}")
 
 
 def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bool) -> list[Section]:
@@ -49,50 +70,52 @@ def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bo
     def row(label: str, f: Callable[[PlayerStatistics], str]) -> Row:
         return (label, f(a), f(b))
 
-    unit = "EMG (MWC)" if match else "EMG (points)"
+    unit = tr("EMG (MWC)") if match else tr("EMG (points)")
+    error_total, error_rate = tr("Error total {unit}", unit=unit), tr("Error rate m{unit}", unit=unit)
     checker = [
-        row("Total moves", lambda s: str(s.checker.moves)),
-        row("Unforced moves", lambda s: str(s.checker.unforced)),
+        row(tr("Total moves"), lambda s: str(s.checker.moves)),
+        row(tr("Unforced moves"), lambda s: str(s.checker.unforced)),
         *[
-            (f"Moves marked {k.value}", str(a.checker.marks[k]), str(b.checker.marks[k]))
+            (tr("Moves marked {mark}", mark=mark_words(k.value)), str(a.checker.marks[k]),
+             str(b.checker.marks[k]))
             for k in (Skill.DOUBTFUL, Skill.BAD, Skill.VERY_BAD)
         ],
-        row(f"Error total {unit}", lambda s: _total(s.checker.error_total, s.checker.cost_total, match)),
-        row(f"Error rate m{unit}", lambda s: _rate(s.checker.error_rate, s.checker.cost_rate, match)),
+        row(error_total, lambda s: _total(s.checker.error_total, s.checker.cost_total, match)),
+        row(error_rate, lambda s: _rate(s.checker.error_rate, s.checker.cost_rate, match)),
     ]
     cube = [
-        row("Total cube decisions", lambda s: str(s.cube.total)),
-        row("Close or actual cube decisions", lambda s: str(s.cube.close_or_actual)),
-        row("Doubles", lambda s: str(s.cube.doubles)),
-        row("Takes", lambda s: str(s.cube.takes)),
-        row("Passes", lambda s: str(s.cube.passes)),
+        row(tr("Total cube decisions"), lambda s: str(s.cube.total)),
+        row(tr("Close or actual cube decisions"), lambda s: str(s.cube.close_or_actual)),
+        row(tr("Doubles"), lambda s: str(s.cube.doubles)),
+        row(tr("Takes"), lambda s: str(s.cube.takes)),
+        row(tr("Passes"), lambda s: str(s.cube.passes)),
         *[
-            (ERROR_LABELS[k], _errors(a.cube.errors[k], match), _errors(b.cube.errors[k], match))
+            (tr(ERROR_LABELS[k]), _errors(a.cube.errors[k], match), _errors(b.cube.errors[k], match))
             for k in ERROR_KINDS
         ],
-        row(f"Error total {unit}", lambda s: _total(s.cube.error_total, s.cube.cost_total, match)),
-        row(f"Error rate m{unit}", lambda s: _rate(s.cube.error_rate, s.cube.cost_rate, match)),
+        row(error_total, lambda s: _total(s.cube.error_total, s.cube.cost_total, match)),
+        row(error_rate, lambda s: _rate(s.cube.error_rate, s.cube.cost_rate, match)),
     ]
     luck = [
         *[
-            (f"Rolls marked {k.value}", str(a.luck.marks[k]), str(b.luck.marks[k]))
+            (tr("Rolls marked {mark}", mark=mark_words(k.value)), str(a.luck.marks[k]), str(b.luck.marks[k]))
             for k in (Luck.VERY_LUCKY, Luck.LUCKY, Luck.UNLUCKY, Luck.VERY_UNLUCKY)
         ],
-        row(f"Luck total {unit}", lambda s: _total(s.luck.total, s.luck.cost_total, match)),
-        row(f"Luck rate m{unit}", lambda s: _rate(s.luck.rate, s.luck.cost_rate, match)),
+        row(tr("Luck total {unit}", unit=unit), lambda s: _total(s.luck.total, s.luck.cost_total, match)),
+        row(tr("Luck rate m{unit}", unit=unit), lambda s: _rate(s.luck.rate, s.luck.cost_rate, match)),
     ]
     overall = [
-        row(f"Error total {unit}", lambda s: _total(s.overall.error_total, s.overall.cost_total, match)),
+        row(error_total, lambda s: _total(s.overall.error_total, s.overall.cost_total, match)),
         row(
-            "Error rate mEMG [95% CI]",
+            tr("Error rate mEMG [95% CI]"),
             lambda s: f"{s.overall.error_rate:.1f}{_ci(s.overall.error_rate_ci95)}",
         ),
-        row("PR (eXtreme Gammon) [95% CI]", lambda s: f"{s.overall.pr:.2f}{_ci(s.overall.pr_ci95)}"),
-        row("Snowie error rate", lambda s: f"{s.overall.snowie_error_rate:.1f}"),
-        row("Actual result", lambda s: _result(s.overall.actual_result, match)),
-        row("Luck adjusted result", lambda s: _result(s.overall.luck_adjusted_result, match)),
+        row(tr("PR (eXtreme Gammon) [95% CI]"), lambda s: f"{s.overall.pr:.2f}{_ci(s.overall.pr_ci95)}"),
+        row(tr("Snowie error rate"), lambda s: f"{s.overall.snowie_error_rate:.1f}"),
+        row(tr("Actual result"), lambda s: _result(s.overall.actual_result, match)),
+        row(tr("Luck adjusted result"), lambda s: _result(s.overall.luck_adjusted_result, match)),
     ]
-    return [("Checker play", checker), ("Cube", cube), ("Luck", luck), ("Overall", overall)]
+    return [(tr("Checker play"), checker), (tr("Cube"), cube), (tr("Luck"), luck), (tr("Overall"), overall)]
 
 
 def cube_rows(d: CubeChoice) -> list[tuple[str, float, float]]:
@@ -104,9 +127,9 @@ def cube_rows(d: CubeChoice) -> list[tuple[str, float, float]]:
     return [
         (label, eq, eq - best)
         for label, eq in (
-            ("No double", dec.no_double),
-            ("Double, take", dec.double_take),
-            ("Double, pass", dec.double_pass),
+            (tr("No double"), dec.no_double),
+            (tr("Double, take"), dec.double_take),
+            (tr("Double, pass"), dec.double_pass),
         )
     ]
 
@@ -115,18 +138,23 @@ def describe(d: Decision, names: tuple[str, str]) -> str:
     """One line about a decision: where (the game and the move as the match file numbers them), who,
     what was done, what it lost."""
     c = d.context
-    head = f"Game {c.game}, move {c.move}: {names[c.player]}"
+    where = {"game": c.game, "move": c.move, "name": names[c.player]}
     if isinstance(d, CheckerPlay):
         roll = f"{c.dice[0]}{c.dice[1]}" if c.dice else ""
-        what = f"rolled {roll} and played {d.played}" if d.played else f"rolled {roll}, no play"
+        if d.played:
+            head = tr("Game {game}, move {move}: {name} rolled {roll} and played {play}", roll=roll,
+                      play=d.played, **where)
+        else:
+            head = tr("Game {game}, move {move}: {name} rolled {roll}, no play", roll=roll, **where)
     else:
         assert isinstance(d, CubeChoice)
-        what = {
-            "no double": "did not double",
-            "double": "doubled",
-            "take": "took",
-            "pass": "passed",
-            "beaver": "beavered",
-        }[d.action] + f" (right: {d.best_action})"
-    mark = "" if d.skill is Skill.NONE else f" - {d.skill.value}"
-    return f"{head} {what}: lost {d.error:.3f} EMG{mark}"
+        did = {
+            "no double": N_("Game {game}, move {move}: {name} did not double (right: {best})"),
+            "double": N_("Game {game}, move {move}: {name} doubled (right: {best})"),
+            "take": N_("Game {game}, move {move}: {name} took (right: {best})"),
+            "pass": N_("Game {game}, move {move}: {name} passed (right: {best})"),
+            "beaver": N_("Game {game}, move {move}: {name} beavered (right: {best})"),
+        }[d.action]
+        head = tr(did, best=action_words(d.best_action), **where)
+    mark = "" if d.skill is Skill.NONE else f" - {mark_words(d.skill.value)}"
+    return tr("{what}: lost {error} EMG", what=head, error=f"{d.error:.3f}") + mark

@@ -19,6 +19,7 @@ from rich.text import Text
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.errors import GammonError
 from gammon.formats.convert import read_match, reading_format
+from gammon.i18n import ntr, tr
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
     from gammon.analysis import MatchAnalysis
@@ -70,16 +71,17 @@ def run_analyse(args: argparse.Namespace) -> int:
     try:
         data = Path(args.file).read_bytes()
     except OSError as e:
-        print(f"gammon analyse: cannot read {args.file!r}: {e}", file=sys.stderr)
+        why = tr("cannot read {file}: {why}", file=repr(args.file), why=e)
+        print(f"gammon analyse: {why}", file=sys.stderr)
         return 2
     try:
         match, names = _read_match(args.file, data, args.partial)
         engine = Engine(plies=DEFAULT_PLIES if args.plies is None else args.plies)
         with Progress(
-            TextColumn("analysing"),
+            TextColumn(tr("analysing")),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("actions"),
+            TextColumn(tr("actions")),
             TimeRemainingColumn(),
             console=err,
             transient=True,
@@ -139,11 +141,14 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
     best plays (:attr:`AnalysisSettings.shown <gammon.analysis.AnalysisSettings>` of them, and the
     play made) or the cube decision's three equities, each with its difference to the best."""
     from gammon.analysis import CheckerPlay
-    from gammon.analysis.summary import cube_rows, describe, summary_sections
+    from gammon.analysis.summary import action_words, cube_rows, describe, summary_sections
 
     names = analysis.names
-    kind = f"{analysis.match_length}-point match" if analysis.match_length else "money session"
-    console.print(Text(f"{names[0]} vs {names[1]}: {kind}, analysed at {analysis.plies} ply", style="bold"))
+    length = analysis.match_length
+    kind = ntr("{n}-point match", "{n}-point match", length, n=length) if length else tr("money session")
+    title = tr("{first} vs {second}: {kind}, analysed at {plies} ply", first=names[0], second=names[1],
+               kind=kind, plies=analysis.plies)
+    console.print(Text(title, style="bold"))
     table = Table(show_header=True, header_style="bold")
     table.add_column("")
     table.add_column(names[0], justify="right")
@@ -154,7 +159,7 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             table.add_row(*row)
     console.print(table)
     marked = analysis.marked()
-    console.print(Text(f"\nMarked decisions: {len(marked)}", style="bold"))
+    console.print(Text("\n" + tr("Marked decisions: {count}", count=len(marked)), style="bold"))
     for d in marked:
         c = d.context
         me = c.player
@@ -180,17 +185,19 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
         if isinstance(d, CheckerPlay):
             best = d.candidates[0].equity if d.candidates else 0.0
             if d.best is not None:
-                console.print(f"  played {d.played}, best {d.best.play}")
+                console.print("  " + tr("played {played}, best {best}", played=d.played, best=d.best.play))
+            played = "  " + tr("<- played")
             for rank, cand in enumerate(d.candidates, 1):
-                flag = "  <- played" if cand.play == d.played else ""
+                flag = played if cand.play == d.played else ""
+                win = tr("win {value}", value=f"{cand.probabilities.win:.1%}")
                 console.print(
                     f"  {rank}. {str(cand.play):<28} {cand.equity:+.3f} ({cand.equity - best:+.3f})"
-                    f"  win {cand.probabilities.win:.1%}  {cand.plies} ply{flag}"
+                    f"  {win}  {cand.plies} ply{flag}"
                 )
         else:
             for label, equity, diff in cube_rows(d):
                 console.print(f"  {label:<14} {equity:+.3f} ({diff:+.3f})")
-            console.print(f"  right: {d.best_action}")
+            console.print("  " + tr("right: {action}", action=action_words(d.best_action)))
 
 
 __all__ = ["add_analyse", "print_report", "run_analyse"]

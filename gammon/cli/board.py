@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from rich.text import Text
 
 from gammon.dice import Dice
+from gammon.i18n import tr
 from gammon.position import Position
+from gammon.words import shown_name
 
 ROWS = 5  # checkers drawn per point before the count replaces the fifth
 CELL = 3
@@ -119,22 +121,24 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
         name = Text()
         name.append_text(_stack_cell(1, 0, glyph, _style(view, side, color), FELT) if color else Text(glyph))
         if color or view.names[side] != glyph:  # two players named X and O: no "X X"
-            name.append(f" {view.names[side]}", style="bold")
+            name.append(f" {shown_name(view.names[side])}", style="bold")
         if view.on_turn == side:
-            name.append("  ◀ on turn" if view.dice is None else "  ◀ to play", style="bold")
+            name.append("  ◀ " + (tr("on turn") if view.dice is None else tr("to play")), style="bold")
         panel[name_row] = name
-        score = f"   score {view.score[side]}"
-        panel[info_row] = Text(f"  pips {pips[side]:<3}  off {off[side]:<2}{score}")
+        score = "   " + tr("score {score}", score=view.score[side])
+        counts = tr("pips {pips}  off {off}", pips=f"{pips[side]:<3}", off=f"{off[side]:<2}")
+        panel[info_row] = Text(f"  {counts}{score}")
     if view.cube_in_use:
         offered = view.cube_offered_by
         value = view.cube_value * 2 if offered is not None else view.cube_value
         cube = Text(f" {value} ", style=CUBE_STYLE) if color else Text(f"[{value}]")
         if offered is not None:  # in the middle until it is taken
-            label, row = f"  offered by {view.names[offered]}", ROWS
+            label, row = "  " + tr("offered by {name}", name=shown_name(view.names[offered])), ROWS
         elif view.cube_owner is None:
-            label, row = "  cube centred", ROWS
+            label, row = "  " + tr("cube centred"), ROWS
         else:
-            label, row = f"  cube owned by {view.names[view.cube_owner]}", (8, 2)[view.cube_owner]
+            owner = shown_name(view.names[view.cube_owner])
+            label, row = "  " + tr("cube owned by {name}", name=owner), (8, 2)[view.cube_owner]
         panel[row] = Text("  ").append(cube).append(label)
     if view.dice is not None and view.on_turn is not None:
         row = 6 if view.on_turn == 0 else 4
@@ -143,7 +147,7 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
             panel[row] = Text("  ").append(f" {d1} ", style=DICE_STYLE).append(" ").append(
                 f" {d2} ", style=DICE_STYLE)
         else:
-            panel[row] = Text(f"  rolled {max(d1, d2)}-{min(d1, d2)}")
+            panel[row] = Text("  " + tr("rolled {dice}", dice=f"{max(d1, d2)}-{min(d1, d2)}"))
     return panel
 
 
@@ -151,9 +155,9 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
     """The board as lines of rich text; ``color=False`` gives plain text (letters for checkers)."""
     b = view.position.board
     lines: list[Text] = []
-    header = "money game" if not view.match_length else f"match to {view.match_length}"
+    header = tr("money game") if not view.match_length else tr("match to {length}", length=view.match_length)
     if view.crawford:
-        header += ", Crawford game"
+        header += ", " + tr("Crawford game")
     lines.append(Text(f"  {header}", style="bold" if color else ""))
     lines.append(_numbers(TOP_LEFT, TOP_RIGHT, color))
     half = "─" * (6 * CELL + 1)
@@ -166,7 +170,9 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
         if r == ROWS:
             line.append_text(_felt(" " * (6 * CELL + 1), color))
             line.append_text(_frame("│", color))
-            line.append_text(_felt("BAR", color, BAR_FELT) if color else Text("BAR"))
+            # Translators: the bar's label on the terminal's board: exactly three letters
+            bar_label = f"{tr('BAR'):^3.3}"
+            line.append_text(_felt(bar_label, color, BAR_FELT) if color else Text(bar_label))
             line.append_text(_frame("│", color))
             line.append_text(_felt(" " * (6 * CELL + 1), color))
             line.append_text(_frame("│", color))
@@ -198,8 +204,8 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
     lines.append(_numbers(BOTTOM_LEFT, BOTTOM_RIGHT, color))
     if view.position_id:
         # one token, as gammon eval and GNU Backgammon take it
-        ids = (f"  GNU Backgammon ID: {view.position_id}:{view.match_id}" if view.match_id
-               else f"  Position ID: {view.position_id}")
+        ids = ("  " + tr("GNU Backgammon ID: {id}", id=f"{view.position_id}:{view.match_id}") if view.match_id
+               else "  " + tr("Position ID: {id}", id=view.position_id))
         lines.append(Text(ids, style="dim" if color else ""))
     if not color:
         for line in lines:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from gammon.errors import GammonError
 from gammon.formats.convert import FORMATS, convert, find_format, format_of
+from gammon.i18n import ntr, tr
 
 
 def add_convert(subparsers: argparse._SubParsersAction) -> None:
@@ -36,11 +37,11 @@ def run_convert(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _fail(str(e))
     if target.exists() and not args.force:
-        return _fail(f"{str(target)!r} exists; add --force to overwrite it")
+        return _fail(tr("{file} exists; add --force to overwrite it", file=repr(str(target))))
     try:
         data = source.read_bytes()
     except OSError as e:
-        return _fail(f"cannot read {str(source)!r}: {e.strerror or e}")
+        return _fail(tr("cannot read {file}: {why}", file=repr(str(source)), why=e.strerror or e))
     try:
         done = convert(data, source_format, target_format)
     except GammonError as e:
@@ -50,16 +51,19 @@ def run_convert(args: argparse.Namespace) -> int:
     try:
         target.write_text(done.text, encoding="utf-8")
     except OSError as e:
-        return _fail(f"cannot write {str(target)!r}: {e.strerror or e}")
+        return _fail(tr("cannot write {file}: {why}", file=repr(str(target)), why=e.strerror or e))
     for warning in done.source.warnings:
-        print(f"gammon convert: warning: {source}: {warning}", file=sys.stderr)
+        said = tr("warning: {file}: {warning}", file=source, warning=warning)
+        print(f"gammon convert: {said}", file=sys.stderr)
     match = done.result.match
-    what = f"{match.rules.match_length}-point match" if match.rules.match_length else "money session"
-    games = len(match.games)
-    print(f"{source} ({source_format.name}) -> {target} ({target_format.name}): {what}, "
-          f"{games} game{'s' if games != 1 else ''}, {done.result.names[0]} vs {done.result.names[1]}")
+    length = match.rules.match_length
+    what = ntr("{n}-point match", "{n}-point match", length, n=length) if length else tr("money session")
+    games = ntr("{n} game", "{n} games", len(match.games), n=len(match.games))
+    print(tr("{source} ({source_format}) -> {target} ({target_format}): {what}, {games}, {first} vs {second}",
+             source=source, source_format=source_format.name, target=target, target_format=target_format.name,
+             what=what, games=games, first=done.result.names[0], second=done.result.names[1]))
     if done.losses:
-        print(f"Not carried over to {target_format.name}:")
+        print(tr("Not carried over to {format}:", format=target_format.name))
         for loss in done.losses:
             print(f"  - {loss}")
     return 0

@@ -13,12 +13,14 @@ import json
 from collections.abc import Sequence
 
 from gammon.advice import cubeless_mwc, eval_json, hint_json, ranked_plays
+from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import check_dice, parse_dice
 from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
 from gammon.formats.ids import describe_situation, read_id, situation_json
+from gammon.i18n import tr
 from gammon.position import require_in_play
 from gammon.situation import CubeOwner, MatchScore, Situation
 
@@ -30,8 +32,10 @@ def _quote(text: str) -> str:
 
 
 def _probabilities_line(p: Probabilities) -> str:
-    return (f"win {p.win:6.1%} (gammon {p.win_gammon:5.1%}, bg {p.win_backgammon:5.1%})  "
-            f"lose {p.lose:6.1%} (gammon {p.lose_gammon:5.1%}, bg {p.lose_backgammon:5.1%})")
+    return tr("win {win} (gammon {gammon}, bg {backgammon})  lose {lose} (gammon {lose_gammon}, bg "
+              "{lose_backgammon})", win=f"{p.win:6.1%}", gammon=f"{p.win_gammon:5.1%}",
+              backgammon=f"{p.win_backgammon:5.1%}", lose=f"{p.lose:6.1%}",
+              lose_gammon=f"{p.lose_gammon:5.1%}", lose_backgammon=f"{p.lose_backgammon:5.1%}")
 
 
 def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, plies: int | None = None,
@@ -43,8 +47,9 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     context = read_id(text)
     if dice is None:
         if context.dice is None:
-            raise InvalidNotationError(f"{_quote(text.strip())} has no dice: give the roll too, e.g. "
-                                       f"gammon hint {text.strip()[:80]} 31")
+            raise InvalidNotationError(tr("{id} has no dice: give the roll too, e.g. "
+                                          "gammon hint {example} 31", id=_quote(text.strip()),
+                                          example=text.strip()[:80]))
         roll = context.dice
     else:
         roll = parse_dice(dice) if isinstance(dice, str) else check_dice(dice)
@@ -54,10 +59,10 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     position = context.position
     match = context.match
     scored = ranked_plays(engine, context, roll, n)
-    lines = [f"Position {position.id}, dice {roll[0]}{roll[1]}, {engine.plies}-ply, player on roll's view",
-             f"  {describe_situation(context)}"]
+    lines = [tr("Position {id}, dice {dice}, {plies}-ply, player on roll's view", id=position.id,
+                dice=f"{roll[0]}{roll[1]}", plies=engine.plies), f"  {describe_situation(context)}"]
     if not scored:
-        return "\n".join([*lines, "no legal play: the turn passes"])
+        return "\n".join([*lines, tr("no legal play: the turn passes")])
     width = max(len(str(h.play)) for h, _ in scored)
     best = scored[0][1]
     for rank, (h, score) in enumerate(scored, 1):
@@ -69,9 +74,9 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
 def _score_text(score: float, best: float, rank: int, match: MatchScore | None) -> str:
     if match is None:
         diff = "" if rank == 1 else f" ({score - best:+.3f})"
-        return f"equity {score:+.3f}{diff:9}"
+        return tr("equity {value}", value=f"{score:+.3f}{diff:9}")
     diff = "" if rank == 1 else f" ({score - best:+.2%})"
-    return f"MWC {score:6.2%}{diff:10}"
+    return tr("MWC {value}", value=f"{score:6.2%}{diff:10}")
 
 
 def _ply_note(h: Hint, engine: Engine) -> str:
@@ -89,46 +94,52 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
     decision = engine.cube_decision(context.replace(dice=None, resignation=None))
     probs = decision.probabilities
     pips = position.pip_counts
-    lines = [f"Position {position.id}, {engine.plies}-ply, player on roll's view "
-             f"(pips {pips[0]} vs {pips[1]})", f"  {describe_situation(context)}"]
+    lines = [tr("Position {id}, {plies}-ply, player on roll's view (pips {mine} vs {theirs})", id=position.id,
+                plies=engine.plies, mine=pips[0], theirs=pips[1]), f"  {describe_situation(context)}"]
     if context.dice is not None:
-        lines.append(f"  (the roll {context.dice[0]}{context.dice[1]} in the ID is not used: the cube "
-                     f"decision comes before rolling; gammon hint ranks the plays)")
+        lines.append("  " + tr("(the roll {dice} in the ID is not used: the cube decision comes before "
+                               "rolling; gammon hint ranks the plays)",
+                               dice=f"{context.dice[0]}{context.dice[1]}"))
     lines.append(f"  {_probabilities_line(probs)}")
-    cubeless = f"  cubeless equity {probs.equity:+.3f}"
+    cubeless = "  " + tr("cubeless equity {value}", value=f"{probs.equity:+.3f}")
     if context.match is not None:
-        cubeless += f", match winning chances {cubeless_mwc(probs, context.match, context.cube_value):.1%}"
+        mwc = cubeless_mwc(probs, context.match, context.cube_value)
+        cubeless += tr(", match winning chances {value}", value=f"{mwc:.1%}")
     lines.append(cubeless)
     lines.extend(_cube_lines(decision, context))
     return "\n".join(lines)
 
 
 def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:
-    answer = "beaver" if decision.beaver else "take" if decision.take else "pass"
+    answer = tr("beaver") if decision.beaver else tr("take") if decision.take else tr("pass")
     if decision.action is CubeAction.NO_CUBE:
-        action = f"no double: {_why_no_cube(context)}"
+        action = tr("no double: {why}", why=_why_no_cube(context))
     elif decision.action is CubeAction.NO_DOUBLE:
-        action = f"no double (if doubled, the opponent should {answer})"
+        action = tr("no double (if doubled, the opponent should {answer})", answer=answer)
     else:
-        action = decision.action.value
+        value = decision.action.value
+        action = tr(CUBE_ACTION_WORDS.get(value, value))
         if decision.beaver:
-            action += " (the opponent should beaver)"
-    unit = "" if context.match is None else " (in money equivalents)"
-    lines = [f"  cube action: {action}",
-             f"  cubeful equity{unit}: no double {decision.no_double:+.3f}, double/take "
-             f"{decision.double_take:+.3f}, double/pass {decision.double_pass:+.3f}"]
+            action += tr(" (the opponent should beaver)")
+    unit = "" if context.match is None else tr(" (in money equivalents)")
+    lines = ["  " + tr("cube action: {action}", action=action),
+             "  " + tr("cubeful equity{unit}: no double {no_double}, double/take {take}, double/pass {pass}",
+                       unit=unit, no_double=f"{decision.no_double:+.3f}", take=f"{decision.double_take:+.3f}",
+                       **{"pass": f"{decision.double_pass:+.3f}"})]
     if decision.match_winning_chances:
         nd, dt, dp = decision.match_winning_chances
-        lines.append(f"  match winning chances: no double {nd:.1%}, double/take {dt:.1%}, "
-                     f"double/pass {dp:.1%}")
+        chances = tr("match winning chances: no double {no_double}, double/take {take}, double/pass {pass}",
+                     no_double=f"{nd:.1%}", take=f"{dt:.1%}", **{"pass": f"{dp:.1%}"})
+        lines.append(f"  {chances}")
     if context.double_offered:
-        lines.append(f"  the double to {2 * context.cube_value} on offer: the opponent should {answer}")
+        lines.append("  " + tr("the double to {value} on offer: the opponent should {answer}",
+                               value=2 * context.cube_value, answer=answer))
     return lines
 
 
 def _why_no_cube(context: Situation) -> str:
     if context.match is not None and context.match.crawford_game:
-        return "no doubling in the Crawford game"
+        return tr("no doubling in the Crawford game")
     if context.cube_owner is CubeOwner.OPPONENT:
-        return "the opponent owns the cube"
-    return "the cube is dead at this score"
+        return tr("the opponent owns the cube")
+    return tr("the cube is dead at this score")

@@ -16,7 +16,9 @@ from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
 from gammon.cli.args import positive_int
 from gammon.cli.convert import add_convert
+from gammon.cli.diagram import add_diagram
 from gammon.cli.drill import add_drill
+from gammon.cli.external import add_external
 from gammon.cli.import_matches import add_import
 from gammon.cli.progress import compile_notice
 from gammon.cli.resume import DEFAULT_NAME, load_saved, person_side
@@ -24,12 +26,14 @@ from gammon.cli.rollout import add_rollout
 from gammon.dice import RandomDice
 from gammon.errors import GammonError
 from gammon.formats.convert import reading_format
+from gammon.i18n import LANGUAGE_NAMES, LANGUAGES, from_environment, tr, use_language
 from gammon.match import Match
 from gammon.rules import Rules
 from gammon.words import printable
 
 if TYPE_CHECKING:
     from gammon.cli.session import Seat
+    from gammon.engine.players import ComputerPlayer
 
 
 def add_play(subparsers: argparse._SubParsersAction) -> None:
@@ -39,9 +43,10 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
         "play", help="play in the terminal, against the computer or two at one keyboard",
         description="Play backgammon in the terminal. Type 'help' at the prompt for the commands.")
     p.add_argument("--two-player", action="store_true", help="two people at one keyboard")
-    p.add_argument("--level", default=None, choices=BASIC_LEVELS + ENGINE_LEVELS,
+    p.add_argument("--level", default=None, type=_level(BASIC_LEVELS + ENGINE_LEVELS),
                    help="the computer's strength: engine (2-ply, the default), engine-0ply (fast), "
-                        "pubeval, random")
+                        "pubeval, random; or gnubg-external:HOST:PORT, GNU Backgammon listening there "
+                        "(gnubg -t, then its command 'external localhost:PORT')")
     p.add_argument("--match", type=positive_int, default=0, metavar="N",
                    help="play a match to N points (default: a money game; a 1-point match has no cube)")
     p.add_argument("--seed", type=int, default=None, help="seed the dice, for a reproducible game")
@@ -72,12 +77,31 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run_play)
 
 
+def _level(levels: tuple[str, ...]) -> Callable[[str], str]:
+    """The --level type: one of ``levels`` or ``gnubg-external:HOST:PORT``."""
+
+    def read(text: str) -> str:
+        from gammon.protocols.gnubg_external import LEVEL_PREFIX, parse_level
+
+        if text.startswith(LEVEL_PREFIX):
+            try:
+                parse_level(text)
+            except ValueError as e:
+                raise argparse.ArgumentTypeError(str(e)) from None
+        elif text not in levels:
+            raise argparse.ArgumentTypeError(
+                f"invalid choice: {text!r} (choose from {', '.join(levels)} or {LEVEL_PREFIX}HOST:PORT)")
+        return text
+
+    return read
+
+
 def run_play(args: argparse.Namespace) -> int:
     from gammon.cli.session import PlaySession, tutor_level
 
     try:
         if args.name is not None and printable(args.name) != args.name:
-            raise ValueError(f"--name may not hold control characters, got {args.name!r}")
+            raise ValueError(tr("--name may not hold control characters, got {name}", name=repr(args.name)))
         match, names = _saved_match(args) if args.resume else (_new_match(args), None)
         seats = _seats(args, names)
     except ValueError as e:
@@ -102,7 +126,7 @@ def _new_match(args: argparse.Namespace) -> Match:
 
 def _saved_match(args: argparse.Namespace) -> tuple[Match, tuple[str, str]]:
     if args.match:
-        raise ValueError("--match cannot change the length of a saved match (leave it out)")
+        raise ValueError(tr("--match cannot change the length of a saved match (leave it out)"))
     saved = load_saved(args.resume, RandomDice(args.seed), _rule_options(args))
     return saved.match, saved.names
 
@@ -127,20 +151,35 @@ def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Sea
     match (``names`` its players') the seats keep the file's names, and the person is the player
     :func:`gammon.cli.resume.person_side` finds."""
     from gammon.cli.session import Seat
-    from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS, computer_player
+    from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS
 
     if args.two_player:
         return (Seat(names[0]), Seat(names[1])) if names else (Seat("X"), Seat("O"))
     levels = BASIC_LEVELS + ENGINE_LEVELS
     if names is None:
         level = args.level or "engine"
-        return (Seat(args.name or DEFAULT_NAME), Seat(level, computer_player(level, seed=args.seed)))
+        return (Seat(args.name or DEFAULT_NAME), Seat(_seat_name(level), _computer(level, args.seed)))
     me = person_side(names, args.name, levels)
     other = names[1 - me]
     level = args.level or (other if other in levels else "engine")
     # a side named after a level (a file gammon play saved) takes the name of the level that plays it
-    computer = Seat(level if other in levels else other, computer_player(level, seed=args.seed))
+    computer = Seat(_seat_name(level) if other in levels else other, _computer(level, args.seed))
     return (Seat(names[me]), computer) if me == 0 else (computer, Seat(names[me]))
+
+
+def _computer(level: str, seed: int | None) -> ComputerPlayer:
+    """The computer player of ``level``: gammon's own, or GNU Backgammon over its external interface."""
+    from gammon.engine.players import computer_player
+    from gammon.protocols.gnubg_external import LEVEL_PREFIX, GnubgExternalPlayer
+
+    if level.startswith(LEVEL_PREFIX):
+        return GnubgExternalPlayer.from_level(level)
+    return computer_player(level, seed=seed)
+
+
+def _seat_name(level: str) -> str:
+    """The computer's name on the board: its level, or "gnubg" for GNU Backgammon."""
+    return "gnubg" if level.startswith("gnubg-external:") else level
 
 
 _ID_FORMS = ("a Position ID (money, cube centred), a GNU Backgammon ID 'PositionID:MatchID' or an "
@@ -196,16 +235,28 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     add_play, add_hint, add_eval, add_rollout, add_analyse, add_convert, add_serve, add_account,
-    add_import, add_drill,
+    add_import, add_drill, add_external, add_diagram,
 ]
+
+
+LANG_HELP = ("the language of the messages: " + ", ".join(f"{code} ({name})" for code, name in
+                                                          LANGUAGE_NAMES.items())
+             + "; default: the locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
+
+
+def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
+    parser.add_argument("--lang", choices=LANGUAGES, default=default, help=LANG_HELP)
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gammon", description="Backgammon: play, analyse, serve.")
     parser.add_argument("--version", action="version", version=f"gammon {__version__}")
+    _add_lang(parser, None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(subparsers)
+    for sub in subparsers.choices.values():  # 'gammon play --lang pl' as well as 'gammon --lang pl play'
+        _add_lang(sub, argparse.SUPPRESS)
     return parser
 
 
@@ -213,6 +264,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gammon`` console script."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    with use_language(args.lang or from_environment(os.environ)):
+        return _run(parser, args)
+
+
+def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
@@ -221,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # a closed pipe shows here, not at exit where Python would complain
         return code
     except KeyboardInterrupt:
-        print("\nInterrupted.", file=sys.stderr)
+        print("\n" + tr("Interrupted."), file=sys.stderr)
         return 130
     except BrokenPipeError:
         # the reader went away (`| head`): the end of the output, not an error; what is still

@@ -11,8 +11,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-COMPILING = ("gammon: compiling the engine for this computer; this happens once and may take half a "
-             "minute, later runs start in about a second ...")
+from gammon.i18n import N_, tr
+
+COMPILING = N_("gammon: compiling the engine for this computer; this happens once and may take half a "
+               "minute, later runs start in about a second ...")
 
 
 @contextmanager
@@ -22,9 +24,10 @@ def compile_notice(after: float = 1.0, message: str = COMPILING) -> Iterator[Non
     from numba.core import event
 
     timer: threading.Timer | None = None
+    text = tr(message)  # here: the timer's thread does not share this context's language
 
     def say() -> None:
-        print(message, file=sys.stderr, flush=True)
+        print(text, file=sys.stderr, flush=True)
 
     class Listener(event.Listener):
         def on_start(self, ev: event.Event) -> None:

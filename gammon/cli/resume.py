@@ -21,6 +21,7 @@ from typing import Any
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, cut
 from gammon.formats.convert import read_match, reading_format
+from gammon.i18n import tr
 from gammon.match import Match
 from gammon.records import match_actions, replay_match
 
@@ -42,7 +43,7 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     try:
         data = Path(path).read_bytes()
     except OSError as e:
-        raise ValueError(f"cannot read {path!r}: {e.strerror or e}") from None
+        raise ValueError(tr("cannot read {file}: {why}", file=repr(path), why=e.strerror or e)) from None
     try:
         transcript = read_match(data, reading_format(path))
         old = transcript.match.rules
@@ -54,8 +55,8 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     if match.is_over:
         winner = match.winner if match.winner is not None else 0
         score = match.score
-        raise ValueError(f"the match in {path} is over: {names[winner]} won it "
-                         f"{score[winner]}-{score[1 - winner]}; there is nothing to play")
+        raise ValueError(tr("the match in {file} is over: {name} won it {score}; there is nothing to play",
+                            file=path, name=names[winner], score=f"{score[winner]}-{score[1 - winner]}"))
     return Saved(match, names)
 
 
@@ -63,20 +64,21 @@ def person_side(names: tuple[str, str], person: str | None, levels: tuple[str, .
     """The side (0 or 1) the person plays against the computer: the one named ``person`` when
     given; else the other side of the one named after a computer level (``levels``); else the
     one named "You". Raises ValueError, naming the players, when that does not decide it."""
-    quoted = f"{cut(repr(names[0]))} and {cut(repr(names[1]))}"
+    quoted = tr("{first} and {second}", first=cut(repr(names[0])), second=cut(repr(names[1])))
     if person is not None:
         sides = [i for i in (0, 1) if names[i] == person]
         if len(sides) == 1:
             return sides[0]
         if not sides:
-            raise ValueError(f"no player is named {cut(repr(person))}: the players are {quoted}; "
-                             "give --name one of them")
-        raise ValueError(f"both players are named {cut(repr(person))}; play them with --two-player")
+            raise ValueError(tr("no player is named {name}: the players are {players}; "
+                                "give --name one of them", name=cut(repr(person)), players=quoted))
+        raise ValueError(tr("both players are named {name}; play them with --two-player",
+                            name=cut(repr(person))))
     computers = [i for i in (0, 1) if names[i] in levels]
     if len(computers) == 1:
         return 1 - computers[0]
     yours = [i for i in (0, 1) if names[i] == DEFAULT_NAME]
     if len(yours) == 1:
         return yours[0]
-    raise ValueError(f"which player are you? The players are {quoted}: give --name one of them "
-                     "(or --two-player)")
+    raise ValueError(tr("which player are you? The players are {players}: give --name one of them "
+                        "(or --two-player)", players=quoted))

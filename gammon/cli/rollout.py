@@ -20,9 +20,11 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from gammon.cli.args import not_negative_int, positive_int
+from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import parse_dice
 from gammon.errors import GammonError
 from gammon.formats.ids import read_id, situation_json
+from gammon.i18n import ntr, tr
 
 if TYPE_CHECKING:
 
@@ -97,12 +99,12 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
     bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                    TimeRemainingColumn(), console=Console(stderr=True), auto_refresh=False,
                    transient=True)
-    task = bar.add_task("rolling out", total=args.trials)
+    task = bar.add_task(tr("rolling out"), total=args.trials)
 
     def progress(p: RolloutProgress) -> None:
         best = max(range(len(p.equity)), key=lambda i: p.equity[i])
         bar.update(task, completed=p.trials,
-                   description=f"equity {p.equity[best]:+.4f} ± {_se(p.standard_error[best])}")
+                   description=_equity_words(f"{p.equity[best]:+.4f} ± {_se(p.standard_error[best])}"))
         bar.refresh()
 
     options: dict[str, Any] = dict(workers=args.workers, ray_address=args.ray, progress=progress)
@@ -128,13 +130,16 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
         print(json.dumps({"context": situation_json(given), **rollout_json(outcome)}))
         return 0
     if result is None:
-        out.print(f"Position {position.id}, dice {dice}: no legal play, nothing to roll out")
+        out.print(tr("Position {id}, dice {dice}: no legal play, nothing to roll out", id=position.id,
+                     dice=dice))
         return 0
     out.print(_heading(position, result))
     if args.cube:
         out.print(_cube_table(cube))
-        out.print(f"{cube.decision.action.value}; the opponent should "
-                  f"{'take' if cube.decision.take else 'pass'}")
+        action = cube.decision.action.value
+        answer = tr("take") if cube.decision.take else tr("pass")
+        words = tr(CUBE_ACTION_WORDS.get(action, action))
+        out.print(tr("{action}; the opponent should {answer}", action=words, answer=answer))
     elif dice is not None:
         out.print(_plays_table(plays, dice))
     else:
@@ -142,46 +147,52 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
     return 0
 
 
+def _equity_words(value: str) -> str:
+    return tr("equity {value}", value=value)
+
+
 def _se(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{value:.4f}"
+    return tr("n/a") if math.isnan(value) else f"{value:.4f}"
 
 
 def _heading(position: Position, result: RolloutResult) -> str:
     s = result.settings
-    parts = [f"Rollout of {position.id}", f"{s.plies}-ply", f"{result.trials} trials",
-             f"seed {s.seed}"]
+    parts = [tr("Rollout of {id}", id=position.id), f"{s.plies}-ply",
+             ntr("{n} trials", "{n} trials", result.trials, n=result.trials), tr("seed {seed}", seed=s.seed)]
     if result.trials < s.trials:
-        parts.append(f"stopped at standard error {s.stop_at_se}")
+        parts.append(tr("stopped at standard error {se}", se=s.stop_at_se))
     if s.truncate is not None:
-        parts.append(f"truncated after {s.truncate} half-moves ({s.truncate_plies}-ply)")
-    parts.append("variance reduction" if s.variance_reduction else "no variance reduction")
-    parts.append("cubeful" if s.cubeful else "cubeless")
+        parts.append(tr("truncated after {n} half-moves ({plies}-ply)", n=s.truncate, plies=s.truncate_plies))
+    parts.append(tr("variance reduction") if s.variance_reduction else tr("no variance reduction"))
+    parts.append(tr("cubeful") if s.cubeful else tr("cubeless"))
     return ", ".join(parts)
 
 
 def _position_table(r: RolloutResult) -> object:
-    table = Table(title="for the player on roll")
+    table = Table(title=tr("for the player on roll"))
     table.add_column("")
-    table.add_column("estimate", justify="right")
-    table.add_column("std. error", justify="right")
+    table.add_column(tr("estimate"), justify="right")
+    table.add_column(tr("std. error"), justify="right")
     p, se = r.probabilities, r.standard_error
-    for name, value, err in (("win", p.win, se.win), ("win gammon", p.win_gammon, se.win_gammon),
-                             ("win backgammon", p.win_backgammon, se.win_backgammon),
-                             ("lose gammon", p.lose_gammon, se.lose_gammon),
-                             ("lose backgammon", p.lose_backgammon, se.lose_backgammon)):
-        table.add_row(name, f"{value:.2%}", "n/a" if math.isnan(err) else f"{err:.2%}")
-    table.add_row("cubeless equity", f"{r.cubeless_equity:+.4f}", _se(se.cubeless_equity))
+    for name, value, err in ((tr("win"), p.win, se.win), (tr("win gammon"), p.win_gammon, se.win_gammon),
+                             (tr("win backgammon"), p.win_backgammon, se.win_backgammon),
+                             (tr("lose gammon"), p.lose_gammon, se.lose_gammon),
+                             (tr("lose backgammon"), p.lose_backgammon, se.lose_backgammon)):
+        table.add_row(name, f"{value:.2%}", tr("n/a") if math.isnan(err) else f"{err:.2%}")
+    table.add_row(tr("cubeless equity"), f"{r.cubeless_equity:+.4f}", _se(se.cubeless_equity))
     if r.settings.cubeful:
-        table.add_row("cubeful equity", f"{r.equity:+.4f}", _se(se.equity))
+        table.add_row(tr("cubeful equity"), f"{r.equity:+.4f}", _se(se.equity))
         if r.match_winning_chance is not None:
-            table.add_row("match winning chance", f"{r.match_winning_chance:.2%}", "")
+            table.add_row(tr("match winning chance"), f"{r.match_winning_chance:.2%}", "")
     return table
 
 
 def _plays_table(plays: list, dice: Dice) -> object:
-    table = Table(title=f"dice {dice[0]}{dice[1]}, for the player who plays")
-    for name in ("", "play", "equity", "std. error", "diff", "win", "win g", "lose g"):
-        table.add_column(name, justify="left" if name == "play" else "right")
+    table = Table(title=tr("dice {dice}, for the player who plays", dice=f"{dice[0]}{dice[1]}"))
+    table.add_column("", justify="right")
+    table.add_column(tr("play"), justify="left")
+    for name in (tr("equity"), tr("std. error"), tr("diff"), tr("win"), tr("win g"), tr("lose g")):
+        table.add_column(name, justify="right")
     best = plays[0].result.equity
     for rank, (play, r) in enumerate(plays, 1):
         p = r.probabilities
@@ -197,15 +208,15 @@ def _cube_table(cube: object) -> object:
     assert isinstance(cube, CubeRollout)
     d = cube.decision
     unit = " (EMG)" if d.match_winning_chances else ""
-    table = Table(title=f"cubeful equity for the player on roll{unit}")
+    table = Table(title=tr("cubeful equity for the player on roll{unit}", unit=unit))
     table.add_column("")
-    table.add_column("equity", justify="right")
-    table.add_column("std. error", justify="right")
+    table.add_column(tr("equity"), justify="right")
+    table.add_column(tr("std. error"), justify="right")
     if d.match_winning_chances:
-        table.add_column("match winning chance", justify="right")
-    rows = (("no double", d.no_double, cube.no_double.standard_error.equity),
-            ("double, take", d.double_take, cube.double_take.standard_error.equity),
-            ("double, pass", d.double_pass, 0.0))
+        table.add_column(tr("match winning chance"), justify="right")
+    rows = ((tr("no double"), d.no_double, cube.no_double.standard_error.equity),
+            (tr("double, take"), d.double_take, cube.double_take.standard_error.equity),
+            (tr("double, pass"), d.double_pass, 0.0))
     for i, (name, value, err) in enumerate(rows):
         cells = [name, f"{value:+.4f}", _se(err)]
         if d.match_winning_chances:

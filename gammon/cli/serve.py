@@ -71,6 +71,9 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
     p.add_argument("--engine-workers", type=_count, default=1, metavar="N",
                    help="worker processes for the engine's work (the computer's moves, hints) in "
                         "each server process (default 1)")
+    p.add_argument("--profile-plies", type=int, choices=range(4), default=None, metavar="N",
+                   help="the depth (0-3 plies) of the analyses of players' matches for their profiles "
+                        "(default 2, as 'gammon analyse')")
     # Test-only: reproducible games for end-to-end tests. Never use it for real play.
     p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
     p.add_argument("--log-level", default="warning",
@@ -90,8 +93,9 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
     ``--workers``: each process builds its own app, store and engine pool). It loads the engine as
     it starts (see :func:`_warming`), then prints ``announce``."""
     from gammon.store import Store
-    from gammon.web import create_app
+    from gammon.web import ServerSettings, create_app
     from gammon.web.jobs import Jobs, ProcessRunner
+    from gammon.web.members import AccountSettings
     from gammon.web.study import StudySettings
 
     options: dict[str, Any] = json.loads(os.environ[_CONFIG])
@@ -104,12 +108,23 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
         counter = iter(range(1 << 62))
         # A different, reproducible stream for each match created by this process.
         dice_factory = lambda: RandomDice(options["dice_seed"] * 1_000_003 + next(counter))  # noqa: E731
-    away = {} if options["away_after"] is None else {"away_after": options["away_after"]}
-    app = create_app(Store(options["database_url"]), dice_factory, rate=options["rate_limit"],
-                     burst=2 * options["rate_limit"], engine_workers=options["engine_workers"],
-                     ws_per_address=options["ws_per_address"], public_url=options["public_url"],
-                     allowed_hosts=[h.strip() for h in options["allowed_hosts"].split(",") if h.strip()],
-                     study=StudySettings(jobs=Jobs(ProcessRunner())), **away)
+    given: dict[str, Any] = {} if options["away_after"] is None else {"away_after": options["away_after"]}
+    if options.get("profile_plies") is not None:
+        given["accounts"] = AccountSettings(plies=options["profile_plies"])
+    app = create_app(
+        Store(options["database_url"]),
+        dice_factory,
+        settings=ServerSettings(
+            rate=options["rate_limit"],
+            burst=2 * options["rate_limit"],
+            engine_workers=options["engine_workers"],
+            ws_per_address=options["ws_per_address"],
+            public_url=options["public_url"],
+            allowed_hosts=[h.strip() for h in options["allowed_hosts"].split(",") if h.strip()],
+            study=StudySettings(jobs=Jobs(ProcessRunner())),
+            **given,
+        ),
+    )
     return _warming(app, announce)
 
 
@@ -133,8 +148,11 @@ def _warming(app: FastAPI, announce: str | None) -> FastAPI:
             await asyncio.to_thread(hub.pool.close)  # no worker left behind a failed start
             raise
         workers = hub.pool.workers
-        print(f"gammon: engine loaded in {time.monotonic() - start:.1f} s ({workers} engine "
-              f"worker{'s' if workers > 1 else ''})", flush=True)
+        print(
+            f"gammon: engine loaded in {time.monotonic() - start:.1f} s ({workers} engine "
+            f"worker{'s' if workers > 1 else ''})",
+            flush=True,
+        )
         async with inner(app) as state:
             settle_collector()
             if announce is not None:
@@ -190,32 +208,62 @@ def run_serve(args: argparse.Namespace) -> int:
     url, notifies = store.engine.url, store.notifies
     store.close()
     if args.workers > 1 and not notifies:
-        raise SystemExit(f"gammon serve: --workers {args.workers} needs PostgreSQL (--database-url "
-                         "postgresql://...): SQLite cannot tell one process of another's actions")
-    os.environ[_CONFIG] = json.dumps({
-        "database_url": args.database_url, "dice_seed": args.dice_seed, "away_after": args.away_after,
-        "rate_limit": args.rate_limit, "engine_workers": args.engine_workers,
-        "ws_per_address": args.ws_per_address, "public_url": args.public_url,
-        "allowed_hosts": args.allowed_hosts, "supervisor": os.getpid()})
-    serving = (f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
-               f"{args.workers} process{'es' if args.workers > 1 else ''})")
+        raise SystemExit(
+            f"gammon serve: --workers {args.workers} needs PostgreSQL (--database-url "
+            "postgresql://...): SQLite cannot tell one process of another's actions"
+        )
+    os.environ[_CONFIG] = json.dumps(
+        {
+            "database_url": args.database_url,
+            "dice_seed": args.dice_seed,
+            "away_after": args.away_after,
+            "rate_limit": args.rate_limit,
+            "engine_workers": args.engine_workers,
+            "ws_per_address": args.ws_per_address,
+            "public_url": args.public_url,
+            "allowed_hosts": args.allowed_hosts,
+            "profile_plies": args.profile_plies,
+            "supervisor": os.getpid(),
+        }
+    )
+    serving = (
+        f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
+        f"{args.workers} process{'es' if args.workers > 1 else ''})"
+    )
     if args.workers > 1:  # each process loads its engine before it takes a connection
         print(serving, flush=True)
     # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default; a client could then pick its own
     # address (and rate-limit bucket) through any local proxy. Trust proxies only when named.
-    proxies = {} if args.forwarded_allow_ips is None else {
-        "proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
+    proxies = (
+        {}
+        if args.forwarded_allow_ips is None
+        else {"proxy_headers": True, "forwarded_allow_ips": args.forwarded_allow_ips}
+    )
     # No per-message deflate: a state is a few KB, and compressing each one cost more CPU than
     # anything else an action does. A connection must send each request's head within 10 s
     # (gammon.web.http_protocol) and may then idle 5 s; a client that never reads cannot hold the
     # server's shutdown past 10 s.
-    target: Any = ("gammon.cli.serve:app_from_environment" if args.workers > 1
-                   else app_from_environment(announce=serving))
-    uvicorn.run(target, factory=args.workers > 1, workers=args.workers, host=args.host, port=args.port,
-                log_level=args.log_level, ws_max_size=64 * 1024, ws_per_message_deflate=False,
-                http="gammon.web.http_protocol:GuardedHttp", timeout_keep_alive=5,
-                limit_concurrency=args.max_connections, timeout_graceful_shutdown=10,
-                log_config=_log_config(), **({"proxy_headers": False} | proxies))
+    target: Any = (
+        "gammon.cli.serve:app_from_environment"
+        if args.workers > 1
+        else app_from_environment(announce=serving)
+    )
+    uvicorn.run(
+        target,
+        factory=args.workers > 1,
+        workers=args.workers,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
+        http="gammon.web.http_protocol:GuardedHttp",
+        timeout_keep_alive=5,
+        limit_concurrency=args.max_connections,
+        timeout_graceful_shutdown=10,
+        log_config=_log_config(),
+        **({"proxy_headers": False} | proxies),
+    )
     return 0
 
 

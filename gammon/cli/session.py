@@ -28,16 +28,25 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import (
     TUTOR_LEVELS,
     WIN_WORDS,
+    cube_advice,
+    fold,
     format_dice,
+    local_commands,
+    local_resign_words,
+    mark_words,
+    no_words,
     object_form,
     one_of,
     points_text,
     quote,
     refusal_words,
     said,
+    say_of,
+    shown_name,
     tidy,
     tutor_question,
     tutor_warning,
+    yes_words,
 )
 from gammon.datadir import data_dir
 from gammon.engine.engine import Engine
@@ -46,7 +55,9 @@ from gammon.errors import GammonError
 from gammon.formats.mat import write_mat
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
+from gammon.i18n import N_, ntr, tr
 from gammon.match import Match
+from gammon.notation import position_words
 from gammon.rules import GameResult, WinKind
 from gammon.words import describe
 
@@ -57,7 +68,7 @@ if TYPE_CHECKING:
 __all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said",
            "save_match", "tutor_level"]
 
-HELP = """\
+HELP = N_("""\
 Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop = pass):
   24/18 13/11     play a move in standard notation: bar/22*, 6/off, 13/7(2), 8/5*/3 ...
   roll            roll the dice (Enter does the same when it is time to roll)
@@ -74,7 +85,7 @@ Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = 
   save FILE       save the match (or money session) as a .mat file, at any time;
                   'gammon play --resume FILE' goes on with it later (then 'save' alone
                   saves it in FILE again)
-  help            this text;  quit    leave (asks to save first)"""
+  help            this text;  quit    leave (asks to save first)""")
 
 HINT_PLAYS = 5
 
@@ -96,8 +107,8 @@ GAME_ACTIONS = {"roll": ActionKind.ROLL, "double": ActionKind.DOUBLE, "take": Ac
 RESIGN_WORDS = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind.SINGLE,
                 "gammon": WinKind.GAMMON, "g": WinKind.GAMMON,
                 "backgammon": WinKind.BACKGAMMON, "b": WinKind.BACKGAMMON}
-SAVE_USAGE = "Usage: save FILE (a .mat file name), e.g. save match.mat"
-TUTOR_USAGE = "Usage: tutor on, tutor off, or tutor doubtful, bad or very-bad (the mark it warns from)"
+SAVE_USAGE = N_("Usage: save FILE (a .mat file name), e.g. save match.mat")
+TUTOR_USAGE = N_("Usage: tutor on, tutor off, or tutor doubtful, bad or very-bad (the mark it warns from)")
 
 
 def tutor_level(word: str) -> Skill | None:
@@ -113,14 +124,23 @@ def resolve(word: str, allowed: frozenset[str] | None = None) -> tuple[str | Non
     """The command ``word`` names, in full or by a prefix that fits one command only, and
     ``[]``; or None and the names the prefix fits (several: the person must say which).
     ``allowed`` limits the commands to those that make sense at the prompt."""
-    names = {name: cmd for name, cmd in COMMANDS.items() if allowed is None or cmd in allowed}
-    word = word.lower()
+    # the words of the current language, then the English ones, which always mean what they do in English
+    every = {**local_commands(), **COMMANDS}
+    # typed as folded (no accents), shown as written
+    names = {fold(name): (name, cmd) for name, cmd in every.items() if allowed is None or cmd in allowed}
+    word = fold(word)
     if word in names:
-        return names[word], []
-    fits = [name for name in names if name.startswith(word)]
-    if len({names[name] for name in fits}) == 1:
-        return names[fits[0]], []
-    return None, fits
+        return names[word][1], []
+    fits = [names[name] for name in names if name.startswith(word)]
+    if len({cmd for _name, cmd in fits}) == 1:
+        return fits[0][1], []
+    return None, [name for name, _cmd in fits]
+
+
+def _whole_command(word: str) -> str | None:
+    """The command ``word`` spells out in full, in English or the current language ('?' is none)."""
+    every = {fold(name): cmd for name, cmd in {**local_commands(), **COMMANDS}.items()}
+    return every.get(fold(word)) if word != "?" else None
 
 
 def _to_act(g: Game) -> int:
@@ -291,9 +311,9 @@ class PlaySession:
             with self._hangup_handled():
                 self._loop()
         except Hangup:
-            self._save_unsaved("The terminal closed")
+            self._save_unsaved(tr("The terminal closed"))
             return 0
-        self.say("Goodbye.")
+        self.say(tr("Goodbye."))
         return 0
 
     def _loop(self) -> None:
@@ -314,17 +334,17 @@ class PlaySession:
                     self._person_acts(seat)
         except QuitSession as e:
             if e.input_ended:
-                self._save_unsaved("Input ended")
+                self._save_unsaved(tr("Input ended"))
         except KeyboardInterrupt:
-            self.say("\nInterrupted.")
+            self.say("\n" + tr("Interrupted."))
             try:
-                self._offer_save("Save the match first?", "quit without saving")
+                self._offer_save(tr("Save the match first?"), tr("quit without saving"))
             except QuitSession as e:
                 if e.input_ended:
-                    self._save_unsaved("Input ended")
+                    self._save_unsaved(tr("Input ended"))
             except KeyboardInterrupt:  # a second Ctrl-C: leave at once, on a line of its own
                 self.say("")
-                self._save_unsaved("Interrupted again")
+                self._save_unsaved(tr("Interrupted again"))
 
     def _histories(self) -> tuple[tuple[object, ...], ...]:
         """What a save keeps: every game's actions (an undo then another play is a change)."""
@@ -340,13 +360,13 @@ class PlaySession:
         try:
             path = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.mat"
         except OSError as e:
-            ok, message = False, f"the match could not be saved: {e}"
+            ok, message = False, tr("the match could not be saved: {error}", error=e)
         else:
             ok, message = save_match(self.match, str(path), self.names)
         try:
             if ok:
-                self.say(f"{why}: the match is saved in {path}; 'gammon play --resume {path}' goes on "
-                         "with it.")
+                self.say(tr("{why}: the match is saved in {path}; 'gammon play --resume {path}' goes on "
+                            "with it.", why=why, path=path))
             else:
                 self.say(f"{why}: {message}")
         except Hangup:  # no terminal left to tell
@@ -377,21 +397,25 @@ class PlaySession:
 
     def _welcome(self) -> None:
         length = self.match.rules.match_length
-        what = f"A match to {points_text(length)}" if length else "A money game"
-        self.say(f"{what}: {self.names[0]} against {self.names[1]}. "
-                 "Type 'help' for the commands, 'quit' to leave.")
+        what = (ntr("A match to {n} point", "A match to {n} points", length, n=length) if length
+                else tr("A money game"))
+        self.say(tr("{what}: {first} against {second}. Type 'help' for the commands, 'quit' to leave.",
+                    what=what, first=shown_name(self.names[0]), second=shown_name(self.names[1])))
 
     def resumed(self, source: str) -> None:
         """Say where a match read back from ``source`` stands, and draw its board (unless its
         last game is over: the loop reports that game first, then starts the next)."""
         self._resumed = True
         length = self.match.rules.match_length
-        what = f"a match to {points_text(length)}" if length else "a money session"
+        what = (ntr("a match to {n} point", "a match to {n} points", length, n=length) if length
+                else tr("a money session"))
         number = len(self.match.games)
-        self.say(f"Resumed {what} from {source}: {self.names[0]} against {self.names[1]}, game {number}. "
-                 f"{self._score_line()} Type 'help' for the commands, 'quit' to leave.")
+        self.say(tr("Resumed {what} from {source}: {first} against {second}, game {number}. {score} "
+                    "Type 'help' for the commands, 'quit' to leave.", what=what, source=source,
+                    first=shown_name(self.names[0]), second=shown_name(self.names[1]), number=number,
+                    score=self._score_line()))
         if self.match.is_crawford_game and not self.game.is_over:
-            self.say("This is the Crawford game: no doubling.")
+            self.say(tr("This is the Crawford game: no doubling."))
         if self.game.phase not in (GamePhase.OPENING, GamePhase.OVER):
             self.show_board()
 
@@ -400,48 +424,55 @@ class PlaySession:
         self.match.apply(Request(ActionKind.ROLL))
         self.say(describe(g.history[0], self.names) + ".")  # the opening roll
         if g.cube_value > 1:
-            self.say(f"Automatic doubles: the cube is on {g.cube_value}.")
+            self.say(tr("Automatic doubles: the cube is on {value}.", value=g.cube_value))
 
     def _after_game(self) -> bool:
         """Report the result, then ask before the next game. False when the session is over."""
         result = _result(self.game)
         self._show_board_once()
         winner = self.names[result.winner]
-        how = {"pass": " after the double is passed", "resign": " by resignation",
-               "abandon": " as the other player left", "bear_off": ""}[result.reason]
-        self.say(f"{said(winner, 'wins')} {WIN_WORDS[result.kind]}{how}, {points_text(result.points)}.")
+        how = {"pass": N_(" after the double is passed"), "resign": N_(" by resignation"),
+               "abandon": N_(" as the other player left"), "bear_off": ""}[result.reason]
+        self.say(say_of(winner, N_("{name} wins {what}{how}, {points}."),
+                        N_("You win {what}{how}, {points}."),
+                        what=tr(WIN_WORDS[result.kind]), how=tr(how) if how else "",
+                        points=points_text(result.points)))
         self.say(self._score_line())
         if self.match.winner is not None:
-            self.say(f"{said(self.names[self.match.winner], 'wins')} the match.")
-            self._offer_save("The match is over. Save it?", "leave")
+            self.say(say_of(self.names[self.match.winner], N_("{name} wins the match."),
+                            N_("You win the match.")))
+            self._offer_save(tr("The match is over. Save it?"), tr("leave"))
             return False
         if not self._next_game_wanted():
-            self._offer_save("Save the session?", "leave")
+            self._offer_save(tr("Save the session?"), tr("leave"))
             return False
         self.match.new_game()
         if self.match.is_crawford_game:
-            self.say("This is the Crawford game: no doubling.")
+            self.say(tr("This is the Crawford game: no doubling."))
         return True
 
     def _next_game_wanted(self) -> bool:
         """Between games: the commands that change nothing work here too ('save', 'board' ...)."""
         money = self.match.rules.match_length == 0
         number = len(self.match.games) + 1
-        prompt = "Another game? [y/n] " if money else f"Press Enter to start game {number} > "
+        prompt = tr("Another game? [y/n] ") if money else tr("Press Enter to start game {number} > ",
+                                                             number=number)
         while True:
             line = self.ask(prompt)
-            answer = line.lower()
-            if answer in ("", "y", "yes"):
+            answer = fold(line)
+            if answer == "" or answer in yes_words():
                 return True
-            if money and answer in ("n", "no"):
+            if money and answer in no_words():
                 return False
             if self._quiet_command(line):
                 continue
             if money:
-                self.say(f"Please answer y or n, not {quote(line)} ('save FILE' saves the session).")
+                self.say(tr("Please answer y or n, not {typed} ('save FILE' saves the session).",
+                            typed=quote(line)))
             else:
-                self.say(f"Press Enter for the next game, or type 'save FILE', 'board' or 'quit' "
-                         f"(not {quote(line)}).")
+                self.say(tr("Press Enter for the next game, or type 'save FILE', 'board' or 'quit' "
+                            "(not {typed}).",
+                            typed=quote(line)))
 
     def _quiet_command(self, line: str) -> bool:
         """Run ``line`` if it is a command that changes nothing ('board', 'save FILE', ...); True if
@@ -452,7 +483,7 @@ class PlaySession:
         command, fits = resolve(parts[0], QUIET_COMMANDS)
         if command is None:
             if len(fits) > 1:
-                self.say(f"Did you mean {one_of(fits)}?")
+                self.say(tr("Did you mean {words}?", words=one_of(fits)))
                 return True
             return False
         getattr(self, f"_do_{command}")(parts[1] if len(parts) > 1 else "")
@@ -461,25 +492,30 @@ class PlaySession:
     def _score_line(self) -> str:
         s = self.match.score
         length = self.match.rules.match_length
-        tail = f" (match to {length})" if length else ""
-        return f"Score: {self.names[0]} {s[0]}, {self.names[1]} {s[1]}{tail}."
+        first, second = shown_name(self.names[0]), shown_name(self.names[1])
+        if length:
+            return tr("Score: {first} {a}, {second} {b} (match to {length}).", first=first, a=s[0],
+                      second=second, b=s[1], length=length)
+        return tr("Score: {first} {a}, {second} {b}.", first=first, a=s[0], second=second, b=s[1])
 
     def _offer_save(self, question: str, leave: str) -> None:
         """Before leaving: ask for a file to save the match in. Enter (or 'n') leaves without
         saving; a file that cannot be written is reported and asked for again."""
-        prompt = f"{question} Type a file name, or press Enter to {leave}: "
+        prompt = tr("{question} Type a file name, or press Enter to {leave}: ", question=question,
+                    leave=leave)
         while True:
             line = self.ask(prompt)
             parts = line.split(maxsplit=1)
-            word = parts[0].lower() if parts else ""
-            if not line or line.lower() in ("n", "no", "q", "quit", "exit"):
+            # a command's whole word only: a file may be called 'b'
+            word = _whole_command(parts[0]) if parts else None
+            if not line or fold(line) in no_words() | {"q"} or (word == "quit" and len(parts) == 1):
                 return
-            if line.lower() in ("y", "yes"):
-                prompt = "File name (Enter: do not save): "
+            if fold(line) in yes_words():
+                prompt = tr("File name (Enter: do not save): ")
                 continue
             if word == "save":  # 'save FILE' typed out of habit: the file is FILE
                 if len(parts) == 1:
-                    prompt = "File name (Enter: do not save): "
+                    prompt = tr("File name (Enter: do not save): ")
                     continue
                 line = parts[1]
             elif word in ("board", "pips", "help") and len(parts) == 1:
@@ -502,9 +538,9 @@ class PlaySession:
         action = g.history[-1]
         text = describe(action, self.names)
         if isinstance(action, Take):
-            text += f". The cube is on {g.cube_value}"
+            text += tr(". The cube is on {value}", value=g.cube_value)
         elif isinstance(action, RejectResignation):
-            text += "; play on"
+            text += tr("; play on")
         self.say(text + ".")
 
     def _submit(self, request: Request) -> None:
@@ -517,7 +553,7 @@ class PlaySession:
                 self._report()  # a roll that passes the turn, or a person's roll
         elif request.kind is ActionKind.UNDO:
             self._shown = None
-            self.say("The last play is taken back.")
+            self.say(tr("The last play is taken back."))
         else:
             self._report()
 
@@ -550,27 +586,38 @@ class PlaySession:
         except QuitSession:
             raise
         except GammonError as e:
-            self.say(f"Sorry: {tidy(str(e))}")
+            self.say(tr("Sorry: {why}", why=tidy(str(e))))
         except Exception as e:  # noqa: BLE001 - a bug must not cost the person the game in progress
-            self.say(f"Unexpected error ({tidy(str(e))}); the game goes on.")
+            self.say(tr("Unexpected error ({error}); the game goes on.", error=tidy(str(e))))
 
     def _choices(self) -> str:
         """What the player on turn is asked to do, in a few words."""
         g = self.game
         phase = g.phase
         if phase == GamePhase.ROLL:
-            return "roll or double" if g.can_double() else "roll"
+            return tr("roll or double") if g.can_double() else tr("roll")
         if phase == GamePhase.MOVE:
-            return f"{format_dice(_rolled(g))} to play"
+            return tr("{dice} to play", dice=format_dice(_rolled(g)))
         if phase == GamePhase.DOUBLED:
-            answers = ["take", "pass"] + (["beaver"] if ActionKind.BEAVER in g.legal_actions() else [])
-            return f"doubled to {g.cube_value * 2}: {one_of(answers)}"
-        offer = said(self.names[1 - _to_act(g)], "offers")
+            return tr("doubled to {value}: {answers}", value=g.cube_value * 2, answers=self._answers())
         kind = g.offered_resignation or WinKind.SINGLE  # the RESIGNED phase always has one
-        return f"{offer} to resign {WIN_WORDS[kind]}: accept or reject"
+        return say_of(self.names[1 - _to_act(g)], N_("{name} offers to resign {what}: {answers}"),
+                      N_("You offer to resign {what}: {answers}"), what=tr(WIN_WORDS[kind]),
+                      answers=self._answers())
+
+    def _answers(self) -> str:
+        """The answers the game waits for ("take or pass"); else what the player is asked to do."""
+        g = self.game
+        if g.phase == GamePhase.DOUBLED:
+            answers = [tr("take"),
+                       tr("pass")] + ([tr("beaver")] if ActionKind.BEAVER in g.legal_actions() else [])
+            return one_of(answers)
+        if g.phase == GamePhase.RESIGNED:
+            return tr("accept or reject")
+        return self._choices()
 
     def _prompt(self, seat: Seat) -> str:
-        return f"{seat.name} ({self._choices()}) > "
+        return f"{shown_name(seat.name)} ({self._choices()}) > "
 
     def _command(self, seat: Seat, line: str) -> None:
         g = self.game
@@ -580,23 +627,23 @@ class PlaySession:
             if phase == GamePhase.ROLL:
                 self._roll(seat)
             elif phase == GamePhase.MOVE:
-                self.say("Type your move, e.g. 13/7 8/7, or 'help'.")
+                self.say(tr("Type your move, e.g. 13/7 8/7, or 'help'."))
             else:
-                self.say(f"Please answer: {self._choices().split(': ')[-1]}.")
+                self.say(tr("Please answer: {answers}.", answers=self._answers()))
             return
         command, fits = resolve(parts[0])
         if command is None:
             looks_like_move = any(c.isdigit() for c in line)
             if len(fits) > 1:
-                self.say(f"Did you mean {one_of(fits)}?")
+                self.say(tr("Did you mean {words}?", words=one_of(fits)))
             elif looks_like_move and phase == GamePhase.MOVE:
                 self._play(seat, line)
             elif looks_like_move and phase == GamePhase.ROLL:
-                self.say(f"Roll first ({quote(line)} is a move): press Enter or type 'roll'.")
+                self.say(tr("Roll first ({typed} is a move): press Enter or type 'roll'.", typed=quote(line)))
             elif looks_like_move:
-                self.say(f"Sorry: {self._refusal(Request(ActionKind.ROLL, self._asker()))}.")
+                self.say(tr("Sorry: {why}.", why=self._refusal(Request(ActionKind.ROLL, self._asker()))))
             else:
-                self.say(f"Unknown command {quote(line)}; type 'help' for the list.")
+                self.say(tr("Unknown command {typed}; type 'help' for the list.", typed=quote(line)))
             return
         rest = parts[1] if len(parts) > 1 else ""
         kind = GAME_ACTIONS.get(command)
@@ -606,7 +653,7 @@ class PlaySession:
         # Refused first, whatever follows the command: a resignation is asked about as a single.
         refusal = self._refusal(Request(kind, self._asker(), win_kind=WinKind.SINGLE))
         if refusal:
-            self.say(f"Sorry: {refusal}.")
+            self.say(tr("Sorry: {why}.", why=refusal))
             return
         request = self._request(kind, rest)
         if request is not None:
@@ -619,20 +666,21 @@ class PlaySession:
         told why) when that cannot be read."""
         if kind is not ActionKind.RESIGN:
             return Request(kind, self._asker())
-        words = rest.lower().split() or ["single"]
-        if len(words) > 1 or words[0] not in RESIGN_WORDS:
-            self.say(f"Resign how much? 'resign single', 'resign gammon' or 'resign backgammon', "
-                     f"not {quote(rest)}.")
+        words = fold(rest).split() or ["single"]
+        every = {**local_resign_words(), **RESIGN_WORDS}
+        if len(words) > 1 or words[0] not in every:
+            self.say(tr("Resign how much? 'resign single', 'resign gammon' or 'resign backgammon', "
+                        "not {typed}.",
+                        typed=quote(rest)))
             return None
-        return Request(kind, self._asker(), win_kind=RESIGN_WORDS[words[0]])
+        return Request(kind, self._asker(), win_kind=every[words[0]])
 
     def _refusal(self, request: Request) -> str | None:
         """Why ``request`` cannot be made now, in a player's words (the game says why); None if it can."""
         refused = self.game.why_not(request)
         if refused is None:
             return None
-        return refusal_words(refused, request.kind, self.names, answers=self._choices().split(": ")[-1],
-                             dice=self.game.dice)
+        return refusal_words(refused, request.kind, self.names, answers=self._answers(), dice=self.game.dice)
 
     def _play(self, seat: Seat, text: str) -> None:
         g = self.game
@@ -645,8 +693,8 @@ class PlaySession:
             self.match.apply(tutored)
         except GammonError as e:
             # The board is on screen: the position ID and the dice in the message add nothing.
-            message = str(e).replace(f" in position {position.id} with {dice[0]}{dice[1]}", "")
-            self.say(f"Sorry: {tidy(message).rstrip('.')}.")
+            message = str(e).replace(" " + position_words(position, dice), "")
+            self.say(tr("Sorry: {why}.", why=tidy(message).rstrip(".")))
             return
         self._report()
         self._show_board_once()  # the result of the play, before the opponent acts
@@ -658,21 +706,21 @@ class PlaySession:
     def _confirm_play(self, seat: Seat) -> None:
         allowed = QUIET_COMMANDS | {"undo"}
         while True:
-            line = self.ask(f"{seat.name} (Enter to end the turn, or undo) > ")
+            line = self.ask(tr("{name} (Enter to end the turn, or undo) > ", name=shown_name(seat.name)))
             if not line:
                 return
             parts = line.split(maxsplit=1)
             if resolve(parts[0], allowed)[0] == "undo":
                 self.match.apply(Request(ActionKind.UNDO, self._asker()))
                 self._shown = None
-                self.say("Play taken back.")
+                self.say(tr("Play taken back."))
                 return
             if self._quiet_command(line):
                 continue
             if any(c.isdigit() for c in line):
-                self.say("Your play is made: press Enter to end your turn, or type 'undo' to change it.")
+                self.say(tr("Your play is made: press Enter to end your turn, or type 'undo' to change it."))
             else:
-                self.say(f"Press Enter to end your turn or type 'undo' (not {quote(line)}).")
+                self.say(tr("Press Enter to end your turn or type 'undo' (not {typed}).", typed=quote(line)))
 
     # --- the tutor ----------------------------------------------------------------------------
 
@@ -685,18 +733,18 @@ class PlaySession:
         try:
             warning = self._get_tutor(self.tutor).warning(self.game.situation(), request)
         except Exception as e:  # noqa: BLE001 - the tutor failing must not stop the person's choice
-            self.say(f"The tutor could not judge this ({tidy(str(e))}); it goes through.")
+            self.say(tr("The tutor could not judge this ({error}); it goes through.", error=tidy(str(e))))
             return request
         if warning is None:
             return request
         self.say(tutor_warning(warning))
         while True:
             line = self.ask(tutor_question(warning))
-            answer = line.lower()
-            if answer in ("y", "yes"):
+            answer = fold(line)
+            if answer in yes_words():
                 return request
-            if answer in ("", "n", "no"):
-                self.say("Choose again.")
+            if answer == "" or answer in no_words():
+                self.say(tr("Choose again."))
                 return None
             if answer in ("b", "better"):
                 return warning.best
@@ -704,8 +752,8 @@ class PlaySession:
                 if self.tutor is None:  # switched off while asked: the choice goes through
                     return request
                 continue
-            self.say(f"Please answer y (go on), n (choose again) or b ({warning.best_words}), "
-                     f"not {quote(line)}.")
+            self.say(tr("Please answer y (go on), n (choose again) or b ({better}), not {typed}.",
+                        better=warning.best_words, typed=quote(line)))
 
     def _get_tutor(self, level: Skill) -> Tutor:
         from gammon.analysis.tutor import Tutor
@@ -719,26 +767,30 @@ class PlaySession:
     def _do_tutor(self, rest: str) -> None:
         word = "-".join(rest.lower().split())
         if not word:
-            state = f"on: it warns from {self.tutor.value}" if self.tutor else "off"
-            self.say(f"The tutor is {state}. {TUTOR_USAGE}.")
+            if self.tutor:
+                state = tr("The tutor is on: it warns from {mark}.", mark=mark_words(self.tutor.value))
+            else:
+                state = tr("The tutor is off.")
+            self.say(f"{state} {tr(TUTOR_USAGE)}.")
             return
         if word == "off":
             self.tutor = None
-            self.say("The tutor is off.")
+            self.say(tr("The tutor is off."))
             return
         level = tutor_level("doubtful" if word == "on" else word)
         if level is None:
-            self.say(f"{TUTOR_USAGE}, not {quote(rest)}.")
+            self.say(tr("{usage}, not {typed}.", usage=tr(TUTOR_USAGE), typed=quote(rest)))
             return
         self.tutor = level
-        self.say(f"The tutor is on: it warns before a play or cube action marked {level.value} or worse.")
+        self.say(tr("The tutor is on: it warns before a play or cube action marked {mark} or worse.",
+                    mark=mark_words(level.value)))
 
     # --- commands -----------------------------------------------------------------------------
 
     def _do_hint(self, rest: str) -> None:
         words = rest.split()
         if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= 99)):
-            self.say(f"Usage: hint [N] for the N best plays (1-99), not {quote(rest)}.")
+            self.say(tr("Usage: hint [N] for the N best plays (1-99), not {typed}.", typed=quote(rest)))
             return
         for line in self.hint_lines(int(words[0]) if words else HINT_PLAYS):
             self.say(line)
@@ -749,10 +801,11 @@ class PlaySession:
         g = self.game
         name = object_form(self.names[_to_act(g)])
         if g.phase == GamePhase.RESIGNED:
-            return ["No hint here: answer the resignation (accept or reject)."]
+            return [tr("No hint here: answer the resignation (accept or reject).")]
         engine = self._hint_engine()
         if g.phase == GamePhase.ROLL:
-            return [f"Cube advice for {name}: {engine.cube_decision(g)}"]
+            advice = cube_advice(engine.cube_decision(g))
+            return [tr("Cube advice for {name}: {advice}", name=name, advice=advice)]
         if g.phase == GamePhase.DOUBLED:
             return [self._answer_hint(engine.cube_decision(g), name)]
         from gammon.advice import ranked_plays  # with the engine: loaded only for a hint
@@ -760,8 +813,9 @@ class PlaySession:
         # at the score: a match ranks the plays by match winning chances, a money game by equity
         situation = g.situation()
         mwc = situation.match is not None
-        lines = [f"Best plays for {name} ({'match winning chances' if mwc else 'cubeless equity'}, "
-                 f"{engine.plies} ply):"]
+        measure = tr("match winning chances") if mwc else tr("cubeless equity")
+        lines = [tr("Best plays for {name} ({measure}, {plies} ply):", name=name, measure=measure,
+                    plies=engine.plies)]
         for i, (h, score) in enumerate(ranked_plays(engine, situation, _rolled(g), n), 1):
             lines.append(f"  {i}. {str(h.play):<28} {f'{score:.1%}' if mwc else f'{score:+.3f}'}")
         return lines
@@ -770,12 +824,15 @@ class PlaySession:
     def _answer_hint(decision: Any, taker: str) -> str:
         """Take or pass, for the taker: the engine judges the double from the doubler's side, so
         its equities are negated (and its match winning chances taken from one)."""
-        answer = "beaver" if decision.beaver else "take" if decision.take else "pass"
-        text = (f"Cube advice for {taker}: {answer} (cubeful equity after a take "
-                f"{-decision.double_take:+.3f}, after a pass {-decision.double_pass:+.3f}")
+        answer = tr("beaver") if decision.beaver else tr("take") if decision.take else tr("pass")
+        text = tr("Cube advice for {name}: {answer} (cubeful equity after a take {take}, after a pass {drop}",
+                  name=taker, answer=answer, take=f"{-decision.double_take:+.3f}",
+                      drop=f"{-decision.double_pass:+.3f}")
         if decision.match_winning_chances:
             _, take, drop = decision.match_winning_chances
-            text += f"; match winning chances {1 - take:.1%} after a take, {1 - drop:.1%} after a pass"
+            text += tr("; match winning chances {take} after a take, {drop} after a pass",
+                       take=f"{1 - take:.1%}",
+                       drop=f"{1 - drop:.1%}")
         return text + ")."
 
     def _hint_engine(self) -> Engine:
@@ -789,13 +846,15 @@ class PlaySession:
     def _do_pips(self, rest: str) -> None:
         me = self._viewer()
         mine, theirs = self.game.position_for(me).pip_counts
-        self.say(f"Pips: {self.names[me]} {mine}, {self.names[1 - me]} {theirs} "
-                 f"(difference {mine - theirs:+d}).")
+        self.say(tr("Pips: {first} {a}, {second} {b} (difference {difference}).",
+                    first=shown_name(self.names[me]),
+                    a=mine, second=shown_name(self.names[1 - me]), b=theirs,
+                        difference=f"{mine - theirs:+d}"))
 
     def _do_save(self, rest: str) -> None:
         if not rest.strip():
             if self.save_file is None:
-                self.say(SAVE_USAGE)
+                self.say(tr(SAVE_USAGE))
             else:
                 self._save(self.save_file)
             return
@@ -809,11 +868,11 @@ class PlaySession:
         return ok
 
     def _do_help(self, rest: str) -> None:
-        self.say(HELP)
+        self.say(tr(HELP))
 
     def _do_quit(self, rest: str) -> None:
         if self._histories() != self._saved:  # nothing to ask right after a save
-            self._offer_save("Save the match first?", "quit without saving")
+            self._offer_save(tr("Save the match first?"), tr("quit without saving"))
         raise QuitSession
 
 
@@ -822,7 +881,8 @@ def save_match(match: Match, path: str, names: tuple[str, str]) -> tuple[bool, s
     try:
         write_mat(match, names=names, file=path)
     except OSError as e:
-        return False, f"Could not save to {quote(path)}: {e.strerror or 'the file cannot be written'}."
+        why = e.strerror or tr("the file cannot be written")
+        return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
     except ValueError as e:
-        return False, f"Could not save to {quote(path)}: {tidy(str(e))}."
-    return True, f"Saved to {path}."
+        return False, tr("Could not save to {file}: {why}.", file=quote(path), why=tidy(str(e)))
+    return True, tr("Saved to {path}.", path=path)

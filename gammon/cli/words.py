@@ -1,32 +1,42 @@
-"""Words for the terminal game: typed text in messages (the game's own words are in gammon.words)."""
+"""Words for the terminal game: typed text in messages (the game's own words are in gammon.words),
+in the current language (:mod:`gammon.i18n`)."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import TYPE_CHECKING
 
 from gammon.dice import Dice
 from gammon.game import ActionKind
+from gammon.i18n import DEFAULT_LANGUAGE, N_, current_language, ptr, tr
 from gammon.refusal import Refusal, Refused
-from gammon.words import WIN_WORDS, format_dice, points_text, said
+from gammon.rules import WinKind
+from gammon.words import WIN_WORDS, YOU, format_dice, points_text, said, say_of, shown_name
 
 if TYPE_CHECKING:
     from gammon.analysis.tutor import TutorWarning
+    from gammon.engine.cube.decision import CubeDecision
 
-__all__ = ["TUTOR_LEVELS", "WIN_WORDS", "format_dice", "object_form", "one_of", "points_text", "quote",
-           "refusal_words", "said", "tidy", "tutor_question", "tutor_warning"]
+__all__ = ["CUBE_ACTION_WORDS", "TUTOR_LEVELS", "WIN_WORDS", "YOU", "cube_advice", "fold", "format_dice",
+           "local_commands", "local_resign_words", "mark_words", "no_words", "object_form", "one_of",
+           "points_text", "quote", "refusal_words", "said", "say_of", "shown_name", "tidy",
+           "tutor_question", "tutor_warning", "yes_words"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
 
 
 def object_form(name: str) -> str:
     """A name after a preposition: "for you", "for pubeval"."""
-    return "you" if name == "You" else name
+    # Translators: "You" after a preposition ("Cube advice for you")
+    return tr("you") if name == YOU else name
 
 
 def one_of(words: list[str]) -> str:
     """"a", "a or b", "a, b or c"."""
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} or {words[-1]}"
+    if len(words) == 1:
+        return words[0]
+    return tr("{some} or {last}", some=", ".join(words[:-1]), last=words[-1])
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
@@ -62,17 +72,17 @@ def tidy(message: str) -> str:
 
 # The game's reasons in the terminal's words (the rest: the game's own, tidied).
 _REFUSAL_WORDS = {
-    Refusal.NO_DOUBLE: "there is no double to answer",
-    Refusal.NO_RESIGNATION: "there is no resignation to answer",
-    Refusal.NOTHING_TO_UNDO: "there is no play to take back",
-    Refusal.NOT_YOUR_PLAY: "there is no play of yours to take back",  # the computer's play stands
-    Refusal.DICE_NOT_ROLLED: "roll first",
-    Refusal.NO_CUBE: "this game is played without the cube",
-    Refusal.CRAWFORD_GAME: "there is no doubling in the Crawford game",
-    Refusal.BEAVER_MATCH_PLAY: "beavers are for money games only",
-    Refusal.BEAVERS_OFF: "beavers are off in this game ('gammon play --beavers' allows them)",
-    Refusal.GAME_OVER: "the game is over",
-    Refusal.NOT_STARTED: "the game starts with the opening roll",
+    Refusal.NO_DOUBLE: N_("there is no double to answer"),
+    Refusal.NO_RESIGNATION: N_("there is no resignation to answer"),
+    Refusal.NOTHING_TO_UNDO: N_("there is no play to take back"),
+    Refusal.NOT_YOUR_PLAY: N_("there is no play of yours to take back"),  # the computer's play stands
+    Refusal.DICE_NOT_ROLLED: N_("roll first"),
+    Refusal.NO_CUBE: N_("this game is played without the cube"),
+    Refusal.CRAWFORD_GAME: N_("there is no doubling in the Crawford game"),
+    Refusal.BEAVER_MATCH_PLAY: N_("beavers are for money games only"),
+    Refusal.BEAVERS_OFF: N_("beavers are off in this game ('gammon play --beavers' allows them)"),
+    Refusal.GAME_OVER: N_("the game is over"),
+    Refusal.NOT_STARTED: N_("the game starts with the opening roll"),
 }
 
 
@@ -82,19 +92,21 @@ def refusal_words(refused: Refused, kind: ActionKind, names: tuple[str, str], an
     game waits for ("take or pass"), ``dice`` the roll to play."""
     r = refused.refusal
     if r is Refusal.RESIGNATION_PENDING:
-        return f"first answer the resignation: {answers}"
+        return tr("first answer the resignation: {answers}", answers=answers)
     if r is Refusal.DOUBLE_PENDING:
-        return f"first answer the double: {answers}"
+        return tr("first answer the double: {answers}", answers=answers)
     if r is Refusal.DICE_ROLLED:
         if kind == ActionKind.ROLL and dice is not None:
-            return f"the dice are rolled: play the {format_dice(dice)}"
-        return "a double is offered before rolling, not after"
+            return tr("the dice are rolled: play the {dice}", dice=format_dice(dice))
+        return tr("a double is offered before rolling, not after")
     if r is Refusal.CUBE_OWNED and refused.player is not None:
-        return f"{said(names[refused.player], 'owns')} the cube"
-    if r in (Refusal.CUBE_LIMIT, Refusal.BEAVER_LIMIT):
-        what = "the cube is at its limit" if r is Refusal.CUBE_LIMIT else "a beaver would pass the cube limit"
-        return f"{what} of {refused.limit}"
-    return _REFUSAL_WORDS.get(r) or tidy(refused.words())
+        return say_of(names[refused.player], N_("{name} owns the cube"), N_("You own the cube"))
+    if r is Refusal.CUBE_LIMIT:
+        return tr("the cube is at its limit of {limit}", limit=refused.limit)
+    if r is Refusal.BEAVER_LIMIT:
+        return tr("a beaver would pass the cube limit of {limit}", limit=refused.limit)
+    words = _REFUSAL_WORDS.get(r)
+    return tr(words) if words else tidy(refused.words())
 
 
 # --- the tutor -----------------------------------------------------------------------------------
@@ -105,27 +117,118 @@ TUTOR_LEVELS = {"doubtful": "doubtful", "bad": "bad", "very-bad": "very bad"}
 
 # A cube action the tutor judged (gammon.analysis.decisions.CubeChoice.action), as a choice and
 # as what the player is asked to confirm.
-_CUBE_CHOICES = {"no double": ("not doubling", "Roll without doubling"), "double": ("doubling", "Double"),
-                 "take": ("taking", "Take"), "pass": ("passing", "Pass"), "beaver": ("beavering", "Beaver")}
+_CUBE_CHOICES = {"no double": (N_("Not doubling"), N_("Roll without doubling")),
+                 "double": (N_("Doubling"), N_("Double")), "take": (N_("Taking"), N_("Take")),
+                 "pass": (N_("Passing"), N_("Pass")), "beaver": (N_("Beavering"), N_("Beaver"))}
+
+# The analysis's marks as the tutor says them ("a doubtful play").
+_MARK_PLAYS = {"doubtful": N_("{play} is a doubtful play"), "bad": N_("{play} is a bad play"),
+               "very bad": N_("{play} is a very bad play")}
+_MARK_CUBE = {"doubtful": N_("{choice} is a doubtful cube decision"),
+              "bad": N_("{choice} is a bad cube decision"),
+              "very bad": N_("{choice} is a very bad cube decision")}
+
+
+def mark_words(mark: str) -> str:
+    """The analysis's mark ("doubtful", "bad", "very bad") in the current language."""
+    return tr({"doubtful": N_("doubtful"), "bad": N_("bad"), "very bad": N_("very bad")}.get(mark, mark))
 
 
 def tutor_warning(warning: TutorWarning) -> str:
     """What the tutor says of a choice it flags: the mark, what the choice gives up (in match
     winning chances in a match, as the analysis reports it) and the better choice."""
     mark = warning.skill.value
-    article = "an" if mark[0] in "aeiou" else "a"
     if warning.chosen_words in _CUBE_CHOICES:
-        what = f"{_CUBE_CHOICES[warning.chosen_words][0].capitalize()} is {article} {mark} cube decision"
+        what = tr(_MARK_CUBE.get(mark, "{choice}"), choice=tr(_CUBE_CHOICES[warning.chosen_words][0]))
     else:
-        what = f"{warning.chosen_words} is {article} {mark} play"
+        what = tr(_MARK_PLAYS.get(mark, "{play}"), play=warning.chosen_words)
     # as 'gammon analyse' reports an error: EMG, and in a match the match winning chances too
     loss = f"{warning.error:.3f} EMG"
     if warning.in_match:
-        loss = f"{100 * warning.cost:.2f}% in match winning chances ({loss})"
-    return f"Tutor: {what}: it loses {loss}. Better: {warning.best_words}."
+        loss = tr("{percent}% in match winning chances ({emg})", percent=f"{100 * warning.cost:.2f}",
+                  emg=loss)
+    return tr("Tutor: {what}: it loses {loss}. Better: {better}.", what=what, loss=loss,
+              better=warning.best_words)
 
 
 def tutor_question(warning: TutorWarning) -> str:
     """The question after a warning: go on, take the better choice or go back (the default)."""
-    verb = _CUBE_CHOICES[warning.chosen_words][1] if warning.chosen_words in _CUBE_CHOICES else "Play it"
-    return f"{verb} anyway? [y/N, or b for {warning.best_words}] "
+    choice = _CUBE_CHOICES.get(warning.chosen_words)
+    verb = tr(choice[1]) if choice else tr("Play it")
+    return tr("{verb} anyway? [y/N, or b for {better}] ", verb=verb, better=warning.best_words)
+
+
+# --- commands and answers in the current language ------------------------------------------------
+
+def fold(word: str) -> str:
+    """A typed word as commands are compared: lower case, without accents ("Rzuć" = "rzuc"), so
+    a keyboard without the language's letters types every command too."""
+    decomposed = unicodedata.normalize("NFKD", word.strip().lower())
+    return "".join(c for c in decomposed if not unicodedata.combining(c))
+
+
+def _word_table(pairs: dict[str, str], folded: bool = True) -> dict[str, str]:
+    """{word: meaning} from {meaning: its words in the current language, space-separated}, the
+    words :func:`fold`-ed unless ``folded`` is False; empty in English, whose words the callers
+    always know."""
+    if current_language() == DEFAULT_LANGUAGE:
+        return {}
+    return {fold(word) if folded else word: meaning
+            for meaning, words in pairs.items() for word in words.split()}
+
+
+def local_commands() -> dict[str, str]:
+    """The terminal's commands in the current language: {word: command}, the words as written
+    (gammon.cli.session's COMMANDS names them in English). A catalogue may give a command several
+    words, space-separated."""
+    return _word_table({
+        "roll": ptr("command", "roll"), "double": ptr("command", "double"), "take": ptr("command", "take"),
+        "pass": ptr("command", "pass"), "resign": ptr("command", "resign"), "accept": ptr("command",
+                                                                                          "accept"),
+        "reject": ptr("command", "reject"), "undo": ptr("command", "undo"), "hint": ptr("command", "hint"),
+        "board": ptr("command", "board"), "pips": ptr("command", "pips"), "save": ptr("command", "save"),
+        "help": ptr("command", "help"), "quit": ptr("command", "quit"),
+    }, folded=False)
+
+
+def local_resign_words() -> dict[str, WinKind]:
+    """What 'resign' may be followed by in the current language: {word: what is resigned}."""
+    kinds = {"single": WinKind.SINGLE, "gammon": WinKind.GAMMON, "backgammon": WinKind.BACKGAMMON}
+    table = _word_table({"single": ptr("resign", "single"), "gammon": ptr("resign", "gammon"),
+                         "backgammon": ptr("resign", "backgammon")})
+    return {word: kinds[meaning] for word, meaning in table.items()}
+
+
+def yes_words() -> set[str]:
+    """The answers that say yes: English's and the current language's."""
+    return {"y", "yes"} | set(_word_table({"yes": ptr("answer", "y yes")}))
+
+
+def no_words() -> set[str]:
+    """The answers that say no: English's and the current language's."""
+    return {"n", "no"} | set(_word_table({"no": ptr("answer", "n no")}))
+
+
+# --- the engine's cube advice ----------------------------------------------------------------------
+
+# gammon.engine.cube.decision.CubeAction's values, as they are said (the web's pages read them too).
+CUBE_ACTION_WORDS = {
+    "no double": N_("no double"), "double, take": N_("double, take"), "double, pass": N_("double, pass"),
+    "too good to double, take": N_("too good to double, take"),
+    "too good to double, pass": N_("too good to double, pass"),
+    "no double (the cube is dead or not available)": N_("no double (the cube is dead or not available)"),
+}
+
+
+def cube_advice(decision: CubeDecision) -> str:
+    """The engine's cube decision in the current language, as ``str(decision)`` says it in English."""
+    answer = tr("beaver") if decision.beaver else tr("take") if decision.take else tr("pass")
+    action = decision.action.value
+    text = tr("{action} (opponent's answer to a double: {answer}); cubeful equity: no double {no_double}, "
+              "double/take {take}, double/pass {drop}", action=tr(CUBE_ACTION_WORDS.get(action, action)),
+              answer=answer, no_double=f"{decision.no_double:+.3f}", take=f"{decision.double_take:+.3f}",
+              drop=f"{decision.double_pass:+.3f}")
+    if decision.match_winning_chances:
+        nd, dt, dp = decision.match_winning_chances
+        text += tr("; match winning chances {chances}", chances=f"{nd:.1%} / {dt:.1%} / {dp:.1%}")
+    return text

@@ -47,26 +47,60 @@ def default_evaluator() -> Evaluator:
     try:
         return NeuralEvaluator.default()
     except (ImportError, OSError, ValueError) as e:
-        warnings.warn(f"the neural evaluator is not available ({e}); using the pip-count evaluator",
-                      RuntimeWarning, stacklevel=2)
+        warnings.warn(
+            f"the neural evaluator is not available ({e}); using the pip-count evaluator",
+            RuntimeWarning,
+            stacklevel=2,
+        )
         return PipCountEvaluator()
+
+
+def _with_cache(evaluator: Evaluator, nbytes: int) -> Evaluator:
+    """``evaluator`` with an evaluation cache of ``nbytes`` bytes: a neural evaluator over the same
+    nets (not copied; a change made to them in place later needs ``weights_changed()`` on this one
+    too) unless its cache has that size already. Another kind of evaluator has no such cache."""
+    if not isinstance(evaluator, NeuralEvaluator):
+        raise ValueError(f"cache_bytes needs a neural evaluator, not {type(evaluator).__name__}")
+    if evaluator.cache.limit == nbytes:
+        return evaluator
+    return NeuralEvaluator(
+        evaluator.contact,
+        evaluator.race,
+        evaluator.games,
+        evaluator.cube_head,
+        evaluator.borne_head,
+        cache_bytes=nbytes,
+    )
 
 
 class Engine:
     """``Engine(plies=2)``: best plays, evaluations, hints and cube decisions.
 
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
-    net; ``settings`` overrides the search (plies and move filters) entirely.
+    net; ``settings`` overrides the search (plies and move filters) entirely. ``cache_bytes`` sizes
+    the neural evaluator's evaluation cache (:mod:`gammon.engine.net.cache`, a table of at most that
+    many bytes, 52 a board; 0 caches nothing); by default the evaluator keeps its own (8 MiB for
+    the trained net, shared by every Engine made without an evaluator). With a size, the Engine
+    gets an evaluator of its own over the same nets, with a cache of that size.
     """
 
-    def __init__(self, plies: int | None = None, evaluator: Evaluator | None = None, *,
-                 settings: SearchSettings | None = None, bearoff: bool = True) -> None:
+    def __init__(
+        self,
+        plies: int | None = None,
+        evaluator: Evaluator | None = None,
+        *,
+        settings: SearchSettings | None = None,
+        bearoff: bool = True,
+        cache_bytes: int | None = None,
+    ) -> None:
         if settings is None:
             settings = SearchSettings(plies=DEFAULT_PLIES if plies is None else plies)
         elif plies is not None and plies != settings.plies:
             raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
         self.settings = settings
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
+        if cache_bytes is not None:
+            self.evaluator = _with_cache(self.evaluator, cache_bytes)
         self._searcher = Searcher(self.evaluator, default_bearoff() if bearoff else None)
 
     @property
@@ -83,8 +117,9 @@ class Engine:
 
     # --- checker play --------------------------------------------------------------------------
 
-    def _ranked(self, position: Position, dice: Sequence[int]) -> tuple[tuple[int, int], np.ndarray,
-                                                                        np.ndarray, np.ndarray, np.ndarray]:
+    def _ranked(
+        self, position: Position, dice: Sequence[int]
+    ) -> tuple[tuple[int, int], np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         d = check_dice(dice)
         _, after, steps = generate_arrays(require_in_play(position, "a play", "play").as_array(), d)
         if len(after) <= 1:
@@ -110,8 +145,9 @@ class Engine:
         best = int(order[0])
         return Play.from_kernel(position, d, steps[best].tolist(), after[best].tolist())
 
-    def hint(self, decision: Situation | Position, dice: Sequence[int] | None = None,
-             n: int = 5) -> list[Hint]:
+    def hint(
+        self, decision: Situation | Position, dice: Sequence[int] | None = None, n: int = 5
+    ) -> list[Hint]:
         """The ``n`` best plays of ``dice`` (by default the Situation's), best first, each with
         probabilities and cubeless equity for the player on roll and the ply they come from. The
         move filters keep at least ``n`` plays, so all of them are searched at the engine's plies."""
@@ -168,15 +204,30 @@ class Engine:
         x = cube_efficiency(position.is_race(), position.pip_counts[0])
         if match is None:
             # money: cubeful equities carried through the plies (gammon.engine.cube.cubeful_search)
-            p, values = cubeful_values(self._searcher, position.as_array()[None, :], self.plies,
-                                       jacoby=bool(jacoby))
-            return money_cube_decision(Probabilities.from_array(p[0]), cube_owner, x, jacoby=bool(jacoby),
-                                       available=available, beavers=bool(beavers), values=values[0])
+            p, values = cubeful_values(
+                self._searcher, position.as_array()[None, :], self.plies, jacoby=bool(jacoby)
+            )
+            return money_cube_decision(
+                Probabilities.from_array(p[0]),
+                cube_owner,
+                x,
+                jacoby=bool(jacoby),
+                available=available,
+                beavers=bool(beavers),
+                values=values[0],
+            )
         # match: the same search in match winning chances
         states = [CubeState(cube_value, cube_owner), CubeState(2 * cube_value, CubeOwner.OPPONENT)]
         p, mwc = match_values(self._searcher, position.as_array()[None, :], self.plies, match, states)
-        return match_cube_decision(Probabilities.from_array(p[0]), match, cube_value, cube_owner, x,
-                                   available=available, mwc=(float(mwc[0, 0]), float(mwc[0, 1])))
+        return match_cube_decision(
+            Probabilities.from_array(p[0]),
+            match,
+            cube_value,
+            cube_owner,
+            x,
+            available=available,
+            mwc=(float(mwc[0, 0]), float(mwc[0, 1])),
+        )
 
     # --- rollouts (gammon.engine.rollout.rollouts) ------------------------------------------------------
 
@@ -185,8 +236,9 @@ class Engine:
     rollout_cube = _rollout.rollout_cube
 
 
-def _position_and_dice(decision: object, dice: Sequence[int] | None,
-                       what: str) -> tuple[Position, Sequence[int]]:
+def _position_and_dice(
+    decision: object, dice: Sequence[int] | None, what: str
+) -> tuple[Position, Sequence[int]]:
     if isinstance(decision, Situation):
         if dice is None:
             if decision.dice is None:

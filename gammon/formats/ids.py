@@ -14,6 +14,7 @@ from gammon.dice import Dice
 from gammon.errors import InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
 from gammon.formats.xgid import XGID, parse_xgid
+from gammon.i18n import tr
 from gammon.position import Position
 from gammon.situation import CubeOwner, Situation
 
@@ -23,30 +24,32 @@ OWNERS = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "you", CubeOwner.OPPONE
 def describe_situation(situation: Situation) -> str:
     """``7-point match at 5-3 (you 2-away, opponent 4-away), cube 2 owned by you, Crawford game``:
     a Situation in the words of its player on roll ("you")."""
+    # in the current language (gammon.i18n); the web's pages read the English parts back
     owner = {
-        CubeOwner.CENTRED: "centred",
-        CubeOwner.MOVER: "owned by you",
-        CubeOwner.OPPONENT: "owned by the opponent",
+        CubeOwner.CENTRED: tr("centred"),
+        CubeOwner.MOVER: tr("owned by you"),
+        CubeOwner.OPPONENT: tr("owned by the opponent"),
     }[situation.cube_owner]
-    cube = f"cube {situation.cube_value} {owner}"
+    cube = tr("cube {value} {owner}", value=situation.cube_value, owner=owner)
     m = situation.match
     if m is None:
-        parts = ["money game", cube, "Jacoby rule" if situation.jacoby else "no Jacoby rule"]
+        parts = [tr("money game"), cube, tr("Jacoby rule") if situation.jacoby else tr("no Jacoby rule")]
         if situation.beavers:
-            parts.append("beavers")
+            parts.append(tr("beavers"))
     else:
         score = situation.score
         parts = [
-            f"{situation.match_length}-point match at {score[0]}-{score[1]} "
-            f"(you {m.away}-away, opponent {m.opponent_away}-away)",
+            tr("{length}-point match at {score} (you {away}-away, opponent {opponent_away}-away)",
+               length=situation.match_length, score=f"{score[0]}-{score[1]}", away=m.away,
+               opponent_away=m.opponent_away),
             cube,
         ]
         if m.crawford_game:
-            parts.append("Crawford game")
+            parts.append(tr("Crawford game"))
         elif m.post_crawford:
-            parts.append("post-Crawford")
+            parts.append(tr("post-Crawford"))
     if situation.double_offered:
-        parts.append(f"you have doubled to {2 * situation.cube_value}")
+        parts.append(tr("you have doubled to {value}", value=2 * situation.cube_value))
     return ", ".join(parts)
 
 

@@ -142,23 +142,29 @@ class Drills:
                 query = query.limit(limit)
             return [_card(c, d, m) for c, d, m in s.execute(query).all()]
 
-    def card(self, card_id: int) -> DrillCard:
+    def card(self, card_id: int, account_id: int | None = None) -> DrillCard:
+        """The card ``card_id`` (of the account ``account_id`` only, where given): ValueError when
+        there is none."""
         with self.sessions() as s:
-            row = s.execute(
+            query = (
                 select(DrillCardRow, ProfileDecisionRow, ProfileMatchRow)
                 .join(ProfileDecisionRow, ProfileDecisionRow.id == DrillCardRow.decision_id)
                 .join(ProfileMatchRow, ProfileMatchRow.id == ProfileDecisionRow.profile_match_id)
                 .where(DrillCardRow.id == card_id)
-            ).first()
+            )
+            if account_id is not None:
+                query = query.where(DrillCardRow.account_id == account_id)
+            row = s.execute(query).first()
             if row is None:
                 raise ValueError(f"no drill card {card_id}")
             return _card(*row)
 
-    def review(self, card_id: int, answer: str) -> Review:
-        """Grade ``answer`` to the card and reschedule it. A GammonError (nothing stored) for an
+    def review(self, card_id: int, answer: str, account_id: int | None = None) -> Review:
+        """Grade ``answer`` to the card (of the account ``account_id`` only, where given: else
+        ValueError, as for no card) and reschedule it. A GammonError (nothing stored) for an
         answer that is not a legal play (InvalidNotationError, IllegalMoveError, AmbiguousMoveError)
         or not a cube action of the kind asked for (InvalidNotationError)."""
-        card = self.card(card_id)
+        card = self.card(card_id, account_id)
         understood, error, best = grade_answer(card, answer)
         right = error is not None and error <= DOUBTFUL
         grade = (

@@ -1,6 +1,7 @@
 """Database tables: one row per match, one row per action of its games (the games' ``history``);
 player accounts, their sign-in sessions, the seats they hold and their rating changes; players'
-profiles (analysed matches, their marked decisions, the analysis queue, drill cards).
+profiles (analysed matches, their marked decisions, the analysis queue, drill cards); the lobby
+(open invitations to a match, and who each server process has in it).
 
 A table added here is made in an existing database by ``create_all`` when the store opens it; a
 column added to an existing table needs the store to add it itself (see repository and check)."""
@@ -269,3 +270,42 @@ class DrillReviewRow(Base):
     answer: Mapped[str] = mapped_column(String(64))
     error: Mapped[float | None] = mapped_column(Float, nullable=True)  # EMG lost, when the engine ranked it
     grade: Mapped[int] = mapped_column(Integer)  # fsrs Rating: 1 again, 2 hard, 3 good, 4 easy
+
+
+class LobbyInvitationRow(Base):
+    """An invitation in the lobby: its poster's terms, open to anyone or to one named account.
+    ``status`` "open" until accepted: "starting" while the accepting process makes the match (its
+    guarded UPDATE from "open" is the claim: two accepts at once start one match), then
+    "accepted", with the match and the poster's seat token, kept until the poster's browser takes
+    it (once) or a few minutes pass. ``seen``: when the poster last had the lobby open."""
+
+    __tablename__ = "lobby_invitations"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    poster_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    to_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
+    )
+    terms: Mapped[dict] = mapped_column(JSON)  # match_length, crawford, jacoby, beavers, rated
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    acceptor_id: Mapped[int | None] = mapped_column(
+        ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True
+    )
+    match_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # The poster's seat token until its browser takes it: a secret kept minutes at most.
+    poster_token: Mapped[str | None] = mapped_column(String(128), nullable=True)
+    accepted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class LobbyProcessRow(Base):
+    """Who one server process has in the lobby, rewritten on each change and every few seconds:
+    ``players`` {"lobby": [account ids with the lobby open], "playing": [name keys at an online
+    game's seat], "guests": count}. A row not rewritten for a while is a process gone."""
+
+    __tablename__ = "lobby_processes"
+
+    process: Mapped[str] = mapped_column(String(32), primary_key=True)
+    players: Mapped[dict] = mapped_column(JSON)
+    seen: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)

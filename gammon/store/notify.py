@@ -3,7 +3,7 @@
 Live updates: :class:`Listener` hears the channel the store notifies on each commit (``"<match id>
 <version>"``, comma-separated; see :meth:`gammon.store.Store.append_batch`). Presence (who has a
 socket open; gammon.web.presence): :class:`Publisher` and :class:`Subscriber` on
-:data:`PRESENCE_CHANNEL`.
+:data:`PRESENCE_CHANNEL`; the lobby's changes (gammon.web.lobby) alike on :data:`LOBBY_CHANNEL`.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from collections.abc import Callable
 log = logging.getLogger(__name__)
 CHANNEL = "gammon"
 PRESENCE_CHANNEL = "gammon_presence"
+LOBBY_CHANNEL = "gammon_lobby"
 
 
 def _libpq_url(url: str) -> str:

@@ -101,11 +101,13 @@ def _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch,
     from the opponent (the flipped board when no play exists) and ``result`` the points the play
     wins (0 if the game goes on, see :func:`gammon.primitives.win_kind`); ``best_y`` gets the net's
     output for ``after``."""
+    contact = (cw1, cb1, cw2, cb2)
+    race = (rw1, rb1, rw2, rb2)
     count, _nsteps, boards, _steps = generate_all(board, d1, d2)
     if count == 0:
         after = np.empty(26, dtype=np.int8)
         flip_into(board, after)
-        _evaluate(after, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, best_y)
+        _evaluate(after, contact, race, x, scratch, h, best_y)
         return after, 0
     best = -1
     best_eq = -1e9
@@ -116,7 +118,7 @@ def _net_pick(board, d1, d2, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch,
                 best_eq = r + 10.0
                 best = c
             continue
-        _evaluate(boards[c], cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y)
+        _evaluate(boards[c], contact, race, x, scratch, h, y)
         eq = -_equity(y)
         if eq > best_eq:
             best_eq = eq

@@ -1,5 +1,7 @@
-"""The web server and browser UI: ``create_app(store)`` (FastAPI), served by ``gammon serve``."""
+"""The web server and browser UI: ``create_app(store, settings=ServerSettings(...))`` (FastAPI), served
+by ``gammon serve``."""
 
 from gammon.web.app import create_app
+from gammon.web.settings import ServerSettings
 
-__all__ = ["create_app"]
+__all__ = ["ServerSettings", "create_app"]

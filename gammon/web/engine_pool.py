@@ -29,7 +29,7 @@ from gammon.engine.players import (
     engine_available,
 )
 from gammon.errors import IllegalActionError
-from gammon.game import Game
+from gammon.game import Game, Request
 from gammon.position import Position
 from gammon.situation import Situation
 from gammon.web.hints import cube_hint, default_advisor, hints, play_hints
@@ -138,6 +138,14 @@ def worker_advice(situation: Situation, n: int) -> dict[str, Any]:
     return {"kind": "cube", **cube_hint(advisor, situation)}
 
 
+def worker_tutor(situation: Situation, request: Request, level: str) -> dict[str, Any] | None:
+    """The tutor's warning on ``request`` about to be made in ``situation``, judged by this worker's
+    hint engine at ``level`` (a mark's name), as JSON; None when the choice is not flagged."""
+    from gammon.web.tutoring import tutor_warning  # deferred: it loads the analysis (see default_advisor)
+
+    return tutor_warning(_advisor[0] if _advisor else None, situation, request, level)
+
+
 def _ping() -> int:
     """A worker's pid; in a pool started with the server, once every worker has warmed up (each
     waits at the barrier, so ``workers`` pings reach ``workers`` different workers)."""
@@ -194,6 +202,9 @@ class EnginePool:
 
     async def advice(self, situation: Situation, n: int) -> dict[str, Any]:
         return await self.run(worker_advice, situation, n)
+
+    async def tutor(self, situation: Situation, request: Request, level: str) -> dict[str, Any] | None:
+        return await self.run(worker_tutor, situation, request, level)
 
     async def start(self) -> None:
         """Start the workers now (a server does at startup) rather than on the first engine call,

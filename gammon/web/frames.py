@@ -3,9 +3,11 @@ result."""
 
 from __future__ import annotations
 
+from gammon.formats.matchid import MatchState, format_gnubg_id
 from gammon.game import Beaver, Double, Game, PlayMade, Take
 from gammon.match import score_after
 from gammon.position import Position
+from gammon.situation import CubeOwner, Situation
 from gammon.web.schemas import Frame
 from gammon.web.views import action_line, result_line
 
@@ -28,6 +30,7 @@ def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
             score=score,
             crawford_game=crawford,
             position_id=position.id,
+            gnubg_id=_gnubg_id(game, position, 0, (cube, owner), False),
         )
     ]
     for action in game.history:
@@ -48,6 +51,8 @@ def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
         # The ID is seen from the player to act next, as a game's Position ID is: the roller after
         # a move or an answered double, the doubler while its double waits.
         on_roll = action.player if isinstance(action, Double) else 1 - action.player
+        seen = position if on_roll == viewer else position.flip()
+        offered = isinstance(action, Double)
         frames.append(
             Frame(
                 text=action_line(action, names) or "",
@@ -59,8 +64,9 @@ def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
                 cube_owner=owner,
                 score=score,
                 crawford_game=crawford,
-                cube_offered=isinstance(action, Double),
-                position_id=(position if on_roll == viewer else position.flip()).id,
+                cube_offered=offered,
+                position_id=seen.id,
+                gnubg_id=_gnubg_id(game, seen, on_roll, (cube // 2 if offered else cube, owner), offered),
             )
         )
     if game.result is not None:
@@ -72,7 +78,30 @@ def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
                     "mover": game.result.winner,
                     "score": score_after(game),
                     "cube_offered": False,
+                    "gnubg_id": "",
                 }
             )
         )
     return frames
+
+
+def _gnubg_id(
+    game: Game, position: Position, on_roll: int, cube: tuple[int, int | None], offered: bool
+) -> str:
+    """The frame's ``PositionID:MatchID``: ``position`` from ``on_roll``'s side, before its roll;
+    ``cube`` the value and owner as they stand (an offered double not yet turned); '' for a board
+    no game can go on from (the last checker borne off)."""
+    if max(position.off) == 15:
+        return ""
+    value, owner = cube
+    score = game.score if on_roll == 0 else (game.score[1], game.score[0])
+    situation = Situation(
+        position,
+        cube_value=value,
+        cube_owner=CubeOwner.seen_by(owner, on_roll),
+        double_offered=offered,
+        score=score,
+        crawford_game=game.crawford_game,
+        rules=game.rules,
+    )
+    return format_gnubg_id(position, MatchState.from_situation(situation, on_roll))

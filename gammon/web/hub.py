@@ -21,10 +21,11 @@ from gammon.store import Store
 from gammon.store.batch import BatchWriter
 from gammon.store.notify import Listener
 from gammon.web.engine_pool import EnginePool
-from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay
+from gammon.web.presence import Presence, PresenceRelay
 from gammon.web.schemas import ActionRequest, CreateMatchRequest, MatchView, PlayerAccount
 from gammon.web.session import LiveMatch
-from gammon.web.sockets import DEFAULT_CAPS, DEFAULT_QUEUE, DEFAULT_SEND_TIMEOUT, Outbox, SocketCaps
+from gammon.web.settings import ServerSettings
+from gammon.web.sockets import Outbox
 from gammon.web.spectators import SPECTATOR, spectator_view
 from gammon.web.views import PRESENT, Absence, match_view, player_names
 
@@ -42,27 +43,25 @@ class Hub:
         self,
         store: Store,
         dice_factory: Callable[[], DiceSource] | None,
-        max_live: int = 5000,
-        away_after: float = DEFAULT_AWAY_AFTER,
+        settings: ServerSettings | None = None,
         clock: Callable[[], float] = time.monotonic,
-        caps: SocketCaps = DEFAULT_CAPS,
         pool: EnginePool | None = None,
-        queue: int = DEFAULT_QUEUE,
-        send_timeout: float = DEFAULT_SEND_TIMEOUT,
     ) -> None:
+        settings = settings if settings is not None else ServerSettings()
         self.store = store
         self.pool = pool if pool is not None else EnginePool()
         self.writer = BatchWriter(store)
         self.listener: Listener | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
         self.dice_factory = dice_factory
-        self.max_live = max_live
+        self.max_live = settings.max_live
         self.live: dict[str, LiveMatch] = {}
         # Each socket (its outbox) with its seat and what it asked to see of the legal plays.
         self.sockets: dict[str, set[tuple[Outbox, int | None, Detail]]] = {}
-        self.caps = caps
-        self.queue, self.send_timeout = queue, send_timeout  # each socket's (see gammon.web.sockets)
-        self.presence = Presence(away_after, clock)
+        self.caps = settings.caps
+        # each socket's (see gammon.web.sockets)
+        self.queue, self.send_timeout = settings.ws_queue, settings.ws_send_timeout
+        self.presence = Presence(settings.away_after, clock)
         self.relay: PresenceRelay | None = None  # presence shared with the other processes
         self._loading = asyncio.Lock()
         # The accounts' part (gammon.web.members): a match just ended, stored; a match's seats' accounts

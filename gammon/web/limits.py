@@ -14,6 +14,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gammon.web.middleware import send_error
 
+ENGINE_ASKS = ("/hint", "/tutor")  # a match's requests that cost an engine evaluation
 HINT_SHARE = 10  # a client's hints a second: a tenth of its requests a second
 MAX_BUCKETS = 10_000
 
@@ -39,8 +40,9 @@ class AddressLimits:
     """``rate``/``burst``: an address's requests and its WebSocket messages a second (each apart);
     hints get a tenth of that; ``max_sockets``: its WebSockets open at once."""
 
-    def __init__(self, rate: float, burst: float, max_sockets: int,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, rate: float, burst: float, max_sockets: int, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate, self.burst, self.max_sockets, self.clock = rate, burst, max_sockets, clock
         self._buckets: dict[tuple[str, str], RateLimit] = {}
         self._sockets: dict[str, int] = {}
@@ -53,8 +55,9 @@ class AddressLimits:
             if len(self._buckets) >= MAX_BUCKETS:
                 self._buckets.clear()  # bounded memory; forgetting buckets only ever lets a client through
             share = HINT_SHARE if kind == "hint" else 1
-            bucket = self._buckets[key] = RateLimit(self.rate / share, max(1.0, self.burst / share),
-                                                    self.clock)
+            bucket = self._buckets[key] = RateLimit(
+                self.rate / share, max(1.0, self.burst / share), self.clock
+            )
         return bucket.allow()
 
     def open_socket(self, address: str) -> str | None:
@@ -82,7 +85,7 @@ def address(scope: Scope) -> str:
 
 class RequestLimit:
     """Pure ASGI middleware: every HTTP request and WebSocket handshake counts against its address's
-    requests; a hint (a path ending in ``/hint`` under /api/matches/, or one of ``costly``) also
+    requests; a hint (a path ending in ``/hint`` or ``/tutor`` under /api/matches/, or one of ``costly``) also
     against its hints, as each one costs an engine evaluation. Past a limit: 429, body unread."""
 
     def __init__(self, app: ASGIApp, limits: AddressLimits, costly: Container[str] = ()) -> None:
@@ -94,9 +97,11 @@ class RequestLimit:
             refused = None
             if not self.limits.allow("request", client):
                 refused = "too many requests; slow down"
-            elif scope["type"] == "http" and (path.startswith("/api/matches/") and path.endswith("/hint")
-                                              or path in self.costly) \
-                    and not self.limits.allow("hint", client):
+            elif (
+                scope["type"] == "http"
+                and (path.startswith("/api/matches/") and path.endswith(ENGINE_ASKS) or path in self.costly)
+                and not self.limits.allow("hint", client)
+            ):
                 refused = "too many hints; slow down"
             if refused is not None:
                 await send_error(send, 429, refused, scope)

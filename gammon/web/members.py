@@ -26,6 +26,7 @@ from gammon.accounts.passwords import Passwords
 from gammon.accounts.rated import rate_match
 from gammon.engine.engine import DEFAULT_PLIES
 from gammon.errors import GammonError
+from gammon.profile.drill import Drills
 from gammon.profile.queue import AnalysisQueue, run_claimed
 from gammon.store import Store
 from gammon.store.models import AccountRow
@@ -58,13 +59,14 @@ class AccountSettings:
 
 
 class Members:
-    """The accounts and the analysis queue over ``store``."""
+    """The accounts, the analysis queue and the drills over ``store``."""
 
     def __init__(self, store: Store, settings: AccountSettings | None = None) -> None:
         self.settings = settings or AccountSettings()
         self.store = store
         self.accounts = Accounts(store, passwords=self.settings.passwords, throttle=self.settings.throttle)
         self.queue = AnalysisQueue(store)
+        self.drills = Drills(store)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._pool: ProcessPoolExecutor | None = None

@@ -157,6 +157,11 @@ class MatchView(BaseModel):
     off: tuple[int, int]
     pips: tuple[int, int]
     position_id: str
+    gnubg_id: str = Field(
+        "",
+        description="'PositionID:MatchID' of the game as it stands, as GNU Backgammon and `gammon eval` "
+        "read it ('' once the game is over: there is nothing to analyse)",
+    )
     actions: list[str] = Field(description="what this seat may do now")
     plays: list[str]
     sequences: list[StepSequence]
@@ -212,6 +217,11 @@ class Frame(BaseModel):
     )
     position_id: str = Field(
         default="", description="the board's Position ID, from the side of the player to act next"
+    )
+    gnubg_id: str = Field(
+        default="",
+        description="'PositionID:MatchID' of the board with its cube and score, the player to act next "
+        "on roll ('' on the frames of a finished game's end)",
     )
 
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from gammon.formats.matchid import gnubg_id
 from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
+from gammon.i18n import N_
 from gammon.rules import Rules
 from gammon.steps import step_sequences
 from gammon.web.actions import NAMES_KEY
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, RulesView, StepSequence
 from gammon.web.session import COMPUTER_SEAT, LiveMatch
-from gammon.words import describe, points_text, said
+from gammon.words import describe, points_text, say_of
 
 # What the browser offers as buttons; the rest of legal_actions (undo of a finished turn) stays API-only.
 _SEAT_ACTIONS = frozenset(ActionKind) - {ActionKind.UNDO, ActionKind.ABANDON}
@@ -33,9 +35,10 @@ PRESENT = Absence(None, None)
 def player_names(live: LiveMatch) -> tuple[str, str]:
     """The names the players chose, else "You" and the computer, or "White" and "Black"."""
     given = live.record.rules.get(NAMES_KEY) or (None, None)
+    # marked for the catalogues: the pages show these names in their language (common.js tLine)
     if live.record.mode == "computer":
-        return (given[0] or "You", f"Computer ({live.record.level})")
-    return (given[0] or "White", given[1] or "Black")
+        return (given[0] or N_("You"), N_("Computer ({level})").format(level=live.record.level))
+    return (given[0] or N_("White"), given[1] or N_("Black"))
 
 
 _NOT_IN_MAT = re.compile(r'[():"\[\]]')  # the score line splits on ':', the header tags quote and bracket
@@ -47,8 +50,9 @@ def mat_name(name: str, default: str) -> str:
     return " ".join(_NOT_IN_MAT.sub("", name).split()) or default
 
 
-def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, steps: bool = True,
-               plays: bool = True) -> MatchView:
+def match_view(
+    live: LiveMatch, seat: int | None, absence: Absence = PRESENT, steps: bool = True, plays: bool = True
+) -> MatchView:
     """What ``seat`` sees; the legal plays go only to the seat to move, when ``plays`` asks for them,
     and their step orders (``sequences``, up to hundreds for doubles) when ``steps`` does too."""
     match, game = live.match, live.match.game
@@ -70,34 +74,67 @@ def match_view(live: LiveMatch, seat: int | None, absence: Absence = PRESENT, st
         texts = live.play_texts()
         if steps:
             same_side = acting == viewer
-            sequences = [StepSequence.model_construct(play=i, steps=[_wire_step(s, same_side) for s in order])
-                         for i, order in step_sequences(game.position, game.dice)[1]]
+            sequences = [
+                StepSequence.model_construct(play=i, steps=[_wire_step(s, same_side) for s in order])
+                for i, order in step_sequences(game.position, game.dice)[1]
+            ]
     result = game.result
     opening = next((a.dice for a in game.history if isinstance(a, Roll) and a.opening), None)
     # Built without validation: every field comes from the domain objects, already checked.
     return MatchView.model_construct(
-        match_id=live.id, mode=live.record.mode, level=live.record.level, seat=seat, viewer=viewer,
-        names=names, version=live.version, match_length=match.rules.match_length,
-        score=match.score, match_over=match.is_over, match_winner=match.winner,
-        crawford_game=game.crawford_game, use_cube=match.rules.use_cube, rules=_rules_view(match.rules),
+        match_id=live.id,
+        mode=live.record.mode,
+        level=live.record.level,
+        seat=seat,
+        viewer=viewer,
+        names=names,
+        version=live.version,
+        match_length=match.rules.match_length,
+        score=match.score,
+        match_over=match.is_over,
+        match_winner=match.winner,
+        crawford_game=game.crawford_game,
+        use_cube=match.rules.use_cube,
+        rules=_rules_view(match.rules),
         game_number=len(match.games),
         phase=game.phase.value,
-        turn=game.turn, dice=game.dice, opening_dice=opening, cube_value=game.cube_value,
+        turn=game.turn,
+        dice=game.dice,
+        opening_dice=opening,
+        cube_value=game.cube_value,
         cube_owner=game.cube_owner,
         offered_resignation=int(game.offered_resignation) if game.offered_resignation else None,
-        board=list(position.board), off=position.off, pips=position.pip_counts,
-        position_id=game.position.id, actions=actions, plays=texts, sequences=sequences,
-        result=None if result is None else GameResultView.model_construct(
-            winner=result.winner, kind=int(result.kind), points=result.points,
-            cube_value=result.cube_value, reason=result.reason),
-        log=match_log(live), last_play=last_play(game, len(match.games), viewer, names),
-        opponent_away=absence.seconds, claim_in=absence.claim_in, opponent_joined=absence.joined,
-        rated=live.rated, accounts=live.accounts)
+        board=list(position.board),
+        off=position.off,
+        pips=position.pip_counts,
+        position_id=game.position.id,
+        gnubg_id="" if game.phase is GamePhase.OVER else gnubg_id(game),
+        actions=actions,
+        plays=texts,
+        sequences=sequences,
+        result=None
+        if result is None
+        else GameResultView.model_construct(
+            winner=result.winner,
+            kind=int(result.kind),
+            points=result.points,
+            cube_value=result.cube_value,
+            reason=result.reason,
+        ),
+        log=match_log(live),
+        last_play=last_play(game, len(match.games), viewer, names),
+        opponent_away=absence.seconds,
+        claim_in=absence.claim_in,
+        opponent_joined=absence.joined,
+        rated=live.rated,
+        accounts=live.accounts,
+    )
 
 
 def _rules_view(rules: Rules) -> RulesView:
-    return RulesView(crawford=rules.crawford, jacoby=rules.jacoby, beavers=rules.beavers,
-                     cube_limit=rules.cube_limit)
+    return RulesView(
+        crawford=rules.crawford, jacoby=rules.jacoby, beavers=rules.beavers, cube_limit=rules.cube_limit
+    )
 
 
 def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> LastPlay | None:
@@ -114,19 +151,27 @@ def last_play(game: Game, number: int, viewer: int, names: tuple[str, str]) -> L
         return None
     same_side = move.player == viewer
     before = move.play.position if same_side else move.play.position.flip()
-    return LastPlay.model_construct(key=f"{number}:{index}", player=move.player, dice=move.dice,
-                    text=action_line(move, names) or "", board=list(before.board), off=before.off,
-                    steps=[_wire_step(s, same_side) for s in move.play.steps])
+    return LastPlay.model_construct(
+        key=f"{number}:{index}",
+        player=move.player,
+        dice=move.dice,
+        text=action_line(move, names) or "",
+        board=list(before.board),
+        off=before.off,
+        steps=[_wire_step(s, same_side) for s in move.play.steps],
+    )
 
 
 def _wire_step(step: tuple[int, int], same_side: bool) -> tuple[int | str, int | str]:
     """A mover's step in the viewer's numbering; the bar and off are named, not numbered."""
+
     def point(p: int) -> int | str:
         if p == 25:
             return "bar"
         if p == 0:
             return "off"
         return p if same_side else 25 - p
+
     return (point(step[0]), point(step[1]))
 
 
@@ -155,8 +200,11 @@ def game_log(game: Game, names: tuple[str, str]) -> list[str]:
 def result_line(game: Game, names: tuple[str, str]) -> str:
     r = game.result
     assert r is not None
-    kind = {1: "", 2: " (gammon)", 3: " (backgammon)"}[int(r.kind)]
-    return f"{said(names[r.winner], 'wins')} {points_text(r.points)}{kind}"
+    third, second = {1: (N_("{name} wins {points}"), N_("You win {points}")),
+                     2: (N_("{name} wins {points} (gammon)"), N_("You win {points} (gammon)")),
+                     3: (N_("{name} wins {points} (backgammon)"),
+                         N_("You win {points} (backgammon)"))}[int(r.kind)]
+    return say_of(names[r.winner], third, second, points=points_text(r.points))
 
 
 def action_line(action: Action, names: tuple[str, str]) -> str | None:

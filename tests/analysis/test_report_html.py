@@ -5,9 +5,13 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
+
 from gammon import Rules
 from gammon.analysis import analyse
 from gammon.analysis.report_html import render_html, write_html
+from gammon.i18n import use_language
+from gammon.i18n.check import untranslated
 from tests.analysis.games import blunder_game, forced_game, pip_engine
 
 
@@ -47,3 +51,16 @@ def test_money_session_report_charts_game_winning_chances():
     headings = ["".join(h.itertext()) for h in root.iter("h2")]
     assert "Chances to win the game" in headings
     assert "money session" in "".join(root.find("body").find("h1").itertext())
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "sk"])
+def test_the_report_speaks_the_current_language_with_no_english_left(lang):
+    rules = Rules(match_length=5)
+    analysis = analyse([blunder_game(rules), forced_game(rules)], pip_engine(), names=("Ann", "Bo"))
+    with use_language(lang):
+        root = _parse(render_html(analysis))
+    assert root.get("lang") == lang
+    texts = [t.strip() for t in root.find("body").itertext() if t.strip()]
+    assert untranslated(texts, lang) == []
+    english = _parse(render_html(analysis))  # where the check sees English
+    assert untranslated([t.strip() for t in english.find("body").itertext() if t.strip()], lang)

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from gammon import Position
 from gammon.engine.engine import Engine
+from gammon.engine.net.cache import EvaluationCache
 from gammon.engine.net.encode import (
     DENOMINATORS,
     LINEAR_SCALARS,
@@ -50,8 +51,9 @@ def _one_by_one(ev: NeuralEvaluator, boards: np.ndarray, cube: bool = False) -> 
     return np.vstack([ev.evaluate(b[None]) for b in boards])
 
 
-def test_updated_sums_give_the_fresh_outputs_bit_for_bit(shipped: NeuralEvaluator,
-                                                         boards: np.ndarray) -> None:
+def test_updated_sums_give_the_fresh_outputs_bit_for_bit(
+    shipped: NeuralEvaluator, boards: np.ndarray
+) -> None:
     # a batch updates each net's sums from the board before; alone, a board is evaluated afresh
     assert np.array_equal(shipped.evaluate(boards), _one_by_one(shipped, boards))
     with_cube = shipped.evaluate_with_cube(boards)
@@ -59,10 +61,27 @@ def test_updated_sums_give_the_fresh_outputs_bit_for_bit(shipped: NeuralEvaluato
     assert np.array_equal(with_cube[1], _one_by_one(shipped, boards, cube=True))
 
 
+@pytest.mark.parametrize(("hidden", "race_hidden", "seed"), [(40, 24, 1), (13, 7, 2)])
+def test_updated_sums_are_the_fresh_ones_for_other_nets(
+    boards: np.ndarray, hidden: int, race_hidden: int, seed: int
+) -> None:
+    # random weights and hidden layers of any width: the update owes nothing to the shipped net
+    ev = NeuralEvaluator.random(hidden=hidden, race_hidden=race_hidden, seed=seed)
+    ev.cache = EvaluationCache(0)
+    take = boards[:: max(1, len(boards) // 3000)]
+    batched = ev.evaluate(take)
+    assert np.array_equal(batched, _one_by_one(ev, take))
+    x = encode(take)
+    race = race_mask(take)
+    assert np.abs(batched[race] - consistent(ev.race.forward(x[race]))).max() < 1e-6
+    assert np.abs(batched[~race] - consistent(ev.contact.forward(x[~race]))).max() < 1e-6
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.randoms(use_true_random=False))
-def test_a_boards_outputs_do_not_depend_on_its_batch(shipped: NeuralEvaluator, boards: np.ndarray,
-                                                     rng: random.Random) -> None:
+def test_a_boards_outputs_do_not_depend_on_its_batch(
+    shipped: NeuralEvaluator, boards: np.ndarray, rng: random.Random
+) -> None:
     # any order, any neighbours: the exact sums make the same outputs
     take = rng.sample(range(len(boards)), 200)
     whole = shipped.evaluate(boards)
@@ -86,7 +105,7 @@ def test_the_exact_layer_keeps_every_sum_exact(boards: np.ndarray) -> None:
         assert q.shape == (N_INPUTS + 1, net.hidden) and np.array_equal(q, np.rint(q))
         # the largest sum any position could make stays where float64 counts every unit
         worst = (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0) + np.abs(q[-1])
-        assert worst.max() <= 2.0 ** 52 and unit < 1e-11
+        assert worst.max() <= 2.0**52 and unit < 1e-11
         # the scalars summed over the points add no rows of their own: the points' rows carry them
         assert not q[SCALAR_INPUTS[LINEAR_SCALARS]].any()
         # and the layer is the net's, to the units it rounded to

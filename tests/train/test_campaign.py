@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,6 +26,8 @@ from gammon.train.campaign import (
     shard_path,
     shard_positions,
 )
+
+ROOT = Path(__file__).resolve().parents[2]
 
 # a random net's chances never reach the cube window: its shards take the other sources
 TINY = CampaignSettings(seed=5, shard_size=4, trials=2, every=8, sources=("contact", "holding"))
@@ -215,3 +219,41 @@ def test_the_command_line_runs_reports_and_fits_a_campaign(tmp_path, capsys) -> 
         ]
     )
     assert out.exists()
+
+
+def test_a_fit_from_committed_shards_starts_from_the_shipped_weights_and_changes_them(tmp_path) -> None:
+    # the documented path (docs/training.md): the campaign's folder read as it is, the fit from the
+    # shipped weights; two of the repository's shards stand for the whole set
+    shards = sorted((ROOT / "data" / "labels").glob("shard-*.npz"))[:2]
+    assert len(shards) == 2
+    folder = tmp_path / "labels"
+    folder.mkdir()
+    for path in [ROOT / "data" / "labels" / "campaign.json", *shards]:
+        shutil.copy(path, folder / path.name)
+    out = tmp_path / "fitted.npz"
+    main(
+        [
+            "fit",
+            "--labels",
+            str(folder),
+            "--out",
+            str(out),
+            "--epochs",
+            "1",
+            "--lr",
+            "1e-4",
+            "--batch",
+            "64",
+            "--check-pairs",
+            "0",
+            "--holdout",
+            "0.2",
+        ]
+    )
+    shipped, fitted = NeuralEvaluator.default(), NeuralEvaluator.load(out)
+    assert fitted.contact.w1.shape == shipped.contact.w1.shape
+    assert not np.array_equal(fitted.contact.w1, shipped.contact.w1)
+    assert np.isfinite(fitted.contact.w1).all() and np.isfinite(fitted.race.w1).all()
+    # a small step: the fitted net still plays about as the shipped one judges
+    boards = load_shard(shards[0]).boards[:50]
+    assert np.abs(fitted.evaluate(boards) - shipped.evaluate(boards)).max() < 0.1

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from gammon.dice import RandomDice
 from gammon.store import Store
 from gammon.web import create_app
+from gammon.web.settings import ServerSettings
 from tests.store.conftest import pg_url, store, store_url  # noqa: F401  (fixtures shared with the storage tests)
 
 
@@ -27,7 +28,7 @@ def seeded_dice(seed: int = 7) -> Callable[[], RandomDice]:
 
 @pytest.fixture
 def client(store: Store) -> Iterator[TestClient]:  # noqa: F811
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000)) as c:
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))) as c:
         yield c
 
 

@@ -23,6 +23,7 @@ from gammon.store.models import AnalysisJobRow, RatingChangeRow
 from gammon.web import create_app
 from gammon.web.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_token
 from gammon.web.members import AccountSettings
+from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice
 
 CHEAP = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
@@ -35,7 +36,9 @@ def settings(**kw: object) -> AccountSettings:
 
 @pytest.fixture
 def web(store: Store) -> Iterator[TestClient]:  # noqa: F811
-    app = create_app(store, seeded_dice(3), rate=1000, burst=1000, account_settings=settings())
+    app = create_app(
+        store, seeded_dice(3), settings=ServerSettings(rate=1000, burst=1000, accounts=settings())
+    )
     with TestClient(app) as c:
         yield c
 
@@ -74,9 +77,11 @@ def test_sign_up_sets_an_httponly_lax_session_cookie_and_who_am_i(web: TestClien
 
 def test_cookies_are_secure_over_https_or_behind_an_https_public_url(store: Store) -> None:  # noqa: F811
     for app, base in (
-        (create_app(store, account_settings=settings()), "https://testserver"),
+        (create_app(store, settings=ServerSettings(accounts=settings())), "https://testserver"),
         (
-            create_app(store, account_settings=settings(), public_url="https://gammon.example"),
+            create_app(
+                store, settings=ServerSettings(accounts=settings(), public_url="https://gammon.example")
+            ),
             "http://testserver",
         ),
     ):
@@ -142,7 +147,9 @@ def test_one_answer_for_unknown_and_known_names(web: TestClient) -> None:
 
 def test_sign_ins_are_throttled_per_name_and_per_address(store: Store) -> None:  # noqa: F811
     throttle = SignInThrottle(per_name=3, per_address=5)
-    app = create_app(store, rate=1000, burst=1000, account_settings=settings(throttle=throttle))
+    app = create_app(
+        store, settings=ServerSettings(rate=1000, burst=1000, accounts=settings(throttle=throttle))
+    )
     with TestClient(app) as c:
         sign_up(c, "alice")
         bad = {"name": "alice", "password": "wrong password"}
@@ -290,7 +297,10 @@ def test_an_uploaded_file_is_queued_for_the_players_seat(web: TestClient, store:
 
 def test_wrong_passwords_given_with_a_session_count_against_the_throttle(store: Store) -> None:  # noqa: F811
     app = create_app(
-        store, rate=1000, burst=1000, account_settings=settings(throttle=SignInThrottle(per_name=2))
+        store,
+        settings=ServerSettings(
+            rate=1000, burst=1000, accounts=settings(throttle=SignInThrottle(per_name=2))
+        ),
     )
     with TestClient(app) as c:
         sign_up(c, "alice")

@@ -13,6 +13,7 @@ from gammon.records import replay_match
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.actions import rules_from_dict
+from gammon.web.settings import ServerSettings
 from tests.web.conftest import Clock, auth, new_match, seeded_dice
 
 
@@ -154,7 +155,7 @@ def test_bad_match_options_are_rejected(client: TestClient) -> None:
 
 
 def test_request_size_and_rate_limits(store: Store) -> None:
-    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=3)) as c:
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=0.01, burst=3))) as c:
         r = c.post("/api/matches", content=b"x" * 20_000, headers={"Content-Type": "application/json"})
         assert r.status_code == 413
         codes = [c.post("/api/matches", json={"mode": "local"}).status_code for _ in range(5)]
@@ -183,7 +184,7 @@ def _play_out(client: TestClient, m: dict, rng: random.Random, limit: int = 2000
 
 def test_a_whole_game_is_stored_and_survives_a_restart(store: Store) -> None:
     rng = random.Random(5)
-    with TestClient(create_app(store, seeded_dice(11), rate=1000, burst=1000)) as c:
+    with TestClient(create_app(store, seeded_dice(11), settings=ServerSettings(rate=1000, burst=1000))) as c:
         m = new_match(c, mode="local", match_length=0)
         final = _play_out(c, m, rng)
         assert final["result"]["winner"] in (0, 1) and "new_game" in final["actions"]
@@ -274,7 +275,7 @@ def test_no_hints_in_online_games(client: TestClient) -> None:
 
 
 def test_idle_matches_leave_memory_and_come_back_from_the_store(store: Store) -> None:
-    app = create_app(store, seeded_dice(), rate=1000, burst=1000, max_live=2)
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, max_live=2))
     with TestClient(app) as c:
         matches = [new_match(c, mode="local") for _ in range(4)]
         states = [_to_move_phase(c, m) for m in matches]
@@ -284,7 +285,7 @@ def test_idle_matches_leave_memory_and_come_back_from_the_store(store: Store) ->
 
 
 def test_websocket_messages_are_rate_limited(store: Store) -> None:
-    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=3)) as c:
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=0.01, burst=3))) as c:
         m = new_match(c, mode="local")
         with c.websocket_connect(f"/ws/matches/{m['match_id']}?token={m['token']}") as ws:
             ws.receive_json()
@@ -306,8 +307,8 @@ def test_the_api_is_described_by_openapi(client: TestClient) -> None:
 def test_an_online_game_left_by_the_player_to_act_can_be_claimed(store: Store) -> None:
     away_after = 300.0
     clock = Clock()
-    with TestClient(create_app(store, seeded_dice(3), rate=1000, burst=1000, away_after=away_after,
-                               clock=clock)) as c:
+    settings = ServerSettings(rate=1000, burst=1000, away_after=away_after)
+    with TestClient(create_app(store, seeded_dice(3), settings, clock=clock)) as c:
         m = new_match(c, mode="online")
         tokens = _online_tokens(m)
         s = _state(c, m, tokens[1])  # the invited friend comes once
@@ -356,7 +357,9 @@ def test_hints_come_from_the_engine_the_app_is_given(store: Store) -> None:
 
     counting = CountingEvaluator(PipCountEvaluator())
     advisor = Engine(plies=0, evaluator=counting)
-    with TestClient(create_app(store, seeded_dice(4), rate=1000, burst=1000, engine=advisor)) as c:
+    with TestClient(
+        create_app(store, seeded_dice(4), settings=ServerSettings(rate=1000, burst=1000), engine=advisor)
+    ) as c:
         m = new_match(c, mode="local", match_length=1)
         s = _to_move_phase(c, m)
         r = c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
@@ -392,7 +395,11 @@ def test_hints_at_the_score_and_the_cube_advice(store: Store) -> None:
     roll the player may double on, and when doubled, the hint is the engine's cube decision."""
     from gammon.engine.engine import Engine
 
-    with TestClient(create_app(store, seeded_dice(4), rate=1000, burst=1000, engine=Engine(plies=0))) as c:
+    with TestClient(
+        create_app(
+            store, seeded_dice(4), settings=ServerSettings(rate=1000, burst=1000), engine=Engine(plies=0)
+        )
+    ) as c:
         m = new_match(c, mode="local", match_length=5)
         s = _to_move_phase(c, m)
         h = _hint(c, m, n=5)
@@ -406,8 +413,13 @@ def test_hints_at_the_score_and_the_cube_advice(store: Store) -> None:
         assert h["kind"] == "cube" and h["hints"] == [] and h["unit"] == "mwc"
         cube = h["cube"]
         assert cube["question"] == "double" and cube["available"] and len(cube["mwc"]) == 3
-        assert cube["action"] in ("no double", "double, take", "double, pass", "too good to double, take",
-                                  "too good to double, pass")
+        assert cube["action"] in (
+            "no double",
+            "double, take",
+            "double, pass",
+            "too good to double, take",
+            "too good to double, pass",
+        )
         assert _act(c, m, action="double").json()["phase"] == "doubled"
         cube = _hint(c, m)["cube"]
         assert cube["question"] == "take" and cube["answer"] in ("take", "pass")

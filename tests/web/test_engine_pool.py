@@ -22,6 +22,7 @@ from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.actions import rules_from_dict
 from gammon.web.engine_pool import EnginePool, pack_game, unpack_game
+from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice
 
 
@@ -65,8 +66,11 @@ def _to_move(c: TestClient, m: dict) -> dict:
 @pytest.mark.slow
 def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) -> None:
     advisor = SlowAdvisor(_work_for(4.0))
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, engine=advisor,
-                               warm=True)) as c:
+    with TestClient(
+        create_app(
+            store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, warm=True), engine=advisor
+        )
+    ) as c:
         slow, other = new_match(c, mode="local"), new_match(c, mode="local")
         _to_move(c, slow)
         s = c.get(f"/api/matches/{other['match_id']}", headers=auth(other["token"])).json()
@@ -83,8 +87,11 @@ def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) ->
         thread.start()
         time.sleep(0.5)  # the hint is in the worker by now
         start = time.perf_counter()
-        r = c.post(f"/api/matches/{other['match_id']}/actions", headers=auth(other["token"]),
-                   json={"action": "play", "play": s["plays"][0], "version": s["version"]})
+        r = c.post(
+            f"/api/matches/{other['match_id']}/actions",
+            headers=auth(other["token"]),
+            json={"action": "play", "play": s["plays"][0], "version": s["version"]},
+        )
         took = time.perf_counter() - start
         assert r.status_code == 200 and r.json()["version"] > s["version"]
         # well under the 4 s engine call (a blocked server would wait for it), with room for a
@@ -98,7 +105,7 @@ def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) ->
 
 def test_the_computer_plays_through_the_engine_pool_and_every_action_is_stored(store: Store) -> None:
     rng = random.Random(3)
-    with TestClient(create_app(store, seeded_dice(5), rate=1000, burst=1000)) as c:
+    with TestClient(create_app(store, seeded_dice(5), settings=ServerSettings(rate=1000, burst=1000))) as c:
         m = new_match(c, mode="computer", level="pubeval")
         url = f"/api/matches/{m['match_id']}"
         s: dict = {}
@@ -108,16 +115,22 @@ def test_the_computer_plays_through_the_engine_pool_and_every_action_is_stored(s
                 break
             assert s["turn"] == 0 or s["phase"] in ("over",), s  # the computer never leaves its turn undone
             acts = s["actions"]
-            body = ({"action": "play", "play": rng.choice(s["plays"])} if "play" in acts
-                    else {"action": "roll"} if "roll" in acts
-                    else {"action": "take"} if "take" in acts
-                    else {"action": "reject_resignation"})
+            body = (
+                {"action": "play", "play": rng.choice(s["plays"])}
+                if "play" in acts
+                else {"action": "roll"}
+                if "roll" in acts
+                else {"action": "take"}
+                if "take" in acts
+                else {"action": "reject_resignation"}
+            )
             r = c.post(url + "/actions", headers=auth(m["token"]), json=body | {"version": s["version"]})
             assert r.status_code == 200, r.text
         assert s["result"], "the game did not end"
         assert any(line.startswith("Computer") for line in s["log"])
-    match = replay_match(rules_from_dict(store.load_match(m["match_id"]).rules),
-                         store.load_log(m["match_id"]).actions)
+    match = replay_match(
+        rules_from_dict(store.load_match(m["match_id"]).rules), store.load_log(m["match_id"]).actions
+    )
     assert match.game.is_over and match.game.result is not None
     assert match.game.result.winner == s["result"]["winner"]
     assert store.version(m["match_id"]) == s["version"]

@@ -21,6 +21,7 @@ from fastapi.testclient import TestClient
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.app import MAX_BODY
+from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice, serving
 from tests.web.test_api import _to_move_phase
 from tests.web.test_e2e import CHROMIUM
@@ -29,7 +30,7 @@ from tests.web.test_e2e import CHROMIUM
 @pytest.fixture
 def server(store: Store) -> Iterator[int]:
     """The app on a real uvicorn on 127.0.0.1 (a random port), for raw HTTP over a socket."""
-    with serving(create_app(store, seeded_dice(), rate=1000, burst=1000)) as port:
+    with serving(create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))) as port:
         yield port
 
 
@@ -166,7 +167,8 @@ class BrokenAdvisor:
 
 
 def test_internal_errors_are_500_without_internals(store: Store) -> None:
-    app = create_app(store, seeded_dice(), rate=1000, burst=1000, engine=BrokenAdvisor())  # type: ignore[arg-type]
+    settings = ServerSettings(rate=1000, burst=1000)
+    app = create_app(store, seeded_dice(), settings, engine=BrokenAdvisor())  # type: ignore[arg-type]
     with TestClient(app, raise_server_exceptions=False) as c:
         m = new_match(c, mode="local")
         assert _to_move_phase(c, m)["phase"] == "move"
@@ -177,19 +179,22 @@ def test_internal_errors_are_500_without_internals(store: Store) -> None:
 
 # 4. Rate limits cover GET routes, hints above all; proxies are trusted only when named.
 
+
 def test_get_routes_are_rate_limited(store: Store) -> None:
-    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=3)) as c:
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=0.01, burst=3))) as c:
         codes = [c.get("/api/levels").status_code for _ in range(5)]
         assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
         assert "slow down" in only_error(c.get("/api/levels"))
 
 
 def test_hints_have_their_own_smaller_limit(store: Store) -> None:
-    with TestClient(create_app(store, seeded_dice(), rate=0.5, burst=30)) as c:
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=0.5, burst=30))) as c:
         m = new_match(c, mode="local")
         assert _to_move_phase(c, m)["phase"] == "move"
-        codes = [c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"])).status_code
-                 for _ in range(5)]
+        codes = [
+            c.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"])).status_code
+            for _ in range(5)
+        ]
         assert codes[:3] == [200, 200, 200] and codes[3:] == [429, 429]
         # Other requests still pass: the hint bucket is apart.
         assert c.get(f"/api/matches/{m['match_id']}", headers=auth(m["token"])).status_code == 200
@@ -205,7 +210,8 @@ def serve_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *argv: str) -
 
 
 def test_serve_says_why_it_cannot_listen_before_loading_anything(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """A port in use was reported by uvicorn only after gammon had said it was serving there."""
     from gammon.cli.serve import main
 
@@ -221,13 +227,20 @@ def test_serve_says_why_it_cannot_listen_before_loading_anything(
     assert "cannot listen on 127.0.0.1:70000" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize(("url", "shown"), [
-    ("garbage://", "'garbage://'"),
-    ("not a url", "'not a url'"),
-    ("postgresql://gammon:s3cret@127.0.0.1:1/gammon", "'postgresql+psycopg://gammon:***@127.0.0.1:1/gammon'"),
-])
-def test_serve_says_why_it_cannot_open_the_database(url: str, shown: str, monkeypatch: pytest.MonkeyPatch,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("garbage://", "'garbage://'"),
+        ("not a url", "'not a url'"),
+        (
+            "postgresql://gammon:s3cret@127.0.0.1:1/gammon",
+            "'postgresql+psycopg://gammon:***@127.0.0.1:1/gammon'",
+        ),
+    ],
+)
+def test_serve_says_why_it_cannot_open_the_database(
+    url: str, shown: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     from gammon.cli.serve import main
 
     monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: pytest.fail("uvicorn must not start"))
@@ -250,15 +263,19 @@ def test_serve_trusts_the_named_proxies(monkeypatch: pytest.MonkeyPatch, tmp_pat
 def forwarded_codes(store: Store, options: dict) -> list[int]:
     """Statuses of 4 requests from 127.0.0.1 (uvicorn's default trusted proxy), each naming another
     client in X-Forwarded-For, through uvicorn's wrapping of the app with ``options``."""
-    config = uvicorn.Config(create_app(store, seeded_dice(), rate=0.01, burst=2), **options)
+    config = uvicorn.Config(
+        create_app(store, seeded_dice(), settings=ServerSettings(rate=0.01, burst=2)), **options
+    )
     config.load()
     with TestClient(config.loaded_app, client=("127.0.0.1", 50000)) as c:
-        return [c.get("/api/levels", headers={"X-Forwarded-For": f"10.1.1.{i}"}).status_code
-                for i in range(4)]
+        return [
+            c.get("/api/levels", headers={"X-Forwarded-For": f"10.1.1.{i}"}).status_code for i in range(4)
+        ]
 
 
 def test_forwarded_for_does_not_pick_the_rate_limit_bucket(
-        store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     assert forwarded_codes(store, {}) == [200] * 4  # uvicorn's defaults: the header picks the bucket
     options = serve_options(monkeypatch, tmp_path)
     assert forwarded_codes(store, {k: options[k] for k in ("proxy_headers",)}) == [200, 200, 429, 429]
@@ -269,6 +286,7 @@ def test_forwarded_for_does_not_pick_the_rate_limit_bucket(
 
 # 5. Slow clients: a request's head and body have deadlines; connections are capped.
 
+
 def _reply_or_close(s: socket.socket, trickle: bytes = b"") -> bytes:
     """What the server sends before it closes ``s`` (10 s at most), while ``trickle`` goes out a
     byte every 50 ms; "" if it closed without a word."""
@@ -277,7 +295,7 @@ def _reply_or_close(s: socket.socket, trickle: bytes = b"") -> bytes:
     while time.monotonic() < deadline:
         if trickle:  # the same line, again and again
             with contextlib.suppress(OSError):
-                s.sendall(trickle[k % len(trickle):][:1])
+                s.sendall(trickle[k % len(trickle) :][:1])
             k += 1
         try:
             data = s.recv(65536)
@@ -299,13 +317,13 @@ def _quick_head(seconds: float) -> type:
 
 def test_a_connection_that_sends_nothing_is_closed(store: Store) -> None:
     """Connections that never sent a request were held open for good (300 of them, a minute)."""
-    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
     with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
         assert _reply_or_close(s) == ""
 
 
 def test_headers_sent_a_byte_at_a_time_get_408(store: Store) -> None:
-    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
     with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
         s.sendall(b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         reply = _reply_or_close(s, trickle=b"X-Slow: 1\r\n")
@@ -314,7 +332,7 @@ def test_headers_sent_a_byte_at_a_time_get_408(store: Store) -> None:
 
 
 def test_a_kept_alive_connection_is_served_again_then_timed_out(store: Store) -> None:
-    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
     with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
         for _ in range(2):  # the deadline starts again after each response
             s.sendall(b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
@@ -325,10 +343,12 @@ def test_a_kept_alive_connection_is_served_again_then_timed_out(store: Store) ->
 
 
 def test_a_body_that_does_not_come_gets_408(store: Store) -> None:
-    app = create_app(store, seeded_dice(), rate=1000, burst=1000, body_timeout=0.3)
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, body_timeout=0.3))
     with serving(app) as port, socket.create_connection(("127.0.0.1", port)) as s:
-        s.sendall(b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                  b"Content-Length: 100\r\n\r\n{\"mode\": ")
+        s.sendall(
+            b"POST /api/matches HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"mode": '
+        )
         reply = _reply_or_close(s)
     assert reply.startswith("HTTP/1.1 408 "), reply
     assert "body did not all come within 0.3 s" in json.loads(reply.partition("\r\n\r\n")[2])["error"]
@@ -337,12 +357,14 @@ def test_a_body_that_does_not_come_gets_408(store: Store) -> None:
 def test_a_websocket_handshake_past_the_connection_cap_gets_503(store: Store) -> None:
     from gammon.web.http_protocol import GuardedHttp
 
-    app = create_app(store, seeded_dice(), rate=1000, burst=1000)
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
     with serving(app, http=GuardedHttp, limit_concurrency=3) as port:
         m = httpx.post(f"http://127.0.0.1:{port}/api/matches", json={"mode": "local"}).json()
-        handshake = (f"GET /ws/matches/{m['match_id']}?token={m['token']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                     "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
-                     "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").encode()
+        handshake = (
+            f"GET /ws/matches/{m['match_id']}?token={m['token']} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            "Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+            "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        ).encode()
         with contextlib.ExitStack() as held:
             replies = []
             for _ in range(3):
@@ -353,8 +375,9 @@ def test_a_websocket_handshake_past_the_connection_cap_gets_503(store: Store) ->
         assert b"limit" in replies[2]
 
 
-def test_serve_sets_the_deadlines_and_caps_the_connections(monkeypatch: pytest.MonkeyPatch,
-                                                          tmp_path: Path) -> None:
+def test_serve_sets_the_deadlines_and_caps_the_connections(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     options = serve_options(monkeypatch, tmp_path)
     assert options["http"] == "gammon.web.http_protocol:GuardedHttp"
     assert options["timeout_keep_alive"] == 5 and options["limit_concurrency"] == 1000
@@ -362,6 +385,7 @@ def test_serve_sets_the_deadlines_and_caps_the_connections(monkeypatch: pytest.M
 
 
 # 6. /docs works offline: Swagger UI's assets come from this server.
+
 
 def test_docs_reference_no_outside_url_and_their_assets_are_served(client: TestClient) -> None:
     r = client.get("/docs")
@@ -398,8 +422,9 @@ def test_docs_render_offline_e2e(server: int) -> None:
             page = browser.new_page()
             page.route("**/*", only_local)
             blocked: list[str] = []  # by the page's Content-Security-Policy
-            page.on("console",
-                    lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None)
+            page.on(
+                "console", lambda m: blocked.append(m.text) if "Content Security Policy" in m.text else None
+            )
             page.goto(f"{base}/docs")
             page.wait_for_selector(".opblock", timeout=20_000)
             assert page.locator(".opblock").count() >= 5

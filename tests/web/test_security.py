@@ -17,16 +17,20 @@ from starlette.testclient import WebSocketDenialResponse
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.security import HideSecrets
+from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice
 
 STATIC = Path(str(files("gammon.web") / "static"))
 
 
 def _client(store: Store, **options: Any) -> TestClient:
-    return TestClient(create_app(store, seeded_dice(), **{"rate": 1000, "burst": 1000, **options}))
+    return TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(**{"rate": 1000, "burst": 1000, **options}))
+    )
 
 
 # 1. Security headers, on every response.
+
 
 def _has_the_headers(r: Any) -> None:
     csp = r.headers.get("content-security-policy", "")
@@ -37,15 +41,29 @@ def _has_the_headers(r: Any) -> None:
     assert r.headers.get("x-frame-options") == "DENY"
 
 
-@pytest.mark.parametrize("path", ["/", "/play/abc", "/watch/abc", "/analysis", "/editor", "/static/app.js",
-                                  "/static/style.css", "/api/levels", "/api/matches/nothing", "/nowhere",
-                                  "/openapi.json", "/docs-assets/swagger-ui.css"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/play/abc",
+        "/watch/abc",
+        "/analysis",
+        "/editor",
+        "/static/app.js",
+        "/static/style.css",
+        "/api/levels",
+        "/api/matches/nothing",
+        "/nowhere",
+        "/openapi.json",
+        "/docs-assets/swagger-ui.css",
+    ],
+)
 def test_every_response_has_the_security_headers(client: TestClient, path: str) -> None:
     _has_the_headers(client.get(path))
 
 
 def test_refusals_have_the_security_headers_too(store: Store) -> None:
-    with TestClient(create_app(store, seeded_dice(), rate=0.01, burst=1)) as c:
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=0.01, burst=1))) as c:
         c.get("/api/levels")
         r = c.get("/api/levels")
         assert r.status_code == 429
@@ -73,6 +91,7 @@ def test_the_pages_have_no_inline_script_or_style() -> None:
 
 
 # 2. The Host header: only hosts the server knows, and links built from them.
+
 
 def test_a_forged_host_is_refused_and_never_copied_into_a_link(client: TestClient) -> None:
     r = client.post("/api/matches", json={"mode": "online"}, headers={"Host": "evil.example"})
@@ -111,17 +130,20 @@ def test_links_are_built_from_the_public_url(store: Store) -> None:
 
 def test_a_public_url_must_be_an_http_url(store: Store) -> None:
     with pytest.raises(ValueError, match="public_url"):
-        create_app(store, public_url="javascript:alert(1)")
+        create_app(store, settings=ServerSettings(public_url="javascript:alert(1)"))
 
 
 # 3. WebSockets: the page's own origin only; the secret in a subprotocol, not the URL.
+
 
 def test_a_websocket_from_a_foreign_origin_is_refused(client: TestClient) -> None:
     m = new_match(client, mode="local")
     path = f"/ws/matches/{m['match_id']}"
     protocols = ["gammon", f"token.{m['token']}"]
-    with pytest.raises(WebSocketDenialResponse) as refused, \
-            client.websocket_connect(path, subprotocols=protocols, headers={"Origin": "http://evil.example"}):
+    with (
+        pytest.raises(WebSocketDenialResponse) as refused,
+        client.websocket_connect(path, subprotocols=protocols, headers={"Origin": "http://evil.example"}),
+    ):
         pass
     assert refused.value.status_code == 403 and "evil.example" in refused.value.json()["error"]
     for origin in ({"Origin": "http://testserver"}, {}):  # its own page, or no browser at all
@@ -131,8 +153,9 @@ def test_a_websocket_from_a_foreign_origin_is_refused(client: TestClient) -> Non
 
 def test_the_seat_token_and_the_watch_key_come_as_subprotocols(client: TestClient) -> None:
     m = new_match(client, mode="local")
-    with client.websocket_connect(f"/ws/matches/{m['match_id']}",
-                                  subprotocols=["gammon", f"token.{m['token']}"]) as ws:
+    with client.websocket_connect(
+        f"/ws/matches/{m['match_id']}", subprotocols=["gammon", f"token.{m['token']}"]
+    ) as ws:
         assert ws.accepted_subprotocol == "gammon"
         assert ws.receive_json()["state"]["match_id"] == m["match_id"]
     with client.websocket_connect(f"/ws/matches/{m['match_id']}", headers=auth(m["token"])) as ws:
@@ -140,8 +163,9 @@ def test_the_seat_token_and_the_watch_key_come_as_subprotocols(client: TestClien
     key = client.get(f"/api/matches/{m['match_id']}/watch-link", headers=auth(m["token"])).json()["key"]
     with client.websocket_connect(f"/ws/watch/{m['match_id']}", subprotocols=["gammon", f"key.{key}"]) as ws:
         assert ws.receive_json()["state"]["seat"] is None
-    with client.websocket_connect(f"/ws/matches/{m['match_id']}",
-                                  subprotocols=["gammon", "token.wrong"]) as ws:
+    with client.websocket_connect(
+        f"/ws/matches/{m['match_id']}", subprotocols=["gammon", "token.wrong"]
+    ) as ws:
         assert "does not open a seat" in ws.receive_json()["error"]
 
 
@@ -155,11 +179,17 @@ def test_the_browser_sends_no_secret_in_a_url() -> None:
 
 # 4. Secrets an old client still puts in a URL are cut out of the server's logs.
 
-@pytest.mark.parametrize(("fmt", "args"), [
-    ('%s - "%s %s HTTP/%s" %d', ("127.0.0.1:5000", "GET", "/api/matches/m/match.mat?token=SECRET&x=1",
-                                  "1.1", 200)),
-    ('%s - "WebSocket %s" [accepted]', ("127.0.0.1:5000", "/ws/watch/m?key=SECRET")),
-])
+
+@pytest.mark.parametrize(
+    ("fmt", "args"),
+    [
+        (
+            '%s - "%s %s HTTP/%s" %d',
+            ("127.0.0.1:5000", "GET", "/api/matches/m/match.mat?token=SECRET&x=1", "1.1", 200),
+        ),
+        ('%s - "WebSocket %s" [accepted]', ("127.0.0.1:5000", "/ws/watch/m?key=SECRET")),
+    ],
+)
 def test_the_logs_hide_tokens_and_keys(fmt: str, args: tuple, caplog: pytest.LogCaptureFixture) -> None:
     record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1, fmt, args, None)
     assert HideSecrets().filter(record)
@@ -167,14 +197,29 @@ def test_the_logs_hide_tokens_and_keys(fmt: str, args: tuple, caplog: pytest.Log
     assert "SECRET" not in line and "=***" in line and line.startswith("127.0.0.1:5000")
 
 
-def test_serve_hides_secrets_in_its_logs_and_passes_the_hosts_on(monkeypatch: pytest.MonkeyPatch,
-                                                                tmp_path: Path) -> None:
+def test_serve_hides_secrets_in_its_logs_and_passes_the_hosts_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     from gammon.cli.serve import main
 
     seen: dict = {}
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw, app=app))
-    assert main(["serve", "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'g.db'}",
-                 "--public-url", "https://play.example.org/", "--allowed-hosts", "a.lan, b.lan"]) == 0
+    assert (
+        main(
+            [
+                "serve",
+                "--port",
+                "0",
+                "--database-url",
+                f"sqlite:///{tmp_path / 'g.db'}",
+                "--public-url",
+                "https://play.example.org/",
+                "--allowed-hosts",
+                "a.lan, b.lan",
+            ]
+        )
+        == 0
+    )
     config = seen["log_config"]
     assert all("hide_secrets" in config["handlers"][h]["filters"] for h in ("default", "access"))
     app = seen["app"]

@@ -10,12 +10,15 @@ from starlette.websockets import WebSocketDisconnect
 
 from gammon.store import Store
 from gammon.web import create_app
+from gammon.web.settings import ServerSettings
 from gammon.web.spectators import READ_ONLY
 from tests.web.conftest import auth, new_match, seeded_dice
 
 
 def _app(store: Store, **options: Any) -> TestClient:
-    return TestClient(create_app(store, seeded_dice(), **{"rate": 1000, "burst": 1000, **options}))
+    return TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(**{"rate": 1000, "burst": 1000, **options}))
+    )
 
 
 def _tokens(m: dict) -> tuple[str, str]:
@@ -47,8 +50,9 @@ def test_players_get_the_same_link_and_nobody_else_does(store: Store) -> None:  
         # the key opens the view only, never a seat
         r = c.get(f"/api/matches/{m['match_id']}", headers=auth(link["key"]))
         assert r.status_code == 403
-        r = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(link["key"]),
-                   json={"action": "roll"})
+        r = c.post(
+            f"/api/matches/{m['match_id']}/actions", headers=auth(link["key"]), json={"action": "roll"}
+        )
         assert r.status_code == 403
         other = new_match(c, mode="online")
         r = c.get(f"/api/watch/{other['match_id']}", params={"key": link["key"]})
@@ -68,8 +72,9 @@ def test_the_spectator_sees_the_table_and_nothing_to_act_on(store: Store) -> Non
         assert (seen["seat"], seen["actions"], seen["plays"], seen["sequences"]) == (None, [], [], [])
         assert seen["opponent_away"] is None and seen["claim_in"] is None and seen["opponent_joined"] is None
         hidden = {"seat", "actions", "plays", "sequences", "opponent_away", "claim_in", "opponent_joined"}
-        assert {k: v for k, v in seen.items() if k not in hidden} == \
-            {k: v for k, v in player.items() if k not in hidden}
+        assert {k: v for k, v in seen.items() if k not in hidden} == {
+            k: v for k, v in player.items() if k not in hidden
+        }
 
 
 def test_the_spectators_socket_follows_the_game_and_refuses_to_act(store: Store) -> None:  # noqa: F811
@@ -114,14 +119,20 @@ def test_spectators_are_capped_apart_from_the_players(store: Store) -> None:  # 
         with c.websocket_connect(url) as a, c.websocket_connect(url) as b:
             a.receive_json(), b.receive_json()
             with c.websocket_connect(url) as refused:
-                assert refused.receive_json() == {"type": "error",
-                                                  "error": "this match has 2 spectators already (the limit)"}
+                assert refused.receive_json() == {
+                    "type": "error",
+                    "error": "this match has 2 spectators already (the limit)",
+                }
                 with pytest.raises(WebSocketDisconnect) as closed:
                     refused.receive_json()
                 assert closed.value.code == 1008
             # both players still get in, with all their places
             players = f"/ws/matches/{m['match_id']}?token="
-            with c.websocket_connect(players + t0) as p0, c.websocket_connect(players + t0) as q0, \
-                    c.websocket_connect(players + t1) as p1, c.websocket_connect(players + t1) as q1:
+            with (
+                c.websocket_connect(players + t0) as p0,
+                c.websocket_connect(players + t0) as q0,
+                c.websocket_connect(players + t1) as p1,
+                c.websocket_connect(players + t1) as q1,
+            ):
                 for ws in (p0, q0, p1, q1):
                     assert ws.receive_json()["type"] == "state"

@@ -21,6 +21,7 @@ from gammon.situation import Situation
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.jobs import Jobs, ProcessRunner, Progress, Work
+from gammon.web.settings import ServerSettings
 from gammon.web.study import StudySettings
 from tests.analysis.games import pip_engine
 from tests.helpers import needs_gnubg, random_game_positions
@@ -35,8 +36,13 @@ def _fast(plies: int) -> Any:
 
 @pytest.fixture
 def study(store: Store):  # noqa: F811
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000,
-                               study=StudySettings(engine=_fast))) as c:
+    with TestClient(
+        create_app(
+            store,
+            seeded_dice(),
+            settings=ServerSettings(rate=1000, burst=1000, study=StudySettings(engine=_fast)),
+        )
+    ) as c:
         yield c
 
 
@@ -68,8 +74,9 @@ def test_an_uploaded_mat_is_analysed_as_gammon_analyse_does(study: TestClient) -
     moves = 0
     for got, want in zip(result["decisions"], expected["decisions"]):
         # the analysis's own fields, unchanged (boards are added)
-        assert {k: got[k] for k in want if k != "alternatives"} == {k: v for k, v in want.items()
-                                                                    if k != "alternatives"}
+        assert {k: got[k] for k in want if k != "alternatives"} == {
+            k: v for k, v in want.items() if k != "alternatives"
+        }
         for alt, alt_want in zip(got.get("alternatives", []), want.get("alternatives", []), strict=True):
             assert {k: alt[k] for k in alt_want} == alt_want
         position = Position.from_id(got["position_id"])
@@ -88,8 +95,9 @@ def _play_some(client: TestClient, m: dict, plays: int) -> list[str]:
     made = []
     while len(made) < plays:
         s = client.get(f"/api/matches/{m['match_id']}", headers=auth(m["token"])).json()
-        body: dict[str, Any] = {"action": "roll"} if s["phase"] == "roll" else {"action": "play",
-                                                                                 "play": s["plays"][0]}
+        body: dict[str, Any] = (
+            {"action": "roll"} if s["phase"] == "roll" else {"action": "play", "play": s["plays"][0]}
+        )
         r = client.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json=body)
         assert r.status_code == 200, r.text
         if body["action"] == "play":
@@ -105,8 +113,9 @@ def test_a_finished_game_of_a_match_is_analysed_with_its_token(study: TestClient
     assert r.status_code == 409 and "no game of this match is over" in r.json()["error"]
     r = study.post("/api/analyses", json={**body, "game": 1})
     assert r.status_code == 409 and "not over" in r.json()["error"]
-    r = study.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]),
-                   json={"action": "abandon"})
+    r = study.post(
+        f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json={"action": "abandon"}
+    )
     assert r.status_code == 200, r.text
     assert study.post("/api/analyses", json={**body, "token": "x" * 30}).status_code == 403
     assert study.post("/api/analyses", json={**body, "match_id": "nope"}).status_code == 404
@@ -137,13 +146,16 @@ class HeldRunner:
 
 def test_jobs_are_limited_per_client_and_can_be_cancelled(store: Store) -> None:  # noqa: F811
     settings = StudySettings(engine=_fast, jobs=Jobs(HeldRunner(), per_client=2, max_active=3))
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+    with TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, study=settings))
+    ) as c:
         text = MAT.read_text()
         first, second = (c.post("/api/analyses", json={"mat": text}).json() for _ in range(2))
         assert first["status"] == second["status"] == "queued" and second["ahead"] == 0
         r = c.post("/api/analyses", json={"mat": text})
         assert r.status_code == 429 and r.json() == {
-            "error": "you have 2 jobs running already (the limit); wait for one to finish or cancel it"}
+            "error": "you have 2 jobs running already (the limit); wait for one to finish or cancel it"
+        }
         # the second waits: cancelled, it never starts and frees its place at once
         r = c.delete(f"/api/jobs/{second['id']}")
         assert r.status_code == 200 and r.json()["status"] == "cancelled"
@@ -163,8 +175,10 @@ def test_jobs_are_limited_per_client_and_can_be_cancelled(store: Store) -> None:
         assert r.json()["error"] == f"no job {'z' * 40 + '...'!r} (finished jobs are kept an hour)"
 
 
-def test_an_upload_is_read_in_the_worker_after_the_job_limits(store: Store,  # noqa: F811
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_an_upload_is_read_in_the_worker_after_the_job_limits(
+    store: Store,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """Reading a large .mat takes seconds: the server checks the limits and hands the text to the
     job's worker; a refused upload is never read, an accepted one is read by its work."""
     import gammon.formats.convert
@@ -175,7 +189,9 @@ def test_an_upload_is_read_in_the_worker_after_the_job_limits(store: Store,  # n
     monkeypatch.setattr(convert, "read_mat", lambda text: reads.append(len(text)) or real(text))
     runner = HeldRunner()
     settings = StudySettings(engine=_fast, jobs=Jobs(runner, per_client=2))
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+    with TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, study=settings))
+    ) as c:
         text = MAT.read_text()
         replies = [c.post("/api/analyses", json={"mat": text}) for _ in range(6)]
         assert [r.status_code for r in replies] == [202, 202, 429, 429, 429, 429]
@@ -187,12 +203,15 @@ def test_an_upload_is_read_in_the_worker_after_the_job_limits(store: Store,  # n
 def test_an_analysis_over_the_servers_bound_is_refused_saying_the_bound(store: Store) -> None:  # noqa: F811
     """An analysis is bounded in actions times depth (the match of MAT has 94 actions)."""
     settings = StudySettings(engine=_fast, max_actions=(200, 100, 90))
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+    with TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, study=settings))
+    ) as c:
         text = MAT.read_text()
         job = _finish(c, c.post("/api/analyses", json={"mat": text, "plies": 2}).json())
         assert job["status"] == "failed" and job["error"] == (
             "94 actions to analyse at 2 ply is over this server's bound (200 at 0 ply, 100 at 1 ply, "
-            "90 at 2 ply): choose a lower depth or fewer games")
+            "90 at 2 ply): choose a lower depth or fewer games"
+        )
         assert _finish(c, c.post("/api/analyses", json={"mat": text, "plies": 1}).json())["status"] == "done"
         # a match of this server is refused at once
         m = new_match(c, mode="local")
@@ -201,7 +220,8 @@ def test_an_analysis_over_the_servers_bound_is_refused_saying_the_bound(store: S
         settings.max_actions = (1, 1, 1)
         r = c.post("/api/analyses", json={"match_id": m["match_id"], "token": m["token"]})
         assert r.status_code == 422 and r.json()["error"].endswith(
-            "is over this server's bound (1 at 0 ply, 1 at 1 ply, 1 at 2 ply): choose fewer games")
+            "is over this server's bound (1 at 0 ply, 1 at 1 ply, 1 at 2 ply): choose fewer games"
+        )
 
 
 def test_an_uploaded_sgf_is_analysed_as_the_same_match_in_mat(study: TestClient) -> None:
@@ -269,13 +289,19 @@ def test_bad_uploads_get_the_error_shape_quoting_little(study: TestClient) -> No
     assert r.status_code == 422 and "give one of match_id" in r.json()["error"]
     error = _read_error(study, {"sgf": "(;GM[6]" + "x" * 300})
     assert error.startswith("cannot read the .sgf file: ") and "x" * 41 not in error
-    r = study.post("/api/analyses", content=b'{"mat": "' + b"x" * 600_000 + b'"}',
-                   headers={"Content-Type": "application/json"})
+    r = study.post(
+        "/api/analyses",
+        content=b'{"mat": "' + b"x" * 600_000 + b'"}',
+        headers={"Content-Type": "application/json"},
+    )
     assert r.status_code == 413
     assert r.json() == {"error": "request body of '600011' bytes is over the limit of 524288"}
     # the upload's larger limit is for the upload alone
-    r = study.post("/api/matches", content=b'{"mode": "' + b"x" * 20_000 + b'"}',
-                   headers={"Content-Type": "application/json"})
+    r = study.post(
+        "/api/matches",
+        content=b'{"mode": "' + b"x" * 20_000 + b'"}',
+        headers={"Content-Type": "application/json"},
+    )
     assert r.status_code == 413
 
 
@@ -295,13 +321,27 @@ def test_an_id_reads_as_read_id_reads_it_and_the_editor_setup_round_trips(study:
     # each of its IDs reads back to the same position, score and cube
     for key in ("gnubg_id", "xgid"):
         again = read_id(p[key])
-        assert (again.position, again.dice, again.score, again.cube_value, again.cube_owner, again.match) == \
-            (given.position, given.dice, given.score, given.cube_value, given.cube_owner, given.match)
-    setup = {"board": p["board"], "dice": [5, 2], "cube_value": 2, "cube_owner": "opponent",
-             "match_length": 7, "score": [4, 2]}
+        assert (again.position, again.dice, again.score, again.cube_value, again.cube_owner, again.match) == (
+            given.position,
+            given.dice,
+            given.score,
+            given.cube_value,
+            given.cube_owner,
+            given.match,
+        )
+    setup = {
+        "board": p["board"],
+        "dice": [5, 2],
+        "cube_value": 2,
+        "cube_owner": "opponent",
+        "match_length": 7,
+        "score": [4, 2],
+    }
     assert study.post("/api/positions", json=setup).json() == p
-    money = study.post("/api/positions", json={**setup, "match_length": 0, "score": [0, 0], "beavers": True,
-                                               "cube_owner": "you"}).json()
+    money = study.post(
+        "/api/positions",
+        json={**setup, "match_length": 0, "score": [0, 0], "beavers": True, "cube_owner": "you"},
+    ).json()
     assert money["description"] == "money game, cube 2 owned by you, Jacoby rule, beavers"
 
 
@@ -312,8 +352,9 @@ def test_hint_and_evaluation_are_the_engines(study: TestClient) -> None:
     given = read_id(XG)
     h = study.get("/api/positions/hint", params={"id": XG, "n": 3}).json()
     want = ranked_plays(pip_engine(), given, (5, 2), 3)
-    assert h["unit"] == "mwc" and [(x["play"], x["score"]) for x in h["plays"]] == [(str(w.play), s)
-                                                                                    for w, s in want]
+    assert h["unit"] == "mwc" and [(x["play"], x["score"]) for x in h["plays"]] == [
+        (str(w.play), s) for w, s in want
+    ]
     assert h["plays"][0]["board"] == list(want[0][0].play.after.flip().board)
     h = study.get("/api/positions/hint", params={"id": XG, "dice": "66", "n": 1}).json()
     assert h["dice"] == [6, 6] and len(h["plays"]) == 1
@@ -344,8 +385,9 @@ def test_a_rollout_job_is_the_engines_rollout(study: TestClient) -> None:
     job = _finish(study, r.json())
     assert job["status"] == "done" and job["done"] == job["total"] == 36
     given = read_id(XG)
-    at = Situation.at(given.position, cube_value=2, cube_owner=given.cube_owner, match=given.match,
-                      jacoby=False)
+    at = Situation.at(
+        given.position, cube_value=2, cube_owner=given.cube_owner, match=given.match, jacoby=False
+    )
     want = pip_engine().rollout(at, RolloutSettings(trials=36, seed=5, truncate=4), workers=1)
     result = job["result"]
     assert result["kind"] == "position" and result["trials"] == 36 and result["seed"] == 5
@@ -363,7 +405,8 @@ def test_bad_positions_get_the_error_shape_quoting_little(study: TestClient) -> 
     assert r.status_code == 422 and "x" * 41 not in r.json()["error"]
     r = study.get("/api/positions", params={"id": XG.replace(":2:4:", ":9:4:")})
     assert r.status_code == 422 and r.json()["error"] == (
-        "'XGID=-b----E-C---eE---c-e----B-:1:1:-...': the score 4-9 has already won the 7-point match")
+        "'XGID=-b----E-C---eE---c-e----B-:1:1:-...': the score 4-9 has already won the 7-point match"
+    )
     r = study.get("/api/positions/hint", params={"id": "4HPwATDgc/ABMA"})
     assert r.status_code == 422 and r.json() == {"error": "no dice: set the dice for a hint"}
     r = study.post("/api/positions/rollout", json={"id": XG, "trials": 5000})
@@ -383,10 +426,13 @@ def test_the_servers_shutdown_stops_its_jobs(store: Store) -> None:  # noqa: F81
     import threading
 
     settings = StudySettings(engine=_fast)
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+    with TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, study=settings))
+    ) as c:
         # about 40 s of work with the fast engine, in batches of 216 trials
-        job = c.post("/api/positions/rollout", json={"id": "4HPwATDgc/ABMA", "trials": 1296,
-                                                     "truncate": 20}).json()
+        job = c.post(
+            "/api/positions/rollout", json={"id": "4HPwATDgc/ABMA", "trials": 1296, "truncate": 20}
+        ).json()
         deadline = time.monotonic() + 60
         while c.get(f"/api/jobs/{job['id']}").json()["done"] == 0:
             assert time.monotonic() < deadline
@@ -399,12 +445,19 @@ def test_the_servers_shutdown_stops_its_jobs(store: Store) -> None:  # noqa: F81
 
 
 def test_hints_and_evaluations_draw_on_the_hint_rate_limit(store: Store) -> None:  # noqa: F811
-    with TestClient(create_app(store, seeded_dice(), rate=10, burst=10,
-                               study=StudySettings(engine=_fast))) as c:
+    with TestClient(
+        create_app(
+            store,
+            seeded_dice(),
+            settings=ServerSettings(rate=10, burst=10, study=StudySettings(engine=_fast)),
+        )
+    ) as c:
         start = {"id": "4HPwATDgc/ABMA"}
         assert c.get("/api/positions/eval", params=start).status_code == 200  # warms the engine up
-        replies = [c.get(path, params={**start, "dice": "31"}) for path in ("/api/positions/hint",
-                                                                           "/api/positions/eval") * 2]
+        replies = [
+            c.get(path, params={**start, "dice": "31"})
+            for path in ("/api/positions/hint", "/api/positions/eval") * 2
+        ]
         assert 429 in [r.status_code for r in replies]  # one a second, bursts of one
         assert {"error": "too many hints; slow down"} in [r.json() for r in replies]
         assert c.get("/api/positions", params=start).status_code == 200  # reading an ID is cheap
@@ -412,14 +465,17 @@ def test_hints_and_evaluations_draw_on_the_hint_rate_limit(store: Store) -> None
 
 def test_every_job_runs_in_a_worker_process(store: Store) -> None:  # noqa: F811
     settings = StudySettings(engine=_fast, jobs=Jobs(ProcessRunner()))
-    with TestClient(create_app(store, seeded_dice(), rate=1000, burst=1000, study=settings)) as c:
+    with TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, study=settings))
+    ) as c:
         m = new_match(c, mode="local")
         _play_some(c, m, 2)
         c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(m["token"]), json={"action": "abandon"})
-        for path, body in (("/api/analyses", {"mat": MAT.read_text()}),
-                           ("/api/analyses", {"match_id": m["match_id"], "token": m["token"]}),
-                           ("/api/positions/rollout",
-                            {"id": XG, "trials": 36, "truncate": 2, "kind": "plays"})):
+        for path, body in (
+            ("/api/analyses", {"mat": MAT.read_text()}),
+            ("/api/analyses", {"match_id": m["match_id"], "token": m["token"]}),
+            ("/api/positions/rollout", {"id": XG, "trials": 36, "truncate": 2, "kind": "plays"}),
+        ):
             job = _finish(c, c.post(path, json=body).json())
             assert job["status"] == "done" and job["done"] == job["total"] > 0, job
 
@@ -437,13 +493,19 @@ def test_the_editors_ids_mean_to_gnubg_what_the_editor_shows(study: TestClient) 
     for _ in range(30):
         length = rng.choice([0, 0, 3, 5, 7])
         score = [rng.randrange(length), rng.randrange(length)] if length else [0, 0]
-        crawford = bool(length) and length - 1 in score and score != [length - 1, length - 1] \
-            and rng.random() < 0.5
-        setup = {"board": list(rng.choice(positions).board), "match_length": length, "score": score,
-                 "dice": None if rng.random() < 0.3 else [rng.randint(1, 6), rng.randint(1, 6)],
-                 "cube_value": 1 if crawford else 1 << rng.randrange(4), "crawford": crawford,
-                 "cube_owner": "centred" if crawford else rng.choice(["centred", "you", "opponent"]),
-                 "jacoby": rng.random() < 0.5}
+        crawford = (
+            bool(length) and length - 1 in score and score != [length - 1, length - 1] and rng.random() < 0.5
+        )
+        setup = {
+            "board": list(rng.choice(positions).board),
+            "match_length": length,
+            "score": score,
+            "dice": None if rng.random() < 0.3 else [rng.randint(1, 6), rng.randint(1, 6)],
+            "cube_value": 1 if crawford else 1 << rng.randrange(4),
+            "crawford": crawford,
+            "cube_owner": "centred" if crawford else rng.choice(["centred", "you", "opponent"]),
+            "jacoby": rng.random() < 0.5,
+        }
         r = study.post("/api/positions", json=setup)
         assert r.status_code == 200, (setup, r.text)
         p = r.json()

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from gammon.dice import ScriptedDice
+from gammon.formats.ids import read_id
+from gammon.formats.matchid import gnubg_id
 from gammon.rules import Rules
+from gammon.situation import CubeOwner
 from gammon.store import Store
+from gammon.web.frames import game_frames
 from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
 from gammon.web.views import match_view
@@ -27,7 +31,9 @@ def test_steps_of_the_far_side_are_in_the_viewers_numbering(tmp_path) -> None:
     # 8/3 6/3 for player 1 is 17/22 19/22 in player 0's numbering
     index = v.plays.index("8/3 6/3")
     assert {tuple(map(tuple, s.steps)) for s in v.sequences if s.play == index} == {
-        ((17, 22), (19, 22)), ((19, 22), (17, 22))}
+        ((17, 22), (19, 22)),
+        ((19, 22), (17, 22)),
+    }
 
 
 def test_the_log_reads_as_sentences(tmp_path) -> None:
@@ -35,14 +41,20 @@ def test_the_log_reads_as_sentences(tmp_path) -> None:
     live = _live(store, "computer", [(5, 3), (6, 6)], level="random")
     live.act(0, ActionRequest(action="play", play="8/3 6/3"))
     v = match_view(live, 0)
-    assert v.log[:3] == ["Game 1", "You throw 5, Computer (random) throws 3: You play first",
-                         "You play 5-3: 8/3 6/3"]
+    assert v.log[:3] == [
+        "Game 1",
+        "You throw 5, Computer (random) throws 3: You play first",
+        "You play 5-3: 8/3 6/3",
+    ]
     assert v.log[3].startswith("Computer (random) plays 6-6: ")
     live.act(0, ActionRequest(action="resign", kind=3))  # the computer accepts a backgammon at once
     v = match_view(live, 0)
     # money play with Jacoby and a centred cube: the backgammon counts one point
-    assert v.log[4:] == ["You offer to resign a backgammon", "Computer (random) accepts the resignation",
-                         "Computer (random) wins 1 point (backgammon)"]
+    assert v.log[4:] == [
+        "You offer to resign a backgammon",
+        "Computer (random) accepts the resignation",
+        "Computer (random) wins 1 point (backgammon)",
+    ]
     assert v.result is not None and (v.result.winner, v.result.points, v.result.reason) == (1, 1, "resign")
     assert v.actions == ["new_game"]
 
@@ -121,9 +133,49 @@ def test_an_old_logs_drop_is_read_as_a_pass() -> None:
     from gammon.web.old_log import replay_requests
 
     assert core_request(stored_request("drop", {}), 1) == Request(ActionKind.PASS, 1)
-    requests = [RequestRecord(seq=0, kind="roll", rolls=((3, 1),)),
-                RequestRecord(seq=1, kind="play", player=0, args={"play": "8/5 6/5"}),
-                RequestRecord(seq=2, kind="double", player=1),
-                RequestRecord(seq=3, kind="drop", player=0)]  # how a pass was stored
+    requests = [
+        RequestRecord(seq=0, kind="roll", rolls=((3, 1),)),
+        RequestRecord(seq=1, kind="play", player=0, args={"play": "8/5 6/5"}),
+        RequestRecord(seq=2, kind="double", player=1),
+        RequestRecord(seq=3, kind="drop", player=0),
+    ]  # how a pass was stored
     match = replay_requests(Rules(), requests)
     assert match.game.history[-1] == Pass(0) and match.game.result.reason == "pass"
+
+
+def test_the_gnubg_id_reads_back_to_the_game_as_it_stands(tmp_path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    live, _ = LiveMatch.create(store, "local", Rules(match_length=5), None, ScriptedDice([(3, 5), (6, 4)]))
+    live.act(None, ActionRequest(action="play", play="8/3 6/3"))  # player 1 opens; player 0 to roll
+    live.act(None, ActionRequest(action="double"))
+    for seat in (None, 0, 1):
+        v = match_view(live, seat)
+        assert v.gnubg_id == gnubg_id(live.match)
+        s = read_id(v.gnubg_id)
+        # the doubler waits on the answer: the ID is from its side, the cube not yet turned
+        assert (s.position, s.double_offered, s.cube_value) == (live.match.game.position_for(0), True, 1)
+        assert (s.match_length, s.score) == (5, (0, 0))
+    live.act(None, ActionRequest(action="pass"))
+    assert match_view(live, 0).gnubg_id == ""  # the game is over: nothing to analyse
+
+
+def test_each_frame_has_the_gnubg_id_of_its_board(tmp_path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    live, _ = LiveMatch.create(store, "local", Rules(match_length=5), None, ScriptedDice([(3, 5), (6, 4)]))
+    live.act(None, ActionRequest(action="play", play="8/3 6/3"))
+    live.act(None, ActionRequest(action="double"))
+    live.act(None, ActionRequest(action="take"))
+    live.act(None, ActionRequest(action="play", play="24/18 13/9"))
+    live.act(None, ActionRequest(action="resign", kind=1))
+    live.act(None, ActionRequest(action="accept_resignation"))
+    for viewer in (0, 1):
+        frames = game_frames(live.match.games[0], viewer, ("A", "B"))
+        assert [f.gnubg_id != "" for f in frames] == [True] * (len(frames) - 1) + [False]  # not the result
+        for f in frames[:-1]:
+            s = read_id(f.gnubg_id)
+            assert s.position.id == f.position_id and s.dice is None
+            assert s.double_offered == f.cube_offered
+            assert s.cube_value == (f.cube_value // 2 if f.cube_offered else f.cube_value)
+            assert s.match_length == 5
+        taken = read_id(frames[3].gnubg_id)  # player 0 doubled, player 1 took: player 0 rolls next
+        assert (taken.cube_value, taken.cube_owner) == (2, CubeOwner.OPPONENT)

@@ -18,12 +18,15 @@ from websockets.typing import Subprotocol
 
 from gammon.store import Store
 from gammon.web import create_app
+from gammon.web.settings import ServerSettings
 from gammon.web.spectators import SPECTATOR
 from tests.web.conftest import Clock, auth, new_match, seeded_dice, serving
 
 
 def _app(store: Store, **options: Any) -> TestClient:
-    return TestClient(create_app(store, seeded_dice(), **{"rate": 1000, "burst": 1000, **options}))
+    return TestClient(
+        create_app(store, seeded_dice(), settings=ServerSettings(**{"rate": 1000, "burst": 1000, **options}))
+    )
 
 
 def _url(m: dict, token: str | None = None) -> str:
@@ -62,8 +65,11 @@ def test_sockets_past_the_cap_of_a_match_are_refused(store: Store) -> None:
     with _app(store, ws_per_seat=2, ws_per_match=3) as c:
         m = new_match(c, mode="online")
         t0, t1 = _tokens(m)
-        with c.websocket_connect(_url(m, t0)), c.websocket_connect(_url(m, t0)), \
-                c.websocket_connect(_url(m, t1)):
+        with (
+            c.websocket_connect(_url(m, t0)),
+            c.websocket_connect(_url(m, t0)),
+            c.websocket_connect(_url(m, t1)),
+        ):
             assert "match" in _refused(c, _url(m, t1)).reason
 
 
@@ -78,7 +84,7 @@ def test_sockets_past_the_cap_of_an_address_are_refused(store: Store) -> None:
 
 def test_the_caps_must_be_positive(store: Store) -> None:
     with pytest.raises(ValueError, match="ws_per_seat"):
-        create_app(store, ws_per_seat=0)
+        create_app(store, settings=ServerSettings(ws_per_seat=0))
 
 
 def test_another_socket_of_a_present_seat_sends_nothing_to_the_others(store: Store) -> None:
@@ -189,8 +195,11 @@ def _play_first_move(c: TestClient, m: dict, tokens: tuple[str, ...]) -> tuple[s
     s = c.get(f"/api/matches/{m['match_id']}", headers=auth(tokens[0])).json()
     assert s["phase"] == "move", s
     mover = tokens[s["turn"] if len(tokens) > 1 else 0]
-    r = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(mover),
-               json={"action": "play", "play": s["plays"][0]})
+    r = c.post(
+        f"/api/matches/{m['match_id']}/actions",
+        headers=auth(mover),
+        json={"action": "play", "play": s["plays"][0]},
+    )
     assert r.status_code == 200, r.text
     return mover, r.json()
 
@@ -224,6 +233,7 @@ def test_a_local_play_can_still_be_taken_back(store: Store) -> None:
 
 # A client that stops reading: the server's sends to it would block. It is dropped, and nobody waits.
 
+
 def _silent_socket(port: int, path: str) -> socket.socket:
     """A WebSocket opened by hand on 127.0.0.1 that, after the handshake, never reads again (its
     kernel's receive buffer as small as it goes, so it fills after a few states)."""
@@ -231,9 +241,11 @@ def _silent_socket(port: int, path: str) -> socket.socket:
     s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
     s.settimeout(10)
     s.connect(("127.0.0.1", port))
-    s.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
-              "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-              "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    s.sendall(
+        f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nUpgrade: websocket\r\n"
+        "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+        "Sec-WebSocket-Version: 13\r\n\r\n".encode()
+    )
     head = b""
     while b"\r\n\r\n" not in head and len(head) < 4096:
         head += s.recv(1)  # one byte at a time: nothing after the handshake's reply is read
@@ -241,8 +253,9 @@ def _silent_socket(port: int, path: str) -> socket.socket:
     return s
 
 
-def _act_for_whoever_must(http: httpx.Client, m: dict, tokens: tuple[str, ...],
-                          unless: Callable[[int], bool] = lambda seat: False) -> int | None:
+def _act_for_whoever_must(
+    http: httpx.Client, m: dict, tokens: tuple[str, ...], unless: Callable[[int], bool] = lambda seat: False
+) -> int | None:
     """One action of the seat that must act (rolling, the first legal play, the next game); returns
     that seat, or None without acting where ``unless(seat)``."""
     for seat, token in enumerate(tokens):
@@ -252,17 +265,21 @@ def _act_for_whoever_must(http: httpx.Client, m: dict, tokens: tuple[str, ...],
             continue
         if unless(seat):
             return None
-        action = ({"action": "play", "play": s["plays"][0]} if "play" in acts
-                  else {"action": "roll" if "roll" in acts else "new_game"})
+        action = (
+            {"action": "play", "play": s["plays"][0]}
+            if "play" in acts
+            else {"action": "roll" if "roll" in acts else "new_game"}
+        )
         r = http.post(f"/api/matches/{m['match_id']}/actions", headers=auth(token), json=action)
         assert r.status_code == 200, r.text
         return seat
     raise AssertionError("nobody may act")
 
 
-def _slow_app(store: Store, **options: Any) -> Any:
-    return create_app(store, seeded_dice(), **{"rate": 1000, "burst": 1000, "ws_queue": 4,
-                                               "ws_send_timeout": 0.2, **options})
+def _slow_app(store: Store, clock: Clock | None = None, **options: Any) -> Any:
+    slow = {"rate": 1000, "burst": 1000, "ws_queue": 4, "ws_send_timeout": 0.2}
+    settings = ServerSettings(**{**slow, **options})
+    return create_app(store, seeded_dice(), settings, **({} if clock is None else {"clock": clock}))
 
 
 def test_a_sockets_handler_ends_when_its_client_closes(store: Store) -> None:
@@ -273,13 +290,20 @@ def test_a_sockets_handler_ends_when_its_client_closes(store: Store) -> None:
         m = http.post("/api/matches", json={"mode": "local"}).json()
         url = f"ws://127.0.0.1:{port}/ws/matches/{m['match_id']}"
         for _ in range(10):  # a sender that missed its end did so one time in two or three
-            with connect(url, subprotocols=[Subprotocol("gammon"), Subprotocol(f"token.{m['token']}")],
-                         open_timeout=10, close_timeout=10) as ws:
+            with connect(
+                url,
+                subprotocols=[Subprotocol("gammon"), Subprotocol(f"token.{m['token']}")],
+                open_timeout=10,
+                close_timeout=10,
+            ) as ws:
                 state = json.loads(ws.recv(timeout=10))["state"]
                 for _ in range(3):
                     acts = state["actions"]
-                    action = ({"action": "play", "play": state["plays"][0]} if "play" in acts
-                              else {"action": "roll" if "roll" in acts else "new_game"})
+                    action = (
+                        {"action": "play", "play": state["plays"][0]}
+                        if "play" in acts
+                        else {"action": "roll" if "roll" in acts else "new_game"}
+                    )
                     ws.send(json.dumps({**action, "version": state["version"]}))
                     state = json.loads(ws.recv(timeout=10))["state"]
         assert not app.state.hub.sockets
@@ -290,8 +314,10 @@ def test_a_spectator_who_stops_reading_does_not_hold_up_the_game(store: Store) -
     answered nobody until that socket closed."""
     app = _slow_app(store)
     hub = app.state.hub
-    with serving(app, send_buffer=4096) as port, \
-            httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+    with (
+        serving(app, send_buffer=4096) as port,
+        httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http,
+    ):
         m = http.post("/api/matches", json={"mode": "local"}).json()
         key = http.get(f"/api/matches/{m['match_id']}/watch-link", headers=auth(m["token"])).json()["key"]
         spectator = _silent_socket(port, f"/ws/watch/{m['match_id']}?key={key}")
@@ -314,8 +340,10 @@ def test_a_player_whose_socket_stops_reading_is_away_and_the_game_can_be_claimed
     clock = Clock()
     app = _slow_app(store, clock=clock, away_after=60)
     hub = app.state.hub
-    with serving(app, send_buffer=4096) as port, \
-            httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http:
+    with (
+        serving(app, send_buffer=4096) as port,
+        httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=10) as http,
+    ):
         m = http.post("/api/matches", json={"mode": "online"}).json()
         tokens = _tokens(m)
         silent = _silent_socket(port, _url(m, tokens[1]))
@@ -330,8 +358,9 @@ def test_a_player_whose_socket_stops_reading_is_away_and_the_game_can_be_claimed
             while _act_for_whoever_must(http, m, tokens, unless=lambda seat: seat == 1) is not None:
                 pass  # until the game waits on seat 1
             clock.now += 61
-            r = http.post(f"/api/matches/{m['match_id']}/actions", headers=auth(tokens[0]),
-                          json={"action": "claim"})
+            r = http.post(
+                f"/api/matches/{m['match_id']}/actions", headers=auth(tokens[0]), json={"action": "claim"}
+            )
             assert r.status_code == 200, r.text
             assert r.json()["result"]["winner"] == 0
         finally:

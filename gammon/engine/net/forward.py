@@ -75,13 +75,15 @@ def forward(x, w1, b1, w2, b2, h, y):
 
 
 @njit(cache=True)
-def evaluate_one(board, cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, x, scratch, h, y):
-    """Encode ``board`` into ``x`` (``scratch`` int32[SCRATCH]) and run the race or the contact net."""
+def evaluate_one(board, contact, race, x, scratch, h, y):
+    """Encode ``board`` into ``x`` (``scratch`` int32[SCRATCH]) and run the race or the contact net,
+    each ``(w1, b1, w2, b2)``."""
     encode_into(board, x, scratch)
     if is_race_board(board):
-        forward(x, rw1, rb1, rw2, rb2, h, y)
+        w1, b1, w2, b2 = race
     else:
-        forward(x, cw1, cb1, cw2, cb2, h, y)
+        w1, b1, w2, b2 = contact
+    forward(x, w1, b1, w2, b2, h, y)
 
 
 _LOG2E = np.float32(1.4426950408889634)
@@ -119,9 +121,12 @@ def _sigmoid(z):
 
 # --- play: the hidden layer's sums in exact arithmetic, updated from one board to the next -------
 #
-# The play kernels pass arrays one by one, never in tuples (a tuple's item taken in a loop costs two
-# atomic reference counts), few of them (each array an uninlined function takes costs as much), and
-# inline the small steps: a board's scratch is three arrays (new_state) with fixed offsets.
+# The play kernels take few arrays (each array an uninlined function takes costs two atomic
+# reference counts, and so does a tuple's item taken in a loop) and inline the small steps: a
+# board's scratch is four arrays (new_state) with fixed offsets. What runs once a board is compiled
+# without reference counts (_nrt=False: _board_outputs, gammon.engine.search.leaves._leaf): there
+# tuples of arrays (the net's, the heads', the cache's, the scratch) are built and unpacked at no
+# cost, so net_outputs, inlined there, takes them so.
 
 
 def exact_first_layer(w1: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, float]:
@@ -142,16 +147,16 @@ def exact_first_layer(w1: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, float
     w = w1.astype(np.float64) / DENOMINATORS[:, None]
     bias = b1.astype(np.float64)
     bound = (NUMERATOR_BOUNDS[:, None] * np.abs(w)).sum(axis=0) + np.abs(bias)
-    exponent = min(int(np.floor(np.log2(2.0 ** 51 / max(float(bound.max()), 1e-300)))), 1000)
+    exponent = min(int(np.floor(np.log2(2.0**51 / max(float(bound.max()), 1e-300)))), 1000)
     while True:
-        q = np.rint(np.vstack([w, bias[None, :]]) * 2.0 ** exponent)
+        q = np.rint(np.vstack([w, bias[None, :]]) * 2.0**exponent)
         for j, row, constant in zip(LINEAR_SCALARS, LINEAR_COEFFICIENTS, LINEAR_CONSTANTS):
             i = SCALAR_INPUTS[j]
             q[:-1] += row[:, None] * q[i]
             q[-1] += constant * q[i]
             q[i] = 0.0
-        if (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0).max() + np.abs(q[-1]).max() <= 2.0 ** 52:
-            return np.ascontiguousarray(q), 2.0 ** -exponent
+        if (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0).max() + np.abs(q[-1]).max() <= 2.0**52:
+            return np.ascontiguousarray(q), 2.0**-exponent
         exponent -= 1
 
 
@@ -236,7 +241,8 @@ def _add_rows(acc, a0, q, w, n):
         d6, d7 = np.float64(w[_D + t + 6]), np.float64(w[_D + t + 7])
         for j in range(nh):
             acc[a0 + j] += ((d0 * q[i0, j] + d1 * q[i1, j]) + (d2 * q[i2, j] + d3 * q[i3, j])) + (
-                (d4 * q[i4, j] + d5 * q[i5, j]) + (d6 * q[i6, j] + d7 * q[i7, j]))
+                (d4 * q[i4, j] + d5 * q[i5, j]) + (d6 * q[i6, j] + d7 * q[i7, j])
+            )
         t += 8
     if t < n:
         i0, i1, i2, i3 = w[_IDX + t], w[_IDX + t + 1], w[_IDX + t + 2], w[_IDX + t + 3]
@@ -342,16 +348,22 @@ def hidden_units(acc, a0, nh, unit, f):
 
 
 @njit(cache=True, inline="always")
-def net_outputs(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats,
-                with_head):
+def net_outputs(board, net, heads, state, cache, with_head):
     """The net's five outputs ``f[_Y:_Y + 5]`` (before they are made consistent) of ``board``, and
     with ``with_head`` the cube decisions' outputs ``f[_Y_HEAD:_Y_HEAD + 5]`` (the contact net's
     cube head ``hw2``; its borne-off head ``bw2`` on the boards of
     :func:`gammon.engine.net.encode.is_borne_off_board` when ``borne``; a race board's own outputs).
-    From the cache ``keys``, ``values``, ``stats`` (:mod:`gammon.engine.net.cache`) when it holds them,
-    else from the nets (``cq`` .. ``rw2``: :func:`evaluate_batch`), their hidden sums updated from
-    the last board each saw (the scratch ``w``, ``acc``, ``f``, ``key``: :func:`new_state`), and
-    stored there."""
+    From the cache ``(keys, values, stats)`` (:mod:`gammon.engine.net.cache`) when it holds them,
+    else from the nets ``(cq, cunit, cw2, rq, runit, rw2)`` (:func:`evaluate_batch`), their hidden
+    sums updated from the last board each saw (the scratch ``state``, ``(w, acc, f, key)``:
+    :func:`new_state`), and stored there; ``heads`` is ``(hw2, bw2, borne)``.
+
+    Inlined into callers compiled without reference counts (``_nrt=False``), where unpacking the
+    tuples costs nothing."""
+    cq, cunit, cw2, rq, runit, rw2 = net
+    hw2, bw2, borne = heads
+    w, acc, f, key = state
+    keys, values, stats = cache
     found = False
     if keys.shape[0]:
         cache_key(board, PLAY, key)
@@ -396,24 +408,75 @@ def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
     rw2)``: each net's exact first layer (:func:`exact_first_layer`) and output layer
     (:func:`output_layer`); ``heads`` is ``(hw2, bw2, borne)``, the cube decisions' output layers;
     ``cache`` is ``(keys, values, stats)``."""
+    # unpacked once: the arrays go to the per-board kernel one by one (taking the tuples, it ran
+    # about 5% slower)
     cq, cunit, cw2, rq, runit, rw2 = net
     hw2, bw2, borne = heads
     keys, values, stats = cache
     w, acc, f, key = new_state(net)
     for r in range(boards.shape[0]):
-        _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
-                       values, stats, out, out_head, with_head)
+        _board_outputs(
+            boards,
+            r,
+            cq,
+            cunit,
+            cw2,
+            rq,
+            runit,
+            rw2,
+            hw2,
+            bw2,
+            borne,
+            w,
+            acc,
+            f,
+            key,
+            keys,
+            values,
+            stats,
+            out,
+            out_head,
+            with_head,
+        )
 
 
 @njit(cache=True, _nrt=False)
-def _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
-                   stats, out, out_head, with_head):
+def _board_outputs(
+    boards,
+    r,
+    cq,
+    cunit,
+    cw2,
+    rq,
+    runit,
+    rw2,
+    hw2,
+    bw2,
+    borne,
+    w,
+    acc,
+    f,
+    key,
+    keys,
+    values,
+    stats,
+    out,
+    out_head,
+    with_head,
+):
     """Row ``r`` of :func:`evaluate_batch`. Compiled without reference counts (``_nrt=False``: it
-    allocates nothing), so the many arrays it takes cost nothing a board."""
+    allocates nothing), so the many arrays it takes cost nothing a board, nor the tuples it builds
+    of them for :func:`net_outputs`."""
     if r + 1 < boards.shape[0]:
         cache_prefetch(keys, values, boards[r + 1], key)
-    net_outputs(boards[r], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
-                stats, with_head)
+    net_outputs(
+        boards[r],
+        (cq, cunit, cw2, rq, runit, rw2),
+        (hw2, bw2, borne),
+        (w, acc, f, key),
+        (keys, values, stats),
+        with_head,
+    )
     store_consistent(out, r, f, _Y)
     if with_head:
         store_consistent(out_head, r, f, _Y_HEAD)
@@ -423,5 +486,9 @@ def _board_outputs(boards, r, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w
 def store_consistent(out, r, f, y):
     """Row ``r`` of ``out``: the outputs ``f[y:y + 5]`` made consistent."""
     out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-        np.float64(f[y]), np.float64(f[y + 1]), np.float64(f[y + 2]), np.float64(f[y + 3]),
-        np.float64(f[y + 4]))
+        np.float64(f[y]),
+        np.float64(f[y + 1]),
+        np.float64(f[y + 2]),
+        np.float64(f[y + 3]),
+        np.float64(f[y + 4]),
+    )

@@ -42,20 +42,23 @@ NEEDS_BEAROFF = -1
 """What a kernel returns when it met a bear-off board before the database was read."""
 
 
-# The kernels unpack ``ctx`` once and hand its arrays on one by one (see gammon.engine.net.forward).
+# The kernels hand ``ctx`` and the scratch of new_state on as they are, tuples: _leaf, compiled
+# without reference counts, unpacks them at no cost (see gammon.engine.net.forward).
 
 
 @njit(cache=True, _nrt=False)
-def _leaf(rows, c, n, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values, stats,
-          off, first, binom, use_bearoff, out, r):
+def _leaf(rows, c, n, ctx, state, out, r):
     """``out[r]``: the 0-ply probabilities of ``rows[c]`` for the player on roll (and the cache's
     slots of ``rows[c + 1]`` fetched, when ``c + 1 < n``); False when it is a bear-off board and
-    the database is not read yet. The arguments after ``n`` are those of
-    :func:`gammon.engine.net.forward.net_outputs`, then the bear-off tables and whether to use them.
-    Compiled without reference counts (``_nrt=False``: it allocates nothing), so the many arrays it
-    takes cost nothing a board."""
+    the database is not read yet. ``state`` is the scratch of
+    :func:`gammon.engine.net.forward.net_outputs` (:func:`gammon.engine.net.forward.new_state`).
+    Compiled without reference counts (``_nrt=False``: it allocates nothing), so the arrays of the
+    tuples it takes and unpacks cost nothing a board."""
+    net, heads, cache, tables, use_bearoff = ctx
+    keys, values, _ = cache
+    off, first, binom = tables
     if c + 1 < n:
-        cache_prefetch(keys, values, rows[c + 1], key)
+        cache_prefetch(keys, values, rows[c + 1], state[3])
     board = rows[c]
     done = True  # (one exit: inlined, each exit costs the arrays' counts)
     kind = _win_kind(board)
@@ -71,12 +74,12 @@ def _leaf(rows, c, n, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f
         else:
             race_row(board, off, first, binom, out, r)
     else:
-        net_outputs(board, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys, values,
-                    stats, False)
-        store_consistent(out, r, f, 0)
+        net_outputs(board, net, heads, state, cache, False)
+        store_consistent(out, r, state[2], 0)
         # made consistent once more, as Searcher.leaf does to whatever an evaluator gives
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4])
+            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4]
+        )
     return done
 
 
@@ -90,12 +93,9 @@ def _equity(p, r):
 def leaf_batch(boards, ctx, out):
     """``out[r]``: the 0-ply probabilities of each board. Returns the boards done (all of them, or
     NEEDS_BEAROFF)."""
-    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
-        use_bearoff = ctx
-    w, acc, f, key = new_state(ctx[0])
+    state = new_state(ctx[0])
     for r in range(boards.shape[0]):
-        if not _leaf(boards, r, boards.shape[0], cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f,
-                     key, keys, values, stats, off, first, binom, use_bearoff, out, r):
+        if not _leaf(boards, r, boards.shape[0], ctx, state, out, r):
             return NEEDS_BEAROFF
     return boards.shape[0]
 
@@ -109,17 +109,15 @@ def best_play(board, d1, d2, ctx):
     count, nsteps, after, steps = generate_all(board, d1, d2)
     if count <= 1:
         return count, nsteps, after, steps, count - 1
-    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
-        use_bearoff = ctx
-    w, acc, f, key = new_state(ctx[0])
+    state = new_state(ctx[0])
+    keys, values, _ = ctx[2]
     p = np.empty((1, 5))
     best = 0
     best_equity = np.inf
     for c in range(min(count, 64)):  # the cache's slots of all the plays fetched at once
-        cache_prefetch(keys, values, after[c], key)
+        cache_prefetch(keys, values, after[c], state[3])
     for c in range(count):
-        if not _leaf(after, c, count, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key, keys,
-                     values, stats, off, first, binom, use_bearoff, p, 0):
+        if not _leaf(after, c, count, ctx, state, p, 0):
             return count, nsteps, after, steps, NEEDS_BEAROFF
         e = _equity(p, 0)
         if e < best_equity:
@@ -134,9 +132,7 @@ def best_children(boards, rolls, ctx, children, probs):
     board after the play that leaves the opponent the lowest 0-ply equity (the first of them; the
     board flipped when the roll has no play) and ``probs[g]``, its 0-ply probabilities (for the
     opponent, on roll there). Returns the groups done (all of them, or NEEDS_BEAROFF)."""
-    (cq, cunit, cw2, rq, runit, rw2), (hw2, bw2, borne), (keys, values, stats), (off, first, binom), \
-        use_bearoff = ctx
-    w, acc, f, key = new_state(ctx[0])
+    state = new_state(ctx[0])
     p = np.empty((1, 5))
     nr = rolls.shape[0]
     # the move generator's buffers, kept from roll to roll: room for 256 plays of a roll, 1,024 of
@@ -148,29 +144,28 @@ def best_children(boards, rolls, ctx, children, probs):
     steps = np.empty((1024, 4, 2), dtype=np.int8)
     path = np.zeros((4, 2), dtype=np.int8)
     stack = np.zeros(17, dtype=np.int64)
+    for_double = (work, table, seen, plays, steps, path, stack)
+    for_roll = (work, table[:512], seen[:256], plays[:256], steps[:256], path, stack)
     for i in range(boards.shape[0]):
         for r in range(nr):
             g = i * nr + r
             d1, d2 = rolls[r, 0], rolls[r, 1]
             if d1 == d2:
-                count, _ = generate_into(boards[i], d1, d2, work, table, seen, plays, steps, path, stack)
+                count, _ = generate_into(boards[i], d1, d2, for_double)
             else:
-                count, _ = generate_into(boards[i], d1, d2, work, table[:512], seen[:256], plays[:256],
-                                         steps[:256], path, stack)
+                count, _ = generate_into(boards[i], d1, d2, for_roll)
             after = plays
             if count < 0:
                 count, _, after, _ = generate_all(boards[i], d1, d2)
             if count == 0:
                 flip_into(boards[i], children[g])
-                if not _leaf(children, g, np.int64(0), cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w,
-                             acc, f, key, keys, values, stats, off, first, binom, use_bearoff, probs, g):
+                if not _leaf(children, g, np.int64(0), ctx, state, probs, g):
                     return NEEDS_BEAROFF
                 continue
             best = 0
             best_equity = np.inf
             for c in range(count):
-                if not _leaf(after, c, count, cq, cunit, cw2, rq, runit, rw2, hw2, bw2, borne, w, acc, f, key,
-                             keys, values, stats, off, first, binom, use_bearoff, p, 0):
+                if not _leaf(after, c, count, ctx, state, p, 0):
                     return NEEDS_BEAROFF
                 e = _equity(p, 0)
                 if e < best_equity:

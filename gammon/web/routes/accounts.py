@@ -39,6 +39,7 @@ from gammon.web.auth import (
     session_of,
     set_session,
 )
+from gammon.web.decisions import decision_json
 from gammon.web.hub import Hub
 from gammon.web.limits import address
 from gammon.web.members import Members
@@ -186,6 +187,11 @@ async def _account(request: Request, members: Members) -> tuple[str, Account]:
     return token, account
 
 
+async def signed_in_account(request: Request, members: Members) -> Account:
+    """The request's account (NotSignedInError when none; a change needs its CSRF header)."""
+    return (await _account(request, members))[1]
+
+
 @router.get("/api/account", response_model=AccountView, responses=ERRORS)
 async def who_am_i(request: Request, members: MembersDep) -> AccountView:
     """The signed-in account (401 when none)."""
@@ -310,8 +316,9 @@ async def get_leaderboard(members: MembersDep, active: bool = False) -> JSONResp
 
 @router.get("/api/account/profile", responses=ERRORS)
 async def profile(request: Request, members: MembersDep) -> JSONResponse:
-    """The account's profile: its analysed matches with their PR, the PR trend, the record against
-    each opponent, luck, the worst decisions; and how many analyses are waiting."""
+    """The account's profile: its analysed matches with their PR, error rates (mEMG per decision)
+    and luck (mEMG per move), the PR trend with its moving average, the record against each
+    opponent, luck, the worst decisions with their boards; and how many analyses are waiting."""
     _, account = await _account(request, members)
     summary = await asyncio.to_thread(profile_summary, members.store, account.id)
     pending = await asyncio.to_thread(members.queue.pending, account.id)
@@ -330,6 +337,9 @@ async def profile(request: Request, members: MembersDep) -> JSONResponse:
                     "score": [m.player_score, m.opponent_score],
                     "result": m.result,
                     "pr": m.pr,
+                    "checker_error_rate": m.checker_error_rate,
+                    "cube_error_rate": m.cube_error_rate,
+                    "luck_rate": m.luck_rate,
                     "source": m.source,
                     "source_name": m.source_name,
                 }
@@ -342,20 +352,7 @@ async def profile(request: Request, members: MembersDep) -> JSONResponse:
             "opponents": [
                 {"name": o.name, "played": o.played, "won": o.won, "lost": o.lost} for o in summary.opponents
             ],
-            "worst": [
-                {
-                    "kind": d.kind,
-                    "xgid": d.xgid,
-                    "position_id": d.position_id,
-                    "dice": d.dice,
-                    "played": d.played,
-                    "best": d.best,
-                    "error": d.error,
-                    "mark": d.mark,
-                    "game": d.game,
-                }
-                for d in summary.worst
-            ],
+            "worst": [decision_json(d) for d in summary.worst],
         }
     )
 

@@ -1,6 +1,6 @@
 """The HTML pages (the lobby and a match's table, the position editor, the analysis page, the account
-page) and the API docs, Swagger UI with its assets from this server (FastAPI's own loads them from a
-CDN)."""
+page, the drill page) and the API docs, Swagger UI with its assets from this server (FastAPI's own
+loads them from a CDN)."""
 
 from __future__ import annotations
 
@@ -63,3 +63,8 @@ async def docs(request: Request) -> HTMLResponse:
 @router.get("/account")
 async def account_page() -> FileResponse:
     return FileResponse(str(STATIC / "account.html"))
+
+
+@router.get("/drill")
+async def drill_page() -> FileResponse:
+    return FileResponse(str(STATIC / "drill.html"))

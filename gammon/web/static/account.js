@@ -1,7 +1,8 @@
-// The account page: sign up, in and out; the rating and rated matches; the profile (PR per match,
-// the worst decisions) and match files added to it; the leaderboard. Everything the server sends is
+// The account page: sign up, in and out; the rating and rated matches; the profile (profile.js)
+// and match files added to it; the leaderboard. Everything the server sends is
 // shown as text (textContent), never as markup.
 import { $, call } from "./common.js";
+import { showProfile } from "./profile.js";
 import { seatTokens } from "./seats.js";
 
 const fmt = (x, digits = 1) => Number(x).toFixed(digits);
@@ -50,31 +51,6 @@ async function showHistory() {
   for (const h of data.history.slice().reverse()) {
     row(table, [h.played_at.slice(0, 10), h.opponent ?? "(deleted)", h.match_length, h.won ? "won" : "lost",
                 `${fmt(h.rating_before)} → ${fmt(h.rating_after)}`]);
-  }
-}
-
-async function showProfile() {
-  const p = await call("GET", "/api/account/profile");
-  $("#pr").textContent = p.matches.length ? `PR ${fmt(p.pr, 2)} over ${p.matches.length} matches` : "";
-  $("#pending").textContent = p.pending ? `${p.pending} analyses waiting` : "";
-  const table = $("#matches");
-  table.replaceChildren();
-  if (p.matches.length) row(table, ["date", "opponent", "length", "score", "result", "PR"], true);
-  for (const m of p.matches.slice().reverse()) {
-    row(table, [m.played_at.slice(0, 10), m.opponent, m.match_length || "money", `${m.score[0]}-${m.score[1]}`,
-                m.result, fmt(m.pr, 2)]);
-  }
-  const list = $("#worst");
-  list.replaceChildren();
-  for (const d of p.worst) {
-    const li = document.createElement("li");
-    const what = d.kind === "cube" ? `${d.played} (best: ${d.best})` : `${d.dice}: ${d.played} (best: ${d.best})`;
-    li.textContent = `${what}, -${fmt(d.error, 3)} ${d.mark} `;
-    const link = document.createElement("a");
-    link.href = "/editor#id=" + encodeURIComponent(d.xgid);
-    link.textContent = "position";
-    li.append(link);
-    list.append(li);
   }
 }
 

@@ -2,21 +2,26 @@
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 import { Board } from "./board.js";
-import { $, call, pageLink, showError } from "./common.js";
+import { $, call, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
 
 const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
 window.study = study;  // for the browser tests and the console
+const language = loadLanguage().then(() => {  // the page's words; a job's text waits for them
+  // the default depth's option is written out here: tests read its markup as it stands
+  $('#plies option[value="2"]').textContent = t("2 ply (as the terminal)");
+});
 
 // ---- the job: start, poll, cancel ----------------------------------------------------------------
 async function start(body) {
+  await language;
   showError("");
   $("#report").hidden = $("#decision").hidden = $("#decision-board").hidden = true;
   try {
     study.job = await call("POST", "/api/analyses", body);
     showJob(study.job);
     poll();
-  } catch (e) { showError(String(e.message || e)); }
+  } catch (e) { showError(tLine(String(e.message || e))); }
 }
 
 function poll() {
@@ -24,7 +29,8 @@ function poll() {
 }
 
 function showJob(job) {
-  showJobBar(job, job.total ? `analysing: ${job.done} of ${job.total} actions` : "reading the file...");
+  showJobBar(job, job.total ? t("analysing: {done} of {total} actions", { done: job.done, total: job.total })
+    : t("reading the file..."));
   study.seen.push({ status: job.status, done: job.done, total: job.total,  // what the bar showed
                     text: $("#progress-text").textContent });
 }
@@ -33,19 +39,20 @@ function showJob(job) {
 const fixed = (x, n) => (x === null || x === undefined ? "" : Number(x).toFixed(n));
 
 function showReport(res) {
-  const kind = res.match_length ? `${res.match_length}-point match` : "money session";
-  $("#title").textContent = `${res.names[0]} vs ${res.names[1]}: ${kind}, analysed at ${res.plies} ply`;
+  const kind = res.match_length ? tn("{n}-point match", "{n}-point match", res.match_length) : t("money session");
+  $("#title").textContent = t("{first} vs {second}: {kind}, analysed at {plies} ply",
+                              { first: res.names[0], second: res.names[1], kind, plies: res.plies });
   const rows = [
     ["", p => p.name],
-    ["Moves (unforced)", p => `${p.checker.moves} (${p.checker.unforced})`],
-    ["Moves marked doubtful / bad / very bad",
+    [t("Moves (unforced)"), p => `${p.checker.moves} (${p.checker.unforced})`],
+    [t("Moves marked doubtful / bad / very bad"),
      p => `${p.checker.marked.doubtful} / ${p.checker.marked.bad} / ${p.checker.marked["very bad"]}`],
-    ["Checker play error rate (mEMG)", p => fixed(p.checker.error_rate, 1)],
-    ["Cube decisions (close or actual)", p => `${p.cube.total} (${p.cube.decisions})`],
-    ["Cube error rate (mEMG)", p => fixed(p.cube.error_rate, 1)],
-    ["Luck rate (mEMG)", p => fixed(p.luck.rate, 1)],
-    ["Overall error rate (mEMG)", p => fixed(p.overall.error_rate, 1)],
-    ["Performance rating (PR)", p => fixed(p.overall.pr, 1)],
+    [t("Checker play error rate (mEMG)"), p => fixed(p.checker.error_rate, 1)],
+    [t("Cube decisions (close or actual)"), p => `${p.cube.total} (${p.cube.decisions})`],
+    [t("Cube error rate (mEMG)"), p => fixed(p.cube.error_rate, 1)],
+    [t("Luck rate (mEMG)"), p => fixed(p.luck.rate, 1)],
+    [t("Overall error rate (mEMG)"), p => fixed(p.overall.error_rate, 1)],
+    [t("Performance rating (PR)"), p => fixed(p.overall.pr, 1)],
   ];
   const table = $("#stats");
   table.innerHTML = "";
@@ -57,7 +64,7 @@ function showReport(res) {
       tr.appendChild(cell);
     }
   });
-  $("#chart-title").textContent = res.match_length ? "Match winning chances" : "Chances to win the game";
+  $("#chart-title").textContent = res.match_length ? t("Match winning chances") : t("Chances to win the game");
   $("#chart").innerHTML = res.chart;  // the server's SVG (names escaped there)
   const list = $("#marked");
   list.innerHTML = "";
@@ -75,15 +82,19 @@ function showReport(res) {
 }
 
 function errorText(d, res) {
-  const cost = res.match_length ? `${(100 * d.cost).toFixed(2)}% MWC` : `${d.cost.toFixed(3)} pts`;
-  return `error ${d.error.toFixed(3)} (${cost}), ${d.mark}`;
+  const cost = res.match_length ? `${(100 * d.cost).toFixed(2)}% MWC` : t("{points} pts", { points: d.cost.toFixed(3) });
+  return t("error {error} ({cost}), {mark}", { error: d.error.toFixed(3), cost, mark: t(d.mark) });
 }
 
 // Where a decision is: the game and the move as the match file numbers them (`3) 32: 7/4 6/4`).
 function describe(d, res) {
-  const where = `Game ${d.game}, move ${d.move}: ${d.name}`;
-  if (d.kind === "move") return `${where} ${d.dice[0]}${d.dice[1]}: played ${d.played}, best ${d.best}; ${errorText(d, res)}`;
-  return `${where}: ${d.action}, right: ${d.best}; ${errorText(d, res)}`;
+  const where = { game: d.game, move: d.move, name: d.name, error: errorText(d, res) };
+  if (d.kind === "move") {
+    return t("Game {game}, move {move}: {name} {dice}: played {played}, best {best}; {error}",
+             { ...where, dice: `${d.dice[0]}${d.dice[1]}`, played: d.played, best: d.best });
+  }
+  return t("Game {game}, move {move}: {name}: {action}, right: {best}; {error}",
+           { ...where, action: t(d.action), best: t(d.best) });
 }
 
 // ---- one decision on the board -------------------------------------------------------------------
@@ -101,10 +112,10 @@ function showDecision(index) {
   $("#decision-ids").innerHTML = "";
   const code = document.createElement("code");
   code.textContent = d.gnubg_id;
-  $("#decision-ids").append("GNU Backgammon ID ", code, " · ");
+  $("#decision-ids").append(t("GNU Backgammon ID") + " ", code, " · ");
   const link = document.createElement("a");
   link.href = "/editor#id=" + encodeURIComponent(d.gnubg_id);
-  link.textContent = "open in the editor";
+  link.textContent = t("open in the editor");
   $("#decision-ids").append(link);
   renderDecision();
   // the board and its alternatives come below the report: bring them into view
@@ -116,13 +127,16 @@ function renderDecision() {
   const table = $("#alternatives");
   table.innerHTML = "";
   if (d.kind === "move") {
-    $("#decision-text").textContent = d.legal_plays > 1 ? `${d.legal_plays} legal plays; equities in EMG for ${d.name}. ` +
-      "Click a play to see the board after it." : "A forced play.";
+    $("#decision-text").textContent = d.legal_plays > 1
+      ? tn("{n} legal play; equities in EMG for {name}. Click a play to see the board after it.",
+           "{n} legal plays; equities in EMG for {name}. Click a play to see the board after it.",
+           d.legal_plays, { name: d.name })
+      : t("A forced play.");
     const head = table.insertRow();
-    for (const h of ["#", "play", "equity", "diff", "win", "ply"]) head.insertCell().textContent = h;
+    for (const h of ["#", t("play"), t("equity"), t("diff"), t("win"), t("ply")]) head.insertCell().textContent = h;
     const before = table.insertRow();
     before.insertCell().textContent = "";
-    before.insertCell().textContent = "(before the play)";
+    before.insertCell().textContent = t("(before the play)");
     before.classList.toggle("shown", study.shown === -1);
     before.addEventListener("click", () => { study.shown = -1; renderDecision(); });
     const best = d.alternatives.length ? d.alternatives[0].equity : 0;
@@ -131,7 +145,7 @@ function renderDecision() {
       tr.dataset.play = a.play;
       tr.classList.toggle("played", a.played);
       tr.classList.toggle("shown", study.shown === i);
-      for (const text of [i + 1, a.play + (a.played ? "  (played)" : ""), fixed(a.equity, 3),
+      for (const text of [i + 1, a.play + (a.played ? "  " + t("(played)") : ""), fixed(a.equity, 3),
                           i ? fixed(a.equity - best, 3) : "", (100 * a.probabilities[0]).toFixed(1) + "%", a.plies]) {
         tr.insertCell().textContent = text;
       }
@@ -139,16 +153,17 @@ function renderDecision() {
     });
   } else {
     const e = d.equities;
-    $("#decision-text").textContent = `${d.name}: ${d.action}; the right action: ${d.best}. ` +
-      "Cubeful equities (EMG) from the doubler's side, and each one's difference to the right action's:";
+    $("#decision-text").textContent = t("{name}: {action}; the right action: {best}. Cubeful equities (EMG) from " +
+      "the doubler's side, and each one's difference to the right action's:",
+                                        { name: d.name, action: t(d.action), best: t(d.best) });
     const head = table.insertRow();
-    for (const h of ["", "cube action", "equity", "diff"]) head.insertCell().textContent = h;
+    for (const h of ["", t("cube action"), t("equity"), t("diff")]) head.insertCell().textContent = h;
     const best = Math.max(e.no_double, Math.min(e.double_take, e.double_pass));
     for (const [label, value] of [["No double", e.no_double], ["Double, take", e.double_take],
                                   ["Double, pass", e.double_pass]]) {
       const tr = table.insertRow();
       tr.dataset.action = label;
-      for (const text of ["", label, fixed(value, 3), fixed(value - best, 3)]) tr.insertCell().textContent = text;
+      for (const text of ["", t(label), fixed(value, 3), fixed(value - best, 3)]) tr.insertCell().textContent = text;
     }
   }
   const alt = study.shown >= 0 ? d.alternatives[study.shown] : null;
@@ -175,7 +190,7 @@ function base64(bytes) {
   $("#upload").addEventListener("submit", async ev => {
     ev.preventDefault();
     const file = $("#mat-file").files[0];
-    if (!file) { showError("Choose a .mat, .sgf or .xg file first."); return; }
+    if (!file) { await language; showError(t("Choose a .mat, .sgf or .xg file first.")); return; }
     const plies = Number($("#plies").value);
     if (/\.xg$/i.test(file.name)) {  // eXtreme Gammon's binary files travel in base64
       start({ xg: base64(new Uint8Array(await file.arrayBuffer())), plies });

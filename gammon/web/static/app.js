@@ -3,7 +3,9 @@
 import { Board } from "./board.js";
 import { $, call, outcomeText, pageLink, showError } from "./common.js";
 import { rememberSeat } from "./seats.js";
+import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
+import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
@@ -109,6 +111,7 @@ function startGame(matchId, token) {
   $("#flip").checked = ui.flip;
   $("#flip").addEventListener("change", ev => setFlip(ev.target.checked));
   $('button[data-local="undo"]').addEventListener("click", undoStep);
+  setupTutor();
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
     const same = { mode: st.mode, match_length: st.match_length, name: st.names[0] };
@@ -154,7 +157,11 @@ function connect(takeover = false) {
   });
 }
 
-function send(msg) {
+async function send(msg) {
+  if (!(await tutorAllows(ui, msg))) {  // held back: the player chooses again
+    if (msg.action === "play") { ui.partial = []; ui.chunks = []; ui.selected = null; render(); }
+    return;
+  }
   msg.version = ui.state ? ui.state.version : undefined;
   showError(sendJson(ui.ws, msg) ? "" : "Not connected; reconnecting...");
 }
@@ -348,6 +355,7 @@ function renderReplay(st) {
     (cube ? ` · cube ${f.cube_value}` : "");
   $("#status").textContent = `Replay: ${f.text}`;
   $("#position-id").textContent = f.position_id;
+  showShareId(f.gnubg_id);
   $("#replay-pos").textContent = `${r.index + 1} / ${r.frames.length}`;
   const games = $("#replay-game"), count = replayableGames(st);
   if (games.options.length !== count) {
@@ -528,6 +536,7 @@ function render() {
     `game ${st.game_number}`, ...ruleNotes(st), ...(cubeInPlay(st) ? [`cube ${st.cube_value}`] : [])].join(" · ");
   $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
+  showShareId(st.gnubg_id);
   $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
   const allowed = new Set(st.actions);
   for (const btn of document.querySelectorAll("button[data-action]")) btn.hidden = !allowed.has(btn.dataset.action);
@@ -572,6 +581,7 @@ function renderSides(st) {
       `home board ${where} right`;
   }
   $("#flip-setting").hidden = st.mode !== "local";
+  showTutorSetting(st);
 }
 
 function renderLog(lines, decorate) {

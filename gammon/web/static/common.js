@@ -31,10 +31,164 @@ export function pageLink(page) {
 // Who won the match or the game just over, in words; "" while a game goes on.
 export function outcomeText(st) {
   const names = st.names;
-  if (st.match_over) return `${names[st.match_winner]} won the match ${st.score[0]}-${st.score[1]}`;
+  if (st.match_over) {
+    return t("{name} won the match {score}", { name: names[st.match_winner], score: `${st.score[0]}-${st.score[1]}` });
+  }
   if (st.result) {
-    const r = st.result, kind = { 1: "", 2: " with a gammon", 3: " with a backgammon" }[r.kind];
-    return `${names[r.winner]} won ${r.points} point${r.points === 1 ? "" : "s"}${kind}`;
+    const r = st.result, kind = { 1: "", 2: t(" with a gammon"), 3: t(" with a backgammon") }[r.kind];
+    return tn("{name} won {n} point", "{name} won {n} points", r.points, { name: names[r.winner] }) + kind;
   }
   return "";
+}
+
+// --- languages (docs/i18n.md) -----------------------------------------------------------------
+// A page's language is the gammon_lang cookie its language switch sets, else the browser's; its
+// catalogue comes from /i18n/<lang>.json (gammon/locale/<lang>/LC_MESSAGES/gammon.po). Messages are
+// English: t("...") and tn("one", "many", n) in scripts, data-i18n / data-i18n-attrs in the HTML.
+
+export const LANGUAGES = { en: "English", pl: "Polski", cs: "Čeština", sk: "Slovenčina" };
+const LANG_COOKIE = "gammon_lang";
+// Which of a message's plural forms a count takes (the catalogues' Plural-Forms headers).
+const PLURAL = {
+  en: n => (n === 1 ? 0 : 1),
+  pl: n => (n === 1 ? 0 : n % 10 >= 2 && n % 10 <= 4 && (n % 100 < 10 || n % 100 >= 20) ? 1 : 2),
+  cs: n => (n === 1 ? 0 : n >= 2 && n <= 4 ? 1 : 2),
+};
+let catalogue = { lang: "en", plural: "en", messages: {}, plurals: {} };
+let linePatterns = null;  // the catalogue's messages as patterns of whole English lines (tLine)
+
+export function chosenLanguage() {
+  const m = document.cookie.match(new RegExp(`(?:^|;\\s*)${LANG_COOKIE}=([^;]*)`));
+  for (const tag of [m && decodeURIComponent(m[1]), ...(navigator.languages || [navigator.language])]) {
+    const lang = (tag || "").toLowerCase().split(/[-_]/)[0];
+    if (lang in LANGUAGES) return lang;
+  }
+  return "en";
+}
+
+export function currentLanguage() { return catalogue.lang; }
+
+function fill(text, values) {
+  return values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text;
+}
+
+// `msgid` in the page's language, its {name} placeholders filled from `values`.
+export function t(msgid, values) {
+  const s = catalogue.messages[msgid];
+  return fill(typeof s === "string" && s ? s : msgid, values);
+}
+
+// The form of a message for the count `n` ({n} is filled with it).
+export function tn(singular, plural, n, values) {
+  const forms = catalogue.messages[singular];
+  const text = Array.isArray(forms) ? forms[PLURAL[catalogue.plural](n)] : n === 1 ? singular : plural;
+  return fill(text, { n, ...values });
+}
+
+const escapeRe = s => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+function pattern(english, translate) {
+  const names = [];
+  const source = english.split(/(\{\w+\})/).map(part => {
+    if (!/^\{\w+\}$/.test(part)) return escapeRe(part);
+    names.push(part.slice(1, -1));
+    return part === "{n}" ? "(\\d+)" : "(.+?)";
+  }).join("");
+  return { re: new RegExp(`^${source}$`), names, translate, size: english.replace(/\{\w+\}/g, "").length };
+}
+
+function patterns() {
+  const out = [];
+  for (const [id, s] of Object.entries(catalogue.messages)) {
+    if (id.includes("\u0004") || !/\{\w+\}/.test(id)) continue;
+    if (typeof s === "string") out.push(pattern(id, values => fill(s, values)));
+    else if (catalogue.plurals[id]) {
+      for (const english of [id, catalogue.plurals[id]]) {
+        out.push(pattern(english, values => fill(s[PLURAL[catalogue.plural](Number(values.n))], values)));
+      }
+    }
+  }
+  return out.sort((a, b) => b.size - a.size);  // the most words first: "{name} rolls {dice} and cannot move"
+}
+
+// `line` cut at each `sep` outside parentheses ("a (b, c), d" is two parts).
+function splitOutside(line, sep) {
+  const parts = [];
+  let depth = 0, start = 0;
+  for (let i = 0; i < line.length; i++) {
+    if (line[i] === "(") depth++;
+    else if (line[i] === ")") depth = Math.max(0, depth - 1);
+    else if (depth === 0 && line.startsWith(sep, i)) { parts.push(line.slice(start, i)); start = i + sep.length; }
+  }
+  parts.push(line.slice(start));
+  return parts;
+}
+
+// A line the server wrote in English (a game's log) in the page's language: a whole message, one
+// with its values (themselves translated where they are messages), or parts joined by ": " or ", ".
+export function tLine(line) {
+  if (catalogue.lang === "en" || !line) return line;
+  if (typeof catalogue.messages[line] === "string") return t(line);
+  linePatterns ??= patterns();
+  for (const p of linePatterns) {
+    const m = line.match(p.re);
+    if (m) return p.translate(Object.fromEntries(p.names.map((k, i) => [k, k === "n" ? m[i + 1] : tLine(m[i + 1])])));
+  }
+  for (const sep of [": ", ", "]) {
+    const parts = splitOutside(line, sep);
+    if (parts.length > 1) {
+      const done = parts.map(tLine);
+      if (done.some((part, i) => part !== parts[i])) return done.join(sep);
+    }
+  }
+  return line;
+}
+
+// The text of the page's marked elements and attributes in its language (their English kept in
+// data-i18n-source, so that a page translated twice stays right).
+export function translatePage(root = document) {
+  for (const el of root.querySelectorAll("[data-i18n]")) {
+    el.dataset.i18nSource ??= el.textContent.split(/\s+/).filter(Boolean).join(" ");
+    el.textContent = t(el.dataset.i18nSource);
+  }
+  for (const el of root.querySelectorAll("[data-i18n-attrs]")) {
+    for (const name of el.dataset.i18nAttrs.split(/\s+/).filter(Boolean)) {
+      const key = `i18nSource${name.replace(/(^|-)(\w)/g, (_, _dash, c) => c.toUpperCase())}`;
+      el.dataset[key] ??= el.getAttribute(name) || "";
+      el.setAttribute(name, t(el.dataset[key]));
+    }
+  }
+}
+
+// A <select> of the languages in `holder` (the page's #language): a choice is remembered in the
+// cookie, for a year, and the page is shown again in it.
+export function languageSwitch(holder = $("#language")) {
+  if (!holder) return;
+  const select = document.createElement("select");
+  select.setAttribute("aria-label", t("Language"));
+  for (const [code, name] of Object.entries(LANGUAGES)) {
+    const option = new Option(name, code, false, code === catalogue.lang);
+    option.lang = code;
+    select.appendChild(option);
+  }
+  select.addEventListener("change", () => {
+    document.cookie = `${LANG_COOKIE}=${select.value}; path=/; max-age=31536000; SameSite=Lax`;
+    location.reload();
+  });
+  holder.replaceChildren(select);
+}
+
+// Load the page's language (English needs no catalogue), translate the marked HTML and put the
+// language switch in. A page's script awaits it before it writes any text.
+export async function loadLanguage(lang = chosenLanguage()) {
+  if (lang !== catalogue.lang && lang in LANGUAGES) {
+    try {
+      const r = await fetch(`/i18n/${lang}.json`);
+      if (r.ok) { catalogue = await r.json(); linePatterns = null; }
+    } catch { /* the page stays English */ }
+  }
+  document.documentElement.lang = catalogue.lang;
+  translatePage();
+  languageSwitch();
+  return catalogue.lang;
 }

@@ -2,7 +2,7 @@
 // cube and score, then ask the server for the hint, the evaluation and cube decision, or a rollout
 // (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
 import { Board } from "./board.js";
-import { $, call, showError } from "./common.js";
+import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
 
 const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
@@ -35,7 +35,7 @@ async function ask(request, fill) {  // the latest answer wins: an older one arr
   } catch (e) {
     if (n !== ed.asked) return;
     ed.position = null;
-    showError(String(e.message || e));
+    showError(tLine(String(e.message || e)));
     render();
   }
 }
@@ -76,7 +76,8 @@ function render() {
   $("#position-id").textContent = p ? p.position_id : "";
   $("#gnubg-id").textContent = p ? p.gnubg_id : "";
   $("#xgid").textContent = p ? p.xgid : "";
-  $("#description").textContent = p ? `${p.description} · pips ${p.pips[0]} (you) vs ${p.pips[1]}` : "";
+  $("#description").textContent = p ? `${tLine(p.description)} · ` +
+    t("pips {mine} (you) vs {theirs}", { mine: p.pips[0], theirs: p.pips[1] }) : "";
   for (const id of ["#hint", "#eval", "#rollout"]) $(id).disabled = !p || p.game_over;
   const after = ed.shown !== null ? ed.hints.plays[ed.shown] : null;
   const [mine, theirs] = counts(ed.board);
@@ -89,7 +90,7 @@ function render() {
   Board.draw($("#board"), {
     board, off, viewerLight: true, dice, diceLight: true, diceRight: true, diceUsed: after ? [true, true] : null,
     cube, moverIsViewer: true, sources: new Set(), selected: null, dests: new Set(), onClick: place,
-    message: after ? `after ${after.play}` : null,
+    message: after ? t("after {play}", { play: after.play }) : null,
   });
 }
 
@@ -100,8 +101,9 @@ function place(target) {
   const b = ed.board.slice(), [mine, theirs] = counts(b);
   // a side has 15 checkers: a click that would add a 16th says so rather than doing nothing
   if ((how === "you" && mine >= 15) || (how === "opponent" && theirs >= 15)) {
-    showError(`${how === "you" ? "You have" : "The opponent has"} all 15 checkers on the board: ` +
-              "remove one first (or pick \"remove one\" and click it)");
+    showError(how === "you"
+      ? t("You have all 15 checkers on the board: remove one first (or pick \"remove one\" and click it)")
+      : t("The opponent has all 15 checkers on the board: remove one first (or pick \"remove one\" and click it)"));
     return;
   }
   if (target === "bar") {
@@ -124,8 +126,9 @@ const pct = x => (100 * x).toFixed(1) + "%";
 const signed = (x, n = 3) => (x >= 0 ? "+" : "") + x.toFixed(n);
 
 function chancesLine(p) {
-  return `win ${pct(p.win)} (gammon ${pct(p.win_gammon)}, bg ${pct(p.win_backgammon)}), ` +
-         `lose ${pct(p.lose)} (gammon ${pct(p.lose_gammon)}, bg ${pct(p.lose_backgammon)})`;
+  return t("win {win} (gammon {gammon}, bg {backgammon}), lose {lose} (gammon {lose_gammon}, bg {lose_backgammon})",
+           { win: pct(p.win), gammon: pct(p.win_gammon), backgammon: pct(p.win_backgammon), lose: pct(p.lose),
+             lose_gammon: pct(p.lose_gammon), lose_backgammon: pct(p.lose_backgammon) });
 }
 
 async function hint() {
@@ -136,24 +139,32 @@ async function hint() {
     h.plays.forEach((p, i) => {
       const li = document.createElement("li");
       li.dataset.play = p.play;
-      li.textContent = `${p.play}  ${h.unit === "mwc" ? "MWC " + pct(p.score) : "equity " + signed(p.score)}` +
-        `  win ${pct(p.probabilities.win)}`;
+      const score = h.unit === "mwc" ? t("MWC {value}", { value: pct(p.score) })
+        : t("equity {value}", { value: signed(p.score) });
+      li.textContent = `${p.play}  ${score}  ` + t("win {value}", { value: pct(p.probabilities.win) });
       li.addEventListener("click", () => { ed.shown = ed.shown === i ? null : i; render(); });
       list.appendChild(li);
     });
-    if (!h.plays.length) list.innerHTML = "<li>no legal play: the turn passes</li>";
+    if (!h.plays.length) {
+      const li = document.createElement("li");
+      li.textContent = t("no legal play: the turn passes");
+      list.appendChild(li);
+    }
     list.hidden = false;
     showError("");
-  } catch (e) { showError(String(e.message || e)); }
+  } catch (e) { showError(tLine(String(e.message || e))); }
 }
 
 function cubeText(c, unit) {
-  const answer = `if doubled, the opponent should ${c.answer}`;
-  const lines = [c.available ? `cube action: ${c.action} (${answer})` : `cube action: ${c.action}`,
-                 `cubeful equity${unit}: no double ${signed(c.no_double)}, double/take ${signed(c.double_take)}, ` +
-                 `double/pass ${signed(c.double_pass)}`];
-  if (c.mwc) lines.push(`match winning chances: no double ${pct(c.mwc[0])}, double/take ${pct(c.mwc[1])}, ` +
-                        `double/pass ${pct(c.mwc[2])}`);
+  const action = tLine(c.action), answer = tLine(c.answer);
+  const lines = [c.available ? t("cube action: {action} (if doubled, the opponent should {answer})", { action, answer })
+    : t("cube action: {action}", { action }),
+                 t("cubeful equity{unit}: no double {no_double}, double/take {take}, double/pass {pass}",
+                   { unit, no_double: signed(c.no_double), take: signed(c.double_take), pass: signed(c.double_pass) })];
+  if (c.mwc) {
+    lines.push(t("match winning chances: no double {no_double}, double/take {take}, double/pass {pass}",
+                 { no_double: pct(c.mwc[0]), take: pct(c.mwc[1]), pass: pct(c.mwc[2]) }));
+  }
   return lines;
 }
 
@@ -161,11 +172,13 @@ async function evaluate() {
   try {
     const e = await call("GET", `/api/positions/eval?id=${encodeURIComponent(ed.position.xgid)}`);
     const unit = ed.position.match_length ? " (EMG)" : "";
-    $("#result").textContent = [`Evaluation, ${e.plies} ply, for you (on roll):`, chancesLine(e.probabilities),
-      `cubeless equity ${signed(e.cubeless_equity)}` + (e.mwc !== null ? `, match winning chances ${pct(e.mwc)}` : ""),
+    $("#result").textContent = [t("Evaluation, {plies} ply, for you (on roll):", { plies: e.plies }),
+      chancesLine(e.probabilities),
+      t("cubeless equity {value}", { value: signed(e.cubeless_equity) }) +
+        (e.mwc !== null ? t(", match winning chances {value}", { value: pct(e.mwc) }) : ""),
       ...cubeText(e.cube, unit)].join("\n");
     showError("");
-  } catch (err) { showError(String(err.message || err)); }
+  } catch (err) { showError(tLine(String(err.message || err))); }
 }
 
 // ---- rollouts: a job on the server, polled --------------------------------------------------------
@@ -177,7 +190,7 @@ async function rollout() {
     showError("");
     showJob(ed.job);
     poll();
-  } catch (e) { showError(String(e.message || e)); }
+  } catch (e) { showError(tLine(String(e.message || e))); }
 }
 
 function poll() {
@@ -185,44 +198,49 @@ function poll() {
 }
 
 function showJob(job) {
-  let text = `${job.done} of ${job.total || "?"} trials`;
+  let text = t("{done} of {total} trials", { done: job.done, total: job.total || "?" });
   if (job.detail) {
     const best = job.detail.equity.indexOf(Math.max(...job.detail.equity));
     const se = job.detail.standard_error[best];
-    text += `: equity ${signed(job.detail.equity[best], 4)}` + (se !== null ? ` ± ${se.toFixed(4)}` : "");
+    text += t(": equity {value}", { value: signed(job.detail.equity[best], 4) }) + (se !== null ? ` ± ${se.toFixed(4)}` : "");
   }
   showJobBar(job, text);
 }
 
 function resultLine(r) {
   const se = r.standard_error !== null ? ` ± ${r.standard_error.toFixed(4)}` : "";
-  return `${r.cubeful ? "cubeful" : "cubeless"} equity ${signed(r.equity, 4)}${se}` +
-         (r.mwc !== null ? `, MWC ${pct(r.mwc)}` : "") + `; ${chancesLine(r.probabilities)}`;
+  const equity = r.cubeful ? t("cubeful equity {value}", { value: signed(r.equity, 4) })
+    : t("cubeless equity {value}", { value: signed(r.equity, 4) });
+  return equity + se + (r.mwc !== null ? t(", MWC {value}", { value: pct(r.mwc) }) : "") +
+         `; ${chancesLine(r.probabilities)}`;
 }
 
 function rolloutText(res) {
   if (res.kind === "cube") {
-    return [`Cube rollout (${res.no_double.trials} trials, seed ${res.no_double.seed}):`,
+    return [t("Cube rollout ({trials} trials, seed {seed}):", { trials: res.no_double.trials, seed: res.no_double.seed }),
             ...cubeText(res.decision, ed.position.match_length ? " (EMG)" : ""),
-            `no double: ${resultLine(res.no_double)}`, `double/take: ${resultLine(res.double_take)}`].join("\n");
+            t("no double: {line}", { line: resultLine(res.no_double) }),
+            t("double/take: {line}", { line: resultLine(res.double_take) })].join("\n");
   }
   if (res.kind === "plays") {
-    return [`Rollout of the best plays (${res.plays.length ? res.plays[0].trials : 0} trials):`,
+    return [t("Rollout of the best plays ({trials} trials):", { trials: res.plays.length ? res.plays[0].trials : 0 }),
             ...res.plays.map((p, i) => `${i + 1}. ${p.play}: ${resultLine(p)}`)].join("\n");
   }
-  return `Rollout (${res.trials} trials, seed ${res.seed}), for you (on roll):\n${resultLine(res)}`;
+  return t("Rollout ({trials} trials, seed {seed}), for you (on roll):", { trials: res.trials, seed: res.seed }) +
+    `\n${resultLine(res)}`;
 }
 
 // ---- start ---------------------------------------------------------------------------------------
-(() => {
+(async () => {
+  await loadLanguage();
   for (const id of ["#die1", "#die2"]) {
     $(id).add(new Option("–", 0));
     for (let d = 1; d <= 6; d++) $(id).add(new Option(String(d), d));
   }
   for (let v = 1; v <= 64; v *= 2) $("#cube-value").add(new Option(String(v), v));
   // length 0 is a money game: say so, never "Match to 0"
-  $("#match-length").add(new Option("Money game", 0));
-  for (let n = 1; n <= 99; n++) $("#match-length").add(new Option(`Match to ${n} point${n === 1 ? "" : "s"}`, n));
+  $("#match-length").add(new Option(t("Money game"), 0));
+  for (let n = 1; n <= 99; n++) $("#match-length").add(new Option(tn("Match to {n} point", "Match to {n} points", n), n));
   for (const id of ["#die1", "#die2", "#cube-value", "#cube-owner", "#match-length", "#score-you",
                     "#score-opponent", "#crawford", "#jacoby", "#beavers"]) {
     $(id).addEventListener("change", () => { render(); setUp(); });

@@ -1,6 +1,6 @@
 // What the study pages (analysis, editor) share: a background job followed to its end (progress
 // bar, cancel button).
-import { $, call, showError } from "./common.js";
+import { $, call, showError, t, tLine, tn } from "./common.js";
 
 const POLL_MS = 400;
 
@@ -12,14 +12,15 @@ export async function pollJob(holder, show, done) {
     const job = holder.job = await call("GET", `/api/jobs/${holder.job.id}`);
     show(job);
     if (job.status === "done") { done(job); return; }
-    if (job.status === "failed") { showError(job.error); return; }
+    if (job.status === "failed") { showError(tLine(job.error)); return; }
     if (job.status !== "cancelled") holder.timer = setTimeout(() => pollJob(holder, show, done), POLL_MS);
-  } catch (e) { showError(String(e.message || e)); }
+  } catch (e) { showError(tLine(String(e.message || e))); }
 }
 
 // "about 40 s", "about 3 min": the server's estimate of a job's time left.
 function aboutTime(seconds) {
-  return seconds < 90 ? `about ${Math.max(1, Math.round(seconds))} s` : `about ${Math.round(seconds / 60)} min`;
+  return seconds < 90 ? t("about {seconds} s", { seconds: Math.max(1, Math.round(seconds)) })
+    : t("about {minutes} min", { minutes: Math.round(seconds / 60) });
 }
 
 // The job's progress bar and cancel button; `running` is the line under the bar while it runs, with
@@ -30,16 +31,19 @@ export function showJobBar(job, running) {
   $("#cancel").hidden = !active;
   $("#progress").max = Math.max(job.total, 1);
   $("#progress").value = job.status === "done" ? $("#progress").max : job.done;
-  const ahead = job.ahead ? ` (${job.ahead} job${job.ahead > 1 ? "s" : ""} before yours)` : "";
-  const left = job.seconds_left === undefined ? "" : `; ${aboutTime(job.seconds_left)} left`;
-  $("#progress-text").textContent = job.status === "queued" ? `waiting for a worker${ahead}...`
-    : job.status === "running" ? running + left : job.status;
+  const ahead = job.ahead ? " " + tn("({n} job before yours)", "({n} jobs before yours)", job.ahead) : "";
+  const left = job.seconds_left === undefined ? "" : t("; {time} left", { time: aboutTime(job.seconds_left) });
+  $("#progress-text").textContent = job.status === "queued" ? t("waiting for a worker{ahead}...", { ahead })
+    : job.status === "running" ? running + left
+    : { done: t("done"), cancelled: t("cancelled"), failed: t("failed") }[job.status] || job.status;
 }
 
 // The cancel button stops `holder.job`, then shows it with `show`.
 export function cancelJobOnClick(holder, show) {
   $("#cancel").addEventListener("click", async () => {
     if (!holder.job) return;
-    try { show(await call("DELETE", `/api/jobs/${holder.job.id}`)); } catch (e) { showError(String(e.message || e)); }
+    try {
+      show(await call("DELETE", `/api/jobs/${holder.job.id}`));
+    } catch (e) { showError(tLine(String(e.message || e))); }
   });
 }

@@ -1,6 +1,6 @@
 // The spectators' page: the table of a match, kept up to date over a read-only WebSocket.
 import { Board } from "./board.js";
-import { $, outcomeText, pageLink, showError } from "./common.js";
+import { $, loadLanguage, outcomeText, pageLink, showError, t, tLine } from "./common.js";
 import { liveSocket } from "./socket.js";
 
 const watch = { state: null, ws: null, retry: 0, matchId: null, key: null };
@@ -9,23 +9,26 @@ window.watch = watch;  // for the browser tests and the console
 function connect() {
   liveSocket(watch, `/ws/watch/${watch.matchId}`, `key.${watch.key}`, {
     stopCodes: [4403, 4404, 1008], maxRetry: 6,
-    on: { open: () => showError(""), state: setState, error: showError },
+    on: { open: () => showError(""), state: setState, error: text => showError(tLine(text)) },
   });
 }
 
 function setState(st) {
   if (watch.state && st.version < watch.state.version) return;  // a late message
   watch.state = st;
-  render(st);
+  render({ ...st, names: st.names.map(tLine) });  // "White", "Black": the server's default names
 }
 
 function statusText(st) {
   if (st.match_over || st.result) return outcomeText(st);
   const names = st.names;
   const who = names[st.turn];
-  return { roll: `${who} to roll`, move: `${who} to move ${st.dice ? st.dice[0] + "-" + st.dice[1] : ""}`,
-           doubled: `${names[1 - st.turn]} doubles to ${st.cube_value * 2}; ${who} to answer`,
-           resigned: `${names[1 - st.turn]} offers to resign; ${who} to answer` }[st.phase] || "";
+  const dice = st.dice ? `${st.dice[0]}-${st.dice[1]}` : "";
+  return { roll: t("{name} to roll", { name: who }), move: t("{name} to move {dice}", { name: who, dice }).trim(),
+           doubled: t("{doubler} doubles to {value}; {name} to answer",
+                      { doubler: names[1 - st.turn], value: st.cube_value * 2, name: who }),
+           resigned: t("{resigner} offers to resign; {name} to answer", { resigner: names[1 - st.turn], name: who }),
+  }[st.phase] || "";
 }
 
 function render(st) {
@@ -40,28 +43,31 @@ function render(st) {
     const box = $(id);
     box.querySelector(".name").textContent = st.names[p];
     box.querySelector(".score").textContent = st.score[p];
-    box.querySelector(".pips").textContent = `pips ${st.pips[p]} · off ${st.off[p]}`;
+    box.querySelector(".pips").textContent = t("pips {pips} · off {off}", { pips: st.pips[p], off: st.off[p] });
     box.classList.toggle("on-turn", st.turn === p && !st.result);
   }
-  $("#match-info").textContent = (st.match_length ? `Match to ${st.match_length}` : "Money game") +
-    ` · game ${st.game_number}` + (st.crawford_game ? " · Crawford" : "") + ` · cube ${st.cube_value}`;
+  $("#match-info").textContent = [
+    st.match_length ? t("Match to {length}", { length: st.match_length }) : t("Money game"),
+    t("game {number}", { number: st.game_number }), ...(st.crawford_game ? [t("Crawford")] : []),
+    t("cube {value}", { value: st.cube_value })].join(" · ");
   $("#status").textContent = statusText(st);
   $("#position-id").textContent = st.position_id;
   const log = $("#log");
   log.innerHTML = "";
   for (const line of st.log) {
     const li = document.createElement("li");
-    li.textContent = line;
+    li.textContent = tLine(line);
     if (/^Game \d+/.test(line)) li.className = "header";
     log.appendChild(li);
   }
   log.scrollTop = log.scrollHeight;
 }
 
-(() => {
+(async () => {
+  await loadLanguage();
   const link = pageLink("watch");
   watch.key = link.params.get("key");
-  if (!link.id || !watch.key) { showError("This link is incomplete: it needs the match and its key."); return; }
+  if (!link.id || !watch.key) { showError(t("This link is incomplete: it needs the match and its key.")); return; }
   watch.matchId = link.id;
   connect();
 })();

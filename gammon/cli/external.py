@@ -1,0 +1,71 @@
+"""``gammon external``: gammon as GNU Backgammon's external player (gammon.protocols.external).
+
+Start it, then in GNU Backgammon ``set player 0 external localhost:PORT`` and ``new match 7``:
+GNU Backgammon sends each of that player's decisions as a FIBS board line and plays gammon's answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from gammon.cli.args import whole_number
+from gammon.cli.progress import compile_notice
+from gammon.position import Position
+
+
+def add_external(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser(
+        "external",
+        help="play as GNU Backgammon's external player (FIBS board lines over TCP)",
+        description="Listen for GNU Backgammon's external player connection: in gnubg, 'set player 0 "
+        "external localhost:PORT', then start a match. Each decision of that player comes "
+        "as a FIBS board line; gammon answers with its play or cube action.",
+    )
+    p.add_argument(
+        "--port",
+        type=whole_number(0),
+        required=True,
+        help="the TCP port to listen on (0: any free port, printed at start)",
+    )
+    p.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="the address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)",
+    )
+    p.add_argument(
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help="the engine's search depth (default: the engine's default)",
+    )
+    p.add_argument("--verbose", action="store_true", help="print each board line and the answer")
+    p.set_defaults(func=run_external)
+
+
+def run_external(args: argparse.Namespace) -> int:
+    from gammon.engine.engine import Engine
+    from gammon.protocols.external import ExternalServer
+
+    with compile_notice():
+        engine = Engine(plies=args.plies)
+        engine.best_play(Position.initial(), (3, 1))  # compile and load before GNU Backgammon asks
+
+    def log(text: str) -> None:
+        if args.verbose:
+            print(text, flush=True)
+
+    try:
+        server = ExternalServer(engine, args.host, args.port, log=log)
+    except OSError as e:
+        print(f"gammon external: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        return 2
+    with server:
+        print(
+            f"gammon external: listening on {args.host}:{server.port} "
+            f"(in gnubg: set player 0 external localhost:{server.port})",
+            flush=True,
+        )
+        server.serve_forever()
+    return 0

@@ -1,0 +1,68 @@
+"""What a diagram writes beside the board, in GNU Backgammon's words (its ``show board``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gammon.formats.ids import describe_situation, situation_json
+from gammon.situation import CubeOwner, Situation
+
+
+@dataclass(frozen=True)
+class Words:
+    position_id: str
+    match_id: str
+    xgid: str
+    mover: str  # "X: you", with " (Cube: 2)" when it owns the cube
+    opponent: str
+    mover_score: str  # "3 points"
+    opponent_score: str
+    match: str  # "7 points match (Cube: 1)"; the cube only while centred
+    dice: str  # "Rolled 52", "On roll", or "" while a double waits for its answer
+    offer_for_opponent: str  # "Cube offered at 4" while the opponent must answer a double
+    description: str  # describe_situation's sentence
+    pips: tuple[int, int]
+
+
+def _points(n: int) -> str:
+    return f"{n} point" if n == 1 else f"{n} points"
+
+
+def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> Words:
+    s = situation
+    ids = situation_json(s)
+    position_id, match_id = ids["gnubg_id"].split(":")
+    cube = f" (Cube: {s.cube_value})"
+    owner = s.cube_owner
+    mover = f"X: {names[0]}" + (cube if owner is CubeOwner.MOVER else "")
+    opponent = f"O: {names[1]}" + (cube if owner is CubeOwner.OPPONENT else "")
+    centred = cube.strip() if owner is CubeOwner.CENTRED else ""
+    if s.match_length:
+        match = f"{_points(s.match_length)} match"
+        if s.match is not None and s.match.crawford_game:
+            match += " (Crawford game)"
+        elif centred:
+            match += " " + centred
+    else:
+        match = centred
+    if s.double_offered:
+        dice = ""
+    elif s.dice:
+        dice = f"Rolled {s.dice[0]}{s.dice[1]}"
+    else:
+        dice = "On roll"
+    offer = f"Cube offered at {2 * s.cube_value}" if s.double_offered else ""
+    return Words(
+        position_id,
+        match_id,
+        ids["xgid"],
+        mover,
+        opponent,
+        _points(s.score[0]),
+        _points(s.score[1]),
+        match,
+        dice,
+        offer,
+        describe_situation(s),
+        s.position.pip_counts,
+    )

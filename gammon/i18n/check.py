@@ -1,0 +1,91 @@
+"""What a catalogue lacks against the messages the sources mark: a message missing or not
+translated, a placeholder that differs from the English, plural forms of the wrong count."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from babel.messages.pofile import read_po
+
+from gammon.i18n import DEFAULT_LANGUAGE, LANGUAGES, catalogue, po_path
+
+# Python's "{name}" / "{0:.1%}" and "%(name)s" / "%s" placeholders, as str.format and % read them.
+_BRACE = re.compile(r"(?<!\{)\{([^{}]*)\}(?!\})")
+_PERCENT = re.compile(r"%(?:\([^)]*\))?[#0+-]*\d*(?:\.\d+)?[sdifr%]")
+
+# The number of plural forms each language has (the Plural-Forms header must say the same).
+PLURAL_FORMS = {"pl": 3, "cs": 3, "sk": 3}
+
+
+def placeholders(text: str) -> list[str]:
+    return sorted(_BRACE.findall(text)) + sorted(p for p in _PERCENT.findall(text) if p != "%%")
+
+
+def _ids(message: Any) -> list[str]:
+    return list(message.id) if isinstance(message.id, tuple | list) else [message.id]
+
+
+def _strings(message: Any) -> list[str]:
+    return list(message.string) if isinstance(message.string, tuple | list) else [message.string]
+
+
+def _message_problems(lang: str, message: Any, found: Any) -> list[str]:
+    where = f"{lang}: {_ids(message)[0]!r}"
+    if found is None:
+        return [f"{where} is missing"]
+    strings = _strings(found)
+    if found.fuzzy or not all(strings):
+        return [f"{where} is not translated"]
+    out = []
+    if isinstance(message.id, tuple | list) and len(strings) != PLURAL_FORMS.get(lang, 2):
+        out.append(f"{where} has {len(strings)} plural forms, not {PLURAL_FORMS.get(lang, 2)}")
+    expected = placeholders(_ids(message)[-1])
+    for s in strings:
+        if placeholders(s) != expected and not (
+            len(strings) > 1 and placeholders(s) == placeholders(_ids(message)[0])
+        ):
+            out.append(f"{where}: placeholders {placeholders(s)} differ from {expected}")
+    return out
+
+
+def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
+    """Everything wrong with the catalogues of ``langs`` against ``template`` (an extracted catalogue)."""
+    out: list[str] = []
+    for lang in langs:
+        if lang == DEFAULT_LANGUAGE:
+            continue
+        with po_path(lang).open("rb") as f:
+            cat = read_po(f, locale=lang, domain="gammon")
+        if cat.num_plurals != PLURAL_FORMS.get(lang, 2):
+            out.append(
+                f"{lang}: the Plural-Forms header says {cat.num_plurals} forms, not {PLURAL_FORMS[lang]}"
+            )
+        for message in template:
+            if message.id:
+                out.extend(_message_problems(lang, message, cat.get(message.id, message.context)))
+    return out
+
+
+def _english_patterns(lang: str) -> list[tuple[str, re.Pattern[str]]]:
+    """Each English message that ``lang`` translates otherwise, as a pattern of a whole text (its
+    placeholders match anything)."""
+    out = []
+    for key, value in catalogue(lang).items():
+        msgid = key.split("\x04")[-1]
+        if value == msgid or not re.search(r"[A-Za-z]{3}", _BRACE.sub("", msgid)):
+            continue
+        pattern = "".join(
+            ".+" if part.startswith("{") else re.escape(part)
+            for part in re.split(r"(\{[^{}]*\})", msgid)
+            if part
+        )
+        out.append((msgid, re.compile(pattern, re.DOTALL)))
+    return out
+
+
+def untranslated(texts: list[str], lang: str) -> list[str]:
+    """The ``texts`` (a page's visible strings, each stripped) that are an English message which
+    ``lang`` translates: text a page shows in English where it should not."""
+    patterns = _english_patterns(lang)
+    return [text for text in texts if any(p.fullmatch(text) for _msgid, p in patterns)]

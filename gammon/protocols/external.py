@@ -1,0 +1,100 @@
+"""gammon as GNU Backgammon's external player: a TCP server that answers FIBS board lines.
+
+In GNU Backgammon, ``set player 0 external localhost:PORT`` connects to this server; from then on,
+whenever that player is to act, GNU Backgammon sends the state as a ``board:`` line
+(:mod:`gammon.protocols.fibs_board`) and reads one line back:
+
+* before the roll: ``double`` or ``roll``;
+* with dice: the play, one ``from/to`` pair a checker step on the mover's points, 25 the bar and
+  0 off (``25/22 13/8``), as GNU Backgammon writes plays itself; an empty line when nothing moves;
+* a double to answer (the board's "was doubled"): ``take``, ``drop`` or ``beaver``.
+
+Lines are ended by a newline; GNU Backgammon follows each with a NUL byte, which is skipped. Input
+that is no board line is answered ``Error: ...`` (GNU Backgammon prints it and stops the game), and
+``exit`` or ``quit`` closes the connection. Connections are served one at a time, as GNU Backgammon's
+own ``external`` command does.
+"""
+
+from __future__ import annotations
+
+import socket
+import socketserver
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from gammon.errors import GammonError
+from gammon.protocols.fibs_board import parse_fibs_board
+
+if TYPE_CHECKING:
+    from gammon.engine.engine import Engine
+    from gammon.play import Play
+
+MAX_LINE = 4096
+"""The longest line read: a board line has about 160 characters."""
+
+
+def gnubg_move(play: Play | None) -> str:
+    """A play as GNU Backgammon writes and reads plays on this interface: ``from/to`` a step."""
+    if play is None:
+        return ""
+    return " ".join(f"{a}/{b}" for a, b in play.steps)
+
+
+def answer(engine: Engine, line: str) -> str:
+    """The reply (without its newline) to one line GNU Backgammon sent."""
+    text = line.strip().strip("\0").strip()
+    if text.lower() in ("version", "help"):
+        return "Interface: gammon external player (FIBS board lines)"
+    try:
+        situation = parse_fibs_board(text).situation()
+        if situation.double_offered:
+            decision = engine.cube_decision(situation)
+            if decision.beaver and situation.beavers:
+                return "beaver"
+            return "take" if decision.take else "drop"
+        if situation.dice is not None:
+            return gnubg_move(engine.best_play(situation))
+        return "double" if engine.cube_decision(situation).should_double else "roll"
+    except GammonError as e:
+        return f"Error: {e}"
+
+
+class _Handler(socketserver.StreamRequestHandler):
+    server: ExternalServer
+
+    def handle(self) -> None:
+        while True:
+            raw = self.rfile.readline(MAX_LINE)
+            if not raw:
+                return
+            line = raw.decode("ascii", "replace").replace("\0", "").strip()
+            if not line:
+                continue
+            if line.lower() in ("exit", "quit"):
+                return
+            reply = answer(self.server.engine, line)
+            self.server.log(f"{line} -> {reply}")
+            self.wfile.write(reply.encode("ascii") + b"\n")
+            self.wfile.flush()
+
+
+class ExternalServer(socketserver.TCPServer):
+    """The server, listening on ``(host, port)`` (port 0: any free one, see :attr:`port`)."""
+
+    allow_reuse_address = True
+
+    def __init__(
+        self, engine: Engine, host: str = "127.0.0.1", port: int = 0, log: Callable[[str], None] | None = None
+    ) -> None:
+        self.engine = engine
+        self.log = log or (lambda _text: None)
+        super().__init__((host, port), _Handler)
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    @property
+    def port(self) -> int:
+        port: int = self.server_address[1]
+        return port
+
+
+__all__ = ["ExternalServer", "answer", "gnubg_move"]

@@ -1,0 +1,153 @@
+"""GNU Backgammon as gammon's opponent, through its external player interface.
+
+Started as ``gnubg -t`` and given the command ``external localhost:PORT``, GNU Backgammon listens
+on that port and answers each FIBS board line (:mod:`gammon.protocols.fibs_board`) with its
+action: ``roll`` or ``double`` before the roll, its play (``24/20* 13/11``: a ``from/to`` pair a
+checker step, 25 the bar, 0 off), ``take``, ``drop`` or ``beaver`` to a double; a line starting
+``Error`` when it cannot read the board. It plays at its own evaluation settings (``set evaluation
+chequerplay ...`` and ``cubedecision ...`` before the ``external`` command).
+
+:class:`GnubgExternalPlayer` is a :class:`~gammon.engine.players.ComputerPlayer`: ``gammon play
+--level gnubg-external:HOST:PORT``. Resignations offered to it are judged by gammon's heuristic
+(the interface has no answer for them by default).
+"""
+
+from __future__ import annotations
+
+import re
+import socket
+import time
+from typing import TYPE_CHECKING
+
+from gammon.engine.players import CubeAnswer, HeuristicCube
+from gammon.errors import GammonError, IllegalActionError
+from gammon.protocols.fibs_board import fibs_board
+
+if TYPE_CHECKING:
+    from gammon.game import Game
+    from gammon.play import Play
+    from gammon.situation import Situation
+
+LEVEL_PREFIX = "gnubg-external:"
+TIMEOUT = 300.0
+"""Seconds to wait for one answer (a deep evaluation of GNU Backgammon takes a while)."""
+CONNECT_WAIT = 10.0
+
+_STEP = re.compile(r"(\d+)/(\d+)\*?")
+
+
+class GnubgError(GammonError):
+    """GNU Backgammon could not be reached, or its answer makes no sense here."""
+
+
+def parse_level(level: str) -> tuple[str, int]:
+    """``gnubg-external:HOST:PORT`` as (host, port); ValueError when it is not one."""
+    body = level[len(LEVEL_PREFIX) :] if level.startswith(LEVEL_PREFIX) else ""
+    host, _, port = body.rpartition(":")
+    if not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise ValueError(f"a GNU Backgammon level is {LEVEL_PREFIX}HOST:PORT, got {level!r}")
+    return host, int(port)
+
+
+def gnubg_steps(text: str) -> list[int]:
+    """The (from, to) numbers of a play GNU Backgammon wrote (``24/20* 13/11``), flattened."""
+    steps = _STEP.findall(text)
+    if not steps or _STEP.sub("", text).strip():
+        raise GnubgError(f"GNU Backgammon answered {text[:80]!r}, which is no play")
+    return [int(n) for pair in steps for n in pair]
+
+
+class GnubgExternalPlayer(HeuristicCube):
+    """GNU Backgammon at ``host``:``port`` (its ``external`` command), asked over one connection."""
+
+    def __init__(
+        self, host: str, port: int, name: str = "gnubg", opponent: str = "gammon", timeout: float = TIMEOUT
+    ) -> None:
+        self.level = f"{LEVEL_PREFIX}{host}:{port}"
+        self.address = (host, port)
+        self.names = (name, opponent)
+        self.timeout = timeout
+        self._socket: socket.socket | None = None
+        self._buffer = b""
+
+    @classmethod
+    def from_level(cls, level: str) -> GnubgExternalPlayer:
+        return cls(*parse_level(level))
+
+    def ask(self, situation: Situation) -> str:
+        """GNU Backgammon's answer to ``situation``, whose player on roll it is (or, with a double
+        on offer, whose opponent it is)."""
+        line = str(fibs_board(situation, *self.names)) + "\n"
+        try:
+            if self._socket is None:
+                self._socket = self._connect()
+            self._socket.sendall(line.encode("ascii"))
+            while b"\n" not in self._buffer:
+                chunk = self._socket.recv(4096)
+                if not chunk:
+                    raise GnubgError("GNU Backgammon closed the connection")
+                self._buffer += chunk
+        except OSError as e:
+            self.close()
+            raise GnubgError(f"GNU Backgammon at {self.address[0]}:{self.address[1]}: {e}") from None
+        reply, _, self._buffer = self._buffer.partition(b"\n")
+        text = reply.decode("ascii", "replace").replace("\0", "").strip()
+        if text.lower().startswith("error"):
+            raise GnubgError(f"GNU Backgammon refused {line.strip()!r}: {text[:200]}")
+        return text
+
+    def _connect(self) -> socket.socket:
+        """A connection to GNU Backgammon, tried for :data:`CONNECT_WAIT` seconds (it may be
+        starting, or listening again after its last connection)."""
+        deadline = time.monotonic() + CONNECT_WAIT
+        while True:
+            try:
+                sock = socket.create_connection(self.address, timeout=self.timeout)
+                break
+            except ConnectionRefusedError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return sock
+
+    def close(self) -> None:
+        if self._socket is not None:
+            self._socket.close()
+            self._socket = None
+        self._buffer = b""
+
+    # --- ComputerPlayer -------------------------------------------------------------------------
+
+    def choose_play(self, game: Game) -> Play | None:
+        plays = game.legal_plays()
+        if not plays:
+            return None
+        situation = game.situation()
+        text = self.ask(situation)
+        after = situation.position.after_gnubg_move(gnubg_steps(text))
+        for play in plays:
+            if play.after == after:
+                return play
+        raise IllegalActionError(f"GNU Backgammon's play {text!r} is not legal in {situation.position.id}")
+
+    def wants_to_double(self, game: Game) -> bool:
+        if not game.can_double():
+            return False
+        return self._cube_word(game, ("double", "roll")) == "double"
+
+    def answer_double(self, game: Game) -> CubeAnswer:
+        word = self._cube_word(game, ("take", "drop", "pass", "beaver"))
+        if word == "beaver" and game.rules.beavers and game.rules.is_money:
+            return "beaver"
+        return "take" if word in ("take", "beaver") else "pass"
+
+    def _cube_word(self, game: Game, words: tuple[str, ...]) -> str:
+        text = self.ask(game.situation())
+        word = text.split()[0].lower() if text else ""
+        if word not in words:
+            raise GnubgError(f"GNU Backgammon answered {text[:80]!r}; expected one of {', '.join(words)}")
+        return word
+
+
+__all__ = ["LEVEL_PREFIX", "GnubgError", "GnubgExternalPlayer", "gnubg_steps", "parse_level"]

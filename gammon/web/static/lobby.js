@@ -1,0 +1,149 @@
+// The lobby: who is online and the open invitations, live over /ws/lobby (docs/accounts.md, "The
+// lobby"); posting, accepting, cancelling and declining over the API. Everything the server sends
+// is shown as text (textContent), never as markup: names are the players' own.
+import { $, call, showError } from "./common.js";
+
+const lobby = window.lobby = { you: null, players: new Map(), guests: 0, invitations: new Map(), ws: null,
+                               retry: 0, taking: new Set() };
+const fmt = x => Number(x).toFixed(1);
+
+function el(tag, cls = "", text = "") {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  e.textContent = text;
+  return e;
+}
+
+function button(label, cls, onclick) {
+  const b = el("button", cls, label);
+  b.type = "button";
+  b.onclick = onclick;
+  return b;
+}
+
+// The terms of an invitation, in words.
+function terms(inv) {
+  const parts = [inv.match_length ? `${inv.match_length}-point match` : "money game"];
+  if (inv.match_length > 1 && inv.crawford) parts.push("Crawford");
+  if (!inv.match_length && inv.jacoby) parts.push("Jacoby");
+  if (!inv.match_length && inv.beavers) parts.push("beavers");
+  parts.push(inv.rated ? "rated" : "unrated");
+  return parts.join(", ");
+}
+
+function showInvitations() {
+  const list = $("#invitations");
+  list.replaceChildren();
+  for (const inv of lobby.invitations.values()) {
+    const li = el("li", inv.for_you ? "for-you" : "");
+    li.dataset.id = inv.id;
+    const who = inv.mine ? (inv.to ? `You invite ${inv.to}` : "Your invitation")
+      : inv.for_you ? `${inv.poster} invites you` : inv.poster;
+    li.append(el("span", "who", who),
+              el("span", "terms", inv.mine ? terms(inv) : `${terms(inv)} · rating ${fmt(inv.poster_rating)}`));
+    if (inv.mine) li.append(button("Cancel", "", () => withdraw(inv.id, "cancel")));
+    else if (lobby.you) {
+      li.append(button("Accept", "primary", () => accept(inv.id)));
+      if (inv.for_you) li.append(button("Decline", "", () => withdraw(inv.id, "decline")));
+    }
+    list.append(li);
+  }
+  $("#no-invitations").hidden = lobby.invitations.size > 0;
+}
+
+function showPlayers() {
+  const list = $("#players");
+  list.replaceChildren();
+  const key = p => p.name.toLowerCase();
+  for (const p of [...lobby.players.values()].sort((a, b) => key(a).localeCompare(key(b)))) {
+    const li = el("li");
+    li.dataset.name = p.name;
+    li.append(el("span", "who", p.name), el("span", "terms", `${fmt(p.rating)}${p.playing ? " · playing" : ""}`));
+    if (lobby.you && p.name !== lobby.you.name) {
+      li.append(button("Invite", "", () => { $("#to").value = p.name; $("#to").focus(); }));
+    }
+    list.append(li);
+  }
+  const g = lobby.guests;
+  $("#counts").textContent = `${lobby.players.size} signed in, ${g} guest${g === 1 ? "" : "s"}`;
+}
+
+function apply(msg) {
+  if (msg.type === "hello") {
+    lobby.you = msg.you;
+    lobby.players = new Map(msg.players.map(p => [p.name, p]));
+    lobby.guests = msg.guests;
+    lobby.invitations = new Map(msg.invitations.map(i => [i.id, i]));
+    $("#guest-note").hidden = msg.you !== null;
+    $("#post").hidden = msg.you === null;
+  } else if (msg.type === "update") {
+    for (const p of msg.players || []) lobby.players.set(p.name, p);
+    for (const name of msg.left || []) lobby.players.delete(name);
+    if (msg.guests !== undefined) lobby.guests = msg.guests;
+    for (const i of msg.invitations || []) lobby.invitations.set(i.id, i);
+    for (const id of msg.gone || []) lobby.invitations.delete(id);
+  } else {
+    if (msg.type === "error") showError(msg.error);
+    return;
+  }
+  for (const s of msg.started || []) takeSeat(s.id);
+  showInvitations();
+  showPlayers();
+}
+
+// To the game page with this seat's token (after the # : it never reaches a server's logs).
+function play(seat) { location.href = `/play/${seat.match_id}#token=${encodeURIComponent(seat.token)}`; }
+
+async function accept(id) {
+  showError("");
+  try { play(await call("POST", `/api/lobby/invitations/${id}/accept`)); }
+  catch (e) { showError(String(e.message || e)); }
+}
+
+// Our invitation was accepted: take our seat (once: another tab of ours may have taken it).
+async function takeSeat(id) {
+  if (lobby.taking.has(id)) return;
+  lobby.taking.add(id);
+  try { play(await call("POST", `/api/lobby/invitations/${id}/seat`)); } catch (e) { return; }
+}
+
+async function withdraw(id, how) {
+  showError("");
+  try { await call("POST", `/api/lobby/invitations/${id}/${how}`); }
+  catch (e) { showError(String(e.message || e)); }
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const ws = lobby.ws = new WebSocket(`${proto}//${location.host}/ws/lobby`, ["gammon"]);
+  ws.onopen = () => { lobby.retry = 0; $("#offline").hidden = true; };
+  ws.onmessage = ev => apply(JSON.parse(ev.data));
+  ws.onclose = ev => {
+    if (ev.code === 1008) { showError(ev.reason || "the lobby refused the connection"); return; }
+    $("#offline").hidden = false;
+    lobby.retry = Math.min(lobby.retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** lobby.retry);
+  };
+}
+
+function ratedAllowed() {
+  const money = $("#match_length").value === "0";
+  $("#rated").disabled = money;
+  if (money) $("#rated").checked = false;
+}
+
+$("#match_length").onchange = ratedAllowed;
+$("#post").onsubmit = async ev => {
+  ev.preventDefault();
+  showError("");
+  const body = { match_length: Number($("#match_length").value), crawford: $("#crawford").checked,
+                 jacoby: $("#jacoby").checked, beavers: $("#beavers").checked, rated: $("#rated").checked };
+  const to = $("#to").value.trim();
+  if (to) body.to = to;
+  try {
+    await call("POST", "/api/lobby/invitations", body);
+    $("#to").value = "";
+  } catch (e) { showError(String(e.message || e)); }
+};
+ratedAllowed();
+connect();

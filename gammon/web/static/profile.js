@@ -1,0 +1,114 @@
+// The profile on the account page: the analysed matches with their PR, error rates and luck, PR
+// over time with its moving average (an SVG drawn here), the record against each opponent, luck,
+// and the worst decisions with their boards. Everything the server sends is shown as text.
+import { Board } from "./board.js";
+import { $, call } from "./common.js";
+
+const NS = "http://www.w3.org/2000/svg";
+const fmt = (x, digits = 1) => Number(x).toFixed(digits);
+const signed = (x, digits = 2) => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(digits);
+
+function row(table, cells, head = false) {
+  const tr = table.insertRow();
+  for (const c of cells) {
+    const cell = document.createElement(head ? "th" : "td");
+    cell.textContent = c;
+    tr.append(cell);
+  }
+}
+
+function svgEl(tag, attrs, parent) {
+  const e = document.createElementNS(NS, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (parent) parent.append(e);
+  return e;
+}
+
+// PR of each match (dots) and the moving average (a line), oldest left; a lower PR is better.
+export function drawTrend(svg, points) {
+  svg.replaceChildren();
+  svg.hidden = points.length === 0;
+  if (!points.length) return;
+  const W = 600, H = 200, L = 40, R = 10, T = 10, B = 24;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
+  const top = Math.max(5, ...points.map(p => Math.max(p.pr, p.average))) * 1.1;
+  const x = i => L + (points.length === 1 ? (W - L - R) / 2 : i * (W - L - R) / (points.length - 1));
+  const y = v => T + (1 - v / top) * (H - T - B);
+  for (const v of [0, top / 2, top]) {
+    svgEl("line", { x1: L, x2: W - R, y1: y(v), y2: y(v), class: "grid" }, svg);
+    svgEl("text", { x: L - 4, y: y(v) + 4, "text-anchor": "end", class: "axis" }, svg).textContent = fmt(v, 0);
+  }
+  const first = points[0].played_at.slice(0, 10), last = points[points.length - 1].played_at.slice(0, 10);
+  svgEl("text", { x: L, y: H - 6, class: "axis" }, svg).textContent = first;
+  svgEl("text", { x: W - R, y: H - 6, "text-anchor": "end", class: "axis" }, svg).textContent = last;
+  const line = points.map((p, i) => `${i ? "L" : "M"}${fmt(x(i))},${fmt(y(p.average))}`).join(" ");
+  svgEl("path", { d: line, class: "average" }, svg);
+  points.forEach((p, i) => {
+    const dot = svgEl("circle", { cx: x(i), cy: y(p.pr), r: 4, class: "pr" }, svg);
+    svgEl("title", {}, dot).textContent = `${p.played_at.slice(0, 10)}: PR ${fmt(p.pr, 2)} ` +
+      `(average ${fmt(p.average, 2)})`;
+  });
+}
+
+function decisionText(d) {
+  const dice = d.dice ? `${d.dice[0]}-${d.dice[1]}` : "";
+  const what = d.kind === "cube" ? `${d.played} (best: ${d.best})` : `${dice}: ${d.played} (best: ${d.best})`;
+  return `${what}, -${fmt(d.error, 3)} EMG, ${d.mark}`;
+}
+
+// A decision's board as the decider saw it (the server sends it from that side).
+export function drawDecision(svg, d, message = null) {
+  if (!d.board) return;
+  Board.draw(svg, {
+    message,
+    board: d.board, off: d.off, viewerLight: true, dice: d.dice, diceLight: true, diceRight: true,
+    diceUsed: null, moverIsViewer: true, sources: new Set(), selected: null, dests: new Set(),
+    onClick: () => {}, cube: d.match_length === 1 ? null : d.cube,
+  });
+}
+
+function showWorst(list, worst) {
+  list.replaceChildren();
+  for (const d of worst) {
+    const li = document.createElement("li");
+    const svg = svgEl("svg", { viewBox: "0 0 900 640", class: "mini-board", role: "img",
+                               "aria-label": "the position" });
+    const text = document.createElement("p");
+    text.textContent = decisionText(d) + " ";
+    const link = document.createElement("a");
+    link.href = "/editor#id=" + encodeURIComponent(d.xgid);
+    link.textContent = "open in the editor";
+    text.append(link);
+    li.append(text, svg);
+    list.append(li);
+    drawDecision(svg, d);
+  }
+}
+
+const WAIT_MS = 3000;  // while analyses wait, the profile is asked again this often
+let again = null;
+
+export async function showProfile() {
+  clearTimeout(again);
+  const p = await call("GET", "/api/account/profile");
+  if (p.pending) again = setTimeout(() => showProfile().catch(() => {}), WAIT_MS);
+  const n = p.matches.length;
+  $("#pr").textContent = n ? `PR ${fmt(p.pr, 2)} over ${n} match${n === 1 ? "" : "es"}` : "";
+  $("#pending").textContent = p.pending ? `${p.pending} analyses waiting` : "";
+  $("#luck").textContent = n ? `Luck: ${signed(p.luck_total)} EMG in all, ${signed(p.luck_rate, 1)} mEMG a move` : "";
+  const table = $("#matches");
+  table.replaceChildren();
+  if (n) row(table, ["date", "opponent", "length", "score", "result", "PR", "checker", "cube", "luck"], true);
+  for (const m of p.matches.slice().reverse()) {
+    row(table, [m.played_at.slice(0, 10), m.opponent, m.match_length || "money", `${m.score[0]}-${m.score[1]}`,
+                m.result, fmt(m.pr, 2), fmt(m.checker_error_rate, 1), fmt(m.cube_error_rate, 1),
+                signed(m.luck_rate, 1)]);
+  }
+  drawTrend($("#pr-chart"), p.pr_trend);
+  const opponents = $("#opponents");
+  opponents.replaceChildren();
+  if (p.opponents.length) row(opponents, ["opponent", "played", "won", "lost"], true);
+  for (const o of p.opponents) row(opponents, [o.name, o.played, o.won, o.lost]);
+  showWorst($("#worst"), p.worst);
+  return p;
+}

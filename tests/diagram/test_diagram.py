@@ -1,0 +1,145 @@
+"""Diagrams of a known position, checked structurally: the text board line by line as GNU
+Backgammon draws it, the SVG's elements, the PNG's header, size and colours."""
+
+from __future__ import annotations
+
+import re
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gammon.cli.main import main
+from gammon.diagram import render, render_png, render_svg, render_text
+from gammon.diagram.png import encode_png
+from gammon.diagram.scene import HEIGHT, WIDTH
+from gammon.formats.ids import read_id
+from gammon.position import Position
+from gammon.situation import Situation
+
+# the starting position, 7-point match at 1-2, X (on roll, 2 points) owns a 2-cube and rolled 52
+XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:7:10"
+# GNU Backgammon 1.07's "show board" of that XGID, trailing blanks dropped, its names "you"/"opponent"
+GNUBG_BOARD = """\
+ GNU Backgammon  Position ID: 4HPwATDgc/ABMA
+                 Match ID   : AYHqACAACAAA
+ +13-14-15-16-17-18------19-20-21-22-23-24-+     O: opponent
+ | X           O    |   | O              X |     1 point
+ | X           O    |   | O              X |
+ | X           O    |   | O                |
+ | X                |   | O                |
+ | X                |   | O                |
+v|                  |BAR|                  |     7 points match
+ | O                |   | X                |
+ | O                |   | X                |
+ | O           X    |   | X                |
+ | O           X    |   | X              O |     Rolled 52
+ | O           X    |   | X              O |     2 points
+ +12-11-10--9--8--7-------6--5--4--3--2--1-+     X: you (Cube: 2)
+"""
+
+
+def test_text_is_gnubgs_board() -> None:
+    assert render_text(read_id(XGID)) == GNUBG_BOARD
+
+
+def test_text_counts_bar_and_off() -> None:
+    """Checked against GNU Backgammon 1.07's board of the same Position ID: counts past four, both
+    bars, and the checkers borne off (X 7, O 6) in the right-hand column."""
+    s = Situation(Position.from_points({6: 7, 25: 1}, {1: 7, 25: 2}))
+    assert render_text(s).splitlines()[3:14] == [
+        " |                  | O |                O | OO  0 points",
+        " |                  | O |                O | O",
+        " |                  |   |                O | O",
+        " |                  |   |                O | O",
+        " |                  |   |                7 | O",
+        "v|                  |BAR|                  |     (Cube: 1)",
+        " |                  |   | 7                | X",
+        " |                  |   | X                | X",
+        " |                  |   | X                | X",
+        " |                  |   | X                | XX  On roll",
+        " |                  | X | X                | XX  0 points",
+    ]
+
+
+def test_svg_structure() -> None:
+    svg = render_svg(read_id(XGID))
+    root = ET.fromstring(svg)
+    ns = "{http://www.w3.org/2000/svg}"
+    assert root.get("viewBox") == f"0 0 {WIDTH} {HEIGHT}"
+    assert root.get("data-xgid", "").startswith("XGID=-b----E-C---eE---c-e----B-")
+    assert root.findtext(f"{ns}title") == "4HPwATDgc/ABMA:AYHqACAACAAA"
+    circles = root.findall(f"{ns}circle")
+    checkers = [c for c in circles if float(c.get("r", 0)) > 10]
+    assert len(checkers) == 30  # every checker of the start is on the board, none over 5 a point
+    assert len(root.findall(f"{ns}polygon")) == 24
+    pips = [c for c in circles if float(c.get("r", 0)) < 5]
+    assert len(pips) == 5 + 2  # the dice 5 and 2
+    texts = [t.text for t in root.findall(f"{ns}text")]
+    assert "2" in texts  # the cube
+    assert any(t and "7 points match" in t for t in texts)
+    assert {str(n) for n in range(1, 25)} <= set(texts)
+
+
+def _png_parts(data: bytes) -> tuple[tuple[int, ...], dict[str, str], np.ndarray]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    i, idat, texts, header = 8, b"", {}, ()
+    while i < len(data):
+        (length,) = struct.unpack(">I", data[i : i + 4])
+        kind, body = data[i + 4 : i + 8], data[i + 8 : i + 8 + length]
+        assert struct.unpack(">I", data[i + 8 + length : i + 12 + length])[0] == zlib.crc32(kind + body)
+        if kind == b"IHDR":
+            header = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        elif kind == b"tEXt":
+            key, value = body.split(b"\0")
+            texts[key.decode()] = value.decode("latin-1")
+        i += 12 + length
+    width, height = header[0], header[1]
+    raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, width * 3 + 1)
+    assert not raw[:, 0].any()  # filter 0 on every row
+    return header, texts, raw[:, 1:].reshape(height, width, 3)
+
+
+def test_png_structure() -> None:
+    header, texts, pixels = _png_parts(render_png(read_id(XGID)))
+    assert header == (WIDTH, HEIGHT, 8, 2, 0, 0, 0)
+    assert texts["Title"] == "4HPwATDgc/ABMA:AYHqACAACAAA"
+    assert "XGID=" in texts["Description"]
+    # the checkers' two colours are there, and the paper around the board is white
+    colours = {tuple(int(v) for v in p) for p in pixels.reshape(-1, 3)[::7]}
+    assert (0xF7, 0xF3, 0xEA) in colours and (0x2B, 0x2B, 0x2B) in colours
+    assert tuple(pixels[2, 2]) == (255, 255, 255)
+
+
+def test_encode_png_round_trip() -> None:
+    pixels = np.arange(4 * 5 * 3, dtype=np.uint8).reshape(4, 5, 3)
+    _, _, back = _png_parts(encode_png(pixels))
+    assert (back == pixels).all()
+
+
+def test_render_kinds() -> None:
+    s = read_id("4HPwATDgc/ABMA")
+    assert render(s, "text").decode().startswith(" GNU Backgammon")
+    assert render(s, "svg").startswith(b"<svg")
+    assert render(s, "png").startswith(b"\x89PNG")
+    with pytest.raises(ValueError):
+        render(s, "gif")  # type: ignore[arg-type]
+
+
+def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["diagram", XGID]) == 0
+    assert capsys.readouterr().out == GNUBG_BOARD
+    out = tmp_path / "board.png"
+    assert main(["diagram", XGID, "-o", str(out)]) == 0  # the extension says PNG
+    assert out.read_bytes().startswith(b"\x89PNG")
+    assert main(["diagram", XGID, "--svg", "-o", str(tmp_path / "b")]) == 0
+    assert (tmp_path / "b").read_text().startswith("<svg")
+    assert main(["diagram", "XGID=" + "x" * 200]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gammon diagram:") and len(err) < 300
+    assert re.search(r"xxx\.\.\.", err)

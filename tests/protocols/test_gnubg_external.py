@@ -1,0 +1,206 @@
+"""GNU Backgammon's external player interface, both ways: gammon answering GNU Backgammon's board
+lines (``gammon external``), and GNU Backgammon answering gammon's (``--level gnubg-external:...``).
+The whole-match tests run the Debian ``gnubg`` program at 0 ply."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gammon.dice import RandomDice
+from gammon.engine.engine import Engine
+from gammon.engine.players import computer_player
+from gammon.formats.mat import read_mat, to_match
+from gammon.game import ActionKind, Double
+from gammon.match import Match, NewGame
+from gammon.position import Position
+from gammon.protocols.external import ExternalServer, answer
+from gammon.protocols.fibs_board import parse_fibs_board
+from gammon.protocols.gnubg_external import GnubgError, GnubgExternalPlayer, gnubg_steps, parse_level
+from gammon.rules import Rules
+from tests.helpers import GNUBG, needs_gnubg
+from tests.protocols.test_fibs_board import OPENING, TAKE
+
+ENGINE = Engine(plies=0)
+
+
+def test_answer_plays_a_legal_play() -> None:
+    reply = answer(ENGINE, OPENING + "\0")
+    s = parse_fibs_board(OPENING).situation()
+    after = s.position.after_gnubg_move(gnubg_steps(reply))
+    assert after in {p.after for p in Position.initial().legal_plays((5, 2))}
+
+
+def test_answer_cube() -> None:
+    assert answer(ENGINE, TAKE) in ("take", "drop")
+    before_roll = OPENING.replace(":5:2:5:2:", ":0:0:0:0:")
+    assert answer(ENGINE, before_roll) == "roll"  # no double at the start
+    assert answer(ENGINE, "board:nonsense").startswith("Error: ")
+
+
+def test_server_answers_lines_with_nul_bytes() -> None:
+    with ExternalServer(ENGINE) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+                reader = sock.makefile("rb")
+                sock.sendall(OPENING.encode() + b"\n\0")  # as GNU Backgammon sends a line
+                assert gnubg_steps(reader.readline().decode())
+                sock.sendall(b"\0" + TAKE.encode() + b"\r\n")
+                assert reader.readline().decode().strip() in ("take", "drop")
+                sock.sendall(b"exit\n")
+                assert reader.readline() == b""
+        finally:
+            server.shutdown()
+
+
+def test_levels_and_steps() -> None:
+    assert parse_level("gnubg-external:localhost:4321") == ("localhost", 4321)
+    for bad in (
+        "gnubg-external:localhost",
+        "gnubg-external::12",
+        "gnubg:localhost:1",
+        "gnubg-external:h:99999",
+    ):
+        with pytest.raises(ValueError, match="HOST:PORT"):
+            parse_level(bad)
+    assert gnubg_steps("25/20* 13/11") == [25, 20, 13, 11]
+    with pytest.raises(GnubgError):
+        gnubg_steps("double")
+
+
+# --- whole matches against the gnubg program --------------------------------------------------
+
+
+@contextlib.contextmanager
+def gnubg(commands: str) -> Iterator[subprocess.Popen[str]]:
+    """``gnubg -t`` reading ``commands``, stopped at the end."""
+    assert GNUBG is not None
+    proc = subprocess.Popen(
+        [GNUBG, "-t", "-q"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(commands)
+    proc.stdin.flush()
+    try:
+        yield proc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        proc.wait(timeout=30)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.mark.slow
+@needs_gnubg
+def test_gnubg_plays_a_match_against_gammon_external(tmp_path: Path) -> None:
+    """gnubg's ``set player 0 external``: gnubg plays a 7-point match against gammon's server; the
+    match gnubg saves replays in gammon, every play and cube action legal."""
+    saved = tmp_path / "match.mat"
+    with ExternalServer(ENGINE) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        commands = "\n".join(
+            [
+                "set rng mersenne",
+                "set seed 11",
+                "set display off",
+                f"set player 0 external localhost:{server.port}",
+                "set player 0 name gammon",
+                "set player 1 gnubg",
+                "set player 1 name gnubg",
+                "set player 1 chequerplay evaluation plies 0",
+                "set player 1 cubedecision evaluation plies 0",
+                "new match 7",
+                f"export match mat {saved}",
+                "quit",
+                "y",
+                "",
+            ]
+        )
+        try:
+            with gnubg(commands) as proc:
+                output, _ = proc.communicate(timeout=600)
+        finally:
+            server.shutdown()
+    assert saved.exists(), output[-2000:]
+    match = to_match(read_mat(saved.read_text()))
+    assert match.is_over and max(match.score) >= 7
+    assert any(isinstance(a, Double) for g in match.games for a in g.history), "no cube action"
+
+
+def play_out(match: Match, players: tuple[GnubgExternalPlayer | object, ...]) -> list[str]:
+    """Play ``match`` to its end, each side's actions from its player; the kinds of the actions."""
+    kinds = []
+    while not match.is_over:
+        game = match.game
+        if game.is_over:
+            match.apply(NewGame())
+            continue
+        if game.turn is None:
+            game.roll()  # the opening roll
+            continue
+        action = players[game.turn].next_action(game)  # type: ignore[attr-defined]
+        match.apply(action.request(game.turn))
+        kinds.append(action.kind)
+    return kinds
+
+
+@pytest.mark.slow
+@needs_gnubg
+def test_gammon_plays_a_match_against_gnubg_external() -> None:
+    """gnubg's ``external`` command: gammon plays a 7-point match against GNU Backgammon, every one
+    of its plays read back as a legal play."""
+    port = free_port()
+    commands = "\n".join(
+        [
+            "set evaluation chequerplay evaluation plies 0",
+            "set evaluation cubedecision evaluation plies 0",
+            f"external localhost:{port}",
+            "",
+        ]
+    )
+    with gnubg(commands):
+        gnubg_player = GnubgExternalPlayer("localhost", port, timeout=60)  # connects once gnubg listens
+        match = Match(Rules(match_length=7), RandomDice(2))
+        kinds = play_out(match, (computer_player("engine-0ply"), gnubg_player))
+        gnubg_player.close()
+    assert match.is_over
+    assert ActionKind.PLAY in kinds and ActionKind.DOUBLE in kinds
+
+
+def test_play_level_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from gammon.cli.main import main
+
+    with pytest.raises(SystemExit):
+        main(["play", "--level", "gnubg-external:nowhere"])
+    assert "HOST:PORT" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["play", "--level", "grandmaster"])
+    assert "gnubg-external:HOST:PORT" in capsys.readouterr().err
+
+
+def test_play_level_seats_gnubg() -> None:
+    from gammon.cli.main import _seats, build_parser
+
+    args = build_parser().parse_args(["play", "--level", "gnubg-external:localhost:5556", "--match", "7"])
+    me, computer = _seats(args, None)
+    assert computer.name == "gnubg" and isinstance(computer.computer, GnubgExternalPlayer)
+    assert computer.computer.address == ("localhost", 5556) and me.computer is None

@@ -1,0 +1,119 @@
+"""End to end: the lobby in headless Chromium, two people in two browser contexts: an invitation
+posted by one and accepted by the other takes both to the same match; a rated 1-point match
+started from the lobby and played to the end changes both players' ratings."""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+
+import pytest
+
+from tests.web.test_e2e import CHROMIUM, OUTPUT, Server, _act_once, _page, _state, browser, server  # noqa: F401  (fixtures)
+from tests.web.test_e2e_accounts import _sign
+
+pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
+
+
+def _phone(browser, errors: list[str]):  # noqa: F811
+    """A page in a context of its own, as wide as a phone."""
+    context = browser.new_context(viewport={"width": 390, "height": 800}, reduced_motion="reduce")
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+    return page
+
+
+def _member(page, server: Server, name: str) -> None:  # noqa: F811
+    """Sign ``name`` up on the account page, then open the lobby from the start page's link."""
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#sign-in:not([hidden])")
+    _sign(page, "#do-sign-up", name)
+    page.goto(server.url + "/")
+    page.click('a[href="/lobby"]')
+    page.wait_for_selector("#post:not([hidden])")
+
+
+def _invite(page, length: str, to: str = "", rated: bool = False) -> None:
+    page.fill("#to", to)
+    page.select_option("#match_length", length)
+    page.set_checked("#rated", rated)
+    page.click("#do-post")
+    page.wait_for_selector("#invitations li button:text('Cancel')")
+
+
+def _match_of(page) -> str:
+    page.wait_for_url("**/play/**")
+    return page.url.split("/play/")[1].split("#")[0]
+
+
+def test_an_invitation_accepted_in_the_lobby_takes_both_to_one_match(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    alice, bob, guest = _page(browser, errors), _phone(browser, errors), _page(browser, errors)
+    _member(alice, server, "alice")
+    _member(bob, server, "o'bob")  # a name with a quote, shown as it is
+    guest.goto(server.url + "/lobby")
+    guest.wait_for_selector("#guest-note:not([hidden])")
+    assert guest.is_hidden("#post")
+    guest.wait_for_function("() => lobby.players.size === 2")
+    assert {guest.text_content(f"#players li:nth-child({k}) .who") for k in (1, 2)} == {"alice", "o'bob"}
+    _invite(alice, "3", to="O'BOB")
+    invitation = bob.locator("#invitations li.for-you")  # named: shown highlighted to bob
+    invitation.wait_for()
+    assert invitation.locator(".who").text_content() == "alice invites you"
+    assert guest.locator("#invitations li").count() == 0  # and not shown to anyone else
+    assert bob.evaluate("() => document.documentElement.scrollWidth") <= 390  # fits a phone
+    OUTPUT.mkdir(exist_ok=True)
+    bob.screenshot(path=str(OUTPUT / "web-lobby-phone.png"), full_page=True)
+    invitation.locator("button:text('Accept')").click()
+    match_id = _match_of(bob)
+    assert _match_of(alice) == match_id
+    host, friend = _state(alice), _state(bob)
+    assert (host["seat"], friend["seat"]) == (0, 1) and host["match_length"] == 3
+    assert [a["name"] for a in host["accounts"]] == ["alice", "o'bob"]
+    guest.wait_for_function("() => lobby.invitations.size === 0")
+    assert not errors, errors
+
+
+def _ratings(page, server: Server) -> float:  # noqa: F811
+    """The account page's rating, once the match is rated (the rating is no longer 1500)."""
+    deadline = time.monotonic() + 15
+    while True:
+        page.goto(server.url + "/account")
+        page.wait_for_selector("#me:not([hidden])")
+        rating = float(page.text_content("#me-rating") or 0)
+        if rating != 1500.0 or time.monotonic() > deadline:
+            return rating
+        time.sleep(0.3)
+
+
+def test_a_rated_match_from_the_lobby_played_to_the_end(server: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    alice, bob = _page(browser, errors), _page(browser, errors)
+    _member(alice, server, "alice")
+    _member(bob, server, "bob")
+    _invite(alice, "1", rated=True)
+    bob.locator("#invitations li button:text('Accept')").click()
+    _match_of(bob)
+    _match_of(alice)
+    assert _state(alice)["rated"]
+    rng = random.Random(5)
+    for _ in range(800):
+        if _state(alice)["match_over"]:
+            break
+        if not (_act_once(alice, rng) or _act_once(bob, rng)):
+            time.sleep(0.05)  # the move is on its way over the WebSocket
+    for page in (alice, bob):
+        page.wait_for_function("() => ui.state.match_over")
+    winner = _state(alice)["match_winner"]
+    after = {name: _ratings(page, server) for name, page in (("alice", alice), ("bob", bob))}
+    won, lost = ("alice", "bob") if winner == 0 else ("bob", "alice")
+    assert after[won] > 1500.0 > after[lost], after
+    assert alice.locator("#history tr").count() == 2  # its rated matches: a header and this one
+    bob.wait_for_function(
+        "() => ['alice', 'bob'].every(n => document.querySelector('#leaderboard').textContent.includes(n))"
+    )
+    board = bob.text_content("#leaderboard")
+    assert board.index(won) < board.index(lost)  # the winner above the loser
+    assert not errors, errors

@@ -1,0 +1,174 @@
+"""The web in English, Polish, Czech and Slovak: the catalogue the pages' scripts load, the rules
+page in each language (asked, remembered in the cookie or from Accept-Language), and in Chromium
+the watch, rules and editor pages with no English left on them, and the language switch."""
+
+from __future__ import annotations
+
+from urllib.parse import urlparse
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+from gammon.i18n import LANGUAGES, catalogue, plural_sources
+from gammon.i18n.check import untranslated
+from gammon.store import Store
+from gammon.web import create_app
+from gammon.web.routes.language import PLURAL_RULES
+from gammon.web.settings import ServerSettings
+from tests.web.conftest import auth, new_match, seeded_dice, serving
+from tests.web.test_analysis_page_e2e import STATIC, TYPES, _analyse, result  # noqa: F401  (fixture)
+from tests.web.test_e2e import browser  # noqa: F401  (fixture)
+
+OTHER_LANGUAGES = ("pl", "cs", "sk")
+RULES_TITLES = {
+    "en": "Rules of backgammon",
+    "pl": "Zasady backgammona",
+    "cs": "Pravidla backgammonu",
+    "sk": "Pravidlá backgammonu",
+}
+
+
+def test_the_catalogue_of_a_language_for_the_pages(client: TestClient) -> None:
+    body = client.get("/i18n/pl.json").json()
+    assert body["lang"] == "pl" and body["plural"] == "pl"
+    assert body["messages"]["Game log"] == "Przebieg gry"
+    assert body["messages"]["{n} point"] == ["{n} punkt", "{n} punkty", "{n} punktów"]
+    assert body["plurals"]["{n} point"] == "{n} points"
+    assert client.get("/i18n/en.json").json()["messages"] == {}
+    assert client.get("/i18n/de.json").status_code == 404
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_rules_page_in_each_language(client: TestClient, lang: str) -> None:
+    r = client.get(f"/rules?lang={lang}")
+    assert r.status_code == 200 and r.headers["content-language"] == lang
+    assert f'<html lang="{lang}">' in r.text and f"<h1>{RULES_TITLES[lang]}</h1>" in r.text
+    assert "<code>24/18 13/11</code>" in r.text  # the notation stays as it is
+
+
+def test_the_rules_page_follows_the_cookie_then_the_browser(client: TestClient) -> None:
+    assert 'lang="cs"' in client.get("/rules", headers={"Accept-Language": "de,cs;q=0.8,en;q=0.5"}).text
+    client.cookies.set("gammon_lang", "sk")
+    assert 'lang="sk"' in client.get("/rules", headers={"Accept-Language": "cs"}).text
+    assert 'lang="pl"' in client.get("/rules?lang=pl").text  # asked for: the link of the switch
+    client.cookies.clear()
+    assert '<html lang="en">' in client.get("/rules", headers={"Accept-Language": "de"}).text
+
+
+def _visible_texts(page) -> list[str]:
+    """What a reader sees on the page: its visible text nodes and the labels a screen reader says."""
+    return page.evaluate("""() => {
+      const out = [document.title];
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+        const el = n.parentElement, text = n.textContent.trim();
+        const shown = el.closest("svg, code, script, style") === null && el.offsetParent !== null;
+        if (text && shown) out.push(text);
+      }
+      for (const el of document.querySelectorAll("[aria-label], [title], [placeholder]")) {
+        for (const a of ["aria-label", "title", "placeholder"]) {
+          if (el.getAttribute(a)) out.push(el.getAttribute(a));
+        }
+      }
+      return out;
+    }""")
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_the_pages_show_no_english_in_chromium(browser, store: Store, lang: str) -> None:  # noqa: F811
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    with serving(app) as port:
+        base = f"http://127.0.0.1:{port}"
+        with httpx.Client(base_url=base) as c:
+            m = new_match(c, mode="online")  # type: ignore[arg-type]
+            key = c.get(f"/api/matches/{m['match_id']}/watch-link", headers=auth(m["token"])).json()["key"]
+        context = browser.new_context(locale={"pl": "pl-PL", "cs": "cs-CZ", "sk": "sk-SK"}[lang])
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.set_default_timeout(15_000)
+        page.goto(f"{base}/watch/{m['match_id']}#key={key}")
+        page.wait_for_function("() => window.watch && watch.state !== null")
+        page.wait_for_function("() => document.querySelector('#log li') !== null")
+        assert page.evaluate("document.documentElement.lang") == lang
+        texts = _visible_texts(page)
+        assert untranslated(texts, lang) == [], texts
+        page.goto(f"{base}/rules")
+        assert page.evaluate("document.documentElement.lang") == lang
+        assert untranslated(_visible_texts(page), lang) == []
+        # the editor, with a match position (its description is the server's English, read back)
+        page.goto(f"{base}/editor#id=4HPwATDgc/ABMA:cAkAAAAAAAAA")
+        page.wait_for_function("() => window.ed && ed.position !== null")
+        texts = _visible_texts(page)
+        assert untranslated(texts, lang) == [], texts
+        # the switch: English chosen is remembered for the next page
+        page.goto(f"{base}/watch/{m['match_id']}#key={key}")
+        page.wait_for_function("() => window.watch && watch.state !== null")
+        page.select_option("#language select", "en")
+        page.wait_for_function("() => document.documentElement.lang === 'en' && watch.state !== null")
+        assert page.locator("h2").first.text_content() == "Game log"
+        page.goto(f"{base}/rules")
+        assert page.evaluate("document.documentElement.lang") == "en"
+        context.close()
+        assert errors == []
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_the_analysis_page_shows_no_english_in_chromium(browser, result, tmp_path, lang: str) -> None:  # noqa: F811
+    """The analysis page with a canned analysis (as tests/web/test_analysis_page_e2e.py), the
+    report and a decision shown."""
+    context = browser.new_context(locale={"pl": "pl-PL", "cs": "cs-CZ", "sk": "sk-SK"}[lang])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+
+    def serve(route) -> None:
+        path = urlparse(route.request.url).path
+        if path.startswith("/i18n/"):
+            code = path.removeprefix("/i18n/").removesuffix(".json")
+            route.fulfill(
+                status=200,
+                json={
+                    "lang": code,
+                    "plural": PLURAL_RULES[code],
+                    "messages": catalogue(code),
+                    "plurals": plural_sources(code),
+                },
+            )
+        else:
+            canned(route)
+
+    page.route("http://gammon.test/**", serve)
+    canned = _canned(result)
+    page.goto("http://gammon.test/analysis")
+    _analyse(page, tmp_path)
+    page.click("#marked li")
+    page.wait_for_selector("#decision:not([hidden])")
+    texts = _visible_texts(page)
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert untranslated(texts, lang) == [], texts
+    context.close()
+    assert errors == []
+
+
+def _canned(analysis: dict):
+    """The routes of tests/web/test_analysis_page_e2e.py's page: its files and a finished job."""
+
+    def serve(route) -> None:
+        path = urlparse(route.request.url).path
+        if path == "/analysis":
+            path = "/static/analysis.html"
+        if path.startswith("/static/"):
+            file = STATIC / path.removeprefix("/static/")
+            route.fulfill(status=200, body=file.read_bytes(), content_type=TYPES[file.suffix])
+        elif path == "/api/analyses":
+            route.fulfill(status=202, json={"id": "job1", "status": "queued", "done": 0, "total": 0})
+        elif path == "/api/jobs/job1":
+            done = {"id": "job1", "status": "done", "done": 1, "total": 1, "result": analysis}
+            route.fulfill(status=200, json=done)
+        else:
+            route.fulfill(status=404, json={"error": "not here"})
+
+    return serve

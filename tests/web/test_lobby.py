@@ -1,0 +1,285 @@
+"""The players' lobby: who is online, invitations posted, seen, cancelled, declined and accepted
+(over the API and live on /ws/lobby), their limits, and an invitation accepted twice at once."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+from importlib.resources import files
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from gammon.accounts.lobby import MAX_OPEN_PER_ACCOUNT, POSTER_GRACE, Invitations, LobbyError, Terms
+from gammon.store import Store
+from gammon.store.models import LobbyInvitationRow, MatchRow
+from gammon.web import create_app
+from gammon.web.settings import ServerSettings
+from tests.web.conftest import auth, seeded_dice
+from tests.web.test_accounts_web import PASSWORD, api_token, bearer, csrf, settings, sign_up
+
+
+@pytest.fixture
+def web(store: Store) -> Iterator[TestClient]:  # noqa: F811
+    app = create_app(
+        store, seeded_dice(3), settings=ServerSettings(rate=1000, burst=1000, accounts=settings())
+    )
+    with TestClient(app) as c:
+        yield c
+
+
+def players(c: TestClient, *names: str) -> list[dict[str, str]]:
+    """Sign up each name; their bearer headers (the client keeps no session cookie: it is a guest)."""
+    out = []
+    for name in names:
+        sign_up(c, name)
+        out.append(bearer(api_token(c, name)))
+    c.cookies.clear()
+    return out
+
+
+def post(c: TestClient, who: dict[str, str], **terms: object) -> str:
+    r = c.post("/api/lobby/invitations", json=terms, headers=who)
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
+def lobby(c: TestClient, who: dict[str, str] | None = None) -> dict:
+    r = c.get("/api/lobby", headers=who or {})
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def until(ws, key: str) -> dict:
+    """The socket's next message that carries ``key``."""
+    for _ in range(50):
+        message = ws.receive_json()
+        if key in message:
+            return message
+    raise AssertionError(f"no message with {key!r}")
+
+
+def test_an_invitation_is_seen_live_and_cancelled(web: TestClient) -> None:
+    alice, bob = players(web, "alice", "bob")
+    with web.websocket_connect("/ws/lobby", headers=bob) as ws:
+        first = ws.receive_json()
+        assert first["type"] == "hello" and first["you"]["name"] == "bob" and first["invitations"] == []
+        assert [p["name"] for p in until(ws, "players")["players"]] == ["bob"]  # bob joined
+        invitation = post(web, alice, match_length=3, crawford=True, beavers=True)
+        shown = until(ws, "invitations")["invitations"]
+        assert shown == [
+            {
+                "id": invitation,
+                "poster": "alice",
+                "poster_rating": 1500.0,
+                "to": None,
+                "match_length": 3,
+                "crawford": True,
+                "jacoby": True,
+                "beavers": True,
+                "rated": False,
+                "mine": False,
+                "for_you": False,
+            }
+        ]
+        assert lobby(web)["invitations"][0]["id"] == invitation  # a guest sees open invitations
+        assert web.post(f"/api/lobby/invitations/{invitation}/cancel", headers=bob).status_code == 409
+        assert web.post(f"/api/lobby/invitations/{invitation}/cancel", headers=alice).status_code == 200
+        assert until(ws, "gone")["gone"] == [invitation]
+        with web.websocket_connect("/ws/lobby", headers=alice):  # alice comes: bob sees her
+            came = until(ws, "players")["players"]
+            assert [(p["name"], p["in_lobby"]) for p in came] == [("alice", True)]
+        assert until(ws, "left")["left"] == ["alice"]
+        with web.websocket_connect("/ws/lobby"):  # a guest is counted, not named
+            assert until(ws, "guests")["guests"] == 1
+    eventually(lambda: lobby(web)["players"] == [])  # bob's socket closed: he left
+
+
+def eventually(check: Callable[[], bool], seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "it never came true"
+        time.sleep(0.05)
+
+
+def test_a_named_invitation_is_seen_by_its_two_players_only(web: TestClient) -> None:
+    alice, bob, carol = players(web, "alice", "bob", "carol")
+    invitation = post(web, alice, to="CAROL", match_length=1)
+    assert lobby(web, bob)["invitations"] == [] and lobby(web)["invitations"] == []
+    (for_carol,) = lobby(web, carol)["invitations"]
+    assert for_carol["to"] == "carol" and for_carol["for_you"] and not for_carol["mine"]
+    assert lobby(web, alice)["invitations"][0]["mine"]
+    assert web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob).status_code == 409
+    assert web.post(f"/api/lobby/invitations/{invitation}/decline", headers=bob).status_code == 409
+    with web.websocket_connect("/ws/lobby", headers=carol) as ws:
+        assert ws.receive_json()["invitations"][0]["id"] == invitation
+        assert web.post(f"/api/lobby/invitations/{invitation}/decline", headers=carol).status_code == 200
+        assert until(ws, "gone")["gone"] == [invitation]
+    assert lobby(web, alice)["invitations"] == []
+    for bad in ("nobody", "alice", "<b>x</b>"):  # no such player, oneself, a name no account has
+        r = web.post("/api/lobby/invitations", json={"to": bad}, headers=alice)
+        assert r.status_code in (409, 422) and "<b>" not in r.text
+
+
+def test_accepting_starts_one_online_match_between_the_two_accounts(web: TestClient) -> None:
+    alice, bob = players(web, "alice", "bob")
+    invitation = post(web, alice, match_length=1, rated=True)
+    with web.websocket_connect("/ws/lobby", headers=alice) as ws:
+        ws.receive_json()
+        r = web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob)
+        assert r.status_code == 200, r.text
+        mine = r.json()
+        assert mine["seat"] == 1 and mine["url"].endswith(f"/play/{mine['match_id']}#token={mine['token']}")
+        assert until(ws, "started")["started"] == [{"id": invitation, "match_id": mine["match_id"]}]
+    assert web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob).status_code == 409
+    assert web.post(f"/api/lobby/invitations/{invitation}/seat", headers=bob).status_code == 409
+    assert lobby(web, alice)["started"] == [{"id": invitation, "match_id": mine["match_id"]}]
+    r = web.post(f"/api/lobby/invitations/{invitation}/seat", headers=alice)
+    assert r.status_code == 200, r.text
+    theirs = r.json()
+    assert theirs["seat"] == 0 and theirs["match_id"] == mine["match_id"]
+    assert web.post(f"/api/lobby/invitations/{invitation}/seat", headers=alice).status_code == 409  # once
+    view = web.get(f"/api/matches/{mine['match_id']}", headers=auth(theirs["token"])).json()
+    assert view["seat"] == 0 and view["rated"] and view["match_length"] == 1
+    assert [a["name"] for a in view["accounts"]] == ["alice", "bob"]
+    assert web.get(f"/api/matches/{mine['match_id']}", headers=auth(mine["token"])).json()["seat"] == 1
+    assert lobby(web, alice)["started"] == [] and lobby(web)["invitations"] == []
+    # bob at the game's seat counts as online, playing
+    with web.websocket_connect(f"/ws/matches/{mine['match_id']}", headers=auth(mine["token"])) as game:
+        game.receive_json()
+        assert web.app.state.lobby.players_at_tables() == {"bob"}
+
+
+def test_accepting_twice_at_once_starts_one_match(store: Store) -> None:  # noqa: F811
+    app = create_app(store, seeded_dice(3), settings=ServerSettings(accounts=settings()))
+    accounts = app.state.members.accounts
+    ids = [accounts.sign_up(n, "a long enough password").id for n in ("alice", "bob", "carol")]
+    invitations = Invitations(accounts)
+    invitation = invitations.post(ids[0], Terms(match_length=3))
+    start = threading.Barrier(2)
+    won: list[object] = []
+
+    def accept(account_id: int) -> None:
+        start.wait()
+        try:
+            won.append(invitations.claim(invitation, account_id))
+        except LobbyError as e:
+            won.append(e)
+
+    threads = [threading.Thread(target=accept, args=(i,)) for i in ids[1:]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sum(not isinstance(w, LobbyError) for w in won) == 1, won
+
+
+def test_the_api_starts_one_match_for_two_accepts(web: TestClient) -> None:
+    alice, bob, carol = players(web, "alice", "bob", "carol")
+    invitation = post(web, alice)
+    answers = []
+
+    def accept(who: dict[str, str]) -> None:
+        answers.append(web.post(f"/api/lobby/invitations/{invitation}/accept", headers=who).status_code)
+
+    threads = [threading.Thread(target=accept, args=(w,)) for w in (bob, carol)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(answers) == [200, 409]
+    with web.app.state.members.accounts.sessions() as s:
+        assert s.scalar(select(func.count()).select_from(MatchRow)) == 1
+
+
+def test_the_lobbys_limits(web: TestClient) -> None:
+    (alice,) = players(web, "alice")
+    for _ in range(MAX_OPEN_PER_ACCOUNT):
+        post(web, alice)
+    r = web.post("/api/lobby/invitations", json={}, headers=alice)
+    assert r.status_code == 409 and "limit" in r.json()["error"]
+    assert (
+        web.post("/api/lobby/invitations", json={"match_length": 0, "rated": True}, headers=alice).status_code
+        == 422
+    )
+    assert web.post("/api/lobby/invitations", json={"match_length": 100}, headers=alice).status_code == 422
+    assert web.post("/api/lobby/invitations", json={"extra": 1}, headers=alice).status_code == 422
+    assert web.post("/api/lobby/invitations/" + "x" * 40 + "/accept", headers=alice).status_code == 422
+    per_account = web.app.state.lobby.settings.per_account
+    sockets = [web.websocket_connect("/ws/lobby", headers=alice) for _ in range(per_account)]
+    for ws in sockets:
+        ws.__enter__().receive_json()
+    with web.websocket_connect("/ws/lobby", headers=alice) as refused:
+        assert "limit" in refused.receive_json()["error"]
+    ws = sockets[0]
+    ws.send_text('{"type": "ping"}')
+    assert until(ws, "type")["type"] in ("pong", "update")
+    ws.send_text("x" * 1000)
+    assert "over the limit" in until(ws, "error")["error"]
+    ws.send_text('{"type": "post"}')
+    assert "only" in until(ws, "error")["error"]
+    for s in sockets:
+        s.__exit__(None, None, None)
+
+
+def test_the_lobby_sockets_of_one_address_are_capped(web: TestClient) -> None:
+    per_address = web.app.state.lobby.settings.per_address
+    sockets = [web.websocket_connect("/ws/lobby") for _ in range(per_address)]
+    for ws in sockets:
+        assert ws.__enter__().receive_json()["type"] == "hello"
+    with web.websocket_connect("/ws/lobby") as refused:
+        assert "limit" in refused.receive_json()["error"]
+    for ws in sockets:
+        ws.__exit__(None, None, None)
+
+
+def test_cookie_sessions_post_with_the_csrf_header_only(web: TestClient) -> None:
+    sign_up(web, "alice")  # the client holds alice's session cookie
+    r = web.post("/api/lobby/invitations", json={"match_length": 1})
+    assert r.status_code == 403 and "X-CSRF-Token" in r.json()["error"]
+    r = web.post("/api/lobby/invitations", json={"match_length": 1}, headers=csrf(web))
+    assert r.status_code == 201
+    invitation = r.json()["id"]
+    assert web.post(f"/api/lobby/invitations/{invitation}/cancel").status_code == 403
+    assert web.post(f"/api/lobby/invitations/{invitation}/cancel", headers=csrf(web)).status_code == 200
+    assert lobby(web)["you"]["name"] == "alice"  # a GET needs no header
+    web.cookies.clear()
+    assert web.post("/api/lobby/invitations", json={}).status_code == 401
+    assert lobby(web)["you"] is None
+
+
+def test_an_invitation_goes_when_its_poster_has_left_the_lobby_for_long(web: TestClient) -> None:
+    alice, bob = players(web, "alice", "bob")
+    accounts = web.app.state.members.accounts
+    invitations = web.app.state.lobby.invitations
+    kept, left = post(web, alice), post(web, bob)
+    alice_id = accounts.by_name("alice").id
+    now = accounts.clock()
+    accounts.clock = lambda: now + POSTER_GRACE - timedelta(seconds=1)
+    assert invitations.sweep(frozenset({alice_id})) == 0  # alice has the lobby open here
+    accounts.clock = lambda: now + POSTER_GRACE + timedelta(seconds=5)
+    assert invitations.sweep(frozenset()) == 1  # bob's went; alice's was seen a moment ago
+    assert [i["id"] for i in lobby(web)["invitations"]] == [kept]
+    with accounts.sessions() as s:
+        assert s.scalar(select(LobbyInvitationRow.id)) == kept
+    assert left not in {i.id for i in invitations.invitations()}
+
+
+def test_the_lobby_page_shows_names_as_text_only() -> None:
+    static = files("gammon.web") / "static"
+    script = (static / "lobby.js").read_text()
+    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "outerHTML" not in script
+    assert 'href="/lobby"' in (static / "index.html").read_text()
+    assert 'href="/lobby"' in (static / "account.html").read_text()
+
+
+def test_deleting_an_account_takes_its_invitations(web: TestClient) -> None:
+    alice, bob = players(web, "alice", "bob")
+    post(web, alice)
+    post(web, bob, to="alice")
+    r = web.post("/api/account/delete", json={"password": PASSWORD}, headers=alice)
+    assert r.status_code == 200, r.text
+    assert lobby(web)["invitations"] == [] and lobby(web, bob)["invitations"] == []
