@@ -17,6 +17,16 @@ are followed by new ones for ``--duration`` seconds), with games against the com
 Several server processes (PostgreSQL): ``--workers 2 --database-url postgresql://...``. The clients
 run in ``--client-processes`` processes, so that they are not the bottleneck. The machine's load
 average is printed with the figures: on a shared machine it says what else was running.
+
+A club (benchmarks/server/rated_load.py): ``--players 200`` signed-in players (accounts made up
+front) play 100 rated online matches at once to their end, each seat on its own socket, then the
+ratings are checked (each match rated exactly once, each account's changes consistent):
+
+    python -m benchmarks.server.load --players 200 --clients 0 --workers 2 \
+        --database-url postgresql://... --client-processes 2 [--open-loop --interval 2]
+
+``--lobby`` would have the players sit in the lobby meanwhile: to be wired when ``/ws/lobby``
+lands (rated_load.LobbySeat).
 """
 
 from __future__ import annotations
@@ -52,8 +62,9 @@ def _choose(state: dict, rng: random.Random) -> dict:
     acts = state["actions"]
     if "play" in acts:
         # A client that asked for no plays finds them itself, from the position and the dice.
-        plays = state["plays"] or [str(p) for p in Position.from_id(state["position_id"]).legal_plays(
-            tuple(state["dice"]))]
+        plays = state["plays"] or [
+            str(p) for p in Position.from_id(state["position_id"]).legal_plays(tuple(state["dice"]))
+        ]
         msg = {"action": "play", "play": rng.choice(plays)}
     elif "roll" in acts:
         msg = {"action": "double" if "double" in acts and rng.random() < 0.03 else "roll"}
@@ -67,9 +78,17 @@ def _choose(state: dict, rng: random.Random) -> dict:
     return msg
 
 
-async def play_game(base: str, http: httpx.AsyncClient, rng: random.Random, latencies: list[float],
-                    results: dict, interval: float | None, body: dict, deadline: float | None,
-                    detail: str) -> None:
+async def play_game(
+    base: str,
+    http: httpx.AsyncClient,
+    rng: random.Random,
+    latencies: list[float],
+    results: dict,
+    interval: float | None,
+    body: dict,
+    deadline: float | None,
+    detail: str,
+) -> None:
     """One game: act at once (closed loop) or every ``interval`` seconds (open loop)."""
     r = await http.post("/api/matches", json=body)
     r.raise_for_status()
@@ -104,8 +123,16 @@ async def play_game(base: str, http: httpx.AsyncClient, rng: random.Random, late
     results[m["match_id"]] = state
 
 
-async def client(base: str, seed: int, latencies: list[float], results: dict, interval: float | None,
-                 deadline: float | None, body: dict, detail: str) -> None:
+async def client(
+    base: str,
+    seed: int,
+    latencies: list[float],
+    results: dict,
+    interval: float | None,
+    deadline: float | None,
+    body: dict,
+    detail: str,
+) -> None:
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         while True:
@@ -128,23 +155,57 @@ def client_process(args: tuple) -> tuple[list[float], dict, list[float], dict]:
     async def run() -> None:
         await asyncio.gather(
             *(client(base, s, latencies, results, interval, deadline, local, detail) for s in seeds),
-            *(client(base, s, computer_latencies, computer_results, interval, deadline, versus, detail)
-              for s in computer_seeds))
+            *(
+                client(base, s, computer_latencies, computer_results, interval, deadline, versus, detail)
+                for s in computer_seeds
+            ),
+        )
 
     asyncio.run(run())
     return latencies, results, computer_latencies, computer_results
 
 
 def start_server(port: int, database: str, rate: float, workers: int) -> subprocess.Popen:
-    proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.serve", "--port", str(port),
-                             "--database-url", database, "--rate-limit", str(rate),
-                             "--workers", str(workers), "--ws-per-address", "100000",
-                             "--max-connections", "100000"])
-    deadline = time.monotonic() + 120
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "gammon.cli.serve",
+            "--port",
+            str(port),
+            "--database-url",
+            database,
+            "--rate-limit",
+            str(rate),
+            "--workers",
+            str(workers),
+            "--ws-per-address",
+            "100000",
+            "--max-connections",
+            "100000",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    # Each process says when its engine is loaded; one that answers first would take every
+    # connection made before the others are up. The server's lines are passed on.
+    loaded = threading.Semaphore(0)
+
+    def relay() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            print(line, end="", flush=True)
+            if "engine loaded" in line:
+                loaded.release()
+
+    threading.Thread(target=relay, daemon=True).start()
+    deadline = time.monotonic() + 180
+    for _ in range(workers):
+        if not loaded.acquire(timeout=max(0.0, deadline - time.monotonic())):
+            break
     while time.monotonic() < deadline:
         try:
             httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
-            time.sleep(2.0 if workers > 1 else 0.0)  # let every process come up
             return proc
         except httpx.HTTPError:
             time.sleep(0.2)
@@ -160,9 +221,11 @@ def check_stored(database: str, results: dict, finished_only: bool) -> list[str]
         record, log = store.load_match(match_id), store.load_log(match_id)
         match = replay_match(rules_from_dict(record.rules), log.actions)
         game = match.game
-        ok = (log.version == final["version"]
-              and game.position_for(final["viewer"]).board == tuple(final["board"])
-              and store.summary(match_id).position_id == game.position_for(0).id)
+        ok = (
+            log.version == final["version"]
+            and game.position_for(final["viewer"]).board == tuple(final["board"])
+            and store.summary(match_id).position_id == game.position_for(0).id
+        )
         if final["result"]:
             ok = ok and game.result is not None and game.result.winner == final["result"]["winner"]
         elif finished_only:
@@ -199,8 +262,60 @@ def _quantiles(latencies: list[float]) -> str:
     if len(latencies) < 2:
         return "too few actions"
     q = statistics.quantiles(latencies, n=100)
-    return (f"latency p50 {q[49] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms, "
-            f"max {max(latencies) * 1000:.1f} ms")
+    return (
+        f"latency p50 {q[49] * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms, "
+        f"max {max(latencies) * 1000:.1f} ms"
+    )
+
+
+def run_club(args: argparse.Namespace, base: str, database: str, proc: subprocess.Popen) -> int:
+    """``--players``: signed-in players in rated matches (benchmarks/server/rated_load.py)."""
+    from benchmarks.server import rated_load
+
+    start = time.perf_counter()
+    players = rated_load.make_players(database, args.players - args.players % 2, prefix="p")
+    print(
+        f"{len(players)} accounts made and signed in, in {time.perf_counter() - start:.1f} s (not measured)",
+        flush=True,
+    )
+    pairs = [(players[k], players[k + 1]) for k in range(0, len(players), 2)]
+    n = max(1, args.client_processes)
+    interval = args.interval if args.open_loop else None
+    jobs = [(base, pairs[i::n], args.match_length, i + 1, args.lobby, interval) for i in range(n)]
+    load_before, cpu_before = os.getloadavg(), server_cpu(proc.pid)
+    start = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(n) as pool:
+        parts = pool.map(rated_load.client_process, jobs)
+    elapsed = time.perf_counter() - start
+    load_after, cpu = os.getloadavg(), server_cpu(proc.pid) - cpu_before
+    latencies = sorted(x for p in parts for x in p.latencies)
+    finals = {k: v for p in parts for k, v in p.finals.items()}
+    errors = [e for p in parts for e in p.errors]
+    print(
+        (f"open loop, an action every {args.interval:g} s per match" if args.open_loop else "closed loop")
+        + f"; {args.workers} server process(es); {len(pairs)} rated {args.match_length}-point matches "
+        f"at once "
+        f"between {len(players)} signed-in players: {len(finals)} finished, {len(latencies)} actions in "
+        f"{elapsed:.1f} s ({len(latencies) / elapsed:.0f} actions/s), {_quantiles(latencies)}"
+    )
+    print(
+        f"  server CPU {cpu:.1f} s: {cpu / max(len(latencies), 1) * 1000:.2f} ms an action; load average "
+        f"before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min; {os.cpu_count()} cores)"
+    )
+    for e in errors[:10]:
+        print("  error:", e)
+    proc.terminate()
+    proc.wait(30)
+    bad = check_stored(database, finals, finished_only=True)
+    problems = rated_load.check_ratings(database, list(finals))
+    print(
+        f"replayed {len(finals)} stored matches: {len(bad)} not as the players last saw them, "
+        f"{len(pairs) - len(finals)} lost or unfinished; ratings: "
+        + ("consistent, each match rated once" if not problems else f"{len(problems)} problems")
+    )
+    for problem in problems[:10]:
+        print("  rating:", problem)
+    return 1 if bad or errors or problems or len(finals) != len(pairs) else 0
 
 
 def main() -> int:
@@ -212,13 +327,33 @@ def main() -> int:
     ap.add_argument("--open-loop", action="store_true", help="act every --interval seconds")
     ap.add_argument("--interval", type=float, default=2.0, help="open loop: seconds between a game's actions")
     ap.add_argument("--duration", type=float, default=60.0, help="open loop: seconds measured")
-    ap.add_argument("--warmup", type=float, default=10.0,
-                    help="open loop: seconds first, not measured, while the games are created")
+    ap.add_argument(
+        "--warmup",
+        type=float,
+        default=10.0,
+        help="open loop: seconds first, not measured, while the games are created",
+    )
     ap.add_argument("--computer", type=int, default=0, help="games against the computer beside them")
     ap.add_argument("--level", default="engine", help="the computer's level (default engine)")
-    ap.add_argument("--states", choices=["none", "plays", "steps"], default="plays",
-                    help="what each state carries of the legal plays: none (the clients find them), "
-                         "plays (the default), steps (plays and step orders, as the browser asks)")
+    ap.add_argument(
+        "--states",
+        choices=["none", "plays", "steps"],
+        default="plays",
+        help="what each state carries of the legal plays: none (the clients find them), "
+        "plays (the default), steps (plays and step orders, as the browser asks)",
+    )
+    ap.add_argument(
+        "--players",
+        type=int,
+        default=0,
+        help="signed-in players (accounts made up front), in pairs playing rated matches at once",
+    )
+    ap.add_argument("--match-length", type=int, default=1, help="--players: the rated matches' length")
+    ap.add_argument(
+        "--lobby",
+        action="store_true",
+        help="--players: the players sit in the lobby meanwhile (to be wired: /ws/lobby)",
+    )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         database = args.database_url or f"sqlite:///{Path(tmp) / 'load.sqlite3'}"
@@ -231,22 +366,33 @@ def main() -> int:
             port = s.getsockname()[1]
         # Every client comes from 127.0.0.1, so lift the per-address limits for the benchmark.
         proc = start_server(port, database, rate=100_000, workers=args.workers)
+        if args.players:
+            return run_club(args, f"http://127.0.0.1:{port}", database, proc)
         interval = args.interval if args.open_loop else None
         duration = args.duration if args.open_loop else None
         n = max(1, args.client_processes)
-        jobs = [(f"http://127.0.0.1:{port}", list(range(i, args.clients, n)),
-                 list(range(10_000 + i, 10_000 + args.computer, n)), interval, duration, args.level,
-                 {"none": "plays=false", "plays": "plays=true", "steps": "steps=true"}[args.states],
-                 args.warmup if args.open_loop else 0.0)
-                for i in range(n)]
+        jobs = [
+            (
+                f"http://127.0.0.1:{port}",
+                list(range(i, args.clients, n)),
+                list(range(10_000 + i, 10_000 + args.computer, n)),
+                interval,
+                duration,
+                args.level,
+                {"none": "plays=false", "plays": "plays=true", "steps": "steps=true"}[args.states],
+                args.warmup if args.open_loop else 0.0,
+            )
+            for i in range(n)
+        ]
         load_before = os.getloadavg()
         cpu_before = server_cpu(proc.pid)
         marks: dict[str, float] = {}
         start = time.perf_counter()
         try:
             if args.open_loop:  # the server's CPU and the rate are measured after the warm-up
-                threading.Timer(args.warmup, lambda: (marks.update(cpu=server_cpu(proc.pid),
-                                                                   start=time.perf_counter()))).start()
+                threading.Timer(
+                    args.warmup, lambda: marks.update(cpu=server_cpu(proc.pid), start=time.perf_counter())
+                ).start()
             with multiprocessing.get_context("spawn").Pool(n) as pool:
                 parts = pool.map(client_process, jobs)
         finally:
@@ -261,24 +407,35 @@ def main() -> int:
         computer_latencies = sorted(x for p in parts for x in p[2])
         computer_results = {k: v for p in parts for k, v in p[3].items()}
         finished = sum(1 for v in results.values() if v["result"])
-        mode = (f"open loop, an action every {args.interval:g} s per game" if args.open_loop
-                else "closed loop") + f", states with {args.states}"
-        print(f"{mode}; {args.workers} server process(es); {args.clients} local games at once, "
-              f"{len(results)} games ({finished} finished), {len(latencies)} actions in {elapsed:.1f} s: "
-              f"{len(latencies) / elapsed:.0f} actions/s, {_quantiles(latencies)}")
+        mode = (
+            f"open loop, an action every {args.interval:g} s per game" if args.open_loop else "closed loop"
+        ) + f", states with {args.states}"
+        print(
+            f"{mode}; {args.workers} server process(es); {args.clients} local games at once, "
+            f"{len(results)} games ({finished} finished), {len(latencies)} actions in {elapsed:.1f} s: "
+            f"{len(latencies) / elapsed:.0f} actions/s, {_quantiles(latencies)}"
+        )
         actions = len(latencies) + len(computer_latencies)
-        print(f"  server CPU {cpu:.1f} s: {cpu / max(actions, 1) * 1000:.2f} ms an action (engine workers "
-              f"included), so {actions / max(cpu, 1e-9):.0f} actions per CPU second")
+        print(
+            f"  server CPU {cpu:.1f} s: {cpu / max(actions, 1) * 1000:.2f} ms an action (engine workers "
+            f"included), so {actions / max(cpu, 1e-9):.0f} actions per CPU second"
+        )
         if args.computer:
-            print(f"  beside them {args.computer} games against the computer ({args.level}): "
-                  f"{len(computer_latencies)} actions, {_quantiles(computer_latencies)} "
-                  "(each includes the computer's reply)")
-        print(f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min; "
-              f"{os.cpu_count()} cores)")
+            print(
+                f"  beside them {args.computer} games against the computer ({args.level}): "
+                f"{len(computer_latencies)} actions, {_quantiles(computer_latencies)} "
+                "(each includes the computer's reply)"
+            )
+        print(
+            f"  load average before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min; "
+            f"{os.cpu_count()} cores)"
+        )
         bad = check_stored(database, results | computer_results, finished_only=not args.open_loop)
         lost = 0 if args.open_loop else args.clients - len(results)
-        print(f"replayed {len(results) + len(computer_results)} stored games: {len(bad)} not as the "
-              f"clients last saw them, {lost} lost")
+        print(
+            f"replayed {len(results) + len(computer_results)} stored games: {len(bad)} not as the "
+            f"clients last saw them, {lost} lost"
+        )
         return 1 if bad or lost else 0
 
 

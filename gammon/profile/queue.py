@@ -72,6 +72,7 @@ class AnalysisQueue:
         self.clock = clock
         self.max_attempts = max_attempts
         self.sessions = sessionmaker(store.engine, expire_on_commit=False)
+        self._wake = threading.Event()  # set when a job is queued in this process, or to stop
 
     # --- queueing ----------------------------------------------------------------------------
 
@@ -107,7 +108,13 @@ class AnalysisQueue:
         with self.sessions.begin() as s:
             s.add(row)
             s.flush()
-            return row.id
+            job_id = row.id
+        self._wake.set()  # committed: this process's worker starts on it now
+        return job_id
+
+    def wake(self) -> None:
+        """Make :meth:`serve` look at the queue now (a job queued elsewhere, or its stop set)."""
+        self._wake.set()
 
     # --- working -----------------------------------------------------------------------------
 
@@ -203,18 +210,24 @@ class AnalysisQueue:
         stop: threading.Event,
         idle: float = 5.0,
         engine: Callable[[int], Engine] = engine_for,
-        wake: threading.Event | None = None,
+        run: Callable[[int], Outcome] | None = None,
     ) -> None:
         """A server's worker: queue again what a stopped server left running, then run jobs as
-        they come, looking every ``idle`` seconds while the queue is empty (or at once when
-        ``wake`` is set: this process queued one; ``stop`` must then set it too), until ``stop``
-        is set."""
+        they come, until ``stop`` is set (call :meth:`wake` after setting it to stop at once). A job
+        queued in this process wakes it; one queued by another process is found at the next look,
+        every ``idle`` seconds while the queue is empty. ``run(job_id)`` runs a claimed job
+        (default: here, with ``engine``; a server gives it to a process of its own,
+        :func:`run_claimed`)."""
         self.recover()
         while not stop.is_set():
-            if self.work_next(engine) is None:
-                (wake or stop).wait(idle)
-                if wake is not None:
-                    wake.clear()
+            self._wake.clear()  # before the look: a job queued after it wakes the wait below
+            job_id = self.claim()
+            if job_id is None:
+                self._wake.wait(idle)
+            elif run is None:
+                self.run(job_id, engine)
+            else:
+                run(job_id)
 
     def status(self, job_id: int) -> tuple[str, str | None]:
         """The job's status and the reason of a failure."""
@@ -316,6 +329,19 @@ def _names(s: Any, row: MatchRow) -> tuple[str, str]:
 def _reason(error: Exception) -> str:
     text = str(error) or type(error).__name__
     return text if isinstance(error, GammonError | ValueError) else f"{type(error).__name__}: {text}"
+
+
+@functools.cache
+def _queue_for(database_url: str) -> AnalysisQueue:
+    """One store and queue per worker process and database (opening a store checks its tables)."""
+    return AnalysisQueue(Store(database_url))
+
+
+def run_claimed(database_url: str, job_id: int) -> Outcome:
+    """Run the job ``job_id``, claimed already (by a server's worker thread), in a process of its
+    own: a whole match's analysis would otherwise hold the server process's interpreter lock for
+    seconds at a time, between its players' actions."""
+    return _queue_for(database_url).run(job_id)
 
 
 def run_job(database_url: str, job_id: int) -> Outcome:

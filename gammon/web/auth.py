@@ -24,7 +24,7 @@ import hmac
 from typing import Literal
 from urllib.parse import urlsplit
 
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import Response
 
 from gammon.accounts.errors import NotSignedInError
@@ -66,6 +66,16 @@ def session_of(request: Request) -> tuple[str, Via] | None:
                 "this request needs the X-CSRF-Token header (the gammon_csrf cookie's value)"
             )
     return token, "cookie"
+
+
+def socket_session(conn: HTTPConnection) -> str | None:
+    """The session token a WebSocket's handshake carries (bearer header or cookie), or None. No
+    CSRF check: the handshake is a GET, and a socket from a foreign Origin is refused anyway."""
+    header = conn.headers.get("authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return conn.cookies.get(SESSION_COOKIE) or None
 
 
 def required_session(request: Request) -> str:

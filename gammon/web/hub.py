@@ -6,6 +6,7 @@ new state to every socket of the match. On PostgreSQL it hears the other process
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Container
@@ -14,7 +15,7 @@ from typing import Literal
 from fastapi import WebSocket
 
 from gammon.dice import DiceSource
-from gammon.errors import IllegalActionError, StaleActionError
+from gammon.errors import GammonError, IllegalActionError, StaleActionError, StoreUnavailableError
 from gammon.rules import Rules
 from gammon.store import Store
 from gammon.store.batch import BatchWriter
@@ -143,9 +144,15 @@ class Hub:
             return
         try:
             await self.writer.append(live.id, change)
-        except Exception:
+        except GammonError:  # refused (a conflict): what is stored is the truth
             await asyncio.to_thread(live.reload)
             raise
+        except Exception as e:  # the database is away: the action is refused, the client may retry
+            with contextlib.suppress(Exception):  # away still: reloaded at the match's next use
+                await asyncio.to_thread(live.reload)
+            raise StoreUnavailableError(
+                "the action was not stored (the database is unavailable); try again"
+            ) from e
         if change.summary is not None and change.summary.status == "over" and self.ended is not None:
             # the change that ends the match is stored once (its version is checked), so this runs once
             try:
@@ -208,6 +215,7 @@ class Hub:
         """Apply one action (one at a time per match), store it, then push the new state to every
         socket; returns the acting seat's view when ``reply``, with ``detail`` (see Detail)."""
         async with live.lock:
+            await self._fresh(live)
             if req.version is not None and req.version > live.version:
                 await asyncio.to_thread(live.catch_up)  # another process stored actions since
             await self._computer(live)  # a computer's turn left undone (an engine worker failed)
@@ -272,7 +280,18 @@ class Hub:
     async def greet(self, live: LiveMatch, out: Outbox, seat: int | None, detail: Detail) -> None:
         """Send a new socket its first state."""
         async with live.lock:
+            await self._fresh(live)
             out.put(state_message(self._view(live, seat, detail)))
+
+    @staticmethod
+    async def _fresh(live: LiveMatch) -> None:
+        """Replay a match whose memory may have run ahead of the store (a write and the reload after
+        it failed) before it is shown or changed: never show an action that was not stored."""
+        if live.stale:
+            try:
+                await asyncio.to_thread(live.reload)
+            except Exception as e:
+                raise StoreUnavailableError("the database is unavailable; try again") from e
 
     def _messages(
         self, live: LiveMatch, seats: Container[int | None] | None = None
@@ -326,6 +345,7 @@ class Hub:
 
     async def view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
         async with live.lock:
+            await self._fresh(live)
             return self._view(live, seat, detail)
 
 

@@ -16,6 +16,7 @@ runs counts until its work has stopped. Finished jobs are kept a while, then for
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import multiprocessing
 import os
@@ -95,8 +96,9 @@ class ThreadRunner:
 class ProcessRunner:
     """``workers`` processes (forkserver, niced below the server like the engine pool's), so that a
     long analysis or rollout holds no lock of the server's. Progress comes back through a manager's
-    queue, read by a thread here; when the local ``progress`` raises JobCancelled the worker is told,
-    and its work stops at its next report. The processes start with the first job."""
+    queue, read by a thread here; the worker is told to stop by :meth:`stop` (or when the local
+    ``progress`` raises JobCancelled), and its work stops at its next report. The processes start
+    with the first job."""
 
     def __init__(self, workers: int = 1) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
@@ -106,6 +108,7 @@ class ProcessRunner:
         self._manager: SyncManager | None = None
         self._lifeline: Lifeline | None = None
         self._lock = threading.Lock()
+        self._stops: dict[Future[dict[str, Any]], Any] = {}  # each unfinished job's stop event
 
     def _started(self) -> tuple[ProcessPoolExecutor, SyncManager]:
         with self._lock:
@@ -150,7 +153,18 @@ class ProcessRunner:
 
         threading.Thread(target=relay, name="gammon-job-progress", daemon=True).start()
         inner.add_done_callback(lambda _: reports.put(None))  # after every report the work made
+        self._stops[outer] = stop
+        outer.add_done_callback(lambda f: self._stops.pop(f, None))
         return outer
+
+    def stop(self, future: Future[dict[str, Any]]) -> None:
+        """Tell the worker of ``future``'s job to stop at its next progress report. At once: waiting
+        for the job's next report to come back first let a job cancelled as it started run a whole
+        batch of its work (a rollout's 216 trials: seconds) before it saw the stop."""
+        stop = self._stops.get(future)
+        if stop is not None:
+            with contextlib.suppress(EOFError, OSError):  # the manager is gone: so is the work
+                stop.set()
 
     def shutdown(self) -> None:
         with self._lock:
@@ -247,6 +261,7 @@ class Jobs:
         self.clock = clock
         self.jobs: dict[str, Job] = {}
         self._waiting: dict[str, Work] = {}  # the work of the jobs not given to the runner yet
+        self._given: dict[str, Future[dict[str, Any]]] = {}  # the jobs the runner has, till they end
         self._turns = 0
         # start and cancel come from the event loop, a job's end from the runner's threads (and,
         # with a runner that runs work at once, from inside submit: hence reentrant)
@@ -298,6 +313,8 @@ class Jobs:
                 job.status = "cancelled"
                 if self._waiting.pop(job.id, None) is not None:
                     job.finished = self.clock()
+                elif (future := self._given.get(job.id)) is not None and hasattr(self.runner, "stop"):
+                    self.runner.stop(future)  # a runner that can tell its worker at once
             return job
 
     def _queue(self) -> list[Job]:
@@ -331,6 +348,7 @@ class Jobs:
                 log.exception("job %s could not be given to a worker", job.id)
                 job.status, job.error, job.finished = "failed", "the job failed", self.clock()
                 continue
+            self._given[job.id] = future
             future.add_done_callback(partial(self._finish, job))
 
     def _progress(self, job: Job, done: int, total: int, detail: dict[str, Any] | None = None) -> None:
@@ -344,6 +362,7 @@ class Jobs:
 
     def _finish(self, job: Job, future: Future[dict[str, Any]]) -> None:
         with self._lock:
+            self._given.pop(job.id, None)
             if job.cancelled or future.cancelled():
                 job.status = "cancelled"
             else:

@@ -3,14 +3,21 @@ process, what happens when a match with accounts at its seats ends (a rated matc
 account's seat is queued for its profile), and the queue's worker thread.
 
 The worker (:meth:`AnalysisQueue.serve`) runs in one thread of each server process, started and
-stopped with the app; it claims jobs with a guarded UPDATE, so several processes share the queue.
+stopped with the app; it claims jobs with a guarded UPDATE, so several processes share the queue,
+and has each analysis run in a worker process of its own (niced below the server, like the engine
+pool's, and ending with the server): run in the server process, the analyses held its interpreter
+lock for seconds at a time and the players' actions waited (the club load benchmark's p99).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import multiprocessing
+import os
 import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
 from gammon.accounts import Accounts, RatingError, SignInThrottle
@@ -20,10 +27,12 @@ from gammon.accounts.rated import rate_match
 from gammon.engine.engine import DEFAULT_PLIES
 from gammon.errors import GammonError
 from gammon.profile.drill import Drills
-from gammon.profile.queue import AnalysisQueue
+from gammon.profile.queue import AnalysisQueue, run_claimed
 from gammon.store import Store
 from gammon.store.models import AccountRow
+from gammon.web.engine_pool import WORKER_NICENESS
 from gammon.web.hub import Hub
+from gammon.web.lifeline import Lifeline, die_with_server
 from gammon.web.schemas import PlayerAccount
 from gammon.web.session import LiveMatch
 
@@ -40,9 +49,11 @@ class AccountSettings:
 
     plies: int = DEFAULT_PLIES
     worker: bool = True
-    # A minute: a profile's analysis need not start at once, and a queue looked at every few
-    # seconds was seen to slow the study's jobs (the attack benchmark's start-and-cancel point).
-    idle: float = 60.0
+    # The analyses in a process of their own (False: in the worker thread, as tests may want).
+    process: bool = True
+    # A job queued in this process wakes the worker at once; the look every few seconds finds those
+    # queued by another process (docs/profile.md: it costs the server nothing measurable).
+    idle: float = 5.0
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
     passwords: Passwords | None = None  # the hasher (tests give a cheap Argon2id)
 
@@ -57,8 +68,9 @@ class Members:
         self.queue = AnalysisQueue(store)
         self.drills = Drills(store)
         self._stop = threading.Event()
-        self._wake = threading.Event()  # a job was queued here: the worker looks at once
         self._thread: threading.Thread | None = None
+        self._pool: ProcessPoolExecutor | None = None
+        self._lifeline: Lifeline | None = None
 
     def attach(self, hub: Hub) -> None:
         """Be told by ``hub`` when a match ends, and give it the accounts at a match's seats."""
@@ -74,28 +86,46 @@ class Members:
         if not self.settings.worker or self._thread is not None:
             return
         self._stop.clear()
+        run = self._run_in_process if self.settings.process else None
         self._thread = threading.Thread(
             target=self.queue.serve,
             args=(self._stop, self.settings.idle),
-            kwargs={"wake": self._wake},
+            kwargs={"run": run},
             name="analysis-queue",
             daemon=True,
         )
         self._thread.start()
 
+    def _run_in_process(self, job_id: int) -> object:
+        """Run the claimed job in the analysis process (started with the first job)."""
+        if self._pool is None:
+            self._lifeline = Lifeline()
+            self._pool = ProcessPoolExecutor(
+                1,
+                mp_context=multiprocessing.get_context("forkserver"),
+                initializer=die_with_server,
+                initargs=(self._lifeline.reader, os.nice, WORKER_NICENESS),
+            )
+        try:
+            return self._pool.submit(run_claimed, self.store.url, job_id).result()
+        except BrokenProcessPool:  # the process died (killed, or the server is stopping)
+            self._pool = None  # a new one for the next job; this one is queued again at the next start
+            return None
+
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the worker at its next look at the queue (an analysis under way is finished first,
         up to ``timeout`` seconds; a job cut short is queued again by the next start's recover)."""
         self._stop.set()
-        self._wake.set()
+        self.queue.wake()
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
-
-    def wake(self) -> None:
-        """A job was queued: the worker of this process looks at the queue now, not after its idle
-        wait (other processes' workers find it at their next look)."""
-        self._wake.set()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+        if self._lifeline is not None:  # the analysis process ends with it (one under way is cut
+            self._lifeline.close()  # short: queued again when a server next starts)
+            self._lifeline = None
 
     def seat_accounts(self, match_id: str) -> SeatAccounts:
         """The accounts at the match's seats, with their ratings (None: a guest's seat)."""
@@ -107,6 +137,13 @@ class Members:
                 if row is not None and seat in (0, 1):
                     seats[seat] = PlayerAccount(name=row.name, rating=row.rating)
         return seats[0], seats[1]
+
+    def seat_owner(self, session: str, match_id: str, seat: int) -> int | None:
+        """The account signed in with ``session`` if it holds the match's ``seat``, else None."""
+        account = self.accounts.account_of(session)
+        if account is None:
+            return None
+        return account.id if seat_holders(self.accounts, match_id).get(seat) == account.id else None
 
     def claim(self, session: str, seat_tokens: list[str]) -> tuple[list[str], int]:
         """Claim each seat token apart for the session's account (one refused does not stop the
@@ -132,7 +169,6 @@ class Members:
         for seat, account_id in sorted(holders.items()):
             if account_id is not None:
                 self.queue.add_match(match_id, account_id, seat, plies=self.settings.plies)
-                self.wake()
         return self.seat_accounts(match_id)
 
 

@@ -45,8 +45,9 @@ def new_token() -> str:
 class LiveMatch:
     """One match being played. ``seat`` arguments: 0, 1, or None for a local game's shared seat."""
 
-    def __init__(self, record: MatchRecord, match: Match, dice: DiceSource, store: Store,
-                 log: StoredLog) -> None:
+    def __init__(
+        self, record: MatchRecord, match: Match, dice: DiceSource, store: Store, log: StoredLog
+    ) -> None:
         self.record = record
         self.match = match
         self.dice = dice
@@ -60,10 +61,14 @@ class LiveMatch:
         self.lock = asyncio.Lock()
         self.log_cache: dict[int, tuple[int, list[str]]] = {}  # game number -> (actions seen, lines)
         self.unsaved: list[MatchAction] = []  # made in memory, not yet stored
+        # A write failed and the reload after it too (the database was away): memory may hold an
+        # action that was never stored, so the match is replayed from the store before its next use.
+        self.stale = False
         self.level = (record.level or "random") if record.mode == "computer" else None
         # The computer plays here only at the levels that need no engine; else the engine pool does.
         self.computer: ComputerPlayer | None = (
-            computer_player(self.level) if self.level in INLINE_LEVELS else None)
+            computer_player(self.level) if self.level in INLINE_LEVELS else None
+        )
         # The accounts at the seats with their ratings, as the server last read them (for the views)
         self.accounts: tuple[PlayerAccount | None, PlayerAccount | None] = (None, None)
 
@@ -76,9 +81,16 @@ class LiveMatch:
         return self.record.id
 
     @classmethod
-    def create(cls, store: Store, mode: str, rules: Rules, level: str | None,
-               dice: DiceSource | None = None, names: tuple[str | None, str | None] = (None, None),
-               rated: bool = False) -> tuple[LiveMatch, list[str]]:
+    def create(
+        cls,
+        store: Store,
+        mode: str,
+        rules: Rules,
+        level: str | None,
+        dice: DiceSource | None = None,
+        names: tuple[str | None, str | None] = (None, None),
+        rated: bool = False,
+    ) -> tuple[LiveMatch, list[str]]:
         """A new stored match and the tokens of its seats (one for computer and local games);
         ``names`` are the players' (None: the default; the computer's is its own); ``rated``: made
         to be rated (online, to a length)."""
@@ -94,8 +106,13 @@ class LiveMatch:
             if mode != "online" or rules.match_length < 1:
                 raise ValueError("only an online match to a length may be rated")
             stored[RATED_KEY] = True
-        record = MatchRecord(id=secrets.token_urlsafe(12), mode=mode, rules=stored,
-                             seat_hashes=hashes, level=level if mode == "computer" else None)
+        record = MatchRecord(
+            id=secrets.token_urlsafe(12),
+            mode=mode,
+            rules=stored,
+            seat_hashes=hashes,
+            level=level if mode == "computer" else None,
+        )
         store.create_match(record)
         dice = dice or RandomDice()
         live = cls(record, Match(rules, dice), dice, store, StoredLog(0, 0, 0, []))
@@ -118,8 +135,9 @@ class LiveMatch:
 
     def seat_of(self, token: str) -> int | None:
         """The seat ``token`` opens: 0 or 1, or None for the shared seat of a local game."""
-        found = [s for s, h in enumerate(self.record.seat_hashes)
-                 if hmac.compare_digest(h, hash_token(token))]
+        found = [
+            s for s, h in enumerate(self.record.seat_hashes) if hmac.compare_digest(h, hash_token(token))
+        ]
         if not found or (self.level is not None and found == [COMPUTER_SEAT]):
             raise NotAuthorizedError("this token does not open a seat of this match")
         return found[0] if len(found) == 1 else None
@@ -158,8 +176,12 @@ class LiveMatch:
     def computer_due(self) -> bool:
         """Whether the game waits on a computer whose action the engine pool must find."""
         game = self.match.game
-        return (self.level is not None and self.computer is None and game.turn == COMPUTER_SEAT
-                and game.phase not in (GamePhase.OPENING, GamePhase.OVER))
+        return (
+            self.level is not None
+            and self.computer is None
+            and game.turn == COMPUTER_SEAT
+            and game.phase not in (GamePhase.OPENING, GamePhase.OVER)
+        )
 
     def computer_acts(self, action: ComputerAction) -> None:
         """Apply the computer's ``action`` (found by the engine pool), then the automatic actions."""
@@ -214,8 +236,14 @@ class LiveMatch:
         """The change to store since the last save (None: nothing changed), with the summary."""
         if self.version == self._saved_version:
             return None
-        change = LogChange(base=self._saved_version, version=self.version, first=self._stored,
-                           actions=self.unsaved, retract_from=self._retract_from, summary=self.summary())
+        change = LogChange(
+            base=self._saved_version,
+            version=self.version,
+            first=self._stored,
+            actions=self.unsaved,
+            retract_from=self._retract_from,
+            summary=self.summary(),
+        )
         self._stored += len(self.unsaved)
         self.unsaved, self._retract_from, self._saved_version = [], None, self.version
         return change
@@ -236,11 +264,13 @@ class LiveMatch:
 
     def reload(self) -> None:
         """Replay the match from the store: after a failed write, or when another server process
-        took actions back."""
+        took actions back. Until it succeeds the match is :attr:`stale`."""
+        self.stale = True
         log = self.store.load_log(self.id)
         self.match = replay_match(rules_from_dict(self.record.rules), log.actions, self.dice)
         self._caught_up(log)
         self.log_cache.clear()
+        self.stale = False
 
     def catch_up(self) -> None:
         """Another server process stored changes of this match: make the actions it added here
@@ -284,8 +314,13 @@ def _stored_log(store: Store, match_id: str, rules: Rules) -> StoredLog:
         return log
     match = replay_requests(rules, requests)
     # The version clients were given counted the requests; the state is the same, so it stays.
-    change = LogChange(base=log.version, version=max(log.version, len(requests)), first=0,
-                       actions=match_actions(match), summary=summarize(match))
+    change = LogChange(
+        base=log.version,
+        version=max(log.version, len(requests)),
+        first=0,
+        actions=match_actions(match),
+        summary=summarize(match),
+    )
     try:
         store.convert_requests(match_id, change)
     except StoreConflictError:

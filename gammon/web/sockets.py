@@ -68,6 +68,9 @@ class Outbox:
         self.tab = ""
         """The browser tab the socket came from, as the client names it (a seat's socket from
         another tab is another browser, which must ask before it takes the seat)."""
+        self.account: int | None = None
+        """The account whose seat this is, when the socket came signed in to it (its own devices
+        share the seat without asking)."""
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 

@@ -47,14 +47,22 @@ def _steps(n: int) -> Work:
         for i in range(1, n + 1):
             progress(i, n, {"step": i})
         return {"steps": n}
+
     return work
 
 
 def test_a_job_reports_its_progress_then_its_result() -> None:
     jobs = Jobs(NowRunner())
     job = jobs.start("test", "a", _steps(3))
-    assert job.to_dict() == {"id": job.id, "kind": "test", "status": "done", "done": 3, "total": 3,
-                             "detail": {"step": 3}, "result": {"steps": 3}}
+    assert job.to_dict() == {
+        "id": job.id,
+        "kind": "test",
+        "status": "done",
+        "done": 3,
+        "total": 3,
+        "detail": {"step": 3},
+        "result": {"steps": 3},
+    }
 
 
 def test_a_failing_job_says_why_only_for_the_errors_of_its_input() -> None:
@@ -117,6 +125,41 @@ def test_a_process_runner_relays_progress_and_stops_a_cancelled_job() -> None:
         assert seen[1][2]["pid"] != os.getpid()  # the work ran in another process
         assert 4 <= len(seen) <= 6
         assert runner.submit(_two_steps, lambda *report: None).result(timeout=60) == {"steps": 2}
+    finally:
+        runner.shutdown()
+
+
+def _one_long_step(progress: Progress) -> dict[str, Any]:  # a rollout's batch: no report for long
+    progress(0, 1)
+    time.sleep(60)
+    progress(1, 1)
+    return {"finished": True}
+
+
+def test_a_process_job_cancelled_as_it_starts_stops_before_its_work() -> None:
+    # Told at the cancel, not once its first report has come back: by then the worker was often
+    # well into the first batch of its work (a rollout's 216 trials), which another job waited on.
+    jobs = Jobs(ProcessRunner())
+    try:
+        job = jobs.start("test", "a", _one_long_step)
+        jobs.cancel(job.id)
+        deadline = time.monotonic() + 30
+        while job.finished is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert job.status == "cancelled" and job.finished is not None and job.done == 0
+    finally:
+        jobs.shutdown()
+
+
+def test_a_process_runner_stops_a_job_when_told_without_a_report_first() -> None:
+    runner = ProcessRunner()
+    seen: list[int] = []
+    try:
+        future = runner.submit(_slow_steps, lambda done, *_: seen.append(done))  # never raises
+        runner.stop(future)
+        with pytest.raises(JobCancelled):
+            future.result(timeout=120)
+        assert len(seen) <= 3  # (0, 0), perhaps (0, 400) and a first step: not the 400
     finally:
         runner.shutdown()
 
@@ -200,6 +243,7 @@ def _named(runner: OneWorker, name: str) -> Work:
         runner.started.append(name)
         progress(1, 1)
         return {"name": name}
+
     return work
 
 
@@ -266,5 +310,11 @@ def test_a_job_the_runner_refuses_fails_and_frees_its_place() -> None:
     jobs = Jobs(BrokenRunner(), per_client=1)
     for _ in range(3):
         job = jobs.start("test", "a", _steps(1))
-        assert jobs.view(job) == {"id": job.id, "kind": "test", "status": "failed", "done": 0, "total": 0,
-                                  "error": "the job failed"}
+        assert jobs.view(job) == {
+            "id": job.id,
+            "kind": "test",
+            "status": "failed",
+            "done": 0,
+            "total": 0,
+            "error": "the job failed",
+        }

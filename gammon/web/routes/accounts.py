@@ -387,7 +387,6 @@ def _queue_upload(members: Members, account: Account, upload: Upload) -> dict[st
             "give the name you played under as player"
         )
     job = members.queue.add_file(account.id, seat, data, name, read.format, plies=members.settings.plies)
-    members.wake()
     return {"job": job, "seat": seat, "names": list(read.names)}
 
 

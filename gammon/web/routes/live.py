@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import NamedTuple
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from gammon.errors import GammonError
+from gammon.web.auth import socket_session
 from gammon.web.hub import Detail, Hub
 from gammon.web.limits import AddressLimits
+from gammon.web.members import Members
 from gammon.web.routes.deps import HubDep, LimitsDep, refuse_wrong, seat_for, socket_slot
 from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
@@ -26,10 +29,12 @@ router = APIRouter()
 
 
 class SeatClaim(NamedTuple):
-    """Which browser tab a seat's socket comes from, and whether it takes the seat over from another."""
+    """Which browser tab a seat's socket comes from, whether it takes the seat over from another,
+    and the account whose seat it is when the socket comes signed in to that account."""
 
     tab: str = ""
     takeover: bool = False
+    account: int | None = None
 
 
 SAME_TAB = SeatClaim()
@@ -55,7 +60,12 @@ async def live_socket(
     In an online game a seat's link is its key, and a friend's link goes on working once the
     friend has come: a seat connected in another browser tab (``tab``: the client's name for its
     own) is not taken silently. The socket is refused (:data:`SEAT_IN_USE`) unless it asks to
-    ``takeover``; then the other browser's sockets are told and closed (:data:`TAKEN_OVER`)."""
+    ``takeover``; then the other browser's sockets are told and closed (:data:`TAKEN_OVER`).
+
+    A seat linked to an account is that player's on each of its devices: a socket signed in to the
+    seat's account (session cookie or bearer header) joins the account's other signed-in sockets of
+    the seat without asking and without closing them; all of them see the same states and may act.
+    Any other socket of the seat still counts as another browser."""
     detail: Detail = "steps" if steps else "plays" if plays else "none"
     await accept(ws)
     try:
@@ -63,9 +73,20 @@ async def live_socket(
     except GammonError as exc:
         await refuse_wrong(ws, exc)
         return
+    account = await _seat_owner(ws, live, seat)
     async with socket_slot(ws, limits) as client:
         if client is not None:
-            await seat_socket(ws, hub, limits, live, seat, detail, client, SeatClaim(tab[:64], takeover))
+            claim = SeatClaim(tab[:64], takeover, account)
+            await seat_socket(ws, hub, limits, live, seat, detail, client, claim)
+
+
+async def _seat_owner(ws: WebSocket, live: LiveMatch, seat: int | None) -> int | None:
+    """The account of an online seat when the socket comes signed in to it, else None."""
+    session = socket_session(ws)
+    if session is None or seat is None or live.record.mode != "online":
+        return None
+    members: Members = ws.app.state.members
+    return await asyncio.to_thread(members.seat_owner, session, live.id, seat)
 
 
 async def seat_socket(
@@ -82,6 +103,8 @@ async def seat_socket(
     first = seat is not None and not hub.seat_open(live.id, seat)  # the seat comes (back)
     online_seat = seat is not None and live.record.mode == "online"
     elsewhere = hub.seat_elsewhere(live.id, seat, claim.tab) if online_seat else []
+    if claim.account is not None:  # the account's own devices are not strangers to each other
+        elsewhere = [out for out in elsewhere if out.account != claim.account]
     if elsewhere and not claim.takeover:
         await refuse(ws, "this seat is in use in another browser", SEAT_IN_USE)
         return
@@ -93,7 +116,7 @@ async def seat_socket(
                 background(hub.broadcast(live, {1 - seat}))  # the opponent sees this seat left
 
     async with hub.outbox(ws, gone) as out:
-        out.tab = claim.tab
+        out.tab, out.account = claim.tab, claim.account
         refused = hub.join(live.id, out, seat, detail)
         if refused is not None:
             await refuse(ws, refused, POLICY_VIOLATION)
