@@ -116,14 +116,14 @@ def run_drill(args: argparse.Namespace) -> int:
 def _standing(p: DrillProgress) -> str:
     if not p.cards:
         return tr("no marked decisions to drill yet (gammon import analyses your matches)")
-    due = ntr("{due} of {n} card due", "{due} of {n} cards due", p.cards, due=p.due, n=p.cards)
+    due = ntr("{due} of {n} cards due", "{due} of {n} cards due", p.cards, due=p.due, n=p.cards)
     if not p.reviews:
         return due
     return (
         due
         + "; "
         + ntr(
-            "{right} of {n} answer right ({accuracy})",
+            "{right} of {n} answers right ({accuracy})",
             "{right} of {n} answers right ({accuracy})",
             p.reviews,
             right=p.right,
