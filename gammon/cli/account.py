@@ -7,28 +7,33 @@ import getpass
 import sys
 
 from gammon.errors import GammonError
+from gammon.i18n import tr
 
 
 def add_account(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "account",
-        help="manage player accounts (operators)",
-        description="Manage the player accounts of a server's database.",
+        help=tr("manage player accounts (operators)"),
+        description=tr("Manage the player accounts of a server's database."),
     )
     commands = p.add_subparsers(dest="account_command", metavar="ACTION", required=True)
     reset = commands.add_parser(
         "reset-password",
-        help="set a new password for an account and sign it out everywhere",
-        description="Set a new password for the account NAME and end all its sessions. The password "
-        "is asked twice without echo, or read as the first line of standard input when "
-        "that is not a terminal.",
+        help=tr("set a new password for an account and sign it out everywhere"),
+        description=tr(
+            "Set a new password for the account NAME and end all its sessions. The password "
+            "is asked twice without echo, or read as the first line of standard input when "
+            "that is not a terminal."
+        ),
     )
-    reset.add_argument("name", metavar="NAME", help="the account's name (in any case)")
+    reset.add_argument("name", metavar="NAME", help=tr("the account's name (in any case)"))
     reset.add_argument(
         "--database-url",
         default=None,
-        help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: the SQLite file "
-        "in the user's data directory)",
+        help=tr(
+            "SQLAlchemy URL, e.g. postgresql://user@host/db (default: the SQLite file "
+            "in the user's data directory)"
+        ),
     )
     reset.set_defaults(func=run_reset_password)
 
@@ -37,9 +42,9 @@ def _new_password() -> str:
     """The new password: from a prompt without echo, typed twice; or the first line of stdin."""
     if not sys.stdin.isatty():
         return sys.stdin.readline().rstrip("\r\n")
-    password = getpass.getpass("New password: ")
-    if getpass.getpass("Once more: ") != password:
-        raise ValueError("the two passwords differ")
+    password = getpass.getpass(tr("New password: "))
+    if getpass.getpass(tr("Once more: ")) != password:
+        raise ValueError(tr("the two passwords differ"))
     return password
 
 
@@ -57,5 +62,7 @@ def run_reset_password(args: argparse.Namespace) -> int:
     except (GammonError, ValueError) as e:
         print(f"gammon account: {e}", file=sys.stderr)
         return 2
-    print(f"gammon account: the password of {account.name} is reset and its sessions ended")
+    print(
+        "gammon account: " + tr("the password of {name} is reset and its sessions ended", name=account.name)
+    )
     return 0

@@ -29,36 +29,42 @@ if TYPE_CHECKING:  # the analysis loads the engine: imported when the command ru
 def add_analyse(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "analyse",
-        help="analyse a match file: errors, luck and statistics per player",
-        description="Analyse every checker play, cube action and roll of a match file (.mat, as the "
-        "sites export it, also as .txt; GNU Backgammon's .sgf; eXtreme Gammon's .xg; "
-        "money sessions too) with the engine, and report GNU Backgammon's statistics per "
-        "player (error rates in mEMG, luck, PR) and the decisions marked doubtful, bad "
-        "or very bad.",
+        help=tr("analyse a match file: errors, luck and statistics per player"),
+        description=tr(
+            "Analyse every checker play, cube action and roll of a match file (.mat, as the "
+            "sites export it, also as .txt; GNU Backgammon's .sgf; eXtreme Gammon's .xg; "
+            "money sessions too) with the engine, and report GNU Backgammon's statistics per "
+            "player (error rates in mEMG, luck, PR) and the decisions marked doubtful, bad "
+            "or very bad."
+        ),
     )
-    p.add_argument("file", help="the match file: .mat (or a .txt in that format), .sgf or .xg")
+    p.add_argument("file", help=tr("the match file: .mat (or a .txt in that format), .sgf or .xg"))
     p.add_argument(
         "--plies",
         type=int,
         choices=(0, 1, 2),
         default=None,
-        help="search depth of the analysis (default 2, as the browser's analysis)",
+        help=tr("search depth of the analysis (default 2, as the browser's analysis)"),
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object on stdout")
-    p.add_argument("--html", metavar="REPORT.html", default=None, help="write a self-contained HTML report")
+    p.add_argument("--json", action="store_true", help=tr("print one JSON object on stdout"))
+    p.add_argument(
+        "--html", metavar="REPORT.html", default=None, help=tr("write a self-contained HTML report")
+    )
     p.add_argument(
         "--sgf",
         metavar="OUT.sgf",
         default=None,
-        help="write the match with its analysis as GNU Backgammon SGF (opens in gnubg)",
+        help=tr("write the match with its analysis as GNU Backgammon SGF (opens in gnubg)"),
     )
-    p.add_argument("--seed", type=int, default=0, help="seed of the bootstrap confidence intervals")
-    p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
+    p.add_argument("--seed", type=int, default=0, help=tr("seed of the bootstrap confidence intervals"))
+    p.add_argument("--plain", action="store_true", help=tr("no colours, letters for checkers"))
     p.add_argument(
         "--partial",
         action="store_true",
-        help="when a .mat file has errors, analyse the games before the first bad one "
-        "(by default such a file is refused)",
+        help=tr(
+            "when a .mat file has errors, analyse the games before the first bad one "
+            "(by default such a file is refused)"
+        ),
     )
     p.set_defaults(func=run_analyse)
 
@@ -146,8 +152,13 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
     names = analysis.names
     length = analysis.match_length
     kind = ntr("{n}-point match", "{n}-point match", length, n=length) if length else tr("money session")
-    title = tr("{first} vs {second}: {kind}, analysed at {plies} ply", first=names[0], second=names[1],
-               kind=kind, plies=analysis.plies)
+    title = tr(
+        "{first} vs {second}: {kind}, analysed at {plies} ply",
+        first=names[0],
+        second=names[1],
+        kind=kind,
+        plies=analysis.plies,
+    )
     console.print(Text(title, style="bold"))
     table = Table(show_header=True, header_style="bold")
     table.add_column("")

@@ -1,9 +1,12 @@
-"""argparse value types shared by the subcommands: each quotes what was typed when it refuses it."""
+"""argparse value types shared by the subcommands (each quotes what was typed when it refuses it), and
+argparse's own words in the current language."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+
+from gammon.i18n import N_, tr
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:
@@ -13,9 +16,11 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+            raise argparse.ArgumentTypeError(tr("{text} is not a whole number", text=repr(text))) from None
         if value < minimum:
-            raise argparse.ArgumentTypeError(f"{text!r} must be at least {minimum}")
+            raise argparse.ArgumentTypeError(
+                tr("{text} must be at least {minimum}", text=repr(text), minimum=minimum)
+            )
         return value
 
     return read
@@ -23,3 +28,45 @@ def whole_number(minimum: int) -> Callable[[str], int]:
 
 positive_int = whole_number(1)
 not_negative_int = whole_number(0)
+
+
+# argparse's own words (its usage and section headings, its errors), which it looks up through
+# gettext's "argparse" domain; gammon ships no such catalogue, so they live in gammon's catalogues
+# and argparse is given a lookup into them (see install_argparse_words).
+ARGPARSE_WORDS = (
+    N_("usage: "),
+    N_("positional arguments"),
+    N_("options"),
+    N_("show this help message and exit"),
+    N_("%(prog)s: error: %(message)s\n"),
+    N_("argument %(argument_name)s: %(message)s"),
+    N_("the following arguments are required: %s"),
+    N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"),
+    N_("invalid %(type)s value: %(value)r"),
+    N_("expected one argument"),
+    N_("expected at most one argument"),
+    N_("expected at least one argument"),
+    N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("not allowed with argument %s"),
+    N_("one of the arguments %s is required"),
+    N_("ignored explicit argument %r"),
+    N_("can't open '%(filename)s': %(error)s"),
+)
+
+
+def _argparse_gettext(message: str) -> str:
+    # tr() would fill "{...}" placeholders; argparse's messages hold "%" ones, filled by argparse
+    return tr(message) if message in ARGPARSE_WORDS else message
+
+
+def _argparse_ngettext(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def install_argparse_words() -> None:
+    """Make argparse say its own words in the current language (English: as it always did). It
+    reads them at the time it builds a parser and when it writes help or an error, so both are to
+    happen in the language (gammon.i18n.use_language)."""
+    argparse._ = _argparse_gettext  # type: ignore[attr-defined]
+    argparse.ngettext = _argparse_ngettext  # type: ignore[attr-defined]

@@ -16,16 +16,23 @@ def add_convert(subparsers: argparse._SubParsersAction) -> None:
     writable = [f.name for f in FORMATS if f.write]
     known = ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS)
     p = subparsers.add_parser(
-        "convert", help="convert a match file to another format (.mat, .sgf)",
-        description=f"Convert a match or money session file. Formats, chosen by the file extension: {known}. "
-                    "Prints what the output format cannot hold (e.g. analysis dropped by .mat).")
-    p.add_argument("input", metavar="IN", help="the file to read")
-    p.add_argument("output", metavar="OUT", help="the file to write")
-    p.add_argument("--from", dest="source_format", choices=readable,
-                   help="IN's format (default: its extension)")
-    p.add_argument("--to", dest="target_format", choices=writable,
-                   help="OUT's format (default: its extension)")
-    p.add_argument("--force", action="store_true", help="overwrite OUT if it exists")
+        "convert",
+        help=tr("convert a match file to another format (.mat, .sgf)"),
+        description=tr(
+            "Convert a match or money session file. Formats, chosen by the file extension: "
+            "{known}. Prints what the output format cannot hold (e.g. analysis dropped by .mat).",
+            known=known,
+        ),
+    )
+    p.add_argument("input", metavar="IN", help=tr("the file to read"))
+    p.add_argument("output", metavar="OUT", help=tr("the file to write"))
+    p.add_argument(
+        "--from", dest="source_format", choices=readable, help=tr("IN's format (default: its extension)")
+    )
+    p.add_argument(
+        "--to", dest="target_format", choices=writable, help=tr("OUT's format (default: its extension)")
+    )
+    p.add_argument("--force", action="store_true", help=tr("overwrite OUT if it exists"))
     p.set_defaults(func=run_convert)
 
 
@@ -59,9 +66,19 @@ def run_convert(args: argparse.Namespace) -> int:
     length = match.rules.match_length
     what = ntr("{n}-point match", "{n}-point match", length, n=length) if length else tr("money session")
     games = ntr("{n} game", "{n} games", len(match.games), n=len(match.games))
-    print(tr("{source} ({source_format}) -> {target} ({target_format}): {what}, {games}, {first} vs {second}",
-             source=source, source_format=source_format.name, target=target, target_format=target_format.name,
-             what=what, games=games, first=done.result.names[0], second=done.result.names[1]))
+    print(
+        tr(
+            "{source} ({source_format}) -> {target} ({target_format}): {what}, {games}, {first} vs {second}",
+            source=source,
+            source_format=source_format.name,
+            target=target,
+            target_format=target_format.name,
+            what=what,
+            games=games,
+            first=done.result.names[0],
+            second=done.result.names[1],
+        )
+    )
     if done.losses:
         print(tr("Not carried over to {format}:", format=target_format.name))
         for loss in done.losses:

@@ -10,28 +10,31 @@ from pathlib import Path
 from gammon.diagram import Kind, render
 from gammon.errors import GammonError
 from gammon.formats.ids import read_id
+from gammon.i18n import tr
 
 
 def add_diagram(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "diagram",
-        help="draw a position to share: text (forum style), SVG or PNG",
-        description="Draw the position of a Position ID, a GNU Backgammon ID 'PositionID:MatchID' or an "
-        "XGID, with its dice, cube and score: as GNU Backgammon's text board (the default), "
-        "an SVG image or a PNG image.",
+        help=tr("draw a position to share: text (forum style), SVG or PNG"),
+        description=tr(
+            "Draw the position of a Position ID, a GNU Backgammon ID 'PositionID:MatchID' or an "
+            "XGID, with its dice, cube and score: as GNU Backgammon's text board (the default), "
+            "an SVG image or a PNG image."
+        ),
     )
-    p.add_argument("id", help="e.g. 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=...")
+    p.add_argument("id", help=tr("e.g. 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=..."))
     kind = p.add_mutually_exclusive_group()
     kind.add_argument(
-        "--text", dest="kind", action="store_const", const="text", help="the text board (default)"
+        "--text", dest="kind", action="store_const", const="text", help=tr("the text board (default)")
     )
-    kind.add_argument("--svg", dest="kind", action="store_const", const="svg", help="an SVG image")
-    kind.add_argument("--png", dest="kind", action="store_const", const="png", help="a PNG image")
+    kind.add_argument("--svg", dest="kind", action="store_const", const="svg", help=tr("an SVG image"))
+    kind.add_argument("--png", dest="kind", action="store_const", const="png", help=tr("a PNG image"))
     p.add_argument(
         "-o",
         "--output",
         metavar="FILE",
-        help="write to FILE (default: standard output; a PNG needs -o unless piped)",
+        help=tr("write to FILE (default: standard output; a PNG needs -o unless piped)"),
     )
     p.set_defaults(func=run_diagram, kind=None)
 
@@ -47,11 +50,16 @@ def run_diagram(args: argparse.Namespace) -> int:
         try:
             Path(args.output).write_bytes(data)
         except OSError as e:
-            print(f"gammon diagram: cannot write {args.output}: {e.strerror}", file=sys.stderr)
+            print(
+                "gammon diagram: " + tr("cannot write {path}: {error}", path=args.output, error=e.strerror),
+                file=sys.stderr,
+            )
             return 1
         return 0
     if kind == "png" and sys.stdout.isatty():
-        print("gammon diagram: a PNG is not for the terminal: give -o FILE or pipe it", file=sys.stderr)
+        print(
+            "gammon diagram: " + tr("a PNG is not for the terminal: give -o FILE or pipe it"), file=sys.stderr
+        )
         return 2
     sys.stdout.buffer.write(data)
     return 0

@@ -14,6 +14,7 @@ from rich.text import Text
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.errors import GammonError
 from gammon.formats.matchid import parse_gnubg_id
+from gammon.i18n import ntr, tr
 from gammon.position import Position
 
 if TYPE_CHECKING:
@@ -25,20 +26,24 @@ QUIT = ("q", "quit", "exit")
 def add_drill(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "drill",
-        help="practise the decisions you got wrong in your analysed matches",
-        description="Show the positions of your marked decisions (from gammon import) when they are "
-        "due, ask for your play or cube action, grade it against the engine's ranking and schedule "
-        "the card again (spaced repetition). Type q to stop.",
+        help=tr("practise the decisions you got wrong in your analysed matches"),
+        description=tr(
+            "Show the positions of your marked decisions (from gammon import) when they are "
+            "due, ask for your play or cube action, grade it against the engine's ranking and schedule "
+            "the card again (spaced repetition). Type q to stop."
+        ),
     )
     p.add_argument("--account", default=None, metavar="NAME",
-                   help="whose decisions (default: the only account with a profile)")  # fmt: skip
+                   help=tr("whose decisions (default: the only account with a profile)"))  # fmt: skip
     p.add_argument(
         "--database-url",
         default=None,
-        help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: the SQLite file "
-        "in the user's data directory)",
+        help=tr(
+            "SQLAlchemy URL, e.g. postgresql://user@host/db (default: the SQLite file "
+            "in the user's data directory)"
+        ),
     )
-    p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
+    p.add_argument("--plain", action="store_true", help=tr("no colours, letters for checkers"))
     p.set_defaults(func=run_drill)
 
 
@@ -59,14 +64,20 @@ def run_drill(args: argparse.Namespace) -> int:
         if args.account is None:
             profiles = profile_accounts(store)
             if len(profiles) != 1:
-                names = ", ".join(n for _, n in profiles) or "none has a profile yet (gammon import)"
-                print(f"gammon drill: name the account with --account ({names})", file=sys.stderr)
+                names = ", ".join(n for _, n in profiles) or tr("none has a profile yet (gammon import)")
+                print(
+                    "gammon drill: " + tr("name the account with --account ({names})", names=names),
+                    file=sys.stderr,
+                )
                 return 2
             account_id, name = profiles[0]
         else:
             account = Accounts(store).by_name(args.account)
             if account is None:
-                print(f"gammon drill: no account is named {args.account!r}", file=sys.stderr)
+                print(
+                    "gammon drill: " + tr("no account is named {name}", name=repr(args.account)),
+                    file=sys.stderr,
+                )
                 return 2
             account_id, name = account.id, account.name
         drills = Drills(store)
@@ -84,11 +95,19 @@ def run_drill(args: argparse.Namespace) -> int:
             _tell(card, review, console)
         console.print()
         if answered:
-            console.print(f"This session: {right} of {answered} right.")
+            console.print(
+                ntr(
+                    "This session: {right} of {n} right.",
+                    "This session: {right} of {n} right.",
+                    answered,
+                    right=right,
+                    n=answered,
+                )
+            )
         progress = drills.progress(account_id)
         console.print(_standing(progress))
         if not progress.due and progress.next_due is not None:
-            console.print(f"The next card is due {_when(progress.next_due)}.")
+            console.print(tr("The next card is due {when}.", when=_when(progress.next_due)))
     finally:
         store.close()
     return 0
@@ -96,13 +115,26 @@ def run_drill(args: argparse.Namespace) -> int:
 
 def _standing(p: DrillProgress) -> str:
     if not p.cards:
-        return "no marked decisions to drill yet (gammon import analyses your matches)"
-    done = f"; {p.right} of {p.reviews} answers right ({p.accuracy:.0%})" if p.reviews else ""
-    return f"{p.due} of {p.cards} cards due{done}"
+        return tr("no marked decisions to drill yet (gammon import analyses your matches)")
+    due = ntr("{due} of {n} cards due", "{due} of {n} cards due", p.cards, due=p.due, n=p.cards)
+    if not p.reviews:
+        return due
+    return (
+        due
+        + "; "
+        + ntr(
+            "{right} of {n} answers right ({accuracy})",
+            "{right} of {n} answers right ({accuracy})",
+            p.reviews,
+            right=p.right,
+            n=p.reviews,
+            accuracy=f"{p.accuracy:.0%}",
+        )
+    )
 
 
 def _when(moment: datetime) -> str:
-    return f"at {moment:%Y-%m-%d %H:%M} UTC"
+    return tr("at {time} UTC", time=f"{moment:%Y-%m-%d %H:%M}")
 
 
 def _show(card: DrillCard, console: Console, color: bool) -> None:
@@ -127,16 +159,26 @@ def _show(card: DrillCard, console: Console, color: bool) -> None:
     )
     for line in render_board(view, color=color):
         console.print(line)
-    console.print(f"{d.mark} in your match (game {d.game}, turn {d.turn}); {d.xgid}", markup=False)
+    console.print(
+        tr(
+            "{mark} in your match (game {game}, turn {turn}); {xgid}",
+            mark=d.mark,
+            game=d.game,
+            turn=d.turn,
+            xgid=d.xgid,
+        ),
+        markup=False,
+    )
 
 
 def _ask(drills: Drills, card: DrillCard, console: Console) -> Review | None:
     """Ask until the answer is one the card takes; None when the player stops."""
 
     question = {
-        "play": f"Your play with {card.decision.dice} (e.g. 13/8 6/3), q to stop: ",
-        "double": "Double or no double? (q to stop) ",
-        "take": "Take or pass? (q to stop) ",
+        # Translators: the answers stay English: 'double' / 'no double', 'take' / 'pass', 'q'
+        "play": tr("Your play with {dice} (e.g. 13/8 6/3), q to stop: ", dice=card.decision.dice),
+        "double": tr("Double or no double? (q to stop) "),
+        "take": tr("Take or pass? (q to stop) "),
     }[card.asks_for]
     while True:
         try:
@@ -155,24 +197,46 @@ def _ask(drills: Drills, card: DrillCard, console: Console) -> Review | None:
 
 def _tell(card: DrillCard, review: Review, console: Console) -> None:
     if review.error is None:
-        console.print(f"  Wrong: {review.answer} is not among the plays the engine ranked; "
-                      f"its best is {review.best}.", markup=False)  # fmt: skip
+        console.print(
+            "  "
+            + tr(
+                "Wrong: {answer} is not among the plays the engine ranked; its best is {best}.",
+                answer=review.answer,
+                best=review.best,
+            ),
+            markup=False,
+        )
     elif review.error <= 0.001:
-        console.print(f"  Right: {review.answer}.", markup=False)
+        console.print("  " + tr("Right: {answer}.", answer=review.answer), markup=False)
     elif review.right:
         console.print(
-            f"  Close: {review.answer} loses {review.error:.3f} against {review.best}.", markup=False
+            "  "
+            + tr(
+                "Close: {answer} loses {error} against {best}.",
+                answer=review.answer,
+                error=f"{review.error:.3f}",
+                best=review.best,
+            ),
+            markup=False,
         )
     else:
-        console.print(f"  Wrong: {review.answer} loses {review.error:.3f}; the best is {review.best}.",
-                      markup=False)  # fmt: skip
+        console.print(
+            "  "
+            + tr(
+                "Wrong: {answer} loses {error}; the best is {best}.",
+                answer=review.answer,
+                error=f"{review.error:.3f}",
+                best=review.best,
+            ),
+            markup=False,
+        )
     if isinstance(card.ranking, list):
         best = float(card.ranking[0][1]) if card.ranking else 0.0
         for rank, (play, equity) in enumerate(card.ranking[:4], 1):
             console.print(
                 f"  {rank}. {play:<28} {float(equity):+.3f} ({float(equity) - best:+.3f})", markup=False
             )
-    console.print(f"  Next time {_when(review.due)}.", markup=False)
+    console.print("  " + tr("Next time {when}.", when=_when(review.due)), markup=False)
 
 
 __all__ = ["add_drill", "run_drill"]

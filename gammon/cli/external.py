@@ -11,36 +11,39 @@ import sys
 
 from gammon.cli.args import whole_number
 from gammon.cli.progress import compile_notice
+from gammon.i18n import tr
 from gammon.position import Position
 
 
 def add_external(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "external",
-        help="play as GNU Backgammon's external player (FIBS board lines over TCP)",
-        description="Listen for GNU Backgammon's external player connection: in gnubg, 'set player 0 "
-        "external localhost:PORT', then start a match. Each decision of that player comes "
-        "as a FIBS board line; gammon answers with its play or cube action.",
+        help=tr("play as GNU Backgammon's external player (FIBS board lines over TCP)"),
+        description=tr(
+            "Listen for GNU Backgammon's external player connection: in gnubg, 'set player 0 "
+            "external localhost:PORT', then start a match. Each decision of that player comes "
+            "as a FIBS board line; gammon answers with its play or cube action."
+        ),
     )
     p.add_argument(
         "--port",
         type=whole_number(0),
         required=True,
-        help="the TCP port to listen on (0: any free port, printed at start)",
+        help=tr("the TCP port to listen on (0: any free port, printed at start)"),
     )
     p.add_argument(
         "--host",
         default="127.0.0.1",
-        help="the address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)",
+        help=tr("the address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
     )
     p.add_argument(
         "--plies",
         type=int,
         choices=(0, 1, 2),
         default=None,
-        help="the engine's search depth (default: the engine's default)",
+        help=tr("the engine's search depth (default: the engine's default)"),
     )
-    p.add_argument("--verbose", action="store_true", help="print each board line and the answer")
+    p.add_argument("--verbose", action="store_true", help=tr("print each board line and the answer"))
     p.set_defaults(func=run_external)
 
 
@@ -59,12 +62,20 @@ def run_external(args: argparse.Namespace) -> int:
     try:
         server = ExternalServer(engine, args.host, args.port, log=log)
     except OSError as e:
-        print(f"gammon external: cannot listen on {args.host}:{args.port}: {e}", file=sys.stderr)
+        print(
+            "gammon external: "
+            + tr("cannot listen on {host}:{port}: {error}", host=args.host, port=args.port, error=e),
+            file=sys.stderr,
+        )
         return 2
     with server:
         print(
-            f"gammon external: listening on {args.host}:{server.port} "
-            f"(in gnubg: set player 0 external localhost:{server.port})",
+            "gammon external: "
+            + tr(
+                "listening on {host}:{port} (in gnubg: set player 0 external localhost:{port})",
+                host=args.host,
+                port=server.port,
+            ),
             flush=True,
         )
         server.serve_forever()

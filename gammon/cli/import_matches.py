@@ -11,50 +11,55 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from gammon.cli.args import positive_int
 from gammon.errors import GammonError
+from gammon.i18n import ntr, tr
 
 
 def add_import(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "import",
-        help="import a folder of match files into a player's profile",
-        description="Read every match file in DIR and its folders (.mat, .txt, .sgf, .xg), find the "
-        "player NAME in each, analyse the matches the profile does not have yet (the same "
-        "match in another file or format counts once) and store the player's statistics "
-        "and marked decisions in the account's profile.",
+        help=tr("import a folder of match files into a player's profile"),
+        description=tr(
+            "Read every match file in DIR and its folders (.mat, .txt, .sgf, .xg), find the "
+            "player NAME in each, analyse the matches the profile does not have yet (the same "
+            "match in another file or format counts once) and store the player's statistics "
+            "and marked decisions in the account's profile."
+        ),
     )
-    p.add_argument("directory", metavar="DIR", help="the folder of match files")
-    p.add_argument("--player", required=True, metavar="NAME", help="the player's name in the files")
+    p.add_argument("directory", metavar="DIR", help=tr("the folder of match files"))
+    p.add_argument("--player", required=True, metavar="NAME", help=tr("the player's name in the files"))
     p.add_argument(
         "--account",
         default=None,
         metavar="ACCOUNT",
-        help="the account whose profile gets the matches (default: NAME); it must exist",
+        help=tr("the account whose profile gets the matches (default: NAME); it must exist"),
     )
     p.add_argument(
         "--database-url",
         default=None,
-        help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: the SQLite file "
-        "in the user's data directory)",
+        help=tr(
+            "SQLAlchemy URL, e.g. postgresql://user@host/db (default: the SQLite file "
+            "in the user's data directory)"
+        ),
     )
     p.add_argument(
         "--plies",
         type=int,
         choices=(0, 1, 2),
         default=None,
-        help="search depth of the analysis (default: the engine's default, 2)",
+        help=tr("search depth of the analysis (default: the engine's default, 2)"),
     )
     p.add_argument(
         "--workers",
         type=positive_int,
         default=None,
         metavar="N",
-        help="local processes analysing at once (default: every core)",
+        help=tr("local processes analysing at once (default: every core)"),
     )
     p.add_argument(
         "--ray",
         default=None,
         metavar="ADDRESS",
-        help="analyse on a Ray cluster ('local' starts one on this machine)",
+        help=tr("analyse on a Ray cluster ('local' starts one on this machine)"),
     )
     p.set_defaults(func=run_import)
 
@@ -73,7 +78,9 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         files = match_files(args.directory)
         if not files:
-            raise ValueError(f"no match files (.mat, .txt, .sgf, .xg) in {args.directory!r}")
+            raise ValueError(
+                tr("no match files (.mat, .txt, .sgf, .xg) in {directory}", directory=repr(args.directory))
+            )
         store = Store(args.database_url, check=True)
     except (GammonError, ValueError, OSError) as e:
         print(f"gammon import: {e}", file=sys.stderr)
@@ -81,7 +88,9 @@ def run_import(args: argparse.Namespace) -> int:
     try:
         account = Accounts(store).by_name(account_name)
         if account is None:
-            print(f"gammon import: no account is named {account_name!r}", file=sys.stderr)
+            print(
+                "gammon import: " + tr("no account is named {name}", name=repr(account_name)), file=sys.stderr
+            )
             return 2
         queue = AnalysisQueue(store)
         plies = DEFAULT_PLIES if args.plies is None else args.plies
@@ -89,18 +98,25 @@ def run_import(args: argparse.Namespace) -> int:
         if not plan.matched:
             seen = ", ".join(sorted(plan.names_seen, key=lambda n: (-plan.names_seen[n], n.lower())))
             print(
-                f"gammon import: {args.player!r} plays in none of the {len(files)} files; "
-                f"the players found are: {seen or 'none (no file could be read)'}",
+                "gammon import: "
+                + ntr(
+                    "{player} plays in none of the {n} files; the players found are: {seen}",
+                    "{player} plays in none of the {n} files; the players found are: {seen}",
+                    len(files),
+                    player=repr(args.player),
+                    n=len(files),
+                    seen=seen or tr("none (no file could be read)"),
+                ),
                 file=sys.stderr,
             )
             _failures(plan.failed, err)
             return 2
         job_ids = [job_id for job_id, _ in plan.queued]
         with Progress(
-            TextColumn("analysing"),
+            TextColumn(tr("analysing")),
             BarColumn(),
             MofNCompleteColumn(),
-            TextColumn("matches"),
+            TextColumn(tr("matches")),
             TimeRemainingColumn(),
             console=err,
             transient=True,
@@ -122,14 +138,24 @@ def run_import(args: argparse.Namespace) -> int:
     imported = [o for o in outcomes if o.status == "done"]
     duplicates = plan.duplicates + [o.name for o in outcomes if o.status == "duplicate"]
     failed = plan.failed + [(o.name, o.reason or "failed") for o in outcomes if o.status == "failed"]
-    out.print(f"{account.name}: {len(imported)} imported, {len(duplicates)} duplicates, {len(failed)} failed")
+    out.print(
+        tr(
+            "{name}: {imported} imported, {duplicates} duplicates, {failed} failed",
+            name=account.name,
+            imported=len(imported),
+            duplicates=len(duplicates),
+            failed=len(failed),
+        )
+    )
     _failures(failed, out)
     return 1 if failed else 0
 
 
 def _failures(failed: list[tuple[str, str]], console: Console) -> None:
     for name, reason in failed:
-        console.print(f"  failed: {name}: {reason}", markup=False, soft_wrap=True)
+        console.print(
+            "  " + tr("failed: {name}: {reason}", name=name, reason=reason), markup=False, soft_wrap=True
+        )
 
 
 __all__ = ["add_import", "run_import"]

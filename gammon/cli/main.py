@@ -14,7 +14,7 @@ from rich.console import Console
 from gammon import __version__
 from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
-from gammon.cli.args import positive_int
+from gammon.cli.args import install_argparse_words, positive_int
 from gammon.cli.convert import add_convert
 from gammon.cli.diagram import add_diagram
 from gammon.cli.drill import add_drill
@@ -26,7 +26,7 @@ from gammon.cli.rollout import add_rollout
 from gammon.dice import RandomDice
 from gammon.errors import GammonError
 from gammon.formats.convert import reading_format
-from gammon.i18n import LANGUAGE_NAMES, LANGUAGES, from_environment, tr, use_language
+from gammon.i18n import LANGUAGE_NAMES, LANGUAGES, N_, from_environment, normalize, tr, use_language
 from gammon.match import Match
 from gammon.rules import Rules
 from gammon.words import printable
@@ -40,40 +40,81 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS
 
     p = subparsers.add_parser(
-        "play", help="play in the terminal, against the computer or two at one keyboard",
-        description="Play backgammon in the terminal. Type 'help' at the prompt for the commands.")
-    p.add_argument("--two-player", action="store_true", help="two people at one keyboard")
-    p.add_argument("--level", default=None, type=_level(BASIC_LEVELS + ENGINE_LEVELS),
-                   help="the computer's strength: engine (2-ply, the default), engine-0ply (fast), "
-                        "pubeval, random; or gnubg-external:HOST:PORT, GNU Backgammon listening there "
-                        "(gnubg -t, then its command 'external localhost:PORT')")
-    p.add_argument("--match", type=positive_int, default=0, metavar="N",
-                   help="play a match to N points (default: a money game; a 1-point match has no cube)")
-    p.add_argument("--seed", type=int, default=None, help="seed the dice, for a reproducible game")
-    p.add_argument("--name", default=None,
-                   help="your name on the board (default: You); with --resume, the player you are")
-    p.add_argument("--resume", metavar="FILE",
-                   help="go on with a match saved with 'save' (a .mat file, or .txt, .sgf, .xg): its score, "
-                        "rules and the game in progress; the rule options given replace the file's")
-    p.add_argument("--no-crawford", action="store_true", help="matches: no Crawford rule")
-    p.add_argument("--no-jacoby", action="store_true", help="money: gammons count with a centred cube")
-    p.add_argument("--beavers", action="store_true", help="money: allow beavers")
-    p.add_argument("--cube-limit", type=positive_int, default=None, metavar="N",
-                   help="highest cube value, a power of two (e.g. 64); default: no limit")
-    p.add_argument("--auto-doubles", type=int, default=0, metavar="N",
-                   help="money: up to N automatic doubles on tied opening throws (default 0)")
-    p.add_argument("--no-cube", action="store_true", help="play without the doubling cube")
-    p.add_argument("--auto-roll", action="store_true",
-                   help="roll for you when doubling is not possible")
-    p.add_argument("--no-confirm", action="store_true",
-                   help="against the computer, end the turn as soon as the play is typed (no undo)")
-    p.add_argument("--plain", action="store_true", help="no colours, letters for checkers")
-    p.add_argument("--tutor", nargs="?", const="doubtful", default=None, metavar="LEVEL",
-                   choices=("doubtful", "bad", "very-bad"),
-                   help="before your play or cube action, warn when the engine marks it LEVEL or worse "
-                        "(doubtful, bad or very-bad; default doubtful), as 'gammon analyse' would, and ask "
-                        "whether to go on, take the better choice or choose again; the 'tutor' command "
-                        "switches it on or off during the game")
+        "play",
+        help=tr("play in the terminal, against the computer or two at one keyboard"),
+        description=tr("Play backgammon in the terminal. Type 'help' at the prompt for the commands."),
+    )
+    p.add_argument("--two-player", action="store_true", help=tr("two people at one keyboard"))
+    p.add_argument(
+        "--level",
+        default=None,
+        type=_level(BASIC_LEVELS + ENGINE_LEVELS),
+        help=tr(
+            "the computer's strength: engine (2-ply, the default), engine-0ply (fast), "
+            "pubeval, random; or gnubg-external:HOST:PORT, GNU Backgammon listening there "
+            "(gnubg -t, then its command 'external localhost:PORT')"
+        ),
+    )
+    p.add_argument(
+        "--match",
+        type=positive_int,
+        default=0,
+        metavar="N",
+        help=tr("play a match to N points (default: a money game; a 1-point match has no cube)"),
+    )
+    p.add_argument("--seed", type=int, default=None, help=tr("seed the dice, for a reproducible game"))
+    p.add_argument(
+        "--name",
+        default=None,
+        help=tr("your name on the board (default: You); with --resume, the player you are"),
+    )
+    p.add_argument(
+        "--resume",
+        metavar="FILE",
+        help=tr(
+            "go on with a match saved with 'save' (a .mat file, or .txt, .sgf, .xg): its score, "
+            "rules and the game in progress; the rule options given replace the file's"
+        ),
+    )
+    p.add_argument("--no-crawford", action="store_true", help=tr("matches: no Crawford rule"))
+    p.add_argument("--no-jacoby", action="store_true", help=tr("money: gammons count with a centred cube"))
+    p.add_argument("--beavers", action="store_true", help=tr("money: allow beavers"))
+    p.add_argument(
+        "--cube-limit",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=tr("highest cube value, a power of two (e.g. 64); default: no limit"),
+    )
+    p.add_argument(
+        "--auto-doubles",
+        type=int,
+        default=0,
+        metavar="N",
+        help=tr("money: up to N automatic doubles on tied opening throws (default 0)"),
+    )
+    p.add_argument("--no-cube", action="store_true", help=tr("play without the doubling cube"))
+    p.add_argument("--auto-roll", action="store_true", help=tr("roll for you when doubling is not possible"))
+    p.add_argument(
+        "--no-confirm",
+        action="store_true",
+        help=tr("against the computer, end the turn as soon as the play is typed (no undo)"),
+    )
+    p.add_argument("--plain", action="store_true", help=tr("no colours, letters for checkers"))
+    p.add_argument(
+        "--tutor",
+        nargs="?",
+        const="doubtful",
+        default=None,
+        metavar="LEVEL",
+        choices=("doubtful", "bad", "very-bad"),
+        help=tr(
+            "before your play or cube action, warn when the engine marks it LEVEL or worse "
+            "(doubtful, bad or very-bad; default doubtful), as 'gammon analyse' would, and ask "
+            "whether to go on, take the better choice or choose again; the 'tutor' command "
+            "switches it on or off during the game"
+        ),
+    )
     p.set_defaults(func=run_play)
 
 
@@ -90,7 +131,13 @@ def _level(levels: tuple[str, ...]) -> Callable[[str], str]:
                 raise argparse.ArgumentTypeError(str(e)) from None
         elif text not in levels:
             raise argparse.ArgumentTypeError(
-                f"invalid choice: {text!r} (choose from {', '.join(levels)} or {LEVEL_PREFIX}HOST:PORT)")
+                tr(
+                    "invalid choice: {text} (choose from {levels} or {prefix}HOST:PORT)",
+                    text=repr(text),
+                    levels=", ".join(levels),
+                    prefix=LEVEL_PREFIX,
+                )
+            )
         return text
 
     return read
@@ -108,9 +155,16 @@ def run_play(args: argparse.Namespace) -> int:
         print(f"gammon play: {e}", file=sys.stderr)
         return 2
     console = Console(no_color=args.plain or None, highlight=False)
-    session = PlaySession(match, seats, console=console, auto_roll=args.auto_roll,
-                          confirm_plays=not args.no_confirm, color=False if args.plain else None,
-                          autosave=True, tutor=tutor_level(args.tutor) if args.tutor else None)
+    session = PlaySession(
+        match,
+        seats,
+        console=console,
+        auto_roll=args.auto_roll,
+        confirm_plays=not args.no_confirm,
+        color=False if args.plain else None,
+        autosave=True,
+        tutor=tutor_level(args.tutor) if args.tutor else None,
+    )
     if args.resume:
         session.resumed(args.resume)
         if reading_format(args.resume).name == "mat":  # 'save' alone writes the file back
@@ -119,8 +173,9 @@ def run_play(args: argparse.Namespace) -> int:
 
 
 def _new_match(args: argparse.Namespace) -> Match:
-    rules = Rules(**{"use_cube": Rules.cube_matters(args.match), **_rule_options(args),
-                     "match_length": args.match})
+    rules = Rules(
+        **{"use_cube": Rules.cube_matters(args.match), **_rule_options(args), "match_length": args.match}
+    )
     return Match(rules, RandomDice(args.seed))
 
 
@@ -134,15 +189,24 @@ def _saved_match(args: argparse.Namespace) -> tuple[Match, tuple[str, str]]:
 def _rule_options(args: argparse.Namespace) -> dict[str, object]:
     """The rule options (Rules fields): for a new match, every one; with --resume, only those
     given, which replace the file's rules (an option left out keeps the file's)."""
-    options: dict[str, object] = {"crawford": not args.no_crawford, "jacoby": not args.no_jacoby,
-                                  "beavers": args.beavers, "cube_limit": args.cube_limit,
-                                  "automatic_doubles": args.auto_doubles}
+    options: dict[str, object] = {
+        "crawford": not args.no_crawford,
+        "jacoby": not args.no_jacoby,
+        "beavers": args.beavers,
+        "cube_limit": args.cube_limit,
+        "automatic_doubles": args.auto_doubles,
+    }
     if args.no_cube:
         options["use_cube"] = False
     if not args.resume:
         return options
-    left_out = {"crawford": True, "jacoby": True, "beavers": False, "cube_limit": None,
-                "automatic_doubles": 0}
+    left_out = {
+        "crawford": True,
+        "jacoby": True,
+        "beavers": False,
+        "cube_limit": None,
+        "automatic_doubles": 0,
+    }
     return {k: v for k, v in options.items() if k not in left_out or v != left_out[k]}
 
 
@@ -182,35 +246,64 @@ def _seat_name(level: str) -> str:
     return "gnubg" if level.startswith("gnubg-external:") else level
 
 
-_ID_FORMS = ("a Position ID (money, cube centred), a GNU Backgammon ID 'PositionID:MatchID' or an "
-             "XGID 'XGID=...'; the last two give the score, the cube and the dice")
+_ID_FORMS = N_(
+    "a Position ID (money, cube centred), a GNU Backgammon ID 'PositionID:MatchID' or an "
+    "XGID 'XGID=...'; the last two give the score, the cube and the dice"
+)
 
 
 def add_hint(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("hint", help="the engine's best plays for a position and a roll",
-                              description="Rank the plays of a position for a roll. The position is "
-                                          f"{_ID_FORMS}. The first run compiles the engine (once).")
-    p.add_argument("id", help="e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=...")
-    p.add_argument("dice", nargs="?", default=None,
-                   help="the roll, e.g. 31 or 3-1 (default: the dice in the ID)")
-    p.add_argument("-n", type=positive_int, default=5, help="how many plays to show (default 5)")
-    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
-                   help="search depth (default: the engine's default)")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: the position and the plays (for scripts)")
+    p = subparsers.add_parser(
+        "hint",
+        help=tr("the engine's best plays for a position and a roll"),
+        description=tr(
+            "Rank the plays of a position for a roll. The position is "
+            "{forms}. The first run compiles the engine (once).",
+            forms=tr(_ID_FORMS),
+        ),
+    )
+    p.add_argument("id", help=tr("e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=..."))
+    p.add_argument(
+        "dice", nargs="?", default=None, help=tr("the roll, e.g. 31 or 3-1 (default: the dice in the ID)")
+    )
+    p.add_argument("-n", type=positive_int, default=5, help=tr("how many plays to show (default 5)"))
+    p.add_argument(
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help=tr("search depth (default: the engine's default)"),
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=tr("print one JSON object: the position and the plays (for scripts)"),
+    )
     p.set_defaults(func=lambda a: _print_analysis("run_hint", a.id, a.dice, a.n, a.plies, None, a.json))
 
 
 def add_eval(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("eval", help="the engine's probabilities and cube decision for a position",
-                              description="Evaluate a position: winning chances, equity and the cube "
-                                          f"action. The position is {_ID_FORMS}.")
-    p.add_argument("id", help="e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=...")
-    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=None,
-                   help="search depth (default: the engine's default)")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: the position, its chances and the cube decision "
-                        "(for scripts)")
+    p = subparsers.add_parser(
+        "eval",
+        help=tr("the engine's probabilities and cube decision for a position"),
+        description=tr(
+            "Evaluate a position: winning chances, equity and the cube action. The position is {forms}.",
+            forms=tr(_ID_FORMS),
+        ),
+    )
+    p.add_argument("id", help=tr("e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=..."))
+    p.add_argument(
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help=tr("search depth (default: the engine's default)"),
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=tr("print one JSON object: the position, its chances and the cube decision (for scripts)"),
+    )
     p.set_defaults(func=lambda a: _print_analysis("run_eval", a.id, a.plies, None, a.json))
 
 
@@ -234,23 +327,45 @@ def add_serve(subparsers: argparse._SubParsersAction) -> None:
 
 
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    add_play, add_hint, add_eval, add_rollout, add_analyse, add_convert, add_serve, add_account,
-    add_import, add_drill, add_external, add_diagram,
+    add_play,
+    add_hint,
+    add_eval,
+    add_rollout,
+    add_analyse,
+    add_convert,
+    add_serve,
+    add_account,
+    add_import,
+    add_drill,
+    add_external,
+    add_diagram,
 ]
 
 
-LANG_HELP = ("the language of the messages: " + ", ".join(f"{code} ({name})" for code, name in
-                                                          LANGUAGE_NAMES.items())
-             + "; default: the locale's (LANGUAGE, LC_ALL, LC_MESSAGES, LANG)")
-
-
 def _add_lang(parser: argparse.ArgumentParser, default: object) -> None:
-    parser.add_argument("--lang", choices=LANGUAGES, default=default, help=LANG_HELP)
+    names = ", ".join(f"{code} ({name})" for code, name in LANGUAGE_NAMES.items())
+    parser.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        default=default,
+        help=tr(
+            "the language of the messages: {languages}; default: the locale's "
+            "(LANGUAGE, LC_ALL, LC_MESSAGES, LANG)",
+            languages=names,
+        ),
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gammon", description="Backgammon: play, analyse, serve.")
-    parser.add_argument("--version", action="version", version=f"gammon {__version__}")
+    """The command's parser, its help in the current language (argparse's own words too)."""
+    install_argparse_words()
+    parser = argparse.ArgumentParser(prog="gammon", description=tr("Backgammon: play, analyse, serve."))
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"gammon {__version__}",
+        help=tr("show program's version number and exit"),
+    )
     _add_lang(parser, None)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for add in SUBCOMMANDS:
@@ -262,10 +377,26 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``gammon`` console script."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    with use_language(args.lang or from_environment(os.environ)):
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the language first: the parser's help and errors are said in it
+    with use_language(_asked_language(argv) or from_environment(os.environ)):
+        parser = build_parser()
+        args = parser.parse_args(argv)
         return _run(parser, args)
+
+
+def _asked_language(argv: list[str]) -> str | None:
+    """The language ``--lang`` asks for, wherever it stands (before or after the command); None
+    without it (an unknown one is the parser's to refuse)."""
+    found = None
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            found = argv[i + 1]
+        elif arg.startswith("--lang="):
+            found = arg.removeprefix("--lang=")
+    return normalize(found)
 
 
 def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:

@@ -27,7 +27,6 @@ from gammon.formats.ids import read_id, situation_json
 from gammon.i18n import ntr, tr
 
 if TYPE_CHECKING:
-
     from gammon.dice import Dice
     from gammon.engine.engine import Engine
     from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutProgress, RolloutResult
@@ -46,42 +45,93 @@ def _standard_error(text: str) -> float:
 
 def add_rollout(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
-        "rollout", help="roll out a position, the plays of a roll, or a cube decision",
-        description="Play a position out many times with the engine (variance reduction and "
-                    "quasi-random dice, as GNU Backgammon). POSITION: a Position ID, a GNU "
-                    "Backgammon ID (PositionID:MatchID) or an XGID.")
-    p.add_argument("position", metavar="POSITION", help="e.g. 4HPwATDgc/ABMA")
-    p.add_argument("--dice", default=None, help="roll out the best plays of this roll, e.g. 31")
-    p.add_argument("-n", "--candidates", type=positive_int, default=5, metavar="N",
-                   help="with --dice: how many of the engine's best plays (default 5)")
-    p.add_argument("--cube", action="store_true",
-                   help="roll out the cube decision: no double vs double/take, cubeful")
-    p.add_argument("--cubeful", action="store_true",
-                   help="cube decisions inside the trials (position and plays rollouts)")
-    p.add_argument("--trials", type=positive_int, default=1296, metavar="N",
-                   help="games to play (default 1296; a multiple of 36 for quasi-random dice)")
-    p.add_argument("--truncate", type=not_negative_int, default=None, metavar="N",
-                   help="stop each game after N half-moves and evaluate (default: play to the end)")
-    p.add_argument("--plies", type=int, choices=(0, 1, 2), default=0,
-                   help="the plies of the engine's plays and of truncation (default 0)")
-    p.add_argument("--stop-at-se", type=_standard_error, default=None, metavar="SE",
-                   help="stop once the equity's standard error is at most SE (checked every 144 "
-                        "trials)")
-    p.add_argument("--no-variance-reduction", action="store_true", help="plain trials (faster, "
-                   "noisier)")
-    p.add_argument("--workers", type=positive_int, default=None, metavar="N",
-                   help="local processes (default: every core; the result does not depend on it)")
-    p.add_argument("--seed", type=not_negative_int, default=None,
-                   help="the dice (default: drawn at random and printed)")
-    p.add_argument("--ray", default=None, metavar="ADDRESS",
-                   help="run on a Ray cluster ('local' starts one here); needs gammon[cluster]")
-    p.add_argument("--json", action="store_true",
-                   help="print one JSON object: the position and the rollout's estimates (for scripts)")
+        "rollout",
+        help=tr("roll out a position, the plays of a roll, or a cube decision"),
+        description=tr(
+            "Play a position out many times with the engine (variance reduction and "
+            "quasi-random dice, as GNU Backgammon). POSITION: a Position ID, a GNU "
+            "Backgammon ID (PositionID:MatchID) or an XGID."
+        ),
+    )
+    p.add_argument("position", metavar="POSITION", help=tr("e.g. 4HPwATDgc/ABMA"))
+    p.add_argument("--dice", default=None, help=tr("roll out the best plays of this roll, e.g. 31"))
+    p.add_argument(
+        "-n",
+        "--candidates",
+        type=positive_int,
+        default=5,
+        metavar="N",
+        help=tr("with --dice: how many of the engine's best plays (default 5)"),
+    )
+    p.add_argument(
+        "--cube",
+        action="store_true",
+        help=tr("roll out the cube decision: no double vs double/take, cubeful"),
+    )
+    p.add_argument(
+        "--cubeful",
+        action="store_true",
+        help=tr("cube decisions inside the trials (position and plays rollouts)"),
+    )
+    p.add_argument(
+        "--trials",
+        type=positive_int,
+        default=1296,
+        metavar="N",
+        help=tr("games to play (default 1296; a multiple of 36 for quasi-random dice)"),
+    )
+    p.add_argument(
+        "--truncate",
+        type=not_negative_int,
+        default=None,
+        metavar="N",
+        help=tr("stop each game after N half-moves and evaluate (default: play to the end)"),
+    )
+    p.add_argument(
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=0,
+        help=tr("the plies of the engine's plays and of truncation (default 0)"),
+    )
+    p.add_argument(
+        "--stop-at-se",
+        type=_standard_error,
+        default=None,
+        metavar="SE",
+        help=tr("stop once the equity's standard error is at most SE (checked every 144 trials)"),
+    )
+    p.add_argument("--no-variance-reduction", action="store_true", help=tr("plain trials (faster, noisier)"))
+    p.add_argument(
+        "--workers",
+        type=positive_int,
+        default=None,
+        metavar="N",
+        help=tr("local processes (default: every core; the result does not depend on it)"),
+    )
+    p.add_argument(
+        "--seed",
+        type=not_negative_int,
+        default=None,
+        help=tr("the dice (default: drawn at random and printed)"),
+    )
+    p.add_argument(
+        "--ray",
+        default=None,
+        metavar="ADDRESS",
+        help=tr("run on a Ray cluster ('local' starts one here); needs gammon[cluster]"),
+    )
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help=tr("print one JSON object: the position and the rollout's estimates (for scripts)"),
+    )
     p.set_defaults(func=run_rollout)
 
 
-def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
-                console: Console | None = None) -> int:
+def run_rollout(
+    args: argparse.Namespace, engine: Engine | None = None, console: Console | None = None
+) -> int:
     from gammon.engine.engine import Engine
     from gammon.engine.rollout.rollouts import RolloutSettings
 
@@ -89,22 +139,36 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
     try:
         given = read_id(args.position)
         dice = parse_dice(args.dice) if args.dice is not None else given.dice
-        settings = RolloutSettings(trials=args.trials, seed=args.seed, truncate=args.truncate,
-                                   variance_reduction=not args.no_variance_reduction,
-                                   cubeful=args.cubeful or args.cube, stop_at_se=args.stop_at_se)
+        settings = RolloutSettings(
+            trials=args.trials,
+            seed=args.seed,
+            truncate=args.truncate,
+            variance_reduction=not args.no_variance_reduction,
+            cubeful=args.cubeful or args.cube,
+            stop_at_se=args.stop_at_se,
+        )
     except (GammonError, ValueError) as e:
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
     engine = engine or Engine(plies=args.plies)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                   TimeRemainingColumn(), console=Console(stderr=True), auto_refresh=False,
-                   transient=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        auto_refresh=False,
+        transient=True,
+    )
     task = bar.add_task(tr("rolling out"), total=args.trials)
 
     def progress(p: RolloutProgress) -> None:
         best = max(range(len(p.equity)), key=lambda i: p.equity[i])
-        bar.update(task, completed=p.trials,
-                   description=_equity_words(f"{p.equity[best]:+.4f} ± {_se(p.standard_error[best])}"))
+        bar.update(
+            task,
+            completed=p.trials,
+            description=_equity_words(f"{p.equity[best]:+.4f} ± {_se(p.standard_error[best])}"),
+        )
         bar.refresh()
 
     options: dict[str, Any] = dict(workers=args.workers, ray_address=args.ray, progress=progress)
@@ -130,8 +194,9 @@ def run_rollout(args: argparse.Namespace, engine: Engine | None = None,
         print(json.dumps({"context": situation_json(given), **rollout_json(outcome)}))
         return 0
     if result is None:
-        out.print(tr("Position {id}, dice {dice}: no legal play, nothing to roll out", id=position.id,
-                     dice=dice))
+        out.print(
+            tr("Position {id}, dice {dice}: no legal play, nothing to roll out", id=position.id, dice=dice)
+        )
         return 0
     out.print(_heading(position, result))
     if args.cube:
@@ -157,8 +222,12 @@ def _se(value: float) -> str:
 
 def _heading(position: Position, result: RolloutResult) -> str:
     s = result.settings
-    parts = [tr("Rollout of {id}", id=position.id), f"{s.plies}-ply",
-             ntr("{n} trials", "{n} trials", result.trials, n=result.trials), tr("seed {seed}", seed=s.seed)]
+    parts = [
+        tr("Rollout of {id}", id=position.id),
+        f"{s.plies}-ply",
+        ntr("{n} trials", "{n} trials", result.trials, n=result.trials),
+        tr("seed {seed}", seed=s.seed),
+    ]
     if result.trials < s.trials:
         parts.append(tr("stopped at standard error {se}", se=s.stop_at_se))
     if s.truncate is not None:
@@ -174,10 +243,13 @@ def _position_table(r: RolloutResult) -> object:
     table.add_column(tr("estimate"), justify="right")
     table.add_column(tr("std. error"), justify="right")
     p, se = r.probabilities, r.standard_error
-    for name, value, err in ((tr("win"), p.win, se.win), (tr("win gammon"), p.win_gammon, se.win_gammon),
-                             (tr("win backgammon"), p.win_backgammon, se.win_backgammon),
-                             (tr("lose gammon"), p.lose_gammon, se.lose_gammon),
-                             (tr("lose backgammon"), p.lose_backgammon, se.lose_backgammon)):
+    for name, value, err in (
+        (tr("win"), p.win, se.win),
+        (tr("win gammon"), p.win_gammon, se.win_gammon),
+        (tr("win backgammon"), p.win_backgammon, se.win_backgammon),
+        (tr("lose gammon"), p.lose_gammon, se.lose_gammon),
+        (tr("lose backgammon"), p.lose_backgammon, se.lose_backgammon),
+    ):
         table.add_row(name, f"{value:.2%}", tr("n/a") if math.isnan(err) else f"{err:.2%}")
     table.add_row(tr("cubeless equity"), f"{r.cubeless_equity:+.4f}", _se(se.cubeless_equity))
     if r.settings.cubeful:
@@ -196,9 +268,16 @@ def _plays_table(plays: list, dice: Dice) -> object:
     best = plays[0].result.equity
     for rank, (play, r) in enumerate(plays, 1):
         p = r.probabilities
-        table.add_row(str(rank), str(play), f"{r.equity:+.4f}", _se(r.standard_error.equity),
-                      "" if rank == 1 else f"{r.equity - best:+.4f}", f"{p.win:.1%}",
-                      f"{p.win_gammon:.1%}", f"{p.lose_gammon:.1%}")
+        table.add_row(
+            str(rank),
+            str(play),
+            f"{r.equity:+.4f}",
+            _se(r.standard_error.equity),
+            "" if rank == 1 else f"{r.equity - best:+.4f}",
+            f"{p.win:.1%}",
+            f"{p.win_gammon:.1%}",
+            f"{p.lose_gammon:.1%}",
+        )
     return table
 
 
@@ -214,9 +293,11 @@ def _cube_table(cube: object) -> object:
     table.add_column(tr("std. error"), justify="right")
     if d.match_winning_chances:
         table.add_column(tr("match winning chance"), justify="right")
-    rows = ((tr("no double"), d.no_double, cube.no_double.standard_error.equity),
-            (tr("double, take"), d.double_take, cube.double_take.standard_error.equity),
-            (tr("double, pass"), d.double_pass, 0.0))
+    rows = (
+        (tr("no double"), d.no_double, cube.no_double.standard_error.equity),
+        (tr("double, take"), d.double_take, cube.double_take.standard_error.equity),
+        (tr("double, pass"), d.double_pass, 0.0),
+    )
     for i, (name, value, err) in enumerate(rows):
         cells = [name, f"{value:+.4f}", _se(err)]
         if d.match_winning_chances:

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
 from gammon.errors import StoreUnavailableError
+from gammon.i18n import ntr, tr
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -31,60 +32,143 @@ def _seconds(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            tr("expected a positive number of seconds, got {text}", text=repr(text))
+        )
     return value
 
 
 def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
     """Add ``serve`` to a CLI's subcommands; the lead's main dispatches to :func:`run_serve`."""
-    p = subparsers.add_parser("serve", help="play in the browser: start the web server",
-                              description="Serve the browser UI and the JSON/WebSocket API.")
-    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (default 8000)")
-    p.add_argument("--database-url", default=None,
-                   help="SQLAlchemy URL, e.g. postgresql://user@host/db (default: an SQLite file in "
-                        "the user's data directory)")
-    p.add_argument("--rate-limit", type=float, default=20.0, metavar="N",
-                   help="actions a second one client may send (bursts of 2N; default 20)")
+    p = subparsers.add_parser(
+        "serve",
+        help=tr("play in the browser: start the web server"),
+        description=tr("Serve the browser UI and the JSON/WebSocket API."),
+    )
+    p.add_argument("--host", default="127.0.0.1", help=tr("address to listen on (default 127.0.0.1)"))
+    p.add_argument("--port", type=int, default=8000, help=tr("port to listen on (default 8000)"))
+    p.add_argument(
+        "--database-url",
+        default=None,
+        help=tr(
+            "SQLAlchemy URL, e.g. postgresql://user@host/db (default: an SQLite file in "
+            "the user's data directory)"
+        ),
+    )
+    p.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        metavar="N",
+        help=tr("actions a second one client may send (bursts of 2N; default 20)"),
+    )
     # The default lives in gammon.web.presence; importing it here would load FastAPI for every command.
-    p.add_argument("--away-after", type=_seconds, default=None, metavar="SECONDS",
-                   help="online games: how long a player who must act may be disconnected before "
-                        "the opponent may claim the game (default 300)")
-    p.add_argument("--forwarded-allow-ips", default=None, metavar="IPS",
-                   help="behind a reverse proxy: the proxies' addresses (comma-separated, or '*') whose "
-                        "X-Forwarded-For/-Proto headers are trusted for the client's address (default: "
-                        "none; the rate limits count the connecting address)")
-    p.add_argument("--public-url", default=None, metavar="URL",
-                   help="the server's address as its users reach it, e.g. https://gammon.example.org: "
-                        "the links to matches start with it (default: the address the request came to)")
-    p.add_argument("--allowed-hosts", default="", metavar="NAMES",
-                   help="host names the server answers to besides its own addresses and localhost "
-                        "(comma-separated, or '*' for any); requests naming another are refused")
-    p.add_argument("--ws-per-address", type=_count, default=64, metavar="N",
-                   help="WebSockets one client address may hold open at once (default 64)")
-    p.add_argument("--max-connections", type=_count, default=1000, metavar="N",
-                   help="connections (WebSockets too) each server process holds open at once; past it, "
-                        "a request or handshake is answered 503 (default 1000)")
-    p.add_argument("--workers", type=_count, default=1, metavar="N",
-                   help="server processes sharing the port (PostgreSQL only: live updates cross "
-                        "processes with LISTEN/NOTIFY; default 1)")
-    p.add_argument("--engine-workers", type=_count, default=1, metavar="N",
-                   help="worker processes for the engine's work (the computer's moves, hints) in "
-                        "each server process (default 1)")
-    p.add_argument("--profile-plies", type=int, choices=range(4), default=None, metavar="N",
-                   help="the depth (0-3 plies) of the analyses of players' matches for their profiles "
-                        "(default 2, as 'gammon analyse')")
+    p.add_argument(
+        "--away-after",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help=tr(
+            "online games: how long a player who must act may be disconnected before "
+            "the opponent may claim the game (default 300)"
+        ),
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="IPS",
+        help=tr(
+            "behind a reverse proxy: the proxies' addresses (comma-separated, or '*') whose "
+            "X-Forwarded-For/-Proto headers are trusted for the client's address (default: "
+            "none; the rate limits count the connecting address)"
+        ),
+    )
+    _add_access_options(p)
+    p.add_argument(
+        "--workers",
+        type=_count,
+        default=1,
+        metavar="N",
+        help=tr(
+            "server processes sharing the port (PostgreSQL only: live updates cross "
+            "processes with LISTEN/NOTIFY; default 1)"
+        ),
+    )
+    p.add_argument(
+        "--engine-workers",
+        type=_count,
+        default=1,
+        metavar="N",
+        help=tr(
+            "worker processes for the engine's work (the computer's moves, hints) in "
+            "each server process (default 1)"
+        ),
+    )
+    p.add_argument(
+        "--profile-plies",
+        type=int,
+        choices=range(4),
+        default=None,
+        metavar="N",
+        help=tr(
+            "the depth (0-3 plies) of the analyses of players' matches for their profiles "
+            "(default 2, as 'gammon analyse')"
+        ),
+    )
     # Test-only: reproducible games for end-to-end tests. Never use it for real play.
     p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
-    p.add_argument("--log-level", default="warning",
-                   choices=["critical", "error", "warning", "info", "debug"])
+    p.add_argument(
+        "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
+    )
     p.set_defaults(run=run_serve)
     return p
 
 
+def _add_access_options(p: argparse.ArgumentParser) -> None:
+    """The options of how users reach the server and how many connections it holds."""
+    p.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help=tr(
+            "the server's address as its users reach it, e.g. https://gammon.example.org: "
+            "the links to matches start with it (default: the address the request came to)"
+        ),
+    )
+    p.add_argument(
+        "--allowed-hosts",
+        default="",
+        metavar="NAMES",
+        help=tr(
+            "host names the server answers to besides its own addresses and localhost "
+            "(comma-separated, or '*' for any); requests naming another are refused"
+        ),
+    )
+
+    p.add_argument(
+        "--ws-per-address",
+        type=_count,
+        default=64,
+        metavar="N",
+        help=tr("WebSockets one client address may hold open at once (default 64)"),
+    )
+    p.add_argument(
+        "--max-connections",
+        type=_count,
+        default=1000,
+        metavar="N",
+        help=tr(
+            "connections (WebSockets too) each server process holds open at once; past it, "
+            "a request or handshake is answered 503 (default 1000)"
+        ),
+    )
+
+
 def _count(text: str) -> int:
     if not (text.isdigit() and int(text) >= 1):
-        raise argparse.ArgumentTypeError(f"expected a whole number of processes from 1, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            tr("expected a whole number of processes from 1, got {text}", text=repr(text))
+        )
     return int(text)
 
 
@@ -139,7 +223,7 @@ def _warming(app: FastAPI, announce: str | None) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[Any]:
         # A first game that waited on the engine's loading looked hung.
-        print("gammon: loading the engine ...", flush=True)
+        print("gammon: " + tr("loading the engine ..."), flush=True)
         start = time.monotonic()
         try:
             with compile_notice():
@@ -149,8 +233,14 @@ def _warming(app: FastAPI, announce: str | None) -> FastAPI:
             raise
         workers = hub.pool.workers
         print(
-            f"gammon: engine loaded in {time.monotonic() - start:.1f} s ({workers} engine "
-            f"worker{'s' if workers > 1 else ''})",
+            "gammon: "
+            + ntr(
+                "engine loaded in {seconds} s ({n} engine worker)",
+                "engine loaded in {seconds} s ({n} engine workers)",
+                workers,
+                seconds=f"{time.monotonic() - start:.1f}",
+                n=workers,
+            ),
             flush=True,
         )
         async with inner(app) as state:
@@ -197,7 +287,11 @@ def run_serve(args: argparse.Namespace) -> int:
 
     problem = _cannot_listen(args.host, args.port)
     if problem:
-        print(f"gammon serve: cannot listen on {args.host}:{args.port}: {problem}", file=sys.stderr)
+        print(
+            "gammon serve: "
+            + tr("cannot listen on {host}:{port}: {error}", host=args.host, port=args.port, error=problem),
+            file=sys.stderr,
+        )
         return 2
     try:
         # Refuses a damaged database, then creates the tables once, before any server process starts.
@@ -209,8 +303,12 @@ def run_serve(args: argparse.Namespace) -> int:
     store.close()
     if args.workers > 1 and not notifies:
         raise SystemExit(
-            f"gammon serve: --workers {args.workers} needs PostgreSQL (--database-url "
-            "postgresql://...): SQLite cannot tell one process of another's actions"
+            "gammon serve: "
+            + tr(
+                "--workers {n} needs PostgreSQL (--database-url postgresql://...): SQLite cannot tell one "
+                "process of another's actions",
+                n=args.workers,
+            )
         )
     os.environ[_CONFIG] = json.dumps(
         {
@@ -226,9 +324,13 @@ def run_serve(args: argparse.Namespace) -> int:
             "supervisor": os.getpid(),
         }
     )
-    serving = (
-        f"gammon: serving on http://{args.host}:{args.port}/ (database {url!r}, "
-        f"{args.workers} process{'es' if args.workers > 1 else ''})"
+    serving = "gammon: " + ntr(
+        "serving on {url} (database {database}, {n} process)",
+        "serving on {url} (database {database}, {n} processes)",
+        args.workers,
+        url=f"http://{args.host}:{args.port}/",
+        database=repr(url),
+        n=args.workers,
     )
     if args.workers > 1:  # each process loads its engine before it takes a connection
         print(serving, flush=True)

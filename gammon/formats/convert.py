@@ -37,6 +37,7 @@ from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
 from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
+from gammon.i18n import tr
 from gammon.match import Match
 from gammon.rules import GameResult, Rules
 from gammon.words import describe
@@ -191,7 +192,7 @@ def _write_sgf(t: Transcript) -> str:
 
 def _read_xg(data: bytes | str) -> Transcript:
     if isinstance(data, str):
-        raise InvalidNotationError("an eXtreme Gammon file is binary: read its bytes, not text")
+        raise InvalidNotationError(tr("an eXtreme Gammon file is binary: read its bytes, not text"))
     record = read_xg(data)
     h = record.header
     info = {"event": h.event, "place": h.location, "round": h.round, "annotator": h.transcriber}
@@ -215,15 +216,19 @@ def find_format(name: str) -> MatchFormat:
     for fmt in FORMATS:
         if key == fmt.name or "." + key in fmt.extensions:
             return fmt
-    raise ValueError(f"unknown match file format {name!r}; gammon knows "
-                     + ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS))
+    known = ", ".join(f"{f.name} ({' '.join(f.extensions)})" for f in FORMATS)
+    raise ValueError(
+        tr("unknown match file format {name}; gammon knows {known}", name=repr(name), known=known)
+    )
 
 
 def format_of(path: str | Path) -> MatchFormat:
     """The format of a file, by its extension."""
     suffix = Path(path).suffix.lower()
     if not suffix:
-        raise ValueError(f"{str(path)!r} has no extension to tell its format; name one with --from/--to")
+        raise ValueError(
+            tr("{path} has no extension to tell its format; name one with --from/--to", path=repr(str(path)))
+        )
     return find_format(suffix)
 
 
@@ -261,7 +266,7 @@ def read_match(data: bytes | str, format: MatchFormat | str | None = None,
     fmt = sniff_format(data) if format is None else find_format(format) if isinstance(format, str) else format
     reader = (fmt.read_partial if partial else None) or fmt.read
     if reader is None:
-        raise ValueError(f"gammon cannot read {fmt.name} files")
+        raise ValueError(tr("gammon cannot read {format} files", format=fmt.name))
     return reader(data)
 
 
@@ -274,9 +279,9 @@ def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -
     source = find_format(source) if isinstance(source, str) else source
     target = find_format(target) if isinstance(target, str) else target
     if source.read is None:
-        raise ValueError(f"gammon cannot read {source.name} files")
+        raise ValueError(tr("gammon cannot read {format} files", format=source.name))
     if target.write is None or target.read is None:
-        raise ValueError(f"gammon cannot write {target.name} files")
+        raise ValueError(tr("gammon cannot write {format} files", format=target.name))
     before = read_match(data, source)
     text = target.write(before)
     try:

@@ -16,6 +16,7 @@ from fastapi import WebSocket
 
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, IllegalActionError, StaleActionError, StoreUnavailableError
+from gammon.i18n import use_language
 from gammon.rules import Rules
 from gammon.store import Store
 from gammon.store.batch import BatchWriter
@@ -281,7 +282,8 @@ class Hub:
         """Send a new socket its first state."""
         async with live.lock:
             await self._fresh(live)
-            out.put(state_message(self._view(live, seat, detail)))
+            with use_language(out.lang):
+                out.put(state_message(self._view(live, seat, detail)))
 
     @staticmethod
     async def _fresh(live: LiveMatch) -> None:
@@ -296,14 +298,17 @@ class Hub:
     def _messages(
         self, live: LiveMatch, seats: Container[int | None] | None = None
     ) -> list[tuple[Outbox, str]]:
-        views: dict[tuple[int | None, Detail], str] = {}
+        # one view per seat, detail and language, however many sockets share it
+        views: dict[tuple[int | None, Detail, str], str] = {}
         messages = []
-        for ws, s, detail in list(self.sockets.get(live.id, ())):
+        for out, s, detail in list(self.sockets.get(live.id, ())):
             if seats is not None and s not in seats:
                 continue
-            if (s, detail) not in views:
-                views[(s, detail)] = state_message(self._view(live, s, detail))
-            messages.append((ws, views[(s, detail)]))
+            key = (s, detail, out.lang)
+            if key not in views:
+                with use_language(out.lang):
+                    views[key] = state_message(self._view(live, s, detail))
+            messages.append((out, views[key]))
         return messages
 
     @staticmethod

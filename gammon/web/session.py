@@ -59,7 +59,8 @@ class LiveMatch:
         self._stored = log.first + len(log.actions)  # actions stored: the seq of the next
         self._retract_from: int | None = None  # stored actions from this seq on are taken back
         self.lock = asyncio.Lock()
-        self.log_cache: dict[int, tuple[int, list[str]]] = {}  # game number -> (actions seen, lines)
+        # (game number, language) -> (actions seen, lines)
+        self.log_cache: dict[tuple[int, str], tuple[int, list[str]]] = {}
         self.unsaved: list[MatchAction] = []  # made in memory, not yet stored
         # A write failed and the reload after it too (the database was away): memory may hold an
         # action that was never stored, so the match is replayed from the store before its next use.
@@ -217,7 +218,8 @@ class LiveMatch:
         history = game.history
         number = len(match.games) - 1
         if len(history) < done:  # an undo took the last play back
-            self.log_cache.pop(number + 1, None)
+            for key in [k for k in self.log_cache if k[0] == number + 1]:
+                del self.log_cache[key]
             for _ in range(done - len(history)):
                 self._take_back()
         for action in history[done:]:

@@ -71,6 +71,9 @@ class Outbox:
         self.account: int | None = None
         """The account whose seat this is, when the socket came signed in to it (its own devices
         share the seat without asking)."""
+        self.lang = "en"
+        """The language of the reader (the ``gammon_lang`` cookie or Accept-Language at connect): the
+        game log of its states is worded in it."""
         self._queue: asyncio.Queue[Any] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
 

@@ -1,4 +1,5 @@
-"""What one seat sees of a live match: the wire MatchView and a readable game log."""
+"""What one seat sees of a live match: the wire MatchView and a readable game log, worded in the
+current language (gammon.i18n.use_language: the hub sets each socket's, the API each request's)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import NamedTuple
 
 from gammon.formats.matchid import gnubg_id
 from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
-from gammon.i18n import N_
+from gammon.i18n import N_, current_language, tr
 from gammon.rules import Rules
 from gammon.steps import step_sequences
 from gammon.web.actions import NAMES_KEY
@@ -42,6 +43,15 @@ def player_names(live: LiveMatch) -> tuple[str, str]:
 
 
 _NOT_IN_MAT = re.compile(r'[():"\[\]]')  # the score line splits on ':', the header tags quote and bracket
+
+
+def log_names(live: LiveMatch) -> tuple[str, str]:
+    """:func:`player_names` as the log says them: the default names in the current language ("You"
+    stays, so the log says "You roll" in the language's own words)."""
+    given = live.record.rules.get(NAMES_KEY) or (None, None)
+    if live.record.mode == "computer":
+        return (given[0] or N_("You"), tr("Computer ({level})", level=live.record.level))
+    return (given[0] or tr("White"), given[1] or tr("Black"))
 
 
 def mat_name(name: str, default: str) -> str:
@@ -122,7 +132,7 @@ def match_view(
             reason=result.reason,
         ),
         log=match_log(live),
-        last_play=last_play(game, len(match.games), viewer, names),
+        last_play=last_play(game, len(match.games), viewer, log_names(live)),
         opponent_away=absence.seconds,
         claim_in=absence.claim_in,
         opponent_joined=absence.joined,
@@ -176,15 +186,21 @@ def _wire_step(step: tuple[int, int], same_side: bool) -> tuple[int | str, int |
 
 
 def match_log(live: LiveMatch) -> list[str]:
-    names = player_names(live)
+    """The match's log in the current language."""
+    names = log_names(live)
+    lang = current_language()
     lines: list[str] = []
     for number, game in enumerate(live.match.games, start=1):
-        lines.append(f"Game {number}" + (" (Crawford)" if game.crawford_game else ""))
-        # Lines already made are kept on the live match: a view costs one line per new action.
-        done, made = live.log_cache.get(number, (0, []))
+        if game.crawford_game:
+            lines.append(tr("Game {number} (Crawford)", number=number))
+        else:
+            lines.append(tr("Game {number}", number=number))
+        # Lines already made are kept on the live match, per language: a view costs one line per
+        # new action and language read, however many sockets watch.
+        done, made = live.log_cache.get((number, lang), (0, []))
         history = game.history
         made = made + [line for action in history[done:] if (line := action_line(action, names))]
-        live.log_cache[number] = (len(history), made)
+        live.log_cache[(number, lang)] = (len(history), made)
         lines.extend(made)
         if game.result is not None:
             lines.append(result_line(game, names))
@@ -200,10 +216,11 @@ def game_log(game: Game, names: tuple[str, str]) -> list[str]:
 def result_line(game: Game, names: tuple[str, str]) -> str:
     r = game.result
     assert r is not None
-    third, second = {1: (N_("{name} wins {points}"), N_("You win {points}")),
-                     2: (N_("{name} wins {points} (gammon)"), N_("You win {points} (gammon)")),
-                     3: (N_("{name} wins {points} (backgammon)"),
-                         N_("You win {points} (backgammon)"))}[int(r.kind)]
+    third, second = {
+        1: (N_("{name} wins {points}"), N_("You win {points}")),
+        2: (N_("{name} wins {points} (gammon)"), N_("You win {points} (gammon)")),
+        3: (N_("{name} wins {points} (backgammon)"), N_("You win {points} (backgammon)")),
+    }[int(r.kind)]
     return say_of(names[r.winner], third, second, points=points_text(r.points))
 
 
@@ -215,4 +232,4 @@ def action_line(action: Action, names: tuple[str, str]) -> str | None:
     return describe(action, names)
 
 
-__all__ = ["COMPUTER_SEAT", "match_view", "match_log", "game_log", "player_names"]
+__all__ = ["COMPUTER_SEAT", "match_view", "match_log", "game_log", "log_names", "player_names"]

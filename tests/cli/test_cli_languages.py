@@ -4,6 +4,7 @@ the language chosen by --lang or the locale."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import os
 import subprocess
@@ -12,6 +13,7 @@ import sys
 import pytest
 from rich.console import Console
 
+from gammon.cli.main import build_parser, main
 from gammon.cli.session import COMMANDS, PlaySession, Seat, resolve
 from gammon.cli.words import fold, local_commands, local_resign_words, no_words, yes_words
 from gammon.dice import ScriptedDice
@@ -150,3 +152,88 @@ def test_the_cube_advice_says_in_english_what_the_engine_says_and_is_translated(
     assert cube_advice(decision) == str(decision)
     with use_language("pl"):
         assert cube_advice(decision).startswith("za dobrze na podwojenie, przyjęcie (odpowiedź przeciwnika")
+
+
+def _helps(parser: argparse.ArgumentParser) -> dict[str, str]:
+    """Every help and description text of ``parser`` and its subcommands, by where it stands."""
+    found = {"description": parser.description or ""}
+    for action in parser._actions:
+        if action.help and action.help != argparse.SUPPRESS:
+            found[f"{parser.prog} {'/'.join(action.option_strings) or action.dest}"] = action.help
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                found[f"{parser.prog} {choice.dest}"] = choice.help or ""
+            for name, sub in action.choices.items():
+                found |= {f"{name} {k}": v for k, v in _helps(sub).items()}
+    return found
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_every_commands_help_is_translated(lang):
+    english = _helps(build_parser())
+    with use_language(lang):
+        local = _helps(build_parser())
+    assert local.keys() == english.keys()
+    assert [where for where, text in local.items() if text == english[where]] == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "play",
+        "hint",
+        "eval",
+        "rollout",
+        "analyse",
+        "convert",
+        "serve",
+        "account",
+        "import",
+        "drill",
+        "external",
+        "diagram",
+    ],
+)
+def test_each_commands_help_in_polish(command, capsys):
+    with pytest.raises(SystemExit) as done:
+        main(["--lang", "pl", command, "--help"])
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("użycie: gammon ") and "\nopcje:\n" in out, out
+    assert "pokaż tę pomoc i zakończ" in out and "usage:" not in out and "show this help" not in out
+    # --lang after the command says the same
+    with pytest.raises(SystemExit):
+        main([command, "--lang", "pl", "--help"])
+    assert capsys.readouterr().out == out
+
+
+def test_argparse_errors_and_a_commands_refusal_in_polish(capsys, tmp_path):
+    with pytest.raises(SystemExit) as done:
+        main(["play", "--lang", "pl", "--match", "x"])
+    assert done.value.code == 2
+    assert capsys.readouterr().err.endswith(
+        "gammon play: błąd: argument --match: 'x' nie jest liczbą całkowitą\n"
+    )
+    with pytest.raises(SystemExit):
+        main(["--lang", "pl", "hint"])
+    assert "błąd: wymagane są argumenty: id" in capsys.readouterr().err
+    assert (
+        main(["--lang", "pl", "import", str(tmp_path), "--player", "Ala", "--database-url", "sqlite://"]) == 2
+    )
+    assert (
+        capsys.readouterr().err
+        == f"gammon import: brak plików meczów (.mat, .txt, .sgf, .xg) w {str(tmp_path)!r}\n"
+    )
+
+
+def test_the_help_and_errors_stay_english_without_a_language(capsys):
+    with pytest.raises(SystemExit):
+        main(["play", "--help"])
+    out = capsys.readouterr().out
+    assert out.startswith("usage: gammon play ") and "\noptions:\n" in out
+    assert "  -h, --help            show this help message and exit\n" in out
+    with pytest.raises(SystemExit):
+        main(["play", "--match", "x"])
+    assert capsys.readouterr().err.endswith(
+        "gammon play: error: argument --match: 'x' is not a whole number\n"
+    )

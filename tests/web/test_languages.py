@@ -172,3 +172,28 @@ def _canned(analysis: dict):
             route.fulfill(status=404, json={"error": "not here"})
 
     return serve
+
+
+def test_the_game_log_comes_in_the_readers_language(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    url, headers = f"/api/matches/{m['match_id']}", auth(m["token"])
+    english = client.get(url, headers=headers).json()
+    assert english["log"][0] == "Game 1" and english["log"][1].startswith("White throws ")
+    czech = client.get(url, headers={**headers, "Accept-Language": "cs-CZ,cs;q=0.9"}).json()
+    assert czech["log"][0] == "Hra 1" and czech["log"][1].startswith("Bílý hází ")
+    # a socket reads its language at connect: the cookie, which wins over Accept-Language
+    client.cookies.set("gammon_lang", "pl")
+    ws_url = f"/ws/matches/{m['match_id']}?token={m['token']}"
+    with client.websocket_connect(ws_url, headers={"Accept-Language": "cs"}) as ws:
+        polish = ws.receive_json()["state"]
+        assert polish["log"][0] == "Gra 1" and polish["log"][1].startswith("Biały ")
+        assert polish["log"][1:] != czech["log"][1:]
+        client.cookies.clear()
+        plays = client.post(
+            f"{url}/actions",
+            headers={**headers, "Accept-Language": "en"},
+            json={"action": "play", "play": english["plays"][0]},
+        )
+        assert plays.json()["log"][0] == "Game 1"  # the request's own answer: English
+        pushed = ws.receive_json()["state"]  # the push to the socket: still Polish
+        assert pushed["log"][0] == "Gra 1" and len(pushed["log"]) == len(plays.json()["log"])

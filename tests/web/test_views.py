@@ -5,6 +5,7 @@ from __future__ import annotations
 from gammon.dice import ScriptedDice
 from gammon.formats.ids import read_id
 from gammon.formats.matchid import gnubg_id
+from gammon.i18n import use_language
 from gammon.rules import Rules
 from gammon.situation import CubeOwner
 from gammon.store import Store
@@ -179,3 +180,24 @@ def test_each_frame_has_the_gnubg_id_of_its_board(tmp_path) -> None:
             assert s.match_length == 5
         taken = read_id(frames[3].gnubg_id)  # player 0 doubled, player 1 took: player 0 rolls next
         assert (taken.cube_value, taken.cube_owner) == (2, CubeOwner.OPPONENT)
+
+
+def test_the_log_is_worded_in_the_current_language_and_kept_per_language(tmp_path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    live = _live(store, "computer", [(5, 3), (6, 6)], level="random")
+    live.act(0, ActionRequest(action="play", play="8/3 6/3"))
+    with use_language("pl"):
+        polish = match_view(live, 0)
+    english = match_view(live, 0)
+    assert polish.log[:3] == [
+        "Gra 1",
+        "Wyrzucasz 5, Komputer (random) wyrzuca 3: Zaczynasz",
+        "Grasz 5-3: 8/3 6/3",
+    ]
+    assert polish.last_play is not None and polish.last_play.text.startswith("Komputer (random) gra 6-6: ")
+    assert english.log[:3] == [
+        "Game 1",
+        "You throw 5, Computer (random) throws 3: You play first",
+        "You play 5-3: 8/3 6/3",
+    ]
+    assert set(live.log_cache) == {(1, "pl"), (1, "en")}

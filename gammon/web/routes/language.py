@@ -2,9 +2,8 @@
 
 A page's language is the ``gammon_lang`` cookie that its language switch sets (static/common.js),
 else the browser's Accept-Language, else English; the scripts choose it the same way and fetch
-``/i18n/<lang>.json`` to translate the page (docs/i18n.md). The API's messages and the games' logs
-stay English here: the logs are shared by every socket of a match (the pages put them into the
-reader's language, as common.js's ``tLine`` does)."""
+``/i18n/<lang>.json`` to translate the page (docs/i18n.md). The games' logs come in the language of
+the request or socket (:func:`request_language`); the API's messages stay English."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from html import escape
 from importlib.resources import files
 
 from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.requests import HTTPConnection
 from fastapi.responses import HTMLResponse, JSONResponse
 from markdown_it import MarkdownIt
 
@@ -36,8 +36,9 @@ PLURAL_RULES = {"en": "en", "pl": "pl", "cs": "cs", "sk": "cs"}
 router = APIRouter(include_in_schema=False)
 
 
-def request_language(request: Request, asked: str | None = None) -> str:
-    """The language to answer ``request`` in: ``asked`` (a ?lang=), the cookie, Accept-Language."""
+def request_language(request: HTTPConnection, asked: str | None = None) -> str:
+    """The language to answer ``request`` (or a WebSocket) in: ``asked`` (a ?lang=), the cookie,
+    Accept-Language."""
     return (
         normalize(asked)
         or normalize(request.cookies.get(COOKIE))

@@ -14,6 +14,7 @@ from gammon.web.hub import Detail, Hub
 from gammon.web.limits import AddressLimits
 from gammon.web.members import Members
 from gammon.web.routes.deps import HubDep, LimitsDep, refuse_wrong, seat_for, socket_slot
+from gammon.web.routes.language import request_language
 from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
 from gammon.web.sockets import POLICY_VIOLATION, accept, background, credential, refuse, texts
@@ -116,7 +117,7 @@ async def seat_socket(
                 background(hub.broadcast(live, {1 - seat}))  # the opponent sees this seat left
 
     async with hub.outbox(ws, gone) as out:
-        out.tab, out.account = claim.tab, claim.account
+        out.tab, out.account, out.lang = claim.tab, claim.account, request_language(ws)
         refused = hub.join(live.id, out, seat, detail)
         if refused is not None:
             await refuse(ws, refused, POLICY_VIOLATION)

@@ -7,7 +7,9 @@ from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse
 
 from gammon.errors import GammonError
+from gammon.i18n import use_language
 from gammon.web.routes.deps import HubDep, LimitsDep, error_responses, refuse_wrong, socket_slot
+from gammon.web.routes.language import request_language
 from gammon.web.routes.pages import STATIC
 from gammon.web.schemas import MatchView
 from gammon.web.security import site_url
@@ -31,12 +33,16 @@ async def watch_link(
 
 
 @router.get("/api/watch/{match_id}", response_model=MatchView, responses=ERRORS)
-async def watch(match_id: str, hub: HubDep, key: str = Query("", max_length=64)) -> MatchView:
-    """The spectators' view of the match (``key`` from the watch link)."""
+async def watch(
+    match_id: str, hub: HubDep, request: Request, key: str = Query("", max_length=64)
+) -> MatchView:
+    """The spectators' view of the match (``key`` from the watch link), its log in the reader's
+    language."""
     live = await hub.get(match_id)
     check_watch_key(live, key)
     async with live.lock:
-        return spectator_view(live)
+        with use_language(request_language(request)):
+            return spectator_view(live)
 
 
 @router.websocket("/ws/watch/{match_id}")
@@ -54,6 +60,7 @@ async def watch_socket(ws: WebSocket, match_id: str, hub: HubDep, limits: Limits
         if client is None:
             return
         async with hub.outbox(ws, lambda _why: hub.leave(match_id, out, SPECTATOR)) as out:
+            out.lang = request_language(ws)
             watching = sum(1 for _, s, _ in hub.sockets.get(match_id, ()) if s == SPECTATOR)
             refused = (
                 f"this match has {watching} spectators already (the limit)"

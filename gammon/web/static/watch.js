@@ -1,6 +1,7 @@
 // The spectators' page: the table of a match, kept up to date over a read-only WebSocket.
 import { Board } from "./board.js";
 import { $, loadLanguage, outcomeText, pageLink, showError, t, tLine } from "./common.js";
+import { isGameHeader } from "./logwords.js";
 import { liveSocket } from "./socket.js";
 
 const watch = { state: null, ws: null, retry: 0, matchId: null, key: null };
@@ -56,8 +57,8 @@ function render(st) {
   log.innerHTML = "";
   for (const line of st.log) {
     const li = document.createElement("li");
-    li.textContent = tLine(line);
-    if (/^Game \d+/.test(line)) li.className = "header";
+    li.textContent = line;  // worded by the server in the page's language
+    if (isGameHeader(line)) li.className = "header";
     log.appendChild(li);
   }
   log.scrollTop = log.scrollHeight;
