@@ -9,7 +9,7 @@ import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
-             audio: null };
+             audio: null, account: null };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 // ---- lobby ---------------------------------------------------------------------------------------
@@ -34,6 +34,8 @@ function startLobby() {
   const form = $("#new-match");
   form.addEventListener("change", () => showLobbyOptions(form));
   showLobbyOptions(form);
+  // a rated match is made signed in: the account's name, once known, enables the choice
+  call("GET", "/api/account").then(me => { ui.account = me.name; showLobbyOptions(form); }).catch(() => {});
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = new FormData(form), body = { mode: f.get("mode"), match_length: Number(f.get("match_length")) };
@@ -44,6 +46,7 @@ function startLobby() {
       if (applies(rule)) body[rule] = form.elements[rule].checked;
     }
     if (applies("cube_limit") && f.get("cube_limit")) body.cube_limit = Number(f.get("cube_limit"));
+    if (applies("rated") && !form.elements.rated.disabled && form.elements.rated.checked) body.rated = true;
     for (const name of ["name", "opponent_name"]) {
       if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
     }
@@ -67,6 +70,12 @@ function showLobbyOptions(form) {
     el.hidden = (modes.length > 0 && !modes.includes(mode)) || (kinds.length > 0 && !kinds.some(k => lengths[k]));
   }
   form.elements.name.placeholder = mode === "computer" ? "You" : "White";
+  // rated: only a match to a length, made signed in; the label's title says why it is not offered
+  const why = !ui.account ? "Sign in (Account) to play a rated match"
+    : length === 0 ? "Only a match to a length is rated" : "";
+  form.elements.rated.disabled = why !== "";
+  if (why) form.elements.rated.checked = false;
+  $("#rated-label").title = why;
 }
 
 // ---- live game ----------------------------------------------------------------------------------
