@@ -99,7 +99,7 @@ function startGame(matchId, token) {
       if (action === "resign" && !confirm(t("Resign {what}? The other side may accept or refuse.",
                                                                 { what: t(KINDS[$("#resign-kind").value]) }))) return;
       if (action === "claim" && !confirm(t("{name} has left. Claim the game? They lose a backgammon.",
-                                                               { name: ui.state.names[ui.state.turn] }))) return;
+                                                               { name: tLine(ui.state.names[ui.state.turn]) }))) return;
       const msg = { action };
       if (action === "resign") msg.kind = Number($("#resign-kind").value);
       send(msg);
@@ -523,8 +523,9 @@ function statusText(st) {
 }
 
 function render() {
-  const st = ui.state;
-  if (!st) return;
+  if (!ui.state) return;
+  // "You", "Computer (...)", "White", "Black": the server's default names, shown in the page's language
+  const st = { ...ui.state, names: ui.state.names.map(tLine) };
   $("#replay-controls").hidden = !ui.replay;
   $("#buttons").hidden = $("#buttons2").hidden = !!(ui.replay || ui.anim);
   if (ui.replay) { renderReplay(st); return; }
