@@ -117,3 +117,27 @@ def test_a_rated_match_from_the_lobby_played_to_the_end(server: Server, browser)
     board = bob.text_content("#leaderboard")
     assert board.index(won) < board.index(lost)  # the winner above the loser
     assert not errors, errors
+
+
+def test_a_signed_in_player_makes_a_rated_match_on_the_start_page(server: Server, browser) -> None:  # noqa: F811
+    """The start page offers "Rated" for an online match to a length, made signed in."""
+    errors: list[str] = []
+    guest, alice = _page(browser, errors), _page(browser, errors)
+    guest.goto(server.url + "/")
+    guest.check('input[name=mode][value="online"]')
+    assert guest.is_disabled("input[name=rated]")  # a guest's match is not rated: the title says why
+    assert "Sign in" in (guest.get_attribute("#rated-label", "title") or "")
+    _member(alice, server, "alice")
+    alice.goto(server.url + "/")
+    alice.check('input[name=mode][value="online"]')
+    alice.select_option("select[name=match_length]", "0")
+    assert alice.is_disabled("input[name=rated]")  # a money game is not rated
+    alice.select_option("select[name=match_length]", "3")
+    alice.wait_for_selector("input[name=rated]:enabled")
+    alice.check("input[name=rated]")
+    alice.click("#start")
+    _match_of(alice)
+    state = _state(alice)
+    assert state["rated"] and state["match_length"] == 3 and state["mode"] == "online"
+    assert [a and a["name"] for a in state["accounts"]] == ["alice", None]
+    assert not errors, errors

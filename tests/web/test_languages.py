@@ -1,6 +1,7 @@
 """The web in English, Polish, Czech and Slovak: the catalogue the pages' scripts load, the rules
 page in each language (asked, remembered in the cookie or from Accept-Language), and in Chromium
-the watch, rules and editor pages with no English left on them, and the language switch."""
+the watch, rules, editor, start, game, account, lobby and drill pages with no English left on
+them, and the language switch."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from gammon.web.routes.language import PLURAL_RULES
 from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice, serving
 from tests.web.test_analysis_page_e2e import STATIC, TYPES, _analyse, result  # noqa: F401  (fixture)
-from tests.web.test_e2e import browser  # noqa: F401  (fixture)
+from tests.web.test_e2e import Server, _start, browser, server  # noqa: F401  (fixtures)
+from tests.web.test_e2e_accounts import _sign
 
 OTHER_LANGUAGES = ("pl", "cs", "sk")
 RULES_TITLES = {
@@ -199,3 +201,45 @@ def test_the_game_log_comes_in_the_readers_language(client: TestClient) -> None:
         assert plays.json()["log"][0] == "Game 1"  # the request's own answer: English
         pushed = ws.receive_json()["state"]  # the push to the socket: still Polish
         assert pushed["log"][0] == "Gra 1" and len(pushed["log"]) == len(plays.json()["log"])
+
+
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_the_play_and_account_pages_show_no_english_in_chromium(browser, server: Server, lang: str) -> None:  # noqa: F811
+    """The start page, a game against the computer under way, the account page signed in with its
+    profile, the lobby and the drill page, in a browser that prefers the language."""
+    context = browser.new_context(locale={"pl": "pl-PL", "cs": "cs-CZ", "sk": "sk-SK"}[lang])
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+
+    def no_english(what: str) -> None:
+        assert page.evaluate("document.documentElement.lang") == lang, what
+        texts = _visible_texts(page)
+        assert untranslated(texts, lang) == [], (what, texts)
+
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#sign-in:not([hidden])")
+    no_english("account, signed out")
+    _sign(page, "#do-sign-up", "alice")
+    page.wait_for_function("() => document.querySelector('#leaderboard').rows.length > 1")
+    no_english("account, signed in")
+    page.goto(server.url + "/")
+    page.wait_for_function("() => document.querySelector('select[name=level]').options.length > 2")
+    for mode in ("computer", "local", "online"):  # each mode shows its own options
+        page.check(f'input[name=mode][value="{mode}"]')
+        no_english(f"start page, {mode}")
+    _start(page, server, "computer", length="3")
+    if page.is_visible('button[data-action="roll"]'):
+        page.click('button[data-action="roll"]')
+    page.wait_for_function("() => ui.state.log.length > 1 && !ui.anim")
+    no_english("game page")
+    page.goto(server.url + "/lobby")
+    page.wait_for_selector("#post:not([hidden])")
+    page.wait_for_function("() => lobby.players.size === 1")
+    no_english("lobby")
+    page.goto(server.url + "/drill")
+    page.wait_for_selector("#drill-panel:not([hidden])")
+    no_english("drill")
+    context.close()
+    assert errors == []

@@ -1,7 +1,7 @@
 // The account page: sign up, in and out; the rating and rated matches; the profile (profile.js)
 // and match files added to it; the leaderboard. Everything the server sends is
 // shown as text (textContent), never as markup.
-import { $, call } from "./common.js";
+import { $, call, loadLanguage, t, tLine } from "./common.js";
 import { showProfile } from "./profile.js";
 import { seatTokens } from "./seats.js";
 
@@ -25,7 +25,7 @@ async function signIn(path) {
     await call("POST", path, body);
     $("#password").value = "";
     await show();
-  } catch (e) { error(String(e.message || e)); }
+  } catch (e) { error(tLine(String(e.message || e))); }
 }
 
 async function show() {
@@ -36,7 +36,7 @@ async function show() {
   if (me) {
     $("#me-name").textContent = me.name;
     $("#me-rating").textContent = fmt(me.rating);
-    $("#me-experience").textContent = `(experience ${me.experience})`;
+    $("#me-experience").textContent = t("(experience {n})", { n: me.experience });
     await Promise.all([showHistory(), showProfile()]);
   }
   await showLeaders();
@@ -46,10 +46,10 @@ async function showHistory() {
   const table = $("#history");
   table.replaceChildren();
   const data = await call("GET", "/api/account/ratings");
-  if (!data.history.length) { row(table, ["none yet"]); return; }
-  row(table, ["date", "opponent", "length", "result", "rating"], true);
+  if (!data.history.length) { row(table, [t("none yet")]); return; }
+  row(table, [t("date"), t("opponent"), t("length"), t("result"), t("rating")], true);
   for (const h of data.history.slice().reverse()) {
-    row(table, [h.played_at.slice(0, 10), h.opponent ?? "(deleted)", h.match_length, h.won ? "won" : "lost",
+    row(table, [h.played_at.slice(0, 10), h.opponent ?? t("(deleted)"), h.match_length, h.won ? t("won") : t("lost"),
                 `${fmt(h.rating_before)} → ${fmt(h.rating_after)}`]);
   }
 }
@@ -59,7 +59,7 @@ async function showLeaders() {
   table.replaceChildren();
   const active = $("#active-only").checked;
   const board = await call("GET", "/api/leaderboard" + (active ? "?active=true" : ""));
-  row(table, ["#", "player", "rating", "experience"], true);
+  row(table, ["#", t("player"), t("rating"), t("experience")], true);
   for (const s of board) row(table, [s.rank, s.name, fmt(s.rating), s.experience]);
 }
 
@@ -83,7 +83,8 @@ async function upload(ev) {
   } catch (e) { error(String(e.message || e), "#me-error"); }
 }
 
-function start() {
+async function start() {
+  await loadLanguage();
   $("#sign-in").addEventListener("submit", ev => { ev.preventDefault(); signIn("/api/account/sign-in"); });
   $("#do-sign-up").addEventListener("click", () => {
     if ($("#sign-in").reportValidity()) signIn("/api/account/sign-up");
@@ -99,12 +100,12 @@ function start() {
     try {
       await call("POST", "/api/account/password",
                  { old_password: $("#old-password").value, new_password: $("#new-password").value });
-      error("Password changed; your other sessions are signed out.", "#me-error");
+      error(t("Password changed; your other sessions are signed out."), "#me-error");
     } catch (e) { error(String(e.message || e), "#me-error"); }
   });
   $("#delete-form").addEventListener("submit", async ev => {
     ev.preventDefault();
-    if (!confirm("Delete your account? Your games stay, without your name.")) return;
+    if (!confirm(t("Delete your account? Your games stay, without your name."))) return;
     try {
       await call("POST", "/api/account/delete", { password: $("#delete-password").value });
       await show();

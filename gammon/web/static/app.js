@@ -1,7 +1,8 @@
 // The browser client: a lobby to start a match, then the board kept in sync over a WebSocket.
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
 import { Board } from "./board.js";
-import { $, call, outcomeText, pageLink, showError } from "./common.js";
+import { isGameHeader } from "./logwords.js";
+import { $, call, loadLanguage, outcomeText, pageLink, showError, t, tLine, tn } from "./common.js";
 import { rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
@@ -9,7 +10,7 @@ import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
-             audio: null };
+             audio: null, account: null };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 // ---- lobby ---------------------------------------------------------------------------------------
@@ -22,9 +23,10 @@ function startLobby() {
   const wanted = given.get("match_length");
   if ([...length.options].some(o => o.value === wanted)) length.value = wanted;
   for (const name of ["name", "opponent_name"]) $(`input[name=${name}]`).value = given.get(name) || "";
+  for (const o of length.options) if (o.value !== "0") o.textContent = tn("{n} point", "{n} points", Number(o.value));
   fetch("/api/levels").then(r => r.json()).then(levels => {
-    const names = { random: "Random (beginner)", pubeval: "Pubeval (intermediate)", "engine-0ply": "Engine, fast",
-                    engine: "Engine (strongest)" };
+    const names = { random: t("Random (beginner)"), pubeval: t("Pubeval (intermediate)"),
+                    "engine-0ply": t("Engine, fast"), engine: t("Engine (strongest)") };
     const select = $("select[name=level]");
     const chosen = levels.includes(given.get("level")) ? given.get("level")
       : levels.includes("engine") ? "engine" : select.value;
@@ -34,6 +36,8 @@ function startLobby() {
   const form = $("#new-match");
   form.addEventListener("change", () => showLobbyOptions(form));
   showLobbyOptions(form);
+  // a rated match is made signed in: the account's name, once known, enables the choice
+  call("GET", "/api/account").then(me => { ui.account = me.name; showLobbyOptions(form); }).catch(() => {});
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
     const f = new FormData(form), body = { mode: f.get("mode"), match_length: Number(f.get("match_length")) };
@@ -44,6 +48,7 @@ function startLobby() {
       if (applies(rule)) body[rule] = form.elements[rule].checked;
     }
     if (applies("cube_limit") && f.get("cube_limit")) body.cube_limit = Number(f.get("cube_limit"));
+    if (applies("rated") && !form.elements.rated.disabled && form.elements.rated.checked) body.rated = true;
     for (const name of ["name", "opponent_name"]) {
       if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
     }
@@ -66,7 +71,13 @@ function showLobbyOptions(form) {
     const modes = words.filter(w => !(w in lengths)), kinds = words.filter(w => w in lengths);
     el.hidden = (modes.length > 0 && !modes.includes(mode)) || (kinds.length > 0 && !kinds.some(k => lengths[k]));
   }
-  form.elements.name.placeholder = mode === "computer" ? "You" : "White";
+  form.elements.name.placeholder = mode === "computer" ? t("You") : t("White");
+  // rated: only a match to a length, made signed in; the label's title says why it is not offered
+  const why = !ui.account ? t("Sign in (Account) to play a rated match")
+    : length === 0 ? t("Only a match to a length is rated") : "";
+  form.elements.rated.disabled = why !== "";
+  if (why) form.elements.rated.checked = false;
+  $("#rated-label").title = why;
 }
 
 // ---- live game ----------------------------------------------------------------------------------
@@ -85,11 +96,11 @@ function startGame(matchId, token) {
   for (const b of document.querySelectorAll("button[data-action]")) {
     b.addEventListener("click", () => {
       const action = b.dataset.action;
-      if (action === "abandon" && !confirm("Leave the game? Leaving loses a backgammon.")) return;
-      if (action === "resign" && !confirm(`Resign ${KINDS[$("#resign-kind").value]}? ` +
-                                          "The other side may accept or refuse.")) return;
-      if (action === "claim" && !confirm(`${ui.state.names[ui.state.turn]} has left. Claim the game? ` +
-                                         "They lose a backgammon.")) return;
+      if (action === "abandon" && !confirm(t("Leave the game? Leaving loses a backgammon."))) return;
+      if (action === "resign" && !confirm(t("Resign {what}? The other side may accept or refuse.",
+                                                                { what: t(KINDS[$("#resign-kind").value]) }))) return;
+      if (action === "claim" && !confirm(t("{name} has left. Claim the game? They lose a backgammon.",
+                                                               { name: tLine(ui.state.names[ui.state.turn]) }))) return;
       const msg = { action };
       if (action === "resign") msg.kind = Number($("#resign-kind").value);
       send(msg);
@@ -99,7 +110,7 @@ function startGame(matchId, token) {
   $('button[data-local="hint"]').addEventListener("click", showHints);
   $("#hints-more").addEventListener("click", () => {
     const all = $("#hints").classList.toggle("all");
-    $("#hints-more").textContent = all ? "fewer" : `${$("#hints li.more").length} more`;
+    $("#hints-more").textContent = all ? t("fewer") : tn("{n} more", "{n} more", $("#hints li.more").length);
   });
   $('button[data-local="replay"]').addEventListener("click", () => startReplay());
   $("#replay-game").addEventListener("change", ev => startReplay(Number(ev.target.value)));
@@ -142,15 +153,15 @@ function connect(takeover = false) {
     on: {
       open: () => { showError(""); $("#offline").hidden = true; },
       state: setState,
-      error: text => { showError(text); render(); },
+      error: text => { showError(tLine(text)); render(); },
       lost: () => { $("#offline").hidden = false; },  // at once: a move made now would not reach the server
       stop: code => {
         if (code === SEAT_IN_USE) {
-          if (confirm("This seat is in use in another browser - take it over here?")) { connect(true); return; }
-          showError("This seat is in use in another browser: reload this page to take it over here.");
+          if (confirm(t("This seat is in use in another browser - take it over here?"))) { connect(true); return; }
+          showError(t("This seat is in use in another browser: reload this page to take it over here."));
         } else if (code === TAKEN_OVER) {
           ui.state = null; $("#buttons").hidden = $("#buttons2").hidden = true;
-          showError("This seat was taken over in another browser: reload this page to take it back.");
+          showError(t("This seat was taken over in another browser: reload this page to take it back."));
         }
       },
     },
@@ -163,7 +174,7 @@ async function send(msg) {
     return;
   }
   msg.version = ui.state ? ui.state.version : undefined;
-  showError(sendJson(ui.ws, msg) ? "" : "Not connected; reconnecting...");
+  showError(sendJson(ui.ws, msg) ? "" : t("Not connected; reconnecting..."));
 }
 
 function setState(state) {
@@ -213,7 +224,7 @@ function myTurn(st) { return st.actions.some(a => a !== "abandon" && a !== "clai
 function announceTurn(st) {
   const mine = st.mode === "online" && myTurn(st), was = ui.myTurn;
   ui.myTurn = mine;
-  document.title = mine ? "Your turn · gammon" : "gammon";
+  document.title = mine ? t("Your turn · gammon") : "gammon";
   if (mine && was === false) chime();  // a change of turn, not the page's first state
 }
 
@@ -263,12 +274,12 @@ async function showHints() {
     hideHints();
     if (data.kind === "cube") { showCubeHint(data); return; }
     const scored = data.unit !== "pubeval", mwc = data.unit === "mwc";
-    const depth = data.plies === null ? "" : `, ${data.plies}-ply`;
+    const depth = data.plies === null ? "" : t(", {plies}-ply", { plies: data.plies });
     list.innerHTML = "";
     const best = data.hints.length ? data.hints[0].score : 0;
-    list.dataset.source = { equity: `Equity (cubeless${depth}), best play first`,
-      mwc: `Match winning chances at this score${depth}, best play first`,
-      pubeval: "Pubeval's ranking (no equities without the engine)" }[data.unit];
+    list.dataset.source = { equity: t("Equity (cubeless{depth}), best play first", { depth }),
+      mwc: t("Match winning chances at this score{depth}, best play first", { depth }),
+      pubeval: t("Pubeval's ranking (no equities without the engine)") }[data.unit];
     data.hints.forEach((h, i) => {
       const li = document.createElement("li");
       if (i >= HINTS_SHOWN) li.className = "more";
@@ -279,7 +290,7 @@ async function showHints() {
         const span = document.createElement("span");
         span.className = cls; span.textContent = text; li.appendChild(span);
       }
-      li.title = "show this play on the board";
+      li.title = t("show this play on the board");
       li.addEventListener("click", () => {
         const index = ui.state.plays.indexOf(h.play);
         const seq = ui.state.sequences.find(s => s.play === index);
@@ -292,7 +303,7 @@ async function showHints() {
     list.hidden = false;
     const more = $("#hints-more");
     more.hidden = data.hints.length <= HINTS_SHOWN;
-    more.textContent = `${data.hints.length - HINTS_SHOWN} more`;
+    more.textContent = tn("{n} more", "{n} more", data.hints.length - HINTS_SHOWN);
   } catch (e) { showError(String(e.message || e)); }
 }
 
@@ -301,17 +312,20 @@ function hideHints() { $("#hints").hidden = $("#hints-more").hidden = $("#cube-h
 // The engine's cube decision, for the player who decides now: double or not before the roll; take
 // or pass when doubled (the server's equities are the doubler's: the taker's are their negation).
 function showCubeHint(data) {
-  const c = data.cube, mwc = c.mwc, depth = data.plies === null ? "" : `, ${data.plies}-ply`;
-  const unit = mwc ? `match winning chances${depth}` : `cubeful equity${depth}`;
+  const c = data.cube, mwc = c.mwc, depth = data.plies === null ? "" : t(", {plies}-ply", { plies: data.plies });
+  const unit = mwc ? t("match winning chances{depth}", { depth }) : t("cubeful equity{depth}", { depth });
   let lines;
   if (c.question === "double") {
-    const verdict = c.available ? `${c.action} (if doubled, the opponent should ${c.answer})` : c.action;
+    const verdict = c.available ? t("{action} (if doubled, the opponent should {answer})",
+                                    { action: tLine(c.action), answer: tLine(c.answer) }) : tLine(c.action);
     const value = i => mwc ? pct(mwc[i]) : signed([c.no_double, c.double_take, c.double_pass][i]);
-    lines = [`Engine: ${verdict}`, `${unit}: no double ${value(0)}, double/take ${value(1)}, ` +
-             `double/pass ${value(2)}`];
+    lines = [t("Engine: {verdict}", { verdict }),
+             t("{unit}: no double {nd}, double/take {dt}, double/pass {dp}",
+               { unit, nd: value(0), dt: value(1), dp: value(2) })];
   } else {
     const value = i => mwc ? pct(1 - mwc[i]) : signed(-[c.double_take, c.double_pass][i - 1]);
-    lines = [`Engine: ${c.answer}`, `${unit}: take ${value(1)}, pass ${value(2)}`];
+    lines = [t("Engine: {verdict}", { verdict: tLine(c.answer) }),
+             t("{unit}: take {take}, pass {pass}", { unit, take: value(1), pass: value(2) })];
   }
   const box = $("#cube-hint");
   box.innerHTML = "";
@@ -351,16 +365,16 @@ function renderReplay(st) {
     dests: new Set(), onClick: () => {}, cube,
   });
   renderPlayers(st, f.score, pipCounts(f.board), f.off, f.mover);
-  $("#match-info").textContent = `Replay of game ${r.game}` + (f.crawford_game ? " · Crawford" : "") +
-    (cube ? ` · cube ${f.cube_value}` : "");
-  $("#status").textContent = `Replay: ${f.text}`;
+  $("#match-info").textContent = [t("Replay of game {number}", { number: r.game }),
+    ...(f.crawford_game ? [t("Crawford")] : []), ...(cube ? [t("cube {value}", { value: f.cube_value })] : [])].join(" · ");
+  $("#status").textContent = t("Replay: {text}", { text: f.text });
   $("#position-id").textContent = f.position_id;
   showShareId(f.gnubg_id);
   $("#replay-pos").textContent = `${r.index + 1} / ${r.frames.length}`;
   const games = $("#replay-game"), count = replayableGames(st);
   if (games.options.length !== count) {
     games.innerHTML = "";
-    for (let n = 1; n <= count; n++) games.add(new Option(`Game ${n}`, String(n)));
+    for (let n = 1; n <= count; n++) games.add(new Option(t("Game {number}", { number: n }), String(n)));
   }
   games.value = String(r.game);
   // the log lists the game's frames, the one on the board marked; a click shows that one
@@ -483,31 +497,36 @@ function statusText(st) {
   const names = st.names, me = st.seat;
   const who = names[st.turn];
   const mine = myTurn(st);
-  const you = me === null ? who : "You";
+  const you = me === null ? who : t("You");
   if (st.opponent_joined === false) {
-    return "Waiting for your friend to join: send them the link below" + (mine ? " (you may play meanwhile)" : "");
+    return mine ? t("Waiting for your friend to join: send them the link below (you may play meanwhile)")
+      : t("Waiting for your friend to join: send them the link below");
   }
   if (!mine && st.opponent_away > 0) {
     const minutes = Math.floor(st.opponent_away / 60);
-    return `${who} has left (${minutes ? minutes + " min" : "just now"})` +
-      (st.actions.includes("claim") ? ": you may claim the game" : "; waiting for them to come back");
+    const away = minutes ? tn("{name} has left ({n} min)", "{name} has left ({n} min)", minutes, { name: who })
+      : t("{name} has left (just now)", { name: who });
+    return st.actions.includes("claim") ? t("{away}: you may claim the game", { away })
+      : t("{away}; waiting for them to come back", { away });
   }
   switch (st.phase) {
-    case "roll": return mine ? `${you}: roll or double` : `Waiting for ${who} to roll`;
+    case "roll": return mine ? t("{name}: roll or double", { name: you }) : t("Waiting for {name} to roll", { name: who });
     case "move":
-      if (!mine) return `${who} is moving`;
-      return complete() && !sources().size ? `${you}: press Done (or click the dice)` : `${you}: move ${st.dice[0]}-${st.dice[1]}`;
-    case "doubled": return mine ? `${names[1 - st.turn]} doubles to ${st.cube_value * 2}: take or pass?`
-                                : `Waiting for ${who} to answer the double`;
-    case "resigned": return mine ? `${names[1 - st.turn]} offers to resign ${KINDS[st.offered_resignation]}`
-                                 : `Waiting for ${who} to answer the resignation`;
+      if (!mine) return t("{name} is moving", { name: who });
+      return complete() && !sources().size ? t("{name}: press Done (or click the dice)", { name: you })
+        : t("{name}: move {dice}", { name: you, dice: `${st.dice[0]}-${st.dice[1]}` });
+    case "doubled": return mine ? t("{name} doubles to {value}: take or pass?", { name: names[1 - st.turn], value: st.cube_value * 2 })
+                                : t("Waiting for {name} to answer the double", { name: who });
+    case "resigned": return mine ? t("{name} offers to resign {what}", { name: names[1 - st.turn], what: t(KINDS[st.offered_resignation]) })
+                                 : t("Waiting for {name} to answer the resignation", { name: who });
     default: return "";
   }
 }
 
 function render() {
-  const st = ui.state;
-  if (!st) return;
+  if (!ui.state) return;
+  // "You", "Computer (...)", "White", "Black": the server's default names, shown in the page's language
+  const st = { ...ui.state, names: ui.state.names.map(tLine) };
   $("#replay-controls").hidden = !ui.replay;
   $("#buttons").hidden = $("#buttons2").hidden = !!(ui.replay || ui.anim);
   if (ui.replay) { renderReplay(st); return; }
@@ -532,12 +551,13 @@ function render() {
   renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
                 anim ? anim.player : st.result ? null : st.turn);
   renderSides(st);
-  $("#match-info").textContent = [st.match_length ? `Match to ${st.match_length}` : "Money game",
-    `game ${st.game_number}`, ...ruleNotes(st), ...(cubeInPlay(st) ? [`cube ${st.cube_value}`] : [])].join(" · ");
+  $("#match-info").textContent = [st.match_length ? t("Match to {length}", { length: st.match_length }) : t("Money game"),
+    t("game {number}", { number: st.game_number }), ...ruleNotes(st),
+    ...(cubeInPlay(st) ? [t("cube {value}", { value: st.cube_value })] : [])].join(" · ");
   $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
   showShareId(st.gnubg_id);
-  $("#subtitle").textContent = { computer: "against the computer", local: "two players", online: "online" }[st.mode];
+  $("#subtitle").textContent = { computer: t("against the computer"), local: t("two players"), online: t("online") }[st.mode];
   const allowed = new Set(st.actions);
   for (const btn of document.querySelectorAll("button[data-action]")) btn.hidden = !allowed.has(btn.dataset.action);
   $("#resign-kind").hidden = !allowed.has("resign");
@@ -548,15 +568,17 @@ function render() {
   $('button[data-local="hint"]').hidden = !((moving || cubeQuestion) && st.mode !== "online");
   $('button[data-local="replay"]').hidden = replayableGames(st) < 1;
   $('button[data-local="new-match"]').hidden = !st.match_over;
-  renderLog(st.log, (li, i, line) => { if (/^Game \d+/.test(line)) li.className = "header"; });
+  // the server words the log in this page's language (the gammon_lang cookie, else Accept-Language)
+  renderLog(st.log, (li, i) => { if (isGameHeader(st.log[i])) li.className = "header"; });
   $("#log").scrollTop = $("#log").scrollHeight;
 }
 
 // On the board once a game is over: one device for both players names the winner.
 function resultMessage(st) {
   const w = st.match_over ? st.match_winner : st.result.winner, what = st.match_over ? "match" : "game";
-  if (st.seat === null) return `${st.names[w]} wins the ${what}`;
-  return `${what === "match" ? "Match" : "Game"} ${w === st.viewer ? "won" : "lost"}`;
+  const name = st.names[w], won = w === st.viewer;
+  if (what === "match") return st.seat === null ? t("{name} wins the match", { name }) : won ? t("Match won") : t("Match lost");
+  return st.seat === null ? t("{name} wins the game", { name }) : won ? t("Game won") : t("Game lost");
 }
 
 // The two players' boxes: the viewer's at the bottom, like its side of the board.
@@ -565,9 +587,9 @@ function renderPlayers(st, score, pips, off, onTurn) {
   for (const [id, p, idx] of [["#player-bottom", viewer, 0], ["#player-top", 1 - viewer, 1]]) {
     const box = $(id);
     box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
-    box.querySelector(".name").textContent = st.names[p] + (st.seat === p && st.mode === "online" ? " (you)" : "");
+    box.querySelector(".name").textContent = st.seat === p && st.mode === "online" ? t("{name} (you)", { name: st.names[p] }) : st.names[p];
     box.querySelector(".score").textContent = score[p];
-    box.querySelector(".pips").textContent = `pips ${pips[idx]} · off ${off[idx]}`;
+    box.querySelector(".pips").textContent = t("pips {pips} · off {off}", { pips: pips[idx], off: off[idx] });
     box.classList.toggle("on-turn", onTurn === p);
   }
 }
@@ -577,8 +599,12 @@ function renderSides(st) {
   for (const [id, p, where] of [["#side-bottom", st.viewer, "bottom"], ["#side-top", 1 - st.viewer, "top"]]) {
     const box = $(id);
     box.querySelector(".swatch").className = "swatch " + (p === 0 ? "light" : "dark");
-    box.querySelector(".side-text").textContent = `${st.names[p]}: ${p === 0 ? "light" : "dark"} checkers, ` +
-      `home board ${where} right`;
+    const name = st.names[p], light = p === 0, bottom = where === "bottom";
+    box.querySelector(".side-text").textContent = light
+      ? (bottom ? t("{name}: light checkers, home board bottom right", { name })
+        : t("{name}: light checkers, home board top right", { name }))
+      : bottom ? t("{name}: dark checkers, home board bottom right", { name })
+        : t("{name}: dark checkers, home board top right", { name });
   }
   $("#flip-setting").hidden = st.mode !== "local";
   showTutorSetting(st);
@@ -599,11 +625,11 @@ function ruleNotes(st) {  // the rules this match is played under, where they ar
   const r = st.rules;
   if (!r) return [];
   if (st.match_length) {
-    if (st.crawford_game) return ["Crawford"];
-    return r.crawford || st.match_length === 1 ? [] : ["no Crawford rule"];
+    if (st.crawford_game) return [t("Crawford")];
+    return [...(r.crawford || st.match_length === 1 ? [] : [t("no Crawford rule")]), ...(st.rated ? [t("rated")] : [])];
   }
-  return [...(r.jacoby ? ["Jacoby"] : []), ...(r.beavers ? ["beavers"] : []),
-          ...(r.cube_limit ? [`cube limit ${r.cube_limit}`] : [])];
+  return [...(r.jacoby ? [t("Jacoby")] : []), ...(r.beavers ? [t("beavers")] : []),
+          ...(r.cube_limit ? [t("cube limit {limit}", { limit: r.cube_limit })] : [])];
 }
 
 // No cube where nobody may double: rules without it (a 1-point match) and the Crawford game.
@@ -632,7 +658,8 @@ function pipCounts(b) {
 // ---- start ---------------------------------------------------------------------------------------
 Object.assign(window, { ui, api, $ });  // for the browser tests and the console
 
-(() => {
+(async () => {
+  await loadLanguage();
   const page = pageLink("play"), token = page.params.get("token");
   if (page.id && token) startGame(page.id, token); else startLobby();
 })();

@@ -1,7 +1,7 @@
 // The lobby: who is online and the open invitations, live over /ws/lobby (docs/accounts.md, "The
 // lobby"); posting, accepting, cancelling and declining over the API. Everything the server sends
 // is shown as text (textContent), never as markup: names are the players' own.
-import { $, call, showError } from "./common.js";
+import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
 
 const lobby = window.lobby = { you: null, players: new Map(), guests: 0, invitations: new Map(), ws: null,
                                retry: 0, taking: new Set() };
@@ -23,11 +23,11 @@ function button(label, cls, onclick) {
 
 // The terms of an invitation, in words.
 function terms(inv) {
-  const parts = [inv.match_length ? `${inv.match_length}-point match` : "money game"];
-  if (inv.match_length > 1 && inv.crawford) parts.push("Crawford");
-  if (!inv.match_length && inv.jacoby) parts.push("Jacoby");
-  if (!inv.match_length && inv.beavers) parts.push("beavers");
-  parts.push(inv.rated ? "rated" : "unrated");
+  const parts = [inv.match_length ? tn("{n}-point match", "{n}-point match", inv.match_length) : t("money game")];
+  if (inv.match_length > 1 && inv.crawford) parts.push(t("Crawford"));
+  if (!inv.match_length && inv.jacoby) parts.push(t("Jacoby"));
+  if (!inv.match_length && inv.beavers) parts.push(t("beavers"));
+  parts.push(inv.rated ? t("rated") : t("unrated"));
   return parts.join(", ");
 }
 
@@ -37,14 +37,14 @@ function showInvitations() {
   for (const inv of lobby.invitations.values()) {
     const li = el("li", inv.for_you ? "for-you" : "");
     li.dataset.id = inv.id;
-    const who = inv.mine ? (inv.to ? `You invite ${inv.to}` : "Your invitation")
-      : inv.for_you ? `${inv.poster} invites you` : inv.poster;
+    const who = inv.mine ? (inv.to ? t("You invite {name}", { name: inv.to }) : t("Your invitation"))
+      : inv.for_you ? t("{name} invites you", { name: inv.poster }) : inv.poster;
     li.append(el("span", "who", who),
-              el("span", "terms", inv.mine ? terms(inv) : `${terms(inv)} · rating ${fmt(inv.poster_rating)}`));
-    if (inv.mine) li.append(button("Cancel", "", () => withdraw(inv.id, "cancel")));
+              el("span", "terms", inv.mine ? terms(inv) : t("{terms} · rating {rating}", { terms: terms(inv), rating: fmt(inv.poster_rating) })));
+    if (inv.mine) li.append(button(t("Cancel"), "", () => withdraw(inv.id, "cancel")));
     else if (lobby.you) {
-      li.append(button("Accept", "primary", () => accept(inv.id)));
-      if (inv.for_you) li.append(button("Decline", "", () => withdraw(inv.id, "decline")));
+      li.append(button(t("Accept"), "primary", () => accept(inv.id)));
+      if (inv.for_you) li.append(button(t("Decline"), "", () => withdraw(inv.id, "decline")));
     }
     list.append(li);
   }
@@ -58,14 +58,15 @@ function showPlayers() {
   for (const p of [...lobby.players.values()].sort((a, b) => key(a).localeCompare(key(b)))) {
     const li = el("li");
     li.dataset.name = p.name;
-    li.append(el("span", "who", p.name), el("span", "terms", `${fmt(p.rating)}${p.playing ? " · playing" : ""}`));
+    li.append(el("span", "who", p.name), el("span", "terms", p.playing ? t("{rating} · playing", { rating: fmt(p.rating) }) : fmt(p.rating)));
     if (lobby.you && p.name !== lobby.you.name) {
-      li.append(button("Invite", "", () => { $("#to").value = p.name; $("#to").focus(); }));
+      li.append(button(t("Invite"), "", () => { $("#to").value = p.name; $("#to").focus(); }));
     }
     list.append(li);
   }
   const g = lobby.guests;
-  $("#counts").textContent = `${lobby.players.size} signed in, ${g} guest${g === 1 ? "" : "s"}`;
+  const signed = tn("{n} signed in", "{n} signed in", lobby.players.size), guests = tn("{n} guest", "{n} guests", g);
+  $("#counts").textContent = t("{signed}, {guests}", { signed, guests });
 }
 
 function apply(msg) {
@@ -119,7 +120,7 @@ function connect() {
   ws.onopen = () => { lobby.retry = 0; $("#offline").hidden = true; };
   ws.onmessage = ev => apply(JSON.parse(ev.data));
   ws.onclose = ev => {
-    if (ev.code === 1008) { showError(ev.reason || "the lobby refused the connection"); return; }
+    if (ev.code === 1008) { showError(ev.reason ? tLine(ev.reason) : t("the lobby refused the connection")); return; }
     $("#offline").hidden = false;
     lobby.retry = Math.min(lobby.retry + 1, 6);
     setTimeout(connect, 250 * 2 ** lobby.retry);
@@ -143,7 +144,10 @@ $("#post").onsubmit = async ev => {
   try {
     await call("POST", "/api/lobby/invitations", body);
     $("#to").value = "";
-  } catch (e) { showError(String(e.message || e)); }
+  } catch (e) { showError(tLine(String(e.message || e))); }
 };
 ratedAllowed();
-connect();
+loadLanguage().then(() => {
+  for (const o of $("#match_length").options) if (o.value !== "0") o.textContent = tn("{n} point", "{n} points", Number(o.value));
+  connect();
+});

@@ -2,7 +2,7 @@
 // over time with its moving average (an SVG drawn here), the record against each opponent, luck,
 // and the worst decisions with their boards. Everything the server sends is shown as text.
 import { Board } from "./board.js";
-import { $, call } from "./common.js";
+import { $, call, t, tLine, tn } from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const fmt = (x, digits = 1) => Number(x).toFixed(digits);
@@ -45,15 +45,17 @@ export function drawTrend(svg, points) {
   svgEl("path", { d: line, class: "average" }, svg);
   points.forEach((p, i) => {
     const dot = svgEl("circle", { cx: x(i), cy: y(p.pr), r: 4, class: "pr" }, svg);
-    svgEl("title", {}, dot).textContent = `${p.played_at.slice(0, 10)}: PR ${fmt(p.pr, 2)} ` +
-      `(average ${fmt(p.average, 2)})`;
+    svgEl("title", {}, dot).textContent = t("{date}: PR {pr} (average {average})",
+      { date: p.played_at.slice(0, 10), pr: fmt(p.pr, 2), average: fmt(p.average, 2) });
   });
 }
 
 function decisionText(d) {
   const dice = d.dice ? `${d.dice[0]}-${d.dice[1]}` : "";
-  const what = d.kind === "cube" ? `${d.played} (best: ${d.best})` : `${dice}: ${d.played} (best: ${d.best})`;
-  return `${what}, -${fmt(d.error, 3)} EMG, ${d.mark}`;
+  const played = tLine(d.played), best = tLine(d.best);
+  const what = d.kind === "cube" ? t("{played} (best: {best})", { played, best })
+    : t("{dice}: {played} (best: {best})", { dice, played, best });
+  return `${what}, -${fmt(d.error, 3)} EMG, ${tLine(d.mark)}`;
 }
 
 // A decision's board as the decider saw it (the server sends it from that side).
@@ -72,12 +74,12 @@ function showWorst(list, worst) {
   for (const d of worst) {
     const li = document.createElement("li");
     const svg = svgEl("svg", { viewBox: "0 0 900 640", class: "mini-board", role: "img",
-                               "aria-label": "the position" });
+                               "aria-label": t("the position") });
     const text = document.createElement("p");
     text.textContent = decisionText(d) + " ";
     const link = document.createElement("a");
     link.href = "/editor#id=" + encodeURIComponent(d.xgid);
-    link.textContent = "open in the editor";
+    link.textContent = t("open in the editor");
     text.append(link);
     li.append(text, svg);
     list.append(li);
@@ -93,21 +95,23 @@ export async function showProfile() {
   const p = await call("GET", "/api/account/profile");
   if (p.pending) again = setTimeout(() => showProfile().catch(() => {}), WAIT_MS);
   const n = p.matches.length;
-  $("#pr").textContent = n ? `PR ${fmt(p.pr, 2)} over ${n} match${n === 1 ? "" : "es"}` : "";
-  $("#pending").textContent = p.pending ? `${p.pending} analyses waiting` : "";
-  $("#luck").textContent = n ? `Luck: ${signed(p.luck_total)} EMG in all, ${signed(p.luck_rate, 1)} mEMG a move` : "";
+  $("#pr").textContent = n ? tn("PR {pr} over {n} match", "PR {pr} over {n} matches", n, { pr: fmt(p.pr, 2) }) : "";
+  $("#pending").textContent = p.pending ? tn("{n} analysis waiting", "{n} analyses waiting", p.pending) : "";
+  $("#luck").textContent = n ? t("Luck: {total} EMG in all, {rate} mEMG a move",
+                                          { total: signed(p.luck_total), rate: signed(p.luck_rate, 1) }) : "";
   const table = $("#matches");
   table.replaceChildren();
-  if (n) row(table, ["date", "opponent", "length", "score", "result", "PR", "checker", "cube", "luck"], true);
+  if (n) row(table, [t("date"), t("opponent"), t("length"), t("score"), t("result"), "PR", t("checker"), t("cube"),
+                     t("luck")], true);
   for (const m of p.matches.slice().reverse()) {
-    row(table, [m.played_at.slice(0, 10), m.opponent, m.match_length || "money", `${m.score[0]}-${m.score[1]}`,
-                m.result, fmt(m.pr, 2), fmt(m.checker_error_rate, 1), fmt(m.cube_error_rate, 1),
+    row(table, [m.played_at.slice(0, 10), m.opponent, m.match_length || t("money"), `${m.score[0]}-${m.score[1]}`,
+                tLine(m.result), fmt(m.pr, 2), fmt(m.checker_error_rate, 1), fmt(m.cube_error_rate, 1),
                 signed(m.luck_rate, 1)]);
   }
   drawTrend($("#pr-chart"), p.pr_trend);
   const opponents = $("#opponents");
   opponents.replaceChildren();
-  if (p.opponents.length) row(opponents, ["opponent", "played", "won", "lost"], true);
+  if (p.opponents.length) row(opponents, [t("opponent"), t("played"), t("won"), t("lost")], true);
   for (const o of p.opponents) row(opponents, [o.name, o.played, o.won, o.lost]);
   showWorst($("#worst"), p.worst);
   return p;

@@ -2,12 +2,12 @@
 // play or cube action is first shown to the server's tutor (POST /api/matches/<id>/tutor, which
 // records nothing); a choice it flags is held back with its warning until the player takes it
 // back (nothing is sent) or plays it anyway. Off in online games, as hints are.
-import { $, call } from "./common.js";
+import { $, call, t, tLine } from "./common.js";
 
 const KEY = "gammon-tutor";
 const TUTORED = new Set(["play", "roll", "double", "take", "pass", "beaver"]);
-const CUBE_WORDS = { "no double": "Not doubling", double: "Doubling", take: "Taking", pass: "Passing",
-                     beaver: "Beavering" };
+const CUBE_WORDS = { "no double": () => t("Not doubling"), double: () => t("Doubling"), take: () => t("Taking"),
+                     pass: () => t("Passing"), beaver: () => t("Beavering") };
 let checking = false;  // one check at a time: a second click meanwhile is ignored
 
 export function tutorLevel() { return localStorage.getItem(KEY) || ""; }
@@ -22,13 +22,14 @@ export function showTutorSetting(st) { $("#tutor-setting").hidden = st.mode === 
 
 // The warning in words: the mark, what the choice loses (in a match its match winning chances,
 // with the EMG as the analysis reports them) and the better choice.
+// The marks (doubtful, bad, very bad) begin with a consonant: "a" is their article.
 export function warningText(w) {
-  const article = /^[aeiou]/.test(w.mark) ? "an" : "a";
-  const what = w.chosen in CUBE_WORDS ? `${CUBE_WORDS[w.chosen]} is ${article} ${w.mark} cube decision`
-    : `${w.chosen} is ${article} ${w.mark} play`;
-  const emg = `${w.error.toFixed(3)} EMG`;
-  const loss = w.unit === "mwc" ? `${(100 * w.cost).toFixed(2)}% in match winning chances (${emg})` : emg;
-  return `Tutor: ${what}: it loses ${loss}. Better: ${w.best}.`;
+  const mark = tLine(w.mark);
+  const what = w.chosen in CUBE_WORDS ? t("{chosen} is a {mark} cube decision", { chosen: CUBE_WORDS[w.chosen](), mark })
+    : t("{chosen} is a {mark} play", { chosen: w.chosen, mark });
+  const emg = t("{error} EMG", { error: w.error.toFixed(3) });
+  const loss = w.unit === "mwc" ? t("{pct}% in match winning chances ({emg})", { pct: (100 * w.cost).toFixed(2), emg }) : emg;
+  return t("Tutor: {what}: it loses {loss}. Better: {best}.", { what, loss, best: tLine(w.best) });
 }
 
 // Resolves true when `msg` may be sent now, false when it is held back (a check under way, or the
@@ -48,7 +49,7 @@ export async function tutorAllows(ui, msg) {
     } catch (e) { return true; }
     if (!answer.warning) return true;
     if (!ui.state || ui.state.version !== st.version) return false;  // the game moved on meanwhile
-    return await askPlayer(answer.warning, msg.action === "play" ? "Play it anyway" : "Do it anyway");
+    return await askPlayer(answer.warning, msg.action === "play" ? t("Play it anyway") : t("Do it anyway"));
   } finally { checking = false; }
 }
 
