@@ -1,7 +1,7 @@
-// "Copy ID" and "Copy image" on the game page: the GNU Backgammon ID (PositionID:MatchID) of the
+// "Copy ID" and "Copy image" on the game, editor and analysis pages: the GNU Backgammon ID (PositionID:MatchID) of the
 // position shown, which `gammon eval` and GNU Backgammon read, and its picture from /api/diagram.
 // The page calls showShareId whenever the position shown changes ("" hides the buttons).
-import { $ } from "./common.js";
+import { $, t } from "./common.js";
 
 const COPIED_MS = 1500;  // how long "Copied" stays in the status line
 let shownId = "";
@@ -29,7 +29,7 @@ function showForHand(id) {
   field.hidden = false;
   field.focus();
   field.select();
-  say("Copy the ID from the field below");
+  say(t("Copy the ID from the field below"));
 }
 
 async function copyId() {
@@ -38,7 +38,7 @@ async function copyId() {
   try {
     if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
     await navigator.clipboard.writeText(id);
-    say("Copied");
+    say(t("Copied"));
   } catch (e) {
     showForHand(id);
   }
@@ -54,7 +54,7 @@ function download(url) {
   document.body.append(a);
   a.click();
   a.remove();
-  say("Downloading the image");
+  say(t("Downloading the image"));
 }
 
 async function copyImage() {
@@ -69,7 +69,7 @@ async function copyImage() {
   });
   try {
     await navigator.clipboard.write([new ClipboardItem({ "image/png": png })]);
-    say("Copied");
+    say(t("Copied"));
   } catch (e) {
     download(url);
   }
