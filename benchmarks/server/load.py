@@ -25,8 +25,9 @@ ratings are checked (each match rated exactly once, each account's changes consi
     python -m benchmarks.server.load --players 200 --clients 0 --workers 2 \
         --database-url postgresql://... --client-processes 2 [--open-loop --interval 2]
 
-``--lobby`` would have the players sit in the lobby meanwhile: to be wired when ``/ws/lobby``
-lands (rated_load.LobbySeat).
+With ``--lobby`` the players sit in the lobby meanwhile (each with a ``/ws/lobby`` socket) and the
+matches are made there by invitation; the lobby's events are timed too, and the lobby must end
+empty of those invitations (rated_load.LobbySeat).
 """
 
 from __future__ import annotations
@@ -260,7 +261,7 @@ def server_cpu(pid: int) -> float:
 
 def _quantiles(latencies: list[float]) -> str:
     if len(latencies) < 2:
-        return "too few actions"
+        return "too few samples"
     q = statistics.quantiles(latencies, n=100)
     return (
         f"latency p50 {q[49] * 1000:.1f} ms, p95 {q[94] * 1000:.1f} ms, p99 {q[98] * 1000:.1f} ms, "
@@ -302,6 +303,8 @@ def run_club(args: argparse.Namespace, base: str, database: str, proc: subproces
         f"  server CPU {cpu:.1f} s: {cpu / max(len(latencies), 1) * 1000:.2f} ms an action; load average "
         f"before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min; {os.cpu_count()} cores)"
     )
+    if args.lobby:
+        report_lobby(parts)
     for e in errors[:10]:
         print("  error:", e)
     proc.terminate()
@@ -315,7 +318,19 @@ def run_club(args: argparse.Namespace, base: str, database: str, proc: subproces
     )
     for problem in problems[:10]:
         print("  rating:", problem)
-    return 1 if bad or errors or problems or len(finals) != len(pairs) else 0
+    left = sum(len(p.left) for p in parts)
+    return 1 if bad or errors or problems or left or len(finals) != len(pairs) else 0
+
+
+def report_lobby(parts: list) -> None:
+    """``--lobby``: how fast the lobby's sockets were told, and whether they all emptied."""
+    invited = sorted(x for p in parts for x in p.invited)
+    started = sorted(x for p in parts for x in p.started)
+    posted = sum(len(p.posted) for p in parts)
+    left = sum(len(p.left) for p in parts)
+    print(f"  lobby: {posted} invitations posted; post to the named player's socket, {_quantiles(invited)}")
+    print(f"  lobby: accept to the poster's socket saying started, {_quantiles(started)}")
+    print(f"  lobby: {left} of those invitations still shown by a socket at the end")
 
 
 def main() -> int:
@@ -352,7 +367,7 @@ def main() -> int:
     ap.add_argument(
         "--lobby",
         action="store_true",
-        help="--players: the players sit in the lobby meanwhile (to be wired: /ws/lobby)",
+        help="--players: the players sit in the lobby meanwhile and meet there by invitation",
     )
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,10 +12,13 @@ action stored), every finished match is rated exactly once (two rating changes),
 account's ratings agree (its changes chain from 1500 to its rating, each the FIBS formula's, its
 experience the sum of the lengths).
 
-The lobby (``--lobby``): to be wired when ``/ws/lobby`` lands. Each player would sit in the lobby
-(a socket of its own, kept open through the run) and the matches would be made there by
-invitation rather than by the API; :class:`LobbySeat` is the hook, its expected protocol in its
-docstring.
+The lobby (``--lobby``): each player sits in the lobby meanwhile (a socket of its own, ``/ws/lobby``,
+open through the run) and the matches are made there by invitation rather than by the API: one
+player of each pair posts a rated invitation naming the other, who accepts it when its lobby socket
+shows it; the poster takes its seat when its socket says ``started`` (:class:`LobbySeat`). Timed
+besides the actions: from the post to the named player's socket showing the invitation, and from
+the accept to the poster's socket showing ``started``. At the end every socket's lobby must be empty
+of those invitations.
 """
 
 from __future__ import annotations
@@ -55,26 +58,81 @@ class Played:
     latencies: list[float] = field(default_factory=list)
     finals: dict[str, dict[str, Any]] = field(default_factory=dict)  # match id -> last state seen
     errors: list[str] = field(default_factory=list)
+    # --lobby: from a post to the named player's socket showing it, from an accept to the poster's
+    # socket showing ``started``; the invitations posted, and those a socket still showed at the end
+    invited: list[float] = field(default_factory=list)
+    started: list[float] = field(default_factory=list)
+    posted: list[str] = field(default_factory=list)
+    left: list[str] = field(default_factory=list)
 
 
 class LobbySeat:
-    """A player sitting in the lobby: the hook for ``/ws/lobby``, to be wired when it lands.
-
-    Expected protocol (to be wired; to be checked against the lobby as built): the player opens
-    ``/ws/lobby`` with its session (``Authorization: Bearer`` or the session cookie); the server
-    sends ``{"type": "players", "players": [{"name", "rating"}...]}`` and updates as players come
-    and go; a player invites with ``{"type": "invite", "to": NAME, "match_length": N, "rated":
-    true}``; the invited player gets ``{"type": "invitation", "id", "from", ...}`` and answers
-    ``{"type": "accept", "id": ID}``; both then get ``{"type": "match", "match_id", "token"}`` (each
-    its own seat's token) and open the match's socket as in :func:`play_match`.
-    """
+    """A player sitting in the lobby: its ``/ws/lobby`` socket (with its session as a bearer), the
+    lobby as that socket shows it (the ``hello``, each ``update`` applied), and when the socket saw
+    each invitation appear and each of its own invitations start (docs/accounts.md, "The lobby")."""
 
     def __init__(self, base: str, player: Player) -> None:
         self.base, self.player = base, player
+        self.invitations: dict[str, dict[str, Any]] = {}  # id -> invitation, as the socket shows them
+        self.seen: dict[tuple[str, str], float] = {}  # ("invitation" | "started", id) -> perf_counter
+        self.ready = asyncio.Event()  # the hello is in
+        self.failed: str | None = None
+        self._changed = asyncio.Condition()
 
     async def sit(self) -> None:
-        """Open the lobby socket and keep it open while the player plays."""
-        raise NotImplementedError("--lobby: to be wired when /ws/lobby lands (see LobbySeat)")
+        """Open the lobby socket and keep it open, applying its messages, while the player plays."""
+        url = self.base.replace("http", "ws", 1) + "/ws/lobby"
+        headers = {"Authorization": f"Bearer {self.player.session}"}
+        try:
+            async with websockets.connect(url, compression=None, additional_headers=headers) as ws:
+                async for text in ws:
+                    await self._apply(json.loads(text), time.perf_counter())
+        except asyncio.CancelledError:
+            raise
+        except Exception as e:  # noqa: BLE001 - told to whoever waits on this seat
+            self.failed = f"{type(e).__name__}: {str(e)[:200]}"
+        self.failed = self.failed or "the lobby socket closed"
+        self.ready.set()
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def _apply(self, message: dict[str, Any], now: float) -> None:
+        if message["type"] not in ("hello", "update"):
+            raise RuntimeError(f"the lobby said {message}")
+        for gone in message.get("gone", []):
+            self.invitations.pop(gone, None)
+        for invitation in message.get("invitations", []):
+            self.invitations[invitation["id"]] = invitation
+            self.seen.setdefault(("invitation", invitation["id"]), now)
+        for started in message.get("started", []):
+            self.seen.setdefault(("started", started["id"]), now)
+        self.ready.set()
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_for(self, kind: str, invitation_id: str, timeout: float = 60.0) -> float:
+        """When this socket saw the invitation appear (``"invitation"``) or start (``"started"``)."""
+        key = (kind, invitation_id)
+
+        async def seen() -> None:
+            async with self._changed:
+                await self._changed.wait_for(lambda: key in self.seen or self.failed is not None)
+
+        await asyncio.wait_for(seen(), timeout)
+        if key not in self.seen:
+            raise RuntimeError(f"{self.player.name}'s lobby: {self.failed}")
+        return self.seen[key]
+
+    async def cleared(self, ids: set[str], timeout: float) -> set[str]:
+        """Of ``ids``, the invitations this socket still shows after at most ``timeout`` seconds."""
+        try:
+            async with self._changed:
+                await asyncio.wait_for(
+                    self._changed.wait_for(lambda: not ids & self.invitations.keys()), timeout
+                )
+        except TimeoutError:
+            pass
+        return ids & self.invitations.keys()
 
 
 def make_players(database: str, count: int, prefix: str) -> list[Player]:
@@ -122,41 +180,86 @@ async def _read_state(ws: Any) -> dict[str, Any]:
         raise RuntimeError(f"the server refused: {message}")
 
 
+def _bearer(player: Player) -> dict[str, str]:
+    return {"Authorization": f"Bearer {player.session}"}
+
+
+async def _api_match(
+    http: httpx.AsyncClient, pair: tuple[Player, Player], length: int
+) -> tuple[str, tuple[str, str]]:
+    """A rated match made by the API: the first player makes it, the second claims seat 1."""
+    r = await http.post(
+        "/api/matches",
+        json={"mode": "online", "match_length": length, "rated": True},
+        headers=_bearer(pair[0]),
+    )
+    r.raise_for_status()
+    m = r.json()
+    tokens = (m["token"], m["invite_url"].split("#token=")[1])
+    r = await http.post("/api/account/claim", json={"seat_tokens": [tokens[1]]}, headers=_bearer(pair[1]))
+    r.raise_for_status()
+    return m["match_id"], tokens
+
+
+async def _lobby_match(
+    http: httpx.AsyncClient, seats: tuple[LobbySeat, LobbySeat], length: int, played: Played
+) -> tuple[str, tuple[str, str]]:
+    """A rated match made in the lobby: the first player invites the second by name, the second
+    accepts when its socket shows the invitation, the first takes its seat when its socket says
+    ``started``."""
+    poster, acceptor = seats
+    sent = time.perf_counter()
+    r = await http.post(
+        "/api/lobby/invitations",
+        json={"to": acceptor.player.name, "match_length": length, "rated": True},
+        headers=_bearer(poster.player),
+    )
+    r.raise_for_status()
+    invitation = r.json()["id"]
+    played.posted.append(invitation)
+    played.invited.append(await acceptor.wait_for("invitation", invitation) - sent)
+    sent = time.perf_counter()
+    r = await http.post(f"/api/lobby/invitations/{invitation}/accept", headers=_bearer(acceptor.player))
+    r.raise_for_status()
+    accepted = r.json()
+    played.started.append(await poster.wait_for("started", invitation) - sent)
+    r = await http.post(f"/api/lobby/invitations/{invitation}/seat", headers=_bearer(poster.player))
+    r.raise_for_status()
+    return accepted["match_id"], (r.json()["token"], accepted["token"])
+
+
 async def play_match(
-    base: str, pair: tuple[Player, Player], length: int, seed: int, played: Played, interval: float | None
+    base: str,
+    pair: tuple[Player, Player],
+    length: int,
+    seed: int,
+    played: Played,
+    interval: float | None,
+    seats: tuple[LobbySeat, LobbySeat] | None = None,
 ) -> None:
     """One rated match between the pair, to its end, each seat on its own socket: each action as
     soon as the state is in (closed loop), or one every ``interval`` seconds (open loop, a person's
-    pace; the latency is then counted from when the action was due, so a late send counts too)."""
+    pace; the latency is then counted from when the action was due, so a late send counts too).
+    Made by the API, or with ``seats`` (the pair sitting in the lobby) by invitation."""
     rng = random.Random(seed)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        r = await http.post(
-            "/api/matches",
-            json={"mode": "online", "match_length": length, "rated": True},
-            headers={"Authorization": f"Bearer {pair[0].session}"},
-        )
-        r.raise_for_status()
-        m = r.json()
-        tokens = (m["token"], m["invite_url"].split("#token=")[1])
-        r = await http.post(
-            "/api/account/claim",
-            json={"seat_tokens": [tokens[1]]},
-            headers={"Authorization": f"Bearer {pair[1].session}"},
-        )
-        r.raise_for_status()
-    ws_base = base.replace("http", "ws", 1) + f"/ws/matches/{m['match_id']}?tab=load&token="
+        if seats is None:
+            match_id, tokens = await _api_match(http, pair, length)
+        else:
+            match_id, tokens = await _lobby_match(http, seats, length, played)
+    ws_base = base.replace("http", "ws", 1) + f"/ws/matches/{match_id}?tab=load&token="
     async with (
         websockets.connect(
             ws_base + tokens[0],
             max_size=1 << 22,
             compression=None,
-            additional_headers={"Authorization": f"Bearer {pair[0].session}"},
+            additional_headers=_bearer(pair[0]),
         ) as ws0,
         websockets.connect(
             ws_base + tokens[1],
             max_size=1 << 22,
             compression=None,
-            additional_headers={"Authorization": f"Bearer {pair[1].session}"},
+            additional_headers=_bearer(pair[1]),
         ) as ws1,
     ):
         sockets = (ws0, ws1)
@@ -179,24 +282,37 @@ async def play_match(
             played.latencies.append(time.perf_counter() - sent)
             while states[1 - seat]["version"] < states[seat]["version"]:  # the push to the other seat
                 states[1 - seat] = await _read_state(sockets[1 - seat])
-        played.finals[m["match_id"]] = states[0]
+        played.finals[match_id] = states[0]
 
 
 def client_process(args: tuple) -> Played:
-    """Play the given pairs' matches at once in this process (run in a pool of processes)."""
+    """Play the given pairs' matches at once in this process (run in a pool of processes); with
+    ``lobby``, every player sits in the lobby first and the matches are made there."""
     base, pairs, length, seed, lobby, interval = args
     played = Played()
 
-    async def one(k: int, pair: tuple[Player, Player]) -> None:
+    async def one(k: int, pair: tuple[Player, Player], seats: tuple[LobbySeat, LobbySeat] | None) -> None:
         try:
-            await play_match(base, pair, length, seed * 100_000 + k, played, interval)
+            await play_match(base, pair, length, seed * 100_000 + k, played, interval, seats)
         except Exception as e:  # noqa: BLE001 - counted and shown, the other matches go on
             played.errors.append(f"{pair[0].name}-{pair[1].name}: {type(e).__name__}: {str(e)[:200]}")
 
     async def run() -> None:
-        seats = [LobbySeat(base, p) for pair in pairs for p in pair] if lobby else []
-        sitting = [asyncio.create_task(seat.sit()) for seat in seats]
-        await asyncio.gather(*(one(k, pair) for k, pair in enumerate(pairs)))
+        seats = {p.name: LobbySeat(base, p) for pair in pairs for p in pair} if lobby else {}
+        sitting = [asyncio.create_task(seat.sit()) for seat in seats.values()]
+        await asyncio.gather(*(seat.ready.wait() for seat in seats.values()))
+        await asyncio.gather(
+            *(
+                one(k, pair, (seats[pair[0].name], seats[pair[1].name]) if lobby else None)
+                for k, pair in enumerate(pairs)
+            )
+        )
+        # Nothing lost: every socket's lobby empties of the invitations (after a beat at most).
+        posted = set(played.posted)
+        for seat in seats.values():
+            played.left += sorted(await seat.cleared(posted, timeout=15.0))
+            if seat.failed:
+                played.errors.append(f"{seat.player.name}'s lobby: {seat.failed}")
         for task in sitting:
             task.cancel()
 

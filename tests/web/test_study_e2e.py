@@ -211,7 +211,7 @@ def test_a_position_set_up_by_clicking_gets_a_hint_an_evaluation_and_a_link(serv
         "() => ed.position && ed.position.match_length === 5 && ed.position.score[0] === 1"
     )
     p = page.evaluate("() => ed.position")
-    link = page.locator("#share").get_attribute("href")
+    link = page.locator("#position-link").get_attribute("href")
     assert link == page.evaluate("() => location.pathname + location.hash")
     other = _page(browser, errors)
     other.goto(server.url + link)

@@ -4,6 +4,7 @@
 import { Board } from "./board.js";
 import { $, call, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
+import { showShareId } from "./share.js";
 
 const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
 window.study = study;  // for the browser tests and the console
@@ -117,6 +118,7 @@ function showDecision(index) {
   link.href = "/editor#id=" + encodeURIComponent(d.gnubg_id);
   link.textContent = t("open in the editor");
   $("#decision-ids").append(link);
+  showShareId(d.gnubg_id);  // "Copy ID", "Copy image": the decision shown
   renderDecision();
   // the board and its alternatives come below the report: bring them into view
   $("#decision-board").scrollIntoView({ block: "start", behavior: "instant" });

@@ -4,6 +4,7 @@
 import { Board } from "./board.js";
 import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
+import { showShareId } from "./share.js";
 
 const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
 const ed = { board: START.slice(), position: null, hints: null, shown: null, job: null, timer: null,
@@ -52,7 +53,7 @@ function show(p, fill) {
   if (fill) fillForm(p);
   const url = "/editor#id=" + encodeURIComponent(p.xgid);
   history.replaceState(null, "", url);
-  $("#share").href = url;
+  $("#position-link").href = url;
   render();
 }
 
@@ -76,6 +77,7 @@ function render() {
   $("#position-id").textContent = p ? p.position_id : "";
   $("#gnubg-id").textContent = p ? p.gnubg_id : "";
   $("#xgid").textContent = p ? p.xgid : "";
+  showShareId(p ? p.gnubg_id : "");  // "Copy ID", "Copy image": the position's PositionID:MatchID
   $("#description").textContent = p ? `${tLine(p.description)} · ` +
     t("pips {mine} (you) vs {theirs}", { mine: p.pips[0], theirs: p.pips[1] }) : "";
   for (const id of ["#hint", "#eval", "#rollout"]) $(id).disabled = !p || p.game_over;

@@ -1,4 +1,4 @@
-// "Copy ID" and "Copy image" on the game page: the GNU Backgammon ID (PositionID:MatchID) of the
+// "Copy ID" and "Copy image" on the game, editor and analysis pages: the GNU Backgammon ID (PositionID:MatchID) of the
 // position shown, which `gammon eval` and GNU Backgammon read, and its picture from /api/diagram.
 // The page calls showShareId whenever the position shown changes ("" hides the buttons).
 import { $, t } from "./common.js";
