@@ -331,7 +331,8 @@ def test_the_lobby_offers_only_what_applies(server: Server, browser) -> None:  #
     assert _shown(page) == {"mode", "match_length", "name", "opponent_name"}
     page.check('input[name=mode][value="online"]')
     page.select_option("select[name=match_length]", "5")
-    assert _shown(page) == {"mode", "match_length", "crawford", "cube_limit", "name", "opponent_name"}
+    shown = {"mode", "match_length", "crawford", "cube_limit", "name", "opponent_name", "rated"}
+    assert _shown(page) == shown  # rated: shown online, enabled only for a signed-in player
     assert page.locator("#new-match >> text=Your friend").is_visible()
     assert not page.locator("#new-match >> text=Black").is_visible()
     assert not errors
