@@ -29,12 +29,9 @@ def result() -> dict:
     return json.loads(json.dumps(data))  # as the page gets it
 
 
-def _open(browser, result: dict, width: int = 1280, height: int = 760):  # noqa: F811
-    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.set_default_timeout(15_000)
+def canned_routes(result: dict):
+    """The page's routes without a server: its files from gammon/web/static, and an analysis job
+    that is done at once with ``result``."""
 
     def serve(route) -> None:
         path = urlparse(route.request.url).path
@@ -46,13 +43,21 @@ def _open(browser, result: dict, width: int = 1280, height: int = 760):  # noqa:
         elif path == "/api/analyses":
             route.fulfill(status=202, json={"id": "job1", "status": "queued", "done": 0, "total": 0})
         elif path == "/api/jobs/job1":
-            route.fulfill(
-                status=200, json={"id": "job1", "status": "done", "done": 1, "total": 1, "result": result}
-            )
+            done = {"id": "job1", "status": "done", "done": 1, "total": 1, "result": result}
+            route.fulfill(status=200, json=done)
         else:
             route.fulfill(status=404, json={"error": "not here"})
 
-    page.route("http://gammon.test/**", serve)
+    return serve
+
+
+def _open(browser, result: dict, width: int = 1280, height: int = 760):  # noqa: F811
+    context = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.set_default_timeout(15_000)
+    page.route("http://gammon.test/**", canned_routes(result))
     page.goto("http://gammon.test/analysis")
     return page, errors
 

@@ -18,7 +18,7 @@ from gammon.web import create_app
 from gammon.web.routes.language import PLURAL_RULES
 from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice, serving
-from tests.web.test_analysis_page_e2e import STATIC, TYPES, _analyse, result  # noqa: F401  (fixture)
+from tests.web.test_analysis_page_e2e import _analyse, canned_routes, result  # noqa: F401  (fixture)
 from tests.web.test_e2e import Server, _start, browser, server  # noqa: F401  (fixtures)
 from tests.web.test_e2e_accounts import _sign
 
@@ -144,8 +144,8 @@ def test_the_analysis_page_shows_no_english_in_chromium(browser, result, tmp_pat
         else:
             canned(route)
 
+    canned = canned_routes(result)
     page.route("http://gammon.test/**", serve)
-    canned = _canned(result)
     page.goto("http://gammon.test/analysis")
     _analyse(page, tmp_path)
     page.click("#marked li")
@@ -155,27 +155,6 @@ def test_the_analysis_page_shows_no_english_in_chromium(browser, result, tmp_pat
     assert untranslated(texts, lang) == [], texts
     context.close()
     assert errors == []
-
-
-def _canned(analysis: dict):
-    """The routes of tests/web/test_analysis_page_e2e.py's page: its files and a finished job."""
-
-    def serve(route) -> None:
-        path = urlparse(route.request.url).path
-        if path == "/analysis":
-            path = "/static/analysis.html"
-        if path.startswith("/static/"):
-            file = STATIC / path.removeprefix("/static/")
-            route.fulfill(status=200, body=file.read_bytes(), content_type=TYPES[file.suffix])
-        elif path == "/api/analyses":
-            route.fulfill(status=202, json={"id": "job1", "status": "queued", "done": 0, "total": 0})
-        elif path == "/api/jobs/job1":
-            done = {"id": "job1", "status": "done", "done": 1, "total": 1, "result": analysis}
-            route.fulfill(status=200, json=done)
-        else:
-            route.fulfill(status=404, json={"error": "not here"})
-
-    return serve
 
 
 def test_the_game_log_comes_in_the_readers_language(client: TestClient) -> None:
