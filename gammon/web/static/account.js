@@ -1,22 +1,13 @@
 // The account page: sign up, in and out; the rating and rated matches; the profile (profile.js)
 // and match files added to it; the leaderboard. Everything the server sends is
 // shown as text (textContent), never as markup.
-import { $, call, loadLanguage, t, tLine } from "./common.js";
+import { $, addRow, call, loadLanguage, t, tLine } from "./common.js";
 import { showProfile } from "./profile.js";
 import { seatTokens } from "./seats.js";
 
 const fmt = (x, digits = 1) => Number(x).toFixed(digits);
 
 function error(text, where = "#error") { $(where).textContent = text || ""; }
-
-function row(table, cells, head = false) {
-  const tr = table.insertRow();
-  for (const c of cells) {
-    const cell = document.createElement(head ? "th" : "td");
-    cell.textContent = c;
-    tr.append(cell);
-  }
-}
 
 async function signIn(path) {
   error("");
@@ -46,10 +37,10 @@ async function showHistory() {
   const table = $("#history");
   table.replaceChildren();
   const data = await call("GET", "/api/account/ratings");
-  if (!data.history.length) { row(table, [t("none yet")]); return; }
-  row(table, [t("date"), t("opponent"), t("length"), t("result"), t("rating")], true);
+  if (!data.history.length) { addRow(table, [t("none yet")]); return; }
+  addRow(table, [t("date"), t("opponent"), t("length"), t("result"), t("rating")], true);
   for (const h of data.history.slice().reverse()) {
-    row(table, [h.played_at.slice(0, 10), h.opponent ?? t("(deleted)"), h.match_length, h.won ? t("won") : t("lost"),
+    addRow(table, [h.played_at.slice(0, 10), h.opponent ?? t("(deleted)"), h.match_length, h.won ? t("won") : t("lost"),
                 `${fmt(h.rating_before)} → ${fmt(h.rating_after)}`]);
   }
 }
@@ -59,8 +50,8 @@ async function showLeaders() {
   table.replaceChildren();
   const active = $("#active-only").checked;
   const board = await call("GET", "/api/leaderboard" + (active ? "?active=true" : ""));
-  row(table, ["#", t("player"), t("rating"), t("experience")], true);
-  for (const s of board) row(table, [s.rank, s.name, fmt(s.rating), s.experience]);
+  addRow(table, ["#", t("player"), t("rating"), t("experience")], true);
+  for (const s of board) addRow(table, [s.rank, s.name, fmt(s.rating), s.experience]);
 }
 
 async function upload(ev) {

@@ -1,9 +1,19 @@
-// What every page shares: `$`, the page's error line, JSON calls to the server, the link a page was
-// opened with, and the words for a finished game or match.
+// What every page shares: `$`, the page's error line, a table's row of text, JSON calls to the
+// server, the link a page was opened with, and the words for a finished game or match.
 
 export const $ = sel => document.querySelector(sel);
 
 export function showError(text) { $("#error").textContent = text || ""; }
+
+// A row of ``cells`` added to ``table``, as text (th cells for a head row).
+export function addRow(table, cells, head = false) {
+  const tr = table.insertRow();
+  for (const c of cells) {
+    const cell = document.createElement(head ? "th" : "td");
+    cell.textContent = c;
+    tr.append(cell);
+  }
+}
 
 // The CSRF value that goes with the session cookie (gammon/web/auth.py); "" when signed out.
 export function csrfToken() {

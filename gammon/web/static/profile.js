@@ -2,20 +2,11 @@
 // over time with its moving average (an SVG drawn here), the record against each opponent, luck,
 // and the worst decisions with their boards. Everything the server sends is shown as text.
 import { Board } from "./board.js";
-import { $, call, t, tLine, tn } from "./common.js";
+import { $, addRow, call, t, tLine, tn } from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
 const fmt = (x, digits = 1) => Number(x).toFixed(digits);
 const signed = (x, digits = 2) => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(digits);
-
-function row(table, cells, head = false) {
-  const tr = table.insertRow();
-  for (const c of cells) {
-    const cell = document.createElement(head ? "th" : "td");
-    cell.textContent = c;
-    tr.append(cell);
-  }
-}
 
 function svgEl(tag, attrs, parent) {
   const e = document.createElementNS(NS, tag);
@@ -101,18 +92,18 @@ export async function showProfile() {
                                           { total: signed(p.luck_total), rate: signed(p.luck_rate, 1) }) : "";
   const table = $("#matches");
   table.replaceChildren();
-  if (n) row(table, [t("date"), t("opponent"), t("length"), t("score"), t("result"), "PR", t("checker"), t("cube"),
+  if (n) addRow(table, [t("date"), t("opponent"), t("length"), t("score"), t("result"), "PR", t("checker"), t("cube"),
                      t("luck")], true);
   for (const m of p.matches.slice().reverse()) {
-    row(table, [m.played_at.slice(0, 10), m.opponent, m.match_length || t("money"), `${m.score[0]}-${m.score[1]}`,
+    addRow(table, [m.played_at.slice(0, 10), m.opponent, m.match_length || t("money"), `${m.score[0]}-${m.score[1]}`,
                 tLine(m.result), fmt(m.pr, 2), fmt(m.checker_error_rate, 1), fmt(m.cube_error_rate, 1),
                 signed(m.luck_rate, 1)]);
   }
   drawTrend($("#pr-chart"), p.pr_trend);
   const opponents = $("#opponents");
   opponents.replaceChildren();
-  if (p.opponents.length) row(opponents, [t("opponent"), t("played"), t("won"), t("lost")], true);
-  for (const o of p.opponents) row(opponents, [o.name, o.played, o.won, o.lost]);
+  if (p.opponents.length) addRow(opponents, [t("opponent"), t("played"), t("won"), t("lost")], true);
+  for (const o of p.opponents) addRow(opponents, [o.name, o.played, o.won, o.lost]);
   showWorst($("#worst"), p.worst);
   return p;
 }
