@@ -32,8 +32,9 @@ def _overflow(page) -> list[str]:
 
 def test_no_page_is_wider_than_a_phone(server: Server, browser) -> None:  # noqa: F811
     errors: list[str] = []
-    context = browser.new_context(viewport={"width": WIDTH, "height": 844}, is_mobile=True, has_touch=True,
-                                  reduced_motion="reduce")
+    context = browser.new_context(
+        viewport={"width": WIDTH, "height": 844}, is_mobile=True, has_touch=True, reduced_motion="reduce"
+    )
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
     page.set_default_timeout(15_000)
