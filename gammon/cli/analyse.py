@@ -187,6 +187,9 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             match_length=c.match_length,
             crawford=c.crawford,
             position_id=c.position.id,
+            # the moment's GNU Backgammon ID under the board, as gammon play shows it: gammon eval
+            # and hint take it with the score, the cube and the dice
+            match_id=c.gnubg_id.partition(":")[2] or None,
             players=(me, 1 - me),
         )
         console.print()

@@ -65,7 +65,13 @@ def test_terminal_report_shows_the_summary_and_the_marked_decisions(match_file):
     assert "Unforced moves" in text and "PR (eXtreme Gammon)" in text
     marked = re.search(r"Marked decisions: (\d+)", text)
     assert marked and int(marked.group(1)) > 0
-    assert text.count("Position ID:") == int(marked.group(1))  # a board for each
+    # a board for each, with its GNU Backgammon ID as gammon play prints it (the position as drawn)
+    ids = re.findall(r"GNU Backgammon ID: ([^:\s]+):(\S+)", text)
+    assert len(ids) == int(marked.group(1)) and "Position ID:" not in text
+    data = json.loads(gammon("analyse", str(match_file), "--plies", "0", "--json").stdout)
+    marks = [d for d in data["decisions"] if d["mark"]]
+    assert [f"{p}:{m}" for p, m in ids] == [d["gnubg_id"] for d in marks]
+    assert [p for p, _ in ids] == [d["position_id"] for d in marks]
     assert "<- played" in text
 
 
