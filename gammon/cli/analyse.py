@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.cli.console import Console
 from gammon.errors import GammonError
 from gammon.formats.convert import read_match, reading_format
 from gammon.i18n import ntr, tr
@@ -91,6 +91,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             TimeRemainingColumn(),
             console=err,
             transient=True,
+            disable=not err.is_terminal,  # a bar in a log file is one blank line
         ) as bar:
             task = bar.add_task("analyse", total=None)
 
