@@ -132,6 +132,21 @@ def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
     assert "24/1" in out.stderr  # the error is still reported
 
 
+REAL = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy"
+
+
+@pytest.mark.parametrize("name", ["bglab-lasse-match10414818.mat", "bglab-lasse-match11760028.mat"])
+def test_a_real_file_cut_after_1500_bytes_is_refused_with_its_error_said_once(name, tmp_path):
+    cut = tmp_path / "trunc.mat"
+    cut.write_bytes((REAL / name).read_bytes()[:1500])  # a download that stopped: a line cut short
+    for command in ("analyse", "convert"):
+        args = [command, str(cut), *(["--plies", "0"] if command == "analyse" else [str(tmp_path / "o.sgf")])]
+        out = gammon(*args)
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 2 and len(lines) == 1, out.stderr  # one line: the error, once
+        assert lines[0].startswith(f"gammon {command}: {cut}: game ") and " line " in lines[0]
+
+
 @pytest.mark.slow
 def test_a_latin_1_file_is_read_as_convert_reads_it(match_file, tmp_path):
     """Older Windows programs wrote .mat files in Latin-1: names with accents must not stop it."""
