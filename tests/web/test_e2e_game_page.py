@@ -114,8 +114,10 @@ def test_the_result_banner_covers_no_stack_count(shared: Server, browser) -> Non
                           diceLight: true, diceUsed: null, message: "Black wins 1 point", onClick() {} });
         const box = e => { const r = e.getBoundingClientRect();
                            return { x: r.x, y: r.y, width: r.width, height: r.height }; };
-        const counts = [...svg.querySelectorAll("text:not(.point-number)")].filter(t => !t.closest("g.message"));
-        return { banner: box(svg.querySelector("g.message")), checkers: [...svg.querySelectorAll("g.checker")].map(box),
+        const counts = [...svg.querySelectorAll("text:not(.point-number)")]
+            .filter(t => !t.closest("g.message"));
+        return { banner: box(svg.querySelector("g.message")),
+                 checkers: [...svg.querySelectorAll("g.checker")].map(box),
                  counts: counts.map(t => ({ text: t.textContent, ...box(t) })) };
     }""")
     assert len(boxes["counts"]) == 24 and {c["text"] for c in boxes["counts"]} == {"6", "7", "8", "9"}
