@@ -168,3 +168,22 @@ def test_the_html_report_puts_each_decisions_heading_above_its_board(browser) ->
         assert b["head"] <= b["boardTop"] and b["head"] <= b["table"]
         assert b["tableRight"] <= b["boardLeft"]  # beside its alternatives, at this width
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+
+
+def test_the_html_reports_chart_draws_no_game_label_over_another(browser) -> None:  # noqa: F811
+    """A 17-point match of 15 games, some a few plays long: the labels as Chromium lays them out."""
+    from gammon.analysis.svg import chart_svg
+
+    breaks, series = [], []
+    for n, length in enumerate([30, 2, 3, 25, 2, 2, 40, 3, 20, 2, 2, 2, 30, 3, 2], 1):
+        breaks.append((len(series), f"Game {n}"))
+        series += [0.5] * length
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.set_content(f"<!doctype html><body>{chart_svg(series, breaks, ('Ann', 'Bo'))}</body>")
+    boxes = page.evaluate("""() => [...document.querySelectorAll('svg text')]
+        .filter(t => t.textContent.startsWith('Game ')).map(t => t.getBBox())
+        .map(b => ({ left: b.x, right: b.x + b.width, top: b.y, bottom: b.y + b.height }))""")
+    assert len(boxes) >= 5
+    for a, b in zip(boxes, boxes[1:]):
+        side_by_side = a["right"] <= b["left"] or b["right"] <= a["left"]
+        assert side_by_side or a["bottom"] <= b["top"] or b["bottom"] <= a["top"], (a, b)
