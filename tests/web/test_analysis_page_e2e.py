@@ -108,6 +108,22 @@ def test_decisions_are_named_by_the_files_move_numbers(browser, result, tmp_path
     assert not errors
 
 
+def test_the_page_says_the_depth_and_asks_the_terminals_by_default(browser, result, tmp_path) -> None:  # noqa: F811
+    from gammon.analysis import DEFAULT_PLIES
+
+    page, errors = _open(browser, result)
+    assert page.input_value("#plies") == str(DEFAULT_PLIES)  # one default depth, the terminal's
+    _analyse(page, tmp_path)
+    assert page.text_content("#title").endswith(f"analysed at {result['plies']} ply")
+    move = next(i for i, d in enumerate(result["decisions"]) if d["mark"] and d["kind"] == "move")
+    page.click(f'#marked li[data-index="{move}"]')  # and each alternative's own depth
+    assert page.locator("#alternatives tr >> nth=0").locator("td").all_inner_texts()[-1] == "ply"
+    assert page.locator("#alternatives tr[data-play] >> nth=0").locator("td").all_inner_texts()[-1] == str(
+        result["decisions"][move]["alternatives"][0]["plies"]
+    )
+    assert not errors
+
+
 def test_a_checker_play_lists_the_best_five_and_a_cube_action_its_three_equities(
     browser,  # noqa: F811
     result,
