@@ -11,12 +11,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.cli.console import Console
 from gammon.errors import GammonError
 from gammon.formats.convert import read_match, reading_format
 from gammon.i18n import ntr, tr
@@ -91,6 +91,7 @@ def run_analyse(args: argparse.Namespace) -> int:
             TimeRemainingColumn(),
             console=err,
             transient=True,
+            disable=not err.is_terminal,  # a bar in a log file is one blank line
         ) as bar:
             task = bar.add_task("analyse", total=None)
 
@@ -187,6 +188,9 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             match_length=c.match_length,
             crawford=c.crawford,
             position_id=c.position.id,
+            # the moment's GNU Backgammon ID under the board, as gammon play shows it: gammon eval
+            # and hint take it with the score, the cube and the dice
+            match_id=c.gnubg_id.partition(":")[2] or None,
             players=(me, 1 - me),
         )
         console.print()

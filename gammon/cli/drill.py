@@ -8,10 +8,10 @@ import sys
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from rich.console import Console
 from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.cli.console import Console
 from gammon.errors import GammonError
 from gammon.formats.matchid import parse_gnubg_id
 from gammon.i18n import ntr, tr

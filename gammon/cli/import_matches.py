@@ -6,10 +6,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from gammon.cli.args import positive_int
+from gammon.cli.console import Console
 from gammon.errors import GammonError
 from gammon.i18n import ntr, tr
 
@@ -120,6 +120,7 @@ def run_import(args: argparse.Namespace) -> int:
             TimeRemainingColumn(),
             console=err,
             transient=True,
+            disable=not err.is_terminal,  # a bar in a log file is one blank line
         ) as bar:
             task = bar.add_task("import", total=len(job_ids))
             outcomes = run_jobs(

@@ -9,12 +9,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from rich.console import Console
-
 from gammon import __version__
 from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
 from gammon.cli.args import install_argparse_words, positive_int
+from gammon.cli.console import Console
 from gammon.cli.convert import add_convert
 from gammon.cli.diagram import add_diagram
 from gammon.cli.drill import add_drill

@@ -15,11 +15,11 @@ import math
 import sys
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
 from gammon.cli.args import not_negative_int, positive_int
+from gammon.cli.console import Console
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import parse_dice
 from gammon.errors import GammonError
@@ -151,14 +151,16 @@ def run_rollout(
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
     engine = engine or Engine(plies=args.plies)
+    err = Console(stderr=True)
     bar = Progress(
         TextColumn("{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
         TimeRemainingColumn(),
-        console=Console(stderr=True),
+        console=err,
         auto_refresh=False,
         transient=True,
+        disable=not err.is_terminal,  # a bar in a log file is one blank line
     )
     task = bar.add_task(tr("rolling out"), total=args.trials)
 

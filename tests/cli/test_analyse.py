@@ -65,7 +65,13 @@ def test_terminal_report_shows_the_summary_and_the_marked_decisions(match_file):
     assert "Unforced moves" in text and "PR (eXtreme Gammon)" in text
     marked = re.search(r"Marked decisions: (\d+)", text)
     assert marked and int(marked.group(1)) > 0
-    assert text.count("Position ID:") == int(marked.group(1))  # a board for each
+    # a board for each, with its GNU Backgammon ID as gammon play prints it (the position as drawn)
+    ids = re.findall(r"GNU Backgammon ID: ([^:\s]+):(\S+)", text)
+    assert len(ids) == int(marked.group(1)) and "Position ID:" not in text
+    data = json.loads(gammon("analyse", str(match_file), "--plies", "0", "--json").stdout)
+    marks = [d for d in data["decisions"] if d["mark"]]
+    assert [f"{p}:{m}" for p, m in ids] == [d["gnubg_id"] for d in marks]
+    assert [p for p, _ in ids] == [d["position_id"] for d in marks]
     assert "<- played" in text
 
 
@@ -124,6 +130,21 @@ def test_a_file_with_errors_is_refused_unless_partial(match_file, tmp_path):
     data = json.loads(out.stdout)
     assert [p["name"] for p in data["players"]] == ["Ann", "Bo"]
     assert "24/1" in out.stderr  # the error is still reported
+
+
+REAL = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy"
+
+
+@pytest.mark.parametrize("name", ["bglab-lasse-match10414818.mat", "bglab-lasse-match11760028.mat"])
+def test_a_real_file_cut_after_1500_bytes_is_refused_with_its_error_said_once(name, tmp_path):
+    cut = tmp_path / "trunc.mat"
+    cut.write_bytes((REAL / name).read_bytes()[:1500])  # a download that stopped: a line cut short
+    for command in ("analyse", "convert"):
+        args = [command, str(cut), *(["--plies", "0"] if command == "analyse" else [str(tmp_path / "o.sgf")])]
+        out = gammon(*args)
+        lines = out.stderr.strip().splitlines()
+        assert out.returncode == 2 and len(lines) == 1, out.stderr  # one line: the error, once
+        assert lines[0].startswith(f"gammon {command}: {cut}: game ") and " line " in lines[0]
 
 
 @pytest.mark.slow

@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -80,15 +81,29 @@ def test_serve_is_wired():
     assert out.returncode == 0 and "--port" in out.stdout and "--database-url" in out.stdout
 
 
-def test_a_reader_that_goes_away_ends_the_output_without_a_traceback():
-    # `gammon eval ... --json | head -c 5`: the pipe is closed before gammon writes
-    for args in (("eval", "4HPwATDgc/ABMA", "--json", "--plies", "0"),
-                 ("hint", "4HPwATDgc/ABMA", "31", "--plies", "0")):
-        read, write = os.pipe()
-        os.close(read)
-        try:
-            out = subprocess.run([sys.executable, "-m", "gammon.cli.main", *args], stdout=write,
-                                 stderr=subprocess.PIPE, text=True, timeout=300)
-        finally:
-            os.close(write)
-        assert out.returncode == 0 and out.stderr == "", out.stderr
+MATCH = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1090480.mat"
+
+
+@pytest.mark.parametrize("args", [
+    ("eval", "4HPwATDgc/ABMA", "--json", "--plies", "0"),
+    ("hint", "4HPwATDgc/ABMA", "31", "--plies", "0"),
+    ("rollout", "4HPwATDgc/ABMA", "--trials", "36", "--workers", "1"),  # a rich table
+    ("analyse", str(MATCH), "--plies", "0"),  # rich tables and boards, a progress bar on stderr
+    ("analyse", str(MATCH), "--plies", "0", "--json"),
+    ("diagram", "4HPwATDgc/ABMA:cAkAAAAAAAAA"),
+    ("diagram", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "--svg"),
+    ("convert", str(MATCH), "{tmp}/out.sgf"),
+    ("play", "--help"),
+], ids=lambda args: " ".join(Path(a).name for a in args[:2]))
+def test_a_reader_that_goes_away_ends_the_output_without_a_traceback(args, tmp_path):
+    # `gammon eval ... --json | head -c 5`: the pipe is closed before gammon writes; every command
+    # ends there, exit 0, nothing on stderr (rich's consoles exited 1 where print raised)
+    args = [a.replace("{tmp}", str(tmp_path)) for a in args]
+    read, write = os.pipe()
+    os.close(read)
+    try:
+        out = subprocess.run([sys.executable, "-m", "gammon.cli.main", *args], stdout=write,
+                             stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write)
+    assert out.returncode == 0 and out.stderr == "", out.stderr

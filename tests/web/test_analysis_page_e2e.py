@@ -108,6 +108,22 @@ def test_decisions_are_named_by_the_files_move_numbers(browser, result, tmp_path
     assert not errors
 
 
+def test_the_page_says_the_depth_and_asks_the_terminals_by_default(browser, result, tmp_path) -> None:  # noqa: F811
+    from gammon.analysis import DEFAULT_PLIES
+
+    page, errors = _open(browser, result)
+    assert page.input_value("#plies") == str(DEFAULT_PLIES)  # one default depth, the terminal's
+    _analyse(page, tmp_path)
+    assert page.text_content("#title").endswith(f"analysed at {result['plies']} ply")
+    move = next(i for i, d in enumerate(result["decisions"]) if d["mark"] and d["kind"] == "move")
+    page.click(f'#marked li[data-index="{move}"]')  # and each alternative's own depth
+    assert page.locator("#alternatives tr >> nth=0").locator("td").all_inner_texts()[-1] == "ply"
+    assert page.locator("#alternatives tr[data-play] >> nth=0").locator("td").all_inner_texts()[-1] == str(
+        result["decisions"][move]["alternatives"][0]["plies"]
+    )
+    assert not errors
+
+
 def test_a_checker_play_lists_the_best_five_and_a_cube_action_its_three_equities(
     browser,  # noqa: F811
     result,
@@ -168,3 +184,22 @@ def test_the_html_report_puts_each_decisions_heading_above_its_board(browser) ->
         assert b["head"] <= b["boardTop"] and b["head"] <= b["table"]
         assert b["tableRight"] <= b["boardLeft"]  # beside its alternatives, at this width
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 1280
+
+
+def test_the_html_reports_chart_draws_no_game_label_over_another(browser) -> None:  # noqa: F811
+    """A 17-point match of 15 games, some a few plays long: the labels as Chromium lays them out."""
+    from gammon.analysis.svg import chart_svg
+
+    breaks, series = [], []
+    for n, length in enumerate([30, 2, 3, 25, 2, 2, 40, 3, 20, 2, 2, 2, 30, 3, 2], 1):
+        breaks.append((len(series), f"Game {n}"))
+        series += [0.5] * length
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.set_content(f"<!doctype html><body>{chart_svg(series, breaks, ('Ann', 'Bo'))}</body>")
+    boxes = page.evaluate("""() => [...document.querySelectorAll('svg text')]
+        .filter(t => t.textContent.startsWith('Game ')).map(t => t.getBBox())
+        .map(b => ({ left: b.x, right: b.x + b.width, top: b.y, bottom: b.y + b.height }))""")
+    assert len(boxes) >= 5
+    for a, b in zip(boxes, boxes[1:]):
+        side_by_side = a["right"] <= b["left"] or b["right"] <= a["left"]
+        assert side_by_side or a["bottom"] <= b["top"] or b["bottom"] <= a["top"], (a, b)

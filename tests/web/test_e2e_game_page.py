@@ -94,6 +94,38 @@ def test_the_result_banner_covers_no_checker(shared: Server, browser) -> None:  
     assert not errors
 
 
+def test_the_result_banner_covers_no_stack_count(shared: Server, browser) -> None:  # noqa: F811
+    """The banner over tall stacks: six and more checkers on every point (their count written on the
+    fifth), points 12 and 13 among them, drawn by the game page's board module."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/editor")  # any page of the server: the module is imported from it
+    boxes = page.evaluate("""async () => {
+        const { Board } = await import("/static/board.js");
+        const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+        svg.setAttribute("viewBox", "0 0 900 640");
+        svg.setAttribute("width", "900");
+        svg.setAttribute("height", "640");
+        document.body.prepend(svg);
+        const board = new Array(26).fill(0);
+        for (let p = 1; p <= 24; p++) board[p] = (p <= 12 ? 1 : -1) * (6 + p % 4);
+        Board.draw(svg, { board, off: [0, 0], cube: null, dice: null, dests: new Set(), sources: new Set(),
+                          selected: null, viewerLight: true, moverIsViewer: true, diceRight: true,
+                          diceLight: true, diceUsed: null, message: "Black wins 1 point", onClick() {} });
+        const box = e => { const r = e.getBoundingClientRect();
+                           return { x: r.x, y: r.y, width: r.width, height: r.height }; };
+        const counts = [...svg.querySelectorAll("text:not(.point-number)")]
+            .filter(t => !t.closest("g.message"));
+        return { banner: box(svg.querySelector("g.message")),
+                 checkers: [...svg.querySelectorAll("g.checker")].map(box),
+                 counts: counts.map(t => ({ text: t.textContent, ...box(t) })) };
+    }""")
+    assert len(boxes["counts"]) == 24 and {c["text"] for c in boxes["counts"]} == {"6", "7", "8", "9"}
+    assert len(boxes["checkers"]) == 24 * 5  # five drawn on a point, the count on the fifth
+    assert not [c for c in boxes["checkers"] + boxes["counts"] if _overlap(boxes["banner"], c)]
+    assert not errors
+
+
 def test_the_spectators_link_has_a_copy_button(shared: Server, browser) -> None:  # noqa: F811
     errors: list[str] = []
     page = _page(browser, errors)

@@ -1,0 +1,52 @@
+"""The README's claims about the terminal, held against what the programs do: every `gammon ...`
+command it shows is one that gammon's parser takes, and the board shows the ID it says."""
+
+from __future__ import annotations
+
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from gammon.cli.main import build_parser
+
+README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+
+
+def _commands() -> list[str]:
+    """The README's gammon command lines: in its shell blocks (continued lines joined) and in its
+    text (`gammon ...` in backquotes)."""
+    found = []
+    for block in re.findall(r"```sh\n(.*?)```", README, re.DOTALL):
+        for line in block.replace("\\\n", " ").splitlines():
+            if line.startswith("gammon "):
+                found.append(line.split("  #")[0].strip())
+    # in the text, a command with its arguments (`gammon hint` alone names the command)
+    found += [c for c in re.findall(r"`(gammon [^`]+)`", README) if len(c.split()) > 2]
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("command", _commands())
+def test_every_command_the_readme_shows_is_one_gammon_takes(command: str, capsys) -> None:
+    args = shlex.split(command)[1:]
+    try:
+        build_parser().parse_args(args)
+    except SystemExit as e:  # argparse's way of refusing (or of answering --help)
+        assert e.code == 0, capsys.readouterr().err
+
+
+def test_the_board_shows_one_gnubg_id_as_the_readme_says() -> None:
+    assert "Under the board stands its GNU Backgammon ID\n(`PositionID:MatchID`" in README
+    out = subprocess.run(
+        [sys.executable, "-m", "gammon.cli.main", "play", "--seed", "5", "--level", "random"],
+        input="quit\n",
+        text=True,
+        capture_output=True,
+        timeout=300,
+    ).stdout
+    ids = re.findall(r"^  GNU Backgammon ID: (\S+)$", out, re.MULTILINE)
+    assert ids and all(re.fullmatch(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}", i) for i in ids), out
+    assert "Position ID" not in out and "Match ID" not in out
