@@ -22,6 +22,7 @@ from gammon.dice import DiceSource, RandomDice
 from gammon.engine.players import ComputerAction, ComputerPlayer, available_levels, computer_player
 from gammon.errors import GammonError, IllegalActionError, NotAuthorizedError, StoreConflictError
 from gammon.game import ActionKind, GamePhase, PlayMade, Request
+from gammon.i18n import tr
 from gammon.match import Match, NewGame
 from gammon.records import MatchAction, extend_match, match_actions, replay_match
 from gammon.rules import Rules
@@ -140,7 +141,7 @@ class LiveMatch:
             s for s, h in enumerate(self.record.seat_hashes) if hmac.compare_digest(h, hash_token(token))
         ]
         if not found or (self.level is not None and found == [COMPUTER_SEAT]):
-            raise NotAuthorizedError("this token does not open a seat of this match")
+            raise NotAuthorizedError(tr("this token does not open a seat of this match"))
         return found[0] if len(found) == 1 else None
 
     def players_who_moved(self) -> set[int]:
@@ -162,13 +163,15 @@ class LiveMatch:
         kind = request.action
         if kind == "undo" and self.record.mode == "online":
             # The opponent is shown each play at once and may act on it (double, roll): no take-backs.
-            raise IllegalActionError("no undo in online games: your opponent has been shown the play")
+            raise IllegalActionError(tr("no undo in online games: your opponent has been shown the play"))
         if kind == "new_game" or (kind == "undo" and seat is None):
             player = None  # a local game's shared seat takes back the last play, whoever made it
         elif seat is None:  # a local game: the shared seat acts for whoever must act
             player = self.acting_player()
             if player is None:
-                raise IllegalActionError(f"nobody can {kind} now: {self.match.game.awaiting()}")
+                raise IllegalActionError(
+                    tr("nobody can {action} now: {reason}", action=kind, reason=self.match.game.awaiting())
+                )
         else:
             player = seat
         self._apply(core_request(request, player))

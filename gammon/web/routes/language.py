@@ -70,7 +70,9 @@ async def language_catalogue(lang: str) -> JSONResponse:
     """Every message of ``lang`` for the pages' scripts: {msgid: msgstr, or its plural forms}, and
     the English plural of each message with plural forms (to read the server's English lines)."""
     if lang not in LANGUAGES:
-        raise HTTPException(404, f"no language {lang[:8]!r}; there are {', '.join(LANGUAGES)}")
+        raise HTTPException(
+            404, tr("no language {lang}; there are {langs}", lang=repr(lang[:8]), langs=", ".join(LANGUAGES))
+        )
     body = {
         "lang": lang,
         "plural": PLURAL_RULES[lang],
