@@ -92,9 +92,9 @@ class MatchState:
                                       or not all(_is_int(d) and 1 <= d <= 6 for d in self.dice)):
             problems.append(f"dice {self.dice!r} are not two numbers 1-6 or None")
         if self.crawford and self.match_length == 0:
-            problems.append("a money session has no Crawford game")
+            problems.append(tr("a money session has no Crawford game"))
         if problems:
-            raise ValueError("invalid MatchState: " + "; ".join(problems))
+            raise ValueError(tr("invalid MatchState: {problems}", problems="; ".join(problems)))
         object.__setattr__(self, "game_state", GameState(self.game_state))
 
     # --- Match ID ----------------------------------------------------------------------------

@@ -84,22 +84,30 @@ class XGID:
         if self.cube_action not in (None, *_CUBE_ACTIONS.values()):
             problems.append(f"cube action {self.cube_action!r} is not double, beaver or raccoon")
         if self.cube_action and self.dice:
-            problems.append("a position cannot have both dice rolled and a cube action")
+            problems.append(tr("a position cannot have both dice rolled and a cube action"))
         if not isinstance(self.match_length, int) or self.match_length < 0:
             problems.append(f"match length {self.match_length!r} is not >= 0")
         if len(self.score) != 2 or not all(isinstance(s, int) and s >= 0 for s in self.score):
             problems.append(f"score {self.score!r} is not two numbers >= 0")
         if self.match_length and (self.jacoby or self.beavers):
-            problems.append("Jacoby and beavers are money-play options")
+            problems.append(tr("Jacoby and beavers are money-play options"))
         if not self.match_length and self.crawford:
-            problems.append("a money game has no Crawford game")
+            problems.append(tr("a money game has no Crawford game"))
         if self.is_crawford_game and (self.cube_value != 1 or self.cube_owner is not None
                                       or self.cube_action):
-            problems.append("the Crawford game is played without the cube, but the cube is "
-                            + ("offered" if self.cube_action else f"at {self.cube_value}"
-                               + ("" if self.cube_owner is None else " and owned")))
+            problems.append(self._crawford_cube())
         if problems:
-            raise ValueError("invalid XGID: " + "; ".join(problems))
+            raise ValueError(tr("invalid XGID: {problems}", problems="; ".join(problems)))
+
+    def _crawford_cube(self) -> str:
+        """Why the cube of this Crawford game is wrong: offered, turned, or owned."""
+        if self.cube_action:
+            return tr("the Crawford game is played without the cube, but the cube is offered")
+        if self.cube_owner is None:
+            return tr("the Crawford game is played without the cube, but the cube is at {value}",
+                      value=self.cube_value)
+        return tr("the Crawford game is played without the cube, but the cube is at {value} and owned",
+                  value=self.cube_value)
 
     @property
     def is_crawford_game(self) -> bool:

@@ -97,7 +97,9 @@ class LiveMatch:
         ``names`` are the players' (None: the default; the computer's is its own); ``rated``: made
         to be rated (online, to a length)."""
         if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+            raise ValueError(
+                tr("mode must be one of {modes}, got {mode}", modes=", ".join(MODES), mode=repr(mode))
+            )
         if mode == "computer":
             check_level(level or "random")  # a bad level fails here, before anything is stored
         tokens = [new_token()] if mode == "local" else [new_token(), new_token()]
@@ -106,7 +108,7 @@ class LiveMatch:
         stored = rules_to_dict(rules) | ({NAMES_KEY: given} if any(given) else {})
         if rated:
             if mode != "online" or rules.match_length < 1:
-                raise ValueError("only an online match to a length may be rated")
+                raise ValueError(tr("only an online match to a length may be rated"))
             stored[RATED_KEY] = True
         record = MatchRecord(
             id=secrets.token_urlsafe(12),
@@ -337,4 +339,4 @@ def check_level(level: str) -> None:
     """Raise ValueError for a computer level this server cannot play (before anything is stored)."""
     if level not in available_levels():
         computer_player(level)  # the error that names the levels
-        raise ValueError(f"unknown computer level {level!r}")
+        raise ValueError(tr("unknown computer level {level}", level=repr(level)))

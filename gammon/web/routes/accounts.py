@@ -386,8 +386,13 @@ def _queue_upload(members: Members, account: Account, upload: Upload) -> dict[st
     seat = seat_of(read.names, player)
     if seat is None:
         raise InvalidNotationError(
-            f"{player!r} is not one player of the file (its players: {read.names[0]!r}, {read.names[1]!r}); "
-            "give the name you played under as player"
+            tr(
+                "{player} is not one player of the file (its players: {first}, {second}); give the name you "
+                "played under as player",
+                player=repr(player),
+                first=repr(read.names[0]),
+                second=repr(read.names[1]),
+            )
         )
     job = members.queue.add_file(account.id, seat, data, name, read.format, plies=members.settings.plies)
     return {"job": job, "seat": seat, "names": list(read.names)}
