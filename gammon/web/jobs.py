@@ -291,8 +291,9 @@ class Jobs:
                     )
                 )
             if len(counted) >= self.max_active:
-                raise TooManyJobsError(tr("the server is busy with {n} jobs; try again later",
-                                          n=len(counted)))
+                raise TooManyJobsError(
+                    tr("the server is busy with {n} jobs; try again later", n=len(counted))
+                )
             job = Job(secrets.token_urlsafe(12), kind, client, self.clock())
             self.jobs[job.id] = job
             # the work's errors are worded in the language of the request that started it
