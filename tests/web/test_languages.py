@@ -5,14 +5,20 @@ them, and the language switch."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
 import time
+from importlib.resources import files
 from urllib.parse import urlparse
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from gammon.i18n import LANGUAGES, catalogue, plural_sources
+from gammon.errors import GammonError
+from gammon.formats.convert import read_match
+from gammon.i18n import LANGUAGES, catalogue, plural_sources, tr, use_language
 from gammon.i18n.check import untranslated
 from gammon.store import Store
 from gammon.web import create_app
@@ -306,3 +312,41 @@ def test_an_uploads_error_comes_back_from_its_job_in_the_uploaders_language(stor
             "nie można odczytać pliku .mat: wiersz 1: 'hello there': oczekiwano nagłówka "
             "'; [Tag \"value\"]' lub 'N point match'"
         )
+
+
+TLINE = """
+globalThis.document = {
+  documentElement: {}, querySelectorAll: () => [], querySelector: () => null, cookie: "",
+};
+globalThis.navigator = { languages: ["en"] };
+const [module, catalogue, lines] = process.argv.slice(2);
+globalThis.fetch = async () => ({ ok: true, json: async () => JSON.parse(catalogue) });
+const common = await import(module);
+await common.loadLanguage(JSON.parse(catalogue).lang);
+console.log(JSON.stringify(JSON.parse(lines).map(common.tLine)));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run common.js")
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_tline_shows_the_servers_own_words_as_they_are(client: TestClient, lang: str, tmp_path) -> None:
+    """The server words its errors in the page's language; the page's tLine (common.js), which
+    reads the server's English lines back, passes those through as they are."""
+    lines = [client.get("/api/matches/nope", headers={"Accept-Language": lang}).json()["error"]]
+    for data, fmt in ((b"hello there\n", "mat"), ("(;GM[1]FF[4])", "sgf"), (b"junk-data!", "xg")):
+        with use_language(lang):
+            with pytest.raises(GammonError) as caught:
+                read_match(data, fmt)
+            lines.append(tr("cannot read the .{kind} file: {problem}", kind=fmt, problem=str(caught.value)))
+    script = tmp_path / "tline.mjs"
+    script.write_text(TLINE)
+    module = str(files("gammon.web") / "static" / "common.js")
+    run = [
+        shutil.which("node"),
+        str(script),
+        module,
+        client.get(f"/i18n/{lang}.json").text,
+        json.dumps(lines),
+    ]
+    shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout)
+    assert shown == lines
