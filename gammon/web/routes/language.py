@@ -3,7 +3,7 @@
 A page's language is the ``gammon_lang`` cookie that its language switch sets (static/common.js),
 else the browser's Accept-Language, else English; the scripts choose it the same way and fetch
 ``/i18n/<lang>.json`` to translate the page (docs/i18n.md). The games' logs come in the language of
-the request or socket (:func:`request_language`), and so are the API's messages: :class:`Language`
+the request or socket (:func:`request_language`), and so do the API's messages: :class:`Language`
 makes it the current language while the app answers a request or serves a socket."""
 
 from __future__ import annotations
