@@ -16,6 +16,7 @@ from typing import ClassVar, cast
 from gammon.cube import Cube
 from gammon.dice import Dice, DiceSource, RandomDice, check_dice
 from gammon.errors import GammonError, IllegalActionError, IllegalMoveError, cut
+from gammon.i18n import ptr, tr
 from gammon.play import Play
 from gammon.position import CHECKERS, Position
 from gammon.refusal import PHASE_REFUSALS, Refusal, Refused
@@ -284,7 +285,7 @@ class Game:
         phase = self._phase
         turn = self._turn
         if turn is None or phase in (GamePhase.OPENING, GamePhase.OVER):
-            raise IllegalActionError(f"no decision to describe: {self.awaiting()}")
+            raise IllegalActionError(tr("no decision to describe: {waiting}", waiting=self.awaiting()))
         on_roll = 1 - turn if phase in (GamePhase.DOUBLED, GamePhase.RESIGNED) else turn
         return Situation(
             self.position_for(on_roll),
@@ -501,17 +502,17 @@ class Game:
         """The error that refuses ``kind``: the reason, and the core's message for it (the action
         and the state of play in a player's words)."""
         r, words, waiting = refused.refusal, refused.words(), self.awaiting()
-        name = _words(str(kind))
+        name = _action_words(kind)
         if kind == ActionKind.UNDO and (r in PHASE_REFUSALS or r is Refusal.NOTHING_TO_UNDO):
-            message = f"cannot undo: there is no play to take back; {waiting}"
+            message = tr("cannot undo: there is no play to take back; {waiting}", waiting=waiting)
         elif r in PHASE_REFUSALS:
-            message = f"cannot {name}: {waiting}"
+            message = tr("cannot {action}: {waiting}", action=name, waiting=waiting)
         elif r in (Refusal.BAD_RESIGNATION, Refusal.NOT_A_GAME_ACTION, Refusal.ILLEGAL_PLAY):
             message = words
         elif r is Refusal.PLAYER_NEEDED:
             message = f"{words}; {waiting}"
         else:
-            message = f"cannot {name}: {words}; {waiting}"
+            message = tr("cannot {action}: {reason}; {waiting}", action=name, reason=words, waiting=waiting)
         return IllegalActionError(message, refused)
 
     def _act(self, request: Request, throw: Callable[[], Dice] | None = None) -> Dice | Play | None:
@@ -694,7 +695,8 @@ class Game:
         throws = [check_dice(d) for d in (*action.ties, action.dice)]
         if action.opening:
             if self._phase is not GamePhase.OPENING:
-                raise IllegalActionError(f"cannot make the opening roll: {self.awaiting()}")
+                raise IllegalActionError(
+                    tr("cannot make the opening roll: {waiting}", waiting=self.awaiting()))
             if action.dice[0] == action.dice[1]:
                 raise IllegalActionError(
                     f"the opening roll {_roll_text(action.dice)} cannot be a double: each player "
@@ -718,20 +720,22 @@ class Game:
         """The state of play in a player's words (for messages: what the game waits for)."""
         phase = self._phase
         if phase is GamePhase.OPENING:
-            return "the game starts with the opening roll"
+            return tr("the game starts with the opening roll")
         if phase is GamePhase.ROLL:
-            return "the player on roll is to roll or double"
+            return tr("the player on roll is to roll or double")
+        if phase is GamePhase.MOVE and self._dice:
+            return tr("the player on roll is to play {dice}", dice=_roll_text(self._dice))
         if phase is GamePhase.MOVE:
-            return f"the player on roll is to play {_roll_text(self._dice) if self._dice else 'the dice'}"
+            return tr("the player on roll is to play the dice")
         if phase is GamePhase.DOUBLED:
-            return "a double waits for its answer"
+            return tr("a double waits for its answer")
         if phase is GamePhase.RESIGNED:
-            return "an offer to resign waits for its answer"
-        return "the game is over"
+            return tr("an offer to resign waits for its answer")
+        return tr("the game is over")
 
     def _offer(self) -> _Resignation:
         if self._resignation is None:  # the RESIGNED phase always has an offer
-            raise IllegalActionError(f"no resignation is offered; {self.awaiting()}")
+            raise IllegalActionError(tr("no resignation is offered; {waiting}", waiting=self.awaiting()))
         return self._resignation
 
     def _plays_of(self, position: Position, dice: Dice) -> list[Play]:
@@ -750,7 +754,8 @@ class Game:
 
     def _pass_turn(self) -> None:
         if self._turn is None:
-            raise IllegalActionError(f"no player to pass the turn from; {self.awaiting()}")
+            raise IllegalActionError(
+                tr("no player to pass the turn from; {waiting}", waiting=self.awaiting()))
         self._turn, self._dice, self._phase = 1 - self._turn, None, GamePhase.ROLL
 
     def _finish(self, winner: int, kind: WinKind, reason: Reason) -> None:
@@ -771,6 +776,25 @@ class Game:
 def _words(action: str) -> str:
     """A method name as words: "accept_resignation" -> "accept the resignation"."""
     return action.replace("_", " the ")
+
+
+def _action_words(kind: object) -> str:
+    """A refused action in the current language, as "cannot {action}" names it ("accept the
+    resignation"); the table is worded at each refusal, which is rare."""
+    names = {
+        ActionKind.ROLL: ptr("refused action", "roll"),
+        ActionKind.PLAY: ptr("refused action", "play"),
+        ActionKind.DOUBLE: ptr("refused action", "double"),
+        ActionKind.TAKE: ptr("refused action", "take"),
+        ActionKind.PASS: ptr("refused action", "pass"),
+        ActionKind.BEAVER: ptr("refused action", "beaver"),
+        ActionKind.RESIGN: ptr("refused action", "resign"),
+        ActionKind.ACCEPT_RESIGNATION: ptr("refused action", "accept the resignation"),
+        ActionKind.REJECT_RESIGNATION: ptr("refused action", "reject the resignation"),
+        ActionKind.ABANDON: ptr("refused action", "abandon"),
+        ActionKind.UNDO: ptr("refused action", "undo"),
+    }
+    return names[kind] if isinstance(kind, ActionKind) else _words(str(kind))
 
 
 def _roll_text(dice: Dice) -> str:

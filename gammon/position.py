@@ -20,6 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, cut
+from gammon.i18n import tr
 from gammon.notation import parse_play
 from gammon.primitives import BAR as BAR
 from gammon.primitives import CHECKERS as CHECKERS
@@ -95,14 +96,15 @@ class Position:
     def from_id(cls, text: str) -> Position:
         """Read a GNU Backgammon Position ID (14 characters of base64), e.g. ``4HPwATDgc/ABMA``."""
         if not isinstance(text, str):
-            raise InvalidNotationError(f"a Position ID must be a string, not {cut(repr(text))}")
+            raise InvalidNotationError(tr("a Position ID must be a string, not {text}", text=cut(repr(text))))
         stripped = text.strip()
+        quoted = repr(cut(text))
         if len(stripped) != 14:
-            raise InvalidNotationError(f"Position ID {cut(text)!r} must have 14 characters")
+            raise InvalidNotationError(tr("Position ID {text} must have 14 characters", text=quoted))
         try:
             raw = base64.b64decode(stripped + "==", validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidNotationError(f"Position ID {cut(text)!r} is not valid base64") from None
+            raise InvalidNotationError(tr("Position ID {text} is not valid base64", text=quoted)) from None
         bits = int.from_bytes(raw, "little")
         sides: list[list[int]] = []
         pos = 0
@@ -114,18 +116,24 @@ class Position:
                     n += 1
                     pos += 1
                 if pos >= 80:
-                    raise InvalidNotationError(f"Position ID {cut(text)!r} has too many checkers")
+                    raise InvalidNotationError(tr("Position ID {text} has too many checkers", text=quoted))
                 pos += 1
                 counts.append(n)
             if sum(counts) > CHECKERS:
-                raise InvalidNotationError(f"Position ID {cut(text)!r} has more than 15 checkers a side")
+                raise InvalidNotationError(
+                    tr("Position ID {text} has more than 15 checkers a side", text=quoted)
+                )
             sides.append(counts)
         if bits >> pos:
-            raise InvalidNotationError(f"Position ID {cut(text)!r} has bits set after the last point")
+            raise InvalidNotationError(
+                tr("Position ID {text} has bits set after the last point", text=quoted)
+            )
         try:
             return cls.from_gnubg_board((tuple(sides[0]), tuple(sides[1])))
         except InvalidPositionError as e:
-            raise InvalidNotationError(f"Position ID {cut(text)!r} is not a valid position: {e}") from None
+            raise InvalidNotationError(
+                tr("Position ID {text} is not a valid position: {problem}", text=quoted, problem=e)
+            ) from None
 
     @classmethod
     def from_gnubg_board(cls, board: Sequence[Sequence[int]]) -> Position:

@@ -8,6 +8,9 @@ import asyncio
 import pytest
 from babel.messages.catalog import Catalog
 
+from gammon.errors import InvalidNotationError
+from gammon.formats.convert import read_match
+from gammon.formats.mat import read_mat, to_match
 from gammon.i18n import (
     current_language,
     from_accept_language,
@@ -91,6 +94,57 @@ def test_the_language_is_the_contexts_own():
 
     assert asyncio.run(both()) == ["Na shledanou.", "Dovidenia."]
     assert current_language() == "en"
+
+
+DAMAGED_FILES = [
+    (
+        b"hello there\n",
+        "mat",
+        {
+            "en": "line 1: 'hello there': expected the header '; [Tag \"value\"]' or 'N point match'",
+            "pl": "wiersz 1: 'hello there': oczekiwano nagłówka '; [Tag \"value\"]' lub 'N point match'",
+        },
+    ),
+    (
+        "(;GM[1]FF[4])",
+        "sgf",
+        {
+            "en": "SGF line 1: ';GM[1]FF[4]': not a backgammon game (GM[6]), GM[1]",
+            "pl": "SGF wiersz 1: ';GM[1]FF[4]': to nie jest partia backgammona (GM[6]), GM[1]",
+        },
+    ),
+    (
+        b"junk-data!",
+        "xg",
+        {
+            "en": "the data is not an eXtreme Gammon file: it must start with the magic 'RGMH' and a "
+            "8232-byte header, it starts with b'junk-dat' and has 10 bytes",
+            "pl": "dane: to nie jest plik eXtreme Gammon: musi zaczynać się sygnaturą 'RGMH' i nagłówkiem "
+            "(8232 B), a zaczyna się od b'junk-dat' i ma 10 B",
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "fmt", "messages"), DAMAGED_FILES, ids=[c[1] for c in DAMAGED_FILES])
+def test_a_damaged_match_file_is_refused_in_the_readers_language(data, fmt, messages):
+    """The readers word their errors when they raise them, in the current language, quoting the input."""
+    for lang, message in messages.items():
+        with use_language(lang), pytest.raises(InvalidNotationError) as caught:
+            read_match(data, fmt)
+        assert str(caught.value) == message
+
+
+def test_a_mat_files_unread_games_are_known_by_number_in_any_language():
+    """A .mat read in part stops before the first game it could not read, whatever the errors' language."""
+    text = (
+        "3 point match\n\n Game 1\n A : 0   B : 0\n 1) 52: 13/8 24/22\n     Wins 1 point\n\n"
+        " Game 2\n A : 1   B : 0\n 1) 52: 99/1\n"
+    )
+    with use_language("cs"):
+        record = read_mat(text)
+        assert str(record.errors[0]).startswith("hra 2 (řádek 8): řádek 10: ")
+        assert len(to_match(record, partial=True).games) == 1
 
 
 def test_every_message_the_sources_mark_is_translated_with_the_same_placeholders():

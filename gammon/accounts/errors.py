@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gammon.errors import GammonError
+from gammon.i18n import tr
 
 
 class AccountError(GammonError):
@@ -26,7 +27,7 @@ class SignInError(AccountError):
     that it does not tell which names do."""
 
     def __init__(self) -> None:
-        super().__init__("wrong name or password")
+        super().__init__(tr("wrong name or password"))
 
 
 class ThrottledError(AccountError):
@@ -35,7 +36,9 @@ class ThrottledError(AccountError):
 
     def __init__(self, retry_after: float) -> None:
         self.retry_after = retry_after
-        super().__init__(f"too many failed sign-ins: try again in {max(1, round(retry_after))} s")
+        super().__init__(
+            tr("too many failed sign-ins: try again in {seconds} s", seconds=max(1, round(retry_after)))
+        )
 
 
 class NotSignedInError(AccountError):

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from gammon.accounts.errors import ClaimError
 from gammon.accounts.service import Accounts
+from gammon.i18n import tr
 from gammon.rules import Rules
 from gammon.store.models import (
     AccountRow,
@@ -62,7 +63,7 @@ def _claim(s: Session, account_id: int, seat_hash: str) -> ClaimedSeat:
         select(MatchRow).where(or_(MatchRow.seat0_hash == seat_hash, MatchRow.seat1_hash == seat_hash))
     )
     if row is None:
-        raise ClaimError("no match has this seat token")
+        raise ClaimError(tr("no match has this seat token"))
     seat = 0 if row.seat0_hash == seat_hash else 1
     holders = {
         r.seat: r.account_id
@@ -71,10 +72,10 @@ def _claim(s: Session, account_id: int, seat_hash: str) -> ClaimedSeat:
     if holders.get(1 - seat) == account_id:
         # One person at both seats (two at one keyboard, or a match against oneself) is no
         # match between two accounts: it could rate itself.
-        raise ClaimError(f"match {row.id!r}: this account holds the other seat")
+        raise ClaimError(tr("match {id}: this account holds the other seat", id=repr(row.id)))
     if seat in holders:
         if holders[seat] != account_id:
-            raise ClaimError(f"match {row.id!r}: the seat belongs to another player")
+            raise ClaimError(tr("match {id}: the seat belongs to another player", id=repr(row.id)))
         return ClaimedSeat(row.id, seat)
     s.add(SeatAccountRow(match_id=row.id, seat=seat, account_id=account_id))
     s.flush()  # a second token of the same seat in this claim sees it

@@ -22,6 +22,7 @@ from sqlalchemy.orm import aliased
 from gammon.accounts.errors import AccountError
 from gammon.accounts.names import name_key
 from gammon.accounts.service import Accounts
+from gammon.i18n import tr
 from gammon.store.models import AccountRow, LobbyInvitationRow, LobbyProcessRow, SeatAccountRow
 
 MAX_OPEN_PER_ACCOUNT = 3
@@ -56,9 +57,9 @@ class Terms:
 
     def __post_init__(self) -> None:
         if not 0 <= self.match_length <= 99:
-            raise LobbyError(f"a match length is 0 (money) to 99, got {self.match_length}")
+            raise LobbyError(tr("a match length is 0 (money) to 99, got {length}", length=self.match_length))
         if self.rated and self.match_length < 1:
-            raise LobbyError("only a match to a length may be rated")
+            raise LobbyError(tr("only a match to a length may be rated"))
 
     @classmethod
     def of(cls, data: dict[str, Any]) -> Terms:
@@ -129,14 +130,14 @@ class Invitations:
             # The poster's row locked (PostgreSQL): two posts at once count each other's invitation.
             poster = s.scalar(select(AccountRow).where(AccountRow.id == poster_id).with_for_update())
             if poster is None:
-                raise LobbyError("no such account")
+                raise LobbyError(tr("no such account"))
             to_id = None
             if to is not None:
                 to_row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(to)))
                 if to_row is None:
-                    raise LobbyError("no player has that name")
+                    raise LobbyError(tr("no player has that name"))
                 if to_row.id == poster_id:
-                    raise LobbyError("you cannot invite yourself")
+                    raise LobbyError(tr("you cannot invite yourself"))
                 to_id = to_row.id
             mine = s.scalar(
                 select(func.count())
@@ -145,7 +146,7 @@ class Invitations:
             )
             if (mine or 0) >= MAX_OPEN_PER_ACCOUNT:
                 raise LobbyError(
-                    f"you have {MAX_OPEN_PER_ACCOUNT} invitations open (the limit): cancel one first"
+                    tr("you have {n} invitations open (the limit): cancel one first", n=MAX_OPEN_PER_ACCOUNT)
                 )
             total = s.scalar(
                 select(func.count())
@@ -153,7 +154,7 @@ class Invitations:
                 .where(LobbyInvitationRow.status == "open")
             )
             if (total or 0) >= MAX_OPEN:
-                raise LobbyError("the lobby is full of invitations; accept one, or try again later")
+                raise LobbyError(tr("the lobby is full of invitations; accept one, or try again later"))
             invitation_id = secrets.token_urlsafe(9)
             s.add(
                 LobbyInvitationRow(
@@ -180,7 +181,7 @@ class Invitations:
                 )
             )
             if gone.rowcount != 1:  # type: ignore[attr-defined]
-                raise LobbyError("no open invitation of yours, or to you, has this id")
+                raise LobbyError(tr("no open invitation of yours, or to you, has this id"))
 
     def claim(self, invitation_id: str, account_id: int) -> Claimed:
         """Accept for ``account_id``: the invitation becomes "starting" if it is open and this
@@ -200,7 +201,7 @@ class Invitations:
             )
             if claimed.rowcount != 1:  # type: ignore[attr-defined]
                 raise LobbyError(
-                    "this invitation is not open to you (accepted, cancelled, or not yours to take)"
+                    tr("this invitation is not open to you (accepted, cancelled, or not yours to take)")
                 )
             row, poster_name, acceptor_name = s.execute(
                 select(LobbyInvitationRow, poster.name, acceptor.name)
@@ -245,7 +246,9 @@ class Invitations:
                 .with_for_update()
             )
             if row is None or row.match_id is None or row.poster_token is None:
-                raise LobbyError("no accepted invitation of yours has this id (its seat was taken already?)")
+                raise LobbyError(
+                    tr("no accepted invitation of yours has this id (its seat was taken already?)")
+                )
             taken = row.match_id, row.poster_token
             s.delete(row)
             return taken

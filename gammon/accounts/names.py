@@ -12,6 +12,7 @@ import re
 
 from gammon.accounts.errors import InvalidNameError
 from gammon.errors import cut
+from gammon.i18n import tr
 
 MIN_LENGTH = 3
 MAX_LENGTH = 24
@@ -23,16 +24,26 @@ RESERVED = frozenset({"guest", "anonymous"})
 def check_name(name: object) -> str:
     """``name`` if an account may have it, else InvalidNameError saying why."""
     if not isinstance(name, str):
-        raise InvalidNameError(f"a name is text, got {type(name).__name__}")
+        raise InvalidNameError(tr("a name is text, got {type}", type=type(name).__name__))
     if not MIN_LENGTH <= len(name) <= MAX_LENGTH:
-        raise InvalidNameError(f"a name has {MIN_LENGTH} to {MAX_LENGTH} characters, got {len(name)}")
+        raise InvalidNameError(
+            tr(
+                "a name has {least} to {most} characters, got {n}",
+                least=MIN_LENGTH,
+                most=MAX_LENGTH,
+                n=len(name),
+            )
+        )
     if not _NAME.fullmatch(name):
         raise InvalidNameError(
-            f"a name has letters (a-z, A-Z), digits and _ . ' - only, starting with a "
-            f"letter or a digit, got {cut(repr(name))}"
+            tr(
+                "a name has letters (a-z, A-Z), digits and _ . ' - only, starting with a letter or a digit, "
+                "got {name}",
+                name=cut(repr(name)),
+            )
         )
     if name_key(name) in RESERVED:
-        raise InvalidNameError(f"the name {name!r} is reserved")
+        raise InvalidNameError(tr("the name {name} is reserved", name=repr(name)))
     return name
 
 

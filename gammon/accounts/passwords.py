@@ -9,6 +9,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from gammon.accounts.errors import WeakPasswordError
+from gammon.i18n import tr
 
 MIN_LENGTH = 8
 MAX_LENGTH = 1024  # hashing a megabyte for every attempt would be a cheap way to load the server
@@ -16,11 +17,11 @@ MAX_LENGTH = 1024  # hashing a megabyte for every attempt would be a cheap way t
 
 def check_password(password: object) -> str:
     if not isinstance(password, str):
-        raise WeakPasswordError(f"a password is text, got {type(password).__name__}")
+        raise WeakPasswordError(tr("a password is text, got {type}", type=type(password).__name__))
     if len(password) < MIN_LENGTH:
-        raise WeakPasswordError(f"a password has at least {MIN_LENGTH} characters")
+        raise WeakPasswordError(tr("a password has at least {n} characters", n=MIN_LENGTH))
     if len(password) > MAX_LENGTH:
-        raise WeakPasswordError(f"a password has at most {MAX_LENGTH} characters")
+        raise WeakPasswordError(tr("a password has at most {n} characters", n=MAX_LENGTH))
     return password
 
 

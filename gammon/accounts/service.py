@@ -26,6 +26,7 @@ from gammon.accounts.errors import (
 from gammon.accounts.names import check_name, name_key
 from gammon.accounts.passwords import Passwords, check_password
 from gammon.accounts.throttle import SignInThrottle
+from gammon.i18n import tr
 from gammon.ratings import START_RATING
 from gammon.store import Store
 from gammon.store.models import AccountRow, AccountSessionRow
@@ -98,7 +99,7 @@ class Accounts:
             with self.sessions.begin() as s:
                 s.add(row)
         except IntegrityError:  # the unique name_key, also against a sign-up racing this one
-            raise NameTakenError(f"the name {name!r} is taken") from None
+            raise NameTakenError(tr("the name {name} is taken", name=repr(name))) from None
         return Account.of(row)
 
     def sign_in(self, name: str, password: str, address: str | None = None) -> SignedIn:
@@ -151,7 +152,7 @@ class Accounts:
         with self.sessions.begin() as s:
             row = self._session_account(s, token)
             if row is None:
-                raise NotSignedInError("not signed in")
+                raise NotSignedInError(tr("not signed in"))
             if not self.passwords.verify(row.password_hash, old_password):
                 raise SignInError()
             row.password_hash = self.passwords.hash(new_password)
@@ -168,7 +169,7 @@ class Accounts:
         with self.sessions.begin() as s:
             row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
             if row is None:
-                raise UnknownAccountError(f"no account is named {name!r}")
+                raise UnknownAccountError(tr("no account is named {name}", name=repr(name)))
             s.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=password_hash))
             s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == row.id))
             return Account.of(row)
@@ -179,7 +180,7 @@ class Accounts:
         with self.sessions() as s:
             row = self._session_account(s, token)
             if row is None:
-                raise NotSignedInError("not signed in")
+                raise NotSignedInError(tr("not signed in"))
             if password is not None and not self.passwords.verify(row.password_hash, password):
                 raise SignInError()
             return Account.of(row)

@@ -37,7 +37,7 @@ from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
 from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
-from gammon.i18n import tr
+from gammon.i18n import ntr, tr
 from gammon.match import Match
 from gammon.rules import GameResult, Rules
 from gammon.words import describe
@@ -114,8 +114,11 @@ _MAT_RULES = {"Player 1", "Player 2", "Variation", "Crawford", "Jacoby", "Beaver
 def _read_mat(data: bytes | str) -> Transcript:
     record = read_mat(decode_mat(data) if isinstance(data, bytes | bytearray) else data)
     if record.errors:
-        more = f" (and {len(record.errors) - 1} more)" if len(record.errors) > 1 else ""
-        raise InvalidNotationError(f"{record.errors[0]}{more}")
+        more = len(record.errors) - 1
+        raise InvalidNotationError(
+            ntr("{error} (and {n} more)", "{error} (and {n} more)", more, error=record.errors[0], n=more)
+            if more else str(record.errors[0])
+        )
     return _mat_transcript(record)
 
 
@@ -287,8 +290,10 @@ def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -
     try:
         after = target.read(text.encode("utf-8"))
     except GammonError as e:
-        raise GammonError(f".{target.name} files cannot hold this match: the text written does not read "
-                          f"back ({e})") from None
+        raise GammonError(
+            tr(".{format} files cannot hold this match: the text written does not read back ({error})",
+               format=target.name, error=e)
+        ) from None
     return Conversion(text, before, after, tuple(compare(before, after, target.name)))
 
 
@@ -312,7 +317,8 @@ def compare(before: Transcript, after: Transcript, target: str) -> list[str]:
     losses.extend(f"{note}" for note in sorted(before.notes - after.notes))
     games_a, games_b = before.match.games, after.match.games
     if len(games_a) != len(games_b):
-        raise GammonError(f"{len(games_a)} games were read but {len(games_b)} read back")
+        raise GammonError(tr("{read} games were read but {back} read back",
+                             read=len(games_a), back=len(games_b)))
     for k, (ga, gb) in enumerate(zip(games_a, games_b)):
         losses.extend(f"game {k + 1}: {loss}" for loss in _game_losses(ga, gb, k, before.names))
     return losses
@@ -339,17 +345,18 @@ def _core(history: list[Action]) -> list[Action]:
 def _game_losses(ga: Game, gb: Game, k: int, names: tuple[str, str]) -> list[str]:
     ha, hb = _core(ga.history), _core(gb.history)
     if (ga.score, ga.crawford_game) != (gb.score, gb.crawford_game):
-        raise GammonError(f"game {k + 1}: the score or Crawford game read back differs")
+        raise GammonError(tr("game {number}: the score or Crawford game read back differs", number=k + 1))
     losses = []
     if ha != hb:
         if gb.is_over or hb != ha[:len(hb)]:
-            raise GammonError(f"game {k + 1}: the actions read back differ from action "
-                              f"{_first_difference(ha, hb, names)}")
+            raise GammonError(tr("game {number}: the actions read back differ from action {action}",
+                                 number=k + 1, action=_first_difference(ha, hb, names)))
         dropped = ", ".join(describe(x, names) for x in ha[len(hb):])
         losses.append(f"the unfinished game's last action{'s' if len(ha) - len(hb) > 1 else ''} ({dropped})")
     ra, rb = ga.result, gb.result
     if (ra is None) != (rb is None) or (ra and rb and (ra.winner, ra.points) != (rb.winner, rb.points)):
-        raise GammonError(f"game {k + 1}: the result read back is {rb}, not {ra}")
+        raise GammonError(tr("game {number}: the result read back is {back}, not {read}", number=k + 1,
+                             back=rb, read=ra))
     if ra and rb and (ra.reason, ra.kind) != (rb.reason, rb.kind):
         losses.append(f"{_ending(ra)} is read back as {_ending(rb)}")
     rejected = sum(isinstance(a, RejectResignation) for a in ga.history) - sum(

@@ -57,7 +57,7 @@ def read_id(text: str) -> Situation:
     """Read a Position ID (a money game, cube 1 centred, Jacoby rule), a GNU Backgammon ID or an
     XGID (with or without ``XGID=``) into a Situation."""
     if not isinstance(text, str):
-        raise InvalidNotationError(f"an ID must be a string, not {text!r}")
+        raise InvalidNotationError(tr("an ID must be a string, not {text}", text=repr(text)))
     body = text.strip()
     if body[:5].upper() == "XGID=" or body.count(":") >= 8:
         xgid = parse_xgid(body)
@@ -76,13 +76,16 @@ def _quote(text: str) -> str:
 
 def _check_in_play(position: Position, state: MatchState, text: str) -> None:
     if state.game_state not in (GameState.NONE, GameState.PLAYING):
-        raise InvalidNotationError(f"the game in {_quote(text)} is over: there is nothing to analyse")
+        raise InvalidNotationError(tr("the game in {text} is over: there is nothing to analyse",
+                                      text=_quote(text)))
     me = state.player_on_roll
     score = (state.score[me], state.score[1 - me])
     length = state.match_length
     if length and max(score) >= length:
         raise InvalidNotationError(
-            f"{_quote(text)}: the score {score[0]}-{score[1]} has already won the {length}-point match"
+            tr("{text}: the score {mine}-{theirs} has already won the {length}-point match",
+               text=_quote(text),
+               mine=score[0], theirs=score[1], length=length)
         )
 
 

@@ -53,6 +53,7 @@ from gammon.game import (
     Roll,
     Take,
 )
+from gammon.i18n import N_, tr
 from gammon.match import Match
 from gammon.play import Play
 from gammon.rules import Rules, WinKind
@@ -128,6 +129,15 @@ class _GameError(Exception):
     """A problem that ends the reading of one game."""
 
 
+class _UnreadGameError(InvalidNotationError):
+    """A game :func:`read_mat` could not read: ``game`` is its number (the message is worded in the
+    reader's language, so the number is kept apart)."""
+
+    def __init__(self, message: str, game: int) -> None:
+        super().__init__(message)
+        self.game = game
+
+
 def decode_mat(data: bytes) -> str:
     """The text of a ``.mat`` file's bytes: UTF-8 (a byte-order mark allowed), or else Latin-1, as
     older Windows programs wrote them (names with accents). Bytes that are no text at all (a NUL,
@@ -136,21 +146,23 @@ def decode_mat(data: bytes) -> str:
     head = data[:4096]
     controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
     if b"\0" in head or controls > len(head) // 20:
-        raise InvalidNotationError(f"not a text file ({_kind_of(data)}): a .mat match file is text, "
-                                   "starting with a line such as '7 point match'")
+        raise InvalidNotationError(
+            tr("not a text file ({kind}): a .mat match file is text, starting with a line such as "
+               "'7 point match'", kind=tr(_kind_of(data))))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
         return data.decode("latin-1")
 
 
-_MAGIC = ((b"\x7fELF", "a program"), (b"PK\x03\x04", "a zip archive"), (b"RGMH", "an eXtreme Gammon file"),
-          (b"\x1f\x8b", "a gzip archive"), (b"%PDF", "a PDF document"), (b"\x89PNG", "a PNG image"),
-          (b"\xff\xd8\xff", "a JPEG image"))
+_MAGIC = ((b"\x7fELF", N_("a program")), (b"PK\x03\x04", N_("a zip archive")),
+          (b"RGMH", N_("an eXtreme Gammon file")), (b"\x1f\x8b", N_("a gzip archive")),
+          (b"%PDF", N_("a PDF document")), (b"\x89PNG", N_("a PNG image")), (b"\xff\xd8\xff", N_("a JPEG "
+                                                                                                 "image")))
 
 
 def _kind_of(data: bytes) -> str:
-    return next((kind for magic, kind in _MAGIC if data.startswith(magic)), "binary data")
+    return next((kind for magic, kind in _MAGIC if data.startswith(magic)), N_("binary data"))
 
 
 def read_mat(source: str | Iterable[str]) -> MatMatch:
@@ -176,9 +188,10 @@ def read_mat(source: str | Iterable[str]) -> MatMatch:
             break
         if text.strip():
             raise InvalidNotationError(
-                f"line {i}: {cut(text)!r}: expected the header '; [Tag \"value\"]' or 'N point match'")
+                tr("line {line}: {text}: expected the header '; [Tag \"value\"]' or 'N point match'",
+                   line=i, text=repr(cut(text))))
     if length is None:
-        raise InvalidNotationError("not a .mat file: no 'N point match' line")
+        raise InvalidNotationError(tr("not a .mat file: no 'N point match' line"))
 
     names = (printable(tags.get("Player 1", "Player 1")), printable(tags.get("Player 2", "Player 2")))
     games: list[MatGame] = []
@@ -190,7 +203,8 @@ def read_mat(source: str | Iterable[str]) -> MatMatch:
             continue
         m = _GAME.match(text)
         if not m:
-            errors.append(InvalidNotationError(f"line {i}: {cut(text)!r}: expected 'Game N'"))
+            errors.append(InvalidNotationError(tr("line {line}: {text}: expected 'Game N'", line=i,
+                                                  text=repr(cut(text)))))
             while i < len(lines) and not _GAME.match(lines[i]):
                 i += 1
             continue
@@ -201,7 +215,9 @@ def read_mat(source: str | Iterable[str]) -> MatMatch:
         try:
             game, game_names = _read_game(int(m.group(1)), lines, start, end, length)
         except _GameError as e:
-            errors.append(InvalidNotationError(f"game {m.group(1)} (line {start}): {e}"))
+            number = int(m.group(1))
+            errors.append(_UnreadGameError(tr("game {number} (line {line}): {problem}", number=number,
+                                              line=start, problem=e), number))
         else:
             games.append(game)
             if game_names:
@@ -216,7 +232,7 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
     while i < end and not lines[i].strip():
         i += 1
     if i >= end:
-        raise _GameError("the game has no score line")
+        raise _GameError(tr("the game has no score line"))
     head = lines[i]
     m = _SCORE.match(head)
     if m:
@@ -225,7 +241,8 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
     else:
         n = _NAMES.match(head)
         if not n or _NUMBER.match(head):
-            raise _GameError(f"line {i + 1}: {cut(head)!r}: expected the score line 'Name : 0   Name : 0'")
+            raise _GameError(tr("line {line}: {text}: expected the score line 'Name : 0   Name : 0'",
+                                line=i + 1, text=repr(cut(head))))
         names, score = (printable(n.group(1)), printable(n.group(2))), (0, 0)
     reader = _GameReader(names)
     for j in range(i + 1, end):
@@ -236,7 +253,8 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
             for player, cell in _cells(text):
                 reader.add(player, cell, j + 1)
         except (_GameError, GammonError) as e:
-            raise _GameError(f"line {j + 1}: {cut(text.strip())!r}: {e}") from None
+            raise _GameError(tr("line {line}: {text}: {problem}", line=j + 1, text=repr(cut(text.strip())),
+                                problem=e)) from None
     history = reader.game.history
     return MatGame(number, score, tuple(history), tuple(reader.lines), reader.winner, reader.points,
                    start, reader.win_line), names
@@ -252,11 +270,11 @@ def _cells(text: str) -> list[tuple[int, str]]:
         return []  # a numbered row with nothing in it (Backgammon Studio ends every game so)
     starts = [m.start() for m in _CELL_START.finditer(body)]
     if not starts:
-        raise _GameError("expected a roll ('52: 13/8 24/22'), a cube action or 'Wins N points'")
+        raise _GameError(tr("expected a roll ('52: 13/8 24/22'), a cube action or 'Wins N points'"))
     if body[:starts[0]].strip():
-        raise _GameError(f"cannot read {cut(body[:starts[0]].strip())!r}")
+        raise _GameError(tr("cannot read {text}", text=repr(cut(body[:starts[0]].strip()))))
     if len(starts) > 2:
-        raise _GameError("a row holds at most two cells, one for each player")
+        raise _GameError(tr("a row holds at most two cells, one for each player"))
     cells = [body[a:b].strip() for a, b in zip(starts, starts[1:] + [len(body)])]
     if len(cells) == 2:
         return [(0, cells[0]), (1, cells[1])]
@@ -283,16 +301,17 @@ class _GameReader:
         if _LOSS.match(cell):
             return  # Backgammon Galaxy's "Losses N points": the loser's side of the "Wins" after it
         if self.winner is not None:
-            raise _GameError("the game is already over")
+            raise _GameError(tr("the game is already over"))
         game = self.game
         is_win = cell.lower().startswith("wins")
         rolled = game.phase is GamePhase.MOVE  # a roll left unplayed: its player resigned
         if rolled and (not is_win or player == game.turn):
-            raise _GameError("a roll left unplayed must be followed by the opponent's 'Wins'")
+            raise _GameError(tr("a roll left unplayed must be followed by the opponent's 'Wins'"))
         if not is_win and game.turn is not None and player != game.turn:
-            column = "left" if game.turn == 0 else "right"
-            raise _GameError(f"it is {self.names[game.turn]}'s turn ({column} column), not "
-                             f"{self.names[player]}'s")
+            turn, other = self.names[game.turn], self.names[player]
+            raise _GameError(tr("it is {name}'s turn (left column), not {other}'s", name=turn, other=other)
+                             if game.turn == 0 else
+                             tr("it is {name}'s turn (right column), not {other}'s", name=turn, other=other))
         if cell[0].isdigit():
             self._roll(player, (int(cell[0]), int(cell[1])), cell[3:].strip())
         elif cube := _CUBE.match(cell):
@@ -307,16 +326,16 @@ class _GameReader:
         elif win := _WIN.match(cell):
             points = int(win.group(1))
             if points < 1:
-                raise _GameError(f"a win of {points} points")
+                raise _GameError(tr("a win of {points} points", points=points))
             self.winner, self.points, self.win_line = player, points, line
         else:
-            raise _GameError(f"cannot read the cell {cut(cell)!r}")
+            raise _GameError(tr("cannot read the cell {text}", text=repr(cut(cell))))
         self.lines += [line] * (len(game.history) - len(self.lines))
 
     def _answer(self, action: Take | Pass) -> None:
         if self.game.phase is not GamePhase.DOUBLED:
-            what = "take" if isinstance(action, Take) else "drop"
-            raise _GameError(f"a {what} must answer the opponent's double")
+            raise _GameError(tr("a take must answer the opponent's double") if isinstance(action, Take)
+                             else tr("a drop must answer the opponent's double"))
         self.game.apply(action)
 
     def _roll(self, player: int, dice: tuple[int, int], text: str) -> None:
@@ -374,12 +393,12 @@ def to_match(record: MatMatch, rules: Rules | None = None, *, partial: bool = Fa
                           tuple(g for g in record.games if g.number < first_bad), record.tags)
     return replay_games(rules_of(record) if rules is None else rules, record.games,
                         lambda game, r: _replay(game, r, record.names),
-                        lambda r: f"game {r.number} (line {r.line})")
+                        lambda r: tr("game {number} (line {line})", number=r.number, line=r.line))
 
 
 def _first_unread_game(record: MatMatch) -> int:
     """The number of the first game that ``read_mat`` could not read (its errors name it)."""
-    numbers = [int(m.group(1)) for e in record.errors if (m := re.match(r"game (\d+) ", str(e)))]
+    numbers = [e.game for e in record.errors if isinstance(e, _UnreadGameError)]
     unnumbered = len(numbers) < len(record.errors)  # a stray line between games: stop at the start
     return min(numbers) if numbers and not unnumbered else (0 if unnumbered else 1 << 30)
 
@@ -388,8 +407,8 @@ def _replay(game: Game, record: MatGame, names: tuple[str, str]) -> None:
     """Apply the record's actions to ``game``, then its "Wins" line."""
     if game.score != record.score:
         raise InvalidNotationError(
-            f"game {record.number} (line {record.line}): the score line says {record.score}, "
-            f"the games before it make {game.score}")
+            tr("game {number} (line {line}): the score line says {score}, the games before it make {made}",
+               number=record.number, line=record.line, score=record.score, made=game.score))
     line = record.line
     try:
         for k, action in enumerate(record.actions):
@@ -400,7 +419,8 @@ def _replay(game: Game, record: MatGame, names: tuple[str, str]) -> None:
             _win(game, record.winner, record.points, names)
     except GammonError as e:
         raise InvalidNotationError(
-            f"game {record.number}, line {line}: {type(e).__name__}: {e}") from None
+            tr("game {number}, line {line}: {problem}", number=record.number, line=line,
+               problem=f"{type(e).__name__}: {e}")) from None
 
 
 def _win(game: Game, winner: int, points: int, names: tuple[str, str]) -> None:
@@ -410,20 +430,21 @@ def _win(game: Game, winner: int, points: int, names: tuple[str, str]) -> None:
         kinds = [k for k in WinKind if game.rules.points(k, game.cube_value, game.cube_owner) >= points]
         if not kinds:
             raise IllegalActionError(
-                f"a resignation cannot win {points} points with the cube at {game.cube_value}")
+                tr("a resignation cannot win {points} points with the cube at {cube}", points=points,
+                   cube=game.cube_value))
         game.resign(kinds[0], player=1 - winner)
         game.accept_resignation(player=winner)
     result = game.result
     if result is None:
-        raise IllegalActionError(f"the file says {names[winner]} wins, but the game goes on")
+        raise IllegalActionError(tr("the file says {name} wins, but the game goes on", name=names[winner]))
     # Backgammon Galaxy may write fewer points for the game that wins the match than it is worth,
     # but never fewer than it needed ("Wins 2 point and the match" for 4)
     needed = game.rules.match_length - game.score[winner]
     capped = game.rules.match_length and needed <= points <= result.points
     if result.winner != winner or (points != result.points and not capped):
         raise IllegalActionError(
-            f"the file says {names[winner]} wins {points} points, the game gives "
-            f"{names[result.winner]} {result.points} points")
+            tr("the file says {name} wins {points} points, the game gives {winner} {won} points",
+               name=names[winner], points=points, winner=names[result.winner], won=result.points))
 
 
 # --- writing ---------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import Any
 from gammon.dice import DiceSource
 from gammon.errors import InvalidNotationError, cut
 from gammon.game import Game, GamePhase
+from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
 from gammon.rules import Rules, WinKind
@@ -91,9 +92,9 @@ class MatchState:
                                       or not all(_is_int(d) and 1 <= d <= 6 for d in self.dice)):
             problems.append(f"dice {self.dice!r} are not two numbers 1-6 or None")
         if self.crawford and self.match_length == 0:
-            problems.append("a money session has no Crawford game")
+            problems.append(tr("a money session has no Crawford game"))
         if problems:
-            raise ValueError("invalid MatchState: " + "; ".join(problems))
+            raise ValueError(tr("invalid MatchState: {problems}", problems="; ".join(problems)))
         object.__setattr__(self, "game_state", GameState(self.game_state))
 
     # --- Match ID ----------------------------------------------------------------------------
@@ -102,29 +103,34 @@ class MatchState:
     def from_id(cls, text: str) -> MatchState:
         """Read a Match ID such as ``cAkAAAAAAAAA``."""
         if not isinstance(text, str):
-            raise InvalidNotationError(f"a Match ID must be a string, not {cut(repr(text))}")
+            raise InvalidNotationError(tr("a Match ID must be a string, not {text}", text=cut(repr(text))))
         stripped = text.strip()
+        quoted = repr(cut(text))
         if len(stripped) != 12:
-            raise InvalidNotationError(f"Match ID {cut(text)!r} must have 12 characters")
+            raise InvalidNotationError(tr("Match ID {text} must have 12 characters", text=quoted))
         try:
             raw = base64.b64decode(stripped, validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidNotationError(f"Match ID {cut(text)!r} is not valid base64") from None
+            raise InvalidNotationError(tr("Match ID {text} is not valid base64", text=quoted)) from None
         key = int.from_bytes(raw, "little")
         if key >> _KEY_BITS:
-            raise InvalidNotationError(f"Match ID {cut(text)!r} has bits set after the last field")
+            raise InvalidNotationError(tr("Match ID {text} has bits set after the last field", text=quoted))
         f = {name: key >> first & ((1 << width) - 1) for name, first, width in _FIELDS}
         if f["cube_owner"] == 2:
-            raise InvalidNotationError(f"Match ID {cut(text)!r} has cube owner 2 (not 0, 1 or centred)")
+            raise InvalidNotationError(tr("Match ID {text} has cube owner 2 (not 0, 1 or centred)",
+                                          text=quoted))
         if f["game_state"] > GameState.DROPPED:
-            raise InvalidNotationError(f"Match ID {cut(text)!r} has unknown game state {f['game_state']}")
+            raise InvalidNotationError(
+                tr("Match ID {text} has unknown game state {state}", text=quoted, state=f["game_state"])
+            )
         dice_bits = (f["die1"], f["die2"])
         if dice_bits == (0, 0):
             dice = None
         elif all(1 <= d <= 6 for d in dice_bits):
             dice = (max(dice_bits), min(dice_bits))
         else:
-            raise InvalidNotationError(f"Match ID {cut(text)!r} has impossible dice {dice_bits}")
+            raise InvalidNotationError(tr("Match ID {text} has impossible dice {dice}",
+                                          text=quoted, dice=dice_bits))
         try:
             return cls(
                 match_length=f["match_length"], score=(f["score0"], f["score1"]),
@@ -134,7 +140,9 @@ class MatchState:
                 game_state=GameState(f["game_state"]), double_offered=bool(f["double_offered"]),
                 resignation=f["resignation"] or None, dice=dice, jacoby=not f["no_jacoby"])
         except ValueError as e:
-            raise InvalidNotationError(f"Match ID {cut(text)!r} is not a valid match state: {e}") from None
+            raise InvalidNotationError(
+                tr("Match ID {text} is not a valid match state: {problem}", text=quoted, problem=e)
+            ) from None
 
     @property
     def id(self) -> str:
@@ -164,7 +172,8 @@ class MatchState:
         Backgammon, the Crawford flag counts only with a side 1 away; a match ignores the Jacoby
         bit. ValueError for a game not in play (over) or a score that has won the match."""
         if self.game_state not in (GameState.NONE, GameState.PLAYING):
-            raise ValueError(f"the game is over ({self.game_state.name.lower()}): nothing is decided")
+            raise ValueError(tr("the game is over ({state}): nothing is decided",
+                                state=self.game_state.name.lower()))
         me = self.player_on_roll
         score = (self.score[me], self.score[1 - me])
         length = self.match_length
@@ -196,8 +205,9 @@ def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
     ``player_on_roll``."""
     if not isinstance(text, str) or text.count(":") != 1:
         raise InvalidNotationError(
-            f"a GNU Backgammon ID is 'PositionID:MatchID' (e.g. '4HPwATDgc/ABMA:cAkAAAAAAAAA'), "
-            f"got {cut(text)!r}")
+            tr("a GNU Backgammon ID is 'PositionID:MatchID' (e.g. '4HPwATDgc/ABMA:cAkAAAAAAAAA'), got {text}",
+               text=repr(cut(text)) if isinstance(text, str) else cut(repr(text)))
+        )
     position_id, match_id = text.strip().split(":")
     return Position.from_id(position_id), MatchState.from_id(match_id)
 
@@ -208,7 +218,8 @@ def read_gnubg_id(text: str) -> Situation:
     try:
         return state.to_situation(position)
     except ValueError as e:
-        raise InvalidNotationError(f"GNU Backgammon ID {cut(text)!r}: {e}") from None
+        raise InvalidNotationError(tr("GNU Backgammon ID {text}: {problem}",
+                                      text=repr(cut(text)), problem=e)) from None
 
 
 def format_gnubg_id(position: Position, state: MatchState) -> str:

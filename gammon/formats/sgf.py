@@ -73,6 +73,7 @@ from gammon.game import (
     Roll,
     Take,
 )
+from gammon.i18n import N_, tr
 from gammon.match import Match
 from gammon.position import BAR, Position
 from gammon.rules import Rules, WinKind
@@ -129,7 +130,7 @@ def parse_sgf(text: str) -> list[SgfTree]:
     """Read the SGF syntax of a collection: every game tree's main line. Raises
     :class:`InvalidNotationError` with the line and column of the first syntax error."""
     if not isinstance(text, str):
-        raise InvalidNotationError(f"SGF text must be a str, not {type(text).__name__}")
+        raise InvalidNotationError(tr("SGF text must be a str, not {type}", type=type(text).__name__))
     return _Parser(text.lstrip("\ufeff")).collection()
 
 
@@ -143,8 +144,12 @@ class _Parser:
         line = self.text.count("\n", 0, pos) + 1
         column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
         near = self.text[pos:pos + 40]
-        return InvalidNotationError(f"SGF line {line}, column {column}: {what}"
-                                    + (f", at {_cut(near)!r}" if near.strip() else " (end of file)"))
+        if near.strip():
+            return InvalidNotationError(tr("SGF line {line}, column {column}: {problem}, at {text}",
+                                           line=line,
+                                           column=column, problem=what, text=repr(_cut(near))))
+        return InvalidNotationError(tr("SGF line {line}, column {column}: {problem} (end of file)", line=line,
+                                       column=column, problem=what))
 
     def skip(self) -> str:
         space = _WS.match(self.text, self.pos)
@@ -155,15 +160,15 @@ class _Parser:
         trees = []
         while self.skip():
             if self.text[self.pos] != "(":
-                raise self.error("expected '(' to start a game tree")
+                raise self.error(tr("expected '(' to start a game tree"))
             trees.append(self.tree(0))
         if not trees:
-            raise InvalidNotationError("not an SGF file: it is empty")
+            raise InvalidNotationError(tr("not an SGF file: it is empty"))
         return trees
 
     def tree(self, depth: int) -> SgfTree:
         if depth > _MAX_DEPTH:
-            raise self.error(f"game trees nested more than {_MAX_DEPTH} deep")
+            raise self.error(tr("game trees nested more than {depth} deep", depth=_MAX_DEPTH))
         start = self.pos
         line = self.text.count("\n", 0, start) + 1
         self.pos += 1  # '('
@@ -171,7 +176,7 @@ class _Parser:
         while self.skip() == ";":
             nodes.append(self.node())
         if not nodes:
-            raise self.error("a game tree must start with a node ';'")
+            raise self.error(tr("a game tree must start with a node ';'"))
         variations = 0
         first = True
         while self.skip() == "(":
@@ -183,7 +188,7 @@ class _Parser:
             else:
                 variations += 1
         if self.skip() != ")":
-            raise self.error(f"expected ')' to close the game tree opened on line {line}")
+            raise self.error(tr("expected ')' to close the game tree opened on line {line}", line=line))
         self.pos += 1
         return SgfTree(tuple(nodes), variations, line)
 
@@ -203,14 +208,15 @@ class _Parser:
             while self.skip() == "[":
                 value = _VALUE.match(self.text, self.pos)
                 if not value:
-                    raise self.error(f"the value of {cut(ident.group())!r} has no closing ']'")
+                    raise self.error(tr("the value of {name} has no closing ']'",
+                                        name=repr(cut(ident.group()))))
                 values.append(_ESCAPE.sub(r"\1", _SOFT_BREAK.sub("", value.group(1))))
                 self.pos = value.end()
             if not values:
-                raise self.error(f"property {cut(ident.group())!r} has no value '[...]'")
+                raise self.error(tr("property {name} has no value '[...]'", name=repr(cut(ident.group()))))
             if not name:
-                raise self.error(f"property identifier {cut(ident.group())!r} has no capital letter",
-                                 ident.start())
+                raise self.error(tr("property identifier {name} has no capital letter",
+                                    name=repr(cut(ident.group()))), ident.start())
             properties[name] = properties.get(name, ()) + tuple(values)
         line = self.text.count("\n", 0, start) + 1
         return SgfNode(properties, line, _cut(self.text[start:self.pos]))
@@ -291,8 +297,8 @@ def read_sgf(source: str | bytes) -> SgfMatch:
         gm = tree.nodes[0].value("GM")
         if gm is None or gm.strip() != "6":
             raise InvalidNotationError(
-                f"SGF line {tree.line}: {cut(tree.nodes[0].text)!r}: not a backgammon game (GM[6]), "
-                f"GM[{gm or ''}]")
+                tr("SGF line {line}: {text}: not a backgammon game (GM[6]), GM[{gm}]", line=tree.line,
+                   text=repr(cut(tree.nodes[0].text)), gm=gm or ""))
         games.append(tree)
     return _MatchReader(games).read()
 
@@ -304,18 +310,23 @@ def _decode(data: bytes | bytearray) -> str:
         try:
             codecs.lookup(name)
         except LookupError:
-            raise InvalidNotationError(f"unknown character set CA[{name}]") from None
+            raise InvalidNotationError(tr("unknown character set CA[{name}]", name=name)) from None
         try:
             return bytes(data).decode(name)
         except UnicodeDecodeError as e:
-            raise InvalidNotationError(f"the file is not valid {name} (CA[{name}]): {e}") from None
+            raise InvalidNotationError(tr("the file is not valid {name} (CA[{name}]): {problem}", name=name,
+                                          problem=e)) from None
     try:
         return bytes(data).decode("utf-8")
     except UnicodeDecodeError:
         return bytes(data).decode("latin-1")  # SGF's default character set
 
 
-_COLOURS = ("White", "Black")  # player 0 and player 1, as SGF's W and B
+_COLOURS = (N_("White"), N_("Black"))  # player 0 and player 1, as SGF's W and B
+
+
+def _colour(player: int) -> str:
+    return tr(_COLOURS[player])
 
 
 class _NodeError(Exception):
@@ -340,7 +351,8 @@ def _read_root(node: SgfNode) -> _Root:
     for item in node.properties.get("MI", ()):
         key, sep, value = item.partition(":")
         if not sep or not value.strip().isdigit():
-            raise _NodeError(f"MI[{_cut(item)}]: expected 'key:number' (length, game, ws, bs)")
+            raise _NodeError(tr("MI[{value}]: expected 'key:number' (length, game, ws, bs)",
+                                value=_cut(item)))
         fields[key.strip()] = int(value)
     length = fields.get("length", 0)  # MI's game number is not read: the trees' order is the games'
     if "ws" in fields or "bs" in fields:
@@ -349,21 +361,22 @@ def _read_root(node: SgfNode) -> _Root:
                       for word in value.split(":") if word.strip())
     bad = rules & _VARIATIONS
     if bad:
-        raise _NodeError(f"RU[{':'.join(sorted(rules))}]: the variation {sorted(bad)[0]} is not supported "
-                         "(gammon plays standard backgammon)")
+        raise _NodeError(tr("RU[{value}]: the variation {variation} is not supported (gammon plays standard "
+                            "backgammon)", value=":".join(sorted(rules)), variation=sorted(bad)[0]))
     auto = 0
     cv = node.value("CV")
     if cv is not None:
         cube = int(cv) if cv.strip().isdigit() else 0
         if cube < 1 or cube & (cube - 1):
-            raise _NodeError(f"CV[{_cut(cv)}]: the cube value must be a power of two")
+            raise _NodeError(tr("CV[{value}]: the cube value must be a power of two", value=_cut(cv)))
         auto = cube.bit_length() - 1
     result = None
     re_value = node.value("RE")
     if re_value is not None and re_value.strip() not in ("", "?", "0", "Void"):
         m = re.fullmatch(r"\s*([BW])\+(\d{1,6})(R?)\s*", re_value, re.IGNORECASE)
         if not m or int(m.group(2)) < 1:
-            raise _NodeError(f"RE[{_cut(re_value)}]: expected the winner and points, like 'W+2' or 'B+1R'")
+            raise _NodeError(tr("RE[{value}]: expected the winner and points, like 'W+2' or 'B+1R'",
+                                value=_cut(re_value)))
         result = (1 if m.group(1).upper() == "B" else 0, int(m.group(2)), bool(m.group(3)))
     return _Root(length, score, rules, auto, result)
 
@@ -391,8 +404,8 @@ class _MatchReader:
         for k, (tree, root) in enumerate(zip(self.trees, roots)):
             rules_k = root.rules - {"CrawfordGame"}
             if root.length != first.length or rules_k != first.rules - {"CrawfordGame"}:
-                raise self._where(k, tree.nodes[0],
-                                  "the match length and rules (MI, RU) differ from game 1's")
+                raise self._where(k, tree.nodes[0], tr("the match length and rules (MI, RU) differ from "
+                                                       "game 1's"))
             skip = _ROOT | (set(INFO) if k == 0 else set())
             game_notes.append({n: v for n, v in tree.nodes[0].properties.items() if n not in skip})
         action_notes: list[_Notes] = []
@@ -425,12 +438,14 @@ class _MatchReader:
 
     @staticmethod
     def _place(k: int, node: SgfNode) -> str:
-        return f"game {k + 1}, SGF line {node.line}: {cut(node.text)!r}"
+        return tr("game {number}, SGF line {line}: {text}",
+                  number=k + 1, line=node.line, text=repr(cut(node.text)))
 
     def _game(self, k: int, tree: SgfTree, root: _Root, game: Game) -> _Notes:
         if root.score is not None and root.score != game.score:
-            problem = self._where(k, tree.nodes[0], f"the score MI[ws:{root.score[0]}][bs:{root.score[1]}] "
-                                  f"disagrees with the games before it, which make {game.score}")
+            problem = self._where(k, tree.nodes[0], tr(
+                "the score MI[ws:{white}][bs:{black}] disagrees with the games before it, which make {score}",
+                white=root.score[0], black=root.score[1], score=game.score))
             if not game.rules.is_money:
                 raise problem
             offset = (game.score[0] - root.score[0], game.score[1] - root.score[1])
@@ -438,10 +453,10 @@ class _MatchReader:
                 self.warnings.append(str(problem))
             self.offset = offset
         if ("CrawfordGame" in root.rules) != game.crawford_game:
-            says = "is" if game.crawford_game else "is not"
-            raise self._where(k, tree.nodes[0], f"RU says {'' if 'CrawfordGame' in root.rules else 'not '}"
-                                                f"CrawfordGame, but by the rules this game {says} the "
-                                                "Crawford game")
+            says = (tr("RU says CrawfordGame, but by the rules this game is not the Crawford game")
+                    if "CrawfordGame" in root.rules else
+                    tr("RU says not CrawfordGame, but by the rules this game is the Crawford game"))
+            raise self._where(k, tree.nodes[0], says)
         reader = _GameReader(game, root.auto_doubles)
         nodes = tree.nodes[1:]
         for i, node in enumerate(nodes):
@@ -486,11 +501,11 @@ class _GameReader:
         props = node.properties
         setup = [p for p in _SETUP if p in props]
         if setup:
-            raise _NodeError(f"{setup[0]}: position set-up inside a game is not supported (a game "
-                             "must be played from the initial position)")
+            raise _NodeError(tr("{property}: position set-up inside a game is not supported (a game must be "
+                                "played from the initial position)", property=setup[0]))
         movers = [p for p in ("B", "W") if p in props]
         if len(movers) > 1:
-            raise _NodeError("a node holds one move, B or W, not both")
+            raise _NodeError(tr("a node holds one move, B or W, not both"))
         game = self.game
         before = len(game.history)
         beaver_pending = self.beaver_by
@@ -513,7 +528,7 @@ class _GameReader:
                 game.take(player=player)
             elif word in ("drop", "pass"):
                 if beaver_pending is not None:
-                    raise _NodeError("the doubler drops a beaver, which gammon's rules make binding")
+                    raise _NodeError(tr("the doubler drops a beaver, which gammon's rules make binding"))
                 game.pass_(player=player)
             else:
                 self._move(player, value, last)
@@ -521,11 +536,11 @@ class _GameReader:
             side = (node.value("PL") or "").strip().upper()
             turn = {"B": 1, "W": 0}.get(side, game.turn)
             if turn is None:
-                raise _NodeError("DI without PL[B] or PL[W] before the opening roll")
+                raise _NodeError(tr("DI without PL[B] or PL[W] before the opening roll"))
             player = turn
             dice = node.value("DI") or ""
             if not re.fullmatch(r"\s*[1-6][1-6]\s*", dice):
-                raise _NodeError(f"DI[{_cut(dice)}]: expected two dice, like DI[41]")
+                raise _NodeError(tr("DI[{value}]: expected two dice, like DI[41]", value=_cut(dice)))
             self._roll(player, (int(dice.strip()[0]), int(dice.strip()[1])))
         else:
             return  # a node with no action (gnubg ignores those too)
@@ -540,22 +555,25 @@ class _GameReader:
             return  # rolled already, by the PL/DI node before this one
         if game.phase is GamePhase.OPENING:
             if player is None:
-                raise _NodeError("the opening roll does not say who won it (B, W or PL)")
+                raise _NodeError(tr("the opening roll does not say who won it (B, W or PL)"))
             ties = ((1, 1),) * self.auto_doubles  # the tied throws that turned the cube
             game.apply(replace(Roll.opening_won(player, dice), ties=ties))
             if game.cube_value != 1 << self.auto_doubles:
-                raise _NodeError(f"the root's CV[{1 << self.auto_doubles}] (automatic doubles) does not "
-                                 f"fit the rules {game.rules}")
+                raise _NodeError(tr("the root's CV[{value}] (automatic doubles) does not fit the rules "
+                                    "{rules}",
+                                    value=1 << self.auto_doubles, rules=game.rules))
         else:
             if player is None:
-                raise _NodeError("the roll does not say whose it is (B, W or PL)")
+                raise _NodeError(tr("the roll does not say whose it is (B, W or PL)"))
             game.apply(Roll(player, dice))
 
     def _move(self, player: int, value: str, last: bool) -> None:
         m = _MOVE_VALUE.fullmatch(value)
         if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
-            raise _NodeError(f"{'BW'[player]}[{_cut(value)}]: expected the dice and up to four steps of "
-                             "two letters (a-x points, y bar, z off), or double, take, drop")
+            raise _NodeError(tr("{property}[{value}]: expected the dice and up to four steps of two letters "
+                                "(a-x "
+                                "points, y bar, z off), or double, take, drop", property="BW"[player],
+                                value=_cut(value)))
         dice = (int(m.group(1)), int(m.group(2)))
         letters = m.group(3)
         steps = [(_point(letters[i], player, True), _point(letters[i + 1], player, False))
@@ -564,15 +582,17 @@ class _GameReader:
         self._roll(player, dice)
         if game.phase is not GamePhase.MOVE or game.turn != player:
             if steps:
-                raise _NodeError(f"{_COLOURS[player]} has no legal play of {dice[0]}{dice[1]}, but the file "
-                                 f"plays {_steps_text(steps)}")
+                raise _NodeError(tr("{name} has no legal play of {dice}, but the file plays {play}",
+                                    name=_colour(player), dice=f"{dice[0]}{dice[1]}",
+                                                 play=_steps_text(steps)))
             return
         if not steps:
             if last:
                 return  # rolled, not played: the game stops here (gnubg's last node for a hint)
             plays = game.legal_plays()
-            raise _NodeError(f"no play written, but {_COLOURS[player]} can play {dice[0]}{dice[1]}, e.g. "
-                             + ", ".join(str(p) for p in plays[:3]))
+            raise _NodeError(tr("no play written, but {name} can play {dice}, e.g. {plays}",
+                                name=_colour(player),
+                                dice=f"{dice[0]}{dice[1]}", plays=", ".join(str(p) for p in plays[:3])))
         game.play(_find_play(game.position, dice, steps), player=player)
 
     def finish(self, result: tuple[int, int, bool] | None, last_game: bool) -> None:
@@ -580,14 +600,17 @@ class _GameReader:
         got = game.result
         if got is not None:
             if result is not None and (result[0], result[1]) != (got.winner, got.points):
-                raise _NodeError(f"RE says {_COLOURS[result[0]]} wins {result[1]} points, the game gives "
-                                 f"{_COLOURS[got.winner]} {got.points} points ({got.reason})")
+                raise _NodeError(tr("RE says {name} wins {points} points, the game gives {winner} {won} "
+                                    "points "
+                                    "({reason})", name=_colour(result[0]), points=result[1],
+                                    winner=_colour(got.winner), won=got.points, reason=got.reason))
             if result is not None and result[2]:
-                raise _NodeError(f"RE says the loser resigned, but the game ended by {got.reason}")
+                raise _NodeError(tr("RE says the loser resigned, but the game ended by {reason}",
+                                    reason=got.reason))
             return
         if result is None:
             if not last_game:
-                raise _NodeError("the game has no result (RE) and does not end, but more games follow")
+                raise _NodeError(tr("the game has no result (RE) and does not end, but more games follow"))
             return
         # A win that neither a bear-off nor a drop explains: the loser resigned, as the R says.
         winner, points, _resigned = result
@@ -599,27 +622,36 @@ class _GameReader:
         elif points == WinKind.BACKGAMMON * game.cube_value:
             game.abandon(1 - winner)  # how gammon writes an abandoned game: a backgammon, Jacoby or not
         elif not kinds and not rules.gammons_count(game.cube_owner):
-            raise _NodeError(f"RE: a resignation cannot win {points} points with the cube at "
-                             f"{game.cube_value}: under the Jacoby rule gammons count only once the "
-                             "cube has turned (GNU Backgammon counts a resigned gammon in full)")
+            raise _NodeError(tr("RE: a resignation cannot win {points} points with the cube at {cube}: "
+                                "under the "
+                                "Jacoby rule gammons count only once the cube has turned (GNU Backgammon "
+                                "counts "
+                                "a resigned gammon in full)", points=points, cube=game.cube_value))
         elif not kinds:
-            raise _NodeError(f"RE: a resignation cannot win {points} points with the cube at "
-                             f"{game.cube_value}{'' if game.cube_owner is None else ' owned'} under {rules}")
+            raise _NodeError(
+                tr("RE: a resignation cannot win {points} points with the cube at {cube} under {rules}",
+                   points=points, cube=game.cube_value, rules=rules) if game.cube_owner is None else
+                tr("RE: a resignation cannot win {points} points with the cube at {cube} owned under {rules}",
+                   points=points, cube=game.cube_value, rules=rules))
+        elif game.turn is None:
+            raise _NodeError(tr("RE says {name} resigned, but gammon lets only the player to act resign and "
+                                "it "
+                                "is nobody's turn", name=_colour(1 - winner)))
         else:
-            to_act = "nobody's" if game.turn is None else f"{_COLOURS[game.turn]}'s"
-            raise _NodeError(f"RE says {_COLOURS[1 - winner]} resigned, but gammon lets only the player to "
-                             f"act resign and it is {to_act} turn")
+            raise _NodeError(tr("RE says {name} resigned, but gammon lets only the player to act resign and "
+                                "it "
+                                "is {other}'s turn", name=_colour(1 - winner), other=_colour(game.turn)))
 
 
 def _point(letter: str, player: int, source: bool) -> int:
     """A step letter as a point in ``player``'s own numbering (25 the bar, 0 off)."""
     if letter == "y":
         if not source:
-            raise _NodeError("a step cannot end on the bar (y)")
+            raise _NodeError(tr("a step cannot end on the bar (y)"))
         return BAR
     if letter == "z":
         if source:
-            raise _NodeError("a step cannot start from off (z)")
+            raise _NodeError(tr("a step cannot start from off (z)"))
         return 0
     index = ord(letter) - ord("a")  # White's point index - 1
     return index + 1 if player == 0 else 24 - index
@@ -634,13 +666,18 @@ def _find_play(position: Position, dice: Dice, steps: Sequence[tuple[int, int]])
     board = list(position.board)
     for src, dst in steps:
         if board[src] <= 0:
-            raise _NodeError(f"{_steps_text(steps)}: no checker to move on "
-                             f"{'the bar' if src == BAR else src} in position {position.id}")
+            raise _NodeError(
+                tr("{play}: no checker to move on the bar in position {id}",
+                   play=_steps_text(steps), id=position.id)
+                if src == BAR else
+                tr("{play}: no checker to move on {point} in position {id}",
+                   play=_steps_text(steps), point=src,
+                   id=position.id))
         board[src] -= 1
         if dst:
             if board[dst] < -1:
-                raise _NodeError(f"{_steps_text(steps)}: point {dst} is held by the opponent in "
-                                 f"position {position.id}")
+                raise _NodeError(tr("{play}: point {point} is held by the opponent in position {id}",
+                                    play=_steps_text(steps), point=dst, id=position.id))
             if board[dst] == -1:  # a hit: the blot goes to the opponent's bar
                 board[dst] = 0
                 board[0] -= 1
@@ -649,8 +686,8 @@ def _find_play(position: Position, dice: Dice, steps: Sequence[tuple[int, int]])
     for play in position.legal_plays(dice):
         if play.after == after:
             return play
-    raise _NodeError(f"{_steps_text(steps)} is not a legal play of {dice[0]}{dice[1]} in position "
-                     f"{position.id}")
+    raise _NodeError(tr("{play} is not a legal play of {dice} in position {id}", play=_steps_text(steps),
+                        dice=f"{dice[0]}{dice[1]}", id=position.id))
 
 
 # --- writing ---------------------------------------------------------------------------------

@@ -45,6 +45,7 @@ from gammon.formats.xg_records import (
 )
 from gammon.formats.xgid import XGID
 from gammon.game import Game, GamePhase, Roll
+from gammon.i18n import N_, tr
 from gammon.play import Play
 from gammon.position import Position
 from gammon.rules import GameResult, Rules, WinKind
@@ -145,31 +146,35 @@ def read_xg(source: Source) -> XGMatch:
     game_header: XGGameHeader | None = None
     actions: list[XGCube | XGMove] = []
     for k, record in enumerate(records[1:], start=2):
-        where = f"{what}: temp.xg record {k}"
+        where = tr("{file}: temp.xg record {k}", file=what, k=k)
         if footer is not None:
-            raise InvalidNotationError(f"{where}: a record after the match footer")
+            raise InvalidNotationError(tr("{where}: a record after the match footer", where=where))
         if isinstance(record, XGGameHeader):
             if game_header is not None:
                 games.append(XGGame(game_header, tuple(actions), None))
             game_header, actions = record, []
         elif isinstance(record, XGCube | XGMove):
             if game_header is None:
-                raise InvalidNotationError(f"{where}: a {_kind(record)} outside a game")
+                raise InvalidNotationError(tr("{where}: a {record} outside a game",
+                                              where=where, record=_kind(record)))
             actions.append(record)
         elif isinstance(record, XGGameFooter):
             if game_header is None:
-                raise InvalidNotationError(f"{where}: a game footer outside a game")
+                raise InvalidNotationError(tr("{where}: a game footer outside a game", where=where))
             games.append(XGGame(game_header, tuple(actions), record))
             game_header, actions = None, []
         elif isinstance(record, XGMatchFooter):
             if game_header is not None:
-                raise InvalidNotationError(f"{where}: the match footer inside game {game_header.number}")
+                raise InvalidNotationError(tr("{where}: the match footer inside game {number}", where=where,
+                                              number=game_header.number))
             footer = record
     if game_header is not None:
         games.append(XGGame(game_header, tuple(actions), None))
     unfinished = [g.number for g in games[:-1] if g.footer is None]
     if unfinished:
-        raise InvalidNotationError(f"{what}: game {unfinished[0]} has no footer but is not the last game")
+        raise InvalidNotationError(tr("{file}: game {number} has no footer but is not the last game",
+                                      file=what,
+                                      number=unfinished[0]))
     return XGMatch(header, tuple(games), footer)
 
 
@@ -180,7 +185,7 @@ def read_xg_match(source: Source) -> Match:
     try:
         return record.to_match()
     except InvalidNotationError as e:
-        what = repr(os.fspath(source)) if isinstance(source, str | os.PathLike) else "the data"
+        what = repr(os.fspath(source)) if isinstance(source, str | os.PathLike) else tr("the data")
         raise InvalidNotationError(f"{what}: {e}") from None
 
 
@@ -195,9 +200,9 @@ def read_xgp(source: Source) -> XGPosition:
     if kinds[:2] != [XGGameHeader, XGCube] or any(k not in (XGMove, XGGameFooter, XGMatchFooter)
                                                    for k in kinds[2:]):
         raise InvalidNotationError(
-            f"{what} is not an XG position file: after the match header it must hold a game "
-            f"header, a cube entry and optionally a move entry, found "
-            f"{', '.join(_kind(r) for r in records[1:]) or 'nothing'}")
+            tr("{file} is not an XG position file: after the match header it must hold a game header, a cube "
+               "entry and optionally a move entry, found {found}", file=what,
+               found=", ".join(_kind(r) for r in records[1:]) or tr("nothing")))
     game, cube = cast(XGGameHeader, records[1]), cast(XGCube, records[2])
     move = next((r for r in records[3:] if isinstance(r, XGMove)), None)
     rules = rules_of(header, what)
@@ -205,8 +210,9 @@ def read_xgp(source: Source) -> XGPosition:
     dice = None
     if move is not None:
         if move.player != player:
-            raise InvalidNotationError(f"{what}: the cube entry is for XG's player {player + 1}, the "
-                                       f"move entry for player {move.player + 1}")
+            raise InvalidNotationError(
+                tr("{file}: the cube entry is for XG's player {player}, the move entry for player {other}",
+                   file=what, player=player + 1, other=move.player + 1))
         dice = move.dice
     board = move.board if move is not None else cube.board
     try:
@@ -217,16 +223,18 @@ def read_xgp(source: Source) -> XGPosition:
             crawford=game.crawford and not rules.is_money, game_state=GameState.PLAYING,
             dice=dice, jacoby=rules.jacoby if rules.is_money else False)
     except (InvalidPositionError, ValueError) as e:
-        raise InvalidNotationError(f"{what}: the position is not valid: {e}") from None
+        raise InvalidNotationError(tr("{file}: the position is not valid: {problem}",
+                                      file=what, problem=e)) from None
     position = seen_by_0 if player == 0 else seen_by_0.flip()
     return XGPosition(position, state, header.names, rules)
 
 
-def rules_of(header: XGMatchHeader, what: str = "the file") -> Rules:
-    """The Rules of an XG match header. Only standard backgammon is supported."""
+def rules_of(header: XGMatchHeader, what: str | None = None) -> Rules:
+    """The Rules of an XG match header (``what``: the file, as errors name it). Only standard
+    backgammon is supported."""
     if header.variation:
-        raise InvalidNotationError(f"{what}: the variation {VARIATIONS[header.variation]} is not "
-                                   "supported, only backgammon")
+        raise InvalidNotationError(tr("{file}: the variation {variation} is not supported, only backgammon",
+                                      file=what or tr("the file"), variation=VARIATIONS[header.variation]))
     money = header.match_length == 0
     return Rules(match_length=header.match_length, crawford=header.crawford,
                  jacoby=header.jacoby if money else True, beavers=header.beavers and money,
@@ -236,19 +244,22 @@ def rules_of(header: XGMatchHeader, what: str = "the file") -> Rules:
 
 def _bytes(source: Source) -> tuple[bytes, str]:
     if isinstance(source, bytes | bytearray | memoryview):
-        return bytes(source), "the data"
+        return bytes(source), tr("the data")
     if isinstance(source, str | os.PathLike):
         return Path(source).read_bytes(), repr(os.fspath(source))
     data = source.read()
     if not isinstance(data, bytes):
-        raise InvalidNotationError(f"an XG file is binary: open it with 'rb', got {type(data).__name__}")
-    return data, repr(getattr(source, "name", "the file"))
+        raise InvalidNotationError(tr("an XG file is binary: open it with 'rb', got {type}",
+                                      type=type(data).__name__))
+    name = getattr(source, "name", None)
+    return data, tr("the file") if name is None else repr(name)
 
 
 def _records(data: bytes, what: str) -> list[XGRecord]:
     files = unpack(data, what).files
     if "temp.xg" not in files:
-        raise InvalidNotationError(f"{what}: the archive holds {sorted(files)}, not temp.xg")
+        raise InvalidNotationError(tr("{file}: the archive holds {names}, not temp.xg",
+                                      file=what, names=sorted(files)))
     try:
         return decode_records(files["temp.xg"])
     except InvalidNotationError as e:
@@ -256,9 +267,12 @@ def _records(data: bytes, what: str) -> list[XGRecord]:
 
 
 def _kind(record: XGRecord) -> str:
-    return {XGMatchHeader: "match header", XGGameHeader: "game header", XGCube: "cube entry",
-            XGMove: "move entry", XGGameFooter: "game footer",
-            XGMatchFooter: "match footer"}[type(record)]
+    return tr(_KINDS[type(record)])
+
+
+_KINDS: dict[type, str] = {XGMatchHeader: N_("match header"), XGGameHeader: N_("game header"),
+                           XGCube: N_("cube entry"), XGMove: N_("move entry"),
+                           XGGameFooter: N_("game footer"), XGMatchFooter: N_("match footer")}
 
 
 # --- replay ----------------------------------------------------------------------------------
@@ -269,11 +283,12 @@ def to_match(record: XGMatch) -> Match:
     play that is not legal, a position, score or result other than the file's)."""
     rules = rules_of(record.header)
     match = replay_games(rules, record.games, lambda game, g: _Replay(game, g, record.names).run(),
-                         lambda g: f"game {g.number}")
+                         lambda g: tr("game {number}", number=g.number))
     if record.footer is not None and record.games and record.games[-1].footer is not None:
         if record.footer.score not in _scores(match.score, rules):
-            raise InvalidNotationError(f"the match footer gives the final score {record.footer.score}, "
-                                       f"the games make {match.score}")
+            raise InvalidNotationError(tr("the match footer gives the final score {score}, the games make "
+                                          "{made}",
+                                          score=record.footer.score, made=match.score))
     return match
 
 
@@ -289,13 +304,15 @@ class _Replay:
     def who(self, player: int | None) -> str:
         """A player as XG users know it: by name, else as XG numbers it (1 and 2)."""
         if player is None:
-            return "nobody"
+            return tr("nobody")
         name = self.names[player].strip()
-        return name[:40] if name else f"XG's player {player + 1}"
+        return name[:40] if name else tr("XG's player {player}", player=player + 1)
 
     def where(self) -> str:
         n = self.record.number
-        return f"game {n}, move {self.moves}" if self.moves else f"game {n}, before the first move"
+        if self.moves:
+            return tr("game {number}, move {move}", number=n, move=self.moves)
+        return tr("game {number}, before the first move", number=n)
 
     def fail(self, message: str) -> InvalidNotationError:
         return InvalidNotationError(f"{self.where()}: {message}")
@@ -303,17 +320,20 @@ class _Replay:
     def run(self) -> None:
         game, header = self.game, self.record.header
         if header.score != game.score:
-            raise self.fail(f"the game header gives the score {header.score}, the games before "
-                            f"make {game.score}")
+            raise self.fail(tr("the game header gives the score {score}, the games before make {made}",
+                               score=header.score, made=game.score))
         if header.crawford != game.crawford_game:
-            raise self.fail(f"the game header says this is {'' if header.crawford else 'not '}the "
-                            "Crawford game, the score says otherwise")
+            raise self.fail(tr("the game header says this is the Crawford game, the score says otherwise")
+                            if header.crawford else
+                            tr("the game header says this is not the Crawford game, the score says "
+                               "otherwise"))
         if any(header.board) and header.board != Position.initial().board:
-            raise self.fail("the game starts from a position other than the standard one, which "
-                            "gammon cannot replay")
+            raise self.fail(tr("the game starts from a position other than the standard one, which gammon "
+                               "cannot replay"))
         if header.automatic_doubles:
-            raise self.fail(f"the game began with {header.automatic_doubles} automatic double(s): XG "
-                            "does not record the tied opening rolls, so gammon cannot replay it")
+            raise self.fail(tr("the game began with {n} automatic double(s): XG does not record the tied "
+                               "opening "
+                               "rolls, so gammon cannot replay it", n=header.automatic_doubles))
         actions = self.record.actions
         for k, action in enumerate(actions):
             try:
@@ -329,24 +349,29 @@ class _Replay:
             self.finish(self.record.footer)
 
     def check_board(self, board: Board, what: str) -> None:
+        """``what``: the record, "cube entry" or "move entry" (a message of the catalogue)."""
         if board != self.game.position_for(0).board:
-            raise self.fail(f"the {what} records the position {_id(board)} (seen by {self.who(0)}), "
-                            f"the plays before lead to {self.game.position_for(0).id}")
+            raise self.fail(tr("the {record} records the position {id} (seen by {name}), the plays before "
+                               "lead "
+                               "to {other}", record=tr(what), id=_id(board), name=self.who(0),
+                               other=self.game.position_for(0).id))
 
     def cube(self, cube: XGCube) -> None:
         game = self.game
         if game.is_over:
             if cube.double == 1:
-                raise self.fail("a double after the end of the game")
+                raise self.fail(tr("a double after the end of the game"))
             return
-        self.check_board(cube.board, "cube entry")
+        self.check_board(cube.board, N_("cube entry"))
         if game.turn is not None and cube.player != game.turn:
-            raise self.fail(f"the cube entry is {self.who(cube.player)}'s but it is "
-                            f"{self.who(game.turn)}'s turn")
+            raise self.fail(tr("the cube entry is {name}'s but it is {other}'s turn",
+                               name=self.who(cube.player),
+                               other=self.who(game.turn)))
         if (game.cube_value, game.cube_owner) != (cube.cube_value, cube.cube_owner):
-            raise self.fail(f"the cube entry has the cube at {cube.cube_value} owned by "
-                            f"{self.who(cube.cube_owner)}, the replay at {game.cube_value} owned by "
-                            f"{self.who(game.cube_owner)}")
+            raise self.fail(tr("the cube entry has the cube at {cube} owned by {owner}, the replay at "
+                               "{value} "
+                               "owned by {other}", cube=cube.cube_value, owner=self.who(cube.cube_owner),
+                               value=game.cube_value, other=self.who(game.cube_owner)))
         if cube.double != 1:
             return
         game.double(player=cube.player)
@@ -357,29 +382,33 @@ class _Replay:
             game.pass_(player=taker)
         elif cube.take == 2:
             if cube.beaver_answer == 2:
-                raise self.fail("a raccoon (redouble of a beaver), which gammon does not play")
+                raise self.fail(tr("a raccoon (redouble of a beaver), which gammon does not play"))
             if cube.beaver_answer != 1:
-                raise self.fail("the doubler refused the beaver, which gammon's rules do not allow")
+                raise self.fail(tr("the doubler refused the beaver, which gammon's rules do not allow"))
             game.beaver(player=taker)
         else:
-            raise self.fail(f"a double with no answer (take = {cube.take})")
+            raise self.fail(tr("a double with no answer (take = {take})", take=cube.take))
 
     def move(self, move: XGMove, last: bool) -> None:
         game = self.game
         self.moves += 1
         p = move.player
-        self.check_board(move.board, "move entry")
+        self.check_board(move.board, N_("move entry"))
         game.apply(Roll.opening_won(p, move.dice) if game.phase is GamePhase.OPENING else Roll(p, move.dice))
         roll = f"{move.dice[0]}{move.dice[1]}"
         if move.steps is None:  # rolled, then resigned
             if not last or self.record.footer is None or self.record.footer.termination < 100:
-                raise self.fail(f"{self.who(p)} rolled {roll} and did not play, but did not resign")
+                raise self.fail(tr("{name} rolled {roll} and did not play, but did not resign",
+                                   name=self.who(p),
+                                   roll=roll))
             return
         if not move.steps:
             if game.phase is GamePhase.MOVE:
                 plays = game.legal_plays()
-                raise self.fail(f"the file has {self.who(p)} not play {roll}, but {game.position.id} "
-                                f"has {len(plays)} legal plays, e.g. {plays[0]}")
+                raise self.fail(tr("the file has {name} not play {roll}, but {id} has {n} legal plays, e.g. "
+                                   "{play}",
+                                   name=self.who(p), roll=roll, id=game.position.id, n=len(plays),
+                                   play=plays[0]))
             return
         position = game.position
         text = _steps_text(move.steps)
@@ -393,17 +422,18 @@ class _Replay:
         roll = f"{move.dice[0]}{move.dice[1]}"
         target = _mover_after(position, steps)
         if target is None:
-            raise self.fail(f"{self.who(move.player)}'s play of {roll}, {text}, moves checkers "
-                            f"that are not there in {position.id}")
+            raise self.fail(tr("{name}'s play of {roll}, {play}, moves checkers that are not there in {id}",
+                               name=self.who(move.player), roll=roll, play=text, id=position.id))
         plays = [x for x in self.game.legal_plays() if _mover_side(x.after.flip().board) == target]
         if not plays:
-            raise self.fail(f"{self.who(move.player)}'s play of {roll}, {text}, is not legal from "
-                            f"{position.id}")
+            raise self.fail(tr("{name}'s play of {roll}, {play}, is not legal from {id}",
+                               name=self.who(move.player),
+                               roll=roll, play=text, id=position.id))
         if any(move.end):
             plays = [x for x in plays if x.after.flip().board == move.end]
             if not plays:
-                raise self.fail(f"the move entry's end position {_id(move.end)} is not what "
-                                f"{text} leaves from {position.id}")
+                raise self.fail(tr("the move entry's end position {end} is not what {play} leaves from {id}",
+                                   end=_id(move.end), play=text, id=position.id))
         elif len(plays) > 1:  # no end position: take the pairs as steps, hitting only where they land
             try:
                 after = position.after_gnubg_move([n for step in steps for n in step])
@@ -411,37 +441,42 @@ class _Replay:
                 after = None
             plays = [x for x in plays if x.after == after] or plays
         if len(plays) > 1:
-            raise self.fail(f"{self.who(move.player)}'s play of {roll}, {text}, fits "
-                            f"{', '.join(str(x) for x in plays)}")
+            raise self.fail(tr("{name}'s play of {roll}, {play}, fits {plays}",
+                               name=self.who(move.player), roll=roll,
+                               play=text, plays=", ".join(str(x) for x in plays)))
         return plays[0]
 
     def finish(self, footer: XGGameFooter) -> None:
         game, rules = self.game, self.game.rules
         if not game.is_over:
             if footer.termination < 100:
-                raise self.fail(f"the footer says the game was {_ending(footer.termination)}, but "
-                                "the plays do not end it")
+                raise self.fail(_ending(footer.termination))
             loser, owner = 1 - footer.winner, game.cube_owner
             kinds = [k for k in WinKind if rules.points(k, game.cube_value, owner) == footer.points]
             asked = footer.termination % 100
             kind = WinKind(asked) if asked in kinds else (kinds[0] if kinds else None)
             if kind is None:
-                raise self.fail(f"{self.who(loser)} resigned {footer.points} points, which no "
-                                f"resignation makes with the cube at {game.cube_value}")
+                raise self.fail(tr("{name} resigned {points} points, which no resignation makes with the "
+                                   "cube at "
+                                   "{cube}",
+                                   name=self.who(loser), points=footer.points, cube=game.cube_value))
             try:
                 game.resign(kind, player=loser)
                 game.accept_resignation(player=footer.winner)
             except GammonError as e:
-                raise self.fail(f"the resignation in the footer cannot be replayed: {e}") from None
+                raise self.fail(tr("the resignation in the footer cannot be replayed: {problem}",
+                                   problem=e)) from None
         result = cast(GameResult, game.result)  # the game is over by now
         if (result.winner, result.points) != (footer.winner, footer.points):
-            raise self.fail(f"the footer says {self.who(footer.winner)} won {footer.points} points, "
-                            f"the replay gives {self.who(result.winner)} {result.points} points")
+            raise self.fail(tr("the footer says {name} won {points} points, the replay gives {winner} {won} "
+                               "points",
+                               name=self.who(footer.winner), points=footer.points,
+                               winner=self.who(result.winner), won=result.points))
         score = list(game.score)
         score[result.winner] += result.points
         if footer.score not in _scores((score[0], score[1]), rules):
-            raise self.fail(f"the footer gives the score after the game as {footer.score}, the "
-                            f"replay {tuple(score)}")
+            raise self.fail(tr("the footer gives the score after the game as {score}, the replay {made}",
+                               score=footer.score, made=tuple(score)))
 
 
 def _scores(score: tuple[int, int], rules: Rules) -> tuple[tuple[int, int], ...]:
@@ -478,5 +513,14 @@ def _id(board: Board) -> str:
 
 
 def _ending(termination: int) -> str:
-    kind = {0: "a dropped double", 1: "won single", 2: "won gammon", 3: "won backgammon"}
-    return kind.get(termination, f"ended (termination {termination})")
+    """Why a footer whose game the plays do not end is wrong, by how it says the game ended."""
+    if termination == 0:
+        return tr("the footer says the game was a dropped double, but the plays do not end it")
+    if termination == 1:
+        return tr("the footer says the game was won single, but the plays do not end it")
+    if termination == 2:
+        return tr("the footer says the game was won gammon, but the plays do not end it")
+    if termination == 3:
+        return tr("the footer says the game was won backgammon, but the plays do not end it")
+    return tr("the footer says the game was ended (termination {termination}), but the plays do not end it",
+              termination=termination)

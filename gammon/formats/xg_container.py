@@ -33,6 +33,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from gammon.errors import InvalidNotationError
+from gammon.i18n import tr
 
 HEADER_SIZE = 8232
 MAGIC = b"RGMH"
@@ -68,23 +69,27 @@ class Container:
     """The inner files by name, each inflated and checked as it is read (not kept)."""
 
 
-def unpack(data: bytes, what: str = "the file") -> Container:
-    """Check and unpack a RichGameFormat file; ``what`` names it in error messages."""
+def unpack(data: bytes, what: str | None = None) -> Container:
+    """Check and unpack a RichGameFormat file; ``what`` names it in error messages ("the file")."""
+    what = what or tr("the file")
     if len(data) < HEADER_SIZE or data[:4] != MAGIC:
-        head = data[:8]
         raise InvalidNotationError(
-            f"{what} is not an eXtreme Gammon file: it must start with the magic 'RGMH' and a "
-            f"{HEADER_SIZE}-byte header, it starts with {head!r} and has {len(data)} bytes")
+            tr("{file} is not an eXtreme Gammon file: it must start with the magic 'RGMH' and a {size}-byte "
+               "header, it starts with {head} and has {n} bytes", file=what, size=HEADER_SIZE,
+               head=repr(data[:8]), n=len(data)))
     _magic, _version, header_size, _thumb_offset, thumb_size = _HEADER.unpack_from(data)
     if header_size != HEADER_SIZE or thumb_size < 0:
-        raise InvalidNotationError(f"{what}: the header gives its size as {header_size} (must be "
-                                   f"{HEADER_SIZE}) and a thumbnail of {thumb_size} bytes")
+        raise InvalidNotationError(
+            tr("{file}: the header gives its size as {size} (must be {expected}) and a thumbnail of {thumb} "
+               "bytes",
+               file=what, size=header_size, expected=HEADER_SIZE, thumb=thumb_size))
     game_name, save_name, level_name, comments = (_utf16(data, 36 + 2048 * k, 1024) for k in range(4))
     content = header_size + thumb_size
     if len(data) < content + ARCHIVE_RECORD_SIZE:
         raise InvalidNotationError(
-            f"{what} is truncated: {len(data)} bytes, but the header and thumbnail take {content} "
-            f"and the archive needs at least {ARCHIVE_RECORD_SIZE} more")
+            tr("{file} is truncated: {n} bytes, but the header and thumbnail take {content} and the archive "
+               "needs "
+               "at least {more} more", file=what, n=len(data), content=content, more=ARCHIVE_RECORD_SIZE))
     return Container(game_name, save_name, level_name, comments, thumb_size,
                      _unpack_archive(data, content, what))
 
@@ -111,8 +116,9 @@ class _Files(Mapping[str, bytes]):
         raw = self._data[self._start + e.offset:self._start + e.offset + e.stored]
         body = _inflate(raw, e.size, f"{self._what}: {name!r}") if e.deflated else raw
         if len(body) != e.size or zlib.crc32(body) != e.crc:
-            raise InvalidNotationError(f"{self._what} is corrupt: {name!r} does not match its size "
-                                       f"({len(body)} for {e.size}) or CRC-32")
+            raise InvalidNotationError(
+                tr("{file} is corrupt: {name} does not match its size ({got} for {size}) or CRC-32",
+                   file=self._what, name=repr(name), got=len(body), size=e.size))
         return body
 
     def __contains__(self, name: object) -> bool:  # Mapping's would inflate the file to answer
@@ -131,18 +137,22 @@ def _unpack_archive(data: bytes, content: int, what: str) -> Mapping[str, bytes]
     start = end - registry_size - data_size
     if not 1 <= count <= MAX_FILES or registry_size < 0 or data_size < 0 or start < content:
         raise InvalidNotationError(
-            f"{what}: the archive record is damaged or the file truncated ({count} files, at most "
-            f"{MAX_FILES}, a {registry_size}-byte registry and {data_size} bytes of data in the "
-            f"{end - content} bytes after the header)")
+            tr("{file}: the archive record is damaged or the file truncated ({count} files, at most {most}, "
+               "a "
+               "{registry}-byte registry and {size} bytes of data in the {after} bytes after the header)",
+               file=what, count=count, most=MAX_FILES, registry=registry_size, size=data_size,
+               after=end - content))
     if zlib.crc32(data[start:end]) != crc:
-        raise InvalidNotationError(f"{what} is corrupt: the archive's CRC-32 does not match")
+        raise InvalidNotationError(tr("{file} is corrupt: the archive's CRC-32 does not match", file=what))
     registry = data[end - registry_size:end]
     size = count * REGISTRY_ENTRY_SIZE
     if compressed:
-        registry = _inflate(registry, size, f"{what}: the archive registry")
+        registry = _inflate(registry, size, tr("{file}: the archive registry", file=what))
     if len(registry) != size:
-        raise InvalidNotationError(f"{what}: the archive registry has {len(registry)} bytes for "
-                                   f"{count} files of {REGISTRY_ENTRY_SIZE}")
+        raise InvalidNotationError(
+            tr("{file}: the archive registry has {n} bytes for {count} files of {size}",
+               file=what, n=len(registry),
+               count=count, size=REGISTRY_ENTRY_SIZE))
     entries = [_entry(registry, k * REGISTRY_ENTRY_SIZE, data_size, what) for k in range(count)]
     _check_layout(entries, len(data), what)
     return _Files(data, start, entries, what)
@@ -153,8 +163,10 @@ def _entry(registry: bytes, at: int, data_size: int, what: str) -> _Entry:
     size, stored, offset, crc, stored_flag, _level = _ENTRY_NUMBERS.unpack_from(registry, at + 512)
     if not 0 <= size <= MAX_INNER_SIZE or stored < 0 or not 0 <= offset <= data_size - stored:
         raise InvalidNotationError(
-            f"{what}: the archive entry {name!r} is damaged (size {size}, stored as {stored} "
-            f"bytes at {offset} in {data_size})")
+            tr("{file}: the archive entry {name} is damaged (size {size}, stored as {stored} bytes at "
+               "{offset} in "
+               "{total})",
+               file=what, name=repr(name), size=size, stored=stored, offset=offset, total=data_size))
     if not stored_flag:
         _check_ratio(size, stored, f"{what}: {name!r}")
     return _Entry(name, size, stored, offset, crc, not stored_flag)
@@ -166,25 +178,31 @@ def _check_layout(entries: list[_Entry], file_size: int, what: str) -> None:
     names = [e.name for e in entries]
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
-        raise InvalidNotationError(f"{what}: the archive holds {twice!r} more than once")
+        raise InvalidNotationError(tr("{file}: the archive holds {name} more than once",
+                                      file=what, name=repr(twice)))
     ordered = sorted(entries, key=lambda e: (e.offset, e.stored))
     for a, b in zip(ordered, ordered[1:]):
         if a.offset + a.stored > b.offset:
             raise InvalidNotationError(
-                f"{what}: the archive entries {a.name!r} and {b.name!r} share stored bytes ({a.stored} "
-                f"at {a.offset}, {b.stored} at {b.offset})")
+                tr("{file}: the archive entries {name} and {other} share stored bytes ({stored} at {offset}, "
+                   "{other_stored} at {other_offset})", file=what, name=repr(a.name), other=repr(b.name),
+                   stored=a.stored, offset=a.offset, other_stored=b.stored, other_offset=b.offset))
     total = sum(e.size for e in entries)
     bound = max(MIN_BOUND, MAX_RATIO * file_size)
     if total > bound:
         raise InvalidNotationError(
-            f"{what}: its {len(entries)} inner files announce {total} bytes from {file_size}: more "
-            f"than {MAX_RATIO} times, which XG's files never are")
+            tr("{file}: its {n} inner files announce {total} bytes from {size}: more than {ratio} times, "
+               "which "
+               "XG's files never are",
+               file=what, n=len(entries), total=total, size=file_size, ratio=MAX_RATIO))
 
 
 def _check_ratio(size: int, stored: int, what: str) -> None:
     if size > max(MIN_BOUND, MAX_RATIO * stored):
-        raise InvalidNotationError(f"{what} announces {size} bytes from {stored} compressed: more "
-                                   f"than {MAX_RATIO} times, which XG's files never are")
+        raise InvalidNotationError(
+            tr("{file} announces {size} bytes from {stored} compressed: more than {ratio} times, which XG's "
+               "files "
+               "never are", file=what, size=size, stored=stored, ratio=MAX_RATIO))
 
 
 def _inflate(raw: bytes, size: int, what: str) -> bytes:
@@ -193,12 +211,14 @@ def _inflate(raw: bytes, size: int, what: str) -> bytes:
     try:
         body = inflater.decompress(raw, size + 1)  # one byte more than announced shows a lie
     except zlib.error as e:
-        raise InvalidNotationError(f"{what} cannot be decompressed: {e}") from None
+        raise InvalidNotationError(tr("{file} cannot be decompressed: {problem}",
+                                      file=what, problem=e)) from None
     if len(body) > size or not inflater.eof:
-        raise InvalidNotationError(f"{what} does not decompress to the {size} bytes announced")
+        raise InvalidNotationError(tr("{file} does not decompress to the {size} bytes announced", file=what,
+                                      size=size))
     if inflater.unused_data:
-        raise InvalidNotationError(f"{what} has {len(inflater.unused_data)} stored bytes after its "
-                                   "compressed data")
+        raise InvalidNotationError(tr("{file} has {n} stored bytes after its compressed data", file=what,
+                                      n=len(inflater.unused_data)))
     return body
 
 

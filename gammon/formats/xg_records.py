@@ -28,6 +28,7 @@ import struct
 from dataclasses import dataclass
 
 from gammon.errors import InvalidNotationError
+from gammon.i18n import tr
 from gammon.words import printable
 
 RECORD_SIZE = 2560
@@ -149,8 +150,9 @@ def decode_records(data: bytes) -> list[XGRecord]:
     Raises :class:`InvalidNotationError` naming the record that cannot be read."""
     if not data or len(data) % RECORD_SIZE:
         raise InvalidNotationError(
-            f"temp.xg has {len(data)} bytes: a whole number (at least one) of {RECORD_SIZE}-byte "
-            "records is expected, so it is truncated or damaged")
+            tr("temp.xg has {n} bytes: a whole number (at least one) of {size}-byte records is expected, so "
+               "it is "
+               "truncated or damaged", n=len(data), size=RECORD_SIZE))
     records: list[XGRecord] = []
     version = 0
     for k in range(len(data) // RECORD_SIZE):
@@ -158,10 +160,11 @@ def decode_records(data: bytes) -> list[XGRecord]:
         kind = raw[8]
         try:
             if k == 0 and kind != HEADER_MATCH:
-                raise RecordError(f"the first record must be the match header, found type {kind}")
+                raise RecordError(tr("the first record must be the match header, found type {kind}",
+                                     kind=kind))
             if kind == HEADER_MATCH:
                 if k:
-                    raise RecordError("a second match header")
+                    raise RecordError(tr("a second match header"))
                 match_header = _match_header(raw)
                 record: XGRecord = match_header
                 version = match_header.version
@@ -178,12 +181,11 @@ def decode_records(data: bytes) -> list[XGRecord]:
             elif kind == COMMENT:
                 continue
             elif kind == MISSING:
-                raise RecordError("a game recorded as missing (tsMissing): its plays are not in the "
-                                  "file")
+                raise RecordError(tr("a game recorded as missing (tsMissing): its plays are not in the file"))
             else:
-                raise RecordError(f"unknown record type {kind}")
+                raise RecordError(tr("unknown record type {kind}", kind=kind))
         except (RecordError, struct.error) as e:
-            raise InvalidNotationError(f"temp.xg record {k + 1}: {e}") from None
+            raise InvalidNotationError(tr("temp.xg record {k}: {problem}", k=k + 1, problem=e)) from None
         records.append(record)
     return records
 
@@ -193,14 +195,14 @@ def decode_records(data: bytes) -> list[XGRecord]:
 def _match_header(raw: bytes) -> XGMatchHeader:
     version, magic = struct.unpack_from("<ii", raw, 552)
     if magic != FORMAT_MAGIC:
-        raise RecordError(f"the match header's magic number is {magic:#x}, not {FORMAT_MAGIC:#x} "
-                          "('DMLI')")
+        raise RecordError(tr("the match header's magic number is {magic}, not {expected} ('DMLI')",
+                             magic=f"{magic:#x}", expected=f"{FORMAT_MAGIC:#x}"))
     length, variation = struct.unpack_from("<ii", raw, 92)
     crawford, jacoby, beavers, auto_double = raw[100:104]
     if not 0 <= variation < len(VARIATIONS):
-        raise RecordError(f"unknown variation {variation}")
+        raise RecordError(tr("unknown variation {variation}", variation=variation))
     if length < 0:
-        raise RecordError(f"match length {length}")
+        raise RecordError(tr("match length {length}", length=length))
     names = (_pascal(raw, 9, 40), _pascal(raw, 50, 40))
     event, location, round_ = _pascal(raw, 136, 128), _pascal(raw, 283, 128), _pascal(raw, 417, 128)
     cube_log = auto_max = 0
@@ -215,7 +217,7 @@ def _match_header(raw: bytes) -> XGMatchHeader:
     if version >= 30:
         transcriber = _utf16(raw, 1960)
     if not 0 <= cube_log <= 15:
-        raise RecordError(f"cube limit 2^{cube_log}")
+        raise RecordError(tr("cube limit 2^{power}", power=cube_log))
     elo = struct.unpack_from("<dd", raw, 104)
     (days,) = struct.unpack_from("<d", raw, 128)
     site_id = struct.unpack_from("<i", raw, 608)[0]
@@ -234,7 +236,8 @@ def _game_header(raw: bytes, version: int) -> XGGameHeader:
     number, = struct.unpack_from("<i", raw, 48)
     autos = struct.unpack_from("<i", raw, 64)[0] if version >= 26 else 0
     if min(score) < 0 or autos < 0:
-        raise RecordError(f"game header with score {score} and {autos} automatic doubles")
+        raise RecordError(tr("game header with score {score} and {autos} automatic doubles", score=score,
+                             autos=autos))
     return XGGameHeader(number=number, score=(score[0], score[1]), crawford=bool(raw[20]),
                         board=_board(raw, 21), automatic_doubles=autos, in_progress=bool(raw[52]))
 
@@ -256,7 +259,7 @@ def _move(raw: bytes) -> XGMove:
     dice = struct.unpack_from("<2i", raw, 100)
     cube, = struct.unpack_from("<i", raw, 108)
     if not all(1 <= d <= 6 for d in dice):
-        raise RecordError(f"a move with dice {dice}")
+        raise RecordError(tr("a move with dice {dice}", dice=dice))
     value, owner = _cube_state(cube)
     return XGMove(player=_player(actif), dice=(dice[0], dice[1]), steps=_steps(moves),
                   board=_board(raw, 9), end=_board(raw, 35), cube_value=value, cube_owner=owner,
@@ -280,13 +283,13 @@ def _match_footer(raw: bytes) -> XGMatchFooter:
 
 def _player(value: int) -> int:
     if value not in (1, -1):
-        raise RecordError(f"player {value} (XG writes 1 for player 1, -1 for player 2)")
+        raise RecordError(tr("player {value} (XG writes 1 for player 1, -1 for player 2)", value=value))
     return 0 if value == 1 else 1
 
 
 def _cube_state(cube: int) -> tuple[int, int | None]:
     if abs(cube) > 15:
-        raise RecordError(f"cube 2^{abs(cube)}")
+        raise RecordError(tr("cube 2^{power}", power=abs(cube)))
     return 1 << abs(cube), (None if cube == 0 else 0 if cube > 0 else 1)
 
 
@@ -302,8 +305,9 @@ def _steps(moves: tuple[int, ...]) -> tuple[Step, ...] | None:
         if src == -1:
             break
         if not 0 <= src <= 24 or not src - 24 <= dst < src:
-            raise RecordError(f"the play {moves} has an impossible step {src}/{dst} (XG numbers "
-                              "the points from 0, the bar 24)")
+            raise RecordError(tr("the play {moves} has an impossible step {step} (XG numbers the points "
+                                 "from 0, "
+                                 "the bar 24)", moves=moves, step=f"{src}/{dst}"))
         steps.append((src + 1, max(dst + 1, 0)))
     return tuple(steps)
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from gammon.errors import InvalidNotationError, InvalidPositionError, cut
 from gammon.formats.matchid import GameState, MatchState, match_state
+from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
 from gammon.situation import Situation
@@ -83,22 +84,30 @@ class XGID:
         if self.cube_action not in (None, *_CUBE_ACTIONS.values()):
             problems.append(f"cube action {self.cube_action!r} is not double, beaver or raccoon")
         if self.cube_action and self.dice:
-            problems.append("a position cannot have both dice rolled and a cube action")
+            problems.append(tr("a position cannot have both dice rolled and a cube action"))
         if not isinstance(self.match_length, int) or self.match_length < 0:
             problems.append(f"match length {self.match_length!r} is not >= 0")
         if len(self.score) != 2 or not all(isinstance(s, int) and s >= 0 for s in self.score):
             problems.append(f"score {self.score!r} is not two numbers >= 0")
         if self.match_length and (self.jacoby or self.beavers):
-            problems.append("Jacoby and beavers are money-play options")
+            problems.append(tr("Jacoby and beavers are money-play options"))
         if not self.match_length and self.crawford:
-            problems.append("a money game has no Crawford game")
+            problems.append(tr("a money game has no Crawford game"))
         if self.is_crawford_game and (self.cube_value != 1 or self.cube_owner is not None
                                       or self.cube_action):
-            problems.append("the Crawford game is played without the cube, but the cube is "
-                            + ("offered" if self.cube_action else f"at {self.cube_value}"
-                               + ("" if self.cube_owner is None else " and owned")))
+            problems.append(self._crawford_cube())
         if problems:
-            raise ValueError("invalid XGID: " + "; ".join(problems))
+            raise ValueError(tr("invalid XGID: {problems}", problems="; ".join(problems)))
+
+    def _crawford_cube(self) -> str:
+        """Why the cube of this Crawford game is wrong: offered, turned, or owned."""
+        if self.cube_action:
+            return tr("the Crawford game is played without the cube, but the cube is offered")
+        if self.cube_owner is None:
+            return tr("the Crawford game is played without the cube, but the cube is at {value}",
+                      value=self.cube_value)
+        return tr("the Crawford game is played without the cube, but the cube is at {value} and owned",
+                  value=self.cube_value)
 
     @property
     def is_crawford_game(self) -> bool:
@@ -112,34 +121,38 @@ class XGID:
     def parse(cls, text: str) -> XGID:
         """Read an XGID, with or without the ``XGID=`` prefix (the highest cube may be left out)."""
         if not isinstance(text, str):
-            raise InvalidNotationError(f"an XGID must be a string, not {cut(repr(text))}")
+            raise InvalidNotationError(tr("an XGID must be a string, not {text}", text=cut(repr(text))))
         body = text.strip()
+        quoted = repr(cut(text))
         if body[:5].upper() == "XGID=":
             body = body[5:]
         fields = body.split(":")
         if len(fields) not in (9, 10):
             raise InvalidNotationError(
-                f"XGID {cut(text)!r} must have 10 fields separated by ':', got {len(fields)}")
+                tr("XGID {text} must have 10 fields separated by ':', got {n}", text=quoted, n=len(fields)))
         if len(fields) == 9:
             fields.append("10")
         board, cube, owner, turn, dice_text, *rest = fields
         numbers = (cube, owner, turn, *rest)
         bad = [f for f in numbers if not _FIELD.match(f)]
         if bad:
-            raise InvalidNotationError(f"XGID {cut(text)!r}: field {cut(bad[0])!r} is not a number")
+            raise InvalidNotationError(
+                tr("XGID {text}: field {field} is not a number", text=quoted, field=repr(cut(bad[0]))))
         cube_log, owner_n, turn_n, score_bottom, score_top, rules_n, length, max_log = (
             int(f) for f in numbers)
         if not 0 <= cube_log <= 30 or not 0 <= max_log <= 30:
             raise InvalidNotationError(
-                f"XGID {cut(text)!r}: cube {cube} or highest cube {max_log} is not 0-30")
+                tr("XGID {text}: cube {cube} or highest cube {highest} is not 0-30", text=quoted, cube=cube,
+                   highest=max_log))
         if owner_n not in (-1, 0, 1) or turn_n not in (-1, 1):
             raise InvalidNotationError(
-                f"XGID {cut(text)!r}: cube owner {owner} must be -1, 0 or 1 "
-                f"and player on roll {turn} 1 or -1")
+                tr("XGID {text}: cube owner {owner} must be -1, 0 or 1 and player on roll {turn} 1 or -1",
+                   text=quoted, owner=owner, turn=turn))
         if score_bottom < 0 or score_top < 0 or length < 0:
-            raise InvalidNotationError(f"XGID {cut(text)!r}: scores and match length must be >= 0")
+            raise InvalidNotationError(tr("XGID {text}: scores and match length must be >= 0", text=quoted))
         if not 0 <= rules_n <= (1 if length else 3):
-            raise InvalidNotationError(f"XGID {cut(text)!r}: rules field {rules_n} is out of range")
+            raise InvalidNotationError(tr("XGID {text}: rules field {rules} is out of range", text=quoted,
+                                          rules=rules_n))
         dice: tuple[int, int] | None = None
         action = None
         if dice_text in _CUBE_ACTIONS:
@@ -148,7 +161,8 @@ class XGID:
             dice = (int(dice_text[0]), int(dice_text[1]))
         elif dice_text != "00":
             raise InvalidNotationError(
-                f"XGID {cut(text)!r}: dice {cut(dice_text)!r} must be '00', two digits 1-6, 'D', 'B' or 'R'")
+                tr("XGID {text}: dice {dice} must be '00', two digits 1-6, 'D', 'B' or 'R'", text=quoted,
+                   dice=repr(cut(dice_text))))
         on_roll = _BOTTOM if turn_n == 1 else _TOP
         bottom_view = _parse_board(board, text)
         try:
@@ -160,7 +174,8 @@ class XGID:
                 crawford=bool(length) and rules_n == 1, jacoby=not length and bool(rules_n & 1),
                 beavers=not length and bool(rules_n & 2), max_cube=1 << max_log)
         except ValueError as e:
-            raise InvalidNotationError(f"XGID {cut(text)!r} is not valid: {e}") from None
+            raise InvalidNotationError(tr("XGID {text} is not valid: {problem}",
+                                          text=quoted, problem=e)) from None
 
     def __str__(self) -> str:
         bottom_view = self.position if self.player_on_roll == _BOTTOM else self.position.flip()
@@ -250,7 +265,7 @@ def read_xgid(text: str) -> Situation:
     try:
         return xgid.situation
     except ValueError as e:
-        raise InvalidNotationError(f"XGID {cut(text)!r}: {e}") from None
+        raise InvalidNotationError(tr("XGID {text}: {problem}", text=repr(cut(text)), problem=e)) from None
 
 
 def format_xgid(xgid: XGID) -> str:
@@ -260,13 +275,17 @@ def format_xgid(xgid: XGID) -> str:
 def _parse_board(board: str, text: str) -> Position:
     if len(board) != 26 or not re.fullmatch(r"[-A-Pa-p]{26}", board):
         raise InvalidNotationError(
-            f"XGID {cut(text)!r}: the board {cut(board)!r} must be 26 characters of '-', A-P and a-p")
+            tr("XGID {text}: the board {board} must be 26 characters of '-', A-P and a-p",
+               text=repr(cut(text)),
+               board=repr(cut(board))))
     cells = [0 if c == "-" else (ord(c) - 64 if c.isupper() else -(ord(c) - 96)) for c in board]
     if cells[0] > 0 or cells[25] < 0:
         raise InvalidNotationError(
-            f"XGID {cut(text)!r}: the top player's bar (first character) must be lowercase and the "
-            "bottom player's bar (last) uppercase")
+            tr("XGID {text}: the top player's bar (first character) must be lowercase and the bottom "
+               "player's bar (last) uppercase", text=repr(cut(text))))
     try:
         return Position(cells)
     except InvalidPositionError as e:
-        raise InvalidNotationError(f"XGID {cut(text)!r} is not a valid position: {e}") from None
+        raise InvalidNotationError(
+            tr("XGID {text} is not a valid position: {problem}", text=repr(cut(text)), problem=e)
+        ) from None

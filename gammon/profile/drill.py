@@ -20,6 +20,7 @@ from sqlalchemy.orm import sessionmaker
 from gammon.accounts.clock import Clock, as_utc, utc_now
 from gammon.analysis.marks import DOUBTFUL
 from gammon.errors import InvalidNotationError
+from gammon.i18n import tr
 from gammon.position import Position
 from gammon.profile.summary import MarkedDecision, marked_decision
 from gammon.store import Store
@@ -213,7 +214,7 @@ def grade_answer(card: DrillCard, answer: str) -> tuple[str, float | None, str]:
     d = card.decision
     if card.asks_for == "play":
         if not d.dice:
-            raise InvalidNotationError("this card has no dice")
+            raise InvalidNotationError(tr("this card has no dice"))
         play = Position.from_id(d.position_id).parse_play(answer, (int(d.dice[0]), int(d.dice[1])))
         text = str(play)
         ranking = [(str(p), float(e)) for p, e in card.ranking] if isinstance(card.ranking, list) else []
@@ -224,7 +225,11 @@ def grade_answer(card: DrillCard, answer: str) -> tuple[str, float | None, str]:
     action = _CUBE_ANSWERS.get(" ".join(answer.lower().replace("/", " ").split()))
     allowed = ("take", "pass") if card.asks_for == "take" else ("double", "no double")
     if action not in allowed:
-        raise InvalidNotationError(f"answer {' or '.join(allowed)}, not {answer!r}")
+        raise InvalidNotationError(
+            tr("answer take or pass, not {answer}", answer=repr(answer))
+            if card.asks_for == "take"
+            else tr("answer double or no double, not {answer}", answer=repr(answer))
+        )
     r = card.ranking if isinstance(card.ranking, dict) else {}
     nd, dt, dp = float(r["no_double"]), float(r["double_take"]), float(r["double_pass"])
     if card.asks_for == "take":  # the taker's equities are the doubler's, negated

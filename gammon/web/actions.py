@@ -16,6 +16,7 @@ from pydantic import ValidationError
 from gammon.accounts.games import stored_rules
 from gammon.errors import IllegalActionError, cut
 from gammon.game import ActionKind, Request
+from gammon.i18n import tr
 from gammon.match import Match, NewGame
 from gammon.rules import Rules, WinKind
 from gammon.web.schemas import ActionRequest
@@ -41,16 +42,18 @@ def core_request(req: ActionRequest, player: int | None) -> Request | NewGame:
     if req.action == NEW_GAME:
         return NewGame()
     if req.action not in ACTIONS:
-        raise IllegalActionError(f"unknown action {cut(repr(req.action))}; "
-                                 f"expected one of {', '.join(ACTIONS)}")
+        raise IllegalActionError(tr("unknown action {action}; expected one of {actions}",
+                                    action=cut(repr(req.action)), actions=", ".join(ACTIONS)))
     kind = ActionKind(req.action)
     if kind is ActionKind.PLAY:
         if req.play is None:
-            raise IllegalActionError("a play needs its notation as text, got None")
+            raise IllegalActionError(tr("a play needs its notation as text, got None"))
         return Request(kind, player, play=req.play)
     if kind is ActionKind.RESIGN:
         if req.kind is None:
-            raise IllegalActionError("resign needs kind 1 (single), 2 (gammon) or 3 (backgammon), got None")
+            raise IllegalActionError(
+                tr("resign needs kind 1 (single), 2 (gammon) or 3 (backgammon), got None")
+            )
         return Request(kind, player, win_kind=WinKind(req.kind))
     return Request(kind, player)
 

@@ -43,6 +43,7 @@ from gammon.web.routes import (
 )
 from gammon.web.routes import study as position_study
 from gammon.web.routes.errors import add_error_handlers
+from gammon.web.routes.language import Language
 from gammon.web.security import HostCheck, SecurityHeaders
 from gammon.web.settings import ServerSettings
 from gammon.web.study import ANALYSES_PATH, COSTLY_PATHS, MAX_UPLOAD_BODY, Study
@@ -60,8 +61,8 @@ def add_middleware(
     allowed_hosts: Iterable[str],
     public_url: str | None,
 ) -> None:
-    """The checks every request passes, outermost last: security headers, the address's rate limit,
-    the Host header, then the body's size and time."""
+    """The checks every request passes, outermost last: its language, security headers, the
+    address's rate limit, the Host header, then the body's size and time."""
     # inside the rate limit: a refused client is not read; an uploaded .mat may be larger
     app.add_middleware(
         BodyLimit,
@@ -72,7 +73,8 @@ def add_middleware(
     app.add_middleware(HostCheck, allowed_hosts=allowed_hosts, public_url=public_url)
     costly = COSTLY_PATHS + wildbg.COSTLY_PATHS + diagram.COSTLY_PATHS
     app.add_middleware(RequestLimit, limits=limits, costly=costly)
-    app.add_middleware(SecurityHeaders)  # outermost: refusals get the headers too
+    app.add_middleware(SecurityHeaders)  # refusals get the headers too
+    app.add_middleware(Language)  # outermost: the refusals are worded in the reader's language
 
 
 def lifespan(

@@ -29,6 +29,7 @@ from starlette.responses import Response
 
 from gammon.accounts.errors import NotSignedInError
 from gammon.errors import NotAuthorizedError, cut
+from gammon.i18n import tr
 
 SESSION_COOKIE = "gammon_session"
 CSRF_COOKIE = "gammon_csrf"
@@ -63,7 +64,7 @@ def session_of(request: Request) -> tuple[str, Via] | None:
         sent = request.headers.get(CSRF_HEADER, "")
         if not hmac.compare_digest(sent.encode(), csrf_token(token).encode()):
             raise NotAuthorizedError(
-                "this request needs the X-CSRF-Token header (the gammon_csrf cookie's value)"
+                tr("this request needs the X-CSRF-Token header (the gammon_csrf cookie's value)")
             )
     return token, "cookie"
 
@@ -82,7 +83,7 @@ def required_session(request: Request) -> str:
     """The request's session token (NotSignedInError when none is given)."""
     found = session_of(request)
     if found is None:
-        raise NotSignedInError("not signed in")
+        raise NotSignedInError(tr("not signed in"))
     return found[0]
 
 
@@ -97,7 +98,7 @@ def check_origin(request: Request) -> None:
     if public:
         own.add(urlsplit(public).netloc.lower())
     if not netloc or netloc not in own:
-        raise NotAuthorizedError(f"a page of {cut(repr(origin), 60)} may not sign in here")
+        raise NotAuthorizedError(tr("a page of {origin} may not sign in here", origin=cut(repr(origin), 60)))
 
 
 def secure(request: Request) -> bool:

@@ -30,6 +30,7 @@ from gammon.engine.players import (
 )
 from gammon.errors import IllegalActionError
 from gammon.game import Game, Request
+from gammon.i18n import tr
 from gammon.position import Position
 from gammon.situation import Situation
 from gammon.web.hints import cube_hint, default_advisor, hints, play_hints
@@ -134,7 +135,9 @@ def worker_advice(situation: Situation, n: int) -> dict[str, Any]:
     if situation.dice is not None:
         return {"kind": "plays", **play_hints(advisor, situation, n)}
     if advisor is None:
-        raise IllegalActionError("no cube hint: cube advice needs the engine, which is not installed here")
+        raise IllegalActionError(
+            tr("no cube hint: cube advice needs the engine, which is not installed here")
+        )
     return {"kind": "cube", **cube_hint(advisor, situation)}
 
 

@@ -16,7 +16,7 @@ from fastapi import WebSocket
 
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, IllegalActionError, StaleActionError, StoreUnavailableError
-from gammon.i18n import use_language
+from gammon.i18n import tr, use_language
 from gammon.rules import Rules
 from gammon.store import Store
 from gammon.store.batch import BatchWriter
@@ -152,7 +152,7 @@ class Hub:
             with contextlib.suppress(Exception):  # away still: reloaded at the match's next use
                 await asyncio.to_thread(live.reload)
             raise StoreUnavailableError(
-                "the action was not stored (the database is unavailable); try again"
+                tr("the action was not stored (the database is unavailable); try again")
             ) from e
         if change.summary is not None and change.summary.status == "over" and self.ended is not None:
             # the change that ends the match is stored once (its version is checked), so this runs once
@@ -222,8 +222,12 @@ class Hub:
             await self._computer(live)  # a computer's turn left undone (an engine worker failed)
             if req.version is not None and req.version != live.version:
                 raise StaleActionError(
-                    f"the game has moved on (version {live.version}, you acted on "
-                    f"{req.version}); look at the board again"
+                    tr(
+                        "the game has moved on (version {version}, you acted on {acted}); look at the board "
+                        "again",
+                        version=live.version,
+                        acted=req.version,
+                    )
                 )
             try:
                 if req.action == "claim":
@@ -250,9 +254,9 @@ class Hub:
         sockets = self.sockets.get(match_id, set())
         caps = self.caps
         if sum(1 for _, s, _ in sockets if s == seat) >= caps.per_seat:
-            return f"this seat has {caps.per_seat} sockets open already (the limit); close one first"
+            return tr("this seat has {n} sockets open already (the limit); close one first", n=caps.per_seat)
         if len(sockets) >= caps.per_match:
-            return f"this match has {caps.per_match} sockets open already (the limit)"
+            return tr("this match has {n} sockets open already (the limit)", n=caps.per_match)
         self.sockets.setdefault(match_id, set()).add((out, seat, detail))
         return None
 
@@ -293,7 +297,7 @@ class Hub:
             try:
                 await asyncio.to_thread(live.reload)
             except Exception as e:
-                raise StoreUnavailableError("the database is unavailable; try again") from e
+                raise StoreUnavailableError(tr("the database is unavailable; try again")) from e
 
     def _messages(
         self, live: LiveMatch, seats: Container[int | None] | None = None
@@ -328,17 +332,24 @@ class Hub:
 
     def _check_claim(self, live: LiveMatch, seat: int | None) -> None:
         if live.record.mode != "online" or seat is None:
-            raise IllegalActionError("only a player of an online game can claim it")
+            raise IllegalActionError(tr("only a player of an online game can claim it"))
         names = player_names(live)
         away = self._absence(live, seat)
         if away.claim_in is None:
             raise IllegalActionError(
-                f"cannot claim: the game is not waiting on {names[1 - seat]}, or they are still connected"
+                tr(
+                    "cannot claim: the game is not waiting on {name}, or they are still connected",
+                    name=names[1 - seat],
+                )
             )
         if away.claim_in > 0:
             raise IllegalActionError(
-                f"cannot claim yet: {names[1 - seat]} has been away "
-                f"{away.seconds:.0f} s; wait {away.claim_in:.0f} s more"
+                tr(
+                    "cannot claim yet: {name} has been away {seconds} s; wait {wait} s more",
+                    name=names[1 - seat],
+                    seconds=f"{away.seconds:.0f}",
+                    wait=f"{away.claim_in:.0f}",
+                )
             )
 
     def _view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:

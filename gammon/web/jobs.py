@@ -31,6 +31,7 @@ from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
+from gammon.i18n import N_, current_language, tr, use_language
 from gammon.web.engine_pool import WORKER_NICENESS
 from gammon.web.lifeline import Lifeline, die_with_server
 
@@ -41,6 +42,10 @@ Progress = Callable[..., None]
 played); ``detail``, JSON-ready, is shown with it (a rollout's running equity)."""
 Work = Callable[[Progress], dict[str, Any]]
 """A job's work: called in a worker with a progress callback; returns its JSON-ready result."""
+
+
+FAILED = N_("the job failed")
+"""A job's error when its work failed otherwise than by gammon's errors (the details go to the log)."""
 
 
 class JobCancelled(Exception):
@@ -55,7 +60,7 @@ class UnknownJobError(GammonError, KeyError):
     """No job has this id (never made, or forgotten; HTTP 404)."""
 
     def __str__(self) -> str:
-        return str(self.args[0]) if self.args else "unknown job"
+        return str(self.args[0]) if self.args else tr("unknown job")
 
 
 class Runner(Protocol):
@@ -177,6 +182,12 @@ class ProcessRunner:
             self._pool = self._manager = self._lifeline = None
 
 
+def in_language(lang: str, work: Work, progress: Progress) -> dict[str, Any]:
+    """``work`` run in ``lang`` (in a worker, thread or process, which has a context of its own)."""
+    with use_language(lang):
+        return work(progress)
+
+
 def _run_reporting(work: Work, reports: Any, stop: Any) -> dict[str, Any]:
     """In a worker process: ``work`` with a progress callback that sends each report to the server
     and stops the work (JobCancelled) once the server has asked it to."""
@@ -227,7 +238,7 @@ class Job:
         if self.result is not None:
             out["result"] = self.result
         if self.error is not None:
-            out["error"] = self.error
+            out["error"] = tr(FAILED) if self.error == FAILED else self.error
         return out
 
     def seconds_left(self, now: float) -> int | None:
@@ -274,14 +285,19 @@ class Jobs:
             counted = [j for j in self.jobs.values() if j.finished is None]
             if sum(1 for j in counted if j.client == client) >= self.per_client:
                 raise TooManyJobsError(
-                    f"you have {self.per_client} jobs running already (the limit); "
-                    "wait for one to finish or cancel it"
+                    tr(
+                        "you have {n} jobs running already (the limit); wait for one to finish or cancel it",
+                        n=self.per_client,
+                    )
                 )
             if len(counted) >= self.max_active:
-                raise TooManyJobsError(f"the server is busy with {len(counted)} jobs; try again later")
+                raise TooManyJobsError(
+                    tr("the server is busy with {n} jobs; try again later", n=len(counted))
+                )
             job = Job(secrets.token_urlsafe(12), kind, client, self.clock())
             self.jobs[job.id] = job
-            self._waiting[job.id] = work
+            # the work's errors are worded in the language of the request that started it
+            self._waiting[job.id] = partial(in_language, current_language(), work)
             self._dispatch()
             return job
 
@@ -289,7 +305,7 @@ class Jobs:
         job = self.jobs.get(job_id)
         if job is None:
             shown = job_id if len(job_id) <= 40 else job_id[:40] + "..."
-            raise UnknownJobError(f"no job {shown!r} (finished jobs are kept an hour)")
+            raise UnknownJobError(tr("no job {job} (finished jobs are kept an hour)", job=repr(shown)))
         return job
 
     def view(self, job: Job) -> dict[str, Any]:
@@ -346,7 +362,7 @@ class Jobs:
                 future = self.runner.submit(work, partial(self._progress, job))
             except Exception:  # a broken pool: the job must not hold the worker's place for ever
                 log.exception("job %s could not be given to a worker", job.id)
-                job.status, job.error, job.finished = "failed", "the job failed", self.clock()
+                job.status, job.error, job.finished = "failed", FAILED, self.clock()
                 continue
             self._given[job.id] = future
             future.add_done_callback(partial(self._finish, job))
@@ -373,7 +389,7 @@ class Jobs:
                 else:
                     job.status = "failed"
                     # the engine's and the formats' errors say what was wrong; anything else stays in the log
-                    job.error = str(exc) if isinstance(exc, GammonError | ValueError) else "the job failed"
+                    job.error = str(exc) if isinstance(exc, GammonError | ValueError) else FAILED
             job.finished = self.clock()
             self._dispatch()
 

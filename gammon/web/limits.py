@@ -12,6 +12,7 @@ from collections.abc import Callable, Container
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from gammon.i18n import tr
 from gammon.web.middleware import send_error
 
 ENGINE_ASKS = ("/hint", "/tutor")  # a match's requests that cost an engine evaluation
@@ -63,7 +64,7 @@ class AddressLimits:
     def open_socket(self, address: str) -> str | None:
         """Count a socket of ``address`` in, or say why not (then nothing is counted)."""
         if self._sockets.get(address, 0) >= self.max_sockets:
-            return f"your address has {self.max_sockets} sockets open already (the limit)"
+            return tr("your address has {n} sockets open already (the limit)", n=self.max_sockets)
         self._sockets[address] = self._sockets.get(address, 0) + 1
         return None
 
@@ -96,13 +97,13 @@ class RequestLimit:
             client, path = address(scope), scope.get("path", "")
             refused = None
             if not self.limits.allow("request", client):
-                refused = "too many requests; slow down"
+                refused = tr("too many requests; slow down")
             elif (
                 scope["type"] == "http"
                 and (path.startswith("/api/matches/") and path.endswith(ENGINE_ASKS) or path in self.costly)
                 and not self.limits.allow("hint", client)
             ):
-                refused = "too many hints; slow down"
+                refused = tr("too many hints; slow down")
             if refused is not None:
                 await send_error(send, 429, refused, scope)
                 return

@@ -26,6 +26,7 @@ from typing import Any, NamedTuple
 
 from gammon.accounts.lobby import Invitation, Invitations, LobbyPresence, OnlinePlayer
 from gammon.accounts.names import name_key
+from gammon.i18n import tr
 from gammon.store.notify import LOBBY_CHANNEL, Publisher, Subscriber
 from gammon.web.hub import Hub
 from gammon.web.members import Members
@@ -201,12 +202,12 @@ class Lobby:
         """Count a socket of ``viewer`` from ``address`` in, or say which limit it is over."""
         limits = self.settings
         if len(self.sockets) >= limits.max_sockets:
-            return "the lobby is full; try again later"
+            return tr("the lobby is full; try again later")
         if self._addresses.get(address, 0) >= limits.per_address:
-            return f"your address has {limits.per_address} lobby sockets open already (the limit)"
+            return tr("your address has {n} lobby sockets open already (the limit)", n=limits.per_address)
         account = viewer.account_id
         if account is not None and self._accounts.get(account, 0) >= limits.per_account:
-            return f"your account has {limits.per_account} lobby sockets open already (the limit)"
+            return tr("your account has {n} lobby sockets open already (the limit)", n=limits.per_account)
         self._addresses[address] = self._addresses.get(address, 0) + 1
         if account is not None:
             self._accounts[account] = self._accounts.get(account, 0) + 1

@@ -10,6 +10,8 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from gammon.i18n import tr
+
 
 async def send_error(send: Send, status: int, message: str, scope: Scope | None = None) -> None:
     """Answer ``{"error": message}`` with ``status`` (the API's one error shape); to a WebSocket
@@ -50,7 +52,8 @@ class BodyLimit:
         declared = dict(scope["headers"]).get(b"content-length")
         if declared is not None and not (declared.isdigit() and int(declared) <= limit):
             shown = declared[:20].decode("latin-1") + ("..." if len(declared) > 20 else "")
-            await send_error(send, 413, f"request body of {shown!r} bytes is over the limit of {limit}")
+            await send_error(send, 413, tr("request body of {size} bytes is over the limit of {limit}",
+                                           size=repr(shown), limit=limit))
             return
         chunks: list[bytes] = []
         size = 0
@@ -63,14 +66,16 @@ class BodyLimit:
                     chunk = message.get("body", b"")
                     size += len(chunk)
                     if size > limit:
-                        await send_error(send, 413, f"request body over the limit of {limit} bytes")
+                        await send_error(send, 413, tr("request body over the limit of {limit} bytes",
+                                                       limit=limit))
                         return
                     chunks.append(chunk)
                     if not message.get("more_body", False):
                         break
         except TimeoutError:
-            await send_error(send, 408, f"the request's body did not all come within {self.timeout:g} s "
-                                        f"({size} bytes came)")
+            await send_error(send, 408, tr("the request's body did not all come within {seconds} s ({size} "
+                                           "bytes came)",
+                                           seconds=f"{self.timeout:g}", size=size))
             return
         pending: list[Message] = [{"type": "http.request", "body": b"".join(chunks), "more_body": False}]
 

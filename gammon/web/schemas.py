@@ -8,6 +8,8 @@ from typing import Literal
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from gammon.i18n import tr
+
 ActionName = Literal[
     "roll",
     "play",
@@ -60,10 +62,12 @@ class CreateMatchRequest(Strict):
         if value is None:
             return None
         if any(unicodedata.category(c).startswith("C") for c in value):
-            raise ValueError("a name may not hold control characters (such as line breaks)")
+            raise ValueError(tr("a name may not hold control characters (such as line breaks)"))
         name = " ".join(value.split())
         if len(name) > NAME_LENGTH:
-            raise ValueError(f"a name has at most {NAME_LENGTH} characters, got {len(name)}")
+            raise ValueError(
+                tr("a name has at most {most} characters, got {n}", most=NAME_LENGTH, n=len(name))
+            )
         return name or None
 
 

@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gammon.errors import cut
+from gammon.i18n import tr
 from gammon.web.middleware import send_error
 
 POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -98,20 +99,24 @@ class HostCheck:
         if scope["type"] in ("http", "websocket"):
             refused = self._refusal(scope)
             if refused is not None:
-                await send_error(send, 400 if refused.startswith("unknown host") else 403, refused, scope)
+                await send_error(send, *refused, scope)
                 return
         await self.app(scope, receive, send)
 
-    def _refusal(self, scope: Scope) -> str | None:
+    def _refusal(self, scope: Scope) -> tuple[int, str] | None:
+        """The status and message of a refused request: 400 an unknown host, 403 a foreign page."""
         headers = {k.decode(): v.decode("latin-1") for k, v in scope.get("headers", [])
                    if k in (b"host", b"origin")}
         host = headers.get("host")
         if host is not None and not self._known(host_name(host), scope):
-            return (f"unknown host {cut(repr(host), 60)}: this server answers to its own address; "
-                    "its operator may allow other names (gammon serve --allowed-hosts, --public-url)")
+            return 400, tr("unknown host {host}: this server answers to its own address; its operator may "
+                           "allow "
+                           "other names (gammon serve --allowed-hosts, --public-url)",
+                           host=cut(repr(host), 60))
         origin = headers.get("origin")
         if scope["type"] == "websocket" and origin is not None and not self._same_origin(origin, host):
-            return f"a page of {cut(repr(origin), 60)} may not open this server's WebSockets"
+            return 403, tr("a page of {origin} may not open this server's WebSockets",
+                           origin=cut(repr(origin), 60))
         return None
 
     def _known(self, name: str, scope: Scope) -> bool:

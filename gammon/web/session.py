@@ -22,6 +22,7 @@ from gammon.dice import DiceSource, RandomDice
 from gammon.engine.players import ComputerAction, ComputerPlayer, available_levels, computer_player
 from gammon.errors import GammonError, IllegalActionError, NotAuthorizedError, StoreConflictError
 from gammon.game import ActionKind, GamePhase, PlayMade, Request
+from gammon.i18n import tr
 from gammon.match import Match, NewGame
 from gammon.records import MatchAction, extend_match, match_actions, replay_match
 from gammon.rules import Rules
@@ -96,7 +97,9 @@ class LiveMatch:
         ``names`` are the players' (None: the default; the computer's is its own); ``rated``: made
         to be rated (online, to a length)."""
         if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+            raise ValueError(
+                tr("mode must be one of {modes}, got {mode}", modes=", ".join(MODES), mode=repr(mode))
+            )
         if mode == "computer":
             check_level(level or "random")  # a bad level fails here, before anything is stored
         tokens = [new_token()] if mode == "local" else [new_token(), new_token()]
@@ -105,7 +108,7 @@ class LiveMatch:
         stored = rules_to_dict(rules) | ({NAMES_KEY: given} if any(given) else {})
         if rated:
             if mode != "online" or rules.match_length < 1:
-                raise ValueError("only an online match to a length may be rated")
+                raise ValueError(tr("only an online match to a length may be rated"))
             stored[RATED_KEY] = True
         record = MatchRecord(
             id=secrets.token_urlsafe(12),
@@ -140,7 +143,7 @@ class LiveMatch:
             s for s, h in enumerate(self.record.seat_hashes) if hmac.compare_digest(h, hash_token(token))
         ]
         if not found or (self.level is not None and found == [COMPUTER_SEAT]):
-            raise NotAuthorizedError("this token does not open a seat of this match")
+            raise NotAuthorizedError(tr("this token does not open a seat of this match"))
         return found[0] if len(found) == 1 else None
 
     def players_who_moved(self) -> set[int]:
@@ -162,13 +165,15 @@ class LiveMatch:
         kind = request.action
         if kind == "undo" and self.record.mode == "online":
             # The opponent is shown each play at once and may act on it (double, roll): no take-backs.
-            raise IllegalActionError("no undo in online games: your opponent has been shown the play")
+            raise IllegalActionError(tr("no undo in online games: your opponent has been shown the play"))
         if kind == "new_game" or (kind == "undo" and seat is None):
             player = None  # a local game's shared seat takes back the last play, whoever made it
         elif seat is None:  # a local game: the shared seat acts for whoever must act
             player = self.acting_player()
             if player is None:
-                raise IllegalActionError(f"nobody can {kind} now: {self.match.game.awaiting()}")
+                raise IllegalActionError(
+                    tr("nobody can {action} now: {reason}", action=kind, reason=self.match.game.awaiting())
+                )
         else:
             player = seat
         self._apply(core_request(request, player))
@@ -334,4 +339,4 @@ def check_level(level: str) -> None:
     """Raise ValueError for a computer level this server cannot play (before anything is stored)."""
     if level not in available_levels():
         computer_player(level)  # the error that names the levels
-        raise ValueError(f"unknown computer level {level!r}")
+        raise ValueError(tr("unknown computer level {level}", level=repr(level)))

@@ -18,6 +18,8 @@ from typing import Any, NamedTuple
 
 from starlette.websockets import WebSocket
 
+from gammon.i18n import tr
+
 # WebSocket close codes (RFC 6455 and the IANA registry)
 UNSUPPORTED_DATA, POLICY_VIOLATION, TRY_AGAIN_LATER = 1003, 1008, 1013
 DEFAULT_QUEUE = 16
@@ -148,7 +150,7 @@ async def texts(ws: WebSocket, out: Outbox, allow: Callable[[], bool]) -> AsyncI
             await out.close(UNSUPPORTED_DATA, "binary frames are not supported; send JSON text")
             return
         if not allow():  # every message counts, refused ones too
-            out.send_json({"type": "error", "error": "too many messages; slow down"})
+            out.send_json({"type": "error", "error": tr("too many messages; slow down")})
             await out.close(POLICY_VIOLATION, "too many messages; closed")
             return
         if out.dropped is None:

@@ -16,6 +16,7 @@ import hashlib
 import hmac
 
 from gammon.errors import NotAuthorizedError
+from gammon.i18n import N_, tr
 from gammon.store import MatchRecord
 from gammon.web.schemas import MatchView
 from gammon.web.session import LiveMatch
@@ -23,7 +24,7 @@ from gammon.web.views import match_view
 
 SPECTATOR = -1  # the Hub's seat key of spectator sockets
 KEY_LENGTH = 24
-READ_ONLY = "spectators cannot act: this link is read-only"
+READ_ONLY = N_("spectators cannot act: this link is read-only")
 
 
 def watch_key(record: MatchRecord) -> str:
@@ -34,7 +35,7 @@ def watch_key(record: MatchRecord) -> str:
 
 def check_watch_key(live: LiveMatch, key: str) -> None:
     if not hmac.compare_digest(watch_key(live.record).encode(), key.encode()):
-        raise NotAuthorizedError("this link does not open this match to spectators")
+        raise NotAuthorizedError(tr("this link does not open this match to spectators"))
 
 
 def spectator_view(live: LiveMatch) -> MatchView:

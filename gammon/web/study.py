@@ -23,6 +23,7 @@ from gammon.dice import parse_dice
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.ids import SetUp, read_id, situation_json
 from gammon.game import Game
+from gammon.i18n import tr
 from gammon.rules import Rules
 from gammon.situation import Situation
 from gammon.web.jobs import Jobs, Progress, TooManyJobsError
@@ -82,9 +83,11 @@ class AnalysisRequest(Strict):
     def _one_source(self) -> AnalysisRequest:
         if [self.mat, self.sgf, self.xg, self.match_id].count(None) != 3:
             raise ValueError(
-                "give one of match_id (with its token), mat (the text of a .mat file), "
-                "sgf (the text of a GNU Backgammon SGF file) or xg (an eXtreme Gammon "
-                ".xg file in base64)"
+                tr(
+                    "give one of match_id (with its token), mat (the text of a .mat file), sgf (the text of "
+                    "a "
+                    "GNU Backgammon SGF file) or xg (an eXtreme Gammon .xg file in base64)"
+                )
             )
         return self
 
@@ -172,7 +175,7 @@ def setup_context(setup: PositionSetup) -> Situation:
             setup.double_offered,
         ).xgid()
     except (GammonError, ValueError) as exc:
-        raise BadInput(f"not a position to study: {cut(str(exc), 160)}") from None
+        raise BadInput(tr("not a position to study: {problem}", problem=cut(str(exc), 160))) from None
     return read_context(xgid)
 
 
@@ -192,9 +195,9 @@ def hint_answer(
     elif context.dice is not None:
         roll = context.dice
     else:
-        raise BadInput("no dice: set the dice for a hint")
+        raise BadInput(tr("no dice: set the dice for a hint"))
     if context.position.is_game_over():
-        raise BadInput("the game is over in this position: nothing to play")
+        raise BadInput(tr("the game is over in this position: nothing to play"))
     return hint_json(engine(plies), context, roll, n)
 
 
@@ -217,7 +220,7 @@ def eval_answer(engine: Callable[[int], Engine], plies: int, text: str) -> dict[
 
     context = read_context(text)
     if context.position.is_game_over():
-        raise BadInput("the game is over in this position: nothing to evaluate")
+        raise BadInput(tr("the game is over in this position: nothing to evaluate"))
     return eval_json(engine(plies), context)
 
 

@@ -20,6 +20,7 @@ from gammon.engine.engine import Engine
 from gammon.engine.rollout.rollouts import RolloutProgress, RolloutSettings
 from gammon.formats.ids import board_json
 from gammon.game import Game
+from gammon.i18n import tr
 from gammon.situation import Situation
 from gammon.web.jobs import Progress
 
@@ -70,7 +71,7 @@ def rollout_json(engine: Engine, context: Situation, kind: str, settings: Rollou
         return rollout_outcome(engine.rollout_cube(context, settings, **options))
     if kind == "plays":
         if context.dice is None:
-            raise ValueError("a rollout of the plays needs the dice: set them first")
+            raise ValueError(tr("a rollout of the plays needs the dice: set them first"))
         return rollout_outcome(engine.rollout_plays(context, context.dice, n, settings, **options))
     return rollout_outcome(engine.rollout(context, settings, **options))
 

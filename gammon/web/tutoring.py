@@ -16,6 +16,7 @@ from gammon.analysis.tutor import Tutor
 from gammon.engine.engine import Engine
 from gammon.errors import IllegalActionError
 from gammon.game import ActionKind, Request
+from gammon.i18n import tr
 from gammon.situation import Situation
 
 LEVELS = ("doubtful", "bad", "very bad")  # the marks the tutor warns from, as the page names them
@@ -28,7 +29,7 @@ def tutor_warning(
     """The warning (JSON) when the tutor, judging with ``engine``, marks ``request`` ``level`` or
     worse; None when it does not (or does not judge such a request)."""
     if not isinstance(engine, Engine):
-        raise IllegalActionError("no tutor: it needs the engine, which is not installed here")
+        raise IllegalActionError(tr("no tutor: it needs the engine, which is not installed here"))
     key = (id(engine), level)
     tutor = _TUTORS.get(key)
     if tutor is None:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.convert import read_match
+from gammon.i18n import tr
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -36,11 +37,21 @@ def check_work(actions: int, plies: int, max_actions: Sequence[int]) -> None:
     """Refuse the analysis of ``actions`` actions at ``plies`` ply over its bound, saying the bounds."""
     if actions <= max_actions[plies]:
         return
-    bounds = ", ".join(f"{n:,} at {p} ply" for p, n in enumerate(max_actions))
+    bounds = ", ".join(tr("{n} at {plies} ply", n=f"{n:,}", plies=p) for p, n in enumerate(max_actions))
     lower = any(actions <= n for n in max_actions[:plies])
+    values = {"n": f"{actions:,}", "plies": plies, "bounds": bounds}
     raise TooMuchWork(
-        f"{actions:,} actions to analyse at {plies} ply is over this server's bound "
-        f"({bounds}): choose {'a lower depth or ' if lower else ''}fewer games"
+        tr(
+            "{n} actions to analyse at {plies} ply is over this server's bound ({bounds}): "
+            "choose a lower depth or fewer games",
+            **values,
+        )
+        if lower
+        else tr(
+            "{n} actions to analyse at {plies} ply is over this server's bound ({bounds}): "
+            "choose fewer games",
+            **values,
+        )
     )
 
 
@@ -65,7 +76,7 @@ def read_upload(kind: str, text: str) -> tuple[list[Game], tuple[str, str]]:
         try:
             data = base64.b64decode(text, validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidNotationError("the .xg file is not in base64") from None
+            raise InvalidNotationError(tr("the .xg file is not in base64")) from None
     transcript = read_match(data, kind)
     return transcript.match.games, transcript.names
 
@@ -83,9 +94,11 @@ def analyse_upload(
     try:
         games, names = read_upload(kind, text)
     except (GammonError, ValueError) as exc:
-        raise InvalidNotationError(f"cannot read the .{kind} file: {cut_quotes(str(exc))}") from None
+        raise InvalidNotationError(
+            tr("cannot read the .{kind} file: {problem}", kind=kind, problem=cut_quotes(str(exc)))
+        ) from None
     if not games:
-        raise InvalidNotationError(f"the .{kind} file has no games")
+        raise InvalidNotationError(tr("the .{kind} file has no games", kind=kind))
     check_work(count_actions(games), plies, max_actions)
     # deferred to the job's worker: it loads the engine, which the server process starts without
     from gammon.web.study_work import analyse_games

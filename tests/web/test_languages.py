@@ -5,13 +5,20 @@ them, and the language switch."""
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+import time
+from importlib.resources import files
 from urllib.parse import urlparse
 
 import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from gammon.i18n import LANGUAGES, catalogue, plural_sources
+from gammon.errors import GammonError
+from gammon.formats.convert import read_match
+from gammon.i18n import LANGUAGES, catalogue, plural_sources, tr, use_language
 from gammon.i18n.check import untranslated
 from gammon.store import Store
 from gammon.web import create_app
@@ -222,3 +229,124 @@ def test_the_play_and_account_pages_show_no_english_in_chromium(browser, server:
     no_english("drill")
     context.close()
     assert errors == []
+
+
+def test_the_apis_errors_come_in_the_readers_language(client: TestClient) -> None:
+    """Each request's errors are worded in its language (Accept-Language, or the cookie); English
+    without either."""
+    czech = {"Accept-Language": "cs-CZ,cs;q=0.9"}
+    assert client.get("/api/matches/nope").json() == {"error": "no match 'nope'"}
+    unknown = client.get("/api/matches/nope", headers=czech)
+    assert unknown.status_code == 404 and unknown.json() == {"error": "zápas 'nope' neexistuje"}
+    m = new_match(client, mode="local")
+    url, headers = f"/api/matches/{m['match_id']}/actions", auth(m["token"])
+    invalid = client.post(url, headers={**headers, **czech}, json={"action": "frobnicate"})
+    assert invalid.status_code == 422 and invalid.json()["error"].startswith("neplatný požadavek: action: ")
+    refused = client.post(url, headers={**headers, **czech}, json={"action": "take"})
+    english = client.post(url, headers=headers, json={"action": "take"})
+    assert refused.status_code == english.status_code == 409
+    dice = english.json()["error"].rsplit(" ", 1)[1]  # the opening roll's, e.g. 3-1
+    assert english.json()["error"] == f"cannot take: the player on roll is to play {dice}"
+    assert refused.json()["error"] == f"přijetí zdvojení teď není možné: hráč na tahu má zahrát {dice}"
+    client.cookies.set("gammon_lang", "sk")  # the cookie wins over Accept-Language
+    assert client.get("/api/matches/nope", headers=czech).json() == {"error": "zápas 'nope' neexistuje"}
+    assert client.get("/api/nothing", headers=czech).json() == {"error": "nič tu nie je: '/api/nothing'"}
+    client.cookies.clear()
+
+
+def test_the_limits_refusals_come_in_the_readers_language(store: Store) -> None:
+    """The middleware's refusals (a body too large, too many requests) are worded in the language too."""
+    settings = ServerSettings(rate=0.01, burst=2)
+    with TestClient(create_app(store, seeded_dice(), settings=settings)) as c:
+        big = c.post(
+            "/api/analyses",
+            content=b"{}",
+            headers={
+                "Accept-Language": "cs",
+                "Content-Length": "99999999",
+                "Content-Type": "application/json",
+            },
+        )
+        assert big.status_code == 413
+        assert big.json()["error"].startswith("tělo požadavku o velikosti '99999999' B překračuje limit ")
+        c.get("/api/matches/nope", headers={"Accept-Language": "cs"})
+        limited = c.get("/api/matches/nope", headers={"Accept-Language": "cs"})
+        assert limited.status_code == 429 and limited.json() == {"error": "příliš mnoho požadavků; zpomalte"}
+
+
+def test_a_sockets_errors_come_in_its_readers_language(client: TestClient) -> None:
+    """A socket's errors are worded in the language it came with; a browser told it lost its seat
+    is told in its own."""
+    m = new_match(client, mode="online")
+    friend = m["invite_url"].split("#token=")[1]
+    url = f"/ws/matches/{m['match_id']}?token={friend}&tab="
+    with client.websocket_connect(url + "a", headers={"Accept-Language": "sk"}) as first:
+        assert first.receive_json()["type"] == "state"
+        first.send_text('{"action": 5}')
+        assert first.receive_json()["error"].startswith("neplatná správa: ")
+        first.send_json({"action": "take"})
+        assert first.receive_json()["error"].startswith("prijatie zdvojenia teraz nie je možné: ")
+        with client.websocket_connect(url + "b", headers={"Accept-Language": "cs"}) as other:
+            assert other.receive_json()["error"] == "toto místo se používá v jiném prohlížeči"
+        with client.websocket_connect(url + "c&takeover=true", headers={"Accept-Language": "pl"}) as taker:
+            assert taker.receive_json()["state"]["seat"] == 1
+            while (told := first.receive_json()).get("type") == "state":
+                pass
+            assert told["error"] == "toto miesto bolo prevzaté v inom prehliadači"
+
+
+def test_an_uploads_error_comes_back_from_its_job_in_the_uploaders_language(store: Store) -> None:
+    """An upload is read in the job's worker: the job carries the language of the request that
+    started it, so the file's error comes back in it."""
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))) as c:
+        started = c.post("/api/analyses", json={"mat": "hello there\n"}, headers={"Accept-Language": "pl"})
+        assert started.status_code == 202, started.text
+        job = started.json()
+        for _ in range(400):
+            if job["status"] not in ("queued", "running"):
+                break
+            time.sleep(0.05)
+            job = c.get(f"/api/jobs/{job['id']}").json()
+        assert job["status"] == "failed"
+        assert job["error"] == (
+            "nie można odczytać pliku .mat: wiersz 1: 'hello there': oczekiwano nagłówka "
+            "'; [Tag \"value\"]' lub 'N point match'"
+        )
+
+
+TLINE = """
+globalThis.document = {
+  documentElement: {}, querySelectorAll: () => [], querySelector: () => null, cookie: "",
+};
+globalThis.navigator = { languages: ["en"] };
+const [module, catalogue, lines] = process.argv.slice(2);
+globalThis.fetch = async () => ({ ok: true, json: async () => JSON.parse(catalogue) });
+const common = await import(module);
+await common.loadLanguage(JSON.parse(catalogue).lang);
+console.log(JSON.stringify(JSON.parse(lines).map(common.tLine)));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run common.js")
+@pytest.mark.parametrize("lang", OTHER_LANGUAGES)
+def test_tline_shows_the_servers_own_words_as_they_are(client: TestClient, lang: str, tmp_path) -> None:
+    """The server words its errors in the page's language; the page's tLine (common.js), which
+    reads the server's English lines back, passes those through as they are."""
+    lines = [client.get("/api/matches/nope", headers={"Accept-Language": lang}).json()["error"]]
+    for data, fmt in ((b"hello there\n", "mat"), ("(;GM[1]FF[4])", "sgf"), (b"junk-data!", "xg")):
+        with use_language(lang):
+            with pytest.raises(GammonError) as caught:
+                read_match(data, fmt)
+            lines.append(tr("cannot read the .{kind} file: {problem}", kind=fmt, problem=str(caught.value)))
+    script = tmp_path / "tline.mjs"
+    script.write_text(TLINE)
+    module = str(files("gammon.web") / "static" / "common.js")
+    run = [
+        shutil.which("node"),
+        str(script),
+        module,
+        client.get(f"/i18n/{lang}.json").text,
+        json.dumps(lines),
+    ]
+    shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout)
+    assert shown == lines

@@ -28,6 +28,7 @@ from gammon.accounts.games import delete_account
 from gammon.accounts.names import name_key
 from gammon.accounts.rated import leaderboard, rating_history
 from gammon.errors import GammonError, InvalidNotationError
+from gammon.i18n import tr
 from gammon.profile.importer import seat_of
 from gammon.profile.source import read_match_file
 from gammon.profile.summary import profile_summary
@@ -104,7 +105,7 @@ class Upload(Strict):
     @model_validator(mode="after")
     def _one_file(self) -> Upload:
         if [self.mat, self.sgf, self.xg].count(None) != 2:
-            raise ValueError("give one of mat, sgf or xg (base64)")
+            raise ValueError(tr("give one of mat, sgf or xg (base64)"))
         return self
 
 
@@ -183,7 +184,7 @@ async def _account(request: Request, members: Members) -> tuple[str, Account]:
     token = required_session(request)
     account = await asyncio.to_thread(members.accounts.account_of, token)
     if account is None:
-        raise NotSignedInError("not signed in (the session is unknown, ended or expired)")
+        raise NotSignedInError(tr("not signed in (the session is unknown, ended or expired)"))
     return token, account
 
 
@@ -274,10 +275,10 @@ async def my_ratings(request: Request, members: MembersDep) -> JSONResponse:
 async def player_ratings(name: str, members: MembersDep) -> JSONResponse:
     """A player's rating and rated matches, oldest first."""
     if len(name) > 64:
-        raise InvalidNameError("no account has a name that long")
+        raise InvalidNameError(tr("no account has a name that long"))
     account = await asyncio.to_thread(members.accounts.by_name, name)
     if account is None:
-        return JSONResponse({"error": "no player of that name"}, status_code=404)
+        return JSONResponse({"error": tr("no player of that name")}, status_code=404)
     return await _history(members, account)
 
 
@@ -364,7 +365,7 @@ def _read(upload: Upload) -> tuple[bytes, str]:
         try:
             data = base64.b64decode(upload.xg, validate=True)
         except (binascii.Error, ValueError):
-            raise InvalidNotationError("the .xg file is not in base64") from None
+            raise InvalidNotationError(tr("the .xg file is not in base64")) from None
     else:
         data = (upload.mat or upload.sgf or "").encode()
     stem = PurePath((upload.file_name or "upload").replace("\\", "/")).stem[:100] or "upload"
@@ -376,15 +377,22 @@ def _queue_upload(members: Members, account: Account, upload: Upload) -> dict[st
     try:
         read = read_match_file(data, name)
     except (GammonError, ValueError) as e:
-        raise InvalidNotationError(f"cannot read {name}: {cut_quotes(str(e))}") from None
+        raise InvalidNotationError(
+            tr("cannot read {name}: {problem}", name=name, problem=cut_quotes(str(e)))
+        ) from None
     # the same bound on work as the analysis page's uploads, at the profile's depth
     check_work(count_actions(read.match.games), min(members.settings.plies, 2), MAX_ACTIONS)
     player = upload.player or account.name
     seat = seat_of(read.names, player)
     if seat is None:
         raise InvalidNotationError(
-            f"{player!r} is not one player of the file (its players: {read.names[0]!r}, {read.names[1]!r}); "
-            "give the name you played under as player"
+            tr(
+                "{player} is not one player of the file (its players: {first}, {second}); give the name you "
+                "played under as player",
+                player=repr(player),
+                first=repr(read.names[0]),
+                second=repr(read.names[1]),
+            )
         )
     job = members.queue.add_file(account.id, seat, data, name, read.format, plies=members.settings.plies)
     return {"job": job, "seat": seat, "names": list(read.names)}
@@ -412,7 +420,9 @@ async def creator_session(request: Request, members: Members, rated: bool) -> st
     account = None if found is None else await asyncio.to_thread(members.accounts.account_of, found[0])
     if account is None:
         if rated:
-            raise NotSignedInError("a rated match is made signed in (your friend claims seat 1 signed in)")
+            raise NotSignedInError(
+                tr("a rated match is made signed in (your friend claims seat 1 signed in)")
+            )
         return None
     assert found is not None
     return found[0]

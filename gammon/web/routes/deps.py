@@ -12,6 +12,7 @@ from starlette.requests import HTTPConnection
 from starlette.websockets import WebSocket
 
 from gammon.errors import GammonError, NotAuthorizedError
+from gammon.i18n import tr
 from gammon.web.hub import Hub
 from gammon.web.limits import AddressLimits, address
 from gammon.web.schemas import ErrorResponse
@@ -49,7 +50,7 @@ async def seat_for(hub: Hub, match_id: str, token: str | None) -> tuple[LiveMatc
     """The match and the seat ``token`` opens (None: both seats of a local game); the seat is seen."""
     live = await hub.get(match_id)
     if not token:
-        raise NotAuthorizedError("this needs the seat token (header X-Gammon-Token)")
+        raise NotAuthorizedError(tr("this needs the seat token (header X-Gammon-Token)"))
     seat = live.seat_of(token)
     hub.presence.seen(live.id, seat)
     return live, seat

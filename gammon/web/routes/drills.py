@@ -14,6 +14,7 @@ from pydantic import Field
 
 from gammon.errors import GammonError
 from gammon.formats.ids import board_json
+from gammon.i18n import tr
 from gammon.position import Position
 from gammon.profile.drill import DrillCard, DrillProgress, Review
 from gammon.web.decisions import decision_json
@@ -146,5 +147,5 @@ async def review(card_id: int, body: Answer, request: Request, members: MembersD
     account = await signed_in_account(request, members)
     found = await asyncio.to_thread(_review, members, account.id, card_id, body.answer)
     if found is None:
-        return JSONResponse({"error": "no such drill card of yours"}, status_code=404)
+        return JSONResponse({"error": tr("no such drill card of yours")}, status_code=404)
     return JSONResponse(found)

@@ -4,6 +4,8 @@ to the log, not to the client)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -17,6 +19,7 @@ from gammon.accounts.errors import (
     WeakPasswordError,
 )
 from gammon.errors import GammonError, NotAuthorizedError, StoreUnavailableError, UnknownMatchError, cut
+from gammon.i18n import tr
 from gammon.web.schemas import error_response
 
 
@@ -45,15 +48,25 @@ async def bad_request(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        return error_response(400, "malformed JSON: " + "; ".join(str(e.get("msg")) for e in errors))
+        problems = "; ".join(str(e.get("msg")) for e in errors)
+        return error_response(400, tr("malformed JSON: {problems}", problems=problems))
     # Quote a short cut of each bad input, never the input whole (it may be as long as MAX_BODY).
-    parts = [
-        f"{cut('.'.join(str(x) for x in e.get('loc', ())[1:]) or 'body', 40)}: "
-        f"{cut(str(e.get('msg')), 120)}"
-        + (f" (got {cut(repr(e['input']), 40)})" if "input" in e and e.get("type") != "missing" else "")
-        for e in errors[:5]
-    ]
-    return error_response(422, "invalid request: " + "; ".join(parts))
+    parts = [_invalid(e) for e in errors[:5]]
+    return error_response(422, tr("invalid request: {problems}", problems="; ".join(parts)))
+
+
+def _invalid(error: Any) -> str:
+    """One bad field of a request: where, what is wrong (pydantic's words), and a cut of its input."""
+    field = cut(".".join(str(x) for x in error.get("loc", ())[1:]) or "body", 40)
+    problem = cut(str(error.get("msg")), 120)
+    if "input" in error and error.get("type") != "missing":
+        return tr(
+            "{field}: {problem} (got {input})",
+            field=field,
+            problem=problem,
+            input=cut(repr(error["input"]), 40),
+        )
+    return f"{field}: {problem}"
 
 
 async def http_error(request: Request, exc: Exception) -> JSONResponse:
@@ -61,16 +74,16 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     path = cut(repr(request.url.path), 80)
     if exc.status_code == 404:
-        message = f"nothing here: {path}"
+        message = tr("nothing here: {path}", path=path)
     elif exc.status_code == 405:
-        message = f"method {cut(request.method, 10)} is not allowed on {path}"
+        message = tr("method {method} is not allowed on {path}", method=cut(request.method, 10), path=path)
     else:
-        message = exc.detail if isinstance(exc.detail, str) else "bad request"
+        message = exc.detail if isinstance(exc.detail, str) else tr("bad request")
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
 
 
 async def internal_error(_request: Request, _exc: Exception) -> JSONResponse:
-    return error_response(500, "internal server error")  # the details go to the log, not to the client
+    return error_response(500, tr("internal server error"))  # the details go to the log, not to the client
 
 
 async def gammon_error(_request: Request, exc: Exception) -> JSONResponse:

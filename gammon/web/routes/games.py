@@ -11,7 +11,7 @@ from gammon.engine.players import available_levels
 from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.formats.mat import format_mat
 from gammon.game import GamePhase
-from gammon.i18n import use_language
+from gammon.i18n import tr, use_language
 from gammon.web.frames import game_frames
 from gammon.web.routes.accounts import MembersDep, creator_session, seat_creator
 from gammon.web.routes.deps import HubDep, error_responses, seat_for
@@ -101,7 +101,7 @@ async def hint(
     "cube") before a roll the player may double on, and when a double is offered."""
     live, seat = await seat_for(hub, match_id, x_gammon_token)
     if live.record.mode == "online":
-        raise NotAuthorizedError("hints are off in online games")
+        raise NotAuthorizedError(tr("hints are off in online games"))
     async with live.lock:
         game = live.match.game
         acting = live.acting_player()
@@ -109,7 +109,9 @@ async def hint(
         moving = game.phase is GamePhase.MOVE and bool(game.legal_plays())
         cube = game.phase is GamePhase.DOUBLED or game.can_double()
         if not deciding or not (moving or cube):
-            raise IllegalActionError(f"no hint: nothing for you to decide now ({game.awaiting()})")
+            raise IllegalActionError(
+                tr("no hint: nothing for you to decide now ({reason})", reason=game.awaiting())
+            )
         situation = game.situation()
     found = await hub.pool.advice(situation, n)
     head = {"source": hub.pool.hint_source, **{k: found[k] for k in ("kind", "unit", "plies")}}
@@ -128,7 +130,7 @@ async def frames(
     async with live.lock:
         games = live.match.games
         if not 1 <= number <= len(games):
-            raise IllegalActionError(f"no game {number}: the match has {len(games)}")
+            raise IllegalActionError(tr("no game {number}: the match has {n}", number=number, n=len(games)))
         with use_language(request_language(request)):
             return game_frames(games[number - 1], 0 if seat is None else seat, log_names(live))
 

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from gammon.errors import IllegalActionError
+from gammon.i18n import tr
 from gammon.web.jobs import UnknownJobError
 from gammon.web.routes.deps import HubDep, StudyDep, error_responses
 from gammon.web.schemas import error_response
@@ -41,15 +42,19 @@ async def start_analysis(
         played = live.match.games
         if req.game is not None:
             if req.game > len(played):
-                raise IllegalActionError(f"no game {req.game}: the match has {len(played)}")
+                raise IllegalActionError(
+                    tr("no game {number}: the match has {n}", number=req.game, n=len(played))
+                )
             chosen = [played[req.game - 1]]
             if chosen[0].result is None:
-                raise IllegalActionError(f"game {req.game} is not over yet: only finished games are analysed")
+                raise IllegalActionError(
+                    tr("game {number} is not over yet: only finished games are analysed", number=req.game)
+                )
         else:
             chosen = [g for g in played if g.result is not None]
             if not chosen:
                 raise IllegalActionError(
-                    "no game of this match is over yet: only finished games are analysed"
+                    tr("no game of this match is over yet: only finished games are analysed")
                 )
         games = snapshot(chosen)
     names = player_names(live)

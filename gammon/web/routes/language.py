@@ -3,7 +3,8 @@
 A page's language is the ``gammon_lang`` cookie that its language switch sets (static/common.js),
 else the browser's Accept-Language, else English; the scripts choose it the same way and fetch
 ``/i18n/<lang>.json`` to translate the page (docs/i18n.md). The games' logs come in the language of
-the request or socket (:func:`request_language`); the API's messages stay English."""
+the request or socket (:func:`request_language`), and so do the API's messages: :class:`Language`
+makes it the current language while the app answers a request or serves a socket."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.requests import HTTPConnection
 from fastapi.responses import HTMLResponse, JSONResponse
 from markdown_it import MarkdownIt
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from gammon.i18n import (
     DEFAULT_LANGUAGE,
@@ -47,12 +49,30 @@ def request_language(request: HTTPConnection, asked: str | None = None) -> str:
     )
 
 
+class Language:
+    """Pure ASGI middleware: each request and each socket is served in its reader's language
+    (:func:`request_language`), so that its errors are worded in it when they are raised, the
+    middleware's refusals and the work it hands to threads (which copy the context) too."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        with use_language(request_language(HTTPConnection(scope))):
+            await self.app(scope, receive, send)
+
+
 @router.get("/i18n/{lang}.json")
 async def language_catalogue(lang: str) -> JSONResponse:
     """Every message of ``lang`` for the pages' scripts: {msgid: msgstr, or its plural forms}, and
     the English plural of each message with plural forms (to read the server's English lines)."""
     if lang not in LANGUAGES:
-        raise HTTPException(404, f"no language {lang[:8]!r}; there are {', '.join(LANGUAGES)}")
+        raise HTTPException(
+            404, tr("no language {lang}; there are {langs}", lang=repr(lang[:8]), langs=", ".join(LANGUAGES))
+        )
     body = {
         "lang": lang,
         "plural": PLURAL_RULES[lang],

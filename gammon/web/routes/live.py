@@ -9,6 +9,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from gammon.errors import GammonError
+from gammon.i18n import tr, use_language
 from gammon.web.auth import socket_session
 from gammon.web.hub import Detail, Hub
 from gammon.web.limits import AddressLimits
@@ -107,7 +108,7 @@ async def seat_socket(
     if claim.account is not None:  # the account's own devices are not strangers to each other
         elsewhere = [out for out in elsewhere if out.account != claim.account]
     if elsewhere and not claim.takeover:
-        await refuse(ws, "this seat is in use in another browser", SEAT_IN_USE)
+        await refuse(ws, tr("this seat is in use in another browser"), SEAT_IN_USE)
         return
 
     def gone(_why: str = "") -> None:  # once: the client left, or it was dropped (too slow)
@@ -123,7 +124,8 @@ async def seat_socket(
             await refuse(ws, refused, POLICY_VIOLATION)
             return
         for other in elsewhere:  # taken over: the other browser is told, and let go
-            other.send_json({"type": "error", "error": "this seat was taken over in another browser"})
+            with use_language(other.lang):  # the other browser's reader's language, not this socket's
+                other.send_json({"type": "error", "error": tr("this seat was taken over in another browser")})
             background(other.close(TAKEN_OVER, "taken over in another browser"))
         hub.presence.opened(live.id, seat)
         try:
@@ -135,7 +137,11 @@ async def seat_socket(
                     out.send_json(
                         {
                             "type": "error",
-                            "error": f"message of {len(text)} characters is over the limit of {MAX_MESSAGE}",
+                            "error": tr(
+                                "message of {n} characters is over the limit of {limit}",
+                                n=len(text),
+                                limit=MAX_MESSAGE,
+                            ),
                         }
                     )
                     continue
@@ -143,7 +149,9 @@ async def seat_socket(
                     req = ActionRequest.model_validate_json(text)
                     await hub.act(live, seat, req, reply=False)
                 except ValidationError as exc:
-                    out.send_json({"type": "error", "error": "invalid message: " + short(exc)})
+                    out.send_json(
+                        {"type": "error", "error": tr("invalid message: {problems}", problems=short(exc))}
+                    )
                 except (GammonError, ValueError) as exc:
                     out.send_json({"type": "error", "error": str(exc)})
         finally:

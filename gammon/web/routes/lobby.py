@@ -17,6 +17,7 @@ from starlette.requests import HTTPConnection
 from gammon.accounts import Account
 from gammon.accounts.errors import NotSignedInError
 from gammon.accounts.lobby import Claimed, Terms
+from gammon.i18n import tr
 from gammon.web.auth import SESSION_COOKIE, required_session, session_of
 from gammon.web.hub import Hub
 from gammon.web.lobby import GUEST, Lobby, Viewer, hello
@@ -58,7 +59,7 @@ class InvitationRequest(Strict):
     @model_validator(mode="after")
     def _rated_to_a_length(self) -> InvitationRequest:
         if self.rated and self.match_length < 1:
-            raise ValueError("only a match to a length may be rated")
+            raise ValueError(tr("only a match to a length may be rated"))
         return self
 
     def terms(self) -> Terms:
@@ -69,7 +70,7 @@ async def signed_account(request: Request, members: Members) -> Account:
     """The account of the request's session (NotSignedInError); a cookie needs the CSRF header."""
     account = await asyncio.to_thread(members.accounts.account_of, required_session(request))
     if account is None:
-        raise NotSignedInError("sign in to post or accept invitations")
+        raise NotSignedInError(tr("sign in to post or accept invitations"))
     return account
 
 
@@ -200,7 +201,9 @@ def answer(text: str) -> dict[str, str]:
     if len(text) > MAX_MESSAGE:
         return {
             "type": "error",
-            "error": f"message of {len(text)} characters is over the limit of {MAX_MESSAGE}",
+            "error": tr(
+                "message of {n} characters is over the limit of {limit}", n=len(text), limit=MAX_MESSAGE
+            ),
         }
     try:
         message = json.loads(text)
@@ -208,7 +211,10 @@ def answer(text: str) -> dict[str, str]:
         message = None
     if isinstance(message, dict) and message.get("type") == "ping":
         return {"type": "pong"}
-    return {"type": "error", "error": 'the lobby socket takes only {"type": "ping"}; use the HTTP API to act'}
+    return {
+        "type": "error",
+        "error": tr("the lobby socket takes only {ping}; use the HTTP API to act", ping='{"type": "ping"}'),
+    }
 
 
 __all__ = ["LobbyDep", "router"]

@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from gammon.errors import IllegalActionError, NotAuthorizedError, StaleActionError
 from gammon.game import ActionKind, Request
+from gammon.i18n import tr
 from gammon.web.routes.deps import HubDep, error_responses, seat_for
 from gammon.web.schemas import Strict
 
@@ -57,13 +58,15 @@ async def tutor_check(
     ``level``; nothing is made or recorded."""
     live, seat = await seat_for(hub, match_id, x_gammon_token)
     if live.record.mode == "online":
-        raise NotAuthorizedError("the tutor is off in online games")
+        raise NotAuthorizedError(tr("the tutor is off in online games"))
     async with live.lock:
         acting = live.acting_player()
         if acting is None or (seat is not None and seat != acting):
-            raise IllegalActionError("no tutor: nothing for you to decide now")
+            raise IllegalActionError(tr("no tutor: nothing for you to decide now"))
         if body.version is not None and body.version != live.version:
-            raise StaleActionError(f"the game has moved on (version {live.version}); look at the board again")
+            raise StaleActionError(
+                tr("the game has moved on (version {version}); look at the board again", version=live.version)
+            )
         version, situation = live.version, live.match.game.situation()
     request = Request(ActionKind(body.action), acting, play=body.play)
     found = await hub.pool.tutor(situation, request, body.level)

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse
 
 from gammon.errors import GammonError
-from gammon.i18n import use_language
+from gammon.i18n import tr, use_language
 from gammon.web.routes.deps import HubDep, LimitsDep, error_responses, refuse_wrong, socket_slot
 from gammon.web.routes.language import request_language
 from gammon.web.routes.pages import STATIC
@@ -63,7 +63,7 @@ async def watch_socket(ws: WebSocket, match_id: str, hub: HubDep, limits: Limits
             out.lang = request_language(ws)
             watching = sum(1 for _, s, _ in hub.sockets.get(match_id, ()) if s == SPECTATOR)
             refused = (
-                f"this match has {watching} spectators already (the limit)"
+                tr("this match has {n} spectators already (the limit)", n=watching)
                 if watching >= hub.caps.per_seat
                 else hub.join(match_id, out, SPECTATOR)
             )
@@ -73,7 +73,7 @@ async def watch_socket(ws: WebSocket, match_id: str, hub: HubDep, limits: Limits
             try:
                 await hub.greet(live, out, SPECTATOR, "none")
                 async for _text in texts(ws, out, lambda: limits.allow("message", client)):
-                    out.send_json({"type": "error", "error": READ_ONLY})
+                    out.send_json({"type": "error", "error": tr(READ_ONLY)})
             finally:
                 hub.leave(match_id, out, SPECTATOR)
 
