@@ -350,3 +350,40 @@ def test_tline_shows_the_servers_own_words_as_they_are(client: TestClient, lang:
     ]
     shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout)
     assert shown == lines
+
+
+def test_an_invalid_requests_reasons_come_in_the_readers_language(client: TestClient) -> None:
+    """pydantic's reasons are worded by gammon in the request's language: the field and the input
+    stay as they are."""
+    bodies = ({"mode": "fly"}, {"match_length": 100}, {"level": "x" * 33}, {"crawford": "maybe"}, {"x": 1})
+    said = {
+        lang: [
+            client.post("/api/matches", json=body, headers={"Accept-Language": lang}).json()["error"]
+            for body in bodies
+        ]
+        for lang in LANGUAGES
+    }
+    assert said["en"] == [
+        "invalid request: mode: should be one of 'computer', 'local', 'online' (got 'fly')",
+        "invalid request: match_length: should be at most 99 (got 100)",
+        "invalid request: level: should have at most 32 characters (got '" + "x" * 33 + "')",
+        "invalid request: crawford: should be true or false (got 'maybe')",
+        "invalid request: x: no such field is allowed (got 1)",
+    ]
+    assert said["cs"][0] == (
+        "neplatný požadavek: mode: očekávána jedna z hodnot: 'computer', 'local', 'online' (zadáno 'fly')"
+    )
+    assert said["pl"][1] == "nieprawidłowe żądanie: match_length: oczekiwano co najwyżej 99 (podano 100)"
+    assert said["sk"][2].startswith("neplatná požiadavka: level: môže mať najviac 32 znakov (zadané 'xxx")
+    for lang in OTHER_LANGUAGES:
+        for english, worded in zip(said["en"], said[lang], strict=True):
+            assert english.split(": ", 2)[2] != worded.split(": ", 2)[2], (lang, worded)
+
+
+def test_a_sockets_invalid_message_is_worded_in_its_language(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    url = f"/ws/matches/{m['match_id']}?token={m['token']}"
+    with client.websocket_connect(url, headers={"Accept-Language": "cs"}) as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"action": "roll", "extra": 1})
+        assert ws.receive_json()["error"] == "neplatná zpráva: extra: takové pole není povoleno"
