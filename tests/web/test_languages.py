@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from gammon.errors import GammonError
 from gammon.formats.convert import read_match
@@ -24,12 +25,14 @@ from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.routes.language import PLURAL_RULES
 from gammon.web.settings import ServerSettings
+from gammon.web.sockets import close_reason
 from tests.web.conftest import auth, new_match, seeded_dice, serving
 from tests.web.test_analysis_page_e2e import _analyse, canned_routes, result  # noqa: F401  (fixture)
 from tests.web.test_e2e import Server, _start, browser, server  # noqa: F401  (fixtures)
 from tests.web.test_e2e_accounts import _sign
 
 OTHER_LANGUAGES = ("pl", "cs", "sk")
+CZECH = {"Accept-Language": "cs"}
 RULES_TITLES = {
     "en": "Rules of backgammon",
     "pl": "Zasady backgammona",
@@ -387,3 +390,29 @@ def test_a_sockets_invalid_message_is_worded_in_its_language(client: TestClient)
         assert ws.receive_json()["type"] == "state"
         ws.send_json({"action": "roll", "extra": 1})
         assert ws.receive_json()["error"] == "neplatná zpráva: extra: takové pole není povoleno"
+
+
+def test_a_close_reason_fits_its_frame_in_any_language() -> None:
+    """A close frame holds 123 bytes of reason: a translated one is cut there, never inside a letter."""
+    assert close_reason("short") == "short"
+    reason = close_reason("žluťoučký kůň " * 20)
+    assert len(reason.encode()) <= 123 and "žluťoučký kůň ".startswith(reason[:14])
+    assert "\ufffd" not in reason
+
+
+def test_the_lobbys_shown_close_reason_comes_in_the_readers_language(store: Store) -> None:
+    """The lobby's page shows a 1008 close's reason: the rate limit's is worded like its message."""
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=0.01, burst=2))) as c:
+        m = new_match(c, mode="local")
+        with c.websocket_connect(f"/ws/matches/{m['match_id']}?token={m['token']}", headers=CZECH) as ws:
+            ws.receive_json()
+            for _ in range(3):
+                ws.send_json({"action": "take"})
+                ws.receive_json()
+            ws.send_json({"action": "take"})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    ws.receive_json()
+    with use_language("cs"):
+        assert closed.value.code == 1008 and closed.value.reason == tr("too many messages; closed")
+    assert closed.value.reason != "too many messages; closed"
