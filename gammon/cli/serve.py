@@ -294,7 +294,7 @@ def run_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    from gammon.web.settings import ServerSettings
+    from gammon.web import ServerSettings
 
     try:  # the settings' refusals at the terminal, not as a traceback from the starting server
         ServerSettings(ws_per_address=args.ws_per_address, public_url=args.public_url)
