@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
 from gammon.errors import StoreUnavailableError
-from gammon.i18n import ntr, tr
+from gammon.i18n import current_language, ntr, set_language, tr
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -183,6 +183,7 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
     from gammon.web.study import StudySettings
 
     options: dict[str, Any] = json.loads(os.environ[_CONFIG])
+    set_language(options.get("lang"))  # a process of --workers speaks the terminal's language too
     if options.get("supervisor") not in (None, os.getpid()):  # a process of --workers
         from gammon.web.lifeline import die_with_parent
 
@@ -293,6 +294,13 @@ def run_serve(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from gammon.web import ServerSettings
+
+    try:  # the settings' refusals at the terminal, not as a traceback from the starting server
+        ServerSettings(ws_per_address=args.ws_per_address, public_url=args.public_url)
+    except ValueError as e:
+        print(f"gammon serve: {e}", file=sys.stderr)
+        return 2
     try:
         # Refuses a damaged database, then creates the tables once, before any server process starts.
         store = Store(args.database_url, check=True)
@@ -322,6 +330,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "allowed_hosts": args.allowed_hosts,
             "profile_plies": args.profile_plies,
             "supervisor": os.getpid(),
+            "lang": current_language(),
         }
     )
     serving = "gammon: " + ntr(

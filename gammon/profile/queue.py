@@ -1,7 +1,9 @@
 """The analysis queue: each queued analysis (a match played here, or a match file, for an
 account's seat) is a row of ``analysis_jobs``, so what was queued when the server stopped is done
 when it starts again. A worker claims the next row, analyses the match at the row's plies and
-stores it in the profile; a failure is recorded with its reason and not retried.
+stores it in the profile; a failure is recorded with its reason and not retried. The reason is
+kept in every language (:func:`worded_reason` reads it in the current one), since the reader of a
+failure is not known when the worker meets it.
 
 A worker claims a row by moving it from ``queued`` to ``running`` with a guarded UPDATE, so two
 workers (threads, processes, machines) never take the same row. :meth:`AnalysisQueue.recover`,
@@ -12,6 +14,7 @@ called once when a server starts (before its workers), queues again what a stopp
 from __future__ import annotations
 
 import functools
+import json
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +30,7 @@ from gammon.accounts.games import NAMES_KEY, stored_rules
 from gammon.analysis import analyse
 from gammon.engine.engine import DEFAULT_PLIES, Engine
 from gammon.errors import GammonError
+from gammon.i18n import DEFAULT_LANGUAGE, LANGUAGES, current_language, ntr, tr, use_language
 from gammon.match import Match
 from gammon.profile.record import Source, add_profile_match, existing
 from gammon.profile.source import fingerprint, read_match_file
@@ -46,8 +50,12 @@ class Outcome:
     job_id: int
     status: str
     name: str
-    reason: str | None = None
+    reason: str | None = None  # as stored: read it with why()
     profile_match_id: int | None = None
+
+    def why(self) -> str | None:
+        """The reason of a failure in the current language."""
+        return worded_reason(self.reason)
 
 
 @dataclass(frozen=True)
@@ -128,7 +136,14 @@ class AnalysisQueue:
                 .values(
                     status=FAILED,
                     finished_at=self.clock(),
-                    reason=f"the analysis stopped unfinished {self.max_attempts} times",
+                    reason=in_every_language(
+                        lambda: ntr(
+                            "the analysis stopped unfinished {n} time",
+                            "the analysis stopped unfinished {n} times",
+                            self.max_attempts,
+                            n=self.max_attempts,
+                        )
+                    ),
                 )
             )
             again: CursorResult[Any] = s.execute(  # type: ignore[assignment]
@@ -166,6 +181,9 @@ class AnalysisQueue:
             name = job.file_name or job.match_id or str(job_id)
         try:
             work = self._work(job)
+        except Exception as e:  # noqa: BLE001 - an unreadable match is the job's reason
+            return self._finish(job_id, name, FAILED, reason=self._unreadable(job, e))
+        try:
             mark = fingerprint(work.match)
             with self.sessions() as s:
                 found = existing(s, job.account_id, mark)
@@ -230,12 +248,12 @@ class AnalysisQueue:
                 run(job_id)
 
     def status(self, job_id: int) -> tuple[str, str | None]:
-        """The job's status and the reason of a failure."""
+        """The job's status and the reason of a failure, in the current language."""
         with self.sessions() as s:
             job = s.get(AnalysisJobRow, job_id)
             if job is None:
                 raise ValueError(f"no analysis job {job_id}")
-            return job.status, job.reason
+            return job.status, worded_reason(job.reason)
 
     def pending(self, account_id: int | None = None) -> int:
         """How many jobs are queued or running (for one account, or all)."""
@@ -255,18 +273,34 @@ class AnalysisQueue:
                 read.match, read.names, Source("file", name, read.format), read.date or as_utc(job.created_at)
             )
         if job.match_id is None:
-            raise ValueError("the job names neither a file nor a match")
+            raise ValueError(tr("the job names neither a file nor a match"))
         with self.sessions() as s:
             row = s.get(MatchRow, job.match_id)
             if row is None:
-                raise ValueError(f"no match {job.match_id!r} is stored")
+                raise ValueError(tr("no match {id} is stored", id=repr(job.match_id)))
             names = _names(s, row)
             rules_data, created_at = dict(row.rules), as_utc(row.created_at)
         actions = self.store.load_log(job.match_id).actions
         if not actions:
-            raise ValueError("the match has no actions yet (or is still in the old format)")
+            raise ValueError(tr("the match has no actions yet (or is still in the old format)"))
         rules = stored_rules(rules_data)
         return _Work(replay_match(rules, actions), names, Source("here", job.match_id), created_at)
+
+    def _unreadable(self, job: AnalysisJobRow, error: Exception) -> str:
+        """The stored reason of a job whose match cannot be read: the readers word their errors
+        where they raise them, so the match is read again in each language for their words (a
+        failure is rare, a read takes milliseconds)."""
+        if not isinstance(error, GammonError | ValueError):
+            return _reason(error)
+
+        def again() -> str:
+            try:
+                self._work(job)
+            except Exception as e:  # noqa: BLE001 - its words are what is wanted
+                return _reason(e)
+            return _reason(error)  # read this time: the first words are all there is
+
+        return in_every_language(again)
 
     def _finish(
         self,
@@ -324,6 +358,33 @@ def _names(s: Any, row: MatchRow) -> tuple[str, str]:
         else:
             names.append("Guest")
     return names[0], names[1]
+
+
+def in_every_language(word: Callable[[], str]) -> str:
+    """A failure's reason as stored: ``word()`` in each language, as JSON ({lang: text}); the text
+    alone when no language words it otherwise (an unexpected error's own English)."""
+    texts = {}
+    for lang in LANGUAGES:
+        with use_language(lang):
+            texts[lang] = word()
+    if len(set(texts.values())) == 1:
+        return texts[DEFAULT_LANGUAGE]
+    return json.dumps(texts, ensure_ascii=False)
+
+
+def worded_reason(stored: str | None) -> str | None:
+    """A stored reason (:func:`in_every_language`) in the current language, else in English; a
+    plain text (a row from before the reasons were kept in each language) as it is."""
+    if not stored or not stored.startswith("{"):
+        return stored
+    try:
+        texts = json.loads(stored)
+    except ValueError:
+        return stored
+    if not isinstance(texts, dict):
+        return stored
+    worded = texts.get(current_language(), texts.get(DEFAULT_LANGUAGE))
+    return worded if isinstance(worded, str) else stored
 
 
 def _reason(error: Exception) -> str:

@@ -2,8 +2,8 @@
 server that started and answered 500 on every read, or a fresh database silently made over it.
 
 Each check raises :class:`StoreUnavailableError` with one line that names the database and says
-what is wrong with it and what to do. A database that does not exist yet is no fault: the store
-makes it.
+what is wrong with it and what to do, in the current language (``gammon serve`` prints it at the
+terminal). A database that does not exist yet is no fault: the store makes it.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
 from gammon.errors import StoreUnavailableError, cut
+from gammon.i18n import ntr, tr
 from gammon.store.models import Base
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -39,14 +40,18 @@ def check_database(engine: Engine) -> None:
 def _sqlite_file(engine: Engine) -> Path | None:
     """The file of an SQLite database (None: another database, or SQLite in memory)."""
     database = engine.url.database
-    if engine.dialect.name != "sqlite" or not database or database == ":memory:" \
-            or database.startswith("file:"):
+    if (
+        engine.dialect.name != "sqlite"
+        or not database
+        or database == ":memory:"
+        or database.startswith("file:")
+    ):
         return None
     return Path(database)
 
 
 def _named(path: Path) -> str:
-    return f"the database file {cut(repr(str(path)), 200)}"
+    return cut(repr(str(path)), 200)
 
 
 def _check_file(engine: Engine, path: Path) -> None:
@@ -54,11 +59,19 @@ def _check_file(engine: Engine, path: Path) -> None:
         header = f.read(len(SQLITE_HEADER))
     if not header:
         raise StoreUnavailableError(
-            f"{_named(path)} is empty (0 bytes), not a database: restore it from a backup, or "
-            "delete it to start afresh with a new, empty database")
+            tr(
+                "the database file {path} is empty (0 bytes), not a database: restore it from a backup, or "
+                "delete it to start afresh with a new, empty database",
+                path=_named(path),
+            )
+        )
     if header != SQLITE_HEADER:
-        raise StoreUnavailableError(f"{_named(path)} is not an SQLite database (it does not start "
-                                    "with SQLite's header)")
+        raise StoreUnavailableError(
+            tr(
+                "the database file {path} is not an SQLite database (it does not start with SQLite's header)",
+                path=_named(path),
+            )
+        )
     try:
         with engine.connect() as conn:
             problems = [row[0] for row in conn.execute(text("PRAGMA quick_check"))]
@@ -66,13 +79,23 @@ def _check_file(engine: Engine, path: Path) -> None:
         problems = [str(e.orig)]
     if problems != ["ok"]:
         # One problem a line (the first row holds several), under a "*** in database main ***".
-        lines = [line.strip() for p in problems for line in str(p).splitlines()
-                 if line.strip() and not line.startswith("***")] or ["no detail"]
-        more = f", and {len(lines) - 1} more" if len(lines) > 1 else ""
-        first = cut(lines[0], 160)
+        lines = [
+            line.strip()
+            for p in problems
+            for line in str(p).splitlines()
+            if line.strip() and not line.startswith("***")
+        ] or ["no detail"]
+        n = len(lines) - 1
+        more = ntr(", and {n} more", ", and {n} more", n, n=n) if n else ""
         raise StoreUnavailableError(
-            f"{_named(path)} is damaged (SQLite's check: {first!r}{more}): restore it from a backup, "
-            "or move it away to start afresh with a new, empty database")
+            tr(
+                "the database file {path} is damaged (SQLite's check: {first}{more}): restore it from a "
+                "backup, or move it away to start afresh with a new, empty database",
+                path=_named(path),
+                first=repr(cut(lines[0], 160)),
+                more=more,
+            )
+        )
 
 
 def _check_schema(engine: Engine, path: Path | None) -> None:
@@ -83,17 +106,42 @@ def _check_schema(engine: Engine, path: Path | None) -> None:
         # An SQLite file is one database: tables, none of them gammon's, are another program's.
         # (A PostgreSQL database may well hold other programs' tables beside gammon's.)
         shown = ", ".join(repr(t) for t in sorted(tables)[:5]) + (", ..." if len(tables) > 5 else "")
-        raise StoreUnavailableError(f"{_named(path)} is another program's database: it has no table "
-                                    f"{MARK!r} (its tables: {cut(shown, 200)})")
+        raise StoreUnavailableError(
+            tr(
+                "the database file {path} is another program's database: it has "
+                "no table {table} (its tables: {tables})",
+                path=_named(path),
+                table=repr(MARK),
+                tables=cut(shown, 200),
+            )
+        )
     missing: list[str] = []
     for table in Base.metadata.sorted_tables:
         if table.name in tables:  # a table not there yet is made by the store
             present = {c["name"] for c in inspector.get_columns(table.name)}
-            missing += [f"{table.name}.{c.name}" for c in table.columns
-                        if c.name not in present and (table.name, c.name) not in MIGRATED]
-    if missing:
-        where = _named(path) if path is not None else \
-            f"the database {cut(repr(engine.url.render_as_string(hide_password=True)), 200)}"
+            missing += [
+                f"{table.name}.{c.name}"
+                for c in table.columns
+                if c.name not in present and (table.name, c.name) not in MIGRATED
+            ]
+    if not missing:
+        return
+    columns = cut(", ".join(missing), 200)
+    if path is not None:
         raise StoreUnavailableError(
-            f"{where} has gammon's tables without columns gammon needs ({cut(', '.join(missing), 200)}): "
-            "it was made by another program, or changed by hand")
+            tr(
+                "the database file {path} has gammon's tables without columns gammon needs ({columns}): it "
+                "was made by another program, or changed by hand",
+                path=_named(path),
+                columns=columns,
+            )
+        )
+    url = cut(repr(engine.url.render_as_string(hide_password=True)), 200)
+    raise StoreUnavailableError(
+        tr(
+            "the database {url} has gammon's tables without columns gammon needs ({columns}): it was made "
+            "by another program, or changed by hand",
+            url=url,
+            columns=columns,
+        )
+    )

@@ -11,6 +11,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from gammon.i18n import tr
+from gammon.web.sockets import close_reason
 
 
 async def send_error(send: Send, status: int, message: str, scope: Scope | None = None) -> None:
@@ -19,7 +20,7 @@ async def send_error(send: Send, status: int, message: str, scope: Scope | None 
     prefix = ""
     if scope is not None and scope["type"] == "websocket":
         if "websocket.http.response" not in scope.get("extensions", {}):
-            await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+            await send({"type": "websocket.close", "code": 1008, "reason": close_reason(message)})
             return
         prefix = "websocket."
     body = json.dumps({"error": message}).encode()

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from gammon.errors import cut
+from gammon.i18n import tr
 from gammon.web.presence import DEFAULT_AWAY_AFTER
 from gammon.web.sockets import DEFAULT_CAPS, DEFAULT_QUEUE, DEFAULT_SEND_TIMEOUT, SocketCaps
 
@@ -65,14 +66,25 @@ class ServerSettings:
         }
         for name, cap in counts.items():
             if isinstance(cap, bool) or not isinstance(cap, int) or cap < 1:
-                raise ValueError(f"{name} must be a positive whole number, got {cap!r}")
+                raise ValueError(
+                    tr("{name} must be a positive whole number, got {value}", name=name, value=repr(cap))
+                )
         seconds = {"ws_send_timeout": self.ws_send_timeout, "body_timeout": self.body_timeout}
         for name, value in seconds.items():
             if not value > 0:
-                raise ValueError(f"{name} must be a positive number of seconds, got {value!r}")
+                raise ValueError(
+                    tr(
+                        "{name} must be a positive number of seconds, got {value}",
+                        name=name,
+                        value=repr(value),
+                    )
+                )
         url = self.public_url
         if url is not None and not re.fullmatch(r"https?://[^/?#\s]+(/[^?#\s]*)?", url):
-            raise ValueError(f"public_url must be an http(s) URL without query, got {cut(repr(url), 80)}")
+            # gammon serve's --public-url: its refusal is read at the terminal
+            raise ValueError(
+                tr("public_url must be an http(s) URL without query, got {url}", url=cut(repr(url), 80))
+            )
         object.__setattr__(self, "allowed_hosts", tuple(self.allowed_hosts))  # a list given stays unshared
 
     @property

@@ -131,10 +131,17 @@ class Outbox:
             pass
 
 
+def close_reason(text: str) -> str:
+    """``text`` cut to the 123 bytes of UTF-8 a close frame holds, never inside a letter: a reason
+    in Polish, Czech or Slovak has letters of two bytes, and a browser fails a socket whose close
+    frame is longer."""
+    return text.encode()[:123].decode(errors="ignore")
+
+
 async def refuse(ws: WebSocket, error: str, code: int) -> None:
     """Tell a socket just accepted why it is refused, and close it."""
     await ws.send_json({"type": "error", "error": error})
-    await ws.close(code=code, reason=error[:120])
+    await ws.close(code=code, reason=close_reason(error))
 
 
 async def texts(ws: WebSocket, out: Outbox, allow: Callable[[], bool]) -> AsyncIterator[str]:
@@ -151,7 +158,8 @@ async def texts(ws: WebSocket, out: Outbox, allow: Callable[[], bool]) -> AsyncI
             return
         if not allow():  # every message counts, refused ones too
             out.send_json({"type": "error", "error": tr("too many messages; slow down")})
-            await out.close(POLICY_VIOLATION, "too many messages; closed")
+            # the lobby's page shows this reason (its other closes' reasons are code words for the logs)
+            await out.close(POLICY_VIOLATION, close_reason(tr("too many messages; closed")))
             return
         if out.dropped is None:
             yield text

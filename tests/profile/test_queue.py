@@ -6,11 +6,14 @@ from __future__ import annotations
 import threading
 import time
 
-from sqlalchemy import delete, select
+import pytest
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts import Accounts
 from gammon.analysis import analyse
+from gammon.errors import GammonError
+from gammon.i18n import LANGUAGES, tr, use_language
 from gammon.profile import AnalysisQueue, read_match_file
 from gammon.profile.queue import engine_for
 from gammon.store import Store
@@ -73,8 +76,33 @@ def test_a_failure_keeps_its_reason_and_is_not_retried(accounts: Accounts, queue
     job = queue.add_file(me.id, 0, b"this is not a match", "broken.mat", "mat", plies=0)
     [outcome] = queue.work_all()
     assert outcome.status == "failed" and outcome.reason
-    assert queue.status(job) == ("failed", outcome.reason)
+    assert queue.status(job) == ("failed", outcome.why())
     assert queue.work_next() is None
+
+
+def test_a_failures_reason_is_read_in_the_readers_language(
+    store: Store, accounts: Accounts, queue: AnalysisQueue
+) -> None:
+    """The worker does not know who will read a failure: its reason is kept in every language and
+    read in the current one; a row from before (a plain English text) is shown as it is."""
+    me = accounts.sign_up("lasse", "password1")
+    broken = queue.add_file(me.id, 0, b"this is not a match", "broken.mat", "mat", plies=0)
+    queue.add_match("nope", me.id, 0, plies=0)
+    outcomes = queue.work_all()
+    said = {}
+    for lang in LANGUAGES:
+        with use_language(lang):
+            said[lang] = [o.why() for o in outcomes]
+            assert queue.status(broken) == ("failed", said[lang][0])
+            with pytest.raises(GammonError) as read:
+                read_match_file(b"this is not a match", "broken.mat")
+            assert said[lang][0] == str(read.value)  # the reader's own words in the language
+            assert said[lang][1] == tr("no match {id} is stored", id="'nope'")
+    assert len({tuple(texts) for texts in said.values()}) == len(LANGUAGES)
+    with sessionmaker(store.engine).begin() as s:
+        s.execute(update(AnalysisJobRow).where(AnalysisJobRow.id == broken).values(reason="an old reason"))
+    with use_language("cs"):
+        assert queue.status(broken) == ("failed", "an old reason")
 
 
 def test_what_a_stopped_server_left_running_is_done_when_it_starts(
@@ -101,6 +129,8 @@ def test_a_job_that_stops_its_worker_every_time_fails_at_last(
         queue.recover()
     assert queue.status(job)[0] == "failed"
     assert "3 times" in (queue.status(job)[1] or "")
+    with use_language("pl"):
+        assert queue.status(job)[1] == "analiza 3 razy się nie zakończyła"
     assert queue.claim() is None
 
 

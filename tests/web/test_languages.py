@@ -15,6 +15,7 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from gammon.errors import GammonError
 from gammon.formats.convert import read_match
@@ -24,12 +25,14 @@ from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.routes.language import PLURAL_RULES
 from gammon.web.settings import ServerSettings
+from gammon.web.sockets import close_reason
 from tests.web.conftest import auth, new_match, seeded_dice, serving
 from tests.web.test_analysis_page_e2e import _analyse, canned_routes, result  # noqa: F401  (fixture)
 from tests.web.test_e2e import Server, _start, browser, server  # noqa: F401  (fixtures)
 from tests.web.test_e2e_accounts import _sign
 
 OTHER_LANGUAGES = ("pl", "cs", "sk")
+CZECH = {"Accept-Language": "cs"}
 RULES_TITLES = {
     "en": "Rules of backgammon",
     "pl": "Zasady backgammona",
@@ -350,3 +353,66 @@ def test_tline_shows_the_servers_own_words_as_they_are(client: TestClient, lang:
     ]
     shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout)
     assert shown == lines
+
+
+def test_an_invalid_requests_reasons_come_in_the_readers_language(client: TestClient) -> None:
+    """pydantic's reasons are worded by gammon in the request's language: the field and the input
+    stay as they are."""
+    bodies = ({"mode": "fly"}, {"match_length": 100}, {"level": "x" * 33}, {"crawford": "maybe"}, {"x": 1})
+    said = {
+        lang: [
+            client.post("/api/matches", json=body, headers={"Accept-Language": lang}).json()["error"]
+            for body in bodies
+        ]
+        for lang in LANGUAGES
+    }
+    assert said["en"] == [
+        "invalid request: mode: should be one of 'computer', 'local', 'online' (got 'fly')",
+        "invalid request: match_length: should be at most 99 (got 100)",
+        "invalid request: level: should have at most 32 characters (got '" + "x" * 33 + "')",
+        "invalid request: crawford: should be true or false (got 'maybe')",
+        "invalid request: x: no such field is allowed (got 1)",
+    ]
+    assert said["cs"][0] == (
+        "neplatný požadavek: mode: očekávána jedna z hodnot: 'computer', 'local', 'online' (zadáno 'fly')"
+    )
+    assert said["pl"][1] == "nieprawidłowe żądanie: match_length: oczekiwano co najwyżej 99 (podano 100)"
+    assert said["sk"][2].startswith("neplatná požiadavka: level: môže mať najviac 32 znakov (zadané 'xxx")
+    for lang in OTHER_LANGUAGES:
+        for english, worded in zip(said["en"], said[lang], strict=True):
+            assert english.split(": ", 2)[2] != worded.split(": ", 2)[2], (lang, worded)
+
+
+def test_a_sockets_invalid_message_is_worded_in_its_language(client: TestClient) -> None:
+    m = new_match(client, mode="local")
+    url = f"/ws/matches/{m['match_id']}?token={m['token']}"
+    with client.websocket_connect(url, headers={"Accept-Language": "cs"}) as ws:
+        assert ws.receive_json()["type"] == "state"
+        ws.send_json({"action": "roll", "extra": 1})
+        assert ws.receive_json()["error"] == "neplatná zpráva: extra: takové pole není povoleno"
+
+
+def test_a_close_reason_fits_its_frame_in_any_language() -> None:
+    """A close frame holds 123 bytes of reason: a translated one is cut there, never inside a letter."""
+    assert close_reason("short") == "short"
+    reason = close_reason("žluťoučký kůň " * 20)
+    assert len(reason.encode()) <= 123 and "žluťoučký kůň ".startswith(reason[:14])
+    assert "\ufffd" not in reason
+
+
+def test_the_lobbys_shown_close_reason_comes_in_the_readers_language(store: Store) -> None:
+    """The lobby's page shows a 1008 close's reason: the rate limit's is worded like its message."""
+    with TestClient(create_app(store, seeded_dice(), settings=ServerSettings(rate=0.01, burst=2))) as c:
+        m = new_match(c, mode="local")
+        with c.websocket_connect(f"/ws/matches/{m['match_id']}?token={m['token']}", headers=CZECH) as ws:
+            ws.receive_json()
+            for _ in range(3):
+                ws.send_json({"action": "take"})
+                ws.receive_json()
+            ws.send_json({"action": "take"})
+            with pytest.raises(WebSocketDisconnect) as closed:
+                while True:
+                    ws.receive_json()
+    with use_language("cs"):
+        assert closed.value.code == 1008 and closed.value.reason == tr("too many messages; closed")
+    assert closed.value.reason != "too many messages; closed"

@@ -3,11 +3,14 @@ before anything is served or written, instead of serving 500s or making a new da
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
 
 import pytest
 import uvicorn
 
+from gammon.cli.main import main as gammon
 from gammon.cli.serve import main
 from gammon.store import Store
 from tests.store.test_repository import _record
@@ -29,14 +32,15 @@ def _stored(path: Path, matches: int) -> None:
 
 
 def test_serve_refuses_a_database_file_with_a_damaged_page(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "gammon.db"
     _stored(path, 200)
     data = bytearray(path.read_bytes())
     pages = len(data) // PAGE
     assert pages > 8
     last = (pages - 1) * PAGE  # a page of rows (the schema, on page 1, still reads)
-    data[last + 8:last + PAGE] = b"\x55" * (PAGE - 8)
+    data[last + 8 : last + PAGE] = b"\x55" * (PAGE - 8)
     path.write_bytes(bytes(data))
     assert _serve(path, monkeypatch) == (2, [])
     err = capsys.readouterr().err
@@ -47,27 +51,34 @@ def test_serve_refuses_a_database_file_with_a_damaged_page(
 
 
 def test_serve_refuses_an_empty_database_file_rather_than_make_a_new_one_over_it(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "gammon.db"
     path.touch()
     assert _serve(path, monkeypatch) == (2, [])
     err = capsys.readouterr().err
-    assert err == (f"gammon serve: the database file {str(path)!r} is empty (0 bytes), not a database: "
-                   "restore it from a backup, or delete it to start afresh with a new, empty database\n")
+    assert err == (
+        f"gammon serve: the database file {str(path)!r} is empty (0 bytes), not a database: "
+        "restore it from a backup, or delete it to start afresh with a new, empty database\n"
+    )
     assert path.stat().st_size == 0
 
 
 def test_serve_refuses_a_file_that_is_not_a_database(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("not a database\n" * 1000)
     assert _serve(path, monkeypatch) == (2, [])
-    assert capsys.readouterr().err == (f"gammon serve: the database file {str(path)!r} is not an SQLite "
-                                       "database (it does not start with SQLite's header)\n")
+    assert capsys.readouterr().err == (
+        f"gammon serve: the database file {str(path)!r} is not an SQLite "
+        "database (it does not start with SQLite's header)\n"
+    )
 
 
 def test_serve_makes_a_new_database_and_serves_an_intact_one(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     path = tmp_path / "new" / "gammon.db"
     path.parent.mkdir()
     code, started = _serve(path, monkeypatch)
@@ -78,3 +89,37 @@ def test_serve_makes_a_new_database_and_serves_an_intact_one(
     store = Store(f"sqlite:///{path}")
     assert len(store.match_ids()) == 3
     store.close()
+
+
+def test_serves_refusals_follow_the_terminals_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A refused database or setting is read at the terminal: in its language, and as one line
+    before anything starts (a bad --public-url was a traceback from the starting server)."""
+    started: list[dict] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    path = tmp_path / "gammon.db"
+    path.touch()
+    assert gammon(["--lang", "cs", "serve", "--port", "0", "--database-url", f"sqlite:///{path}"]) == 2
+    assert capsys.readouterr().err == (
+        f"gammon serve: soubor databáze {str(path)!r} je prázdný (0 bajtů), není to databáze: obnovte ho "
+        "ze zálohy, nebo ho smažte a začněte s novou, prázdnou databází\n"
+    )
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    bad_url = ["--public-url", "ftp://x?y"]
+    assert gammon(["--lang", "pl", "serve", "--port", "0", "--database-url", url, *bad_url]) == 2
+    assert capsys.readouterr().err == (
+        "gammon serve: public_url musi być adresem URL http(s) bez zapytania, podano 'ftp://x?y'\n"
+    )
+    assert started == [] and not (tmp_path / "new.db").exists()
+
+
+def test_the_processes_of_workers_speak_the_terminals_language(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The options the processes of --workers read carry the language the command runs in."""
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.delenv("GAMMON_SERVE_CONFIG", raising=False)
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    assert gammon(["--lang", "sk", "serve", "--port", "0", "--database-url", url]) == 0
+    assert json.loads(os.environ["GAMMON_SERVE_CONFIG"])["lang"] == "sk"

@@ -20,6 +20,7 @@ from gammon.accounts.errors import (
 )
 from gammon.errors import GammonError, NotAuthorizedError, StoreUnavailableError, UnknownMatchError, cut
 from gammon.i18n import tr
+from gammon.web.invalid import reason
 from gammon.web.schemas import error_response
 
 
@@ -56,9 +57,10 @@ async def bad_request(_request: Request, exc: Exception) -> JSONResponse:
 
 
 def _invalid(error: Any) -> str:
-    """One bad field of a request: where, what is wrong (pydantic's words), and a cut of its input."""
+    """One bad field of a request: where, what is wrong (in the request's language), and a cut of
+    its input."""
     field = cut(".".join(str(x) for x in error.get("loc", ())[1:]) or "body", 40)
-    problem = cut(str(error.get("msg")), 120)
+    problem = reason(error)
     if "input" in error and error.get("type") != "missing":
         return tr(
             "{field}: {problem} (got {input})",

@@ -11,11 +11,10 @@ from gammon.engine.players import available_levels
 from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.formats.mat import format_mat
 from gammon.game import GamePhase
-from gammon.i18n import tr, use_language
+from gammon.i18n import tr
 from gammon.web.frames import game_frames
 from gammon.web.routes.accounts import MembersDep, creator_session, seat_creator
 from gammon.web.routes.deps import HubDep, error_responses, seat_for
-from gammon.web.routes.language import request_language
 from gammon.web.schemas import (
     ActionRequest,
     CreateMatchRequest,
@@ -58,15 +57,13 @@ async def create_match(
 async def get_match(
     match_id: str,
     hub: HubDep,
-    request: Request,
     x_gammon_token: str | None = Header(None),
     steps: bool = False,
 ) -> MatchView:
     """The match as the token's seat sees it, its log in the reader's language; ``steps=true``
     adds the step orders of the legal plays (``sequences``) for the seat to move."""
     live, seat = await seat_for(hub, match_id, x_gammon_token)
-    with use_language(request_language(request)):
-        return await hub.view(live, seat, "steps" if steps else "plays")
+    return await hub.view(live, seat, "steps" if steps else "plays")
 
 
 @router.post("/api/matches/{match_id}/actions", response_model=MatchView, responses=ERRORS)
@@ -74,13 +71,11 @@ async def post_action(
     match_id: str,
     req: ActionRequest,
     hub: HubDep,
-    request: Request,
     x_gammon_token: str | None = Header(None),
     steps: bool = False,
 ) -> MatchView:
     live, seat = await seat_for(hub, match_id, x_gammon_token)
-    with use_language(request_language(request)):
-        view = await hub.act(live, seat, req, detail="steps" if steps else "plays")
+    view = await hub.act(live, seat, req, detail="steps" if steps else "plays")
     assert view is not None
     return view
 
@@ -122,7 +117,7 @@ async def hint(
 
 @router.get("/api/matches/{match_id}/games/{number}/frames", response_model=list[Frame], responses=ERRORS)
 async def frames(
-    match_id: str, number: int, hub: HubDep, request: Request, x_gammon_token: str | None = Header(None)
+    match_id: str, number: int, hub: HubDep, x_gammon_token: str | None = Header(None)
 ) -> list[Frame]:
     """Game ``number`` (from 1) as boards after each move, to replay it move by move; the moves'
     texts in the reader's language."""
@@ -131,8 +126,7 @@ async def frames(
         games = live.match.games
         if not 1 <= number <= len(games):
             raise IllegalActionError(tr("no game {number}: the match has {n}", number=number, n=len(games)))
-        with use_language(request_language(request)):
-            return game_frames(games[number - 1], 0 if seat is None else seat, log_names(live))
+        return game_frames(games[number - 1], 0 if seat is None else seat, log_names(live))
 
 
 @router.get("/api/matches/{match_id}/match.mat", response_class=PlainTextResponse, responses=ERRORS)

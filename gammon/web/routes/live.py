@@ -12,6 +12,7 @@ from gammon.errors import GammonError
 from gammon.i18n import tr, use_language
 from gammon.web.auth import socket_session
 from gammon.web.hub import Detail, Hub
+from gammon.web.invalid import reason
 from gammon.web.limits import AddressLimits
 from gammon.web.members import Members
 from gammon.web.routes.deps import HubDep, LimitsDep, refuse_wrong, seat_for, socket_slot
@@ -160,4 +161,4 @@ async def seat_socket(
 
 def short(exc: ValidationError) -> str:
     """A message's validation errors, in one line."""
-    return "; ".join(f"{'.'.join(str(x) for x in e['loc']) or 'message'}: {e['msg']}" for e in exc.errors())
+    return "; ".join(f"{'.'.join(str(x) for x in e['loc']) or 'message'}: {reason(e)}" for e in exc.errors())

@@ -7,7 +7,7 @@ from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse
 
 from gammon.errors import GammonError
-from gammon.i18n import tr, use_language
+from gammon.i18n import tr
 from gammon.web.routes.deps import HubDep, LimitsDep, error_responses, refuse_wrong, socket_slot
 from gammon.web.routes.language import request_language
 from gammon.web.routes.pages import STATIC
@@ -33,16 +33,13 @@ async def watch_link(
 
 
 @router.get("/api/watch/{match_id}", response_model=MatchView, responses=ERRORS)
-async def watch(
-    match_id: str, hub: HubDep, request: Request, key: str = Query("", max_length=64)
-) -> MatchView:
+async def watch(match_id: str, hub: HubDep, key: str = Query("", max_length=64)) -> MatchView:
     """The spectators' view of the match (``key`` from the watch link), its log in the reader's
     language."""
     live = await hub.get(match_id)
     check_watch_key(live, key)
     async with live.lock:
-        with use_language(request_language(request)):
-            return spectator_view(live)
+        return spectator_view(live)
 
 
 @router.websocket("/ws/watch/{match_id}")
