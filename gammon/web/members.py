@@ -113,19 +113,21 @@ class Members:
             return None
 
     def stop(self, timeout: float = 10.0) -> None:
-        """Stop the worker at its next look at the queue (an analysis under way is finished first,
-        up to ``timeout`` seconds; a job cut short is queued again by the next start's recover)."""
+        """Stop the worker at its next look at the queue. An analysis under way in the analysis
+        process is cut short at once (the next start's recover queues it again), so that a server
+        stops in moments however long the analysis; one run in this process's thread is finished
+        first, up to ``timeout`` seconds."""
         self._stop.set()
         self.queue.wake()
+        if self._lifeline is not None:  # the analysis process ends with it, and its job's
+            self._lifeline.close()  # future with BrokenProcessPool, which frees the thread
+            self._lifeline = None
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
-        if self._lifeline is not None:  # the analysis process ends with it (one under way is cut
-            self._lifeline.close()  # short: queued again when a server next starts)
-            self._lifeline = None
 
     def seat_accounts(self, match_id: str) -> SeatAccounts:
         """The accounts at the match's seats, with their ratings (None: a guest's seat)."""

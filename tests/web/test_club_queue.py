@@ -108,3 +108,32 @@ def test_a_job_queued_in_the_process_wakes_its_worker(store_url: str) -> None:
         members.stop()  # at once, not at the next look
         members.store.close()
     assert time.monotonic() - start < 5
+
+
+def test_a_server_stops_in_moments_while_its_analysis_process_is_at_work(store_url: str) -> None:
+    # A 2-ply analysis of a whole 13-point match takes its process far longer than a server may take to
+    # stop: the process is cut short at once and the job is left to the next start's recover.
+    settings = AccountSettings(plies=2, idle=A_LONG_LOOK, passwords=Passwords(CHEAP), process=True)
+    members = Members(Store(store_url), settings)
+    me = Accounts(members.store, passwords=Passwords(CHEAP)).sign_up("lasse", "password1")
+    long_match = LASSE_1.parents[1] / "bgstudio/blunderdb-raphael_gin-anthonypop-13pt-2026_03_21.mat"
+    job = members.queue.add_file(me.id, 0, long_match.read_bytes(), long_match.name, "mat", plies=2)
+    members.start()
+    try:
+        deadline = time.monotonic() + 60
+        while members.queue.status(job)[0] != "running" and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert members.queue.status(job)[0] == "running"
+        time.sleep(1.0)  # the analysis process is well into its work
+    finally:
+        start = time.monotonic()
+        members.stop()
+        stopped_in = time.monotonic() - start
+        members.store.close()
+    assert stopped_in < 3, stopped_in
+    store = Store(store_url)
+    try:
+        again = AnalysisQueue(store)
+        assert again.recover() == 1 and again.status(job)[0] == "queued"
+    finally:
+        store.close()
