@@ -438,7 +438,7 @@ def _side_scalars(counts, o, occ, made, blot, occ_r, o_occ, o_made, o_blot, k, b
 
 @njit(cache=True, inline="always")
 def encode_scalars(board, w):
-    """One board's inputs, for play, into ``w`` (int32, at least SCRATCH): each side's checkers at
+    """One board's inputs, as whole numbers, into ``w`` (int32, at least SCRATCH): each side's checkers at
     ``w[0:52]`` (the mover's from its own view, its point i at ``i``, the bar at 25, then the
     opponent's from its own view at 26 + i), from which each point's units follow, and at
     ``w[52:52 + SCALARS]`` the numerators of the other inputs: the mover's features, its checkers
@@ -457,6 +457,7 @@ def encode_play_scalars(board, w):
 
 @njit(cache=True, inline="always")
 def _scalars(board, w, linear):
+    """:func:`encode_scalars` (``linear``) or :func:`encode_play_scalars`."""
     occ0, made0, blot0, occ_r0, occ1, made1, blot1, occ_r1 = _board_masks(board, w)
     _side_scalars(w, 0, occ0, made0, blot0, occ_r0, occ1, made1, blot1, w, SCALARS_AT, linear)
     opponent_at = SCALARS_AT + N_FEATURES + 1
