@@ -7,7 +7,8 @@ interleaved), each with one roll from a seeded generator, positions with fewer t
 skipped. The first ``--decisions`` time the 0-ply players; the next ``--default-decisions`` time
 Engine() and gnubg 2-ply (evalcontext as judge.py's reference: deterministic, pruning, default move
 filters), so that gnubg's evaluation cache holds nothing of them from the 0-ply passes; gammon's
-cache is emptied before each. Targets: Engine(plies=0) <= 0.5x gnubg 0-ply's time (cold caches),
+cache is emptied before each. The cold 0-ply passes turn about every ``--chunk`` decisions, as the
+2-ply ones on every decision. Targets: Engine(plies=0) <= 0.5x gnubg 0-ply's time (cold caches),
 Engine() <= 0.5x gnubg 2-ply's.
 
     python -m benchmarks.speed.engine_speed [--set selfplay|wildbg] [--decisions 1000]
@@ -56,13 +57,19 @@ def decisions(count: int, seed: int) -> list[tuple[Position, tuple[int, int]]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--decisions", type=int, default=1000)
-    parser.add_argument("--default-decisions", type=int, default=200,
-                        help="decisions timed for Engine() (slower: default plies)")
+    parser.add_argument(
+        "--default-decisions",
+        type=int,
+        default=200,
+        help="decisions timed for Engine() (slower: default plies)",
+    )
     parser.add_argument("--set", choices=["selfplay", "wildbg"], default="selfplay")
     parser.add_argument("--seed", type=int, default=1, help="roll seed for --set wildbg")
-    parser.add_argument("--repeat", type=int, default=3, help="runs of the 0-ply comparison; best counts")
-    parser.add_argument("--weights", type=Path, default=None,
-                        help="a weights file instead of the shipped net")
+    parser.add_argument("--repeat", type=int, default=3, help="runs of the warm 0-ply passes (best)")
+    parser.add_argument("--chunk", type=int, default=50, help="decisions a turn, cold 0-ply passes")
+    parser.add_argument(
+        "--weights", type=Path, default=None, help="a weights file instead of the shipped net"
+    )
     args = parser.parse_args()
     total = args.decisions + args.default_decisions
     if args.set == "selfplay":
@@ -100,21 +107,37 @@ def main() -> None:
         if cache is not None:
             cache.clear()
 
-    t_cold = time_best(lambda: [gnubg.findbestmove(b, cube, ctx0, d) for b, d in boards], repeat=1)
-    t_warm = time_best(lambda: [gnubg.findbestmove(b, cube, ctx0, d) for b, d in boards])
+    # The cold passes turn about in chunks of the decisions (each chunk new to both caches), so
+    # that both meet the same load on a shared machine: a pass takes a tenth of a second.
     emptied(zero)
-    t_zero = time_best(lambda: [zero.best_play(p, d) for p, d in work], repeat=1)
+    t_cold = t_zero = 0.0
+    for k in range(0, len(work), args.chunk):
+        order = ("gnubg", "gammon") if (k // args.chunk) % 2 == 0 else ("gammon", "gnubg")
+        for who in order:
+            start = time.perf_counter()
+            if who == "gnubg":
+                for b, d in boards[k : k + args.chunk]:
+                    gnubg.findbestmove(b, cube, ctx0, d)
+                t_cold += time.perf_counter() - start
+            else:
+                for p, d in work[k : k + args.chunk]:
+                    zero.best_play(p, d)
+                t_zero += time.perf_counter() - start
+    t_warm = time_best(lambda: [gnubg.findbestmove(b, cube, ctx0, d) for b, d in boards])
     t_zero_warm = time_best(lambda: [zero.best_play(p, d) for p, d in work])
     n = len(work)
-    print(f"{n} decisions ({source}); evaluator: {type(zero.evaluator).__name__} "
-          f"{args.weights or '(shipped)'}")
+    print(
+        f"{n} decisions ({source}); evaluator: {type(zero.evaluator).__name__} {args.weights or '(shipped)'}"
+    )
     print(f"gnubg 0-ply findbestmove, cold cache : {t_cold:7.3f} s  {n / t_cold:9,.0f} decisions/s")
     print(f"gnubg 0-ply findbestmove, warm cache : {t_warm:7.3f} s  {n / t_warm:9,.0f} decisions/s")
     print(f"Engine(plies=0).best_play, cold cache: {t_zero:7.3f} s  {n / t_zero:9,.0f} decisions/s")
     print(f"Engine(plies=0).best_play, warm cache: {t_zero_warm:7.3f} s  {n / t_zero_warm:9,.0f} decisions/s")
-    print(f"time ratio Engine(0)/gnubg 0 (cold)  : {t_zero / t_cold:.2f}x (target <= 0.5x); "
-          f"warm {t_zero_warm / t_warm:.2f}x")
-    sample = everything[args.decisions:]
+    print(
+        f"time ratio Engine(0)/gnubg 0 (cold)  : {t_zero / t_cold:.2f}x (target <= 0.5x); "
+        f"warm {t_zero_warm / t_warm:.2f}x"
+    )
+    sample = everything[args.decisions :]
     print(f"{len(sample)} further decisions ({source}), one pass each, turn about (gnubg's cache cold):")
     players = [
         (f"Engine() ({default.plies}-ply)", lambda p, d: default.best_play(p, d)),
@@ -137,9 +160,11 @@ def main() -> None:
         ms = 1000 * np.array(times[label])
         total_s[label] = ms.sum() / 1000
         rate = 1000 * len(sample) / ms.sum()
-        print(f"{label:<37}: {ms.sum() / 1000:7.3f} s for {len(sample)}  {rate:9,.1f} decisions/s"
-              f"  (mean {ms.mean():.0f} ms, median {np.median(ms):.0f}, 95% under "
-              f"{np.percentile(ms, 95):.0f}, slowest {ms.max():.0f})")
+        print(
+            f"{label:<37}: {ms.sum() / 1000:7.3f} s for {len(sample)}  {rate:9,.1f} decisions/s"
+            f"  (mean {ms.mean():.0f} ms, median {np.median(ms):.0f}, 95% under "
+            f"{np.percentile(ms, 95):.0f}, slowest {ms.max():.0f})"
+        )
     first, second = players[0][0], players[1][0]
     print(f"time ratio Engine()/gnubg 2-ply      : {total_s[first] / total_s[second]:.2f}x (target <= 0.5x)")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")

@@ -18,6 +18,7 @@ player concerned (see :mod:`gammon.analysis.equity`):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -25,7 +26,7 @@ from gammon.analysis.equity import Stakes
 from gammon.analysis.marks import CLOSE_CUBE, Luck, Skill, luck_mark, skill_mark
 from gammon.dice import Dice
 from gammon.engine.cube.decision import CubeDecision
-from gammon.engine.engine import Engine
+from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.play import Play
 from gammon.position import Position
@@ -192,9 +193,12 @@ class Analyser:
 
     # --- checker play ------------------------------------------------------------------------
 
-    def _play_equity(self, play: Play, mover_probs: Probabilities, opponent: Stakes) -> float:
-        # the opponent is on roll after the play, with its own cube options
-        return -opponent.equity(play.after, mover_probs.flip())
+    @staticmethod
+    def _play_equities(hints: Sequence[Hint], opponent: Stakes) -> list[float]:
+        """The mover's equity after each hinted play: the opponent is on roll there, with its own
+        cube options."""
+        theirs = opponent.equities([h.play.after for h in hints], [h.probabilities.flip() for h in hints])
+        return [-e for e in theirs]
 
     def _deep(self, play: Play, opponent: Stakes) -> Candidate:
         theirs = self.engine.evaluate(play.after)
@@ -212,9 +216,7 @@ class Analyser:
         assert context.dice is not None
         s = self.settings
         hints = self.zero.hint(context.position, context.dice, n=legal_plays)
-        scored = sorted(
-            ((self._play_equity(h.play, h.probabilities, opponent), h) for h in hints), key=lambda t: -t[0]
-        )
+        scored = sorted(zip(self._play_equities(hints, opponent), hints), key=lambda t: -t[0])
         top = scored[0][0]
         chosen = [(eq, h) for eq, h in scored[: s.candidates] if eq >= top - s.within]
         if not any(h.play == played for _, h in chosen):
@@ -297,13 +299,27 @@ class Analyser:
 
     # --- luck --------------------------------------------------------------------------------
 
-    def _roll_value(self, position: Position, roll: tuple[int, int], opponent: Stakes) -> float:
-        """EMG of the player on roll after playing ``roll`` as well as 0 ply can."""
-        hints = self.zero.hint(position, roll, n=self.settings.luck_candidates)
-        if not hints:  # no legal play: the turn passes
-            after = position.flip()
-            return -opponent.equity(after, self.zero.evaluate(after))
-        return max(self._play_equity(h.play, h.probabilities, opponent) for h in hints)
+    def _roll_values(
+        self, position: Position, rolls: Sequence[tuple[int, int]], opponent: Stakes
+    ) -> dict[tuple[int, int], float]:
+        """EMG of the player on roll after playing each of ``rolls`` as well as 0 ply can (the
+        cube valued for all the rolls' plays at once)."""
+        afters: list[Position] = []
+        theirs: list[Probabilities] = []
+        spans = []
+        for roll in rolls:
+            hints = self.zero.hint(position, roll, n=self.settings.luck_candidates)
+            start = len(afters)
+            if not hints:  # no legal play: the turn passes
+                after = position.flip()
+                afters.append(after)
+                theirs.append(self.zero.evaluate(after))
+            for h in hints:
+                afters.append(h.play.after)
+                theirs.append(h.probabilities.flip())
+            spans.append((start, len(afters)))
+        equities = opponent.equities(afters, theirs)
+        return {roll: max(-e for e in equities[a:b]) for roll, (a, b) in zip(rolls, spans)}
 
     def luck(
         self, context: MatchMoment, dice: Dice, roller: Stakes, opponent: Stakes, opening: bool
@@ -316,13 +332,13 @@ class Analyser:
             key = (roller, opponent)
             values = self._opening.get(key)
             if values is None:
-                mine = {r: self._roll_value(position, r, opponent) for r in NON_DOUBLES}
-                theirs = [-self._roll_value(position, r, roller) for r in NON_DOUBLES]
+                mine = self._roll_values(position, NON_DOUBLES, opponent)
+                theirs = [-v for v in self._roll_values(position, NON_DOUBLES, roller).values()]
                 mean = (sum(mine.values()) + sum(theirs)) / (2 * len(NON_DOUBLES))
                 values = self._opening[key] = {r: v - mean for r, v in mine.items()}
             luck = values[actual]
         else:
-            values = {r: self._roll_value(position, r, opponent) for r in ROLLS}
+            values = self._roll_values(position, ROLLS, opponent)
             mean = sum(v * (1 if r[0] == r[1] else 2) for r, v in values.items()) / 36.0
             luck = values[actual] - mean
         return RollLuck(context, dice, luck, roller.cost(luck), luck_mark(luck))

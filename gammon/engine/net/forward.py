@@ -36,7 +36,7 @@ from gammon.engine.net.encode import (
     SCALARS,
     SCALARS_AT,
     encode_into,
-    encode_scalars,
+    encode_play_scalars,
     is_borne_off_board,
     is_race_board,
 )
@@ -166,7 +166,7 @@ def output_layer(w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(np.hstack([w2.T, b2[:, None]]), dtype=np.float32)
 
 
-_COUNTS = 0  # each side's checkers and the board's scalars (encode_scalars)
+_COUNTS = 0  # each side's checkers and the board's scalars (encode_play_scalars)
 _LAST = SCALARS_AT + SCALARS  # the last board each net saw (contact, then race)
 _LAST_K = _LAST + 2 * 26  # its scalars
 _FRESH = _LAST_K + 2 * SCALARS  # 1 while a net has seen no board
@@ -280,7 +280,7 @@ def _point_rows(side, p, old, new, w, t):
 def update_sums(board, w, net, acc, a0, q):
     """Make ``acc[a0:a0 + hidden]`` the exact hidden sums (:func:`exact_first_layer` ``q``) of net
     ``net`` (0 contact, 1 race) for ``board``, whose checkers and scalars are in ``w``
-    (:func:`gammon.engine.net.encode.encode_scalars`): from the sums of the last board the net saw
+    (:func:`gammon.engine.net.encode.encode_play_scalars`): from the sums of the last board the net saw
     (NNUE's update: a play changes a few inputs), or from the bias when it saw none or when that
     adds fewer rows; that board becomes the last."""
     last = _LAST + 26 * net
@@ -372,7 +372,7 @@ def net_outputs(board, net, heads, state, cache, with_head):
             key[3] ^= np.uint64(PLAY ^ CUBE) << np.uint64(16)
             found = cache_find(keys, values, stats, key, f, _Y_HEAD)
     if not found:  # (no early return: an inlined function's every exit costs its arrays' counts)
-        race = encode_scalars(board, w)
+        race = encode_play_scalars(board, w)
         if race:
             nh = rq.shape[1]
             a0 = cq.shape[1]

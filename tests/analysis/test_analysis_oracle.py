@@ -1,0 +1,64 @@
+"""The 0-ply analyses of two real matches and two money games are those the analysis gave before
+its cube equities were valued in batches (``Stakes.equities``): the same JSON, bit for bit
+(``data/zero_ply_analyses.json``: each one's SHA-256, with its error and luck totals to show how far
+a change went). The kernels' last bits depend on the CPU they are compiled for, so the check runs
+where the shipped precompiled kernels are in use (tests/test_precompile.py checks that they are)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from gammon import Game, Rules
+from gammon.analysis import analyse
+from gammon.analysis.serialize import analysis_to_dict
+from gammon.compiled import shipped_kernels
+from gammon.dice import RandomDice
+from gammon.engine.engine import Engine
+from gammon.formats import read_mat
+
+DATA = Path(__file__).parent / "data" / "zero_ply_analyses.json"
+MATS = Path(__file__).parents[1] / "data" / "mat" / "real"
+
+pytestmark = pytest.mark.skipif(
+    shipped_kernels.unused_because is not None,
+    reason=f"the shipped kernels are not in use: {shipped_kernels.unused_because}",
+)
+
+
+def _money_game(engine: Engine, seed: int) -> Game:
+    """A money game played out by ``engine`` on seeded dice (no doubles)."""
+    game = Game(Rules(), dice=RandomDice(seed))
+    while not game.is_over:
+        game.roll()
+        if game.legal_plays():
+            play = engine.best_play(game.situation())
+            assert play is not None
+            game.play(play)
+    return game
+
+
+def _summary(analysis: dict) -> dict:
+    decisions = analysis["decisions"]
+    return {
+        "sha256": hashlib.sha256(json.dumps(analysis, sort_keys=True).encode()).hexdigest(),
+        "decisions": len(decisions),
+        "error": sum(d.get("error") or 0.0 for d in decisions),
+        "luck": sum((d.get("luck") or {}).get("luck") or 0.0 for d in decisions),
+    }
+
+
+@pytest.mark.parametrize(
+    "case", ["gnubg/gnubgparser-charlot1-charlot2_7p.mat", "gnubg/gnubgparser-selfplay_drops_7p.mat", "money"]
+)
+def test_zero_ply_analysis_is_the_stored_one(case: str) -> None:
+    engine = Engine(plies=0)
+    if case == "money":
+        source = [_money_game(engine, 3), _money_game(engine, 4)]
+        analysis = analyse(source, engine)
+    else:
+        analysis = analyse(read_mat((MATS / case).read_text()), engine)
+    assert _summary(analysis_to_dict(analysis)) == json.loads(DATA.read_text())[case]

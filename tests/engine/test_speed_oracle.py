@@ -1,0 +1,68 @@
+"""The engine's numbers on fixed inputs are those of the code before the speed work on the play
+kernels (the play encoder that leaves out the scalars play folds away, the shots' early exit): 0-ply
+evaluations of 400 wildbg positions, best plays at 0 and 1 ply, seeded 0-ply rollouts, cubeless and
+cubeful, bit for bit (``data/speed_oracle.json``, written by the code before). The kernels' last
+bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
+kernels are in use (tests/test_precompile.py checks that they are)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from benchmarks import WILDBG
+from gammon import Position
+from gammon.compiled import shipped_kernels
+from gammon.engine.engine import Engine
+from gammon.engine.rollout.rollouts import RolloutSettings
+
+ORACLE = json.loads((Path(__file__).parent / "data" / "speed_oracle.json").read_text())
+
+pytestmark = pytest.mark.skipif(
+    shipped_kernels.unused_because is not None,
+    reason=f"the shipped kernels are not in use: {shipped_kernels.unused_because}",
+)
+
+
+def _positions(n: int) -> list[Position]:
+    ids = [(WILDBG / f"{k}.csv").read_text().split() for k in ("contact", "race")]
+    return [Position.from_id(i) for pair in zip(*ids) for i in pair][:n]
+
+
+def _digest(values: object) -> str:
+    return hashlib.sha256(np.ascontiguousarray(values, dtype=np.float64).tobytes()).hexdigest()
+
+
+def _text_digest(texts: list[str]) -> str:
+    return hashlib.sha256("|".join(texts).encode()).hexdigest()
+
+
+POSITIONS = _positions(400)
+ROLLS = [(int(a), int(b)) for a, b in np.random.default_rng(5).integers(1, 7, size=(len(POSITIONS), 2))]
+
+
+def test_zero_ply_evaluations() -> None:
+    zero = Engine(plies=0)
+    assert _digest([zero.evaluate(p).as_tuple() for p in POSITIONS]) == ORACLE["evaluate0"]
+
+
+def test_best_plays_at_0_and_1_ply() -> None:
+    zero, one = Engine(plies=0), Engine(plies=1)
+    assert _text_digest([str(zero.best_play(p, d)) for p, d in zip(POSITIONS, ROLLS)]) == ORACLE["best_play0"]
+    plays = [str(one.best_play(p, d)) for p, d in zip(POSITIONS[:100], ROLLS)]
+    assert _text_digest(plays) == ORACLE["best_play1"]
+
+
+def test_seeded_rollouts() -> None:
+    zero = Engine(plies=0)
+    got: dict[str, list[float]] = {}
+    for k, p in enumerate(POSITIONS[:6:2]):
+        r = zero.rollout(p, RolloutSettings(trials=72, seed=11 + k), workers=1)
+        got[p.id] = [r.equity, r.standard_error.equity, *r.probabilities.as_tuple()]
+    r = zero.rollout(POSITIONS[0], RolloutSettings(trials=36, seed=3, cubeful=True), workers=1)
+    got["cubeful"] = [r.equity, r.standard_error.equity, r.cubeless_equity]
+    assert got == ORACLE["rollouts"]
