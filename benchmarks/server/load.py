@@ -237,9 +237,11 @@ def check_stored(database: str, results: dict, finished_only: bool) -> list[str]
     return bad
 
 
-def server_cpu(pid: int) -> float:
+def server_cpu(pid: int, depth: int | None = None) -> float:
     """CPU seconds used so far by the server process and its children (Linux's /proc): the cost of
-    the actions, which a busy shared machine does not inflate the way it inflates wall time."""
+    the actions, which a busy shared machine does not inflate the way it inflates wall time. With
+    ``depth``, only the processes that many generations below ``pid`` or fewer (1 with ``--workers``:
+    the supervisor and its server processes, not their engine and analysis workers)."""
     parents: dict[int, int] = {}
     ticks: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
@@ -249,14 +251,15 @@ def server_cpu(pid: int) -> float:
             continue
         parents[int(stat.parent.name)] = int(fields[1])
         ticks[int(stat.parent.name)] = int(fields[11]) + int(fields[12])
-    tree, frontier = {pid}, [pid]
+    tree, frontier = {pid: 0}, [pid]
     while frontier:
         here = frontier.pop()
         for child, parent in parents.items():
             if parent == here and child not in tree:
-                tree.add(child)
+                tree[child] = tree[here] + 1
                 frontier.append(child)
-    return sum(ticks.get(p, 0) for p in tree) / os.sysconf("SC_CLK_TCK")
+    chosen = [p for p, d in tree.items() if depth is None or d <= depth]
+    return sum(ticks.get(p, 0) for p in chosen) / os.sysconf("SC_CLK_TCK")
 
 
 def _quantiles(latencies: list[float]) -> str:
@@ -283,12 +286,15 @@ def run_club(args: argparse.Namespace, base: str, database: str, proc: subproces
     n = max(1, args.client_processes)
     interval = args.interval if args.open_loop else None
     jobs = [(base, pairs[i::n], args.match_length, i + 1, args.lobby, interval) for i in range(n)]
+    own = 1 if args.workers > 1 else 0  # the server processes, not their engine and analysis workers
     load_before, cpu_before = os.getloadavg(), server_cpu(proc.pid)
+    own_before = server_cpu(proc.pid, own)
     start = time.perf_counter()
     with multiprocessing.get_context("spawn").Pool(n) as pool:
         parts = pool.map(rated_load.client_process, jobs)
     elapsed = time.perf_counter() - start
     load_after, cpu = os.getloadavg(), server_cpu(proc.pid) - cpu_before
+    own_cpu = server_cpu(proc.pid, own) - own_before
     latencies = sorted(x for p in parts for x in p.latencies)
     finals = {k: v for p in parts for k, v in p.finals.items()}
     errors = [e for p in parts for e in p.errors]
@@ -299,9 +305,12 @@ def run_club(args: argparse.Namespace, base: str, database: str, proc: subproces
         f"between {len(players)} signed-in players: {len(finals)} finished, {len(latencies)} actions in "
         f"{elapsed:.1f} s ({len(latencies) / elapsed:.0f} actions/s), {_quantiles(latencies)}"
     )
+    actions = max(len(latencies), 1)
     print(
-        f"  server CPU {cpu:.1f} s: {cpu / max(len(latencies), 1) * 1000:.2f} ms an action; load average "
-        f"before {load_before[0]:.2f}, after {load_after[0]:.2f} (1 min; {os.cpu_count()} cores)"
+        f"  server CPU {cpu:.1f} s: {cpu / actions * 1000:.2f} ms an action, of which the server "
+        f"processes {own_cpu / actions * 1000:.2f} ms (the rest their engine workers and the "
+        f"finished matches' analyses, niced); load average before {load_before[0]:.2f}, after "
+        f"{load_after[0]:.2f} (1 min; {os.cpu_count()} cores)"
     )
     if args.lobby:
         report_lobby(parts)

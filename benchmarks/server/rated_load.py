@@ -230,6 +230,7 @@ async def _lobby_match(
 
 async def play_match(
     base: str,
+    http: httpx.AsyncClient,
     pair: tuple[Player, Player],
     length: int,
     seed: int,
@@ -242,11 +243,10 @@ async def play_match(
     pace; the latency is then counted from when the action was due, so a late send counts too).
     Made by the API, or with ``seats`` (the pair sitting in the lobby) by invitation."""
     rng = random.Random(seed)
-    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
-        if seats is None:
-            match_id, tokens = await _api_match(http, pair, length)
-        else:
-            match_id, tokens = await _lobby_match(http, seats, length, played)
+    if seats is None:
+        match_id, tokens = await _api_match(http, pair, length)
+    else:
+        match_id, tokens = await _lobby_match(http, seats, length, played)
     ws_base = base.replace("http", "ws", 1) + f"/ws/matches/{match_id}?tab=load&token="
     async with (
         websockets.connect(
@@ -291,9 +291,14 @@ def client_process(args: tuple) -> Played:
     base, pairs, length, seed, lobby, interval = args
     played = Played()
 
-    async def one(k: int, pair: tuple[Player, Player], seats: tuple[LobbySeat, LobbySeat] | None) -> None:
+    async def one(
+        http: httpx.AsyncClient,
+        k: int,
+        pair: tuple[Player, Player],
+        seats: tuple[LobbySeat, LobbySeat] | None,
+    ) -> None:
         try:
-            await play_match(base, pair, length, seed * 100_000 + k, played, interval, seats)
+            await play_match(base, http, pair, length, seed * 100_000 + k, played, interval, seats)
         except Exception as e:  # noqa: BLE001 - counted and shown, the other matches go on
             played.errors.append(f"{pair[0].name}-{pair[1].name}: {type(e).__name__}: {str(e)[:200]}")
 
@@ -301,12 +306,17 @@ def client_process(args: tuple) -> Played:
         seats = {p.name: LobbySeat(base, p) for pair in pairs for p in pair} if lobby else {}
         sitting = [asyncio.create_task(seat.sit()) for seat in seats.values()]
         await asyncio.gather(*(seat.ready.wait() for seat in seats.values()))
-        await asyncio.gather(
-            *(
-                one(k, pair, (seats[pair[0].name], seats[pair[1].name]) if lobby else None)
-                for k, pair in enumerate(pairs)
+        # One HTTP client for all the pairs, made before anything is timed: making one costs tens
+        # of milliseconds of this process (its TLS context), and a hundred made at once counted
+        # seconds of the clients' own work into the first requests' times.
+        unlimited = httpx.Limits(max_connections=None, max_keepalive_connections=None)
+        async with httpx.AsyncClient(base_url=base, timeout=60, limits=unlimited) as http:
+            await asyncio.gather(
+                *(
+                    one(http, k, pair, (seats[pair[0].name], seats[pair[1].name]) if lobby else None)
+                    for k, pair in enumerate(pairs)
+                )
             )
-        )
         # Nothing lost: every socket's lobby empties of the invitations (after a beat at most).
         posted = set(played.posted)
         for seat in seats.values():

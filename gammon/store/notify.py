@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 CHANNEL = "gammon"
 PRESENCE_CHANNEL = "gammon_presence"
 LOBBY_CHANNEL = "gammon_lobby"
+SEATS_CHANNEL = "gammon_seats"
 
 
 def _libpq_url(url: str) -> str:

@@ -24,9 +24,10 @@ from gammon.store.notify import Listener
 from gammon.web.engine_pool import EnginePool
 from gammon.web.presence import Presence, PresenceRelay
 from gammon.web.schemas import ActionRequest, CreateMatchRequest, MatchView, PlayerAccount
+from gammon.web.seat_tabs import SeatTabs, tab_hash
 from gammon.web.session import LiveMatch
 from gammon.web.settings import ServerSettings
-from gammon.web.sockets import Outbox
+from gammon.web.sockets import TAKEN_OVER, Outbox, background
 from gammon.web.spectators import SPECTATOR, spectator_view
 from gammon.web.views import PRESENT, Absence, match_view, player_names
 
@@ -64,6 +65,7 @@ class Hub:
         self.queue, self.send_timeout = settings.ws_queue, settings.ws_send_timeout
         self.presence = Presence(settings.away_after, clock)
         self.relay: PresenceRelay | None = None  # presence shared with the other processes
+        self.tabs: SeatTabs | None = None  # and which browser tabs hold the seats there
         self._loading = asyncio.Lock()
         # The accounts' part (gammon.web.members): a match just ended, stored; a match's seats' accounts
         self.ended: Callable[[LiveMatch], Awaitable[None]] | None = None
@@ -100,10 +102,14 @@ class Hub:
             await asyncio.to_thread(self.listener.start)
             self.relay = PresenceRelay(self.store.url, self.presence, self._presence_changed)
             await self.relay.start()
+            self.tabs = SeatTabs(self.store.url, self.relay.process, self.presence, self._taken_over)
+            await self.tabs.start()
         if warm:
             await self.pool.start()
 
     async def stop(self) -> None:
+        if self.tabs is not None:
+            await self.tabs.stop()
         if self.relay is not None:
             await self.relay.stop()
         if self.listener is not None:
@@ -258,6 +264,9 @@ class Hub:
         if len(sockets) >= caps.per_match:
             return tr("this match has {n} sockets open already (the limit)", n=caps.per_match)
         self.sockets.setdefault(match_id, set()).add((out, seat, detail))
+        if self.tabs is not None and self._online_seat(match_id, seat):
+            assert seat is not None
+            self.tabs.opened((match_id, seat), out.tab, out.account)
         return None
 
     def leave(self, match_id: str, out: Outbox, seat: int | None, detail: Detail = "plays") -> bool:
@@ -267,7 +276,14 @@ class Hub:
         sockets.discard((out, seat, detail))
         if not sockets:
             self.sockets.pop(match_id, None)
+        if was and self.tabs is not None and self._online_seat(match_id, seat):
+            assert seat is not None
+            self.tabs.closed((match_id, seat), out.tab, out.account)
         return was
+
+    def _online_seat(self, match_id: str, seat: int | None) -> bool:
+        live = self.live.get(match_id)
+        return seat in (0, 1) and live is not None and live.record.mode == "online"
 
     def seat_open(self, match_id: str, seat: int | None) -> bool:
         return any(s == seat for _, s, _ in self.sockets.get(match_id, ()))
@@ -275,6 +291,35 @@ class Hub:
     def seat_elsewhere(self, match_id: str, seat: int | None, tab: str) -> list[Outbox]:
         """The sockets of ``seat`` from other browser tabs than ``tab``."""
         return [out for out, s, _ in self.sockets.get(match_id, ()) if s == seat and out.tab != tab]
+
+    def seat_held_elsewhere(self, match_id: str, seat: int | None, tab: str, account: int | None) -> bool:
+        """Whether another server process holds the seat open from another browser than ``tab``'s
+        (signed in to ``account``)."""
+        if self.tabs is None or seat is None:
+            return False
+        return self.tabs.elsewhere((match_id, seat), tab, account)
+
+    def take_over(self, match_id: str, seat: int | None, tab: str, account: int | None) -> None:
+        """Have the other server processes let go of the seat's sockets of other browsers."""
+        if self.tabs is not None and seat is not None:
+            self.tabs.take((match_id, seat), tab, account)
+
+    @staticmethod
+    def let_go(sockets: list[Outbox]) -> None:
+        """Tell the sockets of a seat taken over by another browser, and close them."""
+        for out in sockets:
+            with use_language(out.lang):  # the reader's language of that browser, not the taker's
+                out.send_json({"type": "error", "error": tr("this seat was taken over in another browser")})
+            background(out.close(TAKEN_OVER, "taken over in another browser"))
+
+    def _taken_over(self, match_id: str, seat: int, tab: str, account: int | None) -> None:
+        """Another process took the seat over for the tab hashed ``tab`` (of ``account``)."""
+        sockets = [
+            out
+            for out, s, _ in self.sockets.get(match_id, ())
+            if s == seat and tab_hash(out.tab) != tab and (account is None or out.account != account)
+        ]
+        self.let_go(sockets)
 
     async def broadcast(self, live: LiveMatch, seats: Container[int | None] | None = None) -> None:
         """Push the current state to the sockets of the match (of ``seats`` only, if given)."""

@@ -98,6 +98,11 @@ class Presence:
             return None
         return max(0.0, self.away_after - away)
 
+    def holders(self, key: Key) -> set[str]:
+        """The other processes holding the seat open, as last heard (those gone silent left out)."""
+        self._expire(key)
+        return set(self._elsewhere.get(key, ()))
+
     # ---- other processes' seats (the relay calls these on the event loop) ----------------------
 
     def open_here(self) -> list[Key]:

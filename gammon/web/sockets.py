@@ -22,6 +22,8 @@ from gammon.i18n import tr
 
 # WebSocket close codes (RFC 6455 and the IANA registry)
 UNSUPPORTED_DATA, POLICY_VIOLATION, TRY_AGAIN_LATER = 1003, 1008, 1013
+TAKEN_OVER = 4410
+"""Close code: another browser took the seat over (the client should not reconnect by itself)."""
 DEFAULT_QUEUE = 16
 """Messages a socket may have waiting to be sent: states are a few KB; a client that reads keeps
 its queue near empty."""

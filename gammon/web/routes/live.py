@@ -9,7 +9,7 @@ from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
 from gammon.errors import GammonError
-from gammon.i18n import tr, use_language
+from gammon.i18n import tr
 from gammon.web.auth import socket_session
 from gammon.web.hub import Detail, Hub
 from gammon.web.invalid import reason
@@ -25,8 +25,6 @@ MAX_MESSAGE = 4 * 1024
 SEAT_IN_USE = 4409
 """Close code: the seat is connected in another browser; the client may come back with
 ``takeover=true`` once its user says so."""
-TAKEN_OVER = 4410
-"""Close code: another browser took the seat over (the client should not reconnect by itself)."""
 
 router = APIRouter()
 
@@ -63,7 +61,9 @@ async def live_socket(
     In an online game a seat's link is its key, and a friend's link goes on working once the
     friend has come: a seat connected in another browser tab (``tab``: the client's name for its
     own) is not taken silently. The socket is refused (:data:`SEAT_IN_USE`) unless it asks to
-    ``takeover``; then the other browser's sockets are told and closed (:data:`TAKEN_OVER`).
+    ``takeover``; then the other browser's sockets are told and closed (close code 4410,
+    :data:`gammon.web.sockets.TAKEN_OVER`), in whichever server process they are
+    (gammon.web.seat_tabs).
 
     A seat linked to an account is that player's on each of its devices: a socket signed in to the
     seat's account (session cookie or bearer header) joins the account's other signed-in sockets of
@@ -108,7 +108,8 @@ async def seat_socket(
     elsewhere = hub.seat_elsewhere(live.id, seat, claim.tab) if online_seat else []
     if claim.account is not None:  # the account's own devices are not strangers to each other
         elsewhere = [out for out in elsewhere if out.account != claim.account]
-    if elsewhere and not claim.takeover:
+    remote = online_seat and hub.seat_held_elsewhere(live.id, seat, claim.tab, claim.account)
+    if (elsewhere or remote) and not claim.takeover:
         await refuse(ws, tr("this seat is in use in another browser"), SEAT_IN_USE)
         return
 
@@ -124,10 +125,9 @@ async def seat_socket(
         if refused is not None:
             await refuse(ws, refused, POLICY_VIOLATION)
             return
-        for other in elsewhere:  # taken over: the other browser is told, and let go
-            with use_language(other.lang):  # the other browser's reader's language, not this socket's
-                other.send_json({"type": "error", "error": tr("this seat was taken over in another browser")})
-            background(other.close(TAKEN_OVER, "taken over in another browser"))
+        hub.let_go(elsewhere)  # taken over: the other browser is told, and let go
+        if remote:
+            hub.take_over(live.id, seat, claim.tab, claim.account)
         hub.presence.opened(live.id, seat)
         try:
             await hub.greet(live, out, seat, detail)
