@@ -251,6 +251,22 @@ _ID_FORMS = N_(
 )
 
 
+def _add_id(p: argparse.ArgumentParser) -> None:
+    """The position argument that hint and eval share."""
+    p.add_argument("id", help=tr("e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=..."))
+
+
+def _add_plies(p: argparse.ArgumentParser) -> None:
+    """The search depth option that hint and eval share."""
+    p.add_argument(
+        "--plies",
+        type=int,
+        choices=(0, 1, 2),
+        default=None,
+        help=tr("search depth (default: the engine's default)"),
+    )
+
+
 def add_hint(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "hint",
@@ -261,18 +277,12 @@ def add_hint(subparsers: argparse._SubParsersAction) -> None:
             forms=tr(_ID_FORMS),
         ),
     )
-    p.add_argument("id", help=tr("e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=..."))
+    _add_id(p)
     p.add_argument(
         "dice", nargs="?", default=None, help=tr("the roll, e.g. 31 or 3-1 (default: the dice in the ID)")
     )
     p.add_argument("-n", type=positive_int, default=5, help=tr("how many plays to show (default 5)"))
-    p.add_argument(
-        "--plies",
-        type=int,
-        choices=(0, 1, 2),
-        default=None,
-        help=tr("search depth (default: the engine's default)"),
-    )
+    _add_plies(p)
     p.add_argument(
         "--json",
         action="store_true",
@@ -290,14 +300,8 @@ def add_eval(subparsers: argparse._SubParsersAction) -> None:
             forms=tr(_ID_FORMS),
         ),
     )
-    p.add_argument("id", help=tr("e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=..."))
-    p.add_argument(
-        "--plies",
-        type=int,
-        choices=(0, 1, 2),
-        default=None,
-        help=tr("search depth (default: the engine's default)"),
-    )
+    _add_id(p)
+    _add_plies(p)
     p.add_argument(
         "--json",
         action="store_true",
