@@ -1,23 +1,29 @@
-"""Judged error: mean equity lost per decision against GNU Backgammon 2-ply, for Engine(),
-Engine(plies=0) and GNU Backgammon 0-ply side by side.
+"""Judged error: mean equity lost per decision against GNU Backgammon 2-ply (or 3-ply), for
+Engine(), Engine(plies=0) and GNU Backgammon 0-ply (and 2-ply) side by side.
 
 Decisions (``--set``): ``selfplay`` (default) is the judge set, ``benchmarks/data/judge_set.tsv``
 (written by ``benchmarks/strength/make_judge_set.py``: positions from GNU Backgammon 0-ply self-play with
-noise, contact and race alternating); ``wildbg`` is the wildbg benchmark positions, each with a
-seeded random roll (engine_speed.decisions). Positions with fewer than two legal plays are skipped.
-Every play is judged by the cubeless money equity GNU Backgammon gives its resulting position at 2
-ply (``gnubg.evaluate``, deterministic, pruning nets as in its 2-ply levels, Jacoby off). The
-reference best is the best of GNU Backgammon 2-ply's own choice and the plays judged, so no loss is
-negative. Plays are compared by resulting Position ID (PyPI gnubg cuts move tuples at a bear-off;
-such a choice is matched to the legal play with the same 2-ply score). Targets:
-Engine(plies=0) <= 3.0 mEMG, Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg 0-ply's.
-Each mean loss comes with its standard error over the decisions (two nets judged in two runs
-differ clearly when their means differ by several of them). Contact decisions are also split by
-the points the mover holds in the opponent's home board (none, one: holding games, two or more:
-back games), where the nets have been weakest.
+noise, contact and race alternating); ``classes`` is the second set, ``judge_set_classes.tsv``
+(1,500 contact, 750 crashed and 750 race decisions of other games, the kinds alternating);
+``wildbg`` is the wildbg benchmark positions, each with a seeded random roll
+(engine_speed.decisions). Positions with fewer than two legal plays are skipped. Every play is
+judged by the cubeless money equity GNU Backgammon gives its resulting position at ``--judge``
+plies (``gnubg.evaluate``, deterministic, pruning nets as in its 2-ply levels, Jacoby off). The
+reference best is the best of the judge's own choice (``findbestmoves`` at its plies) and the plays
+judged, so no loss is negative. Plays are compared by resulting Position ID (PyPI gnubg cuts move
+tuples at a bear-off; such a choice is matched to the legal play with the same score). With
+``--judge 3`` GNU Backgammon 2-ply (``findbestmoves``, its default move filters) is judged too: the
+target there is that Engine() loses no more than it. Targets by the 2-ply judge: Engine(plies=0) <= 3.0
+mEMG (and no more than gnubg 0-ply), Engine() <= 1.5 mEMG, blunders (> 80 mEMG) no more than gnubg
+0-ply's. Each mean loss comes with its standard error over the decisions, and each player's mean
+difference from a reference player (gnubg 2-ply, else gnubg 0-ply) with the standard error of the
+paired differences (two players differ clearly when it is several of them). Losses are reported by
+kind (contact, crashed, race: GNU Backgammon's classes) and contact decisions also by the points
+the mover holds in the opponent's home board (none, one: holding games, two or more: back games),
+where the nets have been weakest.
 
-    python -m benchmarks.strength.judge [--set selfplay|wildbg] [--decisions N] [--seed 1]
-        [--extra 1 2 2plain] [--players 2 0] [--weights FILE] [--blunders]
+    python -m benchmarks.strength.judge [--set selfplay|classes|wildbg] [--judge 2|3]
+        [--decisions N] [--seed 1] [--extra 1 2 2plain] [--players 2 0] [--weights FILE] [--blunders]
 
 ``--decisions`` defaults to the whole judge set (2,000 for wildbg); the table is also printed every
 ``--report-every`` decisions, so a cut-short run still leaves a result. ``--extra`` adds players:
@@ -34,13 +40,14 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # small matrices: BLAS threa
 import argparse  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gnubg  # noqa: E402
 import numpy as np  # noqa: E402
 
 from benchmarks.speed.engine_speed import decisions  # noqa: E402
-from benchmarks.strength.judge_set import read_judge_set  # noqa: E402
+from benchmarks.strength.judge_set import CLASSES_SET, JUDGE_SET, KINDS, kind_of, read_judge_set  # noqa: E402
 from gammon import Position  # noqa: E402
 from gammon.engine.engine import Engine  # noqa: E402
 from gammon.engine.net.encode import anchors, borne_off_mask  # noqa: E402
@@ -49,11 +56,149 @@ from gammon.engine.search.searcher import PLAIN_FILTERS, SearchSettings  # noqa:
 from gammon.play import Play  # noqa: E402
 
 BLUNDER = 0.08  # a play that loses more than this (cubeless money equity) is a blunder
+SETS = {"selfplay": JUDGE_SET, "classes": CLASSES_SET}
 
 
-def main() -> None:
+class Gnubg:
+    """GNU Backgammon through PyPI ``gnubg``: the judge's values, cached by resulting position,
+    and the choices of its levels."""
+
+    def __init__(self, judge_plies: int) -> None:
+        self.cube = gnubg.cubeinfo()
+        self.cube["jacoby"] = 0
+        self.contexts = {n: gnubg.evalcontext(0, n, 1, int(n > 0), 0.0) for n in (0, 2, judge_plies)}
+        self.judge_plies = judge_plies
+        self.values: dict[tuple[int, str], float] = {}
+
+    def value(self, after: Position, plies: int | None = None) -> float:
+        """The mover's cubeless equity of a play with this result, at ``plies`` (the judge's)."""
+        plies = self.judge_plies if plies is None else plies
+        key = (plies, after.id)
+        if key not in self.values:
+            self.values[key] = -gnubg.evaluate(after.to_gnubg_board(), self.cube, self.contexts[plies])[5]
+        return self.values[key]
+
+    def zero_ply_choice(self, plays: list[Play]) -> Position:
+        """GNU Backgammon 0-ply's play: the best of every legal play evaluated at 0 ply."""
+        zero = [
+            -gnubg.evaluate(play.after.to_gnubg_board(), self.cube, self.contexts[0])[5] for play in plays
+        ]
+        return plays[int(np.argmax(zero))].after
+
+    def choice(self, position: Position, dice: tuple[int, int], plays: list[Play], plies: int) -> Position:
+        """The play GNU Backgammon at ``plies`` chooses (``findbestmoves``, its move filters)."""
+        top = gnubg.findbestmoves(position.to_gnubg_board(), self.cube, self.contexts[plies], dice)[0]
+        if len(top["move"]) % 2 == 0:
+            return position.after_gnubg_move(top["move"])
+        # odd: the tuple was cut at a bear-off's 0; the legal play with gnubg's score is its play
+        return min((pl.after for pl in plays), key=lambda a: abs(self.value(a, plies) - top["score"]))
+
+
+def make_players(args: argparse.Namespace) -> dict[str, Engine]:
+    """gammon's players judged: the engines of ``--players`` and ``--extra``."""
+    ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
+    engines = {
+        ("Engine()" if plies == "2" else f"Engine(plies={plies})"): Engine(plies=int(plies), evaluator=ev)
+        for plies in args.players
+    }
+    for extra in args.extra:
+        if extra == "2plain":
+            engines["2-ply plain filter"] = Engine(
+                settings=SearchSettings(plies=2, filters=PLAIN_FILTERS), evaluator=ev
+            )
+        else:
+            engines[f"Engine(plies={extra})"] = Engine(plies=int(extra), evaluator=ev)
+    return engines
+
+
+class Tally:
+    """Each player's loss on each decision, its blunders and its time, and the decisions' kinds."""
+
+    def __init__(self, names: list[str], boards: np.ndarray) -> None:
+        self.names = names
+        self.lost: dict[str, list[float]] = {n: [] for n in names}
+        self.blunders: dict[str, list[str]] = {n: [] for n in names}
+        self.seconds = dict.fromkeys(names, 0.0)
+        self.kinds: list[str] = []
+        # points the mover holds in the opponent's home board (0, 1, 2: two or more), all boards at once
+        self.held = np.minimum(anchors(boards)[:, 0], 2)
+        self.borne = borne_off_mask(
+            boards
+        )  # a side with a checker off and another out (the borne-off head's)
+
+    def add(
+        self,
+        p: Position,
+        dice: tuple[int, int],
+        chosen: dict[str, Play | Position],
+        best: float,
+        value: Callable[[Position], float],
+    ) -> None:
+        self.kinds.append(kind_of(p))
+        for name, play in chosen.items():
+            after = play if isinstance(play, Position) else play.after
+            self.lost[name].append(best - value(after))
+            if self.lost[name][-1] > BLUNDER:
+                shown = play if isinstance(play, Play) else f"(to {after.id})"
+                self.blunders[name].append(
+                    f"{p.id} {dice[0]}{dice[1]} {shown}: {1000 * self.lost[name][-1]:.0f} mEMG"
+                )
+
+    def report(self, n: int, heading: str, reference: str) -> None:
+        kinds = np.array(self.kinds[:n])
+        arrays = {name: np.array(self.lost[name][:n]) for name in self.names}
+        print(heading)
+        print(
+            f"{'player':<20}{'mean loss (mEMG)':>18}{'+- se':>7}{'contact':>9}{'crashed':>9}{'race':>7}"
+            f"{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}{'- ' + reference:>22}"
+        )
+        for name, arr in arrays.items():
+            se = 1000 * arr.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
+            by_kind = "".join(
+                f"{1000 * arr[kinds == k].mean():>{w}.2f}" if (kinds == k).any() else f"{'-':>{w}}"
+                for k, w in zip(KINDS, (9, 9, 7), strict=True)
+            )
+            diff = 1000 * (arr - arrays[reference])
+            paired = (
+                f"{diff.mean():+.2f} +- {diff.std(ddof=1) / np.sqrt(n):.2f}"
+                if name != reference and n > 1
+                else ""
+            )
+            print(
+                f"{name:<20}{1000 * arr.mean():>18.2f}{se:>7.2f}{by_kind}{int((arr > BLUNDER).sum()):>17}"
+                f"{(arr < 1e-9).mean():>12.1%}{1000 * self.seconds[name] / n:>9.1f}ms{paired:>22}"
+            )
+        counts = ", ".join(f"{int((kinds == k).sum())} {k}" for k in KINDS)
+        print(
+            f"({counts} decisions; mEMG = millipoints of cubeless money equity; last column: the mean "
+            f"difference from {reference} on the same decisions, with its standard error)"
+        )
+        contact = kinds != "race"
+        groups = [(f"{k}{'+' if k == 2 else ''}", contact & (self.held[:n] == k)) for k in (0, 1, 2)]
+        print(
+            "contact decisions (crashed included) by the points the mover holds in the opponent's home "
+            "board: " + "; ".join(f"{label}: {int(mask.sum())}" for label, mask in groups)
+        )
+        for name, arr in arrays.items():
+            print(
+                f"  {name:<18}"
+                + "".join(
+                    f"{label:>4}: {1000 * arr[mask].mean():6.2f}" for label, mask in groups if mask.any()
+                )
+            )
+        off_out = contact & self.borne[:n]
+        if off_out.any():
+            print(
+                f"contact decisions where a side has a checker off and another out: {int(off_out.sum())}; "
+                + "; ".join(f"{name} {1000 * arr[off_out].mean():.2f}" for name, arr in arrays.items())
+            )
+        sys.stdout.flush()
+
+
+def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--set", choices=["selfplay", "wildbg"], default="selfplay")
+    parser.add_argument("--set", choices=[*SETS, "wildbg"], default="selfplay")
+    parser.add_argument("--judge", type=int, choices=[2, 3], default=2, help="the judge's plies")
     parser.add_argument("--decisions", type=int, default=None)
     parser.add_argument("--seed", type=int, default=1, help="roll seed for --set wildbg")
     parser.add_argument("--report-every", type=int, default=500)
@@ -69,117 +214,55 @@ def main() -> None:
     parser.add_argument(
         "--weights", type=Path, default=None, help="a weights file instead of the shipped net"
     )
-    args = parser.parse_args()
-    if args.set == "selfplay":
-        work = [(d.position, d.dice) for d in read_judge_set()][: args.decisions]
-        source = "judge set: GNU Backgammon 0-ply self-play with noise"
+    return parser.parse_args()
+
+
+def main() -> None:
+    args = parse_args()
+    if args.set in SETS:
+        work = [(d.position, d.dice) for d in read_judge_set(SETS[args.set])][: args.decisions]
+        source = f"{SETS[args.set].name}: GNU Backgammon 0-ply self-play with noise"
     else:
         work = decisions(args.decisions or 2000, args.seed)
         source = f"wildbg positions, seeded rolls {args.seed}"
-    cube = gnubg.cubeinfo()
-    cube["jacoby"] = 0
-    ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
-    ctx0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
-    ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
-    engines = {
-        ("Engine()" if plies == "2" else f"Engine(plies={plies})"): Engine(plies=int(plies), evaluator=ev)
-        for plies in args.players
-    }
-    for extra in args.extra:
-        if extra == "2plain":
-            engines["2-ply plain filter"] = Engine(
-                settings=SearchSettings(plies=2, filters=PLAIN_FILTERS), evaluator=ev
-            )
-        else:
-            engines[f"Engine(plies={extra})"] = Engine(plies=int(extra), evaluator=ev)
-    names = [*engines, "gnubg 0-ply"]
-    first = next(iter(engines.values()))
-    lost: dict[str, list[float]] = {n: [] for n in names}
-    blunders: dict[str, list[str]] = {n: [] for n in names}
-    seconds = dict.fromkeys(names, 0.0)
-    cache: dict[str, float] = {}
-
-    def judged(after: Position) -> float:
-        """The mover's 2-ply cubeless equity of a play with this result."""
-        key = after.id
-        if key not in cache:
-            cache[key] = -gnubg.evaluate(after.to_gnubg_board(), cube, ctx2)[5]
-        return cache[key]
-
-    contact: list[bool] = []
-    # points the mover holds in the opponent's home board (0, 1, 2: two or more), all boards at once
-    boards = np.array([p.board for p, _ in work], dtype=np.int8).reshape(-1, 26)
-    held = np.minimum(anchors(boards)[:, 0], 2)
-    borne = borne_off_mask(boards)  # a side with a checker off and another out (the borne-off head's)
+    judge = Gnubg(args.judge)
+    engines = make_players(args)
+    gnubg_players = ["gnubg 0-ply", *(["gnubg 2-ply"] if args.judge == 3 else [])]
+    reference = gnubg_players[-1]
+    tally = Tally(
+        [*engines, *gnubg_players], np.array([p.board for p, _ in work], dtype=np.int8).reshape(-1, 26)
+    )
+    evaluator = next(iter(engines.values())).evaluator
     start = time.perf_counter()
 
     def report(n: int) -> None:
-        print(
-            f"{n} decisions ({source}); reference: GNU Backgammon 2-ply cubeless; evaluator: "
-            f"{type(first.evaluator).__name__} {args.weights or '(shipped)'}; "
-            f"{time.perf_counter() - start:.0f} s"
+        tally.report(
+            n,
+            f"{n} decisions ({source}); reference: GNU Backgammon {args.judge}-ply cubeless; evaluator: "
+            f"{type(evaluator).__name__} {args.weights or '(shipped)'}; {time.perf_counter() - start:.0f} s",
+            reference,
         )
-        is_contact = np.array(contact[:n])
-        arrays = {name: np.array(lost[name][:n]) for name in names}
-        print(
-            f"{'player':<20}{'mean loss (mEMG)':>18}{'+- se':>7}{'contact':>9}{'race':>7}"
-            f"{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}"
-        )
-        for name, arr in arrays.items():
-            se = 1000 * arr.std(ddof=1) / np.sqrt(n) if n > 1 else float("nan")
-            print(
-                f"{name:<20}{1000 * arr.mean():>18.2f}{se:>7.2f}{1000 * arr[is_contact].mean():>9.2f}"
-                f"{1000 * arr[~is_contact].mean():>7.2f}{int((arr > BLUNDER).sum()):>17}"
-                f"{(arr < 1e-9).mean():>12.1%}{1000 * seconds[name] / n:>9.1f}ms"
-            )
-        print(
-            f"({int(is_contact.sum())} contact and {int((~is_contact).sum())} race decisions; mEMG = "
-            "millipoints of cubeless money equity; targets: Engine(plies=0) <= 3.0, Engine() <= 1.5, "
-            "blunders <= gnubg 0-ply's)"
-        )
-        groups = [(f"{k}{'+' if k == 2 else ''}", is_contact & (held[:n] == k)) for k in (0, 1, 2)]
-        print(
-            "contact decisions by the points the mover holds in the opponent's home board: "
-            + "; ".join(f"{label}: {int(mask.sum())}" for label, mask in groups)
-        )
-        for name, arr in arrays.items():
-            print(
-                f"  {name:<18}"
-                + "".join(
-                    f"{label:>4}: {1000 * arr[mask].mean():6.2f}" for label, mask in groups if mask.any()
-                )
-            )
-        off_out = is_contact & borne[:n]
-        if off_out.any():
-            print(
-                f"contact decisions where a side has a checker off and another out: {int(off_out.sum())}; "
-                + "; ".join(f"{name} {1000 * arr[off_out].mean():.2f}" for name, arr in arrays.items())
-            )
-        sys.stdout.flush()
 
     for k, (p, dice) in enumerate(work, 1):
-        contact.append(not p.is_race())
         plays = p.legal_plays(dice)
-        chosen: dict[str, Play] = {}
+        chosen: dict[str, Play | Position] = {}
         for name, engine in engines.items():
             t = time.perf_counter()
             play = engine.best_play(p, dice)
-            assert play is not None  # the judge set holds decisions with two or more legal plays
+            assert play is not None  # the judge sets hold decisions with two or more legal plays
             chosen[name] = play
-            seconds[name] += time.perf_counter() - t
+            tally.seconds[name] += time.perf_counter() - t
         t = time.perf_counter()
-        zero = [-gnubg.evaluate(play.after.to_gnubg_board(), cube, ctx0)[5] for play in plays]
-        seconds["gnubg 0-ply"] += time.perf_counter() - t
-        chosen["gnubg 0-ply"] = plays[int(np.argmax(zero))]
-        top = gnubg.findbestmoves(p.to_gnubg_board(), cube, ctx2, dice)[0]
-        reference = None if len(top["move"]) % 2 else p.after_gnubg_move(top["move"])  # odd: cut at a 0
-        if reference is None:  # cut tuple: the legal play whose 2-ply score is gnubg's
-            reference = min((pl.after for pl in plays), key=lambda a: abs(judged(a) - top["score"]))
-        best = max(judged(reference), *(judged(a.after) for a in chosen.values()))
-        for name, play in chosen.items():
-            lost[name].append(best - judged(play.after))
-            if lost[name][-1] > BLUNDER:
-                blunders[name].append(f"{p.id} {dice[0]}{dice[1]} {play}: {1000 * lost[name][-1]:.0f} mEMG")
+        chosen["gnubg 0-ply"] = judge.zero_ply_choice(plays)
+        tally.seconds["gnubg 0-ply"] += time.perf_counter() - t
+        if args.judge == 3:
+            t = time.perf_counter()
+            chosen["gnubg 2-ply"] = judge.choice(p, dice, plays, 2)
+            tally.seconds["gnubg 2-ply"] += time.perf_counter() - t
+        own = judge.choice(p, dice, plays, args.judge)
+        afters = [c if isinstance(c, Position) else c.after for c in chosen.values()]
+        best = max(judge.value(own), *(judge.value(a) for a in afters))
+        tally.add(p, dice, chosen, best, judge.value)
         if k % 100 == 0:
             print(f"  {k} decisions, {time.perf_counter() - start:.0f} s", file=sys.stderr)
         if k % args.report_every == 0 and k < len(work):
@@ -187,7 +270,7 @@ def main() -> None:
 
     report(len(work))
     if args.blunders:
-        for name, found in blunders.items():
+        for name, found in tally.blunders.items():
             print(f"{name}: {len(found)} blunders > 80 mEMG (Position ID, dice, play, loss)")
             for line in found:
                 print(f"  {line}")

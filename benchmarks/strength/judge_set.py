@@ -1,8 +1,9 @@
 """The judge set: checker-play decisions (position + roll) for ``benchmarks/strength/judge.py``.
 
-The file (``benchmarks/data/judge_set.tsv``, written by ``benchmarks/strength/make_judge_set.py``) is one
-decision a line, tab-separated: GNU Backgammon Position ID (player on roll to move), the two dice,
-``contact`` or ``race``; ``#`` lines are comments. It holds positions only, never gnubg's answers.
+The files (``benchmarks/data/judge_set.tsv`` and ``judge_set_classes.tsv``, written by
+``benchmarks/strength/make_judge_set.py``) are one decision a line, tab-separated: GNU Backgammon
+Position ID (player on roll to move), the two dice, its kind (``contact``, ``crashed`` or ``race``,
+:func:`kind_of`); ``#`` lines are comments. They hold positions only, never gnubg's answers.
 """
 
 from __future__ import annotations
@@ -18,37 +19,62 @@ from gammon.dice import parse_dice
 from gammon.errors import InvalidNotationError, InvalidPositionError
 
 JUDGE_SET = DATA / "judge_set.tsv"
-KINDS = ("contact", "race")
+CLASSES_SET = DATA / "judge_set_classes.tsv"
+KINDS = ("contact", "crashed", "race")
+CRASHED_AT = 6  # a side with at most this many checkers still in play (GNU Backgammon's class)
 
 
 class Decision(NamedTuple):
-    """One checker-play decision: the position (mover on roll), its roll, contact or race."""
+    """One checker-play decision: the position (mover on roll), its roll, its kind (:data:`KINDS`)."""
 
     position: Position
     dice: tuple[int, int]
-    contact: bool
+    kind: str
+
+    @property
+    def contact(self) -> bool:
+        """Contact (crashed included), not a race."""
+        return self.kind != "race"
 
     def line(self) -> str:
         """The decision as a judge-set line (no newline)."""
-        return f"{self.position.id}\t{self.dice[0]}{self.dice[1]}\t{KINDS[not self.contact]}"
+        return f"{self.position.id}\t{self.dice[0]}{self.dice[1]}\t{self.kind}"
 
 
-def kind_of(position: Position) -> bool:
-    """True for a contact position, False for a race (the set's ``contact`` column)."""
-    return not position.is_race()
+def crashed(position: Position) -> bool:
+    """A contact position where a side has crashed: at most :data:`CRASHED_AT` of its checkers still
+    in play, not counting those buried on its 1 and 2 points, as GNU Backgammon classes positions
+    (its nets have a third one for them; tests/test_judge_set.py checks the class against its own)."""
+    for side in position.to_gnubg_board():  # each side's checkers from its own 1 point, bar last
+        total, ace, two = sum(side), side[0], side[1]
+        if ace > 1:  # the 1 point's checkers are buried, and then all but one on the 2 point
+            in_play = min(total - ace, total - ace - two + 1 if two > 1 else total)
+        else:  # all but one on the 2 point
+            in_play = total - max(two - 1, 0)
+        if total <= CRASHED_AT or in_play <= CRASHED_AT:
+            return True
+    return False
+
+
+def kind_of(position: Position) -> str:
+    """The kind of a decision's position: ``race``, ``crashed`` (see :func:`crashed`) or ``contact``."""
+    if position.is_race():
+        return "race"
+    return "crashed" if crashed(position) else "contact"
 
 
 def parse_line(text: str) -> Decision:
     """One judge-set line; the kind column must agree with the position."""
     fields = text.strip().split("\t")
     if len(fields) != 3 or fields[2] not in KINDS:
-        raise InvalidNotationError(f"a judge-set line is 'ID<tab>dice<tab>contact|race', got {text[:80]!r}")
+        raise InvalidNotationError(
+            f"a judge-set line is 'ID<tab>dice<tab>contact|crashed|race', got {text[:80]!r}"
+        )
     position = Position.from_id(fields[0])
     dice = parse_dice(fields[1])
-    contact = fields[2] == "contact"
-    if contact != kind_of(position):
+    if fields[2] != kind_of(position):
         raise InvalidPositionError(f"{fields[0]!r} is marked {fields[2]} but is not: {text[:80]!r}")
-    return Decision(position, (dice[0], dice[1]), contact)
+    return Decision(position, (dice[0], dice[1]), fields[2])
 
 
 def read_judge_set(path: Path = JUDGE_SET) -> list[Decision]:
@@ -60,26 +86,36 @@ def read_judge_set(path: Path = JUDGE_SET) -> list[Decision]:
     return out
 
 
-def interleave(decisions: Sequence[Decision]) -> list[Decision]:
-    """Contact and race decisions alternating (each in its own order) while both last, so that a
-    prefix of any length keeps both kinds."""
-    contact = [d for d in decisions if d.contact]
-    race = [d for d in decisions if not d.contact]
+def interleave(
+    decisions: Sequence[Decision], kinds: Sequence[Sequence[str]] = (("contact", "crashed"), ("race",))
+) -> list[Decision]:
+    """The decisions of each group of ``kinds`` alternating (each group in its own order) while the
+    groups last, so that a prefix of any length keeps every group."""
+    groups = [[d for d in decisions if d.kind in group] for group in kinds]
     out: list[Decision] = []
-    for i in range(max(len(contact), len(race))):
-        out.extend(kind[i] for kind in (contact, race) if i < len(kind))
+    for i in range(max(map(len, groups), default=0)):
+        out.extend(group[i] for group in groups if i < len(group))
     return out
 
 
-def sample(pool: Iterable[Decision], contact: int, race: int, rng: random.Random) -> list[Decision]:
+def sample(
+    pool: Iterable[Decision], contact: int, race: int, rng: random.Random, crashed: int = 0
+) -> list[Decision]:
     """``contact`` contact and ``race`` race decisions drawn without replacement from ``pool``, each
     (position, dice) at most once (a roll's two orders are one decision), fewer where the pool
-    lacks them; the result interleaved (see :func:`interleave`)."""
+    lacks them; the result interleaved (see :func:`interleave`). With ``crashed``, that many
+    crashed decisions are drawn apart, the ``contact`` ones then from the others, and the three
+    kinds alternate; without, crashed decisions count as contact."""
     distinct: dict[tuple[str, tuple[int, int]], Decision] = {}
     for d in pool:
         distinct.setdefault((d.position.id, (max(d.dice), min(d.dice))), d)
+    groups: list[tuple[int, tuple[str, ...]]] = (
+        [(contact, ("contact",)), (crashed, ("crashed",)), (race, ("race",))]
+        if crashed
+        else [(contact, ("contact", "crashed")), (race, ("race",))]
+    )
     chosen = []
-    for want, is_contact in ((contact, True), (race, False)):
-        kind = [d for d in distinct.values() if d.contact == is_contact]
+    for want, kinds in groups:
+        kind = [d for d in distinct.values() if d.kind in kinds]
         chosen.extend(rng.sample(kind, min(want, len(kind))))
-    return interleave(chosen)
+    return interleave(chosen, [kinds for _, kinds in groups])

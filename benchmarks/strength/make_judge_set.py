@@ -7,9 +7,13 @@ generator so the set is reproducible), the best noisy play is made, and with pro
 ``--random`` a uniformly random legal play instead. Noise makes the games reach the imperfect
 positions real play reaches. Every decision with at least two legal plays enters the pool; the set
 is ``--contact`` contact and ``--race`` race decisions drawn from it (distinct position and roll),
-contact and race alternating. Only positions and rolls are written, never gnubg's choices.
+contact and race alternating; with ``--crashed N``, N crashed decisions are drawn apart and the
+three kinds alternate (``judge_set_classes.tsv``, the set of ``judge.py --set classes``). Only
+positions and rolls are written, never gnubg's choices.
 
     python -m benchmarks.strength.make_judge_set [--games 600] [--contact 1800] [--race 1200] [--seed 1]
+    python -m benchmarks.strength.make_judge_set --games 3000 --contact 1500 --crashed 750 --race 750 \
+        --seed 2 --out benchmarks/data/judge_set_classes.tsv
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from pathlib import Path  # noqa: E402
 
 import gnubg  # noqa: E402
 
-from benchmarks.strength.judge_set import JUDGE_SET, Decision, kind_of, sample  # noqa: E402
+from benchmarks.strength.judge_set import JUDGE_SET, KINDS, Decision, kind_of, sample  # noqa: E402
 from gammon import Position  # noqa: E402
 
 
@@ -67,6 +71,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=600)
     parser.add_argument("--contact", type=int, default=1800)
     parser.add_argument("--race", type=int, default=1200)
+    parser.add_argument("--crashed", type=int, default=0, help="crashed ones drawn apart (0: as contact)")
     parser.add_argument("--noise", type=float, default=0.04, help="sd of the equity noise")
     parser.add_argument("--random", type=float, default=0.02, help="share of uniformly random plays")
     parser.add_argument("--seed", type=int, default=1)
@@ -75,22 +80,25 @@ def main() -> None:
     rng = random.Random(args.seed)
     start = time.perf_counter()
     pool = self_play(args.games, args.noise, args.random, rng)
-    chosen = sample(pool, args.contact, args.race, rng)
-    n_contact = sum(d.contact for d in chosen)
-    n_pool = sum(d.contact for d in pool)
+    chosen = sample(pool, args.contact, args.race, rng, crashed=args.crashed)
+    counts = ", ".join(f"{sum(d.kind == k for d in chosen)} {k}" for k in KINDS)
+    pool_counts = ", ".join(f"{sum(d.kind == k for d in pool)} {k}" for k in KINDS)
+    crashed = f" --crashed {args.crashed}" if args.crashed else ""
     header = [
-        f"# judge set: {len(chosen)} decisions ({n_contact} contact, {len(chosen) - n_contact} race) from "
+        f"# judge set: {len(chosen)} decisions ({counts}) from "
         f"{args.games} cubeless GNU Backgammon 0-ply self-play games, noise {args.noise}, "
         f"random plays {args.random}, seed {args.seed}",
         "# written by: python -m benchmarks.strength.make_judge_set "
-        f"--games {args.games} --contact {args.contact} --race {args.race} --noise {args.noise} "
+        f"--games {args.games} --contact {args.contact}{crashed} --race {args.race} --noise {args.noise} "
         f"--random {args.random} --seed {args.seed}",
-        "# position id (player on roll to move)\tdice\tcontact|race",
+        "# position id (player on roll to move)\tdice\tcontact|crashed|race",
     ]
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text("\n".join([*header, *(d.line() for d in chosen)]) + "\n")
-    print(f"pool {len(pool)} decisions ({n_pool} contact, {len(pool) - n_pool} race); wrote {len(chosen)} "
-          f"({n_contact} contact) to {args.out} in {time.perf_counter() - start:.0f} s")
+    print(
+        f"pool {len(pool)} decisions ({pool_counts}); wrote {len(chosen)} ({counts}) to {args.out} "
+        f"in {time.perf_counter() - start:.0f} s"
+    )
 
 
 if __name__ == "__main__":
