@@ -7,12 +7,19 @@ interleaved), each with one roll from a seeded generator, positions with fewer t
 skipped. The first ``--decisions`` time the 0-ply players; the next ``--default-decisions`` time
 Engine() and gnubg 2-ply (evalcontext as judge.py's reference: deterministic, pruning, default move
 filters), so that gnubg's evaluation cache holds nothing of them from the 0-ply passes; gammon's
-cache is emptied before each. The cold 0-ply passes turn about every ``--chunk`` decisions, as the
-2-ply ones on every decision. Targets: Engine(plies=0) <= 0.5x gnubg 0-ply's time (cold caches),
-Engine() <= 0.5x gnubg 2-ply's.
+cache is emptied before each. Before any timing both 0-ply players make ``--warmup`` other
+decisions (the set's last ones), so that the first timed ones do not pay for pages of code, nets
+and tables read for the first time, which is not the cost of a decision; gnubg's cache keeps what
+the warm-up put in it, gammon's is emptied. The cold 0-ply passes turn about every ``--chunk``
+decisions, as the 2-ply ones on every decision. Each ratio is given twice: by the clock, and by the
+CPU time of this process (``time.process_time``, every thread of it counted), which the other work
+of a shared machine does not lengthen: a cold 0-ply pass lasts a few hundredths of a second, less
+than the time slices the scheduler hands out at a load of 4, so its clock ratio is mostly the
+machine's load. Targets: Engine(plies=0) <= 0.5x gnubg 0-ply's
+time (cold caches), Engine() <= 0.5x gnubg 2-ply's.
 
     python -m benchmarks.speed.engine_speed [--set selfplay|wildbg] [--decisions 1000]
-        [--default-decisions 200] [--seed 1] [--weights FILE]
+        [--default-decisions 200] [--warmup 500] [--seed 1] [--weights FILE]
 """
 
 from __future__ import annotations
@@ -67,17 +74,19 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1, help="roll seed for --set wildbg")
     parser.add_argument("--repeat", type=int, default=3, help="runs of the warm 0-ply passes (best)")
     parser.add_argument("--chunk", type=int, default=50, help="decisions a turn, cold 0-ply passes")
+    parser.add_argument("--warmup", type=int, default=500, help="other decisions made before timing")
     parser.add_argument(
         "--weights", type=Path, default=None, help="a weights file instead of the shipped net"
     )
     args = parser.parse_args()
     total = args.decisions + args.default_decisions
     if args.set == "selfplay":
-        everything = [(d.position, d.dice) for d in read_judge_set()][:total]
+        whole = [(d.position, d.dice) for d in read_judge_set()]
         source = "judge set"
     else:
-        everything = decisions(total, args.seed)
+        whole = decisions(total + args.warmup, args.seed)
         source = f"wildbg positions, seeded rolls {args.seed}"
+    everything, warmup = whole[:total], whole[total:][-args.warmup :] if args.warmup else []
     work = everything[: args.decisions]
     boards = [(p.to_gnubg_board(), d) for p, d in work]
     cube = gnubg.cubeinfo()
@@ -90,6 +99,9 @@ def main() -> None:
     zero.best_play(*work[0])  # compile kernels, load the net
     default.best_play(*work[0])
     default_bearoff().kernel_tables(read=True)  # and read the bear-off database, as gnubg does its own
+    for p, d in warmup:
+        zero.best_play(p, d)
+        gnubg.findbestmove(p.to_gnubg_board(), cube, ctx0, d)
 
     def time_best(fn, repeat: int = args.repeat) -> float:
         best = float("inf")
@@ -111,10 +123,11 @@ def main() -> None:
     # that both meet the same load on a shared machine: a pass takes a tenth of a second.
     emptied(zero)
     t_cold = t_zero = 0.0
+    cpu = {"gnubg": 0.0, "gammon": 0.0}  # CPU seconds of this process: what the load does not add
     for k in range(0, len(work), args.chunk):
         order = ("gnubg", "gammon") if (k // args.chunk) % 2 == 0 else ("gammon", "gnubg")
         for who in order:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.process_time()
             if who == "gnubg":
                 for b, d in boards[k : k + args.chunk]:
                     gnubg.findbestmove(b, cube, ctx0, d)
@@ -123,6 +136,7 @@ def main() -> None:
                 for p, d in work[k : k + args.chunk]:
                     zero.best_play(p, d)
                 t_zero += time.perf_counter() - start
+            cpu[who] += time.process_time() - start_cpu
     t_warm = time_best(lambda: [gnubg.findbestmove(b, cube, ctx0, d) for b, d in boards])
     t_zero_warm = time_best(lambda: [zero.best_play(p, d) for p, d in work])
     n = len(work)
@@ -137,6 +151,10 @@ def main() -> None:
         f"time ratio Engine(0)/gnubg 0 (cold)  : {t_zero / t_cold:.2f}x (target <= 0.5x); "
         f"warm {t_zero_warm / t_warm:.2f}x"
     )
+    print(
+        f"CPU time ratio, the same cold passes : {cpu['gammon'] / cpu['gnubg']:.2f}x "
+        f"({1e6 * cpu['gammon'] / n:.0f} and {1e6 * cpu['gnubg'] / n:.0f} us a decision)"
+    )
     sample = everything[args.decisions :]
     print(f"{len(sample)} further decisions ({source}), one pass each, turn about (gnubg's cache cold):")
     players = [
@@ -150,11 +168,13 @@ def main() -> None:
     # Turn about on each decision, so that both players meet the same load on a shared machine.
     emptied(default)
     times: dict[str, list[float]] = {label: [] for label, _ in players}
+    cpu_s = dict.fromkeys(times, 0.0)
     for p, d in sample:
         for label, play in players:
-            t = time.perf_counter()
+            t, t_cpu = time.perf_counter(), time.process_time()
             play(p, d)
             times[label].append(time.perf_counter() - t)
+            cpu_s[label] += time.process_time() - t_cpu
     total_s = {}
     for label, _ in players:
         ms = 1000 * np.array(times[label])
@@ -167,6 +187,7 @@ def main() -> None:
         )
     first, second = players[0][0], players[1][0]
     print(f"time ratio Engine()/gnubg 2-ply      : {total_s[first] / total_s[second]:.2f}x (target <= 0.5x)")
+    print(f"CPU time ratio, the same passes      : {cpu_s[first] / cpu_s[second]:.2f}x")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
