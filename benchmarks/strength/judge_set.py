@@ -16,12 +16,12 @@ from typing import NamedTuple
 from benchmarks import DATA
 from gammon import Position
 from gammon.dice import parse_dice
+from gammon.engine.net.crashed import crashed_mask
 from gammon.errors import InvalidNotationError, InvalidPositionError
 
 JUDGE_SET = DATA / "judge_set.tsv"
 CLASSES_SET = DATA / "judge_set_classes.tsv"
 KINDS = ("contact", "crashed", "race")
-CRASHED_AT = 6  # a side with at most this many checkers still in play (GNU Backgammon's class)
 
 
 class Decision(NamedTuple):
@@ -42,18 +42,10 @@ class Decision(NamedTuple):
 
 
 def crashed(position: Position) -> bool:
-    """A contact position where a side has crashed: at most :data:`CRASHED_AT` of its checkers still
-    in play, not counting those buried on its 1 and 2 points, as GNU Backgammon classes positions
-    (its nets have a third one for them; tests/test_judge_set.py checks the class against its own)."""
-    for side in position.to_gnubg_board():  # each side's checkers from its own 1 point, bar last
-        total, ace, two = sum(side), side[0], side[1]
-        if ace > 1:  # the 1 point's checkers are buried, and then all but one on the 2 point
-            in_play = min(total - ace, total - ace - two + 1 if two > 1 else total)
-        else:  # all but one on the 2 point
-            in_play = total - max(two - 1, 0)
-        if total <= CRASHED_AT or in_play <= CRASHED_AT:
-            return True
-    return False
+    """A contact position where a side has crashed, as GNU Backgammon classes positions
+    (:func:`gammon.engine.net.crashed.crashed_mask`; tests/test_judge_set.py checks it against
+    gnubg's own class)."""
+    return bool(crashed_mask(position.as_array().reshape(1, 26))[0])
 
 
 def kind_of(position: Position) -> str:

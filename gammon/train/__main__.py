@@ -123,6 +123,9 @@ def _add_label(sub: argparse._SubParsersAction) -> None:
     lb.add_argument("--contact-only", action="store_true", help="leave the races out")
     lb.add_argument("--race-only", action="store_true", help="keep only the races (for the race net)")
     lb.add_argument(
+        "--crashed-only", action="store_true", help="keep only crashed positions (few checkers left in play)"
+    )
+    lb.add_argument(
         "--explore",
         type=float,
         default=0.0,
@@ -390,6 +393,7 @@ def _label(args: argparse.Namespace) -> None:
             explore=args.explore,
             contact_only=args.contact_only,
             race_only=args.race_only,
+            crashed_only=args.crashed_only,
             min_anchors=args.min_anchors,
             win_window=None if args.win_window is None else tuple(args.win_window),
             alternatives=args.alternatives,

@@ -55,6 +55,7 @@ SOURCES: dict[str, dict[str, Any]] = {
     "contact": {"contact_only": True},
     "holding": {"contact_only": True, "min_anchors": 1},  # a side holds a point of the other's home
     "window": {"contact_only": True, "win_window": (0.55, 0.97)},  # a double is close or real
+    "crashed": {"contact_only": True, "crashed_only": True},  # a side has few checkers left in play
 }
 _GAMES_A_BATCH = 32
 _MAX_BATCHES = 200

@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from gammon.engine.engine import Engine, default_bearoff
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import anchors, race_mask
 from gammon.engine.net.neural import NeuralEvaluator, consistent
 from gammon.engine.net.npz import load_npz
@@ -166,6 +167,8 @@ class Sampling:
     search is least to be trusted. ``win_window`` (lo, hi) keeps the positions where the player on
     roll wins with a 0-ply chance (of the net) in [lo, hi]: a cube window (0.55, 0.97) keeps the
     positions where a double is close or real, the ones whose probabilities the cube depends on.
+    ``crashed_only`` keeps the crashed positions (:func:`gammon.engine.net.crashed.crashed_mask`),
+    where a side has few checkers left in play.
     ``alternatives`` replaces each position, before those filters, by the boards after its
     ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`); ``min_anchors`` then
     keeps all of a roll's plays where the position it is played in qualifies. ``set_up`` (a number
@@ -181,12 +184,14 @@ class Sampling:
     win_window: tuple[float, float] | None = None
     alternatives: int = 0
     set_up: int = 0
+    crashed_only: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.explore <= 1.0:
             raise ValueError(f"explore must be a probability, got {self.explore!r}")
-        if self.contact_only and self.race_only:
-            raise ValueError("contact_only and race_only leave nothing: choose one")
+        for other in ("contact_only", "crashed_only"):
+            if self.race_only and getattr(self, other):
+                raise ValueError(f"{other} and race_only leave nothing: choose one")
         if not 0 <= self.min_anchors <= 6:
             raise ValueError(f"min_anchors must be 0-6 points, got {self.min_anchors!r}")
         if self.win_window is not None:
@@ -200,6 +205,8 @@ class Sampling:
         if self.alternatives:
             played += f", the boards after the {self.alternatives} best 0-ply plays of a roll"
         only = ", contact only" if self.contact_only else ", races only" if self.race_only else ""
+        if self.crashed_only:
+            only += ", crashed only"
         if self.min_anchors:
             only += f", a side holding {self.min_anchors}+ anchors"
         if self.win_window is not None:
@@ -241,6 +248,8 @@ def _positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarray, np.
         keep &= ~race_mask(boards)
     if s.race_only:
         keep &= race_mask(boards)
+    if s.crashed_only:
+        keep &= crashed_mask(boards)
     if s.min_anchors:
         keep &= holding[decisions]
     if s.win_window is not None:

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from gammon.engine.engine import Engine, default_bearoff
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
 from gammon.engine.net.neural import CubeHead, NeuralEvaluator, consistent
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
@@ -498,6 +499,17 @@ def test_min_anchors_keeps_exactly_the_positions_of_a_holding_or_back_game() -> 
         assert 0 < len(kept) < len(every)
     with pytest.raises(ValueError, match="min_anchors must be 0-6 points, got 7"):
         self_play_positions(ev, Sampling(1, 2, 5, min_anchors=7))
+
+
+def test_crashed_only_keeps_exactly_the_crashed_positions_of_the_games() -> None:
+    ev = _net(8)
+    every = self_play_positions(ev, Sampling(20, 1, 5, contact_only=True, explore=0.3))
+    kept = self_play_positions(ev, Sampling(20, 1, 5, contact_only=True, explore=0.3, crashed_only=True))
+    assert np.array_equal(kept, every[crashed_mask(every)])
+    assert 0 < len(kept) < len(every)
+    assert "crashed only" in Sampling(20, crashed_only=True).describe()
+    with pytest.raises(ValueError, match="crashed_only and race_only leave nothing"):
+        Sampling(1, race_only=True, crashed_only=True)
 
 
 def test_min_anchors_with_alternatives_keeps_every_play_of_a_holding_position() -> None:
