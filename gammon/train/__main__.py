@@ -308,6 +308,14 @@ def _add_cube_head(sub: argparse._SubParsersAction) -> None:
         help="start from the head the net has, and hold the fit near it (more rollouts "
         "added to those it was fitted on)",
     )
+    ch.add_argument(
+        "--win-window",
+        type=float,
+        nargs=2,
+        metavar=("LO", "HI"),
+        help="fit only the positions whose player on roll wins with the net's 0-ply chance in "
+        "LO-HI (e.g. 0.55 0.97: a campaign's folder holds every source's positions)",
+    )
     ch.set_defaults(run=_cube_head)
 
 
@@ -461,7 +469,11 @@ def _fit(args: argparse.Namespace) -> None:
 
 def _cube_head(args: argparse.Namespace) -> None:
     head_settings = CubeHeadSettings(
-        lam=args.lam, steps=args.steps, holdout=args.holdout, from_head=args.from_head
+        lam=args.lam,
+        steps=args.steps,
+        holdout=args.holdout,
+        from_head=args.from_head,
+        win_window=None if args.win_window is None else tuple(args.win_window),
     )
     fitted, fit_report = fit_cube_head(
         _weights(args.resume), _label_files(args.labels), head_settings, borne=args.borne

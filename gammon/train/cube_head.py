@@ -36,14 +36,16 @@ import numpy as np
 from gammon.engine.net.encode import borne_off_mask, encode, race_mask
 from gammon.engine.net.neural import CubeHead, NeuralEvaluator, sigmoid
 from gammon.train.batch_fit import adam_step, cross_entropy
-from gammon.train.labels import LabelSet
+from gammon.train.labels import LabelSet, check_win_window, in_win_window
 
 
 @dataclass(frozen=True)
 class CubeHeadSettings:
     """``lam``: L2 pull towards the net's own output layer (with ``from_head``, towards the head
     it has); ``steps`` and ``lr``: full-batch Adam; ``holdout``: share of the positions held out
-    (drawn with ``seed``) to report the fit."""
+    (drawn with ``seed``) to report the fit; ``win_window`` (lo, hi): only the positions whose
+    player on roll wins with the net's 0-ply chance in it (a label campaign's folder holds every
+    source's positions, and the head serves the cube window)."""
 
     lam: float = 1e-4
     steps: int = 300
@@ -51,8 +53,11 @@ class CubeHeadSettings:
     holdout: float = 0.2
     seed: int = 1
     from_head: bool = False
+    win_window: tuple[float, float] | None = None
 
     def __post_init__(self) -> None:
+        if self.win_window is not None:
+            check_win_window(self.win_window, "win_window")
         if self.lam < 0 or self.steps < 1 or self.lr <= 0 or not 0 <= self.holdout < 1:
             raise ValueError(
                 f"a cube head fit needs lam >= 0, steps >= 1, lr > 0 and 0 <= holdout < 1, got {self!r}"
@@ -111,12 +116,15 @@ def fit_cube_head(
     checker while another is still out (:func:`gammon.engine.net.encode.borne_off_mask`), which set-up
     positions have and play all but never reaches (``label --set-up``); otherwise, where ``ev`` has
     a borne-off head, the cube head is fitted to the other contact positions. With
-    ``settings.from_head`` the fit starts from (and is held near) the head ``ev`` has."""
+    ``settings.win_window``, only those in the window are. With ``settings.from_head`` the fit
+    starts from (and is held near) the head ``ev`` has."""
     contact = ~race_mask(labels.boards)
     if borne:
         contact &= borne_off_mask(labels.boards)
     elif ev.borne_head is not None:
         contact &= ~borne_off_mask(labels.boards)
+    if settings.win_window is not None:
+        contact[contact] = in_win_window(ev, labels.boards[contact], settings.win_window)
     boards, targets = labels.boards[contact], labels.targets[contact].astype(np.float64)
     if len(boards) < 2:
         what = "borne-off" if borne else "contact"

@@ -1,8 +1,10 @@
 """The 0-ply analyses of two real matches and two money games are those the analysis gave before
 its cube equities were valued in batches (``Stakes.equities``): the same JSON, bit for bit
 (``data/zero_ply_analyses.json``: each one's SHA-256, with its error and luck totals to show how far
-a change went). The kernels' last bits depend on the CPU they are compiled for, so the check runs
-where the shipped precompiled kernels are in use (tests/test_precompile.py checks that they are)."""
+a change went). They depend on the shipped weights' cube head too, and were written again when it
+was fitted again (docs/training.md, step 23): the errors moved, the luck did not. The kernels' last
+bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
+kernels are in use (tests/test_precompile.py checks that they are)."""
 
 from __future__ import annotations
 

@@ -124,6 +124,50 @@ def test_from_head_starts_from_the_head_the_net_has_and_holds_the_fit_near_it(ne
         fit_cube_head(net, labels, settings)
 
 
+def test_win_window_fits_only_the_positions_in_it(net: NeuralEvaluator, tmp_path: Path) -> None:
+    labels = _labels(net)
+    win = net.evaluate(labels.boards)[:, 0]
+    lo, hi = (float(x) for x in np.quantile(win, [0.25, 0.75]))
+    inside = (win >= lo) & (win <= hi)
+    settings = CubeHeadSettings(steps=50, holdout=0.0, win_window=(lo, hi))
+    fitted, report = fit_cube_head(net, labels, settings)
+    assert report.positions == inside.sum() < len(labels)
+    # the same head as a fit of those positions alone
+    alone, _ = fit_cube_head(net, labels.select(inside), CubeHeadSettings(steps=50, holdout=0.0))
+    assert fitted.cube_head is not None and alone.cube_head is not None
+    assert np.array_equal(fitted.cube_head.w2, alone.cube_head.w2)
+    with pytest.raises(ValueError, match="win_window"):
+        CubeHeadSettings(win_window=(0.9, 0.5))
+    with pytest.raises(ValueError, match="contact positions"):
+        fit_cube_head(net, labels, CubeHeadSettings(win_window=(1.0, 1.0)))
+    np.savez(
+        tmp_path / "rollouts.npz",
+        boards=labels.boards,
+        targets=labels.targets,
+        label_format=LABEL_FORMAT,
+        description="shifted",
+    )
+    net.save(tmp_path / "net.npz")
+    args = ["cube-head", "--resume", str(tmp_path / "net.npz"), "--labels", str(tmp_path / "rollouts.npz")]
+    main(
+        [
+            *args,
+            "--out",
+            str(tmp_path / "w.npz"),
+            "--steps",
+            "50",
+            "--holdout",
+            "0",
+            "--win-window",
+            str(lo),
+            str(hi),
+        ]
+    )
+    headed = NeuralEvaluator.load(tmp_path / "w.npz")
+    assert headed.cube_head is not None
+    assert np.allclose(headed.cube_head.w2, alone.cube_head.w2)
+
+
 def test_races_have_no_head(net: NeuralEvaluator) -> None:
     race = Position.from_id(RACE).as_array()[None, :]
     labels = _labels(net)
