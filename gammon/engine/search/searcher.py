@@ -27,9 +27,17 @@ from gammon.engine.bearoff.one_sided import NO_TABLES as _NO_TABLES
 from gammon.engine.bearoff.one_sided import BearoffDatabase, is_bearoff_board
 from gammon.engine.bearoff.two_sided import covered
 from gammon.engine.net.evaluator import Evaluator, cubeless_equity, flip_probabilities
-from gammon.engine.search.leaves import NEEDS_BEAROFF, best_children, leaf_batch
+from gammon.engine.search.leaves import (
+    CHOSEN,
+    GAME_OVER,
+    NEEDS_BEAROFF,
+    best_children,
+    choose_play,
+    leaf_batch,
+)
 from gammon.engine.search.leaves import best_play as leaves_best_play
 from gammon.engine.search.rolls import ROLL_WEIGHTS, ROLLS
+from gammon.errors import InvalidPositionError
 from gammon.movegen import generate_all, generate_arrays
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
 from gammon.primitives import BACKGAMMON, GAMMON
@@ -376,6 +384,32 @@ class Searcher:
         if len(after) <= 1:
             return after, steps, len(after) - 1
         return after, steps, int(np.argmin(cubeless_equity(self.leaf(after))))
+
+    def chosen_play(
+        self, board: np.ndarray, dice: tuple[int, int]
+    ) -> tuple[list[list[int]], list[int]] | None:
+        """The play :meth:`best_play` finds best, alone: ``(steps, after)``, its (from, to) steps and
+        the board after it (seen from the opponent) as lists (as :meth:`gammon.play.Play.from_kernel`
+        takes them); None when there is no play; InvalidPositionError when the game is over (a side
+        has no checker on the board). The hot path of 0-ply play: the compiled search hands back
+        numbers, not the arrays of every play."""
+        if not self._compiled:
+            if not ((board > 0).any() and (board < 0).any()):
+                raise InvalidPositionError("the game is over: nothing to play")
+            after, steps, best = self.best_play(board, dice)
+            return None if best < 0 else (steps[best].tolist(), after[best].tolist())
+        # a writable copy: numba compiles every kernel again for a read-only Position.as_array()
+        b = board.copy() if board.dtype == np.int8 else np.require(board, np.int8, ["C", "W"])
+        out = np.empty(CHOSEN, dtype=np.int8)
+        count = choose_play(b, dice[0], dice[1], self._ctx(), out)
+        if count == NEEDS_BEAROFF:
+            count = choose_play(b, dice[0], dice[1], self._ctx(read=True), out)
+        if count <= 0:
+            if count == GAME_OVER:
+                raise InvalidPositionError("the game is over: nothing to play")
+            return None
+        chosen = out.tolist()
+        return [chosen[i : i + 2] for i in range(26, 26 + 2 * chosen[34], 2)], chosen[:26]
 
     def _known_best_children(self, boards: np.ndarray,
                              known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
