@@ -42,6 +42,8 @@ from gammon.movegen import generate_all, generate_arrays
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
 from gammon.primitives import BACKGAMMON, GAMMON
 
+_INT8 = np.dtype(np.int8)  # numpy's own (one object): ``is`` tells an int8 array at no cost
+
 
 @dataclass(frozen=True)
 class MoveFilter:
@@ -399,7 +401,7 @@ class Searcher:
             after, steps, best = self.best_play(board, dice)
             return None if best < 0 else (steps[best].tolist(), after[best].tolist())
         # a writable copy: numba compiles every kernel again for a read-only Position.as_array()
-        b = board.copy() if board.dtype == np.int8 else np.require(board, np.int8, ["C", "W"])
+        b = board.copy() if board.dtype is _INT8 else np.require(board, np.int8, ["C", "W"])
         out = np.empty(CHOSEN, dtype=np.int8)
         count = choose_play(b, dice[0], dice[1], self._ctx(), out)
         if count == NEEDS_BEAROFF:
@@ -409,7 +411,10 @@ class Searcher:
                 raise InvalidPositionError("the game is over: nothing to play")
             return None
         chosen = out.tolist()
-        return [chosen[i : i + 2] for i in range(26, 26 + 2 * chosen[34], 2)], chosen[:26]
+        n = chosen[34]
+        if n == 2:  # the usual play, without a loop (this costs as much as searching a small roll)
+            return [chosen[26:28], chosen[28:30]], chosen[:26]
+        return [chosen[i : i + 2] for i in range(26, 26 + 2 * n, 2)], chosen[:26]
 
     def _known_best_children(self, boards: np.ndarray,
                              known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
