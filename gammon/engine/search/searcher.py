@@ -403,9 +403,15 @@ class Searcher:
         # a writable copy: numba compiles every kernel again for a read-only Position.as_array()
         b = board.copy() if board.dtype is _INT8 else np.require(board, np.int8, ["C", "W"])
         out = np.empty(CHOSEN, dtype=np.int8)
-        count = choose_play(b, dice[0], dice[1], self._ctx(), out)
-        if count == NEEDS_BEAROFF:
-            count = choose_play(b, dice[0], dice[1], self._ctx(read=True), out)
+        ev: Any = self.evaluator
+        net = ev.play_arrays()[0]
+        cache = ev.cache.arrays()
+        bearoff = self.bearoff
+        use = bearoff is not None
+        tables = bearoff.kernel_tables() if bearoff is not None else _NO_TABLES
+        count = choose_play(b, dice[0], dice[1], net, cache, tables, use, out)
+        if count == NEEDS_BEAROFF and bearoff is not None:
+            count = choose_play(b, dice[0], dice[1], net, cache, bearoff.kernel_tables(read=True), use, out)
         if count <= 0:
             if count == GAME_OVER:
                 raise InvalidPositionError("the game is over: nothing to play")
