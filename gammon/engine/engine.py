@@ -131,7 +131,7 @@ class Engine:
         """The best legal play for ``dice`` (by default the Situation's), or None when there is no
         legal play."""
         position, dice = _position_and_dice(decision, dice, "a play")
-        if self.plies == 0:
+        if self.settings.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
             try:  # the search checks that the game is in play: here that costs more than its search

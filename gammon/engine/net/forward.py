@@ -396,7 +396,8 @@ def net_outputs(board, net, heads, state, cache, with_head):
             else:
                 outputs(f, nh, hw2, _Y_HEAD)
         if keys.shape[0]:
-            cache_key(board, PLAY, key)
+            if with_head:  # (without, the key is still the board's from cache_find)
+                cache_key(board, PLAY, key)
             cache_store(keys, values, stats, key, f, _Y)
             if with_head:
                 key[3] ^= np.uint64(PLAY ^ CUBE) << np.uint64(16)
