@@ -140,8 +140,9 @@ def best_in_groups(equity, starts):
 
 
 NET, TERMINAL, BEAROFF = 0, 1, 2
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
-                dtype=np.uint64)
+_MIX = np.array(
+    [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93], dtype=np.uint64
+)
 
 
 @njit(cache=True)
@@ -237,7 +238,8 @@ def _store_sanitized(out, kinds, probs, inverse):
         k += 1
         p = probs[inverse[k]]
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            p[0], p[1], p[2], p[3], p[4])
+            p[0], p[1], p[2], p[3], p[4]
+        )
 
 
 def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
@@ -422,8 +424,7 @@ class Searcher:
             return [chosen[26:28], chosen[28:30]], chosen[:26]
         return [chosen[i : i + 2] for i in range(26, 26 + 2 * n, 2)], chosen[:26]
 
-    def _known_best_children(self, boards: np.ndarray,
-                             known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
+    def _known_best_children(self, boards: np.ndarray, known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`best_children`, reading and filling ``known``, so that a board met again is not
         searched again."""
         keys = [b.tobytes() for b in boards]
@@ -432,11 +433,12 @@ class Searcher:
             children, probs = self.best_children(boards[new])
             nr = len(ROLLS)
             for j, i in enumerate(new):
-                known[keys[i]] = children[j * nr:(j + 1) * nr], probs[j * nr:(j + 1) * nr]
+                known[keys[i]] = children[j * nr : (j + 1) * nr], probs[j * nr : (j + 1) * nr]
         return (np.concatenate([known[k][0] for k in keys]), np.concatenate([known[k][1] for k in keys]))
 
-    def evaluate_boards(self, boards: np.ndarray, plies: int,
-                        known: KnownChildren | None = None) -> np.ndarray:
+    def evaluate_boards(
+        self, boards: np.ndarray, plies: int, known: KnownChildren | None = None
+    ) -> np.ndarray:
         """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2). ``known``, if
         given, keeps the best children of ``boards`` between calls (see :meth:`rank_plays`)."""
         boards = np.require(boards, np.int8, ["C", "W"])
@@ -463,8 +465,9 @@ class Searcher:
         out[todo] = np.einsum("nrk,r->nk", mover, ROLL_WEIGHTS)[inverse]
         return out
 
-    def rank_plays(self, after_boards: np.ndarray, settings: SearchSettings,
-                   at_least: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def rank_plays(
+        self, after_boards: np.ndarray, settings: SearchSettings, at_least: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score plays by their resulting boards (seen from the opponent). Returns, for every play,
         best first: its index, its probabilities for the mover and the ply they come from. Plays
         cut by a filter keep the value of the ply that cut them and rank after the deeper ones
