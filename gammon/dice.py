@@ -21,6 +21,10 @@ ALL_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a
 
 def check_dice(dice: Sequence[int]) -> Dice:
     """Return ``dice`` as a pair of ints 1-6, or raise :class:`IllegalMoveError` quoting it."""
+    if type(dice) is tuple and len(dice) == 2:  # the usual case, first: checked for every play
+        d1, d2 = dice
+        if type(d1) is int and type(d2) is int and 0 < d1 < 7 and 0 < d2 < 7:
+            return dice
     try:
         d1, d2 = dice
         ok = all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2))

@@ -131,14 +131,15 @@ class Engine:
         """The best legal play for ``dice`` (by default the Situation's), or None when there is no
         legal play."""
         position, dice = _position_and_dice(decision, dice, "a play")
-        if self.plies == 0:
+        if self.settings.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
-            board = require_in_play(position, "a play", "play").as_array()
-            after, steps, best = self._searcher.best_play(board, d)
-            if best < 0:
-                return None
-            return Play.from_kernel(position, d, steps[best].tolist(), after[best].tolist())
+            try:  # the search checks that the game is in play: here that costs more than its search
+                chosen = self._searcher.chosen_play(position.as_array(), d)
+            except InvalidPositionError:
+                require_in_play(position, "a play", "play")  # raises, with the position's ID
+                raise
+            return None if chosen is None else Play.from_kernel(position, d, *chosen)
         d, after, steps, order, _ = self._ranked(position, dice)
         if len(after) == 0:
             return None

@@ -224,6 +224,7 @@ def _add_rows(acc, a0, q, w, n):
     last few rows go in one pass of four or eight with rows of zeros added (``_ZERO_ROW``, times
     0). The order does not matter: the sums are exact."""
     nh = q.shape[1]
+    a0 = max(a0, 0)  # known not negative: no wraparound on acc's index, so the loops are vectors
     rest = n % 8
     if rest:
         fill = 4 if rest <= 4 else 8
@@ -316,6 +317,7 @@ def update_sums(board, w, net, acc, a0, q):
             t += 1
     if fresh or t > _FRESH_ABOVE:
         bias = q.shape[0] - 1
+        a0 = max(a0, 0)  # as in _add_rows: a vector loop
         for j in range(q.shape[1]):
             acc[a0 + j] = q[bias, j]
         t = 0
@@ -341,6 +343,7 @@ def update_sums(board, w, net, acc, a0, q):
 def hidden_units(acc, a0, nh, unit, f):
     """The hidden units ``f[_H:_H + nh]`` (through their sigmoids) of the exact sums
     ``acc[a0:a0 + nh]`` in units of ``unit``."""
+    a0 = max(a0, 0)  # as in _add_rows: a vector loop
     for j in range(nh):  # apart from the sigmoids: float64 in this loop would halve their vectors
         f[_H + j] = np.float32(acc[a0 + j] * unit)
     for j in range(nh):
@@ -393,7 +396,8 @@ def net_outputs(board, net, heads, state, cache, with_head):
             else:
                 outputs(f, nh, hw2, _Y_HEAD)
         if keys.shape[0]:
-            cache_key(board, PLAY, key)
+            if with_head:  # (without, the key is still the board's from cache_find)
+                cache_key(board, PLAY, key)
             cache_store(keys, values, stats, key, f, _Y)
             if with_head:
                 key[3] ^= np.uint64(PLAY ^ CUBE) << np.uint64(16)

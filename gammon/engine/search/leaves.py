@@ -40,6 +40,8 @@ _is_bearoff_board = njit(cache=True, _nrt=False)(is_bearoff_board.py_func)
 
 NEEDS_BEAROFF = -1
 """What a kernel returns when it met a bear-off board before the database was read."""
+GAME_OVER = -2
+"""What :func:`choose_play` returns for a finished game (a side without checkers on the board)."""
 
 
 # The kernels hand ``ctx`` and the scratch of new_state on as they are, tuples: _leaf, compiled
@@ -100,15 +102,10 @@ def leaf_batch(boards, ctx, out):
     return boards.shape[0]
 
 
-@njit(cache=True)
-def best_play(board, d1, d2, ctx):
-    """Every play of ``board`` for the dice, scored at 0 ply: ``(count, nsteps, boards, steps,
-    best)`` as :func:`gammon.movegen.generate_all` gives them and the index of the play leaving the
-    opponent the lowest equity (the first of them); ``best`` is NEEDS_BEAROFF when the database
-    must be read first, -1 when there is no play."""
-    count, nsteps, after, steps = generate_all(board, d1, d2)
-    if count <= 1:
-        return count, nsteps, after, steps, count - 1
+@njit(cache=True, inline="always")
+def _best_index(after, count, ctx):
+    """The index of the play of ``after[:count]`` (``count`` >= 1) leaving the opponent the lowest
+    0-ply equity (the first of them), or NEEDS_BEAROFF."""
     state = new_state(ctx[0])
     keys, values, _ = ctx[2]
     p = np.empty((1, 5))
@@ -118,12 +115,87 @@ def best_play(board, d1, d2, ctx):
         cache_prefetch(keys, values, after[c], state[3])
     for c in range(count):
         if not _leaf(after, c, count, ctx, state, p, 0):
-            return count, nsteps, after, steps, NEEDS_BEAROFF
+            best = NEEDS_BEAROFF
+            break
         e = _equity(p, 0)
         if e < best_equity:
             best_equity = e
             best = c
-    return count, nsteps, after, steps, best
+    return best
+
+
+@njit(cache=True)
+def best_play(board, d1, d2, ctx):
+    """Every play of ``board`` for the dice, scored at 0 ply: ``(count, nsteps, boards, steps,
+    best)`` as :func:`gammon.movegen.generate_all` gives them and the index of the play leaving the
+    opponent the lowest equity (the first of them); ``best`` is NEEDS_BEAROFF when the database
+    must be read first, -1 when there is no play."""
+    count, nsteps, after, steps = generate_all(board, d1, d2)
+    if count <= 1:
+        return count, nsteps, after, steps, count - 1
+    return count, nsteps, after, steps, _best_index(after, count, ctx)
+
+
+@njit(cache=True, inline="always")
+def _plays(board, d1, d2):
+    """:func:`gammon.movegen.generate_all` with the move generator's seven buffers carved from one
+    allocation (each array a kernel allocates costs about as much as generating a small roll's
+    plays): room for 256 plays of a roll, 1,024 of a double, else generate_all itself."""
+    cap = 1024 if d1 == d2 else 256
+    buf = np.empty(cap * 58 + 176, dtype=np.uint8)  # 8-byte items first, then 4, then 1
+    stack = buf[0:136].view(np.int64)
+    keys = buf[136 : 136 + cap * 16].view(np.uint64).reshape((cap, 2))
+    o = 136 + cap * 16
+    table = buf[o : o + cap * 8].view(np.int32)  # twice the plays: generate's
+    o += cap * 8
+    plays = buf[o : o + cap * 26].view(np.int8).reshape((cap, 26))
+    o += cap * 26
+    steps = buf[o : o + cap * 8].view(np.int8).reshape((cap, 4, 2))
+    o += cap * 8
+    work = buf[o : o + 26].view(np.int8)
+    path = buf[o + 26 : o + 34].view(np.int8).reshape((4, 2))
+    stack[:] = 0
+    path[:] = 0
+    count, nsteps = generate_into(board, d1, d2, (work, table, keys, plays, steps, path, stack))
+    if count < 0:
+        return generate_all(board, d1, d2)
+    return count, nsteps, plays, steps
+
+
+CHOSEN = 26 + 8 + 1
+"""The length of :func:`choose_play`'s ``out``: the board after the play, its steps, their number."""
+
+
+@njit(cache=True)
+def choose_play(board, d1, d2, net, cache, tables, use_bearoff, out):
+    """The play of :func:`best_play` alone, for play at 0 ply: into ``out`` (int8[CHOSEN]) the board
+    after it (seen from the opponent) ``out[:26]``, its steps ``out[26:26 + 2 * nsteps]`` as (from,
+    to) pairs and ``nsteps`` ``out[34]``. Returns the number of plays (0: none, ``out`` untouched) or
+    NEEDS_BEAROFF, or GAME_OVER when a side has no checker on the board (checked here: in Python it
+    costs more than a small decision's search). (Numbers out rather than arrays: a returned array
+    costs more to hand to Python than the search of a small decision.)
+
+    It takes ``ctx``'s parts but the heads, which checker play does not read: each array and tuple
+    a kernel takes from Python costs about 40 to 100 ns a call, a tenth of the call."""
+    ctx = (net, (net[2], net[2], False), cache, tables, use_bearoff)
+    mover = opponent = False
+    for j in range(26):
+        mover |= board[j] > 0
+        opponent |= board[j] < 0
+    if not (mover and opponent):
+        return GAME_OVER
+    count, nsteps, after, steps = _plays(board, d1, d2)
+    best = 0
+    if count > 1:
+        best = _best_index(after, count, ctx)
+    if count > 0 and best >= 0:
+        for j in range(26):
+            out[j] = after[best, j]
+        for s in range(nsteps):
+            out[26 + 2 * s] = steps[best, s, 0]
+            out[27 + 2 * s] = steps[best, s, 1]
+        out[34] = nsteps
+    return count if best >= 0 else NEEDS_BEAROFF
 
 
 @njit(cache=True)

@@ -27,12 +27,22 @@ from gammon.engine.bearoff.one_sided import NO_TABLES as _NO_TABLES
 from gammon.engine.bearoff.one_sided import BearoffDatabase, is_bearoff_board
 from gammon.engine.bearoff.two_sided import covered
 from gammon.engine.net.evaluator import Evaluator, cubeless_equity, flip_probabilities
-from gammon.engine.search.leaves import NEEDS_BEAROFF, best_children, leaf_batch
+from gammon.engine.search.leaves import (
+    CHOSEN,
+    GAME_OVER,
+    NEEDS_BEAROFF,
+    best_children,
+    choose_play,
+    leaf_batch,
+)
 from gammon.engine.search.leaves import best_play as leaves_best_play
 from gammon.engine.search.rolls import ROLL_WEIGHTS, ROLLS
+from gammon.errors import InvalidPositionError
 from gammon.movegen import generate_all, generate_arrays
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
 from gammon.primitives import BACKGAMMON, GAMMON
+
+_INT8 = np.dtype(np.int8)  # numpy's own (one object): ``is`` tells an int8 array at no cost
 
 
 @dataclass(frozen=True)
@@ -130,8 +140,9 @@ def best_in_groups(equity, starts):
 
 
 NET, TERMINAL, BEAROFF = 0, 1, 2
-_MIX = np.array([0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93],
-                dtype=np.uint64)
+_MIX = np.array(
+    [0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9, 0xD6E8FEB86659FD93], dtype=np.uint64
+)
 
 
 @njit(cache=True)
@@ -227,7 +238,8 @@ def _store_sanitized(out, kinds, probs, inverse):
         k += 1
         p = probs[inverse[k]]
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            p[0], p[1], p[2], p[3], p[4])
+            p[0], p[1], p[2], p[3], p[4]
+        )
 
 
 def terminal_probabilities(boards: np.ndarray) -> np.ndarray:
@@ -377,8 +389,42 @@ class Searcher:
             return after, steps, len(after) - 1
         return after, steps, int(np.argmin(cubeless_equity(self.leaf(after))))
 
-    def _known_best_children(self, boards: np.ndarray,
-                             known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
+    def chosen_play(
+        self, board: np.ndarray, dice: tuple[int, int]
+    ) -> tuple[list[list[int]], list[int]] | None:
+        """The play :meth:`best_play` finds best, alone: ``(steps, after)``, its (from, to) steps and
+        the board after it (seen from the opponent) as lists (as :meth:`gammon.play.Play.from_kernel`
+        takes them); None when there is no play; InvalidPositionError when the game is over (a side
+        has no checker on the board). The hot path of 0-ply play: the compiled search hands back
+        numbers, not the arrays of every play."""
+        if not self._compiled:
+            if not ((board > 0).any() and (board < 0).any()):
+                raise InvalidPositionError("the game is over: nothing to play")
+            after, steps, best = self.best_play(board, dice)
+            return None if best < 0 else (steps[best].tolist(), after[best].tolist())
+        # a writable copy: numba compiles every kernel again for a read-only Position.as_array()
+        b = board.copy() if board.dtype is _INT8 else np.require(board, np.int8, ["C", "W"])
+        out = np.empty(CHOSEN, dtype=np.int8)
+        ev: Any = self.evaluator
+        net = ev.play_arrays()[0]
+        cache = ev.cache.arrays()
+        bearoff = self.bearoff
+        use = bearoff is not None
+        tables = bearoff.kernel_tables() if bearoff is not None else _NO_TABLES
+        count = choose_play(b, dice[0], dice[1], net, cache, tables, use, out)
+        if count == NEEDS_BEAROFF and bearoff is not None:
+            count = choose_play(b, dice[0], dice[1], net, cache, bearoff.kernel_tables(read=True), use, out)
+        if count <= 0:
+            if count == GAME_OVER:
+                raise InvalidPositionError("the game is over: nothing to play")
+            return None
+        chosen = out.tolist()
+        n = chosen[34]
+        if n == 2:  # the usual play, without a loop (this costs as much as searching a small roll)
+            return [chosen[26:28], chosen[28:30]], chosen[:26]
+        return [chosen[i : i + 2] for i in range(26, 26 + 2 * n, 2)], chosen[:26]
+
+    def _known_best_children(self, boards: np.ndarray, known: KnownChildren) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`best_children`, reading and filling ``known``, so that a board met again is not
         searched again."""
         keys = [b.tobytes() for b in boards]
@@ -387,11 +433,12 @@ class Searcher:
             children, probs = self.best_children(boards[new])
             nr = len(ROLLS)
             for j, i in enumerate(new):
-                known[keys[i]] = children[j * nr:(j + 1) * nr], probs[j * nr:(j + 1) * nr]
+                known[keys[i]] = children[j * nr : (j + 1) * nr], probs[j * nr : (j + 1) * nr]
         return (np.concatenate([known[k][0] for k in keys]), np.concatenate([known[k][1] for k in keys]))
 
-    def evaluate_boards(self, boards: np.ndarray, plies: int,
-                        known: KnownChildren | None = None) -> np.ndarray:
+    def evaluate_boards(
+        self, boards: np.ndarray, plies: int, known: KnownChildren | None = None
+    ) -> np.ndarray:
         """Probabilities for the player on roll of each board at ``plies`` (0, 1, 2). ``known``, if
         given, keeps the best children of ``boards`` between calls (see :meth:`rank_plays`)."""
         boards = np.require(boards, np.int8, ["C", "W"])
@@ -418,8 +465,9 @@ class Searcher:
         out[todo] = np.einsum("nrk,r->nk", mover, ROLL_WEIGHTS)[inverse]
         return out
 
-    def rank_plays(self, after_boards: np.ndarray, settings: SearchSettings,
-                   at_least: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def rank_plays(
+        self, after_boards: np.ndarray, settings: SearchSettings, at_least: int = 1
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Score plays by their resulting boards (seen from the opponent). Returns, for every play,
         best first: its index, its probabilities for the mover and the ply they come from. Plays
         cut by a filter keep the value of the ply that cut them and rank after the deeper ones
