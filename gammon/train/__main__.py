@@ -36,6 +36,11 @@ from gammon.train.selfplay import Report, TrainSettings, load_or_start, run, vs_
 from gammon.train.supervised import NETS, Selection, SgdSettings, adam_fit_labels, fit_labels, improve, widen
 
 
+def _add_win_window(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """``--win-window LO HI``: the cube window a command keeps (label) or fits (cube-head)."""
+    parser.add_argument("--win-window", type=float, nargs=2, metavar=("LO", "HI"), help=help_text)
+
+
 def _weights(path: Path | None) -> NeuralEvaluator:
     return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
 
@@ -138,12 +143,9 @@ def _add_label(sub: argparse._SubParsersAction) -> None:
         metavar="K",
         help="keep only positions where a side holds K or more points of the other's home board",
     )
-    lb.add_argument(
-        "--win-window",
-        type=float,
-        nargs=2,
-        metavar=("LO", "HI"),
-        help="keep only positions whose player on roll wins with a 0-ply chance in [LO, HI] "
+    _add_win_window(
+        lb,
+        "keep only positions whose player on roll wins with a 0-ply chance in [LO, HI] "
         "(0.55 0.97: the cube window)",
     )
     lb.add_argument(
@@ -308,12 +310,9 @@ def _add_cube_head(sub: argparse._SubParsersAction) -> None:
         help="start from the head the net has, and hold the fit near it (more rollouts "
         "added to those it was fitted on)",
     )
-    ch.add_argument(
-        "--win-window",
-        type=float,
-        nargs=2,
-        metavar=("LO", "HI"),
-        help="fit only the positions whose player on roll wins with the net's 0-ply chance in "
+    _add_win_window(
+        ch,
+        "fit only the positions whose player on roll wins with the net's 0-ply chance in "
         "LO-HI (e.g. 0.55 0.97: a campaign's folder holds every source's positions)",
     )
     ch.set_defaults(run=_cube_head)

@@ -54,6 +54,13 @@ def net() -> NeuralEvaluator:
     return NeuralEvaluator.random(hidden=16, race_hidden=8, seed=5)
 
 
+def _save_rollouts(labels: LabelSet, path: Path) -> None:
+    """A rollout label file of ``labels``, as ``label --kind rollout`` writes one."""
+    np.savez(
+        path, boards=labels.boards, targets=labels.targets, label_format=LABEL_FORMAT, description="shifted"
+    )
+
+
 def test_the_head_fits_what_the_net_misses_and_the_net_keeps_its_outputs(net: NeuralEvaluator) -> None:
     labels = _labels(net)
     fitted, report = fit_cube_head(net, labels, CubeHeadSettings(steps=400, lr=0.05, lam=0.0))
@@ -140,13 +147,7 @@ def test_win_window_fits_only_the_positions_in_it(net: NeuralEvaluator, tmp_path
         CubeHeadSettings(win_window=(0.9, 0.5))
     with pytest.raises(ValueError, match="contact positions"):
         fit_cube_head(net, labels, CubeHeadSettings(win_window=(1.0, 1.0)))
-    np.savez(
-        tmp_path / "rollouts.npz",
-        boards=labels.boards,
-        targets=labels.targets,
-        label_format=LABEL_FORMAT,
-        description="shifted",
-    )
+    _save_rollouts(labels, tmp_path / "rollouts.npz")
     net.save(tmp_path / "net.npz")
     args = ["cube-head", "--resume", str(tmp_path / "net.npz"), "--labels", str(tmp_path / "rollouts.npz")]
     main(
@@ -222,13 +223,7 @@ def test_the_cli_fits_and_writes_a_head(
 ) -> None:
     net.save(tmp_path / "net.npz")
     labels = _labels(net)
-    np.savez(
-        tmp_path / "rollouts.npz",
-        boards=labels.boards,
-        targets=labels.targets,
-        label_format=LABEL_FORMAT,
-        description="shifted",
-    )
+    _save_rollouts(labels, tmp_path / "rollouts.npz")
     main(
         [
             "cube-head",
