@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from gammon.cli.args import add_plies
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
 from gammon.errors import GammonError
@@ -39,13 +40,7 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("file", help=tr("the match file: .mat (or a .txt in that format), .sgf or .xg"))
-    p.add_argument(
-        "--plies",
-        type=int,
-        choices=(0, 1, 2),
-        default=None,
-        help=tr("search depth of the analysis (default 2, as the browser's analysis)"),
-    )
+    add_plies(p, tr("search depth of the analysis (default 2, as the browser's analysis)"))
     p.add_argument("--json", action="store_true", help=tr("print one JSON object on stdout"))
     p.add_argument(
         "--html", metavar="REPORT.html", default=None, help=tr("write a self-contained HTML report")

@@ -30,6 +30,12 @@ positive_int = whole_number(1)
 not_negative_int = whole_number(0)
 
 
+def add_plies(parser: argparse.ArgumentParser, help_text: str, default: int | None = None) -> None:
+    """``--plies``: the engine's search depth, one of the depths it searches (0, 1 or 2);
+    ``help_text`` says what it deepens (already translated)."""
+    parser.add_argument("--plies", type=int, choices=(0, 1, 2), default=default, help=help_text)
+
+
 # argparse's own words (its usage and section headings, its errors), which it looks up through
 # gettext's "argparse" domain; gammon ships no such catalogue, so they live in gammon's catalogues
 # and argparse is given a lookup into them (see install_argparse_words).

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from gammon.cli.args import whole_number
+from gammon.cli.args import add_plies, whole_number
 from gammon.cli.progress import compile_notice
 from gammon.i18n import tr
 from gammon.position import Position
@@ -36,13 +36,7 @@ def add_external(subparsers: argparse._SubParsersAction) -> None:
         default="127.0.0.1",
         help=tr("the address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
     )
-    p.add_argument(
-        "--plies",
-        type=int,
-        choices=(0, 1, 2),
-        default=None,
-        help=tr("the engine's search depth (default: the engine's default)"),
-    )
+    add_plies(p, tr("the engine's search depth (default: the engine's default)"))
     p.add_argument("--verbose", action="store_true", help=tr("print each board line and the answer"))
     p.set_defaults(func=run_external)
 

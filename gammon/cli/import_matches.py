@@ -8,7 +8,7 @@ import sys
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gammon.cli.args import positive_int
+from gammon.cli.args import add_plies, positive_int
 from gammon.cli.console import Console
 from gammon.errors import GammonError
 from gammon.i18n import ntr, tr
@@ -41,13 +41,7 @@ def add_import(subparsers: argparse._SubParsersAction) -> None:
             "in the user's data directory)"
         ),
     )
-    p.add_argument(
-        "--plies",
-        type=int,
-        choices=(0, 1, 2),
-        default=None,
-        help=tr("search depth of the analysis (default: the engine's default, 2)"),
-    )
+    add_plies(p, tr("search depth of the analysis (default: the engine's default, 2)"))
     p.add_argument(
         "--workers",
         type=positive_int,

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from gammon import __version__
 from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
-from gammon.cli.args import install_argparse_words, positive_int
+from gammon.cli.args import add_plies, install_argparse_words, positive_int
 from gammon.cli.console import Console
 from gammon.cli.convert import add_convert
 from gammon.cli.diagram import add_diagram
@@ -256,17 +256,6 @@ def _add_id(p: argparse.ArgumentParser) -> None:
     p.add_argument("id", help=tr("e.g. 4HPwATDgc/ABMA, 4HPwATDgc/ABMA:cAkAAAAAAAAA or XGID=..."))
 
 
-def _add_plies(p: argparse.ArgumentParser) -> None:
-    """The search depth option that hint and eval share."""
-    p.add_argument(
-        "--plies",
-        type=int,
-        choices=(0, 1, 2),
-        default=None,
-        help=tr("search depth (default: the engine's default)"),
-    )
-
-
 def add_hint(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "hint",
@@ -282,7 +271,7 @@ def add_hint(subparsers: argparse._SubParsersAction) -> None:
         "dice", nargs="?", default=None, help=tr("the roll, e.g. 31 or 3-1 (default: the dice in the ID)")
     )
     p.add_argument("-n", type=positive_int, default=5, help=tr("how many plays to show (default 5)"))
-    _add_plies(p)
+    add_plies(p, tr("search depth (default: the engine's default)"))
     p.add_argument(
         "--json",
         action="store_true",
@@ -301,7 +290,7 @@ def add_eval(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     _add_id(p)
-    _add_plies(p)
+    add_plies(p, tr("search depth (default: the engine's default)"))
     p.add_argument(
         "--json",
         action="store_true",

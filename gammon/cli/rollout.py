@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from gammon.cli.args import not_negative_int, positive_int
+from gammon.cli.args import add_plies, not_negative_int, positive_int
 from gammon.cli.console import Console
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import parse_dice
@@ -87,13 +87,7 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help=tr("stop each game after N half-moves and evaluate (default: play to the end)"),
     )
-    p.add_argument(
-        "--plies",
-        type=int,
-        choices=(0, 1, 2),
-        default=0,
-        help=tr("the plies of the engine's plays and of truncation (default 0)"),
-    )
+    add_plies(p, tr("the plies of the engine's plays and of truncation (default 0)"), default=0)
     p.add_argument(
         "--stop-at-se",
         type=_standard_error,
