@@ -264,19 +264,24 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     table_size = 64
     while table_size < 2 * capacity:
         table_size *= 2
-    table = np.zeros(table_size, dtype=np.int32)
-    keys = np.empty((capacity, 2), dtype=np.uint64)
-    out_boards = np.empty((capacity, 26), dtype=np.int8)
-    out_steps = np.zeros((capacity, 4, 2), dtype=np.int8)
-    buffers = (
-        board.copy(),
-        table,
-        keys,
-        out_boards,
-        out_steps,
-        np.zeros((4, 2), dtype=np.int8),
-        np.zeros(17, dtype=np.int64),
-    )
+    # the seven buffers carved from one allocation (each array a kernel allocates costs about as
+    # much as generating a small roll's plays): 8-byte items first, then 4, then 1
+    o_keys = 136
+    o_table = o_keys + capacity * 16
+    o_boards = o_table + table_size * 4
+    o_steps = o_boards + capacity * 26
+    o_work = o_steps + capacity * 8
+    buf = np.empty(o_work + 34, dtype=np.uint8)
+    stack = buf[0:o_keys].view(np.int64)
+    keys = buf[o_keys:o_table].view(np.uint64).reshape((capacity, 2))
+    table = buf[o_table:o_boards].view(np.int32)  # cleared by generate_into
+    out_boards = buf[o_boards:o_steps].view(np.int8).reshape((capacity, 26))
+    out_steps = buf[o_steps:o_work].view(np.int8).reshape((capacity, 4, 2))
+    work = buf[o_work : o_work + 26].view(np.int8)
+    path = buf[o_work + 26 : o_work + 34].view(np.int8).reshape((4, 2))
+    buf[0:o_keys] = 0
+    buf[o_steps:] = 0  # the steps a play does not take stay 0, and path and work start clear
+    buffers = (work, table, keys, out_boards, out_steps, path, stack)
     count, nsteps = generate_into(board, d1, d2, buffers)
     return count, nsteps, out_boards, out_steps
 

@@ -298,8 +298,13 @@ def require_in_play(value: object, what: str, verb: str) -> Position:
     (a side has borne off every checker): there is nothing to ``verb`` ("play", "roll out")."""
     position = require_position(value, what)
     if position.is_game_over():
-        raise InvalidPositionError(f"the game is over in {position.id!r}: nothing to {verb}")
+        raise game_over_error(position, verb)
     return position
+
+
+def game_over_error(position: Position, verb: str) -> InvalidPositionError:
+    """The error of :func:`require_in_play` for ``position``, where the game is over."""
+    return InvalidPositionError(f"the game is over in {position.id!r}: nothing to {verb}")
 
 
 def _flipped(board: Sequence[int]) -> Position:

@@ -63,14 +63,7 @@ def _with_cache(evaluator: Evaluator, nbytes: int) -> Evaluator:
         raise ValueError(f"cache_bytes needs a neural evaluator, not {type(evaluator).__name__}")
     if evaluator.cache.limit == nbytes:
         return evaluator
-    return NeuralEvaluator(
-        evaluator.contact,
-        evaluator.race,
-        evaluator.games,
-        evaluator.cube_head,
-        evaluator.borne_head,
-        cache_bytes=nbytes,
-    )
+    return evaluator.replaced(cache_bytes=nbytes)
 
 
 class Engine:
@@ -134,11 +127,8 @@ class Engine:
         if self.settings.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
-            try:  # the search checks that the game is in play: here that costs more than its search
-                chosen = self._searcher.chosen_play(position.as_array(), d)
-            except InvalidPositionError:
-                require_in_play(position, "a play", "play")  # raises, with the position's ID
-                raise
+            # the search checks that the game is in play: here that costs more than its search
+            chosen = self._searcher.chosen_play(position.as_array(), d)
             return None if chosen is None else Play.from_kernel(position, d, *chosen)
         d, after, steps, order, _ = self._ranked(position, dice)
         if len(after) == 0:

@@ -136,32 +136,6 @@ def best_play(board, d1, d2, ctx):
     return count, nsteps, after, steps, _best_index(after, count, ctx)
 
 
-@njit(cache=True, inline="always")
-def _plays(board, d1, d2):
-    """:func:`gammon.movegen.generate_all` with the move generator's seven buffers carved from one
-    allocation (each array a kernel allocates costs about as much as generating a small roll's
-    plays): room for 256 plays of a roll, 1,024 of a double, else generate_all itself."""
-    cap = 1024 if d1 == d2 else 256
-    buf = np.empty(cap * 58 + 176, dtype=np.uint8)  # 8-byte items first, then 4, then 1
-    stack = buf[0:136].view(np.int64)
-    keys = buf[136 : 136 + cap * 16].view(np.uint64).reshape((cap, 2))
-    o = 136 + cap * 16
-    table = buf[o : o + cap * 8].view(np.int32)  # twice the plays: generate's
-    o += cap * 8
-    plays = buf[o : o + cap * 26].view(np.int8).reshape((cap, 26))
-    o += cap * 26
-    steps = buf[o : o + cap * 8].view(np.int8).reshape((cap, 4, 2))
-    o += cap * 8
-    work = buf[o : o + 26].view(np.int8)
-    path = buf[o + 26 : o + 34].view(np.int8).reshape((4, 2))
-    stack[:] = 0
-    path[:] = 0
-    count, nsteps = generate_into(board, d1, d2, (work, table, keys, plays, steps, path, stack))
-    if count < 0:
-        return generate_all(board, d1, d2)
-    return count, nsteps, plays, steps
-
-
 CHOSEN = 26 + 8 + 1
 """The length of :func:`choose_play`'s ``out``: the board after the play, its steps, their number."""
 
@@ -184,7 +158,7 @@ def choose_play(board, d1, d2, net, cache, tables, use_bearoff, out):
         opponent |= board[j] < 0
     if not (mover and opponent):
         return GAME_OVER
-    count, nsteps, after, steps = _plays(board, d1, d2)
+    count, nsteps, after, steps = generate_all(board, d1, d2)
     best = 0
     if count > 1:
         best = _best_index(after, count, ctx)

@@ -37,8 +37,8 @@ from gammon.engine.search.leaves import (
 )
 from gammon.engine.search.leaves import best_play as leaves_best_play
 from gammon.engine.search.rolls import ROLL_WEIGHTS, ROLLS
-from gammon.errors import InvalidPositionError
 from gammon.movegen import generate_all, generate_arrays
+from gammon.position import Position, game_over_error
 from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
 from gammon.primitives import BACKGAMMON, GAMMON
 
@@ -399,7 +399,7 @@ class Searcher:
         numbers, not the arrays of every play."""
         if not self._compiled:
             if not ((board > 0).any() and (board < 0).any()):
-                raise InvalidPositionError("the game is over: nothing to play")
+                raise game_over_error(Position.trusted(tuple(board.tolist())), "play")
             after, steps, best = self.best_play(board, dice)
             return None if best < 0 else (steps[best].tolist(), after[best].tolist())
         # a writable copy: numba compiles every kernel again for a read-only Position.as_array()
@@ -415,8 +415,8 @@ class Searcher:
         if count == NEEDS_BEAROFF and bearoff is not None:
             count = choose_play(b, dice[0], dice[1], net, cache, bearoff.kernel_tables(read=True), use, out)
         if count <= 0:
-            if count == GAME_OVER:
-                raise InvalidPositionError("the game is over: nothing to play")
+            if count == GAME_OVER:  # the board's ID only now: the hot path never needs it
+                raise game_over_error(Position.trusted(tuple(board.tolist())), "play")
             return None
         chosen = out.tolist()
         n = chosen[34]
