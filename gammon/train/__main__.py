@@ -33,7 +33,16 @@ from gammon.train.choices import Decisions, net_losses, report
 from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
 from gammon.train.labels import KINDS, LabelSet, LabelSettings, Sampling, Work, make_labels
 from gammon.train.selfplay import Report, TrainSettings, load_or_start, run, vs_pubeval
-from gammon.train.supervised import NETS, Selection, SgdSettings, adam_fit_labels, fit_labels, improve, widen
+from gammon.train.supervised import (
+    ALL_NETS,
+    NETS,
+    Selection,
+    SgdSettings,
+    adam_fit_labels,
+    fit_labels,
+    improve,
+    widen,
+)
 
 
 def _add_win_window(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -222,9 +231,10 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
     ft.add_argument("--race-hidden", type=int, help="widen the race net to this many hidden units first")
     ft.add_argument(
         "--nets",
-        choices=["both", "contact", "race"],
+        choices=["both", *ALL_NETS],
         default="both",
-        help="which nets to fit (Adam only; the other keeps its weights)",
+        help="which nets to fit (Adam only; both: contact and race; the others keep their weights; "
+        "crashed: the crashed net, made from the contact net when the weights have none)",
     )
     ft.add_argument(
         "--rollout-labels",
@@ -432,7 +442,7 @@ def _fit(args: argparse.Namespace) -> None:
     kept = _label_files(args.window_labels) if args.window_labels else None
     ev = _weights(args.resume)
     if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
-        ev = NeuralEvaluator(widen(ev.contact, args.hidden, args.seed), ev.race, ev.games)
+        ev = ev.replaced(contact=widen(ev.contact, args.hidden, args.seed), cube_head=None, borne_head=None)
     if args.race_hidden is not None:
         ev.race = widen(ev.race, args.race_hidden, args.seed)
     if args.method == "adam":

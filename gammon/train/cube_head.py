@@ -163,5 +163,5 @@ def fit_cube_head(
     w, b = _fit(h, targets, *start, settings)
     head = CubeHead(w.astype(np.float32), b.astype(np.float32))
     if borne:
-        return NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, head), report
-    return NeuralEvaluator(ev.contact, ev.race, ev.games, head, ev.borne_head), report
+        return ev.replaced(borne_head=head), report
+    return ev.replaced(cube_head=head), report

@@ -166,7 +166,7 @@ def save(ev: NeuralEvaluator, settings: TrainSettings, out: Path, heads: bool = 
     """A training checkpoint of ``ev``'s nets, without its cube heads: training moves the hidden
     layer they were fitted on (fit them again: ``python -m gammon.train cube-head``). With
     ``heads`` (the contact net was not trained) they are kept."""
-    plain = ev if heads else NeuralEvaluator(ev.contact, ev.race, ev.games)
+    plain = ev if heads else ev.replaced(cube_head=None, borne_head=None)
     plain.save(
         out,
         seed=settings.seed,

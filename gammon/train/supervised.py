@@ -16,8 +16,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import anchors, race_mask
-from gammon.engine.net.neural import Net, NeuralEvaluator
+from gammon.engine.net.neural import CRASHED, Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
 from gammon.train.labels import LabelSet, check_win_window, in_win_window
@@ -161,7 +162,9 @@ def held_out_start(n: int, holdout: float) -> int:
 
 
 NETS = ("contact", "race")
-"""The nets of a NeuralEvaluator (its attributes), in the order they are fitted."""
+"""The nets every NeuralEvaluator has (its attributes), in the order they are fitted."""
+ALL_NETS = (*NETS, CRASHED)
+"""Those and the crashed net, which a fit makes from the contact net where there is none."""
 
 
 def adam_fit_labels(
@@ -175,19 +178,21 @@ def adam_fit_labels(
     nets: tuple[str, ...] = NETS,
     report: Report = _REPORT,
 ) -> tuple[NeuralEvaluator, float]:
-    """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race) to its
-    positions of ``labels``; a net with no positions, or not in ``nets``, stays as it is, and the
-    contact net's cube heads stay while it does (a fit of the race net alone keeps them). ``out``
+    """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race, crashed) to
+    its positions of ``labels`` (the contact net's are every contact position, crashed or not; the
+    crashed net's those :func:`gammon.engine.net.crashed.crashed_mask` gives, and it starts from
+    the contact net when there is none yet); a net with no positions, or not in ``nets``, stays as
+    it is, and the contact net's cube heads stay while it does (a fit of another net keeps them). ``out``
     gets the result. Returns it and its held-out squared error (on the last ``selection.holdout``
     share of ``labels``, after what ``selection`` leaves out); ``ev`` itself is left as it was."""
     sel = selection
     drop_anchors, drop_window, rollouts = sel.drop_anchors, sel.drop_window, sel.rollouts
-    if not nets or not set(nets) <= set(NETS):
-        raise ValueError(f"nets must name 'contact', 'race' or both, got {nets!r}")
+    if not nets or not set(nets) <= set(ALL_NETS):
+        raise ValueError(f"nets must name some of 'contact', 'race' and 'crashed', got {nets!r}")
     note = noter(report.log)
     check_pairs = report.check_pairs
     # the fitted nets replace these, not the caller's; the cube heads go with the contact net
-    ev = NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, ev.borne_head)
+    ev = ev.replaced()
     exempt = np.zeros(len(labels), dtype=bool)
     if sel.window_kept is not None:
         exempt = np.concatenate([np.ones(len(sel.window_kept), dtype=bool), exempt])
@@ -211,12 +216,17 @@ def adam_fit_labels(
         f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}"
     )
     races, held_races = race_mask(train.boards), race_mask(held.boards)
-    for name, want, held_want in (("contact", ~races, ~held_races), ("race", races, held_races)):
+    crashed, held_crashed = crashed_mask(train.boards), crashed_mask(held.boards)
+    for name, want, held_want in (
+        ("contact", ~races, ~held_races),
+        ("race", races, held_races),
+        (CRASHED, crashed, held_crashed),
+    ):
         if name not in nets or not want.any():
             continue
         note(f"{name} net:")
         fitted = adam_fit(
-            getattr(ev, name),
+            getattr(ev, name) or ev.contact,
             train.boards[want],
             train.targets[want],
             settings,
@@ -227,7 +237,7 @@ def adam_fit_labels(
         )
         setattr(ev, name, fitted)
         if name == "contact":  # its hidden layer moved: the heads fitted on it no longer fit
-            ev = NeuralEvaluator(ev.contact, ev.race, ev.games)
+            ev = ev.replaced(cube_head=None, borne_head=None)
     error = label_error(ev, held)
     note(f"end: held-out mse {error:.6f}{pubeval_check(ev, check_pairs)}")
     save(ev, TrainSettings(seed=seed), out, heads=True)

@@ -27,7 +27,7 @@ def boards() -> np.ndarray:
 
 def _with_cache(nbytes: int) -> NeuralEvaluator:
     ev = NeuralEvaluator.default()
-    return NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, ev.borne_head, cache_bytes=nbytes)
+    return ev.replaced(cache_bytes=nbytes)
 
 
 @pytest.mark.parametrize("nbytes", [0, 1, ENTRY_BYTES, 2 * ENTRY_BYTES, 1000, 4096, 1 << 20, 12_345_678])

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from gammon import Position
 from gammon.engine.engine import Engine
 from gammon.engine.net.cache import EvaluationCache
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import (
     DENOMINATORS,
     LINEAR_SCALARS,
@@ -24,7 +25,7 @@ from gammon.engine.net.encode import (
     race_mask,
 )
 from gammon.engine.net.forward import exact_first_layer
-from gammon.engine.net.neural import NeuralEvaluator, consistent
+from gammon.engine.net.neural import CubeHead, Net, NeuralEvaluator, consistent
 from gammon.engine.search.searcher import ROLLS, expand
 from tests.engine.reference_forward import ReferenceEvaluator
 from tests.helpers import random_game_positions
@@ -32,8 +33,7 @@ from tests.helpers import random_game_positions
 
 @pytest.fixture(scope="module")
 def shipped() -> NeuralEvaluator:
-    ev = NeuralEvaluator.default()
-    return NeuralEvaluator(ev.contact, ev.race, ev.games, ev.cube_head, ev.borne_head, cache_bytes=0)
+    return NeuralEvaluator.default().replaced(cache_bytes=0)
 
 
 @pytest.fixture(scope="module")
@@ -75,6 +75,32 @@ def test_updated_sums_are_the_fresh_ones_for_other_nets(
     race = race_mask(take)
     assert np.abs(batched[race] - consistent(ev.race.forward(x[race]))).max() < 1e-6
     assert np.abs(batched[~race] - consistent(ev.contact.forward(x[~race]))).max() < 1e-6
+
+
+@pytest.mark.parametrize(("crashed_hidden", "seed"), [(17, 1), (30, 2)])
+def test_a_crashed_net_plays_the_crashed_boards(boards: np.ndarray, crashed_hidden: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    plain = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=seed)
+    head = CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy())
+    ev = plain.replaced(crashed=Net.random(crashed_hidden, rng), cube_head=head, cache_bytes=0)
+    assert ev.crashed is not None
+    # a side crashed (five checkers on the board) with one of them on the bar after one is off
+    out_borne = np.array([[0, 0, 0, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, -2, 0, 0, 0, 0, -5, -3, -5, 0, 0, 0, 0, 1]])
+    take = np.concatenate([boards[:: max(1, len(boards) // 3000)], out_borne]).astype(np.int8)
+    batched = ev.evaluate(take)
+    assert np.array_equal(batched, _one_by_one(ev, take))  # the crashed net's sums updated exactly too
+    x = encode(take)
+    mine, race = crashed_mask(take), race_mask(take)
+    contact = ~mine & ~race
+    assert mine.sum() > 20 and mine[-1]
+    assert np.abs(batched[mine] - consistent(ev.crashed.forward(x[mine]))).max() < 1e-6
+    assert np.abs(batched[contact] - consistent(ev.contact.forward(x[contact]))).max() < 1e-6
+    assert np.abs(batched[race] - consistent(ev.race.forward(x[race]))).max() < 1e-6
+    # the cube decisions value the crashed net's own chances there, the cube head's elsewhere
+    cube = ev.evaluate_for_cube(take)
+    assert np.array_equal(cube[mine], batched[mine])
+    assert not np.array_equal(cube[contact], batched[contact])
+    assert np.array_equal(plain.replaced(cache_bytes=0).evaluate(take[~mine]), batched[~mine])
 
 
 @settings(max_examples=25, deadline=None)

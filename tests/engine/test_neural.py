@@ -84,6 +84,24 @@ def test_save_and_load_round_trip(tmp_path) -> None:
     assert np.array_equal(back.evaluate(b), ev.evaluate(b))
 
 
+def test_a_crashed_net_is_saved_and_loaded_with_the_others(tmp_path) -> None:
+    from gammon.engine.net.neural import Net
+
+    ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
+    crashed = Net.random(5, np.random.default_rng(9))
+    with_crashed = ev.replaced(crashed=crashed)
+    assert with_crashed.contact is ev.contact and ev.crashed is None
+    path = tmp_path / "w.npz"
+    with_crashed.save(path)
+    back = NeuralEvaluator.load(path)
+    assert back.crashed is not None and back.crashed.hidden == 5
+    assert all(np.array_equal(a, b) for a, b in zip(back.crashed.arrays(), crashed.arrays()))
+    ev.save(path)
+    assert NeuralEvaluator.load(path).crashed is None
+    with pytest.raises(ValueError, match=r"no such part of an evaluator: \['crash'\]"):
+        ev.replaced(crash=crashed)
+
+
 def test_load_refuses_another_encoding(tmp_path) -> None:
     path = tmp_path / "w.npz"
     NeuralEvaluator.random(hidden=4, race_hidden=4).save(path, encoding="other-v9")

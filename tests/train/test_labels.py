@@ -10,7 +10,7 @@ import pytest
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
-from gammon.engine.net.neural import CubeHead, NeuralEvaluator, consistent
+from gammon.engine.net.neural import CRASHED, CubeHead, NeuralEvaluator, consistent
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.engine.search.searcher import Searcher
 from gammon.position import Position
@@ -579,8 +579,31 @@ def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
         assert np.abs(after[fitted] - before[fitted]).max() > 1e-3
         text = capsys.readouterr().out
         assert f"{only} net:" in text and ("contact" if only == "race" else "race") + " net:" not in text
-    with pytest.raises(ValueError, match="nets must name 'contact', 'race' or both, got \\('bear-off',\\)"):
+    wrong = "nets must name some of 'contact', 'race' and 'crashed', got \\('bear-off',\\)"
+    with pytest.raises(ValueError, match=wrong):
         adam_fit_labels(_net(6), labels, tmp_path / "x.npz", settings, nets=("bear-off",))
+
+
+def test_a_crashed_net_is_made_from_the_contact_net_and_fitted_to_its_boards_alone(tmp_path) -> None:
+    plain = _net(6)
+    start = plain.replaced(cube_head=CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy()))
+    boards = np.array([p.board for p in random_game_positions(seed=8, games=12)], dtype=np.int8)
+    mine = crashed_mask(boards)
+    assert 20 < mine.sum() < len(boards) - 20
+    before, cube_before = start.evaluate_with_cube(boards)
+    targets = before.copy()
+    targets[:, 0] = np.clip(targets[:, 0] + 0.2, 0.0, 1.0)  # the crashed net learns to win more
+    labels = LabelSet(boards, consistent(targets))
+    ev, _ = adam_fit_labels(start, labels, tmp_path / "c.npz", AdamSettings(epochs=3, lr=3e-3, batch=16),
+                            selection=Selection(holdout=0.2), nets=(CRASHED,), report=Report(check_pairs=0))
+    assert start.crashed is None and ev.crashed is not None
+    assert ev.contact is start.contact and ev.race is start.race and ev.cube_head is start.cube_head
+    saved = NeuralEvaluator.load(tmp_path / "c.npz")
+    after, cube_after = saved.evaluate_with_cube(boards)
+    np.testing.assert_array_equal(after[~mine], before[~mine])
+    np.testing.assert_array_equal(cube_after[~mine], cube_before[~mine])
+    assert (after[mine, 0] - before[mine, 0]).mean() > 0.02
+    np.testing.assert_array_equal(cube_after[mine], after[mine])  # the crashed net's own chances
 
 
 def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -> None:

@@ -1,5 +1,5 @@
-"""numba kernels of the neural evaluator's forward pass: encode a board and run its net (contact or
-race) in one compiled loop, row by row, without building the (N, inputs) input matrix.
+"""numba kernels of the neural evaluator's forward pass: encode a board and run its net (contact,
+race or crashed) in one compiled loop, row by row, without building the (N, inputs) input matrix.
 
 Training (:mod:`gammon.train.kernels`) uses :func:`forward` and :func:`evaluate_one`: float32, the
 hidden layer summed over the non-zero inputs only (most of the raw encoding is zeros).
@@ -24,6 +24,7 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
 from gammon.engine.net.cache import CUBE, PLAY, cache_find, cache_key, cache_prefetch, cache_store
+from gammon.engine.net.crashed import has_crashed_side
 from gammon.engine.net.encode import (
     DENOMINATORS,
     LINEAR_COEFFICIENTS,
@@ -167,10 +168,11 @@ def output_layer(w2: np.ndarray, b2: np.ndarray) -> np.ndarray:
 
 
 _COUNTS = 0  # each side's checkers and the board's scalars (encode_play_scalars)
-_LAST = SCALARS_AT + SCALARS  # the last board each net saw (contact, then race)
-_LAST_K = _LAST + 2 * 26  # its scalars
-_FRESH = _LAST_K + 2 * SCALARS  # 1 while a net has seen no board
-_D = _FRESH + 2  # how much each changed input changed
+_NETS = 3  # contact, race, crashed
+_LAST = SCALARS_AT + SCALARS  # the last board each net saw (contact, race, crashed)
+_LAST_K = _LAST + _NETS * 26  # its scalars
+_FRESH = _LAST_K + _NETS * SCALARS  # 1 while a net has seen no board
+_D = _FRESH + _NETS  # how much each changed input changed
 ROWS = 26 * 8 + SCALARS + 16
 """Room for the changed inputs: every board slot changing two points' four units, every scalar, the
 branch-free writes' one more and the zero rows that fill the last pass."""
@@ -186,14 +188,14 @@ def new_state(net):
     """Scratch of :func:`net_outputs` for the nets ``net`` (see :func:`evaluate_batch`): ``(w,
     acc, f, key)``: int32 ``w`` (the board's checkers and scalars, then for each net the last board
     it saw, its scalars and whether it saw none, then the changed inputs), float64 ``acc`` (the
-    contact net's exact sums, then the race net's), float32 ``f`` (the outputs, the head's, the
-    hidden units) and a cache key."""
-    cq, cunit, cw2, rq, runit, rw2 = net
+    contact net's exact sums, then the race net's, then the crashed net's), float32 ``f`` (the
+    outputs, the head's, the hidden units) and a cache key."""
+    cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
     w = np.zeros(_WORK, dtype=np.int32)
-    w[_FRESH] = 1
-    w[_FRESH + 1] = 1
-    f = np.zeros(_H + max(cq.shape[1], rq.shape[1]), dtype=np.float32)
-    return w, np.zeros(cq.shape[1] + rq.shape[1]), f, np.zeros(4, dtype=np.uint64)
+    for k in range(_NETS):
+        w[_FRESH + k] = 1
+    f = np.zeros(_H + max(cq.shape[1], rq.shape[1], xq.shape[1]), dtype=np.float32)
+    return w, np.zeros(cq.shape[1] + rq.shape[1] + xq.shape[1]), f, np.zeros(4, dtype=np.uint64)
 
 
 @njit(cache=True, fastmath=True, _nrt=False)
@@ -280,7 +282,7 @@ def _point_rows(side, p, old, new, w, t):
 @njit(cache=True, inline="always")
 def update_sums(board, w, net, acc, a0, q):
     """Make ``acc[a0:a0 + hidden]`` the exact hidden sums (:func:`exact_first_layer` ``q``) of net
-    ``net`` (0 contact, 1 race) for ``board``, whose checkers and scalars are in ``w``
+    ``net`` (0 contact, 1 race, 2 crashed) for ``board``, whose checkers and scalars are in ``w``
     (:func:`gammon.engine.net.encode.encode_play_scalars`): from the sums of the last board the net saw
     (NNUE's update: a play changes a few inputs), or from the bias when it saw none or when that
     adds fewer rows; that board becomes the last."""
@@ -355,15 +357,17 @@ def net_outputs(board, net, heads, state, cache, with_head):
     """The net's five outputs ``f[_Y:_Y + 5]`` (before they are made consistent) of ``board``, and
     with ``with_head`` the cube decisions' outputs ``f[_Y_HEAD:_Y_HEAD + 5]`` (the contact net's
     cube head ``hw2``; its borne-off head ``bw2`` on the boards of
-    :func:`gammon.engine.net.encode.is_borne_off_board` when ``borne``; a race board's own outputs).
-    From the cache ``(keys, values, stats)`` (:mod:`gammon.engine.net.cache`) when it holds them,
-    else from the nets ``(cq, cunit, cw2, rq, runit, rw2)`` (:func:`evaluate_batch`), their hidden
+    :func:`gammon.engine.net.encode.is_borne_off_board` when ``borne``; a race board's and a crashed
+    board's own outputs). With ``crashed``, the crashed net plays the contact boards where a side
+    has crashed (:func:`gammon.engine.net.crashed.has_crashed_side`). From the cache ``(keys,
+    values, stats)`` (:mod:`gammon.engine.net.cache`) when it holds them, else from the nets ``(cq,
+    cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed)`` (:func:`evaluate_batch`), their hidden
     sums updated from the last board each saw (the scratch ``state``, ``(w, acc, f, key)``:
     :func:`new_state`), and stored there; ``heads`` is ``(hw2, bw2, borne)``.
 
     Inlined into callers compiled without reference counts (``_nrt=False``), where unpacking the
     tuples costs nothing."""
-    cq, cunit, cw2, rq, runit, rw2 = net
+    cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
     hw2, bw2, borne = heads
     w, acc, f, key = state
     keys, values, stats = cache
@@ -376,19 +380,27 @@ def net_outputs(board, net, heads, state, cache, with_head):
             found = cache_find(keys, values, stats, key, f, _Y_HEAD)
     if not found:  # (no early return: an inlined function's every exit costs its arrays' counts)
         race = encode_play_scalars(board, w)
+        # the crashed net's boards have no head: its own outputs (as a race board's)
+        own = race or (crashed and has_crashed_side(board))
         if race:
             nh = rq.shape[1]
             a0 = cq.shape[1]
             update_sums(board, w, 1, acc, a0, rq)
             hidden_units(acc, a0, nh, runit, f)
             outputs(f, nh, rw2, _Y)
+        elif own:
+            nh = xq.shape[1]
+            a0 = cq.shape[1] + rq.shape[1]
+            update_sums(board, w, 2, acc, a0, xq)
+            hidden_units(acc, a0, nh, xunit, f)
+            outputs(f, nh, xw2, _Y)
         else:
             nh = cq.shape[1]
             update_sums(board, w, 0, acc, 0, cq)
             hidden_units(acc, 0, nh, cunit, f)
             outputs(f, nh, cw2, _Y)
         if with_head:
-            if race:
+            if own:
                 for j in range(5):
                     f[_Y_HEAD + j] = f[_Y + j]
             elif borne and is_borne_off_board(board):
@@ -409,12 +421,13 @@ def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
     """Probabilities ``out`` float64 (N, 5) of ``boards`` int8 (N, 26), made consistent
     (:func:`gammon.primitives.clamp_probabilities`), and with ``with_head`` the cube decisions'
     chances into ``out_head`` (see :func:`net_outputs`). ``net`` is ``(cq, cunit, cw2, rq, runit,
-    rw2)``: each net's exact first layer (:func:`exact_first_layer`) and output layer
-    (:func:`output_layer`); ``heads`` is ``(hw2, bw2, borne)``, the cube decisions' output layers;
-    ``cache`` is ``(keys, values, stats)``."""
+    rw2, xq, xunit, xw2, crashed)``: each net's exact first layer (:func:`exact_first_layer`) and
+    output layer (:func:`output_layer`), the contact, race and crashed nets', and whether to play
+    the crashed boards with the crashed net; ``heads`` is ``(hw2, bw2, borne)``, the cube
+    decisions' output layers; ``cache`` is ``(keys, values, stats)``."""
     # unpacked once: the arrays go to the per-board kernel one by one (taking the tuples, it ran
     # about 5% slower)
-    cq, cunit, cw2, rq, runit, rw2 = net
+    cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
     hw2, bw2, borne = heads
     keys, values, stats = cache
     w, acc, f, key = new_state(net)
@@ -428,6 +441,10 @@ def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
             rq,
             runit,
             rw2,
+            xq,
+            xunit,
+            xw2,
+            crashed,
             hw2,
             bw2,
             borne,
@@ -454,6 +471,10 @@ def _board_outputs(
     rq,
     runit,
     rw2,
+    xq,
+    xunit,
+    xw2,
+    crashed,
     hw2,
     bw2,
     borne,
@@ -475,7 +496,7 @@ def _board_outputs(
         cache_prefetch(keys, values, boards[r + 1], key)
     net_outputs(
         boards[r],
-        (cq, cunit, cw2, rq, runit, rw2),
+        (cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed),
         (hw2, bw2, borne),
         (w, acc, f, key),
         (keys, values, stats),

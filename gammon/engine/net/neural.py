@@ -1,4 +1,4 @@
-"""The neural evaluator: two sigmoid nets (contact and race) over the inputs of
+"""The neural evaluator: sigmoid nets (contact and race, and optionally crashed) over the inputs of
 :mod:`gammon.engine.net.encode`, evaluated in batches by the compiled kernels of
 :mod:`gammon.engine.net.forward` (``Net.forward`` is the same net in plain numpy; the tests check
 one against the other).
@@ -8,6 +8,9 @@ win_backgammon, lose_gammon, lose_backgammon]`` for the player on roll. The cont
 second output layer, its cube head (:class:`CubeHead`), for the chances its cube decisions value,
 and a third, its borne-off head, for those chances in the positions where a side has borne off a
 checker while another is still out (:func:`gammon.engine.net.encode.is_borne_off_board`).
+A crashed net, where the weights have one, plays the contact positions where a side has crashed
+(:func:`gammon.engine.net.crashed.has_crashed_side`), checker play and cube alike, as GNU
+Backgammon's third net does.
 The weights file format is described in docs/weights.md; the shipped file is
 ``gammon/engine/weights/gammon.npz``.
 """
@@ -38,6 +41,8 @@ from gammon.primitives import clamp_probabilities
 FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
 NET_NAMES = ("contact", "race")
+"""The nets every weights file has; ``crashed`` is optional."""
+CRASHED = "crashed"
 V1_ENCODING = "gammon-v1"
 V2_ENCODING = "gammon-v2"
 V3_ENCODING = "gammon-v3"
@@ -145,16 +150,18 @@ def consistent(probs: np.ndarray) -> np.ndarray:
     return np.array([clamp_probabilities(*row) for row in p.tolist()], dtype=np.float64).reshape(p.shape)
 
 
-_NETS_AND_HEADS = ("contact", "race", "cube_head", "borne_head")
+_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head")
 
 
 class NeuralEvaluator:
-    """Evaluator (see gammon.engine.net.evaluator) backed by a contact net and a race net."""
+    """Evaluator (see gammon.engine.net.evaluator) backed by a contact net and a race net, and a
+    crashed net where it has one."""
 
     def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None,
-                 borne_head: CubeHead | None = None, *, cache_bytes: int = DEFAULT_BYTES) -> None:
-        for name, net in (("contact", contact), ("race", race)):
-            if net.w1.shape[0] != N_INPUTS:
+                 borne_head: CubeHead | None = None, *, crashed: Net | None = None,
+                 cache_bytes: int = DEFAULT_BYTES) -> None:
+        for name, net in (("contact", contact), ("race", race), (CRASHED, crashed)):
+            if net is not None and net.w1.shape[0] != N_INPUTS:
                 raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
         for name, head in (("cube", cube_head), ("borne-off", borne_head)):
             if head is not None and head.w2.shape[0] != contact.hidden:
@@ -162,6 +169,10 @@ class NeuralEvaluator:
                                  f"{contact.hidden}")
         self.contact = contact
         self.race = race
+        self.crashed = crashed
+        """The net of the contact positions where a side has crashed
+        (:func:`gammon.engine.net.crashed.has_crashed_side`), checker play and cube decisions
+        alike (it has no cube head); None: the contact net plays them."""
         self.games = games
         self.cube_head = cube_head
         self.borne_head = borne_head
@@ -179,6 +190,19 @@ class NeuralEvaluator:
         if name in _NETS_AND_HEADS and "cache" in self.__dict__:  # a net or a head replaced
             self.weights_changed()
 
+    def replaced(self, *, cache_bytes: int | None = None, **changes: Any) -> NeuralEvaluator:
+        """A new evaluator over the same nets and heads (not copied) but those named in ``changes``
+        (``contact``, ``race``, ``crashed``, ``games``, ``cube_head``, ``borne_head``), with a cache
+        of ``cache_bytes`` (default: this one's size), empty."""
+        parts: dict[str, Any] = {"contact": self.contact, "race": self.race, "games": self.games,
+                                 "cube_head": self.cube_head, "borne_head": self.borne_head,
+                                 CRASHED: self.crashed}
+        unknown = set(changes) - set(parts)
+        if unknown:
+            raise ValueError(f"no such part of an evaluator: {sorted(unknown)!r}")
+        parts.update(changes)
+        return NeuralEvaluator(**parts, cache_bytes=self.cache.limit if cache_bytes is None else cache_bytes)
+
     def weights_changed(self) -> None:
         """Say that the nets' arrays were changed in place (training does): what play derives from
         them (:func:`gammon.engine.net.forward.exact_first_layer`, the output layers transposed) is
@@ -188,12 +212,14 @@ class NeuralEvaluator:
 
     def play_arrays(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
         """``(net, heads)`` for the play kernels (:func:`gammon.engine.net.forward.evaluate_batch`): each
-        net's exact first layer and output layer, ``(cq, cunit, cw2, rq, runit, rw2)``, and the cube
-        decisions' output layers ``(hw2, bw2, borne)``."""
+        net's exact first layer and output layer, ``(cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2,
+        crashed)`` (the crashed net's, or the contact net's again with ``crashed`` false), and the
+        cube decisions' output layers ``(hw2, bw2, borne)``."""
         if self._play is None:
             arrays: list[Any] = []
-            for net in (self.contact, self.race):
+            for net in (self.contact, self.race, self.crashed or self.contact):
                 arrays += [*exact_first_layer(net.w1, net.b1), output_layer(net.w2, net.b2)]
+            arrays.append(self.crashed is not None)
             head = self.cube_head or CubeHead(self.contact.w2, self.contact.b2)
             borne = self.borne_head or head  # not read without a borne-off head
             heads = (output_layer(head.w2, head.b2), output_layer(borne.w2, borne.b2),
@@ -235,13 +261,17 @@ class NeuralEvaluator:
         ]
         if encoding in OLDER_FEATURES:
             nets = [from_older(net, encoding) for net in nets]
+        # the crashed net came after the older encodings: read with the current one only
+        crashed = (Net(*(np.ascontiguousarray(data[f"{CRASHED}_{a}"], dtype=np.float32)
+                         for a in ("w1", "b1", "w2", "b2")))
+                   if f"{CRASHED}_w1" in data and encoding == ENCODING else None)
         games = int(data["games"]) if "games" in data else 0
         # a head belongs to the hidden layer it was fitted on: read with the current encoding only
         heads = [CubeHead(*(np.ascontiguousarray(data[f"contact_{name}_{a}"], dtype=np.float32)
                             for a in ("w2", "b2")))
                  if f"contact_{name}_w2" in data and encoding == ENCODING else None
                  for name in ("cube", "borne")]
-        return cls(nets[0], nets[1], games, heads[0], heads[1])
+        return cls(nets[0], nets[1], games, heads[0], heads[1], crashed=crashed)
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
         """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
@@ -250,7 +280,9 @@ class NeuralEvaluator:
             "encoding": ENCODING,
             "games": self.games,
         }
-        for name, net in (("contact", self.contact), ("race", self.race)):
+        for name, net in (("contact", self.contact), ("race", self.race), (CRASHED, self.crashed)):
+            if net is None:
+                continue
             for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
                 arrays[f"{name}_{a}"] = value
         for name, head in (("cube", self.cube_head), ("borne", self.borne_head)):
