@@ -287,10 +287,13 @@ def float32_labels(probs: np.ndarray) -> np.ndarray:
 
 
 def weights_digest(ev: NeuralEvaluator) -> str:
-    """sha256 of the nets' weights: which net a label set was made with."""
+    """sha256 of the nets' weights: which net a label set was made with (the crashed net's too,
+    where there is one: without, the digest is what it was before there could be one)."""
     h = hashlib.sha256()
-    for a in ev.contact.arrays() + ev.race.arrays():
-        h.update(np.ascontiguousarray(a).tobytes())
+    nets = [ev.contact, ev.race] + ([] if ev.crashed is None else [ev.crashed])
+    for net in nets:
+        for a in net.arrays():
+            h.update(np.ascontiguousarray(a).tobytes())
     return h.hexdigest()
 
 

@@ -27,6 +27,7 @@ from gammon.train.labels import (
     make_labels,
     self_play_positions,
     set_up_positions,
+    weights_digest,
 )
 from gammon.train.selfplay import Report
 from gammon.train.supervised import (
@@ -604,6 +605,8 @@ def test_a_crashed_net_is_made_from_the_contact_net_and_fitted_to_its_boards_alo
     np.testing.assert_array_equal(cube_after[~mine], cube_before[~mine])
     assert (after[mine, 0] - before[mine, 0]).mean() > 0.02
     np.testing.assert_array_equal(cube_after[mine], after[mine])  # the crashed net's own chances
+    # labels made with it name another net; a copy without it, the same as before
+    assert weights_digest(saved) != weights_digest(start) == weights_digest(saved.replaced(crashed=None))
 
 
 def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -> None:
