@@ -39,3 +39,25 @@ def test_a_short_3_ply_run_judges_gnubg_2_ply_beside_gammon_by_kind(
     assert rows["gnubg 0-ply"][-2] == "+-" and rows["gnubg 2-ply"][-1].endswith(
         "ms"
     )  # differences from 2-ply
+
+
+def test_a_baseline_net_is_judged_on_the_same_decisions_with_the_paired_difference(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
+) -> None:
+    from gammon.engine.net.neural import NeuralEvaluator
+
+    # a candidate whose crashed net is the race net's weights: it plays crashed positions its own way
+    shipped = NeuralEvaluator.default()
+    shipped.replaced(crashed=shipped.race).save(tmp_path / "candidate.npz")
+    argv = ["judge.py", "--set", "classes", "--decisions", "30", "--players", "0",
+            "--weights", str(tmp_path / "candidate.npz"), "--baseline", "shipped"]
+    monkeypatch.setattr("sys.argv", argv)
+    jd.main()
+    out = capsys.readouterr().out
+    assert "(10 contact, 10 crashed, 10 race decisions;" in out
+    heading = "Engine(plies=0) - its baseline, same decisions:"
+    line = next(x for x in out.splitlines() if x.startswith(heading))
+    # the race decisions are the same net's: no difference there; the crashed ones differ
+    assert "race +0.00 +- 0.00" in line and int(line.split("; ")[-1].split()[0]) > 0
+    rows = [x for x in out.splitlines() if x.startswith("Engine(plies=0) [baseline]")]
+    assert rows and float(rows[0][len("Engine(plies=0) [baseline]"):].split()[0]) >= 0.0

@@ -94,13 +94,26 @@ class Gnubg:
         return min((pl.after for pl in plays), key=lambda a: abs(self.value(a, plies) - top["score"]))
 
 
+BASELINE = " [baseline]"
+"""What the names of the players with the ``--baseline`` weights end in."""
+
+
 def make_players(args: argparse.Namespace) -> dict[str, Engine]:
-    """gammon's players judged: the engines of ``--players`` and ``--extra``."""
+    """gammon's players judged: the engines of ``--players`` and ``--extra``, and with
+    ``--baseline`` those of ``--players`` with the baseline's weights (``BASELINE`` names them)."""
     ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
     engines = {
         ("Engine()" if plies == "2" else f"Engine(plies={plies})"): Engine(plies=int(plies), evaluator=ev)
         for plies in args.players
     }
+    if args.baseline is not None:
+        base = None if args.baseline == "shipped" else NeuralEvaluator.load(args.baseline)
+        engines.update(
+            {
+                f"{name}{BASELINE}": Engine(plies=engine.settings.plies, evaluator=base)
+                for name, engine in list(engines.items())
+            }
+        )
     for extra in args.extra:
         if extra == "2plain":
             engines["2-ply plain filter"] = Engine(
@@ -186,6 +199,16 @@ class Tally:
                     f"{label:>4}: {1000 * arr[mask].mean():6.2f}" for label, mask in groups if mask.any()
                 )
             )
+        for name, arr in arrays.items():
+            base = arrays.get(f"{name}{BASELINE}")
+            if base is None:
+                continue
+            diff = 1000 * (arr - base)
+            by_kind = "; ".join(f"{k} {_mean_se(diff[kinds == k])}" for k in KINDS if (kinds == k).sum() > 1)
+            print(
+                f"{name} - its baseline, same decisions: {_mean_se(diff)} mEMG ({by_kind}); "
+                f"{int((diff != 0).sum())} differ"
+            )
         off_out = contact & self.borne[:n]
         if off_out.any():
             print(
@@ -212,9 +235,19 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--blunders", action="store_true", help="list each player's blunders")
     parser.add_argument(
+        "--baseline",
+        help="judge the players of --players with these weights too ('shipped': the shipped net), and "
+        "each player's paired difference from its baseline",
+    )
+    parser.add_argument(
         "--weights", type=Path, default=None, help="a weights file instead of the shipped net"
     )
     return parser.parse_args()
+
+
+def _mean_se(x: np.ndarray) -> str:
+    """``mean +- standard error`` of ``x``."""
+    return f"{x.mean():+.2f} +- {x.std(ddof=1) / np.sqrt(len(x)):.2f}"
 
 
 def main() -> None:
