@@ -161,8 +161,9 @@ class Tally:
         kinds = np.array(self.kinds[:n])
         arrays = {name: np.array(self.lost[name][:n]) for name in self.names}
         print(heading)
+        w = max(20, *(len(name) + 2 for name in self.names))  # the players' column
         print(
-            f"{'player':<20}{'mean loss (mEMG)':>18}{'+- se':>7}{'contact':>9}{'crashed':>9}{'race':>7}"
+            f"{'player':<{w}}{'mean loss (mEMG)':>18}{'+- se':>7}{'contact':>9}{'crashed':>9}{'race':>7}"
             f"{'blunders > 0.08':>17}{'same as ref':>13}{'time/dec':>11}{'- ' + reference:>22}"
         )
         for name, arr in arrays.items():
@@ -178,7 +179,7 @@ class Tally:
                 else ""
             )
             print(
-                f"{name:<20}{1000 * arr.mean():>18.2f}{se:>7.2f}{by_kind}{int((arr > BLUNDER).sum()):>17}"
+                f"{name:<{w}}{1000 * arr.mean():>18.2f}{se:>7.2f}{by_kind}{int((arr > BLUNDER).sum()):>17}"
                 f"{(arr < 1e-9).mean():>12.1%}{1000 * self.seconds[name] / n:>9.1f}ms{paired:>22}"
             )
         counts = ", ".join(f"{int((kinds == k).sum())} {k}" for k in KINDS)
@@ -194,7 +195,7 @@ class Tally:
         )
         for name, arr in arrays.items():
             print(
-                f"  {name:<18}"
+                f"  {name:<{w - 2}}"
                 + "".join(
                     f"{label:>4}: {1000 * arr[mask].mean():6.2f}" for label, mask in groups if mask.any()
                 )
