@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gammon.engine.net.crashed import has_crashed_side
 from gammon.engine.net.encode import N_INPUTS, is_race_board
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.primitive_kernels import clamp_probabilities
@@ -110,10 +111,10 @@ def outputs(h, w2t, b2, y, bits):
 
 
 @njit(cache=False)
-def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
+def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, xw1, xb1, xw2t, xb2, crashed, out):
     x = np.zeros(N_INPUTS, dtype=np.float32)
     scratch = np.zeros(52, dtype=np.int32)
-    size = max(cb1.shape[0], rb1.shape[0])
+    size = max(cb1.shape[0], rb1.shape[0], xb1.shape[0])
     h = np.zeros(size, dtype=np.float32)
     bits = np.zeros(size, dtype=np.int32)
     y = np.zeros(5, dtype=np.float32)
@@ -122,6 +123,8 @@ def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, out):
         encode_into(boards[r], x, scratch)
         if is_race_board(boards[r]):
             predict(x, rw1, rb1, rw2t, rb2, h, y, bits, nonzero)
+        elif crashed and has_crashed_side(boards[r]):  # the crashed net, where there is one
+            predict(x, xw1, xb1, xw2t, xb2, h, y, bits, nonzero)
         else:
             predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
@@ -139,6 +142,8 @@ class ReferenceEvaluator:
         b = np.require(boards, np.int8, ["C", "W"])
         out = np.empty((b.shape[0], 5))
         c, r = self.ev.contact, self.ev.race
+        x = self.ev.crashed or c
         if len(b):
-            _evaluate_rows(b, c.w1, c.b1, c.w2t, c.b2, r.w1, r.b1, r.w2t, r.b2, out)
+            _evaluate_rows(b, c.w1, c.b1, c.w2t, c.b2, r.w1, r.b1, r.w2t, r.b2, x.w1, x.b1, x.w2t, x.b2,
+                           self.ev.crashed is not None, out)
         return out

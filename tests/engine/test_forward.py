@@ -116,10 +116,13 @@ def test_a_boards_outputs_do_not_depend_on_its_batch(
 
 def test_the_outputs_are_the_float_nets_within_1e6(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
     x = encode(boards)
-    race = race_mask(boards)
+    race, crashed = race_mask(boards), crashed_mask(boards)
+    assert shipped.crashed is not None and crashed.any()
+    contact = ~race & ~crashed
     want = np.empty((len(boards), 5))
     want[race] = consistent(shipped.race.forward(x[race]))
-    want[~race] = consistent(shipped.contact.forward(x[~race]))
+    want[crashed] = consistent(shipped.crashed.forward(x[crashed]))
+    want[contact] = consistent(shipped.contact.forward(x[contact]))
     assert np.abs(shipped.evaluate(boards) - want).max() < 1e-6
 
 

@@ -27,6 +27,7 @@ def boards() -> np.ndarray:
 def test_shipped_weights_load(shipped: NeuralEvaluator) -> None:
     assert shipped.contact.w1.shape[0] == N_INPUTS
     assert shipped.race.w1.shape[0] == N_INPUTS
+    assert shipped.crashed is not None and shipped.crashed.w1.shape[0] == N_INPUTS  # docs/training.md step 24
     assert shipped.games > 0
 
 
@@ -45,12 +46,17 @@ def test_empty_batch_and_bad_shape(shipped: NeuralEvaluator) -> None:
 
 
 def test_each_row_uses_its_net(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
+    from gammon.engine.net.crashed import crashed_mask
+
     race = np.array([Position(b).is_race() for b in boards])
-    assert race.any() and (~race).any()
+    crashed = crashed_mask(boards)
+    contact = ~race & ~crashed
+    assert race.any() and crashed.any() and contact.any() and shipped.crashed is not None
     x = encode(boards)
     p = shipped.evaluate(boards)
     assert np.allclose(p[race], consistent(shipped.race.forward(x[race])), atol=1e-6)
-    assert np.allclose(p[~race], consistent(shipped.contact.forward(x[~race])), atol=1e-6)
+    assert np.allclose(p[crashed], consistent(shipped.crashed.forward(x[crashed])), atol=1e-6)
+    assert np.allclose(p[contact], consistent(shipped.contact.forward(x[contact])), atol=1e-6)
     # The two nets really differ on the same inputs.
     assert not np.allclose(shipped.race.forward(x[race]), shipped.contact.forward(x[race]), atol=1e-3)
 
