@@ -8,6 +8,7 @@ import pytest
 
 from benchmarks.strength import judge as jd
 from gammon import Position
+from gammon.engine.net.neural import NeuralEvaluator
 
 
 def test_gnubgs_bear_off_choice_is_its_whole_play_though_pypi_gnubg_cuts_the_tuple() -> None:
@@ -44,8 +45,6 @@ def test_a_short_3_ply_run_judges_gnubg_2_ply_beside_gammon_by_kind(
 def test_a_baseline_net_is_judged_on_the_same_decisions_with_the_paired_difference(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
 ) -> None:
-    from gammon.engine.net.neural import NeuralEvaluator
-
     # a candidate whose crashed net is the race net's weights: it plays crashed positions its own way
     shipped = NeuralEvaluator.default()
     shipped.replaced(crashed=shipped.race).save(tmp_path / "candidate.npz")

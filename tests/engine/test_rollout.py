@@ -14,6 +14,7 @@ from gammon import Position
 from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.engine import Engine
 from gammon.engine.net.evaluator import PipCountEvaluator, Probabilities
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout.rollouts import RolloutProgress, RolloutResult, RolloutSettings
 from gammon.errors import InvalidPositionError
 from gammon.situation import CubeOwner, MatchScore, Situation
@@ -258,8 +259,6 @@ def test_a_pass_ends_a_trial_with_the_play_chances() -> None:
     # other trial that ends early; the cube head, whose chances decided the pass, differs from them.
     # (The blitz has crashed the opponent: without its crashed net the evaluator values it with the
     # contact net and its cube head; the crashed net has no head.)
-    from gammon.engine.net.neural import NeuralEvaluator
-
     net = Engine(plies=0, evaluator=NeuralEvaluator.default().replaced(crashed=None))
     p = Position.from_id("v3cAADDu7QaAAA")
     board = p.as_array()[None].copy()

@@ -217,8 +217,11 @@ class NeuralEvaluator:
         cube decisions' output layers ``(hw2, bw2, borne)``."""
         if self._play is None:
             arrays: list[Any] = []
-            for net in (self.contact, self.race, self.crashed or self.contact):
-                arrays += [*exact_first_layer(net.w1, net.b1), output_layer(net.w2, net.b2)]
+            for net in (self.contact, self.race, self.crashed):
+                if net is None:  # no crashed net: the contact net's arrays again, not made twice
+                    arrays += arrays[:3]
+                else:
+                    arrays += [*exact_first_layer(net.w1, net.b1), output_layer(net.w2, net.b2)]
             arrays.append(self.crashed is not None)
             head = self.cube_head or CubeHead(self.contact.w2, self.contact.b2)
             borne = self.borne_head or head  # not read without a borne-off head
