@@ -20,6 +20,7 @@ from gammon.primitive_kernels import (
     clamp_probabilities,
     flip_into,
     gammons_count,
+    gammons_possible,
     pip_counts,
     race_win_chance,
     win_kind,
@@ -126,3 +127,29 @@ def test_clamp_kernel_is_python_and_consistent(probs: tuple[float, ...]) -> None
     if all(0.0 <= p <= 1.0 for p in probs) and probs[2] <= probs[1] <= probs[0] and \
             probs[4] <= probs[3] <= 1.0 - probs[0]:
         assert compiled == probs
+
+
+@settings(deadline=None)
+@given(st.tuples(unit, unit, unit, unit, unit), st.booleans(), st.booleans())
+def test_clamp_takes_away_the_gammons_a_board_rules_out(probs: tuple[float, ...], win_gammon: bool,
+                                                        lose_gammon: bool) -> None:
+    compiled = clamp_probabilities(*probs, win_gammon, lose_gammon)
+    assert compiled == primitives.clamp_probabilities(*probs, win_gammon, lose_gammon)
+    full = clamp_probabilities(*probs)
+    win, wg, wbg, lg, lbg = compiled
+    assert win == full[0]
+    assert (wg, wbg) == (full[1:3] if win_gammon else (0.0, 0.0))
+    assert (lg, lbg) == (full[3:5] if lose_gammon else (0.0, 0.0))
+
+
+@settings(deadline=None)
+@given(boards())
+def test_gammons_possible_kernel_is_python_and_the_checkers_off(board: list[int]) -> None:
+    off = Position(board).off
+    expected = (off[1] == 0, off[0] == 0)  # gammons the mover can win, and lose
+    assert primitives.gammons_possible(board) == expected
+    assert gammons_possible(np.array(board, dtype=np.int8)) == expected
+    boards_ = np.array([board, board], dtype=np.int8)
+    raw = np.array([[0.6, 0.3, 0.05, 0.2, 0.02]] * 2)
+    assert (consistent(raw, boards_)[:, 1] == 0.0).all() is not expected[0]
+    assert (consistent(raw, boards_)[:, 3] == 0.0).all() is not expected[1]

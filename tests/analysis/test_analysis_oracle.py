@@ -3,7 +3,8 @@ its cube equities were valued in batches (``Stakes.equities``): the same JSON, b
 (``data/zero_ply_analyses.json``: each one's SHA-256, with its error and luck totals to show how far
 a change went). They depend on the shipped weights' cube head too, and were written again when it
 was fitted again (docs/training.md, step 23): the errors moved, the luck did not; and again when
-the crashed net came (step 24), which moved both where a side has crashed. The kernels' last
+the crashed net came (step 24), which moved both where a side has crashed; and again when the
+outputs lost the gammons a checker borne off rules out. The kernels' last
 bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
 kernels are in use (tests/test_precompile.py checks that they are)."""
 

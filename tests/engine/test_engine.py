@@ -8,7 +8,7 @@ import pytest
 import gammon
 from gammon import Position
 from gammon.engine.engine import Engine
-from gammon.engine.net.evaluator import CountingEvaluator, PipCountEvaluator, Probabilities
+from gammon.engine.net.evaluator import ConstantEvaluator, CountingEvaluator, PipCountEvaluator, Probabilities
 from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.engine.search.searcher import PLAIN_FILTERS, SearchSettings, terminal_probabilities
 from gammon.errors import IllegalMoveError, InvalidPositionError
@@ -61,6 +61,39 @@ def test_probabilities_are_consistent(plies: int, positions: list[Position]) -> 
         if p.is_game_over():
             continue
         check(engine.evaluate(p))
+
+
+@pytest.mark.parametrize("plies", [0, 1, 2])
+def test_no_evaluator_gives_a_gammon_the_board_rules_out(plies: int) -> None:
+    # an evaluator that sees gammons everywhere: the search takes away those a checker off rules out
+    engine = Engine(plies=plies, evaluator=ConstantEvaluator([0.6, 0.3, 0.05, 0.2, 0.02]))
+    both = pos("x 24:2 13:5 8:3 6:5; o 24:2 13:5 8:3 6:5")
+    mine_off = pos("x 24:1 6:5 5:5 4:3; o 24:2 13:5 8:3 6:5")  # the mover has borne off one
+    theirs_off = pos("x 24:2 13:5 8:3 6:5; o 24:1 6:5 5:5 4:3")
+    zero = Engine(plies=0, evaluator=ConstantEvaluator([0.6, 0.3, 0.05, 0.2, 0.02])).evaluate(both)
+    assert zero.win_gammon > 0 and zero.lose_gammon > 0
+    mine, theirs = engine.evaluate(mine_off), engine.evaluate(theirs_off)
+    assert mine.lose_gammon == mine.lose_backgammon == 0.0 and mine.win_gammon > 0
+    assert theirs.win_gammon == theirs.win_backgammon == 0.0
+    if plies == 0:
+        assert theirs.lose_gammon > 0
+
+
+def test_the_net_gives_no_gammon_the_board_rules_out() -> None:
+    from gammon.engine.net.neural import NeuralEvaluator
+
+    ev = NeuralEvaluator.default()
+    boards = np.array([p.board for p in random_game_positions(seed=11, games=6)], dtype=np.int8)
+    boards = boards[np.abs(boards).sum(axis=1) < 30]  # a checker off (no finished game among them)
+    mover_off = boards[boards.clip(0).sum(axis=1) < 15]
+    opponent_off = boards[(-boards).clip(0).sum(axis=1) < 15]
+    assert len(mover_off) > 5 and len(opponent_off) > 5
+    for evaluate in (ev.evaluate, ev.evaluate_for_cube, lambda b: ev.evaluate_with_cube(b)[0],
+                     lambda b: ev.evaluate_with_cube(b)[1]):
+        assert (evaluate(mover_off)[:, 3:] == 0).all()
+        assert (evaluate(opponent_off)[:, 1:3] == 0).all()
+    for p in [Position(b.tolist()) for b in opponent_off[:3]]:
+        assert Engine().evaluate(p).win_gammon == 0.0
 
 
 def test_one_ply_is_the_average_of_the_best_zero_ply_replies() -> None:

@@ -73,8 +73,8 @@ def test_updated_sums_are_the_fresh_ones_for_other_nets(
     assert np.array_equal(batched, _one_by_one(ev, take))
     x = encode(take)
     race = race_mask(take)
-    assert np.abs(batched[race] - consistent(ev.race.forward(x[race]))).max() < 1e-6
-    assert np.abs(batched[~race] - consistent(ev.contact.forward(x[~race]))).max() < 1e-6
+    assert np.abs(batched[race] - consistent(ev.race.forward(x[race]), take[race])).max() < 1e-6
+    assert np.abs(batched[~race] - consistent(ev.contact.forward(x[~race]), take[~race])).max() < 1e-6
 
 
 @pytest.mark.parametrize(("crashed_hidden", "seed"), [(17, 1), (30, 2)])
@@ -93,9 +93,9 @@ def test_a_crashed_net_plays_the_crashed_boards(boards: np.ndarray, crashed_hidd
     mine, race = crashed_mask(take), race_mask(take)
     contact = ~mine & ~race
     assert mine.sum() > 20 and mine[-1]
-    assert np.abs(batched[mine] - consistent(ev.crashed.forward(x[mine]))).max() < 1e-6
-    assert np.abs(batched[contact] - consistent(ev.contact.forward(x[contact]))).max() < 1e-6
-    assert np.abs(batched[race] - consistent(ev.race.forward(x[race]))).max() < 1e-6
+    assert np.abs(batched[mine] - consistent(ev.crashed.forward(x[mine]), take[mine])).max() < 1e-6
+    assert np.abs(batched[contact] - consistent(ev.contact.forward(x[contact]), take[contact])).max() < 1e-6
+    assert np.abs(batched[race] - consistent(ev.race.forward(x[race]), take[race])).max() < 1e-6
     # the cube decisions value the crashed net's own chances there, the cube head's elsewhere
     cube = ev.evaluate_for_cube(take)
     assert np.array_equal(cube[mine], batched[mine])
@@ -120,9 +120,9 @@ def test_the_outputs_are_the_float_nets_within_1e6(shipped: NeuralEvaluator, boa
     assert shipped.crashed is not None and crashed.any()
     contact = ~race & ~crashed
     want = np.empty((len(boards), 5))
-    want[race] = consistent(shipped.race.forward(x[race]))
-    want[crashed] = consistent(shipped.crashed.forward(x[crashed]))
-    want[contact] = consistent(shipped.contact.forward(x[contact]))
+    want[race] = consistent(shipped.race.forward(x[race]), boards[race])
+    want[crashed] = consistent(shipped.crashed.forward(x[crashed]), boards[crashed])
+    want[contact] = consistent(shipped.contact.forward(x[contact]), boards[contact])
     assert np.abs(shipped.evaluate(boards) - want).max() < 1e-6
 
 

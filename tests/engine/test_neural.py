@@ -54,9 +54,8 @@ def test_each_row_uses_its_net(shipped: NeuralEvaluator, boards: np.ndarray) -> 
     assert race.any() and crashed.any() and contact.any() and shipped.crashed is not None
     x = encode(boards)
     p = shipped.evaluate(boards)
-    assert np.allclose(p[race], consistent(shipped.race.forward(x[race])), atol=1e-6)
-    assert np.allclose(p[crashed], consistent(shipped.crashed.forward(x[crashed])), atol=1e-6)
-    assert np.allclose(p[contact], consistent(shipped.contact.forward(x[contact])), atol=1e-6)
+    for net, rows in ((shipped.race, race), (shipped.crashed, crashed), (shipped.contact, contact)):
+        assert np.allclose(p[rows], consistent(net.forward(x[rows]), boards[rows]), atol=1e-6)
     # The two nets really differ on the same inputs.
     assert not np.allclose(shipped.race.forward(x[race]), shipped.contact.forward(x[race]), atol=1e-3)
 
@@ -161,7 +160,7 @@ def test_older_weights_load_and_compute_what_they_did(tmp_path, encoding: str) -
     keep = np.r_[0:old_side, PER_SIDE:PER_SIDE + old_side]
     race = np.array([Position(b).is_race() for b in boards])
     expected = np.where(race[:, None], v1[1].forward(x[:, keep]), v1[0].forward(x[:, keep]))
-    assert np.allclose(ev.evaluate(boards), consistent(expected), atol=1e-6)
+    assert np.allclose(ev.evaluate(boards), consistent(expected, boards), atol=1e-6)
     assert x[:, old_side:PER_SIDE].any()  # the new features are not all zero on these boards
 
 

@@ -3,7 +3,8 @@ kernels (the play encoder that leaves out the scalars play folds away, the shots
 evaluations of 400 wildbg positions, best plays at 0 and 1 ply, seeded 0-ply rollouts, cubeless and
 cubeful, bit for bit (``data/speed_oracle.json``, written by the code before; the evaluations and
 rollouts written again by the same code for the crashed net of docs/training.md step 24, which left
-the plays at 0 and 1 ply as they were). The kernels' last
+the plays at 0 and 1 ply as they were; the evaluations, the 0-ply plays and the rollouts written
+again when the outputs lost the gammons a checker borne off rules out). The kernels' last
 bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
 kernels are in use (tests/test_precompile.py checks that they are)."""
 

@@ -26,6 +26,7 @@ from gammon.train.campaign import (
     shard_path,
     shard_positions,
 )
+from gammon.train.labels import float32_labels
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -90,7 +91,10 @@ def test_a_shard_holds_each_positions_rollout_and_the_manifest_lists_it(tmp_path
     for row, board in enumerate(shard.boards):
         seed = position_seed(TINY, 1, row)
         direct = rollout(engine, Position(board.tolist()), RolloutSettings(trials=2, seed=seed), workers=1)
-        assert np.allclose(shard.targets[row], direct.probabilities.as_tuple(), atol=1e-6)
+        # the shard keeps the rollout's means made consistent (a few trials of a random net, their
+        # variance reduced, can leave a mean outside the bounds)
+        want = float32_labels(np.array([direct.probabilities.as_tuple()]))[0]
+        assert np.allclose(shard.targets[row], want, atol=1e-6)
         se = direct.standard_error
         assert np.allclose(
             shard.standard_errors[row],

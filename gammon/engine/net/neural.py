@@ -36,7 +36,7 @@ from gammon.engine.net.encode import (
 )
 from gammon.engine.net.forward import evaluate_batch, exact_first_layer, output_layer
 from gammon.engine.net.npz import load_npz
-from gammon.primitives import clamp_probabilities
+from gammon.primitives import clamp_probabilities, gammons_possible
 
 FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
@@ -142,12 +142,17 @@ def sigmoid(z: np.ndarray) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-np.clip(z, -40.0, 40.0)))
 
 
-def consistent(probs: np.ndarray) -> np.ndarray:
-    """Rows (N, 5) made consistent by :func:`gammon.primitives.clamp_probabilities`, run in Python.
-    Play gets this compiled inside :func:`gammon.engine.net.forward.evaluate_batch`; this form is what
-    the tests check it against."""
+def consistent(probs: np.ndarray, boards: np.ndarray | None = None) -> np.ndarray:
+    """Rows (N, 5) made consistent by :func:`gammon.primitives.clamp_probabilities`, run in Python;
+    with ``boards`` (N, 26), without the gammons each board rules out. Play gets this compiled
+    inside :func:`gammon.engine.net.forward.evaluate_batch`; this form is what the tests check it
+    against."""
     p = np.asarray(probs, dtype=np.float64)
-    return np.array([clamp_probabilities(*row) for row in p.tolist()], dtype=np.float64).reshape(p.shape)
+    rows = p.reshape(-1, 5).tolist()
+    possible = [(True, True)] * len(rows) if boards is None else [gammons_possible(b) for b in boards]
+    out = [clamp_probabilities(r[0], r[1], r[2], r[3], r[4], win, lose)
+           for r, (win, lose) in zip(rows, possible, strict=True)]
+    return np.array(out, dtype=np.float64).reshape(p.shape)
 
 
 _NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head")

@@ -39,7 +39,7 @@ from gammon.engine.search.leaves import best_play as leaves_best_play
 from gammon.engine.search.rolls import ROLL_WEIGHTS, ROLLS
 from gammon.movegen import generate_all, generate_arrays
 from gammon.position import Position, game_over_error
-from gammon.primitive_kernels import clamp_probabilities, flip_into, win_kind
+from gammon.primitive_kernels import clamp_probabilities, flip_into, gammons_possible, win_kind
 from gammon.primitives import BACKGAMMON, GAMMON
 
 _INT8 = np.dtype(np.int8)  # numpy's own (one object): ``is`` tells an int8 array at no cost
@@ -228,17 +228,18 @@ def _count(kinds, kind):
 
 
 @njit(cache=True)
-def _store_sanitized(out, kinds, probs, inverse):
-    """Into the k-th NET row of ``out``, row ``inverse[k]`` of ``probs`` made consistent
-    (:func:`gammon.primitives.clamp_probabilities`)."""
+def _store_sanitized(out, kinds, probs, inverse, boards):
+    """Into the k-th NET row of ``out``, row ``inverse[k]`` of ``probs`` made consistent, without
+    the gammons that row's board rules out (:func:`gammon.primitives.clamp_probabilities`)."""
     k = -1
     for r in range(kinds.shape[0]):
         if kinds[r] != NET:
             continue
         k += 1
         p = probs[inverse[k]]
+        win_gammon, lose_gammon = gammons_possible(boards[r])
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            p[0], p[1], p[2], p[3], p[4]
+            p[0], p[1], p[2], p[3], p[4], win_gammon, lose_gammon
         )
 
 
@@ -329,7 +330,7 @@ class Searcher:
             if probs.shape != (len(first), 5):
                 raise ValueError(f"the evaluator returned shape {probs.shape} for {len(first)} boards")
             copy = out if not results else results[0].copy()
-            _store_sanitized(copy, kinds, probs, inverse)
+            _store_sanitized(copy, kinds, probs, inverse, boards)
             results.append(copy)
         return tuple(results)
 
