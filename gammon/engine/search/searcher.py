@@ -63,11 +63,12 @@ class SearchSettings:
     after 0 ply; ``filters[k]`` (if given, k < plies) scores the survivors at k ply and prunes again.
 
     GNU Backgammon's 2 ply keeps the best 8 within 0.16 after 0 ply and goes straight to 2 ply
-    (``PLAIN_FILTERS``); the default adds a 1-ply pass keeping the best 3 within 0.06, which
-    makes 2 ply faster (docs/measurements.md)."""
+    (``PLAIN_FILTERS``); the default adds a 1-ply pass keeping the best 4 within 0.08, which
+    makes 2 ply about twice as fast (docs/measurements.md). (The best 3 within 0.06 ran a fifth
+    faster still and lost 0.09 mEMG a decision more: docs/training.md, step 25.)"""
 
     plies: int = 2
-    filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(3, 0.06))
+    filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(4, 0.08))
 
     def __post_init__(self) -> None:
         if isinstance(self.plies, bool) or self.plies not in (0, 1, 2):
