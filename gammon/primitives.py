@@ -84,10 +84,8 @@ def race_win_chance(mover_pips: float, opponent_pips: float) -> float:
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-def gammons_possible(board: Board) -> tuple[bool, bool]:
-    """``(win, lose)``: whether the player on roll can still win a gammon (its opponent has borne
-    off no checker) and whether it can still lose one (it has borne off none itself). A side that
-    has borne off a checker can never be gammoned, however the game goes on."""
+def checkers_on_board(board: Board) -> tuple[int, int]:
+    """``(mover, opponent)``: each side's checkers not yet borne off (the bar counted)."""
     mover = 0
     opponent = 0
     for i in range(26):
@@ -96,20 +94,21 @@ def gammons_possible(board: Board) -> tuple[bool, bool]:
             mover += v
         else:
             opponent -= v
-    return opponent == CHECKERS, mover == CHECKERS
+    return mover, opponent
 
 
-def clamp_probabilities(win: float, wg: float, wbg: float, lg: float, lbg: float, can_win_gammon: bool = True,
-                        can_lose_gammon: bool = True) -> tuple[float, float, float, float, float]:
+def clamp_probabilities(win: float, wg: float, wbg: float, lg: float, lbg: float, mover_on: int = CHECKERS,
+                        opponent_on: int = CHECKERS) -> tuple[float, float, float, float, float]:
     """The five probabilities (see gammon.engine.net.evaluator) made consistent: each in [0, 1] and
     ``wbg <= wg <= win``, ``lbg <= lg <= 1 - win``, and no gammon (nor backgammon) that the board
-    rules out (``can_win_gammon``, ``can_lose_gammon``: :func:`gammons_possible`). Independent
-    sigmoid outputs can break the order by a little, a net need not learn that a checker borne off
-    ends the gammon chances (left alone, it kept some per cent of gammons there, which cost cube
-    decisions most), and equities must not inherit either."""
+    rules out: a side that has borne off a checker (``mover_on``, ``opponent_on``: the board's
+    :func:`checkers_on_board`) can never be gammoned. Independent sigmoid outputs can break the
+    order by a little, a net need not learn that a checker borne off ends the gammon chances (left
+    alone, it kept some per cent of gammons there, which cost cube decisions most), and equities
+    must not inherit either."""
     w = min(max(win, 0.0), 1.0)
-    g = min(max(wg, 0.0), w) if can_win_gammon else 0.0
+    g = min(max(wg, 0.0), w) if opponent_on == CHECKERS else 0.0
     bg = min(max(wbg, 0.0), g)
-    og = min(max(lg, 0.0), 1.0 - w) if can_lose_gammon else 0.0
+    og = min(max(lg, 0.0), 1.0 - w) if mover_on == CHECKERS else 0.0
     obg = min(max(lbg, 0.0), og)
     return w, g, bg, og, obg

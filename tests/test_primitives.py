@@ -17,10 +17,10 @@ from gammon.engine.net.neural import consistent
 from gammon.engine.players import win_chance
 from gammon.engine.search.searcher import terminal_probabilities
 from gammon.primitive_kernels import (
+    checkers_on_board,
     clamp_probabilities,
     flip_into,
     gammons_count,
-    gammons_possible,
     pip_counts,
     race_win_chance,
     win_kind,
@@ -130,26 +130,27 @@ def test_clamp_kernel_is_python_and_consistent(probs: tuple[float, ...]) -> None
 
 
 @settings(deadline=None)
-@given(st.tuples(unit, unit, unit, unit, unit), st.booleans(), st.booleans())
-def test_clamp_takes_away_the_gammons_a_board_rules_out(probs: tuple[float, ...], win_gammon: bool,
-                                                        lose_gammon: bool) -> None:
-    compiled = clamp_probabilities(*probs, win_gammon, lose_gammon)
-    assert compiled == primitives.clamp_probabilities(*probs, win_gammon, lose_gammon)
+@given(st.tuples(unit, unit, unit, unit, unit), st.integers(1, 15), st.integers(1, 15))
+def test_clamp_takes_away_the_gammons_a_board_rules_out(probs: tuple[float, ...], mover_on: int,
+                                                        opponent_on: int) -> None:
+    compiled = clamp_probabilities(*probs, mover_on, opponent_on)
+    assert compiled == primitives.clamp_probabilities(*probs, mover_on, opponent_on)
     full = clamp_probabilities(*probs)
     win, wg, wbg, lg, lbg = compiled
     assert win == full[0]
-    assert (wg, wbg) == (full[1:3] if win_gammon else (0.0, 0.0))
-    assert (lg, lbg) == (full[3:5] if lose_gammon else (0.0, 0.0))
+    assert (wg, wbg) == (full[1:3] if opponent_on == 15 else (0.0, 0.0))  # the opponent has none off
+    assert (lg, lbg) == (full[3:5] if mover_on == 15 else (0.0, 0.0))
 
 
 @settings(deadline=None)
 @given(boards())
-def test_gammons_possible_kernel_is_python_and_the_checkers_off(board: list[int]) -> None:
+def test_checkers_on_board_kernel_is_python_and_the_checkers_off(board: list[int]) -> None:
     off = Position(board).off
-    expected = (off[1] == 0, off[0] == 0)  # gammons the mover can win, and lose
-    assert primitives.gammons_possible(board) == expected
-    assert gammons_possible(np.array(board, dtype=np.int8)) == expected
+    expected = (15 - off[0], 15 - off[1])
+    assert primitives.checkers_on_board(board) == expected
+    assert checkers_on_board(np.array(board, dtype=np.int8)) == expected
     boards_ = np.array([board, board], dtype=np.int8)
     raw = np.array([[0.6, 0.3, 0.05, 0.2, 0.02]] * 2)
-    assert (consistent(raw, boards_)[:, 1] == 0.0).all() is not expected[0]
-    assert (consistent(raw, boards_)[:, 3] == 0.0).all() is not expected[1]
+    clamped = consistent(raw, boards_)
+    assert bool((clamped[:, 1] == 0.0).all()) == (off[1] > 0)  # no gammon to win
+    assert bool((clamped[:, 3] == 0.0).all()) == (off[0] > 0)  # none to lose

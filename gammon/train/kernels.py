@@ -25,7 +25,7 @@ from gammon.engine.net.forward import forward as _forward
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.pubeval import score_kernel as _pubeval_scores
 from gammon.movegen import generate_all
-from gammon.primitive_kernels import clamp_probabilities, flip_into, gammons_possible, win_kind
+from gammon.primitive_kernels import checkers_on_board, clamp_probabilities, flip_into, win_kind
 
 MAX_PLIES = 1200  # a game longer than this is dropped (never seen outside of broken nets)
 
@@ -400,9 +400,9 @@ def _label_one_ply_kernel(cw1, cb1, cw2, cb2, rw1, rb1, rw2, rb2, boards):
             out[r, k] = acc[k] / 36.0
         # Raw sigmoid outputs need not be ordered; labels must be (win >= wg >= wbg, ...), without
         # the gammons the board rules out.
-        win_gammon, lose_gammon = gammons_possible(boards[r])
+        mover_on, opponent_on = checkers_on_board(boards[r])
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4], win_gammon, lose_gammon
+            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4], mover_on, opponent_on
         )
     return out
 

@@ -12,7 +12,7 @@ from numba import njit
 from gammon.engine.net.crashed import has_crashed_side
 from gammon.engine.net.encode import N_INPUTS, is_race_board
 from gammon.engine.net.neural import NeuralEvaluator
-from gammon.primitive_kernels import clamp_probabilities, gammons_possible
+from gammon.primitive_kernels import checkers_on_board, clamp_probabilities
 from tests.engine.reference_encode import encode_into
 
 
@@ -127,10 +127,10 @@ def _evaluate_rows(boards, cw1, cb1, cw2t, cb2, rw1, rb1, rw2t, rb2, xw1, xb1, x
             predict(x, xw1, xb1, xw2t, xb2, h, y, bits, nonzero)
         else:
             predict(x, cw1, cb1, cw2t, cb2, h, y, bits, nonzero)
-        win_gammon, lose_gammon = gammons_possible(boards[r])
+        mover_on, opponent_on = checkers_on_board(boards[r])
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
             np.float64(y[0]), np.float64(y[1]), np.float64(y[2]), np.float64(y[3]), np.float64(y[4]),
-            win_gammon, lose_gammon)
+            mover_on, opponent_on)
 
 
 class ReferenceEvaluator:

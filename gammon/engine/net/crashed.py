@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.net.encode import race_mask
+from gammon.primitive_kernels import checkers_on_board
 
 CRASHED_AT = 6
 """A side with at most this many checkers still in play has crashed (:func:`has_crashed_side`)."""
@@ -38,14 +39,7 @@ def has_crashed_side(board):
     point, those are buried, and then with two or more on its 2 point all of those but one; with
     at most one on its 1 point, all but one on its 2 point. Whether contact remains is
     :func:`gammon.engine.net.encode.is_race_board`'s question."""
-    mover = 0
-    opponent = 0
-    for i in range(26):
-        c = board[i]
-        if c > 0:
-            mover += c
-        elif c < 0:
-            opponent -= c
+    mover, opponent = checkers_on_board(board)
     # each side from its own 1 point: the mover's points 1, 2, the opponent's 24, 23 (its 1, 2)
     return _side_crashed(mover, max(board[1], 0), max(board[2], 0)) or _side_crashed(
         opponent, max(-board[24], 0), max(-board[23], 0)

@@ -41,7 +41,7 @@ from gammon.engine.net.encode import (
     is_borne_off_board,
     is_race_board,
 )
-from gammon.primitive_kernels import clamp_probabilities, gammons_possible
+from gammon.primitive_kernels import checkers_on_board, clamp_probabilities
 
 _CLIP = np.float32(40.0)  # exp(40) is far from overflow in float32, and sigmoid(40) is 1 to float32 precision
 
@@ -511,13 +511,13 @@ def _board_outputs(
 def store_consistent(out, r, f, y, board):
     """Row ``r`` of ``out``: the outputs ``f[y:y + 5]`` of ``board`` made consistent, the gammons
     it rules out taken away (:func:`gammon.primitives.clamp_probabilities`)."""
-    win_gammon, lose_gammon = gammons_possible(board)
+    mover_on, opponent_on = checkers_on_board(board)
     out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
         np.float64(f[y]),
         np.float64(f[y + 1]),
         np.float64(f[y + 2]),
         np.float64(f[y + 3]),
         np.float64(f[y + 4]),
-        win_gammon,
-        lose_gammon,
+        mover_on,
+        opponent_on,
     )

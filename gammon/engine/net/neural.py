@@ -36,7 +36,7 @@ from gammon.engine.net.encode import (
 )
 from gammon.engine.net.forward import evaluate_batch, exact_first_layer, output_layer
 from gammon.engine.net.npz import load_npz
-from gammon.primitives import clamp_probabilities, gammons_possible
+from gammon.primitives import CHECKERS, checkers_on_board, clamp_probabilities
 
 FORMAT_VERSION = 1
 DEFAULT_WEIGHTS = "gammon.npz"
@@ -149,9 +149,9 @@ def consistent(probs: np.ndarray, boards: np.ndarray | None = None) -> np.ndarra
     against."""
     p = np.asarray(probs, dtype=np.float64)
     rows = p.reshape(-1, 5).tolist()
-    possible = [(True, True)] * len(rows) if boards is None else [gammons_possible(b) for b in boards]
-    out = [clamp_probabilities(r[0], r[1], r[2], r[3], r[4], win, lose)
-           for r, (win, lose) in zip(rows, possible, strict=True)]
+    on = [(CHECKERS, CHECKERS)] * len(rows) if boards is None else [checkers_on_board(b) for b in boards]
+    out = [clamp_probabilities(r[0], r[1], r[2], r[3], r[4], mover, opponent)
+           for r, (mover, opponent) in zip(rows, on, strict=True)]
     return np.array(out, dtype=np.float64).reshape(p.shape)
 
 

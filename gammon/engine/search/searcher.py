@@ -39,7 +39,7 @@ from gammon.engine.search.leaves import best_play as leaves_best_play
 from gammon.engine.search.rolls import ROLL_WEIGHTS, ROLLS
 from gammon.movegen import generate_all, generate_arrays
 from gammon.position import Position, game_over_error
-from gammon.primitive_kernels import clamp_probabilities, flip_into, gammons_possible, win_kind
+from gammon.primitive_kernels import checkers_on_board, clamp_probabilities, flip_into, win_kind
 from gammon.primitives import BACKGAMMON, GAMMON
 
 _INT8 = np.dtype(np.int8)  # numpy's own (one object): ``is`` tells an int8 array at no cost
@@ -238,9 +238,9 @@ def _store_sanitized(out, kinds, probs, inverse, boards):
             continue
         k += 1
         p = probs[inverse[k]]
-        win_gammon, lose_gammon = gammons_possible(boards[r])
+        mover_on, opponent_on = checkers_on_board(boards[r])
         out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            p[0], p[1], p[2], p[3], p[4], win_gammon, lose_gammon
+            p[0], p[1], p[2], p[3], p[4], mover_on, opponent_on
         )
 
 
