@@ -9,6 +9,7 @@ import gammon
 from gammon import Position
 from gammon.engine.engine import Engine
 from gammon.engine.net.evaluator import ConstantEvaluator, CountingEvaluator, PipCountEvaluator, Probabilities
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.engine.search.searcher import PLAIN_FILTERS, SearchSettings, terminal_probabilities
 from gammon.errors import IllegalMoveError, InvalidPositionError
@@ -80,8 +81,6 @@ def test_no_evaluator_gives_a_gammon_the_board_rules_out(plies: int) -> None:
 
 
 def test_the_net_gives_no_gammon_the_board_rules_out() -> None:
-    from gammon.engine.net.neural import NeuralEvaluator
-
     ev = NeuralEvaluator.default()
     boards = np.array([p.board for p in random_game_positions(seed=11, games=6)], dtype=np.int8)
     boards = boards[np.abs(boards).sum(axis=1) < 30]  # a checker off (no finished game among them)

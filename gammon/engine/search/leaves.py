@@ -27,7 +27,7 @@ from gammon.engine.bearoff.one_sided import is_bearoff_board, race_row
 from gammon.engine.net.cache import cache_prefetch
 from gammon.engine.net.forward import net_outputs, new_state, store_consistent
 from gammon.movegen import generate_all, generate_into
-from gammon.primitive_kernels import checkers_on_board, clamp_probabilities, flip_into
+from gammon.primitive_kernels import flip_into
 from gammon.primitives import BACKGAMMON, GAMMON
 
 # No fast-math licence in the kernels: what they inline (the bear-off database's arithmetic, the
@@ -77,12 +77,9 @@ def _leaf(rows, c, n, ctx, state, out, r):
             race_row(board, off, first, binom, out, r)
     else:
         net_outputs(board, net, heads, state, cache, False)
+        # made consistent as Searcher.leaf makes whatever an evaluator gives (the clamp is
+        # idempotent, so once is the same as the twice it was)
         store_consistent(out, r, state[2], 0, board)
-        # made consistent once more, as Searcher.leaf does to whatever an evaluator gives
-        mover_on, opponent_on = checkers_on_board(board)
-        out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4] = clamp_probabilities(
-            out[r, 0], out[r, 1], out[r, 2], out[r, 3], out[r, 4], mover_on, opponent_on
-        )
     return done
 
 
