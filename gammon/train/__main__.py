@@ -7,6 +7,7 @@ nice -n 19 python -m gammon.train campaign data/labels --minutes 120
 python -m gammon.train fit --resume run.npz --labels labels.npz --out better.npz
 python -m gammon.train cube-head --resume run.npz --labels rollouts.npz --out better.npz
 python -m gammon.train cube-head --borne --resume run.npz --labels set-up.npz --out better.npz
+python -m gammon.train cube-head --crashed --resume run.npz --labels data/labels-crashed --out better.npz
 python -m gammon.train check run.npz --pairs 1000
 python -m gammon.train choices --labels alternatives.npz run.npz better.npz
 """
@@ -295,7 +296,8 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
 def _add_cube_head(sub: argparse._SubParsersAction) -> None:
     ch = sub.add_parser(
         "cube-head",
-        help="fit the contact net's cube head to rollout labels (the chances cube decisions value)",
+        help="fit a cube head (the contact net's, its borne-off head or the crashed net's) to rollout "
+        "labels: the chances cube decisions value",
     )
     ch.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
     ch.add_argument("--labels", type=Path, nargs="+", required=True, help="rollout label files")
@@ -313,6 +315,12 @@ def _add_cube_head(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="fit the borne-off head instead: the cube head of the positions where a side has "
         "borne off a checker while another is still out (label --set-up)",
+    )
+    ch.add_argument(
+        "--crashed",
+        action="store_true",
+        help="fit the crashed net's cube head instead: the chances of the positions where a side "
+        "has crashed (a crashed label campaign's folder)",
     )
     ch.add_argument(
         "--from-head",
@@ -485,7 +493,11 @@ def _cube_head(args: argparse.Namespace) -> None:
         win_window=None if args.win_window is None else tuple(args.win_window),
     )
     fitted, fit_report = fit_cube_head(
-        _weights(args.resume), _label_files(args.labels), head_settings, borne=args.borne
+        _weights(args.resume),
+        _label_files(args.labels),
+        head_settings,
+        borne=args.borne,
+        crashed=args.crashed,
     )
     fitted.save(args.out)
     print("\n".join(fit_report.lines()))

@@ -19,6 +19,15 @@ gammon). Such a layer made the cube decisions there better but, tried for checke
 the plays of those positions worse (docs/training.md, step 22), so it serves the cube decisions
 alone, as the cube head does.
 
+The crashed head is the crashed net's cube head, on the crashed net's hidden units, for the
+contact positions where a side has crashed (:func:`gammon.engine.net.crashed.has_crashed_side`),
+which the crashed net plays. That net is fitted to 2-ply search labels of the plays of crashed
+positions, which rank the plays well but carry the search's errors into the chances of a position
+(docs/training.md, step 24); the crashed label campaign's rollouts teach the head those chances.
+Each head is fitted only to the positions it serves: the cube head not to the borne-off head's
+positions, nor to the crashed net's where the weights have one; the borne-off head not to the
+crashed net's.
+
 The fit: cross-entropy of the five sigmoid outputs against the rollout chances, full batch, Adam,
 starting from the net's own output layer and held near it by an L2 penalty ``lam`` on the
 difference (the rollouts are few and noisy; the outputs elsewhere should stay the net's). A share
@@ -33,6 +42,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import borne_off_mask, encode, race_mask
 from gammon.engine.net.neural import CubeHead, NeuralEvaluator, sigmoid
 from gammon.train.batch_fit import adam_step, cross_entropy
@@ -64,23 +74,34 @@ class CubeHeadSettings:
             )
 
 
+HEADS = ("cube", "borne", "crashed")
+"""The heads :func:`fit_cube_head` fits: the contact net's cube head and borne-off head, the crashed
+net's cube head."""
+
+_WHAT = {
+    "cube": ("contact", "cube head"),
+    "borne": ("borne-off", "borne-off head"),
+    "crashed": ("crashed", "crashed head"),
+}
+
+
 @dataclass(frozen=True)
 class CubeHeadReport:
     """Held-out cross-entropy (less the targets' own entropy, as every fit scores it:
     :func:`gammon.train.batch_fit.cross_entropy`) and root mean square error of each of the five
     chances, of the net's own outputs and of the fitted head, on ``held_out`` of the ``positions``
-    contact positions."""
+    contact positions; ``kind``: which head was fitted (:data:`HEADS`)."""
 
     positions: int
     held_out: int
     net: tuple[float, np.ndarray]
     head: tuple[float, np.ndarray]
-    borne: bool = False  # the borne-off head's fit
+    kind: str = "cube"
     before: tuple[float, np.ndarray] | None = None  # the head it started from (``from_head``)
 
     def lines(self) -> list[str]:
         names = "win, win gammon, win backgammon, lose gammon, lose backgammon"
-        what, head = ("borne-off", "borne-off head") if self.borne else ("contact", "cube head")
+        what, head = _WHAT[self.kind]
         rows = [("net", self.net)] + ([] if self.before is None else [("the head before", self.before)])
         return [
             f"{self.positions:,} {what} positions, {self.held_out:,} held out; "
@@ -109,34 +130,47 @@ def fit_cube_head(
     labels: LabelSet,
     settings: CubeHeadSettings = CubeHeadSettings(),
     borne: bool = False,
+    crashed: bool = False,
 ) -> tuple[NeuralEvaluator, CubeHeadReport]:
     """A copy of ``ev`` with a cube head fitted to the contact positions of ``labels`` (rollout
     chances; races are left out: the race net has no head), and the report of the fit. With
     ``borne``, the head is the borne-off head, fitted to the positions where a side has borne off a
     checker while another is still out (:func:`gammon.engine.net.encode.borne_off_mask`), which set-up
-    positions have and play all but never reaches (``label --set-up``); otherwise, where ``ev`` has
-    a borne-off head, the cube head is fitted to the other contact positions. With
-    ``settings.win_window``, only those in the window are. With ``settings.from_head`` the fit
-    starts from (and is held near) the head ``ev`` has."""
+    positions have and play all but never reaches (``label --set-up``); with ``crashed``, the
+    crashed net's head, fitted to the positions where a side has crashed (``ev`` must have a
+    crashed net). Each head is fitted to the positions it serves alone: where ``ev`` has a crashed
+    net, neither of the contact net's heads to its positions, and where it has a borne-off head,
+    the cube head not to that head's. With ``settings.win_window``, only those in the window are.
+    With ``settings.from_head`` the fit starts from (and is held near) the head ``ev`` has."""
+    if borne and crashed:
+        raise ValueError("fit the borne-off head or the crashed head, not both at once")
+    kind = "borne" if borne else "crashed" if crashed else "cube"
+    if crashed and ev.crashed is None:
+        raise ValueError("a crashed head needs a crashed net: these weights have none (fit --nets crashed)")
     contact = ~race_mask(labels.boards)
-    if borne:
-        contact &= borne_off_mask(labels.boards)
-    elif ev.borne_head is not None:
-        contact &= ~borne_off_mask(labels.boards)
+    in_crashed = crashed_mask(labels.boards) if ev.crashed is not None else np.zeros(len(contact), np.bool_)
+    if crashed:
+        contact &= in_crashed
+    else:
+        contact &= ~in_crashed
+        if borne:
+            contact &= borne_off_mask(labels.boards)
+        elif ev.borne_head is not None:
+            contact &= ~borne_off_mask(labels.boards)
     if settings.win_window is not None:
         contact[contact] = in_win_window(ev, labels.boards[contact], settings.win_window)
     boards, targets = labels.boards[contact], labels.targets[contact].astype(np.float64)
     if len(boards) < 2:
-        what = "borne-off" if borne else "contact"
-        raise ValueError(f"a cube head needs {what} positions to fit, the labels have {len(boards)}")
-    net = ev.contact
+        raise ValueError(
+            f"a {_WHAT[kind][1]} needs {_WHAT[kind][0]} positions to fit, the labels have {len(boards)}"
+        )
+    net = ev.crashed if crashed and ev.crashed is not None else ev.contact
     w1, b1, w2, b2 = (a.astype(np.float64) for a in net.arrays())
     start = w2, b2
     if settings.from_head:
-        had = ev.borne_head if borne else ev.cube_head
+        had = {"cube": ev.cube_head, "borne": ev.borne_head, "crashed": ev.crashed_head}[kind]
         if had is None:
-            what = "borne-off" if borne else "cube"
-            raise ValueError(f"from_head: the net has no {what} head to start from")
+            raise ValueError(f"from_head: the net has no {_WHAT[kind][1]} to start from")
         start = had.w2.astype(np.float64), had.b2.astype(np.float64)
     h = sigmoid(encode(boards).astype(np.float64) @ w1 + b1)
     order = np.random.default_rng(settings.seed).permutation(len(boards))
@@ -154,14 +188,16 @@ def fit_cube_head(
             n_held,
             scores(w2, b2),
             scores(w, b),
-            borne,
+            kind,
             scores(*start) if settings.from_head else None,
         )
     else:
         nothing = (float("nan"), np.full(5, np.nan))
-        report = CubeHeadReport(len(boards), 0, nothing, nothing, borne)
+        report = CubeHeadReport(len(boards), 0, nothing, nothing, kind)
     w, b = _fit(h, targets, *start, settings)
     head = CubeHead(w.astype(np.float32), b.astype(np.float32))
     if borne:
         return ev.replaced(borne_head=head), report
+    if crashed:
+        return ev.replaced(crashed_head=head), report
     return ev.replaced(cube_head=head), report

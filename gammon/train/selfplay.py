@@ -163,9 +163,10 @@ def run(
 
 
 def save(ev: NeuralEvaluator, settings: TrainSettings, out: Path, heads: bool = False) -> None:
-    """A training checkpoint of ``ev``'s nets, without its cube heads: training moves the hidden
-    layer they were fitted on (fit them again: ``python -m gammon.train cube-head``). With
-    ``heads`` (the contact net was not trained) they are kept."""
+    """A training checkpoint of ``ev``'s nets, without the contact net's cube heads: training moves
+    the hidden layer they were fitted on (fit them again: ``python -m gammon.train cube-head``).
+    With ``heads`` (the contact net was not trained) they are kept. The crashed net's head stays
+    with the crashed net, which self-play does not train."""
     plain = ev if heads else ev.replaced(cube_head=None, borne_head=None)
     plain.save(
         out,

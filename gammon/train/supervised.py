@@ -236,8 +236,11 @@ def adam_fit_labels(
             note=note,
         )
         setattr(ev, name, fitted)
-        if name == "contact":  # its hidden layer moved: the heads fitted on it no longer fit
+        # its hidden layer moved: the heads fitted on it no longer fit
+        if name == "contact":
             ev = ev.replaced(cube_head=None, borne_head=None)
+        elif name == CRASHED:
+            ev = ev.replaced(crashed_head=None)
     error = label_error(ev, held)
     note(f"end: held-out mse {error:.6f}{pubeval_check(ev, check_pairs)}")
     save(ev, TrainSettings(seed=seed), out, heads=True)

@@ -4,7 +4,8 @@ its cube equities were valued in batches (``Stakes.equities``): the same JSON, b
 a change went). They depend on the shipped weights' cube head too, and were written again when it
 was fitted again (docs/training.md, step 23): the errors moved, the luck did not; and again when
 the crashed net came (step 24), which moved both where a side has crashed; and again when the
-outputs lost the gammons a checker borne off rules out. The kernels' last
+outputs lost the gammons a checker borne off rules out; and again for the crashed net's cube head
+(step 26), which moved the cube decisions' equities, the luck not. The kernels' last
 bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
 kernels are in use (tests/test_precompile.py checks that they are)."""
 

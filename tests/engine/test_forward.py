@@ -103,6 +103,31 @@ def test_a_crashed_net_plays_the_crashed_boards(boards: np.ndarray, crashed_hidd
     assert np.array_equal(plain.replaced(cache_bytes=0).evaluate(take[~mine]), batched[~mine])
 
 
+@pytest.mark.parametrize("cache_bytes", [0, 1 << 20])
+def test_a_crashed_head_gives_the_crashed_boards_cube_chances_and_leaves_play_alone(
+    boards: np.ndarray, cache_bytes: int
+) -> None:
+    rng = np.random.default_rng(3)
+    plain = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=3).replaced(crashed=Net.random(21, rng))
+    assert plain.crashed is not None
+    head = CubeHead(plain.crashed.w2 - np.float32(0.7), plain.crashed.b2 + np.float32(0.3))
+    ev = plain.replaced(crashed_head=head, cache_bytes=cache_bytes)
+    take = boards[:: max(1, len(boards) // 3000)]
+    mine = crashed_mask(take) & ~race_mask(take)
+    assert mine.sum() > 20
+    reference = plain.replaced(cache_bytes=0)
+    for _ in range(2):  # the second time from the cache where there is one
+        play, cube = ev.evaluate_with_cube(take)
+        assert np.array_equal(play, reference.evaluate(take))  # checker play keeps the net's outputs
+        assert np.array_equal(cube[~mine], reference.evaluate_for_cube(take[~mine]))
+        want = consistent(
+            Net(plain.crashed.w1, plain.crashed.b1, head.w2, head.b2).forward(encode(take[mine])), take[mine]
+        )
+        assert np.abs(cube[mine] - want).max() < 1e-6
+        assert np.abs(cube[mine] - play[mine]).max() > 0.05
+        assert np.array_equal(cube, _one_by_one(ev, take, cube=True))
+
+
 @settings(max_examples=25, deadline=None)
 @given(st.randoms(use_true_random=False))
 def test_a_boards_outputs_do_not_depend_on_its_batch(

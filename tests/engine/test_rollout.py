@@ -257,8 +257,8 @@ def test_a_pass_ends_a_trial_with_the_play_chances() -> None:
     # A blitz the player on roll doubles at once and the opponent passes, in every trial: the
     # cubeful equity is the pass's point, and the chances are the net's play chances, as in every
     # other trial that ends early; the cube head, whose chances decided the pass, differs from them.
-    # (The blitz has crashed the opponent: without its crashed net the evaluator values it with the
-    # contact net and its cube head; the crashed net has no head.)
+    # (The blitz has crashed the opponent: without its crashed net, and the crashed net's head,
+    # the evaluator values it with the contact net and its cube head.)
     net = Engine(plies=0, evaluator=NeuralEvaluator.default().replaced(crashed=None))
     p = Position.from_id("v3cAADDu7QaAAA")
     board = p.as_array()[None].copy()

@@ -4,7 +4,8 @@ evaluations of 400 wildbg positions, best plays at 0 and 1 ply, seeded 0-ply rol
 cubeful, bit for bit (``data/speed_oracle.json``, written by the code before; the evaluations and
 rollouts written again by the same code for the crashed net of docs/training.md step 24, which left
 the plays at 0 and 1 ply as they were; the evaluations, the 0-ply plays and the rollouts written
-again when the outputs lost the gammons a checker borne off rules out). The kernels' last
+again when the outputs lost the gammons a checker borne off rules out; the cubeful rollout again
+for the crashed net's cube head of step 26, which moved nothing else). The kernels' last
 bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
 kernels are in use (tests/test_precompile.py checks that they are)."""
 

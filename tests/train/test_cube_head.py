@@ -10,13 +10,17 @@ import pytest
 
 from gammon import Position
 from gammon.engine.engine import Engine, default_bearoff
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import borne_off_mask, race_mask
-from gammon.engine.net.neural import CubeHead, NeuralEvaluator
+from gammon.engine.net.neural import CubeHead, Net, NeuralEvaluator
 from gammon.engine.search.searcher import Searcher
 from gammon.train.__main__ import main
+from gammon.train.batch_fit import AdamSettings
 from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
 from gammon.train.labels import LABEL_FORMAT, LabelSet, set_up_positions
 from gammon.train.selfplay import TrainSettings, save
+from gammon.train.supervised import adam_fit_labels
+from tests.helpers import random_game_positions
 
 OPENING = "4HPwATDgc/ABMA"
 RACE = "6j0AAFjOAQAAAA"
@@ -311,3 +315,92 @@ def test_the_engine_decides_the_cube_of_a_borne_off_position_with_its_head(net: 
     # the opening is not its position: the net's own chances there
     p = Position.from_id(OPENING)
     assert headed.cube_decision(p).no_double == plain.cube_decision(p).no_double
+
+
+def _crashed_boards(games: int, seed: int) -> np.ndarray:
+    """The contact positions of random games where a side has crashed."""
+    boards = np.array([p.board for p in random_game_positions(seed, games)], dtype=np.int8)
+    return boards[crashed_mask(boards) & ~race_mask(boards)]
+
+
+def test_the_crashed_head_fits_the_crashed_positions_alone_and_serves_their_cube_decisions(
+    net: NeuralEvaluator, tmp_path: Path
+) -> None:
+    with_crashed = net.replaced(crashed=Net.random(12, np.random.default_rng(8)))
+    games, crashed = _contact_boards(200, 4), _crashed_boards(20, 21)
+    assert len(crashed) > 50 and not crashed_mask(games).any()
+    boards = np.concatenate([games, crashed])
+    mine = crashed_mask(boards)
+    t = with_crashed.evaluate(boards)
+    t[:, 0] = np.minimum(1.0, t[:, 0] + 0.15)  # rollouts surer of the wins than the nets
+    labels = LabelSet(boards, t.astype(np.float32), "crashed")
+    fitted, report = fit_cube_head(
+        with_crashed, labels, CubeHeadSettings(steps=200, lr=0.05, lam=0.0), crashed=True
+    )
+    assert report.positions == len(crashed) and report.head[0] < report.net[0]
+    assert "crashed positions" in "\n".join(report.lines()) and "crashed head" in "\n".join(report.lines())
+    assert (
+        fitted.crashed_head is not None
+        and fitted.cube_head is None
+        and fitted.crashed is with_crashed.crashed
+    )
+    # play keeps the nets' outputs; the cube decisions value the head in the crashed positions alone
+    play, cube = fitted.evaluate_with_cube(boards)
+    np.testing.assert_array_equal(play, with_crashed.evaluate(boards))
+    np.testing.assert_array_equal(cube[~mine], with_crashed.evaluate(boards[~mine]))
+    assert (cube[mine, 0] - play[mine, 0]).mean() > 0.05
+    engine, plain = Engine(plies=0, evaluator=fitted), Engine(plies=0, evaluator=with_crashed)
+    p = Position(crashed[0])
+    assert all(engine.best_play(p, dice) == plain.best_play(p, dice) for dice in ((3, 1), (6, 6), (5, 2)))
+    assert engine.cube_decision(p).no_double != plain.cube_decision(p).no_double
+    # the contact net's cube head is fitted to the other positions
+    headed, report = fit_cube_head(fitted, labels, CubeHeadSettings(steps=10, holdout=0.0))
+    assert report.positions == len(games) and headed.crashed_head is fitted.crashed_head
+    # saved and read back; a self-play checkpoint keeps it (self-play trains the contact and race
+    # nets), a fit of the crashed net drops it
+    fitted.save(tmp_path / "w.npz")
+    np.testing.assert_array_equal(
+        NeuralEvaluator.load(tmp_path / "w.npz").evaluate_with_cube(boards)[1], cube
+    )
+    save(fitted, TrainSettings(), tmp_path / "checkpoint.npz")
+    assert NeuralEvaluator.load(tmp_path / "checkpoint.npz").crashed_head is not None
+    refit, _ = adam_fit_labels(
+        fitted, labels, tmp_path / "refit.npz", AdamSettings(epochs=1), nets=("crashed",)
+    )
+    assert refit.crashed_head is None and NeuralEvaluator.load(tmp_path / "refit.npz").crashed_head is None
+    # the command line
+    fitted.save(tmp_path / "net.npz")
+    _save_rollouts(labels, tmp_path / "rollouts.npz")
+    main(
+        [
+            "cube-head",
+            "--crashed",
+            "--resume",
+            str(tmp_path / "w.npz"),
+            "--labels",
+            str(tmp_path / "rollouts.npz"),
+            "--out",
+            str(tmp_path / "cli.npz"),
+            "--steps",
+            "5",
+            "--from-head",
+        ]
+    )
+    assert NeuralEvaluator.load(tmp_path / "cli.npz").crashed_head is not None
+    with pytest.raises(ValueError, match="needs a crashed net"):
+        fit_cube_head(net, labels, crashed=True)
+    with pytest.raises(ValueError, match="crashed positions to fit, the labels have 0"):
+        fit_cube_head(with_crashed, LabelSet(games, t[: len(games)].astype(np.float32)), crashed=True)
+    with pytest.raises(ValueError, match="not both"):
+        fit_cube_head(with_crashed, labels, borne=True, crashed=True)
+    with pytest.raises(ValueError, match="no crashed head to start from"):
+        fit_cube_head(with_crashed, labels, CubeHeadSettings(from_head=True), crashed=True)
+    bad = CubeHead(np.zeros((3, 5), np.float32), np.zeros(5, np.float32))
+    with pytest.raises(ValueError, match="crashed head has 3 hidden units, the crashed net 12"):
+        with_crashed.replaced(crashed_head=bad)
+    with pytest.raises(ValueError, match="the crashed net is missing"):
+        net.replaced(crashed_head=bad)
+    # a new crashed net comes without the old one's head
+    assert fitted.replaced(crashed=Net.random(12, np.random.default_rng(9))).crashed_head is None
+    assert fitted.replaced(crashed=None).crashed_head is None
+    assert fitted.replaced(crashed=fitted.crashed).crashed_head is fitted.crashed_head

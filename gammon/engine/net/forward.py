@@ -357,18 +357,19 @@ def net_outputs(board, net, heads, state, cache, with_head):
     """The net's five outputs ``f[_Y:_Y + 5]`` (before they are made consistent) of ``board``, and
     with ``with_head`` the cube decisions' outputs ``f[_Y_HEAD:_Y_HEAD + 5]`` (the contact net's
     cube head ``hw2``; its borne-off head ``bw2`` on the boards of
-    :func:`gammon.engine.net.encode.is_borne_off_board` when ``borne``; a race board's and a crashed
-    board's own outputs). With ``crashed``, the crashed net plays the contact boards where a side
-    has crashed (:func:`gammon.engine.net.crashed.has_crashed_side`). From the cache ``(keys,
+    :func:`gammon.engine.net.encode.is_borne_off_board` when ``borne``; the crashed net's cube head
+    ``xhw2`` on a crashed board, its own output layer again where it has none; a race board's own
+    outputs). With ``crashed``, the crashed net plays the contact boards where a side has crashed
+    (:func:`gammon.engine.net.crashed.has_crashed_side`). From the cache ``(keys,
     values, stats)`` (:mod:`gammon.engine.net.cache`) when it holds them, else from the nets ``(cq,
     cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed)`` (:func:`evaluate_batch`), their hidden
     sums updated from the last board each saw (the scratch ``state``, ``(w, acc, f, key)``:
-    :func:`new_state`), and stored there; ``heads`` is ``(hw2, bw2, borne)``.
+    :func:`new_state`), and stored there; ``heads`` is ``(hw2, bw2, borne, xhw2)``.
 
     Inlined into callers compiled without reference counts (``_nrt=False``), where unpacking the
     tuples costs nothing."""
     cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
-    hw2, bw2, borne = heads
+    hw2, bw2, borne, xhw2 = heads
     w, acc, f, key = state
     keys, values, stats = cache
     found = False
@@ -380,8 +381,7 @@ def net_outputs(board, net, heads, state, cache, with_head):
             found = cache_find(keys, values, stats, key, f, _Y_HEAD)
     if not found:  # (no early return: an inlined function's every exit costs its arrays' counts)
         race = encode_play_scalars(board, w)
-        # the crashed net's boards have no head: its own outputs (as a race board's)
-        own = race or (crashed and has_crashed_side(board))
+        own = race or (crashed and has_crashed_side(board))  # not the contact net's board
         if race:
             nh = rq.shape[1]
             a0 = cq.shape[1]
@@ -400,9 +400,11 @@ def net_outputs(board, net, heads, state, cache, with_head):
             hidden_units(acc, 0, nh, cunit, f)
             outputs(f, nh, cw2, _Y)
         if with_head:
-            if own:
+            if race:  # the race net has no head: its own outputs
                 for j in range(5):
                     f[_Y_HEAD + j] = f[_Y + j]
+            elif own:
+                outputs(f, nh, xhw2, _Y_HEAD)
             elif borne and is_borne_off_board(board):
                 outputs(f, nh, bw2, _Y_HEAD)
             else:
@@ -423,12 +425,12 @@ def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
     chances into ``out_head`` (see :func:`net_outputs`). ``net`` is ``(cq, cunit, cw2, rq, runit,
     rw2, xq, xunit, xw2, crashed)``: each net's exact first layer (:func:`exact_first_layer`) and
     output layer (:func:`output_layer`), the contact, race and crashed nets', and whether to play
-    the crashed boards with the crashed net; ``heads`` is ``(hw2, bw2, borne)``, the cube
+    the crashed boards with the crashed net; ``heads`` is ``(hw2, bw2, borne, xhw2)``, the cube
     decisions' output layers; ``cache`` is ``(keys, values, stats)``."""
     # unpacked once: the arrays go to the per-board kernel one by one (taking the tuples, it ran
     # about 5% slower)
     cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
-    hw2, bw2, borne = heads
+    hw2, bw2, borne, xhw2 = heads
     keys, values, stats = cache
     w, acc, f, key = new_state(net)
     for r in range(boards.shape[0]):
@@ -448,6 +450,7 @@ def evaluate_batch(boards, net, heads, cache, out, out_head, with_head):
             hw2,
             bw2,
             borne,
+            xhw2,
             w,
             acc,
             f,
@@ -478,6 +481,7 @@ def _board_outputs(
     hw2,
     bw2,
     borne,
+    xhw2,
     w,
     acc,
     f,
@@ -497,7 +501,7 @@ def _board_outputs(
     net_outputs(
         boards[r],
         (cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed),
-        (hw2, bw2, borne),
+        (hw2, bw2, borne, xhw2),
         (w, acc, f, key),
         (keys, values, stats),
         with_head,

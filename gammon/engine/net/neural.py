@@ -9,8 +9,8 @@ second output layer, its cube head (:class:`CubeHead`), for the chances its cube
 and a third, its borne-off head, for those chances in the positions where a side has borne off a
 checker while another is still out (:func:`gammon.engine.net.encode.is_borne_off_board`).
 A crashed net, where the weights have one, plays the contact positions where a side has crashed
-(:func:`gammon.engine.net.crashed.has_crashed_side`), checker play and cube alike, as GNU
-Backgammon's third net does.
+(:func:`gammon.engine.net.crashed.has_crashed_side`), as GNU Backgammon's third net does, and may
+carry a cube head of its own.
 The weights file format is described in docs/weights.md; the shipped file is
 ``gammon/engine/weights/gammon.npz``.
 """
@@ -98,11 +98,12 @@ class Net:
 
 @dataclass(frozen=True)
 class CubeHead:
-    """A second output layer of the contact net, ``w2 (hidden, 5)`` and ``b2 (5)`` on the same
-    hidden units: the chances that cube decisions value (:meth:`NeuralEvaluator.evaluate_for_cube`),
-    fitted to gammon's own rollouts of positions where the cube is at stake
-    (:mod:`gammon.train.cube_head`), while checker play keeps the net's own outputs. It belongs to
-    the hidden layer it was fitted on: a fit of the contact net drops it."""
+    """A second output layer of a net (the contact net's cube and borne-off heads, the crashed
+    net's cube head), ``w2 (hidden, 5)`` and ``b2 (5)`` on the same hidden units: the chances that
+    cube decisions value (:meth:`NeuralEvaluator.evaluate_for_cube`), fitted to gammon's own
+    rollouts of positions where the cube is at stake (:mod:`gammon.train.cube_head`), while checker
+    play keeps the net's own outputs. It belongs to the hidden layer it was fitted on: a fit of
+    that net drops it."""
 
     w2: np.ndarray
     b2: np.ndarray
@@ -155,7 +156,7 @@ def consistent(probs: np.ndarray, boards: np.ndarray | None = None) -> np.ndarra
     return np.array(out, dtype=np.float64).reshape(p.shape)
 
 
-_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head")
+_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head")
 
 
 class NeuralEvaluator:
@@ -164,7 +165,7 @@ class NeuralEvaluator:
 
     def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None,
                  borne_head: CubeHead | None = None, *, crashed: Net | None = None,
-                 cache_bytes: int = DEFAULT_BYTES) -> None:
+                 crashed_head: CubeHead | None = None, cache_bytes: int = DEFAULT_BYTES) -> None:
         for name, net in (("contact", contact), ("race", race), (CRASHED, crashed)):
             if net is not None and net.w1.shape[0] != N_INPUTS:
                 raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
@@ -172,12 +173,16 @@ class NeuralEvaluator:
             if head is not None and head.w2.shape[0] != contact.hidden:
                 raise ValueError(f"the {name} head has {head.w2.shape[0]} hidden units, the contact net "
                                  f"{contact.hidden}")
+        if crashed_head is not None and (crashed is None or crashed_head.w2.shape[0] != crashed.hidden):
+            raise ValueError(f"the crashed head has {crashed_head.w2.shape[0]} hidden units, the crashed net "
+                             f"{'is missing' if crashed is None else crashed.hidden}")
         self.contact = contact
         self.race = race
         self.crashed = crashed
         """The net of the contact positions where a side has crashed
         (:func:`gammon.engine.net.crashed.has_crashed_side`), checker play and cube decisions
-        alike (it has no cube head); None: the contact net plays them."""
+        alike (the cube decisions with :attr:`crashed_head` where there is one); None: the contact
+        net plays them."""
         self.games = games
         self.cube_head = cube_head
         self.borne_head = borne_head
@@ -185,6 +190,9 @@ class NeuralEvaluator:
         is still out (:func:`gammon.engine.net.encode.is_borne_off_board`), in place of
         :attr:`cube_head` there: play all but never reaches them, so the net knows them least
         (:mod:`gammon.train.cube_head`)."""
+        self.crashed_head = crashed_head
+        """The crashed net's cube head, on its hidden units: the chances the cube decisions value
+        in the crashed net's positions (:mod:`gammon.train.cube_head`)."""
         self.cache = EvaluationCache(cache_bytes)
         """The outputs of boards already evaluated (:mod:`gammon.engine.net.cache`), used by every
         evaluation."""
@@ -197,14 +205,18 @@ class NeuralEvaluator:
 
     def replaced(self, *, cache_bytes: int | None = None, **changes: Any) -> NeuralEvaluator:
         """A new evaluator over the same nets and heads (not copied) but those named in ``changes``
-        (``contact``, ``race``, ``crashed``, ``games``, ``cube_head``, ``borne_head``), with a cache
-        of ``cache_bytes`` (default: this one's size), empty."""
+        (``contact``, ``race``, ``crashed``, ``games``, ``cube_head``, ``borne_head``,
+        ``crashed_head``), with a cache of ``cache_bytes`` (default: this one's size), empty. A new
+        crashed net comes without the old one's head (it belongs to that net's hidden units) unless
+        ``crashed_head`` is given too."""
         parts: dict[str, Any] = {"contact": self.contact, "race": self.race, "games": self.games,
                                  "cube_head": self.cube_head, "borne_head": self.borne_head,
-                                 CRASHED: self.crashed}
+                                 CRASHED: self.crashed, "crashed_head": self.crashed_head}
         unknown = set(changes) - set(parts)
         if unknown:
             raise ValueError(f"no such part of an evaluator: {sorted(unknown)!r}")
+        if CRASHED in changes and changes[CRASHED] is not self.crashed:
+            parts["crashed_head"] = None
         parts.update(changes)
         return NeuralEvaluator(**parts, cache_bytes=self.cache.limit if cache_bytes is None else cache_bytes)
 
@@ -219,7 +231,7 @@ class NeuralEvaluator:
         """``(net, heads)`` for the play kernels (:func:`gammon.engine.net.forward.evaluate_batch`): each
         net's exact first layer and output layer, ``(cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2,
         crashed)`` (the crashed net's, or the contact net's again with ``crashed`` false), and the
-        cube decisions' output layers ``(hw2, bw2, borne)``."""
+        cube decisions' output layers ``(hw2, bw2, borne, xhw2)``."""
         if self._play is None:
             arrays: list[Any] = []
             for net in (self.contact, self.race, self.crashed):
@@ -230,8 +242,12 @@ class NeuralEvaluator:
             arrays.append(self.crashed is not None)
             head = self.cube_head or CubeHead(self.contact.w2, self.contact.b2)
             borne = self.borne_head or head  # not read without a borne-off head
+            # without a crashed head, the crashed net's own output layer (the contact net's where
+            # there is no crashed net: not read)
+            xhw2 = arrays[8] if self.crashed_head is None else output_layer(self.crashed_head.w2,
+                                                                             self.crashed_head.b2)
             heads = (output_layer(head.w2, head.b2), output_layer(borne.w2, borne.b2),
-                     self.borne_head is not None)
+                     self.borne_head is not None, xhw2)
             self._play = (tuple(arrays), heads)
         return self._play
 
@@ -279,7 +295,10 @@ class NeuralEvaluator:
                             for a in ("w2", "b2")))
                  if f"contact_{name}_w2" in data and encoding == ENCODING else None
                  for name in ("cube", "borne")]
-        return cls(nets[0], nets[1], games, heads[0], heads[1], crashed=crashed)
+        crashed_head = (CubeHead(*(np.ascontiguousarray(data[f"{CRASHED}_cube_{a}"], dtype=np.float32)
+                                   for a in ("w2", "b2")))
+                        if crashed is not None and f"{CRASHED}_cube_w2" in data else None)
+        return cls(nets[0], nets[1], games, heads[0], heads[1], crashed=crashed, crashed_head=crashed_head)
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
         """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
@@ -293,10 +312,11 @@ class NeuralEvaluator:
                 continue
             for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
                 arrays[f"{name}_{a}"] = value
-        for name, head in (("cube", self.cube_head), ("borne", self.borne_head)):
+        for name, head in (("contact_cube", self.cube_head), ("contact_borne", self.borne_head),
+                           (f"{CRASHED}_cube", self.crashed_head)):
             if head is not None:
-                arrays[f"contact_{name}_w2"] = head.w2
-                arrays[f"contact_{name}_b2"] = head.b2
+                arrays[f"{name}_w2"] = head.w2
+                arrays[f"{name}_b2"] = head.b2
         arrays.update(extra)
         tmp = Path(str(path) + ".tmp.npz")
         np.savez(tmp, **arrays)
@@ -304,9 +324,9 @@ class NeuralEvaluator:
 
     @property
     def has_cube_chances(self) -> bool:
-        """Whether its cube decisions value other chances than it plays with (it has a cube head
-        or a borne-off head)."""
-        return self.cube_head is not None or self.borne_head is not None
+        """Whether its cube decisions value other chances than it plays with (it has a cube head,
+        a borne-off head or a crashed head)."""
+        return self.cube_head is not None or self.borne_head is not None or self.crashed_head is not None
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         """Probabilities float64 (N, 5) of boards int8 (N, 26), each seen from the player on roll."""

@@ -149,7 +149,7 @@ def choose_play(board, d1, d2, net, cache, tables, use_bearoff, out):
 
     It takes ``ctx``'s parts but the heads, which checker play does not read: each array and tuple
     a kernel takes from Python costs about 40 to 100 ns a call, a tenth of the call."""
-    ctx = (net, (net[2], net[2], False), cache, tables, use_bearoff)
+    ctx = (net, (net[2], net[2], False, net[2]), cache, tables, use_bearoff)
     mover = opponent = False
     for j in range(26):
         mover |= board[j] > 0
