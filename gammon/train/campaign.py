@@ -56,6 +56,9 @@ SOURCES: dict[str, dict[str, Any]] = {
     "holding": {"contact_only": True, "min_anchors": 1},  # a side holds a point of the other's home
     "window": {"contact_only": True, "win_window": (0.55, 0.97)},  # a double is close or real
     "crashed": {"contact_only": True, "crashed_only": True},  # a side has few checkers left in play
+    "race": {"race_only": True},
+    # races where a side has borne off a checker while another is still out: they follow a hit
+    "race-set-up": {"race_only": True, "set_up": 3},
 }
 _GAMES_A_BATCH = 32
 _MAX_BATCHES = 200

@@ -130,14 +130,16 @@ def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> tu
     return np.concatenate(picked), np.concatenate(sources)
 
 
-def set_up_positions(boards: np.ndarray, most: int, seed: int) -> np.ndarray:
+def set_up_positions(boards: np.ndarray, most: int, seed: int, races: bool = False) -> np.ndarray:
     """Positions set up from ``boards``: in each, a side (drawn) takes 1 to ``most`` (drawn) of its
     checkers off its home board (each checker there as likely), if it has more than that many there
-    and a checker outside; kept where contact remains. Board ``i`` draws from ``(seed, i)``. They
-    are the positions of :func:`gammon.engine.net.encode.borne_off_mask`, which play all but never
-    reaches (a side bears off only with every checker home, so only a hit sends one out again),
-    while set-up positions, such as many of the wildbg set's, have them: a side part borne off with
-    checkers still back."""
+    and a checker outside; kept where contact remains (with ``races``, the races instead). Board
+    ``i`` draws from ``(seed, i)``. They are the positions of
+    :func:`gammon.engine.net.encode.borne_off_mask`, which play all but never reaches (a side bears
+    off only with every checker home, so only a hit sends one out again), while set-up positions,
+    such as many of the wildbg set's, have them: a side part borne off with checkers still back.
+    The races among them follow such a hit once contact is over, and the race net, which learnt
+    from self-play's races, knows them least."""
     if most < 1:
         raise ValueError(f"a set-up takes 1 or more checkers off, got {most!r}")
     made = []
@@ -153,7 +155,7 @@ def set_up_positions(boards: np.ndarray, most: int, seed: int) -> np.ndarray:
             side[point] -= 1
         made.append(-side[::-1] if flip else side)
     out = np.array(made, dtype=np.int8).reshape(-1, 26)
-    return np.ascontiguousarray(out[~race_mask(out)]) if len(out) else out
+    return np.ascontiguousarray(out[race_mask(out) == races]) if len(out) else out
 
 
 @dataclass(frozen=True)
@@ -172,7 +174,8 @@ class Sampling:
     ``alternatives`` replaces each position, before those filters, by the boards after its
     ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`); ``min_anchors`` then
     keeps all of a roll's plays where the position it is played in qualifies. ``set_up`` (a number
-    of checkers) replaces the positions, first of all, by :func:`set_up_positions` of them."""
+    of checkers) replaces the positions, first of all, by :func:`set_up_positions` of them (its
+    races with ``race_only``)."""
 
     games: int
     every: int = 3
@@ -236,7 +239,7 @@ def _positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarray, np.
     s = sampling
     boards = kernels.collect_positions(ev, s.seed, 0, s.games, s.every, s.explore)
     if s.set_up:
-        boards = set_up_positions(boards, s.set_up, s.seed)
+        boards = set_up_positions(boards, s.set_up, s.seed, races=s.race_only)
     decisions = np.arange(len(boards), dtype=np.int64)
     # a holding position is one where the roll is played, so that its alternatives that give the
     # anchor up are labelled beside those that keep it

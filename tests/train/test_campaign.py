@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from gammon.engine.engine import Engine
-from gammon.engine.net.encode import anchors, race_mask
+from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
@@ -122,6 +122,11 @@ def test_each_source_keeps_its_kind_of_position() -> None:
     assert np.all((win >= 0.55) & (win <= 0.97))
     # shard 3 is a contact shard again, of other games
     assert not np.array_equal(contact, shard_positions(ev, settings, 3))
+    # the race sources: races, and races where a side has a checker off and another still out
+    races = CampaignSettings(seed=2, shard_size=6, trials=2, every=4, sources=("race", "race-set-up"))
+    race, set_up = (shard_positions(ev, races, k) for k in range(2))
+    assert len(race) == len(set_up) == 6 and race_mask(race).all() and race_mask(set_up).all()
+    assert borne_off_mask(set_up).all() and not borne_off_mask(race).all()
 
 
 def test_a_signal_stops_the_run_after_its_chunk_and_keeps_the_work(tmp_path) -> None:

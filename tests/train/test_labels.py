@@ -740,3 +740,6 @@ def test_set_up_positions_take_checkers_off_a_side_that_keeps_one_out() -> None:
     assert not sources & {b.tobytes() for b in made}
     with pytest.raises(ValueError, match="1 or more checkers off, got 0"):
         set_up_positions(games, 0, seed=1)
+    # the races among them instead: a side with a checker off and another still out, no contact
+    races = set_up_positions(games, 3, seed=9, races=True)
+    assert len(races) > 10 and race_mask(races).all() and borne_off_mask(races).all()

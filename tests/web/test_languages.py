@@ -118,8 +118,9 @@ def test_the_pages_show_no_english_in_chromium(browser, store: Store, lang: str)
         page.goto(f"{base}/watch/{m['match_id']}#key={key}")
         page.wait_for_function("() => window.watch && watch.state !== null")
         page.select_option("#language select", "en")
+        # the choice reloads the page: while the new one loads there is no document element yet
         page.wait_for_function(
-            "() => document.documentElement.lang === 'en' && window.watch && watch.state !== null"
+            "() => document.documentElement?.lang === 'en' && window.watch && watch.state !== null"
         )
         assert page.locator("h2").first.text_content() == "Game log"
         page.goto(f"{base}/rules")
