@@ -242,12 +242,12 @@ class NeuralEvaluator:
             arrays.append(self.crashed is not None)
             head = self.cube_head or CubeHead(self.contact.w2, self.contact.b2)
             borne = self.borne_head or head  # not read without a borne-off head
-            # without a crashed head, the crashed net's own output layer (the contact net's where
-            # there is no crashed net: not read)
-            xhw2 = arrays[8] if self.crashed_head is None else output_layer(self.crashed_head.w2,
-                                                                             self.crashed_head.b2)
+            # without a crashed head, the crashed net's own outputs (not read without a crashed net)
+            xhead = self.crashed_head or (
+                CubeHead(self.crashed.w2, self.crashed.b2) if self.crashed is not None else head
+            )
             heads = (output_layer(head.w2, head.b2), output_layer(borne.w2, borne.b2),
-                     self.borne_head is not None, xhw2)
+                     self.borne_head is not None, output_layer(xhead.w2, xhead.b2))
             self._play = (tuple(arrays), heads)
         return self._play
 
