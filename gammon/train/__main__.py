@@ -51,6 +51,15 @@ def _add_win_window(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--win-window", type=float, nargs=2, metavar=("LO", "HI"), help=help_text)
 
 
+def _add_score_ruled_out(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--score-ruled-out",
+        action="store_true",
+        help="score the gammons the board rules out too (a side has borne off a checker), as the "
+        "fits before step 27 did; they are left out of the loss otherwise",
+    )
+
+
 def _weights(path: Path | None) -> NeuralEvaluator:
     return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
 
@@ -286,6 +295,7 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
         default=0.05,
         help="share of positions (the last games') kept out to judge the fit",
     )
+    _add_score_ruled_out(ft)
     ft.add_argument("--seed", type=int, default=7)
     ft.add_argument("--threads", type=int, default=0)
     ft.add_argument("--check-pairs", type=int, default=1000)
@@ -310,13 +320,14 @@ def _add_cube_head(sub: argparse._SubParsersAction) -> None:
     )
     ch.add_argument("--steps", type=int, default=300, help="full-batch Adam steps")
     ch.add_argument("--holdout", type=float, default=0.2, help="share held out to report the fit")
-    ch.add_argument(
+    which = ch.add_mutually_exclusive_group()
+    which.add_argument(
         "--borne",
         action="store_true",
         help="fit the borne-off head instead: the cube head of the positions where a side has "
         "borne off a checker while another is still out (label --set-up)",
     )
-    ch.add_argument(
+    which.add_argument(
         "--crashed",
         action="store_true",
         help="fit the crashed net's cube head instead: the chances of the positions where a side "
@@ -328,6 +339,7 @@ def _add_cube_head(sub: argparse._SubParsersAction) -> None:
         help="start from the head the net has, and hold the fit near it (more rollouts "
         "added to those it was fitted on)",
     )
+    _add_score_ruled_out(ch)
     _add_win_window(
         ch,
         "fit only the positions whose player on roll wins with the net's 0-ply chance in "
@@ -454,7 +466,9 @@ def _fit(args: argparse.Namespace) -> None:
     if args.race_hidden is not None:
         ev.race = widen(ev.race, args.race_hidden, args.seed)
     if args.method == "adam":
-        adam = AdamSettings(epochs=args.epochs, lr=args.lr, batch=args.batch)
+        adam = AdamSettings(
+            epochs=args.epochs, lr=args.lr, batch=args.batch, score_ruled_out=args.score_ruled_out
+        )
         adam_fit_labels(
             ev,
             labels,
@@ -491,13 +505,13 @@ def _cube_head(args: argparse.Namespace) -> None:
         holdout=args.holdout,
         from_head=args.from_head,
         win_window=None if args.win_window is None else tuple(args.win_window),
+        score_ruled_out=args.score_ruled_out,
     )
     fitted, fit_report = fit_cube_head(
         _weights(args.resume),
         _label_files(args.labels),
         head_settings,
-        borne=args.borne,
-        crashed=args.crashed,
+        "borne" if args.borne else "crashed" if args.crashed else "cube",
     )
     fitted.save(args.out)
     print("\n".join(fit_report.lines()))

@@ -7,6 +7,13 @@ a soft target and minimises their binary cross-entropy, whose gradient at the ou
 simply ``output - target``; Adam on shuffled mini-batches, the learning rate falling on a cosine
 from ``lr`` to ``lr / 100``. The inputs are encoded once; the arithmetic is numpy's (float32
 matrix products), so it runs wherever numpy does.
+
+The outputs the board rules out are left out of the loss (:func:`ruled_out_mask`): a side that has
+borne off a checker can no longer be gammoned, so play zeroes those chances whatever the net says
+(:func:`gammon.primitives.clamp_probabilities`), and a net need not spend its weights on them. Scored
+against their zero targets, they pulled the race net's other outputs out of shape wherever a side
+had borne off (docs/training.md, step 27). ``AdamSettings.score_ruled_out`` scores them as the fits
+before step 27 did.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import numpy as np
 
 from gammon.engine.net.encode import encode
 from gammon.engine.net.neural import Net, sigmoid
+from gammon.primitives import CHECKERS
 
 
 @dataclass(frozen=True)
@@ -29,31 +37,51 @@ class AdamSettings:
     beta1: float = 0.9
     beta2: float = 0.999
     eps: float = 1e-8
+    score_ruled_out: bool = False
 
     def __post_init__(self) -> None:
         if self.epochs < 1 or self.batch < 1 or not self.lr > 0:
             raise ValueError(f"bad Adam settings: {self!r}")
 
 
-def cross_entropy(y: np.ndarray, t: np.ndarray) -> float:
+def ruled_out_mask(boards: np.ndarray) -> np.ndarray:
+    """(N, 5) float32 of ``boards`` (N, 26): 0 for each output the board rules out, 1 for the
+    others. The chances to win a gammon and a backgammon are ruled out once the opponent has borne
+    off a checker, those to lose them once the player on roll has; the chance to win never is."""
+    b = np.asarray(boards)
+    mover_full = np.where(b > 0, b, 0).sum(axis=1) == CHECKERS
+    opponent_full = np.where(b < 0, -b, 0).sum(axis=1) == CHECKERS
+    mask = np.ones((len(b), 5), dtype=np.float32)
+    mask[:, 1:3] = opponent_full[:, None]
+    mask[:, 3:5] = mover_full[:, None]
+    return mask
+
+
+def cross_entropy(y: np.ndarray, t: np.ndarray, mask: np.ndarray | None = None) -> float:
     """Mean binary cross-entropy of outputs ``y`` against targets ``t``, less the targets' own
-    entropy (so a perfect fit scores 0)."""
+    entropy (so a perfect fit scores 0); with ``mask`` (shaped as ``t``), the outputs it zeroes score
+    nothing (the mean is still over all of them, so a mask of ones changes nothing)."""
     e = 1e-7
     y = np.clip(y, e, 1 - e)
     tc = np.clip(t, e, 1 - e)
-    return float(np.mean(t * np.log(tc / y) + (1 - t) * np.log((1 - tc) / (1 - y))))
+    terms = t * np.log(tc / y) + (1 - t) * np.log((1 - tc) / (1 - y))
+    return float(np.mean(terms if mask is None else terms * mask))
 
 
-def gradients(params: list[np.ndarray], x: np.ndarray, t: np.ndarray) -> tuple[float, list[np.ndarray]]:
+def gradients(
+    params: list[np.ndarray], x: np.ndarray, t: np.ndarray, mask: np.ndarray | None = None
+) -> tuple[float, list[np.ndarray]]:
     """The mean cross-entropy of the net ``params`` (w1, b1, w2, b2) on inputs ``x`` against
-    targets ``t``, and its gradient with respect to each of the four arrays (the sum over the five
-    outputs, the mean over the positions)."""
+    targets ``t`` (with ``mask``, as :func:`cross_entropy` scores it), and its gradient with respect
+    to each of the four arrays (the sum over the five outputs, the mean over the positions)."""
     w1, b1, w2, b2 = params
     h = sigmoid(x @ w1 + b1)
     y = sigmoid(h @ w2 + b2)
     d_out = (y - t) / (len(x) * 5)  # d(mean cross-entropy) / d(an output's input)
+    if mask is not None:
+        d_out *= mask
     d_h = (d_out @ w2.T) * h * (1 - h)
-    return cross_entropy(y, t), [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
+    return cross_entropy(y, t, mask), [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
 
 
 def adam_step(
@@ -92,11 +120,15 @@ def adam_fit(
     """Fit ``net`` to ``targets`` (N, 5) of ``boards`` (N, 26); returns the net of the epoch with the
     least cross-entropy on the held-out ``held`` (boards, targets), the start included, or of the
     last epoch without held-out positions or with ``keep_last`` (the held-out error is then only
-    reported). ``net`` itself is left as it was."""
+    reported). The outputs the boards rule out score nothing unless ``settings.score_ruled_out``.
+    ``net`` itself is left as it was."""
     x = encode(boards)
     t = np.ascontiguousarray(targets, dtype=np.float32)
     hx = None if held is None or len(held[0]) == 0 else encode(held[0])
     ht = None if held is None else np.asarray(held[1], dtype=np.float32)
+    masks = not settings.score_ruled_out
+    mask = ruled_out_mask(boards) if masks else None
+    held_mask = ruled_out_mask(held[0]) if masks and held is not None and hx is not None else None
     params = [a.copy() for a in net.arrays()]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
@@ -109,7 +141,7 @@ def adam_fit(
     def held_error(p: list[np.ndarray]) -> float:
         if hx is None or ht is None:
             return float("nan")
-        return cross_entropy(Net(*p).forward(hx), ht)
+        return cross_entropy(Net(*p).forward(hx), ht, held_mask)
 
     best = [p.copy() for p in params]
     best_error = held_error(params)
@@ -122,7 +154,7 @@ def adam_fit(
         train_ce = 0.0
         for k in range(steps_per_epoch):
             idx = order[k * s.batch : (k + 1) * s.batch]
-            ce, grads = gradients(params, x[idx], t[idx])
+            ce, grads = gradients(params, x[idx], t[idx], None if mask is None else mask[idx])
             train_ce += ce * len(idx)
             lr = s.lr * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * step / total)))
             step += 1

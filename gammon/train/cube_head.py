@@ -28,7 +28,8 @@ Each head is fitted only to the positions it serves: the cube head not to the bo
 positions, nor to the crashed net's where the weights have one; the borne-off head not to the
 crashed net's.
 
-The fit: cross-entropy of the five sigmoid outputs against the rollout chances, full batch, Adam,
+The fit: cross-entropy of the five sigmoid outputs against the rollout chances (but the gammons the
+board rules out, which play zeroes: :func:`gammon.train.batch_fit.ruled_out_mask`), full batch, Adam,
 starting from the net's own output layer and held near it by an L2 penalty ``lam`` on the
 difference (the rollouts are few and noisy; the outputs elsewhere should stay the net's). A share
 of the positions is held out first to report the fit; the head then refits on all of them. With
@@ -45,7 +46,7 @@ import numpy as np
 from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import borne_off_mask, encode, race_mask
 from gammon.engine.net.neural import CubeHead, NeuralEvaluator, sigmoid
-from gammon.train.batch_fit import adam_step, cross_entropy
+from gammon.train.batch_fit import adam_step, cross_entropy, ruled_out_mask
 from gammon.train.labels import LabelSet, check_win_window, in_win_window
 
 
@@ -55,7 +56,9 @@ class CubeHeadSettings:
     it has); ``steps`` and ``lr``: full-batch Adam; ``holdout``: share of the positions held out
     (drawn with ``seed``) to report the fit; ``win_window`` (lo, hi): only the positions whose
     player on roll wins with the net's 0-ply chance in it (a label campaign's folder holds every
-    source's positions, and the head serves the cube window)."""
+    source's positions, and the head serves the cube window); ``score_ruled_out``: score the
+    gammons the board rules out too, as the fits before step 27 did (they are left out of the loss:
+    :func:`gammon.train.batch_fit.ruled_out_mask`)."""
 
     lam: float = 1e-4
     steps: int = 300
@@ -64,6 +67,7 @@ class CubeHeadSettings:
     seed: int = 1
     from_head: bool = False
     win_window: tuple[float, float] | None = None
+    score_ruled_out: bool = False
 
     def __post_init__(self) -> None:
         if self.win_window is not None:
@@ -90,7 +94,8 @@ class CubeHeadReport:
     """Held-out cross-entropy (less the targets' own entropy, as every fit scores it:
     :func:`gammon.train.batch_fit.cross_entropy`) and root mean square error of each of the five
     chances, of the net's own outputs and of the fitted head, on ``held_out`` of the ``positions``
-    contact positions; ``kind``: which head was fitted (:data:`HEADS`)."""
+    contact positions (the outputs the board rules out count as no error unless the fit scored
+    them); ``kind``: which head was fitted (:data:`HEADS`)."""
 
     positions: int
     held_out: int
@@ -113,13 +118,21 @@ class CubeHeadReport:
 
 
 def _fit(
-    h: np.ndarray, t: np.ndarray, w2: np.ndarray, b2: np.ndarray, settings: CubeHeadSettings
+    h: np.ndarray,
+    t: np.ndarray,
+    mask: np.ndarray | None,
+    w2: np.ndarray,
+    b2: np.ndarray,
+    settings: CubeHeadSettings,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Adam on the mean cross-entropy plus ``lam / 2 * |w - w2|^2`` (weights and biases)."""
+    """Adam on the mean cross-entropy (the outputs ``mask`` zeroes left out) plus
+    ``lam / 2 * |w - w2|^2`` (weights and biases)."""
     w, b = w2.copy(), b2.copy()
     m, v = [np.zeros_like(w), np.zeros_like(b)], [np.zeros_like(w), np.zeros_like(b)]
     for step in range(1, settings.steps + 1):
         g = (sigmoid(h @ w + b) - t) / len(t)
+        if mask is not None:
+            g *= mask
         grads = (h.T @ g + settings.lam * (w - w2), g.sum(0) + settings.lam * (b - b2))
         adam_step([w, b], grads, m, v, step, settings.lr)
     return w, b
@@ -129,22 +142,22 @@ def fit_cube_head(
     ev: NeuralEvaluator,
     labels: LabelSet,
     settings: CubeHeadSettings = CubeHeadSettings(),
-    borne: bool = False,
-    crashed: bool = False,
+    kind: str = "cube",
 ) -> tuple[NeuralEvaluator, CubeHeadReport]:
     """A copy of ``ev`` with a cube head fitted to the contact positions of ``labels`` (rollout
-    chances; races are left out: the race net has no head), and the report of the fit. With
-    ``borne``, the head is the borne-off head, fitted to the positions where a side has borne off a
-    checker while another is still out (:func:`gammon.engine.net.encode.borne_off_mask`), which set-up
-    positions have and play all but never reaches (``label --set-up``); with ``crashed``, the
-    crashed net's head, fitted to the positions where a side has crashed (``ev`` must have a
-    crashed net). Each head is fitted to the positions it serves alone: where ``ev`` has a crashed
-    net, neither of the contact net's heads to its positions, and where it has a borne-off head,
-    the cube head not to that head's. With ``settings.win_window``, only those in the window are.
-    With ``settings.from_head`` the fit starts from (and is held near) the head ``ev`` has."""
-    if borne and crashed:
-        raise ValueError("fit the borne-off head or the crashed head, not both at once")
-    kind = "borne" if borne else "crashed" if crashed else "cube"
+    chances; races are left out: the race net has no head), and the report of the fit. ``kind``
+    (:data:`HEADS`) says which head: "cube", the contact net's cube head; "borne", the borne-off
+    head, fitted to the positions where a side has borne off a checker while another is still out
+    (:func:`gammon.engine.net.encode.borne_off_mask`), which set-up positions have and play all but
+    never reaches (``label --set-up``); "crashed", the crashed net's head, fitted to the positions
+    where a side has crashed (``ev`` must have a crashed net). Each head is fitted to the positions
+    it serves alone: where ``ev`` has a crashed net, neither of the contact net's heads to its
+    positions, and where it has a borne-off head, the cube head not to that head's. With
+    ``settings.win_window``, only those in the window are. With ``settings.from_head`` the fit
+    starts from (and is held near) the head ``ev`` has."""
+    if kind not in HEADS:
+        raise ValueError(f"kind must be one of {', '.join(HEADS)}, got {kind!r}")
+    borne, crashed = kind == "borne", kind == "crashed"
     if crashed and ev.crashed is None:
         raise ValueError("a crashed head needs a crashed net: these weights have none (fit --nets crashed)")
     contact = ~race_mask(labels.boards)
@@ -177,12 +190,16 @@ def fit_cube_head(
     n_held = min(len(boards) - 1, int(round(settings.holdout * len(boards))))
     held, train = order[:n_held], order[n_held:]
 
+    mask = None if settings.score_ruled_out else ruled_out_mask(boards).astype(np.float64)
+    held_mask = None if mask is None else mask[held]
+
     def scores(w: np.ndarray, b: np.ndarray) -> tuple[float, np.ndarray]:
         y = sigmoid(h[held] @ w + b)
-        return cross_entropy(y, targets[held]), np.sqrt(np.mean((y - targets[held]) ** 2, axis=0))
+        error = (y - targets[held]) ** 2 if held_mask is None else (y - targets[held]) ** 2 * held_mask
+        return cross_entropy(y, targets[held], held_mask), np.sqrt(np.mean(error, axis=0))
 
     if n_held:
-        w, b = _fit(h[train], targets[train], *start, settings)
+        w, b = _fit(h[train], targets[train], None if mask is None else mask[train], *start, settings)
         report = CubeHeadReport(
             len(boards),
             n_held,
@@ -194,7 +211,7 @@ def fit_cube_head(
     else:
         nothing = (float("nan"), np.full(5, np.nan))
         report = CubeHeadReport(len(boards), 0, nothing, nothing, kind)
-    w, b = _fit(h, targets, *start, settings)
+    w, b = _fit(h, targets, mask, *start, settings)
     head = CubeHead(w.astype(np.float32), b.astype(np.float32))
     if borne:
         return ev.replaced(borne_head=head), report

@@ -15,7 +15,7 @@ from gammon.engine.net.encode import borne_off_mask, race_mask
 from gammon.engine.net.neural import CubeHead, Net, NeuralEvaluator
 from gammon.engine.search.searcher import Searcher
 from gammon.train.__main__ import main
-from gammon.train.batch_fit import AdamSettings
+from gammon.train.batch_fit import AdamSettings, ruled_out_mask
 from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
 from gammon.train.labels import LABEL_FORMAT, LabelSet, set_up_positions
 from gammon.train.selfplay import TrainSettings, save
@@ -122,9 +122,10 @@ def test_from_head_starts_from_the_head_the_net_has_and_holds_the_fit_near_it(ne
         if borne:  # the borne-off head's positions: the labels' boards set up
             boards = set_up_positions(labels.boards, 3, seed=2)
             labels = LabelSet(boards, net.evaluate(boards).astype(np.float32))
-        fitted, report = fit_cube_head(headed, labels, settings, borne=borne)
+        kind = "borne" if borne else "cube"
+        fitted, report = fit_cube_head(headed, labels, settings, kind)
         new = fitted.borne_head if borne else fitted.cube_head
-        plain, _ = fit_cube_head(headed, labels, CubeHeadSettings(steps=200, lr=0.05, lam=10.0), borne=borne)
+        plain, _ = fit_cube_head(headed, labels, CubeHeadSettings(steps=200, lr=0.05, lam=10.0), kind)
         near = plain.borne_head if borne else plain.cube_head
         assert new is not None and near is not None
         # held near the head it had, not the net's own outputs, as the plain fit is
@@ -273,7 +274,7 @@ def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(
     t[:, 3:] = 0.0  # rollouts that find no gammons lost
     labels = LabelSet(boards, t.astype(np.float32), "set-up")
     headed, _ = fit_cube_head(net, labels, CubeHeadSettings(steps=100, lr=0.05, holdout=0.0))
-    both, report = fit_cube_head(headed, labels, CubeHeadSettings(steps=100, lr=0.05), borne=True)
+    both, report = fit_cube_head(headed, labels, CubeHeadSettings(steps=100, lr=0.05), kind="borne")
     assert report.positions == len(set_up) and "borne-off positions" in "\n".join(report.lines())
     assert both.cube_head is headed.cube_head and both.borne_head is not None
     # play keeps the net's outputs; the cube its head's, and the borne-off head's in its positions
@@ -297,7 +298,7 @@ def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(
     refit, report = fit_cube_head(both, labels, CubeHeadSettings(steps=10, holdout=0.0))
     assert report.positions == len(games) and refit.borne_head is both.borne_head
     with pytest.raises(ValueError, match="borne-off positions to fit, the labels have 0"):
-        fit_cube_head(net, LabelSet(games, t[: len(games)].astype(np.float32)), borne=True)
+        fit_cube_head(net, LabelSet(games, t[: len(games)].astype(np.float32)), kind="borne")
     with pytest.raises(ValueError, match="borne-off head has 3 hidden units"):
         NeuralEvaluator(
             net.contact, net.race, 0, None, CubeHead(np.zeros((3, 5), np.float32), np.zeros(5, np.float32))
@@ -335,7 +336,7 @@ def test_the_crashed_head_fits_the_crashed_positions_alone_and_serves_their_cube
     t[:, 0] = np.minimum(1.0, t[:, 0] + 0.15)  # rollouts surer of the wins than the nets
     labels = LabelSet(boards, t.astype(np.float32), "crashed")
     fitted, report = fit_cube_head(
-        with_crashed, labels, CubeHeadSettings(steps=200, lr=0.05, lam=0.0), crashed=True
+        with_crashed, labels, CubeHeadSettings(steps=200, lr=0.05, lam=0.0), kind="crashed"
     )
     assert report.positions == len(crashed) and report.head[0] < report.net[0]
     assert "crashed positions" in "\n".join(report.lines()) and "crashed head" in "\n".join(report.lines())
@@ -388,13 +389,13 @@ def test_the_crashed_head_fits_the_crashed_positions_alone_and_serves_their_cube
     )
     assert NeuralEvaluator.load(tmp_path / "cli.npz").crashed_head is not None
     with pytest.raises(ValueError, match="needs a crashed net"):
-        fit_cube_head(net, labels, crashed=True)
+        fit_cube_head(net, labels, kind="crashed")
     with pytest.raises(ValueError, match="crashed positions to fit, the labels have 0"):
-        fit_cube_head(with_crashed, LabelSet(games, t[: len(games)].astype(np.float32)), crashed=True)
-    with pytest.raises(ValueError, match="not both"):
-        fit_cube_head(with_crashed, labels, borne=True, crashed=True)
+        fit_cube_head(with_crashed, LabelSet(games, t[: len(games)].astype(np.float32)), kind="crashed")
+    with pytest.raises(ValueError, match="kind must be one of cube, borne, crashed, got 'both'"):
+        fit_cube_head(with_crashed, labels, kind="both")
     with pytest.raises(ValueError, match="no crashed head to start from"):
-        fit_cube_head(with_crashed, labels, CubeHeadSettings(from_head=True), crashed=True)
+        fit_cube_head(with_crashed, labels, CubeHeadSettings(from_head=True), kind="crashed")
     bad = CubeHead(np.zeros((3, 5), np.float32), np.zeros(5, np.float32))
     with pytest.raises(ValueError, match="crashed head has 3 hidden units, the crashed net 12"):
         with_crashed.replaced(crashed_head=bad)
@@ -404,3 +405,22 @@ def test_the_crashed_head_fits_the_crashed_positions_alone_and_serves_their_cube
     assert fitted.replaced(crashed=Net.random(12, np.random.default_rng(9))).crashed_head is None
     assert fitted.replaced(crashed=None).crashed_head is None
     assert fitted.replaced(crashed=fitted.crashed).crashed_head is fitted.crashed_head
+
+
+def test_the_head_ignores_ruled_out_gammons_unless_told_to_score_them(net: NeuralEvaluator) -> None:
+    boards = _contact_boards(200, seed=8)
+    boards[::2, 6] -= 1  # half the positions: the mover has borne off a checker (from its 6-point)
+    assert (boards[::2, 6] >= 0).all()
+    t = net.evaluate(boards).astype(np.float32)
+    mask = ruled_out_mask(boards)
+    assert (mask == 0).sum() == 2 * len(boards[::2])  # lose gammon and lose backgammon
+    heads = []
+    for score in (False, True):
+        settings = CubeHeadSettings(steps=50, lr=0.05, lam=0.0, holdout=0.0, score_ruled_out=score)
+        for fill in (0.0, 1.0):
+            labels = LabelSet(boards, np.where(mask == 0, fill, t).astype(np.float32))
+            fitted, _ = fit_cube_head(net, labels, settings)
+            assert fitted.cube_head is not None
+            heads.append(fitted.cube_head.w2)
+    np.testing.assert_array_equal(heads[0], heads[1])
+    assert np.abs(heads[2] - heads[3]).max() > 1e-3
