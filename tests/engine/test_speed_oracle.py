@@ -5,7 +5,8 @@ cubeful, bit for bit (``data/speed_oracle.json``, written by the code before; th
 rollouts written again by the same code for the crashed net of docs/training.md step 24, which left
 the plays at 0 and 1 ply as they were; the evaluations, the 0-ply plays and the rollouts written
 again when the outputs lost the gammons a checker borne off rules out; the cubeful rollout again
-for the crashed net's cube head of step 26, which moved nothing else). The kernels' last
+for the crashed net's cube head of step 26, which moved nothing else; the evaluations, the plays
+and the rollouts again for the race net of step 27). The kernels' last
 bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
 kernels are in use (tests/test_precompile.py checks that they are)."""
 
