@@ -150,6 +150,12 @@ def _add_label(sub: argparse._SubParsersAction) -> None:
         "--crashed-only", action="store_true", help="keep only crashed positions (few checkers left in play)"
     )
     lb.add_argument(
+        "--from-crashed",
+        action="store_true",
+        help="with --alternatives: the plays of crashed positions only (with --race-only, the races "
+        "they turn into)",
+    )
+    lb.add_argument(
         "--explore",
         type=float,
         default=0.0,
@@ -431,6 +437,7 @@ def _label(args: argparse.Namespace) -> None:
             contact_only=args.contact_only,
             race_only=args.race_only,
             crashed_only=args.crashed_only,
+            from_crashed=args.from_crashed,
             min_anchors=args.min_anchors,
             win_window=None if args.win_window is None else tuple(args.win_window),
             alternatives=args.alternatives,

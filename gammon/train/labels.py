@@ -170,7 +170,9 @@ class Sampling:
     roll wins with a 0-ply chance (of the net) in [lo, hi]: a cube window (0.55, 0.97) keeps the
     positions where a double is close or real, the ones whose probabilities the cube depends on.
     ``crashed_only`` keeps the crashed positions (:func:`gammon.engine.net.crashed.crashed_mask`),
-    where a side has few checkers left in play.
+    where a side has few checkers left in play. ``from_crashed`` keeps, before ``alternatives``, only
+    the crashed game positions, so that the boards are those their plays lead to (with
+    ``race_only``: the races a crashed position turns into, which self-play's races seldom hold).
     ``alternatives`` replaces each position, before those filters, by the boards after its
     ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`); ``min_anchors`` then
     keeps all of a roll's plays where the position it is played in qualifies. ``set_up`` (a number
@@ -188,6 +190,7 @@ class Sampling:
     alternatives: int = 0
     set_up: int = 0
     crashed_only: bool = False
+    from_crashed: bool = False
 
     def __post_init__(self) -> None:
         if not 0.0 <= self.explore <= 1.0:
@@ -199,6 +202,8 @@ class Sampling:
             raise ValueError(f"min_anchors must be 0-6 points, got {self.min_anchors!r}")
         if self.win_window is not None:
             check_win_window(self.win_window, "win_window")
+        if self.from_crashed and not self.alternatives:
+            raise ValueError("from_crashed keeps the plays of crashed positions: give alternatives")
 
     def describe(self) -> str:
         """The positions in words (a label file's description, which a resumed run must match)."""
@@ -206,7 +211,8 @@ class Sampling:
         if self.set_up:
             played += f", set up with 1-{self.set_up} checkers of a side taken off"
         if self.alternatives:
-            played += f", the boards after the {self.alternatives} best 0-ply plays of a roll"
+            of = " of a crashed position" if self.from_crashed else ""
+            played += f", the boards after the {self.alternatives} best 0-ply plays of a roll{of}"
         only = ", contact only" if self.contact_only else ", races only" if self.race_only else ""
         if self.crashed_only:
             only += ", crashed only"
@@ -240,6 +246,8 @@ def _positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarray, np.
     boards = kernels.collect_positions(ev, s.seed, 0, s.games, s.every, s.explore)
     if s.set_up:
         boards = set_up_positions(boards, s.set_up, s.seed, races=s.race_only)
+    if s.from_crashed:
+        boards = np.ascontiguousarray(boards[crashed_mask(boards)])
     decisions = np.arange(len(boards), dtype=np.int64)
     # a holding position is one where the roll is played, so that its alternatives that give the
     # anchor up are labelled beside those that keep it

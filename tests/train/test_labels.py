@@ -513,6 +513,23 @@ def test_crashed_only_keeps_exactly_the_crashed_positions_of_the_games() -> None
         Sampling(1, race_only=True, crashed_only=True)
 
 
+def test_from_crashed_takes_the_plays_of_crashed_positions_and_the_races_they_turn_into() -> None:
+    ev = _net(8)
+    games = self_play_positions(ev, Sampling(40, 1, 5, explore=0.3))
+    plays, _ = best_plays(ev, games[crashed_mask(games)], 4, 5)
+    kept = self_play_positions(ev, Sampling(40, 1, 5, explore=0.3, alternatives=4, from_crashed=True))
+    assert np.array_equal(kept, plays)
+    races = self_play_positions(
+        ev, Sampling(40, 1, 5, explore=0.3, alternatives=4, from_crashed=True, race_only=True)
+    )
+    assert np.array_equal(races, plays[race_mask(plays)])
+    assert 0 < len(races) < len(kept)
+    described = Sampling(1, alternatives=2, from_crashed=True).describe()
+    assert "plays of a roll of a crashed position" in described
+    with pytest.raises(ValueError, match="keeps the plays of crashed positions: give alternatives"):
+        Sampling(1, from_crashed=True)
+
+
 def test_min_anchors_with_alternatives_keeps_every_play_of_a_holding_position() -> None:
     # the filter asks the position the roll is played in, so a play that gives the anchor up is
     # kept beside those that keep it
