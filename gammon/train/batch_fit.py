@@ -25,8 +25,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gammon.engine.net.encode import encode
-from gammon.engine.net.neural import Net, sigmoid
-from gammon.primitives import CHECKERS
+from gammon.engine.net.neural import Net, consistent, sigmoid
 
 
 @dataclass(frozen=True)
@@ -46,15 +45,12 @@ class AdamSettings:
 
 def ruled_out_mask(boards: np.ndarray) -> np.ndarray:
     """(N, 5) float32 of ``boards`` (N, 26): 0 for each output the board rules out, 1 for the
-    others. The chances to win a gammon and a backgammon are ruled out once the opponent has borne
-    off a checker, those to lose them once the player on roll has; the chance to win never is."""
-    b = np.asarray(boards)
-    mover_full = np.where(b > 0, b, 0).sum(axis=1) == CHECKERS
-    opponent_full = np.where(b < 0, -b, 0).sum(axis=1) == CHECKERS
-    mask = np.ones((len(b), 5), dtype=np.float32)
-    mask[:, 1:3] = opponent_full[:, None]
-    mask[:, 3:5] = mover_full[:, None]
-    return mask
+    others: the chances to win a gammon and a backgammon once the opponent has borne off a checker,
+    those to lose them once the player on roll has; the chance to win never. The rule is play's own
+    (:func:`gammon.engine.net.neural.consistent`): even chances made consistent with each board keep
+    what it allows and zero what it rules out."""
+    even = np.full((len(boards), 5), 0.5)
+    return (consistent(even, boards) > 0).astype(np.float32)
 
 
 def cross_entropy(y: np.ndarray, t: np.ndarray, mask: np.ndarray | None = None) -> float:
