@@ -424,3 +424,48 @@ def test_the_head_ignores_ruled_out_gammons_unless_told_to_score_them(net: Neura
             heads.append(fitted.cube_head.w2)
     np.testing.assert_array_equal(heads[0], heads[1])
     assert np.abs(heads[2] - heads[3]).max() > 1e-3
+
+
+def test_the_command_line_scores_ruled_out_gammons_only_when_told(
+    net: NeuralEvaluator, tmp_path: Path
+) -> None:
+    boards = _contact_boards(120, seed=8)
+    boards[::2, 6] -= 1  # the mover has borne off a checker
+    t = net.evaluate(boards)
+    labels = LabelSet(boards, np.where(ruled_out_mask(boards) == 0, 1.0, t).astype(np.float32))
+    _save_rollouts(labels, tmp_path / "rollouts.npz")
+    net.save(tmp_path / "net.npz")
+    common = ["--labels", str(tmp_path / "rollouts.npz"), "--out", str(tmp_path / "w.npz")]
+    for flags, score in (([], False), (["--score-ruled-out"], True)):
+        main(["cube-head", "--resume", str(tmp_path / "net.npz"), *common, "--steps", "30", *flags])
+        head = NeuralEvaluator.load(tmp_path / "w.npz").cube_head
+        settings = CubeHeadSettings(steps=30, score_ruled_out=score)
+        fitted, _ = fit_cube_head(net, labels, settings)
+        assert head is not None and fitted.cube_head is not None
+        np.testing.assert_array_equal(head.w2, fitted.cube_head.w2)
+        main(
+            [
+                "fit",
+                "--resume",
+                str(tmp_path / "net.npz"),
+                *common,
+                "--epochs",
+                "1",
+                "--check-pairs",
+                "0",
+                "--nets",
+                "contact",
+                *flags,
+            ]
+        )
+        contact = NeuralEvaluator.load(tmp_path / "w.npz").contact
+        api, _ = adam_fit_labels(
+            net,
+            labels,
+            tmp_path / "api.npz",
+            AdamSettings(epochs=1, score_ruled_out=score),
+            nets=("contact",),
+        )
+        np.testing.assert_array_equal(contact.w2, api.contact.w2)
+    with pytest.raises(SystemExit):
+        main(["cube-head", "--resume", str(tmp_path / "net.npz"), *common, "--borne", "--crashed"])
