@@ -656,6 +656,10 @@ NEED_ADAM = "--rollout-labels, --drop-anchors, --drop-window, --window-labels an
             "explore must be a probability, got 2.0",
         ),
         (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--from-crashed"],
+            "from_crashed keeps the plays of crashed positions: give alternatives",
+        ),
+        (
             ["label", "--out", "{tmp}/l.npz", "--games", "1", "--plies", "3"],
             "a search label needs 1 or 2 plies, got 3",
         ),
