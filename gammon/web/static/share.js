@@ -14,11 +14,21 @@ export function showShareId(id) {
   box.hidden = !shownId;
 }
 
-// "Copied" in the status line, then back to what it said, unless the page has changed it since.
+// "Copied" in the status line, then back to what it said, unless the page has changed it since. A
+// second copy within COPIED_MS restarts the wait (the first one's timer would cut it short) and
+// still goes back to what the line said before the first.
+let said = null;  // { text, before, timer } while a message shows
 function say(text) {
-  const status = $("#status"), before = status.textContent;
+  const status = $("#status");
+  if (said) clearTimeout(said.timer);
+  if (!said || status.textContent !== said.text) said = { before: status.textContent };
+  const now = said;
+  now.text = text;
   status.textContent = text;
-  setTimeout(() => { if (status.textContent === text) status.textContent = before; }, COPIED_MS);
+  now.timer = setTimeout(() => {
+    if (status.textContent === text) status.textContent = now.before;
+    if (said === now) said = null;
+  }, COPIED_MS);
 }
 
 // Without the clipboard (an http page off localhost is no secure context) the ID waits selected in
