@@ -7,7 +7,10 @@ nothing, or a header a minute, holds its connection forever. Here a connection t
 whole request head within ``head_timeout`` seconds of opening, or of its last response, is closed
 (answered 408 first if it had begun one). The body's own deadline is the app's (gammon.web.middleware).
 uvicorn answers 503 to a request past ``limit_concurrency`` connections, but lets a WebSocket
-handshake through whatever the count: here it gets the 503 too.
+handshake through whatever the count: here it gets the 503 too. And a handshake that the websockets
+library cannot read (a line over its 8,192 bytes, more than its 128 headers) it drops without a word
+and uvicorn never closes: those get 431 here, and any other it cannot read is closed at the head's
+deadline.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS
 
 HEAD_TIMEOUT = 10.0
 """Seconds a connection may take to send a request's line and headers."""
@@ -65,7 +69,22 @@ class GuardedHttp(HttpToolsProtocol):
                                                                    "open (its limit); try again later"))
             self.transport.close()
             return
+        if not self._readable_by_websockets():
+            self.transport.write(_reply("431 Request Header Fields Too Large",
+                                        f"a WebSocket handshake's lines are {MAX_LINE_LENGTH} bytes at most "
+                                        f"and its headers {MAX_NUM_HEADERS}"))
+            self.transport.close()
+            return
+        transport = self.transport
         super().handle_websocket_upgrade()
+        self.loop.call_later(self.head_timeout, _close_unanswered, transport)
+
+    def _readable_by_websockets(self) -> bool:
+        """Whether the websockets library will read this handshake: it has no answer for one it cannot."""
+        request_line = len(self.scope["method"]) + len(self.url) + len(" HTTP/1.1") + 1
+        headers = self.headers  # (name, value) as they came
+        return (request_line <= MAX_LINE_LENGTH and len(headers) <= MAX_NUM_HEADERS
+                and all(len(name) + 2 + len(value) <= MAX_LINE_LENGTH for name, value in headers))
 
     def _arm(self) -> None:
         self._disarm()
@@ -85,3 +104,10 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.write(_reply("408 Request Timeout", f"the request's headers did not come "
                                                                f"within {self.head_timeout:g} s"))
         self.transport.close()
+
+
+def _close_unanswered(transport: asyncio.BaseTransport) -> None:
+    """Close a WebSocket handshake that its protocol never read (no request came out of it)."""
+    protocol = transport.get_protocol()
+    if not transport.is_closing() and not getattr(protocol, "handshake_initiated", True):
+        transport.close()

@@ -393,6 +393,57 @@ def test_a_websocket_handshake_past_the_connection_cap_gets_503(store: Store) ->
         assert b"limit" in replies[2]
 
 
+def _handshake(path: str, extra: str = "", method: str = "GET") -> bytes:
+    return (
+        f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        f"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{extra}\r\n"
+    ).encode()
+
+
+@pytest.mark.parametrize(
+    "handshake",
+    [
+        _handshake("/ws/lobby", f"X-Pad: {'a' * 9000}\r\n"),
+        _handshake("/ws/matches/" + "Q" * 9000),
+        _handshake("/ws/lobby", "".join(f"X-H{i}: 1\r\n" for i in range(130))),
+    ],
+    ids=["long header", "long path", "many headers"],
+)
+def test_a_websocket_handshake_the_library_cannot_read_gets_431(store: Store, handshake: bytes) -> None:
+    """The websockets library drops such a handshake without a word, and uvicorn kept the
+    connection open for good: 25 of them from one client took a 20-connection server."""
+    from gammon.web.http_protocol import GuardedHttp
+
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    with serving(app, http=GuardedHttp) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(handshake)
+        reply = _reply_or_close(s)
+    assert reply.startswith("HTTP/1.1 431 "), reply[:200]
+    assert "8192 bytes at most" in json.loads(reply.partition("\r\n\r\n")[2])["error"]
+
+
+def test_a_websocket_handshake_it_cannot_read_otherwise_is_closed_at_the_head_deadline(store: Store) -> None:
+    """A POST with the upgrade headers goes to the websockets library, which reads GET alone."""
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(_handshake("/ws/lobby", method="POST"))
+        assert not _reply_or_close(s).startswith("HTTP/1.1 101")
+
+
+def test_a_websocket_handshake_is_not_closed_at_the_head_deadline(store: Store) -> None:
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    with serving(app, http=_quick_head(0.3)) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(_handshake("/ws/lobby"))
+        s.settimeout(5)
+        time.sleep(0.6)  # past the deadline: the socket is still open
+        s.sendall(b"\x88\x80\x00\x00\x00\x00")  # a masked close frame
+        received = b""
+        while chunk := s.recv(65536):
+            received += chunk
+    assert received.startswith(b"HTTP/1.1 101")
+    assert received.endswith(b"\x88\x00")  # the lobby's messages, then the close frame answering ours
+
+
 def test_serve_sets_the_deadlines_and_caps_the_connections(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
