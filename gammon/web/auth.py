@@ -30,6 +30,7 @@ from starlette.responses import Response
 from gammon.accounts.errors import NotSignedInError
 from gammon.errors import NotAuthorizedError, cut
 from gammon.i18n import tr
+from gammon.web.security import origin_netloc
 
 SESSION_COOKIE = "gammon_session"
 CSRF_COOKIE = "gammon_csrf"
@@ -92,7 +93,7 @@ def check_origin(request: Request) -> None:
     origin = request.headers.get("origin")
     if origin is None:
         return  # not a browser's cross-site request: browsers send Origin on every POST
-    netloc = urlsplit(origin).netloc.lower()
+    netloc = origin_netloc(origin)
     public: str | None = getattr(request.app.state, "public_url", None)
     own = {request.headers.get("host", "").strip().lower()}
     if public:

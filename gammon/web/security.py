@@ -125,10 +125,19 @@ class HostCheck:
                 or (server is not None and name == str(server[0]).lower()))
 
     def _same_origin(self, origin: str, host: str | None) -> bool:
-        netloc = urlsplit(origin).netloc.lower()
+        netloc = origin_netloc(origin)
         if self.public is not None and netloc == self.public.netloc.lower():
             return True
         return bool(netloc) and host is not None and netloc == host.strip().lower()
+
+
+def origin_netloc(origin: str) -> str:
+    """The host and port an Origin header names, lower case; "" where it names none or cannot be
+    read (``http://[`` is no URL: urlsplit raises)."""
+    try:
+        return urlsplit(origin).netloc.lower()
+    except ValueError:
+        return ""
 
 
 def site_url(request: Request) -> str:

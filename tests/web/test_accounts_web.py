@@ -137,6 +137,13 @@ def test_sign_in_and_up_from_another_sites_page_are_refused(web: TestClient) -> 
     assert r.status_code == 200
 
 
+@pytest.mark.parametrize("origin", ["http://[", "http://[::1", "https://a]b"])
+def test_sign_in_and_up_with_an_unreadable_origin_are_refused(web: TestClient, origin: str) -> None:
+    for path in ("/api/account/sign-up", "/api/account/sign-in"):
+        r = web.post(path, json={"name": "alice", "password": PASSWORD}, headers={"Origin": origin})
+        assert r.status_code == 403 and origin in r.json()["error"], r.text
+
+
 def test_one_answer_for_unknown_and_known_names(web: TestClient) -> None:
     sign_up(web, "alice")
     wrong = web.post("/api/account/sign-in", json={"name": "alice", "password": "not the password"})

@@ -146,6 +146,12 @@ def test_a_websocket_from_a_foreign_origin_is_refused(client: TestClient) -> Non
     ):
         pass
     assert refused.value.status_code == 403 and "evil.example" in refused.value.json()["error"]
+    with (  # no URL at all (urlsplit raises on it): refused the same way
+        pytest.raises(WebSocketDenialResponse) as refused,
+        client.websocket_connect(path, subprotocols=protocols, headers={"Origin": "http://["}),
+    ):
+        pass
+    assert refused.value.status_code == 403 and "http://[" in refused.value.json()["error"]
     for origin in ({"Origin": "http://testserver"}, {}):  # its own page, or no browser at all
         with client.websocket_connect(path, subprotocols=protocols, headers=origin) as ws:
             assert ws.receive_json()["type"] == "state"
