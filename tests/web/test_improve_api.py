@@ -113,6 +113,9 @@ def test_other_accounts_drills_are_out_of_reach(web: TestClient, store: Store) -
     assert mine["card"] is None and mine["progress"]["cards"] == 0
     r = web.post(f"/api/account/drill/{theirs['id']}/review", json={"answer": "take"}, headers=csrf(web))
     assert r.status_code == 404
+    for beyond in (0, 2**31, 2**63, 10**30):  # no row has such an id (the database refused it: 500)
+        r = web.post(f"/api/account/drill/{beyond}/review", json={"answer": "take"}, headers=csrf(web))
+        assert r.status_code == 422 and "card_id" in r.json()["error"], r.text
 
 
 def _to_move(c: TestClient, m: dict) -> dict:

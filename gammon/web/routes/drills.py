@@ -6,9 +6,9 @@ review of an answer. Only the account's own cards are reachable; a review needs 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
@@ -140,8 +140,12 @@ def _review(members: Members, account_id: int, card_id: int, answer: str) -> dic
     return {**review_json(card, review), "progress": progress_json(members.drills.progress(account_id))}
 
 
+CardId = Annotated[int, Path(ge=1, le=2**31 - 1)]
+"""A card's row id: the database's integer (32 bits in PostgreSQL), so a larger one is no card."""
+
+
 @router.post("/api/account/drill/{card_id}/review", responses=ERRORS)
-async def review(card_id: int, body: Answer, request: Request, members: MembersDep) -> JSONResponse:
+async def review(card_id: CardId, body: Answer, request: Request, members: MembersDep) -> JSONResponse:
     """Grade the answer to one of the account's cards against the engine's ranking and reschedule
     the card (409 for an answer that is not a legal play or a cube action of the kind asked)."""
     account = await signed_in_account(request, members)
