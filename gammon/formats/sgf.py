@@ -63,12 +63,14 @@ from gammon.game import (
     Abandon,
     AcceptResignation,
     Action,
+    ActionKind,
     Beaver,
     Double,
     GamePhase,
     Pass,
     PlayMade,
     RejectResignation,
+    Request,
     Resign,
     Roll,
     Take,
@@ -616,7 +618,9 @@ class _GameReader:
         winner, points, _resigned = result
         rules = game.rules
         kinds = [k for k in WinKind if rules.points(k, game.cube_value, game.cube_owner) == points]
-        if kinds and game.turn == 1 - winner:
+        # Game decides who may resign: the player to act, or either player before the roll
+        # (Backgammon Galaxy's resignation during the opponent's turn).
+        if kinds and game.why_not(Request(ActionKind.RESIGN, 1 - winner, win_kind=kinds[0])) is None:
             game.resign(kinds[0], player=1 - winner)
             game.accept_resignation(player=winner)
         elif points == WinKind.BACKGAMMON * game.cube_value:

@@ -392,3 +392,16 @@ def test_a_game_after_the_match_is_over_is_refused_in_words() -> None:
     assert message.startswith("game 2, SGF line ")
     assert message.endswith(f"cannot start a new game: the match is over, {match.score[0]}-{match.score[1]}")
     assert "Error" not in message  # no class names
+
+
+def test_a_resignation_by_the_player_not_on_roll_reads_back() -> None:
+    # Game lets either player resign before the roll (Backgammon Galaxy's files do so)
+    match = Match(Rules(match_length=3), dice=ScriptedDice([(3, 1)]))
+    game = match.game
+    game.roll()
+    game.play("8/5 6/5")
+    game.resign(1, player=0)
+    game.accept_resignation(player=1)
+    read = read_sgf(format_sgf(match)).match.game
+    assert (read.result.winner, read.result.points, read.result.reason) == (1, 1, "resign")
+    assert read.history[-2] == Resign(0, 1)
