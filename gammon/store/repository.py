@@ -248,7 +248,7 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         if not rows:
-            raise UnknownMatchError(tr("no match {id}", id=repr(match_id)))
+            raise UnknownMatchError(tr("no match {id}", id=cut(repr(match_id), 40)))
         stored = [(seq, action) for _, _, seq, action in rows if seq is not None]
         if [seq for seq, _ in stored] != list(range(first, first + len(stored))):
             raise StoreConflictError(f"match {match_id!r}: the stored actions from {first} are not "
@@ -310,7 +310,7 @@ class Store:
     def _match_row(s: Session, match_id: str) -> MatchRow:
         row = s.get(MatchRow, match_id)
         if row is None:
-            raise UnknownMatchError(tr("no match {id}", id=repr(match_id)))
+            raise UnknownMatchError(tr("no match {id}", id=cut(repr(match_id), 40)))
         return row
 
 
@@ -328,7 +328,7 @@ def _change(conn: Connection, match_id: str, change: LogChange, rows: list[dict[
     # The WHERE on the version makes a second writer of the match fail, not overwrite.
     if _update_match(conn, match_id, "version", change.base, values) != 1:
         stored = conn.scalar(select(MatchRow.version).where(MatchRow.id == match_id))
-        return (UnknownMatchError(tr("no match {id}", id=repr(match_id))) if stored is None else
+        return (UnknownMatchError(tr("no match {id}", id=cut(repr(match_id), 40))) if stored is None else
                 StoreConflictError(f"match {match_id!r}: a change to version {change.base} made "
                                    f"where it is {stored}"))
     if change.retract_from is not None:

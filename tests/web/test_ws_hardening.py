@@ -365,3 +365,22 @@ def test_a_player_whose_socket_stops_reading_is_away_and_the_game_can_be_claimed
             assert r.json()["result"]["winner"] == 0
         finally:
             silent.close()
+
+
+def test_an_unknown_match_is_not_quoted_whole(store: Store) -> None:
+    """Its id, as long as the URL allows, came back whole in the error (7,000 characters and more)."""
+    c = _app(store)
+    long_id = "Q" * 7000
+    for method, path in (
+        ("GET", f"/api/matches/{long_id}"),
+        ("GET", f"/api/matches/{long_id}/games/1/frames"),
+        ("GET", f"/api/matches/{long_id}/match.mat"),
+        ("GET", f"/api/watch/{long_id}"),
+        ("POST", f"/api/matches/{long_id}/actions"),
+    ):
+        r = c.request(method, path, headers={"X-Gammon-Token": "abc"}, json={"action": "roll"})
+        assert r.status_code == 404 and len(r.text) < 200 and "no match 'QQQ" in r.text, (path, r.text[:200])
+    with c.websocket_connect(f"/ws/matches/{long_id}", subprotocols=["gammon", "token.abc"]) as ws:
+        error = ws.receive_json()
+    assert error["type"] == "error" and error["error"].startswith("no match 'QQQ")
+    assert len(error["error"]) < 100
