@@ -47,7 +47,6 @@ rejected resignation offers, or an abandon as such (it is written as a resignati
 
 from __future__ import annotations
 
-import codecs
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -310,14 +309,12 @@ def _decode(data: bytes | bytearray) -> str:
     if charset:
         name = charset.group(1).decode("ascii")
         try:
-            codecs.lookup(name)
-        except LookupError:
-            raise InvalidNotationError(tr("unknown character set CA[{name}]", name=name)) from None
-        try:
             return bytes(data).decode(name)
-        except UnicodeDecodeError as e:
+        except LookupError:  # no such codec, or one that is no character set (rot13, hex, zlib, ...)
+            raise InvalidNotationError(tr("unknown character set CA[{name}]", name=name)) from None
+        except UnicodeError as e:  # not only UnicodeDecodeError: punycode and idna raise the base class
             raise InvalidNotationError(tr("the file is not valid {name} (CA[{name}]): {problem}", name=name,
-                                          problem=e)) from None
+                                          problem=cut(str(e)))) from None
     try:
         return bytes(data).decode("utf-8")
     except UnicodeDecodeError:

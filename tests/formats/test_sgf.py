@@ -218,6 +218,18 @@ def test_bytes_follow_the_charset() -> None:
         read_sgf(text.replace("ISO-8859-1", "klingon").encode())
 
 
+@pytest.mark.parametrize("charset", ["rot13", "hex", "zlib", "base64", "bz2", "uu", "quopri"])
+def test_a_codec_that_is_no_character_set_is_refused(charset: str) -> None:
+    with pytest.raises(InvalidNotationError, match=re.escape(f"unknown character set CA[{charset}]")):
+        read_sgf(f"(;FF[4]GM[6]CA[{charset}]MI[length:1])".encode())
+
+
+@pytest.mark.parametrize("charset", ["punycode", "idna"])
+def test_a_file_its_charset_cannot_decode_is_refused(charset: str) -> None:
+    with pytest.raises(InvalidNotationError, match=re.escape(f"the file is not valid {charset}")):
+        read_sgf(f"(;FF[4]GM[6]CA[{charset}]MI[length:1])".encode() + b"\xff" * 100)
+
+
 # --- writing ---------------------------------------------------------------------------------
 
 
