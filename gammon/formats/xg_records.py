@@ -322,7 +322,11 @@ def _utf16(raw: bytes, offset: int, chars: int = 129) -> str:
 
 
 def _date(days: float) -> datetime.datetime | None:
-    """A Delphi TDateTime: days since 30 December 1899 (0: not set)."""
+    """A Delphi TDateTime: days since 30 December 1899 (0: not set; None too for a date Python
+    cannot hold, before the year 1 or after 9999, like any other date out of range)."""
     if not days or not -1e6 < days < 1e6:
         return None
-    return datetime.datetime(1899, 12, 30) + datetime.timedelta(days=days)
+    try:
+        return datetime.datetime(1899, 12, 30) + datetime.timedelta(days=days)
+    except OverflowError:
+        return None

@@ -317,6 +317,16 @@ def test_truncated_and_corrupt_files() -> None:
         read_xg(bytes(damaged))
 
 
+@pytest.mark.parametrize("days", [-800_000.0, -1e6 + 1, 999_999.0, float("nan")])
+def test_a_date_out_of_range_is_no_date(days: float) -> None:
+    def change(records: list[bytearray]) -> None:
+        struct.pack_into("<d", records[0], 128, days)  # the match header's Delphi date
+
+    record = read_xg(_repack(_opening_game(), change))
+    assert record.header.date is None or 1 <= record.header.date.year <= 9999
+    assert record.names == ("Kévin", "Maxence")
+
+
 def test_truncated_record() -> None:
     data = w.xg_bytes(play_match(2, Rules(match_length=3)))
     body = unpack(data).files["temp.xg"]
