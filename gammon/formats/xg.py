@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, cast
 
-from gammon.errors import GammonError, InvalidNotationError, InvalidPositionError
+from gammon.errors import GammonError, InvalidNotationError, InvalidPositionError, cut
 from gammon.formats.matchid import GameState, MatchState, format_gnubg_id
 from gammon.formats.replay import replay_games
 from gammon.formats.xg_container import unpack
@@ -202,7 +202,7 @@ def read_xgp(source: Source) -> XGPosition:
         raise InvalidNotationError(
             tr("{file} is not an XG position file: after the match header it must hold a game header, a cube "
                "entry and optionally a move entry, found {found}", file=what,
-               found=", ".join(_kind(r) for r in records[1:]) or tr("nothing")))
+               found=cut(", ".join(_kind(r) for r in records[1:])) or tr("nothing")))
     game, cube = cast(XGGameHeader, records[1]), cast(XGCube, records[2])
     move = next((r for r in records[3:] if isinstance(r, XGMove)), None)
     rules = rules_of(header, what)

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from gammon.errors import InvalidNotationError
-from gammon.formats import read_mat, read_sgf, read_xg, to_match
+from gammon.formats import read_mat, read_sgf, read_xg, read_xgp, to_match
 from gammon.match import Match
 from tests.formats.test_mat_gnubg import _check_same_match, walk_in_gnubg
 from tests.helpers import needs_gnubg
@@ -73,3 +73,9 @@ def test_gnubg_walks_its_sgf_through_the_positions_read_from_the_xg() -> None:
     assert record.application.startswith("GNU Backgammon") and {"A", "DA"} <= record.note_names()
     [walked] = walk_in_gnubg([sgf], "load match")
     _check_same_match(_read("gbf-charlot1-charlot2-7pt.xg"), walked)
+
+
+def test_a_match_file_read_as_a_position_file_is_refused_in_a_short_message() -> None:
+    with pytest.raises(InvalidNotationError, match="not an XG position file") as e:
+        read_xgp((XG / "gbf-charlot1-charlot2-7pt.xg").read_bytes())
+    assert len(str(e.value)) < 400  # not every record of the match listed
