@@ -23,12 +23,11 @@ from gammon.cli.progress import compile_notice
 from gammon.cli.resume import DEFAULT_NAME, load_saved, person_side
 from gammon.cli.rollout import add_rollout
 from gammon.dice import RandomDice
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
 from gammon.formats.convert import reading_format
 from gammon.i18n import LANGUAGE_NAMES, LANGUAGES, N_, from_environment, normalize, tr, use_language
 from gammon.match import Match
 from gammon.rules import Rules
-from gammon.words import printable
 
 if TYPE_CHECKING:
     from gammon.cli.session import Seat
@@ -143,11 +142,14 @@ def _level(levels: tuple[str, ...]) -> Callable[[str], str]:
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from gammon.cli.session import PlaySession, tutor_level
+    from gammon.cli.session import PlaySession, mat_name_problem, tutor_level
 
     try:
-        if args.name is not None and printable(args.name) != args.name:
-            raise ValueError(tr("--name may not hold control characters, got {name}", name=repr(args.name)))
+        # a new match's names must fit in the .mat file it is saved in (with --resume, --name
+        # picks one of the file's names, which saving makes fit)
+        if args.name is not None and not args.resume and mat_name_problem(args.name):
+            raise ValueError(tr("--name must be a name a match file can hold: not empty, without ':', "
+                                "double spaces or control characters; got {name}", name=cut(repr(args.name))))
         match, names = _saved_match(args) if args.resume else (_new_match(args), None)
         seats = _seats(args, names)
     except ValueError as e:

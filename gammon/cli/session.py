@@ -52,21 +52,21 @@ from gammon.datadir import data_dir
 from gammon.engine.engine import Engine
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
-from gammon.formats.mat import write_mat
+from gammon.formats.mat import MatMatch, format_mat, write_mat
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
 from gammon.i18n import N_, ntr, tr
 from gammon.match import Match
 from gammon.notation import position_words
 from gammon.rules import GameResult, WinKind
-from gammon.words import describe
+from gammon.words import describe, printable
 
 if TYPE_CHECKING:
     from gammon.analysis.marks import Skill
     from gammon.analysis.tutor import Tutor
 
-__all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "resolve", "said",
-           "save_match", "tutor_level"]
+__all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "mat_name_problem",
+           "mat_names", "resolve", "said", "save_match", "tutor_level"]
 
 HELP = N_("""\
 Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop = pass):
@@ -367,6 +367,8 @@ class PlaySession:
             if ok:
                 self.say(tr("{why}: the match is saved in {path}; 'gammon play --resume {path}' goes on "
                             "with it.", why=why, path=path))
+                if names_note(self.names):
+                    self.say(names_note(self.names))
             else:
                 self.say(f"{why}: {message}")
         except Hangup:  # no terminal left to tell
@@ -876,13 +878,45 @@ class PlaySession:
         raise QuitSession
 
 
+def mat_name_problem(name: str) -> str | None:
+    """Why a .mat file cannot hold ``name`` as a player's name, or None: the writer's own check."""
+    try:
+        format_mat(MatMatch(0, (name, name), ()))
+    except ValueError as e:
+        return str(e)
+    return None
+
+
+def mat_names(names: tuple[str, str]) -> tuple[str, str]:
+    """``names`` as a .mat file can hold them: a name read from another file (SGF allows ':') is
+    written with its ':' and runs of blanks as one space and its control characters replaced, and
+    one left empty as "Player 1" or "Player 2", so that a match is never unsavable for its names."""
+    safe = []
+    for k, name in enumerate(names):
+        if mat_name_problem(name) is not None:
+            name = printable(" ".join(name.replace(":", " ").split()))
+            if mat_name_problem(name) is not None:
+                name = f"Player {k + 1}"
+        safe.append(name)
+    return safe[0], safe[1]
+
+
+def names_note(names: tuple[str, str]) -> str:
+    """What to tell the person when a .mat file holds ``names`` changed (:func:`mat_names`); "" if not."""
+    safe = mat_names(names)
+    if safe == names:
+        return ""
+    return tr("A .mat file cannot hold the players' names as they are: they are saved as {first} and "
+              "{second}.", first=quote(safe[0]), second=quote(safe[1]))
+
+
 def save_match(match: Match, path: str, names: tuple[str, str]) -> tuple[bool, str]:
     """Write the match as a .mat file; returns whether it was written and what to tell the person."""
     try:
-        write_mat(match, names=names, file=path)
+        write_mat(match, names=mat_names(names), file=path)
     except OSError as e:
         why = e.strerror or tr("the file cannot be written")
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
     except ValueError as e:
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=tidy(str(e)))
-    return True, tr("Saved to {path}.", path=path)
+    return True, " ".join(filter(None, [tr("Saved to {path}.", path=path), names_note(names)]))

@@ -1,0 +1,67 @@
+"""What `gammon play` saves: names a .mat file can hold, the format the file's name asks for, the
+file's own information kept, and a match that never becomes unsavable."""
+
+from __future__ import annotations
+
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from gammon.cli.main import main
+from gammon.dice import RandomDice
+from gammon.formats import read_mat, write_sgf
+from gammon.game import GamePhase
+from gammon.match import Match
+from gammon.rules import Rules
+
+
+def run(args: list[str], stdin: str, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> tuple[int, str, str]:
+    monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    status = main([*args[:1], "--plain", *args[1:]] if args[0] == "play" else args)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def doubled_match(seed: int = 3) -> Match:
+    """A 7-point match stopped while player 0 is asked to take a double."""
+    match = Match(Rules(match_length=7), RandomDice(seed))
+    g = match.game
+    g.roll()
+    while not (g.phase == GamePhase.ROLL and g.turn == 1):
+        g.play(g.legal_plays()[0]) if g.phase == GamePhase.MOVE else g.roll()
+    g.double()
+    return match
+
+
+@pytest.mark.parametrize("name", ["Ann  Lee", "A : 7", "", "tab\there"])
+def test_a_name_no_match_file_can_hold_is_refused_before_play(name, capsys, monkeypatch):
+    status, out, err = run(["play", "--name", name, "--level", "random", "--seed", "2"], "\n\n",
+                           capsys, monkeypatch)
+    assert status == 2 and out == ""
+    assert err.startswith("gammon play: --name must be a name a match file can hold") and repr(name) in err
+    with_pl = run(["--lang", "pl", "play", "--name", name, "--level", "random"], "", capsys, monkeypatch)
+    assert with_pl[0] == 2 and "--name" in with_pl[2] and "must be" not in with_pl[2]
+
+
+def test_a_long_name_is_quoted_cut(capsys, monkeypatch):
+    status, _, err = run(["play", "--name", "a\tb" * 1000, "--level", "random"], "", capsys, monkeypatch)
+    assert status == 2 and len(err) < 300
+
+
+def test_names_from_another_format_are_made_fit_for_mat(tmp_path, capsys, monkeypatch):
+    sgf, mat = tmp_path / "m.sgf", tmp_path / "m.mat"
+    write_sgf(doubled_match(), names=("Mr. L:labba", "Ann  Lee"), file=sgf)
+    status, out, err = run(["play", "--resume", str(sgf), "--two-player"], f"save {mat}\nquit\n",
+                           capsys, monkeypatch)
+    assert status == 0, err
+    assert f"Saved to {mat}." in out and "saved as 'Mr. L labba' and 'Ann Lee'" in out
+    assert read_mat(mat.read_text()).names == ("Mr. L labba", "Ann Lee")
+    # input ending after a play: the autosave too
+    status, out, err = run(["play", "--resume", str(sgf), "--two-player"], "take\n", capsys, monkeypatch)
+    assert status == 0, err
+    [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
+    assert "Input ended: the match is saved in" in out and "saved as 'Mr. L labba'" in out
+    assert read_mat(auto.read_text()).names == ("Mr. L labba", "Ann Lee")
