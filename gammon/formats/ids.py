@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gammon.dice import Dice
-from gammon.errors import InvalidNotationError, cut
+from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
 from gammon.formats.xgid import XGID, parse_xgid
 from gammon.i18n import tr
@@ -57,12 +57,17 @@ def read_id(text: str) -> Situation:
     """Read a Position ID (a money game, cube 1 centred, Jacoby rule), a GNU Backgammon ID or an
     XGID (with or without ``XGID=``) into a Situation."""
     if not isinstance(text, str):
-        raise InvalidNotationError(tr("an ID must be a string, not {text}", text=repr(text)))
+        raise InvalidNotationError(tr("an ID must be a string, not {text}", text=cut(repr(text))))
     body = text.strip()
     if body[:5].upper() == "XGID=" or body.count(":") >= 8:
         xgid = parse_xgid(body)
-        _check_in_play(xgid.position, xgid.to_match_state(), body)
-        return xgid.situation
+        try:
+            _check_in_play(xgid.position, xgid.to_match_state(), body)
+            return xgid.situation
+        except GammonError:
+            raise
+        except ValueError as e:  # fields read but out of the match state's range (a score of 40000)
+            raise InvalidNotationError(tr("XGID {text}: {problem}", text=_quote(body), problem=e)) from None
     if ":" in body:
         position, state = parse_gnubg_id(body)
         _check_in_play(position, state, body)
