@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import IO
 
 from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
+from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
 from gammon.game import (
     Action,
@@ -365,9 +366,15 @@ def rules_of(record: MatMatch) -> Rules:
         value = tags.get(name)
         return default if value is None else value in ("on", "yes", "true", "1")
 
-    limit = tags.get("cubelimit", "")
-    cube_limit = int(limit) if limit.isdigit() and int(limit) >= 2 and not int(limit) & (int(limit) - 1) \
-        else None
+    limit = tags.get("cubelimit")
+    cube_limit = None
+    if limit is not None:
+        value = read_count(limit)
+        if value is None:
+            raise InvalidNotationError(tr("the header's CubeLimit {value} is not a number",
+                                          value=repr(cut(limit))))
+        if value >= 2 and not value & (value - 1):
+            cube_limit = value  # a limit that is no cube value (0, 3) sets none
     money = record.match_length == 0
     # gnubg's export writes no Beaver tag: a beaver in the games says they were allowed
     beavered = any(isinstance(a, Beaver) for g in record.games for a in g.actions)

@@ -57,6 +57,7 @@ from gammon import __version__
 from gammon.cube import Cube
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, cut
+from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
 from gammon.game import (
     Abandon,
@@ -349,10 +350,11 @@ def _read_root(node: SgfNode) -> _Root:
     fields: dict[str, int] = {}
     for item in node.properties.get("MI", ()):
         key, sep, value = item.partition(":")
-        if not sep or not value.strip().isdigit():
+        number = read_count(value) if sep else None
+        if number is None:
             raise _NodeError(tr("MI[{value}]: expected 'key:number' (length, game, ws, bs)",
                                 value=_cut(item)))
-        fields[key.strip()] = int(value)
+        fields[key.strip()] = number
     length = fields.get("length", 0)  # MI's game number is not read: the trees' order is the games'
     if "ws" in fields or "bs" in fields:
         score = (fields.get("ws", 0), fields.get("bs", 0))
@@ -365,7 +367,7 @@ def _read_root(node: SgfNode) -> _Root:
     auto = 0
     cv = node.value("CV")
     if cv is not None:
-        cube = int(cv) if cv.strip().isdigit() else 0
+        cube = read_count(cv) or 0
         if cube < 1 or cube & (cube - 1):
             raise _NodeError(tr("CV[{value}]: the cube value must be a power of two", value=_cut(cv)))
         auto = cube.bit_length() - 1

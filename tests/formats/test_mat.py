@@ -459,3 +459,16 @@ def test_a_beaver_in_the_games_allows_beavers_without_a_tag() -> None:
     match = to_match(record)
     assert match.games[0].cube_value == 4
     assert (match.games[0].result.winner, match.games[0].result.points) == (1, 4)
+
+
+@pytest.mark.parametrize("limit", ["\u00b2", "1" * 5000, "64 cubes"])
+def test_a_cube_limit_that_is_no_number_is_refused_quoting_it(limit: str) -> None:
+    record = read_mat(MONEY_TEXT.replace('"64"', f'"{limit}"'))
+    with pytest.raises(InvalidNotationError, match="CubeLimit .* is not a number") as e:
+        to_match(record)
+    assert repr(limit[:20])[:-1] in str(e.value) and len(str(e.value)) < 200
+
+
+def test_a_cube_limit_that_is_no_cube_value_sets_none() -> None:
+    assert to_match(read_mat(MONEY_TEXT)).rules.cube_limit == 64
+    assert to_match(read_mat(MONEY_TEXT.replace('"64"', '"3"'))).rules.cube_limit is None

@@ -417,3 +417,15 @@ def test_a_resignation_by_the_player_not_on_roll_reads_back() -> None:
     read = read_sgf(format_sgf(match)).match.game
     assert (read.result.winner, read.result.points, read.result.reason) == (1, 1, "resign")
     assert read.history[-2] == Resign(0, 1)
+
+
+@pytest.mark.parametrize("root, what", [
+    ("MI[length:\u00b2]", "MI[length:\u00b2]: expected 'key:number'"),
+    ("MI[length:" + "1" * 5000 + "]", "MI[length:111"),
+    ("MI[length:0]CV[\u00b2]", "CV[\u00b2]: the cube value must be a power of two"),
+    ("MI[length:0]CV[" + "1" * 5000 + "]", "CV[111"),
+])
+def test_numbers_that_are_not_ascii_digits_or_too_long_are_refused_quoting_them(root: str, what: str) -> None:
+    with pytest.raises(InvalidNotationError, match=re.escape(what)) as e:
+        read_sgf(f"(;FF[4]GM[6]{root})".encode())
+    assert len(str(e.value)) < 400
