@@ -65,8 +65,8 @@ if TYPE_CHECKING:
     from gammon.analysis.marks import Skill
     from gammon.analysis.tutor import Tutor
 
-__all__ = ["HELP", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice", "mat_name_problem",
-           "mat_names", "resolve", "said", "save_match", "tutor_level"]
+__all__ = ["HELP", "ComputerFailed", "Hangup", "PlaySession", "QuitSession", "Seat", "format_dice",
+           "mat_name_problem", "mat_names", "resolve", "said", "save_match", "tutor_level"]
 
 HELP = N_("""\
 Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = drop = pass):
@@ -169,6 +169,15 @@ class QuitSession(Exception):
     def __init__(self, input_ended: bool = False) -> None:
         super().__init__()
         self.input_ended = input_ended
+
+
+class ComputerFailed(Exception):
+    """The computer player cannot go on (GNU Backgammon unreachable, or its connection lost):
+    the session ends, the match saved."""
+
+    def __init__(self, name: str, error: Exception) -> None:
+        super().__init__(str(error))
+        self.name = name
 
 
 class Hangup(BaseException):  # as KeyboardInterrupt: no "except Exception" stops it
@@ -313,6 +322,11 @@ class PlaySession:
         except Hangup:
             self._save_unsaved(tr("The terminal closed"))
             return 0
+        except ComputerFailed as e:
+            why = tr("{name} cannot play on ({error})", name=shown_name(e.name), error=tidy(str(e)))
+            if not self._save_unsaved(why):
+                self.say(why + ".")
+            return 1
         self.say(tr("Goodbye."))
         return 0
 
@@ -350,13 +364,14 @@ class PlaySession:
         """What a save keeps: every game's actions (an undo then another play is a change)."""
         return tuple(tuple(g.history) for g in self.match.games)
 
-    def _save_unsaved(self, why: str) -> None:
+    def _save_unsaved(self, why: str) -> bool:
         """Input ended (or the terminal closed) with actions not yet saved: save the match in
-        gammon's data directory (:mod:`gammon.datadir`), so that nothing is lost, and say where."""
+        gammon's data directory (:mod:`gammon.datadir`), so that nothing is lost, and say where
+        (or why not). False when there was nothing to save, and nothing was said."""
         if not self.autosave or self._histories() == self._saved:
-            return
+            return False
         if not any(not isinstance(a, Roll) for g in self.match.games for a in g.history):
-            return  # nothing a match file would keep: its rolls are kept with their plays
+            return False  # nothing a match file would keep: its rolls are kept with their plays
         try:
             path = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.mat"
         except OSError as e:
@@ -373,6 +388,7 @@ class PlaySession:
                 self.say(f"{why}: {message}")
         except Hangup:  # no terminal left to tell
             pass
+        return True
 
     @contextlib.contextmanager
     def _hangup_handled(self) -> Iterator[None]:
@@ -532,7 +548,11 @@ class PlaySession:
         g = self.game
         bot = seat.computer
         assert bot is not None
-        self._submit(bot.next_action(g).request(_to_act(g)))
+        try:
+            request = bot.next_action(g).request(_to_act(g))
+        except GammonError as e:  # GNU Backgammon gone or answering nonsense: it cannot go on
+            raise ComputerFailed(seat.name, e) from e
+        self._submit(request)
 
     def _report(self) -> None:
         """Say what the last action did, in gammon's words (and what follows from it)."""
