@@ -8,7 +8,7 @@ type our models cannot produce gets a generic sentence."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from gammon.errors import cut
@@ -73,3 +73,25 @@ def _length(kind: str, ctx: Mapping[str, Any]) -> str:
         return ntr("should have at most {n} item", "should have at most {n} items", n, n=n)
     n = int(ctx.get("min_length", 0))
     return ntr("should have at least {n} item", "should have at least {n} items", n, n=n)
+
+
+MAX_PROBLEMS = 5
+"""Bad fields an answer names at most (a request may hold thousands)."""
+
+
+def problems(errors: Sequence[Mapping[str, Any]], skip: int = 0, whole: str = "body") -> str:
+    """The first :data:`MAX_PROBLEMS` of pydantic's errors in one line, each field's name and a cut
+    of its input quoted, never the input whole (a request's body may be as long as the server
+    reads). ``skip`` leaves out the start of each location (FastAPI's ``body``); ``whole`` names a
+    problem of the whole input."""
+    return "; ".join(_invalid(e, skip, whole) for e in errors[:MAX_PROBLEMS])
+
+
+def _invalid(error: Mapping[str, Any], skip: int, whole: str) -> str:
+    """One bad field: where, what is wrong (in the reader's language), and a cut of its input."""
+    field = cut(".".join(str(x) for x in error.get("loc", ())[skip:]) or whole, 40)
+    problem = reason(error)
+    if "input" in error and error.get("type") != "missing":
+        got = cut(repr(error["input"]), 40)
+        return tr("{field}: {problem} (got {input})", field=field, problem=problem, input=got)
+    return f"{field}: {problem}"

@@ -90,7 +90,7 @@ class ActionRequest(Strict):
     action: ActionName
     play: str | None = Field(None, max_length=80, description="notation, e.g. '13/7 8/7'")
     kind: int | None = Field(None, ge=1, le=3, description="resign: 1 single, 2 gammon, 3 backgammon")
-    version: int | None = Field(None, ge=0, description="the state version the client acted on")
+    version: int | None = Field(None, ge=0, le=2**31 - 1, description="the state version the client acted on")
 
 
 class StepSequence(BaseModel):

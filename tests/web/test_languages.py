@@ -390,7 +390,7 @@ def test_a_sockets_invalid_message_is_worded_in_its_language(client: TestClient)
     with client.websocket_connect(url, headers={"Accept-Language": "cs"}) as ws:
         assert ws.receive_json()["type"] == "state"
         ws.send_json({"action": "roll", "extra": 1})
-        assert ws.receive_json()["error"] == "neplatná zpráva: extra: takové pole není povoleno"
+        assert ws.receive_json()["error"] == "neplatná zpráva: extra: takové pole není povoleno (zadáno 1)"
 
 
 def test_a_close_reason_fits_its_frame_in_any_language() -> None:

@@ -4,8 +4,6 @@ to the log, not to the client)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
@@ -20,7 +18,7 @@ from gammon.accounts.errors import (
 )
 from gammon.errors import GammonError, NotAuthorizedError, StoreUnavailableError, UnknownMatchError, cut
 from gammon.i18n import tr
-from gammon.web.invalid import reason
+from gammon.web.invalid import problems
 from gammon.web.schemas import error_response
 
 
@@ -49,26 +47,9 @@ async def bad_request(_request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
-        problems = "; ".join(str(e.get("msg")) for e in errors)
-        return error_response(400, tr("malformed JSON: {problems}", problems=problems))
-    # Quote a short cut of each bad input, never the input whole (it may be as long as MAX_BODY).
-    parts = [_invalid(e) for e in errors[:5]]
-    return error_response(422, tr("invalid request: {problems}", problems="; ".join(parts)))
-
-
-def _invalid(error: Any) -> str:
-    """One bad field of a request: where, what is wrong (in the request's language), and a cut of
-    its input."""
-    field = cut(".".join(str(x) for x in error.get("loc", ())[1:]) or "body", 40)
-    problem = reason(error)
-    if "input" in error and error.get("type") != "missing":
-        return tr(
-            "{field}: {problem} (got {input})",
-            field=field,
-            problem=problem,
-            input=cut(repr(error["input"]), 40),
-        )
-    return f"{field}: {problem}"
+        why = "; ".join(str(e.get("msg")) for e in errors)
+        return error_response(400, tr("malformed JSON: {problems}", problems=why))
+    return error_response(422, tr("invalid request: {problems}", problems=problems(errors, skip=1)))
 
 
 async def http_error(request: Request, exc: Exception) -> JSONResponse:

@@ -12,7 +12,7 @@ from gammon.errors import GammonError
 from gammon.i18n import tr
 from gammon.web.auth import socket_session
 from gammon.web.hub import Detail, Hub
-from gammon.web.invalid import reason
+from gammon.web.invalid import problems
 from gammon.web.limits import AddressLimits
 from gammon.web.members import Members
 from gammon.web.routes.deps import HubDep, LimitsDep, refuse_wrong, seat_for, socket_slot
@@ -150,15 +150,9 @@ async def seat_socket(
                     req = ActionRequest.model_validate_json(text)
                     await hub.act(live, seat, req, reply=False)
                 except ValidationError as exc:
-                    out.send_json(
-                        {"type": "error", "error": tr("invalid message: {problems}", problems=short(exc))}
-                    )
+                    why = problems(exc.errors(), whole="message")
+                    out.send_json({"type": "error", "error": tr("invalid message: {problems}", problems=why)})
                 except (GammonError, ValueError) as exc:
                     out.send_json({"type": "error", "error": str(exc)})
         finally:
             gone()
-
-
-def short(exc: ValidationError) -> str:
-    """A message's validation errors, in one line."""
-    return "; ".join(f"{'.'.join(str(x) for x in e['loc']) or 'message'}: {reason(e)}" for e in exc.errors())
