@@ -302,6 +302,18 @@ def test_an_uploaded_file_is_queued_for_the_players_seat(web: TestClient, store:
     assert profile["pending"] == 0 and [m["opponent"] for m in profile["matches"]] == ["alice"]
 
 
+def test_an_uploads_long_player_names_are_not_sent_back_whole(web: TestClient) -> None:
+    """A file's names are its writer's: 20,000 characters of them came back in the error."""
+    sign_up(web, "carol")
+    long = MAT.replace("alice", "A" * 20000)
+    r = web.post("/api/account/uploads", json={"mat": long, "player": "dave"}, headers=csrf(web))
+    assert r.status_code == 409 and "'AAAA" in r.json()["error"] and len(r.text) < 600, r.text[:300]
+    r = web.post("/api/account/uploads", json={"mat": long}, headers=csrf(web))
+    assert r.status_code == 202 and r.json()["seat"] == 1
+    assert r.json()["names"][0].startswith("AAAA") and len(r.json()["names"][0]) == 100
+    assert r.json()["names"][1] == "carol"
+
+
 def test_wrong_passwords_given_with_a_session_count_against_the_throttle(store: Store) -> None:  # noqa: F811
     app = create_app(
         store,

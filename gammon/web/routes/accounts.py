@@ -27,7 +27,7 @@ from gammon.accounts.export import export_matches
 from gammon.accounts.games import delete_account
 from gammon.accounts.names import name_key
 from gammon.accounts.rated import leaderboard, rating_history
-from gammon.errors import GammonError, InvalidNotationError
+from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.i18n import tr
 from gammon.profile.importer import seat_of
 from gammon.profile.source import read_match_file
@@ -55,6 +55,7 @@ ERRORS = error_responses(401, 403, 409, 422, 429)
 UPLOAD_PATH = "/api/account/uploads"
 MAX_SEAT_TOKENS = 200  # the seats a browser remembers, claimed at once
 ACTIVE_DAYS = 30
+MAX_NAME_ECHO = 100  # characters of a file's player name an upload's answer repeats
 
 
 def get_members(conn: HTTPConnection) -> Members:
@@ -389,13 +390,14 @@ def _queue_upload(members: Members, account: Account, upload: Upload) -> dict[st
             tr(
                 "{player} is not one player of the file (its players: {first}, {second}); give the name you "
                 "played under as player",
-                player=repr(player),
-                first=repr(read.names[0]),
-                second=repr(read.names[1]),
+                player=cut(repr(player), 40),
+                first=cut(repr(read.names[0]), 40),
+                second=cut(repr(read.names[1]), 40),
             )
         )
     job = members.queue.add_file(account.id, seat, data, name, read.format, plies=members.settings.plies)
-    return {"job": job, "seat": seat, "names": list(read.names)}
+    # a file's names are its writer's to choose: a hostile one's are not sent back whole
+    return {"job": job, "seat": seat, "names": [cut(n, MAX_NAME_ECHO) for n in read.names]}
 
 
 @router.post(UPLOAD_PATH, status_code=202, responses=error_responses(401, 403, 409, 413, 422, 429))
