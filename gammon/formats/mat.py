@@ -109,13 +109,13 @@ class MatMatch:
 
 # --- reading ---------------------------------------------------------------------------------
 
-_TAG = re.compile(r'^[;#]\s*\[\s*([^"\]]+?)\s+"(.*)"\s*\]\s*$')
+# No lazy group before a run of spaces in these patterns: the engine tried each run again from
+# every character before it, quadratic on a long line. The tag's name (up to the first quote) and
+# the names of the score lines are cut out in code instead (_tag, _score_line, _names_line).
+_TAG = re.compile(r'^[;#]\s*\[([^"\]]*)"(.*)"\s*\]\s*$')
 _LENGTH = re.compile(r"^\s*(\d{1,5})\s+point\s+match\s*$", re.IGNORECASE)
 _GAME = re.compile(r"^\s*Game\s+(\d{1,6})\s*$", re.IGNORECASE)
-# GNU Backgammon pads "Name : 0" to 31 characters and writes no space after a longer one
-# ("Abcdefghijklmnopqrstuvwxyz01234 : 0Bob : 0"); the score takes every digit there.
-_SCORE = re.compile(r"^\s*(\S.*?)\s*:\s*(\d{1,6})\s*(\S.*?)\s*:\s*(\d{1,6})\s*$")
-_NAMES = re.compile(r"^\s*(\S.*?)\s{2,}(\S.*?)\s*$")
+_TWO_SPACES = re.compile(r"\s{2,}")
 _NUMBER = re.compile(r"^\s*\d{1,4}\)")
 _CELL_START = re.compile(
     r"(?<!\S)(?:[1-6][1-6]:|(?:doubles|beavers|raccoons|takes|accepts|drops|passes|rejects|wins|losses)(?!\S))",
@@ -179,9 +179,9 @@ def read_mat(source: str | Iterable[str]) -> MatMatch:
         text = lines[i].lstrip("\ufeff")
         i += 1
         if text.lstrip().startswith((";", "#")):
-            tag = _TAG.match(text.strip())
+            tag = _tag(text.strip())
             if tag:
-                tags[tag.group(1)] = tag.group(2)
+                tags[tag[0]] = tag[1]
             continue
         m = _LENGTH.match(text)
         if m:
@@ -235,16 +235,15 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
     if i >= end:
         raise _GameError(tr("the game has no score line"))
     head = lines[i]
-    m = _SCORE.match(head)
-    if m:
-        names = (printable(m.group(1)), printable(m.group(3)))
-        score = (int(m.group(2)), int(m.group(4)))
+    scored = _score_line(head)
+    if scored:
+        names, score = (printable(scored[0]), printable(scored[2])), (scored[1], scored[3])
     else:
-        n = _NAMES.match(head)
-        if not n or _NUMBER.match(head):
+        named = _names_line(head)
+        if not named or _NUMBER.match(head):
             raise _GameError(tr("line {line}: {text}: expected the score line 'Name : 0   Name : 0'",
                                 line=i + 1, text=repr(cut(head))))
-        names, score = (printable(n.group(1)), printable(n.group(2))), (0, 0)
+        names, score = (printable(named[0]), printable(named[1])), (0, 0)
     reader = _GameReader(names)
     for j in range(i + 1, end):
         text = lines[j]
@@ -259,6 +258,52 @@ def _read_game(number: int, lines: list[str], start: int, end: int, length: int
     history = reader.game.history
     return MatGame(number, score, tuple(history), tuple(reader.lines), reader.winner, reader.points,
                    start, reader.win_line), names
+
+
+def _tag(text: str) -> tuple[str, str] | None:
+    """A header line ``; [Name "value"]`` as (name, value): a space between them, none required
+    inside the brackets' ends."""
+    m = _TAG.match(text)
+    if not m or not m.group(1).strip() or m.group(1) == m.group(1).rstrip():
+        return None
+    return m.group(1).strip(), m.group(2)
+
+
+def _score_line(text: str) -> tuple[str, int, str, int] | None:
+    """``Alice : 0   Bob : 2`` as (name, score, name, score): the first name runs to the first colon
+    followed by a score and more, the second name to the last colon. GNU Backgammon pads
+    "Name : 0" to 31 characters and writes no space after a longer one
+    ("Abcdefghijklmnopqrstuvwxyz01234 : 0Bob : 0"); the score takes every digit there, up to six."""
+    head, colon, last = text.rpartition(":")
+    head = head.rstrip()
+    if not colon or not _is_score(last.strip()):
+        return None
+    start = len(head) - len(head.lstrip())
+    first = head.find(":", start + 1)
+    while first >= 0:
+        j = first + 1
+        while j < len(head) and head[j].isspace():
+            j += 1
+        k = j
+        while k < len(head) and k - j < 6 and head[k] in "0123456789":
+            k += 1
+        other = head[k:].strip() if k > j else ""
+        if other:
+            return head[start:first].strip(), int(head[j:k]), other, int(last)
+        first = head.find(":", first + 1)
+    return None
+
+
+def _is_score(text: str) -> bool:
+    return 0 < len(text) <= 6 and text.isascii() and text.isdigit()
+
+
+def _names_line(text: str) -> tuple[str, str] | None:
+    """``Alice      Bob`` (names without scores, as some programs write them): the two names, apart by
+    two spaces or more."""
+    body = text.strip()
+    gap = _TWO_SPACES.search(body)
+    return (body[:gap.start()], body[gap.end():]) if gap else None
 
 
 def _cells(text: str) -> list[tuple[int, str]]:

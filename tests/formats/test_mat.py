@@ -5,6 +5,8 @@ from __future__ import annotations
 import io
 import random
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -472,3 +474,34 @@ def test_a_cube_limit_that_is_no_number_is_refused_quoting_it(limit: str) -> Non
 def test_a_cube_limit_that_is_no_cube_value_sets_none() -> None:
     assert to_match(read_mat(MONEY_TEXT)).rules.cube_limit == 64
     assert to_match(read_mat(MONEY_TEXT.replace('"64"', '"3"'))).rules.cube_limit is None
+
+
+_LONG_LINES = """
+from gammon.formats.mat import read_mat
+SPACES = " " * 200_000
+r = read_mat(" 1 point match\\n Game 1\\n Alice" + SPACES + ": 3   Bob :" + SPACES + "2\\n")
+assert r.names == ("Alice", "Bob") and r.games[0].score == (3, 2), r.games
+r = read_mat(" 1 point match\\n Game 1\\n a" + SPACES + ": 1 b\\n")
+assert r.names == ("a", ": 1 b") and r.games[0].score == (0, 0)
+r = read_mat("; [a" + SPACES + "x\\n; [Event" + SPACES + '"Open"' + SPACES + "]\\n 1 point match\\n")
+assert r.tags == {"Event": "Open"} and r.match_length == 1
+r = read_mat(" 1 point match\\n Game 1\\n a  b" + SPACES + "c\\n")
+assert r.names == ("a", "b" + SPACES + "c")
+"""
+
+
+def test_long_runs_of_spaces_in_the_header_and_score_lines_are_read_in_one_pass() -> None:
+    # the timeout guards against the patterns' quadratic backtracking (minutes for these lines)
+    subprocess.run([sys.executable, "-c", _LONG_LINES], check=True, timeout=20)
+
+
+@pytest.mark.parametrize("line, read", [
+    (" Alice : 0                      Bob : 2", (("Alice", "Bob"), (0, 2))),
+    (" Abcdefghijklmnopqrstuvwxyz01234 : 0Bob : 0", (("Abcdefghijklmnopqrstuvwxyz01234", "Bob"), (0, 0))),
+    (" A:B : 1 C : 3", (("A:B", "C"), (1, 3))),
+    (" Alice : 1234567Bob : 3", (("Alice", "7Bob"), (123456, 3))),
+    (" Alice        Bob", (("Alice", "Bob"), (0, 0))),
+])
+def test_score_lines(line: str, read: tuple) -> None:
+    record = read_mat(f" 0 point match\n Game 1\n{line}\n")
+    assert (record.names, record.games[0].score) == read
