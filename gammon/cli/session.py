@@ -19,6 +19,7 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
@@ -52,7 +53,8 @@ from gammon.datadir import data_dir
 from gammon.engine.engine import Engine
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import GammonError
-from gammon.formats.mat import MatMatch, format_mat, write_mat
+from gammon.formats.convert import FORMATS, MatchFormat, Transcript, find_format
+from gammon.formats.mat import MatMatch, format_mat
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
 from gammon.i18n import N_, ntr, tr
@@ -930,13 +932,27 @@ def names_note(names: tuple[str, str]) -> str:
               "{second}.", first=quote(safe[0]), second=quote(safe[1]))
 
 
+def writing_format(path: str) -> MatchFormat:
+    """The format ``save`` writes ``path`` in: the one its extension names, ``.mat`` for any other."""
+    suffix = Path(path).suffix.lower()
+    return next((fmt for fmt in FORMATS if suffix in fmt.extensions), find_format("mat"))
+
+
 def save_match(match: Match, path: str, names: tuple[str, str]) -> tuple[bool, str]:
-    """Write the match as a .mat file; returns whether it was written and what to tell the person."""
+    """Write the match in the format the file's extension names (``.sgf``: GNU Backgammon's SGF;
+    ``.mat`` for any other), so that it reads back as what it is called; returns whether it was
+    written and what to tell the person."""
+    fmt = writing_format(path)
+    if fmt.write is None:
+        why = tr("gammon cannot write {format} files: name it .mat or .sgf", format=fmt.name)
+        return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
+    written = mat_names(names) if fmt.name == "mat" else names
     try:
-        write_mat(match, names=mat_names(names), file=path)
+        Path(path).write_text(fmt.write(Transcript(match, written)), encoding="utf-8")
     except OSError as e:
         why = e.strerror or tr("the file cannot be written")
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
     except ValueError as e:
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=tidy(str(e)))
-    return True, " ".join(filter(None, [tr("Saved to {path}.", path=path), names_note(names)]))
+    note = names_note(names) if written != names else ""
+    return True, " ".join(filter(None, [tr("Saved to {path}.", path=path), note]))

@@ -11,7 +11,7 @@ import pytest
 
 from gammon.cli.main import main
 from gammon.dice import RandomDice
-from gammon.formats import read_mat, write_sgf
+from gammon.formats import read_mat, read_sgf, write_sgf
 from gammon.game import GamePhase
 from gammon.match import Match
 from gammon.rules import Rules
@@ -65,3 +65,23 @@ def test_names_from_another_format_are_made_fit_for_mat(tmp_path, capsys, monkey
     [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
     assert "Input ended: the match is saved in" in out and "saved as 'Mr. L labba'" in out
     assert read_mat(auto.read_text()).names == ("Mr. L labba", "Ann Lee")
+
+
+def test_save_writes_the_format_the_file_name_asks_for(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    sgf, xg, plain = Path("s1.sgf"), Path("s1.xg"), Path("plain")
+    status, out, err = run(["play", "--two-player", "--seed", "1"],
+                           f"13/8 13/11\nsave {sgf}\nsave {xg}\nsave {plain}\n", capsys, monkeypatch)
+    assert status == 0, err
+    assert f"Saved to {sgf}." in out and f"Saved to {plain}." in out
+    assert f"Could not save to '{xg}': gammon cannot write xg files: name it .mat or .sgf." in out
+    assert not xg.exists()
+    assert read_sgf(sgf.read_text()).names == ("X", "O")
+    assert read_mat(plain.read_text()).names == ("X", "O")  # no extension: .mat
+    # the SGF file goes on
+    status, out, err = run(["play", "--resume", str(sgf), "--two-player"], f"save {sgf}\nquit\n",
+                           capsys, monkeypatch)
+    assert status == 0, err
+    assert f"Resumed a money session from {sgf}" in out and f"Saved to {sgf}." in out
+    game = read_sgf(sgf.read_text()).match.games[0]
+    assert [str(a.play) for a in game.history if hasattr(a, "play")] == ["13/11 13/8"]
