@@ -20,7 +20,7 @@ from gammon.cli.drill import add_drill
 from gammon.cli.external import add_external
 from gammon.cli.import_matches import add_import
 from gammon.cli.progress import compile_notice
-from gammon.cli.resume import DEFAULT_NAME, load_saved, person_side
+from gammon.cli.resume import DEFAULT_NAME, Saved, load_saved, person_side
 from gammon.cli.rollout import add_rollout
 from gammon.dice import RandomDice
 from gammon.errors import GammonError, cut
@@ -150,7 +150,8 @@ def run_play(args: argparse.Namespace) -> int:
         if args.name is not None and not args.resume and mat_name_problem(args.name):
             raise ValueError(tr("--name must be a name a match file can hold: not empty, without ':', "
                                 "double spaces or control characters; got {name}", name=cut(repr(args.name))))
-        match, names = _saved_match(args) if args.resume else (_new_match(args), None)
+        saved = _saved_match(args) if args.resume else None
+        match, names = (saved.match, saved.names) if saved else (_new_match(args), None)
         seats = _seats(args, names)
     except ValueError as e:
         print(f"gammon play: {e}", file=sys.stderr)
@@ -165,6 +166,7 @@ def run_play(args: argparse.Namespace) -> int:
         color=False if args.plain else None,
         autosave=True,
         tutor=tutor_level(args.tutor) if args.tutor else None,
+        source=saved.transcript if saved else None,
     )
     if args.resume:
         session.resumed(args.resume)
@@ -180,11 +182,10 @@ def _new_match(args: argparse.Namespace) -> Match:
     return Match(rules, RandomDice(args.seed))
 
 
-def _saved_match(args: argparse.Namespace) -> tuple[Match, tuple[str, str]]:
+def _saved_match(args: argparse.Namespace) -> Saved:
     if args.match:
         raise ValueError(tr("--match cannot change the length of a saved match (leave it out)"))
-    saved = load_saved(args.resume, RandomDice(args.seed), _rule_options(args))
-    return saved.match, saved.names
+    return load_saved(args.resume, RandomDice(args.seed), _rule_options(args))
 
 
 def _rule_options(args: argparse.Namespace) -> dict[str, object]:

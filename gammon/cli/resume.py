@@ -20,7 +20,7 @@ from typing import Any
 
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, cut
-from gammon.formats.convert import read_match, reading_format
+from gammon.formats.convert import Transcript, read_match, reading_format
 from gammon.i18n import tr
 from gammon.match import Match
 from gammon.records import match_actions, replay_match
@@ -30,10 +30,12 @@ DEFAULT_NAME = "You"
 
 @dataclass(frozen=True)
 class Saved:
-    """A match read back from a file: the Match (its dice roll what comes next) and the names."""
+    """A match read back from a file: the Match (its dice roll what comes next), the names, and
+    what the file said (its match information and record, for saving it again)."""
 
     match: Match
     names: tuple[str, str]
+    transcript: Transcript
 
 
 def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None) -> Saved:
@@ -57,7 +59,7 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
         score = match.score
         raise ValueError(tr("the match in {file} is over: {name} won it {score}; there is nothing to play",
                             file=path, name=names[winner], score=f"{score[winner]}-{score[1 - winner]}"))
-    return Saved(match, names)
+    return Saved(match, names, transcript)
 
 
 def person_side(names: tuple[str, str], person: str | None, levels: tuple[str, ...]) -> int:

@@ -208,6 +208,7 @@ class PlaySession:
     engine: Engine | None = None  # the advisor for hints; a default Engine() on the first hint
     autosave: bool = False  # save the match in gammon's data directory when input ends unsaved
     save_file: str | None = None  # where 'save' alone saves (the .mat file a match was resumed from)
+    source: Transcript | None = None  # the file resumed from: its match information is saved again
     tutor: Skill | None = None  # warn before a person's choice marked this or worse (None: off)
     _shown: object = None  # the state the board was last drawn for
     _saved: object = None  # the games' histories when the match was last saved (or read back)
@@ -379,7 +380,7 @@ class PlaySession:
         except OSError as e:
             ok, message = False, tr("the match could not be saved: {error}", error=e)
         else:
-            ok, message = save_match(self.match, str(path), self.names)
+            ok, message = save_match(self.match, str(path), self.names, self.source)
         try:
             if ok:
                 self.say(tr("{why}: the match is saved in {path}; 'gammon play --resume {path}' goes on "
@@ -885,7 +886,7 @@ class PlaySession:
         self._save(rest.strip())
 
     def _save(self, path: str) -> bool:
-        ok, message = save_match(self.match, path, self.names)
+        ok, message = save_match(self.match, path, self.names, self.source)
         self.say(message)
         if ok:
             self._saved = self._histories()
@@ -938,17 +939,20 @@ def writing_format(path: str) -> MatchFormat:
     return next((fmt for fmt in FORMATS if suffix in fmt.extensions), find_format("mat"))
 
 
-def save_match(match: Match, path: str, names: tuple[str, str]) -> tuple[bool, str]:
+def save_match(match: Match, path: str, names: tuple[str, str],
+               source: Transcript | None = None) -> tuple[bool, str]:
     """Write the match in the format the file's extension names (``.sgf``: GNU Backgammon's SGF;
     ``.mat`` for any other), so that it reads back as what it is called; returns whether it was
-    written and what to tell the person."""
+    written and what to tell the person. ``source``: the file the match was resumed from, whose
+    match information (a site's header tags: Site, Event, Match ID ...) the file keeps."""
     fmt = writing_format(path)
     if fmt.write is None:
         why = tr("gammon cannot write {format} files: name it .mat or .sgf", format=fmt.name)
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
     written = mat_names(names) if fmt.name == "mat" else names
     try:
-        Path(path).write_text(fmt.write(Transcript(match, written)), encoding="utf-8")
+        kept = {"info": dict(source.info), "record": source.record} if source else {}
+        Path(path).write_text(fmt.write(Transcript(match, written, **kept)), encoding="utf-8")
     except OSError as e:
         why = e.strerror or tr("the file cannot be written")
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)

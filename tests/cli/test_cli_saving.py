@@ -85,3 +85,22 @@ def test_save_writes_the_format_the_file_name_asks_for(tmp_path, capsys, monkeyp
     assert f"Resumed a money session from {sgf}" in out and f"Saved to {sgf}." in out
     game = read_sgf(sgf.read_text()).match.games[0]
     assert [str(a.play) for a in game.history if hasattr(a, "play")] == ["13/11 13/8"]
+
+
+SITE_FILE = Path(__file__).parents[1] / "data/mat/real/bgstudio/bglab-adidan-llabba-7pt-2023_09_27.mat"
+
+
+def test_saving_a_resumed_file_keeps_its_header_tags(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "t1copy.mat"
+    path.write_text("".join(SITE_FILE.read_text().splitlines(keepends=True)[:25]))
+    before = read_mat(path.read_text()).tags
+    site_tags = {"Site", "Match ID", "Event", "Round", "EventDate", "EventTime", "Unrated", "ClockType"}
+    assert site_tags <= set(before)
+    status, out, err = run(["play", "--resume", str(path), "--two-player"], "save\n", capsys, monkeypatch)
+    assert status == 0 and f"Saved to {path}." in out, err
+    assert read_mat(path.read_text()).tags == before
+    # and in the autosave when input ends after a play
+    status, out, err = run(["play", "--resume", str(path), "--two-player", "--seed", "1"], "\n\n",
+                           capsys, monkeypatch)
+    [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
+    assert read_mat(auto.read_text()).tags == before
