@@ -951,8 +951,9 @@ def save_match(match: Match, path: str, names: tuple[str, str],
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
     written = mat_names(names) if fmt.name == "mat" else names
     try:
-        kept = {"info": dict(source.info), "record": source.record} if source else {}
-        Path(path).write_text(fmt.write(Transcript(match, written, **kept)), encoding="utf-8")
+        transcript = (Transcript(match, written, dict(source.info), record=source.record) if source
+                      else Transcript(match, written))
+        Path(path).write_text(fmt.write(transcript), encoding="utf-8")
     except OSError as e:
         why = e.strerror or tr("the file cannot be written")
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
