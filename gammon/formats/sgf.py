@@ -140,10 +140,19 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
         self.pos = 0
+        self.counted = (0, 1)  # a position and its line: lines are counted on from there, not from 0
+
+    def line_at(self, pos: int) -> int:
+        at, line = self.counted
+        if pos < at:
+            at, line = 0, 1
+        line += self.text.count("\n", at, pos)
+        self.counted = (pos, line)
+        return line
 
     def error(self, what: str, pos: int | None = None) -> InvalidNotationError:
         pos = self.pos if pos is None else pos
-        line = self.text.count("\n", 0, pos) + 1
+        line = self.line_at(pos)
         column = pos - (self.text.rfind("\n", 0, pos) + 1) + 1
         near = self.text[pos:pos + 40]
         if near.strip():
@@ -171,8 +180,7 @@ class _Parser:
     def tree(self, depth: int) -> SgfTree:
         if depth > _MAX_DEPTH:
             raise self.error(tr("game trees nested more than {depth} deep", depth=_MAX_DEPTH))
-        start = self.pos
-        line = self.text.count("\n", 0, start) + 1
+        line = self.line_at(self.pos)
         self.pos += 1  # '('
         nodes: list[SgfNode] = []
         while self.skip() == ";":
@@ -196,8 +204,9 @@ class _Parser:
 
     def node(self) -> SgfNode:
         start = self.pos
+        line = self.line_at(start)
         self.pos += 1  # ';'
-        properties: dict[str, tuple[str, ...]] = {}
+        properties: dict[str, list[str]] = {}
         while True:
             self.skip()
             ident = _IDENT.match(self.text, self.pos)
@@ -219,9 +228,9 @@ class _Parser:
             if not name:
                 raise self.error(tr("property identifier {name} has no capital letter",
                                     name=repr(cut(ident.group()))), ident.start())
-            properties[name] = properties.get(name, ()) + tuple(values)
-        line = self.text.count("\n", 0, start) + 1
-        return SgfNode(properties, line, _cut(self.text[start:self.pos]))
+            properties.setdefault(name, []).extend(values)
+        return SgfNode({name: tuple(values) for name, values in properties.items()}, line,
+                       _cut(self.text[start:self.pos]))
 
 
 # --- records ---------------------------------------------------------------------------------

@@ -6,6 +6,8 @@ from __future__ import annotations
 import io
 import random
 import re
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -429,3 +431,20 @@ def test_numbers_that_are_not_ascii_digits_or_too_long_are_refused_quoting_them(
     with pytest.raises(InvalidNotationError, match=re.escape(what)) as e:
         read_sgf(f"(;FF[4]GM[6]{root})".encode())
     assert len(str(e.value)) < 400
+
+
+_MANY_NODES = """
+from gammon.formats.sgf import parse_sgf
+(tree,) = parse_sgf("(;FF[4]GM[6]MI[length:1]" + ";\\n" * 250_000 + "\\n(;C[a])(;C[b]))")
+assert len(tree.nodes) == 250_002 and tree.variations == 1
+assert tree.nodes[-2].line == 250_000 and tree.nodes[-1].line == 250_002
+(tree,) = parse_sgf("(;FF[4]GM[6]MI[length:1]C[x]" + "C[y]" * 100_000 + ")")
+assert len(tree.nodes[0].properties["C"]) == 100_001
+"""
+
+
+def test_many_nodes_and_values_are_read_in_one_pass() -> None:
+    # the timeout guards against counting the lines from the start for each node (minutes here)
+    subprocess.run([sys.executable, "-c", _MANY_NODES], check=True, timeout=20)
+    with pytest.raises(InvalidNotationError, match="SGF line 3, column 2: expected"):
+        parse_sgf("(;FF[4]\n;\n;]")
