@@ -11,6 +11,7 @@ import sys
 
 from gammon.cli.args import add_plies, whole_number
 from gammon.cli.progress import compile_notice
+from gammon.cli.serve import cannot_listen
 from gammon.i18n import tr
 from gammon.position import Position
 
@@ -45,6 +46,10 @@ def run_external(args: argparse.Namespace) -> int:
     from gammon.engine.engine import Engine
     from gammon.protocols.external import ExternalServer
 
+    # a port out of range or in use is said before the engine loads, and not as a traceback
+    problem = cannot_listen(args.host, args.port)
+    if problem:
+        return _cannot_listen_on(args.host, args.port, problem)
     with compile_notice():
         engine = Engine(plies=args.plies)
         engine.best_play(Position.initial(), (3, 1))  # compile and load before GNU Backgammon asks
@@ -55,13 +60,8 @@ def run_external(args: argparse.Namespace) -> int:
 
     try:
         server = ExternalServer(engine, args.host, args.port, log=log)
-    except OSError as e:
-        print(
-            "gammon external: "
-            + tr("cannot listen on {host}:{port}: {error}", host=args.host, port=args.port, error=e),
-            file=sys.stderr,
-        )
-        return 2
+    except OSError as e:  # taken since the check
+        return _cannot_listen_on(args.host, args.port, e.strerror or str(e))
     with server:
         print(
             "gammon external: "
@@ -74,3 +74,11 @@ def run_external(args: argparse.Namespace) -> int:
         )
         server.serve_forever()
     return 0
+
+
+def _cannot_listen_on(host: str, port: int, why: str) -> int:
+    print(
+        "gammon external: " + tr("cannot listen on {host}:{port}: {error}", host=host, port=port, error=why),
+        file=sys.stderr,
+    )
+    return 2

@@ -266,11 +266,11 @@ def settle_collector() -> None:
     gc.set_threshold(20_000, 10, 10)
 
 
-def _cannot_listen(host: str, port: int) -> str | None:
+def cannot_listen(host: str, port: int) -> str | None:
     """Why uvicorn could not bind ``host:port`` (a port in use, an address not this machine's), or
     None. Checked with a socket bound as uvicorn binds its own and closed at once, before the
     engine loads: uvicorn binds only after the app has started, so its error came after gammon
-    had said it was serving."""
+    had said it was serving. ``gammon external`` checks its port the same way."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -286,7 +286,7 @@ def run_serve(args: argparse.Namespace) -> int:
 
     from gammon.store import Store
 
-    problem = _cannot_listen(args.host, args.port)
+    problem = cannot_listen(args.host, args.port)
     if problem:
         print(
             "gammon serve: "
