@@ -517,7 +517,15 @@ def format_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] =
     header = dict(record.tags)
     header.update({"Player 1": record.names[0], "Player 2": record.names[1]})
     header.update(tags or {})
-    out = [f'; [{key} "{value}"]' for key, value in header.items()]
+    out = []
+    for key, value in header.items():
+        # one line each: the reader splits the file into lines before it reads a tag
+        line = f'; [{key} "{" ".join(str(value).splitlines())}"]'
+        read = _tag(line)
+        if read is None or read[0] != key or len(line.splitlines()) != 1:
+            raise ValueError(f"a header tag's name must be on one line, without '\"', ']' or spaces at its "
+                             f"ends, got {cut(repr(key))}")
+        out.append(line)
     out += ["", f" {record.match_length} point match", ""]
     for game in record.games:
         out.append(f" Game {game.number}")

@@ -184,3 +184,8 @@ def test_read_match_quotes_bad_input_cut() -> None:
     assert "x" * 70 in str(caught.value) and "x" * 100 not in str(caught.value)
     with pytest.raises(InvalidNotationError, match="binary"):
         read_match("text", "xg")
+
+
+def test_information_on_several_lines_goes_into_a_mat_header_on_one() -> None:
+    text = GNUBG_STYLE.replace("EV[Open \\] Cup]", "EV[Open\nCup]").encode()
+    assert '; [Event "Open Cup"]' in convert(text, "sgf", "mat").text

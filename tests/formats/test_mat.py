@@ -505,3 +505,14 @@ def test_long_runs_of_spaces_in_the_header_and_score_lines_are_read_in_one_pass(
 def test_score_lines(line: str, read: tuple) -> None:
     record = read_mat(f" 0 point match\n Game 1\n{line}\n")
     assert (record.names, record.games[0].score) == read
+
+
+def test_header_values_are_written_on_one_line_and_bad_tag_names_refused() -> None:
+    match = play_match(1, Rules(match_length=1))
+    text = format_mat(match, tags={"Event": "Open\nCup\r\n2024", "Round": 'the "final" ]'})
+    record = read_mat(text)
+    assert record.errors == ()
+    assert record.tags["Event"] == "Open Cup 2024" and record.tags["Round"] == 'the "final" ]'
+    for key in ("Ev\nent", 'Ev"ent', "Ev]ent", " Event", ""):
+        with pytest.raises(ValueError, match="a header tag's name"):
+            format_mat(match, tags={key: "x"})
