@@ -7,6 +7,7 @@ import argparse
 from collections.abc import Callable
 
 from gammon.i18n import N_, tr
+from gammon.rules import Rules
 
 
 def whole_number(minimum: int) -> Callable[[str], int]:
@@ -28,6 +29,18 @@ def whole_number(minimum: int) -> Callable[[str], int]:
 
 positive_int = whole_number(1)
 not_negative_int = whole_number(0)
+
+
+def cube_limit(text: str) -> int:
+    """The ``--cube-limit`` type: a highest cube value the rules allow (their own check)."""
+    value = positive_int(text)
+    try:
+        Rules(cube_limit=value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            tr("{text} is not a power of two of at least 2", text=repr(text))
+        ) from None
+    return value
 
 
 def add_plies(parser: argparse.ArgumentParser, help_text: str, default: int | None = None) -> None:

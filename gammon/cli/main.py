@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from gammon import __version__
 from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
-from gammon.cli.args import add_plies, install_argparse_words, positive_int
+from gammon.cli.args import add_plies, cube_limit, install_argparse_words, not_negative_int, positive_int
 from gammon.cli.console import Console
 from gammon.cli.convert import add_convert
 from gammon.cli.diagram import add_diagram
@@ -79,14 +79,14 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--beavers", action="store_true", help=tr("money: allow beavers"))
     p.add_argument(
         "--cube-limit",
-        type=positive_int,
+        type=cube_limit,
         default=None,
         metavar="N",
         help=tr("highest cube value, a power of two (e.g. 64); default: no limit"),
     )
     p.add_argument(
         "--auto-doubles",
-        type=int,
+        type=not_negative_int,
         default=0,
         metavar="N",
         help=tr("money: up to N automatic doubles on tied opening throws (default 0)"),

@@ -1,0 +1,40 @@
+"""`gammon play`'s rule options: a value the rules refuse is an argparse error about the option, in
+the chosen language, not the rules' internal message."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from gammon.cli.main import main
+
+
+def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    return capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("option", "value", "why"), [
+    ("--cube-limit", "3", "'3' is not a power of two of at least 2"),
+    ("--cube-limit", "1", "'1' is not a power of two of at least 2"),
+    ("--cube-limit", "0", "'0' must be at least 1"),
+    ("--auto-doubles", "-1", "'-1' must be at least 0"),
+])
+def test_a_rule_option_the_rules_refuse_is_an_option_error(option, value, why, capsys):
+    err = refused(["play", option, value], capsys)
+    assert err.endswith(f"gammon play: error: argument {option}: {why}\n") and "Rules." not in err
+
+
+def test_the_option_error_is_in_the_chosen_language(capsys):
+    err = refused(["--lang", "pl", "play", "--cube-limit", "3"], capsys)
+    assert err.endswith("błąd: argument --cube-limit: '3' nie jest potęgą dwójki równą co najmniej 2\n")
+    err = refused(["--lang", "cs", "play", "--auto-doubles", "-1"], capsys)
+    assert "--auto-doubles" in err and "must be" not in err and "Rules." not in err
+
+
+def test_a_power_of_two_is_taken(capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    assert main(["play", "--two-player", "--cube-limit", "64", "--auto-doubles", "2", "--plain"]) == 0
