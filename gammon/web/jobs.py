@@ -253,8 +253,9 @@ class Job:
 
 class Jobs:
     """The jobs of this server: at most ``per_client`` jobs per client address and ``max_active``
-    in all, counted until their worker is free; finished jobs are kept ``keep_for`` seconds (at
-    most ``keep`` of them)."""
+    in all, counted until their worker is free; finished jobs are kept ``keep_for`` seconds, at most
+    ``keep_per_client`` of each client address (so that one client's jobs, failing at once one
+    after another, do not push the others' results out) and ``keep`` in all."""
 
     def __init__(
         self,
@@ -262,13 +263,14 @@ class Jobs:
         *,
         per_client: int = 2,
         max_active: int = 16,
-        keep: int = 50,
+        keep: int = 200,
+        keep_per_client: int = 10,
         keep_for: float = 3600.0,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.runner = runner if runner is not None else ThreadRunner()
         self.per_client, self.max_active = per_client, max_active
-        self.keep, self.keep_for = keep, keep_for
+        self.keep, self.keep_per_client, self.keep_for = keep, keep_per_client, keep_for
         self.clock = clock
         self.jobs: dict[str, Job] = {}
         self._waiting: dict[str, Work] = {}  # the work of the jobs not given to the runner yet
@@ -391,17 +393,24 @@ class Jobs:
                     # the engine's and the formats' errors say what was wrong; anything else stays in the log
                     job.error = str(exc) if isinstance(exc, GammonError | ValueError) else FAILED
             job.finished = self.clock()
+            self._forget_old()
             self._dispatch()
 
     def _forget_old(self) -> None:
         now = self.clock()
-        finished = sorted(
+        oldest_first = sorted(  # stable: of jobs that ended together, the one started first
             (j for j in self.jobs.values() if j.finished is not None), key=lambda j: j.finished or 0.0
         )
-        excess = len(finished) - self.keep
-        for i, j in enumerate(finished):
-            if i < excess or now - (j.finished or now) > self.keep_for:
+        newest_first = oldest_first[::-1]
+        kept: dict[str, int] = {}  # finished jobs kept of each client so far, newest first
+        total = 0
+        for j in newest_first:
+            mine = kept.get(j.client, 0)
+            stale = now - (j.finished or now) > self.keep_for
+            if stale or mine >= self.keep_per_client or total >= self.keep:
                 del self.jobs[j.id]
+            else:
+                kept[j.client], total = mine + 1, total + 1
 
     def shutdown(self) -> None:
         """Cancel every job (a running one stops at its next progress report) and stop the runner."""

@@ -198,17 +198,40 @@ def _two_steps(progress: Progress) -> dict[str, Any]:
 
 def test_finished_jobs_are_forgotten_after_a_while_and_beyond_a_number() -> None:
     clock = Clock()
-    jobs = Jobs(NowRunner(), per_client=1, keep=3, keep_for=60, clock=clock)
+    jobs = Jobs(NowRunner(), per_client=1, keep=3, keep_per_client=3, keep_for=60, clock=clock)
     first = jobs.start("test", "a", _steps(1))
     clock.now += 61
     # one client may start them one after another: each is done at once; old ones are forgotten as
-    # a new one starts
+    # a new one starts or ends
     later = [jobs.start("test", "a", _steps(1)) for _ in range(5)]
     with pytest.raises(UnknownJobError):
         jobs.get(first.id)
+    for gone in later[:2]:  # the oldest beyond the three kept
+        with pytest.raises(UnknownJobError):
+            jobs.get(gone.id)
+    assert [jobs.get(j.id).status for j in later[2:]] == ["done"] * 3
+
+
+def test_one_clients_finished_jobs_do_not_push_out_the_others_results() -> None:
+    """55 jobs failing at once from one address took another client's finished rollout with them."""
+    clock = Clock()
+    jobs = Jobs(NowRunner(), per_client=1, keep=8, keep_per_client=3, keep_for=3600, clock=clock)
+    theirs = jobs.start("test", "b", _steps(1))
+    mine = []
+    for _ in range(55):
+        clock.now += 1
+        mine.append(jobs.start("test", "a", _steps(1)))
+    assert jobs.get(theirs.id).status == "done"
+    assert [jobs.get(j.id).status for j in mine[-3:]] == ["done"] * 3  # the client's newest three
     with pytest.raises(UnknownJobError):
-        jobs.get(later[0].id)  # the oldest beyond the three kept when the last one started
-    assert [jobs.get(j.id).status for j in later[1:]] == ["done"] * 4
+        jobs.get(mine[-4].id)
+    for client in "cdefg":  # past the cap of all: the oldest go, whoever started them
+        clock.now += 1
+        jobs.start("test", client, _steps(1))
+    jobs.start("test", "h", _steps(1))
+    with pytest.raises(UnknownJobError):
+        jobs.get(theirs.id)
+    assert sum(j.finished is not None for j in jobs.jobs.values()) <= 8
 
 
 class OneWorker:
