@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
+from gammon.cube import Cube
 from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
 from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
@@ -555,6 +556,13 @@ def to_record(source: Match | Sequence[Game], names: Sequence[str] = ("Player 1"
     if not games:
         raise ValueError("there are no games to write")
     rules = games[0].rules
+    for k, game in enumerate(games):
+        opening = game.history[0] if game.history else None
+        # A cube turned by tied opening throws has no cell: the file's first double would read as
+        # doubling a cube of 1 (nor does gnubg's export write automatic doubles).
+        if isinstance(opening, Roll) and Cube().after_opening_ties(len(opening.ties), rules).value > 1:
+            raise ValueError(tr("game {number}: a .mat file cannot hold automatic doubles (the cube turned "
+                                "by tied opening throws); SGF can", number=k + 1))
     tags = {"Variation": "Backgammon"}
     if rules.is_money:
         tags.update({"Jacoby": "On" if rules.jacoby else "Off", "Beaver": "On" if rules.beavers else "Off"})

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gammon import InvalidNotationError, Position
+from gammon.dice import ScriptedDice
 from gammon.formats.mat import (
     MatMatch,
     format_mat,
@@ -24,6 +25,7 @@ from gammon.formats.mat import (
     write_mat,
 )
 from gammon.game import Double, Game, Pass, PlayMade, Roll, Take
+from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
 
@@ -516,3 +518,20 @@ def test_header_values_are_written_on_one_line_and_bad_tag_names_refused() -> No
     for key in ("Ev\nent", 'Ev"ent', "Ev]ent", " Event", ""):
         with pytest.raises(ValueError, match="a header tag's name"):
             format_mat(match, tags={key: "x"})
+
+
+def test_automatic_doubles_are_refused_not_written_unreadable() -> None:
+    match = Match(Rules(automatic_doubles=1), ScriptedDice([(3, 3), (3, 1)]))
+    game = match.game
+    game.roll()
+    game.play("8/5 6/5")
+    game.double()
+    game.pass_()
+    assert game.history[0].ties and game.result.points == 2
+    with pytest.raises(ValueError, match="game 1: a .mat file cannot hold automatic doubles"):
+        format_mat(match)
+    # the rule alone, with no tie thrown, is no problem
+    plain = Match(Rules(automatic_doubles=1), ScriptedDice([(3, 1)]))
+    plain.game.roll()
+    plain.game.play("8/5 6/5")
+    assert read_mat(format_mat(plain)).errors == ()
