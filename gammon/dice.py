@@ -31,7 +31,7 @@ def check_dice(dice: Sequence[int]) -> Dice:
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise IllegalMoveError(f"dice must be two numbers from 1 to 6, got {dice!r}")
+        raise IllegalMoveError(f"dice must be two numbers from 1 to 6, got {cut(repr(dice))}")
     return (int(d1), int(d2))
 
 

@@ -141,6 +141,10 @@ class Position:
         opponent, mover = board
         if len(opponent) != 25 or len(mover) != 25:
             raise InvalidPositionError(f"a gnubg board needs two rows of 25 counts, got {_board_text(board)}")
+        # a negative count would add to the other player's checkers on the same slot
+        if any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for row in board for c in row):
+            raise InvalidPositionError(f"a gnubg board's counts must be whole numbers >= 0, got "
+                                       f"{_board_text(board)}")
         cells = [0] * 26
         for i in range(25):
             cells[i + 1] += mover[i]

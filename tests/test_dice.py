@@ -7,6 +7,7 @@ from gammon import (
     IllegalActionError,
     IllegalMoveError,
     InvalidNotationError,
+    Position,
     RandomDice,
     ScriptedDice,
 )
@@ -68,3 +69,9 @@ def test_parse_dice_fuzz(text):
 def test_check_dice_rejects(bad):
     with pytest.raises(IllegalMoveError):
         check_dice(bad)
+
+
+def test_check_dice_quotes_its_input_cut():
+    with pytest.raises(IllegalMoveError, match=r"got \(0, 1, 2, .*\.\.\.$") as e:
+        Position.initial().legal_plays(tuple(range(100_000)))
+    assert len(str(e.value)) < 200

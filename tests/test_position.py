@@ -155,3 +155,12 @@ def test_after_gnubg_move_refuses_malformed_tuples_quoting_them(move):
 def test_after_gnubg_move_refuses_impossible_steps(move):
     with pytest.raises(IllegalMoveError, match=re.escape(repr(move))):
         Position.initial().after_gnubg_move(move)
+
+
+@pytest.mark.parametrize("change", [(1, 5, -2), (0, 0, -1), (1, 24, True), (0, 3, 1.0)])
+def test_from_gnubg_board_refuses_counts_that_are_not_whole_numbers_at_least_0(change):
+    board = [list(row) for row in Position.initial().to_gnubg_board()]
+    row, i, count = change
+    board[row][i] = count
+    with pytest.raises(InvalidPositionError, match="counts must be whole numbers >= 0"):
+        Position.from_gnubg_board(board)
