@@ -582,7 +582,7 @@ class _GameReader:
         if not m or len(m.group(3)) % 2 or len(m.group(3)) > 8:
             raise _NodeError(tr("{property}[{value}]: expected the dice and up to four steps of two letters "
                                 "(a-x "
-                                "points, y bar, z off), or double, take, drop", property="BW"[player],
+                                "points, y bar, z off), or double, take, drop", property="WB"[player],
                                 value=_cut(value)))
         dice = (int(m.group(1)), int(m.group(2)))
         letters = m.group(3)

@@ -448,3 +448,9 @@ def test_many_nodes_and_values_are_read_in_one_pass() -> None:
     subprocess.run([sys.executable, "-c", _MANY_NODES], check=True, timeout=20)
     with pytest.raises(InvalidNotationError, match="SGF line 3, column 2: expected"):
         parse_sgf("(;FF[4]\n;\n;]")
+
+
+@pytest.mark.parametrize("side", ["B", "W"])
+def test_a_bad_move_is_quoted_with_its_own_side(side: str) -> None:
+    with pytest.raises(InvalidNotationError, match=re.escape(f"{side}[xx]: expected the dice")):
+        read_sgf(f"(;FF[4]GM[6];{side}[xx])")
