@@ -18,9 +18,9 @@ from rich.text import Text
 from gammon.cli.args import add_plies
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
 from gammon.formats.convert import read_match, reading_format
-from gammon.i18n import ntr, tr
+from gammon.i18n import N_, ntr, tr
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
     from gammon.analysis import MatchAnalysis
@@ -72,7 +72,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     try:
         data = Path(args.file).read_bytes()
     except OSError as e:
-        why = tr("cannot read {file}: {why}", file=repr(args.file), why=e)
+        why = tr("cannot read {file}: {why}", file=cut(repr(args.file)), why=e.strerror or e)
         print(f"gammon analyse: {why}", file=sys.stderr)
         return 2
     try:
@@ -95,34 +95,50 @@ def run_analyse(args: argparse.Namespace) -> int:
 
             analysis = analyse(match, engine, progress, names=names)
     except (GammonError, ValueError) as e:
-        print(f"gammon analyse: {args.file}: {e}", file=sys.stderr)
+        print(f"gammon analyse: {cut(args.file)}: {e}", file=sys.stderr)
         return 2
-    if args.sgf:
-        from gammon.analysis.sgf_annotations import write_analysed_sgf
-
-        try:
-            write_analysed_sgf(match, analysis, args.sgf)
-        except OSError as e:
-            print(f"gammon analyse: cannot write {args.sgf!r}: {e}", file=sys.stderr)
-            return 2
-        print(f"gammon analyse: analysed match written to {args.sgf}", file=sys.stderr)
-    if args.html:
-        from gammon.analysis.report_html import write_html
-
-        try:
-            write_html(analysis, args.html, seed=args.seed)
-        except OSError as e:
-            print(f"gammon analyse: cannot write {args.html!r}: {e}", file=sys.stderr)
-            return 2
-        print(f"gammon analyse: report written to {args.html}", file=sys.stderr)
+    written = _write_files(args, match, analysis)
     if args.json:
         from gammon.analysis.serialize import analysis_to_dict
 
         print(json.dumps(analysis_to_dict(analysis, seed=args.seed)))
-        return 0
-    console = Console(no_color=args.plain or None, highlight=False)
-    print_report(analysis, console, color=not args.plain and console.is_terminal, seed=args.seed)
-    return 0
+    else:
+        console = Console(no_color=args.plain or None, highlight=False)
+        print_report(analysis, console, color=not args.plain and console.is_terminal, seed=args.seed)
+    return 0 if written else 2
+
+
+def _write_files(args: argparse.Namespace, match: Match, analysis: MatchAnalysis) -> bool:
+    """Write the ``--sgf`` and ``--html`` files asked for, saying what was written and what could
+    not be; False if one could not. The report is printed either way: the analysis, which may have
+    taken long, is not lost for a file that cannot be written."""
+
+    def sgf(path: str) -> None:
+        from gammon.analysis.sgf_annotations import write_analysed_sgf
+
+        write_analysed_sgf(match, analysis, path)
+
+    def html(path: str) -> None:
+        from gammon.analysis.report_html import write_html
+
+        write_html(analysis, path, seed=args.seed)
+
+    ok = True
+    for path, write, done in (
+        (args.sgf, sgf, N_("analysed match written to {file}")),
+        (args.html, html, N_("report written to {file}")),
+    ):
+        if not path:
+            continue
+        try:
+            write(path)
+        except OSError as e:
+            why = tr("cannot write {file}: {why}", file=cut(repr(path)), why=e.strerror or e)
+            print(f"gammon analyse: {why}", file=sys.stderr)
+            ok = False
+        else:
+            print("gammon analyse: " + tr(done, file=path), file=sys.stderr)
+    return ok
 
 
 def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str, str]]:

@@ -181,3 +181,25 @@ def test_sgf_and_xg_files_are_analysed_as_the_same_match_in_mat(match_file, tmp_
     bad.write_bytes(b"not an xg file" * 10)
     out = gammon("analyse", str(bad), "--plies", "0")
     assert out.returncode == 2 and "bad.xg: " in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_file_that_cannot_be_read_is_named_once_in_the_language(tmp_path):
+    out = gammon("--lang", "cs", "analyse", "nonexist.mat")
+    assert out.returncode == 2
+    assert out.stderr.startswith("gammon analyse: nelze přečíst 'nonexist.mat': ")
+    assert out.stderr.count("nonexist.mat") == 1 and "Errno" not in out.stderr
+    long = gammon("analyse", "x" * 5000 + ".mat")
+    assert long.returncode == 2 and len(long.stderr) < 300
+
+
+def test_the_report_is_printed_when_an_output_file_cannot_be_written(match_file, tmp_path):
+    html = tmp_path / "r.html"
+    out = gammon("--lang", "pl", "analyse", str(match_file), "--plies", "0", "--plain",
+                 "--html", "/nonexistent/r.html", "--sgf", str(tmp_path / "a.sgf"))
+    assert out.returncode == 2
+    assert "Ann – Bo: mecz do 5 punktów" in out.stdout  # the analysis is not thrown away
+    assert "gammon analyse: nie można zapisać '/nonexistent/r.html': " in out.stderr
+    assert f"gammon analyse: przeanalizowany mecz zapisano do {tmp_path / 'a.sgf'}" in out.stderr
+    done = gammon("--lang", "pl", "analyse", str(match_file), "--plies", "0", "--json",
+                  "--html", str(html))
+    assert done.returncode == 0 and f"gammon analyse: raport zapisano do {html}" in done.stderr
