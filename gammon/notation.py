@@ -223,10 +223,16 @@ def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) 
         if dst > 0 and src - dst not in reach:
             return ntr("no die of {dice} moves a checker {n} pip",
                        "no die of {dice} moves a checker {n} pips",
-                       src - dst, dice=f"{d1}{d2}", n=src - dst)
+                       src - dst, dice=_dice_words(d1, d2), n=src - dst)
         mover[src] -= 1
         mover[dst] += 1
     return ""
+
+
+def _dice_words(d1: int, d2: int) -> str:
+    # as the prompt shows a roll ("5-2", gammon.words.format_dice, which this module is below),
+    # never "52", which reads as one number in a sentence
+    return f"{max(d1, d2)}-{min(d1, d2)}"
 
 
 def _written_steps(moves: Sequence[CheckerPath]) -> list[Step]:

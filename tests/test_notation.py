@@ -12,6 +12,7 @@ from gammon import (
     InvalidNotationError,
     Position,
 )
+from gammon.i18n import use_language
 from gammon.notation import CheckerPath, parse_paths
 from tests.helpers import pos, random_game_positions
 
@@ -155,8 +156,9 @@ def test_parse_play_fuzz(text, dice):
 @pytest.mark.parametrize("text, dice, why", [
     ("6/off", (6, 5), "you cannot bear off while a checker is outside your home board"),
     ("8/2 6/1", (6, 5), "the other player holds point 1;"),
-    ("24/20", (6, 5), "no die of 65 moves a checker 4 pips"),
-    ("24/23 24/18", (6, 5), "no die of 65 moves a checker 1 pip;"),
+    ("24/20", (6, 5), "no die of 6-5 moves a checker 4 pips"),
+    ("24/23 24/18", (6, 5), "no die of 6-5 moves a checker 1 pip;"),
+    ("24/23 13/8", (2, 5), "no die of 5-2 moves a checker 1 pip;"),
 ])
 def test_an_illegal_play_says_which_rule_it_breaks(text, dice, why):
     with pytest.raises(IllegalMoveError, match=re.escape(why)):
@@ -167,3 +169,9 @@ def test_a_checker_on_the_bar_must_enter_first():
     on_bar = Position([0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 1, 1])
     with pytest.raises(IllegalMoveError, match="checker on the bar: it must enter first"):
         on_bar.parse_play("13/7 13/8", (6, 5))
+
+
+def test_the_dice_of_a_broken_rule_are_written_as_a_roll_in_every_language():
+    for lang, words in (("pl", "z 5-2"), ("cs", "5-2"), ("sk", "5-2")):
+        with use_language(lang), pytest.raises(IllegalMoveError, match=re.escape(words)):
+            START.parse_play("24/23 13/8", (2, 5))
