@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from gammon.errors import cut
 from gammon.i18n import N_, tr
 from gammon.rules import Rules
 
@@ -17,10 +18,12 @@ def whole_number(minimum: int) -> Callable[[str], int]:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(tr("{text} is not a whole number", text=repr(text))) from None
+            raise argparse.ArgumentTypeError(
+                tr("{text} is not a whole number", text=cut(repr(text)))
+            ) from None
         if value < minimum:
             raise argparse.ArgumentTypeError(
-                tr("{text} must be at least {minimum}", text=repr(text), minimum=minimum)
+                tr("{text} must be at least {minimum}", text=cut(repr(text)), minimum=minimum)
             )
         return value
 
@@ -38,7 +41,7 @@ def cube_limit(text: str) -> int:
         Rules(cube_limit=value)
     except ValueError:
         raise argparse.ArgumentTypeError(
-            tr("{text} is not a power of two of at least 2", text=repr(text))
+            tr("{text} is not a power of two of at least 2", text=cut(repr(text)))
         ) from None
     return value
 

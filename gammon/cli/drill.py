@@ -12,7 +12,7 @@ from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
 from gammon.formats.matchid import parse_gnubg_id
 from gammon.i18n import ntr, tr
 from gammon.position import Position
@@ -75,7 +75,7 @@ def run_drill(args: argparse.Namespace) -> int:
             account = Accounts(store).by_name(args.account)
             if account is None:
                 print(
-                    "gammon drill: " + tr("no account is named {name}", name=repr(args.account)),
+                    "gammon drill: " + tr("no account is named {name}", name=cut(repr(args.account))),
                     file=sys.stderr,
                 )
                 return 2

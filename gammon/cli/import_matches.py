@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from gammon.cli.args import add_plies, positive_int
 from gammon.cli.console import Console
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
 from gammon.i18n import ntr, tr
 
 
@@ -73,7 +73,10 @@ def run_import(args: argparse.Namespace) -> int:
         files = match_files(args.directory)
         if not files:
             raise ValueError(
-                tr("no match files (.mat, .txt, .sgf, .xg) in {directory}", directory=repr(args.directory))
+                tr(
+                    "no match files (.mat, .txt, .sgf, .xg) in {directory}",
+                    directory=cut(repr(args.directory)),
+                )
             )
         store = Store(args.database_url, check=True)
     except (GammonError, ValueError, OSError) as e:
@@ -83,7 +86,8 @@ def run_import(args: argparse.Namespace) -> int:
         account = Accounts(store).by_name(account_name)
         if account is None:
             print(
-                "gammon import: " + tr("no account is named {name}", name=repr(account_name)), file=sys.stderr
+                "gammon import: " + tr("no account is named {name}", name=cut(repr(account_name))),
+                file=sys.stderr,
             )
             return 2
         queue = AnalysisQueue(store)
@@ -97,7 +101,7 @@ def run_import(args: argparse.Namespace) -> int:
                     "{player} plays in none of the {n} files; the players found are: {seen}",
                     "{player} plays in none of the {n} files; the players found are: {seen}",
                     len(files),
-                    player=repr(args.player),
+                    player=cut(repr(args.player)),
                     n=len(files),
                     seen=seen or tr("none (no file could be read)"),
                 ),

@@ -131,7 +131,7 @@ def _level(levels: tuple[str, ...]) -> Callable[[str], str]:
             raise argparse.ArgumentTypeError(
                 tr(
                     "invalid choice: {text} (choose from {levels} or {prefix}HOST:PORT)",
-                    text=repr(text),
+                    text=cut(repr(text)),
                     levels=", ".join(levels),
                     prefix=LEVEL_PREFIX,
                 )

@@ -45,20 +45,20 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     try:
         data = Path(path).read_bytes()
     except OSError as e:
-        raise ValueError(tr("cannot read {file}: {why}", file=repr(path), why=e.strerror or e)) from None
+        raise ValueError(tr("cannot read {file}: {why}", file=cut(repr(path)), why=e.strerror or e)) from None
     try:
         transcript = read_match(data, reading_format(path))
         old = transcript.match.rules
         new = dataclasses.replace(old, **(rules or {}))
         match = replay_match(new, match_actions(transcript.match), dice)
     except (GammonError, ValueError) as e:
-        raise ValueError(f"{path}: {e}") from None
+        raise ValueError(f"{cut(path)}: {e}") from None
     names = transcript.names
     if match.is_over:
         winner = match.winner if match.winner is not None else 0
         score = match.score
         raise ValueError(tr("the match in {file} is over: {name} won it {score}; there is nothing to play",
-                            file=path, name=names[winner], score=f"{score[winner]}-{score[1 - winner]}"))
+                            file=cut(path), name=names[winner], score=f"{score[winner]}-{score[1 - winner]}"))
     return Saved(match, names, transcript)
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
-from gammon.errors import StoreUnavailableError
+from gammon.errors import StoreUnavailableError, cut
 from gammon.i18n import current_language, ntr, set_language, tr
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def _seconds(text: str) -> float:
         value = -1.0
     if not value > 0:
         raise argparse.ArgumentTypeError(
-            tr("expected a positive number of seconds, got {text}", text=repr(text))
+            tr("expected a positive number of seconds, got {text}", text=cut(repr(text)))
         )
     return value
 
@@ -167,7 +167,7 @@ def _add_access_options(p: argparse.ArgumentParser) -> None:
 def _count(text: str) -> int:
     if not (text.isdigit() and int(text) >= 1):
         raise argparse.ArgumentTypeError(
-            tr("expected a whole number of processes from 1, got {text}", text=repr(text))
+            tr("expected a whole number of processes from 1, got {text}", text=cut(repr(text)))
         )
     return int(text)
 

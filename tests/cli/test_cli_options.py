@@ -4,6 +4,7 @@ the chosen language, not the rules' internal message."""
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import pytest
 
@@ -38,3 +39,35 @@ def test_the_option_error_is_in_the_chosen_language(capsys):
 def test_a_power_of_two_is_taken(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--two-player", "--cube-limit", "64", "--auto-doubles", "2", "--plain"]) == 0
+
+
+LONG = "x" * 5000
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--resume", LONG + ".mat"],
+    ["play", "--resume", LONG + ".mat", "--name", "\t" * 3000],
+    ["convert", LONG + ".mat", "out.sgf"],
+])
+def test_errors_quote_long_input_cut(argv, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert "xxx..." in err and len(err) < 300
+
+
+@pytest.mark.parametrize("argv", [
+    ["play", "--level", LONG],
+    ["play", "--match", LONG],
+    ["play", "--cube-limit", "3" * 5000],
+])
+def test_option_errors_quote_long_input_cut(argv, capsys):
+    err = refused(argv, capsys)
+    assert len(err.splitlines()[-1]) < 300
+
+
+def test_a_resumed_file_that_does_not_read_is_named_cut(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path(LONG[:200] + ".mat").write_text("not a match\n")
+    assert main(["play", "--resume", LONG[:200] + ".mat"]) == 2
+    assert len(capsys.readouterr().err) < 400
