@@ -150,6 +150,11 @@ def run_play(args: argparse.Namespace) -> int:
         if args.name is not None and not args.resume and mat_name_problem(args.name):
             raise ValueError(tr("--name must be a name a match file can hold: not empty, without ':', "
                                 "double spaces or control characters; got {name}", name=cut(repr(args.name))))
+        if args.name is not None and not args.resume and not args.two_player and _computer_like(args):
+            # a saved match takes a side named after a level for the computer's: it could not
+            # tell the person from the computer when resumed
+            raise ValueError(tr("--name cannot be {name}, a computer player's name: a saved match could "
+                                "not tell you from the computer", name=cut(repr(args.name))))
         saved = _saved_match(args) if args.resume else None
         match, names = (saved.match, saved.names) if saved else (_new_match(args), None)
         seats = _seats(args, names)
@@ -173,6 +178,13 @@ def run_play(args: argparse.Namespace) -> int:
         if reading_format(args.resume).name == "mat":  # 'save' alone writes the file back
             session.save_file = args.resume
     return session.run()
+
+
+def _computer_like(args: argparse.Namespace) -> bool:
+    """Whether ``--name`` is a computer level's name, or the name the computer plays under."""
+    from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS
+
+    return bool(args.name in BASIC_LEVELS + ENGINE_LEVELS or args.name == _seat_name(args.level or "engine"))
 
 
 def _new_match(args: argparse.Namespace) -> Match:

@@ -104,3 +104,23 @@ def test_saving_a_resumed_file_keeps_its_header_tags(tmp_path, capsys, monkeypat
                            capsys, monkeypatch)
     [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
     assert read_mat(auto.read_text()).tags == before
+
+
+@pytest.mark.parametrize(("name", "level"), [("random", "random"), ("pubeval", "random"),
+                                             ("gnubg", "gnubg-external:localhost:1")])
+def test_a_name_a_saved_match_would_take_for_the_computer_is_refused(name, level, capsys, monkeypatch):
+    status, out, err = run(["play", "--name", name, "--level", level], "", capsys, monkeypatch)
+    assert status == 2 and out == ""
+    assert err == (f"gammon play: --name cannot be '{name}', a computer player's name: a saved match could "
+                   "not tell you from the computer\n")
+    pl = run(["--lang", "pl", "play", "--name", name, "--level", level], "", capsys, monkeypatch)
+    assert pl[0] == 2 and "nazwą gracza komputerowego" in pl[2]
+
+
+def test_another_name_resumes_against_the_computer(tmp_path, capsys, monkeypatch):
+    saved = tmp_path / "same.mat"
+    status, _, err = run(["play", "--name", "Ann", "--level", "random", "--seed", "2"],
+                         f"\nsave {saved}\nquit\n", capsys, monkeypatch)
+    assert status == 0, err
+    status, out, err = run(["play", "--resume", str(saved)], "quit\n", capsys, monkeypatch)
+    assert status == 0 and "Ann against random" in out, err
