@@ -201,7 +201,9 @@ def _read_xg(data: bytes | str) -> Transcript:
     info = {"event": h.event, "place": h.location, "round": h.round, "annotator": h.transcriber}
     if h.date is not None:
         info["date"] = h.date.date().isoformat()
-    return as_transcript(record.to_match(), names=record.names, info={k: v for k, v in info.items() if v})
+    notes = frozenset({"comments (the .xg file's temp.xgc)"} if record.commented else set())
+    return as_transcript(record.to_match(), names=record.names, info={k: v for k, v in info.items() if v},
+                         notes=notes)
 
 
 # --- the registry ----------------------------------------------------------------------------

@@ -21,7 +21,7 @@ player 0.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, cast
@@ -84,6 +84,7 @@ class XGMatch:
     header: XGMatchHeader
     games: tuple[XGGame, ...]
     footer: XGMatchFooter | None
+    commented: bool = False  # the file holds comments (temp.xgc, RTF), which gammon does not read
 
     @property
     def names(self) -> tuple[str, str]:
@@ -139,7 +140,7 @@ def read_xg(source: Source) -> XGMatch:
     Raises :class:`InvalidNotationError` quoting what is wrong (not an XG file, a truncated or
     corrupt archive, a record that cannot be read, records out of order)."""
     data, what = _bytes(source)
-    records = _records(data, what)
+    records, files = _records(data, what)
     header = cast(XGMatchHeader, records[0])  # decode_records makes sure of it
     games: list[XGGame] = []
     footer: XGMatchFooter | None = None
@@ -175,7 +176,7 @@ def read_xg(source: Source) -> XGMatch:
         raise InvalidNotationError(tr("{file}: game {number} has no footer but is not the last game",
                                       file=what,
                                       number=unfinished[0]))
-    return XGMatch(header, tuple(games), footer)
+    return XGMatch(header, tuple(games), footer, "temp.xgc" in files and bool(files["temp.xgc"]))
 
 
 def read_xg_match(source: Source) -> Match:
@@ -194,7 +195,7 @@ def read_xgp(source: Source) -> XGPosition:
     on roll and, for a checker play, a move entry with the dice. Raises
     :class:`InvalidNotationError` quoting what is wrong."""
     data, what = _bytes(source)
-    records = _records(data, what)
+    records, _files = _records(data, what)
     header = cast(XGMatchHeader, records[0])  # decode_records makes sure of it
     kinds = [type(r) for r in records[1:]]
     if kinds[:2] != [XGGameHeader, XGCube] or any(k not in (XGMove, XGGameFooter, XGMatchFooter)
@@ -255,13 +256,14 @@ def _bytes(source: Source) -> tuple[bytes, str]:
     return data, tr("the file") if name is None else repr(name)
 
 
-def _records(data: bytes, what: str) -> list[XGRecord]:
+def _records(data: bytes, what: str) -> tuple[list[XGRecord], Mapping[str, bytes]]:
+    """temp.xg's records, and the archive's inner files."""
     files = unpack(data, what).files
     if "temp.xg" not in files:
         raise InvalidNotationError(tr("{file}: the archive holds {names}, not temp.xg",
                                       file=what, names=sorted(files)))
     try:
-        return decode_records(files["temp.xg"])
+        return decode_records(files["temp.xg"]), files
     except InvalidNotationError as e:
         raise InvalidNotationError(f"{what}: {e}") from None
 

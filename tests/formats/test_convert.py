@@ -4,6 +4,7 @@ a format cannot hold (found by reading the written file back)."""
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 
@@ -142,6 +143,13 @@ def test_xg_is_a_read_only_entry() -> None:
     with pytest.raises(ValueError, match="cannot write xg files"):
         convert(done.text.encode(), "sgf", "xg")
     assert as_transcript(read_mat(format_mat(match))).match.score == match.score
+    assert not any("comments" in loss for loss in done.losses)
+
+
+def test_an_xg_files_comments_are_reported_as_not_carried() -> None:
+    data = (Path(__file__).parents[1] / "data/xg/real/gbf-harmand-unger-9pt-comment.xg").read_bytes()
+    done = convert(data, "xg", "sgf")
+    assert "comments (the .xg file's temp.xgc)" in done.losses
 
 
 # --- read_match: the one reader of match files ----------------------------------------------------
