@@ -58,4 +58,5 @@ def test_names_with_control_characters_are_not_written() -> None:
         write_mat(played(), names=(EVIL, "Bob"))
     out = subprocess.run([sys.executable, "-m", "gammon.cli.main", "play", "--name", "a\x1b[2Jb"],
                          capture_output=True, text=True, timeout=300, input="")
-    assert out.returncode == 2 and "--name may not hold control characters" in out.stderr
+    assert out.returncode == 2 and "--name must be a name a match file can hold" in out.stderr
+    assert "control characters" in out.stderr and "\x1b" not in out.stderr  # quoted escaped, never raw
