@@ -15,10 +15,25 @@ QUOTE_LIMIT = 80
 """The most characters of bad input an error message quotes."""
 
 
+PATH_QUOTE_LIMIT = 300
+"""The most characters of a file's path an error message quotes: enough for any real one, which
+the user must recognise whole."""
+
+
 def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
     """``text`` as an error quotes it: at most ``limit`` characters, the last three ``...`` when
     it is longer (a pasted page or a whole file must not fill the message)."""
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def shown_path(path: object) -> str:
+    """A file's path as an error names it, cut to :data:`PATH_QUOTE_LIMIT`."""
+    return cut(str(path), PATH_QUOTE_LIMIT)
+
+
+def quoted_path(path: object) -> str:
+    """A file's path as an error quotes it (``repr``), cut to :data:`PATH_QUOTE_LIMIT`."""
+    return cut(repr(str(path)), PATH_QUOTE_LIMIT)
 
 
 class GammonError(Exception):

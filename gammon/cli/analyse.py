@@ -18,7 +18,7 @@ from rich.text import Text
 from gammon.cli.args import add_plies
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
-from gammon.errors import GammonError, cut
+from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import read_match, reading_format
 from gammon.i18n import N_, ntr, tr
 
@@ -72,7 +72,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     try:
         data = Path(args.file).read_bytes()
     except OSError as e:
-        why = tr("cannot read {file}: {why}", file=cut(repr(args.file)), why=e.strerror or e)
+        why = tr("cannot read {file}: {why}", file=quoted_path(args.file), why=e.strerror or e)
         print(f"gammon analyse: {why}", file=sys.stderr)
         return 2
     try:
@@ -95,7 +95,7 @@ def run_analyse(args: argparse.Namespace) -> int:
 
             analysis = analyse(match, engine, progress, names=names)
     except (GammonError, ValueError) as e:
-        print(f"gammon analyse: {cut(args.file)}: {e}", file=sys.stderr)
+        print(f"gammon analyse: {shown_path(args.file)}: {e}", file=sys.stderr)
         return 2
     written = _write_files(args, match, analysis)
     if args.json:
@@ -133,7 +133,7 @@ def _write_files(args: argparse.Namespace, match: Match, analysis: MatchAnalysis
         try:
             write(path)
         except OSError as e:
-            why = tr("cannot write {file}: {why}", file=cut(repr(path)), why=e.strerror or e)
+            why = tr("cannot write {file}: {why}", file=quoted_path(path), why=e.strerror or e)
             print(f"gammon analyse: {why}", file=sys.stderr)
             ok = False
         else:

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from gammon.errors import GammonError, cut
+from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import FORMATS, convert, find_format, format_of
 from gammon.i18n import ntr, tr
 
@@ -44,21 +44,21 @@ def run_convert(args: argparse.Namespace) -> int:
     except ValueError as e:
         return _fail(str(e))
     if target.exists() and not args.force:
-        return _fail(tr("{file} exists; add --force to overwrite it", file=cut(repr(str(target)))))
+        return _fail(tr("{file} exists; add --force to overwrite it", file=quoted_path(target)))
     try:
         data = source.read_bytes()
     except OSError as e:
-        return _fail(tr("cannot read {file}: {why}", file=cut(repr(str(source))), why=e.strerror or e))
+        return _fail(tr("cannot read {file}: {why}", file=quoted_path(source), why=e.strerror or e))
     try:
         done = convert(data, source_format, target_format)
     except GammonError as e:
-        return _fail(f"{cut(str(source))}: {e}")
+        return _fail(f"{shown_path(source)}: {e}")
     except ValueError as e:  # a format that cannot do this, or input the target cannot express
-        return _fail(f"{cut(str(source))}: {e}")
+        return _fail(f"{shown_path(source)}: {e}")
     try:
         target.write_text(done.text, encoding="utf-8")
     except OSError as e:
-        return _fail(tr("cannot write {file}: {why}", file=cut(repr(str(target))), why=e.strerror or e))
+        return _fail(tr("cannot write {file}: {why}", file=quoted_path(target), why=e.strerror or e))
     for warning in done.source.warnings:
         said = tr("warning: {file}: {warning}", file=source, warning=warning)
         print(f"gammon convert: {said}", file=sys.stderr)

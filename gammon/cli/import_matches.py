@@ -10,7 +10,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from gammon.cli.args import add_plies, positive_int
 from gammon.cli.console import Console
-from gammon.errors import GammonError, cut
+from gammon.errors import GammonError, cut, quoted_path
 from gammon.i18n import ntr, tr
 
 
@@ -75,7 +75,7 @@ def run_import(args: argparse.Namespace) -> int:
             raise ValueError(
                 tr(
                     "no match files (.mat, .txt, .sgf, .xg) in {directory}",
-                    directory=cut(repr(args.directory)),
+                    directory=quoted_path(args.directory),
                 )
             )
         store = Store(args.database_url, check=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from gammon.dice import DiceSource
-from gammon.errors import GammonError, cut
+from gammon.errors import GammonError, cut, quoted_path, shown_path
 from gammon.formats.convert import Transcript, read_match, reading_format
 from gammon.i18n import tr
 from gammon.match import Match
@@ -45,20 +45,22 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     try:
         data = Path(path).read_bytes()
     except OSError as e:
-        raise ValueError(tr("cannot read {file}: {why}", file=cut(repr(path)), why=e.strerror or e)) from None
+        why = e.strerror or e
+        raise ValueError(tr("cannot read {file}: {why}", file=quoted_path(path), why=why)) from None
     try:
         transcript = read_match(data, reading_format(path))
         old = transcript.match.rules
         new = dataclasses.replace(old, **(rules or {}))
         match = replay_match(new, match_actions(transcript.match), dice)
     except (GammonError, ValueError) as e:
-        raise ValueError(f"{cut(path)}: {e}") from None
+        raise ValueError(f"{shown_path(path)}: {e}") from None
     names = transcript.names
     if match.is_over:
         winner = match.winner if match.winner is not None else 0
         score = match.score
+        won = f"{score[winner]}-{score[1 - winner]}"
         raise ValueError(tr("the match in {file} is over: {name} won it {score}; there is nothing to play",
-                            file=cut(path), name=names[winner], score=f"{score[winner]}-{score[1 - winner]}"))
+                            file=shown_path(path), name=names[winner], score=won))
     return Saved(match, names, transcript)
 
 
