@@ -84,9 +84,10 @@ Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = 
   tutor [on|off|doubtful|bad|very-bad]   warn before a play or cube action the engine
                   marks doubtful, bad or very bad (or worse); 'tutor' alone says how it is set
   board           draw the board again;  pips   the pip counts
-  save FILE       save the match (or money session) as a .mat file, at any time;
+  save FILE       save the match (or money session) at any time: FILE.sgf as GNU
+                  Backgammon's SGF, any other name as a .mat file (.xg cannot be written);
                   'gammon play --resume FILE' goes on with it later (then 'save' alone
-                  saves it in FILE again)
+                  saves a .mat FILE again)
   help            this text;  quit    leave (asks to save first)""")
 
 HINT_PLAYS = 5
@@ -109,7 +110,8 @@ GAME_ACTIONS = {"roll": ActionKind.ROLL, "double": ActionKind.DOUBLE, "take": Ac
 RESIGN_WORDS = {"single": WinKind.SINGLE, "s": WinKind.SINGLE, "normal": WinKind.SINGLE,
                 "gammon": WinKind.GAMMON, "g": WinKind.GAMMON,
                 "backgammon": WinKind.BACKGAMMON, "b": WinKind.BACKGAMMON}
-SAVE_USAGE = N_("Usage: save FILE (a .mat file name), e.g. save match.mat")
+SAVE_USAGE = N_("Usage: save FILE (FILE.sgf: GNU Backgammon's SGF; any other name: a .mat file; "
+                 ".xg cannot be written), e.g. save match.mat")
 TUTOR_USAGE = N_("Usage: tutor on, tutor off, or tutor doubtful, bad or very-bad (the mark it warns from)")
 
 

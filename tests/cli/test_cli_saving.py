@@ -124,3 +124,12 @@ def test_another_name_resumes_against_the_computer(tmp_path, capsys, monkeypatch
     assert status == 0, err
     status, out, err = run(["play", "--resume", str(saved)], "quit\n", capsys, monkeypatch)
     assert status == 0 and "Ann against random" in out, err
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs", "sk"])
+def test_help_and_the_save_usage_say_what_save_writes(lang, capsys, monkeypatch):
+    status, out, err = run(["play", "--lang", lang, "--two-player"], "help\nsave\n", capsys, monkeypatch)
+    assert status == 0, err
+    # both name SGF for .sgf, and .xg as refused: not only .mat any more
+    assert out.count("FILE.sgf" if lang == "en" else ".sgf") >= 2 and out.count(".xg") >= 2
+    assert "as a .mat file, at any time" not in out and "(a .mat file name)" not in out
