@@ -113,7 +113,7 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
             "switches it on or off during the game"
         ),
     )
-    p.set_defaults(func=run_play)
+    p.set_defaults(func=lambda args: run_play(args, p))
 
 
 def _level(levels: tuple[str, ...]) -> Callable[[str], str]:
@@ -141,7 +141,17 @@ def _level(levels: tuple[str, ...]) -> Callable[[str], str]:
     return read
 
 
-def run_play(args: argparse.Namespace) -> int:
+# The rule options that only money play has: a match's Rules keep them but never use them.
+_MONEY_ONLY = {
+    "beavers": N_("argument --beavers: not allowed in a match: beavers are a money-game rule, "
+                  "which matches are played without"),
+    "auto_doubles": N_("argument --auto-doubles: not allowed in a match: automatic doubles are a "
+                       "money-game rule, which matches are played without"),
+}
+
+
+def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """Play in the terminal; ``parser`` (play's own) reports an option a match cannot use."""
     from gammon.cli.session import PlaySession, mat_name_problem, tutor_level
 
     try:
@@ -157,6 +167,10 @@ def run_play(args: argparse.Namespace) -> int:
                                 "not tell you from the computer", name=cut(repr(args.name))))
         saved = _saved_match(args) if args.resume else None
         match, names = (saved.match, saved.names) if saved else (_new_match(args), None)
+        # refused rather than silently dropped: the person asked for a rule the match would not play
+        for option, message in _MONEY_ONLY.items():
+            if getattr(args, option) and match.rules.match_length:
+                parser.error(tr(message))
         seats = _seats(args, names)
     except ValueError as e:
         print(f"gammon play: {e}", file=sys.stderr)

@@ -27,6 +27,7 @@ from gammon.cli.main import main
 from gammon.cli.session import PlaySession, Seat, format_dice, said
 from gammon.dice import RandomDice
 from gammon.engine.players import computer_player
+from gammon.formats import write_mat
 from gammon.game import ActionKind, GamePhase, Request
 from gammon.match import Match
 from gammon.rules import Rules
@@ -163,6 +164,29 @@ def test_bad_options_are_refused_with_the_value_quoted(capsys):
     with pytest.raises(SystemExit):
         main(["play", "--level", "grandmaster"])
     assert main([]) == 2
+
+
+@pytest.mark.parametrize("option", [["--beavers"], ["--auto-doubles", "2"]])
+def test_money_only_rules_are_refused_in_a_match(option, tmp_path, capsys, monkeypatch):
+    with pytest.raises(SystemExit) as stop:  # not dropped without a word: the match would not use them
+        main(["play", "--match", "5", *option])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("usage: gammon play")
+    assert f"gammon play: error: argument {option[0]}: not allowed in a match: " in err
+    assert "money-game rule" in err
+    with pytest.raises(SystemExit):  # in Polish too
+        main(["play", "--lang", "pl", "--match", "5", *option])
+    assert f"argument {option[0]}" in (err := capsys.readouterr().err) and "not allowed" not in err
+    # resuming a match, as well
+    path = tmp_path / "m.mat"
+    match = Match(Rules(match_length=5), RandomDice(1))
+    match.game.roll()
+    match.game.play(match.game.legal_plays()[0])
+    write_mat(match, names=("X", "O"), file=path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    with pytest.raises(SystemExit):
+        main(["play", "--resume", str(path), "--two-player", *option])
+    assert "not allowed in a match" in capsys.readouterr().err
 
 
 def test_hint_pips_and_no_legal_play_messages():
