@@ -22,7 +22,7 @@ from gammon.cli.args import add_plies, not_negative_int, positive_int
 from gammon.cli.console import Console
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import parse_dice
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
 from gammon.formats.ids import read_id, situation_json
 from gammon.i18n import ntr, tr
 
@@ -39,7 +39,9 @@ def _standard_error(text: str) -> float:
     except ValueError:
         value = -1.0
     if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a standard error > 0, got {text!r}")
+        raise argparse.ArgumentTypeError(
+            tr("expected a standard error > 0, got {text}", text=cut(repr(text)))
+        )
     return value
 
 
@@ -54,7 +56,9 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     p.add_argument("position", metavar="POSITION", help=tr("e.g. 4HPwATDgc/ABMA"))
-    p.add_argument("--dice", default=None, help=tr("roll out the best plays of this roll, e.g. 31"))
+    # a cube decision is taken before the roll: dice given with --cube would go unused
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--dice", default=None, help=tr("roll out the best plays of this roll, e.g. 31"))
     p.add_argument(
         "-n",
         "--candidates",
@@ -63,7 +67,7 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help=tr("with --dice: how many of the engine's best plays (default 5)"),
     )
-    p.add_argument(
+    what.add_argument(
         "--cube",
         action="store_true",
         help=tr("roll out the cube decision: no double vs double/take, cubeful"),

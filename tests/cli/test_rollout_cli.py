@@ -102,3 +102,21 @@ def test_json_gives_the_engine_result_for_scripts(capsys: pytest.CaptureFixture[
     assert main(["rollout", START, "--cube", *FAST, "--json"]) == 0
     cube = json.loads(capsys.readouterr().out)
     assert cube["kind"] == "cube" and cube["decision"]["action"] and cube["double_take"]["cubeful"]
+
+
+def test_dice_with_cube_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    # a cube decision comes before the roll: --dice would be ignored without a word
+    with pytest.raises(SystemExit) as stop:
+        main(["rollout", START, "--dice", "31", "--cube", *FAST])
+    assert stop.value.code == 2
+    assert "argument --cube: not allowed with argument --dice" in capsys.readouterr().err
+
+
+def test_a_bad_standard_error_is_refused_in_the_language(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["rollout", START, "--stop-at-se", "0"])
+    assert "argument --stop-at-se: expected a standard error > 0, got '0'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["--lang", "cs", "rollout", START, "--stop-at-se", "x" * 500])
+    err = capsys.readouterr().err
+    assert "expected" not in err and "'xxx" in err and len(err) < 1000  # translated, quoted cut
