@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from gammon.cli.args import add_plies
+from gammon.cli.args import add_plies, user_path
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
 from gammon.errors import GammonError, quoted_path, shown_path
@@ -39,15 +39,22 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
             "or very bad."
         ),
     )
-    p.add_argument("file", help=tr("the match file: .mat (or a .txt in that format), .sgf or .xg"))
+    p.add_argument(
+        "file", type=user_path, help=tr("the match file: .mat (or a .txt in that format), .sgf or .xg")
+    )
     add_plies(p, tr("search depth of the analysis (default 2, as the browser's analysis)"))
     p.add_argument("--json", action="store_true", help=tr("print one JSON object on stdout"))
     p.add_argument(
-        "--html", metavar="REPORT.html", default=None, help=tr("write a self-contained HTML report")
+        "--html",
+        metavar="REPORT.html",
+        type=user_path,
+        default=None,
+        help=tr("write a self-contained HTML report"),
     )
     p.add_argument(
         "--sgf",
         metavar="OUT.sgf",
+        type=user_path,
         default=None,
         help=tr("write the match with its analysis as GNU Backgammon SGF (opens in gnubg)"),
     )

@@ -4,6 +4,7 @@ argparse's own words in the current language."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 
 from gammon.errors import cut
@@ -32,6 +33,12 @@ def whole_number(minimum: int) -> Callable[[str], int]:
 
 positive_int = whole_number(1)
 not_negative_int = whole_number(0)
+
+
+def user_path(text: str) -> str:
+    """A file or folder argument with ``~`` expanded: a shell leaves it as it is in
+    ``--resume=~/m.mat`` or quoted, and a name typed at gammon's own prompt meets no shell."""
+    return os.path.expanduser(text)
 
 
 def cube_limit(text: str) -> int:

@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from gammon.cli.args import user_path
 from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import FORMATS, convert, find_format, format_of
 from gammon.i18n import ntr, tr
@@ -24,8 +25,8 @@ def add_convert(subparsers: argparse._SubParsersAction) -> None:
             known=known,
         ),
     )
-    p.add_argument("input", metavar="IN", help=tr("the file to read"))
-    p.add_argument("output", metavar="OUT", help=tr("the file to write"))
+    p.add_argument("input", metavar="IN", type=user_path, help=tr("the file to read"))
+    p.add_argument("output", metavar="OUT", type=user_path, help=tr("the file to write"))
     p.add_argument(
         "--from", dest="source_format", choices=readable, help=tr("IN's format (default: its extension)")
     )

@@ -8,7 +8,7 @@ import sys
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from gammon.cli.args import add_plies, positive_int
+from gammon.cli.args import add_plies, positive_int, user_path
 from gammon.cli.console import Console
 from gammon.errors import GammonError, cut, quoted_path
 from gammon.i18n import ntr, tr
@@ -25,7 +25,7 @@ def add_import(subparsers: argparse._SubParsersAction) -> None:
             "and marked decisions in the account's profile."
         ),
     )
-    p.add_argument("directory", metavar="DIR", help=tr("the folder of match files"))
+    p.add_argument("directory", metavar="DIR", type=user_path, help=tr("the folder of match files"))
     p.add_argument("--player", required=True, metavar="NAME", help=tr("the player's name in the files"))
     p.add_argument(
         "--account",

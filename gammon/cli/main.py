@@ -12,7 +12,14 @@ from typing import TYPE_CHECKING
 from gammon import __version__
 from gammon.cli.account import add_account
 from gammon.cli.analyse import add_analyse
-from gammon.cli.args import add_plies, cube_limit, install_argparse_words, not_negative_int, positive_int
+from gammon.cli.args import (
+    add_plies,
+    cube_limit,
+    install_argparse_words,
+    not_negative_int,
+    positive_int,
+    user_path,
+)
 from gammon.cli.console import Console
 from gammon.cli.convert import add_convert
 from gammon.cli.diagram import add_diagram
@@ -69,6 +76,7 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--resume",
         metavar="FILE",
+        type=user_path,
         help=tr(
             "go on with a match saved with 'save' (a .mat file, or .txt, .sgf, .xg): its score, "
             "rules and the game in progress; the rule options given replace the file's"

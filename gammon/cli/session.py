@@ -888,6 +888,7 @@ class PlaySession:
         self._save(rest.strip())
 
     def _save(self, path: str) -> bool:
+        path = os.path.expanduser(path)  # a name typed at the prompt meets no shell to expand '~'
         ok, message = save_match(self.match, path, self.names, self.source)
         self.say(message)
         if ok:

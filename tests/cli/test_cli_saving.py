@@ -133,3 +133,18 @@ def test_help_and_the_save_usage_say_what_save_writes(lang, capsys, monkeypatch)
     # both name SGF for .sgf, and .xg as refused: not only .mat any more
     assert out.count("FILE.sgf" if lang == "en" else ".sgf") >= 2 and out.count(".xg") >= 2
     assert "as a .mat file, at any time" not in out and "(a .mat file name)" not in out
+
+
+def test_a_home_folder_tilde_is_expanded_where_no_shell_expands_it(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    # typed at the prompt: no shell between
+    status, out, err = run(["play", "--two-player", "--seed", "1"], "13/8 13/11\nsave ~/t.mat\n",
+                           capsys, monkeypatch)
+    assert status == 0 and f"Saved to {tmp_path / 't.mat'}." in out, err
+    # '--resume=~/...' is not expanded by a shell either
+    status, out, err = run(["play", "--resume=~/t.mat", "--two-player"], "save\nquit\n", capsys, monkeypatch)
+    assert status == 0 and f"Saved to {tmp_path / 't.mat'}." in out, err
+    status, out, err = run(["convert", "~/t.mat", "~/t.sgf"], "", capsys, monkeypatch)
+    assert status == 0 and read_sgf((tmp_path / "t.sgf").read_text()).names == ("X", "O"), err
+    status, out, err = run(["analyse", "~/missing.mat"], "", capsys, monkeypatch)
+    assert status == 2 and repr(str(tmp_path / "missing.mat")) in err
