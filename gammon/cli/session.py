@@ -52,7 +52,7 @@ from gammon.cli.words import (
 from gammon.datadir import data_dir
 from gammon.engine.engine import Engine
 from gammon.engine.players import ComputerPlayer
-from gammon.errors import GammonError
+from gammon.errors import PATH_QUOTE_LIMIT, GammonError
 from gammon.formats.convert import FORMATS, MatchFormat, Transcript, find_format
 from gammon.formats.mat import MatMatch, format_mat
 from gammon.formats.matchid import gnubg_id
@@ -218,6 +218,8 @@ class PlaySession:
     _hung_up: bool = False
     _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
     _tutor: Tutor | None = None  # judges with the engine of the hints, once it is needed
+    # the files resumed from or saved to (real paths): 'save' writes over them without asking
+    _own_files: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         if self.color is None:
@@ -429,6 +431,7 @@ class PlaySession:
         """Say where a match read back from ``source`` stands, and draw its board (unless its
         last game is over: the loop reports that game first, then starts the next)."""
         self._resumed = True
+        self._own_files.add(os.path.realpath(source))
         length = self.match.rules.match_length
         what = (ntr("a match to {n} point", "a match to {n} points", length, n=length) if length
                 else tr("a money session"))
@@ -889,11 +892,27 @@ class PlaySession:
 
     def _save(self, path: str) -> bool:
         path = os.path.expanduser(path)  # a name typed at the prompt meets no shell to expand '~'
+        if not self._may_overwrite(path):
+            return False
         ok, message = save_match(self.match, path, self.names, self.source)
         self.say(message)
         if ok:
             self._saved = self._histories()
+            self._own_files.add(os.path.realpath(path))
         return ok
+
+    def _may_overwrite(self, path: str) -> bool:
+        """Whether ``path`` may be written: a file not there yet, or this match's own (resumed
+        from or saved to); another file only when the person says yes. Input ending here is a no
+        (the session's end then saves the match in the data directory)."""
+        if (not os.path.isfile(path) or os.path.realpath(path) in self._own_files
+                or writing_format(path).write is None):  # a format save refuses anyway
+            return True
+        answer = fold(self.ask(tr("{file} exists: overwrite it? [y/N] ", file=quote(path, PATH_QUOTE_LIMIT))))
+        if answer in yes_words():
+            return True
+        self.say(tr("Not saved: {file} is left as it was.", file=quote(path, PATH_QUOTE_LIMIT)))
+        return False
 
     def _do_help(self, rest: str) -> None:
         self.say(tr(HELP))

@@ -148,3 +148,40 @@ def test_a_home_folder_tilde_is_expanded_where_no_shell_expands_it(tmp_path, cap
     assert status == 0 and read_sgf((tmp_path / "t.sgf").read_text()).names == ("X", "O"), err
     status, out, err = run(["analyse", "~/missing.mat"], "", capsys, monkeypatch)
     assert status == 2 and repr(str(tmp_path / "missing.mat")) in err
+
+
+def test_save_asks_before_overwriting_another_file(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    other = tmp_path / "other.mat"
+    other.write_text("someone's file")
+    status, out, err = run(["play", "--two-player", "--seed", "1"],
+                           "13/8 13/11\nsave other.mat\nn\nsave other.mat\n\nsave other.mat\ny\n"
+                           "save other.mat\nquit\n", capsys, monkeypatch)
+    assert status == 0, err
+    assert out.count("'other.mat' exists: overwrite it? [y/N] ") == 3  # not once saved to: its own file now
+    assert out.count("Not saved: 'other.mat' is left as it was.") == 2
+    assert out.count("Saved to other.mat.") == 2
+    assert read_mat(other.read_text()).names == ("X", "O")
+    # the file resumed from is the match's own: no question
+    status, out, err = run(["play", "--resume", "other.mat", "--two-player"], "save other.mat\nquit\n",
+                           capsys, monkeypatch)
+    assert status == 0 and "overwrite" not in out and "Saved to other.mat." in out, err
+    # in Polish, 't' (tak) says yes
+    third = tmp_path / "third.mat"
+    third.write_text("keep")
+    status, out, err = run(["play", "--lang", "pl", "--two-player", "--seed", "1"],
+                           "13/8 13/11\nzapisz third.mat\nt\nkoniec\n", capsys, monkeypatch)
+    assert status == 0 and "'third.mat' istnieje: nadpisać go? [t/N] " in out, err
+    assert read_mat(third.read_text()).names == ("X", "O")
+
+
+def test_input_ending_at_the_overwrite_question_keeps_the_file_and_autosaves(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    other = tmp_path / "other.mat"
+    other.write_text("someone's file")
+    status, out, err = run(["play", "--two-player", "--seed", "1"], "13/8 13/11\nsave other.mat\n",
+                           capsys, monkeypatch)
+    assert status == 0, err
+    assert other.read_text() == "someone's file"
+    [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
+    assert "Input ended: the match is saved in" in out and read_mat(auto.read_text()).names == ("X", "O")
