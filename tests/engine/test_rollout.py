@@ -10,7 +10,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from gammon import Position
+from gammon import Position, Rules
 from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.engine import Engine
 from gammon.engine.net.evaluator import PipCountEvaluator, Probabilities
@@ -288,6 +288,12 @@ def test_bad_settings_and_positions_are_refused(pips: Engine) -> None:
         pips.rollout_cube(Situation.at(START, cube_value=2, cube_owner=CubeOwner.OPPONENT), one)
     with pytest.raises(ValueError, match="may not usefully double"):
         pips.rollout_cube(Situation.at(START, match=MatchScore(1, 3, post_crawford=True)), one)
+    # the rules' own bounds on the cube (rolled out as a no double before)
+    limited = Situation(START, cube_value=2, cube_owner=CubeOwner.MOVER, rules=Rules(cube_limit=2))
+    with pytest.raises(ValueError, match="the cube is at 2, its limit 2"):
+        pips.rollout_cube(limited, one)
+    with pytest.raises(ValueError, match="without the cube"):
+        pips.rollout_cube(Situation(START, rules=Rules(use_cube=False)), one)
 
 
 def test_result_flip_is_the_other_players_view() -> None:

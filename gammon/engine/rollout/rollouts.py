@@ -252,6 +252,11 @@ def rollout_cube(engine: Engine, decision: Situation | Position, settings: Rollo
     cube_value, match = s.cube_value, s.match
     if s.cube_owner is CubeOwner.OPPONENT:
         raise ValueError("the opponent owns the cube: the player on roll may not double")
+    if not s.rules.use_cube:
+        raise ValueError("these rules play without the cube: the player on roll may not double")
+    if not s.can_double and not s.crawford_game:  # (the Crawford game is said below)
+        raise ValueError(f"the cube is at {cube_value}, its limit {s.rules.cube_limit}: the player on roll "
+                         "may not double")
     if match is not None and (match.crawford_game or cube_value >= match.away):
         raise ValueError(f"the player on roll may not usefully double at {match!r} with the cube "
                          f"at {cube_value}")
