@@ -158,6 +158,10 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
         print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
     for problem in transcript.problems:  # the games before the first problem are analysed
         print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
+    if not any(game.history for game in transcript.match.games):  # else an all-zero report, "done"
+        if transcript.problems:
+            raise ValueError(tr("nothing could be analysed: the first game has errors"))
+        raise ValueError(tr("nothing to analyse: the file holds no game"))
     return transcript.match, transcript.names
 
 

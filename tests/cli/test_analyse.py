@@ -203,3 +203,19 @@ def test_the_report_is_printed_when_an_output_file_cannot_be_written(match_file,
     done = gammon("--lang", "pl", "analyse", str(match_file), "--plies", "0", "--json",
                   "--html", str(html))
     assert done.returncode == 0 and f"gammon analyse: raport zapisano do {html}" in done.stderr
+
+
+def test_nothing_analysed_is_said_and_exits_2(tmp_path, capsys):
+    from gammon.cli.main import main
+
+    bad = tmp_path / "bad-game-1.mat"
+    bad.write_text(" 3 point match\n\n Game 1\n Ann : 0                        Bo : 0\n  1) 31: 24/1\n")
+    # the first game is bad: --partial keeps no game, and a report of zeros would look like one
+    assert main(["analyse", str(bad), "--partial", "--plies", "0"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "'24/1' is not a legal play" in captured.err
+    assert f"gammon analyse: {bad}: nothing could be analysed: the first game has errors" in captured.err
+    empty = tmp_path / "empty.mat"
+    empty.write_text(" 3 point match\n")
+    assert main(["analyse", str(empty), "--plies", "0"]) == 2
+    assert "nothing to analyse: the file holds no game" in capsys.readouterr().err
