@@ -421,6 +421,8 @@ class Game:
     def why_not(self, request: Request) -> Refused | None:
         """Why ``request`` would be refused now (:mod:`gammon.refusal`), or None if :meth:`apply`
         would make it; a play is checked for legality too."""
+        if not isinstance(request, Request):
+            return Refused(Refusal.NOT_A_GAME_ACTION, detail=cut(repr(request)))
         refused = self._refusal(request)
         if refused is None and request.kind == ActionKind.PLAY:
             try:
@@ -664,6 +666,8 @@ class Game:
         if isinstance(action, Request):
             self._act(action)
             return
+        if not isinstance(action, (Roll, PlayMade, *_RECORDED)):
+            raise IllegalActionError(f"{cut(repr(action))} is not a game action")
         p = action.player
         if isinstance(action, Roll):
             self._apply_roll(action)
@@ -679,8 +683,6 @@ class Game:
                     f"{_roll_text(self._dice)}")
             self._act(Request(ActionKind.PLAY, p, play=action.play))
             return
-        if not isinstance(action, _RECORDED):
-            raise IllegalActionError(f"{action!r} is not a game action")
         if isinstance(action, Double | Beaver):
             value = self._cube.value * (2 if isinstance(action, Double) else 4)
             if action.cube_value != value:

@@ -761,6 +761,20 @@ def test_apply_refuses_recorded_rolls_that_cannot_be() -> None:
         game.apply(Roll(1, (3, 1), opening=True))
 
 
+def test_apply_and_why_not_refuse_what_is_no_action_in_the_games_words() -> None:
+    """A string or None reached ``action.player`` first: an AttributeError from inside."""
+    from gammon import Match
+    from gammon.refusal import Refusal
+
+    for thing in ("roll", None, 3, "x" * 500):
+        for apply in (Game().apply, Match().apply):
+            with pytest.raises(IllegalActionError, match="is not a game action") as refused:
+                apply(thing)  # type: ignore[arg-type]
+            assert len(str(refused.value)) < 120
+        why = Game().why_not(thing)  # type: ignore[arg-type]
+        assert why is not None and why.refusal is Refusal.NOT_A_GAME_ACTION
+
+
 # --- requests and the reasons for a refusal ------------------------------------------------------
 
 
