@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -25,7 +26,9 @@ def add_import(subparsers: argparse._SubParsersAction) -> None:
             "and marked decisions in the account's profile."
         ),
     )
-    p.add_argument("directory", metavar="DIR", type=user_path, help=tr("the folder of match files"))
+    p.add_argument(
+        "directory", metavar="DIR", type=user_path, help=tr("the folder of match files, or one match file")
+    )
     p.add_argument("--player", required=True, metavar="NAME", help=tr("the player's name in the files"))
     p.add_argument(
         "--account",
@@ -70,7 +73,13 @@ def run_import(args: argparse.Namespace) -> int:
     out = Console(highlight=False)
     account_name = args.account or args.player
     try:
-        files = match_files(args.directory)
+        given = Path(args.directory)
+        if given.is_file():  # one match file: a folder of one, whatever its name
+            files = [given]
+        elif not given.is_dir():
+            raise ValueError(tr("there is no folder {directory}", directory=quoted_path(args.directory)))
+        else:
+            files = match_files(given)
         if not files:
             raise ValueError(
                 tr(
