@@ -71,6 +71,7 @@ def add_play(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--name",
         default=None,
+        type=str.strip,  # as the match files' readers strip a name: it must match when read back
         help=tr("your name on the board (default: You); with --resume, the player you are"),
     )
     p.add_argument(

@@ -185,3 +185,13 @@ def test_input_ending_at_the_overwrite_question_keeps_the_file_and_autosaves(tmp
     assert other.read_text() == "someone's file"
     [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
     assert "Input ended: the match is saved in" in out and read_mat(auto.read_text()).names == ("X", "O")
+
+
+def test_a_name_with_outer_spaces_is_stripped_as_files_read_it_back(tmp_path, capsys, monkeypatch):
+    saved = tmp_path / "sp.mat"
+    status, out, err = run(["play", "--name", " sp ", "--level", "random", "--seed", "2"],
+                           f"\nsave {saved}\nquit\n", capsys, monkeypatch)
+    assert status == 0, err
+    assert read_mat(saved.read_text()).names[0] == "sp"
+    status, out, err = run(["play", "--resume", str(saved), "--name", " sp "], "quit\n", capsys, monkeypatch)
+    assert status == 0 and "sp against random" in out, err
