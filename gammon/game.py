@@ -190,6 +190,15 @@ class Game:
             raise ValueError(f"crawford_game must be True or False, got {crawford_game!r}")
         if crawford_game and (rules.is_money or not rules.crawford):
             raise ValueError(f"crawford_game=True needs match play with the Crawford rule, got {rules!r}")
+        length = rules.match_length
+        if length and max(score) >= length:
+            raise ValueError(f"the score {score[0]}-{score[1]} has already won the {length}-point match")
+        if crawford_game and length - 1 not in score:
+            raise ValueError(f"crawford_game=True needs a side 1-away ({length - 1} points of {length}), "
+                             f"got the score {score[0]}-{score[1]}")
+        if dice is not None and not callable(getattr(dice, "roll", None)):
+            raise ValueError(f"dice must be a dice source (RandomDice, ScriptedDice: a roll() method), "
+                             f"got {cut(repr(dice))}")
         self._rules = rules
         self._dice_source: DiceSource = RandomDice() if dice is None else dice
         self._score = (score[0], score[1])

@@ -391,7 +391,8 @@ def test_cube_limit_stops_redoubles():
 
 
 def test_no_doubling_in_the_crawford_game_or_without_the_cube():
-    for game in (started(Rules(match_length=5), crawford_game=True), started(Rules(use_cube=False))):
+    crawford = started(Rules(match_length=5), score=(4, 2), crawford_game=True)
+    for game in (crawford, started(Rules(use_cube=False))):
         assert not game.can_double() and "double" not in game.legal_actions()
         with pytest.raises(IllegalActionError, match="cannot double: (.*Crawford|.*without the cube)"):
             game.double()
@@ -773,6 +774,19 @@ def test_apply_and_why_not_refuse_what_is_no_action_in_the_games_words() -> None
             assert len(str(refused.value)) < 120
         why = Game().why_not(thing)  # type: ignore[arg-type]
         assert why is not None and why.refusal is Refusal.NOT_A_GAME_ACTION
+
+
+def test_a_game_refuses_a_won_score_a_crawford_game_without_a_side_1_away_and_no_dice_source() -> None:
+    """Each was taken and failed later: an ID gnubg calls illegal, a dead cube at 0-0, the first roll."""
+    five = Rules(match_length=5)
+    with pytest.raises(ValueError, match="7-0 has already won the 5-point match"):
+        Game(five, RandomDice(seed=1), score=(7, 0))
+    with pytest.raises(ValueError, match="needs a side 1-away"):
+        Game(five, RandomDice(seed=1), crawford_game=True)
+    assert Game(five, RandomDice(seed=1), score=(2, 4), crawford_game=True).crawford_game
+    for dice in ([(3, 1)], 3, "31"):
+        with pytest.raises(ValueError, match="dice must be a dice source"):
+            Game(Rules(), dice)  # type: ignore[arg-type]
 
 
 # --- requests and the reasons for a refusal ------------------------------------------------------

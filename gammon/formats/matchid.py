@@ -296,4 +296,6 @@ def new_game(state: MatchState, dice: DiceSource | None = None) -> Game:
         raise ValueError(f"only a game not yet started (game state NONE, cube 1 centred) can be set "
                          f"up from a Match ID, got {state.id!r}")
     rules = Rules(match_length=state.match_length, jacoby=state.jacoby or bool(state.match_length))
-    return Game(rules, dice, state.score, crawford_game=state.crawford)
+    # the Crawford bit counts only where a side is 1-away, as in to_situation (GNU Backgammon's reading)
+    away = state.match_length - 1
+    return Game(rules, dice, state.score, crawford_game=state.crawford and away in state.score)
