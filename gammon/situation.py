@@ -208,7 +208,8 @@ class Situation:
         """The player on roll may double now or could have doubled this turn (the rules use the
         cube, not the Crawford game, it does not belong to the opponent, the limit allows)."""
         rules = self.rules
-        if not rules.use_cube or self.crawford_game:
+        match = self.match  # its Crawford flag counts only with a side 1 away, as everywhere
+        if not rules.use_cube or (match is not None and match.crawford_game):
             return False
         if self.cube_owner is CubeOwner.OPPONENT:
             return False

@@ -90,6 +90,16 @@ def test_a_position_is_the_money_shorthand() -> None:
         Situation(p, score=(5, 0), rules=Rules(match_length=5))
 
 
+def test_a_crawford_flag_without_a_side_1_away_counts_nowhere() -> None:
+    """GNU Backgammon's reading: the flag is ignored at 0-0, by the score and the cube alike (the
+    cube was dead there, and the engine said the cube was not available)."""
+    five = Rules(match_length=5)
+    ignored = Situation(Position.initial(), crawford_game=True, rules=five)
+    assert not ignored.match.crawford_game and ignored.can_double  # type: ignore[union-attr]
+    crawford = Situation(Position.initial(), score=(4, 2), crawford_game=True, rules=five)
+    assert crawford.match.crawford_game and not crawford.can_double  # type: ignore[union-attr]
+
+
 @settings(max_examples=3, deadline=None)
 @given(st.integers(0, 10_000), RULES)
 def test_the_engine_decides_a_situation_as_it_decided_the_explicit_cube(seed: int, rules: Rules) -> None:
