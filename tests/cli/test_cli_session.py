@@ -63,8 +63,9 @@ def test_quit_right_after_a_save_does_not_ask_again_but_after_another_play_it_do
     _, out = run_session([f"save {target}", "quit"], [O_OPENS], Rules(match_length=3))
     assert f"Saved to {target}." in out and "Save the match first?" not in out
     assert out.rstrip().endswith("Goodbye.")
-    _, out = run_session([f"save {target}", O_OPENING_PLAY, "quit", ""], [O_OPENS], Rules(match_length=3))
-    assert "Save the match first?" in after(out, f"Saved to {target}.")
+    again = tmp_path / "again.mat"  # a new file: the first session's would be asked about first
+    _, out = run_session([f"save {again}", O_OPENING_PLAY, "quit", ""], [O_OPENS], Rules(match_length=3))
+    assert "Save the match first?" in after(out, f"Saved to {again}.")
 
 
 def test_a_match_saved_between_games_holds_the_finished_game(tmp_path):
