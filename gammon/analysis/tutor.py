@@ -105,7 +105,10 @@ class Tutor:
     def judge(self, situation: Situation, request: Request) -> Decision | None:
         """The analysis of ``request`` in ``situation`` (whatever its mark), or None when it is
         not a decision the analysis judges (or the game would refuse it)."""
-        kind = request.kind
+        try:  # a kind given as its string ("play") is the same request, as the game takes it
+            kind = ActionKind(request.kind)
+        except ValueError:
+            return None
         if kind is ActionKind.PLAY:
             return self._judge_play(situation, request.play)
         if situation.resignation is not None:

@@ -86,6 +86,18 @@ def test_a_clear_double_not_doubled_is_flagged() -> None:
     assert tutor().warning(s, Request(ActionKind.DOUBLE, 0)) is None
 
 
+def test_a_kind_given_as_its_string_is_judged_as_the_game_takes_it() -> None:
+    """``Request("play", ...)`` plays as ``ActionKind.PLAY`` in a Game; the tutor let its blunder
+    pass (an identity test), and judged a ``"double"`` as no double."""
+    t = tutor()
+    blunder = t.warning(OPENING_31, Request("play", 0, play="24/21 24/23"))  # type: ignore[arg-type]
+    assert blunder is not None and blunder == t.warning(OPENING_31, play("24/21 24/23"))
+    s = Situation(DOUBLE_TAKE)
+    assert t.warning(s, Request("double", 0)) is None  # type: ignore[arg-type]
+    assert t.warning(s, Request("roll", 0)) == t.warning(s, Request(ActionKind.ROLL, 0))  # type: ignore[arg-type]
+    assert t.warning(s, Request("dance", 0)) is None  # type: ignore[arg-type]  # no action at all
+
+
 def test_a_pass_taken_and_a_take_passed_are_flagged() -> None:
     t = tutor()
     pass_offered = Situation(DOUBLE_PASS, double_offered=True)
