@@ -162,6 +162,9 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     steps = _written_steps(moves)
     mover = [max(c, 0) for c in position.board]
     for src, dst in steps:
+        if mover[src] <= 0 and src == BAR:
+            raise IllegalMoveError(tr("{text}: no checker of yours on the bar {where}", text=typed,
+                                      where=where))
         if mover[src] <= 0:
             raise IllegalMoveError(tr("{text}: no checker of yours left on {point} {where}", text=typed,
                                       point=format_point(src), where=where))

@@ -44,6 +44,16 @@ def test_bar_off_and_hits():
         assert str(q.parse_play(text, (6, 5))) == "6/off 5/off"
 
 
+def test_a_move_from_an_empty_bar_says_the_bar() -> None:
+    """It said "no checker of yours left on bar", as of a point emptied by an earlier step."""
+    with pytest.raises(IllegalMoveError, match="'25/20 13/7': no checker of yours on the bar in position"):
+        START.parse_play("25/20 13/7", (6, 5))
+    with pytest.raises(IllegalMoveError, match="no checker of yours left on 8"):  # its first step took it
+        pos("x 8:1 6:5; o 1:2").parse_play("8/7 8/2", (6, 1))
+    with use_language("pl"), pytest.raises(IllegalMoveError, match="nie masz pionka na bandzie"):
+        START.parse_play("bar/20", (6, 5))
+
+
 def test_intermediate_hit_marks_choose_between_plays():
     p = pos("x 24:1; o 6:1 2:14")  # o blot on x's 19: 24/15 can pass 20 or hit on 19
     assert p.parse_play("24/15", (5, 4)).hits == ()
