@@ -3,12 +3,12 @@
 // (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
 import { Board } from "./board.js";
 import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
-import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
+import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
 const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
-const ed = { board: START.slice(), position: null, hints: null, shown: null, job: null, timer: null,
-             asked: 0 };
+const ed = { board: START.slice(), position: null, hints: null, shown: null, job: null, jobFor: null,
+             timer: null, asked: 0 };
 window.ed = ed;  // for the browser tests and the console
 
 // ---- the position: the board here, the rest in the form; the server checks and names it ----------
@@ -47,6 +47,7 @@ const load = id => ask(call("GET", "/api/positions?id=" + encodeURIComponent(id)
 
 function show(p, fill) {
   showError("");
+  if (ed.job && ed.jobFor !== p.xgid) forgetJob(ed);  // a rollout of the position left behind
   ed.position = p; ed.board = p.board.slice(); ed.hints = null; ed.shown = null;
   $("#hints").hidden = true;
   $("#result").textContent = "";
@@ -186,8 +187,15 @@ async function evaluate() {
 // ---- rollouts: a job on the server, polled --------------------------------------------------------
 async function rollout() {
   try {
-    ed.job = await call("POST", "/api/positions/rollout", { id: ed.position.xgid, kind: $("#rollout-kind").value,
-                                                           trials: Number($("#trials").value) });
+    const xgid = ed.position.xgid;
+    const job = await call("POST", "/api/positions/rollout", { id: xgid, kind: $("#rollout-kind").value,
+                                                              trials: Number($("#trials").value) });
+    if (!ed.position || ed.position.xgid !== xgid) {  // the position changed while it was asked for
+      forgetJob({ job });
+      return;
+    }
+    if (ed.job) forgetJob(ed);  // one job at a time: the new rollout replaces the one running
+    ed.job = job; ed.jobFor = xgid;
     $("#result").textContent = "";
     showError("");
     showJob(ed.job);

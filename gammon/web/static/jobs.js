@@ -8,13 +8,16 @@ const POLL_MS = 400;
 // its result. `holder` keeps the job and the timer (one job at a time on a page).
 export async function pollJob(holder, show, done) {
   clearTimeout(holder.timer);
+  const id = holder.job.id;
   try {
-    const job = holder.job = await call("GET", `/api/jobs/${holder.job.id}`);
+    const job = await call("GET", `/api/jobs/${id}`);
+    if (!holder.job || holder.job.id !== id) return;  // forgotten while asked: the page moved on
+    holder.job = job;
     show(job);
     if (job.status === "done") { done(job); return; }
     if (job.status === "failed") { showError(tLine(job.error)); return; }
     if (job.status !== "cancelled") holder.timer = setTimeout(() => pollJob(holder, show, done), POLL_MS);
-  } catch (e) { showError(tLine(String(e.message || e))); }
+  } catch (e) { if (holder.job && holder.job.id === id) showError(tLine(String(e.message || e))); }
 }
 
 // "about 40 s", "about 3 min": the server's estimate of a job's time left.
@@ -38,12 +41,26 @@ export function showJobBar(job, running) {
     : { done: t("done"), cancelled: t("cancelled"), failed: t("failed") }[job.status] || job.status;
 }
 
+// Stop following `holder.job` and cancel it on the server (its result would be for something no
+// longer shown); the bar goes.
+export function forgetJob(holder) {
+  const job = holder.job;
+  clearTimeout(holder.timer);
+  holder.job = null;
+  $("#job").hidden = true;
+  if (job && (job.status === "queued" || job.status === "running")) {
+    call("DELETE", `/api/jobs/${job.id}`).catch(() => {});  // it ends by itself if this fails
+  }
+}
+
 // The cancel button stops `holder.job`, then shows it with `show`.
 export function cancelJobOnClick(holder, show) {
   $("#cancel").addEventListener("click", async () => {
     if (!holder.job) return;
+    const id = holder.job.id;
     try {
-      show(await call("DELETE", `/api/jobs/${holder.job.id}`));
+      const job = await call("DELETE", `/api/jobs/${id}`);
+      if (holder.job && holder.job.id === id) show(job);  // not forgotten meanwhile
     } catch (e) { showError(tLine(String(e.message || e))); }
   });
 }

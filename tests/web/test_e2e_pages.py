@@ -1,0 +1,56 @@
+"""End to end, what a page shows belongs to what it shows: a rollout to its position, the names
+and sides to the board drawn, the texts to the page's language, the tables to a phone's width; in
+headless Chromium against the real server (one server for the module)."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
+    Server,
+    _page,
+    browser,
+)
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    s = Server(f"sqlite:///{Path(tmp_path_factory.mktemp('pages')) / 'pages.sqlite3'}")
+    s.start()
+    yield s
+    s.stop()
+
+
+def _get(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def test_a_rollout_is_cancelled_when_its_position_is_left(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_default_timeout(60_000)
+    page.goto(shared.url + "/editor")
+    page.wait_for_function("() => ed.position !== null")
+    page.fill("#trials", "1296")
+    page.click("#rollout")
+    page.wait_for_function("() => ed.job && ed.job.status === 'running'")
+    job = page.evaluate("() => ed.job.id")
+    page.check('input[name=place][value="remove"]')
+    page.click('rect.target[data-target="6"]')
+    page.wait_for_function("() => ed.position && ed.position.pips[0] === 161")
+    page.wait_for_function("() => ed.job === null")
+    assert page.is_hidden("#job")
+    deadline = 30
+    while _get(f"{shared.url}/api/jobs/{job}")["status"] == "running" and deadline:
+        page.wait_for_timeout(200)
+        deadline -= 1
+    assert _get(f"{shared.url}/api/jobs/{job}")["status"] == "cancelled"
+    page.wait_for_timeout(1000)  # a poll in flight when the position changed shows nothing
+    assert page.text_content("#result") == "" and page.is_hidden("#job")
+    assert not errors
