@@ -5,6 +5,7 @@ headless Chromium against the real server (one server for the module)."""
 from __future__ import annotations
 
 import json
+import random
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,8 +15,11 @@ import pytest
 from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
     Server,
     _page,
+    _state,
+    _wait_change,
     browser,
 )
+from tests.web.test_e2e_players import _until
 
 
 @pytest.fixture(scope="module")
@@ -53,4 +57,40 @@ def test_a_rollout_is_cancelled_when_its_position_is_left(shared: Server, browse
     assert _get(f"{shared.url}/api/jobs/{job}")["status"] == "cancelled"
     page.wait_for_timeout(1000)  # a poll in flight when the position changed shows nothing
     assert page.text_content("#result") == "" and page.is_hidden("#job")
+    assert not errors
+
+
+def _finish_by_resigning(page, rng: random.Random) -> dict:
+    """Resign the local game at the first chance and accept it: a 1-point match is over."""
+    page.on("dialog", lambda dialog: dialog.accept())
+    st = _until(page, rng, "st.actions.includes('resign')")
+    page.click('button[data-action="resign"]')
+    _wait_change(page, st["version"])
+    st = _state(page)
+    page.click('button[data-action="accept_resignation"]')
+    _wait_change(page, st["version"])
+    return _state(page)
+
+
+def test_a_new_match_leaves_the_default_names_out_of_the_form(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.add_cookies([{"name": "gammon_lang", "value": "pl", "url": shared.url}])
+    page.goto(shared.url + "/")
+    page.check('input[name=mode][value="local"]')
+    page.select_option("select[name=match_length]", "1")
+    page.fill("input[name=name]", "Ala")  # a name chosen stays; Black keeps the default
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    st = _finish_by_resigning(page, random.Random(3))
+    assert st["match_over"] and st["names"] == ["Ala", "Black"]
+    page.click('button[data-local="new-match"]')
+    page.wait_for_url(lambda url: "/play/" not in url)
+    page.wait_for_function("() => document.querySelector('input[name=name]').value === 'Ala'")
+    assert page.input_value("input[name=opponent_name]") == ""
+    assert page.get_attribute("input[name=opponent_name]", "placeholder") == "Czarny"
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    assert _state(page)["names"] == ["Ala", "Black"]  # the default, shown as "Czarny"
+    assert page.text_content("#player-top .name") == "Czarny"
     assert not errors

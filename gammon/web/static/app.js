@@ -125,8 +125,12 @@ function startGame(matchId, token) {
   setupTutor();
   $('button[data-local="new-match"]').addEventListener("click", () => {  // the lobby, set as for this one
     const st = ui.state;
-    const same = { mode: st.mode, match_length: st.match_length, name: st.names[0] };
-    if (st.level) same.level = st.level; else same.opponent_name = st.names[1];
+    // The server's default names stay out of the form: given, they would be kept as chosen names,
+    // in English, where the next match would otherwise show them in the page's language.
+    const [first, second] = st.mode === "computer" ? ["You", null] : ["White", "Black"];
+    const same = { mode: st.mode, match_length: st.match_length };
+    if (st.names[0] !== first) same.name = st.names[0];
+    if (st.level) same.level = st.level; else if (st.names[1] !== second) same.opponent_name = st.names[1];
     location.href = "/?" + new URLSearchParams(same);
   });
   // browsers start sound only after a gesture: open the audio for the turn chime on the first one
