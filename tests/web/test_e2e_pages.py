@@ -15,6 +15,7 @@ import pytest
 from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
     Server,
     _page,
+    _start,
     _state,
     _wait_change,
     browser,
@@ -93,4 +94,27 @@ def test_a_new_match_leaves_the_default_names_out_of_the_form(shared: Server, br
     page.wait_for_url("**/play/**")
     assert _state(page)["names"] == ["Ala", "Black"]  # the default, shown as "Czarny"
     assert page.text_content("#player-top .name") == "Czarny"
+    assert not errors
+
+
+def test_a_replay_labels_the_sides_as_its_board_is_drawn(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local", length="3")
+    rng = random.Random(4)
+    st = _finish_by_resigning(page, rng)
+    page.click('button[data-action="new_game"]')
+    _wait_change(page, st["version"])
+    page.check("#flip")
+    st = _until(page, rng, "st.turn === 1 && (st.phase === 'roll' || st.phase === 'move')")
+    assert st["viewer"] == 1 and page.text_content("#side-bottom").startswith(" Black: dark")
+    page.click('button[data-local="replay"]')
+    page.wait_for_function("() => ui.replay !== null")
+    # the frames are drawn from White's side: White's box and label are at the bottom
+    assert page.locator("#player-bottom .swatch.light").count() == 1
+    assert page.text_content("#player-bottom .name") == "White"
+    assert page.text_content("#side-bottom").startswith(" White: light")
+    assert page.text_content("#side-top").startswith(" Black: dark")
+    page.click('button[data-replay="exit"]')
+    assert page.text_content("#side-bottom").startswith(" Black: dark")
     assert not errors

@@ -368,7 +368,10 @@ function renderReplay(st) {
     diceRight: f.mover === viewer, diceUsed: null, moverIsViewer: true, sources: new Set(), selected: null,
     dests: new Set(), onClick: () => {}, cube,
   });
-  renderPlayers(st, f.score, pipCounts(f.board), f.off, f.mover);
+  // the boxes and the sides' labels as the board is drawn here, not as the live board is turned
+  const seen = { ...st, viewer };
+  renderPlayers(seen, f.score, pipCounts(f.board), f.off, f.mover);
+  renderSides(seen);
   $("#match-info").textContent = [t("Replay of game {number}", { number: r.game }),
     ...(f.crawford_game ? [t("Crawford")] : []), ...(cube ? [t("cube {value}", { value: f.cube_value })] : [])].join(" · ");
   $("#status").textContent = t("Replay: {text}", { text: f.text });
