@@ -20,7 +20,7 @@ from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
     _wait_change,
     browser,
 )
-from tests.web.test_e2e_players import _until
+from tests.web.test_e2e_players import _cube, _until
 
 
 @pytest.fixture(scope="module")
@@ -117,4 +117,17 @@ def test_a_replay_labels_the_sides_as_its_board_is_drawn(shared: Server, browser
     assert page.text_content("#side-top").startswith(" Black: dark")
     page.click('button[data-replay="exit"]')
     assert page.text_content("#side-bottom").startswith(" Black: dark")
+    assert not errors
+
+
+def test_the_spectators_see_no_cube_in_a_1_point_match(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "computer", length="1")
+    page.wait_for_selector("#watch:not([hidden])")
+    spectator = _page(browser, errors)
+    spectator.goto(page.input_value("#watch-url"))
+    spectator.wait_for_function("() => watch.state !== null")
+    assert _cube(page) is None and _cube(spectator) is None
+    assert spectator.text_content("#match-info") == page.text_content("#match-info") == "Match to 1 · game 1"
     assert not errors

@@ -2,7 +2,7 @@
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
 import { Board } from "./board.js";
 import { isGameHeader } from "./logwords.js";
-import { $, call, loadLanguage, outcomeText, pageLink, showError, t, tLine, tn } from "./common.js";
+import { $, call, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, showError, t, tLine, tn } from "./common.js";
 import { rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
@@ -558,9 +558,7 @@ function render() {
   renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
                 anim ? anim.player : st.result ? null : st.turn);
   renderSides(st);
-  $("#match-info").textContent = [st.match_length ? t("Match to {length}", { length: st.match_length }) : t("Money game"),
-    t("game {number}", { number: st.game_number }), ...ruleNotes(st),
-    ...(cubeInPlay(st) ? [t("cube {value}", { value: st.cube_value })] : [])].join(" · ");
+  $("#match-info").textContent = matchInfo(st);
   $("#status").textContent = anim ? anim.text : statusText(st);
   $("#position-id").textContent = st.position_id;
   showShareId(st.gnubg_id);
@@ -628,20 +626,8 @@ function renderLog(lines, decorate) {
   });
 }
 
-function ruleNotes(st) {  // the rules this match is played under, where they are not plain
-  const r = st.rules;
-  if (!r) return [];
-  if (st.match_length) {
-    if (st.crawford_game) return [t("Crawford")];
-    return [...(r.crawford || st.match_length === 1 ? [] : [t("no Crawford rule")]), ...(st.rated ? [t("rated")] : [])];
-  }
-  return [...(r.jacoby ? [t("Jacoby")] : []), ...(r.beavers ? [t("beavers")] : []),
-          ...(r.cube_limit ? [t("cube limit {limit}", { limit: r.cube_limit })] : [])];
-}
 
 // No cube where nobody may double: rules without it (a 1-point match) and the Crawford game.
-function cubeInPlay(st) { return st.use_cube && !st.crawford_game; }
-
 function usedDice(dice) {  // grey out the dice the steps moved so far have used
   const n = ui.partial.length;
   if (dice[0] === dice[1]) return [n >= 1, n >= 2, n >= 3, n >= 4];

@@ -51,6 +51,29 @@ export function outcomeText(st) {
   return "";
 }
 
+// The cube is in play: never in a 1-point match (use_cube is off) nor in the Crawford game.
+export function cubeInPlay(st) { return st.use_cube && !st.crawford_game; }
+
+// The rules this match is played under, where they are not plain.
+function ruleNotes(st) {
+  const r = st.rules;
+  if (!r) return [];
+  if (st.match_length) {
+    if (st.crawford_game) return [t("Crawford")];
+    return [...(r.crawford || st.match_length === 1 ? [] : [t("no Crawford rule")]), ...(st.rated ? [t("rated")] : [])];
+  }
+  return [...(r.jacoby ? [t("Jacoby")] : []), ...(r.beavers ? [t("beavers")] : []),
+          ...(r.cube_limit ? [t("cube limit {limit}", { limit: r.cube_limit })] : [])];
+}
+
+// The match line over the board (the game page's and the spectators'): the length, the game, the
+// rules and the cube where it is in play.
+export function matchInfo(st) {
+  return [st.match_length ? t("Match to {length}", { length: st.match_length }) : t("Money game"),
+    t("game {number}", { number: st.game_number }), ...ruleNotes(st),
+    ...(cubeInPlay(st) ? [t("cube {value}", { value: st.cube_value })] : [])].join(" · ");
+}
+
 // --- languages (docs/i18n.md) -----------------------------------------------------------------
 // A page's language is the gammon_lang cookie its language switch sets, else the browser's; its
 // catalogue comes from /i18n/<lang>.json (gammon/locale/<lang>/LC_MESSAGES/gammon.po). Messages are

@@ -1,6 +1,6 @@
 // The spectators' page: the table of a match, kept up to date over a read-only WebSocket.
 import { Board } from "./board.js";
-import { $, loadLanguage, outcomeText, pageLink, showError, t, tLine } from "./common.js";
+import { $, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, showError, t, tLine } from "./common.js";
 import { isGameHeader } from "./logwords.js";
 import { liveSocket } from "./socket.js";
 
@@ -33,7 +33,7 @@ function statusText(st) {
 }
 
 function render(st) {
-  const cube = st.match_length === 0 || !st.crawford_game ? { value: st.cube_value,
+  const cube = cubeInPlay(st) ? { value: st.cube_value,
     owner: st.cube_owner === null ? null : st.cube_owner === 0 ? "viewer" : "opponent" } : null;
   Board.draw($("#board"), {
     board: st.board, off: st.off, viewerLight: true, dice: st.dice, diceLight: st.turn === 0,
@@ -47,10 +47,7 @@ function render(st) {
     box.querySelector(".pips").textContent = t("pips {pips} · off {off}", { pips: st.pips[p], off: st.off[p] });
     box.classList.toggle("on-turn", st.turn === p && !st.result);
   }
-  $("#match-info").textContent = [
-    st.match_length ? t("Match to {length}", { length: st.match_length }) : t("Money game"),
-    t("game {number}", { number: st.game_number }), ...(st.crawford_game ? [t("Crawford")] : []),
-    t("cube {value}", { value: st.cube_value })].join(" · ");
+  $("#match-info").textContent = matchInfo(st);  // as the players' page has it
   $("#status").textContent = statusText(st);
   $("#position-id").textContent = st.position_id;
   const log = $("#log");
