@@ -28,6 +28,7 @@ from gammon.dice import Dice
 from gammon.engine.cube.decision import CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
+from gammon.errors import cut
 from gammon.play import Play
 from gammon.position import Position
 
@@ -186,6 +187,10 @@ class Analyser:
     luck and the first pass over the plays, on the same evaluator)."""
 
     def __init__(self, engine: Engine, settings: AnalysisSettings | None = None) -> None:
+        if not isinstance(engine, Engine):
+            raise ValueError(f"engine must be an Engine, got {cut(repr(engine))}")
+        if settings is not None and not isinstance(settings, AnalysisSettings):
+            raise ValueError(f"settings must be AnalysisSettings, got {cut(repr(settings))}")
         self.engine = engine
         self.zero = engine if engine.plies == 0 else Engine(plies=0, evaluator=engine.evaluator)
         self.settings = settings or AnalysisSettings()

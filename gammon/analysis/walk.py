@@ -3,7 +3,7 @@ action, and analyse every decision and roll on the way."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from gammon.analysis.decisions import (
@@ -20,6 +20,7 @@ from gammon.analysis.equity import Stakes
 from gammon.analysis.stats import PlayerStatistics, player_statistics
 from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine
+from gammon.errors import cut
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id
 from gammon.game import (
@@ -150,9 +151,9 @@ def _games_of(source: Match | MatMatch | Sequence[Game]) -> tuple[list[Game], tu
         return source.games, default
     if isinstance(source, Game):
         return [source], default
-    games = list(source)
+    games = list(source) if isinstance(source, Iterable) else []
     if not games or not all(isinstance(g, Game) for g in games):
-        raise ValueError(f"expected a Match, a .mat record or a list of Games, got {str(source)[:80]!r}")
+        raise ValueError(f"expected a Match, a .mat record or a list of Games, got {cut(repr(source))}")
     return games, default
 
 

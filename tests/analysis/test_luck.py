@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from gammon import Game, Position, Rules
+from gammon import Game, Position, Rules, ScriptedDice
 from gammon.analysis import Luck, analyse
 from gammon.analysis.decisions import NON_DOUBLES, ROLLS, Analyser, MatchMoment
 from gammon.analysis.equity import Stakes
@@ -79,3 +79,16 @@ def test_luck_marks_use_gnubgs_thresholds():
     assert luck_mark(0.31) is Luck.LUCKY and luck_mark(0.3) is Luck.NONE
     assert luck_mark(-0.3) is Luck.NONE and luck_mark(-0.31) is Luck.UNLUCKY
     assert luck_mark(-0.61) is Luck.VERY_UNLUCKY
+
+
+def test_analyse_refuses_wrong_arguments_by_name() -> None:
+    """An int for the engine, an int for the settings and None for the games failed deep inside."""
+    game = Game(Rules(), ScriptedDice([(3, 1), (6, 5)]))
+    game.roll()
+    game.play("8/5 6/5")
+    with pytest.raises(ValueError, match="engine must be an Engine, got 0"):
+        analyse(game, 0)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="settings must be AnalysisSettings, got 3"):
+        analyse(game, pip_engine(), settings=3)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="expected a Match, a .mat record or a list of Games, got None"):
+        analyse(None)  # type: ignore[arg-type]
