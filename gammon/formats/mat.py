@@ -167,12 +167,20 @@ def _kind_of(data: bytes) -> str:
     return next((kind for magic, kind in _MAGIC if data.startswith(magic)), N_("binary data"))
 
 
-def read_mat(source: str | Iterable[str]) -> MatMatch:
-    """Read a ``.mat`` file (its text, or its lines, e.g. an open file).
+def read_mat(source: str | bytes | Iterable[str]) -> MatMatch:
+    """Read a ``.mat`` file (its text, its bytes, decoded as :func:`decode_mat` does, or its lines,
+    e.g. an open file).
 
     Raises :class:`InvalidNotationError` only when there is no ``N point match`` line; every
     other problem ends the game it is in, is added to ``errors`` and reading goes on."""
-    lines = source.splitlines() if isinstance(source, str) else [str(x).rstrip("\r\n") for x in source]
+    if isinstance(source, bytes | bytearray):  # (iterated, bytes are numbers: '59' for a ';')
+        source = decode_mat(bytes(source))
+    if isinstance(source, str):
+        lines = source.splitlines()
+    elif isinstance(source, Iterable):
+        lines = [str(x).rstrip("\r\n") for x in source]
+    else:
+        raise ValueError(f"expected a .mat file's text, bytes or lines, got {cut(repr(source))}")
     tags: dict[str, str] = {}
     length: int | None = None
     i = 0
@@ -503,11 +511,14 @@ def _win(game: Game, winner: int, points: int, names: tuple[str, str]) -> None:
 # --- writing ---------------------------------------------------------------------------------
 
 
-def format_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] = ("Player 1", "Player 2"),
-               tags: dict[str, str] | None = None) -> str:
-    """The ``.mat`` text of a Match, a list of Games (one match or session, in order) or records.
+def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
+               names: Sequence[str] = ("Player 1", "Player 2"), tags: dict[str, str] | None = None) -> str:
+    """The ``.mat`` text of a Match, a Game, a list of Games (one match or session, in order) or
+    records.
 
     ``names`` are player 0's and player 1's; ``tags`` extra header lines (``{"Event": "..."}``)."""
+    if isinstance(names, str) or len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be two strings, got {cut(repr(names))}")
     record = source if isinstance(source, MatMatch) else to_record(source, names)
     if isinstance(source, MatMatch) and tuple(names) != ("Player 1", "Player 2"):
         record = MatMatch(record.match_length, (names[0], names[1]), record.games, record.tags)
@@ -539,8 +550,9 @@ def format_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] =
     return "\n".join(out) + "\n"
 
 
-def write_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] = ("Player 1", "Player 2"),
-              file: str | Path | IO[str] | None = None, tags: dict[str, str] | None = None) -> str:
+def write_mat(source: Match | Game | Sequence[Game] | MatMatch,
+              names: Sequence[str] = ("Player 1", "Player 2"), file: str | Path | IO[str] | None = None,
+              tags: dict[str, str] | None = None) -> str:
     """Write :func:`format_mat`'s text to ``file`` (a path or a text file); returns the text."""
     text = format_mat(source, names, tags)
     if isinstance(file, str | Path):
@@ -550,9 +562,13 @@ def write_mat(source: Match | Sequence[Game] | MatMatch, names: Sequence[str] = 
     return text
 
 
-def to_record(source: Match | Sequence[Game], names: Sequence[str] = ("Player 1", "Player 2")) -> MatMatch:
-    """Records of a Match or of Games played one after another."""
-    games = source.games if isinstance(source, Match) else list(source)
+def to_record(source: Match | Game | Sequence[Game],
+              names: Sequence[str] = ("Player 1", "Player 2")) -> MatMatch:
+    """Records of a Match, a Game or Games played one after another."""
+    if isinstance(source, Match):
+        games = source.games
+    else:
+        games = [source] if isinstance(source, Game) else list(source)
     if not games:
         raise ValueError("there are no games to write")
     rules = games[0].rules

@@ -375,6 +375,25 @@ def test_bad_names_are_refused() -> None:
             format_mat(match, (name, "B"))
 
 
+def test_names_must_be_two_strings_and_a_game_is_written_as_a_match_is() -> None:
+    """One name was an IndexError, three were cut to two silently, and a Game not iterable."""
+    match = play_match(9, Rules(match_length=1))
+    for names in (("Alice",), ("A", "B", "C"), "AB", ("A", 3)):
+        with pytest.raises(ValueError, match="names must be two strings"):
+            write_mat(match, names=names)  # type: ignore[arg-type]
+    game = match.games[0]
+    assert write_mat(game, names=("A", "B")) == write_mat([game], names=("A", "B"))
+
+
+def test_read_mat_takes_bytes_and_refuses_what_is_no_text() -> None:
+    """Bytes were iterated as numbers ("line 1: '59'"); None was a TypeError from inside."""
+    text = write_mat(play_match(9, Rules(match_length=1)), names=("Zoë", "B"))
+    assert read_mat(text.encode("utf-8")) == read_mat(text)
+    for nothing in (None, 7):
+        with pytest.raises(ValueError, match="expected a .mat file's text, bytes or lines"):
+            read_mat(nothing)  # type: ignore[arg-type]
+
+
 def test_steps_as_gnubg_writes_them() -> None:
     p = Position.from_points({25: 1, 6: 14}, {24: 1, 20: 1, 2: 13})  # opponent blot on our 5 and 1
     play = next(pl for pl in p.legal_plays((4, 4)) if str(pl) == "bar/21 6/2(3)")
