@@ -120,9 +120,11 @@ class Engine:
         order, probs, _ = self._searcher.rank_plays(after, self.settings)
         return d, after, steps, order, probs
 
-    def best_play(self, decision: Situation | Position, dice: Sequence[int] | None = None) -> Play | None:
-        """The best legal play for ``dice`` (by default the Situation's), or None when there is no
-        legal play."""
+    def best_play(
+        self, decision: Situation | Game | Position, dice: Sequence[int] | None = None
+    ) -> Play | None:
+        """The best legal play for ``dice`` (by default the Situation's, or the Game's roll), or
+        None when there is no legal play."""
         position, dice = _position_and_dice(decision, dice, "a play")
         if self.settings.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
@@ -137,11 +139,12 @@ class Engine:
         return Play.from_kernel(position, d, steps[best].tolist(), after[best].tolist())
 
     def hint(
-        self, decision: Situation | Position, dice: Sequence[int] | None = None, n: int = 5
+        self, decision: Situation | Game | Position, dice: Sequence[int] | None = None, n: int = 5
     ) -> list[Hint]:
-        """The ``n`` best plays of ``dice`` (by default the Situation's), best first, each with
-        probabilities and cubeless equity for the player on roll and the ply they come from. The
-        move filters keep at least ``n`` plays, so all of them are searched at the engine's plies."""
+        """The ``n`` best plays of ``dice`` (by default the Situation's or the Game's), best first,
+        each with probabilities and cubeless equity for the player on roll and the ply they come
+        from. The move filters keep at least ``n`` plays, so all of them are searched at the
+        engine's plies."""
         position, dice = _position_and_dice(decision, dice, "a hint")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be a positive number of plays, got {n!r}")
@@ -230,15 +233,18 @@ class Engine:
 def _position_and_dice(
     decision: object, dice: Sequence[int] | None, what: str
 ) -> tuple[Position, Sequence[int]]:
+    if isinstance(decision, Game):
+        decision = decision.situation()
     if isinstance(decision, Situation):
         if dice is None:
             if decision.dice is None:
                 raise ValueError(f"{what} needs dice: the Situation has none (give them)")
             dice = decision.dice
         return decision.position, dice
+    position = require_position(decision, what, "a Situation or a Game")  # the type before the dice
     if dice is None:
         raise ValueError(f"{what} needs dice")
-    return require_position(decision, what, "a Situation"), dice
+    return position, dice
 
 
 def _situation(decision: object, what: str) -> Situation:

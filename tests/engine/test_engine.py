@@ -50,6 +50,23 @@ def test_no_legal_play_gives_none() -> None:
     assert Engine(plies=0, evaluator=PipCountEvaluator()).hint(closed, (6, 6)) == []
 
 
+def test_a_game_is_asked_as_its_situation_and_a_wrong_argument_is_named() -> None:
+    """best_play and hint took no Game (cube_decision does), and a wrong argument was refused
+    with "a play needs dice", dice or not."""
+    from gammon import Game, Rules, ScriptedDice
+
+    game = Game(Rules(), ScriptedDice([(6, 5)]))
+    game.roll()
+    engine = Engine(plies=0, evaluator=PipCountEvaluator())
+    assert engine.best_play(game) == engine.best_play(game.situation())
+    assert engine.hint(game, n=2) == engine.hint(game.situation(), n=2)
+    for wrong in (None, 3, game.history):
+        with pytest.raises(TypeError, match="a play needs a Position or a Situation or a Game"):
+            engine.best_play(wrong, (6, 5))  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="a play needs a Position"):
+            engine.best_play(wrong)  # type: ignore[arg-type]
+
+
 def test_bad_dice_are_refused() -> None:
     with pytest.raises(IllegalMoveError, match="7"):
         Engine(plies=0, evaluator=PipCountEvaluator()).best_play(Position.initial(), (7, 1))
