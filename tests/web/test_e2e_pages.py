@@ -131,3 +131,16 @@ def test_the_spectators_see_no_cube_in_a_1_point_match(shared: Server, browser) 
     assert _cube(page) is None and _cube(spectator) is None
     assert spectator.text_content("#match-info") == page.text_content("#match-info") == "Match to 1 · game 1"
     assert not errors
+
+
+def test_every_page_title_is_in_the_pages_language(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.add_cookies([{"name": "gammon_lang", "value": "pl", "url": shared.url}])
+    titles = {"/lobby": "gammon: poczekalnia", "/account": "gammon: konto", "/drill": "gammon: ćwiczenia",
+              "/editor": "gammon: edytor pozycji"}
+    for path, title in titles.items():
+        page.goto(shared.url + path)
+        page.wait_for_function("() => document.documentElement.lang === 'pl'")
+        page.wait_for_function("t => document.title === t", arg=title)
+    assert not errors
