@@ -144,3 +144,28 @@ def test_every_page_title_is_in_the_pages_language(shared: Server, browser) -> N
         page.wait_for_function("() => document.documentElement.lang === 'pl'")
         page.wait_for_function("t => document.title === t", arg=title)
     assert not errors
+
+
+def test_the_invitation_link_is_named_for_a_screen_reader(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.add_cookies([{"name": "gammon_lang", "value": "pl", "url": shared.url}])
+    _start(page, shared, "online")
+    page.wait_for_selector("#invite:not([hidden])")
+    assert page.get_attribute("#invite-url", "aria-label") == "link z zaproszeniem"
+    assert page.get_by_role("textbox", name="link z zaproszeniem").input_value().startswith(shared.url)
+    assert not errors
+
+
+def test_a_cleared_editor_links_to_no_position(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/editor")
+    page.wait_for_function("() => ed.position !== null && location.hash.startsWith('#id=')")
+    page.click("#clear")
+    assert page.evaluate("() => location.hash") == ""
+    assert page.get_attribute("#position-link", "href") == "/editor"
+    page.reload()  # the address opens the empty board, not the position cleared
+    page.wait_for_function("() => ed.position !== null")
+    assert page.text_content("#position-id") == "4HPwATDgc/ABMA"  # the start, as a new editor
+    assert not errors

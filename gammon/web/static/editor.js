@@ -256,7 +256,16 @@ function rolloutText(res) {
     $(id).addEventListener("change", () => { render(); setUp(); });
   }
   $("#start-position").addEventListener("click", () => { ed.board = START.slice(); setUp(); });
-  $("#clear").addEventListener("click", () => { ed.board = new Array(26).fill(0); ed.position = null; render(); });
+  $("#clear").addEventListener("click", () => {  // no position: the link and the address name none
+    ed.asked += 1;  // an answer still on its way is for the board cleared
+    ed.board = new Array(26).fill(0); ed.position = null; ed.hints = null; ed.shown = null;
+    if (ed.job) forgetJob(ed);
+    $("#hints").hidden = true;
+    $("#result").textContent = "";
+    history.replaceState(null, "", "/editor");
+    $("#position-link").href = "/editor";
+    render();
+  });
   $("#load-id").addEventListener("click", () => load($("#id-input").value));
   $("#id-input").addEventListener("keydown", ev => { if (ev.key === "Enter") load($("#id-input").value); });
   $("#hint").addEventListener("click", hint);
