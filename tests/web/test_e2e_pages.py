@@ -169,3 +169,18 @@ def test_a_cleared_editor_links_to_no_position(shared: Server, browser) -> None:
     page.wait_for_function("() => ed.position !== null")
     assert page.text_content("#position-id") == "4HPwATDgc/ABMA"  # the start, as a new editor
     assert not errors
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "sk"])
+def test_the_profiles_columns_have_distinct_headings(shared: Server, browser, lang: str) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.context.add_cookies([{"name": "gammon_lang", "value": lang, "url": shared.url}])
+    page.goto(shared.url + "/account")
+    page.wait_for_function("l => document.documentElement.lang === l", arg=lang)
+    # the headings of the profile's table of matches (profile.js), in the page's language
+    words = ["date", "opponent", "length", "score", "result", "checker", "cube", "luck"]
+    heads = page.evaluate("""async words => { const { t } = await import('/static/common.js');
+      return words.map(w => t(w)); }""", words)
+    assert len(set(heads)) == len(heads), heads
+    assert not errors
