@@ -184,3 +184,29 @@ def test_the_profiles_columns_have_distinct_headings(shared: Server, browser, la
       return words.map(w => t(w)); }""", words)
     assert len(set(heads)) == len(heads), heads
     assert not errors
+
+
+def test_the_account_tables_scroll_in_their_box_on_a_phone(shared: Server, browser) -> None:  # noqa: F811
+    from tests.web.test_e2e_accounts import _sign
+
+    errors: list[str] = []
+    context = browser.new_context(viewport={"width": 360, "height": 780})
+    context.add_cookies([{"name": "gammon_lang", "value": "pl", "url": shared.url}])
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(shared.url + "/account")
+    page.wait_for_selector("#sign-in:not([hidden])")
+    _sign(page, "#do-sign-up", "phone360")
+    # rows as the profile and the ratings' history write them, for a finished match
+    page.evaluate("""async () => { const { addRow } = await import('/static/common.js');
+      for (const id of ['#matches', '#history']) {
+        const table = document.querySelector(id);
+        table.replaceChildren();
+        addRow(table, ['data', 'przeciwnik', 'długość', 'punkty', 'wynik', 'PR', 'pionki', 'kostka', 'szczęście'], true);
+        addRow(table, ['2026-11-29', 'przeciwnik o długiej nazwie', 11, '11-10', 'wygrana z gammonem',
+                       '12.34', '10.1', '3.2', '+12.3']);
+      } }""")
+    assert page.evaluate("() => document.querySelector('#matches').scrollWidth") > 360  # wider than the screen
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
+    context.close()
+    assert not errors
