@@ -202,11 +202,12 @@ def test_the_account_tables_scroll_in_their_box_on_a_phone(shared: Server, brows
       for (const id of ['#matches', '#history']) {
         const table = document.querySelector(id);
         table.replaceChildren();
-        addRow(table, ['data', 'przeciwnik', 'długość', 'punkty', 'wynik', 'PR', 'pionki', 'kostka', 'szczęście'], true);
+        addRow(table, ['data', 'przeciwnik', 'długość', 'punkty', 'wynik', 'PR', 'pionki', 'kostka',
+                       'szczęście'], true);
         addRow(table, ['2026-11-29', 'przeciwnik o długiej nazwie', 11, '11-10', 'wygrana z gammonem',
                        '12.34', '10.1', '3.2', '+12.3']);
       } }""")
-    assert page.evaluate("() => document.querySelector('#matches').scrollWidth") > 360  # wider than the screen
+    assert page.evaluate("() => document.querySelector('#matches').scrollWidth") > 360  # wider than a phone
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 360
     context.close()
     assert not errors
