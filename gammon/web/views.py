@@ -54,6 +54,16 @@ def log_names(live: LiveMatch) -> tuple[str, str]:
     return (given[0] or tr("White"), given[1] or tr("Black"))
 
 
+def shown_names(live: LiveMatch) -> tuple[str, str]:
+    """:func:`player_names` with the default names in the current language, "You" too: for what
+    the server draws or writes out for a reader (an analysis, its chart), where the page cannot put
+    the names into its language."""
+    given = live.record.rules.get(NAMES_KEY) or (None, None)
+    if live.record.mode == "computer":
+        return (given[0] or tr("You"), tr("Computer ({level})", level=live.record.level))
+    return (given[0] or tr("White"), given[1] or tr("Black"))
+
+
 def mat_name(name: str, default: str) -> str:
     """``name`` as a ``.mat`` file can hold it: without the characters that delimit its score lines
     and header tags, on one line, spaces single; ``default`` if nothing is left."""
@@ -232,4 +242,4 @@ def action_line(action: Action, names: tuple[str, str]) -> str | None:
     return describe(action, names)
 
 
-__all__ = ["COMPUTER_SEAT", "match_view", "match_log", "game_log", "log_names", "player_names"]
+__all__ = ["COMPUTER_SEAT", "match_view", "match_log", "game_log", "log_names", "player_names", "shown_names"]

@@ -126,6 +126,12 @@ def test_a_finished_game_of_a_match_is_analysed_with_its_token(study: TestClient
     result = job["result"]
     assert result["names"] == ["White", "Black"] and result["match_length"] == 3
     assert [d["played"] for d in result["decisions"] if d["kind"] == "move"] == made
+    # the default names in the request's language, in the result and its chart alike (a Polish
+    # page showed "White" and "You" where the game page said "Biały" and "Ty")
+    asked = study.post("/api/analyses", json={**body, "game": 1}, headers={"Accept-Language": "pl"})
+    polish = _finish(study, asked.json())["result"]
+    assert polish["names"] == ["Biały", "Czarny"] and "Biały" in polish["chart"]
+    assert {d["name"] for d in polish["decisions"]} == {"Biały", "Czarny"}
 
 
 class HeldRunner:

@@ -15,7 +15,7 @@ from gammon.web.routes.deps import HubDep, StudyDep, error_responses
 from gammon.web.schemas import error_response
 from gammon.web.study import ANALYSES_PATH, AnalysisRequest, analyse_snapshot, snapshot
 from gammon.web.uploads import TooMuchWork, analyse_upload, check_work
-from gammon.web.views import player_names
+from gammon.web.views import shown_names
 
 router = APIRouter()
 ERRORS = error_responses(403, 404, 409, 413, 422, 429)
@@ -57,7 +57,7 @@ async def start_analysis(
                     tr("no game of this match is over yet: only finished games are analysed")
                 )
         games = snapshot(chosen)
-    names = player_names(live)
+    names = shown_names(live)  # the analysis shows them: in the request's language
     try:
         check_work(sum(len(history) for history, *_ in games), req.plies, s.max_actions)
     except TooMuchWork as exc:
