@@ -97,6 +97,22 @@ def test_an_uploaded_match_is_counted_once_and_its_decisions_drilled(server: Ser
     page.wait_for_function(
         "n => document.querySelector('#drill-progress').textContent.startsWith(n + ' due')", arg=due - 1
     )
+    for left in range(due - 1, 0, -1):  # on to a play card: "Answer" with none chosen
+        page.wait_for_selector("#drill-card:not([hidden])")
+        if page.evaluate("() => drill.card.asks_for") == "play":
+            page.click("#drill-answer")  # it did nothing, not a word
+            said = "() => document.querySelector('#error').textContent === 'Choose a play first.'"
+            page.wait_for_function(said)
+            assert page.is_hidden("#drill-review")
+            break
+        page.click("#drill-cube button >> nth=0")
+        page.wait_for_selector("#drill-review:not([hidden])")
+        page.click("#drill-next")
+        page.wait_for_function(
+            "n => document.querySelector('#drill-progress').textContent.startsWith(n + ' due')", arg=left - 1
+        )
+    else:
+        raise AssertionError("no play among the due cards")
     assert not errors, errors
 
 

@@ -79,7 +79,9 @@ async function load() {
 }
 
 async function answer(text) {
-  if (!drill.card || drill.busy || !text) return;
+  if (!drill.card || drill.busy) return;
+  if (!text) { showError(t("Choose a play first.")); return; }  // the list starts with none chosen
+  showError("");
   drill.busy = true;
   try {
     const r = await call("POST", `/api/account/drill/${drill.card.id}/review`, { answer: text });
