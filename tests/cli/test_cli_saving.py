@@ -10,11 +10,8 @@ from pathlib import Path
 import pytest
 
 from gammon.cli.main import main
-from gammon.dice import RandomDice
 from gammon.formats import read_mat, read_sgf, write_sgf
-from gammon.game import GamePhase
-from gammon.match import Match
-from gammon.rules import Rules
+from tests.cli.test_cli_resume import doubled_match
 
 
 def run(args: list[str], stdin: str, capsys: pytest.CaptureFixture[str],
@@ -23,17 +20,6 @@ def run(args: list[str], stdin: str, capsys: pytest.CaptureFixture[str],
     status = main([*args[:1], "--plain", *args[1:]] if args[0] == "play" else args)
     out, err = capsys.readouterr()
     return status, out, err
-
-
-def doubled_match(seed: int = 3) -> Match:
-    """A 7-point match stopped while player 0 is asked to take a double."""
-    match = Match(Rules(match_length=7), RandomDice(seed))
-    g = match.game
-    g.roll()
-    while not (g.phase == GamePhase.ROLL and g.turn == 1):
-        g.play(g.legal_plays()[0]) if g.phase == GamePhase.MOVE else g.roll()
-    g.double()
-    return match
 
 
 @pytest.mark.parametrize("name", ["Ann  Lee", "A : 7", "", "tab\there"])

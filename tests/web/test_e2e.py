@@ -52,7 +52,11 @@ class Server:
     def stop(self) -> None:
         if self.proc:
             self.proc.terminate()
-            self.proc.wait(10)
+            try:  # its graceful shutdown may take 10 s (open sockets), and a busy machine more
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
 
 
 @pytest.fixture
@@ -61,6 +65,20 @@ def server(tmp_path: Path) -> Iterator[Server]:
     s.start()
     yield s
     s.stop()
+
+
+def module_server(name: str):  # noqa: ANN201  (a pytest fixture)
+    """A fixture: one server for a whole test module, on a SQLite database of its own
+    (``shared = module_server("pages")``)."""
+
+    @pytest.fixture(scope="module")
+    def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+        s = Server(f"sqlite:///{Path(tmp_path_factory.mktemp(name)) / (name + '.sqlite3')}")
+        s.start()
+        yield s
+        s.stop()
+
+    return shared
 
 
 @pytest.fixture(scope="module")

@@ -7,28 +7,21 @@ from __future__ import annotations
 import json
 import random
 import urllib.request
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from tests.web.test_e2e import (  # noqa: F401  (browser is a fixture)
+from tests.web.test_e2e import (
     Server,
     _page,
     _start,
     _state,
     _wait_change,
-    browser,
+    browser,  # noqa: F401  (a fixture)
+    module_server,
 )
 from tests.web.test_e2e_players import _cube, _until
 
-
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(f"sqlite:///{Path(tmp_path_factory.mktemp('pages')) / 'pages.sqlite3'}")
-    s.start()
-    yield s
-    s.stop()
+shared = module_server("pages")
 
 
 def _get(url: str) -> dict:

@@ -6,25 +6,17 @@ downloaded."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
-
 from gammon.formats.ids import read_id
-from tests.web.test_e2e import Server, _start, browser  # noqa: F401  (browser is a fixture)
+from tests.web.test_e2e import Server, _start, browser, module_server  # noqa: F401  (browser is a fixture)
 from tests.web.test_e2e_players import _until
 
 NO_CLIPBOARD = "Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined })"
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(f"sqlite:///{Path(tmp_path_factory.mktemp('share')) / 'share.sqlite3'}")
-    s.start()
-    yield s
-    s.stop()
+shared = module_server("share")
 
 
 def _page(browser, server: Server, errors: list[str], width: int = 1280, clipboard: bool = True):  # noqa: F811

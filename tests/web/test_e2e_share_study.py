@@ -5,14 +5,11 @@ status says so in the page's language."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
-import pytest
-
 from gammon.formats.ids import read_id
-from tests.web.test_e2e import Server, browser  # noqa: F401  (browser is a fixture)
+from tests.web.test_e2e import Server, browser, module_server  # noqa: F401  (browser is a fixture)
 from tests.web.test_e2e_share import _page
 
 MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1112717.mat"
@@ -20,12 +17,7 @@ XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:5:10"
 COPIED = "() => document.querySelector('#status').textContent === {!r}"
 
 
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    s = Server(f"sqlite:///{Path(tmp_path_factory.mktemp('share')) / 'share.sqlite3'}")
-    s.start()
-    yield s
-    s.stop()
+shared = module_server("share")
 
 
 def _copied_image(page) -> bytes:
