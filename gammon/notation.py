@@ -203,9 +203,10 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
 
 
 def position_words(position: Position, dice: Sequence[int]) -> str:
-    """Where a play is read, as its errors say it ("in position 4HPwATDgc/ABMA with 31"); the
-    terminal, which shows the board, leaves it out of the message."""
-    return tr("in position {id} with {dice}", id=position.id, dice=f"{dice[0]}{dice[1]}")
+    """Where a play is read, as its errors say it ("in position 4HPwATDgc/ABMA with 3-1", the dice
+    as the prompt and the rest of the message write them); the terminal, which shows the board,
+    leaves it out of the message."""
+    return tr("in position {id} with {dice}", id=position.id, dice=_dice_words(dice[0], dice[1]))
 
 
 def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) -> str:

@@ -46,7 +46,8 @@ def test_bar_off_and_hits():
 
 def test_a_move_from_an_empty_bar_says_the_bar() -> None:
     """It said "no checker of yours left on bar", as of a point emptied by an earlier step."""
-    with pytest.raises(IllegalMoveError, match="'25/20 13/7': no checker of yours on the bar in position"):
+    said = "'25/20 13/7': no checker of yours on the bar in position 4HPwATDgc/ABMA with 6-5$"
+    with pytest.raises(IllegalMoveError, match=said):
         START.parse_play("25/20 13/7", (6, 5))
     with pytest.raises(IllegalMoveError, match="no checker of yours left on 8"):  # its first step took it
         pos("x 8:1 6:5; o 1:2").parse_play("8/7 8/2", (6, 1))
