@@ -369,6 +369,7 @@ def run_serve(args: argparse.Namespace) -> int:
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         http="gammon.web.http_protocol:GuardedHttp",
+        ws="gammon.web.http_protocol:GuardedWebSocket",
         timeout_keep_alive=5,
         limit_concurrency=args.max_connections,
         timeout_graceful_shutdown=10,

@@ -10,7 +10,10 @@ uvicorn answers 503 to a request past ``limit_concurrency`` connections, but let
 handshake through whatever the count: here it gets the 503 too. And a handshake that the websockets
 library cannot read (a line over its 8,192 bytes, more than its 128 headers) it drops without a word
 and uvicorn never closes: those get 431 here, and any other it cannot read is closed at the head's
-deadline.
+deadline. ``GuardedWebSocket`` (``ws=GuardedWebSocket``) is uvicorn's WebSocket protocol that counts
+a handshake answered by an HTTP denial (a 403 for a foreign Origin, a 429) as done: uvicorn logged
+"ASGI callable returned without completing handshake." at ERROR for each, so any client could fill
+the log with errors.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import json
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS
 
 HEAD_TIMEOUT = 10.0
@@ -111,3 +115,10 @@ def _close_unanswered(transport: asyncio.BaseTransport) -> None:
     protocol = transport.get_protocol()
     if not transport.is_closing() and not getattr(protocol, "handshake_initiated", True):
         transport.close()
+
+
+class GuardedWebSocket(WebSocketsSansIOProtocol):
+    async def send(self, message: Any) -> None:
+        await super().send(message)
+        if message["type"] == "websocket.http.response.body" and not message.get("more_body", False):
+            self.handshake_complete = True  # answered: the denial is the handshake's end

@@ -444,11 +444,35 @@ def test_a_websocket_handshake_is_not_closed_at_the_head_deadline(store: Store) 
     assert received.endswith(b"\x88\x00")  # the lobby's messages, then the close frame answering ours
 
 
+def test_a_refused_websocket_handshake_is_no_error_in_the_log(store: Store) -> None:
+    """uvicorn logged "ASGI callable returned without completing handshake." at ERROR for every
+    handshake the app answered with an HTTP denial: any client could fill the log with errors."""
+    import logging
+
+    from gammon.web.http_protocol import GuardedHttp, GuardedWebSocket
+
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    records: list[logging.LogRecord] = []
+    catch = logging.Handler()
+    catch.emit = records.append  # type: ignore[method-assign]
+    with serving(app, http=GuardedHttp, ws=GuardedWebSocket) as port:
+        logging.getLogger("uvicorn.error").addHandler(catch)
+        try:
+            with socket.create_connection(("127.0.0.1", port)) as s:
+                s.sendall(_handshake("/ws/lobby", "Origin: http://evil.example\r\n"))
+                assert _reply_or_close(s).startswith("HTTP/1.1 403 ")
+            time.sleep(0.2)  # the app's task ends after the answer
+        finally:
+            logging.getLogger("uvicorn.error").removeHandler(catch)
+    assert not [r.getMessage() for r in records if r.levelno >= logging.ERROR]
+
+
 def test_serve_sets_the_deadlines_and_caps_the_connections(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     options = serve_options(monkeypatch, tmp_path)
     assert options["http"] == "gammon.web.http_protocol:GuardedHttp"
+    assert options["ws"] == "gammon.web.http_protocol:GuardedWebSocket"
     assert options["timeout_keep_alive"] == 5 and options["limit_concurrency"] == 1000
     assert serve_options(monkeypatch, tmp_path, "--max-connections", "50")["limit_concurrency"] == 50
 
