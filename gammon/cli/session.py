@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from rich.console import Console
 from rich.text import Text
 
+from gammon.cli.args import user_path
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import (
     TUTOR_LEVELS,
@@ -53,7 +54,7 @@ from gammon.datadir import data_dir
 from gammon.engine.engine import Engine
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import PATH_QUOTE_LIMIT, GammonError
-from gammon.formats.convert import FORMATS, MatchFormat, Transcript, find_format
+from gammon.formats.convert import Transcript, writing_format
 from gammon.formats.mat import MatMatch, format_mat
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
@@ -891,7 +892,7 @@ class PlaySession:
         self._save(rest.strip())
 
     def _save(self, path: str) -> bool:
-        path = os.path.expanduser(path)  # a name typed at the prompt meets no shell to expand '~'
+        path = user_path(path)  # a name typed at the prompt meets no shell to expand '~'
         if not self._may_overwrite(path):
             return False
         ok, message = save_match(self.match, path, self.names, self.source)
@@ -953,12 +954,6 @@ def names_note(names: tuple[str, str]) -> str:
         return ""
     return tr("A .mat file cannot hold the players' names as they are: they are saved as {first} and "
               "{second}.", first=quote(safe[0]), second=quote(safe[1]))
-
-
-def writing_format(path: str) -> MatchFormat:
-    """The format ``save`` writes ``path`` in: the one its extension names, ``.mat`` for any other."""
-    suffix = Path(path).suffix.lower()
-    return next((fmt for fmt in FORMATS if suffix in fmt.extensions), find_format("mat"))
 
 
 def save_match(match: Match, path: str, names: tuple[str, str],

@@ -244,6 +244,13 @@ def reading_format(path: str | Path) -> MatchFormat:
     return next((fmt for fmt in FORMATS if suffix in fmt.extensions and fmt.read), FORMATS[0])
 
 
+def writing_format(path: str | Path) -> MatchFormat:
+    """The format to write a match file in: the one its extension names (whether gammon can write
+    it or not: the caller refuses one it cannot), ``.mat`` for any other."""
+    suffix = Path(path).suffix.lower()
+    return next((fmt for fmt in FORMATS if suffix in fmt.extensions), FORMATS[0])
+
+
 _SGF_START = re.compile(r"\A\ufeff?\s*\(\s*;")
 
 
