@@ -48,19 +48,20 @@ _NOT_IN_MAT = re.compile(r'[():"\[\]]')  # the score line splits on ':', the hea
 def log_names(live: LiveMatch) -> tuple[str, str]:
     """:func:`player_names` as the log says them: the default names in the current language ("You"
     stays, so the log says "You roll" in the language's own words)."""
-    given = live.record.rules.get(NAMES_KEY) or (None, None)
-    if live.record.mode == "computer":
-        return (given[0] or N_("You"), tr("Computer ({level})", level=live.record.level))
-    return (given[0] or tr("White"), given[1] or tr("Black"))
+    return _names_in_language(live, N_("You"))
 
 
 def shown_names(live: LiveMatch) -> tuple[str, str]:
     """:func:`player_names` with the default names in the current language, "You" too: for what
     the server draws or writes out for a reader (an analysis, its chart), where the page cannot put
     the names into its language."""
+    return _names_in_language(live, tr("You"))
+
+
+def _names_in_language(live: LiveMatch, you: str) -> tuple[str, str]:
     given = live.record.rules.get(NAMES_KEY) or (None, None)
     if live.record.mode == "computer":
-        return (given[0] or tr("You"), tr("Computer ({level})", level=live.record.level))
+        return (given[0] or you, tr("Computer ({level})", level=live.record.level))
     return (given[0] or tr("White"), given[1] or tr("Black"))
 
 
