@@ -10,7 +10,8 @@ figures are in MWC for a match (a fraction: 0.01 is one percent) and in points f
 * cube: total decisions (every turn where the player could usefully double, plus every double, take
   and pass), close or actual ones, doubles, takes, passes, the six kinds of error, error total and
   rate (per close or actual decision);
-* luck: marks, total and rate (per total move);
+* luck: marks, total and rate (per total move), of the rolls played (as gnubg, not the roll of a
+  player who then resigns, nor the no-double before it);
 * overall: error total, rate (per unforced move and close or actual cube decision), the Snowie
   error rate (per move of both players), PR = 500 x the mean error per decision, i.e. half the
   overall rate in mEMG (eXtreme Gammon counts only non-obvious decisions; here those are the
@@ -142,9 +143,14 @@ def game_result(game: GameAnalysis, match_length: int) -> tuple[float, float]:
 def player_statistics(analysis: MatchAnalysis, player: int, seed: int = 0,
                       resamples: int = 2000) -> PlayerStatistics:
     """``player``'s statistics over the whole of ``analysis``."""
+    # gnubg keeps a roll that is not played (its roller resigns, or the record stops) as a record
+    # with no cube analysis and counts neither its luck nor the no-double before it
+    played = {(d.context.game, d.context.turn) for d in analysis.decisions if isinstance(d, CheckerPlay)}
+    counted_rolls = [r for r in analysis.rolls if (r.context.game, r.context.turn) in played]
     plays = [d for d in analysis.decisions if isinstance(d, CheckerPlay) and d.context.player == player]
-    cubes = [d for d in analysis.decisions if isinstance(d, CubeChoice) and d.context.player == player]
-    rolls = [r for r in analysis.rolls if r.context.player == player]
+    cubes = [d for d in analysis.decisions if isinstance(d, CubeChoice) and d.context.player == player
+             and (d.action != "no double" or (d.context.game, d.context.turn) in played)]
+    rolls = [r for r in counted_rolls if r.context.player == player]
 
     unforced = [d for d in plays if d.unforced]
     marks = {s: sum(1 for d in plays if d.skill is s) for s in Skill}
@@ -178,7 +184,7 @@ def player_statistics(analysis: MatchAnalysis, player: int, seed: int = 0,
     total_error = c_err + q_err
     ci = bootstrap_mean_ci(counted, seed, resamples)
     all_moves = sum(1 for d in analysis.decisions if isinstance(d, CheckerPlay))
-    opponent_luck = sum(r.cost for r in analysis.rolls if r.context.player != player)
+    opponent_luck = sum(r.cost for r in counted_rolls if r.context.player != player)
     actual = sum(game_result(g, analysis.match_length)[player] for g in analysis.games)
     overall = OverallStatistics(
         n, total_error, c_cost + q_cost, _rate(total_error, n),

@@ -12,7 +12,15 @@ from gammon.analysis.stats import bootstrap_mean_ci
 from gammon.engine.cube.met import match_equity
 from gammon.engine.net.evaluator import PipCountEvaluator, cubeless_equity
 from gammon.formats import read_mat, write_mat
-from tests.analysis.games import blunder_game, constant_engine, forced_game, pip_engine, play_out
+from tests.analysis.games import (
+    FORCED_DICE,
+    FORCED_TURNS,
+    blunder_game,
+    constant_engine,
+    forced_game,
+    pip_engine,
+    play_out,
+)
 
 CONTACT_X = 0.68  # Janowski's cube efficiency in contact positions
 
@@ -234,3 +242,24 @@ def test_matches_beyond_the_match_equity_table_are_analysed():
     cube = [d for d in analysis.decisions if isinstance(d, CubeChoice)]
     assert cube and all(d.decision.match_winning_chances is not None for d in cube)
     assert any(isinstance(d, CheckerPlay) and d.error > 0 for d in analysis.decisions)
+
+
+def test_a_roll_not_played_counts_neither_luck_nor_cube_decision_as_gnubg_counts_them():
+    """gnubg keeps a roll that is not played (the roller resigns, or the record ends) as a roll of
+    its own, with no cube analysis, and counts neither its luck nor the no-double before it."""
+    game = play_out(Game(Rules(), ScriptedDice([*FORCED_DICE, (6, 5)])), FORCED_TURNS)
+    game.roll()  # player 0's ninth turn: it may double (money, centred cube), rolls, resigns
+    game.resign(WinKind.SINGLE)
+    game.accept_resignation()
+    analysis = analyse([game], pip_engine())
+    first, second = analysis.statistics()
+    # the resigner's ninth roll and the no-double before it are analysed but not counted
+    last = analysis.rolls[-1]
+    assert last.context.turn == 9 and last.context.player == 0 and last.luck != 0.0
+    assert any(isinstance(d, CubeChoice) and d.context.turn == 9 for d in analysis.decisions)
+    played = [r for r in analysis.rolls if r.context.player == 0][:-1]
+    assert first.luck.total == pytest.approx(sum(r.luck for r in played))
+    assert sum(first.luck.marks.values()) == 4 == first.checker.moves
+    assert (first.cube.total, second.cube.total) == (3, 4)
+    assert first.overall.luck_adjusted_result == pytest.approx(
+        first.overall.actual_result - sum(r.cost for r in played) + second.luck.cost_total)
