@@ -16,6 +16,7 @@ from gammon.accounts.errors import RatingError
 from gammon.accounts.service import Accounts
 from gammon.ratings import rating_change
 from gammon.store.models import AccountRow, MatchRow, RatingChangeRow, SeatAccountRow
+from gammon.store.repository import lock_for_writing
 
 RATED_MODE = "online"  # two people at one keyboard, or against the computer, are not rated
 
@@ -60,6 +61,7 @@ def rate_match(accounts: Accounts, match_id: str) -> RatedMatch:
     now = accounts.clock()
     try:
         with accounts.sessions.begin() as s:
+            lock_for_writing(s)  # SQLite: the ratings read below stay the ones this changes
             match = s.get(MatchRow, match_id)
             if match is None:
                 raise RatingError(f"no match {match_id!r}")

@@ -103,6 +103,18 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def lock_for_writing(s: Session) -> None:
+    """Make the transaction of ``s`` a writer from its start, before it reads what it will change.
+    On SQLite the driver begins a transaction only at the first write, so the reads before it run
+    outside one: two read-modify-writes at once both read the old values and the later write loses
+    the earlier one's change. ``BEGIN IMMEDIATE`` takes the database's write lock first (a second
+    writer waits for the first to commit). PostgreSQL needs nothing: those reads lock their rows
+    (``FOR UPDATE``)."""
+    conn = s.connection()
+    if conn.dialect.name == "sqlite" and not conn.connection.dbapi_connection.in_transaction:  # type: ignore[union-attr]
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
 def default_database_url() -> str:
     """An SQLite file in the user's data directory (created on first use)."""
     return f"sqlite:///{data_dir() / 'gammon.sqlite3'}"

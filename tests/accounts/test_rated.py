@@ -3,9 +3,11 @@ each; the leaderboard."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import event
 
 from gammon.accounts import Accounts, RatingError
 from gammon.accounts.games import claim_seats
@@ -102,3 +104,48 @@ def test_the_leaderboard_of_all_and_of_the_active(accounts: Accounts, clock: Clo
     assert board[0].rating > 1500 and board[2].rating == 1500 and board[0].experience == 5
     assert [s.name for s in leaderboard(accounts, active_days=20)] == ["carol", "Bob"]
     assert [s.name for s in leaderboard(accounts, limit=2)] == ["alice", "carol"]
+
+
+def test_two_matches_of_one_player_rated_at_once_both_count(accounts: Accounts) -> None:
+    """Two of alice's matches end at once, each rated in its own thread: the second rating starts
+    from the first one's result. (On SQLite both transactions read alice's rating before either
+    wrote, and the later write took back the earlier one's change: alice ended at 1522.4 with 5
+    experience, one match's worth, instead of 1543.9 with 10.)"""
+    alice, bob, carol = _players(accounts, "alice", "bob", "carol")
+    _match(accounts, "m1", alice, bob, winner=0)
+    _match(accounts, "m2", alice, carol, winner=0)
+    both_read = threading.Barrier(2)
+
+    def read_together(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        # each rating waits, once it has read the two accounts, until the other has read them
+        # too; a rating that cannot read them while the other is under way is let on alone
+        if statement.lstrip().startswith("SELECT accounts.") and "IN (" in statement:
+            try:
+                both_read.wait(timeout=1)
+            except threading.BrokenBarrierError:
+                pass
+
+    event.listen(accounts.store.engine, "after_cursor_execute", read_together)
+    errors: list[BaseException] = []
+
+    def rate(match_id: str) -> None:
+        try:
+            rate_match(accounts, match_id)
+        except BaseException as e:  # reported below
+            errors.append(e)
+
+    threads = [threading.Thread(target=rate, args=(m,)) for m in ("m1", "m2")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    event.remove(accounts.store.engine, "after_cursor_execute", read_together)
+    assert errors == []
+    first = rating_change(1500, 1500, 5, 0, 0)
+    second = rating_change(1500 + first.winner_change, 1500, 5, 5, 0)
+    a = accounts.signed_in(alice)
+    assert (a.rating, a.experience) == (pytest.approx(1500 + first.winner_change + second.winner_change), 10)
+    assert [h.rating_before for h in rating_history(accounts, a.id)] == [
+        1500,
+        pytest.approx(a.rating - second.winner_change),
+    ]
