@@ -134,6 +134,8 @@ class Situation:
             problems.append("a double and a resignation cannot both be on offer")
         if waiting and self.dice is not None and self.double_offered:
             problems.append("a double is offered before the roll: no dice with a double on offer")
+        if self.double_offered and self.cube_owner is CubeOwner.OPPONENT:
+            problems.append("a double is offered, but the opponent owns the cube")
         if problems:
             raise ValueError("invalid Situation: " + "; ".join(problems))
 

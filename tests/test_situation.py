@@ -74,6 +74,14 @@ def test_the_view_while_a_double_or_a_resignation_awaits_its_answer() -> None:
     assert s.resignation == 1 and s.position == game.position_for(doubler)
 
 
+def test_a_double_cannot_be_on_offer_while_the_opponent_owns_the_cube() -> None:
+    position = Game().position
+    for owner in (CubeOwner.CENTRED, CubeOwner.MOVER):
+        assert Situation(position, cube_value=2, cube_owner=owner, double_offered=True).double_offered
+    with pytest.raises(ValueError, match="a double is offered, but the opponent owns the cube"):
+        Situation(position, cube_value=2, cube_owner=CubeOwner.OPPONENT, double_offered=True)
+
+
 def test_nothing_is_decided_before_the_opening_roll_or_after_the_end() -> None:
     with pytest.raises(IllegalActionError, match="opening roll"):
         Game().situation()

@@ -85,6 +85,9 @@ class XGID:
             problems.append(f"cube action {self.cube_action!r} is not double, beaver or raccoon")
         if self.cube_action and self.dice:
             problems.append(tr("a position cannot have both dice rolled and a cube action"))
+        if self.cube_action and self.cube_owner is not None and self.cube_owner != self.player_on_roll:
+            # the player on roll has doubled (or beavered): the cube was centred or its own
+            problems.append(tr("the player on roll offers the cube, but the opponent owns it"))
         if not isinstance(self.match_length, int) or self.match_length < 0:
             problems.append(f"match length {self.match_length!r} is not >= 0")
         if len(self.score) != 2 or not all(isinstance(s, int) and s >= 0 for s in self.score):

@@ -51,6 +51,18 @@ def test_cube_actions_and_money_rules() -> None:
     assert str(parse_xgid(str(x).replace(":D:", ":B:"))).count(":B:") == 1
 
 
+def test_a_double_of_the_cube_the_opponent_owns_is_refused() -> None:
+    # bottom on roll doubles, top (-1) owns the cube
+    text = "XGID=-b----E-C---eE---c-e----B-:1:-1:1:D:0:0:0:0:10"
+    refused = "the player on roll offers the cube, but the opponent owns it"
+    with pytest.raises(InvalidNotationError, match=refused):
+        parse_xgid(text)
+    for owner, action in (("1", "D"), ("0", "D"), ("-1", "00")):
+        parse_xgid(text.replace(":1:-1:1:D:", f":1:{owner}:1:{action}:"))
+    with pytest.raises(ValueError, match=refused):
+        XGID(position=parse_xgid(START).position, player_on_roll=0, cube_owner=1, cube_action="beaver")
+
+
 def test_nine_fields_and_no_prefix() -> None:
     assert parse_xgid("-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0").max_cube == 1024
 
@@ -68,8 +80,11 @@ def xgids(draw: st.DrawFn) -> XGID:
         cube_value, cube_owner = 1, None
     else:
         cube_value, cube_owner = 1 << draw(st.integers(0, 10)), draw(st.sampled_from([None, 0, 1]))
+    on_roll = draw(st.sampled_from([0, 1]))
+    if action and cube_owner == 1 - on_roll:
+        cube_owner = on_roll  # only a centred cube or the doubler's own is offered
     return XGID(
-        position=position, player_on_roll=draw(st.sampled_from([0, 1])),
+        position=position, player_on_roll=on_roll,
         cube_value=cube_value, cube_owner=cube_owner,
         dice=None if action else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
         cube_action=action, score=score, match_length=length, crawford=crawford,
@@ -139,8 +154,11 @@ def test_agrees_with_gnubg_set_xgid() -> None:
         else:
             action = rng.random() < 0.25
             cube_value, cube_owner = 1 << rng.randrange(7), rng.choice([None, 0, 1])
+        position, on_roll = rng.choice(positions), rng.randrange(2)
+        if action and cube_owner == 1 - on_roll:
+            cube_owner = on_roll  # only a centred cube or the doubler's own is offered
         x = XGID(
-            position=rng.choice(positions), player_on_roll=rng.randrange(2),
+            position=position, player_on_roll=on_roll,
             cube_value=cube_value, cube_owner=cube_owner,
             dice=None if action or rng.random() < 0.3 else (rng.randint(1, 6), rng.randint(1, 6)),
             cube_action="double" if action else None,
