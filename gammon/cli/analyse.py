@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from gammon.cli.args import add_plies, user_path
+from gammon.cli.args import add_plies, not_negative_int, user_path
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
 from gammon.errors import GammonError, quoted_path, shown_path
@@ -58,7 +58,9 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help=tr("write the match with its analysis as GNU Backgammon SGF (opens in gnubg)"),
     )
-    p.add_argument("--seed", type=int, default=0, help=tr("seed of the bootstrap confidence intervals"))
+    # refused before the analysis: numpy takes no negative seed, and would refuse it after
+    p.add_argument("--seed", type=not_negative_int, default=0,
+                   help=tr("seed of the bootstrap confidence intervals"))
     p.add_argument("--plain", action="store_true", help=tr("no colours, letters for checkers"))
     p.add_argument(
         "--partial",
