@@ -106,7 +106,20 @@ class Accounts:
         """A new session for the account ``name`` if ``password`` is its own: else SignInError,
         the same for an unknown name; ThrottledError after too many failures."""
         key = name_key(name) if isinstance(name, str) else ""
-        self.throttle.check(key, address)
+        # Counted as a failure from here on, so that sign-ins checked at once count together.
+        attempt = self.throttle.attempt(key, address)
+        try:
+            signed = self._sign_in(key, password)
+        except SignInError:
+            raise
+        except BaseException:  # no password was found wrong: not a failure
+            self.throttle.forgive(attempt)
+            raise
+        self.throttle.succeeded(key)
+        self.throttle.forgive(attempt)
+        return signed
+
+    def _sign_in(self, key: str, password: str) -> SignedIn:
         with self.sessions.begin() as s:
             row = s.scalar(select(AccountRow).where(AccountRow.name_key == key))
             if row is None or not isinstance(password, str):
@@ -115,9 +128,7 @@ class Accounts:
             else:
                 ok = self.passwords.verify(row.password_hash, password)
             if row is None or not ok:
-                self.throttle.failed(key, address)
                 raise SignInError()
-            self.throttle.succeeded(key)
             if self.passwords.needs_rehash(row.password_hash):
                 row.password_hash = self.passwords.hash(password)
             now = self.clock()

@@ -3,10 +3,14 @@ address, sign-ins are refused until the oldest failure leaves the window.
 
 The failures are counted in this process's memory (a server of several processes counts each
 one's apart, which multiplies the limits by their number). The clock is injected: tests move it.
+Sign-ins run in threads, and checking a password takes a while: :meth:`SignInThrottle.attempt`
+counts an attempt as a failure from its start, so attempts made at once count against the limit
+together (checked one by one, each of a hundred at once saw no failure yet, and all were tried).
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -16,6 +20,19 @@ from gammon.accounts.errors import ThrottledError
 
 MAX_KEYS = 100_000
 """Past this many names and addresses, those without a failure in the window are forgotten."""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """A sign-in under way, counted by :meth:`SignInThrottle.attempt` at ``at``."""
+
+    name_key: str
+    address: str | None
+    at: float
+
+
+def _keys(name_key: str, address: str | None) -> list[tuple[str, str]]:
+    return [("name", name_key)] + ([("address", address)] if address is not None else [])
 
 
 @dataclass
@@ -28,28 +45,52 @@ class SignInThrottle:
     window: float = 15 * 60.0
     clock: Callable[[], float] = time.monotonic
     _failures: dict[tuple[str, str], deque[float]] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def check(self, name_key: str, address: str | None) -> None:
         """Raise ThrottledError if a sign-in for ``name_key`` from ``address`` may not be tried now."""
-        now = self.clock()
+        with self._lock:
+            self._check(name_key, address, self.clock())
+
+    def attempt(self, name_key: str, address: str | None) -> Attempt:
+        """Check (ThrottledError) and count an attempt at once, as a failure until
+        :meth:`forgive` takes it back (a right password, or an attempt that checked none)."""
+        with self._lock:
+            now = self.clock()
+            self._check(name_key, address, now)
+            self._count(name_key, address, now)
+            return Attempt(name_key, address, now)
+
+    def forgive(self, attempt: Attempt) -> None:
+        """Take back what :meth:`attempt` counted (what the window has dropped meanwhile is gone)."""
+        with self._lock:
+            for key in _keys(attempt.name_key, attempt.address):
+                times = self._failures.get(key)
+                if times is not None and attempt.at in times:
+                    times.remove(attempt.at)
+
+    def failed(self, name_key: str, address: str | None) -> None:
+        with self._lock:
+            self._count(name_key, address, self.clock())
+
+    def succeeded(self, name_key: str) -> None:
+        """A right password clears its name's failures (not its address's: one address may try
+        many names)."""
+        with self._lock:
+            self._failures.pop(("name", name_key), None)
+
+    def _check(self, name_key: str, address: str | None, now: float) -> None:
         waits = [self._wait(("name", name_key), self.per_name, now)]
         if address is not None:
             waits.append(self._wait(("address", address), self.per_address, now))
         if max(waits) > 0:
             raise ThrottledError(max(waits))
 
-    def failed(self, name_key: str, address: str | None) -> None:
-        now = self.clock()
+    def _count(self, name_key: str, address: str | None, now: float) -> None:
         if len(self._failures) >= MAX_KEYS:
             self._forget(now)
-        keys = [("name", name_key)] + ([("address", address)] if address is not None else [])
-        for key in keys:
+        for key in _keys(name_key, address):
             self._failures.setdefault(key, deque()).append(now)
-
-    def succeeded(self, name_key: str) -> None:
-        """A right password clears its name's failures (not its address's: one address may try
-        many names)."""
-        self._failures.pop(("name", name_key), None)
 
     def _wait(self, key: tuple[str, str], limit: int, now: float) -> float:
         """Seconds until ``key`` may try again (0: now)."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from gammon.accounts import Accounts, SignInError, ThrottledError
+from gammon.accounts import Accounts, SignInError, SignInThrottle, ThrottledError
 from gammon.accounts.passwords import Passwords
 from gammon.store import Store
 from gammon.store.models import AccountRow, AccountSessionRow
@@ -115,6 +115,58 @@ def test_sign_ins_are_throttled_per_address(accounts: Accounts) -> None:
     with pytest.raises(ThrottledError):
         accounts.sign_in("Alice", PASSWORD, "10.0.0.1")
     accounts.sign_in("Alice", PASSWORD, "10.0.0.2")
+
+
+class Counted(Passwords):
+    """Passwords that count the ones checked."""
+
+    def __init__(self) -> None:
+        super().__init__(CHEAP)
+        self.tried = 0
+
+    def verify(self, stored_hash: str, password: str) -> bool:
+        self.tried += 1
+        return super().verify(stored_hash, password)
+
+
+def test_sign_ins_made_at_once_count_against_the_limit_together(store: Store, clock: Clock) -> None:
+    """Eleven guesses at alice's password are under way at once: with a limit of 5 per name, five
+    are tried and the rest refused. (Each checked the throttle before any had failed, so all
+    eleven were tried: 30 sign-ins sent at once from threads all had their password checked.)"""
+    passwords = Counted()
+    accounts = Accounts(
+        store,
+        passwords=passwords,
+        clock=clock,
+        throttle=SignInThrottle(per_name=5, per_address=20, window=900.0, clock=clock.monotonic),
+    )
+    accounts.sign_up("alice", PASSWORD)
+    outcomes: list[str] = []
+    verify = passwords.verify
+    guesses = iter(range(10))
+
+    def another_comes_in(stored_hash: str, password: str) -> bool:
+        # before this guess is checked, the next one comes in (on a server, in a thread of its own)
+        i = next(guesses, None)
+        if i is not None:
+            try:
+                accounts.sign_in("alice", f"guess {i}", f"10.0.0.{i}")
+            except (SignInError, ThrottledError) as e:
+                outcomes.append(type(e).__name__)
+        return verify(stored_hash, password)
+
+    passwords.verify = another_comes_in  # type: ignore[method-assign]
+    with pytest.raises(SignInError):
+        accounts.sign_in("alice", "first guess", "10.0.0.99")
+    assert passwords.tried == 5
+    assert outcomes == ["ThrottledError"] + ["SignInError"] * 4
+
+
+def test_a_right_password_is_no_failure_of_its_address(accounts: Accounts) -> None:
+    accounts.sign_up("Alice", PASSWORD)
+    for _ in range(25):
+        accounts.sign_in("Alice", PASSWORD, "10.0.0.1")
+    accounts.sign_in("Alice", PASSWORD, "10.0.0.1")
 
 
 def test_markup_and_sql_are_plain_data(accounts: Accounts) -> None:

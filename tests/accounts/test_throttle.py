@@ -51,3 +51,16 @@ def test_a_success_clears_its_names_failures_not_its_addresses() -> None:
     throttle.failed("bob", "a1")
     with pytest.raises(ThrottledError, match="try again in 60 s"):
         throttle.check("carol", "a1")
+
+
+def test_an_attempt_counts_from_its_start_until_forgiven() -> None:
+    throttle = SignInThrottle(per_name=2, per_address=2, window=60.0, clock=Seconds())
+    first = throttle.attempt("alice", "a1")
+    throttle.attempt("alice", "a2")  # while the first is checked: both count
+    with pytest.raises(ThrottledError):
+        throttle.attempt("alice", "a3")
+    throttle.forgive(first)  # the first was right: neither alice nor a1 counts it
+    throttle.attempt("alice", "a1")
+    throttle.attempt("bob", "a1")
+    with pytest.raises(ThrottledError):
+        throttle.attempt("carol", "a1")

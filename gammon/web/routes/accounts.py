@@ -225,13 +225,17 @@ async def _password_checked(
 ) -> None:
     """Do ``work(*args)``, which checks the account's password: a wrong one counts against the
     sign-in throttle (a stolen session cannot be used to try passwords)."""
-    throttle, key, where = members.accounts.throttle, name_key(account.name), address(request.scope)
-    throttle.check(key, where)
+    throttle = members.accounts.throttle
+    # counted from the start, so that requests made at once count together
+    attempt = throttle.attempt(name_key(account.name), address(request.scope))
     try:
         await asyncio.to_thread(work, *args)
     except SignInError:
-        throttle.failed(key, where)
         raise
+    except BaseException:  # no password was found wrong (a new one too short, ...)
+        throttle.forgive(attempt)
+        raise
+    throttle.forgive(attempt)
 
 
 @router.get("/api/account/export", responses=ERRORS)
