@@ -29,7 +29,10 @@ def upset_probability(rating_a: float, rating_b: float, match_length: int) -> fl
     ratings are equal)."""
     _check_length(match_length)
     difference = abs(rating_a - rating_b)
-    return 1.0 / (math.pow(10.0, difference * math.sqrt(match_length) / 2000.0) + 1.0)
+    # 1 / (10^x + 1) written as 10^-x / (1 + 10^-x): the same, but 10^x overflows (OverflowError)
+    # once x passes 308, where the chance is only too small for a float.
+    tiny = math.pow(10.0, -difference * math.sqrt(match_length) / 2000.0)
+    return tiny / (1.0 + tiny)
 
 
 def win_probability(rating: float, opponent_rating: float, match_length: int) -> float:

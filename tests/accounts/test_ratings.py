@@ -85,3 +85,17 @@ def test_only_matches_to_a_length_are_rated(length: object) -> None:
         upset_probability(1500, 1500, length)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="experience"):
         experience_factor(-1)
+
+
+def test_a_far_favourite_over_a_long_match_is_no_overflow() -> None:
+    """10^(D*sqrt(n)/2000) passes a float's range when D*sqrt(n) passes 616,000 (a 10,000-point
+    gap over a 3,844-point match): the underdog's chance is about 0 then, not an OverflowError."""
+    assert 0 <= upset_probability(11_500, 1_500, 3_844) < 1e-300
+    assert upset_probability(1_501_500, 1_500, 1) == 0.0
+    change = rating_change(11_500, 1_500, 3_844)
+    assert (change.winner_change, change.loser_change) == (pytest.approx(0.0), pytest.approx(0.0))
+    assert rating_change(1_500, 11_500, 3_844).winner_change == pytest.approx(4 * 62)
+    assert win_probability(1_500, 11_500, 3_844) < 1e-300
+    assert upset_probability(1850, 1750, 7) == pytest.approx(
+        1 / (10 ** (100 * math.sqrt(7) / 2000) + 1), rel=1e-15
+    )
