@@ -185,7 +185,9 @@ class Hub:
             if not self.sockets.get(key) and not old.lock.locked():
                 del self.live[key]
 
-    async def create(self, req: CreateMatchRequest) -> tuple[LiveMatch, list[str]]:
+    async def create(self, req: CreateMatchRequest, maker: int = 0) -> tuple[LiveMatch, list[str]]:
+        """A new match; ``maker``: the online seat of the player who made it, at the table now (the
+        other seat counts as never seen until it comes, and no game can be claimed against it)."""
         rules = Rules(
             match_length=req.match_length,
             crawford=req.crawford,
@@ -208,7 +210,7 @@ class Hub:
         async with live.lock:
             await self._computer(live)
         if req.mode == "online":
-            self.presence.seen(live.id, 0)
+            self.presence.seen(live.id, maker)
         return live, tokens
 
     async def act(

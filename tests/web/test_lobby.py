@@ -18,7 +18,7 @@ from gammon.store import Store
 from gammon.store.models import LobbyInvitationRow, MatchRow
 from gammon.web import create_app
 from gammon.web.settings import ServerSettings
-from tests.web.conftest import auth, seeded_dice
+from tests.web.conftest import Clock, auth, seeded_dice
 from tests.web.test_accounts_web import PASSWORD, api_token, bearer, csrf, settings, sign_up
 
 
@@ -283,3 +283,37 @@ def test_deleting_an_account_takes_its_invitations(web: TestClient) -> None:
     r = web.post("/api/account/delete", json={"password": PASSWORD}, headers=alice)
     assert r.status_code == 200, r.text
     assert lobby(web)["invitations"] == [] and lobby(web, bob)["invitations"] == []
+
+
+def test_no_game_is_claimed_against_a_poster_who_never_came(store: Store) -> None:  # noqa: F811
+    away_after = 300.0
+    clock = Clock()
+    options = ServerSettings(rate=1000, burst=1000, accounts=settings(), away_after=away_after)
+    for seed in range(3, 30):  # dice whose opening roll has the poster (seat 0) to play first
+        with TestClient(create_app(store, seeded_dice(seed), settings=options, clock=clock)) as web:
+            alice, bob = players(web, f"alice{seed}", f"bob{seed}")
+            invitation = post(web, alice, match_length=1, rated=True)
+            r = web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob)
+            assert r.status_code == 200, r.text
+            mine = r.json()
+            url = f"/api/matches/{mine['match_id']}"
+            view = web.get(url, headers=auth(mine["token"])).json()
+            if view["turn"] != 0:
+                continue
+            # alice has not even taken her seat's link: she never came, as an invited friend who has
+            # not opened the game yet
+            assert view["opponent_joined"] is False and view["claim_in"] is None
+            clock.now += away_after + 1
+            view = web.get(url, headers=auth(mine["token"])).json()
+            assert "claim" not in view["actions"] and view["claim_in"] is None
+            r = web.post(f"{url}/actions", headers=auth(mine["token"]), json={"action": "claim"})
+            assert r.status_code == 409 and "cannot claim" in r.json()["error"]
+            # once she came and left while she has to act, bob may claim the game
+            theirs = web.post(f"/api/lobby/invitations/{invitation}/seat", headers=alice).json()
+            assert web.get(url, headers=auth(theirs["token"])).json()["opponent_joined"] is True
+            clock.now += away_after + 1
+            r = web.post(f"{url}/actions", headers=auth(mine["token"]), json={"action": "claim"})
+            assert r.status_code == 200, r.text
+            assert r.json()["result"]["winner"] == 1 and r.json()["match_over"]
+            return
+    raise AssertionError("no seed had the poster play first")

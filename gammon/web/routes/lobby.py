@@ -148,7 +148,9 @@ async def start_match(hub: Hub, members: Members, lobby: Lobby, claimed: Claimed
     req = CreateMatchRequest.model_validate(
         {"mode": "online", **terms, "name": claimed.poster, "opponent_name": claimed.acceptor}
     )
-    live, tokens = await hub.create(req)
+    # The acceptor makes the match and is at the table; the poster has not come yet (its browser
+    # takes the seat later, or never), so no game may be claimed against it before it comes.
+    live, tokens = await hub.create(req, maker=1)
     await asyncio.to_thread(lobby.invitations.started, claimed, live.id, tokens[0])
     live.accounts = await asyncio.to_thread(members.seat_accounts, live.id)
     return live.id, tokens
