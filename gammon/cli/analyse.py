@@ -85,7 +85,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         print(f"gammon analyse: {why}", file=sys.stderr)
         return 2
     try:
-        match, names = _read_match(args.file, data, args.partial)
+        match, names, info = _read_match(args.file, data, args.partial)
         engine = Engine(plies=DEFAULT_PLIES if args.plies is None else args.plies)
         with Progress(
             TextColumn(tr("analysing")),
@@ -106,7 +106,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     except (GammonError, ValueError) as e:
         print(f"gammon analyse: {shown_path(args.file)}: {e}", file=sys.stderr)
         return 2
-    written = _write_files(args, match, analysis)
+    written = _write_files(args, match, analysis, info)
     if args.json:
         from gammon.analysis.serialize import analysis_to_dict
 
@@ -117,15 +117,20 @@ def run_analyse(args: argparse.Namespace) -> int:
     return 0 if written else 2
 
 
-def _write_files(args: argparse.Namespace, match: Match, analysis: MatchAnalysis) -> bool:
+def _write_files(
+    args: argparse.Namespace, match: Match, analysis: MatchAnalysis, info: dict[str, str]
+) -> bool:
     """Write the ``--sgf`` and ``--html`` files asked for, saying what was written and what could
     not be; False if one could not. The report is printed either way: the analysis, which may have
     taken long, is not lost for a file that cannot be written."""
 
     def sgf(path: str) -> None:
         from gammon.analysis.sgf_annotations import write_analysed_sgf
+        from gammon.formats.convert import _SGF_INFO
 
-        write_analysed_sgf(match, analysis, path)
+        # the file's event, date, place... go with the match, as gammon convert writes them
+        sgf_info = {key: info[name] for key, name in _SGF_INFO.items() if name in info}
+        write_analysed_sgf(match, analysis, path, info=sgf_info)
 
     def html(path: str) -> None:
         from gammon.analysis.report_html import write_html
@@ -150,11 +155,12 @@ def _write_files(args: argparse.Namespace, match: Match, analysis: MatchAnalysis
     return ok
 
 
-def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str, str]]:
-    """The match in a file and its players' names, in the format its extension names (``.mat``
-    for any other: the sites export it as ``.txt`` too); its warnings are printed, and with
-    ``partial`` the problems of a damaged ``.mat`` file, each quoting its line, whose games before
-    the first bad one are kept (without, the first problem refuses the file: the caller prints it)."""
+def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str, str], dict[str, str]]:
+    """The match in a file, its players' names and its information (event, date...), in the
+    format its extension names (``.mat`` for any other: the sites export it as ``.txt`` too); its
+    warnings are printed, and with ``partial`` the problems of a damaged ``.mat`` file, each
+    quoting its line, whose games before the first bad one are kept (without, the first problem
+    refuses the file: the caller prints it)."""
     transcript = read_match(data, reading_format(path), partial=partial)
     for warning in transcript.warnings:
         print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
@@ -164,7 +170,7 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
         if transcript.problems:
             raise ValueError(tr("nothing could be analysed: the first game has errors"))
         raise ValueError(tr("nothing to analyse: the file holds no game"))
-    return transcript.match, transcript.names
+    return transcript.match, transcript.names, transcript.info
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:

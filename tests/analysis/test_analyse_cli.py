@@ -1,4 +1,4 @@
-"""`gammon analyse` through its console entry point: what it refuses before analysing."""
+"""`gammon analyse` through its console entry point: what it refuses before analysing, what it writes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+from gammon import Rules
 from gammon.formats import write_mat
+from gammon.formats.convert import read_match, reading_format
+from gammon.formats.sgf import write_sgf
 from tests.analysis.games import forced_game
 
 
@@ -25,3 +28,15 @@ def test_a_negative_seed_is_refused_before_the_analysis(tmp_path: Path) -> None:
     assert out.stdout == ""  # no analysis was run nor printed
     ok = _gammon("analyse", str(path), "--plies", "0", "--seed", "7", "--json")
     assert ok.returncode == 0, ok.stderr
+
+
+def test_the_analysed_sgf_keeps_the_match_information_of_the_file(tmp_path: Path) -> None:
+    source = tmp_path / "m.sgf"
+    write_sgf([forced_game(Rules(match_length=5))], ("Ann", "Bo"), source,
+              {"EV": "Open <final>", "DT": "2024-05-01", "PC": "Paris", "RO": "3"})
+    out = tmp_path / "analysed.sgf"
+    done = _gammon("analyse", str(source), "--plies", "0", "--sgf", str(out))
+    assert done.returncode == 0, done.stderr
+    written = read_match(out.read_bytes(), reading_format(str(out)))
+    assert written.info == {"event": "Open <final>", "date": "2024-05-01", "place": "Paris", "round": "3"}
+    assert written.names == ("Ann", "Bo")
