@@ -17,6 +17,11 @@ from field 24 to field 1 (home 0, bar 25). A double on offer ("was doubled" not 
 Backgammon sends it, the player on roll's: the opponent must answer it. Neither side may double
 and no double on offer also reads as a double on offer (GNU Backgammon does so).
 
+The two scores are the exception to "yours first": GNU Backgammon writes and reads them, unlike
+FIBS, the other way round while no double is on offer, the first being the score of the player
+whose colour is not ``colour`` (its external player 0 on roll gets ``turn`` -1, colour 1 and its
+own score first). With a double on offer the first is the score of the player of ``colour``.
+
 The line becomes a :class:`~gammon.situation.Situation`, seen by the player on roll, and back.
 """
 
@@ -92,7 +97,9 @@ class FibsBoard:
         else:
             board = [-abs(fields[25])] + fields[24:0:-1] + [abs(fields[0])]
         length = 0 if n[_LENGTH] == MONEY_LENGTH else n[_LENGTH]
-        scores = (n[_SCORE], n[_OPP_SCORE]) if mine else (n[_OPP_SCORE], n[_SCORE])
+        offered = self.double_offered
+        # the scores the way GNU Backgammon has them: "yours" first only while a double is on offer
+        scores = (n[_SCORE], n[_OPP_SCORE]) if mine == offered else (n[_OPP_SCORE], n[_SCORE])
         may = (n[_MAY_DOUBLE], n[_OPP_MAY_DOUBLE]) if mine else (n[_OPP_MAY_DOUBLE], n[_MAY_DOUBLE])
         owner = (
             CubeOwner.CENTRED
@@ -102,7 +109,6 @@ class FibsBoard:
             else CubeOwner.OPPONENT
         )
         crawford = bool(length) and length - 1 in scores and not (n[_POST_CRAWFORD] or n[_NOT_CRAWFORD])
-        offered = self.double_offered
         try:
             return Situation(
                 Position(board),
@@ -146,16 +152,19 @@ def fibs_name(name: str) -> str:
 
 def fibs_board(situation: Situation, player: str = "gammon", opponent: str = "opponent") -> FibsBoard:
     """The line of ``situation``, "you" (``player``) being its player on roll, as GNU Backgammon
-    writes it: colour 1, direction -1, the board fields gammon's board slots."""
+    reads it: colour 1, direction -1, the board fields gammon's board slots, the scores in GNU
+    Backgammon's order (see above)."""
     s = situation
     position = s.position
     dice = s.dice or (0, 0)
     off, bar = position.off, position.bar
     match = s.match
+    # the opponent's score first unless a double is on offer, as GNU Backgammon reads a line
+    first, second = s.score if s.double_offered else s.score[::-1]
     numbers = (
         s.match_length,
-        s.score[0],
-        s.score[1],
+        first,
+        second,
         *position.board,
         1,
         *dice,

@@ -106,3 +106,34 @@ def test_round_trip(s: Situation) -> None:
 def test_bad_lines(text: str, words: str) -> None:
     with pytest.raises(InvalidNotationError, match=words):
         parse_fibs_board(text).situation()
+
+
+# Lines GNU Backgammon 1.07 sent its external player (player 0) in a 5-point match it recorded as
+# player 0 on 0 points, player 1 on 4, then a Crawford game; and, earlier, player 1 (on 2 points)
+# doubling player 0 (on 0).
+GNUBG_CRAWFORD = (
+    "board:gnubg:root:5:0:4:0:-2:0:0:0:0:5:0:4:0:0:0:-5:4:0:0:0:-3:0:-5:0:1:0:0:1:0:-1:6:3:6:3:1:"
+    "1:1:0:1:-1:0:25:0:0:0:0:0:0:0:0"
+)
+GNUBG_TAKE = (
+    "board:root:gnubg:5:2:0:0:1:0:0:1:3:4:0:2:1:-2:0:-2:3:0:-1:0:-2:0:-2:-4:-1:-1:0:0:0:1:0:0:0:0:"
+    "1:1:1:1:1:-1:0:25:0:0:0:0:0:0:0:1"
+)
+
+
+def test_scores_as_gnubg_writes_them() -> None:
+    # no double on offer: the first score is that of the player not of `colour`, here the one on
+    # roll (turn -1, colour 1)
+    s = parse_fibs_board(GNUBG_CRAWFORD).situation()
+    assert s.dice == (6, 3) and s.score == (0, 4) and s.crawford_game
+    # a double on offer: the first score is the doubler's (turn 1, colour 1)
+    s = parse_fibs_board(GNUBG_TAKE).situation()
+    assert s.double_offered and s.score == (2, 0)
+
+
+def test_scores_as_gnubg_reads_them() -> None:
+    rules = Rules(match_length=5)
+    s = Situation(Position.initial(), dice=(6, 3), score=(0, 3), rules=rules)
+    assert fibs_board(s).numbers[1:3] == (3, 0)  # turn and colour 1: the opponent's score first
+    s = Situation(Position.initial(), double_offered=True, score=(2, 0), rules=rules)
+    assert fibs_board(s).numbers[1:3] == (2, 0)

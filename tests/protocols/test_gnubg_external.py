@@ -21,9 +21,10 @@ from gammon.game import ActionKind, Double
 from gammon.match import Match, NewGame
 from gammon.position import Position
 from gammon.protocols.external import ExternalServer, answer
-from gammon.protocols.fibs_board import parse_fibs_board
+from gammon.protocols.fibs_board import FibsBoard, fibs_board, parse_fibs_board
 from gammon.protocols.gnubg_external import GnubgError, GnubgExternalPlayer, gnubg_steps, parse_level
 from gammon.rules import Rules
+from gammon.situation import Situation
 from tests.helpers import GNUBG, needs_gnubg
 from tests.protocols.test_fibs_board import OPENING, TAKE
 
@@ -204,3 +205,47 @@ def test_play_level_seats_gnubg() -> None:
     me, computer = _seats(args, None)
     assert computer.name == "gnubg" and isinstance(computer.computer, GnubgExternalPlayer)
     assert computer.computer.address == ("localhost", 5556) and me.computer is None
+
+
+def _connected(port: int) -> socket.socket:
+    """A connection to GNU Backgammon's ``external`` command, once it listens."""
+    for _ in range(300):
+        try:
+            return socket.create_connection(("localhost", port), timeout=60)
+        except ConnectionRefusedError:
+            threading.Event().wait(0.1)
+    raise AssertionError(f"GNU Backgammon does not listen on {port}")
+
+
+def _start(mover: int, opponent: int) -> Situation:
+    """The starting position before the roll, in a 7-point match at ``mover``-``opponent``."""
+    return Situation(Position.initial(), score=(mover, opponent), rules=Rules(match_length=7))
+
+
+@needs_gnubg
+def test_gnubg_reads_the_scores_as_gammon_does() -> None:
+    """GNU Backgammon's ``evaluation fibsboard`` gives the match winning chance of the player on roll
+    of a line: at the starting position it is over one half exactly when that player leads. Lines
+    gammon writes, and lines in each orientation gammon reads, mean the same score to both."""
+    written = [fibs_board(_start(a, b)) for a, b in ((6, 0), (0, 6), (5, 2), (2, 5))]
+    board = list(fibs_board(_start(0, 0)).numbers)
+    read = []
+    for turn, colour, direction in ((1, 1, -1), (-1, 1, -1), (1, -1, 1), (-1, -1, 1)):
+        for scores in ((6, 0), (0, 6)):
+            n = list(board)
+            n[1:3] = scores
+            # the player on roll's checkers carry the sign of turn and move the way of its direction
+            ahead = board[3:29] if direction * turn * colour == -1 else board[28:2:-1]
+            n[3:29] = [turn * v for v in ahead]
+            n[29], n[38], n[39] = turn, colour, direction
+            read.append(FibsBoard("a", "b", tuple(n)))
+    port = free_port()
+    with gnubg(f"external localhost:{port}\n"), _connected(port) as sock:
+        reader = sock.makefile("rb")
+        for line in written + read:
+            sock.sendall(f"evaluation fibsboard {line} plies 0\n".encode())
+            reply = reader.readline().decode()
+            mover_chance = float(reply.split()[-1])
+            s = line.situation()
+            assert s.position == Position.initial()
+            assert (mover_chance > 0.5) == (s.score[0] > s.score[1]), (str(line), reply, s.score)
