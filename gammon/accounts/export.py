@@ -10,7 +10,7 @@ import zipfile
 from sqlalchemy import select
 
 from gammon.accounts.clock import as_utc
-from gammon.accounts.games import NAMES_KEY, stored_rules
+from gammon.accounts.games import ANONYMOUS, NAMES_KEY, stored_rules
 from gammon.accounts.service import Accounts
 from gammon.formats.mat import format_mat
 from gammon.formats.sgf import format_sgf
@@ -18,7 +18,6 @@ from gammon.records import replay_match
 from gammon.store.models import AccountRow, MatchRow, SeatAccountRow
 
 GUEST = "Guest"
-ANONYMOUS = "Anonymous"  # a seat whose account was deleted
 
 
 def export_matches(accounts: Accounts, account_id: int) -> bytes:

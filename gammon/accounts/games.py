@@ -2,8 +2,8 @@
 
 A guest holds a seat by its token; claiming links the seat to an account (the seat token keeps
 working). Deleting an account takes its personal data (name, password hash, sessions, its own
-rating history, its invitations in the lobby); its matches stay, the seats it held without an
-account, so its opponents see an anonymous player.
+rating history, its invitations in the lobby, its name in its opponents' profiles); its matches
+stay, the seats it held without an account, so its opponents see an anonymous player.
 """
 
 from __future__ import annotations
@@ -24,12 +24,14 @@ from gammon.store.models import (
     AccountSessionRow,
     LobbyInvitationRow,
     MatchRow,
+    ProfileMatchRow,
     RatingChangeRow,
     SeatAccountRow,
 )
 from gammon.store.repository import hash_token
 
 NAMES_KEY = "names"  # the stored rules also hold the names the players gave when the match was made
+ANONYMOUS = "Anonymous"  # how a deleted account's seat is named
 RATED_KEY = "rated"  # and whether it was made to be rated (when two accounts hold its seats at its end)
 _RULES_FIELDS = frozenset(f.name for f in fields(Rules))
 
@@ -108,6 +110,17 @@ def erase_account(accounts: Accounts, account_id: int) -> None:
         ).all()
         for match, seat in held:
             _forget_name(match, seat)
+            # the opponent's analysis of the match named this account as it was then
+            s.execute(
+                update(ProfileMatchRow)
+                .where(
+                    ProfileMatchRow.source == "here",
+                    ProfileMatchRow.source_name == match.id,
+                    ProfileMatchRow.seat == 1 - seat,
+                    ProfileMatchRow.account_id != account_id,
+                )
+                .values(opponent_name=ANONYMOUS)
+            )
         s.execute(
             update(SeatAccountRow).where(SeatAccountRow.account_id == account_id).values(account_id=None)
         )

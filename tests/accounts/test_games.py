@@ -6,9 +6,11 @@ import pytest
 from sqlalchemy import select
 
 from gammon.accounts import Accounts, ClaimError, NotSignedInError, SignInError
-from gammon.accounts.games import ClaimedSeat, claim_seats, delete_account, seat_holders
+from gammon.accounts.games import ANONYMOUS, ClaimedSeat, claim_seats, delete_account, seat_holders
 from gammon.accounts.rated import rate_match, rating_history
-from gammon.store.models import AccountRow, AccountSessionRow, RatingChangeRow
+from gammon.profile import AnalysisQueue
+from gammon.profile.summary import profile_summary
+from gammon.store.models import AccountRow, AccountSessionRow, ProfileMatchRow, RatingChangeRow
 from tests.accounts.conftest import finish_match, new_match
 
 
@@ -77,3 +79,26 @@ def test_deleting_an_account_takes_its_personal_data_and_keeps_its_games(account
     assert accounts.store.load_match("m2").rules["names"] == [None, "Bob"]
     # the name is free again
     accounts.sign_up("alice", "password2")
+
+
+def test_a_deleted_accounts_name_leaves_its_opponents_profiles(accounts: Accounts) -> None:
+    """bob's name went with his account from the match's names and seats, but alice's analysis of
+    their match still named him: her profile's matches and opponents showed 'bob' afterwards."""
+    alice, bob = _signed_in(accounts, "alice"), _signed_in(accounts, "bob")
+    seats = new_match(accounts.store, "m1", length=3, names=["alice", "bob"])
+    claim_seats(accounts, alice, [seats[0]])
+    claim_seats(accounts, bob, [seats[1]])
+    finish_match(accounts.store, "m1", 0, 3)
+    queue = AnalysisQueue(accounts.store)
+    alice_id, bob_id = accounts.signed_in(alice).id, accounts.signed_in(bob).id
+    queue.add_match("m1", alice_id, 0, plies=0)
+    queue.add_match("m1", bob_id, 1, plies=0)
+    assert [o.status for o in queue.work_all()] == ["done", "done"]
+    assert [o.name for o in profile_summary(accounts.store, alice_id).opponents] == ["bob"]
+    delete_account(accounts, bob, "password1")
+    summary = profile_summary(accounts.store, alice_id)
+    assert [m.opponent for m in summary.matches] == [ANONYMOUS]
+    assert [o.name for o in summary.opponents] == [ANONYMOUS]
+    with accounts.sessions() as s:
+        rows = s.execute(select(ProfileMatchRow.account_id, ProfileMatchRow.player_name)).all()
+    assert rows == [(alice_id, "alice")]  # bob's own analysis went with him
