@@ -19,12 +19,13 @@ from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts.clock import Clock, as_utc, utc_now
 from gammon.analysis.marks import DOUBTFUL
-from gammon.errors import InvalidNotationError
+from gammon.errors import InvalidNotationError, StaleActionError
 from gammon.i18n import tr
 from gammon.position import Position
 from gammon.profile.summary import MarkedDecision, marked_decision
 from gammon.store import Store
 from gammon.store.models import DrillCardRow, DrillReviewRow, ProfileDecisionRow, ProfileMatchRow
+from gammon.store.repository import lock_for_writing
 
 BEST = 0.001  # EMG: an answer this close to the best is the best (equities are rounded in files)
 
@@ -164,7 +165,8 @@ class Drills:
         """Grade ``answer`` to the card (of the account ``account_id`` only, where given: else
         ValueError, as for no card) and reschedule it. A GammonError (nothing stored) for an
         answer that is not a legal play (InvalidNotationError, IllegalMoveError, AmbiguousMoveError)
-        or not a cube action of the kind asked for (InvalidNotationError)."""
+        or not a cube action of the kind asked for (InvalidNotationError); StaleActionError for a
+        card not due now (answered already: a second answer sent at once is not a second review)."""
         card = self.card(card_id, account_id)
         understood, error, best = grade_answer(card, answer)
         right = error is not None and error <= DOUBTFUL
@@ -173,8 +175,17 @@ class Drills:
         )
         now = self.clock()
         with self.sessions.begin() as s:
-            row = s.get(DrillCardRow, card_id)
-            assert row is not None  # self.card found it
+            lock_for_writing(s)  # two answers at once: the second reads the first one's schedule
+            row = s.scalars(select(DrillCardRow).where(DrillCardRow.id == card_id).with_for_update()).first()
+            if row is None:
+                raise ValueError(f"no drill card {card_id}")
+            if as_utc(row.due) > now:
+                raise StaleActionError(
+                    tr(
+                        "this card is not due until {when}: it was answered already",
+                        when=f"{as_utc(row.due):%Y-%m-%d %H:%M} UTC",
+                    )
+                )
             scheduled, _ = self.scheduler.review_card(Card.from_dict(row.scheduler_card), grade, now)  # type: ignore[arg-type]
             due = as_utc(scheduled.due)
             row.scheduler_card = dict(scheduled.to_dict())

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from fsrs import Rating, Scheduler
+from sqlalchemy import func, select
 
 from gammon.accounts import Accounts
-from gammon.errors import GammonError, InvalidNotationError
+from gammon.errors import GammonError, InvalidNotationError, StaleActionError
 from gammon.profile import AnalysisQueue
 from gammon.profile.drill import DrillCard, Drills, grade_answer
 from gammon.profile.summary import MarkedDecision
 from gammon.store import Store
+from gammon.store.models import DrillReviewRow
 from tests.profile.conftest import LASSE_1, Clock, add
 
 
@@ -114,3 +117,47 @@ def test_cube_answers_are_graded_by_the_stored_equities() -> None:
         grade_answer(taker, "double")
     with pytest.raises(InvalidNotationError, match="answer double or no double"):
         grade_answer(doubler, "24/18")
+
+
+def test_a_card_answered_twice_at_once_is_reviewed_once(deck: tuple[Drills, int], clock: Clock) -> None:
+    # a double click sends the answer twice: the second must not count as a second right answer
+    # (it moved a new card from ten minutes to two days) nor be graded on the first one's schedule
+    drills, me = deck
+    drills.sync(me)
+    card = _first(drills, me, "play")
+    first = drills.review(card.id, card.decision.best)
+    with pytest.raises(StaleActionError, match="not due until"):
+        drills.review(card.id, card.decision.best)
+    after = drills.card(card.id)
+    assert (after.reviews, after.correct, after.due) == (1, 1, first.due)
+    assert drills.progress(me).reviews == 1
+    clock.advance(first.due - clock() + timedelta(seconds=1))  # due again: answered as usual
+    assert drills.review(card.id, card.decision.best).right and drills.card(card.id).reviews == 2
+
+
+def test_answers_sent_at_the_same_moment_count_once(deck: tuple[Drills, int]) -> None:
+    drills, me = deck
+    drills.sync(me)
+    card = _first(drills, me, "play")
+    start = threading.Barrier(4)
+    outcomes: list[str] = []
+
+    def answer() -> None:
+        start.wait()
+        try:
+            drills.review(card.id, card.decision.best)
+            outcomes.append("graded")
+        except StaleActionError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=answer) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(outcomes) == ["graded", "refused", "refused", "refused"]
+    with drills.sessions() as s:
+        stored = s.scalar(
+            select(func.count()).select_from(DrillReviewRow).where(DrillReviewRow.card_id == card.id)
+        )
+    assert (drills.card(card.id).reviews, stored) == (1, 1)

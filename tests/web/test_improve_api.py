@@ -181,3 +181,20 @@ def test_the_new_pages_write_text_never_markup(client: TestClient) -> None:
     page = client.get("/drill")
     assert page.status_code == 200 and '<script type="module" src="/static/drill.js">' in page.text
     assert 'href="/drill"' in (static / "account.html").read_text()
+
+
+def test_an_answer_sent_twice_is_graded_once(web: TestClient) -> None:
+    _analysed(web)
+    card = web.get("/api/account/drill").json()["card"]
+    answer = (
+        "take"
+        if card["asks_for"] == "take"
+        else "double"
+        if card["asks_for"] == "double"
+        else card["plays"][0]
+    )
+    path = f"/api/account/drill/{card['id']}/review"
+    assert web.post(path, json={"answer": answer}, headers=csrf(web)).status_code == 200
+    again = web.post(path, json={"answer": answer}, headers=csrf(web))
+    assert again.status_code == 409 and "not due until" in again.json()["error"], again.text
+    assert web.get("/api/account/drill").json()["progress"]["reviews"] == 1
