@@ -193,8 +193,9 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
     console.print(Text(title, style="bold"))
     table = Table(show_header=True, header_style="bold")
     table.add_column("")
-    table.add_column(names[0], justify="right")
-    table.add_column(names[1], justify="right")
+    # the names as text: a str header is read as rich's markup ('[/b]' raised, '[red]' coloured)
+    table.add_column(Text(names[0]), justify="right")
+    table.add_column(Text(names[1]), justify="right")
     for title, rows in summary_sections(analysis.statistics(seed), bool(analysis.match_length)):
         table.add_row(Text(title, style="bold underline"), "", "")
         for row in rows:

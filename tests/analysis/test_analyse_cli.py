@@ -10,7 +10,7 @@ from gammon import Rules
 from gammon.formats import write_mat
 from gammon.formats.convert import read_match, reading_format
 from gammon.formats.sgf import write_sgf
-from tests.analysis.games import forced_game
+from tests.analysis.games import blunder_game, forced_game
 
 
 def _gammon(*args: str) -> subprocess.CompletedProcess:
@@ -40,3 +40,15 @@ def test_the_analysed_sgf_keeps_the_match_information_of_the_file(tmp_path: Path
     written = read_match(out.read_bytes(), reading_format(str(out)))
     assert written.info == {"event": "Open <final>", "date": "2024-05-01", "place": "Paris", "round": "3"}
     assert written.names == ("Ann", "Bo")
+
+
+def test_names_that_look_like_console_markup_are_printed_as_they_are(tmp_path: Path) -> None:
+    """The terminal report prints the names as text: '[/b]' is no closing tag of rich's markup
+    (it raised MarkupError after the analysis) and '[red]' no colour."""
+    path = tmp_path / "m.sgf"
+    write_sgf([blunder_game()], ("[/b]", "[red]Bob"), path)
+    out = _gammon("analyse", str(path), "--plies", "0", "--plain")
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "[/b]" in out.stdout and "[red]Bob" in out.stdout
+    header = next(line for line in out.stdout.splitlines() if "[red]Bob" in line and "vs" not in line)
+    assert "[/b]" in header  # the table's columns are named so too
