@@ -77,6 +77,15 @@ async def live_socket(
         await refuse_wrong(ws, exc)
         return
     account = await _seat_owner(ws, live, seat)
+    try:
+        # The match may have left memory while the session was looked up (another process stored
+        # an action, or idle matches were let go): a socket kept on the object let go would show
+        # the match as it was, act on it, and not hear of the other processes' actions. Nothing
+        # waits from here until the socket joins (then the match stays in memory).
+        live = await hub.get(match_id)
+    except GammonError as exc:
+        await refuse_wrong(ws, exc)
+        return
     async with socket_slot(ws, limits) as client:
         if client is not None:
             claim = SeatClaim(tab[:64], takeover, account)
