@@ -28,7 +28,7 @@ from gammon.store.models import (
     RatingChangeRow,
     SeatAccountRow,
 )
-from gammon.store.repository import hash_token
+from gammon.store.repository import hash_token, lock_for_writing
 
 NAMES_KEY = "names"  # the stored rules also hold the names the players gave when the match was made
 ANONYMOUS = "Anonymous"  # how a deleted account's seat is named
@@ -54,6 +54,7 @@ def claim_seats(accounts: Accounts, token: str, seat_tokens: Iterable[str]) -> l
     account = accounts.signed_in(token)
     claimed: list[ClaimedSeat] = []
     with accounts.sessions.begin() as s:
+        lock_for_writing(s)  # SQLite: two claims at once take turns (PostgreSQL: the match row)
         for seat_token in seat_tokens:
             seat = _claim(s, account.id, hash_token(seat_token) if isinstance(seat_token, str) else "")
             claimed.append(seat)
@@ -61,8 +62,12 @@ def claim_seats(accounts: Accounts, token: str, seat_tokens: Iterable[str]) -> l
 
 
 def _claim(s: Session, account_id: int, seat_hash: str) -> ClaimedSeat:
+    # The match's row locked (PostgreSQL): a claim of its other seat, or of the same one, made at
+    # once waits for this one and then sees its holder.
     row = s.scalar(
-        select(MatchRow).where(or_(MatchRow.seat0_hash == seat_hash, MatchRow.seat1_hash == seat_hash))
+        select(MatchRow)
+        .where(or_(MatchRow.seat0_hash == seat_hash, MatchRow.seat1_hash == seat_hash))
+        .with_for_update()
     )
     if row is None:
         raise ClaimError(tr("no match has this seat token"))

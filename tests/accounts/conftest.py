@@ -3,11 +3,13 @@ cheap Argon2id hasher, and clocks the tests move by hand."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 from argon2 import PasswordHasher
+from sqlalchemy import event
 
 from gammon.accounts import Accounts, SignInThrottle
 from gammon.accounts.passwords import Passwords
@@ -107,3 +109,37 @@ def finish_match(db: Store, match_id: str, winner: int, length: int = 5) -> None
             summary=MatchSummary("over", game.position_for(0).id, match.score),
         ),
     )
+
+
+def at_once(db: Store, read: Callable[[str], bool], *calls: Callable[[], object]) -> list[object]:
+    """Run ``calls`` in threads of their own, as two requests at once would: each, once it has
+    executed a statement that ``read`` picks, waits until the others have executed one too (or a
+    second has passed: one that cannot read while another is under way goes on alone). What each
+    returned, or the exception it raised."""
+    together = threading.Barrier(len(calls))
+
+    def wait_for_the_others(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        if read(statement):
+            try:
+                together.wait(timeout=1)
+            except threading.BrokenBarrierError:
+                pass
+
+    results: list[object] = [None] * len(calls)
+
+    def run(i: int) -> None:
+        try:
+            results[i] = calls[i]()
+        except Exception as e:  # the caller looks at it
+            results[i] = e
+
+    event.listen(db.engine, "after_cursor_execute", wait_for_the_others)
+    try:
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(len(calls))]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        event.remove(db.engine, "after_cursor_execute", wait_for_the_others)
+    return results

@@ -11,7 +11,7 @@ from gammon.accounts.rated import rate_match, rating_history
 from gammon.profile import AnalysisQueue
 from gammon.profile.summary import profile_summary
 from gammon.store.models import AccountRow, AccountSessionRow, ProfileMatchRow, RatingChangeRow
-from tests.accounts.conftest import finish_match, new_match
+from tests.accounts.conftest import at_once, finish_match, new_match
 
 
 def _signed_in(accounts: Accounts, name: str) -> str:
@@ -102,3 +102,40 @@ def test_a_deleted_accounts_name_leaves_its_opponents_profiles(accounts: Account
     with accounts.sessions() as s:
         rows = s.execute(select(ProfileMatchRow.account_id, ProfileMatchRow.player_name)).all()
     assert rows == [(alice_id, "alice")]  # bob's own analysis went with him
+
+
+def _seats_read(statement: str) -> bool:
+    return statement.lstrip().startswith("SELECT") and "FROM match_seat_accounts" in statement
+
+
+def test_two_accounts_claiming_one_seat_at_once(accounts: Accounts) -> None:
+    """One claim takes the seat, the other is refused as for a seat held. (Both saw the seat free,
+    and the second's insert failed the table's key: an IntegrityError, a 500 on the web.)"""
+    alice, bob = _signed_in(accounts, "alice"), _signed_in(accounts, "bob")
+    seats = new_match(accounts.store, "m1")
+    results = at_once(
+        accounts.store,
+        _seats_read,
+        lambda: claim_seats(accounts, alice, [seats[0]]),
+        lambda: claim_seats(accounts, bob, [seats[0]]),
+    )
+    claimed = [r for r in results if isinstance(r, list)]
+    refused = [r for r in results if isinstance(r, ClaimError)]
+    assert (claimed, len(refused)) == ([[ClaimedSeat("m1", 0)]], 1), results
+    assert "belongs to another player" in str(refused[0])
+    assert len(set(seat_holders(accounts, "m1").values())) == 1
+
+
+def test_one_account_claiming_both_seats_at_once(accounts: Accounts) -> None:
+    """Claimed in two requests at once, the two seats of one match are still not one account's:
+    the second is refused. (Each claim saw the other seat free, and alice held both.)"""
+    alice = _signed_in(accounts, "alice")
+    seats = new_match(accounts.store, "m1")
+    results = at_once(
+        accounts.store,
+        _seats_read,
+        lambda: claim_seats(accounts, alice, [seats[0]]),
+        lambda: claim_seats(accounts, alice, [seats[1]]),
+    )
+    assert len([r for r in results if isinstance(r, ClaimError)]) == 1, results
+    assert len(seat_holders(accounts, "m1")) == 1

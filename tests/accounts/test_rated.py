@@ -3,17 +3,15 @@ each; the leaderboard."""
 
 from __future__ import annotations
 
-import threading
 from datetime import timedelta
 
 import pytest
-from sqlalchemy import event
 
 from gammon.accounts import Accounts, RatingError
 from gammon.accounts.games import claim_seats
-from gammon.accounts.rated import leaderboard, rate_match, rating_history
+from gammon.accounts.rated import RatedMatch, leaderboard, rate_match, rating_history
 from gammon.ratings import rating_change
-from tests.accounts.conftest import Clock, finish_match, new_match
+from tests.accounts.conftest import Clock, at_once, finish_match, new_match
 
 
 def _players(accounts: Accounts, *names: str) -> list[str]:
@@ -114,33 +112,13 @@ def test_two_matches_of_one_player_rated_at_once_both_count(accounts: Accounts) 
     alice, bob, carol = _players(accounts, "alice", "bob", "carol")
     _match(accounts, "m1", alice, bob, winner=0)
     _match(accounts, "m2", alice, carol, winner=0)
-    both_read = threading.Barrier(2)
-
-    def read_together(conn: object, cursor: object, statement: str, *rest: object) -> None:
-        # each rating waits, once it has read the two accounts, until the other has read them
-        # too; a rating that cannot read them while the other is under way is let on alone
-        if statement.lstrip().startswith("SELECT accounts.") and "IN (" in statement:
-            try:
-                both_read.wait(timeout=1)
-            except threading.BrokenBarrierError:
-                pass
-
-    event.listen(accounts.store.engine, "after_cursor_execute", read_together)
-    errors: list[BaseException] = []
-
-    def rate(match_id: str) -> None:
-        try:
-            rate_match(accounts, match_id)
-        except BaseException as e:  # reported below
-            errors.append(e)
-
-    threads = [threading.Thread(target=rate, args=(m,)) for m in ("m1", "m2")]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    event.remove(accounts.store.engine, "after_cursor_execute", read_together)
-    assert errors == []
+    results = at_once(
+        accounts.store,
+        lambda statement: statement.lstrip().startswith("SELECT accounts.") and "IN (" in statement,
+        lambda: rate_match(accounts, "m1"),
+        lambda: rate_match(accounts, "m2"),
+    )
+    assert [type(r) for r in results] == [RatedMatch, RatedMatch]
     first = rating_change(1500, 1500, 5, 0, 0)
     second = rating_change(1500 + first.winner_change, 1500, 5, 5, 0)
     a = accounts.signed_in(alice)
