@@ -78,6 +78,10 @@ def run_analyse(args: argparse.Namespace) -> int:
     from gammon.engine.engine import Engine
 
     err = Console(stderr=True, highlight=False)
+    clash = _clashing_output(args)
+    if clash:
+        print(f"gammon analyse: {clash}", file=sys.stderr)
+        return 2
     try:
         data = Path(args.file).read_bytes()
     except OSError as e:
@@ -115,6 +119,30 @@ def run_analyse(args: argparse.Namespace) -> int:
         console = Console(no_color=args.plain or None, highlight=False)
         print_report(analysis, console, color=not args.plain and console.is_terminal, seed=args.seed)
     return 0 if written else 2
+
+
+def _same_file(a: str, b: str) -> bool:
+    """Whether paths ``a`` and ``b`` name one file (the same path, or links to one file)."""
+    if Path(a).resolve() == Path(b).resolve():
+        return True
+    try:
+        return Path(a).samefile(b)
+    except OSError:  # one of them does not exist (yet): not the same file
+        return False
+
+
+def _clashing_output(args: argparse.Namespace) -> str | None:
+    """Why the output files asked for cannot be written, said before the analysis: one of them
+    is the match file (the report would replace it), or both are one file. None when they can."""
+    outputs = [(option, path) for option, path in (("--sgf", args.sgf), ("--html", args.html)) if path]
+    for option, path in outputs:
+        if _same_file(path, args.file):
+            return tr("{option} {file} is the match file being analysed: it would be overwritten",
+                      option=option, file=quoted_path(path))
+    if len(outputs) == 2 and _same_file(outputs[0][1], outputs[1][1]):
+        return tr("--sgf and --html name the same file {file}: one would overwrite the other",
+                  file=quoted_path(outputs[0][1]))
+    return None
 
 
 def _write_files(

@@ -52,3 +52,24 @@ def test_names_that_look_like_console_markup_are_printed_as_they_are(tmp_path: P
     assert "[/b]" in out.stdout and "[red]Bob" in out.stdout
     header = next(line for line in out.stdout.splitlines() if "[red]Bob" in line and "vs" not in line)
     assert "[/b]" in header  # the table's columns are named so too
+
+
+def test_an_output_file_that_is_the_match_file_is_refused_before_the_analysis(tmp_path: Path) -> None:
+    """--html onto the match file replaced the match with the report; --sgf onto it, or both
+    outputs onto one file, lost one of them."""
+    path = tmp_path / "m.mat"
+    write_mat([forced_game()], names=("Ann", "Bo"), file=path)
+    original = path.read_bytes()
+    (tmp_path / "sub").mkdir()
+    for args in (["--html", str(path)], ["--sgf", str(tmp_path / "sub" / ".." / "m.mat")],
+                 ["--sgf", str(tmp_path / "r.x"), "--html", str(tmp_path / "r.x")]):
+        out = _gammon("analyse", str(path), "--plies", "0", *args)
+        assert out.returncode == 2, args
+        assert "overwrit" in out.stderr and repr(args[-1]) in out.stderr, out.stderr
+        assert out.stdout == ""  # refused before the analysis
+        assert path.read_bytes() == original
+        assert not (tmp_path / "r.x").exists()
+    ok = _gammon("analyse", str(path), "--plies", "0", "--html", str(tmp_path / "r.html"),
+                 "--sgf", str(tmp_path / "r.sgf"))
+    assert ok.returncode == 0, ok.stderr
+    assert (tmp_path / "r.html").exists() and (tmp_path / "r.sgf").exists()
