@@ -125,9 +125,14 @@ def profile_summary(
     for i, r in enumerate(rows):
         recent = rows[max(0, i + 1 - window) : i + 1]
         trend.append(PrPoint(as_utc(r.played_at), r.pr, _pr(recent)))
+    # one record per opponent, whatever the case and spaces of the name in each file (the files
+    # of one site and another spell it differently), shown as the latest match spells it
     opponents: dict[str, list[int]] = {}
+    shown: dict[str, str] = {}
     for r in rows:
-        record = opponents.setdefault(r.opponent_name, [0, 0, 0])
+        key = opponent_key(r.opponent_name)
+        shown[key] = r.opponent_name.strip() or r.opponent_name
+        record = opponents.setdefault(key, [0, 0, 0])
         record[0] += 1
         record[1] += r.result == "won"
         record[2] += r.result == "lost"
@@ -136,13 +141,19 @@ def profile_summary(
         pr=_pr(rows),
         pr_trend=tuple(trend),
         opponents=tuple(
-            OpponentRecord(name, *counts)
-            for name, counts in sorted(opponents.items(), key=lambda item: (-item[1][0], item[0].lower()))
+            OpponentRecord(shown[key], *counts)
+            for key, counts in sorted(opponents.items(), key=lambda item: (-item[1][0], item[0]))
         ),
         luck_total=sum(r.luck_total for r in rows),
         luck_rate=sum(r.luck_rate for r in rows) / len(rows) if rows else 0.0,
         worst=tuple(marked_decision(d) for d in worst_rows),
     )
+
+
+def opponent_key(name: str) -> str:
+    """An opponent's name as records are grouped: without regard to case and spaces around it (or
+    doubled inside it)."""
+    return " ".join(name.split()).casefold()
 
 
 def marked_decision(d: ProfileDecisionRow) -> MarkedDecision:

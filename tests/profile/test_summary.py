@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
+
+from sqlalchemy import update
+from sqlalchemy.orm import Session
 
 from gammon.accounts import Accounts
 from gammon.formats.matchid import parse_gnubg_id
 from gammon.formats.xgid import parse_xgid
 from gammon.profile import AnalysisQueue, profile_summary
 from gammon.store import Store
+from gammon.store.models import ProfileMatchRow
 from tests.profile.conftest import LASSE_1, LASSE_2, add
 
 
@@ -56,3 +61,21 @@ def test_matches_are_in_the_order_they_were_played(
     queue.work_all()
     dates = [m.played_at for m in profile_summary(store, me.id).matches]
     assert dates == sorted(dates) and all(d <= datetime.now(UTC) for d in dates)
+
+
+def test_an_opponent_is_one_record_whatever_the_case_and_spaces_of_the_name(
+    store: Store, accounts: Accounts, queue: AnalysisQueue, tmp_path: Path
+) -> None:
+    me = accounts.sign_up("lasse", "password1")
+    add(queue, me.id, LASSE_1, seat=0)  # against earl, won
+    shouted = tmp_path / "shouted.mat"  # the other match, its opponent renamed EARL
+    shouted.write_bytes(LASSE_2.read_bytes().replace(b"malibupips", b"EARL"))
+    add(queue, me.id, shouted, seat=0)
+    assert [o.status for o in queue.work_all()] == ["done"] * 2
+    summary = profile_summary(store, me.id)
+    [earl] = summary.opponents
+    assert (earl.played, earl.won, earl.lost) == (2, 1, 0)
+    assert earl.name == summary.matches[-1].opponent  # as the latest match spells it
+    with Session(store.engine) as s, s.begin():  # a name with spaces around it, as some files write it
+        s.execute(update(ProfileMatchRow).values(opponent_name=" Earl "))
+    assert [(o.name, o.played) for o in profile_summary(store, me.id).opponents] == [("Earl", 2)]
