@@ -24,6 +24,7 @@ from gammon.accounts.names import name_key
 from gammon.accounts.service import Accounts
 from gammon.i18n import tr
 from gammon.store.models import AccountRow, LobbyInvitationRow, LobbyProcessRow, SeatAccountRow
+from gammon.store.repository import lock_for_writing
 
 MAX_OPEN_PER_ACCOUNT = 3
 """Invitations one account may have open at once."""
@@ -127,7 +128,9 @@ class Invitations:
         its id. LobbyError: no such player, oneself, or past the limits."""
         now = self.accounts.clock()
         with self.sessions.begin() as s:
-            # The poster's row locked (PostgreSQL): two posts at once count each other's invitation.
+            # The poster's row locked (PostgreSQL), the database for writing (SQLite): two posts at
+            # once count each other's invitation.
+            lock_for_writing(s)
             poster = s.scalar(select(AccountRow).where(AccountRow.id == poster_id).with_for_update())
             if poster is None:
                 raise LobbyError(tr("no such account"))
@@ -236,6 +239,7 @@ class Invitations:
         """The poster's browser takes its seat of an accepted invitation, once: (match id, seat
         token); the invitation is gone then. LobbyError if there is none to take."""
         with self.sessions.begin() as s:
+            lock_for_writing(s)  # SQLite: a second take at once reads the row after this one's delete
             row = s.scalar(
                 select(LobbyInvitationRow)
                 .where(

@@ -1,0 +1,51 @@
+"""The lobby's records when requests come at once: each rule holds as for requests one by one."""
+
+from __future__ import annotations
+
+import pytest
+
+from gammon.accounts import Accounts
+from gammon.accounts.lobby import MAX_OPEN_PER_ACCOUNT, Claimed, Invitations, LobbyError, Terms
+from tests.accounts.conftest import at_once, new_match
+
+
+def _account(accounts: Accounts, name: str) -> int:
+    return accounts.sign_up(name, "password1").id
+
+
+def test_posts_at_once_stay_within_the_limit_of_open_invitations(accounts: Accounts) -> None:
+    """alice has two invitations open and posts two more at once: one is taken and one refused,
+    as one by one. (Each post counted two open before either had added its own: she had four.)"""
+    lobby = Invitations(accounts)
+    alice = _account(accounts, "alice")
+    for _ in range(MAX_OPEN_PER_ACCOUNT - 1):
+        lobby.post(alice, Terms())
+    results = at_once(
+        accounts.store,
+        lambda statement: "count(*)" in statement and "lobby_invitations.poster_id" in statement,
+        lambda: lobby.post(alice, Terms()),
+        lambda: lobby.post(alice, Terms()),
+    )
+    assert sorted(type(r).__name__ for r in results) == ["LobbyError", "str"], results
+    assert len(lobby.invitations()) == MAX_OPEN_PER_ACCOUNT
+
+
+def test_the_posters_seat_is_taken_once_also_by_two_requests_at_once(accounts: Accounts) -> None:
+    """Two of the poster's browsers take its seat at once: one has the seat token, the other is
+    refused. (Both read the accepted invitation before either deleted it: both had the token.)"""
+    lobby = Invitations(accounts)
+    alice, bob = _account(accounts, "alice"), _account(accounts, "bob")
+    invitation = lobby.post(alice, Terms(match_length=3))
+    claimed: Claimed = lobby.claim(invitation, bob)
+    new_match(accounts.store, "m1", length=3)
+    lobby.started(claimed, "m1", "the poster's seat token")
+    results = at_once(
+        accounts.store,
+        lambda statement: statement.lstrip().startswith("SELECT lobby_invitations."),
+        lambda: lobby.take_seat(invitation, alice),
+        lambda: lobby.take_seat(invitation, alice),
+    )
+    assert ("m1", "the poster's seat token") in results
+    assert len([r for r in results if isinstance(r, LobbyError)]) == 1, results
+    with pytest.raises(LobbyError):
+        lobby.take_seat(invitation, alice)
