@@ -32,6 +32,7 @@ from gammon.analysis.decisions import (
 )
 from gammon.analysis.equity import Stakes
 from gammon.analysis.marks import Skill
+from gammon.engine.cube.decision import CubeAction
 from gammon.engine.engine import Engine
 from gammon.errors import GammonError
 from gammon.formats.matchid import gnubg_id
@@ -144,10 +145,12 @@ class Tutor:
             Stakes.seen_in(situation, opponent=True),
         )
 
-    def _judge_double(self, situation: Situation, doubled: bool) -> CubeChoice:
-        # The player on roll may double (judge() checked), so the cube is available: the analysis
-        # judges this decision too (its "no cube" action is only for a cube that is not).
+    def _judge_double(self, situation: Situation, doubled: bool) -> CubeChoice | None:
+        # The player on roll may double (judge() checked); a roll is no decision where the engine
+        # finds the cube dead (a double cannot gain: the analysis records none), a double always is.
         decision = self.engine.cube_decision(situation)
+        if not doubled and decision.action is CubeAction.NO_CUBE:
+            return None
         return Analyser.double_choice(_moment(situation), decision, doubled, Stakes.seen_in(situation))
 
 

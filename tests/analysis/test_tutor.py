@@ -11,6 +11,7 @@ import pytest
 
 from gammon.analysis import CheckerPlay, CubeChoice, Skill, analyse
 from gammon.analysis.tutor import Tutor, TutorWarning
+from gammon.dice import ScriptedDice
 from gammon.engine.engine import Engine
 from gammon.formats import read_mat, to_match
 from gammon.game import ActionKind, Double, Game, Pass, PlayMade, Request, Roll, Take
@@ -161,3 +162,24 @@ def test_the_tutor_agrees_with_the_analysis_of_a_real_match() -> None:
             marked += m.skill is not Skill.NONE
     assert {"play", "no double", "double", "take", "pass"} <= kinds and marked > 0
     assert match.rules == Rules(match_length=7)
+
+
+def test_a_roll_with_a_dead_cube_is_not_judged_as_the_analysis_does_not_judge_it() -> None:
+    """3-0 in a 5-point match, player 0 owns the cube at 2: a double cannot gain it anything (the
+    cube is dead), so rolling is no decision for the analysis, nor for the tutor."""
+    game = Game(Rules(match_length=5), ScriptedDice([(3, 1), (2, 1), (6, 5), (4, 2)]), (3, 0))
+    game.roll()
+    game.play("8/5 6/5")
+    game.double()
+    game.take()
+    game.roll()
+    game.play(game.legal_plays()[0])
+    situation = game.situation()
+    assert situation.can_double and situation.cube_owner is CubeOwner.MOVER
+    assert tutor().judge(situation, Request(ActionKind.ROLL, 0)) is None
+    game.roll()
+    game.play(game.legal_plays()[0])
+    analysed = analyse([game], engine())
+    assert [d.action for d in analysed.games[0].cube_choices] == ["double", "take"]
+    # a double is still judged, as the analysis judges every double made
+    assert tutor().judge(situation, Request(ActionKind.DOUBLE, 0)) is not None
