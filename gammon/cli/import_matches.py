@@ -145,7 +145,7 @@ def run_import(args: argparse.Namespace) -> int:
         store.close()
     imported = [o for o in outcomes if o.status == "done"]
     duplicates = plan.duplicates + [o.name for o in outcomes if o.status == "duplicate"]
-    failed = plan.failed + [(o.name, o.why() or "failed") for o in outcomes if o.status == "failed"]
+    failed = plan.failed + [(o.name, o.why() or tr("failed")) for o in outcomes if o.status == "failed"]
     out.print(
         tr(
             "{name}: {imported} imported, {duplicates} duplicates, {failed} failed",

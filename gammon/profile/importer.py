@@ -11,7 +11,8 @@ from pathlib import Path
 from sqlalchemy.orm import sessionmaker
 
 from gammon.engine.rollout.parallel import ordered_map
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
+from gammon.i18n import tr
 from gammon.profile.queue import AnalysisQueue, Outcome, run_job
 from gammon.profile.record import existing
 from gammon.profile.source import MATCH_FILE_EXTENSIONS, fingerprint, read_match_file
@@ -63,8 +64,13 @@ def plan_import(
         seat = seat_of(read.names, player)
         if seat is None:
             both = all(n.strip().casefold() == player.strip().casefold() for n in read.names)
-            why = "both its players are named so" if both else "is neither of its players"
-            plan.failed.append((name, f"{player!r} {why} ({read.names[0]}, {read.names[1]})"))
+            quoted = {"player": cut(repr(player)), "first": cut(read.names[0]), "second": cut(read.names[1])}
+            why = (
+                tr("both players are named {player} ({first}, {second})", **quoted)
+                if both
+                else tr("{player} is neither of its players ({first}, {second})", **quoted)
+            )
+            plan.failed.append((name, why))
             continue
         plan.matched += 1
         mark = fingerprint(read.match)

@@ -99,3 +99,26 @@ def test_import_over_two_processes(url: str, folder: Path, capsys: pytest.Captur
     ]
     assert main(args) == 1
     assert "lasse: 2 imported, 0 duplicates, 3 failed" in capsys.readouterr().out
+
+
+def test_why_a_file_is_left_out_is_said_in_the_terminals_language(
+    url: str, folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _account(url, "charlie")
+    monkeypatch.setenv("LANGUAGE", "pl")
+    args = ["import", str(folder), "--player", "charlot1", "--account", "charlie", "--database-url", url]
+    assert main([*args, "--plies", "0", "--workers", "1"]) == 1
+    out = capsys.readouterr().out
+    assert "'charlot1' nie jest żadnym z graczy tego meczu (lasse, earl)" in out
+    assert "neither" not in out
+
+
+def test_a_long_player_name_is_quoted_cut_short(
+    url: str, folder: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _account(url, "charlie")
+    player = "charlot1" + "x" * 5000
+    args = ["import", str(folder), "--player", player, "--account", "charlie", "--database-url", url]
+    assert main([*args, "--plies", "0"]) == 2  # in no file
+    err = capsys.readouterr().err
+    assert "is neither of its players" in err and len(err) < 2000
