@@ -108,10 +108,14 @@ def erase_account(accounts: Accounts, account_id: int) -> None:
     """Delete the account ``account_id`` and its personal data, keeping its matches, in one
     transaction. (The foreign keys say the same; this does not rely on SQLite enforcing them.)"""
     with accounts.sessions.begin() as s:
+        # The matches' rows locked (PostgreSQL; SQLite: the database for writing): its opponent
+        # deleting their account at once rewrites the same stored names after this one does.
+        lock_for_writing(s)
         held = s.execute(
             select(MatchRow, SeatAccountRow.seat)
             .join(SeatAccountRow, SeatAccountRow.match_id == MatchRow.id)
             .where(SeatAccountRow.account_id == account_id)
+            .with_for_update(of=MatchRow)
         ).all()
         for match, seat in held:
             _forget_name(match, seat)

@@ -139,3 +139,21 @@ def test_one_account_claiming_both_seats_at_once(accounts: Accounts) -> None:
     )
     assert len([r for r in results if isinstance(r, ClaimError)]) == 1, results
     assert len(seat_holders(accounts, "m1")) == 1
+
+
+def test_both_players_deleting_their_accounts_at_once(accounts: Accounts) -> None:
+    """Both names go from the match's stored names. (Each deletion read the names, took its own
+    out and wrote the pair back: the later write put the other's name back, ['alice', None].)"""
+    alice, bob = _signed_in(accounts, "alice"), _signed_in(accounts, "bob")
+    seats = new_match(accounts.store, "m1", length=3, names=["alice", "bob"])
+    claim_seats(accounts, alice, [seats[0]])
+    claim_seats(accounts, bob, [seats[1]])
+    results = at_once(
+        accounts.store,
+        lambda statement: statement.lstrip().startswith("SELECT matches."),
+        lambda: delete_account(accounts, alice, "password1"),
+        lambda: delete_account(accounts, bob, "password1"),
+    )
+    assert results == [None, None]
+    assert accounts.store.load_match("m1").rules["names"] == [None, None]
+    assert seat_holders(accounts, "m1") == {0: None, 1: None}
