@@ -126,7 +126,9 @@ class Hub:
     def _presence_changed(self, match_id: str, seat: int) -> None:
         """A seat came or went in another process: its opponent here sees it."""
         live = self.live.get(match_id)
-        if live is not None and live.record.mode == "online" and self.sockets.get(match_id):
+        if live is None:
+            self.presence.forget(match_id)  # a match not held here: loaded again, its clock starts then
+        elif live.record.mode == "online" and self.sockets.get(match_id):
             asyncio.get_running_loop().create_task(self.broadcast(live, {1 - seat}))
 
     async def catch_up(self, match_id: str, count: int) -> None:
@@ -135,7 +137,7 @@ class Hub:
         if live is None or live.version >= count:
             return  # our own commit, or a match this process does not hold
         if not self.sockets.get(match_id) and not live.lock.locked():
-            del self.live[match_id]  # nobody watches it here: load it again when someone comes
+            self._forget(match_id)  # nobody watches it here: load it again when someone comes
             return
         async with live.lock:
             if live.version >= count:
@@ -183,7 +185,12 @@ class Hub:
         for key in list(self.live)[: max(excess, 0)]:
             old = self.live[key]
             if not self.sockets.get(key) and not old.lock.locked():
-                del self.live[key]
+                self._forget(key)
+
+    def _forget(self, match_id: str) -> None:
+        """Let go of an idle match, and of what presence keeps of it."""
+        del self.live[match_id]
+        self.presence.forget(match_id)
 
     async def create(self, req: CreateMatchRequest, maker: int = 0) -> tuple[LiveMatch, list[str]]:
         """A new match; ``maker``: the online seat of the player who made it, at the table now (the

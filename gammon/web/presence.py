@@ -98,6 +98,20 @@ class Presence:
             return None
         return max(0.0, self.away_after - away)
 
+    def forget(self, match_id: str) -> None:
+        """Forget when the seats of ``match_id`` were last seen, unless a socket holds them open
+        here or elsewhere: the server let go of the match (it is reloaded when someone comes back,
+        and :meth:`seen_if_new` starts its clock again). Kept for every match ever played, these
+        grew the server's memory without end."""
+        for seat in (0, 1):
+            key = (match_id, seat)
+            if not self._present(key):
+                self._seen.pop(key, None)
+
+    def known(self) -> int:
+        """How many seats' last sight is kept."""
+        return len(self._seen)
+
     def holders(self, key: Key) -> set[str]:
         """The other processes holding the seat open, as last heard (those gone silent left out)."""
         self._expire(key)

@@ -7,11 +7,15 @@ import asyncio
 from collections.abc import Callable
 
 import pytest
+from fastapi.testclient import TestClient
 
 from gammon.cli.serve import add_serve_command
+from gammon.store import Store
 from gammon.store.notify import PRESENCE_CHANNEL, Publisher
+from gammon.web import create_app
 from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay, decode, encode
-from tests.web.conftest import Clock
+from gammon.web.settings import ServerSettings
+from tests.web.conftest import Clock, auth, new_match, seeded_dice
 
 
 def test_a_seat_never_seen_cannot_be_claimed_against() -> None:
@@ -196,3 +200,42 @@ def test_processes_share_their_seats_through_postgresql(pg_url: str) -> None:  #
         await c.stop()
 
     asyncio.run(scenario())
+
+
+def test_a_match_forgotten_keeps_only_its_seats_held_open() -> None:
+    clock = Clock()
+    p = Presence(60, clock, held_for=30)
+    p.seen("m", 0)
+    p.opened("m", 1)
+    p.held_elsewhere("B", [("n", 0)])
+    p.seen("n", 1)
+    p.forget("m")
+    p.forget("n")
+    assert p.known() == 2 and p.away("m", 1) == 0 and p.away("n", 0) == 0  # both held open
+    assert p.away("m", 0) is None and p.away("n", 1) is None
+    p.closed("m", 1)
+    p.released_elsewhere("B")
+    p.forget("m")
+    p.forget("n")
+    assert p.known() == 0
+
+
+def test_presence_keeps_no_more_than_the_matches_the_server_holds(store: Store) -> None:  # noqa: F811
+    """Each online match's seats were kept seen for as long as the server ran: memory grew with
+    every match ever made, however many the server let go (max_live)."""
+    options = ServerSettings(rate=1000, burst=1000, max_live=3)
+    app = create_app(store, seeded_dice(), settings=options, clock=Clock())
+    hub = app.state.hub
+    with TestClient(app) as c:
+        made = [new_match(c, mode="online") for _ in range(12)]
+        assert len(hub.live) == 3 and hub.presence.known() == 3  # the creator's seat of each held
+        assert hub.presence.away(made[-1]["match_id"], 0) == 0
+        # a seat another process held goes: nothing is kept of a match not held here
+        hub.presence.held_elsewhere("B", [("elsewhere", 1)])
+        hub.presence.released_elsewhere("B")
+        hub._presence_changed("elsewhere", 1)
+        assert hub.presence.known() == 3
+        # a match let go comes back from the store with its clock started again
+        token = made[0]["token"]
+        r = c.get(f"/api/matches/{made[0]['match_id']}", headers=auth(token))
+        assert r.status_code == 200 and hub.presence.away(made[0]["match_id"], 0) == 0
