@@ -19,7 +19,7 @@ from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts.clock import Clock, as_utc, utc_now
 from gammon.analysis.marks import DOUBTFUL
-from gammon.errors import InvalidNotationError, StaleActionError
+from gammon.errors import InvalidNotationError, StaleActionError, cut
 from gammon.i18n import tr
 from gammon.position import Position
 from gammon.profile.summary import MarkedDecision, marked_decision
@@ -237,9 +237,9 @@ def grade_answer(card: DrillCard, answer: str) -> tuple[str, float | None, str]:
     allowed = ("take", "pass") if card.asks_for == "take" else ("double", "no double")
     if action not in allowed:
         raise InvalidNotationError(
-            tr("answer take or pass, not {answer}", answer=repr(answer))
+            tr("answer take or pass, not {answer}", answer=cut(repr(answer)))
             if card.asks_for == "take"
-            else tr("answer double or no double, not {answer}", answer=repr(answer))
+            else tr("answer double or no double, not {answer}", answer=cut(repr(answer)))
         )
     r = card.ranking if isinstance(card.ranking, dict) else {}
     nd, dt, dp = float(r["no_double"]), float(r["double_take"]), float(r["double_pass"])

@@ -119,6 +119,18 @@ def test_cube_answers_are_graded_by_the_stored_equities() -> None:
         grade_answer(doubler, "24/18")
 
 
+def test_a_long_cube_answer_is_quoted_cut_short() -> None:
+    # the terminal takes a whole pasted page as an answer: the error must not print it back
+    pasted = "x" * 5000
+    for card, kind in (
+        (_cube_card("pass", 0.4, 0.8, 1.0), "take or pass"),
+        (_cube_card("no double", 0.4, 0.5, 1.0), "double"),
+    ):
+        with pytest.raises(InvalidNotationError, match=f"answer {kind}") as refused:
+            grade_answer(card, pasted)
+        assert "xxx..." in str(refused.value) and len(str(refused.value)) < 150
+
+
 def test_a_card_answered_twice_at_once_is_reviewed_once(deck: tuple[Drills, int], clock: Clock) -> None:
     # a double click sends the answer twice: the second must not count as a second right answer
     # (it moved a new card from ten minutes to two days) nor be graded on the first one's schedule
