@@ -6,13 +6,13 @@ from __future__ import annotations
 import argparse
 import sys
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
-from gammon.errors import GammonError, cut
+from gammon.errors import GammonError, StaleActionError, cut
 from gammon.formats.matchid import parse_gnubg_id
 from gammon.i18n import ntr, tr
 from gammon.position import Position
@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from gammon.profile.drill import DrillCard, DrillProgress, Drills, Review
 
 QUIT = ("q", "quit", "exit")
+SKIP: Literal["skip"] = "skip"  # a card answered elsewhere meanwhile: on to the next
 
 
 def add_drill(subparsers: argparse._SubParsersAction) -> None:
@@ -90,6 +91,8 @@ def run_drill(args: argparse.Namespace) -> int:
             review = _ask(drills, card, console)
             if review is None:
                 break
+            if review == SKIP:
+                continue
             answered += 1
             right += review.right
             _tell(card, review, console)
@@ -171,8 +174,9 @@ def _show(card: DrillCard, console: Console, color: bool) -> None:
     )
 
 
-def _ask(drills: Drills, card: DrillCard, console: Console) -> Review | None:
-    """Ask until the answer is one the card takes; None when the player stops."""
+def _ask(drills: Drills, card: DrillCard, console: Console) -> Review | Literal["skip"] | None:
+    """Ask until the answer is one the card takes; None when the player stops, SKIP when the card
+    was answered meanwhile elsewhere (another terminal, the web page)."""
 
     question = {
         # Translators: the answers stay English: 'double' / 'no double', 'take' / 'pass', 'q'
@@ -191,6 +195,9 @@ def _ask(drills: Drills, card: DrillCard, console: Console) -> Review | None:
             continue
         try:
             return drills.review(card.id, answer)
+        except StaleActionError as e:
+            console.print(f"  {e}", markup=False)
+            return SKIP
         except GammonError as e:
             console.print(f"  {e}", markup=False)
 

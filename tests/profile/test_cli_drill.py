@@ -68,3 +68,33 @@ def test_which_account(url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest
     assert "no account is named 'nobody'" in capsys.readouterr().err
     assert _run(url, "", monkeypatch, "--account", "earl") == 0
     assert "earl: no marked decisions to drill yet" in capsys.readouterr().out
+
+
+def test_a_card_answered_elsewhere_meanwhile_makes_way_for_the_next(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run(url, "", monkeypatch) == 0  # the cards are made
+    capsys.readouterr()
+    store = Store(url)
+    drills = Drills(store)
+    first = drills.next_card(1)
+    assert first is not None
+    answer = first.decision.best if first.asks_for == "play" else first.decision.best.split(",")[0]
+
+    class OtherTerminal(io.StringIO):
+        """The first answer is typed here just after the same card is answered in another terminal."""
+
+        def readline(self, size: int | None = -1) -> str:
+            if self.tell() == 0:
+                drills.review(first.id, answer)
+            return super().readline(size)
+
+    try:
+        monkeypatch.setattr("sys.stdin", OtherTerminal(f"{answer}\nq\n"))
+        assert main(["drill", "--database-url", url, "--plain"]) == 0
+    finally:
+        store.close()
+    out = capsys.readouterr().out
+    assert "not due until" in out
+    assert out.count("Position ID:") == 2  # then the other card, not the same one again
+    assert "This session" not in out  # nothing was answered here
