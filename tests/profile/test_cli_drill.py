@@ -80,13 +80,14 @@ def test_a_card_answered_elsewhere_meanwhile_makes_way_for_the_next(
     first = drills.next_card(1)
     assert first is not None
     answer = first.decision.best if first.asks_for == "play" else first.decision.best.split(",")[0]
+    card_id = first.id
 
     class OtherTerminal(io.StringIO):
         """The first answer is typed here just after the same card is answered in another terminal."""
 
-        def readline(self, size: int | None = -1) -> str:
+        def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
             if self.tell() == 0:
-                drills.review(first.id, answer)
+                drills.review(card_id, answer)
             return super().readline(size)
 
     try:
