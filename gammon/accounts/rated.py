@@ -81,6 +81,8 @@ def rate_match(accounts: Accounts, match_id: str) -> RatedMatch:
                     select(AccountRow).where(AccountRow.id.in_(ids)).order_by(AccountRow.id).with_for_update()
                 )
             }
+            if len(rows) != 2:  # one was deleted since its seat was read (PostgreSQL)
+                raise RatingError(f"match {match_id!r} is not between two accounts")
             winner, loser = rows[ids[0]], rows[ids[1]]
             change = rating_change(winner.rating, loser.rating, length, winner.experience, loser.experience)
             rated = RatedMatch(

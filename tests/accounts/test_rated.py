@@ -3,12 +3,14 @@ each; the leaderboard."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import event
 
 from gammon.accounts import Accounts, RatingError
-from gammon.accounts.games import claim_seats
+from gammon.accounts.games import claim_seats, delete_account
 from gammon.accounts.rated import RatedMatch, leaderboard, rate_match, rating_history
 from gammon.ratings import rating_change
 from tests.accounts.conftest import Clock, at_once, finish_match, new_match
@@ -127,3 +129,42 @@ def test_two_matches_of_one_player_rated_at_once_both_count(accounts: Accounts) 
         1500,
         pytest.approx(a.rating - second.winner_change),
     ]
+
+
+def test_a_player_deleting_the_account_while_the_match_is_rated(accounts: Accounts) -> None:
+    """bob deletes his account after the rating read the seats, before it read the accounts: the
+    match is not rated (or rated first, then his account goes), never a KeyError out of the
+    rating (PostgreSQL: the accounts read FOR UPDATE no longer held bob's)."""
+    alice, bob = _players(accounts, "alice", "bob")
+    _match(accounts, "m1", alice, bob, winner=0)
+    seats_read, erased = threading.Event(), threading.Event()
+    rating_thread: list[threading.Thread] = []
+
+    def hold_after_the_seats(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        if threading.current_thread() in rating_thread and "FROM match_seat_accounts" in statement:
+            seats_read.set()
+            erased.wait(timeout=1)  # SQLite: the deletion waits for this rating instead
+
+    outcome: list[object] = []
+
+    def rate() -> None:
+        try:
+            outcome.append(rate_match(accounts, "m1"))
+        except Exception as e:  # looked at below
+            outcome.append(e)
+
+    event.listen(accounts.store.engine, "after_cursor_execute", hold_after_the_seats)
+    try:
+        rating_thread.append(threading.Thread(target=rate))
+        rating_thread[0].start()
+        assert seats_read.wait(timeout=10)
+        delete_account(accounts, bob, "password1")
+        erased.set()
+        rating_thread[0].join()
+    finally:
+        event.remove(accounts.store.engine, "after_cursor_execute", hold_after_the_seats)
+    [result] = outcome
+    assert isinstance(result, RatedMatch) or (
+        isinstance(result, RatingError) and "not between two accounts" in str(result)
+    ), repr(result)
+    assert accounts.by_name("bob") is None
