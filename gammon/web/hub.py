@@ -192,9 +192,10 @@ class Hub:
         del self.live[match_id]
         self.presence.forget(match_id)
 
-    async def create(self, req: CreateMatchRequest, maker: int = 0) -> tuple[LiveMatch, list[str]]:
-        """A new match; ``maker``: the online seat of the player who made it, at the table now (the
-        other seat counts as never seen until it comes, and no game can be claimed against it)."""
+    async def create(self, req: CreateMatchRequest, maker: int | None = 0) -> tuple[LiveMatch, list[str]]:
+        """A new match; ``maker``: the online seat of the player who made it, at the table now (None:
+        neither is). A seat counts as never seen until it comes, and no game can be claimed against
+        it before."""
         rules = Rules(
             match_length=req.match_length,
             crawford=req.crawford,

@@ -148,9 +148,10 @@ async def start_match(hub: Hub, members: Members, lobby: Lobby, claimed: Claimed
     req = CreateMatchRequest.model_validate(
         {"mode": "online", **terms, "name": claimed.poster, "opponent_name": claimed.acceptor}
     )
-    # The acceptor makes the match and is at the table; the poster has not come yet (its browser
-    # takes the seat later, or never), so no game may be claimed against it before it comes.
-    live, tokens = await hub.create(req, maker=1)
+    # Neither player is at the table yet: the poster's browser takes its seat later (or never), and
+    # the acceptor's opens it once this answer reaches it (or never, if it is lost). No game may be
+    # claimed against a player before it came.
+    live, tokens = await hub.create(req, maker=None)
     await asyncio.to_thread(lobby.invitations.started, claimed, live.id, tokens[0])
     live.accounts = await asyncio.to_thread(members.seat_accounts, live.id)
     return live.id, tokens
