@@ -78,9 +78,9 @@ def run_analyse(args: argparse.Namespace) -> int:
     from gammon.engine.engine import Engine
 
     err = Console(stderr=True, highlight=False)
-    clash = _clashing_output(args)
-    if clash:
-        print(f"gammon analyse: {clash}", file=sys.stderr)
+    problem = _output_problem(args)
+    if problem:
+        print(f"gammon analyse: {problem}", file=sys.stderr)
         return 2
     try:
         data = Path(args.file).read_bytes()
@@ -131,10 +131,15 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def _clashing_output(args: argparse.Namespace) -> str | None:
-    """Why the output files asked for cannot be written, said before the analysis: one of them
-    is the match file (the report would replace it), or both are one file. None when they can."""
-    outputs = [(option, path) for option, path in (("--sgf", args.sgf), ("--html", args.html)) if path]
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """Why the output files asked for cannot be written, said before the analysis: one has no
+    name (an empty shell variable: nothing would be written, and nothing said), one of them is
+    the match file (the report would replace it), or both are one file. None when they can."""
+    asked = (("--sgf", args.sgf), ("--html", args.html))
+    for option, path in asked:
+        if path is not None and not path.strip():
+            return tr("{option} needs a file name, got {file}", option=option, file=quoted_path(path))
+    outputs = [(option, path) for option, path in asked if path is not None]
     for option, path in outputs:
         if _same_file(path, args.file):
             return tr("{option} {file} is the match file being analysed: it would be overwritten",
@@ -170,7 +175,7 @@ def _write_files(
         (args.sgf, sgf, N_("analysed match written to {file}")),
         (args.html, html, N_("report written to {file}")),
     ):
-        if not path:
+        if path is None:
             continue
         try:
             write(path)

@@ -73,3 +73,14 @@ def test_an_output_file_that_is_the_match_file_is_refused_before_the_analysis(tm
                  "--sgf", str(tmp_path / "r.sgf"))
     assert ok.returncode == 0, ok.stderr
     assert (tmp_path / "r.html").exists() and (tmp_path / "r.sgf").exists()
+
+
+def test_an_empty_output_name_is_refused_before_the_analysis(tmp_path: Path) -> None:
+    """--html "" (an empty shell variable) wrote nothing, said nothing and exited 0."""
+    path = tmp_path / "m.mat"
+    write_mat([forced_game()], names=("Ann", "Bo"), file=path)
+    for option in ("--html", "--sgf"):
+        out = _gammon("analyse", str(path), "--plies", "0", option, "")
+        assert out.returncode == 2, option
+        assert option in out.stderr and "''" in out.stderr, out.stderr
+        assert out.stdout == ""
