@@ -140,7 +140,8 @@ def describe(d: Decision, names: tuple[str, str]) -> str:
     c = d.context
     where = {"game": c.game, "move": c.move, "name": names[c.player]}
     if isinstance(d, CheckerPlay):
-        roll = f"{c.dice[0]}{c.dice[1]}" if c.dice else ""
+        # larger die first, as the match files say a roll (an opening roll holds player 0's die first)
+        roll = f"{max(c.dice)}{min(c.dice)}" if c.dice else ""
         if d.played:
             head = tr("Game {game}, move {move}: {name} rolled {roll} and played {play}", roll=roll,
                       play=d.played, **where)

@@ -18,9 +18,11 @@ from gammon import Rules
 from gammon.analysis import DEFAULT_PLIES, CheckerPlay, CubeChoice, Skill, analyse, move_numbers
 from gammon.analysis.report_html import render_html
 from gammon.analysis.serialize import analysis_to_dict
+from gammon.analysis.summary import describe
 from gammon.analysis.svg import chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.cli.analyse import print_report
+from gammon.engine.engine import Engine
 from gammon.formats import read_mat
 from gammon.formats.mat import decode_mat
 from tests.analysis.games import blunder_game, forced_game, pip_engine
@@ -207,3 +209,14 @@ def test_each_decision_starts_with_its_heading_then_alternatives_and_board(analy
         assert div[0].tag == "h3"
         body = next(c for c in div if c.get("class") == "decision-body")
         assert body[0].find(".//table") is not None and body[1].find("svg").get("class") == "board"
+
+
+def test_the_roll_is_said_as_the_match_file_says_it_larger_die_first() -> None:
+    """Player 1's opening roll holds player 0's die first (the opening throw): the file says 62
+    for charlot2's 2 and 6, and so do the reports (they said 26)."""
+    path = Path(__file__).parents[1] / "data/mat/real/gnubg/gnubgparser-roll_then_resign_1p.mat"
+    analysis = analyse(read_mat(path.read_text()), Engine(plies=0))
+    first = analysis.games[0].checker_plays[0]
+    assert first.context.dice == (2, 6) and first.context.player == 1
+    assert describe(first, analysis.names).startswith(
+        "Game 1, move 1: charlot2 rolled 62 and played 24/18 13/11")
