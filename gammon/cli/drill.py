@@ -237,12 +237,11 @@ def _tell(card: DrillCard, review: Review, console: Console) -> None:
             ),
             markup=False,
         )
-    if isinstance(card.ranking, list):
-        best = float(card.ranking[0][1]) if card.ranking else 0.0
-        for rank, (play, equity) in enumerate(card.ranking[:4], 1):
-            console.print(
-                f"  {rank}. {play:<28} {float(equity):+.3f} ({float(equity) - best:+.3f})", markup=False
-            )
+    from gammon.profile.drill import ranked_plays
+
+    if isinstance(card.ranking, list):  # each play's error as the drill grades it
+        for rank, (play, equity, error) in enumerate(ranked_plays(card.ranking)[:4], 1):
+            console.print(f"  {rank}. {play:<28} {equity:+.3f} ({-error:+.3f})", markup=False)
     console.print("  " + tr("Next time {when}.", when=_when(review.due)), markup=False)
 
 

@@ -228,11 +228,9 @@ def grade_answer(card: DrillCard, answer: str) -> tuple[str, float | None, str]:
             raise InvalidNotationError(tr("this card has no dice"))
         play = Position.from_id(d.position_id).parse_play(answer, (int(d.dice[0]), int(d.dice[1])))
         text = str(play)
-        ranking = [(str(p), float(e)) for p, e in card.ranking] if isinstance(card.ranking, list) else []
-        equities = dict(ranking)
-        best_equity = ranking[0][1] if ranking else 0.0
-        error = max(0.0, best_equity - equities[text]) if text in equities else None
-        return text, error, ranking[0][0] if ranking else d.best
+        ranking = ranked_plays(card.ranking) if isinstance(card.ranking, list) else []
+        errors = {p: e for p, _, e in ranking}
+        return text, errors.get(text), ranking[0][0] if ranking else d.best
     action = _CUBE_ANSWERS.get(" ".join(answer.lower().replace("/", " ").split()))
     allowed = ("take", "pass") if card.asks_for == "take" else ("double", "no double")
     if action not in allowed:
@@ -249,6 +247,21 @@ def grade_answer(card: DrillCard, answer: str) -> tuple[str, float | None, str]:
         values = {"double": min(dt, dp), "no double": nd}
     best = max(values, key=lambda k: values[k])
     return action, values[best] - values[action], best
+
+
+def ranked_plays(ranking: list[Any]) -> list[tuple[str, float, float]]:
+    """A play card's stored ranking as (play, equity, error against the first), in the analysis's
+    order. The analysis lists the plays it evaluated at its depth first, then the next best at 0
+    ply (:attr:`gammon.analysis.decisions.AnalysisSettings.shown`), whose equities are not
+    comparable with the deeper ones: one listed lower may show a higher equity. A play's error is
+    never less than that of a play listed above it."""
+    ranked = [(str(p), float(e)) for p, e in ranking]
+    best = ranked[0][1] if ranked else 0.0
+    out, error = [], 0.0
+    for play, equity in ranked:
+        error = max(error, best - equity)
+        out.append((play, equity, error))
+    return out
 
 
 def _card(c: DrillCardRow, d: ProfileDecisionRow, m: ProfileMatchRow) -> DrillCard:

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from gammon.accounts import Accounts
 from gammon.errors import GammonError, InvalidNotationError, StaleActionError
 from gammon.profile import AnalysisQueue
-from gammon.profile.drill import DrillCard, Drills, grade_answer
+from gammon.profile.drill import DrillCard, Drills, grade_answer, ranked_plays
 from gammon.profile.summary import MarkedDecision
 from gammon.store import Store
 from gammon.store.models import DrillReviewRow
@@ -173,3 +173,19 @@ def test_answers_sent_at_the_same_moment_count_once(deck: tuple[Drills, int]) ->
             select(func.count()).select_from(DrillReviewRow).where(DrillReviewRow.card_id == card.id)
         )
     assert (drills.card(card.id).reviews, stored) == (1, 1)
+
+
+def test_a_play_listed_below_another_never_loses_less_than_it() -> None:
+    # the analysis lists the plays it evaluated at its depth first, then the next best at 0 ply,
+    # whose equity may be higher than a deeper one's: 13/2 is listed last, its 0-ply +0.04 above
+    # the plays listed before it; graded on that figure it lost only 0.01, a right answer
+    ranking = [["24/13", 0.05], ["24/18 13/8", 0.0], ["13/8 13/7", -0.1], ["13/2", 0.04]]
+    decision = MarkedDecision(
+        1, 1, 1, 1, "move", "4HPwATDgc/ABMA", "4HPwATDgc/ABMA:cAkAAAAAAAAA", "XGID=", "65",
+        "13/8 13/7", "24/13", 0.15, "very bad",
+    )  # fmt: skip
+    card = DrillCard(1, decision, ranking, ("me", "you"), datetime(2026, 1, 1, tzinfo=UTC), "new", 0, 0)
+    assert grade_answer(card, "24/18 13/8") == ("24/18 13/8", pytest.approx(0.05), "24/13")
+    text, error, best = grade_answer(card, "13/2")
+    assert (text, best) == ("13/2", "24/13") and error == pytest.approx(0.15)  # as 13/8 13/7 above it
+    assert [round(e, 3) for _, _, e in ranked_plays(ranking)] == [0.0, 0.05, 0.15, 0.15]

@@ -16,7 +16,7 @@ from gammon.errors import GammonError
 from gammon.formats.ids import board_json
 from gammon.i18n import tr
 from gammon.position import Position
-from gammon.profile.drill import DrillCard, DrillProgress, Review
+from gammon.profile.drill import DrillCard, DrillProgress, Review, ranked_plays
 from gammon.web.decisions import decision_json
 from gammon.web.members import Members
 from gammon.web.routes.accounts import MembersDep, signed_in_account
@@ -68,15 +68,17 @@ def card_json(card: DrillCard) -> dict[str, Any]:
 def ranking_json(card: DrillCard) -> list[dict[str, Any]]:
     """The engine's best choices, best first, with their equities (the decider's, EMG) and errors."""
     r = card.ranking
-    if isinstance(r, list):
-        ranked = [(str(p), float(e)) for p, e in r[:RANKED]]
+    if isinstance(r, list):  # a play's error as the drill grades it (see ranked_plays)
+        return [
+            {"choice": c, "equity": round(e, 4), "error": round(error, 4)}
+            for c, e, error in ranked_plays(r)[:RANKED]
+        ]
+    nd, dt, dp = float(r["no_double"]), float(r["double_take"]), float(r["double_pass"])
+    if card.asks_for == "take":  # the stored equities are the doubler's
+        ranked = [("take", -dt), ("pass", -dp)]
     else:
-        nd, dt, dp = float(r["no_double"]), float(r["double_take"]), float(r["double_pass"])
-        if card.asks_for == "take":  # the stored equities are the doubler's
-            ranked = [("take", -dt), ("pass", -dp)]
-        else:
-            ranked = [("no double", nd), ("double", min(dt, dp))]
-        ranked.sort(key=lambda item: -item[1])
+        ranked = [("no double", nd), ("double", min(dt, dp))]
+    ranked.sort(key=lambda item: -item[1])
     best = ranked[0][1] if ranked else 0.0
     return [{"choice": c, "equity": round(e, 4), "error": round(best - e, 4)} for c, e in ranked]
 
