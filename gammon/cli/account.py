@@ -42,8 +42,12 @@ def _new_password() -> str:
     """The new password: from a prompt without echo, typed twice; or the first line of stdin."""
     if not sys.stdin.isatty():
         return sys.stdin.readline().rstrip("\r\n")
-    password = getpass.getpass(tr("New password: "))
-    if getpass.getpass(tr("Once more: ")) != password:
+    try:
+        password = getpass.getpass(tr("New password: "))
+        again = getpass.getpass(tr("Once more: "))
+    except EOFError:  # Ctrl-D at a prompt
+        raise ValueError(tr("no password given: the input ended")) from None
+    if again != password:
         raise ValueError(tr("the two passwords differ"))
     return password
 

@@ -56,6 +56,23 @@ def test_the_new_password_asked_twice_without_echo(
     assert "the two passwords differ" in capsys.readouterr().err
 
 
+def test_the_input_ending_at_the_prompt(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ctrl-D at a prompt: a one-line refusal, the password unchanged (it was a traceback of
+    getpass's EOFError)."""
+    accounts = _with_alice(url)
+    monkeypatch.setattr("sys.stdin", Terminal())
+
+    def ended(prompt: str) -> str:
+        raise EOFError
+
+    monkeypatch.setattr("getpass.getpass", ended)
+    assert main(["account", "reset-password", "Alice", "--database-url", url]) == 2
+    assert capsys.readouterr().err == "gammon account: no password given: the input ended\n"
+    accounts.sign_in("Alice", "old password")
+
+
 @pytest.mark.parametrize(
     ("name", "password", "message"),
     [
