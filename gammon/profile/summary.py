@@ -36,7 +36,8 @@ class ProfileMatch:
 @dataclass(frozen=True)
 class PrPoint:
     """A match's PR and the moving average up to it: PR over the decisions of the last
-    ``MOVING_AVERAGE`` matches, each match weighing as many decisions as it has."""
+    ``MOVING_AVERAGE`` matches, each match weighing as many decisions as it has. Only matches with
+    decisions have a point (one stopped before the player's first has none)."""
 
     played_at: datetime
     pr: float
@@ -122,8 +123,9 @@ def profile_summary(
         for r in rows
     )
     trend = []
-    for i, r in enumerate(rows):
-        recent = rows[max(0, i + 1 - window) : i + 1]
+    rated = [r for r in rows if r.decisions]  # a match without a decision has no PR (not a PR of 0)
+    for i, r in enumerate(rated):
+        recent = rated[max(0, i + 1 - window) : i + 1]
         trend.append(PrPoint(as_utc(r.played_at), r.pr, _pr(recent)))
     # one record per opponent, whatever the case and spaces of the name in each file (the files
     # of one site and another spell it differently), shown as the latest match spells it

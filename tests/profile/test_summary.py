@@ -79,3 +79,24 @@ def test_an_opponent_is_one_record_whatever_the_case_and_spaces_of_the_name(
     with Session(store.engine) as s, s.begin():  # a name with spaces around it, as some files write it
         s.execute(update(ProfileMatchRow).values(opponent_name=" Earl "))
     assert [(o.name, o.played) for o in profile_summary(store, me.id).opponents] == [("Earl", 2)]
+
+
+def test_a_match_without_a_decision_has_no_pr_point(
+    store: Store, accounts: Accounts, queue: AnalysisQueue, tmp_path: Path
+) -> None:
+    # a match stopped before its first move: listed, but its PR is no 0 (a perfect match) in the
+    # trend, nor does it take a place in the moving average's window
+    me = accounts.sign_up("lasse", "password1")
+    add(queue, me.id, LASSE_1, seat=0)
+    empty = tmp_path / "empty.mat"
+    empty.write_text("5 point match\n\n Game 1\n lasse : 0                       earl : 0\n")
+    add(queue, me.id, empty, seat=0)
+    add(queue, me.id, LASSE_2, seat=0)
+    assert [o.status for o in queue.work_all()] == ["done"] * 3
+    summary = profile_summary(store, me.id, window=2)
+    assert len(summary.matches) == 3 and [m.pr for m in summary.matches].count(0.0) == 1
+    played = [m for m in summary.matches if m.source_name != "empty.mat"]
+    assert [p.pr for p in summary.pr_trend] == [m.pr for m in played] and 0.0 not in [
+        p.pr for p in summary.pr_trend
+    ]
+    assert summary.pr_trend[-1].average == summary.pr  # the window of two holds both played matches
