@@ -74,8 +74,12 @@ class _Handler(socketserver.StreamRequestHandler):
                 return
             reply = answer(self.server.engine, line)
             self.server.log(f"{line} -> {reply}")
-            self.wfile.write(reply.encode("ascii") + b"\n")
-            self.wfile.flush()
+            self._reply(reply)
+
+    def _reply(self, reply: str) -> None:
+        # an error quoting other bytes than ASCII quotes them escaped
+        self.wfile.write(reply.encode("ascii", "backslashreplace") + b"\n")
+        self.wfile.flush()
 
 
 class ExternalServer(socketserver.TCPServer):

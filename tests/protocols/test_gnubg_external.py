@@ -10,6 +10,7 @@ import subprocess
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 import pytest
 
@@ -60,6 +61,29 @@ def test_server_answers_lines_with_nul_bytes() -> None:
                 assert reader.readline() == b""
         finally:
             server.shutdown()
+
+
+@contextlib.contextmanager
+def served() -> Iterator[tuple[socket.socket, BinaryIO]]:
+    """A connection to a running ExternalServer, and its reader."""
+    with ExternalServer(ENGINE) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            # the reader closed too: the socket stays open while a file made from it is
+            with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+                with sock.makefile("rb") as reader:
+                    yield sock, reader
+        finally:
+            server.shutdown()
+
+
+def test_server_quotes_bytes_other_than_ascii() -> None:
+    with served() as (sock, reader):
+        sock.sendall(b"board:\xff\xfe:b:1\n" + OPENING.encode() + b"\n")
+        error = reader.readline()
+        assert error.startswith(b"Error: ") and error.isascii() and b"board:" in error
+        assert gnubg_steps(reader.readline().decode())  # the connection goes on
 
 
 def test_levels_and_steps() -> None:
