@@ -10,7 +10,8 @@ whenever that player is to act, GNU Backgammon sends the state as a ``board:`` l
 * a double to answer (the board's "was doubled"): ``take``, ``drop`` or ``beaver``.
 
 Lines are ended by a newline; GNU Backgammon follows each with a NUL byte, which is skipped. Input
-that is no board line is answered ``Error: ...`` (GNU Backgammon prints it and stops the game), and
+that is no board line is answered ``Error: ...`` (GNU Backgammon prints it and stops the game), a
+line over :data:`MAX_LINE` characters once (the rest of it is skipped), and
 ``exit`` or ``quit`` closes the connection. Connections are served one at a time, as GNU Backgammon's
 own ``external`` command does.
 """
@@ -22,7 +23,7 @@ import socketserver
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
 from gammon.protocols.fibs_board import parse_fibs_board
 
 if TYPE_CHECKING:
@@ -68,6 +69,10 @@ class _Handler(socketserver.StreamRequestHandler):
             if not raw:
                 return
             line = raw.decode("ascii", "replace").replace("\0", "").strip()
+            if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
+                self._reply(f"Error: a line has at most {MAX_LINE} characters: {cut(line)!r}")
+                self._skip_line()
+                continue
             if not line:
                 continue
             if line.lower() in ("exit", "quit"):
@@ -80,6 +85,13 @@ class _Handler(socketserver.StreamRequestHandler):
         # an error quoting other bytes than ASCII quotes them escaped
         self.wfile.write(reply.encode("ascii", "backslashreplace") + b"\n")
         self.wfile.flush()
+
+    def _skip_line(self) -> None:
+        """Read past the rest of an overlong line: one answer for it, none for its pieces."""
+        while True:
+            rest = self.rfile.readline(MAX_LINE)
+            if not rest or rest.endswith(b"\n"):
+                return
 
 
 class ExternalServer(socketserver.TCPServer):

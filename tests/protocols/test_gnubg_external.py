@@ -86,6 +86,14 @@ def test_server_quotes_bytes_other_than_ascii() -> None:
         assert gnubg_steps(reader.readline().decode())  # the connection goes on
 
 
+def test_server_answers_an_overlong_line_once() -> None:
+    with served() as (sock, reader):
+        sock.sendall(b"board:" + b"7:" * 50_000 + b"\n" + OPENING.encode() + b"\n")
+        error = reader.readline().decode()
+        assert error.startswith("Error: a line has at most 4096 characters: 'board:7:7:") and len(error) < 200
+        assert gnubg_steps(reader.readline().decode())  # the next line's answer, not the rest's
+
+
 def test_levels_and_steps() -> None:
     assert parse_level("gnubg-external:localhost:4321") == ("localhost", 4321)
     for bad in (
