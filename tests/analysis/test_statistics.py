@@ -263,3 +263,23 @@ def test_a_roll_not_played_counts_neither_luck_nor_cube_decision_as_gnubg_counts
     assert (first.cube.total, second.cube.total) == (3, 4)
     assert first.overall.luck_adjusted_result == pytest.approx(
         first.overall.actual_result - sum(r.cost for r in played) + second.luck.cost_total)
+
+
+def test_the_bootstrap_of_a_long_session_draws_the_same_resamples_in_little_memory():
+    """2,000 resamples of 20,000 decisions took 2000 x 20000 indices at once (320 MB, then as
+    much again for the values): the same resamples are drawn a block at a time."""
+    import tracemalloc
+
+    values = np.random.default_rng(1).random(20_000) * 0.1
+    rng = np.random.default_rng(7)  # the one draw the interval is defined by, for a short list
+    short = values[:300]
+    means = short[rng.integers(0, 300, size=(2000, 300))].mean(axis=1)
+    assert bootstrap_mean_ci(short, seed=7) == tuple(float(q) for q in np.quantile(means, [0.025, 0.975]))
+    tracemalloc.start()
+    try:
+        lo, hi = bootstrap_mean_ci(values, seed=7)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert lo < values.mean() < hi
+    assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MB"
