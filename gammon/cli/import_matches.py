@@ -14,6 +14,8 @@ from gammon.cli.console import Console
 from gammon.errors import GammonError, cut, quoted_path
 from gammon.i18n import ntr, tr
 
+NAMES_SHOWN = 12  # the players' names listed when the player is found in no file
+
 
 def add_import(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
@@ -103,7 +105,12 @@ def run_import(args: argparse.Namespace) -> int:
         plies = DEFAULT_PLIES if args.plies is None else args.plies
         plan = plan_import(queue, account.id, files, args.player, plies)
         if not plan.matched:
-            seen = ", ".join(sorted(plan.names_seen, key=lambda n: (-plan.names_seen[n], n.lower())))
+            names = sorted(plan.names_seen, key=lambda n: (-plan.names_seen[n], n.lower()))
+            # the most frequent first, a few (a folder of thousands of matches has as many names)
+            more = len(names) - NAMES_SHOWN
+            seen = ", ".join(cut(n, 40) for n in names[:NAMES_SHOWN]) + (
+                ntr(", and {n} more", ", and {n} more", more, n=more) if more > 0 else ""
+            )
             print(
                 "gammon import: "
                 + ntr(

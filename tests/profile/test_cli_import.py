@@ -122,3 +122,23 @@ def test_a_long_player_name_is_quoted_cut_short(
     assert main([*args, "--plies", "0"]) == 2  # in no file
     err = capsys.readouterr().err
     assert "is neither of its players" in err and len(err) < 2000
+
+
+def test_the_names_found_are_listed_a_few_and_cut_short(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a folder of 300 matches against as many opponents, one named at length: the player in none
+    _account(url, "bob")
+    folder = tmp_path / "many"
+    folder.mkdir()
+    for i in range(300):
+        name = f"opponent{i:03d}" + ("y" * 200 if i == 7 else "")
+        (folder / f"m{i:03d}.mat").write_bytes(LASSE_1.read_bytes().replace(b"earl", name.encode()))
+    assert main(["import", str(folder), "--player", "bob", "--database-url", url]) == 2
+    first = capsys.readouterr().err.splitlines()[0]
+    assert "'bob' plays in none of the 300 files" in first and len(first) < 500
+    assert (
+        "lasse, opponent000" in first
+        and "opponent007yyyyyyyyyyyyyyyyyyyyyyyyyy..." in first
+        and first.endswith(", and 289 more")
+    )
