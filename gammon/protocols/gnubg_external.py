@@ -20,7 +20,7 @@ import time
 from typing import TYPE_CHECKING
 
 from gammon.engine.players import CubeAnswer, HeuristicCube
-from gammon.errors import GammonError, IllegalActionError
+from gammon.errors import GammonError, IllegalActionError, cut
 from gammon.protocols.fibs_board import fibs_board
 
 if TYPE_CHECKING:
@@ -32,6 +32,8 @@ LEVEL_PREFIX = "gnubg-external:"
 TIMEOUT = 300.0
 """Seconds to wait for one answer (a deep evaluation of GNU Backgammon takes a while)."""
 CONNECT_WAIT = 10.0
+MAX_REPLY = 4096
+"""The most bytes of one answer read before giving up on its newline."""
 
 _STEP = re.compile(r"(\d+)/(\d+)\*?")
 
@@ -83,8 +85,13 @@ class GnubgExternalPlayer(HeuristicCube):
                 self._socket = self._connect()
             self._socket.sendall(line.encode("ascii"))
             while b"\n" not in self._buffer:
+                if len(self._buffer) > MAX_REPLY:  # no answer of GNU Backgammon's is near as long
+                    start = cut(self._buffer[:80].decode("ascii", "replace"), 40)
+                    self.close()
+                    raise GnubgError(f"GNU Backgammon's answer has no end in {MAX_REPLY} bytes: {start!r}")
                 chunk = self._socket.recv(4096)
                 if not chunk:
+                    self.close()
                     raise GnubgError("GNU Backgammon closed the connection")
                 self._buffer += chunk
         except OSError as e:

@@ -109,6 +109,28 @@ def test_levels_and_steps() -> None:
         gnubg_steps("double")
 
 
+def test_a_flood_for_an_answer_is_refused() -> None:
+    """A peer answering megabytes with no newline: an error quoting their start, cut short."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+
+        def flood() -> None:
+            peer, _ = listener.accept()
+            with peer:
+                peer.recv(1000)
+                with contextlib.suppress(OSError):  # the player hangs up before the end
+                    peer.sendall(b"x" * 1_000_000 + b"\n")
+
+        thread = threading.Thread(target=flood, daemon=True)
+        thread.start()
+        player = GnubgExternalPlayer("127.0.0.1", listener.getsockname()[1], timeout=30)
+        with pytest.raises(GnubgError, match="no end in 4096 bytes: 'xxx") as error:
+            player.ask(parse_fibs_board(OPENING).situation())
+        assert len(str(error.value)) < 200 and player._socket is None
+        thread.join(timeout=30)
+
+
 # --- whole matches against the gnubg program --------------------------------------------------
 
 
