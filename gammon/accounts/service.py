@@ -30,7 +30,7 @@ from gammon.i18n import tr
 from gammon.ratings import START_RATING
 from gammon.store import Store
 from gammon.store.models import AccountRow, AccountSessionRow
-from gammon.store.repository import hash_token
+from gammon.store.repository import hash_token, lock_for_writing
 
 SESSION_LIFETIME = timedelta(days=30)
 
@@ -120,17 +120,27 @@ class Accounts:
         return signed
 
     def _sign_in(self, key: str, password: str) -> SignedIn:
+        with self.sessions() as s:
+            found = s.execute(
+                select(AccountRow.id, AccountRow.password_hash).where(AccountRow.name_key == key)
+            ).first()
+        # The password is checked outside any transaction (it takes a while) ...
+        if found is None or not isinstance(password, str):
+            self.passwords.verify_nobody(password if isinstance(password, str) else "")
+            raise SignInError()
+        account_id, checked = found
+        if not self.passwords.verify(checked, password):
+            raise SignInError()
+        renewed = self.passwords.hash(password) if self.passwords.needs_rehash(checked) else None
         with self.sessions.begin() as s:
-            row = s.scalar(select(AccountRow).where(AccountRow.name_key == key))
-            if row is None or not isinstance(password, str):
-                self.passwords.verify_nobody(password if isinstance(password, str) else "")
-                ok = False
-            else:
-                ok = self.passwords.verify(row.password_hash, password)
-            if row is None or not ok:
+            lock_for_writing(s)
+            row = s.scalar(select(AccountRow).where(AccountRow.id == account_id).with_for_update())
+            # ... so the session is made only if it is still the account's password: one changed
+            # or reset meanwhile ended the sessions, and the old password signs in no more.
+            if row is None or row.password_hash != checked:
                 raise SignInError()
-            if self.passwords.needs_rehash(row.password_hash):
-                row.password_hash = self.passwords.hash(password)
+            if renewed is not None:
+                row.password_hash = renewed
             now = self.clock()
             s.execute(
                 delete(AccountSessionRow).where(
@@ -160,16 +170,30 @@ class Accounts:
         """Change the password of the session's account, which must give its present one
         (SignInError if wrong); every other session of the account ends."""
         check_password(new_password)
-        with self.sessions.begin() as s:
+        with self.sessions() as s:
             row = self._session_account(s, token)
             if row is None:
                 raise NotSignedInError(tr("not signed in"))
-            if not self.passwords.verify(row.password_hash, old_password):
+            account_id, checked = row.id, row.password_hash
+        if not self.passwords.verify(checked, old_password):
+            raise SignInError()
+        new_hash = self.passwords.hash(new_password)
+        with self.sessions.begin() as s:
+            lock_for_writing(s)
+            if self._session_account(s, token) is None:  # ended meanwhile (an operator's reset)
+                raise NotSignedInError(tr("not signed in"))
+            # Over the password just checked only: a change or reset made meanwhile stands.
+            changed = s.execute(
+                update(AccountRow)
+                .where(AccountRow.id == account_id, AccountRow.password_hash == checked)
+                .values(password_hash=new_hash)
+            )
+            if changed.rowcount != 1:  # type: ignore[attr-defined]
                 raise SignInError()
-            row.password_hash = self.passwords.hash(new_password)
             s.execute(
                 delete(AccountSessionRow).where(
-                    AccountSessionRow.account_id == row.id, AccountSessionRow.token_hash != hash_token(token)
+                    AccountSessionRow.account_id == account_id,
+                    AccountSessionRow.token_hash != hash_token(token),
                 )
             )
 

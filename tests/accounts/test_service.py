@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
+from sqlalchemy import func, select
 
 from gammon.accounts import (
     Accounts,
@@ -17,6 +19,8 @@ from gammon.accounts import (
 )
 from gammon.accounts.passwords import Passwords
 from gammon.ratings import START_RATING
+from gammon.store import Store
+from gammon.store.models import AccountSessionRow
 from tests.accounts.conftest import CHEAP, Clock
 
 
@@ -107,3 +111,64 @@ def test_a_hash_of_older_parameters_is_renewed_at_sign_in(accounts: Accounts) ->
     with accounts.sessions() as s:
         stored = s.query(AccountRow).one().password_hash
     assert "m=8," in stored and not Passwords(CHEAP).needs_rehash(stored)
+
+
+@pytest.mark.parametrize("change", ["by the player", "by an operator"])
+def test_a_sign_in_with_the_old_password_while_it_is_changed(store: Store, clock: Clock, change: str) -> None:
+    """Someone who knows alice's old password signs in while she changes it (or an operator resets
+    it): the old password was checked before the change, but the session is made after, so it
+    is refused. (It was made: a session won with the password just replaced, which the change
+    is there to end.)"""
+
+    class ChangedMeanwhile(Passwords):
+        """Passwords that change alice's password while a sign-in's password is checked."""
+
+        during: Callable[[], object] | None = None
+
+        def verify(self, stored_hash: str, password: str) -> bool:
+            ok = super().verify(stored_hash, password)
+            during, self.during = self.during, None
+            if during is not None:
+                during()
+            return ok
+
+    passwords = ChangedMeanwhile(CHEAP)
+    accounts = Accounts(store, passwords=passwords, clock=clock)
+    accounts.sign_up("alice", "old password")
+    hers = accounts.sign_in("alice", "old password").token
+    if change == "by the player":
+        passwords.during = lambda: accounts.change_password(hers, "old password", "new password")
+    else:
+        passwords.during = lambda: accounts.reset_password("alice", "new password")
+    with pytest.raises(SignInError):
+        accounts.sign_in("alice", "old password")
+    with accounts.sessions() as s:
+        sessions = s.scalar(select(func.count()).select_from(AccountSessionRow))
+    assert sessions == (1 if change == "by the player" else 0)
+    accounts.sign_in("alice", "new password")
+
+
+def test_an_operators_reset_made_while_the_player_changes_the_password_stands(
+    store: Store, clock: Clock
+) -> None:
+    """The operator resets alice's password (her account was taken over, say) while a change of
+    it, made with her old password, is being checked: the reset stands and the change is refused.
+    (The change wrote its new password over the reset, and its session lived on.)"""
+    accounts = Accounts(store, passwords=Passwords(CHEAP), clock=clock)
+    accounts.sign_up("alice", "old password")
+    token = accounts.sign_in("alice", "old password").token
+    verify = accounts.passwords.verify
+
+    def reset_meanwhile(stored_hash: str, password: str) -> bool:
+        accounts.passwords.verify = verify  # type: ignore[method-assign]
+        ok = verify(stored_hash, password)
+        accounts.reset_password("alice", "operator's password")
+        return ok
+
+    accounts.passwords.verify = reset_meanwhile  # type: ignore[method-assign]
+    with pytest.raises((SignInError, NotSignedInError)):
+        accounts.change_password(token, "old password", "taker's password")
+    assert accounts.account_of(token) is None
+    with pytest.raises(SignInError):
+        accounts.sign_in("alice", "taker's password")
+    accounts.sign_in("alice", "operator's password")
