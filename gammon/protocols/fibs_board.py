@@ -47,6 +47,7 @@ _MAY_DOUBLE, _OPP_MAY_DOUBLE, _DOUBLED, _COLOUR, _DIRECTION = 35, 36, 37, 38, 39
 _POST_CRAWFORD, _NOT_CRAWFORD = 48, 49
 
 _NAME = re.compile(r"[A-Za-z0-9_]+")
+_NUMBER = re.compile(r"[-+]?[0-9]{1,9}")
 
 
 @dataclass(frozen=True)
@@ -138,11 +139,10 @@ def parse_fibs_board(text: str) -> FibsBoard:
         raise InvalidNotationError(
             f"a FIBS board line has 2 names and {NUMBERS} numbers, got {len(parts)} fields: {cut(line)!r}"
         )
-    try:
-        numbers = tuple(int(p) for p in parts[2:])
-    except ValueError:
-        raise InvalidNotationError(f"a FIBS board has numbers after the names: {cut(line)!r}") from None
-    return FibsBoard(parts[0], parts[1], numbers)
+    # only what GNU Backgammon reads as a number: int() would also take '1_0', ' 5' and other digits
+    if not all(_NUMBER.fullmatch(p) for p in parts[2:]):
+        raise InvalidNotationError(f"a FIBS board has numbers after the names: {cut(line)!r}")
+    return FibsBoard(parts[0], parts[1], tuple(int(p) for p in parts[2:]))
 
 
 def fibs_name(name: str) -> str:

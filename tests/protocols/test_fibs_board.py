@@ -99,6 +99,10 @@ def test_round_trip(s: Situation) -> None:
         ("bord:a:b:1", "starts with"),
         ("board:a:b:" + ":".join(["0"] * 49), "50 numbers"),
         ("board:a:b:" + ":".join(["x"] * 50), "numbers"),
+        ("board:a:b:1_1:" + ":".join(["0"] * 49), "numbers"),  # not an 11-point match
+        ("board:a:b:\uff15:" + ":".join(["0"] * 49), "numbers"),  # a digit 5, but no ASCII one
+        ("board:a:b: 5:" + ":".join(["0"] * 49), "numbers"),
+        ("board:a:b:" + "9" * 4000 + ":" + ":".join(["0"] * 49), "numbers"),
         ("board:a:b:" + ":".join(["0"] * 50), "turn, colour and direction"),
         (OPENING.replace(":5:0:3:", ":9:0:3:"), "no legal state"),
     ],
