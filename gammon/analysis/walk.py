@@ -112,8 +112,9 @@ def analyse(
     games, found_names = _games_of(source)
     if names is None:
         names = found_names
-    if len(names) != 2 or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be two strings, got {names!r}")
+    # a string is a sequence of strings too: names='Al' is no pair of names
+    if isinstance(names, str) or len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise ValueError(f"names must be two strings, got {cut(repr(names))}")
     length = games[0].rules.match_length
     engine = Engine(plies=DEFAULT_PLIES) if engine is None else engine
     analyser = Analyser(engine, settings)

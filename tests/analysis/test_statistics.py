@@ -181,6 +181,8 @@ def test_bad_sources_are_refused_with_the_input_quoted():
         analyse("not a match", pip_engine())  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="names"):
         analyse([forced_game()], pip_engine(), names=("only one",))
+    with pytest.raises(ValueError, match="'Al'"):  # two letters, not two names
+        analyse([forced_game()], pip_engine(), names="Al")
 
 
 def test_luck_rate_is_luck_per_move_and_results_balance():
