@@ -68,6 +68,8 @@ class SignInThrottle:
                 times = self._failures.get(key)
                 if times is not None and attempt.at in times:
                     times.remove(attempt.at)
+                    if not times:  # a right password leaves nothing behind
+                        del self._failures[key]
 
     def failed(self, name_key: str, address: str | None) -> None:
         with self._lock:

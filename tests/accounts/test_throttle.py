@@ -64,3 +64,10 @@ def test_an_attempt_counts_from_its_start_until_forgiven() -> None:
     throttle.attempt("bob", "a1")
     with pytest.raises(ThrottledError):
         throttle.attempt("carol", "a1")
+
+
+def test_right_passwords_leave_no_keys_behind() -> None:
+    throttle = SignInThrottle(per_name=2, per_address=2, window=60.0, clock=Seconds())
+    for i in range(100):
+        throttle.forgive(throttle.attempt(f"name{i}", f"address{i}"))
+    assert throttle._failures == {}
