@@ -27,6 +27,7 @@ probabilities are wildbg's (and GNU Backgammon's) five: ``win``, ``winG``, ``win
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -44,6 +45,7 @@ DEEP_PLAYS = 5
 MAX_DEEP_PLAYS = 20
 POINTS = tuple(f"p{i}" for i in range(26))
 PARAMETERS = (*POINTS, "die1", "die2", "x_away", "o_away", "cube", "cube_owner", "crawford", "plies", "n")
+_WHOLE = re.compile(r"[-+]?[0-9]{1,9}")
 _OWNERS = {
     "x": CubeOwner.MOVER,
     "o": CubeOwner.OPPONENT,
@@ -72,10 +74,8 @@ def _number(query: Mapping[str, str], name: str, low: int, high: int, default: i
         if default is None:
             raise WildbgError(f"{name} is missing")
         return default
-    try:
-        value = int(text.strip())
-    except ValueError:
-        value = None
+    # ASCII digits only, as wildbg reads them: int() would also take '0_5' (5) and other scripts' digits
+    value = int(text.strip()) if _WHOLE.fullmatch(text.strip()) else None
     if value is None or not low <= value <= high:
         raise WildbgError(f"{name} must be a whole number from {low} to {high}, got {cut(repr(text), 40)}")
     return value

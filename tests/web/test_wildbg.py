@@ -112,6 +112,9 @@ def start_board() -> list[int]:
         ({"die1": 3, "die2": 1, "p25": -1}, "Index 25 is the bar for player x"),
         ({"die1": 3, "die2": 1, "p24": 15, "p13": 5}, "Player x has more than 15 checkers"),
         ({"die1": 3, "die2": 1, "p5": "x" * 500}, "p5 must be a whole number from -15 to 15, got 'xxx"),
+        ({"die1": 3, "die2": 1, "p13": "0_5"}, "p13 must be a whole number from -15 to 15, got '0_5'"),
+        ({"die1": "\uff13", "die2": 1}, "die1 must be a whole number from 1 to 6"),  # a 3, but not ASCII
+        ({"die1": 3, "die2": 1, "x_away": "1_1", "o_away": 3}, "x_away must be a whole number"),
         ({"die1": 3, "die2": 1, "x_away": 0, "o_away": 3}, "must both be 0 (money)"),
         ({"die1": 3, "die2": 1, "cube": 3, "cube_owner": "x"}, "power of two"),
         ({"die1": 3, "die2": 1, "cube": 2}, "a turned cube has an owner"),
