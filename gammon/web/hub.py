@@ -15,7 +15,13 @@ from typing import Literal
 from fastapi import WebSocket
 
 from gammon.dice import DiceSource
-from gammon.errors import GammonError, IllegalActionError, StaleActionError, StoreUnavailableError
+from gammon.errors import (
+    GammonError,
+    IllegalActionError,
+    NotAuthorizedError,
+    StaleActionError,
+    StoreUnavailableError,
+)
 from gammon.i18n import tr, use_language
 from gammon.rules import Rules
 from gammon.store import Store
@@ -245,6 +251,7 @@ class Hub:
                         acted=req.version,
                     )
                 )
+            await self._check_rated_seat(live, seat)
             try:
                 if req.action == "claim":
                     self._check_claim(live, seat)
@@ -384,6 +391,20 @@ class Hub:
         if live.acting_player() != 1 - seat:
             return Absence(None, None, away is not None)
         return Absence(away, self.presence.claim_in(live.id, 1 - seat), away is not None)
+
+    async def _check_rated_seat(self, live: LiveMatch, seat: int | None) -> None:
+        """A rated match is played between two accounts: a seat acts once an account holds it. (A
+        guest free to claim its seat at any time claimed it only when about to win: only its wins
+        were rated.)"""
+        if not live.rated or seat not in (0, 1) or self.seat_accounts is None:
+            return
+        assert seat is not None
+        if live.accounts[seat] is None:  # claimed since, maybe in another process: read again
+            live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
+        if live.accounts[seat] is None:
+            raise NotAuthorizedError(
+                tr("this match is rated: sign in and claim your seat for your account before you play")
+            )
 
     def _check_claim(self, live: LiveMatch, seat: int | None) -> None:
         if live.record.mode != "online" or seat is None:
