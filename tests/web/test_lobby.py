@@ -293,13 +293,14 @@ def test_no_game_is_claimed_against_a_player_who_never_came(store: Store) -> Non
     options = ServerSettings(rate=1000, burst=1000, accounts=settings(), away_after=away_after)
     tried: set[int] = set()
     for seed in range(3, 40):  # dice with either player to play first
-        with TestClient(create_app(store, seeded_dice(seed), settings=options, clock=clock)) as web:
+        app = create_app(store, seeded_dice(seed), settings=options, clock=clock)
+        with TestClient(app) as web:
             alice, bob = players(web, f"alice{seed}", f"bob{seed}")
             invitation = post(web, alice, match_length=1, rated=True)
             accepted = web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob).json()
             taken = web.post(f"/api/lobby/invitations/{invitation}/seat", headers=alice).json()
             tokens = (taken["token"], accepted["token"])  # both links given; neither opened yet
-            mover = web.app.state.hub.live[accepted["match_id"]].acting_player()
+            mover = app.state.hub.live[accepted["match_id"]].acting_player()
             if mover in tried:
                 continue
             tried.add(mover)
