@@ -24,7 +24,7 @@ from gammon.i18n import tr
 from gammon.position import Position
 from gammon.profile.summary import MarkedDecision, marked_decision
 from gammon.store import Store
-from gammon.store.models import DrillCardRow, DrillReviewRow, ProfileDecisionRow, ProfileMatchRow
+from gammon.store.models import AccountRow, DrillCardRow, DrillReviewRow, ProfileDecisionRow, ProfileMatchRow
 from gammon.store.repository import lock_for_writing
 
 BEST = 0.001  # EMG: an answer this close to the best is the best (equities are rounded in files)
@@ -104,6 +104,10 @@ class Drills:
         how many were made."""
         now = self.clock()
         with self.sessions.begin() as s:
+            # one sync of an account at a time (two pages, or a page and the terminal, open the
+            # deck at once): each would make a card of the same decision, and one would fail
+            lock_for_writing(s)
+            s.execute(select(AccountRow.id).where(AccountRow.id == account_id).with_for_update())
             carded = select(DrillCardRow.decision_id).where(DrillCardRow.account_id == account_id)
             new = s.scalars(
                 select(ProfileDecisionRow.id).where(

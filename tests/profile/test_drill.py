@@ -189,3 +189,26 @@ def test_a_play_listed_below_another_never_loses_less_than_it() -> None:
     text, error, best = grade_answer(card, "13/2")
     assert (text, best) == ("13/2", "24/13") and error == pytest.approx(0.15)  # as 13/8 13/7 above it
     assert [round(e, 3) for _, _, e in ranked_plays(ranking)] == [0.0, 0.05, 0.15, 0.15]
+
+
+def test_the_deck_opened_twice_at_once_makes_each_card_once(deck: tuple[Drills, int]) -> None:
+    # two pages (or a page and the terminal) open the deck at the same moment: each sync would make
+    # a card of the same decisions, and all but one failed on the unique decision
+    drills, me = deck
+    start = threading.Barrier(4)
+    made: list[int | str] = []
+
+    def open_deck() -> None:
+        start.wait()
+        try:
+            made.append(drills.sync(me))
+        except Exception as e:  # noqa: BLE001 - what went wrong is the test's failure
+            made.append(type(e).__name__)
+
+    threads = [threading.Thread(target=open_deck) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    cards = drills.progress(me).cards
+    assert cards > 0 and sorted(made, key=str) == sorted([cards, 0, 0, 0], key=str)
