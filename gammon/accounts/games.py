@@ -54,7 +54,6 @@ def claim_seats(accounts: Accounts, token: str, seat_tokens: Iterable[str]) -> l
     account = accounts.signed_in(token)
     claimed: list[ClaimedSeat] = []
     with accounts.sessions.begin() as s:
-        lock_for_writing(s)  # SQLite: two claims at once take turns (PostgreSQL: the match row)
         for seat_token in seat_tokens:
             seat = _claim(s, account.id, hash_token(seat_token) if isinstance(seat_token, str) else "")
             claimed.append(seat)
@@ -71,6 +70,9 @@ def _claim(s: Session, account_id: int, seat_hash: str) -> ClaimedSeat:
     )
     if row is None:
         raise ClaimError(tr("no match has this seat token"))
+    # SQLite: the holders are read with the database locked for writing, so two claims at once
+    # take turns; only once a match is found (a client's unknown tokens do not take the lock).
+    lock_for_writing(s)
     seat = 0 if row.seat0_hash == seat_hash else 1
     holders = {
         r.seat: r.account_id
