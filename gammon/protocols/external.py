@@ -12,16 +12,19 @@ whenever that player is to act, GNU Backgammon sends the state as a ``board:`` l
 Lines are ended by a newline; GNU Backgammon follows each with a NUL byte, which is skipped. Input
 that is no board line is answered ``Error: ...`` (GNU Backgammon prints it and stops the game), a
 line over :data:`MAX_LINE` characters once (the rest of it is skipped), and
-``exit`` or ``quit`` closes the connection. Connections are served one at a time, as GNU Backgammon's
-own ``external`` command does.
+``exit`` or ``quit`` closes the connection. Each connection is served in a thread of its own (one
+peer that sends half a line and waits must not hold up GNU Backgammon), up to
+:data:`MAX_CONNECTIONS` at once; the engine answers one line at a time.
 """
 
 from __future__ import annotations
 
+import contextlib
 import socket
 import socketserver
+import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gammon.errors import GammonError, cut
 from gammon.protocols.fibs_board import parse_fibs_board
@@ -32,6 +35,8 @@ if TYPE_CHECKING:
 
 MAX_LINE = 4096
 """The longest line read: a board line has about 160 characters."""
+MAX_CONNECTIONS = 8
+"""Connections served at once; one more is answered ``Error: ...`` and closed."""
 
 
 def gnubg_move(play: Play | None) -> str:
@@ -77,7 +82,8 @@ class _Handler(socketserver.StreamRequestHandler):
                 continue
             if line.lower() in ("exit", "quit"):
                 return
-            reply = answer(self.server.engine, line)
+            with self.server.engine_lock:  # one engine for every connection
+                reply = answer(self.server.engine, line)
             self.server.log(f"{line} -> {reply}")
             self._reply(reply)
 
@@ -94,18 +100,36 @@ class _Handler(socketserver.StreamRequestHandler):
                 return
 
 
-class ExternalServer(socketserver.TCPServer):
+class ExternalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
     """The server, listening on ``(host, port)`` (port 0: any free one, see :attr:`port`)."""
 
     allow_reuse_address = True
+    daemon_threads = True
+    block_on_close = False  # closing does not wait for a peer that never hangs up
 
     def __init__(
         self, engine: Engine, host: str = "127.0.0.1", port: int = 0, log: Callable[[str], None] | None = None
     ) -> None:
         self.engine = engine
+        self.engine_lock = threading.Lock()
         self.log = log or (lambda _text: None)
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         super().__init__((host, port), _Handler)
         self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        if not self._slots.acquire(blocking=False):
+            with contextlib.suppress(OSError):
+                request.sendall(f"Error: more than {MAX_CONNECTIONS} connections at once\n".encode())
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._slots.release()
 
     @property
     def port(self) -> int:

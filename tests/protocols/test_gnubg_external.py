@@ -21,7 +21,7 @@ from gammon.formats.mat import read_mat, to_match
 from gammon.game import ActionKind, Double
 from gammon.match import Match, NewGame
 from gammon.position import Position
-from gammon.protocols.external import ExternalServer, answer
+from gammon.protocols.external import MAX_CONNECTIONS, ExternalServer, answer
 from gammon.protocols.fibs_board import FibsBoard, fibs_board, parse_fibs_board
 from gammon.protocols.gnubg_external import GnubgError, GnubgExternalPlayer, gnubg_steps, parse_level
 from gammon.rules import Rules
@@ -64,18 +64,47 @@ def test_server_answers_lines_with_nul_bytes() -> None:
 
 
 @contextlib.contextmanager
-def served() -> Iterator[tuple[socket.socket, BinaryIO]]:
-    """A connection to a running ExternalServer, and its reader."""
+def running() -> Iterator[ExternalServer]:
     with ExternalServer(ENGINE) as server:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
         thread.start()
         try:
-            # the reader closed too: the socket stays open while a file made from it is
-            with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
-                with sock.makefile("rb") as reader:
-                    yield sock, reader
+            yield server
         finally:
             server.shutdown()
+
+
+@contextlib.contextmanager
+def connected(server: ExternalServer) -> Iterator[tuple[socket.socket, BinaryIO]]:
+    # the reader closed too: the socket stays open while a file made from it is
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as sock:
+        with sock.makefile("rb") as reader:
+            yield sock, reader
+
+
+@contextlib.contextmanager
+def served() -> Iterator[tuple[socket.socket, BinaryIO]]:
+    """A connection to a running ExternalServer, and its reader."""
+    with running() as server, connected(server) as connection:
+        yield connection
+
+
+def test_server_is_not_held_up_by_a_peer_with_half_a_line() -> None:
+    with running() as server, connected(server) as (idle, _), connected(server) as (sock, reader):
+        idle.sendall(b"board:a:b:1")  # and nothing more
+        sock.sendall(OPENING.encode() + b"\n")
+        assert gnubg_steps(reader.readline().decode())
+
+
+def test_server_refuses_connections_beyond_its_limit() -> None:
+    with running() as server, contextlib.ExitStack() as stack:
+        for _ in range(MAX_CONNECTIONS):
+            sock, reader = stack.enter_context(connected(server))
+            sock.sendall(b"version\n")
+            assert reader.readline().startswith(b"Interface: ")  # served
+        sock, reader = stack.enter_context(connected(server))
+        assert reader.readline() == b"Error: more than 8 connections at once\n"
+        assert reader.readline() == b""
 
 
 def test_server_quotes_bytes_other_than_ascii() -> None:
