@@ -22,6 +22,7 @@ from __future__ import annotations
 import contextlib
 import socket
 import socketserver
+import sys
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -130,6 +131,11 @@ class ExternalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
             super().process_request_thread(request, client_address)
         finally:
             self._slots.release()
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        # a peer gone (reset, hung up mid-answer) is no error of the server's: no traceback for it
+        if not isinstance(sys.exc_info()[1], OSError):
+            super().handle_error(request, client_address)
 
     @property
     def port(self) -> int:

@@ -123,6 +123,20 @@ def test_server_answers_an_overlong_line_once() -> None:
         assert gnubg_steps(reader.readline().decode())  # the next line's answer, not the rest's
 
 
+def test_server_prints_no_traceback_for_a_peer_gone(capsys: pytest.CaptureFixture[str]) -> None:
+    with ExternalServer(ENGINE) as server:
+        try:
+            raise ConnectionResetError(104, "Connection reset by peer")  # as a reset peer's write raises
+        except OSError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert capsys.readouterr().err == ""
+        try:
+            raise ValueError("a bug")
+        except ValueError:
+            server.handle_error(None, ("127.0.0.1", 1))
+        assert "ValueError: a bug" in capsys.readouterr().err
+
+
 def test_levels_and_steps() -> None:
     assert parse_level("gnubg-external:localhost:4321") == ("localhost", 4321)
     for bad in (
