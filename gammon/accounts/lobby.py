@@ -20,7 +20,7 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import aliased
 
 from gammon.accounts.errors import AccountError
-from gammon.accounts.names import name_key
+from gammon.accounts.names import lookup_key
 from gammon.accounts.service import Accounts
 from gammon.i18n import tr
 from gammon.store.models import AccountRow, LobbyInvitationRow, LobbyProcessRow, SeatAccountRow
@@ -136,7 +136,9 @@ class Invitations:
                 raise LobbyError(tr("no such account"))
             to_id = None
             if to is not None:
-                to_row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(to)))
+                to_key = lookup_key(to)
+                named = select(AccountRow).where(AccountRow.name_key == to_key)
+                to_row = None if to_key is None else s.scalar(named)
                 if to_row is None:
                     raise LobbyError(tr("no player has that name"))
                 if to_row.id == poster_id:

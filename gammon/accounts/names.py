@@ -50,3 +50,12 @@ def check_name(name: object) -> str:
 def name_key(name: str) -> str:
     """The form names are compared in: two names with the same key are one name."""
     return name.lower()
+
+
+def lookup_key(name: object) -> str | None:
+    """The key to look the account ``name`` up by; None where no account can have the name (its
+    length or characters): it is no one's without asking the database, which may refuse it
+    (PostgreSQL: text holding NUL)."""
+    if not isinstance(name, str) or not MIN_LENGTH <= len(name) <= MAX_LENGTH or not _NAME.fullmatch(name):
+        return None
+    return name_key(name)

@@ -23,7 +23,7 @@ from gammon.accounts.errors import (
     SignInError,
     UnknownAccountError,
 )
-from gammon.accounts.names import check_name, name_key
+from gammon.accounts.names import check_name, lookup_key, name_key
 from gammon.accounts.passwords import Passwords, check_password
 from gammon.accounts.throttle import SignInThrottle
 from gammon.i18n import tr
@@ -109,7 +109,7 @@ class Accounts:
         # Counted as a failure from here on, so that sign-ins checked at once count together.
         attempt = self.throttle.attempt(key, address)
         try:
-            signed = self._sign_in(key, password)
+            signed = self._sign_in(lookup_key(name), password)
         except SignInError:
             raise
         except BaseException:  # no password was found wrong: not a failure
@@ -119,11 +119,13 @@ class Accounts:
         self.throttle.forgive(attempt)
         return signed
 
-    def _sign_in(self, key: str, password: str) -> SignedIn:
-        with self.sessions() as s:
-            found = s.execute(
-                select(AccountRow.id, AccountRow.password_hash).where(AccountRow.name_key == key)
-            ).first()
+    def _sign_in(self, key: str | None, password: str) -> SignedIn:
+        found = None
+        if key is not None:
+            with self.sessions() as s:
+                found = s.execute(
+                    select(AccountRow.id, AccountRow.password_hash).where(AccountRow.name_key == key)
+                ).first()
         # The password is checked outside any transaction (it takes a while) ...
         if found is None or not isinstance(password, str):
             self.passwords.verify_nobody(password if isinstance(password, str) else "")
@@ -162,8 +164,11 @@ class Accounts:
             return None if row is None else Account.of(row)
 
     def by_name(self, name: str) -> Account | None:
+        key = lookup_key(name)
+        if key is None:
+            return None
         with self.sessions() as s:
-            row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            row = s.scalar(select(AccountRow).where(AccountRow.name_key == key))
             return None if row is None else Account.of(row)
 
     def change_password(self, token: str, old_password: str, new_password: str) -> None:
@@ -201,8 +206,9 @@ class Accounts:
         """An operator's reset: set the password of the account ``name`` (UnknownAccountError)
         and end all its sessions."""
         password_hash = self.passwords.hash(check_password(new_password))
+        key = lookup_key(name)
         with self.sessions.begin() as s:
-            row = s.scalar(select(AccountRow).where(AccountRow.name_key == name_key(name)))
+            row = None if key is None else s.scalar(select(AccountRow).where(AccountRow.name_key == key))
             if row is None:
                 raise UnknownAccountError(tr("no account is named {name}", name=repr(name)))
             s.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=password_hash))

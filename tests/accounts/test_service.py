@@ -17,6 +17,7 @@ from gammon.accounts import (
     UnknownAccountError,
     WeakPasswordError,
 )
+from gammon.accounts.lobby import Invitations, LobbyError, Terms
 from gammon.accounts.passwords import Passwords
 from gammon.ratings import START_RATING
 from gammon.store import Store
@@ -172,3 +173,19 @@ def test_an_operators_reset_made_while_the_player_changes_the_password_stands(
     with pytest.raises(SignInError):
         accounts.sign_in("alice", "taker's password")
     accounts.sign_in("alice", "operator's password")
+
+
+@pytest.mark.parametrize("name", ["al\x00ice", "\u212aate", "x" * 200])
+def test_a_name_no_account_can_have_is_looked_up_as_no_ones(accounts: Accounts, name: str) -> None:
+    """PostgreSQL refuses text holding NUL: signing in as 'al\\x00ice', a player's ratings page,
+    or a lobby invitation to such a name raised DataError (a 500 on the web). The Kelvin sign
+    lower-cased to 'k' and found kate."""
+    accounts.sign_up("alice", "password1")
+    accounts.sign_up("kate", "password1")
+    with pytest.raises(SignInError):
+        accounts.sign_in(name, "password1")
+    assert accounts.by_name(name) is None
+    with pytest.raises(UnknownAccountError):
+        accounts.reset_password(name, "password2")
+    with pytest.raises(LobbyError, match="no player has that name"):
+        Invitations(accounts).post(accounts.sign_in("alice", "password1").account.id, Terms(), to=name)
