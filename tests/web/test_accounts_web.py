@@ -302,6 +302,20 @@ def test_an_uploaded_file_is_queued_for_the_players_seat(web: TestClient, store:
     assert profile["pending"] == 0 and [m["opponent"] for m in profile["matches"]] == ["alice"]
 
 
+def test_an_uploads_file_name_with_control_characters(web: TestClient) -> None:
+    """A NUL in the file's name was a 500 on PostgreSQL (text may not hold it): the name is kept
+    without its control characters."""
+    sign_up(web, "carol")
+    r = web.post(
+        "/api/account/uploads", json={"mat": MAT, "file_name": "my\x00\nmatch.mat"}, headers=csrf(web)
+    )
+    assert r.status_code == 202, r.text
+    queue = web.app.state.members.queue  # type: ignore[attr-defined]  # the worker thread is off here
+    assert [o.name for o in queue.work_all()] == ["mymatch.mat"]
+    [match] = web.get("/api/account/profile").json()["matches"]
+    assert match["source_name"] == "mymatch.mat"
+
+
 def test_an_uploads_long_player_names_are_not_sent_back_whole(web: TestClient) -> None:
     """A file's names are its writer's: 20,000 characters of them came back in the error."""
     sign_up(web, "carol")

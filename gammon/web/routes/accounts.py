@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import unicodedata
 from collections.abc import Callable
 from pathlib import PurePath
 from typing import Annotated, Literal
@@ -373,7 +374,9 @@ def _read(upload: Upload) -> tuple[bytes, str]:
             raise InvalidNotationError(tr("the .xg file is not in base64")) from None
     else:
         data = (upload.mat or upload.sgf or "").encode()
-    stem = PurePath((upload.file_name or "upload").replace("\\", "/")).stem[:100] or "upload"
+    stem = PurePath((upload.file_name or "upload").replace("\\", "/")).stem
+    # shown in the profile, and stored: PostgreSQL refuses text holding NUL
+    stem = "".join(c for c in stem if not unicodedata.category(c).startswith("C"))[:100] or "upload"
     return data, f"{stem}.{kind}"
 
 
