@@ -400,7 +400,10 @@ class Hub:
             return
         assert seat is not None
         if live.accounts[seat] is None:  # claimed since, maybe in another process: read again
-            live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
+            try:
+                live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
+            except Exception as e:
+                raise StoreUnavailableError(tr("the database is unavailable; try again")) from e
         if live.accounts[seat] is None:
             raise NotAuthorizedError(
                 tr("this match is rated: sign in and claim your seat for your account before you play")

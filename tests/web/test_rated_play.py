@@ -60,3 +60,18 @@ def test_a_guest_seat_of_a_rated_match_acts_once_it_is_claimed(app: FastAPI, web
     assert r.status_code == 200, r.text
     assert r.json()["match_over"] and [a["name"] for a in r.json()["accounts"]] == ["alice", "bob"]
     assert _ratings(web, "alice", "bob")[0] > 1500
+
+
+def test_a_rated_seat_read_while_the_database_is_away_is_refused_with_a_retry(
+    app: FastAPI, web: TestClient
+) -> None:
+    sign_up(web, "alice")
+    web.cookies.clear()
+    url, tokens = _rated(web, bearer(api_token(web, "alice")))
+
+    def away(match_id: str) -> object:
+        raise OSError("connection refused")
+
+    app.state.hub.seat_accounts = away
+    r = web.post(f"{url}/actions", headers=auth(tokens[1]), json={"action": "abandon"})
+    assert r.status_code == 503 and "try again" in r.json()["error"]
