@@ -231,6 +231,7 @@ class Store:
             for match_id, change in entries:
                 why = _why_not_valid(change)
                 error = (StoreConflictError(f"match {match_id!r}: {why}") if why else
+                         _unknown(match_id) if _never_stored(match_id) else
                          _change(conn, match_id, change, rows, now))
                 errors.append(error)
                 if error is None:
@@ -253,6 +254,8 @@ class Store:
     def load_log(self, match_id: str, first: int = 0) -> StoredLog:
         """The match's actions from seq ``first`` on, with its version. One statement reads both,
         so they agree even while other processes write (each statement sees one snapshot)."""
+        if _never_stored(match_id):
+            raise _unknown(match_id)
         query = (select(MatchRow.version, MatchRow.retracted_at, MatchActionRow.seq, MatchActionRow.action)
                  .outerjoin(MatchActionRow, (MatchActionRow.match_id == MatchRow.id)
                             & (MatchActionRow.seq >= first))
@@ -260,7 +263,7 @@ class Store:
         with self.engine.connect() as conn:
             rows = conn.execute(query).all()
         if not rows:
-            raise UnknownMatchError(tr("no match {id}", id=cut(repr(match_id), 40)))
+            raise _unknown(match_id)
         stored = [(seq, action) for _, _, seq, action in rows if seq is not None]
         if [seq for seq, _ in stored] != list(range(first, first + len(stored))):
             raise StoreConflictError(f"match {match_id!r}: the stored actions from {first} are not "
@@ -270,6 +273,8 @@ class Store:
 
     def load_requests(self, match_id: str) -> list[RequestRecord]:
         """The match's rows in the old format (one per request), if it was stored so."""
+        if _never_stored(match_id):
+            return []
         with self._sessions() as s:
             rows = s.scalars(select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.seq))
             return [RequestRecord(seq=r.seq, kind=r.kind, player=r.player, args=dict(r.args),
@@ -281,6 +286,8 @@ class Store:
         rows, in one transaction. StoreConflictError if another process converted it first."""
         if change.first != 0 or change.retract_from is not None or change.version < change.base:
             raise StoreConflictError(f"match {match_id!r}: a conversion stores every action from 0")
+        if _never_stored(match_id):
+            raise _unknown(match_id)
         rows: list[dict[str, Any]] = []
         try:
             with self.engine.begin() as conn:
@@ -320,10 +327,21 @@ class Store:
 
     @staticmethod
     def _match_row(s: Session, match_id: str) -> MatchRow:
-        row = s.get(MatchRow, match_id)
+        row = None if _never_stored(match_id) else s.get(MatchRow, match_id)
         if row is None:
-            raise UnknownMatchError(tr("no match {id}", id=cut(repr(match_id), 40)))
+            raise _unknown(match_id)
         return row
+
+
+def _never_stored(match_id: str) -> bool:
+    """Whether no match can have the id ``match_id`` (one from a client's URL): PostgreSQL refuses
+    text holding NUL (DataError, where an unknown id is UnknownMatchError), and the store makes
+    none."""
+    return not isinstance(match_id, str) or "\x00" in match_id
+
+
+def _unknown(match_id: str) -> UnknownMatchError:
+    return UnknownMatchError(tr("no match {id}", id=cut(repr(match_id), 40)))
 
 
 def _change(conn: Connection, match_id: str, change: LogChange, rows: list[dict[str, Any]],

@@ -71,6 +71,25 @@ def test_unknown_match_is_a_clear_error(store: Store) -> None:
         store.append("nope", LogChange(base=0, version=1, first=0, actions=[OPENING]))
 
 
+def test_an_id_holding_nul_is_no_match(store: Store) -> None:
+    """A match id from a client's URL (GET /api/matches/a%00b): PostgreSQL refuses text holding NUL,
+    and every read raised DataError (a 500) where an unknown id is UnknownMatchError (a 404). In a
+    group commit, such an entry would have failed the others' changes too."""
+    for read in (store.load_match, store.load_log, store.summary, store.version, store.action_count):
+        with pytest.raises(UnknownMatchError, match=r"no match 'a\\x00b'"):
+            read("a\x00b")
+    assert store.load_requests("a\x00b") == []
+    store.create_match(_record())
+    errors = store.append_batch(
+        [
+            ("a\x00b", LogChange(base=0, version=1, first=0, actions=[OPENING])),
+            ("m1", LogChange(base=0, version=1, first=0, actions=[OPENING])),
+        ]
+    )
+    assert [type(e).__name__ for e in errors] == ["UnknownMatchError", "NoneType"]
+    assert store.load_log("m1").actions == [OPENING]
+
+
 def test_data_survives_a_new_store_on_the_same_database(store_url: str) -> None:
     first = Store(store_url)
     first.create_match(_record("a"))
