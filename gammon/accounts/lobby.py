@@ -177,6 +177,8 @@ class Invitations:
     def withdraw(self, invitation_id: str, account_id: int) -> None:
         """Cancel (the poster) or decline (the named player) an open invitation (LobbyError if it
         is not open, or neither of theirs)."""
+        if _never_made(invitation_id):
+            raise LobbyError(tr("no open invitation of yours, or to you, has this id"))
         with self.sessions.begin() as s:
             gone = s.execute(
                 delete(LobbyInvitationRow).where(
@@ -193,6 +195,10 @@ class Invitations:
         account may take it (not its poster; the named player, if one is named). Of two claims at
         once one wins; the other gets LobbyError, as for an invitation that is not open."""
         poster, acceptor = aliased(AccountRow), aliased(AccountRow)
+        if _never_made(invitation_id):
+            raise LobbyError(
+                tr("this invitation is not open to you (accepted, cancelled, or not yours to take)")
+            )
         with self.sessions.begin() as s:
             claimed = s.execute(
                 update(LobbyInvitationRow)
@@ -240,6 +246,8 @@ class Invitations:
     def take_seat(self, invitation_id: str, account_id: int) -> tuple[str, str]:
         """The poster's browser takes its seat of an accepted invitation, once: (match id, seat
         token); the invitation is gone then. LobbyError if there is none to take."""
+        if _never_made(invitation_id):
+            raise LobbyError(tr("no accepted invitation of yours has this id (its seat was taken already?)"))
         with self.sessions.begin() as s:
             lock_for_writing(s)  # SQLite: a second take at once reads the row after this one's delete
             row = s.scalar(
@@ -353,6 +361,12 @@ class Invitations:
             )
             s.execute(delete(LobbyProcessRow).where(LobbyProcessRow.seen < now - 10 * PROCESS_STALE))
             return int(stale.rowcount or 0)  # type: ignore[attr-defined]
+
+
+def _never_made(invitation_id: str) -> bool:
+    """Whether no invitation can have the id ``invitation_id`` (one from a client's URL):
+    PostgreSQL refuses text holding NUL, and the lobby makes none."""
+    return not isinstance(invitation_id, str) or "\x00" in invitation_id
 
 
 __all__ = [

@@ -1,4 +1,4 @@
-"""The lobby's records when requests come at once: each rule holds as for requests one by one."""
+"""The lobby's records when requests come at once, or name ids no invitation has: each rule holds."""
 
 from __future__ import annotations
 
@@ -49,3 +49,17 @@ def test_the_posters_seat_is_taken_once_also_by_two_requests_at_once(accounts: A
     assert len([r for r in results if isinstance(r, LobbyError)]) == 1, results
     with pytest.raises(LobbyError):
         lobby.take_seat(invitation, alice)
+
+
+def test_an_invitation_id_holding_nul_is_no_invitation(accounts: Accounts) -> None:
+    """An id from a client's URL (/api/lobby/invitations/a%00b/accept): PostgreSQL refuses text
+    holding NUL, and cancel, decline, accept and seat raised DataError (a 500) where an unknown id
+    is a LobbyError (409)."""
+    lobby = Invitations(accounts)
+    alice = _account(accounts, "alice")
+    with pytest.raises(LobbyError, match="no open invitation"):
+        lobby.withdraw("a\x00b", alice)
+    with pytest.raises(LobbyError, match="not open to you"):
+        lobby.claim("a\x00b", alice)
+    with pytest.raises(LobbyError, match="no accepted invitation"):
+        lobby.take_seat("a\x00b", alice)
