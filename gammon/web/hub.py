@@ -88,9 +88,7 @@ class Hub:
         async with self._loading:
             live = self.live.get(match_id)
             if live is None:
-                live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
-                if self.seat_accounts is not None:
-                    live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
+                live = await self._load(match_id)
                 self._remember(live)
                 if live.record.mode == "online":
                     for seat in live.players_who_moved():
@@ -98,6 +96,19 @@ class Hub:
         if live.computer_due() and not live.lock.locked():
             async with live.lock:
                 await self._computer(live)  # a computer's turn that a restart interrupted
+        return live
+
+    async def _load(self, match_id: str) -> LiveMatch:
+        """The match replayed from the store, with its seats' accounts; StoreUnavailableError when
+        the database cannot be read (an unknown match is UnknownMatchError)."""
+        try:
+            live = await asyncio.to_thread(LiveMatch.load, self.store, match_id, self._dice())
+            if self.seat_accounts is not None:
+                live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
+        except GammonError:
+            raise
+        except Exception as e:  # the database is away: the client may try again
+            raise StoreUnavailableError(tr("the database is unavailable; try again")) from e
         return live
 
     async def start(self, warm: bool) -> None:

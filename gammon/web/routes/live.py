@@ -8,7 +8,7 @@ from typing import NamedTuple
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from gammon.errors import GammonError
+from gammon.errors import GammonError, StoreUnavailableError
 from gammon.i18n import tr
 from gammon.web.auth import socket_session
 from gammon.web.hub import Detail, Hub
@@ -19,7 +19,15 @@ from gammon.web.routes.deps import HubDep, LimitsDep, refuse_wrong, seat_for, so
 from gammon.web.routes.language import request_language
 from gammon.web.schemas import ActionRequest
 from gammon.web.session import LiveMatch
-from gammon.web.sockets import POLICY_VIOLATION, accept, background, credential, refuse, texts
+from gammon.web.sockets import (
+    POLICY_VIOLATION,
+    TRY_AGAIN_LATER,
+    accept,
+    background,
+    credential,
+    refuse,
+    texts,
+)
 
 MAX_MESSAGE = 4 * 1024
 SEAT_IN_USE = 4409
@@ -73,16 +81,15 @@ async def live_socket(
     await accept(ws)
     try:
         live, seat = await seat_for(hub, match_id, credential(ws, "token"))
-    except GammonError as exc:
-        await refuse_wrong(ws, exc)
-        return
-    account = await _seat_owner(ws, live, seat)
-    try:
+        account = await _seat_owner(ws, live, seat)
         # The match may have left memory while the session was looked up (another process stored
         # an action, or idle matches were let go): a socket kept on the object let go would show
         # the match as it was, act on it, and not hear of the other processes' actions. Nothing
         # waits from here until the socket joins (then the match stays in memory).
         live = await hub.get(match_id)
+    except StoreUnavailableError as exc:  # not a wrong link: the client comes back later
+        await refuse(ws, str(exc), TRY_AGAIN_LATER)
+        return
     except GammonError as exc:
         await refuse_wrong(ws, exc)
         return
@@ -98,7 +105,10 @@ async def _seat_owner(ws: WebSocket, live: LiveMatch, seat: int | None) -> int |
     if session is None or seat is None or live.record.mode != "online":
         return None
     members: Members = ws.app.state.members
-    return await asyncio.to_thread(members.seat_owner, session, live.id, seat)
+    try:
+        return await asyncio.to_thread(members.seat_owner, session, live.id, seat)
+    except Exception as e:  # the accounts' database is away
+        raise StoreUnavailableError(tr("the database is unavailable; try again")) from e
 
 
 async def seat_socket(
@@ -139,7 +149,12 @@ async def seat_socket(
             hub.take_over(live.id, seat, claim.tab, claim.account)
         hub.presence.opened(live.id, seat)
         try:
-            await hub.greet(live, out, seat, detail)
+            try:
+                await hub.greet(live, out, seat, detail)
+            except StoreUnavailableError as exc:  # the match could not be read again: come back later
+                out.send_json({"type": "error", "error": str(exc)})
+                await out.close(TRY_AGAIN_LATER, "the database is unavailable")
+                return
             if seat is not None and first and live.record.mode == "online":
                 await hub.broadcast(live, {1 - seat})  # the opponent sees this seat came back
             async for text in texts(ws, out, lambda: limits.allow("message", client)):

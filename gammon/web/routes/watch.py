@@ -6,14 +6,14 @@ from __future__ import annotations
 from fastapi import APIRouter, Header, Query, Request, WebSocket
 from fastapi.responses import FileResponse
 
-from gammon.errors import GammonError
+from gammon.errors import GammonError, StoreUnavailableError
 from gammon.i18n import tr
 from gammon.web.routes.deps import HubDep, LimitsDep, error_responses, refuse_wrong, socket_slot
 from gammon.web.routes.language import request_language
 from gammon.web.routes.pages import STATIC
 from gammon.web.schemas import MatchView
 from gammon.web.security import site_url
-from gammon.web.sockets import POLICY_VIOLATION, accept, credential, refuse, texts
+from gammon.web.sockets import POLICY_VIOLATION, TRY_AGAIN_LATER, accept, credential, refuse, texts
 from gammon.web.spectators import READ_ONLY, SPECTATOR, check_watch_key, spectator_view, watch_key
 
 router = APIRouter()
@@ -50,6 +50,9 @@ async def watch_socket(ws: WebSocket, match_id: str, hub: HubDep, limits: Limits
     try:
         live = await hub.get(match_id)
         check_watch_key(live, credential(ws, "key")[:64])
+    except StoreUnavailableError as exc:  # not a wrong link: the client comes back later
+        await refuse(ws, str(exc), TRY_AGAIN_LATER)
+        return
     except GammonError as exc:
         await refuse_wrong(ws, exc)
         return
@@ -68,7 +71,12 @@ async def watch_socket(ws: WebSocket, match_id: str, hub: HubDep, limits: Limits
                 await refuse(ws, refused, POLICY_VIOLATION)
                 return
             try:
-                await hub.greet(live, out, SPECTATOR, "none")
+                try:
+                    await hub.greet(live, out, SPECTATOR, "none")
+                except StoreUnavailableError as exc:  # come back later
+                    out.send_json({"type": "error", "error": str(exc)})
+                    await out.close(TRY_AGAIN_LATER, "the database is unavailable")
+                    return
                 async for _text in texts(ws, out, lambda: limits.allow("message", client)):
                     out.send_json({"type": "error", "error": tr(READ_ONLY)})
             finally:
