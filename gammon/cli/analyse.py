@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,11 +124,12 @@ def run_analyse(args: argparse.Namespace) -> int:
 
 def _same_file(a: str, b: str) -> bool:
     """Whether paths ``a`` and ``b`` name one file (the same path, or links to one file)."""
-    if Path(a).resolve() == Path(b).resolve():
-        return True
     try:
+        # realpath, not Path.resolve: it raises on a symbolic link loop, which the write then says
+        if os.path.realpath(a) == os.path.realpath(b):
+            return True
         return Path(a).samefile(b)
-    except OSError:  # one of them does not exist (yet): not the same file
+    except (OSError, ValueError):  # one of them does not exist (yet), or cannot: not one file
         return False
 
 
