@@ -130,6 +130,14 @@ def test_bad_queries(client: TestClient, params: dict[str, object], words: str) 
     assert r.json()["error"] == message
 
 
+def test_openapi_types(client: TestClient) -> None:
+    paths = client.get("/openapi.json").json()["paths"]
+    schemas = {p["name"]: p["schema"] for p in paths["/wildbg/move"]["get"]["parameters"]}
+    assert schemas["crawford"] == {"type": "boolean"}  # read as true or false
+    assert schemas["cube_owner"]["enum"] == ["x", "o", "centred"]
+    assert schemas["p5"] == {"type": "integer"}
+
+
 def test_rate_limited_as_hints(store: Store) -> None:
     with TestClient(create_app(store)) as c:
         codes = [c.get("/wildbg/eval", params={"p0": 1}).status_code for _ in range(10)]

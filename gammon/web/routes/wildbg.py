@@ -18,6 +18,12 @@ COSTLY_PATHS = (f"{PREFIX}/move", f"{PREFIX}/eval")
 router = APIRouter(prefix=PREFIX, tags=["wildbg"])
 
 
+_SCHEMAS: dict[str, dict[str, Any]] = {
+    "cube_owner": {"type": "string", "enum": ["x", "o", "centred"]},
+    "crawford": {"type": "boolean"},
+}
+
+
 def _parameters(dice: bool) -> list[dict[str, Any]]:
     """The query parameters as OpenAPI lists them (the route reads them from the raw query)."""
     names = [p for p in PARAMETERS if dice or p not in ("die1", "die2", "n")]
@@ -26,7 +32,7 @@ def _parameters(dice: bool) -> list[dict[str, Any]]:
             "name": name,
             "in": "query",
             "required": dice and name in ("die1", "die2"),
-            "schema": {"type": "string" if name == "cube_owner" else "integer"},
+            "schema": _SCHEMAS.get(name, {"type": "integer"}),
         }
         for name in names
     ]
