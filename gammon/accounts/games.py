@@ -15,7 +15,7 @@ from typing import Any
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
-from gammon.accounts.errors import ClaimError
+from gammon.accounts.errors import ClaimError, NotSignedInError
 from gammon.accounts.service import Accounts
 from gammon.i18n import tr
 from gammon.rules import Rules
@@ -103,16 +103,29 @@ def seat_holders(accounts: Accounts, match_id: str) -> dict[int, int | None]:
 def delete_account(accounts: Accounts, token: str, password: str) -> None:
     """Delete the account of the session ``token``, which must give its password (SignInError)."""
     account = accounts.signed_in(token, password)
-    erase_account(accounts, account.id)
+    erase_account(accounts, account.id, session=token)
 
 
-def erase_account(accounts: Accounts, account_id: int) -> None:
+def erase_account(accounts: Accounts, account_id: int, session: str | None = None) -> None:
     """Delete the account ``account_id`` and its personal data, keeping its matches, in one
-    transaction. (The foreign keys say the same; this does not rely on SQLite enforcing them.)"""
+    transaction; with ``session``, only while that session is still the account's
+    (NotSignedInError). (The foreign keys say the same; this does not rely on SQLite enforcing
+    them.)"""
     with accounts.sessions.begin() as s:
         # The matches' rows locked (PostgreSQL; SQLite: the database for writing): its opponent
         # deleting their account at once rewrites the same stored names after this one does.
         lock_for_writing(s)
+        # The password was checked before this transaction: a reset or a change of it made since
+        # ended the session, and the account stays.
+        if session is not None:
+            holder = s.scalar(
+                select(AccountSessionRow.account_id).where(
+                    AccountSessionRow.token_hash == hash_token(session),
+                    AccountSessionRow.expires_at > accounts.clock(),
+                )
+            )
+            if holder != account_id:
+                raise NotSignedInError(tr("not signed in"))
         held = s.execute(
             select(MatchRow, SeatAccountRow.seat)
             .join(SeatAccountRow, SeatAccountRow.match_id == MatchRow.id)

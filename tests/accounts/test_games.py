@@ -157,3 +157,23 @@ def test_both_players_deleting_their_accounts_at_once(accounts: Accounts) -> Non
     assert results == [None, None]
     assert accounts.store.load_match("m1").rules["names"] == [None, None]
     assert seat_holders(accounts, "m1") == {0: None, 1: None}
+
+
+def test_an_operators_reset_made_while_the_account_is_deleted_stands(accounts: Accounts) -> None:
+    """The operator resets alice's password (her account was taken over) while a deletion, given
+    her old password, is being checked: the reset ended the session, and the account stays. (It
+    was deleted all the same.)"""
+    alice = _signed_in(accounts, "alice")
+    verify = accounts.passwords.verify
+
+    def reset_meanwhile(stored_hash: str, password: str) -> bool:
+        accounts.passwords.verify = verify  # type: ignore[method-assign]
+        ok = verify(stored_hash, password)
+        accounts.reset_password("alice", "operator's password")
+        return ok
+
+    accounts.passwords.verify = reset_meanwhile  # type: ignore[method-assign]
+    with pytest.raises(NotSignedInError):
+        delete_account(accounts, alice, "password1")
+    assert accounts.by_name("alice") is not None
+    accounts.sign_in("alice", "operator's password")
