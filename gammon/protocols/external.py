@@ -11,7 +11,8 @@ whenever that player is to act, GNU Backgammon sends the state as a ``board:`` l
 
 Lines are ended by a newline; GNU Backgammon follows each with a NUL byte, which is skipped. Input
 that is no board line is answered ``Error: ...`` (GNU Backgammon prints it and stops the game), a
-line over :data:`MAX_LINE` characters once (the rest of it is skipped), and
+line over :data:`MAX_LINE` characters once (the rest of it is skipped), a line that stops before
+its end for :data:`LINE_WAIT` seconds too (and the connection is closed), and
 ``exit`` or ``quit`` closes the connection. Each connection is served in a thread of its own (one
 peer that sends half a line and waits must not hold up GNU Backgammon), up to
 :data:`MAX_CONNECTIONS` at once; the engine answers one line at a time.
@@ -20,12 +21,13 @@ peer that sends half a line and waits must not hold up GNU Backgammon), up to
 from __future__ import annotations
 
 import contextlib
+import io
 import socket
 import socketserver
 import sys
 import threading
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gammon.errors import GammonError, cut
 from gammon.protocols.fibs_board import parse_fibs_board
@@ -36,6 +38,9 @@ if TYPE_CHECKING:
 
 MAX_LINE = 4096
 """The longest line read: a board line has about 160 characters."""
+LINE_WAIT = 60.0
+"""Seconds a line once begun may wait for its next byte (GNU Backgammon writes each line whole);
+then it is answered ``Error: ...`` and the connection closed. Between lines there is no limit."""
 MAX_CONNECTIONS = 8
 """Connections served at once; one more is answered ``Error: ...`` and closed."""
 
@@ -70,8 +75,17 @@ class _Handler(socketserver.StreamRequestHandler):
     server: ExternalServer
 
     def handle(self) -> None:
+        rfile = cast(io.BufferedReader, self.rfile)
         while True:
-            raw = self.rfile.readline(MAX_LINE)
+            self.request.settimeout(None)  # between lines GNU Backgammon may wait on its human player
+            if not rfile.peek(1):
+                return
+            self.request.settimeout(LINE_WAIT)
+            try:
+                raw = rfile.readline(MAX_LINE)
+            except TimeoutError:
+                self._reply(f"Error: a line stopped for {LINE_WAIT:g} seconds before its end")
+                return
             if not raw:
                 return
             line = raw.decode("ascii", "replace").replace("\0", "").strip()

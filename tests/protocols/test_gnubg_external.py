@@ -21,6 +21,7 @@ from gammon.formats.mat import read_mat, to_match
 from gammon.game import ActionKind, Double
 from gammon.match import Match, NewGame
 from gammon.position import Position
+from gammon.protocols import external
 from gammon.protocols.external import MAX_CONNECTIONS, ExternalServer, answer
 from gammon.protocols.fibs_board import FibsBoard, fibs_board, parse_fibs_board
 from gammon.protocols.gnubg_external import GnubgError, GnubgExternalPlayer, gnubg_steps, parse_level
@@ -94,6 +95,19 @@ def test_server_is_not_held_up_by_a_peer_with_half_a_line() -> None:
         idle.sendall(b"board:a:b:1")  # and nothing more
         sock.sendall(OPENING.encode() + b"\n")
         assert gnubg_steps(reader.readline().decode())
+
+
+def test_server_closes_a_line_left_unfinished(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(external, "LINE_WAIT", 0.2)
+    with served() as (sock, reader):
+        sock.sendall(b"version\n")
+        assert reader.readline().startswith(b"Interface: ")
+        threading.Event().wait(0.5)  # no limit between lines
+        sock.sendall(b"version\n")
+        assert reader.readline().startswith(b"Interface: ")
+        sock.sendall(b"board:a:b:1")  # and nothing more
+        assert reader.readline() == b"Error: a line stopped for 0.2 seconds before its end\n"
+        assert reader.readline() == b""
 
 
 def test_server_refuses_connections_beyond_its_limit() -> None:
