@@ -323,3 +323,29 @@ def test_no_game_is_claimed_against_a_player_who_never_came(store: Store) -> Non
             if tried == {0, 1}:
                 return
     raise AssertionError(f"no seed had each player play first: {tried}")
+
+
+def test_the_acceptor_gets_its_seat_when_the_accounts_cannot_be_shown(
+    store: Store, monkeypatch: pytest.MonkeyPatch  # noqa: F811
+) -> None:
+    """The match is made and the seats bound: a failed read of the accounts for the views must not
+    lose the acceptor's answer, the only key to its seat."""
+    options = ServerSettings(rate=1000, burst=1000, accounts=settings())
+    app = create_app(store, seeded_dice(3), settings=options)
+    with TestClient(app) as web:
+        alice, bob = players(web, "alice", "bob")
+        invitation = post(web, alice, match_length=1, rated=True)
+
+        def away(match_id: str) -> object:
+            raise OSError("connection refused")
+
+        monkeypatch.setattr(app.state.members, "seat_accounts", away)
+        r = web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob)
+        assert r.status_code == 200, r.text
+        mine = r.json()
+        url = f"/api/matches/{mine['match_id']}"
+        view = web.get(url, headers=auth(mine["token"])).json()
+        assert view["seat"] == 1 and view["rated"]
+        r = web.post(f"{url}/actions", headers=auth(mine["token"]), json={"action": "abandon"})
+        assert r.status_code == 200, r.text  # bob's seat is his account's: he plays, rated
+        assert r.json()["match_over"]

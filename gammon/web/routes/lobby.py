@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request, WebSocket
@@ -30,6 +31,7 @@ from gammon.web.security import site_url
 from gammon.web.sockets import POLICY_VIOLATION, accept, refuse, texts
 
 router = APIRouter()
+log = logging.getLogger(__name__)
 ERRORS = error_responses(401, 403, 409, 422, 429)
 MAX_MESSAGE = 256
 """The longest message a lobby socket takes (it takes only ``{"type": "ping"}``)."""
@@ -153,7 +155,11 @@ async def start_match(hub: Hub, members: Members, lobby: Lobby, claimed: Claimed
     # claimed against a player before it came.
     live, tokens = await hub.create(req, maker=None)
     await asyncio.to_thread(lobby.invitations.started, claimed, live.id, tokens[0])
-    live.accounts = await asyncio.to_thread(members.seat_accounts, live.id)
+    try:
+        live.accounts = await asyncio.to_thread(members.seat_accounts, live.id)
+    except Exception:  # only the views' names and ratings: the match is made, and the acceptor's
+        # answer (its seat's only key) must not be lost; the accounts are read again when needed
+        log.warning("the accounts of match %s could not be read", live.id, exc_info=True)
     return live.id, tokens
 
 
