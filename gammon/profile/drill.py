@@ -103,17 +103,19 @@ class Drills:
         """Make a card, due now, for each of the account's marked decisions without one; returns
         how many were made."""
         now = self.clock()
+        carded = select(DrillCardRow.decision_id).where(DrillCardRow.account_id == account_id)
+        uncarded = select(ProfileDecisionRow.id).where(
+            ProfileDecisionRow.account_id == account_id, ProfileDecisionRow.id.not_in(carded)
+        )
+        with self.sessions() as s:
+            if s.scalar(uncarded.limit(1)) is None:  # most opens of the deck: no lock taken
+                return 0
         with self.sessions.begin() as s:
             # one sync of an account at a time (two pages, or a page and the terminal, open the
             # deck at once): each would make a card of the same decision, and one would fail
             lock_for_writing(s)
             s.execute(select(AccountRow.id).where(AccountRow.id == account_id).with_for_update())
-            carded = select(DrillCardRow.decision_id).where(DrillCardRow.account_id == account_id)
-            new = s.scalars(
-                select(ProfileDecisionRow.id).where(
-                    ProfileDecisionRow.account_id == account_id, ProfileDecisionRow.id.not_in(carded)
-                )
-            ).all()
+            new = s.scalars(uncarded).all()
             for decision_id in new:
                 card = Card(due=now)
                 s.add(
