@@ -37,11 +37,12 @@ class Strict(BaseModel):
 class CreateMatchRequest(Strict):
     mode: Literal["computer", "local", "online"] = "computer"
     level: str = Field("random", max_length=32, description="computer level (mode 'computer')")
-    match_length: int = Field(0, ge=0, le=99, description="points to win; 0 = money game")
+    # strict: a JSON true is no number of points (lax pydantic reads it as 1), nor is "7"
+    match_length: int = Field(0, ge=0, le=99, strict=True, description="points to win; 0 = money game")
     crawford: bool = True
     jacoby: bool = True
     beavers: bool = False
-    cube_limit: int | None = Field(None, ge=2, le=1 << 20)
+    cube_limit: int | None = Field(None, ge=2, le=1 << 20, strict=True)
     use_cube: bool = Field(True, description="play with the doubling cube (never in a 1-point match)")
     name: str | None = Field(
         None, max_length=200, description="the creator's name (seat 0); shown as plain text"
@@ -89,8 +90,11 @@ class PlayerAccount(BaseModel):
 class ActionRequest(Strict):
     action: ActionName
     play: str | None = Field(None, max_length=80, description="notation, e.g. '13/7 8/7'")
-    kind: int | None = Field(None, ge=1, le=3, description="resign: 1 single, 2 gammon, 3 backgammon")
-    version: int | None = Field(None, ge=0, le=2**31 - 1, description="the state version the client acted on")
+    # strict: lax pydantic read "kind": true as a single game's resignation
+    kind: int | None = Field(None, ge=1, le=3, strict=True,
+                             description="resign: 1 single, 2 gammon, 3 backgammon")
+    version: int | None = Field(None, ge=0, le=2**31 - 1, strict=True,
+                                description="the state version the client acted on")
 
 
 class StepSequence(BaseModel):

@@ -145,6 +145,22 @@ def test_a_stale_version_is_rejected(client: TestClient) -> None:
     assert r.status_code == 409 and "moved on" in r.json()["error"]
 
 
+def test_numbers_are_json_numbers(client: TestClient) -> None:
+    # a JSON true, "2" or 2.0 is no resignation's kind: lax parsing read true as a single game
+    m = new_match(client, mode="local")
+    s = _to_move_phase(client, m)
+    for kind in (True, "2", 2.0):
+        r = _act(client, m, action="resign", kind=kind)
+        assert r.status_code == 422 and "should be a whole number" in r.json()["error"], (kind, r.text)
+        r = _act(client, m, action="play", play=s["plays"][0], version=str(s["version"]))
+        assert r.status_code == 422 and "should be a whole number" in r.json()["error"]
+    assert _state(client, m) == s
+    for body in ({"match_length": True}, {"match_length": "7"}, {"cube_limit": True}):
+        r = client.post("/api/matches", json={"mode": "local", **body})
+        assert r.status_code == 422 and "should be a whole number" in r.json()["error"], body
+    assert _act(client, m, action="resign", kind=2, version=s["version"]).status_code == 200
+
+
 def test_bad_match_options_are_rejected(client: TestClient) -> None:
     r = client.post("/api/matches", json={"mode": "computer", "level": "grandmaster"})
     assert r.status_code == 422 and "grandmaster" in r.json()["error"]
