@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts.clock import Clock, as_utc, utc_now
-from gammon.accounts.games import NAMES_KEY, stored_rules
+from gammon.accounts.games import ANONYMOUS, NAMES_KEY, stored_rules
 from gammon.analysis import analyse
 from gammon.engine.engine import DEFAULT_PLIES, Engine
 from gammon.errors import GammonError
@@ -337,15 +337,17 @@ def _check_seat(seat: int) -> None:
 
 
 def _names(s: Any, row: MatchRow) -> tuple[str, str]:
-    """The seats' names in a match played here: the account's, else the name it was made with,
-    else the computer's level, else Guest."""
-    held = dict(
-        s.execute(
+    """The seats' names in a match played here: the account's (Anonymous once deleted: its row
+    stays without an account), else the name it was made with, else the computer's level, else
+    Guest."""
+    held = {
+        seat: ANONYMOUS if name is None else name
+        for seat, name in s.execute(
             select(SeatAccountRow.seat, AccountRow.name)
-            .join(AccountRow, AccountRow.id == SeatAccountRow.account_id)
+            .outerjoin(AccountRow, AccountRow.id == SeatAccountRow.account_id)
             .where(SeatAccountRow.match_id == row.id)
         ).all()
-    )
+    }
     given = row.rules.get(NAMES_KEY) if isinstance(row.rules, dict) else None
     names = []
     for seat in (0, 1):

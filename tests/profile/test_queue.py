@@ -11,6 +11,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts import Accounts
+from gammon.accounts.games import claim_seats, delete_account
 from gammon.analysis import analyse
 from gammon.errors import GammonError
 from gammon.i18n import LANGUAGES, tr, use_language
@@ -155,6 +156,24 @@ def test_a_match_played_here(store: Store, accounts: Accounts, queue: AnalysisQu
     assert (row.source, row.source_name, row.source_format) == ("here", "m1", None)
     assert (row.player_name, row.opponent_name, row.result) == ("alice", "bob", "won")
     assert (row.player_score, row.opponent_score) == (3, 0)
+
+
+def test_a_match_queued_before_the_opponent_deleted_their_account_names_them_anonymous(
+    store: Store, accounts: Accounts, queue: AnalysisQueue
+) -> None:
+    tokens = new_match(store, "m1", mode="online", length=3)
+    finish_match(store, "m1", winner=0, length=3)
+    alice = accounts.sign_up("alice", "password1")
+    accounts.sign_up("bob", "password1")
+    claim_seats(accounts, accounts.sign_in("alice", "password1").token, [tokens[0]])
+    bob_session = accounts.sign_in("bob", "password1").token
+    claim_seats(accounts, bob_session, [tokens[1]])
+    queue.add_match("m1", alice.id, 0, plies=0)
+    delete_account(accounts, bob_session, "password1")
+    [outcome] = queue.work_all()
+    assert outcome.status == "done", outcome.reason
+    [row] = _rows(store, ProfileMatchRow)
+    assert (row.player_name, row.opponent_name) == ("alice", "Anonymous")
 
 
 def test_an_unknown_match_fails(accounts: Accounts, queue: AnalysisQueue) -> None:
