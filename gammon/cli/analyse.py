@@ -161,10 +161,10 @@ def _write_files(
 
     def sgf(path: str) -> None:
         from gammon.analysis.sgf_annotations import write_analysed_sgf
-        from gammon.formats.convert import _SGF_INFO
+        from gammon.formats.convert import SGF_INFO
 
         # the file's event, date, place... go with the match, as gammon convert writes them
-        sgf_info = {key: info[name] for key, name in _SGF_INFO.items() if name in info}
+        sgf_info = {key: info[name] for key, name in SGF_INFO.items() if name in info}
         write_analysed_sgf(match, analysis, path, info=sgf_info)
 
     def html(path: str) -> None:

@@ -157,8 +157,10 @@ def _iso_date(text: str) -> str:
 
 # --- .sgf ------------------------------------------------------------------------------------
 
-_SGF_INFO = {"EV": "event", "RO": "round", "PC": "place", "DT": "date", "AN": "annotator", "GC": "comment",
-             "WR": "rating 1", "BR": "rating 2"}
+SGF_INFO = {"EV": "event", "RO": "round", "PC": "place", "DT": "date", "AN": "annotator", "GC": "comment",
+            "WR": "rating 1", "BR": "rating 2"}
+"""The SGF root properties of the match information, and the :data:`INFO` key of each."""
+_SGF_INFO = SGF_INFO  # the former private name, for callers that still use it
 _ANALYSIS = {"A", "DA", "MR", "CR", "LU", "GB", "GW", "BM", "DO", "BC", "DC", "GS"}
 
 
@@ -167,7 +169,7 @@ def _read_sgf(data: bytes | str) -> Transcript:
 
 
 def _sgf_transcript(record: SgfMatch) -> Transcript:
-    info = {_SGF_INFO[k]: v for k, v in record.info.items() if v}
+    info = {SGF_INFO[k]: v for k, v in record.info.items() if v}
     if "date" in info:
         info["date"] = _iso_date(info["date"])
     names = record.note_names()
@@ -184,7 +186,7 @@ def _sgf_transcript(record: SgfMatch) -> Transcript:
 
 
 def _write_sgf(t: Transcript) -> str:
-    info = {sgf: t.info[key] for sgf, key in _SGF_INFO.items() if key in t.info}
+    info = {sgf: t.info[key] for sgf, key in SGF_INFO.items() if key in t.info}
     if isinstance(t.record, SgfMatch) and t.record.match is t.match:  # its notes go back with it
         return format_sgf(t.record, t.names, info)
     return format_sgf(t.match, t.names, info)
