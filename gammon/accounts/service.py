@@ -131,9 +131,10 @@ class Accounts:
             self.passwords.verify_nobody(password if isinstance(password, str) else "")
             raise SignInError()
         account_id, checked = found
-        if not self.passwords.verify(checked, password):
+        renew = self.passwords.check(checked, password)
+        if renew is None:
             raise SignInError()
-        renewed = self.passwords.hash(password) if self.passwords.needs_rehash(checked) else None
+        renewed = self.passwords.hash(password) if renew else None
         with self.sessions.begin() as s:
             lock_for_writing(s)
             row = s.scalar(select(AccountRow).where(AccountRow.id == account_id).with_for_update())
