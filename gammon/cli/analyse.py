@@ -59,6 +59,8 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help=tr("write the match with its analysis as GNU Backgammon SGF (opens in gnubg)"),
     )
+    p.add_argument("--force", action="store_true",
+                   help=tr("overwrite the --html and --sgf files if they exist"))
     # refused before the analysis: numpy takes no negative seed, and would refuse it after
     p.add_argument("--seed", type=not_negative_int, default=0,
                    help=tr("seed of the bootstrap confidence intervals"))
@@ -149,6 +151,9 @@ def _output_problem(args: argparse.Namespace) -> str | None:
     if len(outputs) == 2 and _same_file(outputs[0][1], outputs[1][1]):
         return tr("--sgf and --html name the same file {file}: one would overwrite the other",
                   file=quoted_path(outputs[0][1]))
+    for _, path in outputs:
+        if os.path.lexists(path) and not args.force:  # as gammon convert: no silent overwrite
+            return tr("{file} exists; add --force to overwrite it", file=quoted_path(path))
     return None
 
 

@@ -93,7 +93,7 @@ def test_an_output_path_in_a_symbolic_link_loop_is_said_after_the_analysis(tmp_p
     write_mat([forced_game()], names=("Ann", "Bo"), file=path)
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
-    out = _gammon("analyse", str(path), "--plies", "0", "--html", str(tmp_path / "a"))
+    out = _gammon("analyse", str(path), "--plies", "0", "--html", str(tmp_path / "a"), "--force")
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
     assert f"cannot write {str(tmp_path / 'a')!r}" in out.stderr
