@@ -6,9 +6,12 @@ writes the match with the analysis as GNU Backgammon SGF. A progress bar runs on
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -154,28 +157,76 @@ def _output_problem(args: argparse.Namespace) -> str | None:
     for _, path in outputs:
         if os.path.lexists(path) and not args.force:  # as gammon convert: no silent overwrite
             return tr("{file} exists; add --force to overwrite it", file=quoted_path(path))
+        why = _unwritable(path)
+        if why:
+            return tr("cannot write {file}: {why}", file=quoted_path(path), why=why)
     return None
+
+
+def _unwritable(path: str) -> str | None:
+    """Why ``path`` cannot be written (its folder missing or read-only, a folder of that name, a
+    link loop), found before the analysis rather than after it; None when it can."""
+    try:
+        if os.path.lexists(path):
+            try:
+                with open(path, "r+b"):  # writable, and not a folder; nothing written to it
+                    pass
+            except FileNotFoundError:  # a link to a file not made yet: the write makes it
+                pass
+        # a file can be made in the folder: the write makes its temporary file there
+        folder = os.path.dirname(os.path.realpath(path))
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as e:
+        return e.strerror or str(e)
+    return None
+
+
+def _write_whole(path: str, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, renamed
+    onto it once complete, so that a failed write (a full disk) leaves no half file, and an
+    existing file as it was. Raises OSError."""
+    target = os.path.realpath(path)  # through a symbolic link, as an ordinary write goes
+    folder, name = os.path.split(target)
+    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            shutil.copymode(target, temporary)  # an existing file keeps its permissions
+        except FileNotFoundError:
+            mask = os.umask(0)  # a new file gets the usual ones, not mkstemp's owner-only
+            os.umask(mask)
+            os.chmod(temporary, 0o666 & ~mask)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _write_files(
     args: argparse.Namespace, match: Match, analysis: MatchAnalysis, info: dict[str, str]
 ) -> bool:
     """Write the ``--sgf`` and ``--html`` files asked for, saying what was written and what could
-    not be; False if one could not. The report is printed either way: the analysis, which may have
-    taken long, is not lost for a file that cannot be written."""
+    not be; False if one could not. Each is written whole or not at all (a write that fails, on a
+    full disk, leaves no half file). The report is printed either way: the analysis, which may
+    have taken long, is not lost for a file that cannot be written."""
 
-    def sgf(path: str) -> None:
+    def sgf() -> str:
         from gammon.analysis.sgf_annotations import write_analysed_sgf
         from gammon.formats.convert import SGF_INFO
 
         # the file's event, date, place... go with the match, as gammon convert writes them
         sgf_info = {key: info[name] for key, name in SGF_INFO.items() if name in info}
-        write_analysed_sgf(match, analysis, path, info=sgf_info)
+        return write_analysed_sgf(match, analysis, info=sgf_info)
 
-    def html(path: str) -> None:
-        from gammon.analysis.report_html import write_html
+    def html() -> str:
+        from gammon.analysis.report_html import render_html
 
-        write_html(analysis, path, seed=args.seed)
+        return render_html(analysis, seed=args.seed)
 
     ok = True
     for path, write, done in (
@@ -185,7 +236,7 @@ def _write_files(
         if path is None:
             continue
         try:
-            write(path)
+            _write_whole(path, write())
         except OSError as e:
             why = tr("cannot write {file}: {why}", file=quoted_path(path), why=e.strerror or e)
             print(f"gammon analyse: {why}", file=sys.stderr)

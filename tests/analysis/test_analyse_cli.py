@@ -86,15 +86,20 @@ def test_an_empty_output_name_is_refused_before_the_analysis(tmp_path: Path) -> 
         assert out.stdout == ""
 
 
-def test_an_output_path_in_a_symbolic_link_loop_is_said_after_the_analysis(tmp_path: Path) -> None:
+def test_an_output_path_in_a_symbolic_link_loop_is_refused_before_the_analysis(tmp_path: Path) -> None:
     """The check that an output is not the match file resolved the path and raised on a link loop
-    (a traceback): the loop is the write's to say, as for any file that cannot be written."""
+    (a traceback); the loop exists (--force is asked for) and cannot be written, said before the
+    analysis as for any file that cannot be written."""
     path = tmp_path / "m.mat"
     write_mat([forced_game()], names=("Ann", "Bo"), file=path)
     (tmp_path / "a").symlink_to(tmp_path / "b")
     (tmp_path / "b").symlink_to(tmp_path / "a")
-    out = _gammon("analyse", str(path), "--plies", "0", "--html", str(tmp_path / "a"), "--force")
-    assert out.returncode == 2
+    loop = str(tmp_path / "a")
+    out = _gammon("analyse", str(path), "--plies", "0", "--html", loop)
+    assert out.returncode == 2 and out.stdout == ""
+    assert f"{loop!r} exists; add --force to overwrite it" in out.stderr
+    out = _gammon("analyse", str(path), "--plies", "0", "--html", loop, "--force")
+    assert out.returncode == 2 and out.stdout == ""
     assert "Traceback" not in out.stderr
-    assert f"cannot write {str(tmp_path / 'a')!r}" in out.stderr
-    assert "Ann" in out.stdout  # the report is printed all the same
+    assert f"cannot write {loop!r}: " in out.stderr
+    assert (tmp_path / "a").is_symlink() and (tmp_path / "b").is_symlink()

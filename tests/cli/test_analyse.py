@@ -99,7 +99,7 @@ def test_sgf_with_the_analysis_is_written(match_file, tmp_path):
     assert all(" E ver 3 " in value for n in analysed for value in n["A"][1:])
     nowhere = str(tmp_path / "no" / "x.sgf")
     bad = gammon("analyse", str(match_file), "--plies", "0", "--json", "--sgf", nowhere)
-    assert bad.returncode == 2 and "x.sgf'" in bad.stderr
+    assert bad.returncode == 2 and "x.sgf'" in bad.stderr and bad.stdout == ""
 
 
 def test_bad_files_are_refused_with_the_name_quoted(tmp_path):
@@ -192,17 +192,22 @@ def test_a_file_that_cannot_be_read_is_named_once_in_the_language(tmp_path):
     assert long.returncode == 2 and len(long.stderr) < 500  # a path is quoted up to 300 characters
 
 
-def test_the_report_is_printed_when_an_output_file_cannot_be_written(match_file, tmp_path):
+def test_an_output_file_that_cannot_be_written_is_refused_before_the_analysis(match_file, tmp_path):
+    """A missing folder was said after the whole analysis; now before it, and nothing is written.
+    (A write that fails after the analysis: tests/analysis/test_analyse_outputs.py.)"""
     html = tmp_path / "r.html"
     out = gammon("--lang", "pl", "analyse", str(match_file), "--plies", "0", "--plain",
                  "--html", "/nonexistent/r.html", "--sgf", str(tmp_path / "a.sgf"))
-    assert out.returncode == 2
-    assert "Ann – Bo: mecz do 5 punktów" in out.stdout  # the analysis is not thrown away
+    assert out.returncode == 2 and out.stdout == ""
     assert "gammon analyse: nie można zapisać '/nonexistent/r.html': " in out.stderr
-    assert f"gammon analyse: przeanalizowany mecz zapisano do {tmp_path / 'a.sgf'}" in out.stderr
+    assert not (tmp_path / "a.sgf").exists()
     done = gammon("--lang", "pl", "analyse", str(match_file), "--plies", "0", "--json",
                   "--html", str(html))
     assert done.returncode == 0 and f"gammon analyse: raport zapisano do {html}" in done.stderr
+    again = gammon("--lang", "pl", "analyse", str(match_file), "--plies", "0", "--json",
+                   "--html", str(html))
+    assert again.returncode == 2 and again.stdout == ""
+    assert f"gammon analyse: '{html}' już istnieje; dodaj --force, aby go nadpisać" in again.stderr
 
 
 def test_nothing_analysed_is_said_and_exits_2(tmp_path, capsys):
