@@ -3,10 +3,12 @@ hints a second, WebSocket messages a second (shared by all the address's sockets
 earns nothing), and WebSockets open at once.
 
 The address is uvicorn's: a proxy's X-Forwarded-For only where the operator trusts that proxy.
+An IPv6 client counts by its /64 (see :func:`address`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import time
 from collections.abc import Callable, Container
 
@@ -80,8 +82,24 @@ class AddressLimits:
 
 
 def address(scope: Scope) -> str:
+    """The client's address as limits and throttles count it (:func:`address_key`)."""
     client = scope.get("client")
-    return client[0] if client else ""
+    return address_key(str(client[0])) if client else ""
+
+
+def address_key(host: str) -> str:
+    """An IPv4 address as it is; an IPv6 address as its /64 network, since a host is given a
+    whole /64 and rotating within it (privacy addresses) would earn it new limits at will; an
+    IPv4-mapped IPv6 address as its IPv4 address. Anything else (a test client's name) as it is."""
+    try:
+        ip = ipaddress.ip_address(host.split("%", 1)[0])  # without an IPv6 zone ("fe80::1%eth0")
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class RequestLimit:

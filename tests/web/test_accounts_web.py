@@ -172,6 +172,35 @@ def test_sign_ins_are_throttled_per_name_and_per_address(store: Store) -> None: 
         assert c.post("/api/account/sign-in", json={"name": "bob", "password": PASSWORD}).status_code == 429
 
 
+def test_an_ipv6_client_rotating_its_addresses_within_its_64_counts_as_one(
+    store: Store,  # noqa: F811
+) -> None:
+    """Each guess from another address of one /64 (a host has the whole /64): the address limit
+    counts them together, while another /64 and IPv4 addresses count apart."""
+    throttle = SignInThrottle(per_name=100, per_address=3)
+    app = create_app(
+        store, settings=ServerSettings(rate=1000, burst=1000, accounts=settings(throttle=throttle))
+    )
+
+    def guess(host: str, i: int) -> int:
+        c = TestClient(app, client=(host, 50000))
+        return c.post(
+            "/api/account/sign-in", json={"name": f"x{i}", "password": "wrong password"}
+        ).status_code
+
+    with TestClient(app):
+        assert [guess(f"2001:db8:0:1::{i:x}", i) for i in range(1, 5)] == [401, 401, 401, 429]
+        assert guess("2001:db8:0:1:ffff:1:2:3", 9) == 429
+        assert guess("2001:db8:0:2::1", 10) == 401
+        assert [guess(f"192.0.2.{i}", i) for i in range(1, 5)] == [401] * 4
+        assert [guess("::ffff:198.51.100.7", i) for i in range(3)] + [guess("198.51.100.7", 3)] == [
+            401,
+            401,
+            401,
+            429,
+        ]
+
+
 def test_no_plain_password_is_stored(web: TestClient, store: Store) -> None:  # noqa: F811
     sign_up(web, "alice")
     token = api_token(web, "alice")

@@ -16,6 +16,7 @@ from starlette.testclient import WebSocketDenialResponse
 
 from gammon.store import Store
 from gammon.web import create_app
+from gammon.web.limits import address_key
 from gammon.web.security import HideSecrets
 from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice
@@ -233,3 +234,34 @@ def test_serve_hides_secrets_in_its_logs_and_passes_the_hosts_on(
     c = TestClient(app)  # no lifespan: the engine is not loaded
     assert c.get("/api/levels", headers={"Host": "b.lan"}).status_code == 200
     assert c.get("/api/levels", headers={"Host": "c.lan"}).status_code == 400
+
+
+# 5. Per-address limits.
+
+
+def test_the_request_limit_counts_an_ipv6_client_by_its_64(store: Store) -> None:
+    """Requests from ever new addresses of one /64 share its limit; another /64 and each IPv4
+    address have their own."""
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=0.001, burst=2))
+
+    def get(host: str) -> int:
+        return TestClient(app, client=(host, 50000)).get("/api/levels").status_code
+
+    with TestClient(app):
+        assert [get(f"2001:db8:1:2::{i:x}") for i in range(1, 4)] == [200, 200, 429]
+        assert [get("2001:db8:1:3::1"), get("192.0.2.1"), get("192.0.2.2")] == [200, 200, 200]
+
+
+@pytest.mark.parametrize(
+    ("host", "key"),
+    [
+        ("192.0.2.7", "192.0.2.7"),
+        ("2001:db8:1:2:3:4:5:6", "2001:db8:1:2::/64"),
+        ("2001:DB8:1:2::9", "2001:db8:1:2::/64"),
+        ("::ffff:192.0.2.7", "192.0.2.7"),
+        ("fe80::1%eth0", "fe80::/64"),
+        ("testclient", "testclient"),
+    ],
+)
+def test_an_address_is_counted_by_its_key(host: str, key: str) -> None:
+    assert address_key(host) == key
