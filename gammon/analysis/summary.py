@@ -40,7 +40,8 @@ Section = tuple[str, list[Row]]
 
 
 def _total(emg: float, cost: float, match: bool) -> str:
-    return f"{emg:.3f} ({100 * cost:.2f}%)" if match else tr("{emg} ({points} pts)", emg=f"{emg:.3f}",
+    # MWC to 3 decimals of a percent, as gnubg: with 2, a small error at match play read 0.00%
+    return f"{emg:.3f} ({100 * cost:.3f}%)" if match else tr("{emg} ({points} pts)", emg=f"{emg:.3f}",
                                                                    points=f"{cost:+.3f}")
 
 
