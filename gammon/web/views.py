@@ -81,9 +81,14 @@ def match_view(
     names = player_names(live)
     position = game.position_for(viewer)
     acting = live.acting_player()
-    mine = acting is not None and (seat is None or seat == acting)
+    # A rated match's seat acts once an account holds it (the server refuses it before): it is
+    # offered nothing, and the page says to sign in, which claims the seat.
+    unheld = live.rated and seat is not None and live.accounts[seat] is None
+    mine = acting is not None and (seat is None or seat == acting) and not unheld
     actions = sorted(str(a) for a in game.legal_actions() if a in _SEAT_ACTIONS) if mine else []
-    if game.phase is not GamePhase.OVER:
+    if unheld:
+        pass  # not even "abandon": refused too
+    elif game.phase is not GamePhase.OVER:
         actions.append("abandon")
         if absence.claim_in == 0:
             actions.append("claim")

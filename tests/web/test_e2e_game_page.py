@@ -15,6 +15,7 @@ from tests.web.test_e2e import (
     browser,  # noqa: F401  (a fixture)
     module_server,
 )
+from tests.web.test_e2e_accounts import _sign
 from tests.web.test_e2e_players import _cube, _until
 
 shared = module_server("page")
@@ -266,3 +267,37 @@ def test_one_device_keeps_the_board_still_unless_asked_and_labels_the_sides(
     page.uncheck("#flip")
     assert _state(page)["viewer"] == 0
     assert not errors
+
+
+def test_a_guest_at_a_rated_match_is_offered_no_action_and_told_to_sign_in(shared: Server, browser) -> None:  # noqa: F811
+    """A seat of a rated match acts once an account holds it (the server refuses it before): the
+    guest's page offers no button that would fail and says why; signing up in another tab claims
+    the seat, and the page then offers its actions."""
+    errors: list[str] = []
+    host = _page(browser, errors)
+    host.goto(shared.url + "/account")
+    host.wait_for_selector("#sign-in:not([hidden])")
+    _sign(host, "#do-sign-up", "rated-host")
+    host.goto(shared.url + "/")
+    host.check('input[name=mode][value="online"]')
+    host.select_option("select[name=match_length]", "3")
+    host.wait_for_selector("input[name=rated]:enabled")
+    host.check("input[name=rated]")
+    host.click("#start")
+    host.wait_for_url("**/play/**")
+    invite = host.input_value("#invite-url")
+    guest = _page(browser, errors)
+    guest.goto(invite)
+    st = _state(guest)
+    assert (st["seat"], st["rated"], st["accounts"][1], st["actions"]) == (1, True, None, [])
+    assert guest.locator("#rated-guest").is_visible()
+    visible = guest.eval_on_selector_all("button[data-action]", "bs => bs.filter(b => !b.hidden).length")
+    assert visible == 0 and guest.text_content("#status") == "Sign in to play this rated match"
+    account = guest.context.new_page()  # the guest's browser: it claims the seats it keeps
+    account.goto(shared.url + "/account")
+    account.wait_for_selector("#sign-in:not([hidden])")
+    _sign(account, "#do-sign-up", "rated-guest")
+    guest.wait_for_function("() => ui.state.accounts[1] && ui.state.actions.includes('abandon')")
+    assert guest.locator("#rated-guest").is_hidden()
+    assert guest.locator('button[data-action="abandon"]').is_visible()
+    assert not errors, errors

@@ -10,7 +10,7 @@ from gammon.rules import Rules
 from gammon.situation import CubeOwner
 from gammon.store import Store
 from gammon.web.frames import game_frames
-from gammon.web.schemas import ActionRequest
+from gammon.web.schemas import ActionRequest, PlayerAccount
 from gammon.web.session import LiveMatch
 from gammon.web.views import match_view
 
@@ -201,3 +201,19 @@ def test_the_log_is_worded_in_the_current_language_and_kept_per_language(tmp_pat
         "You play 5-3: 8/3 6/3",
     ]
     assert set(live.log_cache) == {(1, "pl"), (1, "en")}
+
+
+def test_a_seat_of_a_rated_match_no_account_holds_is_offered_no_action(tmp_path) -> None:
+    # The server refuses such a seat's every action (403) until an account holds it: buttons
+    # offered to it would all fail.
+    store = Store(f"sqlite:///{tmp_path / 'v.sqlite3'}")
+    dice = ScriptedDice([(3, 5)])
+    live, _ = LiveMatch.create(store, "online", Rules(match_length=3), None, dice, rated=True)
+    live.accounts = (PlayerAccount(name="alice", rating=1500.0), None)
+    assert live.acting_player() == 1  # the guest's seat is to move
+    guest = match_view(live, 1)
+    assert (guest.rated, guest.actions, guest.plays, guest.sequences) == (True, [], [], [])
+    assert match_view(live, 0).actions == ["abandon"]  # the account's seat, waiting
+    live.accounts = (live.accounts[0], PlayerAccount(name="bob", rating=1500.0))
+    claimed = match_view(live, 1)
+    assert "play" in claimed.actions and "abandon" in claimed.actions and claimed.plays

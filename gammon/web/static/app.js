@@ -499,8 +499,12 @@ function submitPlay() {
 // ---- drawing -------------------------------------------------------------------------------------
 const KINDS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
 
+// A seat of a rated match that no account holds: the server refuses its actions until one does.
+function unheldRatedSeat(st) { return st.rated && st.seat !== null && !st.accounts[st.seat] && !st.match_over; }
+
 function statusText(st) {
   if (st.match_over || st.result) return outcomeText(st);
+  if (unheldRatedSeat(st)) return t("Sign in to play this rated match");
   const names = st.names, me = st.seat;
   const who = names[st.turn];
   const mine = myTurn(st);
@@ -560,6 +564,7 @@ function render() {
   renderSides(st);
   $("#match-info").textContent = matchInfo(st);
   $("#status").textContent = anim ? anim.text : statusText(st);
+  $("#rated-guest").hidden = !unheldRatedSeat(st);
   $("#position-id").textContent = st.position_id;
   showShareId(st.gnubg_id);
   $("#subtitle").textContent = { computer: t("against the computer"), local: t("two players"), online: t("online") }[st.mode];
