@@ -141,3 +141,41 @@ def test_a_signed_in_player_makes_a_rated_match_on_the_start_page(server: Server
     assert state["rated"] and state["match_length"] == 3 and state["mode"] == "online"
     assert [a and a["name"] for a in state["accounts"]] == ["alice", None]
     assert not errors, errors
+
+
+_ACCEPT_ALL = """async ids => {
+  const csrf = decodeURIComponent(document.cookie.match(/gammon_csrf=([^;]*)/)[1]);
+  return Promise.all(ids.map(id => fetch(`/api/lobby/invitations/${id}/accept`,
+    { method: "POST", headers: { "X-CSRF-Token": csrf } }).then(r => r.json())));
+}"""
+
+
+def test_invitations_accepted_together_lose_none_of_the_posters_seats(server: Server, browser) -> None:  # noqa: F811
+    """Two of a poster's invitations accepted while its lobby was away: back in the lobby, its
+    browser takes both seats (each token the only key to its seat), opens one match and lists the
+    other, whose link opens the poster's seat there."""
+    errors: list[str] = []
+    alice, bob = _page(browser, errors), _page(browser, errors)
+    _member(alice, server, "alice")
+    _member(bob, server, "bob")
+    _invite(alice, "1")
+    _invite(alice, "3")
+    bob.wait_for_function("() => lobby.invitations.size === 2")
+    alice.goto(server.url + "/account")  # within the poster's grace: its invitations stay
+    ids = bob.evaluate("() => [...lobby.invitations.keys()]")
+    matches = {seat["match_id"] for seat in bob.evaluate(_ACCEPT_ALL, ids)}
+    assert len(matches) == 2
+    alice.goto(server.url + "/lobby")  # told of both at once: it takes both seats
+    opened = _match_of(alice)
+    assert opened in matches and _state(alice)["seat"] == 0
+    (other,) = matches - {opened}
+    alice.goto(server.url + "/lobby")
+    link = alice.locator(f'#to-open a[href^="/play/{other}#token="]')
+    link.wait_for()
+    link.click()
+    assert _match_of(alice) == other and _state(alice)["seat"] == 0
+    alice.goto(server.url + "/lobby")
+    alice.wait_for_selector("#to-open", state="hidden")  # both opened: nothing left to list
+    stored = alice.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('seat:'))")
+    assert sorted(stored) == sorted(f"seat:{m}" for m in matches)
+    assert not errors, errors

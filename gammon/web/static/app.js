@@ -3,7 +3,7 @@
 import { Board } from "./board.js";
 import { isGameHeader } from "./logwords.js";
 import { $, call, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, showError, t, tLine, tn } from "./common.js";
-import { rememberSeat } from "./seats.js";
+import { openedSeat, rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
 import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
@@ -84,6 +84,7 @@ function showLobbyOptions(form) {
 function startGame(matchId, token) {
   ui.matchId = matchId; ui.token = token;
   rememberSeat(matchId, token);  // signing in takes the guest's games into the account
+  openedSeat(matchId);  // the lobby lists it no more
   $("#game").hidden = false;
   const invite = localStorage.getItem("invite:" + matchId);
   if (invite) { $("#invite").hidden = false; $("#invite-url").value = invite; }

@@ -2,9 +2,10 @@
 // lobby"); posting, accepting, cancelling and declining over the API. Everything the server sends
 // is shown as text (textContent), never as markup: names are the players' own.
 import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { keepToOpen, rememberSeat, seatsToOpen } from "./seats.js";
 
 const lobby = window.lobby = { you: null, players: new Map(), guests: 0, invitations: new Map(), ws: null,
-                               retry: 0, taking: new Set() };
+                               retry: 0, taking: new Set(), asking: 0, next: null, leaving: false };
 const fmt = x => Number(x).toFixed(1);
 
 function el(tag, cls = "", text = "") {
@@ -93,19 +94,51 @@ function apply(msg) {
 }
 
 // To the game page with this seat's token (after the # : it never reaches a server's logs).
-function play(seat) { location.href = `/play/${seat.match_id}#token=${encodeURIComponent(seat.token)}`; }
+const playUrl = seat => `/play/${seat.match_id}#token=${encodeURIComponent(seat.token)}`;
+
+// A seat's token is the only key to its seat, and the server answers it once: each is kept in
+// localStorage as it comes, and the page leaves for a match only when no other seat's answer is on
+// its way (leaving would drop it). Seats taken but not opened are listed (#to-open).
+async function takeAndGo(ask, chosen) {
+  if (lobby.leaving) return;
+  lobby.asking += 1;
+  try {
+    const seat = await ask();
+    keepToOpen(seat.match_id, seat.token);
+    rememberSeat(seat.match_id, seat.token);
+    if (chosen || !lobby.next) lobby.next = seat;  // the one accepted here, else the first taken
+  } catch (e) {
+    if (chosen) showError(String(e.message || e));  // a seat another tab of ours took: nothing to say
+  } finally { lobby.asking -= 1; }
+  if (lobby.asking === 0 && lobby.next && !lobby.leaving) {
+    lobby.leaving = true;
+    location.href = playUrl(lobby.next);
+  } else showToOpen();
+}
 
 async function accept(id) {
   showError("");
-  try { play(await call("POST", `/api/lobby/invitations/${id}/accept`)); }
-  catch (e) { showError(String(e.message || e)); }
+  await takeAndGo(() => call("POST", `/api/lobby/invitations/${id}/accept`), true);
 }
 
 // Our invitation was accepted: take our seat (once: another tab of ours may have taken it).
-async function takeSeat(id) {
+function takeSeat(id) {
   if (lobby.taking.has(id)) return;
   lobby.taking.add(id);
-  try { play(await call("POST", `/api/lobby/invitations/${id}/seat`)); } catch (e) { return; }
+  takeAndGo(() => call("POST", `/api/lobby/invitations/${id}/seat`), false);
+}
+
+function showToOpen() {
+  const seats = seatsToOpen(), list = $("#to-open ul");
+  list.replaceChildren();
+  for (const seat of seats) {
+    const a = el("a", "", t("Match {id}", { id: seat.match_id }));
+    a.href = playUrl(seat);
+    const li = el("li");
+    li.append(a);
+    list.append(li);
+  }
+  $("#to-open").hidden = seats.length === 0;
 }
 
 async function withdraw(id, how) {
@@ -149,5 +182,6 @@ $("#post").onsubmit = async ev => {
 ratedAllowed();
 loadLanguage().then(() => {
   for (const o of $("#match_length").options) if (o.value !== "0") o.textContent = tn("{n} point", "{n} points", Number(o.value));
+  showToOpen();
   connect();
 });

@@ -21,3 +21,22 @@ export function seatTokens() {
       .slice(-KEEP);
   } catch (e) { return []; }
 }
+
+// Seats the lobby took and no game page has opened yet (the lobby lists them): a seat's token is its
+// only key, and a poster's browser may take several at once but opens one match.
+const TO_OPEN = "to-open:";
+
+export function keepToOpen(matchId, token) {
+  try { localStorage.setItem(TO_OPEN + matchId, token); } catch (e) { return; }  // storage off
+}
+
+export function seatsToOpen() {
+  try {
+    return Object.keys(localStorage).filter(k => k.startsWith(TO_OPEN))
+      .map(k => ({ match_id: k.slice(TO_OPEN.length), token: localStorage.getItem(k) }));
+  } catch (e) { return []; }
+}
+
+export function openedSeat(matchId) {
+  try { localStorage.removeItem(TO_OPEN + matchId); } catch (e) { return; }
+}
