@@ -7,6 +7,7 @@ import io
 import random
 import zipfile
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from sqlalchemy.orm import sessionmaker
 from gammon.accounts import SignInThrottle
 from gammon.accounts.passwords import Passwords
 from gammon.store import Store
-from gammon.store.models import AnalysisJobRow, RatingChangeRow
+from gammon.store.models import AccountRow, AnalysisJobRow, RatingChangeRow
 from gammon.web import create_app
 from gammon.web.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_token
 from gammon.web.members import AccountSettings
@@ -199,6 +200,36 @@ def test_an_ipv6_client_rotating_its_addresses_within_its_64_counts_as_one(
             401,
             429,
         ]
+
+
+def test_the_leaderboard_comes_a_page_at_a_time(web: TestClient, store: Store) -> None:  # noqa: F811
+    """105 accounts: every one is on some page, ranked on, none twice (the board stopped at 100)."""
+    with sessionmaker(store.engine).begin() as s:
+        for i in range(105):
+            s.add(
+                AccountRow(
+                    name=f"p{i:03}",
+                    name_key=f"p{i:03}",
+                    password_hash="-",
+                    created_at=datetime(2026, 1, 1, tzinfo=UTC),
+                    rating=1500.0 + i % 7,
+                )
+            )
+    first = web.get("/api/leaderboard").json()
+    rest = web.get("/api/leaderboard?offset=100").json()
+    assert len(first) == 100 and len(rest) == 5
+    board = first + rest
+    assert [b["rank"] for b in board] == list(range(1, 106))
+    assert sorted(b["name"] for b in board) == [f"p{i:03}" for i in range(105)]
+    assert [(b["rating"], b["name"]) for b in board] == sorted(
+        ((b["rating"], b["name"]) for b in board), key=lambda rn: (-rn[0], rn[1])
+    )
+    assert web.get("/api/leaderboard?limit=3&offset=2").json() == board[2:5]
+    assert web.get("/api/leaderboard?offset=105").json() == []
+    for bad in ("limit=0", "limit=101", "offset=-1", "offset=99999999999999999999", "limit=x"):
+        r = web.get(f"/api/leaderboard?{bad}")
+        assert r.status_code == 422, (bad, r.text)
+        assert bad.split("=")[0] in r.text
 
 
 def test_no_plain_password_is_stored(web: TestClient, store: Store) -> None:  # noqa: F811

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import PurePath
 from typing import Annotated, Literal
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field, model_validator
 from starlette.requests import HTTPConnection
@@ -27,7 +27,8 @@ from gammon.accounts.errors import InvalidNameError, NotSignedInError, SignInErr
 from gammon.accounts.export import export_matches
 from gammon.accounts.games import delete_account
 from gammon.accounts.names import name_key
-from gammon.accounts.rated import leaderboard, rating_history
+from gammon.accounts.rated import rating_history
+from gammon.accounts.standings import MAX_OFFSET, PAGE, leaderboard_page
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.i18n import tr
 from gammon.profile.importer import seat_of
@@ -312,10 +313,18 @@ async def _history(members: Members, account: Account) -> JSONResponse:
 
 
 @router.get("/api/leaderboard", responses=ERRORS)
-async def get_leaderboard(members: MembersDep, active: bool = False) -> JSONResponse:
-    """Every account by rating, highest first; ``active=true``: those with a rated match in the
-    last 30 days."""
-    standings = await asyncio.to_thread(leaderboard, members.accounts, ACTIVE_DAYS if active else None)
+async def get_leaderboard(
+    members: MembersDep,
+    active: bool = False,
+    limit: int = Query(PAGE, ge=1, le=PAGE, description="standings in the page"),
+    offset: int = Query(0, ge=0, le=MAX_OFFSET, description="standings before the page"),
+) -> JSONResponse:
+    """Every account by rating, highest first, a page at a time: ``limit`` standings (at most
+    100) after the first ``offset``; a page shorter than ``limit`` is the last. ``active=true``:
+    those with a rated match in the last 30 days."""
+    standings = await asyncio.to_thread(
+        leaderboard_page, members.accounts, ACTIVE_DAYS if active else None, limit=limit, offset=offset
+    )
     return JSONResponse(
         [{"rank": s.rank, "name": s.name, "rating": s.rating, "experience": s.experience} for s in standings]
     )
