@@ -4,6 +4,7 @@ the real server (one server for the module: each check starts its own match)."""
 from __future__ import annotations
 
 import random
+from urllib.parse import urlencode
 
 from tests.web.test_e2e import (
     Server,
@@ -300,4 +301,28 @@ def test_a_guest_at_a_rated_match_is_offered_no_action_and_told_to_sign_in(share
     guest.wait_for_function("() => ui.state.accounts[1] && ui.state.actions.includes('abandon')")
     assert guest.locator("#rated-guest").is_hidden()
     assert guest.locator('button[data-action="abandon"]').is_visible()
+    assert not errors, errors
+
+
+def test_long_names_stay_inside_the_page(shared: Server, browser) -> None:  # noqa: F811
+    """Names of the longest kind, one word each, wrap inside the players' boxes: the page is no
+    wider than the window, on a desktop and on a phone."""
+    errors: list[str] = []
+    names = {"name": "W" * 24, "opponent_name": "B" * 24}  # NAME_LENGTH characters
+    for width in (1280, 390):
+        context = browser.new_context(viewport={"width": width, "height": 800}, reduced_motion="reduce")
+        page = context.new_page()
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(shared.url + "/?" + urlencode({"mode": "local", "match_length": "3", **names}))
+        page.click("#start")
+        page.wait_for_url("**/play/**")
+        assert _state(page)["names"] == [names["name"], names["opponent_name"]]
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+        outside = page.eval_on_selector_all(
+            ".player .name, #status, .side-text",
+            "es => es.filter(e => { const r = e.getBoundingClientRect(), box = e.closest('.panel, .side')"
+            ".getBoundingClientRect(); return r.right > box.right + 1; }).map(e => e.textContent)",
+        )
+        assert outside == [], (width, outside)
+        context.close()
     assert not errors, errors
