@@ -6,15 +6,17 @@ network. The markup is also well-formed XML (every element closed, text escaped)
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
 from pathlib import Path
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
+from gammon.analysis.sgf_annotations import Comment
 from gammon.analysis.summary import action_words, cube_rows, describe, summary_sections
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.cube.met import equity_after, match_equity
-from gammon.i18n import current_language, ntr, tr
+from gammon.i18n import N_, current_language, ntr, tr
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
@@ -144,8 +146,40 @@ def _decision(d: Decision, analysis: MatchAnalysis) -> str:
     )
 
 
-def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
-    """The report as a string."""
+# The match information shown under the title (keys of gammon.formats.convert.INFO), in order.
+INFO_LABELS = (("event", N_("Event")), ("place", N_("Place")), ("date", N_("Date")), ("round", N_("Round")))
+
+
+def _match_info(info: Mapping[str, str]) -> str:
+    rows = [f"<tr><th>{escape(tr(label))}</th><td>{escape(info[key])}</td></tr>"
+            for key, label in INFO_LABELS if info.get(key, "").strip()]
+    return f"<table>{''.join(rows)}</table>" if rows else ""
+
+
+def _comments(info: Mapping[str, str], comments: Sequence[Comment], names: tuple[str, str]) -> str:
+    """The file's comments, each with where it was made: the match's, a game's, a move's."""
+    items = []
+    if info.get("comment", "").strip():
+        items.append((tr("Match"), info["comment"]))
+    for c in comments:
+        if c.move == 0 or c.player is None:
+            where = tr("Game {number}", number=c.game)
+        else:
+            where = tr("Game {game}, move {move}, {name}", game=c.game, move=c.move, name=names[c.player])
+        items.append((where, c.text))
+    if not items:
+        return ""
+    rows = "".join(f'<tr><th>{escape(where)}</th><td style="white-space: pre-wrap">{escape(text)}</td></tr>'
+                   for where, text in items)
+    return f"<h2>{escape(tr('Comments'))}</h2><table>{rows}</table>"
+
+
+def render_html(analysis: MatchAnalysis, seed: int = 0, info: Mapping[str, str] | None = None,
+                comments: Sequence[Comment] = ()) -> str:
+    """The report as a string; ``info`` the match information (event, place, date, round and the
+    match's comment, :data:`gammon.formats.convert.INFO` keys) and ``comments`` the file's
+    comments on its games and moves, shown as text."""
+    info = info or {}
     names = analysis.names
     length = analysis.match_length
     kind = ntr("{n}-point match", "{n}-point match", length, n=length) if length else tr("money session")
@@ -163,6 +197,7 @@ def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
         f'<html lang="{current_language()}"><head><meta charset="utf-8"/>',
         f"<title>{escape(title)}</title><style>{STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
+        _match_info(info),
         f'<p class="note">{escape(note)}</p>',
         f"<h2>{escape(statistics)}</h2>",
         _summary_table(analysis, seed),
@@ -170,11 +205,13 @@ def render_html(analysis: MatchAnalysis, seed: int = 0) -> str:
         chart_svg(series, breaks, names),
         f"<h2>{escape(marked_title)}</h2>",
         *[_decision(d, analysis) for d in marked],
+        _comments(info, comments, names),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
 
 
-def write_html(analysis: MatchAnalysis, path: str | Path, seed: int = 0) -> None:
+def write_html(analysis: MatchAnalysis, path: str | Path, seed: int = 0,
+               info: Mapping[str, str] | None = None, comments: Sequence[Comment] = ()) -> None:
     """Write :func:`render_html`'s page to ``path``."""
-    Path(path).write_text(render_html(analysis, seed), encoding="utf-8")
+    Path(path).write_text(render_html(analysis, seed, info, comments), encoding="utf-8")

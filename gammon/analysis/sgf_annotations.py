@@ -17,20 +17,23 @@ The properties, as gnubg 1.07's ``sgf.c`` writes and reads them (every number ga
   play or cube action of the node, ``BC``/``DC`` for the cube decision before a move.
 
 gnubg's per-game statistics (``GS``) are not written (gnubg's own save adds them from the records).
+The file's own comments (``C`` on a game's root or a move) are kept, beside the analysis: gnubg keeps
+its analysis in the properties above and the comments in ``C``, so neither overwrites the other.
 """
 
 from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision, RollLuck
 from gammon.analysis.marks import Luck, Skill
-from gammon.analysis.walk import MatchAnalysis
+from gammon.analysis.walk import MatchAnalysis, move_numbers
 from gammon.engine.net.evaluator import Probabilities
-from gammon.formats.sgf import Properties, play_letters, write_sgf
+from gammon.formats.sgf import Properties, SgfAnnotator, SgfMatch, play_letters, write_sgf
 from gammon.game import Beaver, Double, Game, Pass, PlayMade, RejectResignation, Resign, Roll, Take
 from gammon.match import Match
 
@@ -88,22 +91,33 @@ def _mark(skill: Skill, marks: dict[Skill, tuple[str, str]]) -> dict[str, list[s
     return {name: [value]}
 
 
+def _comment(properties: Properties) -> dict[str, list[str]]:
+    return {"C": list(properties["C"])} if properties.get("C") else {}
+
+
 class AnalysisAnnotator:
     """The SGF properties of ``analysis`` for the nodes of ``games`` (the games it analysed, in
-    order). Raises ValueError when the analysis is not of those games."""
+    order), with the comments (``C``) of ``comments`` (the :class:`SgfMatch` the games were read
+    from) on their nodes; any other property of it (an earlier analysis) is left out. Raises
+    ValueError when the analysis is not of those games."""
 
-    def __init__(self, games: Sequence[Game], analysis: MatchAnalysis) -> None:
+    def __init__(self, games: Sequence[Game], analysis: MatchAnalysis,
+                 comments: SgfAnnotator | None = None) -> None:
         if len(games) != len(analysis.games):
             raise ValueError(f"the analysis has {len(analysis.games)} games, the match {len(games)}")
         self.plies = analysis.plies
+        self._comments = comments
         self._nodes = [self._game(k, game, list(a.decisions), list(a.rolls))
                        for k, (game, a) in enumerate(zip(games, analysis.games))]
 
     def game_properties(self, game: int) -> Properties:
-        return {}
+        return {} if self._comments is None else _comment(self._comments.game_properties(game))
 
     def action_properties(self, game: int, action: int) -> Properties:
-        return self._nodes[game].get(action, {})
+        props = self._nodes[game].get(action, {})
+        if self._comments is not None:
+            props = {**props, **_comment(self._comments.action_properties(game, action))}
+        return props
 
     def _game(self, k: int, game: Game, decisions: list[Decision], rolls: list[RollLuck]
               ) -> dict[int, dict[str, list[str]]]:
@@ -162,12 +176,38 @@ class AnalysisAnnotator:
 
 def write_analysed_sgf(match: Match | Sequence[Game], analysis: MatchAnalysis,
                        file: str | Path | IO[str] | None = None, names: Sequence[str] | None = None,
-                       info: dict[str, str] | None = None) -> str:
+                       info: dict[str, str] | None = None, comments: SgfAnnotator | None = None) -> str:
     """Write ``match`` as GNU Backgammon SGF with ``analysis`` (of that match) in gnubg's own
-    properties; ``names`` default to the analysis's. Returns the text."""
+    properties, and the comments of ``comments`` (the SgfMatch it was read from); ``names``
+    default to the analysis's. Returns the text."""
     games = match.games if isinstance(match, Match) else list(match)
     return write_sgf(games, analysis.names if names is None else names, file, info,
-                     AnalysisAnnotator(games, analysis))
+                     AnalysisAnnotator(games, analysis, comments))
 
 
-__all__ = ["AnalysisAnnotator", "cube_analysis", "move_analysis", "write_analysed_sgf"]
+@dataclass(frozen=True)
+class Comment:
+    """A comment of a match file: on a game (``move`` 0) or on a move of it (numbered as the
+    analysis numbers them, :func:`~gammon.analysis.walk.move_numbers`), by player ``player``."""
+
+    game: int  # from 1
+    move: int
+    player: int | None
+    text: str
+
+
+def file_comments(record: SgfMatch) -> list[Comment]:
+    """The comments (``C``) of an SGF file's games and moves, in the order of the games."""
+    out = []
+    for k, game in enumerate(record.match.games):
+        out += [Comment(k + 1, 0, None, text) for text in record.game_properties(k).get("C", ())]
+        numbers = move_numbers(game.history)
+        notes = record.action_notes[k] if k < len(record.action_notes) else {}
+        for i in sorted(notes):
+            player = game.history[i].player
+            out += [Comment(k + 1, numbers[i], player, text) for text in notes[i].get("C", ())]
+    return [c for c in out if c.text.strip()]
+
+
+__all__ = ["AnalysisAnnotator", "Comment", "cube_analysis", "file_comments", "move_analysis",
+           "write_analysed_sgf"]

@@ -24,6 +24,7 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
 from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import read_match, reading_format
+from gammon.formats.sgf import SgfMatch
 from gammon.i18n import N_, ntr, tr
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
@@ -95,7 +96,7 @@ def run_analyse(args: argparse.Namespace) -> int:
         print(f"gammon analyse: {why}", file=sys.stderr)
         return 2
     try:
-        match, names, info = _read_match(args.file, data, args.partial)
+        match, names, info, record = _read_match(args.file, data, args.partial)
         engine = Engine(plies=DEFAULT_PLIES if args.plies is None else args.plies)
         with Progress(
             TextColumn(tr("analysing")),
@@ -116,7 +117,7 @@ def run_analyse(args: argparse.Namespace) -> int:
     except (GammonError, ValueError) as e:
         print(f"gammon analyse: {shown_path(args.file)}: {e}", file=sys.stderr)
         return 2
-    written = _write_files(args, match, analysis, info)
+    written = _write_files(args, match, analysis, info, record)
     if args.json:
         from gammon.analysis.serialize import analysis_to_dict
 
@@ -208,7 +209,8 @@ def _write_whole(path: str, text: str) -> None:
 
 
 def _write_files(
-    args: argparse.Namespace, match: Match, analysis: MatchAnalysis, info: dict[str, str]
+    args: argparse.Namespace, match: Match, analysis: MatchAnalysis, info: dict[str, str],
+    record: SgfMatch | None,
 ) -> bool:
     """Write the ``--sgf`` and ``--html`` files asked for, saying what was written and what could
     not be; False if one could not. Each is written whole or not at all (a write that fails, on a
@@ -221,12 +223,15 @@ def _write_files(
 
         # the file's event, date, place... go with the match, as gammon convert writes them
         sgf_info = {key: info[name] for key, name in SGF_INFO.items() if name in info}
-        return write_analysed_sgf(match, analysis, info=sgf_info)
+        # and the file's comments, beside the analysis
+        return write_analysed_sgf(match, analysis, info=sgf_info, comments=record)
 
     def html() -> str:
         from gammon.analysis.report_html import render_html
+        from gammon.analysis.sgf_annotations import file_comments
 
-        return render_html(analysis, seed=args.seed)
+        comments = [] if record is None else file_comments(record)
+        return render_html(analysis, seed=args.seed, info=info, comments=comments)
 
     ok = True
     for path, write, done in (
@@ -246,9 +251,12 @@ def _write_files(
     return ok
 
 
-def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str, str], dict[str, str]]:
-    """The match in a file, its players' names and its information (event, date...), in the
-    format its extension names (``.mat`` for any other: the sites export it as ``.txt`` too); its
+def _read_match(
+    path: str, data: bytes, partial: bool
+) -> tuple[Match, tuple[str, str], dict[str, str], SgfMatch | None]:
+    """The match in a file, its players' names, its information (event, date...) and, for an SGF
+    file, what was read (its comments go with the analysis), in the format its extension names
+    (``.mat`` for any other: the sites export it as ``.txt`` too); its
     warnings are printed, and with ``partial`` the problems of a damaged ``.mat`` file, each
     quoting its line, whose games before the first bad one are kept (without, the first problem
     refuses the file: the caller prints it)."""
@@ -261,7 +269,8 @@ def _read_match(path: str, data: bytes, partial: bool) -> tuple[Match, tuple[str
         if transcript.problems:
             raise ValueError(tr("nothing could be analysed: the first game has errors"))
         raise ValueError(tr("nothing to analyse: the file holds no game"))
-    return transcript.match, transcript.names, transcript.info
+    record = transcript.record if isinstance(transcript.record, SgfMatch) else None
+    return transcript.match, transcript.names, transcript.info, record
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:

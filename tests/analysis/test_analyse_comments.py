@@ -1,0 +1,66 @@
+"""An SGF file's comments (C) go into `gammon analyse --sgf` beside the analysis, and the HTML
+report shows the match information and the comments, as text."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from gammon.cli.main import main
+from gammon.formats.sgf import read_sgf
+
+SGF = """(;FF[4]GM[6]CA[UTF-8]AP[test]MI[length:5][game:0][ws:0][bs:0]PW[Ann]PB[Bo]DT[2024-05-01]
+EV[Open <final>]RO[3 & last]PC[Paris]GC[A <b>great</b> match]RU[Crawford]C[the first game]
+;W[53hcxu]C[a good start & <script>alert(1)</script>]A[0][hcxu E ver 3 0.5 0.1 0 0.1 0 0.0 0C 0 1 0.000000 1]
+;B[63aggj]C[Bo's blunder\\]])
+"""
+
+
+@pytest.fixture
+def analysed(tmp_path: Path) -> tuple[Path, Path, Path]:
+    source = tmp_path / "commented.sgf"
+    source.write_text(SGF, encoding="utf-8")
+    sgf, html = tmp_path / "analysed.sgf", tmp_path / "report.html"
+    assert main(["analyse", str(source), "--plies", "0", "--json", "--sgf", str(sgf), "--html", str(html)]) == 0
+    return source, sgf, html
+
+
+def test_the_analysed_sgf_keeps_the_comments_beside_the_analysis(analysed) -> None:
+    source, sgf, _ = analysed
+    before, after = read_sgf(source.read_text(encoding="utf-8")), read_sgf(sgf.read_text(encoding="utf-8"))
+    assert after.game_notes[0]["C"] == ("the first game",)
+    moves = {i: notes["C"] for i, notes in after.action_notes[0].items() if "C" in notes}
+    assert moves == {i: notes["C"] for i, notes in before.action_notes[0].items() if "C" in notes}
+    assert sorted(moves.values()) == [("Bo's blunder]",), ("a good start & <script>alert(1)</script>",)]
+    # gammon's analysis replaces the file's earlier one, and keeps to gnubg's own properties
+    first_move = after.action_notes[0][min(moves)]
+    assert first_move["A"][0] != "0" and len(first_move["A"]) > 2 and "LU" in first_move
+    assert after.info["GC"] == "A <b>great</b> match"
+
+
+def test_the_html_report_shows_the_match_information_and_the_comments_escaped(analysed) -> None:
+    _, _, html = analysed
+    page = html.read_text(encoding="utf-8")
+    root = ET.fromstring(page.removeprefix("<!DOCTYPE html>"))  # still well-formed: all escaped
+    text = " ".join(" ".join(e.itertext()) for e in root.iter("table"))
+    for shown in ("Event", "Open <final>", "Place", "Paris", "Date", "2024-05-01", "Round", "3 & last",
+                  "A <b>great</b> match", "the first game", "a good start & <script>alert(1)</script>",
+                  "Bo's blunder]", "Game 1, move 1, Ann", "Game 1, move 1, Bo"):
+        assert shown in text, shown
+    assert "<script>" not in page and "<b>great" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+
+
+def test_a_report_without_information_or_comments_has_neither(tmp_path: Path) -> None:
+    from gammon import Rules
+    from gammon.formats import write_mat
+    from tests.analysis.games import forced_game
+
+    path = tmp_path / "m.mat"
+    write_mat([forced_game(Rules(match_length=3))], names=("Ann", "Bo"), file=path)
+    html = tmp_path / "r.html"
+    assert main(["analyse", str(path), "--plies", "0", "--json", "--html", str(html)]) == 0
+    page = html.read_text(encoding="utf-8")
+    assert "<h2>Comments</h2>" not in page and "<th>Event</th>" not in page
