@@ -23,7 +23,8 @@ def analysed(tmp_path: Path) -> tuple[Path, Path, Path]:
     source = tmp_path / "commented.sgf"
     source.write_text(SGF, encoding="utf-8")
     sgf, html = tmp_path / "analysed.sgf", tmp_path / "report.html"
-    assert main(["analyse", str(source), "--plies", "0", "--json", "--sgf", str(sgf), "--html", str(html)]) == 0
+    args = ["analyse", str(source), "--plies", "0", "--json", "--sgf", str(sgf), "--html", str(html)]
+    assert main(args) == 0
     return source, sgf, html
 
 
