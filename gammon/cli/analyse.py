@@ -243,7 +243,9 @@ def _write_files(
         try:
             _write_whole(path, write())
         except OSError as e:
-            why = tr("cannot write {file}: {why}", file=quoted_path(path), why=e.strerror or e)
+            # said whole: the file is not half written (an existing one is as it was)
+            why = tr("cannot write {file}: {why}; nothing of it was written, and the analysis is "
+                     "printed all the same", file=quoted_path(path), why=e.strerror or e)
             print(f"gammon analyse: {why}", file=sys.stderr)
             ok = False
         else:
