@@ -24,7 +24,7 @@ from starlette.requests import HTTPConnection
 
 from gammon.accounts import Account
 from gammon.accounts.errors import InvalidNameError, NotSignedInError, SignInError
-from gammon.accounts.export import export_matches
+from gammon.accounts.export import export_account
 from gammon.accounts.games import delete_account
 from gammon.accounts.names import name_key
 from gammon.accounts.rated import rating_history
@@ -242,13 +242,14 @@ async def _password_checked(
 
 @router.get("/api/account/export", responses=ERRORS)
 async def export(request: Request, members: MembersDep) -> Response:
-    """Every finished match of the account, as ``.mat`` and ``.sgf`` files in one zip."""
+    """Everything the server keeps about the account, in one zip: its matches as ``.mat`` and
+    ``.sgf`` files, the rest in ``account.json``, its uploads still kept (docs/accounts.md)."""
     _, account = await _account(request, members)
-    data = await asyncio.to_thread(export_matches, members.accounts, account.id)
+    data = await asyncio.to_thread(export_account, members.accounts, account.id)
     return Response(
         data,
         media_type="application/zip",
-        headers={"Content-Disposition": 'attachment; filename="gammon-matches.zip"'},
+        headers={"Content-Disposition": 'attachment; filename="gammon-account.zip"'},
     )
 
 
