@@ -2,18 +2,29 @@
 
 from __future__ import annotations
 
+import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
+from benchmarks.gnubg_harness import GNUBG
 from gammon.accounts import Accounts
+from gammon.dice import RandomDice
+from gammon.formats.mat import format_mat
 from gammon.formats.matchid import parse_gnubg_id
+from gammon.formats.sgf import format_sgf
 from gammon.formats.xgid import parse_xgid
+from gammon.match import Match
 from gammon.profile import AnalysisQueue, profile_summary
-from gammon.store import Store
+from gammon.records import match_actions
+from gammon.rules import Rules, WinKind
+from gammon.store import LogChange, Store
 from gammon.store.models import ProfileMatchRow
+from gammon.store.repository import MatchSummary
+from tests.accounts.conftest import new_match
+from tests.helpers import needs_gnubg
 from tests.profile.conftest import LASSE_1, LASSE_2, add
 
 
@@ -100,3 +111,48 @@ def test_a_match_without_a_decision_has_no_pr_point(
         p.pr for p in summary.pr_trend
     ]
     assert summary.pr_trend[-1].average == summary.pr  # the window of two holds both played matches
+
+
+@needs_gnubg
+def test_a_match_won_by_more_points_than_it_needed_shows_them_as_the_file_and_gnubg_do(
+    store: Store, accounts: Accounts, queue: AnalysisQueue, tmp_path: Path
+) -> None:
+    """A 3-point match won at once by a gammon at cube 2: 4-0. The match file says "Wins 4 points",
+    the SGF RE[W+4R], and GNU Backgammon's score after importing the file is 4 to 0: the profile
+    shows what they show (capping it at 3 would make it disagree with the player's own files)."""
+    match = Match(Rules(match_length=3), RandomDice(3))
+    game = match.game
+    game.roll()
+    game.play(game.legal_plays()[0])
+    game.double()
+    game.take()
+    game.roll()
+    game.play(game.legal_plays()[0])
+    game.resign(WinKind.GAMMON, game.turn)
+    game.accept_resignation()
+    assert match.score == (4, 0) and match.winner == 0
+    actions = match_actions(match)
+    summary = MatchSummary("over", game.position_for(0).id, match.score)
+    alice = accounts.sign_up("alice", "password1")
+    new_match(store, "m1", mode="local", length=3, names=["alice", "bob"])
+    store.append("m1", LogChange(base=0, version=len(actions), first=0, actions=actions, summary=summary))
+    queue.add_match("m1", alice.id, 0, plies=0)
+    [outcome] = queue.work_all()
+    assert outcome.status == "done", outcome.reason
+    [shown] = profile_summary(store, alice.id).matches
+    assert (shown.match_length, shown.player_score, shown.opponent_score, shown.result) == (3, 4, 0, "won")
+
+    mat = tmp_path / "m.mat"
+    mat.write_text(format_mat(match, ("alice", "bob")))
+    assert "Wins 4 points" in mat.read_text()
+    assert "RE[W+4R]" in format_sgf(match, ("alice", "bob"), {})
+    commands = tmp_path / "commands"
+    commands.write_text(f"import mat {mat}\nshow score\n")
+    said = subprocess.run(
+        [str(GNUBG), "-t", "-q", "-c", str(commands)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    ).stdout
+    assert "alice 4, bob 0 (match to 3 points)" in said, said[-500:]
