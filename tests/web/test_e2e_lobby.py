@@ -179,3 +179,25 @@ def test_invitations_accepted_together_lose_none_of_the_posters_seats(server: Se
     stored = alice.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('seat:'))")
     assert sorted(stored) == sorted(f"seat:{m}" for m in matches)
     assert not errors, errors
+
+
+def test_the_acceptor_who_comes_first_is_not_told_to_send_a_link(server: Server, browser) -> None:  # noqa: F811
+    """The acceptor opens the match before the poster (whose lobby takes its seat when it next
+    hears of it): it has no link to send, and waits for the poster by name."""
+    errors: list[str] = []
+    alice, bob = _page(browser, errors), _page(browser, errors)
+    _member(alice, server, "alice")
+    _member(bob, server, "bob")
+    _invite(alice, "3")
+    alice.goto(server.url + "/account")  # within the poster's grace: the invitation stays
+    bob.locator("#invitations li button:text('Accept')").click()
+    _match_of(bob)
+    st = _state(bob)
+    assert (st["seat"], st["opponent_joined"]) == (1, False)
+    assert bob.locator("#invite").is_hidden()
+    status = bob.text_content("#status") or ""
+    assert "link" not in status and "alice" in status, status
+    alice.goto(server.url + "/lobby")  # the poster's seat taken and opened: the acceptor sees it come
+    _match_of(alice)
+    bob.wait_for_function("() => ui.state.opponent_joined")
+    assert not errors, errors

@@ -511,6 +511,11 @@ function statusText(st) {
   const mine = myTurn(st);
   const you = me === null ? who : t("You");
   if (st.opponent_joined === false) {
+    if ($("#invite").hidden) {  // no link to send: the lobby's poster, whose page comes by itself
+      const them = names[1 - me];
+      return mine ? t("Waiting for {name} to join (you may play meanwhile)", { name: them })
+        : t("Waiting for {name} to join", { name: them });
+    }
     return mine ? t("Waiting for your friend to join: send them the link below (you may play meanwhile)")
       : t("Waiting for your friend to join: send them the link below");
   }
