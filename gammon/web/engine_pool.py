@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import multiprocessing
 import os
 import pickle
+import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gammon.dice import RandomDice, ScriptedDice
@@ -28,7 +31,7 @@ from gammon.engine.players import (
     computer_player,
     engine_available,
 )
-from gammon.errors import IllegalActionError
+from gammon.errors import GammonError, IllegalActionError
 from gammon.game import Game, Request
 from gammon.i18n import tr
 from gammon.position import Position
@@ -42,11 +45,18 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+log = logging.getLogger(__name__)
+
 WORKER_NICENESS = 10
 READY_TIMEOUT = 900.0
 """Seconds a warmed-up worker waits for the others at start-up (compiling every kernel on a busy
 machine, where the shipped ones do not fit, takes a minute or two)."""
 _DEFAULT = "default"  # the hint engine a worker builds itself (see hints.default_advisor)
+
+
+class EngineUnavailableError(GammonError):
+    """An engine call's worker died (killed, out of memory) on a fresh pool too: try again later
+    (HTTP 503)."""
 
 
 class _NoDice:
@@ -171,6 +181,10 @@ class EnginePool:
         self.advisor = advisor
         self._executor: ProcessPoolExecutor | None = None
         self._lifeline: Lifeline | None = None
+        # One more each time a broken executor is dropped: the calls that failed with it start
+        # one fresh pool between them, not one each.
+        self._generation = 0
+        self._lock = threading.Lock()  # close runs in a thread (the hub's shutdown), calls on the loop
 
     @property
     def hint_source(self) -> str:
@@ -193,9 +207,43 @@ class EnginePool:
             )
         return self._executor
 
+    def _current(self, warm: bool = False) -> tuple[ProcessPoolExecutor, int]:
+        with self._lock:
+            return self._pool(warm), self._generation
+
+    def _drop(self, generation: int) -> ProcessPoolExecutor | None:
+        """Take away the executor of ``generation`` (broken: it refuses every call from then on) so
+        that the next call starts a fresh one; None when another call did already."""
+        with self._lock:
+            if generation != self._generation or self._executor is None:
+                return None
+            self._generation += 1
+            broken, self._executor = self._executor, None
+            if self._lifeline is not None:
+                self._lifeline.close()
+                self._lifeline = None
+            return broken
+
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker (``fn`` and its arguments must pickle)."""
-        return await asyncio.get_running_loop().run_in_executor(self._pool(), fn, *args)
+        """``fn(*args)`` in a worker (``fn`` and its arguments must pickle). A worker that dies
+        (killed, out of memory) breaks the pool: it is started afresh and the call made once more;
+        dying again, it raises :class:`EngineUnavailableError`."""
+        loop = asyncio.get_running_loop()
+        for attempt in (1, 2):
+            pool, generation = self._current()
+            try:
+                return await loop.run_in_executor(pool, fn, *args)
+            except BrokenProcessPool as e:
+                broken = self._drop(generation)
+                if broken is not None:
+                    log.warning("an engine worker died: the engine pool starts again")
+                    # its workers are gone already; joining its threads must not stall the loop
+                    await asyncio.to_thread(broken.shutdown, wait=True, cancel_futures=True)
+                if attempt == 2:
+                    raise EngineUnavailableError(
+                        tr("the engine's worker stopped twice on this request; try again later")
+                    ) from e
+        raise AssertionError("unreachable")
 
     async def computer_action(self, level: str, game: Game) -> ComputerAction:
         return await self.run(computer_action, level, pack_game(game))
@@ -212,15 +260,17 @@ class EnginePool:
     async def start(self) -> None:
         """Start the workers now (a server does at startup) rather than on the first engine call,
         each warmed up (see gammon.web.warmup); returns once every one of them is."""
-        pool = self._pool(warm=True)
+        pool, _ = self._current(warm=True)
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(pool, _ping) for _ in range(self.workers)))
 
     def close(self) -> None:
         """Stop the workers, and wait for them: a worker left behind keeps the fork server alive."""
-        if self._executor is not None:
-            self._executor.shutdown(wait=True, cancel_futures=True)
-            self._executor = None
-        if self._lifeline is not None:
-            self._lifeline.close()
-            self._lifeline = None
+        with self._lock:
+            executor, self._executor = self._executor, None
+            lifeline, self._lifeline = self._lifeline, None
+            self._generation += 1
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+        if lifeline is not None:
+            lifeline.close()

@@ -178,3 +178,118 @@ def test_a_started_pool_answers_with_every_worker_warmed_up() -> None:
     engine_levels = sorted(set(available_levels()) - set(INLINE_LEVELS))
     assert engine_levels and all(levels == engine_levels for _, levels in held)
     assert len({pid for pid, _ in held}) <= 2
+
+
+# ---- a worker that dies ------------------------------------------------------------------------
+
+
+def _pid_once(flag: str) -> int:
+    """(In a worker) its pid, once the file ``flag`` exists: the call runs until the test lets it go."""
+    import os
+
+    while not os.path.exists(flag):
+        time.sleep(0.01)
+    return os.getpid()
+
+
+def _die() -> None:
+    """(In a worker) the worker killed outright, as by ``kill -9`` or the kernel's OOM killer."""
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _worker_pids(pool: EnginePool) -> set[int]:
+    executor = pool._executor
+    if executor is None:  # not started yet
+        return set()
+    return {p.pid for p in executor._processes.values() if p.pid is not None}
+
+
+def test_a_killed_worker_is_replaced_and_every_waiting_call_answered_with_one_restart(
+    tmp_path, caplog: pytest.LogCaptureFixture
+) -> None:
+    import os
+    import signal
+
+    flag = str(tmp_path / "go")
+
+    async def scenario() -> tuple[list[int], set[int], int]:
+        pool = EnginePool(2, advisor=None)
+        try:
+            calls = [asyncio.ensure_future(pool.run(_pid_once, flag)) for _ in range(3)]  # 2 run, 1 waits
+            while len(_worker_pids(pool)) < 2:
+                await asyncio.sleep(0.01)
+            killed = min(_worker_pids(pool))
+            os.kill(killed, signal.SIGKILL)
+            done, _ = await asyncio.wait(calls, timeout=5.0)  # they fail with the pool, then wait again
+            assert not done, "a call ended before the flag was set: nothing was tested"
+            open(flag, "w").close()
+            pids = list(await asyncio.gather(*calls))
+            after = await pool.run(os.getpid)
+            return pids, _worker_pids(pool), after
+        finally:
+            pool.close()
+
+    with caplog.at_level("WARNING", logger="gammon.web.engine_pool"):
+        pids, workers, after = asyncio.run(scenario())
+    assert set(pids) <= workers and after in workers  # every call answered by the fresh pool
+    restarts = [r for r in caplog.records if "starts again" in r.getMessage()]
+    assert len(restarts) == 1, [r.getMessage() for r in restarts]
+
+
+def test_a_call_whose_worker_dies_twice_is_refused_and_the_pool_still_answers() -> None:
+    import os
+
+    from gammon.web.engine_pool import EngineUnavailableError
+
+    async def scenario() -> int:
+        pool = EnginePool(1, advisor=None)
+        try:
+            with pytest.raises(EngineUnavailableError, match="stopped twice"):
+                await pool.run(_die)
+            return await pool.run(os.getpid)
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario()) > 0
+
+
+def _kill_workers(c: TestClient) -> None:
+    import os
+    import signal
+
+    pool = c.app.state.hub.pool  # type: ignore[attr-defined]
+    pids = _worker_pids(pool)
+    assert pids
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+
+
+def test_the_tutor_answers_after_its_worker_was_killed_and_refuses_with_503_when_it_dies_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    settings = ServerSettings(rate=1000, burst=1000)
+    with TestClient(create_app(store, seeded_dice(), settings=settings, engine=SlowAdvisor(0))) as c:  # type: ignore[arg-type]
+        m = new_match(c, mode="local")
+        s = _to_move(c, m)
+        url = f"/api/matches/{m['match_id']}/tutor"
+        body = {"action": "play", "play": s["plays"][0]}
+        first = c.post(url, headers=auth(m["token"]), json=body)
+        assert first.status_code == 409 and "needs the engine" in first.json()["error"]  # a stand-in advisor
+        _kill_workers(c)
+        r = c.post(url, headers=auth(m["token"]), json=body)
+        assert (r.status_code, r.json()) == (first.status_code, first.json())
+        r = c.get("/wildbg/eval", params={"p24": 2, "p1": -2})
+        assert r.status_code == 200, r.text
+
+        from gammon.web.engine_pool import EnginePool
+
+        async def dies(self: EnginePool, *args: object) -> None:
+            return await self.run(_die)
+
+        monkeypatch.setattr(EnginePool, "tutor", dies)
+        r = c.post(url, headers=auth(m["token"]), json=body)
+        assert r.status_code == 503 and "try again later" in r.json()["error"], r.text
+

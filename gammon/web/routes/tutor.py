@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from typing import Literal
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Header, HTTPException
 from pydantic import BaseModel, Field
 
 from gammon.errors import IllegalActionError, NotAuthorizedError, StaleActionError
 from gammon.game import ActionKind, Request
 from gammon.i18n import tr
+from gammon.web.engine_pool import EngineUnavailableError
 from gammon.web.routes.deps import HubDep, error_responses, seat_for
 from gammon.web.schemas import Strict
 
@@ -49,7 +50,7 @@ class TutorAnswer(BaseModel):
 @router.post(
     "/api/matches/{match_id}/tutor",
     response_model=TutorAnswer,
-    responses=error_responses(400, 403, 404, 409, 422),
+    responses=error_responses(400, 403, 404, 409, 422, 503),
 )
 async def tutor_check(
     match_id: str, body: TutorCheck, hub: HubDep, x_gammon_token: str | None = Header(None)
@@ -69,5 +70,8 @@ async def tutor_check(
             )
         version, situation = live.version, live.match.game.situation()
     request = Request(ActionKind(body.action), acting, play=body.play)
-    found = await hub.pool.tutor(situation, request, body.level)
+    try:
+        found = await hub.pool.tutor(situation, request, body.level)
+    except EngineUnavailableError as e:
+        raise HTTPException(503, str(e)) from e  # not the player's fault: 503, try again
     return TutorAnswer(version=version, warning=None if found is None else TutorWarningView(**found))

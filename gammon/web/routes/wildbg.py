@@ -10,6 +10,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
 from gammon.protocols.wildbg import PARAMETERS, WildbgError, read_query, worker_answer
+from gammon.web.engine_pool import EngineUnavailableError
 from gammon.web.routes.deps import HubDep
 
 PREFIX = "/wildbg"
@@ -44,7 +45,11 @@ async def _answer(kind: str, request: Request, hub: HubDep) -> JSONResponse:
     except WildbgError as e:
         # wildbg's error body is {"message": ...}; gammon's API says {"error": ...}: both here
         return JSONResponse({"message": str(e), "error": str(e)}, status_code=400)
-    return JSONResponse(await hub.pool.run(worker_answer, kind, query))
+    try:
+        answer = await hub.pool.run(worker_answer, kind, query)
+    except EngineUnavailableError as e:
+        return JSONResponse({"message": str(e), "error": str(e)}, status_code=503)
+    return JSONResponse(answer)
 
 
 @router.get("/move", openapi_extra={"parameters": _parameters(True)})
