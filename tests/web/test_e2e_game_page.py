@@ -326,3 +326,29 @@ def test_long_names_stay_inside_the_page(shared: Server, browser) -> None:  # no
         assert outside == [], (width, outside)
         context.close()
     assert not errors, errors
+
+
+def test_a_hint_that_comes_after_the_play_is_not_shown(shared: Server, browser) -> None:  # noqa: F811
+    """The engine's advice is for the decision it was asked about: when the player has moved on
+    before it comes, it is dropped, not shown beside the next decision."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    st = _until(page, random.Random(3), "st.phase === 'move' && st.sequences.length > 0")
+    held: list = []  # the server's answer for this play, held back until the play is made
+
+    def hold(route) -> None:
+        held.append((route, route.fetch()))
+
+    page.route("**/hint?*", hold)
+    page.click('button[data-local="hint"]')
+    while not held:
+        page.wait_for_timeout(50)
+    play = "{ action: 'play', play: ui.state.plays[0], version: ui.state.version }"
+    page.evaluate(f"() => ui.ws.send(JSON.stringify({play}))")
+    _wait_change(page, st["version"])
+    with page.expect_response("**/hint?*"):
+        held[0][0].fulfill(response=held[0][1])
+    page.wait_for_timeout(300)  # the answer is read and dropped
+    assert page.locator("#hints").is_hidden() and page.locator("#cube-hint").is_hidden()
+    assert not errors, errors

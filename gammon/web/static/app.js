@@ -275,7 +275,8 @@ const HINTS_SHOWN = 3;  // the rest behind "more"
 
 async function showHints() {
   try {
-    const data = await api("/hint?n=5"), list = $("#hints");
+    const asked = ui.state.version, data = await api("/hint?n=5"), list = $("#hints");
+    if (!ui.state || ui.state.version !== asked) return;  // advice on a decision already made
     hideHints();
     if (data.kind === "cube") { showCubeHint(data); return; }
     const scored = data.unit !== "pubeval", mwc = data.unit === "mwc";
