@@ -33,7 +33,7 @@ from gammon.engine.players import (
 )
 from gammon.errors import GammonError, IllegalActionError
 from gammon.game import Game, Request
-from gammon.i18n import tr
+from gammon.i18n import current_language, tr, use_language
 from gammon.position import Position
 from gammon.situation import Situation
 from gammon.web.hints import cube_hint, default_advisor, hints, play_hints
@@ -124,6 +124,12 @@ def _warm_up(advisor: Engine | None) -> None:
     warm_worker(
         levels, lambda level, game: computer_action(level, pack_game(game)), worker_hints if ours else None
     )
+
+
+def in_language(lang: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in ``lang``: a worker words its refusals in the language of the request."""
+    with use_language(lang):
+        return fn(*args)
 
 
 def computer_action(level: str, game: bytes) -> ComputerAction:
@@ -225,14 +231,16 @@ class EnginePool:
             return broken
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` in a worker (``fn`` and its arguments must pickle). A worker that dies
+        """``fn(*args)`` in a worker (``fn`` and its arguments must pickle), in the caller's
+        language (a worker's refusals reach the client in the request's). A worker that dies
         (killed, out of memory) breaks the pool: it is started afresh and the call made once more;
         dying again, it raises :class:`EngineUnavailableError`."""
+        lang = current_language()
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             pool, generation = self._current()
             try:
-                return await loop.run_in_executor(pool, fn, *args)
+                return await loop.run_in_executor(pool, in_language, lang, fn, *args)
             except BrokenProcessPool as e:
                 broken = self._drop(generation)
                 if broken is not None:

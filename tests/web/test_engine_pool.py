@@ -293,3 +293,16 @@ def test_the_tutor_answers_after_its_worker_was_killed_and_refuses_with_503_when
         r = c.post(url, headers=auth(m["token"]), json=body)
         assert r.status_code == 503 and "try again later" in r.json()["error"], r.text
 
+
+def test_a_worker_refuses_in_the_language_of_the_request(store: Store) -> None:
+    settings = ServerSettings(rate=1000, burst=1000)
+    with TestClient(create_app(store, seeded_dice(), settings=settings, engine=SlowAdvisor(0))) as c:  # type: ignore[arg-type]
+        m = new_match(c, mode="local")
+        s = _to_move(c, m)
+        r = c.post(
+            f"/api/matches/{m['match_id']}/tutor",
+            headers=auth(m["token"]) | {"Accept-Language": "pl"},
+            json={"action": "play", "play": s["plays"][0]},
+        )
+        assert r.status_code == 409
+        assert r.json()["error"] == "brak nauczyciela: potrzebuje silnika, który nie jest tu zainstalowany"
