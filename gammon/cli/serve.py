@@ -74,6 +74,16 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
         ),
     )
     p.add_argument(
+        "--idle-after",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help=tr(
+            "online games: how long a player may take over one decision, connected or not, before "
+            "the opponent may claim the game (default 600)"
+        ),
+    )
+    p.add_argument(
         "--forwarded-allow-ips",
         default=None,
         metavar="IPS",
@@ -193,7 +203,9 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
         counter = iter(range(1 << 62))
         # A different, reproducible stream for each match created by this process.
         dice_factory = lambda: RandomDice(options["dice_seed"] * 1_000_003 + next(counter))  # noqa: E731
-    given: dict[str, Any] = {} if options["away_after"] is None else {"away_after": options["away_after"]}
+    given: dict[str, Any] = {
+        name: options[name] for name in ("away_after", "idle_after") if options.get(name) is not None
+    }
     if options.get("profile_plies") is not None:
         given["accounts"] = AccountSettings(plies=options["profile_plies"])
     app = create_app(
@@ -323,6 +335,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "database_url": args.database_url,
             "dice_seed": args.dice_seed,
             "away_after": args.away_after,
+            "idle_after": args.idle_after,
             "rate_limit": args.rate_limit,
             "engine_workers": args.engine_workers,
             "ws_per_address": args.ws_per_address,

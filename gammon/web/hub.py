@@ -73,7 +73,7 @@ class Hub:
         self.caps = settings.caps
         # each socket's (see gammon.web.sockets)
         self.queue, self.send_timeout = settings.ws_queue, settings.ws_send_timeout
-        self.presence = Presence(settings.away_after, clock)
+        self.presence = Presence(settings.away_after, clock, idle_after=settings.idle_after)
         self.relay: PresenceRelay | None = None  # presence shared with the other processes
         self.tabs: SeatTabs | None = None  # and which browser tabs hold the seats there
         self._loading = asyncio.Lock()
@@ -97,6 +97,7 @@ class Hub:
                 if live.record.mode == "online":
                     for seat in live.players_who_moved():
                         self.presence.seen_if_new(live.id, seat)
+                    self.presence.deciding(live.id, live.version)  # its decision's clock starts
         if live.computer_due() and not live.lock.locked():
             async with live.lock:
                 await self._computer(live)  # a computer's turn that a restart interrupted
@@ -164,8 +165,14 @@ class Hub:
             if live.version >= count:
                 return
             await asyncio.to_thread(live.catch_up)
+            self._decision(live)
             messages = self._messages(live)
         self._send(messages)
+
+    def _decision(self, live: LiveMatch) -> None:
+        """Start the clock of the match's new decision now (online), not at its first view."""
+        if live.record.mode == "online":
+            self.presence.deciding(live.id, live.version)
 
     async def _store(self, live: LiveMatch) -> None:
         """Store the match's unsaved actions (group commit); on failure go back to what is stored."""
@@ -255,6 +262,7 @@ class Hub:
             await self._computer(live)
         if req.mode == "online":
             self.presence.seen(live.id, maker)
+            self._decision(live)
         return live, tokens
 
     async def act(
@@ -292,6 +300,7 @@ class Hub:
             finally:
                 await self._store(live)  # nothing is acknowledged, or shown, before it is stored
             await self._computer(live)  # the clients see the computer's answer with the action
+            self._decision(live)
             # Views are made under the lock, so no other action changes the match meanwhile.
             view = self._view(live, seat, detail) if reply else None
             messages = self._messages(live)
@@ -413,14 +422,21 @@ class Hub:
             out.put(text)  # never waits: a client that does not keep up is dropped (gammon.web.sockets)
 
     def _absence(self, live: LiveMatch, seat: int | None) -> Absence:
-        """How long the opponent of ``seat`` has been away while the game waits on it, and whether it
-        ever came (online)."""
+        """How long the opponent of ``seat`` has been away while the game waits on it, when the game
+        may be claimed (away, or idle over its decision), and whether it ever came (online)."""
         if live.record.mode != "online" or seat is None:
             return PRESENT
         away = self.presence.away(live.id, 1 - seat)
         if live.acting_player() != 1 - seat:
             return Absence(None, None, away is not None)
-        return Absence(away, self.presence.claim_in(live.id, 1 - seat), away is not None)
+        return Absence(away, self.presence.claim_in(live.id, 1 - seat, live.version), away is not None)
+
+    def _idle(self, live: LiveMatch, seat: int | None) -> float | None:
+        """Seconds the game has waited on the decision of ``seat``'s opponent (online), None while
+        it does not wait on them."""
+        if live.record.mode != "online" or seat not in (0, 1) or live.acting_player() != 1 - (seat or 0):
+            return None
+        return self.presence.deciding(live.id, live.version)
 
     async def _check_rated_seat(self, live: LiveMatch, seat: int | None) -> None:
         """A rated match is played between two accounts: a seat acts once an account holds it. (A
@@ -451,6 +467,16 @@ class Hub:
                     name=names[1 - seat],
                 )
             )
+        if away.claim_in > 0 and not away.seconds:  # connected: idle over the decision
+            raise IllegalActionError(
+                tr(
+                    "cannot claim yet: {name} is connected and has had this decision {seconds} s; wait "
+                    "{wait} s more",
+                    name=names[1 - seat],
+                    seconds=f"{self._idle(live, seat) or 0:.0f}",
+                    wait=f"{away.claim_in:.0f}",
+                )
+            )
         if away.claim_in > 0:
             raise IllegalActionError(
                 tr(
@@ -464,9 +490,11 @@ class Hub:
     def _view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
         if seat == SPECTATOR:
             return spectator_view(live)
-        return match_view(
+        view = match_view(
             live, seat, self._absence(live, seat), steps=detail == "steps", plays=detail != "none"
         )
+        view.opponent_idle = self._idle(live, seat)
+        return view
 
     async def view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
         async with live.lock:

@@ -1,9 +1,14 @@
 """Who is at the table in online games: a seat is present while it has a WebSocket open, and was last
 seen when its last socket closed or it last called the API. A player whose opponent must act but has
-been away for ``away_after`` seconds may claim the game (the opponent abandons it).
+been away for ``away_after`` seconds may claim the game (the opponent abandons it); so may one whose
+opponent has had the same decision for ``idle_after`` seconds, connected or not (else a player who
+keeps the page open and never acts stalls a lost rated match for ever).
 
 Presence lives in memory: after a restart, every seat of a match that had already played counts as
-seen when the match is loaded, so its clock starts again rather than letting a claim through at once.
+seen when the match is loaded, and its decision as begun then, so their clocks start again rather
+than letting a claim through at once. A decision's clock starts when this process first sees the
+match at a new version (its own action, another process's caught up, a load): every process
+holding the match sees each version within moments, so their clocks agree.
 
 Several server processes (PostgreSQL) share it through :class:`PresenceRelay`: each tells the others
 when a seat's first socket opens or its last one closes here, and every ``beat`` seconds which seats
@@ -23,6 +28,9 @@ from gammon.store.notify import PRESENCE_CHANNEL, Publisher, Subscriber
 
 DEFAULT_AWAY_AFTER = 300.0
 """Seconds an online opponent may be away, while it must act, before the game can be claimed."""
+DEFAULT_IDLE_AFTER = 600.0
+"""Seconds an online opponent may take over one decision, connected or not, before the game can be
+claimed."""
 DEFAULT_BEAT = 10.0
 """Seconds between a process's heartbeats (the seats it holds open) to the other processes."""
 
@@ -39,15 +47,19 @@ class Presence:
         away_after: float = DEFAULT_AWAY_AFTER,
         clock: Callable[[], float] = time.monotonic,
         held_for: float = 3 * DEFAULT_BEAT,
+        idle_after: float = DEFAULT_IDLE_AFTER,
     ) -> None:
         if away_after <= 0:
             raise ValueError(f"away_after must be a positive number of seconds, got {away_after!r}")
-        self.away_after = away_after
+        if idle_after <= 0:
+            raise ValueError(f"idle_after must be a positive number of seconds, got {idle_after!r}")
+        self.away_after, self.idle_after = away_after, idle_after
         self.clock = clock
         self.held_for = held_for
         self._open: dict[Key, int] = {}  # sockets open here per (match, seat)
         self._seen: dict[Key, float] = {}
         self._elsewhere: dict[Key, dict[str, float]] = {}  # other processes holding it: when last heard
+        self._decisions: dict[str, tuple[int, float]] = {}  # match -> (version, when first seen here)
         self.publish: Callable[[str, Key], None] | None = None
         """Told ``("open", key)`` when a seat's first socket here opens, ``("close", key)`` when its
         last one closes (the relay passes it on to the other processes)."""
@@ -90,19 +102,35 @@ class Presence:
         last = self._seen.get(key)
         return None if last is None else max(0.0, self.clock() - last)
 
-    def claim_in(self, match_id: str, seat: int) -> float | None:
-        """Seconds until a game waiting on ``seat`` may be claimed (0: now), None while the seat is
-        connected or was never seen."""
+    def deciding(self, match_id: str, version: int) -> float:
+        """Seconds the match has stood at ``version`` (the decision of the player to act), counted
+        from when this process first saw that version."""
+        now = self.clock()
+        known = self._decisions.get(match_id)
+        if known is None or known[0] != version:
+            self._decisions[match_id] = (version, now)
+            return 0.0
+        return max(0.0, now - known[1])
+
+    def claim_in(self, match_id: str, seat: int, version: int | None = None) -> float | None:
+        """Seconds until a game waiting on ``seat`` may be claimed (0: now): once it has been away
+        ``away_after`` seconds, or (given the match's ``version``) has had the decision for
+        ``idle_after`` seconds, connected or not. None if the seat was never seen (an invited friend
+        who has not come yet), or while it is connected and no ``version`` is given."""
         away = self.away(match_id, seat)
-        if away is None or self._present((match_id, seat)):
+        if away is None:
             return None
-        return max(0.0, self.away_after - away)
+        limits = [] if self._present((match_id, seat)) else [self.away_after - away]
+        if version is not None:
+            limits.append(self.idle_after - self.deciding(match_id, version))
+        return max(0.0, min(limits)) if limits else None
 
     def forget(self, match_id: str) -> None:
         """Forget when the seats of ``match_id`` were last seen, unless a socket holds them open
         here or elsewhere: the server let go of the match (it is reloaded when someone comes back,
-        and :meth:`seen_if_new` starts its clock again). Kept for every match ever played, these
-        grew the server's memory without end."""
+        and :meth:`seen_if_new` starts its clock again), and when its decision began. Kept for
+        every match ever played, these grew the server's memory without end."""
+        self._decisions.pop(match_id, None)
         for seat in (0, 1):
             key = (match_id, seat)
             if not self._present(key):
@@ -111,6 +139,10 @@ class Presence:
     def known(self) -> int:
         """How many seats' last sight is kept."""
         return len(self._seen)
+
+    def decisions(self) -> int:
+        """How many matches' decision clocks are kept."""
+        return len(self._decisions)
 
     def holders(self, key: Key) -> set[str]:
         """The other processes holding the seat open, as last heard (those gone silent left out)."""

@@ -186,6 +186,12 @@ class MatchView(BaseModel):
         description="online: seconds until this seat may claim the game (action 'claim': the "
         "absent opponent abandons it); 0 = now, None = not possible",
     )
+    opponent_idle: float | None = Field(
+        None,
+        description="online: seconds the game has waited on the opponent's present decision, "
+        "connected or not (None: it does not wait on them); past the server's idle limit the game "
+        "may be claimed (claim_in)",
+    )
     opponent_joined: bool | None = Field(
         None,
         description="online: whether the invited friend has opened the game yet (None: not "

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from gammon.errors import cut
 from gammon.i18n import tr
-from gammon.web.presence import DEFAULT_AWAY_AFTER
+from gammon.web.presence import DEFAULT_AWAY_AFTER, DEFAULT_IDLE_AFTER
 from gammon.web.sockets import DEFAULT_CAPS, DEFAULT_QUEUE, DEFAULT_SEND_TIMEOUT, SocketCaps
 
 if TYPE_CHECKING:  # the hub reads these settings, and the members and the study import the hub
@@ -25,7 +25,8 @@ class ServerSettings:
     WebSocket handshake; hints to a tenth of that; apart, the messages of all its WebSockets, each
     socket closed past it: see gammon.web.limits). At most ``max_live`` idle matches are kept in
     memory. An online player may claim a game its opponent has left for ``away_after`` seconds while
-    it had to act. ``ws_per_seat``, ``ws_per_match`` and ``ws_per_address`` cap the WebSockets open
+    it had to act, or whose opponent has had one decision for ``idle_after`` seconds, connected or
+    not. ``ws_per_seat``, ``ws_per_match`` and ``ws_per_address`` cap the WebSockets open
     at once (see SocketCaps). A socket whose client does not keep up, with ``ws_queue`` messages
     waiting or one waiting ``ws_send_timeout`` seconds to go, is dropped (see gammon.web.sockets). A
     request body must all come within ``body_timeout`` seconds (408). Links to matches start with
@@ -42,6 +43,7 @@ class ServerSettings:
     burst: float = 40.0
     max_live: int = 5000
     away_after: float = DEFAULT_AWAY_AFTER
+    idle_after: float = DEFAULT_IDLE_AFTER
     ws_per_seat: int = DEFAULT_CAPS.per_seat
     ws_per_match: int = DEFAULT_CAPS.per_match
     ws_per_address: int = DEFAULT_CAPS.per_address
@@ -69,7 +71,11 @@ class ServerSettings:
                 raise ValueError(
                     tr("{name} must be a positive whole number, got {value}", name=name, value=repr(cap))
                 )
-        seconds = {"ws_send_timeout": self.ws_send_timeout, "body_timeout": self.body_timeout}
+        seconds = {
+            "ws_send_timeout": self.ws_send_timeout,
+            "body_timeout": self.body_timeout,
+            "idle_after": self.idle_after,
+        }
         for name, value in seconds.items():
             if not value > 0:
                 raise ValueError(

@@ -312,6 +312,76 @@ def test_websocket_messages_are_rate_limited(store: Store) -> None:
         assert "slow down" not in replies[0] and replies[-1] == "too many messages; slow down"
 
 
+def test_a_connected_player_who_never_acts_can_be_claimed_against(store: Store) -> None:
+    # Keeping the page open used to stop every claim: a losing player stalled a match for ever.
+    clock = Clock()
+    settings = ServerSettings(rate=1000, burst=1000, away_after=300.0, idle_after=600.0)
+    with TestClient(create_app(store, seeded_dice(3), settings, clock=clock)) as c:
+        m = new_match(c, mode="online")
+        tokens = _online_tokens(m)
+        stalling = _state(c, m, tokens[1])["turn"]
+        waiting = 1 - stalling
+        url = f"/ws/matches/{m['match_id']}?token={tokens[stalling]}"
+        with c.websocket_connect(url) as ws:
+            ws.receive_json()
+            clock.now += 400
+            told = _state(c, m, tokens[waiting])
+            assert told["opponent_away"] == 0 and told["opponent_idle"] == 400
+            assert told["claim_in"] == 200 and "claim" not in told["actions"]
+            assert _state(c, m, tokens[stalling])["opponent_idle"] is None  # not waiting on the other
+            clock.now += 201
+            late = _state(c, m, tokens[waiting])
+            assert late["claim_in"] == 0 and "claim" in late["actions"]
+            r = _act(c, m, tokens[waiting], action="claim")
+            assert r.status_code == 200, r.text
+            assert r.json()["result"]["winner"] == waiting and r.json()["result"]["reason"] == "abandon"
+            pushed = ws.receive_json()  # the stalling seat is told the game is over
+            assert pushed["state"]["result"]["winner"] == waiting
+
+
+def test_an_action_starts_the_next_decisions_clock(store: Store) -> None:
+    clock = Clock()
+    settings = ServerSettings(rate=1000, burst=1000, idle_after=600.0)
+    with TestClient(create_app(store, seeded_dice(3), settings, clock=clock)) as c:
+        m = new_match(c, mode="online")
+        tokens = _online_tokens(m)
+        first = _state(c, m, tokens[1])
+        acting = first["turn"]
+        url = f"/ws/matches/{m['match_id']}?token={tokens[acting]}"
+        with c.websocket_connect(url) as ws:
+            ws.receive_json()
+            clock.now += 590
+            s = _state(c, m, tokens[acting])
+            if s["phase"] == "roll":
+                assert _act(c, m, tokens[acting], action="roll", version=s["version"]).status_code == 200
+            else:
+                r = _act(c, m, tokens[acting], action="play", play=s["plays"][0], version=s["version"])
+                assert r.status_code == 200
+            clock.now += 20  # 610 s since the first decision, 20 s into the next one
+            after = _state(c, m, tokens[1 - acting])
+            assert after["claim_in"] != 0 and "claim" not in after["actions"]
+
+
+def test_the_idle_limit_starts_again_when_a_restarted_server_loads_the_match(store: Store) -> None:
+    # as the away clock: a restart gives the player to act its full time again, never a claim at once
+    clock = Clock()
+    settings = ServerSettings(rate=1000, burst=1000, idle_after=600.0)
+    with TestClient(create_app(store, seeded_dice(3), settings, clock=clock)) as c:
+        m = new_match(c, mode="online")
+        tokens = _online_tokens(m)
+        stalling = _state(c, m, tokens[1])["turn"]
+    clock.now += 10_000
+    with TestClient(create_app(Store(store.url), seeded_dice(3), settings, clock=clock)) as c2:
+        with c2.websocket_connect(f"/ws/matches/{m['match_id']}?token={tokens[stalling]}") as ws:
+            ws.receive_json()
+            fresh = _state(c2, m, tokens[1 - stalling])
+            assert fresh["claim_in"] == 600 and fresh["opponent_idle"] == 0
+            clock.now += 600
+            assert "claim" in _state(c2, m, tokens[1 - stalling])["actions"]
+            r = _act(c2, m, tokens[1 - stalling], action="claim")
+            assert r.status_code == 200, r.text
+
+
 def test_the_api_is_described_by_openapi(client: TestClient) -> None:
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/matches", "/api/matches/{match_id}", "/api/matches/{match_id}/actions",
@@ -339,9 +409,11 @@ def test_an_online_game_left_by_the_player_to_act_can_be_claimed(store: Store) -
             ws.receive_json()
             clock.now += away_after + 1
             back = _state(c, m, tokens[waiting])
-            assert back["opponent_away"] == 0 and back["claim_in"] is None  # connected: no claim
+            # connected: no claim for being away, only once the decision's idle limit is past
+            assert back["opponent_away"] == 0 and "claim" not in back["actions"]
+            assert 0 < back["claim_in"] <= settings.idle_after - away_after
             r = _act(c, m, tokens[waiting], action="claim")
-            assert r.status_code == 409 and "still connected" in r.json()["error"]
+            assert r.status_code == 409 and "is connected" in r.json()["error"]
         own = _state(c, m, tokens[absent])
         assert "claim" not in own["actions"] and own["claim_in"] is None
         r = _act(c, m, tokens[absent], action="claim")  # the player to act cannot claim

@@ -158,15 +158,17 @@ def test_a_player_connected_to_another_process_is_present(two_quick_servers: tup
                 time.sleep(0.05)
             time.sleep(AWAY_AFTER + 0.5)  # A alone would count seat 1 away since it left A
             seen = state_on_a()
-            assert seen["opponent_away"] == 0 and seen["claim_in"] is None
+            # connected: only the decision's idle limit (minutes) would let a claim through
+            assert seen["opponent_away"] == 0 and "claim" not in seen["actions"]
+            assert seen["claim_in"] > AWAY_AFTER
             r = act_on_a({"action": "claim"})
-            assert r.status_code == 409 and "still connected" in r.json()["error"], r.text
+            assert r.status_code == 409 and "is connected" in r.json()["error"], r.text
             version = seen["version"]
         # seat 1 leaves B: A pushes the news to seat 0, and the claim goes through a while later
         deadline = time.monotonic() + 10
         while True:
             pushed = json.loads(ws0.recv(timeout=max(0.1, deadline - time.monotonic())))["state"]
-            if pushed["claim_in"] is not None:
+            if pushed["claim_in"] is not None and pushed["claim_in"] <= AWAY_AFTER:
                 break
         assert pushed["version"] == version and 0 < pushed["claim_in"] <= AWAY_AFTER
         time.sleep(AWAY_AFTER + 0.2)
