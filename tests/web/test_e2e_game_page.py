@@ -352,3 +352,20 @@ def test_a_hint_that_comes_after_the_play_is_not_shown(shared: Server, browser) 
     page.wait_for_timeout(300)  # the answer is read and dropped
     assert page.locator("#hints").is_hidden() and page.locator("#cube-hint").is_hidden()
     assert not errors, errors
+
+
+def test_a_link_that_opens_no_seat_offers_no_button(shared: Server, browser) -> None:  # noqa: F811
+    """A game page whose link opens no seat (a token mistyped, a match gone) says so and offers no
+    action: before the server's first state there is nothing to act on."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    made = page.request.post(shared.url + "/api/matches", data={"mode": "local"}).json()
+    for link in (f"/play/{made['match_id']}#token=wrong", "/play/nosuchmatch#token=abc"):
+        page.goto(shared.url + link)
+        page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+        shown = page.eval_on_selector_all(
+            "#game button, #game select, #game label",
+            "es => es.filter(e => e.checkVisibility()).map(e => e.textContent)",
+        )
+        assert shown == [], (link, shown)
+    assert not errors, errors
