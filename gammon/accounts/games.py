@@ -33,6 +33,9 @@ from gammon.store.repository import hash_token, lock_for_writing
 NAMES_KEY = "names"  # the stored rules also hold the names the players gave when the match was made
 ANONYMOUS = "Anonymous"  # how a deleted account's seat is named
 RATED_KEY = "rated"  # and whether it was made to be rated (when two accounts hold its seats at its end)
+# and, once it is over, why a match made to be rated was not (a guest's seat at its end): final, so
+# that the recovery of ratings (gammon.accounts.rated) never rates a seat claimed after the end
+UNRATED_KEY = "unrated"
 _RULES_FIELDS = frozenset(f.name for f in fields(Rules))
 
 

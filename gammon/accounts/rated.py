@@ -1,24 +1,27 @@
 """Rated matches: a finished online match between two accounts changes both ratings (the FIBS
 formula, :mod:`gammon.ratings`) and experiences in one transaction, with a history row for each
-player; and the leaderboard."""
+player; the recovery of the ratings a server failed to write; and the leaderboard."""
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from gammon.accounts.clock import as_utc
 from gammon.accounts.errors import RatingError
+from gammon.accounts.games import RATED_KEY, UNRATED_KEY
 from gammon.accounts.service import Accounts
 from gammon.ratings import rating_change
 from gammon.store.models import AccountRow, MatchRow, RatingChangeRow, SeatAccountRow
 from gammon.store.repository import lock_for_writing
 
 RATED_MODE = "online"  # two people at one keyboard, or against the computer, are not rated
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -92,6 +95,61 @@ def rate_match(accounts: Accounts, match_id: str) -> RatedMatch:
             )
     except IntegrityError:  # the unique (match, account) of the history
         raise RatingError(f"match {match_id!r} is rated already") from None
+    return rated
+
+
+def unrated_matches(accounts: Accounts, limit: int = 100) -> list[str]:
+    """Matches owed a rating, oldest first: made to be rated, online, over, both seats held by
+    accounts, without a rating row, and not judged unrated (:func:`mark_unrated`). The server rates
+    a match as its last action is stored; one whose rating write failed (the database away, the
+    server killed between the two) is found here."""
+    held = (
+        select(func.count())
+        .where(SeatAccountRow.match_id == MatchRow.id, SeatAccountRow.account_id.is_not(None))
+        .scalar_subquery()
+    )
+    query = (
+        select(MatchRow.id)
+        .where(
+            MatchRow.mode == RATED_MODE,
+            MatchRow.status == "over",
+            MatchRow.rules[RATED_KEY].as_boolean() == true(),
+            MatchRow.rules[UNRATED_KEY].as_string().is_(None),
+            held == 2,
+            ~exists().where(RatingChangeRow.match_id == MatchRow.id),
+        )
+        .order_by(MatchRow.created_at, MatchRow.id)
+        .limit(limit)
+    )
+    with accounts.sessions() as s:
+        return list(s.scalars(query))
+
+
+def mark_unrated(accounts: Accounts, match_id: str, reason: str) -> bool:
+    """Record that the finished match ``match_id`` made to be rated is not rated, and why (its
+    stored rules), unless it was rated meanwhile; whether it was marked."""
+    with accounts.sessions.begin() as s:
+        lock_for_writing(s)  # SQLite; PostgreSQL: the row below, so a rating at once is seen
+        match = s.scalar(select(MatchRow).where(MatchRow.id == match_id).with_for_update())
+        if match is None or s.scalar(select(exists().where(RatingChangeRow.match_id == match_id))):
+            return False
+        rules = match.rules if isinstance(match.rules, dict) else {}
+        match.rules = {**rules, UNRATED_KEY: reason[:200]}  # a new dict: the JSON column is rewritten
+        return True
+
+
+def recover_ratings(accounts: Accounts, limit: int = 100) -> list[RatedMatch]:
+    """Rate the matches owed a rating (:func:`unrated_matches`), each exactly once however many
+    processes recover at the same time (:func:`rate_match` refuses a second rating); one that
+    cannot be rated (an account deleted since) is marked so and not tried again. A database error
+    is raised: the next recovery tries again."""
+    rated = []
+    for match_id in unrated_matches(accounts, limit):
+        try:
+            rated.append(rate_match(accounts, match_id))
+        except RatingError as e:
+            if mark_unrated(accounts, match_id, str(e)):
+                log.info("match %s not rated: %s", match_id, e)
     return rated
 
 

@@ -1,6 +1,7 @@
 """The server's side of players' accounts: the accounts service and the analysis queue of this
 process, what happens when a match with accounts at its seats ends (a rated match is rated, each
-account's seat is queued for its profile), and the queue's worker thread.
+account's seat is queued for its profile), the queue's worker thread, and the thread that rates
+the matches whose rating failed as they ended (at the start, then every ``recover_every`` seconds).
 
 The worker (:meth:`AnalysisQueue.serve`) runs in one thread of each server process, started and
 stopped with the app; it claims jobs with a guarded UPDATE, so several processes share the queue,
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from gammon.accounts import Accounts, RatingError, SignInThrottle
 from gammon.accounts.games import RATED_KEY, claim_seats, seat_holders
 from gammon.accounts.passwords import Passwords
-from gammon.accounts.rated import rate_match
+from gammon.accounts.rated import mark_unrated, rate_match, recover_ratings
 from gammon.engine.engine import DEFAULT_PLIES
 from gammon.errors import GammonError
 from gammon.profile.drill import Drills
@@ -56,6 +57,9 @@ class AccountSettings:
     idle: float = 5.0
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
     passwords: Passwords | None = None  # the hasher (tests give a cheap Argon2id)
+    # Seconds between looks for finished rated matches left unrated (a rating write that failed):
+    # a retry within minutes once the database is back (each look is one query).
+    recover_every: float = 300.0
 
 
 class Members:
@@ -69,6 +73,7 @@ class Members:
         self.drills = Drills(store)
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+        self._recovery: threading.Thread | None = None
         self._pool: ProcessPoolExecutor | None = None
         self._lifeline: Lifeline | None = None
 
@@ -95,6 +100,34 @@ class Members:
             daemon=True,
         )
         self._thread.start()
+        self._recovery = threading.Thread(target=self._recover, name="rating-recovery", daemon=True)
+        self._recovery.start()
+
+    def _recover(self) -> None:
+        """(The recovery thread) rate what is owed, now and every ``recover_every`` seconds."""
+        while True:
+            self.recover_ratings()
+            if self._stop.wait(self.settings.recover_every):
+                return
+
+    def recover_ratings(self) -> int:
+        """Rate the finished rated matches left without a rating (their write failed, or the server
+        died first); how many. A database error is logged: the next look tries again."""
+        try:
+            rated = recover_ratings(self.accounts)
+        except Exception:
+            log.exception("recovering the ratings of finished matches")
+            return 0
+        for match in rated:
+            log.warning("match %s rated late: its rating was not written as it ended", match.match_id)
+            # nor were its analyses queued (they come after the rating); this process alone rated it
+            try:
+                for seat, account_id in sorted(seat_holders(self.accounts, match.match_id).items()):
+                    if account_id is not None:
+                        self.queue.add_match(match.match_id, account_id, seat, plies=self.settings.plies)
+            except Exception:
+                log.exception("queueing the analyses of match %s", match.match_id)
+        return len(rated)
 
     def _run_in_process(self, job_id: int) -> object:
         """Run the claimed job in the analysis process (started with the first job)."""
@@ -125,6 +158,9 @@ class Members:
         if self._thread is not None:
             self._thread.join(timeout)
             self._thread = None
+        if self._recovery is not None:
+            self._recovery.join(timeout)
+            self._recovery = None
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -168,6 +204,9 @@ class Members:
                 rate_match(self.accounts, match_id)
             except RatingError as e:
                 log.info("match %s not rated: %s", match_id, e)
+        elif rules.get(RATED_KEY):
+            # Final: a guest's seat claimed after the end must not have the recovery rate its win.
+            mark_unrated(self.accounts, match_id, "a seat had no account at the end")
         for seat, account_id in sorted(holders.items()):
             if account_id is not None:
                 self.queue.add_match(match_id, account_id, seat, plies=self.settings.plies)

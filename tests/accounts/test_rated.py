@@ -10,9 +10,17 @@ import pytest
 from sqlalchemy import event
 
 from gammon.accounts import Accounts, RatingError
-from gammon.accounts.games import claim_seats, delete_account
-from gammon.accounts.rated import RatedMatch, leaderboard, rate_match, rating_history
+from gammon.accounts.games import RATED_KEY, UNRATED_KEY, claim_seats, delete_account
+from gammon.accounts.rated import (
+    RatedMatch,
+    leaderboard,
+    rate_match,
+    rating_history,
+    recover_ratings,
+    unrated_matches,
+)
 from gammon.ratings import rating_change
+from gammon.store.models import MatchRow
 from tests.accounts.conftest import Clock, at_once, finish_match, new_match
 
 
@@ -168,3 +176,51 @@ def test_a_player_deleting_the_account_while_the_match_is_rated(accounts: Accoun
         isinstance(result, RatingError) and "not between two accounts" in str(result)
     ), repr(result)
     assert accounts.by_name("bob") is None
+
+
+def _made_rated(accounts: Accounts, match_id: str) -> None:
+    with accounts.sessions.begin() as s:
+        row = s.get(MatchRow, match_id)
+        assert row is not None
+        row.rules = {**row.rules, RATED_KEY: True}
+
+
+def test_two_processes_recovering_at_once_rate_a_match_once(accounts: Accounts) -> None:
+    """A finished rated match without a rating (its write failed) is found by the recovery of two
+    server processes at once, both after the list of matches owed a rating: it is rated once."""
+    alice, bob = _players(accounts, "alice", "bob")
+    _match(accounts, "m1", alice, bob, winner=0)
+    _made_rated(accounts, "m1")
+    _match(accounts, "friendly", alice, bob, winner=1)  # not made to be rated: never rated
+    assert unrated_matches(accounts) == ["m1"]
+    results = at_once(
+        accounts.store,
+        # each has read the matches owed a rating before either rates
+        lambda sql: sql.lstrip().startswith("SELECT matches.id") and "rating_changes" in sql,
+        lambda: recover_ratings(accounts),
+        lambda: recover_ratings(accounts),
+    )
+    assert sorted(len(r) for r in results) == [0, 1]  # type: ignore[arg-type]
+    a = accounts.signed_in(alice)
+    expected = rating_change(1500, 1500, 5, 0, 0)
+    assert (a.rating, a.experience) == (pytest.approx(1500 + expected.winner_change), 5)
+    assert len(rating_history(accounts, a.id)) == 1
+    assert unrated_matches(accounts) == [] and recover_ratings(accounts) == []
+    with accounts.sessions() as s:
+        m1 = s.get(MatchRow, "m1")
+        assert m1 is not None and UNRATED_KEY not in m1.rules  # rated, not marked unratable
+
+
+def test_a_match_that_cannot_be_rated_is_marked_and_not_tried_again(accounts: Accounts) -> None:
+    alice, bob = _players(accounts, "alice", "bob")
+    _match(accounts, "m1", alice, bob, length=5, winner=None)  # claimed, never finished
+    _made_rated(accounts, "m1")
+    with accounts.sessions.begin() as s:  # a summary that says over without a winner
+        row = s.get(MatchRow, "m1")
+        assert row is not None
+        row.status = "over"
+    assert unrated_matches(accounts) == ["m1"]
+    assert recover_ratings(accounts) == [] and unrated_matches(accounts) == []
+    with accounts.sessions() as s:
+        m1 = s.get(MatchRow, "m1")
+        assert m1 is not None and "no winner" in m1.rules[UNRATED_KEY]
