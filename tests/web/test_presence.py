@@ -13,7 +13,14 @@ from gammon.cli.serve import add_serve_command
 from gammon.store import Store
 from gammon.store.notify import PRESENCE_CHANNEL, Publisher
 from gammon.web import create_app
-from gammon.web.presence import DEFAULT_AWAY_AFTER, Presence, PresenceRelay, decode, encode
+from gammon.web.presence import (
+    DEFAULT_AWAY_AFTER,
+    DEFAULT_IDLE_AFTER,
+    Presence,
+    PresenceRelay,
+    decode,
+    encode,
+)
 from gammon.web.settings import ServerSettings
 from tests.web.conftest import Clock, auth, new_match, seeded_dice
 
@@ -67,6 +74,42 @@ def test_gammon_serve_takes_the_away_limit() -> None:
     for bad in ("0", "-3", "soon"):
         with pytest.raises(SystemExit):
             parser.parse_args(["serve", "--away-after", bad])
+
+
+def test_a_connected_seat_may_be_claimed_against_once_its_decision_passes_idle_after() -> None:
+    clock = Clock()
+    p = Presence(60, clock, idle_after=100)
+    p.opened("m", 1)
+    assert p.deciding("m", 5) == 0  # version 5 first seen now
+    clock.now += 70
+    assert p.claim_in("m", 1) is None  # connected: not for being away
+    assert p.claim_in("m", 1, 5) == 30 and p.deciding("m", 5) == 70
+    clock.now += 30
+    assert p.claim_in("m", 1, 5) == 0
+    assert p.claim_in("m", 1, 6) == 100  # an action: the next decision has its full time
+    p.closed("m", 1)
+    clock.now += 50
+    assert p.claim_in("m", 1, 6) == 10  # away 50 of 60, deciding 50 of 100: the nearer limit
+    p.forget("m")
+    assert p.decisions() == 0 and p.claim_in("m", 1, 6) is None  # let go: its clocks start again
+
+
+def test_the_idle_limit_must_be_positive() -> None:
+    with pytest.raises(ValueError, match="-2"):
+        Presence(60, idle_after=-2)
+    with pytest.raises(ValueError, match="idle_after"):
+        ServerSettings(idle_after=0)
+
+
+def test_gammon_serve_takes_the_idle_limit() -> None:
+    parser = argparse.ArgumentParser()
+    serve = add_serve_command(parser.add_subparsers())
+    assert f"(default {DEFAULT_IDLE_AFTER:.0f})" in " ".join(serve.format_help().split())
+    assert parser.parse_args(["serve", "--idle-after", "90"]).idle_after == 90
+    assert parser.parse_args(["serve"]).idle_after is None  # create_app's default
+    for bad in ("0", "-3", "later"):
+        with pytest.raises(SystemExit):
+            parser.parse_args(["serve", "--idle-after", bad])
 
 
 # ---- across server processes (see PresenceRelay) -----------------------------------------------
@@ -229,6 +272,7 @@ def test_presence_keeps_no_more_than_the_matches_the_server_holds(store: Store) 
     with TestClient(app) as c:
         made = [new_match(c, mode="online") for _ in range(12)]
         assert len(hub.live) == 3 and hub.presence.known() == 3  # the creator's seat of each held
+        assert hub.presence.decisions() == 3  # and the clock of each one's decision
         assert hub.presence.away(made[-1]["match_id"], 0) == 0
         # a seat another process held goes: nothing is kept of a match not held here
         hub.presence.held_elsewhere("B", [("elsewhere", 1)])
@@ -239,3 +283,34 @@ def test_presence_keeps_no_more_than_the_matches_the_server_holds(store: Store) 
         token = made[0]["token"]
         r = c.get(f"/api/matches/{made[0]['match_id']}", headers=auth(token))
         assert r.status_code == 200 and hub.presence.away(made[0]["match_id"], 0) == 0
+
+
+def test_an_action_stored_by_another_process_starts_the_decisions_clock_here(pg_url: str) -> None:  # noqa: F811
+    """Two apps on one PostgreSQL database stand for two server processes: a player acting on A
+    after 590 s of a 600 s decision gives the opponent's next decision its full time on B too."""
+    clock = Clock()
+    options = ServerSettings(rate=1000, burst=1000, away_after=10_000, idle_after=600)  # idle only
+    a_app = create_app(Store(pg_url), seeded_dice(3), settings=options, clock=clock)
+    b_app = create_app(Store(pg_url), seeded_dice(3), settings=options, clock=clock)
+    with TestClient(a_app) as a, TestClient(b_app) as b:
+        m = new_match(a, mode="online")
+        tokens = (m["token"], m["invite_url"].split("#token=")[1])
+        mid = m["match_id"]
+        first = b.get(f"/api/matches/{mid}", headers=auth(tokens[1])).json()
+        acting = first["turn"]
+        b.get(f"/api/matches/{mid}", headers=auth(tokens[acting]))  # B has seen the player to act
+        with b.websocket_connect(f"/ws/matches/{mid}?token={tokens[1 - acting]}") as waiting:
+            assert waiting.receive_json()["state"]["claim_in"] == 600
+            clock.now += 590
+            s = a.get(f"/api/matches/{mid}", headers=auth(tokens[acting])).json()
+            body: dict[str, object] = {"action": "roll"} if "roll" in s["actions"] else {
+                "action": "play", "play": s["plays"][0]}
+            r = a.post(f"/api/matches/{mid}/actions", headers=auth(tokens[acting]),
+                       json=body | {"version": s["version"]})
+            assert r.status_code == 200, r.text
+            pushed = waiting.receive_json()["state"]  # B heard A's commit and caught up
+            assert pushed["version"] == r.json()["version"]
+            if pushed["turn"] == 1 - acting:
+                assert pushed["claim_in"] is None  # now B's seat decides: nothing to claim
+            else:  # the same player's next decision (a move after the roll): its full time again
+                assert pushed["claim_in"] == 600 and pushed["opponent_idle"] == 0
