@@ -201,3 +201,32 @@ def test_the_acceptor_who_comes_first_is_not_told_to_send_a_link(server: Server,
     _match_of(alice)
     bob.wait_for_function("() => ui.state.opponent_joined")
     assert not errors, errors
+
+
+def test_a_seat_whose_taking_failed_is_taken_when_the_lobby_reconnects(server: Server, browser) -> None:  # noqa: F811
+    """The poster's browser fails to take its seat (the connection dropped on the way): the lobby,
+    connected again, hears of the accepted invitation again and takes the seat then."""
+    errors: list[str] = []
+    alice, bob = _page(browser, errors), _page(browser, errors)
+    _member(alice, server, "alice")
+    _member(bob, server, "bob")
+    failed: list[str] = []
+
+    def drop_once(route) -> None:
+        if failed:
+            route.continue_()
+        else:
+            failed.append(route.request.url)
+            route.abort()
+
+    alice.route("**/api/lobby/invitations/*/seat", drop_once)
+    _invite(alice, "1")
+    bob.locator("#invitations li button:text('Accept')").click()
+    match_id = _match_of(bob)
+    while not failed:
+        alice.wait_for_timeout(50)
+    alice.wait_for_function("() => lobby.asking === 0")  # tried, and failed
+    assert alice.url.endswith("/lobby")
+    alice.evaluate("() => lobby.ws.close()")  # the lobby's connection drops and comes back
+    assert _match_of(alice) == match_id and _state(alice)["seat"] == 0
+    assert not errors, errors

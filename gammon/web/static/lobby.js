@@ -100,13 +100,15 @@ const playUrl = seat => `/play/${seat.match_id}#token=${encodeURIComponent(seat.
 // localStorage as it comes, and the page leaves for a match only when no other seat's answer is on
 // its way (leaving would drop it). Seats taken but not opened are listed (#to-open).
 async function takeAndGo(ask, chosen) {
-  if (lobby.leaving) return;
+  if (lobby.leaving) return false;
+  let taken = false;
   lobby.asking += 1;
   try {
     const seat = await ask();
     keepToOpen(seat.match_id, seat.token);
     rememberSeat(seat.match_id, seat.token);
     if (chosen || !lobby.next) lobby.next = seat;  // the one accepted here, else the first taken
+    taken = true;
   } catch (e) {
     if (chosen) showError(String(e.message || e));  // a seat another tab of ours took: nothing to say
   } finally { lobby.asking -= 1; }
@@ -114,6 +116,7 @@ async function takeAndGo(ask, chosen) {
     lobby.leaving = true;
     location.href = playUrl(lobby.next);
   } else showToOpen();
+  return taken;
 }
 
 async function accept(id) {
@@ -121,11 +124,13 @@ async function accept(id) {
   await takeAndGo(() => call("POST", `/api/lobby/invitations/${id}/accept`), true);
 }
 
-// Our invitation was accepted: take our seat (once: another tab of ours may have taken it).
-function takeSeat(id) {
+// Our invitation was accepted: take our seat (once: another tab of ours may have taken it). Not
+// taken (the connection dropped on the way), it is tried again when the server tells of it again
+// (the hello of a reconnected lobby).
+async function takeSeat(id) {
   if (lobby.taking.has(id)) return;
   lobby.taking.add(id);
-  takeAndGo(() => call("POST", `/api/lobby/invitations/${id}/seat`), false);
+  if (!(await takeAndGo(() => call("POST", `/api/lobby/invitations/${id}/seat`), false))) lobby.taking.delete(id);
 }
 
 function showToOpen() {
