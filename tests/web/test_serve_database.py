@@ -123,3 +123,20 @@ def test_the_processes_of_workers_speak_the_terminals_language(
     url = f"sqlite:///{tmp_path / 'g.db'}"
     assert gammon(["--lang", "sk", "serve", "--port", "0", "--database-url", url]) == 0
     assert json.loads(os.environ["GAMMON_SERVE_CONFIG"])["lang"] == "sk"
+
+
+def test_the_idle_and_away_limits_reach_the_servers_processes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--idle-after (and --away-after) travel to each process of the server through its options."""
+    from gammon.cli.serve import app_from_environment
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.delenv("GAMMON_SERVE_CONFIG", raising=False)
+    url = f"sqlite:///{tmp_path / 'g.db'}"
+    args = ["serve", "--port", "0", "--database-url", url, "--idle-after", "90", "--away-after", "30"]
+    assert gammon(args) == 0
+    presence = app_from_environment().state.hub.presence
+    assert (presence.idle_after, presence.away_after) == (90, 30)
+    assert gammon(["serve", "--port", "0", "--database-url", url]) == 0
+    assert app_from_environment().state.hub.presence.idle_after == 600  # the default
