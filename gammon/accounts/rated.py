@@ -11,13 +11,14 @@ from datetime import datetime, timedelta
 from sqlalchemy import exists, func, select, true
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from gammon.accounts.clock import as_utc
 from gammon.accounts.errors import RatingError
 from gammon.accounts.games import RATED_KEY, UNRATED_KEY
 from gammon.accounts.service import Accounts
 from gammon.ratings import rating_change
-from gammon.store.models import AccountRow, MatchRow, RatingChangeRow, SeatAccountRow
+from gammon.store.models import AccountRow, MatchActionRow, MatchRow, RatingChangeRow, SeatAccountRow
 from gammon.store.repository import lock_for_writing
 
 RATED_MODE = "online"  # two people at one keyboard, or against the computer, are not rated
@@ -98,11 +99,28 @@ def rate_match(accounts: Accounts, match_id: str) -> RatedMatch:
     return rated
 
 
+# Actions a server may make on a player's behalf: the rolls of one who cannot double, and the
+# abandon of a claim against it. Any other action of a seat of a rated match was its player's own,
+# made while an account held the seat (a guest's seat of a rated match cannot act).
+_NOT_CHOSEN = ("roll", "abandon")
+
+
+def _acted(seat: int) -> ColumnElement[bool]:
+    """The match's ``seat`` made an action of its own."""
+    return exists().where(
+        MatchActionRow.match_id == MatchRow.id,
+        MatchActionRow.action["player"].as_integer() == seat,
+        MatchActionRow.action["kind"].as_string().not_in(_NOT_CHOSEN),
+    )
+
+
 def unrated_matches(accounts: Accounts, limit: int = 100) -> list[str]:
     """Matches owed a rating, oldest first: made to be rated, online, over, both seats held by
-    accounts, without a rating row, and not judged unrated (:func:`mark_unrated`). The server rates
-    a match as its last action is stored; one whose rating write failed (the database away, the
-    server killed between the two) is found here."""
+    accounts that each made an action of their own (so held before the end: a guest's seat claimed
+    once it had won, its opponent having abandoned, is not rated), without a rating row, and not
+    judged unrated (:func:`mark_unrated`). The server rates a match as its last action is stored;
+    one whose rating write failed (the database away, the server killed between the two) is found
+    here."""
     held = (
         select(func.count())
         .where(SeatAccountRow.match_id == MatchRow.id, SeatAccountRow.account_id.is_not(None))
@@ -117,6 +135,8 @@ def unrated_matches(accounts: Accounts, limit: int = 100) -> list[str]:
             MatchRow.rules[UNRATED_KEY].as_string().is_(None),
             held == 2,
             ~exists().where(RatingChangeRow.match_id == MatchRow.id),
+            _acted(0),
+            _acted(1),
         )
         .order_by(MatchRow.created_at, MatchRow.id)
         .limit(limit)

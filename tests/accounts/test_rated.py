@@ -19,8 +19,14 @@ from gammon.accounts.rated import (
     recover_ratings,
     unrated_matches,
 )
+from gammon.dice import RandomDice
+from gammon.match import Match
 from gammon.ratings import rating_change
+from gammon.records import match_actions
+from gammon.rules import Rules
+from gammon.store import LogChange
 from gammon.store.models import MatchRow
+from gammon.store.repository import MatchSummary
 from tests.accounts.conftest import Clock, at_once, finish_match, new_match
 
 
@@ -213,14 +219,35 @@ def test_two_processes_recovering_at_once_rate_a_match_once(accounts: Accounts) 
 
 def test_a_match_that_cannot_be_rated_is_marked_and_not_tried_again(accounts: Accounts) -> None:
     alice, bob = _players(accounts, "alice", "bob")
-    _match(accounts, "m1", alice, bob, length=5, winner=None)  # claimed, never finished
+    _match(accounts, "m1", alice, bob, length=5, winner=0)
     _made_rated(accounts, "m1")
     with accounts.sessions.begin() as s:  # a summary that says over without a winner
         row = s.get(MatchRow, "m1")
         assert row is not None
-        row.status = "over"
+        row.score0 = row.score1 = 0
     assert unrated_matches(accounts) == ["m1"]
     assert recover_ratings(accounts) == [] and unrated_matches(accounts) == []
     with accounts.sessions() as s:
         m1 = s.get(MatchRow, "m1")
         assert m1 is not None and "no winner" in m1.rules[UNRATED_KEY]
+
+
+def test_a_guest_seat_claimed_after_its_opponent_abandoned_is_not_owed_a_rating(accounts: Accounts) -> None:
+    """A rated match whose account at seat 0 abandoned at once, the guest at seat 1 never acting,
+    then claiming its seat once it had won (a match ended before the end marked guests' matches
+    unrated): the guest's seat never acted with an account, so the recovery leaves it alone."""
+    alice, bob = _players(accounts, "alice", "bob")
+    tokens = new_match(accounts.store, "gift", length=1)
+    _made_rated(accounts, "gift")
+    claim_seats(accounts, alice, [tokens[0]])
+    match = Match(Rules(match_length=1), RandomDice(3))
+    match.game.roll()  # the opening roll, made by the server
+    match.game.abandon(0)
+    assert match.is_over
+    actions = match_actions(match)
+    summary = MatchSummary("over", match.game.position_for(0).id, match.score)
+    change = LogChange(base=0, version=len(actions), first=0, actions=actions, summary=summary)
+    accounts.store.append("gift", change)
+    claim_seats(accounts, bob, [tokens[1]])  # after the end
+    assert unrated_matches(accounts) == [] and recover_ratings(accounts) == []
+    assert accounts.signed_in(bob).rating == 1500
