@@ -27,6 +27,7 @@ from gammon.i18n import tr
 from gammon.rules import Rules
 from gammon.situation import Situation
 from gammon.web.jobs import Jobs, Progress, TooManyJobsError
+from gammon.web.limits import address
 from gammon.web.schemas import Strict, error_response
 from gammon.web.uploads import MAX_ACTIONS, cut_quotes
 
@@ -255,7 +256,8 @@ class Study:
     def start(self, kind: str, request: Request, work: Callable[[Progress], dict[str, Any]]) -> JSONResponse:
         """Start a job for the request's client: 202 with its view, or 429 past its share."""
         try:
-            job = self.jobs.start(kind, request.client.host if request.client else "", work)
+            # the client's address as the other limits count it: an IPv6 /64 is one client
+            job = self.jobs.start(kind, address(request.scope), work)
         except TooManyJobsError as exc:
             return error_response(429, str(exc))
         return JSONResponse(self.jobs.view(job), status_code=202)

@@ -181,6 +181,19 @@ def test_jobs_are_limited_per_client_and_can_be_cancelled(store: Store) -> None:
         assert r.json()["error"] == f"no job {'z' * 40 + '...'!r} (finished jobs are kept an hour)"
 
 
+def test_the_job_limit_counts_an_ipv6_64_as_one_client(store: Store) -> None:  # noqa: F811
+    # rotating addresses within one's /64 (privacy addresses) earned new job places
+    settings = StudySettings(engine=_fast, jobs=Jobs(HeldRunner(), per_client=2, max_active=10))
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, study=settings))
+    text = MAT.read_text()
+    with TestClient(app, client=("2001:db8:0:1::1", 50000)) as c:
+        assert [c.post("/api/analyses", json={"mat": text}).status_code for _ in range(2)] == [202, 202]
+        same = TestClient(app, client=("2001:db8:0:1::2", 50000))
+        assert same.post("/api/analyses", json={"mat": text}).status_code == 429
+        other = TestClient(app, client=("2001:db8:0:2::1", 50000))
+        assert other.post("/api/analyses", json={"mat": text}).status_code == 202
+
+
 def test_an_upload_is_read_in_the_worker_after_the_job_limits(
     store: Store,  # noqa: F811
     monkeypatch: pytest.MonkeyPatch,
