@@ -4,6 +4,7 @@ the real server (one server for the module: each check starts its own match)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from urllib.parse import urlencode
 
 from tests.web.test_e2e import (
@@ -369,3 +370,41 @@ def test_a_link_that_opens_no_seat_offers_no_button(shared: Server, browser) -> 
         )
         assert shown == [], (link, shown)
     assert not errors, errors
+
+
+def test_a_connected_idle_opponent_is_claimed_against_in_the_right_words(
+    tmp_path: Path,
+    browser,  # noqa: F811
+) -> None:
+    """An opponent still at the table who has not acted for --idle-after seconds may be claimed
+    against: the status says they have not acted (not that they left), and so does the question."""
+    server = Server(f"sqlite:///{tmp_path / 'idle.sqlite3'}", "--idle-after", "1.5", "--away-after", "3600")
+    server.start()
+    try:
+        errors: list[str] = []
+        host = _page(browser, errors)
+        _start(host, server, "online")
+        guest = _page(browser, errors)
+        guest.goto(host.input_value("#invite-url"))
+        st = _state(guest)
+        waiting = {0: host, 1: guest}[1 - st["turn"]]  # the other page stays open and connected
+        claim = waiting.locator('button[data-action="claim"]')
+        claim.wait_for(state="visible", timeout=10_000)  # the page asks again once the wait is over
+        now = _state(waiting)
+        assert not now["opponent_away"] and now["opponent_idle"] >= 1.5  # connected, idle
+        status = waiting.text_content("#status") or ""
+        assert "has not acted" in status and "may claim" in status and "has left" not in status
+        asked: list[str] = []
+
+        def refuse(dialog) -> None:
+            asked.append(dialog.message)
+            dialog.dismiss()
+
+        waiting.once("dialog", refuse)
+        claim.click()
+        waiting.wait_for_timeout(300)
+        assert asked and "has not acted" in asked[0] and "has left" not in asked[0]
+        assert _state(waiting)["result"] is None  # refused: nothing claimed
+        assert not errors
+    finally:
+        server.stop()

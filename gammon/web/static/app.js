@@ -100,8 +100,7 @@ function startGame(matchId, token) {
       if (action === "abandon" && !confirm(t("Leave the game? Leaving loses a backgammon."))) return;
       if (action === "resign" && !confirm(t("Resign {what}? The other side may accept or refuse.",
                                                                 { what: t(KINDS[$("#resign-kind").value]) }))) return;
-      if (action === "claim" && !confirm(t("{name} has left. Claim the game? They lose a backgammon.",
-                                                               { name: tLine(ui.state.names[ui.state.turn]) }))) return;
+      if (action === "claim" && !confirm(claimQuestion(ui.state))) return;
       const msg = { action };
       if (action === "resign") msg.kind = Number($("#resign-kind").value);
       send(msg);
@@ -504,6 +503,28 @@ const KINDS = { 1: "a single game", 2: "a gammon", 3: "a backgammon" };
 // A seat of a rated match that no account holds: the server refuses its actions until one does.
 function unheldRatedSeat(st) { return st.rated && st.seat !== null && !st.accounts[st.seat] && !st.match_over; }
 
+// The opponent to act has left the game (disconnected): how long ago.
+function awayWords(st) {
+  const who = tLine(st.names[st.turn]), minutes = Math.floor(st.opponent_away / 60);
+  return minutes ? tn("{name} has left ({n} min)", "{name} has left ({n} min)", minutes, { name: who })
+    : t("{name} has left (just now)", { name: who });
+}
+
+// The opponent to act is connected but has not acted on its decision: for how long.
+function idleWords(st) {
+  const who = tLine(st.names[st.turn]), seconds = Math.floor(st.opponent_idle || 0);
+  return seconds >= 60
+    ? tn("{name} has not acted for {n} min", "{name} has not acted for {n} min", Math.floor(seconds / 60), { name: who })
+    : tn("{name} has not acted for {n} s", "{name} has not acted for {n} s", seconds, { name: who });
+}
+
+// The claim's confirmation: the opponent left, or sits at the table without acting.
+function claimQuestion(st) {
+  return st.opponent_away > 0
+    ? t("{name} has left. Claim the game? They lose a backgammon.", { name: tLine(st.names[st.turn]) })
+    : t("{idle}. Claim the game? They lose a backgammon.", { idle: idleWords(st) });
+}
+
 function statusText(st) {
   if (st.match_over || st.result) return outcomeText(st);
   if (unheldRatedSeat(st)) return t("Sign in to play this rated match");
@@ -521,12 +542,12 @@ function statusText(st) {
       : t("Waiting for your friend to join: send them the link below");
   }
   if (!mine && st.opponent_away > 0) {
-    const minutes = Math.floor(st.opponent_away / 60);
-    const away = minutes ? tn("{name} has left ({n} min)", "{name} has left ({n} min)", minutes, { name: who })
-      : t("{name} has left (just now)", { name: who });
+    const away = awayWords(st);
     return st.actions.includes("claim") ? t("{away}: you may claim the game", { away })
       : t("{away}; waiting for them to come back", { away });
   }
+  // Connected, but over its decision past the server's idle limit: the claim is offered, so say why.
+  if (!mine && st.actions.includes("claim")) return t("{idle}: you may claim the game", { idle: idleWords(st) });
   switch (st.phase) {
     case "roll": return mine ? t("{name}: roll or double", { name: you }) : t("Waiting for {name} to roll", { name: who });
     case "move":
