@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
 from multiprocessing.managers import SyncManager
@@ -46,6 +47,8 @@ Work = Callable[[Progress], dict[str, Any]]
 
 FAILED = N_("the job failed")
 """A job's error when its work failed otherwise than by gammon's errors (the details go to the log)."""
+WORKER_DIED = N_("the job's worker stopped twice (killed, or out of memory); start the job again later")
+"""A job's error when the worker process running it died, and died again running it afresh."""
 
 
 class JobCancelled(Exception):
@@ -113,42 +116,84 @@ class ProcessRunner:
         self._manager: SyncManager | None = None
         self._lifeline: Lifeline | None = None
         self._lock = threading.Lock()
+        self._generation = 0  # one more each time a broken pool is replaced
         self._stops: dict[Future[dict[str, Any]], Any] = {}  # each unfinished job's stop event
 
-    def _started(self) -> tuple[ProcessPoolExecutor, SyncManager]:
+    def _started(self) -> tuple[ProcessPoolExecutor, SyncManager, int]:
         with self._lock:
-            if self._pool is None or self._manager is None:
+            if self._manager is None:
                 context = multiprocessing.get_context("forkserver")
                 # The manager and the workers end with this process, even killed outright.
                 self._lifeline = Lifeline()
                 self._manager = SyncManager(ctx=context)
                 self._manager.start(die_with_server, (self._lifeline.reader,))
+            if self._pool is None:
+                assert self._lifeline is not None
                 self._pool = ProcessPoolExecutor(
                     self.workers,
-                    mp_context=context,
+                    mp_context=multiprocessing.get_context("forkserver"),
                     initializer=die_with_server,
                     initargs=(self._lifeline.reader, os.nice, WORKER_NICENESS),
                 )
-            return self._pool, self._manager
+            return self._pool, self._manager, self._generation
+
+    def _drop(self, generation: int) -> None:
+        """Replace the pool of ``generation``, broken by a worker that died (killed, out of memory):
+        it refuses every job from then on. Once for all the jobs that failed with it."""
+        with self._lock:
+            if generation != self._generation or self._pool is None:
+                return
+            self._generation += 1
+            broken, self._pool = self._pool, None
+        log.warning("a job worker died: the job workers start again")
+        broken.shutdown(wait=True, cancel_futures=True)  # its workers are gone: this joins its threads
+
+    def _give(self, work: Work, reports: Any, stop: Any) -> tuple[Future[dict[str, Any]], int]:
+        """``work`` given to a worker, on a fresh pool when the pool is found broken."""
+        for attempt in (1, 2):
+            pool, _, generation = self._started()
+            try:
+                inner = pool.submit(_run_reporting, work, reports, stop)
+            except BrokenProcessPool:
+                self._drop(generation)
+                if attempt == 2:
+                    raise
+                continue
+            inner.add_done_callback(lambda _: reports.put(None))  # after every report the work made
+            return inner, generation
+        raise AssertionError("unreachable")
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
-        pool, manager = self._started()
+        _, manager, _ = self._started()
         reports, stop = manager.Queue(), manager.Event()
-        inner = pool.submit(_run_reporting, work, reports, stop)
+        inner, generation = self._give(work, reports, stop)
         # The caller's future ends only once every report has been relayed: a late report must
         # not follow the job's end.
         outer: Future[dict[str, Any]] = Future()
 
         def relay() -> None:
-            try:
-                while (report := reports.get()) is not None:
-                    try:
-                        progress(*report)
-                    except JobCancelled:
-                        stop.set()
-            except (EOFError, OSError):  # the runner was shut down under the job
-                outer.cancel()
-                return
+            nonlocal inner, generation
+            for attempt in (1, 2):
+                try:
+                    while (report := reports.get()) is not None:
+                        try:
+                            progress(*report)
+                        except JobCancelled:
+                            stop.set()
+                except (EOFError, OSError):  # the runner was shut down under the job
+                    outer.cancel()
+                    return
+                died = not inner.cancelled() and isinstance(inner.exception(), BrokenProcessPool)
+                if not died or attempt == 2 or stop.is_set():
+                    break
+                # Its worker died, the job unfinished (it may be another job's worker that died:
+                # the pool ends every job it runs): it runs once more, from the start, on a fresh pool.
+                self._drop(generation)
+                try:
+                    inner, generation = self._give(work, reports, stop)
+                except BrokenProcessPool as e:
+                    outer.set_exception(e)
+                    return
             if inner.cancelled():
                 outer.cancel()
             elif (exc := inner.exception()) is not None:
@@ -157,7 +202,6 @@ class ProcessRunner:
                 outer.set_result(inner.result())
 
         threading.Thread(target=relay, name="gammon-job-progress", daemon=True).start()
-        inner.add_done_callback(lambda _: reports.put(None))  # after every report the work made
         self._stops[outer] = stop
         outer.add_done_callback(lambda f: self._stops.pop(f, None))
         return outer
@@ -238,7 +282,8 @@ class Job:
         if self.result is not None:
             out["result"] = self.result
         if self.error is not None:
-            out["error"] = tr(FAILED) if self.error == FAILED else self.error
+            # the runner's own errors are worded when read, in the reader's language
+            out["error"] = tr(self.error) if self.error in (FAILED, WORKER_DIED) else self.error
         return out
 
     def seconds_left(self, now: float) -> int | None:
@@ -391,7 +436,12 @@ class Jobs:
                 else:
                     job.status = "failed"
                     # the engine's and the formats' errors say what was wrong; anything else stays in the log
-                    job.error = str(exc) if isinstance(exc, GammonError | ValueError) else FAILED
+                    if isinstance(exc, BrokenProcessPool):
+                        job.error = WORKER_DIED
+                    elif isinstance(exc, GammonError | ValueError):
+                        job.error = str(exc)
+                    else:
+                        job.error = FAILED
             job.finished = self.clock()
             self._forget_old()
             self._dispatch()

@@ -6,6 +6,7 @@ import os
 import threading
 import time
 from concurrent.futures import Future
+from functools import partial
 from typing import Any
 
 import pytest
@@ -341,3 +342,77 @@ def test_a_job_the_runner_refuses_fails_and_frees_its_place() -> None:
             "total": 0,
             "error": "the job failed",
         }
+
+
+# ---- a job worker that dies --------------------------------------------------------------------
+
+
+def _die(progress: Progress) -> dict[str, Any]:
+    """Kills its worker outright, as ``kill -9`` or the kernel's OOM killer would."""
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+    return {}
+
+
+def _pid(progress: Progress) -> dict[str, Any]:
+    return {"pid": os.getpid()}
+
+
+def _until(flag: str, progress: Progress) -> dict[str, Any]:
+    """Reports its worker's pid, then works until the file ``flag`` exists."""
+    progress(0, 1, {"pid": os.getpid()})
+    while not os.path.exists(flag):
+        time.sleep(0.01)
+    return {"pid": os.getpid()}
+
+
+def _wait_for(check: Any, seconds: float = 180.0) -> None:  # starting workers on a loaded machine
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "gave up waiting"
+        time.sleep(0.02)
+
+
+def test_a_job_that_kills_its_worker_fails_saying_so_and_the_next_jobs_run() -> None:
+    jobs = Jobs(ProcessRunner(1))
+    try:
+        poison = jobs.start("test", "a", _die)
+        _wait_for(lambda: poison.finished is not None)
+        assert poison.status == "failed"
+        assert "worker stopped twice" in jobs.view(poison)["error"]
+        after = [jobs.start("test", c, _pid) for c in ("a", "b")]
+        _wait_for(lambda: all(j.finished is not None for j in after))
+        assert [j.status for j in after] == ["done", "done"], [j.error for j in after]
+    finally:
+        jobs.shutdown()
+
+
+def test_a_job_whose_worker_is_killed_runs_again_once_and_the_queued_job_runs_once(tmp_path) -> None:
+    import signal
+
+    flag = str(tmp_path / "go")
+    runs: dict[str, list[int]] = {}
+
+    jobs = Jobs(ProcessRunner(1))
+    real_progress = jobs._progress
+
+    def progress(job: Any, done: int, total: int, detail: dict[str, Any] | None = None) -> None:
+        if detail is not None:
+            runs.setdefault(job.id, []).append(detail["pid"])  # one report a run of the work
+        real_progress(job, done, total, detail)
+
+    jobs._progress = progress  # type: ignore[method-assign]
+    try:
+        running = jobs.start("test", "a", partial(_until, flag))
+        queued = jobs.start("test", "b", partial(_until, flag))  # waits for the one worker
+        _wait_for(lambda: len(runs.get(running.id, [])) == 1)
+        os.kill(runs[running.id][0], signal.SIGKILL)
+        _wait_for(lambda: len(runs.get(running.id, [])) == 2)  # from the start, on a fresh worker
+        open(flag, "w").close()
+        _wait_for(lambda: running.finished is not None and queued.finished is not None)
+        assert [running.status, queued.status] == ["done", "done"], [running.error, queued.error]
+        assert running.result == {"pid": runs[running.id][1]} and queued.result == {"pid": runs[queued.id][0]}
+        assert (len(runs[running.id]), len(runs[queued.id])) == (2, 1)  # neither lost nor run twice over
+    finally:
+        jobs.shutdown()
