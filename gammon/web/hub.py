@@ -387,6 +387,7 @@ class Hub:
         """Send a new socket its first state."""
         async with live.lock:
             await self._fresh(live)
+            await self._reread_unheld_seat(live, seat)
             with use_language(out.lang):
                 out.put(state_message(self._view(live, seat, detail)))
 
@@ -455,6 +456,25 @@ class Hub:
                 tr("this match is rated: sign in and claim your seat for your account before you play")
             )
 
+    async def _reread_unheld_seat(self, live: LiveMatch, seat: int | None) -> None:
+        """A seat of a rated match that no account holds here is offered no action, so it could
+        never act to have its account read again (``_check_rated_seat``): a claim made in another
+        process is told to that process's sockets only. Read the accounts again before such a seat
+        is shown (only such seats: the rest never pay for it). The database away, the view shows
+        what is known (signing in again is offered), as before."""
+        if (
+            not live.rated
+            or seat not in (0, 1)
+            or self.seat_accounts is None
+            or live.match.is_over
+            or live.accounts[seat or 0] is not None
+        ):
+            return
+        try:
+            live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
+        except Exception:
+            log.warning("could not read the accounts of match %s's seats", live.id, exc_info=True)
+
     def _check_claim(self, live: LiveMatch, seat: int | None) -> None:
         if live.record.mode != "online" or seat is None:
             raise IllegalActionError(tr("only a player of an online game can claim it"))
@@ -499,6 +519,7 @@ class Hub:
     async def view(self, live: LiveMatch, seat: int | None, detail: Detail = "plays") -> MatchView:
         async with live.lock:
             await self._fresh(live)
+            await self._reread_unheld_seat(live, seat)
             return self._view(live, seat, detail)
 
 
