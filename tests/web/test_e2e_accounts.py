@@ -33,6 +33,8 @@ def test_sign_up_sign_out_sign_in_and_see_the_account_page(server: Server, brows
     assert page.text_content("#me-name") == "Alice"
     assert page.text_content("#me-rating") == "1500.0"
     assert "Alice" in page.text_content("#leaderboard")
+    # the export holds the account's data (its matches, account.json, its uploads), not only games
+    assert page.text_content("#export") == "Download all my data (.zip)"
     cookies = {c["name"]: c for c in page.context.cookies()}
     assert cookies["gammon_session"]["httpOnly"] and cookies["gammon_session"]["sameSite"] == "Lax"
     assert page.evaluate("() => document.cookie").find("gammon_session") < 0  # no script reads it
