@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 
+import httpx
 import pytest
 
 from tests.web.test_e2e import CHROMIUM, Server, _page, _start, browser, server  # noqa: F401  (fixtures)
@@ -52,4 +53,34 @@ def test_sign_up_sign_out_sign_in_and_see_the_account_page(server: Server, brows
     assert page.text_content("#me-name") == "Alice"
     page.reload()
     page.wait_for_selector("#me:not([hidden])")
+    assert not errors, errors
+
+
+def test_the_leaderboard_pages_with_a_more_button(server: Server, browser) -> None:  # noqa: F811
+    """The leaderboard API gives a page at a time: the page asks for the next one on "more", and
+    hides the button after a page shorter than asked for (the last)."""
+    for n in range(5):
+        r = httpx.post(server.url + "/api/account/sign-up",
+                       json={"name": f"player{n}", "password": PASSWORD, "client": "api"})
+        assert r.status_code == 200, r.text
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#sign-in:not([hidden])")
+    page.wait_for_function("() => document.querySelectorAll('#leaderboard tr').length === 6")
+    assert page.is_hidden("#leaders-more")  # the five fit in the first page (100)
+    # pages of two (the table's page size), shown again from the start
+    page.eval_on_selector("#leaderboard", "t => { t.dataset.page = '2'; }")
+    page.dispatch_event("#active-only", "change")
+    rows = "() => document.querySelectorAll('#leaderboard tr').length === "
+    page.wait_for_function(rows + "3")
+    for shown in (5, 6):  # 2 + 2, then the last one
+        assert page.is_visible("#leaders-more")
+        page.click("#leaders-more")
+        page.wait_for_function(rows + str(shown))
+    page.wait_for_selector("#leaders-more", state="hidden")
+    ranks = page.eval_on_selector_all(
+        "#leaderboard tr td:first-child", "cells => cells.map(c => c.textContent)"
+    )
+    assert ranks == ["1", "2", "3", "4", "5"]
     assert not errors, errors

@@ -45,13 +45,31 @@ async function showHistory() {
   }
 }
 
-async function showLeaders() {
-  const table = $("#leaderboard");
-  table.replaceChildren();
-  const active = $("#active-only").checked;
-  const board = await call("GET", "/api/leaderboard" + (active ? "?active=true" : ""));
-  addRow(table, ["#", t("player"), t("rating"), t("experience")], true);
-  for (const s of board) addRow(table, [s.rank, s.name, fmt(s.rating), s.experience]);
+// The leaderboard comes a page at a time (the server gives at most 100 standings a request); "more"
+// asks for the next page. A page shorter than asked for is the last.
+const leaders = { shown: 0, load: 0 };
+
+async function showLeaders(more = false) {
+  const table = $("#leaderboard"), button = $("#leaders-more");
+  const limit = Number(table.dataset.page) || 100;
+  const load = ++leaders.load;  // a newer load (the filter changed) outdates this one
+  if (!more) leaders.shown = 0;
+  button.disabled = true;
+  const query = new URLSearchParams({ limit: String(limit), offset: String(leaders.shown) });
+  if ($("#active-only").checked) query.set("active", "true");
+  try {
+    const board = await call("GET", "/api/leaderboard?" + query);
+    if (load !== leaders.load) return;
+    if (!more) {
+      table.replaceChildren();
+      addRow(table, ["#", t("player"), t("rating"), t("experience")], true);
+    }
+    for (const s of board) addRow(table, [s.rank, s.name, fmt(s.rating), s.experience]);
+    leaders.shown += board.length;
+    button.hidden = board.length < limit;
+  } finally {
+    if (load === leaders.load) button.disabled = false;
+  }
 }
 
 async function upload(ev) {
@@ -85,6 +103,7 @@ async function start() {
     await show();
   });
   $("#active-only").addEventListener("change", () => showLeaders().catch(() => {}));
+  $("#leaders-more").addEventListener("click", () => showLeaders(true).catch(() => {}));
   $("#upload").addEventListener("submit", upload);
   $("#password-form").addEventListener("submit", async ev => {
     ev.preventDefault();
