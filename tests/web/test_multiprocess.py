@@ -177,6 +177,32 @@ def test_a_player_connected_to_another_process_is_present(two_quick_servers: tup
         assert r.json()["result"]["winner"] == 0 and r.json()["result"]["reason"] == "abandon"
 
 
+def test_a_rated_seat_claimed_in_one_process_plays_in_the_other(two_servers: tuple[Server, Server]) -> None:
+    """B holds a rated match whose seat 1 no account held; the seat is claimed through A, which tells
+    only its own sockets: B's view of the seat reads its account again and offers its actions."""
+    a, b = two_servers
+    bearer = {}
+    for name in ("alice", "bob"):
+        r = httpx.post(a.url + "/api/account/sign-up",
+                       json={"name": name, "password": "a long enough password", "client": "api"})
+        assert r.status_code == 200, r.text
+        bearer[name] = {"Authorization": "Bearer " + r.json()["token"]}
+    r = httpx.post(a.url + "/api/matches", json={"mode": "online", "match_length": 1, "rated": True},
+                   headers=bearer["alice"])
+    assert r.status_code == 200, r.text
+    m = r.json()
+    guest = m["invite_url"].split("#token=")[1]
+    url = f"{b.url}/api/matches/{m['match_id']}"
+    before = httpx.get(url, headers={"X-Gammon-Token": guest}).json()  # B holds the match now
+    assert before["accounts"][1] is None and before["actions"] == []
+    r = httpx.post(a.url + "/api/account/claim", json={"seat_tokens": [guest]}, headers=bearer["bob"])
+    assert r.status_code == 200 and r.json()["claimed"] == [m["match_id"]], r.text
+    after = httpx.get(url, headers={"X-Gammon-Token": guest}).json()
+    assert after["accounts"][1]["name"] == "bob" and "abandon" in after["actions"]
+    with connect(f"ws://127.0.0.1:{b.port}/ws/matches/{m['match_id']}?token={guest}") as ws:
+        assert "abandon" in _next_state(ws)["actions"]
+
+
 def test_serve_refuses_several_processes_on_sqlite(tmp_path) -> None:
     from gammon.cli.serve import main
 
