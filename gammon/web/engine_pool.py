@@ -176,6 +176,15 @@ def _ping() -> int:
 # ---- in the server ----------------------------------------------------------------------------
 
 
+def watch_new_workers(pool: ProcessPoolExecutor) -> None:
+    """After a submit: have the pool's manager thread watch the worker the submit may have started.
+    The executor wakes that thread before it starts the worker, so a worker started on demand and
+    killed before anything else wakes the thread went unseen: its call never ended."""
+    wakeup = getattr(pool, "_executor_manager_thread_wakeup", None)
+    if wakeup is not None:
+        wakeup.wakeup()
+
+
 class EnginePool:
     """``workers`` processes for engine calls. ``advisor`` is the hint engine each worker holds
     (None: pubeval's ranking; by default the engine where its trained net is installed)."""
@@ -240,7 +249,9 @@ class EnginePool:
         for attempt in (1, 2):
             pool, generation = self._current()
             try:
-                return await loop.run_in_executor(pool, in_language, lang, fn, *args)
+                future = pool.submit(in_language, lang, fn, *args)
+                watch_new_workers(pool)
+                return await asyncio.wrap_future(future, loop=loop)
             except BrokenProcessPool as e:
                 broken = self._drop(generation)
                 if broken is not None:

@@ -33,7 +33,7 @@ from typing import Any, Protocol
 
 from gammon.errors import GammonError
 from gammon.i18n import N_, current_language, tr, use_language
-from gammon.web.engine_pool import WORKER_NICENESS
+from gammon.web.engine_pool import WORKER_NICENESS, watch_new_workers
 from gammon.web.lifeline import Lifeline, die_with_server
 
 log = logging.getLogger(__name__)
@@ -159,6 +159,7 @@ class ProcessRunner:
                 if attempt == 2:
                     raise
                 continue
+            watch_new_workers(pool)
             inner.add_done_callback(lambda _: reports.put(None))  # after every report the work made
             return inner, generation
         raise AssertionError("unreachable")

@@ -416,3 +416,32 @@ def test_a_job_whose_worker_is_killed_runs_again_once_and_the_queued_job_runs_on
         assert (len(runs[running.id]), len(runs[queued.id])) == (2, 1)  # neither lost nor run twice over
     finally:
         jobs.shutdown()
+
+
+def test_a_killed_worker_started_on_demand_is_seen_and_both_jobs_run_again(tmp_path) -> None:
+    # The pool starts its second worker with the second job, after waking the thread that watches
+    # its workers: killed, that worker went unseen and both jobs waited for ever.
+    import signal
+
+    flag = str(tmp_path / "go")
+    runs: dict[str, list[int]] = {}
+    jobs = Jobs(ProcessRunner(2))
+    real_progress = jobs._progress
+
+    def progress(job: Any, done: int, total: int, detail: dict[str, Any] | None = None) -> None:
+        if detail is not None:
+            runs.setdefault(job.id, []).append(detail["pid"])
+        real_progress(job, done, total, detail)
+
+    jobs._progress = progress  # type: ignore[method-assign]
+    try:
+        first, second = (jobs.start("test", c, partial(_until, flag)) for c in ("a", "b"))
+        _wait_for(lambda: len(runs.get(first.id, [])) == 1 and len(runs.get(second.id, [])) == 1)
+        pool = jobs.runner._pool  # type: ignore[attr-defined]
+        os.kill(list(pool._processes)[-1], signal.SIGKILL)  # the worker started last, on demand
+        _wait_for(lambda: len(runs[first.id]) == 2 and len(runs[second.id]) == 2, 60.0)
+        open(flag, "w").close()
+        _wait_for(lambda: first.finished is not None and second.finished is not None)
+        assert [first.status, second.status] == ["done", "done"], [first.error, second.error]
+    finally:
+        jobs.shutdown()
