@@ -13,6 +13,7 @@ from gammon.records import replay_match
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.actions import rules_from_dict
+from gammon.web.engine_pool import EngineUnavailableError
 from gammon.web.settings import ServerSettings
 from tests.web.conftest import Clock, auth, new_match, seeded_dice
 
@@ -280,6 +281,24 @@ def test_hints_frames_mat_and_levels(client: TestClient) -> None:
 
     assert to_match(read_mat(r.text)).score == tuple(final["score"])
     assert client.get(f"/api/matches/{m['match_id']}/match.mat?token=bad").status_code == 403
+
+
+def test_a_hint_while_the_engine_is_unavailable_is_a_503(client: TestClient) -> None:
+    # the pool raises EngineUnavailableError once a worker has died on a fresh pool too: try again
+    m = new_match(client, mode="local", match_length=1)
+    _to_move_phase(client, m)
+    pool = client.app.state.hub.pool  # type: ignore[attr-defined]
+
+    async def dead(*_args: object) -> None:
+        raise EngineUnavailableError("the engine's worker stopped twice; try again later")
+
+    advice, pool.advice = pool.advice, dead
+    try:
+        r = client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"]))
+    finally:
+        pool.advice = advice
+    assert r.status_code == 503 and "try again later" in r.json()["error"]
+    assert client.get(f"/api/matches/{m['match_id']}/hint", headers=auth(m["token"])).status_code == 200
 
 
 def test_no_hints_in_online_games(client: TestClient) -> None:

@@ -18,6 +18,7 @@ from gammon.accounts.errors import (
 )
 from gammon.errors import GammonError, NotAuthorizedError, StoreUnavailableError, UnknownMatchError, cut
 from gammon.i18n import tr
+from gammon.web.engine_pool import EngineUnavailableError
 from gammon.web.invalid import problems
 from gammon.web.schemas import error_response
 
@@ -25,11 +26,11 @@ from gammon.web.schemas import error_response
 def status_of(exc: Exception) -> int:
     """The HTTP status of a refusal: 404 an unknown match, 403 a wrong token, 401 no session or a
     failed sign-in, 429 too many failed sign-ins, 422 a name or password not allowed, 409 any other
-    rule (a name taken too); 503 the database unavailable."""
+    rule (a name taken too); 503 the database or the engine unavailable."""
     if isinstance(exc, UnknownMatchError):
         return 404
-    if isinstance(exc, StoreUnavailableError):
-        return 503  # the database is away: try again
+    if isinstance(exc, StoreUnavailableError | EngineUnavailableError):
+        return 503  # the database is away, or the engine's workers keep dying: try again
     if isinstance(exc, NotSignedInError | SignInError):
         return 401
     if isinstance(exc, ThrottledError):
