@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from tests.web.test_e2e import CHROMIUM, Server, _page, _start, browser, server  # noqa: F401  (fixtures)
+from tests.web.test_multiprocess import _servers
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
 PASSWORD = "a long enough password"
@@ -84,3 +85,38 @@ def test_the_leaderboard_pages_with_a_more_button(server: Server, browser) -> No
     )
     assert ranks == ["1", "2", "3", "4", "5"]
     assert not errors, errors
+
+
+def test_a_rated_seat_claimed_through_another_process_plays_when_its_page_is_back(
+    pg_url: str,
+    browser,  # noqa: F811
+) -> None:
+    """The game page of a rated match's guest seat is connected to B; the seat is claimed through A
+    (which pushes it only to its own sockets). Coming back to the page asks B again: it plays."""
+    servers = _servers(pg_url)
+    a, b = next(servers)
+    try:
+        bearer = {}
+        for name in ("alice", "bob"):
+            r = httpx.post(a.url + "/api/account/sign-up",
+                           json={"name": name, "password": PASSWORD, "client": "api"})
+            assert r.status_code == 200, r.text
+            bearer[name] = {"Authorization": "Bearer " + r.json()["token"]}
+        r = httpx.post(a.url + "/api/matches", json={"mode": "online", "match_length": 1, "rated": True},
+                       headers=bearer["alice"])
+        assert r.status_code == 200, r.text
+        m = r.json()
+        guest = m["invite_url"].split("#token=")[1]
+        errors: list[str] = []
+        page = _page(browser, errors)
+        page.goto(f"{b.url}/play/{m['match_id']}#token={guest}")
+        page.wait_for_selector("#rated-guest:not([hidden])")
+        assert page.text_content("#status") == "Sign in to play this rated match"
+        r = httpx.post(a.url + "/api/account/claim", json={"seat_tokens": [guest]}, headers=bearer["bob"])
+        assert r.status_code == 200 and r.json()["claimed"] == [m["match_id"]], r.text
+        page.evaluate("() => window.dispatchEvent(new Event('focus'))")  # back from the account page
+        page.wait_for_function("() => ui.state.actions.includes('abandon')")
+        assert page.is_hidden("#rated-guest")
+        assert not errors, errors
+    finally:
+        next(servers, None)  # stops them

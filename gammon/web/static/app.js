@@ -106,6 +106,13 @@ function startGame(matchId, token) {
       send(msg);
     });
   }
+  // A rated seat claimed through another server process is not pushed to this page: coming back to
+  // it (from the account page, where signing in claims the seat) asks the server again.
+  const recheck = () => {
+    if (document.visibilityState === "visible" && ui.state && unheldRatedSeat(ui.state)) api("").then(setState).catch(() => {});
+  };
+  window.addEventListener("focus", recheck);
+  document.addEventListener("visibilitychange", recheck);
   $('button[data-local="done"]').addEventListener("click", submitPlay);
   $('button[data-local="hint"]').addEventListener("click", showHints);
   $("#hints-more").addEventListener("click", () => {
