@@ -10,9 +10,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable, Container
-from concurrent.futures.process import BrokenProcessPool
-from functools import partial
-from typing import Literal, TypeVar
+from typing import Literal
 
 from fastapi import WebSocket
 
@@ -40,7 +38,6 @@ from gammon.web.spectators import SPECTATOR, spectator_view
 from gammon.web.views import PRESENT, Absence, match_view, player_names
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 Detail = Literal["none", "plays", "steps"]
 """What a seat's state carries of the legal plays: nothing, the plays, or the plays and their step
@@ -61,7 +58,6 @@ class Hub:
         settings = settings if settings is not None else ServerSettings()
         self.store = store
         self.pool = pool if pool is not None else EnginePool()
-        self._pool_generation = 0  # one more each time a dead worker's pool is started afresh
         self.writer = BatchWriter(store)
         self.listener: Listener | None = None
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -197,26 +193,11 @@ class Hub:
             except Exception:  # the match is stored and over: a failed rating or queueing is logged
                 log.exception("after match %s ended", live.id)
 
-    async def engine(self, call: Callable[[], Awaitable[T]]) -> T:
-        """``call()`` of the engine pool, asked again on a fresh pool if a worker died meanwhile."""
-        generation = self._pool_generation
-        try:
-            return await call()
-        except BrokenProcessPool:
-            # A worker died (killed, out of memory): its executor refuses every call from then on,
-            # and every computer game of the server stopped. Start the pool afresh, once for all
-            # the calls that failed with it (synchronously: nobody takes the broken one meanwhile).
-            if generation == self._pool_generation:
-                self._pool_generation += 1
-                log.warning("an engine worker died: the engine pool starts again")
-                self.pool.close()
-            return await call()
-
     async def _computer(self, live: LiveMatch) -> None:
         """The computer's actions, found by the engine pool (the caller holds the lock)."""
         while live.computer_due():
             assert live.level is not None
-            action = await self.engine(partial(self.pool.computer_action, live.level, live.match.game))
+            action = await self.pool.computer_action(live.level, live.match.game)
             live.computer_acts(action)
             await self._store(live)
 

@@ -108,7 +108,7 @@ async def hint(
                 tr("no hint: nothing for you to decide now ({reason})", reason=game.awaiting())
             )
         situation = game.situation()
-    found = await hub.engine(lambda: hub.pool.advice(situation, n))
+    found = await hub.pool.advice(situation, n)
     head = {"source": hub.pool.hint_source, **{k: found[k] for k in ("kind", "unit", "plies")}}
     if found["kind"] == "cube":
         return HintResponse(**head, cube=CubeHint(**{k: found[k] for k in CubeHint.model_fields}))
