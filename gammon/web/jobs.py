@@ -282,9 +282,10 @@ class Job:
             out["detail"] = self.detail
         if self.result is not None:
             out["result"] = self.result
-        if self.error is not None:
-            # the runner's own errors are worded when read, in the reader's language
-            out["error"] = tr(self.error) if self.error in (FAILED, WORKER_DIED) else self.error
+        error = self.error
+        if error is not None:
+            # the runner's own errors (N_-marked) are worded when read, in the reader's language
+            out["error"] = tr(error) if error in (FAILED, WORKER_DIED) else error
         return out
 
     def seconds_left(self, now: float) -> int | None:
