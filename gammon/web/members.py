@@ -71,6 +71,9 @@ class Members:
         self.accounts = Accounts(store, passwords=self.settings.passwords, throttle=self.settings.throttle)
         self.queue = AnalysisQueue(store)
         self.drills = Drills(store)
+        # accounts whose export is being built here: one at a time each, as an account's export
+        # rebuilds every match it holds (thousands of matches cost seconds of a core)
+        self.exporting: set[int] = set()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._recovery: threading.Thread | None = None

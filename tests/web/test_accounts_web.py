@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import io
 import random
+import threading
 import zipfile
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 from importlib.resources import files
 from pathlib import Path
@@ -311,6 +313,33 @@ def test_a_rated_match_played_to_the_end_rates_both_players_once(web: TestClient
     zipped = web.get("/api/account/export", headers=bearer(bob))
     names = zipfile.ZipFile(io.BytesIO(zipped.content)).namelist()
     assert zipped.status_code == 200 and any(n.endswith(".mat") for n in names)
+
+
+def test_one_export_of_an_account_at_a_time(web: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    # an export rebuilds every match of the account: requests for it at once, each a thread of the
+    # server, were all built side by side
+    import gammon.web.routes.accounts as routes
+
+    alice = sign_up(web, "alice", client="api")["token"]
+    bob = sign_up(web, "bob", client="api")["token"]
+    started, release = threading.Event(), threading.Event()
+    build = routes.export_account
+
+    def held(accounts, account_id):  # type: ignore[no-untyped-def]
+        started.set()
+        release.wait(10)
+        return build(accounts, account_id)
+
+    monkeypatch.setattr(routes, "export_account", held)
+    with ThreadPoolExecutor(1) as pool:
+        first = pool.submit(web.get, "/api/account/export", headers=bearer(alice))
+        assert started.wait(10)
+        again = web.get("/api/account/export", headers=bearer(alice))
+        assert again.status_code == 429 and "being exported already" in again.json()["error"]
+        release.set()
+        assert first.result().status_code == 200
+        assert web.get("/api/account/export", headers=bearer(bob)).status_code == 200
+    assert web.get("/api/account/export", headers=bearer(alice)).status_code == 200  # done: again
 
 
 def test_a_rated_match_needs_a_signed_in_creator_and_an_online_match_to_a_length(web: TestClient) -> None:

@@ -47,7 +47,7 @@ from gammon.web.hub import Hub
 from gammon.web.limits import address
 from gammon.web.members import Members
 from gammon.web.routes.deps import HubDep, error_responses
-from gammon.web.schemas import Strict
+from gammon.web.schemas import Strict, error_response
 from gammon.web.session import LiveMatch
 from gammon.web.study import MAX_MAT, MAX_XG
 from gammon.web.uploads import MAX_ACTIONS, check_work, count_actions, cut_quotes
@@ -245,7 +245,13 @@ async def export(request: Request, members: MembersDep) -> Response:
     """Everything the server keeps about the account, in one zip: its matches as ``.mat`` and
     ``.sgf`` files, the rest in ``account.json``, its uploads still kept (docs/accounts.md)."""
     _, account = await _account(request, members)
-    data = await asyncio.to_thread(export_account, members.accounts, account.id)
+    if account.id in members.exporting:
+        return error_response(429, tr("your data is being exported already; wait for that download"))
+    members.exporting.add(account.id)
+    try:
+        data = await asyncio.to_thread(export_account, members.accounts, account.id)
+    finally:
+        members.exporting.discard(account.id)
     return Response(
         data,
         media_type="application/zip",
