@@ -23,7 +23,7 @@ from gammon.cli.args import add_plies, not_negative_int, user_path
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
 from gammon.errors import GammonError, quoted_path, shown_path
-from gammon.formats.convert import read_match, reading_format
+from gammon.formats.convert import SGF_INFO, read_match, reading_format
 from gammon.formats.sgf import SgfMatch
 from gammon.i18n import N_, ntr, tr
 
@@ -219,7 +219,6 @@ def _write_files(
 
     def sgf() -> str:
         from gammon.analysis.sgf_annotations import write_analysed_sgf
-        from gammon.formats.convert import SGF_INFO
 
         # the file's event, date, place... go with the match, as gammon convert writes them
         sgf_info = {key: info[name] for key, name in SGF_INFO.items() if name in info}

@@ -105,24 +105,7 @@ def run_import(args: argparse.Namespace) -> int:
         plies = DEFAULT_PLIES if args.plies is None else args.plies
         plan = plan_import(queue, account.id, files, args.player, plies)
         if not plan.matched:
-            names = sorted(plan.names_seen, key=lambda n: (-plan.names_seen[n], n.lower()))
-            # the most frequent first, a few (a folder of thousands of matches has as many names)
-            more = len(names) - NAMES_SHOWN
-            seen = ", ".join(cut(n, 40) for n in names[:NAMES_SHOWN]) + (
-                ntr(", and {n} more", ", and {n} more", more, n=more) if more > 0 else ""
-            )
-            print(
-                "gammon import: "
-                + ntr(
-                    "{player} plays in none of the {n} files; the players found are: {seen}",
-                    "{player} plays in none of the {n} files; the players found are: {seen}",
-                    len(files),
-                    player=cut(repr(args.player)),
-                    n=len(files),
-                    seen=seen or tr("none (no file could be read)"),
-                ),
-                file=sys.stderr,
-            )
+            print("gammon import: " + _not_found(args.player, len(files), plan.names_seen), file=sys.stderr)
             _failures(plan.failed, err)
             return 2
         job_ids = [job_id for job_id, _ in plan.queued]
@@ -164,6 +147,24 @@ def run_import(args: argparse.Namespace) -> int:
     )
     _failures(failed, out)
     return 1 if failed else 0
+
+
+def _not_found(player: str, files: int, names_seen: dict[str, int]) -> str:
+    """Why nothing was imported: ``player`` is in none of the files; the names found instead, the
+    most frequent first, a few (a folder of thousands of matches has as many names)."""
+    names = sorted(names_seen, key=lambda n: (-names_seen[n], n.lower()))
+    more = len(names) - NAMES_SHOWN
+    seen = ", ".join(cut(n, 40) for n in names[:NAMES_SHOWN]) + (
+        ntr(", and {n} more", ", and {n} more", more, n=more) if more > 0 else ""
+    )
+    return ntr(
+        "{player} plays in none of the {n} files; the players found are: {seen}",
+        "{player} plays in none of the {n} files; the players found are: {seen}",
+        files,
+        player=cut(repr(player)),
+        n=files,
+        seen=seen or tr("none (no file could be read)"),
+    )
 
 
 def _failures(failed: list[tuple[str, str]], console: Console) -> None:
