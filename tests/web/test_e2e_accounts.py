@@ -9,7 +9,7 @@ import httpx
 import pytest
 
 from tests.web.test_e2e import CHROMIUM, Server, _page, _start, browser, server  # noqa: F401  (fixtures)
-from tests.web.test_multiprocess import _servers
+from tests.web.test_multiprocess import _servers, rated_match_with_a_guest
 
 pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM), reason=f"{CHROMIUM} is absent")
 PASSWORD = "a long enough password"
@@ -96,17 +96,7 @@ def test_a_rated_seat_claimed_through_another_process_plays_when_its_page_is_bac
     servers = _servers(pg_url)
     a, b = next(servers)
     try:
-        bearer = {}
-        for name in ("alice", "bob"):
-            r = httpx.post(a.url + "/api/account/sign-up",
-                           json={"name": name, "password": PASSWORD, "client": "api"})
-            assert r.status_code == 200, r.text
-            bearer[name] = {"Authorization": "Bearer " + r.json()["token"]}
-        r = httpx.post(a.url + "/api/matches", json={"mode": "online", "match_length": 1, "rated": True},
-                       headers=bearer["alice"])
-        assert r.status_code == 200, r.text
-        m = r.json()
-        guest = m["invite_url"].split("#token=")[1]
+        bearer, m, guest = rated_match_with_a_guest(a.url)
         errors: list[str] = []
         page = _page(browser, errors)
         page.goto(f"{b.url}/play/{m['match_id']}#token={guest}")

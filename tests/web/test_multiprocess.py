@@ -177,21 +177,27 @@ def test_a_player_connected_to_another_process_is_present(two_quick_servers: tup
         assert r.json()["result"]["winner"] == 0 and r.json()["result"]["reason"] == "abandon"
 
 
+def rated_match_with_a_guest(url: str) -> tuple[dict[str, dict[str, str]], dict, str]:
+    """Through the server at ``url``: alice and bob signed up (their API headers), and a rated
+    1-point match alice made whose seat 1 no account holds yet (the match, the guest's seat token)."""
+    bearer = {}
+    for name in ("alice", "bob"):
+        r = httpx.post(url + "/api/account/sign-up",
+                       json={"name": name, "password": "a long enough password", "client": "api"})
+        assert r.status_code == 200, r.text
+        bearer[name] = {"Authorization": "Bearer " + r.json()["token"]}
+    r = httpx.post(url + "/api/matches", json={"mode": "online", "match_length": 1, "rated": True},
+                   headers=bearer["alice"])
+    assert r.status_code == 200, r.text
+    m = r.json()
+    return bearer, m, m["invite_url"].split("#token=")[1]
+
+
 def test_a_rated_seat_claimed_in_one_process_plays_in_the_other(two_servers: tuple[Server, Server]) -> None:
     """B holds a rated match whose seat 1 no account held; the seat is claimed through A, which tells
     only its own sockets: B's view of the seat reads its account again and offers its actions."""
     a, b = two_servers
-    bearer = {}
-    for name in ("alice", "bob"):
-        r = httpx.post(a.url + "/api/account/sign-up",
-                       json={"name": name, "password": "a long enough password", "client": "api"})
-        assert r.status_code == 200, r.text
-        bearer[name] = {"Authorization": "Bearer " + r.json()["token"]}
-    r = httpx.post(a.url + "/api/matches", json={"mode": "online", "match_length": 1, "rated": True},
-                   headers=bearer["alice"])
-    assert r.status_code == 200, r.text
-    m = r.json()
-    guest = m["invite_url"].split("#token=")[1]
+    bearer, m, guest = rated_match_with_a_guest(a.url)
     url = f"{b.url}/api/matches/{m['match_id']}"
     before = httpx.get(url, headers={"X-Gammon-Token": guest}).json()  # B holds the match now
     assert before["accounts"][1] is None and before["actions"] == []

@@ -5,32 +5,16 @@ must reach this process's view of the seat when it is shown, over HTTP and to a 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 
-import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
-from gammon.store import Store
-from gammon.web import create_app
-from gammon.web.settings import ServerSettings
-from tests.web.conftest import auth, seeded_dice
-from tests.web.test_accounts_web import api_token, bearer, settings, sign_up
+from tests.web.conftest import auth
+from tests.web.test_accounts_web import api_token, bearer, sign_up
+from tests.web.test_rated_play import app, web  # noqa: F401  (fixtures)
 
 
-@pytest.fixture
-def app(store: Store) -> FastAPI:
-    options = ServerSettings(rate=1000, burst=1000, accounts=settings())
-    return create_app(store, seeded_dice(3), settings=options)
-
-
-@pytest.fixture
-def web(app: FastAPI) -> Iterator[TestClient]:
-    with TestClient(app) as c:
-        yield c
-
-
-def _rated_match_with_a_guest_seat(web: TestClient) -> tuple[str, tuple[str, str], str]:
+def _rated_match_with_a_guest_seat(web: TestClient) -> tuple[str, tuple[str, str], str]:  # noqa: F811
     sign_up(web, "alice")
     sign_up(web, "bob")
     web.cookies.clear()
@@ -44,7 +28,7 @@ def _rated_match_with_a_guest_seat(web: TestClient) -> tuple[str, tuple[str, str
     return m["match_id"], tokens, bob["Authorization"].split()[1]
 
 
-def test_a_seat_claimed_in_another_process_is_offered_its_actions_here(app: FastAPI, web: TestClient) -> None:
+def test_a_seat_claimed_in_another_process_is_offered_its_actions_here(app: FastAPI, web: TestClient) -> None:  # noqa: F811
     match_id, tokens, bob = _rated_match_with_a_guest_seat(web)
     # claimed through the accounts alone, as another server process does: this one is not told
     assert app.state.members.claim(bob, [tokens[1]])[0] == [match_id]
@@ -54,7 +38,7 @@ def test_a_seat_claimed_in_another_process_is_offered_its_actions_here(app: Fast
 
 
 def test_a_new_socket_of_a_seat_claimed_elsewhere_is_offered_its_actions(
-    app: FastAPI, web: TestClient
+    app: FastAPI, web: TestClient  # noqa: F811
 ) -> None:
     match_id, tokens, bob = _rated_match_with_a_guest_seat(web)
     assert app.state.members.claim(bob, [tokens[1]])[0] == [match_id]
@@ -64,7 +48,7 @@ def test_a_new_socket_of_a_seat_claimed_elsewhere_is_offered_its_actions(
     assert message["state"]["accounts"][1]["name"] == "bob" and "abandon" in message["state"]["actions"]
 
 
-def test_a_held_seat_is_not_read_again(app: FastAPI, web: TestClient) -> None:
+def test_a_held_seat_is_not_read_again(app: FastAPI, web: TestClient) -> None:  # noqa: F811
     """Only an unheld rated seat pays for a read of the accounts when it is shown."""
     match_id, tokens, _ = _rated_match_with_a_guest_seat(web)
     hub = app.state.hub
