@@ -58,6 +58,21 @@ def accounts(store: Store, clock: Clock) -> Iterator[Accounts]:  # noqa: F811
     )
 
 
+def reset_while_checked(accounts: Accounts, name: str, new_password: str) -> None:
+    """The next password check of ``accounts`` (one of ``name``'s, by the test) has an operator
+    reset ``name``'s password to ``new_password`` while it runs: after the stored hash was read,
+    before the check's outcome is acted on."""
+    verify = accounts.passwords.verify
+
+    def reset_meanwhile(stored_hash: str, password: str) -> bool:
+        accounts.passwords.verify = verify  # type: ignore[method-assign]
+        ok = verify(stored_hash, password)
+        accounts.reset_password(name, new_password)
+        return ok
+
+    accounts.passwords.verify = reset_meanwhile  # type: ignore[method-assign]
+
+
 def new_match(
     db: Store,
     match_id: str,

@@ -11,7 +11,7 @@ from gammon.accounts.rated import rate_match, rating_history
 from gammon.profile import AnalysisQueue
 from gammon.profile.summary import profile_summary
 from gammon.store.models import AccountRow, AccountSessionRow, ProfileMatchRow, RatingChangeRow
-from tests.accounts.conftest import at_once, finish_match, new_match
+from tests.accounts.conftest import at_once, finish_match, new_match, reset_while_checked
 
 
 def _signed_in(accounts: Accounts, name: str) -> str:
@@ -164,15 +164,7 @@ def test_an_operators_reset_made_while_the_account_is_deleted_stands(accounts: A
     her old password, is being checked: the reset ended the session, and the account stays. (It
     was deleted all the same.)"""
     alice = _signed_in(accounts, "alice")
-    verify = accounts.passwords.verify
-
-    def reset_meanwhile(stored_hash: str, password: str) -> bool:
-        accounts.passwords.verify = verify  # type: ignore[method-assign]
-        ok = verify(stored_hash, password)
-        accounts.reset_password("alice", "operator's password")
-        return ok
-
-    accounts.passwords.verify = reset_meanwhile  # type: ignore[method-assign]
+    reset_while_checked(accounts, "alice", "operator's password")
     with pytest.raises(NotSignedInError):
         delete_account(accounts, alice, "password1")
     assert accounts.by_name("alice") is not None

@@ -24,7 +24,7 @@ from gammon.accounts.passwords import Passwords
 from gammon.ratings import START_RATING
 from gammon.store import Store
 from gammon.store.models import AccountSessionRow
-from tests.accounts.conftest import CHEAP, Clock
+from tests.accounts.conftest import CHEAP, Clock, reset_while_checked
 
 
 def test_sign_up_sign_in_and_out(accounts: Accounts) -> None:
@@ -196,15 +196,7 @@ def test_an_operators_reset_made_while_the_player_changes_the_password_stands(
     accounts = Accounts(store, passwords=Passwords(CHEAP), clock=clock)
     accounts.sign_up("alice", "old password")
     token = accounts.sign_in("alice", "old password").token
-    verify = accounts.passwords.verify
-
-    def reset_meanwhile(stored_hash: str, password: str) -> bool:
-        accounts.passwords.verify = verify  # type: ignore[method-assign]
-        ok = verify(stored_hash, password)
-        accounts.reset_password("alice", "operator's password")
-        return ok
-
-    accounts.passwords.verify = reset_meanwhile  # type: ignore[method-assign]
+    reset_while_checked(accounts, "alice", "operator's password")
     with pytest.raises((SignInError, NotSignedInError)):
         accounts.change_password(token, "old password", "taker's password")
     assert accounts.account_of(token) is None
