@@ -364,7 +364,12 @@ def _add_check(sub: argparse._SubParsersAction) -> None:
 
 def _add_choices(sub: argparse._SubParsersAction) -> None:
     ch = sub.add_parser("choices", help="judge 0-ply choices among a label set's alternatives by its labels")
-    ch.add_argument("--labels", type=Path, required=True, help="a label file of label --alternatives")
+    ch.add_argument(
+        "--labels",
+        type=Path,
+        required=True,
+        help="a label file of label --alternatives, or a campaign folder of plays (source crashed-plays)",
+    )
     ch.add_argument(
         "--holdout",
         type=float,

@@ -46,7 +46,7 @@ from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout.parallel import ordered_map
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
-from gammon.train.labels import LabelSet, Sampling, float32_labels, self_play_positions, weights_digest
+from gammon.train.labels import LabelSet, Sampling, float32_labels, sampled_positions, weights_digest
 
 SHARD_FORMAT = 1
 #: where each source finds its positions (:class:`~gammon.train.labels.Sampling`'s filters): the
@@ -59,6 +59,10 @@ SOURCES: dict[str, dict[str, Any]] = {
     "race": {"race_only": True},
     # races where a side has borne off a checker while another is still out: they follow a hit
     "race-set-up": {"race_only": True, "set_up": 3},
+    # the boards after the 5 best 0-ply plays of a roll in crashed positions, a roll's plays on the
+    # same dice: what a 0-ply choice compares where the engine loses most, labelled by rollouts
+    # played to the end (a truncated rollout or a search carries the net's own bias back)
+    "crashed-plays": {"from_crashed": True, "alternatives": 5},
 }
 _GAMES_A_BATCH = 32
 _MAX_BATCHES = 200
@@ -91,6 +95,11 @@ class CampaignSettings:
         unknown = [s for s in self.sources if s not in SOURCES]
         if unknown or not self.sources:
             problems.append(f"sources must be some of {', '.join(SOURCES)}, got {list(self.sources)!r}")
+        plays = [
+            s for s in self.sources if s in SOURCES and SOURCES[s].get("alternatives", 0) > self.shard_size
+        ]
+        if plays:
+            problems.append(f"shard_size {self.shard_size!r} cannot hold a whole decision of {plays[0]!r}")
         if problems:
             raise ValueError("invalid CampaignSettings: " + "; ".join(problems))
 
@@ -135,22 +144,38 @@ class Shard:
     targets: np.ndarray
     standard_errors: np.ndarray
     meta: dict[str, Any]
+    #: of a source of plays, the decision of each board (its position and roll in the shard,
+    #: runs of equal values: :class:`gammon.train.choices.Decisions`); None for the other sources
+    decisions: np.ndarray | None = None
 
 
-def shard_positions(ev: NeuralEvaluator, settings: CampaignSettings, shard: int) -> np.ndarray:
-    """The ``shard_size`` positions of shard ``shard``: from batches of self-play games of ``ev``
-    (batch ``b`` seeded by ``(seed, shard, b)``) filtered by the shard's source, in order."""
+def plays_source(name: str) -> bool:
+    """Whether source ``name`` gives the boards after a roll's plays (decisions of several boards)."""
+    return bool(SOURCES[name].get("alternatives"))
+
+
+def shard_positions(
+    ev: NeuralEvaluator, settings: CampaignSettings, shard: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """``(boards, decisions)``: the ``shard_size`` positions of shard ``shard``, from batches of
+    self-play games of ``ev`` (batch ``b`` seeded by ``(seed, shard, b)``) filtered by the shard's
+    source, in order, and each one's decision (0, 1, ... in the shard; its own row but for a source
+    of plays, whose shard ends at the last whole decision that fits)."""
     source = SOURCES[settings.source(shard)]
     found: list[np.ndarray] = []
-    count = 0
+    keys: list[np.ndarray] = []
+    count = offset = 0
     for batch in range(_MAX_BATCHES):
         seed = (settings.seed * 1_000_003 + shard) * 1_009 + batch
         sampling = Sampling(_GAMES_A_BATCH, settings.every, seed, explore=settings.explore, **source)
-        boards = self_play_positions(ev, sampling)
+        boards, decisions = sampled_positions(ev, sampling)
         found.append(boards)
+        # a batch's decisions count from 0: make them the shard's
+        keys.append(decisions + offset)
+        offset += int(decisions[-1]) + 1 if len(decisions) else 0
         count += len(boards)
         if count >= settings.shard_size:
-            return np.ascontiguousarray(np.concatenate(found)[: settings.shard_size])
+            return _whole_decisions(np.concatenate(found), np.concatenate(keys), settings.shard_size)
     raise ValueError(
         f"source {settings.source(shard)!r} gave only {count} positions in "
         f"{_MAX_BATCHES * _GAMES_A_BATCH} games"
@@ -163,10 +188,22 @@ class _Job:
     boards: np.ndarray
     settings: CampaignSettings
     shard: int
+    dice: np.ndarray  # each board's key to its rollout dice: its row, or its decision
+
+
+def _whole_decisions(boards: np.ndarray, decisions: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first ``size`` boards, less the last decision's if it does not fit whole; numbered
+    0, 1, ... (the boards of one decision are consecutive)."""
+    _, numbers = np.unique(decisions, return_inverse=True)
+    end = size
+    if end < len(boards) and numbers[end] == numbers[end - 1]:
+        end = int(np.searchsorted(numbers, numbers[end - 1]))
+    return np.ascontiguousarray(boards[:end]), numbers[:end].astype(np.int64)
 
 
 def position_seed(settings: CampaignSettings, shard: int, row: int) -> int:
-    """The rollout dice of row ``row`` of shard ``shard``."""
+    """The rollout dice of row ``row`` of shard ``shard`` (of a source of plays: of decision
+    ``row``, shared by its boards, so that their labels differ by the plays, not by the luck)."""
     key = f"{settings.seed}/{shard}/{row}".encode()
     return int.from_bytes(hashlib.sha256(key).digest()[:6], "big")
 
@@ -178,7 +215,7 @@ def rollout_chunk(job: _Job, start: int, stop: int) -> tuple[np.ndarray, np.ndar
     engine = Engine(plies=s.plies, evaluator=job.evaluator)
     means, errors = [], []
     for row in range(start, stop):
-        settings = RolloutSettings(trials=s.trials, seed=position_seed(s, job.shard, row))
+        settings = RolloutSettings(trials=s.trials, seed=position_seed(s, job.shard, int(job.dice[row])))
         result = rollout(engine, Position(job.boards[row].tolist()), settings, workers=1)
         means.append(result.probabilities.as_tuple())
         se = result.standard_error
@@ -201,13 +238,15 @@ def boards_of(ids: np.ndarray) -> np.ndarray:
 def save_shard(path: Path, shard: Shard) -> None:
     """Write ``shard`` to ``path`` at once (a file appears whole or not at all)."""
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(
-        tmp,
-        position_ids=position_ids(shard.boards),
-        targets=shard.targets,
-        standard_errors=shard.standard_errors,
-        meta=json.dumps(shard.meta, sort_keys=True),
-    )
+    arrays: dict[str, Any] = {
+        "position_ids": position_ids(shard.boards),
+        "targets": shard.targets,
+        "standard_errors": shard.standard_errors,
+        "meta": json.dumps(shard.meta, sort_keys=True),
+    }
+    if shard.decisions is not None:
+        arrays["decisions"] = shard.decisions.astype(np.int32)
+    np.savez_compressed(tmp, **arrays)
     tmp.replace(path)
 
 
@@ -217,6 +256,7 @@ def load_shard(path: Path) -> Shard:
         with np.load(path, allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             ids, targets, errors = data["position_ids"], data["targets"], data["standard_errors"]
+            decisions = data["decisions"].astype(np.int64) if "decisions" in data else None
     except (OSError, KeyError, ValueError) as e:
         raise ValueError(f"{str(path)!r} is not a label shard: {e}") from None
     if not isinstance(meta, dict) or meta.get("format") != SHARD_FORMAT:
@@ -226,7 +266,9 @@ def load_shard(path: Path) -> Shard:
             f"{str(path)!r} is damaged: {len(ids)} positions, targets {targets.shape}, "
             f"standard errors {errors.shape}"
         )
-    return Shard(boards_of(ids), targets.astype(np.float32), errors.astype(np.float32), meta)
+    if decisions is not None and (decisions.shape != (len(ids),) or np.any(np.diff(decisions) < 0)):
+        raise ValueError(f"{str(path)!r} is damaged: its decisions are not one a position, in order")
+    return Shard(boards_of(ids), targets.astype(np.float32), errors.astype(np.float32), meta, decisions)
 
 
 def shard_path(folder: Path, shard: int) -> Path:
@@ -277,6 +319,20 @@ def labels_of(folder: Path) -> LabelSet:
     )
 
 
+def decisions_of(folder: Path) -> np.ndarray:
+    """The decision of each position of :func:`labels_of` (``folder``'s shards in order): a source
+    of plays' boards of one roll share one, every other position is one of its own."""
+    out, offset = [], 0
+    for path in sorted(folder.glob("shard-*.npz")):
+        shard = load_shard(path)
+        own = shard.decisions if shard.decisions is not None else np.arange(len(shard.boards))
+        out.append(own + offset)
+        offset += int(own[-1]) + 1 if len(own) else 0
+    if not out:
+        raise ValueError(f"{str(folder)!r} has no finished label shard")
+    return np.concatenate(out)
+
+
 def write_manifest(folder: Path) -> dict[str, Any]:
     """Rebuild ``manifest.json`` from the shard files in ``folder``; return it."""
     settings = load_campaign(folder)
@@ -304,7 +360,8 @@ def write_manifest(folder: Path) -> dict[str, Any]:
         "shards": rows,
         "positions": sum(r["positions"] for r in rows),
         "teacher": f"cubeless rollouts, {settings.trials} trials at {settings.plies} ply, played "
-        "to the end, variance reduced, quasi-random dice",
+        "to the end, variance reduced, quasi-random dice"
+        + ("; the plays of a roll on the same dice" if any(map(plays_source, settings.sources)) else ""),
     }
     tmp = folder / "manifest.json.tmp"
     tmp.write_text(json.dumps(manifest, indent=1) + "\n")
@@ -417,7 +474,8 @@ def _label_shard(
     should_stop: Callable[[], bool] | None,
 ) -> bool:
     """Label (or go on with) shard ``k``; whether it was finished."""
-    boards = shard_positions(ev, settings, k)
+    boards, decisions = shard_positions(ev, settings, k)
+    plays = plays_source(settings.source(k))
     partial = _partial_path(folder, k)
     targets = np.empty((0, 5), dtype=np.float32)
     errors = np.empty((0, 5), dtype=np.float32)
@@ -437,7 +495,10 @@ def _label_shard(
     note(f"shard {k} ({settings.source(k)}): {done} / {len(boards)} positions labelled already")
     edges = list(range(done, len(boards), run.chunk)) + [len(boards)]
     results = ordered_map(
-        rollout_chunk, _Job(ev, boards, settings, k), list(zip(edges[:-1], edges[1:])), workers=run.workers
+        rollout_chunk,
+        _Job(ev, boards, settings, k, decisions),
+        list(zip(edges[:-1], edges[1:])),
+        workers=run.workers,
     )
     started = time.perf_counter()
     parts_t, parts_e = [targets], [errors]
@@ -460,7 +521,13 @@ def _label_shard(
             parts_t.append(t)
             parts_e.append(se)
             done += len(t)
-            current = Shard(boards[:done], np.concatenate(parts_t), np.concatenate(parts_e), meta())
+            current = Shard(
+                boards[:done],
+                np.concatenate(parts_t),
+                np.concatenate(parts_e),
+                meta(),
+                decisions[:done] if plays else None,
+            )
             if done == len(boards):
                 save_shard(shard_path(folder, k), current)
                 partial.unlink(missing_ok=True)

@@ -236,10 +236,10 @@ class Work:
 
 def self_play_positions(ev: NeuralEvaluator, sampling: Sampling) -> np.ndarray:
     """The positions ``sampling`` takes from self-play games of ``ev``."""
-    return _positions(ev, sampling)[0]
+    return sampled_positions(ev, sampling)[0]
 
 
-def _positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarray, np.ndarray]:
+def sampled_positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarray, np.ndarray]:
     """:func:`self_play_positions` and each position's decision: the index of the game position
     its play was chosen in (with ``alternatives``; otherwise its own index)."""
     s = sampling
@@ -375,7 +375,7 @@ def make_labels(
     are."""
     if settings.common_dice and not sampling.alternatives:
         raise ValueError("common dice share a roll's dice among its alternatives: give alternatives")
-    boards, decisions = _positions(ev, sampling)
+    boards, decisions = sampled_positions(ev, sampling)
     boards, decisions = boards[:positions], decisions[:positions]
     description = f"{settings.describe()}; {sampling.describe()}; net {weights_digest(ev)[:16]}"
     meta: dict[str, object] = {"description": description}

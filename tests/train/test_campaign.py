@@ -20,12 +20,14 @@ from gammon.train.__main__ import main
 from gammon.train.campaign import (
     CampaignRun,
     CampaignSettings,
+    decisions_of,
     load_shard,
     position_seed,
     run_campaign,
     shard_path,
     shard_positions,
 )
+from gammon.train.choices import Decisions
 from gammon.train.labels import float32_labels
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -86,7 +88,7 @@ def test_a_shard_holds_each_positions_rollout_and_the_manifest_lists_it(tmp_path
     ev = _net()
     run_campaign(tmp_path, ev, settings=TINY, note=_quiet, run=CampaignRun(shards=2, chunk=3))
     shard = load_shard(shard_path(tmp_path, 1))
-    assert np.array_equal(shard.boards, shard_positions(ev, TINY, 1))
+    assert np.array_equal(shard.boards, shard_positions(ev, TINY, 1)[0]) and shard.decisions is None
     engine = Engine(plies=0, evaluator=ev)
     for row, board in enumerate(shard.boards):
         seed = position_seed(TINY, 1, row)
@@ -114,17 +116,17 @@ def test_a_shard_holds_each_positions_rollout_and_the_manifest_lists_it(tmp_path
 def test_each_source_keeps_its_kind_of_position() -> None:
     ev = NeuralEvaluator.default()  # a random net's chances never leave the middle
     settings = CampaignSettings(seed=2, shard_size=6, trials=2, every=4)
-    contact, holding, window = (shard_positions(ev, settings, k) for k in range(3))
+    contact, holding, window = (shard_positions(ev, settings, k)[0] for k in range(3))
     for boards in (contact, holding, window):
         assert len(boards) == 6 and not race_mask(boards).any()
     assert np.all(anchors(holding).max(axis=1) >= 1)
     win = ev.evaluate(window)[:, 0]
     assert np.all((win >= 0.55) & (win <= 0.97))
     # shard 3 is a contact shard again, of other games
-    assert not np.array_equal(contact, shard_positions(ev, settings, 3))
+    assert not np.array_equal(contact, shard_positions(ev, settings, 3)[0])
     # the race sources: races, and races where a side has a checker off and another still out
     races = CampaignSettings(seed=2, shard_size=6, trials=2, every=4, sources=("race", "race-set-up"))
-    race, set_up = (shard_positions(ev, races, k) for k in range(2))
+    race, set_up = (shard_positions(ev, races, k)[0] for k in range(2))
     assert len(race) == len(set_up) == 6 and race_mask(race).all() and race_mask(set_up).all()
     assert borne_off_mask(set_up).all() and not borne_off_mask(race).all()
 
@@ -266,3 +268,66 @@ def test_a_fit_from_committed_shards_starts_from_the_shipped_weights_and_changes
     # a small step: the fitted net still plays about as the shipped one judges
     boards = load_shard(shards[0]).boards[:50]
     assert np.abs(fitted.evaluate(boards) - shipped.evaluate(boards)).max() < 0.1
+
+
+PLAYS = CampaignSettings(seed=4, shard_size=12, trials=2, every=1, sources=("crashed-plays",))
+
+
+def test_a_source_of_plays_keeps_whole_decisions_on_common_dice_and_resumes_to_the_same_shard(
+    tmp_path,
+) -> None:
+    ev = _net()
+    boards, decisions = shard_positions(ev, PLAYS, 0)
+    # whole decisions, numbered 0, 1, ... in order, each the distinct boards after plays of one roll
+    assert 0 < len(boards) <= PLAYS.shard_size and decisions[0] == 0
+    assert np.all(np.diff(decisions) >= 0) and np.all(np.diff(decisions) <= 1)
+    assert len(np.unique(decisions)) < len(decisions)  # some roll has two plays or more
+    for d in np.unique(decisions):
+        mine = boards[decisions == d]
+        assert 1 <= len(mine) <= 5 and len({b.tobytes() for b in mine}) == len(mine)
+    # the same boards as the labels' own sampling of crashed positions' plays gives, in its order
+    whole = run_campaign(
+        tmp_path / "whole", ev, settings=PLAYS, note=_quiet, run=CampaignRun(shards=1, chunk=3)
+    )
+    assert whole == 1
+    stopped = tmp_path / "stopped"
+    run_campaign(
+        stopped,
+        ev,
+        settings=PLAYS,
+        note=_quiet,
+        should_stop=_stop_after(1),
+        run=CampaignRun(shards=1, chunk=3),
+    )
+    assert not shard_path(stopped, 0).exists()
+    assert run_campaign(stopped, ev, note=_quiet, run=CampaignRun(shards=1, chunk=2, workers=2)) == 1
+    a, b = load_shard(shard_path(tmp_path / "whole", 0)), load_shard(shard_path(stopped, 0))
+    assert np.array_equal(a.boards, boards) and np.array_equal(a.decisions, decisions)
+    assert np.array_equal(b.decisions, decisions) and np.array_equal(a.targets, b.targets)
+    # each board is rolled out on its decision's dice: the plays of one roll on the same dice
+    engine = Engine(plies=0, evaluator=ev)
+    for row in (0, len(boards) - 1):
+        seed = position_seed(PLAYS, 0, int(decisions[row]))
+        direct = rollout(
+            engine, Position(boards[row].tolist()), RolloutSettings(trials=2, seed=seed), workers=1
+        )
+        want = float32_labels(np.array([direct.probabilities.as_tuple()]))[0]
+        assert np.allclose(a.targets[row], want, atol=1e-6)
+    manifest = json.loads((tmp_path / "whole" / "manifest.json").read_text())
+    assert "the plays of a roll on the same dice" in manifest["teacher"]
+
+
+def test_the_choices_of_a_campaign_of_plays_are_judged_across_its_shards(tmp_path, capsys) -> None:
+    ev = _net()
+    run_campaign(tmp_path, ev, settings=PLAYS, note=_quiet, run=CampaignRun(shards=2, chunk=4))
+    first, second = (load_shard(shard_path(tmp_path, k)) for k in range(2))
+    decisions = decisions_of(tmp_path)
+    # the second shard's decisions run on after the first's
+    assert np.array_equal(decisions[: len(first.boards)], first.decisions)
+    assert np.array_equal(decisions[len(first.boards) :], second.decisions + first.decisions[-1] + 1)
+    judged = Decisions.load(tmp_path, holdout=0)
+    assert len(judged) == int(np.sum(np.bincount(decisions) >= 2))
+    weights = tmp_path / "net.npz"
+    ev.save(weights)
+    main(["choices", "--labels", str(tmp_path), "--holdout", "0.5", str(weights)])
+    assert "decisions" in capsys.readouterr().out
