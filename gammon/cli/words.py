@@ -164,7 +164,8 @@ def fold(word: str) -> str:
     """A typed word as commands are compared: lower case, without accents ("Rzuć" = "rzuc"), so
     a keyboard without the language's letters types every command too."""
     decomposed = unicodedata.normalize("NFKD", word.strip().lower())
-    return "".join(c for c in decomposed if not unicodedata.combining(c))
+    # Polish 'ł' is a letter of its own to Unicode, not 'l' with a mark: NFKD leaves it whole
+    return "".join(c for c in decomposed if not unicodedata.combining(c)).replace("ł", "l")
 
 
 def _word_table(pairs: dict[str, str], folded: bool = True) -> dict[str, str]:

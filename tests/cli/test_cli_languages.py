@@ -237,3 +237,12 @@ def test_the_help_and_errors_stay_english_without_a_language(capsys):
     assert capsys.readouterr().err.endswith(
         "gammon play: error: argument --match: 'x' is not a whole number\n"
     )
+
+
+def test_polish_words_are_understood_without_the_letter_l_with_a_stroke():
+    # 'ł' has no decomposition in Unicode: stripping accents alone left 'zwykła' unreachable as 'zwykla'
+    assert fold("Łódź") == "lodz"
+    with use_language("pl"):
+        assert local_resign_words()["zwykla"] == 1
+    out = play(["24/22 13/8", "poddaj zwykla", "akceptuj"], [(2, 5)])
+    assert "O wygrywa pojedynczą grę przez poddanie, 1 punkt." in out
