@@ -55,14 +55,14 @@ from gammon.engine.engine import Engine
 from gammon.engine.players import ComputerPlayer
 from gammon.errors import PATH_QUOTE_LIMIT, GammonError
 from gammon.formats.convert import Transcript, writing_format
-from gammon.formats.mat import MatMatch, format_mat
+from gammon.formats.mat import mat_name_problem, mat_names
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
 from gammon.i18n import N_, ntr, tr
 from gammon.match import Match
 from gammon.notation import position_words
 from gammon.rules import GameResult, WinKind
-from gammon.words import describe, printable
+from gammon.words import describe
 
 if TYPE_CHECKING:
     from gammon.analysis.marks import Skill
@@ -922,29 +922,6 @@ class PlaySession:
         if self._histories() != self._saved:  # nothing to ask right after a save
             self._offer_save(tr("Save the match first?"), tr("quit without saving"))
         raise QuitSession
-
-
-def mat_name_problem(name: str) -> str | None:
-    """Why a .mat file cannot hold ``name`` as a player's name, or None: the writer's own check."""
-    try:
-        format_mat(MatMatch(0, (name, name), ()))
-    except ValueError as e:
-        return str(e)
-    return None
-
-
-def mat_names(names: tuple[str, str]) -> tuple[str, str]:
-    """``names`` as a .mat file can hold them: a name read from another file (SGF allows ':') is
-    written with its ':' and runs of blanks as one space and its control characters replaced, and
-    one left empty as "Player 1" or "Player 2", so that a match is never unsavable for its names."""
-    safe = []
-    for k, name in enumerate(names):
-        if mat_name_problem(name) is not None:
-            name = printable(" ".join(name.replace(":", " ").split()))
-            if mat_name_problem(name) is not None:
-                name = f"Player {k + 1}"
-        safe.append(name)
-    return safe[0], safe[1]
 
 
 def names_note(names: tuple[str, str]) -> str:

@@ -523,9 +523,9 @@ def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
     if isinstance(source, MatMatch) and tuple(names) != ("Player 1", "Player 2"):
         record = MatMatch(record.match_length, (names[0], names[1]), record.games, record.tags)
     for name in record.names:
-        if not name.strip() or ":" in name or printable(name) != name or "  " in name.strip():
-            raise ValueError(f"a player name must be non-empty, on one line, without ':', double "
-                             f"spaces or control characters, got {cut(repr(name))}")
+        problem = mat_name_problem(name)
+        if problem is not None:
+            raise ValueError(problem)
     header = dict(record.tags)
     header.update({"Player 1": record.names[0], "Player 2": record.names[1]})
     header.update(tags or {})
@@ -548,6 +548,46 @@ def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
         out.extend(_rows(game))
         out.append("")
     return "\n".join(out) + "\n"
+
+
+def mat_name_problem(name: str) -> str | None:
+    """Why :func:`format_mat` refuses ``name`` as a player's name, or None when it writes it."""
+    if not name.strip() or ":" in name or printable(name) != name or "  " in name.strip():
+        return (f"a player name must be non-empty, on one line, without ':', double spaces or control "
+                f"characters, got {cut(repr(name))}")
+    return None
+
+
+GNUBG_NAME_BYTES = 31
+"""The most bytes (UTF-8) of a name GNU Backgammon keeps from a ``.mat`` file's score line. It
+cuts a longer name there, inside a character if one spans the cut, and then crashes."""
+
+
+def mat_names(names: Sequence[str]) -> tuple[str, str]:
+    """``names`` (player 0's, player 1's) as a ``.mat`` file holds them and GNU Backgammon reads
+    them back: a name :func:`format_mat` refuses has its ':' and runs of blanks written as one
+    space and its control characters replaced; one longer than gnubg keeps is cut at a character
+    (the score line is all gnubg reads); one left empty is "Player 1" or "Player 2". Two names
+    that only fitting made the same get a number, so that the file still tells them apart."""
+    fitted = [_fit_name(name) or f"Player {k + 1}" for k, name in enumerate(names)]
+    number = 2
+    base = fitted[1]
+    while fitted[0] == fitted[1] and names[0] != names[1]:
+        tail = f" ({number})"
+        fitted[1] = _cut_utf8(base, GNUBG_NAME_BYTES - len(tail)).rstrip() + tail
+        number += 1
+    return fitted[0], fitted[1]
+
+
+def _fit_name(name: str) -> str:
+    if mat_name_problem(name) is not None:
+        name = printable(" ".join(name.replace(":", " ").split()))
+    return _cut_utf8(name, GNUBG_NAME_BYTES).strip()
+
+
+def _cut_utf8(text: str, most: int) -> str:
+    """The longest start of ``text`` whose UTF-8 takes at most ``most`` bytes."""
+    return text.encode("utf-8")[:most].decode("utf-8", "ignore")
 
 
 def write_mat(source: Match | Game | Sequence[Game] | MatMatch,

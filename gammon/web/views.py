@@ -3,7 +3,6 @@ current language (gammon.i18n.use_language: the hub sets each socket's, the API 
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from gammon.formats.matchid import gnubg_id
@@ -42,9 +41,6 @@ def player_names(live: LiveMatch) -> tuple[str, str]:
     return (given[0] or N_("White"), given[1] or N_("Black"))
 
 
-_NOT_IN_MAT = re.compile(r'[():"\[\]]')  # the score line splits on ':', the header tags quote and bracket
-
-
 def log_names(live: LiveMatch) -> tuple[str, str]:
     """:func:`player_names` as the log says them: the default names in the current language ("You"
     stays, so the log says "You roll" in the language's own words)."""
@@ -63,12 +59,6 @@ def _names_in_language(live: LiveMatch, you: str) -> tuple[str, str]:
     if live.record.mode == "computer":
         return (given[0] or you, tr("Computer ({level})", level=live.record.level))
     return (given[0] or tr("White"), given[1] or tr("Black"))
-
-
-def mat_name(name: str, default: str) -> str:
-    """``name`` as a ``.mat`` file can hold it: without the characters that delimit its score lines
-    and header tags, on one line, spaces single; ``default`` if nothing is left."""
-    return " ".join(_NOT_IN_MAT.sub("", name).split()) or default
 
 
 def match_view(

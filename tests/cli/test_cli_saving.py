@@ -12,6 +12,8 @@ import pytest
 from gammon.cli.main import main
 from gammon.formats import read_mat, read_sgf, write_sgf
 from tests.cli.test_cli_resume import doubled_match
+from tests.formats.test_mat_gnubg import walk_in_gnubg
+from tests.helpers import needs_gnubg
 
 
 def run(args: list[str], stdin: str, capsys: pytest.CaptureFixture[str],
@@ -51,6 +53,19 @@ def test_names_from_another_format_are_made_fit_for_mat(tmp_path, capsys, monkey
     [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
     assert "Input ended: the match is saved in" in out and "saved as 'Mr. L labba'" in out
     assert read_mat(auto.read_text()).names == ("Mr. L labba", "Ann Lee")
+
+
+@needs_gnubg
+def test_names_longer_than_gnubg_keeps_are_cut_at_a_character(tmp_path, capsys, monkeypatch):
+    sgf, mat = tmp_path / "m.sgf", tmp_path / "m.mat"
+    # 31 bytes of the first name end inside its last character: gnubg crashed on it
+    write_sgf(doubled_match(), names=("x" * 30 + "é", "  Ann"), file=sgf)
+    status, out, err = run(["play", "--resume", str(sgf), "--two-player"], f"save {mat}\nquit\n",
+                           capsys, monkeypatch)
+    assert status == 0, err
+    assert f"saved as '{'x' * 30}' and 'Ann'" in out
+    (walked,) = walk_in_gnubg([mat])
+    assert walked["names"] == ["x" * 30, "Ann"] == list(read_mat(mat.read_text()).names)
 
 
 def test_save_writes_the_format_the_file_name_asks_for(tmp_path, capsys, monkeypatch):

@@ -29,11 +29,11 @@ def test_names_survive_a_reload_and_the_computer_keeps_its_own(client: TestClien
     assert view["names"] == ["Zoë", "Computer (random)"]
 
 
-def test_the_mat_holds_names_without_its_delimiters(client: TestClient) -> None:
-    m = new_match(client, mode="local", match_length=3, name='a:b "c" (d) [e]', opponent_name=":()")
+def test_the_mat_holds_names_without_the_colon_that_splits_its_score_lines(client: TestClient) -> None:
+    m = new_match(client, mode="local", match_length=3, name='a:b "c" (d) [e]', opponent_name=":")
     text = client.get(f"/api/matches/{m['match_id']}/match.mat", headers=auth(m["token"])).text
     record = read_mat(text)
-    assert record.names == ("ab c d e", "Player 2") and not record.errors
+    assert record.names == ('a b "c" (d) [e]', "Player 2") and not record.errors
 
 
 @needs_gnubg
@@ -47,5 +47,15 @@ def test_gnu_backgammon_reads_the_names_of_a_downloaded_mat(client: TestClient, 
     path = tmp_path / "names.mat"
     path.write_text(client.get(f"/api/matches/{m['match_id']}/match.mat", headers=auth(m["token"])).text)
     (walked,) = walk_in_gnubg([path])
-    assert walked["names"] == ["<b>Ann</b> A 1", "Zoë Z"]
+    assert walked["names"] == ['<b>Ann</b> "A" (1)', "Zoë [Z]"]
     assert len(walked["ids"][0]) > 3  # it read the moves too
+
+
+@needs_gnubg
+def test_a_name_over_gnubgs_31_bytes_downloads_cut_at_a_character(client: TestClient, tmp_path: Path) -> None:
+    # 24 characters, 61 bytes in UTF-8: gnubg cut it inside a character and crashed
+    m = new_match(client, mode="local", match_length=3, name="Zoë" + "山" * 19 + "ab", opponent_name="Bob")
+    path = tmp_path / "long.mat"
+    path.write_text(client.get(f"/api/matches/{m['match_id']}/match.mat", headers=auth(m["token"])).text)
+    (walked,) = walk_in_gnubg([path])
+    assert walked["names"] == ["Zoë" + "山" * 9, "Bob"] == list(read_mat(path.read_text()).names)

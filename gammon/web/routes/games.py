@@ -9,7 +9,7 @@ from fastapi.responses import PlainTextResponse
 
 from gammon.engine.players import available_levels
 from gammon.errors import IllegalActionError, NotAuthorizedError
-from gammon.formats.mat import format_mat
+from gammon.formats.mat import format_mat, mat_names
 from gammon.game import GamePhase
 from gammon.i18n import tr
 from gammon.web.frames import game_frames
@@ -26,7 +26,7 @@ from gammon.web.schemas import (
     MatchView,
 )
 from gammon.web.security import site_url
-from gammon.web.views import log_names, mat_name, player_names
+from gammon.web.views import log_names, player_names
 
 router = APIRouter()
 ERRORS = error_responses(400, 401, 403, 404, 409, 422)
@@ -135,7 +135,7 @@ async def download_mat(
 ) -> PlainTextResponse:
     """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=)."""
     live, _ = await seat_for(hub, match_id, x_gammon_token or token)
-    names = tuple(mat_name(n, f"Player {k + 1}") for k, n in enumerate(player_names(live)))
+    names = mat_names(player_names(live))
     async with live.lock:
         text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
     return PlainTextResponse(

@@ -1,0 +1,59 @@
+"""Players' names as a .mat file holds them: one fitting (:func:`gammon.formats.mat.mat_names`) for
+the terminal's saves and the browser's downloads, whose names the writer accepts and GNU
+Backgammon reads back as they are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from gammon.formats.mat import GNUBG_NAME_BYTES, mat_name_problem, mat_names, read_mat, write_mat
+from gammon.rules import Rules
+from tests.formats.random_play import play_match
+from tests.formats.test_mat_gnubg import walk_in_gnubg
+from tests.helpers import needs_gnubg
+
+# (names given, names written)
+FITTED = [
+    (("Ann Lee", "Zoë Łukasz"), ("Ann Lee", "Zoë Łukasz")),
+    (("a:b", '"q" (x) [y]'), ("a b", '"q" (x) [y]')),  # only ':' splits a score line
+    (("  lead", "trail "), ("lead", "trail")),  # the readers strip a name's ends
+    (("a\x1b[2Jb", "a\tb"), ("a\ufffd[2Jb", "a b")),
+    (("", ":"), ("Player 1", "Player 2")),
+    (("x" * 40, "Bob"), ("x" * GNUBG_NAME_BYTES, "Bob")),
+    # gnubg keeps 31 bytes: a cut inside a character crashes it
+    (("x" * 30 + "é", "é" * 16), ("x" * 30, "é" * 15)),
+    (("日本語のとても長い名前です", "x" * 30 + " y"), ("日本語のとても長い名", "x" * 30)),
+    # names that fitting alone made one stay two
+    (("a:b", "a b"), ("a b", "a b (2)")),
+    (("Player 2", ""), ("Player 2", "Player 2 (2)")),
+    (("x" * 40, "x" * 41), ("x" * 31, "x" * 27 + " (2)")),
+    (("Bob", "Bob"), ("Bob", "Bob")),  # the players' own names, the same
+]
+
+
+@pytest.mark.parametrize(("given", "written"), FITTED)
+def test_names_are_fitted_for_the_writer_and_gnubg(given: tuple[str, str], written: tuple[str, str]) -> None:
+    assert mat_names(given) == written
+    for name in written:
+        assert mat_name_problem(name) is None and len(name.encode()) <= GNUBG_NAME_BYTES
+
+
+def test_fitting_is_idempotent() -> None:
+    for given, written in FITTED:
+        assert mat_names(written) == written, given
+
+
+@needs_gnubg
+def test_gnubg_reads_the_fitted_names_back(tmp_path: Path) -> None:
+    match = play_match(1, Rules(match_length=3), double=0.1)
+    paths = []
+    for k, (given, _) in enumerate(FITTED):
+        path = tmp_path / f"n{k}.mat"
+        write_mat(match, mat_names(given), path)
+        paths.append(path)
+    walked = walk_in_gnubg(paths)
+    for (given, written), path, w in zip(FITTED, paths, walked):
+        assert tuple(w["names"]) == written, given
+        assert read_mat(path.read_text()).names == written, given
