@@ -196,16 +196,21 @@ class Comment:
     text: str
 
 
-def file_comments(record: SgfMatch) -> list[Comment]:
-    """The comments (``C``) of an SGF file's games and moves, in the order of the games."""
+def file_comments(record: SgfAnnotator, games: Sequence[Game] | None = None) -> list[Comment]:
+    """The comments (``C``) of a match file's games and moves, in the order of the games:
+    ``record`` gives them by history index (an :class:`SgfMatch`, or the comments of another
+    format placed on ``games``, the games read; an SgfMatch's own by default)."""
+    if games is None:
+        if not isinstance(record, SgfMatch):
+            raise TypeError("file_comments needs the games the comments are placed on")
+        games = record.match.games
     out = []
-    for k, game in enumerate(record.match.games):
+    for k, game in enumerate(games):
         out += [Comment(k + 1, 0, None, text) for text in record.game_properties(k).get("C", ())]
         numbers = move_numbers(game.history)
-        notes = record.action_notes[k] if k < len(record.action_notes) else {}
-        for i in sorted(notes):
-            player = game.history[i].player
-            out += [Comment(k + 1, numbers[i], player, text) for text in notes[i].get("C", ())]
+        for i, action in enumerate(game.history):
+            texts = record.action_properties(k, i).get("C", ())
+            out += [Comment(k + 1, numbers[i], action.player, text) for text in texts]
     return [c for c in out if c.text.strip()]
 
 

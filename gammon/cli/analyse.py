@@ -24,7 +24,8 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
 from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import SGF_INFO, read_match, reading_format
-from gammon.formats.sgf import SgfMatch
+from gammon.formats.sgf import SgfAnnotator, SgfMatch
+from gammon.formats.xg import comments_on, read_xg
 from gammon.i18n import N_, ntr, tr
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
@@ -210,7 +211,7 @@ def _write_whole(path: str, text: str) -> None:
 
 def _write_files(
     args: argparse.Namespace, match: Match, analysis: MatchAnalysis, info: dict[str, str],
-    record: SgfMatch | None,
+    record: SgfAnnotator | None,
 ) -> bool:
     """Write the ``--sgf`` and ``--html`` files asked for, saying what was written and what could
     not be; False if one could not. Each is written whole or not at all (a write that fails, on a
@@ -229,7 +230,7 @@ def _write_files(
         from gammon.analysis.report_html import render_html
         from gammon.analysis.sgf_annotations import file_comments
 
-        comments = [] if record is None else file_comments(record)
+        comments = [] if record is None else file_comments(record, match.games)
         return render_html(analysis, seed=args.seed, info=info, comments=comments)
 
     ok = True
@@ -254,9 +255,10 @@ def _write_files(
 
 def _read_match(
     path: str, data: bytes, partial: bool
-) -> tuple[Match, tuple[str, str], dict[str, str], SgfMatch | None]:
+) -> tuple[Match, tuple[str, str], dict[str, str], SgfAnnotator | None]:
     """The match in a file, its players' names, its information (event, date...) and, for an SGF
-    file, what was read (its comments go with the analysis), in the format its extension names
+    or XG file, its comments by game and action (they go with the analysis; an SGF file's other
+    properties too, as what was read), in the format its extension names
     (``.mat`` for any other: the sites export it as ``.txt`` too); its
     warnings are printed, and with ``partial`` the problems of a damaged ``.mat`` file, each
     quoting its line, whose games before the first bad one are kept (without, the first problem
@@ -270,8 +272,15 @@ def _read_match(
         if transcript.problems:
             raise ValueError(tr("nothing could be analysed: the first game has errors"))
         raise ValueError(tr("nothing to analyse: the file holds no game"))
-    record = transcript.record if isinstance(transcript.record, SgfMatch) else None
-    return transcript.match, transcript.names, transcript.info, record
+    info = transcript.info
+    if isinstance(transcript.record, SgfMatch):
+        return transcript.match, transcript.names, info, transcript.record
+    if reading_format(path).name == "xg":  # its comments, read again: the transcript has none of them
+        comments = comments_on(read_xg(data), transcript.match)
+        if comments.match and not info.get("comment", "").strip():
+            info = {**info, "comment": "\n".join(comments.match)}
+        return transcript.match, transcript.names, info, comments
+    return transcript.match, transcript.names, info, None
 
 
 def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:

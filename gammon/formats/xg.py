@@ -21,7 +21,7 @@ player 0.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, cast
@@ -41,10 +41,11 @@ from gammon.formats.xg_records import (
     XGMatchHeader,
     XGMove,
     XGRecord,
+    decode_comments,
     decode_records,
 )
 from gammon.formats.xgid import XGID
-from gammon.game import Game, GamePhase, Roll
+from gammon.game import Double, Game, GamePhase, PlayMade, RejectResignation, Resign, Roll
 from gammon.i18n import N_, tr
 from gammon.play import Play
 from gammon.position import Position
@@ -84,7 +85,12 @@ class XGMatch:
     header: XGMatchHeader
     games: tuple[XGGame, ...]
     footer: XGMatchFooter | None
-    commented: bool = False  # the file holds comments (temp.xgc, RTF), which gammon does not read
+    comments: tuple[str, ...] = ()  # temp.xgc's, as text: the records' comment indices point here
+
+    @property
+    def commented(self) -> bool:
+        """Whether the file holds comments."""
+        return any(self.comments)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -132,6 +138,81 @@ class XGPosition:
         return xgid.replace(beavers=True) if self.rules.is_money and self.rules.beavers else xgid
 
 
+@dataclass(frozen=True)
+class XGComments:
+    """The comments of a ``.xg`` file placed on the :class:`~gammon.match.Match` replayed from it,
+    as an SGF writer's annotator (:class:`~gammon.formats.sgf.SgfAnnotator`) gives them: a game's
+    own (before and after it) on its root, a play's on its move node, a double's on the double's
+    node. A comment on a cube entry where the player did not double goes with the move that
+    follows it (gnubg keeps a no-double's analysis on that node too), and one that finds no node
+    (a cube entry after the game's end) with the game's own. ``match`` holds the match's own."""
+
+    match: tuple[str, ...]
+    games: tuple[tuple[str, ...], ...]
+    actions: tuple[dict[int, tuple[str, ...]], ...]
+
+    def game_properties(self, game: int) -> dict[str, tuple[str, ...]]:
+        texts = self.games[game] if game < len(self.games) else ()
+        return {"C": texts} if texts else {}
+
+    def action_properties(self, game: int, action: int) -> dict[str, tuple[str, ...]]:
+        texts = self.actions[game].get(action, ()) if game < len(self.actions) else ()
+        return {"C": texts} if texts else {}
+
+
+def comments_on(record: XGMatch, match: Match) -> XGComments:
+    """``record``'s comments placed on ``match``, the Match replayed from it (``to_match``)."""
+
+    def text(index: int) -> list[str]:
+        found = record.comments[index] if 0 <= index < len(record.comments) else ""
+        return [found] if found.strip() else []  # an index past the comments: none
+
+    games: list[tuple[str, ...]] = []
+    actions: list[dict[int, tuple[str, ...]]] = []
+    for xg_game, game in zip(record.games, match.games):
+        before, after = xg_game.header.comments
+        own, placed = _place_comments(xg_game, game.history, text)
+        games.append(tuple(text(before) + own + text(after)))
+        actions.append(placed)
+    first, last = record.header.comments
+    return XGComments(tuple(text(first) + text(last)), tuple(games), tuple(actions))
+
+
+def _place_comments(record: XGGame, history: Sequence[object], text: Callable[[int], list[str]]
+                    ) -> tuple[list[str], dict[int, tuple[str, ...]]]:
+    """A game's cube and move entries' comments by the history index of the node they go on,
+    and those that find none. The n-th move entry is the game's n-th roll (XG records neither
+    opening ties nor rejected resignations), the n-th cube entry that doubled its n-th double."""
+    rolls = [i for i, a in enumerate(history) if isinstance(a, Roll)]
+    doubles = [i for i, a in enumerate(history) if isinstance(a, Double)]
+    placed: dict[int, list[str]] = {}
+    pending: list[str] = []  # a no-double's comments, waiting for the move that follows
+    moves = doubled = 0
+    for action in record.actions:
+        if isinstance(action, XGMove):
+            node = _move_node(history, rolls[moves]) if moves < len(rolls) else None
+            moves += 1
+            if node is not None:
+                placed.setdefault(node, []).extend(pending + text(action.comment))
+                pending = []
+            else:
+                pending += text(action.comment)
+        elif action.double == 1 and doubled < len(doubles):
+            placed.setdefault(doubles[doubled], []).extend(pending + text(action.comment))
+            doubled, pending = doubled + 1, []
+        else:
+            pending += text(action.comment)
+    return pending, {i: tuple(texts) for i, texts in placed.items() if texts}
+
+
+def _move_node(history: Sequence[object], roll: int) -> int:
+    """The node of the roll at ``roll``: the play that follows it (the move node carries the
+    roll), past resignations offered and rejected, else the roll's own."""
+    following = next((j for j in range(roll + 1, len(history))
+                      if not isinstance(history[j], Resign | RejectResignation)), None)
+    return following if following is not None and isinstance(history[following], PlayMade) else roll
+
+
 # --- reading ---------------------------------------------------------------------------------
 
 def read_xg(source: Source) -> XGMatch:
@@ -176,7 +257,8 @@ def read_xg(source: Source) -> XGMatch:
         raise InvalidNotationError(tr("{file}: game {number} has no footer but is not the last game",
                                       file=what,
                                       number=unfinished[0]))
-    return XGMatch(header, tuple(games), footer, "temp.xgc" in files and bool(files["temp.xgc"]))
+    comments = decode_comments(files["temp.xgc"]) if "temp.xgc" in files else ()
+    return XGMatch(header, tuple(games), footer, comments)
 
 
 def read_xg_match(source: Source) -> Match:

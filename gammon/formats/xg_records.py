@@ -19,11 +19,18 @@ XG's conventions, and what they become here:
   they are (from, to) pairs in gammon's numbering: 25 the bar, 0 off. A play of all -1 is a
   roll with no legal play; all 0 a roll left unplayed (the player then resigned).
 * The cube (``CubeB``) is log2 of its value, positive when player 0 owns it, negative for player 1.
+* A comment is an index into the comments of ``temp.xgc`` (from 0; -1 none): the match header
+  holds the match's two (``CommentHeaderMatch`` and ``CommentFooterMatch``), a game header its
+  game's two, a cube or move entry its own. ``temp.xgc`` holds one RTF document a line (lines
+  end in CR LF; a line break inside a comment is written as the bytes 1 and 2), which
+  :func:`decode_comments` turns into plain text.
 """
 
 from __future__ import annotations
 
+import codecs
 import datetime
+import re
 import struct
 from dataclasses import dataclass
 
@@ -64,6 +71,8 @@ class XGMatchHeader:
     elo: tuple[float, float]
     site_id: int
     version: int
+    comments: tuple[int, int] = (-1, -1)  # the match's comments: before it and after it
+
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,8 @@ class XGGameHeader:
     board: Board
     automatic_doubles: int
     in_progress: bool
+    comments: tuple[int, int] = (-1, -1)  # the game's comments: before it and after it
+
 
 
 @dataclass(frozen=True)
@@ -97,6 +108,8 @@ class XGCube:
     cube_owner: int | None
     board: Board
     dice: tuple[int, int] | None
+    comment: int = -1
+
 
 
 @dataclass(frozen=True)
@@ -115,6 +128,8 @@ class XGMove:
     cube_value: int
     cube_owner: int | None
     played: bool
+    comment: int = -1
+
 
 
 @dataclass(frozen=True)
@@ -228,7 +243,7 @@ def _match_header(raw: bytes) -> XGMatchHeader:
         automatic_doubles=max(auto_max, 0) if auto_double else 0,
         cube_limit=1 << cube_log if cube_log else None, event=event, location=location,
         round=round_, transcriber=transcriber, date=_date(days), elo=(elo[0], elo[1]),
-        site_id=site_id, version=version)
+        site_id=site_id, version=version, comments=_pair(raw, 576))
 
 
 def _game_header(raw: bytes, version: int) -> XGGameHeader:
@@ -239,7 +254,8 @@ def _game_header(raw: bytes, version: int) -> XGGameHeader:
         raise RecordError(tr("game header with score {score} and {autos} automatic doubles", score=score,
                              autos=autos))
     return XGGameHeader(number=number, score=(score[0], score[1]), crawford=bool(raw[20]),
-                        board=_board(raw, 21), automatic_doubles=autos, in_progress=bool(raw[52]))
+                        board=_board(raw, 21), automatic_doubles=autos, in_progress=bool(raw[52]),
+                        comments=_pair(raw, 56))
 
 
 def _cube(raw: bytes) -> XGCube:
@@ -250,7 +266,7 @@ def _cube(raw: bytes) -> XGCube:
         else None
     return XGCube(player=_player(actif), double=double, take=take, beaver_answer=beaver,
                   raccoon_answer=raccoon, cube_value=value, cube_owner=owner,
-                  board=_board(raw, 36), dice=rolled)
+                  board=_board(raw, 36), dice=rolled, comment=struct.unpack_from("<i", raw, 292)[0])
 
 
 def _move(raw: bytes) -> XGMove:
@@ -263,7 +279,7 @@ def _move(raw: bytes) -> XGMove:
     value, owner = _cube_state(cube)
     return XGMove(player=_player(actif), dice=(dice[0], dice[1]), steps=_steps(moves),
                   board=_board(raw, 9), end=_board(raw, 35), cube_value=value, cube_owner=owner,
-                  played=bool(raw[2308]))
+                  played=bool(raw[2308]), comment=struct.unpack_from("<i", raw, 2524)[0])
 
 
 def _game_footer(raw: bytes) -> XGGameFooter:
@@ -291,6 +307,11 @@ def _cube_state(cube: int) -> tuple[int, int | None]:
     if abs(cube) > 15:
         raise RecordError(tr("cube 2^{power}", power=abs(cube)))
     return 1 << abs(cube), (None if cube == 0 else 0 if cube > 0 else 1)
+
+
+def _pair(raw: bytes, offset: int) -> tuple[int, int]:
+    first, second = struct.unpack_from("<ii", raw, offset)
+    return first, second
 
 
 def _board(raw: bytes, offset: int) -> Board:
@@ -330,3 +351,88 @@ def _date(days: float) -> datetime.datetime | None:
         return datetime.datetime(1899, 12, 30) + datetime.timedelta(days=days)
     except OverflowError:
         return None
+
+
+# --- the comments (temp.xgc) -----------------------------------------------------------------
+
+# RTF's tokens: a control word with its number, a byte in the code page (\'e0), a control symbol,
+# a group's brace, text.
+_RTF_TOKEN = re.compile(r"\\([a-zA-Z]+)(-?\d+)? ?|\\'([0-9a-fA-F]{2})|\\(.)|([{}])|([^\\{}\r\n]+)|[\r\n]+",
+                        re.DOTALL)
+# The groups whose text is not the document's (fonts, colours, styles, the generator...).
+_RTF_HIDDEN = frozenset({"fonttbl", "colortbl", "stylesheet", "info", "pict", "object", "header",
+                         "footer", "headerl", "headerr", "footerl", "footerr", "listtable",
+                         "listoverridetable", "rsidtbl", "generator", "themedata", "latentstyles"})
+_RTF_SYMBOLS = {"\\": "\\", "{": "{", "}": "}", "~": "\u00a0", "_": "\u2011", "-": ""}
+
+
+def decode_comments(data: bytes) -> tuple[str, ...]:
+    """The comments of a ``temp.xgc`` in order (a comment's index is its place), as plain text:
+    one RTF document a line; an empty line is an empty comment."""
+    lines = data.split(b"\r\n")
+    if lines and not lines[-1]:
+        lines.pop()  # the last line's end
+    return tuple(rtf_text(line.replace(b"\x01\x02", b"\r\n")) for line in lines)
+
+
+def rtf_text(rtf: bytes) -> str:
+    """The text of an RTF document as XG writes its comments (paragraphs as lines, the code page's
+    bytes and Unicode characters decoded, the font and colour tables left out); bytes that are not
+    RTF are taken as Windows-1252 text."""
+    if not rtf.lstrip().startswith(b"{\\rtf"):
+        plain = rtf.decode("cp1252", errors="replace").strip()
+        return "\n".join(printable(line.replace("\t", " ").rstrip()) for line in plain.splitlines())
+    text = rtf.decode("latin-1")  # RTF is 7-bit; any other byte stands for itself
+    out: list[str] = []
+    codec = "cp1252"
+    hidden, skip_chars, uc = False, 0, 1
+    stack: list[tuple[bool, int]] = []
+    for m in _RTF_TOKEN.finditer(text):
+        word, number, hexa, symbol, brace, plain = m.groups()
+        if brace == "{":
+            stack.append((hidden, uc))
+        elif brace == "}":
+            hidden, uc = stack.pop() if stack else (hidden, uc)
+            skip_chars = 0
+        elif skip_chars and (hexa or symbol or plain):  # a Unicode character's ANSI stand-in
+            taken = 1 if not plain else min(skip_chars, len(plain))
+            skip_chars -= taken
+            if plain and len(plain) > taken and not hidden:
+                out.append(plain[taken:])
+        elif word is not None:
+            hidden = hidden or word in _RTF_HIDDEN
+            if word == "ansicpg" and number:
+                codec = _codec(f"cp{number}")
+            elif word == "uc" and number:
+                uc = max(int(number), 0)
+            elif hidden:
+                continue
+            elif word in ("par", "line"):
+                out.append("\n")
+            elif word == "tab":
+                out.append("\t")
+            elif word == "u" and number:
+                out.append(chr(int(number) % 65536))
+                skip_chars = uc
+        elif symbol == "*":
+            hidden = True  # an optional destination gammon does not know
+        elif hidden:
+            continue
+        elif hexa is not None:
+            out.append(bytes([int(hexa, 16)]).decode(codec, errors="replace"))
+        elif symbol is not None:
+            out.append(_RTF_SYMBOLS.get(symbol, ""))
+        elif plain is not None:
+            out.append(plain.encode("latin-1").decode(codec, errors="replace"))
+    # a character beyond U+FFFF comes as two \u halves (UTF-16); a lone half is no character
+    joined = "".join(out).encode("utf-16-le", "surrogatepass").decode("utf-16-le", "replace")
+    # the text is shown in terminals and pages: each line's control characters replaced
+    return "\n".join(printable(line.replace("\t", " ").rstrip()) for line in joined.strip().splitlines())
+
+
+def _codec(name: str) -> str:
+    try:
+        codecs.lookup(name)
+    except LookupError:
+        return "cp1252"
+    return name

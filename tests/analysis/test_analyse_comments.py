@@ -65,3 +65,19 @@ def test_a_report_without_information_or_comments_has_neither(tmp_path: Path) ->
     assert main(["analyse", str(path), "--plies", "0", "--json", "--html", str(html)]) == 0
     page = html.read_text(encoding="utf-8")
     assert "<h2>Comments</h2>" not in page and "<th>Event</th>" not in page
+
+
+def test_an_xg_files_comments_go_into_the_analysed_sgf_and_the_report(tmp_path: Path) -> None:
+    source = Path(__file__).parents[1] / "data/xg/real/gbf-harmand-unger-9pt-comment.xg"
+    sgf, html = tmp_path / "analysed.sgf", tmp_path / "report.html"
+    args = ["analyse", str(source), "--plies", "0", "--json", "--sgf", str(sgf), "--html", str(html)]
+    assert main(args) == 0
+    after = read_sgf(sgf.read_text(encoding="utf-8"))
+    history = after.match.games[0].history
+    moves = {i: notes["C"] for i, notes in after.action_notes[0].items() if "C" in notes}
+    assert list(moves.values()) == [("coup assez difficile",),
+                                    ("les double 66 sont toujpurs difficiles à trouver",)]
+    assert [history[i].dice for i in moves] == [(5, 4), (6, 6)]  # on White's 54 and 66
+    assert not any("C" in n for notes in after.action_notes[1:] for n in notes.values())
+    page = html.read_text(encoding="utf-8")
+    assert "coup assez difficile" in page and "difficiles à trouver" in page
