@@ -13,7 +13,7 @@ from typing import Any
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
-from gammon.formats.xgid import XGID, parse_xgid
+from gammon.formats.xgid import XGID, crawford_cube_problem, parse_xgid
 from gammon.i18n import tr
 from gammon.position import Position
 from gammon.situation import CubeOwner, Situation
@@ -71,7 +71,19 @@ def read_id(text: str) -> Situation:
     if ":" in body:
         position, state = parse_gnubg_id(body)
         _check_in_play(position, state, body)
-        return state.to_situation(position)
+        try:
+            situation = state.to_situation(position)
+        except ValueError as e:  # fields each in range that make no state together (dice and a double)
+            raise InvalidNotationError(
+                tr("GNU Backgammon ID {text}: {problem}", text=_quote(body), problem=e)) from None
+        problem = None
+        if situation.match is not None and situation.match.crawford_game:  # refused as in an XGID
+            owned = situation.cube_owner is not CubeOwner.CENTRED
+            problem = crawford_cube_problem(situation.cube_value, owned, situation.double_offered)
+        if problem:
+            raise InvalidNotationError(
+                tr("GNU Backgammon ID {text}: {problem}", text=_quote(body), problem=problem))
+        return situation
     return Situation(Position.from_id(body))
 
 

@@ -96,21 +96,13 @@ class XGID:
             problems.append(tr("Jacoby and beavers are money-play options"))
         if not self.match_length and self.crawford:
             problems.append(tr("a money game has no Crawford game"))
-        if self.is_crawford_game and (self.cube_value != 1 or self.cube_owner is not None
-                                      or self.cube_action):
-            problems.append(self._crawford_cube())
+        if self.is_crawford_game:
+            problem = crawford_cube_problem(self.cube_value, self.cube_owner is not None,
+                                            self.cube_action is not None)
+            if problem:
+                problems.append(problem)
         if problems:
             raise ValueError(tr("invalid XGID: {problems}", problems="; ".join(problems)))
-
-    def _crawford_cube(self) -> str:
-        """Why the cube of this Crawford game is wrong: offered, turned, or owned."""
-        if self.cube_action:
-            return tr("the Crawford game is played without the cube, but the cube is offered")
-        if self.cube_owner is None:
-            return tr("the Crawford game is played without the cube, but the cube is at {value}",
-                      value=self.cube_value)
-        return tr("the Crawford game is played without the cube, but the cube is at {value} and owned",
-                  value=self.cube_value)
 
     @property
     def is_crawford_game(self) -> bool:
@@ -255,6 +247,20 @@ class XGID:
 
     def replace(self, **changes: Any) -> XGID:
         return replace(self, **changes)
+
+
+def crawford_cube_problem(cube_value: int, owned: bool, offered: bool) -> str | None:
+    """Why the cube of a Crawford game is wrong (offered, turned, or owned), or None: the game is
+    played without the cube, which stays 1 and centred."""
+    if offered:
+        return tr("the Crawford game is played without the cube, but the cube is offered")
+    if cube_value == 1 and not owned:
+        return None
+    if not owned:
+        return tr("the Crawford game is played without the cube, but the cube is at {value}",
+                  value=cube_value)
+    return tr("the Crawford game is played without the cube, but the cube is at {value} and owned",
+              value=cube_value)
 
 
 def parse_xgid(text: str) -> XGID:

@@ -26,3 +26,22 @@ def test_an_id_that_is_no_string_is_quoted_cut() -> None:
     with pytest.raises(InvalidNotationError, match="an ID must be a string") as e:
         read_id(b"x" * 100_000)  # type: ignore[arg-type]
     assert len(str(e.value)) < 200
+
+
+@pytest.mark.parametrize("match_id, problem", [
+    ("MJkFAAAAAAAA", "no dice with a double on offer"),  # a double offered after the roll
+    ("3tkuAWAAKAAA", "a double and a resignation"),
+    ("sQHgAGAAEAAA", "the Crawford game is played without the cube, but the cube is at 2"),  # centred
+    ("gQHgAGAAEAAA", "the cube is at 2 and owned"),  # X owns it
+])
+def test_gnubg_ids_whose_fields_do_not_fit_together_are_notation_errors(match_id: str, problem: str) -> None:
+    """Each field is in range, but together they are no state of a game: refused quoting the ID,
+    as an XGID of the same state is (a plain ValueError would end a command in a traceback)."""
+    text = "4HPwATDgc/ABMA:" + match_id
+    with pytest.raises(InvalidNotationError, match=f"GNU Backgammon ID '{re.escape(text)}': .*{problem}"):
+        read_id(text)
+
+
+def test_crawford_game_with_a_centred_1_cube_is_read() -> None:
+    s = read_id("4HPwATDgc/ABMA:sAHgAGAAEAAA")  # 7-point match at 6-2, the Crawford game
+    assert s.match is not None and s.match.crawford_game and s.cube_value == 1
