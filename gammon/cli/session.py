@@ -388,8 +388,11 @@ class PlaySession:
             ok, message = save_match(self.match, str(path), self.names, self.source)
         try:
             if ok:
-                self.say(tr("{why}: the match is saved in {path}; 'gammon play --resume {path}' goes on "
-                            "with it.", why=why, path=path))
+                if self.match.is_over:  # 'gammon play --resume' refuses a finished match
+                    self.say(tr("{why}: the finished match is saved in {path}.", why=why, path=path))
+                else:
+                    self.say(tr("{why}: the match is saved in {path}; 'gammon play --resume {path}' goes "
+                                "on with it.", why=why, path=path))
                 if names_note(self.names):
                     self.say(names_note(self.names))
             else:

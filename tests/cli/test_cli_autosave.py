@@ -97,3 +97,14 @@ def test_a_play_taken_back_and_made_again_otherwise_after_a_save_is_saved(tmp_pa
     [path] = saved_files(tmp_path)
     plays = [str(a.play) for a in read_mat(path.read_text()).games[0].actions if hasattr(a, "play")]
     assert plays == ["24/23 24/21"] or plays == ["24/21 24/23"]
+
+
+def test_a_finished_match_saved_when_input_ends_is_not_offered_to_resume(tmp_path):
+    # a 1-point match: O opens, X resigns, O accepts; input ends at the offer to save it
+    proc = gammon(["play", "--two-player", "--seed", "2", "--match", "1"], "8/5 6/5\nresign\naccept\n",
+                  tmp_path)
+    assert proc.returncode == 0 and "O wins the match." in proc.stdout, proc.stdout
+    [path] = saved_files(tmp_path)
+    assert f"Input ended: the finished match is saved in {path}." in proc.stdout
+    assert "--resume" not in proc.stdout  # which would answer that there is nothing to play
+    assert "Wins 1 point" in path.read_text()
