@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from gammon.diagram import Kind, render
-from gammon.errors import GammonError
+from gammon.errors import GammonError, quoted_path
 from gammon.formats.ids import read_id
 from gammon.i18n import tr
 
@@ -40,7 +40,19 @@ def add_diagram(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_diagram(args: argparse.Namespace) -> int:
-    kind: Kind = args.kind or _kind_of(args.output) or "text"
+    kind: Kind | None = args.kind or _kind_of(args.output)
+    if kind is None and args.output and Path(args.output).suffix:  # board.gif: no text board in it
+        print(
+            "gammon diagram: "
+            + tr(
+                "cannot tell what to draw in {path} from its extension: name it .txt, .svg or .png, "
+                "or give --text, --svg or --png",
+                path=quoted_path(args.output),
+            ),
+            file=sys.stderr,
+        )
+        return 2
+    kind = kind or "text"
     try:
         data = render(read_id(args.id), kind)
     except GammonError as e:

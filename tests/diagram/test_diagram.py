@@ -143,3 +143,17 @@ def test_cli(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     err = capsys.readouterr().err
     assert err.startswith("gammon diagram:") and len(err) < 300
     assert re.search(r"xxx\.\.\.", err)
+
+
+@pytest.mark.parametrize("name", ["board.gif", "board.JPG", "board.jpeg"])
+def test_cli_refuses_an_output_extension_it_cannot_tell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """A picture asked for by a name it cannot draw is refused, not a text board written in it."""
+    out = tmp_path / name
+    assert main(["diagram", XGID, "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gammon diagram:") and repr(str(out)) in err and "--png" in err
+    assert not out.exists()
+    assert main(["diagram", XGID, "--png", "-o", str(out)]) == 0  # a kind named says what to write
+    assert out.read_bytes().startswith(b"\x89PNG")
