@@ -551,10 +551,13 @@ def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
 
 
 def mat_name_problem(name: str) -> str | None:
-    """Why :func:`format_mat` refuses ``name`` as a player's name, or None when it writes it."""
-    if not name.strip() or ":" in name or printable(name) != name or "  " in name.strip():
-        return (f"a player name must be non-empty, on one line, without ':', double spaces or control "
-                f"characters, got {cut(repr(name))}")
+    """Why :func:`format_mat` refuses ``name`` as a player's name, or None when it writes it: a
+    name the readers would not read back as it is (they strip a name's ends and split the file at
+    every line break ``str.splitlines`` knows, U+2028 too)."""
+    if (not name.strip() or name != name.strip() or ":" in name or printable(name) != name
+            or len(name.splitlines()) != 1 or "  " in name):
+        return (f"a player name must be non-empty, on one line, without ':', double spaces, spaces at "
+                f"its ends or control characters, got {cut(repr(name))}")
     return None
 
 

@@ -57,3 +57,13 @@ def test_gnubg_reads_the_fitted_names_back(tmp_path: Path) -> None:
     for (given, written), path, w in zip(FITTED, paths, walked):
         assert tuple(w["names"]) == written, given
         assert read_mat(path.read_text()).names == written, given
+
+
+@pytest.mark.parametrize("name", [" Ann", "Ann ", "Ann\xa0", "Ann\u2028Lee", "Ann\u2029Lee"])
+def test_the_writer_refuses_a_name_that_would_not_read_back(name: str) -> None:
+    match = play_match(1, Rules(match_length=3))
+    with pytest.raises(ValueError, match="player name"):
+        write_mat(match, (name, "Bob"))
+    assert mat_name_problem(name) is not None
+    fitted = mat_names((name, "Bob"))
+    assert read_mat(write_mat(match, fitted)).names == fitted == (" ".join(name.split()), "Bob")
