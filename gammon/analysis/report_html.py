@@ -32,6 +32,8 @@ tr.made td { font-weight: bold; background: #fff4d6; }
 svg { max-width: 100%; height: auto; }
 .mark-doubtful { color: #9a7d0a; } .mark-bad { color: #c0392b; } .mark-very-bad { color: #7b241c; }
 .note { color: #666; font-size: 0.9em; }
+blockquote.comment { margin: 0.5em 0; padding: 0.3em 0.8em; border-left: 4px solid #8bb; background: #f4f9f9;
+  white-space: pre-wrap; }
 """
 
 
@@ -115,7 +117,7 @@ def _cube_table(d: CubeChoice) -> str:
     return "".join(out)
 
 
-def _decision(d: Decision, analysis: MatchAnalysis) -> str:
+def _decision(d: Decision, analysis: MatchAnalysis, notes: Sequence[str] = ()) -> str:
     c = d.context
     me, them = c.player, 1 - c.player
     owner = None if c.cube_owner is None else 0 if c.cube_owner == me else 1
@@ -139,9 +141,11 @@ def _decision(d: Decision, analysis: MatchAnalysis) -> str:
         text.append(_checker_table(d))
     else:
         text.append(_cube_table(d))
+    # the file's comments on the decision, under its heading, as text
+    quoted = "".join(f'<blockquote class="comment">{escape(note)}</blockquote>' for note in notes)
     # the heading first, then the alternatives with the board beside them, or below when narrow
     return (
-        f'<div class="decision">{head}<div class="decision-body"><div>{"".join(text)}</div>'
+        f'<div class="decision">{head}{quoted}<div class="decision-body"><div>{"".join(text)}</div>'
         f"<div>{board}</div></div></div>"
     )
 
@@ -174,11 +178,30 @@ def _comments(info: Mapping[str, str], comments: Sequence[Comment], names: tuple
     return f"<h2>{escape(tr('Comments'))}</h2><table>{rows}</table>"
 
 
+def _comments_beside(marked: Sequence[Decision], comments: Sequence[Comment]
+                     ) -> tuple[list[list[str]], list[Comment]]:
+    """Each marked decision's comments (those made on its move, by its player: the first of the
+    decisions shown there takes them) and the comments that go with no decision shown."""
+    beside: list[list[str]] = [[] for _ in marked]
+    first: dict[tuple[int, int, int], int] = {}
+    for k, d in enumerate(marked):
+        first.setdefault((d.context.game, d.context.move, d.context.player), k)
+    rest = []
+    for c in comments:
+        k = first.get((c.game, c.move, c.player)) if c.move and c.player is not None else None
+        if k is None:
+            rest.append(c)
+        else:
+            beside[k].append(c.text)
+    return beside, rest
+
+
 def render_html(analysis: MatchAnalysis, seed: int = 0, info: Mapping[str, str] | None = None,
                 comments: Sequence[Comment] = ()) -> str:
     """The report as a string; ``info`` the match information (event, place, date, round and the
     match's comment, :data:`gammon.formats.convert.INFO` keys) and ``comments`` the file's
-    comments on its games and moves, shown as text."""
+    comments on its games and moves, shown as text: each beside its decision where that is shown,
+    the others (the match's, the games', those on decisions not shown) under their own heading."""
     info = info or {}
     names = analysis.names
     length = analysis.match_length
@@ -187,6 +210,7 @@ def render_html(analysis: MatchAnalysis, seed: int = 0, info: Mapping[str, str] 
     series, breaks = chance_series(analysis)
     what = tr("Match winning chances") if length else tr("Chances to win the game")
     marked = analysis.marked()
+    beside, others = _comments_beside(marked, comments)
     note = tr("Analysed by gammon at {plies} ply; equities in EMG (equivalent to money game), rates in mEMG "
               "(thousandths of EMG per decision); PR = 500 x mean error per decision; intervals are 95% "
               "bootstrap intervals (seed {seed}).", plies=analysis.plies, seed=seed)
@@ -204,8 +228,8 @@ def render_html(analysis: MatchAnalysis, seed: int = 0, info: Mapping[str, str] 
         f"<h2>{escape(what)}</h2>",
         chart_svg(series, breaks, names),
         f"<h2>{escape(marked_title)}</h2>",
-        *[_decision(d, analysis) for d in marked],
-        _comments(info, comments, names),
+        *[_decision(d, analysis, notes) for d, notes in zip(marked, beside)],
+        _comments(info, others, names),
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"

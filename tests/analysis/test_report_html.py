@@ -64,3 +64,26 @@ def test_the_report_speaks_the_current_language_with_no_english_left(lang):
     assert untranslated(texts, lang) == []
     english = _parse(render_html(analysis))  # where the check sees English
     assert untranslated([t.strip() for t in english.find("body").itertext() if t.strip()], lang)
+
+
+def test_each_comment_is_beside_its_decision_as_text():
+    from gammon.analysis.sgf_annotations import Comment
+
+    rules = Rules(match_length=5)
+    analysis = analyse([blunder_game(rules), forced_game(rules)], pip_engine(), names=("Ann", "Bo"))
+    blunder = analysis.marked()[0]
+    c = blunder.context
+    assert (c.game, c.move, c.player) == (1, 1, 1)  # Bo's 63, 24/15
+    comments = [Comment(1, 1, 1, "<script>alert(1)</script> & why 24/15?"), Comment(1, 0, None, "game one"),
+                Comment(2, 1, 0, "an unmarked play")]
+    page = render_html(analysis, comments=comments)
+    root = _parse(page)
+    decisions = [e for e in root.iter("div") if e.get("class") == "decision"]
+    quoted = [" ".join(q.itertext()) for q in decisions[0].iter("blockquote")]
+    assert quoted == ["<script>alert(1)</script> & why 24/15?"]
+    assert all(not list(d.iter("blockquote")) for d in decisions[1:])
+    assert "<script>" not in page and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; why" in page
+    # the comments no decision shown takes stay in their own list, where they were made
+    rest = " ".join(" ".join(t.itertext()) for t in root.iter("table"))
+    assert "game one" in rest and "an unmarked play" in rest and "Game 2, move 1, Ann" in rest
+    assert "alert(1)" not in rest
