@@ -186,13 +186,13 @@ def _comments_beside(marked: Sequence[Decision], comments: Sequence[Comment]
     first: dict[tuple[int, int, int], int] = {}
     for k, d in enumerate(marked):
         first.setdefault((d.context.game, d.context.move, d.context.player), k)
-    rest = []
+    rest: list[Comment] = []
     for c in comments:
-        k = first.get((c.game, c.move, c.player)) if c.move and c.player is not None else None
-        if k is None:
+        shown = first.get((c.game, c.move, c.player)) if c.move and c.player is not None else None
+        if shown is None:
             rest.append(c)
         else:
-            beside[k].append(c.text)
+            beside[shown].append(c.text)
     return beside, rest
 
 
