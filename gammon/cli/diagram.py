@@ -63,7 +63,8 @@ def run_diagram(args: argparse.Namespace) -> int:
             Path(args.output).write_bytes(data)
         except OSError as e:
             print(
-                "gammon diagram: " + tr("cannot write {path}: {error}", path=args.output, error=e.strerror),
+                "gammon diagram: "
+                + tr("cannot write {path}: {error}", path=quoted_path(args.output), error=e.strerror or e),
                 file=sys.stderr,
             )
             return 1

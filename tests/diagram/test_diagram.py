@@ -157,3 +157,14 @@ def test_cli_refuses_an_output_extension_it_cannot_tell(
     assert not out.exists()
     assert main(["diagram", XGID, "--png", "-o", str(out)]) == 0  # a kind named says what to write
     assert out.read_bytes().startswith(b"\x89PNG")
+
+
+def test_cli_write_error_quotes_the_path_cut(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing"
+    assert main(["diagram", XGID, "-o", str(missing / "board.svg")]) == 1
+    err = capsys.readouterr().err
+    assert repr(str(missing / "board.svg")) in err  # quoted: a name with spaces shows where it ends
+    long = str(missing / ("x" * 2000) / "board.svg")
+    assert main(["diagram", XGID, "-o", long]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("gammon diagram:") and "xxx..." in err and len(err) < 500
