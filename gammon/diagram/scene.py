@@ -118,10 +118,12 @@ def _checkers(situation: Situation) -> list[Shape]:
             shapes += _stack(cx, TOP if down else BOTTOM, down, abs(n), X_FILL if n > 0 else O_FILL)
     middle = (TOP + BOTTOM) / 2
     bar_x = (BAR_LEFT + BAR_RIGHT) / 2
+    # a bar's checkers start 30 from the middle: five a full checker apart would pass the board's edge
+    step = min(2 * RADIUS, (middle - 30 - TOP - 2 * RADIUS - 2) / (SHOWN - 1))
     if b[0]:  # O's bar: above the middle, stacked upwards
-        shapes += _stack(bar_x, middle - 30, False, -b[0], O_FILL)
+        shapes += _stack(bar_x, middle - 30, False, -b[0], O_FILL, step)
     if b[25]:
-        shapes += _stack(bar_x, middle + 30, True, b[25], X_FILL)
+        shapes += _stack(bar_x, middle + 30, True, b[25], X_FILL, step)
     return shapes
 
 

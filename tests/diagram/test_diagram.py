@@ -15,7 +15,7 @@ import pytest
 from gammon.cli.main import main
 from gammon.diagram import render, render_png, render_svg, render_text
 from gammon.diagram.png import encode_png
-from gammon.diagram.scene import HEIGHT, WIDTH
+from gammon.diagram.scene import BAR_LEFT, BAR_RIGHT, BOTTOM, HEIGHT, RADIUS, TOP, WIDTH, Circle, scene
 from gammon.formats.ids import read_id
 from gammon.position import Position
 from gammon.situation import Situation
@@ -168,3 +168,16 @@ def test_cli_write_error_quotes_the_path_cut(tmp_path: Path, capsys: pytest.Capt
     assert main(["diagram", XGID, "-o", long]) == 1
     err = capsys.readouterr().err
     assert err.startswith("gammon diagram:") and "xxx..." in err and len(err) < 500
+
+
+@pytest.mark.parametrize("on_bar", [4, 5, 15])
+def test_checkers_on_the_bar_stay_on_the_board(on_bar: int) -> None:
+    """Five checkers or more on a bar were stacked past the board's edge, over the point numbers."""
+    rest = {6: 15 - on_bar} if on_bar < 15 else {}
+    s = Situation(Position.from_points({25: on_bar, **rest}, {25: on_bar, **rest}))
+    checkers = [c for c in scene(s) if isinstance(c, Circle) and c.r > 10]
+    assert len(checkers) == 2 * (min(on_bar, 5) + min(15 - on_bar, 5))
+    for c in checkers:
+        assert TOP <= c.cy - c.r and c.cy + c.r <= BOTTOM, c
+    bar = sorted(c.cy for c in checkers if BAR_LEFT < c.cx < BAR_RIGHT)
+    assert all(b - a >= 2 * RADIUS - 12 for a, b in zip(bar, bar[1:]))  # overlapping a little at most
