@@ -171,7 +171,8 @@ def _cube_and_dice(situation: Situation) -> list[Shape]:
             shapes += _die(right_middle + 24, middle, situation.dice[1])
         cube_y = {CubeOwner.CENTRED: middle, CubeOwner.OPPONENT: middle - 45, CubeOwner.MOVER: middle + 45}
         shown = 64 if value == 1 and situation.cube_owner is CubeOwner.CENTRED else value
-        if situation.rules.use_cube and not (situation.match and situation.match.crawford_game):
+        dead = situation.match_length == 1 and situation.cube_owner is CubeOwner.CENTRED
+        if situation.rules.use_cube and not dead and not (situation.match and situation.match.crawford_game):
             shapes += _cube(tray_x, cube_y[situation.cube_owner], shown)
     return shapes
 

@@ -41,7 +41,7 @@ def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) ->
         match = f"{_points(s.match_length)} match"
         if s.match is not None and s.match.crawford_game:
             match += " (Crawford game)"
-        elif centred:
+        elif centred and s.match_length > 1:  # the cube of a 1-point match is dead: not shown
             match += " " + centred
     else:
         match = centred

@@ -181,3 +181,14 @@ def test_checkers_on_the_bar_stay_on_the_board(on_bar: int) -> None:
         assert TOP <= c.cy - c.r and c.cy + c.r <= BOTTOM, c
     bar = sorted(c.cy for c in checkers if BAR_LEFT < c.cx < BAR_RIGHT)
     assert all(b - a >= 2 * RADIUS - 12 for a, b in zip(bar, bar[1:]))  # overlapping a little at most
+
+
+def test_a_1_point_match_has_no_cube() -> None:
+    """GNU Backgammon 1.07's board of a 1-point match says "1 point match", no cube: it is dead."""
+    s = read_id("4HPwATDgc/ABMA:cIklAAAAAAAE")  # 1-point match, 31 rolled
+    assert render_text(s).splitlines()[8] == "v|                  |BAR|                  |     1 point match"
+    root = ET.fromstring(render_svg(s))
+    cubes = [r for r in root.iter("{http://www.w3.org/2000/svg}rect") if r.get("width") == "34"]
+    assert cubes == []
+    assert len(ET.fromstring(render_svg(read_id("4HPwATDgc/ABMA:cAlgAAAAAAAE"))).findall(
+        "{http://www.w3.org/2000/svg}rect[@width='34']")) == 1  # a 3-point match's cube is drawn
