@@ -48,6 +48,11 @@ class InvalidNotationError(GammonError, ValueError):
     """Text (an ID, a move, a file) could not be read; the message quotes it."""
 
 
+class InvalidArgumentError(GammonError, ValueError):
+    """A value a function or class cannot take (a Rules option, a name a file cannot hold); the
+    message quotes it."""
+
+
 class IllegalMoveError(GammonError, ValueError):
     """A play that is well formed but not legal for the position and dice."""
 

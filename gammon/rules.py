@@ -7,6 +7,8 @@ from enum import IntEnum
 from typing import Literal
 
 from gammon import primitives
+from gammon.errors import InvalidArgumentError, cut
+from gammon.i18n import tr
 from gammon.position import Position
 
 Reason = Literal["bear_off", "pass", "resign", "abandon"]
@@ -38,14 +40,17 @@ class Rules:
         for name in ("match_length", "automatic_doubles"):
             value = getattr(self, name)
             if not _is_int(value) or value < 0:
-                raise ValueError(f"Rules.{name} must be an integer >= 0, got {value!r}")
+                raise InvalidArgumentError(tr("Rules.{name} must be a whole number of 0 or more, got {value}",
+                                              name=name, value=cut(repr(value))))
         for name in ("crawford", "jacoby", "beavers", "use_cube"):
             value = getattr(self, name)
             if not isinstance(value, bool):
-                raise ValueError(f"Rules.{name} must be True or False, got {value!r}")
+                raise InvalidArgumentError(tr("Rules.{name} must be True or False, got {value}", name=name,
+                                              value=cut(repr(value))))
         limit = self.cube_limit
         if limit is not None and (not _is_int(limit) or limit < 2 or limit & (limit - 1)):
-            raise ValueError(f"Rules.cube_limit must be None or a power of two >= 2, got {limit!r}")
+            raise InvalidArgumentError(tr("Rules.cube_limit must be None or a power of two of at least 2, "
+                                          "got {value}", value=cut(repr(limit))))
 
     @property
     def is_money(self) -> bool:

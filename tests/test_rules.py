@@ -2,6 +2,8 @@
 
 import pytest
 
+from gammon.errors import QUOTE_LIMIT, GammonError, InvalidArgumentError
+from gammon.i18n import use_language
 from gammon.rules import GameResult, Rules, WinKind, win_kind
 from tests.helpers import pos
 
@@ -30,6 +32,24 @@ def test_defaults_are_money_play_with_jacoby_and_no_limit():
 def test_bad_values_are_refused_with_the_value_quoted(kwargs, quoted):
     with pytest.raises(ValueError, match=f"{next(iter(kwargs))}.*{quoted}"):
         Rules(**kwargs)
+
+
+@pytest.mark.parametrize("kwargs", [{"match_length": -1}, {"crawford": 1}, {"cube_limit": 48}])
+@pytest.mark.parametrize("lang", ["pl", "cs", "sk"])
+def test_bad_values_are_refused_in_the_language_of_the_rest(kwargs, lang):
+    with pytest.raises(ValueError) as english:
+        Rules(**kwargs)
+    with use_language(lang), pytest.raises(InvalidArgumentError) as e:
+        Rules(**kwargs)
+    assert isinstance(e.value, GammonError) and str(e.value) != str(english.value)
+    [(name, value)] = kwargs.items()
+    assert str(e.value).startswith(f"Rules.{name}") and repr(value) in str(e.value)
+
+
+def test_a_long_bad_value_is_quoted_cut():
+    with pytest.raises(InvalidArgumentError) as e:
+        Rules(match_length="7" * 5000)  # type: ignore[arg-type]
+    assert repr("7" * 5000)[:QUOTE_LIMIT - 3] in str(e.value) and len(str(e.value)) < 3 * QUOTE_LIMIT
 
 
 def test_rules_are_frozen_and_hashable():

@@ -166,9 +166,9 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         # a new match's names must fit in the .mat file it is saved in (with --resume, --name
         # picks one of the file's names, which saving makes fit)
-        if args.name is not None and not args.resume and mat_name_problem(args.name):
-            raise ValueError(tr("--name must be a name a match file can hold: not empty, without ':', "
-                                "double spaces or control characters; got {name}", name=cut(repr(args.name))))
+        problem = mat_name_problem(args.name) if args.name is not None and not args.resume else None
+        if problem:
+            raise ValueError(tr("--name must be a name a match file can hold: {problem}", problem=problem))
         if args.name is not None and not args.resume and not args.two_player and _computer_like(args):
             # a saved match takes a side named after a level for the computer's: it could not
             # tell the person from the computer when resumed

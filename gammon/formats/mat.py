@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import IO
 
 from gammon.cube import Cube
-from gammon.errors import GammonError, IllegalActionError, InvalidNotationError, cut
+from gammon.errors import GammonError, IllegalActionError, InvalidArgumentError, InvalidNotationError, cut
 from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
 from gammon.game import (
@@ -180,7 +180,8 @@ def read_mat(source: str | bytes | Iterable[str]) -> MatMatch:
     elif isinstance(source, Iterable):
         lines = [str(x).rstrip("\r\n") for x in source]
     else:
-        raise ValueError(f"expected a .mat file's text, bytes or lines, got {cut(repr(source))}")
+        raise InvalidArgumentError(tr("expected a .mat file's text, bytes or lines, got {value}",
+                                      value=cut(repr(source))))
     tags: dict[str, str] = {}
     length: int | None = None
     i = 0
@@ -518,14 +519,14 @@ def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
 
     ``names`` are player 0's and player 1's; ``tags`` extra header lines (``{"Event": "..."}``)."""
     if isinstance(names, str) or len(names) != 2 or not all(isinstance(n, str) for n in names):
-        raise ValueError(f"names must be two strings, got {cut(repr(names))}")
+        raise InvalidArgumentError(tr("names must be two strings, got {value}", value=cut(repr(names))))
     record = source if isinstance(source, MatMatch) else to_record(source, names)
     if isinstance(source, MatMatch) and tuple(names) != ("Player 1", "Player 2"):
         record = MatMatch(record.match_length, (names[0], names[1]), record.games, record.tags)
     for name in record.names:
         problem = mat_name_problem(name)
         if problem is not None:
-            raise ValueError(problem)
+            raise InvalidArgumentError(problem)
     header = dict(record.tags)
     header.update({"Player 1": record.names[0], "Player 2": record.names[1]})
     header.update(tags or {})
@@ -535,8 +536,8 @@ def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
         line = f'; [{key} "{" ".join(str(value).splitlines())}"]'
         read = _tag(line)
         if read is None or read[0] != key or len(line.splitlines()) != 1:
-            raise ValueError(f"a header tag's name must be on one line, without '\"', ']' or spaces at its "
-                             f"ends, got {cut(repr(key))}")
+            raise InvalidArgumentError(tr("a header tag's name must be on one line, without '\"', ']' or "
+                                          "spaces at its ends, got {name}", name=cut(repr(key))))
         out.append(line)
     out += ["", f" {record.match_length} point match", ""]
     for game in record.games:
@@ -556,8 +557,8 @@ def mat_name_problem(name: str) -> str | None:
     every line break ``str.splitlines`` knows, U+2028 too)."""
     if (not name.strip() or name != name.strip() or ":" in name or printable(name) != name
             or len(name.splitlines()) != 1 or "  " in name):
-        return (f"a player name must be non-empty, on one line, without ':', double spaces, spaces at "
-                f"its ends or control characters, got {cut(repr(name))}")
+        return tr("a player name must be non-empty, on one line, without ':', double spaces, spaces at "
+                  "its ends or control characters, got {name}", name=cut(repr(name)))
     return None
 
 
@@ -613,7 +614,7 @@ def to_record(source: Match | Game | Sequence[Game],
     else:
         games = [source] if isinstance(source, Game) else list(source)
     if not games:
-        raise ValueError("there are no games to write")
+        raise InvalidArgumentError(tr("there are no games to write"))
     rules = games[0].rules
     for k, game in enumerate(games):
         opening = game.history[0] if game.history else None

@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
+from gammon.errors import QUOTE_LIMIT, GammonError, InvalidArgumentError, cut
 from gammon.formats.mat import GNUBG_NAME_BYTES, mat_name_problem, mat_names, read_mat, write_mat
+from gammon.i18n import use_language
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
 from tests.formats.test_mat_gnubg import walk_in_gnubg
@@ -67,3 +69,16 @@ def test_the_writer_refuses_a_name_that_would_not_read_back(name: str) -> None:
     assert mat_name_problem(name) is not None
     fitted = mat_names((name, "Bob"))
     assert read_mat(write_mat(match, fitted)).names == fitted == (" ".join(name.split()), "Bob")
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "sk"])
+def test_the_writer_refuses_a_name_in_the_language_of_the_rest(lang: str) -> None:
+    match = play_match(1, Rules(match_length=3))
+    name = "Ann:" + "x" * 5000
+    with pytest.raises(ValueError) as english:
+        write_mat(match, (name, "Bob"))
+    with use_language(lang), pytest.raises(InvalidArgumentError) as e:
+        write_mat(match, (name, "Bob"))
+    message = str(e.value)
+    assert isinstance(e.value, GammonError) and message != str(english.value)
+    assert cut(repr(name)) in message and len(message) < 4 * QUOTE_LIMIT
