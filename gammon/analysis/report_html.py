@@ -11,8 +11,8 @@ from html import escape
 from pathlib import Path
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
-from gammon.analysis.sgf_annotations import Comment
-from gammon.analysis.summary import action_words, cube_rows, describe, summary_sections
+from gammon.analysis.sgf_annotations import Comment, comments_beside
+from gammon.analysis.summary import action_words, comment_places, cube_rows, describe, summary_sections
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.cube.met import equity_after, match_equity
@@ -162,38 +162,12 @@ def _match_info(info: Mapping[str, str]) -> str:
 
 def _comments(info: Mapping[str, str], comments: Sequence[Comment], names: tuple[str, str]) -> str:
     """The file's comments, each with where it was made: the match's, a game's, a move's."""
-    items = []
-    if info.get("comment", "").strip():
-        items.append((tr("Match"), info["comment"]))
-    for c in comments:
-        if c.move == 0 or c.player is None:
-            where = tr("Game {number}", number=c.game)
-        else:
-            where = tr("Game {game}, move {move}, {name}", game=c.game, move=c.move, name=names[c.player])
-        items.append((where, c.text))
+    items = comment_places(info.get("comment", ""), comments, names)
     if not items:
         return ""
     rows = "".join(f'<tr><th>{escape(where)}</th><td style="white-space: pre-wrap">{escape(text)}</td></tr>'
                    for where, text in items)
     return f"<h2>{escape(tr('Comments'))}</h2><table>{rows}</table>"
-
-
-def _comments_beside(marked: Sequence[Decision], comments: Sequence[Comment]
-                     ) -> tuple[list[list[str]], list[Comment]]:
-    """Each marked decision's comments (those made on its move, by its player: the first of the
-    decisions shown there takes them) and the comments that go with no decision shown."""
-    beside: list[list[str]] = [[] for _ in marked]
-    first: dict[tuple[int, int, int], int] = {}
-    for k, d in enumerate(marked):
-        first.setdefault((d.context.game, d.context.move, d.context.player), k)
-    rest: list[Comment] = []
-    for c in comments:
-        shown = first.get((c.game, c.move, c.player)) if c.move and c.player is not None else None
-        if shown is None:
-            rest.append(c)
-        else:
-            beside[shown].append(c.text)
-    return beside, rest
 
 
 def render_html(analysis: MatchAnalysis, seed: int = 0, info: Mapping[str, str] | None = None,
@@ -210,7 +184,7 @@ def render_html(analysis: MatchAnalysis, seed: int = 0, info: Mapping[str, str] 
     series, breaks = chance_series(analysis)
     what = tr("Match winning chances") if length else tr("Chances to win the game")
     marked = analysis.marked()
-    beside, others = _comments_beside(marked, comments)
+    beside, others = comments_beside(marked, comments)
     note = tr("Analysed by gammon at {plies} ply; equities in EMG (equivalent to money game), rates in mEMG "
               "(thousandths of EMG per decision); PR = 500 x mean error per decision; intervals are 95% "
               "bootstrap intervals (seed {seed}).", plies=analysis.plies, seed=seed)

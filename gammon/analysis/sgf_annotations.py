@@ -214,5 +214,24 @@ def file_comments(record: SgfAnnotator, games: Sequence[Game] | None = None) -> 
     return [c for c in out if c.text.strip()]
 
 
-__all__ = ["AnalysisAnnotator", "Comment", "cube_analysis", "file_comments", "move_analysis",
-           "write_analysed_sgf"]
+def comments_beside(marked: Sequence[Decision], comments: Sequence[Comment]
+                    ) -> tuple[list[list[str]], list[Comment]]:
+    """Each of the ``marked`` decisions' comments (those made on its move, by its player: the first
+    of the decisions shown there takes them), and the comments that go with none of them (the
+    games', and those on other decisions), for a report that shows those decisions."""
+    beside: list[list[str]] = [[] for _ in marked]
+    first: dict[tuple[int, int, int], int] = {}
+    for k, d in enumerate(marked):
+        first.setdefault((d.context.game, d.context.move, d.context.player), k)
+    rest: list[Comment] = []
+    for c in comments:
+        shown = first.get((c.game, c.move, c.player)) if c.move and c.player is not None else None
+        if shown is None:
+            rest.append(c)
+        else:
+            beside[shown].append(c.text)
+    return beside, rest
+
+
+__all__ = ["AnalysisAnnotator", "Comment", "comments_beside", "cube_analysis", "file_comments",
+           "move_analysis", "write_analysed_sgf"]

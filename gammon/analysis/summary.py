@@ -4,10 +4,11 @@ positive numbers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
 from gammon.analysis.marks import Luck, Skill
+from gammon.analysis.sgf_annotations import Comment
 from gammon.analysis.stats import ERROR_KINDS, ErrorSum, PlayerStatistics
 from gammon.i18n import N_, tr
 
@@ -160,3 +161,16 @@ def describe(d: Decision, names: tuple[str, str]) -> str:
         head = tr(did, best=action_words(d.best_action), **where)
     mark = "" if d.skill is Skill.NONE else f" - {mark_words(d.skill.value)}"
     return tr("{what}: lost {error} EMG", what=head, error=f"{d.error:.3f}") + mark
+
+
+def comment_places(match_comment: str, comments: Sequence[Comment], names: tuple[str, str]
+                   ) -> list[tuple[str, str]]:
+    """A file's comments, each after where it was made (the match, a game, a player's move)."""
+    items = [(tr("Match"), match_comment)] if match_comment.strip() else []
+    for c in comments:
+        if c.move == 0 or c.player is None:
+            where = tr("Game {number}", number=c.game)
+        else:
+            where = tr("Game {game}, move {move}, {name}", game=c.game, move=c.move, name=names[c.player])
+        items.append((where, c.text))
+    return items

@@ -12,6 +12,7 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +31,7 @@ from gammon.i18n import N_, ntr, tr
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
     from gammon.analysis import MatchAnalysis
+    from gammon.analysis.sgf_annotations import Comment
     from gammon.match import Match
 
 
@@ -83,6 +85,7 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
 
 def run_analyse(args: argparse.Namespace) -> int:
     from gammon.analysis import DEFAULT_PLIES, analyse
+    from gammon.analysis.sgf_annotations import file_comments
     from gammon.engine.engine import Engine
 
     err = Console(stderr=True, highlight=False)
@@ -119,13 +122,15 @@ def run_analyse(args: argparse.Namespace) -> int:
         print(f"gammon analyse: {shown_path(args.file)}: {e}", file=sys.stderr)
         return 2
     written = _write_files(args, match, analysis, info, record)
+    comments = [] if record is None else file_comments(record, match.games)
     if args.json:
         from gammon.analysis.serialize import analysis_to_dict
 
         print(json.dumps(analysis_to_dict(analysis, seed=args.seed)))
     else:
         console = Console(no_color=args.plain or None, highlight=False)
-        print_report(analysis, console, color=not args.plain and console.is_terminal, seed=args.seed)
+        print_report(analysis, console, color=not args.plain and console.is_terminal, seed=args.seed,
+                     comments=comments, match_comment=info.get("comment", ""))
     return 0 if written else 2
 
 
@@ -283,12 +288,15 @@ def _read_match(
     return transcript.match, transcript.names, info, None
 
 
-def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0) -> None:
+def print_report(analysis: MatchAnalysis, console: Console, color: bool = False, seed: int = 0,
+                 comments: Sequence[Comment] = (), match_comment: str = "") -> None:
     """The summary table and every marked decision with its board and what it was up against: the
     best plays (:attr:`AnalysisSettings.shown <gammon.analysis.AnalysisSettings>` of them, and the
-    play made) or the cube decision's three equities, each with its difference to the best."""
+    play made) or the cube decision's three equities, each with its difference to the best; the
+    file's ``comments`` each under its decision, the others (and ``match_comment``) at the end."""
     from gammon.analysis import CheckerPlay
-    from gammon.analysis.summary import action_words, cube_rows, describe, summary_sections
+    from gammon.analysis.sgf_annotations import comments_beside
+    from gammon.analysis.summary import action_words, comment_places, cube_rows, describe, summary_sections
 
     names = analysis.names
     length = analysis.match_length
@@ -312,8 +320,9 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             table.add_row(*row)
     console.print(table)
     marked = analysis.marked()
+    beside, others = comments_beside(marked, comments)
     console.print(Text("\n" + tr("Marked decisions: {count}", count=len(marked)), style="bold"))
-    for d in marked:
+    for d, notes in zip(marked, beside):
         c = d.context
         me = c.player
         owner = None if c.cube_owner is None else 0 if c.cube_owner == me else 1
@@ -336,6 +345,8 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
         )
         console.print()
         console.print(Text(describe(d, names), style="bold"))
+        for note in notes:  # the file's comment, as text (not rich's markup)
+            console.print(Text("\n".join("  > " + line for line in note.splitlines()), style="italic"))
         for line in render_board(view, color=color):
             console.print(line)
         if isinstance(d, CheckerPlay):
@@ -354,6 +365,13 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             for label, equity, diff in cube_rows(d):
                 console.print(f"  {label:<14} {equity:+.3f} ({diff:+.3f})")
             console.print("  " + tr("right: {action}", action=action_words(d.best_action)))
+
+    places = comment_places(match_comment, others, names)
+    if places:
+        console.print(Text("\n" + tr("Comments"), style="bold"))
+        for where, text in places:
+            console.print(Text(where + ":", style="bold"))
+            console.print(Text("\n".join("  " + line for line in text.splitlines())))
 
 
 __all__ = ["add_analyse", "print_report", "run_analyse"]

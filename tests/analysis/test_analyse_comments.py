@@ -87,3 +87,24 @@ def test_an_xg_files_comments_go_into_the_analysed_sgf_and_the_report(tmp_path: 
     assert not any("C" in n for notes in after.action_notes[1:] for n in notes.values())
     page = html.read_text(encoding="utf-8")
     assert "coup assez difficile" in page and "difficiles à trouver" in page
+
+
+def test_the_terminal_report_shows_each_comment_under_its_decision_and_the_others_at_the_end(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "commented.sgf"
+    source.write_text(SGF.replace("C[Bo's blunder\\]]", "C[[bold\\]not markup[/bold\\]\nsecond line]"),
+                      encoding="utf-8")
+    assert main(["analyse", str(source), "--plies", "0", "--plain"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    heads = [k for k, line in enumerate(lines) if line.startswith("Game 1, move 1:")]
+    assert len(heads) == 2  # both plays are marked at 0 ply
+    # between each decision's heading and its board
+    blocks = [lines[k:next(j for j in range(k, len(lines)) if "match to" in lines[j])] for k in heads]
+    assert [line for line in blocks[0] if line.startswith("  > ")] == [
+        "  > a good start & <script>alert(1)</script>"]
+    assert [line for line in blocks[1] if line.startswith("  > ")] == [
+        "  > [bold]not markup[/bold]", "  > second line"]
+    end = out[out.index("\nComments\n"):]
+    assert "Match:\n  A <b>great</b> match" in end and "Game 1:\n  the first game" in end
+    assert "not markup" not in end
