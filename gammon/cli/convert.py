@@ -44,6 +44,8 @@ def run_convert(args: argparse.Namespace) -> int:
         target_format = find_format(args.target_format) if args.target_format else format_of(target)
     except ValueError as e:
         return _fail(str(e))
+    if target_format.write is None:  # .xg by its extension: said before the input is read
+        return _fail(tr("gammon cannot write {format} files", format=target_format.name))
     if target.exists() and not args.force:
         return _fail(tr("{file} exists; add --force to overwrite it", file=quoted_path(target)))
     try:

@@ -142,3 +142,13 @@ def test_xg_cannot_be_written(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     source.write_text(format_mat(play_match(2, Rules(match_length=3)), ("Ann", "Ben")))
     code, _, err = run(capsys, source, tmp_path / "out.xg")
     assert code == 2 and "gammon cannot write xg files" in err
+
+
+def test_an_output_format_it_cannot_write_is_refused_before_reading(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The refusal names the format, not the input file as though the input were at fault, and
+    comes before the input is read (a missing input is not what stands in the way)."""
+    code, _, err = run(capsys, tmp_path / "missing.mat", tmp_path / "out.xg")
+    assert (code, err) == (2, "gammon convert: gammon cannot write xg files\n")
+    assert not (tmp_path / "out.xg").exists()
