@@ -13,14 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import io
-import logging
 import multiprocessing
 import os
 import pickle
-import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
+from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from gammon.dice import RandomDice, ScriptedDice
@@ -37,15 +37,14 @@ from gammon.i18n import current_language, tr, use_language
 from gammon.position import Position
 from gammon.situation import Situation
 from gammon.web.hints import cube_hint, default_advisor, hints, play_hints
-from gammon.web.lifeline import Lifeline, die_with_server
+from gammon.web.lifeline import die_with_server
+from gammon.web.restartable_pool import RestartablePool, retire
 from gammon.web.warmup import INLINE_LEVELS, warm_worker
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
 
 T = TypeVar("T")
-
-log = logging.getLogger(__name__)
 
 WORKER_NICENESS = 10
 READY_TIMEOUT = 900.0
@@ -176,15 +175,6 @@ def _ping() -> int:
 # ---- in the server ----------------------------------------------------------------------------
 
 
-def watch_new_workers(pool: ProcessPoolExecutor) -> None:
-    """After a submit: have the pool's manager thread watch the worker the submit may have started.
-    The executor wakes that thread before it starts the worker, so a worker started on demand and
-    killed before anything else wakes the thread went unseen: its call never ended."""
-    wakeup = getattr(pool, "_executor_manager_thread_wakeup", None)
-    if wakeup is not None:
-        wakeup.wakeup()
-
-
 class EnginePool:
     """``workers`` processes for engine calls. ``advisor`` is the hint engine each worker holds
     (None: pubeval's ranking; by default the engine where its trained net is installed)."""
@@ -194,12 +184,7 @@ class EnginePool:
             raise ValueError(f"the engine pool needs a positive whole number of workers, got {workers!r}")
         self.workers = workers
         self.advisor = advisor
-        self._executor: ProcessPoolExecutor | None = None
-        self._lifeline: Lifeline | None = None
-        # One more each time a broken executor is dropped: the calls that failed with it start
-        # one fresh pool between them, not one each.
-        self._generation = 0
-        self._lock = threading.Lock()  # close runs in a thread (the hub's shutdown), calls on the loop
+        self._workers = RestartablePool(self._make, "an engine worker died: the engine pool starts again")
 
     @property
     def hint_source(self) -> str:
@@ -207,37 +192,17 @@ class EnginePool:
             return "engine" if engine_available() else "pubeval"
         return "engine" if self.advisor is not None else "pubeval"
 
-    def _pool(self, warm: bool = False) -> ProcessPoolExecutor:
-        """The executor, made on first use; ``warm``: its workers warm up as they start."""
-        if self._executor is None:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(["gammon.web.engine_pool", "gammon.engine.players"])
-            ready = context.Barrier(self.workers) if warm else None
-            self._lifeline = Lifeline()  # the workers end with this process, even killed outright
-            self._executor = ProcessPoolExecutor(
-                self.workers,
-                mp_context=context,
-                initializer=die_with_server,
-                initargs=(self._lifeline.reader, init_worker, self.advisor, ready),
-            )
-        return self._executor
-
-    def _current(self, warm: bool = False) -> tuple[ProcessPoolExecutor, int]:
-        with self._lock:
-            return self._pool(warm), self._generation
-
-    def _drop(self, generation: int) -> ProcessPoolExecutor | None:
-        """Take away the executor of ``generation`` (broken: it refuses every call from then on) so
-        that the next call starts a fresh one; None when another call did already."""
-        with self._lock:
-            if generation != self._generation or self._executor is None:
-                return None
-            self._generation += 1
-            broken, self._executor = self._executor, None
-            if self._lifeline is not None:
-                self._lifeline.close()
-                self._lifeline = None
-            return broken
+    def _make(self, lifeline: Connection, warm: bool = False) -> ProcessPoolExecutor:
+        """An executor whose workers watch ``lifeline``; ``warm``: they warm up as they start."""
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["gammon.web.engine_pool", "gammon.engine.players"])
+        ready = context.Barrier(self.workers) if warm else None
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=context,
+            initializer=die_with_server,
+            initargs=(lifeline, init_worker, self.advisor, ready),
+        )
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker (``fn`` and its arguments must pickle), in the caller's
@@ -247,17 +212,14 @@ class EnginePool:
         lang = current_language()
         loop = asyncio.get_running_loop()
         for attempt in (1, 2):
-            pool, generation = self._current()
+            future, generation = self._workers.submit(in_language, lang, fn, *args)
             try:
-                future = pool.submit(in_language, lang, fn, *args)
-                watch_new_workers(pool)
                 return await asyncio.wrap_future(future, loop=loop)
             except BrokenProcessPool as e:
-                broken = self._drop(generation)
+                broken = self._workers.drop(generation)
                 if broken is not None:
-                    log.warning("an engine worker died: the engine pool starts again")
                     # its workers are gone already; joining its threads must not stall the loop
-                    await asyncio.to_thread(broken.shutdown, wait=True, cancel_futures=True)
+                    await asyncio.to_thread(retire, broken)
                 if attempt == 2:
                     raise EngineUnavailableError(
                         tr("the engine's worker stopped twice on this request; try again later")
@@ -279,17 +241,10 @@ class EnginePool:
     async def start(self) -> None:
         """Start the workers now (a server does at startup) rather than on the first engine call,
         each warmed up (see gammon.web.warmup); returns once every one of them is."""
-        pool, _ = self._current(warm=True)
+        pool, _ = self._workers.current(partial(self._make, warm=True))
         loop = asyncio.get_running_loop()
         await asyncio.gather(*(loop.run_in_executor(pool, _ping) for _ in range(self.workers)))
 
     def close(self) -> None:
         """Stop the workers, and wait for them: a worker left behind keeps the fork server alive."""
-        with self._lock:
-            executor, self._executor = self._executor, None
-            lifeline, self._lifeline = self._lifeline, None
-            self._generation += 1
-        if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
-        if lifeline is not None:
-            lifeline.close()
+        self._workers.close()

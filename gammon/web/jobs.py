@@ -28,13 +28,15 @@ from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from functools import partial
+from multiprocessing.connection import Connection
 from multiprocessing.managers import SyncManager
 from typing import Any, Protocol
 
 from gammon.errors import GammonError
 from gammon.i18n import N_, current_language, tr, use_language
-from gammon.web.engine_pool import WORKER_NICENESS, watch_new_workers
+from gammon.web.engine_pool import WORKER_NICENESS
 from gammon.web.lifeline import Lifeline, die_with_server
+from gammon.web.restartable_pool import RestartablePool, retire
 
 log = logging.getLogger(__name__)
 
@@ -112,60 +114,45 @@ class ProcessRunner:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
         self.workers = workers
-        self._pool: ProcessPoolExecutor | None = None
+        self._workers = RestartablePool(self._make, "a job worker died: the job workers start again")
         self._manager: SyncManager | None = None
-        self._lifeline: Lifeline | None = None
+        self._lifeline: Lifeline | None = None  # the manager's
         self._lock = threading.Lock()
-        self._generation = 0  # one more each time a broken pool is replaced
         self._stops: dict[Future[dict[str, Any]], Any] = {}  # each unfinished job's stop event
 
-    def _started(self) -> tuple[ProcessPoolExecutor, SyncManager, int]:
+    def _make(self, lifeline: Connection) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=die_with_server,
+            initargs=(lifeline, os.nice, WORKER_NICENESS),
+        )
+
+    def _started(self) -> SyncManager:
+        """The manager that carries the jobs' reports and stop events, started on first use."""
         with self._lock:
             if self._manager is None:
-                context = multiprocessing.get_context("forkserver")
-                # The manager and the workers end with this process, even killed outright.
+                # The manager ends with this process, even killed outright.
                 self._lifeline = Lifeline()
-                self._manager = SyncManager(ctx=context)
+                self._manager = SyncManager(ctx=multiprocessing.get_context("forkserver"))
                 self._manager.start(die_with_server, (self._lifeline.reader,))
-            if self._pool is None:
-                assert self._lifeline is not None
-                self._pool = ProcessPoolExecutor(
-                    self.workers,
-                    mp_context=multiprocessing.get_context("forkserver"),
-                    initializer=die_with_server,
-                    initargs=(self._lifeline.reader, os.nice, WORKER_NICENESS),
-                )
-            return self._pool, self._manager, self._generation
+            return self._manager
 
     def _drop(self, generation: int) -> None:
-        """Replace the pool of ``generation``, broken by a worker that died (killed, out of memory):
-        it refuses every job from then on. Once for all the jobs that failed with it."""
-        with self._lock:
-            if generation != self._generation or self._pool is None:
-                return
-            self._generation += 1
-            broken, self._pool = self._pool, None
-        log.warning("a job worker died: the job workers start again")
-        broken.shutdown(wait=True, cancel_futures=True)  # its workers are gone: this joins its threads
+        """Replace the pool of ``generation``, broken by a worker that died: once for all the jobs
+        that failed with it."""
+        broken = self._workers.drop(generation)
+        if broken is not None:
+            retire(broken)
 
     def _give(self, work: Work, reports: Any, stop: Any) -> tuple[Future[dict[str, Any]], int]:
-        """``work`` given to a worker, on a fresh pool when the pool is found broken."""
-        for attempt in (1, 2):
-            pool, _, generation = self._started()
-            try:
-                inner = pool.submit(_run_reporting, work, reports, stop)
-            except BrokenProcessPool:
-                self._drop(generation)
-                if attempt == 2:
-                    raise
-                continue
-            watch_new_workers(pool)
-            inner.add_done_callback(lambda _: reports.put(None))  # after every report the work made
-            return inner, generation
-        raise AssertionError("unreachable")
+        """``work`` given to a worker (its future fails with BrokenProcessPool where the pool is)."""
+        inner, generation = self._workers.submit(_run_reporting, work, reports, stop)
+        inner.add_done_callback(lambda _: reports.put(None))  # after every report the work made
+        return inner, generation
 
     def submit(self, work: Work, progress: Progress) -> Future[dict[str, Any]]:
-        _, manager, _ = self._started()
+        manager = self._started()
         reports, stop = manager.Queue(), manager.Event()
         inner, generation = self._give(work, reports, stop)
         # The caller's future ends only once every report has been relayed: a late report must
@@ -190,11 +177,7 @@ class ProcessRunner:
                 # Its worker died, the job unfinished (it may be another job's worker that died:
                 # the pool ends every job it runs): it runs once more, from the start, on a fresh pool.
                 self._drop(generation)
-                try:
-                    inner, generation = self._give(work, reports, stop)
-                except BrokenProcessPool as e:
-                    outer.set_exception(e)
-                    return
+                inner, generation = self._give(work, reports, stop)
             if inner.cancelled():
                 outer.cancel()
             elif (exc := inner.exception()) is not None:
@@ -217,14 +200,13 @@ class ProcessRunner:
                 stop.set()
 
     def shutdown(self) -> None:
+        self._workers.close()
         with self._lock:
-            if self._pool is not None:
-                self._pool.shutdown(wait=True, cancel_futures=True)
             if self._manager is not None:
                 self._manager.shutdown()
             if self._lifeline is not None:
                 self._lifeline.close()
-            self._pool = self._manager = self._lifeline = None
+            self._manager = self._lifeline = None
 
 
 def in_language(lang: str, work: Work, progress: Progress) -> dict[str, Any]:

@@ -201,7 +201,7 @@ def _die() -> None:
 
 
 def _worker_pids(pool: EnginePool) -> set[int]:
-    executor = pool._executor
+    executor = pool._workers.executor
     if executor is None:  # not started yet
         return set()
     return {p.pid for p in executor._processes.values() if p.pid is not None}

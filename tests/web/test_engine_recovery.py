@@ -39,7 +39,7 @@ def test_the_computer_plays_on_after_its_engine_worker_died(store: Store) -> Non
             state = _my_turn(c, url, token)
             r = c.post(f"{url}/actions", headers=auth(token), json=_play(state))
             assert r.status_code == 200, r.text
-            executor = app.state.hub.pool._executor
+            executor = app.state.hub.pool._workers.executor
             assert executor is not None  # the computer answered from a worker
             for pid in list(executor._processes):
                 os.kill(pid, signal.SIGKILL)  # the worker dies between two of its moves
@@ -58,7 +58,7 @@ def test_hints_come_again_after_the_engine_worker_died(store: Store) -> None:  #
         url, token = f"/api/matches/{m['match_id']}", m["token"]
         first = c.get(f"{url}/hint", headers=auth(token))
         assert first.status_code == 200, first.text
-        executor = app.state.hub.pool._executor
+        executor = app.state.hub.pool._workers.executor
         assert executor is not None
         for pid in list(executor._processes):
             os.kill(pid, signal.SIGKILL)

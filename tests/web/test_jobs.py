@@ -437,7 +437,7 @@ def test_a_killed_worker_started_on_demand_is_seen_and_both_jobs_run_again(tmp_p
     try:
         first, second = (jobs.start("test", c, partial(_until, flag)) for c in ("a", "b"))
         _wait_for(lambda: len(runs.get(first.id, [])) == 1 and len(runs.get(second.id, [])) == 1)
-        pool = jobs.runner._pool  # type: ignore[attr-defined]
+        pool = jobs.runner._workers.executor  # type: ignore[attr-defined]
         os.kill(list(pool._processes)[-1], signal.SIGKILL)  # the worker started last, on demand
         _wait_for(lambda: len(runs[first.id]) == 2 and len(runs[second.id]) == 2, 60.0)
         open(flag, "w").close()

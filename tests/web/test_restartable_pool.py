@@ -1,0 +1,46 @@
+"""The restart rule the engine pool and the job runner share: one fresh executor for all the calls
+that failed with a broken one."""
+
+from __future__ import annotations
+
+import os
+import signal
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
+
+import pytest
+
+from gammon.web.lifeline import die_with_server
+from gammon.web.restartable_pool import RestartablePool, retire
+
+
+def _make(lifeline: Connection) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(1, initializer=die_with_server, initargs=(lifeline,))
+
+
+def _die() -> None:
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def test_the_calls_that_failed_with_one_executor_start_one_fresh_executor(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    pool = RestartablePool(_make, "the test's workers start again")
+    try:
+        failed, generation = pool.submit(_die)
+        with pytest.raises(BrokenProcessPool):
+            failed.result(timeout=60)
+        refused, same = pool.submit(os.getpid)  # the broken executor refuses: a failed future
+        assert same == generation
+        with pytest.raises(BrokenProcessPool):
+            refused.result(timeout=60)
+        with caplog.at_level("WARNING", logger="gammon.web.restartable_pool"):
+            broken = pool.drop(generation)
+            assert broken is not None and pool.drop(same) is None  # the second caller's: done already
+        retire(broken)
+        assert [r.getMessage() for r in caplog.records] == ["the test's workers start again"]
+        answer, fresh = pool.submit(os.getpid)
+        assert answer.result(timeout=60) != os.getpid() and fresh == generation + 1
+    finally:
+        pool.close()
