@@ -74,7 +74,10 @@ class CreateMatchRequest(Strict):
 
 class CreateMatchResponse(BaseModel):
     match_id: str
-    token: str = Field(description="the creator's seat token; send it as X-Gammon-Token or ?token=")
+    token: str = Field(
+        description="the creator's seat token; send it in the X-Gammon-Token header (the match's "
+        "WebSocket and its match.mat download also take ?token=)"
+    )
     seat: int | None = Field(description="0 or 1; None when one device plays both seats")
     url: str = Field(description="the creator's page (token in the URL fragment)")
     invite_url: str | None = Field(None, description="online games: the link for the friend's seat")
