@@ -4,8 +4,8 @@ The file (GNU Backgammon's SGF or eXtreme Gammon's ``.xg`` by its extension, els
 read by the match formats' own readers and its games replayed, roll by roll, into a Match whose
 dice roll what comes next. Its rules are the file's; the rule options given beside ``--resume``
 replace the file's (a ``.mat`` file does not record play without the cube or automatic doubles),
-and the games so far must still replay under them. A roll not yet played is not in a file
-(``.mat`` and SGF record a roll with its play): it is rolled again.
+and the games so far must still replay under them. A roll not yet played is not in a ``.mat`` file
+(which records a roll with its play): it is rolled again; SGF keeps it.
 
 Which side the person plays: the one ``--name`` names, else the other side of the one named
 after a computer level (a file ``gammon play`` saved), else the one called "You".

@@ -380,8 +380,10 @@ class PlaySession:
             return False
         if not any(not isinstance(a, Roll) for g in self.match.games for a in g.history):
             return False  # nothing a match file would keep: its rolls are kept with their plays
+        # a .mat file keeps a roll only with its play: dice not yet played go in SGF, which keeps them
+        suffix = ".sgf" if self.game.phase == GamePhase.MOVE else ".mat"
         try:
-            path = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}.mat"
+            path = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}{suffix}"
         except OSError as e:
             ok, message = False, tr("the match could not be saved: {error}", error=e)
         else:
@@ -393,7 +395,7 @@ class PlaySession:
                 else:
                     self.say(tr("{why}: the match is saved in {path}; 'gammon play --resume {path}' goes "
                                 "on with it.", why=why, path=path))
-                if names_note(self.names):
+                if suffix == ".mat" and names_note(self.names):
                     self.say(names_note(self.names))
             else:
                 self.say(f"{why}: {message}")

@@ -108,3 +108,19 @@ def test_a_finished_match_saved_when_input_ends_is_not_offered_to_resume(tmp_pat
     assert f"Input ended: the finished match is saved in {path}." in proc.stdout
     assert "--resume" not in proc.stdout  # which would answer that there is nothing to play
     assert "Wins 1 point" in path.read_text()
+
+
+def test_input_ending_with_the_dice_rolled_keeps_the_roll(tmp_path):
+    # O opens 3-1 and plays; X rolls and input ends before X plays: a .mat file would drop the
+    # roll (it keeps a roll with its play) and the resumed game would roll again
+    proc = gammon(["play", "--two-player", "--seed", "2"], "8/5 6/5\n\n", tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    rolled = re.findall(r"X rolls (\d-\d)\.", proc.stdout)
+    assert len(rolled) == 1, proc.stdout
+    [path] = sorted((tmp_path / "gammon").glob("gammon-*"))
+    assert path.suffix == ".sgf"
+    assert f"Input ended: the match is saved in {path}; 'gammon play --resume {path}'" in proc.stdout
+    resumed = gammon(["play", "--resume", str(path), "--two-player", "--seed", "9"], "pips\nquit\n\n",
+                     tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"X ({rolled[0]} to play) > Pips: X 167, O 163" in resumed.stdout

@@ -101,8 +101,8 @@ def test_saving_a_resumed_file_keeps_its_header_tags(tmp_path, capsys, monkeypat
     assert status == 0 and f"Saved to {path}." in out, err
     assert read_mat(path.read_text()).tags == before
     # and in the autosave when input ends after a play
-    status, out, err = run(["play", "--resume", str(path), "--two-player", "--seed", "1"], "\n\n",
-                           capsys, monkeypatch)
+    status, out, err = run(["play", "--resume", str(path), "--two-player", "--seed", "1"],
+                           "\n10/8 7/2\n", capsys, monkeypatch)
     [auto] = (Path(os.environ["XDG_DATA_HOME"]) / "gammon").glob("gammon-*.mat")
     assert read_mat(auto.read_text()).tags == before
 
