@@ -11,8 +11,8 @@ whole match state: the "GNU Backgammon ID" ``4HPwATDgc/ABMA:cAkAAAAAAAAA``.
 from __future__ import annotations
 
 import base64
-import binascii
 import enum
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,6 +47,7 @@ _FIELDS = (
     ("score1", 51, 15), ("no_jacoby", 66, 1),
 )
 _KEY_BITS = 67
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{12}")
 
 
 @dataclass(frozen=True)
@@ -108,10 +109,9 @@ class MatchState:
         quoted = repr(cut(text))
         if len(stripped) != 12:
             raise InvalidNotationError(tr("Match ID {text} must have 12 characters", text=quoted))
-        try:
-            raw = base64.b64decode(stripped, validate=True)
-        except (binascii.Error, ValueError):
-            raise InvalidNotationError(tr("Match ID {text} is not valid base64", text=quoted)) from None
+        if not _BASE64.fullmatch(stripped):  # '=' padding too: 12 characters are 9 bytes, never padded
+            raise InvalidNotationError(tr("Match ID {text} is not valid base64", text=quoted))
+        raw = base64.b64decode(stripped)
         key = int.from_bytes(raw, "little")
         if key >> _KEY_BITS:
             raise InvalidNotationError(tr("Match ID {text} has bits set after the last field", text=quoted))

@@ -89,6 +89,7 @@ def _key_id(key: int) -> str:
 
 @pytest.mark.parametrize("text", [
     "", "cAkAAAAAAAA", "cAkAAAAAAAAAA", "cAkAAAAAAA!A", "////////////", 12, None,
+    "cAkAAAAAAAA=", "cAkAAAAAAA==",  # padded: 12 characters, but 8 or 7 bytes, not 9
     _key_id(1 << 67),  # bits after the last field
     _key_id(2 << 4 | 1 << 8),  # cube owner 2
     _key_id(5 << 8),  # game state 5
@@ -213,3 +214,12 @@ def test_game_states_are_what_gnubg_reads() -> None:
     got = run_gnubg(script)
     assert len(ids) > 100
     assert got == ids
+
+
+@needs_gnubg
+def test_a_padded_match_id_is_refused_by_gnubg_too() -> None:
+    """GNU Backgammon's ``set gnubgid`` leaves the match as it was for a Match ID padded with '='."""
+    script = ("gnubg.command('set player 0 human')\ngnubg.command('new match 7')\nbefore = gnubg.gnubgid()\n"
+              "gnubg.command('set gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAA=')\nemit([before, gnubg.gnubgid()])\n")
+    [[before, after]] = run_gnubg(script)
+    assert after == before  # a 7-point match still: not the money game the ID would say
