@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gammon.formats.ids import describe_situation, situation_json
+from gammon.rules import WinKind
 from gammon.situation import CubeOwner, Situation
 
 
@@ -18,10 +19,13 @@ class Words:
     mover_score: str  # "3 points"
     opponent_score: str
     match: str  # "7 points match (Cube: 1)"; the cube only while centred
-    dice: str  # "Rolled 52", "On roll", or "" while a double waits for its answer
+    dice: str  # "Rolled 52", "On roll", or "" while a double waits for its answer; ", resigns gammon"
     offer_for_opponent: str  # "Cube offered at 4" while the opponent must answer a double
     description: str  # describe_situation's sentence
     pips: tuple[int, int]
+
+
+_RESIGNED = {WinKind.SINGLE: "single game", WinKind.GAMMON: "gammon", WinKind.BACKGAMMON: "backgammon"}
 
 
 def _points(n: int) -> str:
@@ -51,6 +55,8 @@ def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) ->
         dice = f"Rolled {s.dice[0]}{s.dice[1]}"
     else:
         dice = "On roll"
+    if s.resignation is not None:  # as GNU Backgammon adds it to the dice
+        dice += ", resigns " + _RESIGNED[s.resignation]
     offer = f"Cube offered at {2 * s.cube_value}" if s.double_offered else ""
     return Words(
         position_id,

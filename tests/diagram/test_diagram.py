@@ -192,3 +192,14 @@ def test_a_1_point_match_has_no_cube() -> None:
     assert cubes == []
     assert len(ET.fromstring(render_svg(read_id("4HPwATDgc/ABMA:cAlgAAAAAAAE"))).findall(
         "{http://www.w3.org/2000/svg}rect[@width='34']")) == 1  # a 3-point match's cube is drawn
+
+
+def test_a_resignation_on_offer_is_shown() -> None:
+    """As GNU Backgammon's board says it (", resigns gammon" after the dice): a diagram of the
+    decision whether to accept showed only the roll."""
+    s = read_id("4HPwATDgc/ABMA:MMEFAAAAAAAA")  # money game, X rolled 31 and offers to resign a gammon
+    assert s.resignation is not None
+    lines = render_text(s).splitlines()
+    assert lines[12] == " | O           X    |   | X              O |     Rolled 31, resigns gammon"
+    texts = [t.text for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
+    assert any(t and "Rolled 31, resigns gammon" in t for t in texts)
