@@ -902,6 +902,10 @@ class PlaySession:
             return False
         ok, message = save_match(self.match, path, self.names, self.source)
         self.say(message)
+        if ok and self.game.phase == GamePhase.MOVE and writing_format(path).name == "mat":
+            self.say(tr("A .mat file keeps a roll only with its play: resumed from this one, the game "
+                        "rolls again instead of playing the {dice} (a .sgf file keeps them).",
+                        dice=format_dice(_rolled(self.game))))
         if ok:
             self._saved = self._histories()
             self._own_files.add(os.path.realpath(path))

@@ -196,3 +196,14 @@ def test_a_name_with_outer_spaces_is_stripped_as_files_read_it_back(tmp_path, ca
     assert read_mat(saved.read_text()).names[0] == "sp"
     status, out, err = run(["play", "--resume", str(saved), "--name", " sp "], "quit\n", capsys, monkeypatch)
     assert status == 0 and "sp against random" in out, err
+
+
+def test_saving_a_mat_file_with_the_dice_rolled_says_the_roll_is_not_kept(tmp_path, capsys, monkeypatch):
+    mat, sgf = tmp_path / "m.mat", tmp_path / "m.sgf"
+    # O opens 3-1: its roll waits to be played, which a .mat file cannot hold and SGF can
+    status, out, err = run(["play", "--two-player", "--seed", "2"], f"save {mat}\nsave {sgf}\n8/5 6/5\n"
+                           f"save {mat}\nquit\n", capsys, monkeypatch)
+    assert status == 0, err
+    note = "A .mat file keeps a roll only with its play: resumed from this one, the game rolls again"
+    assert f"Saved to {mat}.\n{note} instead of playing the 3-1 (a .sgf file keeps them).\n" in out
+    assert out.count(note) == 1  # not for the SGF file, nor once the roll is played
