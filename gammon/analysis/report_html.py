@@ -74,9 +74,9 @@ def chance_series(analysis: MatchAnalysis) -> tuple[list[float], list[tuple[int,
             if length:
                 won = list(g.score)
                 won[g.winner] += g.points
-                series.append(
-                    equity_after(length - won[0], length - won[1], crawford_done=g.crawford or post)
-                )
+                # without the Crawford rule no game is the Crawford game: one away is post-Crawford
+                done = g.crawford or post or not analysis.crawford
+                series.append(equity_after(length - won[0], length - won[1], crawford_done=done))
             else:
                 series.append(1.0 if g.winner == 0 else 0.0)
     return series, breaks

@@ -71,12 +71,14 @@ class GameAnalysis:
 @dataclass(frozen=True)
 class MatchAnalysis:
     """The analysis of a match or money session: the players' names (player 0's first), the match
-    length (0 money), the plies of the analysis and every game."""
+    length (0 money), the plies of the analysis, every game, and whether the match plays the
+    Crawford rule (without it, a game at one away is never the Crawford game)."""
 
     names: tuple[str, str]
     match_length: int
     plies: int
     games: tuple[GameAnalysis, ...]
+    crawford: bool = True
 
     @property
     def decisions(self) -> tuple[Decision, ...]:
@@ -141,7 +143,7 @@ def analyse(
                 tuple(rolls),
             )
         )
-    return MatchAnalysis((names[0], names[1]), length, engine.plies, tuple(out))
+    return MatchAnalysis((names[0], names[1]), length, engine.plies, tuple(out), games[0].rules.crawford)
 
 
 def _games_of(source: Match | MatMatch | Sequence[Game]) -> tuple[list[Game], tuple[str, str]]:

@@ -87,3 +87,18 @@ def test_each_comment_is_beside_its_decision_as_text():
     rest = " ".join(" ".join(t.itertext()) for t in root.iter("table"))
     assert "game one" in rest and "an unmarked play" in rest and "Game 2, move 1, Ann" in rest
     assert "alert(1)" not in rest
+
+
+def test_the_chart_is_continuous_from_a_games_end_to_the_next_ones_start_without_the_crawford_rule():
+    from gammon.analysis.report_html import chance_series
+    from gammon.engine.cube.met import match_equity
+    from tests.formats.random_play import play_match
+
+    # the fifth game starts at 4-1 in a 5-point match without the Crawford rule
+    match = play_match(1, Rules(match_length=5, crawford=False), games=30, double=0.1, resign=0.0)
+    assert [g.score for g in match.games] == [(0, 0), (1, 0), (3, 0), (3, 1), (4, 1)]
+    analysis = analyse(match, pip_engine())
+    series, breaks = chance_series(analysis)
+    for start, _ in breaks[1:]:
+        assert series[start - 1] == pytest.approx(series[start])
+    assert series[breaks[4][0]] == pytest.approx(match_equity(1, 4, post_crawford=True))
