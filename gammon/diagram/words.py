@@ -53,6 +53,8 @@ def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) ->
         dice = ""
     elif s.dice:
         dice = f"Rolled {s.dice[0]}{s.dice[1]}"
+    elif s.position.is_game_over():  # one side borne off: nobody is on roll (GNU Backgammon's board)
+        dice = ""
     else:
         dice = "On roll"
     if s.resignation is not None:  # as GNU Backgammon adds it to the dice

@@ -203,3 +203,16 @@ def test_a_resignation_on_offer_is_shown() -> None:
     assert lines[12] == " | O           X    |   | X              O |     Rolled 31, resigns gammon"
     texts = [t.text for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
     assert any(t and "Rolled 31, resigns gammon" in t for t in texts)
+
+
+@pytest.mark.parametrize("mover, opponent, line", [
+    ({}, {6: 3}, " |                  |   |                  | XXX"),
+    ({6: 3}, {}, " |                  |   | X                | XXX"),
+])
+def test_a_finished_game_has_nobody_on_roll(
+    mover: dict[int, int], opponent: dict[int, int], line: str
+) -> None:
+    """GNU Backgammon 1.07's board of a position with one side borne off says nothing where
+    "On roll" stands: the game is over."""
+    s = Situation(Position.from_points(mover, opponent))
+    assert render_text(s).splitlines()[12] == line and "On roll" not in render_svg(s)
