@@ -44,6 +44,7 @@ from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
 from gammon.game import (
     Action,
+    ActionKind,
     Beaver,
     Double,
     Game,
@@ -51,6 +52,7 @@ from gammon.game import (
     Pass,
     PlayMade,
     RejectResignation,
+    Request,
     Resign,
     Roll,
     Take,
@@ -487,15 +489,22 @@ def _replay(game: Game, record: MatGame, names: tuple[str, str]) -> None:
 
 def _win(game: Game, winner: int, points: int, names: tuple[str, str]) -> None:
     """The file's "Wins": the end of the game, or else the loser's resignation of the smallest
-    kind worth ``points``."""
+    kind worth ``points``, or, where no resignation can be (under the Jacoby rule a centred cube
+    counts no gammon; nobody resigns before the opening roll), an abandon, worth a backgammon times
+    the cube: how the writer writes one."""
     if not game.is_over:
         kinds = [k for k in WinKind if game.rules.points(k, game.cube_value, game.cube_owner) >= points]
-        if not kinds:
+        if kinds and game.why_not(Request(ActionKind.RESIGN, 1 - winner, win_kind=kinds[0])) is None:
+            game.resign(kinds[0], player=1 - winner)
+            game.accept_resignation(player=winner)
+        elif points == WinKind.BACKGAMMON * game.cube_value:
+            game.abandon(1 - winner)
+        elif not kinds:
             raise IllegalActionError(
                 tr("a resignation cannot win {points} points with the cube at {cube}", points=points,
                    cube=game.cube_value))
-        game.resign(kinds[0], player=1 - winner)
-        game.accept_resignation(player=winner)
+        else:
+            game.resign(kinds[0], player=1 - winner)  # refused, saying why
     result = game.result
     if result is None:
         raise IllegalActionError(tr("the file says {name} wins, but the game goes on", name=names[winner]))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 import re
@@ -12,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gammon import InvalidNotationError, Position
+from gammon import InvalidNotationError, Position, RandomDice
 from gammon.dice import ScriptedDice
 from gammon.formats.mat import (
     MatMatch,
@@ -122,6 +123,27 @@ def test_resignation_after_a_roll() -> None:
     match = to_match(good)
     result = match.games[0].result
     assert (result.winner, result.points, result.reason, result.kind) == (0, 2, "resign", 2)
+
+
+def test_abandoned_games_read_back() -> None:
+    """An abandon is written as a win of a backgammon times the cube. In a money game under the
+    Jacoby rule with the cube in the middle no resignation is worth that, nor can anyone resign
+    before the opening roll: the reader took neither, and the file did not read back."""
+    match = Match(Rules(), RandomDice(5))
+    match.game.abandon(0)  # before the opening roll
+    for double in (False, True):
+        match.new_game()
+        game = match.game
+        game.roll()
+        game.play(game.legal_plays()[0])
+        if double:  # a cube turned: gammons count, and a resigned backgammon is worth as much
+            game.double()
+            game.take()
+        game.abandon(game.turn)
+    back = to_match(read_mat(format_mat(match)))
+    assert [g.result for g in back.games] == [g.result for g in match.games[:2]] + [
+        dataclasses.replace(match.games[2].result, reason="resign")]
+    assert back.score == match.score == (9, 3)
 
 
 def test_no_header_is_an_error_quoting_the_line() -> None:
