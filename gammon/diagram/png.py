@@ -1,7 +1,7 @@
 """The diagram as a PNG image: gammon.diagram.scene's shapes rasterized with numpy, drawn at twice
 the size and averaged down (smooth edges), and written as a PNG with zlib. No imaging library is
 needed. Text is drawn in a built-in 3x5 pixel font of capitals, digits and a few signs (the PNG's
-words are in capitals); the file's ``tEXt`` chunks carry the GNU Backgammon ID and the XGID.
+words are in capitals); the file's text chunks carry the GNU Backgammon ID and the XGID.
 """
 
 from __future__ import annotations
@@ -159,13 +159,16 @@ def _chunk(kind: bytes, data: bytes) -> bytes:
 
 def encode_png(pixels: np.ndarray, texts: dict[str, str] | None = None) -> bytes:
     """An RGB image (height x width x 3, uint8) as the bytes of a PNG file, with ``texts`` as
-    Latin-1 ``tEXt`` chunks."""
+    ``tEXt`` chunks, or ``iTXt`` (UTF-8) for a text beyond Latin-1 (a Czech description)."""
     height, width = pixels.shape[:2]
     rows = np.concatenate([np.zeros((height, 1), dtype=np.uint8), pixels.reshape(height, width * 3)], axis=1)
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)  # 8-bit RGB
     chunks = [_chunk(b"IHDR", header)]
     for key, value in (texts or {}).items():
-        chunks.append(_chunk(b"tEXt", key.encode("latin-1") + b"\0" + value.encode("latin-1", "replace")))
+        try:
+            chunks.append(_chunk(b"tEXt", key.encode("latin-1") + b"\0" + value.encode("latin-1")))
+        except UnicodeEncodeError:  # no compression, no language tag, no translated keyword
+            chunks.append(_chunk(b"iTXt", key.encode("latin-1") + b"\0\0\0\0\0" + value.encode("utf-8")))
     chunks.append(_chunk(b"IDAT", zlib.compress(rows.tobytes(), 6)))
     chunks.append(_chunk(b"IEND", b""))
     return b"\x89PNG\r\n\x1a\n" + b"".join(chunks)

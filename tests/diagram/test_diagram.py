@@ -16,7 +16,8 @@ from gammon.cli.main import main
 from gammon.diagram import render, render_png, render_svg, render_text
 from gammon.diagram.png import encode_png
 from gammon.diagram.scene import BAR_LEFT, BAR_RIGHT, BOTTOM, HEIGHT, RADIUS, TOP, WIDTH, Circle, scene
-from gammon.formats.ids import read_id
+from gammon.formats.ids import describe_situation, read_id
+from gammon.i18n import use_language
 from gammon.position import Position
 from gammon.situation import Situation
 
@@ -98,6 +99,11 @@ def _png_parts(data: bytes) -> tuple[tuple[int, ...], dict[str, str], np.ndarray
         elif kind == b"tEXt":
             key, value = body.split(b"\0")
             texts[key.decode()] = value.decode("latin-1")
+        elif kind == b"iTXt":  # keyword, flag 0 (not compressed), method, language, keyword again, UTF-8
+            key, rest = body.split(b"\0", 1)
+            assert rest[:2] == b"\0\0"
+            _language, _translated, value = rest[2:].split(b"\0", 2)
+            texts[key.decode()] = value.decode("utf-8")
         i += 12 + length
     width, height = header[0], header[1]
     raw = np.frombuffer(zlib.decompress(idat), dtype=np.uint8).reshape(height, width * 3 + 1)
@@ -216,3 +222,13 @@ def test_a_finished_game_has_nobody_on_roll(
     "On roll" stands: the game is over."""
     s = Situation(Position.from_points(mover, opponent))
     assert render_text(s).splitlines()[12] == line and "On roll" not in render_svg(s)
+
+
+@pytest.mark.parametrize("lang, words", [("cs", "tobě chybí 5, soupeři 6"), ("pl", "kostka 2")])
+def test_png_description_keeps_every_letter(lang: str, words: str) -> None:
+    """The description is in the user's language: Czech 'ě' and 'ř' (not Latin-1) came out as '?'."""
+    with use_language(lang):
+        _, texts, _ = _png_parts(render_png(read_id(XGID)))
+        description = describe_situation(read_id(XGID))
+    assert texts["Description"] == f"{description}; {XGID}" and words in texts["Description"]
+    assert texts["Title"] == "4HPwATDgc/ABMA:AYHqACAACAAA"
