@@ -115,7 +115,8 @@ def create_app(
     ranking)."""
     settings = settings if settings is not None else ServerSettings()
     workers = settings.engine_workers
-    pool = EnginePool(workers) if engine is None else EnginePool(workers, advisor=engine)
+    timeout = settings.engine_timeout
+    pool = EnginePool(workers, timeout=timeout) if engine is None else EnginePool(workers, engine, timeout)
     hub = Hub(store, dice_factory, settings, clock, pool)
     limits = AddressLimits(settings.rate, settings.burst, settings.ws_per_address)
     study_state = Study(settings.study)

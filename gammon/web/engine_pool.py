@@ -17,7 +17,7 @@ import multiprocessing
 import os
 import pickle
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from multiprocessing.connection import Connection
@@ -50,12 +50,20 @@ WORKER_NICENESS = 10
 READY_TIMEOUT = 900.0
 """Seconds a warmed-up worker waits for the others at start-up (compiling every kernel on a busy
 machine, where the shipped ones do not fit, takes a minute or two)."""
+CALL_TIMEOUT = 300.0
+"""Seconds an engine call may run in its worker (a 2-ply play takes a second or two; a worker's first
+call may compile kernels for a minute or two) before its worker counts as stuck."""
+_POLL = 0.25  # seconds between looks at whether a queued call has reached the workers
 _DEFAULT = "default"  # the hint engine a worker builds itself (see hints.default_advisor)
 
 
 class EngineUnavailableError(GammonError):
     """An engine call's worker died (killed, out of memory) on a fresh pool too: try again later
     (HTTP 503)."""
+
+
+class _StuckError(Exception):
+    """An engine call ran past the pool's timeout (a TimeoutError of the call's own is its answer)."""
 
 
 class _NoDice:
@@ -179,11 +187,16 @@ class EnginePool:
     """``workers`` processes for engine calls. ``advisor`` is the hint engine each worker holds
     (None: pubeval's ranking; by default the engine where its trained net is installed)."""
 
-    def __init__(self, workers: int = 1, advisor: Engine | None | str = _DEFAULT) -> None:
+    def __init__(
+        self, workers: int = 1, advisor: Engine | None | str = _DEFAULT, timeout: float = CALL_TIMEOUT
+    ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"the engine pool needs a positive whole number of workers, got {workers!r}")
+        if not timeout > 0:
+            raise ValueError(f"an engine call's timeout must be a positive time in seconds, got {timeout!r}")
         self.workers = workers
         self.advisor = advisor
+        self.timeout = timeout
         self._workers = RestartablePool(self._make, "an engine worker died: the engine pool starts again")
 
     @property
@@ -208,13 +221,24 @@ class EnginePool:
         """``fn(*args)`` in a worker (``fn`` and its arguments must pickle), in the caller's
         language (a worker's refusals reach the client in the request's). A worker that dies
         (killed, out of memory) breaks the pool: it is started afresh and the call made once more;
-        dying again, it raises :class:`EngineUnavailableError`."""
+        dying again, it raises :class:`EngineUnavailableError`. A call still running after
+        ``timeout`` seconds (a worker stuck) raises it at once: the pool's workers are killed and
+        started afresh, and the calls they ran are made again there."""
         lang = current_language()
-        loop = asyncio.get_running_loop()
         for attempt in (1, 2):
             future, generation = self._workers.submit(in_language, lang, fn, *args)
             try:
-                return await asyncio.wrap_future(future, loop=loop)
+                return await self._answer(future)
+            except _StuckError as e:
+                broken = self._workers.drop(generation, kill=True)
+                if broken is not None:
+                    await asyncio.to_thread(retire, broken)
+                raise EngineUnavailableError(
+                    tr(
+                        "the engine took more than {seconds} seconds on this request; try again later",
+                        seconds=f"{self.timeout:g}",
+                    )
+                ) from e
             except BrokenProcessPool as e:
                 broken = self._workers.drop(generation)
                 if broken is not None:
@@ -225,6 +249,27 @@ class EnginePool:
                         tr("the engine's worker stopped twice on this request; try again later")
                     ) from e
         raise AssertionError("unreachable")
+
+    async def _answer(self, future: Future[T]) -> T:
+        """``future``'s result; _StuckError once it has run ``timeout`` seconds. The time it waits
+        for a worker does not count (a busy pool is not a stuck one): its clock starts once the
+        executor hands it on to the workers (``running``)."""
+        loop = asyncio.get_running_loop()
+        answer = asyncio.wrap_future(future, loop=loop)
+        deadline: float | None = None
+        try:
+            while True:
+                if deadline is None and (future.running() or future.done()):
+                    deadline = loop.time() + self.timeout
+                wait = _POLL if deadline is None else deadline - loop.time()
+                if wait <= 0:
+                    raise _StuckError
+                done, _ = await asyncio.wait({answer}, timeout=wait)
+                if done:
+                    return answer.result()
+        finally:
+            if not answer.done():  # the caller gave up (or timed out): a queued call is dropped
+                answer.cancel()
 
     async def computer_action(self, level: str, game: Game) -> ComputerAction:
         return await self.run(computer_action, level, pack_game(game))

@@ -74,16 +74,21 @@ class RestartablePool:
         watch_new_workers(pool)
         return future, generation
 
-    def drop(self, generation: int) -> ProcessPoolExecutor | None:
+    def drop(self, generation: int, kill: bool = False) -> ProcessPoolExecutor | None:
         """Take away the executor of ``generation`` (broken: it refuses every call from then on) so
-        that the next call makes a fresh one; None when another call did already. The caller shuts
-        the executor returned down (see :func:`retire`)."""
+        that the next call makes a fresh one; None when another call did already. ``kill``: its
+        workers are killed first (one is stuck: it would never take the executor's stop). The
+        caller shuts the executor returned down (see :func:`retire`)."""
         with self._lock:
             if generation != self._generation or self._executor is None:
                 return None
             self._generation += 1
             broken, self._executor = self._executor, None
             lifeline, self._lifeline = self._lifeline, None
+        if kill:
+            # its other calls fail with BrokenProcessPool, as when a worker dies: their callers
+            # ask the fresh executor again
+            kill_workers(broken)
         if lifeline is not None:
             lifeline.close()
         log.warning(self._restarted)
@@ -100,6 +105,13 @@ class RestartablePool:
             executor.shutdown(wait=True, cancel_futures=True)
         if lifeline is not None:
             lifeline.close()
+
+
+def kill_workers(executor: ProcessPoolExecutor) -> None:
+    """Kill the executor's workers outright (SIGKILL: a worker stuck in a compiled loop holding
+    the GIL would not see its lifeline close)."""
+    for process in list((getattr(executor, "_processes", None) or {}).values()):
+        process.kill()
 
 
 def retire(executor: ProcessPoolExecutor) -> None:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from gammon.errors import cut
 from gammon.i18n import tr
+from gammon.web.engine_pool import CALL_TIMEOUT
 from gammon.web.presence import DEFAULT_AWAY_AFTER, DEFAULT_IDLE_AFTER
 from gammon.web.sockets import DEFAULT_CAPS, DEFAULT_QUEUE, DEFAULT_SEND_TIMEOUT, SocketCaps
 
@@ -34,9 +35,10 @@ class ServerSettings:
     host, which must be a loopback name, the address connected to, or one of ``allowed_hosts``
     ("*": any); see gammon.web.security. ``engine_workers`` processes do the engine's work (the
     computer's actions above the random level, hints); ``warm`` starts them with the server rather
-    than on the first engine call. ``study``: the analysis and position pages' engine and job workers
-    (gammon.web.study). ``accounts``: the profile's analyses and the sign-in throttle
-    (gammon.web.members).
+    than on the first engine call; a call still running after ``engine_timeout`` seconds has a
+    stuck worker: the workers start afresh, the client gets 503. ``study``: the analysis and
+    position pages' engine and job workers (gammon.web.study). ``accounts``: the profile's analyses
+    and the sign-in throttle (gammon.web.members).
     """
 
     rate: float = 20.0
@@ -54,6 +56,7 @@ class ServerSettings:
     allowed_hosts: Iterable[str] = ()
     engine_workers: int = 1
     warm: bool = False
+    engine_timeout: float = CALL_TIMEOUT
     study: StudySettings | None = field(default=None, compare=False)
     accounts: AccountSettings | None = field(default=None, compare=False)
 
@@ -75,6 +78,7 @@ class ServerSettings:
             "ws_send_timeout": self.ws_send_timeout,
             "body_timeout": self.body_timeout,
             "idle_after": self.idle_after,
+            "engine_timeout": self.engine_timeout,
         }
         for name, value in seconds.items():
             if not value > 0:

@@ -306,3 +306,108 @@ def test_a_worker_refuses_in_the_language_of_the_request(store: Store) -> None:
         )
         assert r.status_code == 409
         assert r.json()["error"] == "brak nauczyciela: potrzebuje silnika, który nie jest tu zainstalowany"
+
+
+# ---- a worker that is stuck --------------------------------------------------------------------
+
+
+def _hang(marker: str) -> None:
+    """(In a worker) an endless loop, once it has written its pid to ``marker``."""
+    import os
+
+    with open(marker + ".tmp", "w") as f:
+        f.write(str(os.getpid()))
+    os.replace(marker + ".tmp", marker)
+    while True:
+        pass
+
+
+def _blocks_first_time(marker: str) -> int:
+    """(In a worker) the first run writes ``marker`` and blocks until its worker is killed; a run
+    made again (on a fresh pool) answers its pid at once."""
+    import os
+
+    if os.path.exists(marker):
+        return os.getpid()
+    open(marker, "w").close()
+    while True:
+        time.sleep(0.01)
+
+
+async def _file(path: str) -> str:
+    import os
+
+    while not os.path.exists(path):
+        await asyncio.sleep(0.01)
+    with open(path) as f:
+        return f.read()
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_stuck_call_is_refused_after_the_timeout_and_the_call_beside_it_answered(tmp_path) -> None:
+    import os
+
+    from gammon.web.engine_pool import EngineUnavailableError
+
+    hung, beside = str(tmp_path / "hung"), str(tmp_path / "beside")
+
+    async def scenario() -> tuple[str, int, int, set[int]]:
+        pool = EnginePool(2, advisor=None, timeout=4.0)
+        try:
+            stuck = asyncio.ensure_future(pool.run(_hang, hung))
+            stuck_pid = int(await _file(hung))
+            await asyncio.sleep(2.0)  # the call beside it starts well after: its own time is not up
+            other = asyncio.ensure_future(pool.run(_blocks_first_time, beside))
+            await _file(beside)  # it runs on the other worker, which the stuck one's end kills
+            old = _worker_pids(pool)
+            with pytest.raises(EngineUnavailableError) as refused:
+                await stuck
+            answered = await other  # made again on the fresh pool
+            return str(refused.value), stuck_pid, answered, old
+        finally:
+            pool.close()
+
+    message, stuck_pid, answered, old = asyncio.run(scenario())
+    assert message == "the engine took more than 4 seconds on this request; try again later"
+    assert answered not in old and answered != os.getpid()
+    assert not _alive(stuck_pid)  # killed, not left spinning
+
+
+def test_the_server_answers_503_to_an_engine_call_past_its_timeout(
+    store: Store, monkeypatch: pytest.MonkeyPatch, tmp_path
+) -> None:
+    settings = ServerSettings(rate=1000, burst=1000, engine_timeout=1.5)
+    with TestClient(create_app(store, seeded_dice(), settings=settings, engine=SlowAdvisor(0))) as c:  # type: ignore[arg-type]
+        m = new_match(c, mode="local")
+        s = _to_move(c, m)
+        url = f"/api/matches/{m['match_id']}/tutor"
+        body = {"action": "play", "play": s["plays"][0]}
+
+        async def hangs(self: EnginePool, *args: object) -> None:
+            return await self.run(_hang, str(tmp_path / "hung"))
+
+        with monkeypatch.context() as patch:
+            patch.setattr(EnginePool, "tutor", hangs)
+            r = c.post(url, headers=auth(m["token"]) | {"Accept-Language": "pl"}, json=body)
+        assert r.status_code == 503, r.text
+        polish = "silnik liczył dłużej niż 1.5 s nad tym żądaniem; spróbuj ponownie później"
+        assert r.json()["error"] == polish
+        again = c.post(url, headers=auth(m["token"]), json=body)  # a fresh worker answers
+        assert again.status_code == 409 and "needs the engine" in again.json()["error"]
+
+
+@pytest.mark.parametrize("bad", [0, -1.0, float("nan")])
+def test_the_engine_timeout_must_be_a_positive_time(bad: float) -> None:
+    with pytest.raises(ValueError, match="engine_timeout"):
+        ServerSettings(engine_timeout=bad)
+    with pytest.raises(ValueError, match="timeout"):
+        EnginePool(1, timeout=bad)
