@@ -499,6 +499,12 @@ def _win(game: Game, winner: int, points: int, names: tuple[str, str]) -> None:
             game.accept_resignation(player=winner)
         elif points == WinKind.BACKGAMMON * game.cube_value:
             game.abandon(1 - winner)
+        elif not kinds and not game.rules.gammons_count(game.cube_owner):
+            # gnubg's export of a money session writes no Jacoby tag, and the default is on
+            raise IllegalActionError(
+                tr("a resignation cannot win {points} points with the cube at {cube}: under the Jacoby rule "
+                   "gammons count only once the cube has turned (GNU Backgammon counts a resigned gammon in "
+                   "full)", points=points, cube=game.cube_value))
         elif not kinds:
             raise IllegalActionError(
                 tr("a resignation cannot win {points} points with the cube at {cube}", points=points,

@@ -26,6 +26,7 @@ from gammon.formats.mat import (
     write_mat,
 )
 from gammon.game import Double, Game, Pass, PlayMade, Roll, Take
+from gammon.i18n import use_language
 from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
@@ -144,6 +145,26 @@ def test_abandoned_games_read_back() -> None:
     assert [g.result for g in back.games] == [g.result for g in match.games[:2]] + [
         dataclasses.replace(match.games[2].result, reason="resign")]
     assert back.score == match.score == (9, 3)
+
+
+def test_a_resigned_gammon_gnubg_counts_in_full_under_the_jacoby_rule_is_explained() -> None:
+    # GNU Backgammon's export of a money session (Jacoby on, no tag for it): a gammon resigned
+    # with the cube in the middle, which gnubg scores 2 and the Jacoby rule 1
+    text = """; [EventDate "2026.11.30"]
+
+ 0 point match
+
+ Game 1
+ gnubg : 0                      root : 0
+  1) 41:                         Wins 2 points
+"""
+    with pytest.raises(InvalidNotationError) as e:
+        to_match(read_mat(text))
+    assert "line 7" in str(e.value) and "Jacoby rule" in str(e.value) and "in full" in str(e.value)
+    with use_language("pl"), pytest.raises(InvalidNotationError) as e:
+        to_match(read_mat(text))
+    assert "Jacoby'ego" in str(e.value)
+    assert to_match(read_mat(text.replace("; [Event", '; [Jacoby "Off"]\n; [Event'))).score == (0, 2)
 
 
 def test_no_header_is_an_error_quoting_the_line() -> None:
