@@ -30,6 +30,7 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.words import (
     TUTOR_LEVELS,
     WIN_WORDS,
+    better_words,
     cube_advice,
     fold,
     format_dice,
@@ -789,7 +790,7 @@ class PlaySession:
                     return request
                 continue
             self.say(tr("Please answer y (go on), n (choose again) or b ({better}), not {typed}.",
-                        better=warning.best_words, typed=quote(line)))
+                        better=better_words(warning), typed=quote(line)))
 
     def _get_tutor(self, level: Skill) -> Tutor:
         from gammon.analysis.tutor import Tutor

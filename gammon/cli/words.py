@@ -18,9 +18,9 @@ if TYPE_CHECKING:
     from gammon.analysis.tutor import TutorWarning
     from gammon.engine.cube.decision import CubeDecision
 
-__all__ = ["CUBE_ACTION_WORDS", "TUTOR_LEVELS", "WIN_WORDS", "YOU", "cube_advice", "fold", "format_dice",
-           "local_commands", "local_resign_words", "mark_words", "no_words", "object_form", "one_of",
-           "points_text", "quote", "refusal_words", "said", "say_of", "shown_name", "tidy",
+__all__ = ["CUBE_ACTION_WORDS", "TUTOR_LEVELS", "WIN_WORDS", "YOU", "better_words", "cube_advice", "fold",
+           "format_dice", "local_commands", "local_resign_words", "mark_words", "no_words", "object_form",
+           "one_of", "points_text", "quote", "refusal_words", "said", "say_of", "shown_name", "tidy",
            "tutor_question", "tutor_warning", "yes_words"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
@@ -129,6 +129,18 @@ _MARK_CUBE = {"doubtful": N_("{choice} is a doubtful cube decision"),
               "very bad": N_("{choice} is a very bad cube decision")}
 
 
+# The tutor's better cube action (gammon.analysis.decisions.CubeChoice.best_action) as it is said.
+_BETTER_CUBE_ACTIONS = {"no double": N_("no double"), "no double, too good": N_("no double, too good"),
+                        "double": N_("double"), "take": N_("take"), "pass": N_("pass"),
+                        "beaver": N_("beaver")}
+
+
+def better_words(warning: TutorWarning) -> str:
+    """The tutor's better choice: a play as written, a cube action in the current language."""
+    words = _BETTER_CUBE_ACTIONS.get(warning.best_words)
+    return tr(words) if words else warning.best_words
+
+
 def mark_words(mark: str) -> str:
     """The analysis's mark ("doubtful", "bad", "very bad") in the current language."""
     return tr({"doubtful": N_("doubtful"), "bad": N_("bad"), "very bad": N_("very bad")}.get(mark, mark))
@@ -148,14 +160,14 @@ def tutor_warning(warning: TutorWarning) -> str:
         loss = tr("{percent}% in match winning chances ({emg})", percent=f"{100 * warning.cost:.2f}",
                   emg=loss)
     return tr("Tutor: {what}: it loses {loss}. Better: {better}.", what=what, loss=loss,
-              better=warning.best_words)
+              better=better_words(warning))
 
 
 def tutor_question(warning: TutorWarning) -> str:
     """The question after a warning: go on, take the better choice or go back (the default)."""
     choice = _CUBE_CHOICES.get(warning.chosen_words)
     verb = tr(choice[1]) if choice else tr("Play it")
-    return tr("{verb} anyway? [y/N, or b for {better}] ", verb=verb, better=warning.best_words)
+    return tr("{verb} anyway? [y/N, or b for {better}] ", verb=verb, better=better_words(warning))
 
 
 # --- commands and answers in the current language ------------------------------------------------

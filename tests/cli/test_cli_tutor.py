@@ -18,6 +18,7 @@ from gammon.dice import ScriptedDice
 from gammon.engine.engine import Engine
 from gammon.engine.players import computer_player
 from gammon.game import Double, PlayMade, Take
+from gammon.i18n import use_language
 from gammon.match import Match
 from gammon.rules import Rules
 
@@ -101,6 +102,16 @@ def test_cube_actions_are_tutored_and_the_record_keeps_the_final_answer() -> Non
     session, out = run(["13/8 24/22", "double", "b", "quit", ""], [O_OPENS, (4, 2)])
     assert not any(isinstance(a, Double) for a in session.match.game.history)
     assert session.match.game.dice == (4, 2)
+
+
+def test_the_better_cube_action_is_said_in_the_players_language() -> None:
+    # X doubles at once after O's opening play: the better choice, not doubling, was said in English
+    with use_language("pl"):
+        _, out = run(["13/8 24/22", "podwój", "x", "n", "koniec", ""], [O_OPENS])
+    assert "Lepiej: bez podwojenia." in out
+    assert "Podwoić mimo to? [t/N albo b: bez podwojenia] " in out
+    assert "lub b (bez podwojenia), nie 'x'." in out
+    assert "no double" not in out
 
 
 def test_in_a_match_the_warning_gives_the_match_winning_chances_lost() -> None:
