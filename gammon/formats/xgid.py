@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gammon.errors import InvalidNotationError, InvalidPositionError, cut
-from gammon.formats.matchid import GameState, MatchState, match_state
+from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, match_state
 from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 _BOTTOM, _TOP = 1, 0
 _CUBE_ACTIONS = {"D": "double", "B": "beaver", "R": "raccoon"}
 _FIELD = re.compile(r"-?\d{1,5}\Z")
+_MAX_CUBE_LOG = 15  # the cube goes up to 32768
 
 
 @dataclass(frozen=True)
@@ -139,12 +140,17 @@ class XGID:
             raise InvalidNotationError(
                 tr("XGID {text}: cube {cube} or highest cube {highest} is not 0-30", text=quoted, cube=cube,
                    highest=max_log))
+        if cube_log > _MAX_CUBE_LOG:  # a Match ID holds it in 4 bits
+            raise InvalidNotationError(
+                tr("XGID {text}: cube {cube} is more than 15: the cube goes up to 32768 (2 to the 15th)",
+                   text=quoted, cube=cube))
         if owner_n not in (-1, 0, 1) or turn_n not in (-1, 1):
             raise InvalidNotationError(
                 tr("XGID {text}: cube owner {owner} must be -1, 0 or 1 and player on roll {turn} 1 or -1",
                    text=quoted, owner=owner, turn=turn))
-        if score_bottom < 0 or score_top < 0 or length < 0:
-            raise InvalidNotationError(tr("XGID {text}: scores and match length must be >= 0", text=quoted))
+        if not all(0 <= n <= MAX_SCORE for n in (score_bottom, score_top, length)):  # a Match ID's 15 bits
+            raise InvalidNotationError(
+                tr("XGID {text}: scores and match length must be 0-{most}", text=quoted, most=MAX_SCORE))
         if not 0 <= rules_n <= (1 if length else 3):
             raise InvalidNotationError(tr("XGID {text}: rules field {rules} is out of range", text=quoted,
                                           rules=rules_n))

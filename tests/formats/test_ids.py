@@ -8,18 +8,24 @@ import pytest
 
 from gammon.errors import InvalidNotationError
 from gammon.formats.ids import read_id
+from gammon.i18n import use_language
 
 BOARD = "XGID=-b----E-C---eE---c-e----B-"
 
 
-@pytest.mark.parametrize("fields, what", [
-    (":0:0:1:00:0:40000:0:0:10", "score (40000, 0)"),
-    (":0:0:1:00:0:0:0:40000:10", "match length 40000"),
-    (":20:0:1:00:0:0:0:5:10", "cube value"),
+@pytest.mark.parametrize("fields, what, polish", [
+    (":0:0:1:00:0:40000:0:0:10", "scores and match length must be 0-32767", "wyniki i długość meczu"),
+    (":0:0:1:00:0:0:0:40000:10", "scores and match length must be 0-32767", "wyniki i długość meczu"),
+    (":20:0:1:00:0:0:0:5:10", "cube 20 is more than 15", "kostka dublująca 20"),
 ])
-def test_xgid_fields_out_of_range_are_notation_errors(fields: str, what: str) -> None:
+def test_xgid_fields_out_of_range_are_notation_errors(fields: str, what: str, polish: str) -> None:
+    """Refused as the XGID is read, in the user's language (the match state's own checks, which
+    refused them before, speak English)."""
     with pytest.raises(InvalidNotationError, match=f"XGID '{re.escape(BOARD)}.*: .*{re.escape(what)}"):
         read_id(BOARD + fields)
+    with use_language("pl"), pytest.raises(InvalidNotationError) as e:
+        read_id(BOARD + fields)
+    assert polish in str(e.value) and "MatchState" not in str(e.value)
 
 
 def test_an_id_that_is_no_string_is_quoted_cut() -> None:
