@@ -19,7 +19,6 @@ import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from rich.console import Console
@@ -27,6 +26,7 @@ from rich.text import Text
 
 from gammon.cli.args import user_path
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.cli.files import write_whole
 from gammon.cli.words import (
     TUTOR_LEVELS,
     WIN_WORDS,
@@ -957,7 +957,7 @@ def save_match(match: Match, path: str, names: tuple[str, str],
     try:
         transcript = (Transcript(match, written, dict(source.info), record=source.record) if source
                       else Transcript(match, written))
-        Path(path).write_text(fmt.write(transcript), encoding="utf-8")
+        write_whole(path, fmt.write(transcript))  # a failed save leaves the file saved before whole
     except OSError as e:
         why = e.strerror or tr("the file cannot be written")
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)

@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import io
 import os
+import resource
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -207,3 +211,38 @@ def test_saving_a_mat_file_with_the_dice_rolled_says_the_roll_is_not_kept(tmp_pa
     note = "A .mat file keeps a roll only with its play: resumed from this one, the game rolls again"
     assert f"Saved to {mat}.\n{note} instead of playing the 3-1 (a .sgf file keeps them).\n" in out
     assert out.count(note) == 1  # not for the SGF file, nor once the roll is played
+
+
+def _file_size_limit(limit: int) -> None:
+    """In the child: writes past ``limit`` bytes fail (EFBIG), as on a full disk."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def test_a_save_that_fails_leaves_the_file_saved_before_whole(tmp_path):
+    saved = tmp_path / "m.mat"
+    proc = subprocess.run([sys.executable, "-m", "gammon", "play", "--plain", "--two-player", "--seed", "2"],
+                          input="8/5 6/5\nsave m.mat\nquit\n", text=True, capture_output=True,
+                          cwd=tmp_path, timeout=120)
+    assert proc.returncode == 0 and saved.exists(), proc.stderr
+    before = saved.read_text()
+    # resumed, played on, and saved again where the file cannot grow past 100 bytes
+    proc = subprocess.run([sys.executable, "-m", "gammon", "play", "--plain", "--two-player", "--seed", "3",
+                           "--resume", "m.mat"], input="\n\nsave\nquit\n\n", text=True,
+                          capture_output=True, cwd=tmp_path, timeout=120,
+                          preexec_fn=lambda: _file_size_limit(100))
+    assert "Could not save to 'm.mat': File too large." in proc.stdout, proc.stdout + proc.stderr
+    assert saved.read_text() == before  # was cut to its first 100 bytes, the match unreadable
+    assert [p.name for p in tmp_path.iterdir()] == ["m.mat"]  # no temporary file left beside it
+
+
+def test_a_save_through_a_link_writes_the_file_it_names_with_its_permissions(tmp_path, capsys, monkeypatch):
+    real, link = tmp_path / "real.mat", tmp_path / "link.mat"
+    real.write_text("")
+    real.chmod(0o640)
+    link.symlink_to(real)
+    status, out, err = run(["play", "--two-player", "--seed", "2"], f"8/5 6/5\nsave {link}\ny\n", capsys,
+                           monkeypatch)
+    assert status == 0 and f"Saved to {link}." in out, err
+    assert link.is_symlink() and "31: 8/5 6/5" in real.read_text()
+    assert real.stat().st_mode & 0o777 == 0o640

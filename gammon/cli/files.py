@@ -1,0 +1,47 @@
+"""Writing a file the person names, whole or not at all."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+import tempfile
+
+__all__ = ["write_whole"]
+
+
+def write_whole(path: str, text: str) -> None:
+    """Write ``text`` (UTF-8) to ``path`` whole or not at all: into a temporary file beside it,
+    renamed onto it once complete, so that a failed write (a full disk, a file size limit) leaves
+    no half file, and a file already there (a match saved before) as it was. A path that is not a
+    regular file (``/dev/stdout``, a pipe) is written as it is: renaming onto it would replace the
+    device. Raises OSError."""
+    target = os.path.realpath(path)  # through a symbolic link, as an ordinary write goes
+    try:
+        regular = stat.S_ISREG(os.stat(target).st_mode)
+    except FileNotFoundError:
+        regular = True
+    if not regular:
+        with open(target, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        return
+    folder, name = os.path.split(target)
+    # the name cut: a long one with the additions could pass the longest name the system allows
+    fd, temporary = tempfile.mkstemp(prefix=f".{name[:100]}.", suffix=".tmp", dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        try:
+            shutil.copymode(target, temporary)  # a file already there keeps its permissions
+        except FileNotFoundError:
+            mask = os.umask(0)  # a new file gets the usual ones, not mkstemp's owner-only
+            os.umask(mask)
+            os.chmod(temporary, 0o666 & ~mask)
+        os.replace(temporary, target)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
