@@ -28,6 +28,8 @@ _MAX_OPENING_TIES = 1000
 
 
 class GamePhase(Enum):
+    """Where a game stands: what the player who must act (``Game.turn``) is to do."""
+
     OPENING = "opening"    # nobody has rolled yet: roll() throws one die each
     ROLL = "roll"          # turn may double or roll
     MOVE = "move"          # turn must play the dice
@@ -232,6 +234,7 @@ class Game:
 
     @property
     def phase(self) -> GamePhase:
+        """Where the game stands (:class:`GamePhase`)."""
         return self._phase
 
     @property
@@ -247,6 +250,7 @@ class Game:
         return self.position_for(self._result.winner if self._result else 0)
 
     def position_for(self, player: int) -> Position:
+        """The position from ``player``'s view (0 or 1), whoever must act."""
         _check_player_value(player)
         return self._board0 if player == 0 else self._board0.flip()
 
@@ -272,10 +276,12 @@ class Game:
 
     @property
     def offered_resignation(self) -> WinKind | None:
+        """What a resignation awaiting its answer gives up; None when none is offered."""
         return self._resignation.win_kind if self._resignation else None
 
     @property
     def result(self) -> GameResult | None:
+        """How the game ended; None while it goes on."""
         return self._result
 
     @property
@@ -342,10 +348,13 @@ class Game:
         return texts[2].get(text)
 
     def can_double(self) -> bool:
+        """The player on turn may double now: its ROLL phase, and the cube's rules, the Crawford
+        game, the owner and the limit allow it."""
         return (self._phase is GamePhase.ROLL and self._turn is not None
                 and self._cube.refusal_to_double(self._turn, self._rules, self._crawford_game) is None)
 
     def can_undo(self) -> bool:
+        """The last play may be taken back: the next player has not acted yet (see :meth:`undo`)."""
         return self._undoable_move() is not None
 
     def legal_actions(self) -> set[ActionKind]:
@@ -415,6 +424,8 @@ class Game:
         self._act(Request(ActionKind.RESIGN, player, win_kind=kind))
 
     def accept_resignation(self, player: int | None = None) -> None:
+        """The opponent accepts the resignation: the game ends, the resigner losing what it offered
+        (as :meth:`Rules.points` counts it: Jacoby applied)."""
         self._act(Request(ActionKind.ACCEPT_RESIGNATION, player))
 
     def reject_resignation(self, player: int | None = None) -> None:
