@@ -193,7 +193,7 @@ def read_mat(source: str | bytes | Iterable[str]) -> MatMatch:
         if text.lstrip().startswith((";", "#")):
             tag = _tag(text.strip())
             if tag:
-                tags[tag[0]] = tag[1]
+                tags[printable(tag[0])] = printable(tag[1])  # shown in the terminal, as names are
             continue
         m = _LENGTH.match(text)
         if m:
@@ -206,7 +206,7 @@ def read_mat(source: str | bytes | Iterable[str]) -> MatMatch:
     if length is None:
         raise InvalidNotationError(tr("not a .mat file: no 'N point match' line"))
 
-    names = (printable(tags.get("Player 1", "Player 1")), printable(tags.get("Player 2", "Player 2")))
+    names = (tags.get("Player 1", "Player 1"), tags.get("Player 2", "Player 2"))
     games: list[MatGame] = []
     errors: list[InvalidNotationError] = []
     while i < len(lines):

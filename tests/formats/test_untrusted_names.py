@@ -60,3 +60,17 @@ def test_names_with_control_characters_are_not_written() -> None:
                          capture_output=True, text=True, timeout=300, input="")
     assert out.returncode == 2 and "--name must be a name a match file can hold" in out.stderr
     assert "control characters" in out.stderr and "\x1b" not in out.stderr  # quoted escaped, never raw
+
+
+def test_mat_header_tags_are_read_without_control_characters(tmp_path) -> None:
+    good = write_mat(played(), names=("Eve", "Bob"))
+    path = tmp_path / "evil.mat"
+    path.write_text(f'; [Site\x1b[2J\x07 "{EVIL}"]\n; [Event "{EVIL}"]\n' + good)
+    tags = read_mat(path.read_text()).tags
+    assert tags["Site\ufffd[2J\ufffd"] == tags["Event"] == printable(EVIL)
+    # gammon convert names the header tags SGF cannot hold
+    out = subprocess.run([sys.executable, "-m", "gammon.cli.main", "convert", str(path),
+                          str(tmp_path / "e.sgf")], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert "header tags (Site\ufffd[2J\ufffd)" in out.stdout
+    assert "\x1b" not in out.stdout + out.stderr and "\x07" not in out.stdout
