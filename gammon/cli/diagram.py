@@ -74,7 +74,17 @@ def run_diagram(args: argparse.Namespace) -> int:
             "gammon diagram: " + tr("a PNG is not for the terminal: give -o FILE or pipe it"), file=sys.stderr
         )
         return 2
-    sys.stdout.buffer.write(data)
+    try:
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()  # a full disk shows here (> /dev/full), not at exit
+    except BrokenPipeError:
+        raise  # the reader went away (| head): gammon's entry point ends quietly
+    except OSError as e:
+        print(
+            "gammon diagram: " + tr("cannot write to standard output: {error}", error=e.strerror or e),
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 

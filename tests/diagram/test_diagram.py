@@ -3,8 +3,12 @@ Backgammon draws it, the SVG's elements, the PNG's header, size and colours."""
 
 from __future__ import annotations
 
+import errno
+import io
+import os
 import re
 import struct
+import sys
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
@@ -232,3 +236,18 @@ def test_png_description_keeps_every_letter(lang: str, words: str) -> None:
         description = describe_situation(read_id(XGID))
     assert texts["Description"] == f"{description}; {XGID}" and words in texts["Description"]
     assert texts["Title"] == "4HPwATDgc/ABMA:AYHqACAACAAA"
+
+
+class _FullDisk(io.BytesIO):
+    def write(self, data: object) -> int:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def test_cli_standard_output_that_cannot_be_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Standard output sent to a full disk (> /dev/full) ended in a traceback."""
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(_FullDisk()))
+    assert main(["diagram", XGID, "--svg"]) == 1
+    err = capsys.readouterr().err
+    assert err == f"gammon diagram: cannot write to standard output: {os.strerror(errno.ENOSPC)}\n"
