@@ -23,6 +23,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import cached_property
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, cast
 
@@ -85,12 +86,19 @@ class XGMatch:
     header: XGMatchHeader
     games: tuple[XGGame, ...]
     footer: XGMatchFooter | None
-    comments: tuple[str, ...] = ()  # temp.xgc's, as text: the records' comment indices point here
+    # temp.xgc as stored (RTF): read into text only when asked, so that a reader that does not
+    # show comments (an upload to the server) does not pay for them
+    comment_file: bytes = b""
 
     @property
     def commented(self) -> bool:
         """Whether the file holds comments."""
-        return any(self.comments)
+        return bool(self.comment_file)
+
+    @cached_property
+    def comments(self) -> tuple[str, ...]:
+        """The comments as text, in order: the records' comment indices point here."""
+        return decode_comments(self.comment_file)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -257,8 +265,7 @@ def read_xg(source: Source) -> XGMatch:
         raise InvalidNotationError(tr("{file}: game {number} has no footer but is not the last game",
                                       file=what,
                                       number=unfinished[0]))
-    comments = decode_comments(files["temp.xgc"]) if "temp.xgc" in files else ()
-    return XGMatch(header, tuple(games), footer, comments)
+    return XGMatch(header, tuple(games), footer, files["temp.xgc"] if "temp.xgc" in files else b"")
 
 
 def read_xg_match(source: Source) -> Match:

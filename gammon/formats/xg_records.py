@@ -363,6 +363,9 @@ _RTF_TOKEN = re.compile(r"\\([a-zA-Z]+)(-?\d+)? ?|\\'([0-9a-fA-F]{2})|\\(.)|([{}
 _RTF_HIDDEN = frozenset({"fonttbl", "colortbl", "stylesheet", "info", "pict", "object", "header",
                          "footer", "headerl", "headerr", "footerl", "footerr", "listtable",
                          "listoverridetable", "rsidtbl", "generator", "themedata", "latentstyles"})
+# Groups nested deeper than this are kept as text of their parent's kind without a state of their
+# own: XG's comments nest three deep, and a file of braces must not cost memory for each.
+_RTF_DEPTH = 64
 _RTF_SYMBOLS = {"\\": "\\", "{": "{", "}": "}", "~": "\u00a0", "_": "\u2011", "-": ""}
 
 
@@ -387,12 +390,19 @@ def rtf_text(rtf: bytes) -> str:
     codec = "cp1252"
     hidden, skip_chars, uc = False, 0, 1
     stack: list[tuple[bool, int]] = []
+    deeper = 0  # groups open beyond _RTF_DEPTH
     for m in _RTF_TOKEN.finditer(text):
         word, number, hexa, symbol, brace, plain = m.groups()
         if brace == "{":
-            stack.append((hidden, uc))
+            if len(stack) < _RTF_DEPTH:
+                stack.append((hidden, uc))
+            else:
+                deeper += 1
         elif brace == "}":
-            hidden, uc = stack.pop() if stack else (hidden, uc)
+            if deeper:
+                deeper -= 1
+            elif stack:
+                hidden, uc = stack.pop()
             skip_chars = 0
         elif skip_chars and (hexa or symbol or plain):  # a Unicode character's ANSI stand-in
             taken = 1 if not plain else min(skip_chars, len(plain))

@@ -107,3 +107,22 @@ def test_comments_on_games_doubles_and_no_doubles_go_on_their_nodes() -> None:
     back = read_sgf(format_sgf(replayed, record.names, annotator=comments))
     assert back.game_notes[0]["C"] == ("game one", "the game's end")
     assert {i: n["C"] for i, n in back.action_notes[0].items() if "C" in n} == placed
+
+
+def test_a_file_of_braces_costs_no_memory_per_brace() -> None:
+    import tracemalloc
+
+    nested = b"{\\rtf1 " + b"{" * 200_000 + b"deep" + b"}" * 200_000 + b" top}"
+    tracemalloc.start()
+    try:
+        assert rtf_text(nested) == "deep top"
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 8 * len(nested)  # the text and its tokens, not a state per open brace
+
+
+def test_the_comments_are_read_only_when_asked() -> None:
+    record = read_xg(REAL)
+    assert record.commented and "comments" not in vars(record)  # not decoded yet
+    assert record.comments[0] == "coup assez difficile"
