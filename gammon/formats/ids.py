@@ -71,6 +71,7 @@ def read_id(text: str) -> Situation:
     if ":" in body:
         position, state = parse_gnubg_id(body)
         _check_in_play(position, state, body)
+        _check_double(state, body)
         try:
             situation = state.to_situation(position)
         except ValueError as e:  # fields each in range that make no state together (dice and a double)
@@ -104,6 +105,23 @@ def _check_in_play(position: Position, state: MatchState, text: str) -> None:
                text=_quote(text),
                mine=score[0], theirs=score[1], length=length)
         )
+
+
+def _check_double(state: MatchState, text: str) -> None:
+    """A double on offer that no game has: said here in the user's language (Situation says it too,
+    in English)."""
+    if not state.double_offered:
+        return
+    quoted = _quote(text)
+    if state.dice:
+        raise InvalidNotationError(tr("GNU Backgammon ID {text}: the dice are rolled with a double on offer, "
+                                      "but a double comes before the roll", text=quoted))
+    if state.resignation:
+        raise InvalidNotationError(
+            tr("GNU Backgammon ID {text}: a double and a resignation are both on offer", text=quoted))
+    if state.cube_owner is not None and state.cube_owner != state.player_on_roll:
+        raise InvalidNotationError(
+            tr("GNU Backgammon ID {text}: a double is offered, but the opponent owns the cube", text=quoted))
 
 
 def board_json(position: Position) -> dict[str, Any]:

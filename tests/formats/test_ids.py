@@ -34,18 +34,26 @@ def test_an_id_that_is_no_string_is_quoted_cut() -> None:
     assert len(str(e.value)) < 200
 
 
-@pytest.mark.parametrize("match_id, problem", [
-    ("MJkFAAAAAAAA", "no dice with a double on offer"),  # a double offered after the roll
-    ("3tkuAWAAKAAA", "a double and a resignation"),
-    ("sQHgAGAAEAAA", "the Crawford game is played without the cube, but the cube is at 2"),  # centred
-    ("gQHgAGAAEAAA", "the cube is at 2 and owned"),  # X owns it
+@pytest.mark.parametrize("match_id, problem, polish", [
+    # a double offered after the roll
+    ("MJkFAAAAAAAA", "a double comes before the roll", "podwojenie proponuje się przed rzutem"),
+    ("MDkAAAAAAAAA", "a double and a resignation are both on offer", "poddanie się"),
+    ("ERkAAAAAAAAA", "a double is offered, but the opponent owns the cube", "kostkę ma przeciwnik"),
+    ("sQHgAGAAEAAA", "the Crawford game is played without the cube, but the cube is at 2", "Crawford"),
+    ("gQHgAGAAEAAA", "the cube is at 2 and owned", "Crawford"),  # X owns it
 ])
-def test_gnubg_ids_whose_fields_do_not_fit_together_are_notation_errors(match_id: str, problem: str) -> None:
+def test_gnubg_ids_whose_fields_do_not_fit_together_are_notation_errors(
+    match_id: str, problem: str, polish: str
+) -> None:
     """Each field is in range, but together they are no state of a game: refused quoting the ID,
-    as an XGID of the same state is (a plain ValueError would end a command in a traceback)."""
+    as an XGID of the same state is (a plain ValueError would end a command in a traceback), and
+    in the user's language."""
     text = "4HPwATDgc/ABMA:" + match_id
     with pytest.raises(InvalidNotationError, match=f"GNU Backgammon ID '{re.escape(text)}': .*{problem}"):
         read_id(text)
+    with use_language("pl"), pytest.raises(InvalidNotationError) as e:
+        read_id(text)
+    assert polish in str(e.value) and "Situation" not in str(e.value)
 
 
 def test_crawford_game_with_a_centred_1_cube_is_read() -> None:
