@@ -839,6 +839,10 @@ class PlaySession:
         name = object_form(self.names[_to_act(g)])
         if g.phase == GamePhase.RESIGNED:
             return [tr("No hint here: answer the resignation (accept or reject).")]
+        if g.phase == GamePhase.ROLL and not g.can_double():
+            # the engine's cube decision would weigh a double the rules do not allow
+            why = self._refusal(Request(ActionKind.DOUBLE, self._asker()))
+            return [tr("No cube decision for {name}: {why}; roll (Enter).", name=name, why=why)]
         engine = self._hint_engine()
         if g.phase == GamePhase.ROLL:
             advice = cube_advice(engine.cube_decision(g))

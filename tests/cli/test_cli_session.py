@@ -129,6 +129,15 @@ def test_hint_before_the_roll_names_the_player_on_roll():
     assert "Best plays for you (cubeless equity" in out and "  2. " in out and "  3. " not in out
 
 
+def test_hint_before_a_roll_without_the_cube_gives_no_cube_advice():
+    # O opens, X doubles and O takes: X, on roll, cannot double again; then a game without the cube
+    _, out = run_session([O_OPENING_PLAY, "double", "take", "hint"], [O_OPENS])
+    assert "X (roll) > No cube decision for X: O owns the cube; roll (Enter).\n" in out
+    _, out = run_session([O_OPENING_PLAY, "hint"], [O_OPENS], Rules(use_cube=False))
+    assert "No cube decision for X: this game is played without the cube; roll (Enter)." in out
+    assert "Cube advice" not in out  # which weighed a double/take that cannot be
+
+
 # --- the board after one's own play ----------------------------------------------------------
 
 
