@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from gammon.cli.args import user_path
+from gammon.cli.files import write_whole
 from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import FORMATS, convert, find_format, format_of
 from gammon.i18n import ntr, tr
@@ -59,7 +60,7 @@ def run_convert(args: argparse.Namespace) -> int:
     except ValueError as e:  # a format that cannot do this, or input the target cannot express
         return _fail(f"{shown_path(source)}: {e}")
     try:
-        target.write_text(done.text, encoding="utf-8")
+        write_whole(str(target), done.text)  # or not at all: a failed write cuts no file there (IN itself)
     except OSError as e:
         return _fail(tr("cannot write {file}: {why}", file=quoted_path(target), why=e.strerror or e))
     for warning in done.source.warnings:

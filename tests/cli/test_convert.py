@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import resource
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -152,3 +156,24 @@ def test_an_output_format_it_cannot_write_is_refused_before_reading(
     code, _, err = run(capsys, tmp_path / "missing.mat", tmp_path / "out.xg")
     assert (code, err) == (2, "gammon convert: gammon cannot write xg files\n")
     assert not (tmp_path / "out.xg").exists()
+
+
+def _file_size_limit(limit: int) -> None:
+    """In the child: writes past ``limit`` bytes fail (EFBIG), as on a full disk."""
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+
+def test_a_write_that_fails_leaves_the_file_there_whole(tmp_path: Path) -> None:
+    """Converted onto itself with --force where the file cannot grow (as on a full disk): the
+    input was cut to its first bytes, the match lost."""
+    source = tmp_path / "match.mat"
+    source.write_text(format_mat(play_match(2, Rules(match_length=3)), ("Ann", "Ben")))
+    before = source.read_text()
+    limit = len(before.encode()) // 2
+    proc = subprocess.run([sys.executable, "-m", "gammon", "convert", "match.mat", "match.mat", "--force"],
+                          text=True, capture_output=True, cwd=tmp_path, timeout=120,
+                          preexec_fn=lambda: _file_size_limit(limit))
+    assert proc.returncode == 2 and "cannot write 'match.mat': File too large" in proc.stderr, proc.stderr
+    assert source.read_text() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["match.mat"]  # no temporary file left beside it
