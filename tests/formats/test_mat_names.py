@@ -6,7 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import hypothesis
 import pytest
+from hypothesis import strategies as st
 
 from gammon.errors import QUOTE_LIMIT, GammonError, InvalidArgumentError, cut
 from gammon.formats.mat import GNUBG_NAME_BYTES, mat_name_problem, mat_names, read_mat, write_mat
@@ -45,6 +47,15 @@ def test_names_are_fitted_for_the_writer_and_gnubg(given: tuple[str, str], writt
 def test_fitting_is_idempotent() -> None:
     for given, written in FITTED:
         assert mat_names(written) == written, given
+
+
+@hypothesis.given(st.text(max_size=60), st.text(max_size=60))
+def test_any_names_fit_and_stay_apart(first: str, second: str) -> None:
+    fitted = mat_names((first, second))
+    for name in fitted:
+        assert mat_name_problem(name) is None and len(name.encode()) <= GNUBG_NAME_BYTES
+    assert first == second or fitted[0] != fitted[1]
+    assert mat_names(fitted) == fitted
 
 
 @needs_gnubg
