@@ -26,6 +26,9 @@ from tests.helpers import needs_gnubg
 # The tests read English messages, whatever the locale of the machine that runs them (the commands
 # they start inherit it); the tests of the other languages ask for theirs.
 os.environ["LANGUAGE"] = "en"
+# The commands they start write no bytecode: some run where a write past a few bytes fails (a full
+# disk), and a child there left the checkout's .pyc files cut short, breaking every later import.
+os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
 
 
 def _imports(item: pytest.Item, name: str) -> bool:
