@@ -11,7 +11,7 @@ from html import escape
 from pathlib import Path
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
-from gammon.analysis.sgf_annotations import Comment, comments_beside
+from gammon.analysis.sgf_annotations import Comment, comments_beside, shown_text
 from gammon.analysis.summary import action_words, comment_places, cube_rows, describe, summary_sections
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
@@ -155,7 +155,7 @@ INFO_LABELS = (("event", N_("Event")), ("place", N_("Place")), ("date", N_("Date
 
 
 def _match_info(info: Mapping[str, str]) -> str:
-    rows = [f"<tr><th>{escape(tr(label))}</th><td>{escape(info[key])}</td></tr>"
+    rows = [f"<tr><th>{escape(tr(label))}</th><td>{escape(shown_text(info[key]))}</td></tr>"
             for key, label in INFO_LABELS if info.get(key, "").strip()]
     return f"<table>{''.join(rows)}</table>" if rows else ""
 

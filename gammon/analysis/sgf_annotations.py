@@ -36,6 +36,7 @@ from gammon.engine.net.evaluator import Probabilities
 from gammon.formats.sgf import Properties, SgfAnnotator, SgfMatch, play_letters, write_sgf
 from gammon.game import Beaver, Double, Game, Pass, PlayMade, RejectResignation, Resign, Roll, Take
 from gammon.match import Match
+from gammon.words import printable
 
 # The evaluation context after the plies: gammon's evaluations are cubeful ("C"), deterministic,
 # without noise; gnubg's reduction and pruning flags do not apply and are written as gnubg does.
@@ -196,6 +197,12 @@ class Comment:
     text: str
 
 
+def shown_text(text: str) -> str:
+    """A file's text as a report shows it: its lines kept, and each control character (a
+    terminal's escape sequence, which no page may hold either) replaced, tabs by spaces."""
+    return "\n".join(printable(line.replace("\t", " ")) for line in text.splitlines())
+
+
 def file_comments(record: SgfAnnotator, games: Sequence[Game] | None = None) -> list[Comment]:
     """The comments (``C``) of a match file's games and moves, in the order of the games:
     ``record`` gives them by history index (an :class:`SgfMatch`, or the comments of another
@@ -206,11 +213,11 @@ def file_comments(record: SgfAnnotator, games: Sequence[Game] | None = None) -> 
         games = record.match.games
     out = []
     for k, game in enumerate(games):
-        out += [Comment(k + 1, 0, None, text) for text in record.game_properties(k).get("C", ())]
+        out += [Comment(k + 1, 0, None, shown_text(text)) for text in record.game_properties(k).get("C", ())]
         numbers = move_numbers(game.history)
         for i, action in enumerate(game.history):
             texts = record.action_properties(k, i).get("C", ())
-            out += [Comment(k + 1, numbers[i], action.player, text) for text in texts]
+            out += [Comment(k + 1, numbers[i], action.player, shown_text(text)) for text in texts]
     return [c for c in out if c.text.strip()]
 
 
@@ -234,4 +241,4 @@ def comments_beside(marked: Sequence[Decision], comments: Sequence[Comment]
 
 
 __all__ = ["AnalysisAnnotator", "Comment", "comments_beside", "cube_analysis", "file_comments",
-           "move_analysis", "write_analysed_sgf"]
+           "move_analysis", "shown_text", "write_analysed_sgf"]

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 
 from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
 from gammon.analysis.marks import Luck, Skill
-from gammon.analysis.sgf_annotations import Comment
+from gammon.analysis.sgf_annotations import Comment, shown_text
 from gammon.analysis.stats import ERROR_KINDS, ErrorSum, PlayerStatistics
 from gammon.i18n import N_, tr
 
@@ -166,7 +166,7 @@ def describe(d: Decision, names: tuple[str, str]) -> str:
 def comment_places(match_comment: str, comments: Sequence[Comment], names: tuple[str, str]
                    ) -> list[tuple[str, str]]:
     """A file's comments, each after where it was made (the match, a game, a player's move)."""
-    items = [(tr("Match"), match_comment)] if match_comment.strip() else []
+    items = [(tr("Match"), shown_text(match_comment))] if match_comment.strip() else []
     for c in comments:
         if c.move == 0 or c.player is None:
             where = tr("Game {number}", number=c.game)

@@ -108,3 +108,21 @@ def test_the_terminal_report_shows_each_comment_under_its_decision_and_the_other
     end = out[out.index("\nComments\n"):]
     assert "Match:\n  A <b>great</b> match" in end and "Game 1:\n  the first game" in end
     assert "not markup" not in end
+
+
+def test_control_characters_of_a_files_text_reach_neither_the_terminal_nor_the_page(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "escapes.sgf"
+    text = SGF
+    for old, new in (("EV[Open <final>]", "EV[Open \x1b[2J]"), ("GC[A <b>great</b> match]", "GC[gc \x1b[2J]"),
+                     ("C[the first game]", "C[game \x1b[2J\tover]"),
+                     ("C[Bo's blunder\\]]", "C[\x1b[31mred]")):
+        text = text.replace(old, new)
+    source.write_text(text, encoding="utf-8")
+    html = tmp_path / "report.html"
+    assert main(["analyse", str(source), "--plies", "0", "--plain", "--html", str(html)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "\ufffd[31mred" in out and "game \ufffd[2J over" in out
+    page = html.read_text(encoding="utf-8")
+    ET.fromstring(page.removeprefix("<!DOCTYPE html>"))  # XML holds no ESC: the page stays well-formed
+    assert "\x1b" not in page and "Open \ufffd[2J" in page and "gc \ufffd[2J" in page
