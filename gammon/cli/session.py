@@ -902,7 +902,10 @@ class PlaySession:
         self._save(rest.strip())
 
     def _save(self, path: str) -> bool:
-        path = user_path(path)  # a name typed at the prompt meets no shell to expand '~'
+        # a name typed at the prompt meets no shell to take its quotes away or expand '~'
+        if len(path) > 1 and path[0] == path[-1] and path[0] in "'\"":
+            path = path[1:-1]
+        path = user_path(path)
         if not self._may_overwrite(path):
             return False
         ok, message = save_match(self.match, path, self.names, self.source)

@@ -155,6 +155,19 @@ def test_a_home_folder_tilde_is_expanded_where_no_shell_expands_it(tmp_path, cap
     assert status == 2 and repr(str(tmp_path / "missing.mat")) in err
 
 
+def test_a_name_typed_in_quotes_is_saved_without_them(tmp_path, capsys, monkeypatch):
+    # as a shell would take them: the quotes were kept, and '"my match.sgf"' did not end in .sgf,
+    # so a .mat file was written under a name with quotes in it
+    monkeypatch.chdir(tmp_path)
+    typed = "13/8 13/11\nsave \"my match.sgf\"\nsave 'x y.mat'\n\nquit\n'q.sgf'\n"  # then asked at 'quit'
+    status, out, err = run(["play", "--two-player", "--seed", "1"], typed, capsys, monkeypatch)
+    assert status == 0, err
+    assert "Saved to my match.sgf." in out and "Saved to x y.mat." in out and "Saved to q.sgf." in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["my match.sgf", "q.sgf", "x y.mat"]
+    assert read_sgf((tmp_path / "my match.sgf").read_text()).names == ("X", "O")
+    assert read_mat((tmp_path / "x y.mat").read_text()).names == ("X", "O")
+
+
 def test_save_asks_before_overwriting_another_file(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     other = tmp_path / "other.mat"
