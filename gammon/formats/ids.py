@@ -180,10 +180,11 @@ def situation_json(situation: Situation) -> dict[str, Any]:
         cube_value=situation.cube_value,
         cube_owner=owner,
         player_on_roll=0,
-        turn=1 if situation.double_offered else 0,
+        turn=1 if situation.is_answer_pending else 0,
         crawford=crawford,
         dice=situation.dice,
         double_offered=situation.double_offered,
+        resignation=int(situation.resignation) if situation.resignation is not None else None,
         jacoby=situation.jacoby or not money,
     )
     xgid = SetUp(

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from gammon.errors import InvalidNotationError
-from gammon.formats.ids import read_id
+from gammon.formats.ids import read_id, situation_json
 from gammon.i18n import use_language
 
 BOARD = "XGID=-b----E-C---eE---c-e----B-"
@@ -59,3 +59,16 @@ def test_gnubg_ids_whose_fields_do_not_fit_together_are_notation_errors(
 def test_crawford_game_with_a_centred_1_cube_is_read() -> None:
     s = read_id("4HPwATDgc/ABMA:sAHgAGAAEAAA")  # 7-point match at 6-2, the Crawford game
     assert s.match is not None and s.match.crawford_game and s.cube_value == 1
+
+
+@pytest.mark.parametrize("text", [
+    "4HPwATDgc/ABMA:MMkFAAAAAAAA",  # money, X rolled 31 and offers to resign a gammon
+    "4HPwATDgc/ABMA:MGkAAAAAAAAA",  # X offers to resign a backgammon before rolling
+    "4HPwATDgc/ABMA:ARkAAAAAAAAA",  # X owns a 2-cube and doubles to 4
+    "4HPwATDgc/ABMA:AYHqACAACAAA",
+])
+def test_the_gnubg_id_shown_reads_back_as_the_situation(text: str) -> None:
+    """The IDs shown beside a situation (gammon hint, the diagrams, the editor) describe it: a
+    resignation on offer was left out of the Match ID."""
+    s = read_id(text)
+    assert read_id(situation_json(s)["gnubg_id"]) == s
