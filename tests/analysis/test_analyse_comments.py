@@ -126,3 +126,28 @@ def test_control_characters_of_a_files_text_reach_neither_the_terminal_nor_the_p
     page = html.read_text(encoding="utf-8")
     ET.fromstring(page.removeprefix("<!DOCTYPE html>"))  # XML holds no ESC: the page stays well-formed
     assert "\x1b" not in page and "Open \ufffd[2J" in page and "gc \ufffd[2J" in page
+
+
+def test_an_xg_files_match_comment_is_the_match_comment_of_the_outputs(tmp_path: Path) -> None:
+    import struct
+
+    from gammon import Rules
+    from tests.analysis.games import forced_game
+    from tests.formats import xg_writer
+    from tests.formats.test_xg_comments import XGC
+
+    game = forced_game(Rules(match_length=3))
+    header = bytearray(xg_writer.match_header(("Ann", "Bo"), game.rules))
+    struct.pack_into("<ii", header, 576, 0, -1)  # the match's comment, before it: temp.xgc's first
+    files = xg_writer.archive_files([bytes(header)] + xg_writer.game_records(game, 1))
+    files["temp.xgc"] = XGC % b"a friendly match" + b"\r\n"
+    source = tmp_path / "commented.xg"
+    source.write_bytes(xg_writer.container(files))
+    sgf, html = tmp_path / "analysed.sgf", tmp_path / "report.html"
+    args = ["analyse", str(source), "--plies", "0", "--json", "--sgf", str(sgf), "--html", str(html)]
+    assert main(args) == 0
+    assert read_sgf(sgf.read_text(encoding="utf-8")).info["GC"] == "a friendly match"
+    root = ET.fromstring(html.read_text(encoding="utf-8").removeprefix("<!DOCTYPE html>"))
+    rows = {" ".join(r.find("th").itertext()): " ".join(r.find("td").itertext()) for r in root.iter("tr")
+            if r.find("th") is not None and r.find("td") is not None}
+    assert rows["Match"] == "a friendly match"
