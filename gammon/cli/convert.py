@@ -47,6 +47,8 @@ def run_convert(args: argparse.Namespace) -> int:
         return _fail(str(e))
     if target_format.write is None:  # .xg by its extension: said before the input is read
         return _fail(tr("gammon cannot write {format} files", format=target_format.name))
+    if _same_file(source, target):  # --force or not: what OUT's format cannot hold would be lost
+        return _fail(tr("{file} is IN itself; name another file to write", file=quoted_path(target)))
     if target.exists() and not args.force:
         return _fail(tr("{file} exists; add --force to overwrite it", file=quoted_path(target)))
     try:
@@ -60,7 +62,7 @@ def run_convert(args: argparse.Namespace) -> int:
     except ValueError as e:  # a format that cannot do this, or input the target cannot express
         return _fail(f"{shown_path(source)}: {e}")
     try:
-        write_whole(str(target), done.text)  # or not at all: a failed write cuts no file there (IN itself)
+        write_whole(str(target), done.text)  # or not at all: a failed write cuts no file already there
     except OSError as e:
         return _fail(tr("cannot write {file}: {why}", file=quoted_path(target), why=e.strerror or e))
     for warning in done.source.warnings:
@@ -88,6 +90,13 @@ def run_convert(args: argparse.Namespace) -> int:
         for loss in done.losses:
             print(f"  - {loss}")
     return 0
+
+
+def _same_file(source: Path, target: Path) -> bool:
+    try:
+        return source.samefile(target)
+    except OSError:  # either is missing (or unreadable): said when it is read or written
+        return False
 
 
 def _fail(message: str) -> int:

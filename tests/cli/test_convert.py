@@ -165,15 +165,29 @@ def _file_size_limit(limit: int) -> None:
 
 
 def test_a_write_that_fails_leaves_the_file_there_whole(tmp_path: Path) -> None:
-    """Converted onto itself with --force where the file cannot grow (as on a full disk): the
-    input was cut to its first bytes, the match lost."""
+    """Converted with --force over a file where it cannot grow (as on a full disk): the file
+    there was cut to its first bytes."""
+    source, there = tmp_path / "match.mat", tmp_path / "copy.mat"
+    source.write_text(format_mat(play_match(2, Rules(match_length=3)), ("Ann", "Ben")))
+    there.write_text(source.read_text())
+    before = there.read_text()
+    limit = len(before.encode()) // 2
+    proc = subprocess.run([sys.executable, "-m", "gammon", "convert", "match.mat", "copy.mat", "--force"],
+                          text=True, capture_output=True, cwd=tmp_path, timeout=120,
+                          preexec_fn=lambda: _file_size_limit(limit))
+    assert proc.returncode == 2 and "cannot write 'copy.mat': File too large" in proc.stderr, proc.stderr
+    assert there.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["copy.mat", "match.mat"]  # no temporary file
+
+
+def test_the_input_is_not_written_over(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """OUT naming IN itself (or through a link), even with --force: the conversion would replace
+    the file it reads, and what the output format cannot hold would be gone with it."""
     source = tmp_path / "match.mat"
     source.write_text(format_mat(play_match(2, Rules(match_length=3)), ("Ann", "Ben")))
     before = source.read_text()
-    limit = len(before.encode()) // 2
-    proc = subprocess.run([sys.executable, "-m", "gammon", "convert", "match.mat", "match.mat", "--force"],
-                          text=True, capture_output=True, cwd=tmp_path, timeout=120,
-                          preexec_fn=lambda: _file_size_limit(limit))
-    assert proc.returncode == 2 and "cannot write 'match.mat': File too large" in proc.stderr, proc.stderr
+    (tmp_path / "link.sgf").symlink_to(source)
+    for out in (source, tmp_path / "link.sgf", tmp_path / "." / "match.mat"):
+        code, _, err = run(capsys, source, out, "--force", "--to", "sgf")
+        assert code == 2 and f"{str(out)!r} is IN itself" in err, err
     assert source.read_text() == before
-    assert [p.name for p in tmp_path.iterdir()] == ["match.mat"]  # no temporary file left beside it
