@@ -32,6 +32,7 @@ from gammon.cli.rollout import add_rollout
 from gammon.dice import RandomDice
 from gammon.errors import GammonError, cut
 from gammon.formats.convert import reading_format
+from gammon.formats.mat import GNUBG_NAME_BYTES, mat_name_problem, mat_names
 from gammon.i18n import LANGUAGE_NAMES, LANGUAGES, N_, from_environment, normalize, tr, use_language
 from gammon.match import Match
 from gammon.rules import Rules
@@ -161,14 +162,20 @@ _MONEY_ONLY = {
 
 def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play in the terminal; ``parser`` (play's own) reports an option a match cannot use."""
-    from gammon.cli.session import PlaySession, mat_name_problem, tutor_level
+    from gammon.cli.session import PlaySession, tutor_level
 
     try:
-        # a new match's names must fit in the .mat file it is saved in (with --resume, --name
-        # picks one of the file's names, which saving makes fit)
+        # a new match's names must fit in the .mat file it is saved in, as they are, for --resume
+        # to find the person's (with --resume, --name picks one of the file's names)
         problem = mat_name_problem(args.name) if args.name is not None and not args.resume else None
         if problem:
             raise ValueError(tr("--name must be a name a match file can hold: {problem}", problem=problem))
+        fitted = mat_names((args.name, ""))[0] if args.name is not None and not args.resume else args.name
+        if fitted != args.name:
+            raise ValueError(tr("--name must be a name a match file can hold: {name} is longer than the "
+                                "{most} bytes (UTF-8) of a name GNU Backgammon keeps, and would be saved as "
+                                "{fitted}", name=cut(repr(args.name)), most=GNUBG_NAME_BYTES,
+                                fitted=repr(fitted)))
         if args.name is not None and not args.resume and not args.two_player and _computer_like(args):
             # a saved match takes a side named after a level for the computer's: it could not
             # tell the person from the computer when resumed

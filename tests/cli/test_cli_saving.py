@@ -38,6 +38,19 @@ def test_a_name_no_match_file_can_hold_is_refused_before_play(name, capsys, monk
     assert with_pl[0] == 2 and "--name" in with_pl[2] and "must be" not in with_pl[2]
 
 
+def test_a_name_longer_than_gnubg_keeps_is_refused_before_play(capsys, monkeypatch):
+    # saved cut to 31 bytes, it could not be found again: --resume with --name would name no player
+    name = "Maximilian Alexander von Hohenberg"
+    status, out, err = run(["play", "--name", name, "--level", "random"], "", capsys, monkeypatch)
+    assert status == 2 and out == ""
+    assert err == (f"gammon play: --name must be a name a match file can hold: '{name}' is longer than "
+                   f"the 31 bytes (UTF-8) of a name GNU Backgammon keeps, and would be saved as "
+                   f"'{name[:31]}'\n")
+    assert run(["play", "--name", name[:31], "--level", "random"], "", capsys, monkeypatch)[0] == 0
+    with_cs = run(["--lang", "cs", "play", "--name", "ř" * 16, "--level", "random"], "", capsys, monkeypatch)
+    assert with_cs[0] == 2 and "31 bajtů" in with_cs[2] and repr("ř" * 15) in with_cs[2]
+
+
 def test_a_long_name_is_quoted_cut(capsys, monkeypatch):
     status, _, err = run(["play", "--name", "a\tb" * 1000, "--level", "random"], "", capsys, monkeypatch)
     assert status == 2 and len(err) < 300
