@@ -302,14 +302,15 @@ def test_cube_and_resignation_commands_between_two_people():
         opening_play,
         "double", "beaver",  # beavers are off by default: refused
         "take",              # the cube is now 2, owned by the taker
-        "hint",              # before the roll: a cube hint
+        "hint",              # before the roll, the cube the taker's: no cube decision
         "",                  # the doubler rolls (Enter)
     ]) + "\n")
     session.run()
     g = session.match.game
     assert g.cube_value == 2 and g.cube_owner == first
     assert "beavers" in out.getvalue()
-    assert f"Cube advice for {'XO'[1 - first]}: " in out.getvalue()  # the doubler, on roll
+    # the doubler, on roll
+    assert f"No cube decision for {'XO'[1 - first]}: {'XO'[first]} owns the cube" in out.getvalue()
     assert g.phase == GamePhase.MOVE and g.turn == 1 - first
     session.stdin = io.StringIO("resign sideways\nresign gammon\nreject\nresign backgammon\naccept\nn\n")
     session.run()
