@@ -157,18 +157,34 @@ def _die(x: float, y: float, value: int) -> list[Shape]:
     return shapes
 
 
+# pairs of neighbouring columns (0-11, left to right) the dice may lie across, the middle of the
+# right half first, then the nearest ones, then the left half's
+_DICE_COLUMNS = ((8, 9), (7, 8), (9, 10), (6, 7), (10, 11), (2, 3), (1, 2), (3, 4), (0, 1), (4, 5))
+
+
+def _dice_x(situation: Situation) -> float:
+    """Where the dice (or a double on offer) lie across the board's middle: the middle of the right
+    half, unless a point there holds five checkers or more, whose stack reaches the middle and
+    would be hidden under them with its count; then the nearest two columns with none."""
+    b = situation.position.board
+    for pair in _DICE_COLUMNS:
+        if all(abs(b[point]) < SHOWN for column in pair for point in (13 + column, 12 - column)):
+            return point_x(13 + pair[1])  # the edge between the two columns
+    return (BAR_RIGHT + RIGHT) / 2  # every column crowded somewhere (a few such boards exist)
+
+
 def _cube_and_dice(situation: Situation) -> list[Shape]:
     middle = (TOP + BOTTOM) / 2
     tray_x = (TRAY_LEFT + TRAY_RIGHT) / 2
-    right_middle = (BAR_RIGHT + RIGHT) / 2
+    dice_x = _dice_x(situation)
     value = situation.cube_value
     if situation.double_offered:  # the double on the board, waiting for O's answer
-        shapes = _cube(right_middle, middle, 2 * value)
+        shapes = _cube(dice_x, middle, 2 * value)
     else:
         shapes = []
         if situation.dice:
-            shapes += _die(right_middle - 24, middle, situation.dice[0])
-            shapes += _die(right_middle + 24, middle, situation.dice[1])
+            shapes += _die(dice_x - 24, middle, situation.dice[0])
+            shapes += _die(dice_x + 24, middle, situation.dice[1])
         cube_y = {CubeOwner.CENTRED: middle, CubeOwner.OPPONENT: middle - 45, CubeOwner.MOVER: middle + 45}
         shown = 64 if value == 1 and situation.cube_owner is CubeOwner.CENTRED else value
         dead = situation.match_length == 1 and situation.cube_owner is CubeOwner.CENTRED

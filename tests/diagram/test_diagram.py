@@ -19,7 +19,19 @@ import pytest
 from gammon.cli.main import main
 from gammon.diagram import render, render_png, render_svg, render_text
 from gammon.diagram.png import encode_png
-from gammon.diagram.scene import BAR_LEFT, BAR_RIGHT, BOTTOM, HEIGHT, RADIUS, TOP, WIDTH, Circle, scene
+from gammon.diagram.scene import (
+    BAR_LEFT,
+    BAR_RIGHT,
+    BOTTOM,
+    HEIGHT,
+    RADIUS,
+    RIGHT,
+    TOP,
+    WIDTH,
+    Circle,
+    Rect,
+    scene,
+)
 from gammon.formats.ids import describe_situation, read_id
 from gammon.i18n import use_language
 from gammon.position import Position
@@ -251,3 +263,27 @@ def test_cli_standard_output_that_cannot_be_written(
     assert main(["diagram", XGID, "--svg"]) == 1
     err = capsys.readouterr().err
     assert err == f"gammon diagram: cannot write to standard output: {os.strerror(errno.ENOSPC)}\n"
+
+
+def _overlaps(rect: Rect, circle: Circle) -> bool:
+    nearest_x = min(max(circle.cx, rect.x), rect.x + rect.w)
+    nearest_y = min(max(circle.cy, rect.y), rect.y + rect.h)
+    return (nearest_x - circle.cx) ** 2 + (nearest_y - circle.cy) ** 2 < circle.r ** 2
+
+
+@pytest.mark.parametrize("mover, opponent, offered", [
+    ({4: 8, 3: 7}, {4: 9, 3: 6}, False),  # tall stacks where the dice lie: their counts were hidden
+    ({4: 8, 3: 7}, {4: 9, 3: 6}, True),  # the cube of a double on offer lies there too
+    ({4: 8, 3: 7}, {5: 5, 2: 5, 6: 5}, False),  # the right half crowded: the left one
+    ({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5}, False),
+])
+def test_the_dice_and_an_offered_cube_cover_no_checker(
+    mover: dict[int, int], opponent: dict[int, int], offered: bool
+) -> None:
+    s = Situation(Position.from_points(mover, opponent), dice=None if offered else (6, 5),
+                  double_offered=offered)
+    shapes = scene(s)
+    checkers = [c for c in shapes if isinstance(c, Circle) and c.r > 10]
+    dice = [r for r in shapes if isinstance(r, Rect) and r.w in (32.0, 34.0) and r.x < RIGHT]  # not the tray
+    assert len(dice) == (1 if offered else 2)
+    assert not [(d, c) for d in dice for c in checkers if _overlaps(d, c)]
