@@ -32,7 +32,7 @@ from gammon.accounts.clock import as_utc
 from gammon.accounts.games import ANONYMOUS, NAMES_KEY, RATED_KEY, stored_rules
 from gammon.accounts.service import Accounts
 from gammon.errors import GammonError
-from gammon.formats.mat import format_mat
+from gammon.formats.mat import format_mat, mat_names
 from gammon.formats.sgf import format_sgf
 from gammon.records import replay_match
 from gammon.store.models import (
@@ -160,7 +160,8 @@ def _match_files(
         return entry, files
     try:
         match = replay_match(rules, actions)
-        files[f"{stem}.mat"] = format_mat(match, names)
+        # a .mat name is cut to what GNU Backgammon keeps (31 bytes, at a character); SGF keeps it whole
+        files[f"{stem}.mat"] = format_mat(match, mat_names(names))
         files[f"{stem}.sgf"] = format_sgf(match, names, {"DT": f"{as_utc(row.created_at):%Y-%m-%d}"})
     except (GammonError, ValueError) as e:  # one match that cannot be rebuilt keeps no other out
         entry["note"] = f"could not be rebuilt: {str(e)[:200]}"

@@ -17,7 +17,7 @@ from gammon.accounts.games import claim_seats, delete_account
 from gammon.accounts.lobby import Invitations, Terms
 from gammon.accounts.rated import rate_match
 from gammon.dice import RandomDice
-from gammon.formats.mat import read_mat
+from gammon.formats.mat import mat_names, read_mat
 from gammon.formats.sgf import read_sgf
 from gammon.match import Match
 from gammon.records import match_actions
@@ -81,6 +81,22 @@ def test_the_matches_as_mat_and_sgf(accounts: Accounts) -> None:
     files = _files(export_account(accounts, accounts.signed_in(bob).id))
     assert sorted(files) == ["2026-01-01-m1.mat", "2026-01-01-m1.sgf", "account.json"]
     assert read_mat(files["2026-01-01-m1.mat"]).names == ("Anonymous", "Bob")
+
+
+def test_a_long_name_of_many_bytes_is_fitted_to_what_gnu_backgammon_keeps(accounts: Accounts) -> None:
+    # 'Zoë' and 19 CJK characters: 24 characters, 61 bytes; GNU Backgammon keeps a name's first 31
+    # bytes and crashed on a cut inside a character, so the .mat file holds the name fitted
+    long = "Zoë" + "山" * 19
+    alice = accounts.sign_up("Alice", "password1")
+    token = accounts.sign_in("Alice", "password1").token
+    guest = new_match(accounts.store, "m5", length=1, names=["me", long])
+    claim_seats(accounts, token, [guest[0]])
+    finish_match(accounts.store, "m5", winner=0, length=1)
+    files = _files(export_account(accounts, alice.id))
+    names = read_mat(files["2026-01-01-m5.mat"]).names
+    assert names == mat_names(("Alice", long)) and len(names[1].encode()) <= 31
+    assert names[1].startswith("Zoë山")
+    assert read_sgf(files["2026-01-01-m5.sgf"]).names == ("Alice", long)  # SGF keeps it whole
 
 
 def test_an_account_without_matches_gets_its_account_alone(accounts: Accounts) -> None:
