@@ -381,14 +381,19 @@ class PlaySession:
             return False
         if not any(not isinstance(a, Roll) for g in self.match.games for a in g.history):
             return False  # nothing a match file would keep: its rolls are kept with their plays
-        # a .mat file keeps a roll only with its play: dice not yet played go in SGF, which keeps them
-        suffix = ".sgf" if self.game.phase == GamePhase.MOVE else ".mat"
+        # a .mat file keeps a roll only with its play: dice not yet played go in SGF, which keeps
+        # them, as it does what else a .mat file cannot hold (automatic doubles)
+        suffixes = [".sgf"] if self.game.phase == GamePhase.MOVE else [".mat", ".sgf"]
         try:
-            path = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}{suffix}"
+            stem = data_dir() / f"gammon-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
         except OSError as e:
             ok, message = False, tr("the match could not be saved: {error}", error=e)
         else:
-            ok, message = save_match(self.match, str(path), self.names, self.source)
+            for suffix in suffixes:  # the last one's reason if none could be written
+                path = stem.with_suffix(suffix)
+                ok, message = save_match(self.match, str(path), self.names, self.source)
+                if ok:
+                    break
         try:
             if ok:
                 if self.match.is_over:  # 'gammon play --resume' refuses a finished match

@@ -124,3 +124,16 @@ def test_input_ending_with_the_dice_rolled_keeps_the_roll(tmp_path):
                      tmp_path)
     assert resumed.returncode == 0, resumed.stderr
     assert f"X ({rolled[0]} to play) > Pips: X 167, O 163" in resumed.stdout
+
+
+def test_a_match_a_mat_file_cannot_hold_is_saved_as_sgf(tmp_path):
+    # seed 2 ties the first opening throw (1-1): the cube starts on 2, which a .mat file cannot
+    # hold; input ends with X to roll, where the match was lost ("Could not save ...")
+    proc = gammon(["play", "--two-player", "--seed", "2", "--auto-doubles", "1"], "8/5 6/5\n", tmp_path)
+    assert proc.returncode == 0 and "Automatic doubles: the cube is on 2." in proc.stdout, proc.stderr
+    [path] = sorted((tmp_path / "gammon").glob("gammon-*"))
+    assert path.suffix == ".sgf"
+    assert f"Input ended: the match is saved in {path}; 'gammon play --resume {path}'" in proc.stdout
+    resumed = gammon(["play", "--resume", str(path), "--two-player"], "quit\n\n", tmp_path)
+    assert resumed.returncode == 0 and "X (roll or double) > " in resumed.stdout, resumed.stderr
+    assert "[2]  cube centred" in resumed.stdout
