@@ -9,6 +9,7 @@ from gammon.errors import (
     GammonError,
     IllegalActionError,
     IllegalMoveError,
+    InvalidArgumentError,
     InvalidNotationError,
     InvalidPositionError,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "GammonError",
     "IllegalActionError",
     "IllegalMoveError",
+    "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidPositionError",
     "Match",

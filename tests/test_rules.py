@@ -2,7 +2,8 @@
 
 import pytest
 
-from gammon.errors import QUOTE_LIMIT, GammonError, InvalidArgumentError
+from gammon import InvalidArgumentError
+from gammon.errors import QUOTE_LIMIT, GammonError
 from gammon.i18n import use_language
 from gammon.rules import GameResult, Rules, WinKind, win_kind
 from tests.helpers import pos
