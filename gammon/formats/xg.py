@@ -102,8 +102,9 @@ class XGMatch:
 
     @property
     def names(self) -> tuple[str, str]:
-        """Player 0's and player 1's names (XG's player 1 and player 2)."""
-        return self.header.names
+        """Player 0's and player 1's names (XG's player 1 and player 2; a blank one is "Player 1" or
+        "Player 2", as in an SGF file)."""
+        return _names(self.header.names)
 
     @property
     def match_length(self) -> int:
@@ -316,7 +317,7 @@ def read_xgp(source: Source) -> XGPosition:
         raise InvalidNotationError(tr("{file}: the position is not valid: {problem}",
                                       file=what, problem=e)) from None
     position = seen_by_0 if player == 0 else seen_by_0.flip()
-    return XGPosition(position, state, header.names, rules)
+    return XGPosition(position, state, _names(header.names), rules)
 
 
 def rules_of(header: XGMatchHeader, what: str | None = None) -> Rules:
@@ -357,6 +358,12 @@ def _records(data: bytes, what: str) -> tuple[list[XGRecord], Mapping[str, bytes
         raise InvalidNotationError(f"{what}: {e}") from None
 
 
+def _names(names: tuple[str, str]) -> tuple[str, str]:
+    """The players' names, a blank one numbered as the other formats' readers do (a report with
+    blank names cannot tell its columns apart)."""
+    return (names[0] if names[0].strip() else "Player 1", names[1] if names[1].strip() else "Player 2")
+
+
 def _kind(record: XGRecord) -> str:
     return tr(_KINDS[type(record)])
 
@@ -373,7 +380,7 @@ def to_match(record: XGMatch) -> Match:
     the game and move of the first record the rules refuse or that disagrees with the replay (a
     play that is not legal, a position, score or result other than the file's)."""
     rules = rules_of(record.header)
-    match = replay_games(rules, record.games, lambda game, g: _Replay(game, g, record.names).run(),
+    match = replay_games(rules, record.games, lambda game, g: _Replay(game, g, record.header.names).run(),
                          lambda g: tr("game {number}", number=g.number))
     if record.footer is not None and record.games and record.games[-1].footer is not None:
         if record.footer.score not in _scores(match.score, rules):

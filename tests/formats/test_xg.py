@@ -562,3 +562,13 @@ def test_only_the_inner_file_the_reader_needs_is_inflated(monkeypatch: pytest.Mo
     read_xg(data)
     assert 500_000 not in inflated and len(records["temp.xgi"]) not in inflated
     assert len(records["temp.xg"]) in inflated
+
+
+def test_blank_player_names_are_numbered_as_in_the_other_formats() -> None:
+    from gammon.formats.sgf import format_sgf, read_sgf
+    from tests.analysis.games import forced_game
+
+    data = w.xg_bytes([forced_game(Rules(match_length=3))], names=("", " "))
+    record = read_xg(data)
+    assert record.names == ("Player 1", "Player 2") and record.header.names == ("", " ")
+    assert read_sgf(format_sgf(record.to_match(), record.names)).names == record.names
