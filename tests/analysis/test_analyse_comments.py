@@ -10,6 +10,7 @@ import pytest
 
 from gammon.cli.main import main
 from gammon.formats.sgf import read_sgf
+from tests.helpers import needs_gnubg
 
 SGF = """(;FF[4]GM[6]CA[UTF-8]AP[test]MI[length:5][game:0][ws:0][bs:0]PW[Ann]PB[Bo]DT[2024-05-01]
 EV[Open <final>]RO[3 & last]PC[Paris]GC[A <b>great</b> match]RU[Crawford]C[the first game]
@@ -151,3 +152,19 @@ def test_an_xg_files_match_comment_is_the_match_comment_of_the_outputs(tmp_path:
     rows = {" ".join(r.find("th").itertext()): " ".join(r.find("td").itertext()) for r in root.iter("tr")
             if r.find("th") is not None and r.find("td") is not None}
     assert rows["Match"] == "a friendly match"
+
+
+@needs_gnubg
+def test_gnubg_keeps_an_xg_files_comments_on_their_moves(tmp_path: Path) -> None:
+    from benchmarks.gnubg_harness import run_gnubg
+
+    source = Path(__file__).parents[1] / "data/xg/real/gbf-harmand-unger-9pt-comment.xg"
+    sgf, saved = tmp_path / "analysed.sgf", tmp_path / "saved.sgf"
+    assert main(["analyse", str(source), "--plies", "0", "--json", "--sgf", str(sgf)]) == 0
+    # gnubg loads the file and saves it again: the comments are on the same moves
+    run_gnubg(f"gnubg.command('load match {sgf}')\ngnubg.command('save match {saved}')\nemit(1)", expect=1)
+    mine, gnubgs = (read_sgf(p.read_text(encoding="utf-8")) for p in (sgf, saved))
+    ours = {i: n["C"] for i, n in mine.action_notes[0].items() if "C" in n}
+    assert {i: n["C"] for i, n in gnubgs.action_notes[0].items() if "C" in n} == ours
+    assert sorted(ours.values()) == [("coup assez difficile",),
+                                     ("les double 66 sont toujpurs difficiles à trouver",)]

@@ -126,4 +126,3 @@ def test_the_comments_are_read_only_when_asked() -> None:
     record = read_xg(REAL)
     assert record.commented and "comments" not in vars(record)  # not decoded yet
     assert record.comments[0] == "coup assez difficile"
-
