@@ -37,7 +37,7 @@ from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
 from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
-from gammon.i18n import ntr, tr
+from gammon.i18n import ntr, ptr, tr
 from gammon.match import Match
 from gammon.rules import GameResult, Rules
 from gammon.words import describe
@@ -136,7 +136,7 @@ def _mat_transcript(record: MatMatch, partial: bool = False) -> Transcript:
             key = _MAT_INFO[tag]
             info[key] = _iso_date(value) if key == "date" else value
     other = sorted(t for t in record.tags if t not in _MAT_INFO and t not in _MAT_RULES)
-    notes = frozenset({f".mat header tags ({', '.join(other)})"} if other else set())
+    notes = frozenset({tr(".mat header tags ({tags})", tags=", ".join(other))} if other else set())
     return Transcript(to_match(record, partial=partial), record.names, info, notes, record)
 
 
@@ -176,12 +176,12 @@ def _sgf_transcript(record: SgfMatch) -> Transcript:
     notes = set()
     analysis = sorted(names & _ANALYSIS)
     if analysis:
-        notes.add(f"gnubg's analysis ({', '.join(analysis)} properties)")
+        notes.add(tr("gnubg's analysis ({names} properties)", names=", ".join(analysis)))
     if "C" in names:
-        notes.add("comments on moves (C properties)")
+        notes.add(tr("comments on moves (C properties)"))
     other = sorted(names - _ANALYSIS - {"C"})
     if other:
-        notes.add(f"other SGF properties ({', '.join(other)})")
+        notes.add(tr("other SGF properties ({names})", names=", ".join(other)))
     return Transcript(record.match, record.names, info, frozenset(notes), record, record.warnings)
 
 
@@ -203,7 +203,7 @@ def _read_xg(data: bytes | str) -> Transcript:
     info = {"event": h.event, "place": h.location, "round": h.round, "annotator": h.transcriber}
     if h.date is not None:
         info["date"] = h.date.date().isoformat()
-    notes = frozenset({"comments (the .xg file's temp.xgc)"} if record.commented else set())
+    notes = frozenset({tr("comments (the .xg file's temp.xgc)")} if record.commented else set())
     return as_transcript(record.to_match(), names=record.names, info={k: v for k, v in info.items() if v},
                          notes=notes)
 
@@ -318,21 +318,31 @@ def compare(before: Transcript, after: Transcript, target: str) -> list[str]:
     a, b = _effective(before.match.rules), _effective(after.match.rules)
     for f in fields(Rules):
         if getattr(a, f.name) != getattr(b, f.name):
-            losses.append(f"the rule {f.name}={getattr(a, f.name)!r} (read back as "
-                          f"{getattr(b, f.name)!r}): .{target} files do not record it")
+            losses.append(
+                tr("the rule {rule}={value} (read back as {back}): .{format} files do not record it",
+                   rule=f.name, value=repr(getattr(a, f.name)), back=repr(getattr(b, f.name)), format=target))
     if before.names != after.names:
-        losses.append(f"the names {before.names!r} (read back as {after.names!r})")
+        losses.append(tr("the names {names} (read back as {back})", names=repr(before.names),
+                         back=repr(after.names)))
     for key in INFO:
         if key in before.info and before.info[key] != after.info.get(key):
-            losses.append(f"the match {key} {before.info[key]!r}")
+            losses.append(tr("the match {what} {value}", what=_info_word(key), value=repr(before.info[key])))
     losses.extend(f"{note}" for note in sorted(before.notes - after.notes))
     games_a, games_b = before.match.games, after.match.games
     if len(games_a) != len(games_b):
         raise GammonError(tr("{read} games were read but {back} read back",
                              read=len(games_a), back=len(games_b)))
     for k, (ga, gb) in enumerate(zip(games_a, games_b)):
-        losses.extend(f"game {k + 1}: {loss}" for loss in _game_losses(ga, gb, k, before.names))
+        losses.extend(tr("game {number}: {loss}", number=k + 1, loss=loss)
+                      for loss in _game_losses(ga, gb, k, before.names))
     return losses
+
+
+def _info_word(key: str) -> str:
+    """An :data:`INFO` key in the user's words."""
+    return {"event": tr("event"), "round": tr("round"), "place": tr("place"), "date": tr("date"),
+            "annotator": tr("annotator"), "comment": tr("comment"), "rating 1": tr("rating 1"),
+            "rating 2": tr("rating 2")}.get(key, key)
 
 
 def _effective(rules: Rules) -> Rules:
@@ -363,19 +373,22 @@ def _game_losses(ga: Game, gb: Game, k: int, names: tuple[str, str]) -> list[str
             raise GammonError(tr("game {number}: the actions read back differ from action {action}",
                                  number=k + 1, action=_first_difference(ha, hb, names)))
         dropped = ", ".join(describe(x, names) for x in ha[len(hb):])
-        losses.append(f"the unfinished game's last action{'s' if len(ha) - len(hb) > 1 else ''} ({dropped})")
+        losses.append(ntr("the unfinished game's last action ({actions})",
+                          "the unfinished game's last actions ({actions})", len(ha) - len(hb),
+                          actions=dropped))
     ra, rb = ga.result, gb.result
     if (ra is None) != (rb is None) or (ra and rb and (ra.winner, ra.points) != (rb.winner, rb.points)):
         raise GammonError(tr("game {number}: the result read back is {back}, not {read}", number=k + 1,
                              back=rb, read=ra))
     if ra and rb and (ra.reason, ra.kind) != (rb.reason, rb.kind):
-        losses.append(f"{_ending(ra)} is read back as {_ending(rb)}")
+        losses.append(tr("{ending} is read back as {back}", ending=_ending(ra), back=_ending(rb)))
     rejected = sum(isinstance(a, RejectResignation) for a in ga.history) - sum(
         isinstance(a, RejectResignation) for a in gb.history)
     if rejected > 0:
-        losses.append(f"{rejected} rejected resignation offer{'s' if rejected > 1 else ''}")
+        losses.append(ntr("{n} rejected resignation offer", "{n} rejected resignation offers", rejected,
+                          n=rejected))
     if ga.offered_resignation is not None and gb.offered_resignation is None:
-        losses.append("the resignation offer waiting for an answer")
+        losses.append(tr("the resignation offer waiting for an answer"))
     return losses
 
 
@@ -386,7 +399,9 @@ def _first_difference(a: list[Action], b: list[Action], names: tuple[str, str]) 
 
 
 def _ending(result: GameResult) -> str:
-    kind = {1: "a single game", 2: "a gammon", 3: "a backgammon"}[int(result.kind)]
-    how = {"bear_off": "won by bearing off", "pass": "won as the double is passed", "resign": "resigned",
-           "abandon": "abandoned"}[result.reason]
-    return f"{kind} {how} ({result.points} point{'s' if result.points != 1 else ''})"
+    kind = {1: ptr("game ending", "a single game"), 2: ptr("game ending", "a gammon"),
+            3: ptr("game ending", "a backgammon")}[int(result.kind)]
+    how = {"bear_off": tr("won by bearing off"), "pass": tr("won as the double is passed"),
+           "resign": tr("resigned"), "abandon": tr("abandoned")}[result.reason]
+    return ntr("{kind} {how} ({points} point)", "{kind} {how} ({points} points)", result.points, kind=kind,
+               how=how, points=result.points)

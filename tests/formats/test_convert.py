@@ -14,6 +14,7 @@ from gammon.formats import convert as conv
 from gammon.formats.convert import FORMATS, as_transcript, convert, find_format, format_of
 from gammon.formats.mat import format_mat, read_mat, to_match
 from gammon.formats.sgf import format_sgf, read_sgf
+from gammon.i18n import use_language
 from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
@@ -196,3 +197,32 @@ def test_read_match_quotes_bad_input_cut() -> None:
 def test_information_on_several_lines_goes_into_a_mat_header_on_one() -> None:
     text = GNUBG_STYLE.replace("EV[Open \\] Cup]", "EV[Open\nCup]").encode()
     assert '; [Event "Open Cup"]' in convert(text, "sgf", "mat").text
+
+
+def test_what_is_not_carried_over_is_said_in_the_users_language() -> None:
+    """The report of what a format cannot hold was in English whatever the language."""
+    beavers = play_match(2, Rules(beavers=True, cube_limit=8), games=3, double=0.0, resign=0.0)
+    match = Match(Rules(jacoby=False), ScriptedDice([(3, 1), (6, 4), (4, 1)]))
+    game = match.game
+    game.roll()
+    game.play("8/5 6/5")
+    game.roll()
+    game.resign(1)
+    game.reject_resignation()
+    game.play("24/14")
+    game.abandon(0)  # player 0 leaves: a backgammon, 3 points
+    source = as_transcript(match, ("A", "B"))
+    mat = find_format("mat")
+    with use_language("pl"):
+        assert convert(format_mat(beavers).encode(), "mat", "sgf").losses[0] == (
+            "reguła beavers=True (odczytana z powrotem jako False): pliki .sgf jej nie zapisują")
+        assert conv.compare(source, mat.read(mat.write(source).encode()), "mat") == [
+            "gra 1: backgammon: porzucenie (3 punkty), odczytane z powrotem jako backgammon: poddanie się "
+            "(3 punkty)",
+            "gra 1: 1 odrzucona propozycja poddania się",
+        ]
+        analysed = convert(format_sgf(match).encode(), "sgf", "sgf")
+        assert analysed.losses == ()
+    with use_language("cs"):
+        notes = conv.read_match(GNUBG_STYLE.encode(), "sgf").notes
+    assert notes and all("properties" not in note for note in notes), notes
