@@ -219,6 +219,7 @@ class PlaySession:
     _reading: bool = False  # waiting for a line: a hangup may end the wait at once
     _hung_up: bool = False
     _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
+    _lost: bool = False  # the match was to be saved when the session ended, and could not be
     _tutor: Tutor | None = None  # judges with the engine of the hints, once it is needed
     # the files resumed from or saved to (real paths): 'save' writes over them without asking
     _own_files: set[str] = field(default_factory=set)
@@ -330,14 +331,14 @@ class PlaySession:
                 self._loop()
         except Hangup:
             self._save_unsaved(tr("The terminal closed"))
-            return 0
+            return 1 if self._lost else 0
         except ComputerFailed as e:
             why = tr("{name} cannot play on ({error})", name=shown_name(e.name), error=tidy(str(e)))
             if not self._save_unsaved(why):
                 self.say(why + ".")
             return 1
         self.say(tr("Goodbye."))
-        return 0
+        return 1 if self._lost else 0  # a script must not take a match that is gone for one saved
 
     def _loop(self) -> None:
         try:
@@ -404,6 +405,7 @@ class PlaySession:
                 if suffix == ".mat" and names_note(self.names):
                     self.say(names_note(self.names))
             else:
+                self._lost = True
                 self.say(f"{why}: {message}")
         except Hangup:  # no terminal left to tell
             pass

@@ -137,3 +137,13 @@ def test_a_match_a_mat_file_cannot_hold_is_saved_as_sgf(tmp_path):
     resumed = gammon(["play", "--resume", str(path), "--two-player"], "quit\n\n", tmp_path)
     assert resumed.returncode == 0 and "X (roll or double) > " in resumed.stdout, resumed.stderr
     assert "[2]  cube centred" in resumed.stdout
+
+
+def test_a_match_that_could_not_be_saved_ends_with_a_failure_status(tmp_path):
+    data = tmp_path / "file"  # the data directory cannot be made under a file
+    data.write_text("")
+    proc = gammon(["play", "--two-player", "--seed", "2"], "8/5 6/5\n", data)
+    assert "Input ended: the match could not be saved: " in proc.stdout and "Goodbye." in proc.stdout
+    assert proc.returncode == 1  # was 0, as if the match were saved
+    proc = gammon(["play", "--two-player", "--seed", "2"], "8/5 6/5\nquit\n\n", data)
+    assert proc.returncode == 0  # left without saving, as asked
