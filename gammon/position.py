@@ -14,8 +14,8 @@ Checkers that are not on the board are borne off.
 from __future__ import annotations
 
 import base64
-import binascii
 import numbers
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
@@ -31,6 +31,8 @@ if TYPE_CHECKING:
     import numpy as np
 
     from gammon.play import Play
+
+_BASE64 = re.compile(r"[A-Za-z0-9+/]{14}")
 
 # A gnubg board: (player not on roll, player on roll), each 25 counts from that player's own view
 # (index 0 = its 1-point, index 24 = its bar).
@@ -101,10 +103,11 @@ class Position:
         quoted = repr(cut(text))
         if len(stripped) != 14:
             raise InvalidNotationError(tr("Position ID {text} must have 14 characters", text=quoted))
-        try:
-            raw = base64.b64decode(stripped + "==", validate=True)
-        except (binascii.Error, ValueError):
-            raise InvalidNotationError(tr("Position ID {text} is not valid base64", text=quoted)) from None
+        # 14 characters of the alphabet, no '=': the decoder would take padding in the middle
+        # ('4HPwATDgc/AB==') for the end of the data and read another position, where gnubg refuses
+        if not _BASE64.fullmatch(stripped):
+            raise InvalidNotationError(tr("Position ID {text} is not valid base64", text=quoted))
+        raw = base64.b64decode(stripped + "==", validate=True)
         bits = int.from_bytes(raw, "little")
         sides: list[list[int]] = []
         pos = 0

@@ -78,6 +78,16 @@ def test_bad_ids_are_rejected_with_the_text(text):
     assert repr(text) in str(e.value)
 
 
+@pytest.mark.parametrize("text", ["4HPwATDgc/AB==", "4HPwATDgc/ABM=", "4HPwATDgc/AB=A", "=HPwATDgc/ABMA"])
+def test_padded_ids_are_refused_as_gnubg_refuses_them(text):
+    # '4HPwATDgc/AB==' was read as '4HPwATDgc/ABAA', another position
+    with pytest.raises(ValueError):
+        gnubg.positionfromid(text)
+    with pytest.raises(InvalidNotationError, match="base64") as e:
+        Position.from_id(text)
+    assert repr(text) in str(e.value)
+
+
 @pytest.mark.parametrize(
     "board, why",
     [
