@@ -17,10 +17,10 @@ import base64
 import numbers
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 from gammon.errors import IllegalMoveError, InvalidNotationError, InvalidPositionError, cut
-from gammon.i18n import tr
+from gammon.i18n import N_, tr
 from gammon.notation import parse_play
 from gammon.primitives import BAR as BAR
 from gammon.primitives import CHECKERS as CHECKERS
@@ -37,6 +37,9 @@ _BASE64 = re.compile(r"[A-Za-z0-9+/]{14}")
 # A gnubg board: (player not on roll, player on roll), each 25 counts from that player's own view
 # (index 0 = its 1-point, index 24 = its bar).
 GnubgBoard = tuple[tuple[int, ...], tuple[int, ...]]
+
+# What a finished game leaves nothing to do (game_over_error)
+Verb = Literal["play", "roll out", "double", "evaluate"]
 
 
 class Position:
@@ -85,12 +88,17 @@ class Position:
         for side, points in ((1, mover), (-1, opponent)):
             for point, count in points.items():
                 if not isinstance(point, int) or not 1 <= point <= 25:
-                    raise InvalidPositionError(f"point {point!r} is not 1-24 or 25 (the bar)")
+                    raise InvalidPositionError(
+                        tr("point {point} is not 1-24 or 25 (the bar)", point=cut(repr(point)))
+                    )
                 if not isinstance(count, int) or count < 0:
-                    raise InvalidPositionError(f"checker count {count!r} on point {point} is not >= 0")
+                    raise InvalidPositionError(tr("checker count {count} on point {point} is not >= 0",
+                                                  count=cut(repr(count)), point=point))
                 slot = point if side == 1 else (OPPONENT_BAR if point == BAR else 25 - point)
                 if board[slot] != 0 and count:
-                    raise InvalidPositionError(f"point {point} holds checkers of both players")
+                    raise InvalidPositionError(
+                        tr("point {point} holds checkers of both players", point=point)
+                    )
                 board[slot] = side * count
         return cls(board)
 
@@ -143,17 +151,22 @@ class Position:
         """Build from GNU Backgammon's board tuple ``(player not on roll, player on roll)``."""
         opponent, mover = board
         if len(opponent) != 25 or len(mover) != 25:
-            raise InvalidPositionError(f"a gnubg board needs two rows of 25 counts, got {_board_text(board)}")
+            raise InvalidPositionError(
+                tr("a gnubg board needs two rows of 25 counts, got {board}", board=_board_text(board))
+            )
         # a negative count would add to the other player's checkers on the same slot
         if any(not isinstance(c, int) or isinstance(c, bool) or c < 0 for row in board for c in row):
-            raise InvalidPositionError(f"a gnubg board's counts must be whole numbers >= 0, got "
-                                       f"{_board_text(board)}")
+            raise InvalidPositionError(
+                tr("a gnubg board's counts must be whole numbers >= 0, got {board}", board=_board_text(board))
+            )
         cells = [0] * 26
         for i in range(25):
             cells[i + 1] += mover[i]
             cells[24 - i] -= opponent[i]
         if any(mover[i] and opponent[23 - i] for i in range(24)):
-            raise InvalidPositionError(f"a point holds checkers of both players in {_board_text(board)}")
+            raise InvalidPositionError(
+                tr("a point holds checkers of both players in {board}", board=_board_text(board))
+            )
         return cls(cells)
 
     # --- views -------------------------------------------------------------------------------
@@ -199,11 +212,14 @@ class Position:
         whole play is legal for some dice is the caller's to check (``legal_plays``)."""
         steps = tuple(move)
         if len(steps) % 2 or not all(isinstance(n, numbers.Integral) and 0 <= n <= 25 for n in steps):
-            raise InvalidNotationError(f"a gnubg move is (from, to) pairs of points 0..25, got {move!r}")
+            raise InvalidNotationError(
+                tr("a gnubg move is (from, to) pairs of points 0..25, got {move}", move=cut(repr(move)))
+            )
         b = list(self._board)
         for src, dst in zip(steps[::2], steps[1::2]):
             if src == 0 or dst >= src or b[src] <= 0 or (dst and b[dst] < -1):
-                raise IllegalMoveError(f"gnubg move {move!r}: step {src}/{dst} is impossible in {self.id!r}")
+                raise IllegalMoveError(tr("gnubg move {move}: step {src}/{dst} is impossible in {id}",
+                                          move=cut(repr(move)), src=src, dst=dst, id=repr(self.id)))
             b[src] -= 1
             if dst:
                 if b[dst] == -1:  # a hit: the blot goes to the opponent's bar
@@ -300,7 +316,7 @@ def require_position(value: object, what: str, alternative: str = "") -> Positio
     raise TypeError(f"{what} needs {needed}, got {type(value).__name__} {cut(repr(value))}{how}")
 
 
-def require_in_play(value: object, what: str, verb: str) -> Position:
+def require_in_play(value: object, what: str, verb: Verb) -> Position:
     """:func:`require_position`, then an InvalidPositionError when the game is over in the position
     (a side has borne off every checker): there is nothing to ``verb`` ("play", "roll out")."""
     position = require_position(value, what)
@@ -309,9 +325,18 @@ def require_in_play(value: object, what: str, verb: str) -> Position:
     return position
 
 
-def game_over_error(position: Position, verb: str) -> InvalidPositionError:
+def game_over_error(position: Position, verb: Verb) -> InvalidPositionError:
     """The error of :func:`require_in_play` for ``position``, where the game is over."""
-    return InvalidPositionError(f"the game is over in {position.id!r}: nothing to {verb}")
+    return InvalidPositionError(tr(_GAME_OVER[verb], id=repr(position.id)))
+
+
+# one whole sentence a verb, for the translations to word
+_GAME_OVER: dict[Verb, str] = {
+    "play": N_("the game is over in {id}: nothing to play"),
+    "roll out": N_("the game is over in {id}: nothing to roll out"),
+    "double": N_("the game is over in {id}: nothing to double"),
+    "evaluate": N_("the game is over in {id}: nothing to evaluate"),
+}
 
 
 def _flipped(board: Sequence[int]) -> Position:
@@ -327,28 +352,28 @@ def _board_text(board: object) -> str:
 
 def _check_board(cells: tuple[int, ...]) -> None:
     if len(cells) != 26:
-        raise InvalidPositionError(f"a board has 26 slots, got {len(cells)}: {_board_text(cells)}")
+        raise InvalidPositionError(
+            tr("a board has 26 slots, got {count}: {board}", count=len(cells), board=_board_text(cells))
+        )
     for c in cells:
         if type(c) is not int and (isinstance(c, bool) or not isinstance(c, numbers.Integral)):
-            raise InvalidPositionError(
-                f"board slots must be integers, got {cut(repr(c))} in {_board_text(cells)}"
-            )
+            raise InvalidPositionError(tr("board slots must be integers, got {value} in {board}",
+                                          value=cut(repr(c)), board=_board_text(cells)))
     if cells[BAR] < 0:
-        raise InvalidPositionError(
-            f"the mover's bar (slot 25) must be >= 0, got {cells[BAR]} in {_board_text(cells)}"
-        )
+        raise InvalidPositionError(tr("the mover's bar (slot 25) must be >= 0, got {count} in {board}",
+                                      count=cells[BAR], board=_board_text(cells)))
     if cells[OPPONENT_BAR] > 0:
-        raise InvalidPositionError(
-            f"the opponent's bar (slot 0) must be <= 0, got {cells[OPPONENT_BAR]} in {_board_text(cells)}"
-        )
+        raise InvalidPositionError(tr("the opponent's bar (slot 0) must be <= 0, got {count} in {board}",
+                                      count=cells[OPPONENT_BAR], board=_board_text(cells)))
     mover = sum(c for c in cells if c > 0)
     opponent = -sum(c for c in cells if c < 0)
     if mover > CHECKERS or opponent > CHECKERS:
-        raise InvalidPositionError(
-            f"at most 15 checkers a side, got {mover} and {opponent} in {_board_text(cells)}"
-        )
+        raise InvalidPositionError(tr("at most 15 checkers a side, got {mover} and {opponent} in {board}",
+                                      mover=mover, opponent=opponent, board=_board_text(cells)))
     if mover == 0 and opponent == 0:
-        raise InvalidPositionError(f"a position needs checkers on the board: {_board_text(cells)}")
+        raise InvalidPositionError(
+            tr("a position needs checkers on the board: {board}", board=_board_text(cells))
+        )
 
 
 _INITIAL = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {24: 2, 13: 5, 8: 3, 6: 5})

@@ -7,6 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from gammon import IllegalMoveError, InvalidNotationError, InvalidPositionError, Position
+from gammon.i18n import use_language
+from gammon.position import require_in_play
 from tests.helpers import pos, random_game_positions, wildbg_ids
 
 START = "4HPwATDgc/ABMA"
@@ -174,3 +176,20 @@ def test_from_gnubg_board_refuses_counts_that_are_not_whole_numbers_at_least_0(c
     board[row][i] = count
     with pytest.raises(InvalidPositionError, match="counts must be whole numbers >= 0"):
         Position.from_gnubg_board(board)
+
+
+@pytest.mark.parametrize(
+    "make, words",
+    [
+        (lambda: Position([0] + [1] * 16 + [0] * 9), "najwyżej 15 pionków na stronę, podano 16 i 0"),
+        (lambda: Position([0] * 26), "pozycja wymaga pionków na planszy"),
+        (lambda: Position.from_points({1: 1}, {24: 1}), "na polu 24 stoją pionki obu graczy"),
+        (lambda: Position.from_points({26: 1}, {}), "pole 26 nie jest liczbą 1-24 ani 25 (banda)"),
+        (lambda: Position.initial().after_gnubg_move((1, 2)), "ruch gnubg (1, 2): krok 1/2 jest niemożliwy"),
+        (lambda: require_in_play(Position.from_points({1: 1}, {}), "a hint", "play"), "nie ma czego grać"),
+    ],
+)
+def test_position_errors_are_in_the_language_in_use(make, words):
+    with use_language("pl"), pytest.raises(ValueError) as e:
+        make()
+    assert words in str(e.value)
