@@ -362,9 +362,11 @@ class _GameReader:
             raise _GameError(tr("the game is already over"))
         game = self.game
         is_win = cell.lower().startswith("wins")
-        rolled = game.phase is GamePhase.MOVE  # a roll left unplayed: its player resigned
-        if rolled and (not is_win or player == game.turn):
-            raise _GameError(tr("a roll left unplayed must be followed by the opponent's 'Wins'"))
+        # A roll left unplayed: its player resigned, or either player left (gnubg writes the roll
+        # before the roller's "Wins" when the other player left, and reads it so)
+        if game.phase is GamePhase.MOVE and not is_win:
+            raise _GameError(
+                tr("a roll left unplayed must be followed by 'Wins' (a resignation or an abandon)"))
         if not is_win and game.turn is not None and player != game.turn:
             turn, other = self.names[game.turn], self.names[player]
             raise _GameError(tr("it is {name}'s turn (left column), not {other}'s", name=turn, other=other)
@@ -490,8 +492,8 @@ def _replay(game: Game, record: MatGame, names: tuple[str, str]) -> None:
 def _win(game: Game, winner: int, points: int, names: tuple[str, str]) -> None:
     """The file's "Wins": the end of the game, or else the loser's resignation of the smallest
     kind worth ``points``, or, where no resignation can be (under the Jacoby rule a centred cube
-    counts no gammon; nobody resigns before the opening roll), an abandon, worth a backgammon times
-    the cube: how the writer writes one."""
+    counts no gammon; nobody resigns before the opening roll, nor after the opponent's roll), an
+    abandon, worth a backgammon times the cube: how the writer writes one."""
     if not game.is_over:
         kinds = [k for k in WinKind if game.rules.points(k, game.cube_value, game.cube_owner) >= points]
         if kinds and game.why_not(Request(ActionKind.RESIGN, 1 - winner, win_kind=kinds[0])) is None:

@@ -17,6 +17,7 @@ from gammon.formats.matchid import MatchState
 from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
+from tests.formats.test_mat import _left_after_the_roll
 from tests.helpers import needs_gnubg
 
 pytestmark = needs_gnubg
@@ -224,3 +225,19 @@ def test_long_names_go_both_ways(tmp_path: Path) -> None:
     assert record.errors == () and record.names[0] == long_name
     assert [list(g.score) for g in record.games] == scores
     to_match(record)  # every play legal
+
+
+def test_leaving_after_a_roll_imports_into_gnubg(tmp_path: Path) -> None:
+    """Either player leaves after a roll, in either column: gnubg gives the game to the same
+    player for the same points as our reader does."""
+    cases = [(rolls, who) for rolls in (1, 2) for who in ("roller", "other")]
+    paths = []
+    for rolls, who in cases:
+        path = tmp_path / f"left-{rolls}-{who}.mat"
+        write_mat(_left_after_the_roll(rolls, who), ("A", "B"), path)
+        paths.append(path)
+    for path, walked in zip(paths, _walk(paths)):
+        back = to_match(read_mat(path.read_text()))
+        result = back.games[0].result
+        (info,) = walked["info"]
+        assert (info["winner"], info["points-won"]) == ("XO"[result.winner], result.points), path.name
