@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -418,8 +419,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the language first: the parser's help and errors are said in it
     with use_language(_asked_language(argv) or from_environment(os.environ)):
         parser = build_parser()
-        args = parser.parse_args(argv)
+        args = parser.parse_args(_ids_as_arguments(argv))
         return _run(parser, args)
+
+
+# The commands that read a position ID, and an XGID's board without 'XGID=': 26 characters of
+# checkers and '-' (an empty point), the first its bar, most often empty
+_ID_COMMANDS = frozenset({"hint", "eval", "rollout", "diagram"})
+_BARE_XGID = re.compile(r"-[-a-oA-O]{25}(?::|$)")
+
+
+def _ids_as_arguments(argv: list[str]) -> list[str]:
+    """``argv`` with an XGID given without 'XGID=' (``-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10``)
+    marked for argparse as an argument, not options: a leading space, which the ID readers strip."""
+    command = None
+    out = list(argv)
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if command is None:
+            if arg == "--lang" or not arg.startswith("-") and i and argv[i - 1] == "--lang":
+                continue
+            if not arg.startswith("-"):
+                command = arg
+        elif command in _ID_COMMANDS and _BARE_XGID.match(arg):
+            out[i] = " " + arg
+    return out
 
 
 def _asked_language(argv: list[str]) -> str | None:
