@@ -125,6 +125,7 @@ _CELL_START = re.compile(
     re.IGNORECASE)
 _CUBE = re.compile(r"^(doubles|beavers|raccoons)\s*(?:=>\s*(\d{1,6}))?$", re.IGNORECASE)
 _WIN = re.compile(r"^wins\s+(\d{1,6})\s+points?(?:\s+and\s+the\s+match)?\.?$", re.IGNORECASE)
+_UNPLAYED = re.compile(r"^[1-6][1-6]:$")
 _LOSS = re.compile(r"^losses\s+\d{1,6}\s+points?$", re.IGNORECASE)
 _RIGHT_COLUMN = 20  # a lone cell starting at or after this column is player 1's
 
@@ -331,12 +332,20 @@ def _cells(text: str) -> list[tuple[int, str]]:
         raise _GameError(tr("expected a roll ('52: 13/8 24/22'), a cube action or 'Wins N points'"))
     if body[:starts[0]].strip():
         raise _GameError(tr("cannot read {text}", text=repr(cut(body[:starts[0]].strip()))))
-    if len(starts) > 2:
-        raise _GameError(tr("a row holds at most two cells, one for each player"))
     cells = [body[a:b].strip() for a, b in zip(starts, starts[1:] + [len(body)])]
-    if len(cells) == 2:
-        return [(0, cells[0]), (1, cells[1])]
-    return [(0 if starts[0] < _RIGHT_COLUMN else 1, cells[0])]
+    # GNU Backgammon's export writes the "Wins" of a player whose opponent left after the roll in
+    # the roll's own cell ("42:       Wins 3 points", "65:  Wins 3 points" in the right column;
+    # its own importer then leaves the game unfinished, so the writer puts the "Wins" on a row of its own)
+    attached = [k for k in range(1, len(cells)) if _UNPLAYED.match(cells[k - 1]) and _WIN.match(cells[k])
+                and (k == 2 or starts[k - 1] >= _RIGHT_COLUMN or starts[k] < _RIGHT_COLUMN)]
+    own = [k for k in range(len(cells)) if k not in attached]
+    if len(own) > 2:
+        raise _GameError(tr("a row holds at most two cells, one for each player"))
+    players = {k: p for k, p in zip(own, [0, 1] if len(own) == 2 else
+                                      [0 if starts[own[0]] < _RIGHT_COLUMN else 1])}
+    for k in attached:
+        players[k] = players[k - 1]
+    return [(players[k], cell) for k, cell in enumerate(cells)]
 
 
 # The reader follows the board with a Game under rules that allow every cube action a file may

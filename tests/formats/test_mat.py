@@ -624,3 +624,30 @@ def test_a_player_leaving_after_the_opponents_roll_reads_back(rolls: int) -> Non
     assert back.games[0].result == match.games[0].result
     assert back.games[0].result.winner == rolls % 2  # the roller
     assert back.score == match.score
+
+
+def test_gnubgs_export_of_a_player_leaving_after_the_opponents_roll() -> None:
+    """GNU Backgammon writes the roller's "Wins" in the roll's own cell when the other player left
+    after the roll. In the left column that read as two cells, the right one the opponent's: the
+    game went to the player who left (B for A's 42); in the right column, three cells, refused."""
+    left = """ 5 point match
+
+ Game 1
+ A : 0                          B : 0
+  1) 31: 24/23 24/21             65: 24/18 18/13
+  2) 42:       Wins 3 points
+"""
+    right = """ 5 point match
+
+ Game 1
+ A : 0                          B : 0
+  1) 31: 24/23 24/21             65:  Wins 3 points
+"""
+    for text, winner in ((left, 0), (right, 1)):
+        record = read_mat(text)
+        assert record.errors == ()
+        result = to_match(record).games[0].result
+        assert (result.winner, result.points, result.reason) == (winner, 3, "abandon")
+    # the roller's resignation, the opponent's "Wins" in the opponent's column, is still read so
+    resigned = read_mat(left.replace("42:       Wins 3 points", "42:                         Wins 1 point"))
+    assert to_match(resigned).games[0].result.winner == 1

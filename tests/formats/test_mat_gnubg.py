@@ -229,15 +229,18 @@ def test_long_names_go_both_ways(tmp_path: Path) -> None:
 
 def test_leaving_after_a_roll_imports_into_gnubg(tmp_path: Path) -> None:
     """Either player leaves after a roll, in either column: gnubg gives the game to the same
-    player for the same points as our reader does."""
+    player for the same points as our reader does, and its export of the game reads back here."""
     cases = [(rolls, who) for rolls in (1, 2) for who in ("roller", "other")]
     paths = []
     for rolls, who in cases:
         path = tmp_path / f"left-{rolls}-{who}.mat"
         write_mat(_left_after_the_roll(rolls, who), ("A", "B"), path)
         paths.append(path)
-    for path, walked in zip(paths, _walk(paths)):
-        back = to_match(read_mat(path.read_text()))
-        result = back.games[0].result
+    # and gnubg's export of each (the roller's "Wins" in the roll's cell) reads back the same here
+    after = "gnubg.command('export match mat ' + path + '.back')"
+    for path, walked in zip(paths, walk_in_gnubg(paths, after=after)):
+        result = to_match(read_mat(path.read_text())).games[0].result
         (info,) = walked["info"]
         assert (info["winner"], info["points-won"]) == ("XO"[result.winner], result.points), path.name
+        theirs = read_mat(Path(f"{path}.back").read_text())
+        assert theirs.errors == () and to_match(theirs).games[0].result == result, path.name
