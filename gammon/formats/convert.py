@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gammon.errors import GammonError, InvalidNotationError
-from gammon.formats.mat import MatMatch, decode_mat, format_mat, read_mat, to_match
+from gammon.formats.mat import MatMatch, decode_mat, format_mat, mat_names, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
@@ -147,7 +147,8 @@ def _write_mat(t: Transcript) -> str:
     for tag, key in _MAT_INFO.items():
         if key in t.info and tag != "Annotator":
             tags[tag] = t.info[key].replace("-", ".") if key == "date" else t.info[key]
-    return format_mat(t.match, t.names, tags)
+    # fitted as GNU Backgammon reads them (31 bytes, no ':'); compare reports a name so changed
+    return format_mat(t.match, mat_names(t.names), tags)
 
 
 def _iso_date(text: str) -> str:
@@ -288,8 +289,9 @@ def convert(data: bytes, source: MatchFormat | str, target: MatchFormat | str) -
     """Read ``data`` in format ``source``, write it in format ``target`` and report the losses.
 
     Raises :class:`InvalidNotationError` for a bad input file, ValueError for a format that cannot
-    read or write, or for input the target cannot express at all (a name a ``.mat`` file cannot
-    hold), and :class:`GammonError` if the written text does not read back to the same games."""
+    read or write, or for input the target cannot express at all (automatic doubles in a ``.mat``
+    file; names are fitted to one, and a changed name reported), and :class:`GammonError` if the
+    written text does not read back to the same games."""
     source = find_format(source) if isinstance(source, str) else source
     target = find_format(target) if isinstance(target, str) else target
     if source.read is None:

@@ -226,3 +226,16 @@ def test_what_is_not_carried_over_is_said_in_the_users_language() -> None:
     with use_language("cs"):
         notes = conv.read_match(GNUBG_STYLE.encode(), "sgf").notes
     assert notes and all("properties" not in note for note in notes), notes
+
+
+def test_names_are_fitted_to_a_mat_file_and_reported() -> None:
+    """A name of more than 31 bytes went into the .mat file whole: GNU Backgammon cut it inside a
+    character ('山' takes 3 bytes) and failed on it; a name with ':' refused the conversion. Both are
+    now written as the terminal and the browser write them (mat_names), and the report says so."""
+    names = ("Zoe" + "山" * 19, "Bob: the builder")
+    sgf = format_sgf(play_match(3, Rules(match_length=3)), names)
+    done = convert(sgf.encode(), "sgf", "mat")
+    fitted = ("Zoe" + "山" * 9, "Bob the builder")
+    assert read_mat(done.text).names == fitted
+    assert max(len(name.encode()) for name in fitted) <= 31
+    assert done.losses[0] == f"the names {names!r} (read back as {fitted!r})"

@@ -12,8 +12,10 @@ import pytest
 
 from benchmarks.gnubg_harness import run_gnubg
 from gammon import Position
+from gammon.formats.convert import convert
 from gammon.formats.mat import read_mat, to_match, write_mat
 from gammon.formats.matchid import MatchState
+from gammon.formats.sgf import format_sgf
 from gammon.match import Match
 from gammon.rules import Rules
 from tests.formats.random_play import play_match
@@ -244,3 +246,14 @@ def test_leaving_after_a_roll_imports_into_gnubg(tmp_path: Path) -> None:
         assert (info["winner"], info["points-won"]) == ("XO"[result.winner], result.points), path.name
         theirs = read_mat(Path(f"{path}.back").read_text())
         assert theirs.errors == () and to_match(theirs).games[0].result == result, path.name
+
+
+def test_converted_long_names_import_into_gnubg(tmp_path: Path) -> None:
+    """gammon convert to .mat fits the names: gnubg reads them whole (it cut a name of more than 31
+    bytes inside a character and failed)."""
+    match = play_match(3, Rules(match_length=3))
+    path = tmp_path / "names.mat"
+    path.write_text(convert(format_sgf(match, ("Zoe" + "山" * 19, "Bob")).encode(), "sgf", "mat").text)
+    (walked,) = _walk([path])
+    assert walked["names"] == ["Zoe" + "山" * 9, "Bob"]
+    _check_same_match(match, walked)
