@@ -4,11 +4,12 @@ the same way: a function that adds a subparser and sets ``func``)."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from gammon import __version__
 from gammon.cli.account import add_account
@@ -465,9 +466,11 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return 2
+    stdout = sys.stdout
+    sys.stdout = _Stdout(stdout)
     try:
         code: int = args.func(args)
-        sys.stdout.flush()  # a closed pipe shows here, not at exit where Python would complain
+        sys.stdout.flush()  # a closed pipe or a full disk shows here, not at exit
         return code
     except KeyboardInterrupt:
         print("\n" + tr("Interrupted."), file=sys.stderr)
@@ -475,8 +478,57 @@ def _run(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     except BrokenPipeError:
         # the reader went away (`| head`): the end of the output, not an error; what is still
         # buffered goes nowhere, so the flush at exit does not fail again
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output(stdout)
         return 0
+    except StandardOutputError as e:  # > /dev/full, a file size limit
+        print(
+            f"gammon {args.command}: "
+            + tr("cannot write to standard output: {error}", error=e.strerror or e),
+            file=sys.stderr,
+        )
+        _drop_output(stdout)
+        return 1
+    finally:
+        sys.stdout = stdout
+
+
+class StandardOutputError(OSError):
+    """Standard output could not be written (not a closed pipe, which is a BrokenPipeError)."""
+
+
+class _Stdout:
+    """Standard output for a command: the same stream, whose write errors are known for its own
+    (an OSError from the command could be any file's)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            written = self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StandardOutputError(e.errno, e.strerror) from e
+        return written
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as e:
+            raise StandardOutputError(e.errno, e.strerror) from e
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _drop_output(stdout: TextIO) -> None:
+    """Send what is still buffered for ``stdout`` nowhere, so that the flush at exit does not
+    fail again (nothing to do for a stream that has no file descriptor)."""
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,50 @@
+"""What the commands write to standard output, when it cannot be written."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from gammon.cli.main import main
+from gammon.formats.mat import format_mat
+from gammon.rules import Rules
+from tests.formats.random_play import play_match
+
+FULL = os.strerror(errno.ENOSPC)
+
+
+class _FullDisk(io.BytesIO):
+    """Standard output on a full disk (> /dev/full)."""
+
+    def write(self, data: object) -> int:
+        raise OSError(errno.ENOSPC, FULL)
+
+
+@pytest.mark.parametrize("line_buffering", [False, True])  # PYTHONUNBUFFERED fails at the print
+def test_convert_to_a_full_standard_output_says_so(tmp_path: Path, monkeypatch, capsys, line_buffering):
+    source = tmp_path / "match.mat"
+    source.write_text(format_mat(play_match(1, Rules(match_length=3)), ("Ann", "Ben")))
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(_FullDisk(), line_buffering=line_buffering))
+    assert main(["convert", str(source), str(tmp_path / "match.sgf")]) == 1
+    assert capsys.readouterr().err == f"gammon convert: cannot write to standard output: {FULL}\n"
+    assert (tmp_path / "match.sgf").is_file()  # the file was written before the report
+
+
+def test_eval_to_a_full_standard_output_says_so(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(_FullDisk()))
+    assert main(["--lang", "pl", "eval", "4HPwATDgc/ABMA", "--plies", "0"]) == 1
+    assert capsys.readouterr().err.startswith("gammon eval: nie można zapisać na standardowe wyjście")
+
+
+def test_a_file_that_cannot_be_written_is_still_named(tmp_path: Path, capsys):
+    # only standard output's errors are said to be standard output's
+    source = tmp_path / "match.mat"
+    source.write_text(format_mat(play_match(1, Rules(match_length=3)), ("Ann", "Ben")))
+    assert main(["convert", str(source), str(tmp_path / "missing" / "match.sgf")]) == 2
+    err = capsys.readouterr().err
+    assert "standard output" not in err and "match.sgf" in err
