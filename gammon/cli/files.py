@@ -17,13 +17,14 @@ def write_whole(path: str, text: str) -> None:
     no half file, and a file already there (a match saved before) as it was. A path that is not a
     regular file (``/dev/stdout``, a pipe) is written as it is: renaming onto it would replace the
     device. Raises OSError."""
-    target = os.path.realpath(path)  # through a symbolic link, as an ordinary write goes
     try:
-        regular = stat.S_ISREG(os.stat(target).st_mode)
+        # the path's own stat: /dev/stdout's real path names a pipe as 'pipe:[...]', which is no file
+        regular = stat.S_ISREG(os.stat(path).st_mode)
     except FileNotFoundError:
         regular = True
+    target = os.path.realpath(path)  # through a symbolic link, as an ordinary write goes
     if not regular:
-        with open(target, "w", encoding="utf-8", newline="") as out:
+        with open(path, "w", encoding="utf-8", newline="") as out:
             out.write(text)
         return
     folder, name = os.path.split(target)
