@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from gammon.cli.files import write_whole
 from gammon.diagram import Kind, render
 from gammon.errors import GammonError, quoted_path
 from gammon.formats.ids import read_id
@@ -60,7 +61,7 @@ def run_diagram(args: argparse.Namespace) -> int:
         return 2
     if args.output:
         try:
-            Path(args.output).write_bytes(data)
+            write_whole(args.output, data)  # or not at all: a cut image destroys no file already there
         except OSError as e:
             print(
                 "gammon diagram: "

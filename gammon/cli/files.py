@@ -11,28 +11,29 @@ import tempfile
 __all__ = ["write_whole"]
 
 
-def write_whole(path: str, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` whole or not at all: into a temporary file beside it,
-    renamed onto it once complete, so that a failed write (a full disk, a file size limit) leaves
-    no half file, and a file already there (a match saved before) as it was. A path that is not a
-    regular file (``/dev/stdout``, a pipe) is written as it is: renaming onto it would replace the
-    device. Raises OSError."""
+def write_whole(path: str, text: str | bytes) -> None:
+    """Write ``text`` (UTF-8, or bytes as they are: an image) to ``path`` whole or not at all:
+    into a temporary file beside it, renamed onto it once complete, so that a failed write (a full
+    disk, a file size limit) leaves no half file, and a file already there (a match saved before)
+    as it was. A path that is not a regular file (``/dev/stdout``, a pipe) is written as it is:
+    renaming onto it would replace the device. Raises OSError."""
     try:
         # the path's own stat: /dev/stdout's real path names a pipe as 'pipe:[...]', which is no file
         regular = stat.S_ISREG(os.stat(path).st_mode)
     except FileNotFoundError:
         regular = True
     target = os.path.realpath(path)  # through a symbolic link, as an ordinary write goes
+    data = text.encode("utf-8") if isinstance(text, str) else text
     if not regular:
-        with open(path, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        with open(path, "wb") as device:
+            device.write(data)
         return
     folder, name = os.path.split(target)
     # the name cut: a long one with the additions could pass the longest name the system allows
     fd, temporary = tempfile.mkstemp(prefix=f".{name[:100]}.", suffix=".tmp", dir=folder)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
             out.flush()
             os.fsync(out.fileno())
         try:

@@ -7,7 +7,9 @@ import errno
 import io
 import os
 import re
+import resource
 import struct
+import subprocess
 import sys
 import xml.etree.ElementTree as ET
 import zlib
@@ -287,3 +289,27 @@ def test_the_dice_and_an_offered_cube_cover_no_checker(
     dice = [r for r in shapes if isinstance(r, Rect) and r.w in (32.0, 34.0) and r.x < RIGHT]  # not the tray
     assert len(dice) == (1 if offered else 2)
     assert not [(d, c) for d in dice for c in checkers if _overlaps(d, c)]
+
+
+def test_an_image_cut_short_leaves_the_file_there_whole(tmp_path: Path) -> None:
+    """-o over a file where the image cannot be written whole (a file size limit, a full disk): the
+    file there was cut to the image's first bytes (a 21679-byte PNG left as 4096 bytes of SVG)."""
+    there = tmp_path / "board.png"
+    assert main(["diagram", XGID, "-o", str(there)]) == 0
+    before = there.read_bytes()
+    limit = 1024  # less than the SVG
+    proc = subprocess.run([sys.executable, "-m", "gammon", "diagram", XGID, "--svg", "-o", "board.png"],
+                          text=True, capture_output=True, cwd=tmp_path, timeout=120,
+                          preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit)))
+    assert proc.returncode == 1 and "cannot write 'board.png': File too large" in proc.stderr, proc.stderr
+    assert there.read_bytes() == before
+    assert [p.name for p in tmp_path.iterdir()] == ["board.png"]  # no temporary file
+
+
+def test_an_image_is_written_over_a_file_there(tmp_path: Path) -> None:
+    there = tmp_path / "board.svg"
+    there.write_text("old")
+    there.chmod(0o640)
+    assert main(["diagram", XGID, "-o", str(there)]) == 0
+    assert there.read_bytes() == render(read_id(XGID), "svg")
+    assert there.stat().st_mode & 0o777 == 0o640
