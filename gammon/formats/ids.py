@@ -13,7 +13,7 @@ from typing import Any
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
-from gammon.formats.xgid import XGID, crawford_cube_problem, parse_xgid
+from gammon.formats.xgid import NO_CUBE_LIMIT, XGID, crawford_cube_problem, max_cube_of, parse_xgid
 from gammon.i18n import tr
 from gammon.position import Position
 from gammon.situation import CubeOwner, Situation
@@ -146,6 +146,7 @@ class SetUp:
     jacoby: bool
     beavers: bool
     double_offered: bool = False
+    max_cube: int = NO_CUBE_LIMIT
 
     def xgid(self) -> str:
         """Its XGID. Raises ValueError (or InvalidPositionError) saying what is wrong."""
@@ -164,6 +165,7 @@ class SetUp:
             crawford=self.crawford and not money,
             jacoby=self.jacoby and money,
             beavers=self.beavers and money,
+            max_cube=self.max_cube,
         )
         return str(xgid)
 
@@ -198,6 +200,7 @@ def situation_json(situation: Situation) -> dict[str, Any]:
         situation.jacoby,
         situation.beavers,
         situation.double_offered,
+        max_cube_of(situation.rules),
     ).xgid()
     return {
         **board_json(position),

@@ -3,7 +3,9 @@
 Fields after the 26-character board: cube (log2), cube owner (1 bottom, -1 top, 0 centred), player
 on roll (1 bottom, -1 top), dice (``00`` to roll or double, two digits rolled, ``D`` doubled, ``B``
 beavered, ``R`` raccooned: the other player must answer), bottom's score, top's score, Crawford
-(match play) or Jacoby + 2 x beavers (money), match length (0 money) and the highest cube (log2).
+(match play) or Jacoby + 2 x beavers (money), match length (0 money) and the highest cube (log2):
+the rules' ``cube_limit`` of :attr:`XGID.situation` (``10``, XG's usual 1024, is none, and none is
+written so; ``0``, a cube that never turns, is a game without the cube).
 
 The board is always drawn from the bottom player's view: character 0 is the top player's bar,
 1-24 the points, 25 the bottom player's bar; ``A``-``O`` count bottom checkers, ``a``-``o`` top
@@ -37,6 +39,7 @@ from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, match_state
 from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
+from gammon.rules import Rules
 from gammon.situation import Situation
 
 if TYPE_CHECKING:
@@ -46,6 +49,8 @@ _BOTTOM, _TOP = 1, 0
 _CUBE_ACTIONS = {"D": "double", "B": "beaver", "R": "raccoon"}
 _FIELD = re.compile(r"-?\d{1,5}\Z")
 _MAX_CUBE_LOG = 15  # the cube goes up to 32768
+NO_CUBE_LIMIT = 1024
+"""XG's usual highest cube (``:10``): read as no limit, and written for none."""
 
 
 @dataclass(frozen=True)
@@ -65,7 +70,7 @@ class XGID:
     crawford: bool = False
     jacoby: bool = False
     beavers: bool = False
-    max_cube: int = 1024
+    max_cube: int = 1024  # NO_CUBE_LIMIT
 
     def __post_init__(self) -> None:
         problems = []
@@ -89,6 +94,11 @@ class XGID:
         if self.cube_action and self.cube_owner is not None and self.cube_owner != self.player_on_roll:
             # the player on roll has doubled (or beavered): the cube was centred or its own
             problems.append(tr("the player on roll offers the cube, but the opponent owns it"))
+        if self.max_cube != NO_CUBE_LIMIT and isinstance(self.cube_value, int):  # 1024 is read as no limit
+            offered = self.cube_value * (2 if self.cube_action else 1)
+            if offered > self.max_cube:
+                problems.append(tr("the cube at {value} is above the highest cube {highest}", value=offered,
+                                   highest=self.max_cube))
         if not isinstance(self.match_length, int) or self.match_length < 0:
             problems.append(f"match length {self.match_length!r} is not >= 0")
         if len(self.score) != 2 or not all(isinstance(s, int) and s >= 0 for s in self.score):
@@ -227,8 +237,14 @@ class XGID:
     @property
     def situation(self) -> Situation:
         """The Situation this XGID describes (a beaver or raccoon on offer reads as a double on
-        offer, as in :meth:`to_match_state`); ValueError when the score has won the match."""
-        return self.to_match_state().to_situation(self.position, beavers=self.beavers)
+        offer, as in :meth:`to_match_state`), the highest cube its rules' ``cube_limit`` (XG's
+        usual 1024 is read as none, as gammon writes none so; 1, no doubling, as ``use_cube=False``);
+        ValueError when the score has won the match."""
+        situation = self.to_match_state().to_situation(self.position, beavers=self.beavers)
+        if self.max_cube == NO_CUBE_LIMIT:
+            return situation
+        limit = {"cube_limit": self.max_cube} if self.max_cube > 1 else {"use_cube": False}
+        return situation.replace(rules=replace(situation.rules, **limit))
 
     @classmethod
     def from_situation(cls, situation: Situation, player_on_roll: int = _BOTTOM) -> XGID:
@@ -236,7 +252,7 @@ class XGID:
         bottom player, 1)."""
         rules = situation.rules
         xgid = cls.from_match_state(situation.position, MatchState.from_situation(situation, player_on_roll),
-                                    max_cube=rules.cube_limit or 1024)
+                                    max_cube=max_cube_of(rules))
         return xgid.replace(beavers=True) if situation.beavers else xgid
 
     @classmethod
@@ -245,14 +261,19 @@ class XGID:
         player 1 is drawn at the bottom."""
         state = match_state(game)
         g = game.game if isinstance(game, Match) else game
-        limit = g.rules.cube_limit or 1024
-        xgid = cls.from_match_state(g.position_for(state.player_on_roll), state, max_cube=limit)
+        xgid = cls.from_match_state(g.position_for(state.player_on_roll), state,
+                                    max_cube=max_cube_of(g.rules))
         if g.rules.is_money and g.rules.beavers:
             xgid = xgid.replace(beavers=True)
         return xgid
 
     def replace(self, **changes: Any) -> XGID:
         return replace(self, **changes)
+
+
+def max_cube_of(rules: Rules) -> int:
+    """The XGID's highest cube of ``rules``: its cube limit, 1 without the cube, else XG's 1024."""
+    return 1 if not rules.use_cube else rules.cube_limit or NO_CUBE_LIMIT
 
 
 def crawford_cube_problem(cube_value: int, owned: bool, offered: bool) -> str | None:

@@ -11,8 +11,10 @@ from hypothesis import strategies as st
 
 from benchmarks.gnubg_harness import run_gnubg
 from gammon import InvalidNotationError, Position
+from gammon.cli.main import main
+from gammon.formats.ids import read_id, situation_json
 from gammon.formats.matchid import MatchState
-from gammon.formats.xgid import XGID, parse_xgid
+from gammon.formats.xgid import XGID, parse_xgid, read_xgid
 from tests.helpers import needs_gnubg, pos, random_game_positions
 
 START = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
@@ -89,7 +91,8 @@ def xgids(draw: st.DrawFn) -> XGID:
         dice=None if action else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
         cube_action=action, score=score, match_length=length, crawford=crawford,
         jacoby=not length and draw(st.booleans()), beavers=not length and draw(st.booleans()),
-        max_cube=1 << draw(st.integers(0, 12)))
+        # a highest cube at or above the cube (on offer), or XG's usual 1024, read as none
+        max_cube=1 << draw(st.integers(min(10, (cube_value * (2 if action else 1)).bit_length() - 1), 12)))
 
 
 @settings(deadline=None, max_examples=150)
@@ -221,3 +224,24 @@ def test_from_game() -> None:
     x = XGID.from_game(game)
     assert (x.player_on_roll, x.dice, x.position) == (0, None, game.position_for(0))
     assert parse_xgid(str(x)) == x
+
+
+def test_the_highest_cube_is_the_rules_cube_limit(capsys: pytest.CaptureFixture[str]) -> None:
+    """The tenth field, the highest cube (log2), was dropped on reading: gammon diagram of an XGID
+    ending ':8' showed one ending ':10', and a cube at the limit could still be turned. It is now
+    the rules' cube_limit (XG's usual 1024 is no limit; 1, no doubling, a game without the cube)."""
+    start = "XGID=-b----E-C---eE---c-e----B-:{cube}:{owner}:1:00:0:0:0:0:{most}"
+    for most, limit, use_cube in (("8", 256, True), ("10", None, True), ("12", 4096, True),
+                                  ("0", None, False)):
+        text = start.format(cube=0, owner=0, most=most)
+        rules = read_xgid(text).rules
+        assert (rules.cube_limit, rules.use_cube) == (limit, use_cube), text
+        assert str(XGID.from_situation(read_xgid(text))) == text
+        assert situation_json(read_id(text))["xgid"] == text
+    assert main(["diagram", "--svg", start.format(cube=0, owner=0, most=8)]) == 0
+    assert start.format(cube=0, owner=0, most=8) in capsys.readouterr().out
+    # the cube at the limit cannot be turned; a cube above it is refused, quoting the XGID
+    assert not read_xgid(start.format(cube=3, owner=1, most=3)).can_double
+    assert read_xgid(start.format(cube=2, owner=1, most=3)).can_double
+    with pytest.raises(InvalidNotationError, match="XGID=.*:4:1:1:00:0:0:0:0:3.*above the highest cube 8"):
+        read_xgid(start.format(cube=4, owner=1, most=3))
