@@ -420,8 +420,26 @@ def main(argv: Sequence[str] | None = None) -> int:
     # the language first: the parser's help and errors are said in it
     with use_language(_asked_language(argv) or from_environment(os.environ)):
         parser = build_parser()
-        args = parser.parse_args(_ids_as_arguments(argv))
-        return _run(parser, args)
+        return _run(parser, _parsed(parser, argv))
+
+
+def _parsed(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """The command line read; the text of --help or --version is written out here, where a full
+    disk can be said, not at exit, where Python would complain."""
+    try:
+        return parser.parse_args(_ids_as_arguments(argv))
+    except SystemExit as e:
+        if e.code == 0:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _drop_output(sys.stdout)
+            except OSError as error:
+                said = tr("cannot write to standard output: {error}", error=error.strerror or error)
+                print(f"gammon: {said}", file=sys.stderr)
+                _drop_output(sys.stdout)
+                raise SystemExit(1) from None
+        raise
 
 
 # The commands that read a position ID, and an XGID's board without 'XGID=': 26 characters of

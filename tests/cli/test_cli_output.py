@@ -48,3 +48,19 @@ def test_a_file_that_cannot_be_written_is_still_named(tmp_path: Path, capsys):
     assert main(["convert", str(source), str(tmp_path / "missing" / "match.sgf")]) == 2
     err = capsys.readouterr().err
     assert "standard output" not in err and "match.sgf" in err
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], ["diagram", "--help"]])
+def test_help_to_a_full_standard_output_says_so(argv, monkeypatch, capsys):
+    # the text was left to the flush at exit: 'Exception ignored ... OSError', exit status 120
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(_FullDisk()))
+    with pytest.raises(SystemExit) as e:
+        main(argv)
+    assert e.value.code == 1
+    assert capsys.readouterr().err == f"gammon: cannot write to standard output: {FULL}\n"
+
+
+def test_help_is_written(capsys):
+    with pytest.raises(SystemExit) as e:
+        main(["--version"])
+    assert e.value.code == 0 and capsys.readouterr().out.startswith("gammon ")
