@@ -240,6 +240,9 @@ class EnginePool:
                     )
                 ) from e
             except BrokenProcessPool as e:
+                if self._workers.was_closed(generation):  # the server stops: no fresh pool now
+                    stopped = tr("the engine stopped with the server; try again later")
+                    raise EngineUnavailableError(stopped) from e
                 broken = self._workers.drop(generation)
                 if broken is not None:
                     # its workers are gone already; joining its threads must not stall the loop

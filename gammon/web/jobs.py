@@ -172,7 +172,7 @@ class ProcessRunner:
                     outer.cancel()
                     return
                 died = not inner.cancelled() and isinstance(inner.exception(), BrokenProcessPool)
-                if not died or attempt == 2 or stop.is_set():
+                if not died or attempt == 2 or self._workers.was_closed(generation) or stop.is_set():
                     break
                 # Its worker died, the job unfinished (it may be another job's worker that died:
                 # the pool ends every job it runs): it runs once more, from the start, on a fresh pool.

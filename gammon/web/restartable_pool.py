@@ -21,6 +21,9 @@ from gammon.web.lifeline import Lifeline
 
 log = logging.getLogger(__name__)
 
+STOP_GRACE = 5.0
+"""Seconds a running call has to end when its pool is closed (at the server's stop)."""
+
 Make = Callable[[Connection], ProcessPoolExecutor]
 """Makes an executor whose workers watch the lifeline read end it is given (see die_with_server)."""
 
@@ -44,6 +47,7 @@ class RestartablePool:
         self._executor: ProcessPoolExecutor | None = None
         self._lifeline: Lifeline | None = None
         self._generation = 0
+        self._closed: set[int] = set()  # the generations ended by close, not broken
         # close runs in a thread (the server's shutdown), calls on the event loop or in relay threads
         self._lock = threading.Lock()
 
@@ -94,15 +98,24 @@ class RestartablePool:
         log.warning(self._restarted)
         return broken
 
+    def was_closed(self, generation: int) -> bool:
+        """Whether the executor of ``generation`` was closed (its calls failed or were cancelled
+        for that): they are not made again, which would start a fresh executor nobody closes."""
+        with self._lock:
+            return generation in self._closed
+
     def close(self) -> None:
         """Stop the workers, and wait for them: a worker left behind keeps the fork server alive.
-        A later call starts a fresh executor."""
+        A call still running after :data:`STOP_GRACE` seconds has its worker killed (a stuck one
+        kept the server's stop waiting for ever). A later call starts a fresh executor."""
         with self._lock:
             executor, self._executor = self._executor, None
             lifeline, self._lifeline = self._lifeline, None
+            if executor is not None:
+                self._closed.add(self._generation)
             self._generation += 1
         if executor is not None:
-            executor.shutdown(wait=True, cancel_futures=True)
+            stop(executor, STOP_GRACE)
         if lifeline is not None:
             lifeline.close()
 
@@ -112,6 +125,20 @@ def kill_workers(executor: ProcessPoolExecutor) -> None:
     the GIL would not see its lifeline close)."""
     for process in list((getattr(executor, "_processes", None) or {}).values()):
         process.kill()
+
+
+def stop(executor: ProcessPoolExecutor, grace: float) -> None:
+    """Shut ``executor`` down: its queued calls cancelled, its running ones given ``grace`` seconds
+    to end before their workers are killed; returns once its workers and threads are gone."""
+    processes = list((getattr(executor, "_processes", None) or {}).values())  # shutdown forgets them
+    manager = getattr(executor, "_executor_manager_thread", None)  # it ends once every worker has
+    executor.shutdown(wait=False, cancel_futures=True)
+    if manager is not None:
+        manager.join(grace)
+        if manager.is_alive():
+            for process in processes:
+                process.kill()
+            manager.join()
 
 
 def retire(executor: ProcessPoolExecutor) -> None:

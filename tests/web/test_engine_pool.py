@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import os
 import random
 import threading
 import time
@@ -411,3 +412,46 @@ def test_the_engine_timeout_must_be_a_positive_time(bad: float) -> None:
         ServerSettings(engine_timeout=bad)
     with pytest.raises(ValueError, match="timeout"):
         EnginePool(1, timeout=bad)
+
+
+def _stuck_call(pool: EnginePool, hung: str) -> tuple[threading.Thread, list[BaseException]]:
+    """A call of ``_hang`` on ``pool`` from a thread of its own, running once it has written ``hung``."""
+    ended: list[BaseException] = []
+
+    async def call() -> None:
+        try:
+            await pool.run(_hang, hung)
+        except BaseException as e:  # noqa: BLE001  (what the call ended with is the test's)
+            ended.append(e)
+
+    thread = threading.Thread(target=asyncio.run, args=(call(),), daemon=True)
+    thread.start()
+    while not os.path.exists(hung):
+        time.sleep(0.01)
+    return thread, ended
+
+
+def test_closing_the_pool_stops_a_stuck_worker(tmp_path) -> None:
+    # At the server's stop: closing waited for every call to end, a stuck one for ever.
+    hung = str(tmp_path / "hung")
+    pool = EnginePool(1, advisor=None)
+    _stuck_call(pool, hung)
+    with open(hung) as f:
+        stuck_pid = int(f.read())
+    closing = threading.Thread(target=pool.close, daemon=True)
+    closing.start()
+    closing.join(120)
+    assert not closing.is_alive(), "the pool's close waited on the stuck worker"
+    assert not _alive(stuck_pid)
+
+
+def test_a_call_the_pools_close_ends_is_refused_and_starts_no_fresh_pool(tmp_path) -> None:
+    # It was made again, as after a worker's death: on a fresh pool that nobody closed.
+    hung = str(tmp_path / "hung")
+    pool = EnginePool(1, advisor=None)
+    thread, ended = _stuck_call(pool, hung)
+    pool.close()
+    thread.join(120)
+    assert not thread.is_alive(), "the call went on after the pool's close"
+    assert [str(e) for e in ended] == ["the engine stopped with the server; try again later"]
+    assert pool._workers.executor is None

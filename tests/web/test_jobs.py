@@ -6,6 +6,7 @@ import os
 import threading
 import time
 from concurrent.futures import Future
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any
 
@@ -445,3 +446,49 @@ def test_a_killed_worker_started_on_demand_is_seen_and_both_jobs_run_again(tmp_p
         assert [first.status, second.status] == ["done", "done"], [first.error, second.error]
     finally:
         jobs.shutdown()
+
+
+# ---- the server's stop -------------------------------------------------------------------------
+
+
+def _spins(progress: Progress) -> dict[str, Any]:
+    """Reports its worker's pid, then never reports again (stuck in a loop)."""
+    progress(0, 1, {"pid": os.getpid()})
+    while True:
+        pass
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_the_runners_shutdown_stops_a_stuck_job_and_starts_no_fresh_pool() -> None:
+    # The shutdown waited for the job's next report, for ever; once it no longer did, the job's
+    # killed worker was taken for one that died and its job made again on a fresh pool.
+    jobs = Jobs(ProcessRunner(1))
+    job = jobs.start("test", "a", _spins)
+    _wait_for(lambda: job.detail is not None)
+    assert job.detail is not None
+    stopping = threading.Thread(target=jobs.shutdown, daemon=True)
+    stopping.start()
+    stopping.join(120)
+    assert not stopping.is_alive(), "the shutdown waited on the stuck job"
+    assert not _alive(job.detail["pid"])
+    _wait_for(lambda: job.finished is not None)
+    assert job.status == "cancelled"
+    assert jobs.runner._workers.executor is None  # type: ignore[attr-defined]
+
+
+def test_a_job_the_runners_shutdown_ends_is_not_made_again() -> None:
+    runner = ProcessRunner(1)
+    seen: list[dict[str, Any]] = []
+    future = runner.submit(_spins, lambda done, total, detail=None: seen.append(detail or {}))
+    _wait_for(lambda: any("pid" in d for d in seen))
+    runner.shutdown()
+    with pytest.raises(BrokenProcessPool):
+        future.result(timeout=120)
+    assert runner._workers.executor is None
