@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import shutil
 import stat
@@ -28,6 +29,9 @@ def write_whole(path: str, text: str | bytes) -> None:
         with open(path, "wb") as device:
             device.write(data)
         return
+    if os.path.exists(target) and not os.access(target, os.W_OK):
+        # a plain write would be refused; renaming onto the file would replace it all the same
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
     folder, name = os.path.split(target)
     # the name cut: a long one with the additions could pass the longest name the system allows
     fd, temporary = tempfile.mkstemp(prefix=f".{name[:100]}.", suffix=".tmp", dir=folder)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from gammon.cli.files import write_whole
 
 
@@ -29,3 +31,17 @@ def test_a_new_file_is_written(tmp_path: Path):
     write_whole(str(tmp_path / "a.txt"), "żółw\n")
     assert (tmp_path / "a.txt").read_text(encoding="utf-8") == "żółw\n"
     assert [p.name for p in tmp_path.iterdir()] == ["a.txt"]
+
+
+def test_a_file_that_may_not_be_written_is_left_as_it_is(tmp_path: Path, monkeypatch):
+    # renaming onto a read-only file replaced it, where a plain write is refused (the check is
+    # the system's: made to answer as for someone other than root, whom it never refuses)
+    there = tmp_path / "board.svg"
+    there.write_text("old")
+    there.chmod(0o444)
+    monkeypatch.setattr(os, "access", lambda path, mode: not (mode & os.W_OK and Path(path) == there))
+    with pytest.raises(PermissionError) as e:
+        write_whole(str(there), b"<svg/>")
+    assert e.value.filename == str(there)
+    assert there.read_text() == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["board.svg"]
