@@ -129,14 +129,31 @@ class ProcessRunner:
         )
 
     def _started(self) -> SyncManager:
-        """The manager that carries the jobs' reports and stop events, started on first use."""
+        """The manager that carries the jobs' reports and stop events, started on first use and
+        again when it is gone (killed, out of memory): else every later job failed at once."""
         with self._lock:
+            if self._manager is not None and not _manager_alive(self._manager):
+                log.warning("the job runner's manager died: it starts again")
+                self._stop_manager()
             if self._manager is None:
                 # The manager ends with this process, even killed outright.
-                self._lifeline = Lifeline()
-                self._manager = SyncManager(ctx=multiprocessing.get_context("forkserver"))
-                self._manager.start(die_with_server, (self._lifeline.reader,))
+                lifeline = Lifeline()
+                manager = SyncManager(ctx=multiprocessing.get_context("forkserver"))
+                try:
+                    manager.start(die_with_server, (lifeline.reader,))
+                except BaseException:
+                    lifeline.close()  # the next job tries again
+                    raise
+                self._manager, self._lifeline = manager, lifeline
             return self._manager
+
+    def _stop_manager(self) -> None:
+        """(Holding the lock) stop the manager and let go of it."""
+        if self._manager is not None:
+            self._manager.shutdown()
+        if self._lifeline is not None:
+            self._lifeline.close()
+        self._manager = self._lifeline = None
 
     def _drop(self, generation: int) -> None:
         """Replace the pool of ``generation``, broken by a worker that died: once for all the jobs
@@ -202,11 +219,12 @@ class ProcessRunner:
     def shutdown(self) -> None:
         self._workers.close()
         with self._lock:
-            if self._manager is not None:
-                self._manager.shutdown()
-            if self._lifeline is not None:
-                self._lifeline.close()
-            self._manager = self._lifeline = None
+            self._stop_manager()
+
+
+def _manager_alive(manager: SyncManager) -> bool:
+    process = getattr(manager, "_process", None)
+    return process is not None and process.is_alive()
 
 
 def in_language(lang: str, work: Work, progress: Progress) -> dict[str, Any]:

@@ -492,3 +492,22 @@ def test_a_job_the_runners_shutdown_ends_is_not_made_again() -> None:
     with pytest.raises(BrokenProcessPool):
         future.result(timeout=120)
     assert runner._workers.executor is None
+
+
+def test_jobs_run_again_after_the_runners_manager_died() -> None:
+    # The manager (which carries the reports) killed, every later job failed at once, until the
+    # server restarted.
+    import signal
+
+    jobs = Jobs(ProcessRunner(1))
+    try:
+        first = jobs.start("test", "a", _two_steps)
+        _wait_for(lambda: first.finished is not None)
+        manager = jobs.runner._manager  # type: ignore[attr-defined]
+        os.kill(manager._process.pid, signal.SIGKILL)
+        manager._process.join()
+        later = jobs.start("test", "a", _two_steps)
+        _wait_for(lambda: later.finished is not None)
+        assert (later.status, later.result) == ("done", {"steps": 2}), jobs.view(later)
+    finally:
+        jobs.shutdown()
