@@ -137,8 +137,14 @@ def _level(levels: tuple[str, ...]) -> Callable[[str], str]:
         if text.startswith(LEVEL_PREFIX):
             try:
                 parse_level(text)
-            except ValueError as e:
-                raise argparse.ArgumentTypeError(str(e)) from None
+            except ValueError:  # said here in the user's language: the protocol's words are English
+                raise argparse.ArgumentTypeError(
+                    tr(
+                        "a GNU Backgammon level is {prefix}HOST:PORT, a port from 1 to 65535, got {text}",
+                        prefix=LEVEL_PREFIX,
+                        text=cut(repr(text)),
+                    )
+                ) from None
         elif text not in levels:
             raise argparse.ArgumentTypeError(
                 tr(

@@ -36,6 +36,13 @@ def test_the_option_error_is_in_the_chosen_language(capsys):
     assert "--auto-doubles" in err and "must be" not in err and "Rules." not in err
 
 
+
+@pytest.mark.parametrize("level", ["gnubg-external:localhost:99999", "gnubg-external:x"])
+def test_a_gnubg_level_that_does_not_read_is_refused_in_the_chosen_language(level, capsys):
+    err = refused(["--lang", "pl", "play", "--level", level], capsys)
+    assert err.endswith(f"argument --level: poziom GNU Backgammon to gnubg-external:HOST:PORT, z portem od 1 "
+                        f"do 65535, podano {level!r}\n"), err
+
 def test_a_power_of_two_is_taken(capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
     assert main(["play", "--two-player", "--cube-limit", "64", "--auto-doubles", "2", "--plain"]) == 0
