@@ -36,7 +36,7 @@ from gammon.formats.mat import MatMatch, decode_mat, format_mat, mat_names, read
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import read_xg
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
-from gammon.game import Abandon, AcceptResignation, Action, RejectResignation, Resign, Roll
+from gammon.game import Abandon, AcceptResignation, Action, PlayMade, RejectResignation, Resign, Roll
 from gammon.i18n import ntr, ptr, tr
 from gammon.match import Match
 from gammon.rules import GameResult, Rules
@@ -370,7 +370,12 @@ def _game_losses(ga: Game, gb: Game, k: int, names: tuple[str, str]) -> list[str
     if (ga.score, ga.crawford_game) != (gb.score, gb.crawford_game):
         raise GammonError(tr("game {number}: the score or Crawford game read back differs", number=k + 1))
     losses = []
-    if ha != hb:
+    if _forced_play_added(ha, hb):
+        # a .mat file writes a roll left unplayed as the roll alone, which its readers (gnubg's too)
+        # play when it has one legal play
+        losses.append(tr("the roll left unplayed before the game ended is read back as its only play "
+                         "({play})", play=describe(hb[-1], names)))
+    elif ha != hb:
         if gb.is_over or hb != ha[:len(hb)]:
             raise GammonError(tr("game {number}: the actions read back differ from action {action}",
                                  number=k + 1, action=_first_difference(ha, hb, names)))
@@ -392,6 +397,12 @@ def _game_losses(ga: Game, gb: Game, k: int, names: tuple[str, str]) -> list[str
     if ga.offered_resignation is not None and gb.offered_resignation is None:
         losses.append(tr("the resignation offer waiting for an answer"))
     return losses
+
+
+def _forced_play_added(a: list[Action], b: list[Action]) -> bool:
+    """``b`` is ``a`` and the play of ``a``'s last action, a roll."""
+    return (len(b) == len(a) + 1 and b[:-1] == a and isinstance(a[-1], Roll) and isinstance(b[-1], PlayMade)
+            and b[-1].player == a[-1].player)
 
 
 def _first_difference(a: list[Action], b: list[Action], names: tuple[str, str]) -> str:

@@ -4,19 +4,21 @@ a format cannot hold (found by reading the written file back)."""
 from __future__ import annotations
 
 import dataclasses
+import random
 from pathlib import Path
 
 import pytest
 
-from gammon.dice import ScriptedDice
+from gammon.dice import RandomDice, ScriptedDice
 from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats import convert as conv
 from gammon.formats.convert import FORMATS, as_transcript, convert, find_format, format_of
 from gammon.formats.mat import format_mat, read_mat, to_match
 from gammon.formats.sgf import format_sgf, read_sgf
+from gammon.game import GamePhase
 from gammon.i18n import use_language
 from gammon.match import Match
-from gammon.rules import Rules
+from gammon.rules import Rules, WinKind
 from tests.formats.random_play import play_match
 from tests.formats.test_sgf import GNUBG_STYLE
 
@@ -239,3 +241,30 @@ def test_names_are_fitted_to_a_mat_file_and_reported() -> None:
     assert read_mat(done.text).names == fitted
     assert max(len(name.encode()) for name in fitted) <= 31
     assert done.losses[0] == f"the names {names!r} (read back as {fitted!r})"
+
+
+def _resigned_on_a_forced_roll(seed: int) -> Match:
+    """A 5-point match whose first game ends when the player who rolled dice with one legal play
+    resigns instead of playing them (random plays before)."""
+    rng = random.Random(seed)
+    match = Match(Rules(match_length=5), RandomDice(seed))
+    game = match.game
+    while game.phase is not GamePhase.MOVE or len(game.legal_plays()) != 1 or len(game.history) < 3:
+        if game.phase is GamePhase.MOVE:
+            game.play(rng.choice(game.legal_plays()))
+        else:
+            game.roll()
+    game.resign(WinKind.SINGLE)
+    game.accept_resignation()
+    return match
+
+
+def test_a_resignation_before_a_forced_play_converts_to_mat() -> None:
+    """A .mat file writes the roll alone, and reads it back played (as gnubg does) when it has one
+    legal play: gammon convert to .mat failed ('the actions read back differ from action 19: none /
+    A plays 6-5: bar/20'); it now reports the play."""
+    match = _resigned_on_a_forced_roll(0)
+    done = convert(format_sgf(match, ("A", "B")).encode(), "sgf", "mat")
+    assert done.losses == ("game 1: the roll left unplayed before the game ended is read back as its only "
+                           "play (A plays 6-5: bar/20)",)
+    assert to_match(read_mat(done.text)).score == match.score == (0, 1)
