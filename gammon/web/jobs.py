@@ -40,6 +40,10 @@ from gammon.web.restartable_pool import RestartablePool, retire
 
 log = logging.getLogger(__name__)
 
+STOP_GRACE = 60.0
+"""Seconds a cancelled job's work has to stop (it does at its next progress report: a rollout's
+batch takes seconds) before its worker counts as stuck."""
+
 Progress = Callable[..., None]
 """``progress(done, total, detail=None)``: how far a job has come (actions analysed, trials
 played); ``detail``, JSON-ready, is shown with it (a rollout's running equity)."""
@@ -107,18 +111,22 @@ class ProcessRunner:
     """``workers`` processes (forkserver, niced below the server like the engine pool's), so that a
     long analysis or rollout holds no lock of the server's. Progress comes back through a manager's
     queue, read by a thread here; the worker is told to stop by :meth:`stop` (or when the local
-    ``progress`` raises JobCancelled), and its work stops at its next report. The processes start
-    with the first job."""
+    ``progress`` raises JobCancelled), and its work stops at its next report; work that has not
+    stopped ``stop_grace`` seconds later (stuck: it reports no more) has the pool's workers killed,
+    the other jobs they ran made again on a fresh pool. The processes start with the first job."""
 
-    def __init__(self, workers: int = 1) -> None:
+    def __init__(self, workers: int = 1, stop_grace: float = STOP_GRACE) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
         self.workers = workers
+        self.stop_grace = stop_grace
         self._workers = RestartablePool(self._make, "a job worker died: the job workers start again")
         self._manager: SyncManager | None = None
         self._lifeline: Lifeline | None = None  # the manager's
         self._lock = threading.Lock()
-        self._stops: dict[Future[dict[str, Any]], Any] = {}  # each unfinished job's stop event
+        # each unfinished job's stop event, and the generation of the pool that runs it (a list:
+        # the relay changes it when the job is made again)
+        self._stops: dict[Future[dict[str, Any]], tuple[Any, list[int]]] = {}
 
     def _make(self, lifeline: Connection) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -172,6 +180,7 @@ class ProcessRunner:
         manager = self._started()
         reports, stop = manager.Queue(), manager.Event()
         inner, generation = self._give(work, reports, stop)
+        runs_on = [generation]
         # The caller's future ends only once every report has been relayed: a late report must
         # not follow the job's end.
         outer: Future[dict[str, Any]] = Future()
@@ -195,6 +204,7 @@ class ProcessRunner:
                 # the pool ends every job it runs): it runs once more, from the start, on a fresh pool.
                 self._drop(generation)
                 inner, generation = self._give(work, reports, stop)
+                runs_on[0] = generation
             if inner.cancelled():
                 outer.cancel()
             elif (exc := inner.exception()) is not None:
@@ -203,7 +213,7 @@ class ProcessRunner:
                 outer.set_result(inner.result())
 
         threading.Thread(target=relay, name="gammon-job-progress", daemon=True).start()
-        self._stops[outer] = stop
+        self._stops[outer] = (stop, runs_on)
         outer.add_done_callback(lambda f: self._stops.pop(f, None))
         return outer
 
@@ -211,10 +221,24 @@ class ProcessRunner:
         """Tell the worker of ``future``'s job to stop at its next progress report. At once: waiting
         for the job's next report to come back first let a job cancelled as it started run a whole
         batch of its work (a rollout's 216 trials: seconds) before it saw the stop."""
-        stop = self._stops.get(future)
-        if stop is not None:
-            with contextlib.suppress(EOFError, OSError):  # the manager is gone: so is the work
-                stop.set()
+        entry = self._stops.get(future)
+        if entry is None:
+            return
+        stop, runs_on = entry
+        with contextlib.suppress(EOFError, OSError):  # the manager is gone: so is the work
+            stop.set()
+        # A stuck job never reports again: it held its worker, and its place in the limits, for ever.
+        timer = threading.Timer(self.stop_grace, self._kill_unstopped, (future, runs_on))
+        timer.daemon = True
+        timer.start()
+
+    def _kill_unstopped(self, future: Future[dict[str, Any]], runs_on: list[int]) -> None:
+        if future.done():
+            return
+        log.warning("a cancelled job ran on %s s after its stop: its workers are killed", self.stop_grace)
+        broken = self._workers.drop(runs_on[0], kill=True)
+        if broken is not None:
+            retire(broken)
 
     def shutdown(self) -> None:
         self._workers.close()

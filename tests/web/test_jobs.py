@@ -511,3 +511,21 @@ def test_jobs_run_again_after_the_runners_manager_died() -> None:
         assert (later.status, later.result) == ("done", {"steps": 2}), jobs.view(later)
     finally:
         jobs.shutdown()
+
+
+def test_a_cancelled_job_that_never_stops_has_its_worker_killed_and_the_next_job_runs() -> None:
+    # Stuck, it never made the report at which it would stop: it held the worker and its place in
+    # the limits for ever.
+    jobs = Jobs(ProcessRunner(1, stop_grace=1.0), per_client=1)
+    try:
+        stuck = jobs.start("test", "a", _spins)
+        _wait_for(lambda: stuck.detail is not None)
+        assert stuck.detail is not None
+        jobs.cancel(stuck.id)
+        _wait_for(lambda: stuck.finished is not None, 60.0)
+        assert stuck.status == "cancelled" and not _alive(stuck.detail["pid"])
+        after = jobs.start("test", "a", _two_steps)  # the client's place is free again, and the worker
+        _wait_for(lambda: after.finished is not None)
+        assert (after.status, after.result) == ("done", {"steps": 2}), jobs.view(after)
+    finally:
+        jobs.shutdown()
