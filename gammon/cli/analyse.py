@@ -6,12 +6,9 @@ writes the match with the analysis as GNU Backgammon SGF. A progress bar runs on
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -23,6 +20,7 @@ from rich.text import Text
 from gammon.cli.args import add_plies, not_negative_int, user_path
 from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
+from gammon.cli.files import unwritable, write_whole
 from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import SGF_INFO, read_match, reading_format
 from gammon.formats.sgf import SgfAnnotator, SgfMatch
@@ -164,54 +162,10 @@ def _output_problem(args: argparse.Namespace) -> str | None:
     for _, path in outputs:
         if os.path.lexists(path) and not args.force:  # as gammon convert: no silent overwrite
             return tr("{file} exists; add --force to overwrite it", file=quoted_path(path))
-        why = _unwritable(path)
+        why = unwritable(path)
         if why:
             return tr("cannot write {file}: {why}", file=quoted_path(path), why=why)
     return None
-
-
-def _unwritable(path: str) -> str | None:
-    """Why ``path`` cannot be written (its folder missing or read-only, a folder of that name, a
-    link loop), found before the analysis rather than after it; None when it can."""
-    try:
-        if os.path.lexists(path):
-            try:
-                with open(path, "r+b"):  # writable, and not a folder; nothing written to it
-                    pass
-            except FileNotFoundError:  # a link to a file not made yet: the write makes it
-                pass
-        # a file can be made in the folder: the write makes its temporary file there
-        folder = os.path.dirname(os.path.realpath(path))
-        with tempfile.TemporaryFile(dir=folder):
-            pass
-    except OSError as e:
-        return e.strerror or str(e)
-    return None
-
-
-def _write_whole(path: str, text: str) -> None:
-    """Write ``text`` to ``path`` whole or not at all: into a temporary file beside it, renamed
-    onto it once complete, so that a failed write (a full disk) leaves no half file, and an
-    existing file as it was. Raises OSError."""
-    target = os.path.realpath(path)  # through a symbolic link, as an ordinary write goes
-    folder, name = os.path.split(target)
-    fd, temporary = tempfile.mkstemp(prefix=f".{name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-            out.flush()
-            os.fsync(out.fileno())
-        try:
-            shutil.copymode(target, temporary)  # an existing file keeps its permissions
-        except FileNotFoundError:
-            mask = os.umask(0)  # a new file gets the usual ones, not mkstemp's owner-only
-            os.umask(mask)
-            os.chmod(temporary, 0o666 & ~mask)
-        os.replace(temporary, target)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _write_files(
@@ -246,7 +200,7 @@ def _write_files(
         if path is None:
             continue
         try:
-            _write_whole(path, write())
+            write_whole(path, write())
         except OSError as e:
             # said whole: the file is not half written (an existing one is as it was)
             why = tr("cannot write {file}: {why}; nothing of it was written, and the analysis is "

@@ -9,7 +9,7 @@ import shutil
 import stat
 import tempfile
 
-__all__ = ["write_whole"]
+__all__ = ["unwritable", "write_whole"]
 
 
 def write_whole(path: str, text: str | bytes) -> None:
@@ -51,3 +51,25 @@ def write_whole(path: str, text: str | bytes) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
+
+
+def unwritable(path: str) -> str | None:
+    """Why :func:`write_whole` could not write ``path`` (its folder missing or read-only, a folder
+    of that name, a file it may not write, a link loop), found before the work that makes the text
+    rather than after it; None when it can. Nothing is written."""
+    try:
+        try:
+            mode = os.stat(path).st_mode
+        except FileNotFoundError:  # not there yet (or a link to a file not made yet): the write makes it
+            mode = stat.S_IFREG
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), path)
+        if os.path.exists(path) and not os.access(path, os.W_OK):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), path)
+        if stat.S_ISREG(mode):
+            # a file can be made in the folder: the write makes its temporary file there
+            with tempfile.TemporaryFile(dir=os.path.dirname(os.path.realpath(path))):
+                pass
+    except OSError as e:
+        return e.strerror or str(e)
+    return None

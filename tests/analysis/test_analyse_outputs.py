@@ -9,6 +9,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -126,6 +127,24 @@ def test_a_symbolic_link_is_written_through(match_file: Path, tmp_path: Path) ->
     link.symlink_to(target)
     assert main(["analyse", str(match_file), "--plies", "0", "--json", "--sgf", str(link), "--force"]) == 0
     assert link.is_symlink() and target.read_text(encoding="utf-8").startswith("(;FF[4]")
+
+
+def test_a_named_pipe_is_written_as_it_is(match_file: Path, tmp_path: Path) -> None:
+    """A path that is no regular file (a pipe, /dev/stdout) takes the report as it is: it was
+    refused as 'not seekable' (a temporary file cannot be renamed onto a pipe)."""
+    pipe = tmp_path / "report.pipe"
+    os.mkfifo(pipe)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(pipe.read_bytes()))
+    reader.start()
+    try:
+        code = main(["analyse", str(match_file), "--plies", "0", "--json", "--html", str(pipe), "--force"])
+    finally:
+        if reader.is_alive():  # unblock the reader if nothing opened the pipe
+            with open(pipe, "wb"):
+                pass
+        reader.join()
+    assert code == 0 and got[0].startswith(b"<!DOCTYPE html>") and pipe.is_fifo()
 
 
 def test_the_command_uses_no_private_name_of_another_module() -> None:
