@@ -529,3 +529,23 @@ def test_a_cancelled_job_that_never_stops_has_its_worker_killed_and_the_next_job
         assert (after.status, after.result) == ("done", {"steps": 2}), jobs.view(after)
     finally:
         jobs.shutdown()
+
+
+def test_a_job_beside_one_that_kills_its_workers_is_made_again_then_fails_saying_so(tmp_path) -> None:
+    # A worker's death ends every job of its pool: the one beside the culprit runs once more on
+    # the fresh pool, where the culprit's own second run kills it again: it fails, saying why,
+    # rather than being lost or waiting for ever.
+    flag = str(tmp_path / "go")
+    jobs = Jobs(ProcessRunner(2), per_client=2)
+    try:
+        beside = jobs.start("test", "a", partial(_until, flag))
+        _wait_for(lambda: beside.status == "running")
+        culprit = jobs.start("test", "b", _die)
+        _wait_for(lambda: culprit.finished is not None and beside.finished is not None)
+        assert [culprit.status, beside.status] == ["failed", "failed"]
+        assert "worker stopped twice" in jobs.view(beside)["error"]
+        after = jobs.start("test", "a", _pid)
+        _wait_for(lambda: after.finished is not None)
+        assert after.status == "done"
+    finally:
+        jobs.shutdown()
