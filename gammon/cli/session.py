@@ -12,6 +12,7 @@ phases and "the other player").
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import signal
 import sys
@@ -218,6 +219,7 @@ class PlaySession:
     _saved: object = None  # the games' histories when the match was last saved (or read back)
     _reading: bool = False  # waiting for a line: a hangup may end the wait at once
     _hung_up: bool = False
+    _output_error: OSError | None = None  # writing the output failed: a full disk, not a hangup
     _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
     _lost: bool = False  # the match was to be saved when the session ended, and could not be
     _tutor: Tutor | None = None  # judges with the engine of the hints, once it is needed
@@ -240,8 +242,10 @@ class PlaySession:
         try:
             self.console.print(*objects, **options)
             self.console.file.flush()
-        except OSError:
+        except OSError as e:
             self._hung_up = True
+            if e.errno in (errno.ENOSPC, errno.EFBIG):  # output to a file (> /dev/full), no terminal
+                self._output_error = e
             raise Hangup from None
 
     @property
@@ -323,14 +327,17 @@ class PlaySession:
 
     def run(self) -> int:
         """Play until the match ends, the person quits or input ends; returns an exit status."""
-        if len(self.match.games) == 1 and self.game.phase == GamePhase.OPENING and not self._resumed:
-            self._welcome()
+        welcome = len(self.match.games) == 1 and self.game.phase == GamePhase.OPENING and not self._resumed
         self._saved = self._histories()  # a match read back from a file starts as saved
         try:
             with self._hangup_handled():
+                if welcome:  # inside: a terminal gone before the first line is a hangup too
+                    self._welcome()
                 self._loop()
         except Hangup:
             self._save_unsaved(tr("The terminal closed"))
+            if self._output_error is not None:  # the caller says standard output failed (exit 1)
+                raise self._output_error from None
             return 1 if self._lost else 0
         except ComputerFailed as e:
             why = tr("{name} cannot play on ({error})", name=shown_name(e.name), error=tidy(str(e)))

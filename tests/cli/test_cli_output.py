@@ -5,6 +5,7 @@ from __future__ import annotations
 import errno
 import io
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -64,3 +65,13 @@ def test_help_is_written(capsys):
     with pytest.raises(SystemExit) as e:
         main(["--version"])
     assert e.value.code == 0 and capsys.readouterr().out.startswith("gammon ")
+
+
+def test_play_to_a_full_standard_output_says_so(tmp_path: Path) -> None:
+    # the welcome was printed outside the session's handling of a terminal gone: a traceback
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "gammon", "--lang", "en", "play"], input="quit\n",
+                              stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == f"gammon play: cannot write to standard output: {FULL}\n"
