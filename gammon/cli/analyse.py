@@ -24,7 +24,7 @@ from gammon.cli.files import unwritable, write_whole
 from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import SGF_INFO, read_match, reading_format
 from gammon.formats.sgf import SgfAnnotator, SgfMatch
-from gammon.formats.xg import comments_on, read_xg
+from gammon.formats.xg import XGComments
 from gammon.i18n import N_, ntr, tr
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
@@ -234,11 +234,8 @@ def _read_match(
     info = transcript.info
     if isinstance(transcript.record, SgfMatch):
         return transcript.match, transcript.names, info, transcript.record
-    if reading_format(path).name == "xg":  # its comments, read again: the transcript has none of them
-        comments = comments_on(read_xg(data), transcript.match)
-        if comments.match and not info.get("comment", "").strip():
-            info = {**info, "comment": "\n".join(comments.match)}
-        return transcript.match, transcript.names, info, comments
+    if isinstance(transcript.record, XGComments):  # an .xg file's comments
+        return transcript.match, transcript.names, info, transcript.record
     return transcript.match, transcript.names, info, None
 
 

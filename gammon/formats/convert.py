@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING
 from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats.mat import MatMatch, decode_mat, format_mat, mat_names, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
-from gammon.formats.xg import read_xg
+from gammon.formats.xg import XGComments, comments_on, read_xg
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
 from gammon.game import Abandon, AcceptResignation, Action, PlayMade, RejectResignation, Resign, Roll
 from gammon.i18n import ntr, ptr, tr
@@ -190,6 +190,8 @@ def _write_sgf(t: Transcript) -> str:
     info = {sgf: t.info[key] for sgf, key in SGF_INFO.items() if key in t.info}
     if isinstance(t.record, SgfMatch) and t.record.match is t.match:  # its notes go back with it
         return format_sgf(t.record, t.names, info)
+    if isinstance(t.record, XGComments):  # an .xg file's comments, on the nodes they belong to
+        return format_sgf(t.match, t.names, info, annotator=t.record)
     return format_sgf(t.match, t.names, info)
 
 
@@ -204,9 +206,15 @@ def _read_xg(data: bytes | str) -> Transcript:
     info = {"event": h.event, "place": h.location, "round": h.round, "annotator": h.transcriber}
     if h.date is not None:
         info["date"] = h.date.date().isoformat()
-    notes = frozenset({tr("comments (the .xg file's temp.xgc)")} if record.commented else set())
-    return as_transcript(record.to_match(), names=record.names, info={k: v for k, v in info.items() if v},
-                         notes=notes)
+    match = record.to_match()
+    if not record.commented:
+        return as_transcript(match, names=record.names, info={k: v for k, v in info.items() if v})
+    # the comments placed on the replayed match: the SGF writer carries them as an SGF file's
+    comments = comments_on(record, match)
+    if comments.match and not info.get("comment", "").strip():
+        info["comment"] = "\n".join(comments.match)
+    return Transcript(match, record.names, {k: v for k, v in info.items() if v},
+                      frozenset({tr("comments (the .xg file's temp.xgc)")}), comments)
 
 
 # --- the registry ----------------------------------------------------------------------------
@@ -329,7 +337,11 @@ def compare(before: Transcript, after: Transcript, target: str) -> list[str]:
     for key in INFO:
         if key in before.info and before.info[key] != after.info.get(key):
             losses.append(tr("the match {what} {value}", what=_info_word(key), value=repr(before.info[key])))
-    losses.extend(f"{note}" for note in sorted(before.notes - after.notes))
+    lost = before.notes - after.notes
+    comments = {tr("comments on moves (C properties)"), tr("comments (the .xg file's temp.xgc)")}
+    if after.notes & comments:  # the comments are there, in the target's own form
+        lost -= comments
+    losses.extend(f"{note}" for note in sorted(lost))
     games_a, games_b = before.match.games, after.match.games
     if len(games_a) != len(games_b):
         raise GammonError(tr("{read} games were read but {back} read back",

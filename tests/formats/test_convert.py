@@ -149,10 +149,15 @@ def test_xg_is_a_read_only_entry() -> None:
     assert not any("comments" in loss for loss in done.losses)
 
 
-def test_an_xg_files_comments_are_reported_as_not_carried() -> None:
+def test_an_xg_files_comments_go_into_sgf_and_are_reported_lost_in_mat() -> None:
     data = (Path(__file__).parents[1] / "data/xg/real/gbf-harmand-unger-9pt-comment.xg").read_bytes()
     done = convert(data, "xg", "sgf")
-    assert "comments (the .xg file's temp.xgc)" in done.losses
+    assert not any("comments" in loss for loss in done.losses)
+    # its two comments, on White's 54 and 66 of the first game, as gammon analyse writes them
+    record = read_sgf(done.text)
+    comments = [node["C"] for game in record.action_notes for node in game.values() if "C" in node]
+    assert len(comments) == 2 and all(text.strip() for (text,) in comments)
+    assert "comments (the .xg file's temp.xgc)" in convert(data, "xg", "mat").losses
 
 
 # --- read_match: the one reader of match files ----------------------------------------------------
