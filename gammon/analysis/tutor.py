@@ -34,7 +34,7 @@ from gammon.analysis.equity import Stakes
 from gammon.analysis.marks import Skill
 from gammon.engine.cube.decision import CubeAction
 from gammon.engine.engine import Engine
-from gammon.errors import GammonError
+from gammon.errors import GammonError, cut
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Request
 from gammon.play import Play
@@ -42,6 +42,7 @@ from gammon.situation import CubeOwner, Situation
 
 # The levels a player can choose, least severe first; a decision is flagged at its mark or above.
 LEVELS = (Skill.DOUBTFUL, Skill.BAD, Skill.VERY_BAD)
+_LEVEL_WORDS = {skill.value: skill for skill in LEVELS}
 _RANK = {Skill.NONE: 0, Skill.DOUBTFUL: 1, Skill.BAD: 2, Skill.VERY_BAD: 3}
 _ANSWERS: dict[ActionKind, CubeActionName] = {
     ActionKind.TAKE: "take",
@@ -73,10 +74,11 @@ class TutorWarning:
 
 class Tutor:
     """Judges requests with ``engine`` (its plies, as ``gammon analyse --plies``) and flags those
-    marked ``level`` or worse (:data:`LEVELS`). ``settings``: the analysis's candidates per play."""
+    marked ``level`` or worse (:data:`LEVELS`, or their words: "doubtful", "bad", "very bad").
+    ``settings``: the analysis's candidates per play."""
 
     def __init__(
-        self, engine: Engine, level: Skill = Skill.DOUBTFUL, settings: AnalysisSettings | None = None
+        self, engine: Engine, level: Skill | str = Skill.DOUBTFUL, settings: AnalysisSettings | None = None
     ) -> None:
         self.analyser = Analyser(engine, settings)
         self.level = level
@@ -86,10 +88,12 @@ class Tutor:
         return self._level
 
     @level.setter
-    def level(self, level: Skill) -> None:
-        if level not in LEVELS:
-            raise ValueError(f"a tutor level is doubtful, bad or very bad, got {level!r}")
-        self._level = level
+    def level(self, level: Skill | str) -> None:
+        # the message names the levels by their words: a word is as good as the Skill it names
+        chosen = _LEVEL_WORDS.get(level) if isinstance(level, str) else level
+        if chosen not in LEVELS:
+            raise ValueError(f"a tutor level is doubtful, bad or very bad, got {cut(repr(level))}")
+        self._level = chosen
 
     @property
     def engine(self) -> Engine:

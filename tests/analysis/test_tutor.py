@@ -125,6 +125,19 @@ def test_the_level_is_one_of_the_marks() -> None:
         Tutor(engine(), Skill.NONE)
 
 
+def test_the_level_may_be_given_by_the_words_the_refusal_names() -> None:
+    assert Tutor(engine(), "bad").level is Skill.BAD
+    assert Tutor(engine(), "very bad").level is Skill.VERY_BAD
+    t = Tutor(engine(), "doubtful")
+    assert t.level is Skill.DOUBTFUL
+    t.level = "bad"
+    assert t.level is Skill.BAD
+    for word in ("none", "Bad", "x" * 500):
+        with pytest.raises(ValueError, match="doubtful, bad or very bad") as refused:
+            Tutor(engine(), word)
+        assert len(str(refused.value)) < 200
+
+
 def _requests(game: Game) -> list[tuple[Situation, Request]]:
     """Each action of ``game`` as the request that made it, in the situation it was made in."""
     replay = Game(game.rules, None, game.score, game.crawford_game)
