@@ -115,6 +115,17 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
         ),
     )
     p.add_argument(
+        "--engine-timeout",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help=tr(
+            "how long one engine call (a computer's move, a hint) may run before its worker is "
+            "taken for stuck: the workers start afresh and the client is told to try again "
+            "(default 300)"
+        ),
+    )
+    p.add_argument(
         "--profile-plies",
         type=int,
         choices=range(4),
@@ -204,7 +215,9 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
         # A different, reproducible stream for each match created by this process.
         dice_factory = lambda: RandomDice(options["dice_seed"] * 1_000_003 + next(counter))  # noqa: E731
     given: dict[str, Any] = {
-        name: options[name] for name in ("away_after", "idle_after") if options.get(name) is not None
+        name: options[name]
+        for name in ("away_after", "idle_after", "engine_timeout")
+        if options.get(name) is not None
     }
     if options.get("profile_plies") is not None:
         given["accounts"] = AccountSettings(plies=options["profile_plies"])
@@ -336,6 +349,7 @@ def run_serve(args: argparse.Namespace) -> int:
             "dice_seed": args.dice_seed,
             "away_after": args.away_after,
             "idle_after": args.idle_after,
+            "engine_timeout": args.engine_timeout,
             "rate_limit": args.rate_limit,
             "engine_workers": args.engine_workers,
             "ws_per_address": args.ws_per_address,

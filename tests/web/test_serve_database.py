@@ -125,10 +125,11 @@ def test_the_processes_of_workers_speak_the_terminals_language(
     assert json.loads(os.environ["GAMMON_SERVE_CONFIG"])["lang"] == "sk"
 
 
-def test_the_idle_and_away_limits_reach_the_servers_processes(
+def test_the_idle_away_and_engine_limits_reach_the_servers_processes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """--idle-after (and --away-after) travel to each process of the server through its options."""
+    """--idle-after, --away-after and --engine-timeout travel to each process of the server through
+    its options."""
     from gammon.cli.serve import app_from_environment
 
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
@@ -140,3 +141,6 @@ def test_the_idle_and_away_limits_reach_the_servers_processes(
     assert (presence.idle_after, presence.away_after) == (90, 30)
     assert gammon(["serve", "--port", "0", "--database-url", url]) == 0
     assert app_from_environment().state.hub.presence.idle_after == 600  # the default
+    assert app_from_environment().state.hub.pool.timeout == 300  # the default
+    assert gammon(["serve", "--port", "0", "--database-url", url, "--engine-timeout", "45"]) == 0
+    assert app_from_environment().state.hub.pool.timeout == 45
