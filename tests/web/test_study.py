@@ -542,3 +542,12 @@ def test_the_editors_ids_mean_to_gnubg_what_the_editor_shows(study: TestClient) 
         if not length:
             assert bool(jacoby) == p["jacoby"], cases[i]
         assert dice == (sorted(p["dice"]) if p["dice"] else [0, 0]), cases[i]
+
+
+def test_a_rollouts_refusals_come_in_the_readers_language(study: TestClient) -> None:
+    polish = {"Accept-Language": "pl"}
+    r = study.post("/api/positions/rollout", json={"id": XG, "trials": 5000}, headers=polish)
+    assert r.status_code == 422
+    assert r.json() == {"error": "ten serwer wykonuje co najwyżej 1296 prób, nie 5000"}
+    r = study.post("/api/positions/rollout", json={"id": "4HPwATDgc/ABMA", "kind": "plays"}, headers=polish)
+    assert r.status_code == 422 and r.json() == {"error": "rollout ruchów wymaga kostek: najpierw je ustaw"}

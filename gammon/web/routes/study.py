@@ -10,6 +10,7 @@ from functools import partial
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
+from gammon.i18n import tr
 from gammon.web.routes.deps import StudyDep, error_responses
 from gammon.web.schemas import error_response
 from gammon.web.study import (
@@ -69,15 +70,15 @@ async def position_rollout(req: RolloutRequest, request: Request, study: StudyDe
     """Roll out the position, the best plays of its dice, or its cube decision (0 ply) in the
     background; poll ``/api/jobs/{id}`` for the running equity and the result."""
     if req.trials > study.settings.max_trials:
-        return error_response(
-            422, f"at most {study.settings.max_trials} trials on this server, not {req.trials}"
-        )
+        limit = study.settings.max_trials
+        message = tr("at most {limit} trials on this server, not {n}", limit=limit, n=req.trials)
+        return error_response(422, message)
     try:
         context = await asyncio.to_thread(read_context, req.id)
     except BadInput as exc:
         return error_response(422, str(exc))
     if context.position.is_game_over():
-        return error_response(422, "the game is over in this position: nothing to roll out")
+        return error_response(422, tr("the game is over in this position: nothing to roll out"))
     if req.kind == "plays" and context.dice is None:
-        return error_response(422, "a rollout of the plays needs the dice: set them first")
+        return error_response(422, tr("a rollout of the plays needs the dice: set them first"))
     return study.start("rollout", request, partial(rollout_answer, study.settings.engine, req, context))
