@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -19,7 +20,7 @@ from gammon.engine.net.evaluator import Evaluator, PipCountEvaluator, Probabilit
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout import rollouts as _rollout
 from gammon.engine.search.searcher import MoveFilter, Searcher, SearchSettings
-from gammon.errors import InvalidPositionError
+from gammon.errors import InvalidPositionError, cut
 from gammon.game import Game
 from gammon.movegen import generate_arrays
 from gammon.play import Play
@@ -86,10 +87,19 @@ class Engine:
         bearoff: bool = True,
         cache_bytes: int | None = None,
     ) -> None:
+        if plies is not None:
+            plies = _check_plies(plies)
         if settings is None:
             settings = SearchSettings(plies=DEFAULT_PLIES if plies is None else plies)
-        elif plies is not None and plies != settings.plies:
-            raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
+        elif not isinstance(settings, SearchSettings):
+            raise ValueError(f"settings must be a SearchSettings or None, got {cut(repr(settings))}")
+        else:
+            # SearchSettings takes 1.0 for 1 (1.0 in (0, 1, 2)); the search counts with an int
+            checked = _check_plies(settings.plies)
+            if type(settings.plies) is not int:
+                settings = replace(settings, plies=checked)
+            if plies is not None and plies != settings.plies:
+                raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
         self.settings = settings
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
         if cache_bytes is not None:
@@ -167,9 +177,7 @@ class Engine:
         opponent has borne off every checker, the loss it has suffered (the player on roll cannot
         have won already: InvalidPositionError)."""
         position = decision.position if isinstance(decision, Situation) else decision
-        depth = self.plies if plies is None else plies
-        if depth not in (0, 1, 2):
-            raise ValueError(f"plies must be 0, 1 or 2, got {depth!r}")
+        depth = self.plies if plies is None else _check_plies(plies)
         mover_off, _ = require_position(position, "an evaluation").off
         if mover_off == 15:
             raise InvalidPositionError(f"the player on roll has already won in {position.id!r}")
@@ -228,6 +236,13 @@ class Engine:
     rollout = _rollout.rollout
     rollout_plays = _rollout.rollout_plays
     rollout_cube = _rollout.rollout_cube
+
+
+def _check_plies(plies: object) -> int:
+    """``plies`` as an int: 0, 1 or 2, not True or 1.0 (the search counts with it)."""
+    if isinstance(plies, bool) or not isinstance(plies, int | np.integer) or plies not in (0, 1, 2):
+        raise ValueError(f"plies must be 0, 1 or 2, got {cut(repr(plies))}")
+    return int(plies)
 
 
 def _position_and_dice(

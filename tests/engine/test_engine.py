@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -252,3 +254,28 @@ def test_an_id_or_a_board_in_place_of_a_position_gets_a_clear_type_error(call) -
     with pytest.raises(TypeError, match=r"needs a Position.*got list \[0, -2"):
         call(engine, list(Position.initial().board))
     assert isinstance(engine.evaluate(Position.from_id("4HPwATDgc/ABMA")), Probabilities)
+
+
+@pytest.mark.parametrize("plies", [1.0, 2.0, 0.0, True, "1", np.float64(1.0)])
+def test_plies_that_are_not_whole_numbers_are_refused_with_the_value(plies: object) -> None:
+    """Engine(plies=1.0) was accepted (1.0 in (0, 1, 2)) and failed at its first play with
+    "'float' object cannot be interpreted as an integer"; evaluate(plies=True) evaluated at 1 ply."""
+    message = re.escape(f"plies must be 0, 1 or 2, got {plies!r}")
+    with pytest.raises(ValueError, match=message):
+        Engine(plies=plies, evaluator=PipCountEvaluator())  # type: ignore[arg-type]
+    engine = Engine(plies=0, evaluator=PipCountEvaluator())
+    with pytest.raises(ValueError, match=message):
+        engine.evaluate(Position.initial(), plies=plies)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match=message):
+        Engine(evaluator=PipCountEvaluator(), settings=SearchSettings(plies=plies))  # type: ignore[arg-type]
+
+
+def test_plies_as_a_numpy_integer_is_taken_as_an_int() -> None:
+    engine = Engine(plies=np.int64(1), evaluator=PipCountEvaluator())  # type: ignore[arg-type]
+    assert type(engine.plies) is int and repr(engine) == "Engine(plies=1, evaluator=PipCountEvaluator)"
+    assert engine.best_play(Position.initial(), (3, 1)) in Position.initial().legal_plays((3, 1))
+
+
+def test_settings_of_another_type_are_refused() -> None:
+    with pytest.raises(ValueError, match="settings must be a SearchSettings or None, got 'deep'"):
+        Engine(evaluator=PipCountEvaluator(), settings="deep")  # type: ignore[arg-type]
