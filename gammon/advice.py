@@ -14,6 +14,7 @@ from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
+from gammon.errors import cut
 from gammon.formats.ids import board_json
 from gammon.situation import MatchScore, Situation
 
@@ -31,6 +32,9 @@ def ranked_plays(engine: Engine, context: Situation, dice: Dice, n: int) -> list
     """The ``n`` best plays of ``dice`` in ``context``, best first, each with its score: cubeless
     equity for money, the match winning chance in a match (the search keeps the best
     ``MATCH_CANDIDATES`` by money equity, then they are ranked by MWC)."""
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        # checked here too: a match asks the engine for at least MATCH_CANDIDATES plays
+        raise ValueError(f"n must be a positive number of plays, got {cut(repr(n))}")
     match = context.match
     hints = engine.hint(context.position, dice, max(n, MATCH_CANDIDATES) if match else n)
     if match is None:
