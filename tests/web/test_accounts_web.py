@@ -26,6 +26,7 @@ from gammon.store.models import AccountRow, AnalysisJobRow, RatingChangeRow
 from gammon.web import create_app
 from gammon.web.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_token
 from gammon.web.members import AccountSettings
+from gammon.web.routes.accounts import MAX_PENDING
 from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice
 
@@ -471,3 +472,20 @@ def test_a_match_made_with_the_cookie_is_the_accounts_only_with_the_csrf_header(
     assert seen[1]["accounts"][0]["name"] == "alice" and seen[1]["accounts"][1] is None
     r = web.post("/api/matches", json={"mode": "online", "match_length": 3, "rated": True})
     assert r.status_code == 403  # a rated match asked for with the cookie needs the header
+
+
+def test_an_accounts_waiting_uploads_are_bounded(web: TestClient) -> None:
+    """Each upload keeps its file and queues up to a minute of analysis: one account queued 40
+    copies of a file in a row, all accepted."""
+    sign_up(web, "carol")
+    codes = [web.post("/api/account/uploads", json={"mat": MAT}, headers=csrf(web)).status_code
+             for _ in range(MAX_PENDING)]
+    assert codes == [202] * MAX_PENDING
+    r = web.post("/api/account/uploads", json={"mat": MAT}, headers={**csrf(web), "Accept-Language": "pl"})
+    assert r.status_code == 429
+    assert r.json() == {"error": f"twoje konto osiągnęło limit oczekujących analiz ({MAX_PENDING}): "
+                                 "wyślij kolejne, gdy zostaną wykonane"}
+    assert web.get("/api/account/profile").json()["pending"] == MAX_PENDING
+    queue = web.app.state.members.queue  # type: ignore[attr-defined]  # the worker thread is off here
+    queue.work_all()
+    assert web.post("/api/account/uploads", json={"mat": MAT}, headers=csrf(web)).status_code == 202

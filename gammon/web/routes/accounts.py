@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import threading
 import unicodedata
 from collections.abc import Callable
 from pathlib import PurePath
@@ -58,6 +59,10 @@ UPLOAD_PATH = "/api/account/uploads"
 MAX_SEAT_TOKENS = 200  # the seats a browser remembers, claimed at once
 ACTIVE_DAYS = 30
 MAX_NAME_ECHO = 100  # characters of a file's player name an upload's answer repeats
+# An account's analyses waiting at once: each upload keeps its file in the database and costs the
+# analysis worker up to a minute, so that without a bound one account filled both at will.
+MAX_PENDING = 20
+_queueing = threading.Lock()  # the count and the queueing together: uploads sent at once count too
 
 
 def get_members(conn: HTTPConnection) -> Members:
@@ -380,6 +385,10 @@ async def profile(request: Request, members: MembersDep) -> JSONResponse:
     )
 
 
+class TooManyUploadsError(GammonError):
+    """An account with :data:`MAX_PENDING` analyses waiting already (HTTP 429)."""
+
+
 def _read(upload: Upload) -> tuple[bytes, str]:
     """The file's bytes and a name with its format's extension (which the reader goes by)."""
     kind = "mat" if upload.mat is not None else "sgf" if upload.sgf is not None else "xg"
@@ -418,7 +427,17 @@ def _queue_upload(members: Members, account: Account, upload: Upload) -> dict[st
                 second=cut(repr(read.names[1]), 40),
             )
         )
-    job = members.queue.add_file(account.id, seat, data, name, read.format, plies=members.settings.plies)
+    with _queueing:
+        waiting = members.queue.pending(account.id)
+        if waiting >= MAX_PENDING:
+            raise TooManyUploadsError(
+                tr(
+                    "your account has reached its limit of analyses waiting ({n}): upload more once "
+                    "they are done",
+                    n=waiting,
+                )
+            )
+        job = members.queue.add_file(account.id, seat, data, name, read.format, plies=members.settings.plies)
     # a file's names are its writer's to choose: a hostile one's are not sent back whole
     return {"job": job, "seat": seat, "names": [cut(n, MAX_NAME_ECHO) for n in read.names]}
 
@@ -428,7 +447,10 @@ async def upload(body: Upload, request: Request, members: MembersDep) -> JSONRes
     """Queue a ``.mat``, SGF or ``.xg`` file for the account's profile, from the seat of the player
     named so in the file (``player``, default the account's name)."""
     _, account = await _account(request, members)
-    queued = await asyncio.to_thread(_queue_upload, members, account, body)
+    try:
+        queued = await asyncio.to_thread(_queue_upload, members, account, body)
+    except TooManyUploadsError as exc:
+        return error_response(429, str(exc))
     return JSONResponse(queued, status_code=202)
 
 
