@@ -172,11 +172,11 @@ class Engine:
 
     # --- evaluation ----------------------------------------------------------------------------
 
-    def evaluate(self, decision: Situation | Position, plies: int | None = None) -> Probabilities:
-        """Cubeless probabilities for the player on roll (before rolling) at ``plies``; where the
-        opponent has borne off every checker, the loss it has suffered (the player on roll cannot
-        have won already: InvalidPositionError)."""
-        position = decision.position if isinstance(decision, Situation) else decision
+    def evaluate(self, decision: Situation | Game | Position, plies: int | None = None) -> Probabilities:
+        """Cubeless probabilities for the player on roll (before rolling) at ``plies`` (a Game's:
+        its ``situation()``'s); where the opponent has borne off every checker, the loss it has
+        suffered (the player on roll cannot have won already: InvalidPositionError)."""
+        position = _situation(decision, "an evaluation").position
         depth = self.plies if plies is None else _check_plies(plies)
         mover_off, _ = require_position(position, "an evaluation").off
         if mover_off == 15:

@@ -279,3 +279,23 @@ def test_plies_as_a_numpy_integer_is_taken_as_an_int() -> None:
 def test_settings_of_another_type_are_refused() -> None:
     with pytest.raises(ValueError, match="settings must be a SearchSettings or None, got 'deep'"):
         Engine(evaluator=PipCountEvaluator(), settings="deep")  # type: ignore[arg-type]
+
+
+def test_evaluate_and_the_rollouts_take_a_game_as_the_other_methods_do() -> None:
+    """evaluate(game) and rollout(game) were refused ("an evaluation needs a Position, got Game",
+    naming neither Situation nor Game) though best_play, hint and cube_decision take a Game."""
+    from gammon import Game, Rules, ScriptedDice
+
+    game = Game(Rules(), ScriptedDice([(6, 5), (3, 1)]))
+    game.roll()
+    game.play("24/18 18/13")
+    engine = Engine(plies=0, evaluator=PipCountEvaluator())
+    assert engine.evaluate(game) == engine.evaluate(game.situation())
+    settings = RolloutSettings(trials=2, seed=1, truncate=1)  # 1 trial: NaN errors, unequal
+    assert engine.rollout(game, settings, workers=1) == engine.rollout(game.situation(), settings, workers=1)
+    cube = engine.rollout_cube(game, settings, workers=1)
+    assert cube == engine.rollout_cube(game.situation(), settings, workers=1)
+    with pytest.raises(TypeError, match="an evaluation needs a Position or a Situation or a Game, got int 3"):
+        engine.evaluate(3)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="a rollout needs a Position or a Situation or a Game, got int 3"):
+        engine.rollout(3)  # type: ignore[arg-type]

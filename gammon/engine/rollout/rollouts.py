@@ -67,6 +67,7 @@ from gammon.engine.rollout.trials import (
     play_trials,
 )
 from gammon.engine.search.searcher import SearchSettings
+from gammon.game import Game
 from gammon.play import Play
 from gammon.position import Position, require_in_play, require_position
 from gammon.situation import CubeOwner, Situation
@@ -185,15 +186,16 @@ Progress = Callable[[RolloutProgress], None]
 # --- the engine's entry points (methods of Engine) ------------------------------------------------
 
 
-def rollout(engine: Engine, decision: Situation | Position, settings: RolloutSettings | None = None, *,
-            workers: int | None = None, ray_address: str | None = None,
-            progress: Progress | None = None) -> RolloutResult:
+def rollout(engine: Engine, decision: Situation | Game | Position,
+            settings: RolloutSettings | None = None, *, workers: int | None = None,
+            ray_address: str | None = None, progress: Progress | None = None) -> RolloutResult:
     """Roll the position of ``decision`` out from before the roll, the player on roll rolling
     first, the engine playing both sides at its plies (``Engine(plies=0).rollout(...)`` rolls out
     at 0 ply).
 
     ``decision``: a :class:`~gammon.situation.Situation` (its cube, owner, score and Jacoby rule
-    count when ``settings.cubeful``; its dice do not) or a bare Position (money, cube centred).
+    count when ``settings.cubeful``; its dice do not), a Game (its ``situation()``) or a bare
+    Position (money, cube centred).
     ``settings``: how to roll out (:class:`RolloutSettings`; default 1,296 trials, a random seed).
     With ``cubeful`` the player on roll may double at once. ``workers``: local processes (default:
     every core; the result does not depend on it); ``ray_address``: run on Ray instead
@@ -210,7 +212,7 @@ def rollout(engine: Engine, decision: Situation | Position, settings: RolloutSet
     return _result(job, values[0])
 
 
-def rollout_plays(engine: Engine, decision: Situation | Position, dice: Sequence[int] | None = None,
+def rollout_plays(engine: Engine, decision: Situation | Game | Position, dice: Sequence[int] | None = None,
                   n: int = 5, settings: RolloutSettings | None = None, *, workers: int | None = None,
                   ray_address: str | None = None, progress: Progress | None = None) -> list[PlayRollout]:
     """Roll out the engine's ``n`` best plays for ``dice`` (by default the Situation's; its
@@ -238,9 +240,9 @@ def rollout_plays(engine: Engine, decision: Situation | Position, dice: Sequence
     return sorted(out, key=lambda r: -r.result.equity)
 
 
-def rollout_cube(engine: Engine, decision: Situation | Position, settings: RolloutSettings | None = None,
-                 *, workers: int | None = None, ray_address: str | None = None,
-                 progress: Progress | None = None) -> CubeRollout:
+def rollout_cube(engine: Engine, decision: Situation | Game | Position,
+                 settings: RolloutSettings | None = None, *, workers: int | None = None,
+                 ray_address: str | None = None, progress: Progress | None = None) -> CubeRollout:
     """Cubeful rollouts of the cube decision of the player on roll: no double (the cube as
     given, the player on roll does not double now) and double/take (twice the cube, owned by the
     opponent), with the same dice; double/pass is exact. Options as :func:`rollout`; always
@@ -283,11 +285,14 @@ def rollout_cube(engine: Engine, decision: Situation | Position, settings: Rollo
 _ROOT_OWNER = {CubeOwner.CENTRED: 0, CubeOwner.MOVER: 1, CubeOwner.OPPONENT: -1}
 
 
-def _situation(decision: Situation | Position) -> Situation:
-    """A Situation as given, or a bare Position as a money game (anything else: a TypeError)."""
+def _situation(decision: Situation | Game | Position) -> Situation:
+    """A Situation as given, a Game's situation, or a bare Position as a money game (anything
+    else: a TypeError)."""
+    if isinstance(decision, Game):
+        return decision.situation()
     if isinstance(decision, Situation):
         return decision
-    return Situation(require_position(decision, "a rollout", "a Situation"))
+    return Situation(require_position(decision, "a rollout", "a Situation or a Game"))
 
 
 def _check_playable(position: Position) -> None:
