@@ -1,5 +1,6 @@
 """What a catalogue lacks against the messages the sources mark: a message missing or not
-translated, a placeholder that differs from the English, plural forms of the wrong count."""
+translated, a placeholder that differs from the English, plural forms of the wrong count, the player
+addressed in the form the language does not use."""
 
 from __future__ import annotations
 
@@ -16,6 +17,28 @@ _PERCENT = re.compile(r"%(?:\([^)]*\))?[#0+-]*\d*(?:\.\d+)?[sdifr%]")
 
 # The number of plural forms each language has (the Plural-Forms header must say the same).
 PLURAL_FORMS = {"pl": 3, "cs": 3, "sk": 3}
+
+# How each language speaks to the player (docs/i18n.md), and the words of the other form that give
+# a message away: pronouns and the verbs the catalogues use. The typed commands (context
+# "command": Czech 'hoď', 'zdvoj') are words the player types, not the catalogue speaking.
+ADDRESS = {"pl": "ty", "cs": "vy", "sk": "ty"}
+_OTHER_FORM = {
+    "pl": frozenset("""wy wasz wasza wasze waszego waszej waszym waszych wam macie możecie jesteście
+        pan pani państwo państwa spróbujcie wpiszcie kliknijcie naciśnijcie wybierzcie zalogujcie
+        podajcie""".split()),
+    "cs": frozenset("""ty tebe tobě tvůj tvoje tvá tvé tvého tvém tvému tvým tvých tvými tvou jsi
+        napiš stiskni klikni vyber zadej přidej odeber vlož odpověz zkus počkej zvol ukonči změň
+        přihlas pošli otevři zavři zruš zahraj podívej hraj""".split()),
+    "sk": frozenset("""vy vás vám vami váš vaša vaše vášho vašej vašom vašu vašich vašim vašimi
+        vašemu ste máte nemáte môžete nemôžete chcete budete musíte skúste zadajte napíšte stlačte
+        kliknite vyberte pridajte odoberte vložte odpovedzte počkajte zvoľte prihláste pošlite
+        otvorte zatvorte zrušte pozrite nastavte použite obnovte zmažte presuňte začnite spustite
+        pomenujte načítajte skopírujte spomaľte hrajte čítajte píšte precvičte priraďte prijmite
+        dajte nahrajte""".split()),
+}
+# Czech verbs said to 'ty' end in -áš, -íš, -eš (máš, házíš, hraješ); náš, váš and též do not count.
+_CZECH_TY_VERB = re.compile(r"\w+(?:áš|íš|eš)")
+_NOT_A_VERB = frozenset({"náš", "váš"})
 
 
 def placeholders(text: str) -> list[str]:
@@ -49,6 +72,21 @@ def _message_problems(lang: str, message: Any, found: Any) -> list[str]:
     return out
 
 
+def address_problems(lang: str, message: Any) -> list[str]:
+    """A message of ``lang`` that speaks to the player in the form the language does not use."""
+    if lang not in ADDRESS or message.context in ("command", "resign", "answer"):
+        return []
+    words = {w for s in _strings(message) for w in re.findall(r"\w+", s.lower())}
+    found = words & _OTHER_FORM[lang]
+    if lang == "cs":
+        found |= {w for w in words if _CZECH_TY_VERB.fullmatch(w) and w not in _NOT_A_VERB}
+    if not found:
+        return []
+    other = "vy" if ADDRESS[lang] == "ty" else "ty"
+    return [f"{lang}: {_ids(message)[0]!r} speaks to the player as '{other}' ({', '.join(sorted(found))}), "
+            f"not as '{ADDRESS[lang]}'"]
+
+
 def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
     """Everything wrong with the catalogues of ``langs`` against ``template`` (an extracted catalogue)."""
     out: list[str] = []
@@ -63,7 +101,10 @@ def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
             )
         for message in template:
             if message.id:
-                out.extend(_message_problems(lang, message, cat.get(message.id, message.context)))
+                found = cat.get(message.id, message.context)
+                out.extend(_message_problems(lang, message, found))
+                if found is not None:
+                    out.extend(address_problems(lang, found))
     return out
 
 
