@@ -33,6 +33,20 @@ if TYPE_CHECKING:
     from gammon.position import Position
 
 
+# The most trials a rollout takes: it keeps every trial's values (and batches them by number), so
+# a count past this would hold memory without end and never finish rather than be refused.
+MAX_TRIALS = 1_000_000
+
+
+def _trials(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_TRIALS:
+        raise argparse.ArgumentTypeError(
+            tr("{text} trials is more than {limit}", text=cut(repr(text)), limit=f"{MAX_TRIALS:,}")
+        )
+    return value
+
+
 def _standard_error(text: str) -> float:
     try:
         value = float(text)
@@ -79,10 +93,13 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument(
         "--trials",
-        type=positive_int,
+        type=_trials,
         default=1296,
         metavar="N",
-        help=tr("games to play (default 1296; a multiple of 36 for quasi-random dice)"),
+        help=tr(
+            "games to play (default 1296, at most {limit}; a multiple of 36 for quasi-random dice)",
+            limit=f"{MAX_TRIALS:,}",
+        ),
     )
     p.add_argument(
         "--truncate",

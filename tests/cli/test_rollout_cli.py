@@ -8,7 +8,7 @@ import re
 import pytest
 
 from gammon import Position
-from gammon.cli.main import main
+from gammon.cli.main import build_parser, main
 from gammon.engine.engine import Engine
 from gammon.engine.rollout.rollouts import RolloutSettings
 from gammon.errors import InvalidNotationError
@@ -102,6 +102,21 @@ def test_json_gives_the_engine_result_for_scripts(capsys: pytest.CaptureFixture[
     assert main(["rollout", START, "--cube", *FAST, "--json"]) == 0
     cube = json.loads(capsys.readouterr().out)
     assert cube["kind"] == "cube" and cube["decision"]["action"] and cube["double_take"]["cubeful"]
+
+
+def test_a_number_of_trials_past_the_limit_is_refused_before_rolling_out(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # it used to be taken: the batches of 10**23 trials were listed first, gigabytes, and no end
+    parser = build_parser()
+    for trials in ("1000001", "9" * 500):
+        with pytest.raises(SystemExit) as stop:
+            parser.parse_args(["rollout", START, "--trials", trials])
+        assert stop.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument --trials: '{trials[:20]}" in err and "is more than 1,000,000" in err
+        assert len(err) < 1000
+    assert parser.parse_args(["rollout", START, "--trials", "1000000"]).trials == 1_000_000
 
 
 def test_dice_with_cube_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
