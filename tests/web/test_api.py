@@ -55,6 +55,15 @@ def test_malformed_json_is_rejected(client: TestClient) -> None:
     assert _state(client, m) == before
 
 
+def test_a_body_not_in_utf8_is_refused_in_the_readers_language(client: TestClient) -> None:
+    """FastAPI's own refusal of a body it cannot decode came through in English to every reader."""
+    m = new_match(client, mode="local")
+    headers = {**auth(m["token"]), "Content-Type": "application/json", "Accept-Language": "pl"}
+    r = client.post(f"/api/matches/{m['match_id']}/actions", headers=headers, content=b'{"action": "\xff"}')
+    assert r.status_code == 400
+    assert r.json() == {"error": "nie można odczytać treści żądania: musi to być JSON w UTF-8"}
+
+
 def _to_move_phase(client: TestClient, m: dict, token: str | None = None) -> dict:
     s = _state(client, m, token)
     if s["phase"] == "roll":

@@ -61,6 +61,9 @@ async def http_error(request: Request, exc: Exception) -> JSONResponse:
         message = tr("nothing here: {path}", path=path)
     elif exc.status_code == 405:
         message = tr("method {method} is not allowed on {path}", method=cut(request.method, 10), path=path)
+    elif exc.status_code == 400:
+        # FastAPI's own, in English, for a body it cannot decode (not UTF-8, say): no route raises 400
+        message = tr("the request's body cannot be read: it must be JSON in UTF-8")
     else:
         message = exc.detail if isinstance(exc.detail, str) else tr("bad request")
     return JSONResponse({"error": message}, status_code=exc.status_code, headers=exc.headers)
