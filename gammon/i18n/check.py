@@ -1,6 +1,7 @@
 """What a catalogue lacks against the messages the sources mark: a message missing or not
 translated, a placeholder that differs from the English, plural forms of the wrong count, the player
-addressed in the form the language does not use."""
+addressed in the form the language does not use, a word of the game said otherwise than the
+language's glossary says it."""
 
 from __future__ import annotations
 
@@ -72,6 +73,30 @@ def _message_problems(lang: str, message: Any, found: Any) -> list[str]:
     return out
 
 
+# Words of the game that the catalogues say one way (docs/i18n.md, "Words of the game"): a variant
+# found in a message, as a pattern, and the word the catalogue uses instead.
+GLOSSARY: dict[str, tuple[tuple[str, str], ...]] = {
+    "pl": ((r"\bekwit\w*|\bequit\w*", "wartość"), (r"\brezygnac\w*", "poddanie"),
+           (r"\bkostk\w* podwajając\w*", "kostka dublująca"), (r"\bwarcab\w*|\bżeton\w*", "pionek")),
+    "cs": ((r"\bequit\w*", "hodnota"), (r"\bdes(?:ka|ky|ce|ku|kou)\b", "hrací plocha"),
+           (r"\bžeton\w*|\bfigurk\w*", "kámen"), (r"\brelac\w* hr\w* o sázku", "sezení hry o sázku")),
+    "sk": ((r"\bequit\w*", "hodnota"), (r"\bdos(?:ka|ky|ke|ku|kou)\b", "hracia plocha"),
+           (r"\bžetón\w*|\bfigúrk\w*", "kameň"), (r"\brelác\w* hr\w* o stávku", "sedenie hry o stávku")),
+}
+
+
+def glossary_problems(lang: str, message: Any) -> list[str]:
+    """A message of ``lang`` that says a word of the game otherwise than the glossary."""
+    out = []
+    for pattern, word in GLOSSARY.get(lang, ()):
+        found = sorted({m.group(0) for s in _strings(message)
+                        for m in re.finditer(pattern, s, re.IGNORECASE)})
+        if found:
+            out.append(f"{lang}: {_ids(message)[0]!r} says {', '.join(found)} "
+                       f"where the catalogue says {word!r}")
+    return out
+
+
 def address_problems(lang: str, message: Any) -> list[str]:
     """A message of ``lang`` that speaks to the player in the form the language does not use."""
     if lang not in ADDRESS or message.context in ("command", "resign", "answer"):
@@ -104,7 +129,7 @@ def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
                 found = cat.get(message.id, message.context)
                 out.extend(_message_problems(lang, message, found))
                 if found is not None:
-                    out.extend(address_problems(lang, found))
+                    out.extend(address_problems(lang, found) + glossary_problems(lang, found))
     return out
 
 
