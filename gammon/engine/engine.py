@@ -217,6 +217,8 @@ class Engine:
                 available=available,
                 beavers=bool(beavers),
                 values=values[0],
+                cube_value=cube_value,
+                cube_limit=s.rules.cube_limit,
             )
         # match: the same search in match winning chances
         states = [CubeState(cube_value, cube_owner), CubeState(2 * cube_value, CubeOwner.OPPONENT)]

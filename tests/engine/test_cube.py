@@ -179,3 +179,32 @@ def test_a_pending_double_is_seen_by_the_doubler() -> None:
     s = game.situation()
     assert s.double_offered and s.is_answer_pending and s.dice is None
     assert s.position == game.position.flip()  # the taker is to act; the doubler is on roll
+
+
+@pytest.mark.parametrize("jacoby", [True, False])
+def test_a_double_to_the_cube_limit_is_valued_with_a_dead_cube(jacoby: bool) -> None:
+    """The cube limit was ignored: the double/take of a double to the limit was valued as if the
+    taker could redouble (DT +0.522 here, no double), where the cube is dead once turned:
+    DT is twice the cubeless equity (+0.920), a double and a take."""
+    p = Probabilities(0.593, 0.309, 0.038, 0.071, 0.002)
+    chances = engine(*p.as_tuple())
+    live = chances.cube_decision(Situation(Position.initial(), cube_value=2, cube_owner=CubeOwner.MOVER,
+                                           rules=Rules(jacoby=jacoby)))
+    assert live.action is CubeAction.NO_DOUBLE and live.double_take < live.no_double
+    limited = chances.cube_decision(Situation(Position.initial(), cube_value=2, cube_owner=CubeOwner.MOVER,
+                                              rules=Rules(jacoby=jacoby, cube_limit=4)))
+    assert limited.double_take == pytest.approx(2 * p.equity)
+    assert limited.no_double == live.no_double  # the mover may still double once
+    assert limited.action is CubeAction.DOUBLE_TAKE and limited.take
+
+
+def test_a_cube_at_its_limit_is_worth_the_cubeless_equity() -> None:
+    p = Probabilities(0.7, 0.3, 0.02, 0.05, 0.0)
+    chances = engine(*p.as_tuple())
+    for owner in (CubeOwner.MOVER, CubeOwner.OPPONENT):
+        d = chances.cube_decision(Situation(Position.initial(), cube_value=4, cube_owner=owner,
+                                            rules=Rules(cube_limit=4)))
+        assert d.action is CubeAction.NO_CUBE and d.no_double == pytest.approx(p.equity)
+    # a centred cube at the limit (automatic doubles) under Jacoby: the gammons never count
+    d = chances.cube_decision(Situation(Position.initial(), cube_value=2, rules=Rules(cube_limit=2)))
+    assert d.action is CubeAction.NO_CUBE and d.no_double == pytest.approx(2 * p.win - 1)
