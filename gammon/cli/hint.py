@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from gammon.advice import cubeless_mwc, eval_json, hint_json, ranked_plays
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import check_dice, parse_dice
+from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
 from gammon.formats.ids import describe_situation, read_id, situation_json
-from gammon.i18n import tr
+from gammon.i18n import ntr, tr
 from gammon.position import require_in_play
 from gammon.situation import CubeOwner, MatchScore, Situation
 
@@ -107,7 +108,33 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
         cubeless += tr(", match winning chances {value}", value=f"{mwc:.1%}")
     lines.append(cubeless)
     lines.extend(_cube_lines(decision, context))
+    if context.resignation is not None:
+        lines.append("  " + _resignation_line(decision, context))
     return "\n".join(lines)
+
+
+def _resignation_line(decision: CubeDecision, context: Situation) -> str:
+    """The answer to the resignation the player on roll offers: the opponent accepts when what it
+    is given is at least what playing on is worth to it (the roller's proper cube action taken)."""
+    kind = context.resignation
+    assert kind is not None
+    owner = None if context.cube_owner is CubeOwner.CENTRED else 0  # only a centred cube matters (Jacoby)
+    points = context.rules.points(kind, context.cube_value, owner)
+    match = context.match
+    if match is None:
+        given, kept = -points / context.cube_value, decision.best_equity
+        worth = tr("playing on is worth {value} to you", value=f"{kept:+.3f}")
+    else:
+        assert decision.match_winning_chances is not None
+        nd, dt, dp = decision.match_winning_chances
+        kept = min(dt, dp) if decision.should_double else nd
+        given = mwc_after(match, match.away, match.opponent_away - points)
+        worth = tr("playing on, your match winning chances are {value}", value=f"{kept:.1%}")
+    answer = tr("accept") if given <= kept else tr("reject")
+    what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(kind)]
+    return ntr("you offer to resign {what} ({points} point): the opponent should {answer}; {worth}",
+               "you offer to resign {what} ({points} points): the opponent should {answer}; {worth}",
+               points, what=what, points=points, answer=answer, worth=worth)
 
 
 def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:

@@ -47,3 +47,23 @@ def test_bad_input_is_quoted(engine: Engine) -> None:
         run_eval("nonsense", engine=engine)
     with pytest.raises(InvalidNotationError, match="79"):
         run_hint(START, "79", engine=engine)
+
+
+# You (on roll) have 15 checkers on your 13-15 points, the opponent 15 in its home board, none
+# off: you lose a gammon all but surely. The Match IDs put a resignation on offer from you.
+LOST = "d3cHAAAA8H0fAA"
+
+
+def test_eval_answers_the_resignation_on_offer() -> None:
+    engine = Engine(plies=0)
+    # money, Jacoby rule, cube centred: a gammon counts one point, so one point is all there is
+    money = run_eval(f"{LOST}:MCkAAAAAAAAA", engine=engine).splitlines()[-1]
+    assert money.startswith("  you offer to resign a single game (1 point): the opponent should accept")
+    assert "playing on is worth -1.000 to you" in money
+    # 3-away each: a single game leaves you 3-away against 2-away, better than the gammon coming
+    single = run_eval(f"{LOST}:MClgAAAAAAAE", engine=engine).splitlines()[-1]
+    assert "resign a single game (1 point): the opponent should reject" in single
+    assert "playing on, your match winning chances are 2" in single
+    backgammon = run_eval(f"{LOST}:MGlgAAAAAAAE", engine=engine).splitlines()[-1]
+    assert "resign a backgammon (3 points): the opponent should accept" in backgammon
+    assert "resign" not in run_eval(f"{LOST}:cAkAAAAAAAAA", engine=engine)
