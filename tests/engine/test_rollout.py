@@ -336,3 +336,22 @@ def test_a_ray_address_without_ray_says_how_to_install_it(pips: Engine,
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails
     with pytest.raises(ImportError, match=r"pip install 'gammon\[cluster\]'"):
         pips.rollout(START, RolloutSettings(trials=1, truncate=1), ray_address="local")
+
+
+def test_a_cubeful_rollout_is_refused_where_the_rules_restrict_the_cube(pips: Engine) -> None:
+    """The trials' cube knows no cube rules: a cubeful rollout of a game without the cube, at
+    75 pips against 90, doubled and was passed in every trial (cubeful equity +1.000, cubeless
+    +0.80); with a cube limit it doubled past the limit. Both are refused; cubeless, they run."""
+    race = pos("x 6:5 5:5 4:5; o 6:5 5:5 7:5")
+    settings = RolloutSettings(trials=2, seed=1, cubeful=True)
+    with pytest.raises(ValueError, match="these rules play without the cube"):
+        pips.rollout(Situation(race, rules=Rules(use_cube=False)), settings, workers=1)
+    with pytest.raises(ValueError, match="cannot keep to the cube limit of 4"):
+        pips.rollout(Situation(race, rules=Rules(cube_limit=4)), settings, workers=1)
+    with pytest.raises(ValueError, match="cannot keep to the cube limit of 8"):
+        pips.rollout_plays(Situation(race, rules=Rules(cube_limit=8)), (3, 1), 1, settings, workers=1)
+    with pytest.raises(ValueError, match="cannot keep to the cube limit of 4"):
+        pips.rollout_cube(Situation(race, rules=Rules(cube_limit=4)), settings, workers=1)
+    cubeless = pips.rollout(Situation(race, rules=Rules(use_cube=False)), replace(settings, cubeful=False),
+                            workers=1)
+    assert cubeless.equity < 1.0 and not cubeless.settings.cubeful

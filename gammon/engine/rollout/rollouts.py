@@ -205,6 +205,7 @@ def rollout(engine: Engine, decision: Situation | Game | Position,
     resolved = _resolve(engine, settings)
     s = _situation(decision)
     _check_playable(s.position)
+    _check_cube_rules(s, resolved)
     cube = RootCube.of(s)
     start = Start(s.position.as_array().copy(), s.cube_value, _ROOT_OWNER[s.cube_owner], True)
     job = _job(engine, resolved, (start,), cube)
@@ -228,6 +229,7 @@ def rollout_plays(engine: Engine, decision: Situation | Game | Position, dice: S
         dice = s.dice
     check_dice(dice)
     _check_playable(s.position)
+    _check_cube_rules(s, resolved)
     cube = RootCube.of(s)
     hints = engine.hint(s.position, dice, n)
     if not hints:
@@ -262,6 +264,7 @@ def rollout_cube(engine: Engine, decision: Situation | Game | Position,
     if match is not None and (match.crawford_game or cube_value >= match.away):
         raise ValueError(f"the player on roll may not usefully double at {match!r} with the cube "
                          f"at {cube_value}")
+    _check_cube_rules(s, resolved)
     board = s.position.as_array()
     starts = (Start(board.copy(), cube_value, _ROOT_OWNER[s.cube_owner], False),
               Start(board.copy(), 2 * cube_value, -1, False))
@@ -297,6 +300,19 @@ def _situation(decision: Situation | Game | Position) -> Situation:
 
 def _check_playable(position: Position) -> None:
     require_in_play(position, "a rollout", "roll out")
+
+
+def _check_cube_rules(s: Situation, settings: RolloutSettings) -> None:
+    """The trials' cube knows no rules but the score and Jacoby: a cubeful rollout of a game
+    without the cube or with a cube limit would double where the rules forbid it."""
+    if not settings.cubeful:
+        return
+    if not s.rules.use_cube:
+        raise ValueError("these rules play without the cube: a cubeful rollout would use it "
+                         "(roll out with cubeful=False)")
+    if s.rules.cube_limit is not None:
+        raise ValueError(f"a cubeful rollout cannot keep to the cube limit of {s.rules.cube_limit} "
+                         "(roll out with cubeful=False, or without the limit)")
 
 
 def _resolve(engine: Engine, settings: RolloutSettings | None) -> RolloutSettings:
