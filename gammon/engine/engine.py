@@ -218,7 +218,8 @@ class Engine:
                 beavers=bool(beavers),
                 values=values[0],
                 cube_value=cube_value,
-                cube_limit=s.rules.cube_limit,
+                # without the cube the one there is (1) is the highest: dead
+                cube_limit=s.rules.cube_limit if s.rules.use_cube else cube_value,
             )
         # match: the same search in match winning chances
         states = [CubeState(cube_value, cube_owner), CubeState(2 * cube_value, CubeOwner.OPPONENT)]

@@ -208,3 +208,16 @@ def test_a_cube_at_its_limit_is_worth_the_cubeless_equity() -> None:
     # a centred cube at the limit (automatic doubles) under Jacoby: the gammons never count
     d = chances.cube_decision(Situation(Position.initial(), cube_value=2, rules=Rules(cube_limit=2)))
     assert d.action is CubeAction.NO_CUBE and d.no_double == pytest.approx(2 * p.win - 1)
+
+
+@pytest.mark.parametrize("jacoby", [True, False])
+def test_without_the_cube_no_double_is_the_cubeless_equity(jacoby: bool) -> None:
+    """Rules(use_cube=False) gave no double the live-cube value (+0.581 with Jacoby, +0.901
+    without, of a cube that does not exist) where the game is played for the cubeless equity
+    (+0.400 and +0.670; with Jacoby the gammons never count)."""
+    p = Probabilities(0.7, 0.3, 0.02, 0.05, 0.0)
+    d = engine(*p.as_tuple()).cube_decision(Situation(Position.initial(), rules=Rules(use_cube=False,
+                                                                                      jacoby=jacoby)))
+    assert d.action is CubeAction.NO_CUBE
+    assert d.no_double == pytest.approx(2 * p.win - 1 if jacoby else p.equity)
+    assert d.best_equity == d.no_double
