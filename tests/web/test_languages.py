@@ -323,7 +323,10 @@ globalThis.document = {
   documentElement: {}, querySelectorAll: () => [], querySelector: () => null, cookie: "",
 };
 globalThis.navigator = { languages: ["en"] };
-const [module, catalogue, lines] = process.argv.slice(2);
+// The catalogue comes in a file: as an argument it passes the 128 KiB a single argument may have.
+const { readFileSync } = await import("node:fs");
+const [module, cataloguePath, lines] = process.argv.slice(2);
+const catalogue = readFileSync(cataloguePath, "utf8");
 globalThis.fetch = async () => ({ ok: true, json: async () => JSON.parse(catalogue) });
 const common = await import(module);
 await common.loadLanguage(JSON.parse(catalogue).lang);
@@ -345,13 +348,9 @@ def test_tline_shows_the_servers_own_words_as_they_are(client: TestClient, lang:
     script = tmp_path / "tline.mjs"
     script.write_text(TLINE)
     module = str(files("gammon.web") / "static" / "common.js")
-    run = [
-        shutil.which("node"),
-        str(script),
-        module,
-        client.get(f"/i18n/{lang}.json").text,
-        json.dumps(lines),
-    ]
+    catalogue = tmp_path / f"{lang}.json"
+    catalogue.write_text(client.get(f"/i18n/{lang}.json").text, encoding="utf-8")
+    run = [shutil.which("node"), str(script), module, str(catalogue), json.dumps(lines)]
     shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout)
     assert shown == lines
 
