@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from gammon.engine.cube.met import match_equity
@@ -25,6 +26,7 @@ def test_won_and_lost_matches() -> None:
     assert match_equity(0, 5) == 1.0
     assert match_equity(-1, 3) == 1.0
     assert match_equity(5, 0) == 0.0
+    assert match_equity(np.int64(3), np.int64(5)) == match_equity(3, 5)  # type: ignore[arg-type]
 
 
 def test_closer_to_winning_is_better() -> None:
@@ -33,8 +35,9 @@ def test_closer_to_winning_is_better() -> None:
         assert values == sorted(values, reverse=True)
 
 
-@pytest.mark.parametrize("bad", [2.5, True])
+@pytest.mark.parametrize("bad", [2.5, True, -0.5, "3", None, float("nan")])
 def test_bad_scores_are_refused(bad: object) -> None:
+    """-0.5 away counted as a won match (1.0), "3" and None failed comparing with 0."""
     with pytest.raises(ValueError, match="points away"):
         match_equity(bad, 3)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="points away"):

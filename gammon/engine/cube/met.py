@@ -38,8 +38,9 @@ def _tables() -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_away(value: int, name: str) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} must be a whole number of points away, 1 or more, got {value!r}")
+    """A whole number (0 or less: that side has won)."""
+    if isinstance(value, bool) or not isinstance(value, int | np.integer):
+        raise ValueError(f"{name} must be a whole number of points away, got {value!r}")
 
 
 def _geometric(row: np.ndarray, n: int) -> float:
@@ -88,12 +89,13 @@ def match_equity(mine: int, theirs: int, post_crawford: bool = False) -> float:
     with one side 1 away and ``post_crawford`` False the game is the Crawford game. A side at 0 or
     less away has won.
     """
+    _check_away(mine, "mine")
+    _check_away(theirs, "theirs")
+    mine, theirs = int(mine), int(theirs)
     if mine <= 0:
         return 1.0
     if theirs <= 0:
         return 0.0
-    _check_away(mine, "mine")
-    _check_away(theirs, "theirs")
     _, post = _tables()
     if post_crawford and (mine == 1 or theirs == 1):
         if mine == 1 and theirs == 1:
