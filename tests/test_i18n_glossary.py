@@ -22,6 +22,7 @@ def test_every_message_says_the_words_of_the_game_as_the_glossary(lang):
         ("pl", "ekwity z kostką{depth}", "ekwity", "wartość"),
         ("pl", "Equity (bez kostki)", "Equity", "wartość"),
         ("pl", "(rezygnacja lub porzucenie gry)", "rezygnacja", "poddanie"),
+        ("pl", "gracz na ruchu ma rzucić kośćmi lub podwoić", "kośćmi", "kostki"),
         ("cs", "ukázat tento tah na desce", "desce", "hrací plocha"),
         ("cs", "equity s kostkou", "equity", "hodnota"),
         ("sk", "Otáčať dosku k hráčovi na ťahu", "dosku", "hracia plocha"),
@@ -38,7 +39,7 @@ def test_the_check_finds_a_word_said_otherwise(lang, msgstr, found, word):
 @pytest.mark.parametrize(
     ("lang", "msgstr"),
     [
-        ("pl", "wartość z kostką; kostka dublująca; poddanie"),
+        ("pl", "wartość z kostką; kostka dublująca; poddanie; rzucić kostkami; głębokość"),
         ("cs", "hodnota s kostkou na hrací ploše; sezení hry o sázku; relace je neznámá"),
         ("sk", "hodnota s kockou na hracej ploche; sedenie hry o stávku; relácia je neznáma"),
     ],

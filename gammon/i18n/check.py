@@ -77,7 +77,8 @@ def _message_problems(lang: str, message: Any, found: Any) -> list[str]:
 # found in a message, as a pattern, and the word the catalogue uses instead.
 GLOSSARY: dict[str, tuple[tuple[str, str], ...]] = {
     "pl": ((r"\bekwit\w*|\bequit\w*", "wartość"), (r"\brezygnac\w*", "poddanie"),
-           (r"\bkostk\w* podwajając\w*", "kostka dublująca"), (r"\bwarcab\w*|\bżeton\w*", "pionek")),
+           (r"\bkostk\w* podwajając\w*", "kostka dublująca"), (r"\bwarcab\w*|\bżeton\w*", "pionek"),
+           (r"\bkoś(?:ć|ci|ćmi)\b", "kostki")),
     "cs": ((r"\bequit\w*", "hodnota"), (r"\bdes(?:ka|ky|ce|ku|kou)\b", "hrací plocha"),
            (r"\bžeton\w*|\bfigurk\w*", "kámen"), (r"\brelac\w* hr\w* o sázku", "sezení hry o sázku")),
     "sk": ((r"\bequit\w*", "hodnota"), (r"\bdos(?:ka|ky|ke|ku|kou)\b", "hracia plocha"),
