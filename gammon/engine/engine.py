@@ -217,9 +217,7 @@ class Engine:
                 available=available,
                 beavers=bool(beavers),
                 values=values[0],
-                cube_value=cube_value,
-                # without the cube the one there is (1) is the highest: dead
-                cube_limit=s.rules.cube_limit if s.rules.use_cube else cube_value,
+                doubles_left=_doubles_left(s),
             )
         # match: the same search in match winning chances
         states = [CubeState(cube_value, cube_owner), CubeState(2 * cube_value, CubeOwner.OPPONENT)]
@@ -239,6 +237,16 @@ class Engine:
     rollout = _rollout.rollout
     rollout_plays = _rollout.rollout_plays
     rollout_cube = _rollout.rollout_cube
+
+
+def _doubles_left(s: Situation) -> int | None:
+    """How many more times the rules let the cube be doubled (None: no limit; 0 without the cube)."""
+    limit = s.rules.cube_limit
+    if not s.rules.use_cube:
+        return 0
+    if limit is None:
+        return None
+    return max(limit // s.cube_value, 1).bit_length() - 1
 
 
 def _check_plies(plies: object) -> int:

@@ -80,23 +80,23 @@ def classify(nd: float, dt: float, dp: float, available: bool) -> tuple[CubeActi
 
 def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby: bool = True,
                         available: bool = True, beavers: bool = False,
-                        values: np.ndarray | None = None, cube_value: int = 1,
-                        cube_limit: int | None = None) -> CubeDecision:
+                        values: np.ndarray | None = None, doubles_left: int | None = None) -> CubeDecision:
     """Money play; ``jacoby``: gammons count only once the cube is turned; ``beavers``: the taker
     may beaver, which it should when the double leaves the doubler below zero. ``values``: the
     cubeful equities of playing on per cube state (``OWNER_COLUMNS``; from the cubeful search),
-    by default Janowski's on ``probs``. ``cube_limit`` (the rules' highest cube): a cube nobody
-    may double again is dead, worth the cubeless equity (``cube_value``: the cube now)."""
+    by default Janowski's on ``probs``. ``doubles_left``: how many more times the rules let the
+    cube be doubled (None: no limit); a cube nobody may double again is dead, worth the cubeless
+    equity."""
     if values is None:
         values = money_equities(probs.as_array(), x, jacoby)[0]
     nd = float(values[OWNER_COLUMNS.index(owner)])
     dt = 2.0 * float(values[OWNER_COLUMNS.index(CubeOwner.OPPONENT)])
-    if cube_limit is not None:
+    if doubles_left is not None:
         # the live-cube values assume a redouble to come: past the limit there is none
         turned = probs.equity
-        if 2 * cube_value > cube_limit:
+        if doubles_left < 1:
             nd = 2.0 * probs.win - 1.0 if jacoby and owner is CubeOwner.CENTRED else turned
-        if 4 * cube_value > cube_limit:
+        if doubles_left < 2:
             dt = 2.0 * turned
     dp = 1.0
     action, take = classify(nd, dt, dp, available and owner is not CubeOwner.OPPONENT)
