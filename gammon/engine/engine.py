@@ -100,6 +100,9 @@ class Engine:
                 settings = replace(settings, plies=checked)
             if plies is not None and plies != settings.plies:
                 raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
+        if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
+            raise ValueError(f"evaluator must be an Evaluator (with evaluate(boards)) or None, "
+                             f"got {cut(repr(evaluator))}")
         self.settings = settings
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
         if cache_bytes is not None:

@@ -299,3 +299,10 @@ def test_evaluate_and_the_rollouts_take_a_game_as_the_other_methods_do() -> None
         engine.evaluate(3)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="a rollout needs a Position or a Situation or a Game, got int 3"):
         engine.rollout(3)  # type: ignore[arg-type]
+
+
+def test_an_evaluator_without_evaluate_is_refused_at_once() -> None:
+    """Engine(evaluator="net") was accepted and its first play failed with "'str' object has no
+    attribute 'evaluate'"."""
+    with pytest.raises(ValueError, match="evaluator must be an Evaluator .* got 'net'"):
+        Engine(plies=0, evaluator="net")  # type: ignore[arg-type]
