@@ -27,6 +27,7 @@ def _message(lang: str, msgid: str, msgstr: str, context: str | None = None):
     [
         ("cs", "You roll {dice}", "Házíš {dice}", "házíš"),
         ("cs", "Type 'help'.", "Napiš 'pomoc'.", "napiš"),
+        ("cs", "(leave it out)", "(vynech ji)", "vynech"),
         ("cs", "you cannot bear off", "nemůžeš vyvádět kameny mimo tvé vnitřní pole", "nemůžeš, tvé"),
         ("sk", "the lobby is full; try again later", "herňa je plná; skúste to neskôr", "skúste"),
         ("sk", "Your name", "Vaše meno", "vaše"),

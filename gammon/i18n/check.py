@@ -29,7 +29,7 @@ _OTHER_FORM = {
         podajcie""".split()),
     "cs": frozenset("""ty tebe tobě tvůj tvoje tvá tvé tvého tvém tvému tvým tvých tvými tvou jsi
         napiš stiskni klikni vyber zadej přidej odeber vlož odpověz zkus počkej zvol ukonči změň
-        přihlas pošli otevři zavři zruš zahraj podívej hraj""".split()),
+        přihlas pošli otevři zavři zruš zahraj podívej hraj vynech""".split()),
     "sk": frozenset("""vy vás vám vami váš vaša vaše vášho vašej vašom vašu vašich vašim vašimi
         vašemu ste máte nemáte môžete nemôžete chcete budete musíte skúste zadajte napíšte stlačte
         kliknite vyberte pridajte odoberte vložte odpovedzte počkajte zvoľte prihláste pošlite
