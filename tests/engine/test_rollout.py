@@ -5,6 +5,7 @@ cube decisions rolled out with the same dice."""
 from __future__ import annotations
 
 import math
+import tracemalloc
 from dataclasses import replace
 
 import numpy as np
@@ -15,7 +16,7 @@ from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.engine import Engine
 from gammon.engine.net.evaluator import PipCountEvaluator, Probabilities
 from gammon.engine.net.neural import NeuralEvaluator
-from gammon.engine.rollout.rollouts import RolloutProgress, RolloutResult, RolloutSettings
+from gammon.engine.rollout.rollouts import RolloutProgress, RolloutResult, RolloutSettings, _boundaries
 from gammon.errors import InvalidPositionError
 from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import WILDBG, pos
@@ -355,3 +356,38 @@ def test_a_cubeful_rollout_is_refused_where_the_rules_restrict_the_cube(pips: En
     cubeless = pips.rollout(Situation(race, rules=Rules(use_cube=False)), replace(settings, cubeful=False),
                             workers=1)
     assert cubeless.equity < 1.0 and not cubeless.settings.cubeful
+
+
+def _reference_batches(trials: int, size: int, every: int | None) -> list[tuple[int, int]]:
+    cuts = set(range(0, trials, size)) | (set(range(0, trials, every)) if every else set())
+    edges = sorted(cuts) + [trials]
+    return list(zip(edges[:-1], edges[1:]))
+
+
+@pytest.mark.parametrize("trials", [1, 35, 36, 217, 1296, 5003])
+@pytest.mark.parametrize("check_every", [7, 144, 1000])
+@pytest.mark.parametrize("stop_at_se", [None, 0.01])
+def test_batches_start_at_every_batch_size_and_checkpoint(trials: int, check_every: int,
+                                                          stop_at_se: float | None) -> None:
+    settings = RolloutSettings(trials=trials, check_every=check_every, stop_at_se=stop_at_se)
+    for workers in (1, 3):
+        batches = _boundaries(settings, workers)
+        size = max(36, min(216, math.ceil(trials / (4 * workers))))  # about four a worker
+        expected = _reference_batches(trials, size, check_every if stop_at_se else None)
+        assert list(batches) == expected and len(batches) == len(expected)
+        assert [batches[i] for i in range(-len(batches), len(batches))] == expected * 2
+
+
+def test_a_rollout_of_many_trials_does_not_list_its_batches_first() -> None:
+    """The batches were listed before the first trial: 1.2 million tuples (over 100 MB) for a
+    hundred million trials with a stopping rule, and a billion trials more than the memory."""
+    settings = RolloutSettings(trials=10 ** 8, stop_at_se=0.01)
+    tracemalloc.start()
+    try:
+        batches = _boundaries(settings, 2)
+        assert len(batches) == 10 ** 8 // 216 + 10 ** 8 // 144 - 10 ** 8 // 432 + 1
+        assert batches[-1] == (99999936, 10 ** 8) and batches[1] == (144, 216)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20

@@ -45,9 +45,9 @@ from __future__ import annotations
 
 import math
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple, Protocol
+from typing import NamedTuple, Protocol, overload
 
 import numpy as np
 
@@ -339,15 +339,67 @@ def _job(engine: Engine, s: RolloutSettings, starts: tuple[Start, ...], cube: Ro
 # --- running: batches in order, the stopping rule, progress ---------------------------------------
 
 
-def _boundaries(s: RolloutSettings, workers: int) -> list[tuple[int, int]]:
+class _Batches(Sequence[tuple[int, int]]):
+    """The ranges of trials ``[start, stop)`` that start at every multiple of ``size`` and of
+    ``every`` (None: of ``size`` only) below ``trials``, in order. Computed as they are asked
+    for: a rollout of a billion trials with a stopping rule has millions of them."""
+
+    def __init__(self, trials: int, size: int, every: int | None) -> None:
+        self.trials, self.size, self.every = trials, size, every
+
+    def _starts_below(self, x: int) -> int:
+        """How many batches start below ``x`` (0 <= x <= trials)."""
+        n = -(-x // self.size)
+        if self.every is not None:
+            n += -(-x // self.every) - -(-x // math.lcm(self.size, self.every))
+        return n
+
+    def __len__(self) -> int:
+        return self._starts_below(self.trials)
+
+    def _start(self, k: int) -> int:
+        """The ``k``-th start: the least x with more than k starts at or below it."""
+        lo, hi = 0, self.trials - 1
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._starts_below(mid + 1) > k:
+                hi = mid
+            else:
+                lo = mid + 1
+        return lo
+
+    @overload
+    def __getitem__(self, k: int) -> tuple[int, int]: ...
+
+    @overload
+    def __getitem__(self, k: slice) -> Sequence[tuple[int, int]]: ...
+
+    def __getitem__(self, k: int | slice) -> tuple[int, int] | Sequence[tuple[int, int]]:
+        n = len(self)
+        if isinstance(k, slice):
+            return [self[i] for i in range(*k.indices(n))]
+        if k < 0:
+            k += n
+        if not 0 <= k < n:
+            raise IndexError(k)
+        return self._start(k), self._start(k + 1) if k + 1 < n else self.trials
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        start, step, every = 0, self.size, self.every
+        while start < self.trials:
+            stop = (start // step + 1) * step
+            if every is not None:
+                stop = min(stop, (start // every + 1) * every)
+            stop = min(stop, self.trials)
+            yield start, stop
+            start = stop
+
+
+def _boundaries(s: RolloutSettings, workers: int) -> _Batches:
     """Batches of trials: about four per worker, 36 to ``_CHUNK`` each, split at every multiple
     of ``check_every`` when a stopping rule needs them."""
     size = max(36, min(_CHUNK, math.ceil(s.trials / (4 * workers))))
-    cuts = set(range(0, s.trials, size))
-    if s.stop_at_se is not None:
-        cuts |= set(range(0, s.trials, s.check_every))
-    edges = sorted(cuts) + [s.trials]
-    return list(zip(edges[:-1], edges[1:]))
+    return _Batches(s.trials, size, s.check_every if s.stop_at_se is not None else None)
 
 
 def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress: Progress | None,
