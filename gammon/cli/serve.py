@@ -104,6 +104,18 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
             "processes with LISTEN/NOTIFY; default 1)"
         ),
     )
+    _add_engine_options(p)
+    # Test-only: reproducible games for end-to-end tests. Never use it for real play.
+    p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
+    p.add_argument(
+        "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
+    )
+    p.set_defaults(run=run_serve)
+    return p
+
+
+def _add_engine_options(p: argparse.ArgumentParser) -> None:
+    """The options of the engine's work: its worker processes, their time limit, the profiles' depth."""
     p.add_argument(
         "--engine-workers",
         type=_count,
@@ -136,13 +148,6 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
             "(default 2, as 'gammon analyse')"
         ),
     )
-    # Test-only: reproducible games for end-to-end tests. Never use it for real play.
-    p.add_argument("--dice-seed", type=int, default=None, help=argparse.SUPPRESS)
-    p.add_argument(
-        "--log-level", default="warning", choices=["critical", "error", "warning", "info", "debug"]
-    )
-    p.set_defaults(run=run_serve)
-    return p
 
 
 def _add_access_options(p: argparse.ArgumentParser) -> None:
