@@ -46,6 +46,8 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     object instead, the position (``context``) and the plays as the web's position editor gets
     them (:mod:`gammon.advice`)."""
     context = read_id(text)
+    if context.double_offered:  # the ID's double: a roll given besides would be ranked at the old cube
+        raise InvalidNotationError(_double_on_offer(text))
     if dice is None:
         if context.dice is None:
             raise InvalidNotationError(tr("{id} has no dice: give the roll too, e.g. "
@@ -70,6 +72,11 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
         lines.append(f"{rank:3}. {str(h.play):<{width}}  {_score_text(score, best, rank, match)}  "
                      f"{_probabilities_line(h.probabilities)}{_ply_note(h, engine)}")
     return "\n".join(lines)
+
+
+def _double_on_offer(text: str) -> str:
+    return tr("{id}: a double is on offer; it is answered before the roll, so there are no plays to rank "
+              "(gammon eval says take or pass)", id=_quote(text.strip()))
 
 
 def _score_text(score: float, best: float, rank: int, match: MatchScore | None) -> str:

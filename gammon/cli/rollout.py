@@ -154,6 +154,11 @@ def run_rollout(
     try:
         given = read_id(args.position)
         dice = parse_dice(args.dice) if args.dice is not None else given.dice
+        if dice is not None and given.double_offered:  # the plays would be rolled out at the old cube
+            raise GammonError(
+                tr("{id}: a double is on offer; it is answered before the roll, so there are no plays "
+                   "to rank (gammon eval says take or pass)", id=repr(cut(args.position.strip())))
+            )
         settings = RolloutSettings(
             trials=args.trials,
             seed=args.seed,

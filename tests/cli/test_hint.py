@@ -67,3 +67,12 @@ def test_eval_answers_the_resignation_on_offer() -> None:
     backgammon = run_eval(f"{LOST}:MGlgAAAAAAAE", engine=engine).splitlines()[-1]
     assert "resign a backgammon (3 points): the opponent should accept" in backgammon
     assert "resign" not in run_eval(f"{LOST}:cAkAAAAAAAAA", engine=engine)
+
+
+def test_no_plays_are_ranked_while_a_double_awaits_its_answer(engine: Engine) -> None:
+    # the player on roll has doubled to 2: they were ranked at the unturned cube of 1
+    doubled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:2:3:0:7:10"
+    for dice in ("31", None):
+        with pytest.raises(InvalidNotationError, match="a double is on offer; it is answered before"):
+            run_hint(doubled, dice, engine=engine)
+    assert "1. 8/5 6/5" in run_hint(doubled.replace(":D:", ":31:"), engine=Engine(plies=0))

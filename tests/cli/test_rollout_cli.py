@@ -119,6 +119,16 @@ def test_a_number_of_trials_past_the_limit_is_refused_before_rolling_out(
     assert parser.parse_args(["rollout", START, "--trials", "1000000"]).trials == 1_000_000
 
 
+def test_plays_are_not_rolled_out_while_a_double_awaits_its_answer(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    doubled = "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:2:3:0:7:10"
+    assert main(["rollout", doubled, "--dice", "31", *FAST]) == 2
+    err = capsys.readouterr().err
+    assert f"'{doubled}': a double is on offer; it is answered before the roll" in err
+    assert main(["rollout", doubled, "--cube", *FAST]) == 0  # the double itself is rolled out
+
+
 def test_dice_with_cube_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     # a cube decision comes before the roll: --dice would be ignored without a word
     with pytest.raises(SystemExit) as stop:
