@@ -18,6 +18,7 @@ from gammon.engine.net.evaluator import PipCountEvaluator, Probabilities
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout.rollouts import RolloutProgress, RolloutResult, RolloutSettings, _boundaries
 from gammon.errors import InvalidPositionError
+from gammon.i18n import use_language
 from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import WILDBG, pos
 
@@ -287,7 +288,7 @@ def test_bad_settings_and_positions_are_refused(pips: Engine) -> None:
         pips.rollout(over, RolloutSettings(trials=1))
     with pytest.raises(ValueError, match="opponent owns the cube"):
         pips.rollout_cube(Situation.at(START, cube_value=2, cube_owner=CubeOwner.OPPONENT), one)
-    with pytest.raises(ValueError, match="may not usefully double"):
+    with pytest.raises(ValueError, match="already wins the match for the player on roll, 1 away"):
         pips.rollout_cube(Situation.at(START, match=MatchScore(1, 3, post_crawford=True)), one)
     # the rules' own bounds on the cube (rolled out as a no double before)
     limited = Situation(START, cube_value=2, cube_owner=CubeOwner.MOVER, rules=Rules(cube_limit=2))
@@ -391,3 +392,24 @@ def test_a_rollout_of_many_trials_does_not_list_its_batches_first() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 1 << 20
+
+
+@pytest.mark.parametrize("situation, english, polish", [
+    (Situation(START, cube_value=2, cube_owner=CubeOwner.OPPONENT), "the opponent owns the cube",
+     "kostkę dublującą ma przeciwnik"),
+    (Situation(START, rules=Rules(match_length=5), score=(4, 0), crawford_game=True),
+     "the Crawford game has no cube", "w grze Crawforda nie ma kostki dublującej"),
+    (Situation(START, rules=Rules(match_length=5), score=(4, 0)),
+     "the cube at 1 already wins the match for the player on roll, 1 away", "kostka dublująca na 1 już daje"),
+    (Situation(START, cube_value=4, rules=Rules(cube_limit=4)), "the cube is at 4, its limit 4",
+     "kostka dublująca stoi na 4, swoim limicie 4"),
+])
+def test_a_cube_rollout_that_cannot_be_is_refused_in_the_readers_language(
+        pips: Engine, situation: Situation, english: str, polish: str) -> None:
+    """gammon rollout --lang pl --cube said why not in English; at a match score it quoted the
+    raw MatchScore(away=1, opponent_away=5, crawford_game=True, post_crawford=False)."""
+    settings = RolloutSettings(trials=2, seed=1)
+    with pytest.raises(ValueError, match=english):
+        pips.rollout_cube(situation, settings, workers=1)
+    with use_language("pl"), pytest.raises(ValueError, match=polish):
+        pips.rollout_cube(situation, settings, workers=1)

@@ -68,6 +68,7 @@ from gammon.engine.rollout.trials import (
 )
 from gammon.engine.search.searcher import SearchSettings
 from gammon.game import Game
+from gammon.i18n import tr
 from gammon.play import Play
 from gammon.position import Position, require_in_play, require_position
 from gammon.situation import CubeOwner, Situation
@@ -225,7 +226,7 @@ def rollout_plays(engine: Engine, decision: Situation | Game | Position, dice: S
     s = _situation(decision)
     if dice is None:
         if s.dice is None:
-            raise ValueError("a rollout of the plays needs dice: the Situation has none (give them)")
+            raise ValueError(tr("a rollout of the plays needs dice: the Situation has none (give them)"))
         dice = s.dice
     check_dice(dice)
     _check_playable(s.position)
@@ -255,15 +256,17 @@ def rollout_cube(engine: Engine, decision: Situation | Game | Position,
     cube = RootCube.of(s)
     cube_value, match = s.cube_value, s.match
     if s.cube_owner is CubeOwner.OPPONENT:
-        raise ValueError("the opponent owns the cube: the player on roll may not double")
+        raise ValueError(tr("the opponent owns the cube: the player on roll may not double"))
     if not s.rules.use_cube:
-        raise ValueError("these rules play without the cube: the player on roll may not double")
-    if not s.can_double and not s.crawford_game:  # (the Crawford game is said below)
-        raise ValueError(f"the cube is at {cube_value}, its limit {s.rules.cube_limit}: the player on roll "
-                         "may not double")
-    if match is not None and (match.crawford_game or cube_value >= match.away):
-        raise ValueError(f"the player on roll may not usefully double at {match!r} with the cube "
-                         f"at {cube_value}")
+        raise ValueError(tr("these rules play without the cube: the player on roll may not double"))
+    if match is not None and match.crawford_game:
+        raise ValueError(tr("the Crawford game has no cube: the player on roll may not double"))
+    if not s.can_double:
+        raise ValueError(tr("the cube is at {value}, its limit {limit}: the player on roll may not double",
+                            value=cube_value, limit=s.rules.cube_limit))
+    if match is not None and cube_value >= match.away:
+        raise ValueError(tr("the cube at {value} already wins the match for the player on roll, {away} away: "
+                            "a double gains nothing", value=cube_value, away=match.away))
     _check_cube_rules(s, resolved)
     board = s.position.as_array()
     starts = (Start(board.copy(), cube_value, _ROOT_OWNER[s.cube_owner], False),
@@ -308,11 +311,11 @@ def _check_cube_rules(s: Situation, settings: RolloutSettings) -> None:
     if not settings.cubeful:
         return
     if not s.rules.use_cube:
-        raise ValueError("these rules play without the cube: a cubeful rollout would use it "
-                         "(roll out with cubeful=False)")
+        raise ValueError(tr("these rules play without the cube: a cubeful rollout would use it "
+                            "(roll out with cubeful=False)"))
     if s.rules.cube_limit is not None:
-        raise ValueError(f"a cubeful rollout cannot keep to the cube limit of {s.rules.cube_limit} "
-                         "(roll out with cubeful=False, or without the limit)")
+        raise ValueError(tr("a cubeful rollout cannot keep to the cube limit of {limit} "
+                            "(roll out with cubeful=False, or without the limit)", limit=s.rules.cube_limit))
 
 
 def _resolve(engine: Engine, settings: RolloutSettings | None) -> RolloutSettings:
