@@ -62,7 +62,8 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     position = context.position
     match = context.match
     scored = ranked_plays(engine, context, roll, n)
-    lines = [tr("Position {id}, dice {dice}, {plies}-ply, player on roll's view", id=position.id,
+    # the plays are scored as if the cube were never turned again, unlike eval's cubeful equities
+    lines = [tr("Position {id}, dice {dice}, {plies}-ply, cubeless, player on roll's view", id=position.id,
                 dice=f"{roll[0]}{roll[1]}", plies=engine.plies), f"  {describe_situation(context)}"]
     if not scored:
         return "\n".join([*lines, tr("no legal play: the turn passes")])

@@ -76,3 +76,12 @@ def test_no_plays_are_ranked_while_a_double_awaits_its_answer(engine: Engine) ->
         with pytest.raises(InvalidNotationError, match="a double is on offer; it is answered before"):
             run_hint(doubled, dice, engine=engine)
     assert "1. 8/5 6/5" in run_hint(doubled.replace(":D:", ":31:"), engine=Engine(plies=0))
+
+
+def test_hint_says_its_equities_are_cubeless(engine: Engine) -> None:
+    # eval's cubeful equities and hint's cubeless ones differ (+0.079 and +0.076 at the start):
+    # a bare "equity" in hint read as cubeful
+    money = run_hint(START, "31", n=1, engine=engine).splitlines()[0]
+    assert money == f"Position {START}, dice 31, 1-ply, cubeless, player on roll's view"
+    match = run_hint(f"{START}:MIGlAAAAEAAE", engine=engine)  # 5-away against 3-away, dice 31
+    assert ", cubeless, " in match.splitlines()[0] and "MWC" in match
