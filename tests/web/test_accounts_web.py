@@ -26,6 +26,7 @@ from gammon.store.models import AccountRow, AnalysisJobRow, RatingChangeRow
 from gammon.web import create_app
 from gammon.web.auth import CSRF_COOKIE, SESSION_COOKIE, csrf_token
 from gammon.web.members import AccountSettings
+from gammon.web.routes import accounts as accounts_routes
 from gammon.web.routes.accounts import MAX_PENDING
 from gammon.web.settings import ServerSettings
 from tests.web.conftest import auth, new_match, seeded_dice
@@ -489,3 +490,51 @@ def test_an_accounts_waiting_uploads_are_bounded(web: TestClient) -> None:
     queue = web.app.state.members.queue  # type: ignore[attr-defined]  # the worker thread is off here
     queue.work_all()
     assert web.post("/api/account/uploads", json={"mat": MAT}, headers=csrf(web)).status_code == 202
+
+
+def test_uploads_are_read_one_at_a_time_per_account_and_a_few_at_once(
+    web: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An upload is read in the server's process, seconds of CPU for a large file: 20 uploads of
+    one account sent at once were all read at the same time, holding the threads every other
+    request's work needs (38 s of reading, others' answers up to 130 times slower)."""
+    inside, most, release = [0], [0], threading.Event()
+    lock = threading.Lock()
+    real = accounts_routes.read_match_file
+
+    def slow_read(data: bytes, name: str) -> object:
+        with lock:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        release.wait(timeout=30)
+        with lock:
+            inside[0] -= 1
+        return real(data, name)
+
+    monkeypatch.setattr(accounts_routes, "read_match_file", slow_read)
+    tokens = []
+    for name in ("carol", "dora", "erin", "fay"):
+        sign_up(web, name)
+        tokens.append(api_token(web, name))
+
+    def send(token: str) -> int:
+        upload = {"mat": MAT, "player": "alice"}
+        return web.post("/api/account/uploads", json=upload, headers=bearer(token)).status_code
+
+    with ThreadPoolExecutor(4) as pool:
+        first = [pool.submit(send, t) for t in tokens]
+        while True:  # the first two are being read, the other two wait their turn
+            with lock:
+                if inside[0] >= accounts_routes.READING:
+                    break
+            release.wait(0.01)
+        again = web.post("/api/account/uploads", json={"mat": MAT, "player": "alice"},
+                         headers={**bearer(tokens[0]), "Accept-Language": "pl"})
+        release.set()
+        codes = [f.result() for f in first]
+    assert again.status_code == 429, again.text
+    assert again.json() == {
+        "error": "twój poprzedni plik jest jeszcze odczytywany; wyślij ten, gdy to się skończy"
+    }
+    assert codes == [202] * 4 and most[0] == accounts_routes.READING
+    assert send(tokens[0]) == 202  # read: the account may send the next

@@ -14,6 +14,7 @@ import base64
 import binascii
 import threading
 import unicodedata
+import weakref
 from collections.abc import Callable
 from pathlib import PurePath
 from typing import Annotated, Literal
@@ -63,6 +64,12 @@ MAX_NAME_ECHO = 100  # characters of a file's player name an upload's answer rep
 # analysis worker up to a minute, so that without a bound one account filled both at will.
 MAX_PENDING = 20
 _queueing = threading.Lock()  # the count and the queueing together: uploads sent at once count too
+# An upload is read (and replayed) in this process, up to seconds of CPU for a large file: one at
+# a time per account and READING at once in all, waiting their turn off the threads, so that a
+# burst of uploads holds neither the CPU nor the threads every other request's work runs in.
+READING = 2
+_reading: set[tuple[int, int]] = set()  # (the Members' id, the account's)
+_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
 
 
 def get_members(conn: HTTPConnection) -> Members:
@@ -447,10 +454,19 @@ async def upload(body: Upload, request: Request, members: MembersDep) -> JSONRes
     """Queue a ``.mat``, SGF or ``.xg`` file for the account's profile, from the seat of the player
     named so in the file (``player``, default the account's name)."""
     _, account = await _account(request, members)
+    key = (id(members), account.id)
+    if key in _reading:
+        return error_response(429, tr("your previous upload is being read still; send this one once it is"))
+    loop = asyncio.get_running_loop()
+    turns = _turns.setdefault(loop, asyncio.Semaphore(READING))
+    _reading.add(key)
     try:
-        queued = await asyncio.to_thread(_queue_upload, members, account, body)
+        async with turns:
+            queued = await asyncio.to_thread(_queue_upload, members, account, body)
     except TooManyUploadsError as exc:
         return error_response(429, str(exc))
+    finally:
+        _reading.discard(key)
     return JSONResponse(queued, status_code=202)
 
 
