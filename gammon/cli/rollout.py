@@ -216,8 +216,10 @@ def run_rollout(
         print(json.dumps({"context": situation_json(given), **rollout_json(outcome)}))
         return 0
     if result is None:
+        assert dice is not None  # only a roll with no legal play leaves nothing to roll out
         out.print(
-            tr("Position {id}, dice {dice}: no legal play, nothing to roll out", id=position.id, dice=dice)
+            tr("Position {id}, dice {dice}: no legal play, nothing to roll out", id=position.id,
+               dice=f"{dice[0]}{dice[1]}")
         )
         return 0
     out.print(_heading(position, result))

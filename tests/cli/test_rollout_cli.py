@@ -129,6 +129,13 @@ def test_plays_are_not_rolled_out_while_a_double_awaits_its_answer(
     assert main(["rollout", doubled, "--cube", *FAST]) == 0  # the double itself is rolled out
 
 
+def test_a_roll_with_no_legal_play_is_named_as_typed(capsys: pytest.CaptureFixture[str]) -> None:
+    # two on the bar against a closed board: it said 'dice (3, 1)'
+    closed = "27YdAADg/wMAYA"
+    assert main(["rollout", closed, "--dice", "31", *FAST]) == 0
+    assert capsys.readouterr().out.startswith(f"Position {closed}, dice 31: no legal play")
+
+
 def test_dice_with_cube_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     # a cube decision comes before the roll: --dice would be ignored without a word
     with pytest.raises(SystemExit) as stop:
