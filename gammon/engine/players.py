@@ -84,6 +84,14 @@ class ComputerPlayer(Protocol):
     def accepts_resignation(self, game: Game) -> bool: ...
 
 
+def may_beaver(game: Game) -> bool:
+    """The rules let the double on offer be beavered: money play with beavers, and the cube
+    limit allows twice the doubled cube (the game refuses a beaver past it)."""
+    rules = game.rules
+    limit = rules.cube_limit
+    return rules.is_money and rules.beavers and (limit is None or 4 * game.cube_value <= limit)
+
+
 def win_chance(position: Position) -> float:
     """Rough chance that the player on roll in ``position`` wins (see the module docstring)."""
     return race_win_chance(*position.pip_counts)
@@ -129,8 +137,7 @@ class HeuristicCube:
         # game.position is the taker's view; the doubler is on roll.
         doubler_view = game.position.flip()
         p = 1.0 - win_chance(doubler_view)
-        rules = game.rules
-        if rules.beavers and rules.match_length == 0 and p >= BEAVER:
+        if p >= BEAVER and may_beaver(game):
             return "beaver"
         return "take" if p >= (TAKE_RACE if doubler_view.is_race() else TAKE_CONTACT) else "pass"
 
@@ -202,7 +209,7 @@ class EnginePlayer(HeuristicCube):
         # While a double is pending the engine judges it from the doubler's side; ``take`` and
         # ``beaver`` are the right answers for the player asked.
         decision = self.engine.cube_decision(game)
-        if decision.beaver and game.rules.beavers and game.rules.match_length == 0:
+        if decision.beaver and may_beaver(game):
             return "beaver"
         return "take" if decision.take else "pass"
 

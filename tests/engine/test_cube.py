@@ -221,3 +221,12 @@ def test_without_the_cube_no_double_is_the_cubeless_equity(jacoby: bool) -> None
     assert d.action is CubeAction.NO_CUBE
     assert d.no_double == pytest.approx(2 * p.win - 1 if jacoby else p.equity)
     assert d.best_equity == d.no_double
+
+
+def test_no_beaver_is_advised_past_the_cube_limit() -> None:
+    """CubeDecision.beaver was True for a double to the limit, which the game refuses to beaver."""
+    behind = engine(0.3, 0.05, 0.0, 0.1, 0.0)
+    for limit, beaver in ((4, False), (8, True), (None, True)):
+        d = behind.cube_decision(Situation(Position.initial(), cube_value=2, cube_owner=CubeOwner.MOVER,
+                                           rules=Rules(beavers=True, cube_limit=limit)))
+        assert d.take and d.double_take < 0 and d.beaver is beaver

@@ -202,3 +202,36 @@ def test_engine_player_doubles_and_answers_in_matches_longer_than_the_table(leng
     assert player.wants_to_double(game) is False  # no double after the opening roll
     game.double()
     assert player.answer_double(game) == "take"
+
+
+def test_no_beaver_past_the_cube_limit() -> None:
+    """A redouble to the limit of 4 with beavers on: the engine player answered "beaver" (to 8)
+    and the game refused it ("cannot beaver: a beaver would pass the cube limit of 4"); the
+    heuristic levels likewise. They take now, and beaver where the limit allows it."""
+    from gammon.engine.engine import Engine
+    from gammon.engine.net.evaluator import ConstantEvaluator
+    from gammon.engine.players import EnginePlayer
+
+    def redoubled(limit: int) -> Game:
+        game = Game(Rules(beavers=True, cube_limit=limit), ScriptedDice([(3, 1), (6, 5)]))
+        game.roll()
+        game.play("8/5 6/5")
+        game.double()
+        game.take()
+        game.roll()
+        game.play(game.legal_plays()[0])
+        game.double()  # to 4, by the player who owned the 2-cube
+        return game
+
+    doubler_behind = ConstantEvaluator((0.3, 0.05, 0.0, 0.1, 0.0))
+    engine_player = EnginePlayer(Engine(plies=0, evaluator=doubler_behind), "engine")
+    for limit, answer in ((4, ActionKind.TAKE), (8, ActionKind.BEAVER)):
+        game = redoubled(limit)
+        action = engine_player.next_action(game)
+        assert action.kind is answer
+        action.perform(game)
+    behind = pos("x 6:5 5:5 4:5; o 3:5 2:5 1:5")  # the doubler is far behind
+    heuristic = computer_player("pubeval")
+    for limit, heuristic_answer in ((8, "beaver"), (4, "take")):
+        asked = FakeGame(behind.flip(), turn=1, rules=Rules(beavers=True, cube_limit=limit), cube_value=2)
+        assert heuristic.answer_double(asked) == heuristic_answer  # type: ignore[arg-type]

@@ -100,7 +100,9 @@ def money_cube_decision(probs: Probabilities, owner: CubeOwner, x: float, jacoby
             dt = 2.0 * turned
     dp = 1.0
     action, take = classify(nd, dt, dp, available and owner is not CubeOwner.OPPONENT)
-    return CubeDecision(action, take, nd, dt, dp, probs, beaver=beavers and take and dt < 0.0)
+    # a beaver doubles the cube again: the limit must allow two doubles
+    beaver = beavers and take and dt < 0.0 and (doubles_left is None or doubles_left >= 2)
+    return CubeDecision(action, take, nd, dt, dp, probs, beaver=beaver)
 
 
 def match_cube_decision(probs: Probabilities, match: MatchScore, cube_value: int, owner: CubeOwner,
