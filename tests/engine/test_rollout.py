@@ -413,3 +413,21 @@ def test_a_cube_rollout_that_cannot_be_is_refused_in_the_readers_language(
         pips.rollout_cube(situation, settings, workers=1)
     with use_language("pl"), pytest.raises(ValueError, match=polish):
         pips.rollout_cube(situation, settings, workers=1)
+
+
+def test_a_progress_or_ray_address_of_the_wrong_kind_is_refused_before_any_trial(pips: Engine) -> None:
+    """progress=5 failed with "'int' object is not callable" once the first batch of trials had
+    been played; ray_address=5 with "argument of type 'int' is not iterable"."""
+    played: list[int] = []
+
+    class Counting(PipCountEvaluator):
+        def evaluate(self, boards: np.ndarray) -> np.ndarray:
+            played.append(len(boards))
+            return super().evaluate(boards)
+
+    engine = Engine(plies=0, evaluator=Counting())
+    with pytest.raises(ValueError, match="progress must be a function of a RolloutProgress or None, got 5"):
+        engine.rollout(START, RolloutSettings(trials=36, seed=1), workers=1, progress=5)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ray_address must be .* got 5"):
+        engine.rollout(START, RolloutSettings(trials=36, seed=1), workers=1, ray_address=5)  # type: ignore[arg-type]
+    assert played == []

@@ -67,6 +67,7 @@ from gammon.engine.rollout.trials import (
     play_trials,
 )
 from gammon.engine.search.searcher import SearchSettings
+from gammon.errors import cut
 from gammon.game import Game
 from gammon.i18n import tr
 from gammon.play import Play
@@ -410,6 +411,13 @@ def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress
     """Per-trial values ``(alternatives, trials, 6)`` of the trials kept, in order."""
     s = job.settings
     n_workers = check_workers(workers)
+    # checked before any trial is played, not at the first batch's end
+    if progress is not None and not callable(progress):
+        raise ValueError(f"progress must be a function of a RolloutProgress or None, "
+                         f"got {cut(repr(progress))}")
+    if ray_address is not None and not isinstance(ray_address, str):
+        raise ValueError(f"ray_address must be 'local', a cluster's address or None, "
+                         f"got {cut(repr(ray_address))}")
     parts: list[np.ndarray] = []
     done = 0
     results = ordered_map(play_trials, job, _boundaries(s, n_workers), workers=n_workers,
