@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from gammon.engine.engine import Engine
     from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutProgress, RolloutResult
     from gammon.position import Position
+    from gammon.situation import Situation
 
 
 # The most trials a rollout takes: it keeps every trial's values (and batches them by number), so
@@ -230,7 +231,7 @@ def run_rollout(
         words = tr(CUBE_ACTION_WORDS.get(action, action))
         out.print(tr("{action}; the opponent should {answer}", action=words, answer=answer))
     elif dice is not None:
-        out.print(_plays_table(plays, dice))
+        out.print(_plays_table(plays, dice, given))
     else:
         out.print(_position_table(result))
     return 0
@@ -283,26 +284,45 @@ def _position_table(r: RolloutResult) -> object:
     return table
 
 
-def _plays_table(plays: list, dice: Dice) -> object:
+def _plays_table(plays: list, dice: Dice, given: Situation) -> object:
+    """The plays, best first: in a match by match winning chances (the engine's order is by money
+    equity, which at the score can put a gammonish play above a surer win), else by equity."""
+    match = given.match
+    rows = [(play, r, _mwc(r, given)) for play, r in plays]
+    if match is not None:
+        rows.sort(key=lambda row: -(row[2] or 0.0))
     table = Table(title=tr("dice {dice}, for the player who plays", dice=f"{dice[0]}{dice[1]}"))
     table.add_column("", justify="right")
     table.add_column(tr("play"), justify="left")
-    for name in (tr("equity"), tr("std. error"), tr("diff"), tr("win"), tr("win g"), tr("lose g")):
+    names = [tr("equity"), tr("std. error"), tr("diff")]
+    if match is not None:
+        names.insert(0, "MWC")  # as gammon hint heads it; the full words make the table wrap
+    for name in (*names, tr("win"), tr("win g"), tr("lose g")):
         table.add_column(name, justify="right")
-    best = plays[0].result.equity
-    for rank, (play, r) in enumerate(plays, 1):
+    best_equity, best_mwc = rows[0][1].equity, rows[0][2]
+    for rank, (play, r, mwc) in enumerate(rows, 1):
         p = r.probabilities
-        table.add_row(
-            str(rank),
-            str(play),
-            f"{r.equity:+.4f}",
-            _se(r.standard_error.equity),
-            "" if rank == 1 else f"{r.equity - best:+.4f}",
-            f"{p.win:.1%}",
-            f"{p.win_gammon:.1%}",
-            f"{p.lose_gammon:.1%}",
-        )
+        if mwc is None:
+            cells = [f"{r.equity:+.4f}", _se(r.standard_error.equity)]
+            diff = "" if rank == 1 else f"{r.equity - best_equity:+.4f}"
+        else:
+            assert best_mwc is not None
+            cells = [f"{mwc:.2%}", f"{r.equity:+.4f}", _se(r.standard_error.equity)]
+            diff = "" if rank == 1 else f"{mwc - best_mwc:+.2%}"
+        table.add_row(str(rank), str(play), *cells, diff, f"{p.win:.1%}", f"{p.win_gammon:.1%}",
+                      f"{p.lose_gammon:.1%}")
     return table
+
+
+def _mwc(r: RolloutResult, given: Situation) -> float | None:
+    """A play's match winning chance (cubeful where the rollout was), None for money."""
+    from gammon.advice import cubeless_mwc
+
+    if given.match is None:
+        return None
+    if r.match_winning_chance is not None:
+        return r.match_winning_chance
+    return cubeless_mwc(r.probabilities, given.match, given.cube_value)
 
 
 def _cube_table(cube: object) -> object:

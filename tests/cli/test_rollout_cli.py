@@ -136,6 +136,21 @@ def test_a_roll_with_no_legal_play_is_named_as_typed(capsys: pytest.CaptureFixtu
     assert capsys.readouterr().out.startswith(f"Position {closed}, dice 31: no legal play")
 
 
+def test_plays_at_a_match_score_are_ranked_by_match_winning_chances(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 1-away each (only the win counts), dice 54: 9/4 8/4 has the higher money equity (gammons),
+    # 22/13 wins more; the table ranked by money equity put 9/4 8/4 first
+    assert main(["rollout", "4HPwATDGPTcACA:MIEyAAAAAAAE", "-n", "2", *FAST]) == 0
+    rows = [line.split("│") for line in capsys.readouterr().out.splitlines() if re.match(r"│ [12] │", line)]
+    assert [row[2].strip() for row in rows] == ["22/13", "9/4 8/4"]
+    mwc = [float(row[3].strip().rstrip("%")) for row in rows]
+    wins = [float(row[7].strip().rstrip("%")) for row in rows]
+    assert mwc == pytest.approx(wins, abs=0.06)  # at 1-away each the MWC is the chance to win
+    assert float(rows[0][4]) < float(rows[1][4])  # the money equity, which ranked them the other way
+    assert float(rows[1][6].strip().rstrip("%")) == pytest.approx(mwc[1] - mwc[0], abs=0.011)
+
+
 def test_dice_with_cube_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     # a cube decision comes before the roll: --dice would be ignored without a word
     with pytest.raises(SystemExit) as stop:
