@@ -17,7 +17,7 @@ import unicodedata
 import weakref
 from collections.abc import Callable
 from pathlib import PurePath
-from typing import Annotated, Literal
+from typing import Annotated, Literal, TypeVar
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse, Response
@@ -54,6 +54,7 @@ from gammon.web.session import LiveMatch
 from gammon.web.study import MAX_MAT, MAX_XG
 from gammon.web.uploads import MAX_ACTIONS, check_work, count_actions, cut_quotes
 
+T = TypeVar("T")
 router = APIRouter()
 ERRORS = error_responses(401, 403, 409, 422, 429)
 UPLOAD_PATH = "/api/account/uploads"
@@ -70,6 +71,25 @@ _queueing = threading.Lock()  # the count and the queueing together: uploads sen
 READING = 2
 _reading: set[tuple[int, int]] = set()  # (the Members' id, the account's)
 _turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = weakref.WeakKeyDictionary()
+# Hashing a password (a sign-up, a sign-in, a password asked again) costs tens of milliseconds of
+# CPU and memory: HASHING at once, the others waiting their turn off the threads, so that a flood
+# of sign-ins does not hold the threads every other request's work runs in.
+HASHING = 2
+_hash_turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _turn(turns: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore],
+          at_once: int) -> asyncio.Semaphore:
+    """This event loop's semaphore of ``turns`` (a semaphore belongs to one loop; tests run several)."""
+    return turns.setdefault(asyncio.get_running_loop(), asyncio.Semaphore(at_once))
+
+
+async def hashing(work: Callable[..., T], *args: object) -> T:
+    """``work(*args)``, which hashes a password, in a thread when its turn comes."""
+    async with _turn(_hash_turns, HASHING):
+        return await asyncio.to_thread(work, *args)
 
 
 def get_members(conn: HTTPConnection) -> Members:
@@ -148,9 +168,7 @@ class SignedInView(BaseModel):
 
 
 async def _signed_in(request: Request, members: Members, hub: Hub, body: Credentials) -> Response:
-    signed = await asyncio.to_thread(
-        members.accounts.sign_in, body.name, body.password, address(request.scope)
-    )
+    signed = await hashing(members.accounts.sign_in, body.name, body.password, address(request.scope))
     claimed, refused = await asyncio.to_thread(members.claim, signed.token, body.seat_tokens)
     await _show_accounts(hub, members, claimed)
     view = SignedInView(
@@ -173,7 +191,7 @@ async def _signed_in(request: Request, members: Members, hub: Hub, body: Credent
 async def sign_up(body: Credentials, request: Request, members: MembersDep, hub: HubDep) -> Response:
     """A new account, signed in; the seats of ``seat_tokens`` are claimed for it."""
     check_origin(request)
-    await asyncio.to_thread(members.accounts.sign_up, body.name, body.password)
+    await hashing(members.accounts.sign_up, body.name, body.password)
     return await _signed_in(request, members, hub, body)
 
 
@@ -243,7 +261,7 @@ async def _password_checked(
     # counted from the start, so that requests made at once count together
     attempt = throttle.attempt(name_key(account.name), address(request.scope))
     try:
-        await asyncio.to_thread(work, *args)
+        await hashing(work, *args)
     except SignInError:
         raise
     except BaseException:  # no password was found wrong (a new one too short, ...)
@@ -457,11 +475,9 @@ async def upload(body: Upload, request: Request, members: MembersDep) -> JSONRes
     key = (id(members), account.id)
     if key in _reading:
         return error_response(429, tr("your previous upload is being read still; send this one once it is"))
-    loop = asyncio.get_running_loop()
-    turns = _turns.setdefault(loop, asyncio.Semaphore(READING))
     _reading.add(key)
     try:
-        async with turns:
+        async with _turn(_turns, READING):
             queued = await asyncio.to_thread(_queue_upload, members, account, body)
     except TooManyUploadsError as exc:
         return error_response(429, str(exc))
