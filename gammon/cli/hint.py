@@ -177,4 +177,7 @@ def _why_no_cube(context: Situation) -> str:
         return tr("no doubling in the Crawford game")
     if context.cube_owner is CubeOwner.OPPONENT:
         return tr("the opponent owns the cube")
+    limit = context.rules.cube_limit
+    if limit is not None and 2 * context.cube_value > limit:  # in money play too: no score to blame
+        return tr("the cube is at its limit of {limit}", limit=limit)
     return tr("the cube is dead at this score")

@@ -85,3 +85,10 @@ def test_hint_says_its_equities_are_cubeless(engine: Engine) -> None:
     assert money == f"Position {START}, dice 31, 1-ply, cubeless, player on roll's view"
     match = run_hint(f"{START}:MIGlAAAAEAAE", engine=engine)  # 5-away against 3-away, dice 31
     assert ", cubeless, " in match.splitlines()[0] and "MWC" in match
+
+
+def test_eval_says_a_cube_at_its_limit_is_why_there_is_no_double() -> None:
+    # money, cube 8 owned by you, the XGID's highest cube 8: it blamed 'this score'
+    text = run_eval("XGID=-b----E-C---eE---c-e----B-:3:1:1:00:0:0:0:0:3", engine=Engine(plies=0))
+    assert "  cube action: no double: the cube is at its limit of 8" in text.splitlines()
+    assert "score" not in text
