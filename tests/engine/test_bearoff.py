@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -149,3 +152,26 @@ def test_matches_gnubg_one_sided_bearoff(db: BearoffDatabase) -> None:
         ours = db.probabilities(np.array([b], dtype=np.int8))[0]
         np.testing.assert_allclose(ours, theirs_probs, atol=1e-4, err_msg=str(b))
         checked += 1
+
+
+def test_the_rebuild_command_answers_help_without_writing_a_file(tmp_path: Path) -> None:
+    """`python -m gammon.engine.bearoff.one_sided --help` took '--help' for the path to write: it
+    spent the build, left a 4.5 MB '--help.npz' behind and ended in a traceback."""
+    done = subprocess.run(
+        [sys.executable, "-m", "gammon.engine.bearoff.one_sided", "--help"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "usage:" in done.stdout and "PATH" in done.stdout
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_save_writes_the_path_it_is_given(db: BearoffDatabase, tmp_path: Path) -> None:
+    """numpy adds '.npz' to a name without it, and the rebuild command then reported a file that
+    did not exist (FileNotFoundError): save writes exactly the path named."""
+    target = tmp_path / "bearoff"
+    db.save(target)
+    assert [p.name for p in tmp_path.iterdir()] == ["bearoff"]
+    copy = BearoffDatabase.load(target)
+    np.testing.assert_array_equal(copy.off, db.off)
+    np.testing.assert_array_equal(copy.first, db.first)

@@ -15,7 +15,7 @@ distributions into cubeless probabilities for the player on roll, exactly for th
 
 from __future__ import annotations
 
-import sys
+import argparse
 from functools import cached_property, lru_cache
 from pathlib import Path
 
@@ -189,7 +189,9 @@ class BearoffDatabase:
         return cls(*_read_tables(Path(path)))
 
     def save(self, path: str | Path) -> None:
-        np.savez_compressed(path, off=self.off, first=self.first)
+        """Write the tables to ``path``, exactly that name (numpy would add ``.npz`` to a bare one)."""
+        with open(path, "wb") as f:
+            np.savez_compressed(f, off=self.off, first=self.first)
 
     def index(self, counts: tuple[int, ...] | list[int]) -> int:
         """Index of the home-board counts of points 1-6."""
@@ -330,8 +332,18 @@ def race_probabilities(my_off: np.ndarray, my_first: np.ndarray, their_off: np.n
     return out
 
 
-if __name__ == "__main__":
-    # python -m gammon.engine.bearoff.one_sided [PATH]: rebuild the shipped file (or write PATH)
-    target = Path(sys.argv[1]) if len(sys.argv) > 1 else SHIPPED
+def main(argv: list[str] | None = None) -> None:
+    """``python -m gammon.engine.bearoff.one_sided [PATH]``: rebuild the shipped file (or write PATH)."""
+    parser = argparse.ArgumentParser(
+        prog="python -m gammon.engine.bearoff.one_sided",
+        description="Build the one-sided bear-off database and write it.",
+    )
+    parser.add_argument("path", nargs="?", type=Path, default=SHIPPED, metavar="PATH",
+                        help="the file to write (default: the one shipped in the package)")
+    target: Path = parser.parse_args(argv).path
     BearoffDatabase.generate().save(target)
     print(f"wrote {target} ({target.stat().st_size:,} bytes)")
+
+
+if __name__ == "__main__":
+    main()
