@@ -17,6 +17,7 @@ runs counts until its work has stopped. Finished jobs are kept a while, then for
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import multiprocessing
 import os
@@ -283,6 +284,7 @@ class Job:
     done: int = 0
     total: int = 0
     result: dict[str, Any] | None = None
+    result_bytes: int = field(default=0, repr=False)  # the result's size as JSON
     error: str | None = None
     detail: dict[str, Any] | None = None
     cancelled: bool = field(default=False, repr=False)
@@ -326,7 +328,9 @@ class Jobs:
     """The jobs of this server: at most ``per_client`` jobs per client address and ``max_active``
     in all, counted until their worker is free; finished jobs are kept ``keep_for`` seconds, at most
     ``keep_per_client`` of each client address (so that one client's jobs, failing at once one
-    after another, do not push the others' results out) and ``keep`` in all."""
+    after another, do not push the others' results out), ``keep`` in all, and results of at most
+    ``keep_bytes`` in all as JSON (an analysis of a long match is a megabyte or more, several in
+    memory), the newest always."""
 
     def __init__(
         self,
@@ -337,11 +341,13 @@ class Jobs:
         keep: int = 200,
         keep_per_client: int = 10,
         keep_for: float = 3600.0,
+        keep_bytes: int = 32 << 20,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.runner = runner if runner is not None else ThreadRunner()
         self.per_client, self.max_active = per_client, max_active
         self.keep, self.keep_per_client, self.keep_for = keep, keep_per_client, keep_for
+        self.keep_bytes = keep_bytes
         self.clock = clock
         self.jobs: dict[str, Job] = {}
         self._waiting: dict[str, Work] = {}  # the work of the jobs not given to the runner yet
@@ -458,6 +464,7 @@ class Jobs:
                 exc = future.exception()
                 if exc is None:
                     job.result, job.status = future.result(), "done"
+                    job.result_bytes = len(json.dumps(job.result, separators=(",", ":"), default=str))
                     job.done = max(job.done, job.total)
                 else:
                     job.status = "failed"
@@ -479,14 +486,15 @@ class Jobs:
         )
         newest_first = oldest_first[::-1]
         kept: dict[str, int] = {}  # finished jobs kept of each client so far, newest first
-        total = 0
+        total = size = 0
         for j in newest_first:
             mine = kept.get(j.client, 0)
             stale = now - (j.finished or now) > self.keep_for
-            if stale or mine >= self.keep_per_client or total >= self.keep:
+            too_big = total > 0 and size + j.result_bytes > self.keep_bytes
+            if stale or mine >= self.keep_per_client or total >= self.keep or too_big:
                 del self.jobs[j.id]
             else:
-                kept[j.client], total = mine + 1, total + 1
+                kept[j.client], total, size = mine + 1, total + 1, size + j.result_bytes
 
     def shutdown(self) -> None:
         """Cancel every job (a running one stops at its next progress report) and stop the runner."""

@@ -236,6 +236,30 @@ def test_one_clients_finished_jobs_do_not_push_out_the_others_results() -> None:
     assert sum(j.finished is not None for j in jobs.jobs.values()) <= 8
 
 
+def _result_of(size: int) -> Work:
+    def work(progress: Progress) -> dict[str, Any]:
+        return {"text": "x" * size}
+
+    return work
+
+
+def test_the_kept_results_are_bounded_in_bytes_the_newest_always_kept() -> None:
+    """Each finished analysis of a long match kept its result (a megabyte or more) for an hour: 200
+    of them held nearly a gigabyte of the server's memory."""
+    clock = Clock()
+    jobs = Jobs(NowRunner(), per_client=1, keep=200, keep_per_client=10, keep_for=3600,
+                keep_bytes=25_000, clock=clock)
+    made = []
+    for client in "abcd":  # 10,000 bytes each: the newest two fit, a third would not
+        clock.now += 1
+        made.append(jobs.start("test", client, _result_of(10_000)))
+    assert [j.id in jobs.jobs for j in made] == [False, False, True, True]
+    assert jobs.get(made[-1].id).result == {"text": "x" * 10_000}
+    clock.now += 1
+    huge = jobs.start("test", "e", _result_of(100_000))  # alone past the bound: the newest stays
+    assert jobs.get(huge.id).status == "done" and list(jobs.jobs) == [huge.id]
+
+
 class OneWorker:
     """One worker that runs the work given to it in order (first come, first served), each only
     when the test calls ``step()``; ``started`` names the work it ran."""
