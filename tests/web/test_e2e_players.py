@@ -339,7 +339,7 @@ def test_the_lobby_offers_only_what_applies(server: Server, browser) -> None:  #
 
 
 def test_the_rules_and_names_chosen_are_played_and_shown_as_text(server: Server, browser) -> None:  # noqa: F811
-    from gammon.formats.mat import read_mat
+    from gammon.formats.mat import mat_names, read_mat
 
     errors: list[str] = []
     page = _page(browser, errors)
@@ -367,13 +367,14 @@ def test_the_rules_and_names_chosen_are_played_and_shown_as_text(server: Server,
         _act_once(page, rng)
     assert any(line.startswith((white, black)) for line in _state(page)["log"])
     assert page.locator("#x").count() == 0
-    # the .mat holds the names without the characters that delimit its lines
+    # the .mat holds the names as the one fitting for .mat files makes them (':' is the score line's)
     with page.expect_download() as download:
         page.click("#download-mat")
     assert download.value.suggested_filename == f"gammon-{st['match_id']}.mat"
     mat = Path(download.value.path()).read_text()
     record = read_mat(mat)
-    assert record.names == ("<b id=x>Ann</b>", "Bob the great x") and not record.errors
+    assert record.names == ('<b id="x">Ann</b>', 'Bob "the (great)" [x]') == mat_names((white, black))
+    assert not record.errors
     assert not errors
 
 
