@@ -95,11 +95,21 @@ def test_copied_shows_its_full_time_after_a_second_copy_then_the_status_comes_ba
     page.wait_for_function("() => ed.position !== null")
     status = page.locator("#status")
     page.evaluate("() => { document.querySelector('#status').textContent = 'Set up a position'; }")
+    # the copies written so far: the status says "Copied" already when the second copy is clicked,
+    # so waiting for the words alone let the fake clock run before the second write had ended
+    page.evaluate(
+        """() => {
+            const write = navigator.clipboard.writeText.bind(navigator.clipboard);
+            window.copies = 0;
+            navigator.clipboard.writeText = async (text) => { await write(text); window.copies += 1; };
+        }"""
+    )
+    copied = "() => window.copies === {} && document.querySelector('#status').textContent === 'Copied'"
     page.click("#copy-id")
-    page.wait_for_function(COPIED.format("Copied"))
+    page.wait_for_function(copied.format(1))
     page.clock.run_for(1000)
     page.click("#copy-id")
-    page.wait_for_function(COPIED.format("Copied"))
+    page.wait_for_function(copied.format(2))
     page.clock.run_for(1000)  # 2 s after the first copy, 1 s after the second
     assert status.text_content() == "Copied"
     page.clock.run_for(600)
