@@ -164,18 +164,16 @@ def shard_positions(
     source = SOURCES[settings.source(shard)]
     found: list[np.ndarray] = []
     keys: list[np.ndarray] = []
-    count = offset = 0
+    count = 0
     for batch in range(_MAX_BATCHES):
         seed = (settings.seed * 1_000_003 + shard) * 1_009 + batch
         sampling = Sampling(_GAMES_A_BATCH, settings.every, seed, explore=settings.explore, **source)
         boards, decisions = sampled_positions(ev, sampling)
         found.append(boards)
-        # a batch's decisions count from 0: make them the shard's
-        keys.append(decisions + offset)
-        offset += int(decisions[-1]) + 1 if len(decisions) else 0
+        keys.append(decisions)  # a batch's count from 0: _run_on makes them the shard's
         count += len(boards)
         if count >= settings.shard_size:
-            return _whole_decisions(np.concatenate(found), np.concatenate(keys), settings.shard_size)
+            return _whole_decisions(np.concatenate(found), _run_on(keys), settings.shard_size)
     raise ValueError(
         f"source {settings.source(shard)!r} gave only {count} positions in "
         f"{_MAX_BATCHES * _GAMES_A_BATCH} games"
@@ -305,32 +303,51 @@ def open_campaign(folder: Path, settings: CampaignSettings | None) -> CampaignSe
     return own
 
 
-def labels_of(folder: Path) -> LabelSet:
-    """Every finished shard of the campaign in ``folder`` as one label set, in shard order (what
-    ``python -m gammon.train fit --rollout-labels FOLDER`` fits)."""
+def _finished_shards(folder: Path) -> list[Shard]:
     paths = sorted(folder.glob("shard-*.npz"))
     if not paths:
         raise ValueError(f"{str(folder)!r} has no finished label shard")
-    shards = [load_shard(p) for p in paths]
+    return [load_shard(p) for p in paths]
+
+
+def _label_set(folder: Path, shards: list[Shard]) -> LabelSet:
     return LabelSet(
         np.concatenate([s.boards for s in shards]),
         np.concatenate([s.targets for s in shards]),
-        f"campaign {folder}: {len(paths)} shards of rollouts",
+        f"campaign {folder}: {len(shards)} shards of rollouts",
     )
+
+
+def _run_on(parts: list[np.ndarray]) -> np.ndarray:
+    """Decisions of consecutive parts, each counting from 0, as one array: a part's numbers follow
+    the last of the part before."""
+    out, offset = [], 0
+    for own in parts:
+        out.append(own + offset)
+        offset += int(own[-1]) + 1 if len(own) else 0
+    return np.concatenate(out) if out else np.empty(0, dtype=np.int64)
+
+
+def _shard_decisions(shards: list[Shard]) -> np.ndarray:
+    return _run_on([s.decisions if s.decisions is not None else np.arange(len(s.boards)) for s in shards])
+
+
+def labels_of(folder: Path) -> LabelSet:
+    """Every finished shard of the campaign in ``folder`` as one label set, in shard order (what
+    ``python -m gammon.train fit --rollout-labels FOLDER`` fits)."""
+    return _label_set(folder, _finished_shards(folder))
 
 
 def decisions_of(folder: Path) -> np.ndarray:
     """The decision of each position of :func:`labels_of` (``folder``'s shards in order): a source
     of plays' boards of one roll share one, every other position is one of its own."""
-    out, offset = [], 0
-    for path in sorted(folder.glob("shard-*.npz")):
-        shard = load_shard(path)
-        own = shard.decisions if shard.decisions is not None else np.arange(len(shard.boards))
-        out.append(own + offset)
-        offset += int(own[-1]) + 1 if len(own) else 0
-    if not out:
-        raise ValueError(f"{str(folder)!r} has no finished label shard")
-    return np.concatenate(out)
+    return _shard_decisions(_finished_shards(folder))
+
+
+def plays_of(folder: Path) -> tuple[LabelSet, np.ndarray]:
+    """:func:`labels_of` and :func:`decisions_of` together, the shards read once."""
+    shards = _finished_shards(folder)
+    return _label_set(folder, shards), _shard_decisions(shards)
 
 
 def write_manifest(folder: Path) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from gammon.engine.net.evaluator import cubeless_equity
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.net.npz import load_npz
 from gammon.engine.search.searcher import Searcher
-from gammon.train.campaign import decisions_of, labels_of
+from gammon.train.campaign import plays_of
 from gammon.train.labels import LabelSet
 from gammon.train.supervised import held_out_start
 
@@ -43,7 +43,7 @@ class Decisions:
         folder is a label campaign's (:func:`gammon.train.campaign.decisions_of`)."""
         path = Path(path)
         if path.is_dir():
-            labels, decisions = labels_of(path), decisions_of(path)
+            labels, decisions = plays_of(path)
             return cls.of(labels, decisions, held_out_start(len(labels), holdout) if holdout else 0)
         data = load_npz(path, "a gammon label file")
         labels = LabelSet.from_arrays(data, path)
