@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -60,3 +61,12 @@ def bad_npz_files(folder: Path) -> list[Path]:
     np.savez(cut_zip, a=np.arange(100))
     cut_zip.write_bytes(cut_zip.read_bytes()[:200])
     return [text, empty, cut_zip]
+
+
+def process_alive(pid: int) -> bool:
+    """Whether process ``pid`` still exists (a worker the tests expect killed)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True

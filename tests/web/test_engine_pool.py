@@ -24,6 +24,7 @@ from gammon.web import create_app
 from gammon.web.actions import rules_from_dict
 from gammon.web.engine_pool import EnginePool, pack_game, unpack_game
 from gammon.web.settings import ServerSettings
+from tests.helpers import process_alive
 from tests.web.conftest import auth, new_match, seeded_dice
 
 
@@ -344,16 +345,6 @@ async def _file(path: str) -> str:
         return f.read()
 
 
-def _alive(pid: int) -> bool:
-    import os
-
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_a_stuck_call_is_refused_after_the_timeout_and_the_call_beside_it_answered(tmp_path) -> None:
     import os
 
@@ -380,7 +371,7 @@ def test_a_stuck_call_is_refused_after_the_timeout_and_the_call_beside_it_answer
     message, stuck_pid, answered, old = asyncio.run(scenario())
     assert message == "the engine took more than 4 seconds on this request; try again later"
     assert answered not in old and answered != os.getpid()
-    assert not _alive(stuck_pid)  # killed, not left spinning
+    assert not process_alive(stuck_pid)  # killed, not left spinning
 
 
 def test_the_server_answers_503_to_an_engine_call_past_its_timeout(
@@ -442,7 +433,7 @@ def test_closing_the_pool_stops_a_stuck_worker(tmp_path) -> None:
     closing.start()
     closing.join(120)
     assert not closing.is_alive(), "the pool's close waited on the stuck worker"
-    assert not _alive(stuck_pid)
+    assert not process_alive(stuck_pid)
 
 
 def test_a_call_the_pools_close_ends_is_refused_and_starts_no_fresh_pool(tmp_path) -> None:

@@ -23,6 +23,7 @@ from gammon.web.jobs import (
     UnknownJobError,
     Work,
 )
+from tests.helpers import process_alive
 from tests.web.conftest import Clock
 
 
@@ -482,14 +483,6 @@ def _spins(progress: Progress) -> dict[str, Any]:
         pass
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
-
-
 def test_the_runners_shutdown_stops_a_stuck_job_and_starts_no_fresh_pool() -> None:
     # The shutdown waited for the job's next report, for ever; once it no longer did, the job's
     # killed worker was taken for one that died and its job made again on a fresh pool.
@@ -501,7 +494,7 @@ def test_the_runners_shutdown_stops_a_stuck_job_and_starts_no_fresh_pool() -> No
     stopping.start()
     stopping.join(120)
     assert not stopping.is_alive(), "the shutdown waited on the stuck job"
-    assert not _alive(job.detail["pid"])
+    assert not process_alive(job.detail["pid"])
     _wait_for(lambda: job.finished is not None)
     assert job.status == "cancelled"
     assert jobs.runner._workers.executor is None  # type: ignore[attr-defined]
@@ -547,7 +540,7 @@ def test_a_cancelled_job_that_never_stops_has_its_worker_killed_and_the_next_job
         assert stuck.detail is not None
         jobs.cancel(stuck.id)
         _wait_for(lambda: stuck.finished is not None, 60.0)
-        assert stuck.status == "cancelled" and not _alive(stuck.detail["pid"])
+        assert stuck.status == "cancelled" and not process_alive(stuck.detail["pid"])
         after = jobs.start("test", "a", _two_steps)  # the client's place is free again, and the worker
         _wait_for(lambda: after.finished is not None)
         assert (after.status, after.result) == ("done", {"steps": 2}), jobs.view(after)
