@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from gammon.errors import GammonError, InvalidNotationError
-from gammon.formats.mat import MatMatch, decode_mat, format_mat, mat_names, read_mat, to_match
+from gammon.formats.mat import MatMatch, decode_mat, format_mat, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
 from gammon.formats.xg import XGComments, comments_on, read_xg
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
@@ -147,8 +147,9 @@ def _write_mat(t: Transcript) -> str:
     for tag, key in _MAT_INFO.items():
         if key in t.info and tag != "Annotator":
             tags[tag] = t.info[key].replace("-", ".") if key == "date" else t.info[key]
-    # fitted as GNU Backgammon reads them (31 bytes, no ':'); compare reports a name so changed
-    return format_mat(t.match, mat_names(t.names), tags)
+    # format_mat fits the names as GNU Backgammon reads them (31 bytes, no ':'); compare reports a
+    # name so changed
+    return format_mat(t.match, t.names, tags)
 
 
 def _iso_date(text: str) -> str:

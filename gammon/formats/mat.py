@@ -543,16 +543,16 @@ def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
     """The ``.mat`` text of a Match, a Game, a list of Games (one match or session, in order) or
     records.
 
-    ``names`` are player 0's and player 1's; ``tags`` extra header lines (``{"Event": "..."}``)."""
+    ``names`` are player 0's and player 1's (a record's own when it is given the default), written
+    as :func:`mat_names` fits them, so that GNU Backgammon reads them back as the file holds them;
+    ``tags`` extra header lines (``{"Event": "..."}``)."""
     if isinstance(names, str) or len(names) != 2 or not all(isinstance(n, str) for n in names):
         raise InvalidArgumentError(tr("names must be two strings, got {value}", value=cut(repr(names))))
     record = source if isinstance(source, MatMatch) else to_record(source, names)
     if isinstance(source, MatMatch) and tuple(names) != ("Player 1", "Player 2"):
         record = MatMatch(record.match_length, (names[0], names[1]), record.games, record.tags)
-    for name in record.names:
-        problem = mat_name_problem(name)
-        if problem is not None:
-            raise InvalidArgumentError(problem)
+    # the one fitting, here where every writer passes: gnubg cuts a longer name inside a character
+    record = MatMatch(record.match_length, mat_names(record.names), record.games, record.tags)
     header = dict(record.tags)
     header.update({"Player 1": record.names[0], "Player 2": record.names[1]})
     header.update(tags or {})
@@ -578,9 +578,9 @@ def format_mat(source: Match | Game | Sequence[Game] | MatMatch,
 
 
 def mat_name_problem(name: str) -> str | None:
-    """Why :func:`format_mat` refuses ``name`` as a player's name, or None when it writes it: a
-    name the readers would not read back as it is (they strip a name's ends and split the file at
-    every line break ``str.splitlines`` knows, U+2028 too)."""
+    """Why ``name`` cannot be a player's name in a ``.mat`` file as it is (:func:`mat_names` fits
+    it), or None when it can: a name the readers would not read back as it is (they strip a name's
+    ends and split the file at every line break ``str.splitlines`` knows, U+2028 too)."""
     if (not name.strip() or name != name.strip() or ":" in name or printable(name) != name
             or len(name.splitlines()) != 1 or "  " in name):
         return tr("a player name must be non-empty, on one line, without ':', double spaces, spaces at "
