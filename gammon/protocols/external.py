@@ -43,6 +43,7 @@ LINE_WAIT = 60.0
 then it is answered ``Error: ...`` and the connection closed. Between lines there is no limit."""
 MAX_CONNECTIONS = 8
 """Connections served at once; one more is answered ``Error: ...`` and closed."""
+_BETWEEN_LINES = b"\0\r\n \t"
 
 
 def gnubg_move(play: Play | None) -> str:
@@ -78,8 +79,15 @@ class _Handler(socketserver.StreamRequestHandler):
         rfile = cast(io.BufferedReader, self.rfile)
         while True:
             self.request.settimeout(None)  # between lines GNU Backgammon may wait on its human player
-            if not rfile.peek(1):
+            head = rfile.peek(1)
+            if not head:
                 return
+            # the NUL GNU Backgammon sends after each line begins no line: were it timed, gnubg's
+            # next line coming over LINE_WAIT later (its human opponent thinking) would be refused
+            gap = len(head) - len(head.lstrip(_BETWEEN_LINES))
+            if gap:
+                rfile.read(gap)  # buffered already: does not block
+                continue
             self.request.settimeout(LINE_WAIT)
             try:
                 raw = rfile.readline(MAX_LINE)
