@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from gammon.errors import IllegalActionError, IllegalMoveError, InvalidNotationError, cut
+from gammon.i18n import tr
 
 Dice = tuple[int, int]
 
@@ -31,7 +32,7 @@ def check_dice(dice: Sequence[int]) -> Dice:
     except (TypeError, ValueError):
         ok = False
     if not ok:
-        raise IllegalMoveError(f"dice must be two numbers from 1 to 6, got {cut(repr(dice))}")
+        raise IllegalMoveError(tr("dice must be two numbers from 1 to 6, got {dice}", dice=cut(repr(dice))))
     return (int(d1), int(d2))
 
 
@@ -39,7 +40,9 @@ def parse_dice(text: str) -> Dice:
     """Read dice written as ``31``, ``3-1``, ``3 1`` or ``3,1``."""
     digits = [c for c in str(text) if not c.isspace() and c not in ",-/"]
     if len(digits) != 2 or not all(c in "123456" for c in digits):
-        raise InvalidNotationError(f"dice {cut(str(text))!r} must be two digits from 1 to 6, e.g. '31'")
+        # gammon hint's and rollout's roll, the position editor's: read at the terminal or in the browser
+        raise InvalidNotationError(tr("dice {text} must be two digits from 1 to 6, e.g. '31'",
+                                      text=repr(cut(str(text)))))
     return (int(digits[0]), int(digits[1]))
 
 

@@ -81,12 +81,15 @@ class XGID:
         for name in ("cube_value", "max_cube"):
             v = getattr(self, name)
             if not isinstance(v, int) or v < 1 or v & (v - 1) or v > 1 << 30:
-                problems.append(f"{name} {v!r} is not a power of two")
+                # the position editor's cube: read in the browser
+                problems.append(tr("cube value {value} is not a power of two", value=cut(repr(v)))
+                                if name == "cube_value"
+                                else tr("highest cube {value} is not a power of two", value=cut(repr(v))))
         if self.cube_owner not in (None, 0, 1):
             problems.append(f"cube owner {self.cube_owner!r} is not 0, 1 or None (centred)")
         if self.dice is not None and (len(self.dice) != 2 or not all(
                 isinstance(d, int) and 1 <= d <= 6 for d in self.dice)):
-            problems.append(f"dice {self.dice!r} are not two numbers 1-6")
+            problems.append(tr("dice {dice} are not two numbers 1-6", dice=cut(repr(self.dice))))
         if self.cube_action not in (None, *_CUBE_ACTIONS.values()):
             problems.append(f"cube action {self.cube_action!r} is not double, beaver or raccoon")
         if self.cube_action and self.dice:
@@ -102,7 +105,7 @@ class XGID:
         if not isinstance(self.match_length, int) or self.match_length < 0:
             problems.append(f"match length {self.match_length!r} is not >= 0")
         if len(self.score) != 2 or not all(isinstance(s, int) and s >= 0 for s in self.score):
-            problems.append(f"score {self.score!r} is not two numbers >= 0")
+            problems.append(tr("score {score} is not two numbers >= 0", score=cut(repr(self.score))))
         if self.match_length and (self.jacoby or self.beavers):
             problems.append(tr("Jacoby and beavers are money-play options"))
         if not self.match_length and self.crawford:
