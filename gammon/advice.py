@@ -6,17 +6,17 @@ web's position editor shows (one form for both)."""
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 from gammon.dice import Dice
-from gammon.engine.cube.cubeful import MatchCube
+from gammon.engine.cube.cubeful import MatchCube, mwc_after
 from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
 from gammon.errors import cut
 from gammon.formats.ids import board_json
-from gammon.situation import MatchScore, Situation
+from gammon.situation import CubeOwner, MatchScore, Situation
 
 MATCH_CANDIDATES = 5  # match play: plays the search keeps (by money equity) before ranking by MWC
 
@@ -89,17 +89,66 @@ def cube_json(decision: CubeDecision) -> dict[str, Any]:
     }
 
 
+class ResignationAnswer(NamedTuple):
+    """The opponent's answer to the resignation the player on roll offers: ``points`` (the cube
+    and Jacoby applied); ``given``, what resigning leaves the player on roll, and ``kept``, what
+    playing on is worth to it (its proper cube action taken), both cubeful equity per cube for
+    money, match winning chances in a match; the opponent accepts when ``given <= kept``."""
+
+    points: int
+    given: float
+    kept: float
+
+    @property
+    def accept(self) -> bool:
+        return self.given <= self.kept
+
+
+def resignation_answer(decision: CubeDecision, context: Situation) -> ResignationAnswer | None:
+    """The answer to ``context``'s resignation on offer (None when there is none), from the cube
+    decision of its position."""
+    kind = context.resignation
+    if kind is None:
+        return None
+    owner = None if context.cube_owner is CubeOwner.CENTRED else 0  # only a centred cube matters (Jacoby)
+    points = context.rules.points(kind, context.cube_value, owner)
+    match = context.match
+    if match is None:
+        return ResignationAnswer(points, -points / context.cube_value, decision.best_equity)
+    assert decision.match_winning_chances is not None
+    nd, dt, dp = decision.match_winning_chances
+    kept = min(dt, dp) if decision.should_double else nd
+    return ResignationAnswer(points, mwc_after(match, match.away, match.opponent_away - points), kept)
+
+
+_WIN_KIND_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
+
+
 def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
-    """Chances, cubeless equity (and MWC in a match) and the cube decision at the ID's cube and score."""
+    """Chances, cubeless equity (and MWC in a match) and the cube decision at the ID's cube and
+    score; ``resignation``: the answer to a resignation on offer (else None)."""
     decision = engine.cube_decision(context.replace(dice=None, resignation=None))
     probs = decision.probabilities
     mwc = None if context.match is None else cubeless_mwc(probs, context.match, context.cube_value)
+    answer = resignation_answer(decision, context)
+    resignation = None
+    if answer is not None:
+        assert context.resignation is not None
+        resignation = {
+            "kind": _WIN_KIND_WORDS[int(context.resignation)],
+            "points": answer.points,
+            "answer": "accept" if answer.accept else "reject",
+            "unit": "mwc" if context.match else "equity",
+            "resigned": answer.given,
+            "playing_on": answer.kept,
+        }
     return {
         "plies": engine.plies,
         "probabilities": probabilities_json(probs),
         "cubeless_equity": probs.equity,
         "mwc": mwc,
         "cube": cube_json(decision),
+        "resignation": resignation,
     }
 
 
@@ -139,6 +188,7 @@ def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout) -> di
 
 __all__ = [
     "MATCH_CANDIDATES",
+    "ResignationAnswer",
     "cube_json",
     "cubeless_mwc",
     "eval_json",
@@ -146,6 +196,7 @@ __all__ = [
     "hint_json",
     "probabilities_json",
     "ranked_plays",
+    "resignation_answer",
     "result_json",
     "rollout_json",
 ]

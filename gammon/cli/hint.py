@@ -12,10 +12,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from gammon.advice import cubeless_mwc, eval_json, hint_json, ranked_plays
+from gammon.advice import cubeless_mwc, eval_json, hint_json, ranked_plays, resignation_answer
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import check_dice, parse_dice
-from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
@@ -122,27 +121,19 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
 
 
 def _resignation_line(decision: CubeDecision, context: Situation) -> str:
-    """The answer to the resignation the player on roll offers: the opponent accepts when what it
-    is given is at least what playing on is worth to it (the roller's proper cube action taken)."""
-    kind = context.resignation
-    assert kind is not None
-    owner = None if context.cube_owner is CubeOwner.CENTRED else 0  # only a centred cube matters (Jacoby)
-    points = context.rules.points(kind, context.cube_value, owner)
-    match = context.match
-    if match is None:
-        given, kept = -points / context.cube_value, decision.best_equity
-        worth = tr("playing on is worth {value} to you", value=f"{kept:+.3f}")
+    """The answer to the resignation the player on roll offers (:func:`gammon.advice.resignation_answer`)."""
+    answer = resignation_answer(decision, context)
+    assert answer is not None and context.resignation is not None
+    points = answer.points
+    if context.match is None:
+        worth = tr("playing on is worth {value} to you", value=f"{answer.kept:+.3f}")
     else:
-        assert decision.match_winning_chances is not None
-        nd, dt, dp = decision.match_winning_chances
-        kept = min(dt, dp) if decision.should_double else nd
-        given = mwc_after(match, match.away, match.opponent_away - points)
-        worth = tr("playing on, your match winning chances are {value}", value=f"{kept:.1%}")
-    answer = tr("accept") if given <= kept else tr("reject")
-    what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(kind)]
+        worth = tr("playing on, your match winning chances are {value}", value=f"{answer.kept:.1%}")
+    verdict = tr("accept") if answer.accept else tr("reject")
+    what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(context.resignation)]
     return ntr("you offer to resign {what} ({points} point): the opponent should {answer}; {worth}",
                "you offer to resign {what} ({points} points): the opponent should {answer}; {worth}",
-               points, what=what, points=points, answer=answer, worth=worth)
+               points, what=what, points=points, answer=verdict, worth=worth)
 
 
 def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:
