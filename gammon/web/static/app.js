@@ -10,7 +10,7 @@ import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
-             audio: null, account: null };
+             audio: null, account: null, acted: null };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 // ---- lobby ---------------------------------------------------------------------------------------
@@ -162,9 +162,9 @@ function connect(takeover = false) {
   liveSocket(ui, path, `token.${ui.token}`, {
     stopCodes: [4403, 4404, SEAT_IN_USE, TAKEN_OVER], maxRetry: 5,  // retrying cannot help
     on: {
-      open: () => { showError(""); $("#offline").hidden = true; },
+      open: () => { ui.acted = null; showError(""); $("#offline").hidden = true; },
       state: setState,
-      error: text => { showError(tLine(text)); render(); },
+      error: text => { ui.acted = null; showError(tLine(text)); render(); },
       lost: () => { $("#offline").hidden = false; },  // at once: a move made now would not reach the server
       stop: code => {
         if (code === SEAT_IN_USE) {
@@ -179,13 +179,23 @@ function connect(takeover = false) {
   });
 }
 
+// One action per state: a second click before the server's answer (a double click) would act on
+// the version already acted on, and come back refused as "the game has moved on". The server's
+// new state, its refusal or a new connection (the action may have been lost) frees the next one.
 async function send(msg) {
+  const version = ui.state ? ui.state.version : undefined;
+  if (version !== undefined && ui.acted === version) return;  // on its way, or with the tutor
+  ui.acted = version;
+  const free = () => { if (ui.acted === version) ui.acted = null; };
   if (!(await tutorAllows(ui, msg))) {  // held back: the player chooses again
+    free();
     if (msg.action === "play") { ui.partial = []; ui.chunks = []; ui.selected = null; render(); }
     return;
   }
-  msg.version = ui.state ? ui.state.version : undefined;
-  showError(sendJson(ui.ws, msg) ? "" : t("Not connected; reconnecting..."));
+  msg.version = version;  // the state the player acted on
+  const sent = sendJson(ui.ws, msg);
+  if (!sent) free();
+  showError(sent ? "" : t("Not connected; reconnecting..."));
 }
 
 function setState(state) {
@@ -194,7 +204,7 @@ function setState(state) {
   ui.served = state;
   state = turned(state);
   ui.state = state;
-  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; hideHints(); }
+  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; ui.acted = null; hideHints(); }
   showOtherSidesPlay(state);
   announceTurn(state);
   // An absent online opponent: ask again when the game may be claimed (no event says so).
