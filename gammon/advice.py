@@ -14,11 +14,8 @@ from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
-from gammon.errors import cut
 from gammon.formats.ids import board_json
 from gammon.situation import CubeOwner, MatchScore, Situation
-
-MATCH_CANDIDATES = 5  # match play: plays the search keeps (by money equity) before ranking by MWC
 
 
 def cubeless_mwc(p: Probabilities, match: MatchScore, cube_value: int) -> float:
@@ -30,18 +27,12 @@ def cubeless_mwc(p: Probabilities, match: MatchScore, cube_value: int) -> float:
 
 def ranked_plays(engine: Engine, context: Situation, dice: Dice, n: int) -> list[tuple[Hint, float]]:
     """The ``n`` best plays of ``dice`` in ``context``, best first, each with its score: cubeless
-    equity for money, the match winning chance in a match (the search keeps the best
-    ``MATCH_CANDIDATES`` by money equity, then they are ranked by MWC)."""
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        # checked here too: a match asks the engine for at least MATCH_CANDIDATES plays
-        raise ValueError(f"n must be a positive number of plays, got {cut(repr(n))}")
-    match = context.match
-    hints = engine.hint(context.position, dice, max(n, MATCH_CANDIDATES) if match else n)
-    if match is None:
+    equity for money, in a match the cubeful match winning chance by which ``Engine.hint`` ranks
+    them there."""
+    hints = engine.hint(context, dice, n)
+    if context.match is None:
         return [(h, h.equity) for h in hints]
-    return sorted(
-        ((h, cubeless_mwc(h.probabilities, match, context.cube_value)) for h in hints), key=lambda hs: -hs[1]
-    )[:n]
+    return [(h, h.mwc if h.mwc is not None else math.nan) for h in hints]
 
 
 def probabilities_json(p: Probabilities) -> dict[str, float]:
@@ -171,9 +162,29 @@ def result_json(r: RolloutResult) -> dict[str, Any]:
     }
 
 
-def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout) -> dict[str, Any]:
-    """A rollout of a position (``kind`` "position"), of the plays of a roll ("plays") or of a cube
-    decision ("cube")."""
+def ranked_rollouts(plays: list[PlayRollout], context: Situation) -> list[tuple[PlayRollout, float | None]]:
+    """The rolled-out plays of ``context``'s roll, best first, each with its match winning chance
+    (cubeful where the rollout was, else from its outcome chances): ranked by it in a match,
+    where the engine's order (by money equity) can put a gammonish play above a surer win; by
+    equity for money (None)."""
+    match = context.match
+    if match is None:
+        return [(p, None) for p in plays]
+    scored: list[tuple[PlayRollout, float]] = []
+    for p in plays:
+        mwc = p.result.match_winning_chance
+        if mwc is None:
+            mwc = cubeless_mwc(p.result.probabilities, match, context.cube_value)
+        scored.append((p, mwc))
+    scored.sort(key=lambda ps: -ps[1])
+    return [(p, mwc) for p, mwc in scored]
+
+
+def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout,
+                 context: Situation | None = None) -> dict[str, Any]:
+    """A rollout of a position (``kind`` "position"), of the plays of a roll ("plays": in a match
+    of ``context``, ranked by match winning chances, each play's ``mwc`` the one it is ranked by)
+    or of a cube decision ("cube")."""
     if isinstance(outcome, CubeRollout):
         return {
             "kind": "cube",
@@ -182,12 +193,17 @@ def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout) -> di
             "double_take": result_json(outcome.double_take),
         }
     if isinstance(outcome, list):
-        return {"kind": "plays", "plays": [{"play": str(p.play), **result_json(p.result)} for p in outcome]}
+        ranked = ranked_rollouts(outcome, context) if context is not None else [(p, None) for p in outcome]
+        return {
+            "kind": "plays",
+            "unit": "mwc" if context is not None and context.match else "equity",
+            "plays": [{"play": str(p.play), **result_json(p.result), **({} if mwc is None else {"mwc": mwc})}
+                      for p, mwc in ranked],
+        }
     return {"kind": "position", **result_json(outcome)}
 
 
 __all__ = [
-    "MATCH_CANDIDATES",
     "ResignationAnswer",
     "cube_json",
     "cubeless_mwc",
@@ -196,6 +212,7 @@ __all__ = [
     "hint_json",
     "probabilities_json",
     "ranked_plays",
+    "ranked_rollouts",
     "resignation_answer",
     "result_json",
     "rollout_json",

@@ -214,7 +214,7 @@ def run_rollout(
     if args.json:
         from gammon.advice import rollout_json
 
-        print(json.dumps({"context": situation_json(given), **rollout_json(outcome)}))
+        print(json.dumps({"context": situation_json(given), **rollout_json(outcome, given)}))
         return 0
     if result is None:
         assert dice is not None  # only a roll with no legal play leaves nothing to roll out
@@ -284,13 +284,13 @@ def _position_table(r: RolloutResult) -> object:
     return table
 
 
-def _plays_table(plays: list, dice: Dice, given: Situation) -> object:
-    """The plays, best first: in a match by match winning chances (the engine's order is by money
-    equity, which at the score can put a gammonish play above a surer win), else by equity."""
+def _plays_table(plays: list[PlayRollout], dice: Dice, given: Situation) -> object:
+    """The plays, best first: in a match by match winning chances, else by equity (as ``--json``
+    ranks them: :func:`gammon.advice.ranked_rollouts`)."""
+    from gammon.advice import ranked_rollouts
+
     match = given.match
-    rows = [(play, r, _mwc(r, given)) for play, r in plays]
-    if match is not None:
-        rows.sort(key=lambda row: -(row[2] or 0.0))
+    rows = ranked_rollouts(plays, given)
     table = Table(title=tr("dice {dice}, for the player who plays", dice=f"{dice[0]}{dice[1]}"))
     table.add_column("", justify="right")
     table.add_column(tr("play"), justify="left")
@@ -299,8 +299,8 @@ def _plays_table(plays: list, dice: Dice, given: Situation) -> object:
         names.insert(0, "MWC")  # as gammon hint heads it; the full words make the table wrap
     for name in (*names, tr("win"), tr("win g"), tr("lose g")):
         table.add_column(name, justify="right")
-    best_equity, best_mwc = rows[0][1].equity, rows[0][2]
-    for rank, (play, r, mwc) in enumerate(rows, 1):
+    best_equity, best_mwc = rows[0][0].result.equity, rows[0][1]
+    for rank, ((play, r), mwc) in enumerate(rows, 1):
         p = r.probabilities
         if mwc is None:
             cells = [f"{r.equity:+.4f}", _se(r.standard_error.equity)]
@@ -312,17 +312,6 @@ def _plays_table(plays: list, dice: Dice, given: Situation) -> object:
         table.add_row(str(rank), str(play), *cells, diff, f"{p.win:.1%}", f"{p.win_gammon:.1%}",
                       f"{p.lose_gammon:.1%}")
     return table
-
-
-def _mwc(r: RolloutResult, given: Situation) -> float | None:
-    """A play's match winning chance (cubeful where the rollout was), None for money."""
-    from gammon.advice import cubeless_mwc
-
-    if given.match is None:
-        return None
-    if r.match_winning_chance is not None:
-        return r.match_winning_chance
-    return cubeless_mwc(r.probabilities, given.match, given.cube_value)
 
 
 def _cube_table(cube: object) -> object:

@@ -48,3 +48,37 @@ def test_eval_json_answers_the_resignation_on_offer_as_the_text_does(
 def test_eval_json_without_a_resignation_says_none(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["eval", f"{LOST}:cAkAAAAAAAAA", "--plies", "0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["resignation"] is None
+
+
+FAST = ["--trials", "36", "--truncate", "2", "--seed", "5", "--workers", "1"]
+
+
+def test_rollout_json_ranks_plays_in_a_match_by_match_winning_chances_as_the_text_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 1-away each (only the win counts), dice 54: 9/4 8/4 has the higher money equity (gammons),
+    # 22/13 wins more; the text ranked 22/13 first, the JSON 9/4 8/4 (money order), with no MWC
+    ids = "4HPwATDGPTcACA:MIEyAAAAAAAE"
+    assert main(["rollout", ids, "-n", "2", *FAST]) == 0
+    text = capsys.readouterr().out
+    assert text.index("22/13") < text.index("9/4 8/4")
+    assert main(["rollout", ids, "-n", "2", *FAST, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["unit"] == "mwc"
+    plays = data["plays"]
+    assert [p["play"] for p in plays] == ["22/13", "9/4 8/4"]
+    assert plays[0]["equity"] < plays[1]["equity"]  # the money equity, which ranked them the other way
+    for p in plays:  # at 1-away each the MWC is the chance to win (less a backgammon's rare trifle)
+        assert p["mwc"] == pytest.approx(p["probabilities"]["win"], abs=0.006)
+        assert f"{p['mwc']:.2%}" in text
+    assert main(["rollout", ids, "-n", "2", *FAST, "--cubeful", "--json"]) == 0
+    cubeful = json.loads(capsys.readouterr().out)["plays"]
+    assert cubeful[0]["mwc"] >= cubeful[1]["mwc"]
+
+
+def test_rollout_json_ranks_money_plays_by_equity(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rollout", "4HPwATDgc/ABMA", "--dice", "31", "-n", "3", *FAST, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["unit"] == "equity"
+    equities = [p["equity"] for p in data["plays"]]
+    assert equities == sorted(equities, reverse=True) and all(p["mwc"] is None for p in data["plays"])
