@@ -41,6 +41,20 @@ class ThrottledError(AccountError):
         )
 
 
+class TooManySignUpsError(ThrottledError):
+    """Too many accounts made from this address lately: try again in ``retry_after`` seconds."""
+
+    def __init__(self, retry_after: float) -> None:
+        self.retry_after = retry_after
+        AccountError.__init__(
+            self,
+            tr(
+                "too many accounts were made from your address: try again in {seconds} s",
+                seconds=max(1, round(retry_after)),
+            ),
+        )
+
+
 class NotSignedInError(AccountError):
     """A session token that is unknown, signed out or expired."""
 

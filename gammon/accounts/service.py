@@ -25,7 +25,7 @@ from gammon.accounts.errors import (
 )
 from gammon.accounts.names import check_name, lookup_key, name_key
 from gammon.accounts.passwords import Passwords, check_password
-from gammon.accounts.throttle import SignInThrottle
+from gammon.accounts.throttle import SignInThrottle, SignUpLimit
 from gammon.i18n import tr
 from gammon.ratings import START_RATING
 from gammon.store import Store
@@ -73,24 +73,39 @@ class Accounts:
         *,
         passwords: Passwords | None = None,
         throttle: SignInThrottle | None = None,
+        signups: SignUpLimit | None = None,
         clock: Clock = utc_now,
         session_lifetime: timedelta = SESSION_LIFETIME,
     ) -> None:
         self.store = store
         self.passwords = passwords or Passwords()
         self.throttle = throttle or SignInThrottle()
+        self.signups = signups or SignUpLimit()
         self.clock = clock
         self.session_lifetime = session_lifetime
         self.sessions = sessionmaker(store.engine, expire_on_commit=False)
 
-    def sign_up(self, name: str, password: str) -> Account:
-        """A new account (InvalidNameError, WeakPasswordError, NameTakenError)."""
+    def sign_up(self, name: str, password: str, address: str | None = None) -> Account:
+        """A new account (InvalidNameError, WeakPasswordError, NameTakenError); made from
+        ``address`` (a client's: TooManySignUpsError past :class:`SignUpLimit`; None: an operator's)."""
         check_name(name)
-        password_hash = self.passwords.hash(check_password(password))
+        check_password(password)
+        with self.sessions() as s:  # a taken name costs no hash, and counts against no limit
+            if s.scalar(select(AccountRow.id).where(AccountRow.name_key == name_key(name))) is not None:
+                raise NameTakenError(tr("the name {name} is taken", name=repr(name)))
+        made = None if address is None else self.signups.attempt(address)
+        try:
+            return self._sign_up(name, password)
+        except BaseException:
+            if made is not None:
+                self.signups.forgive(address or "", made)
+            raise
+
+    def _sign_up(self, name: str, password: str) -> Account:
         row = AccountRow(
             name=name,
             name_key=name_key(name),
-            password_hash=password_hash,
+            password_hash=self.passwords.hash(password),
             created_at=self.clock(),
             rating=START_RATING,
             experience=0,

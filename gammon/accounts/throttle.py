@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from gammon.accounts.errors import ThrottledError
+from gammon.accounts.errors import ThrottledError, TooManySignUpsError
 
 MAX_KEYS = 100_000
 """Past this many names and addresses, those without a failure in the window are forgotten."""
@@ -107,5 +107,45 @@ class SignInThrottle:
         return times[-limit] + self.window - now if len(times) >= limit else 0.0
 
     def _forget(self, now: float) -> None:
-        for key in [k for k, t in self._failures.items() if not t or t[-1] <= now - self.window]:
+        for key in [k for k, times in self._failures.items() if not times or times[-1] <= now - self.window]:
             del self._failures[key]
+
+
+@dataclass
+class SignUpLimit:
+    """At most ``per_address`` accounts made from one address in ``window`` seconds of ``clock``.
+    Without it one client made accounts as fast as the request limit let it (56 in 3 seconds):
+    puppets to lose rated matches to, and a database filled at will. Counted in this process's
+    memory, as the sign-in throttle is."""
+
+    per_address: int = 10
+    window: float = 60 * 60.0
+    clock: Callable[[], float] = time.monotonic
+    _made: dict[str, deque[float]] = field(default_factory=dict, repr=False)
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def attempt(self, address: str) -> float:
+        """Check (TooManySignUpsError) and count a sign-up from ``address`` at once, so that
+        sign-ups made at once count together; :meth:`forgive` takes it back if no account was made.
+        The time it was counted at."""
+        with self._lock:
+            now = self.clock()
+            times = self._made.get(address)
+            if times is not None:
+                while times and times[0] <= now - self.window:
+                    times.popleft()
+                if len(times) >= self.per_address:
+                    raise TooManySignUpsError(times[-self.per_address] + self.window - now)
+            elif len(self._made) >= MAX_KEYS:
+                since = now - self.window
+                self._made = {k: made for k, made in self._made.items() if made and made[-1] > since}
+            self._made.setdefault(address, deque()).append(now)
+            return now
+
+    def forgive(self, address: str, at: float) -> None:
+        with self._lock:
+            times = self._made.get(address)
+            if times is not None and at in times:
+                times.remove(at)
+                if not times:
+                    del self._made[address]

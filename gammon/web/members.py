@@ -25,6 +25,7 @@ from gammon.accounts import Accounts, RatingError, SignInThrottle
 from gammon.accounts.games import RATED_KEY, claim_seats, seat_holders
 from gammon.accounts.passwords import Passwords
 from gammon.accounts.rated import mark_unrated, rate_match, recover_ratings
+from gammon.accounts.throttle import SignUpLimit
 from gammon.engine.engine import DEFAULT_PLIES
 from gammon.errors import GammonError
 from gammon.profile.drill import Drills
@@ -56,6 +57,7 @@ class AccountSettings:
     # queued by another process (docs/profile.md: it costs the server nothing measurable).
     idle: float = 5.0
     throttle: SignInThrottle = field(default_factory=SignInThrottle)
+    signups: SignUpLimit = field(default_factory=SignUpLimit)  # accounts made from one address
     passwords: Passwords | None = None  # the hasher (tests give a cheap Argon2id)
     # Seconds between looks for finished rated matches left unrated (a rating write that failed):
     # a retry within minutes once the database is back (each look is one query).
@@ -68,7 +70,12 @@ class Members:
     def __init__(self, store: Store, settings: AccountSettings | None = None) -> None:
         self.settings = settings or AccountSettings()
         self.store = store
-        self.accounts = Accounts(store, passwords=self.settings.passwords, throttle=self.settings.throttle)
+        self.accounts = Accounts(
+            store,
+            passwords=self.settings.passwords,
+            throttle=self.settings.throttle,
+            signups=self.settings.signups,
+        )
         self.queue = AnalysisQueue(store)
         self.drills = Drills(store)
         # accounts whose export is being built here: one at a time each, as an account's export

@@ -191,7 +191,7 @@ async def _signed_in(request: Request, members: Members, hub: Hub, body: Credent
 async def sign_up(body: Credentials, request: Request, members: MembersDep, hub: HubDep) -> Response:
     """A new account, signed in; the seats of ``seat_tokens`` are claimed for it."""
     check_origin(request)
-    await hashing(members.accounts.sign_up, body.name, body.password)
+    await hashing(members.accounts.sign_up, body.name, body.password, address(request.scope))
     return await _signed_in(request, members, hub, body)
 
 
