@@ -1,7 +1,7 @@
 """What a catalogue lacks against the messages the sources mark: a message missing or not
 translated, a placeholder that differs from the English, plural forms of the wrong count, the player
-addressed in the form the language does not use, a word of the game said otherwise than the
-language's glossary says it."""
+addressed in the form the language does not use or as a man or a woman, a word of the game said
+otherwise than the language's glossary says it."""
 
 from __future__ import annotations
 
@@ -113,6 +113,35 @@ def address_problems(lang: str, message: Any) -> list[str]:
             f"not as '{ADDRESS[lang]}'"]
 
 
+# The player may be a man or a woman, and the past tense (and the conditional, the passive) says which
+# in the second person: Polish 'wygrałeś' / 'wygrałaś', Czech 'jste vyhrál' / 'vyhrála' (and the
+# plural 'jste vyhráli', masculine too), Slovak 'vyhral si' / 'vyhrala si'. A message says it in a
+# form that needs no gender: the present, a noun, the impersonal ('Wygrana!', 'nie zalogowano').
+_L_FORM = r"\w+(?:l|la|li|ly|ol)"  # Czech and Slovak past participles: vyhrál, chyboval, mohli
+_GENDERED: dict[str, tuple[str, ...]] = {
+    "pl": (r"\b\w+ł[ae]ś\b", r"\b\w+ła?byś\b", r"\b(?:a|że|gdy)?byś\s+(?:\w+\s+)?\w+ła?\b",
+           r"\bjesteś\s+(?:\w+\s+)?\w+(?:ny|na|ty|ta|wy|wa|ien)\b", r"\bsam(?:ego|ej)\s+siebie\b"),
+    "cs": (rf"\b(?:ne)?jste\s+(?:\w+\s+)?{_L_FORM}\b", rf"\b{_L_FORM}\s+jste\b",
+           rf"\b(?:a|kdy)?byste\s+(?:\w+\s+)?{_L_FORM}\b",
+           r"\b(?:ne)?jste\s+\w+(?:[eá]n[aiy]?|[ýí])\b", r"\bs[aá]m[aiy]?\s+sebe\b"),
+    "sk": (rf"\b(?:a?by\s+)?si\s+(?:\w+\s+)?{_L_FORM}\b", rf"\b{_L_FORM}\s+si\b",
+           r"\b(?:nie\s+)?si\s+\w+(?:ný|ná|tý|tá)\b", r"\bs[aá]m[a]?\s+seba\b"),
+}
+
+
+def gender_problems(lang: str, message: Any) -> list[str]:
+    """A message of ``lang`` that speaks to the player in a form that is a man's or a woman's (the
+    past tense, the conditional, a participle of the second person)."""
+    if message.context in ("command", "resign", "answer"):
+        return []
+    found = sorted({m.group(0) for s in _strings(message) for pattern in _GENDERED.get(lang, ())
+                    for m in re.finditer(pattern, s, re.IGNORECASE)})
+    if not found:
+        return []
+    return [f"{lang}: {_ids(message)[0]!r} speaks to the player as a man or a woman ({', '.join(found)}); "
+            f"say it in a form that fits both"]
+
+
 def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
     """Everything wrong with the catalogues of ``langs`` against ``template`` (an extracted catalogue)."""
     out: list[str] = []
@@ -130,7 +159,8 @@ def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
                 found = cat.get(message.id, message.context)
                 out.extend(_message_problems(lang, message, found))
                 if found is not None:
-                    out.extend(address_problems(lang, found) + glossary_problems(lang, found))
+                    out.extend(address_problems(lang, found) + glossary_problems(lang, found)
+                               + gender_problems(lang, found))
     return out
 
 

@@ -115,7 +115,7 @@ def test_a_resignation_in_czech_and_a_prefix_that_fits_two_commands_in_slovak():
     assert "X nabízí, že prohraje gammon." in out
     assert "O vyhrává gammon vzdáním, 1 bod." in out  # the Jacoby rule: a centred cube
     out = play(["13/8 24/22", "z", "zdv", "odmietni", "n", ""], [(2, 5)], lang="sk")
-    assert "Myslel si zdvoj alebo zamietni?" in out
+    assert "Možno myslíš zdvoj alebo zamietni?" in out
     assert "X zdvojuje na 2." in out and "O odmieta kocku." in out and "X vyhráva jednoduchú hru" in out
 
 
