@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import socket
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,10 @@ if TYPE_CHECKING:
 # a count past this would hold memory without end and never finish rather than be refused.
 MAX_TRIALS = 1_000_000
 
+# How long a Ray cluster's address may take to accept a connection: Ray itself retries a dead
+# address for many minutes before it gives up.
+RAY_CONNECT_SECONDS = 10.0
+
 
 def _trials(text: str) -> int:
     value = positive_int(text)
@@ -46,6 +51,19 @@ def _trials(text: str) -> int:
             tr("{text} trials is more than {limit}", text=cut(repr(text)), limit=f"{MAX_TRIALS:,}")
         )
     return value
+
+
+def _check_ray_address(address: str) -> None:
+    """Refuse a cluster address ``host:port`` (or ``scheme://host:port``) that accepts no
+    connection, before Ray is given it; other forms ("local", "auto") are Ray's to judge."""
+    host, colon, port = address.split("://", 1)[-1].rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS).close()
+    except (OSError, OverflowError, ValueError) as e:  # OverflowError: a port past 65535
+        raise GammonError(tr("no Ray cluster answers at {address}: {error}", address=repr(cut(address)),
+                             error=cut(str(e) or type(e).__name__))) from None
 
 
 def _standard_error(text: str) -> float:
@@ -153,6 +171,8 @@ def run_rollout(
 
     out = console or Console(highlight=False)
     try:
+        if args.ray is not None:
+            _check_ray_address(args.ray)
         given = read_id(args.position)
         dice = parse_dice(args.dice) if args.dice is not None else given.dice
         if dice is not None and given.double_offered:  # the plays would be rolled out at the old cube
@@ -208,7 +228,7 @@ def run_rollout(
                 outcome = plays
             else:
                 result = outcome = engine.rollout(given, settings, **options)
-    except (GammonError, ValueError, ImportError) as e:
+    except (GammonError, ValueError, ImportError, ConnectionError) as e:  # ConnectionError: Ray's "auto"
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
     if args.json:
