@@ -1,0 +1,81 @@
+"""GNU Backgammon (``set player 0 external``) playing 5-point matches against ``gammon external``:
+every board line the server read means the score, and the Crawford game or not, of the game
+GNU Backgammon was playing, as the match it saves records them; a Crawford game and a game after it
+are among them. The Debian ``gnubg`` program at 0 ply is the judge."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+from gammon.formats.mat import read_mat, to_match
+from gammon.protocols.external import ExternalServer
+from gammon.protocols.fibs_board import parse_fibs_board
+from tests.helpers import needs_gnubg
+from tests.protocols.test_gnubg_external import ENGINE, gnubg
+
+Game = tuple[tuple[int, int], bool]
+"""A game as (gammon's score, gnubg's score), and whether it is the Crawford game."""
+
+
+def _match(seed: int, saved: Path) -> tuple[list[Game], list[Game], list[str]]:
+    """The games of the match gnubg saved, the games the server's lines describe (one entry a run of
+    lines), and the server's answers."""
+    entries: list[str] = []
+    with ExternalServer(ENGINE, log=entries.append) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        commands = [
+            "set rng mersenne",
+            f"set seed {seed}",
+            "set display off",
+            f"set player 0 external localhost:{server.port}",
+            "set player 0 name gammon",
+            "set player 1 gnubg",
+            "set player 1 name gnubg",
+            "set player 1 chequerplay evaluation plies 0",
+            "set player 1 cubedecision evaluation plies 0",
+            "new match 5",
+            f"export match mat {saved}",
+            "quit",
+            "y",
+            "",
+        ]
+        try:
+            with gnubg("\n".join(commands)) as proc:
+                output, _ = proc.communicate(timeout=600)
+        finally:
+            server.shutdown()
+    assert saved.exists(), output[-2000:]
+    recorded = [(g.score, g.crawford_game) for g in to_match(read_mat(saved.read_text())).games]
+    seen: list[Game] = []
+    answers = []
+    for entry in entries:
+        line, _, reply = entry.partition(" -> ")
+        s = parse_fibs_board(line).situation()
+        # the situation is seen by the player on roll: gnubg, when it doubled gammon
+        mine, theirs = s.score[::-1] if s.double_offered else s.score
+        game = ((mine, theirs), s.crawford_game)
+        if not seen or seen[-1] != game:
+            seen.append(game)
+        answers.append(reply)
+    return recorded, seen, answers
+
+
+@pytest.mark.slow
+@needs_gnubg
+def test_gnubg_lines_carry_the_match_score_and_the_crawford_game(tmp_path: Path) -> None:
+    crawford = post_crawford = False
+    answers: list[str] = []
+    for seed in range(5, 15):  # matches until one has had a Crawford game and a game after it
+        recorded, seen, replies = _match(seed, tmp_path / f"match{seed}.mat")
+        assert seen == recorded, seed
+        answers += replies
+        crawford = crawford or any(c for _, c in seen)
+        post_crawford = post_crawford or any(4 in score and not c for score, c in seen)
+        if crawford and post_crawford:
+            break
+    assert crawford and post_crawford
+    assert {"roll", "double"} <= set(answers) and {"take", "drop"} & set(answers)
