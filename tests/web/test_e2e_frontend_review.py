@@ -53,3 +53,21 @@ def test_a_double_click_acts_once(shared: Server, browser) -> None:  # noqa: F81
     assert len(versions) == 4 and len(set(versions)) == 4, sent
     assert page.text_content("#error") == ""
     assert not errors
+
+
+def test_a_bad_id_in_the_editor_keeps_the_position(shared: Server, browser) -> None:  # noqa: F811
+    # A mistyped ID cleared the position the board still showed: its IDs went blank and Hint,
+    # Evaluate and Rollout were disabled until the board was clicked again.
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/editor")
+    page.wait_for_function("() => ed.position")
+    xgid = page.evaluate("() => ed.position.xgid")
+    page.fill("#id-input", "XGID=garbage")
+    page.press("#id-input", "Enter")
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    assert "'XGID=garbage'" in page.text_content("#error")  # quoted, to see what was read
+    assert page.evaluate("() => ed.position && ed.position.xgid") == xgid
+    assert page.text_content("#xgid") == xgid
+    assert page.is_enabled("#hint") and page.is_enabled("#eval")
+    assert not errors

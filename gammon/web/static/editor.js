@@ -35,7 +35,9 @@ async function ask(request, fill) {  // the latest answer wins: an older one arr
     if (n === ed.asked) show(position, fill);
   } catch (e) {
     if (n !== ed.asked) return;
-    ed.position = null;
+    // An ID that does not read leaves the board as it was, and so its position; a board set up
+    // here that is no position has none.
+    if (!fill) ed.position = null;
     showError(tLine(String(e.message || e)));
     render();
   }
