@@ -11,7 +11,8 @@ whenever that player is to act, GNU Backgammon sends the state as a ``board:`` l
 
 Lines are ended by a newline; GNU Backgammon follows each with a NUL byte, which is skipped. Input
 that is no board line is answered ``Error: ...`` (GNU Backgammon prints it and stops the game), a
-line over :data:`MAX_LINE` characters once (the rest of it is skipped), a line that stops before
+line over :data:`MAX_LINE` characters once (the rest of it is skipped; a line still going after
+:data:`MAX_SKIP` more bytes closes the connection), a line that stops before
 its end for :data:`LINE_WAIT` seconds too (and the connection is closed), and
 ``exit`` or ``quit`` closes the connection. Each connection is served in a thread of its own (one
 peer that sends half a line and waits must not hold up GNU Backgammon), up to
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
 
 MAX_LINE = 4096
 """The longest line read: a board line has about 160 characters."""
+MAX_SKIP = 1 << 20
+"""The most bytes of an overlong line skipped after its first :data:`MAX_LINE`: a line without end
+would have the server read for ever."""
 LINE_WAIT = 60.0
 """Seconds a line once begun may wait for its next byte (GNU Backgammon writes each line whole);
 then it is answered ``Error: ...`` and the connection closed. Between lines there is no limit."""
@@ -99,7 +103,8 @@ class _Handler(socketserver.StreamRequestHandler):
             line = raw.decode("ascii", "replace").replace("\0", "").strip()
             if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
                 self._reply(f"Error: a line has at most {MAX_LINE} characters: {cut(line)!r}")
-                self._skip_line()
+                if not self._skip_line():
+                    return
                 continue
             if not line:
                 continue
@@ -115,12 +120,18 @@ class _Handler(socketserver.StreamRequestHandler):
         self.wfile.write(reply.encode("ascii", "backslashreplace") + b"\n")
         self.wfile.flush()
 
-    def _skip_line(self) -> None:
-        """Read past the rest of an overlong line: one answer for it, none for its pieces."""
-        while True:
+    def _skip_line(self) -> bool:
+        """Read past the rest of an overlong line: one answer for it, none for its pieces. False
+        when it has not ended within :data:`MAX_SKIP` bytes, or the peer hung up."""
+        skipped = 0
+        while skipped < MAX_SKIP:
             rest = self.rfile.readline(MAX_LINE)
-            if not rest or rest.endswith(b"\n"):
-                return
+            if not rest:
+                return False
+            if rest.endswith(b"\n"):
+                return True
+            skipped += len(rest)
+        return False
 
 
 class ExternalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
