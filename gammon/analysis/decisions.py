@@ -2,7 +2,7 @@
 the luck of a roll, each as a frozen record.
 
 Definitions follow GNU Backgammon's analysis (analysis.c), with every equity the cubeful EMG of the
-player concerned (see :mod:`gammon.analysis.equity`):
+player concerned (see :mod:`gammon.engine.cube.stakes`):
 
 * checker play: every legal play is scored at 0 ply; the best ``candidates`` within ``within`` of
   the best (and the play made) are evaluated at the engine's plies. The error is the equity of the
@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from gammon.analysis.equity import Stakes
+from gammon.engine.cube.stakes import Stakes
 from gammon.analysis.marks import CLOSE_CUBE, Luck, Skill, luck_mark, skill_mark
 from gammon.dice import Dice
 from gammon.engine.cube.decision import CubeDecision

@@ -30,7 +30,7 @@ from gammon.analysis.decisions import (
     Decision,
     MatchMoment,
 )
-from gammon.analysis.equity import Stakes
+from gammon.engine.cube.stakes import Stakes
 from gammon.analysis.marks import Skill
 from gammon.engine.cube.decision import CubeAction
 from gammon.engine.engine import Engine

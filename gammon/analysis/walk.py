@@ -16,7 +16,7 @@ from gammon.analysis.decisions import (
     MatchMoment,
     RollLuck,
 )
-from gammon.analysis.equity import Stakes
+from gammon.engine.cube.stakes import Stakes
 from gammon.analysis.stats import PlayerStatistics, player_statistics
 from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine

@@ -16,6 +16,7 @@ from gammon.engine.bearoff.one_sided import BearoffDatabase, default_bearoff
 from gammon.engine.cube.cubeful import CubeState, cube_efficiency
 from gammon.engine.cube.cubeful_search import cubeful_values, match_values
 from gammon.engine.cube.decision import CubeDecision, match_cube_decision, money_cube_decision
+from gammon.engine.cube.stakes import Stakes
 from gammon.engine.net.evaluator import Evaluator, PipCountEvaluator, Probabilities, cubeless_equity
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout import rollouts as _rollout
@@ -32,13 +33,22 @@ DEFAULT_PLIES = 2
 Backgammon's: docs/measurements.md)."""
 
 
+MATCH_CANDIDATES = 5
+"""In a match, the plays the search keeps (by money equity) before they are ranked by match
+winning chances."""
+
+
 class Hint(NamedTuple):
-    """One ranked play: probabilities and cubeless equity for the player who plays it."""
+    """One ranked play: probabilities and cubeless equity for the player who plays it; in a match
+    also ``mwc``, that player's match winning chance after the play, cubeful (the opponent to roll
+    with its cube options at the score: :class:`~gammon.engine.cube.stakes.Stakes`), which ranks
+    the plays there."""
 
     play: Play
     probabilities: Probabilities
     equity: float
     plies: int
+    mwc: float | None = None
 
 
 @lru_cache(maxsize=1)
@@ -137,8 +147,15 @@ class Engine:
         self, decision: Situation | Game | Position, dice: Sequence[int] | None = None
     ) -> Play | None:
         """The best legal play for ``dice`` (by default the Situation's, or the Game's roll), or
-        None when there is no legal play."""
+        None when there is no legal play. In a match (a Situation or Game with a match score) the
+        best by match winning chances (:meth:`hint`); a bare Position is a money game."""
+        if isinstance(decision, Game):
+            decision = decision.situation()
         position, dice = _position_and_dice(decision, dice, "a play")
+        match = _match_situation(decision)
+        if match is not None:
+            hints = self._match_hints(match, position, check_dice(dice), 1)
+            return hints[0].play if hints else None
         if self.settings.plies == 0:
             # hot path of 0-ply play: the best play leaves the opponent the lowest equity
             d = check_dice(dice)
@@ -157,11 +174,25 @@ class Engine:
         """The ``n`` best plays of ``dice`` (by default the Situation's or the Game's), best first,
         each with probabilities and cubeless equity for the player on roll and the ply they come
         from. The move filters keep at least ``n`` plays, so all of them are searched at the
-        engine's plies."""
+        engine's plies.
+
+        In a match (a Situation or Game with a match score) the search keeps the best
+        :data:`MATCH_CANDIDATES` (or ``n``, if more) by money equity, and these are ranked by the
+        player's match winning chance after them (``Hint.mwc``), as the score values gammons and
+        the cube; a bare Position is a money game."""
+        if isinstance(decision, Game):
+            decision = decision.situation()
         position, dice = _position_and_dice(decision, dice, "a hint")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n must be a positive number of plays, got {n!r}")
+            raise ValueError(f"n must be a positive number of plays, got {cut(repr(n))}")
         d = check_dice(dice)
+        match = _match_situation(decision)
+        if match is not None:
+            return self._match_hints(match, position, d, n)
+        return self._hints(position, d, n)
+
+    def _hints(self, position: Position, d: tuple[int, int], n: int) -> list[Hint]:
+        """The ``n`` best plays by money equity (the search's own ranking)."""
         _, after, steps = generate_arrays(require_in_play(position, "a hint", "play").as_array(), d)
         if len(after) == 0:
             return []
@@ -172,6 +203,20 @@ class Engine:
             play = Play.from_kernel(position, d, steps[i].tolist(), after[i].tolist())
             out.append(Hint(play, Probabilities.from_array(p), float(cubeless_equity(p)), int(ply)))
         return out
+
+    def _match_hints(self, s: Situation, position: Position, d: tuple[int, int], n: int) -> list[Hint]:
+        """:meth:`_hints` of the best :data:`MATCH_CANDIDATES` (at least ``n``) ranked by the
+        mover's cubeful match winning chance after each play: one minus the opponent's, who is on
+        roll there with its own cube options at the score."""
+        hints = self._hints(position, d, max(n, MATCH_CANDIDATES))
+        if not hints:
+            return []
+        opponent = Stakes.seen_in(s, opponent=True)
+        theirs = opponent.equities([h.play.after for h in hints], [h.probabilities.flip() for h in hints])
+        ranked = [h._replace(mwc=1.0 - opponent.mwc(e)) for h, e in zip(hints, theirs)]
+        # stable: plays the score values alike keep the search's order
+        ranked.sort(key=lambda h: -(h.mwc or 0.0))
+        return ranked[:n]
 
     # --- evaluation ----------------------------------------------------------------------------
 
@@ -276,6 +321,11 @@ def _position_and_dice(
     return position, dice
 
 
+def _match_situation(decision: object) -> Situation | None:
+    """``decision`` when it is a Situation in a match, else None."""
+    return decision if isinstance(decision, Situation) and decision.match is not None else None
+
+
 def _situation(decision: object, what: str) -> Situation:
     """A Situation, a Game's situation or a bare Position as a money game."""
     if isinstance(decision, Game):
@@ -286,4 +336,12 @@ def _situation(decision: object, what: str) -> Situation:
     raise AssertionError("unreachable")
 
 
-__all__ = ["DEFAULT_PLIES", "Engine", "Hint", "MoveFilter", "SearchSettings", "default_evaluator"]
+__all__ = [
+    "DEFAULT_PLIES",
+    "MATCH_CANDIDATES",
+    "Engine",
+    "Hint",
+    "MoveFilter",
+    "SearchSettings",
+    "default_evaluator",
+]

@@ -200,7 +200,7 @@ class EnginePlayer(HeuristicCube):
     def choose_play(self, game: Game) -> Play | None:
         if game.dice is None:
             return None
-        return self.engine.best_play(game.position, game.dice)
+        return self.engine.best_play(game)  # a Game: in a match the play the score calls for
 
     def wants_to_double(self, game: Game) -> bool:
         return game.can_double() and self.engine.cube_decision(game).should_double

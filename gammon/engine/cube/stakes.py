@@ -1,5 +1,6 @@
-"""Cubeful equity in EMG for the analysis: the cube and score seen by one player, and the value of
-a position for the player on roll at that cube and score.
+"""Cubeful equity in EMG: the cube and score seen by one player, and the value of a position for
+the player on roll at that cube and score. The analysis measures every decision in it, and the
+engine ranks its plays in a match by it (``Engine.hint``).
 
 Every equity of the analysis is, as in GNU Backgammon, the cubeful equity of the player concerned
 in EMG (equivalent to money game): money equity per unit of the current cube, or in a match the
