@@ -47,6 +47,11 @@ LINE_WAIT = 60.0
 then it is answered ``Error: ...`` and the connection closed. Between lines there is no limit."""
 MAX_CONNECTIONS = 8
 """Connections served at once; one more is answered ``Error: ...`` and closed."""
+KEEPALIVE = (60, 10, 6)
+"""TCP keepalive of each connection: seconds idle before the first probe, seconds between probes,
+probes unanswered before the connection is dropped. Between lines a connection may wait without
+limit, so a peer gone without a word (its machine off, its network cut) would hold its thread and
+one of the MAX_CONNECTIONS places for ever; the probes free them in about two minutes."""
 _BETWEEN_LINES = b"\0\r\n \t"
 
 
@@ -150,6 +155,14 @@ class ExternalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         super().__init__((host, port), _Handler)
         self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+    def get_request(self) -> tuple[socket.socket, Any]:
+        request, client_address = super().get_request()
+        request.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for option, value in zip(("TCP_KEEPIDLE", "TCP_KEEPINTVL", "TCP_KEEPCNT"), KEEPALIVE, strict=True):
+            if hasattr(socket, option):  # Linux names; elsewhere the system's own timings
+                request.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
+        return request, client_address
 
     def process_request(self, request: Any, client_address: Any) -> None:
         if not self._slots.acquire(blocking=False):

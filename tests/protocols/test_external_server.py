@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import socket
 import threading
 
 import pytest
 
 from gammon.protocols import external
+from gammon.protocols.external import KEEPALIVE, ExternalServer
 from gammon.protocols.gnubg_external import gnubg_steps
 from tests.protocols.test_fibs_board import OPENING
-from tests.protocols.test_gnubg_external import connected, running, served
+from tests.protocols.test_gnubg_external import ENGINE, connected, running, served
 
 
 def test_the_nul_after_a_line_starts_no_timed_line(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -50,3 +52,18 @@ def test_a_line_without_end_is_answered_once_and_closed(monkeypatch: pytest.Monk
         with connected(server) as (sock, reader):
             sock.sendall(OPENING.encode() + b"\n")
             assert gnubg_steps(reader.readline().decode())
+
+
+def test_connections_are_probed_so_a_vanished_peer_frees_its_place() -> None:
+    """A peer gone without closing (its machine off) would hold one of the MAX_CONNECTIONS places
+    for ever, as a connection may wait between lines without limit: the kernel probes each one."""
+    with ExternalServer(ENGINE) as server, socket.create_connection(("127.0.0.1", server.port)):
+        request, _ = server.get_request()
+        with request:
+            assert request.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+            if hasattr(socket, "TCP_KEEPIDLE"):
+                timings = [
+                    request.getsockopt(socket.IPPROTO_TCP, option)
+                    for option in (socket.TCP_KEEPIDLE, socket.TCP_KEEPINTVL, socket.TCP_KEEPCNT)
+                ]
+                assert tuple(timings) == KEEPALIVE
