@@ -1,6 +1,6 @@
-"""The player may be a man or a woman: the catalogues never speak to the player in a form that says
-which (the second person's past tense, conditional or participle: Polish 'wygrałeś', Czech 'jste
-vyhrál' or 'jste vyhráli', Slovak 'vyhral si')."""
+"""The player may be a man or a woman: the catalogues never speak to the player, or of a named player,
+in a form that says which (the past tense, conditional or participle: Polish 'wygrałeś', Czech 'jste
+vyhrál' or 'jste vyhráli', Slovak 'vyhral si'; '{name} wyszedł', 'že se {name} vzdal')."""
 
 import pytest
 from babel.messages.catalog import Catalog
@@ -41,12 +41,19 @@ def _message(lang: str, msgstr: str, context: str | None = None):
         ("sk", "Proti {name} si prehrala", "si prehrala"),
         ("sk", "prihlás sa, aby si mohol hrať s {name}", "aby si mohol"),
         ("sk", "nie si prihlásený u {name}", "nie si prihlásený"),
+        ("pl", "{name} wyszedł z gry", "{name} wyszedł"),
+        ("pl", "stopka mówi, że {name} się poddał", "{name} się poddał"),
+        ("pl", "mecz skończony: wygrał go {name}", "wygrał go {name}"),
+        ("cs", "{name} odešel", "{name} odešel"),
+        ("cs", "RE uvádí, že se {name} vzdal", "{name} vzdal"),
+        ("sk", "zápas skončil: vyhrala ho {name}", "vyhrala ho {name}"),
+        ("sk", "{name} sa vzdal", "{name} sa vzdal"),
     ],
 )
 def test_the_check_finds_a_gendered_second_person(lang, msgstr, words):
     assert gender_problems(lang, _message(lang, msgstr)) == [
-        f"{lang}: 'x {{name}}' speaks to the player as a man or a woman ({words}); say it in a form "
-        f"that fits both"
+        f"{lang}: 'x {{name}}' speaks to or of a player as a man or a woman ({words}); say it in a "
+        f"form that fits both"
     ]
 
 
@@ -63,6 +70,9 @@ def test_the_check_finds_a_gendered_second_person(lang, msgstr, words):
         ("sk", "Vyhrávaš proti {name}"),
         ("sk", "Privlastniť si hru od {name}?"),  # 'si' the reflexive pronoun
         ("sk", "{name}: chýba prihlásenie"),
+        ("pl", "{name}: rozłączenie przed chwilą"),
+        ("cs", "{name} nemůže hrát dál"),
+        ("sk", "ťah hráča {name} na {roll} nie je platný"),
     ],
 )
 def test_forms_that_fit_both_pass(lang, msgstr):
@@ -83,6 +93,6 @@ def test_gammon_i18n_check_reports_it(tmp_path, monkeypatch):
         write_po(f, cat)
     monkeypatch.setattr(i18n_check, "po_path", lambda lang: path)
     assert i18n_check.problems(template, ("sk",)) == [
-        "sk: 'You won against {name}' speaks to the player as a man or a woman (Vyhral si); say it in a "
-        "form that fits both"
+        "sk: 'You won against {name}' speaks to or of a player as a man or a woman (Vyhral si); say it "
+        "in a form that fits both"
     ]

@@ -127,19 +127,26 @@ _GENDERED: dict[str, tuple[str, ...]] = {
     "sk": (rf"\b(?:a?by\s+)?si\s+(?:\w+\s+)?{_L_FORM}\b", rf"\b{_L_FORM}\s+si\b",
            r"\b(?:nie\s+)?si\s+\w+(?:ný|ná|tý|tá)\b", r"\bs[aá]m[a]?\s+seba\b"),
 }
+# A named player ("{name} wyszedł", "že se {name} vzdal", "vyhral ho {name}") may be a woman too.
+_PLAYER = r"\{(?:name|winner|player|other|who|poster|opponent)\}"
+_NAMED_PAST = {"pl": r"\w+ła?", "cs": _L_FORM, "sk": _L_FORM}
+_REFLEXIVE = {"pl": r"(?:się|go)", "cs": r"(?:se|ho)", "sk": r"(?:sa|ho)"}
+for _lang, _past in _NAMED_PAST.items():
+    _GENDERED[_lang] += (rf"{_PLAYER}\s+(?:{_REFLEXIVE[_lang]}\s+)?{_past}\b",
+                         rf"\b{_past}\s+(?:{_REFLEXIVE[_lang]}\s+)?{_PLAYER}")
 
 
 def gender_problems(lang: str, message: Any) -> list[str]:
-    """A message of ``lang`` that speaks to the player in a form that is a man's or a woman's (the
-    past tense, the conditional, a participle of the second person)."""
+    """A message of ``lang`` that speaks to the player, or of a named player, in a form that is a
+    man's or a woman's (the past tense, the conditional, a participle)."""
     if message.context in ("command", "resign", "answer"):
         return []
     found = sorted({m.group(0) for s in _strings(message) for pattern in _GENDERED.get(lang, ())
                     for m in re.finditer(pattern, s, re.IGNORECASE)})
     if not found:
         return []
-    return [f"{lang}: {_ids(message)[0]!r} speaks to the player as a man or a woman ({', '.join(found)}); "
-            f"say it in a form that fits both"]
+    return [f"{lang}: {_ids(message)[0]!r} speaks to or of a player as a man or a woman "
+            f"({', '.join(found)}); say it in a form that fits both"]
 
 
 def problems(template: Any, langs: tuple[str, ...] = LANGUAGES) -> list[str]:
