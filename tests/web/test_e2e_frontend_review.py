@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 
 from tests.web.test_e2e import (
     Server,
@@ -70,4 +71,37 @@ def test_a_bad_id_in_the_editor_keeps_the_position(shared: Server, browser) -> N
     assert page.evaluate("() => ed.position && ed.position.xgid") == xgid
     assert page.text_content("#xgid") == xgid
     assert page.is_enabled("#hint") and page.is_enabled("#eval")
+    assert not errors
+
+
+LONG_MATCH = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-llabba-match1301058.mat"
+
+
+def _job_status(page, job_id: str) -> str:
+    return page.evaluate("id => fetch(`/api/jobs/${id}`).then(r => r.json()).then(j => j.status)", job_id)
+
+
+def test_a_second_upload_cancels_the_first_analysis(shared: Server, browser) -> None:  # noqa: F811
+    # Uploading another file left the first one's analysis running on the server, unfollowed: the
+    # new one waited behind it ("waiting for a worker...") until it had ended.
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/analysis")
+    page.select_option("#plies", "2")  # minutes of work: the first is still under way at the second
+    page.set_input_files("#mat-file", str(LONG_MATCH))
+    page.click("#analyse")
+    page.wait_for_function("() => study.job !== null")
+    first = page.evaluate("() => study.job.id")
+    page.set_input_files("#mat-file", str(LONG_MATCH))
+    page.click("#analyse")
+    page.wait_for_function("v => study.job && study.job.id !== v", arg=first)
+    second = page.evaluate("() => study.job.id")
+    for _ in range(100):  # the page tells the server at once; the server answers within moments
+        if _job_status(page, first) != "running":
+            break
+        page.wait_for_timeout(100)
+    assert _job_status(page, first) == "cancelled"
+    page.click("#cancel")  # the test's own: no work left behind on the shared server
+    page.wait_for_function("() => study.job.status === 'cancelled'")
+    assert _job_status(page, second) == "cancelled"
     assert not errors

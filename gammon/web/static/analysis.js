@@ -3,7 +3,7 @@
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 import { Board } from "./board.js";
 import { $, call, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
-import { cancelJobOnClick, pollJob, showJobBar } from "./jobs.js";
+import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
 const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
@@ -17,6 +17,8 @@ const language = loadLanguage().then(() => {  // the page's words; a job's text 
 async function start(body) {
   await language;
   showError("");
+  // a new file replaces the one under way, which would hold the worker and keep the new one waiting
+  if (study.job) forgetJob(study);
   $("#report").hidden = $("#decision").hidden = $("#decision-board").hidden = true;
   try {
     study.job = await call("POST", "/api/analyses", body);
