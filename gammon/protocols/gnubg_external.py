@@ -2,8 +2,9 @@
 
 Started as ``gnubg -t`` and given the command ``external localhost:PORT``, GNU Backgammon listens
 on that port and answers each FIBS board line (:mod:`gammon.protocols.fibs_board`) with its
-action: ``roll`` or ``double`` before the roll, its play (``24/20* 13/11``: a ``from/to`` pair a
-checker step, 25 the bar, 0 off), ``take``, ``drop`` or ``beaver`` to a double; a line starting
+action, judged under the game's rules (which follow each line: ``jacobyrule on crawfordrule on
+beavers off``): ``roll`` or ``double`` before the roll, its play (``24/20* 13/11``: a ``from/to``
+pair a checker step, 25 the bar, 0 off), ``take``, ``drop`` or ``beaver`` to a double; a line starting
 ``Error`` when it cannot read the board. It plays at its own evaluation settings (``set evaluation
 chequerplay ...`` and ``cubedecision ...`` before the ``external`` command).
 
@@ -26,6 +27,7 @@ from gammon.protocols.fibs_board import fibs_board
 if TYPE_CHECKING:
     from gammon.game import Game
     from gammon.play import Play
+    from gammon.rules import Rules
     from gammon.situation import Situation
 
 LEVEL_PREFIX = "gnubg-external:"
@@ -49,6 +51,13 @@ def parse_level(level: str) -> tuple[str, int]:
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
         raise ValueError(f"a GNU Backgammon level is {LEVEL_PREFIX}HOST:PORT, got {level!r}")
     return host, int(port)
+
+
+def session_options(rules: Rules) -> str:
+    """The rules as options after a board line (`` jacobyrule on crawfordrule on beavers off``):
+    without them GNU Backgammon judges by its own defaults (Jacoby and beavers on)."""
+    options = (("jacobyrule", rules.jacoby), ("crawfordrule", rules.crawford), ("beavers", rules.beavers))
+    return "".join(f" {name} {'on' if value else 'off'}" for name, value in options)
 
 
 def gnubg_steps(text: str) -> list[int]:
@@ -79,7 +88,7 @@ class GnubgExternalPlayer(HeuristicCube):
     def ask(self, situation: Situation) -> str:
         """GNU Backgammon's answer to ``situation``, whose player on roll it is (or, with a double
         on offer, whose opponent it is)."""
-        line = str(fibs_board(situation, *self.names)) + "\n"
+        line = f"{fibs_board(situation, *self.names)}{session_options(situation.rules)}\n"
         try:
             if self._socket is None:
                 self._socket = self._connect()
@@ -157,4 +166,11 @@ class GnubgExternalPlayer(HeuristicCube):
         return word
 
 
-__all__ = ["LEVEL_PREFIX", "GnubgError", "GnubgExternalPlayer", "gnubg_steps", "parse_level"]
+__all__ = [
+    "LEVEL_PREFIX",
+    "GnubgError",
+    "GnubgExternalPlayer",
+    "gnubg_steps",
+    "parse_level",
+    "session_options",
+]
