@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from gammon import Position
 from gammon.cli.main import main
 from gammon.dice import check_dice
+from gammon.engine import players
 from gammon.errors import IllegalMoveError
 from gammon.i18n import use_language
 from gammon.store import Store
@@ -79,3 +80,22 @@ def test_the_editors_set_up_is_refused_in_the_readers_language(study, lang):
     for setup, want in zip(bad, SET_UP[lang], strict=True):
         r = study.post("/api/positions", json={"board": board, **setup}, headers={"Accept-Language": lang})
         assert r.status_code == 422 and r.json() == {"error": want}, setup
+
+
+@pytest.mark.parametrize(("lang", "want"), [
+    ("pl", "nieznany poziom komputera 'mistrz'; do wyboru: "),
+    ("cs", "neznámá úroveň počítače 'mistrz'; na výběr: "),
+    ("sk", "neznáma úroveň počítača 'mistrz'; na výber: "),
+])
+def test_the_start_pages_unknown_level_is_refused_in_the_readers_language(study, lang, want):
+    r = study.post("/api/matches", json={"mode": "computer", "level": "mistrz", "match_length": 3},
+                   headers={"Accept-Language": lang})
+    assert r.status_code == 422
+    assert want + "random, pubeval" in r.json()["error"]
+
+
+def test_an_engine_level_without_the_net_is_refused_in_the_language(monkeypatch):
+    monkeypatch.setattr(players, "engine_available", lambda: False)
+    with use_language("sk"), pytest.raises(ValueError) as e:
+        players.computer_player("engine")
+    assert str(e.value) == "úroveň 'engine' potrebuje natrénovanú sieť enginu, ktorá nie je nainštalovaná"

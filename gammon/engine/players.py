@@ -32,8 +32,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gammon.engine.pubeval import pubeval_best_play
-from gammon.errors import IllegalActionError
+from gammon.errors import IllegalActionError, cut
 from gammon.game import ActionKind, GamePhase, Request
+from gammon.i18n import tr
 from gammon.position import Position
 from gammon.primitives import race_win_chance
 
@@ -243,8 +244,11 @@ def computer_player(level: str, seed: int | None = None) -> ComputerPlayer:
         return PubevalPlayer()
     if level in ENGINE_LEVELS:
         if not engine_available():
-            raise ValueError(f"level {level!r} needs the engine's trained net, which is not installed")
+            raise ValueError(tr("level {level} needs the engine's trained net, which is not installed",
+                                level=repr(level)))
         from gammon.engine.engine import Engine  # start-up: as in engine_available
 
         return EnginePlayer(Engine(plies=0) if level == "engine-0ply" else Engine(), level)
-    raise ValueError(f"unknown computer level {level!r}; choose from {', '.join(available_levels())}")
+    # a new match's level, from the browser's start page or the API: read in the user's language
+    raise ValueError(tr("unknown computer level {level}; choose from {levels}", level=cut(repr(level)),
+                        levels=", ".join(available_levels())))
