@@ -9,8 +9,8 @@ pair a checker step, 25 the bar, 0 off), ``take``, ``drop`` or ``beaver`` to a d
 chequerplay ...`` and ``cubedecision ...`` before the ``external`` command).
 
 :class:`GnubgExternalPlayer` is a :class:`~gammon.engine.players.ComputerPlayer`: ``gammon play
---level gnubg-external:HOST:PORT``. Resignations offered to it are judged by gammon's heuristic
-(the interface has no answer for them by default).
+--level gnubg-external:HOST:PORT``. Resignations offered to it are GNU Backgammon's to judge too
+(``resignation 1``, 2 or 3 after the line: ``accept`` or ``reject``).
 """
 
 from __future__ import annotations
@@ -85,10 +85,10 @@ class GnubgExternalPlayer(HeuristicCube):
     def from_level(cls, level: str) -> GnubgExternalPlayer:
         return cls(*parse_level(level))
 
-    def ask(self, situation: Situation) -> str:
+    def ask(self, situation: Situation, options: str = "") -> str:
         """GNU Backgammon's answer to ``situation``, whose player on roll it is (or, with a double
-        on offer, whose opponent it is)."""
-        line = f"{fibs_board(situation, *self.names)}{session_options(situation.rules)}\n"
+        or a resignation on offer, whose opponent it is); ``options`` follow the line's rules."""
+        line = f"{fibs_board(situation, *self.names)}{session_options(situation.rules)}{options}\n"
         try:
             if self._socket is None:
                 self._socket = self._connect()
@@ -158,8 +158,20 @@ class GnubgExternalPlayer(HeuristicCube):
             return "beaver"
         return "take" if word in ("take", "beaver") else "pass"
 
+    def accepts_resignation(self, game: Game) -> bool:
+        situation = game.situation()  # the resigner's, on roll
+        if situation.resignation is None:
+            return False
+        # "resignation N" (1 single, 2 gammon, 3 backgammon): GNU Backgammon judges the offer of the
+        # line's player on roll, as the opponent, and answers accept or reject
+        word = self._word(situation, ("accept", "reject"), f" resignation {int(situation.resignation)}")
+        return word == "accept"
+
     def _cube_word(self, game: Game, words: tuple[str, ...]) -> str:
-        text = self.ask(game.situation())
+        return self._word(game.situation(), words)
+
+    def _word(self, situation: Situation, words: tuple[str, ...], options: str = "") -> str:
+        text = self.ask(situation, options)
         word = text.split()[0].lower() if text else ""
         if word not in words:
             raise GnubgError(f"GNU Backgammon answered {text[:80]!r}; expected one of {', '.join(words)}")

@@ -4,13 +4,16 @@ Jacoby rule, the Crawford rule, beavers), not its defaults. The Debian ``gnubg``
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 
+from gammon.dice import ScriptedDice
+from gammon.game import ActionKind, Game
 from gammon.position import Position
 from gammon.protocols.gnubg_external import GnubgExternalPlayer, session_options
-from gammon.rules import Rules
-from gammon.situation import Situation
+from gammon.rules import Rules, WinKind
+from gammon.situation import CubeOwner, Situation
 from tests.helpers import needs_gnubg
 from tests.protocols.test_gnubg_external import free_port, gnubg
 
@@ -43,3 +46,58 @@ def test_gnubg_plays_for_a_gammon_without_the_jacoby_rule(gnubg_player: GnubgExt
     position = Position(BLITZ)
     assert gnubg_player.ask(Situation(position, rules=Rules(jacoby=True))) == "double"
     assert gnubg_player.ask(Situation(position, rules=Rules(jacoby=False))) == "roll"
+
+
+@dataclass
+class Resigned:
+    """A game where the player on roll of ``offer`` offers to resign to GNU Backgammon, as a Game
+    answers ``situation()`` and as the heuristic reads a game."""
+
+    offer: Situation
+    turn: int = 1  # GNU Backgammon, asked to accept
+    score: tuple[int, int] = (0, 0)
+
+    def situation(self) -> Situation:
+        return self.offer
+
+    @property
+    def position(self) -> Position:
+        return self.offer.position.flip()  # the view of the player asked
+
+    @property
+    def offered_resignation(self) -> WinKind | None:
+        return self.offer.resignation
+
+    @property
+    def rules(self) -> Rules:
+        return self.offer.rules
+
+    @property
+    def cube_value(self) -> int:
+        return self.offer.cube_value
+
+    @property
+    def cube_owner(self) -> int | None:
+        return {CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}.get(self.offer.cube_owner)
+
+
+@needs_gnubg
+def test_gnubg_judges_a_resignation_offered_to_it(gnubg_player: GnubgExternalPlayer) -> None:
+    # the resigner's fifteen checkers are all in GNU Backgammon's home board, and GNU Backgammon (on
+    # cube 2) bears off its last checker next: a backgammon, not the gammon offered
+    board = [0] * 26
+    board[24], board[1] = 15, -1
+    trapped = Position(board)
+    for kind, accepted in ((WinKind.GAMMON, False), (WinKind.BACKGAMMON, True)):
+        offer = Situation(
+            trapped, cube_value=2, cube_owner=CubeOwner.OPPONENT, resignation=kind, rules=Rules(jacoby=False)
+        )
+        assert gnubg_player.accepts_resignation(Resigned(offer)) is accepted, kind  # type: ignore[arg-type]
+
+
+@needs_gnubg
+def test_gnubg_accepts_a_single_game_offered_at_the_start(gnubg_player: GnubgExternalPlayer) -> None:
+    game = Game(Rules(jacoby=False), ScriptedDice([(3, 1)]))
+    game.roll()  # player 0 wins the opening roll, then resigns a single game to GNU Backgammon
+    game.resign(WinKind.SINGLE)
+    assert gnubg_player.next_action(game).kind is ActionKind.ACCEPT_RESIGNATION
