@@ -1,7 +1,7 @@
-"""GNU Backgammon (``set player 0 external``) playing 5-point matches against ``gammon external``:
-every board line the server read means the score, and the Crawford game or not, of the game
-GNU Backgammon was playing, as the match it saves records them; a Crawford game and a game after it
-are among them. The Debian ``gnubg`` program at 0 ply is the judge."""
+"""GNU Backgammon (``set player 0 external``) playing 5-point matches and a money session against
+``gammon external``: every board line the server read means the score, and the Crawford game or
+not, of the game GNU Backgammon was playing, as the match it saves records them; a Crawford game and
+a game after it are among them. The Debian ``gnubg`` program at 0 ply is the judge."""
 
 from __future__ import annotations
 
@@ -20,9 +20,11 @@ Game = tuple[tuple[int, int], bool]
 """A game as (gammon's score, gnubg's score), and whether it is the Crawford game."""
 
 
-def _match(seed: int, saved: Path) -> tuple[list[Game], list[Game], list[str]]:
+def _match(
+    seed: int, saved: Path, start: tuple[str, ...] = ("new match 5",)
+) -> tuple[list[Game], list[Game], list[str]]:
     """The games of the match gnubg saved, the games the server's lines describe (one entry a run of
-    lines), and the server's answers."""
+    lines), and the server's answers; ``start`` starts the match or session."""
     entries: list[str] = []
     with ExternalServer(ENGINE, log=entries.append) as server:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -37,7 +39,7 @@ def _match(seed: int, saved: Path) -> tuple[list[Game], list[Game], list[str]]:
             "set player 1 name gnubg",
             "set player 1 chequerplay evaluation plies 0",
             "set player 1 cubedecision evaluation plies 0",
-            "new match 5",
+            *start,
             f"export match mat {saved}",
             "quit",
             "y",
@@ -78,4 +80,14 @@ def test_gnubg_lines_carry_the_match_score_and_the_crawford_game(tmp_path: Path)
         if crawford and post_crawford:
             break
     assert crawford and post_crawford
+    assert {"roll", "double"} <= set(answers) and {"take", "drop"} & set(answers)
+
+
+@pytest.mark.slow
+@needs_gnubg
+def test_gnubg_lines_carry_the_score_of_a_money_session(tmp_path: Path) -> None:
+    """Four games of a money session: the lines' scores are the session's, games won so far."""
+    start = ("set automatic game off", "new session", "new game", "new game", "new game")
+    recorded, seen, answers = _match(3, tmp_path / "session.mat", start)
+    assert seen == recorded and len(recorded) == 4 and max(recorded[-1][0]) > 0
     assert {"roll", "double"} <= set(answers) and {"take", "drop"} & set(answers)
