@@ -199,6 +199,16 @@ def test_plays_are_rolled_out_with_the_same_dice(net: Engine, contact: list[Posi
         assert result == alone.flip()
 
 
+def test_in_a_match_the_plays_rolled_out_are_the_best_at_the_score(net: Engine) -> None:
+    """At double match point the candidates are the engine's best by winning chances (Engine.hint
+    of the Situation), not by money equity: this decision's money ranking puts another play first."""
+    p, dice = Position.from_id("7gEIAP5+AJAAAA"), (4, 4)
+    dmp = Situation(p, dice=dice, score=(6, 6), rules=Rules(match_length=7))
+    assert net.hint(dmp, n=1)[0].play != net.hint(p, dice, n=1)[0].play
+    rolled = net.rollout_plays(dmp, None, 2, RolloutSettings(trials=2, seed=1, truncate=1), workers=1)
+    assert {r.play for r in rolled} == {h.play for h in net.hint(dmp, n=2)}
+
+
 def test_no_legal_play_has_nothing_to_roll_out(pips: Engine) -> None:
     closed = pos("x bar:1 13:14; o 1:2 2:2 3:2 4:2 5:2 6:2 13:3")
     assert pips.rollout_plays(closed, (6, 6), settings=RolloutSettings(trials=1), workers=1) == []

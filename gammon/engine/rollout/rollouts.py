@@ -219,8 +219,8 @@ def rollout_plays(engine: Engine, decision: Situation | Game | Position, dice: S
                   n: int = 5, settings: RolloutSettings | None = None, *, workers: int | None = None,
                   ray_address: str | None = None, progress: Progress | None = None) -> list[PlayRollout]:
     """Roll out the engine's ``n`` best plays for ``dice`` (by default the Situation's; its
-    :meth:`~gammon.engine.engine.Engine.hint`), each from the position after the play (the
-    opponent rolls first), all with the SAME dice trial by trial; best first by rolled-out
+    :meth:`~gammon.engine.engine.Engine.hint`, at the score in a match), each from the position
+    after the play (the opponent rolls first), all with the SAME dice trial by trial; best first by rolled-out
     equity, each result for the player who plays. Options as :func:`rollout` (the cube and score
     from the player who plays' view). No legal play: an empty list."""
     resolved = _resolve(engine, settings)
@@ -233,7 +233,7 @@ def rollout_plays(engine: Engine, decision: Situation | Game | Position, dice: S
     _check_playable(s.position)
     _check_cube_rules(s, resolved)
     cube = RootCube.of(s)
-    hints = engine.hint(s.position, dice, n)
+    hints = engine.hint(s, dice, n)  # in a match the best n at the score
     if not hints:
         return []
     owner = -_ROOT_OWNER[s.cube_owner]  # the roots are the opponent, on roll after the play
