@@ -5,10 +5,14 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 from tests.web.test_e2e import (
     Server,
+    _act_once,
     _page,
     _start,
     _state,
@@ -104,4 +108,41 @@ def test_a_second_upload_cancels_the_first_analysis(shared: Server, browser) -> 
     page.click("#cancel")  # the test's own: no work left behind on the shared server
     page.wait_for_function("() => study.job.status === 'cancelled'")
     assert _job_status(page, second) == "cancelled"
+    assert not errors
+
+
+@pytest.fixture(scope="module")
+def idle_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server where a player may claim a game its opponent has sat over for 2 s."""
+    s = Server(f"sqlite:///{tmp_path_factory.mktemp('idle') / 'idle.sqlite3'}", "--idle-after", "2")
+    s.start()
+    yield s
+    s.stop()
+
+
+def test_a_seat_taken_over_stays_let_go(idle_server: Server, browser) -> None:  # noqa: F811
+    # The page a seat was taken from asked for the state again when its opponent could be claimed
+    # (the claim's timer): its buttons came back, and Claim said "Not connected; reconnecting..."
+    # on a socket closed for good.
+    errors: list[str] = []
+    host = _page(browser, errors)
+    _start(host, idle_server, "online")
+    friend = _page(browser, errors)
+    friend.goto(host.input_value("#invite-url"))
+    _state(friend)
+    rng = random.Random(1)
+    while _act_once(host, rng):  # the host acts until the friend is to act
+        pass
+    host.wait_for_function("() => ui.state.claim_in > 0")  # its timer is set
+    again = host.context.new_page()  # the same browser, another tab: it takes the seat over
+    again.on("pageerror", lambda e: errors.append(str(e)))
+    again.once("dialog", lambda dialog: dialog.accept())
+    again.goto(host.url)
+    host.wait_for_function("() => ui.ws.readyState === 3 && ui.state === null")
+    assert host.text_content("#status") == ""  # not the turn it showed
+    again.wait_for_function("() => ui.state && ui.state.actions.includes('claim')", timeout=30_000)
+    host.wait_for_timeout(1500)  # past the host's own timer, set for the same moment
+    assert host.evaluate("() => ui.state") is None
+    assert host.is_hidden('button[data-action="claim"]') and host.is_hidden("#buttons2")
+    assert "taken over in another browser" in host.text_content("#error")
     assert not errors

@@ -10,7 +10,7 @@ import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
-             audio: null, account: null, acted: null };
+             audio: null, account: null, acted: null, letGo: false };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 // ---- lobby ---------------------------------------------------------------------------------------
@@ -169,14 +169,23 @@ function connect(takeover = false) {
       stop: code => {
         if (code === SEAT_IN_USE) {
           if (confirm(t("This seat is in use in another browser - take it over here?"))) { connect(true); return; }
-          showError(t("This seat is in use in another browser: reload this page to take it over here."));
+          letGo(t("This seat is in use in another browser: reload this page to take it over here."));
         } else if (code === TAKEN_OVER) {
-          ui.state = null; $("#buttons").hidden = $("#buttons2").hidden = true;
-          showError(t("This seat was taken over in another browser: reload this page to take it back."));
+          letGo(t("This seat was taken over in another browser: reload this page to take it back."));
         }
       },
     },
   });
+}
+
+// The seat is another browser's: this page, whose socket is closed for good, offers nothing more.
+// A state asked for over HTTP (the claim's timer) would bring back buttons that could not send.
+function letGo(text) {
+  ui.letGo = true;
+  clearTimeout(ui.claimTimer);
+  ui.state = null; $("#buttons").hidden = $("#buttons2").hidden = true;
+  $("#status").textContent = "";
+  showError(text);
 }
 
 // One action per state: a second click before the server's answer (a double click) would act on
@@ -199,6 +208,7 @@ async function send(msg) {
 }
 
 function setState(state) {
+  if (ui.letGo) return;
   if (ui.state && ui.state.match_id === state.match_id && state.version < ui.state.version) return;  // late
   const changed = !ui.state || ui.state.version !== state.version;
   ui.served = state;
