@@ -21,13 +21,16 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 
+from sqlalchemy import select
+
 from gammon.accounts import Accounts, RatingError, SignInThrottle
 from gammon.accounts.games import RATED_KEY, claim_seats, seat_holders
 from gammon.accounts.passwords import Passwords
 from gammon.accounts.rated import mark_unrated, rate_match, recover_ratings
 from gammon.accounts.throttle import SignUpLimit
 from gammon.engine.engine import DEFAULT_PLIES
-from gammon.errors import GammonError
+from gammon.errors import GammonError, NotAuthorizedError
+from gammon.i18n import tr
 from gammon.profile.drill import Drills
 from gammon.profile.queue import AnalysisQueue, run_claimed
 from gammon.store import Store
@@ -192,6 +195,22 @@ class Members:
         if account is None:
             return None
         return account.id if seat_holders(self.accounts, match_id).get(seat) == account.id else None
+
+    def check_rated_actor(self, session: str | None, match_id: str, seat: int) -> None:
+        """A seat of a rated match that an account holds acts for that account only
+        (NotAuthorizedError for a request without its session): a seat token is no proof of who
+        plays, as the maker of a rated match was given both seats' tokens and kept the opponent's.
+        A seat no account holds is left to the hub, which refuses it in a rated match."""
+        holder = seat_holders(self.accounts, match_id).get(seat)
+        if holder is None:
+            return
+        account = None if session is None else self.accounts.account_of(session)
+        if account is None or account.id != holder:
+            with self.accounts.sessions() as s:
+                name = s.scalar(select(AccountRow.name).where(AccountRow.id == holder)) or "?"
+            raise NotAuthorizedError(
+                tr("this seat of a rated match is {name}'s: act signed in to that account", name=name)
+            )
 
     def claim(self, session: str, seat_tokens: list[str]) -> tuple[list[str], int]:
         """Claim each seat token apart for the session's account (one refused does not stop the

@@ -260,8 +260,15 @@ def test_names_with_markup_are_refused_and_match_names_stay_inert(web: TestClien
     assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
 
 
-def _play_online(c: TestClient, m: dict, tokens: tuple[str, str], rng: random.Random) -> dict:
-    """Both seats play random legal actions until the match is over; the final view of seat 0."""
+def _play_online(
+    c: TestClient,
+    m: dict,
+    tokens: tuple[str, str],
+    rng: random.Random,
+    sessions: tuple[dict[str, str], dict[str, str]] = ({}, {}),
+) -> dict:
+    """Both seats play random legal actions until the match is over, each with its ``sessions``
+    headers (a rated match's seats act signed in); the final view of seat 0."""
     for _ in range(3000):
         s = c.get(f"/api/matches/{m['match_id']}", headers=auth(tokens[0])).json()
         if s["match_over"]:
@@ -279,7 +286,8 @@ def _play_online(c: TestClient, m: dict, tokens: tuple[str, str], rng: random.Ra
             body = {"action": "new_game"}
         else:
             raise AssertionError(f"stuck: {acts}")
-        r = c.post(f"/api/matches/{m['match_id']}/actions", headers=auth(tokens[seat]), json=body)
+        headers = {**sessions[seat], **auth(tokens[seat])}
+        r = c.post(f"/api/matches/{m['match_id']}/actions", headers=headers, json=body)
         assert r.status_code == 200, r.text
     raise AssertionError("the match did not end")
 
@@ -299,7 +307,7 @@ def test_a_rated_match_played_to_the_end_rates_both_players_once(web: TestClient
     assert r.json() == {"claimed": [m["match_id"]], "refused": 0}
     s = web.get(f"/api/matches/{m['match_id']}", headers=auth(tokens[0])).json()
     assert s["rated"] and [a["name"] for a in s["accounts"]] == ["alice", "bob"]
-    final = _play_online(web, m, tokens, random.Random(4))
+    final = _play_online(web, m, tokens, random.Random(4), (bearer(alice), bearer(bob)))
     winner = final["match_winner"]
     ratings = [a["rating"] for a in final["accounts"]]
     assert ratings[winner] > 1500 > ratings[1 - winner]  # the view shows both new ratings

@@ -311,13 +311,14 @@ def test_no_game_is_claimed_against_a_player_who_never_came(store: Store) -> Non
             clock.now += away_after + 1
             view = web.get(url, headers=auth(waiting)).json()
             assert "claim" not in view["actions"] and view["claim_in"] is None
-            r = web.post(f"{url}/actions", headers=auth(waiting), json={"action": "claim"})
+            signed = (alice, bob)[1 - mover]  # a rated match's seat acts signed in to its account
+            r = web.post(f"{url}/actions", headers={**signed, **auth(waiting)}, json={"action": "claim"})
             assert r.status_code == 409 and "cannot claim" in r.json()["error"]
             # once the player to act came and left, the game may be claimed
             web.get(url, headers=auth(tokens[mover]))
             assert web.get(url, headers=auth(waiting)).json()["opponent_joined"] is True
             clock.now += away_after + 1
-            r = web.post(f"{url}/actions", headers=auth(waiting), json={"action": "claim"})
+            r = web.post(f"{url}/actions", headers={**signed, **auth(waiting)}, json={"action": "claim"})
             assert r.status_code == 200, r.text
             assert r.json()["result"]["winner"] == 1 - mover and r.json()["match_over"]
             if tried == {0, 1}:
@@ -346,6 +347,6 @@ def test_the_acceptor_gets_its_seat_when_the_accounts_cannot_be_shown(
         url = f"/api/matches/{mine['match_id']}"
         view = web.get(url, headers=auth(mine["token"])).json()
         assert view["seat"] == 1 and view["rated"]
-        r = web.post(f"{url}/actions", headers=auth(mine["token"]), json={"action": "abandon"})
+        r = web.post(f"{url}/actions", headers={**bob, **auth(mine["token"])}, json={"action": "abandon"})
         assert r.status_code == 200, r.text  # bob's seat is his account's: he plays, rated
         assert r.json()["match_over"]

@@ -65,3 +65,31 @@ def test_the_sign_up_limit_says_when_and_forgets_with_time(store: Store) -> None
         assert c.post("/api/account/sign-in", json={"name": "alice", "password": PASSWORD}).status_code == 200
         clock.now += 3000
         assert sign_up(c, "dave") == 200
+
+
+def api_session(c: TestClient, name: str, *seat_tokens: str) -> dict[str, str]:
+    c.cookies.clear()
+    body = {"name": name, "password": PASSWORD, "client": "api", "seat_tokens": list(seat_tokens)}
+    r = c.post("/api/account/sign-up", json=body)
+    assert r.status_code == 200, r.text
+    return {"Authorization": f"Bearer {r.json()['token']}"}
+
+
+def test_the_maker_of_a_rated_match_cannot_act_for_its_opponent(web: TestClient) -> None:
+    alice = api_session(web, "alice")
+    r = web.post("/api/matches", json={"mode": "online", "match_length": 3, "rated": True}, headers=alice)
+    made = r.json()
+    url, invite = f"/api/matches/{made['match_id']}", made["invite_url"].split("#token=")[1]
+    bob = api_session(web, "bob", invite)  # bob signs up with the invitation's seat: his now
+    before = web.get(url, headers={"X-Gammon-Token": invite}).json()["version"]
+    # alice kept the invitation's token: with it she abandoned the match for bob, and won it rated
+    for as_bob in ({"X-Gammon-Token": invite}, {**alice, "X-Gammon-Token": invite}):
+        r = web.post(f"{url}/actions", headers=as_bob, json={"action": "abandon"})
+        assert r.status_code == 403 and "bob" in r.json()["error"], r.text
+    view = web.get(url, headers={"X-Gammon-Token": invite}).json()
+    assert not view["match_over"] and view["version"] == before
+    assert web.get("/api/players/alice/ratings").json()["rating"] == 1500
+    # bob himself, signed in, acts with his seat's token
+    r = web.post(f"{url}/actions", headers={**bob, "X-Gammon-Token": invite}, json={"action": "abandon"})
+    assert r.status_code == 200 and r.json()["match_over"], r.text
+    assert web.get("/api/players/alice/ratings").json()["rating"] > 1500

@@ -56,7 +56,7 @@ def test_a_guest_seat_of_a_rated_match_acts_once_it_is_claimed(app: FastAPI, web
     assert _ratings(web, "alice", "bob") == [1500, 1500]
     # claimed (here through the accounts alone, as another server process would): bob plays, rated
     assert app.state.members.claim(bob["Authorization"].split()[1], [tokens[1]])[0]
-    r = web.post(f"{url}/actions", headers=auth(tokens[1]), json={"action": "abandon"})
+    r = web.post(f"{url}/actions", headers={**bob, **auth(tokens[1])}, json={"action": "abandon"})
     assert r.status_code == 200, r.text
     assert r.json()["match_over"] and [a["name"] for a in r.json()["accounts"]] == ["alice", "bob"]
     assert _ratings(web, "alice", "bob")[0] > 1500

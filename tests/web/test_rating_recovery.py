@@ -53,7 +53,8 @@ def test_a_rated_match_whose_rating_write_failed_is_rated_at_the_next_start(
         tokens = (m["token"], m["invite_url"].split("#token=")[1])
         web.post("/api/account/claim", json={"seat_tokens": [tokens[1]]}, headers=bearer(bob))
         monkeypatch.setattr("gammon.web.members.rate_match", database_away)
-        final = _play_online(web, m, tokens, random.Random(4))  # the last action is stored: 200
+        sessions = (bearer(alice), bearer(bob))
+        final = _play_online(web, m, tokens, random.Random(4), sessions)  # the last action is stored: 200
         monkeypatch.undo()
         assert final["match_over"] and _changes(store, m["match_id"]) == []  # not rated
     # the next start rates it (its recovery thread's first look, finished by the time it stops)

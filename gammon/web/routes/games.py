@@ -3,6 +3,8 @@ replay frames, the ``.mat`` file), and the computer levels on offer."""
 
 from __future__ import annotations
 
+import asyncio
+
 from fastapi import APIRouter, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import PlainTextResponse
@@ -12,6 +14,7 @@ from gammon.errors import IllegalActionError, NotAuthorizedError
 from gammon.formats.mat import format_mat, mat_names
 from gammon.game import GamePhase
 from gammon.i18n import tr
+from gammon.web.auth import session_of
 from gammon.web.frames import game_frames
 from gammon.web.routes.accounts import MembersDep, creator_session, seat_creator
 from gammon.web.routes.deps import HubDep, error_responses, seat_for
@@ -70,11 +73,16 @@ async def get_match(
 async def post_action(
     match_id: str,
     req: ActionRequest,
+    request: Request,
     hub: HubDep,
+    members: MembersDep,
     x_gammon_token: str | None = Header(None),
     steps: bool = False,
 ) -> MatchView:
     live, seat = await seat_for(hub, match_id, x_gammon_token)
+    if live.rated and seat is not None:
+        found = session_of(request)
+        await asyncio.to_thread(members.check_rated_actor, found and found[0], live.id, seat)
     view = await hub.act(live, seat, req, detail="steps" if steps else "plays")
     assert view is not None
     return view
