@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from gammon.formats.matchid import MatchState, format_gnubg_id
 from gammon.game import Beaver, Double, Game, PlayMade, Take
+from gammon.i18n import ptr
 from gammon.match import score_after
 from gammon.position import Position
 from gammon.situation import CubeOwner, Situation
@@ -20,7 +21,8 @@ def game_frames(game: Game, viewer: int, names: tuple[str, str]) -> list[Frame]:
     score, crawford = game.score, game.crawford_game
     frames = [
         Frame(
-            text="Start",
+            # Translators: the first frame of a game's replay, before the opening roll (a noun)
+            text=ptr("replay", "Start"),
             board=list(position.board),
             off=position.off,
             dice=None,
