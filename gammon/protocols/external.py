@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from gammon.errors import GammonError, cut
 from gammon.protocols.fibs_board import parse_fibs_board
+from gammon.words import printable
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -117,7 +118,7 @@ class _Handler(socketserver.StreamRequestHandler):
                 return
             with self.server.engine_lock:  # one engine for every connection
                 reply = answer(self.server.engine, line)
-            self.server.log(f"{line} -> {reply}")
+            self.server.log(f"{printable(line)} -> {reply}")  # a peer's terminal escapes made harmless
             self._reply(reply)
 
     def _reply(self, reply: str) -> None:

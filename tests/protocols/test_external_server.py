@@ -67,3 +67,19 @@ def test_connections_are_probed_so_a_vanished_peer_frees_its_place() -> None:
                     for option in (socket.TCP_KEEPIDLE, socket.TCP_KEEPINTVL, socket.TCP_KEEPCNT)
                 ]
                 assert tuple(timings) == KEEPALIVE
+
+
+def test_the_log_shows_no_control_characters_a_peer_sent() -> None:
+    """``gammon external --verbose`` prints each line: a peer's terminal escapes (here setting the
+    window title and clearing the screen) must not reach the operator's terminal as they are."""
+    logged: list[str] = []
+    with ExternalServer(ENGINE, log=logged.append) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            with connected(server) as (sock, reader):
+                sock.sendall(b"\x1b]0;owned\x07\x1b[2Jboard:x\n")
+                assert reader.readline().startswith(b"Error: ")
+        finally:
+            server.shutdown()
+    assert len(logged) == 1 and logged[0].isprintable() and "board:x -> Error: " in logged[0]
