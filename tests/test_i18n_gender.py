@@ -48,6 +48,9 @@ def _message(lang: str, msgstr: str, context: str | None = None):
         ("cs", "RE uvádí, že se {name} vzdal", "{name} vzdal"),
         ("sk", "zápas skončil: vyhrala ho {name}", "vyhrala ho {name}"),
         ("sk", "{name} sa vzdal", "{name} sa vzdal"),
+        ("pl", "miejsce {name}: działaj zalogowany", "działaj zalogowany"),
+        ("cs", "místo {name}: hrajte přihlášeni", "hrajte přihlášeni"),
+        ("sk", "miesto {name}: hraj prihlásený", "hraj prihlásený"),
     ],
 )
 def test_the_check_finds_a_gendered_second_person(lang, msgstr, words):
@@ -73,6 +76,9 @@ def test_the_check_finds_a_gendered_second_person(lang, msgstr, words):
         ("pl", "{name}: rozłączenie przed chwilą"),
         ("cs", "{name} nemůže hrát dál"),
         ("sk", "ťah hráča {name} na {roll} nie je platný"),
+        ("pl", "{name}: podaj inny plik"),  # an order, no participle
+        ("cs", "{name}: proto ho dejte jen jemu"),
+        ("pl", "miejsce {name}: działaj po zalogowaniu"),
     ],
 )
 def test_forms_that_fit_both_pass(lang, msgstr):

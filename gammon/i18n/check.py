@@ -127,6 +127,10 @@ _GENDERED: dict[str, tuple[str, ...]] = {
     "sk": (rf"\b(?:a?by\s+)?si\s+(?:\w+\s+)?{_L_FORM}\b", rf"\b{_L_FORM}\s+si\b",
            r"\b(?:nie\s+)?si\s+\w+(?:ný|ná|tý|tá)\b", r"\bs[aá]m[a]?\s+seba\b"),
 }
+# An order with a participle ("graj zalogowany", "hrajte přihlášeni", "hraj prihlásený").
+_GENDERED["pl"] += (r"\b(?:\w+aj|bądź|zostań)\s+\w+(?:[ao]n[ya]|ęt[ya])\b",)
+_GENDERED["cs"] += (r"\b(?:\w+[ej]te|buďte|zůstaňte)\s+\w{4,}[eá]n[aiy]?\b",)
+_GENDERED["sk"] += (r"\b(?:\w+aj|buď|zostaň)\s+\w+[eá]n[ýá]\b",)
 # A named player ("{name} wyszedł", "že se {name} vzdal", "vyhral ho {name}") may be a woman too.
 _PLAYER = r"\{(?:name|winner|player|other|who|poster|opponent)\}"
 _NAMED_PAST = {"pl": r"\w+ła?", "cs": _L_FORM, "sk": _L_FORM}
