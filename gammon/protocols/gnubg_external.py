@@ -109,7 +109,7 @@ class GnubgExternalPlayer(HeuristicCube):
         reply, _, self._buffer = self._buffer.partition(b"\n")
         text = reply.decode("ascii", "replace").replace("\0", "").strip()
         if text.lower().startswith("error"):
-            raise GnubgError(f"GNU Backgammon refused {line.strip()!r}: {text[:200]}")
+            raise GnubgError(f"GNU Backgammon refused {line.strip()!r}: {cut(text, 200)!r}")
         return text
 
     def _connect(self) -> socket.socket:

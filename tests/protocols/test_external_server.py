@@ -10,7 +10,8 @@ import pytest
 
 from gammon.protocols import external
 from gammon.protocols.external import KEEPALIVE, ExternalServer
-from gammon.protocols.gnubg_external import gnubg_steps
+from gammon.protocols.fibs_board import parse_fibs_board
+from gammon.protocols.gnubg_external import GnubgError, GnubgExternalPlayer, gnubg_steps
 from tests.protocols.test_fibs_board import OPENING
 from tests.protocols.test_gnubg_external import ENGINE, connected, running, served
 
@@ -83,3 +84,24 @@ def test_the_log_shows_no_control_characters_a_peer_sent() -> None:
         finally:
             server.shutdown()
     assert len(logged) == 1 and logged[0].isprintable() and "board:x -> Error: " in logged[0]
+
+
+def test_an_error_from_the_peer_is_quoted_escaped() -> None:
+    """GnubgExternalPlayer's peer answering an error with terminal escapes: the message gammon
+    prints quotes them escaped."""
+    with socket.create_server(("127.0.0.1", 0)) as listener:
+
+        def answer() -> None:
+            peer, _ = listener.accept()
+            with peer:
+                peer.recv(1000)
+                peer.sendall(b"Error: \x1b]0;owned\x07\x1b[2J\n")
+
+        thread = threading.Thread(target=answer, daemon=True)
+        thread.start()
+        player = GnubgExternalPlayer("127.0.0.1", listener.getsockname()[1], timeout=30)
+        with pytest.raises(GnubgError) as error:
+            player.ask(parse_fibs_board(OPENING).situation())
+        player.close()
+        thread.join(timeout=30)
+    assert str(error.value).isprintable() and "\\x1b]0;owned" in str(error.value)
