@@ -146,3 +146,33 @@ def test_a_seat_taken_over_stays_let_go(idle_server: Server, browser) -> None:  
     assert host.is_hidden('button[data-action="claim"]') and host.is_hidden("#buttons2")
     assert "taken over in another browser" in host.text_content("#error")
     assert not errors
+
+
+def test_moving_a_checker_two_steps_hits_only_when_asked(shared: Server, browser) -> None:  # noqa: F811
+    # With 2-1, a checker on 24 clicked to 21 went 24/23*/21 where 24/21 was legal (the first of
+    # the two orders the server listed): a hit the player had not asked for.
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, shared, "local")
+    _state(page)
+    # the board and the plays of that turn, in the order that picked the hit
+    page.evaluate(
+        """() => {
+        const board = new Array(26).fill(0);
+        board[24] = 2; board[23] = -1; board[6] = 13; board[1] = -14;
+        Object.assign(ui.state, { board, dice: [2, 1], turn: ui.state.viewer, phase: 'move',
+          plays: ['24/23*/21', '24/21'],
+          sequences: [{ play: 0, steps: [[24, 23], [23, 21]] }, { play: 1, steps: [[24, 22], [22, 21]] }] });
+        ui.partial = []; ui.chunks = []; ui.selected = null;
+    }"""
+    )
+    page.click('rect.target[data-target="24"]')
+    page.click('rect.target[data-target="21"]')
+    assert page.evaluate("() => ui.partial") == [[24, 22], [22, 21]]
+    page.click('button[data-local="undo"]')
+    page.click('rect.target[data-target="24"]')  # the hit, chosen: to the blot, then on
+    page.click('rect.target[data-target="23"]')
+    page.click('rect.target[data-target="23"]')
+    page.click('rect.target[data-target="21"]')
+    assert page.evaluate("() => ui.partial") == [[24, 23], [23, 21]]
+    assert not errors
