@@ -11,10 +11,13 @@ from pathlib import Path
 import pytest
 
 from gammon.formats.mat import read_mat, to_match
+from gammon.position import Position
 from gammon.protocols.external import ExternalServer
-from gammon.protocols.fibs_board import parse_fibs_board
+from gammon.protocols.fibs_board import fibs_board, parse_fibs_board
+from gammon.rules import Rules
+from gammon.situation import Situation
 from tests.helpers import needs_gnubg
-from tests.protocols.test_gnubg_external import ENGINE, gnubg
+from tests.protocols.test_gnubg_external import ENGINE, _connected, free_port, gnubg
 
 Game = tuple[tuple[int, int], bool]
 """A game as (gammon's score, gnubg's score), and whether it is the Crawford game."""
@@ -91,3 +94,20 @@ def test_gnubg_lines_carry_the_score_of_a_money_session(tmp_path: Path) -> None:
     recorded, seen, answers = _match(3, tmp_path / "session.mat", start)
     assert seen == recorded and len(recorded) == 4 and max(recorded[-1][0]) > 0
     assert {"roll", "double"} <= set(answers) and {"take", "drop"} & set(answers)
+
+
+@needs_gnubg
+def test_gnubg_reads_the_crawford_game_of_gammons_lines() -> None:
+    """The lines gammon writes (GnubgExternalPlayer) say the Crawford game and the games after it
+    apart: at 2-4 in a 5-point match the trailer's match winning chance, by GNU Backgammon's
+    ``evaluation fibsboard``, is the lower in the Crawford game, where the leader's cube is dead."""
+    port = free_port()
+    chances = {}
+    with gnubg(f"external localhost:{port}\n"), _connected(port) as sock, sock.makefile("rb") as reader:
+        for crawford in (True, False):
+            s = Situation(
+                Position.initial(), score=(2, 4), crawford_game=crawford, rules=Rules(match_length=5)
+            )
+            sock.sendall(f"evaluation fibsboard {fibs_board(s)} plies 0 cubeful\n".encode())
+            chances[crawford] = float(reader.readline().split()[-1])
+    assert chances[True] < chances[False] - 0.02, chances
