@@ -217,28 +217,42 @@ def _update(
     return RatedPlayer(player.id, before, player.rating, player.experience)
 
 
-def rating_history(accounts: Accounts, account_id: int) -> list[HistoryEntry]:
-    """The account's rated matches, oldest first."""
+def rating_history(
+    accounts: Accounts, account_id: int, limit: int | None = None, offset: int = 0
+) -> list[HistoryEntry]:
+    """The account's rated matches, oldest first; with ``limit``, only the ``limit`` latest after
+    the ``offset`` latest (still oldest first), a page of a history that grows without end."""
     opponent = AccountRow.__table__.alias("opponent")
     query = (
         select(RatingChangeRow, opponent.c.name)
         .outerjoin(opponent, opponent.c.id == RatingChangeRow.opponent_id)
         .where(RatingChangeRow.account_id == account_id)
-        .order_by(RatingChangeRow.played_at, RatingChangeRow.id)
+        .order_by(RatingChangeRow.played_at.desc(), RatingChangeRow.id.desc())
+        .offset(offset)
     )
+    if limit is not None:
+        query = query.limit(limit)
     with accounts.sessions() as s:
-        return [
-            HistoryEntry(
-                match_id=r.match_id,
-                opponent=name,
-                match_length=r.match_length,
-                won=r.won,
-                rating_before=r.rating_before,
-                rating_after=r.rating_after,
-                played_at=as_utc(r.played_at),
-            )
-            for r, name in s.execute(query)
-        ]
+        rows = list(s.execute(query))
+    return [
+        HistoryEntry(
+            match_id=r.match_id,
+            opponent=name,
+            match_length=r.match_length,
+            won=r.won,
+            rating_before=r.rating_before,
+            rating_after=r.rating_after,
+            played_at=as_utc(r.played_at),
+        )
+        for r, name in reversed(rows)
+    ]
+
+
+def rated_matches(accounts: Accounts, account_id: int) -> int:
+    """How many rated matches the account has played."""
+    with accounts.sessions() as s:
+        mine = RatingChangeRow.account_id == account_id
+        return s.scalar(select(func.count()).select_from(RatingChangeRow).where(mine)) or 0
 
 
 def leaderboard(accounts: Accounts, active_days: int | None = None, limit: int = 100) -> list[Standing]:

@@ -4,15 +4,19 @@ server or to other players through the accounts' routes."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import datetime, timedelta
 
 import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts.passwords import Passwords
 from gammon.accounts.throttle import SignUpLimit
 from gammon.store import Store
+from gammon.store.models import AccountRow, MatchRow, RatingChangeRow
 from gammon.web import create_app
 from gammon.web.members import AccountSettings
 from gammon.web.settings import ServerSettings
@@ -93,3 +97,24 @@ def test_the_maker_of_a_rated_match_cannot_act_for_its_opponent(web: TestClient)
     r = web.post(f"{url}/actions", headers={**bob, "X-Gammon-Token": invite}, json={"action": "abandon"})
     assert r.status_code == 200 and r.json()["match_over"], r.text
     assert web.get("/api/players/alice/ratings").json()["rating"] > 1500
+
+
+def test_a_players_rating_history_comes_a_page_at_a_time(web: TestClient, store: Store) -> None:  # noqa: F811
+    alice = api_session(web, "alice")
+    api_session(web, "bob")
+    with sessionmaker(store.engine).begin() as s:
+        ids = {name: i for name, i in s.execute(select(AccountRow.name, AccountRow.id))}
+        for i in range(150):
+            s.add(MatchRow(id=f"m{i:03}", mode="online", status="over", created_at=datetime(2026, 1, 1),
+                           rules={"match_length": 1},
+                           seat0_hash=f"a{i}", seat1_hash=f"b{i}"))
+            s.add(RatingChangeRow(match_id=f"m{i:03}", account_id=ids["alice"], opponent_id=ids["bob"],
+                                  match_length=1, won=True, rating_before=1500 + i, rating_after=1501 + i,
+                                  experience_before=i, played_at=datetime(2026, 1, 1) + timedelta(hours=i)))
+    # a public request answered all 150 at once: a player of thousands of matches, megabytes
+    page = web.get("/api/players/alice/ratings").json()
+    assert page["matches"] == 150 and len(page["history"]) == 100
+    assert [h["match_id"] for h in page["history"]] == [f"m{i:03}" for i in range(50, 150)]  # oldest first
+    rest = web.get("/api/account/ratings?offset=100&limit=100", headers=alice).json()["history"]
+    assert [h["match_id"] for h in rest] == [f"m{i:03}" for i in range(50)]
+    assert web.get("/api/players/alice/ratings?limit=101").status_code == 422

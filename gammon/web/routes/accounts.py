@@ -29,7 +29,7 @@ from gammon.accounts.errors import InvalidNameError, NotSignedInError, SignInErr
 from gammon.accounts.export import export_account
 from gammon.accounts.games import delete_account
 from gammon.accounts.names import name_key
-from gammon.accounts.rated import rating_history
+from gammon.accounts.rated import rated_matches, rating_history
 from gammon.accounts.standings import MAX_OFFSET, PAGE, leaderboard_page
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.i18n import tr
@@ -308,31 +308,44 @@ async def _show_accounts(hub: Hub, members: Members, match_ids: list[str]) -> No
             await hub.broadcast(live)
 
 
+HistoryLimit = Annotated[int, Query(ge=1, le=PAGE, description="rated matches in the page (the latest)")]
+HistoryOffset = Annotated[int, Query(ge=0, le=MAX_OFFSET, description="latest rated matches before the page")]
+
+
 @router.get("/api/account/ratings", responses=ERRORS)
-async def my_ratings(request: Request, members: MembersDep) -> JSONResponse:
-    """The signed-in account's rated matches, oldest first."""
+async def my_ratings(
+    request: Request, members: MembersDep, limit: HistoryLimit = PAGE, offset: HistoryOffset = 0
+) -> JSONResponse:
+    """The signed-in account's rated matches, a page at a time: the ``limit`` latest (at most 100)
+    after the ``offset`` latest, oldest first; ``matches``: how many there are in all."""
     _, account = await _account(request, members)
-    return await _history(members, account)
+    return await _history(members, account, limit, offset)
 
 
 @router.get("/api/players/{name}/ratings", responses=ERRORS)
-async def player_ratings(name: str, members: MembersDep) -> JSONResponse:
-    """A player's rating and rated matches, oldest first."""
+async def player_ratings(
+    name: str, members: MembersDep, limit: HistoryLimit = PAGE, offset: HistoryOffset = 0
+) -> JSONResponse:
+    """A player's rating and rated matches, a page at a time as ``/api/account/ratings`` gives them."""
     if len(name) > 64:
         raise InvalidNameError(tr("no account has a name that long"))
     account = await asyncio.to_thread(members.accounts.by_name, name)
     if account is None:
         return JSONResponse({"error": tr("no player of that name")}, status_code=404)
-    return await _history(members, account)
+    return await _history(members, account, limit, offset)
 
 
-async def _history(members: Members, account: Account) -> JSONResponse:
-    entries = await asyncio.to_thread(rating_history, members.accounts, account.id)
+async def _history(members: Members, account: Account, limit: int, offset: int) -> JSONResponse:
+    # A page: the whole history of a player of thousands of rated matches, public, was megabytes
+    # of JSON for any request.
+    entries = await asyncio.to_thread(rating_history, members.accounts, account.id, limit, offset)
+    total = await asyncio.to_thread(rated_matches, members.accounts, account.id)
     return JSONResponse(
         {
             "name": account.name,
             "rating": account.rating,
             "experience": account.experience,
+            "matches": total,
             "history": [
                 {
                     "match_id": e.match_id,
