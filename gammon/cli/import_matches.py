@@ -13,6 +13,7 @@ from gammon.cli.args import add_plies, positive_int, user_path
 from gammon.cli.console import Console
 from gammon.errors import GammonError, cut, quoted_path
 from gammon.i18n import ntr, tr
+from gammon.words import printable
 
 NAMES_SHOWN = 12  # the players' names listed when the player is found in no file
 
@@ -169,9 +170,9 @@ def _not_found(player: str, files: int, names_seen: dict[str, int]) -> str:
 
 def _failures(failed: list[tuple[str, str]], console: Console) -> None:
     for name, reason in failed:
-        console.print(
-            "  " + tr("failed: {name}: {reason}", name=name, reason=reason), markup=False, soft_wrap=True
-        )
+        # a file's name may hold a terminal's escape sequences or line breaks
+        line = tr("failed: {name}: {reason}", name=printable(name), reason=printable(reason))
+        console.print("  " + line, markup=False, soft_wrap=True)
 
 
 __all__ = ["add_import", "run_import"]

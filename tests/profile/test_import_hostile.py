@@ -1,0 +1,64 @@
+"""``gammon import`` on hostile folders: a database it cannot write, a file far larger than a
+match, file names with a terminal's escape sequences or bytes that are no UTF-8. Each is said in
+one line naming the file, the other files still imported, no traceback."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from sqlalchemy import select
+
+from gammon.accounts import Accounts
+from gammon.accounts.passwords import Passwords
+from gammon.cli.main import main
+from gammon.store import Store
+from gammon.store.models import AnalysisJobRow
+from tests.accounts.conftest import CHEAP
+from tests.profile.conftest import LASSE_1
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """A database with the account 'lasse'."""
+    path = tmp_path / "profile.sqlite3"
+    store = Store(f"sqlite:///{path}")
+    try:
+        Accounts(store, passwords=Passwords(CHEAP)).sign_up("lasse", "password1")
+    finally:
+        store.close()
+    return path
+
+
+def _import(folder: Path, url: str) -> int:
+    return main(["import", str(folder), "--player", "lasse", "--database-url", url, "--plies", "0",
+                 "--workers", "1"])
+
+
+def _jobs(db: Path) -> list[str]:
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as conn:
+            return list(conn.execute(select(AnalysisJobRow.file_name)).scalars())
+    finally:
+        store.close()
+
+
+
+
+
+
+def test_a_file_name_is_printed_without_its_control_characters(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The name went to the terminal as it was: its escape sequences cleared the screen, its line
+    break split the line."""
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    shutil.copy(LASSE_1, folder / "lasse.mat")
+    (folder / "j\x1b[2J\nx.txt").write_text("junk\n")
+    assert _import(folder, f"sqlite:///{db}") == 1
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert out.splitlines()[1].startswith(f"  failed: {folder}/j\ufffd[2J\ufffdx.txt: line 1: 'junk'")
