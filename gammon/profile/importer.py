@@ -4,6 +4,7 @@ others and analyse them, in this process, over local processes or on a Ray clust
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,7 +81,9 @@ def plan_import(
             plan.duplicates.append(name)
             continue
         seen.add(mark)
-        plan.queued.append((queue.add_file(account_id, seat, data, path.name, read.format, plies), name))
+        # a name that is no UTF-8 (os.fsdecode's surrogates) cannot be stored as it is
+        file_name = os.fsencode(path.name).decode("utf-8", "replace")
+        plan.queued.append((queue.add_file(account_id, seat, data, file_name, read.format, plies), name))
     return plan
 
 

@@ -4,6 +4,7 @@ one line naming the file, the other files still imported, no traceback."""
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -62,3 +63,18 @@ def test_a_file_name_is_printed_without_its_control_characters(
     out = capsys.readouterr().out
     assert "\x1b" not in out
     assert out.splitlines()[1].startswith(f"  failed: {folder}/j\ufffd[2J\ufffdx.txt: line 1: 'junk'")
+
+
+def test_a_file_name_that_is_no_utf8_is_imported(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Latin-1 name ('Zoë' from an old archive) stopped the whole import with "gammon import:
+    'utf-8' codec can't encode character '\\udceb' ...", which named no file."""
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    shutil.copy(LASSE_1, os.path.join(os.fsencode(folder), b"Zo\xeb.mat"))
+    (folder / "junk.txt").write_text("junk\n")
+    assert _import(folder, f"sqlite:///{db}") == 1
+    out = capsys.readouterr().out
+    assert "lasse: 1 imported, 0 duplicates, 1 failed" in out
+    assert _jobs(db) == ["Zo\ufffd.mat"]
