@@ -16,7 +16,7 @@ from gammon.errors import GammonError, cut
 from gammon.i18n import tr
 from gammon.profile.queue import AnalysisQueue, Outcome, run_job
 from gammon.profile.record import existing
-from gammon.profile.source import MATCH_FILE_EXTENSIONS, fingerprint, read_match_file
+from gammon.profile.source import MATCH_FILE_EXTENSIONS, fingerprint, read_file, read_match_file
 
 
 @dataclass
@@ -55,7 +55,7 @@ def plan_import(
     for path in files:
         name = str(path)
         try:
-            data = path.read_bytes()
+            data = read_file(path)
             read = read_match_file(data, path.name)
         except (OSError, GammonError, ValueError) as e:
             plan.failed.append((name, str(e)))

@@ -9,13 +9,20 @@ import hashlib
 import json
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from gammon.errors import InvalidArgumentError
 from gammon.formats.convert import Transcript, read_match, reading_format
 from gammon.game import Beaver, Double, Pass, PlayMade, Roll, Take
+from gammon.i18n import tr
 from gammon.match import Match
 
 MATCH_FILE_EXTENSIONS = (".mat", ".txt", ".sgf", ".xg")
+
+MAX_MATCH_FILE_BYTES = 16 << 20
+"""The most bytes of a match file read (a long match with gnubg's analysis in SGF has a few MB):
+the readers hold a file's text and its lines at once, 5 GB for 200 MB of short lines."""
 
 
 @dataclass(frozen=True)
@@ -35,6 +42,17 @@ def read_match_file(data: bytes, file_name: str) -> MatchFile:
     fmt = reading_format(file_name)
     transcript = read_match(data, fmt)
     return MatchFile(transcript.match, transcript.names, fmt.name, _date(transcript))
+
+
+def read_file(path: Path) -> bytes:
+    """The bytes of the file at ``path``, refused (InvalidArgumentError) past
+    :data:`MAX_MATCH_FILE_BYTES` without reading the rest."""
+    with path.open("rb") as f:
+        data = f.read(MAX_MATCH_FILE_BYTES + 1)
+    if len(data) > MAX_MATCH_FILE_BYTES:
+        raise InvalidArgumentError(tr("the file has more than {most} MB, more than a match file has: "
+                                      "left unread", most=MAX_MATCH_FILE_BYTES >> 20))
+    return data
 
 
 def _date(transcript: Transcript) -> datetime | None:

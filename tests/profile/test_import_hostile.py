@@ -14,6 +14,8 @@ from sqlalchemy import select
 from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
 from gammon.cli.main import main
+from gammon.errors import InvalidArgumentError
+from gammon.profile.source import MAX_MATCH_FILE_BYTES, read_file
 from gammon.store import Store
 from gammon.store.models import AnalysisJobRow
 from tests.accounts.conftest import CHEAP
@@ -48,6 +50,30 @@ def _jobs(db: Path) -> list[str]:
 
 
 
+def test_a_file_larger_than_a_match_is_left_unread(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 210 MB .mat file of short lines took 5.5 GB and 105 s to be refused at its second line."""
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    shutil.copy(LASSE_1, folder / "lasse.mat")
+    with open(folder / "huge.mat", "wb") as f:  # sparse: no disk used
+        f.truncate(MAX_MATCH_FILE_BYTES + 1)
+    assert _import(folder, f"sqlite:///{db}") == 1
+    out = capsys.readouterr().out
+    assert "lasse: 1 imported, 0 duplicates, 1 failed" in out
+    assert f"failed: {folder / 'huge.mat'}: the file has more than 16 MB, more than a match file has" in out
+
+
+def test_read_file_reads_up_to_the_limit(tmp_path: Path) -> None:
+    path = tmp_path / "m.mat"
+    with open(path, "wb") as f:
+        f.truncate(MAX_MATCH_FILE_BYTES)
+    assert len(read_file(path)) == MAX_MATCH_FILE_BYTES
+    with open(path, "ab") as f:
+        f.write(b"x")
+    with pytest.raises(InvalidArgumentError, match="more than 16 MB"):
+        read_file(path)
 
 
 def test_a_file_name_is_printed_without_its_control_characters(
