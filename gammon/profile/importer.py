@@ -9,10 +9,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy import make_url
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
 from gammon.engine.rollout.parallel import ordered_map
-from gammon.errors import GammonError, cut
+from gammon.errors import GammonError, StoreUnavailableError, cut, quoted_path
 from gammon.i18n import tr
 from gammon.profile.queue import AnalysisQueue, Outcome, run_job
 from gammon.profile.record import existing
@@ -75,16 +77,33 @@ def plan_import(
             continue
         plan.matched += 1
         mark = fingerprint(read.match)
-        with sessions() as s:
-            known = existing(s, account_id, mark) is not None
-        if known or mark in seen:
-            plan.duplicates.append(name)
-            continue
-        seen.add(mark)
-        # a name that is no UTF-8 (os.fsdecode's surrogates) cannot be stored as it is
-        file_name = os.fsencode(path.name).decode("utf-8", "replace")
-        plan.queued.append((queue.add_file(account_id, seat, data, file_name, read.format, plies), name))
+        try:
+            with sessions() as s:
+                known = existing(s, account_id, mark) is not None
+            if known or mark in seen:
+                plan.duplicates.append(name)
+                continue
+            seen.add(mark)
+            # a name that is no UTF-8 (os.fsdecode's surrogates) cannot be stored as it is
+            file_name = os.fsencode(path.name).decode("utf-8", "replace")
+            plan.queued.append((queue.add_file(account_id, seat, data, file_name, read.format, plies), name))
+        except SQLAlchemyError as e:
+            raise _unavailable(queue.store.url, e, name) from e
     return plan
+
+
+def _unavailable(url: str, error: SQLAlchemyError, name: str | None = None) -> StoreUnavailableError:
+    """A database failure (read-only, locked, gone) as a GammonError naming the database, the
+    file it was at (None: analysing) and the driver's reason, without SQLAlchemy's SQL."""
+    inner = getattr(error, "orig", None) or error
+    reason = cut(str(inner).strip().splitlines()[0] if str(inner).strip() else type(inner).__name__, 200)
+    parsed = make_url(url)
+    database = quoted_path(url if parsed.password is None else parsed.render_as_string(hide_password=True))
+    if name is None:
+        return StoreUnavailableError(tr("the database {database} failed while analysing: {reason}",
+                                        database=database, reason=reason))
+    return StoreUnavailableError(tr("the database {database} failed at {file}: {reason}",
+                                    database=database, file=quoted_path(name), reason=reason))
 
 
 def run_jobs(
@@ -108,14 +127,21 @@ def run_jobs(
         results = ordered_map(
             _run_jobs, database_url, [(j, j + 1) for j in job_ids], workers=workers, ray_address=ray_address
         )
-    for batch in results:
-        for outcome in batch:
-            outcomes.append(outcome)
-            if done is not None:
-                done(outcome)
+    try:
+        for batch in results:
+            for outcome in batch:
+                outcomes.append(outcome)
+                if done is not None:
+                    done(outcome)
+    except SQLAlchemyError as e:
+        raise _unavailable(database_url, e) from e
     return outcomes
 
 
 def _run_jobs(database_url: str, start: int, stop: int) -> list[Outcome]:
-    """The jobs ``start`` to ``stop`` - 1, in a worker process that opens the database itself."""
-    return [run_job(database_url, job_id) for job_id in range(start, stop)]
+    """The jobs ``start`` to ``stop`` - 1, in a worker process that opens the database itself
+    (its failure handed back as a GammonError: SQLAlchemy's errors need not unpickle)."""
+    try:
+        return [run_job(database_url, job_id) for job_id in range(start, stop)]
+    except SQLAlchemyError as e:
+        raise _unavailable(database_url, e) from None

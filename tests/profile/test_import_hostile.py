@@ -14,7 +14,9 @@ from sqlalchemy import select
 from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
 from gammon.cli.main import main
-from gammon.errors import InvalidArgumentError
+from gammon.errors import InvalidArgumentError, StoreUnavailableError
+from gammon.profile import AnalysisQueue
+from gammon.profile.importer import run_jobs
 from gammon.profile.source import MAX_MATCH_FILE_BYTES, read_file
 from gammon.store import Store
 from gammon.store.models import AnalysisJobRow
@@ -48,6 +50,34 @@ def _jobs(db: Path) -> list[str]:
         store.close()
 
 
+def test_a_database_it_cannot_write_is_said_in_one_line(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was a traceback ending in SQLAlchemy's INSERT statement and its parameters."""
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    shutil.copy(LASSE_1, folder / "lasse.mat")
+    assert _import(folder, f"sqlite:///file:{db}?mode=ro&uri=true") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammon import: the database 'sqlite:///file:{db}?mode=ro&uri=true' failed at "
+                          f"'{folder / 'lasse.mat'}': attempt to write a readonly database")
+    assert "INSERT" not in err and len(err.splitlines()) == 1
+    assert _jobs(db) == []
+
+
+def test_a_database_that_fails_while_analysing_is_a_gammon_error(db: Path) -> None:
+    store = Store(f"sqlite:///{db}")
+    try:
+        job = AnalysisQueue(store).add_file(1, 0, LASSE_1.read_bytes(), "lasse.mat", "mat", 0)
+    finally:
+        store.close()
+    url = f"sqlite:///file:{db}?mode=ro&uri=true"
+    read_only = Store(url)
+    try:
+        with pytest.raises(StoreUnavailableError, match="failed while analysing: attempt to write"):
+            run_jobs(AnalysisQueue(read_only), url, [job])
+    finally:
+        read_only.close()
 
 
 def test_a_file_larger_than_a_match_is_left_unread(
