@@ -38,6 +38,9 @@ def add_external(subparsers: argparse._SubParsersAction) -> None:
         help=tr("the address to listen on (default 127.0.0.1; 0.0.0.0 for every interface)"),
     )
     add_plies(p, tr("the engine's search depth (default: the engine's default)"))
+    # the money rules GNU Backgammon plays by, which its board lines do not say
+    p.add_argument("--no-jacoby", action="store_true", help=tr("money: gammons count with a centred cube"))
+    p.add_argument("--beavers", action="store_true", help=tr("money: allow beavers"))
     p.add_argument("--verbose", action="store_true", help=tr("print each board line and the answer"))
     p.set_defaults(func=run_external)
 
@@ -59,7 +62,9 @@ def run_external(args: argparse.Namespace) -> int:
             print(text, flush=True)
 
     try:
-        server = ExternalServer(engine, args.host, args.port, log=log)
+        server = ExternalServer(
+            engine, args.host, args.port, log=log, jacoby=not args.no_jacoby, beavers=args.beavers
+        )
     except OSError as e:  # taken since the check
         return _cannot_listen_on(args.host, args.port, e.strerror or str(e))
     with server:

@@ -63,13 +63,14 @@ def gnubg_move(play: Play | None) -> str:
     return " ".join(f"{a}/{b}" for a, b in play.steps)
 
 
-def answer(engine: Engine, line: str) -> str:
-    """The reply (without its newline) to one line GNU Backgammon sent."""
+def answer(engine: Engine, line: str, *, jacoby: bool = True, beavers: bool = False) -> str:
+    """The reply (without its newline) to one line GNU Backgammon sent, in a money game under the
+    Jacoby rule or not and with beavers or not (GNU Backgammon's ``set jacoby``, ``set beavers``)."""
     text = line.strip().strip("\0").strip()
     if text.lower() in ("version", "help"):
         return "Interface: gammon external player (FIBS board lines)"
     try:
-        situation = parse_fibs_board(text).situation()
+        situation = parse_fibs_board(text).situation(jacoby=jacoby, beavers=beavers)
         if situation.double_offered:
             decision = engine.cube_decision(situation)
             if decision.beaver and situation.beavers:
@@ -117,7 +118,9 @@ class _Handler(socketserver.StreamRequestHandler):
             if line.lower() in ("exit", "quit"):
                 return
             with self.server.engine_lock:  # one engine for every connection
-                reply = answer(self.server.engine, line)
+                reply = answer(
+                    self.server.engine, line, jacoby=self.server.jacoby, beavers=self.server.beavers
+                )
             self.server.log(f"{printable(line)} -> {reply}")  # a peer's terminal escapes made harmless
             self._reply(reply)
 
@@ -148,9 +151,17 @@ class ExternalServer(socketserver.ThreadingMixIn, socketserver.TCPServer):
     block_on_close = False  # closing does not wait for a peer that never hangs up
 
     def __init__(
-        self, engine: Engine, host: str = "127.0.0.1", port: int = 0, log: Callable[[str], None] | None = None
+        self,
+        engine: Engine,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        log: Callable[[str], None] | None = None,
+        *,
+        jacoby: bool = True,
+        beavers: bool = False,
     ) -> None:
         self.engine = engine
+        self.jacoby, self.beavers = jacoby, beavers  # money play's rules, which no line says
         self.engine_lock = threading.Lock()
         self.log = log or (lambda _text: None)
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)

@@ -83,9 +83,10 @@ class FibsBoard:
         n = self.numbers
         return bool(n[_DOUBLED]) or not (n[_MAY_DOUBLE] or n[_OPP_MAY_DOUBLE])
 
-    def situation(self) -> Situation:
+    def situation(self, *, jacoby: bool = True, beavers: bool = False) -> Situation:
         """The decision this line describes, seen by the player on roll (the doubler while a double
-        waits for its answer). Raises InvalidNotationError for a line that is no legal state."""
+        waits for its answer), under the money rules ``jacoby`` and ``beavers`` (a line does not
+        say them). Raises InvalidNotationError for a line that is no legal state."""
         n = self.numbers
         turn, colour, direction = n[_TURN], n[_COLOUR], n[_DIRECTION]
         if turn not in (1, -1) or colour not in (1, -1) or direction not in (1, -1):
@@ -119,7 +120,7 @@ class FibsBoard:
                 double_offered=offered,
                 score=scores,
                 crawford_game=crawford,
-                rules=Rules(match_length=length),
+                rules=Rules(match_length=length, jacoby=jacoby, beavers=beavers),
             )
         except (InvalidPositionError, ValueError) as e:
             raise InvalidNotationError(f"{self._quoted()} is no legal state: {e}") from None
