@@ -61,6 +61,20 @@ class RandomDice:
     def roll(self) -> Dice:
         return (self._rng.randint(1, 6), self._rng.randint(1, 6))
 
+    # The OS's source has no state to save (pickling it raises): a saved game or match restores
+    # with fresh OS dice, a seeded one with its generator's state, so that it rolls on identically.
+    def __getstate__(self) -> dict[str, object]:
+        rng = self._rng
+        return {"state": None if isinstance(rng, random.SystemRandom) else rng.getstate()}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        saved = state["state"]
+        if saved is None:
+            self._rng = secrets.SystemRandom()
+        else:
+            self._rng = random.Random()
+            self._rng.setstate(saved)  # type: ignore[arg-type]
+
 
 class ScriptedDice:
     """Dice that follow a script, for tests and for replaying recorded games."""
