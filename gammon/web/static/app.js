@@ -2,7 +2,8 @@
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
 import { Board } from "./board.js";
 import { isGameHeader } from "./logwords.js";
-import { $, call, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, showError, t, tLine, tn } from "./common.js";
+import { $, answerError, call, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, reach, showError, t, tLine,
+  tn } from "./common.js";
 import { openedSeat, rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
@@ -278,8 +279,8 @@ function chime() {  // two soft tones, made here: no sound file to load
 // The .mat comes with the token in a header (a link would carry it in its URL), then is saved.
 async function downloadMat() {
   try {
-    const r = await fetch(`/api/matches/${ui.matchId}/match.mat`, { headers: { "X-Gammon-Token": ui.token } });
-    if (!r.ok) throw new Error((await r.json()).error || r.statusText);
+    const r = await reach(`/api/matches/${ui.matchId}/match.mat`, { headers: { "X-Gammon-Token": ui.token } });
+    if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error || answerError(r));
     const url = URL.createObjectURL(await r.blob()), a = document.createElement("a");
     a.href = url; a.download = `gammon-${ui.matchId}.mat`;
     document.body.appendChild(a); a.click(); a.remove();

@@ -24,11 +24,27 @@ export function csrfToken() {
 // A JSON call; a refusal throws an Error with the server's message. A change sends the CSRF value.
 export async function call(method, url, body, headers = {}) {
   if (method !== "GET" && csrfToken()) headers = { ...headers, "X-CSRF-Token": csrfToken() };
-  const r = await fetch(url, { method, headers: body ? { ...headers, "Content-Type": "application/json" } : headers,
+  const r = await reach(url, { method, headers: body ? { ...headers, "Content-Type": "application/json" } : headers,
                                body: body ? JSON.stringify(body) : undefined });
-  const data = await r.json().catch(() => ({ error: r.statusText }));
-  if (!r.ok) throw new Error(data.error || r.statusText);
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) throw new Error(data.error || answerError(r));
   return data;
+}
+
+// fetch, a server it cannot reach said in the page's language: the browser's own words ("Failed to
+// fetch") are English whatever the page's.
+export async function reach(url, options) {
+  try {
+    return await fetch(url, options);
+  } catch (e) {
+    throw new Error(t("the server cannot be reached: check the connection and try again"));
+  }
+}
+
+// An error answer without gammon's message (a proxy's page while the server restarts): its status,
+// not its status text, which is English ("Bad Gateway") or, over HTTP/2, empty.
+export function answerError(r) {
+  return t("the server answered HTTP {status}", { status: r.status });
 }
 
 // The page's link, /<page>/<id>#<key>=<secret>: its id (null when the path is another) and the
