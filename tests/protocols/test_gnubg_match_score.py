@@ -11,9 +11,11 @@ from pathlib import Path
 import pytest
 
 from gammon.formats.mat import read_mat, to_match
+from gammon.game import PlayMade
 from gammon.position import Position
 from gammon.protocols.external import ExternalServer
 from gammon.protocols.fibs_board import fibs_board, parse_fibs_board
+from gammon.protocols.gnubg_external import gnubg_steps
 from gammon.rules import Rules
 from gammon.situation import Situation
 from tests.helpers import needs_gnubg
@@ -27,7 +29,8 @@ def _match(
     seed: int, saved: Path, start: tuple[str, ...] = ("new match 5",)
 ) -> tuple[list[Game], list[Game], list[str]]:
     """The games of the match gnubg saved, the games the server's lines describe (one entry a run of
-    lines), and the server's answers; ``start`` starts the match or session."""
+    lines), and the server's answers; ``start`` starts the match or session. Each play gnubg saved
+    for gammon is the one the server answered, read as gnubg reads it."""
     entries: list[str] = []
     with ExternalServer(ENGINE, log=entries.append) as server:
         thread = threading.Thread(target=server.serve_forever, daemon=True)
@@ -54,9 +57,14 @@ def _match(
         finally:
             server.shutdown()
     assert saved.exists(), output[-2000:]
-    recorded = [(g.score, g.crawford_game) for g in to_match(read_mat(saved.read_text())).games]
+    games = to_match(read_mat(saved.read_text())).games
+    recorded = [(g.score, g.crawford_game) for g in games]
+    saved_plays = [
+        a.play and a.play.after for g in games for a in g.history if isinstance(a, PlayMade) and a.player == 0
+    ]
     seen: list[Game] = []
     answers = []
+    plays = []
     for entry in entries:
         line, _, reply = entry.partition(" -> ")
         s = parse_fibs_board(line).situation()
@@ -66,6 +74,9 @@ def _match(
         if not seen or seen[-1] != game:
             seen.append(game)
         answers.append(reply)
+        if s.dice is not None:  # an empty answer: no checker can move
+            plays.append(s.position.after_gnubg_move(gnubg_steps(reply)) if reply else None)
+    assert plays == saved_plays
     return recorded, seen, answers
 
 
