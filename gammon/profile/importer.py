@@ -15,6 +15,7 @@ from sqlalchemy.orm import sessionmaker
 
 from gammon.engine.rollout.parallel import ordered_map
 from gammon.errors import GammonError, StoreUnavailableError, cut, quoted_path
+from gammon.game import Roll
 from gammon.i18n import tr
 from gammon.profile.queue import AnalysisQueue, Outcome, run_job
 from gammon.profile.record import existing
@@ -76,6 +77,11 @@ def plan_import(
             plan.failed.append((name, why))
             continue
         plan.matched += 1
+        if not any(isinstance(a, Roll) for game in read.match.games for a in game.history):
+            # nothing to analyse, and every such match of a length has one fingerprint: a second
+            # one, against anyone, was a "duplicate" of the first
+            plan.failed.append((name, tr("no dice are rolled in the match: there is nothing to import")))
+            continue
         mark = fingerprint(read.match)
         try:
             with sessions() as s:

@@ -134,3 +134,20 @@ def test_a_file_name_that_is_no_utf8_is_imported(
     out = capsys.readouterr().out
     assert "lasse: 1 imported, 0 duplicates, 1 failed" in out
     assert _jobs(db) == ["Zo\ufffd.mat"]
+
+
+def test_a_match_with_no_roll_is_not_imported(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A header-only .mat file was imported as a profile match against its opponent (unfinished,
+    PR 0.0), and another one, against someone else, was called its duplicate (same fingerprint)."""
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    for opponent in ("bob", "carol"):
+        header = f'; [Player 1 "lasse"]\n; [Player 2 "{opponent}"]\n\n 7 point match\n'
+        (folder / f"{opponent}.mat").write_text(header)
+    assert _import(folder, f"sqlite:///{db}") == 1
+    out = capsys.readouterr().out
+    assert "lasse: 0 imported, 0 duplicates, 2 failed" in out
+    assert f"failed: {folder / 'carol.mat'}: no dice are rolled in the match: there is nothing to" in out
+    assert _jobs(db) == []
