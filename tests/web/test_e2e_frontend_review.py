@@ -20,6 +20,7 @@ from tests.web.test_e2e import (
     browser,  # noqa: F401  (a fixture)
     module_server,
 )
+from tests.web.test_e2e_accounts import _sign
 
 shared = module_server("review")
 
@@ -175,4 +176,28 @@ def test_moving_a_checker_two_steps_hits_only_when_asked(shared: Server, browser
     page.click('rect.target[data-target="23"]')
     page.click('rect.target[data-target="21"]')
     assert page.evaluate("() => ui.partial") == [[24, 23], [23, 21]]
+    assert not errors
+
+
+def test_a_double_click_posts_one_invitation(shared: Server, browser) -> None:  # noqa: F811
+    # A double click on "Post the invitation" posted two: the lobby listed the same invitation twice.
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/account")
+    page.wait_for_selector("#sign-in:not([hidden])")
+    _sign(page, "#do-sign-up", "poster")
+    posts: list[str] = []
+
+    def note(request) -> None:
+        if request.method == "POST" and request.url.endswith("/api/lobby/invitations"):
+            posts.append(request.url)
+
+    page.on("request", note)
+    page.goto(shared.url + "/lobby")
+    page.wait_for_selector("#post:not([hidden])")
+    page.dblclick("#do-post")
+    page.wait_for_function("() => [...lobby.invitations.values()].some(i => i.mine)")
+    page.wait_for_selector("#do-post:enabled")  # the answer has come: the form may post again
+    assert len(posts) == 1, posts
+    assert page.evaluate("() => [...lobby.invitations.values()].filter(i => i.mine).length") == 1
     assert not errors

@@ -174,6 +174,9 @@ function ratedAllowed() {
 $("#match_length").onchange = ratedAllowed;
 $("#post").onsubmit = async ev => {
   ev.preventDefault();
+  const submit = $("#do-post");
+  if (submit.disabled) return;  // one on its way: a double click would post the invitation twice
+  submit.disabled = true;
   showError("");
   const body = { match_length: Number($("#match_length").value), crawford: $("#crawford").checked,
                  jacoby: $("#jacoby").checked, beavers: $("#beavers").checked, rated: $("#rated").checked };
@@ -182,7 +185,7 @@ $("#post").onsubmit = async ev => {
   try {
     await call("POST", "/api/lobby/invitations", body);
     $("#to").value = "";
-  } catch (e) { showError(tLine(String(e.message || e))); }
+  } catch (e) { showError(tLine(String(e.message || e))); } finally { submit.disabled = false; }
 };
 ratedAllowed();
 loadLanguage().then(() => {
