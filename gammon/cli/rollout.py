@@ -192,32 +192,11 @@ def run_rollout(
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
     engine = engine or Engine(plies=args.plies)
-    err = Console(stderr=True)
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        auto_refresh=False,
-        transient=True,
-        disable=not err.is_terminal,  # a bar in a log file is one blank line
-    )
-    task = bar.add_task(tr("rolling out"), total=args.trials)
-
-    def progress(p: RolloutProgress) -> None:
-        best = max(range(len(p.equity)), key=lambda i: p.equity[i])
-        bar.update(
-            task,
-            completed=p.trials,
-            description=_equity_words(f"{p.equity[best]:+.4f} ± {_se(p.standard_error[best])}"),
-        )
-        bar.refresh()
-
-    options: dict[str, Any] = dict(workers=args.workers, ray_address=args.ray, progress=progress)
+    reporter = _Reporter(args.trials)
+    options: dict[str, Any] = dict(workers=args.workers, ray_address=args.ray, progress=reporter)
     position = given.position
     try:
-        with bar:
+        with reporter.bar:
             if args.cube:
                 cube = engine.rollout_cube(given, settings, **options)
                 result: RolloutResult | None = cube.no_double
@@ -231,6 +210,10 @@ def run_rollout(
     except (GammonError, ValueError, ImportError, ConnectionError) as e:  # ConnectionError: Ray's "auto"
         print(f"gammon rollout: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        # the trials done may be hours of work: their estimates are printed before the stop is reported
+        _print_interrupted(args, given, dice, engine, reporter.last, out)
+        raise
     if args.json:
         from gammon.advice import rollout_json
 
@@ -255,6 +238,66 @@ def run_rollout(
     else:
         out.print(_position_table(result))
     return 0
+
+
+class _Reporter:
+    """The progress bar (on a terminal) and the last estimates it was given."""
+
+    def __init__(self, total: int) -> None:
+        err = Console(stderr=True)
+        self.bar = Progress(
+            TextColumn("{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeRemainingColumn(),
+            console=err,
+            auto_refresh=False,
+            transient=True,
+            disable=not err.is_terminal,  # a bar in a log file is one blank line
+        )
+        self.task = self.bar.add_task(tr("rolling out"), total=total)
+        self.last: RolloutProgress | None = None
+
+    def __call__(self, p: RolloutProgress) -> None:
+        self.last = p
+        best = max(range(len(p.equity)), key=lambda i: p.equity[i])
+        self.bar.update(
+            self.task,
+            completed=p.trials,
+            description=_equity_words(f"{p.equity[best]:+.4f} ± {_se(p.standard_error[best])}"),
+        )
+        self.bar.refresh()
+
+
+def _print_interrupted(args: argparse.Namespace, given: Situation, dice: Dice | None, engine: Engine,
+                       last: RolloutProgress | None, out: Console) -> None:
+    """The running estimates of a rollout stopped by Ctrl-C, each alternative named (as text, or
+    as JSON with ``"interrupted": true``)."""
+    from gammon.advice import finite
+
+    if args.cube:
+        kind, keys, names = "cube", ["no_double", "double_take"], [tr("no double"), tr("double, take")]
+    elif dice is not None:  # the candidates rollout_plays rolled out, in its order
+        kind = "plays"
+        keys = names = [str(h.play) for h in engine.hint(given.position, dice, args.candidates)]
+    else:
+        kind, keys, names = "position", ["position"], [tr("equity")]
+    done = 0 if last is None else last.trials
+    rows = [] if last is None else list(zip(keys, names, last.equity, last.standard_error))
+    if args.json:
+        estimates = [{"name": key, "equity": finite(e), "standard_error": finite(se)}
+                     for key, _, e, se in rows]
+        print(json.dumps({"context": situation_json(given), "kind": kind, "interrupted": True, "trials": done,
+                          "estimates": estimates}))
+        return
+    if not rows:
+        out.print(tr("Rollout of {id} interrupted before its first trials were done: no estimates yet",
+                     id=given.position.id), soft_wrap=True)
+        return
+    out.print(tr("Rollout of {id} interrupted after {done} of {total} trials; the estimates so far:",
+                 id=given.position.id, done=f"{done:,}", total=f"{args.trials:,}"), soft_wrap=True)
+    for _, name, e, se in rows:
+        out.print(f"  {name}: {e:+.4f} ± {_se(se)}", soft_wrap=True)
 
 
 def _equity_words(value: str) -> str:
