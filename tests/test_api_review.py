@@ -1,8 +1,14 @@
 """The public API as a library user meets it: values, copies, errors and types."""
 
+import ast
 import copy
 import pickle
+from pathlib import Path
 
+import mypy.api
+import pytest
+
+import gammon
 from gammon import Game, GamePhase, Match, RandomDice, Rules
 
 
@@ -42,3 +48,39 @@ def test_a_seeded_game_restored_rolls_on_identically() -> None:
     restored = pickle.loads(pickle.dumps(game))
     assert _play_on(restored, 10) == _play_on(game, 10)
     assert restored.history == game.history
+
+
+USER_SCRIPT = '''
+from gammon import CubeDecision, Engine, Position, Probabilities
+
+engine = Engine(plies=0)
+p = Position.initial()
+best = engine.best_play(p, (3, 1))
+chances: Probabilities = engine.evaluate(p)
+decision: CubeDecision = engine.cube_decision(p)
+reveal_type(best)
+'''
+
+
+@pytest.mark.slow
+def test_the_lazy_names_of_gammon_are_typed_for_a_users_mypy(tmp_path: Path,
+                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    script = tmp_path / "user.py"
+    script.write_text(USER_SCRIPT)
+    monkeypatch.setenv("MYPYPATH", str(Path(gammon.__file__).parent.parent))
+    out, err, status = mypy.api.run(["--strict", "--follow-imports=silent", "--no-incremental",
+                                     "--cache-dir", str(tmp_path / "cache"), str(script)])
+    assert status == 0, out + err
+    assert 'Revealed type is "gammon.play.Play | None"' in out
+
+
+def test_the_stub_of_gammon_names_what_the_module_exports() -> None:
+    stub = ast.parse((Path(gammon.__file__).parent / "__init__.pyi").read_text())
+    listed = next(node.value for node in stub.body if isinstance(node, ast.Assign)
+                  and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets))
+    assert ast.literal_eval(listed) == gammon.__all__
+    imported = {alias.name for node in stub.body if isinstance(node, ast.ImportFrom) for alias in node.names}
+    assert imported == set(gammon.__all__)
+    for name in gammon.__all__:  # each is there at run time, the stub's type its own
+        assert getattr(gammon, name) is not None
+
