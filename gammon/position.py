@@ -282,9 +282,9 @@ class Position:
         if self._array is None:
             import numpy as np
 
-            arr = np.array(self._board, dtype=np.int8)
-            arr.flags.writeable = False
-            self._array = arr
+            # Over immutable bytes: an array that owned its data could be made writeable again
+            # (flags.writeable = True) and the position's cached board changed for everyone.
+            self._array = np.frombuffer(np.array(self._board, dtype=np.int8).tobytes(), dtype=np.int8)
         return self._array
 
     # --- value semantics ---------------------------------------------------------------------

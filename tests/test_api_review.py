@@ -6,10 +6,11 @@ import pickle
 from pathlib import Path
 
 import mypy.api
+import numpy as np
 import pytest
 
 import gammon
-from gammon import Game, GamePhase, Match, RandomDice, Rules
+from gammon import Game, GamePhase, Match, Position, RandomDice, Rules
 
 
 def _play_on(game: Game, turns: int) -> list[object]:
@@ -83,4 +84,15 @@ def test_the_stub_of_gammon_names_what_the_module_exports() -> None:
     assert imported == set(gammon.__all__)
     for name in gammon.__all__:  # each is there at run time, the stub's type its own
         assert getattr(gammon, name) is not None
+
+
+def test_a_positions_array_cannot_be_made_writeable_and_changed() -> None:
+    position = Position.initial()
+    array = position.as_array()
+    assert array.dtype == np.int8 and tuple(array) == position.board
+    with pytest.raises(ValueError):
+        array.flags.writeable = True
+    with pytest.raises(ValueError):
+        array[1] = 5
+    assert tuple(position.as_array()) == Position.initial().board
 
