@@ -75,6 +75,7 @@ def run_import(args: argparse.Namespace) -> int:
     err = Console(stderr=True, highlight=False)
     out = Console(highlight=False)
     account_name = args.account or args.player
+    unreadable: list[tuple[str, str]] = []  # folders that could not be listed
     try:
         given = Path(args.directory)
         if given.is_file():  # one match file: a folder of one, whatever its name
@@ -82,7 +83,7 @@ def run_import(args: argparse.Namespace) -> int:
         elif not given.is_dir():
             raise ValueError(tr("there is no folder {directory}", directory=quoted_path(args.directory)))
         else:
-            files = match_files(given)
+            files = match_files(given, unreadable)
         if not files:
             raise ValueError(
                 tr(
@@ -93,6 +94,7 @@ def run_import(args: argparse.Namespace) -> int:
         store = Store(args.database_url, check=True)
     except (GammonError, ValueError, OSError) as e:
         print(f"gammon import: {e}", file=sys.stderr)
+        _failures(unreadable, err)
         return 2
     try:
         account = Accounts(store).by_name(account_name)
@@ -107,7 +109,7 @@ def run_import(args: argparse.Namespace) -> int:
         plan = plan_import(queue, account.id, files, args.player, plies)
         if not plan.matched:
             print("gammon import: " + _not_found(args.player, len(files), plan.names_seen), file=sys.stderr)
-            _failures(plan.failed, err)
+            _failures(unreadable + plan.failed, err)
             return 2
         job_ids = [job_id for job_id, _ in plan.queued]
         with Progress(
@@ -136,7 +138,8 @@ def run_import(args: argparse.Namespace) -> int:
         store.close()
     imported = [o for o in outcomes if o.status == "done"]
     duplicates = plan.duplicates + [o.name for o in outcomes if o.status == "duplicate"]
-    failed = plan.failed + [(o.name, o.why() or tr("failed")) for o in outcomes if o.status == "failed"]
+    failed = unreadable + plan.failed
+    failed += [(o.name, o.why() or tr("failed")) for o in outcomes if o.status == "failed"]
     out.print(
         tr(
             "{name}: {imported} imported, {duplicates} duplicates, {failed} failed",

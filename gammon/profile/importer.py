@@ -35,10 +35,18 @@ class ImportPlan:
     matched: int = 0  # files where the player was found
 
 
-def match_files(directory: str | Path) -> list[Path]:
-    """The match files under ``directory`` (its folders too), by name."""
-    root = Path(directory)
-    return sorted(p for p in root.rglob("*") if p.is_file() and p.suffix.lower() in MATCH_FILE_EXTENSIONS)
+def match_files(directory: str | Path, unreadable: list[tuple[str, str]] | None = None) -> list[Path]:
+    """The match files under ``directory`` (its folders too, not those behind symbolic links), by
+    name; each folder that cannot be listed is added to ``unreadable`` with the reason (Path.rglob
+    skipped it without a word, and its matches with it)."""
+
+    def skipped(error: OSError) -> None:
+        if unreadable is not None:
+            why = tr("the folder cannot be read: {reason}", reason=error.strerror or type(error).__name__)
+            unreadable.append((str(error.filename), why))
+
+    found = (Path(folder, name) for folder, _, names in os.walk(directory, onerror=skipped) for name in names)
+    return sorted(p for p in found if p.suffix.lower() in MATCH_FILE_EXTENSIONS and p.is_file())
 
 
 def seat_of(names: tuple[str, str], player: str) -> int | None:

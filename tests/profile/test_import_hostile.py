@@ -151,3 +151,26 @@ def test_a_match_with_no_roll_is_not_imported(
     assert "lasse: 0 imported, 0 duplicates, 2 failed" in out
     assert f"failed: {folder / 'carol.mat'}: no dice are rolled in the match: there is nothing to" in out
     assert _jobs(db) == []
+
+
+def test_a_folder_that_cannot_be_read_is_said(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Path.rglob skipped a folder it could not list (Python 3.11, a folder of another user's,
+    mode 700) without a word, and the matches in it were not imported."""
+    folder = tmp_path / "matches"
+    (folder / "secret").mkdir(parents=True)
+    shutil.copy(LASSE_1, folder / "lasse.mat")
+    shutil.copy(LASSE_1, folder / "secret" / "lasse.mat")
+    scandir = os.scandir
+
+    def refused(path: str | Path = ".") -> object:  # what listing it does to a user without read rights
+        if Path(path).name == "secret":
+            raise PermissionError(13, "Permission denied", str(path))
+        return scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refused)
+    assert _import(folder, f"sqlite:///{db}") == 1
+    out = capsys.readouterr().out
+    assert "lasse: 1 imported, 0 duplicates, 1 failed" in out
+    assert f"failed: {folder / 'secret'}: the folder cannot be read: Permission denied" in out
