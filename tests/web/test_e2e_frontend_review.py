@@ -179,8 +179,9 @@ def test_moving_a_checker_two_steps_hits_only_when_asked(shared: Server, browser
     assert not errors
 
 
-def test_a_double_click_posts_one_invitation(shared: Server, browser) -> None:  # noqa: F811
+def test_a_double_click_posts_or_cancels_one_invitation(shared: Server, browser) -> None:  # noqa: F811
     # A double click on "Post the invitation" posted two: the lobby listed the same invitation twice.
+    # One on Cancel cancelled it, then said "no open invitation of yours, or to you, has this id".
     errors: list[str] = []
     page = _page(browser, errors)
     page.goto(shared.url + "/account")
@@ -189,7 +190,7 @@ def test_a_double_click_posts_one_invitation(shared: Server, browser) -> None:  
     posts: list[str] = []
 
     def note(request) -> None:
-        if request.method == "POST" and request.url.endswith("/api/lobby/invitations"):
+        if request.method == "POST" and "/api/lobby/invitations" in request.url:
             posts.append(request.url)
 
     page.on("request", note)
@@ -198,6 +199,10 @@ def test_a_double_click_posts_one_invitation(shared: Server, browser) -> None:  
     page.dblclick("#do-post")
     page.wait_for_function("() => [...lobby.invitations.values()].some(i => i.mine)")
     page.wait_for_selector("#do-post:enabled")  # the answer has come: the form may post again
-    assert len(posts) == 1, posts
+    assert len([p for p in posts if p.endswith("/invitations")]) == 1, posts
     assert page.evaluate("() => [...lobby.invitations.values()].filter(i => i.mine).length") == 1
+    page.dblclick("#invitations li button")
+    page.wait_for_selector("#no-invitations:not([hidden])")
+    assert len([p for p in posts if p.endswith("/cancel")]) == 1, posts
+    assert page.text_content("#error") == ""
     assert not errors

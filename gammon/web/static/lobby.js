@@ -5,7 +5,8 @@ import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
 import { keepToOpen, rememberSeat, seatsToOpen } from "./seats.js";
 
 const lobby = window.lobby = { you: null, players: new Map(), guests: 0, invitations: new Map(), ws: null,
-                               retry: 0, taking: new Set(), asking: 0, next: null, leaving: false };
+                               retry: 0, taking: new Set(), asking: 0, next: null, leaving: false,
+                               withdrawing: new Set() };
 const fmt = x => Number(x).toFixed(1);
 
 function el(tag, cls = "", text = "") {
@@ -147,9 +148,13 @@ function showToOpen() {
 }
 
 async function withdraw(id, how) {
+  // once: a double click's second would find the invitation gone and say so, though it went
+  if (lobby.withdrawing.has(id)) return;
+  lobby.withdrawing.add(id);
   showError("");
   try { await call("POST", `/api/lobby/invitations/${id}/${how}`); }
   catch (e) { showError(String(e.message || e)); }
+  finally { lobby.withdrawing.delete(id); }
 }
 
 function connect() {
