@@ -39,6 +39,9 @@ if TYPE_CHECKING:
 # a count past this would hold memory without end and never finish rather than be refused.
 MAX_TRIALS = 1_000_000
 
+# The most local processes: each batch of trials may get one, so a huge count forked thousands.
+MAX_WORKERS = 256
+
 # How long a Ray cluster's address may take to accept a connection: Ray itself retries a dead
 # address for many minutes before it gives up.
 RAY_CONNECT_SECONDS = 10.0
@@ -49,6 +52,15 @@ def _trials(text: str) -> int:
     if value > MAX_TRIALS:
         raise argparse.ArgumentTypeError(
             tr("{text} trials is more than {limit}", text=cut(repr(text)), limit=f"{MAX_TRIALS:,}")
+        )
+    return value
+
+
+def _workers(text: str) -> int:
+    value = positive_int(text)
+    if value > MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            tr("{text} processes is more than {limit}", text=cut(repr(text)), limit=MAX_WORKERS)
         )
     return value
 
@@ -138,10 +150,11 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--no-variance-reduction", action="store_true", help=tr("plain trials (faster, noisier)"))
     p.add_argument(
         "--workers",
-        type=positive_int,
+        type=_workers,
         default=None,
         metavar="N",
-        help=tr("local processes (default: every core; the result does not depend on it)"),
+        help=tr("local processes (default: every core, at most {limit}; the result does not depend on it)",
+                limit=MAX_WORKERS),
     )
     p.add_argument(
         "--seed",
