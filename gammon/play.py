@@ -16,10 +16,12 @@ Step = tuple[int, int]
 class Play:
     """A legal play. ``after`` is the resulting position seen by the opponent, now on roll."""
 
-    __slots__ = ("position", "dice", "_steps", "_after_board", "_after")
+    # Read-only: a play is a value (equal plays hash equal, sets and dicts hold them), so its
+    # position and dice are properties over private slots that nothing outside sets.
+    __slots__ = ("_position", "_dice", "_steps", "_after_board", "_after")
 
-    position: Position
-    dice: tuple[int, int]
+    _position: Position
+    _dice: tuple[int, int]
     # Plays made by the move-generation kernel keep its raw lists until asked (most are never
     # looked at); plays made in Python hold tuples and the Position.
     _steps: tuple[Step, ...] | list[list[int]]
@@ -29,8 +31,8 @@ class Play:
     def __init__(
         self, position: Position, dice: tuple[int, int], steps: tuple[Step, ...], after: Position
     ) -> None:
-        self.position = position
-        self.dice = dice
+        self._position = position
+        self._dice = dice
         self._steps = tuple(steps)
         self._after_board = None
         self._after = after
@@ -42,12 +44,22 @@ class Play:
         """A play of the move generator's kernels, taken unchecked: ``steps`` and ``after_board`` as
         their arrays' lists (the steps are made tuples only when asked for)."""
         p = object.__new__(cls)
-        p.position = position
-        p.dice = dice
+        p._position = position
+        p._dice = dice
         p._steps = steps
         p._after_board = after_board
         p._after = None
         return p
+
+    @property
+    def position(self) -> Position:
+        """The position played from, seen by the mover."""
+        return self._position
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        """The roll played."""
+        return self._dice
 
     @property
     def steps(self) -> tuple[Step, ...]:

@@ -96,3 +96,11 @@ def test_a_positions_array_cannot_be_made_writeable_and_changed() -> None:
         array[1] = 5
     assert tuple(position.as_array()) == Position.initial().board
 
+
+def test_a_plays_position_and_dice_cannot_be_changed() -> None:
+    play = Position.initial().parse_play("8/5 6/5", (3, 1))
+    key = hash(play)
+    for name, value in (("position", Position.initial().flip()), ("dice", (6, 6))):
+        with pytest.raises(AttributeError):
+            setattr(play, name, value)
+    assert hash(play) == key and play.dice == (3, 1) and play.position == Position.initial()
