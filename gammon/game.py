@@ -184,12 +184,12 @@ class Game:
                  score: tuple[int, int] = (0, 0), crawford_game: bool = False) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules, got {rules!r}")
+            raise ValueError(f"rules must be a Rules, got {cut(repr(rules))}")
         if not (isinstance(score, tuple | list) and len(score) == 2
                 and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
-            raise ValueError(f"score must be two integers >= 0, got {score!r}")
+            raise ValueError(f"score must be two integers >= 0, got {cut(repr(score))}")
         if not isinstance(crawford_game, bool):
-            raise ValueError(f"crawford_game must be True or False, got {crawford_game!r}")
+            raise ValueError(f"crawford_game must be True or False, got {cut(repr(crawford_game))}")
         if crawford_game and (rules.is_money or not rules.crawford):
             raise ValueError(f"crawford_game=True needs match play with the Crawford rule, got {rules!r}")
         length = rules.match_length
@@ -486,7 +486,7 @@ class Game:
                 return Refused(Refusal.NOT_ON_ROLL)
             offered = request.win_kind
             if isinstance(offered, bool) or offered not in (1, 2, 3):
-                return Refused(Refusal.BAD_RESIGNATION, detail=repr(offered))
+                return Refused(Refusal.BAD_RESIGNATION, detail=cut(repr(offered)))
             return None
         if phase is not _PHASE_OF[kind]:
             return self._phase_refusal(kind)
@@ -629,7 +629,8 @@ class Game:
                 raise IllegalMoveError(
                     f"{play!r} is not a legal play of {dice[0]}{dice[1]} from {position.id}")
             return legal[legal.index(play)]
-        refused = Refused(Refusal.ILLEGAL_PLAY, detail=f"play must be a Play or its notation, got {play!r}")
+        refused = Refused(Refusal.ILLEGAL_PLAY,
+                          detail=f"play must be a Play or its notation, got {cut(repr(play))}")
         raise IllegalActionError(refused.words(), refused)
 
     def _play(self, chosen: Play) -> Play:
@@ -669,7 +670,7 @@ class Game:
             done = game._history
             if len(done) <= i or done[checked:] != actions[checked:len(done)]:
                 raise IllegalActionError(
-                    f"the actions do not replay: action {i} {action!r} gave {done[i:]!r}")
+                    f"the actions do not replay: action {i} {cut(repr(action))} gave {cut(repr(done[i:]))}")
             checked = len(done)
         if len(game._history) != len(actions):
             raise IllegalActionError(
@@ -829,10 +830,10 @@ def _is_pass(action: Action) -> bool:
 
 def _player_refusal(player: object) -> Refused | None:
     if player is not None and (type(player) is not int or player not in (0, 1)):
-        return Refused(Refusal.NOT_A_PLAYER, detail=repr(player))
+        return Refused(Refusal.NOT_A_PLAYER, detail=cut(repr(player)))
     return None
 
 
 def _check_player_value(player: object) -> None:
     if player is not None and (type(player) is not int or player not in (0, 1)):
-        raise IllegalActionError(f"a player is 0 or 1, got {player!r}")
+        raise IllegalActionError(f"a player is 0 or 1, got {cut(repr(player))}")

@@ -20,6 +20,7 @@ from enum import Enum
 from typing import Any
 
 from gammon.dice import Dice
+from gammon.errors import cut
 from gammon.position import Position
 from gammon.rules import Rules, WinKind
 
@@ -51,11 +52,12 @@ class MatchScore:
         for name in ("away", "opponent_away"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(f"{name} must be a whole number of points away, 1 or more, got {v!r}")
+                raise ValueError(
+                    f"{name} must be a whole number of points away, 1 or more, got {cut(repr(v))}")
         if self.crawford_game and self.post_crawford:
-            raise ValueError(f"a game cannot be both the Crawford game and after it: {self!r}")
+            raise ValueError(f"a game cannot be both the Crawford game and after it: {cut(repr(self))}")
         if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):
-            raise ValueError(f"Crawford and post-Crawford games need a side 1 away: {self!r}")
+            raise ValueError(f"Crawford and post-Crawford games need a side 1 away: {cut(repr(self))}")
 
     @classmethod
     def from_away(cls, away: int, opponent_away: int, crawford_game: bool = False) -> MatchScore:
@@ -99,30 +101,30 @@ class Situation:
     def __post_init__(self) -> None:
         problems = []
         if not isinstance(self.position, Position):
-            problems.append(f"position {self.position!r} is not a Position")
+            problems.append(f"position {cut(repr(self.position))} is not a Position")
         if self.dice is not None:
             if (not isinstance(self.dice, tuple) or len(self.dice) != 2
                     or not all(_is_int(d) and 1 <= d <= 6 for d in self.dice)):
-                problems.append(f"dice {self.dice!r} are not two numbers 1-6 or None")
+                problems.append(f"dice {cut(repr(self.dice))} are not two numbers 1-6 or None")
             else:
                 object.__setattr__(self, "dice", (max(self.dice), min(self.dice)))
         v = self.cube_value
         if not _is_int(v) or v < 1 or v & (v - 1):
-            problems.append(f"cube value {v!r} is not a power of two")
+            problems.append(f"cube value {cut(repr(v))} is not a power of two")
         if not isinstance(self.cube_owner, CubeOwner):
-            problems.append(f"cube owner {self.cube_owner!r} is not a CubeOwner")
+            problems.append(f"cube owner {cut(repr(self.cube_owner))} is not a CubeOwner")
         if not isinstance(self.double_offered, bool) or not isinstance(self.crawford_game, bool):
             problems.append("double_offered and crawford_game must be True or False")
         if self.resignation is not None:
             try:
                 object.__setattr__(self, "resignation", WinKind(self.resignation))
             except ValueError:
-                problems.append(f"resignation {self.resignation!r} is not 1, 2, 3 or None")
+                problems.append(f"resignation {cut(repr(self.resignation))} is not 1, 2, 3 or None")
         if not isinstance(self.rules, Rules):
-            problems.append(f"rules {self.rules!r} is not a Rules")
+            problems.append(f"rules {cut(repr(self.rules))} is not a Rules")
         if (not isinstance(self.score, tuple) or len(self.score) != 2
                 or not all(_is_int(s) and s >= 0 for s in self.score)):
-            problems.append(f"score {self.score!r} is not two whole numbers >= 0")
+            problems.append(f"score {cut(repr(self.score))} is not two whole numbers >= 0")
         elif isinstance(self.rules, Rules) and self.rules.match_length \
                 and max(self.score) >= self.rules.match_length:
             problems.append(f"the score {self.score[0]}-{self.score[1]} has already won the "
@@ -159,7 +161,7 @@ class Situation:
             rules = Rules(jacoby=jacoby, beavers=beavers)
             return cls(position, dice, cube_value, cube_owner, rules=rules)
         if not isinstance(match, MatchScore):
-            raise ValueError(f"match must be a MatchScore or None, got {match!r}")
+            raise ValueError(f"match must be a MatchScore or None, got {cut(repr(match))}")
         length = max(match.away, match.opponent_away)
         return cls(position, dice, cube_value, cube_owner,
                    score=(length - match.away, length - match.opponent_away),

@@ -3,6 +3,7 @@
 import ast
 import copy
 import pickle
+from collections.abc import Callable
 from pathlib import Path
 
 import mypy.api
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 import gammon
-from gammon import Game, GamePhase, Match, Position, RandomDice, Rules
+from gammon import Game, GamePhase, Match, MatchScore, Position, RandomDice, Rules, ScriptedDice, Situation
 
 
 def _play_on(game: Game, turns: int) -> list[object]:
@@ -104,3 +105,39 @@ def test_a_plays_position_and_dice_cannot_be_changed() -> None:
         with pytest.raises(AttributeError):
             setattr(play, name, value)
     assert hash(play) == key and play.dice == (3, 1) and play.position == Position.initial()
+
+
+HUGE = "x" * 100_000
+
+
+def _opened() -> Game:
+    game = Game(dice=ScriptedDice([(3, 1)]))
+    game.roll()
+    return game
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Game(HUGE),  # type: ignore[arg-type]
+    lambda: Game(score=(HUGE, 0)),  # type: ignore[arg-type]
+    lambda: Game(crawford_game=HUGE),  # type: ignore[arg-type]
+    lambda: Match(HUGE),  # type: ignore[arg-type]
+    lambda: Situation(HUGE),  # type: ignore[arg-type]
+    lambda: Situation(Position.initial(), dice=HUGE),  # type: ignore[arg-type]
+    lambda: Situation(Position.initial(), cube_value=HUGE),  # type: ignore[arg-type]
+    lambda: Situation(Position.initial(), cube_owner=HUGE),  # type: ignore[arg-type]
+    lambda: Situation(Position.initial(), resignation=HUGE),  # type: ignore[arg-type]
+    lambda: Situation(Position.initial(), rules=HUGE),  # type: ignore[arg-type]
+    lambda: Situation(Position.initial(), score=HUGE),  # type: ignore[arg-type]
+    lambda: Situation.at(Position.initial(), match=HUGE),  # type: ignore[arg-type]
+    lambda: MatchScore(HUGE, 1),  # type: ignore[arg-type]
+    lambda: Game().position_for(HUGE),  # type: ignore[arg-type]
+    lambda: Game().roll(player=HUGE),  # type: ignore[arg-type]
+    lambda: _opened().resign(HUGE),  # type: ignore[arg-type]
+    lambda: _opened().play([1] * 100_000),  # type: ignore[arg-type]
+])
+def test_a_huge_bad_argument_is_quoted_cut(make: Callable[[], object]) -> None:
+    with pytest.raises(ValueError) as caught:
+        make()
+    message = str(caught.value)
+    assert "xxxxxxxx" in message or "1, 1, 1" in message  # the input is quoted
+    assert len(message) < 400
