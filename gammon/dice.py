@@ -80,7 +80,7 @@ class ScriptedDice:
     """Dice that follow a script, for tests and for replaying recorded games."""
 
     def __init__(self, rolls: Iterable[Sequence[int]]) -> None:
-        self._rolls = [check_dice(tuple(r)) for r in rolls]
+        self._rolls = [check_dice(r) for r in rolls]
         self._next = 0
 
     def roll(self) -> Dice:

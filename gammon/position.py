@@ -86,6 +86,10 @@ class Position:
         """
         board = [0] * 26
         for side, points in ((1, mover), (-1, opponent)):
+            if not isinstance(points, Mapping):
+                raise InvalidPositionError(
+                    tr("each side is a map of point to count, got {points}", points=cut(repr(points)))
+                )
             for point, count in points.items():
                 if not isinstance(point, int) or not 1 <= point <= 25:
                     raise InvalidPositionError(
@@ -149,8 +153,12 @@ class Position:
     @classmethod
     def from_gnubg_board(cls, board: Sequence[Sequence[int]]) -> Position:
         """Build from GNU Backgammon's board tuple ``(player not on roll, player on roll)``."""
-        opponent, mover = board
-        if len(opponent) != 25 or len(mover) != 25:
+        try:  # two rows that have a length (tuples, lists, numpy arrays), each of 25
+            opponent, mover = board
+            sized = len(opponent) == 25 and len(mover) == 25
+        except (TypeError, ValueError):
+            sized = False
+        if not sized:
             raise InvalidPositionError(
                 tr("a gnubg board needs two rows of 25 counts, got {board}", board=_board_text(board))
             )

@@ -3,6 +3,7 @@
 import ast
 import copy
 import pickle
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -11,7 +12,19 @@ import numpy as np
 import pytest
 
 import gammon
-from gammon import Game, GamePhase, Match, MatchScore, Position, RandomDice, Rules, ScriptedDice, Situation
+from gammon import (
+    Game,
+    GamePhase,
+    IllegalMoveError,
+    InvalidPositionError,
+    Match,
+    MatchScore,
+    Position,
+    RandomDice,
+    Rules,
+    ScriptedDice,
+    Situation,
+)
 
 
 def _play_on(game: Game, turns: int) -> list[object]:
@@ -141,3 +154,21 @@ def test_a_huge_bad_argument_is_quoted_cut(make: Callable[[], object]) -> None:
     message = str(caught.value)
     assert "xxxxxxxx" in message or "1, 1, 1" in message  # the input is quoted
     assert len(message) < 400
+
+
+@pytest.mark.parametrize("board", [[1, 2, 3], 5, (1, 2), "ab", None, ((0,) * 25, (0,) * 24)])
+def test_a_malformed_gnubg_board_is_an_invalid_position_quoting_it(board: object) -> None:
+    with pytest.raises(InvalidPositionError, match="two rows of 25 counts, got"):
+        Position.from_gnubg_board(board)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("side", [[1, 2], "13", 5])
+def test_a_side_that_is_no_map_is_an_invalid_position_quoting_it(side: object) -> None:
+    with pytest.raises(InvalidPositionError, match=f"map of point to count, got {re.escape(repr(side))}"):
+        Position.from_points({6: 5}, side)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("roll", [5, None, "3"])
+def test_a_script_roll_that_is_no_pair_is_refused_quoting_it(roll: object) -> None:
+    with pytest.raises(IllegalMoveError, match=f"got {re.escape(repr(roll))}"):
+        ScriptedDice([(3, 1), roll])  # type: ignore[list-item]
