@@ -59,8 +59,7 @@ def test_a_database_it_cannot_write_is_said_in_one_line(
     shutil.copy(LASSE_1, folder / "lasse.mat")
     assert _import(folder, f"sqlite:///file:{db}?mode=ro&uri=true") == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"gammon import: the database 'sqlite:///file:{db}?mode=ro&uri=true' failed at "
-                          f"'{folder / 'lasse.mat'}': attempt to write a readonly database")
+    assert err.startswith("gammon import: ") and "attempt to write a readonly database" in err
     assert "INSERT" not in err and len(err.splitlines()) == 1
     assert _jobs(db) == []
 
