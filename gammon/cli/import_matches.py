@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
@@ -14,6 +15,10 @@ from gammon.cli.console import Console
 from gammon.errors import GammonError, cut, quoted_path
 from gammon.i18n import ntr, tr
 from gammon.words import printable
+
+if TYPE_CHECKING:
+    from gammon.profile.importer import ImportPlan
+    from gammon.profile.queue import Outcome
 
 NAMES_SHOWN = 12  # the players' names listed when the player is found in no file
 
@@ -136,19 +141,34 @@ def run_import(args: argparse.Namespace) -> int:
         return 2
     finally:
         store.close()
+    return _summary(account.name, plan, outcomes, unreadable, out)
+
+
+def _summary(account: str, plan: ImportPlan, outcomes: list[Outcome], unreadable: list[tuple[str, str]],
+             out: Console) -> int:
+    """Print what became of the files; the exit status (1 if any failed)."""
+    where = dict(plan.queued)  # each job's file, as the plan names it
     imported = [o for o in outcomes if o.status == "done"]
-    duplicates = plan.duplicates + [o.name for o in outcomes if o.status == "duplicate"]
+    duplicates = plan.duplicates + [where.get(o.job_id, o.name) for o in outcomes if o.status == "duplicate"]
     failed = unreadable + plan.failed
-    failed += [(o.name, o.why() or tr("failed")) for o in outcomes if o.status == "failed"]
+    failed += [(where.get(o.job_id, o.name), o.why() or tr("failed")) for o in outcomes
+               if o.status == "failed"]
+    # a server on the same database took them (still queued or running there)
+    elsewhere = [o for o in outcomes if o.status not in ("done", "duplicate", "failed")]
     out.print(
         tr(
             "{name}: {imported} imported, {duplicates} duplicates, {failed} failed",
-            name=account.name,
+            name=account,
             imported=len(imported),
             duplicates=len(duplicates),
             failed=len(failed),
         )
     )
+    if elsewhere:
+        out.print(ntr("{n} match is being analysed by another process using the same database (a server): "
+                      "it goes into the profile when that is done",
+                      "{n} matches are being analysed by another process using the same database (a server): "
+                      "they go into the profile when that is done", len(elsewhere), n=len(elsewhere)))
     _failures(failed, out)
     return 1 if failed else 0
 

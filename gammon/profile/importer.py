@@ -134,9 +134,7 @@ def run_jobs(
     :mod:`gammon.engine.rollout.parallel`). ``done`` is told of each outcome, in the jobs' order."""
     outcomes: list[Outcome] = []
     if workers <= 1 and ray_address is None:
-        results: Iterable[list[Outcome]] = (
-            [queue.run(job_id)] if queue.claim(job_id) is not None else [] for job_id in job_ids
-        )
+        results: Iterable[list[Outcome]] = ([_run_here(queue, job_id)] for job_id in job_ids)
     else:
         results = ordered_map(
             _run_jobs, database_url, [(j, j + 1) for j in job_ids], workers=workers, ray_address=ray_address
@@ -150,6 +148,15 @@ def run_jobs(
     except SQLAlchemyError as e:
         raise _unavailable(database_url, e) from e
     return outcomes
+
+
+def _run_here(queue: AnalysisQueue, job_id: int) -> Outcome:
+    """Claim and run the job; one another process claimed (a server's worker on the same database)
+    is told as it stands there, as :func:`run_job` tells it (it was left out of the outcomes)."""
+    if queue.claim(job_id) is None:
+        status, reason = queue.status(job_id)
+        return Outcome(job_id, status, str(job_id), reason)
+    return queue.run(job_id)
 
 
 def _run_jobs(database_url: str, start: int, stop: int) -> list[Outcome]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import select
@@ -15,13 +16,15 @@ from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
 from gammon.cli.main import main
 from gammon.errors import InvalidArgumentError, StoreUnavailableError
-from gammon.profile import AnalysisQueue
+from gammon.profile import AnalysisQueue, importer
 from gammon.profile.importer import run_jobs
 from gammon.profile.source import MAX_MATCH_FILE_BYTES, read_file
 from gammon.store import Store
 from gammon.store.models import AnalysisJobRow
 from tests.accounts.conftest import CHEAP
-from tests.profile.conftest import LASSE_1
+from tests.profile.conftest import LASSE_1, LASSE_2
+
+LASSE_3 = LASSE_1.with_name("bglab-lasse-match1090480.mat")
 
 
 @pytest.fixture
@@ -173,3 +176,35 @@ def test_a_folder_that_cannot_be_read_is_said(
     out = capsys.readouterr().out
     assert "lasse: 1 imported, 0 duplicates, 1 failed" in out
     assert f"failed: {folder / 'secret'}: the folder cannot be read: Permission denied" in out
+
+
+def test_matches_a_server_analyses_meanwhile_are_counted(
+    db: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A server's worker on the same database takes queued jobs too: of three matches, one it had
+    analysed and one it was analysing were left out of the summary ('1 imported, 0 duplicates,
+    0 failed')."""
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    for path in (LASSE_1, LASSE_2, LASSE_3):
+        shutil.copy(path, folder)
+    url = f"sqlite:///{db}"
+    planned = importer.plan_import
+
+    def with_a_server(*args: Any, **kwargs: Any) -> importer.ImportPlan:
+        plan = planned(*args, **kwargs)
+        server = Store(url)
+        try:
+            queue = AnalysisQueue(server)
+            (first, _), (second, _), _ = plan.queued
+            assert queue.claim(first) is not None and queue.run(first).status == "done"
+            assert queue.claim(second) is not None  # and still at it
+        finally:
+            server.close()
+        return plan
+
+    monkeypatch.setattr(importer, "plan_import", with_a_server)
+    assert _import(folder, url) == 0
+    out = capsys.readouterr().out
+    assert "lasse: 2 imported, 0 duplicates, 0 failed" in out
+    assert "1 match is being analysed by another process using the same database (a server)" in out
