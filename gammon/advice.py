@@ -6,16 +6,17 @@ web's position editor shows (one form for both)."""
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 from gammon.dice import Dice
-from gammon.engine.cube.cubeful import MatchCube, mwc_after
+from gammon.engine.cube.cubeful import MatchCube
 from gammon.engine.cube.decision import CubeAction, CubeDecision
+from gammon.engine.cube.resignation import ResignationAnswer, resignation_answer
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
 from gammon.formats.ids import board_json
-from gammon.situation import CubeOwner, MatchScore, Situation
+from gammon.situation import MatchScore, Situation
 
 
 def cubeless_mwc(p: Probabilities, match: MatchScore, cube_value: int) -> float:
@@ -78,38 +79,6 @@ def cube_json(decision: CubeDecision) -> dict[str, Any]:
         "double_pass": decision.double_pass,
         "mwc": list(mwcs) if mwcs else None,
     }
-
-
-class ResignationAnswer(NamedTuple):
-    """The opponent's answer to the resignation the player on roll offers: ``points`` (the cube
-    and Jacoby applied); ``given``, what resigning leaves the player on roll, and ``kept``, what
-    playing on is worth to it (its proper cube action taken), both cubeful equity per cube for
-    money, match winning chances in a match; the opponent accepts when ``given <= kept``."""
-
-    points: int
-    given: float
-    kept: float
-
-    @property
-    def accept(self) -> bool:
-        return self.given <= self.kept
-
-
-def resignation_answer(decision: CubeDecision, context: Situation) -> ResignationAnswer | None:
-    """The answer to ``context``'s resignation on offer (None when there is none), from the cube
-    decision of its position."""
-    kind = context.resignation
-    if kind is None:
-        return None
-    owner = None if context.cube_owner is CubeOwner.CENTRED else 0  # only a centred cube matters (Jacoby)
-    points = context.rules.points(kind, context.cube_value, owner)
-    match = context.match
-    if match is None:
-        return ResignationAnswer(points, -points / context.cube_value, decision.best_equity)
-    assert decision.match_winning_chances is not None
-    nd, dt, dp = decision.match_winning_chances
-    kept = min(dt, dp) if decision.should_double else nd
-    return ResignationAnswer(points, mwc_after(match, match.away, match.opponent_away - points), kept)
 
 
 _WIN_KIND_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}

@@ -8,7 +8,7 @@ A :class:`ComputerPlayer` answers for the player whose turn it is in a :class:`g
 * ``engine-0ply`` / ``engine``: :class:`gammon.Engine` at 0 ply / its default depth, with its own
   cube decisions, when the trained net is installed.
 
-Cube and resignation policy of random and pubeval (and resignations at every level), a heuristic,
+Cube and resignation policy of random and pubeval (the engine levels judge both with the engine), a heuristic,
 not an evaluation: the mover's chance to win is estimated from the pip counts with a normal
 approximation of the race (:func:`gammon.primitives.race_win_chance`),
 ``p = Phi((opponent pips - mover pips + 4) / (2.13 * sqrt(mean pips)))`` (4 pips for being on roll;
@@ -31,6 +31,7 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
+from gammon.engine.cube.resignation import resignation_answer
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError, cut
 from gammon.game import ActionKind, GamePhase, Request
@@ -205,6 +206,13 @@ class EnginePlayer(HeuristicCube):
 
     def wants_to_double(self, game: Game) -> bool:
         return game.can_double() and self.engine.cube_decision(game).should_double
+
+    def accepts_resignation(self, game: Game) -> bool:
+        # the engine's judgement, not the heuristic's (which cannot see a certain backgammon):
+        # the Situation is the resigner's, valued before its roll with its cube action taken
+        s = game.situation()
+        answer = resignation_answer(self.engine.cube_decision(s.replace(dice=None, resignation=None)), s)
+        return answer is not None and answer.accept
 
     def answer_double(self, game: Game) -> CubeAnswer:
         # While a double is pending the engine judges it from the doubler's side; ``take`` and

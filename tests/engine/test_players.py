@@ -235,3 +235,34 @@ def test_no_beaver_past_the_cube_limit() -> None:
     for limit, heuristic_answer in ((8, "beaver"), (4, "take")):
         asked = FakeGame(behind.flip(), turn=1, rules=Rules(beavers=True, cube_limit=limit), cube_value=2)
         assert heuristic.answer_double(asked) == heuristic_answer  # type: ignore[arg-type]
+
+
+@dataclass
+class ResignedGame:
+    """A stand-in whose situation() is the resigner's, as Game.situation() gives it while a
+    resignation awaits its answer."""
+
+    resigner: Position
+    offered: WinKind
+
+    def situation(self):
+        from gammon.situation import Situation
+
+        return Situation(self.resigner, resignation=self.offered, rules=Rules(jacoby=False))
+
+
+def test_the_engine_rejects_a_gammon_offered_where_a_backgammon_is_certain():
+    """The resigner has all 15 checkers on the bar, against two checkers left on the winner's ace
+    point: the winner bears both off next roll whatever it throws, while the resigner, with none
+    off, still has checkers in its home board. The heuristic takes the gammon; the engine holds out
+    for the backgammon, and takes the backgammon offered."""
+    from gammon.engine.engine import Engine
+    from gammon.engine.players import EnginePlayer
+
+    resigner = Position.from_points({25: 15}, {1: 2})
+    engine = EnginePlayer(Engine(plies=0), "engine-0ply")
+    heuristic = computer_player("pubeval")
+    accepter_view = resigner.flip()
+    assert heuristic.accepts_resignation(FakeGame(accepter_view, turn=1, cube_owner=0, offered_resignation=2))
+    assert not engine.accepts_resignation(ResignedGame(resigner, WinKind.GAMMON))
+    assert engine.accepts_resignation(ResignedGame(resigner, WinKind.BACKGAMMON))
