@@ -8,6 +8,7 @@ terminal). A database that does not exist yet is no fault: the store makes it.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from sqlalchemy import inspect, text
@@ -23,18 +24,22 @@ MIGRATED = {("matches", "version"), ("matches", "retracted_at")}
 """Columns the store adds itself to a table made before them (see repository._add_version_columns)."""
 MARK = "matches"
 """The table every gammon database has had, in every version of its schema."""
+DAMAGED = {sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB}
+"""SQLite's codes for a file that is damaged; any other error opening it is not the file's fault
+(a directory where SQLite cannot make its journal files, a file it may not write)."""
 
 
 def check_database(engine: Engine) -> None:
     """Refuse (StoreUnavailableError) an existing database that the store cannot serve from: an
     SQLite file that is empty, not SQLite's, damaged (SQLite's ``quick_check``) or another
-    program's; gammon's tables without the columns gammon needs."""
+    program's; gammon's tables without the columns gammon needs; a database gammon may not write."""
     path = _sqlite_file(engine)
     if path is not None:
         if not path.exists():
             return  # a new database: the store creates it
         _check_file(engine, path)
-    _check_schema(engine, path)
+    if _check_schema(engine, path):
+        _check_writable(engine, path)
 
 
 def _sqlite_file(engine: Engine) -> Path | None:
@@ -75,8 +80,19 @@ def _check_file(engine: Engine, path: Path) -> None:
     try:
         with engine.connect() as conn:
             problems = [row[0] for row in conn.execute(text("PRAGMA quick_check"))]
-    except DBAPIError as e:  # too damaged for the check to run
-        problems = [str(e.orig)]
+    except DBAPIError as e:
+        if getattr(e.orig, "sqlite_errorcode", None) not in DAMAGED:
+            # An intact file in a read-only directory was called damaged, to restore or move away.
+            raise StoreUnavailableError(
+                tr(
+                    "cannot open the database file {path}: {reason} (gammon must be able to write "
+                    "the file and, beside it, its journal files: check the rights on the file and "
+                    "its directory)",
+                    path=_named(path),
+                    reason=cut(str(e.orig), 160),
+                )
+            ) from e
+        problems = [str(e.orig)]  # too damaged for the check to run
     if problems != ["ok"]:
         # One problem a line (the first row holds several), under a "*** in database main ***".
         lines = [
@@ -98,8 +114,30 @@ def _check_file(engine: Engine, path: Path) -> None:
         )
 
 
-def _check_schema(engine: Engine, path: Path | None) -> None:
-    """(An error reaching the database is left to the store, which says it cannot open it.)"""
+def _check_writable(engine: Engine, path: Path | None) -> None:
+    """Refuse a database gammon may only read (an SQLite file it may not write, a role without
+    rights on the tables): the server started, said it was serving, and failed on every write."""
+    try:
+        with engine.begin() as conn:  # a write that changes nothing, rolled back at once
+            conn.execute(text(f"UPDATE {MARK} SET id = id WHERE 1 = 0"))
+            conn.rollback()
+    except DBAPIError as e:
+        where = _named(path) if path is not None else cut(
+            repr(engine.url.render_as_string(hide_password=True)), 200
+        )
+        raise StoreUnavailableError(
+            tr(
+                "cannot write to the database {where}: {reason} (gammon needs to write to it: check "
+                "the rights on it, and for an SQLite file on its directory)",
+                where=where,
+                reason=cut(str(e.orig).strip().splitlines()[0] if str(e.orig).strip() else "", 160),
+            )
+        ) from e
+
+
+def _check_schema(engine: Engine, path: Path | None) -> bool:
+    """Whether the database has gammon's tables (False: none yet, the store makes them).
+    (An error reaching the database is left to the store, which says it cannot open it.)"""
     inspector = inspect(engine)
     tables = set(inspector.get_table_names())
     if path is not None and tables and MARK not in tables:
@@ -125,7 +163,7 @@ def _check_schema(engine: Engine, path: Path | None) -> None:
                 if c.name not in present and (table.name, c.name) not in MIGRATED
             ]
     if not missing:
-        return
+        return MARK in tables
     columns = cut(", ".join(missing), 200)
     if path is not None:
         raise StoreUnavailableError(

@@ -1,0 +1,55 @@
+"""An operator's view of the store: a database gammon cannot write, or cannot open beside its
+journal files, is refused in one line that says so, never called damaged nor served from."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from gammon.errors import StoreUnavailableError
+from gammon.store import Store
+from tests.store.test_repository import _record
+
+
+def _stored(path: Path) -> bytes:
+    store = Store(f"sqlite:///{path}")
+    store.create_match(_record("match-001"))
+    store.close()  # folds the write-ahead log into the file
+    return path.read_bytes()
+
+
+def test_an_intact_file_whose_journal_cannot_be_made_is_not_called_damaged(tmp_path: Path) -> None:
+    path = tmp_path / "gammon.db"
+    data = _stored(path)
+    # Where SQLite cannot make its shared-memory file (as in a read-only directory).
+    (tmp_path / "gammon.db-shm").symlink_to(tmp_path / "no-such-directory" / "shm")
+    with pytest.raises(StoreUnavailableError) as caught:
+        Store(f"sqlite:///{path}", check=True)
+    message = str(caught.value)
+    assert message.startswith(f"cannot open the database file {str(path)!r}: unable to open database file")
+    assert "check the rights on the file and its directory" in message
+    assert "damaged" not in message and "restore it" not in message and "move it away" not in message
+    assert path.read_bytes() == data
+
+
+def test_a_database_gammon_may_only_read_is_refused_before_serving(tmp_path: Path) -> None:
+    path = tmp_path / "gammon.db"
+    data = _stored(path)
+    url = f"sqlite:///file:{path}?mode=ro&uri=true"  # SQLite opens it read-only, as a file it may not write
+    with pytest.raises(StoreUnavailableError) as caught:
+        Store(url, check=True)
+    message = str(caught.value)
+    assert message.startswith("cannot write to the database "), message
+    assert "attempt to write a readonly database" in message and "check the rights on it" in message
+    assert path.read_bytes() == data
+    Store(f"sqlite:///{path}", check=True).close()  # the same file, writable, is served
+
+
+def test_a_new_database_passes_the_check(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'new.db'}", check=True)
+    store.create_match(_record("match-001"))
+    assert store.match_ids() == ["match-001"]
+    store.close()
+    assert sqlite3.connect(tmp_path / "new.db").execute("SELECT count(*) FROM matches").fetchone() == (1,)
