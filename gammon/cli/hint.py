@@ -61,9 +61,15 @@ def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, pli
     position = context.position
     match = context.match
     scored = ranked_plays(engine, context, roll, n)
-    # the plays are scored as if the cube were never turned again, unlike eval's cubeful equities
-    lines = [tr("Position {id}, dice {dice}, {plies}-ply, cubeless, player on roll's view", id=position.id,
-                dice=f"{roll[0]}{roll[1]}", plies=engine.plies), f"  {describe_situation(context)}"]
+    # money plays are scored as if the cube were never turned again, match plays by cubeful MWC
+    rolled = f"{roll[0]}{roll[1]}"
+    if match is None:
+        header = tr("Position {id}, dice {dice}, {plies}-ply, cubeless, player on roll's view",
+                    id=position.id, dice=rolled, plies=engine.plies)
+    else:
+        header = tr("Position {id}, dice {dice}, {plies}-ply, match winning chances with the cube, "
+                    "player on roll's view", id=position.id, dice=rolled, plies=engine.plies)
+    lines = [header, f"  {describe_situation(context)}"]
     if not scored:
         return "\n".join([*lines, tr("no legal play: the turn passes")])
     width = max(len(str(h.play)) for h, _ in scored)

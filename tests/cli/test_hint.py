@@ -84,7 +84,8 @@ def test_hint_says_its_equities_are_cubeless(engine: Engine) -> None:
     money = run_hint(START, "31", n=1, engine=engine).splitlines()[0]
     assert money == f"Position {START}, dice 31, 1-ply, cubeless, player on roll's view"
     match = run_hint(f"{START}:MIGlAAAAEAAE", engine=engine)  # 5-away against 3-away, dice 31
-    assert ", cubeless, " in match.splitlines()[0] and "MWC" in match
+    # match plays are ranked by cubeful MWC (tests/cli/test_hint_match.py)
+    assert ", match winning chances with the cube, " in match.splitlines()[0] and "MWC" in match
 
 
 def test_eval_says_a_cube_at_its_limit_is_why_there_is_no_double() -> None:
