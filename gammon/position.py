@@ -29,6 +29,7 @@ from gammon.primitives import flip_into, pip_counts
 
 if TYPE_CHECKING:
     import numpy as np
+    import numpy.typing as npt
 
     from gammon.play import Play
 
@@ -48,7 +49,7 @@ class Position:
     __slots__ = ("_board", "_array", "_hash", "_id")
 
     _board: tuple[int, ...]
-    _array: np.ndarray | None
+    _array: npt.NDArray[np.int8] | None
     _hash: int | None
     _id: str | None
 
@@ -285,7 +286,7 @@ class Position:
         """Read a play in standard notation (``"24/18*/12 13/11"``) and check it is legal."""
         return parse_play(self, text, dice)
 
-    def as_array(self) -> np.ndarray:
+    def as_array(self) -> npt.NDArray[np.int8]:
         """The board as a read-only ``int8`` numpy array (cached)."""
         if self._array is None:
             import numpy as np

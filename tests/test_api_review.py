@@ -74,6 +74,7 @@ best = engine.best_play(p, (3, 1))
 chances: Probabilities = engine.evaluate(p)
 decision: CubeDecision = engine.cube_decision(p)
 reveal_type(best)
+reveal_type(p.as_array())
 '''
 
 
@@ -87,6 +88,8 @@ def test_the_lazy_names_of_gammon_are_typed_for_a_users_mypy(tmp_path: Path,
                                      "--cache-dir", str(tmp_path / "cache"), str(script)])
     assert status == 0, out + err
     assert 'Revealed type is "gammon.play.Play | None"' in out
+    board_type = out.splitlines()[1]
+    assert "numpy.ndarray" in board_type and "8Bit" in board_type, board_type  # int8, as it is
 
 
 def test_the_stub_of_gammon_names_what_the_module_exports() -> None:
