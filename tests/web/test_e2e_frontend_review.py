@@ -206,3 +206,28 @@ def test_a_double_click_posts_or_cancels_one_invitation(shared: Server, browser)
     assert len([p for p in posts if p.endswith("/cancel")]) == 1, posts
     assert page.text_content("#error") == ""
     assert not errors
+
+
+def test_a_double_click_on_start_makes_one_match(shared: Server, browser) -> None:  # noqa: F811
+    # A double click on Start made two matches (two POSTs): the page opened one, the other stayed.
+    errors: list[str] = []
+    page = _page(browser, errors)
+    made: list[str] = []
+
+    def note(request) -> None:
+        if request.method == "POST" and request.url.endswith("/api/matches"):
+            made.append(request.url)
+
+    page.on("request", note)
+    page.goto(shared.url + "/")
+    page.check('input[name=mode][value="local"]')
+    page.dblclick("#start")
+    page.wait_for_url("**/play/**")
+    _state(page)
+    assert len(made) == 1, made
+    page.go_back()  # the lobby again, whether from the browser's cache or afresh: Start works
+    page.wait_for_selector("#start:enabled")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    assert len(made) == 2, made
+    assert not errors

@@ -39,8 +39,13 @@ function startLobby() {
   showLobbyOptions(form);
   // a rated match is made signed in: the account's name, once known, enables the choice
   call("GET", "/api/account").then(me => { ui.account = me.name; showLobbyOptions(form); }).catch(() => {});
+  // One match per click: a double click on Start made two, one of them never opened. The button
+  // stays off while the page leaves, and comes back on when the browser shows it again (Back).
+  const startButton = $("#start");
+  window.addEventListener("pageshow", () => { startButton.disabled = false; });
   form.addEventListener("submit", async ev => {
     ev.preventDefault();
+    if (startButton.disabled) return;
     const f = new FormData(form), body = { mode: f.get("mode"), match_length: Number(f.get("match_length")) };
     // only what applies to the chosen mode and length; the server's defaults stand for the rest
     const applies = name => { const box = form.elements[name].closest("[data-for]"); return !box || !box.hidden; };
@@ -53,11 +58,15 @@ function startLobby() {
     for (const name of ["name", "opponent_name"]) {
       if (applies(name) && f.get(name).trim()) body[name] = f.get(name);
     }
+    startButton.disabled = true;
     try {
       const data = await call("POST", "/api/matches", body);
       if (data.invite_url) localStorage.setItem("invite:" + data.match_id, data.invite_url);
       location.href = data.url;
-    } catch (e) { $("#lobby-error").textContent = String(e.message || e); }
+    } catch (e) {
+      $("#lobby-error").textContent = String(e.message || e);
+      startButton.disabled = false;
+    }
   });
 }
 
