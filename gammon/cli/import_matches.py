@@ -111,22 +111,15 @@ def run_import(args: argparse.Namespace) -> int:
             return 2
         queue = AnalysisQueue(store)
         plies = DEFAULT_PLIES if args.plies is None else args.plies
-        plan = plan_import(queue, account.id, files, args.player, plies)
+        with _bar(tr("reading"), tr("files"), err) as reading:  # thousands of files take minutes
+            task = reading.add_task("read", total=len(files))
+            plan = plan_import(queue, account.id, files, args.player, plies, lambda: reading.advance(task))
         if not plan.matched:
             print("gammon import: " + _not_found(args.player, len(files), plan.names_seen), file=sys.stderr)
             _failures(unreadable + plan.failed, err)
             return 2
         job_ids = [job_id for job_id, _ in plan.queued]
-        with Progress(
-            TextColumn(tr("analysing")),
-            BarColumn(),
-            MofNCompleteColumn(),
-            TextColumn(tr("matches")),
-            TimeRemainingColumn(),
-            console=err,
-            transient=True,
-            disable=not err.is_terminal,  # a bar in a log file is one blank line
-        ) as bar:
+        with _bar(tr("analysing"), tr("matches"), err) as bar:
             task = bar.add_task("import", total=len(job_ids))
             outcomes = run_jobs(
                 queue,
@@ -142,6 +135,20 @@ def run_import(args: argparse.Namespace) -> int:
     finally:
         store.close()
     return _summary(account.name, plan, outcomes, unreadable, out)
+
+
+def _bar(doing: str, unit: str, err: Console) -> Progress:
+    """A progress bar on the terminal ("analysing 3/10 matches"), none in a log file."""
+    return Progress(
+        TextColumn(doing),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn(unit),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,  # a bar in a log file is one blank line
+    )
 
 
 def _summary(account: str, plan: ImportPlan, outcomes: list[Outcome], unreadable: list[tuple[str, str]],

@@ -5,7 +5,7 @@ others and analyse them, in this process, over local processes or on a Ray clust
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -57,13 +57,19 @@ def seat_of(names: tuple[str, str], player: str) -> int | None:
 
 
 def plan_import(
-    queue: AnalysisQueue, account_id: int, files: Sequence[Path], player: str, plies: int
+    queue: AnalysisQueue,
+    account_id: int,
+    files: Sequence[Path],
+    player: str,
+    plies: int,
+    progress: Callable[[], None] | None = None,
 ) -> ImportPlan:
-    """Read ``files`` and queue the analysis of each new match where ``player`` plays."""
+    """Read ``files`` and queue the analysis of each new match where ``player`` plays;
+    ``progress`` is told of each file done, whatever became of it."""
     plan = ImportPlan()
     seen: set[str] = set()
     sessions = sessionmaker(queue.store.engine)
-    for path in files:
+    for path in _telling(files, progress):
         name = str(path)
         try:
             data = read_file(path)
@@ -104,6 +110,14 @@ def plan_import(
         except SQLAlchemyError as e:
             raise _unavailable(queue.store.url, e, name) from e
     return plan
+
+
+def _telling(files: Sequence[Path], progress: Callable[[], None] | None) -> Iterator[Path]:
+    """``files``, calling ``progress`` once the loop is done with each (whichever way it went on)."""
+    for path in files:
+        yield path
+        if progress is not None:
+            progress()
 
 
 def _unavailable(url: str, error: SQLAlchemyError, name: str | None = None) -> StoreUnavailableError:
