@@ -791,6 +791,15 @@ class Game:
         self._turn, self._dice, self._resignation = None, None, None
         self._phase = GamePhase.OVER
 
+    def __copy__(self) -> Game:
+        """``copy.copy(game)``: a game that goes on on its own from here (a history of its own: a
+        shallow copy sharing the list would record the copy's actions in this game's history too),
+        drawing from the same dice source; ``copy.deepcopy`` copies the dice source as well."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._history = list(self._history)
+        return twin
+
     def __repr__(self) -> str:
         return (f"<Game {self._phase.name} turn={self._turn} dice={self._dice} cube={self._cube.value}"
                 f"/{self._cube.owner} position={self._board0.id} actions={len(self._history)}>")

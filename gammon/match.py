@@ -3,6 +3,7 @@ session (``match_length`` 0) whose score only accumulates."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass
 
 from gammon.dice import DiceSource, RandomDice
@@ -89,6 +90,14 @@ class Match:
         game = Game(self._rules, self._dice, self.score, crawford_game=self._next_is_crawford())
         self._games.append(game)
         return game
+
+    def __copy__(self) -> Match:
+        """``copy.copy(match)``: a match that goes on on its own from here, each game copied (see
+        :meth:`Game.__copy__`), drawing from the same dice source."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        twin._games = [copy.copy(game) for game in self._games]
+        return twin
 
     def _next_is_crawford(self) -> bool:
         # The game right after a player FIRST reaches match_length - 1: the last game took a

@@ -24,6 +24,7 @@ from gammon import (
     Rules,
     ScriptedDice,
     Situation,
+    WinKind,
 )
 
 
@@ -175,3 +176,26 @@ def test_a_side_that_is_no_map_is_an_invalid_position_quoting_it(side: object) -
 def test_a_script_roll_that_is_no_pair_is_refused_quoting_it(roll: object) -> None:
     with pytest.raises(IllegalMoveError, match=f"got {re.escape(repr(roll))}"):
         ScriptedDice([(3, 1), roll])  # type: ignore[list-item]
+
+
+def test_a_copied_game_goes_on_without_touching_the_original() -> None:
+    game = Game(dice=ScriptedDice([(3, 1), (6, 5), (2, 1)]))
+    game.roll()
+    twin = copy.copy(game)
+    twin.play("8/5 6/5")
+    assert len(game.history) == 1 and game.phase is GamePhase.MOVE
+    game.play("24/21 6/5")  # the original plays its own choice and still replays
+    assert Game.replay(game.history).history == game.history
+    assert twin.history[1] != game.history[1]
+    assert twin.roll() == (6, 5) and game.roll() == (2, 1)  # the dice source is shared
+
+
+def test_a_copied_match_goes_on_without_touching_the_original() -> None:
+    match = Match(Rules(match_length=3), ScriptedDice([(3, 1)] * 4))
+    twin = copy.copy(match)
+    twin.game.roll()
+    assert match.game.phase is GamePhase.OPENING and match.game.history == []
+    twin.game.resign(WinKind.SINGLE)
+    twin.game.accept_resignation()
+    twin.new_game()
+    assert len(twin.games) == 2 and len(match.games) == 1 and match.score == (0, 0)
