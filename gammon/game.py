@@ -15,7 +15,7 @@ from typing import ClassVar, cast
 
 from gammon.cube import Cube
 from gammon.dice import Dice, DiceSource, RandomDice, check_dice
-from gammon.errors import GammonError, IllegalActionError, IllegalMoveError, cut
+from gammon.errors import GammonError, IllegalActionError, IllegalMoveError, InvalidArgumentError, cut
 from gammon.i18n import ptr, tr
 from gammon.play import Play
 from gammon.position import CHECKERS, Position
@@ -184,23 +184,27 @@ class Game:
                  score: tuple[int, int] = (0, 0), crawford_game: bool = False) -> None:
         rules = Rules() if rules is None else rules
         if not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a Rules, got {cut(repr(rules))}")
+            raise InvalidArgumentError(f"rules must be a Rules, got {cut(repr(rules))}")
         if not (isinstance(score, tuple | list) and len(score) == 2
                 and all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in score)):
-            raise ValueError(f"score must be two integers >= 0, got {cut(repr(score))}")
+            raise InvalidArgumentError(f"score must be two integers >= 0, got {cut(repr(score))}")
         if not isinstance(crawford_game, bool):
-            raise ValueError(f"crawford_game must be True or False, got {cut(repr(crawford_game))}")
+            raise InvalidArgumentError(f"crawford_game must be True or False, got {cut(repr(crawford_game))}")
         if crawford_game and (rules.is_money or not rules.crawford):
-            raise ValueError(f"crawford_game=True needs match play with the Crawford rule, got {rules!r}")
+            raise InvalidArgumentError(
+                f"crawford_game=True needs match play with the Crawford rule, got {rules!r}")
         length = rules.match_length
         if length and max(score) >= length:
-            raise ValueError(f"the score {score[0]}-{score[1]} has already won the {length}-point match")
+            raise InvalidArgumentError(
+                f"the score {score[0]}-{score[1]} has already won the {length}-point match")
         if crawford_game and length - 1 not in score:
-            raise ValueError(f"crawford_game=True needs a side 1-away ({length - 1} points of {length}), "
-                             f"got the score {score[0]}-{score[1]}")
+            raise InvalidArgumentError(
+                f"crawford_game=True needs a side 1-away ({length - 1} points of {length}), "
+                f"got the score {score[0]}-{score[1]}")
         if dice is not None and not callable(getattr(dice, "roll", None)):
-            raise ValueError(f"dice must be a dice source (RandomDice, ScriptedDice: a roll() method), "
-                             f"got {cut(repr(dice))}")
+            raise InvalidArgumentError(
+                f"dice must be a dice source (RandomDice, ScriptedDice: a roll() method), "
+                f"got {cut(repr(dice))}")
         self._rules = rules
         self._dice_source: DiceSource = RandomDice() if dice is None else dice
         self._score = (score[0], score[1])

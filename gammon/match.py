@@ -7,7 +7,7 @@ import copy
 from dataclasses import dataclass
 
 from gammon.dice import DiceSource, RandomDice
-from gammon.errors import IllegalActionError, cut
+from gammon.errors import IllegalActionError, InvalidArgumentError, cut
 from gammon.game import Game, Request
 from gammon.refusal import Refusal, Refused
 from gammon.rules import Rules
@@ -25,7 +25,7 @@ class Match:
     def __init__(self, rules: Rules | None = None, dice: DiceSource | None = None) -> None:
         self._rules = Rules() if rules is None else rules
         if not isinstance(self._rules, Rules):
-            raise ValueError(f"rules must be a Rules, got {cut(repr(rules))}")
+            raise InvalidArgumentError(f"rules must be a Rules, got {cut(repr(rules))}")
         self._dice: DiceSource = RandomDice() if dice is None else dice
         self._games = [Game(self._rules, self._dice)]
 

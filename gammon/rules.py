@@ -7,7 +7,7 @@ from enum import IntEnum
 from typing import Literal
 
 from gammon import primitives
-from gammon.errors import InvalidArgumentError, cut
+from gammon.errors import InvalidArgumentError, InvalidPositionError, cut
 from gammon.i18n import tr
 from gammon.position import Position
 
@@ -90,11 +90,11 @@ class GameResult:
 def win_kind(loser_view: Position) -> WinKind:
     """The kind of win when the opponent of the player seen in ``loser_view`` has borne off all
     15: gammon if the loser has borne off none, backgammon if it also still has a checker on the
-    bar or in the winner's home board (the loser's points 19-24). ValueError if the game is not
-    over."""
+    bar or in the winner's home board (the loser's points 19-24). InvalidPositionError if the game
+    is not over."""
     kind = primitives.win_kind(loser_view.board)
     if not kind:
-        raise ValueError(f"not a finished game: the winner still has checkers in {loser_view.id}")
+        raise InvalidPositionError(f"not a finished game: the winner still has checkers in {loser_view.id}")
     return WinKind(kind)
 
 

@@ -20,7 +20,7 @@ from enum import Enum
 from typing import Any
 
 from gammon.dice import Dice
-from gammon.errors import cut
+from gammon.errors import InvalidArgumentError, cut
 from gammon.position import Position
 from gammon.rules import Rules, WinKind
 
@@ -52,12 +52,14 @@ class MatchScore:
         for name in ("away", "opponent_away"):
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise ValueError(
+                raise InvalidArgumentError(
                     f"{name} must be a whole number of points away, 1 or more, got {cut(repr(v))}")
         if self.crawford_game and self.post_crawford:
-            raise ValueError(f"a game cannot be both the Crawford game and after it: {cut(repr(self))}")
+            raise InvalidArgumentError(
+                f"a game cannot be both the Crawford game and after it: {cut(repr(self))}")
         if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):
-            raise ValueError(f"Crawford and post-Crawford games need a side 1 away: {cut(repr(self))}")
+            raise InvalidArgumentError(
+                f"Crawford and post-Crawford games need a side 1 away: {cut(repr(self))}")
 
     @classmethod
     def from_away(cls, away: int, opponent_away: int, crawford_game: bool = False) -> MatchScore:
@@ -139,7 +141,7 @@ class Situation:
         if self.double_offered and self.cube_owner is CubeOwner.OPPONENT:
             problems.append("a double is offered, but the opponent owns the cube")
         if problems:
-            raise ValueError("invalid Situation: " + "; ".join(problems))
+            raise InvalidArgumentError("invalid Situation: " + "; ".join(problems))
 
     @classmethod
     def of(cls, situation_or_position: Situation | Position) -> Situation:
@@ -148,7 +150,8 @@ class Situation:
             return situation_or_position
         if isinstance(situation_or_position, Position):
             return cls(situation_or_position)
-        raise ValueError(f"expected a Situation or a Position, got {type(situation_or_position).__name__}")
+        raise InvalidArgumentError(
+            f"expected a Situation or a Position, got {type(situation_or_position).__name__}")
 
     @classmethod
     def at(cls, position: Position, *, cube_value: int = 1,
@@ -161,7 +164,7 @@ class Situation:
             rules = Rules(jacoby=jacoby, beavers=beavers)
             return cls(position, dice, cube_value, cube_owner, rules=rules)
         if not isinstance(match, MatchScore):
-            raise ValueError(f"match must be a MatchScore or None, got {cut(repr(match))}")
+            raise InvalidArgumentError(f"match must be a MatchScore or None, got {cut(repr(match))}")
         length = max(match.away, match.opponent_away)
         return cls(position, dice, cube_value, cube_owner,
                    score=(length - match.away, length - match.opponent_away),

@@ -15,6 +15,7 @@ import gammon
 from gammon import (
     Game,
     GamePhase,
+    GammonError,
     IllegalMoveError,
     InvalidPositionError,
     Match,
@@ -26,6 +27,7 @@ from gammon import (
     Situation,
     WinKind,
 )
+from gammon.rules import win_kind
 
 
 def _play_on(game: Game, turns: int) -> list[object]:
@@ -199,3 +201,20 @@ def test_a_copied_match_goes_on_without_touching_the_original() -> None:
     twin.game.accept_resignation()
     twin.new_game()
     assert len(twin.games) == 2 and len(match.games) == 1 and match.score == (0, 0)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: Game(score=(-1, 0)),
+    lambda: Game(Rules(match_length=3), score=(3, 0)),
+    lambda: Game(dice=5),  # type: ignore[arg-type]
+    lambda: Match("money"),  # type: ignore[arg-type]
+    lambda: Situation(Position.initial(), cube_value=3),
+    lambda: Situation.of("4HPwATDgc/ABMA"),  # type: ignore[arg-type]
+    lambda: Situation.at(Position.initial(), match=(3, 2)),  # type: ignore[arg-type]
+    lambda: MatchScore(0, 3),
+    lambda: win_kind(Position.initial()),
+])
+def test_every_error_gammon_raises_on_purpose_is_a_gammon_error(make: Callable[[], object]) -> None:
+    with pytest.raises(GammonError) as caught:
+        make()
+    assert isinstance(caught.value, ValueError)  # as before: code that caught ValueError still does
