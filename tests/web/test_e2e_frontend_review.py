@@ -231,3 +231,35 @@ def test_a_double_click_on_start_makes_one_match(shared: Server, browser) -> Non
     page.wait_for_url("**/play/**")
     assert len(made) == 2, made
     assert not errors
+
+
+def test_a_double_click_starts_one_job(shared: Server, browser) -> None:  # noqa: F811
+    # A double click on Analyse started two analyses: the second was refused at the client's limit
+    # ("you have 2 jobs running already") or ran on unfollowed. One on Roll out started two
+    # rollouts, the first cancelled but holding the worker: the second waited behind it.
+    errors: list[str] = []
+    page = _page(browser, errors)
+    started: list[str] = []
+
+    def note(request) -> None:
+        if request.method == "POST" and request.url.endswith(("/api/analyses", "/api/positions/rollout")):
+            started.append(request.url)
+
+    page.on("request", note)
+    page.goto(shared.url + "/analysis")
+    page.select_option("#plies", "2")
+    page.set_input_files("#mat-file", str(LONG_MATCH))
+    page.dblclick("#analyse")
+    page.wait_for_function("() => study.job !== null && !study.starting")
+    page.click("#cancel")
+    page.wait_for_function("() => study.job.status === 'cancelled'")
+    assert [u.rsplit("/", 1)[1] for u in started] == ["analyses"]
+    assert page.text_content("#error") == ""
+    page.goto(shared.url + "/editor")
+    page.wait_for_function("() => ed.position")
+    page.dblclick("#rollout")
+    page.wait_for_function("() => ed.job !== null && !ed.starting")
+    page.click("#cancel")
+    page.wait_for_function("() => ed.job.status === 'cancelled'")
+    assert [u.rsplit("/", 1)[1] for u in started] == ["analyses", "rollout"]
+    assert not errors

@@ -6,7 +6,7 @@ import { $, call, loadLanguage, pageLink, showError, t, tLine, tn } from "./comm
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
-const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [] };
+const study = { job: null, result: null, decision: null, shown: null, timer: null, seen: [], starting: false };
 window.study = study;  // for the browser tests and the console
 const language = loadLanguage().then(() => {  // the page's words; a job's text waits for them
   // the default depth's option is written out here: tests read its markup as it stands
@@ -195,13 +195,18 @@ function base64(bytes) {
     ev.preventDefault();
     const file = $("#mat-file").files[0];
     if (!file) { await language; showError(t("Choose a .mat, .sgf or .xg file first.")); return; }
-    const plies = Number($("#plies").value);
-    if (/\.xg$/i.test(file.name)) {  // eXtreme Gammon's binary files travel in base64
-      start({ xg: base64(new Uint8Array(await file.arrayBuffer())), plies });
-      return;
-    }
-    const kind = /\.sgf$/i.test(file.name) ? "sgf" : "mat";  // .mat, and .txt as the sites name it
-    start({ [kind]: await file.text(), plies });
+    // one job per click: a double click started two (the second refused at the limit, or left running)
+    if (study.starting) return;
+    study.starting = true;
+    try {
+      const plies = Number($("#plies").value);
+      if (/\.xg$/i.test(file.name)) {  // eXtreme Gammon's binary files travel in base64
+        await start({ xg: base64(new Uint8Array(await file.arrayBuffer())), plies });
+        return;
+      }
+      const kind = /\.sgf$/i.test(file.name) ? "sgf" : "mat";  // .mat, and .txt as the sites name it
+      await start({ [kind]: await file.text(), plies });
+    } finally { study.starting = false; }
   });
   cancelJobOnClick(study, showJob);
   const { id, params } = pageLink("analysis");

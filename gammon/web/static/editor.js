@@ -8,7 +8,7 @@ import { showShareId } from "./share.js";
 
 const START = [0, -2, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, -5, 5, 0, 0, 0, -3, 0, -5, 0, 0, 0, 0, 2, 0];
 const ed = { board: START.slice(), position: null, hints: null, shown: null, job: null, jobFor: null,
-             timer: null, asked: 0 };
+             timer: null, asked: 0, starting: false };
 window.ed = ed;  // for the browser tests and the console
 
 // ---- the position: the board here, the rest in the form; the server checks and names it ----------
@@ -188,6 +188,9 @@ async function evaluate() {
 
 // ---- rollouts: a job on the server, polled --------------------------------------------------------
 async function rollout() {
+  // one job per click: a double click started two, and the first, cancelled, held the worker
+  if (ed.starting) return;
+  ed.starting = true;
   try {
     const xgid = ed.position.xgid;
     const job = await call("POST", "/api/positions/rollout", { id: xgid, kind: $("#rollout-kind").value,
@@ -202,7 +205,7 @@ async function rollout() {
     showError("");
     showJob(ed.job);
     poll();
-  } catch (e) { showError(tLine(String(e.message || e))); }
+  } catch (e) { showError(tLine(String(e.message || e))); } finally { ed.starting = false; }
 }
 
 function poll() {
