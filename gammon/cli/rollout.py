@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import secrets
 import socket
 import sys
 from typing import TYPE_CHECKING, Any
@@ -195,7 +196,8 @@ def run_rollout(
             )
         settings = RolloutSettings(
             trials=args.trials,
-            seed=args.seed,
+            # drawn here, not by the engine, so that an interrupted rollout can name it too
+            seed=secrets.randbits(32) if args.seed is None else args.seed,
             truncate=args.truncate,
             variance_reduction=not args.no_variance_reduction,
             cubeful=args.cubeful or args.cube,
@@ -225,7 +227,7 @@ def run_rollout(
         return 2
     except KeyboardInterrupt:
         # the trials done may be hours of work: their estimates are printed before the stop is reported
-        _print_interrupted(args, given, dice, engine, reporter.last, out)
+        _print_interrupted(args, given, dice, engine, reporter.last, out, settings.seed)
         raise
     if args.json:
         from gammon.advice import rollout_json
@@ -283,7 +285,7 @@ class _Reporter:
 
 
 def _print_interrupted(args: argparse.Namespace, given: Situation, dice: Dice | None, engine: Engine,
-                       last: RolloutProgress | None, out: Console) -> None:
+                       last: RolloutProgress | None, out: Console, seed: int | None) -> None:
     """The running estimates of a rollout stopped by Ctrl-C, each alternative named (as text, or
     as JSON with ``"interrupted": true``)."""
     from gammon.advice import finite
@@ -300,15 +302,16 @@ def _print_interrupted(args: argparse.Namespace, given: Situation, dice: Dice | 
     if args.json:
         estimates = [{"name": key, "equity": finite(e), "standard_error": finite(se)}
                      for key, _, e, se in rows]
-        print(json.dumps({"context": situation_json(given), "kind": kind, "interrupted": True, "trials": done,
-                          "estimates": estimates}))
+        print(json.dumps({"context": situation_json(given), "kind": kind, "interrupted": True, "seed": seed,
+                          "trials": done, "estimates": estimates}))
         return
     if not rows:
-        out.print(tr("Rollout of {id} interrupted before its first trials were done: no estimates yet",
-                     id=given.position.id), soft_wrap=True)
+        out.print(tr("Rollout of {id} (seed {seed}) interrupted before its first trials were done: no "
+                     "estimates yet", id=given.position.id, seed=seed), soft_wrap=True)
         return
-    out.print(tr("Rollout of {id} interrupted after {done} of {total} trials; the estimates so far:",
-                 id=given.position.id, done=f"{done:,}", total=f"{args.trials:,}"), soft_wrap=True)
+    out.print(tr("Rollout of {id} (seed {seed}) interrupted after {done} of {total} trials; the estimates "
+                 "so far:", id=given.position.id, seed=seed, done=f"{done:,}", total=f"{args.trials:,}"),
+              soft_wrap=True)
     for _, name, e, se in rows:
         out.print(f"  {name}: {e:+.4f} ± {_se(se)}", soft_wrap=True)
 

@@ -60,7 +60,7 @@ def interrupted(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[st
 def test_an_interrupted_position_rollout_prints_its_estimate(capsys: pytest.CaptureFixture[str]) -> None:
     out, p = interrupted([START], capsys)
     lines = out.splitlines()
-    assert lines[0] == f"Rollout of {START} interrupted after 36 of 72 trials; the estimates so far:"
+    assert lines[0] == f"Rollout of {START} (seed 5) interrupted after 36 of 72 trials; the estimates so far:"
     assert lines[1] == f"  equity: {p.equity[0]:+.4f} ± {p.standard_error[0]:.4f}"
 
 
@@ -74,7 +74,8 @@ def test_an_interrupted_plays_rollout_names_each_play(capsys: pytest.CaptureFixt
 def test_an_interrupted_cube_rollout_as_json(capsys: pytest.CaptureFixture[str]) -> None:
     out, p = interrupted([START, "--cube", "--json"], capsys)
     data = json.loads(out)
-    assert data["interrupted"] is True and data["kind"] == "cube" and data["trials"] == 36
+    assert data["interrupted"] is True and data["kind"] == "cube"
+    assert (data["trials"], data["seed"]) == (36, 5)
     assert data["context"]["position_id"] == START
     assert [e["name"] for e in data["estimates"]] == ["no_double", "double_take"]
     assert [e["equity"] for e in data["estimates"]] == list(p.equity)
@@ -84,10 +85,26 @@ def test_an_interrupted_cube_rollout_as_json(capsys: pytest.CaptureFixture[str])
 def test_a_rollout_interrupted_before_its_first_batch_says_so(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(KeyboardInterrupt):
         run_rollout(build_parser().parse_args(["rollout", START, *FAST]), engine=StoppedEngine(at_once=True))
-    assert capsys.readouterr().out == (f"Rollout of {START} interrupted before its first trials were done: "
-                                       "no estimates yet\n")
+    assert capsys.readouterr().out == (
+        f"Rollout of {START} (seed 5) interrupted before its first trials were done: no estimates yet\n")
     with pytest.raises(KeyboardInterrupt):
         run_rollout(build_parser().parse_args(["rollout", START, *FAST, "--json"]),
                     engine=StoppedEngine(at_once=True))
     data = json.loads(capsys.readouterr().out)
     assert (data["interrupted"], data["trials"], data["estimates"]) == (True, 0, [])
+
+
+def test_an_interrupted_rollout_names_the_seed_it_drew(capsys: pytest.CaptureFixture[str]) -> None:
+    # without --seed the dice are drawn at random: the seed is what reruns the same trials
+    argv = ["rollout", START, "--trials", "72", "--truncate", "2", "--workers", "1"]
+    engine = StoppedEngine()
+    with pytest.raises(KeyboardInterrupt):
+        run_rollout(build_parser().parse_args([*argv, "--json"]), engine=engine)
+    data = json.loads(capsys.readouterr().out)
+    seed = data["seed"]
+    assert isinstance(seed, int) and data["estimates"][0]["equity"] == engine.reported[0].equity[0]
+    again = StoppedEngine()
+    with pytest.raises(KeyboardInterrupt):
+        run_rollout(build_parser().parse_args([*argv, "--seed", str(seed)]), engine=again)
+    assert again.reported == engine.reported
+    assert capsys.readouterr().out.startswith(f"Rollout of {START} (seed {seed}) interrupted after 36 of 72")
