@@ -355,7 +355,10 @@ def compare(before: Transcript, after: Transcript, target: str) -> list[str]:
             # win only once the game has a roll: it shows this game unfinished
             losses.append(tr("game {number}: GNU Backgammon reads the game abandoned before the opening "
                              "roll as unfinished, with no winner (the next game's score line keeps its "
-                             "points)", number=k + 1))
+                             "points)", number=k + 1) if k + 1 < len(games_a) else
+                          tr("game {number}: GNU Backgammon reads the game abandoned before the opening "
+                             "roll as unfinished, with no winner, and the match without its points",
+                             number=k + 1))
     return losses
 
 

@@ -50,6 +50,11 @@ def test_convert_to_mat_reports_the_game_gnubg_reads_unfinished() -> None:
     losses = convert(format_sgf(match, ("Ann", "Bob")).encode(), "sgf", "mat").losses
     assert [loss for loss in losses if "opening roll" in loss] == [
         "game 2: GNU Backgammon reads the game abandoned before the opening roll as unfinished, with no "
+        "winner, and the match without its points"]
+    followed = _abandoned_before_the_roll(4, last=False)
+    losses = convert(format_sgf(followed, ("Ann", "Bob")).encode(), "sgf", "mat").losses
+    assert [loss for loss in losses if "opening roll" in loss] == [
+        "game 2: GNU Backgammon reads the game abandoned before the opening roll as unfinished, with no "
         "winner (the next game's score line keeps its points)"]
     played = _abandoned_before_the_roll(4, last=False).games[0:1]
     losses = convert(format_sgf(played).encode(), "sgf", "mat").losses
