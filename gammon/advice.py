@@ -163,12 +163,11 @@ def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout,
         }
     if isinstance(outcome, list):
         ranked = ranked_rollouts(outcome, context) if context is not None else [(p, None) for p in outcome]
-        return {
-            "kind": "plays",
-            "unit": "mwc" if context is not None and context.match else "equity",
-            "plays": [{"play": str(p.play), **result_json(p.result), **({} if mwc is None else {"mwc": mwc})}
-                      for p, mwc in ranked],
-        }
+        plays = [{"play": str(p.play), **result_json(p.result), **({} if mwc is None else {"mwc": mwc})}
+                 for p, mwc in ranked]
+        if context is None:  # the score unknown: the engine's order, by equity, and no unit claimed
+            return {"kind": "plays", "plays": plays}
+        return {"kind": "plays", "unit": "mwc" if context.match else "equity", "plays": plays}
     return {"kind": "position", **result_json(outcome)}
 
 

@@ -6,9 +6,12 @@ import json
 
 import pytest
 
+from gammon.advice import rollout_json
 from gammon.cli.hint import run_eval
 from gammon.cli.main import main
 from gammon.engine.engine import Engine
+from gammon.engine.rollout.rollouts import RolloutSettings
+from gammon.formats.ids import read_id
 
 # You (on roll) have 15 checkers on your 13-15 points, the opponent 15 in its home board, none
 # off: you lose a gammon all but surely. The Match IDs put a resignation on offer from you.
@@ -82,3 +85,12 @@ def test_rollout_json_ranks_money_plays_by_equity(capsys: pytest.CaptureFixture[
     assert data["unit"] == "equity"
     equities = [p["equity"] for p in data["plays"]]
     assert equities == sorted(equities, reverse=True) and all(p["mwc"] is None for p in data["plays"])
+
+
+def test_rollout_json_without_the_context_claims_no_unit() -> None:
+    # it said "unit": "equity" of plays at 1-away each, whose score it was not given
+    given = read_id("4HPwATDGPTcACA:MIEyAAAAAAAE")
+    settings = RolloutSettings(trials=36, seed=5, truncate=2)
+    plays = Engine(plies=0).rollout_plays(given, None, 2, settings, workers=1)
+    assert "unit" not in rollout_json(plays)
+    assert rollout_json(plays, given)["unit"] == "mwc"
