@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+import uvicorn
 from fastapi.testclient import TestClient
 
 from gammon import Position
@@ -99,3 +100,27 @@ def test_an_engine_level_without_the_net_is_refused_in_the_language(monkeypatch)
     with use_language("sk"), pytest.raises(ValueError) as e:
         players.computer_player("engine")
     assert str(e.value) == "úroveň 'engine' potrebuje natrénovanú sieť enginu, ktorá nie je nainštalovaná"
+
+
+@pytest.mark.parametrize(("lang", "want"), [
+    ("pl", "gammon serve: rate musi być liczbą dodatnią, podano -5.0"),
+    ("cs", "gammon serve: rate musí být kladné číslo, zadáno -5.0"),
+    ("sk", "gammon serve: rate musí byť kladné číslo, zadané -5.0"),
+])
+def test_serve_refuses_a_rate_limit_that_is_no_positive_number_in_its_language(tmp_path, capsys, monkeypatch,
+                                                                                 lang, want):
+    """--rate-limit -5 started a server that answered every request 429, and nan one without a
+    limit; it is refused at the terminal, before the server starts."""
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)  # no server, were it to start
+    database = f"sqlite:///{tmp_path / 'g.sqlite3'}"
+    argv = ["--lang", lang, "serve", "--port", "0", "--database-url", database, "--rate-limit", "-5"]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.strip() == want
+
+
+@pytest.mark.parametrize("rate", [0.0, -5.0, float("nan")])
+def test_server_settings_refuse_a_rate_or_burst_that_is_no_positive_number(rate):
+    with pytest.raises(ValueError, match=r"^rate must be a positive number, got "):
+        ServerSettings(rate=rate)
+    with pytest.raises(ValueError, match=r"^burst must be a positive number, got "):
+        ServerSettings(burst=rate)

@@ -327,7 +327,8 @@ def run_serve(args: argparse.Namespace) -> int:
     from gammon.web import ServerSettings
 
     try:  # the settings' refusals at the terminal, not as a traceback from the starting server
-        ServerSettings(ws_per_address=args.ws_per_address, public_url=args.public_url)
+        ServerSettings(rate=args.rate_limit, burst=2 * args.rate_limit, ws_per_address=args.ws_per_address,
+                       public_url=args.public_url)
     except ValueError as e:
         print(f"gammon serve: {e}", file=sys.stderr)
         return 2

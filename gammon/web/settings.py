@@ -61,8 +61,13 @@ class ServerSettings:
     accounts: AccountSettings | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        """Refuse (ValueError) a count that is not a positive whole number, a time that is not
-        positive, or a public URL with a query."""
+        """Refuse (ValueError) a rate or a count that is not a positive (whole) number, a time that
+        is not positive, or a public URL with a query."""
+        for name, value in {"rate": self.rate, "burst": self.burst}.items():
+            # gammon serve --rate-limit: -5 refused every request (429), nan let every one through
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(tr("{name} must be a positive number, got {value}", name=name,
+                                    value=cut(repr(value), 80)))
         counts = {
             "ws_per_seat": self.ws_per_seat,
             "ws_per_match": self.ws_per_match,
