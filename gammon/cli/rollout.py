@@ -232,7 +232,9 @@ def run_rollout(
     if args.json:
         from gammon.advice import rollout_json
 
-        print(json.dumps({"context": situation_json(given), **rollout_json(outcome, given)}))
+        # the roll rolled out, as hint's JSON gives it: --dice may differ from the ID's dice in the context
+        rolled = {"dice": list(dice)} if isinstance(outcome, list) and dice is not None else {}
+        print(json.dumps({"context": situation_json(given), **rolled, **rollout_json(outcome, given)}))
         return 0
     if result is None:
         assert dice is not None  # only a roll with no legal play leaves nothing to roll out

@@ -94,3 +94,14 @@ def test_rollout_json_without_the_context_claims_no_unit() -> None:
     plays = Engine(plies=0).rollout_plays(given, None, 2, settings, workers=1)
     assert "unit" not in rollout_json(plays)
     assert rollout_json(plays, given)["unit"] == "mwc"
+
+
+def test_rollout_json_of_plays_names_the_roll_rolled_out(capsys: pytest.CaptureFixture[str]) -> None:
+    # the XGID has 64 rolled, --dice 31 is rolled out: the JSON gave only the context's 64
+    xgid = "XGID=-b----E-C---eE---c-e----B-:0:0:1:64:0:0:1:0:10"
+    assert main(["rollout", xgid, "--dice", "31", "-n", "2", *FAST, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["context"]["dice"] == [6, 4] and data["dice"] == [3, 1]
+    assert data["plays"][0]["play"] == "8/5 6/5"
+    assert main(["rollout", xgid, "-n", "1", *FAST, "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"] == [6, 4]
