@@ -6,6 +6,7 @@ seed or scripted roll by roll in tests.
 
 from __future__ import annotations
 
+import numbers
 import random
 import secrets
 from collections.abc import Iterable, Sequence
@@ -28,7 +29,9 @@ def check_dice(dice: Sequence[int]) -> Dice:
             return dice
     try:
         d1, d2 = dice
-        ok = all(isinstance(d, int) and not isinstance(d, bool) and 1 <= d <= 6 for d in (d1, d2))
+        # any whole number type (numpy's dice too), made ints; not True / False
+        ok = all(isinstance(d, numbers.Integral) and not isinstance(d, bool) and 1 <= d <= 6
+                 for d in (d1, d2))
     except (TypeError, ValueError):
         ok = False
     if not ok:

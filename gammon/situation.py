@@ -15,6 +15,7 @@ expected: cube 1 centred, the Jacoby rule, no dice (:meth:`Situation.of`).
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
@@ -106,10 +107,11 @@ class Situation:
             problems.append(f"position {cut(repr(self.position))} is not a Position")
         if self.dice is not None:
             if (not isinstance(self.dice, tuple) or len(self.dice) != 2
-                    or not all(_is_int(d) and 1 <= d <= 6 for d in self.dice)):
+                    or not all(isinstance(d, numbers.Integral) and not isinstance(d, bool) and 1 <= d <= 6
+                               for d in self.dice)):
                 problems.append(f"dice {cut(repr(self.dice))} are not two numbers 1-6 or None")
-            else:
-                object.__setattr__(self, "dice", (max(self.dice), min(self.dice)))
+            else:  # ints, numpy's too: made ints, the higher first
+                object.__setattr__(self, "dice", (int(max(self.dice)), int(min(self.dice))))
         v = self.cube_value
         if not _is_int(v) or v < 1 or v & (v - 1):
             problems.append(f"cube value {cut(repr(v))} is not a power of two")

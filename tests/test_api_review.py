@@ -218,3 +218,16 @@ def test_every_error_gammon_raises_on_purpose_is_a_gammon_error(make: Callable[[
     with pytest.raises(GammonError) as caught:
         make()
     assert isinstance(caught.value, ValueError)  # as before: code that caught ValueError still does
+
+
+def test_numpys_whole_numbers_are_dice() -> None:
+    dice = (np.int64(3), np.int8(1))
+    position = Position.initial()
+    assert position.legal_plays(dice) == position.legal_plays((3, 1))  # type: ignore[arg-type]
+    assert str(position.parse_play("8/5 6/5", dice)) == "8/5 6/5"  # type: ignore[arg-type]
+    assert ScriptedDice([dice]).roll() == (3, 1)  # type: ignore[list-item]
+    situation = Situation(position, dice=(np.int64(1), np.int64(3)))  # type: ignore[arg-type]
+    assert situation.dice == (3, 1) and all(type(d) is int for d in situation.dice)
+    assert situation == Situation(position, dice=(3, 1))
+    with pytest.raises(IllegalMoveError, match="got"):
+        position.legal_plays((np.float64(3.0), 1))  # type: ignore[arg-type]
