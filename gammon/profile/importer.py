@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import make_url
+from sqlalchemy import delete, make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
@@ -17,9 +17,10 @@ from gammon.engine.rollout.parallel import ordered_map
 from gammon.errors import GammonError, StoreUnavailableError, cut, quoted_path
 from gammon.game import Roll
 from gammon.i18n import tr
-from gammon.profile.queue import AnalysisQueue, Outcome, run_job
+from gammon.profile.queue import QUEUED, RUNNING, AnalysisQueue, Outcome, run_job
 from gammon.profile.record import existing
 from gammon.profile.source import MATCH_FILE_EXTENSIONS, fingerprint, read_file, read_match_file
+from gammon.store.models import AnalysisJobRow
 
 
 @dataclass
@@ -67,9 +68,19 @@ def plan_import(
     """Read ``files`` and queue the analysis of each new match where ``player`` plays;
     ``progress`` is told of each file done, whatever became of it."""
     plan = ImportPlan()
+    try:
+        _plan(plan, queue, account_id, _telling(files, progress), player, plies)
+    except KeyboardInterrupt:
+        _withdraw(queue, [job_id for job_id, _ in plan.queued], QUEUED)
+        raise
+    return plan
+
+
+def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterable[Path], player: str,
+          plies: int) -> None:
     seen: set[str] = set()
     sessions = sessionmaker(queue.store.engine)
-    for path in _telling(files, progress):
+    for path in files:
         name = str(path)
         try:
             data = read_file(path)
@@ -109,7 +120,17 @@ def plan_import(
             plan.queued.append((queue.add_file(account_id, seat, data, file_name, read.format, plies), name))
         except SQLAlchemyError as e:
             raise _unavailable(queue.store.url, e, name) from e
-    return plan
+
+
+def _withdraw(queue: AnalysisQueue, job_ids: Sequence[int], status: str) -> None:
+    """Take the jobs of ``job_ids`` that are still ``status`` off the queue: an import stopped
+    (Ctrl-C) left them there for good, each with its file's bytes, while a new import queued the
+    files again. The files are where they were: importing them again analyses them."""
+    with sessionmaker(queue.store.engine).begin() as s:
+        for start in range(0, len(job_ids), 500):  # the database's limit on a statement's values
+            chunk = job_ids[start:start + 500]
+            s.execute(delete(AnalysisJobRow).where(AnalysisJobRow.id.in_(chunk),
+                                                   AnalysisJobRow.status == status))
 
 
 def _telling(files: Sequence[Path], progress: Callable[[], None] | None) -> Iterator[Path]:
@@ -161,6 +182,9 @@ def run_jobs(
                     done(outcome)
     except SQLAlchemyError as e:
         raise _unavailable(database_url, e) from e
+    except KeyboardInterrupt:
+        _withdraw(queue, list(job_ids), QUEUED)
+        raise
     return outcomes
 
 
@@ -170,7 +194,11 @@ def _run_here(queue: AnalysisQueue, job_id: int) -> Outcome:
     if queue.claim(job_id) is None:
         status, reason = queue.status(job_id)
         return Outcome(job_id, status, str(job_id), reason)
-    return queue.run(job_id)
+    try:
+        return queue.run(job_id)
+    except KeyboardInterrupt:
+        _withdraw(queue, [job_id], RUNNING)  # this process's own, stopped
+        raise
 
 
 def _run_jobs(database_url: str, start: int, stop: int) -> list[Outcome]:

@@ -228,3 +228,49 @@ def test_reading_the_files_tells_each_one_done(db: Path, tmp_path: Path) -> None
         store.close()
     assert (len(plan.queued), len(plan.duplicates), len(plan.failed)) == (1, 1, 2)
     assert len(told) == 4
+
+
+def _statuses(db: Path) -> list[str]:
+    store = Store(f"sqlite:///{db}")
+    try:
+        with store.engine.connect() as conn:
+            return sorted(conn.execute(select(AnalysisJobRow.status)).scalars())
+    finally:
+        store.close()
+
+
+def _stop_at(n: int) -> Any:
+    """A callback that stops the import (Ctrl-C) at its ``n``-th call."""
+    calls = []
+
+    def told(*_: object) -> None:
+        calls.append(1)
+        if len(calls) == n:
+            raise KeyboardInterrupt
+
+    return told
+
+
+def test_an_import_stopped_leaves_nothing_queued(db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped by Ctrl-C after 1 of 5 matches, gammon import left 4 jobs queued and 1 running for
+    good (each with its file's bytes), and importing again queued the 5 files anew: the jobs of an
+    import not run are now taken off the queue; the matches analysed stay."""
+    files = [LASSE_1, LASSE_2, LASSE_3]
+    store = Store(f"sqlite:///{db}")
+    try:
+        queue = AnalysisQueue(store)
+        with pytest.raises(KeyboardInterrupt):  # while reading the files
+            importer.plan_import(queue, 1, files, "lasse", 0, _stop_at(2))
+        assert _statuses(db) == []
+        plan = importer.plan_import(queue, 1, files, "lasse", 0)
+        jobs = [job_id for job_id, _ in plan.queued]
+        with pytest.raises(KeyboardInterrupt):  # once the first match is analysed
+            importer.run_jobs(queue, store.url, jobs, done=_stop_at(1))
+        assert _statuses(db) == ["done"]
+        plan = importer.plan_import(queue, 1, files, "lasse", 0)
+        monkeypatch.setattr(AnalysisQueue, "run", _stop_at(1))  # in the middle of an analysis
+        with pytest.raises(KeyboardInterrupt):
+            importer.run_jobs(queue, store.url, [job_id for job_id, _ in plan.queued])
+        assert _statuses(db) == ["done"]
+    finally:
+        store.close()
