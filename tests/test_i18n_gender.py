@@ -7,7 +7,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po, write_po
 
 from gammon.i18n import check as i18n_check
-from gammon.i18n import po_path
+from gammon.i18n import ntr, po_path, use_language
 from gammon.i18n.check import gender_problems
 
 
@@ -102,3 +102,14 @@ def test_gammon_i18n_check_reports_it(tmp_path, monkeypatch):
         "sk: 'You won against {name}' speaks to or of a player as a man or a woman (Vyhral si); say it "
         "in a form that fits both"
     ]
+
+
+@pytest.mark.parametrize(("lang", "words"), [
+    ("pl", ["1 osoba zalogowana", "2 osoby zalogowane", "5 osób zalogowanych"]),
+    ("cs", ["1 přihlášená osoba", "2 přihlášené osoby", "5 přihlášených osob"]),
+    ("sk", ["1 prihlásená osoba", "2 prihlásené osoby", "5 prihlásených osôb"]),
+])
+def test_the_lobbys_count_of_players_signed_in_fits_women_too(lang, words):
+    """The lobby counted '1 zalogowany' (a man): the players are counted as people ('osoba')."""
+    with use_language(lang):
+        assert [ntr("{n} signed in", "{n} signed in", n, n=n) for n in (1, 2, 5)] == words
