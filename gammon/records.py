@@ -121,7 +121,7 @@ def _action_from_dict(data: Mapping[str, Any]) -> Action:
         return Resign(player, WinKind(value))
     if isinstance(kind, str) and kind in _PLAYER_ONLY:
         return _PLAYER_ONLY[kind](player)
-    raise InvalidNotationError(f"unknown kind of stored action {kind!r}: {_quote(data)}")
+    raise InvalidNotationError(f"unknown kind of stored action {cut(repr(kind))}: {_quote(data)}")
 
 
 def match_actions(match: Match) -> list[MatchAction]:
@@ -152,8 +152,8 @@ def extend_match(match: Match, actions: Iterable[MatchAction]) -> None:
             if not (isinstance(action, PlayMade) and action.play is None):  # its roll passes the turn
                 game.apply(action)
         if game.history != done + made:
-            raise IllegalActionError(f"the actions of game {number} do not replay: {made!r} gave "
-                                     f"{game.history[len(done):]!r}")
+            raise IllegalActionError(f"the actions of game {number} do not replay: {cut(repr(made))} gave "
+                                     f"{cut(repr(game.history[len(done):]))}")
 
 
 def _dice(value: Any) -> Dice:

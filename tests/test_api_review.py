@@ -17,6 +17,7 @@ from gammon import (
     GamePhase,
     GammonError,
     IllegalMoveError,
+    InvalidNotationError,
     InvalidPositionError,
     Match,
     MatchScore,
@@ -27,6 +28,7 @@ from gammon import (
     Situation,
     WinKind,
 )
+from gammon.records import MatchAction
 from gammon.rules import win_kind
 
 
@@ -231,3 +233,9 @@ def test_numpys_whole_numbers_are_dice() -> None:
     assert situation == Situation(position, dice=(3, 1))
     with pytest.raises(IllegalMoveError, match="got"):
         position.legal_plays((np.float64(3.0), 1))  # type: ignore[arg-type]
+
+
+def test_a_stored_action_of_a_huge_unknown_kind_is_quoted_cut() -> None:
+    with pytest.raises(InvalidNotationError, match="unknown kind of stored action 'xxx") as caught:
+        MatchAction.from_dict({"game": 0, "kind": HUGE, "player": 0})
+    assert len(str(caught.value)) < 400
