@@ -72,7 +72,8 @@ def rollout_json(engine: Engine, context: Situation, kind: str, settings: Rollou
     if kind == "plays":
         if context.dice is None:
             raise ValueError(tr("a rollout of the plays needs the dice: set them first"))
-        return rollout_outcome(engine.rollout_plays(context, context.dice, n, settings, **options))
+        # with the context: in a match ranked by match winning chances, as gammon rollout ranks them
+        return rollout_outcome(engine.rollout_plays(context, context.dice, n, settings, **options), context)
     return rollout_outcome(engine.rollout(context, settings, **options))
 
 
