@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.web.test_analysis_page_e2e import _analyse, _open, result  # noqa: F401  (a fixture)
 from tests.web.test_e2e import (
     Server,
     _act_once,
@@ -262,4 +263,39 @@ def test_a_double_click_starts_one_job(shared: Server, browser) -> None:  # noqa
     page.click("#cancel")
     page.wait_for_function("() => ed.job.status === 'cancelled'")
     assert [u.rsplit("/", 1)[1] for u in started] == ["analyses", "rollout"]
+    assert not errors
+
+
+def test_the_analysis_is_read_with_the_keyboard(browser, result, tmp_path) -> None:  # noqa: F811
+    # The marked decisions and the plays of one were list items and table rows that only a mouse
+    # could choose: Tab passed them by, Enter did nothing.
+    page, errors = _open(browser, result)
+    _analyse(page, tmp_path)
+    move = next(i for i, d in enumerate(result["decisions"]) if d["mark"] and d["kind"] == "move")
+    item = page.locator(f'#marked li[data-index="{move}"]')
+    item.focus()
+    assert page.evaluate("() => document.activeElement.dataset.index") == str(move)  # Tab reaches it
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#decision:not([hidden])")
+    assert page.evaluate("() => study.decision") == move
+    played = page.evaluate("() => study.shown")
+    other = 1 if played != 1 else 0  # an alternative not shown yet
+    page.locator(f'#alternatives tr[data-row="{other}"]').focus()
+    page.keyboard.press(" ")
+    assert page.evaluate("() => study.shown") == other
+    # the rows were drawn again: the keyboard is still on the one chosen, and goes on from it
+    assert page.evaluate("() => document.activeElement.dataset.row") == str(other)
+    assert not errors
+
+
+def test_the_editors_hints_are_chosen_with_the_keyboard(shared: Server, browser) -> None:  # noqa: F811
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/editor#id=" + "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:0:0:0:0:10")
+    page.wait_for_function("() => ed.position && ed.position.dice")
+    page.click("#hint")
+    page.wait_for_selector("#hints li")
+    page.locator("#hints li >> nth=0").focus()
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => ed.shown") == 0  # the board after the best play
     assert not errors

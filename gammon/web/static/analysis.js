@@ -2,7 +2,7 @@
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 import { Board } from "./board.js";
-import { $, call, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
+import { $, call, clickable, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
@@ -78,7 +78,7 @@ function showReport(res) {
     li.dataset.index = i;
     li.className = "mark-" + d.mark.replace(" ", "-");
     li.textContent = describe(d, res);
-    li.addEventListener("click", () => showDecision(i));
+    clickable(li, () => showDecision(i));
     list.appendChild(li);
   }
   $("#report").hidden = false;
@@ -126,6 +126,15 @@ function showDecision(index) {
   $("#decision-board").scrollIntoView({ block: "start", behavior: "instant" });
 }
 
+// The board before the play (-1) or after alternative `i`; the rows are drawn again, and the one
+// chosen with the keyboard keeps its focus.
+function showAlternative(i) {
+  const focused = document.activeElement && document.activeElement.closest("#alternatives");
+  study.shown = i;
+  renderDecision();
+  if (focused) $(`#alternatives tr[data-row="${i}"]`).focus();
+}
+
 function renderDecision() {
   const d = study.result.decisions[study.decision];
   const table = $("#alternatives");
@@ -142,7 +151,8 @@ function renderDecision() {
     before.insertCell().textContent = "";
     before.insertCell().textContent = t("(before the play)");
     before.classList.toggle("shown", study.shown === -1);
-    before.addEventListener("click", () => { study.shown = -1; renderDecision(); });
+    before.dataset.row = "-1";
+    clickable(before, () => showAlternative(-1));
     const best = d.alternatives.length ? d.alternatives[0].equity : 0;
     d.alternatives.forEach((a, i) => {
       const tr = table.insertRow();
@@ -153,7 +163,8 @@ function renderDecision() {
                           i ? fixed(a.equity - best, 3) : "", (100 * a.probabilities[0]).toFixed(1) + "%", a.plies]) {
         tr.insertCell().textContent = text;
       }
-      tr.addEventListener("click", () => { study.shown = i; renderDecision(); });
+      tr.dataset.row = String(i);
+      clickable(tr, () => showAlternative(i));
     });
   } else {
     const e = d.equities;

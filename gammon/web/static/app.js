@@ -2,8 +2,8 @@
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
 import { Board } from "./board.js";
 import { isGameHeader } from "./logwords.js";
-import { $, answerError, call, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, reach, showError, t, tLine,
-  tn } from "./common.js";
+import { $, answerError, call, clickable, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, reach, showError,
+  t, tLine, tn } from "./common.js";
 import { openedSeat, rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
@@ -333,7 +333,7 @@ async function showHints() {
         span.className = cls; span.textContent = text; li.appendChild(span);
       }
       li.title = t("show this play on the board");
-      li.addEventListener("click", () => {
+      clickable(li, () => {
         const index = ui.state.plays.indexOf(h.play);
         const seq = ui.state.sequences.find(s => s.play === index);
         if (!seq) return;
@@ -425,7 +425,11 @@ function renderReplay(st) {
   // the log lists the game's frames, the one on the board marked; a click shows that one
   renderLog(r.frames.map(fr => fr.text), (li, i) => {
     li.className = i === r.index ? "frame current" : "frame";
-    li.addEventListener("click", () => stepReplay(String(i)));
+    clickable(li, () => {
+      const focused = document.activeElement === li;
+      stepReplay(String(i));
+      if (focused) $("#log li.current").focus();  // drawn again: the keyboard keeps its place
+    });
   });
   const current = $("#log li.current");
   if (current) current.scrollIntoView({ block: "nearest" });

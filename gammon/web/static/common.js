@@ -15,6 +15,18 @@ export function addRow(table, cells, head = false) {
   }
 }
 
+// `el` (a list's item, a table's row) acts on a click and, reached with Tab, on Enter or Space, as
+// a button does: without it a player on the keyboard could not choose it.
+export function clickable(el, act) {
+  el.tabIndex = 0;
+  el.addEventListener("click", act);
+  el.addEventListener("keydown", ev => {
+    if (ev.key !== "Enter" && ev.key !== " ") return;
+    ev.preventDefault();  // a space would scroll the page
+    act();
+  });
+}
+
 // The CSRF value that goes with the session cookie (gammon/web/auth.py); "" when signed out.
 export function csrfToken() {
   const m = document.cookie.match(/(?:^|;\s*)gammon_csrf=([^;]*)/);

@@ -2,7 +2,7 @@
 // cube and score, then ask the server for the hint, the evaluation and cube decision, or a rollout
 // (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
 import { Board } from "./board.js";
-import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { $, call, clickable, loadLanguage, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
@@ -147,7 +147,7 @@ async function hint() {
       const score = h.unit === "mwc" ? t("MWC {value}", { value: pct(p.score) })
         : t("equity {value}", { value: signed(p.score) });
       li.textContent = `${p.play}  ${score}  ` + t("win {value}", { value: pct(p.probabilities.win) });
-      li.addEventListener("click", () => { ed.shown = ed.shown === i ? null : i; render(); });
+      clickable(li, () => { ed.shown = ed.shown === i ? null : i; render(); });
       list.appendChild(li);
     });
     if (!h.plays.length) {
