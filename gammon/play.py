@@ -90,6 +90,10 @@ class Play:
         # Code that rebuilds the play, as python-chess's reprs do.
         return f"{self.position!r}.parse_play({str(self)!r}, {self.dice!r})"
 
+    def __reduce__(self) -> tuple[type[Play], tuple[Position, tuple[int, int], tuple[Step, ...], Position]]:
+        # Rebuilt through __init__: pickle's protocols 0 and 1 cannot save __slots__ on their own.
+        return (type(self), (self._position, self._dice, self.steps, self.after))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
             return NotImplemented

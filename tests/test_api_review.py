@@ -239,3 +239,16 @@ def test_a_stored_action_of_a_huge_unknown_kind_is_quoted_cut() -> None:
     with pytest.raises(InvalidNotationError, match="unknown kind of stored action 'xxx") as caught:
         MatchAction.from_dict({"game": 0, "kind": HUGE, "player": 0})
     assert len(str(caught.value)) < 400
+
+
+@pytest.mark.parametrize("protocol", range(pickle.HIGHEST_PROTOCOL + 1))
+def test_plays_and_games_pickle_at_every_protocol(protocol: int) -> None:
+    game = Game(dice=RandomDice(seed=5))
+    game.roll()
+    play = game.legal_plays()[0]  # made by the move generator's kernel
+    restored = pickle.loads(pickle.dumps(play, protocol=protocol))
+    assert restored == play and hash(restored) == hash(play)
+    assert (str(restored), restored.steps, restored.dice, restored.hits) == (str(play), play.steps, play.dice,
+                                                                              play.hits)
+    twin = pickle.loads(pickle.dumps(game, protocol=protocol))
+    assert twin.play(play) == game.play(play) and twin.history == game.history
