@@ -183,6 +183,11 @@ def test_progress_reports_each_batch_in_order(pips: Engine) -> None:
     assert counts == sorted(counts) and counts[-1] == 100 and len(seen) > 1
     assert seen[-1].equity[0] == pytest.approx(r.equity, abs=1e-12)
     assert seen[-1].standard_error[0] == pytest.approx(r.standard_error.equity, abs=1e-12)
+    # every report is the rollout of the trials so far (kept as running sums, batch by batch)
+    for p in seen[:-1]:
+        prefix = pips.rollout(START, RolloutSettings(trials=p.trials, seed=1, truncate=2), workers=1)
+        assert p.equity[0] == pytest.approx(prefix.equity, abs=1e-12)
+        assert p.standard_error[0] == pytest.approx(prefix.standard_error.equity, abs=1e-12)
 
 
 # --- plays and cube decisions -------------------------------------------------------------------

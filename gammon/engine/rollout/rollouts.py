@@ -420,6 +420,7 @@ def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress
                          f"got {cut(repr(ray_address))}")
     parts: list[np.ndarray] = []
     done = 0
+    moments = _Moments()
     results = ordered_map(play_trials, job, _boundaries(s, n_workers), workers=n_workers,
                           ray_address=ray_address)
     try:
@@ -428,8 +429,7 @@ def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress
             done += part.shape[1]
             if progress is None and s.stop_at_se is None:
                 continue
-            values = np.concatenate(parts, axis=1)
-            eq, se = _equity_and_error(job, values)
+            eq, se = moments.add(_reported(job, part))
             if progress is not None:
                 sign = -1.0 if flip else 1.0
                 progress(RolloutProgress(done, s.trials, tuple(sign * eq), tuple(se)))
@@ -443,12 +443,31 @@ def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress
     return np.concatenate(parts, axis=1)
 
 
-def _equity_and_error(job: RolloutJob, values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and standard error of the reported equity of each alternative."""
-    eq = values[:, :, 5] if job.settings.cubeful else cubeless_equity(values[:, :, :5])
-    n = eq.shape[1]
-    se = eq.std(axis=1, ddof=1) / math.sqrt(n) if n > 1 else np.full(eq.shape[0], math.nan)
-    return eq.mean(axis=1), se
+def _reported(job: RolloutJob, values: np.ndarray) -> np.ndarray:
+    """The reported equity of each trial ``(alternatives, trials)``: cubeful or cubeless."""
+    return values[:, :, 5] if job.settings.cubeful else cubeless_equity(values[:, :, :5])
+
+
+class _Moments:
+    """Running mean and standard error of each alternative's equity, batch by batch: the progress
+    reports and the stopping rule read them after every batch without joining all the trials so
+    far again (which made a long rollout's bookkeeping grow with the square of its batches)."""
+
+    def __init__(self) -> None:
+        self.n = 0
+        self.total: np.ndarray | float = 0.0
+        self.squares: np.ndarray | float = 0.0
+
+    def add(self, eq: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        self.n += eq.shape[1]
+        self.total = self.total + eq.sum(axis=1)
+        self.squares = self.squares + (eq * eq).sum(axis=1)
+        n = self.n
+        mean = np.asarray(self.total) / n
+        if n < 2:
+            return mean, np.full(mean.shape, math.nan)
+        var = np.maximum(np.asarray(self.squares) - n * mean * mean, 0.0) / (n - 1)
+        return mean, np.sqrt(var) / math.sqrt(n)
 
 
 def _result(job: RolloutJob, values: np.ndarray) -> RolloutResult:
