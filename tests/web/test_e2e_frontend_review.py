@@ -299,3 +299,18 @@ def test_the_editors_hints_are_chosen_with_the_keyboard(shared: Server, browser)
     page.keyboard.press("Enter")
     assert page.evaluate("() => ed.shown") == 0  # the board after the best play
     assert not errors
+
+
+def test_a_huge_paste_in_the_editor_says_what_is_wrong(shared: Server, browser) -> None:  # noqa: F811
+    # 100,000 characters pasted as an ID made an address longer than the server reads: the page
+    # said only "the server answered HTTP 400".
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/editor")
+    page.wait_for_function("() => ed.position")
+    page.evaluate("() => { document.querySelector('#id-input').value = 'x'.repeat(100000); }")
+    page.press("#id-input", "Enter")
+    page.wait_for_function("() => document.querySelector('#error').textContent !== ''")
+    error = page.text_content("#error")
+    assert "at most 80 characters" in error and "'xxxx" in error and len(error) < 300, error
+    assert not errors

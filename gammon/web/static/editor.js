@@ -45,7 +45,9 @@ async function ask(request, fill) {  // the latest answer wins: an older one arr
 
 // Set up from the board and the form (which stays as the user left it), or read an ID (which fills it).
 const setUp = () => ask(call("POST", "/api/positions", setupBody()), false);
-const load = id => ask(call("GET", "/api/positions?id=" + encodeURIComponent(id)), true);
+// An ID is some 60 characters: a huge paste goes cut (the server's refusal quotes its start), for
+// whole it would make an address longer than the server reads ("the server answered HTTP 400").
+const load = id => ask(call("GET", "/api/positions?id=" + encodeURIComponent(id.trim().slice(0, 1000))), true);
 
 function show(p, fill) {
   showError("");
