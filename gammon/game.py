@@ -702,9 +702,10 @@ class Game:
                 if self._history and self._history[-1] == action:
                     return
                 raise IllegalActionError(f"{action!r} is a passed turn, which its roll makes")
-            if self._dice is not None and sorted(action.dice) != sorted(self._dice):
+            played = check_dice(action.dice)  # a record's dice, quoted when they are none
+            if self._dice is not None and sorted(played) != sorted(self._dice):
                 raise IllegalActionError(
-                    f"cannot play: the play is of {_roll_text(action.dice)} but the dice are "
+                    f"cannot play: the play is of {_roll_text(played)} but the dice are "
                     f"{_roll_text(self._dice)}")
             self._act(Request(ActionKind.PLAY, p, play=action.play))
             return
@@ -719,6 +720,9 @@ class Game:
 
     def _apply_roll(self, action: Roll) -> None:
         """Roll ``action``'s dice, checked first so that a refused roll changes nothing."""
+        if not isinstance(action.ties, tuple | list):
+            raise IllegalActionError(
+                f"the opening roll's ties are a list of doubles, got {cut(repr(action.ties))}")
         throws = [check_dice(d) for d in (*action.ties, action.dice)]
         if action.opening:
             if self._phase is not GamePhase.OPENING:

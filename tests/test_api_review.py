@@ -28,6 +28,7 @@ from gammon import (
     Situation,
     WinKind,
 )
+from gammon.game import Action, PlayMade, Roll
 from gammon.records import MatchAction
 from gammon.rules import win_kind
 
@@ -252,3 +253,19 @@ def test_plays_and_games_pickle_at_every_protocol(protocol: int) -> None:
                                                                               play.hits)
     twin = pickle.loads(pickle.dumps(game, protocol=protocol))
     assert twin.play(play) == game.play(play) and twin.history == game.history
+
+
+@pytest.mark.parametrize("action, quoted", [
+    (Roll(0, (3, 1), opening=True, ties=5), "got 5"),  # type: ignore[arg-type]
+    (Roll(0, (3, 1), opening=True, ties=(5,)), "got 5"),  # type: ignore[arg-type]
+    (PlayMade(0, None, Position.initial().parse_play("8/5 6/5", (3, 1))), "got None"),  # type: ignore[arg-type]
+    (PlayMade(0, 5, Position.initial().parse_play("8/5 6/5", (3, 1))), "got 5"),  # type: ignore[arg-type]
+])
+def test_a_malformed_recorded_action_is_refused_quoting_it(action: Action, quoted: str) -> None:
+    game = Game(dice=ScriptedDice([(3, 1)]))
+    if not isinstance(action, Roll):
+        game.roll()
+    before = game.history
+    with pytest.raises(GammonError, match=quoted):
+        game.apply(action)
+    assert game.history == before
