@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numbers
 import random
+import re
 import secrets
 from collections.abc import Iterable, Sequence
 from typing import Protocol
@@ -19,6 +20,10 @@ Dice = tuple[int, int]
 
 ALL_ROLLS: tuple[Dice, ...] = tuple((a, b) for a in range(1, 7) for b in range(a, 7))
 """The 21 distinct rolls, non-doubles written low die first."""
+
+# Two dice with at most one separator between them: a sign or a stray separator ("-31", "3--1")
+# is a typo, not a roll.
+_DICE_TEXT = re.compile(r"\s*([1-6])\s*[-,/]?\s*([1-6])\s*")
 
 
 def check_dice(dice: Sequence[int]) -> Dice:
@@ -41,12 +46,12 @@ def check_dice(dice: Sequence[int]) -> Dice:
 
 def parse_dice(text: str) -> Dice:
     """Read dice written as ``31``, ``3-1``, ``3 1`` or ``3,1``."""
-    digits = [c for c in str(text) if not c.isspace() and c not in ",-/"]
-    if len(digits) != 2 or not all(c in "123456" for c in digits):
+    found = _DICE_TEXT.fullmatch(str(text))
+    if found is None:
         # gammon hint's and rollout's roll, the position editor's: read at the terminal or in the browser
         raise InvalidNotationError(tr("dice {text} must be two digits from 1 to 6, e.g. '31'",
                                       text=repr(cut(str(text)))))
-    return (int(digits[0]), int(digits[1]))
+    return (int(found[1]), int(found[2]))
 
 
 class DiceSource(Protocol):

@@ -45,12 +45,14 @@ def test_scripted_dice_follow_the_script_then_stop():
         ScriptedDice([(7, 1)])
 
 
-@pytest.mark.parametrize("text, dice", [("31", (3, 1)), ("3-1", (3, 1)), ("6 6", (6, 6)), ("2,5", (2, 5))])
+@pytest.mark.parametrize("text, dice", [("31", (3, 1)), ("3-1", (3, 1)), ("6 6", (6, 6)), ("2,5", (2, 5)),
+                                        ("4/2", (4, 2)), (" 5 - 1 ", (5, 1))])
 def test_parse_dice(text, dice):
     assert parse_dice(text) == dice
 
 
-@pytest.mark.parametrize("text", ["", "3", "317", "07", "ab", "3 x"])
+@pytest.mark.parametrize("text", ["", "3", "317", "07", "ab", "3 x",
+                                  "-31", "31-", "3--1", ",3,1", "3-/1", "-"])
 def test_parse_dice_rejects_with_the_text(text):
     with pytest.raises(InvalidNotationError, match=repr(text).replace("(", r"\(")):
         parse_dice(text)
