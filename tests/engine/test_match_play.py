@@ -10,7 +10,7 @@ from gammon import Game, Position, Rules, ScriptedDice
 from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.engine import MATCH_CANDIDATES, Engine
 from gammon.engine.players import EnginePlayer
-from gammon.situation import MatchScore, Situation
+from gammon.situation import CubeOwner, MatchScore, Situation
 
 CLASSES_DECISIONS = [(d.position, d.dice) for d in read_judge_set(CLASSES_SET)]
 
@@ -71,3 +71,16 @@ def test_a_match_hint_searches_at_least_the_candidates_and_cuts_to_n(engine: Eng
     assert len(engine.hint(_dmp(position, dice), n=1)) == 1
     many = engine.hint(_dmp(position, dice), n=MATCH_CANDIDATES + 3)
     assert len(many) == min(MATCH_CANDIDATES + 3, len(position.legal_plays(dice)))
+
+
+def test_at_0_ply_a_match_ranks_every_play_not_only_the_best_five_by_money(engine: Engine) -> None:
+    """4-away against 2-away, the mover owning the cube at 2: the play best by match winning
+    chances is not among the five best by money equity, and 0 ply, which evaluates every play
+    anyway, finds it."""
+    s = Situation.at(Position.from_id("9RsAANhmIxkQAA"), cube_value=2, cube_owner=CubeOwner.MOVER,
+                     match=MatchScore.from_away(4, 2), dice=(5, 4))
+    money = {h.play for h in engine.hint(s.position, (5, 4), n=MATCH_CANDIDATES)}
+    every = engine.hint(s, n=100)
+    assert len(every) == len(s.position.legal_plays((5, 4)))
+    assert engine.best_play(s) == every[0].play and every[0].play not in money
+    assert every[0].mwc == max(h.mwc for h in every if h.mwc is not None)
