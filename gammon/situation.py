@@ -18,7 +18,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import TypedDict, Unpack
 
 from gammon.dice import Dice
 from gammon.errors import InvalidArgumentError, cut
@@ -75,6 +75,20 @@ class MatchScore:
 
 
 _MONEY = Rules()
+
+
+class SituationChanges(TypedDict, total=False):
+    """The fields :meth:`Situation.replace` takes, typed: a misspelt or mistyped one is a type error."""
+
+    position: Position
+    dice: Dice | None
+    cube_value: int
+    cube_owner: CubeOwner
+    double_offered: bool
+    resignation: WinKind | None
+    score: tuple[int, int]
+    crawford_game: bool
+    rules: Rules
 
 
 @dataclass(frozen=True)
@@ -172,7 +186,8 @@ class Situation:
                    score=(length - match.away, length - match.opponent_away),
                    crawford_game=match.crawford_game, rules=Rules(match_length=length))
 
-    def replace(self, **changes: Any) -> Situation:
+    def replace(self, **changes: Unpack[SituationChanges]) -> Situation:
+        """This Situation with the fields named changed (checked as the constructor checks them)."""
         return replace(self, **changes)
 
     # --- derived views -------------------------------------------------------------------------

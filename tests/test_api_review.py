@@ -72,7 +72,7 @@ def test_a_seeded_game_restored_rolls_on_identically() -> None:
 
 
 USER_SCRIPT = '''
-from gammon import CubeDecision, Engine, Position, Probabilities
+from gammon import CubeDecision, Engine, Position, Probabilities, Situation
 
 engine = Engine(plies=0)
 p = Position.initial()
@@ -81,11 +81,13 @@ chances: Probabilities = engine.evaluate(p)
 decision: CubeDecision = engine.cube_decision(p)
 reveal_type(best)
 reveal_type(p.as_array())
+Situation.of(p).replace(cube_vlue=2)  # type: ignore[call-arg]
+Situation.of(p).replace(cube_value="2")  # type: ignore[arg-type]
 '''
 
 
 @pytest.mark.slow
-def test_the_lazy_names_of_gammon_are_typed_for_a_users_mypy(tmp_path: Path,
+def test_the_public_names_of_gammon_are_typed_for_a_users_mypy(tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     script = tmp_path / "user.py"
     script.write_text(USER_SCRIPT)
