@@ -185,7 +185,8 @@ class Store:
                 check_database(self.engine)
             Base.metadata.create_all(self.engine)
             _add_version_columns(self.engine)
-        except (SQLAlchemyError, ValueError) as e:
+        except (SQLAlchemyError, ValueError, ImportError) as e:
+            # ImportError: a database whose driver is not installed (mysql://: No module named 'MySQLdb')
             raise StoreUnavailableError(f"cannot open the database {_shown(url)}: {_reason(e)}") from e
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 

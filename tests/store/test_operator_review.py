@@ -53,3 +53,16 @@ def test_a_new_database_passes_the_check(tmp_path: Path) -> None:
     assert store.match_ids() == ["match-001"]
     store.close()
     assert sqlite3.connect(tmp_path / "new.db").execute("SELECT count(*) FROM matches").fetchone() == (1,)
+
+
+def test_a_database_whose_driver_is_not_installed_is_refused_in_one_line() -> None:
+    # SQLAlchemy knows MySQL, but its driver is not one of gammon's dependencies: a traceback
+    # ending in ModuleNotFoundError came out of gammon serve. (Were it installed, the host does
+    # not resolve: refused all the same.)
+    url = "mysql+mysqldb://gammon:secret-password@no-such-host.invalid/gammon"
+    with pytest.raises(StoreUnavailableError) as caught:
+        Store(url)
+    message = str(caught.value)
+    shown = "'mysql+mysqldb://gammon:***@no-such-host.invalid/gammon'"
+    assert message.startswith(f"cannot open the database {shown}: "), message
+    assert "secret-password" not in message and "\n" not in message
