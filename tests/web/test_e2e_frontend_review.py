@@ -314,3 +314,35 @@ def test_a_huge_paste_in_the_editor_says_what_is_wrong(shared: Server, browser) 
     error = page.text_content("#error")
     assert "at most 80 characters" in error and "'xxxx" in error and len(error) < 300, error
     assert not errors
+
+
+def test_the_invited_friends_new_match_keeps_their_own_name(shared: Server, browser) -> None:  # noqa: F811
+    # "New match" on the invited friend's page filled the form with the host's name as theirs
+    # ("Your name: Alice", "Your friend: Bob" on Bob's page).
+    errors: list[str] = []
+    host = _page(browser, errors)
+    host.goto(shared.url + "/")
+    host.check('input[name=mode][value="online"]')
+    host.select_option("select[name=match_length]", "1")
+    host.fill("input[name=name]", "Alice")
+    host.fill("input[name=opponent_name]", "Bob")
+    host.click("#start")
+    host.wait_for_url("**/play/**")
+    _state(host)
+    friend = _page(browser, errors)
+    friend.goto(host.input_value("#invite-url"))
+    _state(friend)
+    # the side on roll resigns the 1-point match; the other accepts
+    mover, other = (host, friend) if "resign" in _state(host)["actions"] else (friend, host)
+    mover.once("dialog", lambda dialog: dialog.accept())
+    mover.click('button[data-action="resign"]')
+    other.wait_for_function("() => ui.state.actions.includes('accept_resignation')")
+    other.click('button[data-action="accept_resignation"]')
+    for page, mine, theirs in ((friend, "Bob", "Alice"), (host, "Alice", "Bob")):
+        page.wait_for_function("() => ui.state.match_over")
+        page.click('button[data-local="new-match"]')
+        page.wait_for_selector("#lobby:not([hidden])")
+        assert page.is_checked('input[name=mode][value="online"]')
+        names = (page.input_value("input[name=name]"), page.input_value("input[name=opponent_name]"))
+        assert names == (mine, theirs)
+    assert not errors

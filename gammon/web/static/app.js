@@ -144,10 +144,12 @@ function startGame(matchId, token) {
     const st = ui.state;
     // The server's default names stay out of the form: given, they would be kept as chosen names,
     // in English, where the next match would otherwise show them in the page's language.
-    const [first, second] = st.mode === "computer" ? ["You", null] : ["White", "Black"];
+    const defaults = st.mode === "computer" ? ["You", null] : ["White", "Black"];
+    // the form's own name is this seat's: the invited friend's page offers their name, not the host's
+    const me = st.seat === null ? 0 : st.seat, them = 1 - me;
     const same = { mode: st.mode, match_length: st.match_length };
-    if (st.names[0] !== first) same.name = st.names[0];
-    if (st.level) same.level = st.level; else if (st.names[1] !== second) same.opponent_name = st.names[1];
+    if (st.names[me] !== defaults[me]) same.name = st.names[me];
+    if (st.level) same.level = st.level; else if (st.names[them] !== defaults[them]) same.opponent_name = st.names[them];
     location.href = "/?" + new URLSearchParams(same);
   });
   // browsers start sound only after a gesture: open the audio for the turn chime on the first one
