@@ -91,14 +91,17 @@ class Position:
                 raise InvalidPositionError(
                     tr("each side is a map of point to count, got {points}", points=cut(repr(points)))
                 )
-            for point, count in points.items():
-                if not isinstance(point, int) or not 1 <= point <= 25:
+            for key, number in points.items():
+                # whole numbers of any type (numpy's too), made ints; True is no count
+                if not _is_whole(key) or not 1 <= key <= 25:
                     raise InvalidPositionError(
-                        tr("point {point} is not 1-24 or 25 (the bar)", point=cut(repr(point)))
+                        tr("point {point} is not 1-24 or 25 (the bar)", point=cut(repr(key)))
                     )
-                if not isinstance(count, int) or count < 0:
+                point = int(key)
+                if not _is_whole(number) or number < 0:
                     raise InvalidPositionError(tr("checker count {count} on point {point} is not >= 0",
-                                                  count=cut(repr(count)), point=point))
+                                                  count=cut(repr(number)), point=point))
+                count = int(number)
                 slot = point if side == 1 else (OPPONENT_BAR if point == BAR else 25 - point)
                 if board[slot] != 0 and count:
                     raise InvalidPositionError(
@@ -357,6 +360,10 @@ def _flipped(board: Sequence[int]) -> Position:
 def _board_text(board: object) -> str:
     """A board as an error quotes it: whole when it has a board's size, cut when it is far longer."""
     return cut(repr(board), 200)
+
+
+def _is_whole(value: object) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
 
 
 def _check_board(cells: tuple[int, ...]) -> None:

@@ -271,3 +271,12 @@ def test_a_malformed_recorded_action_is_refused_quoting_it(action: Action, quote
     with pytest.raises(GammonError, match=quoted):
         game.apply(action)
     assert game.history == before
+
+
+def test_from_points_takes_numpys_whole_numbers_and_refuses_true() -> None:
+    start = {np.int64(24): np.int64(2), np.int8(13): 5, 8: np.int32(3), 6: 5}
+    assert Position.from_points(start, start) == Position.initial()  # type: ignore[arg-type]
+    with pytest.raises(InvalidPositionError, match="checker count True on point 6"):
+        Position.from_points({6: True}, {6: 1})
+    with pytest.raises(InvalidPositionError, match="point True is not 1-24"):
+        Position.from_points({True: 1}, {6: 1})
