@@ -76,6 +76,9 @@ class RandomDice:
         return {"state": None if isinstance(rng, random.SystemRandom) else rng.getstate()}
 
     def __setstate__(self, state: dict[str, object]) -> None:
+        if isinstance(state.get("_rng"), random.Random):  # pickled before __getstate__: its generator
+            self._rng = state["_rng"]  # type: ignore[assignment]
+            return
         saved = state["state"]
         if saved is None:
             self._rng = secrets.SystemRandom()

@@ -280,3 +280,11 @@ def test_from_points_takes_numpys_whole_numbers_and_refuses_true() -> None:
         Position.from_points({6: True}, {6: 1})
     with pytest.raises(InvalidPositionError, match="point True is not 1-24"):
         Position.from_points({True: 1}, {6: 1})
+
+
+def test_seeded_dice_pickled_in_the_earlier_form_still_load() -> None:
+    # before RandomDice had __getstate__, a seeded one pickled its __dict__: its generator
+    dice = RandomDice(seed=11)
+    old = object.__new__(RandomDice)
+    old.__setstate__({"_rng": copy.deepcopy(dice._rng)})
+    assert [old.roll() for _ in range(5)] == [dice.roll() for _ in range(5)]
