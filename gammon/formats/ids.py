@@ -13,7 +13,14 @@ from typing import Any
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
-from gammon.formats.xgid import NO_CUBE_LIMIT, XGID, crawford_cube_problem, max_cube_of, parse_xgid
+from gammon.formats.xgid import (
+    NO_CUBE_LIMIT,
+    XGID,
+    crawford_cube_problem,
+    highest_cube_written,
+    max_cube_of,
+    parse_xgid,
+)
 from gammon.i18n import tr
 from gammon.position import Position
 from gammon.situation import CubeOwner, Situation
@@ -165,7 +172,7 @@ class SetUp:
             crawford=self.crawford and not money,
             jacoby=self.jacoby and money,
             beavers=self.beavers and money,
-            max_cube=self.max_cube,
+            max_cube=highest_cube_written(self.max_cube, self.cube_value * (2 if offered else 1)),
         )
         return str(xgid)
 

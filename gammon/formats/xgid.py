@@ -5,7 +5,8 @@ on roll (1 bottom, -1 top), dice (``00`` to roll or double, two digits rolled, `
 beavered, ``R`` raccooned: the other player must answer), bottom's score, top's score, Crawford
 (match play) or Jacoby + 2 x beavers (money), match length (0 money) and the highest cube (log2):
 the rules' ``cube_limit`` of :attr:`XGID.situation` (``10``, XG's usual 1024, is none, and none is
-written so; ``0``, a cube that never turns, is a game without the cube).
+written so, or ``15`` when the cube is above 1024: the cube goes no higher; ``0``, a cube that never
+turns, is a game without the cube). A cube (on offer) above the highest cube is refused.
 
 The board is always drawn from the bottom player's view: character 0 is the top player's bar,
 1-24 the points, 25 the bottom player's bar; ``A``-``O`` count bottom checkers, ``a``-``o`` top
@@ -97,7 +98,7 @@ class XGID:
         if self.cube_action and self.cube_owner is not None and self.cube_owner != self.player_on_roll:
             # the player on roll has doubled (or beavered): the cube was centred or its own
             problems.append(tr("the player on roll offers the cube, but the opponent owns it"))
-        if self.max_cube != NO_CUBE_LIMIT and isinstance(self.cube_value, int):  # 1024 is read as no limit
+        if isinstance(self.cube_value, int) and isinstance(self.max_cube, int):
             offered = self.cube_value * (2 if self.cube_action else 1)
             if offered > self.max_cube:
                 problems.append(tr("the cube at {value} is above the highest cube {highest}", value=offered,
@@ -139,7 +140,8 @@ class XGID:
         if len(fields) not in (9, 10):
             raise InvalidNotationError(
                 tr("XGID {text} must have 10 fields separated by ':', got {n}", text=quoted, n=len(fields)))
-        if len(fields) == 9:
+        no_limit = len(fields) == 9
+        if no_limit:
             fields.append("10")
         board, cube, owner, turn, dice_text, *rest = fields
         numbers = (cube, owner, turn, *rest)
@@ -177,6 +179,8 @@ class XGID:
             raise InvalidNotationError(
                 tr("XGID {text}: dice {dice} must be '00', two digits 1-6, 'D', 'B' or 'R'", text=quoted,
                    dice=repr(cut(dice_text))))
+        if no_limit and cube_log + bool(action) > 10:  # XG's usual 1024 would be below the cube
+            max_log = _MAX_CUBE_LOG
         on_roll = _BOTTOM if turn_n == 1 else _TOP
         bottom_view = _parse_board(board, text)
         try:
@@ -231,6 +235,7 @@ class XGID:
     @classmethod
     def from_match_state(cls, position: Position, state: MatchState, max_cube: int = 1024) -> XGID:
         """An XGID for ``position`` (seen from ``state.player_on_roll``) and a Match State."""
+        max_cube = highest_cube_written(max_cube, state.cube_value * (2 if state.double_offered else 1))
         return cls(position=position, player_on_roll=state.player_on_roll,
                    cube_value=state.cube_value, cube_owner=state.cube_owner, dice=state.dice,
                    cube_action="double" if state.double_offered else None, score=state.score,
@@ -277,6 +282,12 @@ class XGID:
 def max_cube_of(rules: Rules) -> int:
     """The XGID's highest cube of ``rules``: its cube limit, 1 without the cube, else XG's 1024."""
     return 1 if not rules.use_cube else rules.cube_limit or NO_CUBE_LIMIT
+
+
+def highest_cube_written(max_cube: int, offered: int) -> int:
+    """The highest cube an XGID with the cube at ``offered`` (on offer) is written with: no limit
+    (XG's usual 1024) is written as the cube's ceiling, 32768, when the cube is above 1024."""
+    return 1 << _MAX_CUBE_LOG if max_cube == NO_CUBE_LIMIT and offered > NO_CUBE_LIMIT else max_cube
 
 
 def crawford_cube_problem(cube_value: int, owned: bool, offered: bool) -> str | None:

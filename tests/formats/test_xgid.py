@@ -91,8 +91,8 @@ def xgids(draw: st.DrawFn) -> XGID:
         dice=None if action else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
         cube_action=action, score=score, match_length=length, crawford=crawford,
         jacoby=not length and draw(st.booleans()), beavers=not length and draw(st.booleans()),
-        # a highest cube at or above the cube (on offer), or XG's usual 1024, read as none
-        max_cube=1 << draw(st.integers(min(10, (cube_value * (2 if action else 1)).bit_length() - 1), 12)))
+        # a highest cube at or above the cube (on offer)
+        max_cube=1 << draw(st.integers((cube_value * (2 if action else 1)).bit_length() - 1, 12)))
 
 
 @settings(deadline=None, max_examples=150)
@@ -245,3 +245,29 @@ def test_the_highest_cube_is_the_rules_cube_limit(capsys: pytest.CaptureFixture[
     assert read_xgid(start.format(cube=2, owner=1, most=3)).can_double
     with pytest.raises(InvalidNotationError, match="XGID=.*:4:1:1:00:0:0:0:0:3.*above the highest cube 8"):
         read_xgid(start.format(cube=4, owner=1, most=3))
+
+
+def test_a_cube_above_the_highest_cube_of_1024_is_refused() -> None:
+    """XG's usual highest cube, 1024 (read as no limit), let any cube through: a cube of 32768, or
+    1024 doubled, with a highest cube of 1024 was read. It is refused, quoting the XGID; a Situation
+    without a limit and a cube above 1024 is written with the cube's ceiling, 32768, and reads back."""
+    start = "XGID=-b----E-C---eE---c-e----B-:{cube}:1:1:{dice}:0:0:0:0:{most}"
+    for cube, dice, offered in ((15, "00", 32768), (11, "00", 2048), (10, "D", 2048)):
+        text = start.format(cube=cube, dice=dice, most=10)
+        with pytest.raises(InvalidNotationError,
+                           match=f"{text}.*the cube at {offered} is above the highest cube 1024"):
+            read_xgid(text)
+    assert read_xgid(start.format(cube=10, dice="00", most=10)).cube_value == 1024
+    assert read_xgid(start.format(cube=15, dice="00", most=15)).cube_value == 32768
+    with pytest.raises(InvalidNotationError, match="the cube at 65536 is above the highest cube 32768"):
+        read_xgid(start.format(cube=15, dice="D", most=15))
+    # the highest cube left out is no limit: XG's usual 1024, or 32768 above it
+    assert read_xgid(start.format(cube=11, dice="00", most=10).rsplit(":", 1)[0]).cube_value == 2048
+    for cube, offered in ((2048, False), (1024, True)):
+        situation = read_xgid(START).replace(cube_value=cube, double_offered=offered)
+        assert situation.rules.cube_limit is None
+        text = str(XGID.from_situation(situation))
+        assert text.endswith(":15"), text
+        assert read_xgid(text).cube_value == cube
+        editor = situation_json(situation)["xgid"]  # the position editor's XGID, through SetUp
+        assert editor.endswith(":15") and read_xgid(editor).cube_value == cube, editor
