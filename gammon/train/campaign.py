@@ -43,6 +43,7 @@ import numpy as np
 
 from gammon.engine.engine import Engine
 from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.net.npz import load_npz
 from gammon.engine.rollout.parallel import ordered_map
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
@@ -251,12 +252,16 @@ def save_shard(path: Path, shard: Shard) -> None:
 def load_shard(path: Path) -> Shard:
     """The shard in ``path``, or ValueError saying why it is not one."""
     try:
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            ids, targets, errors = data["position_ids"], data["targets"], data["standard_errors"]
-            decisions = data["decisions"].astype(np.int64) if "decisions" in data else None
-    except (OSError, KeyError, ValueError) as e:
+        # load_npz turns a damaged archive (a cut file: BadZipFile, zlib.error) into a ValueError
+        data = load_npz(path, "a label shard")
+    except OSError as e:
         raise ValueError(f"{str(path)!r} is not a label shard: {e}") from None
+    ids, targets, errors = data["position_ids"], data["targets"], data["standard_errors"]
+    decisions = data["decisions"].astype(np.int64) if "decisions" in data else None
+    try:
+        meta = json.loads(str(data["meta"]))
+    except ValueError as e:
+        raise ValueError(f"{str(path)!r} is not a label shard: its meta is not JSON ({e})") from None
     if not isinstance(meta, dict) or meta.get("format") != SHARD_FORMAT:
         raise ValueError(f"{str(path)!r} is not a label shard of format {SHARD_FORMAT}")
     if targets.shape != (len(ids), 5) or errors.shape != (len(ids), 5):

@@ -1,0 +1,48 @@
+"""Bad inputs to ``python -m gammon.train``: each ends with a message that quotes the input and
+exit status 2, not a traceback."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gammon.train.__main__ import main
+from gammon.train.campaign import load_shard
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _exit(argv: list[str], capsys) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    return capsys.readouterr().err
+
+
+def _cut_shard(folder: Path) -> Path:
+    folder.mkdir()
+    shutil.copy(ROOT / "data" / "labels" / "campaign.json", folder)
+    whole = (ROOT / "data" / "labels" / "shard-00000.npz").read_bytes()
+    cut = folder / "shard-00000.npz"
+    cut.write_bytes(whole[: len(whole) // 2])  # a copy that stopped half way
+    return cut
+
+
+def test_a_cut_shard_is_named_by_status_and_by_the_fit(tmp_path, capsys) -> None:
+    cut = _cut_shard(tmp_path / "labels")
+    with pytest.raises(ValueError, match="is not a label shard"):
+        load_shard(cut)
+    for argv in (
+        ["campaign", str(tmp_path / "labels"), "--status"],
+        ["fit", "--labels", str(tmp_path / "labels"), "--out", str(tmp_path / "x.npz")],
+    ):
+        err = _exit(argv, capsys)
+        assert repr(str(cut)) in err and "not a label shard" in err and "Traceback" not in err
+
+
+def test_a_missing_folder_is_named(tmp_path, capsys) -> None:
+    nowhere = tmp_path / "nowhere"
+    assert str(nowhere) in _exit(["campaign", str(nowhere), "--status"], capsys)
+    assert str(nowhere) in _exit(["fit", "--labels", str(nowhere), "--out", str(tmp_path / "x.npz")], capsys)
