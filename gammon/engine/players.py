@@ -19,9 +19,13 @@ the 8%-lead doubling point of race theory gives p ~ 0.7 and a 12% deficit p ~ 0.
   cube already wins the match;
 * take when the taker's p >= 0.25 in a race, >= 0.30 in contact; beaver (when allowed) at p >= 0.60;
 * accept a resignation when the points offered are at least the expected winnings
-  ``cube * (2p - 1 + g)``, g being a rough gammon chance (0 once the resigner has borne off or
-  gammons do not count; 0.3 if it still has checkers outside its home board, else 0.1), with points
-  beyond what wins a match worth nothing.
+  ``cube * (2p - 1 + g + b)``, g and b being rough gammon and backgammon chances (both 0 once the
+  resigner has borne off or gammons do not count). b is the chance that the resigner loses the
+  race to get its checkers off the bar and out of the winner's home board before the winner bears
+  off, the same normal approximation with the pips those checkers need to leave that board against
+  the winner's pip count (0 with none there), at most p; g is 0.3 if the resigner still has
+  checkers outside its home board, else 0.1, and at least b. Points beyond what wins a match are
+  worth nothing.
 """
 
 from __future__ import annotations
@@ -99,6 +103,19 @@ def win_chance(position: Position) -> float:
     return race_win_chance(*position.pip_counts)
 
 
+def backgammon_chance(resigner_view: Position) -> float:
+    """Rough chance that the player on roll in ``resigner_view``, with none borne off, is still on
+    the bar or in the opponent's home board when the opponent has borne off (see the module
+    docstring): a race of the pips its checkers there need to leave that board against the
+    opponent's pip count."""
+    board = resigner_view.board
+    # slots 19-24 are the opponent's home board from the resigner's view, 25 its bar: 7 pips out
+    escape = sum(board[s] * (s - 18) for s in range(19, 26) if board[s] > 0)
+    if escape == 0:
+        return 0.0
+    return 1.0 - race_win_chance(escape, resigner_view.pip_counts[1])
+
+
 class HeuristicCube:
     """The cube and resignation policy of the module docstring, shared by every level, and the one
     way every front end asks a computer player what to do next."""
@@ -151,14 +168,13 @@ class HeuristicCube:
         resigner_view = game.position.flip()
         p = 1.0 - win_chance(resigner_view)
         if resigner_view.off[0] > 0 or not game.rules.gammons_count(game.cube_owner):
-            g = 0.0
-        elif any(c > 0 for c in resigner_view.board[7:26]):
-            g = 0.3
+            g = b = 0.0
         else:
-            g = 0.1
+            b = min(backgammon_chance(resigner_view), p)
+            g = max(0.3 if any(c > 0 for c in resigner_view.board[7:26]) else 0.1, b)
         cube = game.cube_value
         offered = int(kind) * cube
-        expected = cube * (2 * p - 1 + g)
+        expected = cube * (2 * p - 1 + g + b)
         rules = game.rules
         if rules.match_length and game.turn is not None:
             needed = rules.match_length - game.score[game.turn]

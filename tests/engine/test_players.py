@@ -94,6 +94,25 @@ def test_resignations():
     assert not player.accepts_resignation(FakeGame(START, turn=1))
 
 
+def test_the_heuristic_counts_backgammons():
+    """The pip-count heuristic of random and pubeval counted gammons but not backgammons: with the
+    resigner's 15 checkers on the bar against the winner's last two on its ace point, a backgammon
+    is certain, yet it accepted a gammon. It takes a backgammon only there, and a gammon where the
+    resigner's checkers left in the winner's home board escape easily."""
+    certain = Position.from_points({25: 15}, {1: 2}).flip()  # the resigner's view flipped: the winner's
+    for player in (computer_player("random", seed=1), computer_player("pubeval")):
+        assert not player.accepts_resignation(FakeGame(certain, turn=1, cube_owner=0, offered_resignation=2))
+        assert player.accepts_resignation(FakeGame(certain, turn=1, cube_owner=0, offered_resignation=3))
+    # with Jacoby and a centred cube neither gammons nor backgammons count
+    assert player.accepts_resignation(FakeGame(certain, turn=1, offered_resignation=1))
+    # two checkers on the winner's ace point against a winner with 67 pips to bear off: little risk
+    escapes = Position.from_points({24: 2, 6: 13}, {6: 5, 5: 5, 4: 3})
+    assert player.accepts_resignation(FakeGame(escapes.flip(), turn=1, cube_owner=0, offered_resignation=2))
+    # one checker borne off: no gammon, no backgammon, whatever is left behind
+    borne = Position.from_points({25: 14}, {1: 2})
+    assert player.accepts_resignation(FakeGame(borne.flip(), turn=1, cube_owner=0, offered_resignation=1))
+
+
 def test_engine_player_plays_legal_moves_and_answers_the_cube_through_a_real_game():
     from gammon.dice import ScriptedDice
     from gammon.engine.engine import Engine
@@ -254,15 +273,12 @@ class ResignedGame:
 def test_the_engine_rejects_a_gammon_offered_where_a_backgammon_is_certain():
     """The resigner has all 15 checkers on the bar, against two checkers left on the winner's ace
     point: the winner bears both off next roll whatever it throws, while the resigner, with none
-    off, still has checkers in its home board. The heuristic takes the gammon; the engine holds out
-    for the backgammon, and takes the backgammon offered."""
+    off, still has checkers in its home board. The engine holds out for the backgammon, and takes
+    the backgammon offered (the heuristic too: test_the_heuristic_counts_backgammons)."""
     from gammon.engine.engine import Engine
     from gammon.engine.players import EnginePlayer
 
     resigner = Position.from_points({25: 15}, {1: 2})
     engine = EnginePlayer(Engine(plies=0), "engine-0ply")
-    heuristic = computer_player("pubeval")
-    accepter_view = resigner.flip()
-    assert heuristic.accepts_resignation(FakeGame(accepter_view, turn=1, cube_owner=0, offered_resignation=2))
     assert not engine.accepts_resignation(ResignedGame(resigner, WinKind.GAMMON))
     assert engine.accepts_resignation(ResignedGame(resigner, WinKind.BACKGAMMON))
