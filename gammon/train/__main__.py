@@ -20,7 +20,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.net.npz import PATH_LIMIT
 from gammon.engine.rollout.parallel import check_workers
+from gammon.errors import cut
 from gammon.train.batch_fit import AdamSettings
 from gammon.train.campaign import (
     CampaignRun,
@@ -61,7 +63,17 @@ def _add_score_ruled_out(parser: argparse.ArgumentParser) -> None:
 
 
 def _weights(path: Path | None) -> NeuralEvaluator:
-    return NeuralEvaluator.default() if path is None else NeuralEvaluator.load(path)
+    """The weights in ``path`` (None: the shipped ones); a file the nets cannot be read from is a
+    ValueError that names it (the loader's shape checks do not know the file)."""
+    if path is None:
+        return NeuralEvaluator.default()
+    try:
+        return NeuralEvaluator.load(path)
+    except ValueError as e:
+        quoted = repr(cut(str(path), PATH_LIMIT))
+        if quoted in str(e):
+            raise
+        raise ValueError(f"{quoted} is not weights of this code's nets: {e}") from None
 
 
 def _label_files(paths: list[Path]) -> LabelSet:
@@ -410,7 +422,7 @@ def _selfplay(args: argparse.Namespace) -> None:
 
 def _improve(args: argparse.Namespace) -> None:
     improve(
-        NeuralEvaluator.load(args.resume),
+        _weights(args.resume),
         args.out,
         SgdSettings(epochs=args.epochs, alpha=args.alpha, seed=args.seed),
         games=args.games,
@@ -531,7 +543,7 @@ def _cube_head(args: argparse.Namespace) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    print(vs_pubeval(NeuralEvaluator.load(args.weights), args.pairs, args.seed))
+    print(vs_pubeval(_weights(args.weights), args.pairs, args.seed))
 
 
 def _choices(args: argparse.Namespace) -> None:

@@ -6,12 +6,14 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from gammon.train.__main__ import main
 from gammon.train.campaign import load_shard
 
 ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = ROOT / "gammon" / "engine" / "net" / "weights" / "gammon.npz"
 
 
 def _exit(argv: list[str], capsys) -> str:
@@ -46,3 +48,23 @@ def test_a_missing_folder_is_named(tmp_path, capsys) -> None:
     nowhere = tmp_path / "nowhere"
     assert str(nowhere) in _exit(["campaign", str(nowhere), "--status"], capsys)
     assert str(nowhere) in _exit(["fit", "--labels", str(nowhere), "--out", str(tmp_path / "x.npz")], capsys)
+
+
+def test_weights_of_the_wrong_shape_are_named(tmp_path, capsys) -> None:
+    with np.load(SHIPPED) as data:
+        arrays = {name: data[name] for name in data.files}
+    arrays["contact_w1"] = arrays["contact_w1"][:200]  # another encoding's inputs
+    wrong = tmp_path / "wrong.npz"
+    np.savez(wrong, **arrays)
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    for name in ("campaign.json", "shard-00000.npz"):
+        shutil.copy(ROOT / "data" / "labels" / name, labels)
+    for argv in (
+        ["check", str(wrong), "--pairs", "1"],
+        ["fit", "--resume", str(wrong), "--labels", str(labels), "--out", str(tmp_path / "x.npz")],
+        ["campaign", str(tmp_path / "c"), "--weights", str(wrong), "--shards", "1"],
+        ["cube-head", "--resume", str(wrong), "--labels", str(labels), "--out", str(tmp_path / "x.npz")],
+    ):
+        err = _exit(argv, capsys)
+        assert repr(str(wrong)) in err and "200 inputs" in err, argv
