@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import contextlib
 import copy
+import fcntl
 import gc
 import json
 import os
@@ -13,7 +14,7 @@ import socket
 import sys
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
@@ -22,6 +23,7 @@ from gammon.i18n import current_language, ntr, set_language, tr
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+    from sqlalchemy.engine import URL
 
 _CONFIG = "GAMMON_SERVE_CONFIG"  # how the server processes of --workers get their options
 
@@ -312,8 +314,6 @@ def cannot_listen(host: str, port: int) -> str | None:
 
 
 def run_serve(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from gammon.store import Store
 
     problem = cannot_listen(args.host, args.port)
@@ -340,6 +340,18 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     url, notifies = store.engine.url, store.notifies
     store.close()
+    held = _serve_alone(url.database if url.get_backend_name() == "sqlite" else None)
+    if isinstance(held, str):
+        print("gammon serve: " + held, file=sys.stderr)
+        return 2
+    with held or contextlib.nullcontext():  # the file's lock, let go as the server ends
+        return _run_uvicorn(args, url, notifies)
+
+
+def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
+    """Serve until shut down (the options checked, the database at ``url`` made)."""
+    import uvicorn
+
     if args.workers > 1 and not notifies:
         raise SystemExit(
             "gammon serve: "
@@ -410,6 +422,29 @@ def run_serve(args: argparse.Namespace) -> int:
         **({"proxy_headers": False} | proxies),
     )
     return 0
+
+
+def _serve_alone(database: str | None) -> IO[bytes] | str | None:
+    """Take the SQLite file ``database`` for this server alone (None: PostgreSQL or SQLite in
+    memory): the file locked (closing it lets go), or why not. Two servers on one file each kept
+    its own copy of the games in memory: a player's page showed a game that the other server had
+    moved on, and each action after the other's was refused 409. (``gammon account``, ``import``
+    and ``drill`` still work beside the server: only servers take this lock, with flock, apart
+    from SQLite's own locks.)"""
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    lock = open(database, "rb")  # noqa: SIM115 -- held open while the server runs
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        lock.close()
+        return tr(
+            "the database file {path} is already served by another 'gammon serve': two servers on one "
+            "SQLite file would each keep its own copy of the games (stop the other one, or use "
+            "PostgreSQL, which several servers may share)",
+            path=cut(repr(database), 200),
+        )
+    return lock
 
 
 def _log_config() -> dict[str, Any]:

@@ -1,0 +1,46 @@
+"""``gammon serve`` as an operator runs it: what it refuses before it serves, in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from gammon.cli.serve import main
+from gammon.store import Store
+from tests.store.test_repository import _record
+
+
+def test_a_second_server_on_the_same_sqlite_file_is_refused_while_the_first_serves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "gammon.db"
+    url = f"sqlite:///{path}"
+    beside: dict[str, Any] = {}
+
+    def first_server(app: object, **options: object) -> None:
+        """While the first server runs: a second on the same file, one on another file, and what
+        the commands that work on a server's database (account, import, drill) do."""
+        monkeypatch.setattr(uvicorn, "run", lambda app, **kw: beside.setdefault("others", []).append(kw))
+        capsys.readouterr()
+        beside["same"] = main(["serve", "--port", "0", "--database-url", url])
+        beside["err"] = capsys.readouterr().err
+        other = f"sqlite:///{tmp_path / 'other.db'}"
+        beside["other"] = main(["serve", "--port", "0", "--database-url", other])
+        store = Store(url, check=True)
+        store.create_match(_record("match-001"))
+        beside["matches"] = store.match_ids()
+        store.close()
+
+    monkeypatch.setattr(uvicorn, "run", first_server)
+    assert main(["serve", "--port", "0", "--database-url", url]) == 0
+    err = beside["err"]
+    assert beside["same"] == 2 and beside["other"] == 0 and len(beside["others"]) == 1
+    assert err.startswith(f"gammon serve: the database file {str(path)!r} is already served by another "), err
+    assert "PostgreSQL" in err and err.count("\n") == 1 and "Traceback" not in err
+    assert beside["matches"] == ["match-001"]
+    # The first server has ended: its file is served again.
+    assert main(["serve", "--port", "0", "--database-url", url]) == 0
+    assert len(beside["others"]) == 2
