@@ -346,3 +346,31 @@ def test_the_invited_friends_new_match_keeps_their_own_name(shared: Server, brow
         names = (page.input_value("input[name=name]"), page.input_value("input[name=opponent_name]"))
         assert names == (mine, theirs)
     assert not errors
+
+
+def test_an_analysis_goes_on_after_a_lost_connection(browser, result, tmp_path) -> None:  # noqa: F811
+    # One poll of the job that got no answer (a phone between networks, the server restarting)
+    # stopped the page's polling for good: the bar stood still and the report never came.
+    page, errors = _open(browser, result)
+    polls: list[str] = []
+
+    def job(route) -> None:
+        polls.append(route.request.url)
+        if len(polls) == 1:
+            route.fulfill(status=200, json={"id": "job1", "status": "running", "done": 1, "total": 9})
+        elif len(polls) == 2:
+            route.abort("internetdisconnected")
+        else:
+            done = {"id": "job1", "status": "done", "done": 9, "total": 9, "result": result}
+            route.fulfill(status=200, json=done)
+
+    page.route("http://gammon.test/api/jobs/job1", job)
+    upload = tmp_path / "match.mat"
+    upload.write_text("a match file (the answers are canned)\n")
+    page.set_input_files("#mat-file", str(upload))
+    page.click("#analyse")
+    page.wait_for_function("() => document.querySelector('#error').textContent.includes('cannot be reached')")
+    page.wait_for_selector("#report:not([hidden])")
+    assert len(polls) == 3
+    assert page.text_content("#error") == ""  # the connection is back: the line says so no more
+    assert not errors

@@ -33,13 +33,14 @@ export function csrfToken() {
   return m ? decodeURIComponent(m[1]) : "";
 }
 
-// A JSON call; a refusal throws an Error with the server's message. A change sends the CSRF value.
+// A JSON call; a refusal throws an Error with the server's message and its HTTP `status` (0: no
+// answer). A change sends the CSRF value.
 export async function call(method, url, body, headers = {}) {
   if (method !== "GET" && csrfToken()) headers = { ...headers, "X-CSRF-Token": csrfToken() };
   const r = await reach(url, { method, headers: body ? { ...headers, "Content-Type": "application/json" } : headers,
                                body: body ? JSON.stringify(body) : undefined });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(data.error || answerError(r));
+  if (!r.ok) throw Object.assign(new Error(data.error || answerError(r)), { status: r.status });
   return data;
 }
 
@@ -49,7 +50,7 @@ export async function reach(url, options) {
   try {
     return await fetch(url, options);
   } catch (e) {
-    throw new Error(t("the server cannot be reached: check the connection and try again"));
+    throw Object.assign(new Error(t("the server cannot be reached: check the connection and try again")), { status: 0 });
   }
 }
 

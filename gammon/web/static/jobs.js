@@ -3,6 +3,7 @@
 import { $, call, showError, t, tLine, tn } from "./common.js";
 
 const POLL_MS = 400;
+const RETRY_MS = 3000;  // after no answer, or a proxy's while the server restarts: the job goes on there
 
 // Ask for `holder.job` every POLL_MS until it ends: `show(job)` each time, `done(job)` once it has
 // its result. `holder` keeps the job and the timer (one job at a time on a page).
@@ -12,12 +13,21 @@ export async function pollJob(holder, show, done) {
   try {
     const job = await call("GET", `/api/jobs/${id}`);
     if (!holder.job || holder.job.id !== id) return;  // forgotten while asked: the page moved on
+    if (holder.lost) { holder.lost = false; showError(""); }  // the connection is back
     holder.job = job;
     show(job);
     if (job.status === "done") { done(job); return; }
     if (job.status === "failed") { showError(tLine(job.error)); return; }
     if (job.status !== "cancelled") holder.timer = setTimeout(() => pollJob(holder, show, done), POLL_MS);
-  } catch (e) { if (holder.job && holder.job.id === id) showError(tLine(String(e.message || e))); }
+  } catch (e) {
+    if (!holder.job || holder.job.id !== id) return;
+    showError(tLine(String(e.message || e)));
+    // a lost connection or a server restarting: ask again (the line says why the bar stands still)
+    if (e.status === 0 || e.status >= 500) {
+      holder.lost = true;
+      holder.timer = setTimeout(() => pollJob(holder, show, done), RETRY_MS);
+    }
+  }
 }
 
 // "about 40 s", "about 3 min": the server's estimate of a job's time left.
