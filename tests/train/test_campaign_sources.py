@@ -25,7 +25,7 @@ def test_each_source_stops_on_sigterm_and_resumes_to_the_same_shard(tmp_path, so
     assert (
         run_campaign(tmp_path / "whole", ev, settings=settings, note=_quiet, run=CampaignRun(shards=1)) == 1
     )
-    sent = []
+    sent: list[int] = []
 
     def sigterm_once() -> bool:
         if not sent:
@@ -49,6 +49,6 @@ def test_each_source_stops_on_sigterm_and_resumes_to_the_same_shard(tmp_path, so
     assert np.array_equal(a.boards, b.boards) and 0 < len(a.boards) <= 6
     assert np.array_equal(a.targets, b.targets) and np.array_equal(a.standard_errors, b.standard_errors)
     assert (a.decisions is None) == (b.decisions is None) == (source != "crashed-plays")
-    if a.decisions is not None:
+    if a.decisions is not None and b.decisions is not None:
         assert np.array_equal(a.decisions, b.decisions)
     assert not (stopped / ".partial" / "shard-00000.npz").exists()
