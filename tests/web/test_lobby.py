@@ -147,8 +147,9 @@ def test_accepting_starts_one_online_match_between_the_two_accounts(web: TestCli
     assert [a["name"] for a in view["accounts"]] == ["alice", "bob"]
     assert web.get(f"/api/matches/{mine['match_id']}", headers=auth(mine["token"])).json()["seat"] == 1
     assert lobby(web, alice)["started"] == [] and lobby(web)["invitations"] == []
-    # bob at the game's seat counts as online, playing
-    with web.websocket_connect(f"/ws/matches/{mine['match_id']}", headers=auth(mine["token"])) as game:
+    # bob at the game's seat (signed in: the seat of a rated match is his account's) counts as playing
+    game_url = f"/ws/matches/{mine['match_id']}"
+    with web.websocket_connect(game_url, headers={**bob, **auth(mine["token"])}) as game:
         game.receive_json()
         assert web.app.state.lobby.players_at_tables() == {"bob"}
 

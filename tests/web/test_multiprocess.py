@@ -205,7 +205,8 @@ def test_a_rated_seat_claimed_in_one_process_plays_in_the_other(two_servers: tup
     assert r.status_code == 200 and r.json()["claimed"] == [m["match_id"]], r.text
     after = httpx.get(url, headers={"X-Gammon-Token": guest}).json()
     assert after["accounts"][1]["name"] == "bob" and "abandon" in after["actions"]
-    with connect(f"ws://127.0.0.1:{b.port}/ws/matches/{m['match_id']}?token={guest}") as ws:
+    game = f"ws://127.0.0.1:{b.port}/ws/matches/{m['match_id']}?token={guest}"
+    with connect(game, additional_headers=bearer["bob"]) as ws:  # signed in: the seat is bob's now
         assert "abandon" in _next_state(ws)["actions"]
 
 

@@ -42,7 +42,8 @@ def test_a_new_socket_of_a_seat_claimed_elsewhere_is_offered_its_actions(
 ) -> None:
     match_id, tokens, bob = _rated_match_with_a_guest_seat(web)
     assert app.state.members.claim(bob, [tokens[1]])[0] == [match_id]
-    with web.websocket_connect(f"/ws/matches/{match_id}?token={tokens[1]}") as ws:
+    # signed in to bob's account: a rated seat an account holds opens for that account only
+    with web.websocket_connect(f"/ws/matches/{match_id}?token={tokens[1]}", headers=bearer(bob)) as ws:
         message = json.loads(ws.receive_text())
     assert message["type"] == "state"
     assert message["state"]["accounts"][1]["name"] == "bob" and "abandon" in message["state"]["actions"]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from fastapi import APIRouter, WebSocket
 from pydantic import ValidationError
 
-from gammon.errors import GammonError, StoreUnavailableError
+from gammon.errors import GammonError, NotAuthorizedError, StoreUnavailableError
 from gammon.i18n import tr
 from gammon.web.auth import socket_session
 from gammon.web.hub import Detail, Hub
@@ -22,8 +22,10 @@ from gammon.web.session import LiveMatch
 from gammon.web.sockets import (
     POLICY_VIOLATION,
     TRY_AGAIN_LATER,
+    Outbox,
     accept,
     background,
+    close_reason,
     credential,
     refuse,
     texts,
@@ -35,6 +37,8 @@ SEAT_IN_USE = 4409
 ``takeover=true`` once its user says so."""
 
 router = APIRouter()
+Verdict = Literal["act", "skip", "closed"]
+"""What comes of a socket's message: it is acted on, left (said why), or the socket was closed."""
 
 
 class SeatClaim(NamedTuple):
@@ -76,11 +80,18 @@ async def live_socket(
     A seat linked to an account is that player's on each of its devices: a socket signed in to the
     seat's account (session cookie or bearer header) joins the account's other signed-in sockets of
     the seat without asking and without closing them; all of them see the same states and may act.
-    Any other socket of the seat still counts as another browser."""
+    Any other socket of the seat still counts as another browser.
+
+    A seat of a rated match that an account holds is that account's alone: the seat's token is no
+    proof of who plays (the maker of a rated match was given both seats' tokens), so a socket not
+    signed in to the account is refused (4403), takeover or not. A socket opened while no account
+    held the seat is closed (1008, and the browser comes back signed in) when it acts once the seat
+    is claimed for an account it is not signed in to."""
     detail: Detail = "steps" if steps else "plays" if plays else "none"
     await accept(ws)
     try:
         live, seat = await seat_for(hub, match_id, credential(ws, "token"))
+        await _check_rated_actor(ws, live, seat)
         account = await _seat_owner(ws, live, seat)
         # The match may have left memory while the session was looked up (another process stored
         # an action, or idle matches were let go): a socket kept on the object let go would show
@@ -109,6 +120,36 @@ async def _seat_owner(ws: WebSocket, live: LiveMatch, seat: int | None) -> int |
         return await asyncio.to_thread(members.seat_owner, session, live.id, seat)
     except Exception as e:  # the accounts' database is away
         raise StoreUnavailableError(tr("the database is unavailable; try again")) from e
+
+
+async def _check_rated_actor(ws: WebSocket, live: LiveMatch, seat: int | None) -> None:
+    """NotAuthorizedError when the socket may not act for a rated seat that an account holds (it is
+    not signed in to that account); StoreUnavailableError when the accounts' database is away."""
+    if seat is None or not live.rated:
+        return
+    members: Members = ws.app.state.members
+    try:
+        await asyncio.to_thread(members.check_rated_actor, socket_session(ws), live.id, seat)
+    except GammonError:
+        raise
+    except Exception as e:  # the accounts' database is away
+        raise StoreUnavailableError(tr("the database is unavailable; try again")) from e
+
+
+async def _may_act(ws: WebSocket, out: Outbox, live: LiveMatch, seat: int | None) -> Verdict:
+    """Whether a socket that came signed in to no account holding its seat may still act: the
+    seat may have been claimed for an account since. If not, it is told and closed (1008, not a
+    wrong link: a browser signed in since comes back as the account, another is refused)."""
+    try:
+        await _check_rated_actor(ws, live, seat)
+    except NotAuthorizedError as exc:
+        out.send_json({"type": "error", "error": str(exc)})
+        await out.close(POLICY_VIOLATION, close_reason(str(exc)))
+        return "closed"
+    except StoreUnavailableError as exc:  # not known whose it is: this action is not made
+        out.send_json({"type": "error", "error": str(exc)})
+        return "skip"
+    return "act"
 
 
 async def seat_socket(
@@ -169,6 +210,11 @@ async def seat_socket(
                             ),
                         }
                     )
+                    continue
+                verdict = "act" if claim.account is not None else await _may_act(ws, out, live, seat)
+                if verdict == "closed":
+                    return
+                if verdict == "skip":
                     continue
                 try:
                     req = ActionRequest.model_validate_json(text)
