@@ -315,15 +315,17 @@ class Lobby:
         self.changed(presence=True, publish=went > 0)
 
     def players_at_tables(self) -> frozenset[str]:
-        """The name keys of the accounts with a socket open at an online game's seat here."""
+        """The name keys of the accounts with a socket open at an online game's seat here, signed
+        in to the seat's account: a seat's token is no proof of who is there (a socket opened
+        before the seat was claimed may be anyone's)."""
         names = set()
         for match_id, sockets in list(self.hub.sockets.items()):
             live = self.hub.live.get(match_id)
             if live is None or live.record.mode != "online":
                 continue
-            for _out, seat, _detail in sockets:
+            for out, seat, _detail in sockets:
                 account = live.accounts[seat] if seat in (0, 1) else None
-                if account is not None:
+                if account is not None and out.account is not None:
                     names.add(name_key(account.name))
         return frozenset(names)
 

@@ -148,6 +148,29 @@ def test_an_unrated_online_seat_still_opens_with_its_token_alone(store: Store) -
             assert ws.receive_json()["state"]["seat"] == 1
 
 
+def test_a_stranger_at_an_accounts_seat_does_not_show_it_playing(app: FastAPI, web: TestClient) -> None:
+    alice = api_session(web, "alice")
+    r = web.post("/api/matches", json={"mode": "online", "match_length": 3, "rated": True}, headers=alice)
+    made = r.json()
+    match_id, invite = made["match_id"], made["invite_url"].split("#token=")[1]
+    bob = api_session(web, "bob")
+    web.cookies.clear()
+    path, lobby = f"/ws/matches/{match_id}", app.state.lobby
+    # alice at seat 1 before bob claims it: it stays open once the seat is bob's
+    with web.websocket_connect(path, headers=auth(invite)) as early:
+        assert early.receive_json()["type"] == "state"
+        r = web.post("/api/account/claim", json={"seat_tokens": [invite]}, headers=bob)
+        assert r.status_code == 200 and r.json()["claimed"] == [match_id], r.text
+        assert lobby.players_at_tables() == frozenset()
+        for headers in (auth(invite), {**alice, **auth(invite)}):  # after the claim: refused
+            with web.websocket_connect(f"{path}?takeover=true", headers=headers) as ws:
+                assert refused(ws)[1] == 4403
+            assert lobby.players_at_tables() == frozenset()
+    with web.websocket_connect(path, headers={**bob, **auth(invite)}) as mine:
+        assert mine.receive_json()["type"] == "state"
+        assert lobby.players_at_tables() == {"bob"}
+
+
 def test_an_action_whose_seat_cannot_be_checked_is_not_made(app: FastAPI, web: TestClient) -> None:
     match_id, _alice, _bob, invite = rated_match(web)
     members = app.state.members
