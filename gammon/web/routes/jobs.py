@@ -39,6 +39,11 @@ async def start_analysis(
     live = await hub.get(req.match_id)
     live.seat_of(req.token or "")  # a seat's token shows its match
     async with live.lock:
+        if live.record.mode == "online" and not live.match.is_over:
+            # hints are off in online games: the engine's view of a game just played is help too
+            raise IllegalActionError(
+                tr("this online match is still being played: its games are analysed once it is over")
+            )
         played = live.match.games
         if req.game is not None:
             if req.game > len(played):
