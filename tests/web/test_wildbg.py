@@ -142,3 +142,15 @@ def test_rate_limited_as_hints(store: Store) -> None:
     with TestClient(create_app(store)) as c:
         codes = [c.get("/wildbg/eval", params={"p0": 1}).status_code for _ in range(10)]
     assert codes[0] == 400 and 429 in codes
+
+
+def test_a_parameter_given_twice_is_refused(client: TestClient) -> None:
+    # the last of the two was kept: p1=5&p1=-2 was read as -2 (wildbg refuses a field given twice)
+    start = "&".join(f"{k}={v}" for k, v in query(start_board()).items() if k != "p1")
+    for path, repeated in (("move?die1=3&die2=1&", "p1=5&p1=-2"), ("eval?", "p1=-2&p1=-2")):
+        r = client.get(f"/wildbg/{path}{start}&{repeated}")
+        assert r.status_code == 400, r.text
+        assert r.json()["message"] == "'p1' is given more than once" == r.json()["error"]
+    long = "q" * 5000  # a long name comes back cut short
+    r = client.get(f"/wildbg/eval?{start}&p1=-2&{long}=1&{long}=2")
+    assert r.status_code == 400 and len(r.text) < 300 and "qqq" in r.json()["message"]

@@ -9,6 +9,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse
 
+from gammon.errors import cut
 from gammon.protocols.wildbg import PARAMETERS, WildbgError, read_query, worker_answer
 from gammon.web.engine_pool import EngineUnavailableError
 from gammon.web.routes.deps import HubDep
@@ -39,9 +40,20 @@ def _parameters(dice: bool) -> list[dict[str, Any]]:
     ]
 
 
+def _single(request: Request) -> dict[str, str]:
+    """The query's fields, each given once (WildbgError, naming it, for one given twice: a dict
+    would keep the last silently, where wildbg refuses the query)."""
+    fields: dict[str, str] = {}
+    for name, value in request.query_params.multi_items():
+        if name in fields:
+            raise WildbgError(f"{cut(repr(name), 40)} is given more than once")
+        fields[name] = value
+    return fields
+
+
 async def _answer(kind: str, request: Request, hub: HubDep) -> JSONResponse:
     try:
-        query = read_query(dict(request.query_params), dice=kind == "move")
+        query = read_query(_single(request), dice=kind == "move")
     except WildbgError as e:
         # wildbg's error body is {"message": ...}; gammon's API says {"error": ...}: both here
         return JSONResponse({"message": str(e), "error": str(e)}, status_code=400)
