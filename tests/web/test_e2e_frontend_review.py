@@ -374,3 +374,16 @@ def test_an_analysis_goes_on_after_a_lost_connection(browser, result, tmp_path) 
     assert len(polls) == 3
     assert page.text_content("#error") == ""  # the connection is back: the line says so no more
     assert not errors
+
+
+def test_a_game_link_without_its_key_says_so(shared: Server, browser) -> None:  # noqa: F811
+    # A game's address cut before its #token=... showed the new game form and nothing else.
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.goto(shared.url + "/play/abcdefgh12345678")
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.text_content("#lobby-error") == "This link is incomplete: it needs the match and its key."
+    page.goto(shared.url + "/")  # the plain address: the form alone
+    page.wait_for_selector("#lobby:not([hidden])")
+    assert page.text_content("#lobby-error") == ""
+    assert not errors

@@ -739,5 +739,8 @@ Object.assign(window, { ui, api, $ });  // for the browser tests and the console
 (async () => {
   await loadLanguage();
   const page = pageLink("play"), token = page.params.get("token");
-  if (page.id && token) startGame(page.id, token); else startLobby();
+  if (page.id && token) { startGame(page.id, token); return; }
+  startLobby();
+  // a game's address without its seat's key (the part after # cut off on its way): say so
+  if (page.id) $("#lobby-error").textContent = t("This link is incomplete: it needs the match and its key.");
 })();
