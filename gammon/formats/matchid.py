@@ -75,7 +75,9 @@ class MatchState:
     def __post_init__(self) -> None:
         problems = []
         if not _is_int(self.match_length) or not 0 <= self.match_length <= MAX_SCORE:
-            problems.append(f"match length {self.match_length!r} is not 0-{MAX_SCORE}")
+            # a match file's length (gammon analyse, the browser's upload): read by its user
+            problems.append(tr("match length {length} is not 0-{most}", length=cut(repr(self.match_length)),
+                               most=MAX_SCORE))
         if (not isinstance(self.score, tuple) or len(self.score) != 2
                 or not all(_is_int(s) and 0 <= s <= MAX_SCORE for s in self.score)):
             problems.append(f"score {self.score!r} is not two numbers 0-{MAX_SCORE}")

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from benchmarks.gnubg_harness import run_gnubg
 from gammon import InvalidNotationError, Position, ScriptedDice
+from gammon.cli.main import main
 from gammon.formats.matchid import (
     GameState,
     MatchState,
@@ -223,3 +224,24 @@ def test_a_padded_match_id_is_refused_by_gnubg_too() -> None:
               "gnubg.command('set gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAA=')\nemit([before, gnubg.gnubgid()])\n")
     [[before, after]] = run_gnubg(script)
     assert after == before  # a 7-point match still: not the money game the ID would say
+
+
+MATCH_OF_40000 = """ 40000 point match
+
+ Game 1
+ Alice : 0                            Bob : 0
+  1) 31: 8/5 6/5                      42: 8/4 6/4
+"""
+
+
+@pytest.mark.parametrize("lang, words", [("pl", "długość meczu 40000 nie mieści się w 0-32767"),
+                                         ("cs", "délka zápasu 40000 není v rozmezí 0-32767"),
+                                         ("sk", "dĺžka zápasu 40000 nie je v rozmedzí 0-32767")])
+def test_a_match_too_long_for_a_match_id_is_refused_in_the_users_language(lang, words, tmp_path, capsys):
+    """A .mat file of a 40000-point match (its reader takes 5 digits) read, but its analysis needs
+    Match IDs, which hold 15 bits: gammon analyse --lang pl said 'match length 40000 is not 0-32767'
+    in English."""
+    path = tmp_path / "long.mat"
+    path.write_text(MATCH_OF_40000, encoding="utf-8")
+    assert main(["--lang", lang, "analyse", "--plies", "0", str(path)]) != 0
+    assert words in capsys.readouterr().err
