@@ -29,6 +29,7 @@ import fcntl
 import hashlib
 import json
 import os
+import re
 import signal
 import subprocess
 import time
@@ -274,6 +275,14 @@ def load_shard(path: Path) -> Shard:
     return Shard(boards_of(ids), targets.astype(np.float32), errors.astype(np.float32), meta, decisions)
 
 
+def shard_files(folder: Path) -> list[Path]:
+    """The shard files in ``folder``, in shard order: ``shard-NNNNN.npz`` alone, not the
+    ``.tmp.npz`` that :func:`save_shard` writes first (half written while a run saves it)."""
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.glob("shard-*.npz") if re.fullmatch(r"shard-\d+\.npz", p.name))
+
+
 def shard_path(folder: Path, shard: int) -> Path:
     return folder / f"shard-{shard:05d}.npz"
 
@@ -309,7 +318,7 @@ def open_campaign(folder: Path, settings: CampaignSettings | None) -> CampaignSe
 
 
 def _finished_shards(folder: Path) -> list[Shard]:
-    paths = sorted(folder.glob("shard-*.npz"))
+    paths = shard_files(folder)
     if not paths:
         raise ValueError(f"{str(folder)!r} has no finished label shard")
     return [load_shard(p) for p in paths]
@@ -359,7 +368,7 @@ def write_manifest(folder: Path) -> dict[str, Any]:
     """Rebuild ``manifest.json`` from the shard files in ``folder``; return it."""
     settings = load_campaign(folder)
     rows = []
-    for path in sorted(folder.glob("shard-*.npz")):
+    for path in shard_files(folder):
         shard = load_shard(path)
         m = shard.meta
         rows.append(
@@ -570,7 +579,7 @@ def _label_shard(
 def status(folder: Path) -> str:
     """One line on the campaign in ``folder``: its shards and positions, finished and in progress."""
     manifest = write_manifest(folder)
-    partial = sorted((folder / ".partial").glob("shard-*.npz")) if (folder / ".partial").exists() else []
+    partial = shard_files(folder / ".partial")
     kept = sum(len(load_shard(p).boards) for p in partial)
     seconds = sum(r["seconds"] * r["processes"] for r in manifest["shards"])
     line = (

@@ -3,6 +3,7 @@ exit status 2, not a traceback."""
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import numpy as np
 import pytest
 
 from gammon.train.__main__ import main
-from gammon.train.campaign import load_shard
+from gammon.train.campaign import labels_of, load_shard
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "gammon" / "engine" / "net" / "weights" / "gammon.npz"
@@ -68,3 +69,21 @@ def test_weights_of_the_wrong_shape_are_named(tmp_path, capsys) -> None:
     ):
         err = _exit(argv, capsys)
         assert repr(str(wrong)) in err and "200 inputs" in err, argv
+
+
+def test_a_shard_being_saved_is_not_counted_as_finished(tmp_path, capsys) -> None:
+    # save_shard writes shard-NNNNN.npz.tmp.npz first, then renames it: while a run saves shard 2
+    # (or after a run killed mid-write) the folder holds that file, half written or whole
+    folder = tmp_path / "labels"
+    folder.mkdir()
+    for name in ("campaign.json", "shard-00000.npz", "shard-00001.npz"):
+        shutil.copy(ROOT / "data" / "labels" / name, folder)
+    whole = (folder / "shard-00001.npz").read_bytes()
+    (folder / "shard-00002.npz.tmp.npz").write_bytes(whole)
+    (folder / ".partial").mkdir()
+    (folder / ".partial" / "shard-00003.npz.tmp.npz").write_bytes(whole[:100])
+    main(["campaign", str(folder), "--status"])
+    assert capsys.readouterr().out.startswith("2 shards finished, 500 positions")
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert [r["file"] for r in manifest["shards"]] == ["shard-00000.npz", "shard-00001.npz"]
+    assert len(labels_of(folder)) == 500
