@@ -387,3 +387,22 @@ def test_a_game_link_without_its_key_says_so(shared: Server, browser) -> None:  
     page.wait_for_selector("#lobby:not([hidden])")
     assert page.text_content("#lobby-error") == ""
     assert not errors
+
+
+def test_a_seat_taken_over_on_its_turn_leaves_the_title(shared: Server, browser) -> None:  # noqa: F811
+    # The tab a seat was taken from on its turn kept the title "Your turn · gammon" for good.
+    errors: list[str] = []
+    host = _page(browser, errors)
+    _start(host, shared, "online")
+    friend = _page(browser, errors)
+    friend.goto(host.input_value("#invite-url"))
+    _state(friend)
+    page = host if _state(host)["actions"] != ["abandon"] else friend  # the seat on turn
+    page.wait_for_function("() => document.title === 'Your turn · gammon'")
+    again = page.context.new_page()
+    again.on("pageerror", lambda e: errors.append(str(e)))
+    again.once("dialog", lambda dialog: dialog.accept())
+    again.goto(page.url)
+    page.wait_for_function("() => ui.ws.readyState === 3 && ui.state === null")
+    assert page.title() == "gammon"
+    assert not errors

@@ -197,6 +197,7 @@ function letGo(text) {
   clearTimeout(ui.claimTimer);
   ui.state = null; $("#buttons").hidden = $("#buttons2").hidden = true;
   $("#status").textContent = "";
+  document.title = "gammon";  // not "Your turn": the turn is the other page's now
   showError(text);
 }
 
