@@ -21,7 +21,7 @@ from gammon.engine.net.evaluator import Evaluator, PipCountEvaluator, Probabilit
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout import rollouts as _rollout
 from gammon.engine.search.searcher import MoveFilter, Searcher, SearchSettings
-from gammon.errors import InvalidPositionError, cut
+from gammon.errors import InvalidArgumentError, InvalidPositionError, cut
 from gammon.game import Game
 from gammon.movegen import generate_arrays
 from gammon.play import Play
@@ -72,7 +72,7 @@ def _with_cache(evaluator: Evaluator, nbytes: int) -> Evaluator:
     nets (not copied; a change made to them in place later needs ``weights_changed()`` on this one
     too) unless its cache has that size already. Another kind of evaluator has no such cache."""
     if not isinstance(evaluator, NeuralEvaluator):
-        raise ValueError(f"cache_bytes needs a neural evaluator, not {type(evaluator).__name__}")
+        raise InvalidArgumentError(f"cache_bytes needs a neural evaluator, not {type(evaluator).__name__}")
     if evaluator.cache.limit == nbytes:
         return evaluator
     return evaluator.replaced(cache_bytes=nbytes)
@@ -103,16 +103,18 @@ class Engine:
         if settings is None:
             settings = SearchSettings(plies=DEFAULT_PLIES if plies is None else plies)
         elif not isinstance(settings, SearchSettings):
-            raise ValueError(f"settings must be a SearchSettings or None, got {cut(repr(settings))}")
+            raise InvalidArgumentError(
+                f"settings must be a SearchSettings or None, got {cut(repr(settings))}")
         else:
             # SearchSettings takes 1.0 for 1 (1.0 in (0, 1, 2)); the search counts with an int
             checked = _check_plies(settings.plies)
             if type(settings.plies) is not int:
                 settings = replace(settings, plies=checked)
             if plies is not None and plies != settings.plies:
-                raise ValueError(f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
+                raise InvalidArgumentError(
+                    f"plies={plies!r} disagrees with settings.plies={settings.plies!r}")
         if evaluator is not None and not callable(getattr(evaluator, "evaluate", None)):
-            raise ValueError(f"evaluator must be an Evaluator (with evaluate(boards)) or None, "
+            raise InvalidArgumentError(f"evaluator must be an Evaluator (with evaluate(boards)) or None, "
                              f"got {cut(repr(evaluator))}")
         self.settings = settings
         self.evaluator = evaluator if evaluator is not None else default_evaluator()
@@ -185,7 +187,7 @@ class Engine:
             decision = decision.situation()
         position, dice = _position_and_dice(decision, dice, "a hint")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise ValueError(f"n must be a positive number of plays, got {cut(repr(n))}")
+            raise InvalidArgumentError(f"n must be a positive number of plays, got {cut(repr(n))}")
         d = check_dice(dice)
         match = _match_situation(decision)
         if match is not None:
@@ -304,7 +306,7 @@ def _doubles_left(s: Situation) -> int | None:
 def _check_plies(plies: object) -> int:
     """``plies`` as an int: 0, 1 or 2, not True or 1.0 (the search counts with it)."""
     if isinstance(plies, bool) or not isinstance(plies, int | np.integer) or plies not in (0, 1, 2):
-        raise ValueError(f"plies must be 0, 1 or 2, got {cut(repr(plies))}")
+        raise InvalidArgumentError(f"plies must be 0, 1 or 2, got {cut(repr(plies))}")
     return int(plies)
 
 
@@ -316,12 +318,12 @@ def _position_and_dice(
     if isinstance(decision, Situation):
         if dice is None:
             if decision.dice is None:
-                raise ValueError(f"{what} needs dice: the Situation has none (give them)")
+                raise InvalidArgumentError(f"{what} needs dice: the Situation has none (give them)")
             dice = decision.dice
         return decision.position, dice
     position = require_position(decision, what, "a Situation or a Game")  # the type before the dice
     if dice is None:
-        raise ValueError(f"{what} needs dice")
+        raise InvalidArgumentError(f"{what} needs dice")
     return position, dice
 
 

@@ -306,3 +306,14 @@ def test_an_evaluator_without_evaluate_is_refused_at_once() -> None:
     attribute 'evaluate'"."""
     with pytest.raises(ValueError, match="evaluator must be an Evaluator .* got 'net'"):
         Engine(plies=0, evaluator="net")  # type: ignore[arg-type]
+
+
+def test_the_engines_argument_errors_are_gammon_errors_and_value_errors() -> None:
+    """A caller catching GammonError catches the engine's refusals too (they were plain ValueErrors)."""
+    from gammon.errors import GammonError
+
+    for make in (lambda: Engine(plies=9), lambda: Engine(plies=0).hint(Position.initial(), (3, 1), n=0),
+                 lambda: Engine(plies=0).best_play(Position.initial()), lambda: RolloutSettings(trials=0)):
+        with pytest.raises(GammonError) as refused:
+            make()
+        assert isinstance(refused.value, ValueError)

@@ -67,7 +67,7 @@ from gammon.engine.rollout.trials import (
     play_trials,
 )
 from gammon.engine.search.searcher import SearchSettings
-from gammon.errors import cut
+from gammon.errors import InvalidArgumentError, cut
 from gammon.game import Game
 from gammon.i18n import tr
 from gammon.play import Play
@@ -227,7 +227,8 @@ def rollout_plays(engine: Engine, decision: Situation | Game | Position, dice: S
     s = _situation(decision)
     if dice is None:
         if s.dice is None:
-            raise ValueError(tr("a rollout of the plays needs dice: the Situation has none (give them)"))
+            raise InvalidArgumentError(
+                tr("a rollout of the plays needs dice: the Situation has none (give them)"))
         dice = s.dice
     check_dice(dice)
     _check_playable(s.position)
@@ -257,17 +258,19 @@ def rollout_cube(engine: Engine, decision: Situation | Game | Position,
     cube = RootCube.of(s)
     cube_value, match = s.cube_value, s.match
     if s.cube_owner is CubeOwner.OPPONENT:
-        raise ValueError(tr("the opponent owns the cube: the player on roll may not double"))
+        raise InvalidArgumentError(tr("the opponent owns the cube: the player on roll may not double"))
     if not s.rules.use_cube:
-        raise ValueError(tr("these rules play without the cube: the player on roll may not double"))
+        raise InvalidArgumentError(tr("these rules play without the cube: the player on roll may not double"))
     if match is not None and match.crawford_game:
-        raise ValueError(tr("the Crawford game has no cube: the player on roll may not double"))
+        raise InvalidArgumentError(tr("the Crawford game has no cube: the player on roll may not double"))
     if not s.can_double:
-        raise ValueError(tr("the cube is at {value}, its limit {limit}: the player on roll may not double",
-                            value=cube_value, limit=s.rules.cube_limit))
+        raise InvalidArgumentError(
+            tr("the cube is at {value}, its limit {limit}: the player on roll may not double",
+               value=cube_value, limit=s.rules.cube_limit))
     if match is not None and cube_value >= match.away:
-        raise ValueError(tr("the cube at {value} already wins the match for the player on roll, {away} away: "
-                            "a double gains nothing", value=cube_value, away=match.away))
+        raise InvalidArgumentError(
+            tr("the cube at {value} already wins the match for the player on roll, {away} away: "
+               "a double gains nothing", value=cube_value, away=match.away))
     _check_cube_rules(s, resolved)
     board = s.position.as_array()
     starts = (Start(board.copy(), cube_value, _ROOT_OWNER[s.cube_owner], False),
@@ -312,10 +315,10 @@ def _check_cube_rules(s: Situation, settings: RolloutSettings) -> None:
     if not settings.cubeful:
         return
     if not s.rules.use_cube:
-        raise ValueError(tr("these rules play without the cube: a cubeful rollout would use it "
+        raise InvalidArgumentError(tr("these rules play without the cube: a cubeful rollout would use it "
                             "(roll out with cubeful=False)"))
     if s.rules.cube_limit is not None:
-        raise ValueError(tr("a cubeful rollout cannot keep to the cube limit of {limit} "
+        raise InvalidArgumentError(tr("a cubeful rollout cannot keep to the cube limit of {limit} "
                             "(roll out with cubeful=False, or without the limit)", limit=s.rules.cube_limit))
 
 
@@ -323,7 +326,7 @@ def _resolve(engine: Engine, settings: RolloutSettings | None) -> RolloutSetting
     """``settings`` with every None settled: a seed drawn, the plies the engine's."""
     s = settings if settings is not None else RolloutSettings()
     if not isinstance(s, RolloutSettings):
-        raise ValueError(f"settings must be a RolloutSettings or None, got {s!r}")
+        raise InvalidArgumentError(f"settings must be a RolloutSettings or None, got {s!r}")
     if s.seed is None:
         s = replace(s, seed=secrets.randbits(32))
     if s.plies is None:
@@ -413,10 +416,10 @@ def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress
     n_workers = check_workers(workers)
     # checked before any trial is played, not at the first batch's end
     if progress is not None and not callable(progress):
-        raise ValueError(f"progress must be a function of a RolloutProgress or None, "
+        raise InvalidArgumentError(f"progress must be a function of a RolloutProgress or None, "
                          f"got {cut(repr(progress))}")
     if ray_address is not None and not isinstance(ray_address, str):
-        raise ValueError(f"ray_address must be 'local', a cluster's address or None, "
+        raise InvalidArgumentError(f"ray_address must be 'local', a cluster's address or None, "
                          f"got {cut(repr(ray_address))}")
     parts: list[np.ndarray] = []
     done = 0

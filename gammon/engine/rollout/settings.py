@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gammon.errors import InvalidArgumentError
+
 DEFAULT_TRIALS = 1296
 
 
@@ -60,7 +62,7 @@ class RolloutSettings:
             if not isinstance(getattr(self, name), bool):
                 problems.append(f"{name} must be True or False, got {getattr(self, name)!r}")
         if problems:
-            raise ValueError("invalid RolloutSettings: " + "; ".join(problems))
+            raise InvalidArgumentError("invalid RolloutSettings: " + "; ".join(problems))
 
 
 def _is_int(v: object) -> bool:
