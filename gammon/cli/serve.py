@@ -15,6 +15,7 @@ import sys
 import time
 from collections.abc import AsyncIterator
 from typing import IO, TYPE_CHECKING, Any
+from urllib.parse import unquote
 
 from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
@@ -340,7 +341,7 @@ def run_serve(args: argparse.Namespace) -> int:
         return 2
     url, notifies = store.engine.url, store.notifies
     store.close()
-    held = _serve_alone(url.database if url.get_backend_name() == "sqlite" else None)
+    held = _serve_alone(url)
     if isinstance(held, str):
         print("gammon serve: " + held, file=sys.stderr)
         return 2
@@ -424,14 +425,25 @@ def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
     return 0
 
 
-def _serve_alone(database: str | None) -> IO[bytes] | str | None:
-    """Take the SQLite file ``database`` for this server alone (None: PostgreSQL or SQLite in
-    memory): the file locked (closing it lets go), or why not. Two servers on one file each kept
-    its own copy of the games in memory: a player's page showed a game that the other server had
-    moved on, and each action after the other's was refused 409. (``gammon account``, ``import``
+def _serve_alone(url: URL) -> IO[bytes] | str | None:
+    """Take the SQLite file of ``url`` for this server alone (None: PostgreSQL, or a file named
+    by an SQLite URI): the file locked (closing it lets go), or why not. A database in memory is
+    refused: each of the server's threads had a database of its own, without tables (a traceback
+    'no such table' a minute), and every game was lost when the server stopped. Two servers on one
+    file each kept its own copy of the games in memory: a player's page showed a game that the other
+    server had moved on, and each action after the other's was refused 409. (``gammon account``, ``import``
     and ``drill`` still work beside the server: only servers take this lock, with flock, apart
     from SQLite's own locks.)"""
-    if not database or database == ":memory:" or database.startswith("file:"):
+    database = url.database
+    if url.get_backend_name() != "sqlite":
+        return None
+    if not database or database == ":memory:" or url.query.get("mode") == "memory":
+        return tr(
+            "the database {url} is SQLite in memory: it would lose every game when the server stops; "
+            "give an SQLite file (sqlite:///path/to/gammon.sqlite3) or PostgreSQL",
+            url=cut(repr(unquote(url.render_as_string(hide_password=True))), 200),
+        )
+    if database.startswith("file:"):
         return None
     lock = open(database, "rb")  # noqa: SIM115 -- held open while the server runs
     try:

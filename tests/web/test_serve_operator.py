@@ -44,3 +44,26 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused_while_the_first_serv
     # The first server has ended: its file is served again.
     assert main(["serve", "--port", "0", "--database-url", url]) == 0
     assert len(beside["others"]) == 2
+
+
+@pytest.mark.parametrize(
+    ("given", "shown"),
+    [
+        ("sqlite://", "sqlite://"),
+        ("sqlite:///:memory:", "sqlite:///:memory:"),
+        ("sqlite:///file:games?mode=memory&cache=shared&uri=true", "sqlite:///file:games?cache=shared&mode=memory&uri=true"),
+    ],
+)
+def test_an_sqlite_database_in_memory_is_refused(
+    given: str, shown: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # It started: each thread had a database of its own without tables ('no such table' in a
+    # traceback a minute), and every game went with the process.
+    started: list[dict] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    assert main(["serve", "--port", "0", "--database-url", given]) == 2
+    assert started == []
+    assert capsys.readouterr().err == (
+        f"gammon serve: the database {shown!r} is SQLite in memory: it would lose every game when the server "
+        "stops; give an SQLite file (sqlite:///path/to/gammon.sqlite3) or PostgreSQL\n"
+    )
