@@ -92,3 +92,18 @@ def test_the_sequence_from_the_committed_shards_ships_every_net_and_head(
     for part in ("crashed", "cube_head", "borne_head", "crashed_head"):
         assert (getattr(made, part) is None) == (getattr(shipped, part) is None), part
     assert made.contact.w1.shape == shipped.contact.w1.shape
+
+
+def test_no_command_block_makes_a_folder_an_earlier_line_made() -> None:
+    # run in order, a second 'mkdir X && cp ... X/' fails at mkdir and skips its copy: the
+    # commands after it would read the first copy's shards
+    made: set[str] = set()
+    again = []
+    for line in _shell_lines(DOC.read_text()):
+        words = line.split()
+        if words[:1] == ["mkdir"] and "-p" not in words:
+            folder = words[1]
+            if folder in made:
+                again.append(line)
+            made.add(folder)
+    assert again == []
