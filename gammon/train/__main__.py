@@ -578,6 +578,11 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    # a fit or a label run can take hours: a file it cannot write is refused before, not after
+    out = getattr(args, "out", None)
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        why = "is a folder" if out.is_dir() else "cannot be written: its folder does not exist"
+        parser.exit(2, f"python -m gammon.train {args.command}: {cut(str(out), PATH_LIMIT)!r} {why}\n")
     # bad settings or files end with their message and exit status 2, not a traceback
     try:
         args.run(args)

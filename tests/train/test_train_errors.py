@@ -87,3 +87,19 @@ def test_a_shard_being_saved_is_not_counted_as_finished(tmp_path, capsys) -> Non
     manifest = json.loads((folder / "manifest.json").read_text())
     assert [r["file"] for r in manifest["shards"]] == ["shard-00000.npz", "shard-00001.npz"]
     assert len(labels_of(folder)) == 500
+
+
+@pytest.mark.parametrize("command", ["fit", "cube-head"])
+def test_an_out_file_that_cannot_be_written_is_refused_before_the_work(tmp_path, capsys, command) -> None:
+    labels = tmp_path / "labels"
+    labels.mkdir()
+    for name in ("campaign.json", "shard-00000.npz"):
+        shutil.copy(ROOT / "data" / "labels" / name, labels)
+    out = tmp_path / "missing" / "net.npz"
+    with pytest.raises(SystemExit) as stop:
+        main([command, "--labels", str(labels), "--out", str(out)])
+    assert stop.value.code == 2
+    said = capsys.readouterr()
+    assert repr(str(out)) in said.err and "folder does not exist" in said.err
+    assert said.out == ""  # refused before the fit began, not after it
+    assert "is a folder" in _exit([command, "--labels", str(labels), "--out", str(labels)], capsys)
