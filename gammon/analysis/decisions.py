@@ -22,10 +22,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from gammon.engine.cube.stakes import Stakes
 from gammon.analysis.marks import CLOSE_CUBE, Luck, Skill, luck_mark, skill_mark
 from gammon.dice import Dice
 from gammon.engine.cube.decision import CubeDecision
+from gammon.engine.cube.stakes import Stakes
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import cut

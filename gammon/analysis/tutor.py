@@ -30,9 +30,9 @@ from gammon.analysis.decisions import (
     Decision,
     MatchMoment,
 )
-from gammon.engine.cube.stakes import Stakes
 from gammon.analysis.marks import Skill
 from gammon.engine.cube.decision import CubeAction
+from gammon.engine.cube.stakes import Stakes
 from gammon.engine.engine import Engine
 from gammon.errors import GammonError, cut
 from gammon.formats.matchid import gnubg_id

@@ -16,9 +16,9 @@ from gammon.analysis.decisions import (
     MatchMoment,
     RollLuck,
 )
-from gammon.engine.cube.stakes import Stakes
 from gammon.analysis.stats import PlayerStatistics, player_statistics
 from gammon.engine.cube.decision import CubeAction, CubeDecision
+from gammon.engine.cube.stakes import Stakes
 from gammon.engine.engine import Engine
 from gammon.errors import cut
 from gammon.formats.mat import MatMatch, to_match

@@ -10,8 +10,8 @@ import pytest
 from gammon import Game, Position, Rules, ScriptedDice
 from gammon.analysis import Luck, analyse
 from gammon.analysis.decisions import NON_DOUBLES, ROLLS, Analyser, MatchMoment
-from gammon.engine.cube.stakes import Stakes
 from gammon.analysis.marks import luck_mark
+from gammon.engine.cube.stakes import Stakes
 from gammon.engine.net.evaluator import PipCountEvaluator, cubeless_equity
 from tests.analysis.games import forced_game, pip_engine
 
