@@ -8,6 +8,7 @@ import contextlib
 import copy
 import fcntl
 import gc
+import inspect
 import json
 import os
 import socket
@@ -420,9 +421,24 @@ def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
         limit_concurrency=args.max_connections,
         timeout_graceful_shutdown=10,
         log_config=_log_config(),
-        **({"proxy_headers": False} | proxies),
+        **({"proxy_headers": False} | proxies | _health_check(uvicorn.Config)),
     )
     return 0
+
+
+WORKER_HEALTH_CHECK = 60
+"""Seconds a server process of ``--workers`` may take to answer its supervisor's health check.
+uvicorn's default, 5 s, killed processes still loading the engine on a busy machine (its
+compilation holds the interpreter's lock, so the thread that answers waited): on a 2-core machine
+at load 9, a two-process server lost eight processes in its first 44 seconds, each started afresh,
+before both served."""
+
+
+def _health_check(config: Any) -> dict[str, int]:
+    """uvicorn.run's option for :data:`WORKER_HEALTH_CHECK`, where this uvicorn's ``config`` (its
+    Config class) has it (0.30 on)."""
+    has = "timeout_worker_healthcheck" in inspect.signature(config).parameters
+    return {"timeout_worker_healthcheck": WORKER_HEALTH_CHECK} if has else {}
 
 
 def _serve_alone(url: URL) -> IO[bytes] | str | None:

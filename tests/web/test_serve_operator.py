@@ -67,3 +67,14 @@ def test_an_sqlite_database_in_memory_is_refused(
         f"gammon serve: the database {shown!r} is SQLite in memory: it would lose every game when the server "
         "stops; give an SQLite file (sqlite:///path/to/gammon.sqlite3) or PostgreSQL\n"
     )
+
+
+def test_the_processes_of_workers_have_a_minute_to_answer_uvicorns_health_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # uvicorn's 5 s killed processes still loading the engine on a busy machine (eight in the
+    # first 44 s of a two-process server at load 9), each started afresh.
+    started: list[dict] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    assert main(["serve", "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'gammon.db'}"]) == 0
+    assert started[0]["timeout_worker_healthcheck"] == 60
