@@ -10,6 +10,7 @@ import fcntl
 import gc
 import inspect
 import json
+import logging
 import os
 import socket
 import sys
@@ -481,9 +482,24 @@ def _log_config() -> dict[str, Any]:
 
     config = copy.deepcopy(LOGGING_CONFIG)
     config.setdefault("filters", {})["hide_secrets"] = {"()": "gammon.web.security.HideSecrets"}
+    config["filters"]["cut_long"] = {"()": "gammon.cli.serve.CutLong"}
     for handler in config["handlers"].values():
-        handler.setdefault("filters", []).append("hide_secrets")
+        handler.setdefault("filters", []).extend(["hide_secrets", "cut_long"])
     return config
+
+
+LOGGED_LIMIT = 300
+"""Characters of one value a log line shows (a request's path and query, a header)."""
+
+
+class CutLong(logging.Filter):
+    """Cut each long value of a log record: the access log wrote a request's path whole, 60,058
+    characters on one line for a 60,000-character path (anyone could fill the log with them)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple):
+            record.args = tuple(cut(a, LOGGED_LIMIT) if isinstance(a, str) else a for a in record.args)
+        return True
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import logging.config
 from pathlib import Path
 from typing import Any
 
 import pytest
 import uvicorn
 
-from gammon.cli.serve import main
+from gammon.cli.serve import _log_config, main
 from gammon.store import Store
 from tests.store.test_repository import _record
 
@@ -78,3 +80,20 @@ def test_the_processes_of_workers_have_a_minute_to_answer_uvicorns_health_check(
     monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
     assert main(["serve", "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'gammon.db'}"]) == 0
     assert started[0]["timeout_worker_healthcheck"] == 60
+
+
+def test_the_access_log_cuts_a_huge_path_and_still_hides_a_token(capsys: pytest.CaptureFixture[str]) -> None:
+    # The access log wrote a 60,000-character path whole, on one line.
+    logging.config.dictConfig(_log_config())
+    access = logging.getLogger("uvicorn.access")
+    try:
+        path = "/" + "B" * 60_000
+        access.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", path, "1.1", 404)
+        access.info('%s - "%s %s HTTP/%s" %d', "127.0.0.1:5000", "GET", "/ws/m?token=sEcReT123", "1.1", 101)
+    finally:
+        for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+            logging.getLogger(name).handlers.clear()
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert "B" * 290 in lines[0] and "B" * 300 not in lines[0] and len(lines[0]) < 400, len(lines[0])
+    assert "sEcReT123" not in lines[1] and "404" in lines[0] and "101" in lines[1]
