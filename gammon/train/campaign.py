@@ -237,7 +237,7 @@ def boards_of(ids: np.ndarray) -> np.ndarray:
 
 def save_shard(path: Path, shard: Shard) -> None:
     """Write ``shard`` to ``path`` at once (a file appears whole or not at all)."""
-    tmp = path.with_name(path.name + ".tmp.npz")
+    tmp = _work_folder(path.parent) / (path.name + ".tmp.npz")
     arrays: dict[str, Any] = {
         "position_ids": position_ids(shard.boards),
         "targets": shard.targets,
@@ -276,11 +276,19 @@ def load_shard(path: Path) -> Shard:
 
 
 def shard_files(folder: Path) -> list[Path]:
-    """The shard files in ``folder``, in shard order: ``shard-NNNNN.npz`` alone, not the
-    ``.tmp.npz`` that :func:`save_shard` writes first (half written while a run saves it)."""
+    """The shard files in ``folder``, in shard order: ``shard-NNNNN.npz`` alone, not a
+    ``.tmp.npz`` before its rename (half written while a run saves, or left by one killed)."""
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.glob("shard-*.npz") if re.fullmatch(r"shard-\d+\.npz", p.name))
+
+
+def _work_folder(folder: Path) -> Path:
+    """Where files of ``folder`` are written before their rename: ``.partial/`` (not committed),
+    so that a ``git add`` of the folder while a run saves never takes a half-written file."""
+    work = folder if folder.name == ".partial" else folder / ".partial"
+    work.mkdir(parents=True, exist_ok=True)
+    return work
 
 
 def shard_path(folder: Path, shard: int) -> Path:
@@ -394,7 +402,7 @@ def write_manifest(folder: Path) -> dict[str, Any]:
         "to the end, variance reduced, quasi-random dice"
         + ("; the plays of a roll on the same dice" if any(map(plays_source, settings.sources)) else ""),
     }
-    tmp = folder / "manifest.json.tmp"
+    tmp = _work_folder(folder) / f"manifest.json.{os.getpid()}.tmp"  # a run and --status may both write
     tmp.write_text(json.dumps(manifest, indent=1) + "\n")
     tmp.replace(folder / "manifest.json")
     return manifest

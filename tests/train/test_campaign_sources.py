@@ -5,12 +5,21 @@ from __future__ import annotations
 
 import os
 import signal
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gammon.engine.net.neural import NeuralEvaluator
-from gammon.train.campaign import SOURCES, CampaignRun, CampaignSettings, load_shard, run_campaign, shard_path
+from gammon.train.campaign import (
+    SOURCES,
+    CampaignRun,
+    CampaignSettings,
+    load_shard,
+    run_campaign,
+    shard_path,
+    status,
+)
 
 
 def _quiet(line: str) -> None:
@@ -52,3 +61,28 @@ def test_each_source_stops_on_sigterm_and_resumes_to_the_same_shard(tmp_path, so
     if a.decisions is not None and b.decisions is not None:
         assert np.array_equal(a.decisions, b.decisions)
     assert not (stopped / ".partial" / "shard-00000.npz").exists()
+
+
+def test_files_are_written_in_partial_and_renamed_into_the_folder(tmp_path, monkeypatch) -> None:
+    # a 'git add' of a campaign's folder while a run saves must not take a half-written file
+    renamed: list[tuple[Path, Path]] = []
+    rename = Path.replace
+
+    def recorded(self: Path, target: Path) -> Path:
+        renamed.append((self, Path(target)))
+        return rename(self, target)
+
+    monkeypatch.setattr(Path, "replace", recorded)
+    ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
+    settings = CampaignSettings(seed=5, shard_size=4, trials=2, every=8, sources=("contact",))
+    assert run_campaign(tmp_path, ev, settings=settings, note=_quiet, run=CampaignRun(shards=1, chunk=2)) == 1
+    status(tmp_path)
+    targets = {target.name for _, target in renamed}
+    assert {"shard-00000.npz", "manifest.json"} <= targets
+    assert all(source.parent == tmp_path / ".partial" for source, _ in renamed)
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        ".partial",
+        "campaign.json",
+        "manifest.json",
+        "shard-00000.npz",
+    ]

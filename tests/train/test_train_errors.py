@@ -72,8 +72,8 @@ def test_weights_of_the_wrong_shape_are_named(tmp_path, capsys) -> None:
 
 
 def test_a_shard_being_saved_is_not_counted_as_finished(tmp_path, capsys) -> None:
-    # save_shard writes shard-NNNNN.npz.tmp.npz first, then renames it: while a run saves shard 2
-    # (or after a run killed mid-write) the folder holds that file, half written or whole
+    # a shard is written as shard-NNNNN.npz.tmp.npz, then renamed: while a run saves shard 2, or
+    # after one was killed mid-write, such a file lies there, half written or whole
     folder = tmp_path / "labels"
     folder.mkdir()
     for name in ("campaign.json", "shard-00000.npz", "shard-00001.npz"):
