@@ -187,7 +187,10 @@ class Store:
             _add_version_columns(self.engine)
         except (SQLAlchemyError, ValueError, ImportError) as e:
             # ImportError: a database whose driver is not installed (mysql://: No module named 'MySQLdb')
-            raise StoreUnavailableError(f"cannot open the database {_shown(url)}: {_reason(e)}") from e
+            # Read at the terminal (gammon serve, account, import, drill): in its language.
+            raise StoreUnavailableError(
+                tr("cannot open the database {url}: {reason}", url=_shown(url), reason=_reason(e))
+            ) from e
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     def close(self) -> None:

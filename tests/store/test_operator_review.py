@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from gammon.errors import StoreUnavailableError
+from gammon.i18n import set_language
 from gammon.store import Store
 from tests.store.test_repository import _record
 
@@ -66,3 +67,20 @@ def test_a_database_whose_driver_is_not_installed_is_refused_in_one_line() -> No
     shown = "'mysql+mysqldb://gammon:***@no-such-host.invalid/gammon'"
     assert message.startswith(f"cannot open the database {shown}: "), message
     assert "secret-password" not in message and "\n" not in message
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [("pl", "nie można otworzyć bazy danych"), ("cs", "nelze otevřít"), ("sk", "nie je možné otvoriť")],
+)
+def test_a_database_that_cannot_be_opened_is_refused_in_the_terminals_language(lang: str, said: str) -> None:
+    # It stayed English: 'cannot open the database ...' whatever --lang said.
+    set_language(lang)
+    try:
+        with pytest.raises(StoreUnavailableError) as caught:
+            Store("postgresql://gammon:secret-password@127.0.0.1:1/gammon")
+    finally:
+        set_language("en")
+    message = str(caught.value)
+    assert said in message and "'postgresql+psycopg://gammon:***@127.0.0.1:1/gammon'" in message, message
+    assert "cannot open" not in message and "secret-password" not in message
