@@ -711,10 +711,13 @@ class Game:
             return
         if isinstance(action, Double | Beaver):
             value = self._cube.value * (2 if isinstance(action, Double) else 4)
-            if action.cube_value != value:
-                verb = "doubles" if isinstance(action, Double) else "beavers"
-                raise IllegalActionError(f"{verb} to {action.cube_value} with the cube at "
-                                         f"{self._cube.value}, which makes {value}")
+            if action.cube_value != value:  # a match file's "Doubles => N" with a wrong N
+                raise IllegalActionError(
+                    tr("doubles to {given} with the cube at {cube}, which makes {value}",
+                       given=action.cube_value, cube=self._cube.value, value=value)
+                    if isinstance(action, Double) else
+                    tr("beavers to {given} with the cube at {cube}, which makes {value}",
+                       given=action.cube_value, cube=self._cube.value, value=value))
         offered = action.win_kind if isinstance(action, Resign) else None
         self._act(Request(action.kind, p, win_kind=offered))
 
@@ -729,9 +732,9 @@ class Game:
                 raise IllegalActionError(
                     tr("cannot make the opening roll: {waiting}", waiting=self.awaiting()))
             if action.dice[0] == action.dice[1]:
-                raise IllegalActionError(
-                    f"the opening roll {_roll_text(action.dice)} cannot be a double: each player "
-                    "throws one die and the higher plays both (ties are thrown again)")
+                raise IllegalActionError(  # a match file's first roll
+                    tr("the opening roll {dice} cannot be a double: each player throws one die and "
+                       "the higher plays both (ties are thrown again)", dice=_roll_text(action.dice)))
             if any(a != b for a, b in action.ties):
                 raise IllegalActionError(f"the opening roll's ties {action.ties} must be doubles")
             if (action.dice[0] > action.dice[1]) != (action.player == 0):
