@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import numba
+
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.net.npz import PATH_LIMIT
 from gammon.engine.rollout.parallel import check_workers
@@ -566,6 +568,19 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
 ]
 
 
+def _refused(args: argparse.Namespace) -> str | None:
+    """Why the command cannot run as given, found before its work (a fit or a label run can take
+    hours: a file it cannot write is refused before, not after), or None."""
+    out = getattr(args, "out", None)
+    if out is not None and (out.is_dir() or not out.parent.is_dir()):
+        why = "is a folder" if out.is_dir() else "cannot be written: its folder does not exist"
+        return f"{cut(str(out), PATH_LIMIT)!r} {why}"
+    threads, most = getattr(args, "threads", 0), numba.config.NUMBA_NUM_THREADS
+    if threads and not 1 <= threads <= most:
+        return f"--threads {threads}: this machine runs 1 to {most} numba threads (0: all of them)"
+    return None
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command line's parser (docs/training.md's commands are checked against it)."""
     parser = argparse.ArgumentParser(prog="python -m gammon.train", description=__doc__.splitlines()[0])
@@ -578,11 +593,9 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
-    # a fit or a label run can take hours: a file it cannot write is refused before, not after
-    out = getattr(args, "out", None)
-    if out is not None and (out.is_dir() or not out.parent.is_dir()):
-        why = "is a folder" if out.is_dir() else "cannot be written: its folder does not exist"
-        parser.exit(2, f"python -m gammon.train {args.command}: {cut(str(out), PATH_LIMIT)!r} {why}\n")
+    refused = _refused(args)
+    if refused is not None:
+        parser.exit(2, f"python -m gammon.train {args.command}: {refused}\n")
     # bad settings or files end with their message and exit status 2, not a traceback
     try:
         args.run(args)

@@ -7,6 +7,7 @@ import json
 import shutil
 from pathlib import Path
 
+import numba
 import numpy as np
 import pytest
 
@@ -103,3 +104,16 @@ def test_an_out_file_that_cannot_be_written_is_refused_before_the_work(tmp_path,
     assert repr(str(out)) in said.err and "folder does not exist" in said.err
     assert said.out == ""  # refused before the fit began, not after it
     assert "is a folder" in _exit([command, "--labels", str(labels), "--out", str(labels)], capsys)
+
+
+def test_more_threads_than_the_machine_runs_are_refused_quoting_the_number(tmp_path, capsys) -> None:
+    too_many = str(numba.config.NUMBA_NUM_THREADS + 1)
+    out = str(tmp_path / "x.npz")
+    for argv in (
+        ["selfplay", "--out", out, "--games", "1", "--threads", too_many],
+        ["improve", "--resume", str(SHIPPED), "--out", out, "--games", "1", "--threads", too_many],
+        ["fit", "--labels", str(tmp_path), "--out", out, "--method", "sgd", "--threads", too_many],
+    ):
+        err = _exit(argv, capsys)
+        assert f"--threads {too_many}:" in err and "numba threads" in err, argv
+    assert not (tmp_path / "x.npz").exists()
