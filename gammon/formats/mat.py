@@ -40,6 +40,7 @@ from typing import IO
 
 from gammon.cube import Cube
 from gammon.errors import GammonError, IllegalActionError, InvalidArgumentError, InvalidNotationError, cut
+from gammon.formats.matchid import MAX_SCORE
 from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
 from gammon.game import (
@@ -199,6 +200,11 @@ def read_mat(source: str | bytes | Iterable[str]) -> MatMatch:
         m = _LENGTH.match(text)
         if m:
             length = int(m.group(1))
+            if length > MAX_SCORE:  # a Match ID holds the length in 15 bits: analysis could not go on
+                raise InvalidNotationError(
+                    tr("line {line}: {text}: a match of {length} points is longer than gammon can hold "
+                       "(at most {most})", line=i, text=repr(cut(text.strip())), length=length,
+                       most=MAX_SCORE))
             break
         if text.strip():
             raise InvalidNotationError(

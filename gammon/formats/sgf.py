@@ -57,6 +57,7 @@ from gammon import __version__
 from gammon.cube import Cube
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, cut
+from gammon.formats.matchid import MAX_SCORE
 from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
 from gammon.game import (
@@ -365,6 +366,9 @@ def _read_root(node: SgfNode) -> _Root:
                                 value=_cut(item)))
         fields[key.strip()] = number
     length = fields.get("length", 0)  # MI's game number is not read: the trees' order is the games'
+    if length > MAX_SCORE:  # a Match ID holds the length in 15 bits: analysis could not go on
+        raise _NodeError(tr("MI[length:{length}]: a match of {length} points is longer than gammon can hold "
+                            "(at most {most})", length=length, most=MAX_SCORE))
     if "ws" in fields or "bs" in fields:
         score = (fields.get("ws", 0), fields.get("bs", 0))
     rules = frozenset(word.strip() for value in node.properties.get("RU", ())
