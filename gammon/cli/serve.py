@@ -351,6 +351,12 @@ def run_serve(args: argparse.Namespace) -> int:
         return _run_uvicorn(args, url, notifies)
 
 
+def served_url(host: str, port: int) -> str:
+    """The address the server line names: an IPv6 address in brackets, as a browser reads it
+    ('http://::1:8000/' was no URL)."""
+    return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
+
+
 def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
     """Serve until shut down (the options checked, the database at ``url`` made)."""
     import uvicorn
@@ -385,7 +391,7 @@ def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
         "serving on {url} (database {database}, {n} process)",
         "serving on {url} (database {database}, {n} processes)",
         args.workers,
-        url=f"http://{args.host}:{args.port}/",
+        url=served_url(args.host, args.port),
         database=repr(url),
         n=args.workers,
     )

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from gammon.cli.serve import _log_config, main
+from gammon.cli.serve import _log_config, main, served_url
 from gammon.store import Store
 from tests.store.test_repository import _record
 
@@ -97,3 +97,13 @@ def test_the_access_log_cuts_a_huge_path_and_still_hides_a_token(capsys: pytest.
     assert len(lines) == 2
     assert "B" * 290 in lines[0] and "B" * 300 not in lines[0] and len(lines[0]) < 400, len(lines[0])
     assert "sEcReT123" not in lines[1] and "404" in lines[0] and "101" in lines[1]
+
+
+@pytest.mark.parametrize(
+    ("host", "url"),
+    [("::1", "http://[::1]:8000/"), ("::", "http://[::]:8000/"), ("127.0.0.1", "http://127.0.0.1:8000/"),
+     ("localhost", "http://localhost:8000/")],
+)
+def test_the_serving_line_names_a_url_a_browser_reads(host: str, url: str) -> None:
+    # --host ::1 printed 'serving on http://::1:8000/'.
+    assert served_url(host, 8000) == url
