@@ -35,9 +35,18 @@ def check_database(engine: Engine) -> None:
     program's; gammon's tables without the columns gammon needs; a database gammon may not write."""
     path = _sqlite_file(engine)
     if path is not None:
-        if not path.exists():
-            return  # a new database: the store creates it
-        _check_file(engine, path)
+        try:
+            if not path.exists():
+                return  # a new database: the store creates it
+            _check_file(engine, path)
+        except OSError as e:  # a directory, a name too long: it was a traceback
+            raise StoreUnavailableError(
+                tr(
+                    "cannot read the database file {path}: {reason}",
+                    path=_named(path),
+                    reason=cut(e.strerror or str(e), 160),
+                )
+            ) from e
     if _check_schema(engine, path):
         _check_writable(engine, path)
 

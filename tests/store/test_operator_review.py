@@ -84,3 +84,16 @@ def test_a_database_that_cannot_be_opened_is_refused_in_the_terminals_language(l
     message = str(caught.value)
     assert said in message and "'postgresql+psycopg://gammon:***@127.0.0.1:1/gammon'" in message, message
     assert "cannot open" not in message and "secret-password" not in message
+
+
+def test_a_database_path_that_is_a_directory_or_too_long_is_refused_in_one_line(tmp_path: Path) -> None:
+    # Both ended in a traceback (IsADirectoryError, OSError 'File name too long').
+    with pytest.raises(StoreUnavailableError) as caught:
+        Store(f"sqlite:///{tmp_path}", check=True)
+    assert str(caught.value) == f"cannot read the database file {str(tmp_path)!r}: Is a directory"
+    long = tmp_path / ("x" * 300) / "gammon.db"
+    with pytest.raises(StoreUnavailableError) as caught:
+        Store(f"sqlite:///{long}", check=True)
+    message = str(caught.value)
+    assert message.startswith(f"cannot read the database file '{str(tmp_path)[:20]}"), message
+    assert message.endswith(": File name too long") and len(message) < 300, message
