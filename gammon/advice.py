@@ -11,7 +11,7 @@ from typing import Any
 from gammon.dice import Dice
 from gammon.engine.cube.cubeful import MatchCube
 from gammon.engine.cube.decision import CubeAction, CubeDecision
-from gammon.engine.cube.resignation import ResignationAnswer, resignation_answer
+from gammon.engine.cube.resignation import ResignationAnswer, judged_situation, resignation_answer
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
@@ -87,7 +87,7 @@ _WIN_KIND_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
 def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
     """Chances, cubeless equity (and MWC in a match) and the cube decision at the ID's cube and
     score; ``resignation``: the answer to a resignation on offer (else None)."""
-    decision = engine.cube_decision(context.replace(dice=None, resignation=None))
+    decision = engine.cube_decision(judged_situation(context))
     probs = decision.probabilities
     mwc = None if context.match is None else cubeless_mwc(probs, context.match, context.cube_value)
     answer = resignation_answer(decision, context)
@@ -96,6 +96,7 @@ def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
         assert context.resignation is not None
         resignation = {
             "kind": _WIN_KIND_WORDS[int(context.resignation)],
+            "resigner": "opponent" if context.opponent_resigns else "you",  # "resigned", "playing_on": its
             "points": answer.points,
             "answer": "accept" if answer.accept else "reject",
             "unit": "mwc" if context.match else "equity",

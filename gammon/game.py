@@ -299,21 +299,26 @@ class Game:
 
     def situation(self) -> Situation:
         """What is being decided now, seen by the player on roll: the player to roll or play, or
-        the one who doubled or offered to resign while the opponent must answer (gammon.situation).
+        the one who doubled or offered to resign while the opponent must answer; while the opponent
+        of the player to roll, or the player doubled, offers to resign, still the player to roll or
+        the doubler, who must answer (``opponent_resigns``; gammon.situation).
         Before the opening roll and once the game is over nothing is decided: IllegalActionError."""
         phase = self._phase
         turn = self._turn
         if turn is None or phase in (GamePhase.OPENING, GamePhase.OVER):
             raise IllegalActionError(tr("no decision to describe: {waiting}", waiting=self.awaiting()))
-        on_roll = 1 - turn if phase in (GamePhase.DOUBLED, GamePhase.RESIGNED) else turn
+        offer = self._resignation if phase is GamePhase.RESIGNED else None
+        if offer is not None:  # seen as where a rejection returns to: the resigner may not be on roll
+            phase, turn = offer.phase, offer.turn
+        on_roll = 1 - turn if phase is GamePhase.DOUBLED else turn
         return Situation(
             self.position_for(on_roll),
-            dice=self._dice if phase is GamePhase.MOVE else None,
+            dice=self._dice if self._phase is GamePhase.MOVE else None,
             cube_value=self._cube.value, cube_owner=CubeOwner.seen_by(self._cube.owner, on_roll),
             double_offered=phase is GamePhase.DOUBLED,
-            resignation=self.offered_resignation if phase is GamePhase.RESIGNED else None,
+            resignation=offer.win_kind if offer is not None else None,
             score=(self._score[on_roll], self._score[1 - on_roll]), crawford_game=self._crawford_game,
-            rules=self._rules)
+            rules=self._rules, opponent_resigns=offer is not None and offer.player != on_roll)
 
     def legal_plays(self) -> list[Play]:
         """The legal plays of the dice to play now; ``[]`` outside the MOVE phase."""

@@ -8,6 +8,9 @@ while an answer is awaited too: after a double (``double_offered``) or an offer 
 (``resignation``) the position, the cube owner and the score stay those of the player on roll,
 who doubled or offered, while the opponent is the player to act (:attr:`Situation.is_answer_pending`).
 The engine judges such a double from the doubler's side (double/take/pass of the player on roll).
+The opponent may resign too (``opponent_resigns``): while the player on roll is about to roll, or
+instead of answering its double (``double_offered`` stays set: what a rejection returns to). The
+player on roll is then the one to answer, and the view is still its own.
 
 A bare :class:`~gammon.position.Position` is the money-game shorthand wherever a Situation is
 expected: cube 1 centred, the Jacoby rule, no dice (:meth:`Situation.of`).
@@ -86,6 +89,7 @@ class SituationChanges(TypedDict, total=False):
     cube_owner: CubeOwner
     double_offered: bool
     resignation: WinKind | None
+    opponent_resigns: bool
     score: tuple[int, int]
     crawford_game: bool
     rules: Rules
@@ -100,7 +104,9 @@ class Situation:
     first), or None before the roll (to roll or double). ``cube_value``/``cube_owner``: the cube
     as it stands (a double on offer has not turned it yet). ``double_offered``: the player on
     roll has doubled to ``2 * cube_value`` and the opponent must take or pass. ``resignation``:
-    what the player on roll offers to give up, the opponent to accept or reject. ``score``: points
+    what the player on roll offers to give up, the opponent to accept or reject; with
+    ``opponent_resigns`` what the opponent offers, the player on roll to answer (before its roll,
+    or with its double still awaiting the opponent's answer should it reject). ``score``: points
     won before this game, (player on roll, opponent). ``crawford_game``: this game is the Crawford game.
     ``rules``: ``rules.match_length`` 0 is money play.
     """
@@ -114,6 +120,7 @@ class Situation:
     score: tuple[int, int] = (0, 0)
     crawford_game: bool = False
     rules: Rules = field(default=_MONEY)
+    opponent_resigns: bool = False
 
     def __post_init__(self) -> None:
         problems = []
@@ -150,8 +157,15 @@ class Situation:
         if self.crawford_game and isinstance(self.rules, Rules) and self.rules.is_money:
             problems.append("a money game has no Crawford game")
         waiting = self.double_offered or self.resignation is not None
-        if self.double_offered and self.resignation is not None:
-            problems.append("a double and a resignation cannot both be on offer")
+        if not isinstance(self.opponent_resigns, bool):
+            problems.append(f"opponent_resigns {cut(repr(self.opponent_resigns))} is not True or False")
+        elif self.opponent_resigns:
+            if self.resignation is None:
+                problems.append("the opponent resigns, but no resignation is offered")
+            if self.dice is not None:  # it may resign only before the player on roll rolls
+                problems.append("the opponent resigns before the roll: no dice with its resignation")
+        elif self.double_offered and self.resignation is not None:
+            problems.append("a double and the doubler's resignation cannot both be on offer")
         if waiting and self.dice is not None and self.double_offered:
             problems.append("a double is offered before the roll: no dice with a double on offer")
         if self.double_offered and self.cube_owner is CubeOwner.OPPONENT:
@@ -224,7 +238,8 @@ class Situation:
 
     @property
     def is_answer_pending(self) -> bool:
-        """A double or a resignation awaits the opponent's answer: the opponent is to act."""
+        """A double or a resignation awaits an answer: the opponent is to act, or the player on
+        roll when the opponent resigns (``opponent_resigns``)."""
         return self.double_offered or self.resignation is not None
 
     @property

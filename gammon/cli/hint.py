@@ -12,10 +12,18 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from gammon.advice import cubeless_mwc, eval_json, hint_json, ranked_plays, resignation_answer
+from gammon.advice import (
+    ResignationAnswer,
+    cubeless_mwc,
+    eval_json,
+    hint_json,
+    ranked_plays,
+    resignation_answer,
+)
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import check_dice, parse_dice
 from gammon.engine.cube.decision import CubeAction, CubeDecision
+from gammon.engine.cube.resignation import judged_situation
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
@@ -105,7 +113,7 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
     engine = engine or Engine(plies=plies)
     if as_json:
         return json.dumps({"context": situation_json(context), **eval_json(engine, context)})
-    decision = engine.cube_decision(context.replace(dice=None, resignation=None))
+    decision = engine.cube_decision(judged_situation(context))
     probs = decision.probabilities
     pips = position.pip_counts
     lines = [tr("Position {id}, {plies}-ply, player on roll's view (pips {mine} vs {theirs})", id=position.id,
@@ -127,10 +135,12 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
 
 
 def _resignation_line(decision: CubeDecision, context: Situation) -> str:
-    """The answer to the resignation the player on roll offers (:func:`gammon.advice.resignation_answer`)."""
+    """The answer to the resignation on offer (:func:`gammon.advice.resignation_answer`)."""
     answer = resignation_answer(decision, context)
     assert answer is not None and context.resignation is not None
     points = answer.points
+    if context.opponent_resigns:
+        return _opponents_resignation_line(answer, context)
     if context.match is None:
         worth = tr("playing on is worth {value} to you", value=f"{answer.kept:+.3f}")
     else:
@@ -139,6 +149,21 @@ def _resignation_line(decision: CubeDecision, context: Situation) -> str:
     what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(context.resignation)]
     return ntr("you offer to resign {what} ({points} point): the opponent should {answer}; {worth}",
                "you offer to resign {what} ({points} points): the opponent should {answer}; {worth}",
+               points, what=what, points=points, answer=verdict, worth=worth)
+
+
+def _opponents_resignation_line(answer: ResignationAnswer, context: Situation) -> str:
+    """The answer the player on roll should give to its opponent's resignation."""
+    assert context.resignation is not None
+    points = answer.points
+    if context.match is None:
+        worth = tr("playing on is worth {value} to the opponent", value=f"{answer.kept:+.3f}")
+    else:
+        worth = tr("playing on, the opponent's match winning chances are {value}", value=f"{answer.kept:.1%}")
+    verdict = tr("accept") if answer.accept else tr("reject")
+    what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(context.resignation)]
+    return ntr("the opponent offers to resign {what} ({points} point): you should {answer}; {worth}",
+               "the opponent offers to resign {what} ({points} points): you should {answer}; {worth}",
                points, what=what, points=points, answer=verdict, worth=worth)
 
 

@@ -35,7 +35,7 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from gammon.engine.cube.resignation import resignation_answer
+from gammon.engine.cube.resignation import judged_situation, resignation_answer
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError, cut
 from gammon.game import ActionKind, GamePhase, Request
@@ -224,10 +224,10 @@ class EnginePlayer(HeuristicCube):
         return game.can_double() and self.engine.cube_decision(game).should_double
 
     def accepts_resignation(self, game: Game) -> bool:
-        # the engine's judgement, not the heuristic's (which cannot see a certain backgammon):
-        # the Situation is the resigner's, valued before its roll with its cube action taken
+        # the engine's judgement, not the heuristic's (which cannot see a certain backgammon),
+        # from the position a rejection returns to, the resigner on roll or not
         s = game.situation()
-        answer = resignation_answer(self.engine.cube_decision(s.replace(dice=None, resignation=None)), s)
+        answer = resignation_answer(self.engine.cube_decision(judged_situation(s)), s)
         return answer is not None and answer.accept
 
     def answer_double(self, game: Game) -> CubeAnswer:

@@ -123,7 +123,7 @@ def _check_double(state: MatchState, text: str) -> None:
     if state.dice:
         raise InvalidNotationError(tr("GNU Backgammon ID {text}: the dice are rolled with a double on offer, "
                                       "but a double comes before the roll", text=quoted))
-    if state.resignation:
+    if state.resignation and state.turn != state.player_on_roll:  # the taker's resignation is answered
         raise InvalidNotationError(
             tr("GNU Backgammon ID {text}: a double and a resignation are both on offer", text=quoted))
     if state.cube_owner is not None and state.cube_owner != state.player_on_roll:
@@ -189,7 +189,7 @@ def situation_json(situation: Situation) -> dict[str, Any]:
         cube_value=situation.cube_value,
         cube_owner=owner,
         player_on_roll=0,
-        turn=1 if situation.is_answer_pending else 0,
+        turn=1 if situation.is_answer_pending and not situation.opponent_resigns else 0,
         crawford=crawford,
         dice=situation.dice,
         double_offered=situation.double_offered,

@@ -55,8 +55,10 @@ class MatchState:
     """Every field of a Match ID. Players are 0 and 1 (gnubg's player 0 and player 1).
 
     ``player_on_roll`` rolls (or rolled) the dice, ``turn`` must act now: they differ while a
-    double or a resignation waits for the opponent's answer. ``resignation`` is what the player on
-    roll offers to give up (1 single, 2 gammon, 3 backgammon) or ``None``.
+    double or a resignation waits for the opponent's answer. ``resignation`` is what the player
+    not to act offers to give up (1 single, 2 gammon, 3 backgammon) or ``None``: as GNU Backgammon,
+    the player on roll's offer when ``turn`` differs, else its opponent's (before the roll, or
+    instead of answering the double still marked offered).
     """
 
     match_length: int = 0
@@ -186,7 +188,8 @@ class MatchState:
                          cube_owner=CubeOwner.seen_by(self.cube_owner, me),
                          double_offered=self.double_offered,
                          resignation=WinKind(self.resignation) if self.resignation else None,
-                         score=score, crawford_game=crawford, rules=rules)
+                         score=score, crawford_game=crawford, rules=rules,
+                         opponent_resigns=bool(self.resignation) and self.turn == me)
 
     @classmethod
     def from_situation(cls, situation: Situation, player_on_roll: int = 0) -> MatchState:
@@ -195,7 +198,7 @@ class MatchState:
         score = s.score if me == 0 else (s.score[1], s.score[0])
         owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: me, CubeOwner.OPPONENT: 1 - me}[s.cube_owner]
         return cls(match_length=s.match_length, score=score, cube_value=s.cube_value, cube_owner=owner,
-                   player_on_roll=me, turn=1 - me if s.is_answer_pending else me,
+                   player_on_roll=me, turn=1 - me if s.is_answer_pending and not s.opponent_resigns else me,
                    crawford=s.crawford_game, game_state=GameState.PLAYING,
                    double_offered=s.double_offered,
                    resignation=int(s.resignation) if s.resignation is not None else None,
@@ -243,8 +246,9 @@ def match_state(game: Game | Match) -> MatchState:
     """The Match State of a Game (or of a Match's current game), as gnubg would show it.
 
     The player on roll is the one whose turn it is to roll or play, or who doubled or offered to
-    resign while the opponent must answer (``turn``); before the opening roll it is player 0, once
-    the game is over the winner, and the score then includes the game's points."""
+    resign while the opponent must answer (``turn``), as :meth:`Game.situation` sees it (the
+    opponent may resign too); before the opening roll it is player 0, once the game is over the
+    winner, and the score then includes the game's points."""
     if isinstance(game, Match):
         game = game.game
     phase = game.phase
@@ -252,6 +256,7 @@ def match_state(game: Game | Match) -> MatchState:
     turn = game.turn
     score = game.score
     result = game.result
+    double_offered = False
     if result is not None:
         on_roll = turn = result.winner
         state = _ENDINGS[result.reason]
@@ -262,14 +267,16 @@ def match_state(game: Game | Match) -> MatchState:
         on_roll = turn = 0
         state = GameState.NONE
     else:
-        waiting = phase in (GamePhase.DOUBLED, GamePhase.RESIGNED)
+        situation = game.situation()
+        waiting = situation.is_answer_pending and not situation.opponent_resigns
         on_roll = 1 - turn if waiting else turn
+        double_offered = situation.double_offered  # still offered while the taker's resignation waits
         state = GameState.PLAYING
     return MatchState(
         match_length=rules.match_length, score=score, cube_value=game.cube_value,
         cube_owner=game.cube_owner, player_on_roll=on_roll, turn=turn,
         crawford=game.crawford_game, game_state=state,
-        double_offered=phase is GamePhase.DOUBLED,
+        double_offered=double_offered,
         resignation=int(game.offered_resignation) if game.offered_resignation is not None else None,
         dice=game.dice if phase is GamePhase.MOVE else None,
         jacoby=rules.jacoby if rules.is_money else False)

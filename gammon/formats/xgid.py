@@ -257,7 +257,8 @@ class XGID:
     @classmethod
     def from_situation(cls, situation: Situation, player_on_roll: int = _BOTTOM) -> XGID:
         """The XGID of a Situation, its player on roll numbered ``player_on_roll`` (by default the
-        bottom player, 1)."""
+        bottom player, 1). ValueError for a resignation on offer, which an XGID cannot hold."""
+        _refuse_resignation(situation.resignation)
         rules = situation.rules
         xgid = cls.from_match_state(situation.position, MatchState.from_situation(situation, player_on_roll),
                                     max_cube=max_cube_of(rules))
@@ -266,8 +267,9 @@ class XGID:
     @classmethod
     def from_game(cls, game: Game | Match) -> XGID:
         """The XGID of a Game (or a Match's current game), players numbered as in the game:
-        player 1 is drawn at the bottom."""
+        player 1 is drawn at the bottom. ValueError while a resignation is on offer."""
         state = match_state(game)
+        _refuse_resignation(state.resignation)
         g = game.game if isinstance(game, Match) else game
         xgid = cls.from_match_state(g.position_for(state.player_on_roll), state,
                                     max_cube=max_cube_of(g.rules))
@@ -277,6 +279,12 @@ class XGID:
 
     def replace(self, **changes: Any) -> XGID:
         return replace(self, **changes)
+
+
+def _refuse_resignation(resignation: int | None) -> None:
+    # XG's ID has no field for an offer to resign: written without it, it would be another state
+    if resignation is not None:
+        raise ValueError(tr("an XGID cannot hold a resignation on offer (a GNU Backgammon ID can)"))
 
 
 def max_cube_of(rules: Rules) -> int:

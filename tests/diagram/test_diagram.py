@@ -221,7 +221,9 @@ def test_a_1_point_match_has_no_cube() -> None:
 def test_a_resignation_on_offer_is_shown() -> None:
     """As GNU Backgammon's board says it (", resigns gammon" after the dice): a diagram of the
     decision whether to accept showed only the roll."""
-    s = read_id("4HPwATDgc/ABMA:MMEFAAAAAAAA")  # money game, X rolled 31 and offers to resign a gammon
+    # money game, X rolled 31 and offers to resign a gammon: GNU Backgammon's own ID of it (the
+    # player to decide is the opponent; were it X, the opponent would be resigning)
+    s = read_id("4HPwATDgc/ABMA:cMEFAAAAAAAA")
     assert s.resignation is not None
     lines = render_text(s).splitlines()
     assert lines[12] == " | O           X    |   | X              O |     Rolled 31, resigns gammon"
