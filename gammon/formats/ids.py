@@ -12,7 +12,7 @@ from typing import Any
 
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidNotationError, cut
-from gammon.formats.matchid import GameState, MatchState, format_gnubg_id, parse_gnubg_id
+from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, format_gnubg_id, parse_gnubg_id
 from gammon.formats.xgid import (
     NO_CUBE_LIMIT,
     XGID,
@@ -157,6 +157,7 @@ class SetUp:
 
     def xgid(self) -> str:
         """Its XGID. Raises ValueError (or InvalidPositionError) saying what is wrong."""
+        _check_score(self.score)
         owner = {"centred": None, "you": 1, "opponent": 0}[self.cube_owner]  # XGID: you are player 1
         money = self.match_length == 0
         offered = self.double_offered
@@ -175,6 +176,22 @@ class SetUp:
             max_cube=highest_cube_written(self.max_cube, self.cube_value * (2 if offered else 1)),
         )
         return str(xgid)
+
+
+def _check_score(score: tuple[int, int]) -> None:
+    """Each score in the editor's terms: the XGID's own errors name its fields in its order (the
+    opponent's score first) and read a score past its five digits as no number."""
+    yours, theirs = (cut(str(n), 20) for n in score)  # a pasted number of any length is quoted short
+    if score[0] < 0:
+        raise ValueError(tr("your score {value} cannot be negative", value=yours))
+    if score[1] < 0:
+        raise ValueError(tr("the opponent's score {value} cannot be negative", value=theirs))
+    if score[0] > MAX_SCORE:
+        raise ValueError(tr("your score {value} is too high: a score goes up to {most}", value=yours,
+                            most=MAX_SCORE))
+    if score[1] > MAX_SCORE:
+        raise ValueError(tr("the opponent's score {value} is too high: a score goes up to {most}",
+                            value=theirs, most=MAX_SCORE))
 
 
 def situation_json(situation: Situation) -> dict[str, Any]:
