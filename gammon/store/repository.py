@@ -168,11 +168,14 @@ class Store:
         """``check``: first refuse (StoreUnavailableError) an existing database that is empty,
         damaged or not gammon's (see gammon.store.check), rather than make tables in it."""
         url = url or default_database_url()
-        if url.startswith("postgresql://"):
-            url = "postgresql+psycopg://" + url.removeprefix("postgresql://")
+        for scheme in ("postgresql://", "postgres://"):  # postgres://: the form hosts hand out
+            if url.startswith(scheme):
+                url = "postgresql+psycopg://" + url.removeprefix(scheme)
         self.url = url
         self.notifies = url.startswith("postgresql")  # live updates cross server processes (LISTEN)
-        kwargs: dict[str, Any] = {}
+        # a failed statement's error message and log leave out its parameters: session and
+        # account rows hold hashes of secrets, and a hostile input may be huge
+        kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
