@@ -234,13 +234,14 @@ MATCH_OF_40000 = """ 40000 point match
 """
 
 
-@pytest.mark.parametrize("lang, words", [("pl", "długość meczu 40000 nie mieści się w 0-32767"),
-                                         ("cs", "délka zápasu 40000 není v rozmezí 0-32767"),
-                                         ("sk", "dĺžka zápasu 40000 nie je v rozmedzí 0-32767")])
+@pytest.mark.parametrize("lang, words", [
+    ("pl", "mecz do 40000 punktów jest dłuższy, niż gammon potrafi obsłużyć (najwyżej 32767)"),
+    ("cs", "zápas na 40000 bodů je delší, než gammon zvládne (nejvýše 32767)"),
+    ("sk", "zápas na 40000 bodov je dlhší, než gammon zvládne (najviac 32767)")])
 def test_a_match_too_long_for_a_match_id_is_refused_in_the_users_language(lang, words, tmp_path, capsys):
-    """A .mat file of a 40000-point match (its reader takes 5 digits) read, but its analysis needs
-    Match IDs, which hold 15 bits: gammon analyse --lang pl said 'match length 40000 is not 0-32767'
-    in English."""
+    """A .mat file of a 40000-point match: its analysis needs Match IDs, which hold 15 bits, so the
+    reader refuses it (gammon analyse --lang pl once said 'match length 40000 is not 0-32767' in
+    English, after the file had been read)."""
     path = tmp_path / "long.mat"
     path.write_text(MATCH_OF_40000, encoding="utf-8")
     assert main(["--lang", lang, "analyse", "--plies", "0", str(path)]) != 0
