@@ -64,13 +64,13 @@ def test_the_editors_hint_refuses_a_bad_roll_in_the_readers_language(study, lang
 SET_UP = {
     "pl": ("to nie jest pozycja do analizy: niepoprawny XGID: kostki (7, 7) to nie dwie liczby od 1 do 6",
            "to nie jest pozycja do analizy: niepoprawny XGID: kostka dublująca na 3 to nie potęga dwójki",
-           "to nie jest pozycja do analizy: niepoprawny XGID: wynik (0, -1) to nie dwie liczby >= 0"),
+           "to nie jest pozycja do analizy: twój wynik -1 nie może być ujemny"),
     "cs": ("to není pozice ke studiu: neplatné XGID: kostky (7, 7) nejsou dvě čísla od 1 do 6",
            "to není pozice ke studiu: neplatné XGID: zdvojovací kostka na 3 není mocnina dvou",
-           "to není pozice ke studiu: neplatné XGID: skóre (0, -1) nejsou dvě čísla >= 0"),
+           "to není pozice ke studiu: vaše skóre -1 nemůže být záporné"),
     "sk": ("to nie je pozícia na štúdium: neplatné XGID: kocky (7, 7) nie sú dve čísla od 1 do 6",
            "to nie je pozícia na štúdium: neplatné XGID: zdvojovacia kocka na 3 nie je mocnina dvoch",
-           "to nie je pozícia na štúdium: neplatné XGID: skóre (0, -1) nie sú dve čísla >= 0"),
+           "to nie je pozícia na štúdium: tvoje skóre -1 nemôže byť záporné"),
 }
 
 
