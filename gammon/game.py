@@ -313,7 +313,7 @@ class Game:
         on_roll = 1 - turn if phase is GamePhase.DOUBLED else turn
         return Situation(
             self.position_for(on_roll),
-            dice=self._dice if self._phase is GamePhase.MOVE else None,
+            dice=self._dice if phase is GamePhase.MOVE else None,  # kept by a resignation after the roll
             cube_value=self._cube.value, cube_owner=CubeOwner.seen_by(self._cube.owner, on_roll),
             double_offered=phase is GamePhase.DOUBLED,
             resignation=offer.win_kind if offer is not None else None,

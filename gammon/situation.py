@@ -101,7 +101,8 @@ class Situation:
     it is while an answer is awaited).
 
     ``position``: from the player on roll's view. ``dice``: the roll to play (the higher die
-    first), or None before the roll (to roll or double). ``cube_value``/``cube_owner``: the cube
+    first; kept while its resignation after the roll waits), or None before the roll (to roll or
+    double). ``cube_value``/``cube_owner``: the cube
     as it stands (a double on offer has not turned it yet). ``double_offered``: the player on
     roll has doubled to ``2 * cube_value`` and the opponent must take or pass. ``resignation``:
     what the player on roll offers to give up, the opponent to accept or reject; with

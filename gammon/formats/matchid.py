@@ -18,7 +18,7 @@ from typing import Any
 
 from gammon.dice import DiceSource
 from gammon.errors import InvalidNotationError, cut
-from gammon.game import Game, GamePhase
+from gammon.game import Game
 from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
@@ -251,12 +251,11 @@ def match_state(game: Game | Match) -> MatchState:
     winner, and the score then includes the game's points."""
     if isinstance(game, Match):
         game = game.game
-    phase = game.phase
     rules = game.rules
     turn = game.turn
     score = game.score
     result = game.result
-    double_offered = False
+    double_offered, dice = False, None
     if result is not None:
         on_roll = turn = result.winner
         state = _ENDINGS[result.reason]
@@ -271,6 +270,8 @@ def match_state(game: Game | Match) -> MatchState:
         waiting = situation.is_answer_pending and not situation.opponent_resigns
         on_roll = 1 - turn if waiting else turn
         double_offered = situation.double_offered  # still offered while the taker's resignation waits
+        # kept while a resignation after the roll waits, as GNU Backgammon keeps them (in the order thrown)
+        dice = game.dice if situation.dice is not None else None
         state = GameState.PLAYING
     return MatchState(
         match_length=rules.match_length, score=score, cube_value=game.cube_value,
@@ -278,7 +279,7 @@ def match_state(game: Game | Match) -> MatchState:
         crawford=game.crawford_game, game_state=state,
         double_offered=double_offered,
         resignation=int(game.offered_resignation) if game.offered_resignation is not None else None,
-        dice=game.dice if phase is GamePhase.MOVE else None,
+        dice=dice,
         jacoby=rules.jacoby if rules.is_money else False)
 
 

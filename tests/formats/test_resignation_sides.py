@@ -113,3 +113,25 @@ def test_an_xgid_refuses_a_resignation_it_cannot_hold() -> None:
         XGID.from_game(game)
     with pytest.raises(ValueError, match="XGID cannot hold a resignation"):
         XGID.from_situation(game.situation())
+
+
+@needs_gnubg
+def test_a_resignation_after_the_roll_keeps_the_dice_as_gnubg_does() -> None:
+    """The player who rolled 31 resigns a gammon: GNU Backgammon's ID keeps the roll
+    (``cMEFAAAAAAAA``); ours dropped it (``cEEAAAAAAAAA``), and the Situation had no dice."""
+    script = """
+for c in ['set player 0 human', 'set player 1 human', 'new session',
+          'set gnubgid 4HPwATDgc/ABMA:cAkAAAAAAAAA', 'set dice 3 1', 'resign gammon']:
+    gnubg.command(c)
+emit(gnubg.gnubgid())
+"""
+    [expected] = run_gnubg(script, expect=1)
+    game = Game(dice=ScriptedDice([(1, 3)]))
+    game.roll()
+    game.resign(WinKind.GAMMON)
+    assert gnubg_id(game) == expected == "4HPwATDgc/ABMA:cMEFAAAAAAAA"
+    s = game.situation()
+    assert (s.dice, s.resignation, s.opponent_resigns) == ((3, 1), WinKind.GAMMON, False)
+    assert read_id(expected) == s
+    game.reject_resignation()
+    assert game.situation() == s.replace(resignation=None)
