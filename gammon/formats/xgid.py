@@ -49,6 +49,7 @@ if TYPE_CHECKING:
 _BOTTOM, _TOP = 1, 0
 _CUBE_ACTIONS = {"D": "double", "B": "beaver", "R": "raccoon"}
 _FIELD = re.compile(r"-?\d{1,5}\Z")
+_LONG_FIELD = re.compile(r"-?\d{6,}\Z")  # past any field's range (a score's 32767)
 _MAX_CUBE_LOG = 15  # the cube goes up to 32768
 NO_CUBE_LIMIT = 1024
 """XG's usual highest cube (``:10``): read as no limit, and written for none."""
@@ -146,6 +147,10 @@ class XGID:
         board, cube, owner, turn, dice_text, *rest = fields
         numbers = (cube, owner, turn, *rest)
         bad = [f for f in numbers if not _FIELD.match(f)]
+        if bad and _LONG_FIELD.match(bad[0]):  # a number all the same: say what is wrong with it
+            raise InvalidNotationError(
+                tr("XGID {text}: field {field} is out of range (the fields go from -1 to {most})",
+                   text=quoted, field=repr(cut(bad[0])), most=MAX_SCORE))
         if bad:
             raise InvalidNotationError(
                 tr("XGID {text}: field {field} is not a number", text=quoted, field=repr(cut(bad[0]))))

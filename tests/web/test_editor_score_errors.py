@@ -51,3 +51,15 @@ def test_the_highest_score_is_set_up(client: TestClient) -> None:
     r = client.post("/api/positions", json={"board": BOARD, "match_length": 0, "score": [32767, 5]})
     assert r.status_code == 200, r.text
     assert r.json()["score"] == [32767, 5]
+
+
+@pytest.mark.parametrize("field", ["1000000000", "-100000"])
+def test_a_typed_xgid_with_a_long_number_says_it_is_out_of_range(client: TestClient, field: str) -> None:
+    xgid = f"XGID=-b----E-C---eE---c-e----B-:0:0:1:00:{field}:0:3:0:10"
+    r = client.get("/api/positions", params={"id": xgid})
+    assert r.status_code == 422, r.text
+    error = r.json()["error"]
+    assert f"field '{field}' is out of range (the fields go from -1 to 32767)" in error
+    assert "not a number" not in error
+    r = client.get("/api/positions", params={"id": xgid.replace(field, "1x")})
+    assert "field '1x' is not a number" in r.json()["error"]
