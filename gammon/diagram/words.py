@@ -20,7 +20,7 @@ class Words:
     opponent_score: str
     match: str  # "7 points match (Cube: 1)"; the cube only while centred
     dice: str  # "Rolled 52", "On roll", or "" while a double waits for its answer; ", resigns gammon"
-    offer_for_opponent: str  # "Cube offered at 4" while the opponent must answer a double
+    offer_for_opponent: str  # "Cube offered at 4" while the opponent must answer a double; its resignation
     description: str  # describe_situation's sentence
     pips: tuple[int, int]
 
@@ -57,9 +57,13 @@ def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) ->
         dice = ""
     else:
         dice = "On roll"
-    if s.resignation is not None:  # as GNU Backgammon adds it to the dice
-        dice += ", resigns " + _RESIGNED[s.resignation]
     offer = f"Cube offered at {2 * s.cube_value}" if s.double_offered else ""
+    if s.resignation is not None:
+        said = "resigns " + _RESIGNED[s.resignation]
+        if s.opponent_resigns:  # the opponent offers, the player on roll answers: said on its side
+            offer = f"{offer}, {said}" if offer else said.capitalize()
+        else:  # as GNU Backgammon adds it to the dice
+            dice += ", " + said
     return Words(
         position_id,
         match_id,

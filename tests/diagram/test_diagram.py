@@ -315,3 +315,16 @@ def test_an_image_is_written_over_a_file_there(tmp_path: Path) -> None:
     assert main(["diagram", XGID, "-o", str(there)]) == 0
     assert there.read_bytes() == render(read_id(XGID), "svg")
     assert there.stat().st_mode & 0o777 == 0o640
+
+
+def test_the_opponents_resignation_is_shown_on_its_side() -> None:
+    """The opponent offers a single game while the player on roll is about to roll (the player on
+    roll answers): it was written 'On roll, resigns single game' beside the player on roll."""
+    s = read_id("sGfwATDgc/ABMA:MCEAAAAAAAAA")
+    assert s.resignation is not None and s.opponent_resigns
+    lines = render_text(s).splitlines()
+    assert lines[4].endswith("     Resigns single game")  # under the opponent's score
+    assert lines[12].endswith("     On roll")
+    texts = [t.text for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
+    assert any(t and "Resigns single game" in t for t in texts)
+    assert not any(t and "On roll, resigns" in t for t in texts)
