@@ -35,6 +35,7 @@ import struct
 from dataclasses import dataclass
 
 from gammon.errors import InvalidNotationError
+from gammon.formats.matchid import MAX_SCORE
 from gammon.i18n import tr
 from gammon.words import printable
 
@@ -218,6 +219,9 @@ def _match_header(raw: bytes) -> XGMatchHeader:
         raise RecordError(tr("unknown variation {variation}", variation=variation))
     if length < 0:
         raise RecordError(tr("match length {length}", length=length))
+    if MAX_SCORE < length != UNLIMITED:  # a Match ID holds the length in 15 bits: analysis could not go on
+        raise RecordError(tr("a match of {length} points is longer than gammon can hold (at most {most})",
+                             length=length, most=MAX_SCORE))
     names = (_pascal(raw, 9, 40), _pascal(raw, 50, 40))
     event, location, round_ = _pascal(raw, 136, 128), _pascal(raw, 283, 128), _pascal(raw, 417, 128)
     cube_log = auto_max = 0

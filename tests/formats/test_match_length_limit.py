@@ -9,7 +9,10 @@ from gammon.errors import InvalidNotationError
 from gammon.formats.mat import read_mat, to_match
 from gammon.formats.matchid import match_id
 from gammon.formats.sgf import format_sgf, read_sgf
+from gammon.formats.xg import read_xg
 from gammon.i18n import use_language
+from gammon.rules import Rules
+from tests.formats.xg_writer import xg_bytes
 
 MAT = """\
 ; [Site "Nowhere"]
@@ -56,3 +59,16 @@ def test_a_longer_sgf_match_is_refused_quoting_its_mi(length: int) -> None:
     with use_language("cs"), pytest.raises(InvalidNotationError) as e:
         read_sgf(_sgf(length))
     assert f"zápas na {length} bodů je delší" in str(e.value)
+
+
+def _xg(length: int) -> bytes:
+    return xg_bytes(to_match(read_mat(MAT.format(length=5)), Rules(match_length=length)))
+
+
+def test_an_xg_match_is_refused_past_the_longest_a_match_id_holds() -> None:
+    assert read_xg(_xg(32767)).match_length == 32767
+    with pytest.raises(InvalidNotationError, match=r"a match of 40000 points is longer than gammon can hold "
+                                                   r"\(at most 32767\)"):
+        read_xg(_xg(40000))
+    with use_language("sk"), pytest.raises(InvalidNotationError, match="zápas na 40000 bodov je dlhší"):
+        read_xg(_xg(40000))
