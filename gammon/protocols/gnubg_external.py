@@ -23,12 +23,12 @@ from typing import TYPE_CHECKING
 from gammon.engine.players import CubeAnswer, HeuristicCube
 from gammon.errors import GammonError, IllegalActionError, cut
 from gammon.protocols.fibs_board import fibs_board
+from gammon.situation import CubeOwner, Situation
 
 if TYPE_CHECKING:
     from gammon.game import Game
     from gammon.play import Play
     from gammon.rules import Rules
-    from gammon.situation import Situation
 
 LEVEL_PREFIX = "gnubg-external:"
 TIMEOUT = 300.0
@@ -159,12 +159,13 @@ class GnubgExternalPlayer(HeuristicCube):
         return "take" if word in ("take", "beaver") else "pass"
 
     def accepts_resignation(self, game: Game) -> bool:
-        situation = game.situation()  # the resigner's, on roll
+        situation = game.situation()
         if situation.resignation is None:
             return False
         # "resignation N" (1 single, 2 gammon, 3 backgammon): GNU Backgammon judges the offer of the
         # line's player on roll, as the opponent, and answers accept or reject
-        word = self._word(situation, ("accept", "reject"), f" resignation {int(situation.resignation)}")
+        word = self._word(_resigner_on_roll(situation), ("accept", "reject"),
+                          f" resignation {int(situation.resignation)}")
         return word == "accept"
 
     def _cube_word(self, game: Game, words: tuple[str, ...]) -> str:
@@ -176,6 +177,20 @@ class GnubgExternalPlayer(HeuristicCube):
         if word not in words:
             raise GnubgError(f"GNU Backgammon answered {text[:80]!r}; expected one of {', '.join(words)}")
         return word
+
+
+def _resigner_on_roll(s: Situation) -> Situation:
+    """The Situation of a resignation as the board line GNU Backgammon judges it: the resigner as
+    the line's player on roll. An offer of the player on roll is that already; the opponent's
+    (``opponent_resigns``: offered while the player on roll is to roll, or instead of answering
+    its double) is seen from the opponent's side, as if it were to roll, which a board line can
+    say (it has no field for the player who resigns)."""
+    if not s.opponent_resigns:
+        return s
+    owner = {CubeOwner.MOVER: CubeOwner.OPPONENT, CubeOwner.OPPONENT: CubeOwner.MOVER}.get(
+        s.cube_owner, s.cube_owner)
+    return Situation(s.position.flip(), cube_value=s.cube_value, cube_owner=owner, resignation=s.resignation,
+                     score=(s.score[1], s.score[0]), crawford_game=s.crawford_game, rules=s.rules)
 
 
 __all__ = [

@@ -96,6 +96,22 @@ def test_gnubg_judges_a_resignation_offered_to_it(gnubg_player: GnubgExternalPla
 
 
 @needs_gnubg
+def test_gnubg_judges_the_offer_of_a_player_not_on_roll_from_the_resigners_side(
+    gnubg_player: GnubgExternalPlayer,
+) -> None:
+    """The same offers made while GNU Backgammon is to roll (``opponent_resigns``, as Game.situation()
+    gives them now): the board line sent must still name the resigner as its player on roll, or
+    GNU Backgammon judges an offer of its own."""
+    board = [0] * 26
+    board[24], board[1] = 15, -1
+    gnubg_view = Position(board).flip()
+    for kind, accepted in ((WinKind.GAMMON, False), (WinKind.BACKGAMMON, True)):
+        offer = Situation(gnubg_view, cube_value=2, cube_owner=CubeOwner.MOVER, resignation=kind,
+                          opponent_resigns=True, rules=Rules(jacoby=False))
+        assert gnubg_player.accepts_resignation(Resigned(offer)) is accepted, kind  # type: ignore[arg-type]
+
+
+@needs_gnubg
 def test_gnubg_accepts_a_single_game_offered_at_the_start(gnubg_player: GnubgExternalPlayer) -> None:
     game = Game(Rules(jacoby=False), ScriptedDice([(3, 1)]))
     game.roll()  # player 0 wins the opening roll, then resigns a single game to GNU Backgammon
