@@ -11,7 +11,7 @@ import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
-             audio: null, account: null, acted: null, letGo: false };
+             audio: null, account: null, acted: null, letGo: false, refused: false };
 const STEP_MS = 450;  // a checker of the other side's play moves every STEP_MS, then the play rests
 
 // ---- lobby ---------------------------------------------------------------------------------------
@@ -527,6 +527,7 @@ function onClick(target) {
   const st = ui.state;
   if (!st || !st.sequences.length) return;
   if (target === "dice") { if (complete()) submitPlay(); return; }
+  refuse("");
   if (ui.selected !== null) {
     const chain = destinations(ui.selected).get(target);
     if (chain) {
@@ -536,6 +537,26 @@ function onClick(target) {
   }
   ui.selected = sources().has(target) && ui.selected !== target ? target : null;
   render();
+}
+
+// A checker dragged (or taken with the keyboard) to `to`: the steps a click there would make, or
+// back to its place with a word when no legal play takes it there.
+function onDrop(from, to) {
+  const chain = to === from ? null : destinations(from).get(to);
+  ui.selected = null;
+  refuse(chain || to === from ? "" : t("That checker cannot go there"));
+  if (chain) { ui.partial.push(...chain); ui.chunks.push(chain.length); }
+  render();
+}
+
+// A drag begun picks its checker; a click there could instead move the checker picked before.
+function onPick(from) { ui.selected = from; refuse(""); render(); }
+
+function onCancel() { ui.selected = null; refuse(""); render(); }
+
+function refuse(text) {  // the input's own word under the board, gone with the next move
+  if (text || ui.refused) showError(text);
+  ui.refused = !!text;
 }
 
 function undoStep() {
@@ -638,6 +659,7 @@ function render() {
                    dests: ui.selected !== null ? new Set(destinations(ui.selected).keys()) : new Set() }
                : { moverIsViewer: true, sources: new Set(), selected: null, dests: new Set() }),
     onClick: anim ? () => endAnimation(true) : onClick,
+    ...(anim ? {} : { onPick, onDrop, onCancel }),  // the keyboard reads the board whoever's turn it is
     message: !anim && !st.dice && st.result ? resultMessage(st) : null,
   });
   renderPlayers(st, st.score, moving || anim ? pipCounts(b) : st.pips, off,
@@ -735,7 +757,7 @@ function pipCounts(b) {
 }
 
 // ---- start ---------------------------------------------------------------------------------------
-Object.assign(window, { ui, api, $ });  // for the browser tests and the console
+Object.assign(window, { ui, api, $, render });  // for the browser tests and the console
 
 (async () => {
   await loadLanguage();

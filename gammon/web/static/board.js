@@ -1,5 +1,7 @@
 // The backgammon board in SVG, drawn from the viewer's side: its home board bottom right,
 // points 1-6 right to left along the bottom, 13-24 left to right along the top.
+import { t, tn } from "./common.js";
+
 export const Board = (() => {
   const NS = "http://www.w3.org/2000/svg";
   const W = 60, R = 27, TOP = 30, BOTTOM = 610, POINT_H = 240;
@@ -79,8 +81,12 @@ export const Board = (() => {
   // model: { board[26], off[2], viewerLight, dice, diceLight, diceRight, diceUsed[],
   //          cube {value, owner: "viewer"|"opponent"|null,
   //                offered: the doubler's side while a double waits, "viewer"|"opponent"|undefined},
-  //          moverIsViewer, sources: Set, selected, dests: Set, onClick(target) }
+  //          moverIsViewer, sources: Set, selected, dests: Set, onClick(target),
+  //          and for the live game's input: onPick(from), onDrop(from, to), onCancel() }
   function draw(svg, m) {
+    const input = inputOf(svg);
+    input.m = m;
+    const hadFocus = svg.contains(document.activeElement);  // a redraw keeps the keyboard's place
     while (svg.firstChild) svg.removeChild(svg.firstChild);
     defs(svg);
     el("rect", { x: 0, y: 0, width: 900, height: 640, rx: 14, fill: "url(#wood)" }, svg);
@@ -112,6 +118,7 @@ export const Board = (() => {
       const light = (n > 0) === m.viewerLight, count = Math.abs(n), shown = Math.min(count, 5);
       for (let i = 0; i < shown; i++) {
         const c = checker(svg, pointX(p) + W / 2, stackY(p, i), light);
+        if (i === shown - 1 && input.drag && input.drag.moved && input.drag.from === p) c.classList.add("lifted");
         if (i === shown - 1) {
           const mine = Math.sign(n) === sign;
           if (mine && m.sources.has(p)) c.classList.add("movable");
@@ -192,8 +199,22 @@ export const Board = (() => {
     // click targets on top of everything: points, the bar, the tray
     const hit = (target, x, y, w, h) => {
       const r = el("rect", { x, y, width: w, height: h, fill: "transparent", "data-target": String(target),
-                             class: "target" }, targets);
+                             class: m.sources.has(target) ? "target movable" : "target" }, targets);
       r.addEventListener("click", () => m.onClick(target));
+      if (m.onDrop && target !== "dice") {
+        Object.assign(r.dataset, { key: String(target) });
+        r.setAttribute("role", "button");
+        r.setAttribute("aria-label", targetName(m, target));
+        r.setAttribute("tabindex", target === focusTarget(input) ? "0" : "-1");
+      }
+      // the shape a drag began on stays: a touch's events go on to it, and would not reach the board
+      // from a shape taken out of it
+      const pressed = input.drag && input.drag.shape;
+      if (pressed && pressed.dataset.target === String(target)) {
+        for (const a of ["aria-label", "tabindex"]) if (r.hasAttribute(a)) pressed.setAttribute(a, r.getAttribute(a));
+        targets.replaceChild(pressed, r);
+        return pressed;
+      }
       return r;
     };
     svg.appendChild(targets);
@@ -201,6 +222,161 @@ export const Board = (() => {
     hit("bar", BAR_X, m.moverIsViewer ? 320 : TOP, BAR_W, 290);
     hit("off", TRAY_X, m.moverIsViewer ? 320 : TOP, TRAY_W, 290);
     if (dice.values.length) hit("dice", dice.x, 296, dice.width, 48);
+    if (m.onDrop) svg.setAttribute("role", "group");  // its points are controls: not a picture
+    if (input.drag && input.drag.moved) ghost(svg, input);
+    if (hadFocus && m.onDrop) focusOn(svg, focusTarget(input), { preventScroll: true });
+  }
+
+  // ---- the live game's input: drag and drop (mouse, pen, touch) and the keyboard ------------------
+  // One state per board, kept over redraws: the listeners sit on the <svg>, which draw() keeps.
+  const inputs = new WeakMap();
+  const DRAG_PX = 6;  // a press that moves less is a click
+  // the keyboard's rows as seen: the top from 13 to 24, the bottom from 12 to 1, the bar and the
+  // tray in both
+  const ROWS = [[13, 14, 15, 16, 17, 18, "bar", 19, 20, 21, 22, 23, 24, "off"],
+                [12, 11, 10, 9, 8, 7, "bar", 6, 5, 4, 3, 2, 1, "off"]];
+
+  function inputOf(svg) {
+    let s = inputs.get(svg);
+    if (s) return s;
+    s = { m: null, drag: null, focus: null, row: 1, swallowClick: false };
+    inputs.set(svg, s);
+    svg.addEventListener("pointerdown", ev => press(svg, s, ev));
+    svg.addEventListener("pointermove", ev => drag(svg, s, ev));
+    svg.addEventListener("pointerup", ev => release(svg, s, ev));
+    svg.addEventListener("pointercancel", () => endDrag(svg, s, null));
+    // A finger on a checker to move drags it: the page does not scroll under it (Chromium heeds no
+    // touch-action on an SVG shape, so the touch's moves are held back instead)
+    svg.addEventListener("touchmove", ev => { if (s.drag && ev.cancelable) ev.preventDefault(); }, { passive: false });
+    // the click the browser sends after a drag's release is not a click on the board
+    svg.addEventListener("click", ev => {
+      if (s.swallowClick) { s.swallowClick = false; ev.stopPropagation(); }
+    }, true);
+    svg.addEventListener("keydown", ev => key(svg, s, ev));
+    return s;
+  }
+
+  const parseTarget = v => (/^\d+$/.test(v) ? Number(v) : v);
+
+  function targetAt(svg, x, y) {
+    const under = document.elementFromPoint(x, y);
+    const shape = under && svg.contains(under) && under.closest("rect.target");
+    return shape ? parseTarget(shape.dataset.target) : null;
+  }
+
+  function press(svg, s, ev) {
+    s.swallowClick = false;
+    const m = s.m, r = ev.target.closest && ev.target.closest("rect.target");
+    if (!m || !m.onDrop || !r || ev.button !== 0 || s.drag) return;
+    const from = parseTarget(r.dataset.target);
+    if (r.dataset.key) s.focus = from;
+    if (!m.sources.has(from)) return;
+    s.drag = { from, shape: r, id: ev.pointerId, x0: ev.clientX, y0: ev.clientY, x: ev.clientX, y: ev.clientY,
+               moved: false };
+  }
+
+  function drag(svg, s, ev) {
+    const d = s.drag;
+    if (!d || ev.pointerId !== d.id) return;
+    d.x = ev.clientX; d.y = ev.clientY;
+    if (!d.moved) {
+      if (Math.hypot(d.x - d.x0, d.y - d.y0) < DRAG_PX) return;
+      d.moved = true;
+      svg.setPointerCapture(d.id);  // the <svg> stays while the board is drawn anew under the checker
+      if (s.m.onPick) s.m.onPick(d.from); else draw(svg, s.m);  // it shows where it may go, as a click does
+      return;
+    }
+    const g = svg.querySelector("g.dragged");
+    if (g) place(svg, g, d);
+  }
+
+  function release(svg, s, ev) {
+    const d = s.drag;
+    if (!d || ev.pointerId !== d.id) return;
+    if (!d.moved) { s.drag = null; return; }  // a click: the browser's click event follows
+    s.swallowClick = true;
+    endDrag(svg, s, targetAt(svg, ev.clientX, ev.clientY));
+  }
+
+  function endDrag(svg, s, to) {  // to: where it was let go, null when the drag was called off
+    const d = s.drag;
+    s.drag = null;
+    if (!d || !d.moved) return;
+    if (svg.hasPointerCapture(d.id)) svg.releasePointerCapture(d.id);
+    // the board may have stopped taking moves meanwhile (the other side's play being shown)
+    if (!s.m.onDrop) draw(svg, s.m); else if (to === null) s.m.onCancel(); else s.m.onDrop(d.from, to);
+  }
+
+  function place(svg, g, d) {  // the dragged checker under the pointer, in the board's units
+    const ctm = svg.getScreenCTM();
+    if (!ctm) return;
+    const p = new DOMPoint(d.x, d.y).matrixTransform(ctm.inverse());
+    g.setAttribute("transform", `translate(${p.x} ${p.y})`);
+  }
+
+  function ghost(svg, s) {
+    const m = s.m, n = m.board[s.drag.from === "bar" ? (m.moverIsViewer ? 25 : 0) : s.drag.from] || 0;
+    const viewers = s.drag.from === "bar" ? m.moverIsViewer : n > 0;
+    const g = el("g", { class: "dragged" }, svg);
+    checker(g, 0, 0, viewers === m.viewerLight);
+    place(svg, g, s.drag);
+  }
+
+  function focusTarget(s) {
+    if (s.focus !== null) return s.focus;
+    const m = s.m;
+    if (m.selected !== null && m.selected !== undefined) return m.selected;
+    const first = [...m.sources][0];
+    return first !== undefined ? first : m.moverIsViewer ? 1 : 24;
+  }
+
+  function focusOn(svg, target, options) {
+    const r = svg.querySelector(`rect.target[data-key="${target}"]`);
+    if (r) r.focus(options);
+  }
+
+  // what a screen reader says of a point, the bar or the tray: what is on it, and what it offers now
+  function targetName(m, target) {
+    const parts = [];
+    if (target === "bar" || target === "off") {
+      const own = target === "bar" ? m.board[25] : m.off[0], other = target === "bar" ? -m.board[0] : m.off[1];
+      const [light, dark] = m.viewerLight ? [own, other] : [other, own];
+      parts.push(target === "bar" ? t("bar: {light} light, {dark} dark", { light, dark })
+        : t("borne off: {light} light, {dark} dark", { light, dark }));
+    } else {
+      const n = m.board[target] || 0, count = Math.abs(n), p = target;
+      parts.push(!n ? t("point {p}, empty", { p })
+        : (n > 0) === m.viewerLight ? tn("point {p}, {n} light checker", "point {p}, {n} light checkers", count, { p })
+          : tn("point {p}, {n} dark checker", "point {p}, {n} dark checkers", count, { p }));
+    }
+    if (m.selected === target) parts.push(t("picked"));
+    else if (m.dests.has(target)) parts.push(t("a checker can go here"));
+    else if (m.sources.has(target)) parts.push(t("a checker to move"));
+    return parts.join("; ");
+  }
+
+  function key(svg, s, ev) {
+    const m = s.m, r = ev.target.closest && ev.target.closest("rect.target");
+    if (!m || !m.onDrop || !r) return;
+    const at = parseTarget(r.dataset.target);
+    if (!ROWS[s.row].includes(at)) s.row = ROWS[0].includes(at) ? 0 : 1;
+    const i = ROWS[s.row].indexOf(at), last = ROWS[0].length - 1;
+    const to = { ArrowLeft: [s.row, i - 1], ArrowRight: [s.row, i + 1], ArrowUp: [0, i], ArrowDown: [1, i],
+                 Home: [s.row, 0], End: [s.row, last] }[ev.key];
+    if (to) {
+      s.row = to[0]; s.focus = ROWS[s.row][Math.max(0, Math.min(last, to[1]))];
+      draw(svg, m);  // the roving tabindex moves with the focus
+      focusOn(svg, s.focus);
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      s.focus = at;
+      const picked = m.selected !== null && m.selected !== undefined;
+      if (picked && (m.dests.has(at) || !m.sources.has(at))) m.onDrop(m.selected, at);
+      else m.onClick(at);
+    } else if (ev.key === "Escape") {
+      if (s.drag) endDrag(svg, s, null); else if (m.selected !== null && m.selected !== undefined) m.onCancel();
+      else return;
+    } else return;
+    ev.preventDefault();
   }
 
   return { draw };
