@@ -261,3 +261,30 @@ def test_the_board_is_named_in_the_pages_language(shared: Server, browser) -> No
     _drag(page, 24, 20)
     assert page.text_content("#error") == "Ten pionek nie może tam przejść"
     assert not errors
+
+
+def test_a_checker_put_by_the_keyboard_where_it_cannot_go_stays(shared: Server, browser) -> None:  # noqa: F811
+    page, errors = _game(browser)
+    _set(page, shared, TWO_ONE)
+    page.focus('#board rect.target[tabindex="0"]')
+    assert _focused(page) == 24  # the roving focus starts on a checker to move
+    page.keyboard.press("Enter")
+    assert (
+        page.get_attribute('rect.target[data-target="24"]', "aria-label")
+        == "point 24, 2 light checkers; picked"
+    )
+    assert (
+        page.get_attribute('rect.target[data-target="21"]', "aria-label")
+        == "point 21, empty; a checker can go here"
+    )
+    _key_to(page, 20)
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => [ui.partial, ui.selected]") == [[], None]
+    assert page.text_content("#error") == "That checker cannot go there"
+    _key_to(page, 24)
+    page.keyboard.press("Enter")
+    _key_to(page, 21)
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => ui.partial") == [[24, 22], [22, 21]]
+    assert page.text_content("#error") == ""
+    assert not errors
