@@ -288,3 +288,23 @@ def test_a_checker_put_by_the_keyboard_where_it_cannot_go_stays(shared: Server, 
     assert page.evaluate("() => ui.partial") == [[24, 22], [22, 21]]
     assert page.text_content("#error") == ""
     assert not errors
+
+
+def test_a_checker_dragged_from_the_bar(shared: Server, browser) -> None:  # noqa: F811
+    page, errors = _game(browser)
+    _set(page, shared, TWO_ONE)
+    page.evaluate(
+        """() => {
+        const board = new Array(26).fill(0);
+        board[25] = 1; board[6] = 14; board[1] = -15;
+        Object.assign(ui.state, { board, dice: [3, 1], plays: ['bar/22 6/5'],
+          sequences: [{ play: 0, steps: [['bar', 22], [6, 5]] }] });
+        render();
+    }"""
+    )
+    _drag(page, "bar", 21)  # 21 is a step on from 22, which the play does not take
+    assert page.evaluate("() => ui.partial") == []
+    assert page.text_content("#error") == "That checker cannot go there"
+    _drag(page, "bar", 22)
+    assert page.evaluate("() => ui.partial") == [["bar", 22]]
+    assert not errors
