@@ -179,9 +179,13 @@ def _english_patterns(lang: str) -> list[tuple[str, re.Pattern[str]]]:
     """Each English message that ``lang`` translates otherwise, as a pattern of a whole text (its
     placeholders match anything)."""
     out = []
-    for key, value in catalogue(lang).items():
+    entries = catalogue(lang)
+    # a word that one context keeps as it is ("Start" on the start page's button, Polish too) is
+    # not English left on a page because another context (a replay's "Start") translates it
+    kept = {key.split("\x04")[-1] for key, value in entries.items() if value == key.split("\x04")[-1]}
+    for key in entries:
         msgid = key.split("\x04")[-1]
-        if value == msgid or not re.search(r"[A-Za-z]{3}", _BRACE.sub("", msgid)):
+        if msgid in kept or not re.search(r"[A-Za-z]{3}", _BRACE.sub("", msgid)):
             continue
         pattern = "".join(
             ".+" if part.startswith("{") else re.escape(part)
