@@ -152,10 +152,7 @@ class Engine:
         """The best legal play for ``dice`` (by default the Situation's, or the Game's roll), or
         None when there is no legal play. In a match (a Situation or Game with a match score) the
         best by match winning chances (:meth:`hint`); a bare Position is a money game."""
-        if isinstance(decision, Game):
-            decision = decision.situation()
-        position, dice = _position_and_dice(decision, dice, "a play")
-        match = _match_situation(decision)
+        position, dice, match = _position_and_dice(decision, dice, "a play")
         if match is not None:
             hints = self._match_hints(match, position, check_dice(dice), 1)
             return hints[0].play if hints else None
@@ -183,13 +180,10 @@ class Engine:
         match winning chance after them (``Hint.mwc``), as the score values gammons and the cube:
         at 0 ply all of them, deeper the best :data:`MATCH_CANDIDATES` (or ``n``, if more) by
         money equity that the search keeps. A bare Position is a money game."""
-        if isinstance(decision, Game):
-            decision = decision.situation()
-        position, dice = _position_and_dice(decision, dice, "a hint")
+        position, dice, match = _position_and_dice(decision, dice, "a hint")
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise InvalidArgumentError(f"n must be a positive number of plays, got {cut(repr(n))}")
         d = check_dice(dice)
-        match = _match_situation(decision)
         if match is not None:
             return self._match_hints(match, position, d, n)
         return self._hints(position, d, n)
@@ -221,7 +215,7 @@ class Engine:
         theirs = opponent.equities([h.play.after for h in hints], [h.probabilities.flip() for h in hints])
         ranked = [h._replace(mwc=1.0 - opponent.mwc(e)) for h, e in zip(hints, theirs)]
         # stable: plays the score values alike keep the search's order
-        ranked.sort(key=lambda h: -(h.mwc or 0.0))
+        ranked.sort(key=lambda h: -(h.mwc or 0.0))  # every mwc is set here
         return ranked[:n]
 
     # --- evaluation ----------------------------------------------------------------------------
@@ -312,7 +306,9 @@ def _check_plies(plies: object) -> int:
 
 def _position_and_dice(
     decision: object, dice: Sequence[int] | None, what: str
-) -> tuple[Position, Sequence[int]]:
+) -> tuple[Position, Sequence[int], Situation | None]:
+    """The position and dice of a play to choose, and its Situation when it is in a match (a
+    Game's: its ``situation()``); None for money, a bare Position included."""
     if isinstance(decision, Game):
         decision = decision.situation()
     if isinstance(decision, Situation):
@@ -320,16 +316,11 @@ def _position_and_dice(
             if decision.dice is None:
                 raise InvalidArgumentError(f"{what} needs dice: the Situation has none (give them)")
             dice = decision.dice
-        return decision.position, dice
+        return decision.position, dice, decision if decision.match is not None else None
     position = require_position(decision, what, "a Situation or a Game")  # the type before the dice
     if dice is None:
         raise InvalidArgumentError(f"{what} needs dice")
-    return position, dice
-
-
-def _match_situation(decision: object) -> Situation | None:
-    """``decision`` when it is a Situation in a match, else None."""
-    return decision if isinstance(decision, Situation) and decision.match is not None else None
+    return position, dice, None
 
 
 def _situation(decision: object, what: str) -> Situation:
