@@ -41,6 +41,12 @@ class CubeOwner(Enum):
         """The owner ``owner`` (player 0 or 1, None: centred) from ``player``'s view."""
         return cls.CENTRED if owner is None else cls.MOVER if owner == player else cls.OPPONENT
 
+    def flip(self) -> CubeOwner:
+        """The same owner from the other player's view (a centred cube stays centred)."""
+        if self is CubeOwner.CENTRED:
+            return self
+        return CubeOwner.OPPONENT if self is CubeOwner.MOVER else CubeOwner.MOVER
+
 
 @dataclass(frozen=True)
 class MatchScore:

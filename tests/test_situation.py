@@ -140,3 +140,8 @@ def test_the_engine_decides_a_situation_as_it_decided_the_explicit_cube(seed: in
             assert engine.best_play(s) == engine.best_play(game) == engine.best_play(explicit)
             if match is None:
                 assert engine.hint(s, n=3) == engine.hint(s.position, game.dice, n=3)
+
+
+def test_a_cube_owner_seen_by_the_other_player() -> None:
+    assert [o.flip() for o in CubeOwner] == [CubeOwner.CENTRED, CubeOwner.OPPONENT, CubeOwner.MOVER]
+    assert all(o.flip().flip() is o for o in CubeOwner)

@@ -47,8 +47,6 @@ from gammon.play import Play  # noqa: E402
 from gammon.situation import CubeOwner, MatchScore, Situation  # noqa: E402
 
 MAX_AWAY = 9
-_FLIPPED = {CubeOwner.MOVER: CubeOwner.OPPONENT, CubeOwner.OPPONENT: CubeOwner.MOVER,
-            CubeOwner.CENTRED: CubeOwner.CENTRED}
 
 
 @dataclass(frozen=True)
@@ -94,7 +92,7 @@ def at_scores(decisions: list[Decision], seed: int) -> list[MatchDecision]:
 def after_situation(s: Situation, after: Position) -> Situation:
     """The opponent's Situation after the mover's play: on roll, no dice yet, the same cube and score."""
     assert s.match is not None
-    return Situation.at(after, cube_value=s.cube_value, cube_owner=_FLIPPED[s.cube_owner],
+    return Situation.at(after, cube_value=s.cube_value, cube_owner=s.cube_owner.flip(),
                         match=s.match.flip())
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 from gammon.engine.players import CubeAnswer, HeuristicCube
 from gammon.errors import GammonError, IllegalActionError, cut
 from gammon.protocols.fibs_board import fibs_board
-from gammon.situation import CubeOwner, Situation
+from gammon.situation import Situation
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -187,10 +187,9 @@ def _resigner_on_roll(s: Situation) -> Situation:
     say (it has no field for the player who resigns)."""
     if not s.opponent_resigns:
         return s
-    owner = {CubeOwner.MOVER: CubeOwner.OPPONENT, CubeOwner.OPPONENT: CubeOwner.MOVER}.get(
-        s.cube_owner, s.cube_owner)
-    return Situation(s.position.flip(), cube_value=s.cube_value, cube_owner=owner, resignation=s.resignation,
-                     score=(s.score[1], s.score[0]), crawford_game=s.crawford_game, rules=s.rules)
+    return Situation(s.position.flip(), cube_value=s.cube_value, cube_owner=s.cube_owner.flip(),
+                     resignation=s.resignation, score=(s.score[1], s.score[0]),
+                     crawford_game=s.crawford_game, rules=s.rules)
 
 
 __all__ = [

@@ -83,9 +83,7 @@ class Stakes:
         owner = situation.cube_owner
         match = situation.match
         if opponent:
-            owner = {CubeOwner.MOVER: CubeOwner.OPPONENT, CubeOwner.OPPONENT: CubeOwner.MOVER}.get(
-                owner, owner
-            )
+            owner = owner.flip()
             match = match.flip() if match is not None else None
         can_double = (
             rules.use_cube
