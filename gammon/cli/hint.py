@@ -137,16 +137,15 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
 def _resignation_line(decision: CubeDecision, context: Situation) -> str:
     """The answer to the resignation on offer (:func:`gammon.advice.resignation_answer`)."""
     answer = resignation_answer(decision, context)
-    assert answer is not None and context.resignation is not None
-    points = answer.points
+    assert answer is not None
     if context.opponent_resigns:
         return _opponents_resignation_line(answer, context)
     if context.match is None:
         worth = tr("playing on is worth {value} to you", value=f"{answer.kept:+.3f}")
     else:
         worth = tr("playing on, your match winning chances are {value}", value=f"{answer.kept:.1%}")
-    verdict = tr("accept") if answer.accept else tr("reject")
-    what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(context.resignation)]
+    what, verdict = _offer_words(answer, context)
+    points = answer.points
     return ntr("you offer to resign {what} ({points} point): the opponent should {answer}; {worth}",
                "you offer to resign {what} ({points} points): the opponent should {answer}; {worth}",
                points, what=what, points=points, answer=verdict, worth=worth)
@@ -154,17 +153,22 @@ def _resignation_line(decision: CubeDecision, context: Situation) -> str:
 
 def _opponents_resignation_line(answer: ResignationAnswer, context: Situation) -> str:
     """The answer the player on roll should give to its opponent's resignation."""
-    assert context.resignation is not None
-    points = answer.points
     if context.match is None:
         worth = tr("playing on is worth {value} to the opponent", value=f"{answer.kept:+.3f}")
     else:
         worth = tr("playing on, the opponent's match winning chances are {value}", value=f"{answer.kept:.1%}")
-    verdict = tr("accept") if answer.accept else tr("reject")
-    what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(context.resignation)]
+    what, verdict = _offer_words(answer, context)
+    points = answer.points
     return ntr("the opponent offers to resign {what} ({points} point): you should {answer}; {worth}",
                "the opponent offers to resign {what} ({points} points): you should {answer}; {worth}",
                points, what=what, points=points, answer=verdict, worth=worth)
+
+
+def _offer_words(answer: ResignationAnswer, context: Situation) -> tuple[str, str]:
+    """What the resignation on offer gives up ("a gammon") and the answer it calls for."""
+    assert context.resignation is not None
+    what = {1: tr("a single game"), 2: tr("a gammon"), 3: tr("a backgammon")}[int(context.resignation)]
+    return what, tr("accept") if answer.accept else tr("reject")
 
 
 def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:
