@@ -230,6 +230,7 @@ def test_two_browsers_play_an_online_game(server: Server, browser) -> None:
     guest = _page(browser, errors)  # a separate context: no shared storage, like another person
     guest.goto(invite)
     assert _state(guest)["seat"] == 1 and _state(host)["seat"] == 0
+    assert guest.locator("#mat-link").is_hidden()  # offered once the match is over
     rng = random.Random(2)
     for _ in range(800):
         st = _state(host)
@@ -242,6 +243,9 @@ def test_two_browsers_play_an_online_game(server: Server, browser) -> None:
     st = _state(host)
     assert st["match_over"] and _state(guest)["match_winner"] == st["match_winner"]
     assert "won the match" in guest.text_content("#status")
+    with guest.expect_download() as download:
+        guest.click("#download-mat")
+    assert " 1 point match" in Path(download.value.path()).read_text()
     assert not errors
 
 
@@ -257,9 +261,7 @@ def test_no_secret_in_any_url_and_nothing_blocked_by_the_pages_policy(server: Se
     _start(page, server, "online")
     token = page.evaluate("() => ui.token")
     _act_once(page, random.Random(3))  # over the WebSocket
-    with page.expect_download() as download:
-        page.click("#download-mat")
-    assert '; [Site "gammon"]' in Path(download.value.path()).read_text()
+    assert page.locator("#mat-link").is_hidden()  # an online match's .mat waits for its end
     page.wait_for_selector("#watch:not([hidden])")
     watch = page.input_value("#watch-url")
     key = watch.split("#key=")[1]
@@ -269,7 +271,12 @@ def test_no_secret_in_any_url_and_nothing_blocked_by_the_pages_policy(server: Se
     for other in ("/analysis", "/editor"):
         page.goto(server.url + other)
         page.wait_for_load_state("networkidle")
-    assert not [u for u in urls if token in u or key in u]
+    _start(page, server, "computer")
+    computer_token = page.evaluate("() => ui.token")
+    with page.expect_download() as download:
+        page.click("#download-mat")
+    assert '; [Site "gammon"]' in Path(download.value.path()).read_text()
+    assert not [u for u in urls if token in u or key in u or computer_token in u]
     assert any("/ws/matches/" in u for u in urls) and any("/ws/watch/" in u for u in urls)
     assert any(u.endswith("/match.mat") for u in urls)
     assert not errors

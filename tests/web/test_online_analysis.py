@@ -50,3 +50,28 @@ def test_an_online_match_is_analysed_once_it_is_over(study: TestClient) -> None:
     r = study.post("/api/analyses", json={"match_id": match_id, "token": tokens[1], "game": 1})
     assert r.status_code == 202, r.text
     assert _finish(study, r.json())["status"] == "done"
+
+
+def test_an_online_matchs_mat_is_offered_once_it_is_over(study: TestClient) -> None:  # noqa: F811
+    """Its .mat posted back as an upload was the engine's analysis of the games played so far."""
+    made = study.post("/api/matches", json={"mode": "online", "match_length": 3}).json()
+    match_id, tokens = made["match_id"], (made["token"], made["invite_url"].split("#token=")[1])
+    _finish_a_game(study, match_id, tokens)
+    for token in tokens:
+        r = study.get(f"/api/matches/{match_id}/match.mat", headers=auth(token))
+        assert r.status_code == 409 and "once it is over" in r.json()["error"], r.text
+    for action in ("new_game", "abandon"):
+        r = study.post(f"/api/matches/{match_id}/actions", headers=auth(tokens[0]), json={"action": action})
+        assert r.status_code == 200, r.text
+    assert r.json()["match_over"]
+    r = study.get(f"/api/matches/{match_id}/match.mat", headers=auth(tokens[1]))
+    assert r.status_code == 200 and " 3 point match" in r.text, r.text
+    job = study.post("/api/analyses", json={"mat": r.text, "plies": 0})
+    assert job.status_code == 202, job.text
+    assert _finish(study, job.json())["status"] == "done"
+
+
+def test_a_computer_matchs_mat_is_offered_while_it_is_played(study: TestClient) -> None:  # noqa: F811
+    made = study.post("/api/matches", json={"mode": "computer", "match_length": 3}).json()
+    r = study.get(f"/api/matches/{made['match_id']}/match.mat", headers=auth(made["token"]))
+    assert r.status_code == 200 and " 3 point match" in r.text, r.text

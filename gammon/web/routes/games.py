@@ -141,10 +141,17 @@ async def frames(
 async def download_mat(
     match_id: str, hub: HubDep, token: str = "", x_gammon_token: str | None = Header(None)
 ) -> PlainTextResponse:
-    """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=)."""
+    """The match so far as a Jellyfish/GNU Backgammon ``.mat`` file (token as header or ?token=); an
+    online match's once it is over."""
     live, _ = await seat_for(hub, match_id, x_gammon_token or token)
     names = mat_names(player_names(live))
     async with live.lock:
+        if live.record.mode == "online" and not live.match.is_over:
+            # Posted back to the analysis page, the file was the engine's view of the games played
+            # so far, which an online match's own analysis waits for its end to give.
+            raise IllegalActionError(
+                tr("this online match is still being played: its .mat file is offered once it is over")
+            )
         text = format_mat(live.match, names, tags={"Site": "gammon", "Match ID": live.id})
     return PlainTextResponse(
         text, headers={"Content-Disposition": f'attachment; filename="gammon-{live.id}.mat"'}

@@ -681,6 +681,8 @@ function render() {
   $('button[data-local="hint"]').hidden = !((moving || cubeQuestion) && st.mode !== "online");
   $('button[data-local="replay"]').hidden = replayableGames(st) < 1;
   $('button[data-local="new-match"]').hidden = !st.match_over;
+  // the server gives an online match's .mat once it is over (posted for analysis, it was help)
+  $("#mat-link").hidden = st.mode === "online" && !st.match_over;
   // the server words the log in this page's language (the gammon_lang cookie, else Accept-Language)
   renderLog(st.log, (li, i) => { if (isGameHeader(st.log[i])) li.className = "header"; });
   $("#log").scrollTop = $("#log").scrollHeight;
