@@ -32,6 +32,19 @@ FRAME = "grey50"
 NUMBER_STYLES = ("bright_black", "cyan")  # alternate points, as the triangles of a real board
 CUBE_STYLE = "bold black on bright_cyan"
 DICE_STYLE = "bold black on bright_yellow"
+# A terminal whose encoding has no box-drawing characters (LANG=C without UTF-8, ISO-8859-2 ...)
+# gets the board in ASCII: one character for one, so the colours' spans stay where they were.
+UNICODE_ONLY = "┌┬┐└┴┘─│◀" + "".join(COLOR_GLYPHS)
+ASCII_FRAME = str.maketrans(UNICODE_ONLY, "++++++-|<" + "".join(PLAIN_GLYPHS))
+
+
+def draws_in(encoding: str) -> bool:
+    """Whether a terminal writing ``encoding`` can show the board's box-drawing characters."""
+    try:
+        UNICODE_ONLY.encode(encoding)
+    except (UnicodeError, LookupError):
+        return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -151,8 +164,9 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
     return panel
 
 
-def render_board(view: BoardView, color: bool = False) -> list[Text]:
-    """The board as lines of rich text; ``color=False`` gives plain text (letters for checkers)."""
+def render_board(view: BoardView, color: bool = False, ascii_only: bool = False) -> list[Text]:
+    """The board as lines of rich text; ``color=False`` gives plain text (letters for checkers),
+    ``ascii_only`` a frame of ASCII characters (:func:`draws_in`)."""
     b = view.position.board
     lines: list[Text] = []
     header = tr("money game") if not view.match_length else tr("match to {length}", length=view.match_length)
@@ -207,8 +221,10 @@ def render_board(view: BoardView, color: bool = False) -> list[Text]:
         ids = ("  " + tr("GNU Backgammon ID: {id}", id=f"{view.position_id}:{view.match_id}") if view.match_id
                else "  " + tr("Position ID: {id}", id=view.position_id))
         lines.append(Text(ids, style="dim" if color else ""))
-    if not color:
-        for line in lines:
+    for line in lines:
+        if ascii_only:
+            line.plain = line.plain.translate(ASCII_FRAME)
+        if not color:
             line.rstrip()
     return lines
 

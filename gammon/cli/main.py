@@ -199,6 +199,7 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except ValueError as e:
         print(f"gammon play: {e}", file=sys.stderr)
         return 2
+    _replace_unencodable(sys.stdout)
     console = Console(no_color=args.plain or None, highlight=False)
     session = PlaySession(
         match,
@@ -216,6 +217,18 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         if reading_format(args.resume).name == "mat":  # 'save' alone writes the file back
             session.save_file = args.resume
     return session.run()
+
+
+def _replace_unencodable(stream: TextIO) -> None:
+    """Standard output that cannot fail on a character: a file name's bytes that are no UTF-8
+    (kept by Python as surrogates) are written back as they were; a terminal whose encoding
+    lacks a character of a message (LANG=C without UTF-8, ISO-8859-2: a name, an ellipsis)
+    shows '?' for it. The board is drawn in ASCII there (:func:`gammon.cli.board.draws_in`);
+    a message must not end the game with a traceback."""
+    encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
+    reconfigure = getattr(stream, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="surrogateescape" if encoding.startswith("utf8") else "replace")
 
 
 def _computer_like(args: argparse.Namespace) -> bool:

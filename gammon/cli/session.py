@@ -26,7 +26,7 @@ from rich.console import Console
 from rich.text import Text
 
 from gammon.cli.args import user_path
-from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
+from gammon.cli.board import PLAIN_GLYPHS, BoardView, draws_in, render_board
 from gammon.cli.files import write_whole
 from gammon.cli.words import (
     TUTOR_LEVELS,
@@ -292,7 +292,8 @@ class PlaySession:
         )
 
     def show_board(self) -> None:
-        for line in render_board(self.board_view(), color=bool(self.color)):
+        ascii_only = not draws_in(self.console.encoding)
+        for line in render_board(self.board_view(), color=bool(self.color), ascii_only=ascii_only):
             self._print(line if self.color else Text(line.plain), highlight=False, soft_wrap=True)
         g = self.game
         self._shown = (id(g), len(g.history), g.phase)
