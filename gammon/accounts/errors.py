@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from gammon.errors import GammonError
 from gammon.i18n import tr
 
@@ -30,27 +32,31 @@ class SignInError(AccountError):
         super().__init__(tr("wrong name or password"))
 
 
+def _whole_seconds(wait: float) -> int:
+    """A wait told in whole seconds, rounded up: rounded to the nearest, 59.4 s was told as 59,
+    and a client that waited as told was refused again."""
+    return max(1, math.ceil(wait))
+
+
 class ThrottledError(AccountError):
     """Too many failed sign-ins for this name or from this address: try again in ``retry_after``
-    seconds."""
+    seconds (whole, rounded up: after them the client is let through)."""
 
     def __init__(self, retry_after: float) -> None:
-        self.retry_after = retry_after
-        super().__init__(
-            tr("too many failed sign-ins: try again in {seconds} s", seconds=max(1, round(retry_after)))
-        )
+        self.retry_after = _whole_seconds(retry_after)
+        super().__init__(tr("too many failed sign-ins: try again in {seconds} s", seconds=self.retry_after))
 
 
 class TooManySignUpsError(ThrottledError):
     """Too many accounts made from this address lately: try again in ``retry_after`` seconds."""
 
     def __init__(self, retry_after: float) -> None:
-        self.retry_after = retry_after
+        self.retry_after = _whole_seconds(retry_after)
         AccountError.__init__(
             self,
             tr(
                 "too many accounts were made from your address: try again in {seconds} s",
-                seconds=max(1, round(retry_after)),
+                seconds=self.retry_after,
             ),
         )
 

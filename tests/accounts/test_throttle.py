@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from gammon.accounts import SignInThrottle, ThrottledError
+from gammon.accounts.errors import TooManySignUpsError
+from gammon.accounts.throttle import SignUpLimit
 
 
 class Seconds:
@@ -71,3 +73,25 @@ def test_right_passwords_leave_no_keys_behind() -> None:
     for i in range(100):
         throttle.forgive(throttle.attempt(f"name{i}", f"address{i}"))
     assert throttle._failures == {}
+
+
+def test_the_wait_told_is_never_shorter_than_the_wait() -> None:
+    # 59.4 s to wait was told as "59 s" (and Retry-After: 59): a client that waited as told was
+    # refused again; the seconds are rounded up
+    clock = Seconds()
+    throttle = SignInThrottle(per_name=1, per_address=100, window=60.0, clock=clock)
+    throttle.failed("alice", None)
+    clock.now = 0.6
+    with pytest.raises(ThrottledError, match="try again in 60 s") as refused:
+        throttle.check("alice", None)
+    assert refused.value.retry_after == 60
+    clock.now += refused.value.retry_after
+    throttle.check("alice", None)  # waited as told: let through
+    signups = SignUpLimit(per_address=1, window=60.0, clock=clock)
+    signups.attempt("a1")
+    clock.now += 0.6
+    with pytest.raises(TooManySignUpsError, match="try again in 60 s") as too_many:
+        signups.attempt("a1")
+    assert too_many.value.retry_after == 60
+    clock.now += too_many.value.retry_after
+    signups.attempt("a1")
