@@ -200,6 +200,11 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         print(f"gammon play: {e}", file=sys.stderr)
         return 2
     _replace_unencodable(sys.stdout)
+    # a byte the terminal's encoding does not read (Latin-1 in a UTF-8 locale) is kept, to be
+    # quoted as typed, instead of ending the game with a UnicodeDecodeError
+    reconfigure = getattr(sys.stdin, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="surrogateescape")
     console = Console(no_color=args.plain or None, highlight=False)
     session = PlaySession(
         match,

@@ -40,17 +40,25 @@ def one_of(words: list[str]) -> str:
 
 
 def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
-    """Typed text in quotes for a message: control characters escaped, cut with an ellipsis
+    """Typed text in quotes for a message: control characters escaped (a byte that was no text
+    in the terminal's encoding, kept as a surrogate, as that byte: '\\xe9'), cut with an ellipsis
     past ``limit`` characters so a pasted page does not fill the screen."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    text = "".join(c if c.isprintable() else _escaped(c) for c in text)
     if len(text) > limit:
         text = text[:limit - 1] + "…"
     return f"'{text}'"
 
 
+def _escaped(c: str) -> str:
+    if "\udc80" <= c <= "\udcff":  # surrogateescape's form of a byte >= 0x80
+        return f"\\x{ord(c) - 0xDC00:02x}"
+    return repr(c)[1:-1]
+
+
 # A quote followed by the text it was taken from ("'13/7(5)' of '13/7(5)'", "'x' in the play
 # '24/18 x'"): the part is what the player needs to see, the whole is what they just typed.
 _PART_OF = re.compile(r"'([^'\n]+)' (?:of|in)(?: the play)? '([^'\n]+)'")
+_REPR_BYTE = re.compile(r"\\udc([89a-f][0-9a-f])")
 _LONG_QUOTE = re.compile(rf"'([^'\n]{{{QUOTE_LIMIT + 1},}})'")
 
 
@@ -64,8 +72,10 @@ def _part_of(part: str, whole: str) -> bool:
 
 
 def tidy(message: str) -> str:
-    """A lower layer's error message made fit for a player: typed text is quoted once, and long
-    quotes (pasted input) are cut."""
+    """A lower layer's error message made fit for a player: typed text is quoted once, long
+    quotes (pasted input) are cut, and a byte that was no text, which the lower layer quoted
+    with repr() as a surrogate ('\\udce9'), is shown as that byte ('\\xe9'), as :func:`quote` does."""
+    message = _REPR_BYTE.sub(r"\\x\1", message)
     message = _PART_OF.sub(lambda m: f"'{m[1]}'" if _part_of(m[1], m[2]) else m[0], message)
     return _LONG_QUOTE.sub(lambda m: quote(m[1]), message)
 

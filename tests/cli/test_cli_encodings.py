@@ -52,3 +52,13 @@ def test_a_file_name_that_is_no_utf8_is_written_as_it_is(tmp_path):
     done = play(["--resume", os.fsdecode(name)], b"quit\n", "utf-8", tmp_path)
     assert done.returncode == 0, done.stderr.decode()
     assert b"Resumed a money session from " + name + b": X against O" in done.stdout
+
+
+def test_a_byte_the_terminal_does_not_read_is_quoted_and_the_game_goes_on(tmp_path):
+    # PYTHONIOENCODING=utf-8 reads strictly, as Python does in a UTF-8 locale other than C.UTF-8
+    done = play([], b"foo\xe9\n24/22\xe9 13/8\n24/22 13/8\nquit\n\n", "utf-8", tmp_path)
+    assert done.returncode == 0, done.stderr.decode()
+    out = done.stdout.decode()
+    assert "Unknown command 'foo\\xe9'; type 'help' for the list." in out
+    assert "Sorry: cannot read '24/22\\xe9':" in out
+    assert "O plays 5-2: 24/22 13/8." in out
