@@ -219,6 +219,7 @@ class PlaySession:
     _saved: object = None  # the games' histories when the match was last saved (or read back)
     _reading: bool = False  # waiting for a line: a hangup may end the wait at once
     _hung_up: bool = False
+    _terminated: bool = False  # SIGTERM ('kill'): ended as a hangup, the terminal still there
     _output_error: OSError | None = None  # writing the output failed: a full disk, not a hangup
     _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
     _lost: bool = False  # the match was to be saved when the session ended, and could not be
@@ -336,6 +337,9 @@ class PlaySession:
                     self._welcome()
                 self._loop()
         except Hangup:
+            if self._terminated:
+                self._save_unsaved(tr("The game was stopped (SIGTERM)"))
+                return 1 if self._lost else 128 + signal.SIGTERM  # as a shell reports a kill
             self._save_unsaved(tr("The terminal closed"))
             if self._output_error is not None:  # the caller says standard output failed (exit 1)
                 raise self._output_error from None
@@ -421,26 +425,32 @@ class PlaySession:
 
     @contextlib.contextmanager
     def _hangup_handled(self) -> Iterator[None]:
-        """While the session runs, SIGHUP (the terminal closed) does not end the process at once:
-        it ends a wait for input with :class:`Hangup`, or (while the computer thinks, or a game
-        action is under way) the next wait, so the match can be saved first. Only the main
-        thread can set a signal handler; elsewhere (a session a test runs in a thread), and under
-        ``nohup``, nothing changes."""
-        if (not hasattr(signal, "SIGHUP") or threading.current_thread() is not threading.main_thread()
-                or signal.getsignal(signal.SIGHUP) == signal.SIG_IGN):  # nohup: hangups are ignored
+        """While the session runs, SIGHUP (the terminal closed) and SIGTERM ('kill') do not end
+        the process at once: they end a wait for input with :class:`Hangup`, or (while the
+        computer thinks, or a game action is under way) the next wait, so the match can be saved
+        first. Only the main thread can set a signal handler; elsewhere (a session a test runs in
+        a thread) nothing changes, nor for a signal that is ignored (SIGHUP under ``nohup``)."""
+        if threading.current_thread() is not threading.main_thread():
             yield
             return
 
         def hangup(signum: int, frame: object) -> None:
             self._hung_up = True
+            self._terminated = self._terminated or signum == signal.SIGTERM
             if self._reading:
                 raise Hangup
 
-        previous = signal.signal(signal.SIGHUP, hangup)
+        signals = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
+        # None: a handler set outside Python, which could not be put back
+        previous = {signum: handler for signum in signals
+                    if (handler := signal.getsignal(signum)) not in (signal.SIG_IGN, None)}
+        for signum in previous:
+            signal.signal(signum, hangup)
         try:
             yield
         finally:
-            signal.signal(signal.SIGHUP, previous)
+            for signum, handler in previous.items():
+                signal.signal(signum, handler)
 
     def _welcome(self) -> None:
         length = self.match.rules.match_length

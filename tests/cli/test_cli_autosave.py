@@ -4,6 +4,7 @@ with it. A person who says to quit without saving is taken at their word."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import re
@@ -147,3 +148,40 @@ def test_a_match_that_could_not_be_saved_ends_with_a_failure_status(tmp_path):
     assert proc.returncode == 1  # was 0, as if the match were saved
     proc = gammon(["play", "--two-player", "--seed", "2"], "8/5 6/5\nquit\n\n", data)
     assert proc.returncode == 0  # left without saving, as asked
+
+
+def test_a_killed_game_saves_the_match(tmp_path):
+    # 'kill PID' (SIGTERM) ended the process at once, the game in progress lost
+    master, slave = pty.openpty()
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path), "TERM": "dumb"}
+    proc = subprocess.Popen([sys.executable, "-m", "gammon.cli.main", "play", "--seed", "1",
+                             "--two-player", "--plain"],
+                            stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env)
+    os.close(slave)
+    data = b""
+
+    def read_until(pattern: bytes) -> None:
+        nonlocal data
+        end = time.monotonic() + 60
+        while not re.search(pattern, data):
+            assert time.monotonic() < end, data
+            if select.select([master], [], [], 0.5)[0]:
+                data += os.read(master, 65536)
+
+    try:
+        read_until(rb"\(5-2 to play\) > $")
+        os.write(master, b"24/22 13/8\n")
+        read_until(rb"\(roll or double\) > $")
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        with contextlib.suppress(OSError):  # the rest of what it said
+            while select.select([master], [], [], 0.5)[0] and (more := os.read(master, 65536)):
+                data += more
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+    [path] = saved_files(tmp_path)
+    assert f"The game was stopped (SIGTERM): the match is saved in {path};".encode() in data
+    game = read_mat(path.read_text()).games[0]
+    assert [str(a.play) for a in game.actions if hasattr(a, "play")] == ["24/22 13/8"]
