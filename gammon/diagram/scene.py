@@ -198,7 +198,9 @@ def _caption(w: Words) -> list[Shape]:
     first = (
         f"{w.mover} ({w.mover_score}, pips {w.pips[0]})   {w.opponent} ({w.opponent_score}, pips {w.pips[1]})"
     )
-    second = " ".join(part for part in (w.match, w.dice, w.offer_for_opponent) if part)
+    second = " ".join(part for part in (w.match, w.dice) if part)
+    if w.offer_for_opponent:  # the opponent's to answer, or its own resignation: said as its words
+        second += f"   O: {w.offer_for_opponent}"
     return [
         Text(LEFT, y, first, 13, anchor="start"),
         Text(LEFT, y + 18, second, 13, anchor="start"),

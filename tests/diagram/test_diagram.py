@@ -328,3 +328,18 @@ def test_the_opponents_resignation_is_shown_on_its_side() -> None:
     texts = [t.text for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
     assert any(t and "Resigns single game" in t for t in texts)
     assert not any(t and "On roll, resigns" in t for t in texts)
+
+
+@pytest.mark.parametrize("gnubg_id, line", [
+    # the opponent resigns before the roll: the player on roll is to answer, then roll
+    ("sGfwATDgc/ABMA:MCEAAAAAAAAA", "(Cube: 1) On roll   O: Resigns single game"),
+    # the opponent resigns instead of answering a double
+    ("sGfwATDgc/ABMA:MDEAAAAAAAAA", "(Cube: 1)   O: Cube offered at 2, resigns single game"),
+])
+def test_an_image_says_the_opponent_resigns(gnubg_id: str, line: str) -> None:
+    """An image's caption ran the opponent's resignation on after the player on roll's words, as
+    if the player on roll resigned ('(Cube: 1) On roll Resigns single game')."""
+    s = read_id(gnubg_id)
+    assert s.opponent_resigns
+    texts = [t.text for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
+    assert line in texts
