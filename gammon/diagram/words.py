@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from gammon.formats.ids import describe_situation, situation_json
@@ -32,8 +33,18 @@ def _points(n: int) -> str:
     return f"{n} point" if n == 1 else f"{n} points"
 
 
+def _drawable(name: str) -> str:
+    """``name`` with U+FFFD for each character no diagram can hold: control characters (XML has no
+    place for most, and a newline would split the text board's line), lone surrogates (no UTF-8)
+    and XML's non-characters U+FFFE and U+FFFF."""
+    return "".join(
+        "\ufffd" if unicodedata.category(c) in ("Cc", "Cs") or c in "\ufffe\uffff" else c for c in name
+    )
+
+
 def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> Words:
     s = situation
+    names = (_drawable(names[0]), _drawable(names[1]))
     ids = situation_json(s)
     position_id, match_id = ids["gnubg_id"].split(":")
     cube = f" (Cube: {s.cube_value})"

@@ -343,3 +343,17 @@ def test_an_image_says_the_opponent_resigns(gnubg_id: str, line: str) -> None:
     assert s.opponent_resigns
     texts = [t.text for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
     assert line in texts
+
+
+def test_names_with_characters_xml_cannot_hold() -> None:
+    """A name with a control character made an SVG no XML reader takes ('not well-formed (invalid
+    token)' at a NUL), a newline in it split the text board's line, a lone surrogate raised
+    UnicodeEncodeError; each such character is drawn as U+FFFD."""
+    names = ("a\x00b\x1b", "c\nd\ud800\ufffe")
+    svg = render_svg(read_id(XGID), names)
+    texts = [t.text or "" for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    assert any("X: a\ufffdb\ufffd (Cube: 2)" in t and "O: c\ufffdd\ufffd\ufffd" in t for t in texts)
+    board = render_text(read_id(XGID), names)
+    assert len(board.splitlines()) == 15 and board.splitlines()[2].endswith("O: c\ufffdd\ufffd\ufffd")
+    board.encode("utf-8")
+    assert render_png(read_id(XGID), names).startswith(b"\x89PNG")
