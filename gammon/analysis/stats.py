@@ -133,8 +133,9 @@ def bootstrap_mean_ci(values: np.ndarray, seed: int = 0, resamples: int = 2000,
     return float(lo), float(hi)
 
 
-def game_result(game: GameAnalysis, match_length: int) -> tuple[float, float]:
-    """What each player won in ``game``: MWC gained in a match, points for money (0, 0 unfinished)."""
+def game_result(game: GameAnalysis, match_length: int, crawford: bool = True) -> tuple[float, float]:
+    """What each player won in ``game``: MWC gained in a match, points for money (0, 0 unfinished);
+    ``crawford``: whether the match plays the Crawford rule."""
     if game.winner is None:
         return (0.0, 0.0)
     if not match_length:
@@ -144,7 +145,9 @@ def game_result(game: GameAnalysis, match_length: int) -> tuple[float, float]:
         mine, theirs = match_length - game.score[w], match_length - game.score[1 - w]
         post = not game.crawford and 1 in (mine, theirs)
         before = match_equity(mine, theirs, post_crawford=post)
-        after = equity_after(mine - game.points, theirs, crawford_done=game.crawford or post)
+        # without the Crawford rule the next game at one away is no Crawford game: valued as the
+        # next game's start is, or a match's results would not add up to what it was worth
+        after = equity_after(mine - game.points, theirs, crawford_done=game.crawford or post or not crawford)
         won = after - before
     return (won, -won) if game.winner == 0 else (-won, won)
 
@@ -194,7 +197,7 @@ def player_statistics(analysis: MatchAnalysis, player: int, seed: int = 0,
     ci = bootstrap_mean_ci(counted, seed, resamples)
     all_moves = sum(1 for d in analysis.decisions if isinstance(d, CheckerPlay))
     opponent_luck = sum(r.cost for r in counted_rolls if r.context.player != player)
-    actual = sum(game_result(g, analysis.match_length)[player] for g in analysis.games)
+    actual = sum(game_result(g, analysis.match_length, analysis.crawford)[player] for g in analysis.games)
     overall = OverallStatistics(
         n, total_error, c_cost + q_cost, _rate(total_error, n),
         None if ci is None else (1000.0 * ci[0], 1000.0 * ci[1]),

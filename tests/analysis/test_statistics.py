@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from gammon import Game, Match, Rules, ScriptedDice, WinKind
-from gammon.analysis import CheckerPlay, CubeChoice, Skill, analyse
+from gammon.analysis import CheckerPlay, CubeChoice, GameAnalysis, MatchAnalysis, Skill, analyse
 from gammon.analysis.stats import bootstrap_mean_ci
 from gammon.engine.cube.met import match_equity
 from gammon.engine.net.evaluator import PipCountEvaluator, cubeless_equity
@@ -285,3 +285,15 @@ def test_the_bootstrap_of_a_long_session_draws_the_same_resamples_in_little_memo
         tracemalloc.stop()
     assert lo < values.mean() < hi
     assert peak < 64 * 2**20, f"{peak / 2**20:.0f} MB"
+
+
+@pytest.mark.parametrize("crawford", [True, False])
+def test_the_results_of_a_finished_match_add_up_to_what_the_match_was_worth(crawford: bool) -> None:
+    # 3 points: player 0 wins 2 and is 1 away, then player 1 wins 3 and the match; without the
+    # Crawford rule the second game is no Crawford game, and the first one led to it
+    games = (GameAnalysis(1, (0, 0), False, 0, 2, (), ()),
+             GameAnalysis(2, (2, 0), crawford, 1, 3, (), ()))
+    analysis = MatchAnalysis(("A", "B"), 3, 0, games, crawford=crawford)
+    a, b = analysis.statistics(resamples=1)
+    assert a.overall.actual_result == pytest.approx(-0.5)
+    assert b.overall.actual_result == pytest.approx(0.5)
