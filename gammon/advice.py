@@ -11,7 +11,12 @@ from typing import Any
 from gammon.dice import Dice
 from gammon.engine.cube.cubeful import MatchCube
 from gammon.engine.cube.decision import CubeAction, CubeDecision
-from gammon.engine.cube.resignation import ResignationAnswer, judged_situation, resignation_answer
+from gammon.engine.cube.resignation import (
+    ResignationAnswer,
+    judge_resignation,
+    judged_situation,
+    resignation_answer,
+)
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.engine.rollout.rollouts import CubeRollout, PlayRollout, RolloutResult
@@ -86,11 +91,12 @@ _WIN_KIND_WORDS = {1: "single", 2: "gammon", 3: "backgammon"}
 
 def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
     """Chances, cubeless equity (and MWC in a match) and the cube decision at the ID's cube and
-    score; ``resignation``: the answer to a resignation on offer (else None)."""
-    decision = engine.cube_decision(judged_situation(context))
+    score, before the roll; ``resignation``: the answer to a resignation on offer (else None),
+    after the resigner's roll from its best play of it (``play``)."""
+    decision = engine.cube_decision(before_roll(context))
     probs = decision.probabilities
     mwc = None if context.match is None else cubeless_mwc(probs, context.match, context.cube_value)
-    answer = resignation_answer(decision, context)
+    answer = judge_resignation(engine, context, decision)
     resignation = None
     if answer is not None:
         assert context.resignation is not None
@@ -102,6 +108,7 @@ def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
             "unit": "mwc" if context.match else "equity",
             "resigned": answer.given,
             "playing_on": answer.kept,
+            "play": None if answer.play is None else str(answer.play),
         }
     return {
         "plies": engine.plies,
@@ -111,6 +118,12 @@ def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
         "cube": cube_json(decision),
         "resignation": resignation,
     }
+
+
+def before_roll(context: Situation) -> Situation:
+    """``context`` as its cube decision is judged: before the roll, without a resignation on offer
+    (a double the resigner was to answer still on offer)."""
+    return judged_situation(context.replace(dice=None))
 
 
 def finite(x: float) -> float | None:
@@ -174,11 +187,13 @@ def rollout_json(outcome: RolloutResult | list[PlayRollout] | CubeRollout,
 
 __all__ = [
     "ResignationAnswer",
+    "before_roll",
     "cube_json",
     "cubeless_mwc",
     "eval_json",
     "finite",
     "hint_json",
+    "judge_resignation",
     "probabilities_json",
     "ranked_plays",
     "ranked_rollouts",

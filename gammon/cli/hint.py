@@ -14,16 +14,16 @@ from collections.abc import Sequence
 
 from gammon.advice import (
     ResignationAnswer,
+    before_roll,
     cubeless_mwc,
     eval_json,
     hint_json,
+    judge_resignation,
     ranked_plays,
-    resignation_answer,
 )
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import check_dice, parse_dice
 from gammon.engine.cube.decision import CubeAction, CubeDecision
-from gammon.engine.cube.resignation import judged_situation
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
@@ -113,12 +113,16 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
     engine = engine or Engine(plies=plies)
     if as_json:
         return json.dumps({"context": situation_json(context), **eval_json(engine, context)})
-    decision = engine.cube_decision(judged_situation(context))
+    decision = engine.cube_decision(before_roll(context))
     probs = decision.probabilities
     pips = position.pip_counts
     lines = [tr("Position {id}, {plies}-ply, player on roll's view (pips {mine} vs {theirs})", id=position.id,
                 plies=engine.plies, mine=pips[0], theirs=pips[1]), f"  {describe_situation(context)}"]
-    if context.dice is not None:
+    if context.dice is not None and context.resignation is not None:
+        lines.append("  " + tr("(the cube decision comes before rolling, so it does not use the roll {dice} "
+                               "in the ID; the resignation is judged after the best play of it)",
+                               dice=f"{context.dice[0]}{context.dice[1]}"))
+    elif context.dice is not None:
         lines.append("  " + tr("(the roll {dice} in the ID is not used: the cube decision comes before "
                                "rolling; gammon hint ranks the plays)",
                                dice=f"{context.dice[0]}{context.dice[1]}"))
@@ -129,26 +133,45 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
         cubeless += tr(", match winning chances {value}", value=f"{mwc:.1%}")
     lines.append(cubeless)
     lines.extend(_cube_lines(decision, context))
-    if context.resignation is not None:
-        lines.append("  " + _resignation_line(decision, context))
+    answer = judge_resignation(engine, context, decision)
+    if answer is not None:
+        lines.append("  " + _resignation_line(answer, context))
     return "\n".join(lines)
 
 
-def _resignation_line(decision: CubeDecision, context: Situation) -> str:
-    """The answer to the resignation on offer (:func:`gammon.advice.resignation_answer`)."""
-    answer = resignation_answer(decision, context)
-    assert answer is not None
+def _resignation_line(answer: ResignationAnswer, context: Situation) -> str:
+    """The answer to the resignation on offer (:func:`gammon.advice.judge_resignation`)."""
     if context.opponent_resigns:
         return _opponents_resignation_line(answer, context)
-    if context.match is None:
-        worth = tr("playing on is worth {value} to you", value=f"{answer.kept:+.3f}")
-    else:
-        worth = tr("playing on, your match winning chances are {value}", value=f"{answer.kept:.1%}")
     what, verdict = _offer_words(answer, context)
     points = answer.points
     return ntr("you offer to resign {what} ({points} point): the opponent should {answer}; {worth}",
                "you offer to resign {what} ({points} points): the opponent should {answer}; {worth}",
-               points, what=what, points=points, answer=verdict, worth=worth)
+               points, what=what, points=points, answer=verdict, worth=_your_worth(answer, context))
+
+
+def _your_worth(answer: ResignationAnswer, context: Situation) -> str:
+    """What playing on is worth to the player on roll who resigns: after its roll, once its best
+    play of it is made."""
+    dice = context.dice
+    if dice is None:
+        if context.match is None:
+            return tr("playing on is worth {value} to you", value=f"{answer.kept:+.3f}")
+        return tr("playing on, your match winning chances are {value}", value=f"{answer.kept:.1%}")
+    roll, play = f"{dice[0]}{dice[1]}", answer.play
+    if context.match is None:
+        value = f"{answer.kept:+.3f}"
+        if play is None:
+            return tr("with no legal play of {dice}, playing on is worth {value} to you",
+                      dice=roll, value=value)
+        return tr("after your best play of {dice} ({play}), playing on is worth {value} to you",
+                  dice=roll, play=str(play), value=value)
+    value = f"{answer.kept:.1%}"
+    if play is None:
+        return tr("with no legal play of {dice}, your match winning chances are {value}",
+                  dice=roll, value=value)
+    return tr("after your best play of {dice} ({play}), your match winning chances are {value}",
+              dice=roll, play=str(play), value=value)
 
 
 def _opponents_resignation_line(answer: ResignationAnswer, context: Situation) -> str:

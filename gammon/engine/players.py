@@ -35,7 +35,7 @@ import warnings
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
-from gammon.engine.cube.resignation import judged_situation, resignation_answer
+from gammon.engine.cube.resignation import judge_resignation
 from gammon.engine.pubeval import pubeval_best_play
 from gammon.errors import IllegalActionError, cut
 from gammon.game import ActionKind, GamePhase, Request
@@ -225,9 +225,9 @@ class EnginePlayer(HeuristicCube):
 
     def accepts_resignation(self, game: Game) -> bool:
         # the engine's judgement, not the heuristic's (which cannot see a certain backgammon),
-        # from the position a rejection returns to, the resigner on roll or not
-        s = game.situation()
-        answer = resignation_answer(self.engine.cube_decision(judged_situation(s)), s)
+        # from the position a rejection returns to, the resigner on roll or not, after its roll
+        # from its best play of the dice
+        answer = judge_resignation(self.engine, game.situation())
         return answer is not None and answer.accept
 
     def answer_double(self, game: Game) -> CubeAnswer:
