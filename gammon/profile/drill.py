@@ -117,7 +117,9 @@ class Drills:
             s.execute(select(AccountRow.id).where(AccountRow.id == account_id).with_for_update())
             new = s.scalars(uncarded).all()
             for decision_id in new:
-                card = Card(due=now)
+                # an id given: without one, Card() sleeps a millisecond to make its own unique,
+                # seconds for a large deck with the database locked
+                card = Card(card_id=decision_id, due=now)
                 s.add(
                     DrillCardRow(
                         account_id=account_id,
