@@ -139,7 +139,10 @@ def _tray(situation: Situation) -> list[Shape]:
 
 def _cube(x: float, y: float, value: int) -> list[Shape]:
     size = 34.0
-    return [Rect(x - size / 2, y - size / 2, size, size, PAPER, EDGE), Text(x, y + 7, str(value), 20)]
+    number = str(value)
+    # a digit is about 0.64 of the font size wide: 1024 at 20 would spill over the cube's sides
+    font = min(20.0, (size - 6) / (0.64 * len(number)))
+    return [Rect(x - size / 2, y - size / 2, size, size, PAPER, EDGE), Text(x, y + font * 0.35, number, font)]
 
 
 def _die(x: float, y: float, value: int) -> list[Shape]:

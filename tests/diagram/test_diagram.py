@@ -37,7 +37,7 @@ from gammon.diagram.scene import (
 from gammon.formats.ids import describe_situation, read_id
 from gammon.i18n import use_language
 from gammon.position import Position
-from gammon.situation import Situation
+from gammon.situation import CubeOwner, Situation
 
 # the starting position, 7-point match at 1-2, X (on roll, 2 points) owns a 2-cube and rolled 52
 XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:7:10"
@@ -357,3 +357,16 @@ def test_names_with_characters_xml_cannot_hold() -> None:
     assert len(board.splitlines()) == 15 and board.splitlines()[2].endswith("O: c\ufffdd\ufffd\ufffd")
     board.encode("utf-8")
     assert render_png(read_id(XGID), names).startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize("value", [128, 1024, 16384])
+def test_a_high_cube_s_number_stays_on_the_cube(value: int) -> None:
+    """A cube of 1024 owned by the opponent had its number drawn 43 units wide on a cube 34 wide,
+    over the tray's edge and off it."""
+    s = Situation(Position.initial(), cube_value=value, cube_owner=CubeOwner.OPPONENT)
+    cube = next(r for r in scene(s) if isinstance(r, Rect) and r.w == 34.0)
+    _, _, pixels = _png_parts(render_png(s))
+    beside = pixels[int(cube.y) : int(cube.y + cube.h), int(RIGHT) :]  # the tray and the paper past it
+    ink = beside.max(axis=2) < 60  # the cube's number; the frame, the tray and the paper are lighter
+    columns = np.flatnonzero(ink.any(axis=0)) + int(RIGHT)
+    assert columns.size and cube.x <= columns.min() and columns.max() < cube.x + cube.w
