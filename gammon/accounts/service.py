@@ -26,6 +26,7 @@ from gammon.accounts.errors import (
 from gammon.accounts.names import check_name, lookup_key, name_key
 from gammon.accounts.passwords import Passwords, check_password
 from gammon.accounts.throttle import SignInThrottle, SignUpLimit
+from gammon.errors import cut
 from gammon.i18n import tr
 from gammon.ratings import START_RATING
 from gammon.store import Store
@@ -226,7 +227,7 @@ class Accounts:
         with self.sessions.begin() as s:
             row = None if key is None else s.scalar(select(AccountRow).where(AccountRow.name_key == key))
             if row is None:
-                raise UnknownAccountError(tr("no account is named {name}", name=repr(name)))
+                raise UnknownAccountError(tr("no account is named {name}", name=cut(repr(name))))
             s.execute(update(AccountRow).where(AccountRow.id == row.id).values(password_hash=password_hash))
             s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == row.id))
             return Account.of(row)

@@ -93,3 +93,14 @@ def test_what_the_command_refuses(
     assert main(["account", "reset-password", name, "--database-url", url]) == 2
     assert message in capsys.readouterr().err
     accounts.sign_in("Alice", "old password")
+
+
+def test_an_unknown_name_is_quoted_cut_short(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # a name pasted by mistake (a page of text) was printed back whole in the refusal
+    _with_alice(url)
+    monkeypatch.setattr("sys.stdin", io.StringIO("new password\n"))
+    assert main(["account", "reset-password", "x" * 5000, "--database-url", url]) == 2
+    err = capsys.readouterr().err
+    assert "no account is named 'xxx" in err and "..." in err and len(err) < 150
