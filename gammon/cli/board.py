@@ -164,9 +164,15 @@ def _side_panel(view: BoardView, color: bool) -> list[Text]:
     return panel
 
 
-def render_board(view: BoardView, color: bool = False, ascii_only: bool = False) -> list[Text]:
+BOARD_WIDTH = 51  # a row of the board, up to the space before the side panel
+
+
+def render_board(view: BoardView, color: bool = False, ascii_only: bool = False,
+                 width: int | None = None) -> list[Text]:
     """The board as lines of rich text; ``color=False`` gives plain text (letters for checkers),
-    ``ascii_only`` a frame of ASCII characters (:func:`draws_in`)."""
+    ``ascii_only`` a frame of ASCII characters (:func:`draws_in`). The side panel (names, pips,
+    cube, dice) stands beside the rows, or under the board where that would pass ``width``
+    columns: a terminal that wrapped the rows would break the board apart."""
     b = view.position.board
     lines: list[Text] = []
     header = tr("money game") if not view.match_length else tr("match to {length}", length=view.match_length)
@@ -177,6 +183,7 @@ def render_board(view: BoardView, color: bool = False, ascii_only: bool = False)
     half = "─" * (6 * CELL + 1)
     lines.append(_frame(f" ┌{half}┬───┬{half}┬───┐", color))
     panel = _side_panel(view, color)
+    beside = width is None or BOARD_WIDTH + max(p.cell_len for p in panel) <= width
     bar = (b[25], -b[0])  # viewer's bar (entering top), opponent's bar (entering bottom)
     off = view.position.off
     for r in range(2 * ROWS + 1):
@@ -211,11 +218,14 @@ def render_board(view: BoardView, color: bool = False, ascii_only: bool = False)
             line.append_text(_stack_cell(off[off_side], row, _glyph(view, off_side, color),
                                          _style(view, off_side, color), BAR_FELT if color else ""))
             line.append_text(_frame("│", color))
-        line.append(" ")
-        line.append_text(panel[r] if color else Text(panel[r].plain))
+        if beside:
+            line.append(" ")
+            line.append_text(panel[r] if color else Text(panel[r].plain))
         lines.append(line)
     lines.append(_frame(f" └{half}┴───┴{half}┴───┘", color))
     lines.append(_numbers(BOTTOM_LEFT, BOTTOM_RIGHT, color))
+    if not beside:
+        lines.extend(p if color else Text(p.plain) for p in panel if p.plain.strip())
     if view.position_id:
         # one token, as gammon eval and GNU Backgammon take it
         ids = ("  " + tr("GNU Backgammon ID: {id}", id=f"{view.position_id}:{view.match_id}") if view.match_id

@@ -294,7 +294,8 @@ class PlaySession:
 
     def show_board(self) -> None:
         ascii_only = not draws_in(self.console.encoding)
-        for line in render_board(self.board_view(), color=bool(self.color), ascii_only=ascii_only):
+        for line in render_board(self.board_view(), color=bool(self.color), ascii_only=ascii_only,
+                                 width=self.console.width):
             self._print(line if self.color else Text(line.plain), highlight=False, soft_wrap=True)
         g = self.game
         self._shown = (id(g), len(g.history), g.phase)

@@ -102,3 +102,24 @@ def test_a_double_awaiting_its_answer_shows_the_value_offered_and_by_whom():
                                  cube_offered_by=1)).splitlines()
     assert lines[8].endswith("[4]  offered by pubeval")
     assert not any("owned" in line for line in lines)  # the cube is in the middle until it is taken
+
+
+def test_the_side_panel_goes_under_the_board_where_it_would_pass_the_terminals_width():
+    # in Polish the pips line made a row 83 columns wide: an 80-column terminal wrapped it
+    from gammon.i18n import use_language
+
+    view = BoardView(Position.initial(), names=("You", "engine-0ply"), on_turn=0, dice=(6, 4),
+                     cube_owner=1, cube_value=2, score=(2, 4), match_length=25,
+                     position_id="4HPwATDgc/ABMA")
+    with use_language("pl"):
+        beside = [line.plain.rstrip() for line in render_board(view)]
+        fitted = [line.plain.rstrip() for line in render_board(view, width=80)]
+    assert max(len(line) for line in beside) > 80  # as it was
+    assert max(len(line) for line in fitted) <= 80
+    panel = [line[51:].strip() for line in beside[3:14] if line[51:].strip()]
+    # the same rows, the panel's lines under them, top to bottom
+    assert [line[:50] for line in fitted[3:14]] == [line[:50] for line in beside[3:14]]
+    assert [line.strip() for line in fitted[16:16 + len(panel)]] == panel
+    assert fitted[16 + len(panel):] == beside[16:] and "4HPwATDgc/ABMA" in fitted[-1]
+    wide = [line.plain.rstrip() for line in render_board(view, width=120)]
+    assert wide == [line.plain.rstrip() for line in render_board(view)]  # room enough: beside

@@ -292,3 +292,14 @@ def test_an_illegal_play_says_which_rule_it_breaks():
     _, out = run_session(["6/off"], [(5, 2)], computer="random")  # You open 5-2
     why = "you cannot bear off while a checker is outside your home board"
     assert f"'6/off' is not a legal play: {why}" in out
+
+
+def test_the_board_fits_the_terminals_width():
+    # the side panel beside the rows made them 79 columns wide, wrapped by a narrower terminal
+    out = io.StringIO()
+    session = PlaySession(Match(Rules(), ScriptedDice([O_OPENS])), (Seat("X"), Seat("O")),
+                          console=Console(file=out, width=60), stdin=io.StringIO("quit\n\n"), color=False)
+    session.run()
+    board = [line for line in out.getvalue().splitlines() if "│" in line or "pips" in line]
+    assert board and max(len(line) for line in board) <= 60
+    assert "  pips 167  off 0    score 0" in board
