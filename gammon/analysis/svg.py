@@ -10,6 +10,7 @@ from gammon.position import Position
 
 W, H = 380, 300  # board drawing size
 MARGIN = 16  # room for the point numbers
+LEFT = 30  # the board's left edge: the cube sits left of it, clear of the checkers of points 12 and 13
 PT = 24  # width of a point
 BAR = 24
 TRAY = 28
@@ -21,7 +22,7 @@ STROKES = ("#5c1a13", "#6b6659")
 def _point_x(point: int) -> float:
     """Left edge of ``point`` (viewer's numbering, 1 bottom right ... 24 top right)."""
     col = point - 13 if point >= 13 else 12 - point  # 0-11 from the left
-    x = MARGIN + col * PT
+    x = LEFT + col * PT
     return x + BAR if col >= 6 else x
 
 
@@ -56,9 +57,9 @@ def board_svg(
     parts = [
         f'<svg class="board" width="{W}" height="{H + (18 if caption else 0)}" '
         f'viewBox="0 0 {W} {H + (18 if caption else 0)}" role="img">',
-        f'<rect x="{MARGIN}" y="{top}" width="{inner_w}" height="{bottom - top}" fill="#2e5e44"/>',
-        f'<rect x="{MARGIN + 6 * PT}" y="{top}" width="{BAR}" height="{bottom - top}" fill="#1c3b2a"/>',
-        f'<rect x="{MARGIN + inner_w + 4}" y="{top}" width="{TRAY}" height="{bottom - top}" fill="#1c3b2a"/>',
+        f'<rect x="{LEFT}" y="{top}" width="{inner_w}" height="{bottom - top}" fill="#2e5e44"/>',
+        f'<rect x="{LEFT + 6 * PT}" y="{top}" width="{BAR}" height="{bottom - top}" fill="#1c3b2a"/>',
+        f'<rect x="{LEFT + inner_w + 4}" y="{top}" width="{TRAY}" height="{bottom - top}" fill="#1c3b2a"/>',
     ]
     half = (bottom - top) / 2
     for point in range(1, 25):
@@ -84,14 +85,14 @@ def board_svg(
                 cy = base + step if upper else base - step
                 label = str(abs(n)) if k == 4 and abs(n) > 5 else ""
                 parts.append(_checker(x + PT / 2, cy, players[side], label))
-    bar_x = MARGIN + 6 * PT + BAR / 2
+    bar_x = LEFT + 6 * PT + BAR / 2
     for side, count in ((0, b[25]), (1, -b[0])):  # viewer's bar checkers enter at the top
         for k in range(min(count, 3)):
             step = CHECKER + 2 + 2 * CHECKER * k
             bar_y = top + half - step if side == 0 else top + half + step
             parts.append(_checker(bar_x, bar_y, players[side], str(count) if k == 2 and count > 3 else ""))
     off = position.off
-    tray_x = MARGIN + inner_w + 4 + TRAY / 2
+    tray_x = LEFT + inner_w + 4 + TRAY / 2
     for side in (0, 1):
         if off[side]:
             y0 = bottom - 4 if side == 0 else top + 4
@@ -108,13 +109,13 @@ def board_svg(
             )
     cube_y = {None: top + half - 11, 0: bottom - 26, 1: top + 4}[cube_owner]
     parts.append(
-        f'<rect x="{MARGIN - 14}" y="{cube_y:.1f}" width="22" height="22" rx="3" fill="#fff" '
-        f'stroke="#333"/><text x="{MARGIN - 3}" y="{cube_y + 15:.1f}" font-size="11" '
+        f'<rect x="{LEFT - 26}" y="{cube_y:.1f}" width="22" height="22" rx="3" fill="#fff" '
+        f'stroke="#333"/><text x="{LEFT - 15}" y="{cube_y + 15:.1f}" font-size="11" '
         f'text-anchor="middle">{cube_value if cube_value > 1 else 64}</text>'
     )
     if dice:
         for k, d in enumerate(dice):
-            x = MARGIN + 9 * PT + BAR + (k - 1) * 28
+            x = LEFT + 9 * PT + BAR + (k - 1) * 28
             parts.append(
                 f'<rect x="{x}" y="{top + half - 12}" width="24" height="24" rx="4" '
                 f'fill="{COLOURS[players[0]]}" stroke="{STROKES[players[0]]}"/>'
@@ -122,7 +123,7 @@ def board_svg(
                 f'fill="{"#fff" if players[0] == 0 else "#000"}">{int(d)}</text>'
             )
     if caption:
-        parts.append(f'<text x="{MARGIN}" y="{H + 12}" font-size="11" fill="#333">{escape(caption)}</text>')
+        parts.append(f'<text x="{LEFT}" y="{H + 12}" font-size="11" fill="#333">{escape(caption)}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
