@@ -31,9 +31,21 @@ def check_password(password: object) -> str:
         raise WeakPasswordError(tr("a password has at most {n} characters", n=MAX_LENGTH))
     if len(normal_form(password)) < MIN_LENGTH:
         raise WeakPasswordError(tr("a password has at least {n} characters", n=MIN_LENGTH))
-    if len(password) > MAX_LENGTH:
-        raise WeakPasswordError(tr("a password has at most {n} characters", n=MAX_LENGTH))
+    if not _writable(password):
+        raise WeakPasswordError(
+            tr("a password holds an unpaired surrogate, which UTF-8 cannot write (bytes that were not text?)")
+        )
     return password
+
+
+def _writable(password: str) -> bool:
+    """Whether ``password`` can be hashed: the hasher writes it in UTF-8, which has no unpaired
+    surrogates (what undecodable bytes on a terminal's standard input become)."""
+    try:
+        password.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def normal_form(password: str) -> str:
@@ -67,6 +79,8 @@ class Passwords:
     def check(self, stored_hash: str, password: str) -> bool | None:
         """None if ``password`` is not the stored hash's; else whether the hash is to be renewed
         (made from another form than NFC, or with other parameters than the hasher's)."""
+        if not _writable(password):  # no hash was made from it: a wrong password, not an error
+            return None
         for i, form in enumerate(_forms(password)):
             try:
                 if self.hasher.verify(stored_hash, form):

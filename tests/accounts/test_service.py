@@ -59,6 +59,23 @@ def test_passwords_that_are_refused(accounts: Accounts, password: str) -> None:
     assert accounts.by_name("Alice") is None
 
 
+def test_a_password_that_utf_8_cannot_write(accounts: Accounts) -> None:
+    # an unpaired surrogate (what a terminal's undecodable bytes become on standard input) raised
+    # UnicodeEncodeError from the hasher: a sign-up's and a reset's were no refusal, and a
+    # sign-in's was no "wrong name or password" and not counted against the throttle
+    unpaired = "password\udcff"
+    with pytest.raises(WeakPasswordError, match="UTF-8"):
+        accounts.sign_up("Alice", unpaired)
+    accounts.sign_up("Alice", "password1")
+    with pytest.raises(WeakPasswordError, match="UTF-8"):
+        accounts.reset_password("Alice", unpaired)
+    for name in ("Alice", "Nobody"):
+        with pytest.raises(SignInError):
+            accounts.sign_in(name, unpaired)
+    assert accounts.throttle._failures[("name", "alice")]  # counted as a failure
+    accounts.sign_in("Alice", "password1")
+
+
 def test_two_sessions_at_once_and_each_ends_alone(accounts: Accounts) -> None:
     accounts.sign_up("Alice", "password1")
     first = accounts.sign_in("Alice", "password1").token
