@@ -171,6 +171,12 @@ def _summary(account: str, plan: ImportPlan, outcomes: list[Outcome], unreadable
             failed=len(failed),
         )
     )
+    replaced = sum(o.replaced for o in imported)
+    if replaced:
+        out.print(ntr("{n} match imported before was the first games of a match imported now, "
+                      "which takes its place",
+                      "{n} matches imported before were the first games of matches imported now, "
+                      "which take their place", replaced, n=replaced))
     if elsewhere:
         out.print(ntr("{n} match is being analysed by another process using the same database (a server): "
                       "it goes into the profile when that is done",

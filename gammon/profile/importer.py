@@ -1,6 +1,8 @@
 """Importing a directory of match files into an account's profile: read each file, find the seat
-of the named player, leave out the matches the profile has already (by fingerprint), queue the
-others and analyse them, in this process, over local processes or on a Ray cluster."""
+of the named player, leave out the matches the profile has already (by fingerprint, or a longer
+file of the match), queue the others and analyse them, in this process, over local processes or
+on a Ray cluster. Of a match's files, the one that goes furthest is kept: a file of its first
+games (saved mid-match) counts as a duplicate of it, before or after."""
 
 from __future__ import annotations
 
@@ -18,16 +20,25 @@ from gammon.errors import GammonError, StoreUnavailableError, cut, quoted_path
 from gammon.game import Roll
 from gammon.i18n import tr
 from gammon.profile.queue import QUEUED, RUNNING, AnalysisQueue, Outcome, run_job
-from gammon.profile.record import existing
-from gammon.profile.source import MATCH_FILE_EXTENSIONS, fingerprint, read_file, read_match_file
+from gammon.profile.record import existing, kin
+from gammon.profile.source import (
+    MATCH_FILE_EXTENSIONS,
+    extends,
+    fingerprint,
+    match_record,
+    opening,
+    read_file,
+    read_match_file,
+)
 from gammon.store.models import AnalysisJobRow
 
 
 @dataclass
 class ImportPlan:
     """What a directory holds for the player: the queued jobs ``(job id, file)``, the duplicates
-    (files of a match the profile has, or one listed before), the files that could not be read or
-    whose players are someone else (with the reason), and every player's name seen."""
+    (files of a match the profile has, or one listed before, or of the first games of either),
+    the files that could not be read or whose players are someone else (with the reason), and
+    every player's name seen."""
 
     queued: list[tuple[int, str]] = field(default_factory=list)
     duplicates: list[str] = field(default_factory=list)
@@ -78,7 +89,7 @@ def plan_import(
 
 def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterable[Path], player: str,
           plies: int) -> None:
-    seen: set[str] = set()
+    seen: dict[str, list[tuple[str, int]]] = {}  # by opening: (record, job id)
     sessions = sessionmaker(queue.store.engine)
     for path in files:
         name = str(path)
@@ -108,16 +119,28 @@ def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterab
             plan.failed.append((name, tr("no dice are rolled in the match: there is nothing to import")))
             continue
         mark = fingerprint(read.match)
+        record = match_record(read.match, seat)
+        key = opening(record, read.names[1 - seat][:64])
         try:
             with sessions() as s:
-                known = existing(s, account_id, mark) is not None
-            if known or mark in seen:
+                known = (existing(s, account_id, mark) is not None
+                         or kin(s, account_id, read.match, seat, read.names[1 - seat]).longer is not None)
+            listed = seen.setdefault(key, [])  # this folder's files of matches that begin so
+            if known or any(r == record or extends(r, record) for r, _ in listed):
                 plan.duplicates.append(name)
                 continue
-            seen.add(mark)
+            # a file of a match's first games listed before: the whole match takes its place
+            shorter = [job_id for r, job_id in listed if extends(record, r)]
+            if shorter:
+                _withdraw(queue, shorter, QUEUED)
+                plan.duplicates += [n for job_id, n in plan.queued if job_id in shorter]
+                plan.queued = [(job_id, n) for job_id, n in plan.queued if job_id not in shorter]
+                listed[:] = [(r, job_id) for r, job_id in listed if job_id not in shorter]
             # a name that is no UTF-8 (os.fsdecode's surrogates) cannot be stored as it is
             file_name = os.fsencode(path.name).decode("utf-8", "replace")
-            plan.queued.append((queue.add_file(account_id, seat, data, file_name, read.format, plies), name))
+            job_id = queue.add_file(account_id, seat, data, file_name, read.format, plies)
+            plan.queued.append((job_id, name))
+            listed.append((record, job_id))
         except SQLAlchemyError as e:
             raise _unavailable(queue.store.url, e, name) from e
 

@@ -32,11 +32,12 @@ from gammon.engine.engine import DEFAULT_PLIES, Engine
 from gammon.errors import GammonError
 from gammon.i18n import DEFAULT_LANGUAGE, LANGUAGES, current_language, ntr, tr, use_language
 from gammon.match import Match
-from gammon.profile.record import Source, add_profile_match, existing
+from gammon.profile.record import Source, add_profile_match, existing, kin, replace_shorter
 from gammon.profile.source import fingerprint, read_match_file
 from gammon.records import replay_match
 from gammon.store import Store
 from gammon.store.models import AccountRow, AnalysisJobRow, MatchRow, SeatAccountRow
+from gammon.store.repository import lock_for_writing
 
 QUEUED, RUNNING, DONE, DUPLICATE, FAILED = "queued", "running", "done", "duplicate", "failed"
 MAX_ATTEMPTS = 3
@@ -45,13 +46,14 @@ MAX_ATTEMPTS = 3
 @dataclass(frozen=True)
 class Outcome:
     """What became of a job: its status (done, duplicate or failed), the reason of a failure, the
-    profile match it made (done) or found (duplicate)."""
+    profile match it made (done) or found (duplicate), and how many it replaced (done)."""
 
     job_id: int
     status: str
     name: str
     reason: str | None = None  # as stored: read it with why()
     profile_match_id: int | None = None
+    replaced: int = 0  # profile matches of its first games only that it took the place of
 
     def why(self) -> str | None:
         """The reason of a failure in the current language."""
@@ -185,13 +187,23 @@ class AnalysisQueue:
             return self._finish(job_id, name, FAILED, reason=self._unreadable(job, e))
         try:
             mark = fingerprint(work.match)
+            opponent = work.names[1 - job.seat]
             with self.sessions() as s:
-                found = existing(s, job.account_id, mark)
+                found = self._stored(s, job, work.match, mark, opponent)
             if found is not None:
                 return self._finish(job_id, name, DUPLICATE, profile_match_id=found)
             analysis = analyse(work.match, engine(job.plies), names=work.names)
             try:
                 with self.sessions.begin() as s:
+                    # one account's match stored at a time: two files of one match, the one the
+                    # start of the other, analysed at once, would each find the other not stored
+                    lock_for_writing(s)
+                    s.execute(select(AccountRow.id).where(AccountRow.id == job.account_id).with_for_update())
+                    found = self._stored(s, job, work.match, mark, opponent)
+                    if found is not None:
+                        self._set(s, job_id, DUPLICATE, None, found)
+                        return Outcome(job_id, DUPLICATE, name, None, found)
+                    shorter = kin(s, job.account_id, work.match, job.seat, opponent).shorter
                     row = add_profile_match(
                         s,
                         account_id=job.account_id,
@@ -202,14 +214,22 @@ class AnalysisQueue:
                         played_at=work.played_at,
                         analysed_at=self.clock(),
                     )
+                    replace_shorter(s, job.account_id, row.id, shorter)
                     self._set(s, job_id, DONE, None, row.id)
-                    return Outcome(job_id, DONE, name, None, row.id)
+                    return Outcome(job_id, DONE, name, None, row.id, len(shorter))
             except IntegrityError:  # another worker stored the same match meanwhile
                 with self.sessions() as s:
                     found = existing(s, job.account_id, mark)
                 return self._finish(job_id, name, DUPLICATE, profile_match_id=found)
         except Exception as e:  # noqa: BLE001 - whatever went wrong is the job's reason, not the worker's end
             return self._finish(job_id, name, FAILED, reason=_reason(e))
+
+    @staticmethod
+    def _stored(s: Any, job: AnalysisJobRow, match: Match, mark: str, opponent: str) -> int | None:
+        """The account's profile match that has the job's match already: the same (by its
+        fingerprint), or the match played further (a file of its first games came after it)."""
+        found = existing(s, job.account_id, mark)
+        return found if found is not None else kin(s, job.account_id, match, job.seat, opponent).longer
 
     def work_next(self, engine: Callable[[int], Engine] = engine_for) -> Outcome | None:
         """Claim and run the next queued job; None when the queue is empty."""

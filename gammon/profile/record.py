@@ -1,5 +1,6 @@
 """Storing an analysed match in an account's profile: the player's statistics and marked
-decisions (one row each), once per account and fingerprint."""
+decisions (one row each), once per account and match: once per fingerprint, and once for a match
+and a file of its first games (the longer is kept)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from gammon.analysis import CheckerPlay, MatchAnalysis
@@ -15,8 +16,14 @@ from gammon.analysis.decisions import Decision
 from gammon.formats.matchid import parse_gnubg_id
 from gammon.formats.xgid import XGID
 from gammon.match import Match
-from gammon.profile.source import fingerprint
-from gammon.store.models import ProfileDecisionRow, ProfileMatchRow
+from gammon.profile.source import extends, fingerprint, match_record, opening
+from gammon.store.models import (
+    AnalysisJobRow,
+    DrillCardRow,
+    ProfileDecisionRow,
+    ProfileMatchRecordRow,
+    ProfileMatchRow,
+)
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,63 @@ def existing(s: Session, account_id: int, fingerprint: str) -> int | None:
     )
 
 
+@dataclass(frozen=True)
+class Kin:
+    """The account's profile matches that are the same match as one not stored yet, by their
+    records: ``longer`` one that has it all (it, or it played further), else None; ``shorter``
+    those that are its first games only (files saved mid-match), which it takes the place of."""
+
+    longer: int | None
+    shorter: tuple[int, ...]
+
+
+def kin(s: Session, account_id: int, match: Match, seat: int, opponent: str) -> Kin:
+    """The account's profile matches that are ``match`` (from ``seat``, against ``opponent``) or a
+    part of it, or of which it is a part."""
+    record = match_record(match, seat)
+    rows = s.execute(
+        select(ProfileMatchRecordRow.profile_match_id, ProfileMatchRecordRow.games)
+        .where(
+            ProfileMatchRecordRow.account_id == account_id,
+            ProfileMatchRecordRow.opening == opening(record, opponent[:64]),
+        )
+        .order_by(ProfileMatchRecordRow.profile_match_id)
+    ).all()
+    longer = next((i for i, games in rows if games == record or extends(games, record)), None)
+    return Kin(longer, tuple(i for i, games in rows if extends(record, games)))
+
+
+def replace_shorter(s: Session, account_id: int, row_id: int, shorter: tuple[int, ...]) -> None:
+    """Take the profile matches ``shorter`` (the first games of the match ``row_id``, just stored)
+    out of the account's profile: its statistics and decisions count the games once. Their drill
+    cards, with their reviews, go over to the same decision in the match (its game, turn, kind
+    and position); a card whose decision the match does not mark (an analysis at other plies)
+    keeps it, moved to the match; the jobs that made them point to the match."""
+    if not shorter:
+        return
+    kept = {
+        (d.game, d.turn, d.kind, d.gnubg_id): d.id
+        for d in s.scalars(select(ProfileDecisionRow).where(ProfileDecisionRow.profile_match_id == row_id))
+    }
+    carded = s.execute(
+        select(DrillCardRow, ProfileDecisionRow)
+        .join(ProfileDecisionRow, ProfileDecisionRow.id == DrillCardRow.decision_id)
+        .where(ProfileDecisionRow.profile_match_id.in_(shorter), DrillCardRow.account_id == account_id)
+        .order_by(DrillCardRow.id)
+    ).all()
+    for card, decision in carded:
+        same = kept.pop((decision.game, decision.turn, decision.kind, decision.gnubg_id), None)
+        if same is None:
+            decision.profile_match_id = row_id
+        else:
+            card.decision_id = same
+    s.flush()
+    s.execute(update(AnalysisJobRow).where(AnalysisJobRow.profile_match_id.in_(shorter))
+              .values(profile_match_id=row_id))
+    s.execute(delete(ProfileMatchRow).where(ProfileMatchRow.id.in_(shorter),
+                                            ProfileMatchRow.account_id == account_id))
+
+
 def add_profile_match(
     s: Session,
     *,
@@ -63,8 +127,9 @@ def add_profile_match(
     analysed_at: datetime,
 ) -> ProfileMatchRow:
     """Add the analysed ``match`` to the account's profile, from ``seat``: its row and one row per
-    marked decision of the player. The caller checks :func:`existing` first (by the match's
-    :func:`fingerprint`); the unique (account, fingerprint) refuses a match stored twice anyway."""
+    marked decision of the player, and its record (:func:`kin` finds it by). The caller checks
+    :func:`existing` (by the match's :func:`fingerprint`) and :func:`kin` first; the unique
+    (account, fingerprint) refuses a match stored twice anyway."""
     stats = analysis.statistics(resamples=1)[seat]  # no confidence intervals: only the means are kept
     mine, theirs, result = result_of(match, seat)
     row = ProfileMatchRow(
@@ -93,6 +158,9 @@ def add_profile_match(
     )
     s.add(row)
     s.flush()  # its id, for the decisions
+    record = match_record(match, seat)
+    s.add(ProfileMatchRecordRow(profile_match_id=row.id, account_id=account_id,
+                                opening=opening(record, row.opponent_name), games=record))
     for d in analysis.marked():
         if d.context.player == seat:
             s.add(_decision_row(d, row.id, account_id))

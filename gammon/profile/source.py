@@ -89,3 +89,40 @@ def _record(match: Match, swap: bool) -> str:
                 moves.append([player, action.kind.value])
         games.append(moves)
     return json.dumps([match.rules.match_length, games], separators=(",", ":"))
+
+
+def match_record(match: Match, seat: int) -> str:
+    """The match's games as the players made them, from ``seat``'s view (its player is player 0):
+    what :func:`fingerprint` hashes, written so that the record of a match's first games (a file
+    saved mid-match, cut anywhere, even within a turn's roll and play) is a prefix of the whole
+    match's: the match length, then each game's mark and each action closed by ``;``."""
+    parts = [f"L{match.rules.match_length};"]
+    for game in match.games:
+        parts.append("G;")
+        for action in game.history:
+            player = action.player if seat == 0 else 1 - action.player
+            if isinstance(action, Roll):
+                high, low = sorted(action.dice, reverse=True)
+                parts.append(f"r{player}:{high}{low};")
+            elif isinstance(action, PlayMade):
+                parts.append(f"p{player}:{'' if action.play is None else action.play};")
+            elif isinstance(action, Double | Beaver | Take | Pass):
+                parts.append(f"{action.kind.value}{player};")
+    return "".join(parts)
+
+
+def extends(longer: str, shorter: str) -> bool:
+    """Whether the :func:`match_record` ``longer`` is the match of ``shorter`` played further: its
+    first games are ``shorter``'s (the last of them perhaps played on)."""
+    return len(longer) > len(shorter) and longer.startswith(shorter)
+
+
+def opening(record: str, opponent: str) -> str:
+    """The key that a match's record shares with the record of each of its prefixes (a match with
+    a roll): the opponent's name (as the profile groups names) and the record to its first roll.
+    Two different matches begin alike often enough (a short match abandoned after the opening
+    roll) that the opponent is part of it."""
+    start = record.find(";r")
+    head = record if start < 0 else record[: record.index(";", start + 1) + 1]
+    key = json.dumps([" ".join(opponent.split()).casefold(), head])
+    return hashlib.sha256(key.encode()).hexdigest()

@@ -16,6 +16,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     LargeBinary,
     String,
@@ -209,6 +210,23 @@ class ProfileDecisionRow(Base):
     error: Mapped[float] = mapped_column(Float, index=True)
     mark: Mapped[str] = mapped_column(String(16))
     ranking: Mapped[list | dict] = mapped_column(JSON)
+
+
+class ProfileMatchRecordRow(Base):
+    """A profile match's games from the player's seat (``gammon.profile.source.match_record``) and
+    the key of their start (``opening``): what finds the same match in a file of its first games
+    only (a file saved mid-match), which the whole match's fingerprint cannot. A match stored
+    before the records were kept has none: it is found by its fingerprint only."""
+
+    __tablename__ = "profile_match_records"
+    __table_args__ = (Index("profile_match_records_account_opening", "account_id", "opening"),)
+
+    profile_match_id: Mapped[int] = mapped_column(
+        ForeignKey("profile_matches.id", ondelete="CASCADE"), primary_key=True
+    )
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id", ondelete="CASCADE"))
+    opening: Mapped[str] = mapped_column(String(64))
+    games: Mapped[str] = mapped_column(Text)
 
 
 class AnalysisJobRow(Base):
