@@ -19,6 +19,8 @@ from gammon.play import Play
 from gammon.rules import WinKind, win_kind
 from gammon.situation import CubeOwner, Situation
 
+_TIE = 1e-9  # values closer than this are equal: rounding in the search, not judgement
+
 
 class ResignationAnswer(NamedTuple):
     """The answer to the resignation on offer: ``points`` (the cube and Jacoby applied); ``given``,
@@ -35,7 +37,8 @@ class ResignationAnswer(NamedTuple):
 
     @property
     def accept(self) -> bool:
-        return self.given <= self.kept
+        # a tie is accepted: a certain gammon came out 4e-16 below the gammon offered, rejected
+        return self.given <= self.kept + _TIE
 
 
 class ResignationJudge(Protocol):
