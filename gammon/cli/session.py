@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+import re
 import signal
 import sys
 import threading
@@ -852,7 +853,8 @@ class PlaySession:
 
     def _do_hint(self, rest: str) -> None:
         words = rest.split()
-        if len(words) > 1 or (words and not (words[0].isdigit() and 1 <= int(words[0]) <= 99)):
+        # ASCII digits, two at most: str.isdigit() passes '²' and 5,000 digits, which int() refuses
+        if len(words) > 1 or (words and not (re.fullmatch(r"[0-9]{1,2}", words[0]) and int(words[0]) >= 1)):
             self.say(tr("Usage: hint [N] for the N best plays (1-99), not {typed}.", typed=quote(rest)))
             return
         for line in self.hint_lines(int(words[0]) if words else HINT_PLAYS):

@@ -303,3 +303,13 @@ def test_the_board_fits_the_terminals_width():
     board = [line for line in out.getvalue().splitlines() if "│" in line or "pips" in line]
     assert board and max(len(line) for line in board) <= 60
     assert "  pips 167  off 0    score 0" in board
+
+
+def test_hint_takes_a_count_of_ascii_digits_only():
+    # 'hint ²' passed str.isdigit() and int() refused it: "Unexpected error (invalid literal ...)"
+    lines = ["hint ²", "hint " + "9" * 5000, "hint ٣", "hint 2"]
+    _, out = run_session(lines, [O_OPENS])
+    assert "Unexpected error" not in out
+    for typed in ("'²'", "'" + "9" * 49 + "…'", "'٣'"):
+        assert f"Usage: hint [N] for the N best plays (1-99), not {typed}." in out
+    assert re.search(r"Best plays for O .*\n  1\. .*\n  2\. .*\nO \(", out)
