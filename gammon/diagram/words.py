@@ -54,8 +54,8 @@ def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) ->
     centred = cube.strip() if owner is CubeOwner.CENTRED else ""
     if s.match_length:
         match = f"{_points(s.match_length)} match"
-        if s.match is not None and s.match.crawford_game:
-            match += " (Crawford game)"
+        if s.match is not None and s.match.crawford_game and s.match_length > 1:  # as GNU Backgammon:
+            match += " (Crawford game)"  # a 1-point match has none
         elif centred and s.match_length > 1:  # the cube of a 1-point match is dead: not shown
             match += " " + centred
     else:

@@ -370,3 +370,14 @@ def test_a_high_cube_s_number_stays_on_the_cube(value: int) -> None:
     ink = beside.max(axis=2) < 60  # the cube's number; the frame, the tray and the paper are lighter
     columns = np.flatnonzero(ink.any(axis=0)) + int(RIGHT)
     assert columns.size and cube.x <= columns.min() and columns.max() < cube.x + cube.w
+
+
+def test_a_1_point_match_has_no_crawford_game() -> None:
+    """A Match ID of a 1-point match with its Crawford flag set: GNU Backgammon 1.07 reads it as
+    no Crawford game ("1 point match"; the rule has no meaning there), the diagram said
+    "1 point match (Crawford game)"."""
+    s = read_id("4HPwATDgc/ABMA:sAEgAAAAAAAA")
+    assert s.match_length == 1 and s.crawford_game
+    assert render_text(s).splitlines()[8] == "v|                  |BAR|                  |     1 point match"
+    texts = [t.text or "" for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
+    assert "1 point match On roll" in texts
