@@ -111,6 +111,8 @@ def test_the_position_after_the_roll_needs_the_play(engine: Engine) -> None:
     assert other is not None
     with pytest.raises(InvalidArgumentError, match="not one of the roll 66"):
         judged_situation(offer((6, 6)), other)
+    low_first = RACE.legal_plays((1, 2))[0]  # a play of 12 is one of the roll 21
+    assert judged_situation(offer((2, 1)), low_first).position == low_first.after
     seen = judged_situation(offer((6, 6), owned=True), engine.best_play(offer((6, 6))))
     assert seen.cube_owner is CubeOwner.OPPONENT and seen.dice is None and seen.resignation is None
     assert resignation_answer(engine.cube_decision(seen), offer((6, 6))) is not None

@@ -65,7 +65,7 @@ def judged_situation(context: Situation, play: Play | None = None) -> Situation:
             raise InvalidArgumentError(f"a resignation after the roll {dice[0]}{dice[1]} is judged after "
                                        "the resigner's best play of it: give the play")
         after = context.position.flip()
-    elif play.position != context.position or play.dice != dice:
+    elif play.position != context.position or sorted(play.dice) != sorted(dice):  # 12 is 21
         raise InvalidArgumentError(
             f"the play {play} is not one of the roll {dice[0]}{dice[1]} in {context.position.id}")
     else:
