@@ -203,10 +203,10 @@ def _count(text: str) -> int:
     return int(text)
 
 
-def app_from_environment(announce: str | None = None) -> FastAPI:
+def app_from_environment() -> FastAPI:
     """The app of one server process, its options from the environment (uvicorn's factory for
     ``--workers``: each process builds its own app, store and engine pool). It loads the engine as
-    it starts (see :func:`_warming`), then prints ``announce``."""
+    it starts (see :func:`_warming`)."""
     from gammon.store import Store
     from gammon.web import ServerSettings, create_app
     from gammon.web.jobs import Jobs, ProcessRunner
@@ -245,10 +245,10 @@ def app_from_environment(announce: str | None = None) -> FastAPI:
             **given,
         ),
     )
-    return _warming(app, announce)
+    return _warming(app)
 
 
-def _warming(app: FastAPI, announce: str | None) -> FastAPI:
+def _warming(app: FastAPI) -> FastAPI:
     """``app`` whose start-up (which uvicorn finishes before it answers) first loads the engine: the
     engine workers warm themselves up as they start (gammon.web.engine_pool), while this process
     warms what it runs itself (gammon.web.warmup.warm_server)."""
@@ -281,8 +281,6 @@ def _warming(app: FastAPI, announce: str | None) -> FastAPI:
         )
         async with inner(app) as state:
             settle_collector()
-            if announce is not None:
-                print(announce, flush=True)
             yield state
 
     app.router.lifespan_context = lifespan
@@ -395,8 +393,6 @@ def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
         database=repr(url),
         n=args.workers,
     )
-    if args.workers > 1:  # each process loads its engine before it takes a connection
-        print(serving, flush=True)
     # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default; a client could then pick its own
     # address (and rate-limit bucket) through any local proxy. Trust proxies only when named.
     proxies = (
@@ -408,13 +404,10 @@ def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
     # anything else an action does. A connection must send each request's head within 10 s
     # (gammon.web.http_protocol) and may then idle 5 s; a client that never reads cannot hold the
     # server's shutdown past 10 s.
-    target: Any = (
-        "gammon.cli.serve:app_from_environment"
-        if args.workers > 1
-        else app_from_environment(announce=serving)
-    )
-    uvicorn.run(
+    target: Any = "gammon.cli.serve:app_from_environment" if args.workers > 1 else app_from_environment()
+    run_uvicorn(
         target,
+        announce=serving,
         factory=args.workers > 1,
         workers=args.workers,
         host=args.host,
@@ -431,6 +424,46 @@ def _run_uvicorn(args: argparse.Namespace, url: URL, notifies: bool) -> int:
         **({"proxy_headers": False} | proxies | _health_check(uvicorn.Config)),
     )
     return 0
+
+
+STARTUP_FAILURE = 3
+"""The exit status of a server that did not start (uvicorn's own)."""
+
+
+def run_uvicorn(target: Any, announce: str, **options: Any) -> None:
+    """Serve ``target`` as ``uvicorn.run(target, **options)`` does, and print ``announce`` once the
+    port takes connections. uvicorn opens the port only after the app's start-up, so a line printed
+    from there came first: a client that connected on seeing it was refused. With ``--workers`` the
+    port listens before the processes start; a connection waits in its queue until one has loaded
+    its engine."""
+    import uvicorn
+
+    config = uvicorn.Config(target, **options)
+    server = uvicorn.Server(config)
+    if config.workers > 1:
+        listening = config.bind_socket()
+        # uvicorn's processes each listen once started: until then a connection was refused
+        listening.listen(config.backlog)
+        print(announce, flush=True)
+        supervisor: Any = uvicorn.supervisors.Multiprocess
+        # an older uvicorn's supervisor is given what its processes run
+        given = {"target": server.run} if "target" in inspect.signature(supervisor).parameters else {}
+        with contextlib.suppress(KeyboardInterrupt):
+            supervisor(config, sockets=[listening], **given).run()
+        return
+    config.load_app()
+    opening = server.startup
+
+    async def startup(sockets: list[socket.socket] | None = None) -> None:
+        await opening(sockets)
+        if server.started:  # its listening sockets made (else it exits)
+            print(announce, flush=True)
+
+    server.startup = startup  # type: ignore[method-assign]
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        sys.exit(STARTUP_FAILURE)
 
 
 WORKER_HEALTH_CHECK = 60

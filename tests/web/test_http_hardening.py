@@ -18,6 +18,7 @@ import pytest
 import uvicorn
 from fastapi.testclient import TestClient
 
+from gammon.cli import serve
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.app import MAX_BODY
@@ -204,7 +205,7 @@ def serve_options(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, *argv: str) -
     from gammon.cli.serve import main
 
     seen: dict = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: seen.update(kw))
     assert main(["serve", "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'g.db'}", *argv]) == 0
     return seen
 
@@ -215,7 +216,7 @@ def test_serve_says_why_it_cannot_listen_before_loading_anything(
     """A port in use was reported by uvicorn only after gammon had said it was serving there."""
     from gammon.cli.serve import main
 
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: pytest.fail("uvicorn must not start"))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda *a, **kw: pytest.fail("uvicorn must not start"))
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -243,7 +244,7 @@ def test_serve_says_why_it_cannot_open_the_database(
 ) -> None:
     from gammon.cli.serve import main
 
-    monkeypatch.setattr(uvicorn, "run", lambda *a, **kw: pytest.fail("uvicorn must not start"))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda *a, **kw: pytest.fail("uvicorn must not start"))
     assert main(["serve", "--port", "0", "--database-url", url]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"gammon serve: cannot open the database {shown}: "), err

@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 from fastapi.testclient import TestClient
 from starlette.testclient import WebSocketDenialResponse
 
+from gammon.cli import serve
 from gammon.store import Store
 from gammon.web import create_app
 from gammon.web.limits import address_key
@@ -210,7 +210,7 @@ def test_serve_hides_secrets_in_its_logs_and_passes_the_hosts_on(
     from gammon.cli.serve import main
 
     seen: dict = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: seen.update(kw, app=app))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: seen.update(kw, app=app))
     assert (
         main(
             [

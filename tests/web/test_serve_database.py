@@ -8,8 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
-import uvicorn
 
+from gammon.cli import serve
 from gammon.cli.main import main as gammon
 from gammon.cli.serve import main
 from gammon.store import Store
@@ -20,7 +20,7 @@ PAGE = 4096  # SQLite's default page size, the store's
 
 def _serve(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, list[dict]]:
     started: list[dict] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: started.append(kw))
     return main(["serve", "--port", "0", "--database-url", f"sqlite:///{path}"]), started
 
 
@@ -97,7 +97,7 @@ def test_serves_refusals_follow_the_terminals_language(
     """A refused database or setting is read at the terminal: in its language, and as one line
     before anything starts (a bad --public-url was a traceback from the starting server)."""
     started: list[dict] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: started.append(kw))
     path = tmp_path / "gammon.db"
     path.touch()
     assert gammon(["--lang", "cs", "serve", "--port", "0", "--database-url", f"sqlite:///{path}"]) == 2
@@ -118,7 +118,7 @@ def test_the_processes_of_workers_speak_the_terminals_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The options the processes of --workers read carry the language the command runs in."""
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: None)
     monkeypatch.delenv("GAMMON_SERVE_CONFIG", raising=False)
     url = f"sqlite:///{tmp_path / 'g.db'}"
     assert gammon(["--lang", "sk", "serve", "--port", "0", "--database-url", url]) == 0
@@ -132,7 +132,7 @@ def test_the_idle_away_and_engine_limits_reach_the_servers_processes(
     its options."""
     from gammon.cli.serve import app_from_environment
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: None)
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: None)
     monkeypatch.delenv("GAMMON_SERVE_CONFIG", raising=False)
     url = f"sqlite:///{tmp_path / 'g.db'}"
     args = ["serve", "--port", "0", "--database-url", url, "--idle-after", "90", "--away-after", "30"]

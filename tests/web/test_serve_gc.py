@@ -16,7 +16,7 @@ from gammon.cli.serve import _warming
 from gammon.store import Store
 from gammon.web import create_app
 
-app = _warming(create_app(Store("sqlite:///" + sys.argv[1])), None)
+app = _warming(create_app(Store("sqlite:///" + sys.argv[1])))
 before = (gc.get_freeze_count(), gc.get_threshold())
 with TestClient(app) as client:
     client.get("/")

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import logging
 import logging.config
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
+from gammon.cli import serve
 from gammon.cli.serve import _log_config, main, served_url
 from gammon.store import Store
 from tests.store.test_repository import _record
@@ -25,7 +28,8 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused_while_the_first_serv
     def first_server(app: object, **options: object) -> None:
         """While the first server runs: a second on the same file, one on another file, and what
         the commands that work on a server's database (account, import, drill) do."""
-        monkeypatch.setattr(uvicorn, "run", lambda app, **kw: beside.setdefault("others", []).append(kw))
+        others = beside.setdefault("others", [])
+        monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: others.append(kw))
         capsys.readouterr()
         beside["same"] = main(["serve", "--port", "0", "--database-url", url])
         beside["err"] = capsys.readouterr().err
@@ -36,7 +40,7 @@ def test_a_second_server_on_the_same_sqlite_file_is_refused_while_the_first_serv
         beside["matches"] = store.match_ids()
         store.close()
 
-    monkeypatch.setattr(uvicorn, "run", first_server)
+    monkeypatch.setattr(serve, "run_uvicorn", first_server)
     assert main(["serve", "--port", "0", "--database-url", url]) == 0
     err = beside["err"]
     assert beside["same"] == 2 and beside["other"] == 0 and len(beside["others"]) == 1
@@ -62,7 +66,7 @@ def test_an_sqlite_database_in_memory_is_refused(
     # It started: each thread had a database of its own without tables ('no such table' in a
     # traceback a minute), and every game went with the process.
     started: list[dict] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: started.append(kw))
     assert main(["serve", "--port", "0", "--database-url", given]) == 2
     assert started == []
     assert capsys.readouterr().err == (
@@ -77,7 +81,7 @@ def test_the_processes_of_workers_have_a_minute_to_answer_uvicorns_health_check(
     # uvicorn's 5 s killed processes still loading the engine on a busy machine (eight in the
     # first 44 s of a two-process server at load 9), each started afresh.
     started: list[dict] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kw: started.append(kw))
+    monkeypatch.setattr(serve, "run_uvicorn", lambda app, **kw: started.append(kw))
     assert main(["serve", "--port", "0", "--database-url", f"sqlite:///{tmp_path / 'gammon.db'}"]) == 0
     assert started[0]["timeout_worker_healthcheck"] == 60
 
@@ -107,3 +111,61 @@ def test_the_access_log_cuts_a_huge_path_and_still_hides_a_token(capsys: pytest.
 def test_the_serving_line_names_a_url_a_browser_reads(host: str, url: str) -> None:
     # --host ::1 printed 'serving on http://::1:8000/'.
     assert served_url(host, 8000) == url
+
+
+# gammon serve with a stdout that, as the serving line is written, connects to the port at once:
+# the server's thread waits in that write, so the port is open only if it was before the line.
+SERVING_PROBE = """
+import os, signal, socket, sys
+from gammon.cli.serve import main
+
+port = int(sys.argv[1])
+
+class Probe:
+    def __init__(self, out):
+        self.out = out
+
+    def write(self, text):
+        written = self.out.write(text)
+        if "serving on" in text:
+            self.out.flush()
+            with socket.socket() as client:
+                try:
+                    client.connect(("127.0.0.1", port))
+                    sys.stderr.write("probe: connected\\n")
+                except OSError as e:
+                    sys.stderr.write(f"probe: {e}\\n")
+            os.kill(os.getpid(), signal.SIGTERM)  # then stop the server
+        return written
+
+    def __getattr__(self, name):  # the rest as the terminal's stdout
+        return getattr(self.out, name)
+
+sys.stdout = Probe(sys.stdout)
+raise SystemExit(main(["serve", "--port", str(port), "--database-url", sys.argv[2], *sys.argv[3:]]))
+"""
+
+
+def _probe_serving_line(database: str, *options: str) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    done = subprocess.run(
+        [sys.executable, "-c", SERVING_PROBE, str(port), database, *options],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert "gammon: serving on http://127.0.0.1:" in done.stdout, done.stdout + done.stderr
+    assert "probe: connected" in done.stderr, done.stderr
+
+
+@pytest.mark.slow
+def test_the_serving_line_comes_once_the_port_takes_connections(tmp_path: Path) -> None:
+    # It was printed as the app's start-up ended, before uvicorn opened the port: a client that
+    # connected on seeing it was refused ('[Errno 111] Connection refused').
+    _probe_serving_line(f"sqlite:///{tmp_path / 'gammon.db'}")
+
+
+@pytest.mark.slow
+def test_the_serving_line_of_server_processes_comes_once_the_port_takes_connections(pg_url: str) -> None:
+    # --workers printed it before uvicorn's supervisor had bound the port.
+    _probe_serving_line(pg_url, "--workers", "2")
