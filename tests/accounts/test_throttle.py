@@ -95,3 +95,27 @@ def test_the_wait_told_is_never_shorter_than_the_wait() -> None:
     assert too_many.value.retry_after == 60
     clock.now += too_many.value.retry_after
     signups.attempt("a1")
+
+
+def test_a_full_throttle_is_not_scanned_at_every_failure() -> None:
+    # past max_keys, every failure scanned all the keys for ones to forget, even when every key had
+    # a failure in the window (addresses by the thousand, as an IPv6 block gives): 22 ms a failure,
+    # with the lock held, at 100,000 keys
+    clock = Seconds()
+    throttle = SignInThrottle(window=60.0, clock=clock, max_keys=100)
+    scans: list[int] = []
+    forget = throttle._forget
+
+    def counted(now: float) -> None:
+        scans.append(len(throttle._failures))
+        forget(now)
+
+    throttle._forget = counted  # type: ignore[method-assign]
+    for i in range(1000):  # 2,000 keys, each with a failure in the window
+        throttle.failed(f"name{i}", f"address{i}")
+    assert scans == [100, 200, 400, 800, 1600]  # once the keys double, not at each of 950 failures
+    clock.now = 61.0  # all out of the window: the next scan forgets them
+    for i in range(1201):
+        throttle.failed(f"later{i}", None)
+    assert scans[-1] == 3200
+    assert len(throttle._failures) == 1201 and ("name", "name0") not in throttle._failures
