@@ -43,6 +43,7 @@ from gammon.cli.words import (
     object_form,
     one_of,
     points_text,
+    printable,
     quote,
     refusal_words,
     said,
@@ -999,4 +1000,4 @@ def save_match(match: Match, path: str, names: tuple[str, str],
     except ValueError as e:
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=tidy(str(e)))
     note = names_note(names) if written != names else ""
-    return True, " ".join(filter(None, [tr("Saved to {path}.", path=path), note]))
+    return True, " ".join(filter(None, [tr("Saved to {path}.", path=printable(path)), note]))

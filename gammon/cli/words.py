@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 __all__ = ["CUBE_ACTION_WORDS", "TUTOR_LEVELS", "WIN_WORDS", "YOU", "better_words", "cube_advice", "fold",
            "format_dice", "local_commands", "local_resign_words", "mark_words", "no_words", "object_form",
-           "one_of", "points_text", "quote", "refusal_words", "said", "say_of", "shown_name", "tidy",
+           "one_of", "points_text", "printable", "quote", "refusal_words", "said", "say_of", "shown_name", "tidy",
            "tutor_question", "tutor_warning", "yes_words"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
@@ -43,10 +43,16 @@ def quote(text: str, limit: int = QUOTE_LIMIT) -> str:
     """Typed text in quotes for a message: control characters escaped (a byte that was no text
     in the terminal's encoding, kept as a surrogate, as that byte: '\\xe9'), cut with an ellipsis
     past ``limit`` characters so a pasted page does not fill the screen."""
-    text = "".join(c if c.isprintable() else _escaped(c) for c in text)
+    text = printable(text)
     if len(text) > limit:
         text = text[:limit - 1] + "…"
     return f"'{text}'"
+
+
+def printable(text: str) -> str:
+    """``text`` with its control characters escaped, as :func:`quote` shows them: typed text
+    must not reach the terminal as an escape sequence that recolours or clears it."""
+    return "".join(c if c.isprintable() else _escaped(c) for c in text)
 
 
 def _escaped(c: str) -> str:

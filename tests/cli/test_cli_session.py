@@ -313,3 +313,11 @@ def test_hint_takes_a_count_of_ascii_digits_only():
     for typed in ("'²'", "'" + "9" * 49 + "…'", "'٣'"):
         assert f"Usage: hint [N] for the N best plays (1-99), not {typed}." in out
     assert re.search(r"Best plays for O .*\n  1\. .*\n  2\. .*\nO \(", out)
+
+
+def test_a_saved_files_name_reaches_the_terminal_without_its_control_characters(tmp_path, monkeypatch):
+    # 'save r<ESC>[31mred.mat' answered "Saved to r<ESC>[31mred.mat.", which turned the terminal red
+    monkeypatch.chdir(tmp_path)
+    _, out = run_session(["save r\x1b[31mred.mat"], [O_OPENS])
+    assert "Saved to r\\x1b[31mred.mat." in out and "\x1b" not in out
+    assert (tmp_path / "r\x1b[31mred.mat").exists()
