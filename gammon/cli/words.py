@@ -20,8 +20,8 @@ if TYPE_CHECKING:
 
 __all__ = ["CUBE_ACTION_WORDS", "TUTOR_LEVELS", "WIN_WORDS", "YOU", "better_words", "cube_advice", "fold",
            "format_dice", "local_commands", "local_resign_words", "mark_words", "no_words", "object_form",
-           "one_of", "points_text", "printable", "quote", "refusal_words", "said", "say_of", "shown_name", "tidy",
-           "tutor_question", "tutor_warning", "yes_words"]
+           "one_of", "points_text", "printable", "quote", "refusal_words", "said", "say_of", "shown_name",
+           "tidy", "tutor_question", "tutor_warning", "yes_words"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
 
