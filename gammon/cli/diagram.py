@@ -4,6 +4,8 @@ an SVG or a PNG image."""
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 from pathlib import Path
 
@@ -41,6 +43,13 @@ def add_diagram(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_diagram(args: argparse.Namespace) -> int:
+    if args.output == "":  # -o "$OUT" with OUT unset: no file to write, not standard output
+        print(
+            "gammon diagram: "
+            + tr("cannot write {path}: {error}", path=quoted_path(""), error=os.strerror(errno.ENOENT)),
+            file=sys.stderr,
+        )
+        return 1
     kind: Kind | None = args.kind or _kind_of(args.output)
     if kind is None and args.output and Path(args.output).suffix:  # board.gif: no text board in it
         print(

@@ -381,3 +381,12 @@ def test_a_1_point_match_has_no_crawford_game() -> None:
     assert render_text(s).splitlines()[8] == "v|                  |BAR|                  |     1 point match"
     texts = [t.text or "" for t in ET.fromstring(render_svg(s)).iter("{http://www.w3.org/2000/svg}text")]
     assert "1 point match On roll" in texts
+
+
+def test_cli_an_empty_output_name_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """-o '' (a shell variable left empty: -o "$OUT") wrote the board to standard output, as if no
+    -o had been given, and a PNG was refused as 'not for the terminal'."""
+    for kind in ("--text", "--png"):
+        assert main(["diagram", XGID, kind, "-o", ""]) == 1
+        out, err = capsys.readouterr()
+        assert out == "" and err == f"gammon diagram: cannot write '': {os.strerror(errno.ENOENT)}\n"
