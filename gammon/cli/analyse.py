@@ -313,8 +313,10 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
                     f"  {win}  {cand.plies} ply{flag}"
                 )
         else:
-            for label, equity, diff in cube_rows(d):
-                console.print(f"  {label:<14} {equity:+.3f} ({diff:+.3f})")
+            equities = cube_rows(d)
+            width = max(14, *(len(label) for label, _, _ in equities))  # a column in every language
+            for label, equity, diff in equities:
+                console.print(f"  {label:<{width}} {equity:+.3f} ({diff:+.3f})")
             console.print("  " + tr("right: {action}", action=action_words(d.best_action)))
 
     places = comment_places(match_comment, others, names)

@@ -18,13 +18,14 @@ from gammon import Rules
 from gammon.analysis import DEFAULT_PLIES, CheckerPlay, CubeChoice, Skill, analyse, move_numbers
 from gammon.analysis.report_html import render_html
 from gammon.analysis.serialize import analysis_to_dict
-from gammon.analysis.summary import describe
+from gammon.analysis.summary import cube_rows, describe
 from gammon.analysis.svg import chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.cli.analyse import print_report
 from gammon.engine.engine import Engine
 from gammon.formats import read_mat
 from gammon.formats.mat import decode_mat
+from gammon.i18n import use_language
 from tests.analysis.games import blunder_game, forced_game, pip_engine
 
 REAL = Path(__file__).resolve().parents[1] / "data/mat/real"
@@ -145,6 +146,23 @@ def test_a_marked_cube_decision_shows_its_three_equities_with_their_differences(
         assert (
             f'<tr><td>{label}</td><td class="num">{eq:+.3f}</td><td class="num">{eq - right:+.3f}</td></tr>'
         ) in page
+
+
+
+@pytest.mark.parametrize("lang", ["en", "pl", "cs", "sk"])
+def test_the_cube_decisions_equities_are_one_column_in_every_language(
+    analysis: MatchAnalysis, lang: str
+) -> None:
+    marked, cube = _with_marked_cube(analysis)
+    out = io.StringIO()
+    with use_language(lang):
+        print_report(marked, Console(file=out, width=120, no_color=True))
+        labels = [label for label, _, _ in cube_rows(cube)]
+    lines = [line for line in out.getvalue().splitlines()
+             if any(line.startswith(f"  {label} ") for label in labels)]
+    assert len(lines) == 3, lines
+    columns = {line.index(f" {eq:+.3f} (") for line, (_, eq, _) in zip(lines, cube_rows(cube))}
+    assert len(columns) == 1, lines
 
 
 # --- the depth -------------------------------------------------------------------------------------
