@@ -72,7 +72,8 @@ class MarkedDecision:
 @dataclass(frozen=True)
 class ProfileSummary:
     """``pr`` is over all the decisions of all the matches (500 x mean error), ``luck_total`` the
-    player's luck summed (EMG), ``luck_rate`` its mean per move (mEMG, per match averaged)."""
+    player's luck summed (EMG), ``luck_rate`` its mean per move (mEMG, per match averaged, over the
+    matches where the player moved)."""
 
     matches: tuple[ProfileMatch, ...]
     pr: float
@@ -138,6 +139,9 @@ def profile_summary(
         record[0] += 1
         record[1] += r.result == "won"
         record[2] += r.result == "lost"
+    # a luck rate is per move: a match stopped before the player's first roll has none (not a rate
+    # of 0, which took the mean down); it has no decision and a luck total of 0 then
+    moved = [r for r in rows if r.decisions or r.luck_total]
     return ProfileSummary(
         matches=matches,
         pr=_pr(rows),
@@ -147,7 +151,7 @@ def profile_summary(
             for key, counts in sorted(opponents.items(), key=lambda item: (-item[1][0], item[0]))
         ),
         luck_total=sum(r.luck_total for r in rows),
-        luck_rate=sum(r.luck_rate for r in rows) / len(rows) if rows else 0.0,
+        luck_rate=sum(r.luck_rate for r in moved) / len(moved) if moved else 0.0,
         worst=tuple(marked_decision(d) for d in worst_rows),
     )
 

@@ -6,6 +6,7 @@ import subprocess
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
@@ -111,6 +112,24 @@ def test_a_match_without_a_decision_has_no_pr_point(
         p.pr for p in summary.pr_trend
     ]
     assert summary.pr_trend[-1].average == summary.pr  # the window of two holds both played matches
+
+
+def test_a_match_without_a_move_has_no_luck_rate_in_the_mean(
+    store: Store, accounts: Accounts, queue: AnalysisQueue, tmp_path: Path
+) -> None:
+    # luck rates are per move: a match stopped before the player's first roll has none, and its 0
+    # took the mean of 22.1 and 13.9 mEMG a move down to 12.0
+    me = accounts.sign_up("lasse", "password1")
+    add(queue, me.id, LASSE_1, seat=0)
+    empty = tmp_path / "empty.mat"
+    empty.write_text("5 point match\n\n Game 1\n lasse : 0                       earl : 0\n")
+    add(queue, me.id, empty, seat=0)
+    add(queue, me.id, LASSE_2, seat=0)
+    assert [o.status for o in queue.work_all()] == ["done"] * 3
+    summary = profile_summary(store, me.id)
+    played = [m for m in summary.matches if m.source_name != "empty.mat"]
+    assert len(played) == 2 and all(m.luck_rate for m in played)
+    assert summary.luck_rate == pytest.approx(sum(m.luck_rate for m in played) / 2)
 
 
 @needs_gnubg
