@@ -178,12 +178,13 @@ def chart_svg(
             values = [v if player == 0 else 1.0 - v for v in series]
             points = " ".join(xy(i, v) for i, v in enumerate(values))
             parts.append(f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="1.8"/>')
+    x = left + 10
     for player, colour in ((0, "#c0392b"), (1, "#2c3e50")):
-        x = left + 10 + 200 * player
         parts.append(
-            f'<line x1="{x}" y1="{height - 6}" x2="{x + 18}" y2="{height - 6}" stroke="{colour}" '
-            f'stroke-width="3"/><text x="{x + 22}" y="{height - 2}" font-size="11">'
+            f'<line x1="{x:.1f}" y1="{height - 6}" x2="{x + 18:.1f}" y2="{height - 6}" stroke="{colour}" '
+            f'stroke-width="3"/><text x="{x + 22:.1f}" y="{height - 2}" font-size="11">'
             f"{escape(names[player])}</text>"
         )
+        x += max(200.0, 22 + text_width(names[player], 11) + 12)  # the next key clears a long name
     parts.append("</svg>")
     return "".join(parts)

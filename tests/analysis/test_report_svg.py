@@ -1,4 +1,4 @@
-"""The report's drawings: what they show does not cover itself."""
+"""The report's drawings: nothing drawn covers what else they show."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from gammon.analysis.svg import board_svg
+from gammon.analysis.svg import board_svg, chart_svg, text_width
 from gammon.position import Position
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -30,3 +30,13 @@ def test_the_cube_covers_no_checker_even_with_both_midpoints_full(owner: int | N
         cx, cy, r = (float(c.get(k, 0)) for k in ("cx", "cy", "r"))
         apart = cx + r <= x0 or cx - r >= x1 or cy + r <= y0 or cy - r >= y1
         assert apart, f"the cube ({x0}..{x1}, {y0}..{y1}) covers the checker at ({cx}, {cy})"
+
+
+@pytest.mark.parametrize("first", ["Ann", "Squire-Jorgensen/Harmand-Unger consultation"])
+def test_the_charts_legend_names_never_overlap(first: str) -> None:
+    root = _shapes(chart_svg([0.5, 0.6, 0.4], [(0, "Game 1")], (first, "Bob")))
+    names = [t for t in root.iter(f"{NS}text") if t.text in (first, "Bob")]
+    assert [t.text for t in names] == [first, "Bob"]
+    keys = [x for x in root.iter(f"{NS}line") if x.get("stroke-width") == "3"]  # each name's colour
+    end = float(names[0].get("x", 0)) + text_width(first, 11)
+    assert float(keys[1].get("x1", 0)) >= end, "the second name's key starts inside the first name"
