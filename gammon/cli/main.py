@@ -172,6 +172,11 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play in the terminal; ``parser`` (play's own) reports an option a match cannot use."""
     from gammon.cli.session import PlaySession, tutor_level
 
+    if args.two_player:  # refused rather than silently dropped, as the money-only rules in a match
+        for option, value in (("--level", args.level), ("--name", args.name)):
+            if value is not None:
+                parser.error(tr("argument {option}: not allowed with --two-player: two people play, X and "
+                                "O (with --resume, the saved match's players)", option=option))
     try:
         # a new match's names must fit in the .mat file it is saved in, as they are, for --resume
         # to find the person's (with --resume, --name picks one of the file's names)
@@ -184,7 +189,7 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                                 "{most} bytes (UTF-8) of a name GNU Backgammon keeps, and would be saved as "
                                 "{fitted}", name=cut(repr(args.name)), most=GNUBG_NAME_BYTES,
                                 fitted=repr(fitted)))
-        if args.name is not None and not args.resume and not args.two_player and _computer_like(args):
+        if args.name is not None and not args.resume and _computer_like(args):
             # a saved match takes a side named after a level for the computer's: it could not
             # tell the person from the computer when resumed
             raise ValueError(tr("--name cannot be {name}, a computer player's name: a saved match could "

@@ -189,6 +189,19 @@ def test_money_only_rules_are_refused_in_a_match(option, tmp_path, capsys, monke
     assert "not allowed in a match" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("option", [["--level", "random"], ["--name", "Alice"]])
+def test_options_for_a_game_against_the_computer_are_refused_between_two_people(option, capsys):
+    # 'gammon play --two-player --name Alice' played X against O without a word
+    with pytest.raises(SystemExit) as stop:
+        main(["play", "--two-player", *option])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.startswith("usage: gammon play")
+    assert f"gammon play: error: argument {option[0]}: not allowed with --two-player: " in err
+    with pytest.raises(SystemExit):  # in Slovak too
+        main(["play", "--lang", "sk", "--two-player", *option])
+    assert f"argument {option[0]}: nie je povolený s --two-player" in capsys.readouterr().err
+
+
 def test_hint_pips_and_no_legal_play_messages():
     lines, _, _ = script_game(seed=1, match_length=0, two_player=True)
     # The first person to act moves at once (the opening roll): ask for a hint and the pips first.
