@@ -2,8 +2,9 @@
 diagram forums use (GNU Backgammon's ASCII board), as an SVG image or as a PNG image. Used by
 ``gammon diagram`` and the web's ``GET /api/diagram``.
 
-The player on roll is X, at the bottom, moving from the top left round to the bottom right (its
-points 1-6); the opponent is O. Nothing here needs the engine.
+The player on roll is X, at the bottom, moving from its 24 point at the top right along the top,
+then round along the bottom to its points 1-6 at the bottom right; the opponent is O. Nothing here
+needs the engine.
 """
 
 from __future__ import annotations
