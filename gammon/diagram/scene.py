@@ -4,8 +4,9 @@ once and drawn by both the SVG writer and the PNG rasterizer.
 The board is WIDTH x HEIGHT units: X (the player on roll) at the bottom, its points 1-6 at the
 bottom right; the bar in the middle; the tray on the right holds the checkers borne off (O's at
 the top, X's at the bottom) and the cube (in the middle while centred, towards its owner's side
-once taken). The dice (or a double on offer) lie on the right half of the board; two lines of
-words under the board say the score, the cube and the pip counts.
+once taken). The dice (or a double on offer) lie across the middle of the right half of the
+board, or of the nearest columns whose stacks leave room; under the board, two lines of words say
+the score, the cube, the pip counts, the dice and any offer, and a third the GNU Backgammon ID.
 """
 
 from __future__ import annotations
