@@ -43,8 +43,9 @@ def user_path(text: str) -> str:
 
 def cube_limit(text: str) -> int:
     """The ``--cube-limit`` type: a highest cube value the rules allow (their own check)."""
-    value = positive_int(text)
+    # one message for all that is no cube value: '0' was said to need "at least 1", then '1' refused
     try:
+        value = int(text)
         Rules(cube_limit=value)
     except ValueError:
         raise argparse.ArgumentTypeError(

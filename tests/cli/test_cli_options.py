@@ -21,7 +21,9 @@ def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
 @pytest.mark.parametrize(("option", "value", "why"), [
     ("--cube-limit", "3", "'3' is not a power of two of at least 2"),
     ("--cube-limit", "1", "'1' is not a power of two of at least 2"),
-    ("--cube-limit", "0", "'0' must be at least 1"),
+    # '0' was said to need "at least 1", which is refused in turn
+    ("--cube-limit", "0", "'0' is not a power of two of at least 2"),
+    ("--cube-limit", "-2", "'-2' is not a power of two of at least 2"),
     ("--auto-doubles", "-1", "'-1' must be at least 0"),
 ])
 def test_a_rule_option_the_rules_refuse_is_an_option_error(option, value, why, capsys):
