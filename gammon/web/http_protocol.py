@@ -10,7 +10,12 @@ uvicorn answers 503 to a request past ``limit_concurrency`` connections, but let
 handshake through whatever the count: here it gets the 503 too. And a handshake that the websockets
 library cannot read (a line over its 8,192 bytes, more than its 128 headers) it drops without a word
 and uvicorn never closes: those get 431 here, and any other it cannot read is closed at the head's
-deadline. ``GuardedWebSocket`` (``ws=GuardedWebSocket``) is uvicorn's WebSocket protocol that counts
+deadline. A request's head over ``MAX_HEAD`` bytes gets 431 too: httptools and uvicorn put a head
+together piece by piece, each piece copying all before it, so a client sending a header of 67 MB
+within the deadline held the event loop for seconds (another client's request waited 4.7 s) and
+the server's memory grew by 130 MB (counted from the read after a head begins: a read, 256 KB at most,
+may hold the end of one request and the start of the next).
+``GuardedWebSocket`` (``ws=GuardedWebSocket``) is uvicorn's WebSocket protocol that counts
 a handshake answered by an HTTP denial (a 403 for a foreign Origin, a 429) as done: uvicorn logged
 "ASGI callable returned without completing handshake." at ERROR for each, so any client could fill
 the log with errors.
@@ -28,6 +33,8 @@ from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS
 
 HEAD_TIMEOUT = 10.0
 """Seconds a connection may take to send a request's line and headers."""
+MAX_HEAD = 64 * 1024
+"""Bytes of a request's line and headers (nginx's default is 32 KB, Node's 16 KB)."""
 
 
 def _reply(status: str, message: str) -> bytes:
@@ -43,6 +50,8 @@ class GuardedHttp(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._head_timer: asyncio.TimerHandle | None = None
         self._head_begun = False
+        self._in_head = True  # from a request's first byte to the end of its headers
+        self._head_size = 0
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -54,9 +63,23 @@ class GuardedHttp(HttpToolsProtocol):
 
     def data_received(self, data: bytes) -> None:
         self._head_begun = True
+        if self._in_head:
+            self._head_size += len(data)
         super().data_received(data)
+        # Still in the head after these bytes: all were the head's (those of a chunk that also held
+        # the head's end and a body are not counted against it).
+        if self._in_head and self._head_size > MAX_HEAD and not self.transport.is_closing():
+            self._disarm()
+            self.transport.write(_reply("431 Request Header Fields Too Large",
+                                        f"a request's line and headers are {MAX_HEAD} bytes at most"))
+            self.transport.close()
+
+    def on_message_begin(self) -> None:
+        self._in_head, self._head_size = True, 0
+        super().on_message_begin()
 
     def on_headers_complete(self) -> None:
+        self._in_head = False
         self._disarm()
         super().on_headers_complete()
 

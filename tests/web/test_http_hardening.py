@@ -361,6 +361,45 @@ def test_a_kept_alive_connection_is_served_again_then_timed_out(store: Store) ->
         assert _reply_or_close(s, trickle=b"X-Slow: 1\r\n").startswith("HTTP/1.1 408 ")
 
 
+@pytest.mark.parametrize(
+    "head",
+    [b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ", b"GET /api/levels?" + b"q" * 100],
+    ids=["header", "url"],
+)
+def test_a_head_over_its_limit_gets_431_before_it_is_all_read(store: Store, head: bytes) -> None:
+    """A 67 MB header sent within the head's deadline held the event loop for seconds (each piece
+    copied all before it) and the server's memory grew by 130 MB."""
+    from gammon.web.http_protocol import MAX_HEAD
+
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    with serving(app, http=_quick_head(2)) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(head)
+        sent = len(head)
+        with contextlib.suppress(OSError):  # the server closes on the way
+            while sent < 64 * MAX_HEAD:
+                s.sendall(b"a" * 65536)
+                sent += 65536
+        reply = _reply_or_close(s)
+    assert reply.startswith("HTTP/1.1 431 "), reply[:200]
+    assert json.loads(reply.partition("\r\n\r\n")[2]) == {
+        "error": f"a request's line and headers are {MAX_HEAD} bytes at most"
+    }
+
+
+def test_a_large_body_after_a_short_head_in_one_read_is_served(store: Store) -> None:
+    """A head's limit counts the head's bytes, not the body's that come with them."""
+    from gammon.web.http_protocol import MAX_HEAD, GuardedHttp
+
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    body = json.dumps({"mode": "local", "name": "x" * 40, "pad": "y" * (4 * MAX_HEAD)}).encode()
+    with serving(app, http=GuardedHttp) as port, socket.create_connection(("127.0.0.1", port)) as s:
+        s.sendall(b"POST /api/analyses HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                  b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        reply = _one_response(s)
+    # refused by the app (no such field), not by the head's limit
+    assert reply.startswith(b"HTTP/1.1 422 "), reply[:300]
+
+
 def test_a_body_that_does_not_come_gets_408(store: Store) -> None:
     app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, body_timeout=0.3))
     with serving(app) as port, socket.create_connection(("127.0.0.1", port)) as s:
