@@ -224,8 +224,19 @@ class Invitations:
 
     def started(self, claimed: Claimed, match_id: str, poster_token: str) -> None:
         """The match of a claimed invitation is made: bind its seats to the two accounts (the
-        poster at seat 0) and keep the poster's seat token for its browser."""
+        poster at seat 0) and keep the poster's seat token for its browser. LobbyError when the
+        invitation went meanwhile: its poster or acceptor deleted the account, and it with it."""
         with self.sessions.begin() as s:
+            lock_for_writing(s)  # SQLite; PostgreSQL: the row below, which a deletion waits for
+            row = s.scalar(
+                select(LobbyInvitationRow)
+                .where(LobbyInvitationRow.id == claimed.id, LobbyInvitationRow.status == "starting")
+                .with_for_update()
+            )
+            if row is None:  # binding a seat to a deleted account raised IntegrityError
+                raise LobbyError(
+                    tr("this invitation is not open to you (accepted, cancelled, or not yours to take)")
+                )
             s.add(SeatAccountRow(match_id=match_id, seat=0, account_id=claimed.poster_id))
             s.add(SeatAccountRow(match_id=match_id, seat=1, account_id=claimed.acceptor_id))
             s.execute(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gammon.accounts import Accounts
+from gammon.accounts.games import erase_account, seat_holders
 from gammon.accounts.lobby import MAX_OPEN_PER_ACCOUNT, Claimed, Invitations, LobbyError, Terms
 from tests.accounts.conftest import at_once, new_match
 
@@ -63,3 +64,20 @@ def test_an_invitation_id_holding_nul_is_no_invitation(accounts: Accounts) -> No
         lobby.claim("a\x00b", alice)
     with pytest.raises(LobbyError, match="no accepted invitation"):
         lobby.take_seat("a\x00b", alice)
+
+
+@pytest.mark.parametrize("leaver", ["poster", "acceptor"])
+def test_an_account_deleted_while_its_invitations_match_is_made(accounts: Accounts, leaver: str) -> None:
+    """The poster (or the acceptor) deletes the account between the accept's claim and the match's
+    seats being bound: the invitation went with the account, and binding a seat to it raised
+    IntegrityError (a 500 to the acceptor) where the invitation is no longer there to accept."""
+    lobby = Invitations(accounts)
+    alice, bob = _account(accounts, "alice"), _account(accounts, "bob")
+    invitation = lobby.post(alice, Terms(match_length=3))
+    claimed = lobby.claim(invitation, bob)
+    new_match(accounts.store, "m1", length=3)
+    erase_account(accounts, alice if leaver == "poster" else bob)
+    with pytest.raises(LobbyError, match="not open to you"):
+        lobby.started(claimed, "m1", "the poster's seat token")
+    assert seat_holders(accounts, "m1") == {}
+    assert lobby.invitations() == []
