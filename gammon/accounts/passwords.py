@@ -5,7 +5,9 @@ accented password typed as composed (NFC) or decomposed (NFD) characters, as key
 differ, is one password. Not NFKC: it would also fold compatibility characters (ligatures, full
 width forms, superscripts) into others, making different passwords one for no one's benefit. A
 hash made before normalising, from the raw form, still verifies: the forms are tried in turn (only
-a non-ASCII password has more than one), and the first sign-in renews it in NFC.
+a non-ASCII password has more than one), and the first sign-in renews it in NFC. Those forms are
+the typed one, NFC and NFD: a raw form that mixed composed and decomposed characters verifies only
+typed so again (its mixes cannot all be tried).
 """
 
 from __future__ import annotations
