@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import os
 import re
 import sys
@@ -172,6 +173,11 @@ def run_play(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """Play in the terminal; ``parser`` (play's own) reports an option a match cannot use."""
     from gammon.cli.session import PlaySession, tutor_level
 
+    # started with standard input closed ('<&-'), which Python gives as None: the game would end
+    # in a traceback at its first prompt
+    if sys.stdin is None:
+        print("gammon play: " + tr("cannot read standard input: it is closed"), file=sys.stderr)
+        return 1
     if args.two_player:  # refused rather than silently dropped, as the money-only rules in a match
         for option, value in (("--level", args.level), ("--name", args.name)):
             if value is not None:
@@ -458,7 +464,7 @@ def _parsed(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namesp
     try:
         return parser.parse_args(_ids_as_arguments(argv))
     except SystemExit as e:
-        if e.code == 0:
+        if e.code == 0 and sys.stdout is not None:  # closed ('>&-'): argparse wrote to stderr
             try:
                 sys.stdout.flush()
             except BrokenPipeError:
@@ -547,12 +553,19 @@ class _Stdout:
     """Standard output for a command: the same stream, whose write errors are known for its own
     (an OSError from the command could be any file's)."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO | None) -> None:
         self._stream = stream
+
+    def _open(self) -> TextIO:
+        """The stream; a process started with it closed ('>&-', which Python gives as None)
+        fails every write as the closed file descriptor would."""
+        if self._stream is None:
+            raise StandardOutputError(errno.EBADF, os.strerror(errno.EBADF))
+        return self._stream
 
     def write(self, text: str) -> int:
         try:
-            written = self._stream.write(text)
+            written = self._open().write(text)
         except BrokenPipeError:
             raise
         except OSError as e:
@@ -561,7 +574,7 @@ class _Stdout:
 
     def flush(self) -> None:
         try:
-            self._stream.flush()
+            self._open().flush()
         except BrokenPipeError:
             raise
         except OSError as e:
@@ -571,9 +584,11 @@ class _Stdout:
         return getattr(self._stream, name)
 
 
-def _drop_output(stdout: TextIO) -> None:
+def _drop_output(stdout: TextIO | None) -> None:
     """Send what is still buffered for ``stdout`` nowhere, so that the flush at exit does not
     fail again (nothing to do for a stream that has no file descriptor)."""
+    if stdout is None:  # started closed: nothing is buffered
+        return
     with contextlib.suppress(OSError, ValueError):
         os.dup2(os.open(os.devnull, os.O_WRONLY), stdout.fileno())
 

@@ -247,7 +247,8 @@ class PlaySession:
             self.console.file.flush()
         except OSError as e:
             self._hung_up = True
-            if e.errno in (errno.ENOSPC, errno.EFBIG):  # output to a file (> /dev/full), no terminal
+            # output to a file (> /dev/full), or none at all ('>&-'): no terminal
+            if e.errno in (errno.ENOSPC, errno.EFBIG, errno.EBADF):
                 self._output_error = e
             raise Hangup from None
 

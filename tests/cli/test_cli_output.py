@@ -75,3 +75,23 @@ def test_play_to_a_full_standard_output_says_so(tmp_path: Path) -> None:
                               stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=120)
     assert done.returncode == 1, done.stderr
     assert done.stderr == f"gammon play: cannot write to standard output: {FULL}\n"
+
+
+@pytest.mark.parametrize(("closed", "said"), [
+    (0, "gammon play: cannot read standard input: it is closed\n"),
+    (1, "gammon play: cannot write to standard output: Bad file descriptor\n"),
+])
+def test_play_started_with_a_standard_stream_closed_says_so(closed: int, said: str, tmp_path: Path) -> None:
+    # '<&-' and '>&-': Python gives the stream as None, and the game ended in an AttributeError
+    env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-m", "gammon", "--lang", "en", "play", "--two-player"],
+                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                          text=True, env=env, timeout=120, preexec_fn=lambda: os.close(closed))
+    assert done.returncode == 1
+    assert done.stderr == said
+
+
+def test_help_with_standard_output_closed_goes_to_standard_error(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "gammon", "--version"], stdout=subprocess.DEVNULL,
+                          stderr=subprocess.PIPE, text=True, timeout=120, preexec_fn=lambda: os.close(1))
+    assert done.returncode == 0 and done.stderr.startswith("gammon ")
