@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts import Accounts
@@ -226,3 +226,26 @@ def test_gammon_import_counts_a_match_and_its_first_games_once(
         assert match.source_name == "whole.mat" and match.result == "won"
     finally:
         store.close()
+
+
+def test_a_card_whose_decision_the_whole_match_does_not_mark_keeps_it(
+    store: Store, accounts: Accounts, queue: AnalysisQueue, clock: Clock, two_games: Path
+) -> None:
+    """(An analysis at other plies marks other decisions.) The card, its reviews and its decision
+    stay, in the whole match."""
+    me = accounts.sign_up("charlot1", "password1")
+    add(queue, me.id, two_games, seat=0)
+    queue.work_all()
+    drills = Drills(store, clock=clock)
+    drills.sync(me.id)
+    card = drills.next_card(me.id)
+    assert card is not None
+    with sessionmaker(store.engine).begin() as s:  # a decision the whole match's analysis has not
+        s.execute(update(ProfileDecisionRow).where(ProfileDecisionRow.id == card.decision.id)
+                  .values(turn=999))
+    add(queue, me.id, CHARLOT_MAT, seat=0)
+    [whole] = queue.work_all()
+    kept = drills.card(card.id)
+    assert (kept.decision.id, kept.decision.turn) == (card.decision.id, 999)
+    assert kept.decision.profile_match_id == whole.profile_match_id
+    assert [m.id for m in profile_summary(store, me.id).matches] == [whole.profile_match_id]
