@@ -67,10 +67,16 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
 def person_side(names: tuple[str, str], person: str | None, levels: tuple[str, ...]) -> int:
     """The side (0 or 1) the person plays against the computer: the one named ``person`` when
     given; else the other side of the one named after a computer level (``levels``); else the
-    one named "You". Raises ValueError, naming the players, when that does not decide it."""
+    one named "You". Raises ValueError, naming the players, when that does not decide it, or
+    when ``person`` would leave the side named "You" to the computer."""
     quoted = tr("{first} and {second}", first=cut(repr(names[0])), second=cut(repr(names[1])))
     if person is not None:
         sides = [i for i in (0, 1) if names[i] == person]
+        if len(sides) == 1 and names[1 - sides[0]] == DEFAULT_NAME:
+            # the computer would play "You": its moves said as the person's ("You play 5-2 ...")
+            raise ValueError(tr("--name {name} leaves the player named {you} to the computer, whose moves "
+                                "would be told as yours; play both with --two-player",
+                                name=cut(repr(person)), you=repr(DEFAULT_NAME)))
         if len(sides) == 1:
             return sides[0]
         if not sides:

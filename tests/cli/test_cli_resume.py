@@ -185,3 +185,16 @@ def test_save_alone_writes_the_resumed_mat_file_back(tmp_path, capsys, monkeypat
     write_sgf(doubled_match(), names=("You", "random"), file=sgf)
     status, out, _ = run(["--resume", str(sgf)], "take\nsave\nquit\n\n", capsys, monkeypatch)
     assert "Usage: save FILE" in out and read_sgf(sgf.read_bytes()).match.game.phase == GamePhase.DOUBLED
+
+
+def test_the_computer_never_plays_the_side_named_you(tmp_path, capsys, monkeypatch):
+    # '--name engine' gave the computer the side named "You": "You play 5-2: ..." told its moves
+    path = tmp_path / "match.mat"
+    write_mat(doubled_match(), names=("You", "engine"), file=path)
+    status, out, err = run(["--resume", str(path), "--name", "engine", "--level", "random"], "\n\n\n",
+                           capsys, monkeypatch)
+    assert status == 2 and out == ""
+    assert err == ("gammon play: --name 'engine' leaves the player named 'You' to the computer, whose "
+                   "moves would be told as yours; play both with --two-player\n")
+    status, out, _ = run(["--resume", str(path), "--two-player"], "quit\n\n", capsys, monkeypatch)
+    assert status == 0 and "You against engine" in out  # two people may play it
