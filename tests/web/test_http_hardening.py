@@ -400,6 +400,31 @@ def test_a_large_body_after_a_short_head_in_one_read_is_served(store: Store) -> 
     assert reply.startswith(b"HTTP/1.1 422 "), reply[:300]
 
 
+def _pipelined_answers(port: int, n: int) -> int:
+    """How many answers ``n`` requests sent at once on one connection get before it closes (or all came)."""
+    request = b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+    with socket.create_connection(("127.0.0.1", port)) as s:
+        with contextlib.suppress(OSError):  # the server closes on the way
+            s.sendall(request * n)
+        s.settimeout(10)
+        data = b""
+        with contextlib.suppress(ConnectionResetError):
+            while data.count(b"HTTP/1.1 200 ") < n and (chunk := s.recv(65536)):
+                data += chunk
+    return data.count(b"HTTP/1.1 200 ")
+
+
+def test_a_connection_with_too_many_requests_waiting_is_closed(store: Store) -> None:
+    """uvicorn parsed each read's requests ahead of their answers and kept them all: 8 MB of
+    pipelined requests on one connection grew the server by 556 MB."""
+    from gammon.web.http_protocol import MAX_PIPELINE, GuardedHttp
+
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1e6, burst=1e6))
+    with serving(app, http=GuardedHttp) as port:
+        assert _pipelined_answers(port, 8) == 8  # a few are answered in turn
+        assert _pipelined_answers(port, 1000) <= MAX_PIPELINE + 1
+
+
 def test_a_body_that_does_not_come_gets_408(store: Store) -> None:
     app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, body_timeout=0.3))
     with serving(app) as port, socket.create_connection(("127.0.0.1", port)) as s:
