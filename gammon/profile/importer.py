@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import delete, make_url
+from sqlalchemy import make_url
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import sessionmaker
 
@@ -30,7 +30,6 @@ from gammon.profile.source import (
     read_file,
     read_match_file,
 )
-from gammon.store.models import AnalysisJobRow
 
 
 @dataclass
@@ -82,7 +81,7 @@ def plan_import(
     try:
         _plan(plan, queue, account_id, _telling(files, progress), player, plies)
     except KeyboardInterrupt:
-        _withdraw(queue, [job_id for job_id, _ in plan.queued], QUEUED)
+        queue.withdraw([job_id for job_id, _ in plan.queued], QUEUED)
         raise
     return plan
 
@@ -132,7 +131,7 @@ def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterab
             # a file of a match's first games listed before: the whole match takes its place
             shorter = [job_id for r, job_id in listed if extends(record, r)]
             if shorter:
-                _withdraw(queue, shorter, QUEUED)
+                queue.withdraw(shorter, QUEUED)
                 plan.duplicates += [n for job_id, n in plan.queued if job_id in shorter]
                 plan.queued = [(job_id, n) for job_id, n in plan.queued if job_id not in shorter]
                 listed[:] = [(r, job_id) for r, job_id in listed if job_id not in shorter]
@@ -143,17 +142,6 @@ def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterab
             listed.append((record, job_id))
         except SQLAlchemyError as e:
             raise _unavailable(queue.store.url, e, name) from e
-
-
-def _withdraw(queue: AnalysisQueue, job_ids: Sequence[int], status: str) -> None:
-    """Take the jobs of ``job_ids`` that are still ``status`` off the queue: an import stopped
-    (Ctrl-C) left them there for good, each with its file's bytes, while a new import queued the
-    files again. The files are where they were: importing them again analyses them."""
-    with sessionmaker(queue.store.engine).begin() as s:
-        for start in range(0, len(job_ids), 500):  # the database's limit on a statement's values
-            chunk = job_ids[start:start + 500]
-            s.execute(delete(AnalysisJobRow).where(AnalysisJobRow.id.in_(chunk),
-                                                   AnalysisJobRow.status == status))
 
 
 def _telling(files: Sequence[Path], progress: Callable[[], None] | None) -> Iterator[Path]:
@@ -206,7 +194,7 @@ def run_jobs(
     except SQLAlchemyError as e:
         raise _unavailable(database_url, e) from e
     except KeyboardInterrupt:
-        _withdraw(queue, list(job_ids), QUEUED)
+        queue.withdraw(list(job_ids), QUEUED)
         raise
     return outcomes
 
@@ -220,7 +208,7 @@ def _run_here(queue: AnalysisQueue, job_id: int) -> Outcome:
     try:
         return queue.run(job_id)
     except KeyboardInterrupt:
-        _withdraw(queue, [job_id], RUNNING)  # this process's own, stopped
+        queue.withdraw([job_id], RUNNING)  # this process's own, stopped
         raise
 
 

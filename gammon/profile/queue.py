@@ -16,12 +16,12 @@ from __future__ import annotations
 import functools
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CursorResult, select, update
+from sqlalchemy import CursorResult, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -125,6 +125,16 @@ class AnalysisQueue:
     def wake(self) -> None:
         """Make :meth:`serve` look at the queue now (a job queued elsewhere, or its stop set)."""
         self._wake.set()
+
+    def withdraw(self, job_ids: Sequence[int], status: str) -> None:
+        """Take the jobs of ``job_ids`` that are still ``status`` off the queue: an import stopped
+        (Ctrl-C) left them there for good, each with its file's bytes, while a new import queued
+        the files again. The files are where they were: importing them again analyses them."""
+        with self.sessions.begin() as s:
+            for start in range(0, len(job_ids), 500):  # the database's limit on a statement's values
+                chunk = job_ids[start:start + 500]
+                s.execute(delete(AnalysisJobRow).where(AnalysisJobRow.id.in_(chunk),
+                                                       AnalysisJobRow.status == status))
 
     # --- working -----------------------------------------------------------------------------
 
@@ -436,6 +446,12 @@ def run_job(database_url: str, job_id: int) -> Outcome:
         if queue.claim(job_id) is None:
             status, reason = queue.status(job_id)
             return Outcome(job_id, status, str(job_id), reason)
-        return queue.run(job_id)
+        try:
+            return queue.run(job_id)
+        except KeyboardInterrupt:
+            # Ctrl-C reaches a pool's workers too, and Ray cancels a task so: the job was left
+            # running for good, with its file's bytes (a server counted it as pending)
+            queue.withdraw([job_id], RUNNING)
+            raise
     finally:
         store.close()

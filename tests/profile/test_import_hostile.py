@@ -18,6 +18,7 @@ from gammon.cli.main import main
 from gammon.errors import InvalidArgumentError, StoreUnavailableError
 from gammon.profile import AnalysisQueue, importer
 from gammon.profile.importer import run_jobs
+from gammon.profile.queue import run_job
 from gammon.profile.source import MAX_MATCH_FILE_BYTES, read_file
 from gammon.store import Store
 from gammon.store.models import AnalysisJobRow
@@ -272,5 +273,25 @@ def test_an_import_stopped_leaves_nothing_queued(db: Path, monkeypatch: pytest.M
         with pytest.raises(KeyboardInterrupt):
             importer.run_jobs(queue, store.url, [job_id for job_id, _ in plan.queued])
         assert _statuses(db) == ["done"]
+    finally:
+        store.close()
+
+
+def test_a_job_stopped_in_a_worker_process_is_not_left_running(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C with --workers 2 (it reaches the pool's workers too; Ray cancels a task so) left the
+    jobs the workers were analysing running for good, with their files' bytes: a server counted
+    them pending. The worker takes its own job off the queue."""
+    store = Store(f"sqlite:///{db}")
+    try:
+        queue = AnalysisQueue(store)
+        plan = importer.plan_import(queue, 1, [LASSE_1, LASSE_2], "lasse", 0)
+        first, second = (job_id for job_id, _ in plan.queued)
+        monkeypatch.setattr(AnalysisQueue, "run", _stop_at(1))  # in the middle of an analysis
+        with pytest.raises(KeyboardInterrupt):
+            run_job(store.url, first)  # as a pool's worker runs it
+        assert _statuses(db) == ["queued"]  # the other one, still the import's to take off
+        assert queue.status(second) == ("queued", None)
     finally:
         store.close()
