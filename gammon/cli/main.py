@@ -251,7 +251,8 @@ def _computer_like(args: argparse.Namespace) -> bool:
     """Whether ``--name`` is a computer level's name, or the name the computer plays under."""
     from gammon.engine.players import BASIC_LEVELS, ENGINE_LEVELS
 
-    return bool(args.name in BASIC_LEVELS + ENGINE_LEVELS or args.name == _seat_name(args.level or "engine"))
+    return bool(args.name in BASIC_LEVELS + ENGINE_LEVELS + (GNUBG_NAME,)
+                or args.name == _seat_name(args.level or "engine"))
 
 
 def _new_match(args: argparse.Namespace) -> Match:
@@ -304,11 +305,14 @@ def _seats(args: argparse.Namespace, names: tuple[str, str] | None) -> tuple[Sea
     if names is None:
         level = args.level or "engine"
         return (Seat(args.name or DEFAULT_NAME), Seat(_seat_name(level), _computer(level, args.seed)))
-    me = person_side(names, args.name, levels)
+    # the names the computer plays under: GNU Backgammon's too, whose side another level may play
+    computer_names = levels + (GNUBG_NAME,)
+    me = person_side(names, args.name, computer_names)
     other = names[1 - me]
     level = args.level or (other if other in levels else "engine")
-    # a side named after a level (a file gammon play saved) takes the name of the level that plays it
-    computer = Seat(_seat_name(level) if other in levels else other, _computer(level, args.seed))
+    # a side named after a level (a file gammon play saved) takes the name of the level that plays
+    # it: 'gnubg' played by gammon's engine would pass the engine off as GNU Backgammon
+    computer = Seat(_seat_name(level) if other in computer_names else other, _computer(level, args.seed))
     return (Seat(names[me]), computer) if me == 0 else (computer, Seat(names[me]))
 
 
@@ -322,9 +326,12 @@ def _computer(level: str, seed: int | None) -> ComputerPlayer:
     return computer_player(level, seed=seed)
 
 
+GNUBG_NAME = "gnubg"  # the name GNU Backgammon plays under (gnubg-external:HOST:PORT)
+
+
 def _seat_name(level: str) -> str:
     """The computer's name on the board: its level, or "gnubg" for GNU Backgammon."""
-    return "gnubg" if level.startswith("gnubg-external:") else level
+    return GNUBG_NAME if level.startswith("gnubg-external:") else level
 
 
 _ID_FORMS = N_(

@@ -198,3 +198,18 @@ def test_the_computer_never_plays_the_side_named_you(tmp_path, capsys, monkeypat
                    "moves would be told as yours; play both with --two-player\n")
     status, out, _ = run(["--resume", str(path), "--two-player"], "quit\n\n", capsys, monkeypatch)
     assert status == 0 and "You against engine" in out  # two people may play it
+
+
+def test_a_side_gnu_backgammon_played_is_named_after_the_level_that_now_plays_it(tmp_path, capsys,
+                                                                                    monkeypatch):
+    # a match saved against GNU Backgammon, resumed against random: "You against gnubg", random
+    # passed off as GNU Backgammon
+    path = tmp_path / "match.mat"
+    write_mat(doubled_match(), names=("You", "gnubg"), file=path)
+    status, out, _ = run(["--resume", str(path), "--level", "random"], "quit\n\n", capsys, monkeypatch)
+    assert status == 0 and "You against random" in out and "gnubg" not in out
+    status, out, _ = run(["--resume", str(path)], "quit\n\n", capsys, monkeypatch)
+    assert status == 0 and "You against engine" in out and "gnubg" not in out
+    # and a person cannot be called so in a new match, which would be taken for the computer's side
+    status, _, err = run(["--name", "gnubg"], "", capsys, monkeypatch)
+    assert status == 2 and "--name cannot be 'gnubg', a computer player's name" in err
