@@ -193,8 +193,13 @@ def run_jobs(
                     done(outcome)
     except SQLAlchemyError as e:
         raise _unavailable(database_url, e) from e
-    except KeyboardInterrupt:
-        queue.withdraw(list(job_ids), QUEUED)
+    except BaseException:
+        # stopped (Ctrl-C), or it could not go on (Ray not installed or not reached, a worker's
+        # database failed): the jobs not begun stayed queued for good, with their files' bytes
+        try:
+            queue.withdraw(list(job_ids), QUEUED)
+        except SQLAlchemyError:
+            pass  # the database fails too: the error being raised is the one to tell
         raise
     return outcomes
 

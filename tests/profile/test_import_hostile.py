@@ -15,6 +15,7 @@ from sqlalchemy import select
 from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
 from gammon.cli.main import main
+from gammon.engine.rollout import parallel
 from gammon.errors import InvalidArgumentError, StoreUnavailableError
 from gammon.profile import AnalysisQueue, importer
 from gammon.profile.importer import run_jobs
@@ -295,3 +296,24 @@ def test_a_job_stopped_in_a_worker_process_is_not_left_running(
         assert queue.status(second) == ("queued", None)
     finally:
         store.close()
+
+
+def test_an_import_that_cannot_analyse_leaves_nothing_queued(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--ray without Ray installed: gammon import said so and exited 2, leaving its 2 jobs queued
+    for good with their files' bytes (importing again queued the files anew)."""
+
+    def no_ray() -> None:
+        raise ImportError("a Ray address was given but Ray is not installed: pip install 'gammon[cluster]'")
+
+    monkeypatch.setattr(parallel, "_ray", no_ray)
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    shutil.copy(LASSE_1, folder)
+    shutil.copy(LASSE_2, folder)
+    url = f"sqlite:///{db}"
+    assert main(["import", str(folder), "--player", "lasse", "--database-url", url, "--plies", "0",
+                 "--ray", "local"]) == 2
+    assert "Ray is not installed" in capsys.readouterr().err
+    assert _statuses(db) == []
