@@ -944,6 +944,9 @@ class PlaySession:
             self.say(tr("A .mat file keeps a roll only with its play: resumed from this one, the game "
                         "rolls again instead of playing the {dice} (a .sgf file keeps them).",
                         dice=format_dice(_rolled(self.game))))
+        if ok and self.game.phase == GamePhase.RESIGNED:  # neither format records the offer
+            self.say(tr("A saved file does not keep an offer to resign: resumed from this one, the game "
+                        "goes on from before the offer."))
         if ok:
             self._saved = self._histories()
             self._own_files.add(os.path.realpath(path))

@@ -239,6 +239,21 @@ def test_saving_a_mat_file_with_the_dice_rolled_says_the_roll_is_not_kept(tmp_pa
     assert out.count(note) == 1  # not for the SGF file, nor once the roll is played
 
 
+def test_saving_while_an_offer_to_resign_waits_says_the_offer_is_not_kept(tmp_path, capsys, monkeypatch):
+    # the file was saved without a word of the offer, which a resumed game no longer had
+    mat, sgf = tmp_path / "r.mat", tmp_path / "r.sgf"
+    status, out, err = run(["play", "--two-player", "--seed", "2"], f"8/5 6/5\nresign gammon\nsave {mat}\n"
+                           f"save {sgf}\nreject\nsave {mat}\nquit\n", capsys, monkeypatch)
+    assert status == 0, err
+    note = ("A saved file does not keep an offer to resign: resumed from this one, the game goes on from "
+            "before the offer.")
+    assert f"Saved to {mat}.\n{note}\n" in out and f"Saved to {sgf}.\n{note}\n" in out
+    assert out.count(note) == 2  # not once the offer is answered
+    for path in (mat, sgf):
+        status, out, err = run(["play", "--two-player", "--resume", str(path)], "quit\n", capsys, monkeypatch)
+        assert status == 0 and "X (roll or double) > " in out, err
+
+
 def _file_size_limit(limit: int) -> None:
     """In the child: writes past ``limit`` bytes fail (EFBIG), as on a full disk."""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
