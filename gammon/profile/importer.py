@@ -80,10 +80,19 @@ def plan_import(
     plan = ImportPlan()
     try:
         _plan(plan, queue, account_id, _telling(files, progress), player, plies)
-    except KeyboardInterrupt:
-        queue.withdraw([job_id for job_id, _ in plan.queued], QUEUED)
+    except BaseException:  # stopped (Ctrl-C), or the database failed (locked, full): nothing is run
+        _withdraw(queue, [job_id for job_id, _ in plan.queued])
         raise
     return plan
+
+
+def _withdraw(queue: AnalysisQueue, job_ids: list[int]) -> None:
+    """Take the import's jobs not begun off the queue as it stops (else they stayed queued for
+    good, with their files' bytes, and importing again queued the files anew)."""
+    try:
+        queue.withdraw(job_ids, QUEUED)
+    except SQLAlchemyError:
+        pass  # the database fails still: the error being raised is the one to tell
 
 
 def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterable[Path], player: str,
@@ -193,13 +202,8 @@ def run_jobs(
                     done(outcome)
     except SQLAlchemyError as e:
         raise _unavailable(database_url, e) from e
-    except BaseException:
-        # stopped (Ctrl-C), or it could not go on (Ray not installed or not reached, a worker's
-        # database failed): the jobs not begun stayed queued for good, with their files' bytes
-        try:
-            queue.withdraw(list(job_ids), QUEUED)
-        except SQLAlchemyError:
-            pass  # the database fails too: the error being raised is the one to tell
+    except BaseException:  # stopped (Ctrl-C), or cannot go on (Ray not installed or not reached)
+        _withdraw(queue, list(job_ids))
         raise
     return outcomes
 

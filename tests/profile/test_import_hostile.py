@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import select
+from sqlalchemy.exc import OperationalError
 
 from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
@@ -316,4 +318,28 @@ def test_an_import_that_cannot_analyse_leaves_nothing_queued(
     assert main(["import", str(folder), "--player", "lasse", "--database-url", url, "--plies", "0",
                  "--ray", "local"]) == 2
     assert "Ray is not installed" in capsys.readouterr().err
+    assert _statuses(db) == []
+
+
+def test_a_database_failing_while_the_files_are_read_leaves_nothing_queued(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The database locked (another writer holding it past the 30 s wait) at the third file:
+    gammon import said so and exited 2, leaving the first two files' jobs queued for good."""
+    add_file = AnalysisQueue.add_file
+    calls = []
+
+    def locked_at_third(self: AnalysisQueue, *args: Any, **kwargs: Any) -> int:
+        calls.append(1)
+        if len(calls) == 3:
+            raise OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
+        return add_file(self, *args, **kwargs)
+
+    monkeypatch.setattr(AnalysisQueue, "add_file", locked_at_third)
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    for path in (LASSE_1, LASSE_2, LASSE_3):
+        shutil.copy(path, folder)
+    assert _import(folder, f"sqlite:///{db}") == 2
+    assert "database is locked" in capsys.readouterr().err
     assert _statuses(db) == []
