@@ -115,9 +115,20 @@ def eval_json(engine: Engine, context: Situation) -> dict[str, Any]:
         "probabilities": probabilities_json(probs),
         "cubeless_equity": probs.equity,
         "mwc": mwc,
-        "cube": cube_json(decision),
+        "cube": _available_cube_json(decision),
         "resignation": resignation,
     }
+
+
+def _available_cube_json(decision: CubeDecision) -> dict[str, Any]:
+    """:func:`cube_json`, with None for the answer and the equities of a double the player on roll
+    cannot make (the cube out of its hands): they were shown as if it could."""
+    cube = cube_json(decision)
+    if not cube["available"]:
+        cube.update(answer=None, double_take=None, double_pass=None)
+        if cube["mwc"] is not None:
+            cube["mwc"] = [cube["mwc"][0], None, None]
+    return cube
 
 
 def before_roll(context: Situation) -> Situation:

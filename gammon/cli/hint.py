@@ -206,10 +206,18 @@ def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:
         if decision.beaver:
             action += tr(" (the opponent should beaver)")
     unit = "" if context.match is None else tr(" (in money equivalents)")
-    lines = ["  " + tr("cube action: {action}", action=action),
-             "  " + tr("cubeful equity{unit}: no double {no_double}, double/take {take}, double/pass {pass}",
-                       unit=unit, no_double=f"{decision.no_double:+.3f}", take=f"{decision.double_take:+.3f}",
-                       **{"pass": f"{decision.double_pass:+.3f}"})]
+    lines = ["  " + tr("cube action: {action}", action=action)]
+    if decision.action is CubeAction.NO_CUBE:  # no double to weigh: only the game as it stands
+        lines.append("  " + tr("cubeful equity{unit}: no double {no_double}", unit=unit,
+                               no_double=f"{decision.no_double:+.3f}"))
+        if decision.match_winning_chances:
+            lines.append("  " + tr("match winning chances: no double {no_double}",
+                                   no_double=f"{decision.match_winning_chances[0]:.1%}"))
+        return lines
+    equities = tr("cubeful equity{unit}: no double {no_double}, double/take {take}, double/pass {pass}",
+                  unit=unit, no_double=f"{decision.no_double:+.3f}", take=f"{decision.double_take:+.3f}",
+                  **{"pass": f"{decision.double_pass:+.3f}"})
+    lines.append(f"  {equities}")
     if decision.match_winning_chances:
         nd, dt, dp = decision.match_winning_chances
         chances = tr("match winning chances: no double {no_double}, double/take {take}, double/pass {pass}",

@@ -3,6 +3,7 @@ cube, Crawford state and dice the ID carries are used and shown; bad IDs exit 2 
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -188,3 +189,39 @@ def test_a_match_longer_than_the_equity_table_is_evaluated(capsys) -> None:
     code, out, err = run(capsys, "eval", "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:30:10")
     assert code == 0, err
     assert "30-point match at 0-0" in out and "cube action: no double" in out
+
+
+# The cube out of the player on roll's hands: its opponent's, the Crawford game, dead, at the limit
+NO_CUBE_IDS = {
+    "the opponent owns the cube": "XGID=-b----E-C---eE---c-e----B-:1:-1:1:00:0:0:0:0:10",
+    "no doubling in the Crawford game": CRAWFORD,
+    "the cube is dead at this score": "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:3:3:0:5:10",
+    "the cube is at its limit of 4": "XGID=-b----E-C---eE---c-e----B-:2:1:1:00:0:0:0:0:2",
+}
+
+
+@pytest.mark.parametrize("why", list(NO_CUBE_IDS))
+def test_eval_shows_no_double_the_player_on_roll_cannot_make(capsys, why: str) -> None:
+    """With the cube out of its hands, the player on roll was shown the equities of a double it
+    cannot make ('no double: the opponent owns the cube' over 'double/take -0.164, double/pass
+    +1.000'), in the text and in --json."""
+    code, out, _ = run(capsys, "eval", NO_CUBE_IDS[why])
+    assert code == 0
+    assert f"cube action: no double: {why}" in out
+    assert "double/" not in out
+    equity = next(line for line in out.splitlines() if "cubeful equity" in line)
+    assert equity.split(": ")[-1].startswith("no double ") and "," not in equity
+    code, out, _ = run(capsys, "eval", NO_CUBE_IDS[why], "--json")
+    cube = json.loads(out)["cube"]
+    assert code == 0 and not cube["available"]
+    assert cube["double_take"] is None and cube["double_pass"] is None and cube["answer"] is None
+    assert isinstance(cube["no_double"], float)
+    if cube["mwc"] is not None:
+        assert cube["mwc"][1:] == [None, None] and isinstance(cube["mwc"][0], float)
+
+
+def test_eval_still_shows_the_double_the_player_on_roll_can_make(capsys) -> None:
+    code, out, _ = run(capsys, "eval", START, "--json")
+    cube = json.loads(out)["cube"]
+    assert code == 0 and cube["available"] and cube["answer"] in ("take", "pass", "beaver")
+    assert all(isinstance(cube[k], float) for k in ("no_double", "double_take", "double_pass"))

@@ -163,9 +163,15 @@ async function hint() {
 }
 
 function cubeText(c, unit) {
-  const action = tLine(c.action), answer = tLine(c.answer);
-  const lines = [c.available ? t("cube action: {action} (if doubled, the opponent should {answer})", { action, answer })
-    : t("cube action: {action}", { action }),
+  const action = tLine(c.action);
+  if (!c.available) {  // no double the player on roll can make: its equities are null
+    const lines = [t("cube action: {action}", { action }),
+                   t("cubeful equity{unit}: no double {no_double}", { unit, no_double: signed(c.no_double) })];
+    if (c.mwc) lines.push(t("match winning chances: no double {no_double}", { no_double: pct(c.mwc[0]) }));
+    return lines;
+  }
+  const answer = tLine(c.answer);
+  const lines = [t("cube action: {action} (if doubled, the opponent should {answer})", { action, answer }),
                  t("cubeful equity{unit}: no double {no_double}, double/take {take}, double/pass {pass}",
                    { unit, no_double: signed(c.no_double), take: signed(c.double_take), pass: signed(c.double_pass) })];
   if (c.mwc) {
