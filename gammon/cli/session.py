@@ -222,6 +222,7 @@ class PlaySession:
     _reading: bool = False  # waiting for a line: a hangup may end the wait at once
     _hung_up: bool = False
     _terminated: bool = False  # SIGTERM ('kill'): ended as a hangup, the terminal still there
+    _thinking: bool = False  # the computer chooses its action, which changes nothing: it may be cut short
     _output_error: OSError | None = None  # writing the output failed: a full disk, not a hangup
     _resumed: bool = False  # read back from a file: resumed() said so instead of the welcome
     _lost: bool = False  # the match was to be saved when the session ended, and could not be
@@ -430,10 +431,11 @@ class PlaySession:
     @contextlib.contextmanager
     def _hangup_handled(self) -> Iterator[None]:
         """While the session runs, SIGHUP (the terminal closed) and SIGTERM ('kill') do not end
-        the process at once: they end a wait for input with :class:`Hangup`, or (while the
-        computer thinks, or a game action is under way) the next wait, so the match can be saved
-        first. Only the main thread can set a signal handler; elsewhere (a session a test runs in
-        a thread) nothing changes, nor for a signal that is ignored (SIGHUP under ``nohup``)."""
+        the process at once: they end a wait for input with :class:`Hangup`, or (while a game
+        action is under way, or the computer thinks after SIGHUP) the next wait, so the match can
+        be saved first; SIGTERM ends the computer's thinking at once. Only the main thread can set
+        a signal handler; elsewhere (a session a test runs in a thread) nothing changes, nor for a
+        signal that is ignored (SIGHUP under ``nohup``)."""
         if threading.current_thread() is not threading.main_thread():
             yield
             return
@@ -441,7 +443,8 @@ class PlaySession:
         def hangup(signum: int, frame: object) -> None:
             self._hung_up = True
             self._terminated = self._terminated or signum == signal.SIGTERM
-            if self._reading:
+            # a kill ends the computer's thinking too: GNU Backgammon may take minutes to answer
+            if self._reading or (self._thinking and signum == signal.SIGTERM):
                 raise Hangup
 
         signals = [getattr(signal, name) for name in ("SIGHUP", "SIGTERM") if hasattr(signal, name)]
@@ -592,10 +595,13 @@ class PlaySession:
         g = self.game
         bot = seat.computer
         assert bot is not None
+        self._thinking = True
         try:
             request = bot.next_action(g).request(_to_act(g))
         except GammonError as e:  # GNU Backgammon gone or answering nonsense: it cannot go on
             raise ComputerFailed(seat.name, e) from e
+        finally:
+            self._thinking = False
         self._submit(request)
 
     def _report(self) -> None:

@@ -5,6 +5,7 @@ with it. A person who says to quit without saving is taken at their word."""
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import pty
 import re
@@ -15,7 +16,15 @@ import sys
 import time
 from pathlib import Path
 
+from rich.console import Console
+
+from gammon.cli.session import PlaySession, Seat
+from gammon.dice import ScriptedDice
+from gammon.engine.players import ComputerAction
 from gammon.formats import read_mat
+from gammon.game import ActionKind, Game
+from gammon.match import Match
+from gammon.rules import Rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -185,3 +194,33 @@ def test_a_killed_game_saves_the_match(tmp_path):
     assert f"The game was stopped (SIGTERM): the match is saved in {path};".encode() in data
     game = read_mat(path.read_text()).games[0]
     assert [str(a.play) for a in game.actions if hasattr(a, "play")] == ["24/22 13/8"]
+
+
+class _KilledWhileThinking:
+    """A computer player that is killed (SIGTERM) while it chooses its action."""
+
+    def __init__(self) -> None:
+        self.chose = False
+
+    def next_action(self, game: Game) -> ComputerAction:
+        os.kill(os.getpid(), signal.SIGTERM)
+        self.chose = True  # GNU Backgammon's answer may be minutes away: not waited for
+        return ComputerAction(ActionKind.DOUBLE)
+
+
+def test_a_kill_while_the_computer_thinks_ends_the_session_at_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    bot = _KilledWhileThinking()
+    out = io.StringIO()
+    # O opens with 3-1 and plays it; then the computer, X, is to act
+    session = PlaySession(Match(Rules(), ScriptedDice([(1, 3)])), (Seat("X", bot), Seat("You")),
+                          console=Console(file=out, width=100), stdin=io.StringIO("8/5 6/5\n"), color=False,
+                          autosave=True, confirm_plays=False)
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        status = session.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert status == 128 + signal.SIGTERM and not bot.chose
+    [path] = saved_files(tmp_path)
+    assert f"The game was stopped (SIGTERM): the match is saved in {path};" in out.getvalue()
