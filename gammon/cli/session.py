@@ -65,6 +65,7 @@ from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation
 from gammon.i18n import N_, ntr, tr
 from gammon.match import Match
 from gammon.notation import position_words
+from gammon.refusal import Refusal
 from gammon.rules import GameResult, WinKind
 from gammon.words import describe
 
@@ -749,9 +750,15 @@ class PlaySession:
 
     def _refusal(self, request: Request) -> str | None:
         """Why ``request`` cannot be made now, in a player's words (the game says why); None if it can."""
-        refused = self.game.why_not(request)
+        g = self.game
+        refused = g.why_not(request)
         if refused is None:
             return None
+        rolled = refused.refusal is Refusal.DICE_ROLLED
+        if rolled and request.kind is ActionKind.DOUBLE and g.turn is not None:
+            # "a double is offered before rolling" only where the cube would allow it before the roll:
+            # not in a game without the cube, the Crawford game, or with the opponent's cube
+            refused = g.cube.refusal_to_double(g.turn, self.match.rules, g.crawford_game) or refused
         return refusal_words(refused, request.kind, self.names, answers=self._answers(), dice=self.game.dice)
 
     def _play(self, seat: Seat, text: str) -> None:

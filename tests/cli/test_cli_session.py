@@ -321,3 +321,21 @@ def test_a_saved_files_name_reaches_the_terminal_without_its_control_characters(
     _, out = run_session(["save r\x1b[31mred.mat"], [O_OPENS])
     assert "Saved to r\\x1b[31mred.mat." in out and "\x1b" not in out
     assert (tmp_path / "r\x1b[31mred.mat").exists()
+
+
+def test_a_double_after_the_roll_is_refused_for_the_reason_the_cube_gives():
+    # "a double is offered before rolling, not after" was said where no double is ever allowed
+    said_after_the_roll = {
+        Rules(use_cube=False): "Sorry: this game is played without the cube.",
+        Rules(): "Sorry: a double is offered before rolling, not after.",
+    }
+    for rules, refusal in said_after_the_roll.items():
+        _, out = run_session(["double"], [O_OPENS], rules=rules)  # O is to play its 5-2
+        assert f"O (5-2 to play) > {refusal}\n" in out
+    # X has the cube on 2 against it: O owns it
+    _, out = run_session([O_OPENING_PLAY, "double", "take", "", "double"], [O_OPENS, (6, 4)])
+    assert "X (6-4 to play) > Sorry: O owns the cube.\n" in out
+    # the Crawford game of a match to 2, O 1 point ahead
+    _, out = run_session([O_OPENING_PLAY, "resign", "accept", "", "double"], [O_OPENS, (2, 5)],
+                         rules=Rules(match_length=2))
+    assert "O (5-2 to play) > Sorry: there is no doubling in the Crawford game.\n" in out
