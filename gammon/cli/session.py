@@ -17,6 +17,7 @@ import os
 import re
 import signal
 import sys
+import textwrap
 import threading
 import time
 from collections.abc import Iterator
@@ -95,6 +96,8 @@ Commands (a prefix is enough when it fits only one command: 'ro' = roll, 'dr' = 
                   'gammon play --resume FILE' goes on with it later (then 'save' alone
                   saves a .mat FILE again)
   help            this text;  quit    leave (asks to save first)""")
+
+HELP_COLUMN = 18  # where HELP's descriptions start, in every language
 
 HINT_PLAYS = 5
 
@@ -979,7 +982,26 @@ class PlaySession:
         return False
 
     def _do_help(self, rest: str) -> None:
-        self.say(tr(HELP))
+        text = tr(HELP)
+        width = self.console.width
+        if max(len(line) for line in text.splitlines()) <= width:
+            self.say(text)
+            return
+        # narrower than the text: the terminal's own wrapping would cut words and the columns
+        # apart, so each entry (and the opening paragraph) is wrapped anew, its continuation at
+        # the column of the descriptions
+        paragraphs: list[str] = []
+        for line in text.splitlines():
+            entry = line.startswith("  ") and not line.startswith(" " * HELP_COLUMN)
+            if paragraphs and not entry:
+                paragraphs[-1] += " " + line.strip()
+            else:
+                paragraphs.append(line)
+        for paragraph in paragraphs:
+            indent = " " * HELP_COLUMN if paragraph.startswith("  ") else ""
+            for part in textwrap.wrap(paragraph, width, subsequent_indent=indent, break_long_words=False,
+                                      break_on_hyphens=False):
+                self.say(part)
 
     def _do_quit(self, rest: str) -> None:
         if self._histories() != self._saved:  # nothing to ask right after a save

@@ -9,10 +9,11 @@ import re
 
 from rich.console import Console
 
-from gammon.cli.session import PlaySession, Seat
+from gammon.cli.session import HELP, PlaySession, Seat
 from gammon.dice import ScriptedDice
 from gammon.engine.players import computer_player
 from gammon.game import GamePhase, PlayMade
+from gammon.i18n import tr, use_language
 from gammon.match import Match
 from gammon.rules import Rules
 
@@ -339,3 +340,23 @@ def test_a_double_after_the_roll_is_refused_for_the_reason_the_cube_gives():
     _, out = run_session([O_OPENING_PLAY, "resign", "accept", "", "double"], [O_OPENS, (2, 5)],
                          rules=Rules(match_length=2))
     assert "O (5-2 to play) > Sorry: there is no doubling in the Crawford game.\n" in out
+
+
+def test_help_is_wrapped_to_a_terminal_narrower_than_it():
+    # its lines ran to 94 columns in English and in Polish, cut mid-word by an 80-column terminal
+    for lang in ("en", "pl"):
+        for width in (80, 60):
+            out = io.StringIO()
+            session = PlaySession(Match(Rules(), ScriptedDice([O_OPENS])), (Seat("X"), Seat("O")),
+                                  console=Console(file=out, width=width), stdin=io.StringIO("help\n"),
+                                  color=False)
+            with use_language(lang):
+                session.run()
+                text = tr(HELP)
+            # after the prompt, which a terminal leaves for the next line with the typed Enter
+            shown = re.split(r"(?m)^O \(.*?\) > ", out.getvalue())[1].splitlines()
+            assert max(len(line) for line in shown) <= width
+            assert " ".join(shown).split() == text.split()  # every word, in order
+            assert shown[-1].startswith("  ")  # an entry, its description under the others'
+    _, out = run_session(["help"], [O_OPENS])  # 120 columns: as written
+    assert tr(HELP) in out
