@@ -10,7 +10,12 @@ chequerplay ...`` and ``cubedecision ...`` before the ``external`` command).
 
 :class:`GnubgExternalPlayer` is a :class:`~gammon.engine.players.ComputerPlayer`: ``gammon play
 --level gnubg-external:HOST:PORT``. Resignations offered to it are GNU Backgammon's to judge too
-(``resignation 1``, 2 or 3 after the line: ``accept`` or ``reject``).
+(``resignation 1``, 2 or 3 after the line: ``accept`` or ``reject``). That answer values playing on
+with the resigner on roll before its roll, all a line can say (the dice of a line with a
+resignation are not read). An offer made after the resigner's roll is judged once GNU Backgammon's
+play for it of those dice is made, with GNU Backgammon on roll: from its evaluation of that position
+(``evaluation fibsboard LINE plies N cubeful``: its cubeful equity per cube for money, its match
+winning chance in a match).
 """
 
 from __future__ import annotations
@@ -20,15 +25,17 @@ import socket
 import time
 from typing import TYPE_CHECKING
 
+from gammon.engine.cube.cubeful import mwc_after
+from gammon.engine.cube.resignation import judged_situation
 from gammon.engine.players import CubeAnswer, HeuristicCube
 from gammon.errors import GammonError, IllegalActionError, cut
 from gammon.protocols.fibs_board import fibs_board
-from gammon.situation import Situation
+from gammon.situation import CubeOwner, Situation
 
 if TYPE_CHECKING:
     from gammon.game import Game
     from gammon.play import Play
-    from gammon.rules import Rules
+    from gammon.rules import Rules, WinKind
 
 LEVEL_PREFIX = "gnubg-external:"
 TIMEOUT = 300.0
@@ -36,6 +43,10 @@ TIMEOUT = 300.0
 CONNECT_WAIT = 10.0
 MAX_REPLY = 4096
 """The most bytes of one answer read before giving up on its newline."""
+EVALUATION_PLIES = 2
+"""The depth of the evaluations asked for (``evaluation fibsboard``): unlike a board line's answer,
+they do not follow GNU Backgammon's own settings."""
+_TIE = 1e-5  # GNU Backgammon writes its evaluations to six decimals
 
 _STEP = re.compile(r"(\d+)/(\d+)\*?")
 
@@ -72,12 +83,14 @@ class GnubgExternalPlayer(HeuristicCube):
     """GNU Backgammon at ``host``:``port`` (its ``external`` command), asked over one connection."""
 
     def __init__(
-        self, host: str, port: int, name: str = "gnubg", opponent: str = "gammon", timeout: float = TIMEOUT
+        self, host: str, port: int, name: str = "gnubg", opponent: str = "gammon", timeout: float = TIMEOUT,
+        plies: int = EVALUATION_PLIES,
     ) -> None:
         self.level = f"{LEVEL_PREFIX}{host}:{port}"
         self.address = (host, port)
         self.names = (name, opponent)
         self.timeout = timeout
+        self.plies = plies
         self._socket: socket.socket | None = None
         self._buffer = b""
 
@@ -88,7 +101,24 @@ class GnubgExternalPlayer(HeuristicCube):
     def ask(self, situation: Situation, options: str = "") -> str:
         """GNU Backgammon's answer to ``situation``, whose player on roll it is (or, with a double
         or a resignation on offer, whose opponent it is); ``options`` follow the line's rules."""
-        line = f"{fibs_board(situation, *self.names)}{session_options(situation.rules)}{options}\n"
+        line = f"{fibs_board(situation, *self.names)}{session_options(situation.rules)}{options}"
+        return self._request(f"{line}\n")
+
+    def evaluate(self, situation: Situation) -> float:
+        """GNU Backgammon's cubeful value of ``situation`` (before the roll) to its player on roll:
+        equity per cube for money, match winning chance in a match."""
+        line = f"evaluation fibsboard {fibs_board(situation, *self.names)}{session_options(situation.rules)}"
+        text = self._request(f"{line} plies {self.plies} cubeful\n")
+        try:
+            numbers = [float(word) for word in text.split()]
+        except ValueError:
+            numbers = []
+        if len(numbers) != 6:
+            raise GnubgError(f"GNU Backgammon answered {text[:80]!r}; expected six numbers")
+        return numbers[-1]
+
+    def _request(self, line: str) -> str:
+        """GNU Backgammon's answer to ``line``, a command ending in a newline."""
         try:
             if self._socket is None:
                 self._socket = self._connect()
@@ -162,11 +192,36 @@ class GnubgExternalPlayer(HeuristicCube):
         situation = game.situation()
         if situation.resignation is None:
             return False
+        if situation.dice is not None and not situation.opponent_resigns:  # the resigner has rolled
+            return self._accepts_after_roll(situation)
         # "resignation N" (1 single, 2 gammon, 3 backgammon): GNU Backgammon judges the offer of the
-        # line's player on roll, as the opponent, and answers accept or reject
+        # line's player on roll, before its roll, as the opponent, and answers accept or reject
         word = self._word(_resigner_on_roll(situation), ("accept", "reject"),
                           f" resignation {int(situation.resignation)}")
         return word == "accept"
+
+    def _accepts_after_roll(self, s: Situation) -> bool:
+        """An offer of the player on roll after its roll: playing on is GNU Backgammon's play for it
+        of those dice (a line with the dice, no resignation), then GNU Backgammon on roll."""
+        assert s.dice is not None
+        plays = s.position.legal_plays(s.dice)
+        play = None
+        if plays:
+            text = self.ask(s.replace(resignation=None))
+            after = s.position.after_gnubg_move(gnubg_steps(text))
+            play = next((p for p in plays if p.after == after), None)
+            if play is None:
+                raise IllegalActionError(f"GNU Backgammon's play {text!r} is not legal in {s.position.id}")
+            if after.off[1] == 15:  # the play wins the game: resigning gives less than that
+                return True
+        return self._accepts_on_roll(judged_situation(s, play), s.resignation)
+
+    def _accepts_on_roll(self, s: Situation, kind: WinKind | None) -> bool:
+        """Whether resigning ``kind`` is no better for the opponent of ``s``'s player on roll (GNU
+        Backgammon, before its roll) than playing on, by GNU Backgammon's evaluation of ``s``."""
+        value = self.evaluate(s)
+        kept = -value if s.match is None else 1.0 - value
+        return _resigning(s, kind) <= kept + _TIE
 
     def _cube_word(self, game: Game, words: tuple[str, ...]) -> str:
         return self._word(game.situation(), words)
@@ -190,6 +245,18 @@ def _resigner_on_roll(s: Situation) -> Situation:
     return Situation(s.position.flip(), cube_value=s.cube_value, cube_owner=s.cube_owner.flip(),
                      resignation=s.resignation, score=(s.score[1], s.score[0]),
                      crawford_game=s.crawford_game, rules=s.rules)
+
+
+def _resigning(s: Situation, kind: WinKind | None) -> float:
+    """What resigning ``kind`` leaves the opponent of ``s``'s player on roll (the resigner): per
+    cube for money, its match winning chance in a match (the table GNU Backgammon ships)."""
+    assert kind is not None
+    owner = None if s.cube_owner is CubeOwner.CENTRED else 0  # only a centred cube matters (Jacoby)
+    points = s.rules.points(kind, s.cube_value, owner)
+    match = s.match
+    if match is None:
+        return -points / s.cube_value
+    return 1.0 - mwc_after(match, match.away - points, match.opponent_away)
 
 
 __all__ = [
