@@ -26,6 +26,7 @@ from gammon.profile.source import (
     extends,
     fingerprint,
     match_record,
+    name_key,
     opening,
     read_file,
     read_match_file,
@@ -61,9 +62,9 @@ def match_files(directory: str | Path, unreadable: list[tuple[str, str]] | None 
 
 
 def seat_of(names: tuple[str, str], player: str) -> int | None:
-    """The seat whose name is ``player`` (compared without regard to case and outer spaces)."""
-    key = player.strip().casefold()
-    found = [seat for seat in (0, 1) if names[seat].strip().casefold() == key]
+    """The seat whose name is ``player`` (compared as :func:`name_key` writes them)."""
+    key = name_key(player)
+    found = [seat for seat in (0, 1) if name_key(names[seat]) == key]
     return found[0] if len(found) == 1 else None
 
 
@@ -111,7 +112,7 @@ def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterab
             plan.names_seen[n] = plan.names_seen.get(n, 0) + 1
         seat = seat_of(read.names, player)
         if seat is None:
-            both = all(n.strip().casefold() == player.strip().casefold() for n in read.names)
+            both = all(name_key(n) == name_key(player) for n in read.names)
             quoted = {"player": cut(repr(player)), "first": cut(read.names[0]), "second": cut(read.names[1])}
             why = (
                 tr("both players are named {player} ({first}, {second})", **quoted)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -119,10 +120,18 @@ def extends(longer: str, shorter: str) -> bool:
 
 def opening(record: str, opponent: str) -> str:
     """The key that a match's record shares with the record of each of its prefixes (a match with
-    a roll): the opponent's name (as the profile groups names) and the record to its first roll.
+    a roll): the opponent's name (:func:`name_key`) and the record to its first roll.
     Two different matches begin alike often enough (a short match abandoned after the opening
     roll) that the opponent is part of it."""
     start = record.find(";r")
     head = record if start < 0 else record[: record.index(";", start + 1) + 1]
-    key = json.dumps([" ".join(opponent.split()).casefold(), head])
+    key = json.dumps([name_key(opponent), head])
     return hashlib.sha256(key.encode()).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """A player's name as the profile compares names: without regard to case, to spaces around it
+    (or doubled inside it) and to how its accents are written (a file may write "é" as "e" and a
+    combining accent, which looks the same as the "é" typed: "'José' is neither of its players
+    (José, earl)")."""
+    return " ".join(unicodedata.normalize("NFKC", name).split()).casefold()

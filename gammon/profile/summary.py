@@ -10,6 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts.clock import as_utc
+from gammon.profile.source import name_key
 from gammon.store import Store
 from gammon.store.models import AccountRow, ProfileDecisionRow, ProfileMatchRow
 
@@ -133,7 +134,7 @@ def profile_summary(
     opponents: dict[str, list[int]] = {}
     shown: dict[str, str] = {}
     for r in rows:
-        key = opponent_key(r.opponent_name)
+        key = name_key(r.opponent_name)
         shown[key] = r.opponent_name.strip() or r.opponent_name
         record = opponents.setdefault(key, [0, 0, 0])
         record[0] += 1
@@ -154,12 +155,6 @@ def profile_summary(
         luck_rate=sum(r.luck_rate for r in moved) / len(moved) if moved else 0.0,
         worst=tuple(marked_decision(d) for d in worst_rows),
     )
-
-
-def opponent_key(name: str) -> str:
-    """An opponent's name as records are grouped: without regard to case and spaces around it (or
-    doubled inside it)."""
-    return " ".join(name.split()).casefold()
 
 
 def marked_decision(d: ProfileDecisionRow) -> MarkedDecision:

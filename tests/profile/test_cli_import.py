@@ -142,3 +142,22 @@ def test_the_names_found_are_listed_a_few_and_cut_short(
         and "opponent007yyyyyyyyyyyyyyyyyyyyyyyyyy..." in first
         and first.endswith(", and 289 more")
     )
+
+
+def test_a_name_is_found_however_the_file_writes_its_accents(
+    url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The file writes "é" as "e" and a combining accent (as some programs do), the player types
+    "é": it said "'José' is neither of its players (José, earl)"."""
+    account = _account(url, "jose")
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    (folder / "m.mat").write_bytes(LASSE_1.read_bytes().replace(b"lasse", "Jose\u0301".encode()))
+    args = ["import", str(folder), "--player", "Jos\u00e9", "--account", "jose", "--database-url", url]
+    assert main([*args, "--plies", "0", "--workers", "1"]) == 0
+    assert "jose: 1 imported, 0 duplicates, 0 failed" in capsys.readouterr().out
+    store = Store(url)
+    try:
+        assert [m.opponent for m in profile_summary(store, account).matches] == ["earl"]
+    finally:
+        store.close()

@@ -93,6 +93,22 @@ def test_an_opponent_is_one_record_whatever_the_case_and_spaces_of_the_name(
     assert [(o.name, o.played) for o in profile_summary(store, me.id).opponents] == [("Earl", 2)]
 
 
+def test_an_opponent_is_one_record_however_the_files_write_the_accents_of_the_name(
+    store: Store, accounts: Accounts, queue: AnalysisQueue, tmp_path: Path
+) -> None:
+    """"José" with its "é" as one letter, and as "e" and a combining accent (as some programs
+    write it), look the same: they were two records."""
+    me = accounts.sign_up("lasse", "password1")
+    for path, spelt in ((LASSE_1, "Jos\u00e9"), (LASSE_2, "Jose\u0301")):
+        renamed = tmp_path / path.name
+        data = path.read_bytes().replace(b"earl", spelt.encode())  # LASSE_1's opponent
+        renamed.write_bytes(data.replace(b"malibupips", spelt.encode()))  # LASSE_2's
+        add(queue, me.id, renamed, seat=0)
+    assert [o.status for o in queue.work_all()] == ["done"] * 2
+    [jose] = profile_summary(store, me.id).opponents
+    assert jose.played == 2
+
+
 def test_a_match_without_a_decision_has_no_pr_point(
     store: Store, accounts: Accounts, queue: AnalysisQueue, tmp_path: Path
 ) -> None:
