@@ -177,6 +177,8 @@ class Situation:
             problems.append("a double is offered before the roll: no dice with a double on offer")
         if self.double_offered and self.cube_owner is CubeOwner.OPPONENT:
             problems.append("a double is offered, but the opponent owns the cube")
+        if not problems:  # the cube against the match and the rules: each field is sound
+            problems.extend(self._cube_problems())
         if problems:
             raise InvalidArgumentError("invalid Situation: " + "; ".join(problems))
 
@@ -189,6 +191,26 @@ class Situation:
             return cls(situation_or_position)
         raise InvalidArgumentError(
             f"expected a Situation or a Position, got {type(situation_or_position).__name__}")
+
+    def _cube_problems(self) -> list[str]:
+        """The cube where no game can put it: turned, owned or offered in the Crawford game, or
+        above the rules' limit (1 without the cube). Every ID refuses these; a Situation took
+        them, and its diagram or IDs failed later."""
+        problems = []
+        v, owned, offered = self.cube_value, self.cube_owner is not CubeOwner.CENTRED, self.double_offered
+        length = self.rules.match_length
+        away = (length - self.score[0], length - self.score[1])
+        if self.crawford_game and length and away.count(1) == 1:  # the Crawford game proper
+            if offered:
+                problems.append("the Crawford game is played without the cube, but a double is offered")
+            elif v != 1 or owned:
+                problems.append(f"the Crawford game is played without the cube, but the cube is at {v}"
+                                + (" and owned" if owned else ""))
+        limit = self.rules.cube_limit if self.rules.use_cube else 1
+        if limit is not None and v * (2 if offered else 1) > limit:
+            problems.append(f"the cube at {v * (2 if offered else 1)} is above the highest cube {limit}"
+                            + ("" if self.rules.use_cube else " (the rules play without the cube)"))
+        return problems
 
     @classmethod
     def at(cls, position: Position, *, cube_value: int = 1,

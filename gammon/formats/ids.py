@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gammon.dice import Dice
-from gammon.errors import GammonError, InvalidNotationError, cut
+from gammon.errors import GammonError, InvalidArgumentError, InvalidNotationError, cut
 from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, format_gnubg_id, parse_gnubg_id
 from gammon.formats.xgid import (
     NO_CUBE_LIMIT,
@@ -71,7 +71,7 @@ def read_id(text: str) -> Situation:
         try:
             _check_in_play(xgid.position, xgid.to_match_state(), body)
             return xgid.situation
-        except GammonError:
+        except InvalidNotationError:
             raise
         except ValueError as e:  # fields read but out of the match state's range (a score of 40000)
             raise InvalidNotationError(tr("XGID {text}: {problem}", text=_quote(body), problem=e)) from None
@@ -79,19 +79,12 @@ def read_id(text: str) -> Situation:
         position, state = parse_gnubg_id(body)
         _check_in_play(position, state, body)
         _check_double(state, body)
+        _check_crawford_cube(state, body)
         try:
-            situation = state.to_situation(position)
+            return state.to_situation(position)
         except ValueError as e:  # fields each in range that make no state together (dice and a double)
             raise InvalidNotationError(
                 tr("GNU Backgammon ID {text}: {problem}", text=_quote(body), problem=e)) from None
-        problem = None
-        if situation.match is not None and situation.match.crawford_game:  # refused as in an XGID
-            owned = situation.cube_owner is not CubeOwner.CENTRED
-            problem = crawford_cube_problem(situation.cube_value, owned, situation.double_offered)
-        if problem:
-            raise InvalidNotationError(
-                tr("GNU Backgammon ID {text}: {problem}", text=_quote(body), problem=problem))
-        return situation
     return Situation(Position.from_id(body))
 
 
@@ -129,6 +122,18 @@ def _check_double(state: MatchState, text: str) -> None:
     if state.cube_owner is not None and state.cube_owner != state.player_on_roll:
         raise InvalidNotationError(
             tr("GNU Backgammon ID {text}: a double is offered, but the opponent owns the cube", text=quoted))
+
+
+def _check_crawford_cube(state: MatchState, text: str) -> None:
+    """The cube of a Crawford game turned, owned or offered: refused as in an XGID, in the user's
+    language (the Situation would refuse it in English)."""
+    length = state.match_length
+    if not (state.crawford and length and 1 in (length - state.score[0], length - state.score[1])):
+        return
+    problem = crawford_cube_problem(state.cube_value, state.cube_owner is not None, state.double_offered)
+    if problem:
+        raise InvalidNotationError(
+            tr("GNU Backgammon ID {text}: {problem}", text=_quote(text), problem=problem))
 
 
 def board_json(position: Position) -> dict[str, Any]:
@@ -195,7 +200,17 @@ def _check_score(score: tuple[int, int]) -> None:
 
 
 def situation_json(situation: Situation) -> dict[str, Any]:
-    """What the editor shows of a position read from an ID, with its IDs in the three forms."""
+    """What the editor shows of a position read from an ID, with its IDs in the three forms;
+    InvalidArgumentError for one no ID can hold (a cube past 32768, a match past 32767 points)."""
+    try:
+        return _situation_json(situation)
+    except GammonError:
+        raise
+    except ValueError as e:  # the Match ID's range: a Situation (a Game) is not bound by it
+        raise InvalidArgumentError(tr("no ID can hold this situation: {problem}", problem=e)) from None
+
+
+def _situation_json(situation: Situation) -> dict[str, Any]:
     position = situation.position
     owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[situation.cube_owner]
     crawford = situation.match is not None and situation.match.crawford_game

@@ -35,7 +35,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from gammon.errors import InvalidNotationError, InvalidPositionError, cut
+from gammon.errors import InvalidArgumentError, InvalidNotationError, InvalidPositionError, cut
 from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, match_state
 from gammon.i18n import tr
 from gammon.match import Match
@@ -118,7 +118,7 @@ class XGID:
             if problem:
                 problems.append(problem)
         if problems:
-            raise ValueError(tr("invalid XGID: {problems}", problems="; ".join(problems)))
+            raise InvalidArgumentError(tr("invalid XGID: {problems}", problems="; ".join(problems)))
 
     @property
     def is_crawford_game(self) -> bool:
