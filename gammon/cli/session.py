@@ -358,6 +358,12 @@ class PlaySession:
             if not self._save_unsaved(why):
                 self.say(why + ".")
             return 1
+        except Exception as e:
+            # a bug where no command catches it (the computer's turn, between games): the match is
+            # saved before the traceback, which the person may report
+            with contextlib.suppress(Exception):
+                self._save_unsaved(tr("Unexpected error ({error})", error=tidy(str(e))))
+            raise
         self.say(tr("Goodbye."))
         return 1 if self._lost else 0  # a script must not take a match that is gone for one saved
 

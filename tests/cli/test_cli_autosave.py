@@ -16,6 +16,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 
 from gammon.cli.session import PlaySession, Seat
@@ -224,3 +225,27 @@ def test_a_kill_while_the_computer_thinks_ends_the_session_at_once(tmp_path, mon
     assert status == 128 + signal.SIGTERM and not bot.chose
     [path] = saved_files(tmp_path)
     assert f"The game was stopped (SIGTERM): the match is saved in {path};" in out.getvalue()
+
+
+class _Broken:
+    """A computer player with a bug: choosing its action raises."""
+
+    def next_action(self, game: Game) -> ComputerAction:
+        raise RuntimeError("a bug in the computer player")
+
+
+def test_a_bug_on_the_computers_turn_saves_the_match_before_the_traceback(tmp_path, monkeypatch):
+    # the error ended the session with the game in progress lost: only a person's command was guarded
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    out = io.StringIO()
+    # O opens with 3-1 and plays it; then the computer, X, is to act
+    session = PlaySession(Match(Rules(), ScriptedDice([(1, 3)])), (Seat("X", _Broken()), Seat("You")),
+                          console=Console(file=out, width=100), stdin=io.StringIO("8/5 6/5\n"), color=False,
+                          autosave=True, confirm_plays=False)
+    with pytest.raises(RuntimeError, match="a bug in the computer player"):
+        session.run()
+    [path] = saved_files(tmp_path)
+    assert (f"Unexpected error (a bug in the computer player): the match is saved in {path}; "
+            f"'gammon play --resume {path}' goes on with it.") in out.getvalue()
+    game = read_mat(path.read_text()).games[0]
+    assert [str(a.play) for a in game.actions if hasattr(a, "play")] == ["8/5 6/5"]
