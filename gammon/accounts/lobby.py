@@ -4,9 +4,10 @@ process has in the lobby, kept in the database so that several server processes 
 
 An invitation is open to anyone or to one named account (only the poster and that player see it).
 Accepting it is a claim: one guarded UPDATE moves it from "open" to "starting", so of two accepts
-at once (in two processes) one wins and one match is made. The accepting process then makes the
-match, binds its seats to the two accounts and marks the invitation "accepted" with the match and
-the poster's seat token, which the poster's browser takes once (:meth:`Invitations.take_seat`).
+at once (in two processes) one wins and one match is made. The accepting process then stores the
+match, its seats bound to the two accounts, and marks the invitation "accepted" with the match and
+the poster's seat token, in one transaction (an account deleted meanwhile leaves no match
+behind); the poster's browser takes the token once (:meth:`Invitations.take_seat`).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from gammon.accounts.errors import AccountError
 from gammon.accounts.names import lookup_key
 from gammon.accounts.service import Accounts
 from gammon.i18n import tr
+from gammon.store import MatchRecord
 from gammon.store.models import AccountRow, LobbyInvitationRow, LobbyProcessRow, SeatAccountRow
 from gammon.store.repository import lock_for_writing
 
@@ -222,10 +224,12 @@ class Invitations:
             ).one()
             return Claimed(row.id, row.poster_id, poster_name, account_id, acceptor_name, Terms.of(row.terms))
 
-    def started(self, claimed: Claimed, match_id: str, poster_token: str) -> None:
-        """The match of a claimed invitation is made: bind its seats to the two accounts (the
-        poster at seat 0) and keep the poster's seat token for its browser. LobbyError when the
-        invitation went meanwhile: its poster or acceptor deleted the account, and it with it."""
+    def started(self, claimed: Claimed, record: MatchRecord, poster_token: str) -> None:
+        """Store the match of a claimed invitation, ``record``, with its seats bound to the two
+        accounts (the poster at seat 0), and keep the poster's seat token for its browser: all in
+        one transaction. LobbyError, and nothing stored, when the invitation went meanwhile: its
+        poster or acceptor deleted the account, and it with it."""
+        match_id = record.id
         with self.sessions.begin() as s:
             lock_for_writing(s)  # SQLite; PostgreSQL: the row below, which a deletion waits for
             row = s.scalar(
@@ -237,6 +241,8 @@ class Invitations:
                 raise LobbyError(
                     tr("this invitation is not open to you (accepted, cancelled, or not yours to take)")
                 )
+            self.accounts.store.create_match(record, s)
+            s.flush()  # the match's row before its seats' rows, which refer to it
             s.add(SeatAccountRow(match_id=match_id, seat=0, account_id=claimed.poster_id))
             s.add(SeatAccountRow(match_id=match_id, seat=1, account_id=claimed.acceptor_id))
             s.execute(

@@ -9,6 +9,7 @@ match fails instead of overwriting, and the unique (match, seq) constraint guard
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -199,8 +200,10 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    def create_match(self, record: MatchRecord) -> None:
-        with self._sessions.begin() as s:
+    def create_match(self, record: MatchRecord, session: Session | None = None) -> None:
+        """Store a new match; with ``session``, in that open transaction (which commits it, with
+        whatever else it writes, or nothing)."""
+        with self._sessions.begin() if session is None else contextlib.nullcontext(session) as s:
             s.add(MatchRow(id=record.id, created_at=record.created_at, mode=record.mode, level=record.level,
                            rules=dict(record.rules), seat0_hash=record.seat_hashes[0],
                            seat1_hash=record.seat_hashes[1], version=0, retracted_at=0, action_count=0,

@@ -31,7 +31,7 @@ from gammon.web.engine_pool import EnginePool
 from gammon.web.presence import Presence, PresenceRelay
 from gammon.web.schemas import ActionRequest, CreateMatchRequest, MatchView, PlayerAccount
 from gammon.web.seat_tabs import SeatTabs, tab_hash
-from gammon.web.session import LiveMatch
+from gammon.web.session import LiveMatch, StoreMatch
 from gammon.web.settings import ServerSettings
 from gammon.web.sockets import TAKEN_OVER, Outbox, background
 from gammon.web.spectators import SPECTATOR, spectator_view
@@ -216,10 +216,12 @@ class Hub:
         del self.live[match_id]
         self.presence.forget(match_id)
 
-    async def create(self, req: CreateMatchRequest, maker: int | None = 0) -> tuple[LiveMatch, list[str]]:
+    async def create(
+        self, req: CreateMatchRequest, maker: int | None = 0, store_match: StoreMatch | None = None
+    ) -> tuple[LiveMatch, list[str]]:
         """A new match; ``maker``: the online seat of the player who made it, at the table now (None:
         neither is). A seat counts as never seen until it comes, and no game can be claimed against
-        it before."""
+        it before. ``store_match``: see :meth:`LiveMatch.create`."""
         rules = Rules(
             match_length=req.match_length,
             crawford=req.crawford,
@@ -237,6 +239,7 @@ class Hub:
             self._dice(),
             (req.name, req.opponent_name),
             req.rated,
+            store_match,
         )
         self._remember(live)
         async with live.lock:

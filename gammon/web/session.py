@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import hmac
 import secrets
+from collections.abc import Callable
 
 from gammon.accounts.games import RATED_KEY
 from gammon.dice import DiceSource, RandomDice
@@ -37,6 +38,8 @@ MODES = ("computer", "local", "online")
 COMPUTER_SEAT = 1
 # Far more actions than any game needs: a guard against a computer that never ends its turn.
 _MAX_AUTOMATIC = 10_000
+StoreMatch = Callable[[MatchRecord, list[str]], None]
+"""Stores a new match's record, given its seats' tokens (the lobby binds its seats with it)."""
 
 
 def new_token() -> str:
@@ -92,10 +95,12 @@ class LiveMatch:
         dice: DiceSource | None = None,
         names: tuple[str | None, str | None] = (None, None),
         rated: bool = False,
+        store_match: StoreMatch | None = None,
     ) -> tuple[LiveMatch, list[str]]:
         """A new stored match and the tokens of its seats (one for computer and local games);
         ``names`` are the players' (None: the default; the computer's is its own); ``rated``: made
-        to be rated (online, to a length)."""
+        to be rated (online, to a length). ``store_match`` stores the new record, given its seats'
+        tokens (default: :meth:`Store.create_match`); if it raises, nothing is made."""
         if mode not in MODES:
             raise ValueError(
                 tr("mode must be one of {modes}, got {mode}", modes=", ".join(MODES), mode=repr(mode))
@@ -117,7 +122,10 @@ class LiveMatch:
             seat_hashes=hashes,
             level=level if mode == "computer" else None,
         )
-        store.create_match(record)
+        if store_match is None:
+            store.create_match(record)
+        else:
+            store_match(record, tokens)
         dice = dice or RandomDice()
         live = cls(record, Match(rules, dice), dice, store, StoredLog(0, 0, 0, []))
         live.advance()

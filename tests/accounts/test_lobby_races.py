@@ -7,7 +7,10 @@ import pytest
 from gammon.accounts import Accounts
 from gammon.accounts.games import erase_account, seat_holders
 from gammon.accounts.lobby import MAX_OPEN_PER_ACCOUNT, Claimed, Invitations, LobbyError, Terms
-from tests.accounts.conftest import at_once, new_match
+from gammon.errors import UnknownMatchError
+from gammon.store import MatchRecord
+from gammon.store.repository import hash_token
+from tests.accounts.conftest import at_once
 
 
 def _account(accounts: Accounts, name: str) -> int:
@@ -38,8 +41,7 @@ def test_the_posters_seat_is_taken_once_also_by_two_requests_at_once(accounts: A
     alice, bob = _account(accounts, "alice"), _account(accounts, "bob")
     invitation = lobby.post(alice, Terms(match_length=3))
     claimed: Claimed = lobby.claim(invitation, bob)
-    new_match(accounts.store, "m1", length=3)
-    lobby.started(claimed, "m1", "the poster's seat token")
+    lobby.started(claimed, _record("m1"), "the poster's seat token")
     results = at_once(
         accounts.store,
         lambda statement: statement.lstrip().startswith("SELECT lobby_invitations."),
@@ -70,14 +72,32 @@ def test_an_invitation_id_holding_nul_is_no_invitation(accounts: Accounts) -> No
 def test_an_account_deleted_while_its_invitations_match_is_made(accounts: Accounts, leaver: str) -> None:
     """The poster (or the acceptor) deletes the account between the accept's claim and the match's
     seats being bound: the invitation went with the account, and binding a seat to it raised
-    IntegrityError (a 500 to the acceptor) where the invitation is no longer there to accept."""
+    IntegrityError (a 500 to the acceptor) where the invitation is no longer there to accept. The
+    match is not stored either (it was, before its seats were bound: a match of no accounts)."""
     lobby = Invitations(accounts)
     alice, bob = _account(accounts, "alice"), _account(accounts, "bob")
     invitation = lobby.post(alice, Terms(match_length=3))
     claimed = lobby.claim(invitation, bob)
-    new_match(accounts.store, "m1", length=3)
     erase_account(accounts, alice if leaver == "poster" else bob)
     with pytest.raises(LobbyError, match="not open to you"):
-        lobby.started(claimed, "m1", "the poster's seat token")
+        lobby.started(claimed, _record("m1"), "the poster's seat token")
     assert seat_holders(accounts, "m1") == {}
     assert lobby.invitations() == []
+    with pytest.raises(UnknownMatchError):
+        accounts.store.load_match("m1")
+
+
+def test_a_started_invitations_match_is_stored_with_its_seats_bound(accounts: Accounts) -> None:
+    lobby = Invitations(accounts)
+    alice, bob = _account(accounts, "alice"), _account(accounts, "bob")
+    invitation = lobby.post(alice, Terms(match_length=3))
+    lobby.started(lobby.claim(invitation, bob), _record("m1"), "the poster's seat token")
+    assert accounts.store.load_match("m1").rules == {"match_length": 3}
+    assert seat_holders(accounts, "m1") == {0: alice, 1: bob}
+    assert lobby.take_seat(invitation, alice) == ("m1", "the poster's seat token")
+
+
+def _record(match_id: str) -> MatchRecord:
+    return MatchRecord(
+        id=match_id, mode="online", rules={"match_length": 3}, seat_hashes=(hash_token("a"), hash_token("b"))
+    )

@@ -13,7 +13,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
-from gammon.accounts.lobby import MAX_OPEN_PER_ACCOUNT, POSTER_GRACE, Invitations, LobbyError, Terms
+from gammon.accounts.lobby import MAX_OPEN_PER_ACCOUNT, POSTER_GRACE, Claimed, Invitations, LobbyError, Terms
 from gammon.store import Store
 from gammon.store.models import LobbyInvitationRow, MatchRow
 from gammon.web import create_app
@@ -351,3 +351,31 @@ def test_the_acceptor_gets_its_seat_when_the_accounts_cannot_be_shown(
         r = web.post(f"{url}/actions", headers={**bob, **auth(mine["token"])}, json={"action": "abandon"})
         assert r.status_code == 200, r.text  # bob's seat is his account's: he plays, rated
         assert r.json()["match_over"]
+
+
+@pytest.mark.parametrize("leaver", ["poster", "acceptor"])
+def test_an_account_deleted_during_an_accept_leaves_no_match(
+    web: TestClient, monkeypatch: pytest.MonkeyPatch, leaver: str
+) -> None:
+    """The poster (or the acceptor) deletes the account just after the accept claimed the
+    invitation: the accept is refused, and no match is left behind with neither seat an account's
+    (it was made before its seats were bound, then refused)."""
+    alice, bob = players(web, "alice", "bob")
+    invitation = post(web, alice, match_length=3)
+    invitations = web.app.state.lobby.invitations
+    claim = invitations.claim
+
+    def claim_then_delete(invitation_id: str, account_id: int) -> Claimed:
+        claimed = claim(invitation_id, account_id)
+        gone = (alice, bob)[leaver == "acceptor"]
+        r = web.post("/api/account/delete", json={"password": PASSWORD}, headers=gone)
+        assert r.status_code == 200, r.text
+        return claimed
+
+    monkeypatch.setattr(invitations, "claim", claim_then_delete)
+    r = web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob)
+    assert r.status_code == 409 and "not open to you" in r.json()["error"]
+    with web.app.state.members.accounts.sessions() as s:
+        assert s.scalar(select(func.count()).select_from(MatchRow)) == 0
+    assert web.app.state.hub.live == {}
+    assert lobby(web)["invitations"] == []

@@ -19,6 +19,7 @@ from gammon.accounts import Account
 from gammon.accounts.errors import NotSignedInError
 from gammon.accounts.lobby import Claimed, Terms
 from gammon.i18n import tr
+from gammon.store import MatchRecord
 from gammon.web.auth import SESSION_COOKIE, required_session, session_of
 from gammon.web.hub import Hub
 from gammon.web.lobby import GUEST, Lobby, Viewer, hello
@@ -150,11 +151,15 @@ async def start_match(hub: Hub, members: Members, lobby: Lobby, claimed: Claimed
     req = CreateMatchRequest.model_validate(
         {"mode": "online", **terms, "name": claimed.poster, "opponent_name": claimed.acceptor}
     )
+
+    def store_match(record: MatchRecord, tokens: list[str]) -> None:
+        # the match stored with its seats bound, or not at all (an account deleted meanwhile)
+        lobby.invitations.started(claimed, record, tokens[0])
+
     # Neither player is at the table yet: the poster's browser takes its seat later (or never), and
     # the acceptor's opens it once this answer reaches it (or never, if it is lost). No game may be
     # claimed against a player before it came.
-    live, tokens = await hub.create(req, maker=None)
-    await asyncio.to_thread(lobby.invitations.started, claimed, live.id, tokens[0])
+    live, tokens = await hub.create(req, maker=None, store_match=store_match)
     try:
         live.accounts = await asyncio.to_thread(members.seat_accounts, live.id)
     except Exception:  # only the views' names and ratings: the match is made, and the acceptor's
