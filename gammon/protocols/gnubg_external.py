@@ -12,10 +12,12 @@ chequerplay ...`` and ``cubedecision ...`` before the ``external`` command).
 --level gnubg-external:HOST:PORT``. Resignations offered to it are GNU Backgammon's to judge too
 (``resignation 1``, 2 or 3 after the line: ``accept`` or ``reject``). That answer values playing on
 with the resigner on roll before its roll, all a line can say (the dice of a line with a
-resignation are not read). An offer made after the resigner's roll is judged once GNU Backgammon's
-play for it of those dice is made, with GNU Backgammon on roll: from its evaluation of that position
-(``evaluation fibsboard LINE plies N cubeful``: its cubeful equity per cube for money, its match
-winning chance in a match).
+resignation are not read). An offer made when GNU Backgammon rolls next is judged from its
+evaluation of the position with GNU Backgammon on roll (``evaluation fibsboard LINE plies N
+cubeful``: its cubeful equity per cube for money, its match winning chance in a match): after the
+resigner's roll, once GNU Backgammon's play for it of those dice is made; before GNU Backgammon's
+own roll, as it stands. One made instead of answering GNU Backgammon's double gives at least what
+a pass would, and is accepted.
 """
 
 from __future__ import annotations
@@ -192,12 +194,15 @@ class GnubgExternalPlayer(HeuristicCube):
         situation = game.situation()
         if situation.resignation is None:
             return False
-        if situation.dice is not None and not situation.opponent_resigns:  # the resigner has rolled
+        if situation.opponent_resigns:  # GNU Backgammon, the player on roll, is to roll next
+            # instead of answering its double: resigning gives up at least what a pass would
+            return situation.double_offered or self._accepts_on_roll(
+                situation.replace(resignation=None, opponent_resigns=False), situation.resignation)
+        if situation.dice is not None:  # the resigner has rolled
             return self._accepts_after_roll(situation)
         # "resignation N" (1 single, 2 gammon, 3 backgammon): GNU Backgammon judges the offer of the
         # line's player on roll, before its roll, as the opponent, and answers accept or reject
-        word = self._word(_resigner_on_roll(situation), ("accept", "reject"),
-                          f" resignation {int(situation.resignation)}")
+        word = self._word(situation, ("accept", "reject"), f" resignation {int(situation.resignation)}")
         return word == "accept"
 
     def _accepts_after_roll(self, s: Situation) -> bool:
@@ -232,19 +237,6 @@ class GnubgExternalPlayer(HeuristicCube):
         if word not in words:
             raise GnubgError(f"GNU Backgammon answered {text[:80]!r}; expected one of {', '.join(words)}")
         return word
-
-
-def _resigner_on_roll(s: Situation) -> Situation:
-    """The Situation of a resignation as the board line GNU Backgammon judges it: the resigner as
-    the line's player on roll. An offer of the player on roll is that already; the opponent's
-    (``opponent_resigns``: offered while the player on roll is to roll, or instead of answering
-    its double) is seen from the opponent's side, as if it were to roll, which a board line can
-    say (it has no field for the player who resigns)."""
-    if not s.opponent_resigns:
-        return s
-    return Situation(s.position.flip(), cube_value=s.cube_value, cube_owner=s.cube_owner.flip(),
-                     resignation=s.resignation, score=(s.score[1], s.score[0]),
-                     crawford_game=s.crawford_game, rules=s.rules)
 
 
 def _resigning(s: Situation, kind: WinKind | None) -> float:

@@ -21,6 +21,9 @@ from tests.protocols.test_gnubg_external import free_port, gnubg
 # opponent's checkers on the bar; too good to double when gammons count, a double under Jacoby.
 BLITZ = [0, 0, 2, 2, 2, 2, 3, 0, 2, 0, 0, 0, -5, 2, 0, 0, 0, -3, 0, -2, 0, 0, 0, 0, -2, 0]
 BLITZ[0] = -3
+# The resigner's fifteen checkers are all in GNU Backgammon's home board, and GNU Backgammon (on cube
+# 2) bears off its last checker, on its 1 point, next: a backgammon, not the gammon offered.
+TRAPPED = Position.from_points({22: 5, 21: 5, 20: 5}, {1: 1})
 
 
 def test_session_options_say_the_rules() -> None:
@@ -83,14 +86,9 @@ class Resigned:
 
 @needs_gnubg
 def test_gnubg_judges_a_resignation_offered_to_it(gnubg_player: GnubgExternalPlayer) -> None:
-    # the resigner's fifteen checkers are all in GNU Backgammon's home board, and GNU Backgammon (on
-    # cube 2) bears off its last checker next: a backgammon, not the gammon offered
-    board = [0] * 26
-    board[24], board[1] = 15, -1
-    trapped = Position(board)
     for kind, accepted in ((WinKind.GAMMON, False), (WinKind.BACKGAMMON, True)):
         offer = Situation(
-            trapped, cube_value=2, cube_owner=CubeOwner.OPPONENT, resignation=kind, rules=Rules(jacoby=False)
+            TRAPPED, cube_value=2, cube_owner=CubeOwner.OPPONENT, resignation=kind, rules=Rules(jacoby=False)
         )
         assert gnubg_player.accepts_resignation(Resigned(offer)) is accepted, kind  # type: ignore[arg-type]
 
@@ -100,11 +98,8 @@ def test_gnubg_judges_the_offer_of_a_player_not_on_roll_from_the_resigners_side(
     gnubg_player: GnubgExternalPlayer,
 ) -> None:
     """The same offers made while GNU Backgammon is to roll (``opponent_resigns``, as Game.situation()
-    gives them now): the board line sent must still name the resigner as its player on roll, or
-    GNU Backgammon judges an offer of its own."""
-    board = [0] * 26
-    board[24], board[1] = 15, -1
-    gnubg_view = Position(board).flip()
+    gives them now): judged for the resigner, not as an offer of GNU Backgammon's own."""
+    gnubg_view = TRAPPED.flip()
     for kind, accepted in ((WinKind.GAMMON, False), (WinKind.BACKGAMMON, True)):
         offer = Situation(gnubg_view, cube_value=2, cube_owner=CubeOwner.MOVER, resignation=kind,
                           opponent_resigns=True, rules=Rules(jacoby=False))

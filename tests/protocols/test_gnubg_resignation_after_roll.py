@@ -98,3 +98,37 @@ def test_a_dance_turns_an_offer_worth_accepting_into_one_to_reject(gnubg_player:
     assert accepts(gnubg_player, offer(None))
     assert not accepts(gnubg_player, offer((2, 1)))
     assert accepts(gnubg_player, offer((6, 1)))
+
+
+# GNU Backgammon (on roll) bears off its last two checkers with any roll; the resigner has all
+# fifteen on its 1 and 2 points, none off: a roll of its own would save the gammon, but it gets none.
+HOME = Position.from_points({1: 2}, {1: 8, 2: 7})
+
+
+@needs_gnubg
+def test_an_offer_before_gnubgs_own_roll_is_judged_with_gnubg_rolling_first(
+    gnubg_player: GnubgExternalPlayer,
+) -> None:
+    """Offered while GNU Backgammon is to roll (Game.situation() gives it from GNU Backgammon's
+    view, ``opponent_resigns``): it bears off before the resigner rolls again."""
+    for kind, accepted in ((WinKind.SINGLE, False), (WinKind.GAMMON, True)):
+        offer = Situation(HOME, cube_value=2, cube_owner=CubeOwner.OPPONENT, resignation=kind,
+                          opponent_resigns=True, rules=NO_JACOBY)
+        assert accepts(gnubg_player, offer) is accepted, kind
+    in_a_match = Situation(HOME, resignation=WinKind.SINGLE, opponent_resigns=True, score=(1, 0),
+                           rules=Rules(match_length=7))
+    assert not accepts(gnubg_player, in_a_match)
+
+
+@needs_gnubg
+def test_an_offer_instead_of_answering_gnubgs_double_is_as_good_as_a_pass(
+    gnubg_player: GnubgExternalPlayer,
+) -> None:
+    """GNU Backgammon doubles and the resigner offers a game instead of answering: a single game or
+    more gives at least what a pass would, which the resigner may choose; accepted. In RACE (GNU
+    Backgammon's opponent's view) the gammon looms even with the resigner to roll, and a single game
+    was rejected."""
+    for kind in (WinKind.SINGLE, WinKind.GAMMON):
+        offer = Situation(RACE.flip(), double_offered=True, resignation=kind, opponent_resigns=True,
+                          rules=NO_JACOBY)
+        assert accepts(gnubg_player, offer), kind
