@@ -100,7 +100,8 @@ class PositionSetup(Strict):
     dice: tuple[int, int] | None = None
     cube_value: int = Field(1, ge=1, le=1 << 15)
     cube_owner: Literal["centred", "you", "opponent"] = "centred"
-    match_length: int = Field(0, ge=0, le=99)  # as the lobby
+    # the lobby's lengths go to 99, but an ID (which fills the editor's form) holds up to 32767
+    match_length: int = Field(0, ge=0, le=32767)
     score: tuple[int, int] = (0, 0)
     crawford: bool = False
     jacoby: bool = True

@@ -384,15 +384,19 @@ def test_hint_and_evaluation_are_the_engines(study: TestClient) -> None:
 
 
 def test_a_position_in_a_match_longer_than_the_equity_table_is_judged(study: TestClient) -> None:
-    """The editor sets up matches of up to 99 points, as the lobby starts them; the table stops at 25
-    away and goes on by its pattern (gammon.engine.cube.met), so the evaluation gives match chances."""
+    """The editor sets up matches as long as an ID holds (32767 points: it reads such IDs, so its
+    form must take them back), longer than the lobby's 99; the table stops at 25 away and goes on
+    by its pattern (gammon.engine.cube.met), so the evaluation gives match chances."""
     setup = {"board": list(Position.initial().board), "match_length": 41, "score": [3, 12]}
     p = study.post("/api/positions", json=setup).json()
     assert (p["match_length"], p["score"]) == (41, [3, 12])
     e = study.get("/api/positions/eval", params={"id": p["xgid"]})
     assert e.status_code == 200, e.text
     assert 0.2 < e.json()["mwc"] < 0.4  # 38-away against 29-away: about 0.28 at the start of a game
-    too_long = study.post("/api/positions", json={**setup, "match_length": 100})
+    longer = study.post("/api/positions", json={**setup, "match_length": 150}).json()
+    assert longer["match_length"] == 150
+    assert longer == study.get("/api/positions", params={"id": longer["xgid"]}).json()
+    too_long = study.post("/api/positions", json={**setup, "match_length": 32768})
     assert too_long.status_code == 422
 
 

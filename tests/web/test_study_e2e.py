@@ -293,3 +293,23 @@ def test_a_spectator_follows_an_online_game_live_and_cannot_act(server: Server, 
     assert spectator.locator("#status").inner_text()
     spectator.screenshot(path=str(OUTPUT / "study-spectator.png"))
     assert not errors
+
+
+def test_an_id_past_the_forms_lists_keeps_its_cube_and_length(server: Server, browser) -> None:  # noqa: F811
+    """The cube list went to 64 and the lengths to 99, but an ID reads with a cube of 128 or a
+    150-point match: the list showed nothing, and the next change of the form sent cube 0 (refused,
+    the position gone) or a money game (the match silently dropped)."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_default_timeout(60_000)
+    page.goto(server.url + "/editor#id=" + "XGID=-b----E-C---eE---c-e----B-:7:1:1:52:3:1:0:150:10")
+    p = _wait_position(page)
+    assert (p["cube_value"], p["match_length"]) == (128, 150)
+    assert page.locator("#cube-value").input_value() == "128"
+    assert page.locator("#match-length").input_value() == "150"
+    page.select_option("#die1", "6")
+    page.wait_for_function("() => ed.position && ed.position.dice && ed.position.dice[0] === 6")
+    p = page.evaluate("() => ed.position")
+    assert (p["cube_value"], p["cube_owner"], p["match_length"], p["score"]) == (128, "you", 150, [3, 1])
+    assert page.locator("#error").inner_text() == ""
+    assert not errors

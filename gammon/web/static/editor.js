@@ -62,12 +62,20 @@ function show(p, fill) {
   render();
 }
 
+// An ID may name a cube past the list's 64 or a match past its 99 points: the list gets it, or it
+// would show nothing and the next change would send no cube (refused) or a money game.
+function choose(select, value, label) {
+  if (![...select.options].some(o => Number(o.value) === value)) select.add(new Option(label, value));
+  select.value = value;
+}
+
 function fillForm(p) {
   $("#die1").value = p.dice ? p.dice[0] : 0;
   $("#die2").value = p.dice ? p.dice[1] : 0;
-  $("#cube-value").value = p.cube_value;
+  choose($("#cube-value"), p.cube_value, String(p.cube_value));
   $("#cube-owner").value = p.cube_owner;
-  $("#match-length").value = p.match_length;
+  choose($("#match-length"), p.match_length,
+         tn("Match to {n} point", "Match to {n} points", p.match_length));
   $("#score-you").value = p.score[0];
   $("#score-opponent").value = p.score[1];
   $("#crawford").checked = p.crawford;
