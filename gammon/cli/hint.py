@@ -27,7 +27,7 @@ from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
-from gammon.formats.ids import describe_situation, read_id, situation_json
+from gammon.formats.ids import crawford_shown, describe_situation, read_id, situation_json
 from gammon.i18n import ntr, tr
 from gammon.position import require_in_play
 from gammon.situation import CubeOwner, MatchScore, Situation
@@ -230,7 +230,7 @@ def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:
 
 
 def _why_no_cube(context: Situation) -> str:
-    if context.match is not None and context.match.crawford_game:
+    if crawford_shown(context):
         return tr("no doubling in the Crawford game")
     if context.cube_owner is CubeOwner.OPPONENT:
         return tr("the opponent owns the cube")

@@ -51,13 +51,20 @@ def describe_situation(situation: Situation) -> str:
                opponent_away=m.opponent_away),
             cube,
         ]
-        if m.crawford_game:
+        if crawford_shown(situation):
             parts.append(tr("Crawford game"))
         elif m.post_crawford:
             parts.append(tr("post-Crawford"))
     if situation.double_offered:
         parts.append(tr("you have doubled to {value}", value=2 * situation.cube_value))
     return ", ".join(parts)
+
+
+def crawford_shown(situation: Situation) -> bool:
+    """The Crawford game as a description or an ID says it: as GNU Backgammon, never in a 1-point
+    match, where the rule has no meaning (a GNU Backgammon ID may still carry the flag)."""
+    m = situation.match
+    return m is not None and m.crawford_game and situation.match_length > 1
 
 
 def read_id(text: str) -> Situation:
@@ -213,7 +220,7 @@ def situation_json(situation: Situation) -> dict[str, Any]:
 def _situation_json(situation: Situation) -> dict[str, Any]:
     position = situation.position
     owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[situation.cube_owner]
-    crawford = situation.match is not None and situation.match.crawford_game
+    crawford = crawford_shown(situation)
     money = situation.match_length == 0
     state = MatchState(
         match_length=situation.match_length,
@@ -261,4 +268,6 @@ def _situation_json(situation: Situation) -> dict[str, Any]:
     }
 
 
-__all__ = ["OWNERS", "SetUp", "board_json", "describe_situation", "read_id", "situation_json"]
+__all__ = [
+    "OWNERS", "SetUp", "board_json", "crawford_shown", "describe_situation", "read_id", "situation_json",
+]

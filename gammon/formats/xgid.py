@@ -265,8 +265,10 @@ class XGID:
         bottom player, 1). ValueError for a resignation on offer, which an XGID cannot hold."""
         _refuse_resignation(situation.resignation)
         rules = situation.rules
-        xgid = cls.from_match_state(situation.position, MatchState.from_situation(situation, player_on_roll),
-                                    max_cube=max_cube_of(rules))
+        state = MatchState.from_situation(situation, player_on_roll)
+        if situation.match_length == 1:  # as GNU Backgammon: a 1-point match has no Crawford game
+            state = replace(state, crawford=False)
+        xgid = cls.from_match_state(situation.position, state, max_cube=max_cube_of(rules))
         return xgid.replace(beavers=True) if situation.beavers else xgid
 
     @classmethod

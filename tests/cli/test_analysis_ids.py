@@ -225,3 +225,12 @@ def test_eval_still_shows_the_double_the_player_on_roll_can_make(capsys) -> None
     cube = json.loads(out)["cube"]
     assert code == 0 and cube["available"] and cube["answer"] in ("take", "pass", "beaver")
     assert all(isinstance(cube[k], float) for k in ("no_double", "double_take", "double_pass"))
+
+
+def test_a_1_point_match_has_no_crawford_game(capsys) -> None:
+    """A GNU Backgammon ID of a 1-point match with the Crawford flag: described, and its cube
+    explained, as a Crawford game, which a 1-point match does not have."""
+    code, out, _ = run(capsys, "eval", "4HPwATDgc/ABMA:sAEgAAAAAAAA")
+    assert code == 0 and "Crawford" not in out
+    assert "  1-point match at 0-0 (you 1-away, opponent 1-away), cube 1 centred" in out.splitlines()
+    assert "cube action: no double: the cube is dead at this score" in out

@@ -8,6 +8,8 @@ import pytest
 
 from gammon.errors import InvalidNotationError
 from gammon.formats.ids import read_id, situation_json
+from gammon.formats.matchid import parse_gnubg_id
+from gammon.formats.xgid import XGID
 from gammon.i18n import use_language
 
 BOARD = "XGID=-b----E-C---eE---c-e----B-"
@@ -72,3 +74,17 @@ def test_the_gnubg_id_shown_reads_back_as_the_situation(text: str) -> None:
     resignation on offer was left out of the Match ID."""
     s = read_id(text)
     assert read_id(situation_json(s)["gnubg_id"]) == s
+
+
+@pytest.mark.parametrize("text", ["4HPwATDgc/ABMA:sAEgAAAAAAAA", BOARD + ":0:0:1:00:0:0:1:1:10"])
+def test_a_1_point_match_has_no_crawford_game(text: str) -> None:
+    """An ID of a 1-point match with its Crawford flag set: GNU Backgammon shows no Crawford game
+    there (the rule has no meaning), but the description said '..., cube 1 centred, Crawford game'
+    and the IDs written of it kept the flag (XGID rules field 1)."""
+    s = read_id(text)
+    assert s.match_length == 1
+    j = situation_json(s)
+    assert j["description"] == "1-point match at 0-0 (you 1-away, opponent 1-away), cube 1 centred"
+    assert not j["crawford"] and not parse_gnubg_id(j["gnubg_id"])[1].crawford
+    assert j["xgid"] == BOARD + ":0:0:1:00:0:0:0:1:10"
+    assert str(XGID.from_situation(s)) == BOARD + ":0:0:1:00:0:0:0:1:10"
