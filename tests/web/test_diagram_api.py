@@ -41,3 +41,38 @@ def test_rate_limited(store: Store) -> None:
             for _ in range(10)
         ]
     assert codes[0] == 200 and 429 in codes
+
+
+def test_the_description_s_language_is_part_of_what_is_cached(client: TestClient) -> None:
+    """An SVG's or PNG's description is in the reader's language (its cookie, else Accept-Language):
+    the ETag and the Vary header say so, so that neither a shared cache nor a 304 gives one
+    language's drawing to a reader of another. (The ETag was the same, with no Vary: a Polish
+    reader holding the English drawing's tag was answered 304, keeping the English text.)"""
+    for format in ("svg", "png"):
+        params = {"id": XGID, "format": format}
+        english = client.get("/api/diagram", params=params, headers={"Accept-Language": "en"})
+        polish = client.get("/api/diagram", params=params, headers={"Accept-Language": "pl"})
+        assert english.content != polish.content
+        assert (english.headers["content-language"], polish.headers["content-language"]) == ("en", "pl")
+        assert english.headers["etag"] != polish.headers["etag"]
+        for r in (english, polish):
+            assert {v.strip() for v in r.headers["vary"].split(",")} >= {"Accept-Language", "Cookie"}
+        asked = {"Accept-Language": "pl", "If-None-Match": english.headers["etag"]}
+        assert client.get("/api/diagram", params=params, headers=asked).status_code == 200
+        # the cookie of the pages' language switch chooses too
+        client.cookies.set("gammon_lang", "pl")
+        chosen = client.get("/api/diagram", params=params, headers={"Accept-Language": "en"})
+        client.cookies.clear()
+        assert chosen.content == polish.content and chosen.headers["etag"] == polish.headers["etag"]
+        # a cache holding both languages' copies asks with both tags: the matching one is not resent
+        both = f"{english.headers['etag']}, W/{polish.headers['etag']}"
+        again = client.get(
+            "/api/diagram", params=params, headers={"Accept-Language": "pl", "If-None-Match": both}
+        )
+        assert again.status_code == 304 and again.headers["etag"] == polish.headers["etag"]
+        assert "Cookie" in again.headers["vary"]
+    # the text board is the same in every language: one copy for all
+    text = client.get(
+        "/api/diagram", params={"id": XGID, "format": "text"}, headers={"Accept-Language": "pl"}
+    )
+    assert "vary" not in text.headers

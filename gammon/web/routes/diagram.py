@@ -1,6 +1,8 @@
-"""``GET /api/diagram``: a position drawn to share (gammon.diagram), as text, SVG or PNG. The answer
-depends on the query alone, so it is cached for a day by browsers and proxies; it is rate-limited
-as hints are (gammon.web.limits), each costing a drawing."""
+"""``GET /api/diagram``: a position drawn to share (gammon.diagram), as text, SVG or PNG. The text
+depends on the query alone; an SVG's or PNG's description is worded in the reader's language too
+(its cookie, else Accept-Language), so their ETag holds the language and caches are told so (Vary).
+Each is cached for a day by browsers and proxies; it is rate-limited as hints are
+(gammon.web.limits), each costing a drawing."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from gammon.diagram import MEDIA_TYPES, render
+from gammon.i18n import current_language
 from gammon.situation import Situation
 from gammon.web.routes.deps import error_responses
 from gammon.web.schemas import error_response
@@ -20,6 +23,8 @@ from gammon.web.study import MAX_ID, BadInput, read_context
 PATH = "/api/diagram"
 COSTLY_PATHS = (PATH,)
 CACHE = "public, max-age=86400"
+WORDED = ("svg", "png")
+"""The formats that carry a description in the reader's language."""
 
 router = APIRouter()
 
@@ -40,11 +45,25 @@ async def diagram(
     ),
 ) -> Response:
     """The position of ``id`` (with its dice, cube and score) drawn as ``format``."""
-    tag = '"' + hashlib.sha256(f"{format}\0{id}".encode()).hexdigest()[:32] + '"'
-    if request.headers.get("if-none-match") == tag:
-        return Response(status_code=304, headers={"ETag": tag, "Cache-Control": CACHE})
+    headers = {"Cache-Control": CACHE}
+    language = ""
+    if format in WORDED:
+        language = current_language()  # the request's (the Language middleware chose it)
+        headers |= {"Vary": "Accept-Language, Cookie", "Content-Language": language}
+    headers["ETag"] = '"' + hashlib.sha256(f"{format}\0{language}\0{id}".encode()).hexdigest()[:32] + '"'
+    if _matches(request.headers.get("if-none-match"), headers["ETag"]):
+        return Response(status_code=304, headers=headers)
     try:
         data = await asyncio.to_thread(_drawing, id, format)
     except BadInput as exc:
         return error_response(422, str(exc))
-    return Response(data, media_type=MEDIA_TYPES[format], headers={"ETag": tag, "Cache-Control": CACHE})
+    return Response(data, media_type=MEDIA_TYPES[format], headers=headers)
+
+
+def _matches(if_none_match: str | None, tag: str) -> bool:
+    """Whether an If-None-Match header names ``tag`` (in a list of tags, weak or not): a cache that
+    keeps several languages' copies asks with all their tags. (``*`` is not taken: an ID may be
+    bad, and that is told only by drawing it.)"""
+    if if_none_match is None:
+        return False
+    return tag in (t.strip().removeprefix("W/") for t in if_none_match.split(","))
