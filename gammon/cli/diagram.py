@@ -99,7 +99,10 @@ def run_diagram(args: argparse.Namespace) -> int:
 
 
 def _kind_of(path: str | None) -> Kind | None:
-    """The kind a file name's extension asks for (``board.png``), if any."""
-    suffix = Path(path).suffix.lower() if path else ""
+    """The kind a file name's extension asks for (``board.png``), if any: a name that is only an
+    extension (``.png``), which Path reads as a hidden file with none, asks for it too."""
+    if not path:
+        return None
     kinds: dict[str, Kind] = {".png": "png", ".svg": "svg", ".txt": "text"}
-    return kinds.get(suffix)
+    name = Path(path)
+    return kinds.get(name.suffix.lower()) or kinds.get(name.name.lower())

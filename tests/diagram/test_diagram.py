@@ -390,3 +390,17 @@ def test_cli_an_empty_output_name_is_refused(capsys: pytest.CaptureFixture[str])
         assert main(["diagram", XGID, kind, "-o", ""]) == 1
         out, err = capsys.readouterr()
         assert out == "" and err == f"gammon diagram: cannot write '': {os.strerror(errno.ENOENT)}\n"
+
+
+@pytest.mark.parametrize(("name", "start"), [
+    (".png", b"\x89PNG"), (".SVG", b"<svg"), (".txt", b" GNU Backgammon"), (".board", b" GNU Backgammon"),
+])
+def test_cli_a_name_that_is_only_an_extension_says_the_kind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, start: bytes
+) -> None:
+    """-o .png: a name with nothing before its dot, which Path reads as no extension, got the
+    text board. A user naming a file .png wants a PNG in it; a hidden name of no kind (.board)
+    still gets the text board."""
+    out = tmp_path / name
+    assert main(["diagram", XGID, "-o", str(out)]) == 0
+    assert out.read_bytes().startswith(start)
