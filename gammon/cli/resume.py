@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gammon.cli.words import os_error_words
 from gammon.dice import DiceSource
 from gammon.errors import GammonError, cut, quoted_path, shown_path
 from gammon.formats.convert import Transcript, read_match, reading_format
@@ -45,7 +46,7 @@ def load_saved(path: str, dice: DiceSource, rules: dict[str, Any] | None = None)
     try:
         data = Path(path).read_bytes()
     except OSError as e:
-        why = e.strerror or e
+        why = os_error_words(e)
         raise ValueError(tr("cannot read {file}: {why}", file=quoted_path(path), why=why)) from None
     try:
         transcript = read_match(data, reading_format(path))

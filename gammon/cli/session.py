@@ -43,6 +43,7 @@ from gammon.cli.words import (
     no_words,
     object_form,
     one_of,
+    os_error_words,
     points_text,
     printable,
     quote,
@@ -1040,7 +1041,7 @@ def save_match(match: Match, path: str, names: tuple[str, str],
                       else Transcript(match, written))
         write_whole(path, fmt.write(transcript))  # a failed save leaves the file saved before whole
     except OSError as e:
-        why = e.strerror or tr("the file cannot be written")
+        why = os_error_words(e) if e.strerror else tr("the file cannot be written")
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
     except ValueError as e:
         return False, tr("Could not save to {file}: {why}.", file=quote(path), why=tidy(str(e)))

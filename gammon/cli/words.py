@@ -3,6 +3,7 @@ in the current language (:mod:`gammon.i18n`)."""
 
 from __future__ import annotations
 
+import errno
 import re
 import unicodedata
 from typing import TYPE_CHECKING
@@ -20,10 +21,26 @@ if TYPE_CHECKING:
 
 __all__ = ["CUBE_ACTION_WORDS", "TUTOR_LEVELS", "WIN_WORDS", "YOU", "better_words", "cube_advice", "fold",
            "format_dice", "local_commands", "local_resign_words", "mark_words", "no_words", "object_form",
-           "one_of", "points_text", "printable", "quote", "refusal_words", "said", "say_of", "shown_name",
-           "tidy", "tutor_question", "tutor_warning", "yes_words"]
+           "one_of", "os_error_words", "points_text", "printable", "quote", "refusal_words", "said", "say_of",
+           "shown_name", "tidy", "tutor_question", "tutor_warning", "yes_words"]
 
 QUOTE_LIMIT = 50  # typed text longer than this is cut in messages
+
+# The system's reasons a file cannot be read or written, as its C library says them in English
+# (Python does not take the locale's messages), in the current language.
+_OS_ERRORS = {
+    errno.ENOENT: N_("No such file or directory"), errno.EACCES: N_("Permission denied"),
+    errno.EPERM: N_("Operation not permitted"), errno.EISDIR: N_("Is a directory"),
+    errno.ENOTDIR: N_("Not a directory"), errno.ENOSPC: N_("No space left on device"),
+    errno.ENAMETOOLONG: N_("File name too long"), errno.EROFS: N_("Read-only file system"),
+    errno.EFBIG: N_("File too large"),
+}
+
+
+def os_error_words(error: OSError) -> str:
+    """Why the system refused a file, in the current language where it is a usual reason."""
+    words = _OS_ERRORS.get(error.errno) if error.errno is not None else None
+    return tr(words) if words else error.strerror or str(error)
 
 
 def object_form(name: str) -> str:

@@ -287,3 +287,18 @@ def test_a_save_through_a_link_writes_the_file_it_names_with_its_permissions(tmp
     assert status == 0 and f"Saved to {link}." in out, err
     assert link.is_symlink() and "31: 8/5 6/5" in real.read_text()
     assert real.stat().st_mode & 0o777 == 0o640
+
+
+def test_why_a_file_cannot_be_saved_or_read_is_said_in_the_language(tmp_path, capsys, monkeypatch):
+    # the system's reason stayed English: "Nie udało się zapisać do '...': No such file or directory."
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    status, out, err = run(["--lang", "pl", "play", "--two-player", "--seed", "2"],
+                           "save none/m.mat\nsave folder\nquit\n\n", capsys, monkeypatch)
+    assert status == 0, err
+    assert "Nie udało się zapisać do 'none/m.mat': Nie ma takiego pliku ani katalogu." in out
+    assert "Nie udało się zapisać do 'folder': Jest katalogiem." in out
+    status, _, err = run(["--lang", "cs", "play", "--resume", "none/m.mat"], "", capsys, monkeypatch)
+    assert status == 2 and err == "gammon play: nelze přečíst 'none/m.mat': Soubor nebo adresář neexistuje\n"
+    _, out, _ = run(["play", "--two-player", "--seed", "2"], "save none/m.mat\nquit\n\n", capsys, monkeypatch)
+    assert "Could not save to 'none/m.mat': No such file or directory." in out  # English: the system's
