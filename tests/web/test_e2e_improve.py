@@ -190,3 +190,40 @@ def test_a_tutor_warning_is_taken_back_and_the_record_keeps_the_final_choice(ser
     page.wait_for_function("() => typeof ui !== 'undefined' && ui.state !== null")
     assert page.input_value("#tutor-level") == "doubtful"
     assert not errors, errors
+
+
+def test_a_tutor_warning_of_a_turn_played_on_another_device_goes_and_blocks_nothing(
+    server: Server, browser  # noqa: F811
+) -> None:
+    """The player's other device plays the turn while the warning is on show here: the warning,
+    of a choice no longer there, stayed, and every later choice on this page was held back in
+    silence (a roll clicked did nothing) until it was answered."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    _start(page, server, "computer")
+    page.select_option("#tutor-level", "doubtful")
+    rng = random.Random(5)
+    for _ in range(10):
+        st = _state(page)
+        if "play" in st["actions"]:
+            break
+        _act_once(page, rng)
+    st = _state(page)
+    blunder = _blunder(page, st)
+    _move(page, st, blunder)
+    page.wait_for_selector("#tutor-warning:not([hidden])")
+    other = next(p for p in st["plays"] if p != blunder)
+    status = page.evaluate(
+        """async ([play, version]) => (await fetch(`/api/matches/${ui.matchId}/actions`, {
+             method: 'POST', headers: {'X-Gammon-Token': ui.token, 'Content-Type': 'application/json'},
+             body: JSON.stringify({action: 'play', play, version})})).status""",
+        [other, st["version"]],
+    )
+    assert status == 200
+    page.wait_for_function(f"() => ui.state.version > {st['version']} && ui.state.actions.includes('roll')")
+    assert page.locator("#tutor-warning").is_hidden()
+    rolled = _state(page)
+    assert "double" in rolled["actions"]  # so the tutor judges the roll (a cube decision)
+    page.click('button[data-action="roll"]')
+    _wait_change(page, rolled["version"])
+    assert not errors, errors

@@ -7,7 +7,7 @@ import { $, answerError, call, clickable, cubeInPlay, loadLanguage, matchInfo, o
 import { openedSeat, rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
-import { setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
+import { dropTutorWarning, setupTutor, showTutorSetting, tutorAllows } from "./tutor.js";
 
 const ui = { state: null, partial: [], chunks: [], selected: null, ws: null, token: null, matchId: null,
              retry: 0, replay: null, claimTimer: null, anim: null, shownPlay: null, myTurn: undefined,
@@ -227,7 +227,7 @@ function setState(state) {
   ui.served = state;
   state = turned(state);
   ui.state = state;
-  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; ui.acted = null; hideHints(); }
+  if (changed) { ui.partial = []; ui.chunks = []; ui.selected = null; ui.acted = null; hideHints(); dropTutorWarning(); }
   showOtherSidesPlay(state);
   announceTurn(state);
   // An absent online opponent: ask again when the game may be claimed (no event says so).

@@ -9,6 +9,7 @@ const TUTORED = new Set(["play", "roll", "double", "take", "pass", "beaver"]);
 const CUBE_WORDS = { "no double": () => t("Not doubling"), double: () => t("Doubling"), take: () => t("Taking"),
                      pass: () => t("Passing"), beaver: () => t("Beavering") };
 let checking = false;  // one check at a time: a second click meanwhile is ignored
+let answer = null;  // answers the warning on show (false: held back), while one is
 
 export function tutorLevel() { return localStorage.getItem(KEY) || ""; }
 
@@ -53,6 +54,10 @@ export async function tutorAllows(ui, msg) {
   } finally { checking = false; }
 }
 
+// The game moved on (another device of the player acted): a warning on show is of a choice no
+// longer there; left open, it kept the check under way and held back every choice after it.
+export function dropTutorWarning() { if (answer) answer(false); }
+
 function askPlayer(warning, anyway) {
   const box = $("#tutor-warning");
   $("#tutor-text").textContent = warningText(warning);
@@ -62,8 +67,10 @@ function askPlayer(warning, anyway) {
     const done = go => {
       box.hidden = true;
       $("#tutor-back").onclick = $("#tutor-anyway").onclick = null;
+      answer = null;
       resolve(go);
     };
+    answer = done;
     $("#tutor-back").onclick = () => done(false);
     $("#tutor-anyway").onclick = () => done(true);
   });
