@@ -1034,7 +1034,7 @@ def save_match(match: Match, path: str, names: tuple[str, str],
     fmt = writing_format(path)
     if fmt.write is None:
         why = tr("gammon cannot write {format} files: name it .mat or .sgf", format=fmt.name)
-        return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
+        return False, tr("Could not save to {file}: {why}.", file=quote(path, PATH_QUOTE_LIMIT), why=why)
     written = mat_names(names) if fmt.name == "mat" else names
     try:
         transcript = (Transcript(match, written, dict(source.info), record=source.record) if source
@@ -1042,8 +1042,9 @@ def save_match(match: Match, path: str, names: tuple[str, str],
         write_whole(path, fmt.write(transcript))  # a failed save leaves the file saved before whole
     except OSError as e:
         why = os_error_words(e) if e.strerror else tr("the file cannot be written")
-        return False, tr("Could not save to {file}: {why}.", file=quote(path), why=why)
+        return False, tr("Could not save to {file}: {why}.", file=quote(path, PATH_QUOTE_LIMIT), why=why)
     except ValueError as e:
-        return False, tr("Could not save to {file}: {why}.", file=quote(path), why=tidy(str(e)))
+        why = tidy(str(e))
+        return False, tr("Could not save to {file}: {why}.", file=quote(path, PATH_QUOTE_LIMIT), why=why)
     note = names_note(names) if written != names else ""
     return True, " ".join(filter(None, [tr("Saved to {path}.", path=printable(path)), note]))

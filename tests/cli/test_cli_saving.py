@@ -302,3 +302,13 @@ def test_why_a_file_cannot_be_saved_or_read_is_said_in_the_language(tmp_path, ca
     assert status == 2 and err == "gammon play: nelze přečíst 'none/m.mat': Soubor nebo adresář neexistuje\n"
     _, out, _ = run(["play", "--two-player", "--seed", "2"], "save none/m.mat\nquit\n\n", capsys, monkeypatch)
     assert "Could not save to 'none/m.mat': No such file or directory." in out  # English: the system's
+
+
+def test_a_file_that_cannot_be_saved_is_named_whole(tmp_path, capsys, monkeypatch):
+    # a path past 50 characters was cut: "Could not save to '/tmp/pytest-of-root/pytest-1431/test_a_fi…'"
+    long = f"{tmp_path}/no/such/folder/for/the/matches/of/this/season/m"
+    status, out, err = run(["play", "--two-player", "--seed", "2"],
+                           f"save {long}.mat\nsave {long}.xg\nquit\n\n", capsys, monkeypatch)
+    assert status == 0, err
+    assert f"Could not save to '{long}.mat': No such file or directory." in out
+    assert f"Could not save to '{long}.xg': gammon cannot write xg files: name it .mat or .sgf." in out
