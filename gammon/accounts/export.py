@@ -4,9 +4,9 @@
   not, to a length or for money, rebuilt from its stored actions (the writers of
   :mod:`gammon.formats`; GNU Backgammon and gammon read them back).
 - ``account.json``: the account (name, when made, rating, experience), its sessions (when made,
-  when they expire), its matches (id, mode, rules, status, seat, names, score, its files), its
-  rating history, its lobby invitations, its analysis requests, its profile (each analysed match
-  with its marked decisions) and its drill cards with their answers. Times are ISO 8601 in UTC.
+  when they expire), its matches (id, mode, rules, rated or why not, status, seat, names, score,
+  its files), its rating history, its lobby invitations, its analysis requests, its profile (each
+  analysed match with its marked decisions) and its drill cards with their answers. Times are ISO 8601 in UTC.
 - ``uploads/<request id>-<file name>``: the match files it uploaded for analysis that the server
   still keeps (until their analysis is done).
 
@@ -29,7 +29,7 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session, aliased
 
 from gammon.accounts.clock import as_utc
-from gammon.accounts.games import ANONYMOUS, NAMES_KEY, RATED_KEY, stored_rules
+from gammon.accounts.games import ANONYMOUS, NAMES_KEY, RATED_KEY, UNRATED_KEY, stored_rules
 from gammon.accounts.service import Accounts
 from gammon.errors import GammonError
 from gammon.formats.mat import format_mat, mat_names
@@ -138,13 +138,17 @@ def _match_files(
     says why)."""
     stem = f"{as_utc(row.created_at):%Y-%m-%d}-{row.id}"
     rules = stored_rules(row.rules)
+    stored = row.rules if isinstance(row.rules, dict) else {}
+    # a match made to be rated is marked unrated, with why, when it ended without two accounts
+    unrated = stored.get(UNRATED_KEY)
     entry: dict[str, Any] = {
         "id": row.id,
         "created_at": _time(row.created_at),
         "mode": row.mode,
         "level": row.level,
         "rules": dataclasses.asdict(rules),
-        "rated": bool(row.rules.get(RATED_KEY)) if isinstance(row.rules, dict) else False,
+        "rated": bool(stored.get(RATED_KEY)) and unrated is None,
+        "unrated_reason": None if unrated is None else str(unrated),
         "status": row.status,
         "seat": seat,
         "names": list(names),

@@ -13,9 +13,9 @@ from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts import Accounts
 from gammon.accounts.export import export_account
-from gammon.accounts.games import claim_seats, delete_account
+from gammon.accounts.games import RATED_KEY, claim_seats, delete_account
 from gammon.accounts.lobby import Invitations, Terms
-from gammon.accounts.rated import rate_match
+from gammon.accounts.rated import mark_unrated, rate_match
 from gammon.dice import RandomDice
 from gammon.formats.mat import mat_names, read_mat
 from gammon.formats.sgf import read_sgf
@@ -309,3 +309,26 @@ def test_the_export_holds_everything_kept_about_the_account_and_nothing_private_
 def _job_id(accounts: Accounts, account_id: int) -> int:
     with accounts.sessions() as s:
         return s.scalars(select(AnalysisJobRow.id).where(AnalysisJobRow.account_id == account_id)).one()
+
+
+def test_a_match_made_rated_and_judged_unrated_is_exported_unrated(accounts: Accounts) -> None:
+    """A match made to be rated that ended with a guest's seat is marked unrated (and never rated):
+    the export said ``"rated": true`` for it, as for one that was."""
+    alice = accounts.sign_up("Alice", "password1")
+    token = accounts.sign_in("Alice", "password1").token
+    for match_id in ("judged", "to-be-rated"):
+        seats = new_match(accounts.store, match_id, length=1)
+        claim_seats(accounts, token, [seats[0]])
+        with accounts.sessions.begin() as s:
+            row = s.get(MatchRow, match_id)
+            assert row is not None
+            row.rules = {**row.rules, RATED_KEY: True}
+    finish_match(accounts.store, "judged", winner=0, length=1)
+    assert mark_unrated(accounts, "judged", "a seat had no account at the end")
+
+    kept = json.loads(_files(export_account(accounts, alice.id))["account.json"])
+    shown = {m["id"]: (m["rated"], m["unrated_reason"]) for m in kept["matches"]}
+    assert shown == {
+        "judged": (False, "a seat had no account at the end"),
+        "to-be-rated": (True, None),  # not over yet: rated when it ends between two accounts
+    }
