@@ -22,6 +22,7 @@ a pass would, and is accepted.
 
 from __future__ import annotations
 
+import math
 import re
 import socket
 import time
@@ -115,7 +116,7 @@ class GnubgExternalPlayer(HeuristicCube):
             numbers = [float(word) for word in text.split()]
         except ValueError:
             numbers = []
-        if len(numbers) != 6:
+        if len(numbers) != 6 or not all(map(math.isfinite, numbers)):
             raise GnubgError(f"GNU Backgammon answered {text[:80]!r}; expected six numbers")
         return numbers[-1]
 

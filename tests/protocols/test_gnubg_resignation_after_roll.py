@@ -5,6 +5,8 @@ Debian ``gnubg`` program judges, at 0 ply."""
 
 from __future__ import annotations
 
+import socket
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -12,7 +14,7 @@ import pytest
 
 from gammon.dice import Dice
 from gammon.position import Position
-from gammon.protocols.gnubg_external import GnubgExternalPlayer
+from gammon.protocols.gnubg_external import GnubgError, GnubgExternalPlayer
 from gammon.rules import Rules, WinKind
 from gammon.situation import CubeOwner, Situation
 from tests.helpers import needs_gnubg
@@ -132,3 +134,29 @@ def test_an_offer_instead_of_answering_gnubgs_double_is_as_good_as_a_pass(
         offer = Situation(RACE.flip(), double_offered=True, resignation=kind, opponent_resigns=True,
                           rules=NO_JACOBY)
         assert accepts(gnubg_player, offer), kind
+
+
+def test_an_evaluation_that_is_no_six_numbers_is_refused_quoted() -> None:
+    """GNU Backgammon's ``evaluation fibsboard`` answers six numbers; anything else (or a number
+    that is none) is an error that quotes it, and the connection goes on with the next answer."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(1)
+
+        def serve() -> None:
+            peer, _ = listener.accept()
+            with peer, peer.makefile("rb") as lines:
+                for reply in (b"0.5 0.1 nonsense\n", b"0 0 0 0 0 nan\n", b"0.1 0.2 0.3 0.4 0.5 -0.25\n"):
+                    assert lines.readline().startswith(b"evaluation fibsboard board:")
+                    peer.sendall(reply)
+
+        thread = threading.Thread(target=serve, daemon=True)
+        thread.start()
+        player = GnubgExternalPlayer("127.0.0.1", listener.getsockname()[1], timeout=30, plies=0)
+        with pytest.raises(GnubgError, match="answered '0.5 0.1 nonsense'; expected six numbers"):
+            player.evaluate(Situation(RACE))
+        with pytest.raises(GnubgError, match="'0 0 0 0 0 nan'"):
+            player.evaluate(Situation(RACE))
+        assert player.evaluate(Situation(RACE)) == -0.25
+        player.close()
+        thread.join(timeout=30)
