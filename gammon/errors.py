@@ -27,8 +27,17 @@ def cut(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 
 def shown_path(path: object) -> str:
-    """A file's path as an error names it, cut to :data:`PATH_QUOTE_LIMIT`."""
-    return cut(str(path), PATH_QUOTE_LIMIT)
+    """A file's path as an error names it, cut to :data:`PATH_QUOTE_LIMIT`, its control characters
+    escaped as ``repr`` writes them (``\\x1b``): a file name is the user's, or an archive's, and
+    must not reach the terminal as an escape sequence that recolours or clears it."""
+    shown = "".join(c if c.isprintable() else _escaped(c) for c in str(path))
+    return cut(shown, PATH_QUOTE_LIMIT)
+
+
+def _escaped(c: str) -> str:
+    if "\udc80" <= c <= "\udcff":  # surrogateescape's form of a name's byte >= 0x80: the byte
+        return f"\\x{ord(c) - 0xDC00:02x}"
+    return repr(c)[1:-1]
 
 
 def quoted_path(path: object) -> str:

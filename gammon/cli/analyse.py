@@ -208,7 +208,7 @@ def _write_files(
             print(f"gammon analyse: {why}", file=sys.stderr)
             ok = False
         else:
-            print("gammon analyse: " + tr(done, file=path), file=sys.stderr)
+            print("gammon analyse: " + tr(done, file=shown_path(path)), file=sys.stderr)
     return ok
 
 
@@ -223,10 +223,10 @@ def _read_match(
     quoting its line, whose games before the first bad one are kept (without, the first problem
     refuses the file: the caller prints it)."""
     transcript = read_match(data, reading_format(path), partial=partial)
-    for warning in transcript.warnings:
-        print(f"gammon analyse: warning: {path}: {warning}", file=sys.stderr)
+    for warning in transcript.warnings:  # the path as the errors name it: cut, control characters escaped
+        print(f"gammon analyse: warning: {shown_path(path)}: {warning}", file=sys.stderr)
     for problem in transcript.problems:  # the games before the first problem are analysed
-        print(f"gammon analyse: {path}: {problem}", file=sys.stderr)
+        print(f"gammon analyse: {shown_path(path)}: {problem}", file=sys.stderr)
     if not any(game.history for game in transcript.match.games):  # else an all-zero report, "done"
         if transcript.problems:
             raise ValueError(tr("nothing could be analysed: the first game has errors"))
