@@ -1,12 +1,13 @@
 """Rated matches: a finished online match between two accounts changes both ratings (the FIBS
 formula, :mod:`gammon.ratings`) and experiences in one transaction, with a history row for each
-player; the recovery of the ratings a server failed to write; and the leaderboard."""
+player; and the recovery of the ratings a server failed to write. (The leaderboard:
+gammon.accounts.standings.)"""
 
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from sqlalchemy import exists, func, select, true
 from sqlalchemy.exc import IntegrityError
@@ -49,14 +50,6 @@ class HistoryEntry:
     rating_before: float
     rating_after: float
     played_at: datetime
-
-
-@dataclass(frozen=True)
-class Standing:
-    rank: int
-    name: str
-    rating: float
-    experience: int
 
 
 def rate_match(accounts: Accounts, match_id: str) -> RatedMatch:
@@ -253,20 +246,3 @@ def rated_matches(accounts: Accounts, account_id: int) -> int:
     with accounts.sessions() as s:
         mine = RatingChangeRow.account_id == account_id
         return s.scalar(select(func.count()).select_from(RatingChangeRow).where(mine)) or 0
-
-
-def leaderboard(accounts: Accounts, active_days: int | None = None, limit: int = 100) -> list[Standing]:
-    """The accounts by rating, highest first (ties by name); with ``active_days``, only those with
-    a rated match in the last so many days."""
-    query = select(AccountRow.name, AccountRow.rating, AccountRow.experience)
-    if active_days is not None:
-        since = accounts.clock() - timedelta(days=active_days)
-        query = query.where(
-            exists().where(RatingChangeRow.account_id == AccountRow.id, RatingChangeRow.played_at >= since)
-        )
-    query = query.order_by(AccountRow.rating.desc(), AccountRow.name_key).limit(limit)
-    with accounts.sessions() as s:
-        return [
-            Standing(rank, name, rating, experience)
-            for rank, (name, rating, experience) in enumerate(s.execute(query), start=1)
-        ]

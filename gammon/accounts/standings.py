@@ -3,16 +3,24 @@ is unique, so the order is total and pages neither overlap nor skip while no rat
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import exists, select
 
-from gammon.accounts.rated import Standing
 from gammon.accounts.service import Accounts
 from gammon.store.models import AccountRow, RatingChangeRow
 
 PAGE = 100  # standings a page, at most
 MAX_OFFSET = 1_000_000  # past any real server's accounts; a bound so that no huge integer reaches SQL
+
+
+@dataclass(frozen=True)
+class Standing:
+    rank: int
+    name: str
+    rating: float
+    experience: int
 
 
 def leaderboard_page(

@@ -1,5 +1,5 @@
 """Rated matches: both players' ratings and experiences change in one transaction, a history row
-each; the leaderboard."""
+each; the leaderboard (gammon.accounts.standings)."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from gammon.accounts import Accounts, RatingError
 from gammon.accounts.games import RATED_KEY, UNRATED_KEY, claim_seats, delete_account
 from gammon.accounts.rated import (
     RatedMatch,
-    leaderboard,
     rate_match,
     rating_history,
     recover_ratings,
     unrated_matches,
 )
+from gammon.accounts.standings import leaderboard_page
 from gammon.dice import RandomDice
 from gammon.match import Match
 from gammon.ratings import rating_change
@@ -113,11 +113,11 @@ def test_the_leaderboard_of_all_and_of_the_active(accounts: Accounts, clock: Clo
     clock.advance(timedelta(days=25))  # within the sessions' lifetime
     _match(accounts, "m2", carol, bob, winner=0)
     rate_match(accounts, "m2")
-    board = leaderboard(accounts)
+    board = leaderboard_page(accounts)
     assert [(s.rank, s.name) for s in board] == [(1, "alice"), (2, "carol"), (3, "Dave"), (4, "Bob")]
     assert board[0].rating > 1500 and board[2].rating == 1500 and board[0].experience == 5
-    assert [s.name for s in leaderboard(accounts, active_days=20)] == ["carol", "Bob"]
-    assert [s.name for s in leaderboard(accounts, limit=2)] == ["alice", "carol"]
+    assert [s.name for s in leaderboard_page(accounts, active_days=20)] == ["carol", "Bob"]
+    assert [s.name for s in leaderboard_page(accounts, limit=2)] == ["alice", "carol"]
 
 
 def test_two_matches_of_one_player_rated_at_once_both_count(accounts: Accounts) -> None:
