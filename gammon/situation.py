@@ -51,12 +51,15 @@ class CubeOwner(Enum):
 @dataclass(frozen=True)
 class MatchScore:
     """A match score from the player on roll's view, in points away; ``crawford_game`` while the
-    Crawford game is played (no cube), ``post_crawford`` in the games after it."""
+    Crawford game is played (no cube), ``post_crawford`` in the games after it (a side 1 away, the
+    cube free). ``crawford_rule`` False: the match is played without the Crawford rule, so no game
+    is the Crawford game and a side that reaches 1 away plays on with the cube free at once."""
 
     away: int
     opponent_away: int
     crawford_game: bool = False
     post_crawford: bool = False
+    crawford_rule: bool = True
 
     def __post_init__(self) -> None:
         for name in ("away", "opponent_away"):
@@ -64,23 +67,38 @@ class MatchScore:
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise InvalidArgumentError(
                     f"{name} must be a whole number of points away, 1 or more, got {cut(repr(v))}")
+        if not isinstance(self.crawford_rule, bool):
+            raise InvalidArgumentError(
+                f"crawford_rule must be True or False, got {cut(repr(self.crawford_rule))}")
         if self.crawford_game and self.post_crawford:
             raise InvalidArgumentError(
                 f"a game cannot be both the Crawford game and after it: {cut(repr(self))}")
         if (self.crawford_game or self.post_crawford) and 1 not in (self.away, self.opponent_away):
             raise InvalidArgumentError(
                 f"Crawford and post-Crawford games need a side 1 away: {cut(repr(self))}")
+        if self.crawford_game and not self.crawford_rule:
+            raise InvalidArgumentError(
+                f"a match without the Crawford rule has no Crawford game: {cut(repr(self))}")
 
     @classmethod
-    def from_away(cls, away: int, opponent_away: int, crawford_game: bool = False) -> MatchScore:
+    def from_away(cls, away: int, opponent_away: int, crawford_game: bool = False,
+                  crawford_rule: bool = True) -> MatchScore:
         """The state at a score: a game with a side 1-away that is not the Crawford game comes
         after it (at double match point neither matters)."""
         post = not crawford_game and 1 in (away, opponent_away) and (away, opponent_away) != (1, 1)
-        return cls(away, opponent_away, crawford_game=crawford_game, post_crawford=post)
+        return cls(away, opponent_away, crawford_game=crawford_game, post_crawford=post,
+                   crawford_rule=crawford_rule)
+
+    @property
+    def crawford_done(self) -> bool:
+        """No Crawford game lies ahead: this one is it or is behind, or the match has none. A
+        score reaching 1 away is then valued as a game with the cube free (post-Crawford)."""
+        return self.crawford_game or self.post_crawford or not self.crawford_rule
 
     def flip(self) -> MatchScore:
         """The same score from the opponent's view."""
-        return MatchScore(self.opponent_away, self.away, self.crawford_game, self.post_crawford)
+        return MatchScore(self.opponent_away, self.away, self.crawford_game, self.post_crawford,
+                          self.crawford_rule)
 
 
 _MONEY = Rules()
@@ -163,6 +181,8 @@ class Situation:
                             f"{self.rules.match_length}-point match")
         if self.crawford_game and isinstance(self.rules, Rules) and self.rules.is_money:
             problems.append("a money game has no Crawford game")
+        elif self.crawford_game and isinstance(self.rules, Rules) and not self.rules.crawford:
+            problems.append("a match without the Crawford rule has no Crawford game")
         waiting = self.double_offered or self.resignation is not None
         if not isinstance(self.opponent_resigns, bool):
             problems.append(f"opponent_resigns {cut(repr(self.opponent_resigns))} is not True or False")
@@ -181,16 +201,6 @@ class Situation:
             problems.extend(self._cube_problems())
         if problems:
             raise InvalidArgumentError("invalid Situation: " + "; ".join(problems))
-
-    @classmethod
-    def of(cls, situation_or_position: Situation | Position) -> Situation:
-        """A Situation as given, or a bare Position as a money game (cube 1 centred, Jacoby)."""
-        if isinstance(situation_or_position, Situation):
-            return situation_or_position
-        if isinstance(situation_or_position, Position):
-            return cls(situation_or_position)
-        raise InvalidArgumentError(
-            f"expected a Situation or a Position, got {type(situation_or_position).__name__}")
 
     def _cube_problems(self) -> list[str]:
         """The cube where no game can put it: turned, owned or offered in the Crawford game, or
@@ -213,12 +223,23 @@ class Situation:
         return problems
 
     @classmethod
+    def of(cls, situation_or_position: Situation | Position) -> Situation:
+        """A Situation as given, or a bare Position as a money game (cube 1 centred, Jacoby)."""
+        if isinstance(situation_or_position, Situation):
+            return situation_or_position
+        if isinstance(situation_or_position, Position):
+            return cls(situation_or_position)
+        raise InvalidArgumentError(
+            f"expected a Situation or a Position, got {type(situation_or_position).__name__}")
+
+    @classmethod
     def at(cls, position: Position, *, cube_value: int = 1,
            cube_owner: CubeOwner = CubeOwner.CENTRED, match: MatchScore | None = None,
            jacoby: bool = True, beavers: bool = False, dice: Dice | None = None) -> Situation:
         """A Situation in the engine's terms: the cube from the player on roll's view and the score
         in points away (``match``; None for money, with ``jacoby`` and ``beavers``). A match is
-        set up as one of ``max(away, opponent_away)`` points."""
+        set up as one of ``max(away, opponent_away)`` points, with the Crawford rule as
+        ``match.crawford_rule`` says."""
         if match is None:
             rules = Rules(jacoby=jacoby, beavers=beavers)
             return cls(position, dice, cube_value, cube_owner, rules=rules)
@@ -227,7 +248,8 @@ class Situation:
         length = max(match.away, match.opponent_away)
         return cls(position, dice, cube_value, cube_owner,
                    score=(length - match.away, length - match.opponent_away),
-                   crawford_game=match.crawford_game, rules=Rules(match_length=length))
+                   crawford_game=match.crawford_game,
+                   rules=Rules(match_length=length, crawford=match.crawford_rule))
 
     def replace(self, **changes: Unpack[SituationChanges]) -> Situation:
         """This Situation with the fields named changed (checked as the constructor checks them)."""
@@ -247,13 +269,14 @@ class Situation:
     @property
     def match(self) -> MatchScore | None:
         """The score in points away from the player on roll's view; None for money. As GNU
-        Backgammon, the Crawford flag counts only with a side 1 away."""
+        Backgammon, the Crawford flag counts only with a side 1 away; ``crawford_rule`` is the rules'."""
         length = self.rules.match_length
         if not length:
             return None
         away, opponent_away = length - self.score[0], length - self.score[1]
         return MatchScore.from_away(away, opponent_away,
-                                    crawford_game=self.crawford_game and 1 in (away, opponent_away))
+                                    crawford_game=self.crawford_game and 1 in (away, opponent_away),
+                                    crawford_rule=self.rules.crawford)
 
     @property
     def jacoby(self) -> bool:

@@ -56,8 +56,8 @@ class CubeState(NamedTuple):
 
 def mwc_after(match: MatchScore, mine: int, theirs: int) -> float:
     """Match winning chance at the start of the next game with ``mine``/``theirs`` away, ``match``
-    being the score now (whether the Crawford game is behind)."""
-    return equity_after(mine, theirs, crawford_done=match.crawford_game or match.post_crawford)
+    being the score now (whether a Crawford game is still to come: ``MatchScore.crawford_done``)."""
+    return equity_after(mine, theirs, crawford_done=match.crawford_done)
 
 
 def cube_efficiency(is_race: bool, mover_pips: int) -> float:

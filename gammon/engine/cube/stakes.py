@@ -71,6 +71,7 @@ class Stakes:
                 rules.match_length - game.score[player],
                 rules.match_length - game.score[1 - player],
                 game.crawford_game,
+                crawford_rule=rules.crawford,
             )
         can_double = cube.why_not_double(player, rules, game.crawford_game) is None
         return cls(player, cube.value, owner, match, rules.jacoby, rules.beavers, can_double, rules.use_cube)
