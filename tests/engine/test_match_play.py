@@ -48,7 +48,7 @@ def test_at_double_match_point_plays_are_ranked_by_the_chance_to_win(engine: Eng
 def test_a_play_that_wins_the_game_is_worth_the_match_score_it_reaches(engine: Engine) -> None:
     """Two checkers left on the ace point, the opponent's 15 on its midpoint: bearing both off
     wins a gammon, at 5-away against 3-away with the cube at 2 four points, the table's 1-away
-    against 3-away (post-Crawford to come)."""
+    against 3-away with the Crawford game to come."""
     position = Position.from_points({1: 2}, {12: 15})
     s = Situation(position, dice=(1, 1), cube_value=2, score=(2, 4), rules=DMP)
     best = engine.hint(s, n=1)[0]
