@@ -313,3 +313,24 @@ def test_an_id_past_the_forms_lists_keeps_its_cube_and_length(server: Server, br
     assert (p["cube_value"], p["cube_owner"], p["match_length"], p["score"]) == (128, "you", 150, [3, 1])
     assert page.locator("#error").inner_text() == ""
     assert not errors
+
+
+def test_a_double_on_offer_in_an_id_stays_through_a_change_and_can_be_set(server: Server, browser) -> None:  # noqa: F811
+    """The form had nothing for a double on offer: an ID with one read, and the next change of
+    the form (the score here) set up the position without it, the offer silently gone."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    page.set_default_timeout(60_000)
+    page.goto(server.url + "/editor#id=" + "XGID=-b----E-C---eE---c-e----B-:0:0:1:D:0:0:0:5:10")
+    assert _wait_position(page)["double_offered"]
+    page.fill("#score-you", "1")
+    page.press("#score-you", "Tab")
+    page.wait_for_function("() => ed.position && ed.position.score[0] === 1")
+    assert page.evaluate("() => ed.position.double_offered")
+    assert page.locator("#double-offered").is_checked()
+    page.uncheck("#double-offered")
+    page.wait_for_function("() => ed.position && !ed.position.double_offered")
+    page.check("#double-offered")
+    page.wait_for_function("() => ed.position && ed.position.double_offered")
+    assert page.evaluate("() => ed.position.score") == [1, 0]
+    assert not errors

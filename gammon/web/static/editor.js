@@ -25,7 +25,7 @@ function setupBody() {
            cube_owner: $("#cube-owner").value, match_length: length,
            score: length ? [Number($("#score-you").value) || 0, Number($("#score-opponent").value) || 0] : [0, 0],
            crawford: length > 0 && $("#crawford").checked, jacoby: !length && $("#jacoby").checked,
-           beavers: !length && $("#beavers").checked };
+           beavers: !length && $("#beavers").checked, double_offered: $("#double-offered").checked };
 }
 
 async function ask(request, fill) {  // the latest answer wins: an older one arriving late is dropped
@@ -56,6 +56,9 @@ function show(p, fill) {
   $("#hints").hidden = true;
   $("#result").textContent = "";
   if (fill) fillForm(p);
+  // a double is offered before the roll: the server sets up such a position without the dice
+  $("#double-offered").checked = p.double_offered;
+  if (p.double_offered) $("#die1").value = $("#die2").value = 0;
   const url = "/editor#id=" + encodeURIComponent(p.xgid);
   history.replaceState(null, "", url);
   $("#position-link").href = url;
@@ -273,7 +276,7 @@ function rolloutText(res) {
   $("#match-length").add(new Option(t("Money game"), 0));
   for (let n = 1; n <= 99; n++) $("#match-length").add(new Option(tn("Match to {n} point", "Match to {n} points", n), n));
   for (const id of ["#die1", "#die2", "#cube-value", "#cube-owner", "#match-length", "#score-you",
-                    "#score-opponent", "#crawford", "#jacoby", "#beavers"]) {
+                    "#score-opponent", "#crawford", "#jacoby", "#beavers", "#double-offered"]) {
     $(id).addEventListener("change", () => { render(); setUp(); });
   }
   $("#start-position").addEventListener("click", () => { ed.board = START.slice(); setUp(); });
