@@ -74,7 +74,7 @@ def add_analyse(subparsers: argparse._SubParsersAction) -> None:
         "--partial",
         action="store_true",
         help=tr(
-            "when a .mat file has errors, analyse the games before the first bad one "
+            "when a game of the file (.mat, .sgf or .xg) has errors, analyse the games before it "
             "(by default such a file is refused)"
         ),
     )
@@ -219,9 +219,9 @@ def _read_match(
     or XG file, its comments by game and action (they go with the analysis; an SGF file's other
     properties too, as what was read), in the format its extension names
     (``.mat`` for any other: the sites export it as ``.txt`` too); its
-    warnings are printed, and with ``partial`` the problems of a damaged ``.mat`` file, each
-    quoting its line, whose games before the first bad one are kept (without, the first problem
-    refuses the file: the caller prints it)."""
+    warnings are printed, and with ``partial`` the problems of a damaged file (``.mat``, each
+    quoting its line; ``.sgf`` and ``.xg``: the first game the rules refuse), whose games before
+    the first bad one are kept (without, the first problem refuses the file: the caller prints it)."""
     transcript = read_match(data, reading_format(path), partial=partial)
     for warning in transcript.warnings:  # the path as the errors name it: cut, control characters escaped
         print(f"gammon analyse: warning: {shown_path(path)}: {warning}", file=sys.stderr)

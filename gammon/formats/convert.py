@@ -33,8 +33,8 @@ from typing import TYPE_CHECKING
 
 from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats.mat import MatMatch, decode_mat, format_mat, read_mat, to_match
-from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf
-from gammon.formats.xg import XGComments, comments_on, read_xg
+from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf, read_sgf_partial
+from gammon.formats.xg import XGComments, XGMatch, comments_on, read_xg, to_match_partial
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
 from gammon.game import Abandon, AcceptResignation, Action, PlayMade, RejectResignation, Resign, Roll
 from gammon.i18n import ntr, ptr, tr
@@ -170,6 +170,12 @@ def _read_sgf(data: bytes | str) -> Transcript:
     return _sgf_transcript(read_sgf(data))
 
 
+def _read_sgf_partial(data: bytes | str) -> Transcript:
+    """The games before the first one refused, and its problem."""
+    record, problems = read_sgf_partial(data)
+    return dataclasses.replace(_sgf_transcript(record), problems=problems)
+
+
 def _sgf_transcript(record: SgfMatch) -> Transcript:
     info = {SGF_INFO[k]: v for k, v in record.info.items() if v}
     if "date" in info:
@@ -200,14 +206,27 @@ def _write_sgf(t: Transcript) -> str:
 
 
 def _read_xg(data: bytes | str) -> Transcript:
+    record = _xg_record(data)
+    return _xg_transcript(record, record.to_match())
+
+
+def _read_xg_partial(data: bytes | str) -> Transcript:
+    """The games before the first one that does not replay (a transcription error), and its problem."""
+    record, match, problems = to_match_partial(_xg_record(data))
+    return dataclasses.replace(_xg_transcript(record, match), problems=problems)
+
+
+def _xg_record(data: bytes | str) -> XGMatch:
     if isinstance(data, str):
         raise InvalidNotationError(tr("an eXtreme Gammon file is binary: read its bytes, not text"))
-    record = read_xg(data)
+    return read_xg(data)
+
+
+def _xg_transcript(record: XGMatch, match: Match) -> Transcript:
     h = record.header
     info = {"event": h.event, "place": h.location, "round": h.round, "annotator": h.transcriber}
     if h.date is not None:
         info["date"] = h.date.date().isoformat()
-    match = record.to_match()
     if not record.commented:
         return as_transcript(match, names=record.names, info={k: v for k, v in info.items() if v})
     # the comments placed on the replayed match: the SGF writer carries them as an SGF file's
@@ -222,8 +241,8 @@ def _read_xg(data: bytes | str) -> Transcript:
 
 FORMATS: tuple[MatchFormat, ...] = (
     MatchFormat("mat", (".mat", ".txt"), _read_mat, _write_mat, _read_mat_partial),
-    MatchFormat("sgf", (".sgf",), _read_sgf, _write_sgf),
-    MatchFormat("xg", (".xg",), _read_xg, None),  # eXtreme Gammon's binary match files
+    MatchFormat("sgf", (".sgf",), _read_sgf, _write_sgf, _read_sgf_partial),
+    MatchFormat("xg", (".xg",), _read_xg, None, _read_xg_partial),  # eXtreme Gammon's binary match files
 )
 
 
@@ -284,7 +303,8 @@ def read_match(data: bytes | str, format: MatchFormat | str | None = None,
     name or an extension; None: the one its content shows, :func:`sniff_format`).
 
     ``partial=True``: a damaged or unfinished file gives the games before its first bad one, its
-    problems in :attr:`Transcript.problems`, where the format's reader can tell them apart (.mat);
+    problems in :attr:`Transcript.problems`, where the format's reader can tell them apart (.mat;
+    .sgf and .xg: a game the rules refuse, not a file that cannot be parsed or unpacked);
     otherwise the first problem refuses the file. Raises :class:`InvalidNotationError` quoting
     the bad input (cut), ValueError for a format that gammon cannot read."""
     fmt = sniff_format(data) if format is None else find_format(format) if isinstance(format, str) else format

@@ -302,17 +302,34 @@ def read_sgf(source: str | bytes) -> SgfMatch:
     In a money session a score that disagrees is only a warning (``SgfMatch.warnings``): gnubg
     1.07 writes such files after automatic doubles (its ``RE`` and next ``MI`` differ), and the
     games themselves decide the score, as when gnubg loads the file."""
+    return _MatchReader(_game_trees(source)).read()
+
+
+def read_sgf_partial(source: str | bytes) -> tuple[SgfMatch, tuple[str, ...]]:
+    """What a damaged file keeps: the games before the first one :func:`read_sgf` refuses (its
+    root, or a node the rules refuse), read, and that problem; the whole file and no problem when
+    nothing is refused. A file that cannot be parsed, or whose first game is refused, raises as
+    :func:`read_sgf` does."""
+    trees = _game_trees(source)
+    reader = _MatchReader(trees)
+    try:
+        return reader.read(), ()
+    except InvalidNotationError as e:
+        if not reader.good:
+            raise
+        return _MatchReader(trees[:reader.good]).read(), (str(e),)
+
+
+def _game_trees(source: str | bytes) -> list[SgfTree]:
     text = _decode(source) if isinstance(source, bytes | bytearray) else source
     trees = parse_sgf(text)
-    games = []
     for tree in trees:
         gm = tree.nodes[0].value("GM")
         if gm is None or gm.strip() != "6":
             raise InvalidNotationError(
                 tr("SGF line {line}: {text}: not a backgammon game (GM[6]), GM[{gm}]", line=tree.line,
                    text=repr(cut(tree.nodes[0].text)), gm=gm or ""))
-        games.append(tree)
-    return _MatchReader(games).read()
+    return trees
 
 
 def _decode(data: bytes | bytearray) -> str:
@@ -400,6 +417,7 @@ class _MatchReader:
         self.trees = trees
         self.warnings: list[str] = []
         self.offset = (0, 0)  # how far the money score read runs from the file's MI, once it does
+        self.good = 0  # the games before the one refused (read_sgf_partial keeps them)
 
     def read(self) -> SgfMatch:
         roots = []
@@ -407,6 +425,7 @@ class _MatchReader:
             try:
                 roots.append(_read_root(tree.nodes[0]))
             except _NodeError as e:
+                self.good = k
                 raise self._where(k, tree.nodes[0], str(e)) from None
         first = roots[0]
         root0 = self.trees[0].nodes[0]
@@ -418,15 +437,21 @@ class _MatchReader:
         for k, (tree, root) in enumerate(zip(self.trees, roots)):
             rules_k = root.rules - {"CrawfordGame"}
             if root.length != first.length or rules_k != first.rules - {"CrawfordGame"}:
+                self.good = k
                 raise self._where(k, tree.nodes[0], tr("the match length and rules (MI, RU) differ from "
                                                        "game 1's"))
             skip = _ROOT | (set(INFO) if k == 0 else set())
             game_notes.append({n: v for n, v in tree.nodes[0].properties.items() if n not in skip})
         action_notes: list[_Notes] = []
-        match = replay_games(
-            self._rules(roots), list(enumerate(zip(self.trees, roots))),
-            lambda game, record: action_notes.append(self._game(record[0], *record[1], game)),
-            lambda record: self._place(record[0], record[1][0].nodes[0]))
+        self.good = len(self.trees)  # unless a game is refused: then those replayed before it
+        try:
+            match = replay_games(
+                self._rules(roots), list(enumerate(zip(self.trees, roots))),
+                lambda game, record: action_notes.append(self._game(record[0], *record[1], game)),
+                lambda record: self._place(record[0], record[1][0].nodes[0]))
+        except InvalidNotationError:
+            self.good = len(action_notes)
+            raise
         return SgfMatch(match, names, info, tuple(game_notes), tuple(action_notes),
                         root0.value("AP") or "", sum(t.variations for t in self.trees), tuple(self.warnings))
 

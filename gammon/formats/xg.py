@@ -381,13 +381,47 @@ def to_match(record: XGMatch) -> Match:
     play that is not legal, a position, score or result other than the file's)."""
     rules = rules_of(record.header)
     match = replay_games(rules, record.games, lambda game, g: _Replay(game, g, record.header.names).run(),
-                         lambda g: tr("game {number}", number=g.number))
+                         _game_words)
+    _check_footer(record, match, rules)
+    return match
+
+
+def _game_words(g: XGGame) -> str:
+    return tr("game {number}", number=g.number)
+
+
+def _check_footer(record: XGMatch, match: Match, rules: Rules) -> None:
+    """The match footer's final score against the games replayed, when the last one is finished."""
     if record.footer is not None and record.games and record.games[-1].footer is not None:
         if record.footer.score not in _scores(match.score, rules):
             raise InvalidNotationError(tr("the match footer gives the final score {score}, the games make "
                                           "{made}",
                                           score=record.footer.score, made=match.score))
-    return match
+
+
+def to_match_partial(record: XGMatch) -> tuple[XGMatch, Match, tuple[str, ...]]:
+    """What a damaged file keeps: ``record`` cut before the first game :func:`to_match` refuses
+    (a transcription error), the games before it replayed, and that problem; the whole record,
+    its match and no problem when nothing is refused. The match footer's final score is checked
+    only when every game replays (a problem there keeps every game)."""
+    rules = rules_of(record.header)  # a header gammon cannot play by refuses the file
+    replayed = 0
+
+    def replay(game: Game, xg_game: XGGame) -> None:
+        nonlocal replayed
+        _Replay(game, xg_game, record.header.names).run()
+        replayed += 1
+
+    try:
+        match = replay_games(rules, record.games, replay, _game_words)
+    except InvalidNotationError as e:
+        kept = replace(record, games=record.games[:replayed], footer=None)
+        return kept, to_match(kept), (str(e),)
+    try:
+        _check_footer(record, match, rules)
+    except InvalidNotationError as e:
+        return replace(record, footer=None), match, (str(e),)
+    return record, match, ()
 
 
 class _Replay:
