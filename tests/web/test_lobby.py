@@ -379,3 +379,30 @@ def test_an_account_deleted_during_an_accept_leaves_no_match(
         assert s.scalar(select(func.count()).select_from(MatchRow)) == 0
     assert web.app.state.hub.live == {}
     assert lobby(web)["invitations"] == []
+
+
+def test_the_acceptor_gets_its_seat_when_the_opening_roll_is_not_stored(
+    web: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The match is stored with its seats bound, and the invitation accepted, but the write of its
+    first action fails (the database away a moment): the acceptor still gets its seat, the only
+    key to it, and the match is played on from the store. (The accept failed, and with the
+    invitation accepted the acceptor could neither take its seat nor accept again.)"""
+    alice, bob = players(web, "alice", "bob")
+    invitation = post(web, alice, match_length=1)
+    store = web.app.state.hub.store
+    append = store.append
+
+    def away(match_id: str, change: object) -> None:
+        monkeypatch.setattr(store, "append", append)  # once
+        raise OSError("connection refused")
+
+    monkeypatch.setattr(store, "append", away)
+    r = web.post(f"/api/lobby/invitations/{invitation}/accept", headers=bob)
+    assert r.status_code == 200, r.text
+    mine = r.json()
+    view = web.get(f"/api/matches/{mine['match_id']}", headers=auth(mine["token"])).json()
+    assert view["seat"] == 1 and view["match_length"] == 1
+    theirs = web.post(f"/api/lobby/invitations/{invitation}/seat", headers=alice).json()
+    assert theirs["match_id"] == mine["match_id"]
+    assert web.get(f"/api/matches/{mine['match_id']}", headers=auth(theirs["token"])).json()["seat"] == 0

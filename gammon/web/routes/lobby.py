@@ -151,15 +151,26 @@ async def start_match(hub: Hub, members: Members, lobby: Lobby, claimed: Claimed
     req = CreateMatchRequest.model_validate(
         {"mode": "online", **terms, "name": claimed.poster, "opponent_name": claimed.acceptor}
     )
+    stored: list[str] = []  # the match's id and its seats' tokens, once stored
 
     def store_match(record: MatchRecord, tokens: list[str]) -> None:
         # the match stored with its seats bound, or not at all (an account deleted meanwhile)
         lobby.invitations.started(claimed, record, tokens[0])
+        stored.extend([record.id, *tokens])
 
     # Neither player is at the table yet: the poster's browser takes its seat later (or never), and
     # the acceptor's opens it once this answer reaches it (or never, if it is lost). No game may be
     # claimed against a player before it came.
-    live, tokens = await hub.create(req, maker=None, store_match=store_match)
+    try:
+        live, tokens = await hub.create(req, maker=None, store_match=store_match)
+    except Exception:
+        if not stored:
+            raise
+        # Its first actions were not stored (the database away): it is made, the invitation
+        # accepted, and it is replayed from the store when a player comes. The acceptor's answer,
+        # its seat's only key, must not be lost.
+        log.warning("match %s was made without its first actions", stored[0], exc_info=True)
+        return stored[0], stored[1:]
     try:
         live.accounts = await asyncio.to_thread(members.seat_accounts, live.id)
     except Exception:  # only the views' names and ratings: the match is made, and the acceptor's
