@@ -324,6 +324,8 @@ class PlaySession:
         self._print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
         self._reading = True
         try:
+            if self._hung_up:  # signalled while the prompt was written: the wait would not end
+                raise Hangup
             line = self.stdin.readline()
         except OSError:  # a terminal that has closed gives EIO
             self._hung_up = True

@@ -249,3 +249,30 @@ def test_a_bug_on_the_computers_turn_saves_the_match_before_the_traceback(tmp_pa
             f"'gammon play --resume {path}' goes on with it.") in out.getvalue()
     game = read_mat(path.read_text()).games[0]
     assert [str(a.play) for a in game.actions if hasattr(a, "play")] == ["8/5 6/5"]
+
+
+class _KilledAtThePrompt(io.StringIO):
+    """The terminal's output, where the process is killed (SIGTERM) as the prompt is written."""
+
+    def write(self, text: str) -> int:
+        written = super().write(text)
+        if text.endswith(") > "):
+            os.kill(os.getpid(), signal.SIGTERM)
+        return written
+
+
+def test_a_kill_while_the_prompt_is_written_ends_the_wait_for_input(tmp_path, monkeypatch):
+    # the kill came before the wait for input began and was noticed only at the next prompt: a
+    # person who typed nothing more kept the killed process waiting
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    out = _KilledAtThePrompt()
+    session = PlaySession(Match(Rules(), ScriptedDice([(2, 5)])), (Seat("X"), Seat("O")),
+                          console=Console(file=out, width=100), stdin=io.StringIO("24/22 13/8\n"),
+                          color=False, autosave=True)
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        status = session.run()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    assert status == 128 + signal.SIGTERM
+    assert "O plays 5-2" not in out.getvalue()  # the line was not read
