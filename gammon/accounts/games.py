@@ -129,6 +129,17 @@ def erase_account(accounts: Accounts, account_id: int, session: str | None = Non
             )
             if holder != account_id:
                 raise NotSignedInError(tr("not signed in"))
+        # The invitations first (PostgreSQL): the match of one being accepted now is stored, with
+        # its seats, while its invitation's row is locked, so this waits for it and then reads it
+        # below with the others (its name forgotten); or takes the invitation, and no match is made.
+        invitation = LobbyInvitationRow
+        s.execute(
+            delete(invitation).where(
+                (invitation.poster_id == account_id)
+                | (invitation.to_id == account_id)
+                | (invitation.acceptor_id == account_id)
+            )
+        )
         held = s.execute(
             select(MatchRow, SeatAccountRow.seat)
             .join(SeatAccountRow, SeatAccountRow.match_id == MatchRow.id)
@@ -156,14 +167,6 @@ def erase_account(accounts: Accounts, account_id: int, session: str | None = Non
         )
         s.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
         s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == account_id))
-        invitation = LobbyInvitationRow
-        s.execute(
-            delete(invitation).where(
-                (invitation.poster_id == account_id)
-                | (invitation.to_id == account_id)
-                | (invitation.acceptor_id == account_id)
-            )
-        )
         s.execute(delete(AccountRow).where(AccountRow.id == account_id))
 
 

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
+import threading
+
 import pytest
+from sqlalchemy import event
 
 from gammon.accounts import Accounts
-from gammon.accounts.games import erase_account, seat_holders
+from gammon.accounts.games import NAMES_KEY, erase_account, seat_holders
 from gammon.accounts.lobby import MAX_OPEN_PER_ACCOUNT, Claimed, Invitations, LobbyError, Terms
 from gammon.errors import UnknownMatchError
 from gammon.store import MatchRecord
@@ -101,3 +106,45 @@ def _record(match_id: str) -> MatchRecord:
     return MatchRecord(
         id=match_id, mode="online", rules={"match_length": 3}, seat_hashes=(hash_token("a"), hash_token("b"))
     )
+
+
+def test_an_account_deleted_while_its_invitations_match_is_stored_leaves_its_name_in_none(
+    accounts: Accounts,
+) -> None:
+    """alice deletes her account while the match of her accepted invitation is being stored: the
+    deletion read her matches before that one was committed, then waited for the invitation's row;
+    the match kept her name (PostgreSQL; SQLite runs the two one after the other)."""
+    lobby = Invitations(accounts)
+    alice, bob = _account(accounts, "alice"), _account(accounts, "bob")
+    claimed = lobby.claim(lobby.post(alice, Terms(match_length=3)), bob)
+    record = dataclasses.replace(_record("m1"), rules={"match_length": 3, NAMES_KEY: ["alice", "bob"]})
+    locked, read = threading.Event(), threading.Event()
+
+    def meanwhile(conn: object, cursor: object, statement: str, *rest: object) -> None:
+        # the match's start waits, with the invitation locked, until the deletion read the seats
+        if threading.current_thread().name == "start" and statement.lstrip().startswith(
+            "SELECT lobby_invitations"
+        ):
+            locked.set()
+            read.wait(timeout=2)  # SQLite: the deletion waits for the start's transaction
+        elif threading.current_thread().name == "erase" and "match_seat_accounts" in statement:
+            read.set()
+
+    def start() -> None:
+        with contextlib.suppress(LobbyError):  # the deletion first: no match, as tested above
+            lobby.started(claimed, record, "the poster's seat token")
+
+    event.listen(accounts.store.engine, "after_cursor_execute", meanwhile)
+    try:
+        starting = threading.Thread(target=start, name="start")
+        starting.start()
+        assert locked.wait(timeout=30)
+        erasing = threading.Thread(target=erase_account, args=(accounts, alice), name="erase")
+        erasing.start()
+        starting.join()
+        erasing.join()
+    finally:
+        event.remove(accounts.store.engine, "after_cursor_execute", meanwhile)
+    assert seat_holders(accounts, "m1") == {0: None, 1: bob}
+    assert accounts.store.load_match("m1").rules[NAMES_KEY] == [None, "bob"]
+    assert lobby.invitations() == []
