@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Callable
 
 from gammon.errors import cut
@@ -12,12 +13,20 @@ from gammon.i18n import N_, tr
 from gammon.rules import Rules
 
 
+def _ascii_int(text: str) -> int:
+    """``text`` as a whole number of ASCII digits (a sign allowed); ValueError otherwise: int()
+    also reads '1_0' as 10 and '٣' as 3, a typo taken for a number."""
+    if not re.fullmatch(r"[+-]?[0-9]+", text.strip()):
+        raise ValueError(text)
+    return int(text)
+
+
 def whole_number(minimum: int) -> Callable[[str], int]:
     """A type that reads a whole number of at least ``minimum``."""
 
     def read(text: str) -> int:
         try:
-            value = int(text)
+            value = _ascii_int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(
                 tr("{text} is not a whole number", text=cut(repr(text)))
@@ -45,7 +54,7 @@ def cube_limit(text: str) -> int:
     """The ``--cube-limit`` type: a highest cube value the rules allow (their own check)."""
     # one message for all that is no cube value: '0' was said to need "at least 1", then '1' refused
     try:
-        value = int(text)
+        value = _ascii_int(text)
         Rules(cube_limit=value)
     except ValueError:
         raise argparse.ArgumentTypeError(

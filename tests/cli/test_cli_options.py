@@ -25,6 +25,10 @@ def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     ("--cube-limit", "0", "'0' is not a power of two of at least 2"),
     ("--cube-limit", "-2", "'-2' is not a power of two of at least 2"),
     ("--auto-doubles", "-1", "'-1' must be at least 0"),
+    # int() read these as 10, 3 and 1024: a typo played as a rule
+    ("--match", "1_0", "'1_0' is not a whole number"),
+    ("--match", "٣", "'٣' is not a whole number"),
+    ("--cube-limit", "1_024", "'1_024' is not a power of two of at least 2"),
 ])
 def test_a_rule_option_the_rules_refuse_is_an_option_error(option, value, why, capsys):
     err = refused(["play", option, value], capsys)
