@@ -17,7 +17,12 @@ the server's memory grew by 130 MB (counted from the read after a head begins: a
 may hold the end of one request and the start of the next). And uvicorn parses every request a read
 holds ahead of their answers, each kept with its scope until its turn: 8 MB of small pipelined
 requests on one connection, 233,000 of them, grew the server by 556 MB; a connection with more than
-``MAX_PIPELINE`` requests waiting is closed (browsers do not pipeline).
+``MAX_PIPELINE`` requests waiting is closed (browsers do not pipeline). Last, uvicorn's
+``limit_concurrency`` counted every connection alike: one client holding 100 idle connections of a
+100-connection server had every other client answered 503. Here one client address (an IPv6 /64,
+as gammon.web.limits counts them) holds at most an eighth of them (``PER_ADDRESS_SHARE``) as HTTP
+connections; its WebSockets have their own cap (``--ws-per-address``). A trusted proxy's connections
+(``--forwarded-allow-ips``) are not capped: they are all its clients'.
 ``GuardedWebSocket`` (``ws=GuardedWebSocket``) is uvicorn's WebSocket protocol that counts
 a handshake answered by an HTTP denial (a 403 for a foreign Origin, a 429) as done: uvicorn logged
 "ASGI callable returned without completing handshake." at ERROR for each, so any client could fill
@@ -27,12 +32,17 @@ the log with errors.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ipaddress
 import json
+import weakref
 from typing import Any, ClassVar
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import MAX_LINE_LENGTH, MAX_NUM_HEADERS
+
+from gammon.web.limits import address_key
 
 HEAD_TIMEOUT = 10.0
 """Seconds a connection may take to send a request's line and headers."""
@@ -40,6 +50,26 @@ MAX_HEAD = 64 * 1024
 """Bytes of a request's line and headers (nginx's default is 32 KB, Node's 16 KB)."""
 MAX_PIPELINE = 32
 """Requests one connection may have waiting behind the one being answered."""
+PER_ADDRESS_SHARE = 8
+"""One client address may hold ``limit_concurrency // PER_ADDRESS_SHARE`` HTTP connections at once
+(at least ``MIN_PER_ADDRESS``): a browser opens six at most, an office behind one address more."""
+MIN_PER_ADDRESS = 16
+
+_held: weakref.WeakKeyDictionary[Any, dict[str, int]] = weakref.WeakKeyDictionary()
+"""The HTTP connections open of each client address, by server (uvicorn's ServerState): a server
+stopped with connections still counted takes its counts with it."""
+
+
+def _trusted_proxy(host: str, trusted: list[str] | str) -> bool:
+    """Whether ``host`` is one of uvicorn's ``forwarded_allow_ips`` (addresses, networks, or "*")."""
+    names = trusted.split(",") if isinstance(trusted, str) else trusted
+    for name in (n.strip() for n in names):
+        if name in ("*", host):
+            return True
+        with contextlib.suppress(ValueError):
+            if ipaddress.ip_address(host) in ipaddress.ip_network(name, strict=False):
+                return True
+    return False
 
 
 def _reply(status: str, message: str) -> bytes:
@@ -57,13 +87,44 @@ class GuardedHttp(HttpToolsProtocol):
         self._head_begun = False
         self._in_head = True  # from a request's first byte to the end of its headers
         self._head_size = 0
+        self._held_as: tuple[dict[str, int], str] | None = None
+
+    def _hold(self) -> bool:
+        """Count this connection against its client address; False when the address is at its share."""
+        limit = self.limit_concurrency
+        host = self.client[0] if self.client else ""
+        if limit is None or not host:
+            return True
+        if self.config.proxy_headers and _trusted_proxy(host, self.config.forwarded_allow_ips):
+            return True
+        counts, key = _held.setdefault(self.server_state, {}), address_key(host)
+        if counts.get(key, 0) >= max(MIN_PER_ADDRESS, limit // PER_ADDRESS_SHARE):
+            return False
+        counts[key] = counts.get(key, 0) + 1
+        self._held_as = (counts, key)
+        return True
+
+    def _let_go(self) -> None:
+        if self._held_as is not None:
+            counts, key = self._held_as
+            left = counts.pop(key) - 1
+            if left > 0:
+                counts[key] = left
+            self._held_as = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
+        if not self._hold():
+            share = max(MIN_PER_ADDRESS, (self.limit_concurrency or 0) // PER_ADDRESS_SHARE)
+            transport.write(_reply("429 Too Many Requests", f"your address has {share} connections "
+                                                            "open (the limit); try again later"))
+            transport.close()
+            return
         self._arm()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
+        self._let_go()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -112,6 +173,7 @@ class GuardedHttp(HttpToolsProtocol):
             self.transport.close()
             return
         transport = self.transport
+        self._let_go()  # a WebSocket counts against the address's sockets (gammon.web.limits)
         super().handle_websocket_upgrade()
         self.loop.call_later(self.head_timeout, _close_unanswered, transport)
 

@@ -425,6 +425,44 @@ def test_a_connection_with_too_many_requests_waiting_is_closed(store: Store) -> 
         assert _pipelined_answers(port, 1000) <= MAX_PIPELINE + 1
 
 
+def _get_from(port: int, source: str) -> bytes:
+    with socket.create_connection(("127.0.0.1", port), source_address=(source, 0)) as s:
+        s.sendall(b"GET /api/levels HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        return _one_response(s)
+
+
+def test_one_address_cannot_hold_every_connection(store: Store) -> None:
+    """One client holding 100 idle connections of a 100-connection server had every other client
+    answered 503."""
+    from gammon.web.http_protocol import GuardedHttp
+
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    # as gammon serve runs uvicorn: no proxy trusted (uvicorn's default trusts 127.0.0.1)
+    options: dict = {"http": GuardedHttp, "limit_concurrency": 40, "proxy_headers": False}
+    with serving(app, **options) as port, contextlib.ExitStack() as held:
+        sockets = [held.enter_context(socket.create_connection(("127.0.0.1", port))) for _ in range(40)]
+        for refused in sockets[16:]:  # an eighth of 40, at least 16, are held
+            reply = _reply_or_close(refused)
+            assert reply.startswith("HTTP/1.1 429 ") and "16 connections open" in reply, reply
+        assert _get_from(port, "127.0.0.2").startswith(b"HTTP/1.1 200 ")  # another client is served
+        held.close()
+        deadline = time.monotonic() + 10
+        while not _get_from(port, "127.0.0.1").startswith(b"HTTP/1.1 200 "):  # its count let go
+            assert time.monotonic() < deadline
+
+
+def test_a_trusted_proxys_connections_are_not_capped(store: Store) -> None:
+    from gammon.web.http_protocol import GuardedHttp
+
+    app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000))
+    options: dict = {"http": GuardedHttp, "limit_concurrency": 40, "proxy_headers": True,
+                     "forwarded_allow_ips": "10.0.0.0/8,127.0.0.0/8"}
+    with serving(app, **options) as port, contextlib.ExitStack() as held:
+        for _ in range(30):
+            held.enter_context(socket.create_connection(("127.0.0.1", port)))
+        assert _get_from(port, "127.0.0.1").startswith(b"HTTP/1.1 200 ")
+
+
 def test_a_body_that_does_not_come_gets_408(store: Store) -> None:
     app = create_app(store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, body_timeout=0.3))
     with serving(app) as port, socket.create_connection(("127.0.0.1", port)) as s:
