@@ -32,6 +32,7 @@ dice colons and by runs of two spaces) reads it back.
 
 from __future__ import annotations
 
+import codecs
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -144,21 +145,41 @@ class _UnreadGameError(InvalidNotationError):
         self.game = game
 
 
+# UTF-32's marks first: UTF-32 LE's begins with UTF-16 LE's
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
 def decode_mat(data: bytes) -> str:
-    """The text of a ``.mat`` file's bytes: UTF-8 (a byte-order mark allowed), or else Latin-1, as
-    older Windows programs wrote them (names with accents). Bytes that are no text at all (a NUL,
-    or control characters other than tabs, line and page breaks: an archive, a program, an image)
+    """The text of a ``.mat`` file's bytes: the encoding its byte-order mark names (UTF-16, as
+    Windows Notepad saves "Unicode", UTF-32 or UTF-8), else UTF-8, or else Latin-1, as older
+    Windows programs wrote them (names with accents). Bytes that are no text at all (a NUL, or
+    control characters other than tabs, line and page breaks: an archive, a program, an image)
     are refused, rather than quoted back as a first line that is not a header."""
-    head = data[:4096]
-    controls = sum(1 for b in head if b < 32 and b not in (9, 10, 12, 13))
-    if b"\0" in head or controls > len(head) // 20:
-        raise InvalidNotationError(
-            tr("not a text file ({kind}): a .mat match file is text, starting with a line such as "
-               "'7 point match'", kind=tr(_kind_of(data))))
+    codec = next((name for bom, name in _BOMS if data.startswith(bom)), None)
+    if codec is not None:
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError as e:
+            raise InvalidNotationError(tr("the file starts with a {codec} byte-order mark but is not "
+                                          "{codec}: {problem}", codec=codec.upper(),
+                                          problem=cut(str(e)))) from None
+        _check_text([ord(c) for c in text[:4096]], data)
+        return text
+    _check_text(list(data[:4096]), data)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return data.removeprefix(codecs.BOM_UTF8).decode("latin-1")
+
+
+def _check_text(head: list[int], data: bytes) -> None:
+    """Refuses a file whose first characters (``head``, as numbers) hold a NUL or many controls."""
+    controls = sum(1 for c in head if c < 32 and c not in (9, 10, 12, 13))
+    if 0 in head or controls > len(head) // 20:
+        raise InvalidNotationError(
+            tr("not a text file ({kind}): a .mat match file is text, starting with a line such as "
+               "'7 point match'", kind=tr(_kind_of(data))))
 
 
 _MAGIC = ((b"\x7fELF", N_("a program")), (b"PK\x03\x04", N_("a zip archive")),
