@@ -190,6 +190,8 @@ class Hub:
             # the change that ends the match is stored once (its version is checked), so this runs once
             try:
                 await self.ended(live)
+                if live.rated:  # judged at its end: its record now says if it is unrated, and why
+                    live.record = await asyncio.to_thread(self.store.load_match, live.id)
             except Exception:  # the match is stored and over: a failed rating or queueing is logged
                 log.exception("after match %s ended", live.id)
 

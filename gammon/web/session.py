@@ -18,7 +18,7 @@ import hmac
 import secrets
 from collections.abc import Callable
 
-from gammon.accounts.games import RATED_KEY
+from gammon.accounts.games import RATED_KEY, UNRATED_KEY
 from gammon.dice import DiceSource, RandomDice
 from gammon.engine.players import ComputerAction, ComputerPlayer, available_levels, computer_player
 from gammon.errors import GammonError, IllegalActionError, NotAuthorizedError, StoreConflictError
@@ -79,7 +79,9 @@ class LiveMatch:
 
     @property
     def rated(self) -> bool:
-        return bool(self.record.rules.get(RATED_KEY))
+        """Made to be rated, and not judged unrated at its end (a seat without an account)."""
+        rules = self.record.rules
+        return bool(rules.get(RATED_KEY)) and rules.get(UNRATED_KEY) is None
 
     @property
     def id(self) -> str:

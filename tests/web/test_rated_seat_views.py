@@ -65,3 +65,16 @@ def test_a_held_seat_is_not_read_again(app: FastAPI, web: TestClient) -> None:  
     assert reads == []
     web.get(f"/api/matches/{match_id}", headers=auth(tokens[1]))  # the guest's: read again
     assert reads == [match_id]
+
+
+def test_a_rated_match_ended_with_a_guest_seat_is_shown_unrated(app: FastAPI, web: TestClient) -> None:  # noqa: F811
+    """A rated match that ends with a seat no account holds is judged unrated: its view said
+    ``"rated": true`` still, as it read only the flag it was made with, live and once reloaded."""
+    match_id, tokens, _ = _rated_match_with_a_guest_seat(web)
+    alice = {**bearer(api_token(web, "alice")), **auth(tokens[0])}
+    r = web.post(f"/api/matches/{match_id}/actions", headers=alice, json={"action": "abandon"})
+    assert r.status_code == 200, r.text
+    assert r.json()["match_over"] and r.json()["rated"] is False
+    assert web.get(f"/api/matches/{match_id}", headers=alice).json()["rated"] is False
+    app.state.hub.live.clear()  # read again from the store, as another process or a restart does
+    assert web.get(f"/api/matches/{match_id}", headers=alice).json()["rated"] is False
