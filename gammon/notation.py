@@ -173,7 +173,7 @@ def parse_play(position: Position, text: str, dice: Sequence[int]) -> Play:
     mover[0] = 0
     candidates = [p for p in plays if _mover_side(p.after) == mover]
     if not candidates:
-        why = why_illegal(position, steps, dice)
+        why = why_illegal(position, steps, dice, plays)
         shown = plays[: 4 if why else 6]  # the reason first: fewer plays keep the line short
         legal = ", ".join(str(p) for p in shown)
         if why:
@@ -209,10 +209,11 @@ def position_words(position: Position, dice: Sequence[int]) -> str:
     return tr("in position {id} with {dice}", id=position.id, dice=_dice_words(dice[0], dice[1]))
 
 
-def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) -> str:
+def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int],
+                plays: Sequence[Play] | None = None) -> str:
     """The rule that the written ``spans`` break, in the player's words ("you cannot bear off while
-    a checker is outside your home board"), or "" where no single rule says it (a play that does
-    not use as many dice as it could, say)."""
+    a checker is outside your home board", "you must use both dice"), or "" where no single rule
+    says it. ``plays``: the legal plays of ``position`` with ``dice``, if the caller has them."""
     board = position.board
     mover = [max(c, 0) for c in board]
     if mover[BAR] and not any(src == BAR for src, _ in spans):
@@ -230,7 +231,79 @@ def why_illegal(position: Position, spans: Sequence[Step], dice: Sequence[int]) 
                        src - dst, dice=_dice_words(d1, d2), n=src - dst)
         mover[src] -= 1
         mover[dst] += 1
+    return _too_few_dice(position, spans, dice, position.legal_plays(dice) if plays is None else plays)
+
+
+def _too_few_dice(position: Position, spans: Sequence[Step], dice: Sequence[int],
+                  plays: Sequence[Play]) -> str:
+    """Why ``spans`` that the dice can play one die at a time are still no legal play: they stop
+    short of the dice the rules make a player use (both, all it can of a double, else the larger
+    die); "" if they are not such a start of a play."""
+    if not plays:
+        return ""
+    need = len(plays[0].steps)  # every legal play uses as many dice
+    target = [0] * (BAR + 1)
+    for src, dst in spans:
+        target[src] -= 1
+        target[dst] += 1
+    board = list(position.board)
+    goal = [max(c, 0) + t for c, t in zip(board, target)]
+    used = _dice_reaching(board, sorted(dice if dice[0] != dice[1] else [dice[0]] * 4), goal[1:], need)
+    if used is None:
+        return ""
+    if len(used) < need:
+        if dice[0] == dice[1]:
+            return tr("you must play as many dice as you can ({n})", n=need)
+        return tr("you must use both dice")
+    if dice[0] != dice[1] and used[0] < max(dice):
+        return tr("only one die can be played: it must be the larger one, {die}", die=max(dice))
     return ""
+
+
+def _dice_reaching(board: list[int], dice: list[int], goal: list[int], most: int) -> list[int] | None:
+    """The dice (sorted) with which the mover of ``board`` (its checkers positive, the opponent's
+    negative; index 25 the bar) brings its checkers on points 1-25 to ``goal`` one die at a time,
+    using at most ``most`` dice; None if it cannot. The one-die rule is the move generator's
+    (gammon.movegen.step_target), here in Python for the few boards a refusal looks at."""
+    mine = [max(c, 0) for c in board[1:]]
+    if mine == goal:
+        return []
+    behind = goal_behind = 0
+    for have, want in zip(reversed(mine), reversed(goal)):
+        behind, goal_behind = behind + have, goal_behind + want
+        if behind < goal_behind:  # checkers only move forward: too many have gone past here
+            return None
+    if most == 0:
+        return None
+    for i, die in enumerate(dice):
+        if i and die == dice[i - 1]:
+            continue
+        for src in range(BAR, 0, -1):
+            dst = _step_target(board, src, die)
+            if dst < 0:
+                continue
+            after = board.copy()
+            after[src] -= 1
+            if dst:
+                after[dst] = 1 if after[dst] == -1 else after[dst] + 1
+            rest = _dice_reaching(after, dice[:i] + dice[i + 1 :], goal, most - 1)
+            if rest is not None:
+                return sorted([die, *rest])
+    return None
+
+
+def _step_target(board: list[int], src: int, die: int) -> int:
+    """Where one checker from ``src`` lands with ``die``: 1-24, 0 for off, -1 if it cannot move."""
+    if board[src] <= 0 or (board[BAR] > 0 and src != BAR):
+        return -1
+    dst = src - die
+    if dst >= 1:
+        return -1 if board[dst] <= -2 else dst
+    if any(board[p] > 0 for p in range(7, BAR + 1)):
+        return -1
+    if dst < 0 and any(board[p] > 0 for p in range(src + 1, 7)):
+        return -1
+    return 0
 
 
 def _dice_words(d1: int, d2: int) -> str:

@@ -186,3 +186,32 @@ def test_the_dice_of_a_broken_rule_are_written_as_a_roll_in_every_language():
     for lang, words in (("pl", "z 5-2"), ("cs", "5-2"), ("sk", "5-2")):
         with use_language(lang), pytest.raises(IllegalMoveError, match=re.escape(words)):
             START.parse_play("24/23 13/8", (2, 5))
+
+
+@pytest.mark.parametrize("position, text, dice, why", [
+    (START, "24/22", (6, 2), "you must use both dice;"),
+    (START, "13/7", (6, 2), "you must use both dice;"),
+    (START, "24/20(2) 13/9", (4, 4), "you must play as many dice as you can (4);"),
+    (START, "24/20", (4, 4), "you must play as many dice as you can (4);"),
+    # 13/7/2 and 13/8/2 are blocked: only one die can be played, the 6
+    (pos("x 13:1; o 23:2"), "13/8", (6, 5), "only one die can be played: it must be the larger one, 6;"),
+])
+def test_a_play_that_stops_short_of_the_dice_it_must_use_says_so(position, text, dice, why):
+    with pytest.raises(IllegalMoveError, match=re.escape(why)) as e:
+        position.parse_play(text, dice)
+    assert repr(text) in str(e.value)
+
+
+def test_a_play_that_cannot_be_made_one_die_at_a_time_gets_no_dice_reason():
+    # 24/22 then 13/11 uses the 2 twice: no start of a legal play, so no rule about the dice is named
+    with pytest.raises(IllegalMoveError) as e:
+        START.parse_play("24/22 13/11", (6, 2))
+    assert "dice" not in str(e.value).split(";")[0] and "larger" not in str(e.value)
+
+
+def test_a_short_play_is_refused_with_its_reason_in_every_language():
+    for lang, words in (("pl", "musisz użyć obu kostek"), ("cs", "musíte použít obě kostky"),
+                        ("sk", "musíš použiť obe kocky")):
+        with use_language(lang), pytest.raises(IllegalMoveError, match=re.escape(words)):
+            START.parse_play("24/22", (6, 2))
+
