@@ -53,6 +53,9 @@ def describe_situation(situation: Situation) -> str:
         ]
         if crawford_shown(situation):
             parts.append(tr("Crawford game"))
+        elif not m.crawford_rule:  # no Crawford game was played: a side 1-away is not "post-Crawford"
+            if situation.match_length > 1:
+                parts.append(tr("no Crawford rule"))
         elif m.post_crawford:
             parts.append(tr("post-Crawford"))
     if situation.double_offered:

@@ -7,10 +7,13 @@ import re
 import pytest
 
 from gammon.errors import InvalidNotationError
-from gammon.formats.ids import read_id, situation_json
+from gammon.formats.ids import describe_situation, read_id, situation_json
 from gammon.formats.matchid import parse_gnubg_id
 from gammon.formats.xgid import XGID
 from gammon.i18n import use_language
+from gammon.position import Position
+from gammon.rules import Rules
+from gammon.situation import Situation
 
 BOARD = "XGID=-b----E-C---eE---c-e----B-"
 
@@ -88,3 +91,14 @@ def test_a_1_point_match_has_no_crawford_game(text: str) -> None:
     assert not j["crawford"] and not parse_gnubg_id(j["gnubg_id"])[1].crawford
     assert j["xgid"] == BOARD + ":0:0:1:00:0:0:0:1:10"
     assert str(XGID.from_situation(s)) == BOARD + ":0:0:1:00:0:0:0:1:10"
+
+
+@pytest.mark.parametrize("score, with_rule", [((4, 2), ", post-Crawford"), ((2, 4), ", post-Crawford"),
+                                               ((2, 2), ", cube 1 centred")])
+def test_a_match_without_the_crawford_rule_says_so_never_post_crawford(score: tuple[int, int],
+                                                                        with_rule: str) -> None:
+    s = Situation(Position.initial(), score=score, rules=Rules(match_length=5, crawford=False))
+    assert describe_situation(s).endswith(", cube 1 centred, no Crawford rule")
+    assert describe_situation(s.replace(rules=Rules(match_length=5))).endswith(with_rule)
+    one_point = Situation(Position.initial(), rules=Rules(match_length=1, crawford=False))
+    assert "Crawford" not in describe_situation(one_point)  # the rule means nothing there
