@@ -558,6 +558,11 @@ class _Replay:
                                name=self.who(move.player), roll=roll, play=text, id=position.id))
         plays = [x for x in self.game.legal_plays() if _mover_side(x.after.flip().board) == target]
         if not plays:
+            if not _dice_make(move.dice, steps):
+                raise self.fail(tr("{name}'s play of {roll}, {play}, is not legal from {id}: its checkers "
+                                   "move {pips}, which the dice {roll} do not make (an error in the file)",
+                                   name=self.who(move.player), roll=roll, play=text, id=position.id,
+                                   pips=" + ".join(str(src - dst) for src, dst in steps)))
             raise self.fail(tr("{name}'s play of {roll}, {play}, is not legal from {id}",
                                name=self.who(move.player),
                                roll=roll, play=text, id=position.id))
@@ -631,6 +636,17 @@ def _mover_after(position: Position, steps: Sequence[Step]) -> tuple[int, ...] |
         if dst:
             counts[dst - 1] += 1
     return tuple(counts) if min(counts) >= 0 else None
+
+
+def _dice_make(dice: tuple[int, int], steps: Sequence[Step]) -> bool:
+    """Whether the steps' lengths can be the dice's (a step may use both dice, or more of a double).
+    A step that bears off may use a larger die than its length, so it always fits."""
+    lengths = [src - dst for src, dst in steps if dst != 0]
+    if len(lengths) < len(steps):
+        return True
+    if dice[0] == dice[1]:
+        return all(n % dice[0] == 0 for n in lengths) and sum(lengths) <= 4 * dice[0]
+    return sorted(lengths) in ([dice[0]], [dice[1]], sorted(dice), [sum(dice)])
 
 
 def _steps_text(steps: Sequence[Step]) -> str:

@@ -14,6 +14,7 @@ import pytest
 
 from gammon.errors import InvalidNotationError
 from gammon.formats import read_mat, read_sgf, read_xg, read_xgp, to_match
+from gammon.formats.xg import _dice_make
 from gammon.match import Match
 from tests.formats.test_mat_gnubg import _check_same_match, walk_in_gnubg
 from tests.helpers import needs_gnubg
@@ -62,7 +63,12 @@ def test_the_same_match_in_xg_mat_and_sgf_reads_the_same(name: str) -> None:
 
 
 def test_a_transcription_error_is_refused_naming_the_play() -> None:
-    with pytest.raises(InvalidNotationError, match=r"game 7, move 26: .*play of 43, 14/11 8/5, is not legal"):
+    """XG recorded the roll 43 and the play 14/11 8/5 (its end position agrees): two 3s. GNU
+    Backgammon (1.07) does not import .xg files; XG's own record is wrong, so the file is refused,
+    saying why the play cannot be."""
+    with pytest.raises(InvalidNotationError, match=r"game 7, move 26: .*play of 43, 14/11 8/5, is not legal "
+                                                   r"from \S+: its checkers move 3 \+ 3, which the dice 43 "
+                                                   r"do not make \(an error in the file\)$"):
         _read(REFUSED)
 
 
@@ -79,3 +85,13 @@ def test_a_match_file_read_as_a_position_file_is_refused_in_a_short_message() ->
     with pytest.raises(InvalidNotationError, match="not an XG position file") as e:
         read_xgp((XG / "gbf-charlot1-charlot2-7pt.xg").read_bytes())
     assert len(str(e.value)) < 400  # not every record of the match listed
+
+
+@pytest.mark.parametrize("dice, steps, made", [
+    ((4, 3), ((14, 11), (8, 5)), False), ((4, 3), ((24, 17),), True), ((4, 3), ((24, 20), (13, 10)), True),
+    ((4, 3), ((13, 9),), True), ((4, 3), ((13, 8),), False), ((3, 3), ((24, 18), (8, 5)), True),
+    ((3, 3), ((24, 12), (8, 2)), False), ((6, 5), ((3, 0), (2, 0)), True)])
+def test_the_dice_make_a_play_s_steps_only_where_the_lengths_fit(dice: tuple[int, int],
+                                                                 steps: tuple[tuple[int, int], ...],
+                                                                 made: bool) -> None:
+    assert _dice_make(dice, steps) is made
