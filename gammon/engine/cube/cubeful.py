@@ -9,8 +9,12 @@ Match: the same construction in match winning chances (MWC). For cube value ``v`
 live curve of MWC against the win probability ``p`` runs through: losing at ``p = 0`` and winning
 at ``p = 1`` (with the position's gammon rates, scored by the match equity table), the point where
 the opponent cashes (our take point: there the MWC is that of passing a double) and the point where
-we cash (the opponent's take point). Take points come from the curves one cube level up, built from
-the level where no useful double remains (the cube is dead), so recubes are valued at every level.
+we cash (the opponent's take point). Those cash points are a fully live cube's, from the top of the
+cube's ladder down (Joern Thyssen's recursion, as GNU Backgammon computes them): where a double to
+``2v`` leaves either side needing no more than ``2v``, the doubled cube is dead and the cash point is
+where a take and a pass are worth the same, a taker whom the doubled cube does not finish
+redoubling at once (it has nothing to lose); below, a side cashes where its opponent's take, with
+the cube at ``2v`` and that opponent's own cash point one level up, is worth the pass.
 Equities are all seen by the player on roll; money equities are per unit of the current cube.
 """
 
@@ -127,19 +131,8 @@ def _at(curve: Curve, p: float) -> float:
     return float(np.interp(p, curve[0], curve[1]))
 
 
-def _solve(curve: Curve, y: float) -> float:
-    """The p where the (non-decreasing) curve reaches ``y``; 0 or 1 when it never does."""
-    xs, ys = curve
-    if y <= ys[0]:
-        return 0.0
-    if y >= ys[-1]:
-        return 1.0
-    for i in range(1, len(xs)):
-        if ys[i] >= y:
-            if ys[i] == ys[i - 1]:
-                return xs[i - 1]
-            return xs[i - 1] + (y - ys[i - 1]) * (xs[i] - xs[i - 1]) / (ys[i] - ys[i - 1])
-    return 1.0
+def _clamped(p: float) -> float:
+    return min(max(p, 0.0), 1.0)
 
 
 class MatchCube:
@@ -154,6 +147,7 @@ class MatchCube:
                              else (1.0, 0.0, 0.0))
         self.match = match
         self.x = x
+        self._points = lru_cache(maxsize=None)(self._cash_points)
         self._curve = lru_cache(maxsize=None)(self._build)
 
     def win_value(self, v: int) -> float:
@@ -178,22 +172,41 @@ class MatchCube:
     def curve(self, v: int, owner: CubeOwner) -> Curve:
         return self._curve(v, owner)
 
+    def cash_points(self, v: int) -> tuple[float, float]:
+        """The live cube's cash points at cube ``v``: the win chance of the player on roll above
+        which its double of ``v`` is passed, and the opponent's (in its own win chance) likewise
+        (see the module docstring; the same arithmetic as :func:`_match_equities`)."""
+        return self._points(v)
+
+    def _cash_points(self, v: int) -> tuple[float, float]:
+        m = self.match
+        a, b = m.away, m.opponent_away
+        win1 = mwc_after(m, a - v, b)  # the player on roll cashes v
+        lose1 = mwc_after(m, a, b - v)  # the opponent cashes v
+        if a <= 2 * v or b <= 2 * v:  # the doubled cube is dead
+            mine = 2 * v if (a <= 2 * v < b) else v  # a taker the double does not finish redoubles
+            theirs = 2 * v if (b <= 2 * v < a) else v
+            dtw, dtl = self.win_value(2 * mine), self.loss_value(2 * mine)
+            cash = (dtl - win1) / (dtl - dtw) if dtl != dtw else 1.0
+            otw, otl = self.loss_value(2 * theirs), self.win_value(2 * theirs)
+            opp_cash = (lose1 - otl) / (otw - otl) if otw != otl else 1.0
+            return cash, opp_cash
+        up, opp_up = self._points(2 * v)
+        dtw, lose2 = self.win_value(2 * v), mwc_after(m, a, b - 2 * v)
+        otw, win2 = self.loss_value(2 * v), mwc_after(m, a - 2 * v, b)
+        return 1.0 - opp_up * (win1 - dtw) / (lose2 - dtw), 1.0 - up * (otw - lose1) / (otw - win2)
+
     def _build(self, v: int, owner: CubeOwner) -> Curve:
         m = self.match
         lo, hi = self.loss_value(v), self.win_value(v)
+        cash, opp_cash = self._points(v)
         xs, ys = [0.0], [lo]
-        if self.can_double(v, owner, mover=False):
-            # the opponent cashes below our take point at 2v (we then own the cube)
-            pass_value = mwc_after(m, m.away, m.opponent_away - v)
-            tp = _solve(self.curve(2 * v, CubeOwner.MOVER), pass_value)
-            xs.append(tp)
-            ys.append(pass_value)
+        if self.can_double(v, owner, mover=False):  # the opponent cashes below our take point
+            xs.append(_clamped(1.0 - opp_cash))
+            ys.append(mwc_after(m, m.away, m.opponent_away - v))
         if self.can_double(v, owner, mover=True):
-            cash = mwc_after(m, m.away - v, m.opponent_away)
-            cp = _solve(self.curve(2 * v, CubeOwner.OPPONENT), cash)
-            cp = max(cp, xs[-1])
-            xs.append(cp)
-            ys.append(cash)
+            xs.append(max(_clamped(cash), xs[-1]))
+            ys.append(mwc_after(m, m.away - v, m.opponent_away))
         xs.append(1.0)
         ys.append(hi)
         # blend with the dead cube (the straight line) by the cube efficiency
@@ -224,7 +237,7 @@ def match_equities(probs: np.ndarray, x: np.ndarray, match: MatchScore,
     top = 0
     while (1 << top) < max(m.away, m.opponent_away, *(v for v, _ in states)):
         top += 1
-    levels = top + 1
+    levels = top + 3  # two above the highest cube: a dead cube's redoubled take (_match_equities)
     # wins[level, k]: MWC after winning k + 1 times the cube 2**level (single, gammon, backgammon)
     wins = np.array([[mwc_after(m, m.away - (k + 1) * (1 << level), m.opponent_away) for k in range(3)]
                      for level in range(levels)])
@@ -238,21 +251,6 @@ def match_equities(probs: np.ndarray, x: np.ndarray, match: MatchScore,
     _match_equities(probs, x, wins, losses, m.away, m.opponent_away, m.crawford_game, state_levels, owners,
                     out)
     return out
-
-
-@njit(cache=True)
-def _solve_kernel(xs, ys, n, y):
-    """:func:`_solve` on the curve ``xs[:n]``, ``ys[:n]``."""
-    if y <= ys[0]:
-        return 0.0
-    if y >= ys[n - 1]:
-        return 1.0
-    for i in range(1, n):
-        if ys[i] >= y:
-            if ys[i] == ys[i - 1]:
-                return xs[i - 1]
-            return xs[i - 1] + (y - ys[i - 1]) * (xs[i] - xs[i - 1]) / (ys[i] - ys[i - 1])
-    return 1.0
 
 
 @njit(cache=True)
@@ -281,12 +279,15 @@ def _interp_kernel(p, xs, ys, n):
 
 @njit(cache=True)
 def _match_equities(probs, xs_eff, wins, losses, away, opponent_away, crawford, state_levels, owners, out):
-    """The loop of :func:`match_equities`: each row's curves (:meth:`MatchCube._build`, the same
-    arithmetic in the same order) from the highest cube level down, then each state's MWC."""
-    levels = wins.shape[0]
-    cx = np.zeros((levels, 3, 4))
-    cy = np.zeros((levels, 3, 4))
-    cn = np.zeros((levels, 3), dtype=np.int64)
+    """The loop of :func:`match_equities`: each row's cash points (:meth:`MatchCube.cash_points`,
+    the same arithmetic in the same order) from the highest cube level down, then each state's
+    curve (:meth:`MatchCube._build`) and its MWC. ``wins`` and ``losses`` reach two levels above
+    the highest cube, where a dead cube's taker redoubles."""
+    levels = wins.shape[0] - 2
+    cash = np.zeros(levels + 1)
+    opp_cash = np.zeros(levels + 1)
+    cx = np.zeros(4)
+    cy = np.zeros(4)
     for r in range(probs.shape[0]):
         w, wg, wbg, lg, lbg = probs[r, 0], probs[r, 1], probs[r, 2], probs[r, 3], probs[r, 4]
         if w > 1e-9:
@@ -301,35 +302,49 @@ def _match_equities(probs, xs_eff, wins, losses, away, opponent_away, crawford, 
         x = xs_eff[r]
         for level in range(levels - 1, -1, -1):
             v = 1 << level
-            lo = 0.0 + ls0 * losses[level, 0] + ls1 * losses[level, 1] + ls2 * losses[level, 2]
-            hi = 0.0 + ws0 * wins[level, 0] + ws1 * wins[level, 1] + ws2 * wins[level, 2]
-            for owner in range(3):
-                n = 1
-                cx[level, owner, 0] = 0.0
-                cy[level, owner, 0] = lo
-                # the opponent may double (it does not own the cube and is more than v away)
-                if not crawford and owner != 1 and v < opponent_away:
-                    pass_value = losses[level, 0]
-                    tp = _solve_kernel(cx[level + 1, 1], cy[level + 1, 1], cn[level + 1, 1], pass_value)
-                    cx[level, owner, n] = tp
-                    cy[level, owner, n] = pass_value
-                    n += 1
-                # the player on roll may double
-                if not crawford and owner != 2 and v < away:
-                    cash = wins[level, 0]
-                    cp = _solve_kernel(cx[level + 1, 2], cy[level + 1, 2], cn[level + 1, 2], cash)
-                    cp = max(cp, cx[level, owner, n - 1])
-                    cx[level, owner, n] = cp
-                    cy[level, owner, n] = cash
-                    n += 1
-                cx[level, owner, n] = 1.0
-                cy[level, owner, n] = hi
-                n += 1
-                for i in range(n):  # blended with the dead cube by the cube efficiency
-                    dead = lo + (hi - lo) * cx[level, owner, i]
-                    cy[level, owner, i] = x * cy[level, owner, i] + (1.0 - x) * dead
-                cn[level, owner] = n
+            win1 = wins[level, 0]
+            lose1 = losses[level, 0]
+            if away <= 2 * v or opponent_away <= 2 * v:  # the doubled cube is dead
+                # the level of the taken cube's results (2v, or 4v when the taker redoubles)
+                k = level + 2 if (away <= 2 * v < opponent_away) else level + 1
+                t = level + 2 if (opponent_away <= 2 * v < away) else level + 1
+                dtw = 0.0 + ws0 * wins[k, 0] + ws1 * wins[k, 1] + ws2 * wins[k, 2]
+                dtl = 0.0 + ls0 * losses[k, 0] + ls1 * losses[k, 1] + ls2 * losses[k, 2]
+                cash[level] = (dtl - win1) / (dtl - dtw) if dtl != dtw else 1.0
+                otw = 0.0 + ls0 * losses[t, 0] + ls1 * losses[t, 1] + ls2 * losses[t, 2]
+                otl = 0.0 + ws0 * wins[t, 0] + ws1 * wins[t, 1] + ws2 * wins[t, 2]
+                opp_cash[level] = (lose1 - otl) / (otw - otl) if otw != otl else 1.0
+            else:
+                u = level + 1
+                dtw = 0.0 + ws0 * wins[u, 0] + ws1 * wins[u, 1] + ws2 * wins[u, 2]
+                otw = 0.0 + ls0 * losses[u, 0] + ls1 * losses[u, 1] + ls2 * losses[u, 2]
+                lose2 = losses[u, 0]
+                win2 = wins[u, 0]
+                cash[level] = 1.0 - opp_cash[level + 1] * (win1 - dtw) / (lose2 - dtw)
+                opp_cash[level] = 1.0 - cash[level + 1] * (otw - lose1) / (otw - win2)
         for s in range(state_levels.shape[0]):
             level = state_levels[s]
             owner = owners[s]
-            out[r, s] = _interp_kernel(w, cx[level, owner], cy[level, owner], cn[level, owner])
+            v = 1 << level
+            lo = 0.0 + ls0 * losses[level, 0] + ls1 * losses[level, 1] + ls2 * losses[level, 2]
+            hi = 0.0 + ws0 * wins[level, 0] + ws1 * wins[level, 1] + ws2 * wins[level, 2]
+            n = 1
+            cx[0] = 0.0
+            cy[0] = lo
+            # the opponent may double (it does not own the cube and is more than v away)
+            if not crawford and owner != 1 and v < opponent_away:
+                cx[n] = min(max(1.0 - opp_cash[level], 0.0), 1.0)
+                cy[n] = losses[level, 0]
+                n += 1
+            # the player on roll may double
+            if not crawford and owner != 2 and v < away:
+                cx[n] = max(min(max(cash[level], 0.0), 1.0), cx[n - 1])
+                cy[n] = wins[level, 0]
+                n += 1
+            cx[n] = 1.0
+            cy[n] = hi
+            n += 1
+            for i in range(n):  # blended with the dead cube by the cube efficiency
+                dead = lo + (hi - lo) * cx[i]
+                cy[i] = x * cy[i] + (1.0 - x) * dead
+            out[r, s] = _interp_kernel(w, cx, cy, n)
