@@ -60,12 +60,21 @@ def play_hints(engine: Engine | None, situation: Situation, n: int) -> dict[str,
 def cube_hint(engine: Engine, situation: Situation) -> dict[str, Any]:
     """The engine's cube decision for the one who decides now: the player on roll before the roll
     (``question`` "double"), or the one doubled (``question`` "take"; the equities are then the
-    doubler's, as the engine judges the double from that side)."""
+    doubler's, as the engine judges the double from that side). A double the player on roll cannot
+    make has None for its answer and equities."""
     from gammon.advice import cube_json  # deferred: it loads the engine (see default_advisor)
 
+    cube = cube_json(engine.cube_decision(situation))
+    question = "take" if situation.double_offered else "double"
+    if question == "double" and not cube["available"]:
+        # no double the player can make (the cube out of its hands, or dead): only the game as it
+        # stands, as gammon eval gives it; the equities of a double it cannot make were shown
+        cube.update(answer=None, double_take=None, double_pass=None)
+        if cube["mwc"] is not None:
+            cube["mwc"] = [cube["mwc"][0], None, None]
     return {
         "unit": "mwc" if situation.match is not None else "equity",
         "plies": engine.plies,
-        "question": "take" if situation.double_offered else "double",
-        **cube_json(engine.cube_decision(situation)),
+        "question": question,
+        **cube,
     }

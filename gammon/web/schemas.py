@@ -253,13 +253,16 @@ class CubeHint(BaseModel):
         "to a double on offer (the equities are then the doubler's)"
     )
     action: str = Field(description="the engine's cube action, e.g. 'no double', 'double, take'")
-    answer: Literal["take", "pass", "beaver"] = Field(description="the right answer to a double")
+    answer: Literal["take", "pass", "beaver"] | None = Field(
+        description="the right answer to a double; None for a double the player cannot make"
+    )
     available: bool = Field(description="whether the cube may be turned at all")
     no_double: float
-    double_take: float
-    double_pass: float
-    mwc: list[float] | None = Field(
-        description="in a match: the doubler's MWC after no double, double/take, double/pass"
+    double_take: float | None = Field(description="None for a double the player cannot make")
+    double_pass: float | None = Field(description="None for a double the player cannot make")
+    mwc: list[float | None] | None = Field(
+        description="in a match: the doubler's MWC after no double, double/take, double/pass "
+        "(the last two None for a double the player cannot make)"
     )
 
 

@@ -360,13 +360,15 @@ function showCubeHint(data) {
   const c = data.cube, mwc = c.mwc, depth = data.plies === null ? "" : t(", {plies}-ply", { plies: data.plies });
   const unit = mwc ? t("match winning chances{depth}", { depth }) : t("cubeful equity{depth}", { depth });
   let lines;
-  if (c.question === "double") {
-    const verdict = c.available ? t("{action} (if doubled, the opponent should {answer})",
-                                    { action: tLine(c.action), answer: tLine(c.answer) }) : tLine(c.action);
-    const value = i => mwc ? pct(mwc[i]) : signed([c.no_double, c.double_take, c.double_pass][i]);
+  const doubler = i => mwc ? pct(mwc[i]) : signed([c.no_double, c.double_take, c.double_pass][i]);
+  if (c.question === "double" && !c.available) {  // no double it can make: its equities are null
+    lines = [t("Engine: {verdict}", { verdict: tLine(c.action) }), t("{unit}: no double {nd}", { unit, nd: doubler(0) })];
+  } else if (c.question === "double") {
+    const verdict = t("{action} (if doubled, the opponent should {answer})",
+                      { action: tLine(c.action), answer: tLine(c.answer) });
     lines = [t("Engine: {verdict}", { verdict }),
              t("{unit}: no double {nd}, double/take {dt}, double/pass {dp}",
-               { unit, nd: value(0), dt: value(1), dp: value(2) })];
+               { unit, nd: doubler(0), dt: doubler(1), dp: doubler(2) })];
   } else {
     const value = i => mwc ? pct(1 - mwc[i]) : signed(-[c.double_take, c.double_pass][i - 1]);
     lines = [t("Engine: {verdict}", { verdict: tLine(c.answer) }),
