@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 from gammon.errors import GammonError, InvalidNotationError
 from gammon.formats.mat import MatMatch, decode_mat, format_mat, read_mat, to_match
 from gammon.formats.sgf import SgfMatch, format_sgf, read_sgf, read_sgf_partial
+from gammon.formats.text import wide_codec
 from gammon.formats.xg import XGComments, XGMatch, comments_on, read_xg, to_match_partial
 from gammon.formats.xg_container import MAGIC as XG_MAGIC
 from gammon.game import Abandon, AcceptResignation, Action, PlayMade, RejectResignation, Resign, Roll
@@ -291,7 +292,7 @@ def sniff_format(data: bytes | str) -> MatchFormat:
     if isinstance(data, bytes | bytearray):
         if data.startswith(XG_MAGIC):
             return find_format("xg")
-        head = data[:64].decode("utf-8", "replace")
+        head = data[:64].decode(wide_codec(data) or "utf-8", "replace")  # UTF-16 by its mark
     else:
         head = data[:64]
     return find_format("sgf" if _SGF_START.match(head) else "mat")

@@ -44,6 +44,7 @@ from gammon.errors import GammonError, IllegalActionError, InvalidArgumentError,
 from gammon.formats.matchid import MAX_SCORE
 from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
+from gammon.formats.text import decode_wide
 from gammon.game import (
     Action,
     ActionKind,
@@ -145,25 +146,14 @@ class _UnreadGameError(InvalidNotationError):
         self.game = game
 
 
-# UTF-32's marks first: UTF-32 LE's begins with UTF-16 LE's
-_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
-         (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-
-
 def decode_mat(data: bytes) -> str:
     """The text of a ``.mat`` file's bytes: the encoding its byte-order mark names (UTF-16, as
     Windows Notepad saves "Unicode", UTF-32 or UTF-8), else UTF-8, or else Latin-1, as older
     Windows programs wrote them (names with accents). Bytes that are no text at all (a NUL, or
     control characters other than tabs, line and page breaks: an archive, a program, an image)
     are refused, rather than quoted back as a first line that is not a header."""
-    codec = next((name for bom, name in _BOMS if data.startswith(bom)), None)
-    if codec is not None:
-        try:
-            text = data.decode(codec)
-        except UnicodeDecodeError as e:
-            raise InvalidNotationError(tr("the file starts with a {codec} byte-order mark but is not "
-                                          "{codec}: {problem}", codec=codec.upper(),
-                                          problem=cut(str(e)))) from None
+    text = decode_wide(data)
+    if text is not None:
         _check_text([ord(c) for c in text[:4096]], data)
         return text
     _check_text(list(data[:4096]), data)

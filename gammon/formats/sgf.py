@@ -60,6 +60,7 @@ from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.matchid import MAX_SCORE
 from gammon.formats.numbers import read_count
 from gammon.formats.replay import replay_games
+from gammon.formats.text import decode_wide
 from gammon.game import (
     Abandon,
     AcceptResignation,
@@ -333,6 +334,9 @@ def _game_trees(source: str | bytes) -> list[SgfTree]:
 
 
 def _decode(data: bytes | bytearray) -> str:
+    wide = decode_wide(bytes(data))  # the mark names the encoding: a CA property could not be read
+    if wide is not None:
+        return wide
     charset = re.search(rb"CA\s*\[([A-Za-z0-9_.:-]{1,40})\]", bytes(data[:4096]))
     if charset:
         name = charset.group(1).decode("ascii")

@@ -1,5 +1,5 @@
-"""A .mat file's encoding: Windows Notepad saves "Unicode" as UTF-16 with a byte-order mark,
-which names its encoding; such a file reads as its UTF-8 original does."""
+"""A text match file's encoding: Windows Notepad saves "Unicode" as UTF-16 with a byte-order
+mark, which names its encoding; such a .mat or .sgf file reads as its UTF-8 original does."""
 
 from __future__ import annotations
 
@@ -10,9 +10,12 @@ import pytest
 
 from gammon.errors import InvalidNotationError
 from gammon.formats import read_match
+from gammon.formats.convert import sniff_format
 from gammon.formats.mat import decode_mat
 
-REAL = Path(__file__).resolve().parents[1] / "data/mat/real/xg/gbf-hsbt-paris-2023-job-unger-7pt.mat"
+DATA = Path(__file__).resolve().parents[1] / "data"
+REAL = DATA / "mat/real/xg/gbf-hsbt-paris-2023-job-unger-7pt.mat"
+REAL_SGF = DATA / "sgf/real/gbf-charlot1-charlot2-7pt.sgf"
 
 
 @pytest.mark.parametrize("bom, codec", [(codecs.BOM_UTF16_LE, "utf-16-le"),
@@ -42,3 +45,15 @@ def test_a_file_that_is_not_the_utf16_its_mark_says_is_refused_saying_so() -> No
 def test_utf16_that_holds_binary_data_is_still_refused() -> None:
     with pytest.raises(InvalidNotationError, match="not a text file"):
         decode_mat(codecs.BOM_UTF16_LE + "\x01\x02\x03\x00".encode("utf-16-le") * 40)
+
+
+@pytest.mark.parametrize("path", [REAL, REAL_SGF], ids=["mat", "sgf"])
+@pytest.mark.parametrize("codec", ["utf-16-le", "utf-16-be"])
+def test_a_utf16_file_is_told_by_its_content_and_reads_as_its_original(path: Path, codec: str) -> None:
+    text = path.read_text(encoding="utf-8")
+    bom = codecs.BOM_UTF16_LE if codec.endswith("le") else codecs.BOM_UTF16_BE
+    data = bom + text.encode(codec)
+    assert sniff_format(data).name == path.suffix[1:]
+    original, converted = read_match(text.encode("utf-8")), read_match(data)
+    assert converted.names == original.names and len(converted.match.games) >= 4
+    assert [g.history for g in converted.match.games] == [g.history for g in original.match.games]
