@@ -8,10 +8,15 @@ player concerned (see :mod:`gammon.engine.cube.stakes`):
   the best (and the play made) are evaluated at the engine's plies. The error is the equity of the
   best play minus that of the play made. A play is unforced when there is more than one legal play.
 * cube, at each turn where the player could usefully double (never before the opening play): the
-  engine's no double (ND), double/take (DT) and double/pass (DP) equities. Doubling is worth
-  ``min(DT, DP)``; the best action ``max(ND, min(DT, DP))``. Not doubling loses ``best - ND``,
-  doubling ``best - min(DT, DP)``; taking loses ``DT - DP`` when positive (the doubler's view),
-  passing ``DP - DT``. A no-double is close when doubling costs less than 0.16.
+  engine's no double (ND), double/take (DT) and double/pass (DP) equities, and for money with
+  beavers, where the engine says the taker should beaver, double/beaver (DB = 2 DT: the cube
+  twice as high, the taker owning it). The taker's answers are worth DT, DP and DB (the doubler's
+  view, DB only where the rules let it beaver); doubling is worth the taker's best answer, the
+  least of them, ``D``; the best action ``max(ND, D)``. Not doubling loses ``best - ND``, doubling
+  ``best - D``; an answer loses its value minus ``D`` (a take ``DT - D``, a beaver ``2 DT - D``).
+  A losing take or beaver is a wrong take, a losing pass a wrong pass (GNU Backgammon leaves
+  beavers unanalysed; here they are judged and counted among the takes). A no-double is close
+  when doubling costs less than 0.16.
 * luck of a roll: the equity of the best play of the roll made minus the average over the 36 rolls
   (at 0 ply); for the opening roll, over the 30 non-doubles, half of them rolled by the opponent.
 """
@@ -130,6 +135,7 @@ class CheckerPlay:
 
 
 CubeActionName = Literal["no double", "double", "take", "pass", "beaver"]
+AnswerName = Literal["take", "pass", "beaver"]
 CubeErrorKind = Literal[
     "missed double below CP",
     "missed double above CP",
@@ -138,6 +144,27 @@ CubeErrorKind = Literal[
     "wrong take",
     "wrong pass",
 ]
+
+
+def answer_equities(decision: CubeDecision) -> dict[AnswerName, float]:
+    """What each answer the taker may give is worth to the doubler (EMG, the cube before the
+    double): take DT, pass DP, and where the engine says the taker should beaver (money with
+    beavers, the cube's limit allowing it), beaver 2 DT: the same game at twice the cube, still
+    the taker's. The engine names a beaver exactly where it is right (DT < 0), and a beaver that
+    is not right is never the best answer, so the others need no DB."""
+    values: dict[AnswerName, float] = {"take": decision.double_take, "pass": decision.double_pass}
+    if decision.beaver:
+        values["beaver"] = 2.0 * decision.double_take
+    return values
+
+
+def best_answer(decision: CubeDecision) -> AnswerName:
+    """The taker's best answer: the least for the doubler (a take on a tie with the pass, as
+    :meth:`CubeDecision.take` has it; a beaver over a take whenever it is named)."""
+    values = answer_equities(decision)
+    if "beaver" in values:
+        return "beaver"
+    return "take" if values["take"] <= values["pass"] else "pass"
 
 
 @dataclass(frozen=True)
@@ -161,8 +188,8 @@ class CubeChoice:
         """What the right action was, in words."""
         d = self.decision
         if self.action in ("take", "pass", "beaver"):
-            return "take" if d.double_take <= d.double_pass else "pass"
-        double = min(d.double_take, d.double_pass)
+            return best_answer(d)
+        double = answer_equities(d)[best_answer(d)]
         if double > d.no_double:
             return "double"
         return "no double, too good" if d.no_double > d.double_pass else "no double"
@@ -264,7 +291,7 @@ class Analyser:
     ) -> CubeChoice:
         """The doubler's action: ``doubled`` or not, judged by ``decision``."""
         nd, dt, dp = decision.no_double, decision.double_take, decision.double_pass
-        double = min(dt, dp)
+        double = answer_equities(decision)[best_answer(decision)]
         best = max(nd, double)
         kind: CubeErrorKind | None = None
         if doubled:
@@ -291,13 +318,17 @@ class Analyser:
     def answer_choice(
         context: MatchMoment, decision: CubeDecision, action: CubeActionName, doubler: Stakes
     ) -> CubeChoice:
-        """The taker's answer (``take``, ``pass`` or ``beaver``, judged as a take) to a double."""
-        dt, dp = decision.double_take, decision.double_pass
-        took = action != "pass"
-        error = max(0.0, dt - dp) if took else max(0.0, dp - dt)
+        """The taker's answer (``take``, ``pass`` or ``beaver``) to a double: what it gives the
+        doubler beyond the taker's best answer (:func:`answer_equities`)."""
+        values = answer_equities(decision)
+        if action == "beaver":  # valued also where the engine would not beaver: 2 DT all the same
+            chosen = 2.0 * decision.double_take
+        else:
+            chosen = decision.double_pass if action == "pass" else decision.double_take
+        error = max(0.0, chosen - values[best_answer(decision)])
         kind: CubeErrorKind | None = None
         if error > 0:
-            kind = "wrong take" if took else "wrong pass"
+            kind = "wrong pass" if action == "pass" else "wrong take"
         return CubeChoice(
             context, action, decision, error, doubler.cost(error), skill_mark(error), True, kind
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision
+from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision, answer_equities, best_answer
 from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.sgf_annotations import Comment, shown_text
 from gammon.analysis.stats import ERROR_KINDS, ErrorSum, PlayerStatistics
@@ -123,17 +123,18 @@ def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bo
 def cube_rows(d: CubeChoice) -> list[tuple[str, float, float]]:
     """The cube decision as GNU Backgammon and eXtreme Gammon list it: no double, double/take and
     double/pass, each with its equity (EMG, the doubler's) and its difference to the right
-    action's (0 for the right one)."""
+    action's (0 for the right one); double/beaver too where the taker should beaver or did."""
     dec = d.decision
-    best = max(dec.no_double, min(dec.double_take, dec.double_pass))
-    return [
-        (label, eq, eq - best)
-        for label, eq in (
-            (tr("No double"), dec.no_double),
-            (tr("Double, take"), dec.double_take),
-            (tr("Double, pass"), dec.double_pass),
-        )
+    answers = answer_equities(dec)
+    best = max(dec.no_double, answers[best_answer(dec)])
+    rows = [
+        (tr("No double"), dec.no_double),
+        (tr("Double, take"), dec.double_take),
+        (tr("Double, pass"), dec.double_pass),
     ]
+    if "beaver" in answers or d.action == "beaver":
+        rows.append((tr("Double, beaver"), 2.0 * dec.double_take))
+    return [(label, eq, eq - best) for label, eq in rows]
 
 
 def describe(d: Decision, names: tuple[str, str]) -> str:

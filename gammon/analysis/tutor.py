@@ -8,7 +8,9 @@ error and mark are the ones the analysis of the finished match reports for that 
 * a play (``PLAY`` with the dice rolled);
 * not doubling: a ``ROLL`` while the player on roll could double and the cube is alive;
 * ``DOUBLE``;
-* ``TAKE``, ``PASS`` or ``BEAVER`` (judged as a take) while a double is offered.
+* ``TAKE``, ``PASS`` or ``BEAVER`` while a double is offered: each answer against the best of
+  those the rules allow (a beaver where the engine would beaver, money with beavers; a beaver
+  made where it should not be costs its doubled stake).
 
 Any other request (a resignation, an undo, a request the game would refuse) is not judged.
 The terminal uses it now (``gammon play --tutor``); it knows nothing of any front end.
@@ -24,11 +26,14 @@ from dataclasses import dataclass
 from gammon.analysis.decisions import (
     Analyser,
     AnalysisSettings,
+    AnswerName,
     CheckerPlay,
     CubeActionName,
     CubeChoice,
     Decision,
     MatchMoment,
+    answer_equities,
+    best_answer,
 )
 from gammon.analysis.marks import Skill
 from gammon.engine.cube.decision import CubeAction
@@ -49,6 +54,8 @@ _ANSWERS: dict[ActionKind, CubeActionName] = {
     ActionKind.PASS: "pass",
     ActionKind.BEAVER: "beaver",
 }
+_ANSWER_KINDS: dict[AnswerName, ActionKind] = {"take": ActionKind.TAKE, "pass": ActionKind.PASS,
+                                               "beaver": ActionKind.BEAVER}
 
 
 @dataclass(frozen=True)
@@ -199,13 +206,14 @@ def _warning(decision: Decision, player: int | None, situation: Situation) -> Tu
             decision,
         )
     d = decision.decision
-    double = min(d.double_take, d.double_pass)
+    answers = answer_equities(d)
+    best_answer_name = best_answer(d)
+    double = answers[best_answer_name]
     if decision.action in ("take", "pass", "beaver"):
-        # the decision is the doubler's: the taker's equities are its negation
-        take_better = d.double_take <= d.double_pass
-        best_request = Request(ActionKind.TAKE if take_better else ActionKind.PASS, player)
-        chosen = d.double_pass if decision.action == "pass" else d.double_take
-        equity, best_equity = -chosen, -min(d.double_take, d.double_pass)
+        # the decision is the doubler's: the taker's equities are its negation; the error is the
+        # difference (a beaver the engine would not make is worth 2 DT, as the analysis values it)
+        best_request = Request(_ANSWER_KINDS[best_answer_name], player)
+        equity, best_equity = -(double + decision.error), -double
     else:
         double_better = double > d.no_double
         best_request = Request(ActionKind.DOUBLE if double_better else ActionKind.ROLL, player)

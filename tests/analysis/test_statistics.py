@@ -8,7 +8,9 @@ import pytest
 
 from gammon import Game, Match, Rules, ScriptedDice, WinKind
 from gammon.analysis import CheckerPlay, CubeChoice, GameAnalysis, MatchAnalysis, Skill, analyse
+from gammon.analysis.serialize import analysis_to_dict
 from gammon.analysis.stats import bootstrap_mean_ci
+from gammon.analysis.summary import cube_rows, describe
 from gammon.engine.cube.met import match_equity
 from gammon.engine.net.evaluator import PipCountEvaluator, cubeless_equity
 from gammon.formats import read_mat, write_mat
@@ -222,18 +224,57 @@ def test_cube_decisions_are_the_doublers_and_match_equity_is_used_in_matches():
             assert dec.double_pass == pytest.approx(1.0)  # a pass wins the cube: +1 EMG
 
 
-def test_a_beaver_is_judged_as_a_take():
-    p = 0.9  # the doubler's chances: a pass, so beavering is a wrong take
+def _doubled(p: float, answer: str) -> MatchAnalysis:
+    """A money game with beavers where the doubler's chances are ``p`` and its double is answered."""
     game = Game(Rules(beavers=True, jacoby=False), ScriptedDice([(3, 1), (2, 1)]))
     game.roll()
     game.play("8/5 6/5")
     game.double()
-    game.beaver()
-    analysis = analyse([game], constant_engine(p))
+    {"take": game.take, "pass": game.pass_, "beaver": game.beaver}[answer]()
+    return analyse([game], constant_engine(p))
+
+
+def test_a_beaver_is_judged_at_twice_the_stake_of_a_take():
+    # the doubler's chances 0.9: a pass; beavering keeps the game at twice a take's cube
+    analysis = _doubled(0.9, "beaver")
     double, beaver = analysis.games[0].cube_choices
-    assert (beaver.action, beaver.kind) == ("beaver", "wrong take")
-    assert beaver.error == pytest.approx(double.decision.double_take - double.decision.double_pass)
-    assert analysis.statistics()[0].cube.takes == 1
+    dec = double.decision
+    assert dec.double_take > dec.double_pass and not dec.beaver
+    assert (beaver.action, beaver.kind, beaver.best_action) == ("beaver", "wrong take", "pass")
+    assert beaver.error == pytest.approx(2 * dec.double_take - dec.double_pass)
+    stats = analysis.statistics()[beaver.context.player].cube
+    assert stats.takes == 1 and stats.errors["wrong take"].error == pytest.approx(beaver.error)
+
+
+@pytest.mark.parametrize("answer", ["take", "pass", "beaver"])
+def test_where_the_taker_should_beaver_a_take_or_a_pass_loses_against_the_beaver(answer):
+    # the doubler's chances 0.3: its double/take is below zero, so the taker should beaver
+    analysis = _doubled(0.3, answer)
+    double, choice = analysis.games[0].cube_choices
+    dec = double.decision
+    assert dec.beaver and dec.double_take < 0
+    beaver = 2 * dec.double_take
+    chosen = {"take": dec.double_take, "pass": dec.double_pass, "beaver": beaver}[answer]
+    assert choice.best_action == "beaver"
+    assert choice.error == pytest.approx(chosen - beaver)
+    assert choice.kind == {"take": "wrong take", "pass": "wrong pass", "beaver": None}[answer]
+    # and the double is judged against the beaver it meets
+    assert double.error == pytest.approx(max(dec.no_double, beaver) - beaver)
+
+
+def test_the_reports_list_the_beaver_with_the_other_cube_actions():
+    analysis = _doubled(0.3, "take")
+    double, take = analysis.games[0].cube_choices
+    dec = double.decision
+    best = max(dec.no_double, 2 * dec.double_take)
+    assert cube_rows(take)[-1] == ("Double, beaver", pytest.approx(2 * dec.double_take),
+                                   pytest.approx(2 * dec.double_take - best))
+    assert describe(take, analysis.names).startswith("Game 1, move 2: Player 1 took (right: beaver)")
+    answer = [d for d in analysis_to_dict(analysis)["decisions"] if d.get("action") == "take"][0]
+    assert answer["best"] == "beaver" and answer["error_kind"] == "wrong take"
+    # without beavers no such row
+    assert [label for label, _, _ in cube_rows(_doubled(0.9, "take").games[0].cube_choices[1])] == [
+        "No double", "Double, take", "Double, pass"]
 
 
 def test_matches_beyond_the_match_equity_table_are_analysed():

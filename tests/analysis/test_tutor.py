@@ -196,3 +196,29 @@ def test_a_roll_with_a_dead_cube_is_not_judged_as_the_analysis_does_not_judge_it
     assert [d.action for d in analysed.games[0].cube_choices] == ["double", "take"]
     # a double is still judged, as the analysis judges every double made
     assert tutor().judge(situation, Request(ActionKind.DOUBLE, 0)) is not None
+
+
+def test_a_beaver_where_a_take_is_right_is_flagged_at_its_doubled_stake() -> None:
+    take_offered = Situation(DOUBLE_TAKE, double_offered=True, rules=Rules(beavers=True))
+    dt = engine().cube_decision(take_offered).double_take  # about +0.82 for the doubler
+    warning = tutor().warning(take_offered, Request(ActionKind.BEAVER, 1))
+    assert warning is not None and warning.skill is Skill.VERY_BAD
+    assert warning.error == pytest.approx(dt)  # the beaver doubles what the taker loses
+    assert warning.best == Request(ActionKind.TAKE, 1) and warning.chosen_words == "beaver"
+    assert (warning.equity, warning.best_equity) == pytest.approx((-2 * dt, -dt))
+    assert tutor().warning(take_offered, Request(ActionKind.TAKE, 1)) is None
+
+
+def test_a_take_where_a_beaver_is_right_is_flagged_and_the_beaver_is_not() -> None:
+    # the flipped bear-off: the doubler is 6 pips behind, its double/take below zero
+    beaver_offered = Situation(DOUBLE_TAKE.flip(), double_offered=True, rules=Rules(beavers=True))
+    decision = engine().cube_decision(beaver_offered)
+    assert decision.beaver and decision.double_take < 0
+    t = tutor()
+    assert t.warning(beaver_offered, Request(ActionKind.BEAVER, 1)) is None
+    warning = t.warning(beaver_offered, Request(ActionKind.TAKE, 1))
+    assert warning is not None and warning.best == Request(ActionKind.BEAVER, 1)
+    assert warning.best_words == "beaver" and warning.error == pytest.approx(-decision.double_take)
+    # without beavers the take is right
+    assert t.warning(Situation(DOUBLE_TAKE.flip(), double_offered=True), Request(ActionKind.TAKE, 1)) is None
+
