@@ -36,6 +36,7 @@ from gammon.analysis.decisions import (
     best_answer,
 )
 from gammon.analysis.marks import Skill
+from gammon.cube import Cube
 from gammon.engine.cube.decision import CubeAction
 from gammon.engine.cube.stakes import Stakes
 from gammon.engine.engine import Engine
@@ -130,6 +131,8 @@ class Tutor:
                 return None
             return self._judge_double(situation, doubled=kind is ActionKind.DOUBLE)
         if kind in _ANSWERS and situation.double_offered:
+            if kind is ActionKind.BEAVER and Cube(situation.cube_value).refusal_to_beaver(situation.rules):
+                return None  # the game refuses it: in a match, beavers off, past the cube's limit
             decision = self.engine.cube_decision(situation)
             return Analyser.answer_choice(
                 _moment(situation), decision, _ANSWERS[kind], Stakes.seen_in(situation)

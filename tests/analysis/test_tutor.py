@@ -222,3 +222,9 @@ def test_a_take_where_a_beaver_is_right_is_flagged_and_the_beaver_is_not() -> No
     # without beavers the take is right
     assert t.warning(Situation(DOUBLE_TAKE.flip(), double_offered=True), Request(ActionKind.TAKE, 1)) is None
 
+
+def test_a_beaver_the_game_refuses_is_not_judged() -> None:
+    t = tutor()
+    for situation in (Situation(DOUBLE_TAKE, double_offered=True),  # beavers off
+                      Situation.at(DOUBLE_TAKE, match=MatchScore(5, 5)).replace(double_offered=True)):
+        assert t.judge(situation, Request(ActionKind.BEAVER, 1)) is None
