@@ -555,3 +555,21 @@ def test_a_rollouts_refusals_come_in_the_readers_language(study: TestClient) -> 
     assert r.json() == {"error": "ten serwer wykonuje co najwyżej 1296 prób, nie 5000"}
     r = study.post("/api/positions/rollout", json={"id": "4HPwATDgc/ABMA", "kind": "plays"}, headers=polish)
     assert r.status_code == 422 and r.json() == {"error": "rollout ruchów wymaga kostek: najpierw je ustaw"}
+
+
+def test_a_cube_rollout_the_player_on_roll_cannot_double_in_is_refused_up_front(study: TestClient) -> None:
+    """It was accepted (202) and failed in the worker, holding one of the client's job slots."""
+    board = "-b----E-C---eE---c-e----B-"
+    refused = {
+        f"XGID={board}:1:1:-1:00:2:4:0:7:10": "the opponent owns the cube: the player on roll may not double",
+        f"XGID={board}:0:0:-1:00:4:6:1:7:10": "the Crawford game has no cube: "
+        "the player on roll may not double",
+        f"XGID={board}:1:-1:-1:00:2:5:0:7:10": "the cube at 2 already wins the match for the player on roll, "
+        "2 away: a double gains nothing",
+    }
+    for xgid, error in refused.items():
+        r = study.post("/api/positions/rollout", json={"id": xgid, "kind": "cube", "trials": 36})
+        assert (r.status_code, r.json()) == (422, {"error": error}), xgid
+    r = study.post("/api/positions/rollout", json={"id": XG, "kind": "position", "trials": 36})
+    assert r.status_code == 202  # the position of an opponent's cube may still be rolled out
+    assert _finish(study, r.json())["status"] == "done"

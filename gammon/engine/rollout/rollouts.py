@@ -56,6 +56,7 @@ from gammon.engine.bearoff.one_sided import BearoffDatabase
 from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.cube.decision import CubeDecision, classify
 from gammon.engine.net.evaluator import Evaluator, Probabilities, cubeless_equity
+from gammon.engine.rollout.cube_check import cube_rollout_refusal
 from gammon.engine.rollout.parallel import check_workers, ordered_map
 from gammon.engine.rollout.settings import RolloutSettings
 from gammon.engine.rollout.trials import (
@@ -257,20 +258,9 @@ def rollout_cube(engine: Engine, decision: Situation | Game | Position,
     _check_playable(s.position)
     cube = RootCube.of(s)
     cube_value, match = s.cube_value, s.match
-    if s.cube_owner is CubeOwner.OPPONENT:
-        raise InvalidArgumentError(tr("the opponent owns the cube: the player on roll may not double"))
-    if not s.rules.use_cube:
-        raise InvalidArgumentError(tr("these rules play without the cube: the player on roll may not double"))
-    if match is not None and match.crawford_game:
-        raise InvalidArgumentError(tr("the Crawford game has no cube: the player on roll may not double"))
-    if not s.can_double:
-        raise InvalidArgumentError(
-            tr("the cube is at {value}, its limit {limit}: the player on roll may not double",
-               value=cube_value, limit=s.rules.cube_limit))
-    if match is not None and cube_value >= match.away:
-        raise InvalidArgumentError(
-            tr("the cube at {value} already wins the match for the player on roll, {away} away: "
-               "a double gains nothing", value=cube_value, away=match.away))
+    refusal = cube_rollout_refusal(s)
+    if refusal is not None:
+        raise InvalidArgumentError(refusal)
     _check_cube_rules(s, resolved)
     board = s.position.as_array()
     starts = (Start(board.copy(), cube_value, _ROOT_OWNER[s.cube_owner], False),
