@@ -9,7 +9,8 @@ figures are in MWC for a match (a fraction: 0.01 is one percent) and in points f
   legal play), marks, error total and rate (per unforced move);
 * cube: total decisions (every turn where the player could usefully double, plus every double, take
   and pass), close or actual ones, doubles, takes, passes, the six kinds of error, error total and
-  rate (per close or actual decision);
+  rate (per close or actual decision). A beaver counts as a take, and a losing one as a wrong take
+  (gnubg leaves beavers out of its analysis and its counts; see :mod:`gammon.analysis.decisions`);
 * luck: marks, total and rate (per total move), of the rolls played (as gnubg, not the roll of a
   player who then resigns, nor the no-double before it);
 * overall: error total, rate (per unforced move and close or actual cube decision), the Snowie
