@@ -85,7 +85,7 @@ def read_id(text: str) -> Situation:
             raise
         except ValueError as e:  # fields read but out of the match state's range (a score of 40000)
             raise InvalidNotationError(tr("XGID {text}: {problem}", text=_quote(body), problem=e)) from None
-    if ":" in body:
+    if ":" in body or len(body.split()) > 1:  # gnubg's two IDs, joined by a colon or spaces
         position, state = parse_gnubg_id(body)
         _check_in_play(position, state, body)
         _check_double(state, body)

@@ -208,13 +208,32 @@ class MatchState:
 def parse_gnubg_id(text: str) -> tuple[Position, MatchState]:
     """Read a GNU Backgammon ID ``PositionID:MatchID``; the position is from the view of
     ``player_on_roll``."""
-    if not isinstance(text, str) or text.count(":") != 1:
+    ids = _gnubg_id_parts(text) if isinstance(text, str) else None
+    if ids is None and isinstance(text, str) and text.count(":") == 1:  # the ID that is wrong says why
+        position_id, match_id = text.strip().split(":")
+        ids = position_id, match_id
+    if ids is None:
         raise InvalidNotationError(
             tr("a GNU Backgammon ID is 'PositionID:MatchID' (e.g. '4HPwATDgc/ABMA:cAkAAAAAAAAA'), got {text}",
                text=repr(cut(text)) if isinstance(text, str) else cut(repr(text)))
         )
-    position_id, match_id = text.strip().split(":")
-    return Position.from_id(position_id), MatchState.from_id(match_id)
+    return Position.from_id(ids[0]), MatchState.from_id(ids[1])
+
+
+# the words of gnubg's board ("GNU Backgammon  Position ID: ...", "Match ID   : ...")
+_ID_LABELS = frozenset({"gnu", "backgammon", "position", "match", "id"})
+
+
+def _gnubg_id_parts(text: str) -> tuple[str, str] | None:
+    """The Position ID and the Match ID of ``text``, as gnubg's ``set gnubgid`` finds them: the
+    two IDs told apart by their lengths (14 and 12), in either order, split by a colon or spaces,
+    and the labels of gnubg's board allowed around them, so that its two lines paste as they are.
+    None for anything else (one ID, a third word)."""
+    words = [w for w in re.split(r"[\s:]+", text.strip()) if w and w.lower() not in _ID_LABELS]
+    if text.count(":") > 3 or len(words) != 2 or {len(w) for w in words} != {12, 14}:
+        return None
+    position_id, match_id = sorted(words, key=len, reverse=True)
+    return position_id, match_id
 
 
 def read_gnubg_id(text: str) -> Situation:

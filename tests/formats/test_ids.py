@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from benchmarks.gnubg_harness import run_gnubg
 from gammon.errors import InvalidNotationError
 from gammon.formats.ids import describe_situation, read_id, situation_json
 from gammon.formats.matchid import parse_gnubg_id
@@ -14,6 +15,7 @@ from gammon.i18n import use_language
 from gammon.position import Position
 from gammon.rules import Rules
 from gammon.situation import Situation
+from tests.helpers import needs_gnubg
 
 BOARD = "XGID=-b----E-C---eE---c-e----B-"
 
@@ -102,3 +104,27 @@ def test_a_match_without_the_crawford_rule_says_so_never_post_crawford(score: tu
     assert describe_situation(s.replace(rules=Rules(match_length=5))).endswith(with_rule)
     one_point = Situation(Position.initial(), rules=Rules(match_length=1, crawford=False))
     assert "Crawford" not in describe_situation(one_point)  # the rule means nothing there
+
+
+PASTED_IDS = (" GNU Backgammon  Position ID: 4HPwATDgc/ABMA\n                 Match ID   : cAmgAAAAAAAE",
+              "Position ID: 4HPwATDgc/ABMA Match ID: cAmgAAAAAAAE", "4HPwATDgc/ABMA cAmgAAAAAAAE",
+              "cAmgAAAAAAAE:4HPwATDgc/ABMA")
+
+
+@pytest.mark.parametrize("text", PASTED_IDS)
+def test_gnubgs_board_lines_and_ids_split_by_spaces_read_as_the_id(text: str) -> None:
+    assert read_id(text) == read_id("4HPwATDgc/ABMA:cAmgAAAAAAAE")
+
+
+@pytest.mark.parametrize("text", ["4HPwATDgc/ABMA cAmgAAAAAAAE extra", "4HPwATDgc/ABMA:cAmgAAAAAAAE:x",
+                                  "4HPwATDgc/ABMA 4HPwATDgc/ABMA"])
+def test_a_third_word_or_two_ids_of_one_kind_are_refused(text: str) -> None:
+    with pytest.raises(InvalidNotationError, match="PositionID:MatchID"):
+        read_id(text)
+
+
+@needs_gnubg
+def test_gnubg_reads_the_pasted_forms_as_the_same_id() -> None:
+    script = "for t in %r:\n    gnubg.command('set gnubgid ' + t)\n    emit(gnubg.gnubgid())\n" % [
+        " ".join(t.split()) for t in PASTED_IDS]  # one command line each
+    assert run_gnubg(script) == ["4HPwATDgc/ABMA:cAmgAAAAAAAE"] * len(PASTED_IDS)
