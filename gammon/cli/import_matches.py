@@ -72,7 +72,7 @@ def add_import(subparsers: argparse._SubParsersAction) -> None:
 def run_import(args: argparse.Namespace) -> int:
     from gammon.accounts import Accounts
     from gammon.engine.engine import DEFAULT_PLIES
-    from gammon.engine.rollout.parallel import check_workers
+    from gammon.engine.rollout.parallel import check_ray_address, check_workers
     from gammon.profile import AnalysisQueue
     from gammon.profile.importer import match_files, plan_import, run_jobs
     from gammon.store import Store
@@ -82,6 +82,8 @@ def run_import(args: argparse.Namespace) -> int:
     account_name = args.account or args.player
     unreadable: list[tuple[str, str]] = []  # folders that could not be listed
     try:
+        if args.ray is not None:  # before any file is read or queued: Ray retries a dead address for minutes
+            check_ray_address(args.ray)
         given = Path(args.directory)
         if given.is_file():  # one match file: a folder of one, whatever its name
             files = [given]
@@ -129,7 +131,7 @@ def run_import(args: argparse.Namespace) -> int:
                 ray_address=args.ray,
                 done=lambda _: bar.advance(task),
             )
-    except (GammonError, ValueError, ImportError) as e:
+    except (GammonError, ValueError, ImportError, ConnectionError) as e:  # ConnectionError: Ray's own
         print(f"gammon import: {e}", file=sys.stderr)
         return 2
     finally:

@@ -13,7 +13,6 @@ import argparse
 import json
 import math
 import secrets
-import socket
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +23,7 @@ from gammon.cli.args import add_plies, not_negative_int, positive_int
 from gammon.cli.console import Console
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import parse_dice
+from gammon.engine.rollout.parallel import check_ray_address
 from gammon.errors import GammonError, cut
 from gammon.formats.ids import read_id, situation_json
 from gammon.i18n import ntr, tr
@@ -43,10 +43,6 @@ MAX_TRIALS = 1_000_000
 # The most local processes: each batch of trials may get one, so a huge count forked thousands.
 MAX_WORKERS = 256
 
-# How long a Ray cluster's address may take to accept a connection: Ray itself retries a dead
-# address for many minutes before it gives up.
-RAY_CONNECT_SECONDS = 10.0
-
 
 def _trials(text: str) -> int:
     value = positive_int(text)
@@ -64,19 +60,6 @@ def _workers(text: str) -> int:
             tr("{text} processes is more than {limit}", text=cut(repr(text)), limit=MAX_WORKERS)
         )
     return value
-
-
-def _check_ray_address(address: str) -> None:
-    """Refuse a cluster address ``host:port`` (or ``scheme://host:port``) that accepts no
-    connection, before Ray is given it; other forms ("local", "auto") are Ray's to judge."""
-    host, colon, port = address.split("://", 1)[-1].rpartition(":")
-    if not colon or not port.isdigit() or not host:
-        return
-    try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS).close()
-    except (OSError, OverflowError, ValueError) as e:  # OverflowError: a port past 65535
-        raise GammonError(tr("no Ray cluster answers at {address}: {error}", address=repr(cut(address)),
-                             error=cut(str(e) or type(e).__name__))) from None
 
 
 def _standard_error(text: str) -> float:
@@ -186,7 +169,7 @@ def run_rollout(
     out = console or Console(highlight=False)
     try:
         if args.ray is not None:
-            _check_ray_address(args.ray)
+            check_ray_address(args.ray)  # before the engine loads
         given = read_id(args.position)
         dice = parse_dice(args.dice) if args.dice is not None else given.dice
         if dice is not None and given.double_offered:  # the plays would be rolled out at the old cube

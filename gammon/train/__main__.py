@@ -23,7 +23,7 @@ import numba
 
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.net.npz import PATH_LIMIT
-from gammon.engine.rollout.parallel import check_workers
+from gammon.engine.rollout.parallel import ClusterUnreachableError, check_ray_address, check_workers
 from gammon.errors import cut
 from gammon.train.batch_fit import AdamSettings
 from gammon.train.campaign import (
@@ -578,6 +578,12 @@ def _refused(args: argparse.Namespace) -> str | None:
     threads, most = getattr(args, "threads", 0), numba.config.NUMBA_NUM_THREADS
     if threads and not 1 <= threads <= most:
         return f"--threads {threads}: this machine runs 1 to {most} numba threads (0: all of them)"
+    ray = getattr(args, "ray", None)
+    if ray is not None:  # Ray retries a dead address for minutes, once the positions are played
+        try:
+            check_ray_address(ray)
+        except ClusterUnreachableError as e:
+            return str(e)
     return None
 
 
@@ -599,7 +605,7 @@ def main(argv: list[str] | None = None) -> None:
     # bad settings or files end with their message and exit status 2, not a traceback
     try:
         args.run(args)
-    except (ValueError, OSError) as e:
+    except (ValueError, OSError, ImportError) as e:  # ImportError: --ray without Ray installed
         parser.exit(2, f"python -m gammon.train {args.command}: {e}\n")
 
 

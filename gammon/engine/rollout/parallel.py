@@ -10,7 +10,8 @@ stopping wastes at most that much.
 Local processes are forked on Linux (the children inherit the compiled kernels and the loaded
 bear-off database, so they start at once) and spawned elsewhere. Ray (``pip install
 'gammon[cluster]'``) is used when an address is given: ``"local"`` starts a Ray instance on this
-machine, any other address is passed to ``ray.init``; an already initialised Ray is used as it is.
+machine, any other address is passed to ``ray.init`` (a ``host:port`` that accepts no connection is
+refused first: Ray retries one for minutes); an already initialised Ray is used as it is.
 The cluster's nodes need gammon installed (or importable through the runtime environment).
 """
 
@@ -18,16 +19,47 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import socket
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, TypeVar
 
+from gammon.errors import GammonError, cut
+from gammon.i18n import tr
+
 J = TypeVar("J")
 R = TypeVar("R")
 
 Ranges = Sequence[tuple[int, int]]
+
+# How long a Ray cluster's address may take to accept a connection: Ray itself retries a dead
+# address for many minutes (printing its log lines) before it gives up.
+RAY_CONNECT_SECONDS = 10.0
+
+
+class ClusterUnreachableError(GammonError, ConnectionError):
+    """No Ray cluster answers at the address given; the message quotes it."""
+
+
+def check_ray_address(address: str) -> None:
+    """Refuse a cluster address ``host:port`` (or ``scheme://host:port``) that accepts no
+    connection, within :data:`RAY_CONNECT_SECONDS`, before Ray is given it (ClusterUnreachableError);
+    other forms ("local", "auto") are Ray's to judge."""
+    host, colon, port = address.split("://", 1)[-1].rpartition(":")
+    if not colon or not port.isdigit() or not host:
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS).close()
+    except (OSError, OverflowError, ValueError) as e:  # OverflowError: a port past 65535
+        raise _unreachable(address, e) from None
+
+
+def _unreachable(address: str, e: Exception) -> ClusterUnreachableError:
+    why = cut(str(e) or type(e).__name__, 200)  # Ray's own reasons run to a few lines
+    return ClusterUnreachableError(tr("no Ray cluster answers at {address}: {error}",
+                                      address=repr(cut(address)), error=why))
 
 
 def local_workers() -> int:
@@ -99,7 +131,11 @@ def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: st
         if address == "local":
             ray.init(include_dashboard=False, log_to_driver=False)
         else:
-            ray.init(address=address, log_to_driver=False)
+            check_ray_address(address)
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except ConnectionError as e:  # "auto" and no cluster running, say
+                raise _unreachable(address, e) from None
     remote = ray.remote(fn)
     job_ref = ray.put(job)
     in_flight = max(2 * workers, 2 * int(ray.cluster_resources().get("CPU", 1)))

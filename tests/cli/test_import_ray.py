@@ -1,0 +1,89 @@
+"""``gammon import --ray`` and ``--workers``: an address no cluster answers at is refused at once,
+quoted, before a file is read or queued (Ray retried it for minutes); Ray's own ConnectionError is a
+message, not a traceback, and leaves nothing queued."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+from typing import Any, NoReturn
+
+import pytest
+from sqlalchemy import select
+
+from gammon.accounts import Accounts
+from gammon.accounts.passwords import Passwords
+from gammon.cli.main import main
+from gammon.engine.rollout import parallel
+from gammon.store import Store
+from gammon.store.models import AnalysisJobRow
+from tests.accounts.conftest import CHEAP
+from tests.engine.test_parallel_limits import FakeRay, free_port
+from tests.profile.conftest import LASSE_1, LASSE_2
+
+
+class ReachedRay(Exception):
+    pass
+
+
+def reached_ray() -> NoReturn:
+    raise ReachedRay
+
+
+@pytest.fixture
+def url(tmp_path: Path) -> str:
+    """A database with the account 'lasse'."""
+    url = f"sqlite:///{tmp_path / 'profile.sqlite3'}"
+    store = Store(url)
+    try:
+        Accounts(store, passwords=Passwords(CHEAP)).sign_up("lasse", "password1")
+    finally:
+        store.close()
+    return url
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    shutil.copy(LASSE_1, folder)
+    shutil.copy(LASSE_2, folder)
+    return folder
+
+
+def _jobs(url: str) -> list[Any]:
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            return list(conn.execute(select(AnalysisJobRow.id)).scalars())
+    finally:
+        store.close()
+
+
+def _import(folder: Path, url: str, *more: str) -> int:
+    return main(["import", str(folder), "--player", "lasse", "--database-url", url, "--plies", "0", *more])
+
+
+def test_an_address_nothing_listens_at_is_refused_quoted(
+    url: str, folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(parallel, "_ray", reached_ray)  # Ray given the dead address retried it for minutes
+    port = free_port()
+    assert _import(folder, url, "--ray", f"127.0.0.1:{port}") == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammon import: no Ray cluster answers at '127.0.0.1:{port}': ")
+    assert "Traceback" not in err
+    assert _jobs(url) == []
+
+
+def test_rays_own_connection_error_is_a_message_and_leaves_nothing_queued(
+    url: str, folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # "auto" with no cluster running: Ray raised ConnectionError, which ended in a traceback
+    fake = FakeRay(ConnectionError("Could not find any running Ray instance."))
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    assert _import(folder, url, "--ray", "auto") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gammon import: no Ray cluster answers at 'auto': Could not find any")
+    assert len(fake.inits) == 1 and _jobs(url) == []
+

@@ -1,0 +1,78 @@
+"""The worker pools' and Ray's limits in :mod:`gammon.engine.rollout.parallel`: a Ray address no
+cluster answers at is refused at once, quoted, before Ray retries it for minutes; Ray's own
+ConnectionError becomes the same error."""
+
+from __future__ import annotations
+
+import socket
+from typing import Any, NoReturn
+
+import pytest
+
+from gammon.engine.rollout import parallel
+from gammon.engine.rollout.parallel import (
+    ClusterUnreachableError,
+    check_ray_address,
+    ordered_map,
+)
+from gammon.errors import GammonError
+
+
+def free_port() -> int:
+    with socket.socket() as s:  # a port that was free a moment ago: nothing listens there now
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _range(job: None, start: int, stop: int) -> int:
+    return start
+
+
+class ReachedInit(Exception):
+    pass
+
+
+class FakeRay:
+    """Ray not yet initialised, whose init fails as ``init_error`` says."""
+
+    def __init__(self, init_error: BaseException) -> None:
+        self.init_error = init_error
+        self.inits: list[dict[str, Any]] = []
+
+    def is_initialized(self) -> bool:
+        return False
+
+    def init(self, **kwargs: Any) -> NoReturn:
+        self.inits.append(kwargs)
+        raise self.init_error
+
+
+def test_an_address_nothing_listens_at_is_refused_before_ray_is_given_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    fake = FakeRay(ReachedInit())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    port = free_port()
+    with pytest.raises(ClusterUnreachableError) as refused:
+        list(ordered_map(_range, None, [(0, 1), (1, 2)], workers=2, ray_address=f"127.0.0.1:{port}"))
+    assert str(refused.value).startswith(f"no Ray cluster answers at '127.0.0.1:{port}': ")
+    assert fake.inits == []
+    # what the commands catch: gammon's own errors, and a connection that failed
+    assert isinstance(refused.value, GammonError) and isinstance(refused.value, ConnectionError)
+
+
+def test_rays_own_connection_error_is_said_with_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeRay(ConnectionError("Could not find any running Ray instance."))
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with pytest.raises(ClusterUnreachableError, match="^no Ray cluster answers at 'auto': Could not find"):
+        list(ordered_map(_range, None, [(0, 1)], ray_address="auto"))
+    assert fake.inits == [{"address": "auto", "log_to_driver": False}]
+
+
+def test_a_long_address_is_quoted_cut() -> None:
+    address = "127.0.0.1:99999" + "9" * 5000
+    with pytest.raises(ClusterUnreachableError) as refused:
+        check_ray_address(address)
+    assert str(refused.value).startswith("no Ray cluster answers at '127.0.0.1:99999")
+    assert len(str(refused.value)) < 400
+

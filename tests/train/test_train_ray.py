@@ -1,0 +1,59 @@
+"""``python -m gammon.train label --ray``: an address no cluster answers at is refused before any
+position is played (Ray retried it for minutes once they were), and Ray not installed is a
+message, not a traceback; each with exit status 2 and nothing written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+from gammon.engine.rollout import parallel
+from gammon.train.__main__ import main
+from tests.engine.test_parallel_limits import free_port
+
+LABEL = ["--games", "1", "--every", "12", "--plies", "1"]
+
+
+class ReachedRay(Exception):
+    pass
+
+
+def reached_ray() -> NoReturn:
+    raise ReachedRay
+
+
+def no_ray() -> NoReturn:
+    raise ImportError("a Ray address was given but Ray is not installed: pip install 'gammon[cluster]'")
+
+
+def _exit(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return err
+
+
+def test_an_address_nothing_listens_at_is_refused_quoted(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(parallel, "_ray", reached_ray)
+    port = free_port()
+    out = tmp_path / "labels.npz"
+    err = _exit(["label", "--out", str(out), *LABEL, "--ray", f"127.0.0.1:{port}"], capsys)
+    assert err.startswith(f"python -m gammon.train label: no Ray cluster answers at '127.0.0.1:{port}': ")
+    assert not out.exists()
+
+
+def test_ray_not_installed_is_a_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(parallel, "_ray", no_ray)  # it ended in a traceback, exit status 1
+    out = tmp_path / "labels.npz"
+    err = _exit(["label", "--out", str(out), *LABEL, "--ray", "local"], capsys)
+    assert "python -m gammon.train label: a Ray address was given but Ray is not installed" in err
+    assert not out.exists()
+
