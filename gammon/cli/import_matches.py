@@ -23,6 +23,17 @@ if TYPE_CHECKING:
 NAMES_SHOWN = 12  # the players' names listed when the player is found in no file
 
 
+def _workers(text: str) -> int:
+    from gammon.engine.rollout.parallel import MAX_WORKERS
+
+    value = positive_int(text)
+    if value > MAX_WORKERS:  # a pool forks as many as asked, up to one a match
+        raise argparse.ArgumentTypeError(
+            tr("{text} processes is more than {limit}", text=cut(repr(text)), limit=MAX_WORKERS)
+        )
+    return value
+
+
 def add_import(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "import",
@@ -55,7 +66,7 @@ def add_import(subparsers: argparse._SubParsersAction) -> None:
     add_plies(p, tr("search depth of the analysis (default: the engine's default, 2)"))
     p.add_argument(
         "--workers",
-        type=positive_int,
+        type=_workers,
         default=None,
         metavar="N",
         help=tr("local processes analysing at once (default: every core)"),

@@ -23,7 +23,7 @@ from gammon.cli.args import add_plies, not_negative_int, positive_int
 from gammon.cli.console import Console
 from gammon.cli.words import CUBE_ACTION_WORDS
 from gammon.dice import parse_dice
-from gammon.engine.rollout.parallel import check_ray_address
+from gammon.engine.rollout.parallel import MAX_WORKERS, check_ray_address
 from gammon.errors import GammonError, cut
 from gammon.formats.ids import read_id, situation_json
 from gammon.i18n import ntr, tr
@@ -39,10 +39,6 @@ if TYPE_CHECKING:
 # The most trials a rollout takes: it keeps every trial's values (and batches them by number), so
 # a count past this would hold memory without end and never finish rather than be refused.
 MAX_TRIALS = 1_000_000
-
-# The most local processes: each batch of trials may get one, so a huge count forked thousands.
-MAX_WORKERS = 256
-
 
 def _trials(text: str) -> int:
     value = positive_int(text)

@@ -1,6 +1,6 @@
 """``gammon import --ray`` and ``--workers``: an address no cluster answers at is refused at once,
 quoted, before a file is read or queued (Ray retried it for minutes); Ray's own ConnectionError is a
-message, not a traceback, and leaves nothing queued."""
+message, not a traceback, and leaves nothing queued; a bad number of processes is refused quoted."""
 
 from __future__ import annotations
 
@@ -87,3 +87,19 @@ def test_rays_own_connection_error_is_a_message_and_leaves_nothing_queued(
     assert err.startswith("gammon import: no Ray cluster answers at 'auto': Could not find any")
     assert len(fake.inits) == 1 and _jobs(url) == []
 
+
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [("0", "'0' must be at least 1"), ("-2", "'-2' must be at least 1"),
+     ("abc", "'abc' is not a whole number"), ("257", "'257' processes is more than 256"),
+     ("9" * 500, "999... processes is more than 256")],
+)
+def test_a_bad_number_of_processes_is_refused_quoted(
+    url: str, folder: Path, given: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        _import(folder, url, "--workers", given)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "argument --workers: " in err and said in err and len(err) < 1000
+    assert _jobs(url) == []

@@ -1,6 +1,6 @@
 """The worker pools' and Ray's limits in :mod:`gammon.engine.rollout.parallel`: a Ray address no
 cluster answers at is refused at once, quoted, before Ray retries it for minutes; Ray's own
-ConnectionError becomes the same error."""
+ConnectionError becomes the same error; a number of processes past the limit is refused."""
 
 from __future__ import annotations
 
@@ -11,8 +11,10 @@ import pytest
 
 from gammon.engine.rollout import parallel
 from gammon.engine.rollout.parallel import (
+    MAX_WORKERS,
     ClusterUnreachableError,
     check_ray_address,
+    check_workers,
     ordered_map,
 )
 from gammon.errors import GammonError
@@ -76,3 +78,9 @@ def test_a_long_address_is_quoted_cut() -> None:
     assert str(refused.value).startswith("no Ray cluster answers at '127.0.0.1:99999")
     assert len(str(refused.value)) < 400
 
+
+def test_a_number_of_processes_past_the_limit_is_refused_quoted() -> None:
+    assert check_workers(MAX_WORKERS) == MAX_WORKERS
+    for bad in (0, -3, MAX_WORKERS + 1, 100_000, True, 2.0):
+        with pytest.raises(ValueError, match=f"at most {MAX_WORKERS}, got {bad!r}$"):
+            check_workers(bad)  # type: ignore[arg-type]

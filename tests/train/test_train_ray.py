@@ -1,6 +1,7 @@
-"""``python -m gammon.train label --ray``: an address no cluster answers at is refused before any
-position is played (Ray retried it for minutes once they were), and Ray not installed is a
-message, not a traceback; each with exit status 2 and nothing written."""
+"""``python -m gammon.train label --ray`` and the ``--workers`` of label and campaign: an address
+no cluster answers at is refused before any position is played (Ray retried it for minutes once
+they were), Ray not installed is a message, not a traceback, and a bad number of processes is
+refused quoted; each with exit status 2 and nothing written."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import NoReturn
 import pytest
 
 from gammon.engine.rollout import parallel
+from gammon.engine.rollout.parallel import MAX_WORKERS
 from gammon.train.__main__ import main
 from tests.engine.test_parallel_limits import free_port
 
@@ -57,3 +59,14 @@ def test_ray_not_installed_is_a_message(
     assert "python -m gammon.train label: a Ray address was given but Ray is not installed" in err
     assert not out.exists()
 
+
+@pytest.mark.parametrize("given", ["0", "-1", str(MAX_WORKERS + 1), "100000"])
+def test_a_bad_number_of_processes_is_refused_quoted(
+    tmp_path: Path, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 100000 was taken: a shard forked a process for each of its pieces of work
+    for argv in (["label", "--out", str(tmp_path / "labels.npz"), *LABEL],
+                 ["campaign", str(tmp_path / "campaign"), "--shards", "1"]):
+        err = _exit([*argv, "--workers", given], capsys)
+        assert f"workers must be a positive number of processes, at most {MAX_WORKERS}, got {given}" in err
+    assert list(tmp_path.iterdir()) == []

@@ -34,6 +34,10 @@ R = TypeVar("R")
 
 Ranges = Sequence[tuple[int, int]]
 
+# The most local processes: a pool forks as many as it is asked for (up to the pieces of work), so
+# a huge count forked thousands.
+MAX_WORKERS = 256
+
 # How long a Ray cluster's address may take to accept a connection: Ray itself retries a dead
 # address for many minutes (printing its log lines) before it gives up.
 RAY_CONNECT_SECONDS = 10.0
@@ -71,11 +75,13 @@ def local_workers() -> int:
 
 
 def check_workers(workers: int | None) -> int:
-    """``workers`` (None: every local core) as a positive number, or ValueError quoting it."""
+    """``workers`` (None: every local core) as a positive number of at most :data:`MAX_WORKERS`,
+    or ValueError quoting it."""
     if workers is None:
         return local_workers()
-    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
-        raise ValueError(f"workers must be a positive number of processes, got {workers!r}")
+    if isinstance(workers, bool) or not isinstance(workers, int) or not 1 <= workers <= MAX_WORKERS:
+        raise ValueError(f"workers must be a positive number of processes, at most {MAX_WORKERS}, "
+                         f"got {cut(repr(workers))}")
     return workers
 
 
