@@ -1,10 +1,13 @@
 """``gammon import --ray`` and ``--workers``: an address no cluster answers at is refused at once,
 quoted, before a file is read or queued (Ray retried it for minutes); Ray's own ConnectionError is a
-message, not a traceback, and leaves nothing queued; a bad number of processes is refused quoted."""
+message, not a traceback, and leaves nothing queued; a bad number of processes is refused quoted; a
+worker process killed mid-analysis is said, not a traceback."""
 
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -15,6 +18,7 @@ from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
 from gammon.cli.main import main
 from gammon.engine.rollout import parallel
+from gammon.profile import AnalysisQueue
 from gammon.store import Store
 from gammon.store.models import AnalysisJobRow
 from tests.accounts.conftest import CHEAP
@@ -103,3 +107,21 @@ def test_a_bad_number_of_processes_is_refused_quoted(
     err = capsys.readouterr().err
     assert "argument --workers: " in err and said in err and len(err) < 1000
     assert _jobs(url) == []
+
+
+def test_a_worker_killed_mid_analysis_is_said(
+    url: str, folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    parent = os.getpid()
+
+    def killed(self: AnalysisQueue, job_id: int) -> NoReturn:
+        if os.getpid() != parent:  # a pool's worker (forked with this patch)
+            os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
+        raise AssertionError("analysed in the importing process, not a worker")
+
+    monkeypatch.setattr(AnalysisQueue, "run", killed)
+    # it ended in BrokenProcessPool's traceback, exit status 1
+    assert _import(folder, url, "--workers", "2") == 2
+    err = capsys.readouterr().err
+    assert err == ("gammon import: a worker process ended before finishing its work (killed, or out of "
+                   "memory?)\n")

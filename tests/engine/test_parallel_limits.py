@@ -4,6 +4,8 @@ ConnectionError becomes the same error; a number of processes past the limit is 
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
 from typing import Any, NoReturn
 
@@ -13,6 +15,7 @@ from gammon.engine.rollout import parallel
 from gammon.engine.rollout.parallel import (
     MAX_WORKERS,
     ClusterUnreachableError,
+    WorkerLostError,
     check_ray_address,
     check_workers,
     ordered_map,
@@ -27,6 +30,12 @@ def free_port() -> int:
 
 
 def _range(job: None, start: int, stop: int) -> int:
+    return start
+
+
+def _killed_at_one(job: None, start: int, stop: int) -> int:
+    if start == 1:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel's out-of-memory killer would
     return start
 
 
@@ -84,3 +93,11 @@ def test_a_number_of_processes_past_the_limit_is_refused_quoted() -> None:
     for bad in (0, -3, MAX_WORKERS + 1, 100_000, True, 2.0):
         with pytest.raises(ValueError, match=f"at most {MAX_WORKERS}, got {bad!r}$"):
             check_workers(bad)  # type: ignore[arg-type]
+
+
+def test_a_worker_killed_mid_work_is_said_not_a_pools_traceback() -> None:
+    # BrokenProcessPool ("terminated abruptly") reached every command as a traceback, exit status 1
+    results = ordered_map(_killed_at_one, None, [(0, 1), (1, 2), (2, 3)], workers=2)
+    with pytest.raises(WorkerLostError, match="^a worker process ended before finishing its work") as lost:
+        list(results)
+    assert isinstance(lost.value, GammonError) and isinstance(lost.value, OSError)

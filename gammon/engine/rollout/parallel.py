@@ -24,6 +24,7 @@ import sys
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from gammon.errors import GammonError, cut
@@ -45,6 +46,10 @@ RAY_CONNECT_SECONDS = 10.0
 
 class ClusterUnreachableError(GammonError, ConnectionError):
     """No Ray cluster answers at the address given; the message quotes it."""
+
+
+class WorkerLostError(GammonError, ChildProcessError):
+    """A worker process ended before handing its piece of work back (killed, out of memory)."""
 
 
 def check_ray_address(address: str) -> None:
@@ -110,7 +115,11 @@ def _pool_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, workers: i
             if len(pending) >= 2 * n:
                 break
         while pending:
-            result = pending.popleft().result()
+            try:
+                result = pending.popleft().result()
+            except BrokenProcessPool:  # the pool's own words name no cause a user can act on
+                raise WorkerLostError(tr("a worker process ended before finishing its work (killed, or out "
+                                         "of memory?)")) from None
             for start, stop in todo:
                 pending.append(executor.submit(fn, job, start, stop))
                 break
