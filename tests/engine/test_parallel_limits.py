@@ -101,3 +101,42 @@ def test_a_worker_killed_mid_work_is_said_not_a_pools_traceback() -> None:
     with pytest.raises(WorkerLostError, match="^a worker process ended before finishing its work") as lost:
         list(results)
     assert isinstance(lost.value, GammonError) and isinstance(lost.value, OSError)
+
+
+class RemoteRange:
+    def remote(self, job: Any, start: int, stop: int) -> int:
+        return start  # the task's reference
+
+
+class CrashingRay:
+    """A Ray already initialised whose every task's worker crashed (Ray's own exception)."""
+
+    def __init__(self) -> None:
+        self.exceptions = pytest.importorskip("ray.exceptions", reason="Ray is the optional 'cluster' extra")
+        self.cancelled: list[int] = []
+
+    def is_initialized(self) -> bool:
+        return True
+
+    def remote(self, fn: Any) -> RemoteRange:
+        return RemoteRange()
+
+    def put(self, job: Any) -> Any:
+        return job
+
+    def cluster_resources(self) -> dict[str, float]:
+        return {"CPU": 1.0}
+
+    def get(self, ref: int) -> NoReturn:
+        raise self.exceptions.WorkerCrashedError()
+
+    def cancel(self, ref: int) -> None:
+        self.cancelled.append(ref)
+
+
+def test_a_ray_worker_killed_mid_work_is_said_not_rays_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = CrashingRay()
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with pytest.raises(WorkerLostError, match="^a worker process ended before finishing its work"):
+        list(ordered_map(_range, None, [(0, 1), (1, 2), (2, 3)], ray_address="auto"))
+    assert fake.cancelled == [1]  # the task still in flight (two at once on one CPU)

@@ -118,8 +118,7 @@ def _pool_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, workers: i
             try:
                 result = pending.popleft().result()
             except BrokenProcessPool:  # the pool's own words name no cause a user can act on
-                raise WorkerLostError(tr("a worker process ended before finishing its work (killed, or out "
-                                         "of memory?)")) from None
+                raise _worker_lost() from None
             for start, stop in todo:
                 pending.append(executor.submit(fn, job, start, stop))
                 break
@@ -128,6 +127,10 @@ def _pool_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, workers: i
         for f in pending:
             f.cancel()
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_lost() -> WorkerLostError:
+    return WorkerLostError(tr("a worker process ended before finishing its work (killed, or out of memory?)"))
 
 
 def _ray() -> Any:
@@ -154,6 +157,8 @@ def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: st
     remote = ray.remote(fn)
     job_ref = ray.put(job)
     in_flight = max(2 * workers, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    # what Ray raises once its retries of a killed worker's task are spent
+    lost = (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError, ray.exceptions.OutOfMemoryError)
     todo = iter(ranges)
     pending: deque[Any] = deque()
     try:
@@ -162,7 +167,10 @@ def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: st
             if len(pending) >= in_flight:
                 break
         while pending:
-            result = ray.get(pending.popleft())
+            try:
+                result = ray.get(pending.popleft())
+            except lost:
+                raise _worker_lost() from None
             for start, stop in todo:
                 pending.append(remote.remote(job_ref, start, stop))
                 break
