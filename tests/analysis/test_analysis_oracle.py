@@ -6,7 +6,8 @@ was fitted again (docs/training.md, step 23): the errors moved, the luck did not
 the crashed net came (step 24), which moved both where a side has crashed; and again when the
 outputs lost the gammons a checker borne off rules out; and again for the crashed net's cube head
 (step 26), which moved the cube decisions' equities, the luck not; and again for the race net of
-step 27, which moved both in the races. The kernels' last
+step 27, which moved both in the races; and again for the match cube's cash points (a live cube's,
+as GNU Backgammon computes them), which moved both at match scores. The kernels' last
 bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
 kernels are in use (tests/test_precompile.py checks that they are)."""
 
