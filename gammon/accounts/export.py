@@ -112,23 +112,22 @@ def _time(t: datetime | None) -> str | None:
 
 def _matches(s: Session, account_id: int) -> list[tuple[MatchRow, int, tuple[str, str]]]:
     """The matches the account holds a seat of, oldest first: each with its seat and its names."""
-    held = dict(
-        s.execute(
-            select(SeatAccountRow.match_id, SeatAccountRow.seat).where(
-                SeatAccountRow.account_id == account_id
-            )
-        ).all()
-    )
-    rows = list(
-        s.scalars(select(MatchRow).where(MatchRow.id.in_(held)).order_by(MatchRow.created_at, MatchRow.id))
-    )
+    # The account's matches as a subquery, not a list of their IDs: one bound parameter however
+    # many (PostgreSQL's driver takes at most 65,535 in a statement).
+    mine = select(SeatAccountRow.match_id).where(SeatAccountRow.account_id == account_id)
+    held = s.execute(
+        select(MatchRow, SeatAccountRow.seat)
+        .join(SeatAccountRow, SeatAccountRow.match_id == MatchRow.id)
+        .where(SeatAccountRow.account_id == account_id)
+        .order_by(MatchRow.created_at, MatchRow.id)
+    ).all()
     seats = s.execute(
         select(SeatAccountRow.match_id, SeatAccountRow.seat, AccountRow.name)
         .outerjoin(AccountRow, AccountRow.id == SeatAccountRow.account_id)
-        .where(SeatAccountRow.match_id.in_([r.id for r in rows]))
+        .where(SeatAccountRow.match_id.in_(mine))
     ).all()
     named: dict[tuple[str, int], str] = {(m, seat): name or ANONYMOUS for m, seat, name in seats}
-    return [(row, held[row.id], (_name(row, 0, named), _name(row, 1, named))) for row in rows]
+    return [(row, seat, (_name(row, 0, named), _name(row, 1, named))) for row, seat in held]
 
 
 def _match_files(

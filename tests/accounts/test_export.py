@@ -8,7 +8,7 @@ import json
 import zipfile
 from datetime import UTC, datetime
 
-from sqlalchemy import select
+from sqlalchemy import event, select
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts import Accounts
@@ -332,3 +332,33 @@ def test_a_match_made_rated_and_judged_unrated_is_exported_unrated(accounts: Acc
         "judged": (False, "a seat had no account at the end"),
         "to-be-rated": (True, None),  # not over yet: rated when it ends between two accounts
     }
+
+
+def test_the_matches_are_read_with_parameters_that_do_not_grow_with_them(accounts: Accounts) -> None:
+    """The match IDs went to the database as one IN list, a parameter each: PostgreSQL's driver
+    takes at most 65,535 in a statement, so an account with more matches could not be exported.
+    (Seen here without so many matches: the most parameters a statement takes stays the same.)"""
+    alice = accounts.sign_up("Alice", "password1")
+    token = accounts.sign_in("Alice", "password1").token
+    most: list[int] = []  # the most parameters of a statement, per counted export
+    counting = False
+
+    def count(conn, cursor, statement, parameters, context, executemany) -> None:  # noqa: ANN001
+        if counting:
+            most[-1] = max(most[-1], len(parameters or ()))
+
+    event.listen(accounts.store.engine, "before_cursor_execute", count)
+    made = 0
+    try:
+        for n in (2, 12):
+            while made < n:
+                claim_seats(accounts, token, [new_match(accounts.store, f"m{made}")[0]])
+                made += 1
+            most.append(0)
+            counting = True
+            kept = json.loads(_files(export_account(accounts, alice.id))["account.json"])
+            counting = False
+            assert len(kept["matches"]) == n
+    finally:
+        event.remove(accounts.store.engine, "before_cursor_execute", count)
+    assert most[0] == most[1], most
