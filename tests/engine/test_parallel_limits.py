@@ -109,10 +109,12 @@ class RemoteRange:
 
 
 class CrashingRay:
-    """A Ray already initialised whose every task's worker crashed (Ray's own exception)."""
+    """A Ray already initialised whose every task's worker crashed (Ray's own exception), or
+    whose wait for a task is stopped by ``get_error``."""
 
-    def __init__(self) -> None:
+    def __init__(self, get_error: BaseException | None = None) -> None:
         self.exceptions = pytest.importorskip("ray.exceptions", reason="Ray is the optional 'cluster' extra")
+        self.get_error = get_error or self.exceptions.WorkerCrashedError()
         self.cancelled: list[int] = []
 
     def is_initialized(self) -> bool:
@@ -128,7 +130,7 @@ class CrashingRay:
         return {"CPU": 1.0}
 
     def get(self, ref: int) -> NoReturn:
-        raise self.exceptions.WorkerCrashedError()
+        raise self.get_error
 
     def cancel(self, ref: int) -> None:
         self.cancelled.append(ref)
@@ -139,4 +141,13 @@ def test_a_ray_worker_killed_mid_work_is_said_not_rays_traceback(monkeypatch: py
     monkeypatch.setattr(parallel, "_ray", lambda: fake)
     with pytest.raises(WorkerLostError, match="^a worker process ended before finishing its work"):
         list(ordered_map(_range, None, [(0, 1), (1, 2), (2, 3)], ray_address="auto"))
-    assert fake.cancelled == [1]  # the task still in flight (two at once on one CPU)
+    assert fake.cancelled == [0, 1]  # the tasks in flight (two at once on one CPU)
+
+
+def test_ctrl_c_cancels_the_task_being_waited_for_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # it was taken off the pending ones before the wait: it ran on (a match's analysis, minutes)
+    fake = CrashingRay(KeyboardInterrupt())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with pytest.raises(KeyboardInterrupt):
+        list(ordered_map(_range, None, [(0, 1), (1, 2), (2, 3)], ray_address="auto"))
+    assert fake.cancelled == [0, 1]

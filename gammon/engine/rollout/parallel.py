@@ -168,9 +168,11 @@ def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: st
                 break
         while pending:
             try:
-                result = ray.get(pending.popleft())
+                # the reference stays pending while it is awaited: Ctrl-C then cancels that task too
+                result = ray.get(pending[0])
             except lost:
                 raise _worker_lost() from None
+            pending.popleft()
             for start, stop in todo:
                 pending.append(remote.remote(job_ref, start, stop))
                 break
