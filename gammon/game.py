@@ -17,8 +17,10 @@ from gammon.cube import Cube
 from gammon.dice import Dice, DiceSource, RandomDice, check_dice
 from gammon.errors import GammonError, IllegalActionError, IllegalMoveError, InvalidArgumentError, cut
 from gammon.i18n import ptr, tr
+from gammon.notation import position_words, why_illegal
 from gammon.play import Play
 from gammon.position import CHECKERS, Position
+from gammon.primitives import BAR
 from gammon.refusal import PHASE_REFUSALS, Refusal, Refused
 from gammon.rules import GameResult, Reason, Rules, WinKind, win_kind
 from gammon.situation import CubeOwner, Situation
@@ -635,8 +637,7 @@ class Game:
         if isinstance(play, Play):
             legal = self._plays_of(position, dice)
             if play not in legal:
-                raise IllegalMoveError(
-                    f"{play!r} is not a legal play of {dice[0]}{dice[1]} from {position.id}")
+                raise IllegalMoveError(_illegal_play_words(play, position, dice, legal))
             return legal[legal.index(play)]
         refused = Refused(Refusal.ILLEGAL_PLAY,
                           detail=f"play must be a Play or its notation, got {cut(repr(play))}")
@@ -851,6 +852,26 @@ def _roll_text(dice: Dice) -> str:
 
 def _is_pass(action: Action) -> bool:
     return isinstance(action, PlayMade) and action.play is None
+
+
+def _illegal_play_words(play: Play, position: Position, dice: Dice, legal: list[Play]) -> str:
+    """Why the :class:`Play` object ``play`` is refused, in the words the notation's errors use
+    for the same play written out (the dice as "6-2", the rule it breaks where one does)."""
+    typed = repr(cut(str(play)))
+    where = position_words(position, dice)
+    shown = ", ".join(str(p) for p in legal[:4])
+    if play.position != position:
+        return tr("{text} is a play from position {other}, not {where}; legal plays include {plays}",
+                  text=typed, other=play.position.id, where=where, plays=shown)
+    # a hand-made Play may hold any steps: only points 0-25 can be looked at on the board
+    steps = play.steps
+    sane = all(0 <= a <= BAR and 0 <= b < a for a, b in steps)
+    why = why_illegal(position, steps, dice, legal) if sane and legal else ""
+    if why:
+        return tr("{text} is not a legal play {where}: {why}; legal plays include {plays}",
+                  text=typed, where=where, why=why, plays=shown)
+    return tr("{text} is not a legal play {where}; legal plays include {plays}",
+              text=typed, where=where, plays=", ".join(str(p) for p in legal[:6]))
 
 
 def _player_refusal(player: object) -> Refused | None:
