@@ -9,6 +9,7 @@ import copy
 import fcntl
 import gc
 import inspect
+import ipaddress
 import json
 import logging
 import os
@@ -41,6 +42,33 @@ def _seconds(text: str) -> float:
             tr("expected a positive number of seconds, got {text}", text=cut(repr(text)))
         )
     return value
+
+
+def _proxy_addresses(text: str) -> str:
+    """``--forwarded-allow-ips``: the proxies as uvicorn reads them. uvicorn keeps an entry that is
+    no address or network as a name that no client address ever equals, so a typo would silently
+    trust no proxy: every entry must be an address or a network, or the whole value '*'."""
+    if text.strip() == "*":
+        return "*"
+    entries = [entry.strip() for entry in text.split(",")]
+    for entry in entries:
+        try:
+            if "/" in entry:
+                ipaddress.ip_network(entry)  # strict, as uvicorn reads it
+            else:
+                ipaddress.ip_address(entry)
+        except ValueError:
+            network = None
+            with contextlib.suppress(ValueError):
+                network = ipaddress.ip_network(entry, strict=False)
+            if network is not None:
+                raise argparse.ArgumentTypeError(tr(
+                    "{entry} has bits set past its prefix, so it is no network (did you mean {network}?)",
+                    entry=cut(repr(entry)), network=str(network))) from None
+            raise argparse.ArgumentTypeError(tr(
+                "expected IP addresses or networks (comma-separated), or '*' alone, got {entry}",
+                entry=cut(repr(entry)))) from None
+    return ",".join(entries)
 
 
 def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -90,6 +118,7 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
     )
     p.add_argument(
         "--forwarded-allow-ips",
+        type=_proxy_addresses,
         default=None,
         metavar="IPS",
         help=tr(
