@@ -157,6 +157,24 @@ def _whole_command(word: str) -> str | None:
     return every.get(fold(word)) if word != "?" else None
 
 
+def _yes_or_no(line: str) -> bool | None:
+    """What an answer to "Save ...? Type a file name" says: True for a yes, False for a no (in
+    English or the current language), None for a file name. A yes or no word followed by more words
+    ("no thanks", "tak, poproszę") is that answer too unless something marks a file (a folder or an
+    extension): a person answering the question would otherwise get a file called "no thanks"."""
+    text = line.strip().rstrip(".!,")
+    words = fold(text).replace(",", " ").split()
+    if not words:
+        return None
+    if len(words) > 1 and ("/" in text or os.sep in text or os.path.splitext(text)[1]):
+        return None
+    if words[0] in yes_words():
+        return True
+    if words[0] in no_words():
+        return False
+    return None
+
+
 def _to_act(g: Game) -> int:
     """The player who must act; the session asks only while a game is being played."""
     if g.turn is None:
@@ -577,8 +595,9 @@ class PlaySession:
         return tr("Score: {first} {a}, {second} {b}.", first=first, a=s[0], second=second, b=s[1])
 
     def _offer_save(self, question: str, leave: str) -> None:
-        """Before leaving: ask for a file to save the match in. Enter (or 'n') leaves without
-        saving; a file that cannot be written is reported and asked for again."""
+        """Before leaving: ask for a file to save the match in. Enter or a no ('n', 'no thanks')
+        leaves without saving, a yes asks for the name; a file that cannot be written is reported
+        and asked for again."""
         prompt = tr("{question} Type a file name, or press Enter to {leave}: ", question=question,
                     leave=leave)
         while True:
@@ -586,9 +605,10 @@ class PlaySession:
             parts = line.split(maxsplit=1)
             # a command's whole word only: a file may be called 'b'
             word = _whole_command(parts[0]) if parts else None
-            if not line or fold(line) in no_words() | {"q"} or (word == "quit" and len(parts) == 1):
+            said = _yes_or_no(line)
+            if not line or said is False or fold(line) == "q" or (word == "quit" and len(parts) == 1):
                 return
-            if fold(line) in yes_words():
+            if said:
                 prompt = tr("File name (Enter: do not save): ")
                 continue
             if word == "save":  # 'save FILE' typed out of habit: the file is FILE
