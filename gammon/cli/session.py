@@ -157,6 +157,21 @@ def _whole_command(word: str) -> str | None:
     return every.get(fold(word)) if word != "?" else None
 
 
+def _fitted(text: str, width: int) -> str:
+    """``text`` with each line wider than ``width`` wrapped at its spaces, continuations at the
+    line's own indent: the terminal's wrapping would cut words (the cube advice, the save usage).
+    A word wider than the terminal (a long path) is left whole for the terminal to wrap."""
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if len(line) <= width:
+            lines.append(line)
+            continue
+        indent = line[: len(line) - len(line.lstrip(" "))]
+        lines.extend(textwrap.wrap(line, width, subsequent_indent=indent, break_long_words=False,
+                                   break_on_hyphens=False) or [line])
+    return "\n".join(lines)
+
+
 def _yes_or_no(line: str) -> bool | None:
     """What an answer to "Save ...? Type a file name" says: True for a yes, False for a no (in
     English or the current language), None for a file name. A yes or no word followed by more words
@@ -261,7 +276,11 @@ class PlaySession:
     # --- output -------------------------------------------------------------------------------
 
     def say(self, text: str) -> None:
-        self._print(text, markup=False, highlight=False, emoji=False, soft_wrap=True)
+        self._print(self._fit(text), markup=False, highlight=False, emoji=False, soft_wrap=True)
+
+    def _fit(self, text: str) -> str:
+        # a terminal only: a pipe or a file has no width, and its reader may look for whole lines
+        return _fitted(text, self.console.width) if self.console.is_terminal else text
 
     def _print(self, *objects: Any, **options: Any) -> None:
         """Print to the terminal; a terminal that is gone (writing fails) ends the session with
@@ -339,7 +358,9 @@ class PlaySession:
         """One line from the person; EOF ends the session."""
         if self._hung_up:
             raise Hangup
-        self._print(prompt, end="", markup=False, highlight=False, soft_wrap=True)
+        # the prompt's last line keeps its closing space: the answer is typed after it
+        fitted = self._fit(prompt.rstrip()) + prompt[len(prompt.rstrip()):]
+        self._print(fitted, end="", markup=False, highlight=False, soft_wrap=True)
         self._reading = True
         try:
             if self._hung_up:  # signalled while the prompt was written: the wait would not end

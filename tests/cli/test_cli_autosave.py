@@ -192,7 +192,9 @@ def test_a_killed_game_saves_the_match(tmp_path):
             proc.kill()
         os.close(master)
     [path] = saved_files(tmp_path)
-    assert f"The game was stopped (SIGTERM): the match is saved in {path};".encode() in data
+    # the terminal's 80 columns: the message is wrapped at its spaces
+    said = b" ".join(data.split())
+    assert f"The game was stopped (SIGTERM): the match is saved in {path};".encode() in said
     game = read_mat(path.read_text()).games[0]
     assert [str(a.play) for a in game.actions if hasattr(a, "play")] == ["24/22 13/8"]
 
