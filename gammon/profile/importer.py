@@ -7,6 +7,7 @@ games (saved mid-match) counts as a duplicate of it, before or after."""
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,7 +20,7 @@ from gammon.engine.rollout.parallel import ordered_map
 from gammon.errors import GammonError, StoreUnavailableError, cut, quoted_path
 from gammon.game import Roll
 from gammon.i18n import tr
-from gammon.profile.queue import QUEUED, RUNNING, AnalysisQueue, Outcome, run_job
+from gammon.profile.queue import AnalysisQueue, Outcome, run_job
 from gammon.profile.record import existing, kin
 from gammon.profile.source import (
     MATCH_FILE_EXTENSIONS,
@@ -87,11 +88,12 @@ def plan_import(
     return plan
 
 
-def _withdraw(queue: AnalysisQueue, job_ids: list[int]) -> None:
-    """Take the import's jobs not begun off the queue as it stops (else they stayed queued for
-    good, with their files' bytes, and importing again queued the files anew)."""
+def _withdraw(queue: AnalysisQueue, job_ids: list[int], claimant: str | None = None) -> None:
+    """Take the import's jobs off the queue as it stops, those not begun and those its workers
+    (``claimant``) were running (else they stayed queued or running for good, with their files'
+    bytes, and importing again queued the files anew); a server's worker's are left to it."""
     try:
-        queue.withdraw(job_ids, QUEUED)
+        queue.withdraw(job_ids, claimant)
     except SQLAlchemyError:
         pass  # the database fails still: the error being raised is the one to tell
 
@@ -141,7 +143,7 @@ def _plan(plan: ImportPlan, queue: AnalysisQueue, account_id: int, files: Iterab
             # a file of a match's first games listed before: the whole match takes its place
             shorter = [job_id for r, job_id in listed if extends(record, r)]
             if shorter:
-                queue.withdraw(shorter, QUEUED)
+                queue.withdraw(shorter)
                 plan.duplicates += [n for job_id, n in plan.queued if job_id in shorter]
                 plan.queued = [(job_id, n) for job_id, n in plan.queued if job_id not in shorter]
                 listed[:] = [(r, job_id) for r, job_id in listed if job_id not in shorter]
@@ -189,11 +191,15 @@ def run_jobs(
     processes, or on Ray at ``ray_address`` ("local" starts one here; see
     :mod:`gammon.engine.rollout.parallel`). ``done`` is told of each outcome, in the jobs' order."""
     outcomes: list[Outcome] = []
+    # the name its workers claim its jobs by: a job they were running when it stopped (a worker
+    # killed, Ray failing) is taken off with the queued ones, one a server's worker runs is not
+    claimant = f"import {uuid.uuid4().hex}"
     if workers <= 1 and ray_address is None:
-        results: Iterable[list[Outcome]] = ([_run_here(queue, job_id)] for job_id in job_ids)
+        results: Iterable[list[Outcome]] = ([_run_here(queue, job_id, claimant)] for job_id in job_ids)
     else:
         results = ordered_map(
-            _run_jobs, database_url, [(j, j + 1) for j in job_ids], workers=workers, ray_address=ray_address
+            _run_jobs, (database_url, claimant), [(j, j + 1) for j in job_ids], workers=workers,
+            ray_address=ray_address,
         )
     try:
         for batch in results:
@@ -204,28 +210,30 @@ def run_jobs(
     except SQLAlchemyError as e:
         raise _unavailable(database_url, e) from e
     except BaseException:  # stopped (Ctrl-C), or cannot go on (Ray not installed or not reached)
-        _withdraw(queue, list(job_ids))
+        _withdraw(queue, list(job_ids), claimant)
         raise
     return outcomes
 
 
-def _run_here(queue: AnalysisQueue, job_id: int) -> Outcome:
+def _run_here(queue: AnalysisQueue, job_id: int, claimant: str) -> Outcome:
     """Claim and run the job; one another process claimed (a server's worker on the same database)
     is told as it stands there, as :func:`run_job` tells it (it was left out of the outcomes)."""
-    if queue.claim(job_id) is None:
+    if queue.claim(job_id, claimant) is None:
         status, reason = queue.status(job_id)
         return Outcome(job_id, status, str(job_id), reason)
     try:
         return queue.run(job_id)
     except KeyboardInterrupt:
-        queue.withdraw([job_id], RUNNING)  # this process's own, stopped
+        queue.withdraw([job_id], claimant)  # this process's own, stopped
         raise
 
 
-def _run_jobs(database_url: str, start: int, stop: int) -> list[Outcome]:
-    """The jobs ``start`` to ``stop`` - 1, in a worker process that opens the database itself
-    (its failure handed back as a GammonError: SQLAlchemy's errors need not unpickle)."""
+def _run_jobs(job: tuple[str, str], start: int, stop: int) -> list[Outcome]:
+    """The jobs ``start`` to ``stop`` - 1, claimed as the import ``job`` = (database, claimant)
+    names, in a worker process that opens the database itself (its failure handed back as a
+    GammonError: SQLAlchemy's errors need not unpickle)."""
+    database_url, claimant = job
     try:
-        return [run_job(database_url, job_id) for job_id in range(start, stop)]
+        return [run_job(database_url, job_id, claimant) for job_id in range(start, stop)]
     except SQLAlchemyError as e:
         raise _unavailable(database_url, e) from None

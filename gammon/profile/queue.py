@@ -6,7 +6,9 @@ kept in every language (:func:`worded_reason` reads it in the current one), sinc
 failure is not known when the worker meets it.
 
 A worker claims a row by moving it from ``queued`` to ``running`` with a guarded UPDATE, so two
-workers (threads, processes, machines) never take the same row. :meth:`AnalysisQueue.recover`,
+workers (threads, processes, machines) never take the same row; a claimant that may have to take
+its jobs off again (an import) names itself in the running row's ``reason``, unused until the job
+ends (:meth:`AnalysisQueue.withdraw`). :meth:`AnalysisQueue.recover`,
 called once when a server starts (before its workers), queues again what a stopped server left
 ``running``, at most ``max_attempts`` times in all: a match that kills its worker ends ``failed``.
 """
@@ -16,12 +18,13 @@ from __future__ import annotations
 import functools
 import json
 import threading
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import CursorResult, delete, select, update
+from sqlalchemy import CursorResult, and_, delete, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import sessionmaker
 
@@ -126,15 +129,19 @@ class AnalysisQueue:
         """Make :meth:`serve` look at the queue now (a job queued elsewhere, or its stop set)."""
         self._wake.set()
 
-    def withdraw(self, job_ids: Sequence[int], status: str) -> None:
-        """Take the jobs of ``job_ids`` that are still ``status`` off the queue: an import stopped
-        (Ctrl-C) left them there for good, each with its file's bytes, while a new import queued
-        the files again. The files are where they were: importing them again analyses them."""
+    def withdraw(self, job_ids: Sequence[int], claimant: str | None = None) -> None:
+        """Take the jobs of ``job_ids`` still queued off the queue, and those running that
+        ``claimant`` claimed (:meth:`claim`): an import stopped (Ctrl-C, a worker killed, Ray
+        failing) left them there for good, each with its file's bytes, while a new import queued
+        the files again. One a server's worker claimed (no claimant, or another) is left to it. The
+        files are where they were: importing them again analyses them."""
+        mine = AnalysisJobRow.status == QUEUED
+        if claimant is not None:
+            mine = or_(mine, and_(AnalysisJobRow.status == RUNNING, AnalysisJobRow.reason == claimant))
         with self.sessions.begin() as s:
             for start in range(0, len(job_ids), 500):  # the database's limit on a statement's values
                 chunk = job_ids[start:start + 500]
-                s.execute(delete(AnalysisJobRow).where(AnalysisJobRow.id.in_(chunk),
-                                                       AnalysisJobRow.status == status))
+                s.execute(delete(AnalysisJobRow).where(AnalysisJobRow.id.in_(chunk), mine))
 
     # --- working -----------------------------------------------------------------------------
 
@@ -159,13 +166,16 @@ class AnalysisQueue:
                 )
             )
             again: CursorResult[Any] = s.execute(  # type: ignore[assignment]
-                update(AnalysisJobRow).where(AnalysisJobRow.status == RUNNING).values(status=QUEUED)
+                # its claimant's name goes: a stopped import takes off only what it still runs
+                update(AnalysisJobRow)
+                .where(AnalysisJobRow.status == RUNNING)
+                .values(status=QUEUED, reason=None)
             )
             return int(again.rowcount)
 
-    def claim(self, job_id: int | None = None) -> int | None:
+    def claim(self, job_id: int | None = None, claimant: str | None = None) -> int | None:
         """Take the oldest queued job (or the job ``job_id`` if it is queued): it is ``running``
-        now, one attempt more. None when there is none."""
+        now, one attempt more, ``claimant``'s (see :meth:`withdraw`). None when there is none."""
         while True:
             with self.sessions.begin() as s:
                 query = select(AnalysisJobRow.id).where(AnalysisJobRow.status == QUEUED)
@@ -177,7 +187,8 @@ class AnalysisQueue:
                 taken: CursorResult[Any] = s.execute(  # type: ignore[assignment]
                     update(AnalysisJobRow)
                     .where(AnalysisJobRow.id == found, AnalysisJobRow.status == QUEUED)
-                    .values(status=RUNNING, attempts=AnalysisJobRow.attempts + 1, started_at=self.clock())
+                    .values(status=RUNNING, attempts=AnalysisJobRow.attempts + 1, started_at=self.clock(),
+                            reason=claimant)
                 )
             if taken.rowcount:
                 return found
@@ -283,7 +294,7 @@ class AnalysisQueue:
             job = s.get(AnalysisJobRow, job_id)
             if job is None:
                 raise ValueError(f"no analysis job {job_id}")
-            return job.status, worded_reason(job.reason)
+            return job.status, None if job.status == RUNNING else worded_reason(job.reason)  # its claimant
 
     def pending(self, account_id: int | None = None) -> int:
         """How many jobs are queued or running (for one account, or all)."""
@@ -437,13 +448,14 @@ def run_claimed(database_url: str, job_id: int) -> Outcome:
     return _queue_for(database_url).run(job_id)
 
 
-def run_job(database_url: str, job_id: int) -> Outcome:
-    """Run the job ``job_id`` (claiming it first) in a process of its own: a worker of a process
-    pool or of a Ray cluster opens the database itself."""
+def run_job(database_url: str, job_id: int, claimant: str | None = None) -> Outcome:
+    """Run the job ``job_id`` (claiming it first, as ``claimant``) in a process of its own: a
+    worker of a process pool or of a Ray cluster opens the database itself."""
+    claimant = claimant or f"worker {uuid.uuid4().hex}"  # to take off its own job only, if stopped
     store = Store(database_url)
     try:
         queue = AnalysisQueue(store)
-        if queue.claim(job_id) is None:
+        if queue.claim(job_id, claimant) is None:
             status, reason = queue.status(job_id)
             return Outcome(job_id, status, str(job_id), reason)
         try:
@@ -451,7 +463,7 @@ def run_job(database_url: str, job_id: int) -> Outcome:
         except KeyboardInterrupt:
             # Ctrl-C reaches a pool's workers too, and Ray cancels a task so: the job was left
             # running for good, with its file's bytes (a server counted it as pending)
-            queue.withdraw([job_id], RUNNING)
+            queue.withdraw([job_id], claimant)
             raise
     finally:
         store.close()

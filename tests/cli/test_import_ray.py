@@ -1,7 +1,7 @@
 """``gammon import --ray`` and ``--workers``: an address no cluster answers at is refused at once,
 quoted, before a file is read or queued (Ray retried it for minutes); Ray's own ConnectionError is a
 message, not a traceback, and leaves nothing queued; a bad number of processes is refused quoted; a
-worker process killed mid-analysis is said, not a traceback."""
+worker process killed mid-analysis is said, not a traceback, and leaves none of its jobs behind."""
 
 from __future__ import annotations
 
@@ -125,3 +125,6 @@ def test_a_worker_killed_mid_analysis_is_said(
     err = capsys.readouterr().err
     assert err == ("gammon import: a worker process ended before finishing its work (killed, or out of "
                    "memory?)\n")
+    # the job the killed worker had claimed stayed running for good, with its file's bytes (a
+    # server counted it pending, importing again queued the file anew)
+    assert _jobs(url) == []

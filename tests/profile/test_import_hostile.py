@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sqlite3
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from sqlalchemy import select
@@ -18,7 +19,7 @@ from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
 from gammon.cli.main import main
 from gammon.engine.rollout import parallel
-from gammon.errors import InvalidArgumentError, StoreUnavailableError
+from gammon.errors import GammonError, InvalidArgumentError, StoreUnavailableError
 from gammon.profile import AnalysisQueue, importer
 from gammon.profile.importer import run_jobs
 from gammon.profile.queue import run_job
@@ -300,6 +301,35 @@ def test_a_job_stopped_in_a_worker_process_is_not_left_running(
         store.close()
 
 
+def test_a_worker_killed_leaves_the_imports_jobs_not_a_servers(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--workers 2 with a worker killed mid-analysis (SIGKILL, as the out-of-memory killer does)
+    left the job it had claimed running for good, with its file's bytes. The import takes off the
+    jobs its own workers were running; one a server's worker on the same database claimed before
+    them is the server's, and stays running."""
+    store = Store(f"sqlite:///{db}")
+    parent = os.getpid()
+
+    def killed(self: AnalysisQueue, job_id: int) -> NoReturn:
+        if os.getpid() != parent:  # a pool's worker (forked with this patch)
+            os.kill(os.getpid(), signal.SIGKILL)
+        raise AssertionError("analysed in the importing process, not a worker")
+
+    try:
+        queue = AnalysisQueue(store)
+        plan = importer.plan_import(queue, 1, [LASSE_1, LASSE_2], "lasse", 0)
+        mine, servers = (job_id for job_id, _ in plan.queued)
+        assert AnalysisQueue(store).claim(servers) == servers  # a server's worker, at it still
+        monkeypatch.setattr(AnalysisQueue, "run", killed)
+        with pytest.raises(GammonError, match="a worker process ended"):
+            run_jobs(queue, store.url, [mine, servers], workers=2)
+        assert _statuses(db) == ["running"]
+        assert queue.status(servers) == ("running", None)
+    finally:
+        store.close()
+
+
 def test_an_import_that_cannot_analyse_leaves_nothing_queued(
     db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -343,3 +373,4 @@ def test_a_database_failing_while_the_files_are_read_leaves_nothing_queued(
     assert _import(folder, f"sqlite:///{db}") == 2
     assert "database is locked" in capsys.readouterr().err
     assert _statuses(db) == []
+

@@ -145,6 +145,26 @@ def test_a_claimed_job_is_not_claimed_twice(accounts: Accounts, queue: AnalysisQ
     assert queue.claim() is None
 
 
+def test_withdraw_takes_off_the_claimants_jobs_only(
+    store: Store, accounts: Accounts, queue: AnalysisQueue
+) -> None:
+    """A stopped import takes off its queued jobs and those its workers run; one a server's worker
+    claimed (no claimant), or claimed again after a server started and queued it anew, stays."""
+    me = accounts.sign_up("lasse", "password1")
+    queued, mine, servers, taken_over = (add(queue, me.id, LASSE_1, seat=s % 2) for s in range(4))
+    assert queue.claim(mine, "import a") == mine
+    assert queue.claim(servers) == servers
+    assert queue.claim(taken_over, "import a") == taken_over
+    assert queue.status(mine) == ("running", None)  # the claimant is no reason
+    queue.withdraw([mine, servers, taken_over], "import b")  # another import's: none of them
+    assert [j.status for j in _rows(store, AnalysisJobRow)] == ["queued", "running", "running", "running"]
+    AnalysisQueue(store).recover()  # a server starts: what was running is queued again...
+    for job in (mine, servers, taken_over):
+        assert queue.claim(job, "import a" if job == mine else None) == job  # ...and claimed
+    queue.withdraw([queued, mine, servers, taken_over], "import a")
+    assert [j.id for j in _rows(store, AnalysisJobRow)] == [servers, taken_over]
+
+
 def test_a_match_played_here(store: Store, accounts: Accounts, queue: AnalysisQueue) -> None:
     alice = accounts.sign_up("alice", "password1")
     new_match(store, "m1", mode="local", length=3, names=["alice", "bob"])
