@@ -207,7 +207,8 @@ def run_jobs(
                 outcomes.append(outcome)
                 if done is not None:
                     done(outcome)
-    except SQLAlchemyError as e:
+    except SQLAlchemyError as e:  # analysing here (a worker process's comes as a GammonError)
+        _withdraw(queue, list(job_ids), claimant)  # not if the database fails still
         raise _unavailable(database_url, e) from e
     except BaseException:  # stopped (Ctrl-C), or cannot go on (Ray not installed or not reached)
         _withdraw(queue, list(job_ids), claimant)

@@ -374,3 +374,21 @@ def test_a_database_failing_while_the_files_are_read_leaves_nothing_queued(
     assert "database is locked" in capsys.readouterr().err
     assert _statuses(db) == []
 
+
+def test_a_database_failing_while_analysing_leaves_none_of_the_jobs(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The database locked as the first match's analysis was stored (--workers 1): gammon import
+    said so and exited 2, leaving that job running and the other queued, with their files' bytes."""
+
+    def locked(self: AnalysisQueue, job_id: int) -> NoReturn:
+        raise OperationalError("UPDATE", {}, sqlite3.OperationalError("database is locked"))
+
+    monkeypatch.setattr(AnalysisQueue, "run", locked)
+    folder = tmp_path / "matches"
+    folder.mkdir()
+    for path in (LASSE_1, LASSE_2):
+        shutil.copy(path, folder)
+    assert _import(folder, f"sqlite:///{db}") == 2
+    assert "database is locked" in capsys.readouterr().err
+    assert _statuses(db) == []
