@@ -13,7 +13,8 @@ import numpy as np
 
 from benchmarks.gnubg_harness import run_gnubg
 from gammon import Position
-from gammon.engine.cube.cubeful import CONTACT_EFFICIENCY, MatchCube, mwc_after
+from gammon.engine.cube.cubeful import CONTACT_EFFICIENCY, MatchCube
+from gammon.engine.cube.stakes import Stakes
 from gammon.formats.matchid import gnubg_id
 from gammon.situation import CubeOwner, MatchScore, Situation
 from tests.helpers import needs_gnubg
@@ -41,12 +42,6 @@ def _after_opening(away: int, opponent_away: int, dice: tuple[int, int], text: s
     return Situation.at(play.after, match=MatchScore.from_away(opponent_away, away))
 
 
-def _emg(cube: MatchCube, p: np.ndarray) -> float:
-    m = cube.match
-    win, lose = mwc_after(m, m.away - 1, m.opponent_away), mwc_after(m, m.away, m.opponent_away - 1)
-    return (cube.equity(float(p[0]), 1, CubeOwner.CENTRED) - lose) / (win - lose) * 2.0 - 1.0
-
-
 @needs_gnubg
 def test_a_centred_cube_is_worth_what_gnubg_says_at_every_score() -> None:
     situations = [_after_opening(a, b, dice, text) for a, b in SCORES for dice, text in OPENINGS]
@@ -59,7 +54,8 @@ def test_a_centred_cube_is_worth_what_gnubg_says_at_every_score() -> None:
         values = [float(v) for v in found.groups()]
         chances, cubeful = np.array(values[:5]), values[6]
         assert s.match is not None
-        diffs.append(_emg(MatchCube(chances, s.match, CONTACT_EFFICIENCY), chances) - cubeful)
+        mwc = MatchCube(chances, s.match, CONTACT_EFFICIENCY).equity(float(chances[0]), 1, CubeOwner.CENTRED)
+        diffs.append(Stakes.seen_in(s).emg(mwc) - cubeful)
     # gnubg prints three decimals: its chances carry up to 0.0005 each
     worst = int(np.argmax(np.abs(diffs)))
     assert abs(diffs[worst]) < 0.004, (situations[worst].match, diffs[worst])
