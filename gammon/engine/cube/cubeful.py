@@ -172,13 +172,10 @@ class MatchCube:
     def curve(self, v: int, owner: CubeOwner) -> Curve:
         return self._curve(v, owner)
 
-    def cash_points(self, v: int) -> tuple[float, float]:
+    def _cash_points(self, v: int) -> tuple[float, float]:
         """The live cube's cash points at cube ``v``: the win chance of the player on roll above
         which its double of ``v`` is passed, and the opponent's (in its own win chance) likewise
         (see the module docstring; the same arithmetic as :func:`_match_equities`)."""
-        return self._points(v)
-
-    def _cash_points(self, v: int) -> tuple[float, float]:
         m = self.match
         a, b = m.away, m.opponent_away
         win1 = mwc_after(m, a - v, b)  # the player on roll cashes v
@@ -279,7 +276,7 @@ def _interp_kernel(p, xs, ys, n):
 
 @njit(cache=True)
 def _match_equities(probs, xs_eff, wins, losses, away, opponent_away, crawford, state_levels, owners, out):
-    """The loop of :func:`match_equities`: each row's cash points (:meth:`MatchCube.cash_points`,
+    """The loop of :func:`match_equities`: each row's cash points (:meth:`MatchCube._cash_points`,
     the same arithmetic in the same order) from the highest cube level down, then each state's
     curve (:meth:`MatchCube._build`) and its MWC. ``wins`` and ``losses`` reach two levels above
     the highest cube, where a dead cube's taker redoubles."""
