@@ -12,7 +12,14 @@ from typing import Any
 
 from gammon.dice import Dice
 from gammon.errors import GammonError, InvalidArgumentError, InvalidNotationError, cut
-from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, format_gnubg_id, parse_gnubg_id
+from gammon.formats.matchid import (
+    MAX_SCORE,
+    GameState,
+    MatchState,
+    crawford_counts,
+    format_gnubg_id,
+    parse_gnubg_id,
+)
 from gammon.formats.xgid import (
     NO_CUBE_LIMIT,
     XGID,
@@ -137,8 +144,7 @@ def _check_double(state: MatchState, text: str) -> None:
 def _check_crawford_cube(state: MatchState, text: str) -> None:
     """The cube of a Crawford game turned, owned or offered: refused as in an XGID, in the user's
     language (the Situation would refuse it in English)."""
-    length = state.match_length
-    if not (state.crawford and length and 1 in (length - state.score[0], length - state.score[1])):
+    if not crawford_counts(state.crawford, state.match_length, state.score):
         return
     problem = crawford_cube_problem(state.cube_value, state.cube_owner is not None, state.double_offered)
     if problem:

@@ -173,8 +173,9 @@ class MatchState:
 
     def to_situation(self, position: Position, beavers: bool = False) -> Situation:
         """The Situation of a game in play, ``position`` seen from ``player_on_roll``. As GNU
-        Backgammon, the Crawford flag counts only with a side 1 away; a match ignores the Jacoby
-        bit. ValueError for a game not in play (over) or a score that has won the match."""
+        Backgammon, the Crawford flag counts only with a side 1 away (:func:`crawford_counts`); a
+        match ignores the Jacoby bit. ValueError for a game not in play (over) or a score that has
+        won the match."""
         if self.game_state not in (GameState.NONE, GameState.PLAYING):
             raise ValueError(tr("the game is over ({state}): nothing is decided",
                                 state=self.game_state.name.lower()))
@@ -182,7 +183,7 @@ class MatchState:
         score = (self.score[me], self.score[1 - me])
         length = self.match_length
         money = length == 0
-        crawford = self.crawford and not money and 1 in (length - score[0], length - score[1])
+        crawford = crawford_counts(self.crawford, length, self.score)
         rules = Rules(jacoby=self.jacoby, beavers=beavers) if money else Rules(match_length=length)
         return Situation(position, dice=self.dice, cube_value=self.cube_value,
                          cube_owner=CubeOwner.seen_by(self.cube_owner, me),
@@ -249,6 +250,14 @@ def read_gnubg_id(text: str) -> Situation:
 def format_gnubg_id(position: Position, state: MatchState) -> str:
     """``PositionID:MatchID``; ``position`` must be from the view of ``state.player_on_roll``."""
     return f"{position.id}:{state.id}"
+
+
+def crawford_counts(crawford: bool, match_length: int, score: tuple[int, int]) -> bool:
+    """A Crawford flag (a Match ID's bit, an XGID's rules field) as GNU Backgammon reads either ID:
+    it counts in a match longer than a point with a side 1-away, double match point included,
+    and is dropped elsewhere (a 1-point match has no Crawford game). Both IDs of one state must
+    read alike: the flag decides whether the cube may be turned."""
+    return crawford and match_length > 1 and match_length - 1 in score
 
 
 def _is_int(value: Any) -> bool:
@@ -326,5 +335,5 @@ def new_game(state: MatchState, dice: DiceSource | None = None) -> Game:
                          f"up from a Match ID, got {state.id!r}")
     rules = Rules(match_length=state.match_length, jacoby=state.jacoby or bool(state.match_length))
     # the Crawford bit counts only where a side is 1-away, as in to_situation (GNU Backgammon's reading)
-    away = state.match_length - 1
-    return Game(rules, dice, state.score, crawford_game=state.crawford and away in state.score)
+    crawford = crawford_counts(state.crawford, state.match_length, state.score)
+    return Game(rules, dice, state.score, crawford_game=crawford)

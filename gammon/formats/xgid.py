@@ -22,11 +22,12 @@ against gnubg in ``tests/formats/test_xgid.py``):
 - A pending double (``D``, ``B``, ``R``): gnubg steps back to before the double; gammon keeps it
   (``cube_action``, and ``double_offered`` in :meth:`XGID.to_match_state`), so the taker's
   decision can be analysed.
-- A Crawford flag where it cannot apply: the flag is kept as written (the text round trip is
-  exact), but :attr:`XGID.is_crawford_game` honours it only when exactly one player is 1-away.
-  gnubg drops it too when nobody is 1-away, but at double match point keeps it and sets the cube
-  to 1 (the cube is dead there anyway). A Crawford game with the cube turned or offered is
-  refused: gnubg reads it as an impossible state (a 1-cube with an owner).
+- A Crawford game with the cube turned or offered is refused: gnubg reads it as an impossible
+  state (a 1-cube with an owner).
+
+The Crawford flag is kept as written (the text round trip is exact), and counts as gnubg reads
+it, in an XGID as in a Match ID (:func:`~gammon.formats.matchid.crawford_counts`): with a side
+1-away, double match point included, never in a 1-point match.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gammon.errors import InvalidArgumentError, InvalidNotationError, InvalidPositionError, cut
-from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, match_state
+from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, crawford_counts, match_state
 from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
@@ -122,9 +123,8 @@ class XGID:
 
     @property
     def is_crawford_game(self) -> bool:
-        """The Crawford flag where it can apply: set, and exactly one player 1-away."""
-        away = [self.match_length - s for s in self.score]
-        return self.crawford and bool(self.match_length) and away.count(1) == 1
+        """The Crawford flag where it counts (:func:`~gammon.formats.matchid.crawford_counts`)."""
+        return crawford_counts(self.crawford, self.match_length, self.score)
 
     # --- text --------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from benchmarks.gnubg_harness import run_gnubg
 from gammon import InvalidNotationError, Position
 from gammon.cli.main import main
 from gammon.formats.ids import read_id, situation_json
-from gammon.formats.matchid import MatchState
+from gammon.formats.matchid import MatchState, crawford_counts
 from gammon.formats.xgid import XGID, parse_xgid, read_xgid
 from tests.helpers import needs_gnubg, pos, random_game_positions
 
@@ -77,7 +77,7 @@ def xgids(draw: st.DrawFn) -> XGID:
     action = draw(st.sampled_from([None, "double", "beaver", "raccoon"]))
     score = (draw(st.integers(0, 30)), draw(st.integers(0, 30)))
     crawford = bool(length) and draw(st.booleans())
-    if crawford and (length - 1 in score) and score.count(length - 1) == 1:
+    if crawford_counts(crawford, length, score):
         action = None  # the Crawford game has no cube action
         cube_value, cube_owner = 1, None
     else:
@@ -149,10 +149,9 @@ def test_agrees_with_gnubg_set_xgid() -> None:
     for _ in range(120):
         length = rng.choice([0, 3, 7, 11])
         score = (rng.randrange(length), rng.randrange(length)) if length else (0, 0)
-        # also stale Crawford flags (nobody 1-away, or both): gammon drops them, gnubg too except
-        # at double match point
+        # also stale Crawford flags (nobody 1-away): gammon drops them, as gnubg
         crawford = bool(length) and rng.random() < 0.4
-        if crawford and score.count(length - 1) == 1:
+        if crawford_counts(crawford, length, score):
             action, cube_value, cube_owner = False, 1, None  # the Crawford game: no cube
         else:
             action = rng.random() < 0.25
@@ -181,17 +180,10 @@ def test_agrees_with_gnubg_set_xgid() -> None:
             # "SetMatchID cannot handle positions where a double has been offered. Stepping back
             # to the offering of the cube."
             expected = dataclasses.replace(expected, double_offered=False, turn=expected.player_on_roll)
-        if x.crawford and score_both_one_away(x):
-            # gnubg keeps this stale flag and sets the cube to 1 (keeping its owner)
-            expected = dataclasses.replace(expected, crawford=True, cube_value=1)
         if expected.player_on_roll == 0:
             expected = _swap_players(expected)
         got_state = MatchState.from_id(match_id)
         assert got_state.id == expected.id, (str(x), got_state, expected)
-
-
-def score_both_one_away(x: XGID) -> bool:
-    return x.score == (x.match_length - 1, x.match_length - 1)
 
 
 def test_stale_crawford_flag_is_kept_in_the_text_but_not_played() -> None:
@@ -200,6 +192,47 @@ def test_stale_crawford_flag_is_kept_in_the_text_but_not_played() -> None:
     assert x.crawford and not x.is_crawford_game
     assert not x.to_match_state().crawford
     assert str(x) == text
+
+
+BOARD = START.split(":")[0]
+# (match length, bottom's score, top's score) with the Crawford flag set, and whether it counts
+CRAWFORD_FLAGS = [((5, 4, 4), True), ((3, 2, 2), True), ((5, 4, 2), True), ((5, 2, 4), True),
+                  ((5, 2, 3), False), ((1, 0, 0), False)]
+
+
+def _crawford_ids(length: int, bottom: int, top: int) -> tuple[str, str]:
+    """The XGID and the GNU Backgammon ID of one state: bottom (player 1) to roll, Crawford flag set."""
+    state = MatchState(match_length=length, score=(top, bottom), player_on_roll=1, turn=1, crawford=True)
+    return f"{BOARD}:0:0:1:00:{bottom}:{top}:1:{length}:10", f"{Position.initial().id}:{state.id}"
+
+
+@pytest.mark.parametrize("scores, counts", CRAWFORD_FLAGS)
+def test_the_crawford_flag_reads_alike_in_an_xgid_and_a_match_id(scores: tuple[int, int, int],
+                                                                 counts: bool) -> None:
+    """At double match point the XGID's Crawford flag was dropped but the Match ID's kept, in a
+    1-point match the other way round: the two IDs of one state read as two situations, one of
+    which could double. Both now count it as gnubg reads either: with a side 1-away, in a match
+    longer than a point."""
+    xgid, gnubg_id = _crawford_ids(*scores)
+    s = read_id(xgid)
+    assert read_id(gnubg_id) == s
+    assert s.crawford_game is counts and s.can_double is not counts
+    assert parse_xgid(xgid).to_match_state().crawford is counts
+    if counts:  # a turned cube in it is refused alike
+        for turned in (xgid.replace(":0:0:1:00:", ":1:1:1:00:"), xgid.replace(":0:0:1:00:", ":0:0:1:D:")):
+            with pytest.raises(InvalidNotationError, match="Crawford"):
+                read_id(turned)
+
+
+@needs_gnubg
+def test_the_crawford_flag_counts_where_gnubg_counts_it() -> None:
+    ids = [_crawford_ids(*scores) for scores, _ in CRAWFORD_FLAGS]
+    script = (f"for x, g in {ids!r}:\n    gnubg.command('set xgid ' + x)\n    emit(gnubg.gnubgid())\n"
+              "    gnubg.command('set gnubgid ' + g)\n    emit(gnubg.gnubgid())\n")
+    got = run_gnubg(script, expect=2 * len(ids))
+    for (_, counts), from_xgid, from_gnubg_id in zip(CRAWFORD_FLAGS, got[::2], got[1::2], strict=True):
+        assert MatchState.from_id(from_xgid.split(":")[1]).crawford is counts
+        assert MatchState.from_id(from_gnubg_id.split(":")[1]).crawford is counts
 
 
 def test_crawford_game_with_a_turned_cube_is_refused() -> None:
