@@ -1,7 +1,8 @@
-"""``gammon import --ray`` and ``--workers``: an address no cluster answers at is refused at once,
-quoted, before a file is read or queued (Ray retried it for minutes); Ray's own ConnectionError is a
-message, not a traceback, and leaves nothing queued; a bad number of processes is refused quoted; a
-worker process killed mid-analysis is said, not a traceback, and leaves none of its jobs behind."""
+"""``gammon import --ray`` and ``--workers``: an address no cluster answers at, or where something
+else listens, is refused at once, quoted, before a file is read or queued (Ray retried it for
+minutes); Ray's own ConnectionError is a message, not a traceback, and leaves nothing queued; a bad
+number of processes is refused quoted; a worker process killed mid-analysis is said, not a
+traceback, and leaves none of its jobs behind."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from gammon.profile import AnalysisQueue
 from gammon.store import Store
 from gammon.store.models import AnalysisJobRow
 from tests.accounts.conftest import CHEAP
-from tests.engine.test_parallel_limits import FakeRay, free_port
+from tests.engine.test_parallel_limits import FakeRay, free_port, http_server, listener
 from tests.profile.conftest import LASSE_1, LASSE_2
 
 
@@ -77,6 +78,21 @@ def test_an_address_nothing_listens_at_is_refused_quoted(
     err = capsys.readouterr().err
     assert err.startswith(f"gammon import: no Ray cluster answers at '127.0.0.1:{port}': ")
     assert "Traceback" not in err
+    assert _jobs(url) == []
+
+
+@pytest.mark.parametrize("server", ["silent", "http"])
+def test_a_listener_that_is_not_ray_is_refused_quoted(
+    url: str, folder: Path, server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ray connected and waited for an answer for minutes, with the files queued
+    monkeypatch.setattr(parallel, "_ray", reached_ray)
+    monkeypatch.setattr(parallel, "RAY_CONNECT_SECONDS", 0.5)
+    with (listener(None) if server == "silent" else http_server()) as address:
+        assert _import(folder, url, "--ray", address) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammon import: no Ray cluster answers at '{address}': something listens there")
+    assert err.endswith("(not a Ray cluster?)\n")
     assert _jobs(url) == []
 
 

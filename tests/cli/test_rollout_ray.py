@@ -1,5 +1,6 @@
 """``gammon rollout --ray ADDRESS``: an address no cluster answers at is refused at once, quoted,
-instead of Ray retrying it for many minutes; an address that answers goes on to Ray."""
+instead of Ray retrying it for many minutes, and so is one where something else listens (a server
+that says nothing, an HTTP server); an address that answers as Ray does goes on to Ray."""
 
 from __future__ import annotations
 
@@ -9,6 +10,8 @@ from typing import NoReturn
 import pytest
 
 from gammon.cli.main import main
+from gammon.engine.rollout import parallel
+from tests.engine.test_parallel_limits import SETTINGS, http_server, listener
 
 FAST = ["--trials", "36", "--truncate", "2", "--seed", "5", "--workers", "1"]
 
@@ -43,11 +46,21 @@ def test_a_port_past_the_last_is_refused_quoted(capsys: pytest.CaptureFixture[st
     assert err.startswith("gammon rollout: no Ray cluster answers at '127.0.0.1:99999") and len(err) < 500
 
 
+@pytest.mark.parametrize("server", ["silent", "http"])
+def test_a_listener_that_is_not_ray_is_refused_quoted(
+    server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ray connected and waited for an answer for minutes, printing its log lines
+    monkeypatch.setattr(parallel, "RAY_CONNECT_SECONDS", 0.5)
+    with (listener(None) if server == "silent" else http_server()) as address:
+        assert main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", address]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"gammon rollout: no Ray cluster answers at '{address}': something listens there")
+    assert err.endswith("(not a Ray cluster?)\n")
+
+
 def test_an_address_that_answers_goes_on_to_ray() -> None:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        s.listen()
-        with pytest.raises(ReachedRay):
-            main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", f"127.0.0.1:{s.getsockname()[1]}"])
+    with listener(SETTINGS) as address, pytest.raises(ReachedRay):
+        main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", address])
     with pytest.raises(ReachedRay):  # forms that are Ray's to judge
         main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", "local"])

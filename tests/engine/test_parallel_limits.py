@@ -1,12 +1,17 @@
 """The worker pools' and Ray's limits in :mod:`gammon.engine.rollout.parallel`: a Ray address no
-cluster answers at is refused at once, quoted, before Ray retries it for minutes; Ray's own
-ConnectionError becomes the same error; a number of processes past the limit is refused."""
+cluster answers at is refused at once, quoted, before Ray retries it for minutes, and so is one where
+something else listens (a server that says nothing, an HTTP server); Ray's own ConnectionError
+becomes the same error; a number of processes past the limit is refused."""
 
 from __future__ import annotations
 
 import os
 import signal
 import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, NoReturn
 
 import pytest
@@ -27,6 +32,67 @@ def free_port() -> int:
     with socket.socket() as s:  # a port that was free a moment ago: nothing listens there now
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+# what a gRPC server (Ray's GCS) answers an HTTP/2 client's preface with first: a SETTINGS frame
+SETTINGS = b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
+
+
+@contextmanager
+def listener(answer: bytes | None) -> Iterator[str]:
+    """The ``host:port`` of a listener that reads what a client sends and answers ``answer`` (None:
+    nothing, keeping the connection open; b"": it closes the connection)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    accepted: list[socket.socket] = []
+
+    def serve() -> None:
+        while True:
+            try:
+                conn, _ = server.accept()
+            except OSError:  # closed: the test is over
+                return
+            accepted.append(conn)
+            try:
+                conn.recv(1024)
+                if answer is not None:
+                    conn.sendall(answer)
+                    if not answer:
+                        conn.close()
+            except OSError:
+                pass
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.getsockname()[1]}"
+    finally:
+        server.shutdown(socket.SHUT_RDWR)
+        server.close()
+        thread.join()
+        for conn in accepted:
+            conn.close()
+
+
+class NotFound(BaseHTTPRequestHandler):
+    def do_GET(self) -> None:
+        self.send_error(404)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@contextmanager
+def http_server() -> Iterator[str]:
+    """The ``host:port`` of an HTTP server (an HTTP/1.1 one, as most web servers are)."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), NotFound)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
 
 
 def _range(job: None, start: int, stop: int) -> int:
@@ -70,6 +136,55 @@ def test_an_address_nothing_listens_at_is_refused_before_ray_is_given_it(
     assert fake.inits == []
     # what the commands catch: gammon's own errors, and a connection that failed
     assert isinstance(refused.value, GammonError) and isinstance(refused.value, ConnectionError)
+
+
+@pytest.fixture
+def quick_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "RAY_CONNECT_SECONDS", 0.5)
+
+
+def test_a_listener_that_says_nothing_is_refused_before_ray_is_given_it(
+    monkeypatch: pytest.MonkeyPatch, quick_refusal: None
+) -> None:
+    # ray.init connected and waited for Ray's answer for minutes, printing its log lines
+    fake = FakeRay(ReachedInit())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with listener(None) as address, pytest.raises(ClusterUnreachableError) as refused:
+        list(ordered_map(_range, None, [(0, 1), (1, 2)], workers=2, ray_address=address))
+    assert str(refused.value) == (f"no Ray cluster answers at {address!r}: something listens there but says "
+                                  "nothing in 0.5 seconds (not a Ray cluster?)")
+    assert fake.inits == []
+
+
+@pytest.mark.parametrize("server", ["http", "closes", "garbage"])
+def test_a_listener_that_is_not_ray_is_refused_quoted(
+    server: str, monkeypatch: pytest.MonkeyPatch, quick_refusal: None
+) -> None:
+    fake = FakeRay(ReachedInit())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    other = {"http": http_server(), "closes": listener(b""), "garbage": listener(b"\x00" * 9 + b"x" * 5000)}
+    with other[server] as address, pytest.raises(ClusterUnreachableError) as refused:
+        list(ordered_map(_range, None, [(0, 1)], ray_address=address))
+    assert str(refused.value) == (f"no Ray cluster answers at {address!r}: something listens there but does "
+                                  "not answer as Ray does (not a Ray cluster?)")
+    assert fake.inits == []
+
+
+def test_a_listener_that_answers_as_ray_does_goes_on_to_ray(monkeypatch: pytest.MonkeyPatch) -> None:
+    fake = FakeRay(ReachedInit())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with listener(SETTINGS + b"\x00\x00\x00\x04\x01\x00\x00\x00\x00") as address, pytest.raises(ReachedInit):
+        list(ordered_map(_range, None, [(0, 1)], ray_address=address))
+    assert fake.inits == [{"address": address, "log_to_driver": False}]
+
+
+def test_with_ray_tls_the_handshake_is_left_to_ray(
+    monkeypatch: pytest.MonkeyPatch, quick_refusal: None
+) -> None:
+    # a cluster with TLS answers a TLS handshake, not HTTP/2 in plain: Ray is given it as before
+    monkeypatch.setenv("RAY_USE_TLS", "1")
+    with listener(None) as address:
+        check_ray_address(address)
 
 
 def test_rays_own_connection_error_is_said_with_the_address(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from gammon import Position
 from gammon.engine.engine import Engine
+from gammon.engine.rollout.parallel import check_ray_address
 from gammon.engine.rollout.rollouts import RolloutSettings
 
 ray = pytest.importorskip("ray", reason="Ray is the optional 'cluster' extra")
@@ -42,6 +43,11 @@ def test_ray_gives_the_same_rollout_as_local_processes(local_ray: None) -> None:
     plays_local = engine.rollout_plays(p, (6, 4), 2, s, workers=1)
     plays_ray = engine.rollout_plays(p, (6, 4), 2, s, ray_address="auto")
     assert plays_ray == plays_local
+
+
+def test_a_clusters_own_address_passes_the_check_on_what_listens(local_ray: None) -> None:
+    # the commands refuse a listener that does not answer as Ray's gRPC servers do: Ray's own does
+    check_ray_address(ray.get_runtime_context().gcs_address)
 
 
 def test_ray_gives_the_same_training_labels_as_this_process(local_ray: None, tmp_path: Path) -> None:

@@ -1,7 +1,7 @@
 """``python -m gammon.train label --ray`` and the ``--workers`` of label and campaign: an address
-no cluster answers at is refused before any position is played (Ray retried it for minutes once
-they were), Ray not installed is a message, not a traceback, and a bad number of processes is
-refused quoted; each with exit status 2 and nothing written."""
+no cluster answers at, or where something else listens, is refused before any position is played
+(Ray retried it for minutes once they were), Ray not installed is a message, not a traceback, and a
+bad number of processes is refused quoted; each with exit status 2 and nothing written."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from gammon.engine.rollout import parallel
 from gammon.engine.rollout.parallel import MAX_WORKERS
 from gammon.train.__main__ import main
-from tests.engine.test_parallel_limits import free_port
+from tests.engine.test_parallel_limits import free_port, http_server, listener
 
 LABEL = ["--games", "1", "--every", "12", "--plies", "1"]
 
@@ -47,6 +47,20 @@ def test_an_address_nothing_listens_at_is_refused_quoted(
     out = tmp_path / "labels.npz"
     err = _exit(["label", "--out", str(out), *LABEL, "--ray", f"127.0.0.1:{port}"], capsys)
     assert err.startswith(f"python -m gammon.train label: no Ray cluster answers at '127.0.0.1:{port}': ")
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("server", ["silent", "http"])
+def test_a_listener_that_is_not_ray_is_refused_quoted(
+    tmp_path: Path, server: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(parallel, "_ray", reached_ray)
+    monkeypatch.setattr(parallel, "RAY_CONNECT_SECONDS", 0.5)
+    out = tmp_path / "labels.npz"
+    with (listener(None) if server == "silent" else http_server()) as address:
+        err = _exit(["label", "--out", str(out), *LABEL, "--ray", address], capsys)
+    assert err.startswith(f"python -m gammon.train label: no Ray cluster answers at '{address}': something")
+    assert err.endswith("(not a Ray cluster?)\n")
     assert not out.exists()
 
 

@@ -10,8 +10,9 @@ stopping wastes at most that much.
 Local processes are forked on Linux (the children inherit the compiled kernels and the loaded
 bear-off database, so they start at once) and spawned elsewhere. Ray (``pip install
 'gammon[cluster]'``) is used when an address is given: ``"local"`` starts a Ray instance on this
-machine, any other address is passed to ``ray.init`` (a ``host:port`` that accepts no connection is
-refused first: Ray retries one for minutes); an already initialised Ray is used as it is.
+machine, any other address is passed to ``ray.init`` (a ``host:port`` that accepts no connection, or
+whose listener does not answer as Ray's gRPC servers do, is refused first: Ray retries one for
+minutes); an already initialised Ray is used as it is.
 The cluster's nodes need gammon installed (or importable through the runtime environment).
 """
 
@@ -21,6 +22,7 @@ import multiprocessing
 import os
 import socket
 import sys
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -39,9 +41,13 @@ Ranges = Sequence[tuple[int, int]]
 # a huge count forked thousands.
 MAX_WORKERS = 256
 
-# How long a Ray cluster's address may take to accept a connection: Ray itself retries a dead
-# address for many minutes (printing its log lines) before it gives up.
+# How long a Ray cluster's address may take to accept a connection and answer: Ray itself retries a
+# dead address, or one where something else listens, for many minutes (printing its log lines).
 RAY_CONNECT_SECONDS = 10.0
+
+# An HTTP/2 client's first bytes: the preface, then an empty SETTINGS frame. Ray's addresses (its
+# GCS, its client server) are gRPC servers, which answer with a SETTINGS frame of their own.
+_HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 
 
 class ClusterUnreachableError(GammonError, ConnectionError):
@@ -54,19 +60,53 @@ class WorkerLostError(GammonError, ChildProcessError):
 
 def check_ray_address(address: str) -> None:
     """Refuse a cluster address ``host:port`` (or ``scheme://host:port``) that accepts no
-    connection, within :data:`RAY_CONNECT_SECONDS`, before Ray is given it (ClusterUnreachableError);
-    other forms ("local", "auto") are Ray's to judge."""
+    connection, or whose listener does not answer as a gRPC server, within :data:`RAY_CONNECT_SECONDS`,
+    before Ray is given it (ClusterUnreachableError); other forms ("local", "auto") are Ray's to judge."""
     host, colon, port = address.split("://", 1)[-1].rpartition(":")
     if not colon or not port.isdigit() or not host:
         return
+    deadline = time.monotonic() + RAY_CONNECT_SECONDS
     try:
-        socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS).close()
+        conn = socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS)
     except (OSError, OverflowError, ValueError) as e:  # OverflowError: a port past 65535
         raise _unreachable(address, e) from None
+    with conn:
+        # a cluster with TLS (Ray's own switch) answers a handshake first, not plain HTTP/2
+        why = None if _ray_tls() else _not_grpc(conn, deadline)
+    if why is not None:
+        raise _unreachable(address, why)
 
 
-def _unreachable(address: str, e: Exception) -> ClusterUnreachableError:
-    why = cut(str(e) or type(e).__name__, 200)  # Ray's own reasons run to a few lines
+def _ray_tls() -> bool:
+    return os.environ.get("RAY_USE_TLS", "0").lower() in ("1", "true")
+
+
+def _not_grpc(conn: socket.socket, deadline: float) -> str | None:
+    """Why the listener at the other end of ``conn`` is no gRPC server, or None: it must answer
+    the HTTP/2 preface with a SETTINGS frame before ``deadline`` (one that says nothing, an HTTP/1
+    server, left ray.init retrying for minutes)."""
+    reply = b""
+    try:
+        conn.sendall(_HTTP2_PREFACE)
+        while len(reply) < 9:  # a frame's header
+            conn.settimeout(max(deadline - time.monotonic(), 0.001))
+            chunk = conn.recv(9 - len(reply))
+            if not chunk:
+                break
+            reply += chunk
+    except TimeoutError:
+        return tr("something listens there but says nothing in {seconds} seconds (not a Ray cluster?)",
+                  seconds=f"{RAY_CONNECT_SECONDS:g}")
+    except OSError:  # reset: it answered, not as Ray does
+        pass
+    # type 4 (SETTINGS), no flags (not an acknowledgement), stream 0
+    if len(reply) == 9 and reply[3:] == b"\x04\x00\x00\x00\x00\x00":
+        return None
+    return tr("something listens there but does not answer as Ray does (not a Ray cluster?)")
+
+
+def _unreachable(address: str, why: Exception | str) -> ClusterUnreachableError:
+    why = cut(str(why) or type(why).__name__, 200)  # Ray's own reasons run to a few lines
     return ClusterUnreachableError(tr("no Ray cluster answers at {address}: {error}",
                                       address=repr(cut(address)), error=why))
 
