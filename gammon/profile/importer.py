@@ -7,7 +7,6 @@ games (saved mid-match) counts as a duplicate of it, before or after."""
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +19,7 @@ from gammon.engine.rollout.parallel import ordered_map
 from gammon.errors import GammonError, StoreUnavailableError, cut, quoted_path
 from gammon.game import Roll
 from gammon.i18n import tr
-from gammon.profile.queue import AnalysisQueue, Outcome, run_job
+from gammon.profile.queue import AnalysisQueue, Outcome, at_work, claimant_name, run_job
 from gammon.profile.record import existing, kin
 from gammon.profile.source import (
     MATCH_FILE_EXTENSIONS,
@@ -193,7 +192,7 @@ def run_jobs(
     outcomes: list[Outcome] = []
     # the name its workers claim its jobs by: a job they were running when it stopped (a worker
     # killed, Ray failing) is taken off with the queued ones, one a server's worker runs is not
-    claimant = f"import {uuid.uuid4().hex}"
+    claimant = claimant_name("import")  # alive while this process is (and, here, at_work)
     if workers <= 1 and ray_address is None:
         results: Iterable[list[Outcome]] = ([_run_here(queue, job_id, claimant)] for job_id in job_ids)
     else:
@@ -202,11 +201,12 @@ def run_jobs(
             ray_address=ray_address,
         )
     try:
-        for batch in results:
-            for outcome in batch:
-                outcomes.append(outcome)
-                if done is not None:
-                    done(outcome)
+        with at_work(claimant):
+            for batch in results:
+                for outcome in batch:
+                    outcomes.append(outcome)
+                    if done is not None:
+                        done(outcome)
     except SQLAlchemyError as e:  # analysing here (a worker process's comes as a GammonError)
         _withdraw(queue, list(job_ids), claimant)  # not if the database fails still
         raise _unavailable(database_url, e) from e

@@ -8,20 +8,26 @@ failure is not known when the worker meets it.
 A worker claims a row by moving it from ``queued`` to ``running`` with a guarded UPDATE, so two
 workers (threads, processes, machines) never take the same row; a claimant that may have to take
 its jobs off again (an import) names itself in the running row's ``reason``, unused until the job
-ends (:meth:`AnalysisQueue.withdraw`). :meth:`AnalysisQueue.recover`,
-called once when a server starts (before its workers), queues again what a stopped server left
-``running``, at most ``max_attempts`` times in all: a match that kills its worker ends ``failed``.
+ends (:meth:`AnalysisQueue.withdraw`). Every claimant names its host and process
+(:func:`claimant_name`). :meth:`AnalysisQueue.recover`, called once when a server starts (before
+its workers), queues again what a claimant that is gone left ``running`` (its process ended, or one
+of another host has run it longer than ``stale_after``), at most ``max_attempts`` times in all: a
+match that kills its worker ends ``failed``. A job a live import or another server process is at
+stays theirs.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
+import os
+import socket
 import threading
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import CursorResult, and_, delete, or_, select, update
@@ -44,6 +50,73 @@ from gammon.store.repository import lock_for_writing
 
 QUEUED, RUNNING, DONE, DUPLICATE, FAILED = "queued", "running", "done", "duplicate", "failed"
 MAX_ATTEMPTS = 3
+# A claim of another host, whose process cannot be looked at, is taken for gone after this long:
+# one match's analysis takes minutes. Run again while it was still at work, it ends a duplicate.
+STALE_AFTER = timedelta(hours=1)
+_HOST = socket.gethostname().replace(" ", "_")
+_live_lock = threading.Lock()
+_live: set[str] = set()  # the claimants at work in this process (:func:`at_work`)
+
+
+def claimant_name(kind: str) -> str:
+    """A new claimant's name, ``"<kind> <host> <pid> <process start> <token>"``: who claims jobs
+    (a server's worker, an import), so that another process can tell whether it is still alive."""
+    pid = os.getpid()
+    return f"{kind} {_HOST} {pid} {_process_start(pid)} {uuid.uuid4().hex}"
+
+
+@contextlib.contextmanager
+def at_work(claimant: str) -> Iterator[str]:
+    """Count ``claimant`` as alive while the block runs: in the process that named it, a claimant
+    is alive only so (a server that stopped and started again in one process recovers the jobs
+    its stopped worker left)."""
+    with _live_lock:
+        _live.add(claimant)
+    try:
+        yield claimant
+    finally:
+        with _live_lock:
+            _live.discard(claimant)
+
+
+def _process_start(pid: int) -> str:
+    """When the process ``pid`` started (clock ticks since boot, from /proc): a pid reused by a new
+    process is not taken for the claimant. "-" where it cannot be read."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as f:
+            return f.read().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return "-"
+
+
+def _process_alive(pid: int, started: str) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: alive
+        pass
+    except OSError:
+        return False
+    return started == "-" or _process_start(pid) in (started, "-")
+
+
+def claimant_gone(claimant: str | None, started_at: datetime | None, now: datetime,
+                  stale_after: timedelta = STALE_AFTER) -> bool:
+    """Whether the claimant of a running job is gone, so the job may be queued again: a process of
+    this host that ended (or, in this process, no longer at work), or one of another host that has
+    run it longer than ``stale_after``. A claimant named otherwise (before claimants named their
+    process) is taken for gone."""
+    parts = (claimant or "").split(" ")
+    if len(parts) != 5 or not parts[2].isdigit():
+        return True
+    _kind, host, pid, started, _token = parts
+    if host != _HOST:
+        return started_at is None or now - as_utc(started_at) > stale_after
+    if int(pid) == os.getpid():
+        with _live_lock:
+            return claimant not in _live
+    return not _process_alive(int(pid), started)
 
 
 @dataclass(frozen=True)
@@ -80,10 +153,19 @@ def engine_for(plies: int) -> Engine:
 class AnalysisQueue:
     """The queue in ``store``'s database; ``clock`` tells the time (injectable for tests)."""
 
-    def __init__(self, store: Store, *, clock: Clock = utc_now, max_attempts: int = MAX_ATTEMPTS) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock = utc_now,
+        max_attempts: int = MAX_ATTEMPTS,
+        stale_after: timedelta = STALE_AFTER,
+    ) -> None:
         self.store = store
         self.clock = clock
         self.max_attempts = max_attempts
+        self.stale_after = stale_after
+        self.claimant = claimant_name("server")  # what :meth:`serve` claims as
         self.sessions = sessionmaker(store.engine, expire_on_commit=False)
         self._wake = threading.Event()  # set when a job is queued in this process, or to stop
 
@@ -146,32 +228,36 @@ class AnalysisQueue:
     # --- working -----------------------------------------------------------------------------
 
     def recover(self) -> int:
-        """Queue again the jobs a stopped server left running (those started ``max_attempts`` times
-        fail instead); returns how many were queued again. Call it before any worker starts."""
-        with self.sessions.begin() as s:
-            s.execute(
-                update(AnalysisJobRow)
-                .where(AnalysisJobRow.status == RUNNING, AnalysisJobRow.attempts >= self.max_attempts)
-                .values(
-                    status=FAILED,
-                    finished_at=self.clock(),
-                    reason=in_every_language(
-                        lambda: ntr(
-                            "the analysis stopped unfinished {n} time",
-                            "the analysis stopped unfinished {n} times",
-                            self.max_attempts,
-                            n=self.max_attempts,
-                        )
-                    ),
+        """Queue again the jobs left running by a claimant that is gone (:func:`claimant_gone`;
+        those started ``max_attempts`` times fail instead); returns how many were queued again. A
+        job a live claimant runs (an import, another server process) is left to it."""
+        now = self.clock()
+        with self.sessions() as s:
+            running = s.execute(
+                select(AnalysisJobRow.id, AnalysisJobRow.reason, AnalysisJobRow.started_at,
+                       AnalysisJobRow.attempts).where(AnalysisJobRow.status == RUNNING)
+            ).all()
+        again = 0
+        for job_id, claimant, started_at, attempts in running:
+            if not claimant_gone(claimant, started_at, now, self.stale_after):
+                continue
+            # its claimant's name goes: a stopped import takes off only what it still runs
+            values: dict[str, Any] = {"status": QUEUED, "reason": None}
+            if attempts >= self.max_attempts:
+                values = {"status": FAILED, "finished_at": now, "reason": in_every_language(
+                    lambda: ntr("the analysis stopped unfinished {n} time",
+                                "the analysis stopped unfinished {n} times",
+                                self.max_attempts, n=self.max_attempts))}
+            with self.sessions.begin() as s:
+                # guarded: claimed again meanwhile (recovered by another process), it is left be
+                done: CursorResult[Any] = s.execute(  # type: ignore[assignment]
+                    update(AnalysisJobRow)
+                    .where(AnalysisJobRow.id == job_id, AnalysisJobRow.status == RUNNING,
+                           AnalysisJobRow.attempts == attempts)
+                    .values(**values)
                 )
-            )
-            again: CursorResult[Any] = s.execute(  # type: ignore[assignment]
-                # its claimant's name goes: a stopped import takes off only what it still runs
-                update(AnalysisJobRow)
-                .where(AnalysisJobRow.status == RUNNING)
-                .values(status=QUEUED, reason=None)
-            )
-            return int(again.rowcount)
+            again += int(done.rowcount) if values["status"] == QUEUED else 0
+        return again
 
     def claim(self, job_id: int | None = None, claimant: str | None = None) -> int | None:
         """Take the oldest queued job (or the job ``job_id`` if it is queued): it is ``running``
@@ -276,17 +362,18 @@ class AnalysisQueue:
         queued in this process wakes it; one queued by another process is found at the next look,
         every ``idle`` seconds while the queue is empty. ``run(job_id)`` runs a claimed job
         (default: here, with ``engine``; a server gives it to a process of its own,
-        :func:`run_claimed`)."""
-        self.recover()
-        while not stop.is_set():
-            self._wake.clear()  # before the look: a job queued after it wakes the wait below
-            job_id = self.claim()
-            if job_id is None:
-                self._wake.wait(idle)
-            elif run is None:
-                self.run(job_id, engine)
-            else:
-                run(job_id)
+        :func:`run_claimed`). It claims as :attr:`claimant`, alive while it serves."""
+        with at_work(self.claimant):
+            self.recover()
+            while not stop.is_set():
+                self._wake.clear()  # before the look: a job queued after it wakes the wait below
+                job_id = self.claim(claimant=self.claimant)
+                if job_id is None:
+                    self._wake.wait(idle)
+                elif run is None:
+                    self.run(job_id, engine)
+                else:
+                    run(job_id)
 
     def status(self, job_id: int) -> tuple[str, str | None]:
         """The job's status and the reason of a failure, in the current language."""
@@ -451,19 +538,20 @@ def run_claimed(database_url: str, job_id: int) -> Outcome:
 def run_job(database_url: str, job_id: int, claimant: str | None = None) -> Outcome:
     """Run the job ``job_id`` (claiming it first, as ``claimant``) in a process of its own: a
     worker of a process pool or of a Ray cluster opens the database itself."""
-    claimant = claimant or f"worker {uuid.uuid4().hex}"  # to take off its own job only, if stopped
+    claimant = claimant or claimant_name("worker")  # to take off its own job only, if stopped
     store = Store(database_url)
     try:
         queue = AnalysisQueue(store)
-        if queue.claim(job_id, claimant) is None:
-            status, reason = queue.status(job_id)
-            return Outcome(job_id, status, str(job_id), reason)
-        try:
-            return queue.run(job_id)
-        except KeyboardInterrupt:
-            # Ctrl-C reaches a pool's workers too, and Ray cancels a task so: the job was left
-            # running for good, with its file's bytes (a server counted it as pending)
-            queue.withdraw([job_id], claimant)
-            raise
+        with at_work(claimant):
+            if queue.claim(job_id, claimant) is None:
+                status, reason = queue.status(job_id)
+                return Outcome(job_id, status, str(job_id), reason)
+            try:
+                return queue.run(job_id)
+            except KeyboardInterrupt:
+                # Ctrl-C reaches a pool's workers too, and Ray cancels a task so: the job was left
+                # running for good, with its file's bytes (a server counted it as pending)
+                queue.withdraw([job_id], claimant)
+                raise
     finally:
         store.close()
