@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from benchmarks.gnubg_harness import run_gnubg
 from gammon.errors import InvalidNotationError
@@ -13,9 +16,9 @@ from gammon.formats.matchid import parse_gnubg_id
 from gammon.formats.xgid import XGID
 from gammon.i18n import use_language
 from gammon.position import Position
-from gammon.rules import Rules
-from gammon.situation import Situation
-from tests.helpers import needs_gnubg
+from gammon.rules import Rules, WinKind
+from gammon.situation import CubeOwner, Situation
+from tests.helpers import needs_gnubg, random_game_positions
 
 BOARD = "XGID=-b----E-C---eE---c-e----B-"
 
@@ -128,3 +131,50 @@ def test_gnubg_reads_the_pasted_forms_as_the_same_id() -> None:
     script = "for t in %r:\n    gnubg.command('set gnubgid ' + t)\n    emit(gnubg.gnubgid())\n" % [
         " ".join(t.split()) for t in PASTED_IDS]  # one command line each
     assert run_gnubg(script) == ["4HPwATDgc/ABMA:cAmgAAAAAAAE"] * len(PASTED_IDS)
+
+
+# random games, and both sides' 15 on the bar, 14 borne off, all borne off
+_POSITIONS = random_game_positions(17, 2) + [
+    Position.from_points({25: 15}, {25: 15}), Position.from_points({1: 1}, {1: 15}),
+    Position.from_points({}, {6: 2})]
+
+
+@st.composite
+def situations(draw: st.DrawFn) -> Situation:
+    """A Situation any game may reach: money or match (a 1-point match and double match point
+    too), the cube anywhere the rules let it be, a double or a resignation on offer, dice or none."""
+    length = draw(st.sampled_from([0, 1, 2, 3, 5, 7]))
+    score = (draw(st.integers(0, length - 1)), draw(st.integers(0, length - 1))) if length else (0, 0)
+    crawford = draw(st.booleans()) and length > 1 and length - 1 in score
+    money = not length
+    rules = Rules(match_length=length, jacoby=not money or draw(st.booleans()),
+                  beavers=money and draw(st.booleans()))
+    offered = not crawford and draw(st.booleans())
+    owner = CubeOwner.CENTRED if crawford else draw(st.sampled_from(
+        [CubeOwner.CENTRED, CubeOwner.MOVER] if offered else list(CubeOwner)))
+    resignation = None if offered else draw(st.none() | st.sampled_from(list(WinKind)))
+    opponent_resigns = resignation is not None and draw(st.booleans())
+    dice = None if offered or opponent_resigns else draw(st.none() | st.tuples(st.integers(1, 6),
+                                                                                 st.integers(1, 6)))
+    return Situation(draw(st.sampled_from(_POSITIONS)), dice=dice,
+                     cube_value=1 if crawford else 1 << draw(st.integers(0, 12)), cube_owner=owner,
+                     double_offered=offered, resignation=resignation, score=score, crawford_game=crawford,
+                     rules=rules, opponent_resigns=opponent_resigns)
+
+
+@settings(deadline=None, max_examples=300)
+@given(situations())
+def test_both_ids_shown_read_back_as_the_situation(s: Situation) -> None:
+    """The GNU Backgammon ID and the XGID shown beside a situation each read back as it: a
+    Crawford game at double match point read from its XGID as a game with the cube free. (A
+    Match ID has no beavers; an XGID no resignation, and none is shown then.)"""
+    j = situation_json(s)
+    assert read_id(j["gnubg_id"]) == s.replace(rules=dataclasses.replace(s.rules, beavers=False))
+    if s.resignation is None:
+        offered = s.cube_value * (2 if s.double_offered else 1)
+        # no highest cube is written as XG's usual 1024, or as the ceiling 32768 above it
+        ceiling = {"cube_limit": 32768} if offered > 1024 else {}
+        assert read_id(j["xgid"]) == s.replace(rules=dataclasses.replace(s.rules, **ceiling))
+    else:
+        with pytest.raises(ValueError, match="resignation"):
+            XGID.from_situation(s)
