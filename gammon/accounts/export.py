@@ -2,7 +2,9 @@
 
 - ``<date>-<match id>.mat`` and ``.sgf``: every match the account holds a seat of, finished or
   not, to a length or for money, rebuilt from its stored actions (the writers of
-  :mod:`gammon.formats`; GNU Backgammon and gammon read them back).
+  :mod:`gammon.formats`; GNU Backgammon and gammon read them back): its finished games. A game
+  still being played is left out (its entry's ``game_in_progress`` says which), so a money
+  session, which never ends, gives the games it has finished.
 - ``account.json``: the account (name, when made, rating, experience), its sessions (when made,
   when they expire), its matches (id, mode, rules, rated or why not, status, seat, names, score,
   its files), its rating history, its lobby invitations, its analysis requests, its profile (each
@@ -153,6 +155,7 @@ def _match_files(
         "names": list(names),
         "score": [row.score0, row.score1],
         "files": [],
+        "game_in_progress": None,  # its number (from 1): left out of the files
     }
     files: dict[str, str] = {}
     actions = accounts.store.load_log(row.id).actions
@@ -163,6 +166,15 @@ def _match_files(
         return entry, files
     try:
         match = replay_match(rules, actions)
+        if match.game.result is None:
+            # The game being played is left out: a money session never ends, and its finished games
+            # are what a player keeps; a game half played is no record yet (and, online, the
+            # opponent's board still at play).
+            entry["game_in_progress"] = len(match.games)
+            match = replay_match(rules, [a for a in actions if a.game < len(match.games) - 1])
+            if match.game.result is None:
+                entry["note"] = "no finished game yet: the game in progress is left out"
+                return entry, files
         # a .mat name is cut to what GNU Backgammon keeps (31 bytes, at a character); SGF keeps it whole
         files[f"{stem}.mat"] = format_mat(match, mat_names(names))
         files[f"{stem}.sgf"] = format_sgf(match, names, {"DT": f"{as_utc(row.created_at):%Y-%m-%d}"})

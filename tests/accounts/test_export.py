@@ -132,6 +132,28 @@ def _play(db: Store, match_id: str, length: int, games: int) -> None:
     db.append(match_id, LogChange(base=0, version=len(actions), first=0, actions=actions, summary=summary))
 
 
+def test_the_game_in_progress_is_left_out_and_the_finished_ones_kept(accounts: Accounts) -> None:
+    """An online match under way, and a money session (never over): the export held the moves of
+    the game being played; it holds the finished games, and says which game it left out."""
+    alice = accounts.sign_up("Alice", "password1")
+    token = accounts.sign_in("Alice", "password1").token
+    first = new_match(accounts.store, "first", length=5, names=["me", "Carol"])
+    _play(accounts.store, "first", length=5, games=0)  # its first game under way
+    money = new_match(accounts.store, "money", length=0, names=["me", "Carol"])
+    _play(accounts.store, "money", length=0, games=3)
+    claim_seats(accounts, token, [first[0], money[0]])
+    files = _files(export_account(accounts, alice.id))
+    assert sorted(files) == ["2026-01-01-money.mat", "2026-01-01-money.sgf", "account.json"]
+    listed = {m["id"]: m for m in json.loads(files["account.json"])["matches"]}
+    assert (listed["first"]["files"], listed["first"]["game_in_progress"]) == ([], 1)
+    assert listed["first"]["note"] == "no finished game yet: the game in progress is left out"
+    assert listed["money"]["game_in_progress"] == 4 and "note" not in listed["money"]
+    games = read_mat(files["2026-01-01-money.mat"]).games
+    assert len(games) == 3 and all(g.winner is not None for g in games)  # each finished
+    sgf = read_sgf(files["2026-01-01-money.sgf"]).match
+    assert len(sgf.games) == 3 and sgf.game.result is not None
+
+
 def _profile_rows(db: Store, account_id: int, tag: str) -> None:
     """A profile match of the account with one marked decision, a drill card of it and an answer."""
     at = datetime(2026, 1, 2, tzinfo=UTC)
@@ -247,12 +269,13 @@ def test_the_export_holds_everything_kept_about_the_account_and_nothing_private_
         "account.json",
         f"uploads/{_job_id(accounts, alice.id)}-_alice-analysis_.mat",
     ]
+    # their finished games: the game in progress is left out
     money_mat = read_mat(files["2026-01-01-money.mat"])
-    assert money_mat.match_length == 0 and len(money_mat.games) == 3 and not money_mat.errors
+    assert money_mat.match_length == 0 and len(money_mat.games) == 2 and not money_mat.errors
     assert money_mat.names == ("Alice", "Carol")
     assert read_sgf(files["2026-01-01-money.sgf"]).names == ("Alice", "Carol")
     unfinished_mat = read_mat(files["2026-01-01-unfinished.mat"])
-    assert unfinished_mat.match_length == 7 and len(unfinished_mat.games) == 2 and not unfinished_mat.errors
+    assert unfinished_mat.match_length == 7 and len(unfinished_mat.games) == 1 and not unfinished_mat.errors
     assert (
         files[f"uploads/{_job_id(accounts, alice.id)}-_alice-analysis_.mat"] == "the file of alice-analysis"
     )
@@ -262,10 +285,13 @@ def test_the_export_holds_everything_kept_about_the_account_and_nothing_private_
     assert kept["account"]["name"] == "Alice" and kept["account"]["experience"] == 3
     assert kept["account"]["rating"] == accounts.signed_in(alice_token).rating
     assert len(kept["sessions"]) == 1 and set(kept["sessions"][0]) == {"created_at", "expires_at"}
-    assert [(m["id"], m["status"], m["seat"], m["rules"]["match_length"]) for m in kept["matches"]] == [
-        ("money", "active", 0, 0),  # made at one time: by id
-        ("rated", "over", 0, 3),
-        ("unfinished", "active", 0, 7),
+    assert [
+        (m["id"], m["status"], m["seat"], m["rules"]["match_length"], m["game_in_progress"])
+        for m in kept["matches"]
+    ] == [
+        ("money", "active", 0, 0, 3),  # made at one time: by id
+        ("rated", "over", 0, 3, None),
+        ("unfinished", "active", 0, 7, 2),
     ]
     [change] = kept["rating_history"]
     assert (change["match_id"], change["opponent"], change["won"], change["rating_before"]) == (
