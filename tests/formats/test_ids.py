@@ -173,8 +173,8 @@ def test_both_ids_shown_read_back_as_the_situation(s: Situation) -> None:
     if s.resignation is None:
         offered = s.cube_value * (2 if s.double_offered else 1)
         # no highest cube is written as XG's usual 1024, or as the ceiling 32768 above it
-        ceiling = {"cube_limit": 32768} if offered > 1024 else {}
-        assert read_id(j["xgid"]) == s.replace(rules=dataclasses.replace(s.rules, **ceiling))
+        limit = 32768 if offered > 1024 else s.rules.cube_limit
+        assert read_id(j["xgid"]) == s.replace(rules=dataclasses.replace(s.rules, cube_limit=limit))
     else:
         with pytest.raises(ValueError, match="resignation"):
             XGID.from_situation(s)
