@@ -59,6 +59,18 @@ def test_a_listener_that_is_not_ray_is_refused_quoted(
     assert err.endswith("(not a Ray cluster?)\n")
 
 
+@pytest.mark.parametrize("address", ["foo://bar:1", ":6379", "x" * 3000])
+def test_an_address_ray_does_not_take_is_refused_quoted(
+    address: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ray ended a scheme of its own in a RuntimeError's traceback, exit status 1; ":6379" came back as
+    # "Malformed host: ", the long one uncut
+    assert main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", address]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gammon rollout: no Ray cluster answers at '" + address[:11])
+    assert err.endswith(": Ray takes 'local', 'auto', HOST:PORT or ray://HOST:PORT\n") and len(err) < 300
+
+
 def test_an_address_that_answers_goes_on_to_ray() -> None:
     with listener(SETTINGS) as address, pytest.raises(ReachedRay):
         main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", address])

@@ -195,6 +195,25 @@ def test_rays_own_connection_error_is_said_with_the_address(monkeypatch: pytest.
     assert fake.inits == [{"address": "auto", "log_to_driver": False}]
 
 
+@pytest.mark.parametrize(
+    "address",
+    ["", "garbage", "local ", " auto", "host:", ":6379", "127.0.0.1:0", "127.0.0.1:65536", "127.0.0.1:abc",
+     "127.0.0.1:\u0663", "127.0.0.1:06379x", "foo://bar:1", "http://127.0.0.1:1", "ray://:1"],
+)
+def test_an_address_ray_does_not_take_is_refused_quoted(
+    address: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Ray said these in its own words, the address uncut or left out ("Malformed host: "), and a
+    # scheme of its own ("foo://") as a RuntimeError's traceback
+    fake = FakeRay(ReachedInit())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with pytest.raises(ClusterUnreachableError) as refused:
+        list(ordered_map(_range, None, [(0, 1)], ray_address=address))
+    assert str(refused.value) == (f"no Ray cluster answers at {address!r}: Ray takes 'local', 'auto', "
+                                  "HOST:PORT or ray://HOST:PORT")
+    assert fake.inits == []
+
+
 def test_a_long_address_is_quoted_cut() -> None:
     address = "127.0.0.1:99999" + "9" * 5000
     with pytest.raises(ClusterUnreachableError) as refused:

@@ -10,9 +10,9 @@ stopping wastes at most that much.
 Local processes are forked on Linux (the children inherit the compiled kernels and the loaded
 bear-off database, so they start at once) and spawned elsewhere. Ray (``pip install
 'gammon[cluster]'``) is used when an address is given: ``"local"`` starts a Ray instance on this
-machine, any other address is passed to ``ray.init`` (a ``host:port`` that accepts no connection, or
-whose listener does not answer as Ray's gRPC servers do, is refused first: Ray retries one for
-minutes); an already initialised Ray is used as it is.
+machine, ``"auto"``, ``host:port`` and ``ray://host:port`` are passed to ``ray.init`` (an address
+that accepts no connection, or whose listener does not answer as Ray's gRPC servers do, is refused
+first: Ray retries one for minutes); an already initialised Ray is used as it is.
 The cluster's nodes need gammon installed (or importable through the runtime environment).
 """
 
@@ -59,22 +59,36 @@ class WorkerLostError(GammonError, ChildProcessError):
 
 
 def check_ray_address(address: str) -> None:
-    """Refuse a cluster address ``host:port`` (or ``scheme://host:port``) that accepts no
-    connection, or whose listener does not answer as a gRPC server, within :data:`RAY_CONNECT_SECONDS`,
-    before Ray is given it (ClusterUnreachableError); other forms ("local", "auto") are Ray's to judge."""
-    host, colon, port = address.split("://", 1)[-1].rpartition(":")
-    if not colon or not port.isdigit() or not host:
+    """Refuse, quoted (ClusterUnreachableError), an address Ray does not take ("local", "auto",
+    ``host:port`` or ``ray://host:port``), and one that accepts no connection, or whose listener does
+    not answer as a gRPC server, within :data:`RAY_CONNECT_SECONDS`, before Ray is given it. "auto"
+    is Ray's to judge."""
+    if address in ("local", "auto"):
         return
+    host_port = _host_port(address)
+    if host_port is None:
+        raise _unreachable(address, tr("Ray takes 'local', 'auto', HOST:PORT or ray://HOST:PORT"))
     deadline = time.monotonic() + RAY_CONNECT_SECONDS
     try:
-        conn = socket.create_connection((host.strip("[]"), int(port)), timeout=RAY_CONNECT_SECONDS)
-    except (OSError, OverflowError, ValueError) as e:  # OverflowError: a port past 65535
+        conn = socket.create_connection(host_port, timeout=RAY_CONNECT_SECONDS)
+    except (OSError, ValueError) as e:  # ValueError: a host name no resolver takes (a NUL, too long)
         raise _unreachable(address, e) from None
     with conn:
         # a cluster with TLS (Ray's own switch) answers a handshake first, not plain HTTP/2
         why = None if _ray_tls() else _not_grpc(conn, deadline)
     if why is not None:
         raise _unreachable(address, why)
+
+
+def _host_port(address: str) -> tuple[str, int] | None:
+    """The host and port of ``host:port`` or ``ray://host:port``, or None. Anything else reached
+    ray.init: a malformed address came back in Ray's words, uncut or without it, another scheme as
+    a traceback."""
+    host, colon, port = address.removeprefix("ray://").rpartition(":")
+    host = host.strip("[]")  # an IPv6 address is written in brackets
+    if not colon or not host or "/" in host or not (port.isascii() and port.isdigit() and len(port) <= 5):
+        return None
+    return (host, int(port)) if 0 < int(port) < 65536 else None
 
 
 def _ray_tls() -> bool:
