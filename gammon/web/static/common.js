@@ -67,15 +67,20 @@ export function pageLink(page) {
   return { id: m ? m[1] : null, params: new URLSearchParams(location.hash.slice(1)) };
 }
 
-// Who won the match or the game just over, in words; "" while a game goes on.
+// Who won the match or the game just over, in words; "" while a game goes on. The page's own seat
+// is spoken to ("You won"): its name "You" in a third person's words read "Ty wygrywa" in Polish.
+// The winner's score comes first, as a result is said ("won 5-0", not "won 0-5").
 export function outcomeText(st) {
-  const names = st.names;
+  const names = st.names, yours = winner => st.seat !== null && st.seat !== undefined && winner === st.seat;
   if (st.match_over) {
-    return t("{name} won the match {score}", { name: names[st.match_winner], score: `${st.score[0]}-${st.score[1]}` });
+    const w = st.match_winner, score = `${st.score[w]}-${st.score[1 - w]}`;
+    return yours(w) ? t("You won the match {score}", { score })
+      : t("{name} won the match {score}", { name: names[w], score });
   }
   if (st.result) {
     const r = st.result, kind = { 1: "", 2: t(" with a gammon"), 3: t(" with a backgammon") }[r.kind];
-    return tn("{name} won {n} point", "{name} won {n} points", r.points, { name: names[r.winner] }) + kind;
+    return (yours(r.winner) ? tn("You won {n} point", "You won {n} points", r.points)
+      : tn("{name} won {n} point", "{name} won {n} points", r.points, { name: names[r.winner] })) + kind;
   }
   return "";
 }
