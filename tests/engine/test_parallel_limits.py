@@ -188,6 +188,7 @@ def test_with_ray_tls_the_handshake_is_left_to_ray(
 
 
 def test_rays_own_connection_error_is_said_with_the_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
     fake = FakeRay(ConnectionError("Could not find any running Ray instance."))
     monkeypatch.setattr(parallel, "_ray", lambda: fake)
     with pytest.raises(ClusterUnreachableError, match="^no Ray cluster answers at 'auto': Could not find"):
@@ -211,6 +212,19 @@ def test_an_address_ray_does_not_take_is_refused_quoted(
         list(ordered_map(_range, None, [(0, 1)], ray_address=address))
     assert str(refused.value) == (f"no Ray cluster answers at {address!r}: Ray takes 'local', 'auto', "
                                   "HOST:PORT or ray://HOST:PORT")
+    assert fake.inits == []
+
+
+def test_auto_is_checked_as_the_address_ray_address_names(
+    monkeypatch: pytest.MonkeyPatch, quick_refusal: None
+) -> None:
+    # Ray takes RAY_ADDRESS for "auto": one where something else listens hung as a given one did
+    fake = FakeRay(ReachedInit())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with listener(None) as address, pytest.raises(ClusterUnreachableError) as refused:
+        monkeypatch.setenv("RAY_ADDRESS", address)
+        list(ordered_map(_range, None, [(0, 1)], ray_address="auto"))
+    assert str(refused.value).startswith(f"no Ray cluster answers at {address!r}: something listens there")
     assert fake.inits == []
 
 

@@ -62,7 +62,9 @@ def check_ray_address(address: str) -> None:
     """Refuse, quoted (ClusterUnreachableError), an address Ray does not take ("local", "auto",
     ``host:port`` or ``ray://host:port``), and one that accepts no connection, or whose listener does
     not answer as a gRPC server, within :data:`RAY_CONNECT_SECONDS`, before Ray is given it. "auto"
-    is Ray's to judge."""
+    is Ray's to judge, unless RAY_ADDRESS names the address it stands for (ray.init takes that)."""
+    if address == "auto":
+        address = os.environ.get("RAY_ADDRESS") or "auto"
     if address in ("local", "auto"):
         return
     host_port = _host_port(address)
