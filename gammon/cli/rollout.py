@@ -273,9 +273,9 @@ def _print_interrupted(args: argparse.Namespace, given: Situation, dice: Dice | 
 
     if args.cube:
         kind, keys, names = "cube", ["no_double", "double_take"], [tr("no double"), tr("double, take")]
-    elif dice is not None:  # the candidates rollout_plays rolled out, in its order
+    elif dice is not None:  # the candidates rollout_plays rolled out, in its order: at the score
         kind = "plays"
-        keys = names = [str(h.play) for h in engine.hint(given.position, dice, args.candidates)]
+        keys = names = [str(h.play) for h in engine.hint(given, dice, args.candidates)]
     else:
         kind, keys, names = "position", ["position"], [tr("equity")]
     done = 0 if last is None else last.trials

@@ -13,6 +13,7 @@ from gammon.cli.main import build_parser
 from gammon.cli.rollout import run_rollout
 from gammon.engine.engine import Engine
 from gammon.engine.rollout.rollouts import RolloutProgress
+from gammon.formats.ids import read_id
 
 START = "4HPwATDgc/ABMA"
 FAST = ["--trials", "72", "--truncate", "2", "--seed", "5", "--workers", "1"]
@@ -108,3 +109,15 @@ def test_an_interrupted_rollout_names_the_seed_it_drew(capsys: pytest.CaptureFix
         run_rollout(build_parser().parse_args([*argv, "--seed", str(seed)]), engine=again)
     assert again.reported == engine.reported
     assert capsys.readouterr().out.startswith(f"Rollout of {START} (seed {seed}) interrupted after 36 of 72")
+
+
+def test_an_interrupted_plays_rollout_in_a_match_names_the_plays_at_the_score(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # at double match point the engine ranks bar/18* first, for money bar/20 13/11: the estimates
+    # came in the match's order but were named in the money order, so two plays swapped values
+    dmp = "TdbBATDCZ/ABQQ:MAFgACAAEAAA"
+    out, p = interrupted([dmp, "--dice", "52", "-n", "2"], capsys)
+    plays = [str(h.play) for h in Engine(plies=0).hint(read_id(dmp), (5, 2), 2)]
+    assert plays[0] == "bar/18*"
+    assert out.splitlines()[1:] == [f"  {play}: {e:+.4f} ± {se:.4f}"
+                                    for play, e, se in zip(plays, p.equity, p.standard_error)]
