@@ -1,5 +1,6 @@
 """The words for a finished game or match (common.js ``outcomeText``, the game page's and the
-spectators' status line), run in Node.js with each language's catalogue as the pages load it."""
+spectators' status line), run in Node.js with each language's catalogue as the pages load it
+(:func:`page_words`, which other tests use for other functions of the pages' modules)."""
 
 from __future__ import annotations
 
@@ -14,19 +15,39 @@ import pytest
 from gammon.i18n import catalogue, plural_sources
 from gammon.web.routes.language import PLURAL_RULES
 
-OUTCOME = """
+NODE = """
 globalThis.document = {
   documentElement: {}, querySelectorAll: () => [], querySelector: () => null, cookie: "",
 };
 globalThis.navigator = { languages: ["en"] };
 const { readFileSync } = await import("node:fs");
-const [module, cataloguePath, states] = process.argv.slice(2);
+const [module, name, cataloguePath, inputs] = process.argv.slice(2);
 const catalogue = readFileSync(cataloguePath, "utf8");
 globalThis.fetch = async () => ({ ok: true, json: async () => JSON.parse(catalogue) });
-const common = await import(module);
+const common = await import(new URL("common.js", module).href);
 await common.loadLanguage(JSON.parse(catalogue).lang);
-console.log(JSON.stringify(JSON.parse(states).map(common.outcomeText)));
+const fn = (await import(module))[name];
+console.log(JSON.stringify(JSON.parse(inputs).map(x => fn(x))));
 """
+
+
+def page_words(tmp_path: Path, lang: str, module: str, name: str, inputs: list) -> list:
+    """``name`` of the pages' ``module`` (static/<module>) applied to each of ``inputs`` in Node.js,
+    common.js loaded with ``lang``'s catalogue as /i18n/<lang>.json serves it."""
+    script = tmp_path / "words.mjs"
+    script.write_text(NODE)
+    body = {
+        "lang": lang,
+        "plural": PLURAL_RULES[lang],
+        "messages": catalogue(lang),
+        "plurals": plural_sources(lang),
+    }
+    cat = tmp_path / f"{lang}.json"
+    cat.write_text(json.dumps(body), encoding="utf-8")
+    url = (Path(str(files("gammon.web") / "static")) / module).as_uri()
+    run = [shutil.which("node"), str(script), url, name, str(cat), json.dumps(inputs)]
+    return json.loads(subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout)
+
 
 # The computer's match as the page shows it: the names already in the page's language (app.js's
 # render reads them with tLine), the player in seat 0, the computer winning 5 points to 0.
@@ -107,17 +128,4 @@ def test_a_finished_game_is_said_to_the_player_and_the_winners_score_first(
 ) -> None:
     """The page's own seat won: 'You won', not the third person's words with its name ('Ty wygrywa
     mecz'); the match's score is the winner's first ('won 5-0', not 'won 0-5')."""
-    script = tmp_path / "outcome.mjs"
-    script.write_text(OUTCOME)
-    body = {
-        "lang": lang,
-        "plural": PLURAL_RULES[lang],
-        "messages": catalogue(lang),
-        "plurals": plural_sources(lang),
-    }
-    cat = tmp_path / f"{lang}.json"
-    cat.write_text(json.dumps(body), encoding="utf-8")
-    module = str(files("gammon.web") / "static" / "common.js")
-    run = [shutil.which("node"), str(script), module, str(cat), json.dumps(_states(lang))]
-    shown = json.loads(subprocess.run(run, capture_output=True, text=True, check=True, timeout=60).stdout)
-    assert shown == said
+    assert page_words(tmp_path, lang, "common.js", "outcomeText", _states(lang)) == said

@@ -2,7 +2,7 @@
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 import { Board } from "./board.js";
-import { $, call, clickable, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
+import { $, call, clickable, cubeActionWord, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
@@ -84,27 +84,6 @@ function showReport(res) {
   $("#report").hidden = false;
 }
 
-// `msgid` as the catalogue words it in `context` (its key "context\u0004msgid"), else as t() does.
-function ptr(context, msgid) {
-  const key = `${context}\u0004${msgid}`;
-  const text = t(key);
-  return text === key ? t(msgid) : text;
-}
-
-// A cube action the analysis names ("Alice: take; the right action: pass"), as a noun: the plain
-// "take" is the terminal's command ("przyjmij" in Polish), next to nouns such as "podwojenie".
-function actionWord(action) {
-  const words = {
-    "no double": () => ptr("cube action", "no double"),
-    "no double, too good": () => ptr("cube action", "no double, too good"),
-    "double": () => ptr("cube action", "double"),
-    "take": () => ptr("cube action", "take"),
-    "pass": () => ptr("cube action", "pass"),
-    "beaver": () => ptr("cube action", "beaver"),
-  };
-  return Object.hasOwn(words, action) ? words[action]() : action;
-}
-
 function errorText(d, res) {
   const cost = res.match_length ? `${(100 * d.cost).toFixed(2)}% MWC` : t("{points} pts", { points: d.cost.toFixed(3) });
   return t("error {error} ({cost}), {mark}", { error: d.error.toFixed(3), cost, mark: t(d.mark) });
@@ -118,7 +97,7 @@ function describe(d, res) {
              { ...where, dice: `${d.dice[0]}${d.dice[1]}`, played: d.played, best: d.best });
   }
   return t("Game {game}, move {move}: {name}: {action}, right: {best}; {error}",
-           { ...where, action: actionWord(d.action), best: actionWord(d.best) });
+           { ...where, action: cubeActionWord(d.action), best: cubeActionWord(d.best) });
 }
 
 // ---- one decision on the board -------------------------------------------------------------------
@@ -191,7 +170,7 @@ function renderDecision() {
     const e = d.equities;
     $("#decision-text").textContent = t("{name}: {action}; the right action: {best}. Cubeful equities (EMG) from " +
       "the doubler's side, and each one's difference to the right action's:",
-                                        { name: d.name, action: actionWord(d.action), best: actionWord(d.best) });
+                                        { name: d.name, action: cubeActionWord(d.action), best: cubeActionWord(d.best) });
     const head = table.insertRow();
     for (const h of ["", t("cube action"), t("equity"), t("diff")]) head.insertCell().textContent = h;
     const best = Math.max(e.no_double, Math.min(e.double_take, e.double_pass));

@@ -152,6 +152,28 @@ export function tn(singular, plural, n, values) {
   return fill(text, { n, ...values });
 }
 
+// `msgid` as the catalogue words it in `context` (its key "context\u0004msgid"), else as t() does.
+export function ptr(context, msgid) {
+  const key = `${context}\u0004${msgid}`;
+  const text = t(key);
+  return text === key ? t(msgid) : text;
+}
+
+// A cube action the analysis or the tutor names ("Alice: take; the right action: pass", "Better:
+// take"), as a noun: the plain "take" is the terminal's command ("przyjmij" in Polish, "přijmi" in
+// Czech, which speaks to the player as 'vy'), next to nouns such as "podwojenie".
+export function cubeActionWord(action) {
+  const words = {
+    "no double": () => ptr("cube action", "no double"),
+    "no double, too good": () => ptr("cube action", "no double, too good"),
+    "double": () => ptr("cube action", "double"),
+    "take": () => ptr("cube action", "take"),
+    "pass": () => ptr("cube action", "pass"),
+    "beaver": () => ptr("cube action", "beaver"),
+  };
+  return Object.hasOwn(words, action) ? words[action]() : action;
+}
+
 const escapeRe = s => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 function pattern(english, translate) {
