@@ -299,3 +299,40 @@ def test_ctrl_c_cancels_the_task_being_waited_for_too(monkeypatch: pytest.Monkey
     with pytest.raises(KeyboardInterrupt):
         list(ordered_map(_range, None, [(0, 1), (1, 2), (2, 3)], ray_address="auto"))
     assert fake.cancelled == [0, 1]
+
+
+class SizedRay(CrashingRay):
+    """A Ray already initialised whose cluster's resources are ``resources``, one look after
+    another (the last for ever); its tasks give their ranges' starts."""
+
+    def __init__(self, *resources: dict[str, float]) -> None:
+        super().__init__()
+        self.resources = list(resources)
+
+    def cluster_resources(self) -> dict[str, float]:
+        return self.resources.pop(0) if len(self.resources) > 1 else self.resources[0]
+
+    def get(self, ref: int) -> int:  # type: ignore[override]
+        return ref
+
+
+def test_a_cluster_with_no_cpu_is_said_not_waited_on_for_ever(monkeypatch: pytest.MonkeyPatch) -> None:
+    # a head started with --num-cpus 0 and no worker joined: the tasks waited for ever, silently
+    monkeypatch.setattr(parallel, "_ray", lambda: SizedRay({"memory": 1e9}))
+    monkeypatch.setattr(parallel, "RAY_CPU_SECONDS", 0.0)
+    with pytest.raises(ClusterUnreachableError) as refused:
+        list(ordered_map(_range, None, [(0, 1), (1, 2)], workers=2, ray_address="auto"))
+    assert str(refused.value) == ("the Ray cluster at 'auto' has no CPU to run a task on (none came in 0 "
+                                  "seconds)")
+
+
+def test_a_cpu_that_joins_in_time_is_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "_ray", lambda: SizedRay({}, {"CPU": 0.0}, {"CPU": 1.0}))
+    monkeypatch.setattr(parallel.time, "sleep", lambda seconds: None)
+    assert list(ordered_map(_range, None, [(0, 1), (1, 2), (2, 3)], ray_address="auto")) == [0, 1, 2]
+
+
+def test_fewer_cpus_than_workers_run_every_range_in_order(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(parallel, "_ray", lambda: SizedRay({"CPU": 1.0}))
+    ranges = [(i, i + 1) for i in range(40)]
+    assert list(ordered_map(_range, None, ranges, workers=8, ray_address="auto")) == list(range(40))

@@ -45,13 +45,18 @@ MAX_WORKERS = 256
 # dead address, or one where something else listens, for many minutes (printing its log lines).
 RAY_CONNECT_SECONDS = 10.0
 
+# How long a Ray cluster with no CPU (a head started with --num-cpus 0, its workers not joined or
+# gone) may take to get one: Ray keeps the tasks waiting for one for ever, saying nothing.
+RAY_CPU_SECONDS = 60.0
+
 # An HTTP/2 client's first bytes: the preface, then an empty SETTINGS frame. Ray's addresses (its
 # GCS, its client server) are gRPC servers, which answer with a SETTINGS frame of their own.
 _HTTP2_PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + b"\x00\x00\x00\x04\x00\x00\x00\x00\x00"
 
 
 class ClusterUnreachableError(GammonError, ConnectionError):
-    """No Ray cluster answers at the address given; the message quotes it."""
+    """No Ray cluster answers at the address given, or none that can run a task; the message quotes
+    the address."""
 
 
 class WorkerLostError(GammonError, ChildProcessError):
@@ -198,6 +203,19 @@ def _ray() -> Any:
     return ray
 
 
+def _cluster_cpus(ray: Any, address: str) -> float:
+    """The CPUs of the Ray cluster's nodes, once there is one (a task takes one), waiting at most
+    :data:`RAY_CPU_SECONDS` for it (ClusterUnreachableError)."""
+    deadline = time.monotonic() + RAY_CPU_SECONDS
+    while (cpus := float(ray.cluster_resources().get("CPU", 0))) < 1:
+        if time.monotonic() >= deadline:
+            raise ClusterUnreachableError(tr("the Ray cluster at {address} has no CPU to run a task on (none "
+                                             "came in {seconds} seconds)", address=repr(cut(address)),
+                                             seconds=f"{RAY_CPU_SECONDS:g}"))
+        time.sleep(min(1.0, RAY_CPU_SECONDS))
+    return cpus
+
+
 def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: str,
              workers: int) -> Iterator[R]:
     ray = _ray()
@@ -212,7 +230,7 @@ def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: st
                 raise _unreachable(address, e) from None
     remote = ray.remote(fn)
     job_ref = ray.put(job)
-    in_flight = max(2 * workers, 2 * int(ray.cluster_resources().get("CPU", 1)))
+    in_flight = max(2 * workers, 2 * int(_cluster_cpus(ray, address)))
     # what Ray raises once its retries of a killed worker's task are spent
     lost = (ray.exceptions.WorkerCrashedError, ray.exceptions.NodeDiedError, ray.exceptions.OutOfMemoryError)
     todo = iter(ranges)
