@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import logging
 import queue
+import select
+import socket
 import threading
-import time
 from collections.abc import Callable
 
 log = logging.getLogger(__name__)
@@ -19,6 +20,8 @@ CHANNEL = "gammon"
 PRESENCE_CHANNEL = "gammon_presence"
 LOBBY_CHANNEL = "gammon_lobby"
 SEATS_CHANNEL = "gammon_seats"
+POLL = 5.0
+"""Seconds a subscriber waits on its connection before it looks again (its close wakes it at once)."""
 
 
 def _libpq_url(url: str) -> str:
@@ -35,6 +38,10 @@ class Subscriber:
         self.on_message = on_message
         self._stop = threading.Event()
         self._ready = threading.Event()
+        # close() writes a byte here to wake the thread at once: a server stopping closes several
+        # subscribers one after another, and each waiting out a poll of the socket added up to
+        # seconds.
+        self._wake, self._waker = socket.socketpair()
         self._thread = threading.Thread(target=self._run, name=f"{channel}-listen", daemon=True)
 
     def start(self, timeout: float = 10.0) -> None:
@@ -43,8 +50,14 @@ class Subscriber:
         self._ready.wait(timeout)
 
     def close(self) -> None:
+        if self._stop.is_set():
+            return
         self._stop.set()
+        self._waker.send(b"x")
         self._thread.join(5)
+        if not self._thread.is_alive():  # (one stuck in on_message would find its socket closed)
+            self._wake.close()
+            self._waker.close()
 
     def _run(self) -> None:
         import psycopg
@@ -55,11 +68,13 @@ class Subscriber:
                     conn.execute(f"LISTEN {self.channel}")
                     self._ready.set()
                     while not self._stop.is_set():
-                        for note in conn.notifies(timeout=0.5):
+                        # what has come (those that came with the LISTEN's answer first), without waiting
+                        for note in conn.notifies(timeout=0):
                             self.on_message(note.payload)
+                        select.select([conn.fileno(), self._wake.fileno()], [], [], POLL)
             except Exception:  # the database went away: try again shortly (a missed update is
                 log.exception("LISTEN %s failed; reconnecting", self.channel)  # caught up later)
-                time.sleep(1.0)
+                self._stop.wait(1.0)
 
 
 class Listener(Subscriber):
