@@ -77,19 +77,28 @@ class Subscriber:
                 self._stop.wait(1.0)
 
 
+SEATS = "seats"  # "<match id> seats": the match's seats' accounts, or whether it is rated, changed
+
+
 class Listener(Subscriber):
     """Calls ``on_change(match_id, version)`` from its own thread for each commit another
-    process (or this one) notifies on :data:`CHANNEL`."""
+    process (or this one) notifies on :data:`CHANNEL`, and ``on_seats(match_id)`` for each
+    ``"<match id> seats"`` (:meth:`gammon.store.Store.notify_seats`)."""
 
-    def __init__(self, url: str, on_change: Callable[[str, int], None]) -> None:
+    def __init__(
+        self, url: str, on_change: Callable[[str, int], None], on_seats: Callable[[str], None] | None = None
+    ) -> None:
         super().__init__(url, CHANNEL, self._changes)
         self.on_change = on_change
+        self.on_seats = on_seats
 
     def _changes(self, payload: str) -> None:
         for change in payload.split(","):
             match_id, _, version = change.partition(" ")
             if version.isdigit():
                 self.on_change(match_id, int(version))
+            elif version == SEATS and self.on_seats is not None:
+                self.on_seats(match_id)
 
 
 class Publisher:

@@ -39,6 +39,7 @@ from gammon.i18n import tr
 from gammon.records import MatchAction
 from gammon.store.check import check_database
 from gammon.store.models import ActionRow, Base, MatchActionRow, MatchRow
+from gammon.store.notify import SEATS
 
 
 @dataclass(frozen=True)
@@ -254,6 +255,16 @@ class Store:
                     conn.execute(text("SELECT pg_notify('gammon', :payload)"),
                                  {"payload": ",".join(changed[start:start + 200])})
         return errors
+
+    def notify_seats(self, match_id: str) -> None:
+        """Tell the server processes (PostgreSQL; nothing on SQLite) that the match's seats changed:
+        an account claimed one, or its end was judged (rated, the accounts' ratings changed, or
+        marked unrated in its record). Those holding it read its record and seats again
+        (:class:`gammon.store.notify.Listener`)."""
+        if self.notifies:
+            with self.engine.begin() as conn:
+                payload = f"{match_id} {SEATS}"
+                conn.execute(text("SELECT pg_notify('gammon', :payload)"), {"payload": payload})
 
     def load_match(self, match_id: str) -> MatchRecord:
         with self._sessions() as s:

@@ -116,7 +116,7 @@ class Hub:
         """At startup: listen for other processes' commits (PostgreSQL); start the engine workers."""
         self.loop = asyncio.get_running_loop()
         if self.store.notifies:
-            self.listener = Listener(self.store.url, self._notified)
+            self.listener = Listener(self.store.url, self._notified, self._seats_changed)
             await asyncio.to_thread(self.listener.start)
             self.relay = PresenceRelay(self.store.url, self.presence, self._presence_changed)
             await self.relay.start()
@@ -140,6 +140,30 @@ class Hub:
         loop = self.loop
         if loop is not None and match_id in self.live:
             loop.call_soon_threadsafe(lambda: loop.create_task(self.catch_up(match_id, count)))
+
+    def _seats_changed(self, match_id: str) -> None:
+        """(The listener's thread) a process changed the seats of ``match_id`` (see reread_seats)."""
+        loop = self.loop
+        if loop is not None and match_id in self.live:
+            loop.call_soon_threadsafe(lambda: loop.create_task(self.reread_seats(match_id)))
+
+    async def reread_seats(self, match_id: str) -> None:
+        """A process changed the match's seats (an account claimed one) or judged its end (rated
+        it, or marked it unrated): read its record and its seats' accounts (with their ratings)
+        again, and push it. Its sockets here saw it with what was known before."""
+        live = self.live.get(match_id)
+        if live is None:
+            return
+        try:
+            async with live.lock:
+                await asyncio.to_thread(live.reread_record)
+                if self.seat_accounts is not None:
+                    live.accounts = await asyncio.to_thread(self.seat_accounts, live.id)
+                messages = self._messages(live)
+        except Exception:  # the database is away: its next load shows it
+            log.warning("could not read match %s's seats again", match_id, exc_info=True)
+            return
+        self._send(messages)
 
     def _presence_changed(self, match_id: str, seat: int) -> None:
         """A seat came or went in another process: its opponent here sees it."""
@@ -192,6 +216,8 @@ class Hub:
                 await self.ended(live)
                 if live.rated:  # judged at its end: its record now says if it is unrated, and why
                     live.record = await asyncio.to_thread(self.store.load_match, live.id)
+                    # the other processes showing it read it again, with the seats' new ratings
+                    await asyncio.to_thread(self.store.notify_seats, live.id)
             except Exception:  # the match is stored and over: a failed rating or queueing is logged
                 log.exception("after match %s ended", live.id)
 

@@ -312,6 +312,13 @@ class LiveMatch:
         self.unsaved, self._retract_from = [], None
         self.version = self._saved_version = log.version
         self._stored = log.first + len(log.actions)
+        if self.rated and self.match.is_over:
+            self.reread_record()  # the end was judged where it was made: unrated, maybe
+
+    def reread_record(self) -> None:
+        """Read the record again: the process that ended the match judged it there (unrated, and
+        why), and this one caught up with the end, or was told of the judgment."""
+        self.record = self.store.load_match(self.id)
 
 
 def summarize(match: Match) -> MatchSummary:
