@@ -22,6 +22,7 @@ from urllib.parse import unquote
 
 from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
+from gammon.engine.rollout.parallel import MAX_WORKERS
 from gammon.errors import StoreUnavailableError, cut
 from gammon.i18n import current_language, ntr, set_language, tr
 
@@ -130,7 +131,7 @@ def add_serve_command(subparsers: argparse._SubParsersAction) -> argparse.Argume
     _add_access_options(p)
     p.add_argument(
         "--workers",
-        type=_count,
+        type=_processes,
         default=1,
         metavar="N",
         help=tr(
@@ -152,7 +153,7 @@ def _add_engine_options(p: argparse.ArgumentParser) -> None:
     """The options of the engine's work: its worker processes, their time limit, the profiles' depth."""
     p.add_argument(
         "--engine-workers",
-        type=_count,
+        type=_processes,
         default=1,
         metavar="N",
         help=tr(
@@ -230,6 +231,15 @@ def _count(text: str) -> int:
             tr("expected a whole number of processes from 1, got {text}", text=cut(repr(text)))
         )
     return int(text)
+
+
+def _processes(text: str) -> int:
+    value = _count(text)
+    if value > MAX_WORKERS:  # each starts with the server and loads an engine (some 200 MB)
+        raise argparse.ArgumentTypeError(
+            tr("{text} processes is more than {limit}", text=cut(repr(text)), limit=MAX_WORKERS)
+        )
+    return value
 
 
 def app_from_environment() -> FastAPI:
