@@ -3,9 +3,9 @@ worker pools and Ray.
 
 :func:`ordered_map` runs ``fn(job, start, stop)`` for each range and yields the results in the
 order of the ranges, whichever worker finished first, so a caller that reduces them in order gets
-the same answer with any number of workers. Closing the generator early (a stopping rule) cancels
-the work not yet started. A few ranges more than there are workers are in flight at a time, so
-stopping wastes at most that much.
+the same answer with any number of workers. Closing the generator early (a stopping rule, Ctrl-C)
+cancels the work not yet started; local processes are ended at once, dropping the ranges in flight
+(a few more than there are workers) rather than waiting for them.
 
 Local processes are forked on Linux (the children inherit the compiled kernels and the loaded
 bear-off database, so they start at once) and spawned elsewhere. Ray (``pip install
@@ -177,9 +177,11 @@ def _pool_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, workers: i
                 break
         while pending:
             try:
-                result = pending.popleft().result()
+                # it stays pending while it is awaited: Ctrl-C then stops its process too
+                result = pending[0].result()
             except BrokenProcessPool:  # the pool's own words name no cause a user can act on
                 raise _worker_lost() from None
+            pending.popleft()
             for start, stop in todo:
                 pending.append(executor.submit(fn, job, start, stop))
                 break
@@ -187,7 +189,20 @@ def _pool_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, workers: i
     finally:
         for f in pending:
             f.cancel()
+        if pending:  # stopped early: a shutdown would wait for every range handed to a process
+            _terminate(executor)
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def _terminate(executor: ProcessPoolExecutor) -> None:
+    """End the pool's processes now, dropping the work they hold (the pool has no public way
+    to do so before Python 3.14's ``terminate_workers``)."""
+    terminate = getattr(executor, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((executor._processes or {}).values()):
+        process.terminate()
 
 
 def _worker_lost() -> WorkerLostError:
