@@ -226,7 +226,9 @@ def _add_access_options(p: argparse.ArgumentParser) -> None:
 
 
 def _count(text: str) -> int:
-    if not (text.isdigit() and int(text) >= 1):
+    # ASCII digits, at most 4000: int() refuses other digits ('²') and more than 4300, a ValueError
+    # that argparse said as an "invalid _count value", echoing the value uncut
+    if not (text.isascii() and text.isdigit() and len(text) <= 4000 and int(text) >= 1):
         raise argparse.ArgumentTypeError(
             tr("expected a whole number of processes from 1, got {text}", text=cut(repr(text)))
         )

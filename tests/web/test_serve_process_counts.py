@@ -39,3 +39,18 @@ def test_a_number_of_processes_past_the_limit_is_refused_quoted(
 def test_the_limit_itself_is_taken(option: str) -> None:
     args = _parser().parse_args(["serve", option, str(MAX_WORKERS)])
     assert getattr(args, option.removeprefix("--").replace("-", "_")) == MAX_WORKERS
+
+
+@pytest.mark.parametrize("option", ["--workers", "--engine-workers", "--max-connections", "--ws-per-address"])
+@pytest.mark.parametrize("given", ["9" * 5000, "\u00b2", "\u0663"])
+def test_a_count_int_does_not_read_is_refused_cut(
+    option: str, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # int() refused these (5000 digits, digits not ASCII): argparse said "invalid _count value",
+    # echoing all 5000 digits
+    with pytest.raises(SystemExit) as stop:
+        _parser().parse_args(["serve", option, given])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: expected a whole number of processes from 1, got {given[:3]!r}"[:-1] in err
+    assert "_count" not in err and len(err) < 1000
