@@ -1,5 +1,6 @@
 """End to end, every page on a phone: at 390 CSS pixels wide none is wider than the screen (no
-sideways scrolling), signed out and signed in, in headless Chromium against the real server."""
+sideways scrolling), signed out and signed in, in headless Chromium against the real server; and
+none logs an error in the browser's console."""
 
 from __future__ import annotations
 
@@ -37,6 +38,8 @@ def test_no_page_is_wider_than_a_phone(server: Server, browser) -> None:  # noqa
     )
     page = context.new_page()
     page.on("pageerror", lambda e: errors.append(str(e)))
+    # the console's errors too: a signed-out page asking for the account logged its 401 on each visit
+    page.on("console", lambda m: errors.append(f"{page.url}: {m.text}") if m.type == "error" else None)
     page.set_default_timeout(15_000)
     wide: list[str] = []
     pages = ("/", "/editor", "/lobby", "/account", "/drill", "/analysis")

@@ -1,7 +1,7 @@
 // The account page: sign up, in and out; the rating and rated matches; the profile (profile.js)
 // and match files added to it; the leaderboard. Everything the server sends is
 // shown as text (textContent), never as markup.
-import { $, addRow, call, loadLanguage, t, tLine } from "./common.js";
+import { $, addRow, call, csrfToken, loadLanguage, t, tLine } from "./common.js";
 import { showProfile } from "./profile.js";
 import { seatTokens } from "./seats.js";
 
@@ -21,7 +21,8 @@ async function signIn(path) {
 
 async function show() {
   let me = null;
-  try { me = await call("GET", "/api/account"); } catch (e) { me = null; }
+  // signed out (no CSRF cookie): not asked, as its 401 is an error in the browser's console
+  try { me = csrfToken() ? await call("GET", "/api/account") : null; } catch (e) { me = null; }
   $("#sign-in").hidden = me !== null;
   $("#me").hidden = me === null;
   if (me) {

@@ -2,7 +2,7 @@
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
 import { Board } from "./board.js";
 import { isGameHeader } from "./logwords.js";
-import { $, answerError, call, clickable, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, reach, showError,
+import { $, answerError, call, clickable, csrfToken, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, reach, showError,
   t, tLine, tn } from "./common.js";
 import { openedSeat, rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
@@ -37,8 +37,9 @@ function startLobby() {
   const form = $("#new-match");
   form.addEventListener("change", () => showLobbyOptions(form));
   showLobbyOptions(form);
-  // a rated match is made signed in: the account's name, once known, enables the choice
-  call("GET", "/api/account").then(me => { ui.account = me.name; showLobbyOptions(form); }).catch(() => {});
+  // a rated match is made signed in: the account's name, once known, enables the choice (signed out,
+  // no CSRF cookie: not asked, as its 401 is an error in the browser's console on every visit)
+  if (csrfToken()) call("GET", "/api/account").then(me => { ui.account = me.name; showLobbyOptions(form); }).catch(() => {});
   // One match per click: a double click on Start made two, one of them never opened. The button
   // stays off while the page leaves, and comes back on when the browser shows it again (Back).
   const startButton = $("#start");

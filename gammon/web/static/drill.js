@@ -2,7 +2,7 @@
 // server schedules them as `gammon drill` does). A due card's position is drawn; the player picks
 // the play among the legal ones, or the cube action; the engine's ranking answers and the card is
 // rescheduled. Everything the server sends is shown as text.
-import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { $, call, csrfToken, loadLanguage, showError, t, tLine, tn } from "./common.js";
 import { drawDecision } from "./profile.js";
 
 const fmt = (x, digits = 3) => Number(x).toFixed(digits);
@@ -44,7 +44,9 @@ function showAfter(r, play) {
 async function load() {
   showError("");
   let deck;
-  try { deck = await call("GET", "/api/account/drill"); } catch (e) {
+  // signed out (no CSRF cookie): not asked, as its 401 is an error in the browser's console
+  try { deck = csrfToken() ? await call("GET", "/api/account/drill") : null; } catch (e) { deck = null; }
+  if (deck === null) {
     $("#drill-signed-out").hidden = false;
     return;
   }
