@@ -178,3 +178,19 @@ def test_on_sqlite_a_process_that_catches_up_with_the_end_reads_the_judgment(tmp
     finally:
         for s in stores:
             s.close()
+
+
+def test_a_seat_claimed_in_one_process_is_shown_in_the_other(pg_url: str) -> None:
+    with _two_processes(pg_url) as (a, b):
+        alice, bob = _member(a, "alice"), _member(b, "bob")
+        match_id, mine, bobs = _rated(a, alice)
+        with connect(f"ws://{a}/ws/matches/{match_id}?token={mine}", additional_headers=alice) as ws:
+            first = _state(ws)
+            assert first["accounts"][1] is None
+            r = httpx.post(f"http://{b}/api/account/claim", json={"seat_tokens": [bobs]}, headers=bob)
+            assert r.json()["claimed"] == [match_id], r.text
+            state = _state(ws)
+            while state["accounts"][1] is None:  # alice's view through a: bob is at his seat now
+                assert state["version"] == first["version"]
+                state = _state(ws)
+            assert state["accounts"][1]["name"] == "bob"

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import binascii
+import logging
 import threading
 import unicodedata
 import weakref
@@ -55,6 +56,7 @@ from gammon.web.study import MAX_MAT, MAX_XG
 from gammon.web.uploads import MAX_ACTIONS, check_work, count_actions, cut_quotes
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 router = APIRouter()
 ERRORS = error_responses(401, 403, 409, 422, 429)
 UPLOAD_PATH = "/api/account/uploads"
@@ -300,12 +302,17 @@ async def claim(body: SeatTokens, request: Request, members: MembersDep, hub: Hu
 
 
 async def _show_accounts(hub: Hub, members: Members, match_ids: list[str]) -> None:
-    """The players of these live matches see the accounts at their seats, and their ratings, now."""
+    """The players of these live matches see the accounts at their seats, and their ratings, now:
+    here, and through the other server processes, told (PostgreSQL) to read the seats again."""
     for match_id in dict.fromkeys(match_ids):
         live = hub.live.get(match_id)
         if live is not None:
             live.accounts = await asyncio.to_thread(members.seat_accounts, match_id)
             await hub.broadcast(live)
+        try:
+            await asyncio.to_thread(hub.store.notify_seats, match_id)
+        except Exception:  # the claim is stored: the others show it when they next load the match
+            log.warning("could not tell the other processes of match %s's seats", match_id, exc_info=True)
 
 
 HistoryLimit = Annotated[int, Query(ge=1, le=PAGE, description="rated matches in the page (the latest)")]
