@@ -226,7 +226,7 @@ def run_rollout(
     if args.cube:
         out.print(_cube_table(cube))
         action = cube.decision.action.value
-        answer = tr("take") if cube.decision.take else tr("pass")
+        answer = tr("beaver") if cube.decision.beaver else tr("take") if cube.decision.take else tr("pass")
         words = tr(CUBE_ACTION_WORDS.get(action, action))
         out.print(tr("{action}; the opponent should {answer}", action=words, answer=answer))
     elif dice is not None:

@@ -167,3 +167,12 @@ def test_a_bad_standard_error_is_refused_in_the_language(capsys: pytest.CaptureF
         main(["--lang", "cs", "rollout", START, "--stop-at-se", "x" * 500])
     err = capsys.readouterr().err
     assert "expected" not in err and "'xxx" in err and len(err) < 1000  # translated, quoted cut
+
+
+def test_a_cube_rollout_with_beavers_says_the_opponent_should_beaver(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    # far behind in a race, beavers allowed (the XGID's 3: Jacoby and beavers): gammon eval says
+    # beaver, the rollout said "the opponent should take"
+    behind = "XGID=-----CCCCC-------cbdcc----:0:0:1:00:0:0:3:0:10"
+    assert main(["rollout", behind, "--cube", "--trials", "3", "--truncate", "0", "--workers", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "no double; the opponent should beaver"

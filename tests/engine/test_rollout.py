@@ -446,3 +446,17 @@ def test_a_progress_or_ray_address_of_the_wrong_kind_is_refused_before_any_trial
     with pytest.raises(ValueError, match="ray_address must be .* got 5"):
         engine.rollout(START, RolloutSettings(trials=36, seed=1), workers=1, ray_address=5)  # type: ignore[arg-type]
     assert played == []
+
+
+def test_a_cube_rollout_says_beaver_where_the_rules_allow_it(pips: Engine) -> None:
+    # far behind in a race the double leaves the doubler below zero: with beavers the taker
+    # beavers, as the engine's own cube decision says (the rollout said take)
+    p = pos("x 9:3 8:3 7:3 6:3 5:3; o 8:3 7:2 6:4 5:3 4:3")
+    s = RolloutSettings(trials=3, truncate=0, seed=1)
+    for beavers in (True, False):
+        at = Situation.at(p, beavers=beavers)
+        rolled = pips.rollout_cube(at, s, workers=1).decision
+        assert rolled.double_take < 0 and rolled.take
+        assert rolled.beaver is beavers is pips.cube_decision(at).beaver
+    in_match = pips.rollout_cube(Situation.at(p, match=MatchScore(5, 5)), s, workers=1).decision
+    assert not in_match.beaver

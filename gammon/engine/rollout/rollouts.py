@@ -276,7 +276,10 @@ def rollout_cube(engine: Engine, decision: Situation | Game | Position,
         assert nd.match_winning_chance is not None and dt.match_winning_chance is not None
         mwcs = (nd.match_winning_chance, dt.match_winning_chance, dp_mwc)
     action, take = classify(nd.equity, dt.equity, dp, True)
-    verdict = CubeDecision(action, take, nd.equity, dt.equity, dp, nd.probabilities, mwcs)
+    # as the engine's money decision: a take that leaves the doubler below zero is a beaver (a
+    # cubeful rollout has no cube limit to forbid the second double)
+    beaver = s.beavers and take and dt.equity < 0.0
+    verdict = CubeDecision(action, take, nd.equity, dt.equity, dp, nd.probabilities, mwcs, beaver=beaver)
     return CubeRollout(verdict, nd, dt)
 
 
