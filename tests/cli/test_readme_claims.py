@@ -1,5 +1,6 @@
 """The README's claims about the terminal, held against what the programs do: every `gammon ...`
-command it shows is one that gammon's parser takes, and the board shows the ID it says."""
+command it shows is one that gammon's parser takes, the board shows the ID it says, and its wildbg
+examples are answered in the shapes it describes."""
 
 from __future__ import annotations
 
@@ -8,10 +9,13 @@ import shlex
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 
 from gammon.cli.main import build_parser
+from gammon.engine import Engine
+from gammon.protocols.wildbg import eval_answer, move_answer, read_query
 
 README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
 
@@ -50,3 +54,26 @@ def test_the_board_shows_one_gnubg_id_as_the_readme_says() -> None:
     ids = re.findall(r"^  GNU Backgammon ID: (\S+)$", out, re.MULTILINE)
     assert ids and all(re.fullmatch(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}", i) for i in ids), out
     assert "Position ID" not in out and "Match ID" not in out
+
+
+def test_the_readmes_wildbg_examples_answer_in_the_shapes_it_describes() -> None:
+    urls = re.findall(r"^curl '(http://\S+/wildbg/\S+)'$", README, re.MULTILINE)
+    assert sorted(urlsplit(u).path for u in urls) == ["/wildbg/eval", "/wildbg/move"]
+    five = {"win", "winG", "winBg", "loseG", "loseBg"}
+    assert '"probabilities": {"win", "winG", "winBg", "loseG", "loseBg"}' in README
+    engine = Engine(plies=0)
+    for url in urls:
+        path, query = urlsplit(url).path, dict(parse_qsl(urlsplit(url).query))
+        if path.endswith("/move"):
+            answer = move_answer(engine, read_query(query, dice=True))
+            # the README names the answer's one key: a client reads the plays under it
+            (key,) = answer
+            assert f'`/move` answers `{{"{key}": [...]}}`' in README
+            assert answer[key] and all(set(m) == {"play", "probabilities"} for m in answer[key])
+            assert all(set(s) == {"from", "to"} for m in answer[key] for s in m["play"])
+            assert all(set(m["probabilities"]) == five for m in answer[key])
+        else:
+            answer = eval_answer(engine, read_query(query, dice=False))
+            assert '`/eval` gives `{"cube": {"double", "accept"}, "probabilities": {...}}`' in README
+            assert set(answer) == {"cube", "probabilities"}
+            assert set(answer["cube"]) == {"double", "accept"} and set(answer["probabilities"]) == five
