@@ -16,7 +16,9 @@ from typing import Any, NoReturn
 
 import pytest
 
-from gammon.engine.rollout import parallel
+from gammon import Position
+from gammon.engine.engine import Engine
+from gammon.engine.rollout import parallel, rollouts
 from gammon.engine.rollout.parallel import (
     MAX_WORKERS,
     ClusterUnreachableError,
@@ -25,6 +27,7 @@ from gammon.engine.rollout.parallel import (
     check_workers,
     ordered_map,
 )
+from gammon.engine.rollout.settings import RolloutSettings
 from gammon.errors import GammonError
 
 
@@ -336,3 +339,22 @@ def test_fewer_cpus_than_workers_run_every_range_in_order(monkeypatch: pytest.Mo
     monkeypatch.setattr(parallel, "_ray", lambda: SizedRay({"CPU": 1.0}))
     ranges = [(i, i + 1) for i in range(40)]
     assert list(ordered_map(_range, None, ranges, workers=8, ray_address="auto")) == list(range(40))
+
+
+def test_a_rollout_on_ray_is_cut_in_batches_for_the_clusters_cpus(monkeypatch: pytest.MonkeyPatch) -> None:
+    # cut for this machine's 2 cores, 1296 trials made 8 batches: 8 of a 64-CPU cluster's ran them
+    monkeypatch.setattr(parallel, "_ray", lambda: SizedRay({"CPU": 64.0}))
+    monkeypatch.setattr(parallel, "local_workers", lambda: 2)
+    batches: list[int] = []
+
+    def here(fn: Any, job: Any, ranges: Any, *, workers: int = 1, ray_address: str | None = None) -> Any:
+        batches.append(len(ranges))
+        return parallel.ordered_map(fn, job, ranges, workers=1)
+
+    monkeypatch.setattr(rollouts, "ordered_map", here)
+    engine, p = Engine(plies=0), Position.from_id("4HPwATDgc/ABMA")
+    settings = RolloutSettings(trials=1296, seed=5, truncate=1)
+    on_ray = engine.rollout(p, settings, ray_address="auto")
+    assert batches == [36]  # the smallest batch, 36 trials: no fewer batches than CPUs
+    here_too = engine.rollout(p, settings, workers=2)
+    assert batches == [36, 8] and on_ray == here_too  # the result does not depend on the batches

@@ -218,6 +218,27 @@ def _ray() -> Any:
     return ray
 
 
+def _connected(address: str) -> Any:
+    """Ray, connected to the cluster at ``address`` unless it is already."""
+    ray = _ray()
+    if not ray.is_initialized():
+        if address == "local":
+            ray.init(include_dashboard=False, log_to_driver=False)
+        else:
+            check_ray_address(address)
+            try:
+                ray.init(address=address, log_to_driver=False)
+            except ConnectionError as e:  # "auto" and no cluster running, say
+                raise _unreachable(address, e) from None
+    return ray
+
+
+def ray_workers(address: str) -> int:
+    """The CPUs of the Ray cluster at ``address`` (connected to as :func:`ordered_map` does): the
+    workers to divide work for when no number is given there."""
+    return int(_cluster_cpus(_connected(address), address))
+
+
 def _cluster_cpus(ray: Any, address: str) -> float:
     """The CPUs of the Ray cluster's nodes, once there is one (a task takes one), waiting at most
     :data:`RAY_CPU_SECONDS` for it (ClusterUnreachableError)."""
@@ -233,16 +254,7 @@ def _cluster_cpus(ray: Any, address: str) -> float:
 
 def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: str,
              workers: int) -> Iterator[R]:
-    ray = _ray()
-    if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
-        else:
-            check_ray_address(address)
-            try:
-                ray.init(address=address, log_to_driver=False)
-            except ConnectionError as e:  # "auto" and no cluster running, say
-                raise _unreachable(address, e) from None
+    ray = _connected(address)
     remote = ray.remote(fn)
     job_ref = ray.put(job)
     in_flight = max(2 * workers, 2 * int(_cluster_cpus(ray, address)))

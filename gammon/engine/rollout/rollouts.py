@@ -57,7 +57,7 @@ from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.cube.decision import CubeDecision, classify
 from gammon.engine.net.evaluator import Evaluator, Probabilities, cubeless_equity
 from gammon.engine.rollout.cube_check import cube_rollout_refusal
-from gammon.engine.rollout.parallel import check_workers, ordered_map
+from gammon.engine.rollout.parallel import check_workers, ordered_map, ray_workers
 from gammon.engine.rollout.settings import RolloutSettings
 from gammon.engine.rollout.trials import (
     RolloutJob,
@@ -202,8 +202,8 @@ def rollout(engine: Engine, decision: Situation | Game | Position,
     ``settings``: how to roll out (:class:`RolloutSettings`; default 1,296 trials, a random seed).
     With ``cubeful`` the player on roll may double at once. ``workers``: local processes (default:
     every core; the result does not depend on it); ``ray_address``: run on Ray instead
-    (``"local"`` or a cluster address). ``progress`` is called with a :class:`RolloutProgress`
-    after each batch of trials.
+    (``"local"`` or a cluster address; ``workers`` then defaults to the cluster's CPUs).
+    ``progress`` is called with a :class:`RolloutProgress` after each batch of trials.
     """
     resolved = _resolve(engine, settings)
     s = _situation(decision)
@@ -406,7 +406,6 @@ def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress
          flip: bool) -> np.ndarray:
     """Per-trial values ``(alternatives, trials, 6)`` of the trials kept, in order."""
     s = job.settings
-    n_workers = check_workers(workers)
     # checked before any trial is played, not at the first batch's end
     if progress is not None and not callable(progress):
         raise InvalidArgumentError(f"progress must be a function of a RolloutProgress or None, "
@@ -414,6 +413,12 @@ def _run(job: RolloutJob, workers: int | None, ray_address: str | None, progress
     if ray_address is not None and not isinstance(ray_address, str):
         raise InvalidArgumentError(f"ray_address must be 'local', a cluster's address or None, "
                          f"got {cut(repr(ray_address))}")
+    # on Ray the batches are cut for the cluster's CPUs: cut for this machine's cores, a few of a
+    # large cluster's ran the whole rollout
+    if ray_address is None or workers is not None:
+        n_workers = check_workers(workers)
+    else:
+        n_workers = ray_workers(ray_address)
     parts: list[np.ndarray] = []
     done = 0
     moments = _Moments()
