@@ -1,6 +1,7 @@
 // The browser client: a lobby to start a match, then the board kept in sync over a WebSocket.
 // The server is the authority; the client only offers the steps of the legal plays it was sent.
 import { Board } from "./board.js";
+import { cubeHintLines } from "./cubehint.js";
 import { isGameHeader } from "./logwords.js";
 import { $, answerError, call, clickable, csrfToken, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, reach, showError,
   t, tLine, tn } from "./common.js";
@@ -355,29 +356,11 @@ async function showHints() {
 
 function hideHints() { $("#hints").hidden = $("#hints-more").hidden = $("#cube-hint").hidden = true; }
 
-// The engine's cube decision, for the player who decides now: double or not before the roll; take
-// or pass when doubled (the server's equities are the doubler's: the taker's are their negation).
+// The engine's cube decision, for the player who decides now (cubehint.js words it).
 function showCubeHint(data) {
-  const c = data.cube, mwc = c.mwc, depth = data.plies === null ? "" : t(", {plies}-ply", { plies: data.plies });
-  const unit = mwc ? t("match winning chances{depth}", { depth }) : t("cubeful equity{depth}", { depth });
-  let lines;
-  const doubler = i => mwc ? pct(mwc[i]) : signed([c.no_double, c.double_take, c.double_pass][i]);
-  if (c.question === "double" && !c.available) {  // no double it can make: its equities are null
-    lines = [t("Engine: {verdict}", { verdict: tLine(c.action) }), t("{unit}: no double {nd}", { unit, nd: doubler(0) })];
-  } else if (c.question === "double") {
-    const verdict = t("{action} (if doubled, the opponent should {answer})",
-                      { action: tLine(c.action), answer: tLine(c.answer) });
-    lines = [t("Engine: {verdict}", { verdict }),
-             t("{unit}: no double {nd}, double/take {dt}, double/pass {dp}",
-               { unit, nd: doubler(0), dt: doubler(1), dp: doubler(2) })];
-  } else {
-    const value = i => mwc ? pct(1 - mwc[i]) : signed(-[c.double_take, c.double_pass][i - 1]);
-    lines = [t("Engine: {verdict}", { verdict: tLine(c.answer) }),
-             t("{unit}: take {take}, pass {pass}", { unit, take: value(1), pass: value(2) })];
-  }
   const box = $("#cube-hint");
   box.innerHTML = "";
-  for (const line of lines) { const p = document.createElement("p"); p.textContent = line; box.appendChild(p); }
+  for (const line of cubeHintLines(data)) { const p = document.createElement("p"); p.textContent = line; box.appendChild(p); }
   box.hidden = false;
 }
 
