@@ -349,10 +349,10 @@ def add_hint(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "hint",
         help=tr("the engine's best plays for a position and a roll"),
+        # no word of compiling: the kernels ship compiled, and where they must be compiled after
+        # all, compile_notice says so as it happens
         description=tr(
-            "Rank the plays of a position for a roll. The position is "
-            "{forms}. The first run compiles the engine (once).",
-            forms=tr(_ID_FORMS),
+            "Rank the plays of a position for a roll. The position is {forms}.", forms=tr(_ID_FORMS)
         ),
     )
     _add_id(p)

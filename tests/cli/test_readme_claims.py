@@ -1,9 +1,11 @@
 """The README's claims about the terminal, held against what the programs do: every `gammon ...`
-command it shows is one that gammon's parser takes, the board shows the ID it says, and its wildbg
-examples are answered in the shapes it describes."""
+command it shows is one that gammon's parser takes, the board shows the ID it says, no command's
+help says otherwise of the first run, and its wildbg examples are answered in the shapes it
+describes."""
 
 from __future__ import annotations
 
+import argparse
 import re
 import shlex
 import subprocess
@@ -54,6 +56,17 @@ def test_the_board_shows_one_gnubg_id_as_the_readme_says() -> None:
     ids = re.findall(r"^  GNU Backgammon ID: (\S+)$", out, re.MULTILINE)
     assert ids and all(re.fullmatch(r"[A-Za-z0-9+/]{14}:[A-Za-z0-9+/]{12}", i) for i in ids), out
     assert "Position ID" not in out and "Match ID" not in out
+
+
+def test_no_commands_help_says_the_first_run_compiles_the_engine() -> None:
+    # the README: the kernels ship compiled, so a first run starts as fast as a later one (and
+    # where they do not fit the computer, a note says so as the compiling happens)
+    assert "first engine command after installing starts in a second or two, like later ones" in (
+        " ".join(README.split()))
+    parser = build_parser()
+    (commands,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for name, command in commands.choices.items():
+        assert "compile" not in command.format_help().lower(), name
 
 
 def test_the_readmes_wildbg_examples_answer_in_the_shapes_it_describes() -> None:
