@@ -1,5 +1,5 @@
 """The README's claims about the terminal, held against what the programs do: every `gammon ...`
-command it shows is one that gammon's parser takes, the board shows the ID it says, no command's
+command it and docs/ show is one that gammon's parser takes, the board shows the ID it says, no command's
 help says otherwise of the first run, and its wildbg examples are answered in the shapes it
 describes."""
 
@@ -19,24 +19,33 @@ from gammon.cli.main import build_parser
 from gammon.engine import Engine
 from gammon.protocols.wildbg import eval_answer, move_answer, read_query
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text()
+DOCS = [README] + [path.read_text() for path in sorted((ROOT / "docs").glob("*.md"))]
+# the docs' synopses name their arguments (`gammon import DIR --player NAME [--plies N]`): each
+# such word stands for a value of its kind, and an optional part [...] is taken as given
+PLACEHOLDERS = {"NAME": "alice", "ACCOUNT": "alice", "DIR": "matches", "N": "2", "URL": "sqlite:///g.db",
+                "ADDRESS": "local"}
 
 
 def _commands() -> list[str]:
-    """The README's gammon command lines: in its shell blocks (continued lines joined) and in its
-    text (`gammon ...` in backquotes)."""
+    """The gammon command lines of the README and docs/: in their shell blocks (continued lines
+    joined) and in their text (`gammon ...` in backquotes), placeholders filled in."""
     found = []
-    for block in re.findall(r"```sh\n(.*?)```", README, re.DOTALL):
-        for line in block.replace("\\\n", " ").splitlines():
-            if line.startswith("gammon "):
-                found.append(line.split("  #")[0].strip())
-    # in the text, a command with its arguments (`gammon hint` alone names the command)
-    found += [c for c in re.findall(r"`(gammon [^`]+)`", README) if len(c.split()) > 2]
-    return sorted(set(found))
+    for text in DOCS:
+        for block in re.findall(r"```(?:sh)?\n(.*?)```", text, re.DOTALL):
+            for line in block.replace("\\\n", " ").splitlines():
+                if line.startswith("gammon "):
+                    found.append(line.split("  #")[0].strip())
+        # in the text, a command with its arguments (`gammon hint` alone names the command)
+        found += [" ".join(c.split()) for c in re.findall(r"`(gammon [^`]+)`", text) if len(c.split()) > 2]
+    filled = (" ".join(PLACEHOLDERS.get(w, w) for w in c.replace("[", " ").replace("]", " ").split())
+              for c in found if not c.endswith("..."))  # `gammon --lang pl ...`: any command
+    return sorted(set(filled))
 
 
 @pytest.mark.parametrize("command", _commands())
-def test_every_command_the_readme_shows_is_one_gammon_takes(command: str, capsys) -> None:
+def test_every_command_the_docs_show_is_one_gammon_takes(command: str, capsys) -> None:
     args = shlex.split(command)[1:]
     try:
         build_parser().parse_args(args)
