@@ -32,10 +32,19 @@ class Subscriber:
     """Calls ``on_message(payload)`` from its own thread for each notification on ``channel`` of
     the database at ``url`` (a PostgreSQL URL); reconnects after losing the connection."""
 
-    def __init__(self, url: str, channel: str, on_message: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        url: str,
+        channel: str,
+        on_message: Callable[[str], None],
+        on_reconnect: Callable[[], None] | None = None,
+    ) -> None:
+        """``on_reconnect()``: called (from its thread) each time it listens again after losing the
+        connection, the notifications meanwhile lost: its user looks again at what they told."""
         self.url = _libpq_url(url)
         self.channel = channel
         self.on_message = on_message
+        self.on_reconnect = on_reconnect
         self._stop = threading.Event()
         self._ready = threading.Event()
         # close() writes a byte here to wake the thread at once: a server stopping closes several
@@ -66,14 +75,17 @@ class Subscriber:
             try:
                 with psycopg.connect(self.url, autocommit=True) as conn:
                     conn.execute(f"LISTEN {self.channel}")
+                    again = self._ready.is_set()
                     self._ready.set()
+                    if again and self.on_reconnect is not None:
+                        self.on_reconnect()
                     while not self._stop.is_set():
                         # what has come (those that came with the LISTEN's answer first), without waiting
                         for note in conn.notifies(timeout=0):
                             self.on_message(note.payload)
                         select.select([conn.fileno(), self._wake.fileno()], [], [], POLL)
-            except Exception:  # the database went away: try again shortly (a missed update is
-                log.exception("LISTEN %s failed; reconnecting", self.channel)  # caught up later)
+            except Exception:  # the database went away: try again shortly (what was missed
+                log.exception("LISTEN %s failed; reconnecting", self.channel)  # is looked at again)
                 self._stop.wait(1.0)
 
 
@@ -86,9 +98,13 @@ class Listener(Subscriber):
     ``"<match id> seats"`` (:meth:`gammon.store.Store.notify_seats`)."""
 
     def __init__(
-        self, url: str, on_change: Callable[[str, int], None], on_seats: Callable[[str], None] | None = None
+        self,
+        url: str,
+        on_change: Callable[[str, int], None],
+        on_seats: Callable[[str], None] | None = None,
+        on_reconnect: Callable[[], None] | None = None,
     ) -> None:
-        super().__init__(url, CHANNEL, self._changes)
+        super().__init__(url, CHANNEL, self._changes, on_reconnect)
         self.on_change = on_change
         self.on_seats = on_seats
 

@@ -336,6 +336,16 @@ class Store:
         with self._sessions() as s:
             return self._match_row(s, match_id).version
 
+    def versions(self, match_ids: list[str]) -> dict[str, int]:
+        """The versions of the stored matches among ``match_ids``."""
+        found: dict[str, int] = {}
+        ids = [m for m in match_ids if not _never_stored(m)]
+        with self.engine.connect() as conn:
+            for start in range(0, len(ids), 500):  # the database's limit on a statement's values
+                query = select(MatchRow.id, MatchRow.version).where(MatchRow.id.in_(ids[start:start + 500]))
+                found.update((match_id, version) for match_id, version in conn.execute(query))
+        return found
+
     def action_count(self, match_id: str) -> int:
         """How many actions of the match are stored."""
         with self._sessions() as s:

@@ -116,7 +116,9 @@ class Hub:
         """At startup: listen for other processes' commits (PostgreSQL); start the engine workers."""
         self.loop = asyncio.get_running_loop()
         if self.store.notifies:
-            self.listener = Listener(self.store.url, self._notified, self._seats_changed)
+            self.listener = Listener(
+                self.store.url, self._notified, self._seats_changed, self._listening_again
+            )
             await asyncio.to_thread(self.listener.start)
             self.relay = PresenceRelay(self.store.url, self.presence, self._presence_changed)
             await self.relay.start()
@@ -140,6 +142,27 @@ class Hub:
         loop = self.loop
         if loop is not None and match_id in self.live:
             loop.call_soon_threadsafe(lambda: loop.create_task(self.catch_up(match_id, count)))
+
+    def _listening_again(self) -> None:
+        """(The listener's thread) it lost its connection and listens again: look for what it missed."""
+        loop = self.loop
+        if loop is not None:
+            loop.call_soon_threadsafe(lambda: loop.create_task(self.look_again()))
+
+    async def look_again(self) -> None:
+        """Catch up every match held here that another process changed while this one was not
+        listening (its notifications are lost): else its sockets stay on the old board, the player
+        waiting on a move already made."""
+        try:
+            versions = await asyncio.to_thread(self.store.versions, list(self.live))
+        except Exception:  # away again: the listener's next reconnection looks again
+            log.warning("could not look for the matches changed while not listening", exc_info=True)
+            return
+        for match_id, version in versions.items():
+            try:
+                await self.catch_up(match_id, version)
+            except Exception:
+                log.exception("catching up match %s", match_id)
 
     def _seats_changed(self, match_id: str) -> None:
         """(The listener's thread) a process changed the seats of ``match_id`` (see reread_seats)."""

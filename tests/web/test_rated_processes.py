@@ -12,6 +12,7 @@ from pathlib import Path
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import text
 from websockets.sync.client import ClientConnection, connect
 
 from gammon.store import Store
@@ -194,3 +195,46 @@ def test_a_seat_claimed_in_one_process_is_shown_in_the_other(pg_url: str) -> Non
                 assert state["version"] == first["version"]
                 state = _state(ws)
             assert state["accounts"][1]["name"] == "bob"
+
+
+def test_changes_missed_while_a_process_was_not_listening_are_caught_up_when_it_listens_again(
+    pg_url: str,
+) -> None:
+    """A process's LISTEN connection lost (the database restarted, a network blip) misses the
+    notifications until it reconnects: its sockets were left on the old board for good, the player
+    there waiting on a move already made (and claimable against, as idle)."""
+    store = Store(pg_url)
+    Base.metadata.drop_all(store.engine)
+    store.close()
+    stores = Store(pg_url), Store(pg_url)
+    options = ServerSettings(rate=1000, burst=1000, accounts=settings())
+    apps = [create_app(s, seeded_dice(3), settings=options) for s in stores]
+    try:
+        with serving(apps[0], lifespan="on") as a, serving(apps[1], lifespan="on") as b:
+            made = httpx.post(f"http://127.0.0.1:{a}/api/matches", json={"mode": "online", "match_length": 3})
+            match_id, tokens = made.json()["match_id"], (made.json()["token"],
+                                                         made.json()["invite_url"].split("#token=")[1])
+            with connect(f"ws://127.0.0.1:{b}/ws/matches/{match_id}?token={tokens[1]}") as ws:
+                first = _state(ws)
+                listener = apps[1].state.hub.listener
+                heard, listener.on_change = listener.on_change, lambda match_id, version: None  # lost
+                seat = first["turn"]
+                url = f"http://127.0.0.1:{a}/api/matches/{match_id}"
+                view = httpx.get(url, headers=auth(tokens[seat])).json()
+                action = {"action": "play", "play": view["plays"][0]} if view["plays"] else {"action": "roll"}
+                r = httpx.post(f"{url}/actions", json=action, headers=auth(tokens[seat]))
+                assert r.status_code == 200, r.text
+                listener.on_change = heard
+                with stores[0].engine.begin() as conn:  # every LISTEN gammon connection is cut
+                    cut = conn.execute(text(
+                        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                        "WHERE query = 'LISTEN gammon' AND pid <> pg_backend_pid()"
+                    )).all()
+                assert len(cut) >= 2
+                state = _state(ws)
+                while state["version"] < r.json()["version"]:
+                    state = _state(ws)
+                assert state["version"] == r.json()["version"]
+    finally:
+        for s in stores:
+            s.close()
