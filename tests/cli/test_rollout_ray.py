@@ -11,7 +11,7 @@ import pytest
 
 from gammon.cli.main import main
 from gammon.engine.rollout import parallel
-from tests.engine.test_parallel_limits import SETTINGS, http_server, listener
+from tests.engine.test_parallel_limits import SETTINGS, FakeRay, http_server, listener
 
 FAST = ["--trials", "36", "--truncate", "2", "--seed", "5", "--workers", "1"]
 
@@ -76,3 +76,15 @@ def test_an_address_that_answers_goes_on_to_ray() -> None:
         main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", address])
     with pytest.raises(ReachedRay):  # forms that are Ray's to judge
         main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", "local"])
+
+
+def test_a_cluster_of_another_version_is_a_message(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Ray's RuntimeError ("Version mismatch: ...") ended the command in its traceback, exit status 1
+    fake = FakeRay(RuntimeError("Version mismatch: The cluster was started with:\n    Python: 3.11.7\n"))
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with listener(SETTINGS) as address:
+        assert main(["rollout", "4HPwATDgc/ABMA", *FAST, "--ray", address]) == 2
+    assert capsys.readouterr().err == (f"gammon rollout: cannot use the Ray cluster at '{address}': Version "
+                                       "mismatch: The cluster was started with: Python: 3.11.7\n")

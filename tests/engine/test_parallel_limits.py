@@ -231,6 +231,21 @@ def test_auto_is_checked_as_the_address_ray_address_names(
     assert fake.inits == []
 
 
+def test_a_cluster_of_another_version_is_said_on_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ray refuses a cluster started on another Python, a patch release even, with a RuntimeError:
+    # each command ended in its traceback, exit status 1
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    fake = FakeRay(RuntimeError("Version mismatch: The cluster was started with:\n    Ray: 2.60.0\n"
+                                "    Python: 3.11.7\nThis process on node 10.0.0.2 was started with:\n"
+                                "    Ray: 2.60.0\n    Python: 3.11.0\n"))
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with pytest.raises(ClusterUnreachableError) as refused:
+        list(ordered_map(_range, None, [(0, 1)], ray_address="auto"))
+    assert str(refused.value) == (
+        "cannot use the Ray cluster at 'auto': Version mismatch: The cluster was started with: Ray: 2.60.0 "
+        "Python: 3.11.7 This process on node 10.0.0.2 was started with: Ray: 2.60.0 Python: 3.11.0")
+
+
 def test_a_long_address_is_quoted_cut() -> None:
     address = "127.0.0.1:99999" + "9" * 5000
     with pytest.raises(ClusterUnreachableError) as refused:

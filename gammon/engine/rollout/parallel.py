@@ -127,9 +127,13 @@ def _not_grpc(conn: socket.socket, deadline: float) -> str | None:
 
 
 def _unreachable(address: str, why: Exception | str) -> ClusterUnreachableError:
-    why = cut(str(why) or type(why).__name__, 200)  # Ray's own reasons run to a few lines
     return ClusterUnreachableError(tr("no Ray cluster answers at {address}: {error}",
-                                      address=repr(cut(address)), error=why))
+                                      address=repr(cut(address)), error=_said(why)))
+
+
+def _said(why: Exception | str) -> str:
+    """A reason on one line, cut: Ray's own run to a few lines."""
+    return cut(" ".join(str(why).split()) or type(why).__name__, 300)
 
 
 def local_workers() -> int:
@@ -230,6 +234,9 @@ def _connected(address: str) -> Any:
                 ray.init(address=address, log_to_driver=False)
             except ConnectionError as e:  # "auto" and no cluster running, say
                 raise _unreachable(address, e) from None
+            except RuntimeError as e:  # a cluster of another Ray or Python version (even a patch)
+                raise ClusterUnreachableError(tr("cannot use the Ray cluster at {address}: {error}",
+                                                 address=repr(cut(address)), error=_said(e))) from None
     return ray
 
 
