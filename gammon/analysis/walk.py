@@ -23,6 +23,8 @@ from gammon.engine.engine import Engine
 from gammon.errors import cut
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id
+from gammon.formats.sgf import SgfMatch
+from gammon.formats.xg import XGMatch
 from gammon.game import (
     Action,
     Beaver,
@@ -99,7 +101,7 @@ class MatchAnalysis:
 
 
 def analyse(
-    source: Match | MatMatch | Sequence[Game],
+    source: Match | MatMatch | SgfMatch | XGMatch | Sequence[Game],
     engine: Engine | None = None,
     progress: Progress | None = None,
     *,
@@ -107,7 +109,8 @@ def analyse(
     settings: AnalysisSettings | None = None,
 ) -> MatchAnalysis:
     """Analyse every decision of every game of ``source``: a :class:`Match` (or money session),
-    a ``.mat`` record (:func:`gammon.formats.read_mat`) or Games played one after another.
+    a record of a match file (:func:`gammon.formats.read_mat`, :func:`~gammon.formats.read_sgf`,
+    :func:`~gammon.formats.read_xg`) or Games played one after another.
 
     ``engine`` defaults to an engine of :data:`DEFAULT_PLIES`; ``names`` to the record's names, else
     "Player 1" and "Player 2". A record that does not replay raises :class:`InvalidNotationError`."""
@@ -146,17 +149,25 @@ def analyse(
     return MatchAnalysis((names[0], names[1]), length, engine.plies, tuple(out), games[0].rules.crawford)
 
 
-def _games_of(source: Match | MatMatch | Sequence[Game]) -> tuple[list[Game], tuple[str, str]]:
+def _games_of(
+    source: Match | MatMatch | SgfMatch | XGMatch | Sequence[Game],
+) -> tuple[list[Game], tuple[str, str]]:
     default = ("Player 1", "Player 2")
     if isinstance(source, MatMatch):
         return to_match(source).games, source.names
+    if isinstance(source, SgfMatch):  # read_sgf has replayed its games
+        return source.match.games, source.names
+    if isinstance(source, XGMatch):
+        return source.to_match().games, source.names
     if isinstance(source, Match):
         return source.games, default
     if isinstance(source, Game):
         return [source], default
     games = list(source) if isinstance(source, Iterable) else []
     if not games or not all(isinstance(g, Game) for g in games):
-        raise ValueError(f"expected a Match, a .mat record or a list of Games, got {cut(repr(source))}")
+        raise ValueError(
+            f"expected a Match, a match file's record or a list of Games, got {cut(repr(source))}"
+        )
     return games, default
 
 

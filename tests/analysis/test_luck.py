@@ -90,5 +90,5 @@ def test_analyse_refuses_wrong_arguments_by_name() -> None:
         analyse(game, 0)  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="settings must be AnalysisSettings, got 3"):
         analyse(game, pip_engine(), settings=3)  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="expected a Match, a .mat record or a list of Games, got None"):
+    with pytest.raises(ValueError, match="a match file.s record or a list of Games, got None"):
         analyse(None)  # type: ignore[arg-type]
