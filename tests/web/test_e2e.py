@@ -184,13 +184,17 @@ def test_a_whole_game_against_the_computer(server: Server, browser) -> None:
     assert not errors
 
 
-def _until_the_computer_plays(page, rng: random.Random) -> None:
-    """Act for the human until the computer's play is being shown."""
+def _until_the_computer_plays(page, rng: random.Random) -> dict:
+    """Act for the human until the computer's play is being shown; what the page shows then (the
+    play, the status line, whether the buttons are hidden, the board), read as the play is seen:
+    the play is shown in a second or two, which a busy machine could let pass before a later read."""
     for _ in range(20):
-        page.wait_for_function("() => ui.state && (ui.anim !== null || "
-                               "ui.state.actions.some(a => ['play', 'roll', 'take'].includes(a)))")
-        if page.evaluate("() => ui.anim !== null"):
-            return
+        seen = page.wait_for_function(
+            "() => ui.state && (ui.anim !== null ? {play: ui.anim.play, status: $('#status').textContent,"
+            " hidden: $('#buttons').hidden, board: $('#board').innerHTML} :"
+            " ui.state.actions.some(a => ['play', 'roll', 'take'].includes(a)))").json_value()
+        if isinstance(seen, dict):
+            return seen
         _act_once(page, rng)
     raise AssertionError("the computer never played")
 
@@ -200,13 +204,12 @@ def test_the_computers_play_is_shown_checker_by_checker(server: Server, browser)
     page = _page(browser, errors, motion=True)
     _start(page, server, "computer")
     rng = random.Random(2)
-    _until_the_computer_plays(page, rng)
-    # read in one go, while the play is being shown: its line is the status, the buttons are hidden
-    play, status, hidden = page.evaluate(
-        "() => [ui.anim.play, $('#status').textContent, $('#buttons').hidden]")
+    # while the play is being shown: its line is the status, the buttons are hidden
+    seen = _until_the_computer_plays(page, rng)
+    play = seen["play"]
     assert play["player"] == 1 and play["steps"]
-    assert status == play["text"] and hidden
-    frames = [page.inner_html("#board")]
+    assert seen["status"] == play["text"] and seen["hidden"]
+    frames = [seen["board"]]
     page.locator("#game").screenshot(path=str(OUTPUT / "web-computer-moving.png"))
     for shown in range(1, len(play["steps"]) + 1):  # each step redraws the board
         page.wait_for_function("k => !ui.anim || ui.anim.shown >= k", arg=shown)
