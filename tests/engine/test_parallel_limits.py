@@ -373,3 +373,17 @@ def test_a_rollout_on_ray_is_cut_in_batches_for_the_clusters_cpus(monkeypatch: p
     assert batches == [36]  # the smallest batch, 36 trials: no fewer batches than CPUs
     here_too = engine.rollout(p, settings, workers=2)
     assert batches == [36, 8] and on_ray == here_too  # the result does not depend on the batches
+
+
+def test_a_tasks_own_error_comes_as_it_was_raised(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ray's RayTaskError says the task's traceback, in colour: each command printed that as the
+    # message ("gammon import: \x1b[36mray::_run_jobs()\x1b[39m (pid=...)\n  File ...")
+    exceptions = pytest.importorskip("ray.exceptions", reason="Ray is the optional 'cluster' extra")
+    cause = GammonError("the database at 'x' cannot be reached")
+    raised = exceptions.RayTaskError("_run_jobs", "Traceback (most recent call last): ...", cause)
+    fake = CrashingRay(raised.as_instanceof_cause())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with pytest.raises(GammonError) as failed:
+        list(ordered_map(_range, None, [(0, 1), (1, 2)], ray_address="auto"))
+    assert failed.value is cause and str(failed.value) == "the database at 'x' cannot be reached"
+    assert fake.cancelled == [0, 1]

@@ -10,8 +10,9 @@ import pytest
 
 from gammon import Position
 from gammon.engine.engine import Engine
-from gammon.engine.rollout.parallel import check_ray_address
+from gammon.engine.rollout.parallel import check_ray_address, ordered_map
 from gammon.engine.rollout.rollouts import RolloutSettings
+from gammon.errors import GammonError
 
 ray = pytest.importorskip("ray", reason="Ray is the optional 'cluster' extra")
 
@@ -48,6 +49,17 @@ def test_ray_gives_the_same_rollout_as_local_processes(local_ray: None) -> None:
 def test_a_clusters_own_address_passes_the_check_on_what_listens(local_ray: None) -> None:
     # the commands refuse a listener that does not answer as Ray's gRPC servers do: Ray's own does
     check_ray_address(ray.get_runtime_context().gcs_address)
+
+
+def _unreachable_database(job: None, start: int, stop: int) -> None:
+    raise GammonError("the database at 'x' cannot be reached")
+
+
+def test_a_tasks_own_error_is_raised_as_itself(local_ray: None) -> None:
+    # Ray's RayTaskError said the task's traceback, in colour, which each command printed
+    with pytest.raises(GammonError) as failed:
+        list(ordered_map(_unreachable_database, None, [(0, 1)], ray_address="auto"))
+    assert str(failed.value) == "the database at 'x' cannot be reached"
 
 
 def test_ray_gives_the_same_training_labels_as_this_process(local_ray: None, tmp_path: Path) -> None:

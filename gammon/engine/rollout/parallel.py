@@ -280,6 +280,12 @@ def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: st
                 result = ray.get(pending[0])
             except lost:
                 raise _worker_lost() from None
+            except ray.exceptions.RayTaskError as e:
+                # the task's own exception, as a local process's comes: Ray's carries the task's
+                # traceback (in colour) as its message, which each command printed
+                if isinstance(e.cause, Exception):
+                    raise e.cause from None
+                raise
             pending.popleft()
             for start, stop in todo:
                 pending.append(remote.remote(job_ref, start, stop))
