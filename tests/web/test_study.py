@@ -573,3 +573,16 @@ def test_a_cube_rollout_the_player_on_roll_cannot_double_in_is_refused_up_front(
     r = study.post("/api/positions/rollout", json={"id": XG, "kind": "position", "trials": 36})
     assert r.status_code == 202  # the position of an opponent's cube may still be rolled out
     assert _finish(study, r.json())["status"] == "done"
+
+
+def test_a_cubeful_rollout_under_a_cube_limit_is_refused_up_front(study: TestClient) -> None:
+    """An XGID's highest cube other than XG's usual 1024 is a cube limit, which a cubeful rollout
+    cannot keep to: it was accepted (202) and failed in the worker, holding a job slot."""
+    limited = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:2"
+    error = ("a cubeful rollout cannot keep to the cube limit of 4 (roll out with cubeful=False, "
+             "or without the limit)")
+    for body in ({"kind": "cube"}, {"kind": "position", "cubeful": True}):
+        r = study.post("/api/positions/rollout", json={"id": limited, "trials": 36, **body})
+        assert (r.status_code, r.json()) == (422, {"error": error}), body
+    r = study.post("/api/positions/rollout", json={"id": limited, "kind": "position", "trials": 36})
+    assert r.status_code == 202 and _finish(study, r.json())["status"] == "done"  # cubeless: no cube

@@ -56,7 +56,7 @@ from gammon.engine.bearoff.one_sided import BearoffDatabase
 from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.cube.decision import CubeDecision, classify
 from gammon.engine.net.evaluator import Evaluator, Probabilities, cubeless_equity
-from gammon.engine.rollout.cube_check import cube_rollout_refusal
+from gammon.engine.rollout.cube_check import cube_rollout_refusal, cubeful_rollout_refusal
 from gammon.engine.rollout.parallel import check_workers, ordered_map, ray_workers
 from gammon.engine.rollout.settings import RolloutSettings
 from gammon.engine.rollout.trials import (
@@ -303,16 +303,11 @@ def _check_playable(position: Position) -> None:
 
 
 def _check_cube_rules(s: Situation, settings: RolloutSettings) -> None:
-    """The trials' cube knows no rules but the score and Jacoby: a cubeful rollout of a game
-    without the cube or with a cube limit would double where the rules forbid it."""
-    if not settings.cubeful:
-        return
-    if not s.rules.use_cube:
-        raise InvalidArgumentError(tr("these rules play without the cube: a cubeful rollout would use it "
-                            "(roll out with cubeful=False)"))
-    if s.rules.cube_limit is not None:
-        raise InvalidArgumentError(tr("a cubeful rollout cannot keep to the cube limit of {limit} "
-                            "(roll out with cubeful=False, or without the limit)", limit=s.rules.cube_limit))
+    """A cubeful rollout of a game without the cube or with a cube limit is refused
+    (:func:`cubeful_rollout_refusal`)."""
+    refusal = cubeful_rollout_refusal(s) if settings.cubeful else None
+    if refusal is not None:
+        raise InvalidArgumentError(refusal)
 
 
 def _resolve(engine: Engine, settings: RolloutSettings | None) -> RolloutSettings:

@@ -10,7 +10,7 @@ from functools import partial
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from gammon.engine.rollout.cube_check import cube_rollout_refusal
+from gammon.engine.rollout.cube_check import cube_rollout_refusal, cubeful_rollout_refusal
 from gammon.i18n import tr
 from gammon.web.routes.deps import StudyDep, error_responses
 from gammon.web.schemas import error_response
@@ -82,6 +82,9 @@ async def position_rollout(req: RolloutRequest, request: Request, study: StudyDe
         return error_response(422, tr("the game is over in this position: nothing to roll out"))
     if req.kind == "plays" and context.dice is None:
         return error_response(422, tr("a rollout of the plays needs the dice: set them first"))
+    # else it would fail in the worker, holding a job slot
     if req.kind == "cube" and (refusal := cube_rollout_refusal(context)) is not None:
-        return error_response(422, refusal)  # else it would fail in the worker, holding a job slot
+        return error_response(422, refusal)
+    if req.cubeful and (refusal := cubeful_rollout_refusal(context)) is not None:
+        return error_response(422, refusal)
     return study.start("rollout", request, partial(rollout_answer, study.settings.engine, req, context))
