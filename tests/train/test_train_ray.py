@@ -84,3 +84,16 @@ def test_a_bad_number_of_processes_is_refused_quoted(
         err = _exit([*argv, "--workers", given], capsys)
         assert f"workers must be a positive number of processes, at most {MAX_WORKERS}, got {given}" in err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("given", ["0", "-1"])
+def test_a_piece_of_work_of_no_positions_is_refused(
+    tmp_path: Path, given: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # 0 ended in "range() arg 3 must not be zero" once the positions were played; -1 wrote a label
+    # file of none (exit status 0), and a campaign went through shard after shard labelling none
+    for argv in (["label", "--out", str(tmp_path / "labels.npz"), *LABEL],
+                 ["campaign", str(tmp_path / "campaign"), "--shards", "1"]):
+        err = _exit([*argv, "--chunk", given], capsys)
+        assert err.endswith(f": --chunk {given}: a piece of work is at least 1 position\n")
+    assert list(tmp_path.iterdir()) == []
