@@ -580,7 +580,7 @@ def _refused(args: argparse.Namespace) -> str | None:
         return f"--threads {threads}: this machine runs 1 to {most} numba threads (0: all of them)"
     chunk = getattr(args, "chunk", 1)
     if chunk < 1:  # 0 failed in range() once the positions were played; below 0 labelled none, for ever
-        return f"--chunk {chunk}: a piece of work is at least 1 position"
+        return f"--chunk {chunk}: a piece of work is at least 1 (position, or game for selfplay)"
     ray = getattr(args, "ray", None)
     if ray is not None:  # Ray retries a dead address for minutes, once the positions are played
         try:

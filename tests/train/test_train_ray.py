@@ -93,7 +93,9 @@ def test_a_piece_of_work_of_no_positions_is_refused(
     # 0 ended in "range() arg 3 must not be zero" once the positions were played; -1 wrote a label
     # file of none (exit status 0), and a campaign went through shard after shard labelling none
     for argv in (["label", "--out", str(tmp_path / "labels.npz"), *LABEL],
-                 ["campaign", str(tmp_path / "campaign"), "--shards", "1"]):
+                 ["campaign", str(tmp_path / "campaign"), "--shards", "1"],
+                 ["selfplay", "--out", str(tmp_path / "net.npz"), "--games", "1"]):
         err = _exit([*argv, "--chunk", given], capsys)
-        assert err.endswith(f": --chunk {given}: a piece of work is at least 1 position\n")
+        assert err.endswith(f": --chunk {given}: a piece of work is at least 1 (position, or game for "
+                            "selfplay)\n")
     assert list(tmp_path.iterdir()) == []
