@@ -176,8 +176,15 @@ function connect(takeover = false) {
   liveSocket(ui, path, `token.${ui.token}`, {
     stopCodes: [4403, 4404, SEAT_IN_USE, TAKEN_OVER], maxRetry: 5,  // retrying cannot help
     on: {
-      open: () => { ui.acted = null; showError(""); $("#offline").hidden = true; },
-      state: setState,
+      open: () => {
+        ui.acted = null; showError(""); $("#offline").hidden = true; ui.firstState = true;
+        if (ui.queued) { const msg = ui.queued; ui.queued = null; ui.acted = msg.version; sendJson(ui.ws, msg); }
+      },
+      state: st => {
+        if (ui.firstState) ui.guestSocket = unheldRatedSeat(st);  // opened before an account held the seat
+        ui.firstState = false;
+        setState(st);
+      },
       error: text => { ui.acted = null; showError(tLine(text)); render(); },
       lost: () => { $("#offline").hidden = false; },  // at once: a move made now would not reach the server
       stop: code => {
@@ -190,6 +197,14 @@ function connect(takeover = false) {
       },
     },
   });
+}
+
+// The socket closed and opened again at once, `msg` sent once it is (not retried: its own close
+// must not open a second).
+function reconnect(msg) {
+  ui.queued = msg;
+  if (ui.ws) { ui.ws.onclose = null; ui.ws.close(); }
+  connect();
 }
 
 // The seat is another browser's: this page, whose socket is closed for good, offers nothing more.
@@ -217,6 +232,9 @@ async function send(msg) {
     return;
   }
   msg.version = version;  // the state the player acted on
+  // The seat became an account's since this socket opened (signed in in another tab): the server
+  // would refuse the action and close it, the move lost. The socket opens again, signed in, first.
+  if (ui.guestSocket && ui.state && !unheldRatedSeat(ui.state)) { reconnect(msg); return; }
   const sent = sendJson(ui.ws, msg);
   if (!sent) free();
   showError(sent ? "" : t("Not connected; reconnecting..."));
