@@ -246,6 +246,17 @@ def test_a_cluster_of_another_version_is_said_on_one_line(monkeypatch: pytest.Mo
         "Python: 3.11.7 This process on node 10.0.0.2 was started with: Ray: 2.60.0 Python: 3.11.0")
 
 
+def test_local_starts_a_ray_here_whatever_ray_address_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    # ray.init() without an address joins the cluster RAY_ADDRESS names (one where something else
+    # listened hung): "local" is Ray's word for a fresh instance here
+    monkeypatch.setenv("RAY_ADDRESS", "10.0.0.9:6379")
+    fake = FakeRay(ReachedInit())
+    monkeypatch.setattr(parallel, "_ray", lambda: fake)
+    with pytest.raises(ReachedInit):
+        list(ordered_map(_range, None, [(0, 1)], ray_address="local"))
+    assert fake.inits == [{"address": "local", "include_dashboard": False, "log_to_driver": False}]
+
+
 def test_a_long_address_is_quoted_cut() -> None:
     address = "127.0.0.1:99999" + "9" * 5000
     with pytest.raises(ClusterUnreachableError) as refused:

@@ -226,8 +226,8 @@ def _connected(address: str) -> Any:
     """Ray, connected to the cluster at ``address`` unless it is already."""
     ray = _ray()
     if not ray.is_initialized():
-        if address == "local":
-            ray.init(include_dashboard=False, log_to_driver=False)
+        if address == "local":  # said to Ray: without an address it joins the cluster RAY_ADDRESS names
+            ray.init(address="local", include_dashboard=False, log_to_driver=False)
         else:
             check_ray_address(address)
             try:
