@@ -17,10 +17,14 @@ from tests.web.test_e2e import (  # noqa: F401  (fixtures)
     _start,
     _state,
     browser,
-    server,
+    module_server,
 )
 
 MAT = Path(__file__).resolve().parents[1] / "data/mat/real/galaxy/bglab-lasse-match1112717.mat"
+
+# One server for the module: its tests each work on a match, file or position of their own, and
+# starting a server (its engine worker warming up) cost more than most of them.
+server = module_server("study")
 
 
 def _post(url: str, body: dict, headers: dict | None = None) -> dict:
