@@ -283,8 +283,10 @@ def _print_interrupted(args: argparse.Namespace, given: Situation, dice: Dice | 
     if args.json:
         estimates = [{"name": key, "equity": finite(e), "standard_error": finite(se)}
                      for key, _, e, se in rows]
-        print(json.dumps({"context": situation_json(given), "kind": kind, "interrupted": True, "seed": seed,
-                          "trials": done, "estimates": estimates}))
+        # the roll rolled out, as the finished rollout's JSON gives it (--dice may differ from the ID's)
+        rolled = {"dice": list(dice)} if kind == "plays" and dice is not None else {}
+        print(json.dumps({"context": situation_json(given), "kind": kind, **rolled, "interrupted": True,
+                          "seed": seed, "trials": done, "estimates": estimates}))
         return
     if not rows:
         out.print(tr("Rollout of {id} (seed {seed}) interrupted before its first trials were done: no "

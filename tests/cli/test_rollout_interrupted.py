@@ -121,3 +121,12 @@ def test_an_interrupted_plays_rollout_in_a_match_names_the_plays_at_the_score(
     assert plays[0] == "bar/18*"
     assert out.splitlines()[1:] == [f"  {play}: {e:+.4f} ± {se:.4f}"
                                     for play, e, se in zip(plays, p.equity, p.standard_error)]
+
+
+def test_an_interrupted_plays_rollout_as_json_says_the_roll(capsys: pytest.CaptureFixture[str]) -> None:
+    # the roll comes from --dice, not the ID (whose context has none): the finished rollout's
+    # JSON gives it, the interrupted one did not
+    out, p = interrupted([START, "--dice", "31", "-n", "2", "--json"], capsys)
+    data = json.loads(out)
+    assert data["context"]["dice"] is None and data["dice"] == [3, 1]
+    assert [e["equity"] for e in data["estimates"]] == list(p.equity)
