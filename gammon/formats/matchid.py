@@ -194,13 +194,16 @@ class MatchState:
 
     @classmethod
     def from_situation(cls, situation: Situation, player_on_roll: int = 0) -> MatchState:
-        """The Match State of ``situation`` with its player on roll numbered ``player_on_roll``."""
+        """The Match State of ``situation`` with its player on roll numbered ``player_on_roll``: the
+        one writer of a Situation's Match ID. The Crawford flag is written only where it counts
+        (:func:`crawford_counts`), so that the ID reads back as the situation it was written from."""
         s, me = situation, player_on_roll
         score = s.score if me == 0 else (s.score[1], s.score[0])
         owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: me, CubeOwner.OPPONENT: 1 - me}[s.cube_owner]
         return cls(match_length=s.match_length, score=score, cube_value=s.cube_value, cube_owner=owner,
                    player_on_roll=me, turn=1 - me if s.is_answer_pending and not s.opponent_resigns else me,
-                   crawford=s.crawford_game, game_state=GameState.PLAYING,
+                   crawford=crawford_counts(s.crawford_game, s.match_length, s.score),
+                   game_state=GameState.PLAYING,
                    double_offered=s.double_offered,
                    resignation=int(s.resignation) if s.resignation is not None else None,
                    dice=s.dice, jacoby=s.jacoby)

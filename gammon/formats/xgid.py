@@ -266,8 +266,6 @@ class XGID:
         _refuse_resignation(situation.resignation)
         rules = situation.rules
         state = MatchState.from_situation(situation, player_on_roll)
-        if situation.match_length == 1:  # as GNU Backgammon: a 1-point match has no Crawford game
-            state = replace(state, crawford=False)
         xgid = cls.from_match_state(situation.position, state, max_cube=max_cube_of(rules))
         return xgid.replace(beavers=True) if situation.beavers else xgid
 
