@@ -422,6 +422,10 @@ def make_labels(
             if now - last_save > 60 and labelled < len(boards):
                 save_and_note(now)
                 last_save = now
+    except KeyboardInterrupt:  # the pieces done since the last save (up to a minute's) were lost
+        if labelled > len(done):
+            save_and_note(time.perf_counter())
+        raise
     finally:
         close = getattr(results, "close", None)
         if close is not None:

@@ -6,13 +6,16 @@ bad number of processes is refused quoted; each with exit status 2 and nothing w
 from __future__ import annotations
 
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import pytest
 
+from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.rollout import parallel
 from gammon.engine.rollout.parallel import MAX_WORKERS
+from gammon.train import labels
 from gammon.train.__main__ import main
+from gammon.train.labels import LabelSet, LabelSettings, Sampling, Work, make_labels
 from tests.engine.test_parallel_limits import free_port, http_server, listener
 
 LABEL = ["--games", "1", "--every", "12", "--plies", "1"]
@@ -99,3 +102,31 @@ def test_a_piece_of_work_of_no_positions_is_refused(
         assert err.endswith(f": --chunk {given}: a piece of work is at least 1 (position, or game for "
                             "selfplay)\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_keeps_the_pieces_labelled_and_a_rerun_resumes_after_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the file was rewritten once a minute only: Ctrl-C lost the pieces done since (all of them in
+    # a run's first minute)
+    ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=2)
+    settings, sampling = LabelSettings(plies=1), Sampling(games=2, every=12)
+    real, pieces = labels.label_chunk, []
+
+    def stopped_at_the_third(job: Any, start: int, stop: int) -> Any:
+        if len(pieces) == 2:
+            raise KeyboardInterrupt
+        pieces.append(start)
+        return real(job, start, stop)
+
+    monkeypatch.setattr(labels, "label_chunk", stopped_at_the_third)
+    out = tmp_path / "labels.npz"
+    with pytest.raises(KeyboardInterrupt):
+        make_labels(ev, out, settings, sampling, note=lambda _: None, work=Work(chunk=1))
+    assert len(LabelSet.load(out)) == 2
+    monkeypatch.setattr(labels, "label_chunk", real)
+    said: list[str] = []
+    resumed = make_labels(ev, out, settings, sampling, note=said.append, work=Work(chunk=1))
+    assert "; 2 labelled already" in said[0]
+    fresh = make_labels(ev, tmp_path / "fresh.npz", settings, sampling, note=lambda _: None)
+    assert len(fresh) > 2 and (resumed.targets == fresh.targets).all()
