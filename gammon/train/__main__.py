@@ -610,6 +610,8 @@ def main(argv: list[str] | None = None) -> None:
         args.run(args)
     except (ValueError, OSError, ImportError) as e:  # ImportError: --ray without Ray installed
         parser.exit(2, f"python -m gammon.train {args.command}: {e}\n")
+    except KeyboardInterrupt:  # Ctrl-C: what a command keeps it has saved; a traceback said nothing more
+        parser.exit(130, f"python -m gammon.train {args.command}: stopped\n")
 
 
 if __name__ == "__main__":

@@ -130,3 +130,16 @@ def test_ctrl_c_keeps_the_pieces_labelled_and_a_rerun_resumes_after_them(
     assert "; 2 labelled already" in said[0]
     fresh = make_labels(ev, tmp_path / "fresh.npz", settings, sampling, note=lambda _: None)
     assert len(fresh) > 2 and (resumed.targets == fresh.targets).all()
+
+
+def test_ctrl_c_is_said_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def stopped(job: Any, start: int, stop: int) -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(labels, "label_chunk", stopped)
+    with pytest.raises(SystemExit) as stop:
+        main(["label", "--out", str(tmp_path / "labels.npz"), *LABEL, "--workers", "1"])
+    assert stop.value.code == 130
+    assert capsys.readouterr().err == "python -m gammon.train label: stopped\n"
