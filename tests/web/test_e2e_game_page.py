@@ -418,3 +418,27 @@ def test_a_connected_idle_opponent_is_claimed_against_in_the_right_words(
         assert not errors
     finally:
         server.stop()
+
+
+def test_a_level_chosen_before_the_servers_levels_come_stays_chosen(shared: Server, browser) -> None:  # noqa: F811
+    """The start page rebuilds its list of levels from the server's; a level picked before they came
+    (a slow connection, a quick player) was replaced by the default, the strongest."""
+    errors: list[str] = []
+    page = _page(browser, errors)
+    held: list = []
+    page.route("**/api/levels", lambda route: held.append(route))  # answered once the level is picked
+    page.goto(shared.url + "/")
+    page.wait_for_function("() => document.documentElement.lang === 'en'")  # the page's script runs
+    page.select_option("select[name=level]", "random")
+    for _ in range(100):  # Playwright hands the held request over while the page is waited on
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert len(held) == 1
+    held[0].continue_()
+    page.wait_for_selector('select[name=level] option[value="engine"]', state="attached")
+    assert page.input_value("select[name=level]") == "random"
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    assert _state(page)["level"] == "random"
+    assert not errors, errors

@@ -26,11 +26,16 @@ function startLobby() {
   if ([...length.options].some(o => o.value === wanted)) length.value = wanted;
   for (const name of ["name", "opponent_name"]) $(`input[name=${name}]`).value = given.get(name) || "";
   for (const o of length.options) if (o.value !== "0") o.textContent = tn("{n} point", "{n} points", Number(o.value));
+  // A level the player chose before the server's levels came stays chosen (the list used to be
+  // rebuilt on the default, the strongest: a beginner's quick pick became the engine).
+  const select = $("select[name=level]");
+  let picked = false;
+  select.addEventListener("change", () => { picked = true; });
   fetch("/api/levels").then(r => r.json()).then(levels => {
     const names = { random: t("Random (beginner)"), pubeval: t("Pubeval (intermediate)"),
                     "engine-0ply": t("Engine, fast"), engine: t("Engine (strongest)") };
-    const select = $("select[name=level]");
-    const chosen = levels.includes(given.get("level")) ? given.get("level")
+    const chosen = picked && levels.includes(select.value) ? select.value
+      : levels.includes(given.get("level")) ? given.get("level")
       : levels.includes("engine") ? "engine" : select.value;
     select.innerHTML = "";
     for (const l of levels) select.add(new Option(names[l] || l, l, false, l === chosen));
