@@ -239,25 +239,41 @@ class AnalysisQueue:
             ).all()
         again = 0
         for job_id, claimant, started_at, attempts in running:
-            if not claimant_gone(claimant, started_at, now, self.stale_after):
-                continue
-            # its claimant's name goes: a stopped import takes off only what it still runs
-            values: dict[str, Any] = {"status": QUEUED, "reason": None}
-            if attempts >= self.max_attempts:
-                values = {"status": FAILED, "finished_at": now, "reason": in_every_language(
-                    lambda: ntr("the analysis stopped unfinished {n} time",
-                                "the analysis stopped unfinished {n} times",
-                                self.max_attempts, n=self.max_attempts))}
-            with self.sessions.begin() as s:
-                # guarded: claimed again meanwhile (recovered by another process), it is left be
-                done: CursorResult[Any] = s.execute(  # type: ignore[assignment]
-                    update(AnalysisJobRow)
-                    .where(AnalysisJobRow.id == job_id, AnalysisJobRow.status == RUNNING,
-                           AnalysisJobRow.attempts == attempts)
-                    .values(**values)
-                )
-            again += int(done.rowcount) if values["status"] == QUEUED else 0
+            if claimant_gone(claimant, started_at, now, self.stale_after):
+                again += self._put_back(job_id, attempts, now)
         return again
+
+    def release(self, job_id: int, claimant: str) -> bool:
+        """Queue the running job ``job_id`` of ``claimant`` again (or fail it, started
+        ``max_attempts`` times): its work stopped unfinished (the process analysing it died) while
+        its claimant lives on, so no recovery would take it. Whether it was queued again."""
+        with self.sessions() as s:
+            mine = AnalysisJobRow.status == RUNNING, AnalysisJobRow.reason == claimant
+            attempts = s.scalar(select(AnalysisJobRow.attempts).where(AnalysisJobRow.id == job_id, *mine))
+        if attempts is None:
+            return False
+        queued = self._put_back(job_id, attempts, self.clock())
+        self._wake.set()
+        return queued
+
+    def _put_back(self, job_id: int, attempts: int, now: datetime) -> bool:
+        """The running job back to ``queued`` (``failed`` once started ``max_attempts`` times),
+        unless claimed again meanwhile (another process recovered it); whether it was queued."""
+        # its claimant's name goes: a stopped import takes off only what it still runs
+        values: dict[str, Any] = {"status": QUEUED, "reason": None}
+        if attempts >= self.max_attempts:
+            values = {"status": FAILED, "finished_at": now, "reason": in_every_language(
+                lambda: ntr("the analysis stopped unfinished {n} time",
+                            "the analysis stopped unfinished {n} times",
+                            self.max_attempts, n=self.max_attempts))}
+        with self.sessions.begin() as s:
+            done: CursorResult[Any] = s.execute(  # type: ignore[assignment]
+                update(AnalysisJobRow)
+                .where(AnalysisJobRow.id == job_id, AnalysisJobRow.status == RUNNING,
+                       AnalysisJobRow.attempts == attempts)
+                .values(**values)
+            )
+        return bool(done.rowcount) and values["status"] == QUEUED
 
     def claim(self, job_id: int | None = None, claimant: str | None = None) -> int | None:
         """Take the oldest queued job (or the job ``job_id`` if it is queued): it is ``running``

@@ -159,8 +159,10 @@ class Members:
         try:
             return self._pool.submit(run_claimed, self.store.url, job_id).result()
         except BrokenProcessPool:  # the process died (killed, or the server is stopping)
-            self._pool = None  # a new one for the next job; this one is queued again at the next start
-            return None
+            self._pool = None  # a new one for the next job
+            if not self._stop.is_set():  # killed under the job: it is claimed again now
+                self.queue.release(job_id, self.queue.claimant)
+            return None  # stopping: the job is queued again at the next start
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop the worker at its next look at the queue. An analysis under way in the analysis
