@@ -135,6 +135,10 @@ export function chosenLanguage() {
 
 export function currentLanguage() { return catalogue.lang; }
 
+// A moment (an ISO time) as the page's language writes a date and time: the browser's own locale
+// wrote a Czech page's "11/30/2026, 1:16:46 PM" in an English browser.
+export function dateTime(iso) { return new Date(iso).toLocaleString(catalogue.lang); }
+
 function fill(text, values) {
   return values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text;
 }

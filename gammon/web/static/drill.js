@@ -2,7 +2,7 @@
 // server schedules them as `gammon drill` does). A due card's position is drawn; the player picks
 // the play among the legal ones, or the cube action; the engine's ranking answers and the card is
 // rescheduled. Everything the server sends is shown as text.
-import { $, call, csrfToken, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { $, call, csrfToken, dateTime, loadLanguage, showError, t, tLine, tn } from "./common.js";
 import { drawDecision } from "./profile.js";
 
 const fmt = (x, digits = 3) => Number(x).toFixed(digits);
@@ -16,7 +16,7 @@ function progressText(p) {
   if (p.reviews) {
     parts.push(tn("{n} review, {pct}% right", "{n} reviews, {pct}% right", p.reviews, { pct: Math.round(100 * p.accuracy) }));
   }
-  if (!p.due && p.next_due) parts.push(t("the next one is due {when}", { when: new Date(p.next_due).toLocaleString() }));
+  if (!p.due && p.next_due) parts.push(t("the next one is due {when}", { when: dateTime(p.next_due) }));
   return parts.join(" · ");
 }
 
@@ -118,7 +118,7 @@ function showReview(r) {
   });
   if (r.boards[r.answer]) showAfter(r, r.answer);
   $("#drill-played").textContent = t("In the match you chose {played} (-{error} EMG, {mark}). This card is due again {when}.",
-    { played: tLine(r.played), error: fmt(r.played_error), mark: tLine(r.mark), when: new Date(r.due).toLocaleString() });
+    { played: tLine(r.played), error: fmt(r.played_error), mark: tLine(r.mark), when: dateTime(r.due) });
   $("#drill-progress").textContent = progressText(r.progress);
 }
 
