@@ -228,22 +228,8 @@ def situation_json(situation: Situation) -> dict[str, Any]:
 
 def _situation_json(situation: Situation) -> dict[str, Any]:
     position = situation.position
-    owner = {CubeOwner.CENTRED: None, CubeOwner.MOVER: 0, CubeOwner.OPPONENT: 1}[situation.cube_owner]
     crawford = crawford_shown(situation)
-    money = situation.match_length == 0
-    state = MatchState(
-        match_length=situation.match_length,
-        score=situation.score,
-        cube_value=situation.cube_value,
-        cube_owner=owner,
-        player_on_roll=0,
-        turn=1 if situation.is_answer_pending and not situation.opponent_resigns else 0,
-        crawford=crawford,
-        dice=situation.dice,
-        double_offered=situation.double_offered,
-        resignation=int(situation.resignation) if situation.resignation is not None else None,
-        jacoby=situation.jacoby or not money,
-    )
+    state = MatchState.from_situation(situation)  # the one Match ID of a Situation, as gnubg_id's
     xgid = SetUp(
         position.board,
         situation.dice,

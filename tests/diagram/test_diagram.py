@@ -45,7 +45,7 @@ XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:7:10"
 # GNU Backgammon 1.07's "show board" of that XGID, trailing blanks dropped, its names "you"/"opponent"
 GNUBG_BOARD = """\
  GNU Backgammon  Position ID: 4HPwATDgc/ABMA
-                 Match ID   : AYHqACAACAAA
+                 Match ID   : AYHqACAACAAE
  +13-14-15-16-17-18------19-20-21-22-23-24-+     O: opponent
  | X           O    |   | O              X |     1 point
  | X           O    |   | O              X |
@@ -91,7 +91,7 @@ def test_svg_structure() -> None:
     ns = "{http://www.w3.org/2000/svg}"
     assert root.get("viewBox") == f"0 0 {WIDTH} {HEIGHT}"
     assert root.get("data-xgid", "").startswith("XGID=-b----E-C---eE---c-e----B-")
-    assert root.findtext(f"{ns}title") == "4HPwATDgc/ABMA:AYHqACAACAAA"
+    assert root.findtext(f"{ns}title") == "4HPwATDgc/ABMA:AYHqACAACAAE"
     circles = root.findall(f"{ns}circle")
     checkers = [c for c in circles if float(c.get("r", 0)) > 10]
     assert len(checkers) == 30  # every checker of the start is on the board, none over 5 a point
@@ -133,7 +133,7 @@ def _png_parts(data: bytes) -> tuple[tuple[int, ...], dict[str, str], np.ndarray
 def test_png_structure() -> None:
     header, texts, pixels = _png_parts(render_png(read_id(XGID)))
     assert header == (WIDTH, HEIGHT, 8, 2, 0, 0, 0)
-    assert texts["Title"] == "4HPwATDgc/ABMA:AYHqACAACAAA"
+    assert texts["Title"] == "4HPwATDgc/ABMA:AYHqACAACAAE"
     assert "XGID=" in texts["Description"]
     # the checkers' two colours are there, and the paper around the board is white
     colours = {tuple(int(v) for v in p) for p in pixels.reshape(-1, 3)[::7]}
@@ -252,7 +252,7 @@ def test_png_description_keeps_every_letter(lang: str, words: str) -> None:
         _, texts, _ = _png_parts(render_png(read_id(XGID)))
         description = describe_situation(read_id(XGID))
     assert texts["Description"] == f"{description}; {XGID}" and words in texts["Description"]
-    assert texts["Title"] == "4HPwATDgc/ABMA:AYHqACAACAAA"
+    assert texts["Title"] == "4HPwATDgc/ABMA:AYHqACAACAAE"
 
 
 class _FullDisk(io.BytesIO):

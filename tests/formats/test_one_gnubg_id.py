@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from gammon.formats.ids import read_id
+from benchmarks.gnubg_harness import run_gnubg
+from gammon.formats.ids import read_id, situation_json
 from gammon.formats.matchid import MatchState, gnubg_id
 from gammon.position import Position
 from gammon.rules import Rules
 from gammon.situation import Situation
+from tests.helpers import needs_gnubg
 
 START = Position.from_id("4HPwATDgc/ABMA")
 
@@ -30,3 +32,33 @@ def test_crawford_flag_is_written_in_the_crawford_game() -> None:
     s = Situation(START, rules=Rules(match_length=7), score=(6, 2), crawford_game=True)
     assert MatchState.from_situation(s).crawford
     assert read_id(gnubg_id(s)).match.crawford_game  # type: ignore[union-attr]
+
+
+# a match, double match point, the Crawford game, a money game with and without the Jacoby rule
+_XGIDS = [
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:3:0:7:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:6:6:0:7:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:31:6:2:1:7:10",
+    "XGID=-b----E-C---eE---c-e----B-:1:1:1:00:0:0:1:0:10",
+    "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10",
+]
+
+
+@pytest.mark.parametrize("xgid", _XGIDS)
+def test_editor_and_diagrams_write_the_id_gnubg_id_writes(xgid: str) -> None:
+    """In a match the Jacoby bit of the editor's ID (situation_json) said 'Jacoby rule' and
+    gnubg_id's said 'none': two IDs for one situation."""
+    s = read_id(xgid)
+    assert situation_json(s)["gnubg_id"] == gnubg_id(s)
+
+
+@needs_gnubg
+def test_jacoby_bit_is_gnubgs_for_the_same_situation() -> None:
+    """GNU Backgammon, given each XGID, writes its Match ID: ours has its Jacoby bit (none in a
+    match) and reads as the same situation."""
+    script = f"for x in {_XGIDS!r}:\n    gnubg.command('set xgid ' + x)\n    emit(gnubg.gnubgid())\n"
+    for xgid, theirs in zip(_XGIDS, run_gnubg(script, expect=len(_XGIDS)), strict=True):
+        ours = situation_json(read_id(xgid))["gnubg_id"]
+        jacoby = [MatchState.from_id(gnubg.split(":")[1]).jacoby for gnubg in (ours, theirs)]
+        assert jacoby[0] == jacoby[1]
+        assert read_id(ours) == read_id(theirs)
