@@ -12,7 +12,7 @@ from pathlib import Path
 from gammon.cli.files import write_whole
 from gammon.diagram import Kind, render
 from gammon.errors import GammonError, quoted_path
-from gammon.formats.ids import read_id
+from gammon.formats.ids import gnubg_player_on_roll, read_id
 from gammon.i18n import tr
 
 
@@ -64,7 +64,8 @@ def run_diagram(args: argparse.Namespace) -> int:
         return 2
     kind = kind or "text"
     try:
-        data = render(read_id(args.id), kind)
+        # the GNU Backgammon ID drawn names the player on roll as the ID typed does
+        data = render(read_id(args.id), kind, gnubg_player_on_roll(args.id))
     except GammonError as e:
         print(f"gammon diagram: {e}", file=sys.stderr)
         return 2

@@ -21,14 +21,16 @@ KINDS: tuple[Kind, ...] = ("text", "svg", "png")
 MEDIA_TYPES = {"text": "text/plain; charset=utf-8", "svg": "image/svg+xml", "png": "image/png"}
 
 
-def render(situation: Situation, kind: Kind) -> bytes:
-    """The diagram of ``situation`` as the bytes of a ``kind`` file (text in UTF-8)."""
+def render(situation: Situation, kind: Kind, player_on_roll: int = 0) -> bytes:
+    """The diagram of ``situation`` as the bytes of a ``kind`` file (text in UTF-8), its GNU
+    Backgammon ID numbering the player on roll ``player_on_roll`` (as the ID it was read from)."""
+    names = ("you", "opponent")
     if kind == "png":
-        return render_png(situation)
+        return render_png(situation, names, player_on_roll)
     if kind == "svg":
-        return render_svg(situation).encode("utf-8")
+        return render_svg(situation, names, player_on_roll).encode("utf-8")
     if kind == "text":
-        return render_text(situation).encode("utf-8")
+        return render_text(situation, names, player_on_roll).encode("utf-8")
     raise ValueError(f"a diagram is text, svg or png, not {kind!r}")
 
 

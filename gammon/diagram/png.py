@@ -174,17 +174,19 @@ def encode_png(pixels: np.ndarray, texts: dict[str, str] | None = None) -> bytes
     return b"\x89PNG\r\n\x1a\n" + b"".join(chunks)
 
 
-def render_png(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> bytes:
-    """The PNG file's bytes."""
+def render_png(
+    situation: Situation, names: tuple[str, str] = ("you", "opponent"), player_on_roll: int = 0
+) -> bytes:
+    """The PNG file's bytes; ``player_on_roll`` as :func:`render_svg`'s."""
     image = np.zeros((HEIGHT * SCALE, WIDTH * SCALE, 3), dtype=np.uint8)
-    for shape in scene(situation, names):
+    for shape in scene(situation, names, player_on_roll):
         if not (isinstance(shape, Text) and shape.exact):  # the IDs go in the tEXt chunks instead
             _draw(image, shape)
     small = np.zeros((HEIGHT, WIDTH, 3), dtype=np.uint16)
     for dy in range(SCALE):  # strided adds: much faster than a sum over reshaped axes
         for dx in range(SCALE):
             small += image[dy::SCALE, dx::SCALE]
-    w = words(situation, names)
+    w = words(situation, names, player_on_roll)
     texts = {
         "Title": f"{w.position_id}:{w.match_id}",
         "Description": f"{w.description}; {w.xgid}",

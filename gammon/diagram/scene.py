@@ -212,7 +212,9 @@ def _caption(w: Words) -> list[Shape]:
     ]
 
 
-def scene(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> list[Shape]:
+def scene(
+    situation: Situation, names: tuple[str, str] = ("you", "opponent"), player_on_roll: int = 0
+) -> list[Shape]:
     """The shapes of the diagram, back to front."""
     shapes: list[Shape] = [
         Rect(0, 0, WIDTH, HEIGHT, PAPER),
@@ -224,5 +226,5 @@ def scene(situation: Situation, names: tuple[str, str] = ("you", "opponent")) ->
     shapes += _tray(situation)
     shapes += _checkers(situation)
     shapes += _cube_and_dice(situation)
-    shapes += _caption(words(situation, names))
+    shapes += _caption(words(situation, names, player_on_roll))
     return shapes

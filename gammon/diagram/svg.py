@@ -35,11 +35,14 @@ def _element(shape: Shape) -> str:
     )
 
 
-def render_svg(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> str:
+def render_svg(
+    situation: Situation, names: tuple[str, str] = ("you", "opponent"), player_on_roll: int = 0
+) -> str:
     """A standalone SVG document; its title is the position's GNU Backgammon ID, its description
-    the situation in words, so that a shared image still carries the position."""
-    w = words(situation, names)
-    body = "\n".join(_element(shape) for shape in scene(situation, names))
+    the situation in words, so that a shared image still carries the position. ``player_on_roll``:
+    the number the GNU Backgammon ID gives the player on roll (that of the ID typed)."""
+    w = words(situation, names, player_on_roll)
+    body = "\n".join(_element(shape) for shape in scene(situation, names, player_on_roll))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '

@@ -43,9 +43,12 @@ def _off(count: int, row: int, mark: str) -> str:
     return "".join(mark if count > 5 * column + row else " " for column in range(3))
 
 
-def render_text(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> str:
-    """The diagram, in lines ended by newlines; ``names``: (player on roll, opponent)."""
-    w: Words = words(situation, names)
+def render_text(
+    situation: Situation, names: tuple[str, str] = ("you", "opponent"), player_on_roll: int = 0
+) -> str:
+    """The diagram, in lines ended by newlines; ``names``: (player on roll, opponent);
+    ``player_on_roll`` as :func:`gammon.diagram.svg.render_svg`'s."""
+    w: Words = words(situation, names, player_on_roll)
     x, o, x_bar, o_bar, x_off, o_off = _rows(situation)
     top_points = list(range(13, 25))
     bottom_points = list(range(12, 0, -1))

@@ -42,10 +42,13 @@ def _drawable(name: str) -> str:
     )
 
 
-def words(situation: Situation, names: tuple[str, str] = ("you", "opponent")) -> Words:
+def words(
+    situation: Situation, names: tuple[str, str] = ("you", "opponent"), player_on_roll: int = 0
+) -> Words:
+    """``player_on_roll``: the number the GNU Backgammon ID gives the player on roll."""
     s = situation
     names = (_drawable(names[0]), _drawable(names[1]))
-    ids = situation_json(s)
+    ids = situation_json(s, player_on_roll)
     position_id, match_id = ids["gnubg_id"].split(":")
     cube = f" (Cube: {s.cube_value})"
     owner = s.cube_owner

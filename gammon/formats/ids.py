@@ -105,6 +105,19 @@ def read_id(text: str) -> Situation:
     return Situation(Position.from_id(body))
 
 
+def gnubg_player_on_roll(text: str) -> int:
+    """The number GNU Backgammon gives the player on roll of an ID that :func:`read_id` reads: a
+    GNU Backgammon ID's own, an XGID's as gnubg's ``set xgid`` numbers it (the bottom player 1, the
+    top one 0), 0 for a Position ID. An ID written back for the situation with it reads in gnubg
+    as the ID typed, with the same player on roll."""
+    body = text.strip()
+    if body[:5].upper() == "XGID=" or body.count(":") >= 8:
+        return parse_xgid(body).player_on_roll
+    if ":" in body or len(body.split()) > 1:
+        return parse_gnubg_id(body)[1].player_on_roll
+    return 0
+
+
 def _quote(text: str) -> str:
     return repr(cut(text))
 
@@ -215,21 +228,23 @@ def _check_score(score: tuple[int, int]) -> None:
                             value=theirs, most=MAX_SCORE))
 
 
-def situation_json(situation: Situation) -> dict[str, Any]:
-    """What the editor shows of a position read from an ID, with its IDs in the three forms;
-    InvalidArgumentError for one no ID can hold (a cube past 32768, a match past 32767 points)."""
+def situation_json(situation: Situation, player_on_roll: int = 0) -> dict[str, Any]:
+    """What the editor shows of a position read from an ID, with its IDs in the three forms, the
+    GNU Backgammon ID's player on roll numbered ``player_on_roll``; InvalidArgumentError for one no
+    ID can hold (a cube past 32768, a match past 32767 points)."""
     try:
-        return _situation_json(situation)
+        return _situation_json(situation, player_on_roll)
     except GammonError:
         raise
     except ValueError as e:  # the Match ID's range: a Situation (a Game) is not bound by it
         raise InvalidArgumentError(tr("no ID can hold this situation: {problem}", problem=e)) from None
 
 
-def _situation_json(situation: Situation) -> dict[str, Any]:
+def _situation_json(situation: Situation, player_on_roll: int) -> dict[str, Any]:
     position = situation.position
     crawford = crawford_shown(situation)
-    state = MatchState.from_situation(situation)  # the one Match ID of a Situation, as gnubg_id's
+    # the one Match ID of a Situation, as gnubg_id's
+    state = MatchState.from_situation(situation, player_on_roll)
     xgid = SetUp(
         position.board,
         situation.dice,
@@ -264,5 +279,6 @@ def _situation_json(situation: Situation) -> dict[str, Any]:
 
 
 __all__ = [
-    "OWNERS", "SetUp", "board_json", "crawford_shown", "describe_situation", "read_id", "situation_json",
+    "OWNERS", "SetUp", "board_json", "crawford_shown", "describe_situation", "gnubg_player_on_roll",
+    "read_id", "situation_json",
 ]

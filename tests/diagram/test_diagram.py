@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from benchmarks.gnubg_harness import run_gnubg
 from gammon.cli.main import main
 from gammon.diagram import render, render_png, render_svg, render_text
 from gammon.diagram.png import encode_png
@@ -34,18 +35,19 @@ from gammon.diagram.scene import (
     Rect,
     scene,
 )
-from gammon.formats.ids import describe_situation, read_id
+from gammon.formats.ids import describe_situation, gnubg_player_on_roll, read_id
 from gammon.i18n import use_language
 from gammon.position import Position
 from gammon.rules import Rules
 from gammon.situation import CubeOwner, Situation
+from tests.helpers import needs_gnubg
 
 # the starting position, 7-point match at 1-2, X (on roll, 2 points) owns a 2-cube and rolled 52
 XGID = "XGID=-b----E-C---eE---c-e----B-:1:1:1:52:2:1:0:7:10"
 # GNU Backgammon 1.07's "show board" of that XGID, trailing blanks dropped, its names "you"/"opponent"
 GNUBG_BOARD = """\
  GNU Backgammon  Position ID: 4HPwATDgc/ABMA
-                 Match ID   : AYHqACAACAAE
+                 Match ID   : UYnqABAAEAAE
  +13-14-15-16-17-18------19-20-21-22-23-24-+     O: opponent
  | X           O    |   | O              X |     1 point
  | X           O    |   | O              X |
@@ -63,7 +65,42 @@ v|                  |BAR|                  |     7 points match
 
 
 def test_text_is_gnubgs_board() -> None:
-    assert render_text(read_id(XGID)) == GNUBG_BOARD
+    """Its Match ID too: gnubg numbers an XGID's bottom player on roll 1 (the Match ID was
+    gammon's own numbering, player 0 on roll: the same board to gnubg with its top player on roll)."""
+    assert render_text(read_id(XGID), player_on_roll=gnubg_player_on_roll(XGID)) == GNUBG_BOARD
+
+
+# the ID typed, as gnubg's "show board" writes it back: player 1 or player 0 on roll, either ID form
+TYPED = ["4HPwATDgc/ABMA:cAkAAAAAAAAA", "4HPwATDgc/ABMA:MAEAAAAAAAAA", "4HPwATDgc/ABMA:cImpAAAAAAAE",
+         "XGID=-b----E-C---eE---c-e----B-:0:0:1:52:2:3:0:7:10",
+         "XGID=-b----E-C---eE---c-e----B-:0:0:-1:52:2:3:0:7:10"]
+
+
+@pytest.mark.parametrize("typed", TYPED[:3])
+def test_cli_draws_the_gnubg_id_typed(typed: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``gammon diagram 4HPwATDgc/ABMA:cAkAAAAAAAAA`` wrote Match ID MAEAAAAAAAAA, which gnubg
+    reads with its other player on roll."""
+    assert main(["diagram", typed]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert (lines[0].split()[-1], lines[1].split()[-1]) == tuple(typed.split(":"))
+
+
+@needs_gnubg
+@pytest.mark.parametrize("typed", TYPED)
+def test_diagram_ids_are_gnubgs_own(typed: str) -> None:
+    """GNU Backgammon, given the ID, writes its GNU Backgammon ID: the diagram's (text, SVG, PNG)
+    is the same for a GNU Backgammon ID. gnubg numbers the players of an XGID its own ways (with its
+    display off, its player on roll is the one it draws at the bottom): for one, the same situation."""
+    command = "set xgid " if typed.startswith("XGID") else "set gnubgid "
+    [theirs] = run_gnubg(f"gnubg.command({command + typed!r})\nemit(gnubg.gnubgid())\n", expect=1)
+    s, on_roll = read_id(typed), gnubg_player_on_roll(typed)
+    ours = ET.fromstring(render_svg(s, player_on_roll=on_roll)).get("data-gnubg-id")
+    assert ours == render_text(s, player_on_roll=on_roll).splitlines()[1].split()[-1].join(
+        [s.position.id + ":", ""])
+    assert ours is not None and ours.encode() in render_png(s, player_on_roll=on_roll)
+    assert read_id(ours) == read_id(theirs)
+    if not typed.startswith("XGID"):
+        assert ours == theirs
 
 
 def test_text_counts_bar_and_off() -> None:
@@ -314,7 +351,7 @@ def test_an_image_is_written_over_a_file_there(tmp_path: Path) -> None:
     there.write_text("old")
     there.chmod(0o640)
     assert main(["diagram", XGID, "-o", str(there)]) == 0
-    assert there.read_bytes() == render(read_id(XGID), "svg")
+    assert there.read_bytes() == render(read_id(XGID), "svg", gnubg_player_on_roll(XGID))
     assert there.stat().st_mode & 0o777 == 0o640
 
 

@@ -76,3 +76,13 @@ def test_the_description_s_language_is_part_of_what_is_cached(client: TestClient
         "/api/diagram", params={"id": XGID, "format": "text"}, headers={"Accept-Language": "pl"}
     )
     assert "vary" not in text.headers
+
+
+def test_the_drawing_names_the_player_on_roll_as_the_id_asked_for(client: TestClient) -> None:
+    """The text, the SVG and the PNG carry the GNU Backgammon ID asked for: 'cAkAAAAAAAAA' (player
+    1 on roll) was drawn as 'MAEAAAAAAAAA', which gnubg reads with its other player on roll."""
+    typed = "4HPwATDgc/ABMA:cAkAAAAAAAAA"
+    text = client.get("/api/diagram", params={"id": typed, "format": "text"}).text
+    assert text.splitlines()[1].split()[-1] == "cAkAAAAAAAAA"
+    for format in ("svg", "png"):
+        assert typed.encode() in client.get("/api/diagram", params={"id": typed, "format": format}).content

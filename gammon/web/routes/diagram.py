@@ -14,6 +14,7 @@ from fastapi import APIRouter, Query, Request
 from fastapi.responses import Response
 
 from gammon.diagram import MEDIA_TYPES, render
+from gammon.formats.ids import gnubg_player_on_roll
 from gammon.i18n import current_language
 from gammon.situation import Situation
 from gammon.web.routes.deps import error_responses
@@ -31,7 +32,8 @@ router = APIRouter()
 
 def _drawing(text: str, kind: Literal["text", "svg", "png"]) -> bytes:
     situation: Situation = read_context(text)
-    return render(situation, kind)
+    # the GNU Backgammon ID drawn names the player on roll as the ID asked for does
+    return render(situation, kind, gnubg_player_on_roll(text))
 
 
 @router.get(
