@@ -103,17 +103,18 @@ def seat_holders(accounts: Accounts, match_id: str) -> dict[int, int | None]:
         }
 
 
-def delete_account(accounts: Accounts, token: str, password: str) -> None:
-    """Delete the account of the session ``token``, which must give its password (SignInError)."""
+def delete_account(accounts: Accounts, token: str, password: str) -> list[str]:
+    """Delete the account of the session ``token``, which must give its password (SignInError);
+    the matches it held a seat of."""
     account = accounts.signed_in(token, password)
-    erase_account(accounts, account.id, session=token)
+    return erase_account(accounts, account.id, session=token)
 
 
-def erase_account(accounts: Accounts, account_id: int, session: str | None = None) -> None:
+def erase_account(accounts: Accounts, account_id: int, session: str | None = None) -> list[str]:
     """Delete the account ``account_id`` and its personal data, keeping its matches, in one
     transaction; with ``session``, only while that session is still the account's
     (NotSignedInError). (The foreign keys say the same; this does not rely on SQLite enforcing
-    them.)"""
+    them.) The matches it held a seat of (their views show it no more)."""
     with accounts.sessions.begin() as s:
         # The matches' rows locked (PostgreSQL; SQLite: the database for writing): its opponent
         # deleting their account at once rewrites the same stored names after this one does.
@@ -168,6 +169,8 @@ def erase_account(accounts: Accounts, account_id: int, session: str | None = Non
         s.execute(delete(RatingChangeRow).where(RatingChangeRow.account_id == account_id))
         s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == account_id))
         s.execute(delete(AccountRow).where(AccountRow.id == account_id))
+        match_ids = [match.id for match, _ in held]
+    return match_ids
 
 
 def _forget_name(match: MatchRow, seat: int) -> None:

@@ -256,15 +256,16 @@ class Store:
                                  {"payload": ",".join(changed[start:start + 200])})
         return errors
 
-    def notify_seats(self, match_id: str) -> None:
-        """Tell the server processes (PostgreSQL; nothing on SQLite) that the match's seats changed:
-        an account claimed one, or its end was judged (rated, the accounts' ratings changed, or
-        marked unrated in its record). Those holding it read its record and seats again
-        (:class:`gammon.store.notify.Listener`)."""
-        if self.notifies:
+    def notify_seats(self, match_ids: list[str]) -> None:
+        """Tell the server processes (PostgreSQL; nothing on SQLite) that the seats of these matches
+        changed: an account claimed one or was deleted, or a match's end was judged (rated, the
+        accounts' ratings changed, or marked unrated in its record). Those holding one read its
+        record and seats again (:class:`gammon.store.notify.Listener`)."""
+        if self.notifies and match_ids:
             with self.engine.begin() as conn:
-                payload = f"{match_id} {SEATS}"
-                conn.execute(text("SELECT pg_notify('gammon', :payload)"), {"payload": payload})
+                for start in range(0, len(match_ids), 200):  # a payload holds up to 8000 bytes
+                    payload = ",".join(f"{m} {SEATS}" for m in match_ids[start:start + 200])
+                    conn.execute(text("SELECT pg_notify('gammon', :payload)"), {"payload": payload})
 
     def load_match(self, match_id: str) -> MatchRecord:
         with self._sessions() as s:

@@ -240,7 +240,7 @@ class Hub:
                 if live.rated:  # judged at its end: its record now says if it is unrated, and why
                     live.record = await asyncio.to_thread(self.store.load_match, live.id)
                     # the other processes showing it read it again, with the seats' new ratings
-                    await asyncio.to_thread(self.store.notify_seats, live.id)
+                    await asyncio.to_thread(self.store.notify_seats, [live.id])
             except Exception:  # the match is stored and over: a failed rating or queueing is logged
                 log.exception("after match %s ended", live.id)
 

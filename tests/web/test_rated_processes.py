@@ -238,3 +238,20 @@ def test_changes_missed_while_a_process_was_not_listening_are_caught_up_when_it_
     finally:
         for s in stores:
             s.close()
+
+
+def test_a_deleted_account_leaves_the_views_of_its_matches_in_every_process(pg_url: str) -> None:
+    with _two_processes(pg_url) as (a, b):
+        alice, bob = _member(a, "alice"), _member(b, "bob")
+        match_id, mine, bobs = _rated(a, alice)
+        httpx.post(f"http://{b}/api/account/claim", json={"seat_tokens": [bobs]}, headers=bob)
+        with connect(f"ws://{a}/ws/matches/{match_id}?token={mine}", additional_headers=alice) as ws:
+            state = _state(ws)
+            while state["accounts"][1] is None:  # the claim, through b
+                state = _state(ws)
+            assert state["accounts"][1]["name"] == "bob"
+            r = httpx.post(f"http://{b}/api/account/delete", json={"password": PASSWORD}, headers=bob)
+            assert r.status_code == 200, r.text
+            while state["accounts"][1] is not None:  # its name and rating go from alice's view too
+                assert state["accounts"][1]["name"] == "bob"
+                state = _state(ws)

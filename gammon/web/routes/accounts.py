@@ -172,7 +172,7 @@ class SignedInView(BaseModel):
 async def _signed_in(request: Request, members: Members, hub: Hub, body: Credentials) -> Response:
     signed = await hashing(members.accounts.sign_in, body.name, body.password, address(request.scope))
     claimed, refused = await asyncio.to_thread(members.claim, signed.token, body.seat_tokens)
-    await _show_accounts(hub, members, claimed)
+    await _show_accounts(hub, claimed)
     view = SignedInView(
         account=AccountView.of(signed.account),
         token=signed.token if body.client == "api" else None,
@@ -245,31 +245,35 @@ async def change_password(body: PasswordChange, request: Request, members: Membe
 
 
 @router.post("/api/account/delete", responses=ERRORS)
-async def delete(body: PasswordGiven, request: Request, members: MembersDep) -> Response:
+async def delete(body: PasswordGiven, request: Request, members: MembersDep, hub: HubDep) -> Response:
     """Delete the account (its password is asked): its matches stay, its seats anonymous."""
     token, account = await _account(request, members)
-    await _password_checked(request, members, account, delete_account, members.accounts, token, body.password)
+    held = await _password_checked(
+        request, members, account, delete_account, members.accounts, token, body.password
+    )
+    await _show_accounts(hub, held)  # its matches' players no longer see its name and rating
     response = JSONResponse({"deleted": True})
     clear_session(response, request)
     return response
 
 
 async def _password_checked(
-    request: Request, members: Members, account: Account, work: Callable[..., object], *args: object
-) -> None:
+    request: Request, members: Members, account: Account, work: Callable[..., T], *args: object
+) -> T:
     """Do ``work(*args)``, which checks the account's password: a wrong one counts against the
-    sign-in throttle (a stolen session cannot be used to try passwords)."""
+    sign-in throttle (a stolen session cannot be used to try passwords). What it returns."""
     throttle = members.accounts.throttle
     # counted from the start, so that requests made at once count together
     attempt = throttle.attempt(name_key(account.name), address(request.scope))
     try:
-        await hashing(work, *args)
+        done = await hashing(work, *args)
     except SignInError:
         raise
     except BaseException:  # no password was found wrong (a new one too short, ...)
         throttle.forgive(attempt)
         raise
     throttle.forgive(attempt)
+    return done
 
 
 @router.get("/api/account/export", responses=ERRORS)
@@ -297,22 +301,21 @@ async def claim(body: SeatTokens, request: Request, members: MembersDep, hub: Hu
     (not another account's, not the other seat of one of its own)."""
     token, _ = await _account(request, members)
     claimed, refused = await asyncio.to_thread(members.claim, token, body.seat_tokens)
-    await _show_accounts(hub, members, claimed)
+    await _show_accounts(hub, claimed)
     return JSONResponse({"claimed": claimed, "refused": refused})
 
 
-async def _show_accounts(hub: Hub, members: Members, match_ids: list[str]) -> None:
-    """The players of these live matches see the accounts at their seats, and their ratings, now:
-    here, and through the other server processes, told (PostgreSQL) to read the seats again."""
-    for match_id in dict.fromkeys(match_ids):
-        live = hub.live.get(match_id)
-        if live is not None:
-            live.accounts = await asyncio.to_thread(members.seat_accounts, match_id)
-            await hub.broadcast(live)
-        try:
-            await asyncio.to_thread(hub.store.notify_seats, match_id)
-        except Exception:  # the claim is stored: the others show it when they next load the match
-            log.warning("could not tell the other processes of match %s's seats", match_id, exc_info=True)
+async def _show_accounts(hub: Hub, match_ids: list[str]) -> None:
+    """The players of these matches see the accounts at their seats, and their ratings, now: here,
+    and through the other server processes, told (PostgreSQL) to read the seats again."""
+    ids = list(dict.fromkeys(match_ids))
+    for match_id in ids:
+        if match_id in hub.live:
+            await hub.reread_seats(match_id)
+    try:
+        await asyncio.to_thread(hub.store.notify_seats, ids)
+    except Exception:  # the change is stored: the others show it when they next load the match
+        log.warning("could not tell the other processes of %d matches' seats", len(ids), exc_info=True)
 
 
 HistoryLimit = Annotated[int, Query(ge=1, le=PAGE, description="rated matches in the page (the latest)")]
