@@ -277,6 +277,15 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
         "--rollout-repeat", type=int, default=1, metavar="N", help="fit each rollout label N times over"
     )
     ft.add_argument(
+        "--rank-weight",
+        type=float,
+        default=0.0,
+        metavar="MU",
+        help="Adam only: add MU times the mean square of each board's cubeless equity error less "
+        "its decision's mean (the boards of a roll's plays: label --alternatives files), in batches "
+        "of whole decisions; the last epoch is kept",
+    )
+    ft.add_argument(
         "--drop-anchors",
         type=int,
         default=0,
@@ -479,9 +488,11 @@ def _fit(args: argparse.Namespace) -> None:
         or args.drop_window
         or args.window_labels
         or args.nets != "both"
+        or args.rank_weight
     ):
         raise ValueError(
-            "--rollout-labels, --drop-anchors, --drop-window, --window-labels and --nets need --method adam"
+            "--rollout-labels, --drop-anchors, --drop-window, --window-labels, --nets and --rank-weight "
+            "need --method adam"
         )
     labels = _label_files(args.labels)
     rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
@@ -493,7 +504,11 @@ def _fit(args: argparse.Namespace) -> None:
         ev.race = widen(ev.race, args.race_hidden, args.seed)
     if args.method == "adam":
         adam = AdamSettings(
-            epochs=args.epochs, lr=args.lr, batch=args.batch, score_ruled_out=args.score_ruled_out
+            epochs=args.epochs,
+            lr=args.lr,
+            batch=args.batch,
+            score_ruled_out=args.score_ruled_out,
+            rank_weight=args.rank_weight,
         )
         adam_fit_labels(
             ev,

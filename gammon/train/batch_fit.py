@@ -37,9 +37,12 @@ class AdamSettings:
     beta2: float = 0.999
     eps: float = 1e-8
     score_ruled_out: bool = False
+    rank_weight: float = 0.0
+    """With a weight above 0, the loss adds that many times the mean square of each board's error
+    in its cubeless equity less its decision's mean (:func:`rank_gradients`)."""
 
     def __post_init__(self) -> None:
-        if self.epochs < 1 or self.batch < 1 or not self.lr > 0:
+        if self.epochs < 1 or self.batch < 1 or not self.lr > 0 or not self.rank_weight >= 0:
             raise ValueError(f"bad Adam settings: {self!r}")
 
 
@@ -80,6 +83,59 @@ def gradients(
     return cross_entropy(y, t, mask), [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
 
 
+EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0], dtype=np.float32)
+"""Cubeless equity's weights on the five outputs (less 1, which no difference between boards sees)."""
+
+
+def deviations(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each of ``values`` less the mean of its group's (``groups``: numbers 0 to n - 1)."""
+    n = int(groups.max()) + 1 if len(groups) else 0
+    sums = np.bincount(groups, weights=values, minlength=n)
+    return values - (sums / np.maximum(np.bincount(groups, minlength=n), 1))[groups]
+
+
+def rank_gradients(
+    params: list[np.ndarray],
+    x: np.ndarray,
+    t: np.ndarray,
+    mask: np.ndarray,
+    groups: np.ndarray,
+    weight: float,
+) -> tuple[float, float, list[np.ndarray]]:
+    """:func:`gradients` with a ranking term: ``weight`` times the mean over the positions of
+    ``(e - mean of e over the decision) - (the same of the targets)`` squared, ``e`` each board's
+    cubeless equity (the outputs ``mask`` keeps, weighted by :data:`EQUITY`), ``groups`` each
+    position's decision (0 to n - 1). A 0-ply choice compares the boards of a roll's plays, so
+    only their equities' differences count there; the cross-entropy spends most of a net on the
+    level they share. Returns the cross-entropy, the mean squared deviation error and the
+    gradient of both terms."""
+    w1, b1, w2, b2 = params
+    h = sigmoid(x @ w1 + b1)
+    y = sigmoid(h @ w2 + b2)
+    n = len(x)
+    miss = deviations((y * mask) @ EQUITY, groups) - deviations((t * mask) @ EQUITY, groups)
+    # d(mean miss^2)/d(a board's equity) is 2 miss / n: each decision's misses sum to 0, so the
+    # mean subtracted passes no gradient on
+    d_out = ((y - t) / (n * 5) + (2.0 * weight / n) * miss[:, None] * EQUITY * y * (1 - y)) * mask
+    d_h = (d_out @ w2.T) * h * (1 - h)
+    grads = [x.T @ d_h, d_h.sum(axis=0), h.T @ d_out, d_out.sum(axis=0)]
+    return cross_entropy(y, t, mask), float(np.mean(miss * miss)), grads
+
+
+def decision_batches(groups: np.ndarray, batch: int, rng: np.random.Generator) -> list[np.ndarray]:
+    """The rows of ``groups`` (each position's decision, in runs) in mini-batches of whole
+    decisions in a random order, about ``batch`` positions each."""
+    edges = np.flatnonzero(np.diff(groups)) + 1
+    starts = np.concatenate([[0], edges])
+    stops = np.concatenate([edges, [len(groups)]])
+    per = max(1, round(batch * len(starts) / max(len(groups), 1)))
+    order = rng.permutation(len(starts))
+    return [
+        np.concatenate([np.arange(starts[d], stops[d]) for d in order[k : k + per]])
+        for k in range(0, len(order), per)
+    ]
+
+
 def adam_step(
     params: list[np.ndarray],
     grads: Sequence[np.ndarray],
@@ -111,13 +167,20 @@ def adam_fit(
     seed: int = 7,
     held: tuple[np.ndarray, np.ndarray] | None = None,
     keep_last: bool = False,
+    groups: np.ndarray | None = None,
     note: Callable[[str], None] = print,
 ) -> Net:
     """Fit ``net`` to ``targets`` (N, 5) of ``boards`` (N, 26); returns the net of the epoch with the
     least cross-entropy on the held-out ``held`` (boards, targets), the start included, or of the
     last epoch without held-out positions or with ``keep_last`` (the held-out error is then only
     reported). The outputs the boards rule out score nothing unless ``settings.score_ruled_out``.
+    With ``settings.rank_weight``, ``groups`` gives each board's decision (runs of equal numbers):
+    the mini-batches are whole decisions, the loss has :func:`rank_gradients`' ranking term, and
+    the last epoch is kept (the cross-entropy alone no longer says which is best).
     ``net`` itself is left as it was."""
+    s = settings
+    if s.rank_weight and (groups is None or len(groups) != len(boards)):
+        raise ValueError("a fit with a rank weight needs each board's decision")
     x = encode(boards)
     t = np.ascontiguousarray(targets, dtype=np.float32)
     hx = None if held is None or len(held[0]) == 0 else encode(held[0])
@@ -129,8 +192,12 @@ def adam_fit(
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     rng = np.random.default_rng(seed)
-    s = settings
-    steps_per_epoch = math.ceil(len(x) / s.batch)
+    ranked = groups is not None and s.rank_weight > 0
+    if groups is not None and ranked:
+        steps_per_epoch = len(decision_batches(groups, s.batch, rng))
+        rng = np.random.default_rng(seed)  # the first epoch's batches drawn again
+    else:
+        steps_per_epoch = math.ceil(len(x) / s.batch)
     total = s.epochs * steps_per_epoch
     step = 0
 
@@ -146,18 +213,31 @@ def adam_fit(
         f"start: held-out cross-entropy {best_error:.6f}"
     )
     for epoch in range(s.epochs):
-        order = rng.permutation(len(x))
-        train_ce = 0.0
-        for k in range(steps_per_epoch):
-            idx = order[k * s.batch : (k + 1) * s.batch]
-            ce, grads = gradients(params, x[idx], t[idx], None if mask is None else mask[idx])
+        if ranked:
+            assert groups is not None
+            batches = decision_batches(groups, s.batch, rng)
+        else:
+            order = rng.permutation(len(x))
+            batches = [order[k * s.batch : (k + 1) * s.batch] for k in range(steps_per_epoch)]
+        train_ce = train_rank = 0.0
+        for idx in batches:
+            if ranked:
+                assert groups is not None
+                local = np.unique(groups[idx], return_inverse=True)[1]
+                ones = np.ones_like(t[idx]) if mask is None else mask[idx]
+                ce, ms, grads = rank_gradients(params, x[idx], t[idx], ones, local, s.rank_weight)
+                train_rank += ms * len(idx)
+            else:
+                ce, grads = gradients(params, x[idx], t[idx], None if mask is None else mask[idx])
             train_ce += ce * len(idx)
             lr = s.lr * (0.01 + 0.99 * 0.5 * (1 + math.cos(math.pi * step / total)))
             step += 1
             adam_step(params, grads, m, v, step, lr, (s.beta1, s.beta2), s.eps)
         error = held_error(params)
-        note(f"adam epoch {epoch + 1}: train cross-entropy {train_ce / len(x):.6f}  held-out {error:.6f}")
-        if hx is None or keep_last or error < best_error:
+        rank = f"  deviation error {math.sqrt(train_rank / len(x)):.5f}" if ranked else ""
+        note(f"adam epoch {epoch + 1}: train cross-entropy {train_ce / len(x):.6f}{rank}  "
+             f"held-out {error:.6f}")
+        if hx is None or keep_last or ranked or error < best_error:
             best_error = error
             best = [p.copy() for p in params]
     return Net(*(np.ascontiguousarray(p, dtype=np.float32) for p in best))

@@ -48,7 +48,7 @@ from gammon.engine.net.npz import load_npz
 from gammon.engine.rollout.parallel import ordered_map
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.position import Position
-from gammon.train.labels import LabelSet, Sampling, float32_labels, sampled_positions, weights_digest
+from gammon.train.labels import LabelSet, Sampling, float32_labels, run_on, sampled_positions, weights_digest
 
 SHARD_FORMAT = 1
 #: where each source finds its positions (:class:`~gammon.train.labels.Sampling`'s filters): the
@@ -172,10 +172,10 @@ def shard_positions(
         sampling = Sampling(_GAMES_A_BATCH, settings.every, seed, explore=settings.explore, **source)
         boards, decisions = sampled_positions(ev, sampling)
         found.append(boards)
-        keys.append(decisions)  # a batch's count from 0: _run_on makes them the shard's
+        keys.append(decisions)  # a batch's count from 0: run_on makes them the shard's
         count += len(boards)
         if count >= settings.shard_size:
-            return _whole_decisions(np.concatenate(found), _run_on(keys), settings.shard_size)
+            return _whole_decisions(np.concatenate(found), run_on(keys), settings.shard_size)
     raise ValueError(
         f"source {settings.source(shard)!r} gave only {count} positions in "
         f"{_MAX_BATCHES * _GAMES_A_BATCH} games"
@@ -340,18 +340,8 @@ def _label_set(folder: Path, shards: list[Shard]) -> LabelSet:
     )
 
 
-def _run_on(parts: list[np.ndarray]) -> np.ndarray:
-    """Decisions of consecutive parts, each counting from 0, as one array: a part's numbers follow
-    the last of the part before."""
-    out, offset = [], 0
-    for own in parts:
-        out.append(own + offset)
-        offset += int(own[-1]) + 1 if len(own) else 0
-    return np.concatenate(out) if out else np.empty(0, dtype=np.int64)
-
-
 def _shard_decisions(shards: list[Shard]) -> np.ndarray:
-    return _run_on([s.decisions if s.decisions is not None else np.arange(len(s.boards)) for s in shards])
+    return run_on([s.decisions if s.decisions is not None else np.arange(len(s.boards)) for s in shards])
 
 
 def labels_of(folder: Path) -> LabelSet:

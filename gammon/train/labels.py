@@ -313,6 +313,9 @@ class LabelSet:
     boards: np.ndarray
     targets: np.ndarray
     description: str = ""
+    decisions: np.ndarray | None = None
+    """The decision of each position where the set has them (``label --alternatives``: the boards
+    after the plays of one roll share one, in runs), else None."""
 
     def __post_init__(self) -> None:
         if self.boards.ndim != 2 or self.boards.shape[1] != 26 or self.targets.shape != (len(self.boards), 5):
@@ -320,13 +323,22 @@ class LabelSet:
                 f"a label set needs boards (N, 26) and targets (N, 5), got "
                 f"{self.boards.shape} and {self.targets.shape}"
             )
+        if self.decisions is not None and (
+            self.decisions.shape != (len(self.boards),) or np.any(np.diff(self.decisions) < 0)
+        ):
+            raise ValueError("decisions must give each position its decision, in order")
 
     def __len__(self) -> int:
         return len(self.boards)
 
     def select(self, rows: slice | np.ndarray) -> LabelSet:
         """The positions ``rows`` (a slice or a boolean mask) picks, with their targets."""
-        return LabelSet(self.boards[rows], self.targets[rows], self.description)
+        decisions = None if self.decisions is None else self.decisions[rows]
+        return LabelSet(self.boards[rows], self.targets[rows], self.description, decisions)
+
+    def decisions_or_own(self) -> np.ndarray:
+        """:attr:`decisions`, or each position a decision of its own where the set has none."""
+        return np.arange(len(self), dtype=np.int64) if self.decisions is None else self.decisions
 
     @classmethod
     def load(cls, path: str | Path) -> LabelSet:
@@ -342,15 +354,33 @@ class LabelSet:
             np.ascontiguousarray(data["boards"], dtype=np.int8),
             np.ascontiguousarray(data["targets"], dtype=np.float32),
             str(data["description"]),
+            np.asarray(data["decisions"], dtype=np.int64) if "decisions" in data else None,
         )
 
     @classmethod
     def concatenate(cls, sets: list[LabelSet]) -> LabelSet:
+        """The sets one after another; their decisions numbered on from set to set (a set without
+        any: each position its own), or None where no set has them."""
+        decisions = None
+        if any(s.decisions is not None for s in sets):
+            decisions = run_on([s.decisions_or_own() for s in sets])
         return cls(
             np.concatenate([s.boards for s in sets]),
             np.concatenate([s.targets for s in sets]),
             "; ".join(s.description for s in sets),
+            decisions,
         )
+
+
+def run_on(parts: list[np.ndarray]) -> np.ndarray:
+    """Decisions of consecutive parts, each numbered in order from its own start, as one array in
+    which each part's numbers follow the last of the part before."""
+    out, offset = [], 0
+    for own in parts:
+        own = np.asarray(own, dtype=np.int64)
+        out.append(own - (own[0] if len(own) else 0) + offset)
+        offset = int(out[-1][-1]) + 1 if len(own) else offset
+    return np.concatenate(out) if out else np.empty(0, dtype=np.int64)
 
 
 def _save(path: Path, boards: np.ndarray, targets: np.ndarray, meta: dict[str, object]) -> None:

@@ -189,6 +189,10 @@ def adam_fit_labels(
     drop_anchors, drop_window, rollouts = sel.drop_anchors, sel.drop_window, sel.rollouts
     if not nets or not set(nets) <= set(ALL_NETS):
         raise ValueError(f"nets must name some of 'contact', 'race' and 'crashed', got {nets!r}")
+    if settings.rank_weight and labels.decisions is None:
+        raise ValueError(
+            "a rank weight needs label files of alternatives (label --alternatives): these have no decisions"
+        )
     note = noter(report.log)
     check_pairs = report.check_pairs
     # the fitted nets replace these, not the caller's; the cube heads go with the contact net
@@ -233,6 +237,7 @@ def adam_fit_labels(
             seed=seed,
             held=(held.boards[held_want], held.targets[held_want]),
             keep_last=rollouts is not None,
+            groups=train.decisions_or_own()[want] if settings.rank_weight else None,
             note=note,
         )
         setattr(ev, name, fitted)

@@ -637,7 +637,10 @@ def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -
         self_play_positions(ev, Sampling(1, 2, 5, win_window=(0.9, 0.5)))
 
 
-NEED_ADAM = "--rollout-labels, --drop-anchors, --drop-window, --window-labels and --nets need --method adam"
+NEED_ADAM = (
+    "--rollout-labels, --drop-anchors, --drop-window, --window-labels, --nets and --rank-weight "
+    "need --method adam"
+)
 
 
 @pytest.mark.parametrize(
@@ -720,6 +723,11 @@ NEED_ADAM = "--rollout-labels, --drop-anchors, --drop-window, --window-labels an
             "contact_only and race_only leave nothing: choose one",
         ),
         (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
+        (
+            ["fit", "--labels", "{tmp}/w0.npz", "--rank-weight", "3", "--method", "sgd"]
+            + ["--out", "{tmp}/w.npz"],
+            NEED_ADAM,
+        ),
     ],
 )
 def test_bad_command_line_input_gets_its_message_and_status_2(tmp_path, capsys, argv, message) -> None:
