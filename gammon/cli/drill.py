@@ -174,13 +174,28 @@ def _show(card: DrillCard, console: Console, color: bool) -> None:
     )
 
 
+def example_play(dice: str | None) -> str:
+    """The prompt's example of a play for ``dice`` ("32"), in gammon's notation, made of the roll
+    and legal in the starting position (13/10 8/6; 13/10(2) 8/5(2)). Not a hint: it need not be legal
+    in the card's position. A fixed example (13/8 6/3) contradicted every other roll."""
+    if dice is None or len(dice) != 2 or not all(c in "123456" for c in dice):
+        return "13/10 8/6"  # no roll to follow (a play is asked only with one)
+    high, low = sorted((int(dice[0]), int(dice[1])), reverse=True)
+    if (high, low) == (1, 1):  # 13/12 is the opponent's point
+        return "8/7(2) 6/5(2)"
+    if high == low:
+        return f"13/{13 - high}(2) 8/{8 - high}(2)"
+    return f"13/{13 - high} 8/{8 - low}"
+
+
 def _ask(drills: Drills, card: DrillCard, console: Console) -> Review | Literal["skip"] | None:
     """Ask until the answer is one the card takes; None when the player stops, SKIP when the card
     was answered meanwhile elsewhere (another terminal, the web page)."""
 
     question = {
         # Translators: the answers stay English: 'double' / 'no double', 'take' / 'pass', 'q'
-        "play": tr("Your play with {dice} (e.g. 13/8 6/3), q to stop: ", dice=card.decision.dice),
+        "play": tr("Your play with {dice} (e.g. {example}), q to stop: ", dice=card.decision.dice,
+                   example=example_play(card.decision.dice)),
         "double": tr("Double or no double? (q to stop) "),
         "take": tr("Take or pass? (q to stop) "),
     }[card.asks_for]

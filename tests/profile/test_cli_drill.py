@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import io
+import re
 from pathlib import Path
 
 import pytest
 
 from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
+from gammon.cli.drill import example_play
 from gammon.cli.main import main
+from gammon.notation import parse_play
+from gammon.position import Position
 from gammon.profile import AnalysisQueue
 from gammon.profile.drill import Drills
 from gammon.store import Store
@@ -99,3 +103,32 @@ def test_a_card_answered_elsewhere_meanwhile_makes_way_for_the_next(
     assert "not due until" in out
     assert out.count("Position ID:") == 2  # then the other card, not the same one again
     assert "This session" not in out  # nothing was answered here
+
+
+@pytest.mark.parametrize("dice", [f"{a}{b}" for a in range(1, 7) for b in range(1, a + 1)])
+def test_the_example_play_is_made_of_the_roll(dice: str) -> None:
+    """The prompt said 'Your play with 32 (e.g. 13/8 6/3)', a 53: its example is now a play of the
+    roll asked about, legal at least in the starting position."""
+    example = example_play(dice)
+    play = parse_play(Position.from_id("4HPwATDgc/ABMA"), example, (int(dice[0]), int(dice[1])))
+    assert len(play.steps) == (4 if dice[0] == dice[1] else 2)
+
+
+def test_the_prompt_shows_an_example_of_the_card_s_roll(
+    url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run(url, "", monkeypatch) == 0  # the cards are made
+    capsys.readouterr()
+    store = Store(url)
+    try:
+        card = Drills(store).next_card(1)
+    finally:
+        store.close()
+    assert card is not None
+    first = card.decision.best if card.asks_for == "play" else card.decision.best.split(",")[0]
+    assert _run(url, f"{first}\nq\n", monkeypatch) == 0  # the first card, then the second asked
+    asked = re.findall(r"Your play with (\d\d) \(e\.g\. ([^)]*(?:\(2\)[^)]*)*)\), q to stop:",
+                       capsys.readouterr().out)
+    assert asked  # the match's cards: one of them a play
+    for dice, example in asked:
+        assert example == example_play(dice)
