@@ -89,19 +89,21 @@ class Subscriber:
                 self._stop.wait(1.0)
 
 
-SEATS = "seats"  # "<match id> seats": the match's seats' accounts, or whether it is rated, changed
+SEATS = "seats"
+"""``"<match id> seats <sender>"``: the match's seats' accounts, or whether it is rated, changed (the
+sender: the store that told it, which knows already; none: every process reads them again)."""
 
 
 class Listener(Subscriber):
     """Calls ``on_change(match_id, version)`` from its own thread for each commit another
-    process (or this one) notifies on :data:`CHANNEL`, and ``on_seats(match_id)`` for each
-    ``"<match id> seats"`` (:meth:`gammon.store.Store.notify_seats`)."""
+    process (or this one) notifies on :data:`CHANNEL`, and ``on_seats(match_id, sender)`` for each
+    :data:`SEATS` notice (:meth:`gammon.store.Store.notify_seats`; sender "" when none is named)."""
 
     def __init__(
         self,
         url: str,
         on_change: Callable[[str, int], None],
-        on_seats: Callable[[str], None] | None = None,
+        on_seats: Callable[[str, str], None] | None = None,
         on_reconnect: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(url, CHANNEL, self._changes, on_reconnect)
@@ -113,8 +115,10 @@ class Listener(Subscriber):
             match_id, _, version = change.partition(" ")
             if version.isdigit():
                 self.on_change(match_id, int(version))
-            elif version == SEATS and self.on_seats is not None:
-                self.on_seats(match_id)
+            else:
+                word, _, sender = version.partition(" ")
+                if word == SEATS and self.on_seats is not None:
+                    self.on_seats(match_id, sender)
 
 
 class Publisher:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import secrets
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -175,6 +176,7 @@ class Store:
                 url = "postgresql+psycopg://" + url.removeprefix(scheme)
         self.url = url
         self.notifies = url.startswith("postgresql")  # live updates cross server processes (LISTEN)
+        self.sender = secrets.token_hex(8)  # names this store in its notifications (notify_seats)
         # a failed statement's error message and log leave out its parameters: session and
         # account rows hold hashes of secrets, and a hostile input may be huge
         kwargs: dict[str, Any] = {"hide_parameters": True}
@@ -256,15 +258,17 @@ class Store:
                                  {"payload": ",".join(changed[start:start + 200])})
         return errors
 
-    def notify_seats(self, match_ids: list[str]) -> None:
+    def notify_seats(self, match_ids: list[str], echo: bool = False) -> None:
         """Tell the server processes (PostgreSQL; nothing on SQLite) that the seats of these matches
         changed: an account claimed one or was deleted, or a match's end was judged (rated, the
         accounts' ratings changed, or marked unrated in its record). Those holding one read its
-        record and seats again (:class:`gammon.store.notify.Listener`)."""
+        record and seats again (:class:`gammon.store.notify.Listener`); but the process of this
+        store, which did that itself, unless ``echo``."""
         if self.notifies and match_ids:
+            sender = "" if echo else f" {self.sender}"
             with self.engine.begin() as conn:
                 for start in range(0, len(match_ids), 200):  # a payload holds up to 8000 bytes
-                    payload = ",".join(f"{m} {SEATS}" for m in match_ids[start:start + 200])
+                    payload = ",".join(f"{m} {SEATS}{sender}" for m in match_ids[start:start + 200])
                     conn.execute(text("SELECT pg_notify('gammon', :payload)"), {"payload": payload})
 
     def load_match(self, match_id: str) -> MatchRecord:

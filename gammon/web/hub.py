@@ -164,10 +164,11 @@ class Hub:
             except Exception:
                 log.exception("catching up match %s", match_id)
 
-    def _seats_changed(self, match_id: str) -> None:
-        """(The listener's thread) a process changed the seats of ``match_id`` (see reread_seats)."""
+    def _seats_changed(self, match_id: str, sender: str) -> None:
+        """(The listener's thread) a process changed the seats of ``match_id`` (see reread_seats);
+        this one's own change is shown here already."""
         loop = self.loop
-        if loop is not None and match_id in self.live:
+        if loop is not None and match_id in self.live and sender != self.store.sender:
             loop.call_soon_threadsafe(lambda: loop.create_task(self.reread_seats(match_id)))
 
     async def reread_seats(self, match_id: str) -> None:

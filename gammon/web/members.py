@@ -134,7 +134,7 @@ class Members:
         for match in rated:
             log.warning("match %s rated late: its rating was not written as it ended", match.match_id)
             try:  # the processes showing it (this one too) show the new ratings
-                self.store.notify_seats([match.match_id])
+                self.store.notify_seats([match.match_id], echo=True)
             except Exception:
                 log.exception("telling the other processes of match %s's rating", match.match_id)
             # nor were its analyses queued (they come after the rating); this process alone rated it
