@@ -24,7 +24,7 @@ class Cube:
         if self.owner is not None and self.owner != player:
             return Refused(Refusal.CUBE_OWNED, player=self.owner)
         if not self._within_limit(self.value * 2, rules):
-            return Refused(Refusal.CUBE_LIMIT, limit=rules.cube_limit)
+            return Refused(Refusal.CUBE_LIMIT, limit=rules.highest_cube)
         return None
 
     def refusal_to_beaver(self, rules: Rules) -> Refused | None:
@@ -34,7 +34,7 @@ class Cube:
         if not rules.beavers:
             return Refused(Refusal.BEAVERS_OFF)
         if not self._within_limit(self.value * 4, rules):
-            return Refused(Refusal.BEAVER_LIMIT, limit=rules.cube_limit)
+            return Refused(Refusal.BEAVER_LIMIT, limit=rules.highest_cube)
         return None
 
     def why_not_double(self, player: int, rules: Rules, crawford_game: bool = False) -> str | None:
@@ -46,6 +46,13 @@ class Cube:
         """:meth:`refusal_to_beaver` in the core's words."""
         refused = self.refusal_to_beaver(rules)
         return refused.words() if refused else None
+
+    def allows_recorded(self, refused: Refused, rules: Rules) -> bool:
+        """Whether a recorded double or beaver of this cube, ``refused`` now, stands: it only
+        passes the highest cube (:data:`gammon.rules.HIGHEST_CUBE`), within the rules' own limit.
+        A game stored before the cube stopped there replays as it was played (and has no Match ID)."""
+        factor = {Refusal.CUBE_LIMIT: 2, Refusal.BEAVER_LIMIT: 4}.get(refused.refusal)
+        return factor is not None and (rules.cube_limit is None or self.value * factor <= rules.cube_limit)
 
     def taken(self, taker: int) -> Cube:
         """After a double is taken: twice the value, owned by the taker."""
@@ -67,4 +74,4 @@ class Cube:
 
     @staticmethod
     def _within_limit(value: int, rules: Rules) -> bool:
-        return rules.cube_limit is None or value <= rules.cube_limit
+        return value <= rules.highest_cube

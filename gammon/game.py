@@ -548,12 +548,14 @@ class Game:
             message = tr("cannot {action}: {reason}; {waiting}", action=name, reason=words, waiting=waiting)
         return IllegalActionError(message, refused)
 
-    def _act(self, request: Request, throw: Callable[[], Dice] | None = None) -> Dice | Play | None:
+    def _act(self, request: Request, throw: Callable[[], Dice] | None = None,
+             recorded: bool = False) -> Dice | Play | None:
         """The one dispatch of every action: check ``request`` (nothing changes when it is
         refused), then make it. A roll throws ``throw`` (default: the game's dice source);
-        returns the dice of a roll, the play made, else None."""
+        returns the dice of a roll, the play made, else None. A ``recorded`` cube action may pass
+        the highest cube (:meth:`Cube.allows_recorded`)."""
         refused = self._refusal(request)
-        if refused:
+        if refused and not (recorded and self._cube.allows_recorded(refused, self._rules)):
             raise self._refusal_error(request.kind, refused)
         kind = ActionKind(request.kind)
         k = ActionKind
@@ -725,7 +727,7 @@ class Game:
                     tr("beavers to {given} with the cube at {cube}, which makes {value}",
                        given=action.cube_value, cube=self._cube.value, value=value))
         offered = action.win_kind if isinstance(action, Resign) else None
-        self._act(Request(action.kind, p, win_kind=offered))
+        self._act(Request(action.kind, p, win_kind=offered), recorded=True)
 
     def _apply_roll(self, action: Roll) -> None:
         """Roll ``action``'s dice, checked first so that a refused roll changes nothing."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from gammon.i18n import N_, tr
+from gammon.rules import HIGHEST_CUBE
 
 
 class Refusal(Enum):
@@ -58,7 +59,7 @@ class Refused:
 
     refusal: Refusal
     player: int | None = None  # CUBE_OWNED: the cube's owner
-    limit: int | None = None  # CUBE_LIMIT, BEAVER_LIMIT: the rules' cube limit
+    limit: int | None = None  # CUBE_LIMIT, BEAVER_LIMIT: the rules' highest cube (Rules.highest_cube)
     detail: str = ""  # NOT_A_PLAYER, BAD_RESIGNATION: the value given, as repr(); ILLEGAL_PLAY: why
     score: tuple[int, int] | None = None  # MATCH_OVER: the final score
 
@@ -72,6 +73,10 @@ class Refused:
             if self.score:
                 return tr("the match is over, {score}", score=f"{self.score[0]}-{self.score[1]}")
             return tr("the match is over")
+        if self.refusal is r.CUBE_LIMIT and self.limit is not None:
+            return cube_limit_words(self.limit)
+        if self.refusal is r.BEAVER_LIMIT and self.limit is not None:
+            return beaver_limit_words(self.limit)
         words = {
             r.NOT_A_PLAYER: N_("a player is 0 or 1, got {detail}"),
             r.NOT_YOUR_TURN: N_("it is the other player's turn"),
@@ -79,10 +84,8 @@ class Refused:
             r.NO_CUBE: N_("these rules play without the cube"),
             r.CRAWFORD_GAME: N_("there is no doubling in the Crawford game"),
             r.CUBE_OWNED: N_("the other player owns the cube"),
-            r.CUBE_LIMIT: N_("the cube is at its limit of {limit}"),
             r.BEAVER_MATCH_PLAY: N_("beavers are for money play only"),
             r.BEAVERS_OFF: N_("these rules do not allow beavers"),
-            r.BEAVER_LIMIT: N_("a beaver would pass the cube limit of {limit}"),
             r.NOTHING_TO_UNDO: N_("there is no play to take back"),
             r.NOT_YOUR_PLAY: N_("only the player who made the play can take it back"),
             r.NOT_ON_ROLL: N_("only the player on roll can now"),
@@ -91,3 +94,17 @@ class Refused:
             r.GAME_NOT_OVER: N_("the current game is not over"),
         }.get(self.refusal)
         return tr(words, detail=self.detail, limit=self.limit) if words else ""
+
+
+def cube_limit_words(limit: int) -> str:
+    """Why a cube at ``limit`` (:attr:`gammon.rules.Rules.highest_cube`) is not doubled."""
+    if limit >= HIGHEST_CUBE:  # no limit of the rules' own: the player set none
+        return tr("the cube is at {limit}, the highest cube of any game", limit=limit)
+    return tr("the cube is at its limit of {limit}", limit=limit)
+
+
+def beaver_limit_words(limit: int) -> str:
+    """Why a double is not beavered: the beaver would take the cube past ``limit``."""
+    if limit >= HIGHEST_CUBE:
+        return tr("a beaver would take the cube past {limit}, the highest cube of any game", limit=limit)
+    return tr("a beaver would pass the cube limit of {limit}", limit=limit)

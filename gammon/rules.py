@@ -13,6 +13,11 @@ from gammon.position import Position
 
 Reason = Literal["bear_off", "pass", "resign", "abandon"]
 
+# The highest cube of any game, whatever its rules: GNU Backgammon's, whose Match ID holds the
+# cube as a power of two up to 2**15. A double or a beaver past it is refused, so that every game
+# has a Match ID (a game past it had none, and the web's view of it failed).
+HIGHEST_CUBE = 1 << 15
+
 
 class WinKind(IntEnum):
     """How much a game is won by, before the cube: the value is the multiplier."""
@@ -26,7 +31,8 @@ class WinKind(IntEnum):
 class Rules:
     """The options a game is played under. ``match_length`` 0 is money play; ``jacoby``,
     ``beavers`` and ``automatic_doubles`` (the most opening ties that double the cube) apply to
-    money play only. ``cube_limit`` is the highest cube value (a power of two) or None."""
+    money play only. ``cube_limit`` is the highest cube value (a power of two) or None: the cube
+    still stops at :data:`HIGHEST_CUBE` (:attr:`highest_cube`)."""
 
     match_length: int = 0
     crawford: bool = True
@@ -55,6 +61,11 @@ class Rules:
     @property
     def is_money(self) -> bool:
         return self.match_length == 0
+
+    @property
+    def highest_cube(self) -> int:
+        """The highest value the cube may reach: ``cube_limit``, never above :data:`HIGHEST_CUBE`."""
+        return HIGHEST_CUBE if self.cube_limit is None else min(self.cube_limit, HIGHEST_CUBE)
 
     @staticmethod
     def cube_matters(match_length: int) -> bool:

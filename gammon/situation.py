@@ -304,7 +304,7 @@ class Situation:
             return False
         if self.cube_owner is CubeOwner.OPPONENT:
             return False
-        return rules.cube_limit is None or 2 * self.cube_value <= rules.cube_limit
+        return 2 * self.cube_value <= rules.highest_cube
 
 
 def _is_int(value: object) -> bool:

@@ -30,6 +30,7 @@ from gammon.errors import InvalidNotationError, cut
 from gammon.formats.ids import crawford_shown, describe_situation, read_id, situation_json
 from gammon.i18n import ntr, tr
 from gammon.position import require_in_play
+from gammon.refusal import cube_limit_words
 from gammon.situation import CubeOwner, MatchScore, Situation
 
 __all__ = ["run_eval", "run_hint"]
@@ -234,7 +235,7 @@ def _why_no_cube(context: Situation) -> str:
         return tr("no doubling in the Crawford game")
     if context.cube_owner is CubeOwner.OPPONENT:
         return tr("the opponent owns the cube")
-    limit = context.rules.cube_limit
-    if limit is not None and 2 * context.cube_value > limit:  # in money play too: no score to blame
-        return tr("the cube is at its limit of {limit}", limit=limit)
+    limit = context.rules.highest_cube
+    if 2 * context.cube_value > limit:  # in money play too: no score to blame
+        return cube_limit_words(limit)
     return tr("the cube is dead at this score")

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from gammon.dice import Dice
 from gammon.game import ActionKind
 from gammon.i18n import DEFAULT_LANGUAGE, N_, current_language, ptr, tr
-from gammon.refusal import Refusal, Refused
+from gammon.refusal import Refusal, Refused, beaver_limit_words, cube_limit_words
 from gammon.rules import WinKind
 from gammon.words import WIN_WORDS, YOU, format_dice, points_text, said, say_of, shown_name
 
@@ -134,10 +134,10 @@ def refusal_words(refused: Refused, kind: ActionKind, names: tuple[str, str], an
         return tr("a double is offered before rolling, not after")
     if r is Refusal.CUBE_OWNED and refused.player is not None:
         return say_of(names[refused.player], N_("{name} owns the cube"), N_("You own the cube"))
-    if r is Refusal.CUBE_LIMIT:
-        return tr("the cube is at its limit of {limit}", limit=refused.limit)
-    if r is Refusal.BEAVER_LIMIT:
-        return tr("a beaver would pass the cube limit of {limit}", limit=refused.limit)
+    if r is Refusal.CUBE_LIMIT and refused.limit is not None:
+        return cube_limit_words(refused.limit)
+    if r is Refusal.BEAVER_LIMIT and refused.limit is not None:
+        return beaver_limit_words(refused.limit)
     words = _REFUSAL_WORDS.get(r)
     return tr(words) if words else tidy(refused.words())
 

@@ -288,13 +288,11 @@ class Engine:
 
 
 def _doubles_left(s: Situation) -> int | None:
-    """How many more times the rules let the cube be doubled (None: no limit; 0 without the cube)."""
-    limit = s.rules.cube_limit
+    """How many more times the rules let the cube be doubled (0 without the cube), up to the
+    highest cube when they set no limit."""
     if not s.rules.use_cube:
         return 0
-    if limit is None:
-        return None
-    return max(limit // s.cube_value, 1).bit_length() - 1
+    return max(s.rules.highest_cube // s.cube_value, 1).bit_length() - 1
 
 
 def _check_plies(plies: object) -> int:

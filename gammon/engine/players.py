@@ -92,10 +92,9 @@ class ComputerPlayer(Protocol):
 
 def may_beaver(game: Game) -> bool:
     """The rules let the double on offer be beavered: money play with beavers, and the cube
-    limit allows twice the doubled cube (the game refuses a beaver past it)."""
+    limit (or the highest cube) allows twice the doubled cube (the game refuses a beaver past it)."""
     rules = game.rules
-    limit = rules.cube_limit
-    return rules.is_money and rules.beavers and (limit is None or 4 * game.cube_value <= limit)
+    return rules.is_money and rules.beavers and 4 * game.cube_value <= rules.highest_cube
 
 
 def win_chance(position: Position) -> float:

@@ -8,6 +8,7 @@ from gammon.game import Beaver, Double, Game, PlayMade, Take
 from gammon.i18n import ptr
 from gammon.match import score_after
 from gammon.position import Position
+from gammon.rules import HIGHEST_CUBE
 from gammon.situation import CubeOwner, Situation
 from gammon.web.schemas import Frame
 from gammon.web.views import action_line, result_line
@@ -92,10 +93,11 @@ def _gnubg_id(
 ) -> str:
     """The frame's ``PositionID:MatchID``: ``position`` from ``on_roll``'s side, before its roll;
     ``cube`` the value and owner as they stand (an offered double not yet turned); '' for a board
-    no game can go on from (the last checker borne off)."""
-    if max(position.off) == 15:
-        return ""
+    no game can go on from (the last checker borne off) or that no Match ID holds (a cube past
+    the highest, in a game stored before the cube stopped there)."""
     value, owner = cube
+    if max(position.off) == 15 or value > HIGHEST_CUBE:
+        return ""
     score = game.score if on_roll == 0 else (game.score[1], game.score[0])
     situation = Situation(
         position,

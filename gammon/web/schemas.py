@@ -9,6 +9,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from gammon.i18n import tr
+from gammon.rules import HIGHEST_CUBE
 
 ActionName = Literal[
     "roll",
@@ -42,7 +43,7 @@ class CreateMatchRequest(Strict):
     crawford: bool = True
     jacoby: bool = True
     beavers: bool = False
-    cube_limit: int | None = Field(None, ge=2, le=1 << 20, strict=True)
+    cube_limit: int | None = Field(None, ge=2, le=HIGHEST_CUBE, strict=True)
     use_cube: bool = Field(True, description="play with the doubling cube (never in a 1-point match)")
     name: str | None = Field(
         None, max_length=200, description="the creator's name (seat 0); shown as plain text"
@@ -171,7 +172,8 @@ class MatchView(BaseModel):
     gnubg_id: str = Field(
         "",
         description="'PositionID:MatchID' of the game as it stands, as GNU Backgammon and `gammon eval` "
-        "read it ('' once the game is over: there is nothing to analyse)",
+        "read it ('' once the game is over: there is nothing to analyse; '' for a cube past 32768, "
+        "which no Match ID holds, in a game stored before the cube stopped there)",
     )
     actions: list[str] = Field(description="what this seat may do now")
     plays: list[str]
@@ -238,7 +240,7 @@ class Frame(BaseModel):
     gnubg_id: str = Field(
         default="",
         description="'PositionID:MatchID' of the board with its cube and score, the player to act next "
-        "on roll ('' on the frames of a finished game's end)",
+        "on roll ('' on the frames of a finished game's end, and of a cube past 32768)",
     )
 
 

@@ -8,7 +8,7 @@ from typing import NamedTuple
 from gammon.formats.matchid import gnubg_id
 from gammon.game import Action, ActionKind, Game, GamePhase, PlayMade, Roll
 from gammon.i18n import N_, current_language, tr
-from gammon.rules import Rules
+from gammon.rules import HIGHEST_CUBE, Rules
 from gammon.steps import step_sequences
 from gammon.web.actions import NAMES_KEY
 from gammon.web.schemas import GameResultView, LastPlay, MatchView, RulesView, StepSequence
@@ -124,7 +124,7 @@ def match_view(
         off=position.off,
         pips=position.pip_counts,
         position_id=game.position.id,
-        gnubg_id="" if game.phase is GamePhase.OVER else gnubg_id(game),
+        gnubg_id=_gnubg_id(game),
         actions=actions,
         plays=texts,
         sequences=sequences,
@@ -145,6 +145,14 @@ def match_view(
         rated=live.rated,
         accounts=live.accounts,
     )
+
+
+def _gnubg_id(game: Game) -> str:
+    """The game's GNU Backgammon ID; '' once it is over, or for a cube past the highest (a game
+    stored before the cube stopped there), which no Match ID holds: the game still shows."""
+    if game.phase is GamePhase.OVER or game.cube_value > HIGHEST_CUBE:
+        return ""
+    return gnubg_id(game)
 
 
 def _rules_view(rules: Rules) -> RulesView:

@@ -90,7 +90,7 @@ class Stakes:
             rules.use_cube
             and not situation.crawford_game
             and owner is not CubeOwner.OPPONENT
-            and (rules.cube_limit is None or 2 * situation.cube_value <= rules.cube_limit)
+            and 2 * situation.cube_value <= rules.highest_cube
         )
         return cls(
             int(opponent),

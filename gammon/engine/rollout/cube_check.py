@@ -31,7 +31,7 @@ def cube_rollout_refusal(s: Situation) -> str | None:
         return tr("the Crawford game has no cube: the player on roll may not double")
     if not s.can_double:
         return tr("the cube is at {value}, its limit {limit}: the player on roll may not double",
-                  value=s.cube_value, limit=s.rules.cube_limit)
+                  value=s.cube_value, limit=s.rules.highest_cube)
     if match is not None and s.cube_value >= match.away:
         return tr("the cube at {value} already wins the match for the player on roll, {away} away: "
                   "a double gains nothing", value=s.cube_value, away=match.away)

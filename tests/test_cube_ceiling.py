@@ -1,0 +1,70 @@
+"""The highest cube of any game, 32768 (GNU Backgammon's): a game refuses a double or a beaver past
+it, while a game recorded past it (stored before the cube stopped there) still replays."""
+
+from __future__ import annotations
+
+import pytest
+
+from gammon.dice import RandomDice
+from gammon.errors import IllegalActionError
+from gammon.formats.matchid import gnubg_id
+from gammon.game import ActionKind, Beaver, Double, Game, GamePhase
+from gammon.refusal import Refusal
+from gammon.rules import Rules
+
+BEAVERS = Rules(beavers=True)
+
+
+def doubled_to(value: int) -> Game:
+    """A money game with beavers where the player on turn has just doubled to ``value``: every
+    turn its player doubles and the opponent takes, then rolls and makes the first legal play."""
+    game = Game(BEAVERS, RandomDice(5))
+    game.roll()
+    while True:
+        if game.phase is GamePhase.MOVE:
+            game.play(game.legal_plays()[0])
+        elif game.phase is GamePhase.ROLL and game.can_double():
+            game.double()
+            if game.cube_value * 2 == value:
+                return game
+            game.take()
+        else:
+            game.roll()
+        assert game.phase is not GamePhase.OVER
+
+
+def test_a_beaver_past_32768_is_refused_and_the_take_stands() -> None:
+    game = doubled_to(32768)
+    assert ActionKind.BEAVER not in game.legal_actions()
+    with pytest.raises(IllegalActionError, match="past 32768, the highest cube of any game") as e:
+        game.beaver()
+    assert e.value.refused is not None and e.value.refused.refusal is Refusal.BEAVER_LIMIT
+    game.take()
+    assert game.cube_value == 32768 and gnubg_id(game)  # the Match ID holds it
+    game.roll()
+    if game.phase is GamePhase.MOVE:
+        game.play(game.legal_plays()[0])
+    assert game.turn == game.cube_owner  # the taker's turn: its cube is at the top
+    assert not game.can_double() and ActionKind.DOUBLE not in game.legal_actions()
+    with pytest.raises(IllegalActionError, match="the cube is at 32768, the highest cube of any game"):
+        game.double()
+
+
+def test_a_beaver_to_32768_is_allowed() -> None:
+    game = doubled_to(16384)
+    assert ActionKind.BEAVER in game.legal_actions()
+    game.beaver()
+    assert game.cube_value == 32768
+
+
+def test_a_game_recorded_past_32768_replays_as_it_was_played() -> None:
+    game = doubled_to(32768)
+    history = [*game.history, Beaver(1 - game.history[-1].player, 65536)]
+    replayed = Game.replay(history, BEAVERS)
+    assert replayed.history == history and replayed.cube_value == 65536
+    assert isinstance(history[-2], Double)
+    assert not replayed.can_double()  # the cube stays where the record left it
+    # a rules' own limit is still kept in a record
+    with pytest.raises(IllegalActionError, match="limit of 16384"):
+        Game.replay(game.history, Rules(beavers=True, cube_limit=16384))
+
