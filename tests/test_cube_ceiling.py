@@ -9,6 +9,7 @@ from gammon.dice import RandomDice
 from gammon.errors import IllegalActionError
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Beaver, Double, Game, GamePhase
+from gammon.protocols.gnubg_external import GnubgExternalPlayer
 from gammon.refusal import Refusal
 from gammon.rules import Rules
 
@@ -68,3 +69,16 @@ def test_a_game_recorded_past_32768_replays_as_it_was_played() -> None:
     with pytest.raises(IllegalActionError, match="limit of 16384"):
         Game.replay(game.history, Rules(beavers=True, cube_limit=16384))
 
+
+class _BeaveringGnubg(GnubgExternalPlayer):
+    """GNU Backgammon answering every double with a beaver (it is not told the highest cube)."""
+
+    def _cube_word(self, game: Game, words: tuple[str, ...]) -> str:
+        return "beaver"
+
+
+def test_gnu_backgammon_s_beaver_past_32768_is_a_take() -> None:
+    player = _BeaveringGnubg("localhost", 1)
+    game = doubled_to(32768)
+    assert player.next_action(game).kind is ActionKind.TAKE
+    assert player.next_action(doubled_to(16384)).kind is ActionKind.BEAVER

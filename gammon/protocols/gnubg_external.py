@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.cube.resignation import judged_situation
-from gammon.engine.players import CubeAnswer, HeuristicCube
+from gammon.engine.players import CubeAnswer, HeuristicCube, may_beaver
 from gammon.errors import GammonError, IllegalActionError, cut
 from gammon.protocols.fibs_board import fibs_board
 from gammon.situation import CubeOwner, Situation
@@ -187,7 +187,7 @@ class GnubgExternalPlayer(HeuristicCube):
 
     def answer_double(self, game: Game) -> CubeAnswer:
         word = self._cube_word(game, ("take", "drop", "pass", "beaver"))
-        if word == "beaver" and game.rules.beavers and game.rules.is_money:
+        if word == "beaver" and may_beaver(game):  # it is not told the cube limit nor the highest cube
             return "beaver"
         return "take" if word in ("take", "beaver") else "pass"
 
