@@ -189,7 +189,7 @@ def render_png(
     w = words(situation, names, player_on_roll)
     texts = {
         "Title": f"{w.position_id}:{w.match_id}",
-        "Description": f"{w.description}; {w.xgid}",
+        "Description": f"{w.description}; {w.xgid}" if w.xgid else w.description,
         "Software": "gammon",
     }
     return encode_png(((small + SCALE * SCALE // 2) // (SCALE * SCALE)).astype(np.uint8), texts)

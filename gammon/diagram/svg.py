@@ -42,12 +42,15 @@ def render_svg(
     the situation in words, so that a shared image still carries the position. ``player_on_roll``:
     the number the GNU Backgammon ID gives the player on roll (that of the ID typed)."""
     w = words(situation, names, player_on_roll)
+    # no XGID (a resignation on offer): none said rather than one without the offer
+    xgid_attribute = f" data-xgid={quoteattr(w.xgid)}" if w.xgid else ""
+    xgid_words = f"; {escape(w.xgid)}" if w.xgid else ""
     body = "\n".join(_element(shape) for shape in scene(situation, names, player_on_roll))
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
         f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" '
-        f"data-gnubg-id={quoteattr(w.position_id + ':' + w.match_id)} data-xgid={quoteattr(w.xgid)}>\n"
+        f"data-gnubg-id={quoteattr(w.position_id + ':' + w.match_id)}{xgid_attribute}>\n"
         f"<title>{escape(w.position_id)}:{escape(w.match_id)}</title>\n"
-        f"<desc>{escape(w.description)}; {escape(w.xgid)}</desc>\n"
+        f"<desc>{escape(w.description)}{xgid_words}</desc>\n"
         f"{body}\n</svg>\n"
     )

@@ -14,7 +14,7 @@ from gammon.situation import CubeOwner, Situation
 class Words:
     position_id: str
     match_id: str
-    xgid: str
+    xgid: str | None  # None: a resignation on offer, which no XGID holds
     mover: str  # "X: you", with " (Cube: 2)" when it owns the cube
     opponent: str
     mover_score: str  # "3 points"

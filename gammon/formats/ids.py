@@ -230,8 +230,9 @@ def _check_score(score: tuple[int, int]) -> None:
 
 def situation_json(situation: Situation, player_on_roll: int = 0) -> dict[str, Any]:
     """What the editor shows of a position read from an ID, with its IDs in the three forms, the
-    GNU Backgammon ID's player on roll numbered ``player_on_roll``; InvalidArgumentError for one no
-    ID can hold (a cube past 32768, a match past 32767 points)."""
+    GNU Backgammon ID's player on roll numbered ``player_on_roll`` (``xgid`` None while a resignation
+    is on offer, which no XGID holds); InvalidArgumentError for one no ID can hold (a cube past
+    32768, a match past 32767 points)."""
     try:
         return _situation_json(situation, player_on_roll)
     except GammonError:
@@ -245,7 +246,9 @@ def _situation_json(situation: Situation, player_on_roll: int) -> dict[str, Any]
     crawford = crawford_shown(situation)
     # the one Match ID of a Situation, as gnubg_id's
     state = MatchState.from_situation(situation, player_on_roll)
-    xgid = SetUp(
+    # an XGID has no field for an offer to resign: written without it, it would name another
+    # situation (the editor asks about the GNU Backgammon ID instead)
+    xgid = None if situation.resignation is not None else SetUp(
         position.board,
         situation.dice,
         situation.cube_value,

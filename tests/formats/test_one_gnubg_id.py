@@ -4,9 +4,12 @@ situation."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 
 from benchmarks.gnubg_harness import run_gnubg
+from gammon.diagram import render_png, render_svg
 from gammon.formats.ids import read_id, situation_json
 from gammon.formats.matchid import MatchState, gnubg_id
 from gammon.position import Position
@@ -62,3 +65,21 @@ def test_jacoby_bit_is_gnubgs_for_the_same_situation() -> None:
         jacoby = [MatchState.from_id(gnubg.split(":")[1]).jacoby for gnubg in (ours, theirs)]
         assert jacoby[0] == jacoby[1]
         assert read_id(ours) == read_id(theirs)
+
+
+# money game, the player on roll rolled 31 and offers to resign a gammon (GNU Backgammon's own ID)
+RESIGNING = "4HPwATDgc/ABMA:cMEFAAAAAAAA"
+
+
+def test_no_xgid_is_shown_for_a_resignation_on_offer() -> None:
+    """The editor and the diagrams showed an XGID without the offer (XGID.from_situation refuses
+    one): read back, it named the game played on. None now; the GNU Backgammon ID keeps it."""
+    s = read_id(RESIGNING)
+    shown = situation_json(s)
+    assert shown["xgid"] is None
+    assert read_id(shown["gnubg_id"]) == s
+    svg = ET.fromstring(render_svg(s))
+    assert svg.get("data-xgid") is None
+    assert "XGID" not in (svg.findtext("{http://www.w3.org/2000/svg}desc") or "")
+    assert b"XGID" not in render_png(s)
+    assert situation_json(read_id(RESIGNING.replace("cMEF", "cAkF")))["xgid"].startswith("XGID=")  # no offer

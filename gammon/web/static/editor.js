@@ -49,9 +49,13 @@ const setUp = () => ask(call("POST", "/api/positions", setupBody()), false);
 // whole it would make an address longer than the server reads ("the server answered HTTP 400").
 const load = id => ask(call("GET", "/api/positions?id=" + encodeURIComponent(id.trim().slice(0, 1000))), true);
 
+// The ID that names the whole position, to ask about it and to link to it: its XGID, else (an offer
+// to resign, which no XGID holds) its GNU Backgammon ID.
+const idOf = p => p.xgid || p.gnubg_id;
+
 function show(p, fill) {
   showError("");
-  if (ed.job && ed.jobFor !== p.xgid) forgetJob(ed);  // a rollout of the position left behind
+  if (ed.job && ed.jobFor !== idOf(p)) forgetJob(ed);  // a rollout of the position left behind
   ed.position = p; ed.board = p.board.slice(); ed.hints = null; ed.shown = null;
   $("#hints").hidden = true;
   $("#result").textContent = "";
@@ -59,7 +63,7 @@ function show(p, fill) {
   // a double is offered before the roll: the server sets up such a position without the dice
   $("#double-offered").checked = p.double_offered;
   if (p.double_offered) $("#die1").value = $("#die2").value = 0;
-  const url = "/editor#id=" + encodeURIComponent(p.xgid);
+  const url = "/editor#id=" + encodeURIComponent(idOf(p));
   history.replaceState(null, "", url);
   $("#position-link").href = url;
   render();
@@ -92,7 +96,7 @@ function render() {
   for (const id of ["#jacoby", "#beavers"]) $(id).disabled = !money;
   $("#position-id").textContent = p ? p.position_id : "";
   $("#gnubg-id").textContent = p ? p.gnubg_id : "";
-  $("#xgid").textContent = p ? p.xgid : "";
+  $("#xgid").textContent = !p ? "" : p.xgid || t("no XGID: it cannot hold the offer to resign");
   showShareId(p ? p.gnubg_id : "");  // "Copy ID", "Copy image": the position's PositionID:MatchID
   $("#description").textContent = p ? `${tLine(p.description)} · ` +
     t("pips {mine} (you) vs {theirs}", { mine: p.pips[0], theirs: p.pips[1] }) : "";
@@ -151,7 +155,7 @@ function chancesLine(p) {
 
 async function hint() {
   try {
-    const h = ed.hints = await call("GET", `/api/positions/hint?n=5&id=${encodeURIComponent(ed.position.xgid)}`);
+    const h = ed.hints = await call("GET", `/api/positions/hint?n=5&id=${encodeURIComponent(idOf(ed.position))}`);
     const list = $("#hints");
     list.innerHTML = "";
     h.plays.forEach((p, i) => {
@@ -194,7 +198,7 @@ function cubeText(c, unit) {
 
 async function evaluate() {
   try {
-    const e = await call("GET", `/api/positions/eval?id=${encodeURIComponent(ed.position.xgid)}`);
+    const e = await call("GET", `/api/positions/eval?id=${encodeURIComponent(idOf(ed.position))}`);
     const unit = ed.position.match_length ? " (EMG)" : "";
     $("#result").textContent = [t("Evaluation, {plies} ply, for you (on roll):", { plies: e.plies }),
       chancesLine(e.probabilities),
@@ -211,15 +215,15 @@ async function rollout() {
   if (ed.starting) return;
   ed.starting = true;
   try {
-    const xgid = ed.position.xgid;
-    const job = await call("POST", "/api/positions/rollout", { id: xgid, kind: $("#rollout-kind").value,
+    const id = idOf(ed.position);
+    const job = await call("POST", "/api/positions/rollout", { id, kind: $("#rollout-kind").value,
                                                               trials: Number($("#trials").value) });
-    if (!ed.position || ed.position.xgid !== xgid) {  // the position changed while it was asked for
+    if (!ed.position || idOf(ed.position) !== id) {  // the position changed while it was asked for
       forgetJob({ job });
       return;
     }
     if (ed.job) forgetJob(ed);  // one job at a time: the new rollout replaces the one running
-    ed.job = job; ed.jobFor = xgid;
+    ed.job = job; ed.jobFor = id;
     $("#result").textContent = "";
     showError("");
     showJob(ed.job);
@@ -298,7 +302,7 @@ function rolloutText(res) {
   cancelJobOnClick(ed, showJob);
   window.addEventListener("hashchange", () => {
     const id = new URLSearchParams(location.hash.slice(1)).get("id");
-    if (id && (!ed.position || id !== ed.position.xgid)) load(id);
+    if (id && (!ed.position || id !== idOf(ed.position))) load(id);
   });
   const id = new URLSearchParams(location.hash.slice(1)).get("id");
   if (id) load(id); else setUp();
