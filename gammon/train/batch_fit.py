@@ -37,6 +37,9 @@ class AdamSettings:
     beta2: float = 0.999
     eps: float = 1e-8
     score_ruled_out: bool = False
+    keep_last: bool = False
+    """Keep the last epoch's net, not the one with the least held-out cross-entropy (which is then
+    only reported)."""
     rank_weight: float = 0.0
     """With a weight above 0, the loss adds that many times the mean square of each board's error
     in its cubeless equity less its decision's mean (:func:`rank_gradients`)."""
@@ -166,14 +169,13 @@ def adam_fit(
     *,
     seed: int = 7,
     held: tuple[np.ndarray, np.ndarray] | None = None,
-    keep_last: bool = False,
     groups: np.ndarray | None = None,
     note: Callable[[str], None] = print,
 ) -> Net:
     """Fit ``net`` to ``targets`` (N, 5) of ``boards`` (N, 26); returns the net of the epoch with the
     least cross-entropy on the held-out ``held`` (boards, targets), the start included, or of the
-    last epoch without held-out positions or with ``keep_last`` (the held-out error is then only
-    reported). The outputs the boards rule out score nothing unless ``settings.score_ruled_out``.
+    last epoch without held-out positions or with ``settings.keep_last`` (the held-out error is then
+    only reported). The outputs the boards rule out score nothing unless ``settings.score_ruled_out``.
     With ``settings.rank_weight``, ``groups`` gives each board's decision (runs of equal numbers):
     the mini-batches are whole decisions, the loss has :func:`rank_gradients`' ranking term, and
     the last epoch is kept (the cross-entropy alone no longer says which is best).
@@ -237,7 +239,7 @@ def adam_fit(
         rank = f"  deviation error {math.sqrt(train_rank / len(x)):.5f}" if ranked else ""
         note(f"adam epoch {epoch + 1}: train cross-entropy {train_ce / len(x):.6f}{rank}  "
              f"held-out {error:.6f}")
-        if hx is None or keep_last or ranked or error < best_error:
+        if hx is None or s.keep_last or ranked or error < best_error:
             best_error = error
             best = [p.copy() for p in params]
     return Net(*(np.ascontiguousarray(p, dtype=np.float32) for p in best))

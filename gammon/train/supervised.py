@@ -10,7 +10,7 @@ rollouts) and keeps the epoch with the least squared error on positions held out
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numba
@@ -233,10 +233,9 @@ def adam_fit_labels(
             getattr(ev, name) or ev.contact,
             train.boards[want],
             train.targets[want],
-            settings,
+            replace(settings, keep_last=settings.keep_last or rollouts is not None),
             seed=seed,
             held=(held.boards[held_want], held.targets[held_want]),
-            keep_last=rollouts is not None,
             groups=train.decisions_or_own()[want] if settings.rank_weight else None,
             note=note,
         )

@@ -187,9 +187,8 @@ def test_adam_fits_a_random_net_to_labels_and_keeps_the_best_epoch(tmp_path) -> 
         start,
         labels.boards[20:],
         labels.targets[20:],
-        AdamSettings(epochs=8, batch=16, lr=0.2),
+        AdamSettings(epochs=8, batch=16, lr=0.2, keep_last=True),
         held=(labels.boards[held], labels.targets[held]),
-        keep_last=True,
         note=lines.append,
     )
     logged = [float(line.rsplit(" ", 1)[1]) for line in lines if line.startswith("adam epoch")]
