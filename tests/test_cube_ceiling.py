@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from gammon.analysis import analyse
 from gammon.dice import RandomDice
-from gammon.errors import IllegalActionError
+from gammon.engine.engine import Engine
+from gammon.errors import IllegalActionError, InvalidArgumentError
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Beaver, Double, Game, GamePhase
 from gammon.protocols.gnubg_external import GnubgExternalPlayer
@@ -82,3 +84,11 @@ def test_gnu_backgammon_s_beaver_past_32768_is_a_take() -> None:
     game = doubled_to(32768)
     assert player.next_action(game).kind is ActionKind.TAKE
     assert player.next_action(doubled_to(16384)).kind is ActionKind.BEAVER
+
+
+def test_a_game_recorded_past_32768_is_refused_by_the_analysis_with_its_reason() -> None:
+    game = doubled_to(32768)
+    game = Game.replay([*game.history, Beaver(1 - game.history[-1].player, 65536)], BEAVERS)
+    game.roll()  # a decision with the cube at 65536, which no Match ID holds
+    with pytest.raises(InvalidArgumentError, match="cube reached 65536, past 32768, the highest"):
+        analyse([game], Engine(plies=0))

@@ -20,7 +20,7 @@ from gammon.analysis.stats import PlayerStatistics, player_statistics
 from gammon.engine.cube.decision import CubeAction, CubeDecision
 from gammon.engine.cube.stakes import Stakes
 from gammon.engine.engine import Engine
-from gammon.errors import cut
+from gammon.errors import InvalidArgumentError, cut
 from gammon.formats.mat import MatMatch, to_match
 from gammon.formats.matchid import gnubg_id
 from gammon.formats.sgf import SgfMatch
@@ -37,8 +37,10 @@ from gammon.game import (
     Roll,
     Take,
 )
+from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
+from gammon.rules import HIGHEST_CUBE
 
 DEFAULT_PLIES = 2
 """The depth of an analysis unless one is asked for: the terminal's and the browser's, so that the
@@ -113,8 +115,14 @@ def analyse(
     :func:`~gammon.formats.read_xg`) or Games played one after another.
 
     ``engine`` defaults to an engine of :data:`DEFAULT_PLIES`; ``names`` to the record's names, else
-    "Player 1" and "Player 2". A record that does not replay raises :class:`InvalidNotationError`."""
+    "Player 1" and "Player 2". A record that does not replay raises :class:`InvalidNotationError`;
+    one whose cube passed the highest cube (recorded before it stopped there), InvalidArgumentError."""
     games, found_names = _games_of(source)
+    for number, game in enumerate(games, 1):
+        if game.cube_value > HIGHEST_CUBE:  # its decisions from there have no Match ID
+            raise InvalidArgumentError(
+                tr("game {number} cannot be analysed: its cube reached {value}, past {highest}, the highest "
+                   "cube of any game", number=number, value=game.cube_value, highest=HIGHEST_CUBE))
     if names is None:
         names = found_names
     # a string is a sequence of strings too: names='Al' is no pair of names
