@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from gammon.errors import cut
 from gammon.i18n import N_, tr
-from gammon.rules import Rules
+from gammon.rules import HIGHEST_CUBE, Rules
 
 
 def _ascii_int(text: str) -> int:
@@ -60,6 +60,9 @@ def cube_limit(text: str) -> int:
         raise argparse.ArgumentTypeError(
             tr("{text} is not a power of two of at least 2", text=cut(repr(text)))
         ) from None
+    if value > HIGHEST_CUBE:  # the cube stops there anyway: a limit past it would only mislead
+        raise argparse.ArgumentTypeError(tr("{text} is past {highest}, the highest cube of any game",
+                                            text=cut(repr(text)), highest=HIGHEST_CUBE))
     return value
 
 

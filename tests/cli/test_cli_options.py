@@ -29,6 +29,7 @@ def refused(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
     ("--match", "1_0", "'1_0' is not a whole number"),
     ("--match", "٣", "'٣' is not a whole number"),
     ("--cube-limit", "1_024", "'1_024' is not a power of two of at least 2"),
+    ("--cube-limit", "65536", "'65536' is past 32768, the highest cube of any game"),
 ])
 def test_a_rule_option_the_rules_refuse_is_an_option_error(option, value, why, capsys):
     err = refused(["play", option, value], capsys)
