@@ -16,10 +16,12 @@ import io
 import multiprocessing
 import os
 import pickle
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
+from itertools import count
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -52,7 +54,11 @@ READY_TIMEOUT = 900.0
 machine, where the shipped ones do not fit, takes a minute or two)."""
 CALL_TIMEOUT = 300.0
 """Seconds an engine call may run in its worker (a 2-ply play takes a second or two; a worker's first
-call may compile kernels for a minute or two) before its worker counts as stuck."""
+call may compile kernels for a minute or two) before its worker counts as stuck. Its clock starts
+when a worker takes the call up: not while it waits for a worker to start or to be free."""
+START_TIMEOUT = 300.0
+"""Seconds a worker may take to start (load the engine) before the calls waiting for it are refused
+and the pool is started afresh."""
 _POLL = 0.25  # seconds between looks at whether a queued call has reached the workers
 _DEFAULT = "default"  # the hint engine a worker builds itself (see hints.default_advisor)
 
@@ -64,6 +70,11 @@ class EngineUnavailableError(GammonError):
 
 class _StuckError(Exception):
     """An engine call ran past the pool's timeout (a TimeoutError of the call's own is its answer)."""
+
+
+class _NotStartedError(_StuckError):
+    """No worker took an engine call up within the pool's start timeout (and a call's timeout, for
+    the call the executor may hand on beside a running one): its workers did not start."""
 
 
 class _NoDice:
@@ -101,11 +112,14 @@ def unpack_game(data: bytes) -> Game:
 _players: dict[str, ComputerPlayer] = {}
 _advisor: list[Engine | None] = []
 _ready: list[Any] = []  # the pool's barrier, in a worker warmed up at the server's start
+_taken: list[Connection] = []  # where the worker says which call it takes up (see EnginePool._answer)
 
 
-def init_worker(advisor: Engine | None | str, ready: Any = None) -> None:
+def init_worker(advisor: Engine | None | str, ready: Any = None, taken: Connection | None = None) -> None:
     """A worker's start: below the server's priority, with its hint engine; with ``ready`` (the
-    pool's barrier: the pool starts with the server) warmed up before it takes any job."""
+    pool's barrier: the pool starts with the server) warmed up before it takes any job; ``taken``:
+    the pipe it tells the server each call it takes up on (see :func:`take`)."""
+    _taken[:] = [] if taken is None else [taken]
     if advisor == _DEFAULT:
         advisor = default_advisor()
     assert not isinstance(advisor, str)
@@ -137,6 +151,16 @@ def in_language(lang: str, fn: Callable[..., T], *args: Any) -> T:
     """``fn(*args)`` in ``lang``: a worker words its refusals in the language of the request."""
     with use_language(lang):
         return fn(*args)
+
+
+def take(call: int, lang: str, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` in ``lang``, once the server is told this worker took up ``call``: the call's
+    clock starts now (not while it waited for the worker to start or be free)."""
+    if _taken:
+        # 12 bytes in one write, under the pipe's atomic size: the workers' writes never interleave
+        # and a worker killed at any moment leaves no half message (nor a lock held)
+        _taken[0].send_bytes(call.to_bytes(8, "little"))
+    return in_language(lang, fn, *args)
 
 
 def computer_action(level: str, game: bytes) -> ComputerAction:
@@ -188,16 +212,27 @@ class EnginePool:
     (None: pubeval's ranking; by default the engine where its trained net is installed)."""
 
     def __init__(
-        self, workers: int = 1, advisor: Engine | None | str = _DEFAULT, timeout: float = CALL_TIMEOUT
+        self,
+        workers: int = 1,
+        advisor: Engine | None | str = _DEFAULT,
+        timeout: float = CALL_TIMEOUT,
+        start_timeout: float = START_TIMEOUT,
     ) -> None:
         if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
             raise ValueError(f"the engine pool needs a positive whole number of workers, got {workers!r}")
-        if not timeout > 0:
-            raise ValueError(f"an engine call's timeout must be a positive time in seconds, got {timeout!r}")
+        for name, value in (("timeout", timeout), ("start timeout", start_timeout)):
+            if not value > 0:
+                raise ValueError(f"an engine call's {name} must be a positive time in seconds, got {value!r}")
         self.workers = workers
         self.advisor = advisor
         self.timeout = timeout
+        self.start_timeout = start_timeout
         self._workers = RestartablePool(self._make, "an engine worker died: the engine pool starts again")
+        self._calls = count(1)
+        # the workers' pipe of the calls they take up, and the calls waiting: id -> taken up yet
+        self._taken: tuple[Connection, Connection] | None = None
+        self._waiting: dict[int, bool] = {}
+        self._lock = threading.Lock()  # calls come from the event loop and from other threads
 
     @property
     def hint_source(self) -> str:
@@ -210,12 +245,27 @@ class EnginePool:
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload(["gammon.web.engine_pool", "gammon.engine.players"])
         ready = context.Barrier(self.workers) if warm else None
+        with self._lock:
+            if self._taken is None:
+                self._taken = context.Pipe(duplex=False)
+            writer = self._taken[1]
         return ProcessPoolExecutor(
             self.workers,
             mp_context=context,
             initializer=die_with_server,
-            initargs=(lifeline, init_worker, self.advisor, ready),
+            initargs=(lifeline, init_worker, self.advisor, ready, writer),
         )
+
+    def _was_taken(self, call: int) -> bool:
+        """Whether a worker took ``call`` up, after reading what the workers said so far."""
+        with self._lock:
+            if self._taken is not None:
+                reader = self._taken[0]
+                while reader.poll():
+                    said = int.from_bytes(reader.recv_bytes(), "little")
+                    if said in self._waiting:  # not a call whose caller gave up already
+                        self._waiting[said] = True
+            return self._waiting.get(call, False)
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(*args)`` in a worker (``fn`` and its arguments must pickle), in the caller's
@@ -226,19 +276,27 @@ class EnginePool:
         started afresh, and the calls they ran are made again there."""
         lang = current_language()
         for attempt in (1, 2):
-            future, generation = self._workers.submit(in_language, lang, fn, *args)
+            call = next(self._calls)
+            with self._lock:
+                self._waiting[call] = False
+            future, generation = self._workers.submit(take, call, lang, fn, *args)
             try:
-                return await self._answer(future)
+                return await self._answer(future, call)
             except _StuckError as e:
                 broken = self._workers.drop(generation, kill=True)
                 if broken is not None:
                     await asyncio.to_thread(retire, broken)
-                raise EngineUnavailableError(
-                    tr(
+                if isinstance(e, _NotStartedError):
+                    message = tr(
+                        "the engine did not start within {seconds} seconds; try again later",
+                        seconds=f"{self.start_timeout:g}",
+                    )
+                else:
+                    message = tr(
                         "the engine took more than {seconds} seconds on this request; try again later",
                         seconds=f"{self.timeout:g}",
                     )
-                ) from e
+                raise EngineUnavailableError(message) from e
             except BrokenProcessPool as e:
                 if self._workers.was_closed(generation):  # the server stops: no fresh pool now
                     stopped = tr("the engine stopped with the server; try again later")
@@ -253,26 +311,41 @@ class EnginePool:
                     ) from e
         raise AssertionError("unreachable")
 
-    async def _answer(self, future: Future[T]) -> T:
-        """``future``'s result; _StuckError once it has run ``timeout`` seconds. The time it waits
-        for a worker does not count (a busy pool is not a stuck one): its clock starts once the
-        executor hands it on to the workers (``running``)."""
+    async def _answer(self, future: Future[T], call: int) -> T:
+        """``future``'s result (the future of ``call``); _StuckError once it has run ``timeout``
+        seconds in a worker. The time it waits for a worker to be free (a busy pool is not a stuck
+        one) or to start (slow on a loaded machine, or restarted after a stuck call) does not
+        count: its clock starts once a worker takes it up (see :func:`take`). Handed on to the
+        workers (``running``: the executor hands on one call more than it has workers, beside the
+        running ones), it waits at most ``start_timeout`` for them to start, and ``timeout`` more
+        for one to be free, before _NotStartedError: a stuck start is refused in bounded time too."""
         loop = asyncio.get_running_loop()
         answer = asyncio.wrap_future(future, loop=loop)
         deadline: float | None = None
+        start_by: float | None = None
         try:
             while True:
-                if deadline is None and (future.running() or future.done()):
+                if deadline is None and self._was_taken(call):
                     deadline = loop.time() + self.timeout
-                wait = _POLL if deadline is None else deadline - loop.time()
+                elif deadline is None and start_by is None and future.running():
+                    start_by = loop.time() + self.start_timeout + self.timeout
+                if deadline is not None:
+                    wait = deadline - loop.time()
+                elif start_by is not None:
+                    wait = min(_POLL, start_by - loop.time())
+                else:
+                    wait = _POLL
                 if wait <= 0:
-                    raise _StuckError
+                    raise _StuckError if deadline is not None else _NotStartedError
                 done, _ = await asyncio.wait({answer}, timeout=wait)
                 if done:
                     return answer.result()
         finally:
             if not answer.done():  # the caller gave up (or timed out): a queued call is dropped
                 answer.cancel()
+            self._was_taken(call)  # read what the workers said: the pipe never fills
+            with self._lock:
+                del self._waiting[call]
 
     async def computer_action(self, level: str, game: Game) -> ComputerAction:
         return await self.run(computer_action, level, pack_game(game))
@@ -296,3 +369,8 @@ class EnginePool:
     def close(self) -> None:
         """Stop the workers, and wait for them: a worker left behind keeps the fork server alive."""
         self._workers.close()
+        with self._lock:  # after the workers: none of them writes to the pipe any more
+            taken, self._taken = self._taken, None
+        if taken is not None:
+            for end in taken:
+                end.close()

@@ -70,7 +70,7 @@ def test_a_slow_engine_call_does_not_delay_another_games_action(store: Store) ->
     advisor = SlowAdvisor(_work_for(4.0))
     with TestClient(
         create_app(
-            store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, warm=True), engine=advisor
+            store, seeded_dice(), settings=ServerSettings(rate=1000, burst=1000, warm=True), engine=advisor  # type: ignore[arg-type]
         )
     ) as c:
         slow, other = new_match(c, mode="local"), new_match(c, mode="local")
@@ -446,3 +446,96 @@ def test_a_call_the_pools_close_ends_is_refused_and_starts_no_fresh_pool(tmp_pat
     assert not thread.is_alive(), "the call went on after the pool's close"
     assert [str(e) for e in ended] == ["the engine stopped with the server; try again later"]
     assert pool._workers.executor is None
+
+
+# ---- a worker that is slow to start ------------------------------------------------------------
+
+
+def _gated(flag: str) -> None:
+    """(In a worker, as it starts) waits until the file ``flag`` exists; then no hint engine."""
+    while not os.path.exists(flag):
+        time.sleep(0.01)
+
+
+class _SlowToStart:
+    """A hint engine that holds its worker's start (the worker unpickles it as it starts) until the
+    file ``flag`` exists: a worker start as slow as the test wants, as on a loaded machine."""
+
+    def __init__(self, flag: str) -> None:
+        self.flag = flag
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return _gated, (self.flag,)
+
+
+def test_a_call_waiting_for_its_worker_to_start_is_not_timed_out(tmp_path) -> None:
+    # The call's clock started as it was handed to the executor, before its worker had started: a
+    # worker start longer than the timeout (a loaded machine, a restart after a stuck call) failed
+    # a call the engine had not even seen.
+    flag = str(tmp_path / "go")
+
+    async def scenario() -> int:
+        pool = EnginePool(1, advisor=_SlowToStart(flag), timeout=0.5)  # type: ignore[arg-type]
+        try:
+            call = asyncio.ensure_future(pool.run(os.getpid))
+            while not _worker_pids(pool):
+                await asyncio.sleep(0.01)
+            done, _ = await asyncio.wait({call}, timeout=2.0)  # four timeouts of a worker starting
+            assert not done, f"the call ended while its worker was starting: {call.result()!r}"
+            open(flag, "w").close()
+            return await call
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario()) > 0
+
+
+def test_a_worker_that_never_starts_is_refused_in_bounded_time_and_replaced(tmp_path) -> None:
+    from gammon.web.engine_pool import EngineUnavailableError
+
+    flag = str(tmp_path / "go")
+
+    async def scenario() -> tuple[str, set[int], int]:
+        pool = EnginePool(1, advisor=_SlowToStart(flag), timeout=0.5, start_timeout=1.0)  # type: ignore[arg-type]
+        try:
+            call = asyncio.ensure_future(pool.run(os.getpid))
+            while not _worker_pids(pool):
+                await asyncio.sleep(0.01)
+            stuck = _worker_pids(pool)
+            with pytest.raises(EngineUnavailableError) as refused:
+                await call
+            open(flag, "w").close()  # a fresh worker starts now
+            return str(refused.value), stuck, await pool.run(os.getpid)
+        finally:
+            pool.close()
+
+    message, stuck, answered = asyncio.run(scenario())
+    assert message == "the engine did not start within 1 seconds; try again later"
+    assert answered not in stuck
+    assert not any(process_alive(pid) for pid in stuck)  # killed, not left waiting
+
+
+def test_a_call_handed_on_beside_a_busy_worker_is_not_timed_out_while_it_waits(tmp_path) -> None:
+    # The executor hands one call more than it has workers on at once (``running``): its clock
+    # started then, so a call behind a long one (two 2-ply plays, each under the timeout, on a
+    # one-worker pool) was refused while it waited. The worker here is held by a call made without
+    # the pool's clock, for as long as the test wants.
+    flag = str(tmp_path / "go")
+
+    async def scenario() -> tuple[int, int]:
+        pool = EnginePool(1, advisor=None, timeout=0.5)
+        try:
+            await pool.run(os.getpid)  # the worker started
+            executor = pool._workers.executor
+            assert executor is not None
+            busy = asyncio.wrap_future(executor.submit(_pid_once, flag))
+            call = asyncio.ensure_future(pool.run(os.getpid))
+            done, _ = await asyncio.wait({call}, timeout=2.0)  # four timeouts of waiting
+            assert not done, f"the call ended while its worker was busy: {call.result()!r}"
+            open(flag, "w").close()
+            return await busy, await call
+        finally:
+            pool.close()
+
+    busy, answered = asyncio.run(scenario())
+    assert busy == answered  # the one worker answered both: it was never killed
