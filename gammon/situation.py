@@ -48,6 +48,14 @@ class CubeOwner(Enum):
         return CubeOwner.OPPONENT if self is CubeOwner.MOVER else CubeOwner.MOVER
 
 
+def crawford_counts(crawford: bool, match_length: int, score: tuple[int, int]) -> bool:
+    """A Crawford flag (a Match ID's bit, an XGID's rules field) as GNU Backgammon reads either ID:
+    it counts in a match longer than a point with a side 1-away, double match point included,
+    and is dropped elsewhere (a 1-point match has no Crawford game). Both IDs of one state, and the
+    Situation they stand for, must read it alike: the flag decides whether the cube may be turned."""
+    return crawford and match_length > 1 and match_length - 1 in score
+
+
 @dataclass(frozen=True)
 class MatchScore:
     """A match score from the player on roll's view, in points away; ``crawford_game`` while the
@@ -209,8 +217,7 @@ class Situation:
         problems = []
         v, owned, offered = self.cube_value, self.cube_owner is not CubeOwner.CENTRED, self.double_offered
         length = self.rules.match_length
-        away = (length - self.score[0], length - self.score[1])
-        if self.crawford_game and length and away.count(1) == 1:  # the Crawford game proper
+        if crawford_counts(self.crawford_game, length, self.score):  # the Crawford game, as IDs read it
             if offered:
                 problems.append("the Crawford game is played without the cube, but a double is offered")
             elif v != 1 or owned:

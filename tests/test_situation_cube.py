@@ -23,6 +23,8 @@ REFUSED = [
     ({**CRAWFORD, "cube_value": 2}, "the cube is at 2"),
     ({**CRAWFORD, "cube_owner": CubeOwner.OPPONENT}, "the cube is at 1 and owned"),
     ({**CRAWFORD, "double_offered": True}, "a double is offered"),
+    # double match point: the flag still makes it the Crawford game, as GNU Backgammon reads both IDs
+    ({**CRAWFORD, "score": (4, 4), "cube_value": 2, "cube_owner": MOVER}, "the cube is at 2 and owned"),
     ({"cube_value": 8, "cube_owner": MOVER, "rules": Rules(cube_limit=4)}, "above the highest cube 4"),
     ({"cube_value": 4, "double_offered": True, "rules": Rules(cube_limit=4)}, "the cube at 8 is above"),
     ({"cube_value": 2, "cube_owner": MOVER, "rules": Rules(use_cube=False)}, "without the cube"),
@@ -38,8 +40,6 @@ def test_a_cube_no_game_can_have_is_refused_at_construction(fields: dict[str, An
 
 ACCEPTED = [
     {**CRAWFORD, "crawford_game": False},  # post-Crawford: the cube is back
-    # double match point: the Crawford flag means nothing there
-    {**CRAWFORD, "score": (4, 4), "cube_value": 2, "cube_owner": MOVER},
     {"crawford_game": True, "cube_value": 2, "cube_owner": MOVER, "rules": Rules(match_length=1)},
     {"cube_value": 64, "cube_owner": MOVER, "rules": Rules(match_length=5)},  # dead, but a game can get there
     {"cube_value": 2, "double_offered": True, "cube_owner": MOVER, "rules": Rules(cube_limit=4)},

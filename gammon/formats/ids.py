@@ -16,7 +16,6 @@ from gammon.formats.matchid import (
     MAX_SCORE,
     GameState,
     MatchState,
-    crawford_counts,
     format_gnubg_id,
     parse_gnubg_id,
 )
@@ -30,7 +29,7 @@ from gammon.formats.xgid import (
 )
 from gammon.i18n import tr
 from gammon.position import Position
-from gammon.situation import CubeOwner, Situation
+from gammon.situation import CubeOwner, Situation, crawford_counts
 
 OWNERS = {CubeOwner.CENTRED: "centred", CubeOwner.MOVER: "you", CubeOwner.OPPONENT: "opponent"}
 

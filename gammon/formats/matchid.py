@@ -23,7 +23,7 @@ from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
 from gammon.rules import Rules, WinKind
-from gammon.situation import CubeOwner, Situation
+from gammon.situation import CubeOwner, Situation, crawford_counts
 
 MAX_SCORE = (1 << 15) - 1
 _CENTRED = 3
@@ -253,14 +253,6 @@ def read_gnubg_id(text: str) -> Situation:
 def format_gnubg_id(position: Position, state: MatchState) -> str:
     """``PositionID:MatchID``; ``position`` must be from the view of ``state.player_on_roll``."""
     return f"{position.id}:{state.id}"
-
-
-def crawford_counts(crawford: bool, match_length: int, score: tuple[int, int]) -> bool:
-    """A Crawford flag (a Match ID's bit, an XGID's rules field) as GNU Backgammon reads either ID:
-    it counts in a match longer than a point with a side 1-away, double match point included,
-    and is dropped elsewhere (a 1-point match has no Crawford game). Both IDs of one state must
-    read alike: the flag decides whether the cube may be turned."""
-    return crawford and match_length > 1 and match_length - 1 in score
 
 
 def _is_int(value: Any) -> bool:

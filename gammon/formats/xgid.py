@@ -26,7 +26,7 @@ against gnubg in ``tests/formats/test_xgid.py``):
   state (a 1-cube with an owner).
 
 The Crawford flag is kept as written (the text round trip is exact), and counts as gnubg reads
-it, in an XGID as in a Match ID (:func:`~gammon.formats.matchid.crawford_counts`): with a side
+it, in an XGID as in a Match ID (:func:`~gammon.situation.crawford_counts`): with a side
 1-away, double match point included, never in a 1-point match.
 """
 
@@ -37,12 +37,12 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from gammon.errors import InvalidArgumentError, InvalidNotationError, InvalidPositionError, cut
-from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, crawford_counts, match_state
+from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, match_state
 from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
 from gammon.rules import Rules
-from gammon.situation import Situation
+from gammon.situation import Situation, crawford_counts
 
 if TYPE_CHECKING:
     from gammon.game import Game
@@ -123,7 +123,7 @@ class XGID:
 
     @property
     def is_crawford_game(self) -> bool:
-        """The Crawford flag where it counts (:func:`~gammon.formats.matchid.crawford_counts`)."""
+        """The Crawford flag where it counts (:func:`~gammon.situation.crawford_counts`)."""
         return crawford_counts(self.crawford, self.match_length, self.score)
 
     # --- text --------------------------------------------------------------------------------

@@ -13,8 +13,9 @@ from benchmarks.gnubg_harness import run_gnubg
 from gammon import InvalidNotationError, Position
 from gammon.cli.main import main
 from gammon.formats.ids import read_id, situation_json
-from gammon.formats.matchid import MatchState, crawford_counts
+from gammon.formats.matchid import MatchState
 from gammon.formats.xgid import XGID, parse_xgid, read_xgid
+from gammon.situation import crawford_counts
 from tests.helpers import needs_gnubg, pos, random_game_positions
 
 START = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
