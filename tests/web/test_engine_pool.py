@@ -336,6 +336,17 @@ def _blocks_first_time(marker: str) -> int:
         time.sleep(0.01)
 
 
+def _meet(folder: str, n: int) -> int:
+    """(In a worker) its pid, once ``n`` workers have come here (each makes a file in ``folder``)."""
+    import os
+
+    os.makedirs(folder, exist_ok=True)
+    open(os.path.join(folder, str(os.getpid())), "w").close()
+    while len(os.listdir(folder)) < n:
+        time.sleep(0.01)
+    return os.getpid()
+
+
 async def _file(path: str) -> str:
     import os
 
@@ -355,9 +366,15 @@ def test_a_stuck_call_is_refused_after_the_timeout_and_the_call_beside_it_answer
     async def scenario() -> tuple[str, int, int, set[int]]:
         pool = EnginePool(2, advisor=None, timeout=4.0)
         try:
+            # Both workers started first: the call beside has to start within the stuck one's
+            # time, which a worker started for it on demand (slow on a loaded machine) missed.
+            executor, _ = pool._workers.current()
+            loop = asyncio.get_running_loop()
+            met = str(tmp_path / "met")
+            await asyncio.gather(*(loop.run_in_executor(executor, _meet, met, 2) for _ in range(2)))
             stuck = asyncio.ensure_future(pool.run(_hang, hung))
             stuck_pid = int(await _file(hung))
-            await asyncio.sleep(2.0)  # the call beside it starts well after: its own time is not up
+            await asyncio.sleep(1.0)  # the call beside it starts well after: its own time is not up
             other = asyncio.ensure_future(pool.run(_blocks_first_time, beside))
             await _file(beside)  # it runs on the other worker, which the stuck one's end kills
             old = _worker_pids(pool)
