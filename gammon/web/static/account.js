@@ -1,11 +1,11 @@
 // The account page: sign up, in and out; the rating and rated matches; the profile (profile.js)
 // and match files added to it; the leaderboard. Everything the server sends is
 // shown as text (textContent), never as markup.
-import { $, addRow, call, csrfToken, loadLanguage, t, tLine } from "./common.js";
+import { $, addRow, call, csrfToken, decimal, loadLanguage, t, tLine } from "./common.js";
 import { showProfile } from "./profile.js";
 import { seatTokens } from "./seats.js";
 
-const fmt = (x, digits = 1) => Number(x).toFixed(digits);
+const fmt = (x, digits = 1) => decimal(Number(x), digits);
 
 function error(text, where = "#error") { $(where).textContent = text || ""; }
 

@@ -2,7 +2,7 @@
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 import { Board } from "./board.js";
-import { $, call, clickable, cubeActionWord, loadLanguage, pageLink, showError, t, tLine, tn } from "./common.js";
+import { $, call, clickable, cubeActionWord, decimal, loadLanguage, pageLink, percent, showError, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
@@ -39,7 +39,7 @@ function showJob(job) {
 }
 
 // ---- the report ----------------------------------------------------------------------------------
-const fixed = (x, n) => (x === null || x === undefined ? "" : Number(x).toFixed(n));
+const fixed = (x, n) => (x === null || x === undefined ? "" : decimal(Number(x), n));
 
 function showReport(res) {
   const kind = res.match_length ? tn("{n}-point match", "{n}-point match", res.match_length) : t("money session");
@@ -85,8 +85,8 @@ function showReport(res) {
 }
 
 function errorText(d, res) {
-  const cost = res.match_length ? `${(100 * d.cost).toFixed(2)}% MWC` : t("{points} pts", { points: d.cost.toFixed(3) });
-  return t("error {error} ({cost}), {mark}", { error: d.error.toFixed(3), cost, mark: t(d.mark) });
+  const cost = res.match_length ? `${percent(d.cost, 2)} MWC` : t("{points} pts", { points: decimal(d.cost, 3) });
+  return t("error {error} ({cost}), {mark}", { error: decimal(d.error, 3), cost, mark: t(d.mark) });
 }
 
 // Where a decision is: the game and the move as the match file numbers them (`3) 32: 7/4 6/4`).
@@ -160,7 +160,7 @@ function renderDecision() {
       tr.classList.toggle("played", a.played);
       tr.classList.toggle("shown", study.shown === i);
       for (const text of [i + 1, a.play + (a.played ? "  " + t("(played)") : ""), fixed(a.equity, 3),
-                          i ? fixed(a.equity - best, 3) : "", (100 * a.probabilities[0]).toFixed(1) + "%", a.plies]) {
+                          i ? fixed(a.equity - best, 3) : "", percent(a.probabilities[0], 1), a.plies]) {
         tr.insertCell().textContent = text;
       }
       tr.dataset.row = String(i);

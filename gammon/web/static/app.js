@@ -3,8 +3,8 @@
 import { Board } from "./board.js";
 import { cubeHintLines } from "./cubehint.js";
 import { isGameHeader } from "./logwords.js";
-import { $, answerError, call, clickable, csrfToken, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, reach, showError,
-  t, tLine, tn } from "./common.js";
+import { $, answerError, call, clickable, csrfToken, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, percent, reach,
+  showError, signedDecimal, signedPercent, t, tLine, tn } from "./common.js";
 import { openedSeat, rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
@@ -331,10 +331,10 @@ function api(path) {
 
 // ---- hints: the judge's best plays, as players read them: the best play's equity, then how much
 // each other play gives up; clicking one moves its checkers ---------------------------------------
-const signed = x => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(3);
+const signed = x => signedDecimal(x, 3);
 
-const pct = x => (100 * x).toFixed(1) + "%";
-const signedPct = x => (x >= 0 ? "+" : "-") + (100 * Math.abs(x)).toFixed(1) + "%";
+const pct = x => percent(x, 1);
+const signedPct = x => signedPercent(x, 1);
 const HINTS_SHOWN = 3;  // the rest behind "more"
 
 async function showHints() {

@@ -139,6 +139,35 @@ export function currentLanguage() { return catalogue.lang; }
 // wrote a Czech page's "11/30/2026, 1:16:46 PM" in an English browser.
 export function dateTime(iso) { return new Date(iso).toLocaleString(catalogue.lang); }
 
+// Numbers as the page's language writes them: a decimal comma in Polish, Czech and Slovak
+// ("1,51"), and a percent as each writes it ("1.51%", Polish "1,51%", Czech and Slovak "1,51 %");
+// toFixed wrote the English point on every page. `digits` decimals, always shown; no thousands
+// separator, so English keeps "1523.3". For the pages' text only: the API's JSON stays numbers.
+const formats = new Map();
+function numberFormat(digits, style) {
+  const key = `${catalogue.lang} ${digits} ${style}`;
+  if (!formats.has(key)) {
+    formats.set(key, new Intl.NumberFormat(catalogue.lang, {
+      style, minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false,
+    }));
+  }
+  return formats.get(key);
+}
+
+// Rounded as toFixed rounds (the binary value: 1.005 is "1.00", not Intl's "1.01"), so English
+// is written as it was and as Python's f"{x:.2f}" writes it.
+export function decimal(x, digits) { return numberFormat(digits, "decimal").format(Number(x.toFixed(digits))); }
+
+// With its sign always shown ("+0.123", "-0.123"; a zero is "+").
+export function signedDecimal(x, digits) { return (x >= 0 ? "+" : "-") + decimal(Math.abs(x), digits); }
+
+// A share (0.0151) as a percent ("1.51%").
+export function percent(x, digits) {
+  return numberFormat(digits, "percent").format(Number((100 * x).toFixed(digits)) / 100);
+}
+
+export function signedPercent(x, digits) { return (x >= 0 ? "+" : "-") + percent(Math.abs(x), digits); }
+
 function fill(text, values) {
   return values ? text.replace(/\{(\w+)\}/g, (all, key) => (key in values ? String(values[key]) : all)) : text;
 }

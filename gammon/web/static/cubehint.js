@@ -2,10 +2,10 @@
 // double or not before the roll, take or pass when doubled (the server's equities are the
 // doubler's: the taker's are their negation). The answers are named as the analysis names them
 // (cubeActionWord): the plain "take" is the terminal's command, Czech "přijmi" said as 'ty'.
-import { cubeActionWord, t, tLine } from "./common.js";
+import { cubeActionWord, percent, signedDecimal, t, tLine } from "./common.js";
 
-const signed = x => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(3);
-const pct = x => (100 * x).toFixed(1) + "%";
+const signed = x => signedDecimal(x, 3);
+const pct = x => percent(x, 1);
 
 // The hint's lines (GET /api/matches/<id>/hint's answer for a cube decision).
 export function cubeHintLines(data) {

@@ -2,10 +2,10 @@
 // server schedules them as `gammon drill` does). A due card's position is drawn; the player picks
 // the play among the legal ones, or the cube action; the engine's ranking answers and the card is
 // rescheduled. Everything the server sends is shown as text.
-import { $, call, csrfToken, dateTime, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { $, call, csrfToken, dateTime, decimal, loadLanguage, percent, showError, t, tLine, tn } from "./common.js";
 import { drawDecision } from "./profile.js";
 
-const fmt = (x, digits = 3) => Number(x).toFixed(digits);
+const fmt = (x, digits = 3) => decimal(Number(x), digits);
 const CUBE = { double: ["double", "no double"], take: ["take", "pass"] };
 const CUBE_BUTTONS = { double: () => t("Double"), "no double": () => t("No double"), take: () => t("Take"),
                        pass: () => t("Pass") };
@@ -14,7 +14,7 @@ const drill = { card: null, busy: false };
 function progressText(p) {
   const parts = [tn("{due} due of {n} card", "{due} due of {n} cards", p.cards, { due: p.due })];
   if (p.reviews) {
-    parts.push(tn("{n} review, {pct}% right", "{n} reviews, {pct}% right", p.reviews, { pct: Math.round(100 * p.accuracy) }));
+    parts.push(tn("{n} review, {pct} right", "{n} reviews, {pct} right", p.reviews, { pct: percent(p.accuracy, 0) }));
   }
   if (!p.due && p.next_due) parts.push(t("the next one is due {when}", { when: dateTime(p.next_due) }));
   return parts.join(" · ");

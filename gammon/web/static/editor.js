@@ -2,7 +2,7 @@
 // cube and score, then ask the server for the hint, the evaluation and cube decision, or a rollout
 // (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
 import { Board } from "./board.js";
-import { $, call, clickable, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { $, call, clickable, decimal, loadLanguage, percent, showError, signedDecimal, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
@@ -144,8 +144,8 @@ function place(target) {
 }
 
 // ---- what the engine says -----------------------------------------------------------------------
-const pct = x => (100 * x).toFixed(1) + "%";
-const signed = (x, n = 3) => (x >= 0 ? "+" : "") + x.toFixed(n);
+const pct = x => percent(x, 1);
+const signed = (x, n = 3) => signedDecimal(x, n);
 
 function chancesLine(p) {
   return t("win {win} (gammon {gammon}, bg {backgammon}), lose {lose} (gammon {lose_gammon}, bg {lose_backgammon})",
@@ -240,13 +240,13 @@ function showJob(job) {
   if (job.detail) {
     const best = job.detail.equity.indexOf(Math.max(...job.detail.equity));
     const se = job.detail.standard_error[best];
-    text += t(": equity {value}", { value: signed(job.detail.equity[best], 4) }) + (se !== null ? ` ± ${se.toFixed(4)}` : "");
+    text += t(": equity {value}", { value: signed(job.detail.equity[best], 4) }) + (se !== null ? ` ± ${decimal(se, 4)}` : "");
   }
   showJobBar(job, text);
 }
 
 function resultLine(r) {
-  const se = r.standard_error !== null ? ` ± ${r.standard_error.toFixed(4)}` : "";
+  const se = r.standard_error !== null ? ` ± ${decimal(r.standard_error, 4)}` : "";
   const equity = r.cubeful ? t("cubeful equity {value}", { value: signed(r.equity, 4) })
     : t("cubeless equity {value}", { value: signed(r.equity, 4) });
   return equity + se + (r.mwc !== null ? t(", MWC {value}", { value: pct(r.mwc) }) : "") +

@@ -1,13 +1,13 @@
 // The lobby: who is online and the open invitations, live over /ws/lobby (docs/accounts.md, "The
 // lobby"); posting, accepting, cancelling and declining over the API. Everything the server sends
 // is shown as text (textContent), never as markup: names are the players' own.
-import { $, call, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { $, call, decimal, loadLanguage, showError, t, tLine, tn } from "./common.js";
 import { keepToOpen, rememberSeat, seatsToOpen } from "./seats.js";
 
 const lobby = window.lobby = { you: null, players: new Map(), guests: 0, invitations: new Map(), ws: null,
                                retry: 0, taking: new Set(), asking: 0, next: null, leaving: false,
                                withdrawing: new Set() };
-const fmt = x => Number(x).toFixed(1);
+const fmt = x => decimal(Number(x), 1);
 
 function el(tag, cls = "", text = "") {
   const e = document.createElement(tag);

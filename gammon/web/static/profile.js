@@ -2,11 +2,14 @@
 // over time with its moving average (an SVG drawn here), the record against each opponent, luck,
 // and the worst decisions with their boards. Everything the server sends is shown as text.
 import { Board } from "./board.js";
-import { $, addRow, call, t, tLine, tn } from "./common.js";
+import { $, addRow, call, decimal, signedDecimal, t, tLine, tn } from "./common.js";
 
 const NS = "http://www.w3.org/2000/svg";
-const fmt = (x, digits = 1) => Number(x).toFixed(digits);
-const signed = (x, digits = 2) => (x >= 0 ? "+" : "-") + Math.abs(x).toFixed(digits);
+// Numbers read as text, in the page's language (a decimal comma in Polish, Czech and Slovak); the
+// SVG's coordinates are not text and keep the point (`coord`).
+const fmt = (x, digits = 1) => decimal(Number(x), digits);
+const signed = (x, digits = 2) => signedDecimal(x, digits);
+const coord = x => x.toFixed(1);
 
 function svgEl(tag, attrs, parent) {
   const e = document.createElementNS(NS, tag);
@@ -32,7 +35,7 @@ export function drawTrend(svg, points) {
   const first = points[0].played_at.slice(0, 10), last = points[points.length - 1].played_at.slice(0, 10);
   svgEl("text", { x: L, y: H - 6, class: "axis" }, svg).textContent = first;
   svgEl("text", { x: W - R, y: H - 6, "text-anchor": "end", class: "axis" }, svg).textContent = last;
-  const line = points.map((p, i) => `${i ? "L" : "M"}${fmt(x(i))},${fmt(y(p.average))}`).join(" ");
+  const line = points.map((p, i) => `${i ? "L" : "M"}${coord(x(i))},${coord(y(p.average))}`).join(" ");
   svgEl("path", { d: line, class: "average" }, svg);
   points.forEach((p, i) => {
     const dot = svgEl("circle", { cx: x(i), cy: y(p.pr), r: 4, class: "pr" }, svg);

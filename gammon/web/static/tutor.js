@@ -2,7 +2,7 @@
 // play or cube action is first shown to the server's tutor (POST /api/matches/<id>/tutor, which
 // records nothing); a choice it flags is held back with its warning until the player takes it
 // back (nothing is sent) or plays it anyway. Off in online games, as hints are.
-import { $, call, cubeActionWord, t, tLine } from "./common.js";
+import { $, call, cubeActionWord, decimal, percent, t, tLine } from "./common.js";
 
 const KEY = "gammon-tutor";
 const TUTORED = new Set(["play", "roll", "double", "take", "pass", "beaver"]);
@@ -28,8 +28,8 @@ export function warningText(w) {
   const mark = tLine(w.mark);
   const what = w.chosen in CUBE_WORDS ? t("{chosen} is a {mark} cube decision", { chosen: CUBE_WORDS[w.chosen](), mark })
     : t("{chosen} is a {mark} play", { chosen: w.chosen, mark });
-  const emg = t("{error} EMG", { error: w.error.toFixed(3) });
-  const loss = w.unit === "mwc" ? t("{pct}% in match winning chances ({emg})", { pct: (100 * w.cost).toFixed(2), emg }) : emg;
+  const emg = t("{error} EMG", { error: decimal(w.error, 3) });
+  const loss = w.unit === "mwc" ? t("{pct} in match winning chances ({emg})", { pct: percent(w.cost, 2), emg }) : emg;
   return t("Tutor: {what}: it loses {loss}. Better: {best}.", { what, loss, best: cubeActionWord(w.best) });
 }
 
