@@ -277,9 +277,14 @@ class EnginePool:
         lang = current_language()
         for attempt in (1, 2):
             call = next(self._calls)
-            with self._lock:
+            with self._lock:  # before the submit: what a worker says of it is not dropped
                 self._waiting[call] = False
-            future, generation = self._workers.submit(take, call, lang, fn, *args)
+            try:
+                future, generation = self._workers.submit(take, call, lang, fn, *args)
+            except BaseException:
+                with self._lock:
+                    del self._waiting[call]
+                raise
             try:
                 return await self._answer(future, call)
             except _StuckError as e:

@@ -586,3 +586,17 @@ def test_a_call_handed_on_beside_a_busy_worker_is_not_timed_out_while_it_waits(t
 
     busy, answered = asyncio.run(scenario())
     assert busy == answered  # the one worker answered both: it was never killed
+
+
+def test_a_call_the_pool_cannot_take_leaves_nothing_behind(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A submit refused (the executor shut down between the look and the submit) kept the call's
+    # entry among the calls waiting for a worker, one for each such call, for the pool's life.
+    pool = EnginePool(1, advisor=None)
+
+    def refused(*args: object) -> None:
+        raise RuntimeError("cannot schedule new futures after shutdown")
+
+    monkeypatch.setattr(pool._workers, "submit", refused)
+    with pytest.raises(RuntimeError, match="after shutdown"):
+        asyncio.run(pool.run(os.getpid))
+    assert pool._waiting == {}
