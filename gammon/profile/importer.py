@@ -19,7 +19,7 @@ from gammon.engine.rollout.parallel import ordered_map
 from gammon.errors import GammonError, StoreUnavailableError, cut, quoted_path
 from gammon.game import Roll
 from gammon.i18n import tr
-from gammon.profile.queue import AnalysisQueue, Outcome, at_work, claimant_name, run_job
+from gammon.profile.queue import AnalysisQueue, Outcome, at_work, claim_and_run, claimant_name, run_job
 from gammon.profile.record import existing, kin
 from gammon.profile.source import (
     MATCH_FILE_EXTENSIONS,
@@ -194,7 +194,7 @@ def run_jobs(
     # killed, Ray failing) is taken off with the queued ones, one a server's worker runs is not
     claimant = claimant_name("import")  # alive while this process is (and, here, at_work)
     if workers <= 1 and ray_address is None:
-        results: Iterable[list[Outcome]] = ([_run_here(queue, job_id, claimant)] for job_id in job_ids)
+        results: Iterable[list[Outcome]] = ([claim_and_run(queue, job_id, claimant)] for job_id in job_ids)
     else:
         results = ordered_map(
             _run_jobs, (database_url, claimant), [(j, j + 1) for j in job_ids], workers=workers,
@@ -214,19 +214,6 @@ def run_jobs(
         _withdraw(queue, list(job_ids), claimant)
         raise
     return outcomes
-
-
-def _run_here(queue: AnalysisQueue, job_id: int, claimant: str) -> Outcome:
-    """Claim and run the job; one another process claimed (a server's worker on the same database)
-    is told as it stands there, as :func:`run_job` tells it (it was left out of the outcomes)."""
-    if queue.claim(job_id, claimant) is None:
-        status, reason = queue.status(job_id)
-        return Outcome(job_id, status, str(job_id), reason)
-    try:
-        return queue.run(job_id)
-    except KeyboardInterrupt:
-        queue.withdraw([job_id], claimant)  # this process's own, stopped
-        raise
 
 
 def _run_jobs(job: tuple[str, str], start: int, stop: int) -> list[Outcome]:

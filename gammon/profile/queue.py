@@ -557,17 +557,22 @@ def run_job(database_url: str, job_id: int, claimant: str | None = None) -> Outc
     claimant = claimant or claimant_name("worker")  # to take off its own job only, if stopped
     store = Store(database_url)
     try:
-        queue = AnalysisQueue(store)
         with at_work(claimant):
-            if queue.claim(job_id, claimant) is None:
-                status, reason = queue.status(job_id)
-                return Outcome(job_id, status, str(job_id), reason)
-            try:
-                return queue.run(job_id)
-            except KeyboardInterrupt:
-                # Ctrl-C reaches a pool's workers too, and Ray cancels a task so: the job was left
-                # running for good, with its file's bytes (a server counted it as pending)
-                queue.withdraw([job_id], claimant)
-                raise
+            return claim_and_run(AnalysisQueue(store), job_id, claimant)
     finally:
         store.close()
+
+
+def claim_and_run(queue: AnalysisQueue, job_id: int, claimant: str) -> Outcome:
+    """Claim the job ``job_id`` as ``claimant`` and run it; one another process claimed (a server's
+    worker on the same database) is told as it stands there."""
+    if queue.claim(job_id, claimant) is None:
+        status, reason = queue.status(job_id)
+        return Outcome(job_id, status, str(job_id), reason)
+    try:
+        return queue.run(job_id)
+    except KeyboardInterrupt:
+        # Ctrl-C reaches a pool's workers too, and Ray cancels a task so: the job was left running
+        # for good, with its file's bytes (a server counted it as pending)
+        queue.withdraw([job_id], claimant)
+        raise
