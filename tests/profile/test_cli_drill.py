@@ -41,6 +41,17 @@ def _run(url: str, answers: str, monkeypatch: pytest.MonkeyPatch, *args: str) ->
     return main(["drill", "--database-url", url, "--plain", *args])
 
 
+def _first_answer(url: str) -> str:
+    """The right answer to the card a drill asks first (its play, or its cube action's first word)."""
+    store = Store(url)
+    try:
+        card = Drills(store).next_card(1)
+    finally:
+        store.close()
+    assert card is not None
+    return card.decision.best if card.asks_for == "play" else card.decision.best.split(",")[0]
+
+
 def test_a_drill_session(
     url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -53,13 +64,7 @@ def test_a_drill_session(
     assert _run(url, "", monkeypatch) == 0  # the only account with a profile; stdin ends at once
     out = capsys.readouterr().out
     assert "lasse: 2 of 2 cards due" in out and "Position ID:" in out and "XGID=" in out
-    store = Store(url)
-    try:
-        card = Drills(store).next_card(1)
-    finally:
-        store.close()
-    assert card is not None
-    answer = card.decision.best if card.asks_for == "play" else card.decision.best.split(",")[0]
+    answer = _first_answer(url)
     assert _run(url, f"nonsense\n{answer}\nq\n", monkeypatch, "--account", "LASSE") == 0
     out = capsys.readouterr().out
     assert "answer" in out or "nonsense" in out  # the refusal, then the question again
@@ -119,13 +124,7 @@ def test_the_prompt_shows_an_example_of_the_card_s_roll(
 ) -> None:
     assert _run(url, "", monkeypatch) == 0  # the cards are made
     capsys.readouterr()
-    store = Store(url)
-    try:
-        card = Drills(store).next_card(1)
-    finally:
-        store.close()
-    assert card is not None
-    first = card.decision.best if card.asks_for == "play" else card.decision.best.split(",")[0]
+    first = _first_answer(url)
     assert _run(url, f"{first}\nq\n", monkeypatch) == 0  # the first card, then the second asked
     asked = re.findall(r"Your play with (\d\d) \(e\.g\. ([^)]*(?:\(2\)[^)]*)*)\), q to stop:",
                        capsys.readouterr().out)
