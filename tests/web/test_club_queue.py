@@ -61,6 +61,16 @@ def _members(url: str) -> Members:
     return Members(Store(url), settings)
 
 
+def long_job_in_a_process(url: str) -> tuple[Members, int]:
+    """Members whose analyses run in a process of their own (not started yet), and the job of a
+    2-ply analysis of a whole 13-point match queued: far longer than these tests wait."""
+    settings = AccountSettings(plies=2, idle=A_LONG_LOOK, passwords=Passwords(CHEAP), process=True)
+    members = Members(Store(url), settings)
+    me = Accounts(members.store, passwords=Passwords(CHEAP)).sign_up("lasse", "password1")
+    long_match = LASSE_1.parents[1] / "bgstudio/blunderdb-raphael_gin-anthonypop-13pt-2026_03_21.mat"
+    return members, members.queue.add_file(me.id, 0, long_match.read_bytes(), long_match.name, "mat", plies=2)
+
+
 def _wait_done(queue: AnalysisQueue, jobs: list[int], seconds: float = 120.0) -> list[str]:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -113,11 +123,7 @@ def test_a_job_queued_in_the_process_wakes_its_worker(store_url: str) -> None:
 def test_a_server_stops_in_moments_while_its_analysis_process_is_at_work(store_url: str) -> None:
     # A 2-ply analysis of a whole 13-point match takes its process far longer than a server may take to
     # stop: the process is cut short at once and the job is left to the next start's recover.
-    settings = AccountSettings(plies=2, idle=A_LONG_LOOK, passwords=Passwords(CHEAP), process=True)
-    members = Members(Store(store_url), settings)
-    me = Accounts(members.store, passwords=Passwords(CHEAP)).sign_up("lasse", "password1")
-    long_match = LASSE_1.parents[1] / "bgstudio/blunderdb-raphael_gin-anthonypop-13pt-2026_03_21.mat"
-    job = members.queue.add_file(me.id, 0, long_match.read_bytes(), long_match.name, "mat", plies=2)
+    members, job = long_job_in_a_process(store_url)
     members.start()
     try:
         deadline = time.monotonic() + 60

@@ -11,14 +11,9 @@ import time
 from sqlalchemy import select
 from sqlalchemy.orm import sessionmaker
 
-from gammon.accounts import Accounts
-from gammon.accounts.passwords import Passwords
 from gammon.store import Store
 from gammon.store.models import AnalysisJobRow
-from gammon.web.members import AccountSettings, Members
-from tests.accounts.conftest import CHEAP
-from tests.profile.conftest import LASSE_1
-from tests.web.test_club_queue import A_LONG_LOOK, store_url  # noqa: F401  (its fixture)
+from tests.web.test_club_queue import long_job_in_a_process, store_url  # noqa: F401  (its fixture)
 
 
 def _job(store: Store, job_id: int) -> tuple[str, int]:
@@ -36,11 +31,7 @@ def _until(check: object, seconds: float = 60.0) -> None:
 
 
 def test_a_job_whose_analysis_process_died_is_claimed_again(store_url: str) -> None:  # noqa: F811
-    settings = AccountSettings(plies=2, idle=A_LONG_LOOK, passwords=Passwords(CHEAP), process=True)
-    members = Members(Store(store_url), settings)
-    me = Accounts(members.store, passwords=Passwords(CHEAP)).sign_up("lasse", "password1")
-    long_match = LASSE_1.parents[1] / "bgstudio/blunderdb-raphael_gin-anthonypop-13pt-2026_03_21.mat"
-    job = members.queue.add_file(me.id, 0, long_match.read_bytes(), long_match.name, "mat", plies=2)
+    members, job = long_job_in_a_process(store_url)
     members.start()
     try:
         _until(lambda: _job(members.store, job) == ("running", 1) and members._pool is not None
