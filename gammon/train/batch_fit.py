@@ -125,13 +125,18 @@ def rank_gradients(
     return cross_entropy(y, t, mask), float(np.mean(miss * miss)), grads
 
 
+def _decisions_a_batch(decisions: int, positions: int, batch: int) -> int:
+    """Whole decisions a mini-batch takes so that it holds about ``batch`` positions."""
+    return max(1, round(batch * decisions / max(positions, 1)))
+
+
 def decision_batches(groups: np.ndarray, batch: int, rng: np.random.Generator) -> list[np.ndarray]:
     """The rows of ``groups`` (each position's decision, in runs) in mini-batches of whole
     decisions in a random order, about ``batch`` positions each."""
     edges = np.flatnonzero(np.diff(groups)) + 1
     starts = np.concatenate([[0], edges])
     stops = np.concatenate([edges, [len(groups)]])
-    per = max(1, round(batch * len(starts) / max(len(groups), 1)))
+    per = _decisions_a_batch(len(starts), len(groups), batch)
     order = rng.permutation(len(starts))
     return [
         np.concatenate([np.arange(starts[d], stops[d]) for d in order[k : k + per]])
@@ -196,8 +201,8 @@ def adam_fit(
     rng = np.random.default_rng(seed)
     ranked = groups is not None and s.rank_weight > 0
     if groups is not None and ranked:
-        steps_per_epoch = len(decision_batches(groups, s.batch, rng))
-        rng = np.random.default_rng(seed)  # the first epoch's batches drawn again
+        decisions = int(np.count_nonzero(np.diff(groups))) + 1 if len(groups) else 0
+        steps_per_epoch = math.ceil(decisions / _decisions_a_batch(decisions, len(groups), s.batch))
     else:
         steps_per_epoch = math.ceil(len(x) / s.batch)
     total = s.epochs * steps_per_epoch
