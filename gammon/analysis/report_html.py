@@ -16,7 +16,7 @@ from gammon.analysis.summary import action_words, comment_places, cube_rows, des
 from gammon.analysis.svg import board_svg, chart_svg
 from gammon.analysis.walk import MatchAnalysis
 from gammon.engine.cube.met import equity_after, match_equity
-from gammon.i18n import N_, current_language, ntr, tr
+from gammon.i18n import N_, current_language, format_number, ntr, tr
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2em auto; max-width: 70em; padding: 0 1em; color: #222; }
@@ -92,9 +92,11 @@ def _checker_table(d: CheckerPlay) -> str:
         made = ' class="made"' if c.play == d.played else ""
         out.append(
             f"<tr{made}><td>{rank}</td><td>{escape(str(c.play))}</td>"
-            f'<td class="num">{c.equity:+.3f}</td><td class="num">{c.equity - best:+.3f}</td>'
-            f'<td class="num">{p.win:.1%}</td><td class="num">{p.win_gammon:.1%}</td>'
-            f'<td class="num">{p.lose_gammon:.1%}</td><td class="num">{c.plies}</td></tr>'
+            f'<td class="num">{format_number(c.equity, "+.3f")}</td>'
+            f'<td class="num">{format_number(c.equity - best, "+.3f")}</td>'
+            f'<td class="num">{format_number(p.win, ".1%")}</td>'
+            f'<td class="num">{format_number(p.win_gammon, ".1%")}</td>'
+            f'<td class="num">{format_number(p.lose_gammon, ".1%")}</td><td class="num">{c.plies}</td></tr>'
         )
     out.append("</table>")
     return "".join(out)
@@ -106,13 +108,13 @@ def _cube_table(d: CubeChoice) -> str:
     out = [f'<table><tr><th>{escape(action)}</th><th class="num">{escape(equity)}</th>'
            f'<th class="num">{escape(diff)}</th></tr>']
     for label, eq, change in cube_rows(d):
-        out.append(f'<tr><td>{escape(label)}</td><td class="num">{eq:+.3f}</td>'
-                   f'<td class="num">{change:+.3f}</td></tr>')
+        out.append(f'<tr><td>{escape(label)}</td><td class="num">{format_number(eq, "+.3f")}</td>'
+                   f'<td class="num">{format_number(change, "+.3f")}</td></tr>')
     p = dec.probabilities
     words = tr("Right action: {action}; chances of the doubler: win {win}, gammon {gammon}, "
                "lose gammon {lose}.",
-               action=action_words(d.best_action), win=f"{p.win:.1%}", gammon=f"{p.win_gammon:.1%}",
-               lose=f"{p.lose_gammon:.1%}")
+               action=action_words(d.best_action), win=format_number(p.win, ".1%"),
+               gammon=format_number(p.win_gammon, ".1%"), lose=format_number(p.lose_gammon, ".1%"))
     out.append(f"</table><p>{escape(words)}</p>")
     return "".join(out)
 

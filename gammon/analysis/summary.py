@@ -10,7 +10,7 @@ from gammon.analysis.decisions import CheckerPlay, CubeChoice, Decision, answer_
 from gammon.analysis.marks import Luck, Skill
 from gammon.analysis.sgf_annotations import Comment, shown_text
 from gammon.analysis.stats import ERROR_KINDS, ErrorSum, PlayerStatistics
-from gammon.i18n import N_, tr
+from gammon.i18n import N_, format_number, tr
 
 Row = tuple[str, str, str]
 ERROR_LABELS = {
@@ -42,15 +42,18 @@ Section = tuple[str, list[Row]]
 
 def _total(emg: float, cost: float, match: bool) -> str:
     # MWC to 3 decimals of a percent, as gnubg: with 2, a small error at match play read 0.00%
-    return f"{emg:.3f} ({100 * cost:.3f}%)" if match else tr("{emg} ({points} pts)", emg=f"{emg:.3f}",
-                                                                   points=f"{cost:+.3f}")
+    total = format_number(emg, ".3f")
+    if match:
+        return f"{total} ({format_number(cost, '.3%')})"
+    return tr("{emg} ({points} pts)", emg=total, points=format_number(cost, "+.3f"))
 
 
 def _rate(memg: float, cost_rate: float, match: bool) -> str:
     # cost_rate is in thousandths (of MWC or points) per decision
+    rate = format_number(memg, ".1f")
     if match:
-        return f"{memg:.1f} ({cost_rate / 10:.3f}%)"
-    return tr("{emg} ({points} pts)", emg=f"{memg:.1f}", points=f"{cost_rate / 1000:+.4f}")
+        return f"{rate} ({format_number(cost_rate / 1000, '.3%')})"
+    return tr("{emg} ({points} pts)", emg=rate, points=format_number(cost_rate / 1000, "+.4f"))
 
 
 def _errors(e: ErrorSum, match: bool) -> str:
@@ -58,11 +61,15 @@ def _errors(e: ErrorSum, match: bool) -> str:
 
 
 def _ci(ci: tuple[float, float] | None) -> str:
-    return "" if ci is None else f" [{ci[0]:.1f}, {ci[1]:.1f}]"
+    if ci is None:
+        return ""
+    # Translators: a 95% interval of two numbers; where a decimal comma is written, part them with
+    # a semicolon ("[1,2; 3,4]"), so that the comma between them is not read as a decimal
+    return " " + tr("[{low}, {high}]", low=format_number(ci[0], ".1f"), high=format_number(ci[1], ".1f"))
 
 
 def _result(value: float, match: bool) -> str:
-    return f"{100 * value:+.2f}%" if match else tr("{points} pts", points=f"{value:+.3f}")
+    return format_number(value, "+.2%") if match else tr("{points} pts", points=format_number(value, "+.3f"))
 
 
 def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bool) -> list[Section]:
@@ -110,10 +117,11 @@ def summary_sections(stats: tuple[PlayerStatistics, PlayerStatistics], match: bo
         row(error_total, lambda s: _total(s.overall.error_total, s.overall.cost_total, match)),
         row(
             tr("Error rate mEMG [95% CI]"),
-            lambda s: f"{s.overall.error_rate:.1f}{_ci(s.overall.error_rate_ci95)}",
+            lambda s: format_number(s.overall.error_rate, ".1f") + _ci(s.overall.error_rate_ci95),
         ),
-        row(tr("PR (eXtreme Gammon) [95% CI]"), lambda s: f"{s.overall.pr:.2f}{_ci(s.overall.pr_ci95)}"),
-        row(tr("Snowie error rate"), lambda s: f"{s.overall.snowie_error_rate:.1f}"),
+        row(tr("PR (eXtreme Gammon) [95% CI]"),
+            lambda s: format_number(s.overall.pr, ".2f") + _ci(s.overall.pr_ci95)),
+        row(tr("Snowie error rate"), lambda s: format_number(s.overall.snowie_error_rate, ".1f")),
         row(tr("Actual result"), lambda s: _result(s.overall.actual_result, match)),
         row(tr("Luck adjusted result"), lambda s: _result(s.overall.luck_adjusted_result, match)),
     ]
@@ -161,7 +169,7 @@ def describe(d: Decision, names: tuple[str, str]) -> str:
         }[d.action]
         head = tr(did, best=action_words(d.best_action), **where)
     mark = "" if d.skill is Skill.NONE else f" - {mark_words(d.skill.value)}"
-    return tr("{what}: lost {error} EMG", what=head, error=f"{d.error:.3f}") + mark
+    return tr("{what}: lost {error} EMG", what=head, error=format_number(d.error, ".3f")) + mark
 
 
 def comment_places(match_comment: str, comments: Sequence[Comment], names: tuple[str, str]

@@ -1,11 +1,13 @@
 """Inline SVG for the HTML report: a board (the viewer's home board bottom right, as the terminal
-board of gammon.cli.board) and a line chart of winning chances. Plain strings, no I/O."""
+board of gammon.cli.board) and a line chart of winning chances. Plain strings, no I/O; the chart's
+percentages are written as the current language writes them (:func:`gammon.i18n.format_number`)."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from html import escape
 
+from gammon.i18n import format_number
 from gammon.position import Position
 
 W, H = 380, 300  # board drawing size
@@ -156,9 +158,10 @@ def chart_svg(
     ]
     for v in (0.25, 0.5, 0.75):
         y = top + ph * (1 - v)
+        share = format_number(v, ".0%")  # "25%", Czech and Slovak "25 %"
         parts.append(
             f'<line x1="{left}" y1="{y:.1f}" x2="{left + pw}" y2="{y:.1f}" stroke="#ddd"/>'
-            f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{v:.0%}</text>'
+            f'<text x="{left - 4}" y="{y + 4:.1f}" font-size="10" text-anchor="end">{share}</text>'
         )
     label_end = float("-inf")  # the right end of the last label written
     for i, label in breaks:

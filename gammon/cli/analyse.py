@@ -25,7 +25,7 @@ from gammon.errors import GammonError, quoted_path, shown_path
 from gammon.formats.convert import SGF_INFO, read_match, reading_format
 from gammon.formats.sgf import SgfAnnotator, SgfMatch
 from gammon.formats.xg import XGComments
-from gammon.i18n import N_, ntr, tr
+from gammon.i18n import N_, format_number, ntr, tr
 
 if TYPE_CHECKING:  # the analysis loads the engine: imported when the command runs
     from gammon.analysis import MatchAnalysis
@@ -307,16 +307,18 @@ def print_report(analysis: MatchAnalysis, console: Console, color: bool = False,
             played = "  " + tr("<- played")
             for rank, cand in enumerate(d.candidates, 1):
                 flag = played if cand.play == d.played else ""
-                win = tr("win {value}", value=f"{cand.probabilities.win:.1%}")
+                win = tr("win {value}", value=format_number(cand.probabilities.win, ".1%"))
+                shown = format_number(cand.equity, "+.3f"), format_number(cand.equity - best, "+.3f")
                 console.print(
-                    f"  {rank}. {str(cand.play):<28} {cand.equity:+.3f} ({cand.equity - best:+.3f})"
+                    f"  {rank}. {str(cand.play):<28} {shown[0]} ({shown[1]})"
                     f"  {win}  {cand.plies} ply{flag}"
                 )
         else:
             equities = cube_rows(d)
             width = max(14, *(len(label) for label, _, _ in equities))  # a column in every language
             for label, equity, diff in equities:
-                console.print(f"  {label:<{width}} {equity:+.3f} ({diff:+.3f})")
+                console.print(f"  {label:<{width}} {format_number(equity, '+.3f')} "
+                              f"({format_number(diff, '+.3f')})")
             console.print("  " + tr("right: {action}", action=action_words(d.best_action)))
 
     places = comment_places(match_comment, others, names)

@@ -28,6 +28,7 @@ __all__ = [
     "catalogue",
     "current_language",
     "from_accept_language",
+    "format_number",
     "from_environment",
     "normalize",
     "ntr",
@@ -190,6 +191,34 @@ def ptr(context: str, message: str, /, **values: object) -> str:
     """``message`` in the current language as used in ``context`` (a short word that could mean
     two things: "pass" the command, "pass" the answer)."""
     return _format(_translations(_current.get()).pgettext(context, message), values)
+
+
+# How each language writes a decimal and a percent, as CLDR has it (Babel's data, which the test
+# checks these against) and as the pages' common.js writes them with Intl.NumberFormat: a decimal
+# comma in Polish, Czech and Slovak; Czech and Slovak put a no-break space before the percent sign.
+_DECIMAL_MARKS = {"en": ".", "pl": ",", "cs": ",", "sk": ","}
+_PERCENT_SIGNS = {"en": "%", "pl": "%", "cs": "\u00a0%", "sk": "\u00a0%"}
+
+
+def format_number(value: float, spec: str, /) -> str:
+    """``format(value, spec)`` ("+.3f", ".1%", "6.2%") written as the current language writes numbers,
+    for the text a person reads: "0.123" and "45.1%" in English, "0,123" and "45,1%" in Polish,
+    "0,123" and "45,1\u00a0%" in Czech and Slovak. Rounded as Python rounds, so English is what
+    ``format`` gives; a padded width is kept (the longer percent sign takes a space of the padding).
+    No thousands separator in ``spec``. Numbers meant for programs (JSON, SGF, .mat) keep ``format``."""
+    text = format(value, spec)
+    lang = _current.get()
+    if lang == DEFAULT_LANGUAGE:
+        return text
+    out = text.replace(".", _DECIMAL_MARKS[lang])
+    if spec.endswith("%"):
+        out = out.replace("%", _PERCENT_SIGNS[lang])
+        extra = len(out) - len(text)
+        if extra and out.startswith(" " * extra):
+            out = out[extra:]
+        elif extra and out.endswith(" " * extra):
+            out = out[:-extra]
+    return out
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's own name for it, which Babel looks for

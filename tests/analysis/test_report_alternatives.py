@@ -25,7 +25,7 @@ from gammon.cli.analyse import print_report
 from gammon.engine.engine import Engine
 from gammon.formats import read_mat
 from gammon.formats.mat import decode_mat
-from gammon.i18n import use_language
+from gammon.i18n import format_number, use_language
 from tests.analysis.games import blunder_game, forced_game, pip_engine
 
 REAL = Path(__file__).resolve().parents[1] / "data/mat/real"
@@ -158,10 +158,11 @@ def test_the_cube_decisions_equities_are_one_column_in_every_language(
     with use_language(lang):
         print_report(marked, Console(file=out, width=120, no_color=True))
         labels = [label for label, _, _ in cube_rows(cube)]
+        equities = [format_number(eq, "+.3f") for _, eq, _ in cube_rows(cube)]  # the language's decimal mark
     lines = [line for line in out.getvalue().splitlines()
              if any(line.startswith(f"  {label} ") for label in labels)]
     assert len(lines) == 3, lines
-    columns = {line.index(f" {eq:+.3f} (") for line, (_, eq, _) in zip(lines, cube_rows(cube))}
+    columns = {line.index(f" {eq} (") for line, eq in zip(lines, equities)}
     assert len(columns) == 1, lines
 
 
