@@ -14,7 +14,7 @@ from gammon.cli.board import PLAIN_GLYPHS, BoardView, render_board
 from gammon.cli.console import Console
 from gammon.errors import GammonError, StaleActionError, cut
 from gammon.formats.matchid import parse_gnubg_id
-from gammon.i18n import ntr, tr
+from gammon.i18n import format_number, ntr, tr
 from gammon.position import Position
 
 if TYPE_CHECKING:
@@ -131,7 +131,7 @@ def _standing(p: DrillProgress) -> str:
             p.reviews,
             right=p.right,
             n=p.reviews,
-            accuracy=f"{p.accuracy:.0%}",
+            accuracy=format_number(p.accuracy, ".0%"),
         )
     )
 
@@ -236,7 +236,7 @@ def _tell(card: DrillCard, review: Review, console: Console) -> None:
             + tr(
                 "Close: {answer} loses {error} against {best}.",
                 answer=review.answer,
-                error=f"{review.error:.3f}",
+                error=format_number(review.error, ".3f"),
                 best=review.best,
             ),
             markup=False,
@@ -247,7 +247,7 @@ def _tell(card: DrillCard, review: Review, console: Console) -> None:
             + tr(
                 "Wrong: {answer} loses {error}; the best is {best}.",
                 answer=review.answer,
-                error=f"{review.error:.3f}",
+                error=format_number(review.error, ".3f"),
                 best=review.best,
             ),
             markup=False,

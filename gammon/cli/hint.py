@@ -28,7 +28,7 @@ from gammon.engine.engine import Engine, Hint
 from gammon.engine.net.evaluator import Probabilities
 from gammon.errors import InvalidNotationError, cut
 from gammon.formats.ids import crawford_shown, describe_situation, read_id, situation_json
-from gammon.i18n import ntr, tr
+from gammon.i18n import format_number, ntr, tr
 from gammon.position import require_in_play
 from gammon.refusal import cube_limit_words
 from gammon.situation import CubeOwner, MatchScore, Situation
@@ -42,9 +42,10 @@ def _quote(text: str) -> str:
 
 def _probabilities_line(p: Probabilities) -> str:
     return tr("win {win} (gammon {gammon}, bg {backgammon})  lose {lose} (gammon {lose_gammon}, bg "
-              "{lose_backgammon})", win=f"{p.win:6.1%}", gammon=f"{p.win_gammon:5.1%}",
-              backgammon=f"{p.win_backgammon:5.1%}", lose=f"{p.lose:6.1%}",
-              lose_gammon=f"{p.lose_gammon:5.1%}", lose_backgammon=f"{p.lose_backgammon:5.1%}")
+              "{lose_backgammon})", win=format_number(p.win, "6.1%"),
+              gammon=format_number(p.win_gammon, "5.1%"), backgammon=format_number(p.win_backgammon, "5.1%"),
+              lose=format_number(p.lose, "6.1%"), lose_gammon=format_number(p.lose_gammon, "5.1%"),
+              lose_backgammon=format_number(p.lose_backgammon, "5.1%"))
 
 
 def run_hint(text: str, dice: str | Sequence[int] | None = None, n: int = 5, plies: int | None = None,
@@ -96,10 +97,10 @@ def _double_on_offer(text: str) -> str:
 
 def _score_text(score: float, best: float, rank: int, match: MatchScore | None) -> str:
     if match is None:
-        diff = "" if rank == 1 else f" ({score - best:+.3f})"
-        return tr("equity {value}", value=f"{score:+.3f}{diff:9}")
-    diff = "" if rank == 1 else f" ({score - best:+.2%})"
-    return tr("MWC {value}", value=f"{score:6.2%}{diff:10}")
+        diff = "" if rank == 1 else f" ({format_number(score - best, '+.3f')})"
+        return tr("equity {value}", value=f"{format_number(score, '+.3f')}{diff:9}")
+    diff = "" if rank == 1 else f" ({format_number(score - best, '+.2%')})"
+    return tr("MWC {value}", value=f"{format_number(score, '6.2%')}{diff:10}")
 
 
 def _ply_note(h: Hint, engine: Engine) -> str:
@@ -128,10 +129,10 @@ def run_eval(text: str, plies: int | None = None, engine: Engine | None = None, 
                                "rolling; gammon hint ranks the plays)",
                                dice=f"{context.dice[0]}{context.dice[1]}"))
     lines.append(f"  {_probabilities_line(probs)}")
-    cubeless = "  " + tr("cubeless equity {value}", value=f"{probs.equity:+.3f}")
+    cubeless = "  " + tr("cubeless equity {value}", value=format_number(probs.equity, "+.3f"))
     if context.match is not None:
         mwc = cubeless_mwc(probs, context.match, context.cube_value)
-        cubeless += tr(", match winning chances {value}", value=f"{mwc:.1%}")
+        cubeless += tr(", match winning chances {value}", value=format_number(mwc, ".1%"))
     lines.append(cubeless)
     lines.extend(_cube_lines(decision, context))
     answer = judge_resignation(engine, context, decision)
@@ -157,17 +158,18 @@ def _your_worth(answer: ResignationAnswer, context: Situation) -> str:
     dice = context.dice
     if dice is None:
         if context.match is None:
-            return tr("playing on is worth {value} to you", value=f"{answer.kept:+.3f}")
-        return tr("playing on, your match winning chances are {value}", value=f"{answer.kept:.1%}")
+            return tr("playing on is worth {value} to you", value=format_number(answer.kept, "+.3f"))
+        return tr("playing on, your match winning chances are {value}",
+                  value=format_number(answer.kept, ".1%"))
     roll, play = f"{dice[0]}{dice[1]}", answer.play
     if context.match is None:
-        value = f"{answer.kept:+.3f}"
+        value = format_number(answer.kept, "+.3f")
         if play is None:
             return tr("with no legal play of {dice}, playing on is worth {value} to you",
                       dice=roll, value=value)
         return tr("after your best play of {dice} ({play}), playing on is worth {value} to you",
                   dice=roll, play=str(play), value=value)
-    value = f"{answer.kept:.1%}"
+    value = format_number(answer.kept, ".1%")
     if play is None:
         return tr("with no legal play of {dice}, your match winning chances are {value}",
                   dice=roll, value=value)
@@ -178,9 +180,10 @@ def _your_worth(answer: ResignationAnswer, context: Situation) -> str:
 def _opponents_resignation_line(answer: ResignationAnswer, context: Situation) -> str:
     """The answer the player on roll should give to its opponent's resignation."""
     if context.match is None:
-        worth = tr("playing on is worth {value} to the opponent", value=f"{answer.kept:+.3f}")
+        worth = tr("playing on is worth {value} to the opponent", value=format_number(answer.kept, "+.3f"))
     else:
-        worth = tr("playing on, the opponent's match winning chances are {value}", value=f"{answer.kept:.1%}")
+        worth = tr("playing on, the opponent's match winning chances are {value}",
+                   value=format_number(answer.kept, ".1%"))
     what, verdict = _offer_words(answer, context)
     points = answer.points
     return ntr("the opponent offers to resign {what} ({points} point): you should {answer}; {worth}",
@@ -210,19 +213,21 @@ def _cube_lines(decision: CubeDecision, context: Situation) -> list[str]:
     lines = ["  " + tr("cube action: {action}", action=action)]
     if decision.action is CubeAction.NO_CUBE:  # no double to weigh: only the game as it stands
         lines.append("  " + tr("cubeful equity{unit}: no double {no_double}", unit=unit,
-                               no_double=f"{decision.no_double:+.3f}"))
+                               no_double=format_number(decision.no_double, "+.3f")))
         if decision.match_winning_chances:
             lines.append("  " + tr("match winning chances: no double {no_double}",
-                                   no_double=f"{decision.match_winning_chances[0]:.1%}"))
+                                   no_double=format_number(decision.match_winning_chances[0], ".1%")))
         return lines
     equities = tr("cubeful equity{unit}: no double {no_double}, double/take {take}, double/pass {pass}",
-                  unit=unit, no_double=f"{decision.no_double:+.3f}", take=f"{decision.double_take:+.3f}",
-                  **{"pass": f"{decision.double_pass:+.3f}"})
+                  unit=unit, no_double=format_number(decision.no_double, "+.3f"),
+                  take=format_number(decision.double_take, "+.3f"),
+                  **{"pass": format_number(decision.double_pass, "+.3f")})
     lines.append(f"  {equities}")
     if decision.match_winning_chances:
         nd, dt, dp = decision.match_winning_chances
         chances = tr("match winning chances: no double {no_double}, double/take {take}, double/pass {pass}",
-                     no_double=f"{nd:.1%}", take=f"{dt:.1%}", **{"pass": f"{dp:.1%}"})
+                     no_double=format_number(nd, ".1%"), take=format_number(dt, ".1%"),
+                     **{"pass": format_number(dp, ".1%")})
         lines.append(f"  {chances}")
     if context.double_offered:
         lines.append("  " + tr("the double to {value} on offer: the opponent should {answer}",

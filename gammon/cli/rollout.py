@@ -26,7 +26,7 @@ from gammon.dice import parse_dice
 from gammon.engine.rollout.parallel import MAX_WORKERS, check_ray_address
 from gammon.errors import GammonError, cut
 from gammon.formats.ids import read_id, situation_json
-from gammon.i18n import ntr, tr
+from gammon.i18n import format_number, ntr, tr
 
 if TYPE_CHECKING:
     from gammon.dice import Dice
@@ -44,7 +44,8 @@ def _trials(text: str) -> int:
     value = positive_int(text)
     if value > MAX_TRIALS:
         raise argparse.ArgumentTypeError(
-            tr("{text} trials is more than {limit}", text=cut(repr(text)), limit=f"{MAX_TRIALS:,}")
+            tr("{text} trials is more than {limit}", text=cut(repr(text)),
+               limit=format_number(MAX_TRIALS, ","))
         )
     return value
 
@@ -109,7 +110,7 @@ def add_rollout(subparsers: argparse._SubParsersAction) -> None:
         metavar="N",
         help=tr(
             "games to play (default 1296, at most {limit}; a multiple of 36 for quasi-random dice)",
-            limit=f"{MAX_TRIALS:,}",
+            limit=format_number(MAX_TRIALS, ","),
         ),
     )
     p.add_argument(
@@ -260,7 +261,8 @@ class _Reporter:
         self.bar.update(
             self.task,
             completed=p.trials,
-            description=_equity_words(f"{p.equity[best]:+.4f} ± {_se(p.standard_error[best])}"),
+            description=_equity_words(
+                f"{format_number(p.equity[best], '+.4f')} ± {_se(p.standard_error[best])}"),
         )
         self.bar.refresh()
 
@@ -293,10 +295,11 @@ def _print_interrupted(args: argparse.Namespace, given: Situation, dice: Dice | 
                      "estimates yet", id=given.position.id, seed=seed), soft_wrap=True)
         return
     out.print(tr("Rollout of {id} (seed {seed}) interrupted after {done} of {total} trials; the estimates "
-                 "so far:", id=given.position.id, seed=seed, done=f"{done:,}", total=f"{args.trials:,}"),
+                 "so far:", id=given.position.id, seed=seed, done=format_number(done, ","),
+                 total=format_number(args.trials, ",")),
               soft_wrap=True)
     for _, name, e, se in rows:
-        out.print(f"  {name}: {e:+.4f} ± {_se(se)}", soft_wrap=True)
+        out.print(f"  {name}: {format_number(e, '+.4f')} ± {_se(se)}", soft_wrap=True)
 
 
 def _equity_words(value: str) -> str:
@@ -304,7 +307,7 @@ def _equity_words(value: str) -> str:
 
 
 def _se(value: float) -> str:
-    return tr("n/a") if math.isnan(value) else f"{value:.4f}"
+    return tr("n/a") if math.isnan(value) else format_number(value, ".4f")
 
 
 def _heading(position: Position, result: RolloutResult) -> str:
@@ -337,12 +340,13 @@ def _position_table(r: RolloutResult) -> object:
         (tr("lose gammon"), p.lose_gammon, se.lose_gammon),
         (tr("lose backgammon"), p.lose_backgammon, se.lose_backgammon),
     ):
-        table.add_row(name, f"{value:.2%}", tr("n/a") if math.isnan(err) else f"{err:.2%}")
-    table.add_row(tr("cubeless equity"), f"{r.cubeless_equity:+.4f}", _se(se.cubeless_equity))
+        table.add_row(name, format_number(value, ".2%"),
+                      tr("n/a") if math.isnan(err) else format_number(err, ".2%"))
+    table.add_row(tr("cubeless equity"), format_number(r.cubeless_equity, "+.4f"), _se(se.cubeless_equity))
     if r.settings.cubeful:
-        table.add_row(tr("cubeful equity"), f"{r.equity:+.4f}", _se(se.equity))
+        table.add_row(tr("cubeful equity"), format_number(r.equity, "+.4f"), _se(se.equity))
         if r.match_winning_chance is not None:
-            table.add_row(tr("match winning chance"), f"{r.match_winning_chance:.2%}", "")
+            table.add_row(tr("match winning chance"), format_number(r.match_winning_chance, ".2%"), "")
     return table
 
 
@@ -365,14 +369,14 @@ def _plays_table(plays: list[PlayRollout], dice: Dice, given: Situation) -> obje
     for rank, ((play, r), mwc) in enumerate(rows, 1):
         p = r.probabilities
         if mwc is None:
-            cells = [f"{r.equity:+.4f}", _se(r.standard_error.equity)]
-            diff = "" if rank == 1 else f"{r.equity - best_equity:+.4f}"
+            cells = [format_number(r.equity, "+.4f"), _se(r.standard_error.equity)]
+            diff = "" if rank == 1 else format_number(r.equity - best_equity, "+.4f")
         else:
             assert best_mwc is not None
-            cells = [f"{mwc:.2%}", f"{r.equity:+.4f}", _se(r.standard_error.equity)]
-            diff = "" if rank == 1 else f"{mwc - best_mwc:+.2%}"
-        table.add_row(str(rank), str(play), *cells, diff, f"{p.win:.1%}", f"{p.win_gammon:.1%}",
-                      f"{p.lose_gammon:.1%}")
+            cells = [format_number(mwc, ".2%"), format_number(r.equity, "+.4f"), _se(r.standard_error.equity)]
+            diff = "" if rank == 1 else format_number(mwc - best_mwc, "+.2%")
+        table.add_row(str(rank), str(play), *cells, diff, format_number(p.win, ".1%"),
+                      format_number(p.win_gammon, ".1%"), format_number(p.lose_gammon, ".1%"))
     return table
 
 
@@ -394,8 +398,8 @@ def _cube_table(cube: object) -> object:
         (tr("double, pass"), d.double_pass, 0.0),
     )
     for i, (name, value, err) in enumerate(rows):
-        cells = [name, f"{value:+.4f}", _se(err)]
+        cells = [name, format_number(value, "+.4f"), _se(err)]
         if d.match_winning_chances:
-            cells.append(f"{d.match_winning_chances[i]:.2%}")
+            cells.append(format_number(d.match_winning_chances[i], ".2%"))
         table.add_row(*cells)
     return table

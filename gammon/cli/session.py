@@ -64,7 +64,7 @@ from gammon.formats.convert import Transcript, writing_format
 from gammon.formats.mat import mat_name_problem, mat_names
 from gammon.formats.matchid import gnubg_id
 from gammon.game import ActionKind, Game, GamePhase, PlayMade, RejectResignation, Request, Roll, Take
-from gammon.i18n import N_, ntr, tr
+from gammon.i18n import N_, format_number, ntr, tr
 from gammon.match import Match
 from gammon.notation import position_words
 from gammon.refusal import Refusal
@@ -963,13 +963,13 @@ class PlaySession:
         its equities are negated (and its match winning chances taken from one)."""
         answer = tr("beaver") if decision.beaver else tr("take") if decision.take else tr("pass")
         text = tr("Cube advice for {name}: {answer} (cubeful equity after a take {take}, after a pass {drop}",
-                  name=taker, answer=answer, take=f"{-decision.double_take:+.3f}",
-                      drop=f"{-decision.double_pass:+.3f}")
+                  name=taker, answer=answer, take=format_number(-decision.double_take, "+.3f"),
+                      drop=format_number(-decision.double_pass, "+.3f"))
         if decision.match_winning_chances:
             _, take, drop = decision.match_winning_chances
             text += tr("; match winning chances {take} after a take, {drop} after a pass",
-                       take=f"{1 - take:.1%}",
-                       drop=f"{1 - drop:.1%}")
+                       take=format_number(1 - take, ".1%"),
+                       drop=format_number(1 - drop, ".1%"))
         return text + ")."
 
     def _hint_engine(self) -> Engine:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from gammon.dice import Dice
 from gammon.game import ActionKind
-from gammon.i18n import DEFAULT_LANGUAGE, N_, current_language, ptr, tr
+from gammon.i18n import DEFAULT_LANGUAGE, N_, current_language, format_number, ptr, tr
 from gammon.refusal import Refusal, Refused, beaver_limit_words, cube_limit_words
 from gammon.rules import WinKind
 from gammon.words import WIN_WORDS, YOU, format_dice, points_text, said, say_of, shown_name
@@ -188,10 +188,9 @@ def tutor_warning(warning: TutorWarning) -> str:
     else:
         what = tr(_MARK_PLAYS.get(mark, "{play}"), play=warning.chosen_words)
     # as 'gammon analyse' reports an error: EMG, and in a match the match winning chances too
-    loss = f"{warning.error:.3f} EMG"
-    if warning.in_match:
-        loss = tr("{percent}% in match winning chances ({emg})", percent=f"{100 * warning.cost:.2f}",
-                  emg=loss)
+    loss = f"{format_number(warning.error, '.3f')} EMG"
+    if warning.in_match:  # the whole percent, as the browser's tutor says it ("16,56 %" in Czech)
+        loss = tr("{pct} in match winning chances ({emg})", pct=format_number(warning.cost, ".2%"), emg=loss)
     return tr("Tutor: {what}: it loses {loss}. Better: {better}.", what=what, loss=loss,
               better=better_words(warning))
 
@@ -272,9 +271,10 @@ def cube_advice(decision: CubeDecision) -> str:
     action = decision.action.value
     text = tr("{action} (opponent's answer to a double: {answer}); cubeful equity: no double {no_double}, "
               "double/take {take}, double/pass {drop}", action=tr(CUBE_ACTION_WORDS.get(action, action)),
-              answer=answer, no_double=f"{decision.no_double:+.3f}", take=f"{decision.double_take:+.3f}",
-              drop=f"{decision.double_pass:+.3f}")
+              answer=answer, no_double=format_number(decision.no_double, "+.3f"),
+              take=format_number(decision.double_take, "+.3f"),
+              drop=format_number(decision.double_pass, "+.3f"))
     if decision.match_winning_chances:
-        nd, dt, dp = decision.match_winning_chances
-        text += tr("; match winning chances {chances}", chances=f"{nd:.1%} / {dt:.1%} / {dp:.1%}")
+        chances = " / ".join(format_number(v, ".1%") for v in decision.match_winning_chances)
+        text += tr("; match winning chances {chances}", chances=chances)
     return text

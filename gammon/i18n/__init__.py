@@ -193,10 +193,12 @@ def ptr(context: str, message: str, /, **values: object) -> str:
     return _format(_translations(_current.get()).pgettext(context, message), values)
 
 
-# How each language writes a decimal and a percent, as CLDR has it (Babel's data, which the test
-# checks these against) and as the pages' common.js writes them with Intl.NumberFormat: a decimal
-# comma in Polish, Czech and Slovak; Czech and Slovak put a no-break space before the percent sign.
+# How each language writes a decimal, thousands and a percent, as CLDR has it (Babel's data, which
+# the test checks these against) and as the pages' common.js writes them with Intl.NumberFormat: a
+# decimal comma and a no-break space between thousands in Polish, Czech and Slovak; Czech and
+# Slovak put a no-break space before the percent sign too.
 _DECIMAL_MARKS = {"en": ".", "pl": ",", "cs": ",", "sk": ","}
+_GROUP_MARKS = {"en": ",", "pl": "\u00a0", "cs": "\u00a0", "sk": "\u00a0"}
 _PERCENT_SIGNS = {"en": "%", "pl": "%", "cs": "\u00a0%", "sk": "\u00a0%"}
 
 
@@ -205,12 +207,14 @@ def format_number(value: float, spec: str, /) -> str:
     for the text a person reads: "0.123" and "45.1%" in English, "0,123" and "45,1%" in Polish,
     "0,123" and "45,1\u00a0%" in Czech and Slovak. Rounded as Python rounds, so English is what
     ``format`` gives; a padded width is kept (the longer percent sign takes a space of the padding).
-    No thousands separator in ``spec``. Numbers meant for programs (JSON, SGF, .mat) keep ``format``."""
+    Thousands (``","`` in ``spec``) are parted as the language parts them: "12,960" in English,
+    "12\u00a0960" in the others, where "12,960" would read as a decimal. Numbers meant for programs
+    (JSON, SGF, .mat) keep ``format``."""
     text = format(value, spec)
     lang = _current.get()
     if lang == DEFAULT_LANGUAGE:
         return text
-    out = text.replace(".", _DECIMAL_MARKS[lang])
+    out = text.translate({ord("."): _DECIMAL_MARKS[lang], ord(","): _GROUP_MARKS[lang]})
     if spec.endswith("%"):
         out = out.replace("%", _PERCENT_SIGNS[lang])
         extra = len(out) - len(text)

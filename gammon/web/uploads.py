@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from gammon.errors import GammonError, InvalidNotationError, cut
 from gammon.formats.convert import read_match
-from gammon.i18n import tr
+from gammon.i18n import format_number, tr
 
 if TYPE_CHECKING:
     from gammon.engine.engine import Engine
@@ -37,9 +37,10 @@ def check_work(actions: int, plies: int, max_actions: Sequence[int]) -> None:
     """Refuse the analysis of ``actions`` actions at ``plies`` ply over its bound, saying the bounds."""
     if actions <= max_actions[plies]:
         return
-    bounds = ", ".join(tr("{n} at {plies} ply", n=f"{n:,}", plies=p) for p, n in enumerate(max_actions))
+    bounds = ", ".join(tr("{n} at {plies} ply", n=format_number(n, ","), plies=p)
+                       for p, n in enumerate(max_actions))
     lower = any(actions <= n for n in max_actions[:plies])
-    values = {"n": f"{actions:,}", "plies": plies, "bounds": bounds}
+    values = {"n": format_number(actions, ","), "plies": plies, "bounds": bounds}
     raise TooMuchWork(
         tr(
             "{n} actions to analyse at {plies} ply is over this server's bound ({bounds}): "

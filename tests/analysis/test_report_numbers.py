@@ -14,7 +14,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from babel.numbers import format_percent, get_decimal_symbol
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol
 from rich.console import Console
 
 from gammon import Rules
@@ -48,6 +48,7 @@ def test_each_language_writes_decimals_and_percents_as_its_cldr_data_does(lang: 
         assert format_number(0.125, ".3f") == f"0{get_decimal_symbol(lang)}125"
         assert format_number(0.45, ".0%") == format_percent(0.45, locale=lang)  # "45%", Czech "45 %"
         assert format_number(-0.5, ".0%") == format_percent(-0.5, locale=lang)
+        assert format_number(12960, ",") == format_decimal(12960, locale=lang)  # "12,960", "12 960"
 
 
 def test_the_formatter_keeps_the_sign_the_rounding_and_the_width() -> None:

@@ -123,6 +123,16 @@ def test_in_a_match_the_warning_gives_the_match_winning_chances_lost() -> None:
     )
 
 
+def test_the_match_winning_chances_lost_are_said_with_the_languages_decimal_comma() -> None:
+    with use_language("cs"):
+        _, out = run(["13/8 24/22", "double", "", "quit", ""], [O_OPENS], rules=Rules(match_length=5))
+    # the whole percent as the browser's tutor says it, with the no-break space of Czech
+    assert re.search(r"ztrácí \d+,\d\d\u00a0% šancí na výhru zápasu \(\d,\d{3} EMG\)", out), out
+    with use_language("pl"):
+        _, out = run(["13/8 24/22", "double", "", "quit", ""], [O_OPENS], rules=Rules(match_length=5))
+    assert re.search(r"\d+,\d\d% szans wygrania meczu \(\d,\d{3} EMG\)", out), out
+
+
 def test_the_computer_is_never_tutored() -> None:
     # the random player opens for O and plays whatever it likes; only your own choices are judged
     session, out = run(["quit", ""], [O_OPENS], computer="random")
