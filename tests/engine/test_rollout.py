@@ -16,7 +16,9 @@ from gammon.engine.cube.cubeful import mwc_after
 from gammon.engine.engine import Engine
 from gammon.engine.net.evaluator import PipCountEvaluator, Probabilities
 from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.rollout import rollouts
 from gammon.engine.rollout.rollouts import RolloutProgress, RolloutResult, RolloutSettings, _boundaries
+from gammon.engine.rollout.trials import RolloutJob, play_trials
 from gammon.errors import InvalidPositionError
 from gammon.i18n import use_language
 from gammon.situation import CubeOwner, MatchScore, Situation
@@ -188,6 +190,60 @@ def test_progress_reports_each_batch_in_order(pips: Engine) -> None:
         prefix = pips.rollout(START, RolloutSettings(trials=p.trials, seed=1, truncate=2), workers=1)
         assert p.equity[0] == pytest.approx(prefix.equity, abs=1e-12)
         assert p.standard_error[0] == pytest.approx(prefix.standard_error.equity, abs=1e-12)
+
+
+@pytest.mark.parametrize("plies, settings", [
+    (0, RolloutSettings(trials=40, seed=12, truncate=6)),
+    (0, RolloutSettings(trials=40, seed=12, truncate=6, variance_reduction=False)),
+    (0, RolloutSettings(trials=40, seed=12, truncate=6, cubeful=True)),
+    (1, RolloutSettings(trials=20, seed=12, truncate=4)),
+    (2, RolloutSettings(trials=8, seed=12, truncate=3, cubeful=True)),
+])
+def test_the_trials_do_not_depend_on_how_they_are_batched(net: Engine, monkeypatch: pytest.MonkeyPatch,
+                                                          plies: int, settings: RolloutSettings) -> None:
+    # A trial's dice depend on the seed and its index only, and a board's value never on the batch
+    # it came in: the batches may be cut by a trial's cost (one trial a batch at 2 ply, hundreds at
+    # 0 ply) and the rollout stays the same bit for bit.
+    engine = net if plies == 0 else Engine(plies=plies, evaluator=PipCountEvaluator())
+    p = Position.from_id("4HPwATDgc/ABMA")
+    usual = engine.rollout(p, settings, workers=1)
+    for most in (1, 7, 216):
+        monkeypatch.setattr(rollouts, "_MOST_TRIALS", (most,) * 3)
+        assert engine.rollout(p, settings, workers=1) == usual, most
+
+
+class _Stop(Exception):
+    """What a caller's progress callback raises to stop a rollout (as the web's cancel does)."""
+
+
+def test_a_2_ply_rollout_asked_to_stop_stops_after_its_first_trial(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A stop is seen between batches, at their progress reports. At 2 ply a trial takes about a
+    # second: a batch of hundreds (as at 0 ply) ran for minutes before the stop was seen, and an
+    # interrupted rollout kept none of their trials.
+    engine = Engine(plies=2, evaluator=PipCountEvaluator())
+    settings = RolloutSettings(trials=1296, seed=6, truncate=4)
+    first = engine.rollout(START, replace(settings, trials=1), workers=1)
+    played: list[tuple[int, int]] = []
+
+    def counted(job: RolloutJob, start: int, stop: int) -> np.ndarray:
+        played.append((start, stop))
+        return play_trials(job, start, stop)
+
+    reports: list[RolloutProgress] = []
+
+    def stop(p: RolloutProgress) -> None:
+        reports.append(p)
+        raise _Stop
+
+    for workers in (1, 2):
+        reports.clear()
+        with monkeypatch.context() as m, pytest.raises(_Stop):
+            if workers == 1:  # played in this process (a pool's processes are their own)
+                m.setattr(rollouts, "play_trials", counted)
+            engine.rollout(START, settings, workers=workers, progress=stop)
+        [kept] = reports
+        assert (kept.trials, kept.total) == (1, 1296) and kept.equity == (first.equity,)
+    assert played == [(0, 1)]
 
 
 # --- plays and cube decisions -------------------------------------------------------------------
@@ -383,12 +439,14 @@ def _reference_batches(trials: int, size: int, every: int | None) -> list[tuple[
 @pytest.mark.parametrize("trials", [1, 35, 36, 217, 1296, 5003])
 @pytest.mark.parametrize("check_every", [7, 144, 1000])
 @pytest.mark.parametrize("stop_at_se", [None, 0.01])
+@pytest.mark.parametrize("plies, most", [(None, 216), (0, 216), (1, 12), (2, 1)])
 def test_batches_start_at_every_batch_size_and_checkpoint(trials: int, check_every: int,
-                                                          stop_at_se: float | None) -> None:
-    settings = RolloutSettings(trials=trials, check_every=check_every, stop_at_se=stop_at_se)
+                                                          stop_at_se: float | None, plies: int | None,
+                                                          most: int) -> None:
+    settings = RolloutSettings(trials=trials, check_every=check_every, stop_at_se=stop_at_se, plies=plies)
     for workers in (1, 3):
         batches = _boundaries(settings, workers)
-        size = max(36, min(216, math.ceil(trials / (4 * workers))))  # about four a worker
+        size = min(most, max(36, math.ceil(trials / (4 * workers))))  # about four a worker
         expected = _reference_batches(trials, size, check_every if stop_at_se else None)
         assert list(batches) == expected and len(batches) == len(expected)
         assert [batches[i] for i in range(-len(batches), len(batches))] == expected * 2
