@@ -1,14 +1,13 @@
 """The engine's numbers on fixed inputs are those of the code before the speed work on the play
 kernels (the play encoder that leaves out the scalars play folds away, the shots' early exit): 0-ply
 evaluations of 400 wildbg positions, best plays at 0 and 1 ply, seeded 0-ply rollouts, cubeless and
-cubeful, bit for bit (``data/speed_oracle.json``, written by the code before; the evaluations and
-rollouts written again by the same code for the crashed net of docs/training.md step 24, which left
-the plays at 0 and 1 ply as they were; the evaluations, the 0-ply plays and the rollouts written
-again when the outputs lost the gammons a checker borne off rules out; the cubeful rollout again
-for the crashed net's cube head of step 26, which moved nothing else; the evaluations, the plays
-and the rollouts again for the race net of step 27). The kernels' last
-bits depend on the CPU they are compiled for, so the check runs where the shipped precompiled
-kernels are in use (tests/test_precompile.py checks that they are)."""
+cubeful (``data/speed_oracle.json``, written by the code before; the evaluations and rollouts
+written again by the same code for each change of the shipped weights since: docs/training.md,
+steps 24 to 27). The plays must be the same plays; the numbers the same to within a few units in
+the last place of a float32: the shipped kernels are the same machine code everywhere, but what
+they compute lands a last bit apart from one CPU to another (seen between two x86-64 machines), so
+the evaluations are kept as numbers, not as a digest of their bits. The check runs where the
+shipped precompiled kernels are in use (tests/test_precompile.py checks that they are)."""
 
 from __future__ import annotations
 
@@ -38,10 +37,6 @@ def _positions(n: int) -> list[Position]:
     return [Position.from_id(i) for pair in zip(*ids) for i in pair][:n]
 
 
-def _digest(values: object) -> str:
-    return hashlib.sha256(np.ascontiguousarray(values, dtype=np.float64).tobytes()).hexdigest()
-
-
 def _text_digest(texts: list[str]) -> str:
     return hashlib.sha256("|".join(texts).encode()).hexdigest()
 
@@ -50,9 +45,14 @@ POSITIONS = _positions(400)
 ROLLS = [(int(a), int(b)) for a, b in np.random.default_rng(5).integers(1, 7, size=(len(POSITIONS), 2))]
 
 
+# A float32's last place near 1 is 6e-8; sums of a few hundred of them land within a few of those.
+CLOSE = 2e-6
+
+
 def test_zero_ply_evaluations() -> None:
     zero = Engine(plies=0)
-    assert _digest([zero.evaluate(p).as_tuple() for p in POSITIONS]) == ORACLE["evaluate0"]
+    got = np.array([zero.evaluate(p).as_tuple() for p in POSITIONS])
+    np.testing.assert_allclose(got, np.array(ORACLE["evaluate0"]), rtol=0, atol=CLOSE)
 
 
 def test_best_plays_at_0_and_1_ply() -> None:
@@ -70,4 +70,6 @@ def test_seeded_rollouts() -> None:
         got[p.id] = [r.equity, r.standard_error.equity, *r.probabilities.as_tuple()]
     r = zero.rollout(POSITIONS[0], RolloutSettings(trials=36, seed=3, cubeful=True), workers=1)
     got["cubeful"] = [r.equity, r.standard_error.equity, r.cubeless_equity]
-    assert got == ORACLE["rollouts"]
+    assert got.keys() == ORACLE["rollouts"].keys()
+    for key, values in got.items():
+        np.testing.assert_allclose(values, ORACLE["rollouts"][key], rtol=0, atol=CLOSE, err_msg=key)
