@@ -9,8 +9,9 @@ the crashed net came (step 24), which moved both where a side has crashed; and a
 outputs lost the gammons a checker borne off rules out; and again for the crashed net's cube head
 (step 26), which moved the cube decisions' equities, the luck not; and again for the race net of
 step 27, which moved both in the races; and again for the match cube's cash points (a live cube's,
-as GNU Backgammon computes them), which moved both at match scores. The check runs where the
-shipped precompiled kernels are in use (tests/test_precompile.py checks that they are)."""
+as GNU Backgammon computes them), which moved both at match scores; and again for the crashed
+net fitted with a ranking term and its cube head (step 28). The check runs where the shipped
+precompiled kernels are in use (tests/test_precompile.py checks that they are)."""
 
 from __future__ import annotations
 
