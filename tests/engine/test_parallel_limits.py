@@ -318,7 +318,9 @@ def test_a_ray_worker_killed_mid_work_is_said_not_rays_traceback(monkeypatch: py
     monkeypatch.setattr(parallel, "_ray", lambda: fake)
     with pytest.raises(WorkerLostError, match="^a worker process ended before finishing its work"):
         list(ordered_map(_range, None, [(0, 1), (1, 2), (2, 3)], ray_address="auto"))
-    assert fake.cancelled == [0, 1]  # the tasks in flight (two at once on one CPU)
+    # the task in flight beside it (two at once on one CPU), not the one that ended: cancelling an
+    # ended task aborted the whole process in Ray's core worker (Ray 2.60)
+    assert fake.cancelled == [1]
 
 
 def test_ctrl_c_cancels_the_task_being_waited_for_too(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -397,4 +399,4 @@ def test_a_tasks_own_error_comes_as_it_was_raised(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(GammonError) as failed:
         list(ordered_map(_range, None, [(0, 1), (1, 2)], ray_address="auto"))
     assert failed.value is cause and str(failed.value) == "the database at 'x' cannot be reached"
-    assert fake.cancelled == [0, 1]
+    assert fake.cancelled == [1]  # not the task that ended in the error

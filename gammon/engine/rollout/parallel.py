@@ -278,9 +278,12 @@ def _ray_map(fn: Callable[[J, int, int], R], job: J, ranges: Ranges, address: st
             try:
                 # the reference stays pending while it is awaited: Ctrl-C then cancels that task too
                 result = ray.get(pending[0])
-            except lost:
-                raise _worker_lost() from None
-            except ray.exceptions.RayTaskError as e:
+            except (*lost, ray.exceptions.RayTaskError) as e:
+                # it has ended: cancelling an ended task can abort this whole process in Ray's core
+                # worker ("Tried to complete task that was not pending", seen with Ray 2.60)
+                pending.popleft()
+                if isinstance(e, lost):
+                    raise _worker_lost() from None
                 # the task's own exception, as a local process's comes: Ray's carries the task's
                 # traceback (in colour) as its message, which each command printed
                 if isinstance(e.cause, Exception):
