@@ -9,8 +9,8 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable, Container
-from typing import Literal
+from collections.abc import Awaitable, Callable, Container, Coroutine
+from typing import Any, Literal
 
 from fastapi import WebSocket
 
@@ -139,15 +139,23 @@ class Hub:
 
     def _notified(self, match_id: str, count: int) -> None:
         """(The listener's thread) a process stored actions of ``match_id``, now ``count`` long."""
-        loop = self.loop
-        if loop is not None and match_id in self.live:
-            loop.call_soon_threadsafe(lambda: loop.create_task(self.catch_up(match_id, count)))
+        if match_id in self.live:
+            self._on_loop(lambda: self.catch_up(match_id, count))
 
     def _listening_again(self) -> None:
         """(The listener's thread) it lost its connection and listens again: look for what it missed."""
+        self._on_loop(self.look_again)
+
+    def _on_loop(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """(The listener's thread) run ``work()`` as a task on the server's loop, unless that loop
+        has closed (the server is stopping: a thread's traceback said so on every stop)."""
         loop = self.loop
-        if loop is not None:
-            loop.call_soon_threadsafe(lambda: loop.create_task(self.look_again()))
+        if loop is None or loop.is_closed():
+            return
+        try:
+            loop.call_soon_threadsafe(lambda: loop.create_task(work()))
+        except RuntimeError:  # it closed since the look above
+            pass
 
     async def look_again(self) -> None:
         """Catch up every match held here that another process changed while this one was not
