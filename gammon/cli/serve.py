@@ -24,7 +24,7 @@ from gammon.cli.progress import compile_notice
 from gammon.dice import RandomDice
 from gammon.engine.rollout.parallel import MAX_WORKERS
 from gammon.errors import StoreUnavailableError, cut
-from gammon.i18n import current_language, ntr, set_language, tr
+from gammon.i18n import current_language, format_number, ntr, set_language, tr
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -315,7 +315,7 @@ def _warming(app: FastAPI) -> FastAPI:
                 "engine loaded in {seconds} s ({n} engine worker)",
                 "engine loaded in {seconds} s ({n} engine workers)",
                 workers,
-                seconds=f"{time.monotonic() - start:.1f}",
+                seconds=format_number(time.monotonic() - start, ".1f"),
                 n=workers,
             ),
             flush=True,

@@ -22,18 +22,21 @@ pytestmark = pytest.mark.skipif(not os.path.exists(CHROMIUM),
 
 
 class Server:
-    def __init__(self, database: str, *options: str) -> None:
+    def __init__(
+        self, database: str, *options: str, entry: tuple[str, ...] = ("-m", "gammon.cli.serve")
+    ) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
         self.database = database
         self.options = options
+        self.entry = entry
         self.url = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gammon.cli.serve", "--port", str(self.port), "--database-url",
+            [sys.executable, *self.entry, "--port", str(self.port), "--database-url",
              self.database, "--dice-seed", "2024", *self.options],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         # The server loads the engine before it answers: half a minute and more where numba has

@@ -4,6 +4,7 @@ headless Chromium, as tests/web/test_e2e.py does."""
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,16 @@ def test_the_engine_is_loaded_before_the_server_answers(tmp_path: Path) -> None:
     out = s.proc.stdout.read().decode()
     loaded, serving = out.find("gammon: engine loaded in"), out.find("gammon: serving on")
     assert 0 <= loaded < serving, out
+
+
+@pytest.mark.slow
+def test_the_start_up_lines_write_a_decimal_as_the_operators_language_does(tmp_path: Path) -> None:
+    s = Server(f"sqlite:///{tmp_path / 'start.sqlite3'}", entry=("-m", "gammon", "--lang", "pl", "serve"))
+    s.start()
+    s.stop()
+    assert s.proc is not None and s.proc.stdout is not None
+    out = s.proc.stdout.read().decode()
+    assert re.search(r"gammon: silnik wczytany w \d+,\d s", out), out
 
 
 def test_a_page_that_loses_its_connection_says_so_at_once(server: Server, browser) -> None:  # noqa: F811
