@@ -21,24 +21,26 @@ from tests.web.test_e2e import (  # noqa: F401  (browser and server are fixtures
 )
 
 
-@pytest.mark.slow
-def test_the_engine_is_loaded_before_the_server_answers(tmp_path: Path) -> None:
-    s = Server(f"sqlite:///{tmp_path / 'start.sqlite3'}")
+def _start_up_output(s: Server) -> str:
+    """What the server printed from its start to its stop."""
     s.start()
     s.stop()
     assert s.proc is not None and s.proc.stdout is not None
-    out = s.proc.stdout.read().decode()
+    return s.proc.stdout.read().decode()
+
+
+@pytest.mark.slow
+def test_the_engine_is_loaded_before_the_server_answers(tmp_path: Path) -> None:
+    out = _start_up_output(Server(f"sqlite:///{tmp_path / 'start.sqlite3'}"))
     loaded, serving = out.find("gammon: engine loaded in"), out.find("gammon: serving on")
     assert 0 <= loaded < serving, out
 
 
 @pytest.mark.slow
 def test_the_start_up_lines_write_a_decimal_as_the_operators_language_does(tmp_path: Path) -> None:
-    s = Server(f"sqlite:///{tmp_path / 'start.sqlite3'}", entry=("-m", "gammon", "--lang", "pl", "serve"))
-    s.start()
-    s.stop()
-    assert s.proc is not None and s.proc.stdout is not None
-    out = s.proc.stdout.read().decode()
+    out = _start_up_output(
+        Server(f"sqlite:///{tmp_path / 'start.sqlite3'}", entry=("-m", "gammon", "--lang", "pl", "serve"))
+    )
     assert re.search(r"gammon: silnik wczytany w \d+,\d s", out), out
 
 
