@@ -35,7 +35,7 @@ from gammon.train.campaign import (
     status,
 )
 from gammon.train.choices import Decisions, net_losses, report
-from gammon.train.cube_head import CubeHeadSettings, fit_cube_head
+from gammon.train.cube_head import HEAD_PARTS, CubeHeadSettings, fit_cube_head
 from gammon.train.labels import KINDS, LabelSet, LabelSettings, Sampling, Work, make_labels
 from gammon.train.selfplay import Report, TrainSettings, load_or_start, run, vs_pubeval
 from gammon.train.supervised import (
@@ -309,6 +309,21 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
         "(label --alternatives: the plays a 0-ply choice compares)",
     )
     ft.add_argument(
+        "--keep-level",
+        action="store_true",
+        help="Adam only: move each decision's labels, output by output, so that their mean is the "
+        "starting nets' own 0-ply mean (the plays' differences stay the labels')",
+    )
+    ft.add_argument(
+        "--anchor-games",
+        type=int,
+        default=0,
+        metavar="N",
+        help="Adam only: fit beside --labels every second position of N self-play games of the "
+        "starting nets (5%% random plays) that the fitted nets evaluate, labelled with their own outputs",
+    )
+    ft.add_argument("--anchor-seed", type=int, default=1, help="the anchor games' dice")
+    ft.add_argument(
         "--method",
         choices=["adam", "sgd"],
         default="adam",
@@ -367,6 +382,13 @@ def _add_cube_head(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="start from the head the net has, and hold the fit near it (more rollouts "
         "added to those it was fitted on)",
+    )
+    ch.add_argument(
+        "--from-head-of",
+        type=Path,
+        metavar="WEIGHTS",
+        help="as --from-head, from the head these weights have: the net's before a fit of its "
+        "contact net, which drops the contact net's heads (its hidden units moved)",
     )
     _add_score_ruled_out(ch)
     _add_win_window(
@@ -489,10 +511,12 @@ def _fit(args: argparse.Namespace) -> None:
         or args.window_labels
         or args.nets != "both"
         or args.rank_weight
+        or args.keep_level
+        or args.anchor_games
     ):
         raise ValueError(
-            "--rollout-labels, --drop-anchors, --drop-window, --window-labels, --nets and --rank-weight "
-            "need --method adam"
+            "--rollout-labels, --drop-anchors, --drop-window, --window-labels, --nets, --rank-weight, "
+            "--keep-level and --anchor-games need --method adam"
         )
     labels = _label_files(args.labels)
     rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
@@ -522,6 +546,9 @@ def _fit(args: argparse.Namespace) -> None:
                 window_kept=kept,
                 rollouts=rollouts,
                 repeat=args.rollout_repeat,
+                keep_level=args.keep_level,
+                anchor_games=args.anchor_games,
+                anchor_seed=args.anchor_seed,
             ),
             seed=args.seed,
             nets=NETS if args.nets == "both" else (args.nets,),
@@ -544,16 +571,16 @@ def _cube_head(args: argparse.Namespace) -> None:
         lam=args.lam,
         steps=args.steps,
         holdout=args.holdout,
-        from_head=args.from_head,
+        from_head=args.from_head or args.from_head_of is not None,
         win_window=None if args.win_window is None else tuple(args.win_window),
         score_ruled_out=args.score_ruled_out,
     )
-    fitted, fit_report = fit_cube_head(
-        _weights(args.resume),
-        _label_files(args.labels),
-        head_settings,
-        "borne" if args.borne else "crashed" if args.crashed else "cube",
-    )
+    kind = "borne" if args.borne else "crashed" if args.crashed else "cube"
+    ev = _weights(args.resume)
+    if args.from_head_of is not None:
+        part = HEAD_PARTS[kind]
+        ev = ev.replaced(**{part: getattr(_weights(args.from_head_of), part)})
+    fitted, fit_report = fit_cube_head(ev, _label_files(args.labels), head_settings, kind)
     fitted.save(args.out)
     print("\n".join(fit_report.lines()))
     print(f"wrote {args.out}")

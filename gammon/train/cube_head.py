@@ -82,6 +82,9 @@ HEADS = ("cube", "borne", "crashed")
 """The heads :func:`fit_cube_head` fits: the contact net's cube head and borne-off head, the crashed
 net's cube head."""
 
+HEAD_PARTS = {"cube": "cube_head", "borne": "borne_head", "crashed": "crashed_head"}
+"""The evaluator's part (:meth:`gammon.engine.net.neural.NeuralEvaluator.replaced`) each head is."""
+
 _WHAT = {
     "cube": ("contact", "cube head"),
     "borne": ("borne-off", "borne-off head"),
@@ -181,7 +184,7 @@ def fit_cube_head(
     w1, b1, w2, b2 = (a.astype(np.float64) for a in net.arrays())
     start = w2, b2
     if settings.from_head:
-        had = {"cube": ev.cube_head, "borne": ev.borne_head, "crashed": ev.crashed_head}[kind]
+        had = getattr(ev, HEAD_PARTS[kind])
         if had is None:
             raise ValueError(f"from_head: the net has no {_WHAT[kind][1]} to start from")
         start = had.w2.astype(np.float64), had.b2.astype(np.float64)

@@ -21,7 +21,7 @@ from gammon.engine.net.encode import anchors, race_mask
 from gammon.engine.net.neural import CRASHED, Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit
-from gammon.train.labels import LabelSet, check_win_window, in_win_window
+from gammon.train.labels import LabelSet, check_win_window, float32_labels, in_win_window
 from gammon.train.selfplay import (
     Report,
     StrengthResult,
@@ -57,7 +57,15 @@ class Selection:
     are not left out by ``drop_window`` (``label --alternatives``: the plays a 0-ply choice
     compares, which that bias does not rank). ``rollouts``, label sets of rollouts, are fitted
     ``repeat`` times over beside the rest; with them the last epoch is kept, not the one closest
-    to the held-out search labels, which favour the nets that keep that bias."""
+    to the held-out search labels, which favour the nets that keep that bias.
+
+    ``keep_level`` moves each decision's labels (a position without decisions is one of its own)
+    by the same amount per output, so that their mean is the starting nets' own 0-ply mean
+    (:func:`level_kept`): a fit then learns how the plays of a roll differ, not the search's level,
+    which carries the net's own bias. ``anchor_games`` (0: none) fits beside the labels the
+    positions of that many self-play games of the starting nets, drawn from ``anchor_seed``,
+    labelled with their own outputs (:func:`anchor_set`): what the labels do not speak to stays
+    as it was."""
 
     holdout: float = 0.05
     drop_anchors: int = 0
@@ -65,11 +73,15 @@ class Selection:
     window_kept: LabelSet | None = None
     rollouts: LabelSet | None = None
     repeat: int = 1
+    keep_level: bool = False
+    anchor_games: int = 0
+    anchor_seed: int = 1
 
     def __post_init__(self) -> None:
-        if self.repeat < 1 or not 0 <= self.drop_anchors <= 6:
+        if self.repeat < 1 or not 0 <= self.drop_anchors <= 6 or self.anchor_games < 0:
             raise ValueError(
-                f"repeat must be >= 1 and drop_anchors 0-6, got {self.repeat!r} and {self.drop_anchors!r}"
+                f"repeat must be >= 1, drop_anchors 0-6 and anchor_games >= 0, got {self.repeat!r}, "
+                f"{self.drop_anchors!r} and {self.anchor_games!r}"
             )
         if self.drop_window is not None:
             check_win_window(self.drop_window, "drop_window")
@@ -161,6 +173,67 @@ def held_out_start(n: int, holdout: float) -> int:
     return n - int(round(holdout * n))
 
 
+ANCHOR_EVERY = 2
+"""An anchor set takes every second position of a game ..."""
+ANCHOR_EXPLORE = 0.05
+"""... of games that play a random legal play one time in twenty (greedy games repeat themselves)."""
+
+
+def own_outputs(ev: NeuralEvaluator, nets: tuple[str, ...]) -> NeuralEvaluator:
+    """The evaluator whose 0-ply outputs are those of the nets of ``nets`` as they start: a fit of
+    the contact net without the crashed net fits the crashed positions too, so there the contact
+    net speaks, not the crashed net."""
+    return ev.replaced(crashed=None) if "contact" in nets and CRASHED not in nets else ev
+
+
+def fitted_mask(boards: np.ndarray, nets: tuple[str, ...]) -> np.ndarray:
+    """The boards some net of ``nets`` is fitted to (as :func:`adam_fit_labels` routes them)."""
+    races = race_mask(boards)
+    keep = np.zeros(len(boards), dtype=bool)
+    if "contact" in nets:
+        keep |= ~races
+    if "race" in nets:
+        keep |= races
+    if CRASHED in nets:
+        keep |= crashed_mask(boards)
+    return keep
+
+
+def level_kept(labels: LabelSet, own: NeuralEvaluator) -> LabelSet:
+    """``labels`` with each decision's targets moved, output by output, so that their mean is
+    ``own``'s mean over the decision's boards (then clipped to [0, 1] and made consistent): the
+    differences between a decision's boards stay the labels', their level becomes the net's."""
+    decisions = labels.decisions_or_own()
+    _, index, counts = np.unique(decisions, return_inverse=True, return_counts=True)
+
+    def decision_mean(a: np.ndarray) -> np.ndarray:
+        sums = np.zeros((counts.size, 5))
+        np.add.at(sums, index, a)
+        return (sums / counts[:, None])[index]
+
+    targets = labels.targets.astype(np.float64)
+    moved = targets - decision_mean(targets) + decision_mean(own.evaluate(labels.boards))
+    return LabelSet(
+        labels.boards,
+        float32_labels(np.clip(moved, 0.0, 1.0)),
+        labels.description + "; moved to the net's own level in each decision",
+        decisions,
+    )
+
+
+def anchor_set(ev: NeuralEvaluator, nets: tuple[str, ...], games: int, seed: int) -> LabelSet:
+    """Every :data:`ANCHOR_EVERY`-th position of ``games`` self-play games of ``ev`` (exploring
+    :data:`ANCHOR_EXPLORE` of the time, game ``i`` rolling from ``(seed, i)``) that a net of
+    ``nets`` is fitted to, labelled with those nets' own 0-ply outputs."""
+    boards = kernels.collect_positions(ev, seed, 0, games, ANCHOR_EVERY, ANCHOR_EXPLORE)
+    boards = np.ascontiguousarray(boards[fitted_mask(boards, nets)])
+    return LabelSet(
+        boards,
+        float32_labels(own_outputs(ev, nets).evaluate(boards)),
+        f"{len(boards)} positions of {games} self-play games (seed {seed}), the nets' own outputs",
+    )
+
+
 NETS = ("contact", "race")
 """The nets every NeuralEvaluator has (its attributes), in the order they are fitted."""
 ALL_NETS = (*NETS, CRASHED)
@@ -197,6 +270,13 @@ def adam_fit_labels(
     check_pairs = report.check_pairs
     # the fitted nets replace these, not the caller's; the cube heads go with the contact net
     ev = ev.replaced()
+    if sel.keep_level:
+        labels = level_kept(labels, own_outputs(ev, nets))
+        note(f"{len(labels):,} labels moved to the nets' own level in each decision")
+    if sel.anchor_games:
+        anchor = anchor_set(ev, nets, sel.anchor_games, sel.anchor_seed)
+        note(f"anchor: {len(anchor):,} positions of {sel.anchor_games:,} games, the nets' own outputs")
+        labels = LabelSet.concatenate([anchor, labels])
     exempt = np.zeros(len(labels), dtype=bool)
     if sel.window_kept is not None:
         exempt = np.concatenate([np.ones(len(sel.window_kept), dtype=bool), exempt])

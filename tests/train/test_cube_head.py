@@ -262,6 +262,30 @@ def test_the_cli_fits_and_writes_a_head(
     assert "the head before" in capsys.readouterr().out
 
 
+def test_the_cli_starts_a_head_from_another_weights_files_head(
+    net: NeuralEvaluator, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # the heads of a net whose contact net was fitted again: the fit dropped them
+    old = CubeHead(net.contact.w2 + np.float32(0.3), net.contact.b2.copy())
+    NeuralEvaluator(net.contact, net.race, 0, old, old).save(tmp_path / "before.npz")
+    moved = NeuralEvaluator.random(hidden=16, race_hidden=8, seed=6).replaced(race=net.race)
+    moved.save(tmp_path / "moved.npz")
+    labels = _labels(net)
+    _save_rollouts(labels, tmp_path / "rollouts.npz")
+    fit = ["cube-head", "--resume", str(tmp_path / "moved.npz"), "--labels", str(tmp_path / "rollouts.npz")]
+    fit += ["--steps", "30", "--lam", "10", "--out", str(tmp_path / "new.npz")]
+    main([*fit, "--from-head-of", str(tmp_path / "before.npz")])
+    assert "the head before" in capsys.readouterr().out
+    new = NeuralEvaluator.load(tmp_path / "new.npz")
+    assert new.cube_head is not None and new.borne_head is None
+    np.testing.assert_array_equal(new.contact.w1, moved.contact.w1)  # the new hidden units
+    # held near the other file's head, not the new net's own output layer
+    assert np.abs(new.cube_head.w2 - old.w2).sum() < np.abs(new.cube_head.w2 - moved.contact.w2).sum() / 5
+    with pytest.raises(SystemExit) as stop:
+        main([*fit, "--from-head-of", str(tmp_path / "moved.npz")])
+    assert stop.value.code == 2 and "no cube head to start from" in capsys.readouterr().err
+
+
 def test_the_borne_off_head_takes_its_positions_and_the_cube_head_the_rest(
     net: NeuralEvaluator, tmp_path: Path
 ) -> None:
