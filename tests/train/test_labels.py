@@ -88,13 +88,18 @@ def test_search_labels_are_the_searchs_probabilities_whatever_the_workers(tmp_pa
 def test_one_ply_search_labels_agree_with_the_training_kernels_one_ply() -> None:
     # Two implementations of the same 1-ply label: the search (numpy over the batch) and the
     # training kernel (numba, one board at a time). Contact positions far from the bear-off
-    # database, where the two use the same net; the shipped net, whose outputs are ordered (the
-    # search orders each child's, the kernel only the mean: a random net's differ there, and so
-    # does the shipped one's where a gammon is all but certain and a child's gammon chance can
-    # pass its win or loss chance, so those positions are left out).
-    ev = NeuralEvaluator.default()
+    # database, where the two use the same nets (the kernel has no crashed net, so neither does
+    # the search here), and with every checker of both sides still on the board: the search
+    # picks each child's play with the gammons the board rules out zeroed, the kernel by the raw
+    # outputs, so where a checker is off their plays can differ. The shipped net, whose outputs
+    # are ordered (the search orders each child's, the kernel only the mean: a random net's
+    # differ there, and so does the shipped one's where a gammon is all but certain and a child's
+    # gammon chance can pass its win or loss chance, so those positions are left out).
+    ev = NeuralEvaluator.default().replaced(crashed=None)
     boards = self_play_positions(ev, Sampling(3, 4, 9, contact_only=True))
-    boards = boards[np.asarray(boards)[:, 1:7].sum(axis=1) < 10]
+    b = np.asarray(boards, dtype=np.int64)
+    all_on = (np.where(b > 0, b, 0).sum(axis=1) == 15) & (np.where(b < 0, -b, 0).sum(axis=1) == 15)
+    boards = boards[(b[:, 1:7].sum(axis=1) < 10) & all_on]
     probs = ev.evaluate(boards)
     boards = boards[(probs[:, 1] < 0.8) & (probs[:, 3] < 0.8)]
     from gammon.train.labels import _Job, label_chunk
@@ -264,11 +269,11 @@ def test_rollout_labels_are_fitted_repeated_and_search_labels_with_anchors_left_
         assert f"{held_anchor.sum():,} positions with 1+ anchors left out" in text
         assert f"start: {len(kept) + repeat * len(others):,} positions to fit" in text
     assert errors[1] < 0.5 * errors[0]  # fitted 20 times over, the rollout labels weigh more
-    with pytest.raises(ValueError, match="repeat must be >= 1 and drop_anchors 0-6, got 0 and 0"):
+    with pytest.raises(ValueError, match="drop_anchors 0-6 and anchor_games >= 0, got 0, 0 and 0"):
         adam_fit_labels(
             _net(6), search, tmp_path / "x.npz", settings, selection=Selection(rollouts=rollouts, repeat=0)
         )
-    with pytest.raises(ValueError, match="repeat must be >= 1 and drop_anchors 0-6, got 1 and 7"):
+    with pytest.raises(ValueError, match="drop_anchors 0-6 and anchor_games >= 0, got 1, 7 and 0"):
         adam_fit_labels(_net(6), search, tmp_path / "x.npz", settings, selection=Selection(drop_anchors=7))
 
 
@@ -638,8 +643,8 @@ def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -
 
 
 NEED_ADAM = (
-    "--rollout-labels, --drop-anchors, --drop-window, --window-labels, --nets and --rank-weight "
-    "need --method adam"
+    "--rollout-labels, --drop-anchors, --drop-window, --window-labels, --nets, --rank-weight, "
+    "--keep-level and --anchor-games need --method adam"
 )
 
 
