@@ -34,7 +34,13 @@ def watch_new_workers(pool: ProcessPoolExecutor) -> None:
     killed before anything else wakes the thread went unseen: its call never ended."""
     wakeup = getattr(pool, "_executor_manager_thread_wakeup", None)
     if wakeup is not None:
-        wakeup.wakeup()
+        try:
+            wakeup.wakeup()
+        except OSError:
+            # a worker died since the submit: the manager thread has closed the wakeup pipe, after
+            # failing every call it held (this one too) with BrokenProcessPool, which the caller
+            # handles; Python 3.11's wakeup checks for the close without a lock
+            pass
 
 
 class RestartablePool:
