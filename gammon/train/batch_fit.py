@@ -90,11 +90,16 @@ EQUITY = np.array([2.0, 1.0, 1.0, -1.0, -1.0], dtype=np.float32)
 """Cubeless equity's weights on the five outputs (less 1, which no difference between boards sees)."""
 
 
-def deviations(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """Each of ``values`` less the mean of its group's (``groups``: numbers 0 to n - 1)."""
+def group_means(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """For each of ``values``, the mean of its group's (``groups``: numbers 0 to n - 1)."""
     n = int(groups.max()) + 1 if len(groups) else 0
     sums = np.bincount(groups, weights=values, minlength=n)
-    return values - (sums / np.maximum(np.bincount(groups, minlength=n), 1))[groups]
+    return (sums / np.maximum(np.bincount(groups, minlength=n), 1))[groups]
+
+
+def deviations(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
+    """Each of ``values`` less the mean of its group's (``groups``: numbers 0 to n - 1)."""
+    return values - group_means(values, groups)
 
 
 def rank_gradients(

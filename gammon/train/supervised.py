@@ -20,7 +20,7 @@ from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import anchors, race_mask
 from gammon.engine.net.neural import CRASHED, Net, NeuralEvaluator
 from gammon.train import kernels
-from gammon.train.batch_fit import AdamSettings, adam_fit
+from gammon.train.batch_fit import AdamSettings, adam_fit, group_means
 from gammon.train.labels import LabelSet, check_win_window, float32_labels, in_win_window
 from gammon.train.selfplay import (
     Report,
@@ -186,16 +186,19 @@ def own_outputs(ev: NeuralEvaluator, nets: tuple[str, ...]) -> NeuralEvaluator:
     return ev.replaced(crashed=None) if "contact" in nets and CRASHED not in nets else ev
 
 
-def fitted_mask(boards: np.ndarray, nets: tuple[str, ...]) -> np.ndarray:
-    """The boards some net of ``nets`` is fitted to (as :func:`adam_fit_labels` routes them)."""
+def net_masks(boards: np.ndarray) -> dict[str, np.ndarray]:
+    """The boards each net is fitted to, in the order the nets are fitted: the contact net's every
+    contact position, crashed or not; the race net's the races; the crashed net's the crashed."""
     races = race_mask(boards)
+    return {"contact": ~races, "race": races, CRASHED: crashed_mask(boards)}
+
+
+def fitted_mask(boards: np.ndarray, nets: tuple[str, ...]) -> np.ndarray:
+    """The boards some net of ``nets`` is fitted to (:func:`net_masks`)."""
     keep = np.zeros(len(boards), dtype=bool)
-    if "contact" in nets:
-        keep |= ~races
-    if "race" in nets:
-        keep |= races
-    if CRASHED in nets:
-        keep |= crashed_mask(boards)
+    for name, mask in net_masks(boards).items():
+        if name in nets:
+            keep |= mask
     return keep
 
 
@@ -204,12 +207,10 @@ def level_kept(labels: LabelSet, own: NeuralEvaluator) -> LabelSet:
     ``own``'s mean over the decision's boards (then clipped to [0, 1] and made consistent): the
     differences between a decision's boards stay the labels', their level becomes the net's."""
     decisions = labels.decisions_or_own()
-    _, index, counts = np.unique(decisions, return_inverse=True, return_counts=True)
+    groups = np.unique(decisions, return_inverse=True)[1]
 
     def decision_mean(a: np.ndarray) -> np.ndarray:
-        sums = np.zeros((counts.size, 5))
-        np.add.at(sums, index, a)
-        return (sums / counts[:, None])[index]
+        return np.stack([group_means(a[:, k], groups) for k in range(a.shape[1])], axis=1)
 
     targets = labels.targets.astype(np.float64)
     moved = targets - decision_mean(targets) + decision_mean(own.evaluate(labels.boards))
@@ -299,13 +300,9 @@ def adam_fit_labels(
         f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
         f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}"
     )
-    races, held_races = race_mask(train.boards), race_mask(held.boards)
-    crashed, held_crashed = crashed_mask(train.boards), crashed_mask(held.boards)
-    for name, want, held_want in (
-        ("contact", ~races, ~held_races),
-        ("race", races, held_races),
-        (CRASHED, crashed, held_crashed),
-    ):
+    held_masks = net_masks(held.boards)
+    for name, want in net_masks(train.boards).items():
+        held_want = held_masks[name]
         if name not in nets or not want.any():
             continue
         note(f"{name} net:")
