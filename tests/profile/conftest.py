@@ -7,11 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
+from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts import Accounts
 from gammon.accounts.passwords import Passwords
 from gammon.profile import AnalysisQueue
 from gammon.store import Store
+from gammon.store.models import ProfileDecisionRow
 from tests.accounts.conftest import CHEAP, Clock
 from tests.store.conftest import pg_url, store, store_url  # noqa: F401  (the storage tests' fixtures)
 
@@ -41,3 +44,10 @@ def add(queue: AnalysisQueue, account_id: int, path: Path, seat: int) -> int:
     """Queue the file at ``path`` at 0 ply."""
     fmt = {".sgf": "sgf", ".xg": "xg"}.get(path.suffix, "mat")
     return queue.add_file(account_id, seat, path.read_bytes(), path.name, fmt, plies=0)
+
+
+def marked_decisions(db: Store, account_id: int) -> int:
+    """How many of the account's decisions its analyses marked (a drill makes a card of each)."""
+    with sessionmaker(db.engine)() as s:
+        mine = ProfileDecisionRow.account_id == account_id
+        return s.scalar(select(func.count()).select_from(ProfileDecisionRow).where(mine)) or 0

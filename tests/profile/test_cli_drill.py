@@ -18,8 +18,7 @@ from gammon.profile import AnalysisQueue
 from gammon.profile.drill import Drills
 from gammon.store import Store
 from tests.accounts.conftest import CHEAP
-from tests.profile.conftest import LASSE_1, add
-from tests.profile.test_prefix import _decisions
+from tests.profile.conftest import LASSE_1, add, marked_decisions
 
 
 @pytest.fixture
@@ -59,7 +58,7 @@ def test_a_drill_session(
     store = Store(url)
     try:
         card = Drills(store).next_card(1)  # the card asked first (Drills.sync made it)
-        marked = _decisions(store, 1)  # the analysis's marked decisions: one card each
+        marked = marked_decisions(store, 1)  # the analysis's marked decisions: one card each
     finally:
         store.close()
     assert card is None  # no cards before the first drill

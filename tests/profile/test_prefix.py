@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from sqlalchemy import func, select, update
+from sqlalchemy import select, update
 from sqlalchemy.orm import sessionmaker
 
 from gammon.accounts import Accounts
@@ -21,7 +21,7 @@ from gammon.profile.source import extends, fingerprint, match_record, opening
 from gammon.store import Store
 from gammon.store.models import DrillCardRow, ProfileDecisionRow, ProfileMatchRow
 from tests.accounts.conftest import CHEAP, Clock
-from tests.profile.conftest import CHARLOT_SGF, DATA, add
+from tests.profile.conftest import CHARLOT_SGF, DATA, add, marked_decisions
 
 CHARLOT_MAT = DATA / "mat/real/gnubg/gnubgparser-charlot1-charlot2_7p.mat"  # the match of CHARLOT_SGF
 
@@ -48,12 +48,6 @@ def mid_game(tmp_path: Path) -> Path:
     lines = CHARLOT_MAT.read_text().splitlines()
     game_2 = lines.index(" Game 2")
     return _cut(tmp_path, "mid-game.mat", game_2 + 8)
-
-
-def _decisions(store: Store, account_id: int) -> int:
-    with sessionmaker(store.engine)() as s:
-        mine = ProfileDecisionRow.account_id == account_id
-        return s.scalar(select(func.count()).select_from(ProfileDecisionRow).where(mine)) or 0
 
 
 def test_the_record_of_a_matchs_first_games_is_a_prefix_of_the_whole(two_games: Path, mid_game: Path) -> None:
@@ -94,7 +88,7 @@ def test_the_whole_match_after_its_first_games_takes_their_place(
     assert [(o.name, o.played, o.won) for o in summary.opponents] == [("charlot2", 1, 1)]
     assert summary.pr == pytest.approx(profile_summary(store, other.id).pr)
     assert alone.profile_match_id != match.id
-    assert _decisions(store, me.id) == _decisions(store, other.id) > 0
+    assert marked_decisions(store, me.id) == marked_decisions(store, other.id) > 0
 
 
 def test_the_first_games_after_the_whole_match_are_a_duplicate(
@@ -148,7 +142,7 @@ def test_the_drills_of_the_first_games_go_over_to_the_whole_match(
             DrillCardRow, DrillCardRow.decision_id == ProfileDecisionRow.id)).all()
     assert matches == [whole.profile_match_id] and set(carded) == {whole.profile_match_id}
     # the whole match's decisions of games 3 and 4 are new cards; those of games 1 and 2 are not
-    assert drills.sync(me.id) == _decisions(store, me.id) - made
+    assert drills.sync(me.id) == marked_decisions(store, me.id) - made
 
 
 @pytest.mark.parametrize("order", ["whole stored during the first games' analysis",
