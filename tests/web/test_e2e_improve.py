@@ -225,5 +225,14 @@ def test_a_tutor_warning_of_a_turn_played_on_another_device_goes_and_blocks_noth
     rolled = _state(page)
     assert "double" in rolled["actions"]  # so the tutor judges the roll (a cube decision)
     page.click('button[data-action="roll"]')
+    # The roll is sent, or judged afresh: the random opponent's plays can leave a position the
+    # tutor would double in, and then its new warning (not the stale one) asks first.
+    page.wait_for_function(
+        "v => ui.state.version > v || !document.querySelector('#tutor-warning').hidden", arg=rolled["version"]
+    )
+    if page.locator("#tutor-warning").is_visible():
+        assert page.text_content("#tutor-text").startswith("Tutor: Not doubling is a")
+        page.click("#tutor-anyway")
     _wait_change(page, rolled["version"])
+    assert page.locator("#tutor-warning").is_hidden()
     assert not errors, errors
