@@ -61,6 +61,9 @@ SOURCES: dict[str, dict[str, Any]] = {
     "race": {"race_only": True},
     # races where a side has borne off a checker while another is still out: they follow a hit
     "race-set-up": {"race_only": True, "set_up": 3},
+    # contact positions where a side has borne off a checker while another is still out (the
+    # borne-off head's positions): 1-3 checkers of a side taken off, as `label --set-up 3` does
+    "set-up": {"contact_only": True, "set_up": 3},
     # the boards after the 5 best 0-ply plays of a roll in crashed positions, a roll's plays on the
     # same dice: what a 0-ply choice compares where the engine loses most, labelled by rollouts
     # played to the end (a truncated rollout or a search carries the net's own bias back)

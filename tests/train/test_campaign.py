@@ -129,6 +129,10 @@ def test_each_source_keeps_its_kind_of_position() -> None:
     race, set_up = (shard_positions(ev, races, k)[0] for k in range(2))
     assert len(race) == len(set_up) == 6 and race_mask(race).all() and race_mask(set_up).all()
     assert borne_off_mask(set_up).all() and not borne_off_mask(race).all()
+    # the contact positions of the borne-off head: a side has a checker off and another still out
+    borne_settings = CampaignSettings(seed=2, shard_size=6, trials=2, every=4, sources=("set-up",))
+    borne = shard_positions(ev, borne_settings, 0)[0]
+    assert len(borne) == 6 and not race_mask(borne).any() and borne_off_mask(borne).all()
 
 
 def test_a_signal_stops_the_run_after_its_chunk_and_keeps_the_work(tmp_path) -> None:
