@@ -121,6 +121,7 @@ class Summary:
     missed_doubles: int  # did not double when it should have
     wrong_takes: int  # took a pass
     wrong_passes: int  # passed a take
+    se: float = 0.0  # standard error of ``mean`` (0 for a single decision)
 
 
 def summarise(judges: list[Equities], choices: list[tuple[bool, bool]]) -> Summary:
@@ -129,13 +130,15 @@ def summarise(judges: list[Equities], choices: list[tuple[bool, bool]]) -> Summa
         raise ValueError(f"need one choice per judged decision, got {len(choices)} for {len(judges)}")
     errs = [decision_error(j, d, t) for j, (d, t) in zip(judges, choices)]
     n = len(errs)
+    totals = 1000 * np.array([e.total for e in errs])
+    se = float(totals.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
     return Summary(
         n, 1000 * sum(e.total for e in errs) / n, 1000 * sum(e.double for e in errs) / n,
         1000 * sum(e.take for e in errs) / n,
         sum(1 for j, (d, _), e in zip(judges, choices, errs) if d and not j.should_double and e.double > 0),
         sum(1 for j, (d, _), e in zip(judges, choices, errs) if not d and j.should_double and e.double > 0),
         sum(1 for (_, t), e in zip(choices, errs) if t and e.take > 0),
-        sum(1 for (_, t), e in zip(choices, errs) if not t and e.take > 0))
+        sum(1 for (_, t), e in zip(choices, errs) if not t and e.take > 0), se)
 
 
 _EQUITY_LINES = {"No double": "nd", "Double, take": "dt", "Double, pass": "dp"}
@@ -192,6 +195,15 @@ class Decision:
         else:
             state = MatchId(cube_value=self.cube, cube_owner=owner, player_on_roll=1, turn=1, jacoby=False)
         return f"{self.position}:{state.id}"
+
+
+SEVEN = 7  # the match length the engine's cube target names
+
+
+def in_match_of(d: Decision, length: int) -> bool:
+    """Whether ``d``'s score can arise in a match of ``length`` points (neither side more than
+    ``length``-away); money decisions never do."""
+    return bool(d.away) and d.away <= length and d.opponent_away <= length
 
 
 def candidates(seed: int) -> list[Position]:
@@ -555,15 +567,25 @@ def main() -> None:
     print(f"weights: {args.weights or 'shipped'}")
     print(f"{len(work)} cube decisions ({kind}); judge: GNU Backgammon 2-ply cube hint; "
           f"{sum(j.should_double for j in judges)} doubles, {sum(not j.should_take for j in judges)} passes")
-    print(f"{'player':<18}{'mEMG/decision':>14}{'double':>8}{'take':>7}{'contact':>9}{'race':>7}"
+    print(f"{'player':<18}{'mEMG/decision':>14}{'+- se':>7}{'double':>8}{'take':>7}{'contact':>9}{'race':>7}"
           f"{'wrong dbl':>10}{'missed dbl':>11}{'wrong take':>11}{'wrong pass':>11}{'time/dec':>10}")
     for name, s in results.items():
         t = f"{1000 * seconds[name] / len(work):.1f}ms" if name in seconds else ""
         contact, in_race = phases[name]
-        print(f"{name:<18}{s.mean:>14.2f}{s.mean_double:>8.2f}{s.mean_take:>7.2f}{contact:>9.2f}{in_race:>7.2f}"
-              f"{s.wrong_doubles:>10}{s.missed_doubles:>11}{s.wrong_takes:>11}{s.wrong_passes:>11}{t:>10}")
+        print(f"{name:<18}{s.mean:>14.2f}{s.se:>7.2f}{s.mean_double:>8.2f}{s.mean_take:>7.2f}{contact:>9.2f}"
+              f"{in_race:>7.2f}{s.wrong_doubles:>10}{s.missed_doubles:>11}{s.wrong_takes:>11}{s.wrong_passes:>11}"
+              f"{t:>10}")
     print(f"({len(race) - sum(race)} contact and {sum(race)} race decisions; mEMG per decision: the "
           "doubling choice and the take/pass answer together)")
+    if args.match:
+        seven = [i for i, d in enumerate(work) if in_match_of(d, SEVEN)]
+        if seven:
+            line = ", ".join(
+                f"{name} {s.mean:.2f} +- {s.se:.2f}"
+                for name, s in ((name, summarise([judges[i] for i in seven], [c[i] for i in seven]))
+                                for name, c in choices.items()))
+            print(f"at the scores of a {SEVEN}-point match (neither side more than {SEVEN}-away), "
+                  f"{len(seven)} decisions: {line}")
 
 
 if __name__ == "__main__":

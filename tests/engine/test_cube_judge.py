@@ -67,8 +67,23 @@ def test_summary_counts_and_means() -> None:
     assert s.mean == pytest.approx(1000 * 0.604 / 3)
     assert s.mean_double == pytest.approx(1000 * 0.304 / 3)
     assert (s.wrong_doubles, s.missed_doubles, s.wrong_takes, s.wrong_passes) == (1, 2, 1, 0)
+    # the standard error of the mean of the per-decision errors 4, 100 + 300 and 200 mEMG
+    assert s.se == pytest.approx(np.std([4.0, 400.0, 200.0], ddof=1) / np.sqrt(3))
+    assert cj.summarise(judges[:1], [(True, True)]).se == 0.0
     with pytest.raises(ValueError, match="one choice per judged decision"):
         cj.summarise(judges, [(True, True)])
+
+
+def test_the_scores_of_a_seven_point_match() -> None:
+    def decision(away: int, opponent_away: int) -> cj.Decision:
+        return cj.Decision("4HPwATDgc/ABMA", away, opponent_away, 1, False, 0.7, 0, 0, 0, 0, 0, 0)
+
+    assert cj.in_match_of(decision(7, 1), 7) and cj.in_match_of(decision(2, 7), 7)
+    assert not cj.in_match_of(decision(8, 3), 7) and not cj.in_match_of(decision(3, 11), 7)
+    assert not cj.in_match_of(decision(0, 0), 7)  # money
+    work = cj.load(cj.DATA / "cube_match.tsv")
+    seven = [d for d in work if cj.in_match_of(d, cj.SEVEN)]
+    assert 0 < len(seven) < len(work)
 
 
 def test_gnubg_id_money_and_match() -> None:
