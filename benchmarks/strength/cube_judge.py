@@ -133,7 +133,7 @@ def summarise(judges: list[Equities], choices: list[tuple[bool, bool]]) -> Summa
     totals = 1000 * np.array([e.total for e in errs])
     se = float(totals.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
     return Summary(
-        n, 1000 * sum(e.total for e in errs) / n, 1000 * sum(e.double for e in errs) / n,
+        n, float(totals.mean()), 1000 * sum(e.double for e in errs) / n,
         1000 * sum(e.take for e in errs) / n,
         sum(1 for j, (d, _), e in zip(judges, choices, errs) if d and not j.should_double and e.double > 0),
         sum(1 for j, (d, _), e in zip(judges, choices, errs) if not d and j.should_double and e.double > 0),
@@ -580,10 +580,9 @@ def main() -> None:
     if args.match:
         seven = [i for i, d in enumerate(work) if in_match_of(d, SEVEN)]
         if seven:
-            line = ", ".join(
-                f"{name} {s.mean:.2f} +- {s.se:.2f}"
-                for name, s in ((name, summarise([judges[i] for i in seven], [c[i] for i in seven]))
-                                for name, c in choices.items()))
+            sevens = {name: summarise([judges[i] for i in seven], [c[i] for i in seven])
+                      for name, c in choices.items()}
+            line = ", ".join(f"{name} {s.mean:.2f} +- {s.se:.2f}" for name, s in sevens.items())
             print(f"at the scores of a {SEVEN}-point match (neither side more than {SEVEN}-away), "
                   f"{len(seven)} decisions: {line}")
 
