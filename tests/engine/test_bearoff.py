@@ -99,6 +99,7 @@ def test_the_shipped_file_is_what_gammon_builds() -> None:
     shipped = BearoffDatabase.load()
     np.testing.assert_array_equal(shipped.off, fresh.off)
     np.testing.assert_array_equal(shipped.first, fresh.first)
+    np.testing.assert_array_equal(shipped.few, fresh.few)
 
 
 def test_the_shipped_file_is_read_only_when_needed() -> None:
@@ -114,6 +115,7 @@ def test_file_round_trip(db: BearoffDatabase, tmp_path) -> None:
     again = BearoffDatabase.load(path)
     np.testing.assert_array_equal(again.off, db.off)
     np.testing.assert_array_equal(again.first, db.first)
+    np.testing.assert_array_equal(again.few, db.few)
 
 
 def test_a_bad_file_is_named(tmp_path) -> None:
@@ -126,7 +128,15 @@ def test_a_bad_file_is_named(tmp_path) -> None:
                                                    "has no array 'first'")):
         BearoffDatabase.load(path)
     np.savez(path, off=np.zeros((3, 32)), first=np.zeros((3, 32)))
+    with pytest.raises(ValueError, match=re.escape(f"{str(path)!r} is not a gammon bear-off database: it "
+                                                   "has no array 'few'")):
+        BearoffDatabase.load(path)
+    np.savez(path, off=np.zeros((3, 32)), first=np.zeros((3, 32)), few=np.zeros((3, 32), dtype=np.float32))
     with pytest.raises(ValueError, match=r"\(3, 32\)"):
+        BearoffDatabase.load(path)
+    db = BearoffDatabase.load()
+    np.savez(path, off=db.off, first=db.first, few=np.zeros((3, 32), dtype=np.float32))
+    with pytest.raises(ValueError, match=r"few-checker table must have shape \(118755, 32\), got \(3, 32\)"):
         BearoffDatabase.load(path)
 
 

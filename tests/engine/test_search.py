@@ -141,3 +141,37 @@ def test_known_best_children_are_reused_with_the_same_values() -> None:
     fresh = Searcher(PipCountEvaluator(), None)
     np.testing.assert_array_equal(one, fresh.evaluate_boards(boards, 1))
     np.testing.assert_array_equal(two, fresh.evaluate_boards(boards, 2))
+
+
+class _OddPly(Searcher):
+    """0 and 2 ply rank the plays in their order, best first; 1 ply the other way round (the
+    odd-ply misjudgement the default filters guard against)."""
+
+    def __init__(self, plays: np.ndarray) -> None:
+        super().__init__(PipCountEvaluator(), None)
+        self.rank = {b.tobytes(): i for i, b in enumerate(plays)}
+
+    def _probs(self, boards: np.ndarray, reverse: bool) -> np.ndarray:
+        out = np.zeros((len(boards), 5))
+        for r, b in enumerate(boards):
+            i = self.rank[b.tobytes()]
+            mover_wins = 0.5 + 0.01 * (i if reverse else len(self.rank) - i)
+            out[r, 0] = 1.0 - mover_wins  # the boards are seen from the opponent, on roll there
+        return out
+
+    def leaf(self, boards: np.ndarray, for_cube: bool = False) -> np.ndarray:
+        return self._probs(boards, reverse=False)
+
+    def evaluate_boards(self, boards: np.ndarray, plies: int, known: object = None) -> np.ndarray:
+        return self._probs(boards, reverse=plies == 1)
+
+
+def test_the_one_ply_pass_keeps_the_zero_ply_best() -> None:
+    _, after, _ = generate_arrays(Position.initial().as_array(), (6, 5))
+    plays = after[:8]
+    searcher = _OddPly(plays)
+    order, _, plies = searcher.rank_plays(plays, SearchSettings(plies=2))
+    assert order[0] == 0 and plies[0] == 2  # searched to 2 ply beside the 1-ply pass's four
+    assert list(plies).count(2) == 5
+    order, _, plies = searcher.rank_plays(plays, SearchSettings(plies=2, keep_zero_ply_best=False))
+    assert list(plies).count(2) == 4 and 0 not in order[:4].tolist()

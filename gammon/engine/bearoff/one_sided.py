@@ -6,11 +6,17 @@ Two distributions per position, each played to minimise its own expectation:
 * ``off``: rolls to bear off every checker (the race);
 * ``first``: rolls to bear off at least one checker (saving the gammon; meaningful with 15).
 
+Beside them, ``few``: the same ``off`` distribution for every side of up to five checkers anywhere
+on its 24 points (:mod:`gammon.engine.bearoff.few_checkers`). The database values every race where
+each side has all its checkers home or at most five left (:func:`in_database_board`), from the two
+sides' distributions.
+
 gammon builds it itself (numba, moves from :mod:`gammon.movegen`) and ships the result beside this
-module (``bearoff_one_sided.npz``, 4.5 MB, exact float64), because building it on a user's first
-run took 15 seconds (mostly compiling the builder). ``python -m gammon.engine.bearoff.one_sided`` rebuilds the
-file; a test checks that it equals a fresh build. :func:`race_probabilities` turns two sides'
-distributions into cubeless probabilities for the player on roll, exactly for the one-sided model.
+module (``bearoff_one_sided.npz``, 11 MB: ``off`` and ``first`` exact float64, ``few`` float32),
+because building it on a user's first run took 15 seconds (mostly compiling the builder).
+``python -m gammon.engine.bearoff.one_sided`` rebuilds the file; a test checks that it equals a
+fresh build. :func:`race_probabilities` turns two sides' distributions into cubeless probabilities
+for the player on roll, exactly for the one-sided model.
 """
 
 from __future__ import annotations
@@ -22,8 +28,10 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
+from gammon.engine.bearoff import few_checkers
+from gammon.engine.bearoff.few_checkers import FEW_BINOM
+from gammon.engine.bearoff.tables import build, rank
 from gammon.engine.net.npz import load_npz
-from gammon.movegen import generate_all
 
 POINTS = 6
 CHECKERS = 15
@@ -43,102 +51,17 @@ for _n in range(32):
 def home_index(counts, checkers, binom):
     """Rank of the home-board counts ``counts[0..5]`` (points 1-6) among the positions of at most
     ``checkers`` checkers (15: all 54,264)."""
-    idx = 0
-    r = checkers
-    for point in range(6, 0, -1):
-        c = counts[point - 1]
-        for v in range(c):
-            # compositions of r - v checkers into `point` slots (points below and "off")
-            idx += binom[r - v + point - 1, point - 1]
-        r -= c
-    return idx
-
-
-@njit(cache=True)
-def _generate_tables(binom, max_rolls):
-    n = 54264
-    # enumerate all positions and their pip counts
-    counts = np.zeros((n, 6), dtype=np.int8)
-    pips = np.zeros(n, dtype=np.int64)
-    c = np.zeros(6, dtype=np.int8)
-    for c6 in range(16):
-        for c5 in range(16 - c6):
-            for c4 in range(16 - c6 - c5):
-                for c3 in range(16 - c6 - c5 - c4):
-                    for c2 in range(16 - c6 - c5 - c4 - c3):
-                        for c1 in range(16 - c6 - c5 - c4 - c3 - c2):
-                            c[0] = c1
-                            c[1] = c2
-                            c[2] = c3
-                            c[3] = c4
-                            c[4] = c5
-                            c[5] = c6
-                            i = home_index(c, CHECKERS, binom)
-                            counts[i, :] = c
-                            pips[i] = c1 + 2 * c2 + 3 * c3 + 4 * c4 + 5 * c5 + 6 * c6
-    order = np.argsort(pips)
-    off = np.zeros((n, max_rolls), dtype=np.float64)
-    first = np.zeros((n, max_rolls), dtype=np.float64)
-    mean_off = np.zeros(n, dtype=np.float64)
-    mean_first = np.zeros(n, dtype=np.float64)
-    board = np.zeros(26, dtype=np.int8)
-    child = np.zeros(6, dtype=np.int8)
-    for oi in range(n):
-        i = order[oi]
-        total = 0
-        for p in range(6):
-            total += counts[i, p]
-        if total == 0:
-            off[i, 0] = 1.0
-            first[i, 0] = 1.0
-            continue
-        for d1 in range(1, 7):
-            for d2 in range(d1, 7):
-                w = (1.0 if d1 == d2 else 2.0) / 36.0
-                board[:] = 0
-                for p in range(6):
-                    board[p + 1] = counts[i, p]
-                count, _nsteps, boards, _steps = generate_all(board, d1, d2)
-                best_off = -1
-                best_off_mean = 1e9
-                best_first = -1
-                best_first_mean = 1e9
-                first_done = False
-                for k in range(count):
-                    # results are seen from the (absent) opponent: our point p is slot 25 - p
-                    left = 0
-                    for p in range(6):
-                        child[p] = -boards[k, 24 - p]
-                        left += child[p]
-                    j = home_index(child, CHECKERS, binom)
-                    if mean_off[j] < best_off_mean:
-                        best_off_mean = mean_off[j]
-                        best_off = j
-                    if left < total:
-                        first_done = True
-                    elif mean_first[j] < best_first_mean:
-                        best_first_mean = mean_first[j]
-                        best_first = j
-                mean_off[i] += w * (1.0 + mean_off[best_off])
-                for r in range(1, max_rolls):
-                    off[i, r] += w * off[best_off, r - 1]
-                if first_done:
-                    mean_first[i] += w
-                    first[i, 1] += w
-                else:
-                    mean_first[i] += w * (1.0 + mean_first[best_first])
-                    for r in range(1, max_rolls):
-                        first[i, r] += w * first[best_first, r - 1]
-    return off, first, mean_off
+    return rank(counts, POINTS, checkers, binom)
 
 
 class BearoffDatabase:
-    """The one-sided database: ``off`` and ``first``, float64 ``(POSITIONS, MAX_ROLLS)``.
-    ``BearoffDatabase.load()`` is the shipped one, ``generate()`` builds it afresh."""
+    """The one-sided database: ``off`` and ``first``, float64 ``(POSITIONS, MAX_ROLLS)``, and
+    ``few``, float32 ``(few_checkers.POSITIONS, MAX_ROLLS)``. ``BearoffDatabase.load()`` is the
+    shipped one, ``generate()`` builds it afresh."""
 
-    def __init__(self, off: np.ndarray, first: np.ndarray) -> None:
-        _check_tables(off, first)
-        self._tables: tuple[np.ndarray, np.ndarray] | None = (off, first)
+    def __init__(self, off: np.ndarray, first: np.ndarray, few: np.ndarray) -> None:
+        _check_tables(off, first, few)
+        self._tables: tuple[np.ndarray, np.ndarray, np.ndarray] | None = (off, first, few)
         self._path: Path | None = None
 
     @classmethod
@@ -156,19 +79,23 @@ class BearoffDatabase:
     def first(self) -> np.ndarray:
         return self._read()[1]
 
-    def _read(self) -> tuple[np.ndarray, np.ndarray]:
+    @property
+    def few(self) -> np.ndarray:
+        return self._read()[2]
+
+    def _read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         if self._tables is None:
             assert self._path is not None  # set by _lazy whenever the tables are not
             self._tables = _read_tables(self._path)
         return self._tables
 
-    def kernel_tables(self, read: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """``(off, first, binom)`` for the kernels (:mod:`gammon.engine.search.leaves`); before the file is
-        read (and unless ``read``), tables of no rows."""
+    def kernel_tables(self, read: bool = False) -> KernelTables:
+        """``(off, first, binom, few, few_binom)`` for the kernels (:mod:`gammon.engine.search.leaves`);
+        before the file is read (and unless ``read``), tables of no rows."""
         if self._tables is None and not read:
             return NO_TABLES
-        off, first = self._read()
-        return off, first, BINOM
+        off, first, few = self._read()
+        return off, first, BINOM, few, FEW_BINOM
 
     @cached_property
     def mean_rolls(self) -> np.ndarray:
@@ -176,9 +103,9 @@ class BearoffDatabase:
 
     @classmethod
     def generate(cls) -> BearoffDatabase:
-        """Build the tables (about 3 s, plus 10-15 s to compile the builder the first time)."""
-        off, first, _ = _generate_tables(BINOM, MAX_ROLLS)
-        return cls(off, first)
+        """Build the tables (about 13 s, plus 10-15 s to compile the builders the first time)."""
+        off, first = build(POINTS, CHECKERS, BINOM, MAX_ROLLS)
+        return cls(off, first, few_checkers.generate_table(MAX_ROLLS))
 
     @classmethod
     def load(cls, path: str | Path | None = None) -> BearoffDatabase:
@@ -191,7 +118,7 @@ class BearoffDatabase:
     def save(self, path: str | Path) -> None:
         """Write the tables to ``path``, exactly that name (numpy would add ``.npz`` to a bare one)."""
         with open(path, "wb") as f:
-            np.savez_compressed(f, off=self.off, first=self.first)
+            np.savez_compressed(f, off=self.off, first=self.first, few=self.few)
 
     def index(self, counts: tuple[int, ...] | list[int]) -> int:
         """Index of the home-board counts of points 1-6."""
@@ -208,11 +135,11 @@ class BearoffDatabase:
         return float(self.mean_rolls[self.index(counts)])
 
     def probabilities(self, boards: np.ndarray) -> np.ndarray:
-        """Cubeless probabilities for the player on roll of bear-off boards (see
-        :func:`is_bearoff`)."""
+        """Cubeless probabilities for the player on roll of boards in the database (see
+        :func:`in_database`)."""
         b = np.ascontiguousarray(boards, dtype=np.int8)
         out = np.empty((b.shape[0], 5))
-        _race_kernel(b, self.off, self.first, BINOM, out)
+        _race_kernel(b, *self.kernel_tables(read=True), out)
         return out
 
 
@@ -222,53 +149,68 @@ def default_bearoff() -> BearoffDatabase:
     return BearoffDatabase.load()
 
 
-NO_TABLES = (np.zeros((0, MAX_ROLLS)), np.zeros((0, MAX_ROLLS)), BINOM)
+KernelTables = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+"""``(off, first, binom, few, few_binom)``: what the kernels read (:meth:`BearoffDatabase.kernel_tables`)."""
+
+NO_TABLES: KernelTables = (np.zeros((0, MAX_ROLLS)), np.zeros((0, MAX_ROLLS)), BINOM,
+                           np.zeros((0, MAX_ROLLS), dtype=np.float32), FEW_BINOM)
 """The kernels' tables of a database not read yet (:meth:`BearoffDatabase.kernel_tables`)."""
 
 
-def _check_tables(off: np.ndarray, first: np.ndarray) -> None:
+def _check_tables(off: np.ndarray, first: np.ndarray, few: np.ndarray) -> None:
     shape = (POSITIONS, MAX_ROLLS)
     if off.shape != shape or first.shape != shape:
         raise ValueError(f"bear-off tables must have shape {shape}, got {off.shape} and {first.shape}")
+    few_shape = (few_checkers.POSITIONS, MAX_ROLLS)
+    if few.shape != few_shape:
+        raise ValueError(f"the few-checker table must have shape {few_shape}, got {few.shape}")
 
 
-def _read_tables(path: Path) -> tuple[np.ndarray, np.ndarray]:
+def _read_tables(path: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     data = load_npz(path, "a gammon bear-off database")
-    off, first = data["off"], data["first"]
-    if off.dtype != np.float64 or first.dtype != np.float64:
-        raise ValueError(f"{str(path)!r}: bear-off tables must be float64, got {off.dtype} and {first.dtype}")
-    _check_tables(off, first)
-    return off, first
+    off, first, few = data["off"], data["first"], data["few"]
+    if off.dtype != np.float64 or first.dtype != np.float64 or few.dtype != np.float32:
+        raise ValueError(f"{str(path)!r}: bear-off tables must be float64, float64 and float32, got "
+                         f"{off.dtype}, {first.dtype} and {few.dtype}")
+    _check_tables(off, first, few)
+    return off, first, few
 
 
 @njit(cache=True)
-def _race_kernel(boards, off, first, binom, out):
-    """The arithmetic of :func:`race_probabilities`, row by row, on bear-off boards."""
+def _race_kernel(boards, off, first, binom, few, few_binom, out):
+    """The arithmetic of :func:`race_probabilities`, row by row, on boards in the database."""
     for r in range(boards.shape[0]):
-        race_row(boards[r], off, first, binom, out, r)
+        race_row(boards[r], off, first, binom, few, few_binom, out, r)
 
 
 @njit(cache=True, _nrt=False)
-def race_row(board, off, first, binom, out, r):
-    """``out[r]``: the cubeless probabilities of one bear-off board (:func:`_race_kernel`)."""
-    my_n = 0
-    their_n = 0
-    mine = 0
-    theirs = 0
-    # the ranks of the two sides' home boards (home_index of counts of points 1-6)
-    rest = CHECKERS
-    rest_theirs = CHECKERS
-    for point in range(6, 0, -1):
-        c = board[point]
-        my_n += c
+def _side_rank(board, mover, binom, few_binom):
+    """``(rank, home, checkers)`` of one side of a board in the database: its row in ``off`` and
+    ``first`` (``home``: every checker on points 1-6) or else in ``few``, and its checkers left."""
+    n = 0
+    home = True
+    for point in range(1, 25):
+        c = board[point] if mover else -board[25 - point]
+        if c > 0:
+            n += c
+            home &= point <= 6
+    # the side's row: in the bear-off table (6 points, 15 checkers) or in the few-checker one
+    points, rest, table = (6, CHECKERS, binom) if home else (24, few_checkers.CHECKERS, few_binom)
+    rank = 0
+    for point in range(points, 0, -1):
+        c = max(board[point] if mover else -board[25 - point], 0)
         for v in range(c):
-            mine += binom[rest - v + point - 1, point - 1]
+            rank += table[rest - v + point - 1, point - 1]
         rest -= c
-        c = -board[25 - point]
-        their_n += c
-        for v in range(c):
-            theirs += binom[rest_theirs - v + point - 1, point - 1]
-        rest_theirs -= c
+    return rank, home, n
+
+
+@njit(cache=True, _nrt=False)
+def race_row(board, off, first, binom, few, few_binom, out, r):
+    """``out[r]``: the cubeless probabilities of one board in the database (:func:`_race_kernel`).
+    A side's ``first`` (saving the gammon) matters only with 15 checkers, so only for a home side."""
+    mine, my_home, my_n = _side_rank(board, True, binom, few_binom)
+    theirs, their_home, their_n = _side_rank(board, False, binom, few_binom)
     win = 0.0
     win_g = 0.0
     lose_g = 0.0
@@ -276,12 +218,16 @@ def race_row(board, off, first, binom, out, r):
     tail_first = 0.0
     my_first_after = 0.0  # P(my first-off rolls > i)
     for i in range(off.shape[1] - 1, -1, -1):
-        tail_off += off[theirs, i]
-        tail_first += first[theirs, i]
-        win += off[mine, i] * tail_off
-        win_g += off[mine, i] * tail_first
-        lose_g += off[theirs, i] * my_first_after
-        my_first_after += first[mine, i]
+        my_off = off[mine, i] if my_home else np.float64(few[mine, i])
+        their_off = off[theirs, i] if their_home else np.float64(few[theirs, i])
+        tail_off += their_off
+        if their_home:
+            tail_first += first[theirs, i]
+        win += my_off * tail_off
+        win_g += my_off * tail_first
+        lose_g += their_off * my_first_after
+        if my_home:
+            my_first_after += first[mine, i]
     out[r, 0] = win
     out[r, 1] = win_g if their_n == 15 else 0.0
     out[r, 2] = 0.0
@@ -299,6 +245,30 @@ def is_bearoff_board(b) -> bool:
 
 
 @njit(cache=True)
+def in_database_board(b) -> bool:
+    """The database values the board: a race (no checker on the bar) where each side has every
+    checker home (:func:`is_bearoff_board`'s sides) or at most ``few_checkers.CHECKERS`` left."""
+    # each side's rearmost checker, looked for from its own back: in contact both are found a
+    # slot or two in, and the leaf evaluations, which ask this of every board, go on to the net
+    mover_back = 25
+    while mover_back > 0 and b[mover_back] <= 0:
+        mover_back -= 1
+    opponent_back = 0
+    while opponent_back < 26 and b[opponent_back] >= 0:
+        opponent_back += 1
+    if mover_back >= opponent_back or mover_back == 25 or opponent_back == 0:
+        return False  # contact, or a checker on the bar
+    mover = 0
+    for i in range(1, mover_back + 1):
+        mover += max(b[i], 0)
+    opponent = 0
+    for i in range(opponent_back, 25):
+        opponent -= min(b[i], 0)
+    return ((mover_back <= 6 or mover <= few_checkers.CHECKERS)
+            and (opponent_back >= 19 or opponent <= few_checkers.CHECKERS))
+
+
+@njit(cache=True)
 def _bearoff_rows(boards):
     out = np.empty(boards.shape[0], dtype=np.bool_)
     for r in range(boards.shape[0]):
@@ -306,9 +276,22 @@ def _bearoff_rows(boards):
     return out
 
 
+@njit(cache=True)
+def _database_rows(boards):
+    out = np.empty(boards.shape[0], dtype=np.bool_)
+    for r in range(boards.shape[0]):
+        out[r] = in_database_board(boards[r])
+    return out
+
+
 def is_bearoff(boards: np.ndarray) -> np.ndarray:
     """Rows (int8 (N, 26)) where :func:`is_bearoff_board` holds."""
     return _bearoff_rows(np.ascontiguousarray(boards, dtype=np.int8))
+
+
+def in_database(boards: np.ndarray) -> np.ndarray:
+    """Rows (int8 (N, 26)) where :func:`in_database_board` holds."""
+    return _database_rows(np.ascontiguousarray(boards, dtype=np.int8))
 
 
 def race_probabilities(my_off: np.ndarray, my_first: np.ndarray, their_off: np.ndarray,

@@ -18,8 +18,9 @@ plies; the result is the mean over the trials, for the root player, with its sta
   its dice, so a seed gives the same result bit for bit with any number of workers (per-trial
   values are reduced in trial order).
 * **Truncation**: after ``truncate`` half-moves the position is evaluated at ``truncate_plies``;
-  when both sides are in the bear-off database (:mod:`gammon.engine.bearoff.one_sided`) the trial stops
-  there and takes the database's probabilities (``bearoff_truncation``).
+  when both sides have every checker home (the bear-off table of
+  :mod:`gammon.engine.bearoff.one_sided`) the trial stops there and takes the database's
+  probabilities (``bearoff_truncation``).
 * **Stopping rule**: with ``stop_at_se``, the rollout stops at the first multiple of
   ``check_every`` trials where the standard error of the equity is at most that (for every
   alternative rolled out together); the decision depends only on the trials so far, in order.

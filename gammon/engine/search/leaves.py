@@ -1,9 +1,10 @@
 """Compiled kernels of the search with the neural evaluator: the 0-ply value of a board, and every
 play of a board for each roll scored at 0 ply with the best kept, in one compiled loop.
 
-The 0-ply value (:meth:`gammon.engine.search.searcher.Searcher.leaf`, for the player on roll): a finished
-game exactly (:func:`gammon.primitives.win_kind`), a bear-off from the one-sided database (with
-one), else the net's outputs through the evaluation cache (:func:`gammon.engine.net.forward.net_outputs`),
+The 0-ply value (:meth:`gammon.engine.search.searcher.Searcher.leaf`, for the player on roll): a
+finished game exactly (:func:`gammon.primitives.win_kind`), a bear-off or a race of few checkers
+from the one-sided database (with one: :func:`gammon.engine.bearoff.one_sided.in_database_board`),
+else the net's outputs through the evaluation cache (:func:`gammon.engine.net.forward.net_outputs`),
 made consistent. The plays of one roll are scored one after another, each evaluated from the one
 before (the sums of the net's hidden layer updated by the inputs that changed), and none of them is
 kept beyond the best: the same values, the same best play (the first of the lowest equity for the
@@ -12,9 +13,9 @@ opponent) as :func:`gammon.engine.search.searcher.expand` with :meth:`Searcher.l
 
 ``ctx`` is ``(net, heads, cache, tables, use_bearoff)``: the evaluator's
 :meth:`gammon.engine.net.neural.NeuralEvaluator.play_arrays`, its cache's arrays, the bear-off
-database's ``(off, first, binom)`` and whether to use it. Tables of no rows mean the database is
-not read yet: the kernels then stop at the first bear-off board and say so (the caller reads it
-and calls again), so that a search that meets no bear-off never reads it.
+database's ``(off, first, binom, few, few_binom)`` and whether to use it. Tables of no rows mean
+the database is not read yet: the kernels then stop at the first board it values and say so (the
+caller reads it and calls again), so that a search that meets no such board never reads it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from gammon import primitives
-from gammon.engine.bearoff.one_sided import is_bearoff_board, race_row
+from gammon.engine.bearoff.one_sided import in_database_board, race_row
 from gammon.engine.net.cache import cache_prefetch
 from gammon.engine.net.forward import net_outputs, new_state, store_consistent
 from gammon.movegen import generate_all, generate_into
@@ -36,7 +37,7 @@ from gammon.primitives import BACKGAMMON, GAMMON
 
 # the rules' kernels, compiled again without reference counts for _leaf
 _win_kind = njit(cache=True, _nrt=False)(primitives.win_kind)
-_is_bearoff_board = njit(cache=True, _nrt=False)(is_bearoff_board.py_func)
+_in_database_board = njit(cache=True, _nrt=False)(in_database_board.py_func)
 
 NEEDS_BEAROFF = -1
 """What a kernel returns when it met a bear-off board before the database was read."""
@@ -58,7 +59,7 @@ def _leaf(rows, c, n, ctx, state, out, r):
     tuples it takes and unpacks cost nothing a board."""
     net, heads, cache, tables, use_bearoff = ctx
     keys, values, _ = cache
-    off, first, binom = tables
+    off, first, binom, few, few_binom = tables
     if c + 1 < n:
         cache_prefetch(keys, values, rows[c + 1], state[3])
     board = rows[c]
@@ -70,11 +71,11 @@ def _leaf(rows, c, n, ctx, state, out, r):
         out[r, 2] = 0.0
         out[r, 3] = 1.0 if kind >= GAMMON else 0.0
         out[r, 4] = 1.0 if kind == BACKGAMMON else 0.0
-    elif use_bearoff and _is_bearoff_board(board):
+    elif use_bearoff and _in_database_board(board):
         if off.shape[0] == 0:
             done = False
         else:
-            race_row(board, off, first, binom, out, r)
+            race_row(board, off, first, binom, few, few_binom, out, r)
     else:
         net_outputs(board, net, heads, state, cache, False)
         # made consistent as Searcher.leaf makes whatever an evaluator gives (the clamp is

@@ -3,8 +3,8 @@
 Vocabulary (as GNU Backgammon): a play evaluated at n ply is its resulting position (opponent on
 roll) evaluated at n ply. ``evaluate_boards(B, n)`` for boards with the player on roll:
 
-* 0 ply: the leaf evaluation (exact when the game is over, the bear-off database when both sides
-  are home, else the evaluator);
+* 0 ply: the leaf evaluation (exact when the game is over, the one-sided database when both sides
+  are home or a race leaves a side few checkers, else the evaluator);
 * n ply: for each of the 21 rolls, every play is scored at 0 ply, the best is kept and evaluated
   at n - 1 ply, seen back from the player on roll; the rolls are averaged (doubles 1/36, others
   2/36).
@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from gammon.engine.bearoff.one_sided import NO_TABLES as _NO_TABLES
-from gammon.engine.bearoff.one_sided import BearoffDatabase, is_bearoff_board
+from gammon.engine.bearoff.one_sided import BearoffDatabase, in_database_board
 from gammon.engine.bearoff.two_sided import covered
 from gammon.engine.net.evaluator import Evaluator, cubeless_equity, flip_probabilities
 from gammon.engine.search.leaves import (
@@ -65,10 +65,17 @@ class SearchSettings:
     GNU Backgammon's 2 ply keeps the best 8 within 0.16 after 0 ply and goes straight to 2 ply
     (``PLAIN_FILTERS``); the default adds a 1-ply pass keeping the best 4 within 0.08, which
     makes 2 ply about twice as fast (docs/measurements.md). (The best 3 within 0.06 ran a fifth
-    faster still and lost 0.09 mEMG a decision more: docs/training.md, step 25.)"""
+    faster still and lost 0.09 mEMG a decision more: docs/training.md, step 25.)
+
+    ``keep_zero_ply_best``: every filter after the first also keeps the play that was best at 0
+    ply. A 1-ply value looks one roll of the opponent ahead and no further, and it misjudges
+    some plays by far more than 0 or 2 ply do (a hit that leaves the opponent on the bar, a bear-off
+    against an anchor): the 1-ply pass cut such best plays, which cost `Engine()` about 0.16 mEMG a
+    decision of the classes judge set for 1% more 2-ply evaluations (docs/training.md, step 31)."""
 
     plies: int = 2
     filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(4, 0.08))
+    keep_zero_ply_best: bool = True
 
     def __post_init__(self) -> None:
         if isinstance(self.plies, bool) or self.plies not in (0, 1, 2):
@@ -214,7 +221,7 @@ def _classify(boards, bearoff, out):
             out[r, 2] = 0.0
             out[r, 3] = 1.0 if kind >= GAMMON else 0.0
             out[r, 4] = 1.0 if kind == BACKGAMMON else 0.0
-        elif bearoff and is_bearoff_board(b):
+        elif bearoff and in_database_board(b):
             kinds[r] = BEAROFF
     return kinds
 
@@ -473,13 +480,15 @@ class Searcher:
         """Score plays by their resulting boards (seen from the opponent). Returns, for every play,
         best first: its index, its probabilities for the mover and the ply they come from. Plays
         cut by a filter keep the value of the ply that cut them and rank after the deeper ones
-        (as GNU Backgammon lists them). Every filter keeps at least the best ``at_least`` plays."""
+        (as GNU Backgammon lists them). Every filter keeps at least the best ``at_least`` plays (and
+        with ``settings.keep_zero_ply_best``, after the first, the best at 0 ply)."""
         after = np.require(after_boards, np.int8, ["C", "W"])
         probs = flip_probabilities(self.leaf(after))
         plies = np.zeros(len(after), dtype=np.int64)
         keep = np.arange(len(after))
         filtered = min(settings.plies, len(settings.filters))  # filters after plies 0 .. filtered-1
         known: KnownChildren = {}  # the plays kept at 1 ply are met again at 2 ply
+        best_at_zero = int(np.argmax(cubeless_equity(probs))) if len(after) else 0  # the first of the best
         for ply in range(settings.plies + 1):
             if ply > 0 and (ply < filtered or ply == settings.plies):
                 probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply, known))
@@ -490,6 +499,9 @@ class Searcher:
                 order = np.argsort(-eq, kind="stable")
                 cut = order[: filt.keep]
                 kept = max(int((eq[cut] >= eq[order[0]] - filt.within).sum()), at_least)
-                keep = keep[order[:kept]]
+                survivors = keep[order[:kept]]
+                if ply > 0 and settings.keep_zero_ply_best and best_at_zero not in survivors:
+                    survivors = np.append(survivors, best_at_zero)  # the first filter kept it
+                keep = survivors
         order = np.lexsort((-cubeless_equity(probs), -plies))
         return order, probs[order], plies[order]
