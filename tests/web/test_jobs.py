@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import threading
 import time
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import Any
@@ -506,7 +506,9 @@ def test_a_job_the_runners_shutdown_ends_is_not_made_again() -> None:
     future = runner.submit(_spins, lambda done, total, detail=None: seen.append(detail or {}))
     _wait_for(lambda: any("pid" in d for d in seen))
     runner.shutdown()
-    with pytest.raises(BrokenProcessPool):
+    # the job ends with its broken pool, or cancelled when the shutdown took the manager, and with
+    # it the job's report queue, before the pool's end reached that queue: a race either may win
+    with pytest.raises((BrokenProcessPool, CancelledError)):
         future.result(timeout=120)
     assert runner._workers.executor is None
 
