@@ -1,5 +1,5 @@
 """The play-time forward pass: the exact hidden sums updated from board to board give the outputs a
-fresh evaluation gives, bit for bit, whatever came before; they stay within 1e-6 of the float
+fresh evaluation gives, bit for bit, whatever came before; they stay within 1e-4 of the float
 reference; and the engine's chosen plays are those of the forward pass it replaced."""
 
 from __future__ import annotations
@@ -139,7 +139,9 @@ def test_a_boards_outputs_do_not_depend_on_its_batch(
     assert np.array_equal(shipped.evaluate(boards[take]), whole[take])
 
 
-def test_the_outputs_are_the_float_nets_within_1e6(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
+def test_the_outputs_are_the_float_nets_within_1e4(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
+    # the first layer's weights rounded to its unit (exact_first_layer): the hidden sums are off by
+    # up to a few ten-thousandths where a scalar's numerator runs to hundreds, the outputs by less
     x = encode(boards)
     race, crashed = race_mask(boards), crashed_mask(boards)
     assert shipped.crashed is not None and crashed.any()
@@ -148,7 +150,7 @@ def test_the_outputs_are_the_float_nets_within_1e6(shipped: NeuralEvaluator, boa
     want[race] = consistent(shipped.race.forward(x[race]), boards[race])
     want[crashed] = consistent(shipped.crashed.forward(x[crashed]), boards[crashed])
     want[contact] = consistent(shipped.contact.forward(x[contact]), boards[contact])
-    assert np.abs(shipped.evaluate(boards) - want).max() < 1e-6
+    assert np.abs(shipped.evaluate(boards) - want).max() < 1e-4
 
 
 def test_the_exact_layer_keeps_every_sum_exact(boards: np.ndarray) -> None:
@@ -156,16 +158,19 @@ def test_the_exact_layer_keeps_every_sum_exact(boards: np.ndarray) -> None:
     k = np.rint(x * DENOMINATORS)  # the numerators
     for net in (NeuralEvaluator.default().contact, NeuralEvaluator.random(seed=3).race):
         q, unit = exact_first_layer(net.w1, net.b1)
-        assert q.shape == (N_INPUTS + 1, net.hidden) and np.array_equal(q, np.rint(q))
-        # the largest sum any position could make stays where float64 counts every unit
-        worst = (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0) + np.abs(q[-1])
-        assert worst.max() <= 2.0**52 and unit < 1e-11
+        assert q.shape == (N_INPUTS + 1, net.hidden) and q.dtype == np.int32
+        # the largest sum any position could make stays within int32
+        worst = (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1].astype(np.int64))).sum(axis=0) + np.abs(q[-1])
+        assert worst.max() <= 2**31 - 1 and unit < 1e-5
         # the scalars summed over the points add no rows of their own: the points' rows carry them
         assert not q[SCALAR_INPUTS[LINEAR_SCALARS]].any()
         # and the layer is the net's, to the units it rounded to
         exact = unit * (q[-1] + k @ q[:-1])
         float_sums = net.b1.astype(np.float64) + (k / DENOMINATORS) @ net.w1.astype(np.float64)
-        assert np.abs(exact - float_sums).max() < 1e-9
+        # each row rounded once, to half a unit: the error at most that times the numerators
+        rounding = unit / 2 * (1 + np.abs(k) @ (q[:-1] != 0).any(axis=1))
+        assert (np.abs(exact - float_sums) <= rounding[:, None] * (1 + 1e-9)).all()
+        assert np.abs(exact - float_sums).max() < 1e-3
 
 
 def test_chosen_plays_are_those_of_the_forward_pass_it_replaced() -> None:

@@ -54,8 +54,9 @@ def test_each_row_uses_its_net(shipped: NeuralEvaluator, boards: np.ndarray) -> 
     assert race.any() and crashed.any() and contact.any() and shipped.crashed is not None
     x = encode(boards)
     p = shipped.evaluate(boards)
+    # to the rounding of play's first layer (gammon.engine.net.forward.exact_first_layer)
     for net, rows in ((shipped.race, race), (shipped.crashed, crashed), (shipped.contact, contact)):
-        assert np.allclose(p[rows], consistent(net.forward(x[rows]), boards[rows]), atol=1e-6)
+        assert np.allclose(p[rows], consistent(net.forward(x[rows]), boards[rows]), atol=1e-4)
     # The two nets really differ on the same inputs.
     assert not np.allclose(shipped.race.forward(x[race]), shipped.contact.forward(x[race]), atol=1e-3)
 

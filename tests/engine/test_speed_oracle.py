@@ -3,8 +3,10 @@ kernels (the play encoder that leaves out the scalars play folds away, the shots
 evaluations of 400 wildbg positions, best plays at 0 and 1 ply, seeded 0-ply rollouts, cubeless and
 cubeful (``data/speed_oracle.json``, written by the code before; the evaluations, plays and
 rollouts written again by the same code for each change of the shipped weights since:
-docs/training.md, steps 24 to 30; and the rollouts for step 31, whose database values the races of
-few checkers one of them plays through). The plays must be the same plays; the numbers the same to
+docs/training.md, steps 24 to 30; the rollouts for step 31, whose database values the races of
+few checkers one of them plays through; and the evaluations and rollouts once more for the hidden
+sums in int32, whose rounded first layer moves them by about a millionth, the plays the same).
+The plays must be the same plays; the numbers the same to
 within a few units in the last place of a float32: the shipped kernels are the same machine code
 everywhere, but what they compute lands a last bit apart from one CPU to another (seen between two
 x86-64 machines), so the evaluations are kept as numbers, not as a digest of their bits. The check

@@ -7,12 +7,12 @@ hidden layer summed over the non-zero inputs only (most of the raw encoding is z
 Play uses :func:`evaluate_batch` (and :mod:`gammon.engine.search.leaves`, the search's kernels), which runs
 the same nets another way. Every input is a whole number over a constant
 (:func:`gammon.engine.net.encode.encode_scalars`), so with the hidden layer's weights rounded to whole
-multiples of one tiny unit (:func:`exact_first_layer`) the hidden sums are whole numbers that
-float64 holds exactly: no rounding, so the order of the additions does not matter. A board's sums
-are then updated from the last board's (NNUE's idea: a play moves a few checkers, so siblings in a
+multiples of one small unit (:func:`exact_first_layer`) the hidden sums are whole numbers, summed
+exactly in int32: no rounding, so the order of the additions does not matter. A board's sums are
+then updated from the last board's (NNUE's idea: a play moves a few checkers, so siblings in a
 search differ in a dozen inputs of 238) and are still bit for bit the sums from scratch; a board's
 outputs never depend on its batch. The sums then go through the sigmoids in float32 and the output
-layer (:func:`outputs`), agreeing with :func:`forward` to about 1e-7.
+layer (:func:`outputs`), agreeing with :func:`forward` to about 1e-6.
 """
 
 from __future__ import annotations
@@ -131,33 +131,40 @@ def _sigmoid(z):
 
 
 def exact_first_layer(w1: np.ndarray, b1: np.ndarray) -> tuple[np.ndarray, float]:
-    """The hidden layer ``w1``, ``b1`` (float32) as play computes it: ``(q, unit)``, ``q`` float64
-    (inputs + 1, hidden) of whole numbers, so that the hidden sums of numerators ``k`` (the
-    inputs times their DENOMINATORS) are ``unit * (q[-1] + k @ q[:-1])``: ``q[i] = round(w1[i] /
-    DENOMINATORS[i] / unit)`` and the bias row ``q[-1] = round(b1 / unit)``, with ``unit`` a power
-    of two small enough (about 1e-13) and large enough that no sum of any position can pass 2**52
-    (``NUMERATOR_BOUNDS``). Every product and partial sum is then a whole number that float64 holds
-    exactly, so the sums do not depend on the order of the additions: a board's sums updated from
-    another board's are bit for bit its sums from scratch, and a board's outputs never depend on
-    the batch it came in.
+    """The hidden layer ``w1``, ``b1`` (float32) as play computes it: ``(q, unit)``, ``q`` int32
+    (inputs + 1, hidden) so that the hidden sums of numerators ``k`` (the inputs times their
+    DENOMINATORS) are ``unit * (q[-1] + k @ q[:-1])``: ``q[i] = round(w1[i] / DENOMINATORS[i] /
+    unit)`` and the bias row ``q[-1] = round(b1 / unit)``, with ``unit`` the smallest power of two
+    for which no sum of any position (``NUMERATOR_BOUNDS``) can pass 2**31 - 1 (about 4e-7 for the
+    shipped nets: a sum rounds by about a millionth, float32's own rounding of it). The sums are
+    then whole numbers int32 holds, and int32 arithmetic is exact modulo 2**32 whatever the order
+    of the additions and their partial sums' overflows: a board's sums updated from another
+    board's are bit for bit its sums from scratch, and a board's outputs never depend on the batch
+    it came in. (Float64 sums of whole numbers were exact as well, at twice the bytes and half the
+    numbers a vector instruction adds: the hidden layer's update took about half a board's time.)
 
     The scalars that are sums over the points (:data:`gammon.engine.net.encode.LINEAR_SCALARS`: pips,
-    checkers back, blots...) are folded into the points' rows, exactly (whole numbers): their own
-    rows are zero, and play adds no row for them (nine of each side's 22 scalars, the ones a play
+    checkers back, blots...) are folded into the points' rows before the rounding: their own rows
+    are zero, and play adds no row for them (nine of each side's 22 scalars, the ones a play
     changes most)."""
-    w = w1.astype(np.float64) / DENOMINATORS[:, None]
-    bias = b1.astype(np.float64)
-    bound = (NUMERATOR_BOUNDS[:, None] * np.abs(w)).sum(axis=0) + np.abs(bias)
-    exponent = min(int(np.floor(np.log2(2.0**51 / max(float(bound.max()), 1e-300)))), 1000)
-    while True:
-        q = np.rint(np.vstack([w, bias[None, :]]) * 2.0**exponent)
-        for j, row, constant in zip(LINEAR_SCALARS, LINEAR_COEFFICIENTS, LINEAR_CONSTANTS):
-            i = SCALAR_INPUTS[j]
-            q[:-1] += row[:, None] * q[i]
-            q[-1] += constant * q[i]
-            q[i] = 0.0
-        if (NUMERATOR_BOUNDS[:, None] * np.abs(q[:-1])).sum(axis=0).max() + np.abs(q[-1]).max() <= 2.0**52:
-            return np.ascontiguousarray(q), 2.0**-exponent
+    w = np.vstack([w1.astype(np.float64) / DENOMINATORS[:, None], b1.astype(np.float64)[None, :]])
+    # folded before the rounding: a scalar's numerator reaches hundreds (the pip count), and its
+    # row's rounding error times that would be the sums' largest error
+    for j, row, constant in zip(LINEAR_SCALARS, LINEAR_COEFFICIENTS, LINEAR_CONSTANTS):
+        i = SCALAR_INPUTS[j]
+        w[:-1] += row[:, None] * w[i]
+        w[-1] += constant * w[i]
+        w[i] = 0.0
+    limit = 2.0**31 - 1.0
+
+    def worst(rows: np.ndarray) -> float:  # the largest sum of any position, over the hidden units
+        return float(((NUMERATOR_BOUNDS[:, None] * np.abs(rows[:-1])).sum(axis=0) + np.abs(rows[-1])).max())
+
+    exponent = min(int(np.floor(np.log2(limit / max(worst(w), 1e-300)))), 1000)
+    while True:  # (the rounding may push the worst sum past the limit: a unit twice as large then)
+        q = np.rint(w * 2.0**exponent)
+        if worst(q) <= limit:
+            return np.ascontiguousarray(q, dtype=np.int32), 2.0**-exponent
         exponent -= 1
 
 
@@ -187,7 +194,7 @@ _ZERO_ROW = int(SCALAR_INPUTS[LINEAR_SCALARS[0]])  # folded into the points' row
 def new_state(net):
     """Scratch of :func:`net_outputs` for the nets ``net`` (see :func:`evaluate_batch`): ``(w,
     acc, f, key)``: int32 ``w`` (the board's checkers and scalars, then for each net the last board
-    it saw, its scalars and whether it saw none, then the changed inputs), float64 ``acc`` (the
+    it saw, its scalars and whether it saw none, then the changed inputs), int32 ``acc`` (the
     contact net's exact sums, then the race net's, then the crashed net's), float32 ``f`` (the
     outputs, the head's, the hidden units) and a cache key."""
     cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
@@ -195,7 +202,8 @@ def new_state(net):
     for k in range(_NETS):
         w[_FRESH + k] = 1
     f = np.zeros(_H + max(cq.shape[1], rq.shape[1], xq.shape[1]), dtype=np.float32)
-    return w, np.zeros(cq.shape[1] + rq.shape[1] + xq.shape[1]), f, np.zeros(4, dtype=np.uint64)
+    acc = np.zeros(cq.shape[1] + rq.shape[1] + xq.shape[1], dtype=np.int32)
+    return w, acc, f, np.zeros(4, dtype=np.uint64)
 
 
 @njit(cache=True, fastmath=True, _nrt=False)
@@ -238,10 +246,10 @@ def _add_rows(acc, a0, q, w, n):
     while t + 8 <= n:
         i0, i1, i2, i3 = w[_IDX + t], w[_IDX + t + 1], w[_IDX + t + 2], w[_IDX + t + 3]
         i4, i5, i6, i7 = w[_IDX + t + 4], w[_IDX + t + 5], w[_IDX + t + 6], w[_IDX + t + 7]
-        d0, d1 = np.float64(w[_D + t]), np.float64(w[_D + t + 1])
-        d2, d3 = np.float64(w[_D + t + 2]), np.float64(w[_D + t + 3])
-        d4, d5 = np.float64(w[_D + t + 4]), np.float64(w[_D + t + 5])
-        d6, d7 = np.float64(w[_D + t + 6]), np.float64(w[_D + t + 7])
+        d0, d1 = w[_D + t], w[_D + t + 1]
+        d2, d3 = w[_D + t + 2], w[_D + t + 3]
+        d4, d5 = w[_D + t + 4], w[_D + t + 5]
+        d6, d7 = w[_D + t + 6], w[_D + t + 7]
         for j in range(nh):
             acc[a0 + j] += ((d0 * q[i0, j] + d1 * q[i1, j]) + (d2 * q[i2, j] + d3 * q[i3, j])) + (
                 (d4 * q[i4, j] + d5 * q[i5, j]) + (d6 * q[i6, j] + d7 * q[i7, j])
@@ -249,8 +257,8 @@ def _add_rows(acc, a0, q, w, n):
         t += 8
     if t < n:
         i0, i1, i2, i3 = w[_IDX + t], w[_IDX + t + 1], w[_IDX + t + 2], w[_IDX + t + 3]
-        d0, d1 = np.float64(w[_D + t]), np.float64(w[_D + t + 1])
-        d2, d3 = np.float64(w[_D + t + 2]), np.float64(w[_D + t + 3])
+        d0, d1 = w[_D + t], w[_D + t + 1]
+        d2, d3 = w[_D + t + 2], w[_D + t + 3]
         for j in range(nh):
             acc[a0 + j] += (d0 * q[i0, j] + d1 * q[i1, j]) + (d2 * q[i2, j] + d3 * q[i3, j])
 
@@ -346,8 +354,9 @@ def hidden_units(acc, a0, nh, unit, f):
     """The hidden units ``f[_H:_H + nh]`` (through their sigmoids) of the exact sums
     ``acc[a0:a0 + nh]`` in units of ``unit``."""
     a0 = max(a0, 0)  # as in _add_rows: a vector loop
+    scale = np.float32(unit)  # a power of two: exact in float32, so only the conversion rounds
     for j in range(nh):  # apart from the sigmoids: float64 in this loop would halve their vectors
-        f[_H + j] = np.float32(acc[a0 + j] * unit)
+        f[_H + j] = np.float32(acc[a0 + j]) * scale
     for j in range(nh):
         f[_H + j] = _sigmoid(f[_H + j])
 

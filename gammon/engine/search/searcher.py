@@ -488,7 +488,7 @@ class Searcher:
         keep = np.arange(len(after))
         filtered = min(settings.plies, len(settings.filters))  # filters after plies 0 .. filtered-1
         known: KnownChildren = {}  # the plays kept at 1 ply are met again at 2 ply
-        best_at_zero = int(np.argmax(cubeless_equity(probs))) if len(after) else 0  # the first of the best
+        best_at_zero = 0  # the play best at 0 ply (the first of them): the first filter's first
         for ply in range(settings.plies + 1):
             if ply > 0 and (ply < filtered or ply == settings.plies):
                 probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply, known))
@@ -500,7 +500,9 @@ class Searcher:
                 cut = order[: filt.keep]
                 kept = max(int((eq[cut] >= eq[order[0]] - filt.within).sum()), at_least)
                 survivors = keep[order[:kept]]
-                if ply > 0 and settings.keep_zero_ply_best and best_at_zero not in survivors:
+                if ply == 0:
+                    best_at_zero = int(survivors[0])
+                elif settings.keep_zero_ply_best and best_at_zero not in survivors:
                     survivors = np.append(survivors, best_at_zero)  # the first filter kept it
                 keep = survivors
         order = np.lexsort((-cubeless_equity(probs), -plies))
