@@ -152,7 +152,11 @@ class Engine:
         """The best legal play for ``dice`` (by default the Situation's, or the Game's roll), or
         None when there is no legal play. In a match (a Situation or Game with a match score) the
         best by match winning chances (:meth:`hint`); a bare Position is a money game."""
-        position, dice, match = _position_and_dice(decision, dice, "a play")
+        if type(decision) is Position and dice is not None:
+            # a money decision, the usual one, at once: at 0 ply each step costs 1% of its search
+            position, match = decision, None
+        else:
+            position, dice, match = _position_and_dice(decision, dice, "a play")
         if match is not None:
             hints = self._match_hints(match, position, check_dice(dice), 1)
             return hints[0].play if hints else None
