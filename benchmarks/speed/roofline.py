@@ -9,8 +9,8 @@ then a number: the dense-equivalent multiply-adds a second of gammon's evaluatio
 the peak. gammon does less than the dense count: a board evaluated from scratch adds only the rows
 of its non-zero inputs, and in a batch of siblings (a search's plays) only the rows of the inputs
 that changed since the board before (gammon.engine.net.forward); both counts are printed too, so that the
-share of the peak the work actually done reaches is there as well. (Those sums are float64 in play,
-exact (gammon.engine.net.forward): float64's peak is half float32's.)
+share of the peak the work actually done reaches is there as well. (Those sums are int32 in play,
+exact (gammon.engine.net.forward): int32 multiply-adds run as many to a vector as float32's.)
 
 Gammon's evaluations are ``NeuralEvaluator.evaluate`` with the evaluation cache off: the children
 of random positions (every play of every roll) in batches of one position's plays, as the search

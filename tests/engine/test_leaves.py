@@ -89,3 +89,32 @@ def test_the_bearoff_database_is_read_when_first_met() -> None:
     children, probs = compiled.best_children(board)
     want = generic.best_children(board)
     assert np.array_equal(children, want[0]) and np.array_equal(probs, want[1])
+
+
+def test_the_chosen_play_is_the_generic_best(searchers: tuple[Searcher, Searcher],
+                                             positions: list[Position]) -> None:
+    # 0-ply play's kernel (leaves.choose_play, its scratch kept from call to call) against the
+    # generic search; the spread position has more plays of each double than the scratch holds
+    compiled, generic = searchers
+    rng = random.Random(11)
+    spread = pos("x 24:1 23:1 22:1 21:1 20:1 19:1 18:1 17:1 16:1 15:1 14:1 13:1 12:1 11:1 10:1; o 24:15")
+    work = [(p, (rng.randint(1, 6), rng.randint(1, 6))) for p in positions if not p.is_game_over()]
+    work += [(spread, (d, d)) for d in range(1, 7)] + [(spread, (6, 5))]
+    assert len(generic.best_play(spread.as_array(), (1, 1))[0]) > 1024
+    for p, dice in work:
+        after, steps, best = generic.best_play(p.as_array(), dice)
+        chosen = compiled.chosen_play(p.as_array(), dice)
+        assert chosen == (None if best < 0 else (steps[best].tolist(), after[best].tolist()))
+
+
+def test_the_chosen_play_follows_new_weights() -> None:
+    ev = NeuralEvaluator.random(seed=1)
+    searcher = Searcher(ev, default_bearoff())
+    positions = [p for p in random_game_positions(seed=8, games=2) if not p.is_game_over()][:60]
+    before = [searcher.chosen_play(p.as_array(), (4, 2)) for p in positions]
+    ev.contact = NeuralEvaluator.random(seed=2).contact  # as training replaces a net
+    ev.weights_changed()
+    fresh = Searcher(NeuralEvaluator(ev.contact, ev.race), default_bearoff())
+    after = [searcher.chosen_play(p.as_array(), (4, 2)) for p in positions]
+    assert after == [fresh.chosen_play(p.as_array(), (4, 2)) for p in positions]
+    assert after != before  # the new net chooses otherwise somewhere

@@ -208,6 +208,33 @@ def new_state(net):
     return w, acc, f, np.zeros(4, dtype=np.uint64)
 
 
+@njit(cache=True, inline="always")
+def state_bytes(net):
+    """The bytes :func:`state_in` carves for the nets ``net``, a multiple of 8."""
+    cq, rq, xq = net[0], net[3], net[6]
+    size = 32 + 4 * (cq.shape[1] + rq.shape[1] + xq.shape[1]) + 4 * _WORK
+    size += 4 * (_H + max(cq.shape[1], rq.shape[1], xq.shape[1]))
+    return (size + 7) // 8 * 8
+
+
+@njit(cache=True, inline="always")
+def state_in(buf, net):
+    """:func:`new_state`'s scratch carved from ``buf`` (uint8, at least :func:`state_bytes`),
+    every net marked as having seen no board (so that a buffer kept from call to call holds no
+    sums of weights since changed): for a kernel that allocates nothing."""
+    cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
+    nh = cq.shape[1] + rq.shape[1] + xq.shape[1]
+    w_at = 32 + 4 * nh
+    f_at = w_at + 4 * _WORK
+    key = buf[0:32].view(np.uint64)
+    acc = buf[32:w_at].view(np.int32)
+    w = buf[w_at:f_at].view(np.int32)
+    f = buf[f_at : f_at + 4 * (_H + max(cq.shape[1], rq.shape[1], xq.shape[1]))].view(np.float32)
+    for k in range(_NETS):
+        w[_FRESH + k] = 1
+    return w, acc, f, key
+
+
 @njit(cache=True, fastmath=True, _nrt=False)
 def outputs(f, nh, w2, y):
     """The five sigmoid outputs ``f[y:y + 5]`` of the hidden units ``f[_H:_H + nh]`` (already

@@ -20,13 +20,15 @@ caller reads it and calls again), so that a search that meets no such board neve
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
 from gammon import primitives
 from gammon.engine.bearoff.one_sided import in_database_board, race_row
 from gammon.engine.net.cache import cache_prefetch
-from gammon.engine.net.forward import net_outputs, new_state, store_consistent
+from gammon.engine.net.forward import net_outputs, new_state, state_bytes, state_in, store_consistent
 from gammon.movegen import generate_all, generate_into
 from gammon.primitive_kernels import flip_into
 from gammon.primitives import BACKGAMMON, GAMMON
@@ -102,12 +104,11 @@ def leaf_batch(boards, ctx, out):
 
 
 @njit(cache=True, inline="always")
-def _best_index(after, count, ctx):
+def _best_index(after, count, ctx, state, p):
     """The index of the play of ``after[:count]`` (``count`` >= 1) leaving the opponent the lowest
-    0-ply equity (the first of them), or NEEDS_BEAROFF."""
-    state = new_state(ctx[0])
+    0-ply equity (the first of them), or NEEDS_BEAROFF. ``state``: :func:`new_state`'s scratch;
+    ``p``: float64 (1, 5)."""
     keys, values, _ = ctx[2]
-    p = np.empty((1, 5))
     best = 0
     best_equity = np.inf
     for c in range(min(count, 64)):  # the cache's slots of all the plays fetched at once
@@ -132,24 +133,47 @@ def best_play(board, d1, d2, ctx):
     count, nsteps, after, steps = generate_all(board, d1, d2)
     if count <= 1:
         return count, nsteps, after, steps, count - 1
-    return count, nsteps, after, steps, _best_index(after, count, ctx)
+    return count, nsteps, after, steps, _best_index(after, count, ctx, new_state(ctx[0]), np.empty((1, 5)))
 
 
 CHOSEN = 26 + 8 + 1
-"""The length of :func:`choose_play`'s ``out``: the board after the play, its steps, their number."""
+"""The length of :func:`choose_play`'s answer: the board after the play, its steps, their number."""
+ROOM = 1024
+"""The plays of one roll :func:`choose_play`'s scratch holds (a double's; more are rare, and
+:func:`best_play` searches them)."""
+NEEDS_ROOM = -3
+"""What :func:`choose_play` returns when a roll has more than ROOM plays."""
 
 
-@njit(cache=True)
-def choose_play(board, d1, d2, net, cache, tables, use_bearoff, out):
-    """The play of :func:`best_play` alone, for play at 0 ply: into ``out`` (int8[CHOSEN]) the board
-    after it (seen from the opponent) ``out[:26]``, its steps ``out[26:26 + 2 * nsteps]`` as (from,
-    to) pairs and ``nsteps`` ``out[34]``. Returns the number of plays (0: none, ``out`` untouched) or
-    NEEDS_BEAROFF, or GAME_OVER when a side has no checker on the board (checked here: in Python it
-    costs more than a small decision's search). (Numbers out rather than arrays: a returned array
-    costs more to hand to Python than the search of a small decision.)
+def play_scratch(net: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The scratch of :func:`choose_play` for the nets ``net``, and the int8 view of it where the
+    kernel writes its answer: one buffer, so that a call hands the kernel one array for all of it
+    (each array costs its unboxing, 60 ns, a kernel's allocation about as much)."""
+    at = state_bytes(net)
+    buf = np.zeros(at + _MOVEGEN_BYTES + CHOSEN, dtype=np.uint8)
+    return buf, buf[at + _MOVEGEN_BYTES :].view(np.int8)
 
-    It takes ``ctx``'s parts but the heads, which checker play does not read: each array and tuple
-    a kernel takes from Python costs about 40 to 100 ns a call, a tenth of the call."""
+
+# choose_play's move generator buffers (gammon.movegen.generate_into), after the net's state:
+# stack int64[17], keys uint64 (ROOM, 2), table int32[2 ROOM], plays int8 (ROOM, 26), steps int8
+# (ROOM, 4, 2), work int8[26], path int8 (4, 2); 8-byte items first
+_MOVEGEN_BYTES = 136 + 16 * ROOM + 8 * ROOM + 26 * ROOM + 8 * ROOM + 26 + 8 + 40
+
+
+@njit(cache=True, _nrt=False)
+def choose_play(board, d1, d2, net, cache, tables, use_bearoff, scratch):
+    """The play of :func:`best_play` alone, for play at 0 ply: into the answer of ``scratch``
+    (:func:`play_scratch`) the board after it (seen from the opponent) ``[:26]``, its steps
+    ``[26:26 + 2 * nsteps]`` as (from, to) pairs and ``nsteps`` ``[34]``. Returns the number of
+    plays (0: none, the answer untouched), NEEDS_BEAROFF, NEEDS_ROOM, or GAME_OVER when a side has
+    no checker on the board (checked here: in Python it costs more than a small decision's
+    search). (Numbers out rather than arrays: a returned array costs more to hand to Python than
+    the search of a small decision.)
+
+    Compiled without reference counts, allocating nothing (everything it works in is carved from
+    ``scratch``): a call then unboxes its arrays without one allocation each. It takes ``ctx``'s
+    parts but the heads, which checker play does not read: each array a kernel takes from Python
+    costs about 60 ns a call."""
     ctx = (net, (net[2], net[2], False, net[2]), cache, tables, use_bearoff)
     mover = opponent = False
     for j in range(26):
@@ -157,10 +181,40 @@ def choose_play(board, d1, d2, net, cache, tables, use_bearoff, out):
         opponent |= board[j] < 0
     if not (mover and opponent):
         return GAME_OVER
-    count, nsteps, after, steps = generate_all(board, d1, d2)
+    state = state_in(scratch, net)
+    o = state_bytes(net)
+    stack = scratch[o : o + 136].view(np.int64)
+    o += 136
+    keys = scratch[o : o + 16 * ROOM].view(np.uint64).reshape((ROOM, 2))
+    o += 16 * ROOM
+    p = scratch[o : o + 40].view(np.float64).reshape((1, 5))
+    o += 40
+    table = scratch[o : o + 8 * ROOM].view(np.int32)
+    o += 8 * ROOM
+    after = scratch[o : o + 26 * ROOM].view(np.int8).reshape((ROOM, 26))
+    o += 26 * ROOM
+    steps = scratch[o : o + 8 * ROOM].view(np.int8).reshape((ROOM, 4, 2))
+    o += 8 * ROOM
+    work = scratch[o : o + 26].view(np.int8)
+    path = scratch[o + 26 : o + 34].view(np.int8).reshape((4, 2))
+    out = scratch[o + 34 : o + 34 + CHOSEN].view(np.int8)
+    for i in range(17):  # as gammon.movegen.generate clears them
+        stack[i] = 0
+    for i in range(4):
+        path[i, 0] = 0
+        path[i, 1] = 0
+    room = ROOM if d1 == d2 else ROOM // 4
+    for r in range(room):
+        for i in range(4):
+            steps[r, i, 0] = 0
+            steps[r, i, 1] = 0
+    count, nsteps = generate_into(
+        board, d1, d2, (work, table[: 2 * room], keys[:room], after[:room], steps[:room], path, stack))
+    if count < 0:
+        return NEEDS_ROOM
     best = 0
     if count > 1:
-        best = _best_index(after, count, ctx)
+        best = _best_index(after, count, ctx, state, p)
     if count > 0 and best >= 0:
         for j in range(26):
             out[j] = after[best, j]

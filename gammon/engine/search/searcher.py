@@ -28,12 +28,13 @@ from gammon.engine.bearoff.one_sided import BearoffDatabase, in_database_board
 from gammon.engine.bearoff.two_sided import covered
 from gammon.engine.net.evaluator import Evaluator, cubeless_equity, flip_probabilities
 from gammon.engine.search.leaves import (
-    CHOSEN,
     GAME_OVER,
     NEEDS_BEAROFF,
+    NEEDS_ROOM,
     best_children,
     choose_play,
     leaf_batch,
+    play_scratch,
 )
 from gammon.engine.search.leaves import best_play as leaves_best_play
 from gammon.engine.search.rolls import ROLL_WEIGHTS, ROLLS
@@ -275,6 +276,8 @@ class Searcher:
         # the neural evaluator's arrays, for the compiled search (gammon.engine.search.leaves); others
         # (a pip count, a test's stand-in) go through their evaluate
         self._compiled = callable(getattr(evaluator, "play_arrays", None))
+        # choose_play's scratch (leaves.play_scratch) and the nets it was made for
+        self._scratch: tuple[Any, np.ndarray, np.ndarray] | None = None
 
     def _ctx(self, read: bool = False) -> tuple[Any, ...]:
         """The context of the kernels of :mod:`gammon.engine.search.leaves`; ``read``: with the bear-off
@@ -413,16 +416,22 @@ class Searcher:
             return None if best < 0 else (steps[best].tolist(), after[best].tolist())
         # a writable copy: numba compiles every kernel again for a read-only Position.as_array()
         b = board.copy() if board.dtype is _INT8 else np.require(board, np.int8, ["C", "W"])
-        out = np.empty(CHOSEN, dtype=np.int8)
         ev: Any = self.evaluator
         net = ev.play_arrays()[0]
+        if self._scratch is None or self._scratch[0] is not net:  # (new weights: new nets)
+            self._scratch = (net, *play_scratch(net))
+        _, scratch, out = self._scratch
         cache = ev.cache.arrays()
         bearoff = self.bearoff
         use = bearoff is not None
         tables = bearoff.kernel_tables() if bearoff is not None else _NO_TABLES
-        count = choose_play(b, dice[0], dice[1], net, cache, tables, use, out)
+        count = choose_play(b, dice[0], dice[1], net, cache, tables, use, scratch)
         if count == NEEDS_BEAROFF and bearoff is not None:
-            count = choose_play(b, dice[0], dice[1], net, cache, bearoff.kernel_tables(read=True), use, out)
+            tables = bearoff.kernel_tables(read=True)
+            count = choose_play(b, dice[0], dice[1], net, cache, tables, use, scratch)
+        if count == NEEDS_ROOM:  # more plays than its scratch holds (rare): the search that grows
+            after, steps, best = self.best_play(b, dice)
+            return steps[best].tolist(), after[best].tolist()
         if count <= 0:
             if count == GAME_OVER:  # the board's ID only now: the hot path never needs it
                 raise game_over_error(Position.trusted(tuple(board.tolist())), "play")
