@@ -4,7 +4,10 @@ for bit, on positions of random games (contact, races, bear-offs, finished games
 
 from __future__ import annotations
 
+import pickle
 import random
+import sys
+import threading
 
 import numpy as np
 import pytest
@@ -118,3 +121,31 @@ def test_the_chosen_play_follows_new_weights() -> None:
     after = [searcher.chosen_play(p.as_array(), (4, 2)) for p in positions]
     assert after == [fresh.chosen_play(p.as_array(), (4, 2)) for p in positions]
     assert after != before  # the new net chooses otherwise somewhere
+
+
+def test_threads_and_pickles_each_get_their_own_scratch(searchers: tuple[Searcher, Searcher],
+                                                        positions: list[Position]) -> None:
+    # chosen_play reads its kernel's answer after the call, when another thread may have run the
+    # kernel on the same searcher: each thread has its own scratch (switching threads as often as
+    # the interpreter can, the shared one it replaced answered with another thread's plays)
+    compiled, _ = searchers
+    work = [(p, (d, 7 - d)) for p in positions if not p.is_game_over() for d in (1, 2, 3)][:300]
+    want = [compiled.chosen_play(p.as_array(), dice) for p, dice in work]
+    got: dict[int, list[object]] = {}
+
+    def run(k: int) -> None:
+        got[k] = [compiled.chosen_play(p.as_array(), dice) for p, dice in work]
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert all(got[k] == want for k in range(4))
+    again = pickle.loads(pickle.dumps(compiled))
+    assert [again.chosen_play(p.as_array(), dice) for p, dice in work[:40]] == want[:40]

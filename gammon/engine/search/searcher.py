@@ -16,6 +16,7 @@ roll) inside one numba kernel.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -276,8 +277,18 @@ class Searcher:
         # the neural evaluator's arrays, for the compiled search (gammon.engine.search.leaves); others
         # (a pip count, a test's stand-in) go through their evaluate
         self._compiled = callable(getattr(evaluator, "play_arrays", None))
-        # choose_play's scratch (leaves.play_scratch) and the nets it was made for
-        self._scratch: tuple[Any, np.ndarray, np.ndarray] | None = None
+        # choose_play's scratch (leaves.play_scratch) and the nets it was made for, one a thread:
+        # its answer is read after the kernel returns, when another thread may have run it
+        self._mine = threading.local()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        del state["_mine"]  # a thread's scratch stays with it
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._mine = threading.local()
 
     def _ctx(self, read: bool = False) -> tuple[Any, ...]:
         """The context of the kernels of :mod:`gammon.engine.search.leaves`; ``read``: with the bear-off
@@ -418,9 +429,10 @@ class Searcher:
         b = board.copy() if board.dtype is _INT8 else np.require(board, np.int8, ["C", "W"])
         ev: Any = self.evaluator
         net = ev.play_arrays()[0]
-        if self._scratch is None or self._scratch[0] is not net:  # (new weights: new nets)
-            self._scratch = (net, *play_scratch(net))
-        _, scratch, out = self._scratch
+        mine = getattr(self._mine, "scratch", None)
+        if mine is None or mine[0] is not net:  # (new weights: new nets)
+            mine = self._mine.scratch = (net, *play_scratch(net))
+        _, scratch, out = mine
         cache = ev.cache.arrays()
         bearoff = self.bearoff
         use = bearoff is not None
