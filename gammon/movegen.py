@@ -253,6 +253,46 @@ def _one_die(
     return count
 
 
+@njit(cache=True, inline="always")
+def _table_size(capacity: int) -> int:
+    """The slots of the hash table for ``capacity`` plays: a power of two, at least twice as many."""
+    size = 64
+    while size < 2 * capacity:
+        size *= 2
+    return size
+
+
+@njit(cache=True, inline="always")
+def buffer_bytes(capacity: int) -> int:
+    """The bytes :func:`carve_buffers` takes for ``capacity`` plays, a multiple of 8."""
+    return int((136 + capacity * 16 + _table_size(capacity) * 4 + capacity * 34 + 34 + 7) // 8 * 8)
+
+
+@njit(cache=True, inline="always")
+def carve_buffers(buf: npt.NDArray[np.uint8], capacity: int) -> Buffers:
+    """:func:`generate_into`'s buffers for ``capacity`` plays carved from ``buf`` (uint8, at least
+    :func:`buffer_bytes`, its start 8-byte aligned) and cleared where the search needs them clear:
+    for a kernel that allocates nothing, and for :func:`generate`. 8-byte items first, then 4,
+    then 1. (Inlined, so that it compiles as its caller does, with or without reference counts.)"""
+    o_keys = 136
+    o_table = o_keys + capacity * 16
+    o_boards = o_table + _table_size(capacity) * 4
+    o_steps = o_boards + capacity * 26
+    o_work = o_steps + capacity * 8
+    stack = buf[0:o_keys].view(np.int64)
+    keys = buf[o_keys:o_table].view(np.uint64).reshape((capacity, 2))
+    table = buf[o_table:o_boards].view(np.int32)  # cleared by generate_into
+    out_boards = buf[o_boards:o_steps].view(np.int8).reshape((capacity, 26))
+    out_steps = buf[o_steps:o_work].view(np.int8).reshape((capacity, 4, 2))
+    work = buf[o_work : o_work + 26].view(np.int8)
+    path = buf[o_work + 26 : o_work + 34].view(np.int8).reshape((4, 2))
+    for i in range(o_keys):
+        buf[i] = 0
+    for i in range(o_steps, o_work + 34):  # the steps a play does not take stay 0; path, work clear
+        buf[i] = 0
+    return work, table, keys, out_boards, out_steps, path, stack
+
+
 @njit(cache=True)
 def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, Board, Steps]:
     """All distinct legal plays of ``board`` (int8[26]) for the dice.
@@ -261,29 +301,11 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     and the (from, to) steps of one way to reach each (int8[count, 4, 2], 0 = off). ``count`` is
     -1 when ``capacity`` was too small.
     """
-    table_size = 64
-    while table_size < 2 * capacity:
-        table_size *= 2
     # the seven buffers carved from one allocation (each array a kernel allocates costs about as
-    # much as generating a small roll's plays): 8-byte items first, then 4, then 1
-    o_keys = 136
-    o_table = o_keys + capacity * 16
-    o_boards = o_table + table_size * 4
-    o_steps = o_boards + capacity * 26
-    o_work = o_steps + capacity * 8
-    buf = np.empty(o_work + 34, dtype=np.uint8)
-    stack = buf[0:o_keys].view(np.int64)
-    keys = buf[o_keys:o_table].view(np.uint64).reshape((capacity, 2))
-    table = buf[o_table:o_boards].view(np.int32)  # cleared by generate_into
-    out_boards = buf[o_boards:o_steps].view(np.int8).reshape((capacity, 26))
-    out_steps = buf[o_steps:o_work].view(np.int8).reshape((capacity, 4, 2))
-    work = buf[o_work : o_work + 26].view(np.int8)
-    path = buf[o_work + 26 : o_work + 34].view(np.int8).reshape((4, 2))
-    buf[0:o_keys] = 0
-    buf[o_steps:] = 0  # the steps a play does not take stay 0, and path and work start clear
-    buffers = (work, table, keys, out_boards, out_steps, path, stack)
+    # much as generating a small roll's plays)
+    buffers = carve_buffers(np.empty(buffer_bytes(capacity), dtype=np.uint8), capacity)
     count, nsteps = generate_into(board, d1, d2, buffers)
-    return count, nsteps, out_boards, out_steps
+    return count, nsteps, buffers[3], buffers[4]
 
 
 @njit(cache=True, _nrt=False)

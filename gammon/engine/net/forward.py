@@ -199,13 +199,7 @@ def new_state(net):
     it saw, its scalars and whether it saw none, then the changed inputs), int32 ``acc`` (the
     contact net's exact sums, then the race net's, then the crashed net's), float32 ``f`` (the
     outputs, the head's, the hidden units) and a cache key."""
-    cq, cunit, cw2, rq, runit, rw2, xq, xunit, xw2, crashed = net
-    w = np.zeros(_WORK, dtype=np.int32)
-    for k in range(_NETS):
-        w[_FRESH + k] = 1
-    f = np.zeros(_H + max(cq.shape[1], rq.shape[1], xq.shape[1]), dtype=np.float32)
-    acc = np.zeros(cq.shape[1] + rq.shape[1] + xq.shape[1], dtype=np.int32)
-    return w, acc, f, np.zeros(4, dtype=np.uint64)
+    return state_in(np.zeros(state_bytes(net), dtype=np.uint8), net)
 
 
 @njit(cache=True, inline="always")

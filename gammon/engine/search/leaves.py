@@ -29,7 +29,7 @@ from gammon import primitives
 from gammon.engine.bearoff.one_sided import in_database_board, race_row
 from gammon.engine.net.cache import cache_prefetch
 from gammon.engine.net.forward import net_outputs, new_state, state_bytes, state_in, store_consistent
-from gammon.movegen import generate_all, generate_into
+from gammon.movegen import buffer_bytes, carve_buffers, generate_all, generate_into
 from gammon.primitive_kernels import flip_into
 from gammon.primitives import BACKGAMMON, GAMMON
 
@@ -154,10 +154,8 @@ def play_scratch(net: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
     return buf, buf[at + _MOVEGEN_BYTES :].view(np.int8)
 
 
-# choose_play's move generator buffers (gammon.movegen.generate_into), after the net's state:
-# stack int64[17], keys uint64 (ROOM, 2), table int32[2 ROOM], plays int8 (ROOM, 26), steps int8
-# (ROOM, 4, 2), work int8[26], path int8 (4, 2); 8-byte items first
-_MOVEGEN_BYTES = 136 + 16 * ROOM + 8 * ROOM + 26 * ROOM + 8 * ROOM + 26 + 8 + 40
+# after the net's state, choose_play's float64 (1, 5) and the move generator's buffers for ROOM plays
+_MOVEGEN_BYTES = 40 + buffer_bytes.py_func(ROOM)  # (not compiled at import)
 
 
 @njit(cache=True, _nrt=False)
@@ -183,33 +181,12 @@ def choose_play(board, d1, d2, net, cache, tables, use_bearoff, scratch):
         return GAME_OVER
     state = state_in(scratch, net)
     o = state_bytes(net)
-    stack = scratch[o : o + 136].view(np.int64)
-    o += 136
-    keys = scratch[o : o + 16 * ROOM].view(np.uint64).reshape((ROOM, 2))
-    o += 16 * ROOM
     p = scratch[o : o + 40].view(np.float64).reshape((1, 5))
-    o += 40
-    table = scratch[o : o + 8 * ROOM].view(np.int32)
-    o += 8 * ROOM
-    after = scratch[o : o + 26 * ROOM].view(np.int8).reshape((ROOM, 26))
-    o += 26 * ROOM
-    steps = scratch[o : o + 8 * ROOM].view(np.int8).reshape((ROOM, 4, 2))
-    o += 8 * ROOM
-    work = scratch[o : o + 26].view(np.int8)
-    path = scratch[o + 26 : o + 34].view(np.int8).reshape((4, 2))
-    out = scratch[o + 34 : o + 34 + CHOSEN].view(np.int8)
-    for i in range(17):  # as gammon.movegen.generate clears them
-        stack[i] = 0
-    for i in range(4):
-        path[i, 0] = 0
-        path[i, 1] = 0
     room = ROOM if d1 == d2 else ROOM // 4
-    for r in range(room):
-        for i in range(4):
-            steps[r, i, 0] = 0
-            steps[r, i, 1] = 0
-    count, nsteps = generate_into(
-        board, d1, d2, (work, table[: 2 * room], keys[:room], after[:room], steps[:room], path, stack))
+    buffers = carve_buffers(scratch[o + 40 : o + 40 + buffer_bytes(room)], room)
+    out = scratch[o + _MOVEGEN_BYTES : o + _MOVEGEN_BYTES + CHOSEN].view(np.int8)
+    count, nsteps = generate_into(board, d1, d2, buffers)
+    after, steps = buffers[3], buffers[4]
     if count < 0:
         return NEEDS_ROOM
     best = 0
