@@ -8,7 +8,12 @@ import pytest
 from gammon import Position
 from gammon.engine.cube.cubeful import cube_efficiencies, cube_efficiency
 from gammon.engine.engine import Engine
-from gammon.engine.net.evaluator import CountingEvaluator, PipCountEvaluator
+from gammon.engine.net.evaluator import (
+    CountingEvaluator,
+    PipCountEvaluator,
+    cubeless_equity,
+    flip_probabilities,
+)
 from gammon.engine.search.searcher import PLAIN_FILTERS, MoveFilter, Searcher, SearchSettings, _unique_rows
 from gammon.movegen import generate_arrays
 from gammon.situation import MatchScore
@@ -93,7 +98,9 @@ def test_deeper_plies_rank_first() -> None:
     plies = list(plies)
     assert plies == sorted(plies, reverse=True)
     first, second = settings.filters
-    assert plies[0] == 2 and plies.count(2) <= second.keep and plies.count(1) + plies.count(2) <= first.keep
+    assert plies[0] == 2 and plies.count(1) + plies.count(2) <= first.keep
+    assert settings.keep_at_zero_ply is not None  # the 1-ply pass keeps the 0-ply best too
+    assert plies.count(2) <= second.keep + settings.keep_at_zero_ply.keep
 
 
 def test_unique_rows_finds_each_distinct_board_once() -> None:
@@ -169,9 +176,23 @@ class _OddPly(Searcher):
 def test_the_one_ply_pass_keeps_the_zero_ply_best() -> None:
     _, after, _ = generate_arrays(Position.initial().as_array(), (6, 5))
     plays = after[:8]
-    searcher = _OddPly(plays)
-    order, _, plies = searcher.rank_plays(plays, SearchSettings(plies=2))
-    assert order[0] == 0 and plies[0] == 2  # searched to 2 ply beside the 1-ply pass's four
-    assert list(plies).count(2) == 5
-    order, _, plies = searcher.rank_plays(plays, SearchSettings(plies=2, keep_zero_ply_best=False))
+    searcher = _OddPly(plays)  # 1 ply ranks the plays the other way round from 0 and 2 ply
+    at_zero = cubeless_equity(flip_probabilities(searcher.leaf(plays)))  # 0.02 apart, best first
+    assert np.allclose(np.diff(at_zero), -0.02)
+    # searched to 2 ply beside the 1-ply pass's four (the 0-ply worst): the 0-ply best, and the
+    # next best as far as the filter reaches
+    for also, more in [(MoveFilter(3, 0.03), 2), (MoveFilter(3, 0.05), 3), (MoveFilter(2, 0.5), 2)]:
+        order, _, plies = searcher.rank_plays(plays, SearchSettings(plies=2, keep_at_zero_ply=also))
+        assert order[:more].tolist() == list(range(more)) and list(plies).count(2) == 4 + more
+    order, _, plies = searcher.rank_plays(plays, SearchSettings(plies=2, keep_at_zero_ply=None))
     assert list(plies).count(2) == 4 and 0 not in order[:4].tolist()
+
+
+def test_a_filter_keeps_the_best_within_its_reach() -> None:
+    ranked = np.array([0.30, 0.29, 0.25, 0.20, -0.10])
+    assert MoveFilter(8, 0.16).kept(ranked) == 4
+    assert MoveFilter(2, 0.16).kept(ranked) == 2
+    assert MoveFilter(3, 0.02).kept(ranked) == 2
+    assert MoveFilter(3, 0.0).kept(ranked) == 1
+    with pytest.raises(ValueError, match="keep_at_zero_ply"):
+        SearchSettings(keep_at_zero_ply=3)  # type: ignore[arg-type]

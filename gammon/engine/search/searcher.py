@@ -58,6 +58,11 @@ class MoveFilter:
         if self.keep < 1 or self.within < 0:
             raise ValueError(f"a move filter keeps >= 1 play within >= 0 equity, got {self!r}")
 
+    def kept(self, ranked: np.ndarray) -> int:
+        """How many of the plays of equities ``ranked`` (best first) the filter keeps: of the first
+        ``keep``, those within ``within`` of the best."""
+        return int((ranked[: self.keep] >= ranked[0] - self.within).sum())
+
 
 @dataclass(frozen=True)
 class SearchSettings:
@@ -69,21 +74,26 @@ class SearchSettings:
     makes 2 ply about twice as fast (docs/measurements.md). (The best 3 within 0.06 ran a fifth
     faster still and lost 0.09 mEMG a decision more: docs/training.md, step 25.)
 
-    ``keep_zero_ply_best``: every filter after the first also keeps the play that was best at 0
-    ply. A 1-ply value looks one roll of the opponent ahead and no further, and it misjudges
-    some plays by far more than 0 or 2 ply do (a hit that leaves the opponent on the bar, a bear-off
-    against an anchor): the 1-ply pass cut such best plays, which cost `Engine()` about 0.16 mEMG a
-    decision of the classes judge set for 1% more 2-ply evaluations (docs/training.md, step 31)."""
+    ``keep_at_zero_ply``: every filter after the first also keeps the plays this filter keeps at 0
+    ply (None: none). A 1-ply value looks one roll of the opponent ahead and no further, and it
+    misjudges some plays by far more than 0 or 2 ply do (a hit that leaves the opponent on the bar,
+    a bear-off against an anchor; by the 2-ply judge `Engine(plies=1)` loses more than
+    `Engine(plies=0)` in crashed positions): the 1-ply pass cut such best plays. Keeping the 0-ply
+    best gained 0.16 mEMG a decision of the classes judge set for 1% more 2-ply evaluations
+    (docs/training.md, step 31); the best 3 within 0.02 (the plays the 2-ply search then chose
+    instead are nearly all that close at 0 ply) gain more for a few per cent more time (step 32)."""
 
     plies: int = 2
     filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(4, 0.08))
-    keep_zero_ply_best: bool = True
+    keep_at_zero_ply: MoveFilter | None = MoveFilter(3, 0.02)
 
     def __post_init__(self) -> None:
         if isinstance(self.plies, bool) or self.plies not in (0, 1, 2):
             raise ValueError(f"plies must be 0, 1 or 2, got {self.plies!r}")
         if not self.filters or not all(isinstance(f, MoveFilter) for f in self.filters):
             raise ValueError(f"filters must be one or more MoveFilter, got {self.filters!r}")
+        if self.keep_at_zero_ply is not None and not isinstance(self.keep_at_zero_ply, MoveFilter):
+            raise ValueError(f"keep_at_zero_ply must be a MoveFilter or None, got {self.keep_at_zero_ply!r}")
 
 
 PLAIN_FILTERS = (MoveFilter(8, 0.16),)
@@ -502,14 +512,14 @@ class Searcher:
         best first: its index, its probabilities for the mover and the ply they come from. Plays
         cut by a filter keep the value of the ply that cut them and rank after the deeper ones
         (as GNU Backgammon lists them). Every filter keeps at least the best ``at_least`` plays (and
-        with ``settings.keep_zero_ply_best``, after the first, the best at 0 ply)."""
+        after the first, those ``settings.keep_at_zero_ply`` keeps at 0 ply)."""
         after = np.require(after_boards, np.int8, ["C", "W"])
         probs = flip_probabilities(self.leaf(after))
         plies = np.zeros(len(after), dtype=np.int64)
         keep = np.arange(len(after))
         filtered = min(settings.plies, len(settings.filters))  # filters after plies 0 .. filtered-1
         known: KnownChildren = {}  # the plays kept at 1 ply are met again at 2 ply
-        best_at_zero = 0  # the play best at 0 ply (the first of them): the first filter's first
+        best_at_zero = keep[:0]  # the plays keep_at_zero_ply keeps (of the first filter's)
         for ply in range(settings.plies + 1):
             if ply > 0 and (ply < filtered or ply == settings.plies):
                 probs[keep] = flip_probabilities(self.evaluate_boards(after[keep], ply, known))
@@ -518,13 +528,14 @@ class Searcher:
                 filt = settings.filters[ply]
                 eq = cubeless_equity(probs[keep])
                 order = np.argsort(-eq, kind="stable")
-                cut = order[: filt.keep]
-                kept = max(int((eq[cut] >= eq[order[0]] - filt.within).sum()), at_least)
+                ranked = eq[order]
+                kept = max(filt.kept(ranked), at_least)
                 survivors = keep[order[:kept]]
                 if ply == 0:
-                    best_at_zero = int(survivors[0])
-                elif settings.keep_zero_ply_best and best_at_zero not in survivors:
-                    survivors = np.append(survivors, best_at_zero)  # the first filter kept it
+                    also = settings.keep_at_zero_ply
+                    best_at_zero = survivors[: 0 if also is None else min(also.kept(ranked), kept)]
+                else:  # the first filter kept them
+                    survivors = np.append(survivors, best_at_zero[~np.isin(best_at_zero, survivors)])
                 keep = survivors
         order = np.lexsort((-cubeless_equity(probs), -plies))
         return order, probs[order], plies[order]
