@@ -254,31 +254,30 @@ def _one_die(
 
 
 @njit(cache=True, inline="always")
-def _table_size(capacity: int) -> int:
-    """The slots of the hash table for ``capacity`` plays: a power of two, at least twice as many."""
-    size = 64
-    while size < 2 * capacity:
-        size *= 2
-    return size
-
-
-@njit(cache=True, inline="always")
-def buffer_bytes(capacity: int) -> int:
-    """The bytes :func:`carve_buffers` takes for ``capacity`` plays, a multiple of 8."""
-    return int((136 + capacity * 16 + _table_size(capacity) * 4 + capacity * 34 + 34 + 7) // 8 * 8)
+def buffer_layout(capacity: int) -> tuple[int, int, int, int, int]:
+    """Where :func:`carve_buffers` puts the buffers for ``capacity`` plays in its one byte buffer
+    (8-byte items first, then 4, then 1): the offsets of the hash table (a power of two of slots, at
+    least twice ``capacity``), the boards, the steps and the work board (the stack and the keys
+    come first), and the bytes it takes, a multiple of 8. (Self-contained, so that Python can call
+    its ``py_func`` without compiling anything.)"""
+    table_size = 64
+    while table_size < 2 * capacity:
+        table_size *= 2
+    o_table = 136 + capacity * 16
+    o_boards = o_table + table_size * 4
+    o_steps = o_boards + capacity * 26
+    o_work = o_steps + capacity * 8
+    return o_table, o_boards, o_steps, o_work, (o_work + 34 + 7) // 8 * 8
 
 
 @njit(cache=True, inline="always")
 def carve_buffers(buf: npt.NDArray[np.uint8], capacity: int) -> Buffers:
     """:func:`generate_into`'s buffers for ``capacity`` plays carved from ``buf`` (uint8, at least
-    :func:`buffer_bytes`, its start 8-byte aligned) and cleared where the search needs them clear:
-    for a kernel that allocates nothing, and for :func:`generate`. 8-byte items first, then 4,
-    then 1. (Inlined, so that it compiles as its caller does, with or without reference counts.)"""
+    :func:`buffer_layout`'s bytes, its start 8-byte aligned) and cleared where the search needs them clear:
+    for a kernel that allocates nothing, and for :func:`generate`. (Inlined, so that it compiles
+    as its caller does, with or without reference counts.)"""
     o_keys = 136
-    o_table = o_keys + capacity * 16
-    o_boards = o_table + _table_size(capacity) * 4
-    o_steps = o_boards + capacity * 26
-    o_work = o_steps + capacity * 8
+    o_table, o_boards, o_steps, o_work, _ = buffer_layout(capacity)
     stack = buf[0:o_keys].view(np.int64)
     keys = buf[o_keys:o_table].view(np.uint64).reshape((capacity, 2))
     table = buf[o_table:o_boards].view(np.int32)  # cleared by generate_into
@@ -303,7 +302,7 @@ def generate(board: Board, d1: int, d2: int, capacity: int) -> tuple[int, int, B
     """
     # the seven buffers carved from one allocation (each array a kernel allocates costs about as
     # much as generating a small roll's plays)
-    buffers = carve_buffers(np.empty(buffer_bytes(capacity), dtype=np.uint8), capacity)
+    buffers = carve_buffers(np.empty(buffer_layout(capacity)[4], dtype=np.uint8), capacity)
     count, nsteps = generate_into(board, d1, d2, buffers)
     return count, nsteps, buffers[3], buffers[4]
 

@@ -29,7 +29,7 @@ from gammon import primitives
 from gammon.engine.bearoff.one_sided import in_database_board, race_row
 from gammon.engine.net.cache import cache_prefetch
 from gammon.engine.net.forward import net_outputs, new_state, state_bytes, state_in, store_consistent
-from gammon.movegen import buffer_bytes, carve_buffers, generate_all, generate_into
+from gammon.movegen import buffer_layout, carve_buffers, generate_all, generate_into
 from gammon.primitive_kernels import flip_into
 from gammon.primitives import BACKGAMMON, GAMMON
 
@@ -155,7 +155,7 @@ def play_scratch(net: tuple[Any, ...]) -> tuple[np.ndarray, np.ndarray]:
 
 
 # after the net's state, choose_play's float64 (1, 5) and the move generator's buffers for ROOM plays
-_MOVEGEN_BYTES = 40 + buffer_bytes.py_func(ROOM)  # (not compiled at import)
+_MOVEGEN_BYTES = 40 + buffer_layout.py_func(ROOM)[4]  # (not compiled at import)
 
 
 @njit(cache=True, _nrt=False)
@@ -183,7 +183,7 @@ def choose_play(board, d1, d2, net, cache, tables, use_bearoff, scratch):
     o = state_bytes(net)
     p = scratch[o : o + 40].view(np.float64).reshape((1, 5))
     room = ROOM if d1 == d2 else ROOM // 4
-    buffers = carve_buffers(scratch[o + 40 : o + 40 + buffer_bytes(room)], room)
+    buffers = carve_buffers(scratch[o + 40 : o + 40 + buffer_layout(room)[4]], room)
     out = scratch[o + _MOVEGEN_BYTES : o + _MOVEGEN_BYTES + CHOSEN].view(np.int8)
     count, nsteps = generate_into(board, d1, d2, buffers)
     after, steps = buffers[3], buffers[4]
