@@ -1,8 +1,8 @@
-"""How a label campaign of plays (source ``crashed-plays``: the boards after the best plays of a roll,
-each rolled out, a roll's plays on the same dice) judges the picks of gammon at 0, 1 and 2 ply and
-of GNU Backgammon at 0 and 1 ply among each decision's boards: the cubeless equity a pick gives up
-against the best board by the rollouts, mean over the decisions of two boards or more, with its
-standard error and each player's paired difference from gammon 0-ply.
+"""How a label campaign of plays (source ``crashed-plays`` or ``contact-plays``: the boards after
+the best plays of a roll, each rolled out, a roll's plays on the same dice) judges the picks of
+gammon at 0, 1 and 2 ply and of GNU Backgammon at 0 and 1 ply among each decision's boards: the
+cubeless equity a pick gives up against the best board by the rollouts, mean over the decisions of
+two boards or more, with its standard error and each player's paired difference from gammon 0-ply.
 
 It tells whether the rollouts carry a signal beyond the net (a teacher that ranks deeper players
 higher), with GNU Backgammon as a judge of the teacher, never as one: nothing it says is kept.

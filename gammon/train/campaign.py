@@ -68,6 +68,10 @@ SOURCES: dict[str, dict[str, Any]] = {
     # same dice: what a 0-ply choice compares where the engine loses most, labelled by rollouts
     # played to the end (a truncated rollout or a search carries the net's own bias back)
     "crashed-plays": {"from_crashed": True, "alternatives": 5},
+    # the same for every position of the games, the boards after the plays kept where there is
+    # contact: the plays `Engine()` now loses most on against GNU Backgammon 2-ply (slower to roll
+    # out, the games being longer)
+    "contact-plays": {"contact_only": True, "alternatives": 5},
 }
 _GAMES_A_BATCH = 32
 _MAX_BATCHES = 200

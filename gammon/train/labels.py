@@ -174,8 +174,9 @@ class Sampling:
     the crashed game positions, so that the boards are those their plays lead to (with
     ``race_only``: the races a crashed position turns into, which self-play's races seldom hold).
     ``alternatives`` replaces each position, before those filters, by the boards after its
-    ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`); ``min_anchors`` then
-    keeps all of a roll's plays where the position it is played in qualifies. ``set_up`` (a number
+    ``alternatives`` best 0-ply plays of a drawn roll (:func:`best_plays`); ``min_anchors`` and
+    ``contact_only`` then keep all of a roll's plays where the position it is played in qualifies
+    (a play that breaks contact is labelled beside those that keep it). ``set_up`` (a number
     of checkers) replaces the positions, first of all, by :func:`set_up_positions` of them (its
     races with ``race_only``)."""
 
@@ -252,11 +253,12 @@ def sampled_positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarr
     # a holding position is one where the roll is played, so that its alternatives that give the
     # anchor up are labelled beside those that keep it
     holding = anchors(boards).max(axis=1) >= s.min_anchors
+    contact = ~race_mask(boards)
     if s.alternatives:
         boards, decisions = best_plays(ev, boards, s.alternatives, s.seed)
     keep = np.ones(len(boards), dtype=bool)
     if s.contact_only:
-        keep &= ~race_mask(boards)
+        keep &= contact[decisions] if s.alternatives else ~race_mask(boards)
     if s.race_only:
         keep &= race_mask(boards)
     if s.crashed_only:

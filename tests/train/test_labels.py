@@ -484,13 +484,14 @@ def test_alternatives_are_the_boards_after_the_best_zero_ply_plays_of_a_drawn_ro
     assert row == len(picked) == len(sources) > 2 * len(positions)
     # one play each is the 0-ply choice
     assert np.array_equal(best_plays(ev, positions, 1, 11)[0], picked[firsts])
-    # the option replaces each position of the games, and the filters come after it
-    every = self_play_positions(ev, Sampling(3, 3, 5))
-    alternatives = best_plays(ev, every, 2, 5)[0]
-    assert np.array_equal(
-        self_play_positions(ev, Sampling(3, 3, 5, alternatives=2, contact_only=True)),
-        alternatives[~race_mask(alternatives)],
-    )
+    # the option replaces each position of the games, and the filters come after it: contact_only
+    # keeps a roll's plays where it is played in contact, the plays that break contact with them
+    every = self_play_positions(ev, Sampling(12, 3, 5))
+    alternatives, decisions = best_plays(ev, every, 2, 5)
+    in_contact = ~race_mask(every)[decisions]
+    kept = self_play_positions(ev, Sampling(12, 3, 5, alternatives=2, contact_only=True))
+    assert np.array_equal(kept, alternatives[in_contact])
+    assert race_mask(kept).any() and not in_contact.all()  # both cases met
     with pytest.raises(ValueError, match="the number of best plays must be 1 or more, got 0"):
         best_plays(ev, positions, 0, 11)
 
