@@ -413,7 +413,8 @@ def _add_choices(sub: argparse._SubParsersAction) -> None:
         "--labels",
         type=Path,
         required=True,
-        help="a label file of label --alternatives, or a campaign folder of plays (source crashed-plays or contact-plays)",
+        help="a label file of label --alternatives, or a campaign folder of plays "
+        "(source crashed-plays or contact-plays)",
     )
     ch.add_argument(
         "--holdout",
