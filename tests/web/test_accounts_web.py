@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import random
 import threading
+import time
 import zipfile
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -531,9 +532,12 @@ def test_uploads_are_read_one_at_a_time_per_account_and_a_few_at_once(
 
     with ThreadPoolExecutor(4) as pool:
         first = [pool.submit(send, t) for t in tokens]
-        while True:  # the first two are being read, the other two wait their turn
+        # the first two are being read, the other two wait their turn, and every one of the four
+        # has reached the server (the account's own among them: under load it may still be on its way)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
             with lock:
-                if inside[0] >= accounts_routes.READING:
+                if inside[0] >= accounts_routes.READING and len(accounts_routes._reading) == len(tokens):
                     break
             release.wait(0.01)
         again = web.post("/api/account/uploads", json={"mat": MAT, "player": "alice"},
