@@ -250,15 +250,15 @@ def sampled_positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarr
     if s.from_crashed:
         boards = np.ascontiguousarray(boards[crashed_mask(boards)])
     decisions = np.arange(len(boards), dtype=np.int64)
-    # a holding position is one where the roll is played, so that its alternatives that give the
-    # anchor up are labelled beside those that keep it
+    # holding and contact are those of the position where the roll is played, so that its
+    # alternatives that give the anchor up or break contact are labelled beside those that keep it
     holding = anchors(boards).max(axis=1) >= s.min_anchors
     contact = ~race_mask(boards)
     if s.alternatives:
         boards, decisions = best_plays(ev, boards, s.alternatives, s.seed)
     keep = np.ones(len(boards), dtype=bool)
     if s.contact_only:
-        keep &= contact[decisions] if s.alternatives else ~race_mask(boards)
+        keep &= contact[decisions]
     if s.race_only:
         keep &= race_mask(boards)
     if s.crashed_only:

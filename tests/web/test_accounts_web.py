@@ -530,16 +530,22 @@ def test_uploads_are_read_one_at_a_time_per_account_and_a_few_at_once(
         upload = {"mat": MAT, "player": "alice"}
         return web.post("/api/account/uploads", json=upload, headers=bearer(token)).status_code
 
-    with ThreadPoolExecutor(4) as pool:
-        first = [pool.submit(send, t) for t in tokens]
-        # the first two are being read, the other two wait their turn, and every one of the four
-        # has reached the server (the account's own among them: under load it may still be on its way)
+    def until_read_at_once(uploads: int) -> None:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with lock:
-                if inside[0] >= accounts_routes.READING and len(accounts_routes._reading) == len(tokens):
-                    break
+                if inside[0] >= uploads:
+                    return
             release.wait(0.01)
+        raise AssertionError(f"never {uploads} uploads read at once")
+
+    with ThreadPoolExecutor(4) as pool:
+        # the account's own upload is being read before its second is sent (sent together, under
+        # load the first could still be on its way, and the second was taken as its first)
+        first = [pool.submit(send, tokens[0])]
+        until_read_at_once(1)
+        first += [pool.submit(send, t) for t in tokens[1:]]
+        until_read_at_once(accounts_routes.READING)  # the other two wait their turn
         again = web.post("/api/account/uploads", json={"mat": MAT, "player": "alice"},
                          headers={**bearer(tokens[0]), "Accept-Language": "pl"})
         release.set()
