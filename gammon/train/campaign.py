@@ -340,10 +340,13 @@ def _finished_shards(folder: Path) -> list[Shard]:
 
 
 def _label_set(folder: Path, shards: list[Shard]) -> LabelSet:
+    # a source of plays' boards keeps each board's decision, so that a fit can rank them (--rank-weight)
+    plays = any(s.decisions is not None for s in shards)
     return LabelSet(
         np.concatenate([s.boards for s in shards]),
         np.concatenate([s.targets for s in shards]),
         f"campaign {folder}: {len(shards)} shards of rollouts",
+        _shard_decisions(shards) if plays else None,
     )
 
 
@@ -353,7 +356,8 @@ def _shard_decisions(shards: list[Shard]) -> np.ndarray:
 
 def labels_of(folder: Path) -> LabelSet:
     """Every finished shard of the campaign in ``folder`` as one label set, in shard order (what
-    ``python -m gammon.train fit --rollout-labels FOLDER`` fits)."""
+    ``python -m gammon.train fit --rollout-labels FOLDER`` fits), with each board's decision
+    (:func:`decisions_of`) where the shards are of plays' boards."""
     return _label_set(folder, _finished_shards(folder))
 
 

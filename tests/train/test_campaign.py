@@ -21,6 +21,7 @@ from gammon.train.campaign import (
     CampaignRun,
     CampaignSettings,
     decisions_of,
+    labels_of,
     load_shard,
     position_seed,
     run_campaign,
@@ -335,3 +336,9 @@ def test_the_choices_of_a_campaign_of_plays_are_judged_across_its_shards(tmp_pat
     ev.save(weights)
     main(["choices", "--labels", str(tmp_path), "--holdout", "0.5", str(weights)])
     assert "decisions" in capsys.readouterr().out
+    # the folder as a label set keeps them, so that a fit can rank a roll's plays
+    labels = labels_of(tmp_path)
+    assert labels.decisions is not None and np.array_equal(labels.decisions, decisions)
+    main(["fit", "--resume", str(weights), "--nets", "contact", "--epochs", "1", "--check-pairs", "0",
+          "--labels", str(tmp_path), "--rank-weight", "10", "--out", str(tmp_path / "ranked.npz")])
+    assert "deviation error" in capsys.readouterr().out
