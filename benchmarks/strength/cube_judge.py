@@ -17,8 +17,14 @@ right) plus ``|DT - DP|`` when its take/pass answer is wrong. GNU Backgammon's a
 ``benchmarks/data/cube_money.tsv`` / ``cube_match.tsv`` (benchmark data: never labels for gammon);
 ``--rejudge`` builds them again.
 
-    python -m benchmarks.strength.cube_judge [--match] [--positions 1500 | --quick] [--rejudge]
-        [--weights FILE] [--chances [--teachers N]]
+``--set borne`` judges instead the positions of the borne-off class alone (a side has borne off a
+checker while another is still out, contact, crashed or not: the positions of the net's borne-off
+net, where the cube errs most and the wildbg set holds few): those of 4,000 0-ply self-play games of
+the shipped net (5% random plays; their own seed, apart from every label campaign's), in the same
+window, the same cube states, stored in ``cube_borne_money.tsv`` / ``cube_borne_match.tsv``.
+
+    python -m benchmarks.strength.cube_judge [--match] [--set wildbg|borne] [--positions 1500 | --quick]
+        [--rejudge] [--weights FILE] [--chances [--teachers N]]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
 positions with the cube centred, its cubeless chances (and its cube head's, which its cube decisions
@@ -56,7 +62,7 @@ import numpy as np  # noqa: E402
 from benchmarks import DATA, WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
-from gammon.engine.net.encode import borne_off_mask  # noqa: E402
+from gammon.engine.net.encode import borne_off_mask, race_mask  # noqa: E402
 from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 from gammon.situation import Situation
@@ -206,6 +212,28 @@ def in_match_of(d: Decision, length: int) -> bool:
     return bool(d.away) and d.away <= length and d.opponent_away <= length
 
 
+BORNE_GAMES = 4000
+BORNE_SEED = 9001  # the self-play games of --set borne: no label campaign's seed
+
+
+def borne_candidates(seed: int) -> list[Position]:
+    """The contact positions of ``BORNE_GAMES`` 0-ply self-play games of the shipped net (5% random
+    plays, seed ``BORNE_SEED``) where a side has borne off a checker while another is still out,
+    without repeats, shuffled by ``seed``."""
+    from gammon.engine.net.neural import NeuralEvaluator
+    from gammon.train.kernels import collect_positions
+
+    boards = collect_positions(NeuralEvaluator.default(), BORNE_SEED, 0, BORNE_GAMES, 1, 0.05)
+    boards = boards[borne_off_mask(boards) & ~race_mask(boards)]
+    out: dict[str, Position] = {}
+    for b in boards:
+        p = Position(b.tolist())
+        out.setdefault(p.id, p)
+    pool = list(out.values())
+    random.Random(seed).shuffle(pool)
+    return pool
+
+
 def candidates(seed: int) -> list[Position]:
     """The wildbg positions, each seen from both sides and after one seeded roll (best 0-ply
     play), contact and race interleaved, without repeats or finished games."""
@@ -280,9 +308,9 @@ def specs(p: Position, match: bool, rng: random.Random) -> list[Decision]:
     return [Decision(p.id, away, opponent, 2 if owned else 1, owned, **blank)]
 
 
-def build(path: Path, match: bool, wanted: int, seed: int) -> list[Decision]:
+def build(path: Path, match: bool, wanted: int, seed: int, borne: bool = False) -> list[Decision]:
     rng = random.Random(seed)
-    pool = candidates(seed)
+    pool = borne_candidates(seed) if borne else candidates(seed)
     rng.shuffle(pool)
     out: list[Decision] = []
     batch = 400
@@ -502,6 +530,8 @@ def engine_choice(engine, d: Decision) -> tuple[bool, bool]:  # type: ignore[no-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--match", action="store_true", help="match scores instead of money")
+    parser.add_argument("--set", choices=["wildbg", "borne"], default="wildbg",
+                        help="the decisions: of the wildbg positions, or of the borne-off class alone")
     parser.add_argument("--positions", type=int, default=None, help="decisions judged (default: all)")
     parser.add_argument("--quick", action="store_true", help="the first 300 decisions")
     parser.add_argument("--rejudge", action="store_true", help="ask GNU Backgammon again")
@@ -525,10 +555,12 @@ def main() -> None:
         parser.error("--teachers is part of --chances")
     if args.trials is not None and not args.teachers:
         parser.error("--trials is for the rollouts of --teachers")
-    path = DATA / ("cube_match.tsv" if args.match else "cube_money.tsv")
+    prefix = "cube_borne_" if args.set == "borne" else "cube_"
+    path = DATA / (prefix + ("match.tsv" if args.match else "money.tsv"))
     if args.rejudge or not path.exists():
         start = time.perf_counter()
-        work = build(path, args.match, args.build, args.seed + (100 if args.match else 0))
+        seed = args.seed + (100 if args.match else 0)
+        work = build(path, args.match, args.build, seed, args.set == "borne")
         print(f"judged {len(work)} decisions in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     work = load(path)
     limit = 300 if args.quick else args.positions

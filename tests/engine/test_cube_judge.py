@@ -141,7 +141,9 @@ def test_gammons_cube_model_on_gnubg_chances_gives_gnubg_0_ply_cube() -> None:
 
 
 @pytest.mark.gnubg
-@pytest.mark.parametrize("data", ["cube_money.tsv", "cube_match.tsv"])
+@pytest.mark.parametrize(
+    "data", ["cube_money.tsv", "cube_match.tsv", "cube_borne_money.tsv", "cube_borne_match.tsv"]
+)
 def test_gammons_cube_model_on_gnubg_chances_makes_gnubg_0_plys_choices(data: str) -> None:
     """Oracle: fed GNU Backgammon 0-ply's cubeless chances, ``model_choices`` (gammon's money model
     and its match equity curves at the score, owned and centred cubes) doubles and takes as GNU
@@ -167,6 +169,20 @@ def test_position_classes() -> None:
     race = [0] * 26
     race[1], race[24] = 15, -15
     assert cj.position_class(cj.Position(race)) == "race"
+
+
+def test_the_borne_off_set_is_of_that_class_alone_in_the_window(monkeypatch) -> None:
+    for data in ("cube_borne_money.tsv", "cube_borne_match.tsv"):
+        work = cj.load(cj.DATA / data)
+        assert len(work) > 600
+        assert {cj.position_class(cj.Position.from_id(d.position)) for d in work} == {
+            "contact, a checker off, another out"}
+        assert all(cj.WINDOW[0] <= d.win <= cj.WINDOW[1] for d in work)
+    monkeypatch.setattr(cj, "BORNE_GAMES", 60)
+    pool = cj.borne_candidates(1)
+    assert len(pool) > 20 and len({p.id for p in pool}) == len(pool)
+    assert {cj.position_class(p) for p in pool} == {"contact, a checker off, another out"}
+    assert [p.id for p in pool] != [p.id for p in cj.borne_candidates(2)]  # shuffled by the seed
 
 
 def test_class_errors_add_up_to_the_summary() -> None:
