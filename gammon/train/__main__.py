@@ -264,7 +264,11 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
         choices=["both", *ALL_NETS],
         default="both",
         help="which nets to fit (Adam only; both: contact and race; the others keep their weights; "
-        "crashed: the crashed net, made from the contact net when the weights have none)",
+        "crashed: the crashed net, made from the contact net when the weights have none; cube and "
+        "borne: the cube nets, the chances cube decisions value in the contact positions neither "
+        "crashed nor borne-off, and where a side has borne off a checker while another is still out, "
+        "each fitted to its positions of the labels alone, made from the contact net when the weights "
+        "have none)",
     )
     ft.add_argument(
         "--rollout-labels",

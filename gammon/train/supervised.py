@@ -17,8 +17,8 @@ import numba
 import numpy as np
 
 from gammon.engine.net.crashed import crashed_mask
-from gammon.engine.net.encode import anchors, race_mask
-from gammon.engine.net.neural import CRASHED, Net, NeuralEvaluator
+from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
+from gammon.engine.net.neural import BORNE, CRASHED, CUBE, CUBE_NETS, Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit, group_means
 from gammon.train.labels import LabelSet, check_win_window, float32_labels, in_win_window
@@ -182,15 +182,24 @@ ANCHOR_EXPLORE = 0.05
 def own_outputs(ev: NeuralEvaluator, nets: tuple[str, ...]) -> NeuralEvaluator:
     """The evaluator whose 0-ply outputs are those of the nets of ``nets`` as they start: a fit of
     the contact net without the crashed net fits the crashed positions too, so there the contact
-    net speaks, not the crashed net."""
+    net speaks, not the crashed net; a fit of a cube net starts from it, or from the contact net
+    where there is none, and speaks for every position of its own, crashed or not."""
+    for name in CUBE_NETS:
+        if name in nets:
+            return NeuralEvaluator(getattr(ev, name) or ev.contact, ev.race)
     return ev.replaced(crashed=None) if "contact" in nets and CRASHED not in nets else ev
 
 
 def net_masks(boards: np.ndarray) -> dict[str, np.ndarray]:
     """The boards each net is fitted to, in the order the nets are fitted: the contact net's every
-    contact position, crashed or not; the race net's the races; the crashed net's the crashed."""
+    contact position, crashed or not; the race net's the races; the crashed net's the crashed; the
+    cube net's the contact positions neither crashed nor borne-off (those whose cube chances the
+    shipped evaluator takes from it); the borne-off net's the contact positions where a side has
+    borne off a checker while another is still out, crashed or not."""
     races = race_mask(boards)
-    return {"contact": ~races, "race": races, CRASHED: crashed_mask(boards)}
+    crashed, borne = crashed_mask(boards), borne_off_mask(boards) & ~races
+    return {"contact": ~races, "race": races, CRASHED: crashed, CUBE: ~races & ~crashed & ~borne,
+            BORNE: borne}
 
 
 def fitted_mask(boards: np.ndarray, nets: tuple[str, ...]) -> np.ndarray:
@@ -237,8 +246,9 @@ def anchor_set(ev: NeuralEvaluator, nets: tuple[str, ...], games: int, seed: int
 
 NETS = ("contact", "race")
 """The nets every NeuralEvaluator has (its attributes), in the order they are fitted."""
-ALL_NETS = (*NETS, CRASHED)
-"""Those and the crashed net, which a fit makes from the contact net where there is none."""
+ALL_NETS = (*NETS, CRASHED, *CUBE_NETS)
+"""Those, the crashed net and the cube nets, which a fit makes from the contact net where there is
+none (a cube net is fitted alone, to its own positions of the labels)."""
 
 
 def adam_fit_labels(
@@ -252,17 +262,21 @@ def adam_fit_labels(
     nets: tuple[str, ...] = NETS,
     report: Report = _REPORT,
 ) -> tuple[NeuralEvaluator, float]:
-    """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race, crashed) to
-    its positions of ``labels`` (the contact net's are every contact position, crashed or not; the
-    crashed net's those :func:`gammon.engine.net.crashed.crashed_mask` gives, and it starts from
-    the contact net when there is none yet); a net with no positions, or not in ``nets``, stays as
+    """:func:`gammon.train.batch_fit.adam_fit` of each net of ``nets`` (contact, race, crashed;
+    or one cube net alone) to its positions of ``labels`` (:func:`net_masks`: the contact net's
+    are every contact position, crashed or not; the crashed net's those
+    :func:`gammon.engine.net.crashed.crashed_mask` gives, and it starts from the contact net when
+    there is none yet; a cube net's, the labels cut to them before the held-out share is taken,
+    start from it or the contact net too); a net with no positions, or not in ``nets``, stays as
     it is, and the contact net's cube heads stay while it does (a fit of another net keeps them). ``out``
     gets the result. Returns it and its held-out squared error (on the last ``selection.holdout``
     share of ``labels``, after what ``selection`` leaves out); ``ev`` itself is left as it was."""
     sel = selection
     drop_anchors, drop_window, rollouts = sel.drop_anchors, sel.drop_window, sel.rollouts
-    if not nets or not set(nets) <= set(ALL_NETS):
-        raise ValueError(f"nets must name some of 'contact', 'race' and 'crashed', got {nets!r}")
+    cube_net = next((name for name in CUBE_NETS if name in nets), None)
+    if not nets or not set(nets) <= set(ALL_NETS) or (cube_net is not None and len(nets) > 1):
+        raise ValueError(f"nets must name some of 'contact', 'race' and 'crashed', or 'cube' or 'borne' "
+                         f"alone, got {nets!r}")
     if settings.rank_weight and labels.decisions is None:
         raise ValueError(
             "a rank weight needs label files of alternatives (label --alternatives): these have no decisions"
@@ -271,6 +285,9 @@ def adam_fit_labels(
     check_pairs = report.check_pairs
     # the fitted nets replace these, not the caller's; the cube heads go with the contact net
     ev = ev.replaced()
+    if cube_net is not None:  # its positions alone, so that the held-out share is of them
+        labels = labels.select(net_masks(labels.boards)[cube_net])
+        note(f"{len(labels):,} positions of the {'borne-off' if cube_net == BORNE else 'cube'} net")
     if sel.keep_level:
         labels = level_kept(labels, own_outputs(ev, nets))
         note(f"{len(labels):,} labels moved to the nets' own level in each decision")
@@ -296,9 +313,13 @@ def adam_fit_labels(
     train, held = split(labels, sel.holdout)
     if rollouts is not None:
         train = LabelSet.concatenate([train] + [rollouts] * sel.repeat)
+    # the error of what the fit moves: the borne-off net's outputs are not play's
+    def judged(e: NeuralEvaluator) -> NeuralEvaluator:
+        return own_outputs(e, nets) if cube_net is not None else e
+
     note(
         f"start: {len(train):,} positions to fit, {len(held):,} held out; held-out mse "
-        f"{label_error(ev, held):.6f}{pubeval_check(ev, check_pairs)}"
+        f"{label_error(judged(ev), held):.6f}{pubeval_check(ev, check_pairs)}"
     )
     held_masks = net_masks(held.boards)
     for name, want in net_masks(train.boards).items():
@@ -322,7 +343,7 @@ def adam_fit_labels(
             ev = ev.replaced(cube_head=None, borne_head=None)
         elif name == CRASHED:
             ev = ev.replaced(crashed_head=None)
-    error = label_error(ev, held)
+    error = label_error(judged(ev), held)
     note(f"end: held-out mse {error:.6f}{pubeval_check(ev, check_pairs)}")
     save(ev, TrainSettings(seed=seed), out, heads=True)
     return ev, error

@@ -21,6 +21,7 @@ from gammon.engine.net.encode import (
     N_INPUTS,
     NUMERATOR_BOUNDS,
     SCALAR_INPUTS,
+    borne_off_mask,
     encode,
     race_mask,
 )
@@ -197,3 +198,70 @@ def test_a_replaced_net_is_used_at_once(tmp_path) -> None:
     ev.contact.w1[:] *= 2  # and changes one in place, then says so
     ev.weights_changed()
     assert np.array_equal(ev.evaluate(board), NeuralEvaluator(ev.contact, ev.race).evaluate(board))
+
+
+@pytest.mark.parametrize("cache_bytes", [0, 1 << 20])
+def test_a_borne_off_net_gives_its_boards_cube_chances_crashed_or_not_and_leaves_play_alone(
+    boards: np.ndarray, cache_bytes: int
+) -> None:
+    rng = np.random.default_rng(5)
+    plain = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=5).replaced(crashed=Net.random(21, rng))
+    assert plain.crashed is not None
+    plain = plain.replaced(crashed_head=CubeHead(plain.crashed.w2 - np.float32(0.4), plain.crashed.b2))
+    borne = Net.random(33, rng)
+    ev = plain.replaced(borne=borne, cache_bytes=cache_bytes)
+    # a side has borne off a checker and has one on the bar: crashed (five on the board) and not
+    out = [
+        [0, 0, 0, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, -2, 0, 0, 0, 0, -5, -3, -5, 0, 0, 0, 0, 1],
+        [0, 2, 2, 2, 2, 3, 2, 0, 0, 1, 0, 0, -4, 0, 0, -1, 0, -3, 0, -5, 0, 0, 0, 0, 1, 0],
+    ]
+    take = np.concatenate([boards[:: max(1, len(boards) // 3000)], np.array(out)]).astype(np.int8)
+    mine = borne_off_mask(take) & ~race_mask(take)
+    crashed = crashed_mask(take)
+    assert (mine & crashed).sum() >= 1 and (mine & ~crashed).sum() >= 1 and (~mine).sum() > 100
+    reference = plain.replaced(cache_bytes=0)
+    for _ in range(2):  # the second time from the caches where there are some
+        play, cube = ev.evaluate_with_cube(take)
+        assert np.array_equal(play, reference.evaluate(take))  # checker play never reads it
+        assert np.array_equal(cube[~mine], reference.evaluate_for_cube(take[~mine]))
+        want = consistent(borne.forward(encode(take[mine])), take[mine])
+        assert np.abs(cube[mine] - want).max() < 1e-6
+        assert np.abs(cube[mine] - reference.evaluate_for_cube(take[mine])).max() > 0.05
+        assert np.array_equal(ev.evaluate_for_cube(take), cube)
+        assert np.array_equal(cube, _one_by_one(ev, take, cube=True))
+    ev.borne = Net.random(33, np.random.default_rng(6))  # a new borne-off net is used at once
+    assert not np.array_equal(ev.evaluate_for_cube(take[mine]), cube[mine])
+
+
+def test_a_cube_net_gives_the_cube_heads_boards_their_cube_chances_and_the_borne_off_net_its_own(
+    boards: np.ndarray,
+) -> None:
+    rng = np.random.default_rng(7)
+    plain = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=7).replaced(crashed=Net.random(21, rng))
+    assert plain.crashed is not None
+    plain = plain.replaced(cube_head=CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy()))
+    cube, borne = Net.random(29, rng), Net.random(31, rng)
+    out = [[0, 0, 0, 2, 1, 1, 0, 0, 0, 0, 0, 0, 0, -2, 0, 0, 0, 0, -5, -3, -5, 0, 0, 0, 0, 1],
+           [0, 2, 2, 2, 2, 3, 2, 0, 0, 1, 0, 0, -4, 0, 0, -1, 0, -3, 0, -5, 0, 0, 0, 0, 1, 0]]
+    take = np.concatenate([boards[:: max(1, len(boards) // 3000)], np.array(out)]).astype(np.int8)
+    race, crashed, borne_off = race_mask(take), crashed_mask(take), borne_off_mask(take)
+    heads = ~race & ~crashed & ~borne_off  # the cube head's boards, which the cube net takes
+    reference = plain.replaced(cache_bytes=0)
+    with_cube = plain.replaced(cube=cube, cache_bytes=0)
+    play, chances = with_cube.evaluate_with_cube(take)
+    assert np.array_equal(play, reference.evaluate(take))
+    mine = ~race & ~crashed  # without a borne-off head the cube net takes the borne-off boards too
+    assert np.abs(chances[mine] - consistent(cube.forward(encode(take[mine])), take[mine])).max() < 1e-6
+    assert np.array_equal(chances[~mine], reference.evaluate_for_cube(take[~mine]))
+    assert np.array_equal(with_cube.cube_net_mask("cube", take), mine)
+    both = plain.replaced(cube=cube, borne=borne, cache_bytes=0)
+    play, chances = both.evaluate_with_cube(take)
+    assert np.array_equal(play, reference.evaluate(take))
+    theirs = ~race & borne_off
+    assert np.abs(chances[heads] - consistent(cube.forward(encode(take[heads])), take[heads])).max() < 1e-6
+    want = consistent(borne.forward(encode(take[theirs])), take[theirs])
+    assert np.abs(chances[theirs] - want).max() < 1e-6
+    rest = ~heads & ~theirs
+    assert rest.sum() > 20 and np.array_equal(chances[rest], reference.evaluate_for_cube(take[rest]))
+    with pytest.raises(ValueError, match="no such cube net: 'bear'"):
+        both.cube_net_mask("bear", take)

@@ -171,3 +171,34 @@ def test_a_v1_file_of_the_wrong_size_is_refused(tmp_path) -> None:
     NeuralEvaluator.random(hidden=4, race_hidden=4).save(path, encoding="gammon-v1")
     with pytest.raises(ValueError, match=f"a gammon-v1 net has 212 inputs, this one {N_INPUTS}"):
         NeuralEvaluator.load(path)
+
+
+@pytest.mark.parametrize("name", ["cube", "borne"])
+def test_a_cube_net_is_saved_and_loaded_with_the_others(tmp_path, name: str) -> None:
+    from gammon.engine.net.neural import Net
+
+    ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
+    net = Net.random(6, np.random.default_rng(4))
+    with_net = ev.replaced(**{name: net})
+    assert with_net.contact is ev.contact and getattr(ev, name) is None
+    assert with_net.has_cube_chances and not ev.has_cube_chances
+    path = tmp_path / "w.npz"
+    with_net.save(path)
+    back = NeuralEvaluator.load(path)
+    kept = getattr(back, name)
+    assert kept is not None and kept.hidden == 6
+    assert all(np.array_equal(a, b) for a, b in zip(kept.arrays(), net.arrays()))
+    assert getattr(back.replaced(crashed=None), name) is kept  # a part of its own: other changes keep it
+    ev.save(path)
+    assert getattr(NeuralEvaluator.load(path), name) is None
+
+
+def test_the_shipped_borne_off_net_values_the_cube_of_its_positions(shipped: NeuralEvaluator) -> None:
+    # the opponent has borne off a checker and has one on the mover's 2 point: the borne-off
+    # net's position; its cube chances are the net's, checker play's are the play nets'
+    p = Position.from_id("v3sAAAhmdzMAAQ")
+    b = p.as_array().reshape(1, 26).copy()
+    assert shipped.borne is not None and shipped.cube is not None
+    play, cube = shipped.evaluate_with_cube(b)
+    own = NeuralEvaluator(shipped.borne, shipped.race, cache_bytes=0).evaluate(b)
+    assert np.array_equal(cube, own) and not np.array_equal(cube, play)

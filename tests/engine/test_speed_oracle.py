@@ -5,7 +5,9 @@ cubeful (``data/speed_oracle.json``, written by the code before; the evaluations
 rollouts written again by the same code for each change of the shipped weights since:
 docs/training.md, steps 24 to 30; the rollouts for step 31, whose database values the races of
 few checkers one of them plays through; and the evaluations and rollouts once more for the hidden
-sums in int32, whose rounded first layer moves them by about a millionth, the plays the same).
+sums in int32, whose rounded first layer moves them by about a millionth, the plays the same;
+and the cubeful rollout for step 33, whose cube nets double its position out: double, pass, as
+GNU Backgammon's 2-ply and gammon's own 1,296-trial rollout have it).
 The plays must be the same plays; the numbers the same to
 within a few units in the last place of a float32: the shipped kernels are the same machine code
 everywhere, but what they compute lands a last bit apart from one CPU to another (seen between two

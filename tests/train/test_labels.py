@@ -10,7 +10,7 @@ import pytest
 from gammon.engine.engine import Engine, default_bearoff
 from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
-from gammon.engine.net.neural import CRASHED, CubeHead, NeuralEvaluator, consistent
+from gammon.engine.net.neural import BORNE, CRASHED, CUBE, CubeHead, Net, NeuralEvaluator, consistent
 from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.engine.search.searcher import Searcher
 from gammon.position import Position
@@ -603,7 +603,10 @@ def test_fitting_one_net_leaves_the_other_as_it_was(tmp_path, capsys) -> None:
         assert np.abs(after[fitted] - before[fitted]).max() > 1e-3
         text = capsys.readouterr().out
         assert f"{only} net:" in text and ("contact" if only == "race" else "race") + " net:" not in text
-    wrong = "nets must name some of 'contact', 'race' and 'crashed', got \\('bear-off',\\)"
+    wrong = (
+        "nets must name some of 'contact', 'race' and 'crashed', or 'cube' or 'borne' alone, "
+        "got \\('bear-off',\\)"
+    )
     with pytest.raises(ValueError, match=wrong):
         adam_fit_labels(_net(6), labels, tmp_path / "x.npz", settings, nets=("bear-off",))
 
@@ -630,6 +633,54 @@ def test_a_crashed_net_is_made_from_the_contact_net_and_fitted_to_its_boards_alo
     np.testing.assert_array_equal(cube_after[mine], after[mine])  # the crashed net's own chances
     # labels made with it name another net; a copy without it, the same as before
     assert weights_digest(saved) != weights_digest(start) == weights_digest(saved.replaced(crashed=None))
+
+
+def test_a_borne_off_net_is_made_from_the_contact_net_and_fitted_to_its_boards_alone(
+    tmp_path, capsys
+) -> None:
+    start = _net(6).replaced(crashed=Net.random(5, np.random.default_rng(2)))
+    boards = np.array([p.board for p in random_game_positions(seed=8, games=40)], dtype=np.int8)
+    mine = borne_off_mask(boards) & ~race_mask(boards)
+    assert 20 < (mine & crashed_mask(boards)).sum() and 20 < (mine & ~crashed_mask(boards)).sum()
+    before, cube_before = start.evaluate_with_cube(boards)
+    targets = before.copy()
+    targets[:, 0] = 0.9  # the borne-off net learns to win more
+    labels = LabelSet(boards, consistent(targets))
+    ev, _ = adam_fit_labels(start, labels, tmp_path / "b.npz", AdamSettings(epochs=20, lr=3e-3, batch=16),
+                            selection=Selection(holdout=0.2), nets=(BORNE,), report=Report(check_pairs=0))
+    assert f"{mine.sum():,} positions of the borne-off net" in capsys.readouterr().out
+    assert start.borne is None and ev.borne is not None
+    assert ev.contact is start.contact and ev.crashed is start.crashed and ev.race is start.race
+    saved = NeuralEvaluator.load(tmp_path / "b.npz")
+    after, cube_after = saved.evaluate_with_cube(boards)
+    np.testing.assert_array_equal(after, before)  # checker play never reads it
+    np.testing.assert_array_equal(cube_after[~mine], cube_before[~mine])
+    assert (cube_after[mine, 0] - cube_before[mine, 0]).mean() > 0.1
+    with pytest.raises(ValueError, match="or 'borne' alone"):
+        adam_fit_labels(start, labels, tmp_path / "x.npz", AdamSettings(epochs=1), nets=("contact", BORNE))
+
+
+def test_a_cube_net_is_fitted_to_the_cube_heads_boards_alone(tmp_path, capsys) -> None:
+    plain = _net(6).replaced(crashed=Net.random(5, np.random.default_rng(2)))
+    start = plain.replaced(cube_head=CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy()))
+    boards = np.array([p.board for p in random_game_positions(seed=8, games=12)], dtype=np.int8)
+    mine = ~race_mask(boards) & ~crashed_mask(boards) & ~borne_off_mask(boards)
+    assert 100 < mine.sum() < len(boards) - 100
+    before, cube_before = start.evaluate_with_cube(boards)
+    targets = before.copy()
+    targets[:, 0] = 0.9
+    labels = LabelSet(boards, consistent(targets))
+    ev, _ = adam_fit_labels(start, labels, tmp_path / "c.npz", AdamSettings(epochs=5, lr=3e-3, batch=16),
+                            selection=Selection(holdout=0.2), nets=(CUBE,), report=Report(check_pairs=0))
+    assert f"{mine.sum():,} positions of the cube net" in capsys.readouterr().out
+    assert start.cube is None and ev.cube is not None and ev.cube_head is start.cube_head
+    saved = NeuralEvaluator.load(tmp_path / "c.npz")
+    after, cube_after = saved.evaluate_with_cube(boards)
+    np.testing.assert_array_equal(after, before)  # checker play never reads it
+    np.testing.assert_array_equal(cube_after[~mine], cube_before[~mine])
+    # made from the contact net (not its head), fitted towards a win of 0.9
+    assert (cube_after[mine, 0] - after[mine, 0]).mean() > 0.1
+    assert np.abs(cube_after[mine] - cube_before[mine]).max() > 0.01
 
 
 def test_win_window_keeps_exactly_the_positions_whose_roller_wins_that_often() -> None:

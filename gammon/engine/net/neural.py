@@ -10,7 +10,13 @@ and a third, its borne-off head, for those chances in the positions where a side
 checker while another is still out (:func:`gammon.engine.net.encode.is_borne_off_board`).
 A crashed net, where the weights have one, plays the contact positions where a side has crashed
 (:func:`gammon.engine.net.crashed.has_crashed_side`), as GNU Backgammon's third net does, and may
-carry a cube head of its own.
+carry a cube head of its own. Two cube nets, where the weights have them, give the chances the cube
+decisions value in place of those heads: the cube net in the positions whose chances the contact
+net's cube head gives, the borne-off net in every contact position where a side has borne off a
+checker while another is still out, crashed or not. Fitted to gammon's own rollouts of those
+positions alone, they value them as no output layer on a net fitted for checker play can, and
+checker play never reads them (fitted to positions' values, a net ranks plays worse than the nets
+fitted to the plays do).
 The weights file format is described in docs/weights.md; the shipped file is
 ``gammon/engine/weights/gammon.npz``.
 """
@@ -25,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from gammon.engine.net.cache import DEFAULT_BYTES, EvaluationCache
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import (
     ENCODING,
     N_INPUTS,
@@ -33,6 +40,8 @@ from gammon.engine.net.encode import (
     V1_FEATURES,
     V2_FEATURES,
     V3_FEATURES,
+    borne_off_mask,
+    race_mask,
 )
 from gammon.engine.net.forward import evaluate_batch, exact_first_layer, output_layer
 from gammon.engine.net.npz import load_npz
@@ -156,12 +165,17 @@ def consistent(probs: np.ndarray, boards: np.ndarray | None = None) -> np.ndarra
     return np.array(out, dtype=np.float64).reshape(p.shape)
 
 
-_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head")
+CUBE = "cube"
+BORNE = "borne"
+CUBE_NETS = (CUBE, BORNE)
+"""The cube nets, in the order their chances are laid over the heads' (the borne-off net's last)."""
+_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head", *CUBE_NETS)
+_CUBE_NET_CACHE = 4 << 20  # a cube net's own evaluation cache: cube decisions evaluate few boards
 
 
 class NeuralEvaluator:
     """Evaluator (see gammon.engine.net.evaluator) backed by a contact net and a race net, and a
-    crashed net where it has one."""
+    crashed net and the cube nets where it has them."""
 
     def __init__(self, contact: Net, race: Net, games: int = 0, cube_head: CubeHead | None = None,
                  borne_head: CubeHead | None = None, *, crashed: Net | None = None,
@@ -193,10 +207,22 @@ class NeuralEvaluator:
         self.crashed_head = crashed_head
         """The crashed net's cube head, on its hidden units: the chances the cube decisions value
         in the crashed net's positions (:mod:`gammon.train.cube_head`)."""
+        self.cube: Net | None = None
+        """The cube net: the chances the cube decisions value in the positions whose chances
+        :attr:`cube_head` gives (the contact net's boards, but the borne-off head's where there is
+        one), in place of it; checker play never reads it. None: the head values them. Set after
+        construction, as :attr:`borne` (:meth:`replaced` takes both)."""
+        self.borne: Net | None = None
+        """The borne-off net: the chances the cube decisions value in the contact positions where a
+        side has borne off a checker while another is still out
+        (:func:`gammon.engine.net.encode.is_borne_off_board`), crashed or not, in place of
+        :attr:`borne_head`, :attr:`crashed_head` and :attr:`cube` there; checker play never reads
+        it. None: those value them."""
         self.cache = EvaluationCache(cache_bytes)
         """The outputs of boards already evaluated (:mod:`gammon.engine.net.cache`), used by every
         evaluation."""
         self._play: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
+        self._own: dict[str, NeuralEvaluator] = {}  # each cube net as an evaluator of its own
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
@@ -206,25 +232,36 @@ class NeuralEvaluator:
     def replaced(self, *, cache_bytes: int | None = None, **changes: Any) -> NeuralEvaluator:
         """A new evaluator over the same nets and heads (not copied) but those named in ``changes``
         (``contact``, ``race``, ``crashed``, ``games``, ``cube_head``, ``borne_head``,
-        ``crashed_head``), with a cache of ``cache_bytes`` (default: this one's size), empty. A new
-        crashed net comes without the old one's head (it belongs to that net's hidden units) unless
-        ``crashed_head`` is given too."""
+        ``crashed_head``, ``cube``, ``borne``), with a cache of ``cache_bytes`` (default: this
+        one's size), empty. A new crashed net comes without the old one's head (it belongs to that
+        net's hidden units) unless ``crashed_head`` is given too."""
         parts: dict[str, Any] = {"contact": self.contact, "race": self.race, "games": self.games,
                                  "cube_head": self.cube_head, "borne_head": self.borne_head,
-                                 CRASHED: self.crashed, "crashed_head": self.crashed_head}
+                                 CRASHED: self.crashed, "crashed_head": self.crashed_head,
+                                 CUBE: self.cube, BORNE: self.borne}
         unknown = set(changes) - set(parts)
         if unknown:
             raise ValueError(f"no such part of an evaluator: {sorted(unknown)!r}")
         if CRASHED in changes and changes[CRASHED] is not self.crashed:
             parts["crashed_head"] = None
         parts.update(changes)
-        return NeuralEvaluator(**parts, cache_bytes=self.cache.limit if cache_bytes is None else cache_bytes)
+        cube_nets = {name: parts.pop(name) for name in CUBE_NETS}
+        out = NeuralEvaluator(**parts, cache_bytes=self.cache.limit if cache_bytes is None else cache_bytes)
+        for name, net in cube_nets.items():
+            out._set_cube_net(name, net)
+        return out
+
+    def _set_cube_net(self, name: str, net: Net | None) -> None:
+        if net is not None and net.w1.shape[0] != N_INPUTS:
+            raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
+        setattr(self, name, net)
 
     def weights_changed(self) -> None:
         """Say that the nets' arrays were changed in place (training does): what play derives from
         them (:func:`gammon.engine.net.forward.exact_first_layer`, the output layers transposed) is
         made again on the next evaluation, and the cache is emptied."""
         self._play = None
+        self._own = {}
         self.cache.clear()
 
     def play_arrays(self) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
@@ -254,6 +291,7 @@ class NeuralEvaluator:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         state["_play"] = None  # made again where it is needed
+        state["_own"] = {}
         return state
 
     @classmethod
@@ -298,7 +336,13 @@ class NeuralEvaluator:
         crashed_head = (CubeHead(*(np.ascontiguousarray(data[f"{CRASHED}_cube_{a}"], dtype=np.float32)
                                    for a in ("w2", "b2")))
                         if crashed is not None and f"{CRASHED}_cube_w2" in data else None)
-        return cls(nets[0], nets[1], games, heads[0], heads[1], crashed=crashed, crashed_head=crashed_head)
+        cube_nets = {name: Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
+                                 for a in ("w1", "b1", "w2", "b2")))
+                     for name in CUBE_NETS if f"{name}_w1" in data and encoding == ENCODING}
+        out = cls(nets[0], nets[1], games, heads[0], heads[1], crashed=crashed, crashed_head=crashed_head)
+        for name, net in cube_nets.items():
+            out._set_cube_net(name, net)
+        return out
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
         """Write a weights file (docs/weights.md); ``extra`` adds arrays (training state)."""
@@ -307,7 +351,8 @@ class NeuralEvaluator:
             "encoding": ENCODING,
             "games": self.games,
         }
-        for name, net in (("contact", self.contact), ("race", self.race), (CRASHED, self.crashed)):
+        for name, net in (("contact", self.contact), ("race", self.race), (CRASHED, self.crashed),
+                          (CUBE, self.cube), (BORNE, self.borne)):
             if net is None:
                 continue
             for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
@@ -325,17 +370,19 @@ class NeuralEvaluator:
     @property
     def has_cube_chances(self) -> bool:
         """Whether its cube decisions value other chances than it plays with (it has a cube head,
-        a borne-off head or a crashed head)."""
-        return self.cube_head is not None or self.borne_head is not None or self.crashed_head is not None
+        a borne-off head, a crashed head or a cube net)."""
+        return (self.cube_head is not None or self.borne_head is not None or self.crashed_head is not None
+                or self.cube is not None or self.borne is not None)
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         """Probabilities float64 (N, 5) of boards int8 (N, 26), each seen from the player on roll."""
         return self._evaluate(boards, False)[0]
 
     def evaluate_for_cube(self, boards: np.ndarray) -> np.ndarray:
-        """:meth:`evaluate` with the contact net's cube head in place of its outputs, and its
-        borne-off head in its positions (the same as :meth:`evaluate` without them): the chances a
-        cube decision values."""
+        """:meth:`evaluate` with the contact net's cube head in place of its outputs, its
+        borne-off head in its positions, the crashed net's cube head in its, and the cube nets in
+        theirs (:attr:`cube`, :attr:`borne`; the same as :meth:`evaluate` without any): the
+        chances a cube decision values."""
         if not self.has_cube_chances:
             return self.evaluate(boards)
         return self._evaluate(boards, True)[1]
@@ -355,4 +402,34 @@ class NeuralEvaluator:
         if b.shape[0]:
             net, heads = self.play_arrays()
             evaluate_batch(b, net, heads, self.cache.arrays(), out, out_head, with_head)
+            if with_head and (self.cube is not None or self.borne is not None):
+                self._lay_cube_nets(b, out_head)
         return out, out_head
+
+    def cube_net_mask(self, name: str, boards: np.ndarray) -> np.ndarray:
+        """bool (N,): the boards whose cube chances the cube net ``name`` gives (with this
+        evaluator's other parts: :attr:`cube` and :attr:`borne`)."""
+        b = _checked(boards)
+        contact = ~race_mask(b)
+        if name == BORNE:
+            return contact & borne_off_mask(b)
+        if name != CUBE:
+            raise ValueError(f"no such cube net: {name!r}")
+        if self.crashed is not None:
+            contact &= ~crashed_mask(b)
+        if self.borne_head is not None:
+            contact &= ~borne_off_mask(b)
+        return contact
+
+    def _lay_cube_nets(self, b: np.ndarray, out_head: np.ndarray) -> None:
+        """Each cube net's chances over ``out_head``'s rows of its boards, the borne-off net's
+        last (in Python, after the compiled pass: a cube decision evaluates few boards)."""
+        for name in CUBE_NETS:
+            net = getattr(self, name)
+            if net is None:
+                continue
+            mine = self.cube_net_mask(name, b)
+            if mine.any():
+                if name not in self._own:  # no crashed net: the crashed boards are its too
+                    self._own[name] = NeuralEvaluator(net, self.race, cache_bytes=_CUBE_NET_CACHE)
+                out_head[mine] = self._own[name].evaluate(b[mine])
