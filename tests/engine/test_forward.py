@@ -104,12 +104,19 @@ def test_a_crashed_net_plays_the_crashed_boards(boards: np.ndarray, crashed_hidd
     assert np.array_equal(plain.replaced(cache_bytes=0).evaluate(take[~mine]), batched[~mine])
 
 
+def _with_crashed_net(seed: int) -> tuple[NeuralEvaluator, np.random.Generator]:
+    """A random evaluator with a crashed net, and the generator that made the crashed net."""
+    rng = np.random.default_rng(seed)
+    ev = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=seed).replaced(crashed=Net.random(21, rng))
+    assert ev.crashed is not None
+    return ev, rng
+
+
 @pytest.mark.parametrize("cache_bytes", [0, 1 << 20])
 def test_a_crashed_head_gives_the_crashed_boards_cube_chances_and_leaves_play_alone(
     boards: np.ndarray, cache_bytes: int
 ) -> None:
-    rng = np.random.default_rng(3)
-    plain = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=3).replaced(crashed=Net.random(21, rng))
+    plain, _ = _with_crashed_net(3)
     assert plain.crashed is not None
     head = CubeHead(plain.crashed.w2 - np.float32(0.7), plain.crashed.b2 + np.float32(0.3))
     ev = plain.replaced(crashed_head=head, cache_bytes=cache_bytes)
@@ -204,8 +211,7 @@ def test_a_replaced_net_is_used_at_once(tmp_path) -> None:
 def test_a_borne_off_net_gives_its_boards_cube_chances_crashed_or_not_and_leaves_play_alone(
     boards: np.ndarray, cache_bytes: int
 ) -> None:
-    rng = np.random.default_rng(5)
-    plain = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=5).replaced(crashed=Net.random(21, rng))
+    plain, rng = _with_crashed_net(5)
     assert plain.crashed is not None
     plain = plain.replaced(crashed_head=CubeHead(plain.crashed.w2 - np.float32(0.4), plain.crashed.b2))
     borne = Net.random(33, rng)
@@ -236,8 +242,7 @@ def test_a_borne_off_net_gives_its_boards_cube_chances_crashed_or_not_and_leaves
 def test_a_cube_net_gives_the_cube_heads_boards_their_cube_chances_and_the_borne_off_net_its_own(
     boards: np.ndarray,
 ) -> None:
-    rng = np.random.default_rng(7)
-    plain = NeuralEvaluator.random(hidden=40, race_hidden=24, seed=7).replaced(crashed=Net.random(21, rng))
+    plain, rng = _with_crashed_net(7)
     assert plain.crashed is not None
     plain = plain.replaced(cube_head=CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy()))
     cube, borne = Net.random(29, rng), Net.random(31, rng)
