@@ -84,8 +84,9 @@ class Engine:
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
     net; ``settings`` overrides the search (plies and move filters) entirely. ``cache_bytes`` sizes
     the neural evaluator's evaluation cache (:mod:`gammon.engine.net.cache`, a table of at most that
-    many bytes, 52 a board; 0 caches nothing); by default the evaluator keeps its own (8 MiB for
-    the trained net, shared by every Engine made without an evaluator). With a size, the Engine
+    many bytes, 52 a board; 0 caches nothing; each of its cube nets keeps an eighth of that again);
+    by default the evaluator keeps its own (8 MiB for the trained net, shared by every Engine made
+    without an evaluator). With a size, the Engine
     gets an evaluator of its own over the same nets, with a cache of that size.
     """
 

@@ -170,7 +170,7 @@ BORNE = "borne"
 CUBE_NETS = (CUBE, BORNE)
 """The cube nets, in the order their chances are laid over the heads' (the borne-off net's last)."""
 _NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head", *CUBE_NETS)
-_CUBE_NET_CACHE = 4 << 20  # a cube net's own evaluation cache: cube decisions evaluate few boards
+_CUBE_NET_SHARE = 8  # a cube net's own evaluation cache: this fraction of the evaluator's (few boards)
 
 
 class NeuralEvaluator:
@@ -407,8 +407,10 @@ class NeuralEvaluator:
         return out, out_head
 
     def cube_net_mask(self, name: str, boards: np.ndarray) -> np.ndarray:
-        """bool (N,): the boards whose cube chances the cube net ``name`` gives (with this
-        evaluator's other parts: :attr:`cube` and :attr:`borne`)."""
+        """bool (N,): the boards whose cube chances the cube net ``name`` (:data:`CUBE_NETS`)
+        gives. The borne-off net's are every borne-off contact board; the cube net's those of the
+        cube head, so they depend on this evaluator's crashed net and borne-off head (the
+        borne-off net's boards are then laid over them)."""
         b = _checked(boards)
         contact = ~race_mask(b)
         if name == BORNE:
@@ -423,7 +425,8 @@ class NeuralEvaluator:
 
     def _lay_cube_nets(self, b: np.ndarray, out_head: np.ndarray) -> None:
         """Each cube net's chances over ``out_head``'s rows of its boards, the borne-off net's
-        last (in Python, after the compiled pass: a cube decision evaluates few boards)."""
+        last (in Python, after the compiled pass: a cube decision evaluates few boards). Each cube
+        net evaluates through an evaluator of its own, with an eighth of this one's cache."""
         for name in CUBE_NETS:
             net = getattr(self, name)
             if net is None:
@@ -431,5 +434,6 @@ class NeuralEvaluator:
             mine = self.cube_net_mask(name, b)
             if mine.any():
                 if name not in self._own:  # no crashed net: the crashed boards are its too
-                    self._own[name] = NeuralEvaluator(net, self.race, cache_bytes=_CUBE_NET_CACHE)
+                    self._own[name] = NeuralEvaluator(net, self.race,
+                                                      cache_bytes=self.cache.limit // _CUBE_NET_SHARE)
                 out_head[mine] = self._own[name].evaluate(b[mine])
