@@ -22,7 +22,7 @@ from gammon import Position
 from gammon.engine.engine import default_bearoff
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.search.searcher import Searcher
-from gammon.train.campaign import decisions_of, labels_of
+from gammon.train.campaign import plays_of
 from gammon.train.choices import Decisions
 
 
@@ -31,8 +31,8 @@ def main() -> None:
     parser.add_argument("folder", nargs="?", type=Path, default=Path("data/labels-crashed-plays"))
     parser.add_argument("--decisions", type=int, default=None, help="the first N decisions only")
     args = parser.parse_args()
-    labels = labels_of(args.folder)
-    every = Decisions.of(labels, decisions_of(args.folder))
+    labels, row_decisions = plays_of(args.folder)  # the shards read once
+    every = Decisions.of(labels, row_decisions)
     most = len(every) if args.decisions is None else args.decisions
     decisions = Decisions(every.labels, every.starts[:most], every.stops[:most])
     boards = np.ascontiguousarray(labels.boards[decisions.rows()])

@@ -86,8 +86,8 @@ class Engine:
     the neural evaluator's evaluation cache (:mod:`gammon.engine.net.cache`, a table of at most that
     many bytes, 52 a board; 0 caches nothing; each of its cube nets keeps an eighth of that again);
     by default the evaluator keeps its own (8 MiB for the trained net, shared by every Engine made
-    without an evaluator). With a size, the Engine
-    gets an evaluator of its own over the same nets, with a cache of that size.
+    without an evaluator). With a size, the Engine gets an evaluator of its own over the same nets,
+    with a cache of that size.
     """
 
     def __init__(

@@ -369,8 +369,8 @@ def decisions_of(folder: Path) -> np.ndarray:
 
 def plays_of(folder: Path) -> tuple[LabelSet, np.ndarray]:
     """:func:`labels_of` and :func:`decisions_of` together, the shards read once."""
-    shards = _finished_shards(folder)
-    return _label_set(folder, shards), _shard_decisions(shards)
+    labels = labels_of(folder)
+    return labels, labels.decisions_or_own()
 
 
 def write_manifest(folder: Path) -> dict[str, Any]:

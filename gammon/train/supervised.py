@@ -313,7 +313,7 @@ def adam_fit_labels(
     train, held = split(labels, sel.holdout)
     if rollouts is not None:
         train = LabelSet.concatenate([train] + [rollouts] * sel.repeat)
-    # the error of what the fit moves: the borne-off net's outputs are not play's
+    # the error of what the fit moves: a cube net's outputs are not play's
     def judged(e: NeuralEvaluator) -> NeuralEvaluator:
         return own_outputs(e, nets) if cube_net is not None else e
 
