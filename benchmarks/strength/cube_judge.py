@@ -62,7 +62,7 @@ import numpy as np  # noqa: E402
 from benchmarks import DATA, WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
-from gammon.engine.net.encode import borne_off_mask, race_mask  # noqa: E402
+from gammon.engine.net.encode import borne_off_contact_mask, borne_off_mask  # noqa: E402
 from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 from gammon.situation import Situation
@@ -224,7 +224,7 @@ def borne_candidates(seed: int) -> list[Position]:
     from gammon.train.kernels import collect_positions
 
     boards = collect_positions(NeuralEvaluator.default(), BORNE_SEED, 0, BORNE_GAMES, 1, 0.05)
-    boards = boards[borne_off_mask(boards) & ~race_mask(boards)]
+    boards = boards[borne_off_contact_mask(boards)]
     out: dict[str, Position] = {}
     for b in boards:
         p = Position(b.tolist())

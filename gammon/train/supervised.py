@@ -17,7 +17,7 @@ import numba
 import numpy as np
 
 from gammon.engine.net.crashed import crashed_mask
-from gammon.engine.net.encode import anchors, borne_off_mask, race_mask
+from gammon.engine.net.encode import anchors, borne_off_contact_mask, race_mask
 from gammon.engine.net.neural import BORNE, CRASHED, CUBE, CUBE_NETS, Net, NeuralEvaluator
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit, group_means
@@ -197,7 +197,7 @@ def net_masks(boards: np.ndarray) -> dict[str, np.ndarray]:
     shipped evaluator takes from it); the borne-off net's the contact positions where a side has
     borne off a checker while another is still out, crashed or not."""
     races = race_mask(boards)
-    crashed, borne = crashed_mask(boards), borne_off_mask(boards) & ~races
+    crashed, borne = crashed_mask(boards), borne_off_contact_mask(boards)
     return {"contact": ~races, "race": races, CRASHED: crashed, CUBE: ~races & ~crashed & ~borne,
             BORNE: borne}
 

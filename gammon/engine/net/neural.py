@@ -40,6 +40,7 @@ from gammon.engine.net.encode import (
     V1_FEATURES,
     V2_FEATURES,
     V3_FEATURES,
+    borne_off_contact_mask,
     borne_off_mask,
     race_mask,
 )
@@ -412,9 +413,9 @@ class NeuralEvaluator:
         cube head, so they depend on this evaluator's crashed net and borne-off head (the
         borne-off net's boards are then laid over them)."""
         b = _checked(boards)
-        contact = ~race_mask(b)
         if name == BORNE:
-            return contact & borne_off_mask(b)
+            return borne_off_contact_mask(b)
+        contact = ~race_mask(b)
         if name != CUBE:
             raise ValueError(f"no such cube net: {name!r}")
         if self.crashed is not None:
