@@ -62,7 +62,8 @@ import numpy as np  # noqa: E402
 from benchmarks import DATA, WILDBG  # noqa: E402
 from benchmarks.gnubg_harness import run_gnubg  # noqa: E402
 from gammon import Position  # noqa: E402
-from gammon.engine.net.encode import borne_off_contact_mask, borne_off_mask  # noqa: E402
+from gammon.engine.net.encode import borne_off_mask  # noqa: E402
+from gammon.engine.net.neural import borne_off_contact_mask  # noqa: E402
 from gammon.engine.rollout.rollouts import RolloutSettings  # noqa: E402
 from gammon.formats.matchid import MatchState as MatchId  # noqa: E402
 from gammon.situation import Situation

@@ -17,8 +17,16 @@ import numba
 import numpy as np
 
 from gammon.engine.net.crashed import crashed_mask
-from gammon.engine.net.encode import anchors, borne_off_contact_mask, race_mask
-from gammon.engine.net.neural import BORNE, CRASHED, CUBE, CUBE_NETS, Net, NeuralEvaluator
+from gammon.engine.net.encode import anchors, race_mask
+from gammon.engine.net.neural import (
+    BORNE,
+    CRASHED,
+    CUBE,
+    CUBE_NETS,
+    Net,
+    NeuralEvaluator,
+    borne_off_contact_mask,
+)
 from gammon.train import kernels
 from gammon.train.batch_fit import AdamSettings, adam_fit, group_means
 from gammon.train.labels import LabelSet, check_win_window, float32_labels, in_win_window

@@ -11,12 +11,12 @@ from gammon.engine.net.encode import (
     PER_SIDE,
     RAW_PER_SIDE,
     anchors,
-    borne_off_contact_mask,
     borne_off_mask,
     encode,
     feature_values,
     race_mask,
 )
+from gammon.engine.net.neural import borne_off_contact_mask
 from tests.helpers import pos, random_game_positions
 
 START = Position.initial()

@@ -568,12 +568,6 @@ def borne_off_mask(boards: np.ndarray) -> np.ndarray:
     return out
 
 
-def borne_off_contact_mask(boards: np.ndarray) -> np.ndarray:
-    """bool (N,): the contact boards where a side has a checker off and another still out: the
-    borne-off class, crashed or not, whose cube chances the borne-off cube net gives."""
-    return borne_off_mask(boards) & ~race_mask(boards)
-
-
 def anchors(boards: np.ndarray) -> np.ndarray:
     """int (N, 2): the points of the other side's home board that the player on roll (column 0) and
     the opponent (column 1) hold with two or more checkers (the ``anchors`` feature, unscaled)."""
