@@ -16,7 +16,6 @@ from gammon.engine.net.encode import (
     feature_values,
     race_mask,
 )
-from gammon.engine.net.neural import borne_off_contact_mask
 from tests.helpers import pos, random_game_positions
 
 START = Position.initial()
@@ -332,16 +331,6 @@ def test_borne_off_mask_picks_a_side_with_a_checker_off_and_another_out() -> Non
     expected = [_borne_off_and_out(p) for p in positions]
     assert any(expected) and not all(expected)
     assert borne_off_mask(every).tolist() == expected
-
-
-def test_the_borne_off_contact_mask_leaves_the_races_out() -> None:
-    cases = {
-        "x 24:1 6:13; o 24:2 13:5 8:3 6:5": True,  # a checker off, another out, contact
-        "x 8:1 6:10; o 6:1 1:10": False,  # off and out, but a race
-        "x 24:2 13:5 8:3 6:5; o 24:2 13:5 8:3 6:5": False,  # contact, none off
-    }
-    boards = np.array([pos(text).board for text in cases], dtype=np.int8)
-    assert borne_off_contact_mask(boards).tolist() == list(cases.values())
 
 
 def test_the_encoder_is_the_reference_encoder_bit_for_bit() -> None:

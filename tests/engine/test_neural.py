@@ -9,7 +9,7 @@ import pytest
 
 from gammon import Position
 from gammon.engine.net.encode import N_INPUTS, encode
-from gammon.engine.net.neural import NeuralEvaluator, consistent
+from gammon.engine.net.neural import NeuralEvaluator, borne_off_contact_mask, consistent
 from tests.helpers import bad_npz_files, pos, random_game_positions
 
 
@@ -202,3 +202,13 @@ def test_the_shipped_borne_off_net_values_the_cube_of_its_positions(shipped: Neu
     play, cube = shipped.evaluate_with_cube(b)
     own = NeuralEvaluator(shipped.borne, shipped.race, cache_bytes=0).evaluate(b)
     assert np.array_equal(cube, own) and not np.array_equal(cube, play)
+
+
+def test_the_borne_off_contact_mask_leaves_the_races_out() -> None:
+    cases = {
+        "x 24:1 6:13; o 24:2 13:5 8:3 6:5": True,  # a checker off, another out, contact
+        "x 8:1 6:10; o 6:1 1:10": False,  # off and out, but a race
+        "x 24:2 13:5 8:3 6:5; o 24:2 13:5 8:3 6:5": False,  # contact, none off
+    }
+    boards = np.array([pos(text).board for text in cases], dtype=np.int8)
+    assert borne_off_contact_mask(boards).tolist() == list(cases.values())

@@ -168,15 +168,15 @@ def consistent(probs: np.ndarray, boards: np.ndarray | None = None) -> np.ndarra
 CUBE = "cube"
 BORNE = "borne"
 CUBE_NETS = (CUBE, BORNE)
+"""The cube nets, in the order their chances are laid over the heads' (the borne-off net's last)."""
+_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head", *CUBE_NETS)
+_CUBE_NET_SHARE = 8  # a cube net's own evaluation cache: this fraction of the evaluator's (few boards)
 
 
 def borne_off_contact_mask(boards: np.ndarray) -> np.ndarray:
     """bool (N,): the contact boards where a side has a checker off and another still out: the
     borne-off class, crashed or not, whose cube chances the borne-off cube net gives."""
     return borne_off_mask(boards) & ~race_mask(boards)
-"""The cube nets, in the order their chances are laid over the heads' (the borne-off net's last)."""
-_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head", *CUBE_NETS)
-_CUBE_NET_SHARE = 8  # a cube net's own evaluation cache: this fraction of the evaluator's (few boards)
 
 
 class NeuralEvaluator:
