@@ -202,6 +202,14 @@ def _add_label(sub: argparse._SubParsersAction) -> None:
         help="set the positions up: a side takes 1-K checkers off its home board while it "
         "still has one out (the positions play all but never reaches)",
     )
+    lb.add_argument(
+        "--set-up-trailing",
+        type=int,
+        default=0,
+        metavar="PIPS",
+        help="with --set-up: the side PIPS or more behind in the pip count takes them off "
+        "(boards closer than that are left out)",
+    )
     lb.add_argument("--kind", choices=KINDS, default="search")
     lb.add_argument("--plies", type=int, default=2, help="search depth of a search label (1 or 2)")
     lb.add_argument("--trials", type=int, default=144, help="rollout trials per position")
@@ -497,6 +505,7 @@ def _label(args: argparse.Namespace) -> None:
             win_window=None if args.win_window is None else tuple(args.win_window),
             alternatives=args.alternatives,
             set_up=args.set_up,
+            set_up_trailing=args.set_up_trailing,
         ),
         positions=args.positions,
         work=Work(

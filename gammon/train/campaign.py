@@ -64,6 +64,10 @@ SOURCES: dict[str, dict[str, Any]] = {
     # contact positions where a side has borne off a checker while another is still out (the
     # borne-off head's positions): 1-3 checkers of a side taken off, as `label --set-up 3` does
     "set-up": {"contact_only": True, "set_up": 3},
+    # the same, the side 20 or more pips behind taking them off: hit after it bore off, against a
+    # side bearing in (the set-ups the borne-off cube net erred on most; the set-up source holds
+    # few of them, a side drawn at random being as often the one ahead)
+    "set-up-trailing": {"contact_only": True, "set_up": 3, "set_up_trailing": 20},
     # the boards after the 5 best 0-ply plays of a roll in crashed positions, a roll's plays on the
     # same dice: what a 0-ply choice compares where the engine loses most, labelled by rollouts
     # played to the end (a truncated rollout or a search carries the net's own bias back)

@@ -130,11 +130,19 @@ def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> tu
     return np.concatenate(picked), np.concatenate(sources)
 
 
-def set_up_positions(boards: np.ndarray, most: int, seed: int, races: bool = False) -> np.ndarray:
+_PIPS = np.arange(26)  # a slot's pips for the mover; reversed, for the opponent
+
+
+def set_up_positions(
+    boards: np.ndarray, most: int, seed: int, races: bool = False, trailing: int = 0
+) -> np.ndarray:
     """Positions set up from ``boards``: in each, a side (drawn) takes 1 to ``most`` (drawn) of its
     checkers off its home board (each checker there as likely), if it has more than that many there
     and a checker outside; kept where contact remains (with ``races``, the races instead). Board
-    ``i`` draws from ``(seed, i)``. They are the positions of
+    ``i`` draws from ``(seed, i)``. With ``trailing`` (pips), the side is not drawn: it is the one
+    behind in the pip count by that many or more, and boards closer than that are left out (a side
+    hit after it bore off, sent back against one bearing in: the kind the set-ups of either side
+    hold least of). They are the positions of
     :func:`gammon.engine.net.encode.borne_off_mask`, which play all but never reaches (a side bears
     off only with every checker home, so only a hit sends one out again), while set-up positions,
     such as many of the wildbg set's, have them: a side part borne off with checkers still back.
@@ -146,6 +154,11 @@ def set_up_positions(boards: np.ndarray, most: int, seed: int, races: bool = Fal
     for i, board in enumerate(np.asarray(boards, dtype=np.int8)):
         rng = np.random.default_rng([seed, i, 7])
         flip = bool(rng.random() < 0.5)
+        if trailing:
+            mover, opponent = _PIPS @ board.clip(min=0), _PIPS[::-1] @ (-board).clip(min=0)
+            if abs(int(mover) - int(opponent)) < trailing:
+                continue
+            flip = bool(opponent > mover)  # the opponent is the one behind
         side = -board[::-1] if flip else board.copy()  # the side taking off has the positive counts
         home = np.repeat(np.arange(1, 7), side[1:7].clip(min=0))
         take = int(rng.integers(1, most + 1))
@@ -178,7 +191,8 @@ class Sampling:
     ``contact_only`` then keep all of a roll's plays where the position it is played in qualifies
     (a play that breaks contact is labelled beside those that keep it). ``set_up`` (a number
     of checkers) replaces the positions, first of all, by :func:`set_up_positions` of them (its
-    races with ``race_only``)."""
+    races with ``race_only``), the side ``set_up_trailing`` or more pips behind taking them off
+    where that is given."""
 
     games: int
     every: int = 3
@@ -190,6 +204,7 @@ class Sampling:
     win_window: tuple[float, float] | None = None
     alternatives: int = 0
     set_up: int = 0
+    set_up_trailing: int = 0
     crashed_only: bool = False
     from_crashed: bool = False
 
@@ -203,6 +218,8 @@ class Sampling:
             raise ValueError(f"min_anchors must be 0-6 points, got {self.min_anchors!r}")
         if self.win_window is not None:
             check_win_window(self.win_window, "win_window")
+        if self.set_up_trailing and (self.set_up_trailing < 0 or not self.set_up):
+            raise ValueError(f"set_up_trailing must be pips >= 0 with a set_up, got {self.set_up_trailing!r}")
         if self.from_crashed and not self.alternatives:
             raise ValueError("from_crashed keeps the plays of crashed positions: give alternatives")
 
@@ -210,7 +227,8 @@ class Sampling:
         """The positions in words (a label file's description, which a resumed run must match)."""
         played = f", {self.explore:.0%} random plays" if self.explore else ""
         if self.set_up:
-            played += f", set up with 1-{self.set_up} checkers of a side taken off"
+            side = f"the side {self.set_up_trailing}+ pips behind" if self.set_up_trailing else "a side"
+            played += f", set up with 1-{self.set_up} checkers of {side} taken off"
         if self.alternatives:
             of = " of a crashed position" if self.from_crashed else ""
             played += f", the boards after the {self.alternatives} best 0-ply plays of a roll{of}"
@@ -246,7 +264,7 @@ def sampled_positions(ev: NeuralEvaluator, sampling: Sampling) -> tuple[np.ndarr
     s = sampling
     boards = kernels.collect_positions(ev, s.seed, 0, s.games, s.every, s.explore)
     if s.set_up:
-        boards = set_up_positions(boards, s.set_up, s.seed, races=s.race_only)
+        boards = set_up_positions(boards, s.set_up, s.seed, races=s.race_only, trailing=s.set_up_trailing)
     if s.from_crashed:
         boards = np.ascontiguousarray(boards[crashed_mask(boards)])
     decisions = np.arange(len(boards), dtype=np.int64)

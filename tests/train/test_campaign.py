@@ -134,6 +134,14 @@ def test_each_source_keeps_its_kind_of_position() -> None:
     borne_settings = CampaignSettings(seed=2, shard_size=6, trials=2, every=4, sources=("set-up",))
     borne = shard_positions(ev, borne_settings, 0)[0]
     assert len(borne) == 6 and not race_mask(borne).any() and borne_off_mask(borne).all()
+    # the same, taken off by the side behind: it has fewer pips left than it had, and still trails
+    trailing = CampaignSettings(seed=2, shard_size=6, trials=2, every=4, sources=("set-up-trailing",))
+    behind = shard_positions(ev, trailing, 0)[0]
+    assert len(behind) == 6 and not race_mask(behind).any() and borne_off_mask(behind).all()
+    for board in behind:
+        mover, opponent = Position(tuple(int(c) for c in board)).pip_counts
+        off_side_lead = opponent - mover if board.clip(min=0).sum() < 15 else mover - opponent
+        assert off_side_lead <= -20 + 18, board  # 20+ behind before 1-3 checkers (6 pips at most each) went
 
 
 def test_a_signal_stops_the_run_after_its_chunk_and_keeps_the_work(tmp_path) -> None:

@@ -779,6 +779,10 @@ NEED_ADAM = (
             ["label", "--out", "{tmp}/l.npz", "--games", "1", "--contact-only", "--race-only"],
             "contact_only and race_only leave nothing: choose one",
         ),
+        (
+            ["label", "--out", "{tmp}/l.npz", "--games", "1", "--set-up-trailing", "20"],
+            "set_up_trailing must be pips >= 0 with a set_up, got 20",
+        ),
         (["fit", "--labels", "{tmp}/w0.npz", "--out", "{tmp}/w.npz"], "is not a gammon label file"),
         (
             ["fit", "--labels", "{tmp}/w0.npz", "--rank-weight", "3", "--method", "sgd"]
@@ -829,3 +833,23 @@ def test_set_up_positions_take_checkers_off_a_side_that_keeps_one_out() -> None:
     # the races among them instead: a side with a checker off and another still out, no contact
     races = set_up_positions(games, 3, seed=9, races=True)
     assert len(races) > 10 and race_mask(races).all() and borne_off_mask(races).all()
+
+
+def test_set_up_positions_trailing_take_checkers_off_the_side_behind() -> None:
+    games = np.array([p.board for p in random_game_positions(seed=2, games=6)], dtype=np.int8)
+    made = set_up_positions(games, 3, seed=9, trailing=20)
+    assert len(made) > 20 and borne_off_mask(made).all() and not race_mask(made).any()
+    either = set_up_positions(games, 3, seed=9)
+    assert not {b.tobytes() for b in made} <= {b.tobytes() for b in either}  # not a subset of those
+    for board in made:
+        sides = []
+        for source in games:
+            diff = source.astype(int) - board
+            if (diff[7:19] == 0).all() and diff[0] == diff[25] == 0:
+                pips = Position(tuple(int(c) for c in source)).pip_counts
+                if (diff[1:7] > 0).any() and not diff[19:25].any():
+                    sides.append(pips[1] - pips[0])  # the mover took off: how far it was ahead
+                elif (diff[19:25] < 0).any() and not diff[1:7].any():
+                    sides.append(pips[0] - pips[1])
+        assert sides and min(sides) <= -20, board  # the side that took off was 20+ pips behind
+    assert len(set_up_positions(games, 3, seed=9, trailing=100)) < len(made)  # fewer boards that far apart
