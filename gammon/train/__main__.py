@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numba
 
-from gammon.engine.net.neural import NeuralEvaluator
+from gammon.engine.net.neural import CUBE_NETS, NeuralEvaluator
 from gammon.engine.net.npz import PATH_LIMIT
 from gammon.engine.rollout.parallel import ClusterUnreachableError, check_ray_address, check_workers
 from gammon.errors import cut
@@ -279,6 +279,12 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
         "have none)",
     )
     ft.add_argument(
+        "--from-contact",
+        action="store_true",
+        help="with --nets cube or borne: make that net from the contact net again, even where the "
+        "weights have one (a fit of its own, as the shipped one was made, not a further fit)",
+    )
+    ft.add_argument(
         "--rollout-labels",
         type=Path,
         nargs="+",
@@ -532,10 +538,17 @@ def _fit(args: argparse.Namespace) -> None:
             "--rollout-labels, --drop-anchors, --drop-window, --window-labels, --nets, --rank-weight, "
             "--keep-level and --anchor-games need --method adam"
         )
+    if args.from_contact and args.nets not in CUBE_NETS:
+        raise ValueError(
+            "--from-contact makes a cube net from the contact net: give --nets cube or borne, "
+            f"got {args.nets!r}"
+        )
     labels = _label_files(args.labels)
     rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
     kept = _label_files(args.window_labels) if args.window_labels else None
     ev = _weights(args.resume)
+    if args.from_contact:
+        ev = ev.replaced(**{args.nets: None})  # a fit makes a missing cube net from the contact net
     if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
         ev = ev.replaced(contact=widen(ev.contact, args.hidden, args.seed), cube_head=None, borne_head=None)
     if args.race_hidden is not None:

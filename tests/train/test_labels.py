@@ -18,6 +18,7 @@ from gammon.train import kernels
 from gammon.train.__main__ import main
 from gammon.train.batch_fit import AdamSettings
 from gammon.train.labels import (
+    LABEL_FORMAT,
     LabelSet,
     LabelSettings,
     Sampling,
@@ -660,6 +661,23 @@ def test_a_borne_off_net_is_made_from_the_contact_net_and_fitted_to_its_boards_a
         adam_fit_labels(start, labels, tmp_path / "x.npz", AdamSettings(epochs=1), nets=("contact", BORNE))
 
 
+def test_from_contact_makes_the_cube_net_afresh_where_the_weights_have_one(tmp_path) -> None:
+    start = _net(6)
+    boards = np.array([p.board for p in random_game_positions(seed=8, games=40)], dtype=np.int8)
+    np.savez(tmp_path / "l.npz", boards=boards, targets=start.evaluate(boards).astype(np.float32),
+             label_format=LABEL_FORMAT, description="its own outputs")
+    old = Net.random(5, np.random.default_rng(4))  # a borne-off net of other hidden units
+    start.replaced(borne=old).save(tmp_path / "w.npz")
+    fit = ["fit", "--resume", str(tmp_path / "w.npz"), "--labels", str(tmp_path / "l.npz"), "--nets", "borne",
+           "--epochs", "1", "--lr", "1e-9", "--check-pairs", "0", "--out", str(tmp_path / "out.npz")]
+    for flags, origin in (([], old), (["--from-contact"], start.contact)):
+        main(fit + flags)
+        borne = NeuralEvaluator.load(tmp_path / "out.npz").borne
+        assert borne is not None and borne.w1.shape == origin.w1.shape
+        np.testing.assert_allclose(borne.w1, origin.w1, atol=1e-6)  # barely moved from where it started
+        np.testing.assert_allclose(borne.w2, origin.w2, atol=1e-6)
+
+
 def test_a_cube_net_is_fitted_to_the_cube_heads_boards_alone(tmp_path, capsys) -> None:
     plain = _net(6).replaced(crashed=Net.random(5, np.random.default_rng(2)))
     start = plain.replaced(cube_head=CubeHead(plain.contact.w2 + np.float32(0.5), plain.contact.b2.copy()))
@@ -778,6 +796,10 @@ NEED_ADAM = (
         (
             ["label", "--out", "{tmp}/l.npz", "--games", "1", "--contact-only", "--race-only"],
             "contact_only and race_only leave nothing: choose one",
+        ),
+        (
+            ["fit", "--labels", "{tmp}/w0.npz", "--from-contact", "--out", "{tmp}/w.npz"],
+            "--from-contact makes a cube net from the contact net: give --nets cube or borne, got 'both'",
         ),
         (
             ["label", "--out", "{tmp}/l.npz", "--games", "1", "--set-up-trailing", "20"],
