@@ -39,6 +39,7 @@ from gammon.engine.rollout.rollouts import RolloutSettings, rollout
 from gammon.engine.search.searcher import Searcher, SearchSettings
 from gammon.movegen import generate_arrays
 from gammon.position import Position
+from gammon.primitives import pip_counts
 from gammon.train import kernels
 
 KINDS = ("search", "rollout")
@@ -130,9 +131,6 @@ def best_plays(ev: NeuralEvaluator, boards: np.ndarray, k: int, seed: int) -> tu
     return np.concatenate(picked), np.concatenate(sources)
 
 
-_PIPS = np.arange(26)  # a slot's pips for the mover; reversed, for the opponent
-
-
 def set_up_positions(
     boards: np.ndarray, most: int, seed: int, races: bool = False, trailing: int = 0
 ) -> np.ndarray:
@@ -155,8 +153,8 @@ def set_up_positions(
         rng = np.random.default_rng([seed, i, 7])
         flip = bool(rng.random() < 0.5)
         if trailing:
-            mover, opponent = _PIPS @ board.clip(min=0), _PIPS[::-1] @ (-board).clip(min=0)
-            if abs(int(mover) - int(opponent)) < trailing:
+            mover, opponent = pip_counts(board.tolist())  # Python ints: int8 sums overflow
+            if abs(mover - opponent) < trailing:
                 continue
             flip = bool(opponent > mover)  # the opponent is the one behind
         side = -board[::-1] if flip else board.copy()  # the side taking off has the positive counts
