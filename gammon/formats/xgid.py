@@ -41,7 +41,7 @@ from gammon.formats.matchid import MAX_SCORE, GameState, MatchState, match_state
 from gammon.i18n import tr
 from gammon.match import Match
 from gammon.position import Position
-from gammon.rules import Rules
+from gammon.rules import HIGHEST_CUBE, Rules
 from gammon.situation import Situation, crawford_counts
 
 if TYPE_CHECKING:
@@ -251,10 +251,11 @@ class XGID:
     def situation(self) -> Situation:
         """The Situation this XGID describes (a beaver or raccoon on offer reads as a double on
         offer, as in :meth:`to_match_state`), the highest cube its rules' ``cube_limit`` (XG's
-        usual 1024 is read as none, as gammon writes none so; 1, no doubling, as ``use_cube=False``);
-        ValueError when the score has won the match."""
+        usual 1024 is read as none, as gammon writes none so, and so is the cube's ceiling, 32768,
+        which gammon writes for none once the cube is above 1024; 1, no doubling, as
+        ``use_cube=False``); ValueError when the score has won the match."""
         situation = self.to_match_state().to_situation(self.position, beavers=self.beavers)
-        if self.max_cube == NO_CUBE_LIMIT:
+        if self.max_cube in (NO_CUBE_LIMIT, HIGHEST_CUBE):  # a limit at the ceiling is none
             return situation
         limit = {"cube_limit": self.max_cube} if self.max_cube > 1 else {"use_cube": False}
         return situation.replace(rules=replace(situation.rules, **limit))
