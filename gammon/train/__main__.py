@@ -260,13 +260,8 @@ def _add_campaign(sub: argparse._SubParsersAction) -> None:
     cp.set_defaults(run=_campaign)
 
 
-def _add_fit(sub: argparse._SubParsersAction) -> None:
-    ft = sub.add_parser("fit", help="fit the nets to label files (supervised)")
-    ft.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
-    ft.add_argument("--labels", type=Path, nargs="+", required=True)
-    ft.add_argument("--out", type=Path, required=True)
-    ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
-    ft.add_argument("--race-hidden", type=int, help="widen the race net to this many hidden units first")
+def _add_fit_nets(ft: argparse.ArgumentParser) -> None:
+    """The fit's options of which nets it fits and where a cube net starts."""
     ft.add_argument(
         "--nets",
         choices=["both", *ALL_NETS],
@@ -284,6 +279,16 @@ def _add_fit(sub: argparse._SubParsersAction) -> None:
         help="with --nets cube or borne: make that net from the contact net again, even where the "
         "weights have one (a fit of its own, as the shipped one was made, not a further fit)",
     )
+
+
+def _add_fit(sub: argparse._SubParsersAction) -> None:
+    ft = sub.add_parser("fit", help="fit the nets to label files (supervised)")
+    ft.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
+    ft.add_argument("--labels", type=Path, nargs="+", required=True)
+    ft.add_argument("--out", type=Path, required=True)
+    ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
+    ft.add_argument("--race-hidden", type=int, help="widen the race net to this many hidden units first")
+    _add_fit_nets(ft)
     ft.add_argument(
         "--rollout-labels",
         type=Path,
