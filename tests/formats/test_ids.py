@@ -171,9 +171,8 @@ def test_both_ids_shown_read_back_as_the_situation(s: Situation) -> None:
     j = situation_json(s)
     assert read_id(j["gnubg_id"]) == s.replace(rules=dataclasses.replace(s.rules, beavers=False))
     if s.resignation is None:
-        offered = s.cube_value * (2 if s.double_offered else 1)
-        # no highest cube is written as XG's usual 1024, or as the ceiling 32768 above it
-        limit = 32768 if offered > 1024 else s.rules.cube_limit
+        # no highest cube is written as XG's usual 1024, or as the ceiling 32768 above it: both read as none
+        limit = None if s.rules.cube_limit == 32768 else s.rules.cube_limit
         assert read_id(j["xgid"]) == s.replace(rules=dataclasses.replace(s.rules, cube_limit=limit))
     else:
         with pytest.raises(ValueError, match="resignation"):
