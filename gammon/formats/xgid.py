@@ -51,7 +51,7 @@ _BOTTOM, _TOP = 1, 0
 _CUBE_ACTIONS = {"D": "double", "B": "beaver", "R": "raccoon"}
 _FIELD = re.compile(r"-?\d{1,5}\Z")
 _LONG_FIELD = re.compile(r"-?\d{6,}\Z")  # past any field's range (a score's 32767)
-_MAX_CUBE_LOG = 15  # the cube goes up to 32768
+_MAX_CUBE_LOG = HIGHEST_CUBE.bit_length() - 1  # the cube goes up to 32768, 2 to the 15th
 NO_CUBE_LIMIT = 1024
 """XG's usual highest cube (``:10``): read as no limit, and written for none."""
 
@@ -301,7 +301,7 @@ def max_cube_of(rules: Rules) -> int:
 def highest_cube_written(max_cube: int, offered: int) -> int:
     """The highest cube an XGID with the cube at ``offered`` (on offer) is written with: no limit
     (XG's usual 1024) is written as the cube's ceiling, 32768, when the cube is above 1024."""
-    return 1 << _MAX_CUBE_LOG if max_cube == NO_CUBE_LIMIT and offered > NO_CUBE_LIMIT else max_cube
+    return HIGHEST_CUBE if max_cube == NO_CUBE_LIMIT and offered > NO_CUBE_LIMIT else max_cube
 
 
 def crawford_cube_problem(cube_value: int, owned: bool, offered: bool) -> str | None:
