@@ -29,7 +29,9 @@ from gammon.train.batch_fit import AdamSettings
 from gammon.train.campaign import (
     CampaignRun,
     CampaignSettings,
+    is_shard_file,
     labels_of,
+    labels_of_shards,
     load_campaign,
     run_campaign,
     status,
@@ -79,8 +81,20 @@ def _weights(path: Path | None) -> NeuralEvaluator:
 
 
 def _label_files(paths: list[Path]) -> LabelSet:
-    """The label files ``paths`` as one set, in their order (a folder: a campaign's shards)."""
-    return LabelSet.concatenate([labels_of(p) if p.is_dir() else LabelSet.load(p) for p in paths])
+    """The label files ``paths`` as one set, in their order (a folder: a campaign's shards; shard
+    files, those shards alone, a run of them read as one)."""
+    sets: list[LabelSet] = []
+    shards: list[Path] = []
+    for path in [*paths, None]:
+        if path is not None and not path.is_dir() and is_shard_file(path):
+            shards.append(path)
+            continue
+        if shards:
+            sets.append(labels_of_shards(shards))
+            shards = []
+        if path is not None:
+            sets.append(labels_of(path) if path.is_dir() else LabelSet.load(path))
+    return LabelSet.concatenate(sets)
 
 
 def _campaign(args: argparse.Namespace) -> None:
@@ -284,7 +298,13 @@ def _add_fit_nets(ft: argparse.ArgumentParser) -> None:
 def _add_fit(sub: argparse._SubParsersAction) -> None:
     ft = sub.add_parser("fit", help="fit the nets to label files (supervised)")
     ft.add_argument("--resume", type=Path, help="weights to start from (default: shipped)")
-    ft.add_argument("--labels", type=Path, nargs="+", required=True)
+    ft.add_argument(
+        "--labels",
+        type=Path,
+        nargs="+",
+        required=True,
+        help="label files, campaign folders (every finished shard) or a campaign's shard files",
+    )
     ft.add_argument("--out", type=Path, required=True)
     ft.add_argument("--hidden", type=int, help="widen the contact net to this many hidden units first")
     ft.add_argument("--race-hidden", type=int, help="widen the race net to this many hidden units first")

@@ -291,7 +291,7 @@ def shard_files(folder: Path) -> list[Path]:
     ``.tmp.npz`` before its rename (half written while a run saves, or left by one killed)."""
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("shard-*.npz") if re.fullmatch(r"shard-\d+\.npz", p.name))
+    return sorted(p for p in folder.glob("shard-*.npz") if is_shard_file(p))
 
 
 def _work_folder(folder: Path) -> Path:
@@ -363,6 +363,22 @@ def labels_of(folder: Path) -> LabelSet:
     ``python -m gammon.train fit --rollout-labels FOLDER`` fits), with each board's decision
     (:func:`decisions_of`) where the shards are of plays' boards."""
     return _label_set(folder, _finished_shards(folder))
+
+
+def labels_of_shards(paths: list[Path]) -> LabelSet:
+    """The shard files ``paths`` as one label set, in their order: some of a campaign's shards (the
+    first N of a campaign that has gone on since a fit, say), each board's decision kept as in
+    :func:`labels_of`."""
+    if not paths:
+        raise ValueError("no label shard given")
+    folders = {p.parent for p in paths}
+    where = str(paths[0].parent) if len(folders) == 1 else f"{len(folders)} folders"
+    return _label_set(Path(where), [load_shard(p) for p in paths])
+
+
+def is_shard_file(path: Path) -> bool:
+    """Whether ``path`` is named as a campaign's finished shard (``shard-NNNNN.npz``)."""
+    return re.fullmatch(r"shard-\d+\.npz", path.name) is not None
 
 
 def decisions_of(folder: Path) -> np.ndarray:

@@ -22,6 +22,7 @@ from gammon.train.campaign import (
     CampaignSettings,
     decisions_of,
     labels_of,
+    labels_of_shards,
     load_shard,
     position_seed,
     run_campaign,
@@ -350,3 +351,24 @@ def test_the_choices_of_a_campaign_of_plays_are_judged_across_its_shards(tmp_pat
     main(["fit", "--resume", str(weights), "--nets", "contact", "--epochs", "1", "--check-pairs", "0",
           "--labels", str(tmp_path), "--rank-weight", "10", "--out", str(tmp_path / "ranked.npz")])
     assert "deviation error" in capsys.readouterr().out
+    # some shards alone: the second's boards, its decisions numbered from 0
+    alone = labels_of_shards([shard_path(tmp_path, 1)])
+    assert np.array_equal(alone.boards, second.boards) and np.array_equal(alone.targets, second.targets)
+    assert alone.decisions is not None
+    assert np.array_equal(alone.decisions, second.decisions - second.decisions[0])
+    both = labels_of_shards([shard_path(tmp_path, k) for k in range(2)])
+    assert np.array_equal(both.boards, labels.boards) and np.array_equal(both.decisions, labels.decisions)
+
+
+def test_a_fit_reads_the_shard_files_it_is_given_and_no_other(tmp_path, capsys) -> None:
+    run_campaign(tmp_path, _net(), settings=TINY, note=_quiet, run=CampaignRun(shards=3, chunk=4))
+    weights = tmp_path / "net.npz"
+    _net().save(weights)
+    chosen = [str(shard_path(tmp_path, k)) for k in (0, 2)]
+    main(["fit", "--resume", str(weights), "--nets", "contact", "--epochs", "1", "--check-pairs", "0",
+          "--labels", *chosen, "--out", str(tmp_path / "two.npz")])
+    out = capsys.readouterr().out
+    # the two shards' 8 positions as one run of shards, not the folder's 12
+    assert "start: 8 positions to fit" in out, out
+    with pytest.raises(ValueError, match="no label shard given"):
+        labels_of_shards([])
