@@ -231,6 +231,7 @@ def borne_candidates(seed: int) -> list[Position]:
         p = Position(b.tolist())
         out.setdefault(p.id, p)
     pool = list(out.values())
+    # build() shuffles the pool again: both kept, so that the committed set is made again as it was
     random.Random(seed).shuffle(pool)
     return pool
 
