@@ -343,7 +343,7 @@ def _finished_shards(folder: Path) -> list[Shard]:
     return [load_shard(p) for p in paths]
 
 
-def _label_set(folder: Path, shards: list[Shard]) -> LabelSet:
+def _label_set(folder: Path | str, shards: list[Shard]) -> LabelSet:
     # a source of plays' boards keeps each board's decision, so that a fit can rank them (--rank-weight)
     plays = any(s.decisions is not None for s in shards)
     return LabelSet(
@@ -373,7 +373,7 @@ def labels_of_shards(paths: list[Path]) -> LabelSet:
         raise ValueError("no label shard given")
     folders = {p.parent for p in paths}
     where = str(paths[0].parent) if len(folders) == 1 else f"{len(folders)} folders"
-    return _label_set(Path(where), [load_shard(p) for p in paths])
+    return _label_set(where, [load_shard(p) for p in paths])
 
 
 def is_shard_file(path: Path) -> bool:
