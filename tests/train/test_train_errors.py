@@ -52,6 +52,12 @@ def test_a_missing_folder_is_named(tmp_path, capsys) -> None:
     assert str(nowhere) in _exit(["fit", "--labels", str(nowhere), "--out", str(tmp_path / "x.npz")], capsys)
 
 
+def test_a_missing_shard_file_is_named(tmp_path, capsys) -> None:
+    missing = tmp_path / "labels" / "shard-00007.npz"
+    err = _exit(["fit", "--labels", str(missing), "--out", str(tmp_path / "x.npz")], capsys)
+    assert repr(str(missing)) in err and "not a label shard" in err and "Traceback" not in err
+
+
 def test_weights_of_the_wrong_shape_are_named(tmp_path, capsys) -> None:
     with np.load(SHIPPED) as data:
         arrays = {name: data[name] for name in data.files}
