@@ -15,6 +15,7 @@ python -m gammon.train choices --labels alternatives.npz run.npz better.npz
 from __future__ import annotations
 
 import argparse
+import itertools
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -84,16 +85,11 @@ def _label_files(paths: list[Path]) -> LabelSet:
     """The label files ``paths`` as one set, in their order (a folder: a campaign's shards; shard
     files, those shards alone, a run of them read as one)."""
     sets: list[LabelSet] = []
-    shards: list[Path] = []
-    for path in [*paths, None]:
-        if path is not None and not path.is_dir() and is_shard_file(path):
-            shards.append(path)
-            continue
+    for shards, group in itertools.groupby(paths, key=lambda p: not p.is_dir() and is_shard_file(p)):
         if shards:
-            sets.append(labels_of_shards(shards))
-            shards = []
-        if path is not None:
-            sets.append(labels_of(path) if path.is_dir() else LabelSet.load(path))
+            sets.append(labels_of_shards(list(group)))
+        else:
+            sets.extend(labels_of(p) if p.is_dir() else LabelSet.load(p) for p in group)
     return LabelSet.concatenate(sets)
 
 
