@@ -94,7 +94,7 @@ def main() -> None:
     ctx0 = gnubg.evalcontext(0, 0, 1, 0, 0.0)
     ctx2 = gnubg.evalcontext(0, 2, 1, 1, 0.0)
     ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
-    zero = Engine(plies=0, evaluator=ev)
+    zero = Engine.with_weights(ev, 0)
     default = Engine(evaluator=ev)
     zero.best_play(*work[0])  # compile kernels, load the net
     default.best_play(*work[0])

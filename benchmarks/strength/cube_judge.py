@@ -436,7 +436,7 @@ def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: i
 
     picked = centred_contact(work)
     positions = [Position.from_id(d.position) for d in picked]
-    engine = Engine(plies=0, evaluator=evaluator)
+    engine = Engine.with_weights(evaluator, 0)
     judge = gnubg_chances(positions, 2)
     zero = gnubg_chances(positions, 0)
     ours = np.array([engine.evaluate(p).as_tuple() for p in positions])
@@ -461,19 +461,19 @@ def chance_report(work: list[Decision], evaluator, teachers: int = 0,  # type: i
           f"{_rms_bias(model_nd - nd0)}, {_rms_bias(model_dt - dt0)}")
     class_report(work, engine)
     if teachers:
-        teacher_report(positions[:teachers], judge[:teachers], ours[:teachers], engine, trials)
+        teacher_report(positions[:teachers], judge[:teachers], ours[:teachers], evaluator, trials)
 
 
 def teacher_report(positions: list[Position], judge: np.ndarray,  # type: ignore[no-untyped-def]
-                   net: np.ndarray, engine, trials: int) -> None:
+                   net: np.ndarray, weights, trials: int) -> None:
     """The cubeless chances of ``positions`` by each of gammon's possible teachers (the net at 0
-    ply, ``net``, as ``engine`` gave them; its 2-ply search; its own 0-ply rollouts of ``trials``
-    trials, variance reduced, seeded by the position's index) against GNU Backgammon 2-ply's
-    ``judge``: root mean square (bias)."""
+    ply, ``net``, as ``Engine(plies=0)`` gave them with ``weights``, None the shipped ones; its 2-ply
+    search; its own 0-ply rollouts of ``trials`` trials, variance reduced, seeded by the position's
+    index) against GNU Backgammon 2-ply's ``judge``: root mean square (bias)."""
     from gammon.engine.engine import Engine
 
     start = time.perf_counter()
-    two = Engine(plies=2, evaluator=engine.evaluator)
+    engine, two = Engine.with_weights(weights, 0), Engine.with_weights(weights, 2)
     rolled = [engine.rollout(p, RolloutSettings(trials=trials, seed=1000 + i)).probabilities
               for i, p in enumerate(positions)]
     rows = {
@@ -574,7 +574,7 @@ def main() -> None:
 
     evaluator = None if args.weights is None else NeuralEvaluator.load(args.weights)
     if args.chances and args.match:
-        class_report(work, Engine(plies=0, evaluator=evaluator))
+        class_report(work, Engine.with_weights(evaluator, 0))
         return
     if args.chances:
         chance_report(work, evaluator, args.teachers, args.trials or TEACHER_TRIALS)
@@ -584,7 +584,7 @@ def main() -> None:
     choices: dict[str, list[tuple[bool, bool]]] = {}
     seconds: dict[str, float] = {}
     for plies in args.players:
-        engine = Engine(plies=int(plies), evaluator=evaluator)
+        engine = Engine.with_weights(evaluator, int(plies))
         name = "Engine()" if int(plies) == 2 else f"Engine(plies={plies})"
         engine_choice(engine, work[0])  # loads the net and the kernels before the clock starts
         start = time.perf_counter()

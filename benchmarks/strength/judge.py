@@ -103,14 +103,14 @@ def make_players(args: argparse.Namespace) -> dict[str, Engine]:
     ``--baseline`` those of ``--players`` with the baseline's weights (``BASELINE`` names them)."""
     ev = None if args.weights is None else NeuralEvaluator.load(args.weights)
     engines = {
-        ("Engine()" if plies == "2" else f"Engine(plies={plies})"): Engine(plies=int(plies), evaluator=ev)
+        ("Engine()" if plies == "2" else f"Engine(plies={plies})"): Engine.with_weights(ev, int(plies))
         for plies in args.players
     }
     if args.baseline is not None:
         base = None if args.baseline == "shipped" else NeuralEvaluator.load(args.baseline)
         engines.update(
             {
-                f"{name}{BASELINE}": Engine(plies=engine.settings.plies, evaluator=base)
+                f"{name}{BASELINE}": Engine.with_weights(base, engine.settings.plies)
                 for name, engine in list(engines.items())
             }
         )
@@ -120,7 +120,7 @@ def make_players(args: argparse.Namespace) -> dict[str, Engine]:
                 settings=SearchSettings(plies=2, filters=PLAIN_FILTERS), evaluator=ev
             )
         else:
-            engines[f"Engine(plies={extra})"] = Engine(plies=int(extra), evaluator=ev)
+            engines[f"Engine(plies={extra})"] = Engine.with_weights(ev, int(extra))
     return engines
 
 

@@ -82,8 +82,10 @@ class Engine:
     """``Engine(plies=2)``: best plays, evaluations, hints and cube decisions.
 
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
-    net; ``settings`` overrides the search (plies and move filters) entirely. ``cache_bytes`` sizes
-    the neural evaluator's evaluation cache (:mod:`gammon.engine.net.cache`, a table of at most that
+    net (at 0 ply its 0-ply net, :meth:`NeuralEvaluator.at_zero_ply`: a given evaluator plays as it
+    is, at every depth; :meth:`with_weights` plays other weights as the shipped ones);
+    ``settings`` overrides the search (plies and move filters) entirely. ``cache_bytes`` sizes the
+    neural evaluator's evaluation cache (:mod:`gammon.engine.net.cache`, a table of at most that
     many bytes, 52 a board; 0 caches nothing; each of its cube nets keeps an eighth of that again);
     by default the evaluator keeps its own (8 MiB for the trained net, shared by every Engine made
     without an evaluator). With a size, the Engine gets an evaluator of its own over the same nets,
@@ -118,10 +120,26 @@ class Engine:
             raise InvalidArgumentError(f"evaluator must be an Evaluator (with evaluate(boards)) or None, "
                              f"got {cut(repr(evaluator))}")
         self.settings = settings
-        self.evaluator = evaluator if evaluator is not None else default_evaluator()
+        if evaluator is None:
+            evaluator = default_evaluator()
+            if settings.plies == 0 and isinstance(evaluator, NeuralEvaluator):
+                evaluator = evaluator.at_zero_ply()
+        self.evaluator = evaluator
         if cache_bytes is not None:
             self.evaluator = _with_cache(self.evaluator, cache_bytes)
         self._searcher = Searcher(self.evaluator, default_bearoff() if bearoff else None)
+
+    @classmethod
+    def with_weights(cls, weights: NeuralEvaluator | None, plies: int | None = None) -> Engine:
+        """``Engine(plies)`` playing the nets of ``weights`` (None: the shipped ones) as it plays the
+        shipped ones: at 0 ply with their 0-ply net where they have one
+        (:meth:`NeuralEvaluator.at_zero_ply`), which ``Engine(plies=0, evaluator=weights)`` would not."""
+        if weights is None:
+            return cls(plies)
+        if not isinstance(weights, NeuralEvaluator):
+            raise InvalidArgumentError(f"weights must be a NeuralEvaluator or None, got {cut(repr(weights))}")
+        engine = cls(plies, weights)
+        return cls(plies, weights.at_zero_ply()) if engine.plies == 0 else engine
 
     @property
     def plies(self) -> int:

@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numba
 
-from gammon.engine.net.neural import CUBE_NETS, NeuralEvaluator
+from gammon.engine.net.neural import CUBE_NETS, Net, NeuralEvaluator
 from gammon.engine.net.npz import PATH_LIMIT
 from gammon.engine.rollout.parallel import ClusterUnreachableError, check_ray_address, check_workers
 from gammon.errors import cut
@@ -51,6 +51,9 @@ from gammon.train.supervised import (
     improve,
     widen,
 )
+
+ZERO_PLY_NETS = "zero-ply"
+"""``fit --nets zero-ply``: the 0-ply net (:attr:`gammon.engine.net.neural.NeuralEvaluator.zero_ply`)."""
 
 
 def _add_win_window(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -274,14 +277,15 @@ def _add_fit_nets(ft: argparse.ArgumentParser) -> None:
     """The fit's options of which nets it fits and where a cube net starts."""
     ft.add_argument(
         "--nets",
-        choices=["both", *ALL_NETS],
+        choices=["both", *ALL_NETS, ZERO_PLY_NETS],
         default="both",
         help="which nets to fit (Adam only; both: contact and race; the others keep their weights; "
         "crashed: the crashed net, made from the contact net when the weights have none; cube and "
         "borne: the cube nets, the chances cube decisions value in the contact positions neither "
         "crashed nor borne-off, and where a side has borne off a checker while another is still out, "
         "each fitted to its positions of the labels alone, made from the contact net when the weights "
-        "have none)",
+        "have none; zero-ply: the 0-ply net, the contact net of Engine(plies=0) alone, fitted as the "
+        "contact net is, made from the contact net when the weights have none)",
     )
     ft.add_argument(
         "--from-contact",
@@ -568,6 +572,9 @@ def _fit(args: argparse.Namespace) -> None:
     rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
     kept = _label_files(args.window_labels) if args.window_labels else None
     ev = _weights(args.resume)
+    search = None
+    if args.nets == ZERO_PLY_NETS:  # the 0-ply net fitted as a contact net, the others left as they are
+        search, ev = ev, _zero_ply_to_fit(ev)
     if args.from_contact:
         ev = ev.replaced(**{args.nets: None})  # a fit makes a missing cube net from the contact net
     if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
@@ -599,9 +606,12 @@ def _fit(args: argparse.Namespace) -> None:
                 anchor_seed=args.anchor_seed,
             ),
             seed=args.seed,
-            nets=NETS if args.nets == "both" else (args.nets,),
+            nets=NETS if args.nets == "both" else ("contact",) if search is not None else (args.nets,),
             report=Report(check_pairs=args.check_pairs, log=args.log),
         )
+        if search is not None:
+            search.replaced(zero_ply=NeuralEvaluator.load(args.out).contact).save(args.out)
+            print(f"wrote {args.out}: the fitted net as the 0-ply net of {args.resume or 'the shipped net'}")
     else:
         fit_labels(
             ev,
@@ -612,6 +622,14 @@ def _fit(args: argparse.Namespace) -> None:
             threads=args.threads,
             report=Report(check_pairs=args.check_pairs, log=args.log),
         )
+
+
+def _zero_ply_to_fit(ev: NeuralEvaluator) -> NeuralEvaluator:
+    """An evaluator whose contact net is a copy of ``ev``'s 0-ply net (or of its contact net,
+    where it has none), for a fit of the contact net that leaves ``ev``'s own nets as they are."""
+    start = ev.zero_ply if ev.zero_ply is not None else ev.contact
+    return ev.replaced(contact=Net(*(a.copy() for a in start.arrays())), zero_ply=None, cube_head=None,
+                       borne_head=None)
 
 
 def _cube_head(args: argparse.Namespace) -> None:

@@ -317,3 +317,23 @@ def test_the_engines_argument_errors_are_gammon_errors_and_value_errors() -> Non
         with pytest.raises(GammonError) as refused:
             make()
         assert isinstance(refused.value, ValueError)
+
+
+def test_zero_ply_plays_the_weights_zero_ply_net_and_the_search_their_contact_net() -> None:
+    from gammon.engine.engine import default_evaluator
+    from gammon.engine.net.neural import Net
+    from gammon.errors import InvalidArgumentError
+
+    shipped = default_evaluator()
+    assert isinstance(shipped, NeuralEvaluator)
+    assert Engine(plies=0).evaluator is shipped.at_zero_ply()
+    assert Engine().evaluator is shipped and Engine(plies=1).evaluator is shipped
+    weights = shipped.replaced(zero_ply=Net.random(16, np.random.default_rng(1)))
+    assert Engine.with_weights(weights, 0).evaluator is weights.at_zero_ply() is not weights
+    assert Engine.with_weights(weights, 2).evaluator is weights and Engine.with_weights(weights).plies == 2
+    assert Engine(plies=0, evaluator=weights).evaluator is weights  # a given evaluator plays as it is
+    assert Engine.with_weights(None, 0).evaluator is Engine(plies=0).evaluator
+    p = pos("x 24:2 13:5 8:3 6:5; o 24:2 13:5 8:3 6:5")
+    assert Engine.with_weights(weights, 0).evaluate(p) != Engine(plies=0, evaluator=weights).evaluate(p)
+    with pytest.raises(InvalidArgumentError, match="weights must be a NeuralEvaluator"):
+        Engine.with_weights(PipCountEvaluator(), 0)  # type: ignore[arg-type]

@@ -212,3 +212,42 @@ def test_the_borne_off_contact_mask_leaves_the_races_out() -> None:
     }
     boards = np.array([pos(text).board for text in cases], dtype=np.int8)
     assert borne_off_contact_mask(boards).tolist() == list(cases.values())
+
+
+def test_the_zero_ply_net_is_saved_loaded_and_plays_in_place_of_the_contact_net(tmp_path, boards) -> None:
+    from gammon.engine.net.neural import Net
+
+    ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
+    assert ev.zero_ply is None and ev.at_zero_ply() is ev  # none: the contact net plays at every depth
+    zero = Net.random(6, np.random.default_rng(5))
+    path = tmp_path / "w.npz"
+    ev.replaced(zero_ply=zero).save(path)
+    back = NeuralEvaluator.load(path)
+    assert back.zero_ply is not None
+    assert all(np.array_equal(a, b) for a, b in zip(back.zero_ply.arrays(), zero.arrays()))
+    played = back.at_zero_ply()
+    assert played is back.at_zero_ply() and played.zero_ply is None
+    assert played.contact is back.zero_ply and played.race is back.race
+    own = NeuralEvaluator(zero, ev.race, cache_bytes=0).evaluate(boards)
+    assert np.array_equal(played.evaluate(boards), own)
+    assert np.array_equal(back.evaluate(boards), ev.evaluate(boards))  # its own evaluations: the contact net
+    race = np.array([Position.from_id(p).is_race() for p in map(_id, boards)])
+    assert race.any() and not np.array_equal(own[~race], ev.evaluate(boards)[~race])
+    back.weights_changed()  # made again from the nets as they are now
+    assert back.at_zero_ply() is not played
+
+
+def _id(board: np.ndarray) -> str:
+    return Position.trusted(tuple(int(c) for c in board)).id
+
+
+def test_at_zero_ply_the_cube_decisions_value_the_same_chances(shipped: NeuralEvaluator, boards) -> None:
+    from gammon.engine.net.neural import Net
+
+    # the shipped cube nets and crashed head value every contact board, so the contact net's heads,
+    # which the 0-ply evaluator drops, are read nowhere
+    with_zero = shipped.replaced(zero_ply=Net.random(16, np.random.default_rng(6)))
+    played = with_zero.at_zero_ply()
+    assert played.cube_head is None and played.borne_head is None
+    assert np.array_equal(played.evaluate_for_cube(boards), shipped.evaluate_for_cube(boards))
+    assert not np.array_equal(played.evaluate(boards), shipped.evaluate(boards))

@@ -149,3 +149,30 @@ def test_the_fit_command_takes_a_rank_weight_for_labels_of_alternatives(tmp_path
         main([*fit, "--labels", str(plain), "--rank-weight", "10", "--out", str(tmp_path / "v.npz")])
     assert stop.value.code == 2
     assert "a rank weight needs label files of alternatives" in capsys.readouterr().err
+
+
+def _largest_change(a: Net, b: Net) -> float:
+    return max(float(np.abs(x - y).max()) for x, y in zip(a.arrays(), b.arrays()))
+
+
+def test_the_zero_ply_net_is_fitted_as_the_contact_net_and_leaves_the_others(tmp_path, capsys) -> None:
+    ev = _net(8)
+    save(ev, TrainSettings(), tmp_path / "a.npz")
+    alt = tmp_path / "alt.npz"
+    sampling = Sampling(games=2, every=4, alternatives=3, seed=5)
+    make_labels(ev, alt, LabelSettings(plies=1), sampling, note=_quiet)
+    fit = ["fit", "--nets", "zero-ply", "--epochs", "2", "--check-pairs", "0", "--labels", str(alt)]
+    fit += ["--rank-weight", "10"]
+    main([*fit, "--resume", str(tmp_path / "a.npz"), "--out", str(tmp_path / "z.npz")])
+    assert "as the 0-ply net of" in capsys.readouterr().out
+    made = NeuralEvaluator.load(tmp_path / "z.npz")
+    start = NeuralEvaluator.load(tmp_path / "a.npz")
+    assert _largest_change(made.contact, start.contact) == 0  # the search's nets as they were
+    assert _largest_change(made.race, start.race) == 0
+    assert made.zero_ply is not None and start.zero_ply is None
+    assert _largest_change(made.zero_ply, start.contact) > 0  # made from the contact net, then fitted
+    # a second fit starts from the file's 0-ply net, not from its contact net again
+    main([*fit, "--epochs", "1", "--resume", str(tmp_path / "z.npz"), "--out", str(tmp_path / "z2.npz")])
+    again = NeuralEvaluator.load(tmp_path / "z2.npz")
+    assert again.zero_ply is not None
+    assert _largest_change(again.zero_ply, made.zero_ply) < _largest_change(again.zero_ply, start.contact)

@@ -60,11 +60,10 @@ def test_every_documented_command_parses_with_the_real_parser() -> None:
 
 def _small(args: list[str], folder: Path) -> list[str]:
     """``args`` at small sizes, on ``folder`` in place of data/labels."""
-    out = [
-        "1" if prev == "--epochs" else "20" if prev == "--steps" else a for prev, a in zip([""] + args, args)
-    ]
+    small = {"--epochs": "1", "--steps": "20", "--games": "2", "--positions": "60", "--anchor-games": "2"}
+    out = [small.get(prev, a) for prev, a in zip([""] + args, args)]
     out = [str(folder) if a == "data/labels" else a for a in out]
-    return out + (["--check-pairs", "0"] if out[0] == "fit" else [])
+    return out + {"fit": ["--check-pairs", "0"], "label": ["--workers", "1"]}.get(out[0], [])
 
 
 def test_the_sequence_from_the_committed_shards_ships_every_net_and_head(
@@ -89,7 +88,7 @@ def test_the_sequence_from_the_committed_shards_ships_every_net_and_head(
     assert ran[:2] == ["campaign", "fit"]
     capsys.readouterr()
     shipped, made = NeuralEvaluator.default(), NeuralEvaluator.load(tmp_path / shipped_from[0])
-    for part in ("crashed", "cube_head", "borne_head", "crashed_head", "cube", "borne"):
+    for part in ("crashed", "cube_head", "borne_head", "crashed_head", "cube", "borne", "zero_ply"):
         assert (getattr(made, part) is None) == (getattr(shipped, part) is None), part
     assert made.contact.w1.shape == shipped.contact.w1.shape
 

@@ -17,6 +17,10 @@ checker while another is still out, crashed or not. Fitted to gammon's own rollo
 positions alone, they value them as no output layer on a net fitted for checker play can, and
 checker play never reads them (fitted to positions' values, a net ranks plays worse than the nets
 fitted to the plays do).
+A 0-ply net, where the weights have one, is a second contact net for ``Engine(plies=0)`` alone
+(:meth:`NeuralEvaluator.at_zero_ply`): fitted to rank a roll's plays as the 2-ply search ranks them,
+it plays better at 0 ply than the contact net, while the search, which reads the contact net at its
+leaves, plays worse with it there, so each net serves the depth it plays best at.
 The weights file format is described in docs/weights.md; the shipped file is
 ``gammon/engine/weights/gammon.npz``.
 """
@@ -169,7 +173,10 @@ CUBE = "cube"
 BORNE = "borne"
 CUBE_NETS = (CUBE, BORNE)
 """The cube nets, in the order their chances are laid over the heads' (the borne-off net's last)."""
-_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head", *CUBE_NETS)
+ZERO_PLY = "zero_ply"
+"""The 0-ply net (:attr:`NeuralEvaluator.zero_ply`), set after construction as the cube nets are."""
+_LATER_NETS = (*CUBE_NETS, ZERO_PLY)
+_NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head", *_LATER_NETS)
 _CUBE_NET_SHARE = 8  # a cube net's own evaluation cache: this fraction of the evaluator's (few boards)
 
 
@@ -224,11 +231,15 @@ class NeuralEvaluator:
         (:func:`gammon.engine.net.encode.is_borne_off_board`), crashed or not, in place of
         :attr:`borne_head`, :attr:`crashed_head` and :attr:`cube` there; checker play never reads
         it. None: those value them."""
+        self.zero_ply: Net | None = None
+        """The 0-ply net: the contact net of ``Engine(plies=0)`` (:meth:`at_zero_ply`); the search at
+        1 and 2 plies, the cube decisions and training's own evaluations never read it. None:
+        the contact net plays at every depth."""
         self.cache = EvaluationCache(cache_bytes)
         """The outputs of boards already evaluated (:mod:`gammon.engine.net.cache`), used by every
         evaluation."""
         self._play: tuple[tuple[Any, ...], tuple[Any, ...]] | None = None
-        self._own: dict[str, NeuralEvaluator] = {}  # each cube net as an evaluator of its own
+        self._own: dict[str, NeuralEvaluator] = {}  # each cube net, and the 0-ply net, as an evaluator
 
     def __setattr__(self, name: str, value: Any) -> None:
         super().__setattr__(name, value)
@@ -238,26 +249,39 @@ class NeuralEvaluator:
     def replaced(self, *, cache_bytes: int | None = None, **changes: Any) -> NeuralEvaluator:
         """A new evaluator over the same nets and heads (not copied) but those named in ``changes``
         (``contact``, ``race``, ``crashed``, ``games``, ``cube_head``, ``borne_head``,
-        ``crashed_head``, ``cube``, ``borne``), with a cache of ``cache_bytes`` (default: this
+        ``crashed_head``, ``cube``, ``borne``, ``zero_ply``), with a cache of ``cache_bytes`` (default: this
         one's size), empty. A new crashed net comes without the old one's head (it belongs to that
         net's hidden units) unless ``crashed_head`` is given too."""
         parts: dict[str, Any] = {"contact": self.contact, "race": self.race, "games": self.games,
                                  "cube_head": self.cube_head, "borne_head": self.borne_head,
                                  CRASHED: self.crashed, "crashed_head": self.crashed_head,
-                                 CUBE: self.cube, BORNE: self.borne}
+                                 CUBE: self.cube, BORNE: self.borne, ZERO_PLY: self.zero_ply}
         unknown = set(changes) - set(parts)
         if unknown:
             raise ValueError(f"no such part of an evaluator: {sorted(unknown)!r}")
         if CRASHED in changes and changes[CRASHED] is not self.crashed:
             parts["crashed_head"] = None
         parts.update(changes)
-        cube_nets = {name: parts.pop(name) for name in CUBE_NETS}
+        later = {name: parts.pop(name) for name in _LATER_NETS}
         out = NeuralEvaluator(**parts, cache_bytes=self.cache.limit if cache_bytes is None else cache_bytes)
-        for name, net in cube_nets.items():
-            out._set_cube_net(name, net)
+        for name, net in later.items():
+            out._set_later_net(name, net)
         return out
 
-    def _set_cube_net(self, name: str, net: Net | None) -> None:
+    def at_zero_ply(self) -> NeuralEvaluator:
+        """The evaluator ``Engine(plies=0)`` plays with: this one with its 0-ply net as the contact
+        net, or this one where it has none. It has its own cache, of this one's size, and drops
+        the contact net's heads, which belong to the other net's hidden units (the cube nets, where
+        there are any, value those boards in their place, so the cube decisions stay the same).
+        Made once, and again after :meth:`weights_changed`."""
+        if self.zero_ply is None:
+            return self
+        if ZERO_PLY not in self._own:
+            self._own[ZERO_PLY] = self.replaced(contact=self.zero_ply, zero_ply=None, cube_head=None,
+                                                borne_head=None)
+        return self._own[ZERO_PLY]
+
+    def _set_later_net(self, name: str, net: Net | None) -> None:
         if net is not None and net.w1.shape[0] != N_INPUTS:
             raise ValueError(f"{name} net has {net.w1.shape[0]} inputs, the encoding {N_INPUTS}")
         setattr(self, name, net)
@@ -342,12 +366,12 @@ class NeuralEvaluator:
         crashed_head = (CubeHead(*(np.ascontiguousarray(data[f"{CRASHED}_cube_{a}"], dtype=np.float32)
                                    for a in ("w2", "b2")))
                         if crashed is not None and f"{CRASHED}_cube_w2" in data else None)
-        cube_nets = {name: Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
-                                 for a in ("w1", "b1", "w2", "b2")))
-                     for name in CUBE_NETS if f"{name}_w1" in data and encoding == ENCODING}
+        later = {name: Net(*(np.ascontiguousarray(data[f"{name}_{a}"], dtype=np.float32)
+                             for a in ("w1", "b1", "w2", "b2")))
+                 for name in _LATER_NETS if f"{name}_w1" in data and encoding == ENCODING}
         out = cls(nets[0], nets[1], games, heads[0], heads[1], crashed=crashed, crashed_head=crashed_head)
-        for name, net in cube_nets.items():
-            out._set_cube_net(name, net)
+        for name, net in later.items():
+            out._set_later_net(name, net)
         return out
 
     def save(self, path: str | Path, **extra: np.ndarray | int | float | str) -> None:
@@ -358,7 +382,7 @@ class NeuralEvaluator:
             "games": self.games,
         }
         for name, net in (("contact", self.contact), ("race", self.race), (CRASHED, self.crashed),
-                          (CUBE, self.cube), (BORNE, self.borne)):
+                          (CUBE, self.cube), (BORNE, self.borne), (ZERO_PLY, self.zero_ply)):
             if net is None:
                 continue
             for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
