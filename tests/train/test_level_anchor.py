@@ -10,11 +10,10 @@ from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import race_mask
 from gammon.engine.net.neural import Net, NeuralEvaluator
 from gammon.train.__main__ import main
-from gammon.train.labels import LabelSet, LabelSettings, Sampling, make_labels
-from gammon.train.selfplay import TrainSettings, save
+from gammon.train.labels import LabelSet
 from gammon.train.supervised import anchor_set, fitted_mask, level_kept, own_outputs
-from tests.train.test_labels import _net, _quiet, _valid
-from tests.train.test_rank_fit import _boards
+from tests.train.test_labels import _net, _valid
+from tests.train.test_rank_fit import _boards, saved_with_alternatives
 
 
 def _with_crashed(seed: int) -> NeuralEvaluator:
@@ -94,11 +93,7 @@ def test_an_anchor_set_is_the_nets_own_outputs_on_the_boards_they_are_fitted_to(
 
 
 def test_the_fit_command_keeps_the_level_and_fits_an_anchor_set(tmp_path, capsys) -> None:
-    ev = _net(8)
-    save(ev, TrainSettings(), tmp_path / "a.npz")
-    alt = tmp_path / "alt.npz"
-    sampling = Sampling(games=2, every=4, alternatives=3, seed=5)
-    make_labels(ev, alt, LabelSettings(plies=1), sampling, note=_quiet)
+    ev, alt, _ = saved_with_alternatives(tmp_path)
     fit = ["fit", "--resume", str(tmp_path / "a.npz"), "--nets", "contact", "--epochs", "1"]
     fit += ["--check-pairs", "0", "--labels", str(alt)]
     anchored = ["--keep-level", "--anchor-games", "3", "--anchor-seed", "4"]

@@ -4,6 +4,8 @@ decisions through selection and concatenation."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -130,13 +132,18 @@ def test_label_sets_keep_their_decisions(tmp_path) -> None:
         LabelSet(boards[:3], targets[:3], "", np.array([1, 0, 0]))
 
 
-def test_the_fit_command_takes_a_rank_weight_for_labels_of_alternatives(tmp_path, capsys) -> None:
+def saved_with_alternatives(tmp_path: Path) -> tuple[NeuralEvaluator, Path, LabelSet]:
+    """A small net saved as ``a.npz`` in ``tmp_path``, and ``alt.npz`` there: 1-ply labels of the
+    boards after the best plays of its own games' rolls."""
     ev = _net(8)
     save(ev, TrainSettings(), tmp_path / "a.npz")
     alt = tmp_path / "alt.npz"
-    labels = make_labels(
-        ev, alt, LabelSettings(plies=1), Sampling(games=2, every=4, alternatives=3, seed=5), note=_quiet
-    )
+    sampling = Sampling(games=2, every=4, alternatives=3, seed=5)
+    return ev, alt, make_labels(ev, alt, LabelSettings(plies=1), sampling, note=_quiet)
+
+
+def test_the_fit_command_takes_a_rank_weight_for_labels_of_alternatives(tmp_path, capsys) -> None:
+    ev, alt, labels = saved_with_alternatives(tmp_path)
     fit = ["fit", "--resume", str(tmp_path / "a.npz"), "--nets", "contact", "--epochs", "2"]
     fit += ["--check-pairs", "0"]
     main([*fit, "--labels", str(alt), "--rank-weight", "10", "--out", str(tmp_path / "w.npz")])
@@ -156,11 +163,7 @@ def _largest_change(a: Net, b: Net) -> float:
 
 
 def test_the_zero_ply_net_is_fitted_as_the_contact_net_and_leaves_the_others(tmp_path, capsys) -> None:
-    ev = _net(8)
-    save(ev, TrainSettings(), tmp_path / "a.npz")
-    alt = tmp_path / "alt.npz"
-    sampling = Sampling(games=2, every=4, alternatives=3, seed=5)
-    make_labels(ev, alt, LabelSettings(plies=1), sampling, note=_quiet)
+    _, alt, _ = saved_with_alternatives(tmp_path)
     fit = ["fit", "--nets", "zero-ply", "--epochs", "2", "--check-pairs", "0", "--labels", str(alt)]
     fit += ["--rank-weight", "10"]
     main([*fit, "--resume", str(tmp_path / "a.npz"), "--out", str(tmp_path / "z.npz")])
