@@ -138,8 +138,8 @@ class Engine:
             return cls(plies)
         if not isinstance(weights, NeuralEvaluator):
             raise InvalidArgumentError(f"weights must be a NeuralEvaluator or None, got {cut(repr(weights))}")
-        engine = cls(plies, weights)
-        return cls(plies, weights.at_zero_ply()) if engine.plies == 0 else engine
+        plies = DEFAULT_PLIES if plies is None else _check_plies(plies)
+        return cls(plies, weights.at_zero_ply() if plies == 0 else weights)
 
     @property
     def plies(self) -> int:
