@@ -628,8 +628,7 @@ def _zero_ply_to_fit(ev: NeuralEvaluator) -> NeuralEvaluator:
     """An evaluator whose contact net is a copy of ``ev``'s 0-ply net (or of its contact net,
     where it has none), for a fit of the contact net that leaves ``ev``'s own nets as they are."""
     start = ev.zero_ply if ev.zero_ply is not None else ev.contact
-    return ev.replaced(contact=Net(*(a.copy() for a in start.arrays())), zero_ply=None, cube_head=None,
-                       borne_head=None)
+    return ev.replaced(zero_ply=Net(*(a.copy() for a in start.arrays()))).at_zero_ply()
 
 
 def _cube_head(args: argparse.Namespace) -> None:
