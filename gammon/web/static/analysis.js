@@ -2,7 +2,8 @@
 // analysed by the server in the background; a progress bar while it runs, then each player's
 // statistics, the chart of winning chances and the marked decisions, each shown on the board.
 import { Board } from "./board.js";
-import { $, call, clickable, cubeActionWord, decimal, loadLanguage, pageLink, percent, showError, t, tLine, tn } from "./common.js";
+import { $, call, clickable, cubeActionWord, decimal, loadLanguage, pageLink, percent, showError, singleClick, t, tLine,
+  tn } from "./common.js";
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
@@ -202,6 +203,7 @@ function base64(bytes) {
 
 // ---- start ---------------------------------------------------------------------------------------
 (() => {
+  singleClick($("#analyse"));
   $("#upload").addEventListener("submit", async ev => {
     ev.preventDefault();
     const file = $("#mat-file").files[0];

@@ -4,7 +4,7 @@ import { Board } from "./board.js";
 import { cubeHintLines } from "./cubehint.js";
 import { isGameHeader } from "./logwords.js";
 import { $, answerError, call, clickable, csrfToken, cubeInPlay, loadLanguage, matchInfo, outcomeText, pageLink, percent, reach,
-  showError, signedDecimal, signedPercent, t, tLine, tn } from "./common.js";
+  showError, signedDecimal, signedPercent, singleClick, t, tLine, tn } from "./common.js";
 import { openedSeat, rememberSeat } from "./seats.js";
 import { showShareId } from "./share.js";
 import { liveSocket, sendJson } from "./socket.js";
@@ -48,7 +48,7 @@ function startLobby() {
   if (csrfToken()) call("GET", "/api/account").then(me => { ui.account = me.name; showLobbyOptions(form); }).catch(() => {});
   // One match per click: a double click on Start made two, one of them never opened. The button
   // stays off while the page leaves, and comes back on when the browser shows it again (Back).
-  const startButton = $("#start");
+  const startButton = singleClick($("#start"));
   window.addEventListener("pageshow", () => { startButton.disabled = false; });
   form.addEventListener("submit", async ev => {
     ev.preventDefault();

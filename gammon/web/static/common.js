@@ -27,6 +27,16 @@ export function clickable(el, act) {
   });
 }
 
+// `button`'s double click acts once. A guard that holds the button while its request is out is not
+// enough: a quick server answers between the two clicks, and the second posted a second invitation.
+// A click with `detail` over 1 is the second (or third) of a burst; a key's "click" has detail 0.
+export function singleClick(button) {
+  button.addEventListener("click", ev => {
+    if (ev.detail > 1) { ev.preventDefault(); ev.stopImmediatePropagation(); }
+  }, true);
+  return button;
+}
+
 // The CSRF value that goes with the session cookie (gammon/web/auth.py); "" when signed out.
 export function csrfToken() {
   const m = document.cookie.match(/(?:^|;\s*)gammon_csrf=([^;]*)/);

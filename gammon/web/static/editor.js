@@ -2,7 +2,7 @@
 // cube and score, then ask the server for the hint, the evaluation and cube decision, or a rollout
 // (a background job with a progress bar). The URL (#id=XGID) always links to the position shown.
 import { Board } from "./board.js";
-import { $, call, clickable, decimal, loadLanguage, percent, showError, signedDecimal, t, tLine, tn } from "./common.js";
+import { $, call, clickable, decimal, loadLanguage, percent, showError, signedDecimal, singleClick, t, tLine, tn } from "./common.js";
 import { cancelJobOnClick, forgetJob, pollJob, showJobBar } from "./jobs.js";
 import { showShareId } from "./share.js";
 
@@ -298,7 +298,7 @@ function rolloutText(res) {
   $("#id-input").addEventListener("keydown", ev => { if (ev.key === "Enter") load($("#id-input").value); });
   $("#hint").addEventListener("click", hint);
   $("#eval").addEventListener("click", evaluate);
-  $("#rollout").addEventListener("click", rollout);
+  singleClick($("#rollout")).addEventListener("click", rollout);
   cancelJobOnClick(ed, showJob);
   window.addEventListener("hashchange", () => {
     const id = new URLSearchParams(location.hash.slice(1)).get("id");

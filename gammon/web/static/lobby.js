@@ -1,7 +1,7 @@
 // The lobby: who is online and the open invitations, live over /ws/lobby (docs/accounts.md, "The
 // lobby"); posting, accepting, cancelling and declining over the API. Everything the server sends
 // is shown as text (textContent), never as markup: names are the players' own.
-import { $, call, decimal, loadLanguage, showError, t, tLine, tn } from "./common.js";
+import { $, call, decimal, loadLanguage, showError, singleClick, t, tLine, tn } from "./common.js";
 import { keepToOpen, rememberSeat, seatsToOpen } from "./seats.js";
 
 const lobby = window.lobby = { you: null, players: new Map(), guests: 0, invitations: new Map(), ws: null,
@@ -20,7 +20,7 @@ function button(label, cls, onclick) {
   const b = el("button", cls, label);
   b.type = "button";
   b.onclick = onclick;
-  return b;
+  return singleClick(b);
 }
 
 // The terms of an invitation, in words.
@@ -192,6 +192,7 @@ $("#post").onsubmit = async ev => {
     $("#to").value = "";
   } catch (e) { showError(tLine(String(e.message || e))); } finally { submit.disabled = false; }
 };
+singleClick($("#do-post"));
 ratedAllowed();
 loadLanguage().then(() => {
   for (const o of $("#match_length").options) if (o.value !== "0") o.textContent = tn("{n} point", "{n} points", Number(o.value));
