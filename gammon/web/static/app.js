@@ -111,6 +111,9 @@ function startGame(matchId, token) {
       box.select(); if (navigator.clipboard) navigator.clipboard.writeText(box.value).catch(() => {});
     });
   }
+  // A double click on Done or Roll: the server's answer may come between its clicks and put another
+  // button (the other side's Roll, in a local game) under the second. The button rows take one.
+  for (const row of ["#buttons", "#buttons2"]) singleClick($(row));
   for (const b of document.querySelectorAll("button[data-action]")) {
     b.addEventListener("click", () => {
       const action = b.dataset.action;
