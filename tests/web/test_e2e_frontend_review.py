@@ -208,7 +208,6 @@ def test_a_double_click_posts_or_cancels_one_invitation(shared: Server, browser)
     # A quick server answers between the two clicks, and the guard was off again for the second:
     # the second click of a double click (detail 2), after the answer, posts nothing either.
     page.dispatch_event("#do-post", "click", {"detail": 2})
-    page.click("#do-post", trial=True)  # a round trip to the page: the click has been handled
     page.wait_for_timeout(300)
     assert len([p for p in posts if p.endswith("/invitations")]) == 1, posts
     assert page.evaluate("() => [...lobby.invitations.values()].filter(i => i.mine).length") == 1
