@@ -22,8 +22,12 @@ checker while another is still out, contact, crashed or not: the positions of th
 net, where the cube errs most and the wildbg set holds few): those of 4,000 0-ply self-play games of
 the shipped net (5% random plays; their own seed, apart from every label campaign's), in the same
 window, the same cube states, stored in ``cube_borne_money.tsv`` / ``cube_borne_match.tsv``.
+``--set seven`` (match scores: it implies ``--match``) judges the scores of a 7-point match alone,
+where the wildbg set holds 645 decisions: every position of 4,000 0-ply self-play games of the
+shipped net (5% random plays, their own seed), contact and race, each once at a seeded score of
+2- to 7-away against 1- to 7-away, in the same window, stored in ``cube_seven_match.tsv``.
 
-    python -m benchmarks.strength.cube_judge [--match] [--set wildbg|borne] [--positions 1500 | --quick]
+    python -m benchmarks.strength.cube_judge [--match] [--set wildbg|borne|seven] [--positions 1500 | --quick]
         [--rejudge] [--weights FILE] [--chances [--teachers N]]
 
 ``--chances`` reports instead where ``Engine(plies=0)``'s money decisions err: over the contact
@@ -213,25 +217,28 @@ def in_match_of(d: Decision, length: int) -> bool:
     return bool(d.away) and d.away <= length and d.opponent_away <= length
 
 
-BORNE_GAMES = 4000
+SELF_PLAY_GAMES = 4000
 BORNE_SEED = 9001  # the self-play games of --set borne: no label campaign's seed
+SEVEN_SEED = 9002  # those of --set seven
 
 
-def borne_candidates(seed: int) -> list[Position]:
-    """The contact positions of ``BORNE_GAMES`` 0-ply self-play games of the shipped net (5% random
-    plays, seed ``BORNE_SEED``) where a side has borne off a checker while another is still out,
-    without repeats, shuffled by ``seed``."""
+def self_play_candidates(seed: int, games_seed: int, borne_only: bool) -> list[Position]:
+    """The positions of ``SELF_PLAY_GAMES`` 0-ply self-play games of the shipped net (5% random
+    plays, seed ``games_seed``), only those where a side has borne off a checker while another is
+    still out where ``borne_only``, without repeats or finished games, shuffled by ``seed``."""
     from gammon.engine.net.neural import NeuralEvaluator
     from gammon.train.kernels import collect_positions
 
-    boards = collect_positions(NeuralEvaluator.default(), BORNE_SEED, 0, BORNE_GAMES, 1, 0.05)
-    boards = boards[borne_off_contact_mask(boards)]
+    boards = collect_positions(NeuralEvaluator.default(), games_seed, 0, SELF_PLAY_GAMES, 1, 0.05)
+    if borne_only:
+        boards = boards[borne_off_contact_mask(boards)]
     out: dict[str, Position] = {}
     for b in boards:
         p = Position(b.tolist())
-        out.setdefault(p.id, p)
+        if not p.is_game_over():
+            out.setdefault(p.id, p)
     pool = list(out.values())
-    # build() shuffles the pool again: both kept, so that the committed set is made again as it was
+    # build() shuffles the pool again: both kept, so that the committed sets are made again as they were
     random.Random(seed).shuffle(pool)
     return pool
 
@@ -299,25 +306,37 @@ def judge_in_gnubg(groups: list[list[Decision]]) -> list[list[Decision]]:
     return out
 
 
-def specs(p: Position, match: bool, rng: random.Random) -> list[Decision]:
-    """The cube states judged for one position (equities left at 0 until judged)."""
+MATCH_AWAY = 11  # the scores of the match set: 2- to 11-away against 1- to 11-away
+
+
+def specs(p: Position, match: bool, rng: random.Random, longest: int = MATCH_AWAY) -> list[Decision]:
+    """The cube states judged for one position (equities left at 0 until judged); at match
+    scores, a seeded score of 2- to ``longest``-away against 1- to ``longest``-away."""
     blank = dict(win=0.0, nd2=0.0, dt2=0.0, dp2=0.0, nd0=0.0, dt0=0.0, dp0=0.0)
     if not match:
         return [Decision(p.id, 0, 0, 1, False, **blank), Decision(p.id, 0, 0, 2, True, **blank)]
-    away = rng.randint(2, 11)
-    opponent = rng.randint(1, 11)
+    away = rng.randint(2, longest)
+    opponent = rng.randint(1, longest)
     owned = away > 2 and rng.random() < 0.5  # a 2-cube owned at 2-away is dead
     return [Decision(p.id, away, opponent, 2 if owned else 1, owned, **blank)]
 
 
-def build(path: Path, match: bool, wanted: int, seed: int, borne: bool = False) -> list[Decision]:
+SETS = ("wildbg", "borne", "seven")
+"""The decision sets: the wildbg positions, the borne-off class alone, a 7-point match's scores alone."""
+
+
+def build(path: Path, match: bool, wanted: int, seed: int, kind: str = "wildbg") -> list[Decision]:
     rng = random.Random(seed)
-    pool = borne_candidates(seed) if borne else candidates(seed)
+    if kind == "wildbg":
+        pool = candidates(seed)
+    else:
+        pool = self_play_candidates(seed, BORNE_SEED if kind == "borne" else SEVEN_SEED, kind == "borne")
     rng.shuffle(pool)
+    longest = SEVEN if kind == "seven" else MATCH_AWAY
     out: list[Decision] = []
     batch = 400
     for start in range(0, len(pool), batch):
-        groups = [specs(p, match, rng) for p in pool[start:start + batch]]
+        groups = [specs(p, match, rng, longest) for p in pool[start:start + batch]]
         for g in judge_in_gnubg(groups):
             out.extend(g)
         print(f"  {start + batch} candidates, {len(out)} decisions", file=sys.stderr)
@@ -532,8 +551,9 @@ def engine_choice(engine, d: Decision) -> tuple[bool, bool]:  # type: ignore[no-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--match", action="store_true", help="match scores instead of money")
-    parser.add_argument("--set", choices=["wildbg", "borne"], default="wildbg",
-                        help="the decisions: of the wildbg positions, or of the borne-off class alone")
+    parser.add_argument("--set", choices=SETS, default="wildbg",
+                        help="the decisions: of the wildbg positions, of the borne-off class alone, or "
+                             "at the scores of a 7-point match alone (match scores: implies --match)")
     parser.add_argument("--positions", type=int, default=None, help="decisions judged (default: all)")
     parser.add_argument("--quick", action="store_true", help="the first 300 decisions")
     parser.add_argument("--rejudge", action="store_true", help="ask GNU Backgammon again")
@@ -551,18 +571,20 @@ def main() -> None:
     parser.add_argument("--trials", type=int, default=None,
                         help=f"rollout trials for --teachers ({TEACHER_TRIALS})")
     args = parser.parse_args()
+    if args.set == "seven":
+        args.match = True
     if args.teachers and args.match:
         parser.error("--teachers reports money decisions; leave out --match")
     if args.teachers and not args.chances:
         parser.error("--teachers is part of --chances")
     if args.trials is not None and not args.teachers:
         parser.error("--trials is for the rollouts of --teachers")
-    prefix = "cube_borne_" if args.set == "borne" else "cube_"
+    prefix = "cube_" if args.set == "wildbg" else f"cube_{args.set}_"
     path = DATA / (prefix + ("match.tsv" if args.match else "money.tsv"))
     if args.rejudge or not path.exists():
         start = time.perf_counter()
         seed = args.seed + (100 if args.match else 0)
-        work = build(path, args.match, args.build, seed, args.set == "borne")
+        work = build(path, args.match, args.build, seed, args.set)
         print(f"judged {len(work)} decisions in {time.perf_counter() - start:.0f} s", file=sys.stderr)
     work = load(path)
     limit = 300 if args.quick else args.positions

@@ -178,11 +178,32 @@ def test_the_borne_off_set_is_of_that_class_alone_in_the_window(monkeypatch) -> 
         assert {cj.position_class(cj.Position.from_id(d.position)) for d in work} == {
             "contact, a checker off, another out"}
         assert all(cj.WINDOW[0] <= d.win <= cj.WINDOW[1] for d in work)
-    monkeypatch.setattr(cj, "BORNE_GAMES", 60)
-    pool = cj.borne_candidates(1)
+    monkeypatch.setattr(cj, "SELF_PLAY_GAMES", 60)
+    pool = cj.self_play_candidates(1, cj.BORNE_SEED, borne_only=True)
     assert len(pool) > 20 and len({p.id for p in pool}) == len(pool)
     assert {cj.position_class(p) for p in pool} == {"contact, a checker off, another out"}
-    assert [p.id for p in pool] != [p.id for p in cj.borne_candidates(2)]  # shuffled by the seed
+    again = cj.self_play_candidates(2, cj.BORNE_SEED, borne_only=True)
+    assert [p.id for p in pool] != [p.id for p in again]  # shuffled by the seed
+    assert sorted(p.id for p in pool) == sorted(p.id for p in again)
+
+
+def test_the_seven_point_set_is_at_7_point_scores_alone_in_the_window(monkeypatch) -> None:
+    work = cj.load(cj.DATA / "cube_seven_match.tsv")
+    assert len(work) >= 3000
+    assert all(2 <= d.away <= 7 and 1 <= d.opponent_away <= 7 for d in work)
+    assert all(cj.in_match_of(d, cj.SEVEN) for d in work)
+    assert {d.away for d in work} == set(range(2, 8)) and {d.opponent_away for d in work} == set(range(1, 8))
+    assert all(cj.WINDOW[0] <= d.win <= cj.WINDOW[1] for d in work)
+    assert len({d.position for d in work}) == len(work)  # each position once
+    classes = {cj.position_class(cj.Position.from_id(d.position)) for d in work}
+    assert {"race", "contact, no checker off"} <= classes  # every kind of position, not one class
+    monkeypatch.setattr(cj, "SELF_PLAY_GAMES", 20)
+    pool = cj.self_play_candidates(1, cj.SEVEN_SEED, borne_only=False)
+    assert len({p.id for p in pool}) == len(pool) and not any(p.is_game_over() for p in pool)
+    assert len(pool) > 20 * 30  # every position of the games
+    rng = cj.random.Random(3)
+    scores = {(d.away, d.opponent_away) for p in pool[:300] for d in cj.specs(p, True, rng, cj.SEVEN)}
+    assert max(a for a, _ in scores) == 7 and max(b for _, b in scores) == 7
 
 
 def test_class_errors_add_up_to_the_summary() -> None:
