@@ -45,9 +45,10 @@ def test_a_short_3_ply_run_judges_gnubg_2_ply_beside_gammon_by_kind(
 def test_a_baseline_net_is_judged_on_the_same_decisions_with_the_paired_difference(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path
 ) -> None:
-    # a candidate whose crashed net is the race net's weights: it plays crashed positions its own way
+    # a candidate whose crashed nets are the race net's weights: it plays crashed positions its own
+    # way (at 0 ply its 0-ply crashed net plays them)
     shipped = NeuralEvaluator.default()
-    shipped.replaced(crashed=shipped.race).save(tmp_path / "candidate.npz")
+    shipped.replaced(crashed=shipped.race, zero_ply_crashed=shipped.race).save(tmp_path / "candidate.npz")
     argv = ["judge.py", "--set", "classes", "--decisions", "30", "--players", "0",
             "--weights", str(tmp_path / "candidate.npz"), "--baseline", "shipped"]
     monkeypatch.setattr("sys.argv", argv)

@@ -82,7 +82,7 @@ class Engine:
     """``Engine(plies=2)``: best plays, evaluations, hints and cube decisions.
 
     ``plies`` is 0, 1 or 2 (default :data:`DEFAULT_PLIES`); ``evaluator`` defaults to the trained
-    net (at 0 ply its 0-ply net, :meth:`NeuralEvaluator.at_zero_ply`: a given evaluator plays as it
+    net (at 0 ply its 0-ply nets, :meth:`NeuralEvaluator.at_zero_ply`: a given evaluator plays as it
     is, at every depth; :meth:`with_weights` plays other weights as the shipped ones);
     ``settings`` overrides the search (plies and move filters) entirely. ``cache_bytes`` sizes the
     neural evaluator's evaluation cache (:mod:`gammon.engine.net.cache`, a table of at most that
@@ -132,7 +132,7 @@ class Engine:
     @classmethod
     def with_weights(cls, weights: NeuralEvaluator | None, plies: int | None = None) -> Engine:
         """``Engine(plies)`` playing the nets of ``weights`` (None: the shipped ones) as it plays the
-        shipped ones: at 0 ply with their 0-ply net where they have one
+        shipped ones: at 0 ply with their 0-ply nets where they have them
         (:meth:`NeuralEvaluator.at_zero_ply`), which ``Engine(plies=0, evaluator=weights)`` would not."""
         if weights is None:
             return cls(plies)

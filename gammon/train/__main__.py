@@ -22,7 +22,7 @@ from pathlib import Path
 
 import numba
 
-from gammon.engine.net.neural import CUBE_NETS, Net, NeuralEvaluator
+from gammon.engine.net.neural import CRASHED, CUBE_NETS, Net, NeuralEvaluator
 from gammon.engine.net.npz import PATH_LIMIT
 from gammon.engine.rollout.parallel import ClusterUnreachableError, check_ray_address, check_workers
 from gammon.errors import cut
@@ -54,6 +54,9 @@ from gammon.train.supervised import (
 
 ZERO_PLY_NETS = "zero-ply"
 """``fit --nets zero-ply``: the 0-ply net (:attr:`gammon.engine.net.neural.NeuralEvaluator.zero_ply`)."""
+ZERO_PLY_CRASHED_NETS = "zero-ply-crashed"
+"""``fit --nets zero-ply-crashed``: the 0-ply crashed net
+(:attr:`gammon.engine.net.neural.NeuralEvaluator.zero_ply_crashed`)."""
 
 
 def _add_win_window(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -277,7 +280,7 @@ def _add_fit_nets(ft: argparse.ArgumentParser) -> None:
     """The fit's options of which nets it fits and where a cube net starts."""
     ft.add_argument(
         "--nets",
-        choices=["both", *ALL_NETS, ZERO_PLY_NETS],
+        choices=["both", *ALL_NETS, ZERO_PLY_NETS, ZERO_PLY_CRASHED_NETS],
         default="both",
         help="which nets to fit (Adam only; both: contact and race; the others keep their weights; "
         "crashed: the crashed net, made from the contact net when the weights have none; cube and "
@@ -285,7 +288,9 @@ def _add_fit_nets(ft: argparse.ArgumentParser) -> None:
         "crashed nor borne-off, and where a side has borne off a checker while another is still out, "
         "each fitted to its positions of the labels alone, made from the contact net when the weights "
         "have none; zero-ply: the 0-ply net, the contact net of Engine(plies=0) alone, fitted as the "
-        "contact net is, made from the contact net when the weights have none)",
+        "contact net is, made from the contact net when the weights have none; zero-ply-crashed: the "
+        "0-ply crashed net, the crashed net of Engine(plies=0) alone, fitted as the crashed net is, "
+        "made from the crashed net when the weights have none)",
     )
     ft.add_argument(
         "--from-contact",
@@ -575,6 +580,8 @@ def _fit(args: argparse.Namespace) -> None:
     search = None
     if args.nets == ZERO_PLY_NETS:  # the 0-ply net fitted as a contact net, the others left as they are
         search, ev = ev, _zero_ply_to_fit(ev)
+    elif args.nets == ZERO_PLY_CRASHED_NETS:  # the same for the 0-ply crashed net, as a crashed net
+        search, ev = ev, _zero_ply_crashed_to_fit(ev)
     if args.from_contact:
         ev = ev.replaced(**{args.nets: None})  # a fit makes a missing cube net from the contact net
     if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
@@ -606,12 +613,17 @@ def _fit(args: argparse.Namespace) -> None:
                 anchor_seed=args.anchor_seed,
             ),
             seed=args.seed,
-            nets=NETS if args.nets == "both" else ("contact",) if search is not None else (args.nets,),
+            nets=_fitted_nets(args.nets),
             report=Report(check_pairs=args.check_pairs, log=args.log),
         )
         if search is not None:
-            search.replaced(zero_ply=NeuralEvaluator.load(args.out).contact).save(args.out)
-            print(f"wrote {args.out}: the fitted net as the 0-ply net of {args.resume or 'the shipped net'}")
+            fitted = NeuralEvaluator.load(args.out)
+            if args.nets == ZERO_PLY_NETS:
+                search.replaced(zero_ply=fitted.contact).save(args.out)
+            else:
+                search.replaced(zero_ply_crashed=fitted.crashed).save(args.out)
+            which = "0-ply net" if args.nets == ZERO_PLY_NETS else "0-ply crashed net"
+            print(f"wrote {args.out}: the fitted net as the {which} of {args.resume or 'the shipped net'}")
     else:
         fit_labels(
             ev,
@@ -622,6 +634,23 @@ def _fit(args: argparse.Namespace) -> None:
             threads=args.threads,
             report=Report(check_pairs=args.check_pairs, log=args.log),
         )
+
+
+def _fitted_nets(nets: str) -> tuple[str, ...]:
+    """The nets of the evaluator a fit trains for ``--nets``: the 0-ply nets are fitted as the
+    contact and the crashed net of an evaluator of their own (:func:`_zero_ply_to_fit`)."""
+    if nets == "both":
+        return NETS
+    return {ZERO_PLY_NETS: ("contact",), ZERO_PLY_CRASHED_NETS: (CRASHED,)}.get(nets, (nets,))
+
+
+def _zero_ply_crashed_to_fit(ev: NeuralEvaluator) -> NeuralEvaluator:
+    """An evaluator whose crashed net is a copy of ``ev``'s 0-ply crashed net (or of its crashed
+    net, or of its contact net where it has neither), its other nets ``ev``'s (their self-play
+    gives a fit's anchor positions), for a fit of the crashed net that leaves ``ev``'s own as they
+    are."""
+    start = ev.zero_ply_crashed or ev.crashed or ev.contact
+    return ev.replaced(crashed=Net(*(a.copy() for a in start.arrays())))
 
 
 def _zero_ply_to_fit(ev: NeuralEvaluator) -> NeuralEvaluator:

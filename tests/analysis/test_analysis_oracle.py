@@ -12,7 +12,8 @@ step 27, which moved both in the races; and again for the match cube's cash poin
 as GNU Backgammon computes them), which moved both at match scores; and again for the crashed
 net fitted with a ranking term and its cube head (step 28), and with a smaller weight on that term
 (step 29); and again for the contact net fitted with that term and its two heads (step 30); and
-again for the two cube nets (step 33), which moved the cube errors, the luck not. The check runs
+again for the two cube nets (step 33), which moved the cube errors, the luck not; and again for
+the 0-ply crashed net (step 36), which moved the errors and the luck where a side has crashed. The check runs
 where the shipped precompiled kernels are in use (tests/test_precompile.py checks that they
 are)."""
 

@@ -87,7 +87,7 @@ def test_a_pickled_evaluator_carries_an_empty_cache_of_its_size(boards: np.ndarr
     ev.evaluate(boards)
     copy = pickle.loads(pickle.dumps(ev))
     assert copy.cache.limit == 1 << 16 and copy.cache.lookups == 0 and not copy.cache.keys.any()
-    parts = (ev.contact, ev.race, ev.crashed, ev.cube, ev.borne, ev.zero_ply)
+    parts = (ev.contact, ev.race, ev.crashed, ev.cube, ev.borne, ev.zero_ply, ev.zero_ply_crashed)
     nets = sum(len(pickle.dumps(net)) for net in parts if net is not None)
     assert len(pickle.dumps(ev)) < nets + 100_000  # the nets and heads, not the cache's table
     assert np.array_equal(copy.evaluate(boards), ev.evaluate(boards))

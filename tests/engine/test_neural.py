@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import numpy as np
 import pytest
 
 from gammon import Position
 from gammon.engine.net.encode import N_INPUTS, encode
-from gammon.engine.net.neural import NeuralEvaluator, borne_off_contact_mask, consistent
+from gammon.engine.net.neural import Net, NeuralEvaluator, borne_off_contact_mask, consistent
 from tests.helpers import bad_npz_files, pos, random_game_positions
 
 
@@ -214,17 +215,23 @@ def test_the_borne_off_contact_mask_leaves_the_races_out() -> None:
     assert borne_off_contact_mask(boards).tolist() == list(cases.values())
 
 
+def _saved_and_loaded(ev: NeuralEvaluator, tmp_path: Path, name: str, net: Net) -> NeuralEvaluator:
+    """``ev`` with ``net`` as its net ``name``, saved and loaded again: the net comes back as it was."""
+    path = tmp_path / "w.npz"
+    ev.replaced(**{name: net}).save(path)
+    back = NeuralEvaluator.load(path)
+    loaded = getattr(back, name)
+    assert loaded is not None and all(np.array_equal(a, b) for a, b in zip(loaded.arrays(), net.arrays()))
+    return back
+
+
 def test_the_zero_ply_net_is_saved_loaded_and_plays_in_place_of_the_contact_net(tmp_path, boards) -> None:
     from gammon.engine.net.neural import Net
 
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
     assert ev.zero_ply is None and ev.at_zero_ply() is ev  # none: the contact net plays at every depth
     zero = Net.random(6, np.random.default_rng(5))
-    path = tmp_path / "w.npz"
-    ev.replaced(zero_ply=zero).save(path)
-    back = NeuralEvaluator.load(path)
-    assert back.zero_ply is not None
-    assert all(np.array_equal(a, b) for a, b in zip(back.zero_ply.arrays(), zero.arrays()))
+    back = _saved_and_loaded(ev, tmp_path, "zero_ply", zero)
     played = back.at_zero_ply()
     assert played is back.at_zero_ply() and played.zero_ply is None
     assert played.contact is back.zero_ply and played.race is back.race
@@ -235,6 +242,34 @@ def test_the_zero_ply_net_is_saved_loaded_and_plays_in_place_of_the_contact_net(
     assert race.any() and not np.array_equal(own[~race], ev.evaluate(boards)[~race])
     back.weights_changed()  # made again from the nets as they are now
     assert back.at_zero_ply() is not played
+
+
+def test_the_zero_ply_crashed_net_is_saved_loaded_and_plays_the_crashed_positions_at_zero_ply(
+        shipped: NeuralEvaluator, tmp_path) -> None:
+    from gammon.engine.net.crashed import crashed_mask
+    from gammon.engine.net.neural import Net
+
+    positions = random_game_positions(seed=12, games=40)
+    boards = np.array([p.board for p in positions], dtype=np.int8)
+    crashed = crashed_mask(boards)
+    assert crashed.any() and not crashed.all()
+    zero_crashed = Net.random(12, np.random.default_rng(8))
+    back = _saved_and_loaded(shipped, tmp_path, "zero_ply_crashed", zero_crashed)
+    assert back.crashed_head is not None  # the search's crashed net keeps its head
+    played = back.at_zero_ply()
+    assert played.crashed is back.zero_ply_crashed and played.contact is back.zero_ply
+    assert played.crashed_head is None and played.zero_ply_crashed is None
+    mine, search = played.evaluate(boards), back.evaluate(boards)
+    alone = NeuralEvaluator(zero_crashed, back.race, cache_bytes=0).evaluate(boards[crashed])
+    assert np.allclose(mine[crashed], alone, atol=1e-6)  # its crashed boards: the 0-ply crashed net
+    without = back.replaced(zero_ply_crashed=None).at_zero_ply()
+    assert np.array_equal(mine[~crashed], without.evaluate(boards[~crashed]))  # the others as before
+    assert not np.allclose(mine[crashed], search[crashed])
+    # its cube decisions value the search's chances, the crashed net's head included
+    assert np.array_equal(played.evaluate_for_cube(boards), back.evaluate_for_cube(boards))
+    assert np.array_equal(played.evaluate_with_cube(boards)[1], back.evaluate_for_cube(boards))
+    assert np.array_equal(played.evaluate_with_cube(boards)[0], mine)
+    assert np.array_equal(back.evaluate(boards), shipped.evaluate(boards))  # its own: the crashed net
 
 
 def _id(board: np.ndarray) -> str:

@@ -7,7 +7,9 @@ docs/training.md, steps 24 to 30; the rollouts for step 31, whose database value
 few checkers one of them plays through; and the evaluations and rollouts once more for the hidden
 sums in int32, whose rounded first layer moves them by about a millionth, the plays the same;
 and the cubeful rollout for step 33, whose cube nets double its position out: double, pass, as
-GNU Backgammon's 2-ply and gammon's own 1,296-trial rollout have it).
+GNU Backgammon's 2-ply and gammon's own 1,296-trial rollout have it); and the 0-ply evaluations
+of the 16 positions the 0-ply crashed net plays and the rollouts for step 36 (the 0-ply plays the
+same).
 The plays must be the same plays; the numbers the same to
 within a few units in the last place of a float32: the shipped kernels are the same machine code
 everywhere, but what they compute lands a last bit apart from one CPU to another (seen between two

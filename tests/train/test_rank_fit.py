@@ -9,6 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gammon.engine.net.crashed import crashed_mask
 from gammon.engine.net.encode import encode
 from gammon.engine.net.neural import Net, NeuralEvaluator
 from gammon.train.__main__ import main
@@ -162,14 +163,19 @@ def _largest_change(a: Net, b: Net) -> float:
     return max(float(np.abs(x - y).max()) for x, y in zip(a.arrays(), b.arrays()))
 
 
-def test_the_zero_ply_net_is_fitted_as_the_contact_net_and_leaves_the_others(tmp_path, capsys) -> None:
-    _, alt, _ = saved_with_alternatives(tmp_path)
-    fit = ["fit", "--nets", "zero-ply", "--epochs", "2", "--check-pairs", "0", "--labels", str(alt)]
+def _zero_ply_fit(tmp_path: Path, nets: str, alt: Path) -> tuple[list[str], NeuralEvaluator, NeuralEvaluator]:
+    """``fit --nets nets`` of ``a.npz`` to ``alt`` (2 epochs) into ``z.npz``: the command's
+    arguments but the files, and the weights it wrote and those it started from."""
+    fit = ["fit", "--nets", nets, "--epochs", "2", "--check-pairs", "0", "--labels", str(alt)]
     fit += ["--rank-weight", "10"]
     main([*fit, "--resume", str(tmp_path / "a.npz"), "--out", str(tmp_path / "z.npz")])
+    return fit, NeuralEvaluator.load(tmp_path / "z.npz"), NeuralEvaluator.load(tmp_path / "a.npz")
+
+
+def test_the_zero_ply_net_is_fitted_as_the_contact_net_and_leaves_the_others(tmp_path, capsys) -> None:
+    _, alt, _ = saved_with_alternatives(tmp_path)
+    fit, made, start = _zero_ply_fit(tmp_path, "zero-ply", alt)
     assert "as the 0-ply net of" in capsys.readouterr().out
-    made = NeuralEvaluator.load(tmp_path / "z.npz")
-    start = NeuralEvaluator.load(tmp_path / "a.npz")
     assert _largest_change(made.contact, start.contact) == 0  # the search's nets as they were
     assert _largest_change(made.race, start.race) == 0
     assert made.zero_ply is not None and start.zero_ply is None
@@ -179,3 +185,26 @@ def test_the_zero_ply_net_is_fitted_as_the_contact_net_and_leaves_the_others(tmp
     again = NeuralEvaluator.load(tmp_path / "z2.npz")
     assert again.zero_ply is not None
     assert _largest_change(again.zero_ply, made.zero_ply) < _largest_change(again.zero_ply, start.contact)
+
+
+def test_the_zero_ply_crashed_net_is_fitted_as_a_crashed_net_and_leaves_the_others(tmp_path, capsys) -> None:
+    ev = _net(8)
+    save(ev, TrainSettings(), tmp_path / "a.npz")
+    alt = tmp_path / "alt.npz"
+    sampling = Sampling(games=12, every=1, alternatives=3, seed=5, crashed_only=True)
+    labels = make_labels(ev, alt, LabelSettings(plies=1), sampling, note=_quiet)
+    assert crashed_mask(labels.boards).all() and len(labels) > 20
+    fit, made, start = _zero_ply_fit(tmp_path, "zero-ply-crashed", alt)
+    assert "as the 0-ply crashed net of" in capsys.readouterr().out
+    assert start.crashed is None and made.crashed is None  # the search's nets as they were
+    assert _largest_change(made.contact, start.contact) == 0 and _largest_change(made.race, start.race) == 0
+    assert made.zero_ply is None and made.zero_ply_crashed is not None
+    assert _largest_change(made.zero_ply_crashed, start.contact) > 0  # made from the contact net, then fitted
+    # with a crashed net and a 0-ply crashed net, a second fit starts from the latter
+    made.replaced(crashed=start.contact).save(tmp_path / "c.npz")
+    main([*fit, "--epochs", "1", "--resume", str(tmp_path / "c.npz"), "--out", str(tmp_path / "z2.npz")])
+    again = NeuralEvaluator.load(tmp_path / "z2.npz")
+    assert again.crashed is not None and _largest_change(again.crashed, start.contact) == 0
+    assert again.zero_ply_crashed is not None
+    assert (_largest_change(again.zero_ply_crashed, made.zero_ply_crashed)
+            < _largest_change(again.zero_ply_crashed, start.contact))

@@ -88,7 +88,8 @@ def test_the_sequence_from_the_committed_shards_ships_every_net_and_head(
     assert ran[:2] == ["campaign", "fit"]
     capsys.readouterr()
     shipped, made = NeuralEvaluator.default(), NeuralEvaluator.load(tmp_path / shipped_from[0])
-    for part in ("crashed", "cube_head", "borne_head", "crashed_head", "cube", "borne", "zero_ply"):
+    for part in ("crashed", "cube_head", "borne_head", "crashed_head", "cube", "borne", "zero_ply",
+                 "zero_ply_crashed"):
         assert (getattr(made, part) is None) == (getattr(shipped, part) is None), part
     assert made.contact.w1.shape == shipped.contact.w1.shape
 

@@ -20,7 +20,8 @@ fitted to the plays do).
 A 0-ply net, where the weights have one, is a second contact net for ``Engine(plies=0)`` alone
 (:meth:`NeuralEvaluator.at_zero_ply`): fitted to rank a roll's plays as the 2-ply search ranks them,
 it plays better at 0 ply than the contact net, while the search, which reads the contact net at its
-leaves, plays worse with it there, so each net serves the depth it plays best at.
+leaves, plays worse with it there, so each net serves the depth it plays best at. A 0-ply crashed
+net is the same for the crashed net.
 The weights file format is described in docs/weights.md; the shipped file is
 ``gammon/engine/weights/gammon.npz``.
 """
@@ -175,7 +176,10 @@ CUBE_NETS = (CUBE, BORNE)
 """The cube nets, in the order their chances are laid over the heads' (the borne-off net's last)."""
 ZERO_PLY = "zero_ply"
 """The 0-ply net (:attr:`NeuralEvaluator.zero_ply`), set after construction as the cube nets are."""
-_LATER_NETS = (*CUBE_NETS, ZERO_PLY)
+ZERO_PLY_CRASHED = "zero_ply_crashed"
+"""The 0-ply crashed net (:attr:`NeuralEvaluator.zero_ply_crashed`), set as the 0-ply net is."""
+ZERO_PLY_NETS = (ZERO_PLY, ZERO_PLY_CRASHED)
+_LATER_NETS = (*CUBE_NETS, *ZERO_PLY_NETS)
 _NETS_AND_HEADS = ("contact", "race", "crashed", "cube_head", "borne_head", "crashed_head", *_LATER_NETS)
 _CUBE_NET_SHARE = 8  # a cube net's own evaluation cache: this fraction of the evaluator's (few boards)
 
@@ -235,6 +239,11 @@ class NeuralEvaluator:
         """The 0-ply net: the contact net of ``Engine(plies=0)`` (:meth:`at_zero_ply`); the search at
         1 and 2 plies, the cube decisions and training's own evaluations never read it. None:
         the contact net plays at every depth."""
+        self.zero_ply_crashed: Net | None = None
+        """The 0-ply crashed net: the crashed net of ``Engine(plies=0)`` (:meth:`at_zero_ply`), read
+        where :attr:`zero_ply` would be but in the crashed net's positions. None: the crashed net
+        plays them at every depth."""
+        self._cube_source: NeuralEvaluator | None = None  # at_zero_ply's: whose cube chances it values
         self.cache = EvaluationCache(cache_bytes)
         """The outputs of boards already evaluated (:mod:`gammon.engine.net.cache`), used by every
         evaluation."""
@@ -249,13 +258,15 @@ class NeuralEvaluator:
     def replaced(self, *, cache_bytes: int | None = None, **changes: Any) -> NeuralEvaluator:
         """A new evaluator over the same nets and heads (not copied) but those named in ``changes``
         (``contact``, ``race``, ``crashed``, ``games``, ``cube_head``, ``borne_head``,
-        ``crashed_head``, ``cube``, ``borne``, ``zero_ply``), with a cache of ``cache_bytes`` (default: this
+        ``crashed_head``, ``cube``, ``borne``, ``zero_ply``, ``zero_ply_crashed``), with a cache of
+        ``cache_bytes`` (default: this
         one's size), empty. A new crashed net comes without the old one's head (it belongs to that
         net's hidden units) unless ``crashed_head`` is given too."""
         parts: dict[str, Any] = {"contact": self.contact, "race": self.race, "games": self.games,
                                  "cube_head": self.cube_head, "borne_head": self.borne_head,
                                  CRASHED: self.crashed, "crashed_head": self.crashed_head,
-                                 CUBE: self.cube, BORNE: self.borne, ZERO_PLY: self.zero_ply}
+                                 CUBE: self.cube, BORNE: self.borne, ZERO_PLY: self.zero_ply,
+                                 ZERO_PLY_CRASHED: self.zero_ply_crashed}
         unknown = set(changes) - set(parts)
         if unknown:
             raise ValueError(f"no such part of an evaluator: {sorted(unknown)!r}")
@@ -270,15 +281,23 @@ class NeuralEvaluator:
 
     def at_zero_ply(self) -> NeuralEvaluator:
         """The evaluator ``Engine(plies=0)`` plays with: this one with its 0-ply net as the contact
-        net, or this one where it has none. It has its own cache, of this one's size, and drops
-        the contact net's heads, which belong to the other net's hidden units (the cube nets, where
-        there are any, value those boards in their place, so the cube decisions stay the same).
-        Made once, and again after :meth:`weights_changed`."""
-        if self.zero_ply is None:
+        net and its 0-ply crashed net as the crashed net, where it has them, or this one where it
+        has neither. It has its own cache, of this one's size, and drops the heads, which belong
+        to the other nets' hidden units: its cube decisions value this evaluator's chances
+        (:meth:`evaluate_for_cube`), so they stay the same. Made once, and again after
+        :meth:`weights_changed`."""
+        if self.zero_ply is None and self.zero_ply_crashed is None:
             return self
         if ZERO_PLY not in self._own:
-            self._own[ZERO_PLY] = self.replaced(contact=self.zero_ply, zero_ply=None, cube_head=None,
-                                                borne_head=None)
+            changes: dict[str, Any] = {"cube_head": None, "borne_head": None, ZERO_PLY: None,
+                                       ZERO_PLY_CRASHED: None}
+            if self.zero_ply is not None:
+                changes["contact"] = self.zero_ply
+            if self.zero_ply_crashed is not None:
+                changes[CRASHED] = self.zero_ply_crashed
+            played = self.replaced(**changes)
+            played._cube_source = self if self.has_cube_chances else None
+            self._own[ZERO_PLY] = played
         return self._own[ZERO_PLY]
 
     def _set_later_net(self, name: str, net: Net | None) -> None:
@@ -382,7 +401,8 @@ class NeuralEvaluator:
             "games": self.games,
         }
         for name, net in (("contact", self.contact), ("race", self.race), (CRASHED, self.crashed),
-                          (CUBE, self.cube), (BORNE, self.borne), (ZERO_PLY, self.zero_ply)):
+                          (CUBE, self.cube), (BORNE, self.borne), (ZERO_PLY, self.zero_ply),
+                          (ZERO_PLY_CRASHED, self.zero_ply_crashed)):
             if net is None:
                 continue
             for a, value in zip(("w1", "b1", "w2", "b2"), net.arrays()):
@@ -400,7 +420,10 @@ class NeuralEvaluator:
     @property
     def has_cube_chances(self) -> bool:
         """Whether its cube decisions value other chances than it plays with (it has a cube head,
-        a borne-off head, a crashed head or a cube net)."""
+        a borne-off head, a crashed head or a cube net, or values those of the evaluator it is the
+        0-ply evaluator of)."""
+        if self._cube_source is not None:
+            return True
         return (self.cube_head is not None or self.borne_head is not None or self.crashed_head is not None
                 or self.cube is not None or self.borne is not None)
 
@@ -413,6 +436,8 @@ class NeuralEvaluator:
         borne-off head in its positions, the crashed net's cube head in its, and the cube nets in
         theirs (:attr:`cube`, :attr:`borne`; the same as :meth:`evaluate` without any): the
         chances a cube decision values."""
+        if self._cube_source is not None:
+            return self._cube_source.evaluate_for_cube(boards)
         if not self.has_cube_chances:
             return self.evaluate(boards)
         return self._evaluate(boards, True)[1]
@@ -420,6 +445,8 @@ class NeuralEvaluator:
     def evaluate_with_cube(self, boards: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`evaluate` and :meth:`evaluate_for_cube` of the same boards, from one pass through
         the hidden layer (a cubeful search's leaves want both)."""
+        if self._cube_source is not None:
+            return self.evaluate(boards), self._cube_source.evaluate_for_cube(boards)
         if not self.has_cube_chances:
             probs = self.evaluate(boards)
             return probs, probs
