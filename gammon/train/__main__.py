@@ -19,10 +19,11 @@ import itertools
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import NamedTuple
 
 import numba
 
-from gammon.engine.net.neural import CRASHED, CUBE_NETS, Net, NeuralEvaluator
+from gammon.engine.net.neural import CRASHED, CUBE_NETS, ZERO_PLY, ZERO_PLY_CRASHED, Net, NeuralEvaluator
 from gammon.engine.net.npz import PATH_LIMIT
 from gammon.engine.rollout.parallel import ClusterUnreachableError, check_ray_address, check_workers
 from gammon.errors import cut
@@ -578,10 +579,9 @@ def _fit(args: argparse.Namespace) -> None:
     kept = _label_files(args.window_labels) if args.window_labels else None
     ev = _weights(args.resume)
     search = None
-    if args.nets == ZERO_PLY_NETS:  # the 0-ply net fitted as a contact net, the others left as they are
-        search, ev = ev, _zero_ply_to_fit(ev)
-    elif args.nets == ZERO_PLY_CRASHED_NETS:  # the same for the 0-ply crashed net, as a crashed net
-        search, ev = ev, _zero_ply_crashed_to_fit(ev)
+    zero_ply_fit = _ZERO_PLY_FITS.get(args.nets)
+    if zero_ply_fit is not None:  # a 0-ply net fitted as the net it stands for, the others left as they are
+        search, ev = ev, zero_ply_fit.to_fit(ev)
     if args.from_contact:
         ev = ev.replaced(**{args.nets: None})  # a fit makes a missing cube net from the contact net
     if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
@@ -616,14 +616,11 @@ def _fit(args: argparse.Namespace) -> None:
             nets=_fitted_nets(args.nets),
             report=Report(check_pairs=args.check_pairs, log=args.log),
         )
-        if search is not None:
-            fitted = NeuralEvaluator.load(args.out)
-            if args.nets == ZERO_PLY_NETS:
-                search.replaced(zero_ply=fitted.contact).save(args.out)
-            else:
-                search.replaced(zero_ply_crashed=fitted.crashed).save(args.out)
-            which = "0-ply net" if args.nets == ZERO_PLY_NETS else "0-ply crashed net"
-            print(f"wrote {args.out}: the fitted net as the {which} of {args.resume or 'the shipped net'}")
+        if search is not None and zero_ply_fit is not None:
+            fitted = getattr(NeuralEvaluator.load(args.out), zero_ply_fit.fitted_as)
+            search.replaced(**{zero_ply_fit.part: fitted}).save(args.out)
+            print(f"wrote {args.out}: the fitted net as the {zero_ply_fit.name} of "
+                  f"{args.resume or 'the shipped net'}")
     else:
         fit_labels(
             ev,
@@ -641,7 +638,7 @@ def _fitted_nets(nets: str) -> tuple[str, ...]:
     contact and the crashed net of an evaluator of their own (:func:`_zero_ply_to_fit`)."""
     if nets == "both":
         return NETS
-    return {ZERO_PLY_NETS: ("contact",), ZERO_PLY_CRASHED_NETS: (CRASHED,)}.get(nets, (nets,))
+    return (_ZERO_PLY_FITS[nets].fitted_as,) if nets in _ZERO_PLY_FITS else (nets,)
 
 
 def _zero_ply_crashed_to_fit(ev: NeuralEvaluator) -> NeuralEvaluator:
@@ -658,6 +655,24 @@ def _zero_ply_to_fit(ev: NeuralEvaluator) -> NeuralEvaluator:
     where it has none), for a fit of the contact net that leaves ``ev``'s own nets as they are."""
     start = ev.zero_ply if ev.zero_ply is not None else ev.contact
     return ev.replaced(zero_ply=Net(*(a.copy() for a in start.arrays()))).at_zero_ply()
+
+
+class _ZeroPlyFit(NamedTuple):
+    """How ``fit --nets`` fits a 0-ply net: as the net ``fitted_as`` of the evaluator ``to_fit``
+    makes, then saved as the part ``part`` of the weights it started from."""
+
+    fitted_as: str
+    part: str
+    name: str
+    to_fit: Callable[[NeuralEvaluator], NeuralEvaluator]
+
+
+_ZERO_PLY_FITS = {
+    ZERO_PLY_NETS: _ZeroPlyFit("contact", ZERO_PLY, "0-ply net", _zero_ply_to_fit),
+    ZERO_PLY_CRASHED_NETS: _ZeroPlyFit(
+        CRASHED, ZERO_PLY_CRASHED, "0-ply crashed net", _zero_ply_crashed_to_fit
+    ),
+}
 
 
 def _cube_head(args: argparse.Namespace) -> None:
