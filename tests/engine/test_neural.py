@@ -9,8 +9,15 @@ import numpy as np
 import pytest
 
 from gammon import Position
-from gammon.engine.net.encode import N_INPUTS, encode
-from gammon.engine.net.neural import Net, NeuralEvaluator, borne_off_contact_mask, consistent
+from gammon.engine.net.crashed import crashed_mask
+from gammon.engine.net.encode import N_INPUTS, PER_SIDE, RAW_PER_SIDE, encode
+from gammon.engine.net.neural import (
+    OLDER_FEATURES,
+    Net,
+    NeuralEvaluator,
+    borne_off_contact_mask,
+    consistent,
+)
 from tests.helpers import bad_npz_files, pos, random_game_positions
 
 
@@ -47,7 +54,6 @@ def test_empty_batch_and_bad_shape(shipped: NeuralEvaluator) -> None:
 
 
 def test_each_row_uses_its_net(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
-    from gammon.engine.net.crashed import crashed_mask
 
     race = np.array([Position(b).is_race() for b in boards])
     crashed = crashed_mask(boards)
@@ -92,7 +98,6 @@ def test_save_and_load_round_trip(tmp_path) -> None:
 
 
 def test_a_crashed_net_is_saved_and_loaded_with_the_others(tmp_path) -> None:
-    from gammon.engine.net.neural import Net
 
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
     crashed = Net.random(5, np.random.default_rng(9))
@@ -131,7 +136,6 @@ def test_a_file_that_is_not_a_weights_file_is_named(tmp_path) -> None:
 
 
 def test_wrong_input_size_is_refused() -> None:
-    from gammon.engine.net.neural import Net
 
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="inputs"):
@@ -143,8 +147,6 @@ def test_older_weights_load_and_compute_what_they_did(tmp_path, encoding: str) -
     # A gammon-v1 file (8 features a side), gammon-v2 file (12) or gammon-v3 file (17) loads with
     # zero weights on the features added since, so it gives the old encoding's outputs: those of
     # today's inputs without the new feature columns.
-    from gammon.engine.net.encode import PER_SIDE, RAW_PER_SIDE
-    from gammon.engine.net.neural import OLDER_FEATURES, Net
 
     rng = np.random.default_rng(4)
     old_side = RAW_PER_SIDE + OLDER_FEATURES[encoding]
@@ -176,7 +178,6 @@ def test_a_v1_file_of_the_wrong_size_is_refused(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", ["cube", "borne"])
 def test_a_cube_net_is_saved_and_loaded_with_the_others(tmp_path, name: str) -> None:
-    from gammon.engine.net.neural import Net
 
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
     net = Net.random(6, np.random.default_rng(4))
@@ -226,7 +227,6 @@ def _saved_and_loaded(ev: NeuralEvaluator, tmp_path: Path, name: str, net: Net) 
 
 
 def test_the_zero_ply_net_is_saved_loaded_and_plays_in_place_of_the_contact_net(tmp_path, boards) -> None:
-    from gammon.engine.net.neural import Net
 
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
     assert ev.zero_ply is None and ev.at_zero_ply() is ev  # none: the contact net plays at every depth
@@ -246,8 +246,6 @@ def test_the_zero_ply_net_is_saved_loaded_and_plays_in_place_of_the_contact_net(
 
 def test_the_zero_ply_crashed_net_is_saved_loaded_and_plays_the_crashed_positions_at_zero_ply(
         shipped: NeuralEvaluator, tmp_path) -> None:
-    from gammon.engine.net.crashed import crashed_mask
-    from gammon.engine.net.neural import Net
 
     positions = random_game_positions(seed=12, games=40)
     boards = np.array([p.board for p in positions], dtype=np.int8)
@@ -277,7 +275,6 @@ def _id(board: np.ndarray) -> str:
 
 
 def test_at_zero_ply_the_cube_decisions_value_the_same_chances(shipped: NeuralEvaluator, boards) -> None:
-    from gammon.engine.net.neural import Net
 
     # the shipped cube nets and crashed head value every contact board, so the contact net's heads,
     # which the 0-ply evaluator drops, are read nowhere

@@ -259,9 +259,8 @@ class NeuralEvaluator:
         """A new evaluator over the same nets and heads (not copied) but those named in ``changes``
         (``contact``, ``race``, ``crashed``, ``games``, ``cube_head``, ``borne_head``,
         ``crashed_head``, ``cube``, ``borne``, ``zero_ply``, ``zero_ply_crashed``), with a cache of
-        ``cache_bytes`` (default: this
-        one's size), empty. A new crashed net comes without the old one's head (it belongs to that
-        net's hidden units) unless ``crashed_head`` is given too."""
+        ``cache_bytes`` (default: this one's size), empty. A new crashed net comes without the old
+        one's head (it belongs to that net's hidden units) unless ``crashed_head`` is given too."""
         parts: dict[str, Any] = {"contact": self.contact, "race": self.race, "games": self.games,
                                  "cube_head": self.cube_head, "borne_head": self.borne_head,
                                  CRASHED: self.crashed, "crashed_head": self.crashed_head,
