@@ -577,11 +577,10 @@ def _fit(args: argparse.Namespace) -> None:
     labels = _label_files(args.labels)
     rollouts = _label_files(args.rollout_labels) if args.rollout_labels else None
     kept = _label_files(args.window_labels) if args.window_labels else None
-    ev = _weights(args.resume)
-    search = None
+    weights = _weights(args.resume)
     zero_ply_fit = _ZERO_PLY_FITS.get(args.nets)
-    if zero_ply_fit is not None:  # a 0-ply net fitted as the net it stands for, the others left as they are
-        search, ev = ev, zero_ply_fit.to_fit(ev)
+    # a 0-ply net is fitted as the net it stands for, in an evaluator of its own: the others stay as they are
+    ev = weights if zero_ply_fit is None else zero_ply_fit.to_fit(weights)
     if args.from_contact:
         ev = ev.replaced(**{args.nets: None})  # a fit makes a missing cube net from the contact net
     if args.hidden is not None:  # a new hidden layer: the cube heads do not fit it
@@ -616,9 +615,9 @@ def _fit(args: argparse.Namespace) -> None:
             nets=_fitted_nets(args.nets),
             report=Report(check_pairs=args.check_pairs, log=args.log),
         )
-        if search is not None and zero_ply_fit is not None:
+        if zero_ply_fit is not None:
             fitted = getattr(NeuralEvaluator.load(args.out), zero_ply_fit.fitted_as)
-            search.replaced(**{zero_ply_fit.part: fitted}).save(args.out)
+            weights.replaced(**{zero_ply_fit.part: fitted}).save(args.out)
             print(f"wrote {args.out}: the fitted net as the {zero_ply_fit.name} of "
                   f"{args.resume or 'the shipped net'}")
     else:

@@ -54,7 +54,6 @@ def test_empty_batch_and_bad_shape(shipped: NeuralEvaluator) -> None:
 
 
 def test_each_row_uses_its_net(shipped: NeuralEvaluator, boards: np.ndarray) -> None:
-
     race = np.array([Position(b).is_race() for b in boards])
     crashed = crashed_mask(boards)
     contact = ~race & ~crashed
@@ -98,7 +97,6 @@ def test_save_and_load_round_trip(tmp_path) -> None:
 
 
 def test_a_crashed_net_is_saved_and_loaded_with_the_others(tmp_path) -> None:
-
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
     crashed = Net.random(5, np.random.default_rng(9))
     with_crashed = ev.replaced(crashed=crashed)
@@ -136,7 +134,6 @@ def test_a_file_that_is_not_a_weights_file_is_named(tmp_path) -> None:
 
 
 def test_wrong_input_size_is_refused() -> None:
-
     rng = np.random.default_rng(0)
     with pytest.raises(ValueError, match="inputs"):
         NeuralEvaluator(Net.random(4, rng, n_inputs=10), Net.random(4, rng))
@@ -178,7 +175,6 @@ def test_a_v1_file_of_the_wrong_size_is_refused(tmp_path) -> None:
 
 @pytest.mark.parametrize("name", ["cube", "borne"])
 def test_a_cube_net_is_saved_and_loaded_with_the_others(tmp_path, name: str) -> None:
-
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
     net = Net.random(6, np.random.default_rng(4))
     with_net = ev.replaced(**{name: net})
@@ -227,7 +223,6 @@ def _saved_and_loaded(ev: NeuralEvaluator, tmp_path: Path, name: str, net: Net) 
 
 
 def test_the_zero_ply_net_is_saved_loaded_and_plays_in_place_of_the_contact_net(tmp_path, boards) -> None:
-
     ev = NeuralEvaluator.random(hidden=8, race_hidden=4, seed=3)
     assert ev.zero_ply is None and ev.at_zero_ply() is ev  # none: the contact net plays at every depth
     zero = Net.random(6, np.random.default_rng(5))
@@ -246,7 +241,6 @@ def test_the_zero_ply_net_is_saved_loaded_and_plays_in_place_of_the_contact_net(
 
 def test_the_zero_ply_crashed_net_is_saved_loaded_and_plays_the_crashed_positions_at_zero_ply(
         shipped: NeuralEvaluator, tmp_path) -> None:
-
     positions = random_game_positions(seed=12, games=40)
     boards = np.array([p.board for p in positions], dtype=np.int8)
     crashed = crashed_mask(boards)
@@ -275,7 +269,6 @@ def _id(board: np.ndarray) -> str:
 
 
 def test_at_zero_ply_the_cube_decisions_value_the_same_chances(shipped: NeuralEvaluator, boards) -> None:
-
     # the shipped cube nets and crashed head value every contact board, so the contact net's heads,
     # which the 0-ply evaluator drops, are read nowhere
     with_zero = shipped.replaced(zero_ply=Net.random(16, np.random.default_rng(6)))
