@@ -237,8 +237,9 @@ class Engine:
         opponent = Stakes.seen_in(s, opponent=True)
         theirs = opponent.equities([h.play.after for h in hints], [h.probabilities.flip() for h in hints])
         ranked = [h._replace(mwc=1.0 - opponent.mwc(e)) for h, e in zip(hints, theirs)]
-        # stable: plays the score values alike keep the search's order
-        ranked.sort(key=lambda h: -(h.mwc or 0.0))  # every mwc is set here
+        # stable: plays the score values alike keep the search's order; a play that ends the game
+        # first, as the search ranks it (its MWC is exact, a sure win's beside it only close)
+        ranked.sort(key=lambda h: (not h.play.after.is_game_over(), -(h.mwc or 0.0)))  # every mwc is set
         return ranked[:n]
 
     # --- evaluation ----------------------------------------------------------------------------

@@ -537,5 +537,8 @@ class Searcher:
                 else:  # the first filter kept them
                     survivors = np.append(survivors, best_at_zero[~np.isin(best_at_zero, survivors)])
                 keep = survivors
-        order = np.lexsort((-cubeless_equity(probs), -plies))
+        # a play that ends the game first: no later finish wins more (the opponent's checkers only
+        # go home), and float noise in a deeper search can rank a sure win of the same points above it
+        ends = self.exact(after, finished_only=True)
+        order = np.lexsort((-cubeless_equity(probs), -plies, ~ends))
         return order, probs[order], plies[order]
