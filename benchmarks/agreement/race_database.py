@@ -1,11 +1,13 @@
-"""How far the race net and GNU Backgammon 0-ply are from rollouts in the races of few checkers that
-the one-sided database now values, and how far the database is.
+"""How far the race net and GNU Backgammon 0-ply are from rollouts in the races beyond the home
+bear-offs that the one-sided database now values, and how far the database is.
 
 The positions are the race label campaign's (``data/labels-race``: races of self-play and races set
 up after a hit, each rolled out 144 times at 0 ply) where the database takes over beyond its home
-bear-offs: a race in which each side has every checker home or at most five left, and one side
-has a checker outside its home board. Each estimate's chance to win is compared with the rollout's
-(root mean square, mean, largest), and the equity the same way::
+bear-offs: a race in which each side has every checker home, at most five left or is one roll from
+home (one or two checkers just outside that the smallest roll brings in), and one side has a checker
+outside its home board. They are reported in two groups: the races of few checkers (no side one
+roll from home with more than five left) and the races with such a side. Each estimate's chance to
+win is compared with the rollout's (root mean square, mean, largest), and the equity the same way::
 
     python -m benchmarks.agreement.race_database [--folder data/labels-race]
 
@@ -42,11 +44,26 @@ def main() -> None:
     boards = np.concatenate([s.boards for s in shards])
     targets = np.concatenate([s.targets for s in shards]).astype(np.float64)
     errors = np.concatenate([s.standard_errors for s in shards]).astype(np.float64)
-    few = in_database(boards) & ~is_bearoff(boards)
-    boards, targets, errors = boards[few], targets[few], errors[few]
-    print(f"{folder}: {len(shards)} shards; {len(boards):,} races of few checkers beyond the home "
-          f"bear-offs; the rollouts' standard error in the chance to win {errors[:, 0].mean():.4f} "
-          "on average")
+    beyond = in_database(boards) & ~is_bearoff(boards)
+    near = beyond & (_near_side(boards) | _near_side(-boards[:, ::-1]))
+    print(f"{folder}: {len(shards)} shards")
+    groups = (("races of few checkers", beyond & ~near), ("races with a side one roll from home", near))
+    for group, rows in groups:
+        _report(group, boards[rows], targets[rows], errors[rows])
+
+
+def _near_side(boards: np.ndarray) -> np.ndarray:
+    """Rows where the player on roll has a checker outside its home board and more than five left."""
+    mine = np.clip(boards[:, 1:25], 0, None)
+    return (mine[:, 6:].sum(axis=1) > 0) & (mine.sum(axis=1) > 5)
+
+
+def _report(group: str, boards: np.ndarray, targets: np.ndarray, errors: np.ndarray) -> None:
+    if len(boards) == 0:
+        print(f"{group}: none")
+        return
+    print(f"{group}: {len(boards):,}; the rollouts' standard error in the chance to win "
+          f"{errors[:, 0].mean():.4f} on average")
     cube = {**gnubg.cubeinfo(), "jacoby": 0}
     zero = gnubg.evalcontext(0, 0, 1, 0, 0.0)
     estimates = {

@@ -100,6 +100,8 @@ def test_the_shipped_file_is_what_gammon_builds() -> None:
     np.testing.assert_array_equal(shipped.off, fresh.off)
     np.testing.assert_array_equal(shipped.first, fresh.first)
     np.testing.assert_array_equal(shipped.few, fresh.few)
+    np.testing.assert_array_equal(shipped.near_off, fresh.near_off)
+    np.testing.assert_array_equal(shipped.near_first, fresh.near_first)
 
 
 def test_the_shipped_file_is_read_only_when_needed() -> None:
@@ -116,6 +118,8 @@ def test_file_round_trip(db: BearoffDatabase, tmp_path) -> None:
     np.testing.assert_array_equal(again.off, db.off)
     np.testing.assert_array_equal(again.first, db.first)
     np.testing.assert_array_equal(again.few, db.few)
+    np.testing.assert_array_equal(again.near_off, db.near_off)
+    np.testing.assert_array_equal(again.near_first, db.near_first)
 
 
 def test_a_bad_file_is_named(tmp_path) -> None:
@@ -131,12 +135,25 @@ def test_a_bad_file_is_named(tmp_path) -> None:
     with pytest.raises(ValueError, match=re.escape(f"{str(path)!r} is not a gammon bear-off database: it "
                                                    "has no array 'few'")):
         BearoffDatabase.load(path)
-    np.savez(path, off=np.zeros((3, 32)), first=np.zeros((3, 32)), few=np.zeros((3, 32), dtype=np.float32))
+    small = np.zeros((3, 32), dtype=np.float32)
+    np.savez(path, off=np.zeros((3, 32)), first=np.zeros((3, 32)), few=small)
+    with pytest.raises(ValueError, match=re.escape(f"{str(path)!r} is not a gammon bear-off database: it "
+                                                   "has no array 'near_off'")):
+        BearoffDatabase.load(path)
+    np.savez(path, off=np.zeros((3, 32)), first=np.zeros((3, 32)), few=small, near_off=small,
+             near_first=small)
     with pytest.raises(ValueError, match=r"\(3, 32\)"):
         BearoffDatabase.load(path)
     db = BearoffDatabase.load()
-    np.savez(path, off=db.off, first=db.first, few=np.zeros((3, 32), dtype=np.float32))
+    np.savez(path, off=db.off, first=db.first, few=small, near_off=db.near_off, near_first=db.near_first)
     with pytest.raises(ValueError, match=r"few-checker table must have shape \(118755, 32\), got \(3, 32\)"):
+        BearoffDatabase.load(path)
+    np.savez(path, off=db.off, first=db.first, few=db.few, near_off=db.near_off, near_first=small)
+    with pytest.raises(ValueError, match=r"near-home table 'near_first' must have shape \(52020, 32\)"):
+        BearoffDatabase.load(path)
+    np.savez(path, off=db.off, first=db.first, few=db.few, near_off=db.near_off.astype(np.float64),
+             near_first=db.near_first)
+    with pytest.raises(ValueError, match=r"the near-home table 'near_off' must be float32, got float64"):
         BearoffDatabase.load(path)
 
 

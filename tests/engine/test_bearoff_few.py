@@ -96,10 +96,11 @@ def test_which_boards_it_takes() -> None:
         "x 20:2 12:3; o 4:3 3:3",  # x has five left, far away; o is home
         "x 6:2 1:1; o 9:5",  # o has five left
         "x 6:5 5:5; o 6:2 1:2",  # both home: the bear-off table's own
+        "x 14:1 3:2; o 7:1 6:2 4:1 3:2 2:1 1:2",  # o has nine left, one just outside: near home
     ]
     leaves = [
         "x 20:3 12:3; o 4:3 3:3",  # six left and not home
-        "x 14:1 3:2; o 7:1 6:2 4:1 3:2 2:1 1:2",  # o has nine left, one not home
+        "x 14:1 3:2; o 10:1 6:2 4:1 3:2 2:1 1:2",  # o has nine left, one a roll of 21 cannot bring in
         "x 14:1; o 20:1 1:2",  # contact: o's checker on x's 5 point is behind x's
         "x bar:1 1:1; o 1:2",  # a checker on the bar
         "x 1:1; o bar:1",
@@ -177,6 +178,14 @@ def test_its_chances_agree_with_rollouts_played_out(db: BearoffDatabase) -> None
         checked += 1
 
 
+def _side_taken(outside: list[int], checkers: int) -> bool:
+    """A side is home, has few checkers left, or is one roll from home: its checkers outside its
+    home board (their points, one entry a checker) are one on its 7, 8 or 9 point, two on its 7, or
+    one on its 7 and one on its 8."""
+    return (not outside or checkers <= few_checkers.CHECKERS
+            or sorted(outside) in ([7], [8], [9], [7, 7], [7, 8]))
+
+
 def _takes(board: np.ndarray) -> bool:
     """The rule of :func:`in_database_board`, written out plainly (a side without checkers, a
     finished game, is home)."""
@@ -184,10 +193,10 @@ def _takes(board: np.ndarray) -> bool:
     opponent = [i for i in range(26) if board[i] < 0]
     if 25 in mover or 0 in opponent or (mover and opponent and max(mover) >= min(opponent)):
         return False
-    few = few_checkers.CHECKERS
-    mover_ok = not mover or max(mover) <= 6 or int(board[board > 0].sum()) <= few
-    opponent_ok = not opponent or min(opponent) >= 19 or int(-board[board < 0].sum()) <= few
-    return mover_ok and opponent_ok
+    mover_out = [i for i in mover if i > 6 for _ in range(board[i])]
+    opponent_out = [25 - i for i in opponent if i < 19 for _ in range(-board[i])]
+    return (_side_taken(mover_out, int(board[board > 0].sum()))
+            and _side_taken(opponent_out, int(-board[board < 0].sum())))
 
 
 def test_which_boards_it_takes_at_random() -> None:

@@ -85,7 +85,7 @@ def test_the_bearoff_database_is_read_when_first_met() -> None:
     assert lazy._tables is None  # no bear-off met: not read
     home = pos("x 6:3 5:3 4:3 3:2 1:1; o 6:4 5:3 4:2 2:2")
     board = home.as_array()[None, :].copy()
-    generic = Searcher(CountingEvaluator(ev), BearoffDatabase(*BearoffDatabase.load(SHIPPED)._read()))
+    generic = Searcher(CountingEvaluator(ev), BearoffDatabase.load(SHIPPED))  # read at once
     assert generic.exact(board).all()
     assert np.array_equal(compiled.leaf(board), generic.leaf(board))
     assert lazy._tables is not None

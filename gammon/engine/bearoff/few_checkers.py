@@ -3,8 +3,9 @@ on a side's 24 points (118,755 of them) with the distribution of the number of r
 bear them all off, each roll played to minimise the expected rolls left.
 
 A race where each side either has every checker home (the bear-off table of
-:mod:`gammon.engine.bearoff.one_sided`) or has at most :data:`CHECKERS` left anywhere is then
-valued as a bear-off is: from the two sides' distributions. Such races follow a hit late in a
+:mod:`gammon.engine.bearoff.one_sided`), has at most :data:`CHECKERS` left anywhere or is one roll
+from home (:mod:`gammon.engine.bearoff.near_home`) is then valued as a bear-off is: from the two
+sides' distributions. Such races follow a hit late in a
 game (a side with a few checkers far from home against one bearing off its last), and self-play's
 races seldom hold them: the race net's chance to win there was 0.077 from 144-trial rollouts in
 root mean square over the 1,074 such races of the race label campaign, at worst 0.76; the

@@ -13,9 +13,10 @@ opponent) as :func:`gammon.engine.search.searcher.expand` with :meth:`Searcher.l
 
 ``ctx`` is ``(net, heads, cache, tables, use_bearoff)``: the evaluator's
 :meth:`gammon.engine.net.neural.NeuralEvaluator.play_arrays`, its cache's arrays, the bear-off
-database's ``(off, first, binom, few, few_binom)`` and whether to use it. Tables of no rows mean
-the database is not read yet: the kernels then stop at the first board it values and say so (the
-caller reads it and calls again), so that a search that meets no such board never reads it.
+database's tables (:meth:`gammon.engine.bearoff.one_sided.BearoffDatabase.kernel_tables`) and
+whether to use it. Tables of no rows mean the database is not read yet: the kernels then stop at
+the first board it values and say so (the caller reads it and calls again), so that a search that
+meets no such board never reads it.
 """
 
 from __future__ import annotations
@@ -61,7 +62,6 @@ def _leaf(rows, c, n, ctx, state, out, r):
     tuples it takes and unpacks cost nothing a board."""
     net, heads, cache, tables, use_bearoff = ctx
     keys, values, _ = cache
-    off, first, binom, few, few_binom = tables
     if c + 1 < n:
         cache_prefetch(keys, values, rows[c + 1], state[3])
     board = rows[c]
@@ -74,10 +74,10 @@ def _leaf(rows, c, n, ctx, state, out, r):
         out[r, 3] = 1.0 if kind >= GAMMON else 0.0
         out[r, 4] = 1.0 if kind == BACKGAMMON else 0.0
     elif use_bearoff and _in_database_board(board):
-        if off.shape[0] == 0:
+        if tables[0].shape[0] == 0:
             done = False
         else:
-            race_row(board, off, first, binom, few, few_binom, out, r)
+            race_row(board, tables, out, r)
     else:
         net_outputs(board, net, heads, state, cache, False)
         # made consistent as Searcher.leaf makes whatever an evaluator gives (the clamp is

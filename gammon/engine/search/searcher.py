@@ -4,7 +4,8 @@ Vocabulary (as GNU Backgammon): a play evaluated at n ply is its resulting posit
 roll) evaluated at n ply. ``evaluate_boards(B, n)`` for boards with the player on roll:
 
 * 0 ply: the leaf evaluation (exact when the game is over, the one-sided database when both sides
-  are home or a race leaves a side few checkers, else the evaluator);
+  are home or in a race each side is home, has few checkers left or is one roll from home, else the
+  evaluator);
 * n ply: for each of the 21 rolls, every play is scored at 0 ply, the best is kept and evaluated
   at n - 1 ply, seen back from the player on roll; the rolls are averaged (doubles 1/36, others
   2/36).
