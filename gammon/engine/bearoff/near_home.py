@@ -26,27 +26,24 @@ them in the bear-off database's file, float32.
 
 from __future__ import annotations
 
+from math import comb
+
 import numpy as np
 from numba import njit
 
-from gammon.engine.bearoff.tables import rank
+from gammon.engine.bearoff.tables import rank, unrank
 from gammon.movegen import generate_all
 
 CHECKERS = 15
 SHAPES = ((7,), (8,), (9,), (7, 7), (7, 8))
 """The checkers outside the home board of a near-home side, by the points they are on."""
-
-
-def _binom(n: int, k: int) -> int:
-    out = 1
-    for i in range(k):
-        out = out * (n - i) // (i + 1)
-    return out
-
+OUTSIDE = np.array([len(s) for s in SHAPES], dtype=np.int64)
+"""The kernels' copy of :data:`SHAPES`: each shape's checkers outside, and the points they are on."""
+OUTSIDE_POINTS = np.array([s + (0,) * (2 - len(s)) for s in SHAPES], dtype=np.int64)
 
 # rows of the home boards of at most ``15 - len(shape)`` checkers, and of exactly that many
-_HOME_ROWS = [_binom(CHECKERS - len(s) + 6, 6) for s in SHAPES]
-_FULL_ROWS = [_binom(CHECKERS - len(s) + 5, 5) for s in SHAPES]
+_HOME_ROWS = [comb(CHECKERS - len(s) + 6, 6) for s in SHAPES]
+_FULL_ROWS = [comb(CHECKERS - len(s) + 5, 5) for s in SHAPES]
 SHAPE_START = np.array([sum(_HOME_ROWS[:i]) for i in range(len(SHAPES))], dtype=np.int64)
 """The first row of each shape in the ``off`` table."""
 FIRST_START = np.array([sum(_FULL_ROWS[:i]) for i in range(len(SHAPES))], dtype=np.int64)
@@ -73,16 +70,14 @@ def shape_of(outside_low: int, outside_high: int, outside: int) -> int:
 def near_index(home, shape, binom):
     """Row in the ``off`` table of a near-home side: ``home`` its counts of points 1-6 (the checkers
     of ``shape`` left out), ``binom`` the bear-off table's (:data:`gammon.engine.bearoff.one_sided.BINOM`)."""
-    n = 2 if shape >= 3 else 1
-    return SHAPE_START[shape] + rank(home, 6, CHECKERS - n, binom)
+    return SHAPE_START[shape] + rank(home, 6, CHECKERS - OUTSIDE[shape], binom)
 
 
 @njit(cache=True, _nrt=False)
 def first_index(home, shape, binom):
     """Row in the ``first`` table of a near-home side of 15 checkers (``home`` as :func:`near_index`):
     a home board of exactly ``15 - n`` checkers is its points 1-5, at most that many, the rest on 6."""
-    n = 2 if shape >= 3 else 1
-    return FIRST_START[shape] + rank(home, 5, CHECKERS - n, binom)
+    return FIRST_START[shape] + rank(home, 5, CHECKERS - OUTSIDE[shape], binom)
 
 
 @njit(cache=True)
@@ -94,20 +89,17 @@ def _build(home_off, home_first, home_mean, first_mean, binom):
     child = np.zeros(6, dtype=np.int8)
     board = np.zeros(26, dtype=np.int8)
     for shape in range(len(SHAPES)):
-        n = 2 if shape >= 3 else 1
+        n = OUTSIDE[shape]
         rest = CHECKERS - n
         for row in range(binom[rest + 6, 6]):
-            _unrank_home(row, rest, binom, counts)
+            unrank(row, 6, rest, binom, counts)
             total = n
             board[:] = 0
             for p in range(6):
                 board[p + 1] = counts[p]
                 total += counts[p]
-            board[7 + shape if shape < 3 else 7] += 1
-            if shape == 3:
-                board[7] += 1
-            elif shape == 4:
-                board[8] += 1
+            for k in range(n):
+                board[OUTSIDE_POINTS[shape, k]] += 1
             full = total == CHECKERS
             i = SHAPE_START[shape] + row
             j_first = first_index(counts, shape, binom) if full else -1
@@ -147,20 +139,6 @@ def _build(home_off, home_first, home_mean, first_mean, binom):
                             for r in range(1, max_rolls):
                                 first[j_first, r] += w * home_first[best_first, r - 1]
     return off, first
-
-
-@njit(cache=True)
-def _unrank_home(i, checkers, binom, counts):
-    """``counts[0..5]``: the home board of at most ``checkers`` checkers whose rank is ``i``."""
-    rest = i
-    r = checkers
-    for point in range(6, 0, -1):
-        v = 0
-        while v < r and rest >= binom[r - v + point - 1, point - 1]:
-            rest -= binom[r - v + point - 1, point - 1]
-            v += 1
-        counts[point - 1] = v
-        r -= v
 
 
 def generate_tables(home_off: np.ndarray, home_first: np.ndarray,

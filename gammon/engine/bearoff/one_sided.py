@@ -64,7 +64,6 @@ class BearoffDatabase:
 
     def __init__(self, off: np.ndarray, first: np.ndarray, few: np.ndarray, near_off: np.ndarray,
                  near_first: np.ndarray) -> None:
-        _check_tables((off, first, few, near_off, near_first))
         self._tables: tuple[np.ndarray, np.ndarray, np.ndarray] | None = _joined(off, first, few, near_off,
                                                                                   near_first)
         self._path: Path | None = None
@@ -188,23 +187,19 @@ NO_TABLES: KernelTables = (np.zeros((0, MAX_ROLLS)), np.zeros((0, MAX_ROLLS)), B
 
 def _joined(off: np.ndarray, first: np.ndarray, few: np.ndarray, near_off: np.ndarray,
             near_first: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    return off, first, np.concatenate([few, near_off, near_first])
-
-
-def _check_tables(tables: Tables) -> None:
-    for table, rows, what in zip(tables, _TABLE_ROWS, _TABLE_WHAT):
+    """The tables checked and held as the kernels read them (:data:`KernelTables`)."""
+    for table, rows, what in zip((off, first, few, near_off, near_first), _TABLE_ROWS, _TABLE_WHAT):
         if table.shape != (rows, MAX_ROLLS):
             raise ValueError(f"the {what} must have shape {(rows, MAX_ROLLS)}, got {table.shape}")
+    return off, first, np.concatenate([few, near_off, near_first])
 
 
 def _read_tables(path: Path) -> Tables:
     data = load_npz(path, "a gammon bear-off database")
-    tables = tuple(data[name] for name in TABLE_NAMES)
+    off, first, few, near_off, near_first = tables = tuple(data[name] for name in TABLE_NAMES)
     for table, dtype, what in zip(tables, _TABLE_TYPES, _TABLE_WHAT):
         if table.dtype != dtype:
             raise ValueError(f"{str(path)!r}: the {what} must be {np.dtype(dtype).name}, got {table.dtype}")
-    off, first, few, near_off, near_first = tables
-    _check_tables((off, first, few, near_off, near_first))
     return off, first, few, near_off, near_first
 
 
@@ -272,7 +267,7 @@ def _side_rows(board, mover, binom, few_binom):
         return table, row, row, n
     if table == FEW:
         return table, _rank_side(board, mover, 24, few_checkers.CHECKERS, few_binom), -1, n
-    rest = CHECKERS - (2 if shape >= 3 else 1)
+    rest = CHECKERS - near_home.OUTSIDE[shape]
     row = NEAR_OFF_AT + near_home.SHAPE_START[shape] + _rank_side(board, mover, 6, rest, binom)
     # a near side's home of exactly ``rest`` checkers is its points 1-5 (the rest on the 6 point)
     first_row = -1

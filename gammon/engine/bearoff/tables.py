@@ -31,7 +31,7 @@ def rank(counts, points, checkers, binom):
 
 
 @njit(cache=True)
-def _unrank(i, points, checkers, binom, counts):
+def unrank(i, points, checkers, binom, counts):
     """``counts[0..points - 1]``: the side whose :func:`rank` is ``i``; returns its pip count."""
     rest = i
     r = checkers
@@ -56,7 +56,7 @@ def build(points, checkers, binom, max_rolls):
     counts = np.zeros((n, points), dtype=np.int8)
     pips = np.zeros(n, dtype=np.int64)
     for i in range(n):
-        pips[i] = _unrank(i, points, checkers, binom, counts[i])
+        pips[i] = unrank(i, points, checkers, binom, counts[i])
     order = np.argsort(pips, kind="mergesort")
     off = np.zeros((n, max_rolls), dtype=np.float64)
     first = np.zeros((n, max_rolls), dtype=np.float64)
