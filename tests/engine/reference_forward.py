@@ -139,6 +139,16 @@ class ReferenceEvaluator:
 
     def __init__(self, ev: NeuralEvaluator) -> None:
         self.ev = ev
+        self._zero_ply: ReferenceEvaluator | None = None
+
+    def at_zero_ply(self) -> ReferenceEvaluator:
+        """The reference of ``ev``'s 0-ply nets (the 2-ply search's filters read them too)."""
+        zero = self.ev.at_zero_ply()
+        if zero is self.ev:
+            return self
+        if self._zero_ply is None or self._zero_ply.ev is not zero:
+            self._zero_ply = ReferenceEvaluator(zero)
+        return self._zero_ply
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray:
         b = np.require(boards, np.int8, ["C", "W"])

@@ -188,6 +188,43 @@ def test_the_one_ply_pass_keeps_the_zero_ply_best() -> None:
     assert list(plies).count(2) == 4 and 0 not in order[:4].tolist()
 
 
+class _ZeroPlyNet(_OddPly):
+    """As :class:`_OddPly`, with a 0-ply net that finds play 2 far the best."""
+
+    def zero_ply_leaf(self, boards: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(boards), 5))
+        out[:, 0] = [0.1 if self.rank[b.tobytes()] == 2 else 0.5 for b in boards]  # the opponent's chance
+        return out
+
+
+def test_the_one_ply_pass_keeps_the_zero_ply_nets_best_too() -> None:
+    _, after, _ = generate_arrays(Position.initial().as_array(), (6, 5))
+    plays = after  # 7 plays
+    also = MoveFilter(3, 0.03)
+    order, _, plies = _ZeroPlyNet(plays).rank_plays(plays, SearchSettings(plies=2, keep_at_zero_ply=also))
+    # the 1-ply pass's four (the 0-ply worst), the search's own 0-ply best two, the 0-ply net's best
+    assert set(order[plies == 2].tolist()) == set(range(7))
+    assert order[:3].tolist() == [0, 1, 2]
+    order, _, plies = _OddPly(plays).rank_plays(plays, SearchSettings(plies=2, keep_at_zero_ply=also))
+    assert set(order[plies == 2].tolist()) == {0, 1, 3, 4, 5, 6}
+    # nor without keep_at_zero_ply, nor at 1 ply (no later filter to keep it through)
+    order, _, plies = _ZeroPlyNet(plays).rank_plays(plays, SearchSettings(plies=2, keep_at_zero_ply=None))
+    assert set(order[plies == 2].tolist()) == {3, 4, 5, 6}
+    order, _, plies = _ZeroPlyNet(plays).rank_plays(plays, SearchSettings(plies=1, keep_at_zero_ply=also))
+    assert set(order[plies == 1].tolist()) == set(range(7))
+
+
+def test_the_zero_ply_leaf_is_engine_zero_plys() -> None:
+    boards = np.stack([Position.from_id(pid).as_array() for pid in
+                       ("4HPwATDgc/ABMA", "bNsWAAxjO4MDEA", "2rMDAxDMdgeAAw", "bVtABA3DOwAAAA")])
+    engine = Engine()
+    zero = engine._searcher.zero_ply_leaf(boards)
+    assert zero is not None
+    np.testing.assert_array_equal(zero, Engine(plies=0)._searcher.leaf(boards))
+    assert not np.allclose(zero, engine._searcher.leaf(boards))  # another net
+    assert Searcher(PipCountEvaluator(), None).zero_ply_leaf(boards) is None
+
+
 def test_a_filter_keeps_the_best_within_its_reach() -> None:
     ranked = np.array([0.30, 0.29, 0.25, 0.20, -0.10])
     assert MoveFilter(8, 0.16).kept(ranked) == 4

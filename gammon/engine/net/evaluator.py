@@ -26,7 +26,9 @@ class Evaluator(Protocol):
     evaluator whose ``has_cube_chances`` is true (:class:`gammon.engine.net.neural.NeuralEvaluator` with
     a cube head or a borne-off head) also has ``evaluate_for_cube(boards)``, the chances its cube
     decisions value, and ``evaluate_with_cube(boards)``, both from one pass of the net (what a
-    cubeful search's leaves and a cubeful rollout's cube actions use)."""
+    cubeful search's leaves and a cubeful rollout's cube actions use). One may also have
+    ``at_zero_ply()``, the evaluator ``Engine(plies=0)`` plays with, whose ranking the 2-ply search's
+    move filters keep too (:meth:`gammon.engine.search.searcher.Searcher.zero_ply_leaf`)."""
 
     def evaluate(self, boards: np.ndarray) -> np.ndarray: ...
 
@@ -122,6 +124,13 @@ class CountingEvaluator:
         self.calls += 1
         self.boards += len(boards)
         return self.inner.evaluate(boards)
+
+    def at_zero_ply(self) -> Evaluator:
+        """The inner evaluator's 0-ply one, uncounted (see :class:`Evaluator`); this one where the
+        inner plays 0 ply as it is."""
+        at_zero_ply = getattr(self.inner, "at_zero_ply", None)
+        zero = at_zero_ply() if at_zero_ply is not None else self.inner
+        return self if zero is self.inner else zero
 
 
 @dataclass(frozen=True)

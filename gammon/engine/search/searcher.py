@@ -75,14 +75,17 @@ class SearchSettings:
     makes 2 ply about twice as fast (docs/measurements.md). (The best 3 within 0.06 ran a fifth
     faster still and lost 0.09 mEMG a decision more: docs/training.md, step 25.)
 
-    ``keep_at_zero_ply``: every filter after the first also keeps the plays this filter keeps at 0
-    ply (None: none). A 1-ply value looks one roll of the opponent ahead and no further, and it
-    misjudges some plays by far more than 0 or 2 ply do (a hit that leaves the opponent on the bar,
-    a bear-off against an anchor; by the 2-ply judge `Engine(plies=1)` loses more than
-    `Engine(plies=0)` in crashed positions): the 1-ply pass cut such best plays. Keeping the 0-ply
-    best gained 0.16 mEMG a decision of the classes judge set for 1% more 2-ply evaluations
-    (docs/training.md, step 31); the best 3 within 0.02 (the plays the 2-ply search then chose
-    instead are nearly all that close at 0 ply) gain more for a few per cent more time (step 32)."""
+    ``keep_at_zero_ply``: every filter after the first also keeps the plays this filter keeps at 0 ply
+    (None: none), by the search's own net and by the evaluator's 0-ply net where it has one
+    (:meth:`Searcher.zero_ply_leaf`). A 1-ply value looks one roll of the opponent ahead and no further,
+    and it misjudges some plays by far more than 0 or 2 ply do (a hit that leaves the opponent on the
+    bar, a bear-off against an anchor; by the 2-ply judge `Engine(plies=1)` loses more than
+    `Engine(plies=0)` in crashed positions): the 1-ply pass cut such best plays. Keeping the 0-ply best
+    gained 0.16 mEMG a decision of the classes judge set for 1% more 2-ply evaluations
+    (docs/training.md, step 31); the best 3 within 0.02 (the plays the 2-ply search then chose instead
+    are nearly all that close at 0 ply) gain more for a few per cent more time (step 32). The 0-ply net
+    (``Engine(plies=0)``'s, fitted to rank plays as the 2-ply search does) ranks the first filter's
+    plays again, and its best 3 within 0.02 are kept too (step 38)."""
 
     plies: int = 2
     filters: tuple[MoveFilter, ...] = (MoveFilter(8, 0.16), MoveFilter(4, 0.08))
@@ -291,6 +294,7 @@ class Searcher:
         # choose_play's scratch (leaves.play_scratch) and the nets it was made for, one a thread:
         # its answer is read after the kernel returns, when another thread may have run it
         self._mine = threading.local()
+        self._zero_ply: Searcher | None = None  # zero_ply_leaf's searcher, made when first needed
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
@@ -366,6 +370,18 @@ class Searcher:
             _store_sanitized(copy, kinds, probs, inverse, boards)
             results.append(copy)
         return tuple(results)
+
+    def zero_ply_leaf(self, boards: np.ndarray) -> np.ndarray | None:
+        """:meth:`leaf` by the evaluator ``Engine(plies=0)`` plays with (a neural evaluator's 0-ply
+        nets, :meth:`gammon.engine.net.neural.NeuralEvaluator.at_zero_ply`); None where that is
+        this searcher's own."""
+        at_zero_ply = getattr(self.evaluator, "at_zero_ply", None)
+        zero = at_zero_ply() if at_zero_ply is not None else self.evaluator
+        if zero is self.evaluator:
+            return None
+        if self._zero_ply is None or self._zero_ply.evaluator is not zero:  # (new weights: new nets)
+            self._zero_ply = Searcher(zero, self.bearoff)
+        return self._zero_ply.leaf(boards)
 
     @property
     def cube_chances_differ(self) -> bool:
@@ -533,8 +549,7 @@ class Searcher:
                 kept = max(filt.kept(ranked), at_least)
                 survivors = keep[order[:kept]]
                 if ply == 0:
-                    also = settings.keep_at_zero_ply
-                    best_at_zero = survivors[: 0 if also is None else min(also.kept(ranked), kept)]
+                    best_at_zero = self._kept_at_zero_ply(after, survivors, ranked, settings, filtered)
                 else:  # the first filter kept them
                     survivors = np.append(survivors, best_at_zero[~np.isin(best_at_zero, survivors)])
                 keep = survivors
@@ -543,3 +558,20 @@ class Searcher:
         ends = self.exact(after, finished_only=True)
         order = np.lexsort((-cubeless_equity(probs), -plies, ~ends))
         return order, probs[order], plies[order]
+
+    def _kept_at_zero_ply(self, after: np.ndarray, survivors: np.ndarray, ranked: np.ndarray,
+                          settings: SearchSettings, filtered: int) -> np.ndarray:
+        """The first filter's ``survivors`` (best first; ``ranked`` their 0-ply equities) that every
+        later filter keeps (:attr:`SearchSettings.keep_at_zero_ply`): its best by the search's net,
+        and by the 0-ply net where there is one and a later filter to keep them through."""
+        also = settings.keep_at_zero_ply
+        if also is None:
+            return survivors[:0]
+        kept = survivors[: also.kept(ranked)]
+        zero = self.zero_ply_leaf(after[survivors]) if filtered > 1 and len(survivors) > 1 else None
+        if zero is None:
+            return kept
+        eq = cubeless_equity(flip_probabilities(zero))
+        order = np.argsort(-eq, kind="stable")
+        by_zero = survivors[order[: also.kept(eq[order])]]
+        return np.append(kept, by_zero[~np.isin(by_zero, kept)])
