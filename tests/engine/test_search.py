@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -223,6 +225,9 @@ def test_the_zero_ply_leaf_is_engine_zero_plys() -> None:
     np.testing.assert_array_equal(zero, Engine(plies=0)._searcher.leaf(boards))
     assert not np.allclose(zero, engine._searcher.leaf(boards))  # another net
     assert Searcher(PipCountEvaluator(), None).zero_ply_leaf(boards) is None
+    again = pickle.loads(pickle.dumps(engine._searcher))
+    assert again._zero_ply is None  # made again where it is unpickled, not a second copy of the nets
+    np.testing.assert_array_equal(again.zero_ply_leaf(boards), zero)
 
 
 def test_a_filter_keeps_the_best_within_its_reach() -> None:

@@ -299,6 +299,7 @@ class Searcher:
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
         del state["_mine"]  # a thread's scratch stays with it
+        state["_zero_ply"] = None  # made again from the evaluator's own, not a second copy of its nets
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
