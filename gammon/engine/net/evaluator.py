@@ -128,9 +128,15 @@ class CountingEvaluator:
     def at_zero_ply(self) -> Evaluator:
         """The inner evaluator's 0-ply one, uncounted (see :class:`Evaluator`); this one where the
         inner plays 0 ply as it is."""
-        at_zero_ply = getattr(self.inner, "at_zero_ply", None)
-        zero = at_zero_ply() if at_zero_ply is not None else self.inner
+        zero = zero_ply_evaluator(self.inner)
         return self if zero is self.inner else zero
+
+
+def zero_ply_evaluator(evaluator: Evaluator) -> Evaluator:
+    """The evaluator ``Engine(plies=0)`` plays with in place of ``evaluator``: its optional
+    ``at_zero_ply()`` (see :class:`Evaluator`), or ``evaluator`` itself."""
+    at_zero_ply = getattr(evaluator, "at_zero_ply", None)
+    return at_zero_ply() if at_zero_ply is not None else evaluator
 
 
 @dataclass(frozen=True)

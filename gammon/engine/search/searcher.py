@@ -28,7 +28,7 @@ from numba import njit
 from gammon.engine.bearoff.one_sided import NO_TABLES as _NO_TABLES
 from gammon.engine.bearoff.one_sided import BearoffDatabase, in_database_board
 from gammon.engine.bearoff.two_sided import covered
-from gammon.engine.net.evaluator import Evaluator, cubeless_equity, flip_probabilities
+from gammon.engine.net.evaluator import Evaluator, cubeless_equity, flip_probabilities, zero_ply_evaluator
 from gammon.engine.search.leaves import (
     GAME_OVER,
     NEEDS_BEAROFF,
@@ -376,8 +376,7 @@ class Searcher:
         """:meth:`leaf` by the evaluator ``Engine(plies=0)`` plays with (a neural evaluator's 0-ply
         nets, :meth:`gammon.engine.net.neural.NeuralEvaluator.at_zero_ply`); None where that is
         this searcher's own."""
-        at_zero_ply = getattr(self.evaluator, "at_zero_ply", None)
-        zero = at_zero_ply() if at_zero_ply is not None else self.evaluator
+        zero = zero_ply_evaluator(self.evaluator)
         if zero is self.evaluator:
             return None
         if self._zero_ply is None or self._zero_ply.evaluator is not zero:  # (new weights: new nets)
