@@ -33,6 +33,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.pool import SingletonThreadPool
 
 from gammon.datadir import data_dir
 from gammon.errors import StoreConflictError, StoreUnavailableError, UnknownMatchError, cut
@@ -164,6 +165,13 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _sqlite_uri_in_memory(url: str) -> bool:
+    try:
+        return make_url(url).query.get("mode") == "memory"
+    except (ValueError, SQLAlchemyError):  # create_engine says what is wrong with the URL
+        return False
+
+
 class Store:
     """Matches and their games' actions in one database (``url`` as SQLAlchemy reads it)."""
 
@@ -182,6 +190,10 @@ class Store:
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+            if _sqlite_uri_in_memory(url):
+                # the pool SQLAlchemy picks from 'mode=memory' itself, named: it warns that it will
+                # stop picking it (a connection a thread, each on the shared in-memory database)
+                kwargs["poolclass"] = SingletonThreadPool
         else:
             kwargs["pool_pre_ping"] = True
         try:
