@@ -1,6 +1,7 @@
 """How a label campaign of plays (source ``crashed-plays`` or ``contact-plays``: the boards after
 the best plays of a roll, each rolled out, a roll's plays on the same dice) judges the picks of
-gammon at 0, 1 and 2 ply and of GNU Backgammon at 0 and 1 ply among each decision's boards: the
+gammon at 0 ply (``Engine(plies=0)``, its own 0-ply nets), of its search at 0, 1 and 2 ply (the
+nets ``Engine()`` reads) and of GNU Backgammon at 0 and 1 ply among each decision's boards: the
 cubeless equity a pick gives up against the best board by the rollouts, mean over the decisions of
 two boards or more, with its standard error and each player's paired difference from gammon 0-ply.
 
@@ -20,6 +21,7 @@ import numpy as np
 from benchmarks.strength.cube_judge import gnubg_chances
 from gammon import Position
 from gammon.engine.engine import default_bearoff
+from gammon.engine.net.evaluator import zero_ply_evaluator
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.search.searcher import Searcher
 from gammon.train.campaign import plays_of
@@ -36,10 +38,14 @@ def main() -> None:
     most = len(every) if args.decisions is None else args.decisions
     decisions = Decisions(every.labels, every.starts[:most], every.stops[:most])
     boards = np.ascontiguousarray(labels.boards[decisions.rows()])
-    searcher = Searcher(NeuralEvaluator.default(), default_bearoff())
+    evaluator = NeuralEvaluator.default()
+    searcher = Searcher(evaluator, default_bearoff())
     positions = [Position(b.tolist()) for b in boards]
-    # each player's chances of the boards after the plays, the opponent on roll: its pick
-    picks = {f"gammon {p}-ply": searcher.evaluate_boards(boards, p) for p in (0, 1, 2)}
+    # each player's chances of the boards after the plays, the opponent on roll: its pick.
+    # Engine(plies=0) plays with its own 0-ply nets; the search reads the others at every depth.
+    zero_ply = Searcher(zero_ply_evaluator(evaluator), default_bearoff())
+    picks = {"gammon 0-ply": zero_ply.leaf(boards)}
+    picks.update({f"gammon search {p}-ply": searcher.evaluate_boards(boards, p) for p in (0, 1, 2)})
     picks.update({f"GNU Backgammon {p}-ply": gnubg_chances(positions, p) for p in (0, 1)})
     print(f"{args.folder}: {len(decisions):,} decisions of two plays or more, {len(boards):,} boards")
     base = None
