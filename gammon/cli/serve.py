@@ -380,9 +380,9 @@ def run_serve(args: argparse.Namespace) -> int:
     except StoreUnavailableError as e:
         print(f"gammon serve: {e}", file=sys.stderr)
         return 2
-    url, notifies = store.engine.url, store.notifies
+    url, notifies, in_memory = store.engine.url, store.notifies, store.in_memory
     store.close()
-    held = _serve_alone(url)
+    held = _serve_alone(url, in_memory)
     if isinstance(held, str):
         print("gammon serve: " + held, file=sys.stderr)
         return 2
@@ -522,10 +522,11 @@ def _health_check(config: Any) -> dict[str, int]:
     return {"timeout_worker_healthcheck": WORKER_HEALTH_CHECK} if has else {}
 
 
-def _serve_alone(url: URL) -> IO[bytes] | str | None:
+def _serve_alone(url: URL, in_memory: bool) -> IO[bytes] | str | None:
     """Take the SQLite file of ``url`` for this server alone (None: PostgreSQL, or a file named
-    by an SQLite URI): the file locked (closing it lets go), or why not. A database in memory is
-    refused: each of the server's threads had a database of its own, without tables (a traceback
+    by an SQLite URI): the file locked (closing it lets go), or why not. A database in memory
+    (``in_memory``: :func:`gammon.store.repository.sqlite_in_memory`) is refused: each of the
+    server's threads had a database of its own, without tables (a traceback
     'no such table' a minute), and every game was lost when the server stopped. Two servers on one
     file each kept its own copy of the games in memory: a player's page showed a game that the other
     server had moved on, and each action after the other's was refused 409. (``gammon account``, ``import``
@@ -534,7 +535,7 @@ def _serve_alone(url: URL) -> IO[bytes] | str | None:
     database = url.database
     if url.get_backend_name() != "sqlite":
         return None
-    if not database or database == ":memory:" or url.query.get("mode") == "memory":
+    if in_memory or not database:  # (an empty database is in memory too; the test tells mypy it is set)
         return tr(
             "the database {url} is SQLite in memory: it would lose every game when the server stops; "
             "give an SQLite file (sqlite:///path/to/gammon.sqlite3) or PostgreSQL",

@@ -30,7 +30,7 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import URL, Connection, Engine, make_url
 from sqlalchemy.exc import DBAPIError, IntegrityError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 from sqlalchemy.pool import SingletonThreadPool
@@ -165,11 +165,17 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_uri_in_memory(url: str) -> bool:
+def sqlite_in_memory(url: str | URL) -> bool:
+    """Whether ``url`` names an SQLite database in memory (``sqlite://``, ``sqlite:///:memory:`` or
+    an SQLite URI with ``mode=memory``): one that is lost when the process ends. False for a URL
+    SQLAlchemy cannot read (create_engine says what is wrong with it)."""
     try:
-        return make_url(url).query.get("mode") == "memory"
-    except (ValueError, SQLAlchemyError):  # create_engine says what is wrong with the URL
+        u = make_url(url)
+    except (ValueError, SQLAlchemyError):
         return False
+    if u.get_backend_name() != "sqlite":
+        return False
+    return not u.database or u.database == ":memory:" or u.query.get("mode") == "memory"
 
 
 class Store:
@@ -184,15 +190,16 @@ class Store:
                 url = "postgresql+psycopg://" + url.removeprefix(scheme)
         self.url = url
         self.notifies = url.startswith("postgresql")  # live updates cross server processes (LISTEN)
+        self.in_memory = sqlite_in_memory(url)
         self.sender = secrets.token_hex(8)  # names this store in its notifications (notify_seats)
         # a failed statement's error message and log leave out its parameters: session and
         # account rows hold hashes of secrets, and a hostile input may be huge
         kwargs: dict[str, Any] = {"hide_parameters": True}
         if url.startswith("sqlite"):
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
-            if _sqlite_uri_in_memory(url):
-                # the pool SQLAlchemy picks from 'mode=memory' itself, named: it warns that it will
-                # stop picking it (a connection a thread, each on the shared in-memory database)
+            if self.in_memory:
+                # the pool SQLAlchemy picks for a database in memory, named: from 'mode=memory' it
+                # warns that it will stop picking it (a connection a thread, each on the shared database)
                 kwargs["poolclass"] = SingletonThreadPool
         else:
             kwargs["pool_pre_ping"] = True
