@@ -21,7 +21,6 @@ import numpy as np
 from benchmarks.strength.cube_judge import gnubg_chances
 from gammon import Position
 from gammon.engine.engine import default_bearoff
-from gammon.engine.net.evaluator import zero_ply_evaluator
 from gammon.engine.net.neural import NeuralEvaluator
 from gammon.engine.search.searcher import Searcher
 from gammon.train.campaign import plays_of
@@ -38,13 +37,12 @@ def main() -> None:
     most = len(every) if args.decisions is None else args.decisions
     decisions = Decisions(every.labels, every.starts[:most], every.stops[:most])
     boards = np.ascontiguousarray(labels.boards[decisions.rows()])
-    evaluator = NeuralEvaluator.default()
-    searcher = Searcher(evaluator, default_bearoff())
+    searcher = Searcher(NeuralEvaluator.default(), default_bearoff())
     positions = [Position(b.tolist()) for b in boards]
     # each player's chances of the boards after the plays, the opponent on roll: its pick.
     # Engine(plies=0) plays with its own 0-ply nets; the search reads the others at every depth.
-    zero_ply = Searcher(zero_ply_evaluator(evaluator), default_bearoff())
-    picks = {"gammon 0-ply": zero_ply.leaf(boards)}
+    zero_ply = searcher.zero_ply_leaf(boards)  # None: the evaluator plays 0 ply with its own nets
+    picks = {"gammon 0-ply": searcher.leaf(boards) if zero_ply is None else zero_ply}
     picks.update({f"gammon search {p}-ply": searcher.evaluate_boards(boards, p) for p in (0, 1, 2)})
     picks.update({f"GNU Backgammon {p}-ply": gnubg_chances(positions, p) for p in (0, 1)})
     print(f"{args.folder}: {len(decisions):,} decisions of two plays or more, {len(boards):,} boards")
